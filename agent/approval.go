@@ -1,0 +1,336 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/questions"
+	"github.com/agentls/agentls/workspace"
+)
+
+// keepPlanningReason is the rejection reason when the user chose "Keep
+// Planning" without feedback.
+const keepPlanningReason = "the user chose to keep planning"
+
+// pendingApproval is a plan waiting for the user's decision. Whoever decides
+// first (the dialog, agent/resolvePlan) wins; done closes once the decision
+// has been carried out.
+type pendingApproval struct {
+	plan   string
+	decide chan decision // buffered: the first decision
+	done   chan struct{}
+}
+
+type decision struct {
+	approve bool
+	reason  string
+}
+
+func (a *pendingApproval) offer(d decision) bool {
+	select {
+	case a.decide <- d:
+		return true
+	default:
+		return false
+	}
+}
+
+// rejectionFollowUp is the canonical follow-up after a rejected plan.
+func rejectionFollowUp(reason string) string {
+	return fmt.Sprintf("Plan rejected by the user. Reason: %s. Do not call exit_plan_mode again with the same plan. "+
+		"Adjust the plan based on the rejection reason and present a revised plan.", reason)
+}
+
+// ExitPlanMode presents a plan for approval (PROTOCOL.md §5).
+func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (tools.Result, error) {
+	s, m := e.s, e.s.m
+	if s.State().Mode != guard.ModePlan {
+		return tools.Failf("the session is not in plan mode; exit_plan_mode presents a plan for approval from plan mode"), nil
+	}
+	p, err := m.ws.Resolve(path)
+	if err != nil {
+		return tools.Failf("plan_file_path: %v", err), nil
+	}
+	if !p.Exists || p.IsDir || !m.guard.IsPlanTarget(p) {
+		return tools.Failf("%s is not an existing .plan file in the workspace; write the plan with plan_write first", path), nil
+	}
+	text, err := m.ws.ReadFile(p)
+	if err != nil {
+		return tools.Failf("read plan %s: %v", p.Rel, err), nil
+	}
+	s.mu.Lock()
+	_, fresh := s.planPhase[p.Rel]
+	s.mu.Unlock()
+	if !fresh {
+		return tools.Failf("the plan %s was not written or edited in this planning phase, so it may be stale; "+
+			"update it with plan_write or plan_edit, then call exit_plan_mode again", p.Rel), nil
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("plan id: %w", err)
+	}
+	res := tools.ExitResult{
+		PlanFile: p.Rel, PlanID: id.String(), PlanBytes: len(text), PlanChars: utf8.RuneCountInString(text),
+		ApprovalRequired: m.cfg.PlanMode.RequireApproval,
+	}
+	s.attachPlan(p.Rel)
+	d := decision{approve: true}
+	if m.cfg.PlanMode.RequireApproval {
+		ap := s.startApproval(p.Rel)
+		defer s.finishApproval(ap)
+		var err error
+		if d, err = s.awaitApproval(ctx, ap, p, allowed); err != nil {
+			return tools.Failf("%v", err), err
+		}
+	}
+	if !d.approve {
+		m.notify(fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", p.Rel, d.reason))
+		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
+	}
+	if err := s.approve(ctx, p.Rel, allowed); err != nil {
+		return tools.Result{}, err
+	}
+	res.ExitedPlanMode, res.Approved = true, true
+	res.Message = "The user approved the plan. You are now in BUILD mode: carry out the plan step by step, ticking each checkbox in the plan with plan_edit as you finish it."
+	return tools.OK(res), nil
+}
+
+// awaitApproval shows the plan and waits for the first decision: the
+// approval dialog, agent/resolvePlan, the timeout, or cancellation.
+func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) (decision, error) {
+	m := s.m
+	if err := m.editor.ShowDocument(ctx, p.Abs); err != nil {
+		slog.Warn("show plan", "plan", p.Rel, "err", err)
+	}
+	m.notify(fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via agent/resolvePlan)", p.Rel))
+	askCtx, cancelAsk := context.WithCancel(ctx)
+	defer cancelAsk() // withdraws the dialog when another UI decided first
+	go func() {
+		if d, ok := s.askApproval(askCtx, p.Rel, allowed); ok {
+			ap.offer(d)
+		}
+	}()
+	timeout := time.Duration(m.cfg.PlanMode.ApprovalTimeoutSecs) * time.Second
+	if timeout <= 0 {
+		timeout = 24 * time.Hour
+	}
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case d := <-ap.decide:
+		return d, nil
+	case <-timer.C:
+		m.notify(fmt.Sprintf("[plan-mode] approval timed out plan=%s", p.Rel))
+		return decision{}, errApprovalTimeout
+	case <-ctx.Done():
+		return decision{}, ctx.Err()
+	}
+}
+
+// startApproval registers a pending approval for agent/resolvePlan.
+func (s *Session) startApproval(rel string) *pendingApproval {
+	ap := &pendingApproval{plan: rel, decide: make(chan decision, 1), done: make(chan struct{})}
+	s.mu.Lock()
+	s.approval = ap
+	s.mu.Unlock()
+	return ap
+}
+
+// finishApproval withdraws the pending approval once its decision has been
+// carried out, releasing a waiting agent/resolvePlan.
+func (s *Session) finishApproval(ap *pendingApproval) {
+	s.mu.Lock()
+	if s.approval == ap {
+		s.approval = nil
+	}
+	s.mu.Unlock()
+	close(ap.done)
+}
+
+// askApproval puts the approval question to the user. ok is false when the
+// editor cannot ask (agent/resolvePlan decides then) or the ask was withdrawn.
+func (s *Session) askApproval(ctx context.Context, rel string, allowed []string) (decision, bool) {
+	m := s.m
+	text := fmt.Sprintf("Review the plan `%s`. Accept it and start building?", rel)
+	if len(allowed) > 0 {
+		text += "\n\nApproving also allows these commands for this session: `" + strings.Join(allowed, "`, `") + "`"
+	}
+	set, err := questions.New([]questions.Question{
+		{
+			Name: "approve", Question: text, Schema: []byte(`{"type":"boolean"}`),
+			Buttons: []questions.Button{
+				{Label: "Accept & Build", Value: true, Variant: "primary"},
+				{Label: "Keep Planning", Value: false, Variant: "secondary"},
+			},
+		},
+		{
+			Name: "feedback", Question: "What should change in the plan? (optional)",
+			Schema: []byte(`{"type":"string","maxLength":4000}`), Optional: true,
+		},
+	})
+	if err != nil {
+		slog.Error("approval question", "err", err)
+		return decision{}, false
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return decision{}, false
+	}
+	reply, err := m.editor.Ask(ctx, AskRequest{
+		SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "plan_approval", CreatedAt: m.now(),
+		Actions: []questions.Action{{Title: "Accept & Build", Value: true}, {Title: "Keep Planning", Value: false}},
+	})
+	switch {
+	case errors.Is(err, ErrNoSurface):
+		return decision{}, false
+	case err != nil:
+		if ctx.Err() == nil {
+			slog.Warn("approval question failed; waiting for agent/resolvePlan", "err", err)
+		}
+		return decision{}, false
+	case reply.Dismissed:
+		return decision{reason: "the user dismissed the approval"}, true
+	}
+	approve, _ := reply.Answers["approve"].(bool)
+	feedback, _ := reply.Answers["feedback"].(string)
+	if approve {
+		return decision{approve: true}, true
+	}
+	if strings.TrimSpace(feedback) == "" {
+		feedback = keepPlanningReason
+	}
+	return decision{reason: strings.TrimSpace(feedback)}, true
+}
+
+// approve carries out an approval: plan status approved, allowed commands
+// remembered, mode → build.
+func (s *Session) approve(ctx context.Context, rel string, allowed []string) error {
+	m := s.m
+	if err := m.setPlanStatus(ctx, s, rel, workspace.PlanApproved); err != nil {
+		slog.Warn("mark plan approved", "plan", rel, "err", err)
+	}
+	s.mu.Lock()
+	for _, c := range allowed {
+		if c = strings.TrimSpace(c); c != "" {
+			s.allowed[c] = true
+		}
+	}
+	s.mu.Unlock()
+	m.notify(fmt.Sprintf("[plan-mode] approved plan=%s", rel))
+	s.setMode(guard.ModeBuild, "tool", "")
+	text := ""
+	if p, err := m.ws.Resolve(rel); err == nil {
+		text, _ = m.ws.ReadFile(p)
+	}
+	if plan, err := workspace.ParsePlan(text); err == nil {
+		text = plan.Body
+	}
+	m.notify(fmt.Sprintf("[plan-mode] exited — plan: %s…", firstRunes(text, 200)))
+	return nil
+}
+
+// ResolvePlan decides the pending approval from any UI (agent/resolvePlan).
+func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason string) (Info, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return Info{}, err
+	}
+	var d decision
+	switch decisionName {
+	case "approve":
+		d.approve = true
+	case "reject":
+		if strings.TrimSpace(reason) == "" {
+			return Info{}, invalidf("a rejection needs a non-empty reason")
+		}
+		d.reason = strings.TrimSpace(reason)
+	default:
+		return Info{}, invalidf("decision must be \"approve\" or \"reject\", not %q", decisionName)
+	}
+	s.mu.Lock()
+	ap := s.approval
+	s.mu.Unlock()
+	if ap == nil {
+		return Info{}, invalidf("no plan is awaiting approval in session %s", id)
+	}
+	if !ap.offer(d) {
+		return Info{}, invalidf("the plan approval in session %s was already decided", id)
+	}
+	select {
+	case <-ap.done:
+	case <-ctx.Done():
+		return Info{}, ctx.Err()
+	}
+	return s.Info(), nil
+}
+
+// setPlanStatus rewrites a plan's status through the editor (guarded like any edit).
+func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, status workspace.PlanStatus) error {
+	p, err := m.ws.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	text, err := m.ws.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	updated, err := workspace.SetPlanStatus(text, status)
+	if err != nil {
+		return err
+	}
+	if updated == text {
+		return nil
+	}
+	c, err := m.ws.ComputeWrite(p, updated)
+	if err != nil {
+		return err
+	}
+	e := &env{s: s}
+	if err := e.Apply(ctx, "plan_edit", fmt.Sprintf("Mark plan %s %s", rel, status), []workspace.Change{c}); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if s.lastWritten[rel] == text {
+		s.lastWritten[rel] = updated
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+func firstRunes(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n])
+}
+
+// AwaitingApproval returns the session whose approval of the plan at rel
+// (workspace-relative) is pending, if any.
+func (m *Manager) AwaitingApproval(rel string) (string, bool) {
+	m.mu.Lock()
+	sessions := make([]*Session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		sessions = append(sessions, s)
+	}
+	m.mu.Unlock()
+	for _, s := range sessions {
+		s.mu.Lock()
+		ap := s.approval
+		s.mu.Unlock()
+		if ap != nil && ap.plan == rel {
+			return s.meta.ID, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,239 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/questions"
+	"github.com/agentls/agentls/workspace"
+)
+
+// env is a session as its tools see it (tools.Env).
+type env struct{ s *Session }
+
+var _ tools.Env = (*env)(nil)
+
+func (e *env) Workspace() *workspace.Workspace { return e.s.m.ws }
+func (e *env) Guard() *guard.Guard             { return e.s.m.guard }
+func (e *env) State() guard.State              { return e.s.State() }
+func (e *env) Config() config.Config           { return e.s.m.cfg }
+func (e *env) PlanFile() string                { return e.s.planFile() }
+
+// Apply runs the guard on the computed changes (mode read now), then hands
+// them to the editor, whose applier runs the guard once more on the exact
+// operations it sends.
+func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace.Change) error {
+	s, m := e.s, e.s.m
+	if r := m.guard.CheckChanges(s.State(), tool, changes); r != nil {
+		return r
+	}
+	err := m.editor.Apply(ctx, ApplyRequest{
+		SessionID: s.meta.ID, Label: label, Changes: changes,
+		Check: func(ops []guard.Op) error {
+			if r := m.guard.CheckOps(s.State(), tool, ops); r != nil {
+				return r
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		return err
+	}
+	plan := s.planFile()
+	s.mu.Lock()
+	touchesPlan := false
+	for _, c := range changes {
+		for _, p := range c.Targets() {
+			s.edited[p.Abs] = true
+			if p.Rel == plan {
+				touchesPlan = true
+			}
+		}
+	}
+	s.mu.Unlock()
+	if touchesPlan {
+		s.sendPlanUpdate()
+	}
+	return nil
+}
+
+// PlanWritten records a plan the model wrote in this planning phase and
+// attaches it when the session has none.
+func (e *env) PlanWritten(rel, text string) {
+	s := e.s
+	s.mu.Lock()
+	s.planPhase[rel] = text
+	s.lastWritten[rel] = text
+	attach := s.meta.PlanFile == "" && guard.Mode(s.meta.Mode) == guard.ModePlan
+	s.mu.Unlock()
+	if attach {
+		// Apply could not send the plan update before the plan was attached.
+		s.attachPlan(rel)
+		s.sendPlanUpdate()
+	}
+}
+
+// sendPlanUpdate sends the attached plan's steps as an ACP plan update.
+func (s *Session) sendPlanUpdate() {
+	rel := s.planFile()
+	if rel == "" {
+		return
+	}
+	p, err := s.m.ws.Resolve(rel)
+	if err != nil {
+		return
+	}
+	text, err := s.m.ws.ReadFile(p)
+	if err != nil {
+		return
+	}
+	s.m.editor.Update(s.meta.ID, UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)})
+}
+
+// Ask puts questions to the user; without a surface they stay pending and
+// the turn ends with question_pending.
+func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error) {
+	s := e.s
+	id, err := uuid.NewV7()
+	if err != nil {
+		return tools.Answer{}, fmt.Errorf("question id: %w", err)
+	}
+	req := AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()}
+	reply, err := s.m.editor.Ask(ctx, req)
+	switch {
+	case errors.Is(err, ErrNoSurface):
+		s.mu.Lock()
+		s.pending = &pendingQuestion{id: req.QuestionID, set: set, createdAt: req.CreatedAt}
+		s.mu.Unlock()
+		s.m.editor.Update(s.meta.ID, UpdateQuestion{
+			SessionUpdate: "question_pending", QuestionID: req.QuestionID,
+			Questions: set.Questions, CreatedAt: req.CreatedAt.Format(time.RFC3339),
+		})
+		return tools.Answer{Status: "question_pending", QuestionID: req.QuestionID}, nil
+	case err != nil:
+		return tools.Answer{}, err
+	case reply.Dismissed:
+		return tools.Answer{Status: "dismissed"}, nil
+	}
+	if errs := set.Validate(reply.Answers); errs != nil {
+		return tools.Answer{}, fmt.Errorf("the user's answers do not fit the questions: %s", questions.ValidationError(errs))
+	}
+	return tools.Answer{Status: "answered", Answers: reply.Answers}, nil
+}
+
+// EnterPlanMode is the model's switch to plan mode.
+func (e *env) EnterPlanMode(reason string) tools.EnterResult {
+	s := e.s
+	why := "model"
+	if strings.TrimSpace(reason) != "" {
+		why = "model: " + strings.TrimSpace(reason)
+	}
+	changed := s.setMode(guard.ModePlan, "tool", why)
+	st := s.State()
+	return tools.EnterResult{
+		EnteredPlanMode:   true,
+		AlreadyInPlanMode: !changed,
+		EnteredAt:         st.EnteredAt.UTC().Format(time.RFC3339),
+		Reason:            reason,
+		Instructions: "You are in PLAN mode: explore with read, ls, glob and grep, ask with ask_user, " +
+			"write the plan with plan_write, then call exit_plan_mode with its path. Only .plan files can change.",
+	}
+}
+
+// ConfirmRun asks the user before a command runs, unless it is allowed by
+// config (run.allow) or was allowed earlier in this session.
+func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
+	s := e.s
+	command = strings.TrimSpace(command)
+	if commandAllowed(s.m.cfg.Run.Allow, command) {
+		return true, nil
+	}
+	s.mu.Lock()
+	ok := s.allowed[command]
+	s.mu.Unlock()
+	if ok {
+		return true, nil
+	}
+	set, err := questions.New([]questions.Question{{
+		Name:     "decision",
+		Question: fmt.Sprintf("Run `%s` in the workspace?", command),
+		Schema:   []byte(`{"type":"string","enum":["run","always","reject"]}`),
+		Buttons: []questions.Button{
+			{Label: "Run", Value: "run", Variant: "primary"},
+			{Label: fmt.Sprintf("Always allow %q", command), Value: "always", Variant: "secondary"},
+			{Label: "Reject", Value: "reject", Variant: "danger"},
+		},
+		Severity: "major",
+	}})
+	if err != nil {
+		return false, fmt.Errorf("permission question: %w", err)
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return false, err
+	}
+	reply, err := s.m.editor.Ask(ctx, AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()})
+	if errors.Is(err, ErrNoSurface) {
+		return false, fmt.Errorf("the editor cannot ask for permission to run commands; add the command to run.allow in .agentls.yaml")
+	}
+	if err != nil || reply.Dismissed {
+		return false, err
+	}
+	switch reply.Answers["decision"] {
+	case "run":
+		return true, nil
+	case "always":
+		s.mu.Lock()
+		s.allowed[command] = true
+		s.mu.Unlock()
+		return true, nil
+	}
+	return false, nil
+}
+
+// commandAllowed matches a command against run.allow patterns: an exact
+// command, or a prefix ending in "*".
+func commandAllowed(allow []string, command string) bool {
+	for _, a := range allow {
+		a = strings.TrimSpace(a)
+		if a == command {
+			return true
+		}
+		if prefix, ok := strings.CutSuffix(a, "*"); ok && prefix != "" && strings.HasPrefix(command, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// UnsavedEdited lists files the agent edited that the editor holds unsaved.
+func (e *env) UnsavedEdited() []string {
+	s := e.s
+	s.mu.Lock()
+	paths := make([]string, 0, len(s.edited))
+	for p := range s.edited {
+		paths = append(paths, p)
+	}
+	s.mu.Unlock()
+	var out []string
+	for _, p := range paths {
+		if s.m.ws.Overlay().IsDirty(p) {
+			out = append(out, s.m.ws.RelOf(p))
+		}
+	}
+	sort.Strings(out)
+	if len(out) > 0 {
+		slog.Debug("unsaved edited files", "files", out)
+	}
+	return out
+}

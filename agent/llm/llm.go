@@ -1,0 +1,96 @@
+// Package llm holds the provider-neutral chat model types: the messages of a
+// conversation, tool specifications and calls, the streaming events a provider
+// emits while it answers, and the Provider interface the agent's turn loop uses.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Role is who wrote a Message.
+type Role string
+
+// The roles of a conversation.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one entry of a conversation. It is also the unit persisted in a
+// session's `.chat` file (one JSON object per line).
+type Message struct {
+	Role Role `json:"role"`
+	// Content is the text (for a tool message: the tool result JSON).
+	Content string `json:"content,omitempty"`
+	// ToolCalls are the calls an assistant message asks for.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID links a tool message to the call it answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	// Name is the tool name of a tool message.
+	Name string `json:"name,omitempty"`
+}
+
+// ToolCall is one function call requested by the model.
+type ToolCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Arguments is the raw JSON text the model produced. It may be invalid JSON:
+	// the turn loop reports that to the model as a failed tool call.
+	Arguments string `json:"arguments"`
+}
+
+// ToolSpec describes a tool to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"` // a JSON Schema object
+}
+
+// Request is one model call.
+type Request struct {
+	// Model overrides the provider's configured model name when not empty.
+	Model    string
+	System   string    // the system prompt (persona, mode reminder, plan)
+	Messages []Message // the conversation, without the system prompt
+	Tools    []ToolSpec
+}
+
+// EventKind names a streaming Event.
+type EventKind string
+
+// The kinds of streaming events.
+const (
+	EventText    EventKind = "text"    // a piece of the assistant's answer
+	EventThought EventKind = "thought" // a piece of reasoning, when the provider exposes it
+)
+
+// Event is a piece of the answer, emitted while the model streams.
+type Event struct {
+	Kind EventKind
+	Text string
+}
+
+// Usage counts tokens of one model call.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// Response is the complete answer of one model call.
+type Response struct {
+	// Message is the assistant message: its text and the tool calls it asks for.
+	Message Message
+	// FinishReason is "stop", "tool_calls", "length", or a provider's own value.
+	FinishReason string
+	Usage        Usage
+}
+
+// Provider is a chat model. Complete streams the answer to onEvent (which may
+// be nil) as it arrives and returns the whole answer. It honours ctx: a
+// cancelled context aborts the HTTP request promptly.
+type Provider interface {
+	Complete(ctx context.Context, req Request, onEvent func(Event)) (Response, error)
+}

@@ -1,0 +1,382 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
+)
+
+// ErrBusy is returned when a prompt arrives for a session whose turn is still running.
+var ErrBusy = errors.New("session busy")
+
+// InvalidParamsError is a request the user can fix (unknown session, bad mode,
+// answers that fail their schema). The server maps it to JSON-RPC -32602.
+type InvalidParamsError struct{ Msg string }
+
+func (e *InvalidParamsError) Error() string { return e.Msg }
+
+func invalidf(format string, args ...any) error {
+	return &InvalidParamsError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Options configure a Manager.
+type Options struct {
+	Workspace *workspace.Workspace
+	Config    config.Config
+	Provider  llm.Provider
+	Editor    Editor
+	// Tools is the registry; nil means every tool (tools.All).
+	Tools *tools.Registry
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Manager owns the sessions of one workspace.
+type Manager struct {
+	ws       *workspace.Workspace
+	cfg      config.Config
+	provider llm.Provider
+	editor   Editor
+	tools    *tools.Registry
+	guard    *guard.Guard
+	store    *workspace.ChatStore
+	clock    func() time.Time
+
+	// base is the parent of background turns; Close cancels it.
+	base     context.Context
+	stopBase context.CancelFunc
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	wg       sync.WaitGroup // background turns (resumed after agent/answer)
+}
+
+// NewManager checks the tool registry (every tool classified) and returns a
+// manager whose sessions live in <root>/.agentls/chats.
+func NewManager(opts Options) (*Manager, error) {
+	if opts.Workspace == nil || opts.Provider == nil || opts.Editor == nil {
+		return nil, errors.New("agent: workspace, provider and editor are required")
+	}
+	reg := opts.Tools
+	if reg == nil {
+		var err error
+		if reg, err = tools.NewRegistry(tools.All()...); err != nil {
+			return nil, fmt.Errorf("tool registry: %w", err)
+		}
+	}
+	if err := guard.CheckRegistry(reg.Names()); err != nil {
+		return nil, fmt.Errorf("tool registry: %w", err)
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	plansDir := opts.Config.PlanMode.PlansDir
+	if plansDir == "" {
+		plansDir = "plans"
+	}
+	base, stopBase := context.WithCancel(context.Background())
+	return &Manager{
+		base:     base,
+		stopBase: stopBase,
+		ws:       opts.Workspace,
+		cfg:      opts.Config,
+		provider: opts.Provider,
+		editor:   opts.Editor,
+		tools:    reg,
+		guard:    guard.New(opts.Workspace, plansDir),
+		store:    workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
+		clock:    now,
+		sessions: map[string]*Session{},
+	}, nil
+}
+
+func (m *Manager) now() time.Time { return m.clock().UTC() }
+
+func (m *Manager) notify(line string) {
+	slog.Info(line)
+	m.editor.Notify(line)
+}
+
+// Guard is the manager's plan-mode policy.
+func (m *Manager) Guard() *guard.Guard { return m.guard }
+
+// Wait blocks until background turns (resumed by agent/answer) have ended.
+func (m *Manager) Wait() { m.wg.Wait() }
+
+// CancelAll cancels every running turn and withdraws pending questions.
+func (m *Manager) CancelAll() {
+	m.mu.Lock()
+	ids := make([]string, 0, len(m.sessions))
+	for id := range m.sessions {
+		ids = append(ids, id)
+	}
+	m.mu.Unlock()
+	for _, id := range ids {
+		_ = m.Cancel(id)
+	}
+}
+
+// Close cancels everything and waits for background turns to end.
+func (m *Manager) Close() {
+	m.stopBase()
+	m.CancelAll()
+	m.wg.Wait()
+}
+
+// NewSession starts a session. mode "" means the configured default.
+func (m *Manager) NewSession(mode, title string) (Info, error) {
+	reason := "user"
+	if mode == "" {
+		reason = "default"
+		mode = string(guard.ModeBuild)
+		if m.cfg.PlanMode.DefaultActive {
+			mode = string(guard.ModePlan)
+		}
+	}
+	md, err := guard.ParseMode(mode)
+	if err != nil {
+		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
+	}
+	if title == "" {
+		title = "New chat"
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return Info{}, fmt.Errorf("new session id: %w", err)
+	}
+	now := m.now()
+	meta := workspace.ChatMeta{ID: id.String(), Title: title, Mode: string(md), CreatedAt: now, UpdatedAt: now}
+	if md == guard.ModePlan {
+		meta.EnteredAt, meta.EnteredReason = now, reason
+	}
+	if err := m.store.Create(meta); err != nil {
+		return Info{}, fmt.Errorf("create session: %w", err)
+	}
+	s := m.newSession(meta, nil)
+	m.mu.Lock()
+	m.sessions[meta.ID] = s
+	m.mu.Unlock()
+	if md == guard.ModePlan {
+		m.notify(fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.Format(time.RFC3339), reason))
+	}
+	info := s.Info()
+	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
+	return info, nil
+}
+
+func (m *Manager) newSession(meta workspace.ChatMeta, msgs []llm.Message) *Session {
+	return &Session{
+		m: m, meta: meta, messages: msgs,
+		planPhase: map[string]string{}, lastWritten: map[string]string{},
+		allowed: map[string]bool{}, edited: map[string]bool{},
+	}
+}
+
+// session finds a session in memory or on disk.
+func (m *Manager) session(id string) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s, ok := m.sessions[id]; ok {
+		return s, nil
+	}
+	if id == "" {
+		return nil, invalidf("sessionId is required")
+	}
+	meta, lines, err := m.store.Load(id)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, invalidf("unknown session %q", id)
+		}
+		return nil, invalidf("session %q cannot be loaded: %v", id, err)
+	}
+	msgs := decodeMessages(id, lines)
+	s := m.newSession(meta, msgs)
+	m.sessions[id] = s
+	return s, nil
+}
+
+// LoadSession returns a session (from memory or disk, e.g. after a restart)
+// with its messages, and tells the editor its mode.
+func (m *Manager) LoadSession(id string) (Info, []llm.Message, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return Info{}, nil, err
+	}
+	info := s.Info()
+	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
+	return info, s.Messages(), nil
+}
+
+// ListSessions lists every session on disk, newest first.
+func (m *Manager) ListSessions() ([]Info, error) {
+	metas, err := m.store.List()
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	out := make([]Info, 0, len(metas))
+	for _, meta := range metas {
+		m.mu.Lock()
+		s, live := m.sessions[meta.ID]
+		m.mu.Unlock()
+		if live {
+			out = append(out, s.Info())
+			continue
+		}
+		out = append(out, (&Session{meta: meta}).infoLocked())
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].UpdatedAt > out[j].UpdatedAt })
+	return out, nil
+}
+
+// SetMode is the user's explicit switch. plan→build marks an attached plan
+// approved. It takes effect at the very next tool call, also mid-turn.
+func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return Info{}, err
+	}
+	md, err := guard.ParseMode(mode)
+	if err != nil {
+		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
+	}
+	if !s.setMode(md, "user", "user") {
+		return s.Info(), nil
+	}
+	if md == guard.ModeBuild {
+		if plan := s.planFile(); plan != "" {
+			if err := m.setPlanStatus(ctx, s, plan, workspace.PlanApproved); err != nil {
+				slog.Warn("mark plan approved", "plan", plan, "err", err)
+			}
+		}
+	}
+	return s.Info(), nil
+}
+
+// Cancel ends the session's running turn and withdraws its pending
+// questions and approvals.
+func (m *Manager) Cancel(id string) error {
+	s, err := m.session(id)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	cancel := s.cancel
+	s.pending = nil
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return nil
+}
+
+// ListPlans lists the plans in the plans folder, newest first.
+func (m *Manager) ListPlans(status string, limit int) ([]PlanInfo, int, error) {
+	if status != "" && !workspace.PlanStatus(status).Valid() {
+		return nil, 0, invalidf("status must be draft, approved, implemented or archived, not %q", status)
+	}
+	plans, err := m.scanPlans()
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []PlanInfo
+	for _, p := range plans {
+		if status == "" || p.Status == status {
+			out = append(out, p)
+		}
+	}
+	total := len(out)
+	if limit <= 0 {
+		limit = 50
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, total, nil
+}
+
+// PlanInfo describes a plan file (PROTOCOL.md agent/listPlans).
+type PlanInfo struct {
+	Path       string `json:"path"`
+	Title      string `json:"title"`
+	Status     string `json:"status"`
+	CreatedAt  string `json:"createdAt"`
+	StepsDone  int    `json:"stepsDone"`
+	StepsTotal int    `json:"stepsTotal"`
+}
+
+func (m *Manager) scanPlans() ([]PlanInfo, error) {
+	dir, err := m.ws.Resolve(m.plansDir())
+	if err != nil {
+		return nil, fmt.Errorf("plans folder: %w", err)
+	}
+	var out []PlanInfo
+	err = filepath.WalkDir(dir.Abs, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(d.Name(), ".plan") {
+			return nil
+		}
+		p, err := m.ws.Resolve(path)
+		if err != nil {
+			return nil
+		}
+		text, err := m.ws.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		info := PlanInfo{Path: p.Rel}
+		if plan, err := workspace.ParsePlan(text); err == nil {
+			if plan.Meta != nil {
+				info.Title, info.Status = plan.Meta.Title, string(plan.Meta.Status)
+				if !plan.Meta.CreatedAt.IsZero() {
+					info.CreatedAt = plan.Meta.CreatedAt.UTC().Format(time.RFC3339)
+				}
+			}
+			for _, st := range plan.Steps {
+				info.StepsTotal++
+				if st.Done {
+					info.StepsDone++
+				}
+			}
+		}
+		out = append(out, info)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scan plans: %w", err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].CreatedAt != out[j].CreatedAt {
+			return out[i].CreatedAt > out[j].CreatedAt
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out, nil
+}
+
+func (m *Manager) plansDir() string {
+	if m.cfg.PlanMode.PlansDir == "" {
+		return "plans"
+	}
+	return m.cfg.PlanMode.PlansDir
+}

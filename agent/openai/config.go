@@ -1,0 +1,88 @@
+package openai
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// DefaultBaseURL is used when Config.BaseURL is empty.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// The retry defaults used when the Config fields are zero.
+const (
+	DefaultMaxRetries     = 4
+	DefaultInitialBackoff = 500 * time.Millisecond
+	DefaultMaxBackoff     = 30 * time.Second
+)
+
+// Config configures a Provider.
+type Config struct {
+	// BaseURL is the endpoint root, e.g. http://localhost:11434/v1 for Ollama.
+	// Empty means DefaultBaseURL.
+	BaseURL string
+	// APIKey is sent as a bearer token; empty sends no Authorization header.
+	APIKey string
+	// Model is the model name used when a Request does not name one. Required.
+	Model string
+	// MaxRetries is how many times a transient failure is retried: 0 means
+	// DefaultMaxRetries, a negative value disables retries.
+	MaxRetries int
+	// InitialBackoff is the delay before the first retry, doubled for each
+	// further one up to MaxBackoff. Zero means the defaults. A Retry-After
+	// header replaces the computed delay but is capped at MaxBackoff too.
+	InitialBackoff, MaxBackoff time.Duration
+	// HTTPClient sends the requests; nil means a client without a timeout
+	// (the request context bounds each call).
+	HTTPClient *http.Client
+	// MaxTokens caps the answer length when positive. It is sent as
+	// max_completion_tokens to reasoning models (o1, o3, o4, gpt-5, gpt-6),
+	// which reject max_tokens.
+	MaxTokens int
+	// NoStream asks for whole answers instead of streams.
+	NoStream bool
+	// Logger receives retry and fallback notices; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// withDefaults validates c and fills in its zero fields.
+func (c Config) withDefaults() (Config, error) {
+	if c.Model == "" {
+		return c, errors.New("openai provider: model name is empty")
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = DefaultBaseURL
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil {
+		return c, fmt.Errorf("openai provider: base URL %q: %w", c.BaseURL, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, fmt.Errorf("openai provider: base URL %q: want http(s)://host[:port]/path", c.BaseURL)
+	}
+	switch {
+	case c.MaxRetries == 0:
+		c.MaxRetries = DefaultMaxRetries
+	case c.MaxRetries < 0:
+		c.MaxRetries = 0
+	}
+	if c.InitialBackoff <= 0 {
+		c.InitialBackoff = DefaultInitialBackoff
+	}
+	if c.MaxBackoff <= 0 {
+		c.MaxBackoff = DefaultMaxBackoff
+	}
+	if c.MaxBackoff < c.InitialBackoff {
+		c.MaxBackoff = c.InitialBackoff
+	}
+	if c.HTTPClient == nil {
+		c.HTTPClient = &http.Client{}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c, nil
+}

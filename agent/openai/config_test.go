@@ -1,0 +1,142 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name    string
+		cfg     Config
+		wantErr string
+		check   func(t *testing.T, c Config)
+	}{{
+		name:    "empty model",
+		cfg:     Config{BaseURL: "http://127.0.0.1:1/v1"},
+		wantErr: "model name is empty",
+	}, {
+		name:    "unparsable base URL",
+		cfg:     Config{BaseURL: "http://[::1", Model: "m"},
+		wantErr: `base URL "http://[::1"`,
+	}, {
+		name:    "base URL without scheme",
+		cfg:     Config{BaseURL: "localhost:11434/v1", Model: "m"},
+		wantErr: "want http(s)://host[:port]/path",
+	}, {
+		name:    "base URL with another scheme",
+		cfg:     Config{BaseURL: "ftp://example.com/v1", Model: "m"},
+		wantErr: "want http(s)://host[:port]/path",
+	}, {
+		name: "defaults",
+		cfg:  Config{Model: "gpt-4.1"},
+		check: func(t *testing.T, c Config) {
+			if c.BaseURL != DefaultBaseURL || c.MaxRetries != DefaultMaxRetries ||
+				c.InitialBackoff != DefaultInitialBackoff || c.MaxBackoff != DefaultMaxBackoff ||
+				c.HTTPClient == nil || c.Logger == nil {
+				t.Errorf("defaults not applied: %+v", c)
+			}
+		},
+	}, {
+		name: "explicit values kept, negative retries mean none",
+		cfg: Config{BaseURL: "http://localhost:11434/v1", Model: "llama3", MaxRetries: -1,
+			InitialBackoff: time.Second, MaxBackoff: 10 * time.Millisecond, HTTPClient: http.DefaultClient},
+		check: func(t *testing.T, c Config) {
+			if c.BaseURL != "http://localhost:11434/v1" || c.MaxRetries != 0 || c.HTTPClient != http.DefaultClient {
+				t.Errorf("config changed: %+v", c)
+			}
+			if c.MaxBackoff != time.Second {
+				t.Errorf("MaxBackoff = %v, want raised to InitialBackoff", c.MaxBackoff)
+			}
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New(tt.cfg)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("New: %v", err)
+			}
+			tt.check(t, p.cfg)
+		})
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name   string
+		header map[string]string
+		want   time.Duration
+	}{
+		{"none", nil, -1},
+		{"seconds", map[string]string{"Retry-After": "7"}, 7 * time.Second},
+		{"zero", map[string]string{"Retry-After": "0"}, 0},
+		{"fractional seconds", map[string]string{"Retry-After": "1.5"}, 1500 * time.Millisecond},
+		{"negative", map[string]string{"Retry-After": "-3"}, -1},
+		{"garbage", map[string]string{"Retry-After": "soon"}, -1},
+		{"HTTP date", map[string]string{"Retry-After": now.Add(42 * time.Second).Format(http.TimeFormat)}, 42 * time.Second},
+		{"HTTP date in the past", map[string]string{"Retry-After": now.Add(-time.Minute).Format(http.TimeFormat)}, 0},
+		{"milliseconds win", map[string]string{"Retry-After-Ms": "120", "Retry-After": "9"}, 120 * time.Millisecond},
+		{"bad milliseconds fall back", map[string]string{"Retry-After-Ms": "x", "Retry-After": "2"}, 2 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var h http.Header
+			if tt.header != nil {
+				h = http.Header{}
+				for k, v := range tt.header {
+					h.Set(k, v)
+				}
+			}
+			if got := retryAfter(h, now); got != tt.want {
+				t.Errorf("retryAfter = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	p := &Provider{cfg: Config{InitialBackoff: 100 * time.Millisecond, MaxBackoff: time.Second}}
+	caps := []time.Duration{100, 200, 400, 800, 1000, 1000, 1000}
+	for attempt, c := range caps {
+		hi := c * time.Millisecond
+		for range 50 {
+			if d := p.backoff(attempt, -1); d < hi/2 || d > hi {
+				t.Fatalf("backoff(%d) = %v, want within [%v, %v]", attempt, d, hi/2, hi)
+			}
+		}
+	}
+	if d := p.backoff(0, 300*time.Millisecond); d != 300*time.Millisecond {
+		t.Errorf("Retry-After 300ms gave %v", d)
+	}
+	if d := p.backoff(0, time.Hour); d != time.Second {
+		t.Errorf("Retry-After 1h gave %v, want capped at 1s", d)
+	}
+	if d := p.backoff(60, -1); d < 500*time.Millisecond || d > time.Second {
+		t.Errorf("backoff(60) = %v overflowed", d)
+	}
+}
+
+func TestSleepCtx(t *testing.T) {
+	if err := sleepCtx(context.Background(), time.Nanosecond); err != nil {
+		t.Errorf("short sleep: %v", err)
+	}
+	if err := sleepCtx(context.Background(), 0); err != nil {
+		t.Errorf("zero sleep: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := sleepCtx(ctx, time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled sleep = %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,85 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// maxJSONAnswer bounds the plain JSON body kept when a server answers a
+// streaming request without streaming.
+const maxJSONAnswer = 16 << 20
+
+// exchange records what the HTTP layer saw during one attempt. go-openai turns
+// error responses into *APIError values without their headers, so Retry-After
+// is read here; it also keeps the body of a streaming request that a server
+// answered with plain JSON, which go-openai's stream reader cannot parse.
+// An attempt runs in one goroutine, so no lock is needed.
+type exchange struct {
+	captureJSON bool // set for streaming requests
+	status      int
+	header      http.Header
+	jsonBody    []byte
+}
+
+type exchangeKey struct{}
+
+// withExchange returns ctx carrying ex for recordingDoer.
+func withExchange(ctx context.Context, ex *exchange) context.Context {
+	return context.WithValue(ctx, exchangeKey{}, ex)
+}
+
+// recordingDoer is the go-openai HTTPDoer: it sends requests with the
+// configured client and records each response into the request's exchange.
+type recordingDoer struct {
+	client *http.Client
+}
+
+// Do sends req and records the response status, headers and, for a streaming
+// request answered with application/json, the body.
+func (d recordingDoer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return resp, err
+	}
+	ex, _ := req.Context().Value(exchangeKey{}).(*exchange)
+	if ex == nil {
+		return resp, nil
+	}
+	ex.status = resp.StatusCode
+	ex.header = resp.Header.Clone()
+	if !ex.captureJSON || resp.StatusCode/100 != 2 || !isJSON(resp.Header.Get("Content-Type")) {
+		return resp, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer+1))
+	if err != nil {
+		resp.Body.Close()
+		return nil, fmt.Errorf("read JSON answer: %w", err)
+	}
+	if len(data) > maxJSONAnswer {
+		// Too big to keep: hand the whole body on untouched.
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(data), resp.Body), resp.Body}
+		return resp, nil
+	}
+	resp.Body.Close()
+	ex.jsonBody = data
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	return resp, nil
+}
+
+// isJSON reports whether a Content-Type names JSON (application/json or a
+// +json type).
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}

@@ -1,0 +1,69 @@
+package openai
+
+import (
+	"context"
+	"errors"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+// plainAttempt makes one non-streaming request and emits the answer's
+// reasoning and text as one event each.
+func (p *Provider) plainAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, onEvent func(llm.Event), ex *exchange) (llm.Response, bool, error) {
+	creq.Stream = false
+	creq.StreamOptions = nil
+	cr, err := p.client.CreateChatCompletion(withExchange(ctx, ex), creq)
+	if err != nil {
+		return llm.Response{}, false, err
+	}
+	if len(cr.Choices) == 0 {
+		return llm.Response{}, false, &malformedError{errors.New("the answer has no choices")}
+	}
+	resp := completionResponse(&cr)
+	emitted := emitWhole(cr.Choices[0].Message, onEvent)
+	return resp, emitted, nil
+}
+
+// completionResponse converts a whole (non-streamed) answer; it must have at
+// least one choice.
+func completionResponse(cr *goopenai.ChatCompletionResponse) llm.Response {
+	choice := cr.Choices[0]
+	msg := llm.Message{Role: llm.RoleAssistant, Content: choice.Message.Content}
+	if msg.Content == "" {
+		msg.Content = choice.Message.Refusal
+	}
+	for i, c := range choice.Message.ToolCalls {
+		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{
+			ID:        callID(c.ID, i),
+			Name:      c.Function.Name,
+			Arguments: c.Function.Arguments,
+		})
+	}
+	return llm.Response{
+		Message:      msg,
+		FinishReason: finishReason(string(choice.FinishReason), len(msg.ToolCalls)),
+		Usage:        llm.Usage{InputTokens: cr.Usage.PromptTokens, OutputTokens: cr.Usage.CompletionTokens},
+	}
+}
+
+// emitWhole sends a whole message's reasoning and text to onEvent and reports
+// whether anything was sent.
+func emitWhole(m goopenai.ChatCompletionMessage, onEvent func(llm.Event)) bool {
+	text := m.Content
+	if text == "" {
+		text = m.Refusal
+	}
+	emitted := false
+	for _, ev := range []llm.Event{{Kind: llm.EventThought, Text: m.ReasoningContent}, {Kind: llm.EventText, Text: text}} {
+		if ev.Text == "" {
+			continue
+		}
+		emitted = true
+		if onEvent != nil {
+			onEvent(ev)
+		}
+	}
+	return emitted
+}

@@ -1,0 +1,94 @@
+package openai
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+// emptyParameters is the schema sent for a tool that declares none.
+var emptyParameters = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// chatRequest maps an llm.Request to a go-openai request (not yet marked as
+// streaming or not).
+func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest, error) {
+	model := req.Model
+	if model == "" {
+		model = p.cfg.Model
+	}
+	out := goopenai.ChatCompletionRequest{Model: model}
+	if p.cfg.MaxTokens > 0 {
+		if usesCompletionTokens(model) {
+			out.MaxCompletionTokens = p.cfg.MaxTokens
+		} else {
+			out.MaxTokens = p.cfg.MaxTokens
+		}
+	}
+	if req.System != "" {
+		out.Messages = append(out.Messages, goopenai.ChatCompletionMessage{
+			Role: goopenai.ChatMessageRoleSystem, Content: req.System,
+		})
+	}
+	for _, m := range req.Messages {
+		out.Messages = append(out.Messages, chatMessage(m))
+	}
+	for _, t := range req.Tools {
+		params := t.Parameters
+		if len(params) == 0 {
+			params = emptyParameters
+		} else if !json.Valid(params) {
+			return out, fmt.Errorf("tool %s: parameters are not valid JSON", t.Name)
+		}
+		out.Tools = append(out.Tools, goopenai.Tool{
+			Type: goopenai.ToolTypeFunction,
+			Function: &goopenai.FunctionDefinition{
+				Name:        t.Name,
+				Description: t.Description,
+				Parameters:  params,
+			},
+		})
+	}
+	return out, nil
+}
+
+// chatMessage maps one conversation message. A tool message carries its
+// content and tool_call_id; llm.Message.Name is not sent (the tool role has no
+// name field).
+func chatMessage(m llm.Message) goopenai.ChatCompletionMessage {
+	out := goopenai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content}
+	switch m.Role {
+	case llm.RoleTool:
+		out.ToolCallID = m.ToolCallID
+	case llm.RoleAssistant:
+		for _, c := range m.ToolCalls {
+			out.ToolCalls = append(out.ToolCalls, goopenai.ToolCall{
+				ID:   c.ID,
+				Type: goopenai.ToolTypeFunction,
+				Function: goopenai.FunctionCall{
+					Name:      c.Name,
+					Arguments: c.Arguments,
+				},
+			})
+		}
+	}
+	return out
+}
+
+// usesCompletionTokens reports whether a model rejects max_tokens and wants
+// max_completion_tokens: the o1/o3/o4 reasoning models and gpt-5/gpt-6. A
+// routing prefix ("openai/o3-mini" on OpenRouter) is ignored.
+func usesCompletionTokens(model string) bool {
+	if i := strings.LastIndexByte(model, '/'); i >= 0 {
+		model = model[i+1:]
+	}
+	for _, prefix := range []string{"o1", "o3", "o4", "gpt-5", "gpt-6"} {
+		if strings.HasPrefix(model, prefix) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,77 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+// streamAttempt makes one streaming request. emitted reports whether any
+// event reached onEvent (the attempt must then not be retried).
+func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, onEvent func(llm.Event), ex *exchange) (resp llm.Response, emitted bool, err error) {
+	creq.Stream = true
+	creq.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
+	ex.captureJSON = true
+	stream, err := p.client.CreateChatCompletionStream(withExchange(ctx, ex), creq)
+	if err != nil {
+		return llm.Response{}, false, err
+	}
+	defer stream.Close()
+
+	acc := newAccumulator(onEvent)
+	for {
+		chunk, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if acc.chunks == 0 && ex.jsonBody != nil {
+				return jsonAnswer(ex.jsonBody, onEvent)
+			}
+			return llm.Response{}, acc.emitted, streamReadError(err)
+		}
+		acc.add(&chunk)
+	}
+	if acc.chunks == 0 {
+		if ex.jsonBody != nil {
+			return jsonAnswer(ex.jsonBody, onEvent)
+		}
+		return llm.Response{}, false, &streamDropError{errors.New("the stream ended before any data")}
+	}
+	return acc.response(), acc.emitted, nil
+}
+
+// streamReadError sorts an error from reading the stream: provider error
+// events stay *APIError, unparsable chunks are malformed, anything else (a
+// reset connection, an unexpected EOF) is a dropped stream.
+func streamReadError(err error) error {
+	var apiErr *goopenai.APIError
+	var syntaxErr *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &apiErr):
+		return err
+	case errors.As(err, &syntaxErr), errors.As(err, &typeErr), errors.Is(err, goopenai.ErrTooManyEmptyStreamMessages):
+		return &malformedError{err}
+	default:
+		return &streamDropError{err}
+	}
+}
+
+// jsonAnswer parses the plain JSON body a server sent in answer to a
+// streaming request, emits its reasoning and text, and returns it.
+func jsonAnswer(body []byte, onEvent func(llm.Event)) (llm.Response, bool, error) {
+	var cr goopenai.ChatCompletionResponse
+	if err := json.Unmarshal(body, &cr); err != nil || len(cr.Choices) == 0 {
+		return llm.Response{}, false, &malformedError{fmt.Errorf("a streaming request was answered with a JSON body that is not a chat completion: %s", excerpt(string(body)))}
+	}
+	resp := completionResponse(&cr)
+	emitted := emitWhole(cr.Choices[0].Message, onEvent)
+	return resp, emitted, nil
+}

@@ -1,0 +1,157 @@
+package agent
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
+)
+
+//go:embed prompts/planner.md
+var plannerPrompt string
+
+//go:embed prompts/builder.md
+var builderPrompt string
+
+var (
+	plannerTmpl = template.Must(template.New("planner").Parse(plannerPrompt))
+	builderTmpl = template.Must(template.New("builder").Parse(builderPrompt))
+)
+
+// promptData fills the persona templates.
+type promptData struct {
+	PlansDir string
+	Root     string
+}
+
+// modelRequest builds the next model request: the persona of the mode read
+// now, a one-time notice of a mode change, the approved plan in build mode,
+// and the conversation as it is (never rewritten).
+func (s *Session) modelRequest() llm.Request {
+	m := s.m
+	s.mu.Lock()
+	mode := guard.Mode(s.meta.Mode)
+	planFile := s.meta.PlanFile
+	notice := s.modeNotice
+	s.modeNotice = ""
+	lastWritten, wrote := s.lastWritten[planFile]
+	msgs := append([]llm.Message(nil), s.messages...)
+	s.mu.Unlock()
+
+	var sys bytes.Buffer
+	tmpl := plannerTmpl
+	if mode == guard.ModeBuild {
+		tmpl = builderTmpl
+	}
+	if err := tmpl.Execute(&sys, promptData{PlansDir: m.plansDir(), Root: m.ws.Root()}); err != nil {
+		sys.WriteString("(persona unavailable: " + err.Error() + ")")
+	}
+	fmt.Fprintf(&sys, "\n\nThe workspace root is %s. Paths are relative to it.\n", m.ws.Root())
+	if notice != "" {
+		fmt.Fprintf(&sys, "\n# Mode change\n%s\n", notice)
+	}
+	if mode == guard.ModeBuild && planFile != "" {
+		sys.WriteString(m.approvedPlanSection(planFile, lastWritten, wrote))
+	}
+	req := llm.Request{System: sys.String(), Messages: msgs, Tools: m.tools.Specs()}
+	if mode == guard.ModePlan && m.cfg.Model.PlanName != "" {
+		req.Model = m.cfg.Model.PlanName
+	}
+	return req
+}
+
+// approvedPlanSection pins the plan's current text into the builder's prompt,
+// marked "edited by user" when it differs from what the model last wrote.
+func (m *Manager) approvedPlanSection(planFile, lastWritten string, wrote bool) string {
+	var b strings.Builder
+	b.WriteString("\n## APPROVED EXECUTION PLAN\n")
+	p, err := m.ws.Resolve(planFile)
+	var text string
+	if err == nil {
+		text, err = m.ws.ReadFile(p)
+	}
+	if err != nil {
+		fmt.Fprintf(&b, "(the plan %s cannot be read: %v)\n", planFile, err)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Source: %s", planFile)
+	if wrote && lastWritten != text {
+		b.WriteString(" (edited by user after you last wrote it: follow this version)")
+	}
+	b.WriteString("\n\n")
+	b.WriteString(text)
+	if !strings.HasSuffix(text, "\n") {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// contextNote renders an attached file or selection for the user message.
+func (m *Manager) contextNote(c *PromptContext) string {
+	p, err := m.ws.Resolve(c.Path)
+	if err != nil {
+		return fmt.Sprintf("\n\n(attached context %s is not readable: %v)", c.Path, err)
+	}
+	text, err := m.ws.ReadFile(p)
+	if err != nil {
+		return fmt.Sprintf("\n\n(attached context %s is not readable: %v)", p.Rel, err)
+	}
+	if c.StartLine < 0 {
+		return fmt.Sprintf("\n\nThe user is looking at %s.", p.Rel)
+	}
+	lines := strings.Split(text, "\n")
+	start, end := clamp(c.StartLine, 0, len(lines)-1), clamp(c.EndLine, 0, len(lines)-1)
+	if end < start {
+		end = start
+	}
+	return fmt.Sprintf("\n\nSelected in %s, lines %d-%d:\n```\n%s\n```", p.Rel, start+1, end+1, strings.Join(lines[start:end+1], "\n"))
+}
+
+func clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
+
+// planEntries turns a plan's checkboxes into the ACP plan entries.
+func planEntries(text string) []PlanEntry {
+	plan, err := workspace.ParsePlan(text)
+	if err != nil {
+		return []PlanEntry{}
+	}
+	entries := make([]PlanEntry, 0, len(plan.Steps))
+	firstOpen := true
+	for _, st := range plan.Steps {
+		status := "pending"
+		if st.Done {
+			status = "completed"
+		} else if firstOpen {
+			status = "in_progress"
+			firstOpen = false
+		}
+		entries = append(entries, PlanEntry{Content: st.Text, Priority: "medium", Status: status})
+	}
+	if len(entries) > 0 && entries[0].Status == "in_progress" && allPending(plan.Steps) {
+		entries[0].Status = "pending"
+	}
+	return entries
+}
+
+// allPending reports whether no step is done yet (nothing is in progress).
+func allPending(steps []workspace.PlanStep) bool {
+	for _, st := range steps {
+		if st.Done {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,213 @@
+// Package agent runs agentls's chat sessions: one conversation per session,
+// each with its own mode (plan or build), the turn loop that streams a model's
+// answer and runs its tool calls through the guard, the planner and builder
+// personas, and the human-in-the-loop flows (questions, plan approval,
+// command permission). It talks to the editor only through the Editor
+// interface, so it is testable without JSON-RPC.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/questions"
+	"github.com/agentls/agentls/workspace"
+)
+
+// Info is a session as the protocol shows it (PROTOCOL.md §2 Session).
+type Info struct {
+	SessionID string     `json:"sessionId"`
+	Title     string     `json:"title"`
+	Mode      guard.Mode `json:"mode"`
+	PlanFile  *string    `json:"planFile"`
+	CreatedAt string     `json:"createdAt"`
+	UpdatedAt string     `json:"updatedAt"`
+}
+
+// Session is one conversation with its own mode. Its state is guarded by mu;
+// a turn runs at most once at a time (busy).
+type Session struct {
+	m *Manager
+
+	mu       sync.Mutex
+	meta     workspace.ChatMeta
+	messages []llm.Message
+	// modeNotice, when set, is told to the model at its next step.
+	modeNotice string
+	// planPhase holds the plans written or edited in the current planning
+	// phase (rel path → text as the model left it).
+	planPhase map[string]string
+	// lastWritten is the text of each plan as the model last wrote it, to tell
+	// whether the user edited it since.
+	lastWritten map[string]string
+	busy        bool
+	cancel      context.CancelFunc
+	pending     *pendingQuestion
+	approval    *pendingApproval
+	allowed     map[string]bool // commands the user allowed for this session
+	edited      map[string]bool // absolute paths of files the agent edited
+}
+
+type pendingQuestion struct {
+	id        string
+	set       *questions.Set
+	createdAt time.Time
+}
+
+// Info returns the session as the protocol shows it.
+func (s *Session) Info() Info {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.infoLocked()
+}
+
+func (s *Session) infoLocked() Info {
+	return Info{
+		SessionID: s.meta.ID,
+		Title:     s.meta.Title,
+		Mode:      guard.Mode(s.meta.Mode),
+		PlanFile:  optional(s.meta.PlanFile),
+		CreatedAt: s.meta.CreatedAt.UTC().Format(time.RFC3339),
+		UpdatedAt: s.meta.UpdatedAt.UTC().Format(time.RFC3339),
+	}
+}
+
+// ID is the session's id.
+func (s *Session) ID() string { return s.meta.ID }
+
+// Messages returns a copy of the conversation.
+func (s *Session) Messages() []llm.Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]llm.Message(nil), s.messages...)
+}
+
+// State is the session's mode as the guard needs it, read at this instant.
+func (s *Session) State() guard.State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return guard.State{Mode: guard.Mode(s.meta.Mode), EnteredAt: s.meta.EnteredAt, EnteredReason: s.meta.EnteredReason}
+}
+
+// planFile is the attached plan ("" when none).
+func (s *Session) planFile() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.meta.PlanFile
+}
+
+// append adds messages to the conversation and to the session file.
+func (s *Session) append(msgs ...llm.Message) {
+	s.mu.Lock()
+	s.messages = append(s.messages, msgs...)
+	s.mu.Unlock()
+	lines := make([]json.RawMessage, 0, len(msgs))
+	for _, msg := range msgs {
+		b, err := json.Marshal(msg)
+		if err != nil {
+			slog.Error("encode message", "session", s.meta.ID, "err", err)
+			continue
+		}
+		lines = append(lines, b)
+	}
+	if err := s.m.store.Append(s.meta.ID, lines...); err != nil {
+		slog.Error("persist messages", "session", s.meta.ID, "err", err)
+	}
+}
+
+// saveMetaLocked rewrites the session file's frontmatter; s.mu must be held.
+func (s *Session) saveMetaLocked() {
+	s.meta.UpdatedAt = s.m.now()
+	if err := s.m.store.SaveMeta(s.meta); err != nil {
+		slog.Error("persist session", "session", s.meta.ID, "err", err)
+	}
+}
+
+// setMode switches the session's mode. source is "tool", "user" or "load";
+// reason is the plan-mode entry reason ("user", "default", "model: …").
+// It persists the change, tells the model at its next step, and tells the
+// editor. It reports whether the mode actually changed.
+func (s *Session) setMode(mode guard.Mode, source, reason string) bool {
+	s.mu.Lock()
+	old := guard.Mode(s.meta.Mode)
+	if old == mode {
+		s.mu.Unlock()
+		return false
+	}
+	s.meta.Mode = string(mode)
+	now := s.m.now()
+	if mode == guard.ModePlan {
+		s.meta.EnteredAt = now
+		s.meta.EnteredReason = reason
+		s.planPhase = map[string]string{}
+	}
+	s.modeNotice = fmt.Sprintf("The session's mode changed from %s to %s (%s) since your last step. Follow the instructions of %s mode from now on.",
+		upper(old), upper(mode), changeSource(source), upper(mode))
+	s.saveMetaLocked()
+	info := s.infoLocked()
+	s.mu.Unlock()
+
+	if mode == guard.ModePlan {
+		s.m.notify(fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.UTC().Format(time.RFC3339), reason))
+	}
+	s.m.editor.Update(s.meta.ID, UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: mode})
+	s.m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: source})
+	return true
+}
+
+// attachPlan sets the session's plan file (workspace-relative).
+func (s *Session) attachPlan(rel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.meta.PlanFile == rel {
+		return
+	}
+	s.meta.PlanFile = rel
+	s.saveMetaLocked()
+}
+
+func changeSource(source string) string {
+	switch source {
+	case "tool":
+		return "after the plan approval"
+	case "user":
+		return "by the user"
+	default:
+		return source
+	}
+}
+
+func upper(m guard.Mode) string {
+	if m == guard.ModeBuild {
+		return "BUILD"
+	}
+	return "PLAN"
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// decodeMessages decodes a session file's message lines; a line that is not
+// a message is skipped with a warning (the file stays loadable).
+func decodeMessages(id string, lines []json.RawMessage) []llm.Message {
+	msgs := make([]llm.Message, 0, len(lines))
+	for i, line := range lines {
+		var m llm.Message
+		if err := json.Unmarshal(line, &m); err != nil || m.Role == "" {
+			slog.Warn("skipping unreadable message", "session", id, "line", i+1, "err", err)
+			continue
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs
+}

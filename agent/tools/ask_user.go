@@ -1,0 +1,103 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/questions"
+)
+
+//go:embed descriptions/ask_user.md
+var askUserDescription string
+
+// AskUserTool puts a batch of structured questions to the user.
+type AskUserTool struct{}
+
+// Spec implements Tool.
+func (AskUserTool) Spec() llm.ToolSpec {
+	button := prop{
+		"type": "object",
+		"properties": map[string]prop{
+			"label":   str("Button text."),
+			"value":   {"description": "The answer this button gives; it must satisfy the question's schema."},
+			"variant": enum("Visual style.", "primary", "secondary", "danger"),
+		},
+		"required":             []string{"label", "value"},
+		"additionalProperties": false,
+	}
+	question := prop{
+		"type": "object",
+		"properties": map[string]prop{
+			"name":     str("Key of this answer in the answers object: letters, digits and _, not starting with a digit; unique in the batch."),
+			"question": str("The question, in markdown."),
+			"schema":   {"type": "object", "description": "JSON Schema (draft 2020-12) the answer must satisfy, e.g. {\"type\":\"boolean\"} or {\"type\":\"string\",\"enum\":[\"a\",\"b\"]}."},
+			"buttons":  {"type": "array", "description": "One-click answers shown as buttons.", "items": button},
+			"severity": enum("How much the decision matters.", "critical", "major", "minor"),
+			"optional": boolean("The user may leave this question unanswered."),
+		},
+		"required":             []string{"name", "question", "schema"},
+		"additionalProperties": false,
+	}
+	return llm.ToolSpec{
+		Name:        "ask_user",
+		Description: askUserDescription,
+		Parameters: object([]string{"questions"}, map[string]prop{
+			"questions": {
+				"type": "array", "description": "The questions, asked together (1 to 8).",
+				"items": question, "minItems": questions.MinQuestions, "maxItems": questions.MaxQuestions,
+			},
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (AskUserTool) Kind() string { return "other" }
+
+// Title implements Tool.
+func (AskUserTool) Title(args json.RawMessage) string {
+	var a struct {
+		Questions []struct {
+			Question string `json:"question"`
+		} `json:"questions"`
+	}
+	if json.Unmarshal(args, &a) != nil || len(a.Questions) == 0 {
+		return "ask the user"
+	}
+	if len(a.Questions) > 1 {
+		return fmt.Sprintf("ask the user %d questions", len(a.Questions))
+	}
+	return title("ask:", a.Questions[0].Question)
+}
+
+// Run implements Tool.
+func (AskUserTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	set, err := questions.Parse(args)
+	if err != nil {
+		return Failf("invalid questions, nothing was shown to the user:\n%v", err), nil
+	}
+	ans, err := env.Ask(ctx, set)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, fmt.Errorf("ask user: %w", err)
+		}
+		return Failf("%v", err), nil
+	}
+	switch ans.Status {
+	case "answered":
+		answers := ans.Answers
+		if answers == nil {
+			answers = map[string]any{}
+		}
+		return OK(map[string]any{"status": "answered", "answers": answers}), nil
+	case "dismissed":
+		return OK(map[string]any{"status": "dismissed"}), nil
+	case "question_pending":
+		r := OK(map[string]any{"status": "question_pending", "question_id": ans.QuestionID})
+		r.Stop = "question_pending"
+		return r, nil
+	}
+	return Result{}, fmt.Errorf("ask user: unknown answer status %q", ans.Status)
+}

@@ -1,0 +1,80 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+func TestAskUser(t *testing.T) {
+	const oneQuestion = `{"questions":[{"name":"env","question":"Which environment?","schema":{"type":"string","enum":["dev","prod"]},` +
+		`"buttons":[{"label":"Production","value":"prod","variant":"danger"}]}]}`
+	tests := []struct {
+		name      string
+		args      string
+		answer    Answer
+		askErr    error
+		want      string // the wire result
+		stop      string
+		wantError []string
+		asked     bool
+	}{
+		{
+			name: "answered", args: oneQuestion, asked: true,
+			answer: Answer{Status: "answered", Answers: map[string]any{"env": "prod"}},
+			want:   `{"success":true,"result":{"answers":{"env":"prod"},"status":"answered"}}`,
+		},
+		{
+			name: "dismissed", args: oneQuestion, asked: true,
+			answer: Answer{Status: "dismissed"},
+			want:   `{"success":true,"result":{"status":"dismissed"}}`,
+		},
+		{
+			name: "pending ends the turn", args: oneQuestion, asked: true,
+			answer: Answer{Status: "question_pending", QuestionID: "0190f5e2-0000-7000-8000-000000000000"},
+			want:   `{"success":true,"result":{"question_id":"0190f5e2-0000-7000-8000-000000000000","status":"question_pending"}}`,
+			stop:   "question_pending",
+		},
+		{
+			name: "answers rejected by the env", args: oneQuestion, asked: true,
+			askErr:    errors.New("the user's answers do not fit the questions: env: must be one of dev, prod"),
+			wantError: []string{"do not fit"},
+		},
+		{name: "button value outside the schema", args: `{"questions":[{"name":"env","question":"?","schema":{"type":"string","enum":["dev"]},"buttons":[{"label":"P","value":"prod"}]}]}`, wantError: []string{"nothing was shown", "buttons[0]"}},
+		{name: "bad name", args: `{"questions":[{"name":"1x","question":"?","schema":{"type":"boolean"}}]}`, wantError: []string{"questions[0].name"}},
+		{name: "no questions", args: `{"questions":[]}`, wantError: []string{"questions"}},
+		{name: "not an array", args: `{"questions":{"name":"x"}}`, wantError: []string{"questions"}},
+		{name: "bad JSON", args: `{"questions":[`, wantError: []string{"nothing was shown"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newFake(t, nil)
+			env.answer, env.askErr = tt.answer, tt.askErr
+			r := call(t, AskUserTool{}, env, tt.args)
+			if asked := len(env.asked) > 0; asked != tt.asked {
+				t.Errorf("Ask called = %v, want %v", asked, tt.asked)
+			}
+			if tt.wantError != nil {
+				wantFail(t, r, tt.wantError...)
+				return
+			}
+			if got := r.JSON(); got != tt.want {
+				t.Errorf("result = %s\nwant     %s", got, tt.want)
+			}
+			if r.Stop != tt.stop {
+				t.Errorf("Stop = %q, want %q", r.Stop, tt.stop)
+			}
+		})
+	}
+}
+
+func TestAskUserCancelled(t *testing.T) {
+	env := newFake(t, nil)
+	env.askErr = context.Canceled
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := AskUserTool{}.Run(ctx, env, []byte(`{"questions":[{"name":"ok","question":"?","schema":{"type":"boolean"}}]}`))
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,157 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/workspace"
+)
+
+//go:embed descriptions/edit.md
+var editDescription string
+
+// EditParams are the arguments of edit: a replacement (old_string,
+// new_string, replace_all) or an insertion (insert_line, insert_content).
+type EditParams struct {
+	Path          string  `json:"path"`
+	OldString     *string `json:"old_string,omitempty"`
+	NewString     *string `json:"new_string,omitempty"`
+	ReplaceAll    bool    `json:"replace_all,omitempty"`
+	LastReadHash  string  `json:"last_read_hash,omitempty"`
+	InsertLine    *int    `json:"insert_line,omitempty"`
+	InsertContent *string `json:"insert_content,omitempty"`
+}
+
+// EditOutput is edit's (and plan_edit's) result.
+type EditOutput struct {
+	Path          string `json:"path"`
+	Replacements  int    `json:"replacements"`
+	InsertedLines int    `json:"inserted_lines,omitempty"`
+	Hash          string `json:"hash"`
+}
+
+// EditTool changes part of an existing file.
+type EditTool struct{}
+
+// editProps are the parameter schemas shared by edit and plan_edit.
+func editProps(pathDesc string) map[string]prop {
+	return map[string]prop{
+		"path":           str(pathDesc),
+		"old_string":     str("Exact text to replace, including whitespace and indentation. It must occur exactly once unless replace_all is true."),
+		"new_string":     str("Text that replaces old_string (may be empty to delete it)."),
+		"replace_all":    boolean("Replace every occurrence of old_string instead of exactly one."),
+		"last_read_hash": str("The hash returned by your last read of this file; the edit fails if the file changed since."),
+		"insert_line":    integer("Insert mode: the line after which insert_content goes (0 = at the very start).", 0),
+		"insert_content": str("Insert mode: the text to insert as new lines."),
+	}
+}
+
+// Spec implements Tool.
+func (EditTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "edit",
+		Description: editDescription,
+		Parameters:  object([]string{"path"}, editProps("File to edit, relative to the workspace root.")),
+	}
+}
+
+// Kind implements Tool.
+func (EditTool) Kind() string { return "edit" }
+
+// Title implements Tool.
+func (EditTool) Title(args json.RawMessage) string { return title("edit", argString(args, "path")) }
+
+// Run implements Tool.
+func (EditTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p EditParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	spec, err := p.spec(false)
+	if err != nil {
+		return Failf("%v", err), nil
+	}
+	rp, fail := resolve(env, "path", p.Path)
+	if fail != nil {
+		return *fail, nil
+	}
+	if fail := mustBeFile(env.Workspace(), rp, p.Path); fail != nil {
+		return *fail, nil
+	}
+	c, err := env.Workspace().ComputeEdit(rp, spec)
+	if err != nil {
+		return Failf("edit %s: %v", rp.Rel, err), nil
+	}
+	if fail, err := apply(ctx, env, "edit", "edit "+rp.Rel, c); fail != nil || err != nil {
+		return deref(fail), err
+	}
+	if isPlanFile(rp) {
+		env.PlanWritten(rp.Rel, c.After)
+	}
+	return OK(editOutput(rp, spec, c)), nil
+}
+
+// spec validates the arguments' form and turns them into a workspace.EditSpec.
+// With optional, neither form may be given (plan_edit changing only the status).
+func (p EditParams) spec(optional bool) (workspace.EditSpec, error) {
+	replace := p.OldString != nil || p.NewString != nil || p.ReplaceAll
+	insert := p.InsertLine != nil || p.InsertContent != nil
+	switch {
+	case replace && insert:
+		return workspace.EditSpec{}, errors.New("give either old_string/new_string (replace) or insert_line/insert_content (insert), not both")
+	case insert:
+		if p.InsertLine == nil || p.InsertContent == nil {
+			return workspace.EditSpec{}, errors.New("insert mode needs both insert_line and insert_content")
+		}
+		if *p.InsertLine < 0 {
+			return workspace.EditSpec{}, errors.New("insert_line must not be negative")
+		}
+		return workspace.EditSpec{LastReadHash: p.LastReadHash, InsertLine: p.InsertLine, InsertContent: *p.InsertContent}, nil
+	case replace:
+		if p.OldString == nil || p.NewString == nil {
+			return workspace.EditSpec{}, errors.New("replace mode needs both old_string and new_string")
+		}
+		if *p.OldString == "" {
+			return workspace.EditSpec{}, errors.New("old_string must not be empty; to add text use insert_line/insert_content")
+		}
+		if *p.OldString == *p.NewString {
+			return workspace.EditSpec{}, errors.New("old_string and new_string are the same; nothing would change")
+		}
+		return workspace.EditSpec{OldString: *p.OldString, NewString: *p.NewString, ReplaceAll: p.ReplaceAll, LastReadHash: p.LastReadHash}, nil
+	case optional:
+		return workspace.EditSpec{LastReadHash: p.LastReadHash}, nil
+	}
+	return workspace.EditSpec{}, errors.New("nothing to do: give old_string and new_string, or insert_line and insert_content")
+}
+
+// mustBeFile fails unless p is an existing file.
+func mustBeFile(ws *workspace.Workspace, p workspace.Path, arg string) *Result {
+	switch {
+	case !exists(ws, p):
+		r := Failf("%s does not exist; use write to create a file", arg)
+		return &r
+	case p.IsDir:
+		r := Failf("%s is a directory", p.Rel)
+		return &r
+	}
+	return nil
+}
+
+// editOutput describes an applied edit.
+func editOutput(p workspace.Path, spec workspace.EditSpec, c workspace.Change) EditOutput {
+	out := EditOutput{Path: p.Rel, Hash: workspace.Hash(c.After)}
+	switch {
+	case spec.InsertLine != nil:
+		out.InsertedLines = strings.Count(strings.TrimSuffix(spec.InsertContent, "\n"), "\n") + 1
+	case spec.OldString == "":
+	case spec.ReplaceAll:
+		out.Replacements = max(strings.Count(c.Before, spec.OldString), 1)
+	default:
+		out.Replacements = 1
+	}
+	return out
+}

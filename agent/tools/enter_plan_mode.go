@@ -1,0 +1,47 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+//go:embed descriptions/enter_plan_mode.md
+var enterPlanModeDescription string
+
+// EnterPlanModeParams are the arguments of enter_plan_mode.
+type EnterPlanModeParams struct {
+	Reason string `json:"reason,omitempty"`
+}
+
+// EnterPlanModeTool switches the session to plan mode.
+type EnterPlanModeTool struct{}
+
+// Spec implements Tool.
+func (EnterPlanModeTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "enter_plan_mode",
+		Description: enterPlanModeDescription,
+		Parameters: object(nil, map[string]prop{
+			"reason": str("One short sentence: why this task needs a plan first."),
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (EnterPlanModeTool) Kind() string { return "switch_mode" }
+
+// Title implements Tool.
+func (EnterPlanModeTool) Title(json.RawMessage) string { return "enter plan mode" }
+
+// Run implements Tool.
+func (EnterPlanModeTool) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p EnterPlanModeParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	return OK(env.EnterPlanMode(strings.TrimSpace(p.Reason))), nil
+}

@@ -1,0 +1,116 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/workspace"
+)
+
+//go:embed descriptions/grep.md
+var grepDescription string
+
+// Bounds of grep's arguments.
+const (
+	defaultGrepResults = 100
+	maxGrepResults     = 1000
+	maxGrepContext     = 10
+)
+
+// GrepParams are the arguments of grep.
+type GrepParams struct {
+	Pattern         string `json:"pattern"`
+	Path            string `json:"path,omitempty"`
+	Include         string `json:"include,omitempty"`
+	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
+	Context         int    `json:"context,omitempty"`
+	MaxResults      int    `json:"max_results,omitempty"`
+}
+
+// GrepHit is one matching line of grep's result.
+type GrepHit struct {
+	Path   string   `json:"path"`
+	Line   int      `json:"line"`
+	Text   string   `json:"text"`
+	Before []string `json:"before,omitempty"`
+	After  []string `json:"after,omitempty"`
+}
+
+// GrepOutput is grep's result.
+type GrepOutput struct {
+	Matches       []GrepHit `json:"matches"`
+	Truncated     bool      `json:"truncated"`
+	FilesSearched int       `json:"files_searched"`
+}
+
+// GrepTool searches file contents with a regular expression.
+type GrepTool struct{}
+
+// Spec implements Tool.
+func (GrepTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "grep",
+		Description: grepDescription,
+		Parameters: object([]string{"pattern"}, map[string]prop{
+			"pattern":          str("Regular expression (RE2 syntax) matched against each line."),
+			"path":             str("File or folder to search, relative to the workspace root. Default: the root."),
+			"include":          str("Only search files whose path matches this glob, e.g. \"*.go\" or \"src/**/*.ts\"."),
+			"case_insensitive": boolean("Match without regard to case."),
+			"context":          integer("Lines of context to show before and after each match (at most 10).", 0),
+			"max_results":      integer("Maximum number of matching lines to return. Default 100, at most 1000.", 0),
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (GrepTool) Kind() string { return "search" }
+
+// Title implements Tool.
+func (GrepTool) Title(args json.RawMessage) string { return title("grep", argString(args, "pattern")) }
+
+// Run implements Tool.
+func (GrepTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p GrepParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	if strings.TrimSpace(p.Pattern) == "" {
+		return Failf("pattern is required"), nil
+	}
+	if p.Context < 0 || p.MaxResults < 0 {
+		return Failf("context and max_results must not be negative"), nil
+	}
+	p.Context = min(p.Context, maxGrepContext)
+	if p.MaxResults == 0 {
+		p.MaxResults = defaultGrepResults
+	}
+	p.MaxResults = min(p.MaxResults, maxGrepResults)
+	if p.Path == "" {
+		p.Path = "."
+	}
+	base, fail := resolve(env, "path", p.Path)
+	if fail != nil {
+		return *fail, nil
+	}
+	if !base.Exists {
+		return Failf("%s does not exist", p.Path), nil
+	}
+	res, err := env.Workspace().Grep(ctx, workspace.GrepOptions{
+		Pattern: p.Pattern, Base: base, Include: p.Include,
+		CaseInsensitive: p.CaseInsensitive, Context: p.Context, MaxResults: p.MaxResults,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, err
+		}
+		return Failf("grep %s: %v", p.Pattern, err), nil
+	}
+	out := GrepOutput{Matches: make([]GrepHit, 0, len(res.Matches)), Truncated: res.Truncated, FilesSearched: res.FilesSearched}
+	for _, m := range res.Matches {
+		out.Matches = append(out.Matches, GrepHit{Path: m.Path, Line: m.Line, Text: m.Text, Before: m.Before, After: m.After})
+	}
+	return OK(out), nil
+}

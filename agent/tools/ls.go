@@ -1,0 +1,111 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+//go:embed descriptions/ls.md
+var lsDescription string
+
+// Bounds of ls: how deep it descends and how many entries it returns.
+const (
+	maxLsDepth   = 10
+	maxLsEntries = 2000
+)
+
+// LsParams are the arguments of ls.
+type LsParams struct {
+	Path  string `json:"path,omitempty"`
+	Depth int    `json:"depth,omitempty"`
+}
+
+// LsEntry is one entry of ls's result.
+type LsEntry struct {
+	Path  string `json:"path"`
+	IsDir bool   `json:"is_dir,omitempty"`
+	Size  int64  `json:"size,omitempty"`
+}
+
+// LsOutput is ls's result; Count is the number of entries before the cap.
+type LsOutput struct {
+	Path      string    `json:"path"`
+	Entries   []LsEntry `json:"entries"`
+	Count     int       `json:"count"`
+	Truncated bool      `json:"truncated"`
+}
+
+// LsTool lists a folder of the workspace.
+type LsTool struct{}
+
+// Spec implements Tool.
+func (LsTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "ls",
+		Description: lsDescription,
+		Parameters: object(nil, map[string]prop{
+			"path":  str("Folder to list, relative to the workspace root. Default: the root."),
+			"depth": integer("How many levels to descend (1 = only the folder's own entries). Default 1, at most 10.", 0),
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (LsTool) Kind() string { return "read" }
+
+// Title implements Tool.
+func (LsTool) Title(args json.RawMessage) string {
+	p := argString(args, "path")
+	if p == "" {
+		p = "."
+	}
+	return title("ls", p)
+}
+
+// Run implements Tool.
+func (LsTool) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p LsParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	if p.Path == "" {
+		p.Path = "."
+	}
+	switch {
+	case p.Depth < 0:
+		return Failf("depth must not be negative"), nil
+	case p.Depth == 0:
+		p.Depth = 1
+	case p.Depth > maxLsDepth:
+		p.Depth = maxLsDepth
+	}
+	dir, fail := resolve(env, "path", p.Path)
+	if fail != nil {
+		return *fail, nil
+	}
+	if !dir.Exists {
+		return Failf("%s does not exist", p.Path), nil
+	}
+	if !dir.IsDir {
+		return Failf("%s is a file, not a folder; use read to see it", dir.Rel), nil
+	}
+	entries, err := env.Workspace().List(dir, p.Depth)
+	if err != nil {
+		return Failf("%v", err), nil
+	}
+	out := LsOutput{Path: dir.Rel, Entries: make([]LsEntry, 0, min(len(entries), maxLsEntries)), Count: len(entries)}
+	if len(entries) > maxLsEntries {
+		entries, out.Truncated = entries[:maxLsEntries], true
+	}
+	for _, e := range entries {
+		le := LsEntry{Path: e.Path, IsDir: e.IsDir}
+		if !e.IsDir {
+			le.Size = e.Size
+		}
+		out.Entries = append(out.Entries, le)
+	}
+	return OK(out), nil
+}

@@ -1,0 +1,74 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+//go:embed descriptions/mv.md
+var mvDescription string
+
+// MvParams are the arguments of mv.
+type MvParams struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// MvOutput is mv's result.
+type MvOutput struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// MvTool moves or renames a file or folder.
+type MvTool struct{}
+
+// Spec implements Tool.
+func (MvTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "mv",
+		Description: mvDescription,
+		Parameters: object([]string{"from", "to"}, map[string]prop{
+			"from": str("Existing file or folder, relative to the workspace root."),
+			"to":   str("New path; it must not exist yet."),
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (MvTool) Kind() string { return "move" }
+
+// Title implements Tool.
+func (MvTool) Title(args json.RawMessage) string {
+	return title("mv", argString(args, "from")+" → "+argString(args, "to"))
+}
+
+// Run implements Tool.
+func (MvTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p MvParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	from, fail := resolve(env, "from", p.From)
+	if fail != nil {
+		return *fail, nil
+	}
+	to, fail := resolve(env, "to", p.To)
+	if fail != nil {
+		return *fail, nil
+	}
+	if !from.Exists {
+		return Failf("from: %s does not exist", p.From), nil
+	}
+	c, err := env.Workspace().ComputeMove(from, to)
+	if err != nil {
+		return Failf("mv %s %s: %v", from.Rel, to.Rel, err), nil
+	}
+	if fail, err := apply(ctx, env, "mv", "move "+from.Rel+" to "+to.Rel, c); fail != nil || err != nil {
+		return deref(fail), err
+	}
+	return OK(MvOutput{From: from.Rel, To: to.Rel}), nil
+}

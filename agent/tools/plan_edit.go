@@ -1,0 +1,115 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/workspace"
+)
+
+//go:embed descriptions/plan_edit.md
+var planEditDescription string
+
+// PlanEditParams are the arguments of plan_edit: edit's, on a `.plan` file,
+// plus an optional new status.
+type PlanEditParams struct {
+	EditParams
+	Status string `json:"status,omitempty"`
+}
+
+// PlanEditOutput is plan_edit's result.
+type PlanEditOutput struct {
+	EditOutput
+	Metadata *PlanMetadata `json:"metadata"`
+}
+
+// PlanEditTool edits a plan, keeping its frontmatter byte for byte unless the
+// status changes.
+type PlanEditTool struct{}
+
+// Spec implements Tool.
+func (PlanEditTool) Spec() llm.ToolSpec {
+	props := editProps("The .plan file to edit, relative to the workspace root.")
+	props["status"] = enum("Set the plan's status in its frontmatter.", "draft", "approved", "implemented", "archived")
+	return llm.ToolSpec{
+		Name:        "plan_edit",
+		Description: planEditDescription,
+		Parameters:  object([]string{"path"}, props),
+	}
+}
+
+// Kind implements Tool.
+func (PlanEditTool) Kind() string { return "edit" }
+
+// Title implements Tool.
+func (PlanEditTool) Title(args json.RawMessage) string {
+	return title("edit plan", argString(args, "path"))
+}
+
+// Run implements Tool.
+func (PlanEditTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p PlanEditParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	spec, err := p.spec(true)
+	if err != nil {
+		return Failf("%v", err), nil
+	}
+	editing := spec.OldString != "" || spec.InsertLine != nil
+	var status workspace.PlanStatus
+	if p.Status != "" {
+		if status, err = parseStatus(p.Status); err != nil {
+			return Failf("%v", err), nil
+		}
+	}
+	if !editing && status == "" {
+		return Failf("nothing to do: give old_string and new_string, insert_line and insert_content, or status"), nil
+	}
+	if strings.TrimSpace(p.Path) == "" {
+		return Failf("path is required: the .plan file to edit"), nil
+	}
+	rp, fail := locatePlan(env, p.Path, "")
+	if fail != nil {
+		return *fail, nil
+	}
+	ws := env.Workspace()
+	before, err := ws.ReadFile(rp)
+	if err != nil {
+		return Failf("read plan %s: %v", rp.Rel, err), nil
+	}
+	c := workspace.Change{After: before}
+	if editing {
+		if c, err = ws.ComputeEdit(rp, spec); err != nil {
+			return Failf("edit plan %s: %v", rp.Rel, err), nil
+		}
+		if prefix := frontmatterPrefix(c.Before); !strings.HasPrefix(c.After, prefix) {
+			return Failf("this edit would change the frontmatter of %s (the lines between the --- markers); "+
+				"edit only the body, and use the status argument to change the status", rp.Rel), nil
+		}
+	} else if spec.LastReadHash != "" && workspace.Hash(before) != spec.LastReadHash {
+		return Failf("%s changed since you read it (hash %s, you read %s); read it again with plan_read",
+			rp.Rel, workspace.Hash(before), spec.LastReadHash), nil
+	}
+	if status != "" {
+		text, err := workspace.SetPlanStatus(c.After, status)
+		if err != nil {
+			return Failf("set the status of %s: %v", rp.Rel, err), nil
+		}
+		if c, err = ws.ComputeWrite(rp, text); err != nil {
+			return Failf("edit plan %s: %v", rp.Rel, err), nil
+		}
+	}
+	if fail, err := apply(ctx, env, "plan_edit", "edit plan "+rp.Rel, c); fail != nil || err != nil {
+		return deref(fail), err
+	}
+	env.PlanWritten(rp.Rel, c.After)
+	out := PlanEditOutput{EditOutput: editOutput(rp, spec, c)}
+	if pl, err := workspace.ParsePlan(c.After); err == nil {
+		out.Metadata = metadataOf(pl.Meta)
+	}
+	return OK(out), nil
+}

@@ -1,0 +1,136 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"strings"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/workspace"
+)
+
+//go:embed descriptions/plan_read.md
+var planReadDescription string
+
+// PlanReadParams are the arguments of plan_read.
+type PlanReadParams struct {
+	Path   string `json:"path,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Offset int    `json:"offset,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+}
+
+// PlanReadOutput is plan_read's result: read's window of the file (line
+// numbers count from the top of the file, frontmatter included), the parsed
+// frontmatter (null for a legacy plan) and the checkbox steps.
+type PlanReadOutput struct {
+	ReadOutput
+	Metadata         *PlanMetadata `json:"metadata"`
+	FrontmatterError string        `json:"frontmatter_error,omitempty"`
+	Steps            []PlanStepOut `json:"steps"`
+	StepsDone        int           `json:"steps_done"`
+	StepsTotal       int           `json:"steps_total"`
+	Attached         bool          `json:"attached"`
+}
+
+// PlanReadTool reads a plan with its parsed frontmatter and steps.
+type PlanReadTool struct{}
+
+// Spec implements Tool.
+func (PlanReadTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "plan_read",
+		Description: planReadDescription,
+		Parameters: object(nil, map[string]prop{
+			"path":   str("Path of the .plan file, relative to the workspace root."),
+			"name":   str("Plan name, e.g. \"calm-forest-symphony\" (\".plan\" optional), looked up in the plans folder. Use path or name, not both."),
+			"offset": integer("First line to return (1-based, counting the frontmatter).", 0),
+			"limit":  integer("Maximum number of lines to return.", 0),
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (PlanReadTool) Kind() string { return "read" }
+
+// Title implements Tool.
+func (PlanReadTool) Title(args json.RawMessage) string {
+	if p := argString(args, "path"); p != "" {
+		return title("read plan", p)
+	}
+	if n := argString(args, "name"); n != "" {
+		return title("read plan", n)
+	}
+	return "read the plan"
+}
+
+// Run implements Tool.
+func (PlanReadTool) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p PlanReadParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	if p.Offset < 0 || p.Limit < 0 {
+		return Failf("offset and limit must not be negative"), nil
+	}
+	rp, fail := locatePlan(env, p.Path, p.Name)
+	if fail != nil {
+		return *fail, nil
+	}
+	ws := env.Workspace()
+	text, err := ws.ReadFile(rp)
+	if err != nil {
+		return Failf("read plan %s: %v", rp.Rel, err), nil
+	}
+	win, fail := readWindow(ws, rp, p.Offset, p.Limit)
+	if fail != nil {
+		return *fail, nil
+	}
+	out := PlanReadOutput{ReadOutput: win, Steps: []PlanStepOut{}, Attached: rp.Rel == env.PlanFile()}
+	// A broken frontmatter still has a body with steps (Meta is nil then).
+	pl, err := workspace.ParsePlan(text)
+	if err != nil {
+		out.FrontmatterError = err.Error()
+	}
+	out.Metadata = metadataOf(pl.Meta)
+	out.Steps, out.StepsDone = stepsOf(pl)
+	out.StepsTotal = len(out.Steps)
+	return OK(out), nil
+}
+
+// locatePlan finds the plan a plan tool acts on: by path, by name, or the
+// session's attached plan.
+func locatePlan(env Env, p, name string) (workspace.Path, *Result) {
+	p, name = strings.TrimSpace(p), strings.TrimSpace(name)
+	switch {
+	case p != "" && name != "":
+		r := Failf("give path or name, not both")
+		return workspace.Path{}, &r
+	case name != "":
+		rp, err := findPlan(env, name)
+		if err != nil {
+			r := Failf("%v", err)
+			return workspace.Path{}, &r
+		}
+		return rp, nil
+	case p == "":
+		if p = env.PlanFile(); p == "" {
+			r := Failf("%v", errNoPlan)
+			return workspace.Path{}, &r
+		}
+	}
+	rp, fail := resolve(env, "path", p)
+	if fail != nil {
+		return rp, fail
+	}
+	if !isPlanFile(rp) {
+		r := Failf("%s is not a .plan file; use read for other files", rp.Rel)
+		return rp, &r
+	}
+	if !exists(env.Workspace(), rp) {
+		r := Failf("plan %s does not exist; plan_list shows the plans", rp.Rel)
+		return rp, &r
+	}
+	return rp, nil
+}

@@ -1,0 +1,218 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/workspace"
+)
+
+//go:embed descriptions/plan_write.md
+var planWriteDescription string
+
+// PlanWriteParams are the arguments of plan_write: either title and content
+// (markdown), or the structured form goal, steps, risks, prerequisites.
+type PlanWriteParams struct {
+	Title         string          `json:"title,omitempty"`
+	Content       *string         `json:"content,omitempty"`
+	Path          string          `json:"path,omitempty"`
+	Status        string          `json:"status,omitempty"`
+	Goal          string          `json:"goal,omitempty"`
+	Steps         []PlanStepInput `json:"steps,omitempty"`
+	Risks         []string        `json:"risks,omitempty"`
+	Prerequisites []string        `json:"prerequisites,omitempty"`
+}
+
+// PlanWriteOutput is plan_write's result.
+type PlanWriteOutput struct {
+	Path     string       `json:"path"`
+	Created  bool         `json:"created"`
+	Hash     string       `json:"hash"`
+	Steps    int          `json:"steps"`
+	Metadata PlanMetadata `json:"metadata"`
+}
+
+// PlanWriteTool writes a `.plan` document with its frontmatter, naming it
+// when no path is given.
+type PlanWriteTool struct {
+	now     func() time.Time // nil: time.Now
+	newRand func() *rand.Rand
+}
+
+// Spec implements Tool.
+func (PlanWriteTool) Spec() llm.ToolSpec {
+	step := prop{
+		"type": "object",
+		"properties": map[string]prop{
+			"action":         str("What will be done: one verifiable action."),
+			"reason":         str("Why this step is needed."),
+			"tools_needed":   stringList("Tools or commands the step uses."),
+			"estimated_time": str("Rough estimate, e.g. \"15 min\"."),
+		},
+		"required":             []string{"action"},
+		"additionalProperties": false,
+	}
+	return llm.ToolSpec{
+		Name:        "plan_write",
+		Description: planWriteDescription,
+		Parameters: object(nil, map[string]prop{
+			"title":         str("Plan title (frontmatter). Required with content; in the structured form it defaults to the goal."),
+			"content":       str("Markdown form: the whole plan body, without frontmatter."),
+			"path":          str("Optional .plan path relative to the workspace root. Omit it to create a new plan with a generated name in the plans folder."),
+			"status":        enum("Plan status (default draft).", "draft", "approved", "implemented", "archived"),
+			"goal":          str("Structured form: the objective, one paragraph."),
+			"steps":         {"type": "array", "description": "Structured form: the steps in order (at least one).", "items": step},
+			"risks":         stringList("Structured form: what could go wrong."),
+			"prerequisites": stringList("Structured form: what must be ready before the build."),
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (PlanWriteTool) Kind() string { return "edit" }
+
+// Title implements Tool.
+func (PlanWriteTool) Title(args json.RawMessage) string {
+	if p := argString(args, "path"); p != "" {
+		return title("write plan", p)
+	}
+	if t := argString(args, "title"); t != "" {
+		return title("write plan:", t)
+	}
+	return "write a new plan"
+}
+
+// Run implements Tool.
+func (t PlanWriteTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p PlanWriteParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	titleText, body, err := p.body()
+	if err != nil {
+		return Failf("%v", err), nil
+	}
+	status := workspace.PlanDraft
+	if p.Status != "" {
+		if status, err = parseStatus(p.Status); err != nil {
+			return Failf("%v", err), nil
+		}
+	}
+	rp, fail := t.target(env, p.Path)
+	if fail != nil {
+		return *fail, nil
+	}
+	ws := env.Workspace()
+	meta := workspace.PlanMeta{Title: titleText, Status: status, CreatedAt: t.clock().UTC().Truncate(time.Second)}
+	if exists(ws, rp) {
+		// Rewriting a plan keeps its creation time.
+		if old, err := ws.ReadFile(rp); err == nil {
+			if pl, err := workspace.ParsePlan(old); err == nil && pl.Meta != nil && !pl.Meta.CreatedAt.IsZero() {
+				meta.CreatedAt = pl.Meta.CreatedAt
+			}
+		}
+	}
+	text := workspace.RenderPlan(meta, body)
+	c, err := ws.ComputeWrite(rp, text)
+	if err != nil {
+		return Failf("write plan %s: %v", rp.Rel, err), nil
+	}
+	if fail, err := apply(ctx, env, "plan_write", "write plan "+rp.Rel, c); fail != nil || err != nil {
+		return deref(fail), err
+	}
+	env.PlanWritten(rp.Rel, text)
+	steps := 0
+	if pl, err := workspace.ParsePlan(text); err == nil {
+		steps = len(pl.Steps)
+	}
+	return OK(PlanWriteOutput{
+		Path: rp.Rel, Created: c.Kind == workspace.ChangeCreate, Hash: workspace.Hash(text),
+		Steps: steps, Metadata: *metadataOf(&meta),
+	}), nil
+}
+
+// body validates the form of the arguments and returns the title and the
+// markdown body (without frontmatter) of the plan.
+func (p PlanWriteParams) body() (string, string, error) {
+	structured := p.Goal != "" || p.Steps != nil || p.Risks != nil || p.Prerequisites != nil
+	switch {
+	case structured && p.Content != nil:
+		return "", "", errors.New("give either content (markdown) or goal and steps (structured), not both")
+	case structured:
+		sp := structuredPlan{Goal: p.Goal, Steps: p.Steps, Risks: p.Risks, Prerequisites: p.Prerequisites}
+		if err := sp.validate(); err != nil {
+			return "", "", err
+		}
+		t := oneLine(p.Title)
+		if t == "" {
+			t = sp.title()
+		}
+		return t, sp.render(), nil
+	case p.Content == nil:
+		return "", "", errors.New("give title and content (the plan in markdown), or goal and steps")
+	}
+	t := oneLine(p.Title)
+	if t == "" {
+		return "", "", errors.New("title is required with content")
+	}
+	body := *p.Content
+	if strings.TrimSpace(body) == "" {
+		return "", "", errors.New("content is empty; write the plan's goal and steps")
+	}
+	// A model may include frontmatter of its own: the tool writes it.
+	if pl, err := workspace.ParsePlan(body); err == nil && pl.Meta != nil {
+		body = pl.Body
+	}
+	return t, body, nil
+}
+
+// target resolves the plan's path: the given one (a .plan file), or a new
+// three-word name in the plans folder that no plan has yet (on disk or in the
+// editor).
+func (t PlanWriteTool) target(env Env, given string) (workspace.Path, *Result) {
+	ws := env.Workspace()
+	if strings.TrimSpace(given) != "" {
+		rp, fail := resolve(env, "path", given)
+		if fail != nil {
+			return rp, fail
+		}
+		if rp.IsDir || path.Ext(rp.Rel) != ".plan" {
+			r := Failf("path %s must name a .plan file", given)
+			return rp, &r
+		}
+		return rp, nil
+	}
+	dir := plansDir(env)
+	if _, fail := resolve(env, "plans folder", dir); fail != nil {
+		return workspace.Path{}, fail
+	}
+	// A name that does not resolve is not taken: it is chosen and its
+	// resolution error reported, rather than searched past forever.
+	taken := func(name string) bool {
+		p, err := ws.Resolve(path.Join(dir, name+".plan"))
+		return err == nil && exists(ws, p)
+	}
+	name := workspace.NewPlanName(t.rng(), taken)
+	return resolve(env, "path", path.Join(dir, name+".plan"))
+}
+
+func (t PlanWriteTool) clock() time.Time {
+	if t.now != nil {
+		return t.now()
+	}
+	return time.Now()
+}
+
+func (t PlanWriteTool) rng() *rand.Rand {
+	if t.newRand != nil {
+		return t.newRand()
+	}
+	return rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+}

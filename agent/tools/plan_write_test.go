@@ -1,0 +1,197 @@
+package tools
+
+import (
+	"encoding/json"
+	"flag"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+var fixedNow = time.Date(2025, 1, 15, 10, 30, 0, 0, time.UTC)
+
+// seeded returns a PlanWriteTool with a fixed clock and random seed.
+func seeded(seed uint64) PlanWriteTool {
+	return PlanWriteTool{
+		now:     func() time.Time { return fixedNow },
+		newRand: func() *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) },
+	}
+}
+
+var planNameRE = regexp.MustCompile(`^plans/[a-z]+-[a-z]+-[a-z]+\.plan$`)
+
+func TestPlanWriteMarkdown(t *testing.T) {
+	env := newFake(t, nil)
+	env.setMode(guard.ModePlan)
+	r := call(t, seeded(1), env, `{"title":"Add auth","content":"# Goal\n\nAuth.\n\n## Steps\n\n- [ ] Add middleware\n- [ ] Add route\n"}`)
+	var got PlanWriteOutput
+	value(t, r, &got)
+	if !planNameRE.MatchString(got.Path) {
+		t.Errorf("path %q is not an auto-named plan in plans/", got.Path)
+	}
+	meta := workspace.PlanMeta{Title: "Add auth", Status: workspace.PlanDraft, CreatedAt: fixedNow}
+	want := workspace.RenderPlan(meta, "# Goal\n\nAuth.\n\n## Steps\n\n- [ ] Add middleware\n- [ ] Add route\n")
+	if disk := env.file(got.Path); disk != want {
+		t.Errorf("file =\n%s\nwant\n%s", disk, want)
+	}
+	wantOut := PlanWriteOutput{
+		Path: got.Path, Created: true, Hash: workspace.Hash(want), Steps: 2,
+		Metadata: PlanMetadata{Title: "Add auth", Status: "draft", CreatedAt: "2025-01-15T10:30:00Z"},
+	}
+	if got != wantOut {
+		t.Errorf("result = %+v\nwant     %+v", got, wantOut)
+	}
+	if env.written[got.Path] != want {
+		t.Errorf("PlanWritten not recorded with the plan's text: %q", env.written)
+	}
+}
+
+func TestPlanWriteStructuredGolden(t *testing.T) {
+	env := newFake(t, nil)
+	args := `{
+		"goal": "Let users log in with a JWT.\nSessions stay as they are.",
+		"steps": [
+			{"action": "Add the JWT middleware", "reason": "every protected route needs it", "tools_needed": ["edit", "go test"], "estimated_time": "30 min"},
+			{"action": "Add the login route"},
+			{"action": "Document the\nnew endpoint", "reason": "  "}
+		],
+		"risks": ["Clock skew breaks token expiry", ""],
+		"prerequisites": ["A signing key in the environment"],
+		"path": "plans/auth.plan",
+		"status": "draft"
+	}`
+	var got PlanWriteOutput
+	value(t, call(t, seeded(1), env, args), &got)
+	if got.Path != "plans/auth.plan" || got.Steps != 3 || got.Metadata.Title != "Let users log in with a JWT." {
+		t.Errorf("result = %+v", got)
+	}
+	text := env.file("plans/auth.plan")
+	golden := filepath.Join("testdata", "structured.plan.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text != string(want) {
+		t.Errorf("plan =\n%s\nwant (%s)\n%s", text, golden, want)
+	}
+	pl, err := workspace.ParsePlan(text)
+	if err != nil || pl.Meta == nil || len(pl.Steps) != 3 || pl.Steps[2].Text != "Document the new endpoint" {
+		t.Errorf("rendered plan parses as %+v, %v", pl, err)
+	}
+}
+
+func TestPlanWriteNeverOverwrites(t *testing.T) {
+	first := workspace.NewPlanName(rand.New(rand.NewPCG(7, 7)), func(string) bool { return false })
+	env := newFake(t, map[string]string{"plans/" + first + ".plan": "precious\n"})
+	var got PlanWriteOutput
+	value(t, call(t, seeded(7), env, `{"title":"T","content":"body\n"}`), &got)
+	if got.Path == "plans/"+first+".plan" || !got.Created {
+		t.Fatalf("plan_write chose the existing name %s: %+v", first, got)
+	}
+	if env.file("plans/"+first+".plan") != "precious\n" {
+		t.Errorf("the existing plan was overwritten")
+	}
+
+	// A plan that exists only as an editor buffer is taken too.
+	env2 := newFake(t, nil)
+	env2.ws.Overlay().Open(env2.path("plans/"+first+".plan"), 1, "unsaved\n")
+	value(t, call(t, seeded(7), env2, `{"title":"T","content":"body\n"}`), &got)
+	if got.Path == "plans/"+first+".plan" {
+		t.Errorf("plan_write chose a name held by an editor buffer: %s", got.Path)
+	}
+}
+
+func TestPlanWriteCustomPlansDir(t *testing.T) {
+	env := newFake(t, nil)
+	env.cfg.PlanMode.PlansDir = "docs/plans/"
+	env.g = guard.New(env.ws, "docs/plans")
+	env.setMode(guard.ModePlan)
+	var got PlanWriteOutput
+	value(t, call(t, seeded(3), env, `{"title":"T","content":"body\n"}`), &got)
+	if !strings.HasPrefix(got.Path, "docs/plans/") || !strings.HasSuffix(got.Path, ".plan") {
+		t.Errorf("path = %q, want a plan in docs/plans/", got.Path)
+	}
+}
+
+func TestPlanWriteRewriteKeepsCreatedAt(t *testing.T) {
+	old := "---\ntitle: Old\nstatus: approved\ncreated_at: 2024-03-01T08:00:00Z\n---\n# Old\n"
+	env := newFake(t, map[string]string{"plans/a.plan": old})
+	var got PlanWriteOutput
+	value(t, call(t, seeded(1), env, `{"title":"New","content":"# New\n","path":"plans/a.plan"}`), &got)
+	want := PlanMetadata{Title: "New", Status: "draft", CreatedAt: "2024-03-01T08:00:00Z"}
+	if got.Metadata != want || got.Created {
+		t.Errorf("result = %+v, want metadata %+v and created false", got, want)
+	}
+	pl, err := workspace.ParsePlan(env.file("plans/a.plan"))
+	if err != nil || pl.Meta == nil || pl.Meta.Title != "New" || !pl.Meta.CreatedAt.Equal(time.Date(2024, 3, 1, 8, 0, 0, 0, time.UTC)) {
+		t.Errorf("rewritten plan = %+v, %v", pl.Meta, err)
+	}
+}
+
+func TestPlanWriteStripsModelFrontmatter(t *testing.T) {
+	env := newFake(t, nil)
+	content := "---\ntitle: Mine\nstatus: draft\ncreated_at: 2020-01-01T00:00:00Z\n---\n# Goal\n"
+	var got PlanWriteOutput
+	value(t, call(t, seeded(1), env, `{"title":"T","content":`+quote(content)+`,"path":"p.plan","status":"approved"}`), &got)
+	text := env.file("p.plan")
+	if strings.Count(text, "---\n") != 2 || !strings.HasSuffix(text, "# Goal\n") {
+		t.Errorf("plan has doubled frontmatter:\n%s", text)
+	}
+	if got.Metadata.Title != "T" || got.Metadata.Status != "approved" {
+		t.Errorf("metadata = %+v", got.Metadata)
+	}
+}
+
+func TestPlanWriteErrors(t *testing.T) {
+	tests := []struct {
+		name      string
+		mode      guard.Mode
+		args      string
+		wantError []string
+	}{
+		{name: "neither form", args: `{"title":"T"}`, wantError: []string{"give title and content"}},
+		{name: "both forms", args: `{"title":"T","content":"x","goal":"g","steps":[{"action":"a"}]}`, wantError: []string{"not both"}},
+		{name: "no title", args: `{"content":"x"}`, wantError: []string{"title is required"}},
+		{name: "blank content", args: `{"title":"T","content":"\n  "}`, wantError: []string{"content is empty"}},
+		{name: "no goal", args: `{"steps":[{"action":"a"}]}`, wantError: []string{"goal is required"}},
+		{name: "no steps", args: `{"goal":"g","steps":[]}`, wantError: []string{"at least one step"}},
+		{name: "steps missing", args: `{"goal":"g"}`, wantError: []string{"at least one step"}},
+		{name: "empty action", args: `{"goal":"g","steps":[{"action":"a"},{"action":" ","reason":"r"}]}`, wantError: []string{"steps[1].action is required"}},
+		{name: "unknown step field", args: `{"goal":"g","steps":[{"action":"a","owner":"me"}]}`, wantError: []string{"invalid arguments", "owner"}},
+		{name: "bad status", args: `{"title":"T","content":"x","status":"done"}`, wantError: []string{`status "done" is not valid`, "draft, approved"}},
+		{name: "not a .plan path", args: `{"title":"T","content":"x","path":"plans/x.md"}`, wantError: []string{"must name a .plan file"}},
+		{name: "upper-case extension", args: `{"title":"T","content":"x","path":"plans/x.PLAN"}`, wantError: []string{"must name a .plan file"}},
+		{name: "a folder", args: `{"title":"T","content":"x","path":"plans"}`, wantError: []string{"must name a .plan file"}},
+		{name: "outside", args: `{"title":"T","content":"x","path":"../x.plan"}`, wantError: []string{"outside the workspace"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newFake(t, map[string]string{"plans/keep.plan": "# Keep\n"})
+			r := call(t, seeded(1), env, tt.args)
+			wantFail(t, r, tt.wantError...)
+			if len(env.applied) != 0 || len(env.written) != 0 {
+				t.Errorf("a failed plan_write applied %+v / recorded %v", env.applied, env.written)
+			}
+		})
+	}
+}
+
+// quote is s as a JSON string.
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -1,0 +1,171 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// PlanMetadata is a plan's frontmatter as the plan tools report it.
+type PlanMetadata struct {
+	Title     string `json:"title"`
+	Status    string `json:"status"`
+	CreatedAt string `json:"created_at"`
+}
+
+// metadataOf reports a plan's frontmatter; nil for a legacy plan.
+func metadataOf(m *workspace.PlanMeta) *PlanMetadata {
+	if m == nil {
+		return nil
+	}
+	out := &PlanMetadata{Title: m.Title, Status: string(m.Status)}
+	if !m.CreatedAt.IsZero() {
+		out.CreatedAt = m.CreatedAt.UTC().Format(time.RFC3339)
+	}
+	return out
+}
+
+// planStatuses lists the valid plan statuses, for error messages.
+const planStatuses = "draft, approved, implemented, archived"
+
+// parseStatus validates a status argument.
+func parseStatus(s string) (workspace.PlanStatus, error) {
+	st := workspace.PlanStatus(strings.TrimSpace(s))
+	if !st.Valid() {
+		return "", fmt.Errorf("status %q is not valid; use one of %s", s, planStatuses)
+	}
+	return st, nil
+}
+
+// planFile is a `.plan` file found in the plans folder.
+type planFile struct {
+	path    workspace.Path
+	modTime time.Time
+}
+
+// walkPlans lists the `.plan` files under the plans folder, recursively,
+// without following symlinks. A missing plans folder holds no plans.
+func walkPlans(env Env) ([]planFile, error) {
+	ws := env.Workspace()
+	dir, err := ws.Resolve(plansDir(env))
+	if err != nil {
+		return nil, fmt.Errorf("plans folder %s: %w", plansDir(env), err)
+	}
+	if !dir.Exists {
+		return nil, nil
+	}
+	if !dir.IsDir {
+		return nil, fmt.Errorf("plans folder %s is not a folder", dir.Rel)
+	}
+	var out []planFile
+	err = filepath.WalkDir(dir.Abs, func(abs string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if abs == dir.Abs {
+				return err
+			}
+			return nil // an unreadable subfolder holds no plans we can show
+		}
+		if !d.Type().IsRegular() || filepath.Ext(abs) != ".plan" {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		rel := ws.RelOf(abs)
+		if rel == "" {
+			return nil
+		}
+		p, err := ws.Resolve(rel)
+		if err != nil || p.Abs != abs {
+			return nil
+		}
+		out = append(out, planFile{path: p, modTime: info.ModTime()})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list plans in %s: %w", dir.Rel, err)
+	}
+	return out, nil
+}
+
+// findPlan looks a plan up by name: a three-word name or a file name
+// (".plan" optional), first directly in the plans folder, then anywhere
+// below it.
+func findPlan(env Env, name string) (workspace.Path, error) {
+	base := strings.TrimSuffix(strings.TrimSpace(name), ".plan")
+	if base == "" || strings.ContainsRune(base, 0) {
+		return workspace.Path{}, fmt.Errorf("name %q is not a plan name", name)
+	}
+	dir := plansDir(env)
+	direct, err := env.Workspace().Resolve(path.Join(dir, base+".plan"))
+	if err == nil && !direct.IsDir && exists(env.Workspace(), direct) {
+		return direct, nil
+	}
+	if strings.Contains(base, "/") {
+		return workspace.Path{}, fmt.Errorf("no plan %s.plan in %s/; plan_list shows the plans", base, dir)
+	}
+	plans, err := walkPlans(env)
+	if err != nil {
+		return workspace.Path{}, err
+	}
+	var found []string
+	var match workspace.Path
+	for _, pf := range plans {
+		if path.Base(pf.path.Rel) == base+".plan" {
+			found = append(found, pf.path.Rel)
+			match = pf.path
+		}
+	}
+	switch len(found) {
+	case 0:
+		return workspace.Path{}, fmt.Errorf("no plan named %q in %s/; plan_list shows the plans", base, dir)
+	case 1:
+		return match, nil
+	}
+	sort.Strings(found)
+	return workspace.Path{}, fmt.Errorf("%d plans are named %q: %s; pass path instead", len(found), base, strings.Join(found, ", "))
+}
+
+// frontmatterPrefix is the part of a plan's text that holds its
+// frontmatter (delimiters included), which plan_edit keeps byte for byte; ""
+// for a legacy plan or one whose frontmatter cannot be parsed (then edits
+// may repair it).
+func frontmatterPrefix(text string) string {
+	pl, err := workspace.ParsePlan(text)
+	if err != nil || pl.Meta == nil || !strings.HasSuffix(text, pl.Body) {
+		return ""
+	}
+	return text[:len(text)-len(pl.Body)]
+}
+
+// PlanStepOut is one checkbox step of a plan; Line is 1-based, counted from
+// the top of the file like read's line numbers.
+type PlanStepOut struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+	Done bool   `json:"done"`
+}
+
+// stepsOf reports a plan's steps and how many are done.
+func stepsOf(pl workspace.Plan) ([]PlanStepOut, int) {
+	out := make([]PlanStepOut, 0, len(pl.Steps))
+	done := 0
+	for _, s := range pl.Steps {
+		out = append(out, PlanStepOut{Line: s.Line + 1, Text: s.Text, Done: s.Done})
+		if s.Done {
+			done++
+		}
+	}
+	return out, done
+}
+
+// errNoPlan is the failure of a plan tool called without a plan to act on.
+var errNoPlan = errors.New("no plan is attached to this session; pass path or name (plan_list shows the plans)")

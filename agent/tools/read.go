@@ -1,0 +1,96 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"io/fs"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/workspace"
+)
+
+//go:embed descriptions/read.md
+var readDescription string
+
+// ReadParams are the arguments of read.
+type ReadParams struct {
+	Path   string `json:"path"`
+	Offset int    `json:"offset,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+}
+
+// ReadOutput is read's result: a window of the file, line-numbered, and the
+// hash of the whole file for edit's last_read_hash.
+type ReadOutput struct {
+	Path       string `json:"path"`
+	Content    string `json:"content"`
+	StartLine  int    `json:"start_line"`
+	EndLine    int    `json:"end_line"`
+	TotalLines int    `json:"total_lines"`
+	Truncated  bool   `json:"truncated"`
+	Hash       string `json:"hash"`
+}
+
+// ReadTool reads a text file of the workspace (the editor's unsaved text wins).
+type ReadTool struct{}
+
+// Spec implements Tool.
+func (ReadTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "read",
+		Description: readDescription,
+		Parameters: object([]string{"path"}, map[string]prop{
+			"path":   str("File to read, relative to the workspace root."),
+			"offset": integer("First line to return (1-based). Default: the start of the file.", 0),
+			"limit":  integer("Maximum number of lines to return.", 0),
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (ReadTool) Kind() string { return "read" }
+
+// Title implements Tool.
+func (ReadTool) Title(args json.RawMessage) string { return title("read", argString(args, "path")) }
+
+// Run implements Tool.
+func (ReadTool) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p ReadParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	if p.Offset < 0 || p.Limit < 0 {
+		return Failf("offset and limit must not be negative"), nil
+	}
+	rp, fail := resolve(env, "path", p.Path)
+	if fail != nil {
+		return *fail, nil
+	}
+	out, fail := readWindow(env.Workspace(), rp, p.Offset, p.Limit)
+	if fail != nil {
+		return *fail, nil
+	}
+	return OK(out), nil
+}
+
+// readWindow reads a window of a file as read and plan_read show it.
+func readWindow(ws *workspace.Workspace, p workspace.Path, offset, limit int) (ReadOutput, *Result) {
+	if p.IsDir {
+		r := Failf("%s is a directory; use ls to list it", p.Rel)
+		return ReadOutput{}, &r
+	}
+	rr, err := ws.Read(p, offset, limit)
+	if err != nil {
+		r := Failf("read %s: %v", p.Rel, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			r = Failf("%s does not exist; use ls or glob to find the file", p.Rel)
+		}
+		return ReadOutput{}, &r
+	}
+	return ReadOutput{
+		Path: p.Rel, Content: rr.Content, StartLine: rr.StartLine, EndLine: rr.EndLine,
+		TotalLines: rr.TotalLines, Truncated: rr.Truncated, Hash: rr.Hash,
+	}, nil
+}

@@ -1,0 +1,197 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
+)
+
+// designTools are the model-facing tools of DESIGN.md §Tools.
+var designTools = []string{
+	"read", "ls", "glob", "grep", "write", "edit", "mv", "rm", "mkdir", "touch", "run",
+	"ask_user", "enter_plan_mode", "exit_plan_mode", "plan_write", "plan_read", "plan_edit", "plan_list",
+}
+
+// requiredArgs are the arguments DESIGN.md marks required (plan_write's are
+// checked by the tool: its two forms need different ones).
+var requiredArgs = map[string][]string{
+	"read": {"path"}, "ls": nil, "glob": {"pattern"}, "grep": {"pattern"}, "write": {"content", "path"},
+	"edit": {"path"}, "mv": {"from", "to"}, "rm": {"path"}, "mkdir": {"path"}, "touch": {"path"},
+	"run": {"command"}, "ask_user": {"questions"}, "enter_plan_mode": nil, "exit_plan_mode": {"plan_file_path"},
+	"plan_write": nil, "plan_read": nil, "plan_edit": {"path"}, "plan_list": nil,
+}
+
+// paramsOf maps each tool to its params struct (ask_user's arguments are
+// parsed by the questions package).
+var paramsOf = map[string]any{
+	"read": ReadParams{}, "ls": LsParams{}, "glob": GlobParams{}, "grep": GrepParams{},
+	"write": WriteParams{}, "edit": EditParams{}, "mv": MvParams{}, "rm": RmParams{},
+	"mkdir": MkdirParams{}, "touch": TouchParams{}, "run": RunParams{},
+	"enter_plan_mode": EnterPlanModeParams{}, "exit_plan_mode": ExitPlanModeParams{},
+	"plan_write": PlanWriteParams{}, "plan_read": PlanReadParams{}, "plan_edit": PlanEditParams{}, "plan_list": PlanListParams{},
+}
+
+var acpKinds = []string{"read", "edit", "delete", "move", "search", "execute", "think", "switch_mode", "other"}
+
+func TestRegistryAll(t *testing.T) {
+	reg, err := NewRegistry(All()...)
+	if err != nil {
+		t.Fatalf("NewRegistry(All()...): %v", err)
+	}
+	if got := reg.Names(); !reflect.DeepEqual(got, designTools) {
+		t.Errorf("names = %q\nwant    %q", got, designTools)
+	}
+	if err := guard.CheckRegistry(reg.Names()); err != nil {
+		t.Errorf("the guard does not classify every tool: %v", err)
+	}
+	specs := reg.Specs()
+	if len(specs) != len(designTools) {
+		t.Fatalf("%d specs for %d tools", len(specs), len(designTools))
+	}
+	for i, name := range reg.Names() {
+		tool, ok := reg.Lookup(name)
+		if !ok || specs[i].Name != name || tool.Spec().Name != name {
+			t.Errorf("Lookup(%q) = %v, %v; spec %d is %q", name, tool, ok, i, specs[i].Name)
+		}
+		if _, ok := guard.Classify(name); !ok {
+			t.Errorf("%s is not classified by the guard", name)
+		}
+		if !slices.Contains(acpKinds, tool.Kind()) {
+			t.Errorf("%s: kind %q is not an ACP tool kind", name, tool.Kind())
+		}
+		if tool.Title(json.RawMessage(`{}`)) == "" || tool.Title(json.RawMessage(`not json`)) == "" {
+			t.Errorf("%s: empty title", name)
+		}
+	}
+	if _, ok := reg.Lookup("bash"); ok {
+		t.Error("Lookup found a tool that is not registered")
+	}
+}
+
+func TestRegistryRejects(t *testing.T) {
+	tests := []struct {
+		name  string
+		tools []Tool
+		want  string
+	}{
+		{name: "duplicate", tools: []Tool{ReadTool{}, LsTool{}, ReadTool{}}, want: `tool "read" is registered twice`},
+		{name: "unclassified", tools: []Tool{ReadTool{}, fakeTool{name: "bash"}}, want: `"bash"`},
+		{name: "nameless", tools: []Tool{fakeTool{}}, want: "has no name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg, err := NewRegistry(tt.tools...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("NewRegistry = %v, %v; want an error containing %q", reg, err, tt.want)
+			}
+		})
+	}
+}
+
+// fakeTool is a tool the guard does not know.
+type fakeTool struct{ name string }
+
+func (f fakeTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: f.name, Parameters: object(nil, map[string]prop{})}
+}
+func (fakeTool) Kind() string                 { return "other" }
+func (fakeTool) Title(json.RawMessage) string { return "fake" }
+func (fakeTool) Run(context.Context, Env, json.RawMessage) (Result, error) {
+	return OK(nil), nil
+}
+
+func TestSpecsAreValidSchemas(t *testing.T) {
+	for _, tool := range All() {
+		spec := tool.Spec()
+		t.Run(spec.Name, func(t *testing.T) {
+			if strings.TrimSpace(spec.Description) == "" || !strings.HasSuffix(spec.Description, "\n") {
+				t.Errorf("description is not the embedded markdown: %q", spec.Description)
+			}
+			c := jsonschema.NewCompiler()
+			c.Draft = jsonschema.Draft2020
+			if err := c.AddResource("mem://tools/"+spec.Name+".json", bytes.NewReader(spec.Parameters)); err != nil {
+				t.Fatalf("parameters are not JSON: %v", err)
+			}
+			schema, err := c.Compile("mem://tools/" + spec.Name + ".json")
+			if err != nil {
+				t.Fatalf("parameters are not a valid JSON Schema: %v", err)
+			}
+			var s struct {
+				Type                 string                     `json:"type"`
+				Properties           map[string]json.RawMessage `json:"properties"`
+				Required             []string                   `json:"required"`
+				AdditionalProperties *bool                      `json:"additionalProperties"`
+			}
+			if err := json.Unmarshal(spec.Parameters, &s); err != nil {
+				t.Fatal(err)
+			}
+			if s.Type != "object" || s.AdditionalProperties == nil || *s.AdditionalProperties {
+				t.Errorf("want an object schema with additionalProperties false: %s", spec.Parameters)
+			}
+			required := slices.Clone(s.Required)
+			sort.Strings(required)
+			want := slices.Clone(requiredArgs[spec.Name])
+			if !slices.Equal(required, want) {
+				t.Errorf("required = %q, want %q", required, want)
+			}
+			// The schema rejects unknown arguments, as the tool does.
+			if err := schema.Validate(map[string]any{"no_such_argument": true}); err == nil {
+				t.Errorf("schema accepts an unknown argument")
+			}
+			if params, ok := paramsOf[spec.Name]; ok {
+				var props []string
+				for p := range s.Properties {
+					props = append(props, p)
+				}
+				sort.Strings(props)
+				if fields := jsonFields(reflect.TypeOf(params)); !slices.Equal(props, fields) {
+					t.Errorf("schema properties %q differ from the params struct's fields %q", props, fields)
+				}
+			}
+		})
+	}
+}
+
+// jsonFields lists the JSON names of a struct's fields, embedded ones
+// flattened, sorted.
+func jsonFields(typ reflect.Type) []string {
+	var out []string
+	for f := range typ.Fields() {
+		if f.Anonymous {
+			out = append(out, jsonFields(f.Type)...)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestResultJSON(t *testing.T) {
+	env := newFake(t, map[string]string{"a.txt": "x\n"})
+	r := call(t, ReadTool{}, env, `{"path":"a.txt"}`)
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.JSON()), &m); err != nil {
+		t.Fatal(err)
+	}
+	res, ok := m["result"].(map[string]any)
+	if m["success"] != true || !ok {
+		t.Fatalf("wire = %s", r.JSON())
+	}
+	for _, k := range []string{"path", "content", "start_line", "end_line", "total_lines", "truncated", "hash"} {
+		if _, ok := res[k]; !ok {
+			t.Errorf("read result lacks %q: %s", k, r.JSON())
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+//go:embed descriptions/run.md
+var runDescription string
+
+// Limits of run.
+const (
+	maxRunTimeoutSecs     = 600
+	defaultRunTimeoutSecs = 120
+	defaultRunOutputBytes = 30000
+)
+
+// RunParams are the arguments of run.
+type RunParams struct {
+	Command     string `json:"command"`
+	Cwd         string `json:"cwd,omitempty"`
+	TimeoutSecs int    `json:"timeout_secs,omitempty"`
+}
+
+// RunOutput is run's result. A non-zero exit code is still a successful call:
+// the model reads the code and the output.
+type RunOutput struct {
+	ExitCode   int    `json:"exit_code"`
+	Output     string `json:"output"`
+	TimedOut   bool   `json:"timed_out"`
+	DurationMs int64  `json:"duration_ms"`
+	Warning    string `json:"warning,omitempty"`
+}
+
+// RunTool runs a shell command in the workspace, after the user confirmed it.
+type RunTool struct{}
+
+// Spec implements Tool.
+func (RunTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "run",
+		Description: runDescription,
+		Parameters: object([]string{"command"}, map[string]prop{
+			"command":      str("Shell command line, run with /bin/sh -c."),
+			"cwd":          str("Folder to run in, relative to the workspace root. Default: the root."),
+			"timeout_secs": integer("Seconds before the command is killed. Default from the configuration, at most 600.", 1),
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (RunTool) Kind() string { return "execute" }
+
+// Title implements Tool.
+func (RunTool) Title(args json.RawMessage) string { return title("run", argString(args, "command")) }
+
+// Run implements Tool.
+func (RunTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p RunParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	command := strings.TrimSpace(p.Command)
+	if command == "" {
+		return Failf("command is required"), nil
+	}
+	if p.TimeoutSecs < 0 {
+		return Failf("timeout_secs must be positive"), nil
+	}
+	cfg := env.Config().Run
+	timeout := p.TimeoutSecs
+	if timeout == 0 {
+		timeout = cfg.TimeoutSecs
+	}
+	if timeout <= 0 {
+		timeout = defaultRunTimeoutSecs
+	}
+	timeout = min(timeout, maxRunTimeoutSecs)
+	maxOut := cfg.MaxOutputBytes
+	if maxOut <= 0 {
+		maxOut = defaultRunOutputBytes
+	}
+	dir := env.Workspace().Root()
+	if p.Cwd != "" {
+		rp, fail := resolve(env, "cwd", p.Cwd)
+		if fail != nil {
+			return *fail, nil
+		}
+		if !rp.IsDir {
+			return Failf("cwd: %s is not an existing folder", p.Cwd), nil
+		}
+		dir = rp.Abs
+	}
+
+	ok, err := env.ConfirmRun(ctx, command)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, fmt.Errorf("confirm run: %w", err)
+		}
+		return Failf("could not ask the user to confirm %q: %v", command, err), nil
+	}
+	if !ok {
+		return Failf("the user rejected running %s", command), nil
+	}
+
+	var warning string
+	if unsaved := env.UnsavedEdited(); len(unsaved) > 0 {
+		warning = "unsaved in the editor: the command sees the files on disk, not your edits to " + strings.Join(unsaved, ", ")
+	}
+	res, err := runShell(ctx, command, dir, time.Duration(timeout)*time.Second, maxOut)
+	if err != nil {
+		return Failf("run %s: %v", command, err), nil
+	}
+	if res.cancelled {
+		return Failf("cancelled: %s was stopped and its processes killed after %dms", command, res.duration.Milliseconds()), nil
+	}
+	return OK(RunOutput{
+		ExitCode: res.exitCode, Output: res.output, TimedOut: res.timedOut,
+		DurationMs: res.duration.Milliseconds(), Warning: warning,
+	}), nil
+}

@@ -1,0 +1,90 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// drainGrace bounds how long run waits for the output pipe to close after the
+// command's process group is gone (a process that left the group may keep it).
+const drainGrace = 2 * time.Second
+
+// shellResult is the outcome of one command.
+type shellResult struct {
+	exitCode  int
+	output    string
+	timedOut  bool
+	cancelled bool
+	duration  time.Duration
+}
+
+// runShell runs command with /bin/sh -c in dir, in its own process group, with
+// stdout and stderr combined and capped at maxOut bytes (head and tail kept).
+// On timeout or cancellation of ctx the whole group is killed; when the shell
+// exits, whatever it left running in its group is killed too.
+func runShell(ctx context.Context, command, dir string, timeout time.Duration, maxOut int) (shellResult, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return shellResult{}, fmt.Errorf("output pipe: %w", err)
+	}
+	defer r.Close()
+	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = w, w
+	cmd.SysProcAttr = processGroupAttr()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return shellResult{}, fmt.Errorf("start: %w", err)
+	}
+	w.Close() // the children hold the write end now
+	out := newHeadTail(maxOut)
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		if _, err := io.Copy(out, r); err != nil && !errors.Is(err, os.ErrClosed) {
+			slog.Debug("run: reading output", "err", err)
+		}
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	var res shellResult
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var waitErr error
+	select {
+	case waitErr = <-exited:
+	case <-timer.C:
+		res.timedOut = true
+		killGroup(cmd.Process)
+		waitErr = <-exited
+	case <-ctx.Done():
+		res.cancelled = true
+		killGroup(cmd.Process)
+		waitErr = <-exited
+	}
+	killGroup(cmd.Process)
+	drain := time.NewTimer(drainGrace)
+	select {
+	case <-copied:
+	case <-drain.C:
+		r.Close()
+		<-copied
+	}
+	drain.Stop()
+	res.duration = time.Since(start)
+	res.output = out.String()
+	var exitErr *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &exitErr) {
+		return res, fmt.Errorf("wait: %w", waitErr)
+	}
+	res.exitCode = exitCode(cmd.ProcessState)
+	return res, nil
+}

@@ -1,0 +1,80 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/workspace"
+)
+
+//go:embed descriptions/write.md
+var writeDescription string
+
+// WriteParams are the arguments of write.
+type WriteParams struct {
+	Path    string  `json:"path"`
+	Content *string `json:"content"`
+}
+
+// WriteOutput is write's result.
+type WriteOutput struct {
+	Path    string `json:"path"`
+	Bytes   int    `json:"bytes"`
+	Created bool   `json:"created"`
+	Hash    string `json:"hash"`
+}
+
+// WriteTool creates a file or replaces its whole content.
+type WriteTool struct{}
+
+// Spec implements Tool.
+func (WriteTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name:        "write",
+		Description: writeDescription,
+		Parameters: object([]string{"path", "content"}, map[string]prop{
+			"path":    str("File to create or overwrite, relative to the workspace root."),
+			"content": str("The complete new content of the file."),
+		}),
+	}
+}
+
+// Kind implements Tool.
+func (WriteTool) Kind() string { return "edit" }
+
+// Title implements Tool.
+func (WriteTool) Title(args json.RawMessage) string { return title("write", argString(args, "path")) }
+
+// Run implements Tool.
+func (WriteTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
+	var p WriteParams
+	if err := parseArgs(args, &p); err != nil {
+		return Failf("%v", err), nil
+	}
+	if p.Content == nil {
+		return Failf("content is required (use an empty string for an empty file)"), nil
+	}
+	rp, fail := resolve(env, "path", p.Path)
+	if fail != nil {
+		return *fail, nil
+	}
+	if rp.IsDir {
+		return Failf("%s is a directory", rp.Rel), nil
+	}
+	c, err := env.Workspace().ComputeWrite(rp, *p.Content)
+	if err != nil {
+		return Failf("write %s: %v", rp.Rel, err), nil
+	}
+	if fail, err := apply(ctx, env, "write", "write "+rp.Rel, c); fail != nil || err != nil {
+		return deref(fail), err
+	}
+	if isPlanFile(rp) {
+		env.PlanWritten(rp.Rel, *p.Content)
+	}
+	return OK(WriteOutput{
+		Path: rp.Rel, Bytes: len(*p.Content), Created: c.Kind == workspace.ChangeCreate,
+		Hash: workspace.Hash(*p.Content),
+	}), nil
+}

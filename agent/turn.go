@@ -1,0 +1,387 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/sourcegraph/conc/iter"
+	"github.com/sourcegraph/conc/panics"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/questions"
+)
+
+// StopReason says why a turn ended (PROTOCOL.md §2).
+type StopReason string
+
+// The stop reasons of a turn.
+const (
+	StopEndTurn         StopReason = "end_turn"
+	StopCancelled       StopReason = "cancelled"
+	StopQuestionPending StopReason = "question_pending"
+	StopMaxTurnRequests StopReason = "max_turn_requests"
+	StopRefusal         StopReason = "refusal"
+	StopError           StopReason = "error"
+)
+
+// PromptRequest is one user message.
+type PromptRequest struct {
+	SessionID string
+	Text      string
+	// Context is an editor selection or file the user attached.
+	Context *PromptContext
+	// QuestionAnswer answers a pending question in the same message.
+	QuestionAnswer *QuestionAnswer
+}
+
+// PromptContext is a file (and optionally a range in it) the user attached.
+type PromptContext struct {
+	Path      string // absolute path or file URI
+	StartLine int    // 0-based, inclusive; -1 when there is no range
+	EndLine   int    // 0-based, inclusive
+}
+
+// QuestionAnswer answers a pending question.
+type QuestionAnswer struct {
+	QuestionID string
+	Answers    map[string]any
+}
+
+// TurnResult is how a turn ended.
+type TurnResult struct {
+	StopReason StopReason
+	// Err is set when StopReason is StopError.
+	Err error
+}
+
+// errApprovalTimeout ends a turn whose plan approval got no answer in time.
+var errApprovalTimeout = errors.New("approval timed out")
+
+// Prompt runs one turn: the user's message, then model steps and tool calls
+// until the model ends its turn. A second prompt on a busy session is ErrBusy.
+func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, error) {
+	s, err := m.session(req.SessionID)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	var answerNote string
+	if req.QuestionAnswer != nil {
+		if answerNote, err = s.takeAnswer(req.QuestionAnswer.QuestionID, req.QuestionAnswer.Answers); err != nil {
+			return TurnResult{}, err
+		}
+	}
+	ctx, release, err := s.begin(ctx)
+	if err != nil {
+		return TurnResult{}, err
+	}
+	defer release()
+	s.withdrawQuestion()
+	text := req.Text
+	if answerNote != "" {
+		text = strings.TrimSpace(answerNote + "\n" + text)
+	}
+	if req.Context != nil {
+		text += m.contextNote(req.Context)
+	}
+	if strings.TrimSpace(text) == "" {
+		return TurnResult{}, invalidf("text is empty")
+	}
+	s.append(llm.Message{Role: llm.RoleUser, Content: text})
+	return s.runTurn(ctx), nil
+}
+
+// begin marks the session busy and returns the turn's context.
+func (s *Session) begin(ctx context.Context) (context.Context, func(), error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.busy {
+		return nil, nil, ErrBusy
+	}
+	s.busy = true
+	ctx, cancel := context.WithCancel(ctx)
+	s.cancel = cancel
+	return ctx, func() {
+		cancel()
+		s.mu.Lock()
+		s.busy = false
+		s.cancel = nil
+		s.saveMetaLocked()
+		s.mu.Unlock()
+	}, nil
+}
+
+// runTurn is the loop: model step, tool calls, again, until the model stops.
+func (s *Session) runTurn(ctx context.Context) TurnResult {
+	m := s.m
+	limit := m.cfg.MaxTurnRequests
+	if limit <= 0 {
+		limit = 50
+	}
+	for step := 0; step < limit; step++ {
+		if ctx.Err() != nil {
+			return TurnResult{StopReason: StopCancelled}
+		}
+		req := s.modelRequest()
+		resp, err := m.provider.Complete(ctx, req, func(ev llm.Event) {
+			kind := "agent_message_chunk"
+			if ev.Kind == llm.EventThought {
+				kind = "agent_thought_chunk"
+			}
+			m.editor.Update(s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
+		})
+		if ctx.Err() != nil {
+			return TurnResult{StopReason: StopCancelled}
+		}
+		if err != nil {
+			slog.Error("model request failed", "session", s.meta.ID, "err", err)
+			return TurnResult{StopReason: StopError, Err: err}
+		}
+		m.editor.Update(s.meta.ID, UpdateUsage{SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens})
+		msg := resp.Message
+		msg.Role = llm.RoleAssistant
+		for i := range msg.ToolCalls {
+			if msg.ToolCalls[i].ID == "" {
+				msg.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", step, i)
+			}
+		}
+		s.append(historyMessage(msg))
+		if len(msg.ToolCalls) == 0 {
+			if resp.FinishReason == "content_filter" {
+				return TurnResult{StopReason: StopRefusal}
+			}
+			return TurnResult{StopReason: StopEndTurn}
+		}
+		stop, err := s.runCalls(ctx, msg.ToolCalls)
+		if ctx.Err() != nil {
+			return TurnResult{StopReason: StopCancelled}
+		}
+		if err != nil {
+			return TurnResult{StopReason: StopError, Err: err}
+		}
+		if stop != "" {
+			return TurnResult{StopReason: stop}
+		}
+	}
+	return TurnResult{StopReason: StopMaxTurnRequests}
+}
+
+// historyMessage is the assistant message as kept in the conversation: tool
+// call arguments that are not valid JSON are wrapped in a JSON string, since
+// some OpenAI-compatible servers reject a history holding invalid JSON.
+func historyMessage(msg llm.Message) llm.Message {
+	calls := make([]llm.ToolCall, len(msg.ToolCalls))
+	for i, c := range msg.ToolCalls {
+		if strings.TrimSpace(c.Arguments) != "" && !json.Valid([]byte(c.Arguments)) {
+			b, _ := json.Marshal(map[string]string{"invalid_json_arguments": c.Arguments})
+			c.Arguments = string(b)
+		}
+		calls[i] = c
+	}
+	msg.ToolCalls = calls
+	return msg
+}
+
+// callOutcome is one executed tool call.
+type callOutcome struct {
+	result tools.Result
+	err    error // ends the turn (approval timeout)
+}
+
+// runCalls runs one step's tool calls: consecutive read-only calls in
+// parallel, mutating calls one at a time, results appended in call order.
+func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReason, error) {
+	for _, c := range calls {
+		s.m.editor.Update(s.meta.ID, UpdateToolCall{
+			SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c),
+			Status: "pending", RawInput: rawInput(c.Arguments),
+		})
+	}
+	outcomes := make([]callOutcome, len(calls))
+	for i := 0; i < len(calls); {
+		j := i + 1
+		if s.readOnly(calls[i].Name) {
+			for j < len(calls) && s.readOnly(calls[j].Name) {
+				j++
+			}
+		}
+		batch := calls[i:j]
+		res := iter.Map(batch, func(c *llm.ToolCall) callOutcome { return s.runCall(ctx, *c) })
+		copy(outcomes[i:j], res)
+		i = j
+	}
+	var stop StopReason
+	var turnErr error
+	for i, c := range calls {
+		out := outcomes[i]
+		if out.err != nil && turnErr == nil {
+			turnErr = out.err
+		}
+		s.append(llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: out.result.JSON()})
+		if out.result.Stop != "" && stop == "" {
+			stop = StopReason(out.result.Stop)
+		}
+	}
+	return stop, turnErr
+}
+
+// runCall runs one call: lookup, JSON check, the guard's first check (mode
+// read now), the tool, and its tool_call_update.
+func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome) {
+	m := s.m
+	s.m.editor.Update(s.meta.ID, UpdateToolCall{
+		SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c), Status: "in_progress",
+	})
+	defer func() {
+		status := "completed"
+		if !out.result.Success {
+			status = "failed"
+		}
+		text := out.result.JSON()
+		m.editor.Update(s.meta.ID, UpdateToolCallDone{
+			SessionUpdate: "tool_call_update", ToolCallID: c.ID, Status: status,
+			Content:   []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: text}}},
+			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,
+		})
+	}()
+	tool, ok := m.tools.Lookup(c.Name)
+	if !ok {
+		return callOutcome{result: tools.Failf("unknown tool %q; the tools are: %s", c.Name, strings.Join(m.tools.Names(), ", "))}
+	}
+	args := json.RawMessage(c.Arguments)
+	if strings.TrimSpace(c.Arguments) == "" {
+		args = json.RawMessage("{}")
+	}
+	if !json.Valid(args) {
+		return callOutcome{result: tools.Failf("the arguments of %s are not valid JSON (%s); call it again with a JSON object", c.Name, excerpt(c.Arguments, 120))}
+	}
+	if r := m.guard.CheckCall(s.State(), c.Name, args); r != nil {
+		m.notify(guard.NotifyRefused(r))
+		return callOutcome{result: tools.Refused(r)}
+	}
+	var res tools.Result
+	var err error
+	var catcher panics.Catcher
+	catcher.Try(func() { res, err = tool.Run(ctx, &env{s: s}, args) })
+	if rec := catcher.Recovered(); rec != nil {
+		slog.Error("tool panicked", "tool", c.Name, "panic", rec.String())
+		return callOutcome{result: tools.Failf("internal error in %s: %v", c.Name, rec.Value)}
+	}
+	if err != nil {
+		if errors.Is(err, errApprovalTimeout) {
+			return callOutcome{result: tools.Failf("%v", err), err: err}
+		}
+		var r *guard.Refusal
+		if errors.As(err, &r) {
+			m.notify(guard.NotifyRefused(r))
+			return callOutcome{result: tools.Refused(r)}
+		}
+		if ctx.Err() != nil {
+			return callOutcome{result: tools.Failf("cancelled by the user")}
+		}
+		slog.Error("tool failed", "tool", c.Name, "err", err)
+		return callOutcome{result: tools.Failf("%s failed: %v", c.Name, err)}
+	}
+	if res.Refusal != nil {
+		m.notify(guard.NotifyRefused(res.Refusal))
+	}
+	return callOutcome{result: res}
+}
+
+func (s *Session) readOnly(name string) bool {
+	c, ok := guard.Classify(name)
+	// Questions and approvals wait for the user: run them alone, in order.
+	return ok && c.Class == guard.ClassReadOnly && name != "ask_user" && name != "exit_plan_mode" && name != "enter_plan_mode"
+}
+
+func (s *Session) title(c llm.ToolCall) string {
+	if t, ok := s.m.tools.Lookup(c.Name); ok && json.Valid([]byte(c.Arguments)) {
+		return t.Title(json.RawMessage(c.Arguments))
+	}
+	return c.Name
+}
+
+func (s *Session) kind(c llm.ToolCall) string {
+	if t, ok := s.m.tools.Lookup(c.Name); ok {
+		return t.Kind()
+	}
+	return "other"
+}
+
+// rawInput is the call's arguments as JSON, or a JSON string when invalid.
+func rawInput(args string) json.RawMessage {
+	if json.Valid([]byte(args)) {
+		return json.RawMessage(args)
+	}
+	b, _ := json.Marshal(args)
+	return b
+}
+
+func excerpt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// takeAnswer validates an answer to the pending question and returns the
+// summary line for the conversation. Nothing changes when it is invalid.
+func (s *Session) takeAnswer(questionID string, answers map[string]any) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending == nil || s.pending.id != questionID {
+		return "", invalidf("question %q is not pending", questionID)
+	}
+	if errs := s.pending.set.Validate(answers); errs != nil {
+		return "", invalidf("invalid answers: %s", questions.ValidationError(errs))
+	}
+	note := answerNote(s.pending.set, questionID, answers)
+	s.pending = nil
+	return note, nil
+}
+
+// withdrawQuestion drops a pending question: a newer user message replaces it.
+func (s *Session) withdrawQuestion() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending != nil {
+		slog.Info("pending question withdrawn by a newer message", "session", s.meta.ID, "question", s.pending.id)
+		s.pending = nil
+	}
+}
+
+func answerNote(set *questions.Set, id string, answers map[string]any) string {
+	b, _ := json.Marshal(answers)
+	return fmt.Sprintf("%s\n(answers to question %s: %s)", questions.Summary(set.Questions, answers), id, b)
+}
+
+// Answer answers a pending question (agent/answer) and resumes the
+// conversation in the background, as a new turn.
+func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
+	s, err := m.session(id)
+	if err != nil {
+		return err
+	}
+	note, err := s.takeAnswer(questionID, answers)
+	if err != nil {
+		return err
+	}
+	ctx, release, err := s.begin(m.base)
+	if err != nil {
+		return err
+	}
+	s.append(llm.Message{Role: llm.RoleUser, Content: note})
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer release()
+		res := s.runTurn(ctx)
+		slog.Info("resumed turn ended", "session", id, "stopReason", res.StopReason, "err", res.Err)
+	}()
+	return nil
+}

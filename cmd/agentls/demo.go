@@ -1,0 +1,391 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentls/agentls"
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/fakeeditor"
+)
+
+// runDemo runs the real server in-process over real pipes, with the scripted
+// model and a scripted editor, on a temporary copy of the sample project, and
+// prints what happens. It returns 0 only if every step happened.
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	keep := fset.Bool("keep", false, "keep the temporary workspace and print its path")
+	color := fset.Bool("color", isTerminal(stdout), "colour the status bar")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	d := &demo{out: stdout, color: *color}
+	dir, err := os.MkdirTemp("", "agentls-demo-")
+	if err != nil {
+		fmt.Fprintf(stderr, "demo: %v\n", err)
+		return 1
+	}
+	if *keep {
+		fmt.Fprintf(stdout, "workspace: %s\n", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	if err := d.run(ctx, dir); err != nil {
+		fmt.Fprintf(stdout, "\nDEMO FAILED: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, "\nDemo complete: every step happened.")
+	return 0
+}
+
+type demo struct {
+	out   io.Writer
+	color bool
+	mu    sync.Mutex
+	inMsg bool // in the middle of streamed assistant text
+}
+
+func (d *demo) printf(format string, args ...any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.inMsg {
+		fmt.Fprintln(d.out)
+		d.inMsg = false
+	}
+	fmt.Fprintf(d.out, format, args...)
+}
+
+func (d *demo) run(ctx context.Context, dir string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	if err := copyDemo(dir); err != nil {
+		return err
+	}
+	scriptData, err := agentls.DemoFS.ReadFile("testdata/scripts/demo.yaml")
+	if err != nil {
+		return err
+	}
+	script, err := scripted.Parse(scriptData)
+	if err != nil {
+		return fmt.Errorf("demo script: %w", err)
+	}
+	model := scripted.New(script)
+	opts := server.Options{
+		Version: version,
+		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
+			return model, nil
+		},
+		Getenv: func(string) string { return "" }, // no key, no network: nothing from the environment
+	}
+	var approvals int
+	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+		return server.Serve(ctx, rwc, opts)
+	}, fakeeditor.Handlers{
+		OnMessage: d.show,
+		AskUser: func(params json.RawMessage) any {
+			var p struct {
+				Purpose   string `json:"purpose"`
+				Questions []struct {
+					Question string `json:"question"`
+				} `json:"questions"`
+			}
+			_ = json.Unmarshal(params, &p)
+			if p.Purpose == "plan_approval" {
+				approvals++
+				d.printf("  [editor] the plan opens; the user reads it and clicks \"Accept & Build\"\n")
+				return map[string]any{"answers": map[string]any{"approve": true}}
+			}
+			d.printf("  [editor] the user dismisses a question\n")
+			return map[string]any{"dismissed": true}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer ed.Close()
+
+	var init map[string]any
+	caps := map[string]any{
+		"workspace":    map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
+		"window":       map[string]any{"showDocument": map[string]any{"support": true}},
+		"experimental": map[string]any{"agent": map[string]any{"askUser": true, "modeIndicator": true}},
+	}
+	if err := ed.Call(ctx, "initialize", map[string]any{"rootUri": "file://" + filepath.ToSlash(dir), "capabilities": caps}, &init); err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	if err := ed.Notify(ctx, "initialized", map[string]any{}); err != nil {
+		return err
+	}
+	var sess struct {
+		SessionID string `json:"sessionId"`
+		Mode      string `json:"mode"`
+	}
+	if err := ed.Call(ctx, "agent/newSession", map[string]any{"title": "Add a health endpoint"}, &sess); err != nil {
+		return fmt.Errorf("new session: %w", err)
+	}
+	d.printf("\n%s  session %s\n", d.statusBar(sess.Mode), sess.SessionID)
+	prompt := "Add a GET /health endpoint that answers ok, with a test."
+	d.printf("\nuser> %s\n\n", prompt)
+	var res struct {
+		StopReason string `json:"stopReason"`
+		Error      *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": sess.SessionID, "text": prompt}, &res); err != nil {
+		return fmt.Errorf("prompt: %w", err)
+	}
+	d.printf("\nturn ended: %s\n", res.StopReason)
+	if res.Error != nil {
+		return fmt.Errorf("turn failed: %s", res.Error.Message)
+	}
+	if err := ed.Shutdown(ctx); err != nil {
+		return err
+	}
+	diff, err := workspaceDiff(dir)
+	if err != nil {
+		return err
+	}
+	d.printf("\nFinal diff of the workspace:\n%s", diff)
+	return verifyDemo(dir, ed.Messages(), res.StopReason, model.Remaining(), approvals, ed.Mode(sess.SessionID))
+}
+
+// verifyDemo checks that every step of the story happened.
+func verifyDemo(dir string, msgs []fakeeditor.Message, stop string, remaining, approvals int, finalMode string) error {
+	var errs []error
+	check := func(ok bool, what string) {
+		if !ok {
+			errs = append(errs, errors.New(what))
+		}
+	}
+	check(stop == "end_turn", "the turn did not end normally (stopReason "+stop+")")
+	check(remaining == 0, fmt.Sprintf("the script has %d steps left", remaining))
+	check(approvals == 1, "the plan approval was not asked exactly once")
+	check(finalMode == "build", "the status bar does not show BUILD")
+	refused, editsToMain := false, 0
+	for _, m := range msgs {
+		s := string(m.Params)
+		if m.Method == "agent/update" && strings.Contains(s, `"tool_call_update"`) && strings.Contains(s, `"refusal"`) && strings.Contains(s, `"failed"`) {
+			refused = true
+		}
+		if m.Method == "workspace/applyEdit" && strings.Contains(s, "main.go") {
+			editsToMain++
+		}
+	}
+	check(refused, "the source edit in plan mode was not refused")
+	check(editsToMain >= 2, "the builder's edits did not go through workspace/applyEdit")
+	plan, err := os.ReadFile(filepath.Join(dir, "plans", "health-endpoint.plan"))
+	check(err == nil && strings.Contains(string(plan), "status: approved") && !strings.Contains(string(plan), "- [ ]"),
+		"the plan is missing, not approved, or has unticked steps")
+	main, err := os.ReadFile(filepath.Join(dir, "main.go"))
+	check(err == nil && strings.Contains(string(main), `mux.HandleFunc("/health", health)`), "main.go has no /health route")
+	return errors.Join(errs...)
+}
+
+// show prints a server message as a transcript line.
+func (d *demo) show(m fakeeditor.Message) {
+	switch m.Method {
+	case "agent/update":
+		var p struct {
+			Update struct {
+				SessionUpdate string `json:"sessionUpdate"`
+				Content       json.RawMessage
+				Title         string          `json:"title"`
+				Kind          string          `json:"kind"`
+				Status        string          `json:"status"`
+				RawOutput     json.RawMessage `json:"rawOutput"`
+				Refusal       json.RawMessage `json:"refusal"`
+				Entries       []struct {
+					Content string `json:"content"`
+					Status  string `json:"status"`
+				} `json:"entries"`
+			} `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil {
+			return
+		}
+		u := p.Update
+		switch u.SessionUpdate {
+		case "agent_message_chunk":
+			var c struct {
+				Text string `json:"text"`
+			}
+			_ = json.Unmarshal(u.Content, &c)
+			d.mu.Lock()
+			if !d.inMsg {
+				fmt.Fprint(d.out, "agent> ")
+				d.inMsg = true
+			}
+			fmt.Fprint(d.out, c.Text)
+			d.mu.Unlock()
+		case "tool_call":
+			if u.Status == "in_progress" {
+				d.printf("  → %s\n", u.Title)
+			}
+		case "tool_call_update":
+			if u.Status == "failed" {
+				var r struct {
+					Error string `json:"error"`
+				}
+				_ = json.Unmarshal(u.RawOutput, &r)
+				label := "failed"
+				if len(u.Refusal) > 0 {
+					label = "REFUSED"
+				}
+				d.printf("    ✗ %s: %s\n", label, r.Error)
+			}
+		case "plan":
+			done := 0
+			for _, e := range u.Entries {
+				if e.Status == "completed" {
+					done++
+				}
+			}
+			d.printf("  [plan] %d/%d steps done\n", done, len(u.Entries))
+		}
+	case "agent/modeChanged":
+		var p struct {
+			Mode   string `json:"mode"`
+			Source string `json:"source"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && p.Source == "tool" {
+			d.printf("\n%s  (mode changed after approval)\n\n", d.statusBar(p.Mode))
+		}
+	case "window/logMessage":
+		var p struct {
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && strings.HasPrefix(p.Message, "[plan-mode]") {
+			d.printf("  %s\n", p.Message)
+		}
+	case "workspace/applyEdit":
+		var p struct {
+			Label string `json:"label"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		d.printf("  [editor] applies edit: %s\n", p.Label)
+	case "window/showDocument":
+		d.printf("  [editor] opens the plan\n")
+	}
+}
+
+// statusBar renders the mode indicator as an editor's status bar shows it.
+func (d *demo) statusBar(mode string) string {
+	label, code := "[ PLAN ]", "44" // blue
+	if mode == "build" {
+		label, code = "[ BUILD ]", "42" // green
+	}
+	if d.color {
+		return "\x1b[1;37;" + code + "m " + label + " \x1b[0m"
+	}
+	return "status bar: " + label
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// copyDemo copies the embedded sample project into dir.
+func copyDemo(dir string) error {
+	root := "testdata/demo"
+	return fs.WalkDir(agentls.DemoFS, root, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := demoName(strings.TrimPrefix(strings.TrimPrefix(path, root), "/"))
+		target := filepath.Join(dir, filepath.FromSlash(rel))
+		if de.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := agentls.DemoFS.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// demoName maps an embedded file name to its name in the workspace: the
+// sample project's go.mod is stored as go.mod.tmpl, since a go.mod would make
+// it a separate module that cannot be embedded.
+func demoName(rel string) string {
+	if rel == "go.mod.tmpl" {
+		return "go.mod"
+	}
+	return rel
+}
+
+// workspaceDiff is the unified diff between the sample project and dir.
+func workspaceDiff(dir string) (string, error) {
+	root := "testdata/demo"
+	before := map[string]string{}
+	err := fs.WalkDir(agentls.DemoFS, root, func(path string, de fs.DirEntry, err error) error {
+		if err != nil || de.IsDir() {
+			return err
+		}
+		data, err := agentls.DemoFS.ReadFile(path)
+		before[demoName(strings.TrimPrefix(path, root+"/"))] = string(data)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	after := map[string]string{}
+	err = filepath.WalkDir(dir, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if de.IsDir() {
+			if de.Name() == ".agentls" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		data, err := os.ReadFile(path)
+		after[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	names := map[string]bool{}
+	for n := range before {
+		names[n] = true
+	}
+	for n := range after {
+		names[n] = true
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	var b strings.Builder
+	for _, n := range sorted {
+		if before[n] != after[n] {
+			b.WriteString(unifiedDiff(n, before[n], after[n]))
+		}
+	}
+	return b.String(), nil
+}

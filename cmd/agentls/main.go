@@ -1,0 +1,137 @@
+// Command agentls is a language server hosting a plan-first coding agent.
+//
+//	agentls [serve]          serve one editor over stdio (the default)
+//	agentls demo             run an offline, scripted demo end to end
+//	agentls version          print the version
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/agentls/agentls/server"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+const usage = `agentls — a language server that hosts a plan-first coding agent.
+
+Usage:
+  agentls [flags] [serve]    serve one editor over stdin/stdout (LSP, JSON-RPC)
+  agentls demo [flags]       run the offline demo: a scripted model and editor
+                             on a temporary copy of a sample project
+  agentls version            print the version
+
+Flags:
+  --config FILE     use FILE instead of <workspace>/.agentls.yaml
+  --log-file FILE   also write logs to FILE (logs never go to stdout)
+  --log-level L     debug, info, warn or error (default info)
+
+The model is configured in .agentls.yaml, the editor's initializationOptions,
+or the environment (OPENAI_API_KEY, OPENAI_BASE_URL, AGENTLS_MODEL).
+See README.md and docs/protocol.md.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is main without the process: it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("agentls", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	configFile := fs.String("config", "", "config file")
+	logFile := fs.String("log-file", "", "log file")
+	logLevel := fs.String("log-level", "info", "log level")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	cmd, rest := "serve", fs.Args()
+	if len(rest) > 0 {
+		cmd, rest = rest[0], rest[1:]
+	}
+	level := *logLevel
+	if cmd == "demo" && !flagSet(fs, "log-level") {
+		level = "warn" // the transcript already shows what matters
+	}
+	closeLog, err := setupLogging(stderr, *logFile, level)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentls: %v\n", err)
+		return 2
+	}
+	defer closeLog()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch cmd {
+	case "serve":
+		if len(rest) > 0 {
+			fmt.Fprintf(stderr, "agentls serve: unexpected arguments %q\n", rest)
+			return 2
+		}
+		err := server.Serve(ctx, stdio{Reader: stdin, Writer: stdout}, server.Options{ConfigFile: *configFile, Version: version})
+		if errors.Is(err, server.ErrExitWithoutShutdown) {
+			return 1
+		}
+		if err != nil {
+			slog.Error("serve", "err", err)
+			return 1
+		}
+		return 0
+	case "demo":
+		return runDemo(ctx, rest, stdout, stderr)
+	case "version":
+		fmt.Fprintf(stdout, "agentls %s (protocol %d)\n", version, server.ProtocolVersion)
+		return 0
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "agentls: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// stdio joins stdin and stdout into the connection's stream.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+func setupLogging(stderr io.Writer, file, level string) (func(), error) {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	out := stderr
+	closer := func() {}
+	if file != "" {
+		f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("--log-file: %w", err)
+		}
+		out = io.MultiWriter(stderr, f)
+		closer = func() { _ = f.Close() }
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: lvl})))
+	return closer, nil
+}

@@ -1,0 +1,74 @@
+// Package config loads agentls's configuration: built-in defaults, the
+// environment, the user's and the workspace's YAML files and the editor's
+// initializationOptions, each layer validated against an embedded JSON
+// Schema with diagnostics that point at the offending line.
+package config
+
+// Model selects and configures the chat model.
+type Model struct {
+	Provider  string `json:"provider" yaml:"provider"`       // openai | scripted
+	BaseURL   string `json:"base_url" yaml:"base_url"`       // OpenAI-compatible endpoint
+	APIKeyEnv string `json:"api_key_env" yaml:"api_key_env"` // environment variable holding the key
+	APIKey    string `json:"api_key" yaml:"api_key"`         // discouraged; allowed in initializationOptions
+	Name      string `json:"name" yaml:"name"`               // model name
+	PlanName  string `json:"plan_name" yaml:"plan_name"`     // optional model for plan mode
+	Script    string `json:"script" yaml:"script"`           // scripted: path to the transcript
+	MaxTokens int    `json:"max_tokens" yaml:"max_tokens"`   // 0: provider default
+}
+
+// PlanMode configures plan mode and plan approval.
+type PlanMode struct {
+	DefaultActive       bool   `json:"default_active" yaml:"default_active"`
+	RequireApproval     bool   `json:"require_approval" yaml:"require_approval"`
+	ApprovalTimeoutSecs int    `json:"approval_timeout_secs" yaml:"approval_timeout_secs"`
+	PlansDir            string `json:"plans_dir" yaml:"plans_dir"`
+}
+
+// Run configures the run tool.
+type Run struct {
+	Allow          []string `json:"allow" yaml:"allow"`
+	TimeoutSecs    int      `json:"timeout_secs" yaml:"timeout_secs"`
+	MaxOutputBytes int      `json:"max_output_bytes" yaml:"max_output_bytes"`
+}
+
+// Config is the resolved configuration.
+type Config struct {
+	Model           Model    `json:"model" yaml:"model"`
+	PlanMode        PlanMode `json:"plan_mode" yaml:"plan_mode"`
+	Edits           string   `json:"edits" yaml:"edits"` // auto | client | disk
+	Run             Run      `json:"run" yaml:"run"`
+	MaxTurnRequests int      `json:"max_turn_requests" yaml:"max_turn_requests"`
+}
+
+// Default is the built-in configuration, the lowest layer.
+func Default() Config {
+	return Config{
+		Model: Model{
+			Provider:  "openai",
+			BaseURL:   "https://api.openai.com/v1",
+			APIKeyEnv: "OPENAI_API_KEY",
+			Name:      "gpt-4.1",
+		},
+		PlanMode: PlanMode{
+			DefaultActive:       true,
+			RequireApproval:     true,
+			ApprovalTimeoutSecs: 86400,
+			PlansDir:            "plans",
+		},
+		Edits:           "auto",
+		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000},
+		MaxTurnRequests: 50,
+	}
+}
+
+// APIKey returns the model's API key: Model.APIKey if set, else the
+// environment variable named by Model.APIKeyEnv (empty when neither is).
+func (c Config) APIKey(getenv func(string) string) string {
+	if c.Model.APIKey != "" {
+		return c.Model.APIKey
+	}
+	if c.Model.APIKeyEnv == "" {
+		return ""
+	}
+	return getenv(c.Model.APIKeyEnv)
+}

@@ -1,0 +1,100 @@
+package guard
+
+import (
+	"fmt"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// target is one path a call or change touches, as the caller gave it.
+type target struct {
+	role  string // "path", "from", "to"
+	given string
+}
+
+// decide resolves every target from scratch and applies the rules for one
+// change of the given kind: agentls's state is refused in every mode; in
+// build mode the rest is allowed; in plan mode each change must keep to plan
+// documents. kind is what the refusal reports.
+func (g *Guard) decide(st State, tool string, kind Kind, change workspace.ChangeKind, targets []target) *Refusal {
+	paths := make([]workspace.Path, len(targets))
+	for i, t := range targets {
+		if t.given == "" {
+			return g.badTarget(st, tool, kind, t.given, fmt.Errorf("%s is empty", t.role))
+		}
+		p, err := g.ws.Resolve(t.given)
+		if err != nil {
+			return g.badTarget(st, tool, kind, t.given, err)
+		}
+		if err := g.dotDotErr(t.given, p); err != nil {
+			return g.badTarget(st, tool, kind, t.given, err)
+		}
+		paths[i] = p
+	}
+	for i, t := range targets {
+		if how := g.touchesState(change, t.given, paths[i]); how != "" {
+			return refuse(st, tool, kind, ReasonAgentState, t.given, fmt.Sprintf(
+				"%q %s agentls's own state folder %s/ (sessions and their modes); no tool may change it in any mode, "+
+					"the mode changes only through enter_plan_mode, exit_plan_mode and the user", t.given, how, stateDirName))
+		}
+	}
+	if !st.planMode() {
+		return nil
+	}
+	for i, t := range targets {
+		var err error
+		switch change {
+		case workspace.ChangeEdit, workspace.ChangeCreate:
+			err = g.writeErr(t.given, paths[i])
+		case workspace.ChangeRename:
+			err = g.planFileErr(t.given, paths[i])
+		case workspace.ChangeDelete:
+			err = g.rmErr(t.given, paths[i])
+		case workspace.ChangeMkdir:
+			err = g.mkdirErr(t.given, paths[i])
+		default:
+			err = fmt.Errorf("unknown change kind %q", change)
+		}
+		if err != nil {
+			return g.planRefusal(st, tool, kind, t.given, err.Error())
+		}
+	}
+	return nil
+}
+
+// badTarget refuses a call or change whose arguments or targets cannot be
+// checked: a plan-mode refusal in plan mode, ReasonBadTarget in build mode.
+func (g *Guard) badTarget(st State, tool string, kind Kind, given string, err error) *Refusal {
+	if st.planMode() {
+		return g.planRefusal(st, tool, kind, given, err.Error())
+	}
+	return refuse(st, tool, kind, ReasonBadTarget, given, err.Error())
+}
+
+// planRefusal is a plan-mode refusal whose hint says what went wrong and
+// what is allowed.
+func (g *Guard) planRefusal(st State, tool string, kind Kind, given, detail string) *Refusal {
+	hint := g.allowedHint(kind)
+	if detail != "" {
+		hint = detail + "; " + hint
+	}
+	return refuse(st, tool, kind, ReasonPlanMode, given, hint)
+}
+
+// allowedHint says what plan mode allows for a kind of tool.
+func (g *Guard) allowedHint(kind Kind) string {
+	plans := g.plansHint()
+	switch kind {
+	case KindFileEdit:
+		return "in plan mode only .plan files may be written; write your plan to " + plans + "<name>.plan"
+	case KindMove:
+		return "in plan mode mv may only rename a .plan file to another .plan file name"
+	case KindDelete:
+		return "in plan mode rm may only remove a .plan file or an empty folder inside " + plans
+	case KindMkdir:
+		return "in plan mode mkdir may only create folders inside " + plans
+	case KindExecute:
+		return "in plan mode no command may run; list the commands in the plan, they can run in build mode once the plan is approved"
+	}
+	return "in plan mode only read-only tools and changes to .plan files are allowed; write your plan to " + plans + "<name>.plan"
+}

@@ -1,0 +1,17 @@
+// Package guard is the plan-mode policy of agentls: the classification of
+// every tool, the decision for each tool call (layer 1, before the tool runs,
+// from its raw JSON arguments) and for each change that leaves the server
+// (layer 2, the last check on every WorkspaceEdit or disk write), and the
+// structured refusal the model and the editor see.
+//
+// The promise it keeps: in plan mode nothing but `.plan` documents can change.
+// In every mode, agentls's own state folder `.agentls/` cannot be changed by a
+// tool. The guard fails closed: an unknown tool, an unknown mode, arguments it
+// cannot read and paths the workspace cannot resolve are refused.
+//
+// Tools must take their targets only from the argument keys the guard reads:
+// `path` (write, edit, touch, rm, mkdir, plan_write, plan_edit) and `from`/`to`
+// (mv). Keys are matched the way lenient JSON decoders match them (case
+// folded, `-` and `_` ignored); two keys that match the same name are refused
+// as ambiguous.
+package guard

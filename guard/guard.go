@@ -1,0 +1,112 @@
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// DefaultPlansDir is the plans folder when none is configured.
+const DefaultPlansDir = "plans"
+
+// stateDirName is agentls's own state folder at the top of a workspace folder.
+const stateDirName = ".agentls"
+
+// Guard decides, for one workspace, which tool calls and changes may go
+// ahead. It holds no mode: every check takes the State read at that instant.
+// It is safe for concurrent use.
+type Guard struct {
+	ws       *workspace.Workspace
+	plansDir string // as configured, cleaned: workspace-relative or absolute
+}
+
+// New returns the guard of a workspace. plansDir is the plans folder
+// (`plan_mode.plans_dir`), workspace-relative; "" means DefaultPlansDir.
+func New(ws *workspace.Workspace, plansDir string) *Guard {
+	if strings.TrimSpace(plansDir) == "" {
+		plansDir = DefaultPlansDir
+	}
+	return &Guard{ws: ws, plansDir: filepath.Clean(filepath.FromSlash(plansDir))}
+}
+
+// PlansDir is the plans folder as an absolute real path (symlinks
+// evaluated). When the folder cannot hold plans (CheckPlansDir fails) it is
+// the configured path joined to the workspace root, and mkdir/rm are refused
+// in plan mode.
+func (g *Guard) PlansDir() string {
+	if p, err := g.plansReal(); err == nil {
+		return p
+	}
+	return g.plansLexical()
+}
+
+// CheckPlansDir reports why the configured plans folder cannot hold plans
+// (outside the workspace, reached through a symlink, a file, a workspace
+// folder itself, or inside `.agentls/`); nil if it can. While it fails, plan
+// mode refuses every mkdir and rm. The agent may call it at start-up to warn.
+func (g *Guard) CheckPlansDir() error {
+	_, err := g.plansReal()
+	return err
+}
+
+func (g *Guard) plansLexical() string {
+	if filepath.IsAbs(g.plansDir) {
+		return g.plansDir
+	}
+	return filepath.Join(g.ws.Root(), g.plansDir)
+}
+
+// plansHint is the plans folder as the model should write it.
+func (g *Guard) plansHint() string {
+	if rel := g.ws.RelOf(g.plansLexical()); rel != "" && rel != "." {
+		return rel + "/"
+	}
+	return filepath.ToSlash(g.plansDir) + "/"
+}
+
+// plansReal resolves the plans folder from scratch. It must be a real
+// folder (or not exist yet) strictly inside a workspace folder, reached
+// without symlinks, and outside agentls's state.
+func (g *Guard) plansReal() (string, error) {
+	p, err := g.ws.Resolve(g.plansDir)
+	if err != nil {
+		return "", fmt.Errorf("plans folder %s: %w", g.plansDir, err)
+	}
+	if lex := g.plansLexical(); p.Abs != lex {
+		return "", fmt.Errorf("plans folder %s is reached through a symlink (%s)", lex, p.Abs)
+	}
+	if p.Exists && !p.IsDir {
+		return "", fmt.Errorf("plans folder %s is not a folder", p.Abs)
+	}
+	if p.Rel == "." || p.Rel == "" {
+		return "", fmt.Errorf("plans folder %s is a whole workspace folder", p.Abs)
+	}
+	if g.isStatePath(p.Abs) {
+		return "", fmt.Errorf("plans folder %s is inside agentls's state folder %s", p.Abs, stateDirName)
+	}
+	return p.Abs, nil
+}
+
+// IsPlanTarget is the plan predicate on a resolved path: a `.plan` FILE (or a
+// new file to be created as one) inside the workspace. It re-resolves Abs
+// from scratch: a path that is (now) a symlink, a directory, something other
+// than a regular file, or inside `.agentls/` is not a plan target. It does not
+// see the name a caller gave; the checks of calls and changes test that too.
+func (g *Guard) IsPlanTarget(p workspace.Path) bool {
+	return g.planTargetErr(p) == nil
+}
+
+// under reports whether p is dir or inside it (both cleaned absolute paths).
+func under(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator)) || dir == string(filepath.Separator)
+}
+
+// strictlyUnder reports whether p is inside dir and not dir itself.
+func strictlyUnder(p, dir string) bool {
+	return p != dir && under(p, dir)
+}
+
+var errNotPlan = errors.New("not a .plan file")

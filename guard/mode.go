@@ -1,0 +1,39 @@
+package guard
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Mode is the session's mode: plan (explore and write a plan) or build
+// (carry it out).
+type Mode string
+
+// The modes. Any other value is treated as plan mode (fail closed).
+const (
+	ModePlan  Mode = "plan"
+	ModeBuild Mode = "build"
+)
+
+// ParseMode parses "plan" or "build" (surrounding spaces and letter case are
+// ignored).
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case ModePlan, ModeBuild:
+		return m, nil
+	}
+	return "", fmt.Errorf("parse mode %q: want %q or %q", s, ModePlan, ModeBuild)
+}
+
+// State is the session's mode as read at this instant (never cached per turn),
+// with when and why plan mode was entered (for the refusal).
+type State struct {
+	Mode          Mode
+	EnteredAt     time.Time
+	EnteredReason string
+}
+
+// planMode reports whether the guard applies the plan-mode rules: every mode
+// but build does.
+func (s State) planMode() bool { return s.Mode != ModeBuild }

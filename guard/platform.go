@@ -1,0 +1,6 @@
+package guard
+
+import "runtime"
+
+// isWindows: on Windows a backslash separates path elements too.
+var isWindows = runtime.GOOS == "windows"

@@ -1,0 +1,150 @@
+package guard
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// The sandbox setups of the tables.
+const (
+	setupDefault    = ""                  // the tree below
+	setupPlansOut   = "plans-symlink-out" // plans/ is a symlink to a folder outside
+	setupPlansInSrc = "plans-symlink-src" // plans/ is a symlink to src/plans inside
+	setupNoPlans    = "no-plans"          // no plans/ folder yet
+)
+
+// sandbox is a temporary folder holding a workspace ws/ and a folder
+// outside/ beside it:
+//
+//	ws/README.md, ws/main.go, ws/src/main.go, ws/src/util/helper.go, ws/src/emptydir/
+//	ws/plans/existing.plan, notes.plan, readme.txt, sub/inner.plan, empty/, foo.plan/
+//	ws/plans/to-src.plan   -> ../src/main.go       (.plan symlink to a source file)
+//	ws/plans/to-out.plan   -> ../../outside/secret.plan (.plan symlink outside)
+//	ws/plans/dangling.plan -> ../missing.plan      (dangling symlink)
+//	ws/plans/to-plan.plan  -> existing.plan        (.plan symlink to a plan)
+//	ws/plans/hard.plan     (hard link of ws/src/main.go)
+//	ws/plans/to-empty-src  -> ../src/emptydir      (folder symlink out of plans/)
+//	ws/plans/loop.plan     -> loop.plan            (symlink loop)
+//	ws/outlink   -> ../outside       (folder symlink outside the workspace)
+//	ws/srclink   -> src              (folder symlink inside)
+//	ws/deeplink  -> src/util         (folder symlink one level deeper)
+//	ws/chatslink -> .agentls/chats   (folder symlink into agentls's state)
+//	ws/.agentls/chats/s1.chat
+//	outside/secret.plan, outside/passwd.plan, outside/plans/secret.plan
+type sandbox struct {
+	dir, ws, out string
+	w            *workspace.Workspace
+	g            *Guard
+}
+
+func newSandbox(t testing.TB, setup string) *sandbox {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := buildSandbox(dir, setup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sb
+}
+
+// buildSandbox builds the sandbox tree of a setup in dir (a real path).
+func buildSandbox(dir, setup string) (*sandbox, error) {
+	sb := &sandbox{dir: dir, ws: filepath.Join(dir, "ws"), out: filepath.Join(dir, "outside")}
+	files := map[string]string{
+		"ws/README.md":               "# readme\n",
+		"ws/main.go":                 "package main\n",
+		"ws/src/main.go":             "package main\n\nfunc main() {}\n",
+		"ws/src/util/helper.go":      "package util\n",
+		"ws/.agentls/chats/s1.chat":  "---\nid: s1\nmode: plan\n---\n",
+		"outside/secret.plan":        "secret\n",
+		"outside/passwd.plan":        "root:x:0:0\n",
+		"outside/plans/secret.plan":  "outside plan\n",
+		"ws/src/plans/existing.plan": "---\ntitle: in src\n---\n",
+	}
+	dirs := []string{"ws/src/emptydir"}
+	links := map[string]string{ // link -> target
+		"ws/outlink":   "../outside",
+		"ws/srclink":   "src",
+		"ws/deeplink":  "src/util",
+		"ws/chatslink": ".agentls/chats",
+	}
+	switch setup {
+	case setupDefault:
+		for name, text := range map[string]string{
+			"ws/plans/existing.plan":  "---\ntitle: Existing\nstatus: draft\n---\n# Goal\n",
+			"ws/plans/notes.plan":     "notes\n",
+			"ws/plans/readme.txt":     "not a plan\n",
+			"ws/plans/sub/inner.plan": "inner\n",
+		} {
+			files[name] = text
+		}
+		dirs = append(dirs, "ws/plans/empty", "ws/plans/foo.plan")
+		for l, target := range map[string]string{
+			"ws/plans/to-src.plan":   "../src/main.go",
+			"ws/plans/to-out.plan":   "../../outside/secret.plan",
+			"ws/plans/dangling.plan": "../missing.plan",
+			"ws/plans/to-plan.plan":  "existing.plan",
+			"ws/plans/to-empty-src":  "../src/emptydir",
+			"ws/plans/loop.plan":     "loop.plan",
+		} {
+			links[l] = target
+		}
+	case setupPlansOut:
+		links["ws/plans"] = "../outside/plans"
+	case setupPlansInSrc:
+		links["ws/plans"] = "src/plans"
+	case setupNoPlans:
+	default:
+		return nil, fmt.Errorf("unknown setup %q", setup)
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	for l, target := range links {
+		if err := os.Symlink(filepath.FromSlash(target), filepath.Join(dir, filepath.FromSlash(l))); err != nil {
+			return nil, err
+		}
+	}
+	if setup == setupDefault {
+		if err := os.Link(filepath.Join(sb.ws, "src", "main.go"), filepath.Join(sb.ws, "plans", "hard.plan")); err != nil {
+			return nil, err
+		}
+	}
+	w, err := workspace.New(sb.ws)
+	if err != nil {
+		return nil, err
+	}
+	sb.w, sb.g = w, New(w, "plans")
+	return sb, nil
+}
+
+// expand replaces $WS and $OUT by the sandbox's real paths.
+func (sb *sandbox) expand(s string) string {
+	return strings.NewReplacer("$WS", sb.ws, "$OUT", sb.out).Replace(s)
+}
+
+var testEnteredAt = time.Date(2025, 1, 15, 10, 30, 0, 0, time.UTC)
+
+func stateOf(m Mode) State {
+	return State{Mode: m, EnteredAt: testEnteredAt, EnteredReason: "user"}
+}

@@ -1,0 +1,316 @@
+package guard
+
+import (
+	"fmt"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// outcome is what a row of the bypass tables expects.
+type outcome int
+
+const (
+	allowed    outcome = iota
+	refPlan            // refused: plan mode (RefusalMessage)
+	refState           // refused: agentls's own state, every mode
+	refUnknown         // refused: unclassified tool (build mode)
+	refBad             // refused: arguments or target cannot be checked (build mode)
+)
+
+func (o outcome) String() string {
+	switch o {
+	case allowed:
+		return "allowed"
+	case refPlan:
+		return "refused (plan mode)"
+	case refState:
+		return "refused (agentls state)"
+	case refUnknown:
+		return "refused (unclassified tool)"
+	case refBad:
+		return "refused (bad target)"
+	}
+	return fmt.Sprintf("outcome(%d)", int(o))
+}
+
+func (o outcome) reason() Reason {
+	switch o {
+	case refState:
+		return ReasonAgentState
+	case refUnknown:
+		return ReasonUnclassified
+	case refBad:
+		return ReasonBadTarget
+	}
+	return ReasonPlanMode
+}
+
+// callRow is one attempt at a tool call: $WS and $OUT in args stand for the
+// sandbox's workspace and outside folders (see sandbox).
+type callRow struct {
+	name  string
+	setup string
+	mode  Mode
+	tool  string
+	args  string
+	want  outcome
+	kind  Kind
+}
+
+const (
+	plan  = ModePlan
+	build = ModeBuild
+)
+
+// callTable is every bypass attempt at layer 1 (CheckCall). docs/guard.md
+// mirrors it (TestBypassTableDoc).
+var callTable = []callRow{
+	// What plan mode allows.
+	{"write a new plan", "", plan, "write", `{"path":"plans/new.plan","content":"# Goal"}`, allowed, ""},
+	{"overwrite an existing plan", "", plan, "write", `{"path":"plans/existing.plan","content":"x"}`, allowed, ""},
+	{"edit an existing plan", "", plan, "edit", `{"path":"plans/existing.plan","old_string":"Goal","new_string":"Aim"}`, allowed, ""},
+	{"touch a new plan", "", plan, "touch", `{"path":"plans/new.plan"}`, allowed, ""},
+	{"plan anywhere in the workspace", "", plan, "write", `{"path":"docs/design.plan","content":"x"}`, allowed, ""},
+	{"plan by absolute path", "", plan, "write", `{"path":"$WS/plans/abs.plan","content":"x"}`, allowed, ""},
+	{"plan by file URI", "", plan, "write", `{"path":"file://$WS/plans/uri.plan","content":"x"}`, allowed, ""},
+	{"plan through a folder symlink inside", "", plan, "write", `{"path":"srclink/new.plan","content":"x"}`, allowed, ""},
+	{"plan symlink to a plan", "", plan, "edit", `{"path":"plans/to-plan.plan","old_string":"a","new_string":"b"}`, allowed, ""},
+	{"dot segments and double slashes", "", plan, "write", `{"path":"./plans/.//dot.plan","content":"x"}`, allowed, ""},
+	{"key in another letter case", "", plan, "write", `{"PATH":"plans/new.plan","content":"x"}`, allowed, ""},
+	{"plan_write without a path", "", plan, "plan_write", `{"title":"T","content":"c"}`, allowed, ""},
+	{"plan_write with a null path", "", plan, "plan_write", `{"title":"T","content":"c","path":null}`, allowed, ""},
+	{"plan_write with a plan path", "", plan, "plan_write", `{"title":"T","content":"c","path":"plans/x.plan"}`, allowed, ""},
+	{"plan_edit a plan", "", plan, "plan_edit", `{"path":"plans/existing.plan","old_string":"a","new_string":"b"}`, allowed, ""},
+	{"read a source file", "", plan, "read", `{"path":"src/main.go"}`, allowed, ""},
+	{"read with garbage arguments", "", plan, "read", `not json`, allowed, ""},
+	{"grep", "", plan, "grep", `{"pattern":"main"}`, allowed, ""},
+	{"ls outside (read-only)", "", plan, "ls", `{"path":"/etc"}`, allowed, ""},
+	{"ask_user", "", plan, "ask_user", `{"questions":[]}`, allowed, ""},
+	{"exit_plan_mode", "", plan, "exit_plan_mode", `{"plan_file_path":"plans/existing.plan"}`, allowed, ""},
+	{"enter_plan_mode", "", plan, "enter_plan_mode", `{}`, allowed, ""},
+	{"plan_list", "", plan, "plan_list", `{}`, allowed, ""},
+	{"plan_read a source file", "", plan, "plan_read", `{"path":"src/main.go"}`, allowed, ""},
+	{"glob", "", plan, "glob", `{"pattern":"**/*.go"}`, allowed, ""},
+
+	// Source files and escapes.
+	{"write a source file", "", plan, "write", `{"path":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
+	{"edit a source file", "", plan, "edit", `{"path":"src/main.go","old_string":"main","new_string":"x"}`, refPlan, KindFileEdit},
+	{"touch a new source file", "", plan, "touch", `{"path":"src/new.go"}`, refPlan, KindFileEdit},
+	{"plan_write onto a source file", "", plan, "plan_write", `{"title":"T","content":"c","path":"src/main.go"}`, refPlan, KindFileEdit},
+	{"plan_edit a source file", "", plan, "plan_edit", `{"path":"src/main.go","old_string":"a","new_string":"b"}`, refPlan, KindFileEdit},
+	{"../ escape to a plan outside", "", plan, "write", `{"path":"../outside/secret.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"../../ escape to /etc", "", plan, "write", `{"path":"../../../../../../etc/passwd.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"absolute /etc/passwd.plan", "", plan, "write", `{"path":"/etc/passwd.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"absolute plan outside", "", plan, "write", `{"path":"$OUT/secret.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"plans/../src/main.go", "", plan, "write", `{"path":"plans/../src/main.go","content":"x"}`, refPlan, KindFileEdit},
+	{"plans/x.plan/../../main.go", "", plan, "write", `{"path":"plans/x.plan/../../main.go","content":"x"}`, refPlan, KindFileEdit},
+	{"'..' even when it lands on a plan", "", plan, "write", `{"path":"src/../plans/new.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"'..' through a folder symlink", "", plan, "write", `{"path":"deeplink/../main.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"folder symlink to outside", "", plan, "write", `{"path":"outlink/secret.plan","content":"x"}`, refPlan, KindFileEdit},
+	{".plan symlink to a source file", "", plan, "write", `{"path":"plans/to-src.plan","content":"x"}`, refPlan, KindFileEdit},
+	{".plan symlink to outside", "", plan, "edit", `{"path":"plans/to-out.plan","old_string":"a","new_string":"b"}`, refPlan, KindFileEdit},
+	{"dangling .plan symlink", "", plan, "write", `{"path":"plans/dangling.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"hard link of a source file named .plan", "", plan, "write", `{"path":"plans/hard.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"touch a hard-linked .plan", "", plan, "touch", `{"path":"plans/hard.plan"}`, refPlan, KindFileEdit},
+	{"symlink loop named .plan", "", plan, "write", `{"path":"plans/loop.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"a .plan under a file", "", plan, "write", `{"path":"src/main.go/x.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"foo.plan/ is a folder", "", plan, "write", `{"path":"plans/foo.plan","content":"x"}`, refPlan, KindFileEdit},
+
+	// URIs and encodings.
+	{"file URI with %2e for the dot", "", plan, "write", `{"path":"file://$WS/x%2eplan","content":"x"}`, refPlan, KindFileEdit},
+	{"file URI with %2e%2e%2f", "", plan, "write", `{"path":"file://$WS/plans/%2e%2e%2fsrc%2fmain.go","content":"x"}`, refPlan, KindFileEdit},
+	{"file URI with encoded ../ before a plan name", "", plan, "write", `{"path":"file://$WS/plans/%2e%2e%2f%2e%2e%2foutside%2fsecret.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"file URI with an encoded last letter", "", plan, "write", `{"path":"file://$WS/plans/x.pla%6e","content":"x"}`, refPlan, KindFileEdit},
+	{"file URI with a query", "", plan, "write", `{"path":"file://$WS/src/main.go?x=.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"file URI with a fragment", "", plan, "write", `{"path":"file://$WS/src/main.go#.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"file URI of another host", "", plan, "write", `{"path":"file://evil.example/$WS/plans/x.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"file URI of /etc", "", plan, "write", `{"path":"file:///etc/passwd.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"literal %2e in a plain path", "", plan, "write", `{"path":"plans/x%2eplan","content":"x"}`, refPlan, KindFileEdit},
+	{"literal %2f in a plan name", "", plan, "write", `{"path":"plans/a%2f..%2fb.plan","content":"x"}`, refPlan, KindFileEdit},
+
+	// Lookalike names.
+	{".PLAN", "", plan, "write", `{"path":"plans/x.PLAN","content":"x"}`, refPlan, KindFileEdit},
+	{".Plan", "", plan, "write", `{"path":"plans/x.Plan","content":"x"}`, refPlan, KindFileEdit},
+	{"x.plan.go", "", plan, "write", `{"path":"plans/x.plan.go","content":"x"}`, refPlan, KindFileEdit},
+	{"trailing space", "", plan, "write", `{"path":"plans/x.plan ","content":"x"}`, refPlan, KindFileEdit},
+	{"trailing dot", "", plan, "write", `{"path":"plans/x.plan.","content":"x"}`, refPlan, KindFileEdit},
+	{"trailing slash", "", plan, "write", `{"path":"plans/x.plan/","content":"x"}`, refPlan, KindFileEdit},
+	{"trailing /.", "", plan, "write", `{"path":"plans/x.plan/.","content":"x"}`, refPlan, KindFileEdit},
+	{"bare .plan", "", plan, "write", `{"path":"plans/.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"NUL then .go", "", plan, "write", `{"path":"plans/x.plan\u0000.go","content":"x"}`, refPlan, KindFileEdit},
+	{"NUL before .plan", "", plan, "write", `{"path":"src/main.go\u0000.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"fullwidth dot x．plan", "", plan, "write", `{"path":"plans/x\uff0eplan","content":"x"}`, refPlan, KindFileEdit},
+	{"capital I in .pIan", "", plan, "write", `{"path":"plans/x.pIan","content":"x"}`, refPlan, KindFileEdit},
+	{"RTL override x\\u202Enalp.go", "", plan, "write", `{"path":"src/x\u202enalp.go","content":"x"}`, refPlan, KindFileEdit},
+	{"RTL override inside a .plan name", "", plan, "write", `{"path":"plans/x\u202eog.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"zero-width space in a .plan name", "", plan, "write", `{"path":"plans/x\u200b.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"newline in a .plan name", "", plan, "write", `{"path":"plans/x\n.plan","content":"x"}`, refPlan, KindFileEdit},
+
+	// Malformed arguments.
+	{"malformed JSON", "", plan, "write", `{"path":`, refPlan, KindFileEdit},
+	{"arguments are an array", "", plan, "write", `["plans/x.plan"]`, refPlan, KindFileEdit},
+	{"arguments are a string", "", plan, "write", `"plans/x.plan"`, refPlan, KindFileEdit},
+	{"empty arguments", "", plan, "write", ``, refPlan, KindFileEdit},
+	{"trailing second object", "", plan, "write", `{"path":"plans/x.plan"} {"path":"src/main.go"}`, refPlan, KindFileEdit},
+	{"missing path", "", plan, "write", `{"content":"x"}`, refPlan, KindFileEdit},
+	{"null path", "", plan, "edit", `{"path":null}`, refPlan, KindFileEdit},
+	{"empty path", "", plan, "write", `{"path":"","content":"x"}`, refPlan, KindFileEdit},
+	{"path is a number", "", plan, "write", `{"path":42,"content":"x"}`, refPlan, KindFileEdit},
+	{"path is an array", "", plan, "write", `{"path":["plans/x.plan"],"content":"x"}`, refPlan, KindFileEdit},
+	{"path is an object", "", plan, "write", `{"path":{"p":"plans/x.plan"},"content":"x"}`, refPlan, KindFileEdit},
+	{"duplicate path keys", "", plan, "write", `{"path":"plans/x.plan","path":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
+	{"path and PATH", "", plan, "write", `{"path":"plans/x.plan","PATH":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
+	{"path and p_ath", "", plan, "write", `{"path":"plans/x.plan","p_ath":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
+	{"PATH alone naming a source file", "", plan, "write", `{"PATH":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
+	{"plan_write with path as a number", "", plan, "plan_write", `{"title":"T","content":"c","path":7}`, refPlan, KindFileEdit},
+
+	// mv.
+	{"mv plan to plan", "", plan, "mv", `{"from":"plans/existing.plan","to":"plans/renamed.plan"}`, allowed, ""},
+	{"mv plan to a plan elsewhere in the workspace", "", plan, "mv", `{"from":"plans/notes.plan","to":"src/notes.plan"}`, allowed, ""},
+	{"mv source into plans", "", plan, "mv", `{"from":"src/main.go","to":"plans/main.plan"}`, refPlan, KindMove},
+	{"mv plan over a source file", "", plan, "mv", `{"from":"plans/existing.plan","to":"src/main.go"}`, refPlan, KindMove},
+	{"mv source to source", "", plan, "mv", `{"from":"src/main.go","to":"src/main2.go"}`, refPlan, KindMove},
+	{"mv a .plan symlink to a source file", "", plan, "mv", `{"from":"plans/to-src.plan","to":"plans/y.plan"}`, refPlan, KindMove},
+	{"mv a plan into a foo.plan/ folder", "", plan, "mv", `{"from":"plans/existing.plan","to":"plans/foo.plan"}`, refPlan, KindMove},
+	{"mv a plan outside the workspace", "", plan, "mv", `{"from":"plans/existing.plan","to":"../outside/x.plan"}`, refPlan, KindMove},
+	{"mv a plan from outside", "", plan, "mv", `{"from":"$OUT/secret.plan","to":"plans/secret.plan"}`, refPlan, KindMove},
+	{"mv without to", "", plan, "mv", `{"from":"plans/existing.plan"}`, refPlan, KindMove},
+	{"mv with path instead of from/to", "", plan, "mv", `{"path":"plans/existing.plan"}`, refPlan, KindMove},
+
+	// rm.
+	{"rm a plan inside plans/", "", plan, "rm", `{"path":"plans/notes.plan"}`, allowed, ""},
+	{"rm an empty folder inside plans/", "", plan, "rm", `{"path":"plans/empty"}`, allowed, ""},
+	{"rm an empty folder with a trailing slash", "", plan, "rm", `{"path":"plans/empty/","recursive":true}`, allowed, ""},
+	{"rm a source file", "", plan, "rm", `{"path":"src/main.go"}`, refPlan, KindDelete},
+	{"rm a plan outside plans/", "", plan, "rm", `{"path":"src/plans/existing.plan"}`, refPlan, KindDelete},
+	{"rm a non-empty folder in plans/", "", plan, "rm", `{"path":"plans/sub"}`, refPlan, KindDelete},
+	{"rm -r a non-empty folder in plans/", "", plan, "rm", `{"path":"plans/sub","recursive":true}`, refPlan, KindDelete},
+	{"rm a non-plan file in plans/", "", plan, "rm", `{"path":"plans/readme.txt"}`, refPlan, KindDelete},
+	{"rm the plans folder itself", "", plan, "rm", `{"path":"plans","recursive":true}`, refPlan, KindDelete},
+	{"rm a folder symlink out of plans/", "", plan, "rm", `{"path":"plans/to-empty-src"}`, refPlan, KindDelete},
+	{"rm a .plan symlink to a source file", "", plan, "rm", `{"path":"plans/to-src.plan"}`, refPlan, KindDelete},
+	{"rm via plans/../src", "", plan, "rm", `{"path":"plans/../src/util/helper.go"}`, refPlan, KindDelete},
+	{"rm outside through a folder symlink", "", plan, "rm", `{"path":"outlink/secret.plan"}`, refPlan, KindDelete},
+	{"rm the workspace", "", plan, "rm", `{"path":".","recursive":true}`, refState, KindDelete},
+
+	// mkdir.
+	{"mkdir inside plans/", "", plan, "mkdir", `{"path":"plans/new"}`, allowed, ""},
+	{"mkdir -p inside plans/", "", plan, "mkdir", `{"path":"plans/a/b/c"}`, allowed, ""},
+	{"mkdir plans/ itself", "", plan, "mkdir", `{"path":"plans"}`, allowed, ""},
+	{"mkdir plans/ when missing", setupNoPlans, plan, "mkdir", `{"path":"plans"}`, allowed, ""},
+	{"mkdir in src", "", plan, "mkdir", `{"path":"src/new"}`, refPlan, KindMkdir},
+	{"mkdir via plans/../src", "", plan, "mkdir", `{"path":"plans/../src/new"}`, refPlan, KindMkdir},
+	{"mkdir a folder named x.plan", "", plan, "mkdir", `{"path":"plans/x.plan"}`, refPlan, KindMkdir},
+	{"mkdir outside through a folder symlink", "", plan, "mkdir", `{"path":"outlink/new"}`, refPlan, KindMkdir},
+	{"mkdir through a symlink out of plans/", "", plan, "mkdir", `{"path":"plans/to-empty-src/new"}`, refPlan, KindMkdir},
+	{"mkdir over a file", "", plan, "mkdir", `{"path":"plans/readme.txt"}`, refPlan, KindMkdir},
+	{"mkdir /tmp", "", plan, "mkdir", `{"path":"/tmp/agentls-guard-test"}`, refPlan, KindMkdir},
+
+	// A symlinked plans folder.
+	{"plans/ symlinked outside: write", setupPlansOut, plan, "write", `{"path":"plans/x.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"plans/ symlinked outside: mkdir", setupPlansOut, plan, "mkdir", `{"path":"plans/new"}`, refPlan, KindMkdir},
+	{"plans/ symlinked outside: rm", setupPlansOut, plan, "rm", `{"path":"plans/secret.plan"}`, refPlan, KindDelete},
+	{"plans/ symlinked to src/plans: mkdir", setupPlansInSrc, plan, "mkdir", `{"path":"plans/new"}`, refPlan, KindMkdir},
+	{"plans/ symlinked to src/plans: rm", setupPlansInSrc, plan, "rm", `{"path":"plans/existing.plan"}`, refPlan, KindDelete},
+	{"plans/ symlinked to src/plans: write a plan", setupPlansInSrc, plan, "write", `{"path":"plans/x.plan","content":"x"}`, allowed, ""},
+
+	// run, unknown tools.
+	{"run a command", "", plan, "run", `{"command":"go test ./..."}`, refPlan, KindExecute},
+	{"run anything", "", plan, "run", `{"command":"echo hi > plans/x.plan"}`, refPlan, KindExecute},
+	{"run with garbage", "", plan, "run", `garbage`, refPlan, KindExecute},
+	{"unknown tool", "", plan, "bash", `{"command":"rm -rf /"}`, refPlan, KindOther},
+	{"tool name in another case", "", plan, "Write", `{"path":"plans/x.plan"}`, refPlan, KindOther},
+	{"empty tool name", "", plan, "", `{}`, refPlan, KindOther},
+	{"unknown mode is plan mode", "", Mode("BUILD "), "write", `{"path":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
+
+	// agentls's own state.
+	{"plan: write a session file", "", plan, "write", `{"path":".agentls/chats/s1.chat","content":"mode: build"}`, refState, KindFileEdit},
+	{"plan: a .plan inside .agentls/", "", plan, "write", `{"path":".agentls/x.plan","content":"x"}`, refState, KindFileEdit},
+	{"build: write a session file", "", build, "write", `{"path":".agentls/chats/s1.chat","content":"mode: build"}`, refState, KindFileEdit},
+	{"build: edit a session file via ..", "", build, "edit", `{"path":"src/../.agentls/chats/s1.chat","old_string":"plan","new_string":"build"}`, refState, KindFileEdit},
+	{"build: session file by absolute path", "", build, "write", `{"path":"$WS/.agentls/chats/s1.chat","content":"x"}`, refState, KindFileEdit},
+	{"build: session file by URI", "", build, "write", `{"path":"file://$WS/.agentls/chats/s1.chat","content":"x"}`, refState, KindFileEdit},
+	{"build: session file through a symlink", "", build, "write", `{"path":"chatslink/s1.chat","content":"x"}`, refState, KindFileEdit},
+	{"build: .AGENTLS in another case", "", build, "write", `{"path":".AGENTLS/chats/s1.chat","content":"x"}`, refState, KindFileEdit},
+	{"build: touch in .agentls/", "", build, "touch", `{"path":".agentls/chats/new.chat"}`, refState, KindFileEdit},
+	{"build: mkdir in .agentls/", "", build, "mkdir", `{"path":".agentls/chats/x"}`, refState, KindMkdir},
+	{"build: rm .agentls/", "", build, "rm", `{"path":".agentls","recursive":true}`, refState, KindDelete},
+	{"build: rm the workspace", "", build, "rm", `{"path":".","recursive":true}`, refState, KindDelete},
+	{"build: mv a file into .agentls/", "", build, "mv", `{"from":"src/main.go","to":".agentls/chats/s1.chat"}`, refState, KindMove},
+	{"build: mv a session file out", "", build, "mv", `{"from":".agentls/chats/s1.chat","to":"s1.chat"}`, refState, KindMove},
+	{"build: plan_write into .agentls/", "", build, "plan_write", `{"title":"T","content":"c","path":".agentls/x.plan"}`, refState, KindFileEdit},
+
+	// Build mode.
+	{"build: write a source file", "", build, "write", `{"path":"src/main.go","content":"x"}`, allowed, ""},
+	{"build: rm a source file", "", build, "rm", `{"path":"src/main.go"}`, allowed, ""},
+	{"build: mv sources", "", build, "mv", `{"from":"src/main.go","to":"src/app.go"}`, allowed, ""},
+	{"build: '..' without a symlink", "", build, "edit", `{"path":"src/../README.md","old_string":"a","new_string":"b"}`, allowed, ""},
+	{"build: run", "", build, "run", `{"command":"go test ./..."}`, allowed, ""},
+	{"build: read .agentls/", "", build, "read", `{"path":".agentls/chats/s1.chat"}`, allowed, ""},
+	{"build: unknown tool", "", build, "bash", `{"command":"ls"}`, refUnknown, KindOther},
+	{"build: write outside", "", build, "write", `{"path":"../outside/x.go","content":"x"}`, refBad, KindFileEdit},
+	{"build: '..' through a folder symlink", "", build, "write", `{"path":"deeplink/../x.go","content":"x"}`, refBad, KindFileEdit},
+	{"build: '..' through a symlink into .agentls/", "", build, "write", `{"path":"chatslink/../x.chat","content":"x"}`, refBad, KindFileEdit},
+	{"build: malformed JSON", "", build, "write", `{"path":"src/x.go"`, refBad, KindFileEdit},
+	{"build: ambiguous keys", "", build, "write", `{"path":"src/x.go","Path":".agentls/chats/s1.chat"}`, refBad, KindFileEdit},
+}
+
+// opRow is one attempt at layer 2 (CheckOps): the operations of one change.
+type opRow struct {
+	name  string
+	setup string
+	mode  Mode
+	tool  string
+	ops   []Op
+	want  outcome
+	kind  Kind
+}
+
+const (
+	cEdit   = workspace.ChangeEdit
+	cCreate = workspace.ChangeCreate
+	cRename = workspace.ChangeRename
+	cDelete = workspace.ChangeDelete
+	cMkdir  = workspace.ChangeMkdir
+)
+
+var opTable = []opRow{
+	{"create a plan", "", plan, "write", []Op{{Kind: cCreate, Path: "$WS/plans/new.plan"}, {Kind: cEdit, Path: "$WS/plans/new.plan"}}, allowed, ""},
+	{"edit a plan", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/plans/existing.plan"}}, allowed, ""},
+	{"edit a plan by URI", "", plan, "plan_edit", []Op{{Kind: cEdit, Path: "file://$WS/plans/existing.plan"}}, allowed, ""},
+	{"create a plan by relative path", "", plan, "plan_write", []Op{{Kind: cCreate, Path: "plans/rel.plan"}}, allowed, ""},
+	{"rename plan to plan", "", plan, "mv", []Op{{Kind: cRename, From: "$WS/plans/existing.plan", Path: "$WS/plans/r.plan"}}, allowed, ""},
+	{"delete a plan in plans/", "", plan, "rm", []Op{{Kind: cDelete, Path: "$WS/plans/notes.plan"}}, allowed, ""},
+	{"mkdir in plans/", "", plan, "mkdir", []Op{{Kind: cMkdir, Path: "$WS/plans/d"}}, allowed, ""},
+	{"status update by exit_plan_mode", "", plan, "exit_plan_mode", []Op{{Kind: cEdit, Path: "$WS/plans/existing.plan"}}, allowed, ""},
+	{"no operations", "", plan, "write", nil, allowed, ""},
+	{"edit a source file", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/src/main.go"}}, refPlan, KindFileEdit},
+	{"plan edit then a source edit", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/plans/existing.plan"}, {Kind: cEdit, Path: "$WS/src/main.go"}}, refPlan, KindFileEdit},
+	{"create a source file", "", plan, "write", []Op{{Kind: cCreate, Path: "$WS/src/new.go"}}, refPlan, KindFileEdit},
+	{"edit a .plan symlink to a source file", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/plans/to-src.plan"}}, refPlan, KindFileEdit},
+	{"edit a .plan symlink to outside", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/plans/to-out.plan"}}, refPlan, KindFileEdit},
+	{"edit a hard-linked .plan", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/plans/hard.plan"}}, refPlan, KindFileEdit},
+	{"create over a foo.plan/ folder", "", plan, "write", []Op{{Kind: cCreate, Path: "$WS/plans/foo.plan"}}, refPlan, KindFileEdit},
+	{"edit by URI with %2e", "", plan, "edit", []Op{{Kind: cEdit, Path: "file://$WS/plans/x%2eplan"}}, refPlan, KindFileEdit},
+	{"edit by URI with %2e%2e%2f", "", plan, "edit", []Op{{Kind: cEdit, Path: "file://$WS/plans/%2e%2e%2fsrc%2fmain.go"}}, refPlan, KindFileEdit},
+	{"edit a plan outside", "", plan, "edit", []Op{{Kind: cEdit, Path: "$OUT/secret.plan"}}, refPlan, KindFileEdit},
+	{"rename source to plan", "", plan, "mv", []Op{{Kind: cRename, From: "$WS/src/main.go", Path: "$WS/plans/m.plan"}}, refPlan, KindMove},
+	{"rename plan to source", "", plan, "mv", []Op{{Kind: cRename, From: "$WS/plans/existing.plan", Path: "$WS/src/main.go"}}, refPlan, KindMove},
+	{"rename without a source", "", plan, "mv", []Op{{Kind: cRename, Path: "$WS/plans/r.plan"}}, refPlan, KindMove},
+	{"delete a source file", "", plan, "rm", []Op{{Kind: cDelete, Path: "$WS/src/main.go"}}, refPlan, KindDelete},
+	{"delete a non-empty folder in plans/", "", plan, "rm", []Op{{Kind: cDelete, Path: "$WS/plans/sub"}}, refPlan, KindDelete},
+	{"delete a non-plan in plans/", "", plan, "rm", []Op{{Kind: cDelete, Path: "$WS/plans/readme.txt"}}, refPlan, KindDelete},
+	{"mkdir in src", "", plan, "mkdir", []Op{{Kind: cMkdir, Path: "$WS/src/d"}}, refPlan, KindMkdir},
+	{"an edit with a source", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/plans/existing.plan", From: "$WS/src/main.go"}}, refPlan, KindFileEdit},
+	{"unknown operation kind", "", plan, "edit", []Op{{Kind: "chmod", Path: "$WS/plans/existing.plan"}}, refPlan, KindOther},
+	{"run producing a plan change", "", plan, "run", []Op{{Kind: cCreate, Path: "$WS/plans/new.plan"}}, refPlan, KindExecute},
+	{"unknown tool", "", plan, "apply_patch", []Op{{Kind: cEdit, Path: "$WS/plans/existing.plan"}}, refPlan, KindOther},
+	{"plan: edit a session file", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/.agentls/chats/s1.chat"}}, refState, KindFileEdit},
+	{"build: edit a source file", "", build, "edit", []Op{{Kind: cEdit, Path: "$WS/src/main.go"}}, allowed, ""},
+	{"build: edit a session file", "", build, "edit", []Op{{Kind: cEdit, Path: "$WS/.agentls/chats/s1.chat"}}, refState, KindFileEdit},
+	{"build: rename .agentls/", "", build, "mv", []Op{{Kind: cRename, From: "$WS/.agentls", Path: "$WS/state"}}, refState, KindMove},
+	{"build: delete the workspace", "", build, "rm", []Op{{Kind: cDelete, Path: "$WS"}}, refState, KindDelete},
+	{"build: edit /etc/passwd", "", build, "edit", []Op{{Kind: cEdit, Path: "/etc/passwd"}}, refBad, KindFileEdit},
+	{"build: unknown operation kind", "", build, "edit", []Op{{Kind: "chmod", Path: "$WS/src/main.go"}}, refBad, KindOther},
+	{"build: unknown tool", "", build, "apply_patch", []Op{{Kind: cEdit, Path: "$WS/src/main.go"}}, refUnknown, KindOther},
+}

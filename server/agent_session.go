@@ -1,0 +1,216 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/questions"
+)
+
+// agentHandlers are the agent/* client→server methods (PROTOCOL.md §2).
+var agentHandlers = map[string]handlerFunc{
+	"agent/newSession":   (*Server).newSession,
+	"agent/listSessions": (*Server).listSessions,
+	"agent/loadSession":  (*Server).loadSession,
+	"agent/prompt":       (*Server).prompt,
+	"agent/cancel":       (*Server).cancel,
+	"agent/setMode":      (*Server).setMode,
+	"agent/answer":       (*Server).answer,
+	"agent/resolvePlan":  (*Server).resolvePlan,
+	"agent/listPlans":    (*Server).listPlans,
+}
+
+// decodeParams decodes params into v; a malformed payload is -32602.
+func decodeParams(raw jsonrpc2.RawMessage, v any) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = jsonrpc2.RawMessage("{}")
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return invalidParams("invalid params: %v", err)
+	}
+	return nil
+}
+
+type sessionParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+func (s *Server) newSession(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		Mode  string `json:"mode"`
+		Title string `json:"title"`
+	}
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	info, err := s.manager().NewSession(p.Mode, p.Title)
+	return info, rpcError(err)
+}
+
+func (s *Server) listSessions(context.Context, jsonrpc2.RawMessage) (any, error) {
+	list, err := s.manager().ListSessions()
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	if list == nil {
+		list = []agent.Info{}
+	}
+	return map[string]any{"sessions": list}, nil
+}
+
+// loadedSession is agent/loadSession's result: Session & {messages}.
+type loadedSession struct {
+	agent.Info
+	Messages []llm.Message `json:"messages"`
+}
+
+func (s *Server) loadSession(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p sessionParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	info, msgs, err := s.manager().LoadSession(p.SessionID)
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	if msgs == nil {
+		msgs = []llm.Message{}
+	}
+	return loadedSession{Info: info, Messages: msgs}, nil
+}
+
+type promptResult struct {
+	StopReason agent.StopReason `json:"stopReason"`
+	Error      *struct {
+		Message string `json:"message"`
+	} `json:"error,omitempty"`
+}
+
+func (s *Server) prompt(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+		Text      string `json:"text"`
+		Context   *struct {
+			URI   string `json:"uri"`
+			Range *struct {
+				Start struct {
+					Line int `json:"line"`
+				} `json:"start"`
+				End struct {
+					Line int `json:"line"`
+				} `json:"end"`
+			} `json:"range"`
+		} `json:"context"`
+		QuestionAnswer *struct {
+			QuestionID string          `json:"questionId"`
+			Answers    json.RawMessage `json:"answers"`
+		} `json:"questionAnswer"`
+	}
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	req := agent.PromptRequest{SessionID: p.SessionID, Text: p.Text}
+	if p.Context != nil {
+		path, err := uriToPath(p.Context.URI)
+		if err != nil {
+			return nil, invalidParams("context.uri: %v", err)
+		}
+		req.Context = &agent.PromptContext{Path: path, StartLine: -1}
+		if r := p.Context.Range; r != nil {
+			req.Context.StartLine, req.Context.EndLine = r.Start.Line, r.End.Line
+		}
+	}
+	if qa := p.QuestionAnswer; qa != nil {
+		answers, err := questions.DecodeAnswers(qa.Answers)
+		if err != nil {
+			return nil, invalidParams("questionAnswer.answers: %v", err)
+		}
+		req.QuestionAnswer = &agent.QuestionAnswer{QuestionID: qa.QuestionID, Answers: answers}
+	}
+	res, err := s.manager().Prompt(ctx, req)
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	out := promptResult{StopReason: res.StopReason}
+	if res.Err != nil {
+		out.Error = &struct {
+			Message string `json:"message"`
+		}{Message: res.Err.Error()}
+	}
+	return out, nil
+}
+
+func (s *Server) cancel(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p sessionParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	return nil, rpcError(s.manager().Cancel(p.SessionID))
+}
+
+func (s *Server) setMode(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+		Mode      string `json:"mode"`
+	}
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	info, err := s.manager().SetMode(jsonrpc2.DetachContext(ctx), p.SessionID, p.Mode)
+	return info, rpcError(err)
+}
+
+func (s *Server) answer(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		SessionID  string          `json:"sessionId"`
+		QuestionID string          `json:"questionId"`
+		Answers    json.RawMessage `json:"answers"`
+	}
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	answers, err := questions.DecodeAnswers(p.Answers)
+	if err != nil {
+		return nil, invalidParams("answers: %v", err)
+	}
+	if err := s.manager().Answer(p.SessionID, p.QuestionID, answers); err != nil {
+		return nil, rpcError(err)
+	}
+	return map[string]bool{"accepted": true}, nil
+}
+
+func (s *Server) resolvePlan(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+		Decision  string `json:"decision"`
+		Reason    string `json:"reason"`
+	}
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	info, err := s.manager().ResolvePlan(ctx, p.SessionID, strings.TrimSpace(p.Decision), p.Reason)
+	return info, rpcError(err)
+}
+
+func (s *Server) listPlans(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		Status string `json:"status"`
+		Limit  int    `json:"limit"`
+	}
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	plans, total, err := s.manager().ListPlans(p.Status, p.Limit)
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	if plans == nil {
+		plans = []agent.PlanInfo{}
+	}
+	return map[string]any{"plans": plans, "total": total}, nil
+}

@@ -1,0 +1,293 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/server/fakeeditor"
+)
+
+func TestInvalidParams(t *testing.T) {
+	h := start(t, setup{script: "name: x\nsteps:\n  - text: hi\n"})
+	s := h.newSession("build")
+	tests := []struct {
+		method string
+		params map[string]any
+		want   string
+	}{
+		{"agent/prompt", map[string]any{"sessionId": "nope", "text": "hi"}, `unknown session "nope"`},
+		{"agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "yolo"}, `mode must be "plan" or "build"`},
+		{"agent/newSession", map[string]any{"mode": "fast"}, `mode must be`},
+		{"agent/loadSession", map[string]any{"sessionId": "../../etc/passwd"}, "session"},
+		{"agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": "q1", "answers": map[string]any{}}, `question "q1" is not pending`},
+		{"agent/resolvePlan", map[string]any{"sessionId": s.SessionID, "decision": "approve"}, "no plan is awaiting approval"},
+		{"agent/resolvePlan", map[string]any{"sessionId": s.SessionID, "decision": "reject"}, "non-empty reason"},
+		{"agent/listPlans", map[string]any{"status": "lost"}, "status must be"},
+		{"agent/prompt", map[string]any{"sessionId": s.SessionID, "text": 42}, "invalid params"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.method, func(t *testing.T) {
+			err := h.ed.Call(h.ctx, tc.method, tc.params, nil)
+			if rpcCode(err) != -32602 || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%s(%v) = %v, want -32602 containing %q", tc.method, tc.params, err, tc.want)
+			}
+		})
+	}
+	// Nothing changed in the session.
+	var loaded sessionInfo
+	if err := h.ed.Call(h.ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
+		t.Fatal(err)
+	}
+	if loaded.Mode != "build" {
+		t.Fatalf("mode = %q after invalid calls", loaded.Mode)
+	}
+	if err := h.ed.Call(h.ctx, "agent/nonsense", map[string]any{}, nil); rpcCode(err) != -32601 {
+		t.Fatalf("unknown method: %v", err)
+	}
+}
+
+// blockingAsk answers agent/askUser only once release is closed.
+func blockingAsk(release <-chan struct{}, answer any) func(json.RawMessage) any {
+	return func(json.RawMessage) any {
+		<-release
+		return answer
+	}
+}
+
+const askScript = `
+name: ask
+steps:
+  - tool_calls:
+      - id: q
+        name: ask_user
+        args:
+          questions:
+            - name: env
+              question: Which environment?
+              schema: {type: string, enum: [dev, prod]}
+  - text: "ok"
+    expect:
+      tool_result_contains: {q: ["\"status\":\"answered\"", "\"env\":\"dev\""]}
+`
+
+func awaitMethod(t *testing.T, h *harness, method string) {
+	t.Helper()
+	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+		for _, m := range ms {
+			if m.Method == method {
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		t.Fatalf("waiting for %s: %v", method, err)
+	}
+}
+
+func TestSecondPromptWhileBusy(t *testing.T) {
+	release := make(chan struct{})
+	h := start(t, setup{script: askScript, handlers: fakeeditor.Handlers{
+		AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"env": "dev"}}),
+	}})
+	s := h.newSession("plan")
+	done := make(chan promptResult, 1)
+	go func() {
+		var r promptResult
+		_ = h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, &r)
+		done <- r
+	}()
+	awaitMethod(t, h, "agent/askUser")
+	err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "again"}, nil)
+	if rpcCode(err) != -32002 || !strings.Contains(err.Error(), "session busy") {
+		t.Fatalf("second prompt = %v, want -32002 session busy", err)
+	}
+	close(release)
+	if r := <-done; r.StopReason != "end_turn" {
+		t.Fatalf("first prompt = %+v", r)
+	}
+}
+
+func TestCancelWithdrawsQuestion(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	h := start(t, setup{script: askScript, handlers: fakeeditor.Handlers{
+		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
+	}})
+	s := h.newSession("plan")
+	done := make(chan promptResult, 1)
+	go func() {
+		var r promptResult
+		_ = h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, &r)
+		done <- r
+	}()
+	awaitMethod(t, h, "agent/askUser")
+	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.StopReason != "cancelled" {
+		t.Fatalf("prompt = %+v, want cancelled", r)
+	}
+	awaitMethod(t, h, "$/cancelRequest")
+}
+
+func TestEditorRefusesEdit(t *testing.T) {
+	h := start(t, setup{
+		files: map[string]string{"a.txt": "one\n"},
+		script: `
+name: refused
+steps:
+  - tool_calls:
+      - {id: e, name: edit, args: {path: a.txt, old_string: one, new_string: two}}
+  - text: noted
+    expect:
+      tool_result_contains: {e: ["\"success\":false", "buffer is read-only"]}
+`,
+		handlers: fakeeditor.Handlers{ApplyEdit: func(json.RawMessage) (bool, string) { return false, "buffer is read-only" }},
+	})
+	s := h.newSession("build")
+	if r := h.prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+	if got := h.read("a.txt"); got != "one\n" {
+		t.Fatalf("a.txt = %q", got)
+	}
+	ups := h.updates("tool_call_update")
+	if len(ups) != 1 || ups[0]["status"] != "failed" {
+		t.Fatalf("tool_call_update = %v", ups)
+	}
+}
+
+func TestBrokenToolCallJSON(t *testing.T) {
+	h := start(t, setup{
+		script: `
+name: garbage
+steps:
+  - tool_calls:
+      - {id: bad, name: read, raw_args: '{"path": "a.txt",'}
+      - {id: nope, name: teleport, args: {}}
+  - text: recovered
+    expect:
+      tool_result_contains:
+        bad: ["not valid JSON"]
+        nope: ["unknown tool", "teleport", "the tools are: read"]
+`,
+	})
+	s := h.newSession("plan")
+	if r := h.prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+}
+
+func TestModelError(t *testing.T) {
+	h := start(t, setup{script: "name: e\nsteps:\n  - error: \"model request failed: 500 Internal Server Error\"\n"})
+	s := h.newSession("plan")
+	r := h.prompt(s.SessionID, "go")
+	if r.StopReason != "error" || r.Error == nil || !strings.Contains(r.Error.Message, "500") {
+		t.Fatalf("prompt = %+v", r)
+	}
+}
+
+func TestClientGoneMidTurn(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	h := start(t, setup{script: askScript, handlers: fakeeditor.Handlers{
+		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
+	}})
+	s := h.newSession("plan")
+	go func() {
+		_ = h.ed.Call(context.Background(), "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, nil)
+	}()
+	awaitMethod(t, h, "agent/askUser")
+	// Disconnect returns only once the server has returned: no turn is left blocked.
+	if err := h.ed.Disconnect(); err != nil {
+		t.Fatalf("server: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(h.dir, ".agentls", "chats", s.SessionID+".chat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(data), "---\n") || !strings.Contains(string(data), "mode: plan") {
+		t.Fatalf("session file after the client vanished:\n%s", data)
+	}
+}
+
+func TestSetModeTakesEffectMidTurn(t *testing.T) {
+	release := make(chan struct{})
+	h := start(t, setup{
+		files: map[string]string{"a.txt": "one\n"},
+		script: `
+name: midturn
+steps:
+  - tool_calls:
+      - id: q
+        name: ask_user
+        args: {questions: [{name: ok, question: "Go on?", schema: {type: boolean}}]}
+  - expect:
+      system_contains: ["You are in PLAN mode", "changed from BUILD to PLAN"]
+    tool_calls:
+      - {id: e, name: edit, args: {path: a.txt, old_string: one, new_string: two}}
+  - text: stopped
+    expect:
+      tool_result_contains: {e: ["System is in Plan Mode"]}
+`,
+		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"ok": true}})},
+	})
+	s := h.newSession("build")
+	done := make(chan promptResult, 1)
+	go func() {
+		var r promptResult
+		_ = h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, &r)
+		done <- r
+	}()
+	awaitMethod(t, h, "agent/askUser")
+	var info sessionInfo
+	if err := h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "plan"}, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode != "plan" {
+		t.Fatalf("setMode = %+v", info)
+	}
+	close(release)
+	if r := <-done; r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+	if got := h.read("a.txt"); got != "one\n" {
+		t.Fatalf("a.txt = %q: the edit ran after the switch to plan", got)
+	}
+}
+
+func TestDiskEditsWithoutApplyEdit(t *testing.T) {
+	h := start(t, setup{
+		caps:  map[string]any{},
+		files: map[string]string{"a.txt": "one\n"},
+		script: `
+name: disk
+steps:
+  - tool_calls:
+      - {id: e, name: edit, args: {path: a.txt, old_string: one, new_string: two}}
+      - {id: w, name: write, args: {path: sub/new.txt, content: "fresh\n"}}
+      - {id: m, name: mv, args: {from: a.txt, to: b.txt}}
+  - text: done
+    expect:
+      tool_result_contains: {e: ["\"success\":true"], w: ["\"success\":true"], m: ["\"success\":true"]}
+`,
+	})
+	s := h.newSession("build")
+	if r := h.prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+	if n := len(h.messages("workspace/applyEdit")); n != 0 {
+		t.Fatalf("%d applyEdit requests to an editor without applyEdit", n)
+	}
+	if got := h.read("b.txt"); got != "two\n" {
+		t.Fatalf("b.txt = %q", got)
+	}
+	if got := h.read("sub/new.txt"); got != "fresh\n" {
+		t.Fatalf("sub/new.txt = %q", got)
+	}
+}

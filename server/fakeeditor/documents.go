@@ -1,0 +1,85 @@
+package fakeeditor
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// document is an open buffer of the fake editor.
+type document struct {
+	text    string
+	version int32
+}
+
+// URI is the file URI of a workspace-relative path.
+func (e *Editor) URI(rel string) string {
+	return "file://" + filepath.ToSlash(filepath.Join(e.Root, filepath.FromSlash(rel)))
+}
+
+// Open opens a buffer (textDocument/didOpen) holding text, which need not be
+// what is on disk (an unsaved buffer).
+func (e *Editor) Open(ctx context.Context, rel, text string) error {
+	path := filepath.Join(e.Root, filepath.FromSlash(rel))
+	e.mu.Lock()
+	e.docs[path] = &document{text: text, version: 1}
+	e.mu.Unlock()
+	return e.Notify(ctx, "textDocument/didOpen", map[string]any{
+		"textDocument": map[string]any{"uri": e.URI(rel), "languageId": "plaintext", "version": 1, "text": text},
+	})
+}
+
+// Change edits an open buffer and sends the incremental textDocument/didChange.
+func (e *Editor) Change(ctx context.Context, rel string, edit workspace.TextEdit) error {
+	path := filepath.Join(e.Root, filepath.FromSlash(rel))
+	e.mu.Lock()
+	doc, ok := e.docs[path]
+	if !ok {
+		e.mu.Unlock()
+		return fmt.Errorf("%s is not open", rel)
+	}
+	text, err := workspace.ApplyEdits(doc.text, []workspace.TextEdit{edit})
+	if err != nil {
+		e.mu.Unlock()
+		return err
+	}
+	doc.text = text
+	doc.version++
+	version := doc.version
+	e.mu.Unlock()
+	return e.Notify(ctx, "textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": e.URI(rel), "version": version},
+		"contentChanges": []any{map[string]any{"range": edit.Range, "text": edit.NewText}},
+	})
+}
+
+// Buffer is the text of an open buffer.
+func (e *Editor) Buffer(rel string) (string, bool) {
+	path := filepath.Join(e.Root, filepath.FromSlash(rel))
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	doc, ok := e.docs[path]
+	if !ok {
+		return "", false
+	}
+	return doc.text, true
+}
+
+// editBuffer applies edits to an open buffer; ok is false if it is not open.
+func (e *Editor) editBuffer(path string, edits []workspace.TextEdit) (ok bool, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	doc, open := e.docs[filepath.Clean(path)]
+	if !open {
+		return false, nil
+	}
+	text, err := workspace.ApplyEdits(doc.text, edits)
+	if err != nil {
+		return true, err
+	}
+	doc.text = text
+	doc.version++
+	return true, nil
+}

@@ -1,0 +1,253 @@
+// Package fakeeditor is a scripted LSP editor: a real JSON-RPC client that
+// talks to agentls over real OS pipes, records every message the server sends,
+// answers the server's requests (applyEdit, askUser, showMessageRequest,
+// showDocument) with pluggable handlers, and lets tests wait on expectations
+// re-checked on every message, never on sleeps. The tests and `agentls demo`
+// drive the server through it.
+package fakeeditor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// Message is one message the server sent to the editor.
+type Message struct {
+	Method string
+	Params json.RawMessage
+	IsCall bool
+}
+
+// Handlers answer the server's requests. A nil handler gets the default.
+type Handlers struct {
+	// ApplyEdit answers workspace/applyEdit; the default applies the edit to
+	// the files on disk, as an editor that saves would.
+	ApplyEdit func(edit json.RawMessage) (applied bool, failureReason string)
+	// AskUser answers agent/askUser with the result object (e.g.
+	// {"answers":{…}} or {"dismissed":true}); the default dismisses.
+	AskUser func(params json.RawMessage) any
+	// ShowMessageRequest answers window/showMessageRequest with the chosen
+	// action (nil = dismissed); the default picks the first action.
+	ShowMessageRequest func(params json.RawMessage) any
+	// OnMessage, if set, sees every message as it arrives (before Await
+	// callers), from the connection's goroutines.
+	OnMessage func(Message)
+}
+
+// Editor is a connected fake editor.
+type Editor struct {
+	Root     string
+	conn     jsonrpc2.Conn
+	handlers Handlers
+	toServer io.Closer
+	// closeOnce guards the end of the server; serveErr is what it returned.
+	closeOnce sync.Once
+	serveErr  error
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every new message
+	log     []Message
+	modes   map[string]string    // sessionId → mode, as a status bar shows it
+	docs    map[string]*document // open buffers by absolute path
+	served  chan error
+}
+
+// Serve is how the editor starts a server on its side of the pipes (e.g.
+// server.Serve). It must return when its input ends.
+type Serve func(ctx context.Context, rwc io.ReadWriteCloser) error
+
+// Start connects a new editor to a server started by serve over two OS pipes.
+func Start(ctx context.Context, root string, serve Serve, h Handlers) (*Editor, error) {
+	c2sR, c2sW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("pipe: %w", err)
+	}
+	s2cR, s2cW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("pipe: %w", err)
+	}
+	e := &Editor{Root: root, handlers: h, changed: make(chan struct{}), modes: map[string]string{}, docs: map[string]*document{}, served: make(chan error, 1), toServer: c2sW}
+	go func() {
+		err := serve(ctx, pipeRWC{r: c2sR, w: s2cW})
+		_ = s2cW.Close()
+		_ = c2sR.Close()
+		e.served <- err
+	}()
+	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{r: s2cR, w: c2sW}), jsonrpc2.WithCodec(jsonCodec{}))
+	e.conn.Go(ctx, jsonrpc2.AsyncHandler(e.handle))
+	return e, nil
+}
+
+// pipeRWC joins the read end of one pipe and the write end of another.
+type pipeRWC struct {
+	r *os.File
+	w *os.File
+}
+
+func (p pipeRWC) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p pipeRWC) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipeRWC) Close() error                { return errors.Join(p.r.Close(), p.w.Close()) }
+
+// Call sends a request and decodes its result into result (may be nil).
+func (e *Editor) Call(ctx context.Context, method string, params, result any) error {
+	_, err := e.conn.Call(ctx, method, params, result)
+	return err
+}
+
+// Notify sends a notification.
+func (e *Editor) Notify(ctx context.Context, method string, params any) error {
+	return e.conn.Notify(ctx, method, params)
+}
+
+// Disconnect is an editor that vanishes: it closes the server's input and
+// waits for the server to return, leaving its own handlers as they are.
+func (e *Editor) Disconnect() error {
+	e.closeOnce.Do(func() {
+		_ = e.toServer.Close()
+		e.serveErr = <-e.served
+	})
+	return e.serveErr
+}
+
+// Close disconnects and then closes the editor's side (waiting for its own
+// request handlers to return).
+func (e *Editor) Close() error {
+	err := e.Disconnect()
+	_ = e.conn.Close()
+	return err
+}
+
+// Shutdown sends shutdown and exit, then waits for the server to return.
+func (e *Editor) Shutdown(ctx context.Context) error {
+	if err := e.Call(ctx, "shutdown", nil, nil); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := e.Notify(ctx, "exit", nil); err != nil {
+		return fmt.Errorf("exit: %w", err)
+	}
+	e.closeOnce.Do(func() { e.serveErr = <-e.served })
+	_ = e.conn.Close()
+	return e.serveErr
+}
+
+func (e *Editor) record(m Message) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.log = append(e.log, m)
+	if m.Method == "agent/modeChanged" {
+		var p struct {
+			SessionID string `json:"sessionId"`
+			Mode      string `json:"mode"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			e.modes[p.SessionID] = p.Mode
+		}
+	}
+	close(e.changed)
+	e.changed = make(chan struct{})
+}
+
+// Messages returns a copy of every message the server sent so far.
+func (e *Editor) Messages() []Message {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]Message(nil), e.log...)
+}
+
+// Mode is the mode the status bar shows for a session ("" if never told).
+func (e *Editor) Mode(sessionID string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.modes[sessionID]
+}
+
+// Await blocks until cond holds for the messages received so far, re-checking
+// on every new message, or ctx ends.
+func (e *Editor) Await(ctx context.Context, cond func([]Message) bool) error {
+	for {
+		e.mu.Lock()
+		ok := cond(e.log)
+		ch := e.changed
+		e.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("await: %w", ctx.Err())
+		}
+	}
+}
+
+// handle answers the server's requests and records everything.
+func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	params := json.RawMessage(append([]byte(nil), req.Params()...))
+	msg := Message{Method: req.Method(), Params: params, IsCall: req.IsCall()}
+	if e.handlers.OnMessage != nil {
+		e.handlers.OnMessage(msg)
+	}
+	e.record(msg)
+	if !req.IsCall() {
+		return nil, nil
+	}
+	switch req.Method() {
+	case "workspace/applyEdit":
+		var p struct {
+			Edit json.RawMessage `json:"edit"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		apply := e.handlers.ApplyEdit
+		if apply == nil {
+			apply = e.applyToDisk
+		}
+		ok, reason := apply(p.Edit)
+		res := map[string]any{"applied": ok}
+		if !ok {
+			res["failureReason"] = reason
+		}
+		return res, nil
+	case "agent/askUser":
+		if e.handlers.AskUser != nil {
+			return e.handlers.AskUser(params), nil
+		}
+		return map[string]any{"dismissed": true}, nil
+	case "window/showMessageRequest":
+		if e.handlers.ShowMessageRequest != nil {
+			return e.handlers.ShowMessageRequest(params), nil
+		}
+		var p struct {
+			Actions []json.RawMessage `json:"actions"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil || len(p.Actions) == 0 {
+			return nil, nil
+		}
+		return p.Actions[0], nil
+	case "window/showDocument":
+		return map[string]bool{"success": true}, nil
+	case "window/workDoneProgress/create", "client/registerCapability":
+		return nil, nil
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "fake editor: %s", req.Method())
+}
+
+// jsonCodec is encoding/json for the editor's own payloads.
+type jsonCodec struct{}
+
+func (jsonCodec) Marshal(v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		return raw, nil
+	}
+	return json.Marshal(v)
+}
+
+func (jsonCodec) Unmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

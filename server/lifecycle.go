@@ -1,0 +1,288 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/workspace"
+)
+
+var lspHandlers = map[string]handlerFunc{
+	"initialize":               (*Server).initialize,
+	"initialized":              (*Server).initializedNote,
+	"shutdown":                 (*Server).shutdownReq,
+	"exit":                     (*Server).exitNote,
+	"textDocument/didSave":     (*Server).didSave,
+	"workspace/executeCommand": (*Server).executeCommand,
+	"textDocument/codeLens":    (*Server).codeLens,
+	"workspace/didChangeConfiguration": func(*Server, context.Context, jsonrpc2.RawMessage) (any, error) {
+		return nil, nil
+	},
+}
+
+// clientCaps is what the editor said it can do, in the parts agentls uses.
+type clientCaps struct {
+	applyEdit          bool
+	documentChanges    bool
+	resourceOps        map[string]bool // create, rename, delete
+	showDocument       bool
+	workDoneProgress   bool
+	messageActionProps bool // additionalPropertiesSupport on message action items
+	askUser            bool // experimental.agent.askUser
+	modeIndicator      bool // experimental.agent.modeIndicator
+}
+
+// initializeParams is the part of LSP's InitializeParams agentls reads.
+type initializeParams struct {
+	RootURI          *string `json:"rootUri"`
+	RootPath         *string `json:"rootPath"`
+	WorkspaceFolders []struct {
+		URI  string `json:"uri"`
+		Name string `json:"name"`
+	} `json:"workspaceFolders"`
+	InitializationOptions map[string]any `json:"initializationOptions"`
+	Capabilities          struct {
+		Workspace struct {
+			ApplyEdit     bool `json:"applyEdit"`
+			WorkspaceEdit struct {
+				DocumentChanges    bool     `json:"documentChanges"`
+				ResourceOperations []string `json:"resourceOperations"`
+			} `json:"workspaceEdit"`
+		} `json:"workspace"`
+		Window struct {
+			WorkDoneProgress bool `json:"workDoneProgress"`
+			ShowDocument     struct {
+				Support bool `json:"support"`
+			} `json:"showDocument"`
+			ShowMessage struct {
+				MessageActionItem struct {
+					AdditionalPropertiesSupport bool `json:"additionalPropertiesSupport"`
+				} `json:"messageActionItem"`
+			} `json:"showMessage"`
+		} `json:"window"`
+		Experimental struct {
+			Agent struct {
+				AskUser       bool `json:"askUser"`
+				ModeIndicator bool `json:"modeIndicator"`
+			} `json:"agent"`
+		} `json:"experimental"`
+	} `json:"capabilities"`
+}
+
+func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p initializeParams
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams("initialize params: %v", err)
+	}
+	s.mu.Lock()
+	already := s.mgr != nil
+	s.mu.Unlock()
+	if already {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
+	}
+	folders, err := workspaceFolders(p)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	ws, err := workspace.New(folders...)
+	if err != nil {
+		return nil, invalidParams("workspace: %v", err)
+	}
+	caps := clientCaps{
+		applyEdit:          p.Capabilities.Workspace.ApplyEdit,
+		documentChanges:    p.Capabilities.Workspace.WorkspaceEdit.DocumentChanges,
+		resourceOps:        map[string]bool{},
+		showDocument:       p.Capabilities.Window.ShowDocument.Support,
+		workDoneProgress:   p.Capabilities.Window.WorkDoneProgress,
+		messageActionProps: p.Capabilities.Window.ShowMessage.MessageActionItem.AdditionalPropertiesSupport,
+		askUser:            p.Capabilities.Experimental.Agent.AskUser,
+		modeIndicator:      p.Capabilities.Experimental.Agent.ModeIndicator,
+	}
+	for _, k := range p.Capabilities.Workspace.WorkspaceEdit.ResourceOperations {
+		caps.resourceOps[k] = true
+	}
+	cfg, diags := s.loadConfig(ws.Root(), p.InitializationOptions)
+	provider, err := s.newProvider(cfg, ws.Root())
+	if err != nil {
+		slog.Error("model provider", "err", err)
+		provider = agent.BrokenProvider{Err: err}
+	}
+	s.mu.Lock()
+	s.ws, s.cfg, s.caps, s.configDiagnostics = ws, cfg, caps, diags
+	s.mu.Unlock()
+	mgr, err := agent.NewManager(agent.Options{Workspace: ws, Config: cfg, Provider: provider, Editor: s})
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+	}
+	s.mu.Lock()
+	s.mgr = mgr
+	s.mu.Unlock()
+	for _, d := range diags {
+		slog.Warn("config", "file", d.File, "line", d.Line, "msg", d.Message)
+	}
+	return initializeResult(s.opts.Version), nil
+}
+
+// workspaceFolders reads the folders from workspaceFolders, rootUri or
+// rootPath, falling back to the current directory.
+func workspaceFolders(p initializeParams) ([]string, error) {
+	var out []string
+	for _, f := range p.WorkspaceFolders {
+		path, err := uriToPath(f.URI)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, path)
+	}
+	if len(out) == 0 && p.RootURI != nil && *p.RootURI != "" {
+		path, err := uriToPath(*p.RootURI)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, path)
+	}
+	if len(out) == 0 && p.RootPath != nil && *p.RootPath != "" {
+		out = append(out, *p.RootPath)
+	}
+	if len(out) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("no workspace folder and no working directory: %w", err)
+		}
+		out = append(out, wd)
+	}
+	return out, nil
+}
+
+// uriToPath converts a file:// URI to a cleaned local path.
+func uriToPath(u string) (string, error) {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return "", fmt.Errorf("bad URI %q: %w", u, err)
+	}
+	if parsed.Scheme != "file" {
+		return "", fmt.Errorf("not a file URI: %q", u)
+	}
+	if parsed.Host != "" && parsed.Host != "localhost" {
+		return "", fmt.Errorf("not a local file URI: %q", u)
+	}
+	return filepath.Clean(filepath.FromSlash(parsed.Path)), nil
+}
+
+// pathToURI converts an absolute path to a file:// URI.
+func pathToURI(path string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	return u.String()
+}
+
+// loadConfig merges the configuration layers (PROTOCOL.md §1 precedence).
+func (s *Server) loadConfig(root string, initOptions map[string]any) (config.Config, []config.Diagnostic) {
+	getenv := s.getenv()
+	var diags []config.Diagnostic
+	layers := []config.Source{config.EnvLayer(getenv)}
+	files := []string{config.UserFile(getenv)}
+	if s.opts.ConfigFile != "" {
+		files = append(files, s.opts.ConfigFile)
+	} else {
+		files = append(files, filepath.Join(root, ".agentls.yaml"))
+	}
+	for _, f := range files {
+		layer, d, err := config.FileLayer(f)
+		diags = append(diags, d...)
+		if err != nil {
+			slog.Warn("config file", "file", f, "err", err)
+			continue
+		}
+		layers = append(layers, layer)
+	}
+	if len(initOptions) > 0 {
+		layer, d := config.MapLayer("initializationOptions", initOptions)
+		diags = append(diags, d...)
+		layers = append(layers, layer)
+	}
+	cfg, err := config.Resolve(layers...)
+	if err != nil {
+		slog.Error("config", "err", err)
+		cfg = config.Default()
+	}
+	return cfg, diags
+}
+
+func (s *Server) getenv() func(string) string {
+	if s.opts.Getenv != nil {
+		return s.opts.Getenv
+	}
+	return os.Getenv
+}
+
+func (s *Server) initializedNote(ctx context.Context, _ jsonrpc2.RawMessage) (any, error) {
+	s.mu.Lock()
+	s.initialized = true
+	diags := s.configDiagnostics
+	s.mu.Unlock()
+	for _, d := range diags {
+		typ, what := 2, "ignored, defaults and the other layers apply"
+		if d.Severity != config.SeverityError {
+			typ, what = 3, "used as it is"
+		}
+		where := d.File
+		if d.Line > 0 {
+			where = fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
+		}
+		s.notifyClient(ctx, "window/showMessage", map[string]any{"type": typ, "message": fmt.Sprintf("agentls config %s: %s (%s)", where, d.Message, what)})
+		if d.Severity == config.SeverityError {
+			break // one error is enough: the whole file is ignored
+		}
+	}
+	return nil, nil
+}
+
+func (s *Server) shutdownReq(context.Context, jsonrpc2.RawMessage) (any, error) {
+	s.mu.Lock()
+	s.shutdown = true
+	mgr := s.mgr
+	s.mu.Unlock()
+	if mgr != nil {
+		mgr.CancelAll()
+	}
+	return nil, nil
+}
+
+func (s *Server) exitNote(context.Context, jsonrpc2.RawMessage) (any, error) {
+	s.mu.Lock()
+	s.exitReceived = true
+	s.mu.Unlock()
+	s.stop()
+	return nil, nil
+}
+
+// initializeResult is the server's capabilities (PROTOCOL.md §1).
+func initializeResult(version string) map[string]any {
+	if version == "" {
+		version = "dev"
+	}
+	return map[string]any{
+		"capabilities": map[string]any{
+			"textDocumentSync": map[string]any{
+				"openClose": true,
+				"change":    2, // incremental
+				"save":      map[string]any{"includeText": true},
+			},
+			"executeCommandProvider": map[string]any{"commands": commandNames()},
+			"codeLensProvider":       map[string]any{"resolveProvider": false},
+			"experimental": map[string]any{
+				"agent": map[string]any{"protocolVersion": ProtocolVersion, "modes": []string{"plan", "build"}},
+			},
+		},
+		"serverInfo": map[string]any{"name": "agentls", "version": version},
+	}
+}

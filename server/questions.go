@@ -1,0 +1,147 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/questions"
+)
+
+// maxAsks is how many times agent/askUser is sent for one batch when the
+// answers fail their schemas (PROTOCOL.md §3).
+const maxAsks = 3
+
+// askUserParams is the payload of `agent/askUser`.
+type askUserParams struct {
+	SessionID  string               `json:"sessionId"`
+	QuestionID string               `json:"questionId"`
+	Questions  []questions.Question `json:"questions"`
+	CreatedAt  string               `json:"createdAt"`
+	Purpose    string               `json:"purpose"`
+	Errors     map[string]string    `json:"errors,omitempty"`
+}
+
+// Ask shows questions through the best surface the editor has: the
+// agent/askUser form, else one window/showMessageRequest per question, else
+// agent.ErrNoSurface (the question stays pending).
+func (s *Server) Ask(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
+	s.mu.Lock()
+	caps := s.caps
+	s.mu.Unlock()
+	switch {
+	case caps.askUser:
+		return s.askWithForm(ctx, req)
+	case req.Actions != nil:
+		return s.askWithActions(ctx, req, caps)
+	case questions.CanShowAsMessages(req.Set):
+		return s.askWithMessages(ctx, req, caps)
+	}
+	return agent.AskReply{}, agent.ErrNoSurface
+}
+
+func (s *Server) askWithForm(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
+	params := askUserParams{
+		SessionID: req.SessionID, QuestionID: req.QuestionID, Questions: req.Set.Questions,
+		CreatedAt: req.CreatedAt.UTC().Format(time.RFC3339), Purpose: req.Purpose,
+	}
+	var lastErrs map[string]string
+	for attempt := 1; attempt <= maxAsks; attempt++ {
+		var raw json.RawMessage
+		if err := protocol.Call(ctx, s.conn, "agent/askUser", params, &raw); err != nil {
+			return agent.AskReply{}, fmt.Errorf("agent/askUser: %w", err)
+		}
+		var res struct {
+			Answers   json.RawMessage `json:"answers"`
+			Dismissed bool            `json:"dismissed"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil || string(raw) == "null" {
+			return agent.AskReply{Dismissed: true}, nil
+		}
+		if res.Dismissed {
+			return agent.AskReply{Dismissed: true}, nil
+		}
+		answers, err := questions.DecodeAnswers(res.Answers)
+		if err != nil {
+			lastErrs = map[string]string{"answers": err.Error()}
+		} else if lastErrs = req.Set.Validate(answers); lastErrs == nil {
+			return agent.AskReply{Answers: answers}, nil
+		}
+		params.Errors = lastErrs
+	}
+	return agent.AskReply{}, fmt.Errorf("the answers failed validation %d times: %s", maxAsks, questions.ValidationError(lastErrs))
+}
+
+// messageParams is window/showMessageRequest's payload; actions may carry a
+// "value" property when the client supports additional properties.
+type messageParams struct {
+	Type    int              `json:"type"`
+	Message string           `json:"message"`
+	Actions []map[string]any `json:"actions"`
+}
+
+// askWithActions shows one message with fixed actions (the plan approval)
+// and answers the batch's first question with the chosen action's value.
+func (s *Server) askWithActions(ctx context.Context, req agent.AskRequest, caps clientCaps) (agent.AskReply, error) {
+	q := req.Set.Questions[0]
+	v, dismissed, err := s.showMessage(ctx, q.Question, questions.MessageType(q.Severity), req.Actions, caps)
+	if err != nil || dismissed {
+		return agent.AskReply{Dismissed: dismissed}, err
+	}
+	return agent.AskReply{Answers: map[string]any{q.Name: v}}, nil
+}
+
+// askWithMessages asks each question in order as a message request.
+func (s *Server) askWithMessages(ctx context.Context, req agent.AskRequest, caps clientCaps) (agent.AskReply, error) {
+	answers := map[string]any{}
+	for _, q := range req.Set.Questions {
+		actions, ok := questions.MessageActions(q)
+		if !ok {
+			return agent.AskReply{}, agent.ErrNoSurface
+		}
+		v, dismissed, err := s.showMessage(ctx, q.Question, questions.MessageType(q.Severity), actions, caps)
+		if err != nil || dismissed {
+			return agent.AskReply{Dismissed: dismissed}, err
+		}
+		answers[q.Name] = v
+	}
+	return agent.AskReply{Answers: answers}, nil
+}
+
+// showMessage sends one window/showMessageRequest and maps the chosen title
+// (or the item's value property) back to its value. A null reply is dismissed.
+func (s *Server) showMessage(ctx context.Context, text string, typ int, actions []questions.Action, caps clientCaps) (any, bool, error) {
+	params := messageParams{Type: typ, Message: text}
+	for _, a := range actions {
+		item := map[string]any{"title": a.Title}
+		if caps.messageActionProps {
+			item["value"] = a.Value
+		}
+		params.Actions = append(params.Actions, item)
+	}
+	var raw json.RawMessage
+	if err := protocol.Call(ctx, s.conn, "window/showMessageRequest", params, &raw); err != nil {
+		return nil, false, fmt.Errorf("window/showMessageRequest: %w", err)
+	}
+	if len(raw) == 0 || strings.TrimSpace(string(raw)) == "null" {
+		return nil, true, nil
+	}
+	var chosen struct {
+		Title string          `json:"title"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(raw, &chosen); err != nil {
+		return nil, false, fmt.Errorf("window/showMessageRequest reply: %w", err)
+	}
+	for _, a := range actions {
+		if a.Title == chosen.Title {
+			return a.Value, false, nil
+		}
+	}
+	return nil, false, fmt.Errorf("window/showMessageRequest reply: unknown action %q", chosen.Title)
+}

@@ -1,0 +1,137 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/textproto"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/server"
+)
+
+// rawClient speaks the base protocol by hand, to send what no library would.
+type rawClient struct {
+	t   *testing.T
+	in  *os.File // to the server
+	out *bufio.Reader
+}
+
+func (c *rawClient) send(body string) {
+	c.t.Helper()
+	if _, err := fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// next reads the next message that is a response (skipping notifications).
+func (c *rawClient) next() map[string]any {
+	c.t.Helper()
+	for {
+		hdr, err := textproto.NewReader(c.out).ReadMIMEHeader()
+		if err != nil {
+			c.t.Fatalf("read header: %v", err)
+		}
+		n, err := strconv.Atoi(hdr.Get("Content-Length"))
+		if err != nil {
+			c.t.Fatalf("bad header %v", hdr)
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(c.out, body); err != nil {
+			c.t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(body, &m); err != nil {
+			c.t.Fatalf("server sent invalid JSON %q", body)
+		}
+		if _, isResponse := m["id"]; isResponse && m["method"] == nil {
+			return m
+		}
+	}
+}
+
+func TestMalformedJSONRPC(t *testing.T) {
+	c2sR, c2sW, _ := os.Pipe()
+	s2cR, s2cW, _ := os.Pipe()
+	done := make(chan error, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	go func() {
+		done <- server.Serve(ctx, rwc{c2sR, s2cW}, server.Options{Getenv: func(string) string { return "" }})
+		s2cW.Close()
+	}()
+	c := &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}
+
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://` + t.TempDir() + `","capabilities":{}}}`)
+	if m := c.next(); m["result"] == nil {
+		t.Fatalf("initialize = %v", m)
+	}
+	c.send(`{this is not json`)
+	if m := c.next(); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32700 {
+		t.Fatalf("garbage = %v, want a -32700 parse error", m)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"$/unknownNotification","params":{}}`)
+	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":{"nested":true}}}`)
+	c.send(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///nowhere.txt","version":2},"contentChanges":[{"range":{"start":{"line":9,"character":0},"end":{"line":9,"character":0}},"text":"x"}]}}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"agent/newSession","params":"not an object"}`)
+	if m := c.next(); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32602 {
+		t.Fatalf("bad params = %v, want -32602", m)
+	}
+	// Still alive and well.
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"agent/newSession","params":{"mode":"plan"}}`)
+	if m := c.next(); m["result"] == nil {
+		t.Fatalf("newSession after bad input = %v", m)
+	}
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"shutdown"}`)
+	c.next()
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if err := <-done; err != nil {
+		t.Fatalf("serve after shutdown+exit = %v", err)
+	}
+}
+
+func TestStdinEOFStopsServer(t *testing.T) {
+	c2sR, c2sW, _ := os.Pipe()
+	s2cR, s2cW, _ := os.Pipe()
+	defer s2cR.Close()
+	done := make(chan error, 1)
+	go func() {
+		done <- server.Serve(context.Background(), rwc{c2sR, s2cW}, server.Options{})
+	}()
+	c2sW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve on EOF = %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("server still running after its input ended")
+	}
+}
+
+func TestExitWithoutShutdown(t *testing.T) {
+	c2sR, c2sW, _ := os.Pipe()
+	s2cR, s2cW, _ := os.Pipe()
+	defer s2cR.Close()
+	done := make(chan error, 1)
+	go func() { done <- server.Serve(context.Background(), rwc{c2sR, s2cW}, server.Options{}) }()
+	c := &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if err := <-done; err != server.ErrExitWithoutShutdown {
+		t.Fatalf("serve = %v, want ErrExitWithoutShutdown", err)
+	}
+}
+
+type rwc struct {
+	r *os.File
+	w *os.File
+}
+
+func (p rwc) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p rwc) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p rwc) Close() error                { p.r.Close(); return p.w.Close() }

@@ -1,0 +1,214 @@
+// Package server is agentls's LSP glue: the JSON-RPC connection, the handlers
+// for the standard and `agent/*` methods (one thin file per area), and the
+// editor-facing adapters the agent uses (edit applier, question presenter,
+// mode and update notifications). It delegates the work to the agent,
+// workspace and guard packages.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/workspace"
+)
+
+// ProtocolVersion is the version of the agent/* protocol (PROTOCOL.md); bump
+// it on any breaking change.
+const ProtocolVersion = 1
+
+// ErrExitWithoutShutdown is returned by Serve when the client sent `exit`
+// without `shutdown` first (LSP: the process should exit with code 1).
+var ErrExitWithoutShutdown = errors.New("exit without shutdown")
+
+// Options configure a server.
+type Options struct {
+	// NewProvider builds the chat model once the configuration is known
+	// (after initialize). Nil means DefaultProvider.
+	NewProvider func(cfg config.Config, getenv func(string) string, root string) (llm.Provider, error)
+	// ConfigFile, when set, replaces <root>/.agentls.yaml (the --config flag).
+	ConfigFile string
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// Version is reported in serverInfo.
+	Version string
+}
+
+// Server serves one editor over one connection.
+type Server struct {
+	opts Options
+	conn jsonrpc2.Conn
+	stop context.CancelFunc
+
+	mu          sync.Mutex
+	ws          *workspace.Workspace
+	mgr         *agent.Manager
+	cfg         config.Config
+	caps        clientCaps
+	initialized bool
+	shutdown    bool
+	// configDiagnostics are the config files' problems, shown once initialized.
+	configDiagnostics []config.Diagnostic
+	exitReceived      bool
+}
+
+// Serve serves the editor on rwc until `exit`, the end of the input, or ctx
+// is cancelled. Outstanding turns are cancelled and pending requests to the
+// client are withdrawn before it returns.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	s := &Server{opts: opts, stop: stop}
+	stream := tolerantStream{jsonrpc2.NewStream(eofNotifier{ReadWriteCloser: rwc, onEOF: stop})}
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}), jsonrpc2.WithPreempter(s))
+	handler := swallowNotificationErrors(protocol.CancelHandler(jsonrpc2.AsyncHandler(recoverPanics(s.route))))
+	s.conn.Go(ctx, handler)
+
+	select {
+	case <-ctx.Done():
+	case <-s.conn.Done():
+	}
+	s.mu.Lock()
+	mgr := s.mgr
+	exitWithout := s.exitReceived && !s.shutdown
+	s.mu.Unlock()
+	if mgr != nil {
+		mgr.Close()
+	}
+	_ = s.conn.Close()
+	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+		slog.Debug("connection ended", "err", err)
+	}
+	if exitWithout {
+		return ErrExitWithoutShutdown
+	}
+	return nil
+}
+
+// eofNotifier cancels the server when the input ends: the client is gone, so
+// turns, questions and edits waiting on it must end too.
+type eofNotifier struct {
+	io.ReadWriteCloser
+	onEOF func()
+}
+
+func (e eofNotifier) Read(p []byte) (int, error) {
+	n, err := e.ReadWriteCloser.Read(p)
+	if err != nil {
+		e.onEOF()
+	}
+	return n, err
+}
+
+// route dispatches a request to its handler.
+func (s *Server) route(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	method := req.Method()
+	if h, ok := agentHandlers[method]; ok {
+		if !s.isInitialized() {
+			return nil, jsonrpc2.NewError(serverNotInitialized, "server not initialized")
+		}
+		return h(s, ctx, req.Params())
+	}
+	if h, ok := lspHandlers[method]; ok {
+		return h(s, ctx, req.Params())
+	}
+	if !req.IsCall() {
+		slog.Debug("ignored notification", "method", method)
+		return nil, nil
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
+}
+
+type handlerFunc func(s *Server, ctx context.Context, params jsonrpc2.RawMessage) (any, error)
+
+// serverNotInitialized is LSP's error for a request before initialize.
+const serverNotInitialized jsonrpc2.Code = -32002
+
+// codeSessionBusy is the error for a prompt on a busy session (PROTOCOL.md §2).
+const codeSessionBusy jsonrpc2.Code = -32002
+
+// recoverPanics turns a handler panic into an internal error instead of a
+// failed connection.
+func recoverPanics(next jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (res any, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				slog.Error("handler panicked", "method", req.Method(), "panic", r, "stack", string(debug.Stack()))
+				res, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", req.Method(), r)
+			}
+		}()
+		return next(ctx, req)
+	}
+}
+
+// swallowNotificationErrors logs a notification handler's error instead of
+// letting it close the connection (jsonrpc2 fails the connection on one).
+func swallowNotificationErrors(next jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		res, err := next(ctx, req)
+		if err != nil && !req.IsCall() {
+			slog.Warn("notification failed", "method", req.Method(), "err", err)
+			return nil, nil
+		}
+		return res, err
+	}
+}
+
+func (s *Server) isInitialized() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mgr != nil
+}
+
+func (s *Server) manager() *agent.Manager {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mgr
+}
+
+func (s *Server) workspace() *workspace.Workspace {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ws
+}
+
+// rpcError maps agent errors to JSON-RPC errors a person can act on.
+func rpcError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var inv *agent.InvalidParamsError
+	switch {
+	case errors.As(err, &inv):
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, inv.Msg)
+	case errors.Is(err, agent.ErrBusy):
+		return jsonrpc2.NewError(codeSessionBusy, "session busy")
+	case errors.Is(err, context.Canceled):
+		return jsonrpc2.NewError(requestCancelled, "request cancelled")
+	}
+	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+}
+
+// requestCancelled is LSP's RequestCancelled error code.
+const requestCancelled jsonrpc2.Code = -32800
+
+func invalidParams(format string, args ...any) error {
+	return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf(format, args...))
+}
+
+func (s *Server) newProvider(cfg config.Config, root string) (llm.Provider, error) {
+	if s.opts.NewProvider != nil {
+		return s.opts.NewProvider(cfg, s.getenv(), root)
+	}
+	return agent.NewProvider(cfg, s.getenv(), root)
+}

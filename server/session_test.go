@@ -1,0 +1,167 @@
+package server_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/server/fakeeditor"
+)
+
+func loadScript(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "scripts", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func approveAll(params json.RawMessage) any {
+	var p struct {
+		Purpose string `json:"purpose"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if p.Purpose == "plan_approval" {
+		return map[string]any{"answers": map[string]any{"approve": true}}
+	}
+	return map[string]any{"dismissed": true}
+}
+
+func TestPlanThenBuild(t *testing.T) {
+	h := start(t, setup{
+		script:   loadScript(t, "plan_build.yaml"),
+		files:    map[string]string{"app.txt": "alpha\nbeta\n"},
+		handlers: fakeeditor.Handlers{AskUser: approveAll},
+	})
+	s := h.newSession("")
+	if s.Mode != "plan" || s.PlanFile != nil {
+		t.Fatalf("new session = %+v, want plan mode without plan", s)
+	}
+	if got := h.ed.Mode(s.SessionID); got != "plan" {
+		t.Fatalf("status bar after newSession = %q, want plan", got)
+	}
+	res := h.prompt(s.SessionID, "uppercase alpha")
+	if res.StopReason != "end_turn" || res.Error != nil {
+		t.Fatalf("prompt = %+v", res)
+	}
+	if h.model.Remaining() != 0 {
+		t.Fatalf("script has %d steps left", h.model.Remaining())
+	}
+	// Nothing but the plan changed in plan mode; the builder's edit landed.
+	if got := h.read("app.txt"); got != "ALPHA\nbeta\n" {
+		t.Fatalf("app.txt = %q", got)
+	}
+	for _, f := range []string{"new.go", "pwned"} {
+		if _, err := os.Stat(filepath.Join(h.dir, f)); !os.IsNotExist(err) {
+			t.Fatalf("%s exists: the guard let a plan-mode change through", f)
+		}
+	}
+	plan := h.read("plans/shout.plan")
+	if !strings.Contains(plan, "status: approved") {
+		t.Fatalf("plan status not approved:\n%s", plan)
+	}
+	// Refusals are reported failed, with the structured refusal, never completed.
+	refused := 0
+	for _, u := range h.updates("tool_call_update") {
+		if u["refusal"] != nil {
+			refused++
+			if u["status"] != "failed" {
+				t.Fatalf("refused call reported %v", u["status"])
+			}
+			r := u["refusal"].(map[string]any)
+			for _, k := range []string{"tool_name", "tool_kind", "hint", "entered_at", "entered_reason"} {
+				if _, ok := r[k]; !ok {
+					t.Fatalf("refusal lacks %s: %v", k, r)
+				}
+			}
+		}
+	}
+	if refused != 3 {
+		t.Fatalf("%d refused calls, want 3", refused)
+	}
+	// The mode flipped by the tool, and the status bar shows BUILD.
+	if got := h.ed.Mode(s.SessionID); got != "build" {
+		t.Fatalf("status bar = %q, want build", got)
+	}
+	var sawTool bool
+	for _, raw := range h.messages("agent/modeChanged") {
+		var p struct {
+			Mode, Source string
+			PlanFile     *string
+		}
+		_ = json.Unmarshal(raw, &p)
+		if p.Source == "tool" && p.Mode == "build" && p.PlanFile != nil && *p.PlanFile == "plans/shout.plan" {
+			sawTool = true
+		}
+	}
+	if !sawTool {
+		t.Fatal("no agent/modeChanged {mode: build, source: tool, planFile}")
+	}
+	if len(h.updates("current_mode_update")) == 0 {
+		t.Fatal("no current_mode_update")
+	}
+	// The edits reached the editor through workspace/applyEdit.
+	if n := len(h.messages("workspace/applyEdit")); n < 2 {
+		t.Fatalf("%d applyEdit requests, want the plan and the source edit", n)
+	}
+	if len(h.messages("window/showDocument")) != 1 {
+		t.Fatal("the plan was not shown for approval")
+	}
+	lines := h.logLines()
+	for _, prefix := range []string{
+		"[plan-mode] entered at ", "[plan-mode] refused tool=edit kind=file_edit", "[plan-mode] refused tool=run kind=execute",
+		"[plan-mode] awaiting approval plan=plans/shout.plan (resolve via agent/resolvePlan)",
+		"[plan-mode] approved plan=plans/shout.plan", "[plan-mode] exited — plan: ",
+	} {
+		if !hasLine(lines, prefix) {
+			t.Errorf("no notify line %q in %q", prefix, lines)
+		}
+	}
+}
+
+func TestSessionSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	h := start(t, setup{
+		dir:      dir,
+		script:   loadScript(t, "plan_build.yaml"),
+		files:    map[string]string{"app.txt": "alpha\nbeta\n"},
+		handlers: fakeeditor.Handlers{AskUser: approveAll},
+	})
+	s := h.newSession("")
+	if res := h.prompt(s.SessionID, "uppercase alpha"); res.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", res)
+	}
+	if err := h.ed.Shutdown(h.ctx); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+
+	h2 := start(t, setup{dir: dir})
+	var list struct {
+		Sessions []sessionInfo `json:"sessions"`
+	}
+	if err := h2.ed.Call(h2.ctx, "agent/listSessions", map[string]any{}, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Sessions) != 1 || list.Sessions[0].SessionID != s.SessionID {
+		t.Fatalf("listSessions = %+v", list)
+	}
+	var loaded struct {
+		sessionInfo
+		Messages []map[string]any `json:"messages"`
+	}
+	if err := h2.ed.Call(h2.ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
+		t.Fatal(err)
+	}
+	if loaded.Mode != "build" || loaded.PlanFile == nil || *loaded.PlanFile != "plans/shout.plan" {
+		t.Fatalf("loaded = %+v, want build with plans/shout.plan", loaded.sessionInfo)
+	}
+	if len(loaded.Messages) < 10 {
+		t.Fatalf("loaded %d messages", len(loaded.Messages))
+	}
+	if got := h2.ed.Mode(s.SessionID); got != "build" {
+		t.Fatalf("status bar after load = %q", got)
+	}
+}

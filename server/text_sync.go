@@ -1,0 +1,103 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// Preempt applies didOpen/didChange/didClose inline on the read loop, in wire
+// order, without I/O: incremental sync must never see two changes swapped.
+// Everything else goes on to the (concurrent) handler.
+func (s *Server) Preempt(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	switch req.Method() {
+	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didClose":
+	default:
+		return nil, jsonrpc2.ErrNotHandled
+	}
+	ws := s.workspace()
+	if ws == nil {
+		return struct{}{}, nil // before initialize: ignored
+	}
+	if err := syncDocument(ws.Overlay(), req.Method(), req.Params()); err != nil {
+		slog.Warn("text sync", "method", req.Method(), "err", err)
+	}
+	return struct{}{}, nil
+}
+
+// syncDocument applies one text synchronization notification to the overlay.
+func syncDocument(o *workspace.Overlay, method string, params jsonrpc2.RawMessage) error {
+	switch method {
+	case "textDocument/didOpen":
+		var p protocol.DidOpenTextDocumentParams
+		if err := protocol.Unmarshal(params, &p); err != nil {
+			return err
+		}
+		path, err := uriToPath(p.TextDocument.URI.String())
+		if err != nil {
+			return err
+		}
+		o.Open(path, p.TextDocument.Version, p.TextDocument.Text)
+	case "textDocument/didChange":
+		var p protocol.DidChangeTextDocumentParams
+		if err := protocol.Unmarshal(params, &p); err != nil {
+			return err
+		}
+		path, err := uriToPath(p.TextDocument.URI.String())
+		if err != nil {
+			return err
+		}
+		changes := make([]workspace.ContentChange, 0, len(p.ContentChanges))
+		for _, c := range p.ContentChanges {
+			switch c := c.(type) {
+			case *protocol.TextDocumentContentChangePartial:
+				r := workspace.Range{
+					Start: workspace.Position{Line: c.Range.Start.Line, Character: c.Range.Start.Character},
+					End:   workspace.Position{Line: c.Range.End.Line, Character: c.Range.End.Character},
+				}
+				changes = append(changes, workspace.ContentChange{Range: &r, Text: c.Text})
+			case *protocol.TextDocumentContentChangeWholeDocument:
+				changes = append(changes, workspace.ContentChange{Text: c.Text})
+			}
+		}
+		return o.Change(path, p.TextDocument.Version, changes)
+	case "textDocument/didClose":
+		var p protocol.DidCloseTextDocumentParams
+		if err := protocol.Unmarshal(params, &p); err != nil {
+			return err
+		}
+		path, err := uriToPath(p.TextDocument.URI.String())
+		if err != nil {
+			return err
+		}
+		o.Close(path)
+	}
+	return nil
+}
+
+func (s *Server) didSave(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+		Text *string `json:"text"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, err
+	}
+	ws := s.workspace()
+	if ws == nil {
+		return nil, nil
+	}
+	path, err := uriToPath(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	ws.Overlay().Saved(path, p.Text)
+	return nil, nil
+}

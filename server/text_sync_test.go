@@ -1,0 +1,132 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+func pos(line, char uint32) workspace.Position {
+	return workspace.Position{Line: line, Character: char}
+}
+
+// TestUTF16EditOfUnsavedBuffer: positions are UTF-16 code units, the agent
+// reads the unsaved buffer, and its edit lands at the exact range.
+func TestUTF16EditOfUnsavedBuffer(t *testing.T) {
+	const disk = "héllo 🌍 world\n日本語テキスト\n"
+	h := start(t, setup{
+		files: map[string]string{"a.txt": disk},
+		script: `
+name: utf16
+steps:
+  - tool_calls:
+      - {id: r, name: read, args: {path: a.txt}}
+  - expect:
+      tool_result_contains: {r: ["héllo 🌍! world", "日本goテキスト"]}
+    tool_calls:
+      - {id: e, name: edit, args: {path: a.txt, old_string: world, new_string: there}}
+      - {id: e2, name: edit, args: {path: a.txt, old_string: テキスト, new_string: 🎉}}
+  - text: done
+    expect:
+      tool_result_contains: {e: ["\"success\":true"], e2: ["\"success\":true"]}
+`,
+	})
+	if err := h.ed.Open(h.ctx, "a.txt", disk); err != nil {
+		t.Fatal(err)
+	}
+	// "héllo " is 6 UTF-16 units and 🌍 two more: insert after the globe.
+	if err := h.ed.Change(h.ctx, "a.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(0, 8), End: pos(0, 8)}, NewText: "!"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.ed.Change(h.ctx, "a.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(1, 2), End: pos(1, 3)}, NewText: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	s := h.newSession("build")
+	if r := h.prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+	var ranges []string
+	for _, raw := range h.messages("workspace/applyEdit") {
+		var p struct {
+			Edit struct {
+				DocumentChanges []struct {
+					TextDocument struct {
+						Version *int32 `json:"version"`
+					} `json:"textDocument"`
+					Edits []workspace.TextEdit `json:"edits"`
+				} `json:"documentChanges"`
+			} `json:"edit"`
+		}
+		if err := json.Unmarshal(raw, &p); err != nil {
+			t.Fatal(err)
+		}
+		for _, dc := range p.Edit.DocumentChanges {
+			if dc.TextDocument.Version == nil {
+				t.Fatal("edit of an open document without its version")
+			}
+			for _, e := range dc.Edits {
+				ranges = append(ranges, fmt.Sprintf("%d:%d-%d:%d=%s", e.Range.Start.Line, e.Range.Start.Character, e.Range.End.Line, e.Range.End.Character, e.NewText))
+			}
+		}
+	}
+	want := "0:10-0:15=there 1:4-1:8=🎉"
+	if got := strings.Join(ranges, " "); got != want {
+		t.Fatalf("edit ranges = %q, want %q", got, want)
+	}
+	if got, _ := h.ed.Buffer("a.txt"); got != "héllo 🌍! there\n日本go🎉\n" {
+		t.Fatalf("buffer = %q", got)
+	}
+	if got := h.read("a.txt"); got != disk {
+		t.Fatalf("disk changed under an open buffer: %q", got)
+	}
+}
+
+// TestIncrementalSyncKeepsOrder sends 2000 incremental changes and checks the
+// agent reads the buffer exactly as the editor has it.
+func TestIncrementalSyncKeepsOrder(t *testing.T) {
+	h := start(t, setup{
+		files: map[string]string{"log.txt": ""},
+		script: `
+name: order
+steps:
+  - tool_calls:
+      - {id: r, name: read, args: {path: log.txt, limit: 5000}}
+  - text: done
+`,
+	})
+	if err := h.ed.Open(h.ctx, "log.txt", ""); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2000; i++ {
+		line := uint32(i)
+		if err := h.ed.Change(h.ctx, "log.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(line, 0), End: pos(line, 0)}, NewText: fmt.Sprintf("line %d\n", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := h.newSession("plan")
+	if r := h.prompt(s.SessionID, "read"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+	want, _ := h.ed.Buffer("log.txt")
+	var got string
+	for _, u := range h.updates("tool_call_update") {
+		var res struct {
+			Result struct {
+				Content string `json:"content"`
+			} `json:"result"`
+		}
+		raw, _ := json.Marshal(u["rawOutput"])
+		if err := json.Unmarshal(raw, &res); err != nil {
+			t.Fatal(err)
+		}
+		got = res.Result.Content
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(want, "\n"), "\n") {
+		if !strings.Contains(got, fmt.Sprintf("%6d\t%s\n", i+1, line)) {
+			t.Fatalf("read result lacks line %d %q (order lost?)", i+1, line)
+		}
+	}
+}

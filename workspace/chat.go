@@ -1,0 +1,344 @@
+package workspace
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ChatMeta is the frontmatter of a `.chat` session file.
+type ChatMeta struct {
+	ID    string `yaml:"id"`
+	Title string `yaml:"title"`
+	Mode  string `yaml:"mode"`
+	// PlanFile is workspace-relative; "" is written as null.
+	PlanFile      string    `yaml:"plan_file"`
+	CreatedAt     time.Time `yaml:"created_at"`
+	UpdatedAt     time.Time `yaml:"updated_at"`
+	EnteredAt     time.Time `yaml:"entered_at,omitempty"`
+	EnteredReason string    `yaml:"entered_reason,omitempty"`
+}
+
+// chatFront is ChatMeta as written: plan_file may be null.
+type chatFront struct {
+	ID            string     `yaml:"id"`
+	Title         string     `yaml:"title"`
+	Mode          string     `yaml:"mode"`
+	PlanFile      *string    `yaml:"plan_file"`
+	CreatedAt     time.Time  `yaml:"created_at"`
+	UpdatedAt     time.Time  `yaml:"updated_at"`
+	EnteredAt     *time.Time `yaml:"entered_at,omitempty"`
+	EnteredReason string     `yaml:"entered_reason,omitempty"`
+}
+
+// ChatStore keeps sessions in <dir>/<id>.chat: a YAML frontmatter rewritten
+// atomically, then the messages, one compact JSON object per line, appended.
+// It is safe for concurrent use; the operations on one id never interleave.
+type ChatStore struct {
+	dir   string
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex
+}
+
+// NewChatStore returns a store over dir (created when the first session is).
+func NewChatStore(dir string) *ChatStore {
+	return &ChatStore{dir: dir, locks: make(map[string]*sync.Mutex)}
+}
+
+// chatExt is the extension of session files.
+const chatExt = ".chat"
+
+// chatIDRe is what a session id may look like (ids arrive over the wire).
+var chatIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// ValidChatID checks a session id: letters, digits, '.', '_' and '-', at most
+// 128, no path separators and no "..".
+func ValidChatID(id string) error {
+	if !chatIDRe.MatchString(id) || strings.Contains(id, "..") {
+		return fmt.Errorf("invalid session id %q: use letters, digits, '.', '_' and '-' only (no '..', at most 128)", id)
+	}
+	return nil
+}
+
+func (s *ChatStore) path(id string) string { return filepath.Join(s.dir, id+chatExt) }
+
+// lock takes the lock of one id.
+func (s *ChatStore) lock(id string) func() {
+	s.mu.Lock()
+	l, ok := s.locks[id]
+	if !ok {
+		l = &sync.Mutex{}
+		s.locks[id] = l
+	}
+	s.mu.Unlock()
+	l.Lock()
+	return l.Unlock
+}
+
+// Create writes a new session with no messages. It fails if the id exists.
+func (s *ChatStore) Create(meta ChatMeta) error {
+	if err := ValidChatID(meta.ID); err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	defer s.lock(meta.ID)()
+	p := s.path(meta.ID)
+	if _, err := os.Lstat(p); err == nil {
+		return fmt.Errorf("create session %s: %w", meta.ID, os.ErrExist)
+	}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return fmt.Errorf("create session %s: %w", meta.ID, err)
+	}
+	front, err := encodeChatFront(meta)
+	if err != nil {
+		return fmt.Errorf("create session %s: %w", meta.ID, err)
+	}
+	if err := writeAtomic(p, front, 0o644); err != nil {
+		return fmt.Errorf("create session %s: %w", meta.ID, err)
+	}
+	return nil
+}
+
+// SaveMeta rewrites the frontmatter of an existing session atomically (a
+// temporary file renamed over it), keeping its messages.
+func (s *ChatStore) SaveMeta(meta ChatMeta) error {
+	if err := ValidChatID(meta.ID); err != nil {
+		return fmt.Errorf("save session: %w", err)
+	}
+	defer s.lock(meta.ID)()
+	p := s.path(meta.ID)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", meta.ID, err)
+	}
+	_, msgStart, err := splitChat(data)
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", meta.ID, err)
+	}
+	front, err := encodeChatFront(meta)
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", meta.ID, err)
+	}
+	if err := writeAtomic(p, append(front, data[msgStart:]...), 0o644); err != nil {
+		return fmt.Errorf("save session %s: %w", meta.ID, err)
+	}
+	return nil
+}
+
+// Append adds messages (each a JSON object, stored compact on one line) to
+// an existing session.
+func (s *ChatStore) Append(id string, msgs ...json.RawMessage) error {
+	if err := ValidChatID(id); err != nil {
+		return fmt.Errorf("append to session: %w", err)
+	}
+	var buf bytes.Buffer
+	for i, m := range msgs {
+		start := buf.Len()
+		if err := json.Compact(&buf, m); err != nil {
+			return fmt.Errorf("append to session %s: message %d is not valid JSON: %w", id, i, err)
+		}
+		if buf.Bytes()[start] != '{' {
+			return fmt.Errorf("append to session %s: message %d is not a JSON object", id, i)
+		}
+		buf.WriteByte('\n')
+	}
+	if buf.Len() == 0 {
+		return nil
+	}
+	out := buf.Bytes()
+	defer s.lock(id)()
+	f, err := os.OpenFile(s.path(id), os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("append to session %s: %w", id, err)
+	}
+	defer f.Close()
+	// A crash in an earlier append may have left a torn last line: start on
+	// a fresh line so that only the torn one is lost.
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+			out = append([]byte{'\n'}, out...)
+		}
+	}
+	if _, err := f.Write(out); err != nil {
+		return fmt.Errorf("append to session %s: %w", id, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("append to session %s: %w", id, err)
+	}
+	return nil
+}
+
+// Load reads a session. An unknown id gives an error wrapping
+// os.ErrNotExist. Lines that are not valid JSON (a torn last line after a
+// crash) are skipped with a warning.
+func (s *ChatStore) Load(id string) (ChatMeta, []json.RawMessage, error) {
+	if err := ValidChatID(id); err != nil {
+		return ChatMeta{}, nil, fmt.Errorf("load session: %w", err)
+	}
+	defer s.lock(id)()
+	data, err := os.ReadFile(s.path(id))
+	if err != nil {
+		return ChatMeta{}, nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	meta, msgStart, err := splitChat(data)
+	if err != nil {
+		return ChatMeta{}, nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	if meta.ID == "" {
+		meta.ID = id
+	}
+	var msgs []json.RawMessage
+	lineNo := 0
+	for rest := data[msgStart:]; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		lineNo++
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if !json.Valid(line) || line[0] != '{' {
+			slog.Warn("session file: skipping an unreadable message line (torn write?)", "session", id, "message", lineNo)
+			continue
+		}
+		msgs = append(msgs, json.RawMessage(bytes.Clone(line)))
+	}
+	return meta, msgs, nil
+}
+
+// List returns the metadata of every session, newest (UpdatedAt) first.
+// Unreadable files are skipped with a warning.
+func (s *ChatStore) List() ([]ChatMeta, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	var out []ChatMeta
+	for _, e := range entries {
+		name := e.Name()
+		id, ok := strings.CutSuffix(name, chatExt)
+		if !ok || e.IsDir() || ValidChatID(id) != nil {
+			continue
+		}
+		meta, err := s.readMeta(id)
+		if err != nil {
+			slog.Warn("skipping an unreadable session file", "file", filepath.Join(s.dir, name), "err", err)
+			continue
+		}
+		out = append(out, meta)
+	}
+	slices.SortFunc(out, func(a, b ChatMeta) int {
+		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
+}
+
+// readMeta reads only the frontmatter of a session.
+func (s *ChatStore) readMeta(id string) (ChatMeta, error) {
+	defer s.lock(id)()
+	f, err := os.Open(s.path(id))
+	if err != nil {
+		return ChatMeta{}, err
+	}
+	defer f.Close()
+	var head bytes.Buffer
+	r := bufio.NewReader(f)
+	for n := 0; ; n++ {
+		line, err := r.ReadBytes('\n')
+		head.Write(line)
+		if n > 0 && isFence(line) {
+			break
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return ChatMeta{}, err
+		}
+		if head.Len() > 1<<20 {
+			return ChatMeta{}, errors.New("frontmatter larger than 1 MiB")
+		}
+	}
+	meta, _, err := splitChat(head.Bytes())
+	if meta.ID == "" {
+		meta.ID = id
+	}
+	return meta, err
+}
+
+func isFence(line []byte) bool {
+	return string(bytes.TrimRight(line, " \t\r\n")) == "---"
+}
+
+// splitChat decodes the frontmatter of a session file and returns the
+// offset where the messages start.
+func splitChat(data []byte) (ChatMeta, int, error) {
+	fm := findFrontmatter(string(data))
+	if !fm.found || !fm.closed {
+		return ChatMeta{}, 0, errors.New("the session file has no complete frontmatter")
+	}
+	var f chatFront
+	if err := yaml.Unmarshal([]byte(fm.yaml), &f); err != nil {
+		return ChatMeta{}, 0, fmt.Errorf("session frontmatter: %w", err)
+	}
+	m := ChatMeta{
+		ID: f.ID, Title: f.Title, Mode: f.Mode,
+		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason,
+	}
+	if f.PlanFile != nil {
+		m.PlanFile = *f.PlanFile
+	}
+	if f.EnteredAt != nil {
+		m.EnteredAt = *f.EnteredAt
+	}
+	return m, fm.body, nil
+}
+
+// encodeChatFront renders the frontmatter block, fences included.
+func encodeChatFront(m ChatMeta) ([]byte, error) {
+	f := chatFront{
+		ID: m.ID, Title: m.Title, Mode: m.Mode,
+		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason,
+	}
+	if m.PlanFile != "" {
+		f.PlanFile = &m.PlanFile
+	}
+	if !m.EnteredAt.IsZero() {
+		t := m.EnteredAt.UTC()
+		f.EnteredAt = &t
+	}
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	enc := yaml.NewEncoder(&b)
+	if err := enc.Encode(f); err != nil {
+		return nil, fmt.Errorf("encode session frontmatter: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("encode session frontmatter: %w", err)
+	}
+	b.WriteString("---\n")
+	return b.Bytes(), nil
+}

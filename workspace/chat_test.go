@@ -1,0 +1,270 @@
+package workspace
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func chatMeta(id string, updated time.Time) ChatMeta {
+	return ChatMeta{
+		ID: id, Title: "Session " + id, Mode: "plan",
+		CreatedAt: updated.Add(-time.Hour), UpdatedAt: updated,
+	}
+}
+
+func msg(s string) json.RawMessage { return json.RawMessage(s) }
+
+func TestChatStoreRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".agentls", "chats")
+	s := NewChatStore(dir)
+	at := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	meta := chatMeta("0192f0e2-7c1a-7b3e-8f00-000000000001", at)
+	meta.Title = "Fix: the \"login\" bug\n--- with a fence-like line"
+	if err := s.Create(meta); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Create(meta); !errors.Is(err, os.ErrExist) {
+		t.Errorf("second Create: %v", err)
+	}
+	if err := s.Append(meta.ID, msg(`{"role": "user",
+		"content": "hi\nthere"}`), msg(`{"role":"assistant","content":"hello"}`)); err != nil {
+		t.Fatal(err)
+	}
+	meta.Mode = "build"
+	meta.PlanFile = "plans/calm-forest-symphony.plan"
+	meta.EnteredAt = at.Add(time.Minute)
+	meta.EnteredReason = "model: needs a plan"
+	meta.UpdatedAt = at.Add(2 * time.Minute)
+	if err := s.SaveMeta(meta); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(meta.ID, msg(`{"role":"user","content":"next"}`)); err != nil {
+		t.Fatal(err)
+	}
+	got, msgs, err := s.Load(meta.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != meta {
+		t.Errorf("meta = %+v\nwant %+v", got, meta)
+	}
+	want := []string{`{"role":"user","content":"hi\nthere"}`, `{"role":"assistant","content":"hello"}`, `{"role":"user","content":"next"}`}
+	if len(msgs) != len(want) {
+		t.Fatalf("messages: %q", msgs)
+	}
+	for i := range want {
+		if string(msgs[i]) != want[i] {
+			t.Errorf("message %d = %s, want %s", i, msgs[i], want[i])
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, meta.ID+".chat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n"); lines[len(lines)-1] != want[2] || !strings.HasPrefix(string(raw), "---\nid: ") {
+		t.Errorf("file layout:\n%s", raw)
+	}
+}
+
+func TestChatPlanFileNull(t *testing.T) {
+	dir := t.TempDir()
+	s := NewChatStore(dir)
+	m := chatMeta("abc", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err := s.Create(m); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "abc.chat"))
+	want := "---\nid: abc\ntitle: Session abc\nmode: plan\nplan_file: null\ncreated_at: 2024-12-31T23:00:00Z\nupdated_at: 2025-01-01T00:00:00Z\n---\n"
+	if string(raw) != want {
+		t.Errorf("file =\n%s\nwant\n%s", raw, want)
+	}
+	got, msgs, err := s.Load("abc")
+	if err != nil || got.PlanFile != "" || len(msgs) != 0 || !got.EnteredAt.IsZero() {
+		t.Errorf("Load = %+v %v %v", got, msgs, err)
+	}
+}
+
+func TestChatCrashRecovery(t *testing.T) {
+	dir := t.TempDir()
+	s := NewChatStore(dir)
+	m := chatMeta("s1", time.Now().UTC().Truncate(time.Second))
+	if err := s.Create(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append("s1", msg(`{"n":1}`), msg(`{"n":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	// A crash in the middle of an append: half a line, no newline.
+	f, err := os.OpenFile(filepath.Join(dir, "s1.chat"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"n":3,"content":"tor`)
+	f.Close()
+
+	_, msgs, err := s.Load("s1")
+	if err != nil {
+		t.Fatalf("a torn last line must not make the session unreadable: %v", err)
+	}
+	if len(msgs) != 2 || string(msgs[1]) != `{"n":2}` {
+		t.Errorf("messages after the crash: %q", msgs)
+	}
+	// The next append starts on a fresh line: only the torn message is lost.
+	if err := s.Append("s1", msg(`{"n":4}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, msgs, err = s.Load("s1")
+	if err != nil || len(msgs) != 3 || string(msgs[2]) != `{"n":4}` {
+		t.Errorf("after recovery: %q %v", msgs, err)
+	}
+	// SaveMeta keeps everything after the frontmatter, torn line included.
+	m.Mode = "build"
+	if err := s.SaveMeta(m); err != nil {
+		t.Fatal(err)
+	}
+	got, msgs, err := s.Load("s1")
+	if err != nil || got.Mode != "build" || len(msgs) != 3 {
+		t.Errorf("after SaveMeta: %+v %q %v", got, msgs, err)
+	}
+	// No temporary files are left by SaveMeta.
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files in the chat folder: %v", entries)
+	}
+}
+
+func TestChatErrors(t *testing.T) {
+	dir := t.TempDir()
+	s := NewChatStore(dir)
+	if _, _, err := s.Load("nope"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("unknown id: %v", err)
+	}
+	if err := s.Append("nope", msg(`{}`)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("append to unknown id: %v", err)
+	}
+	if err := s.SaveMeta(chatMeta("nope", time.Now())); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("SaveMeta of unknown id: %v", err)
+	}
+	for _, bad := range []string{"", "../x", "a/b", `a\b`, "..", "a..b", ".hidden", "x\x00", strings.Repeat("a", 129), "sp ace"} {
+		if err := s.Create(chatMeta(bad, time.Now())); err == nil {
+			t.Errorf("Create(%q) should be refused", bad)
+		}
+		if _, _, err := s.Load(bad); err == nil || errors.Is(err, os.ErrNotExist) {
+			t.Errorf("Load(%q) should be refused as invalid: %v", bad, err)
+		}
+		if err := s.Append(bad, msg(`{}`)); err == nil {
+			t.Errorf("Append(%q) should be refused", bad)
+		}
+	}
+	if err := s.Create(chatMeta("ok", time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []json.RawMessage{msg(`{"a":`), msg(`[1,2]`), msg(`"s"`)} {
+		if err := s.Append("ok", bad); err == nil {
+			t.Errorf("Append(%s) should be refused", bad)
+		}
+	}
+	if err := s.Append("ok"); err != nil {
+		t.Errorf("appending nothing: %v", err)
+	}
+	// A session file with a broken frontmatter cannot be loaded (but List skips it).
+	if err := os.WriteFile(filepath.Join(dir, "broken.chat"), []byte("---\nid: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Load("broken"); err == nil {
+		t.Error("broken frontmatter should fail to load")
+	}
+}
+
+func TestChatList(t *testing.T) {
+	dir := t.TempDir()
+	s := NewChatStore(dir)
+	if got, err := NewChatStore(filepath.Join(dir, "missing")).List(); err != nil || len(got) != 0 {
+		t.Errorf("List of a missing folder: %v %v", got, err)
+	}
+	base := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
+	for i, id := range []string{"old", "newest", "middle", "tie-b", "tie-a"} {
+		updated := map[string]time.Time{
+			"old": base, "newest": base.Add(3 * time.Hour), "middle": base.Add(time.Hour),
+			"tie-a": base.Add(2 * time.Hour), "tie-b": base.Add(2 * time.Hour),
+		}[id]
+		if err := s.Create(chatMeta(id, updated)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Append(id, msg(fmt.Sprintf(`{"i":%d}`, i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "garbage.chat"), []byte("not a session"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
+	os.Mkdir(filepath.Join(dir, "sub.chat"), 0o755)
+	got, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, m := range got {
+		ids = append(ids, m.ID)
+	}
+	if strings.Join(ids, ",") != "newest,tie-a,tie-b,middle,old" {
+		t.Errorf("List order = %v", ids)
+	}
+}
+
+func TestChatConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	s := NewChatStore(dir)
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	ids := []string{"a", "b", "c"}
+	for _, id := range ids {
+		if err := s.Create(chatMeta(id, start)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const perWorker = 40
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		for w := range 3 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range perWorker {
+					var err error
+					if w == 0 && i%4 == 0 {
+						m := chatMeta(id, start.Add(time.Duration(i)*time.Second))
+						m.Mode = "build"
+						err = s.SaveMeta(m)
+					} else {
+						err = s.Append(id, msg(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i)))
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if i%10 == 0 {
+						if _, err := s.List(); err != nil {
+							t.Error(err)
+						}
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	for _, id := range ids {
+		_, msgs, err := s.Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 3*perWorker - perWorker/4; len(msgs) != want {
+			t.Errorf("%s: %d messages, want %d (an append was lost or torn)", id, len(msgs), want)
+		}
+	}
+}

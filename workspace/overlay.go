@@ -1,0 +1,190 @@
+package workspace
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// ContentChange is one change of a textDocument/didChange notification. A nil
+// Range replaces the whole text.
+type ContentChange struct {
+	Range *Range
+	Text  string
+}
+
+// Overlay holds the editor's open buffers and the agent edits the editor has
+// applied, keyed by cleaned absolute path. Its text wins over the disk. No
+// method does any I/O: Open, Change and Close run inline on the LSP read loop.
+// All methods are safe for concurrent use.
+type Overlay struct {
+	mu   sync.RWMutex
+	docs map[string]*overlayDoc
+}
+
+type overlayDoc struct {
+	open    bool   // the editor reported the document open
+	text    string // the editor's buffer (when open)
+	version int32
+	dirty   bool // changed since open or the last save
+	// applied is an agent edit the editor applied: it is the current text until
+	// the editor reports the document again.
+	applied    string
+	hasApplied bool
+}
+
+// NewOverlay returns an empty overlay.
+func NewOverlay() *Overlay {
+	return &Overlay{docs: make(map[string]*overlayDoc)}
+}
+
+func overlayKey(abs string) string { return filepath.Clean(abs) }
+
+// Open records a document the editor opened (textDocument/didOpen).
+func (o *Overlay) Open(abs string, version int32, text string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.docs[overlayKey(abs)] = &overlayDoc{open: true, text: text, version: version}
+}
+
+// Change applies a textDocument/didChange: the changes are applied in order,
+// each against the text the previous one produced, with UTF-16 ranges. On error
+// the document is left as it was.
+func (o *Overlay) Change(abs string, version int32, changes []ContentChange) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	d, ok := o.docs[overlayKey(abs)]
+	if !ok || !d.open {
+		return fmt.Errorf("didChange for %s: document is not open", abs)
+	}
+	text := d.text
+	for i, c := range changes {
+		if c.Range == nil {
+			text = c.Text
+			continue
+		}
+		start, err := OffsetOf(text, c.Range.Start)
+		if err != nil {
+			return fmt.Errorf("didChange for %s: change %d: %w", abs, i, err)
+		}
+		end, err := OffsetOf(text, c.Range.End)
+		if err != nil {
+			return fmt.Errorf("didChange for %s: change %d: %w", abs, i, err)
+		}
+		if end < start {
+			return fmt.Errorf("didChange for %s: change %d: range end is before its start", abs, i)
+		}
+		var b strings.Builder
+		b.Grow(len(text) - (end - start) + len(c.Text))
+		b.WriteString(text[:start])
+		b.WriteString(c.Text)
+		b.WriteString(text[end:])
+		text = b.String()
+	}
+	d.text = text
+	d.version = version
+	d.dirty = true
+	d.applied, d.hasApplied = "", false
+	return nil
+}
+
+// Close forgets a document the editor closed: the disk is the truth again.
+func (o *Overlay) Close(abs string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	delete(o.docs, overlayKey(abs))
+}
+
+// Get returns the current overlay text of abs: an applied agent edit if one is
+// pending, else the open buffer. ok is false when the overlay has no text for
+// abs (read the disk).
+func (o *Overlay) Get(abs string) (text string, version int32, ok bool) {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	d, found := o.docs[overlayKey(abs)]
+	if !found {
+		return "", 0, false
+	}
+	if d.hasApplied {
+		return d.applied, d.version, true
+	}
+	return d.text, d.version, d.open
+}
+
+// SetApplied records an agent edit the editor applied: text is the file's
+// current content until the editor reports the document again (Open, Change,
+// Close or Saved).
+func (o *Overlay) SetApplied(abs, text string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	k := overlayKey(abs)
+	d, ok := o.docs[k]
+	if !ok {
+		d = &overlayDoc{}
+		o.docs[k] = d
+	}
+	d.applied, d.hasApplied = text, true
+}
+
+// Saved records a textDocument/didSave. text is the saved content when the
+// editor sends it. A document that is not open is forgotten (the disk has it).
+func (o *Overlay) Saved(abs string, text *string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	k := overlayKey(abs)
+	d, ok := o.docs[k]
+	if !ok {
+		return
+	}
+	if !d.open {
+		delete(o.docs, k)
+		return
+	}
+	if text != nil {
+		d.text = *text
+	}
+	d.dirty = false
+	d.applied, d.hasApplied = "", false
+}
+
+// IsDirty reports whether abs has text the disk may not have: an open buffer
+// changed since it was opened or last saved, or an applied agent edit the
+// editor has not reported back yet.
+func (o *Overlay) IsDirty(abs string) bool {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	d, ok := o.docs[overlayKey(abs)]
+	return ok && (d.open && d.dirty || d.hasApplied)
+}
+
+// DirtyPaths lists, sorted, every path for which IsDirty is true.
+func (o *Overlay) DirtyPaths() []string {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	var out []string
+	for k, d := range o.docs {
+		if d.open && d.dirty || d.hasApplied {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// snapshot returns the current text of every document in the overlay.
+func (o *Overlay) snapshot() map[string]string {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	m := make(map[string]string, len(o.docs))
+	for k, d := range o.docs {
+		switch {
+		case d.hasApplied:
+			m[k] = d.applied
+		case d.open:
+			m[k] = d.text
+		}
+	}
+	return m
+}

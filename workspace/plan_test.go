@@ -1,0 +1,280 @@
+package workspace
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// planGolden is what testdata/plans/*.json record for each .plan.
+type planGolden struct {
+	Meta     *PlanMeta         `json:"meta"`
+	Valid    bool              `json:"status_valid"`
+	KeyLines map[string]int    `json:"key_lines,omitempty"`
+	Body     string            `json:"body"`
+	BodyLine int               `json:"body_line"`
+	Steps    []PlanStep        `json:"steps"`
+	Error    *FrontmatterError `json:"error,omitempty"`
+}
+
+func TestParsePlanGolden(t *testing.T) {
+	paths, err := filepath.Glob("testdata/plans/*.plan")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no plans: %v", err)
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			text, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := ParsePlan(string(text))
+			g := planGolden{Meta: plan.Meta, KeyLines: plan.KeyLines, Body: plan.Body, BodyLine: plan.BodyLine, Steps: plan.Steps}
+			if plan.Meta != nil {
+				g.Valid = plan.Meta.Status.Valid()
+			}
+			if err != nil {
+				var fe *FrontmatterError
+				if !errors.As(err, &fe) {
+					t.Fatalf("error is not a *FrontmatterError: %v", err)
+				}
+				g.Error = fe
+			}
+			got, err := json.MarshalIndent(g, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			golden := strings.TrimSuffix(p, ".plan") + ".json"
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("ParsePlan(%s) =\n%s\nwant\n%s", p, got, want)
+			}
+		})
+	}
+}
+
+func TestParsePlanStepLinesAreFileLines(t *testing.T) {
+	text := "---\ntitle: t\n---\nintro\n- [ ] a\n"
+	p, err := ParsePlan(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Steps) != 1 || p.Steps[0].Line != 4 || p.BodyLine != 3 || p.Body != "intro\n- [ ] a\n" {
+		t.Errorf("plan = %+v", p)
+	}
+	lines := strings.Split(text, "\n")
+	if !strings.Contains(lines[p.Steps[0].Line], "[ ] a") {
+		t.Error("Step.Line does not point at the step")
+	}
+}
+
+func TestSetPlanStatus(t *testing.T) {
+	tests := []struct {
+		name, in string
+		status   PlanStatus
+		want     string
+	}{
+		{"replace, keep the comment and spacing",
+			"---\ntitle: T\nstatus: draft          # draft | approved\ncreated_at: 2025-01-15T10:30:00Z\n---\nbody\n",
+			PlanApproved,
+			"---\ntitle: T\nstatus: approved          # draft | approved\ncreated_at: 2025-01-15T10:30:00Z\n---\nbody\n"},
+		{"quoted value", "---\nstatus: 'draft'\n---\n", PlanArchived, "---\nstatus: archived\n---\n"},
+		{"empty value", "---\nstatus:\ntitle: x\n---\n", PlanDraft, "---\nstatus: draft\ntitle: x\n---\n"},
+		{"missing: added after the title", "---\ntitle: T\ncreated_at: 2025-01-15\n---\nbody", PlanImplemented,
+			"---\ntitle: T\nstatus: implemented\ncreated_at: 2025-01-15\n---\nbody"},
+		{"missing, no title: added at the end", "---\nowner: me\n---\n", PlanDraft, "---\nowner: me\nstatus: draft\n---\n"},
+		{"no frontmatter: one is added", "# Legacy\n- [ ] x\n", PlanApproved, "---\nstatus: approved\n---\n# Legacy\n- [ ] x\n"},
+		{"CRLF kept", "---\r\ntitle: T\r\nstatus: draft\r\n---\r\nb\r\n", PlanApproved, "---\r\ntitle: T\r\nstatus: approved\r\n---\r\nb\r\n"},
+		{"CRLF, added", "---\r\ntitle: T\r\n---\r\n", PlanApproved, "---\r\ntitle: T\r\nstatus: approved\r\n---\r\n"},
+		{"nested status key untouched", "---\nmeta:\n  status: x\ntitle: T\n---\n", PlanDraft, "---\nmeta:\n  status: x\ntitle: T\nstatus: draft\n---\n"},
+		{"status in the body untouched", "---\nstatus: draft\n---\nstatus: draft\n", PlanApproved, "---\nstatus: approved\n---\nstatus: draft\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := SetPlanStatus(tt.in, tt.status)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("SetPlanStatus =\n%q\nwant\n%q", got, tt.want)
+			}
+			p, err := ParsePlan(got)
+			if err != nil || p.Meta == nil || p.Meta.Status != tt.status {
+				t.Errorf("the result does not parse to status %s: %+v %v", tt.status, p.Meta, err)
+			}
+		})
+	}
+	if _, err := SetPlanStatus("---\n", PlanDraft); err == nil {
+		t.Error("an unclosed frontmatter must be an error")
+	}
+	if _, err := SetPlanStatus("x", "wip"); err == nil || !strings.Contains(err.Error(), "unknown plan status") {
+		t.Errorf("invalid status: %v", err)
+	}
+}
+
+func TestSetStepDone(t *testing.T) {
+	text := "---\ntitle: t\n---\n- [ ] a\n```\n- [ ] code\n```\n  * [X] b\n1. [x] c\n"
+	tests := []struct {
+		step int
+		done bool
+		want string
+	}{
+		{0, true, "---\ntitle: t\n---\n- [x] a\n```\n- [ ] code\n```\n  * [X] b\n1. [x] c\n"},
+		{0, false, text},
+		{1, false, "---\ntitle: t\n---\n- [ ] a\n```\n- [ ] code\n```\n  * [ ] b\n1. [x] c\n"},
+		{1, true, text}, // [X] is already done: unchanged
+		{2, false, "---\ntitle: t\n---\n- [ ] a\n```\n- [ ] code\n```\n  * [X] b\n1. [ ] c\n"},
+	}
+	for _, tt := range tests {
+		got, err := SetStepDone(text, tt.step, tt.done)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("SetStepDone(%d, %v) =\n%s\nwant\n%s", tt.step, tt.done, got, tt.want)
+		}
+	}
+	for _, bad := range []int{-1, 3} {
+		if _, err := SetStepDone(text, bad, true); err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("step %d: %v", bad, err)
+		}
+	}
+	// The frontmatter is not scanned for steps.
+	got, err := SetStepDone("---\nnote: \"- [ ] x\"\n---\n- [ ] real\n", 0, true)
+	if err != nil || got != "---\nnote: \"- [ ] x\"\n---\n- [x] real\n" {
+		t.Errorf("frontmatter skipped: %q %v", got, err)
+	}
+	if _, err := SetStepDone("---\n- [ ] x\n", 0, true); err == nil {
+		t.Error("unclosed frontmatter must be an error")
+	}
+}
+
+func TestRenderPlan(t *testing.T) {
+	at := time.Date(2025, 1, 15, 11, 30, 0, 123456789, time.FixedZone("CET", 3600))
+	got := RenderPlan(PlanMeta{Title: "Fix: the \"parser\" # now", Status: PlanApproved, CreatedAt: at}, "# Goal\n- [ ] x")
+	want := "---\ntitle: 'Fix: the \"parser\" # now'\nstatus: approved\ncreated_at: 2025-01-15T10:30:00Z\n---\n# Goal\n- [ ] x\n"
+	if got != want {
+		t.Errorf("RenderPlan =\n%s\nwant\n%s", got, want)
+	}
+	p, err := ParsePlan(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Meta.Title != "Fix: the \"parser\" # now" || p.Meta.Status != PlanApproved || !p.Meta.CreatedAt.Equal(at.Truncate(time.Second)) ||
+		p.Body != "# Goal\n- [ ] x\n" || len(p.Steps) != 1 {
+		t.Errorf("round trip: %+v %+v", p.Meta, p)
+	}
+	if got := RenderPlan(PlanMeta{Title: "t"}, ""); got != "---\ntitle: t\nstatus: draft\n---\n" {
+		t.Errorf("defaults: %q", got)
+	}
+	long := strings.Repeat("word ", 40)
+	if p, err := ParsePlan(RenderPlan(PlanMeta{Title: long}, "")); err != nil || p.Meta.Title != long {
+		t.Errorf("long title: %v", err)
+	}
+}
+
+func TestPlanStatusValid(t *testing.T) {
+	for _, s := range PlanStatuses {
+		if !s.Valid() {
+			t.Errorf("%s should be valid", s)
+		}
+	}
+	for _, s := range []PlanStatus{"", "Draft", "wip"} {
+		if s.Valid() {
+			t.Errorf("%q should be invalid", s)
+		}
+	}
+}
+
+func TestNewPlanName(t *testing.T) {
+	if len(adjectives) < 150 || len(nouns) < 150 {
+		t.Fatalf("word lists too short: %d adjectives, %d nouns", len(adjectives), len(nouns))
+	}
+	word := regexp.MustCompile(`^[a-z]+$`)
+	for _, list := range [][]string{adjectives, nouns} {
+		seen := map[string]bool{}
+		for _, w := range list {
+			if !word.MatchString(w) || seen[w] {
+				t.Errorf("bad or repeated word %q", w)
+			}
+			seen[w] = true
+		}
+	}
+	r := rand.New(rand.NewPCG(42, 42))
+	taken := map[string]bool{}
+	shape := regexp.MustCompile(`^[a-z]+-[a-z]+-[a-z]+$`)
+	for range 10000 {
+		name := NewPlanName(r, func(n string) bool { return taken[n] })
+		if taken[name] {
+			t.Fatalf("NewPlanName returned the taken name %q", name)
+		}
+		if !shape.MatchString(name) {
+			t.Fatalf("name %q is not adjective-noun-noun", name)
+		}
+		parts := strings.Split(name, "-")
+		if parts[1] == parts[2] {
+			t.Fatalf("name %q repeats its noun", name)
+		}
+		taken[name] = true
+	}
+	// Determinism with a seeded source.
+	a := NewPlanName(rand.New(rand.NewPCG(1, 1)), nil)
+	b := NewPlanName(rand.New(rand.NewPCG(1, 1)), nil)
+	if a != b {
+		t.Errorf("same seed, different names: %s %s", a, b)
+	}
+	if NewPlanName(nil, nil) == "" {
+		t.Error("nil rng must work")
+	}
+	// When every random draw is taken, a numbered name is returned.
+	first := ""
+	name := NewPlanName(rand.New(rand.NewPCG(5, 5)), func(n string) bool {
+		if first == "" {
+			first = n
+		}
+		return !strings.HasSuffix(n, "-3")
+	})
+	if !strings.HasSuffix(name, "-3") {
+		t.Errorf("fallback name = %q", name)
+	}
+}
+
+func TestFrontmatterErrors(t *testing.T) {
+	tests := []struct {
+		text string
+		line int
+		msg  string
+	}{
+		{"---\ntitle: [a, b]\n---\n", 1, "expected a single value"},
+		{"---\ntitle: ok\nstatus: {a: 1}\n---\n", 2, "expected a single value"},
+		{"---\ntitle: x\n\tbad: tab\n---\n", 2, "invalid YAML"},
+	}
+	for _, tt := range tests {
+		_, err := ParsePlan(tt.text)
+		var fe *FrontmatterError
+		if !errors.As(err, &fe) || fe.Line != tt.line || !strings.Contains(fe.Msg, tt.msg) {
+			t.Errorf("ParsePlan(%q) error = %#v, want line %d %q", tt.text, err, tt.line, tt.msg)
+			continue
+		}
+		if want := fmt.Sprintf("frontmatter line %d: ", tt.line+1); !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("Error() = %q, want the 1-based line first", err.Error())
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package workspace
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+const (
+	// binarySniffLen is how much of a file is checked for a NUL byte.
+	binarySniffLen = 8 << 10
+	// DefaultReadLimit is the number of lines Read returns when no limit is given.
+	DefaultReadLimit = 2000
+	// MaxLineLen is the number of characters after which Read and Grep cut a line.
+	MaxLineLen = 2000
+)
+
+// ErrBinary is wrapped by the errors about binary files.
+var ErrBinary = errors.New("binary file")
+
+// isBinary reports whether data looks binary: a NUL byte in its first 8 KiB.
+func isBinary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0
+}
+
+// ReadFile returns the current text of p: the overlay's (an open editor buffer
+// or an applied agent edit) if it has one, else the disk's. Directories and
+// binary files are refused.
+func (w *Workspace) ReadFile(p Path) (string, error) {
+	if text, _, ok := w.overlay.Get(p.Abs); ok {
+		return text, nil
+	}
+	data, err := w.readDisk(p)
+	if err != nil {
+		return "", err
+	}
+	if isBinary(data) {
+		return "", fmt.Errorf("%s is a binary file; only text files can be read: %w", p.Rel, ErrBinary)
+	}
+	return string(data), nil
+}
+
+// readDisk reads p from disk without the binary check.
+func (w *Workspace) readDisk(p Path) ([]byte, error) {
+	fi, err := os.Stat(p.Abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("%s does not exist: %w", p.Rel, os.ErrNotExist)
+		}
+		return nil, fmt.Errorf("read %s: %w", p.Rel, err)
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a file; use ls to list it", p.Rel)
+	}
+	data, err := os.ReadFile(p.Abs)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p.Rel, err)
+	}
+	return data, nil
+}
+
+// rawText is the current text of p (overlay first) without the binary check.
+func (w *Workspace) rawText(p Path) (string, error) {
+	if text, _, ok := w.overlay.Get(p.Abs); ok {
+		return text, nil
+	}
+	data, err := w.readDisk(p)
+	return string(data), err
+}
+
+// Hash is the content hash given to the model as `last_read_hash`: the first
+// 16 hex digits of the SHA-256 of text.
+func Hash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:8])
+}
+
+// ReadResult is a window of a file's lines, numbered like `cat -n`.
+type ReadResult struct {
+	// Path is workspace-relative, with forward slashes.
+	Path string
+	// Content holds the lines StartLine..EndLine, each as "%6d\t%s\n".
+	Content string
+	// StartLine and EndLine are the 1-based first and last lines shown
+	// (EndLine = StartLine-1 when nothing is shown).
+	StartLine, EndLine int
+	// TotalLines is the number of lines in the file.
+	TotalLines int
+	// Truncated reports that lines follow EndLine or that a line longer than
+	// MaxLineLen characters was cut.
+	Truncated bool
+	// Hash is Hash of the whole file text.
+	Hash string
+}
+
+// Read returns lines of p: offset is the 1-based first line (0 means 1) and
+// limit the number of lines (0 means DefaultReadLimit). A trailing "\r" is not
+// shown; lines longer than MaxLineLen characters are cut.
+func (w *Workspace) Read(p Path, offset, limit int) (ReadResult, error) {
+	if offset < 0 || limit < 0 {
+		return ReadResult{}, fmt.Errorf("read %s: offset and limit must not be negative", p.Rel)
+	}
+	if offset == 0 {
+		offset = 1
+	}
+	if limit == 0 {
+		limit = DefaultReadLimit
+	}
+	text, err := w.ReadFile(p)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	total := countLines(text)
+	if offset > total && !(offset == 1 && total == 0) {
+		return ReadResult{}, fmt.Errorf("offset %d is past the end of %s (%d lines)", offset, p.Rel, total)
+	}
+	res := ReadResult{Path: p.Rel, StartLine: offset, TotalLines: total, Hash: Hash(text)}
+	var b strings.Builder
+	rest := text
+	for n := 1; n < offset; n++ {
+		i := strings.IndexByte(rest, '\n')
+		rest = rest[i+1:]
+	}
+	n := offset
+	for ; n < offset+limit && rest != ""; n++ {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		line = strings.TrimSuffix(line, "\r")
+		if cut, ok := cutLine(line); ok {
+			line = cut
+			res.Truncated = true
+		}
+		fmt.Fprintf(&b, "%6d\t", n)
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	res.EndLine = n - 1
+	if res.EndLine < total {
+		res.Truncated = true
+	}
+	res.Content = b.String()
+	return res, nil
+}
+
+// countLines counts lines the way `cat -n` numbers them: a final line without
+// "\n" counts, an empty text has none.
+func countLines(text string) int {
+	n := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n
+}
+
+// cutLine cuts line after MaxLineLen characters, marking the cut.
+func cutLine(line string) (string, bool) {
+	if len(line) <= MaxLineLen || utf8.RuneCountInString(line) <= MaxLineLen {
+		return line, false
+	}
+	i, n := 0, 0
+	for n < MaxLineLen {
+		_, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+		n++
+	}
+	return line[:i] + " … [line cut at " + strconv.Itoa(MaxLineLen) + " characters]", true
+}
