@@ -3,13 +3,17 @@ module github.com/agentls/agentls
 go 1.26
 
 require (
+	github.com/google/uuid v1.6.0
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
+	github.com/sashabaranov/go-openai v1.43.0
+	github.com/sourcegraph/conc v0.3.0
+	go.lsp.dev/jsonrpc2 v1.0.1
+	go.lsp.dev/protocol v1.0.1
+	go.yaml.in/yaml/v3 v3.0.6
+)
+
+require (
 	github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
-	github.com/google/uuid v1.6.0 // indirect
-	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
-	github.com/sashabaranov/go-openai v1.43.0 // indirect
-	github.com/sourcegraph/conc v0.3.0 // indirect
-	go.lsp.dev/jsonrpc2 v1.0.1 // indirect
-	go.lsp.dev/protocol v1.0.1 // indirect
 	go.lsp.dev/uri v1.0.1 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	go.uber.org/multierr v1.11.0 // indirect
 )

@@ -144,4 +144,3 @@ type Env interface {
 	// still unsaved in the editor.
 	UnsavedEdited() []string
 }
-
