@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/textproto"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the tests run this binary as the real agentls process:
+// with AGENTLS_TEST_MAIN=1 the test binary is agentls.
+func TestMain(m *testing.M) {
+	if os.Getenv("AGENTLS_TEST_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func TestDemo(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"demo", "--color=false"}, nil, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("demo exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	for _, want := range []string{
+		"status bar: [ PLAN ]",
+		"REFUSED: System is in Plan Mode. You can only modify the plan. Switch to Build Mode to apply changes.",
+		`clicks "Accept & Build"`,
+		"status bar: [ BUILD ]",
+		"[plan-mode] approved plan=plans/health-endpoint.plan",
+		"+	mux.HandleFunc(\"/health\", health)",
+		"+- [x] Run `go test ./...`",
+		"Demo complete: every step happened.",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(out.String())
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	tests := []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"version"}, 0, "agentls ", ""},
+		{[]string{"help"}, 0, "agentls demo", ""},
+		{[]string{"--help"}, 0, "", "Usage:"},
+		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
+		{[]string{"--log-level", "loud", "version"}, 2, "", "--log-level"},
+		{[]string{"serve", "extra"}, 2, "", "unexpected arguments"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := run(tc.args, strings.NewReader(""), &out, &errOut)
+			if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errOut.String(), tc.stderr) {
+				t.Fatalf("run(%q) = %d\nstdout: %s\nstderr: %s", tc.args, code, out.String(), errOut.String())
+			}
+		})
+	}
+}
+
+// agentlsProcess starts this test binary as a real agentls process on stdio.
+func agentlsProcess(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "AGENTLS_TEST_MAIN=1", "OPENAI_API_KEY=")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdin, bufio.NewReader(stdout), &stderr
+}
+
+func send(t *testing.T, w io.Writer, body string) {
+	t.Helper()
+	if _, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func receive(t *testing.T, r *bufio.Reader) string {
+	t.Helper()
+	hdr, err := textproto.NewReader(r).ReadMIMEHeader()
+	if err != nil {
+		t.Fatalf("read header: %v", err)
+	}
+	n, err := strconv.Atoi(hdr.Get("Content-Length"))
+	if err != nil {
+		t.Fatalf("bad header %v", hdr)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
+}
+
+func wait(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("agentls did not exit")
+		return -1
+	}
+}
+
+// TestServeProcess drives the real process over stdio: only protocol bytes
+// on stdout, logs on stderr, clean exit codes.
+func TestServeProcess(t *testing.T) {
+	dir := t.TempDir()
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://` + dir + `","capabilities":{}}}`
+
+	t.Run("shutdown then exit", func(t *testing.T) {
+		logFile := dir + "/agentls.log"
+		cmd, in, out, stderr := agentlsProcess(t, "--log-file", logFile, "--log-level", "debug", "serve")
+		send(t, in, initialize)
+		if got := receive(t, out); !strings.Contains(got, `"protocolVersion":1`) {
+			t.Fatalf("initialize = %s", got)
+		}
+		send(t, in, `{"jsonrpc":"2.0","id":2,"method":"agent/newSession","params":{}}`)
+		for {
+			if got := receive(t, out); strings.Contains(got, `"id":2`) {
+				if !strings.Contains(got, `"mode":"plan"`) {
+					t.Fatalf("newSession = %s", got)
+				}
+				break
+			}
+		}
+		send(t, in, `{"jsonrpc":"2.0","id":3,"method":"shutdown"}`)
+		send(t, in, `{"jsonrpc":"2.0","method":"exit"}`)
+		if code := wait(t, cmd); code != 0 {
+			t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+		}
+		if !strings.Contains(stderr.String(), "[plan-mode] entered") {
+			t.Fatalf("logs did not reach stderr:\n%s", stderr)
+		}
+		if data, err := os.ReadFile(logFile); err != nil || !strings.Contains(string(data), "[plan-mode] entered") {
+			t.Fatalf("log file: %v %s", err, data)
+		}
+	})
+	t.Run("exit without shutdown", func(t *testing.T) {
+		cmd, in, _, _ := agentlsProcess(t)
+		send(t, in, `{"jsonrpc":"2.0","method":"exit"}`)
+		if code := wait(t, cmd); code != 1 {
+			t.Fatalf("exit code %d, want 1", code)
+		}
+	})
+	t.Run("stdin closed", func(t *testing.T) {
+		cmd, in, out, _ := agentlsProcess(t)
+		send(t, in, initialize)
+		receive(t, out)
+		in.Close()
+		if code := wait(t, cmd); code != 0 {
+			t.Fatalf("exit code %d after EOF", code)
+		}
+	})
+}

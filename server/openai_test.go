@@ -1,0 +1,139 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/fakeeditor"
+)
+
+// chatServer speaks the Chat Completions streaming protocol: it answers the
+// first request with a tool call split across chunks, the next with text.
+type chatServer struct {
+	mu       sync.Mutex
+	requests []string
+	auth     []string
+	status   int // when non-zero, every request fails with it
+}
+
+func (c *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	c.mu.Lock()
+	c.requests = append(c.requests, string(body))
+	c.auth = append(c.auth, r.Header.Get("Authorization"))
+	n, status := len(c.requests), c.status
+	c.mu.Unlock()
+	if status != 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		fmt.Fprint(w, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta string, finish string) {
+		fin := "null"
+		if finish != "" {
+			fin = `"` + finish + `"`
+		}
+		fmt.Fprintf(w, "data: {\"id\":\"x\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":%s}]}\n\n", delta, fin)
+	}
+	if n == 1 {
+		chunk(`{"role":"assistant","content":"Let me look."}`, "")
+		chunk(`{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"read","arguments":""}}]}`, "")
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"path\":"}}]}`, "")
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":" \"notes.txt\"}"}}]}`, "")
+		chunk(`{}`, "tool_calls")
+	} else {
+		chunk(`{"role":"assistant","content":"The notes say "}`, "")
+		chunk(`{"content":"hello."}`, "")
+		chunk(`{}`, "stop")
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// startWithOpenAI starts a server whose model is configured the way a user
+// does it: initializationOptions naming the endpoint and the key variable.
+func startWithOpenAI(t *testing.T, chat *chatServer) *harness {
+	t.Helper()
+	srv := httptest.NewServer(chat)
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	dir := t.TempDir()
+	env := map[string]string{"MY_KEY": "sk-test"}
+	opts := server.Options{Getenv: func(k string) string { return env[k] }}
+	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+		return server.Serve(ctx, rwc, opts)
+	}, fakeeditor.Handlers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ed.Close() })
+	h := &harness{t: t, ctx: ctx, dir: dir, ed: ed}
+	init := map[string]any{
+		"rootUri":      "file://" + filepath.ToSlash(dir),
+		"capabilities": fullCaps(),
+		"initializationOptions": map[string]any{
+			"model": map[string]any{"provider": "openai", "base_url": srv.URL + "/v1", "api_key_env": "MY_KEY", "name": "test-model"},
+		},
+	}
+	if err := ed.Call(ctx, "initialize", init, nil); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestOpenAIProviderThroughServer(t *testing.T) {
+	chat := &chatServer{}
+	h := startWithOpenAI(t, chat)
+	if err := writeFile(h.dir, "notes.txt", "hello\n"); err != nil {
+		t.Fatal(err)
+	}
+	s := h.newSession("plan")
+	if r := h.prompt(s.SessionID, "what do the notes say?"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%s)", r, r.Error)
+	}
+	chat.mu.Lock()
+	defer chat.mu.Unlock()
+	if len(chat.requests) != 2 {
+		t.Fatalf("%d model requests, want 2", len(chat.requests))
+	}
+	if chat.auth[0] != "Bearer sk-test" {
+		t.Fatalf("Authorization = %q", chat.auth[0])
+	}
+	first, second := chat.requests[0], chat.requests[1]
+	for _, want := range []string{`"model":"test-model"`, `"stream":true`, "You are in PLAN mode", `"name":"read"`} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first request lacks %s", want)
+		}
+	}
+	// The tool result went back to the model, with the file's content.
+	if !strings.Contains(second, `"tool_call_id":"call_1"`) || !strings.Contains(second, `hello`) {
+		t.Errorf("second request lacks the tool result:\n%s", second)
+	}
+	var text strings.Builder
+	for _, u := range h.updates("agent_message_chunk") {
+		text.WriteString(u["content"].(map[string]any)["text"].(string))
+	}
+	if got := text.String(); got != "Let me look.The notes say hello." {
+		t.Fatalf("streamed text = %q", got)
+	}
+}
+
+func TestOpenAIProviderErrorIsClear(t *testing.T) {
+	h := startWithOpenAI(t, &chatServer{status: http.StatusUnauthorized})
+	s := h.newSession("plan")
+	r := h.prompt(s.SessionID, "hi")
+	if r.StopReason != "error" || r.Error == nil || !strings.Contains(r.Error.Message, "401") || !strings.Contains(r.Error.Message, "Incorrect API key") {
+		t.Fatalf("prompt = %+v (%s)", r, r.Error)
+	}
+}
