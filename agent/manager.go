@@ -165,6 +165,7 @@ func (m *Manager) NewSession(mode, title string) (Info, error) {
 	if md == guard.ModePlan {
 		meta.EnteredAt, meta.EnteredReason = now, reason
 	}
+	m.ignoreStateFolder()
 	if err := m.store.Create(meta); err != nil {
 		return Info{}, fmt.Errorf("create session: %w", err)
 	}
@@ -178,6 +179,23 @@ func (m *Manager) NewSession(mode, title string) (Info, error) {
 	info := s.Info()
 	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
 	return info, nil
+}
+
+// ignoreStateFolder keeps agentls's own state out of the user's git status:
+// it writes .agentls/.gitignore ("*") once, if the folder has none.
+func (m *Manager) ignoreStateFolder() {
+	dir := filepath.Join(m.ws.Root(), ".agentls")
+	path := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(path); err == nil {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		slog.Warn("create state folder", "dir", dir, "err", err)
+		return
+	}
+	if err := os.WriteFile(path, []byte("# agentls sessions: local state, not for version control\n*\n"), 0o644); err != nil {
+		slog.Warn("ignore state folder", "path", path, "err", err)
+	}
 }
 
 func (m *Manager) newSession(meta workspace.ChatMeta, msgs []llm.Message) *Session {

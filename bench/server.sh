@@ -8,4 +8,4 @@ go build -o "$bin" ./cmd/agentls
 go run ./bench/lspstart -bin "$bin" -runs "${RUNS:-20}"
 echo
 echo "scripted turn of 20 tool calls through the server (target: < 50ms/op):"
-go test -run '^$' -bench 'BenchmarkScriptedTurn20Calls|BenchmarkInitialize' -benchtime "${BENCHTIME:-20x}" ./server/ | grep -E '^Benchmark|ns/op'
+go test -run '^$' -bench 'BenchmarkScriptedTurn20Calls|BenchmarkInitialize' -benchtime "${BENCHTIME:-20x}" ./server/ 
