@@ -30,6 +30,9 @@ type Editor interface {
 	Ask(ctx context.Context, req AskRequest) (AskReply, error)
 	// ShowDocument opens a workspace file in the editor (`window/showDocument`).
 	ShowDocument(ctx context.Context, abs string) error
+	// Progress shows what a running turn is doing ("PLAN: thinking…"); an
+	// empty message ends the turn's progress.
+	Progress(sessionID, message string)
 }
 
 // ErrNoSurface is returned by Editor.Ask when the editor cannot show the

@@ -70,17 +70,25 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if err != nil {
 		return TurnResult{}, err
 	}
-	var answerNote string
-	if req.QuestionAnswer != nil {
-		if answerNote, err = s.takeAnswer(req.QuestionAnswer.QuestionID, req.QuestionAnswer.Answers); err != nil {
+	var release func()
+	if qa := req.QuestionAnswer; qa != nil {
+		if err := s.checkAnswer(qa.QuestionID, qa.Answers); err != nil {
 			return TurnResult{}, err
 		}
+		ctx, release, err = s.beginAnswering(ctx, qa.QuestionID)
+	} else {
+		ctx, release, err = s.begin(ctx)
 	}
-	ctx, release, err := s.begin(ctx)
 	if err != nil {
 		return TurnResult{}, err
 	}
 	defer release()
+	var answerNote string
+	if qa := req.QuestionAnswer; qa != nil {
+		if answerNote, err = s.takeAnswer(qa.QuestionID, qa.Answers); err != nil {
+			return TurnResult{}, err
+		}
+	}
 	s.withdrawQuestion()
 	text := req.Text
 	if answerNote != "" {
@@ -106,6 +114,8 @@ func (s *Session) begin(ctx context.Context) (context.Context, func(), error) {
 	s.busy = true
 	ctx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
+	ended := make(chan struct{})
+	s.turnEnded = ended
 	return ctx, func() {
 		cancel()
 		s.mu.Lock()
@@ -113,7 +123,28 @@ func (s *Session) begin(ctx context.Context) (context.Context, func(), error) {
 		s.cancel = nil
 		s.saveMetaLocked()
 		s.mu.Unlock()
+		close(ended)
 	}, nil
+}
+
+// beginAnswering is begin for an answer to question qid: while the turn that
+// asked it is still ending (the editor may answer as soon as it sees the
+// question), it waits for that turn instead of failing with ErrBusy.
+func (s *Session) beginAnswering(ctx context.Context, qid string) (context.Context, func(), error) {
+	for {
+		s.mu.Lock()
+		ended := s.turnEnded
+		asking := s.busy && s.pending != nil && s.pending.id == qid
+		s.mu.Unlock()
+		if !asking {
+			return s.begin(ctx)
+		}
+		select {
+		case <-ended:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
 }
 
 // runTurn is the loop: model step, tool calls, again, until the model stops.
@@ -123,10 +154,12 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 	if limit <= 0 {
 		limit = 50
 	}
+	defer m.editor.Progress(s.meta.ID, "")
 	for step := 0; step < limit; step++ {
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: StopCancelled}
 		}
+		m.editor.Progress(s.meta.ID, upper(s.State().Mode)+": thinking…")
 		req := s.modelRequest()
 		resp, err := m.provider.Complete(ctx, req, func(ev llm.Event) {
 			kind := "agent_message_chunk"
@@ -249,6 +282,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,
 		})
 	}()
+	m.editor.Progress(s.meta.ID, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))
 	tool, ok := m.tools.Lookup(c.Name)
 	if !ok {
 		return callOutcome{result: tools.Failf("unknown tool %q; the tools are: %s", c.Name, strings.Join(m.tools.Names(), ", "))}
@@ -329,16 +363,31 @@ func excerpt(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// takeAnswer validates an answer to the pending question and returns the
-// summary line for the conversation. Nothing changes when it is invalid.
+// checkAnswer validates an answer to the pending question without taking it.
+func (s *Session) checkAnswer(questionID string, answers map[string]any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.checkAnswerLocked(questionID, answers)
+}
+
+func (s *Session) checkAnswerLocked(questionID string, answers map[string]any) error {
+	if s.pending == nil || s.pending.id != questionID {
+		return invalidf("question %q is not pending", questionID)
+	}
+	if errs := s.pending.set.Validate(answers); errs != nil {
+		return invalidf("invalid answers: %s", questions.ValidationError(errs))
+	}
+	return nil
+}
+
+// takeAnswer validates an answer to the pending question, takes it and
+// returns the summary line for the conversation. Nothing changes when it is
+// invalid.
 func (s *Session) takeAnswer(questionID string, answers map[string]any) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.pending == nil || s.pending.id != questionID {
-		return "", invalidf("question %q is not pending", questionID)
-	}
-	if errs := s.pending.set.Validate(answers); errs != nil {
-		return "", invalidf("invalid answers: %s", questions.ValidationError(errs))
+	if err := s.checkAnswerLocked(questionID, answers); err != nil {
+		return "", err
 	}
 	note := answerNote(s.pending.set, questionID, answers)
 	s.pending = nil
@@ -361,18 +410,23 @@ func answerNote(set *questions.Set, id string, answers map[string]any) string {
 }
 
 // Answer answers a pending question (agent/answer) and resumes the
-// conversation in the background, as a new turn.
+// conversation in the background, as a new turn. Invalid answers, or a busy
+// session, change nothing.
 func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
 	s, err := m.session(id)
 	if err != nil {
 		return err
 	}
-	note, err := s.takeAnswer(questionID, answers)
+	if err := s.checkAnswer(questionID, answers); err != nil {
+		return err
+	}
+	ctx, release, err := s.beginAnswering(m.base, questionID)
 	if err != nil {
 		return err
 	}
-	ctx, release, err := s.begin(m.base)
+	note, err := s.takeAnswer(questionID, answers)
 	if err != nil {
+		release()
 		return err
 	}
 	s.append(llm.Message{Role: llm.RoleUser, Content: note})

@@ -57,6 +57,10 @@ type Server struct {
 	caps        clientCaps
 	initialized bool
 	shutdown    bool
+	// progress maps a session with a running turn to its progress token;
+	// progressMu serializes progress messages.
+	progress   map[string]string
+	progressMu sync.Mutex
 	// configDiagnostics are the config files' problems, shown once initialized.
 	configDiagnostics []config.Diagnostic
 	exitReceived      bool

@@ -165,3 +165,74 @@ func TestSessionSurvivesRestart(t *testing.T) {
 		t.Fatalf("status bar after load = %q", got)
 	}
 }
+
+func TestPromptContextAndTitle(t *testing.T) {
+	h := start(t, setup{
+		files: map[string]string{"a.txt": "one\ntwo\nthree\n"},
+		script: `
+name: context
+steps:
+  - text: seen
+    expect:
+      last_message_contains: ["explain this", "Selected in a.txt, lines 2-3", "two\nthree"]
+`,
+	})
+	var s sessionInfo
+	if err := h.ed.Call(h.ctx, "agent/newSession", map[string]any{"title": "Explain"}, &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Title != "Explain" {
+		t.Fatalf("title = %q", s.Title)
+	}
+	var r promptResult
+	err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{
+		"sessionId": s.SessionID, "text": "explain this",
+		"context": map[string]any{"uri": h.ed.URI("a.txt"), "range": map[string]any{
+			"start": map[string]int{"line": 1, "character": 0}, "end": map[string]int{"line": 2, "character": 5},
+		}},
+	}, &r)
+	if err != nil || r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%s), %v", r, r.Error, err)
+	}
+}
+
+func TestWorkDoneProgress(t *testing.T) {
+	caps := fullCaps()
+	caps["window"] = map[string]any{"workDoneProgress": true}
+	h := start(t, setup{
+		caps:  caps,
+		files: map[string]string{"a.txt": "x\n"},
+		script: `
+name: progress
+steps:
+  - tool_calls:
+      - {id: r, name: grep, args: {pattern: x}}
+  - text: done
+`,
+	})
+	s := h.newSession("plan")
+	if r := h.prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+	if len(h.messages("window/workDoneProgress/create")) != 1 {
+		t.Fatal("no window/workDoneProgress/create")
+	}
+	var kinds, texts []string
+	for _, raw := range h.messages("$/progress") {
+		var p struct {
+			Value struct {
+				Kind, Message string
+			} `json:"value"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		kinds = append(kinds, p.Value.Kind)
+		texts = append(texts, p.Value.Message)
+	}
+	want := "begin report report end"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Fatalf("progress kinds = %q, want %q", got, want)
+	}
+	if texts[0] != "PLAN: thinking…" || texts[1] != "PLAN: running grep…" {
+		t.Fatalf("progress messages = %q", texts)
+	}
+}
