@@ -291,3 +291,26 @@ steps:
 		t.Fatalf("sub/new.txt = %q", got)
 	}
 }
+
+// TestCancelRequestEndsTurn: `$/cancelRequest` on the prompt's id ends the
+// turn and withdraws the question the editor is showing.
+func TestCancelRequestEndsTurn(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	h := start(t, setup{script: askScript, handlers: fakeeditor.Handlers{
+		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
+	}})
+	s := h.newSession("plan")
+	ctx, cancel := context.WithCancel(h.ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- h.ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, nil)
+	}()
+	awaitMethod(t, h, "agent/askUser")
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("cancelled prompt returned no error to the caller")
+	}
+	// The server withdrew its question: the editor got $/cancelRequest.
+	awaitMethod(t, h, "$/cancelRequest")
+}

@@ -189,3 +189,26 @@ func TestServeProcess(t *testing.T) {
 		}
 	})
 }
+
+// TestConfigFlag: --config replaces the workspace's .agentls.yaml.
+func TestConfigFlag(t *testing.T) {
+	dir := t.TempDir()
+	cfg := dir + "/custom.yaml"
+	if err := os.WriteFile(cfg, []byte("plan_mode:\n  default_active: false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg)
+	send(t, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://`+dir+`","capabilities":{}}}`)
+	receive(t, out)
+	send(t, in, `{"jsonrpc":"2.0","id":2,"method":"agent/newSession","params":{}}`)
+	for {
+		if got := receive(t, out); strings.Contains(got, `"id":2`) {
+			if !strings.Contains(got, `"mode":"build"`) {
+				t.Fatalf("newSession with default_active false = %s\n%s", got, stderr)
+			}
+			break
+		}
+	}
+	in.Close()
+	wait(t, cmd)
+}

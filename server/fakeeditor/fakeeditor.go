@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // Message is one message the server sent to the editor.
@@ -95,10 +96,10 @@ func (p pipeRWC) Read(b []byte) (int, error)  { return p.r.Read(b) }
 func (p pipeRWC) Write(b []byte) (int, error) { return p.w.Write(b) }
 func (p pipeRWC) Close() error                { return errors.Join(p.r.Close(), p.w.Close()) }
 
-// Call sends a request and decodes its result into result (may be nil).
+// Call sends a request and decodes its result into result (may be nil). If
+// ctx ends first, the request is cancelled with `$/cancelRequest`, as editors do.
 func (e *Editor) Call(ctx context.Context, method string, params, result any) error {
-	_, err := e.conn.Call(ctx, method, params, result)
-	return err
+	return protocol.Call(ctx, e.conn, method, params, result)
 }
 
 // Notify sends a notification.
