@@ -95,12 +95,7 @@ func TestSecondPromptWhileBusy(t *testing.T) {
 		AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"env": "dev"}}),
 	}})
 	s := h.newSession("plan")
-	done := make(chan promptResult, 1)
-	go func() {
-		var r promptResult
-		_ = h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, &r)
-		done <- r
-	}()
+	done := h.promptAsync(s.SessionID, "go")
 	awaitMethod(t, h, "agent/askUser")
 	err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "again"}, nil)
 	if rpcCode(err) != -32002 || !strings.Contains(err.Error(), "session busy") {
@@ -119,12 +114,7 @@ func TestCancelWithdrawsQuestion(t *testing.T) {
 		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
 	}})
 	s := h.newSession("plan")
-	done := make(chan promptResult, 1)
-	go func() {
-		var r promptResult
-		_ = h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, &r)
-		done <- r
-	}()
+	done := h.promptAsync(s.SessionID, "go")
 	awaitMethod(t, h, "agent/askUser")
 	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
 		t.Fatal(err)
@@ -238,12 +228,7 @@ steps:
 		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"ok": true}})},
 	})
 	s := h.newSession("build")
-	done := make(chan promptResult, 1)
-	go func() {
-		var r promptResult
-		_ = h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, &r)
-		done <- r
-	}()
+	done := h.promptAsync(s.SessionID, "go")
 	awaitMethod(t, h, "agent/askUser")
 	var info sessionInfo
 	if err := h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "plan"}, &info); err != nil {

@@ -155,6 +155,17 @@ func (h *harness) prompt(sid, text string) promptResult {
 	return r
 }
 
+// promptAsync sends a prompt without waiting; its result arrives on the channel.
+func (h *harness) promptAsync(sid, text string) <-chan promptResult {
+	done := make(chan promptResult, 1)
+	go func() {
+		var r promptResult
+		_ = h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": text}, &r)
+		done <- r
+	}()
+	return done
+}
+
 func (h *harness) read(name string) string {
 	h.t.Helper()
 	b, err := os.ReadFile(filepath.Join(h.dir, filepath.FromSlash(name)))

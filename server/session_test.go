@@ -110,6 +110,19 @@ func TestPlanThenBuild(t *testing.T) {
 	if len(h.messages("window/showDocument")) != 1 {
 		t.Fatal("the plan was not shown for approval")
 	}
+	var plans struct {
+		Plans []struct {
+			Path, Title, Status   string
+			StepsDone, StepsTotal int
+		} `json:"plans"`
+		Total int `json:"total"`
+	}
+	if err := h.ed.Call(h.ctx, "agent/listPlans", map[string]any{"status": "approved"}, &plans); err != nil {
+		t.Fatal(err)
+	}
+	if plans.Total != 1 || plans.Plans[0].Path != "plans/shout.plan" || plans.Plans[0].Title != "Shout" || plans.Plans[0].StepsTotal != 1 {
+		t.Fatalf("listPlans = %+v", plans)
+	}
 	lines := h.logLines()
 	for _, prefix := range []string{
 		"[plan-mode] entered at ", "[plan-mode] refused tool=edit kind=file_edit", "[plan-mode] refused tool=run kind=execute",
