@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -22,26 +23,68 @@ import (
 const keepPlanningReason = "the user chose to keep planning"
 
 // pendingApproval is a plan waiting for the user's decision. Whoever decides
-// first (the dialog, agent/resolvePlan) wins; done closes once the decision
-// has been carried out.
+// first (the dialog, agent/resolvePlan) wins, and only while the tool still
+// waits: once it stopped waiting (timeout, cancellation) every offer fails.
+// done closes once the outcome is settled; applied then says whether the
+// accepted decision was carried out.
 type pendingApproval struct {
 	plan   string
-	decide chan decision // buffered: the first decision
+	decide chan decision // buffered: the one accepted decision
 	done   chan struct{}
+
+	mu      sync.Mutex
+	closed  bool // a decision was accepted or the tool stopped waiting
+	applied bool // the accepted decision was carried out (read after done)
 }
 
+// decision is the user's verdict on a plan. source is the agent/modeChanged
+// source of an approval: "tool" for the dialog, "user" for agent/resolvePlan
+// and agent/setMode.
 type decision struct {
 	approve bool
 	reason  string
+	source  string
 }
 
+// offer hands d to the waiting tool. It reports false when a decision was
+// already accepted or the tool no longer waits.
 func (a *pendingApproval) offer(d decision) bool {
-	select {
-	case a.decide <- d:
-		return true
-	default:
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
 		return false
 	}
+	a.closed = true
+	a.decide <- d // never blocks: only the first offer gets here
+	return true
+}
+
+// stop ends the offers. It returns a decision accepted just before, if any.
+func (a *pendingApproval) stop() (decision, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.closed = true
+	select {
+	case d := <-a.decide:
+		return d, true
+	default:
+		return decision{}, false
+	}
+}
+
+// settle records whether the accepted decision was carried out and releases
+// a waiting agent/resolvePlan.
+func (a *pendingApproval) settle(applied bool) {
+	a.mu.Lock()
+	a.applied = applied
+	a.mu.Unlock()
+	close(a.done)
+}
+
+func (a *pendingApproval) wasApplied() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.applied
 }
 
 // rejectionFollowUp is the canonical follow-up after a rejected plan.
@@ -71,7 +114,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	_, fresh := s.planPhase[p.Rel]
 	s.mu.Unlock()
 	if !fresh {
-		return tools.Failf("the plan %s was not written or edited in this planning phase, so it may be stale; "+
+		return tools.Failf("the plan %s was not written or edited in this planning phase (or since the user rejected it), so it may be stale; "+
 			"update it with plan_write or plan_edit, then call exit_plan_mode again", p.Rel), nil
 	}
 	id, err := uuid.NewV7()
@@ -83,20 +126,26 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		ApprovalRequired: m.cfg.PlanMode.RequireApproval,
 	}
 	s.attachPlan(p.Rel)
-	d := decision{approve: true}
+	d := decision{approve: true, source: "tool"}
 	if m.cfg.PlanMode.RequireApproval {
 		ap := s.startApproval(p.Rel)
-		defer s.finishApproval(ap)
+		applied := false
+		defer func() { s.finishApproval(ap, applied) }()
 		var err error
 		if d, err = s.awaitApproval(ctx, ap, p, allowed); err != nil {
 			return tools.Failf("%v", err), err
 		}
+		applied = true // both outcomes below take effect
 	}
 	if !d.approve {
+		// The same plan must not be presented again: it is stale until revised.
+		s.mu.Lock()
+		delete(s.planPhase, p.Rel)
+		s.mu.Unlock()
 		m.notify(fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", p.Rel, d.reason))
 		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
 	}
-	if err := s.approve(ctx, p.Rel, allowed); err != nil {
+	if err := s.approve(ctx, p.Rel, allowed, d.source); err != nil {
 		return tools.Result{}, err
 	}
 	res.ExitedPlanMode, res.Approved = true, true
@@ -108,13 +157,15 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 // approval dialog, agent/resolvePlan, the timeout, or cancellation.
 func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) (decision, error) {
 	m := s.m
-	if err := m.editor.ShowDocument(ctx, p.Abs); err != nil {
-		slog.Warn("show plan", "plan", p.Rel, "err", err)
-	}
 	m.notify(fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via agent/resolvePlan)", p.Rel))
 	askCtx, cancelAsk := context.WithCancel(ctx)
 	defer cancelAsk() // withdraws the dialog when another UI decided first
+	// The dialog runs on its own: a slow editor delays neither the timeout
+	// nor agent/resolvePlan.
 	go func() {
+		if err := m.editor.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
+			slog.Warn("show plan", "plan", p.Rel, "err", err)
+		}
 		if d, ok := s.askApproval(askCtx, p.Rel, allowed); ok {
 			ap.offer(d)
 		}
@@ -129,9 +180,13 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 	case d := <-ap.decide:
 		return d, nil
 	case <-timer.C:
+		if d, ok := ap.stop(); ok { // decided at the last moment: honour it
+			return d, nil
+		}
 		m.notify(fmt.Sprintf("[plan-mode] approval timed out plan=%s", p.Rel))
 		return decision{}, errApprovalTimeout
 	case <-ctx.Done():
+		ap.stop() // a decision offered now is not carried out
 		return decision{}, ctx.Err()
 	}
 }
@@ -145,15 +200,17 @@ func (s *Session) startApproval(rel string) *pendingApproval {
 	return ap
 }
 
-// finishApproval withdraws the pending approval once its decision has been
-// carried out, releasing a waiting agent/resolvePlan.
-func (s *Session) finishApproval(ap *pendingApproval) {
+// finishApproval withdraws the pending approval once its outcome is settled
+// (applied: the accepted decision was carried out), releasing a waiting
+// agent/resolvePlan.
+func (s *Session) finishApproval(ap *pendingApproval, applied bool) {
+	ap.stop()
 	s.mu.Lock()
 	if s.approval == ap {
 		s.approval = nil
 	}
 	s.mu.Unlock()
-	close(ap.done)
+	ap.settle(applied)
 }
 
 // askApproval puts the approval question to the user. ok is false when the
@@ -198,22 +255,23 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 		}
 		return decision{}, false
 	case reply.Dismissed:
-		return decision{reason: "the user dismissed the approval"}, true
+		return decision{reason: "the user dismissed the approval", source: "tool"}, true
 	}
 	approve, _ := reply.Answers["approve"].(bool)
 	feedback, _ := reply.Answers["feedback"].(string)
 	if approve {
-		return decision{approve: true}, true
+		return decision{approve: true, source: "tool"}, true
 	}
 	if strings.TrimSpace(feedback) == "" {
 		feedback = keepPlanningReason
 	}
-	return decision{reason: strings.TrimSpace(feedback)}, true
+	return decision{reason: strings.TrimSpace(feedback), source: "tool"}, true
 }
 
 // approve carries out an approval: plan status approved, allowed commands
-// remembered, mode → build.
-func (s *Session) approve(ctx context.Context, rel string, allowed []string) error {
+// remembered, mode → build (source: "tool" for the dialog, "user" for
+// agent/resolvePlan and agent/setMode).
+func (s *Session) approve(ctx context.Context, rel string, allowed []string, source string) error {
 	m := s.m
 	if err := m.setPlanStatus(ctx, s, rel, workspace.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", rel, "err", err)
@@ -226,7 +284,7 @@ func (s *Session) approve(ctx context.Context, rel string, allowed []string) err
 	}
 	s.mu.Unlock()
 	m.notify(fmt.Sprintf("[plan-mode] approved plan=%s", rel))
-	s.setMode(guard.ModeBuild, "tool", "")
+	s.setMode(guard.ModeBuild, source, "")
 	text := ""
 	if p, err := m.ws.Resolve(rel); err == nil {
 		text, _ = m.ws.ReadFile(p)
@@ -244,7 +302,7 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 	if err != nil {
 		return Info{}, err
 	}
-	var d decision
+	d := decision{source: "user"}
 	switch decisionName {
 	case "approve":
 		d.approve = true
@@ -270,7 +328,29 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 	case <-ctx.Done():
 		return Info{}, ctx.Err()
 	}
+	if !ap.wasApplied() {
+		return Info{}, invalidf("the plan approval in session %s was withdrawn (the turn was cancelled) before the decision took effect", id)
+	}
 	return s.Info(), nil
+}
+
+// approvePending approves the plan awaiting approval, if any, as the user's
+// explicit switch to build mode (agent/setMode): the approval's own path
+// then switches the mode, marks the plan approved and withdraws the dialog.
+// It reports whether an approval was pending and is now carried out.
+func (s *Session) approvePending(ctx context.Context) (bool, error) {
+	s.mu.Lock()
+	ap := s.approval
+	s.mu.Unlock()
+	if ap == nil || !ap.offer(decision{approve: true, source: "user"}) {
+		return false, nil
+	}
+	select {
+	case <-ap.done:
+	case <-ctx.Done():
+		return true, ctx.Err()
+	}
+	return ap.wasApplied(), nil
 }
 
 // setPlanStatus rewrites a plan's status through the editor (guarded like any edit).

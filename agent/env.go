@@ -63,6 +63,7 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 	s.mu.Unlock()
 	if touchesPlan {
 		s.sendPlanUpdate()
+		s.planEdited(ctx) // plans.go: other sessions' updates, implemented
 	}
 	return nil
 }
@@ -206,6 +207,9 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 func commandAllowed(allow []string, command string) bool {
 	for _, a := range allow {
 		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
 		if a == command {
 			return true
 		}

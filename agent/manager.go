@@ -273,6 +273,12 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 	if err != nil {
 		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
 	}
+	if md == guard.ModeBuild {
+		// Switching to build while a plan awaits approval approves it.
+		if approved, err := s.approvePending(ctx); approved || err != nil {
+			return s.Info(), err
+		}
+	}
 	if !s.setMode(md, "user", "user") {
 		return s.Info(), nil
 	}

@@ -48,6 +48,7 @@ type Session struct {
 	lastWritten map[string]string
 	busy        bool
 	cancel      context.CancelFunc
+	turnEnded   chan struct{} // closed when the running turn ends
 	pending     *pendingQuestion
 	approval    *pendingApproval
 	allowed     map[string]bool // commands the user allowed for this session

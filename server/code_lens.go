@@ -4,15 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/workspace"
 )
 
-// codeLens shows, on a `.plan` document, "N/M steps done" and, while a
-// session waits for its approval, "Approve & Build".
+// codeLens shows, on a `.plan` document: "Approve & Build" (approving the
+// session that waits for this plan's approval, else starting a build session
+// with the plan attached), "N/M steps done", and "Archive". An archived plan
+// shows only its progress.
 func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	var p struct {
 		TextDocument struct {
@@ -23,12 +24,12 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 		return nil, err
 	}
 	ws, mgr := s.workspace(), s.manager()
-	lenses := []any{}
-	if ws == nil || mgr == nil || !strings.HasSuffix(p.TextDocument.URI, ".plan") {
+	lenses := []codeLens{}
+	if ws == nil || mgr == nil {
 		return lenses, nil
 	}
 	path, err := uriToPath(p.TextDocument.URI)
-	if err != nil {
+	if err != nil || !isPlanDoc(path) {
 		return lenses, nil
 	}
 	wp, err := ws.Resolve(path)
@@ -40,24 +41,44 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 		return lenses, nil
 	}
 	plan, err := workspace.ParsePlan(text)
-	if err != nil {
-		return lenses, nil
-	}
+	archived := err == nil && plan.Meta != nil && plan.Meta.Status == workspace.PlanArchived
 	done := 0
 	for _, st := range plan.Steps {
 		if st.Done {
 			done++
 		}
 	}
-	top := map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 0}}
 	if id, ok := mgr.AwaitingApproval(wp.Rel); ok {
-		arg, _ := json.Marshal(map[string]string{"sessionId": id})
-		lenses = append(lenses, map[string]any{"range": top, "command": map[string]any{
-			"title": "Approve & Build", "command": "agentls.approvePlan", "arguments": []json.RawMessage{arg},
-		}})
+		lenses = append(lenses, newLens("Approve & Build", "agentls.approvePlan", map[string]string{"sessionId": id}))
+	} else if !archived {
+		lenses = append(lenses, newLens("Approve & Build", "agentls.buildPlan", map[string]string{"path": wp.Rel}))
 	}
-	lenses = append(lenses, map[string]any{"range": top, "command": map[string]any{
-		"title": fmt.Sprintf("%d/%d steps done", done, len(plan.Steps)), "command": "",
-	}})
+	lenses = append(lenses, newLens(fmt.Sprintf("%d/%d steps done", done, len(plan.Steps)), "", nil))
+	if !archived {
+		lenses = append(lenses, newLens("Archive", "agentls.archivePlan", map[string]string{"path": wp.Rel}))
+	}
 	return lenses, nil
+}
+
+// codeLens is an LSP CodeLens with its command (always resolved).
+type codeLens struct {
+	Range   workspace.Range `json:"range"`
+	Command lensCommand     `json:"command"`
+}
+
+type lensCommand struct {
+	Title     string            `json:"title"`
+	Command   string            `json:"command"`
+	Arguments []json.RawMessage `json:"arguments,omitempty"`
+}
+
+// newLens is a lens on the document's first line. command "" is a label
+// that runs nothing; arg, if not nil, is the command's single argument.
+func newLens(title, command string, arg map[string]string) codeLens {
+	c := lensCommand{Title: title, Command: command}
+	if arg != nil {
+		b, _ := json.Marshal(arg) // a map of strings always encodes
+		c.Arguments = []json.RawMessage{b}
+	}
+	return codeLens{Command: c}
 }

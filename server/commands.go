@@ -19,9 +19,19 @@ var commandMethods = map[string]string{
 	"agentls.cancel":      "agent/cancel",
 }
 
+// planCommands are the commands on a plan file (the code lenses'), whose
+// single argument is {path}: workspace-relative, absolute, or a file URI.
+var planCommands = map[string]handlerFunc{
+	"agentls.buildPlan":   (*Server).buildPlanCommand,
+	"agentls.archivePlan": (*Server).archivePlanCommand,
+}
+
 func commandNames() []string {
-	names := make([]string, 0, len(commandMethods))
+	names := make([]string, 0, len(commandMethods)+len(planCommands))
 	for n := range commandMethods {
+		names = append(names, n)
+	}
+	for n := range planCommands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -37,7 +47,8 @@ func (s *Server) executeCommand(ctx context.Context, raw jsonrpc2.RawMessage) (a
 		return nil, err
 	}
 	method, ok := commandMethods[p.Command]
-	if !ok {
+	planCommand, isPlanCommand := planCommands[p.Command]
+	if !ok && !isPlanCommand {
 		return nil, invalidParams("unknown command %q", p.Command)
 	}
 	if !s.isInitialized() {
@@ -46,6 +57,9 @@ func (s *Server) executeCommand(ctx context.Context, raw jsonrpc2.RawMessage) (a
 	arg := json.RawMessage("{}")
 	if len(p.Arguments) > 0 {
 		arg = p.Arguments[0]
+	}
+	if isPlanCommand {
+		return planCommand(s, ctx, jsonrpc2.RawMessage(arg))
 	}
 	switch p.Command {
 	case "agentls.approvePlan", "agentls.rejectPlan":
@@ -61,4 +75,36 @@ func (s *Server) executeCommand(ctx context.Context, raw jsonrpc2.RawMessage) (a
 		arg = b
 	}
 	return agentHandlers[method](s, ctx, jsonrpc2.RawMessage(arg))
+}
+
+type planPathParams struct {
+	Path string `json:"path"`
+}
+
+// buildPlanCommand is agentls.buildPlan {path}: a new build session with the
+// plan attached (and approved). Its result is the Session.
+func (s *Server) buildPlanCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p planPathParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	info, err := s.manager().BuildPlan(jsonrpc2.DetachContext(ctx), p.Path)
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	return info, nil
+}
+
+// archivePlanCommand is agentls.archivePlan {path}: the plan's status
+// becomes archived. Its result is {path, status}.
+func (s *Server) archivePlanCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p planPathParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	rel, err := s.manager().ArchivePlan(jsonrpc2.DetachContext(ctx), p.Path)
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	return map[string]string{"path": rel, "status": "archived"}, nil
 }

@@ -243,6 +243,7 @@ func (s *Server) initializedNote(ctx context.Context, _ jsonrpc2.RawMessage) (an
 			break // one error is enough: the whole file is ignored
 		}
 	}
+	s.publishConfigDiagnostics() // diagnostics.go: on the files themselves too
 	return nil, nil
 }
 

@@ -24,33 +24,38 @@ func (s *Server) Preempt(ctx context.Context, req *jsonrpc2.Request) (any, error
 	if ws == nil {
 		return struct{}{}, nil // before initialize: ignored
 	}
-	if err := syncDocument(ws.Overlay(), req.Method(), req.Params()); err != nil {
+	doc, err := syncDocument(ws.Overlay(), req.Method(), req.Params())
+	if err != nil {
 		slog.Warn("text sync", "method", req.Method(), "err", err)
+	} else {
+		s.documentSynced(req.Method(), doc) // diagnostics.go: only queues work
 	}
 	return struct{}{}, nil
 }
 
-// syncDocument applies one text synchronization notification to the overlay.
-func syncDocument(o *workspace.Overlay, method string, params jsonrpc2.RawMessage) error {
+// syncDocument applies one text synchronization notification to the overlay
+// and returns the document it was about.
+func syncDocument(o *workspace.Overlay, method string, params jsonrpc2.RawMessage) (docRef, error) {
 	switch method {
 	case "textDocument/didOpen":
 		var p protocol.DidOpenTextDocumentParams
 		if err := protocol.Unmarshal(params, &p); err != nil {
-			return err
+			return docRef{}, err
 		}
 		path, err := uriToPath(p.TextDocument.URI.String())
 		if err != nil {
-			return err
+			return docRef{}, err
 		}
 		o.Open(path, p.TextDocument.Version, p.TextDocument.Text)
+		return docRef{uri: p.TextDocument.URI.String(), path: path}, nil
 	case "textDocument/didChange":
 		var p protocol.DidChangeTextDocumentParams
 		if err := protocol.Unmarshal(params, &p); err != nil {
-			return err
+			return docRef{}, err
 		}
 		path, err := uriToPath(p.TextDocument.URI.String())
 		if err != nil {
-			return err
+			return docRef{}, err
 		}
 		changes := make([]workspace.ContentChange, 0, len(p.ContentChanges))
 		for _, c := range p.ContentChanges {
@@ -65,19 +70,20 @@ func syncDocument(o *workspace.Overlay, method string, params jsonrpc2.RawMessag
 				changes = append(changes, workspace.ContentChange{Text: c.Text})
 			}
 		}
-		return o.Change(path, p.TextDocument.Version, changes)
+		return docRef{uri: p.TextDocument.URI.String(), path: path}, o.Change(path, p.TextDocument.Version, changes)
 	case "textDocument/didClose":
 		var p protocol.DidCloseTextDocumentParams
 		if err := protocol.Unmarshal(params, &p); err != nil {
-			return err
+			return docRef{}, err
 		}
 		path, err := uriToPath(p.TextDocument.URI.String())
 		if err != nil {
-			return err
+			return docRef{}, err
 		}
 		o.Close(path)
+		return docRef{uri: p.TextDocument.URI.String(), path: path}, nil
 	}
-	return nil
+	return docRef{}, nil
 }
 
 func (s *Server) didSave(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
@@ -99,5 +105,6 @@ func (s *Server) didSave(_ context.Context, raw jsonrpc2.RawMessage) (any, error
 		return nil, err
 	}
 	ws.Overlay().Saved(path, p.Text)
+	s.documentSaved(docRef{uri: p.TextDocument.URI, path: path}) // diagnostics.go
 	return nil, nil
 }

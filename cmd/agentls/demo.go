@@ -190,8 +190,8 @@ func verifyDemo(dir string, msgs []fakeeditor.Message, stop string, remaining, a
 	check(refused, "the source edit in plan mode was not refused")
 	check(editsToMain >= 2, "the builder's edits did not go through workspace/applyEdit")
 	plan, err := os.ReadFile(filepath.Join(dir, "plans", "health-endpoint.plan"))
-	check(err == nil && strings.Contains(string(plan), "status: approved") && !strings.Contains(string(plan), "- [ ]"),
-		"the plan is missing, not approved, or has unticked steps")
+	check(err == nil && strings.Contains(string(plan), "status: implemented") && !strings.Contains(string(plan), "- [ ]"),
+		"the plan is missing, not implemented, or has unticked steps")
 	main, err := os.ReadFile(filepath.Join(dir, "main.go"))
 	check(err == nil && strings.Contains(string(main), `mux.HandleFunc("/health", health)`), "main.go has no /health route")
 	return errors.Join(errs...)

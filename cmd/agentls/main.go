@@ -2,6 +2,7 @@
 //
 //	agentls [serve]          serve one editor over stdio (the default)
 //	agentls demo             run an offline, scripted demo end to end
+//	agentls lint-plan FILE…  check .plan files (exit 1 on errors)
 //	agentls version          print the version
 package main
 
@@ -28,6 +29,7 @@ Usage:
   agentls [flags] [serve]    serve one editor over stdin/stdout (LSP, JSON-RPC)
   agentls demo [flags]       run the offline demo: a scripted model and editor
                              on a temporary copy of a sample project
+  agentls lint-plan FILE...  check .plan files (file:line:col: severity: message; exit 1 on errors)
   agentls version            print the version
 
 Flags:
@@ -92,6 +94,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case "demo":
 		return runDemo(ctx, rest, stdout, stderr)
+	case "lint-plan":
+		return runLintPlan(rest, stdout, stderr)
 	case "version":
 		fmt.Fprintf(stdout, "agentls %s (protocol %d)\n", version, server.ProtocolVersion)
 		return 0

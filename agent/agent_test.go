@@ -1,0 +1,605 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
+)
+
+// memEditor is an in-memory Editor: it records what the agent tells the
+// editor, writes changes to disk after the guard's last check, and answers
+// questions with ask (nil: there is no surface).
+type memEditor struct {
+	ws  *workspace.Workspace
+	ask func(ctx context.Context, req AskRequest) (AskReply, error)
+
+	mu      sync.Mutex
+	updates []any
+	notes   []string
+	modes   []ModeChange
+	shown   []string
+}
+
+func (e *memEditor) Update(_ string, u any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.updates = append(e.updates, u)
+}
+
+func (e *memEditor) ModeChanged(mc ModeChange) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.modes = append(e.modes, mc)
+}
+
+func (e *memEditor) Notify(line string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.notes = append(e.notes, line)
+}
+
+func (e *memEditor) Apply(_ context.Context, req ApplyRequest) error {
+	for _, c := range req.Changes {
+		op := guard.Op{Kind: c.Kind, Path: c.Path.Abs}
+		if c.Kind == workspace.ChangeRename {
+			op.From = c.From.Abs
+		}
+		if err := req.Check([]guard.Op{op}); err != nil {
+			return err
+		}
+		if err := e.ws.ApplyToDisk(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *memEditor) Ask(ctx context.Context, req AskRequest) (AskReply, error) {
+	if e.ask == nil {
+		return AskReply{}, ErrNoSurface
+	}
+	return e.ask(ctx, req)
+}
+
+func (e *memEditor) ShowDocument(_ context.Context, abs string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.shown = append(e.shown, abs)
+	return nil
+}
+
+func (e *memEditor) Progress(string, string) {}
+
+func (e *memEditor) notifyLines() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.notes...)
+}
+
+// questionIDs are the ids of the question_pending updates so far.
+func (e *memEditor) questionIDs() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var ids []string
+	for _, u := range e.updates {
+		if q, ok := u.(UpdateQuestion); ok {
+			ids = append(ids, q.QuestionID)
+		}
+	}
+	return ids
+}
+
+// newTestManager is a manager on a temporary workspace with a scripted model.
+func newTestManager(t *testing.T, script string, ed *memEditor, tweak func(*config.Config)) (*Manager, *scripted.Provider) {
+	t.Helper()
+	ws, err := workspace.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed.ws = ws
+	sc, err := scripted.Parse([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := scripted.New(sc)
+	cfg := config.Default()
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	m, err := NewManager(Options{Workspace: ws, Config: cfg, Provider: model, Editor: ed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m, model
+}
+
+func newTestSession(t *testing.T, m *Manager, mode string) *Session {
+	t.Helper()
+	info, err := m.NewSession(mode, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.session(info.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func wantInvalid(t *testing.T, err error, want string) {
+	t.Helper()
+	var inv *InvalidParamsError
+	if !errors.As(err, &inv) || !strings.Contains(inv.Msg, want) {
+		t.Fatalf("error = %v, want invalid params containing %q", err, want)
+	}
+}
+
+func TestPendingApprovalTakesOneDecision(t *testing.T) {
+	newAP := func() *pendingApproval {
+		return &pendingApproval{plan: "plans/p.plan", decide: make(chan decision, 1), done: make(chan struct{})}
+	}
+	t.Run("second offer fails even after the first was taken", func(t *testing.T) {
+		ap := newAP()
+		if !ap.offer(decision{approve: true}) {
+			t.Fatal("first offer refused")
+		}
+		if d := <-ap.decide; !d.approve {
+			t.Fatalf("decision = %+v", d)
+		}
+		if ap.offer(decision{reason: "late"}) {
+			t.Fatal("a second decision was accepted after the first was taken")
+		}
+	})
+	t.Run("no offer after stop", func(t *testing.T) {
+		ap := newAP()
+		if _, ok := ap.stop(); ok {
+			t.Fatal("stop returned a decision nobody made")
+		}
+		if ap.offer(decision{approve: true}) {
+			t.Fatal("offer accepted after the tool stopped waiting")
+		}
+	})
+	t.Run("stop returns a decision made just before", func(t *testing.T) {
+		ap := newAP()
+		ap.offer(decision{reason: "r"})
+		if d, ok := ap.stop(); !ok || d.reason != "r" {
+			t.Fatalf("stop = %+v, %v", d, ok)
+		}
+	})
+	t.Run("concurrent offers", func(t *testing.T) {
+		ap := newAP()
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		won := 0
+		for i := 0; i < 16; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if ap.offer(decision{approve: i%2 == 0}) {
+					mu.Lock()
+					won++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if won != 1 {
+			t.Fatalf("%d offers accepted, want 1", won)
+		}
+	})
+}
+
+func TestResolvePlanOutcome(t *testing.T) {
+	tests := []struct {
+		name    string
+		applied bool
+		wantErr string
+	}{
+		{"carried out", true, ""},
+		{"withdrawn before it took effect", false, "was withdrawn"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", &memEditor{}, nil)
+			s := newTestSession(t, m, "plan")
+			ap := s.startApproval("plans/p.plan")
+			type result struct {
+				info Info
+				err  error
+			}
+			done := make(chan result, 1)
+			go func() {
+				info, err := m.ResolvePlan(context.Background(), s.ID(), "reject", "  too long ")
+				done <- result{info, err}
+			}()
+			d := <-ap.decide // the tool takes the decision
+			if d.approve || d.reason != "too long" || d.source != "user" {
+				t.Fatalf("decision = %+v", d)
+			}
+			s.finishApproval(ap, tc.applied)
+			r := <-done
+			if tc.wantErr != "" {
+				wantInvalid(t, r.err, tc.wantErr)
+			} else if r.err != nil || r.info.SessionID != s.ID() {
+				t.Fatalf("ResolvePlan = %+v, %v", r.info, r.err)
+			}
+			_, err := m.ResolvePlan(context.Background(), s.ID(), "approve", "")
+			wantInvalid(t, err, "no plan is awaiting approval")
+		})
+	}
+}
+
+func TestResolvePlanInvalid(t *testing.T) {
+	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", &memEditor{}, nil)
+	s := newTestSession(t, m, "plan")
+	ap := s.startApproval("plans/p.plan")
+	defer s.finishApproval(ap, false)
+	for _, tc := range []struct{ decision, reason, want string }{
+		{"reject", "", "non-empty reason"},
+		{"reject", " \n ", "non-empty reason"},
+		{"Approve", "", `decision must be "approve" or "reject", not "Approve"`},
+	} {
+		_, err := m.ResolvePlan(context.Background(), s.ID(), tc.decision, tc.reason)
+		wantInvalid(t, err, tc.want)
+	}
+	_, err := m.ResolvePlan(context.Background(), "nope", "approve", "")
+	wantInvalid(t, err, `unknown session "nope"`)
+	select {
+	case d := <-ap.decide:
+		t.Fatalf("an invalid call decided: %+v", d)
+	default:
+	}
+	// A caller that gives up waiting gets its context's error.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.ResolvePlan(ctx, s.ID(), "approve", ""); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ResolvePlan with a cancelled context = %v", err)
+	}
+}
+
+const dialogScript = `
+name: dialog
+steps:
+  - tool_calls:
+      - {id: w, name: plan_write, args: {title: P, path: plans/p.plan, content: "# Goal\nG.\n\n## Steps\n- [ ] one\n"}}
+  - tool_calls:
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/p.plan}}
+  - text: revising
+    expect:
+      tool_result_contains: {x: ["Reason: from the code lens."]}
+      system_contains: ["You are in PLAN mode"]
+`
+
+// TestResolvePlanBeatsTheDialog: agent/resolvePlan decides while the dialog
+// is open; the dialog is withdrawn and its later answer is ignored.
+func TestResolvePlanBeatsTheDialog(t *testing.T) {
+	asked := make(chan struct{})
+	answer := make(chan struct{})
+	withdrawn := make(chan bool, 1)
+	ed := &memEditor{ask: func(ctx context.Context, req AskRequest) (AskReply, error) {
+		if req.Purpose != "plan_approval" {
+			return AskReply{}, errors.New("unexpected question")
+		}
+		close(asked)
+		<-answer
+		withdrawn <- ctx.Err() != nil
+		return AskReply{Answers: map[string]any{"approve": true}}, nil
+	}}
+	m, model := newTestManager(t, dialogScript, ed, nil)
+	s := newTestSession(t, m, "plan")
+	type result struct {
+		res TurnResult
+		err error
+	}
+	turn := make(chan result, 1)
+	go func() {
+		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan"})
+		turn <- result{res, err}
+	}()
+	<-asked
+	info, err := m.ResolvePlan(context.Background(), s.ID(), "reject", "from the code lens")
+	if err != nil || info.Mode != guard.ModePlan {
+		t.Fatalf("ResolvePlan = %+v, %v", info, err)
+	}
+	close(answer)
+	if !<-withdrawn {
+		t.Fatal("the dialog was not withdrawn after agent/resolvePlan decided")
+	}
+	r := <-turn
+	if r.err != nil || r.res.StopReason != StopEndTurn {
+		t.Fatalf("turn = %+v, %v", r.res, r.err)
+	}
+	if model.Remaining() != 0 || s.State().Mode != guard.ModePlan {
+		t.Fatalf("steps left %d, mode %s", model.Remaining(), s.State().Mode)
+	}
+	lines := ed.notifyLines()
+	if !containsLine(lines, "[plan-mode] rejected plan=plans/p.plan reason=from the code lens") || containsLine(lines, "[plan-mode] approved") {
+		t.Fatalf("notify lines %q", lines)
+	}
+}
+
+func containsLine(lines []string, prefix string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAnswerWaitsForTheAskingTurn: an answer (agent/answer or a prompt's
+// questionAnswer) that arrives while the turn that asked is still ending is
+// taken once that turn ends, not refused as busy and not lost.
+func TestAnswerWaitsForTheAskingTurn(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer func(m *Manager, sid, qid string) error
+	}{
+		{"agent/answer", func(m *Manager, sid, qid string) error {
+			if err := m.Answer(sid, qid, map[string]any{"branch": "main"}); err != nil {
+				return err
+			}
+			m.Wait()
+			return nil
+		}},
+		{"prompt with questionAnswer", func(m *Manager, sid, qid string) error {
+			res, err := m.Prompt(context.Background(), PromptRequest{
+				SessionID: sid, Text: "and hurry",
+				QuestionAnswer: &QuestionAnswer{QuestionID: qid, Answers: map[string]any{"branch": "main"}},
+			})
+			if err == nil && res.StopReason != StopEndTurn {
+				err = fmt.Errorf("stopReason %s (%v)", res.StopReason, res.Err)
+			}
+			return err
+		}},
+	}
+	for _, tc := range tests {
+		// synctest.Wait tells when the answer is blocked waiting for the turn.
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ed := &memEditor{}
+				m, model := newTestManager(t, `
+name: pending
+steps:
+  - tool_calls:
+      - {id: q, name: ask_user, args: {questions: [{name: branch, question: "Branch?", schema: {type: string}}]}}
+  - text: thanks
+    expect:
+      last_message_contains: ["[Answered: main]"]
+`, ed, nil)
+				s := newTestSession(t, m, "plan")
+				res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "ask"})
+				if err != nil || res.StopReason != StopQuestionPending {
+					t.Fatalf("prompt = %+v, %v", res, err)
+				}
+				qid := ed.questionIDs()[0]
+				// The asking turn is still ending.
+				_, release, err := s.begin(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				// A wrong id or an invalid answer is refused at once, busy or not.
+				wantInvalid(t, m.Answer(s.ID(), "other", map[string]any{"branch": "main"}), `question "other" is not pending`)
+				wantInvalid(t, m.Answer(s.ID(), qid, map[string]any{"branch": 1}), "invalid answers: branch:")
+				answered := make(chan error, 1)
+				go func() { answered <- tc.answer(m, s.ID(), qid) }()
+				synctest.Wait()
+				select {
+				case err := <-answered:
+					t.Fatalf("the answer did not wait for the asking turn to end: %v", err)
+				default:
+				}
+				release()
+				if err := <-answered; err != nil {
+					t.Fatalf("answer while the asking turn ended: %v", err)
+				}
+				if model.Remaining() != 0 {
+					t.Fatal("the resumed turn did not run")
+				}
+				msgs := s.Messages()
+				if last := msgs[len(msgs)-1]; last.Role != llm.RoleAssistant || last.Content != "thanks" {
+					t.Fatalf("last message = %+v", last)
+				}
+				wantInvalid(t, m.Answer(s.ID(), qid, map[string]any{"branch": "main"}), "is not pending")
+			})
+		})
+	}
+}
+
+// TestBusyPromptKeepsTheQuestion: a plain prompt on a busy session is refused
+// and leaves a pending question as it was.
+func TestBusyPromptKeepsTheQuestion(t *testing.T) {
+	ed := &memEditor{}
+	m, _ := newTestManager(t, `
+name: pending
+steps:
+  - tool_calls:
+      - {id: q, name: ask_user, args: {questions: [{name: branch, question: "Branch?", schema: {type: string}}]}}
+`, ed, nil)
+	s := newTestSession(t, m, "plan")
+	if _, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "ask"}); err != nil {
+		t.Fatal(err)
+	}
+	qid := ed.questionIDs()[0]
+	_, release, err := s.begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "again"}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("prompt on a busy session = %v", err)
+	}
+	release()
+	if err := s.checkAnswer(qid, map[string]any{"branch": "main"}); err != nil {
+		t.Fatalf("the question was lost: %v", err)
+	}
+}
+
+func TestConfirmRun(t *testing.T) {
+	tests := []struct {
+		name    string
+		allow   []string
+		reply   *AskReply
+		command string
+		want    bool
+		wantErr string
+		asks    int
+	}{
+		{"allowed by config", []string{"go test *"}, nil, "go test ./...", true, "", 0},
+		{"no surface", nil, nil, "make", false, "add the command to run.allow", 0},
+		{"run", nil, &AskReply{Answers: map[string]any{"decision": "run"}}, "make", true, "", 1},
+		{"reject", nil, &AskReply{Answers: map[string]any{"decision": "reject"}}, "make", false, "", 1},
+		{"dismissed", nil, &AskReply{Dismissed: true}, "make", false, "", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ed := &memEditor{}
+			asks := 0
+			if tc.reply != nil {
+				ed.ask = func(_ context.Context, req AskRequest) (AskReply, error) {
+					asks++
+					q := req.Set.Questions[0]
+					if req.Purpose != "question" || q.Name != "decision" || q.Question != "Run `"+tc.command+"` in the workspace?" {
+						t.Errorf("permission question = %+v", q)
+					}
+					return *tc.reply, nil
+				}
+			}
+			m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, func(c *config.Config) { c.Run.Allow = tc.allow })
+			e := &env{s: newTestSession(t, m, "build")}
+			ok, err := e.ConfirmRun(context.Background(), "  "+tc.command+" ")
+			if ok != tc.want || (tc.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("ConfirmRun = %v, %v; want %v, error %q", ok, err, tc.want, tc.wantErr)
+			}
+			if asks != tc.asks {
+				t.Fatalf("%d asks, want %d", asks, tc.asks)
+			}
+		})
+	}
+}
+
+func TestConfirmRunAlwaysAllow(t *testing.T) {
+	asks := 0
+	ed := &memEditor{ask: func(context.Context, AskRequest) (AskReply, error) {
+		asks++
+		return AskReply{Answers: map[string]any{"decision": "always"}}, nil
+	}}
+	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, nil)
+	e := &env{s: newTestSession(t, m, "build")}
+	for i, cmd := range []string{"make", " make ", "make", "make all"} {
+		if ok, err := e.ConfirmRun(context.Background(), cmd); !ok || err != nil {
+			t.Fatalf("call %d: %v, %v", i, ok, err)
+		}
+	}
+	if asks != 2 {
+		t.Fatalf("%d asks, want 2 (make once, make all once)", asks)
+	}
+	other := &env{s: newTestSession(t, m, "build")}
+	if _, err := other.ConfirmRun(context.Background(), "make"); err != nil || asks != 3 {
+		t.Fatalf("another session was not asked (%d asks, %v)", asks, err)
+	}
+}
+
+func TestCommandAllowed(t *testing.T) {
+	allow := []string{"go test ./...", "git status", "npm run *", " make lint ", "*", "", "echo*x"}
+	tests := []struct {
+		command string
+		want    bool
+	}{
+		{"go test ./...", true},
+		{"go test ./... -run X", false},
+		{"git status", true},
+		{"git statusx", false},
+		{"npm run build", true},
+		{"npm run ", true},
+		{"npm run", false},
+		{"npm runx", false},
+		{"make lint", true},
+		{"rm -rf /", false},
+		{"echo x", false},
+		{"echo*x", true},
+		{"", false},
+	}
+	for _, tc := range tests {
+		if got := commandAllowed(allow, tc.command); got != tc.want {
+			t.Errorf("commandAllowed(%q) = %v, want %v", tc.command, got, tc.want)
+		}
+	}
+	if commandAllowed(nil, "ls") {
+		t.Error("an empty allow list allowed a command")
+	}
+}
+
+func TestPlanEntries(t *testing.T) {
+	const front = "---\ntitle: T\nstatus: approved\n---\n"
+	tests := []struct {
+		name string
+		text string
+		want []PlanEntry
+	}{
+		{"no steps", front + "# Goal\nNothing.\n", []PlanEntry{}},
+		{"nothing done", front + "- [ ] a\n- [ ] b\n", []PlanEntry{
+			{"a", "medium", "pending"}, {"b", "medium", "pending"},
+		}},
+		{"first done", front + "- [x] a\n- [ ] b\n- [ ] c\n", []PlanEntry{
+			{"a", "medium", "completed"}, {"b", "medium", "in_progress"}, {"c", "medium", "pending"},
+		}},
+		{"gap", front + "- [ ] a\n- [X] b\n- [ ] c\n", []PlanEntry{
+			{"a", "medium", "in_progress"}, {"b", "medium", "completed"}, {"c", "medium", "pending"},
+		}},
+		{"all done", front + "- [x] a\n- [x] b\n", []PlanEntry{
+			{"a", "medium", "completed"}, {"b", "medium", "completed"},
+		}},
+		{"without frontmatter", "- [x] a\n- [ ] b\n", []PlanEntry{
+			{"a", "medium", "completed"}, {"b", "medium", "in_progress"},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := planEntries(tc.text)
+			if len(got) != len(tc.want) {
+				t.Fatalf("planEntries = %+v, want %+v", got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("entry %d = %+v, want %+v", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+	if got := planEntries("---\ntitle: [unclosed\n---\n- [ ] a\n"); got == nil {
+		t.Fatal("an unparsable plan gave a nil list (the update must carry [])")
+	}
+}
+
+func TestHistoryMessage(t *testing.T) {
+	in := llm.Message{Role: llm.RoleAssistant, Content: "hi", ToolCalls: []llm.ToolCall{
+		{ID: "a", Name: "read", Arguments: `{"path":"x"}`},
+		{ID: "b", Name: "read", Arguments: `{"path": "x",`},
+		{ID: "c", Name: "ls", Arguments: ""},
+		{ID: "d", Name: "ls", Arguments: "  "},
+	}}
+	out := historyMessage(in)
+	want := []string{`{"path":"x"}`, `{"invalid_json_arguments":"{\"path\": \"x\","}`, "", "  "}
+	for i, c := range out.ToolCalls {
+		if c.Arguments != want[i] || c.ID != in.ToolCalls[i].ID || c.Name != in.ToolCalls[i].Name {
+			t.Errorf("call %d = %+v, want arguments %s", i, c, want[i])
+		}
+	}
+	if in.ToolCalls[1].Arguments != `{"path": "x",` {
+		t.Fatal("historyMessage changed its input")
+	}
+	if out.Content != "hi" || out.Role != llm.RoleAssistant {
+		t.Fatalf("message = %+v", out)
+	}
+}

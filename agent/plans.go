@@ -1,0 +1,210 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
+)
+
+// implementing holds the plans (planKey) whose status is being set to
+// implemented right now, so that two triggers at once (the builder's tick
+// and the editor's report of the same change) rewrite the status only once.
+var implementing sync.Map
+
+type planKey struct {
+	m   *Manager
+	rel string
+}
+
+// PlanSessions lists, sorted, the ids of the sessions in memory that have the
+// plan rel (workspace-relative) attached.
+func (m *Manager) PlanSessions(rel string) []string {
+	var ids []string
+	for _, s := range m.sessionsWithPlan(rel) {
+		ids = append(ids, s.ID())
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// sessionsWithPlan returns the sessions in memory that have rel attached.
+func (m *Manager) sessionsWithPlan(rel string) []*Session {
+	if rel == "" {
+		return nil
+	}
+	m.mu.Lock()
+	all := make([]*Session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		all = append(all, s)
+	}
+	m.mu.Unlock()
+	var out []*Session
+	for _, s := range all {
+		if s.planFile() == rel {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// PlanChanged is told that the plan at p (workspace-relative, absolute, or a
+// file URI) changed outside the agent: the user edited or saved it in the
+// editor. Every session that has it attached gets the `plan` update with the
+// plan's current text; in build mode a plan whose steps are now all ticked
+// becomes implemented. A path that is not inside the workspace is ignored,
+// and so is every call once the manager is closed (Close waits for a call
+// under way).
+func (m *Manager) PlanChanged(p string) {
+	if m.base.Err() != nil {
+		return
+	}
+	m.wg.Add(1)
+	defer m.wg.Done()
+	wp, err := m.ws.Resolve(p)
+	if err != nil {
+		return
+	}
+	for _, s := range m.sessionsWithPlan(wp.Rel) {
+		s.sendPlanUpdate()
+		s.completePlan(m.base)
+	}
+}
+
+// planEdited follows an edit the agent applied to the session's attached
+// plan (env.Apply sent this session its `plan` update): the other sessions
+// with the same plan get theirs, and in build mode a plan whose steps are
+// now all ticked becomes implemented.
+func (s *Session) planEdited(ctx context.Context) {
+	for _, o := range s.m.sessionsWithPlan(s.planFile()) {
+		if o != s {
+			o.sendPlanUpdate()
+		}
+	}
+	s.completePlan(ctx)
+}
+
+// completePlan sets the attached plan's status to implemented when the
+// session is in build mode and every step of the plan is ticked. Only the
+// frontmatter changes, through the guarded edit path. A plan already
+// implemented or archived is left alone.
+func (s *Session) completePlan(ctx context.Context) {
+	m := s.m
+	rel := s.planFile()
+	if rel == "" || s.State().Mode != guard.ModeBuild {
+		return
+	}
+	key := planKey{m: m, rel: rel}
+	if _, busy := implementing.LoadOrStore(key, struct{}{}); busy {
+		return // the other trigger sets it
+	}
+	defer implementing.Delete(key)
+	p, err := m.ws.Resolve(rel)
+	if err != nil {
+		return
+	}
+	text, err := m.ws.ReadFile(p)
+	if err != nil {
+		return
+	}
+	plan, err := workspace.ParsePlan(text)
+	if err != nil || len(plan.Steps) == 0 {
+		return
+	}
+	for _, st := range plan.Steps {
+		if !st.Done {
+			return
+		}
+	}
+	if plan.Meta != nil && (plan.Meta.Status == workspace.PlanImplemented || plan.Meta.Status == workspace.PlanArchived) {
+		return
+	}
+	if err := m.setPlanStatus(ctx, s, rel, workspace.PlanImplemented); err != nil {
+		slog.Warn("mark plan implemented", "plan", rel, "session", s.ID(), "err", err)
+		return
+	}
+	slog.Info("plan implemented", "plan", rel, "session", s.ID())
+}
+
+// ArchivePlan sets the status of the plan at p (workspace-relative, absolute
+// or a file URI) to archived, the user's end of its lifecycle. Only the
+// frontmatter changes, through the guarded edit path with plan-mode rules
+// (nothing but a `.plan` file can change). It returns the plan's
+// workspace-relative path.
+func (m *Manager) ArchivePlan(ctx context.Context, p string) (string, error) {
+	wp, err := m.planPath(p)
+	if err != nil {
+		return "", err
+	}
+	user := m.newSession(workspace.ChatMeta{Mode: string(guard.ModePlan), EnteredReason: "user"}, nil)
+	if err := m.setPlanStatus(ctx, user, wp.Rel, workspace.PlanArchived); err != nil {
+		var fe *workspace.FrontmatterError
+		if errors.As(err, &fe) {
+			return "", invalidf("cannot archive %s: %v", wp.Rel, fe)
+		}
+		return "", fmt.Errorf("archive plan %s: %w", wp.Rel, err)
+	}
+	return wp.Rel, nil
+}
+
+// BuildPlan starts a build session with the plan at p (workspace-relative,
+// absolute or a file URI) attached: the user's manual switch to build, so the
+// plan becomes approved. The session is titled after the plan; the builder's
+// system prompt carries the plan from its first turn.
+func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
+	wp, err := m.planPath(p)
+	if err != nil {
+		return Info{}, err
+	}
+	title := "Build " + path.Base(wp.Rel)
+	if text, err := m.ws.ReadFile(wp); err == nil {
+		if plan, err := workspace.ParsePlan(text); err == nil && plan.Meta != nil && strings.TrimSpace(plan.Meta.Title) != "" {
+			title = strings.TrimSpace(plan.Meta.Title)
+		}
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return Info{}, fmt.Errorf("new session id: %w", err)
+	}
+	now := m.now()
+	meta := workspace.ChatMeta{ID: id.String(), Title: title, Mode: string(guard.ModeBuild), PlanFile: wp.Rel, CreatedAt: now, UpdatedAt: now}
+	if err := m.store.Create(meta); err != nil {
+		return Info{}, fmt.Errorf("create session: %w", err)
+	}
+	s := m.newSession(meta, nil)
+	m.mu.Lock()
+	m.sessions[meta.ID] = s
+	m.mu.Unlock()
+	info := s.Info()
+	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: guard.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
+	if err := m.setPlanStatus(ctx, s, wp.Rel, workspace.PlanApproved); err != nil {
+		slog.Warn("mark plan approved", "plan", wp.Rel, "err", err)
+	}
+	s.sendPlanUpdate()
+	return s.Info(), nil
+}
+
+// planPath resolves a plan given by the user: an existing `.plan` file in
+// the workspace.
+func (m *Manager) planPath(p string) (workspace.Path, error) {
+	if strings.TrimSpace(p) == "" {
+		return workspace.Path{}, invalidf("path is required: the .plan file to act on")
+	}
+	wp, err := m.ws.Resolve(p)
+	if err != nil {
+		return workspace.Path{}, invalidf("path %q: %v", p, err)
+	}
+	if !wp.Exists || wp.IsDir || !m.guard.IsPlanTarget(wp) {
+		return workspace.Path{}, invalidf("%s is not an existing .plan file in the workspace", p)
+	}
+	return wp, nil
+}

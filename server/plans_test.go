@@ -1,0 +1,506 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/workspace"
+)
+
+// This file proves plans as living documents end to end: the code lenses on
+// `.plan` documents and the commands they run, the `plan` update following
+// the user's edits, the status lifecycle (approved, implemented, archived),
+// and workspace/executeCommand for every command.
+
+// lensPlan is a plan with one of its two steps done.
+const lensPlan = "---\ntitle: Lens plan\nstatus: draft   # draft | approved | implemented | archived\ncreated_at: 2025-01-15T10:30:00Z\n---\n" +
+	"# Goal\nShip it.\n\n## Files\n- a.go\n\n## Steps\n- [x] one\n- [ ] two\n\n## Verification\n- go test\n"
+
+// withStatus is lensPlan with another status (nothing else changes).
+func withStatus(text, status string) string {
+	return strings.Replace(text, "status: draft ", "status: "+status+" ", 1)
+}
+
+type lens struct {
+	Range   workspace.Range `json:"range"`
+	Command struct {
+		Title     string            `json:"title"`
+		Command   string            `json:"command"`
+		Arguments []json.RawMessage `json:"arguments"`
+	} `json:"command"`
+}
+
+// lensesOf asks for the code lenses of a workspace file.
+func (h *harness) lensesOf(rel string) []lens {
+	h.t.Helper()
+	var out []lens
+	if err := h.ed.Call(h.ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": h.ed.URI(rel)}}, &out); err != nil {
+		h.t.Fatalf("codeLens %s: %v", rel, err)
+	}
+	return out
+}
+
+// renderLenses is "title → command args" per lens.
+func renderLenses(ls []lens) []string {
+	var out []string
+	for _, l := range ls {
+		s := l.Command.Title + " → " + l.Command.Command
+		for _, a := range l.Command.Arguments {
+			s += " " + string(a)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// runLens executes a lens's command as an editor does.
+func (h *harness) runLens(l lens, result any) error {
+	args := l.Command.Arguments
+	if args == nil {
+		args = []json.RawMessage{}
+	}
+	return h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": l.Command.Command, "arguments": args}, result)
+}
+
+// command runs workspace/executeCommand with one argument object.
+func (h *harness) command(name string, arg any, result any) error {
+	return h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": name, "arguments": []any{arg}}, result)
+}
+
+// planEntries renders the plan updates of a session, one string each:
+// "[x] one | [>] two" (completed, in progress, pending "[ ]").
+func (h *harness) planEntries(ms []fakeeditor.Message, sid string) []string {
+	var out []string
+	for _, m := range ms {
+		if m.Method != "agent/update" {
+			continue
+		}
+		var p struct {
+			SessionID string `json:"sessionId"`
+			Update    struct {
+				SessionUpdate string `json:"sessionUpdate"`
+				PlanFile      string `json:"planFile"`
+				Entries       []struct {
+					Content string `json:"content"`
+					Status  string `json:"status"`
+				} `json:"entries"`
+			} `json:"update"`
+		}
+		if json.Unmarshal(m.Params, &p) != nil || p.SessionID != sid || p.Update.SessionUpdate != "plan" {
+			continue
+		}
+		var parts []string
+		for _, e := range p.Update.Entries {
+			mark := map[string]string{"completed": "[x]", "in_progress": "[>]", "pending": "[ ]"}[e.Status]
+			parts = append(parts, mark+" "+e.Content)
+		}
+		out = append(out, p.Update.PlanFile+": "+strings.Join(parts, " | "))
+	}
+	return out
+}
+
+// awaitPlanUpdate waits for a plan update of sid, after the first `after`
+// ones, that renders as want.
+func (h *harness) awaitPlanUpdate(sid string, after int, want string) int {
+	h.t.Helper()
+	at := -1
+	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+		got := h.planEntries(ms, sid)
+		for i := after; i < len(got); i++ {
+			if got[i] == want {
+				at = i
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		h.t.Fatalf("waiting for plan update %q of %s: %v (got %q)", want, sid, err, h.planEntries(h.ed.Messages(), sid))
+	}
+	return at
+}
+
+// applyEditLabels lists the labels of the workspace/applyEdit requests.
+func (h *harness) applyEditLabels() []string {
+	var out []string
+	for _, raw := range h.messages("workspace/applyEdit") {
+		var p struct {
+			Label string `json:"label"`
+		}
+		if json.Unmarshal(raw, &p) == nil {
+			out = append(out, p.Label)
+		}
+	}
+	return out
+}
+
+func countContaining(list []string, sub string) int {
+	n := 0
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestPlanCodeLensesAndArchive(t *testing.T) {
+	h := start(t, setup{files: map[string]string{"plans/lens.plan": lensPlan, "notes.txt": "- [ ] x\n"}})
+	got := renderLenses(h.lensesOf("plans/lens.plan"))
+	want := []string{
+		`Approve & Build → agentls.buildPlan {"path":"plans/lens.plan"}`,
+		`1/2 steps done → `,
+		`Archive → agentls.archivePlan {"path":"plans/lens.plan"}`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("lenses = %q, want %q", got, want)
+	}
+	if got := h.lensesOf("notes.txt"); len(got) != 0 {
+		t.Fatalf("lenses on a file that is not a plan: %q", renderLenses(got))
+	}
+	// The lens's progress follows the open buffer.
+	if err := h.ed.Open(h.ctx, "plans/lens.plan", strings.Replace(lensPlan, "- [ ] two", "- [x] two\n- [ ] three", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if got := renderLenses(h.lensesOf("plans/lens.plan")); got[1] != "2/3 steps done → " {
+		t.Fatalf("lenses on the buffer = %q", got)
+	}
+	if err := h.ed.CloseDocument(h.ctx, "plans/lens.plan"); err != nil {
+		t.Fatal(err)
+	}
+
+	// Archive: only the status changes, through the editor.
+	var res map[string]string
+	if err := h.runLens(h.lensesOf("plans/lens.plan")[2], &res); err != nil {
+		t.Fatalf("archive lens: %v", err)
+	}
+	if res["path"] != "plans/lens.plan" || res["status"] != "archived" {
+		t.Fatalf("archive result = %v", res)
+	}
+	if got, want := h.read("plans/lens.plan"), withStatus(lensPlan, "archived"); got != want {
+		t.Fatalf("archived plan =\n%s\nwant\n%s", got, want)
+	}
+	if n := countContaining(h.applyEditLabels(), "archived"); n != 1 {
+		t.Fatalf("%d applyEdit for the archive, want 1", n)
+	}
+	// An archived plan shows only its progress; archiving again changes nothing.
+	if got := renderLenses(h.lensesOf("plans/lens.plan")); !slices.Equal(got, []string{"1/2 steps done → "}) {
+		t.Fatalf("lenses on an archived plan = %q", got)
+	}
+	if err := h.command("agentls.archivePlan", map[string]any{"path": h.ed.URI("plans/lens.plan")}, &res); err != nil {
+		t.Fatalf("archive again (by URI): %v", err)
+	}
+	if n := len(h.messages("workspace/applyEdit")); n != 1 {
+		t.Fatalf("%d applyEdit after archiving twice, want 1", n)
+	}
+}
+
+// TestBuildLensAndUserEdits: "Approve & Build" without a waiting session
+// starts a build session with the plan attached (approved); the user's
+// edits in the editor (didChange, didSave) reach every session that has the
+// plan as `plan` updates; ticking the last step makes it implemented.
+func TestBuildLensAndUserEdits(t *testing.T) {
+	const rel = "plans/u.plan"
+	h := start(t, setup{files: map[string]string{rel: lensPlan}})
+	var s1 sessionInfo
+	if err := h.runLens(h.lensesOf(rel)[0], &s1); err != nil {
+		t.Fatalf("build lens: %v", err)
+	}
+	if s1.Mode != "build" || s1.PlanFile == nil || *s1.PlanFile != rel || s1.Title != "Lens plan" {
+		t.Fatalf("build lens session = %+v", s1)
+	}
+	if got := h.ed.Mode(s1.SessionID); got != "build" {
+		t.Fatalf("status bar = %q, want build", got)
+	}
+	approved := withStatus(lensPlan, "approved")
+	if got := h.read(rel); got != approved {
+		t.Fatalf("plan after the build lens =\n%s\nwant only the status approved", got)
+	}
+	h.awaitPlanUpdate(s1.SessionID, 0, rel+": [x] one | [>] two")
+	var s2 sessionInfo
+	if err := h.command("agentls.buildPlan", map[string]any{"path": rel}, &s2); err != nil {
+		t.Fatalf("buildPlan: %v", err)
+	}
+	n1, n2 := len(h.planEntries(h.ed.Messages(), s1.SessionID)), h.awaitPlanUpdate(s2.SessionID, 0, rel+": [x] one | [>] two")+1
+
+	// The user renames a step in the editor: both sessions hear of it.
+	if err := h.ed.Open(h.ctx, rel, approved); err != nil {
+		t.Fatal(err)
+	}
+	line := uint32(slices.Index(strings.Split(approved, "\n"), "- [ ] two"))
+	if err := h.ed.Change(h.ctx, rel, workspace.TextEdit{Range: workspace.Range{Start: pos(line, 6), End: pos(line, 9)}, NewText: "two, carefully"}); err != nil {
+		t.Fatal(err)
+	}
+	n1 = h.awaitPlanUpdate(s1.SessionID, n1, rel+": [x] one | [>] two, carefully") + 1
+	n2 = h.awaitPlanUpdate(s2.SessionID, n2, rel+": [x] one | [>] two, carefully") + 1
+
+	// The user ticks the last step: the plan becomes implemented, in the buffer.
+	if err := h.ed.Change(h.ctx, rel, workspace.TextEdit{Range: workspace.Range{Start: pos(line, 3), End: pos(line, 4)}, NewText: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	n1 = h.awaitPlanUpdate(s1.SessionID, n1, rel+": [x] one | [x] two, carefully") + 1
+	n2 = h.awaitPlanUpdate(s2.SessionID, n2, rel+": [x] one | [x] two, carefully") + 1
+	done := strings.Replace(withStatus(lensPlan, "implemented"), "- [ ] two", "- [x] two, carefully", 1)
+	// The server sends s1 its plan update once the editor applied the edit.
+	if err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+		marked := false
+		for _, m := range ms {
+			p := string(m.Params)
+			if m.Method == "workspace/applyEdit" && strings.Contains(p, "implemented") {
+				marked = true
+			} else if marked && m.Method == "agent/update" && strings.Contains(p, s1.SessionID) && strings.Contains(p, `"sessionUpdate":"plan"`) {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatalf("waiting for the plan to be marked implemented: %v (applyEdit labels %q)", err, h.applyEditLabels())
+	}
+	if b, _ := h.ed.Buffer(rel); b != done {
+		t.Fatalf("buffer =\n%s\nwant\n%s", b, done)
+	}
+	// Saving reports the plan again; by then the status was set exactly once.
+	if err := h.ed.Save(h.ctx, rel); err != nil {
+		t.Fatal(err)
+	}
+	h.awaitPlanUpdate(s1.SessionID, n1, rel+": [x] one | [x] two, carefully")
+	h.awaitPlanUpdate(s2.SessionID, n2, rel+": [x] one | [x] two, carefully")
+	if n := countContaining(h.applyEditLabels(), "implemented"); n != 1 {
+		t.Fatalf("%d applyEdit marking the plan implemented, want 1: %q", n, h.applyEditLabels())
+	}
+	if got := h.read(rel); got != done {
+		t.Fatalf("saved plan =\n%s\nwant\n%s", got, done)
+	}
+}
+
+// TestBuilderTickMakesPlanImplemented: in build mode, the builder ticking
+// the last step with plan_edit makes the plan implemented (only the status
+// changes besides the tick).
+func TestBuilderTickMakesPlanImplemented(t *testing.T) {
+	const rel = "plans/b.plan"
+	h := start(t, setup{
+		files: map[string]string{rel: lensPlan},
+		script: `
+name: tick
+steps:
+  - expect:
+      system_contains: ["You are in BUILD mode", "## APPROVED EXECUTION PLAN", "Source: plans/b.plan", "- [ ] two"]
+    tool_calls:
+      - {id: t, name: plan_edit, args: {path: plans/b.plan, old_string: "- [ ] two", new_string: "- [x] two"}}
+  - text: done
+    expect:
+      tool_result_contains: {t: ['"success":true']}
+`,
+	})
+	var s sessionInfo
+	if err := h.command("agentls.buildPlan", map[string]any{"path": rel}, &s); err != nil {
+		t.Fatalf("buildPlan: %v", err)
+	}
+	if r := h.prompt(s.SessionID, "build it"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+	if h.model.Remaining() != 0 {
+		t.Fatalf("script has %d steps left", h.model.Remaining())
+	}
+	want := strings.Replace(withStatus(lensPlan, "implemented"), "- [ ] two", "- [x] two", 1)
+	if got := h.read(rel); got != want {
+		t.Fatalf("plan =\n%s\nwant\n%s", got, want)
+	}
+	got := h.planEntries(h.ed.Messages(), s.SessionID)
+	if len(got) == 0 || got[len(got)-1] != rel+": [x] one | [x] two" {
+		t.Fatalf("plan updates = %q", got)
+	}
+	if got := renderLenses(h.lensesOf(rel)); got[1] != "2/2 steps done → " {
+		t.Fatalf("lenses = %q", got)
+	}
+}
+
+// TestApproveAndRejectThroughLensAndCommands: while a session waits for a
+// plan's approval, agentls.rejectPlan sends the model the rejection, and the
+// plan's "Approve & Build" lens approves the next presentation.
+func TestApproveAndRejectThroughLensAndCommands(t *testing.T) {
+	const rel = "plans/greet.plan"
+	release := make(chan struct{})
+	defer close(release)
+	h := start(t, setup{
+		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
+		script: `
+name: lens-approval
+steps:
+  - tool_calls:
+      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: "# Goal\nGreet.\n\n## Steps\n- [ ] Write hello.txt\n"}}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
+  - expect:
+      tool_result_contains: {x1: ["Plan rejected by the user. Reason: too vague"]}
+    tool_calls:
+      - {id: e, name: plan_edit, args: {path: plans/greet.plan, old_string: "Write hello.txt", new_string: "Write hello.txt with a greeting"}}
+  - tool_calls:
+      - {id: x2, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
+  - text: building
+    expect:
+      tool_result_contains: {x2: ['"approved":true']}
+      system_contains: ["You are in BUILD mode", "Write hello.txt with a greeting"]
+`,
+	})
+	s := h.newSession("plan")
+	done := h.promptAsync(s.SessionID, "plan a greeting")
+	awaitAskCount := func(n int) {
+		t.Helper()
+		if err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+			c := 0
+			for _, m := range ms {
+				if m.Method == "agent/askUser" {
+					c++
+				}
+			}
+			return c >= n
+		}); err != nil {
+			t.Fatalf("waiting for approval %d: %v", n, err)
+		}
+	}
+	awaitAskCount(1)
+	approveLens := `Approve & Build → agentls.approvePlan {"sessionId":"` + s.SessionID + `"}`
+	if got := renderLenses(h.lensesOf(rel)); got[0] != approveLens {
+		t.Fatalf("lenses while the approval waits = %q", got)
+	}
+	var info sessionInfo
+	if err := h.command("agentls.rejectPlan", map[string]any{"sessionId": s.SessionID, "reason": "too vague"}, &info); err != nil {
+		t.Fatalf("rejectPlan: %v", err)
+	}
+	if info.Mode != "plan" {
+		t.Fatalf("after rejectPlan: %+v", info)
+	}
+	awaitAskCount(2)
+	lenses := h.lensesOf(rel)
+	if got := renderLenses(lenses); got[0] != approveLens {
+		t.Fatalf("lenses while the second approval waits = %q", got)
+	}
+	if err := h.runLens(lenses[0], &info); err != nil {
+		t.Fatalf("approve lens: %v", err)
+	}
+	if info.Mode != "build" || info.PlanFile == nil || *info.PlanFile != rel {
+		t.Fatalf("after the approve lens: %+v", info)
+	}
+	if r := <-done; r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+	if h.model.Remaining() != 0 {
+		t.Fatalf("script has %d steps left", h.model.Remaining())
+	}
+	plan, err := workspace.ParsePlan(h.read(rel))
+	if err != nil || plan.Meta == nil || plan.Meta.Status != workspace.PlanApproved {
+		t.Fatalf("plan status after approval: %+v (%v)", plan.Meta, err)
+	}
+	// Nobody waits now: the lens builds.
+	if got := renderLenses(h.lensesOf(rel)); got[0] != `Approve & Build → agentls.buildPlan {"path":"plans/greet.plan"}` {
+		t.Fatalf("lenses after the approval = %q", got)
+	}
+}
+
+// initializeCommands starts a server and returns the commands its
+// initialize result declares.
+func initializeCommands(t *testing.T) []string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+		return server.Serve(ctx, rwc, server.Options{
+			Getenv: func(string) string { return "" },
+			NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
+				return nil, os.ErrNotExist
+			},
+		})
+	}, fakeeditor.Handlers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ed.Close()
+	var res struct {
+		Capabilities struct {
+			ExecuteCommandProvider struct {
+				Commands []string `json:"commands"`
+			} `json:"executeCommandProvider"`
+		} `json:"capabilities"`
+	}
+	if err := ed.Call(ctx, "initialize", map[string]any{"rootUri": "file://" + filepath.ToSlash(dir), "capabilities": map[string]any{}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res.Capabilities.ExecuteCommandProvider.Commands
+}
+
+// TestExecuteCommands runs every command of PROTOCOL.md §6 and the plan
+// commands through workspace/executeCommand, and their errors.
+func TestExecuteCommands(t *testing.T) {
+	want := []string{"agentls.approvePlan", "agentls.archivePlan", "agentls.buildPlan", "agentls.cancel",
+		"agentls.newSession", "agentls.prompt", "agentls.rejectPlan", "agentls.setMode"}
+	if got := initializeCommands(t); !slices.Equal(got, want) {
+		t.Fatalf("declared commands = %q, want %q", got, want)
+	}
+	h := start(t, setup{
+		script: "name: hi\nsteps:\n  - text: hello\n",
+		files:  map[string]string{"plans/p.plan": lensPlan, "plans/broken.plan": "---\ntitle: never closed\n", "notes.txt": "x\n"},
+	})
+	var s sessionInfo
+	if err := h.command("agentls.newSession", map[string]any{"mode": "build", "title": "by command"}, &s); err != nil {
+		t.Fatalf("newSession: %v", err)
+	}
+	if s.Mode != "build" || s.Title != "by command" || s.SessionID == "" {
+		t.Fatalf("newSession = %+v", s)
+	}
+	var pr promptResult
+	if err := h.command("agentls.prompt", map[string]any{"sessionId": s.SessionID, "text": "hi"}, &pr); err != nil || pr.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v, %v", pr, err)
+	}
+	if err := h.command("agentls.setMode", map[string]any{"sessionId": s.SessionID, "mode": "plan"}, &s); err != nil || s.Mode != "plan" {
+		t.Fatalf("setMode = %+v, %v", s, err)
+	}
+	var null json.RawMessage
+	if err := h.command("agentls.cancel", map[string]any{"sessionId": s.SessionID}, &null); err != nil || string(null) != "null" {
+		t.Fatalf("cancel = %s, %v", null, err)
+	}
+	var b sessionInfo
+	if err := h.command("agentls.buildPlan", map[string]any{"path": h.ed.URI("plans/p.plan")}, &b); err != nil || b.PlanFile == nil || *b.PlanFile != "plans/p.plan" {
+		t.Fatalf("buildPlan by URI = %+v, %v", b, err)
+	}
+
+	errs := []struct {
+		command string
+		arg     any
+		want    string
+	}{
+		{"agentls.approvePlan", map[string]any{"sessionId": s.SessionID}, "no plan is awaiting approval"},
+		{"agentls.rejectPlan", map[string]any{"sessionId": s.SessionID, "reason": "no"}, "no plan is awaiting approval"},
+		{"agentls.approvePlan", "not an object", "takes one argument object"},
+		{"agentls.setMode", map[string]any{"sessionId": s.SessionID, "mode": "yolo"}, `mode must be "plan" or "build"`},
+		{"agentls.buildPlan", map[string]any{}, "path is required"},
+		{"agentls.buildPlan", map[string]any{"path": "notes.txt"}, "is not an existing .plan file"},
+		{"agentls.buildPlan", map[string]any{"path": "plans/missing.plan"}, "is not an existing .plan file"},
+		{"agentls.archivePlan", map[string]any{"path": "../outside.plan"}, "outside the workspace"},
+		{"agentls.archivePlan", map[string]any{"path": "plans/broken.plan"}, "cannot archive plans/broken.plan"},
+		{"agentls.archivePlan", map[string]any{"path": 42}, "invalid params"},
+		{"agentls.nonsense", map[string]any{}, `unknown command "agentls.nonsense"`},
+	}
+	for _, tc := range errs {
+		t.Run(tc.command, func(t *testing.T) {
+			err := h.command(tc.command, tc.arg, nil)
+			if rpcCode(err) != -32602 || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%s(%v) = %v, want -32602 containing %q", tc.command, tc.arg, err, tc.want)
+			}
+		})
+	}
+	if got := h.read("plans/broken.plan"); got != "---\ntitle: never closed\n" {
+		t.Fatalf("a failed archive changed the plan: %q", got)
+	}
+}

@@ -1,0 +1,257 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/server/fakeeditor"
+)
+
+// This file proves the run tool's permission flow end to end: run.allow, the
+// Run / Always allow / Reject question on both surfaces, the timeout, the
+// plan-mode refusal and cancellation (run_linux_test.go kills a process).
+
+// decide answers permission questions with decision ("run", "always",
+// "reject") or, for a nil decision, dismisses them.
+func decide(decision any) func(json.RawMessage) any {
+	return func(json.RawMessage) any {
+		if decision == nil {
+			return map[string]any{"dismissed": true}
+		}
+		return map[string]any{"answers": map[string]any{"decision": decision}}
+	}
+}
+
+func exists(t *testing.T, h *harness, name string) bool {
+	t.Helper()
+	_, err := os.Stat(filepath.Join(h.dir, name))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+func TestRunPermission(t *testing.T) {
+	const command = "touch ran.txt; echo done-running"
+	tests := []struct {
+		name     string
+		allow    []string
+		reply    any
+		wantAsks int
+		wantRun  bool
+		want     []string
+	}{
+		{"allowed by config", []string{"touch ran.txt;*"}, nil, 0, true, []string{`"exit_code":0`, `done-running`, `"timed_out":false`}},
+		{"allowed exactly", []string{"git status", command}, nil, 0, true, []string{`"exit_code":0`}},
+		{"asked, run", []string{"echo*x", "*"}, "run", 1, true, []string{`"success":true`, `"exit_code":0`, "done-running"}},
+		{"asked, reject", nil, "reject", 1, false, []string{`"success":false`, "the user rejected running " + command}},
+		{"asked, dismissed", nil, nil, 1, false, []string{`"success":false`, "the user rejected running"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var opts map[string]any
+			if tc.allow != nil {
+				opts = map[string]any{"run": map[string]any{"allow": tc.allow}}
+			}
+			h := start(t, setup{
+				initOpts: opts,
+				handlers: fakeeditor.Handlers{AskUser: decide(tc.reply)},
+				script: fmt.Sprintf(`
+name: run
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: %q}}
+  - text: ok
+    expect:
+      tool_result_contains: {r: %s}
+`, command, yamlList(tc.want...)),
+			})
+			s := h.newSession("build")
+			wantStop(t, h.prompt(s.SessionID, "run it"), "end_turn")
+			asks := h.askUserRequests("")
+			if len(asks) != tc.wantAsks {
+				t.Fatalf("%d permission asks, want %d", len(asks), tc.wantAsks)
+			}
+			if got := exists(t, h, "ran.txt"); got != tc.wantRun {
+				t.Fatalf("command ran = %v, want %v", got, tc.wantRun)
+			}
+			if tc.wantAsks == 0 {
+				return
+			}
+			a := asks[0]
+			q := a.Questions[0]
+			if a.Purpose != "question" || len(a.Questions) != 1 || q.Question != "Run `"+command+"` in the workspace?" || q.Severity != "major" ||
+				len(q.Buttons) != 3 || q.Buttons[0].Label != "Run" || q.Buttons[1].Label != fmt.Sprintf("Always allow %q", command) || q.Buttons[2].Label != "Reject" {
+				t.Fatalf("permission question = %+v", a)
+			}
+		})
+	}
+}
+
+// alwaysScript runs "echo one" three times and "echo two" once.
+const alwaysScript = `
+name: always
+steps:
+  - tool_calls:
+      - {id: a1, name: run, args: {command: "echo one"}}
+  - expect:
+      tool_result_contains: {a1: ['"exit_code":0']}
+    tool_calls:
+      - {id: a2, name: run, args: {command: "  echo one  "}}
+  - expect:
+      tool_result_contains: {a2: ['"exit_code":0']}
+    tool_calls:
+      - {id: b, name: run, args: {command: "echo two"}}
+  - expect:
+      tool_result_contains: {b: ['"exit_code":0', "two"]}
+    tool_calls:
+      - {id: a3, name: run, args: {command: "echo one"}}
+  - text: done
+    expect:
+      tool_result_contains: {a3: ['"exit_code":0', "one"]}
+`
+
+func TestRunAlwaysAllowIsRemembered(t *testing.T) {
+	pick := func(message string) string {
+		if strings.Contains(message, "echo one") {
+			return "always"
+		}
+		return "run"
+	}
+	t.Run("askUser", func(t *testing.T) {
+		// A second session of the same server is asked again.
+		script := alwaysScript + `
+  - tool_calls:
+      - {id: c1, name: run, args: {command: "echo one"}}
+  - text: asked again
+    expect:
+      tool_result_contains: {c1: ['"exit_code":0']}
+`
+		h := start(t, setup{script: script, handlers: fakeeditor.Handlers{AskUser: func(raw json.RawMessage) any {
+			var p askParams
+			_ = json.Unmarshal(raw, &p)
+			return map[string]any{"answers": map[string]any{"decision": pick(p.Questions[0].Question)}}
+		}}})
+		s := h.newSession("build")
+		wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
+		asks := h.askUserRequests("")
+		if len(asks) != 2 || !strings.Contains(asks[0].Questions[0].Question, "echo one") || !strings.Contains(asks[1].Questions[0].Question, "echo two") {
+			t.Fatalf("asks = %+v, want one for echo one and one for echo two", asks)
+		}
+		s2 := h.newSession("build")
+		wantStop(t, h.prompt(s2.SessionID, "run"), "end_turn")
+		asks = h.askUserRequests("")
+		if len(asks) != 3 || asks[2].SessionID != s2.SessionID || !strings.Contains(asks[2].Questions[0].Question, "echo one") {
+			t.Fatalf("asks = %+v, want echo one asked again in the second session", asks)
+		}
+	})
+	t.Run("showMessageRequest", func(t *testing.T) {
+		h := start(t, setup{caps: noAskCaps(true), script: alwaysScript, handlers: fakeeditor.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
+			var p messageRequest
+			_ = json.Unmarshal(raw, &p)
+			for _, a := range p.Actions {
+				if a["value"] == pick(p.Message) {
+					return a
+				}
+			}
+			return nil
+		}}})
+		s := h.newSession("build")
+		wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
+		reqs := h.messageRequests()
+		if len(reqs) != 2 {
+			t.Fatalf("%d permission requests, want 2", len(reqs))
+		}
+		r := reqs[0]
+		if r.Type != 2 || r.Message != "Run `echo one` in the workspace?" || len(r.Actions) != 3 ||
+			r.Actions[0]["title"] != "Run" || r.Actions[1]["title"] != `Always allow "echo one"` || r.Actions[2]["title"] != "Reject" ||
+			r.Actions[0]["value"] != "run" || r.Actions[1]["value"] != "always" || r.Actions[2]["value"] != "reject" {
+			t.Fatalf("permission request = %+v", r)
+		}
+	})
+}
+
+func TestRunTimeout(t *testing.T) {
+	h := start(t, setup{
+		initOpts: map[string]any{"run": map[string]any{"allow": []string{"sleep *"}}},
+		script: `
+name: timeout
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: "sleep 30", timeout_secs: 1}}
+  - text: too slow
+    expect:
+      tool_result_contains: {r: ['"success":true', '"timed_out":true', '"exit_code":137']}
+`,
+	})
+	s := h.newSession("build")
+	wantStop(t, h.prompt(s.SessionID, "sleep"), "end_turn")
+}
+
+func TestRunRefusedInPlanMode(t *testing.T) {
+	h := start(t, setup{
+		initOpts: map[string]any{"run": map[string]any{"allow": []string{"*"}}},
+		handlers: fakeeditor.Handlers{AskUser: decide("run")},
+		script: `
+name: refused
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: "touch pwned"}}
+  - text: refused
+    expect:
+      tool_result_contains: {r: ['"success":false', "System is in Plan Mode", '"tool_kind":"execute"']}
+`,
+	})
+	s := h.newSession("plan")
+	wantStop(t, h.prompt(s.SessionID, "touch"), "end_turn")
+	if n := len(h.messages("agent/askUser")); n != 0 {
+		t.Fatalf("%d permission asks in plan mode", n)
+	}
+	if exists(t, h, "pwned") {
+		t.Fatal("the command ran in plan mode")
+	}
+	if status, out := h.toolOutput("r"); status != "failed" || out["refusal"] == nil {
+		t.Fatalf("run = %s %v", status, out)
+	}
+	if !hasLine(h.logLines(), "[plan-mode] refused tool=run kind=execute") {
+		t.Fatalf("no refusal line in %q", h.logLines())
+	}
+}
+
+// TestCancelWithdrawsPermission: agent/cancel while the permission question
+// is open withdraws it and the command never runs.
+func TestCancelWithdrawsPermission(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	h := start(t, setup{
+		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "run"}})},
+		script: `
+name: cancel_permission
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: "touch ran.txt"}}
+`,
+	})
+	s := h.newSession("build")
+	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "run"})
+	awaitMethod(t, h, "agent/askUser")
+	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := <-done
+	if out.err != nil {
+		t.Fatal(out.err)
+	}
+	wantStop(t, out.res, "cancelled")
+	awaitMethod(t, h, "$/cancelRequest")
+	if status, res := h.toolOutput("r"); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "cancelled by the user") {
+		t.Fatalf("run = %s %v", status, res)
+	}
+	if exists(t, h, "ran.txt") {
+		t.Fatal("the command ran after the cancellation")
+	}
+}
