@@ -64,6 +64,12 @@ type Manager struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	wg       sync.WaitGroup // background turns (resumed after agent/answer)
+
+	// implementing holds the plans (workspace-relative) whose status is
+	// being set to implemented right now, so that two triggers at once (the
+	// builder's tick and the editor's report of the same change) rewrite
+	// the status only once.
+	implementing sync.Map
 }
 
 // NewManager checks the tool registry (every tool classified) and returns a

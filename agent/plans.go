@@ -8,23 +8,12 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-// implementing holds the plans (planKey) whose status is being set to
-// implemented right now, so that two triggers at once (the builder's tick
-// and the editor's report of the same change) rewrite the status only once.
-var implementing sync.Map
-
-type planKey struct {
-	m   *Manager
-	rel string
-}
 
 // PlanSessions lists, sorted, the ids of the sessions in memory that have the
 // plan rel (workspace-relative) attached.
@@ -103,11 +92,10 @@ func (s *Session) completePlan(ctx context.Context) {
 	if rel == "" || s.State().Mode != guard.ModeBuild {
 		return
 	}
-	key := planKey{m: m, rel: rel}
-	if _, busy := implementing.LoadOrStore(key, struct{}{}); busy {
+	if _, busy := m.implementing.LoadOrStore(rel, struct{}{}); busy {
 		return // the other trigger sets it
 	}
-	defer implementing.Delete(key)
+	defer m.implementing.Delete(rel)
 	p, err := m.ws.Resolve(rel)
 	if err != nil {
 		return

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/workspace"
@@ -35,20 +34,9 @@ type lintJob struct {
 	closed bool // the editor closed the document
 }
 
-// docWorks holds each live server's docWork (*Server → *docWork); an entry
-// goes when its connection ends.
-var docWorks sync.Map
-
-// docs returns the server's docWork, starting its goroutines on first use.
-// It does no I/O (the read loop calls it).
-func (s *Server) docs() *docWork {
-	if w, ok := docWorks.Load(s); ok {
-		return w.(*docWork)
-	}
+// startDocWork starts the document goroutines; they end with the connection.
+func (s *Server) startDocWork() *docWork {
 	w := &docWork{lint: newKeyedQueue[string, lintJob](), plans: newKeyedQueue[string, struct{}]()}
-	if prev, loaded := docWorks.LoadOrStore(s, w); loaded {
-		return prev.(*docWork)
-	}
 	done := s.conn.Done()
 	go w.lint.serve(done, s.lintDocument)
 	go w.plans.serve(done, func(path string, _ struct{}) {
@@ -56,10 +44,6 @@ func (s *Server) docs() *docWork {
 			mgr.PlanChanged(path)
 		}
 	})
-	go func() {
-		<-done
-		docWorks.Delete(s)
-	}()
 	return w
 }
 
@@ -71,7 +55,7 @@ func (s *Server) documentSynced(method string, doc docRef) {
 	if !plan && !s.maybeConfigFile(doc.path) {
 		return
 	}
-	w := s.docs()
+	w := s.docWork
 	w.lint.put(doc.path, lintJob{uri: doc.uri, closed: method == "textDocument/didClose"})
 	if plan && method == "textDocument/didChange" {
 		w.plans.put(doc.path, struct{}{})
@@ -82,7 +66,7 @@ func (s *Server) documentSynced(method string, doc docRef) {
 // that have it.
 func (s *Server) documentSaved(doc docRef) {
 	if isPlanDoc(doc.path) {
-		s.docs().plans.put(doc.path, struct{}{})
+		s.docWork.plans.put(doc.path, struct{}{})
 	}
 }
 
@@ -102,7 +86,7 @@ func (s *Server) publishConfigDiagnostics() {
 		for _, f := range files {
 			if sameFile(abs, f) {
 				queued[abs] = true
-				s.docs().lint.put(abs, lintJob{uri: pathToURI(abs)})
+				s.docWork.lint.put(abs, lintJob{uri: pathToURI(abs)})
 			}
 		}
 	}

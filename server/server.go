@@ -64,6 +64,8 @@ type Server struct {
 	// configDiagnostics are the config files' problems, shown once initialized.
 	configDiagnostics []config.Diagnostic
 	exitReceived      bool
+	// docWork lints documents and reports plan edits off the read loop.
+	docWork *docWork
 }
 
 // Serve serves the editor on rwc until `exit`, the end of the input, or ctx
@@ -75,6 +77,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s := &Server{opts: opts, stop: stop}
 	stream := tolerantStream{jsonrpc2.NewStream(eofNotifier{ReadWriteCloser: rwc, onEOF: stop})}
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}), jsonrpc2.WithPreempter(s))
+	s.docWork = s.startDocWork()
 	handler := swallowNotificationErrors(protocol.CancelHandler(jsonrpc2.AsyncHandler(recoverPanics(s.route))))
 	s.conn.Go(ctx, handler)
 
