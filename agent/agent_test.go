@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -563,6 +564,9 @@ func TestPlanEntries(t *testing.T) {
 		{"without frontmatter", "- [x] a\n- [ ] b\n", []PlanEntry{
 			{"a", "medium", "completed"}, {"b", "medium", "in_progress"},
 		}},
+		{"frontmatter being typed", "---\ntitle: [unclosed\n---\n- [x] a\n- [ ] b\n", []PlanEntry{
+			{"a", "medium", "completed"}, {"b", "medium", "in_progress"},
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -577,8 +581,8 @@ func TestPlanEntries(t *testing.T) {
 			}
 		})
 	}
-	if got := planEntries("---\ntitle: [unclosed\n---\n- [ ] a\n"); got == nil {
-		t.Fatal("an unparsable plan gave a nil list (the update must carry [])")
+	if got := planEntries("---\ntitle: [unclosed\n---\nno steps\n"); got == nil {
+		t.Fatal("an unparsable plan without steps gave a nil list (the update must carry [])")
 	}
 }
 
@@ -601,5 +605,50 @@ func TestHistoryMessage(t *testing.T) {
 	}
 	if out.Content != "hi" || out.Role != llm.RoleAssistant {
 		t.Fatalf("message = %+v", out)
+	}
+}
+
+// TestCancelledAskLeavesNothingPending: a question whose turn was cancelled
+// before it became pending is withdrawn, not left for agent/answer.
+func TestCancelledAskLeavesNothingPending(t *testing.T) {
+	ed := &memEditor{}
+	m, _ := newTestManager(t, "name: none\nsteps:\n  - text: unused\n", ed, nil)
+	s := newTestSession(t, m, "plan")
+	set, err := questions.New([]questions.Question{{Name: "branch", Question: "Branch?", Schema: []byte(`{"type":"string"}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (&env{s: s}).Ask(ctx, set); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Ask = %v, want context.Canceled", err)
+	}
+	s.mu.Lock()
+	pending := s.pending
+	s.mu.Unlock()
+	if pending != nil || len(ed.questionIDs()) != 0 {
+		t.Fatalf("pending = %+v, question_pending updates %v", pending, ed.questionIDs())
+	}
+	// Not cancelled: the question is pending.
+	ans, err := (&env{s: s}).Ask(context.Background(), set)
+	if err != nil || ans.Status != "question_pending" || s.checkAnswer(ans.QuestionID, map[string]any{"branch": "x"}) != nil {
+		t.Fatalf("Ask = %+v, %v", ans, err)
+	}
+}
+
+func TestNotifyText(t *testing.T) {
+	for _, tt := range []struct{ in, path, line string }{
+		{"plans/a.plan", "plans/a.plan", "plans/a.plan"},
+		{"plans/my plan.plan", `"plans/my plan.plan"`, "plans/my plan.plan"},
+		{"plans/a\n[plan-mode] approved plan=b.plan", `"plans/a\n[plan-mode] approved plan=b.plan"`, "plans/a [plan-mode] approved plan=b.plan"},
+		{"  too\tvague \r\n now\u0085 ", `"  too\tvague \r\n now\u0085 "`, "too vague now"},
+		{"héllo", "héllo", "héllo"},
+	} {
+		if got := notifyPath(tt.in); got != tt.path {
+			t.Errorf("notifyPath(%q) = %q, want %q", tt.in, got, tt.path)
+		}
+		if got := oneLine(tt.in); got != tt.line {
+			t.Errorf("oneLine(%q) = %q, want %q", tt.in, got, tt.line)
+		}
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -127,37 +129,66 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	}
 	s.attachPlan(p.Rel)
 	d := decision{approve: true, source: "tool"}
+	note := ""
 	if m.cfg.PlanMode.RequireApproval {
 		ap := s.startApproval(p.Rel)
 		applied := false
 		defer func() { s.finishApproval(ap, applied) }()
 		var err error
 		if d, err = s.awaitApproval(ctx, ap, p, allowed); err != nil {
+			if ctx.Err() != nil {
+				return tools.Failf("cancelled by the user: the plan approval was withdrawn; %s was not approved and the session stays in plan mode", p.Rel), nil
+			}
 			return tools.Failf("%v", err), err
 		}
 		applied = true // both outcomes below take effect
+	} else if len(allowed) > 0 {
+		// Nobody was asked, so nobody allowed the commands: run asks for each.
+		note = " allowed_commands were not granted, since the user was not asked: run asks before each of them."
+		allowed = nil
 	}
 	if !d.approve {
 		// The same plan must not be presented again: it is stale until revised.
 		s.mu.Lock()
 		delete(s.planPhase, p.Rel)
 		s.mu.Unlock()
-		m.notify(fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", p.Rel, d.reason))
+		m.notify(fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", notifyPath(p.Rel), oneLine(d.reason)))
 		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
 	}
 	if err := s.approve(ctx, p.Rel, allowed, d.source); err != nil {
 		return tools.Result{}, err
 	}
 	res.ExitedPlanMode, res.Approved = true, true
-	res.Message = "The user approved the plan. You are now in BUILD mode: carry out the plan step by step, ticking each checkbox in the plan with plan_edit as you finish it."
+	res.Message = "The user approved the plan."
+	if !m.cfg.PlanMode.RequireApproval {
+		res.Message = "The plan is approved (this workspace needs no approval from the user)."
+	}
+	res.Message += " You are now in BUILD mode: carry out the plan step by step, ticking each checkbox in the plan with plan_edit as you finish it." + note
 	return tools.OK(res), nil
+}
+
+// notifyPath is a path as the notify lines show it: as it is, or quoted
+// when it holds spaces or control characters that could break or forge a line.
+func notifyPath(rel string) string {
+	for _, c := range rel {
+		if unicode.IsSpace(c) || unicode.IsControl(c) {
+			return strconv.Quote(rel)
+		}
+	}
+	return rel
+}
+
+// oneLine collapses every run of white space (line breaks included) into
+// one space, so that free text (a rejection reason) stays on its notify line.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
 }
 
 // awaitApproval shows the plan and waits for the first decision: the
 // approval dialog, agent/resolvePlan, the timeout, or cancellation.
 func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) (decision, error) {
 	m := s.m
-	m.notify(fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via agent/resolvePlan)", p.Rel))
+	m.notify(fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via agent/resolvePlan)", notifyPath(p.Rel)))
 	askCtx, cancelAsk := context.WithCancel(ctx)
 	defer cancelAsk() // withdraws the dialog when another UI decided first
 	// The dialog runs on its own: a slow editor delays neither the timeout
@@ -183,7 +214,7 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 		if d, ok := ap.stop(); ok { // decided at the last moment: honour it
 			return d, nil
 		}
-		m.notify(fmt.Sprintf("[plan-mode] approval timed out plan=%s", p.Rel))
+		m.notify(fmt.Sprintf("[plan-mode] approval timed out plan=%s", notifyPath(p.Rel)))
 		return decision{}, errApprovalTimeout
 	case <-ctx.Done():
 		ap.stop() // a decision offered now is not carried out
@@ -283,7 +314,7 @@ func (s *Session) approve(ctx context.Context, rel string, allowed []string, sou
 		}
 	}
 	s.mu.Unlock()
-	m.notify(fmt.Sprintf("[plan-mode] approved plan=%s", rel))
+	m.notify(fmt.Sprintf("[plan-mode] approved plan=%s", notifyPath(rel)))
 	s.setMode(guard.ModeBuild, source, "")
 	text := ""
 	if p, err := m.ws.Resolve(rel); err == nil {

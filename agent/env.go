@@ -114,6 +114,11 @@ func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error)
 	switch {
 	case errors.Is(err, ErrNoSurface):
 		s.mu.Lock()
+		if err := ctx.Err(); err != nil {
+			// agent/cancel came first: the question is withdrawn before it is pending.
+			s.mu.Unlock()
+			return tools.Answer{}, err
+		}
 		s.pending = &pendingQuestion{id: req.QuestionID, set: set, createdAt: req.CreatedAt}
 		s.mu.Unlock()
 		s.m.editor.Update(s.meta.ID, UpdateQuestion{
@@ -136,8 +141,8 @@ func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error)
 func (e *env) EnterPlanMode(reason string) tools.EnterResult {
 	s := e.s
 	why := "model"
-	if strings.TrimSpace(reason) != "" {
-		why = "model: " + strings.TrimSpace(reason)
+	if r := oneLine(reason); r != "" {
+		why = "model: " + r // one line: it ends the "[plan-mode] entered" notify line
 	}
 	changed := s.setMode(guard.ModePlan, "tool", why)
 	st := s.State()

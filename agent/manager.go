@@ -63,7 +63,8 @@ type Manager struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session
-	wg       sync.WaitGroup // background turns (resumed after agent/answer)
+	wg       sync.WaitGroup // background jobs (resumed turns, plan changes); see startBackground
+	closing  bool           // Close has begun (under mu)
 
 	// implementing holds the plans (workspace-relative) whose status is
 	// being set to implemented right now, so that two triggers at once (the
@@ -140,9 +141,24 @@ func (m *Manager) CancelAll() {
 
 // Close cancels everything and waits for background turns to end.
 func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closing = true
+	m.mu.Unlock()
 	m.stopBase()
 	m.CancelAll()
 	m.wg.Wait()
+}
+
+// startBackground counts one background job that Close waits for. It
+// reports false once Close has begun: the job must not start.
+func (m *Manager) startBackground() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closing {
+		return false
+	}
+	m.wg.Add(1)
+	return true
 }
 
 // NewSession starts a session. mode "" means the configured default.
@@ -307,11 +323,13 @@ func (m *Manager) Cancel(id string) error {
 	}
 	s.mu.Lock()
 	cancel := s.cancel
-	s.pending = nil
 	s.mu.Unlock()
 	if cancel != nil {
-		cancel()
+		cancel() // first: a question asked from now on sees the cancellation
 	}
+	s.mu.Lock()
+	s.pending = nil
+	s.mu.Unlock()
 	return nil
 }
 

@@ -54,10 +54,9 @@ func (m *Manager) sessionsWithPlan(rel string) []*Session {
 // and so is every call once the manager is closed (Close waits for a call
 // under way).
 func (m *Manager) PlanChanged(p string) {
-	if m.base.Err() != nil {
+	if !m.startBackground() {
 		return
 	}
-	m.wg.Add(1)
 	defer m.wg.Done()
 	wp, err := m.ws.Resolve(p)
 	if err != nil {

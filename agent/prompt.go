@@ -124,10 +124,9 @@ func clamp(v, lo, hi int) int {
 
 // planEntries turns a plan's checkboxes into the ACP plan entries.
 func planEntries(text string) []PlanEntry {
-	plan, err := workspace.ParsePlan(text)
-	if err != nil {
-		return []PlanEntry{}
-	}
+	// A frontmatter being typed may not parse; its steps still do, and the
+	// editor's step list should not go empty meanwhile.
+	plan, _ := workspace.ParsePlan(text)
 	entries := make([]PlanEntry, 0, len(plan.Steps))
 	firstOpen := true
 	for _, st := range plan.Steps {

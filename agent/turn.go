@@ -424,13 +424,17 @@ func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
 	if err != nil {
 		return err
 	}
+	if !m.startBackground() {
+		release()
+		return errors.New("the server is shutting down: the answer was not taken")
+	}
 	note, err := s.takeAnswer(questionID, answers)
 	if err != nil {
+		m.wg.Done()
 		release()
 		return err
 	}
 	s.append(llm.Message{Role: llm.RoleUser, Content: note})
-	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
 		defer release()

@@ -230,3 +230,26 @@ func TestValidateMessagesWithOddValues(t *testing.T) {
 		t.Errorf("got  %#v\nwant %#v", got, want)
 	}
 }
+
+// TestValidationErrorSeedMessages: the lines a person reads for the seed's
+// examples, as agent/answer and the askUser re-ask report them.
+func TestValidationErrorSeedMessages(t *testing.T) {
+	tests := []struct {
+		file, answers, want string
+	}{
+		{"branch_name", `{"branch_name": "Feature_Login"}`, "branch_name: must match ^[a-z0-9-]+$"},
+		{"confirm", `{"confirm": "yes"}`, "confirm: expected boolean, but got string"},
+		{"environment", `{"environment": "qa"}`, "environment: must be one of dev, staging, prod"},
+		{"components", `{"components": ["mobile"]}`, "components: /0: must be one of frontend, backend, database, docs"},
+		{"endpoint_config", `{"endpoint_config": {"method": "GET"}}`, "endpoint_config: missing required property: path"},
+		{"batch", `{"environment": "qa", "confirm": true}`, "environment: must be one of dev, staging, prod\nregion: an answer is required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			got := ValidationError(mustParseFile(t, tt.file).Validate(mustDecode(t, tt.answers)))
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -186,3 +186,27 @@ func TestNew(t *testing.T) {
 		})
 	}
 }
+
+// TestParseLimits: the largest batch and the largest enum are accepted; one
+// more is refused (TestParseInvalid).
+func TestParseLimits(t *testing.T) {
+	eight := make([]string, MaxQuestions)
+	for i := range eight {
+		eight[i] = q(fmt.Sprintf("q%d", i), `{"type": "boolean"}`, "")
+	}
+	var enum []string
+	for i := range MaxEnum {
+		enum = append(enum, fmt.Sprintf(`"v%d"`, i))
+	}
+	for name, args := range map[string]string{
+		"eight questions":   batch(eight...),
+		"enum of 50":        batch(q("a", `{"type": "string", "enum": [`+strings.Join(enum, ",")+`]}`, "")),
+		"nested enum of 50": batch(q("a", `{"type": "array", "items": {"enum": [`+strings.Join(enum, ",")+`]}}`, "")),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := Parse(json.RawMessage(args)); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -113,8 +114,12 @@ func (s *Server) askWithMessages(ctx context.Context, req agent.AskRequest, caps
 	return agent.AskReply{Answers: answers}, nil
 }
 
-// showMessage sends one window/showMessageRequest and maps the chosen title
-// (or the item's value property) back to its value. A null reply is dismissed.
+// showMessage sends one window/showMessageRequest and maps the reply back to
+// its value. A client with additionalPropertiesSupport gets each action's
+// value as an extra property and sends it back: that value, which must be one
+// of the offered values, decides (the title is only display text then).
+// Otherwise, or when the reply has no value, the title decides. A null reply
+// is dismissed.
 func (s *Server) showMessage(ctx context.Context, text string, typ int, actions []questions.Action, caps clientCaps) (any, bool, error) {
 	params := messageParams{Type: typ, Message: text}
 	for _, a := range actions {
@@ -138,10 +143,48 @@ func (s *Server) showMessage(ctx context.Context, text string, typ int, actions 
 	if err := json.Unmarshal(raw, &chosen); err != nil {
 		return nil, false, fmt.Errorf("window/showMessageRequest reply: %w", err)
 	}
+	if caps.messageActionProps && len(chosen.Value) > 0 {
+		return actionByValue(actions, chosen.Value)
+	}
 	for _, a := range actions {
 		if a.Title == chosen.Title {
 			return a.Value, false, nil
 		}
 	}
 	return nil, false, fmt.Errorf("window/showMessageRequest reply: unknown action %q", chosen.Title)
+}
+
+// actionByValue finds the offered action whose value is raw (compared as
+// normalised JSON, so key order and spacing do not matter).
+func actionByValue(actions []questions.Action, raw json.RawMessage) (any, bool, error) {
+	want, err := normalJSON(raw)
+	if err != nil {
+		return nil, false, fmt.Errorf("window/showMessageRequest reply: value: %w", err)
+	}
+	for _, a := range actions {
+		b, err := json.Marshal(a.Value)
+		if err != nil {
+			continue
+		}
+		if got, err := normalJSON(b); err == nil && got == want {
+			return a.Value, false, nil
+		}
+	}
+	return nil, false, fmt.Errorf("window/showMessageRequest reply: value %s is not one of the offered actions", want)
+}
+
+// normalJSON re-encodes one JSON value (numbers kept as written, object keys
+// sorted).
+func normalJSON(raw []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return "", fmt.Errorf("invalid JSON: %w", err)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("re-encode: %w", err)
+	}
+	return string(b), nil
 }

@@ -621,7 +621,7 @@ func TestCancelledQuestionToolResult(t *testing.T) {
 	}
 	wantStop(t, out.res, "cancelled")
 	awaitMethod(t, h, "$/cancelRequest")
-	if status, res := h.toolOutput("q"); status != "failed" || res["error"] != "cancelled by the user" {
+	if status, res := h.toolOutput("q"); status != "failed" || res["error"] != "cancelled by the user: the questions were withdrawn unanswered" {
 		t.Fatalf("ask_user = %s %v", status, res)
 	}
 	var loaded struct {

@@ -79,10 +79,10 @@ func (AskUserTool) Run(ctx context.Context, env Env, args json.RawMessage) (Resu
 		return Failf("invalid questions, nothing was shown to the user:\n%v", err), nil
 	}
 	ans, err := env.Ask(ctx, set)
+	if ctx.Err() != nil {
+		return Failf("cancelled by the user: the questions were withdrawn unanswered"), nil
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return Result{}, fmt.Errorf("ask user: %w", err)
-		}
 		return Failf("%v", err), nil
 	}
 	switch ans.Status {

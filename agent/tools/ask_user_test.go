@@ -69,12 +69,29 @@ func TestAskUser(t *testing.T) {
 }
 
 func TestAskUserCancelled(t *testing.T) {
-	env := newFake(t, nil)
-	env.askErr = context.Canceled
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := AskUserTool{}.Run(ctx, env, []byte(`{"questions":[{"name":"ok","question":"?","schema":{"type":"boolean"}}]}`))
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v, want context.Canceled", err)
+	tests := []struct {
+		name   string
+		answer Answer
+		askErr error
+	}{
+		{"withdrawn while asked", Answer{}, context.Canceled},
+		// An answer that raced the cancellation is not reported: the turn ended.
+		{"answered as the turn was cancelled", Answer{Status: "answered", Answers: map[string]any{"ok": true}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newFake(t, nil)
+			env.answer, env.askErr = tt.answer, tt.askErr
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			r, err := AskUserTool{}.Run(ctx, env, []byte(`{"questions":[{"name":"ok","question":"?","schema":{"type":"boolean"}}]}`))
+			if err != nil {
+				t.Fatalf("Go error %v, want a tool result the model reads", err)
+			}
+			wantFail(t, r, "cancelled by the user", "withdrawn")
+			if r.Stop != "" {
+				t.Errorf("Stop = %q", r.Stop)
+			}
+		})
 	}
 }

@@ -33,7 +33,7 @@ type PlanEditTool struct{}
 // Spec implements Tool.
 func (PlanEditTool) Spec() llm.ToolSpec {
 	props := editProps("The .plan file to edit, relative to the workspace root.")
-	props["status"] = enum("Set the plan's status in its frontmatter.", "draft", "approved", "implemented", "archived")
+	props["status"] = enum("Set the plan's status in its frontmatter (in plan mode only draft or archived: the user approves a plan through exit_plan_mode).", "draft", "approved", "implemented", "archived")
 	return llm.ToolSpec{
 		Name:        "plan_edit",
 		Description: planEditDescription,
@@ -63,6 +63,9 @@ func (PlanEditTool) Run(ctx context.Context, env Env, args json.RawMessage) (Res
 	var status workspace.PlanStatus
 	if p.Status != "" {
 		if status, err = parseStatus(p.Status); err != nil {
+			return Failf("%v", err), nil
+		}
+		if err := statusForMode(env, status); err != nil {
 			return Failf("%v", err), nil
 		}
 	}

@@ -57,6 +57,8 @@ func TestPlanEdit(t *testing.T) {
 		{name: "hash conflict on status only", args: `{"path":"plans/a.plan","status":"approved","last_read_hash":"ffffffffffffffff"}`, wantError: []string{"changed since you read it"}},
 		{name: "multiple matches", args: `{"path":"plans/a.plan","old_string":"- [ ] Add","new_string":"- [x] Add"}`, wantError: []string{"occurs 2 times"}},
 		{name: "bad status", args: `{"path":"plans/a.plan","status":"finished"}`, wantError: []string{`status "finished" is not valid`}},
+		{name: "approved in plan mode", mode: guard.ModePlan, args: `{"path":"plans/a.plan","status":"approved"}`, wantError: []string{"status approved cannot be set in plan mode"}},
+		{name: "implemented in plan mode", mode: guard.ModePlan, args: `{"path":"plans/a.plan","old_string":"Auth.","new_string":"x","status":"implemented"}`, wantError: []string{"status implemented cannot be set in plan mode"}},
 		{name: "nothing to do", args: `{"path":"plans/a.plan"}`, wantError: []string{"nothing to do"}},
 		{name: "not a plan", args: `{"path":"main.go","old_string":"package","new_string":"pkg"}`, wantError: []string{"main.go is not a .plan file"}},
 		{name: "missing plan", args: `{"path":"plans/nope.plan","status":"draft"}`, wantError: []string{"plans/nope.plan does not exist"}},
@@ -88,6 +90,9 @@ func TestPlanEdit(t *testing.T) {
 			}
 			if text != front+tt.wantBody {
 				t.Errorf("plan =\n%s\nwant\n%s", text, front+tt.wantBody)
+			}
+			if len(env.applied) != 1 || env.applied[0].tool != "plan_edit" || len(env.applied[0].changes) != 1 || env.applied[0].changes[0].After != text {
+				t.Errorf("applied = %+v, want one plan_edit through Env.Apply", env.applied)
 			}
 			if got.Hash != workspace.Hash(text) || got.Path != "plans/a.plan" || env.written["plans/a.plan"] != text {
 				t.Errorf("result = %+v; PlanWritten = %q", got, env.written["plans/a.plan"])

@@ -4,7 +4,9 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"path"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -26,15 +28,15 @@ type PlanListParams struct {
 	Limit  int    `json:"limit,omitempty"`
 }
 
-// PlanInfo is one plan of plan_list's result. Title, status and created_at
-// are empty for a legacy plan (no frontmatter).
+// PlanInfo is one plan of plan_list's result: its path, its name (the file
+// name without `.plan`), its frontmatter (nil for a legacy plan) and its
+// progress.
 type PlanInfo struct {
-	Path       string `json:"path"`
-	Title      string `json:"title"`
-	Status     string `json:"status"`
-	CreatedAt  string `json:"created_at"`
-	StepsDone  int    `json:"steps_done"`
-	StepsTotal int    `json:"steps_total"`
+	Path       string        `json:"path"`
+	Name       string        `json:"name"`
+	Metadata   *PlanMetadata `json:"metadata"`
+	StepsDone  int           `json:"steps_done"`
+	StepsTotal int           `json:"steps_total"`
 }
 
 // PlanListOutput is plan_list's result; Total counts the plans that match,
@@ -106,17 +108,16 @@ func (PlanListTool) Run(_ context.Context, env Env, args json.RawMessage) (Resul
 		if err != nil {
 			continue
 		}
-		l := listed{info: PlanInfo{Path: f.path.Rel}, created: f.modTime, modTime: f.modTime}
+		name := strings.TrimSuffix(path.Base(f.path.Rel), ".plan")
+		l := listed{info: PlanInfo{Path: f.path.Rel, Name: name}, created: f.modTime, modTime: f.modTime}
 		pl, _ := workspace.ParsePlan(text) // a broken frontmatter lists like a legacy plan
-		if m := metadataOf(pl.Meta); m != nil {
-			l.info.Title, l.info.Status, l.info.CreatedAt = m.Title, m.Status, m.CreatedAt
-			if !pl.Meta.CreatedAt.IsZero() {
-				l.created = pl.Meta.CreatedAt
-			}
+		l.info.Metadata = metadataOf(pl.Meta)
+		if pl.Meta != nil && !pl.Meta.CreatedAt.IsZero() {
+			l.created = pl.Meta.CreatedAt
 		}
 		steps, done := stepsOf(pl)
 		l.info.StepsDone, l.info.StepsTotal = done, len(steps)
-		if status != "" && l.info.Status != string(status) {
+		if status != "" && (l.info.Metadata == nil || l.info.Metadata.Status != string(status)) {
 			continue
 		}
 		plans = append(plans, l)

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"testing"
@@ -21,10 +22,10 @@ func TestPlanList(t *testing.T) {
 		"elsewhere/d.plan":  planText("D", "draft", "2025-01-13T00:00:00Z", ""),
 	}
 	all := []PlanInfo{
-		{Path: "plans/legacy.plan", StepsTotal: 1}, // modified 2025-01-14: newest
-		{Path: "plans/b.plan", Title: "B", Status: "approved", CreatedAt: "2025-01-12T00:00:00Z", StepsDone: 1, StepsTotal: 1},
-		{Path: "plans/sub/c.plan", Title: "C", Status: "draft", CreatedAt: "2025-01-11T00:00:00Z"},
-		{Path: "plans/a.plan", Title: "A", Status: "draft", CreatedAt: "2025-01-10T00:00:00Z", StepsDone: 1, StepsTotal: 2},
+		{Path: "plans/legacy.plan", Name: "legacy", StepsTotal: 1}, // modified 2025-01-14: newest; metadata null
+		{Path: "plans/b.plan", Name: "b", Metadata: &PlanMetadata{Title: "B", Status: "approved", CreatedAt: "2025-01-12T00:00:00Z"}, StepsDone: 1, StepsTotal: 1},
+		{Path: "plans/sub/c.plan", Name: "c", Metadata: &PlanMetadata{Title: "C", Status: "draft", CreatedAt: "2025-01-11T00:00:00Z"}},
+		{Path: "plans/a.plan", Name: "a", Metadata: &PlanMetadata{Title: "A", Status: "draft", CreatedAt: "2025-01-10T00:00:00Z"}, StepsDone: 1, StepsTotal: 2},
 	}
 	tests := []struct {
 		name      string
@@ -79,5 +80,39 @@ func TestPlanListTiesAndEmpty(t *testing.T) {
 	value(t, call(t, PlanListTool{}, empty, `{}`), &got)
 	if len(got.Plans) != 0 || got.Total != 0 {
 		t.Errorf("no plans folder: %+v", got)
+	}
+}
+
+// TestPlanListDefaultLimit: without limit, the 50 newest plans are listed;
+// total still counts them all.
+func TestPlanListDefaultLimit(t *testing.T) {
+	const n = defaultPlanListLimit + 5
+	files := map[string]string{}
+	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n {
+		created := base.Add(time.Duration(i) * time.Hour).Format(time.RFC3339)
+		files[fmt.Sprintf("plans/p%02d.plan", i)] = planText(fmt.Sprintf("P%02d", i), "draft", created, "- [ ] x\n")
+	}
+	env := newFake(t, files)
+	tests := []struct {
+		args string
+		want int
+	}{
+		{`{}`, defaultPlanListLimit},
+		{`{"limit":0}`, defaultPlanListLimit},
+		{`{"limit":3}`, 3},
+		{`{"limit":1000}`, n},
+	}
+	for _, tt := range tests {
+		var got PlanListOutput
+		value(t, call(t, PlanListTool{}, env, tt.args), &got)
+		if len(got.Plans) != tt.want || got.Total != n {
+			t.Fatalf("%s: %d plans (total %d), want %d (total %d)", tt.args, len(got.Plans), got.Total, tt.want, n)
+		}
+		for i, p := range got.Plans {
+			if want := fmt.Sprintf("plans/p%02d.plan", n-1-i); p.Path != want {
+				t.Fatalf("%s: plan %d is %s, want %s (newest first)", tt.args, i, p.Path, want)
+			}
+		}
 	}
 }

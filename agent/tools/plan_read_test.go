@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/workspace"
@@ -64,7 +66,17 @@ func TestPlanRead(t *testing.T) {
 			if got.StartLine != tt.window[0] || got.EndLine != tt.window[1] || got.Hash != workspace.Hash(env.file(tt.path)) {
 				t.Errorf("window %d-%d hash %s, want %v", got.StartLine, got.EndLine, got.Hash, tt.window)
 			}
+			// The content is read's window of the file, as it is (a legacy
+			// plan's included): same numbering, same lines.
+			var want ReadOutput
+			value(t, call(t, ReadTool{}, env, fmt.Sprintf(`{"path":%q,"offset":%d,"limit":%d}`, tt.path, tt.window[0], tt.window[1]-tt.window[0]+1)), &want)
+			if got.ReadOutput != want {
+				t.Errorf("window = %+v\nread gives %+v", got.ReadOutput, want)
+			}
 			if tt.meta == nil {
+				if !strings.Contains(got.Content, "1\t# Legacy plan") || !strings.Contains(got.Content, "3\t- [ ] only step") {
+					t.Errorf("legacy plan content = %q, want the file as it is", got.Content)
+				}
 				if m := wire(t, r)["result"].(map[string]any); m["metadata"] != nil {
 					t.Errorf("legacy plan metadata on the wire = %v, want null", m["metadata"])
 				}

@@ -7,7 +7,10 @@ import (
 )
 
 // PlanStepInput is one step of a structured plan given to plan_write.
+// StepNumber is accepted for models that number their steps; the steps are
+// rendered in the order given.
 type PlanStepInput struct {
+	StepNumber    int      `json:"step_number,omitempty"`
 	Action        string   `json:"action"`
 	Reason        string   `json:"reason,omitempty"`
 	ToolsNeeded   []string `json:"tools_needed,omitempty"`
@@ -16,14 +19,15 @@ type PlanStepInput struct {
 
 // structuredPlan is the structured form of plan_write.
 type structuredPlan struct {
-	Goal          string
-	Steps         []PlanStepInput
-	Risks         []string
-	Prerequisites []string
+	Goal               string
+	Steps              []PlanStepInput
+	EstimatedTotalTime string
+	Risks              []string
+	Prerequisites      []string
 }
 
 // validate checks that the plan has a goal and at least one step, each with
-// an action.
+// an action, no two the same (as the plan linter compares steps).
 func (s structuredPlan) validate() error {
 	var problems []string
 	if strings.TrimSpace(s.Goal) == "" {
@@ -32,10 +36,18 @@ func (s structuredPlan) validate() error {
 	if len(s.Steps) == 0 {
 		problems = append(problems, "steps needs at least one step")
 	}
+	first := map[string]int{} // folded action → its step index
 	for i, st := range s.Steps {
-		if strings.TrimSpace(st.Action) == "" {
+		action := strings.ToLower(oneLine(st.Action))
+		if action == "" {
 			problems = append(problems, fmt.Sprintf("steps[%d].action is required", i))
+			continue
 		}
+		if j, dup := first[action]; dup {
+			problems = append(problems, fmt.Sprintf("steps[%d].action repeats steps[%d]; merge them or say what differs", i, j))
+			continue
+		}
+		first[action] = i
 	}
 	if len(problems) > 0 {
 		return errors.New(strings.Join(problems, "; "))
@@ -43,12 +55,16 @@ func (s structuredPlan) validate() error {
 	return nil
 }
 
-// render writes the plan body in the markdown plan format: # Goal, ## Steps
-// as checkboxes with their details as sub-bullets, ## Risks, ## Prerequisites.
+// render writes the plan body in the markdown plan format: # Goal (with the
+// estimated total time), ## Steps as checkboxes with their details as
+// sub-bullets, ## Risks, ## Prerequisites.
 func (s structuredPlan) render() string {
 	var b strings.Builder
 	b.WriteString("# Goal\n\n")
 	b.WriteString(strings.TrimSpace(s.Goal))
+	if t := oneLine(s.EstimatedTotalTime); t != "" {
+		fmt.Fprintf(&b, "\n\nEstimated total time: %s", t)
+	}
 	b.WriteString("\n\n## Steps\n\n")
 	for _, st := range s.Steps {
 		fmt.Fprintf(&b, "- [ ] %s\n", oneLine(st.Action))

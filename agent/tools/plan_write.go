@@ -18,16 +18,18 @@ import (
 var planWriteDescription string
 
 // PlanWriteParams are the arguments of plan_write: either title and content
-// (markdown), or the structured form goal, steps, risks, prerequisites.
+// (markdown), or the structured form goal, steps, estimated_total_time,
+// risks, prerequisites.
 type PlanWriteParams struct {
-	Title         string          `json:"title,omitempty"`
-	Content       *string         `json:"content,omitempty"`
-	Path          string          `json:"path,omitempty"`
-	Status        string          `json:"status,omitempty"`
-	Goal          string          `json:"goal,omitempty"`
-	Steps         []PlanStepInput `json:"steps,omitempty"`
-	Risks         []string        `json:"risks,omitempty"`
-	Prerequisites []string        `json:"prerequisites,omitempty"`
+	Title              string          `json:"title,omitempty"`
+	Content            *string         `json:"content,omitempty"`
+	Path               string          `json:"path,omitempty"`
+	Status             string          `json:"status,omitempty"`
+	Goal               string          `json:"goal,omitempty"`
+	Steps              []PlanStepInput `json:"steps,omitempty"`
+	EstimatedTotalTime string          `json:"estimated_total_time,omitempty"`
+	Risks              []string        `json:"risks,omitempty"`
+	Prerequisites      []string        `json:"prerequisites,omitempty"`
 }
 
 // PlanWriteOutput is plan_write's result.
@@ -51,6 +53,7 @@ func (PlanWriteTool) Spec() llm.ToolSpec {
 	step := prop{
 		"type": "object",
 		"properties": map[string]prop{
+			"step_number":    integer("Optional step number; the steps are taken in the order given.", 0),
 			"action":         str("What will be done: one verifiable action."),
 			"reason":         str("Why this step is needed."),
 			"tools_needed":   stringList("Tools or commands the step uses."),
@@ -63,14 +66,15 @@ func (PlanWriteTool) Spec() llm.ToolSpec {
 		Name:        "plan_write",
 		Description: planWriteDescription,
 		Parameters: object(nil, map[string]prop{
-			"title":         str("Plan title (frontmatter). Required with content; in the structured form it defaults to the goal."),
-			"content":       str("Markdown form: the whole plan body, without frontmatter."),
-			"path":          str("Optional .plan path relative to the workspace root. Omit it to create a new plan with a generated name in the plans folder."),
-			"status":        enum("Plan status (default draft).", "draft", "approved", "implemented", "archived"),
-			"goal":          str("Structured form: the objective, one paragraph."),
-			"steps":         {"type": "array", "description": "Structured form: the steps in order (at least one).", "items": step},
-			"risks":         stringList("Structured form: what could go wrong."),
-			"prerequisites": stringList("Structured form: what must be ready before the build."),
+			"title":                str("Plan title (frontmatter). Required with content; in the structured form it defaults to the goal."),
+			"content":              str("Markdown form: the whole plan body, without frontmatter."),
+			"path":                 str("Optional .plan path relative to the workspace root. Omit it to create a new plan with a generated name in the plans folder."),
+			"status":               enum("Plan status (default draft). In plan mode only draft or archived: the user approves a plan through exit_plan_mode.", "draft", "approved", "implemented", "archived"),
+			"goal":                 str("Structured form: the objective, one paragraph."),
+			"steps":                {"type": "array", "description": "Structured form: the steps in order (at least one).", "items": step},
+			"estimated_total_time": str("Structured form: rough estimate for the whole plan."),
+			"risks":                stringList("Structured form: what could go wrong."),
+			"prerequisites":        stringList("Structured form: what must be ready before the build."),
 		}),
 	}
 }
@@ -104,6 +108,9 @@ func (t PlanWriteTool) Run(ctx context.Context, env Env, args json.RawMessage) (
 		if status, err = parseStatus(p.Status); err != nil {
 			return Failf("%v", err), nil
 		}
+	}
+	if err := statusForMode(env, status); err != nil {
+		return Failf("%v", err), nil
 	}
 	rp, fail := t.target(env, p.Path)
 	if fail != nil {
@@ -141,12 +148,12 @@ func (t PlanWriteTool) Run(ctx context.Context, env Env, args json.RawMessage) (
 // body validates the form of the arguments and returns the title and the
 // markdown body (without frontmatter) of the plan.
 func (p PlanWriteParams) body() (string, string, error) {
-	structured := p.Goal != "" || p.Steps != nil || p.Risks != nil || p.Prerequisites != nil
+	structured := p.Goal != "" || p.Steps != nil || p.EstimatedTotalTime != "" || p.Risks != nil || p.Prerequisites != nil
 	switch {
 	case structured && p.Content != nil:
 		return "", "", errors.New("give either content (markdown) or goal and steps (structured), not both")
 	case structured:
-		sp := structuredPlan{Goal: p.Goal, Steps: p.Steps, Risks: p.Risks, Prerequisites: p.Prerequisites}
+		sp := structuredPlan{Goal: p.Goal, Steps: p.Steps, EstimatedTotalTime: p.EstimatedTotalTime, Risks: p.Risks, Prerequisites: p.Prerequisites}
 		if err := sp.validate(); err != nil {
 			return "", "", err
 		}

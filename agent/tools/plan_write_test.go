@@ -3,10 +3,12 @@ package tools
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,47 +52,104 @@ func TestPlanWriteMarkdown(t *testing.T) {
 	if got != wantOut {
 		t.Errorf("result = %+v\nwant     %+v", got, wantOut)
 	}
+	// The plan went through Env.Apply (the guard and the editor), as a new file.
+	if len(env.applied) != 1 || env.applied[0].tool != "plan_write" || len(env.applied[0].changes) != 1 ||
+		env.applied[0].changes[0].Kind != workspace.ChangeCreate || env.applied[0].changes[0].After != want {
+		t.Errorf("applied = %+v, want one plan_write creating the plan", env.applied)
+	}
 	if env.written[got.Path] != want {
 		t.Errorf("PlanWritten not recorded with the plan's text: %q", env.written)
 	}
 }
 
+// TestPlanWriteStructuredGolden renders structured plans into
+// testdata/*.plan.golden (go test ./agent/tools -run StructuredGolden
+// -update rewrites them): the form of the tool's schema, and the JSON plan
+// of the seed documents as a model that thinks in JSON plans sends it
+// (step_number, estimated_total_time).
 func TestPlanWriteStructuredGolden(t *testing.T) {
-	env := newFake(t, nil)
-	args := `{
-		"goal": "Let users log in with a JWT.\nSessions stay as they are.",
-		"steps": [
-			{"action": "Add the JWT middleware", "reason": "every protected route needs it", "tools_needed": ["edit", "go test"], "estimated_time": "30 min"},
-			{"action": "Add the login route"},
-			{"action": "Document the\nnew endpoint", "reason": "  "}
-		],
-		"risks": ["Clock skew breaks token expiry", ""],
-		"prerequisites": ["A signing key in the environment"],
-		"path": "plans/auth.plan",
-		"status": "draft"
-	}`
-	var got PlanWriteOutput
-	value(t, call(t, seeded(1), env, args), &got)
-	if got.Path != "plans/auth.plan" || got.Steps != 3 || got.Metadata.Title != "Let users log in with a JWT." {
-		t.Errorf("result = %+v", got)
+	tests := []struct {
+		golden string
+		args   string
+		title  string
+		steps  []string
+	}{
+		{
+			golden: "structured.plan.golden",
+			args: `{
+				"goal": "Let users log in with a JWT.\nSessions stay as they are.",
+				"steps": [
+					{"action": "Add the JWT middleware", "reason": "every protected route needs it", "tools_needed": ["edit", "go test"], "estimated_time": "30 min"},
+					{"action": "Add the login route"},
+					{"action": "Document the\nnew endpoint", "reason": "  "}
+				],
+				"risks": ["Clock skew breaks token expiry", ""],
+				"prerequisites": ["A signing key in the environment"],
+				"path": "plans/auth.plan",
+				"status": "draft"
+			}`,
+			title: "Let users log in with a JWT.",
+			steps: []string{"Add the JWT middleware", "Add the login route", "Document the new endpoint"},
+		},
+		{
+			golden: "structured_seed.plan.golden",
+			args: `{
+				"title": "Rename the config loader",
+				"goal": "Rename LoadCfg to LoadConfig everywhere",
+				"steps": [
+					{"step_number": 1, "action": "Find every caller", "reason": "Know the blast radius", "tools_needed": ["grep"], "estimated_time": "5 minutes"},
+					{"step_number": 2, "action": "Rename the function and its callers", "reason": "The actual change", "tools_needed": ["edit"], "estimated_time": "10 minutes"},
+					{"step_number": 3, "action": "Run the tests", "reason": "Prove nothing broke", "tools_needed": ["run"], "estimated_time": "2 minutes"}
+				],
+				"estimated_total_time": "about 20 minutes",
+				"risks": ["Reflection-based callers are missed by grep"],
+				"prerequisites": ["A clean working tree"],
+				"path": "plans/rename.plan"
+			}`,
+			title: "Rename the config loader",
+			steps: []string{"Find every caller", "Rename the function and its callers", "Run the tests"},
+		},
 	}
-	text := env.file("plans/auth.plan")
-	golden := filepath.Join("testdata", "structured.plan.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text != string(want) {
-		t.Errorf("plan =\n%s\nwant (%s)\n%s", text, golden, want)
-	}
-	pl, err := workspace.ParsePlan(text)
-	if err != nil || pl.Meta == nil || len(pl.Steps) != 3 || pl.Steps[2].Text != "Document the new endpoint" {
-		t.Errorf("rendered plan parses as %+v, %v", pl, err)
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			env := newFake(t, nil)
+			var got PlanWriteOutput
+			value(t, call(t, seeded(1), env, tt.args), &got)
+			if got.Steps != len(tt.steps) || got.Metadata.Title != tt.title || got.Metadata.Status != "draft" {
+				t.Errorf("result = %+v", got)
+			}
+			text := env.file(got.Path)
+			golden := filepath.Join("testdata", tt.golden)
+			if *update {
+				if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text != string(want) {
+				t.Errorf("plan =\n%s\nwant (%s)\n%s", text, golden, want)
+			}
+			pl, err := workspace.ParsePlan(text)
+			if err != nil || pl.Meta == nil {
+				t.Fatalf("rendered plan parses as %+v, %v", pl, err)
+			}
+			var steps []string
+			for _, st := range pl.Steps {
+				steps = append(steps, st.Text)
+			}
+			if !slices.Equal(steps, tt.steps) {
+				t.Errorf("steps = %q, want %q", steps, tt.steps)
+			}
+			// Only style warnings: a rendered plan is a valid plan.
+			for _, d := range workspace.LintPlan(text) {
+				if d.Severity != workspace.PlanSeverityWarning {
+					t.Errorf("rendered plan lints with %+v", d)
+				}
+			}
+		})
 	}
 }
 
@@ -112,6 +171,37 @@ func TestPlanWriteNeverOverwrites(t *testing.T) {
 	value(t, call(t, seeded(7), env2, `{"title":"T","content":"body\n"}`), &got)
 	if got.Path == "plans/"+first+".plan" {
 		t.Errorf("plan_write chose a name held by an editor buffer: %s", got.Path)
+	}
+}
+
+// TestPlanWriteNamesNeverCollide: every call draws the same names (same
+// seed), so each must step past the plans the earlier calls created.
+func TestPlanWriteNamesNeverCollide(t *testing.T) {
+	env := newFake(t, nil)
+	env.setMode(guard.ModePlan)
+	seen := map[string]bool{}
+	for i := range 30 {
+		var got PlanWriteOutput
+		value(t, call(t, seeded(9), env, `{"title":"T","content":`+quote(fmt.Sprintf("plan %d\n", i))+`}`), &got)
+		if seen[got.Path] || !got.Created || !planNameRE.MatchString(got.Path) {
+			t.Fatalf("call %d: %+v (names so far %v)", i, got, seen)
+		}
+		seen[got.Path] = true
+	}
+	// No plan was overwritten: each still holds its own body.
+	bodies := map[string]bool{}
+	for p := range seen {
+		pl, err := workspace.ParsePlan(env.file(p))
+		if err != nil || !strings.HasPrefix(pl.Body, "plan ") {
+			t.Errorf("%s = %q", p, env.file(p))
+		}
+		bodies[pl.Body] = true
+	}
+	if len(bodies) != 30 {
+		t.Errorf("%d distinct plans on disk, want 30", len(bodies))
+	}
+	if len(env.applied) != 30 {
+		t.Errorf("%d applied changes, want 30 creations", len(env.applied))
 	}
 }
 
@@ -171,16 +261,22 @@ func TestPlanWriteErrors(t *testing.T) {
 		{name: "no steps", args: `{"goal":"g","steps":[]}`, wantError: []string{"at least one step"}},
 		{name: "steps missing", args: `{"goal":"g"}`, wantError: []string{"at least one step"}},
 		{name: "empty action", args: `{"goal":"g","steps":[{"action":"a"},{"action":" ","reason":"r"}]}`, wantError: []string{"steps[1].action is required"}},
+		{name: "repeated action", args: `{"goal":"g","steps":[{"action":"Add  tests"},{"action":"b"},{"action":"add tests"}]}`, wantError: []string{"steps[2].action repeats steps[0]"}},
 		{name: "unknown step field", args: `{"goal":"g","steps":[{"action":"a","owner":"me"}]}`, wantError: []string{"invalid arguments", "owner"}},
 		{name: "bad status", args: `{"title":"T","content":"x","status":"done"}`, wantError: []string{`status "done" is not valid`, "draft, approved"}},
 		{name: "not a .plan path", args: `{"title":"T","content":"x","path":"plans/x.md"}`, wantError: []string{"must name a .plan file"}},
 		{name: "upper-case extension", args: `{"title":"T","content":"x","path":"plans/x.PLAN"}`, wantError: []string{"must name a .plan file"}},
 		{name: "a folder", args: `{"title":"T","content":"x","path":"plans"}`, wantError: []string{"must name a .plan file"}},
 		{name: "outside", args: `{"title":"T","content":"x","path":"../x.plan"}`, wantError: []string{"outside the workspace"}},
+		{name: "approved in plan mode", mode: guard.ModePlan, args: `{"title":"T","content":"x","status":"approved"}`, wantError: []string{"status approved cannot be set in plan mode", "exit_plan_mode"}},
+		{name: "implemented in plan mode", mode: guard.ModePlan, args: `{"title":"T","content":"x","path":"plans/keep.plan","status":"implemented"}`, wantError: []string{"status implemented cannot be set in plan mode"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newFake(t, map[string]string{"plans/keep.plan": "# Keep\n"})
+			if tt.mode != "" {
+				env.setMode(tt.mode)
+			}
 			r := call(t, seeded(1), env, tt.args)
 			wantFail(t, r, tt.wantError...)
 			if len(env.applied) != 0 || len(env.written) != 0 {

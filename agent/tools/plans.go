@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -42,6 +43,23 @@ func parseStatus(s string) (workspace.PlanStatus, error) {
 		return "", fmt.Errorf("status %q is not valid; use one of %s", s, planStatuses)
 	}
 	return st, nil
+}
+
+// statusForMode refuses, in plan mode, the statuses the model does not give
+// a plan: `approved` comes from the user (exit_plan_mode's approval, or a
+// switch to build) and `implemented` from build mode, once every step is
+// ticked. In plan mode the model may keep a plan draft or archive one.
+func statusForMode(env Env, st workspace.PlanStatus) error {
+	if env.State().Mode != guard.ModePlan {
+		return nil
+	}
+	switch st {
+	case workspace.PlanApproved:
+		return errors.New("status approved cannot be set in plan mode: the user approves the plan when you present it with exit_plan_mode")
+	case workspace.PlanImplemented:
+		return errors.New("status implemented cannot be set in plan mode: a plan is implemented in build mode, once every step is ticked")
+	}
+	return nil
 }
 
 // planFile is a `.plan` file found in the plans folder.

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -99,10 +98,10 @@ func (RunTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, 
 	}
 
 	ok, err := env.ConfirmRun(ctx, command)
+	if ctx.Err() != nil {
+		return Failf("cancelled by the user: the request for permission was withdrawn and %s did not run", command), nil
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return Result{}, fmt.Errorf("confirm run: %w", err)
-		}
 		return Failf("could not ask the user to confirm %q: %v", command, err), nil
 	}
 	if !ok {

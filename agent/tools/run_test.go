@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -111,5 +112,22 @@ func TestHeadTail(t *testing.T) {
 				t.Errorf("String() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRunCancelledWhileAsking: the user cancels while the permission request
+// is open; the model reads that the command did not run.
+func TestRunCancelledWhileAsking(t *testing.T) {
+	env := newFake(t, nil)
+	env.confirm, env.confirmErr = false, context.Canceled
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := RunTool{}.Run(ctx, env, []byte(`{"command":"touch ran.txt"}`))
+	if err != nil {
+		t.Fatalf("Go error %v, want a tool result the model reads", err)
+	}
+	wantFail(t, r, "cancelled by the user", "touch ran.txt did not run")
+	if !env.missing("ran.txt") {
+		t.Error("the command ran")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -132,8 +133,15 @@ func wait(t *testing.T, cmd *exec.Cmd) int {
 		}
 		return 0
 	case <-time.After(time.Minute):
-		_ = cmd.Process.Kill()
-		t.Fatal("agentls did not exit")
+		// A goroutine dump (SIGQUIT) says where it hangs.
+		_ = cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+		t.Fatalf("agentls did not exit; stderr:\n%s", cmd.Stderr)
 		return -1
 	}
 }

@@ -1,0 +1,189 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/server/fakeeditor"
+)
+
+// This file adds to run_test.go: what run reports (exit code, capped output
+// with head and tail, working folder), rejection through
+// window/showMessageRequest, and the scope of the commands a plan allows.
+
+// runOutput is the result of one run call as the model read it.
+func (h *harness) runOutput(callID string) (exitCode int, output string) {
+	h.t.Helper()
+	status, out := h.toolOutput(callID)
+	res, _ := out["result"].(map[string]any)
+	code, okCode := res["exit_code"].(float64)
+	text, okText := res["output"].(string)
+	if status != "completed" || out["success"] != true || !okCode || !okText {
+		h.t.Fatalf("run %s = %s %v", callID, status, out)
+	}
+	return int(code), text
+}
+
+func TestRunReportsExitCodeOutputAndFolder(t *testing.T) {
+	seq, err := exec.Command("seq", "1", "1000").Output()
+	if err != nil {
+		t.Skipf("seq: %v", err)
+	}
+	h := start(t, setup{
+		files:    map[string]string{"sub/marker.txt": "in sub\n"},
+		initOpts: map[string]any{"run": map[string]any{"allow": []string{"echo failing*", "seq 1 1000", "pwd*"}, "max_output_bytes": 512}},
+		script: `
+name: run_report
+steps:
+  - tool_calls:
+      - {id: code, name: run, args: {command: "echo failing >&2; exit 3"}}
+      - {id: big, name: run, args: {command: "seq 1 1000"}}
+      - {id: root, name: run, args: {command: "pwd -P; ls"}}
+      - {id: sub, name: run, args: {command: "pwd -P; cat marker.txt", cwd: sub}}
+      - {id: out, name: run, args: {command: "pwd", cwd: ".."}}
+  - text: done
+`,
+	})
+	s := h.newSession("build")
+	wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
+	if n := len(h.messages("agent/askUser")); n != 0 {
+		t.Fatalf("%d permission asks for commands run.allow allows", n)
+	}
+	if code, out := h.runOutput("code"); code != 3 || out != "failing\n" {
+		t.Fatalf("exit 3: code %d, output %q", code, out)
+	}
+	want := fmt.Sprintf("%s\n… %d bytes omitted …\n%s", seq[:256], len(seq)-512, seq[len(seq)-256:])
+	if _, out := h.runOutput("big"); out != want {
+		t.Fatalf("capped output =\n%q\nwant\n%q", out, want)
+	}
+	root, err := filepath.EvalSymlinks(h.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, out := h.runOutput("root"); !strings.HasPrefix(out, root+"\n") || !strings.Contains(out, "sub\n") {
+		t.Fatalf("default folder output %q, want the workspace root %s", out, root)
+	}
+	if _, out := h.runOutput("sub"); out != filepath.Join(root, "sub")+"\nin sub\n" {
+		t.Fatalf("cwd sub output %q", out)
+	}
+	if status, out := h.toolOutput("out"); status != "failed" || !strings.Contains(fmt.Sprint(out["error"]), "cwd") {
+		t.Fatalf("cwd outside the workspace = %s %v", status, out)
+	}
+}
+
+// TestRunRejectedWithMessageRequest: an editor without askUser rejects or
+// dismisses the permission request; the command never runs.
+func TestRunRejectedWithMessageRequest(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reply any
+	}{
+		{"Reject", map[string]any{"title": "Reject"}},
+		{"dismissed", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := start(t, setup{
+				caps:     noAskCaps(false),
+				handlers: fakeeditor.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
+				script: `
+name: reject
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: "touch ran.txt"}}
+  - text: ok
+    expect:
+      tool_result_contains: {r: ['"success":false', "the user rejected running touch ran.txt"]}
+`,
+			})
+			s := h.newSession("build")
+			wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
+			reqs := h.messageRequests()
+			if len(reqs) != 1 || reqs[0].Type != 2 || len(reqs[0].Actions) != 3 || reqs[0].Actions[1]["title"] != `Always allow "touch ran.txt"` {
+				t.Fatalf("permission requests = %+v", reqs)
+			}
+			if exists(t, h, "ran.txt") {
+				t.Fatal("a rejected command ran")
+			}
+		})
+	}
+}
+
+// allowedPlanScript writes a plan, presents it with allowed_commands, then
+// runs the allowed command and asks the model's next step to see it ran.
+const allowedPlanScript = `
+name: allowed_scope
+steps:` + writeGreetPlan + `
+  - tool_calls:
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["touch ran.txt"]}}
+  - expect:
+      tool_result_contains: {x: ['"approved":true']}
+    tool_calls:
+      - {id: r, name: run, args: {command: "touch ran.txt"}}
+  - text: done
+    expect:
+      tool_result_contains: {r: ['"exit_code":0']}
+`
+
+// TestAllowedCommandsWithMessageRequest: the approval message lists the
+// commands; once accepted, they run unasked in that session only.
+func TestAllowedCommandsWithMessageRequest(t *testing.T) {
+	h := start(t, setup{
+		caps: noAskCaps(false),
+		script: allowedPlanScript + `
+  - tool_calls:
+      - {id: r2, name: run, args: {command: "touch ran.txt"}}
+  - text: asked again
+    expect:
+      tool_result_contains: {r2: ['"exit_code":0']}
+`,
+		handlers: fakeeditor.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
+			var p messageRequest
+			_ = json.Unmarshal(raw, &p)
+			if strings.HasPrefix(p.Message, "Review the plan") {
+				return map[string]any{"title": "Accept & Build"}
+			}
+			return map[string]any{"title": "Run"}
+		}},
+	})
+	s := h.newSession("plan")
+	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
+	reqs := h.messageRequests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Message, "`touch ran.txt`") {
+		t.Fatalf("requests = %+v, want only the approval, listing the command", reqs)
+	}
+	if !exists(t, h, "ran.txt") {
+		t.Fatal("the allowed command did not run")
+	}
+	// Another session of the same server did not approve anything.
+	s2 := h.newSession("build")
+	wantStop(t, h.prompt(s2.SessionID, "run"), "end_turn")
+	reqs = h.messageRequests()
+	if len(reqs) != 2 || reqs[1].Message != "Run `touch ran.txt` in the workspace?" {
+		t.Fatalf("requests = %+v, want the command asked in the second session", reqs)
+	}
+}
+
+// TestAllowedCommandsNeedTheUsersApproval: with require_approval off nobody
+// sees the commands, so none is allowed up front.
+func TestAllowedCommandsNeedTheUsersApproval(t *testing.T) {
+	h := start(t, setup{
+		initOpts: map[string]any{"plan_mode": map[string]any{"require_approval": false}},
+		handlers: fakeeditor.Handlers{AskUser: decide("run")},
+		script:   allowedPlanScript,
+	})
+	s := h.newSession("plan")
+	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
+	_, out := h.toolOutput("x")
+	res, _ := out["result"].(map[string]any)
+	if msg := fmt.Sprint(res["message"]); !strings.Contains(msg, "allowed_commands were not granted") {
+		t.Fatalf("exit_plan_mode message = %q", msg)
+	}
+	asks := h.askUserRequests("")
+	if len(asks) != 1 || asks[0].Questions[0].Question != "Run `touch ran.txt` in the workspace?" {
+		t.Fatalf("asks = %+v, want the command asked", asks)
+	}
+}
