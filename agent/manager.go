@@ -178,29 +178,46 @@ func (m *Manager) NewSession(mode, title string) (Info, error) {
 	if title == "" {
 		title = "New chat"
 	}
+	meta := workspace.ChatMeta{Title: title, Mode: string(md)}
+	if md == guard.ModePlan {
+		meta.EnteredReason = reason
+	}
+	s, err := m.createSession(meta)
+	if err != nil {
+		return Info{}, err
+	}
+	if md == guard.ModePlan {
+		s.mu.Lock()
+		entered := s.meta.EnteredAt
+		s.mu.Unlock()
+		m.notify(fmt.Sprintf("[plan-mode] entered at %s — reason: %s", entered.Format(time.RFC3339), reason))
+	}
+	info := s.Info()
+	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
+	return info, nil
+}
+
+// createSession gives meta a new id and timestamps (EnteredAt too, in plan
+// mode), stores it in .agentls/chats and registers the session.
+func (m *Manager) createSession(meta workspace.ChatMeta) (*Session, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
-		return Info{}, fmt.Errorf("new session id: %w", err)
+		return nil, fmt.Errorf("new session id: %w", err)
 	}
 	now := m.now()
-	meta := workspace.ChatMeta{ID: id.String(), Title: title, Mode: string(md), CreatedAt: now, UpdatedAt: now}
-	if md == guard.ModePlan {
-		meta.EnteredAt, meta.EnteredReason = now, reason
+	meta.ID, meta.CreatedAt, meta.UpdatedAt = id.String(), now, now
+	if meta.Mode == string(guard.ModePlan) {
+		meta.EnteredAt = now
 	}
 	m.ignoreStateFolder()
 	if err := m.store.Create(meta); err != nil {
-		return Info{}, fmt.Errorf("create session: %w", err)
+		return nil, fmt.Errorf("create session: %w", err)
 	}
 	s := m.newSession(meta, nil)
 	m.mu.Lock()
 	m.sessions[meta.ID] = s
 	m.mu.Unlock()
-	if md == guard.ModePlan {
-		m.notify(fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.Format(time.RFC3339), reason))
-	}
-	info := s.Info()
-	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
-	return info, nil
+	return s, nil
 }
 
 // ignoreStateFolder keeps agentls's own state out of the user's git status:

@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -158,19 +156,10 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 			title = strings.TrimSpace(plan.Meta.Title)
 		}
 	}
-	id, err := uuid.NewV7()
+	s, err := m.createSession(workspace.ChatMeta{Title: title, Mode: string(guard.ModeBuild), PlanFile: wp.Rel})
 	if err != nil {
-		return Info{}, fmt.Errorf("new session id: %w", err)
+		return Info{}, err
 	}
-	now := m.now()
-	meta := workspace.ChatMeta{ID: id.String(), Title: title, Mode: string(guard.ModeBuild), PlanFile: wp.Rel, CreatedAt: now, UpdatedAt: now}
-	if err := m.store.Create(meta); err != nil {
-		return Info{}, fmt.Errorf("create session: %w", err)
-	}
-	s := m.newSession(meta, nil)
-	m.mu.Lock()
-	m.sessions[meta.ID] = s
-	m.mu.Unlock()
 	info := s.Info()
 	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: guard.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
 	if err := m.setPlanStatus(ctx, s, wp.Rel, workspace.PlanApproved); err != nil {

@@ -245,16 +245,7 @@ func TestCancelWithdrawsMessageRequest(t *testing.T) {
 			})
 			s := h.newSession(tc.mode)
 			done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "go"})
-			awaitMethod(t, h, "window/showMessageRequest")
-			if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
-				t.Fatal(err)
-			}
-			out := <-done
-			if out.err != nil {
-				t.Fatal(out.err)
-			}
-			wantStop(t, out.res, "cancelled")
-			awaitMethod(t, h, "$/cancelRequest")
+			h.cancelWhileAsked(t, s.SessionID, done, "window/showMessageRequest")
 			if status, res := h.toolOutput(tc.call); status != "failed" || res["error"] != tc.want {
 				t.Fatalf("%s = %s %v, want %q", tc.call, status, res, tc.want)
 			}

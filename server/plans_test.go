@@ -408,9 +408,9 @@ steps:
 	}
 }
 
-// initializeCommands starts a server and returns the commands its
-// initialize result declares.
-func initializeCommands(t *testing.T) []string {
+// initializeCapabilities starts a server without a model and decodes the
+// capabilities of its initialize result into caps.
+func initializeCapabilities(t *testing.T, caps any) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -428,16 +428,26 @@ func initializeCommands(t *testing.T) []string {
 	}
 	defer ed.Close()
 	var res struct {
-		Capabilities struct {
-			ExecuteCommandProvider struct {
-				Commands []string `json:"commands"`
-			} `json:"executeCommandProvider"`
-		} `json:"capabilities"`
+		Capabilities json.RawMessage `json:"capabilities"`
 	}
 	if err := ed.Call(ctx, "initialize", map[string]any{"rootUri": "file://" + filepath.ToSlash(dir), "capabilities": map[string]any{}}, &res); err != nil {
 		t.Fatal(err)
 	}
-	return res.Capabilities.ExecuteCommandProvider.Commands
+	if err := json.Unmarshal(res.Capabilities, caps); err != nil {
+		t.Fatalf("capabilities %s: %v", res.Capabilities, err)
+	}
+}
+
+// initializeCommands returns the commands the initialize result declares.
+func initializeCommands(t *testing.T) []string {
+	t.Helper()
+	var caps struct {
+		ExecuteCommandProvider struct {
+			Commands []string `json:"commands"`
+		} `json:"executeCommandProvider"`
+	}
+	initializeCapabilities(t, &caps)
+	return caps.ExecuteCommandProvider.Commands
 }
 
 // TestExecuteCommands runs every command of PROTOCOL.md §6 and the plan

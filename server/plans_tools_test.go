@@ -1,9 +1,7 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -12,9 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/fakeeditor"
 	"github.com/agentls/agentls/workspace"
 )
@@ -355,32 +350,13 @@ steps:
 // code lens provider; its lenses come resolved (TestExecuteCommands checks
 // the declared commands).
 func TestInitializeDeclaresCodeLenses(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	dir := t.TempDir()
-	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
-		return server.Serve(ctx, rwc, server.Options{
-			Getenv: func(string) string { return "" },
-			NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
-				return nil, os.ErrNotExist
-			},
-		})
-	}, fakeeditor.Handlers{})
-	if err != nil {
-		t.Fatal(err)
+	var caps struct {
+		CodeLensProvider *struct {
+			ResolveProvider bool `json:"resolveProvider"`
+		} `json:"codeLensProvider"`
 	}
-	defer ed.Close()
-	var res struct {
-		Capabilities struct {
-			CodeLensProvider *struct {
-				ResolveProvider bool `json:"resolveProvider"`
-			} `json:"codeLensProvider"`
-		} `json:"capabilities"`
-	}
-	if err := ed.Call(ctx, "initialize", map[string]any{"rootUri": "file://" + filepath.ToSlash(dir), "capabilities": map[string]any{}}, &res); err != nil {
-		t.Fatal(err)
-	}
-	if res.Capabilities.CodeLensProvider == nil || res.Capabilities.CodeLensProvider.ResolveProvider {
-		t.Fatalf("codeLensProvider = %+v, want one whose lenses need no resolve", res.Capabilities.CodeLensProvider)
+	initializeCapabilities(t, &caps)
+	if caps.CodeLensProvider == nil || caps.CodeLensProvider.ResolveProvider {
+		t.Fatalf("codeLensProvider = %+v, want one whose lenses need no resolve", caps.CodeLensProvider)
 	}
 }

@@ -34,6 +34,23 @@ func (h *harness) promptRPC(params map[string]any) <-chan rpcOutcome {
 	return done
 }
 
+// cancelWhileAsked waits until the editor is asked (method), cancels the
+// session's turn with agent/cancel, and checks that the prompt (done) ended
+// "cancelled" and that the editor's request was withdrawn ($/cancelRequest).
+func (h *harness) cancelWhileAsked(t *testing.T, sessionID string, done <-chan rpcOutcome, method string) {
+	t.Helper()
+	awaitMethod(t, h, method)
+	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": sessionID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := <-done
+	if out.err != nil {
+		t.Fatal(out.err)
+	}
+	wantStop(t, out.res, "cancelled")
+	awaitMethod(t, h, "$/cancelRequest")
+}
+
 // wantStop fails the test unless the prompt ended with stop.
 func wantStop(t *testing.T, r promptResult, stop string) {
 	t.Helper()
@@ -611,16 +628,7 @@ func TestCancelledQuestionToolResult(t *testing.T) {
 	})
 	s := h.newSession("plan")
 	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "ask"})
-	awaitMethod(t, h, "agent/askUser")
-	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	out := <-done
-	if out.err != nil {
-		t.Fatal(out.err)
-	}
-	wantStop(t, out.res, "cancelled")
-	awaitMethod(t, h, "$/cancelRequest")
+	h.cancelWhileAsked(t, s.SessionID, done, "agent/askUser")
 	if status, res := h.toolOutput("q"); status != "failed" || res["error"] != "cancelled by the user: the questions were withdrawn unanswered" {
 		t.Fatalf("ask_user = %s %v", status, res)
 	}

@@ -238,16 +238,7 @@ steps:
 	})
 	s := h.newSession("build")
 	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "run"})
-	awaitMethod(t, h, "agent/askUser")
-	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	out := <-done
-	if out.err != nil {
-		t.Fatal(out.err)
-	}
-	wantStop(t, out.res, "cancelled")
-	awaitMethod(t, h, "$/cancelRequest")
+	h.cancelWhileAsked(t, s.SessionID, done, "agent/askUser")
 	if status, res := h.toolOutput("r"); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "cancelled by the user") {
 		t.Fatalf("run = %s %v", status, res)
 	}
