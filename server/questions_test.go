@@ -36,10 +36,20 @@ func (h *harness) promptRPC(params map[string]any) <-chan rpcOutcome {
 
 // cancelWhileAsked waits until the editor is asked (method), cancels the
 // session's turn with agent/cancel, and checks that the prompt (done) ended
-// "cancelled" and that the editor's request was withdrawn ($/cancelRequest).
+// "cancelled" and that exactly that request was withdrawn ($/cancelRequest
+// with its id).
 func (h *harness) cancelWhileAsked(t *testing.T, sessionID string, done <-chan rpcOutcome, method string) {
 	t.Helper()
 	awaitMethod(t, h, method)
+	var asked string
+	for _, m := range h.ed.Messages() {
+		if m.Method == method && m.IsCall {
+			asked = m.ID
+		}
+	}
+	if asked == "" {
+		t.Fatalf("the %s request has no id", method)
+	}
 	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": sessionID}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +58,20 @@ func (h *harness) cancelWhileAsked(t *testing.T, sessionID string, done <-chan r
 		t.Fatal(out.err)
 	}
 	wantStop(t, out.res, "cancelled")
-	awaitMethod(t, h, "$/cancelRequest")
+	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+		for _, m := range ms {
+			var p struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if m.Method == "$/cancelRequest" && json.Unmarshal(m.Params, &p) == nil && string(p.ID) == asked {
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		t.Fatalf("no $/cancelRequest for the %s request %s: %v", method, asked, err)
+	}
 }
 
 // wantStop fails the test unless the prompt ended with stop.

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
@@ -24,6 +25,9 @@ type Message struct {
 	Method string
 	Params json.RawMessage
 	IsCall bool
+	// ID is a request's id as JSON (`7` or `"abc"`); empty for a
+	// notification. A $/cancelRequest names it in its params.
+	ID string
 }
 
 // Handlers answer the server's requests. A nil handler gets the default.
@@ -188,10 +192,25 @@ func (e *Editor) Await(ctx context.Context, cond func([]Message) bool) error {
 	}
 }
 
+// idJSON is the JSON text of a request id.
+func idJSON(id jsonrpc2.ID) string {
+	if n, ok := id.Number(); ok {
+		return strconv.FormatInt(n, 10)
+	}
+	if str, ok := id.StringValue(); ok {
+		b, _ := json.Marshal(str) // a string always encodes
+		return string(b)
+	}
+	return "null"
+}
+
 // handle answers the server's requests and records everything.
 func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	params := json.RawMessage(append([]byte(nil), req.Params()...))
 	msg := Message{Method: req.Method(), Params: params, IsCall: req.IsCall()}
+	if req.IsCall() {
+		msg.ID = idJSON(req.ID())
+	}
 	if e.handlers.OnMessage != nil {
 		e.handlers.OnMessage(msg)
 	}
