@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -247,5 +248,35 @@ steps:
 	}
 	if texts[0] != "PLAN: thinking…" || texts[1] != "PLAN: running grep…" {
 		t.Fatalf("progress messages = %q", texts)
+	}
+}
+
+// TestStreamedTextArrivesInOrder: the chunks of a long streamed answer (and
+// its thought) reach the editor in the order they were produced, so the
+// concatenation is the model's text.
+func TestStreamedTextArrivesInOrder(t *testing.T) {
+	var words []string
+	for i := range 300 {
+		words = append(words, fmt.Sprintf("w%03d", i))
+	}
+	text := strings.Join(words, " ")
+	h := start(t, setup{script: fmt.Sprintf("name: order\nsteps:\n  - thought: %q\n    text: %q\n", "think "+text, text)})
+	s := h.newSession("plan")
+	if r := h.prompt(s.SessionID, "talk"); r.StopReason != "end_turn" {
+		t.Fatalf("stopReason = %q", r.StopReason)
+	}
+	join := func(kind string) string {
+		var b strings.Builder
+		for _, u := range h.updates(kind) {
+			content, _ := u["content"].(map[string]any)
+			b.WriteString(fmt.Sprint(content["text"]))
+		}
+		return b.String()
+	}
+	if got := join("agent_message_chunk"); got != text {
+		t.Fatalf("streamed text out of order:\n%s", got)
+	}
+	if got := join("agent_thought_chunk"); got != "think "+text {
+		t.Fatalf("streamed thought out of order:\n%s", got)
 	}
 }

@@ -13,7 +13,10 @@ import (
 
 // Preempt applies didOpen/didChange/didClose inline on the read loop, in wire
 // order, without I/O: incremental sync must never see two changes swapped.
-// Everything else goes on to the (concurrent) handler.
+// Everything else goes on to the (concurrent) handler. req views the
+// connection's read buffer, which the next message reuses: nothing borrowed
+// from it (its method string, its raw params) may be kept; decoded params
+// are copies.
 func (s *Server) Preempt(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	switch req.Method() {
 	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didClose":

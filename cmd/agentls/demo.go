@@ -162,11 +162,17 @@ func (d *demo) run(ctx context.Context, dir string) error {
 		return err
 	}
 	d.printf("\nFinal diff of the workspace:\n%s", diff)
-	return verifyDemo(dir, ed.Messages(), res.StopReason, model.Remaining(), approvals, ed.Mode(sess.SessionID))
+	var said strings.Builder
+	for _, st := range script.Steps {
+		said.WriteString(st.Text)
+	}
+	return verifyDemo(dir, ed.Messages(), said.String(), res.StopReason, model.Remaining(), approvals, ed.Mode(sess.SessionID))
 }
 
 // verifyDemo checks that every step of the story happened.
-func verifyDemo(dir string, msgs []fakeeditor.Message, stop string, remaining, approvals int, finalMode string) error {
+// said is everything the script's model says, which must reach the editor
+// whole and in order.
+func verifyDemo(dir string, msgs []fakeeditor.Message, said, stop string, remaining, approvals int, finalMode string) error {
 	var errs []error
 	check := func(ok bool, what string) {
 		if !ok {
@@ -178,8 +184,20 @@ func verifyDemo(dir string, msgs []fakeeditor.Message, stop string, remaining, a
 	check(approvals == 1, "the plan approval was not asked exactly once")
 	check(finalMode == "build", "the status bar does not show BUILD")
 	refused, editsToMain := false, 0
+	var streamed strings.Builder
 	for _, m := range msgs {
 		s := string(m.Params)
+		var u struct {
+			Update struct {
+				SessionUpdate string `json:"sessionUpdate"`
+				Content       struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"update"`
+		}
+		if m.Method == "agent/update" && json.Unmarshal(m.Params, &u) == nil && u.Update.SessionUpdate == "agent_message_chunk" {
+			streamed.WriteString(u.Update.Content.Text)
+		}
 		if m.Method == "agent/update" && strings.Contains(s, `"tool_call_update"`) && strings.Contains(s, `"refusal"`) && strings.Contains(s, `"failed"`) {
 			refused = true
 		}
@@ -187,6 +205,7 @@ func verifyDemo(dir string, msgs []fakeeditor.Message, stop string, remaining, a
 			editsToMain++
 		}
 	}
+	check(streamed.String() == said, "the agent's streamed text did not arrive whole and in order")
 	check(refused, "the source edit in plan mode was not refused")
 	check(editsToMain >= 2, "the builder's edits did not go through workspace/applyEdit")
 	plan, err := os.ReadFile(filepath.Join(dir, "plans", "health-endpoint.plan"))

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
@@ -41,8 +42,9 @@ type Handlers struct {
 	// ShowMessageRequest answers window/showMessageRequest with the chosen
 	// action (nil = dismissed); the default picks the first action.
 	ShowMessageRequest func(params json.RawMessage) any
-	// OnMessage, if set, sees every message as it arrives (before Await
-	// callers), from the connection's goroutines.
+	// OnMessage, if set, sees every message as it arrives, in wire order
+	// (before Await callers), on the connection's read loop: it must not
+	// block.
 	OnMessage func(Message)
 }
 
@@ -85,7 +87,7 @@ func Start(ctx context.Context, root string, serve Serve, h Handlers) (*Editor, 
 		_ = c2sR.Close()
 		e.served <- err
 	}()
-	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{r: s2cR, w: c2sW}), jsonrpc2.WithCodec(jsonCodec{}))
+	e.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeRWC{r: s2cR, w: c2sW}), jsonrpc2.WithCodec(jsonCodec{}), jsonrpc2.WithPreempter(e))
 	e.conn.Go(ctx, jsonrpc2.AsyncHandler(e.handle))
 	return e, nil
 }
@@ -204,10 +206,14 @@ func idJSON(id jsonrpc2.ID) string {
 	return "null"
 }
 
-// handle answers the server's requests and records everything.
-func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+// Preempt records every message on the read loop, in the order the server
+// sent it (as an editor shows streamed text), and takes the notifications;
+// requests go on to handle, which answers them concurrently.
+func (e *Editor) Preempt(_ context.Context, req *jsonrpc2.Request) (any, error) {
+	// The request views the connection's read buffer, which the next
+	// message reuses: keep copies.
 	params := json.RawMessage(append([]byte(nil), req.Params()...))
-	msg := Message{Method: req.Method(), Params: params, IsCall: req.IsCall()}
+	msg := Message{Method: strings.Clone(req.Method()), Params: params, IsCall: req.IsCall()}
 	if req.IsCall() {
 		msg.ID = idJSON(req.ID())
 	}
@@ -216,8 +222,14 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	}
 	e.record(msg)
 	if !req.IsCall() {
-		return nil, nil
+		return struct{}{}, nil
 	}
+	return nil, jsonrpc2.ErrNotHandled
+}
+
+// handle answers the server's requests (Preempt recorded them).
+func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	params := json.RawMessage(req.Params())
 	switch req.Method() {
 	case "workspace/applyEdit":
 		var p struct {
