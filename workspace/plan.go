@@ -185,6 +185,24 @@ type stepAt struct {
 // findSteps returns the checkboxes from line `from` on, outside fenced code.
 func findSteps(text string, lines []textLine, from int) []stepAt {
 	var out []stepAt
+	eachProseLine(text, lines, from, func(i int, l string) bool {
+		m := stepRe.FindStringSubmatchIndex(l)
+		if m == nil {
+			return true
+		}
+		s := stepAt{PlanStep: PlanStep{Line: i, Done: l[m[2]] != ' '}, mark: lines[i].start + m[2]}
+		if m[4] >= 0 {
+			s.Text = strings.TrimSpace(l[m[4]:m[5]])
+		}
+		out = append(out, s)
+		return true
+	})
+	return out
+}
+
+// eachProseLine calls fn on the lines (content without the line break) from
+// `from` on that are outside fenced code blocks, until fn returns false.
+func eachProseLine(text string, lines []textLine, from int, fn func(i int, line string) bool) {
 	fence := "" // the open fence's marker, "" outside code
 	for i := from; i < len(lines); i++ {
 		l := text[lines[i].start:lines[i].end]
@@ -202,17 +220,16 @@ func findSteps(text string, lines []textLine, from int) []stepAt {
 				continue
 			}
 		}
-		m := stepRe.FindStringSubmatchIndex(l)
-		if m == nil {
-			continue
+		if !fn(i, l) {
+			return
 		}
-		s := stepAt{PlanStep: PlanStep{Line: i, Done: l[m[2]] != ' '}, mark: lines[i].start + m[2]}
-		if m[4] >= 0 {
-			s.Text = strings.TrimSpace(l[m[4]:m[5]])
-		}
-		out = append(out, s)
 	}
-	return out
+}
+
+// StepKey is the form in which two steps count as the same: lower case,
+// white space folded. The plan linter reports steps with equal keys.
+func StepKey(text string) string {
+	return strings.ToLower(strings.Join(strings.Fields(text), " "))
 }
 
 // SetStepDone ticks (done) or clears the step-th checkbox (0-based, in the

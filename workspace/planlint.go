@@ -197,7 +197,7 @@ func (l *planLinter) steps(plan Plan) {
 			l.add(l.lineRange(st.Line), PlanSeverityError, "empty step: write the action after the checkbox, or delete the line")
 			continue
 		}
-		key := strings.ToLower(strings.Join(strings.Fields(st.Text), " "))
+		key := StepKey(st.Text)
 		if prev, dup := first[key]; dup {
 			l.add(l.stepTextRange(st.Line), PlanSeverityError,
 				"duplicate step %q (first on line %d): merge the two, or say in each what is different", st.Text, prev+1)
@@ -234,7 +234,7 @@ var headingRe = regexp.MustCompile(`^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$`)
 // first word is word (case-insensitive): "## Files", "## Files to change".
 func (l *planLinter) heading(plan Plan, word string) (int, bool) {
 	found := -1
-	l.eachProseLine(plan.BodyLine, func(i int, c string) bool {
+	eachProseLine(l.text, l.lines, plan.BodyLine, func(i int, c string) bool {
 		m := headingRe.FindStringSubmatch(c)
 		if m == nil {
 			return true
@@ -247,29 +247,4 @@ func (l *planLinter) heading(plan Plan, word string) (int, bool) {
 		return true
 	})
 	return found, found >= 0
-}
-
-// eachProseLine calls fn on the lines from `from` on that are outside fenced
-// code blocks (the same fences as findSteps), until fn returns false.
-func (l *planLinter) eachProseLine(from int, fn func(i int, content string) bool) {
-	fence := ""
-	for i := from; i < len(l.lines); i++ {
-		c := l.content(i)
-		if fence != "" {
-			t := strings.TrimSpace(c)
-			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-				fence = ""
-			}
-			continue
-		}
-		if m := fenceRe.FindStringSubmatch(c); m != nil {
-			if m[1][0] != '`' || !strings.Contains(c[len(m[0]):], "`") {
-				fence = m[1]
-				continue
-			}
-		}
-		if !fn(i, c) {
-			return
-		}
-	}
 }

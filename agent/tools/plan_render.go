@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // PlanStepInput is one step of a structured plan given to plan_write.
@@ -36,9 +38,9 @@ func (s structuredPlan) validate() error {
 	if len(s.Steps) == 0 {
 		problems = append(problems, "steps needs at least one step")
 	}
-	first := map[string]int{} // folded action → its step index
+	first := map[string]int{} // workspace.StepKey of the action → its step index
 	for i, st := range s.Steps {
-		action := strings.ToLower(oneLine(st.Action))
+		action := workspace.StepKey(st.Action)
 		if action == "" {
 			problems = append(problems, fmt.Sprintf("steps[%d].action is required", i))
 			continue
