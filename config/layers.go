@@ -62,10 +62,19 @@ func FileLayer(path string) (Source, []Diagnostic, error) {
 	if err != nil {
 		return src, nil, fmt.Errorf("read config %s: %w", path, err)
 	}
+	src, diags := ParseLayer(path, data)
+	return src, diags, nil
+}
+
+// ParseLayer is FileLayer on a file's text (an editor's unsaved buffer,
+// say): the diagnostics carry path as their File, and a layer with any
+// error has no Data.
+func ParseLayer(path string, data []byte) (Source, []Diagnostic) {
+	src := Source{Name: path}
 	doc, syntax := parseYAML(data)
 	if syntax != nil {
 		syntax.File = path
-		return src, []Diagnostic{*syntax}, nil
+		return src, []Diagnostic{*syntax}
 	}
 	c := &converter{}
 	value := c.value(doc, 0)
@@ -74,7 +83,7 @@ func FileLayer(path string) (Source, []Diagnostic, error) {
 		diags[i].File = path
 	}
 	if value == nil && len(diags) == 0 {
-		return src, nil, nil
+		return src, nil
 	}
 	if len(diags) == 0 {
 		for _, v := range check(value) {
@@ -89,7 +98,7 @@ func FileLayer(path string) (Source, []Diagnostic, error) {
 	}
 	if hasErrors(diags) {
 		sortDiagnostics(diags)
-		return src, diags, nil
+		return src, diags
 	}
 	src.Data, _ = value.(map[string]any)
 	if m, ok := src.Data["model"].(map[string]any); ok {
@@ -102,7 +111,7 @@ func FileLayer(path string) (Source, []Diagnostic, error) {
 			diags = append(diags, d)
 		}
 	}
-	return src, diags, nil
+	return src, diags
 }
 
 // MapLayer is a layer from already-decoded JSON, such as the editor's

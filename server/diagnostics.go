@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,20 +102,14 @@ func (s *Server) maybeConfigFile(path string) bool {
 	return s.opts.ConfigFile != "" && base == filepath.Base(s.opts.ConfigFile)
 }
 
-// configFiles are the config files loadConfig reads (absolute paths): the
-// user's, then the workspace's (or --config).
+// configFiles are the config files loadConfig reads, as absolute paths.
 func (s *Server) configFiles() []string {
+	root := ""
+	if ws := s.workspace(); ws != nil {
+		root = ws.Root()
+	}
 	var out []string
-	if f := config.UserFile(s.getenv()); f != "" {
-		out = append(out, f)
-	}
-	f := s.opts.ConfigFile
-	if f == "" {
-		if ws := s.workspace(); ws != nil {
-			f = filepath.Join(ws.Root(), ".agentls.yaml")
-		}
-	}
-	if f != "" {
+	for _, f := range s.configFilePaths(root) {
 		if abs, err := filepath.Abs(f); err == nil {
 			out = append(out, abs)
 		}
@@ -171,11 +163,7 @@ func (s *Server) lintDocument(path string, job lintJob) {
 		}
 		text = string(data)
 	}
-	diags, err := lintConfigText(text)
-	if err != nil {
-		slog.Warn("lint config", "file", path, "err", err)
-		return
-	}
+	_, diags := config.ParseLayer(path, []byte(text))
 	s.publishDiagnostics(job.uri, ver, configLSPDiagnostics(text, diags))
 }
 
@@ -208,28 +196,6 @@ func planDiagnostics(diags []workspace.PlanDiagnostic) []lspDiagnostic {
 		out = append(out, lspDiagnostic{Range: d.Range, Severity: lspSeverity(d.Severity), Source: "agentls", Message: d.Message})
 	}
 	return out
-}
-
-// lintConfigText runs the config file checks (config.FileLayer, which reads
-// a file) on text, through a temporary file.
-func lintConfigText(text string) ([]config.Diagnostic, error) {
-	f, err := os.CreateTemp("", "agentls-config-*.yaml")
-	if err != nil {
-		return nil, fmt.Errorf("lint config: %w", err)
-	}
-	defer os.Remove(f.Name())
-	_, werr := f.WriteString(text)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return nil, fmt.Errorf("lint config: %w", werr)
-	}
-	_, diags, err := config.FileLayer(f.Name())
-	if err != nil {
-		return nil, fmt.Errorf("lint config: %w", err)
-	}
-	return diags, nil
 }
 
 // configLSPDiagnostics places config diagnostics (1-based line and column,

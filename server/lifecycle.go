@@ -189,13 +189,7 @@ func (s *Server) loadConfig(root string, initOptions map[string]any) (config.Con
 	getenv := s.getenv()
 	var diags []config.Diagnostic
 	layers := []config.Source{config.EnvLayer(getenv)}
-	files := []string{config.UserFile(getenv)}
-	if s.opts.ConfigFile != "" {
-		files = append(files, s.opts.ConfigFile)
-	} else {
-		files = append(files, filepath.Join(root, ".agentls.yaml"))
-	}
-	for _, f := range files {
+	for _, f := range s.configFilePaths(root) {
 		layer, d, err := config.FileLayer(f)
 		diags = append(diags, d...)
 		if err != nil {
@@ -215,6 +209,23 @@ func (s *Server) loadConfig(root string, initOptions map[string]any) (config.Con
 		cfg = config.Default()
 	}
 	return cfg, diags
+}
+
+// configFilePaths are the config files, lowest layer first: the user's
+// (when there is a config folder), then the workspace's .agentls.yaml, or
+// --config instead of it. root "" means no workspace yet.
+func (s *Server) configFilePaths(root string) []string {
+	var files []string
+	if f := config.UserFile(s.getenv()); f != "" {
+		files = append(files, f)
+	}
+	switch {
+	case s.opts.ConfigFile != "":
+		files = append(files, s.opts.ConfigFile)
+	case root != "":
+		files = append(files, filepath.Join(root, ".agentls.yaml"))
+	}
+	return files
 }
 
 func (s *Server) getenv() func(string) string {
