@@ -83,6 +83,21 @@ func (a *pendingApproval) settle(applied bool) {
 	close(a.done)
 }
 
+// resolve offers d and waits until the outcome is settled. offered is false
+// when a decision was already taken or the tool no longer waits; applied
+// says whether d was carried out.
+func (a *pendingApproval) resolve(ctx context.Context, d decision) (offered, applied bool, err error) {
+	if !a.offer(d) {
+		return false, false, nil
+	}
+	select {
+	case <-a.done:
+	case <-ctx.Done():
+		return true, false, ctx.Err()
+	}
+	return true, a.wasApplied(), nil
+}
+
 func (a *pendingApproval) wasApplied() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -351,15 +366,13 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 	if ap == nil {
 		return Info{}, invalidf("no plan is awaiting approval in session %s", id)
 	}
-	if !ap.offer(d) {
+	offered, applied, err := ap.resolve(ctx, d)
+	switch {
+	case !offered:
 		return Info{}, invalidf("the plan approval in session %s was already decided", id)
-	}
-	select {
-	case <-ap.done:
-	case <-ctx.Done():
-		return Info{}, ctx.Err()
-	}
-	if !ap.wasApplied() {
+	case err != nil:
+		return Info{}, err
+	case !applied:
 		return Info{}, invalidf("the plan approval in session %s was withdrawn (the turn was cancelled) before the decision took effect", id)
 	}
 	return s.Info(), nil
@@ -373,15 +386,14 @@ func (s *Session) approvePending(ctx context.Context) (bool, error) {
 	s.mu.Lock()
 	ap := s.approval
 	s.mu.Unlock()
-	if ap == nil || !ap.offer(decision{approve: true, source: "user"}) {
+	if ap == nil {
 		return false, nil
 	}
-	select {
-	case <-ap.done:
-	case <-ctx.Done():
-		return true, ctx.Err()
+	offered, applied, err := ap.resolve(ctx, decision{approve: true, source: "user"})
+	if !offered {
+		return false, nil
 	}
-	return ap.wasApplied(), nil
+	return applied || err != nil, err
 }
 
 // setPlanStatus rewrites a plan's status through the editor (guarded like any edit).

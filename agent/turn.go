@@ -71,11 +71,9 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 		return TurnResult{}, err
 	}
 	var release func()
+	var answerNote string
 	if qa := req.QuestionAnswer; qa != nil {
-		if err := s.checkAnswer(qa.QuestionID, qa.Answers); err != nil {
-			return TurnResult{}, err
-		}
-		ctx, release, err = s.beginAnswering(ctx, qa.QuestionID)
+		ctx, release, answerNote, err = s.beginAnswer(ctx, qa.QuestionID, qa.Answers)
 	} else {
 		ctx, release, err = s.begin(ctx)
 	}
@@ -83,12 +81,6 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 		return TurnResult{}, err
 	}
 	defer release()
-	var answerNote string
-	if qa := req.QuestionAnswer; qa != nil {
-		if answerNote, err = s.takeAnswer(qa.QuestionID, qa.Answers); err != nil {
-			return TurnResult{}, err
-		}
-	}
 	s.withdrawQuestion()
 	text := req.Text
 	if answerNote != "" {
@@ -125,6 +117,26 @@ func (s *Session) begin(ctx context.Context) (context.Context, func(), error) {
 		s.mu.Unlock()
 		close(ended)
 	}, nil
+}
+
+// beginAnswer validates an answer to the pending question qid, begins the
+// turn that carries it (see beginAnswering) and takes the answer, returning
+// the summary line for the conversation. Invalid answers, or a busy session,
+// change nothing.
+func (s *Session) beginAnswer(ctx context.Context, qid string, answers map[string]any) (context.Context, func(), string, error) {
+	if err := s.checkAnswer(qid, answers); err != nil {
+		return nil, nil, "", err
+	}
+	ctx, release, err := s.beginAnswering(ctx, qid)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	note, err := s.takeAnswer(qid, answers)
+	if err != nil {
+		release()
+		return nil, nil, "", err
+	}
+	return ctx, release, note, nil
 }
 
 // beginAnswering is begin for an answer to question qid: while the turn that
@@ -417,21 +429,12 @@ func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
 	if err != nil {
 		return err
 	}
-	if err := s.checkAnswer(questionID, answers); err != nil {
-		return err
-	}
-	ctx, release, err := s.beginAnswering(m.base, questionID)
-	if err != nil {
-		return err
-	}
 	if !m.startBackground() {
-		release()
 		return errors.New("the server is shutting down: the answer was not taken")
 	}
-	note, err := s.takeAnswer(questionID, answers)
+	ctx, release, note, err := s.beginAnswer(m.base, questionID, answers)
 	if err != nil {
 		m.wg.Done()
-		release()
 		return err
 	}
 	s.append(llm.Message{Role: llm.RoleUser, Content: note})
