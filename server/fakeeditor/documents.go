@@ -3,6 +3,7 @@ package fakeeditor
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/agentls/agentls/workspace"
@@ -14,15 +15,20 @@ type document struct {
 	version int32
 }
 
+// path is the absolute path of a workspace-relative one.
+func (e *Editor) path(rel string) string {
+	return filepath.Join(e.Root, filepath.FromSlash(rel))
+}
+
 // URI is the file URI of a workspace-relative path.
 func (e *Editor) URI(rel string) string {
-	return "file://" + filepath.ToSlash(filepath.Join(e.Root, filepath.FromSlash(rel)))
+	return "file://" + filepath.ToSlash(e.path(rel))
 }
 
 // Open opens a buffer (textDocument/didOpen) holding text, which need not be
 // what is on disk (an unsaved buffer).
 func (e *Editor) Open(ctx context.Context, rel, text string) error {
-	path := filepath.Join(e.Root, filepath.FromSlash(rel))
+	path := e.path(rel)
 	e.mu.Lock()
 	e.docs[path] = &document{text: text, version: 1}
 	e.mu.Unlock()
@@ -33,7 +39,7 @@ func (e *Editor) Open(ctx context.Context, rel, text string) error {
 
 // Change edits an open buffer and sends the incremental textDocument/didChange.
 func (e *Editor) Change(ctx context.Context, rel string, edit workspace.TextEdit) error {
-	path := filepath.Join(e.Root, filepath.FromSlash(rel))
+	path := e.path(rel)
 	e.mu.Lock()
 	doc, ok := e.docs[path]
 	if !ok {
@@ -57,7 +63,7 @@ func (e *Editor) Change(ctx context.Context, rel string, edit workspace.TextEdit
 
 // Buffer is the text of an open buffer.
 func (e *Editor) Buffer(rel string) (string, bool) {
-	path := filepath.Join(e.Root, filepath.FromSlash(rel))
+	path := e.path(rel)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	doc, ok := e.docs[path]
@@ -65,6 +71,56 @@ func (e *Editor) Buffer(rel string) (string, bool) {
 		return "", false
 	}
 	return doc.text, true
+}
+
+// Save writes an open buffer to its file, as the editor's save does, and
+// sends textDocument/didSave with the text.
+func (e *Editor) Save(ctx context.Context, rel string) error {
+	path := e.path(rel)
+	e.mu.Lock()
+	doc, ok := e.docs[path]
+	var text string
+	if ok {
+		text = doc.text
+	}
+	e.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%s is not open", rel)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		return fmt.Errorf("save %s: %w", rel, err)
+	}
+	return e.Notify(ctx, "textDocument/didSave", map[string]any{
+		"textDocument": map[string]any{"uri": e.URI(rel)},
+		"text":         text,
+	})
+}
+
+// CloseDocument closes an open buffer without saving it
+// (textDocument/didClose).
+func (e *Editor) CloseDocument(ctx context.Context, rel string) error {
+	path := e.path(rel)
+	e.mu.Lock()
+	_, ok := e.docs[path]
+	delete(e.docs, path)
+	e.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%s is not open", rel)
+	}
+	return e.Notify(ctx, "textDocument/didClose", map[string]any{
+		"textDocument": map[string]any{"uri": e.URI(rel)},
+	})
+}
+
+// Version is the version of an open buffer (0 if it is not open).
+func (e *Editor) Version(rel string) int32 {
+	path := e.path(rel)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if doc, ok := e.docs[path]; ok {
+		return doc.version
+	}
+	return 0
 }
 
 // editBuffer applies edits to an open buffer; ok is false if it is not open.
