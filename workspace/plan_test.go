@@ -51,21 +51,7 @@ func TestParsePlanGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got = append(got, '\n')
-			golden := strings.TrimSuffix(p, ".plan") + ".json"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("ParsePlan(%s) =\n%s\nwant\n%s", p, got, want)
-			}
+			checkGolden(t, strings.TrimSuffix(p, ".plan")+".json", "ParsePlan("+p+")", string(got)+"\n")
 		})
 	}
 }

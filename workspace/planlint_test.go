@@ -35,20 +35,7 @@ func TestLintPlanGolden(t *testing.T) {
 			diags := LintPlan(string(text))
 			checkRanges(t, string(text), diags)
 			got := renderPlanDiagnostics(diags)
-			golden := strings.TrimSuffix(p, ".plan") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("LintPlan(%s) =\n%s\nwant\n%s", p, got, want)
-			}
+			checkGolden(t, strings.TrimSuffix(p, ".plan")+".golden", "LintPlan("+p+")", got)
 		})
 	}
 }

@@ -17,19 +17,7 @@ func TestReadGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const golden = "testdata/read/sample.offset3.limit4.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(res.Content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Content != string(want) {
-		t.Errorf("Content:\n%s\nwant:\n%s", res.Content, want)
-	}
+	checkGolden(t, "testdata/read/sample.offset3.limit4.golden", "Content", res.Content)
 	if res.StartLine != 3 || res.EndLine != 6 || res.TotalLines != 7 || !res.Truncated || res.Path != "main.go" || res.Hash != Hash(string(src)) {
 		t.Errorf("result = %+v", res)
 	}
