@@ -417,12 +417,7 @@ func (m *Manager) scanPlans() ([]PlanInfo, error) {
 					info.CreatedAt = plan.Meta.CreatedAt.UTC().Format(time.RFC3339)
 				}
 			}
-			for _, st := range plan.Steps {
-				info.StepsTotal++
-				if st.Done {
-					info.StepsDone++
-				}
-			}
+			info.StepsDone, info.StepsTotal = plan.StepsDone(), len(plan.Steps)
 		}
 		out = append(out, info)
 		return nil

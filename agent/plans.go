@@ -102,13 +102,8 @@ func (s *Session) completePlan(ctx context.Context) {
 		return
 	}
 	plan, err := workspace.ParsePlan(text)
-	if err != nil || len(plan.Steps) == 0 {
+	if err != nil || len(plan.Steps) == 0 || plan.StepsDone() < len(plan.Steps) {
 		return
-	}
-	for _, st := range plan.Steps {
-		if !st.Done {
-			return
-		}
 	}
 	if plan.Meta != nil && (plan.Meta.Status == workspace.PlanImplemented || plan.Meta.Status == workspace.PlanArchived) {
 		return

@@ -139,18 +139,8 @@ func planEntries(text string) []PlanEntry {
 		}
 		entries = append(entries, PlanEntry{Content: st.Text, Priority: "medium", Status: status})
 	}
-	if len(entries) > 0 && entries[0].Status == "in_progress" && allPending(plan.Steps) {
+	if len(entries) > 0 && entries[0].Status == "in_progress" && plan.StepsDone() == 0 {
 		entries[0].Status = "pending"
 	}
 	return entries
-}
-
-// allPending reports whether no step is done yet (nothing is in progress).
-func allPending(steps []workspace.PlanStep) bool {
-	for _, st := range steps {
-		if st.Done {
-			return false
-		}
-	}
-	return true
 }

@@ -42,12 +42,7 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 	}
 	plan, err := workspace.ParsePlan(text)
 	archived := err == nil && plan.Meta != nil && plan.Meta.Status == workspace.PlanArchived
-	done := 0
-	for _, st := range plan.Steps {
-		if st.Done {
-			done++
-		}
-	}
+	done := plan.StepsDone()
 	if id, ok := mgr.AwaitingApproval(wp.Rel); ok {
 		lenses = append(lenses, newLens("Approve & Build", "agentls.approvePlan", map[string]string{"sessionId": id}))
 	} else if !archived {

@@ -66,6 +66,17 @@ type Plan struct {
 	Steps []PlanStep
 }
 
+// StepsDone counts the ticked steps.
+func (p Plan) StepsDone() int {
+	n := 0
+	for _, st := range p.Steps {
+		if st.Done {
+			n++
+		}
+	}
+	return n
+}
+
 // FrontmatterError reports a frontmatter that cannot be parsed.
 type FrontmatterError struct {
 	// Line is 0-based in the file.

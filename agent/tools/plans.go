@@ -175,14 +175,10 @@ type PlanStepOut struct {
 // stepsOf reports a plan's steps and how many are done.
 func stepsOf(pl workspace.Plan) ([]PlanStepOut, int) {
 	out := make([]PlanStepOut, 0, len(pl.Steps))
-	done := 0
 	for _, s := range pl.Steps {
 		out = append(out, PlanStepOut{Line: s.Line + 1, Text: s.Text, Done: s.Done})
-		if s.Done {
-			done++
-		}
 	}
-	return out, done
+	return out, pl.StepsDone()
 }
 
 // errNoPlan is the failure of a plan tool called without a plan to act on.
