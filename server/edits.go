@@ -162,11 +162,15 @@ func (s *Server) workspaceEdit(c workspace.Change) wsEdit {
 		}
 		return wsEdit{DocumentChanges: []any{deleteFile{Kind: "delete", URI: uri, Options: opts}}}
 	}
+	// A text edit names the document as the editor does (its buffer may be
+	// open through a symlink) with the version the edits were computed on.
+	overlay := s.workspace().Overlay()
+	uri = pathToURI(overlay.EditorName(c.Path.Abs))
 	if !docChanges {
 		return wsEdit{Changes: map[string][]workspace.TextEdit{uri: c.Edits}}
 	}
 	var version *int32
-	if _, v, open := s.workspace().Overlay().Get(c.Path.Abs); open {
+	if _, v, open := overlay.Get(c.Path.Abs); open {
 		version = &v
 	}
 	return wsEdit{DocumentChanges: []any{textDocumentEdit{TextDocument: versionedDoc{URI: uri, Version: version}, Edits: c.Edits}}}

@@ -3,6 +3,8 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -128,5 +130,75 @@ steps:
 		if !strings.Contains(got, fmt.Sprintf("%6d\t%s\n", i+1, line)) {
 			t.Fatalf("read result lacks line %d %q (order lost?)", i+1, line)
 		}
+	}
+}
+
+// TestSymlinkedRootReadsAndEditsTheBuffer: on a workspace reached through a
+// symlink, the agent reads the editor's unsaved buffer (not the disk), and
+// its edit is computed against that buffer and sent back under the editor's
+// URI with the buffer's version.
+func TestSymlinkedRootReadsAndEditsTheBuffer(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	const disk = "alpha\nbeta\n"
+	h := start(t, setup{
+		dir:   link,
+		files: map[string]string{"a.txt": disk},
+		script: `
+name: symlinked-root
+steps:
+  - tool_calls:
+      - {id: r, name: read, args: {path: a.txt}}
+  - expect:
+      tool_result_contains: {r: ["alpha unsaved"]}
+    tool_calls:
+      - {id: e, name: edit, args: {path: a.txt, old_string: "alpha unsaved", new_string: gamma}}
+  - text: done
+    expect:
+      tool_result_contains: {e: ["\"success\":true"]}
+`,
+	})
+	if err := h.ed.Open(h.ctx, "a.txt", disk); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.ed.Change(h.ctx, "a.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(0, 5), End: pos(0, 5)}, NewText: " unsaved"}); err != nil {
+		t.Fatal(err)
+	}
+	s := h.newSession("build")
+	if r := h.prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", r)
+	}
+	edits := h.messages("workspace/applyEdit")
+	if len(edits) != 1 {
+		t.Fatalf("%d applyEdit requests, want 1", len(edits))
+	}
+	var p struct {
+		Edit struct {
+			DocumentChanges []struct {
+				TextDocument struct {
+					URI     string `json:"uri"`
+					Version *int32 `json:"version"`
+				} `json:"textDocument"`
+			} `json:"documentChanges"`
+		} `json:"edit"`
+	}
+	if err := json.Unmarshal(edits[0], &p); err != nil || len(p.Edit.DocumentChanges) != 1 {
+		t.Fatalf("applyEdit params %s: %v", edits[0], err)
+	}
+	doc := p.Edit.DocumentChanges[0].TextDocument
+	if want := "file://" + filepath.ToSlash(filepath.Join(link, "a.txt")); doc.URI != want {
+		t.Errorf("edit URI = %s, want the editor's %s", doc.URI, want)
+	}
+	if doc.Version == nil || *doc.Version != 2 {
+		t.Errorf("edit version = %v, want the buffer's 2", doc.Version)
+	}
+	if got, _ := h.ed.Buffer("a.txt"); got != "gamma\nbeta\n" {
+		t.Fatalf("buffer = %q", got)
+	}
+	if got := h.read("a.txt"); got != disk {
+		t.Fatalf("disk changed under an open buffer: %q", got)
 	}
 }

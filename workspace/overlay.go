@@ -16,15 +16,29 @@ type ContentChange struct {
 }
 
 // Overlay holds the editor's open buffers and the agent edits the editor has
-// applied, keyed by cleaned absolute path. Its text wins over the disk. No
-// method does any I/O: Open, Change and Close run inline on the LSP read loop.
-// All methods are safe for concurrent use.
+// applied, keyed by resolved path: cleaned, absolute, symlinks evaluated (as
+// Workspace.Resolve gives them to the agent). The editor may name a document
+// through a symlink (a symlinked workspace root, macOS's /tmp); Open resolves
+// that name once and remembers it, so that every later notification about the
+// document, and every read of the agent, finds the same entry. Its text wins
+// over the disk. Only Open touches the file system (a few lstat calls to
+// evaluate symlinks); Change and Close, which run inline on the LSP read loop
+// for every keystroke, do no I/O. All methods are safe for concurrent use.
 type Overlay struct {
 	mu   sync.RWMutex
 	docs map[string]*overlayDoc
+	// names maps the editor's (cleaned) name of an open document to its key,
+	// when the two differ.
+	names map[string]string
+	// resolve turns a cleaned absolute path into its key; nil means the
+	// identity (tests of the overlay alone).
+	resolve func(string) string
 }
 
 type overlayDoc struct {
+	// name is the path as the editor gave it: edits sent back to the editor
+	// name the document the way the editor knows it.
+	name    string
 	open    bool   // the editor reported the document open
 	text    string // the editor's buffer (when open)
 	version int32
@@ -35,18 +49,59 @@ type overlayDoc struct {
 	hasApplied bool
 }
 
-// NewOverlay returns an empty overlay.
+// NewOverlay returns an empty overlay that keys documents by cleaned path
+// (no symlink evaluation).
 func NewOverlay() *Overlay {
-	return &Overlay{docs: make(map[string]*overlayDoc)}
+	return &Overlay{docs: make(map[string]*overlayDoc), names: make(map[string]string)}
 }
 
-func overlayKey(abs string) string { return filepath.Clean(abs) }
+// newResolvingOverlay returns an empty overlay that keys documents by their
+// resolved path.
+func newResolvingOverlay() *Overlay {
+	o := NewOverlay()
+	o.resolve = resolveKey
+	return o
+}
 
-// Open records a document the editor opened (textDocument/didOpen).
+// resolveKey evaluates the symlinks of a cleaned absolute path (its deepest
+// existing ancestor's for a file not on disk yet); a path that cannot be
+// evaluated (a dangling symlink) keys as it is.
+func resolveKey(clean string) string {
+	real, err := evalExisting(clean)
+	if err != nil {
+		return clean
+	}
+	return real
+}
+
+// keyLocked is the key of a path: the resolved path an open document was
+// registered under, else the cleaned path itself (the agent's paths are
+// resolved already). o.mu must be held (read or write).
+func (o *Overlay) keyLocked(abs string) string {
+	clean := filepath.Clean(abs)
+	if k, ok := o.names[clean]; ok {
+		return k
+	}
+	return clean
+}
+
+// Open records a document the editor opened (textDocument/didOpen) under its
+// resolved path.
 func (o *Overlay) Open(abs string, version int32, text string) {
+	name := filepath.Clean(abs)
+	key := name
+	if o.resolve != nil {
+		key = o.resolve(name) // I/O outside the lock
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.docs[overlayKey(abs)] = &overlayDoc{open: true, text: text, version: version}
+	if old, ok := o.docs[key]; ok && old.name != name {
+		delete(o.names, old.name) // the same file reopened under another name
+	}
+	o.docs[key] = &overlayDoc{name: name, open: true, text: text, version: version}
+	if key != name {
+		o.names[name] = key
+	}
 }
 
 // Change applies a textDocument/didChange: the changes are applied in order,
@@ -55,7 +110,7 @@ func (o *Overlay) Open(abs string, version int32, text string) {
 func (o *Overlay) Change(abs string, version int32, changes []ContentChange) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	d, ok := o.docs[overlayKey(abs)]
+	d, ok := o.docs[o.keyLocked(abs)]
 	if !ok || !d.open {
 		return fmt.Errorf("didChange for %s: document is not open", abs)
 	}
@@ -94,7 +149,12 @@ func (o *Overlay) Change(abs string, version int32, changes []ContentChange) err
 func (o *Overlay) Close(abs string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	delete(o.docs, overlayKey(abs))
+	k := o.keyLocked(abs)
+	if d, ok := o.docs[k]; ok {
+		delete(o.names, d.name)
+	}
+	delete(o.names, filepath.Clean(abs))
+	delete(o.docs, k)
 }
 
 // Get returns the current overlay text of abs: an applied agent edit if one is
@@ -103,7 +163,7 @@ func (o *Overlay) Close(abs string) {
 func (o *Overlay) Get(abs string) (text string, version int32, ok bool) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
-	d, found := o.docs[overlayKey(abs)]
+	d, found := o.docs[o.keyLocked(abs)]
 	if !found {
 		return "", 0, false
 	}
@@ -119,10 +179,10 @@ func (o *Overlay) Get(abs string) (text string, version int32, ok bool) {
 func (o *Overlay) SetApplied(abs, text string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	k := overlayKey(abs)
+	k := o.keyLocked(abs)
 	d, ok := o.docs[k]
 	if !ok {
-		d = &overlayDoc{}
+		d = &overlayDoc{name: k}
 		o.docs[k] = d
 	}
 	d.applied, d.hasApplied = text, true
@@ -133,12 +193,13 @@ func (o *Overlay) SetApplied(abs, text string) {
 func (o *Overlay) Saved(abs string, text *string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	k := overlayKey(abs)
+	k := o.keyLocked(abs)
 	d, ok := o.docs[k]
 	if !ok {
 		return
 	}
 	if !d.open {
+		delete(o.names, d.name)
 		delete(o.docs, k)
 		return
 	}
@@ -155,8 +216,21 @@ func (o *Overlay) Saved(abs string, text *string) {
 func (o *Overlay) IsDirty(abs string) bool {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
-	d, ok := o.docs[overlayKey(abs)]
+	d, ok := o.docs[o.keyLocked(abs)]
 	return ok && (d.open && d.dirty || d.hasApplied)
+}
+
+// EditorName returns the path the editor named an open document by (it may
+// go through a symlink), or abs itself when the editor has no such document
+// open. Edits sent to the editor use it, so that they reach the editor's
+// buffer.
+func (o *Overlay) EditorName(abs string) string {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	if d, ok := o.docs[o.keyLocked(abs)]; ok && d.open {
+		return d.name
+	}
+	return abs
 }
 
 // DirtyPaths lists, sorted, every path for which IsDirty is true.

@@ -2,6 +2,9 @@ package workspace
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -171,4 +174,70 @@ func TestOverlayConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestOverlaySymlinkedRoot: on a workspace reached through a symlink, the
+// editor names its buffers through the link and the agent through the real
+// path; both find the same buffer, and edits go back under the editor's name.
+func TestOverlaySymlinkedRoot(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "a.txt"), []byte("disk text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := New(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ws.Overlay()
+	editorA, editorNew := filepath.Join(link, "a.txt"), filepath.Join(link, "sub", "new.txt")
+	o.Open(editorA, 3, "buffer text\n")
+	if err := o.Change(editorA, 4, []ContentChange{{Range: &Range{pos(0, 6), pos(0, 6)}, Text: " unsaved"}}); err != nil {
+		t.Fatal(err)
+	}
+	o.Open(editorNew, 1, "not on disk yet\n") // an unsaved new file: its parent does not exist either
+	p, err := ws.Resolve("a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Abs == editorA {
+		t.Fatalf("Resolve kept the link: %s", p.Abs)
+	}
+	if got, err := ws.ReadFile(p); err != nil || got != "buffer unsaved text\n" {
+		t.Fatalf("ReadFile(%s) = %q, %v; want the unsaved buffer", p.Abs, got, err)
+	}
+	if _, v, ok := o.Get(p.Abs); !ok || v != 4 {
+		t.Fatalf("Get(real) version = %d %v, want 4", v, ok)
+	}
+	if got := o.EditorName(p.Abs); got != editorA {
+		t.Fatalf("EditorName = %q, want the editor's %q", got, editorA)
+	}
+	if !o.IsDirty(p.Abs) || !slices.Equal(o.DirtyPaths(), []string{p.Abs}) {
+		t.Fatalf("dirty: %v %v", o.IsDirty(p.Abs), o.DirtyPaths())
+	}
+	pn, err := ws.Resolve("sub/new.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ws.ReadFile(pn); err != nil || got != "not on disk yet\n" {
+		t.Fatalf("ReadFile(new) = %q, %v", got, err)
+	}
+	res := grepOK(t, ws, GrepOptions{Pattern: "unsaved"})
+	if got := matchKeys(res); !slices.Equal(got, []string{"a.txt:1:buffer unsaved text"}) {
+		t.Fatalf("grep sees %v, want the unsaved buffer", got)
+	}
+	o.Saved(editorA, nil)
+	if o.IsDirty(p.Abs) {
+		t.Fatal("saved through the link: still dirty")
+	}
+	o.Close(editorA)
+	if got, err := ws.ReadFile(p); err != nil || got != "disk text\n" {
+		t.Fatalf("after close through the link: %q, %v; want the disk", got, err)
+	}
+	if got := o.EditorName(p.Abs); got != p.Abs {
+		t.Fatalf("EditorName of a closed doc = %q", got)
+	}
 }

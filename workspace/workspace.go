@@ -28,7 +28,7 @@ func New(folders ...string) (*Workspace, error) {
 	if len(folders) == 0 {
 		return nil, errors.New("workspace: no folders")
 	}
-	w := &Workspace{overlay: NewOverlay()}
+	w := &Workspace{overlay: newResolvingOverlay()}
 	for _, f := range folders {
 		abs, err := filepath.Abs(f)
 		if err != nil {
