@@ -16,4 +16,5 @@ require (
 	github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
 	go.lsp.dev/uri v1.0.1 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

@@ -49,6 +49,7 @@ type fakeEnv struct {
 	confirm    bool
 	confirmErr error
 	confirmed  []string
+	onConfirm  func() // runs inside ConfirmRun (a mode switch while the user is asked)
 	unsaved    []string
 	entered    []string
 	exits      []exitCall
@@ -184,8 +185,14 @@ func (f *fakeEnv) ExitPlanMode(_ context.Context, path string, allowed []string)
 
 func (f *fakeEnv) ConfirmRun(_ context.Context, command string) (bool, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.confirmed = append(f.confirmed, command)
+	hook := f.onConfirm
+	f.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return f.confirm, f.confirmErr
 }
 

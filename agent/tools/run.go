@@ -4,10 +4,12 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 )
 
 //go:embed descriptions/run.md
@@ -112,7 +114,21 @@ func (RunTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, 
 	if unsaved := env.UnsavedEdited(); len(unsaved) > 0 {
 		warning = "unsaved in the editor: the command sees the files on disk, not your edits to " + strings.Join(unsaved, ", ")
 	}
-	res, err := runShell(ctx, command, dir, time.Duration(timeout)*time.Second, maxOut)
+	// The mode is read again right before the process starts: the user may
+	// have switched the session to plan mode while the permission question
+	// was open, and the answer (or the allow list) does not outlive that.
+	recheck := func() error {
+		if r := env.Guard().CheckCall(env.State(), "run", args); r != nil {
+			r.Hint = "the session is no longer in build mode, so the command did not start; " + r.Hint
+			return r
+		}
+		return nil
+	}
+	res, err := runShell(ctx, command, dir, time.Duration(timeout)*time.Second, maxOut, recheck)
+	var refusal *guard.Refusal
+	if errors.As(err, &refusal) {
+		return Refused(refusal), nil
+	}
 	if err != nil {
 		return Failf("run %s: %v", command, err), nil
 	}

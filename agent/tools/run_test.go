@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentls/agentls/guard"
 )
 
 func TestRun(t *testing.T) {
@@ -129,5 +132,23 @@ func TestRunCancelledWhileAsking(t *testing.T) {
 	wantFail(t, r, "cancelled by the user", "touch ran.txt did not run")
 	if !env.missing("ran.txt") {
 		t.Error("the command ran")
+	}
+}
+
+// TestRunRereadsModeBeforeStart: ConfirmRun said yes (the user's answer, or
+// the allow list without asking), but the session left build mode meanwhile:
+// the mode read right before the process starts refuses the command.
+func TestRunRereadsModeBeforeStart(t *testing.T) {
+	env := newFake(t, nil)
+	env.onConfirm = func() { env.setMode(guard.ModePlan) }
+	r := call(t, RunTool{}, env, `{"command":"touch ran.txt"}`)
+	if r.Refusal == nil || r.Refusal.ToolName != "run" || r.Refusal.ToolKind != guard.KindExecute || r.Error != guard.RefusalMessage {
+		t.Fatalf("result = %+v, want the plan-mode refusal", r)
+	}
+	if !strings.Contains(r.Refusal.Hint, "no longer in build mode") {
+		t.Errorf("hint = %q", r.Refusal.Hint)
+	}
+	if !env.missing("ran.txt") {
+		t.Error("the command ran after the session switched to plan mode")
 	}
 }

@@ -27,8 +27,10 @@ type shellResult struct {
 // runShell runs command with /bin/sh -c in dir, in its own process group, with
 // stdout and stderr combined and capped at maxOut bytes (head and tail kept).
 // On timeout or cancellation of ctx the whole group is killed; when the shell
-// exits, whatever it left running in its group is killed too.
-func runShell(ctx context.Context, command, dir string, timeout time.Duration, maxOut int) (shellResult, error) {
+// exits, whatever it left running in its group is killed too. beforeStart
+// runs right before the process starts; its error (a guard refusal) is
+// returned as it is and nothing starts.
+func runShell(ctx context.Context, command, dir string, timeout time.Duration, maxOut int, beforeStart func() error) (shellResult, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return shellResult{}, fmt.Errorf("output pipe: %w", err)
@@ -38,6 +40,10 @@ func runShell(ctx context.Context, command, dir string, timeout time.Duration, m
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.SysProcAttr = processGroupAttr()
+	if err := beforeStart(); err != nil {
+		w.Close()
+		return shellResult{}, err
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		w.Close()
