@@ -73,7 +73,7 @@ type Manager struct {
 	implementing sync.Map
 }
 
-// NewManager checks the tool registry (every tool classified) and returns a
+// NewManager checks the tool registry (every tool declared) and returns a
 // manager whose sessions live in <root>/.agentls/chats.
 func NewManager(opts Options) (*Manager, error) {
 	if opts.Workspace == nil || opts.Provider == nil || opts.Editor == nil {
@@ -85,9 +85,6 @@ func NewManager(opts Options) (*Manager, error) {
 		if reg, err = tools.NewRegistry(tools.All()...); err != nil {
 			return nil, fmt.Errorf("tool registry: %w", err)
 		}
-	}
-	if err := guard.CheckRegistry(reg.Names()); err != nil {
-		return nil, fmt.Errorf("tool registry: %w", err)
 	}
 	now := opts.Now
 	if now == nil {
@@ -106,7 +103,7 @@ func NewManager(opts Options) (*Manager, error) {
 		provider: opts.Provider,
 		editor:   opts.Editor,
 		tools:    reg,
-		guard:    guard.New(opts.Workspace, plansDir),
+		guard:    guard.New(opts.Workspace, plansDir, reg.Declarations()),
 		store:    workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
 		clock:    now,
 		sessions: map[string]*Session{},

@@ -339,10 +339,13 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 	return callOutcome{result: res}
 }
 
+// readOnly reports whether a call may run in parallel with its neighbours:
+// a declared read-only tool that runs unattended. Questions and approvals
+// wait for the user and mode switches change how later calls are judged:
+// they run alone, in order.
 func (s *Session) readOnly(name string) bool {
-	c, ok := guard.Classify(name)
-	// Questions and approvals wait for the user: run them alone, in order.
-	return ok && c.Class == guard.ClassReadOnly && name != "ask_user" && name != "exit_plan_mode" && name != "enter_plan_mode"
+	d, ok := s.m.tools.Declarations().Lookup(name)
+	return ok && d.Class == guard.ClassReadOnly && d.Interaction == guard.Unattended
 }
 
 func (s *Session) title(c llm.ToolCall) string {

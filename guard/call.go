@@ -8,24 +8,28 @@ import (
 )
 
 // CheckCall is layer 1: it decides, before a tool runs, whether the call may
-// go ahead, from the tool's name and its raw JSON arguments; nil means
-// allowed. In plan mode read-only tools are allowed; write, edit, touch,
-// plan_write and plan_edit only on a `.plan` file (plan_write without a path
-// names its file inside the plans folder itself); mv only from a `.plan` file
-// to a `.plan` file; mkdir only at or below the plans folder; rm only of a
-// `.plan` file or an empty folder inside it; everything else is refused. In
-// build mode every classified tool is allowed. In every mode an unknown tool,
-// and any change to agentls's own state folder `.agentls/`, is refused.
+// go ahead, from the tool's declaration and its raw JSON arguments; nil means
+// allowed. A tool the guard does not know, or whose declaration is
+// incomplete, is refused in every mode. Read-only tools are allowed in every
+// mode. A mutating tool whose kind changes files (file_edit, move, delete,
+// mkdir) is judged on its declared path arguments: the targets (and a move's
+// source), each resolved from scratch; a missing one is refused unless
+// declared optional (the tool then picks its own path, which layer 2
+// checks). In plan mode writes are allowed only on a `.plan` file, a move
+// only from a `.plan` file to a `.plan` file, mkdir only at or below the
+// plans folder, rm only of a `.plan` file or an empty folder inside it; any
+// other mutating tool (run) is refused. In build mode the rest is allowed,
+// except any change to agentls's own state folder `.agentls/`.
 func (g *Guard) CheckCall(st State, tool string, args json.RawMessage) *Refusal {
-	tc, ok := Classify(tool)
-	if !ok {
-		return g.unclassified(st, tool)
+	d, r := g.declared(st, tool)
+	if r != nil {
+		return r
 	}
-	if tc.Class == ClassReadOnly {
+	if d.Class == ClassReadOnly {
 		return nil
 	}
 	var change workspace.ChangeKind
-	switch tc.Kind {
+	switch d.Kind {
 	case KindFileEdit:
 		change = workspace.ChangeEdit
 	case KindMove:
@@ -36,40 +40,39 @@ func (g *Guard) CheckCall(st State, tool string, args json.RawMessage) *Refusal 
 		change = workspace.ChangeMkdir
 	default: // run, and any mutating tool without file targets
 		if st.planMode() {
-			return g.planRefusal(st, tool, tc.Kind, "", "")
+			return g.planRefusal(st, tool, d.Kind, "", "")
 		}
 		return nil
 	}
 	a, err := parseArgs(args)
 	if err != nil {
-		return g.badTarget(st, tool, tc.Kind, "", err)
-	}
-	roles := []string{"path"}
-	if change == workspace.ChangeRename {
-		roles = []string{"from", "to"}
+		return g.badTarget(st, tool, d.Kind, "", err)
 	}
 	var targets []target
-	for _, role := range roles {
-		v, present, err := a.str(role)
-		if err != nil {
-			return g.badTarget(st, tool, tc.Kind, "", err)
+	for _, p := range d.Paths {
+		if p.Role != Target && change != workspace.ChangeRename {
+			continue // read, not changed
 		}
-		if tool == "plan_write" && (!present || v == "") {
-			continue // the tool names its file inside the plans folder
+		v, present, err := a.str(p.Name)
+		if err != nil {
+			return g.badTarget(st, tool, d.Kind, "", err)
+		}
+		if p.Optional && (!present || v == "") {
+			continue // the tool picks its own path; layer 2 checks it
 		}
 		if !present {
-			return g.badTarget(st, tool, tc.Kind, "", fmt.Errorf("argument %q is missing", role))
+			return g.badTarget(st, tool, d.Kind, "", fmt.Errorf("argument %q is missing", p.Name))
 		}
-		targets = append(targets, target{role: role, given: v})
+		targets = append(targets, target{role: p.Name, given: v})
 	}
-	return g.decide(st, tool, tc.Kind, change, targets)
+	return g.decide(st, tool, d.Kind, change, targets)
 }
 
-// unclassified refuses a tool the guard does not know, in every mode.
-func (g *Guard) unclassified(st State, tool string) *Refusal {
-	detail := fmt.Sprintf("%q is not a classified tool", tool)
+// unclassified refuses a tool the guard does not know or cannot judge, in
+// every mode.
+func (g *Guard) unclassified(st State, tool, detail string) *Refusal {
 	if st.planMode() {
 		return g.planRefusal(st, tool, KindOther, "", detail)
 	}
-	return refuse(st, tool, KindOther, ReasonUnclassified, "", detail+"; only classified tools may run")
+	return refuse(st, tool, KindOther, ReasonUnclassified, "", detail+"; only declared tools may run")
 }

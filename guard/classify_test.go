@@ -1,91 +1,210 @@
 package guard
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
 
-func TestClassifyEveryDesignTool(t *testing.T) {
-	tests := []struct {
-		tool  string
-		class Class
-		kind  Kind
-	}{
-		{"read", ClassReadOnly, KindReadOnly},
-		{"ls", ClassReadOnly, KindReadOnly},
-		{"glob", ClassReadOnly, KindReadOnly},
-		{"grep", ClassReadOnly, KindReadOnly},
-		{"ask_user", ClassReadOnly, KindReadOnly},
-		{"enter_plan_mode", ClassReadOnly, KindReadOnly},
-		{"exit_plan_mode", ClassReadOnly, KindReadOnly},
-		{"plan_read", ClassReadOnly, KindReadOnly},
-		{"plan_list", ClassReadOnly, KindReadOnly},
-		{"write", ClassMutating, KindFileEdit},
-		{"edit", ClassMutating, KindFileEdit},
-		{"touch", ClassMutating, KindFileEdit},
-		{"mv", ClassMutating, KindMove},
-		{"rm", ClassMutating, KindDelete},
-		{"mkdir", ClassMutating, KindMkdir},
-		{"run", ClassMutating, KindExecute},
-		{"plan_write", ClassPlanMutating, KindFileEdit},
-		{"plan_edit", ClassPlanMutating, KindFileEdit},
+// declaredTools are the tool registry's declarations, as written to
+// testdata/declarations.json by the agent/tools tests (which keep the file
+// equal to the registry): the guard's tests judge calls by the real ones.
+var declaredTools = mustLoadDeclared("testdata/declarations.json")
+
+func mustLoadDeclared(path string) *Tools {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
 	}
-	if len(tests) != len(tools) {
-		t.Errorf("the table classifies %d tools, DESIGN.md §Tools lists %d", len(tools), len(tests))
+	var decls []Decl
+	if err := json.Unmarshal(b, &decls); err != nil {
+		panic(fmt.Sprintf("%s: %v", path, err))
 	}
-	for _, tt := range tests {
-		got, ok := Classify(tt.tool)
-		if !ok || got.Class != tt.class || got.Kind != tt.kind {
-			t.Errorf("Classify(%q) = %+v, %v; want {%v %v}", tt.tool, got, ok, tt.class, tt.kind)
+	t, err := NewTools(decls...)
+	if err != nil {
+		panic(fmt.Sprintf("%s: %v", path, err))
+	}
+	return t
+}
+
+func TestDeclaredTools(t *testing.T) {
+	all := declaredTools.All()
+	if len(all) == 0 {
+		t.Fatal("no declared tools")
+	}
+	for _, d := range all {
+		got, ok := declaredTools.Lookup(d.Name)
+		if !ok || got.Name != d.Name || got.Check() != nil {
+			t.Errorf("Lookup(%q) = %+v, %v", d.Name, got, ok)
 		}
 	}
 	for _, unknown := range []string{"", "bash", "Write", "READ", " read", "read ", "apply_patch", "plan_delete"} {
-		if got, ok := Classify(unknown); ok {
-			t.Errorf("Classify(%q) = %+v, want unknown", unknown, got)
+		if got, ok := declaredTools.Lookup(unknown); ok {
+			t.Errorf("Lookup(%q) = %+v, want unknown", unknown, got)
+		}
+	}
+	var nilTools *Tools
+	if _, ok := nilTools.Lookup("read"); ok || nilTools.All() != nil {
+		t.Error("a nil set holds tools")
+	}
+}
+
+// TestFuzzToolsAreTheFileTools: the fuzzer tries every declared tool whose
+// calls name files it changes, and only those.
+func TestFuzzToolsAreTheFileTools(t *testing.T) {
+	var want []string
+	for _, d := range declaredTools.All() {
+		if d.Class != ClassReadOnly && changeKinds[d.Kind] {
+			want = append(want, d.Name)
+		}
+	}
+	got := slices.Clone(fuzzTools)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("fuzzTools = %q, the declared file tools are %q", got, want)
+	}
+}
+
+// complete is a complete declaration for tests to break one trait of.
+func complete(name string) Decl {
+	return Decl{Name: name, Class: ClassMutating, Kind: KindFileEdit,
+		Paths: []PathArg{{Name: "dest", Role: Target}}, Interaction: Unattended, Plan: BuildOnly}
+}
+
+func TestNewToolsRejects(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Decl)
+		want string
+	}{
+		{"no name", func(d *Decl) { d.Name = "" }, "no name"},
+		{"undeclared class", func(d *Decl) { d.Class = "" }, `class ""`},
+		{"unknown class", func(d *Decl) { d.Class = "safe" }, `class "safe"`},
+		{"undeclared kind", func(d *Decl) { d.Kind = "" }, `kind ""`},
+		{"read-only class, mutating kind", func(d *Decl) { d.Class = ClassReadOnly }, "only they, have kind read_only"},
+		{"plan-mutating mkdir", func(d *Decl) { d.Class, d.Kind = ClassPlanMutating, KindMkdir }, "must have kind file_edit"},
+		{"undeclared paths", func(d *Decl) { d.Paths = nil }, "paths are undeclared"},
+		{"no target", func(d *Decl) { d.Paths = NoPaths() }, "declares no target path"},
+		{"unknown role", func(d *Decl) { d.Paths[0].Role = "output" }, `role "output"`},
+		{"twice, folded", func(d *Decl) { d.Paths = append(d.Paths, PathArg{Name: "DEST", Role: Source}) }, `"DEST" is declared twice`},
+		{"move without source", func(d *Decl) { d.Kind = KindMove }, "one source and one target"},
+		{"undeclared interaction", func(d *Decl) { d.Interaction = "" }, `interaction ""`},
+		{"undeclared offer", func(d *Decl) { d.Plan = "" }, `plan_mode ""`},
+		{"command in plan mode", func(d *Decl) { d.Kind, d.Paths, d.Plan = KindExecute, NoPaths(), OfferedInPlan }, "offered in plan mode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := complete("t")
+			d.Paths = slices.Clone(d.Paths)
+			tt.edit(&d)
+			if _, err := NewTools(complete("ok"), d); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("NewTools = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := NewTools(complete("a"), complete("a")); err == nil || !strings.Contains(err.Error(), `"a" is declared twice`) {
+		t.Errorf("NewTools with a name twice = %v", err)
+	}
+	if _, err := NewTools(complete("a")); err != nil {
+		t.Errorf("NewTools(complete) = %v", err)
+	}
+}
+
+// TestFailsClosed: a tool the guard does not know, or whose declaration
+// lacks a trait (a set built around NewTools' check), is refused in every
+// mode, at both layers; a guard without declarations knows no tool.
+func TestFailsClosed(t *testing.T) {
+	sb := newSandbox(t, setupDefault)
+	broken := map[string]Decl{}
+	for _, edit := range []func(*Decl){
+		func(d *Decl) { d.Class = "" },
+		func(d *Decl) { d.Kind = "" },
+		func(d *Decl) { d.Paths = nil },
+		func(d *Decl) { d.Paths = []PathArg{{Name: "dest", Role: "elsewhere"}} },
+		func(d *Decl) { d.Interaction = "" },
+		func(d *Decl) { d.Plan = "" },
+		func(d *Decl) { d.Class, d.Kind, d.Paths = ClassReadOnly, KindReadOnly, []PathArg{{Name: "dest", Role: Target}} },
+	} {
+		d := complete(fmt.Sprintf("broken%d", len(broken)))
+		edit(&d)
+		broken[d.Name] = d
+	}
+	g := New(sb.w, "plans", &Tools{byName: broken})
+	bare := New(sb.w, "plans", nil)
+	call := `{"dest":"plans/a.plan","path":"plans/a.plan"}`
+	ops := []Op{{Kind: cEdit, Path: "plans/a.plan"}}
+	for _, mode := range []Mode{ModePlan, ModeBuild} {
+		for name := range broken {
+			for layer, r := range map[string]*Refusal{
+				"CheckCall": g.CheckCall(stateOf(mode), name, json.RawMessage(call)),
+				"CheckOps":  g.CheckOps(stateOf(mode), name, ops),
+			} {
+				if r == nil || !strings.Contains(r.Hint, "incomplete") {
+					t.Errorf("%s mode, %s of %s: %v, want a refusal naming the incomplete declaration", mode, layer, name, r)
+				}
+			}
+		}
+		for _, tool := range []string{"read", "write", "plan_write", "ask_user"} {
+			if r := bare.CheckCall(stateOf(mode), tool, json.RawMessage(call)); r == nil || r.ToolKind != KindOther {
+				t.Errorf("%s mode: a guard without declarations allows %s: %+v", mode, tool, r)
+			}
+			if r := bare.CheckOps(stateOf(mode), tool, ops); r == nil {
+				t.Errorf("%s mode: a guard without declarations allows %s's operations", mode, tool)
+			}
 		}
 	}
 }
 
-func TestCheckRegistry(t *testing.T) {
+// TestDeclaredPathsAreJudged: the guard reads the path arguments a tool
+// declares, under their declared names, and nothing else: a declared target
+// is judged (and a missing one refused), a source of a file edit is read,
+// not judged, and a move's source is judged like its target.
+func TestDeclaredPathsAreJudged(t *testing.T) {
+	sb := newSandbox(t, setupDefault)
+	copyDecl := complete("copy")
+	copyDecl.Paths = []PathArg{{Name: "src", Role: Source}, {Name: "dest", Role: Target}}
+	moveDecl := complete("move")
+	moveDecl.Kind, moveDecl.Paths = KindMove, []PathArg{{Name: "a", Role: Source}, {Name: "b", Role: Target}}
+	opt := complete("draft")
+	opt.Paths[0].Optional = true
+	ts, err := NewTools(copyDecl, moveDecl, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(sb.w, "plans", ts)
 	tests := []struct {
-		name    string
-		tools   []string
-		missing []string // each must be named; nil: no error
+		tool, args string
+		allowed    bool
 	}{
-		{"every design tool", []string{"read", "ls", "glob", "grep", "write", "edit", "mv", "rm", "mkdir", "touch", "run",
-			"ask_user", "enter_plan_mode", "exit_plan_mode", "plan_write", "plan_read", "plan_edit", "plan_list"}, nil},
-		{"empty registry", nil, nil},
-		{"one unknown", []string{"read", "bash"}, []string{`"bash"`}},
-		{"several unknown, once each", []string{"bash", "write", "web_fetch", "bash", "Read"}, []string{`"bash"`, `"web_fetch"`, `"Read"`}},
+		{"copy", `{"src":"src/main.go","dest":"plans/new.plan"}`, true},
+		{"copy", `{"src":"src/main.go","dest":"src/other.go"}`, false},
+		{"copy", `{"src":"src/main.go","DEST":"src/other.go"}`, false},
+		{"copy", `{"src":"src/main.go","path":"plans/new.plan"}`, false}, // dest missing
+		{"copy", `{"src":"plans/a.plan","dest":"plans/new.plan","Dest":"src/x.go"}`, false},
+		{"copy", `{"dest":7}`, false},
+		{"move", `{"a":"plans/a.plan","b":"plans/b.plan"}`, true},
+		{"move", `{"a":"src/main.go","b":"plans/b.plan"}`, false},
+		{"move", `{"b":"plans/b.plan"}`, false},
+		{"draft", `{}`, true},
+		{"draft", `{"dest":""}`, true},
+		{"draft", `{"dest":"src/x.go"}`, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := CheckRegistry(tt.tools)
-			if tt.missing == nil {
-				if err != nil {
-					t.Fatalf("CheckRegistry: %v", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatal("CheckRegistry: no error")
-			}
-			for _, m := range tt.missing {
-				if strings.Count(err.Error(), m) != 1 {
-					t.Errorf("error %q does not name %s exactly once", err, m)
-				}
-			}
-			if strings.Contains(err.Error(), `"write"`) || strings.Contains(err.Error(), `"read"`) {
-				t.Errorf("error %q names a classified tool", err)
-			}
-		})
+		r := g.CheckCall(stateOf(ModePlan), tt.tool, json.RawMessage(tt.args))
+		if (r == nil) != tt.allowed {
+			t.Errorf("plan mode %s %s: refusal %v, want allowed %v", tt.tool, tt.args, r, tt.allowed)
+		}
 	}
 }
 
 func TestClassString(t *testing.T) {
-	for c, want := range map[Class]string{ClassReadOnly: "read_only", ClassMutating: "mutating", ClassPlanMutating: "plan_mutating", Class(9): "Class(9)"} {
+	for c, want := range map[Class]string{ClassReadOnly: "read_only", ClassMutating: "mutating", ClassPlanMutating: "plan_mutating", "": "undeclared"} {
 		if got := c.String(); got != want {
-			t.Errorf("%d.String() = %q, want %q", int(c), got, want)
+			t.Errorf("%q.String() = %q, want %q", string(c), got, want)
 		}
 	}
 }

@@ -21,15 +21,18 @@ const stateDirName = ".agentls"
 type Guard struct {
 	ws       *workspace.Workspace
 	plansDir string // as configured, cleaned: workspace-relative or absolute
+	tools    *Tools // the declared tools; nil knows none (all refused)
 }
 
 // New returns the guard of a workspace. plansDir is the plans folder
 // (`plan_mode.plans_dir`), workspace-relative; "" means DefaultPlansDir.
-func New(ws *workspace.Workspace, plansDir string) *Guard {
+// tools are the declared tools it judges (NewTools); any other tool, and
+// every tool when tools is nil, is refused in every mode.
+func New(ws *workspace.Workspace, plansDir string, tools *Tools) *Guard {
 	if strings.TrimSpace(plansDir) == "" {
 		plansDir = DefaultPlansDir
 	}
-	return &Guard{ws: ws, plansDir: filepath.Clean(filepath.FromSlash(plansDir))}
+	return &Guard{ws: ws, plansDir: filepath.Clean(filepath.FromSlash(plansDir)), tools: tools}
 }
 
 // PlansDir is the plans folder as an absolute real path (symlinks

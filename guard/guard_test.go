@@ -121,7 +121,7 @@ func TestPlansDir(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g := New(sb.w, tt.plansDir)
+			g := New(sb.w, tt.plansDir, declaredTools)
 			err := g.CheckPlansDir()
 			if (err == nil) != (tt.errHas == "") || err != nil && !strings.Contains(err.Error(), tt.errHas) {
 				t.Fatalf("CheckPlansDir() = %v, want error containing %q", err, tt.errHas)
@@ -144,7 +144,7 @@ func TestPlansDirNamedInHints(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(sb.ws, "docs", "plans"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	g := New(sb.w, "docs/plans")
+	g := New(sb.w, "docs/plans", declaredTools)
 	r := g.CheckCall(stateOf(ModePlan), "write", []byte(`{"path":"src/main.go"}`))
 	if r == nil || !strings.Contains(r.Hint, "docs/plans/<name>.plan") {
 		t.Fatalf("hint %v does not name docs/plans/", r)
@@ -169,7 +169,7 @@ func TestMultiFolderWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := New(w, "")
+	g := New(w, "", declaredTools)
 	plan, build := stateOf(ModePlan), stateOf(ModeBuild)
 	tests := []struct {
 		name string
@@ -206,7 +206,7 @@ func TestWorkspaceWithSpecialCharactersInItsPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := New(w, "")
+	g := New(w, "", declaredTools)
 	plan := stateOf(ModePlan)
 	p, err := w.Resolve("plans/x.plan")
 	if err != nil {

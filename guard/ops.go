@@ -19,16 +19,16 @@ type Op struct {
 
 // CheckOps is layer 2: the last check on every WorkspaceEdit or disk change
 // before it leaves the server, with the mode read now; nil means allowed.
-// Every path is resolved again from scratch. tool is the classified tool the
+// Every path is resolved again from scratch. tool is the declared tool the
 // operations come from (an unknown tool is refused). In plan mode edits and
 // creates must target `.plan` files, renames must have `.plan` files at both
 // ends, deletes follow rm's rule and mkdirs mkdir's; tools that run commands
 // may not change anything. In every mode an operation on `.agentls/`, a path
 // the workspace cannot resolve and an unknown kind of operation are refused.
 func (g *Guard) CheckOps(st State, tool string, ops []Op) *Refusal {
-	tc, ok := Classify(tool)
-	if !ok {
-		return g.unclassified(st, tool)
+	tc, r := g.declared(st, tool)
+	if r != nil {
+		return r
 	}
 	if st.planMode() && tc.Class == ClassMutating && (tc.Kind == KindExecute || tc.Kind == KindOther) {
 		return g.planRefusal(st, tool, tc.Kind, "", "")

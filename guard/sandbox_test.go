@@ -134,7 +134,7 @@ func buildSandbox(dir, setup string) (*sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb.w, sb.g = w, New(w, "plans")
+	sb.w, sb.g = w, New(w, "plans", declaredTools)
 	return sb, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -17,7 +18,7 @@ var askUserDescription string
 type AskUserTool struct{}
 
 // Spec implements Tool.
-func (AskUserTool) Spec() llm.ToolSpec {
+func (AskUserTool) Spec() Spec {
 	button := prop{
 		"type": "object",
 		"properties": map[string]prop{
@@ -41,7 +42,7 @@ func (AskUserTool) Spec() llm.ToolSpec {
 		"required":             []string{"name", "question", "schema"},
 		"additionalProperties": false,
 	}
-	return llm.ToolSpec{
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "ask_user",
 		Description: askUserDescription,
 		Parameters: object([]string{"questions"}, map[string]prop{
@@ -50,7 +51,11 @@ func (AskUserTool) Spec() llm.ToolSpec {
 				"items": question, "minItems": questions.MinQuestions, "maxItems": questions.MaxQuestions,
 			},
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
+		Paths:       guard.NoPaths(),
+		Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

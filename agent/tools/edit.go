@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -51,12 +52,16 @@ func editProps(pathDesc string) map[string]prop {
 }
 
 // Spec implements Tool.
-func (EditTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (EditTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "edit",
 		Description: editDescription,
 		Parameters:  object([]string{"path"}, editProps("File to edit, relative to the workspace root.")),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
+		Interaction: guard.Unattended, Plan: guard.BuildOnly,
+	}}
 }
 
 // Kind implements Tool.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 )
 
 //go:embed descriptions/enter_plan_mode.md
@@ -21,14 +22,18 @@ type EnterPlanModeParams struct {
 type EnterPlanModeTool struct{}
 
 // Spec implements Tool.
-func (EnterPlanModeTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (EnterPlanModeTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "enter_plan_mode",
 		Description: enterPlanModeDescription,
 		Parameters: object(nil, map[string]prop{
 			"reason": str("One short sentence: why this task needs a plan first."),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
+		Paths:       guard.NoPaths(),
+		Interaction: guard.SwitchesMode, Plan: guard.BuildOnly,
+	}}
 }
 
 // Kind implements Tool.

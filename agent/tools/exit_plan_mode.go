@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 )
 
 //go:embed descriptions/exit_plan_mode.md
@@ -22,15 +23,19 @@ type ExitPlanModeParams struct {
 type ExitPlanModeTool struct{}
 
 // Spec implements Tool.
-func (ExitPlanModeTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (ExitPlanModeTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "exit_plan_mode",
 		Description: exitPlanModeDescription,
 		Parameters: object([]string{"plan_file_path"}, map[string]prop{
 			"plan_file_path":   str("Path of the .plan file you wrote in this planning phase, relative to the workspace root."),
 			"allowed_commands": stringList("Shell commands the build will need to run (e.g. \"go test ./...\"), for the user to allow up front."),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
+		Paths:       []guard.PathArg{{Name: "plan_file_path", Role: guard.Source}},
+		Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

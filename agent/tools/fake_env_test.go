@@ -72,7 +72,7 @@ func newFake(t *testing.T, files map[string]string) *fakeEnv {
 	}
 	cfg := config.Default()
 	return &fakeEnv{
-		t: t, ws: ws, g: guard.New(ws, cfg.PlanMode.PlansDir), cfg: cfg,
+		t: t, ws: ws, g: guard.New(ws, cfg.PlanMode.PlansDir, declared(t)), cfg: cfg,
 		mode: guard.ModeBuild, written: map[string]string{}, confirm: true,
 	}
 }

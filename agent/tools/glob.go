@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 )
 
 //go:embed descriptions/glob.md
@@ -33,15 +34,19 @@ type GlobOutput struct {
 type GlobTool struct{}
 
 // Spec implements Tool.
-func (GlobTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (GlobTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "glob",
 		Description: globDescription,
 		Parameters: object([]string{"pattern"}, map[string]prop{
 			"pattern": str("Glob pattern, e.g. \"**/*.go\" or \"cmd/*/main.go\"; ** matches any number of folders."),
 			"path":    str("Folder to search from, relative to the workspace root. Default: the root."),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

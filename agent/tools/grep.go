@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -50,8 +51,8 @@ type GrepOutput struct {
 type GrepTool struct{}
 
 // Spec implements Tool.
-func (GrepTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (GrepTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "grep",
 		Description: grepDescription,
 		Parameters: object([]string{"pattern"}, map[string]prop{
@@ -62,7 +63,11 @@ func (GrepTool) Spec() llm.ToolSpec {
 			"context":          integer("Lines of context to show before and after each match (at most 10).", 0),
 			"max_results":      integer("Maximum number of matching lines to return. Default 100, at most 1000.", 0),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

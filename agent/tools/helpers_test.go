@@ -58,7 +58,7 @@ func TestApplyCancelledIsAGoError(t *testing.T) {
 func TestPlansDirOutsideTheWorkspace(t *testing.T) {
 	env := newFake(t, nil)
 	env.cfg.PlanMode.PlansDir = "../elsewhere"
-	env.g = guard.New(env.ws, "../elsewhere")
+	env.g = guard.New(env.ws, "../elsewhere", declared(t))
 	wantFail(t, call(t, seeded(1), env, `{"title":"T","content":"x"}`), "plans folder", "outside the workspace")
 	wantFail(t, call(t, PlanListTool{}, env, `{}`), "outside the workspace")
 }

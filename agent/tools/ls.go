@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 )
 
 //go:embed descriptions/ls.md
@@ -42,15 +43,19 @@ type LsOutput struct {
 type LsTool struct{}
 
 // Spec implements Tool.
-func (LsTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (LsTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "ls",
 		Description: lsDescription,
 		Parameters: object(nil, map[string]prop{
 			"path":  str("Folder to list, relative to the workspace root. Default: the root."),
 			"depth": integer("How many levels to descend (1 = only the folder's own entries). Default 1, at most 10.", 0),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 )
 
 //go:embed descriptions/mkdir.md
@@ -26,14 +27,18 @@ type MkdirOutput struct {
 type MkdirTool struct{}
 
 // Spec implements Tool.
-func (MkdirTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (MkdirTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "mkdir",
 		Description: mkdirDescription,
 		Parameters: object([]string{"path"}, map[string]prop{
 			"path": str("Folder to create, relative to the workspace root; missing parents are created too."),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassMutating, Kind: guard.KindMkdir,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
+		Interaction: guard.Unattended, Plan: guard.BuildOnly,
+	}}
 }
 
 // Kind implements Tool.

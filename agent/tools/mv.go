@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 )
 
 //go:embed descriptions/mv.md
@@ -27,15 +28,19 @@ type MvOutput struct {
 type MvTool struct{}
 
 // Spec implements Tool.
-func (MvTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (MvTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "mv",
 		Description: mvDescription,
 		Parameters: object([]string{"from", "to"}, map[string]prop{
 			"from": str("Existing file or folder, relative to the workspace root."),
 			"to":   str("New path; it must not exist yet."),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassMutating, Kind: guard.KindMove,
+		Paths:       []guard.PathArg{{Name: "from", Role: guard.Source}, {Name: "to", Role: guard.Target}},
+		Interaction: guard.Unattended, Plan: guard.BuildOnly,
+	}}
 }
 
 // Kind implements Tool.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -31,14 +32,18 @@ type PlanEditOutput struct {
 type PlanEditTool struct{}
 
 // Spec implements Tool.
-func (PlanEditTool) Spec() llm.ToolSpec {
+func (PlanEditTool) Spec() Spec {
 	props := editProps("The .plan file to edit, relative to the workspace root.")
 	props["status"] = enum("Set the plan's status in its frontmatter (in plan mode only draft or archived: the user approves a plan through exit_plan_mode).", "draft", "approved", "implemented", "archived")
-	return llm.ToolSpec{
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "plan_edit",
 		Description: planEditDescription,
 		Parameters:  object([]string{"path"}, props),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -50,15 +51,19 @@ type PlanListOutput struct {
 type PlanListTool struct{}
 
 // Spec implements Tool.
-func (PlanListTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (PlanListTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "plan_list",
 		Description: planListDescription,
 		Parameters: object(nil, map[string]prop{
 			"status": enum("Only plans with this status.", "draft", "approved", "implemented", "archived"),
 			"limit":  integer("Maximum number of plans to return (default 50).", 0),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
+		Paths:       guard.NoPaths(),
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

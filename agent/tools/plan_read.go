@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -38,8 +39,8 @@ type PlanReadOutput struct {
 type PlanReadTool struct{}
 
 // Spec implements Tool.
-func (PlanReadTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (PlanReadTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "plan_read",
 		Description: planReadDescription,
 		Parameters: object(nil, map[string]prop{
@@ -48,7 +49,11 @@ func (PlanReadTool) Spec() llm.ToolSpec {
 			"offset": integer("First line to return (1-based, counting the frontmatter).", 0),
 			"limit":  integer("Maximum number of lines to return.", 0),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

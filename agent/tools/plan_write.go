@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -49,7 +50,7 @@ type PlanWriteTool struct {
 }
 
 // Spec implements Tool.
-func (PlanWriteTool) Spec() llm.ToolSpec {
+func (PlanWriteTool) Spec() Spec {
 	step := prop{
 		"type": "object",
 		"properties": map[string]prop{
@@ -62,7 +63,7 @@ func (PlanWriteTool) Spec() llm.ToolSpec {
 		"required":             []string{"action"},
 		"additionalProperties": false,
 	}
-	return llm.ToolSpec{
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "plan_write",
 		Description: planWriteDescription,
 		Parameters: object(nil, map[string]prop{
@@ -76,7 +77,11 @@ func (PlanWriteTool) Spec() llm.ToolSpec {
 			"risks":                stringList("Structured form: what could go wrong."),
 			"prerequisites":        stringList("Structured form: what must be ready before the build."),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target, Optional: true}},
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

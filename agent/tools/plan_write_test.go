@@ -208,7 +208,7 @@ func TestPlanWriteNamesNeverCollide(t *testing.T) {
 func TestPlanWriteCustomPlansDir(t *testing.T) {
 	env := newFake(t, nil)
 	env.cfg.PlanMode.PlansDir = "docs/plans/"
-	env.g = guard.New(env.ws, "docs/plans")
+	env.g = guard.New(env.ws, "docs/plans", declared(t))
 	env.setMode(guard.ModePlan)
 	var got PlanWriteOutput
 	value(t, call(t, seeded(3), env, `{"title":"T","content":"body\n"}`), &got)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -37,8 +38,8 @@ type ReadOutput struct {
 type ReadTool struct{}
 
 // Spec implements Tool.
-func (ReadTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (ReadTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "read",
 		Description: readDescription,
 		Parameters: object([]string{"path"}, map[string]prop{
@@ -46,7 +47,11 @@ func (ReadTool) Spec() llm.ToolSpec {
 			"offset": integer("First line to return (1-based). Default: the start of the file.", 0),
 			"limit":  integer("Maximum number of lines to return.", 0),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source}},
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+	}}
 }
 
 // Kind implements Tool.

@@ -51,9 +51,6 @@ func TestRegistryAll(t *testing.T) {
 	if got := reg.Names(); !reflect.DeepEqual(got, designTools) {
 		t.Errorf("names = %q\nwant    %q", got, designTools)
 	}
-	if err := guard.CheckRegistry(reg.Names()); err != nil {
-		t.Errorf("the guard does not classify every tool: %v", err)
-	}
 	specs := reg.Specs()
 	if len(specs) != len(designTools) {
 		t.Fatalf("%d specs for %d tools", len(specs), len(designTools))
@@ -63,8 +60,8 @@ func TestRegistryAll(t *testing.T) {
 		if !ok || specs[i].Name != name || tool.Spec().Name != name {
 			t.Errorf("Lookup(%q) = %v, %v; spec %d is %q", name, tool, ok, i, specs[i].Name)
 		}
-		if _, ok := guard.Classify(name); !ok {
-			t.Errorf("%s is not classified by the guard", name)
+		if d, ok := reg.Declarations().Lookup(name); !ok || d.Name != name || d.Check() != nil {
+			t.Errorf("%s: the guard's declaration is %+v, %v", name, d, ok)
 		}
 		if !slices.Contains(acpKinds, tool.Kind()) {
 			t.Errorf("%s: kind %q is not an ACP tool kind", name, tool.Kind())
@@ -79,30 +76,72 @@ func TestRegistryAll(t *testing.T) {
 }
 
 func TestRegistryRejects(t *testing.T) {
+	complete := guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Paths: guard.NoPaths(),
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan}
+	with := func(name string, edit func(*guard.Decl)) fakeTool {
+		d := complete
+		edit(&d)
+		return fakeTool{name: name, decl: d}
+	}
 	tests := []struct {
 		name  string
 		tools []Tool
-		want  string
+		want  []string // each must be in the error
 	}{
-		{name: "duplicate", tools: []Tool{ReadTool{}, LsTool{}, ReadTool{}}, want: `tool "read" is registered twice`},
-		{name: "unclassified", tools: []Tool{ReadTool{}, fakeTool{name: "bash"}}, want: `"bash"`},
-		{name: "nameless", tools: []Tool{fakeTool{}}, want: "has no name"},
+		{name: "duplicate", tools: []Tool{ReadTool{}, LsTool{}, ReadTool{}}, want: []string{`tool "read" is registered twice`}},
+		{name: "nameless", tools: []Tool{fakeTool{decl: complete}}, want: []string{"has no name"}},
+		{name: "no declaration", tools: []Tool{ReadTool{}, fakeTool{name: "bash"}},
+			want: []string{`"bash"`, "class", "kind", "paths are undeclared", "interaction", "plan_mode"}},
+		{name: "undeclared class", tools: []Tool{with("t", func(d *guard.Decl) { d.Class = "" })}, want: []string{`"t"`, `class ""`}},
+		{name: "unknown class", tools: []Tool{with("t", func(d *guard.Decl) { d.Class = "harmless" })}, want: []string{`class "harmless"`}},
+		{name: "undeclared kind", tools: []Tool{with("t", func(d *guard.Decl) { d.Kind = "" })}, want: []string{`kind ""`}},
+		{name: "undeclared paths", tools: []Tool{with("t", func(d *guard.Decl) { d.Paths = nil })}, want: []string{"paths are undeclared"}},
+		{name: "path without role", tools: []Tool{with("t", func(d *guard.Decl) { d.Paths = []guard.PathArg{{Name: "path"}} })},
+			want: []string{`path argument "path": role ""`}},
+		{name: "path without name", tools: []Tool{with("t", func(d *guard.Decl) { d.Paths = []guard.PathArg{{Role: guard.Source}} })},
+			want: []string{"has no name"}},
+		{name: "undeclared interaction", tools: []Tool{with("t", func(d *guard.Decl) { d.Interaction = "" })}, want: []string{`interaction ""`}},
+		{name: "undeclared plan offer", tools: []Tool{with("t", func(d *guard.Decl) { d.Plan = "" })}, want: []string{`plan_mode ""`}},
+		{name: "mutating file tool without a target", tools: []Tool{with("t", func(d *guard.Decl) {
+			d.Class, d.Kind, d.Paths = guard.ClassMutating, guard.KindFileEdit, []guard.PathArg{{Name: "path", Role: guard.Source}}
+		})}, want: []string{"declares no target path"}},
+		{name: "read-only tool with a target", tools: []Tool{with("t", func(d *guard.Decl) {
+			d.Paths = []guard.PathArg{{Name: "path", Role: guard.Target}}
+		})}, want: []string{"read-only tool declares a target"}},
+		{name: "command offered in plan mode", tools: []Tool{with("t", func(d *guard.Decl) {
+			d.Class, d.Kind = guard.ClassMutating, guard.KindExecute
+		})}, want: []string{"offered in plan mode, where the guard refuses every execute call"}},
+		{name: "declared under another name", tools: []Tool{with("t", func(d *guard.Decl) { d.Name = "read" })},
+			want: []string{`tool "t" declares itself to the guard as "read"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reg, err := NewRegistry(tt.tools...)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("NewRegistry = %v, %v; want an error containing %q", reg, err, tt.want)
+			if err == nil {
+				t.Fatalf("NewRegistry = %v, nil; want an error containing %q", reg, tt.want)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("NewRegistry error %q does not contain %q", err, w)
+				}
 			}
 		})
 	}
+	// A complete declaration registers, and the manager's start-up would
+	// accept it.
+	if _, err := NewRegistry(ReadTool{}, with("t", func(*guard.Decl) {})); err != nil {
+		t.Errorf("NewRegistry with a complete declaration: %v", err)
+	}
 }
 
-// fakeTool is a tool the guard does not know.
-type fakeTool struct{ name string }
+// fakeTool is a tool with the given guard declaration (none by default).
+type fakeTool struct {
+	name string
+	decl guard.Decl
+}
 
-func (f fakeTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{Name: f.name, Parameters: object(nil, map[string]prop{})}
+func (f fakeTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{Name: f.name, Parameters: object(nil, map[string]prop{})}, Guard: f.decl}
 }
 func (fakeTool) Kind() string                 { return "other" }
 func (fakeTool) Title(json.RawMessage) string { return "fake" }

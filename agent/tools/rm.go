@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 )
 
 //go:embed descriptions/rm.md
@@ -28,15 +29,19 @@ type RmOutput struct {
 type RmTool struct{}
 
 // Spec implements Tool.
-func (RmTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (RmTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "rm",
 		Description: rmDescription,
 		Parameters: object([]string{"path"}, map[string]prop{
 			"path":      str("File or folder to delete, relative to the workspace root."),
 			"recursive": boolean("Required to delete a folder that is not empty, with everything in it."),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassMutating, Kind: guard.KindDelete,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
+		Interaction: guard.Unattended, Plan: guard.BuildOnly,
+	}}
 }
 
 // Kind implements Tool.

@@ -43,8 +43,8 @@ type RunOutput struct {
 type RunTool struct{}
 
 // Spec implements Tool.
-func (RunTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (RunTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "run",
 		Description: runDescription,
 		Parameters: object([]string{"command"}, map[string]prop{
@@ -52,7 +52,11 @@ func (RunTool) Spec() llm.ToolSpec {
 			"cwd":          str("Folder to run in, relative to the workspace root. Default: the root."),
 			"timeout_secs": integer("Seconds before the command is killed. Default from the configuration, at most 600.", 1),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassMutating, Kind: guard.KindExecute,
+		Paths:       []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}},
+		Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly,
+	}}
 }
 
 // Kind implements Tool.

@@ -17,10 +17,20 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
+// Spec is everything a tool declares about itself: what the model is shown
+// (name, description, JSON Schema parameters) and the traits the guard judges
+// its calls by (class, refusal kind, path arguments, interaction, whether it
+// is offered in plan mode). Guard.Name is left empty: the registry fills it
+// from the model-facing name.
+type Spec struct {
+	llm.ToolSpec
+	Guard guard.Decl
+}
+
 // Tool is one tool the model can call.
 type Tool interface {
-	// Spec is the tool's name, description and JSON Schema parameters.
-	Spec() llm.ToolSpec
+	// Spec is the tool's model-facing definition and guard declaration.
+	Spec() Spec
 	// Kind is the ACP tool kind shown in tool_call updates: read, edit,
 	// delete, move, search, execute, think, switch_mode or other.
 	Kind() string

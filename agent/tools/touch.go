@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -28,14 +29,18 @@ type TouchOutput struct {
 type TouchTool struct{}
 
 // Spec implements Tool.
-func (TouchTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (TouchTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "touch",
 		Description: touchDescription,
 		Parameters: object([]string{"path"}, map[string]prop{
 			"path": str("File to create if missing, relative to the workspace root."),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
+		Interaction: guard.Unattended, Plan: guard.BuildOnly,
+	}}
 }
 
 // Kind implements Tool.

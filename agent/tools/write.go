@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -30,15 +31,19 @@ type WriteOutput struct {
 type WriteTool struct{}
 
 // Spec implements Tool.
-func (WriteTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{
+func (WriteTool) Spec() Spec {
+	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "write",
 		Description: writeDescription,
 		Parameters: object([]string{"path", "content"}, map[string]prop{
 			"path":    str("File to create or overwrite, relative to the workspace root."),
 			"content": str("The complete new content of the file."),
 		}),
-	}
+	}, Guard: guard.Decl{
+		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
+		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
+		Interaction: guard.Unattended, Plan: guard.BuildOnly,
+	}}
 }
 
 // Kind implements Tool.
