@@ -127,7 +127,9 @@ func TestFailsClosed(t *testing.T) {
 		func(d *Decl) { d.Paths = []PathArg{{Name: "dest", Role: "elsewhere"}} },
 		func(d *Decl) { d.Interaction = "" },
 		func(d *Decl) { d.Plan = "" },
-		func(d *Decl) { d.Class, d.Kind, d.Paths = ClassReadOnly, KindReadOnly, []PathArg{{Name: "dest", Role: Target}} },
+		func(d *Decl) {
+			d.Class, d.Kind, d.Paths = ClassReadOnly, KindReadOnly, []PathArg{{Name: "dest", Role: Target}}
+		},
 	} {
 		d := complete(fmt.Sprintf("broken%d", len(broken)))
 		edit(&d)
