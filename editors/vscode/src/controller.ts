@@ -1,0 +1,494 @@
+// The controller: owns the language client, the ChatModel, the status bar and
+// the chat view, and turns user actions into protocol requests. VS Code glue;
+// every decision about the agent is the server's.
+
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+  type StaticFeature,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import { ChatViewProvider } from './chatView';
+import { editedUris, type WireWorkspaceEdit } from './edits';
+import type { FromWebview } from './messages';
+import {
+  agentCapability,
+  type AskUserParams,
+  type AskUserResult,
+  Methods,
+  type Mode,
+  type ModeChangedParams,
+  type PromptContext,
+  type PromptResult,
+  type Session,
+  type UpdateParams,
+  type WireMessage,
+} from './protocol';
+import { resolveServer } from './serverPath';
+import { initializationOptions, restartKeys, serverEnv } from './settings';
+import { ChatModel, otherMode } from './state';
+import { ModeStatusBar } from './statusBar';
+
+const secretKey = 'agentls.apiKey';
+const lastSessionKey = 'agentls.lastSession';
+
+/** Everything the extension runs, disposed on deactivation. */
+export class AgentController implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private readonly model = new ChatModel();
+  private readonly status = new ModeStatusBar();
+  private readonly view: ChatViewProvider;
+  private readonly output = vscode.window.createOutputChannel('agentls', { log: true });
+  private readonly disposables: vscode.Disposable[] = [];
+  /** agent/askUser requests waiting for the question bar, by questionId. */
+  private readonly asks = new Map<string, { sessionId: string; resolve: (r: AskUserResult) => void }>();
+  private context: PromptContext | null = null;
+  private contextLabel: string | null = null;
+
+  constructor(private readonly ext: vscode.ExtensionContext) {
+    this.view = new ChatViewProvider(ext.extensionUri, (m) => void this.onWebview(m));
+    this.disposables.push(
+      this.status,
+      this.output,
+      vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, this.view),
+      vscode.workspace.onDidChangeConfiguration((e) => void this.onConfig(e)),
+    );
+    const cmd = (id: string, f: (...args: unknown[]) => unknown) => this.disposables.push(vscode.commands.registerCommand(id, f));
+    cmd('agentls.newChat', () => this.newChat());
+    cmd('agentls.sendSelection', () => this.sendSelection());
+    cmd('agentls.switchMode', () => this.switchMode());
+    cmd('agentls.approvePlan', () => this.resolvePlan('approve'));
+    cmd('agentls.rejectPlan', () => this.rejectPlanCommand());
+    cmd('agentls.cancel', () => this.cancel());
+    cmd('agentls.setApiKey', () => this.setApiKey());
+    cmd('agentls.showLog', () => this.output.show(true));
+    cmd('agentls.restartServer', () => this.restart());
+    this.model.defaultMode = this.settings().get<boolean>('planMode.defaultActive', true) ? 'plan' : 'build';
+    this.refresh();
+  }
+
+  private settings(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration('agentls');
+  }
+
+  /** Starts the server; a failure is shown with "Open Settings" / "Show Log". */
+  async start(): Promise<void> {
+    const cfg = this.settings();
+    const found = resolveServer(cfg.get<string>('serverPath'), this.ext.extensionPath, process.env.PATH);
+    if ('error' in found) {
+      this.fail(found.error);
+      return;
+    }
+    this.output.info(`starting ${found.command} (${found.source})`);
+    const apiKey = await this.ext.secrets.get(secretKey);
+    const serverOptions: ServerOptions = {
+      command: found.command,
+      args: ['serve', ...cfg.get<string[]>('serverArgs', [])],
+      transport: TransportKind.stdio,
+      options: { env: serverEnv(process.env, apiKey), cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: 'file' }],
+      initializationOptions: initializationOptions((k) => cfg.get(k)),
+      outputChannel: this.output,
+      middleware: {
+        workspace: {
+          handleApplyEdit: async (params, next) => {
+            const result = await next(params, new vscode.CancellationTokenSource().token);
+            if (!(result instanceof Error) && result.applied && this.settings().get<boolean>('saveAgentEdits', true)) {
+              await this.save(editedUris(params.edit as WireWorkspaceEdit));
+            }
+            return result;
+          },
+        },
+      },
+    };
+    const client = new LanguageClient('agentls', 'agentls', serverOptions, clientOptions);
+    const savesEdits = cfg.get<boolean>('saveAgentEdits', true);
+    const feature: StaticFeature = {
+      fillClientCapabilities: (caps) => {
+        caps.experimental = { ...(caps.experimental ?? {}), agent: agentCapability(savesEdits) };
+      },
+      initialize: () => undefined,
+      getState: () => ({ kind: 'static' }),
+      clear: () => undefined,
+    };
+    client.registerFeature(feature);
+    client.onNotification(Methods.update, (p: UpdateParams) => {
+      if (!this.model.get(p.sessionId)) return;
+      this.model.applyUpdate(p.sessionId, p.update);
+      this.refresh();
+    });
+    client.onNotification(Methods.modeChanged, (p: ModeChangedParams) => {
+      this.model.applyModeChanged(p);
+      this.refresh();
+    });
+    client.onRequest(Methods.askUser, (p: AskUserParams, token: vscode.CancellationToken) => this.askUser(p, token));
+    this.client = client;
+    try {
+      await client.start();
+    } catch (e) {
+      this.fail(`The agentls server did not start: ${(e as Error).message}`);
+      return;
+    }
+    await this.restoreSessions();
+  }
+
+  private fail(message: string): void {
+    this.output.error(message);
+    this.status.showError(message);
+    void vscode.window.showErrorMessage(message, 'Open Settings', 'Show Log').then((a) => {
+      if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'agentls.serverPath');
+      if (a === 'Show Log') this.output.show(true);
+    });
+  }
+
+  /** Stops the server. */
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    for (const [, a] of this.asks) a.resolve({ dismissed: true });
+    this.asks.clear();
+    if (c && c.state !== State.Stopped) await c.stop().catch(() => undefined);
+  }
+
+  private async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  private async onConfig(e: vscode.ConfigurationChangeEvent): Promise<void> {
+    if (!restartKeys.some((k) => e.affectsConfiguration(`agentls.${k}`))) return;
+    this.model.defaultMode = this.settings().get<boolean>('planMode.defaultActive', true) ? 'plan' : 'build';
+    if (this.model.snapshot().current?.busy) {
+      const go = await vscode.window.showWarningMessage(
+        'agentls settings changed. Restart the server now? The running turn will stop.',
+        'Restart',
+        'Later',
+      );
+      if (go !== 'Restart') return;
+    }
+    await this.restart();
+  }
+
+  private async request<R>(method: string, params: unknown): Promise<R> {
+    if (!this.client || !this.client.isRunning()) throw new Error('the agentls server is not running (see agentls: Show Server Log)');
+    return this.client.sendRequest<R>(method, params);
+  }
+
+  private async restoreSessions(): Promise<void> {
+    try {
+      const { sessions } = await this.request<{ sessions: Session[] }>(Methods.listSessions, {});
+      this.model.setSessions(sessions);
+      const last = this.ext.workspaceState.get<string>(lastSessionKey);
+      const pick = sessions.find((s) => s.sessionId === last) ?? sessions[0];
+      if (pick) await this.load(pick.sessionId);
+    } catch (e) {
+      this.output.warn(`could not list sessions: ${(e as Error).message}`);
+    }
+    this.refresh();
+  }
+
+  private async load(sessionId: string): Promise<void> {
+    const res = await this.request<Session & { messages: WireMessage[] }>(Methods.loadSession, { sessionId });
+    this.model.loadMessages(res, res.messages ?? []);
+    this.select(sessionId);
+  }
+
+  private select(sessionId: string): void {
+    this.model.setCurrent(sessionId);
+    void this.ext.workspaceState.update(lastSessionKey, sessionId);
+    this.refresh();
+  }
+
+  /** Pushes the state to the status bar and the chat view. */
+  private refresh(): void {
+    const ind = this.model.indicator();
+    if (this.client?.isRunning() || !this.client) this.status.show(ind.mode, ind.planFile);
+    this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.contextLabel });
+  }
+
+  private async newChat(): Promise<Session | undefined> {
+    try {
+      const s = await this.request<Session>(Methods.newSession, { mode: this.model.defaultMode });
+      const st = this.model.upsertSession(s);
+      st.loaded = true;
+      this.select(s.sessionId);
+      await this.view.reveal();
+      return s;
+    } catch (e) {
+      this.error(e);
+      return undefined;
+    }
+  }
+
+  private async currentSession(): Promise<string | undefined> {
+    const c = this.model.current;
+    if (c) return c.session.sessionId;
+    return (await this.newChat())?.sessionId;
+  }
+
+  private async prompt(text: string): Promise<void> {
+    const sessionId = await this.currentSession();
+    if (!sessionId || !text.trim()) return;
+    const params: Record<string, unknown> = { sessionId, text };
+    if (this.context) params.context = this.context;
+    this.context = null;
+    this.contextLabel = null;
+    const st = this.model.get(sessionId);
+    if (st?.question?.via === 'answer') st.question = null; // a new prompt withdraws a pending question
+    this.model.addPrompt(sessionId, text);
+    this.refresh();
+    try {
+      const res = await this.request<PromptResult>(Methods.prompt, params);
+      this.model.endTurn(sessionId, res);
+    } catch (e) {
+      this.model.endTurn(sessionId, { error: (e as Error).message });
+    }
+    this.refresh();
+  }
+
+  private async askUser(p: AskUserParams, token: vscode.CancellationToken): Promise<AskUserResult> {
+    if (!this.model.get(p.sessionId)) {
+      const s = await this.request<Session & { messages: WireMessage[] }>(Methods.loadSession, { sessionId: p.sessionId });
+      this.model.loadMessages(s, s.messages ?? []);
+    }
+    this.model.ask(p);
+    if (this.model.current?.session.sessionId !== p.sessionId) this.select(p.sessionId);
+    this.refresh();
+    void this.view.reveal();
+    return new Promise<AskUserResult>((resolve) => {
+      this.asks.set(p.questionId, { sessionId: p.sessionId, resolve });
+      token.onCancellationRequested(() => {
+        this.asks.delete(p.questionId);
+        this.model.clearQuestion(p.sessionId, p.questionId);
+        this.refresh();
+        resolve({ dismissed: true });
+      });
+    });
+  }
+
+  private async answer(questionId: string, answers: Record<string, unknown>): Promise<void> {
+    const st = this.model.current;
+    if (!st) return;
+    const ask = this.asks.get(questionId);
+    this.model.clearQuestion(st.session.sessionId, questionId);
+    this.refresh();
+    if (ask) {
+      this.asks.delete(questionId);
+      ask.resolve({ answers });
+      return;
+    }
+    try {
+      await this.request(Methods.answer, { sessionId: st.session.sessionId, questionId, answers });
+      st.busy = true;
+    } catch (e) {
+      this.error(e);
+    }
+    this.refresh();
+  }
+
+  private dismiss(questionId: string): void {
+    const st = this.model.current;
+    if (!st) return;
+    const ask = this.asks.get(questionId);
+    this.model.dismiss(st.session.sessionId, questionId);
+    this.refresh();
+    if (ask) {
+      this.asks.delete(questionId);
+      ask.resolve({ dismissed: true });
+    }
+  }
+
+  private async resolvePlan(decision: 'approve' | 'reject', reason?: string): Promise<void> {
+    const st = this.model.current;
+    if (!st) return;
+    // An approval shown in the question bar is answered there (the first decision wins on the server).
+    const q = st.question;
+    if (q?.purpose === 'plan_approval' && this.asks.has(q.questionId)) {
+      const answers: Record<string, unknown> = { approve: decision === 'approve' };
+      if (reason) answers.feedback = reason;
+      await this.answer(q.questionId, answers);
+      return;
+    }
+    try {
+      const params: Record<string, unknown> = { sessionId: st.session.sessionId, decision };
+      if (decision === 'reject') params.reason = reason || 'the user chose to keep planning';
+      const s = await this.request<Session>(Methods.resolvePlan, params);
+      this.model.upsertSession(s);
+      this.model.approvalResolved(s.sessionId);
+    } catch (e) {
+      this.error(e);
+    }
+    this.refresh();
+  }
+
+  private async rejectPlanCommand(): Promise<void> {
+    const reason = await vscode.window.showInputBox({ prompt: 'What should change in the plan?', placeHolder: 'the user chose to keep planning' });
+    if (reason === undefined) return;
+    await this.resolvePlan('reject', reason);
+  }
+
+  private async setMode(mode: Mode): Promise<void> {
+    const st = this.model.current;
+    const from = st ? st.session.mode : this.model.defaultMode;
+    if (mode === from) return;
+    if (from === 'build' && mode === 'plan') {
+      const ok = await vscode.window.showWarningMessage(
+        'Switch to PLAN mode? Work in progress will stop: the agent may then change nothing but .plan documents.',
+        { modal: true },
+        'Switch to PLAN',
+      );
+      if (ok !== 'Switch to PLAN') return;
+    }
+    if (!st) {
+      this.model.defaultMode = mode;
+      this.refresh();
+      return;
+    }
+    try {
+      const s = await this.request<Session>(Methods.setMode, { sessionId: st.session.sessionId, mode });
+      this.model.upsertSession(s);
+    } catch (e) {
+      this.error(e);
+    }
+    this.refresh();
+  }
+
+  private switchMode(): Promise<void> {
+    const st = this.model.current;
+    return this.setMode(otherMode(st ? st.session.mode : this.model.defaultMode));
+  }
+
+  private async cancel(): Promise<void> {
+    const st = this.model.current;
+    if (!st) return;
+    try {
+      await this.request(Methods.cancel, { sessionId: st.session.sessionId });
+    } catch (e) {
+      this.error(e);
+    }
+  }
+
+  private async setApiKey(): Promise<void> {
+    const key = await vscode.window.showInputBox({
+      prompt: 'API key for the model provider (kept in VS Code secret storage, given to the server in its environment)',
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined) return;
+    if (key === '') await this.ext.secrets.delete(secretKey);
+    else await this.ext.secrets.store(secretKey, key);
+    await this.restart();
+  }
+
+  private attach(uri: vscode.Uri, selection?: vscode.Selection): void {
+    const rel = vscode.workspace.asRelativePath(uri);
+    this.context = { uri: uri.toString() };
+    this.contextLabel = rel;
+    if (selection && !selection.isEmpty) {
+      this.context.range = {
+        start: { line: selection.start.line, character: selection.start.character },
+        end: { line: selection.end.line, character: selection.end.character },
+      };
+      this.contextLabel = `${rel}:${selection.start.line + 1}-${selection.end.line + 1}`;
+    }
+  }
+
+  private async sendSelection(): Promise<void> {
+    const ed = vscode.window.activeTextEditor;
+    if (!ed) return;
+    this.attach(ed.document.uri, ed.selection);
+    await this.view.reveal();
+    this.refresh();
+  }
+
+  private async mention(): Promise<void> {
+    const files = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 2000);
+    const pick = await vscode.window.showQuickPick(
+      files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })),
+      { placeHolder: 'Attach a file to the prompt' },
+    );
+    if (!pick) return;
+    this.attach(pick.uri);
+    this.view.post({ type: 'insert', text: `@${pick.label} ` });
+    this.refresh();
+  }
+
+  private async openPlan(planFile: string): Promise<void> {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!root) return;
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(root, planFile));
+    await vscode.window.showTextDocument(doc, { preview: false });
+  }
+
+  private async save(uris: string[]): Promise<void> {
+    for (const u of uris) {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u);
+      if (doc?.isDirty) await doc.save();
+    }
+  }
+
+  private error(e: unknown): void {
+    const msg = e instanceof Error ? e.message : String(e);
+    this.output.error(msg);
+    void vscode.window.showErrorMessage(`agentls: ${msg}`, 'Show Log').then((a) => {
+      if (a) this.output.show(true);
+    });
+  }
+
+  private async onWebview(m: FromWebview): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.refresh();
+        break;
+      case 'prompt':
+        await this.prompt(m.text);
+        break;
+      case 'cancel':
+        await this.cancel();
+        break;
+      case 'newChat':
+        await this.newChat();
+        break;
+      case 'selectSession':
+        try {
+          if (!this.model.get(m.sessionId)?.loaded) await this.load(m.sessionId);
+          else this.select(m.sessionId);
+        } catch (e) {
+          this.error(e);
+        }
+        break;
+      case 'setMode':
+        await this.setMode(m.mode);
+        break;
+      case 'answer':
+        await this.answer(m.questionId, m.answers);
+        break;
+      case 'dismiss':
+        this.dismiss(m.questionId);
+        break;
+      case 'resolvePlan':
+        await this.resolvePlan(m.decision, m.reason);
+        break;
+      case 'openPlan':
+        await this.openPlan(m.planFile);
+        break;
+      case 'mention':
+        await this.mention();
+        break;
+      case 'clearContext':
+        this.context = null;
+        this.contextLabel = null;
+        this.refresh();
+        break;
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

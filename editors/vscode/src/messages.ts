@@ -1,0 +1,24 @@
+// Messages between the extension host and the chat webview.
+
+import type { Mode } from './protocol';
+import type { Snapshot } from './state';
+
+/** Webview → extension. */
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'prompt'; text: string }
+  | { type: 'cancel' }
+  | { type: 'newChat' }
+  | { type: 'selectSession'; sessionId: string }
+  | { type: 'setMode'; mode: Mode }
+  | { type: 'answer'; questionId: string; answers: Record<string, unknown> }
+  | { type: 'dismiss'; questionId: string }
+  | { type: 'resolvePlan'; decision: 'approve' | 'reject'; reason?: string }
+  | { type: 'openPlan'; planFile: string }
+  | { type: 'mention' }
+  | { type: 'clearContext' };
+
+/** Extension → webview. */
+export type ToWebview =
+  | { type: 'state'; snapshot: Snapshot; context: string | null }
+  | { type: 'insert'; text: string };

@@ -1,0 +1,322 @@
+// The chat state model: sessions, their mode and plan, the conversation items
+// built from agent/update, and the question or approval waiting for the user.
+// Pure (no vscode API): the extension host keeps one ChatModel, the status bar
+// and the chat view render from it, and its snapshots are what the webview shows.
+
+import type {
+  AskUserParams,
+  Mode,
+  ModeChangedParams,
+  PlanEntry,
+  PromptResult,
+  Question,
+  Session,
+  SessionUpdate,
+  WireMessage,
+} from './protocol';
+
+/** One entry of the conversation as the chat view shows it. */
+export type ChatItem =
+  | { kind: 'user'; id: string; rev: number; text: string }
+  | { kind: 'assistant' | 'thought'; id: string; rev: number; text: string }
+  | {
+      kind: 'tool';
+      id: string;
+      rev: number;
+      title: string;
+      toolKind: string;
+      status: string;
+      input?: string;
+      output?: string;
+      refused: boolean;
+      refusalHint?: string;
+    }
+  | { kind: 'notice'; id: string; rev: number; text: string; level: 'info' | 'error' };
+
+/** A question waiting in the question bar. */
+export interface PendingQuestion {
+  questionId: string;
+  questions: Question[];
+  purpose: 'question' | 'plan_approval';
+  errors?: Record<string, string>;
+  /** request: an agent/askUser waits for the reply; answer: answered with agent/answer (question_pending). */
+  via: 'request' | 'answer';
+}
+
+/** The state of one session. */
+export interface SessionState {
+  session: Session;
+  items: ChatItem[];
+  plan: { planFile: string; entries: PlanEntry[] } | null;
+  usage: { inputTokens: number; outputTokens: number; contextTokens?: number; contextWindow?: number } | null;
+  busy: boolean;
+  question: PendingQuestion | null;
+  /** A plan approval the user dismissed: still pending on the server (PROTOCOL.md §5). */
+  awaitingApproval: { planFile: string | null } | null;
+  loaded: boolean;
+}
+
+/** What the chat view needs: the session list and the current session. */
+export interface Snapshot {
+  sessions: { sessionId: string; title: string; mode: Mode; updatedAt: string }[];
+  current: SessionState | null;
+  /** Mode shown when no session exists yet (the mode a new chat starts in). */
+  defaultMode: Mode;
+}
+
+/** How the status bar shows a mode. */
+export interface ModePresentation {
+  text: string;
+  tooltip: string;
+  color: string;
+}
+
+/** The status bar item's text, tooltip and theme colour for a mode. */
+export function presentMode(mode: Mode, planFile: string | null): ModePresentation {
+  const plan = planFile ? `\n\nPlan: ${planFile}` : '\n\nNo plan attached yet.';
+  if (mode === 'build') {
+    return {
+      text: '$(tools) BUILD',
+      tooltip: `agentls is in BUILD mode: the agent carries out the approved plan and may edit files.${plan}\n\nClick to switch to PLAN mode.`,
+      color: 'agentls.buildForeground',
+    };
+  }
+  return {
+    text: '$(map) PLAN',
+    tooltip: `agentls is in PLAN mode: the agent explores and writes a plan; nothing but .plan documents can change.${plan}\n\nClick to switch to BUILD mode.`,
+    color: 'agentls.planForeground',
+  };
+}
+
+/** The other mode. */
+export function otherMode(mode: Mode): Mode {
+  return mode === 'plan' ? 'build' : 'plan';
+}
+
+function stringify(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+}
+
+/** The chat state of every session the window knows. */
+export class ChatModel {
+  private readonly states = new Map<string, SessionState>();
+  private currentId: string | null = null;
+  private seq = 0;
+  defaultMode: Mode = 'plan';
+
+  /** The session in view, if any. */
+  get current(): SessionState | null {
+    return this.currentId ? (this.states.get(this.currentId) ?? null) : null;
+  }
+
+  /** The state of a session, if known. */
+  get(sessionId: string): SessionState | undefined {
+    return this.states.get(sessionId);
+  }
+
+  /** The mode and plan the indicator shows: the current session's, else the default. */
+  indicator(): { mode: Mode; planFile: string | null } {
+    const c = this.current;
+    return c ? { mode: c.session.mode, planFile: c.session.planFile } : { mode: this.defaultMode, planFile: null };
+  }
+
+  private nextId(prefix: string): string {
+    this.seq++;
+    return `${prefix}${this.seq}`;
+  }
+
+  /** Adds or refreshes a session from the server; returns its state. */
+  upsertSession(s: Session): SessionState {
+    let st = this.states.get(s.sessionId);
+    if (!st) {
+      st = { session: { ...s }, items: [], plan: null, usage: null, busy: false, question: null, awaitingApproval: null, loaded: false };
+      this.states.set(s.sessionId, st);
+    } else {
+      st.session = { ...st.session, ...s };
+    }
+    return st;
+  }
+
+  /** Makes a session the one in view. */
+  setCurrent(sessionId: string | null): void {
+    this.currentId = sessionId;
+  }
+
+  /** Replaces the session list (agent/listSessions), keeping known state. */
+  setSessions(list: Session[]): void {
+    for (const s of list) this.upsertSession(s);
+  }
+
+  /** Rebuilds a session's conversation from agent/loadSession's messages. */
+  loadMessages(s: Session, messages: WireMessage[]): SessionState {
+    const st = this.upsertSession(s);
+    st.items = [];
+    const tools = new Map<string, Extract<ChatItem, { kind: 'tool' }>>();
+    for (const m of messages) {
+      if (m.role === 'user' && m.content) st.items.push({ kind: 'user', id: this.nextId('u'), rev: 1, text: m.content });
+      if (m.role === 'assistant') {
+        if (m.content) st.items.push({ kind: 'assistant', id: this.nextId('a'), rev: 1, text: m.content });
+        for (const tc of m.tool_calls ?? []) {
+          const item: Extract<ChatItem, { kind: 'tool' }> = {
+            kind: 'tool', id: tc.id, rev: 1, title: tc.name, toolKind: 'other', status: 'completed', input: tc.arguments, refused: false,
+          };
+          tools.set(tc.id, item);
+          st.items.push(item);
+        }
+      }
+      if (m.role === 'tool' && m.tool_call_id) {
+        const item = tools.get(m.tool_call_id);
+        if (item) {
+          item.output = m.content;
+          const refused = /System is in Plan Mode/.test(m.content ?? '');
+          const failed = /^\s*\{\s*"success"\s*:\s*false/.test(m.content ?? '');
+          item.refused = refused;
+          item.status = failed ? 'failed' : 'completed';
+        }
+      }
+    }
+    st.loaded = true;
+    return st;
+  }
+
+  /** Records the user's prompt and marks the turn running. */
+  addPrompt(sessionId: string, text: string): void {
+    const st = this.states.get(sessionId);
+    if (!st) return;
+    st.items.push({ kind: 'user', id: this.nextId('u'), rev: 1, text });
+    st.busy = true;
+    st.awaitingApproval = null;
+  }
+
+  /** Records the end of a turn (agent/prompt's result or its error). */
+  endTurn(sessionId: string, result: PromptResult | { error: string }): void {
+    const st = this.states.get(sessionId);
+    if (!st) return;
+    st.busy = false;
+    if ('stopReason' in result) {
+      if (result.stopReason === 'error') this.notice(st, `The turn stopped: ${result.error?.message ?? 'error'}`, 'error');
+      else if (result.stopReason === 'cancelled') this.notice(st, 'Cancelled.', 'info');
+      else if (result.stopReason === 'max_turn_requests') this.notice(st, 'Stopped: too many model requests in one turn.', 'info');
+      else if (result.stopReason === 'refusal') this.notice(st, 'The model refused to answer.', 'error');
+    } else {
+      this.notice(st, result.error, 'error');
+    }
+  }
+
+  private notice(st: SessionState, text: string, level: 'info' | 'error'): void {
+    st.items.push({ kind: 'notice', id: this.nextId('n'), rev: 1, text, level });
+  }
+
+  /** Applies one agent/update; returns false for an unknown session. */
+  applyUpdate(sessionId: string, u: SessionUpdate): boolean {
+    const st = this.states.get(sessionId);
+    if (!st) return false;
+    switch (u.sessionUpdate) {
+      case 'agent_message_chunk':
+      case 'agent_thought_chunk': {
+        const kind = u.sessionUpdate === 'agent_message_chunk' ? 'assistant' : 'thought';
+        const last = st.items[st.items.length - 1];
+        if (last && last.kind === kind) {
+          last.text += u.content.text;
+          last.rev++;
+        } else {
+          st.items.push({ kind, id: this.nextId(kind[0]), rev: 1, text: u.content.text });
+        }
+        break;
+      }
+      case 'tool_call': {
+        const existing = st.items.find((i) => i.kind === 'tool' && i.id === u.toolCallId);
+        if (existing && existing.kind === 'tool') {
+          existing.status = u.status;
+          existing.title = u.title || existing.title;
+          existing.rev++;
+        } else {
+          st.items.push({
+            kind: 'tool', id: u.toolCallId, rev: 1, title: u.title, toolKind: u.kind, status: u.status, input: stringify(u.rawInput), refused: false,
+          });
+        }
+        break;
+      }
+      case 'tool_call_update': {
+        const item = st.items.find((i) => i.kind === 'tool' && i.id === u.toolCallId);
+        if (!item || item.kind !== 'tool') break;
+        item.status = u.status;
+        const text = (u.content ?? []).map((c) => c.content?.text ?? '').join('');
+        item.output = text || stringify(u.rawOutput);
+        if (u.refusal) {
+          item.refused = true;
+          item.refusalHint = u.refusal.hint;
+        }
+        item.rev++;
+        break;
+      }
+      case 'plan':
+        st.plan = { planFile: u.planFile, entries: u.entries };
+        if (!st.session.planFile) st.session.planFile = u.planFile;
+        break;
+      case 'current_mode_update':
+        st.session.mode = u.currentModeId;
+        break;
+      case 'question_pending':
+        if (!st.question || st.question.questionId !== u.questionId) {
+          st.question = { questionId: u.questionId, questions: u.questions, purpose: 'question', via: 'answer' };
+        }
+        break;
+      case 'usage_update':
+        st.usage = {
+          inputTokens: (st.usage?.inputTokens ?? 0) + u.inputTokens,
+          outputTokens: (st.usage?.outputTokens ?? 0) + u.outputTokens,
+          contextTokens: u.contextTokens ?? st.usage?.contextTokens,
+          contextWindow: u.contextWindow ?? st.usage?.contextWindow,
+        };
+        break;
+    }
+    return true;
+  }
+
+  /** Applies agent/modeChanged. */
+  applyModeChanged(p: ModeChangedParams): void {
+    const st = this.states.get(p.sessionId);
+    if (!st) return;
+    st.session.mode = p.mode;
+    st.session.planFile = p.planFile;
+    if (p.mode === 'build') st.awaitingApproval = null;
+  }
+
+  /** Shows an agent/askUser request in the question bar. */
+  ask(p: AskUserParams): void {
+    const st = this.states.get(p.sessionId);
+    if (!st) return;
+    st.question = { questionId: p.questionId, questions: p.questions, purpose: p.purpose, errors: p.errors, via: 'request' };
+    if (p.purpose === 'plan_approval') st.awaitingApproval = null;
+  }
+
+  /** Removes a question (answered, withdrawn). */
+  clearQuestion(sessionId: string, questionId: string): void {
+    const st = this.states.get(sessionId);
+    if (st?.question?.questionId === questionId) st.question = null;
+  }
+
+  /** The user dismissed a question; a dismissed plan approval stays pending. */
+  dismiss(sessionId: string, questionId: string): void {
+    const st = this.states.get(sessionId);
+    if (!st?.question || st.question.questionId !== questionId) return;
+    if (st.question.purpose === 'plan_approval') st.awaitingApproval = { planFile: st.session.planFile };
+    st.question = null;
+  }
+
+  /** The approval was resolved (agent/resolvePlan returned). */
+  approvalResolved(sessionId: string): void {
+    const st = this.states.get(sessionId);
+    if (st) st.awaitingApproval = null;
+  }
+
+  /** The sessions, newest first, and the current one. */
+  snapshot(): Snapshot {
+    const sessions = [...this.states.values()]
+      .map((s) => ({ sessionId: s.session.sessionId, title: s.session.title, mode: s.session.mode, updatedAt: s.session.updatedAt }))
+      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+    return { sessions, current: this.current, defaultMode: this.defaultMode };
+  }
+}

@@ -1,0 +1,38 @@
+// The PLAN/BUILD status bar item.
+
+import * as vscode from 'vscode';
+import type { Mode } from './protocol';
+import { presentMode } from './state';
+
+/** Shows the mode of the chat in view; a click runs agentls.switchMode. */
+export class ModeStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('agentls.mode', vscode.StatusBarAlignment.Left, 100);
+
+  constructor() {
+    this.item.name = 'agentls mode';
+    this.item.command = 'agentls.switchMode';
+    this.item.show();
+  }
+
+  /** Shows a mode. */
+  show(mode: Mode, planFile: string | null): void {
+    const p = presentMode(mode, planFile);
+    this.item.text = p.text;
+    this.item.tooltip = p.tooltip;
+    this.item.color = new vscode.ThemeColor(p.color);
+    this.item.accessibilityInformation = { label: `agentls mode: ${mode.toUpperCase()}` };
+    this.item.command = 'agentls.switchMode';
+  }
+
+  /** Shows that the server is not running. */
+  showError(message: string): void {
+    this.item.text = '$(warning) agentls';
+    this.item.tooltip = message;
+    this.item.color = new vscode.ThemeColor('statusBarItem.warningForeground');
+    this.item.command = 'agentls.showLog';
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

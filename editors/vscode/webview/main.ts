@@ -1,0 +1,247 @@
+// The chat view's page: header (sessions, New chat, PLAN/BUILD toggle), the
+// plan checklist, the conversation (streamed markdown, tool calls), the
+// question bar, the prompt box and the usage footer. It renders the
+// extension's snapshots and posts the user's actions back; it holds no agent
+// state of its own.
+
+import type { FromWebview, ToWebview } from '../src/messages';
+import type { Mode } from '../src/protocol';
+import type { ChatItem, SessionState, Snapshot } from '../src/state';
+import { h, icon } from './dom';
+import { renderMarkdown } from './markdown';
+import { renderQuestionBar } from './questionBar';
+
+interface VsCodeApi {
+  postMessage(m: FromWebview): void;
+  getState(): { draft?: string } | undefined;
+  setState(s: { draft?: string }): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const post = (m: FromWebview) => vscode.postMessage(m);
+
+// Static layout.
+const sessionSelect = h('select', { class: 'sessions', 'aria-label': 'Chats', title: 'Chats' });
+const newChat = h('button', { type: 'button', class: 'icon-btn new-chat', title: 'New chat', 'aria-label': 'New chat' }, icon('add'));
+const planTab = h('button', { type: 'button', class: 'mode-tab plan', role: 'tab', 'data-mode': 'plan' }, icon('map'), ' PLAN');
+const buildTab = h('button', { type: 'button', class: 'mode-tab build', role: 'tab', 'data-mode': 'build' }, icon('tools'), ' BUILD');
+const header = h('header', { class: 'chat-header' }, sessionSelect, newChat, h('div', { class: 'mode-toggle', role: 'tablist', 'aria-label': 'Mode' }, planTab, buildTab));
+const planPanel = h('section', { class: 'plan-panel', hidden: true, 'aria-label': 'Plan' });
+const messages = h('main', { class: 'messages', 'aria-live': 'polite' });
+const awaiting = h('div', { class: 'awaiting', hidden: true });
+const questionSlot = h('div', { class: 'question-slot' });
+const contextChip = h('div', { class: 'context-chip', hidden: true });
+const input = h('textarea', { class: 'prompt', rows: '3', placeholder: 'Ask the agent… (Enter sends, Shift+Enter: new line, @ attaches a file)', 'aria-label': 'Prompt' });
+const send = h('button', { type: 'button', class: 'btn btn-primary send', title: 'Send (Enter)' }, icon('send'), ' Send');
+const stop = h('button', { type: 'button', class: 'btn btn-danger stop', hidden: true, title: 'Stop the turn' }, icon('debug-stop'), ' Stop');
+const footer = h('footer', { class: 'usage' });
+const composer = h('div', { class: 'composer' }, contextChip, input, h('div', { class: 'composer-buttons' }, send, stop));
+document.getElementById('app')!.append(header, planPanel, messages, awaiting, questionSlot, composer, footer);
+
+input.value = vscode.getState()?.draft ?? '';
+
+let snapshot: Snapshot | null = null;
+let shownSession: string | null = null;
+const rendered = new Map<string, { rev: number; el: HTMLElement }>();
+let questionKey = '';
+
+function currentMode(): Mode {
+  return snapshot?.current?.session.mode ?? snapshot?.defaultMode ?? 'plan';
+}
+
+function sendPrompt(): void {
+  const text = input.value;
+  if (!text.trim() || snapshot?.current?.busy) return;
+  post({ type: 'prompt', text });
+  input.value = '';
+  vscode.setState({ draft: '' });
+}
+
+input.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    sendPrompt();
+  }
+});
+input.addEventListener('input', (e) => {
+  vscode.setState({ draft: input.value });
+  if ((e as InputEvent).data === '@') post({ type: 'mention' });
+});
+send.addEventListener('click', sendPrompt);
+stop.addEventListener('click', () => post({ type: 'cancel' }));
+newChat.addEventListener('click', () => post({ type: 'newChat' }));
+sessionSelect.addEventListener('change', () => post({ type: 'selectSession', sessionId: sessionSelect.value }));
+for (const tab of [planTab, buildTab]) {
+  tab.addEventListener('click', () => {
+    const mode = tab.dataset.mode as Mode;
+    if (mode !== currentMode()) post({ type: 'setMode', mode });
+  });
+}
+
+function renderItem(item: ChatItem): HTMLElement {
+  switch (item.kind) {
+    case 'user':
+      return h('div', { class: 'msg user' }, h('div', { class: 'who' }, icon('account'), ' You'), h('div', { class: 'text' }, item.text));
+    case 'assistant':
+    case 'thought': {
+      const body = h('div', { class: 'markdown' });
+      body.innerHTML = renderMarkdown(item.text);
+      return h('div', { class: `msg ${item.kind}` }, item.kind === 'thought' ? h('div', { class: 'who' }, icon('lightbulb'), ' Thinking') : null, body);
+    }
+    case 'tool': {
+      const statusIcon = item.refused ? 'circle-slash' : item.status === 'completed' ? 'check' : item.status === 'failed' ? 'error' : 'loading codicon-modifier-spin';
+      const summary = h('summary', {},
+        icon(statusIcon),
+        h('span', { class: 'tool-title' }, ` ${item.title}`),
+        h('span', { class: 'tool-status' }, item.refused ? 'refused in PLAN mode' : item.status),
+      );
+      const det = h('details', { class: `tool status-${item.status}${item.refused ? ' refused' : ''}`, 'data-tool-id': item.id }, summary);
+      if (item.refusalHint) det.append(h('div', { class: 'refusal-hint' }, item.refusalHint));
+      if (item.input) det.append(h('div', { class: 'tool-label' }, 'Input'), h('pre', { class: 'tool-io' }, item.input));
+      if (item.output) det.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
+      return det;
+    }
+    case 'notice':
+      return h('div', { class: `notice ${item.level}` }, icon(item.level === 'error' ? 'error' : 'info'), ` ${item.text}`);
+  }
+}
+
+function renderMessages(st: SessionState | null): void {
+  const id = st?.session.sessionId ?? null;
+  if (id !== shownSession) {
+    messages.replaceChildren();
+    rendered.clear();
+    shownSession = id;
+  }
+  if (!st) {
+    messages.replaceChildren(h('div', { class: 'empty' }, 'Start a chat: the agent plans first (PLAN mode), and builds only what you approve.'));
+    return;
+  }
+  messages.querySelector('.empty')?.remove();
+  const atBottom = messages.scrollHeight - messages.scrollTop - messages.clientHeight < 40;
+  const keep = new Set(st.items.map((i) => i.id));
+  for (const [k, v] of rendered) {
+    if (!keep.has(k)) {
+      v.el.remove();
+      rendered.delete(k);
+    }
+  }
+  let prev: HTMLElement | null = null;
+  for (const item of st.items) {
+    const r = rendered.get(item.id);
+    let el: HTMLElement;
+    if (!r || r.rev !== item.rev) {
+      el = renderItem(item);
+      if (r) {
+        if (r.el instanceof HTMLDetailsElement && el instanceof HTMLDetailsElement) el.open = r.el.open;
+        r.el.replaceWith(el);
+      }
+      rendered.set(item.id, { rev: item.rev, el });
+    } else {
+      el = r.el;
+    }
+    if (el.previousElementSibling !== prev || el.parentElement !== messages) {
+      if (prev) prev.after(el);
+      else messages.prepend(el);
+    }
+    prev = el;
+  }
+  if (atBottom) messages.scrollTop = messages.scrollHeight;
+}
+
+function renderPlan(st: SessionState | null): void {
+  const plan = st?.plan;
+  planPanel.hidden = !plan;
+  if (!plan) return;
+  const done = plan.entries.filter((e) => e.status === 'completed').length;
+  const link = h('a', { href: '#', class: 'plan-link' }, icon('go-to-file'), ` ${plan.planFile}`);
+  link.addEventListener('click', (e) => {
+    e.preventDefault();
+    post({ type: 'openPlan', planFile: plan.planFile });
+  });
+  const list = h('ul', { class: 'plan-steps' });
+  for (const e of plan.entries) {
+    const ic = e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline';
+    list.append(h('li', { class: `step ${e.status}`, 'data-status': e.status }, icon(ic), ` ${e.content}`));
+  }
+  planPanel.replaceChildren(h('div', { class: 'plan-head' }, icon('checklist'), ' Plan ', link, h('span', { class: 'plan-progress' }, ` ${done}/${plan.entries.length} steps done`)), list);
+}
+
+function renderAwaiting(st: SessionState | null): void {
+  const a = st?.awaitingApproval;
+  awaiting.hidden = !a || !!st?.question;
+  if (awaiting.hidden) {
+    awaiting.replaceChildren();
+    return;
+  }
+  const feedback = h('input', { type: 'text', class: 'feedback', placeholder: 'What should change? (optional)', 'aria-label': 'Feedback' });
+  const approve = h('button', { type: 'button', class: 'btn btn-primary approve' }, 'Approve');
+  const keep = h('button', { type: 'button', class: 'btn btn-secondary keep' }, 'Keep Planning');
+  approve.addEventListener('click', () => post({ type: 'resolvePlan', decision: 'approve' }));
+  keep.addEventListener('click', () => post({ type: 'resolvePlan', decision: 'reject', reason: feedback.value.trim() || undefined }));
+  awaiting.replaceChildren(
+    h('div', { class: 'bar-head' }, icon('checklist'), h('span', { class: 'bar-title' }, ` Plan awaiting approval${a?.planFile ? `: ${a.planFile}` : ''}`)),
+    feedback,
+    h('div', { class: 'buttons' }, approve, keep),
+  );
+}
+
+function renderQuestion(st: SessionState | null): void {
+  const q = st?.question ?? null;
+  const key = q ? `${q.questionId}|${JSON.stringify(q.errors ?? {})}` : '';
+  if (key === questionKey) return;
+  questionKey = key;
+  if (!q || !st) {
+    questionSlot.replaceChildren();
+    return;
+  }
+  questionSlot.replaceChildren(
+    renderQuestionBar(q, st.plan, {
+      submit: (answers) => post({ type: 'answer', questionId: q.questionId, answers }),
+      dismiss: () => post({ type: 'dismiss', questionId: q.questionId }),
+      openPlan: (planFile) => post({ type: 'openPlan', planFile }),
+    }),
+  );
+}
+
+function render(s: Snapshot, context: string | null): void {
+  snapshot = s;
+  const st = s.current;
+  const mode = currentMode();
+  document.body.dataset.mode = mode;
+  planTab.setAttribute('aria-selected', String(mode === 'plan'));
+  buildTab.setAttribute('aria-selected', String(mode === 'build'));
+  sessionSelect.replaceChildren(...s.sessions.map((x) => h('option', { value: x.sessionId, selected: x.sessionId === st?.session.sessionId }, `${x.mode === 'build' ? 'BUILD' : 'PLAN'} · ${x.title || 'Untitled'}`)));
+  sessionSelect.hidden = s.sessions.length === 0;
+  renderPlan(st);
+  renderMessages(st);
+  renderAwaiting(st);
+  renderQuestion(st);
+  const busy = !!st?.busy;
+  send.hidden = busy;
+  stop.hidden = !busy;
+  document.body.classList.toggle('busy', busy);
+  contextChip.hidden = !context;
+  if (context) {
+    const clear = h('button', { type: 'button', class: 'icon-btn', title: 'Remove', 'aria-label': 'Remove attachment' }, icon('close'));
+    clear.addEventListener('click', () => post({ type: 'clearContext' }));
+    contextChip.replaceChildren(icon('file'), ` ${context} `, clear);
+  }
+  const u = st?.usage;
+  footer.textContent = u
+    ? `Tokens: ${u.inputTokens.toLocaleString()} in · ${u.outputTokens.toLocaleString()} out${u.contextTokens !== undefined ? ` · context ${u.contextTokens.toLocaleString()}${u.contextWindow ? ` / ${u.contextWindow.toLocaleString()}` : ''}` : ''}`
+    : '';
+}
+
+window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
+  const m = e.data;
+  if (m.type === 'state') render(m.snapshot, m.context);
+  if (m.type === 'insert') {
+    const at = input.value.lastIndexOf('@');
+    input.value = (at >= 0 ? input.value.slice(0, at) : input.value) + m.text;
+    input.focus();
+  }
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,42 @@
+// Markdown rendering for the chat: markdown-it with raw HTML disabled (the
+// model's text can never inject markup), links kept to http(s)/file, code
+// highlighted by highlight.js (a few languages, bundled).
+
+import MarkdownIt from 'markdown-it';
+import hljs from 'highlight.js/lib/core';
+import bash from 'highlight.js/lib/languages/bash';
+import diff from 'highlight.js/lib/languages/diff';
+import go from 'highlight.js/lib/languages/go';
+import javascript from 'highlight.js/lib/languages/javascript';
+import json from 'highlight.js/lib/languages/json';
+import markdown from 'highlight.js/lib/languages/markdown';
+import python from 'highlight.js/lib/languages/python';
+import rust from 'highlight.js/lib/languages/rust';
+import typescript from 'highlight.js/lib/languages/typescript';
+import yaml from 'highlight.js/lib/languages/yaml';
+
+for (const [name, lang] of Object.entries({ bash, diff, go, javascript, json, markdown, python, rust, typescript, yaml })) {
+  hljs.registerLanguage(name, lang);
+}
+hljs.registerAliases(['sh', 'shell'], { languageName: 'bash' });
+hljs.registerAliases(['js'], { languageName: 'javascript' });
+hljs.registerAliases(['ts'], { languageName: 'typescript' });
+hljs.registerAliases(['yml'], { languageName: 'yaml' });
+
+const md: MarkdownIt = new MarkdownIt({
+  html: false,
+  linkify: true,
+  breaks: false,
+  highlight(code: string, lang: string): string {
+    if (lang && hljs.getLanguage(lang)) {
+      return `<pre class="hljs"><code>${hljs.highlight(code, { language: lang, ignoreIllegals: true }).value}</code></pre>`;
+    }
+    return `<pre class="hljs"><code>${md.utils.escapeHtml(code)}</code></pre>`;
+  },
+});
+md.validateLink = (url: string) => /^(https?:|file:|#)/i.test(url.trim()) || !/^[a-z][a-z0-9+.-]*:/i.test(url.trim());
+
+/** Renders markdown to sanitised HTML. */
+export function renderMarkdown(text: string): string {
+  return md.render(text);
+}

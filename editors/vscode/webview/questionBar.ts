@@ -1,0 +1,239 @@
+// The question bar: mounts the form described by src/form.ts, validates with
+// the JSON Schema validator before submitting, shows the server's errors next
+// to their fields. Plan approvals show the plan's steps first.
+
+import { buildForm, compactObject, type FieldSpec, parseJson, validateAnswers } from '../src/form';
+import type { PlanEntry } from '../src/protocol';
+import type { PendingQuestion } from '../src/state';
+import { h, icon } from './dom';
+import { renderMarkdown } from './markdown';
+
+type Read = { value: unknown } | { error: string };
+
+interface Mounted {
+  spec: FieldSpec;
+  el: HTMLElement;
+  read(): Read;
+  setError(msg: string | undefined): void;
+  focus(): void;
+}
+
+/** What the bar does when the user acts. */
+export interface BarActions {
+  submit(answers: Record<string, unknown>): void;
+  dismiss(): void;
+  openPlan(planFile: string): void;
+}
+
+let fieldSeq = 0;
+
+function label(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function errorSlot(): HTMLElement {
+  return h('div', { class: 'field-error', role: 'alert', hidden: true });
+}
+
+function mountField(spec: FieldSpec, onButton: () => void, nested: boolean): Mounted {
+  const id = `f${++fieldSeq}`;
+  const err = errorSlot();
+  const wrap = h('div', { class: `field field-${spec.kind}`, 'data-field': spec.path.join('.') });
+  const title = nested
+    ? h('label', { class: 'field-label', for: id }, spec.label, spec.required ? h('span', { class: 'required', title: 'required' }, ' *') : null)
+    : h('div', { class: 'field-label question-text' });
+  if (!nested) (title as HTMLElement).innerHTML = renderMarkdown(spec.label);
+  wrap.append(title);
+  const hint = spec.hint && spec.kind !== 'buttons' ? h('div', { class: 'field-hint' }, spec.hint) : null;
+  let read: () => Read;
+  let focusEl: HTMLElement | undefined;
+
+  switch (spec.kind) {
+    case 'buttons': {
+      let chosen: unknown;
+      const row = h('div', { class: 'buttons', role: 'group' });
+      for (const b of spec.buttons ?? []) {
+        const btn = h('button', { type: 'button', class: `btn btn-${b.variant ?? 'secondary'}` }, b.label);
+        btn.addEventListener('click', () => {
+          chosen = b.value;
+          for (const o of row.querySelectorAll('button')) o.setAttribute('aria-pressed', String(o === btn));
+          onButton();
+        });
+        row.append(btn);
+        focusEl ??= btn;
+      }
+      wrap.append(row);
+      read = () => ({ value: chosen });
+      break;
+    }
+    case 'toggle': {
+      const input = h('input', { type: 'checkbox', role: 'switch', id, checked: spec.initial === true });
+      wrap.append(h('label', { class: 'toggle', for: id }, input, h('span', {}, spec.initial === true ? 'Yes' : 'No')));
+      input.addEventListener('change', () => ((input.nextSibling as HTMLElement).textContent = input.checked ? 'Yes' : 'No'));
+      read = () => ({ value: input.checked });
+      focusEl = input;
+      break;
+    }
+    case 'radio': {
+      const group = h('div', { class: 'radios', role: 'radiogroup' });
+      const inputs: HTMLInputElement[] = [];
+      (spec.options ?? []).forEach((opt, i) => {
+        const input = h('input', { type: 'radio', name: id, id: `${id}_${i}`, value: String(i), checked: spec.initial === opt });
+        inputs.push(input);
+        group.append(h('label', { class: 'radio', for: `${id}_${i}` }, input, ` ${label(opt)}`));
+      });
+      wrap.append(group);
+      read = () => {
+        const i = inputs.findIndex((x) => x.checked);
+        return { value: i < 0 ? undefined : spec.options?.[i] };
+      };
+      focusEl = inputs[0];
+      break;
+    }
+    case 'select': {
+      const sel = h('select', { id });
+      sel.append(h('option', { value: '' }, 'Choose…'));
+      (spec.options ?? []).forEach((opt, i) => sel.append(h('option', { value: String(i), selected: spec.initial === opt }, label(opt))));
+      wrap.append(sel);
+      read = () => ({ value: sel.value === '' ? undefined : spec.options?.[Number(sel.value)] });
+      focusEl = sel;
+      break;
+    }
+    case 'text': {
+      const long = spec.name === 'feedback' || (spec.schema.maxLength ?? 0) > 200;
+      const input = long ? h('textarea', { id, rows: '2' }) : h('input', { type: 'text', id });
+      input.value = typeof spec.initial === 'string' ? spec.initial : '';
+      wrap.append(input);
+      read = () => ({ value: input.value });
+      focusEl = input;
+      break;
+    }
+    case 'checkboxes': {
+      const group = h('div', { class: 'checkboxes', role: 'group' });
+      const inputs: HTMLInputElement[] = [];
+      const initial = Array.isArray(spec.initial) ? spec.initial : [];
+      (spec.options ?? []).forEach((opt, i) => {
+        const input = h('input', { type: 'checkbox', id: `${id}_${i}`, checked: initial.includes(opt) });
+        inputs.push(input);
+        group.append(h('label', { class: 'checkbox', for: `${id}_${i}` }, input, ` ${label(opt)}`));
+      });
+      wrap.append(group);
+      read = () => ({ value: (spec.options ?? []).filter((_, i) => inputs[i].checked) });
+      focusEl = inputs[0];
+      break;
+    }
+    case 'object': {
+      const set = h('fieldset', { class: 'object' });
+      const kids = (spec.fields ?? []).map((f) => mountField(f, onButton, true));
+      for (const k of kids) set.append(k.el);
+      wrap.append(set);
+      read = () => {
+        const value: Record<string, unknown> = {};
+        for (const k of kids) {
+          const r = k.read();
+          if ('error' in r) return { error: `${k.spec.name}: ${r.error}` };
+          value[k.spec.name] = r.value;
+        }
+        return { value: compactObject(spec, value) };
+      };
+      focusEl = kids[0]?.el.querySelector<HTMLElement>('input,select,textarea,button') ?? undefined;
+      break;
+    }
+    default: {
+      const ta = h('textarea', { id, rows: '3', class: 'json', spellcheck: 'false', placeholder: 'JSON value' });
+      ta.value = spec.initial === undefined ? '' : JSON.stringify(spec.initial, null, 2);
+      wrap.append(ta);
+      read = () => parseJson(ta.value);
+      focusEl = ta;
+    }
+  }
+  if (hint) wrap.append(hint);
+  wrap.append(err);
+  return {
+    spec,
+    el: wrap,
+    read: () => read(),
+    setError: (msg) => {
+      err.textContent = msg ?? '';
+      err.hidden = !msg;
+      wrap.classList.toggle('invalid', !!msg);
+    },
+    focus: () => focusEl?.focus(),
+  };
+}
+
+/** Renders a pending question (or plan approval) into a bar element. */
+export function renderQuestionBar(q: PendingQuestion, plan: { planFile: string; entries: PlanEntry[] } | null, actions: BarActions): HTMLElement {
+  const severity = q.questions.find((x) => x.severity === 'critical')?.severity ?? q.questions.find((x) => x.severity)?.severity;
+  const bar = h('form', {
+    class: `question-bar ${q.purpose === 'plan_approval' ? 'approval' : ''} ${severity ? `severity-${severity}` : ''}`,
+    'data-question-id': q.questionId,
+    'aria-label': q.purpose === 'plan_approval' ? 'Plan approval' : 'Question from the agent',
+    novalidate: true,
+  });
+  const head = h('div', { class: 'bar-head' },
+    icon(q.purpose === 'plan_approval' ? 'checklist' : 'question'),
+    h('span', { class: 'bar-title' }, q.purpose === 'plan_approval' ? 'Plan awaiting approval' : 'The agent asks'),
+  );
+  const dismiss = h('button', { type: 'button', class: 'icon-btn dismiss', title: 'Dismiss (Escape)', 'aria-label': 'Dismiss' }, icon('close'));
+  dismiss.addEventListener('click', () => actions.dismiss());
+  head.append(dismiss);
+  bar.append(head);
+
+  if (q.purpose === 'plan_approval' && plan) {
+    const link = h('a', { href: '#', class: 'plan-link' }, icon('go-to-file'), ` ${plan.planFile}`);
+    link.addEventListener('click', (e) => {
+      e.preventDefault();
+      actions.openPlan(plan.planFile);
+    });
+    const steps = h('ol', { class: 'approval-steps' });
+    for (const e of plan.entries) steps.append(h('li', { class: `step ${e.status}` }, e.content));
+    bar.append(h('div', { class: 'approval-plan' }, link, steps));
+  }
+
+  const specs = buildForm(q.questions);
+  let mounted: Mounted[] = [];
+  const submit = () => {
+    const values: Record<string, unknown> = {};
+    const parseErrors: Record<string, string> = {};
+    for (const m of mounted) {
+      const r = m.read();
+      if ('error' in r) parseErrors[m.spec.name] = r.error;
+      else values[m.spec.name] = r.value;
+    }
+    const { answers, errors } = validateAnswers(specs, values);
+    Object.assign(errors, parseErrors);
+    for (const m of mounted) m.setError(errors[m.spec.name]);
+    if (Object.keys(errors).length > 0) {
+      bar.classList.add('has-errors');
+      mounted.find((m) => errors[m.spec.name])?.focus();
+      return;
+    }
+    actions.submit(answers);
+  };
+  mounted = specs.map((s) => mountField(s, submit, false));
+  for (const m of mounted) {
+    bar.append(m.el);
+    m.setError(q.errors?.[m.spec.name]);
+  }
+  // Without buttons, a Submit button; with buttons, they submit.
+  if (!specs.some((s) => s.kind === 'buttons')) {
+    bar.append(h('div', { class: 'buttons submit-row' }, h('button', { type: 'submit', class: 'btn btn-primary submit' }, 'Submit')));
+  }
+  bar.addEventListener('submit', (e) => {
+    e.preventDefault();
+    submit();
+  });
+  bar.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      actions.dismiss();
+    }
+    if (e.key === 'Enter' && !e.shiftKey && e.target instanceof HTMLTextAreaElement && !e.target.classList.contains('json')) {
+      e.preventDefault();
+      submit();
+    }
+  });
+  queueMicrotask(() => mounted[0]?.focus());
+  return bar;
+}
