@@ -13,7 +13,8 @@ type target struct {
 }
 
 // decide resolves every target from scratch and applies the rules for one
-// change of the given kind: agentls's state is refused in every mode; in
+// change of the given kind: protected places (protectedNames) are refused
+// in every mode; in
 // build mode the rest is allowed; in plan mode each change must keep to plan
 // documents. kind is what the refusal reports.
 func (g *Guard) decide(st State, tool string, kind Kind, change workspace.ChangeKind, targets []target) *Refusal {
@@ -32,10 +33,11 @@ func (g *Guard) decide(st State, tool string, kind Kind, change workspace.Change
 		paths[i] = p
 	}
 	for i, t := range targets {
-		if how := g.touchesState(change, t.given, paths[i]); how != "" {
-			return refuse(st, tool, kind, ReasonAgentState, t.given, fmt.Sprintf(
-				"%q %s agentls's own state folder %s/ (sessions and their modes); no tool may change it in any mode, "+
-					"the mode changes only through enter_plan_mode, exit_plan_mode and the user", t.given, how, stateDirName))
+		if pr, how := g.touchesProtected(change, t.given, paths[i]); pr != nil {
+			r := refuse(st, tool, kind, pr.reason, t.given, fmt.Sprintf(
+				"%q %s %s; no tool may change it in any mode; %s", t.given, how, pr.what, pr.instead))
+			r.Protected = pr.what
+			return r
 		}
 	}
 	if !st.planMode() {

@@ -23,8 +23,9 @@ func physicalOp(tool string) string {
 
 // FuzzCheckCall: whatever the arguments, a call CheckCall allows in plan mode
 // changes nothing but .plan files in the workspace (write, edit, touch, mv)
-// or folders and files inside plans/ (mkdir, rm); in build mode nothing in
-// .agentls/. Checked by the independent oracle (oracle_test.go) and by
+// or folders and files inside plans/ (mkdir, rm); in any mode nothing under
+// a protected folder (.agentls, .git, .hg, .svn, .jj, at any depth, and the
+// folder the top-level .jj symlink points to). Checked by the independent oracle (oracle_test.go) and by
 // applying the call for real in a fresh sandbox.
 func FuzzCheckCall(f *testing.F) {
 	for _, row := range callTable {
@@ -70,7 +71,7 @@ func FuzzCheckCall(f *testing.F) {
 			if r.ToolName != tool || r.ToolKind != tc.Kind || r.Hint == "" {
 				t.Fatalf("malformed refusal %+v", r)
 			}
-			if mode == ModePlan && r.Reason != ReasonPlanMode && r.Reason != ReasonAgentState {
+			if mode == ModePlan && r.Reason != ReasonPlanMode && r.Reason != ReasonAgentState && r.Reason != ReasonProtected {
 				t.Fatalf("plan-mode refusal with reason %d", r.Reason)
 			}
 			return

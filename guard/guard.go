@@ -87,8 +87,8 @@ func (g *Guard) plansReal() (string, error) {
 	if p.Rel == "." || p.Rel == "" {
 		return "", fmt.Errorf("plans folder %s is a whole workspace folder", p.Abs)
 	}
-	if g.isStatePath(p.Abs) {
-		return "", fmt.Errorf("plans folder %s is inside agentls's state folder %s", p.Abs, stateDirName)
+	if pr := g.protectedAt(p.Abs); pr != nil {
+		return "", fmt.Errorf("plans folder %s is inside %s", p.Abs, pr.what)
 	}
 	return p.Abs, nil
 }

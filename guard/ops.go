@@ -23,8 +23,9 @@ type Op struct {
 // operations come from (an unknown tool is refused). In plan mode edits and
 // creates must target `.plan` files, renames must have `.plan` files at both
 // ends, deletes follow rm's rule and mkdirs mkdir's; tools that run commands
-// may not change anything. In every mode an operation on `.agentls/`, a path
-// the workspace cannot resolve and an unknown kind of operation are refused.
+// may not change anything. In every mode an operation on a protected folder
+// (`.agentls/`, `.git/`, …), a path the workspace cannot resolve and an
+// unknown kind of operation are refused.
 func (g *Guard) CheckOps(st State, tool string, ops []Op) *Refusal {
 	tc, r := g.declared(st, tool)
 	if r != nil {

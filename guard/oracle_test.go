@@ -61,6 +61,53 @@ func oracleResolve(sb *sandbox, given string) (string, error) {
 
 func inside(p, dir string) bool { return strings.HasPrefix(p, dir+"/") }
 
+// oracleProtected are the names no tool may change at any depth, and the
+// sandbox's own protected places known by path (relative to the sandbox).
+var (
+	oracleProtectedNames = []string{".agentls", ".git", ".hg", ".svn", ".jj"}
+	oracleProtectedPaths = []string{"ws/jjstore"} // ws/.jj points here
+)
+
+// isProtectedRel reports whether a sandbox-relative path (forward slashes)
+// is protected or lies below something protected.
+func isProtectedRel(rel string) bool {
+	for _, part := range strings.Split(rel, "/") {
+		for _, n := range oracleProtectedNames {
+			if strings.EqualFold(part, n) {
+				return true
+			}
+		}
+	}
+	for _, p := range oracleProtectedPaths {
+		if rel == p || strings.HasPrefix(rel, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsProtected reports whether the folder at real (not following
+// symlinks) holds anything protected.
+func holdsProtected(sb *sandbox, real string) bool {
+	found := false
+	_ = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if rel, err := filepath.Rel(sb.dir, p); err == nil && isProtectedRel(filepath.ToSlash(rel)) {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	for _, p := range oracleProtectedPaths {
+		if inside(filepath.Join(sb.dir, p), real) {
+			found = true
+		}
+	}
+	return found
+}
+
 // oracleTarget checks one allowed target. what is "plan-file" (edit-like,
 // mv), "plan-file-content" (its content may change), "mkdir", "rm", or in
 // build mode "build"/"build-remove".
@@ -71,8 +118,10 @@ func oracleTarget(t *testing.T, sb *sandbox, what, given string) {
 		t.Fatalf("allowed %s of %q, which does not resolve: %v", what, given, err)
 	}
 	state := filepath.Join(sb.ws, ".agentls")
-	if real == state || inside(real, state) {
-		t.Fatalf("allowed %s of %q: resolves into agentls's state (%s)", what, given, real)
+	for _, p := range []string{real, filepath.Clean(mustOraclePath(t, sb, given))} {
+		if rel, err := filepath.Rel(sb.dir, p); err == nil && isProtectedRel(filepath.ToSlash(rel)) {
+			t.Fatalf("allowed %s of %q: %s is protected", what, given, p)
+		}
 	}
 	if !inside(real, sb.ws) && (real != sb.ws || !strings.HasPrefix(what, "build")) {
 		t.Fatalf("allowed %s of %q: resolves outside the workspace (%s)", what, given, real)
@@ -85,8 +134,8 @@ func oracleTarget(t *testing.T, sb *sandbox, what, given string) {
 	switch what {
 	case "build":
 	case "build-remove":
-		if inside(state, real) {
-			t.Fatalf("allowed removal of %q, which holds agentls's state (%s)", given, real)
+		if inside(state, real) || holdsProtected(sb, real) {
+			t.Fatalf("allowed removal of %q, which holds something protected (%s)", given, real)
 		}
 	case "plan-file", "plan-file-content":
 		if !strings.HasSuffix(given, ".plan") || !strings.HasSuffix(real, ".plan") {
@@ -118,6 +167,15 @@ func oracleTarget(t *testing.T, sb *sandbox, what, given string) {
 	default:
 		t.Fatalf("oracle: unknown check %q", what)
 	}
+}
+
+func mustOraclePath(t *testing.T, sb *sandbox, given string) string {
+	t.Helper()
+	p, err := oraclePath(sb, given)
+	if err != nil {
+		t.Fatalf("allowed %q, which is not a valid path: %v", given, err)
+	}
+	return p
 }
 
 // otherName finds another name of the same file in the sandbox (a hard link).
@@ -251,15 +309,15 @@ func applyPhysically(t *testing.T, sb *sandbox, op string, names ...string) {
 // checkTreeDiff asserts what may have changed in the sandbox after an
 // allowed operation: in plan mode only .plan files in the workspace (write,
 // edit, touch, mv), only new folders at or below plans/ (mkdir), only .plan
-// files and empty folders removed below plans/ (rm); in build mode nothing
-// in .agentls/.
+// files and empty folders removed below plans/ (rm); in any mode nothing
+// protected (isProtectedRel).
 func checkTreeDiff(t *testing.T, before, after map[string]entry, op string, planMode bool, what string) {
 	t.Helper()
 	added, removed, modified := changed(before, after)
 	all := append(append(append([]string(nil), added...), removed...), modified...)
 	for _, p := range all {
-		if p == "ws/.agentls" || strings.HasPrefix(p, "ws/.agentls/") {
-			t.Fatalf("%s changed agentls's state: %s", what, p)
+		if isProtectedRel(p) {
+			t.Fatalf("%s changed something protected: %s", what, p)
 		}
 	}
 	if !planMode {

@@ -28,6 +28,9 @@ const (
 	// ReasonBadTarget: the arguments could not be read or a target could
 	// not be resolved inside the workspace (build mode).
 	ReasonBadTarget
+	// ReasonProtected: the target is (or holds) a folder that belongs to
+	// another tool, such as `.git/`; refused in every mode.
+	ReasonProtected
 )
 
 // Refusal is the structured refusal of a tool call or of a change
@@ -42,14 +45,26 @@ type Refusal struct {
 	Reason Reason `json:"-"`
 	// Target is the path the refusal is about, as given ("" if none).
 	Target string `json:"-"`
+	// Protected names what a ReasonAgentState or ReasonProtected refusal
+	// protects ("the version-control folder .git/"); "" means agentls's
+	// state folder.
+	Protected string `json:"-"`
 }
 
 // Error is RefusalMessage for a plan-mode refusal; the other reasons say
 // what is wrong in their own words.
 func (r *Refusal) Error() string {
 	switch r.Reason {
-	case ReasonAgentState:
-		return fmt.Sprintf("%s refused: %q is or holds agentls's own state folder .agentls/, which no tool may change in any mode", r.ToolName, r.Target)
+	case ReasonAgentState, ReasonProtected:
+		what := r.Protected
+		if what == "" {
+			what = "agentls's own state folder .agentls/"
+		}
+		msg := fmt.Sprintf("%s refused: %q is or holds %s, which no tool may change in any mode", r.ToolName, r.Target, what)
+		if r.Reason == ReasonProtected {
+			msg += "; " + vcsInstead
+		}
+		return msg
 	case ReasonUnclassified:
 		return fmt.Sprintf("%s refused: the tool is not classified by the guard, so it cannot run", r.ToolName)
 	case ReasonBadTarget:

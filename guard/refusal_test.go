@@ -55,6 +55,9 @@ func TestRefusalErrorPerReason(t *testing.T) {
 		{Refusal{ToolName: "write"}, RefusalMessage},
 		{Refusal{ToolName: "write", Reason: ReasonAgentState, Target: ".agentls/chats/a.chat"},
 			`write refused: ".agentls/chats/a.chat" is or holds agentls's own state folder .agentls/, which no tool may change in any mode`},
+		{Refusal{ToolName: "write", Reason: ReasonProtected, Target: ".git/config", Protected: "the version-control folder .git/"},
+			`write refused: ".git/config" is or holds the version-control folder .git/, which no tool may change in any mode; ` +
+				`change the repository with its own commands through run (build mode, confirmed by the user)`},
 		{Refusal{ToolName: "bash", Reason: ReasonUnclassified}, "bash refused: the tool is not classified by the guard, so it cannot run"},
 		{Refusal{ToolName: "write", Reason: ReasonBadTarget, Hint: "arguments are not valid JSON"}, "write refused: arguments are not valid JSON"},
 	}

@@ -119,8 +119,8 @@ func (g *Guard) planTargetErr(p workspace.Path) error {
 	if err := visibleErr(r.Rel); err != nil {
 		return fmt.Errorf("%s: %w", r.Rel, err)
 	}
-	if g.isStatePath(r.Abs) {
-		return fmt.Errorf("%s is inside agentls's state folder", r.Rel)
+	if pr := g.protectedAt(r.Abs); pr != nil {
+		return fmt.Errorf("%s is inside %s", r.Rel, pr.what)
 	}
 	fi, err := os.Lstat(r.Abs)
 	switch {

@@ -36,6 +36,11 @@ const (
 //	ws/deeplink  -> src/util         (folder symlink one level deeper)
 //	ws/chatslink -> .agentls/chats   (folder symlink into agentls's state)
 //	ws/.agentls/chats/s1.chat
+//	ws/.git/HEAD, config, refs/heads/main  (the version-control folders)
+//	ws/mod/.git (a submodule's .git file), ws/mod/lib.go
+//	ws/.hg/store/data, ws/vendor/dep/.svn/entries, ws/vendor/dep/dep.go
+//	ws/.jj -> jjstore (a top-level protected symlink), ws/jjstore/repo/op
+//	ws/gitlink -> .git/refs (folder symlink into .git)
 //	outside/secret.plan, outside/passwd.plan, outside/plans/secret.plan
 type sandbox struct {
 	dir, ws, out string
@@ -69,6 +74,15 @@ func buildSandbox(dir, setup string) (*sandbox, error) {
 		"outside/passwd.plan":        "root:x:0:0\n",
 		"outside/plans/secret.plan":  "outside plan\n",
 		"ws/src/plans/existing.plan": "---\ntitle: in src\n---\n",
+		"ws/.git/HEAD":               "ref: refs/heads/main\n",
+		"ws/.git/config":             "[core]\n",
+		"ws/.git/refs/heads/main":    "0000000000000000000000000000000000000000\n",
+		"ws/mod/.git":                "gitdir: ../.git/modules/mod\n",
+		"ws/mod/lib.go":              "package mod\n",
+		"ws/.hg/store/data":          "hg\n",
+		"ws/vendor/dep/.svn/entries": "svn\n",
+		"ws/vendor/dep/dep.go":       "package dep\n",
+		"ws/jjstore/repo/op":         "jj\n",
 	}
 	dirs := []string{"ws/src/emptydir"}
 	links := map[string]string{ // link -> target
@@ -76,6 +90,8 @@ func buildSandbox(dir, setup string) (*sandbox, error) {
 		"ws/srclink":   "src",
 		"ws/deeplink":  "src/util",
 		"ws/chatslink": ".agentls/chats",
+		"ws/.jj":       "jjstore",
+		"ws/gitlink":   ".git/refs",
 	}
 	switch setup {
 	case setupDefault:

@@ -15,6 +15,7 @@ const (
 	refState           // refused: agentls's own state, every mode
 	refUnknown         // refused: unclassified tool (build mode)
 	refBad             // refused: arguments or target cannot be checked (build mode)
+	refVCS             // refused: a version-control folder, every mode
 )
 
 func (o outcome) String() string {
@@ -29,6 +30,8 @@ func (o outcome) String() string {
 		return "refused (unclassified tool)"
 	case refBad:
 		return "refused (bad target)"
+	case refVCS:
+		return "refused (protected folder)"
 	}
 	return fmt.Sprintf("outcome(%d)", int(o))
 }
@@ -41,6 +44,8 @@ func (o outcome) reason() Reason {
 		return ReasonUnclassified
 	case refBad:
 		return ReasonBadTarget
+	case refVCS:
+		return ReasonProtected
 	}
 	return ReasonPlanMode
 }
@@ -240,6 +245,44 @@ var callTable = []callRow{
 	{"build: mv a session file out", "", build, "mv", `{"from":".agentls/chats/s1.chat","to":"s1.chat"}`, refState, KindMove},
 	{"build: plan_write into .agentls/", "", build, "plan_write", `{"title":"T","content":"c","path":".agentls/x.plan"}`, refState, KindFileEdit},
 
+	// Version-control folders (.git, .hg, .svn, .jj): every mode, any
+	// depth, any letter case, .git as a file too.
+	{"plan: a .plan in .git/index.lock/", "", plan, "write", `{"path":".git/index.lock/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: a .plan as a branch", "", plan, "write", `{"path":".git/refs/heads/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: touch .git/index.lock", "", plan, "touch", `{"path":".git/index.lock"}`, refVCS, KindFileEdit},
+	{"plan: .GIT in another case", "", plan, "write", `{"path":".GIT/refs/heads/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: .git with a zero-width non-joiner", "", plan, "write", `{"path":".g\u200cit/refs/heads/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: .git. with a trailing dot", "", plan, "write", `{"path":".git./refs/heads/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: a .plan by URI in .git/", "", plan, "write", `{"path":"file://$WS/.git/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: a .plan through a symlink into .git/", "", plan, "write", `{"path":"gitlink/heads/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: a .plan in a nested .svn/", "", plan, "write", `{"path":"vendor/dep/.svn/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: a .plan in .hg/", "", plan, "plan_write", `{"title":"T","content":"c","path":".hg/x.plan"}`, refVCS, KindFileEdit},
+	{"plan: a .plan in .jj/ (a symlink)", "", plan, "write", `{"path":".jj/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: a .plan in the folder .jj points to", "", plan, "write", `{"path":"jjstore/repo/x.plan","content":"x"}`, refVCS, KindFileEdit},
+	{"plan: mv a plan into .git/", "", plan, "mv", `{"from":"plans/existing.plan","to":".git/x.plan"}`, refVCS, KindMove},
+	{"plan: mkdir plans/.git", "", plan, "mkdir", `{"path":"plans/.git"}`, refVCS, KindMkdir},
+	{"plan: rm a .plan in plans/.hg/", "", plan, "rm", `{"path":"plans/.hg/x.plan"}`, refVCS, KindDelete},
+	{"plan: a plan named .git.plan", "", plan, "write", `{"path":"plans/.git.plan","content":"x"}`, allowed, ""},
+	{"build: write .git/config", "", build, "write", `{"path":".git/config","content":"x"}`, refVCS, KindFileEdit},
+	{"build: edit .git/HEAD via ..", "", build, "edit", `{"path":"src/../.git/HEAD","old_string":"main","new_string":"x"}`, refVCS, KindFileEdit},
+	{"build: .git/config by absolute path", "", build, "write", `{"path":"$WS/.git/config","content":"x"}`, refVCS, KindFileEdit},
+	{"build: .Git/config in another case", "", build, "write", `{"path":".Git/config","content":"x"}`, refVCS, KindFileEdit},
+	{"build: a hook via .. through a symlink into .git/", "", build, "write", `{"path":"gitlink/../hooks/pre-commit","content":"x"}`, refBad, KindFileEdit},
+	{"build: overwrite a submodule's .git file", "", build, "write", `{"path":"mod/.git","content":"gitdir: /tmp"}`, refVCS, KindFileEdit},
+	{"build: rm a submodule's .git file", "", build, "rm", `{"path":"mod/.git"}`, refVCS, KindDelete},
+	{"build: rm a folder holding a .git file", "", build, "rm", `{"path":"mod","recursive":true}`, refVCS, KindDelete},
+	{"build: rm a folder holding a nested .svn/", "", build, "rm", `{"path":"vendor","recursive":true}`, refVCS, KindDelete},
+	{"build: mv .git away", "", build, "mv", `{"from":".git","to":"git-old"}`, refVCS, KindMove},
+	{"build: mv a folder holding .git", "", build, "mv", `{"from":"mod","to":"mod2"}`, refVCS, KindMove},
+	{"build: mv a file over .git/HEAD", "", build, "mv", `{"from":"src/main.go","to":".git/HEAD"}`, refVCS, KindMove},
+	{"build: mkdir a new .git", "", build, "mkdir", `{"path":"src/.git"}`, refVCS, KindMkdir},
+	{"build: touch .hg/store/lock", "", build, "touch", `{"path":".hg/store/lock"}`, refVCS, KindFileEdit},
+	{"build: rm .jj/", "", build, "rm", `{"path":".jj","recursive":true}`, refVCS, KindDelete},
+	{"build: write where .jj points", "", build, "write", `{"path":"jjstore/repo/op","content":"x"}`, refVCS, KindFileEdit},
+	{"build: read .git/HEAD", "", build, "read", `{"path":".git/HEAD"}`, allowed, ""},
+	{"build: write .gitignore", "", build, "write", `{"path":".gitignore","content":"x"}`, allowed, ""},
+	{"build: write .github/workflows/ci.yml", "", build, "write", `{"path":".github/workflows/ci.yml","content":"x"}`, allowed, ""},
+
 	// Build mode.
 	{"build: write a source file", "", build, "write", `{"path":"src/main.go","content":"x"}`, allowed, ""},
 	{"build: rm a source file", "", build, "rm", `{"path":"src/main.go"}`, allowed, ""},
@@ -310,6 +353,15 @@ var opTable = []opRow{
 	{"build: edit a session file", "", build, "edit", []Op{{Kind: cEdit, Path: "$WS/.agentls/chats/s1.chat"}}, refState, KindFileEdit},
 	{"build: rename .agentls/", "", build, "mv", []Op{{Kind: cRename, From: "$WS/.agentls", Path: "$WS/state"}}, refState, KindMove},
 	{"build: delete the workspace", "", build, "rm", []Op{{Kind: cDelete, Path: "$WS"}}, refState, KindDelete},
+	{"plan: create a branch named x.plan", "", plan, "write", []Op{{Kind: cCreate, Path: "$WS/.git/refs/heads/x.plan"}}, refVCS, KindFileEdit},
+	{"plan: edit a .plan in a nested .svn/", "", plan, "edit", []Op{{Kind: cEdit, Path: "file://$WS/vendor/dep/.svn/x.plan"}}, refVCS, KindFileEdit},
+	{"build: edit .git/config", "", build, "edit", []Op{{Kind: cEdit, Path: "$WS/.git/config"}}, refVCS, KindFileEdit},
+	{"build: create a hook in .GIT/", "", build, "write", []Op{{Kind: cCreate, Path: "file://$WS/.GIT/hooks/pre-commit"}}, refVCS, KindFileEdit},
+	{"build: rename a folder holding a .git file", "", build, "mv", []Op{{Kind: cRename, From: "$WS/mod", Path: "$WS/mod2"}}, refVCS, KindMove},
+	{"build: rename a file into .hg/", "", build, "mv", []Op{{Kind: cRename, From: "$WS/src/main.go", Path: "$WS/.hg/x"}}, refVCS, KindMove},
+	{"build: delete a folder holding a nested .svn/", "", build, "rm", []Op{{Kind: cDelete, Path: "$WS/vendor"}}, refVCS, KindDelete},
+	{"build: delete where .jj points", "", build, "rm", []Op{{Kind: cDelete, Path: "$WS/jjstore/repo"}}, refVCS, KindDelete},
+	{"build: mkdir in .git/", "", build, "mkdir", []Op{{Kind: cMkdir, Path: "$WS/.git/hooks"}}, refVCS, KindMkdir},
 	{"build: edit /etc/passwd", "", build, "edit", []Op{{Kind: cEdit, Path: "/etc/passwd"}}, refBad, KindFileEdit},
 	{"build: unknown operation kind", "", build, "edit", []Op{{Kind: "chmod", Path: "$WS/src/main.go"}}, refBad, KindOther},
 	{"build: unknown tool", "", build, "apply_patch", []Op{{Kind: cEdit, Path: "$WS/src/main.go"}}, refUnknown, KindOther},

@@ -1,0 +1,199 @@
+package guard
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// protected is one thing no agent tool may change in any mode.
+type protected struct {
+	// name is a file or folder name protected wherever it appears in a
+	// workspace folder, with everything below it.
+	name   string
+	reason Reason
+	// what names it in refusals ("the version-control folder .git/").
+	what string
+	// instead says how the change can still be made.
+	instead string
+}
+
+// protectedNames is the one list of protected names, matched at any depth,
+// on the resolved path and on the name as given, case-insensitively always
+// (sameName). `.agentls` is agentls's own state (sessions and their modes);
+// the version-control folders hold history, branches and hooks: a `.plan`
+// inside them (`.git/index.lock/x.plan`, `.git/refs/heads/x.plan`) would lock
+// the repository or make a branch. `.git` is matched as a file too (the
+// `.git` file of a submodule or a worktree). The first entry wins when a
+// change touches several.
+var protectedNames = []protected{
+	{stateDirName, ReasonAgentState, "agentls's own state folder .agentls/ (sessions and their modes)",
+		"the mode changes only through enter_plan_mode, exit_plan_mode and the user"},
+	{".git", ReasonProtected, "the version-control folder .git/", vcsInstead},
+	{".hg", ReasonProtected, "the version-control folder .hg/", vcsInstead},
+	{".svn", ReasonProtected, "the version-control folder .svn/", vcsInstead},
+	{".jj", ReasonProtected, "the version-control folder .jj/", vcsInstead},
+}
+
+const vcsInstead = "change the repository with its own commands through run (build mode, confirmed by the user)"
+
+// protectedName returns the protected entry a single path element names, or
+// nil. Names are compared the widest way a file system may equate them:
+// letter case folded (Unicode simple folding), invisible format characters
+// dropped (HFS+ ignores some, so ".g\u200cit" is ".git" there), trailing
+// dots and spaces dropped (Windows drops them), and on Windows an
+// alternate-stream suffix (".git::$INDEX_ALLOCATION") cut off.
+func protectedName(elem string) *protected {
+	elem = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, elem)
+	if isWindows {
+		elem, _, _ = strings.Cut(elem, ":")
+	}
+	elem = strings.TrimRight(elem, ". ")
+	for i := range protectedNames {
+		if strings.EqualFold(elem, protectedNames[i].name) {
+			return &protectedNames[i]
+		}
+	}
+	return nil
+}
+
+// protectedRoot is a protected place known by its real absolute path.
+type protectedRoot struct {
+	abs string
+	p   *protected
+}
+
+// protectedRoots lists protected places that a name match on a path cannot
+// see: the real folders that a protected name at the top of a workspace
+// folder points to when it is a symlink (`.agentls -> /elsewhere/state`).
+// They are read from scratch on every check.
+func (g *Guard) protectedRoots() []protectedRoot {
+	var roots []protectedRoot
+	for _, f := range g.ws.Folders() {
+		entries, err := os.ReadDir(f)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			p := protectedName(e.Name())
+			if p == nil || e.Type()&fs.ModeSymlink == 0 {
+				continue
+			}
+			if real, err := filepath.EvalSymlinks(filepath.Join(f, e.Name())); err == nil {
+				roots = append(roots, protectedRoot{abs: real, p: p})
+			}
+		}
+	}
+	return roots
+}
+
+// protectedAt returns what protects a cleaned absolute path (it is a
+// protected name, lies below one, or lies in a protected root), or nil.
+// Below a workspace folder every element is matched; a path outside every
+// workspace folder is matched on all its elements.
+func (g *Guard) protectedAt(abs string) *protected {
+	var best *protected
+	for _, part := range strings.FieldsFunc(g.belowFolders(abs), isSep) {
+		best = firstOf(best, protectedName(part))
+	}
+	for _, r := range g.protectedRoots() {
+		if under(abs, r.abs) {
+			best = firstOf(best, r.p)
+		}
+	}
+	return best
+}
+
+// belowFolders is abs below the workspace folder that holds it ("" for the
+// folder itself), or abs unchanged outside every workspace folder.
+func (g *Guard) belowFolders(abs string) string {
+	for _, f := range g.ws.Folders() {
+		if abs == f {
+			return ""
+		}
+	}
+	return g.belowFolder(abs)
+}
+
+// firstOf is whichever of a and b comes first in protectedNames (nil loses).
+func firstOf(a, b *protected) *protected {
+	if a == nil || b != nil && b.rank() < a.rank() {
+		return b
+	}
+	return a
+}
+
+// rank orders protected entries: the first of protectedNames wins.
+func (p *protected) rank() int {
+	for i := range protectedNames {
+		if &protectedNames[i] == p {
+			return i
+		}
+	}
+	return len(protectedNames)
+}
+
+// protectedInside returns what protects something inside the folder abs (a
+// protected name anywhere below it, symlinks not followed, or a protected
+// root), or nil; for a delete or a rename, which take everything below along.
+func (g *Guard) protectedInside(abs string) *protected {
+	var best *protected
+	for _, r := range g.protectedRoots() {
+		if under(r.abs, abs) {
+			best = firstOf(best, r.p)
+		}
+	}
+	if fi, err := os.Lstat(abs); err != nil || !fi.IsDir() {
+		return best
+	}
+	errFound := errors.New("found")
+	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == abs {
+			return nil // an unreadable folder cannot be removed by a tool either
+		}
+		best = firstOf(best, protectedName(d.Name()))
+		if best != nil && best.rank() == 0 {
+			return errFound
+		}
+		return nil
+	})
+	return best
+}
+
+// touchesProtected says what protected thing a change to a target (given
+// name and resolved path) would change, and how: the target is protected or
+// inside something protected, by its real path or by the name given ("is
+// or is inside"); or, for a delete or a rename, it holds something protected, as a
+// workspace folder holds `.agentls/` ("holds"). nil if it touches nothing
+// protected.
+func (g *Guard) touchesProtected(kind workspace.ChangeKind, given string, p workspace.Path) (*protected, string) {
+	const inside, holds = "is or is inside", "holds"
+	if pr := g.protectedAt(p.Abs); pr != nil {
+		return pr, inside
+	}
+	if decoded, err := decodeGiven(given); err == nil && decoded != "" {
+		lex := decoded
+		if !filepath.IsAbs(lex) {
+			lex = filepath.Join(g.ws.Root(), lex)
+		}
+		if pr := g.protectedAt(filepath.Clean(lex)); pr != nil {
+			return pr, inside
+		}
+	}
+	if kind == workspace.ChangeDelete || kind == workspace.ChangeRename {
+		if pr := g.protectedInside(p.Abs); pr != nil {
+			return pr, holds
+		}
+	}
+	return nil, ""
+}
