@@ -259,8 +259,9 @@ func (m *Manager) session(id string) (*Session, error) {
 		}
 		return nil, invalidf("session %q cannot be loaded: %v", id, err)
 	}
-	msgs := decodeMessages(id, lines)
+	msgs, view := decodeHistory(id, lines)
 	s := m.newSession(meta, msgs)
+	s.view = view
 	m.sessions[id] = s
 	return s, nil
 }
@@ -271,6 +272,9 @@ func (m *Manager) LoadSession(id string) (Info, []llm.Message, error) {
 	s, err := m.session(id)
 	if err != nil {
 		return Info{}, nil, err
+	}
+	if !s.isBusy() {
+		s.modelMessages() // records a repair the history needs
 	}
 	info := s.Info()
 	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})

@@ -31,7 +31,7 @@ type promptData struct {
 
 // modelRequest builds the next model request: the persona of the mode read
 // now, a one-time notice of a mode change, the approved plan in build mode,
-// and the conversation as it is (never rewritten).
+// and the conversation as the model's view of it (see viewState.view).
 func (s *Session) modelRequest() llm.Request {
 	m := s.m
 	s.mu.Lock()
@@ -40,8 +40,8 @@ func (s *Session) modelRequest() llm.Request {
 	notice := s.modeNotice
 	s.modeNotice = ""
 	lastWritten, wrote := s.lastWritten[planFile]
-	msgs := append([]llm.Message(nil), s.messages...)
 	s.mu.Unlock()
+	msgs := s.modelMessages()
 
 	var sys bytes.Buffer
 	tmpl := plannerTmpl

@@ -38,6 +38,9 @@ type Session struct {
 	mu       sync.Mutex
 	meta     workspace.ChatMeta
 	messages []llm.Message
+	// view is how the model's view differs from messages (compaction,
+	// repairs, set-aside turns), as the session file's records say.
+	view viewState
 	// modeNotice, when set, is told to the model at its next step.
 	modeNotice string
 	// planPhase holds the plans written or edited in the current planning
@@ -122,6 +125,39 @@ func (s *Session) append(msgs ...llm.Message) {
 	}
 }
 
+// record appends a bookkeeping record to the session file and applies it
+// to the model's view.
+func (s *Session) record(r chatRecord) {
+	r.At = s.m.now()
+	s.mu.Lock()
+	s.view.apply(r)
+	s.mu.Unlock()
+	b, err := json.Marshal(r)
+	if err != nil {
+		slog.Error("encode record", "session", s.meta.ID, "err", err)
+		return
+	}
+	if err := s.m.store.Append(s.meta.ID, b); err != nil {
+		slog.Error("persist record", "session", s.meta.ID, "record", r.Record, "err", err)
+	}
+}
+
+// modelMessages is the conversation as the model gets it next (see
+// viewState.view). A repair not yet in the session file is recorded there
+// and logged.
+func (s *Session) modelMessages() []llm.Message {
+	s.mu.Lock()
+	msgs, synthetic, dropped := s.view.view(s.messages)
+	synthetic, dropped = s.view.unrecorded(synthetic), s.view.unrecorded(dropped)
+	s.mu.Unlock()
+	if len(synthetic)+len(dropped) > 0 {
+		slog.Warn("repaired the conversation history (a tool call without its result, e.g. after a crash)",
+			"session", s.meta.ID, "interrupted_calls", synthetic, "dropped_results", dropped)
+		s.record(chatRecord{Record: recordRepair, Synthetic: synthetic, Dropped: dropped})
+	}
+	return msgs
+}
+
 // saveMetaLocked rewrites the session file's frontmatter; s.mu must be held.
 func (s *Session) saveMetaLocked() {
 	s.meta.UpdatedAt = s.m.now()
@@ -198,17 +234,9 @@ func optional(s string) *string {
 	return &s
 }
 
-// decodeMessages decodes a session file's message lines; a line that is not
-// a message is skipped with a warning (the file stays loadable).
-func decodeMessages(id string, lines []json.RawMessage) []llm.Message {
-	msgs := make([]llm.Message, 0, len(lines))
-	for i, line := range lines {
-		var m llm.Message
-		if err := json.Unmarshal(line, &m); err != nil || m.Role == "" {
-			slog.Warn("skipping unreadable message", "session", id, "line", i+1, "err", err)
-			continue
-		}
-		msgs = append(msgs, m)
-	}
-	return msgs
+// isBusy reports whether a turn runs (its tool calls may lack results yet).
+func (s *Session) isBusy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.busy
 }

@@ -194,6 +194,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			if msg.ToolCalls[i].ID == "" {
 				msg.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", step, i)
 			}
+			msg.ToolCalls[i].Arguments = capArguments(msg.ToolCalls[i].Arguments)
 		}
 		s.append(historyMessage(msg))
 		if len(msg.ToolCalls) == 0 {
@@ -230,6 +231,34 @@ func historyMessage(msg llm.Message) llm.Message {
 	}
 	msg.ToolCalls = calls
 	return msg
+}
+
+// MaxToolArgBytes caps a tool call's arguments: larger ones are refused and
+// stored as a short stub, not kept and re-sent with every request.
+const MaxToolArgBytes = 1 << 20
+
+// refusedArgsKey marks the stub that replaces refused arguments.
+const refusedArgsKey = "agentls_arguments_refused"
+
+// capArguments returns args, or the stub of arguments over MaxToolArgBytes.
+func capArguments(args string) string {
+	if len(args) <= MaxToolArgBytes {
+		return args
+	}
+	b, _ := json.Marshal(map[string]string{refusedArgsKey: fmt.Sprintf("arguments refused: %s over the 1 MB cap", byteSize(len(args)))})
+	return string(b)
+}
+
+// refusedArguments returns the reason stored in a refused call's stub.
+func refusedArguments(args string) (string, bool) {
+	if !strings.Contains(args, refusedArgsKey) {
+		return "", false
+	}
+	var stub map[string]string
+	if json.Unmarshal([]byte(args), &stub) != nil || len(stub) != 1 || stub[refusedArgsKey] == "" {
+		return "", false
+	}
+	return stub[refusedArgsKey], true
 }
 
 // callOutcome is one executed tool call.
@@ -298,6 +327,9 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 	tool, ok := m.tools.Lookup(c.Name)
 	if !ok {
 		return callOutcome{result: tools.Failf("unknown tool %q; the tools are: %s", c.Name, strings.Join(m.tools.Names(), ", "))}
+	}
+	if why, ok := refusedArguments(c.Arguments); ok {
+		return callOutcome{result: tools.Failf("the arguments of %s were not run: %s. Send large content in pieces of under 1 MB (e.g. write a first part, then add the rest with edit)", c.Name, why)}
 	}
 	args := json.RawMessage(c.Arguments)
 	if strings.TrimSpace(c.Arguments) == "" {

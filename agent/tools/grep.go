@@ -19,6 +19,9 @@ const (
 	defaultGrepResults = 100
 	maxGrepResults     = 1000
 	maxGrepContext     = 10
+	// MaxGrepBytes caps the text of grep's matches (context lines
+	// included): the matches that do not fit are left out, as truncated.
+	MaxGrepBytes = 50 << 10
 )
 
 // GrepParams are the arguments of grep.
@@ -38,6 +41,18 @@ type GrepHit struct {
 	Text   string   `json:"text"`
 	Before []string `json:"before,omitempty"`
 	After  []string `json:"after,omitempty"`
+}
+
+// size is roughly the bytes h adds to grep's result.
+func (h GrepHit) size() int {
+	n := len(h.Path) + len(h.Text) + 32
+	for _, l := range h.Before {
+		n += len(l) + 4
+	}
+	for _, l := range h.After {
+		n += len(l) + 4
+	}
+	return n
 }
 
 // GrepOutput is grep's result.
@@ -114,8 +129,15 @@ func (GrepTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result,
 		return Failf("grep %s: %v", p.Pattern, err), nil
 	}
 	out := GrepOutput{Matches: make([]GrepHit, 0, len(res.Matches)), Truncated: res.Truncated, FilesSearched: res.FilesSearched}
+	size := 0
 	for _, m := range res.Matches {
-		out.Matches = append(out.Matches, GrepHit{Path: m.Path, Line: m.Line, Text: m.Text, Before: m.Before, After: m.After})
+		hit := GrepHit{Path: m.Path, Line: m.Line, Text: m.Text, Before: m.Before, After: m.After}
+		size += hit.size()
+		if size > MaxGrepBytes && len(out.Matches) > 0 {
+			out.Truncated = true
+			break
+		}
+		out.Matches = append(out.Matches, hit)
 	}
 	return OK(out), nil
 }

@@ -5,7 +5,9 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
@@ -32,7 +34,13 @@ type ReadOutput struct {
 	TotalLines int    `json:"total_lines"`
 	Truncated  bool   `json:"truncated"`
 	Hash       string `json:"hash"`
+	// Continue says where to read on when lines follow EndLine.
+	Continue string `json:"continue,omitempty"`
 }
+
+// MaxReadBytes caps the content of one read (about 12k tokens): a window
+// that would be larger ends at the last whole line that fits.
+const MaxReadBytes = 50 << 10
 
 // ReadTool reads a text file of the workspace (the editor's unsaved text wins).
 type ReadTool struct{}
@@ -94,8 +102,26 @@ func readWindow(ws *workspace.Workspace, p workspace.Path, offset, limit int) (R
 		}
 		return ReadOutput{}, &r
 	}
-	return ReadOutput{
+	out := ReadOutput{
 		Path: p.Rel, Content: rr.Content, StartLine: rr.StartLine, EndLine: rr.EndLine,
 		TotalLines: rr.TotalLines, Truncated: rr.Truncated, Hash: rr.Hash,
-	}, nil
+	}
+	capped := false
+	if len(out.Content) > MaxReadBytes {
+		cut := strings.LastIndexByte(out.Content[:MaxReadBytes], '\n') + 1
+		if cut == 0 { // one line longer than the cap (cannot happen with MaxLineLen)
+			cut = strings.IndexByte(out.Content, '\n') + 1
+		}
+		out.Content = out.Content[:cut]
+		out.EndLine = out.StartLine + strings.Count(out.Content, "\n") - 1
+		out.Truncated, capped = true, true
+	}
+	if out.EndLine < out.TotalLines {
+		why := "more lines follow"
+		if capped {
+			why = fmt.Sprintf("output capped at %d KB", MaxReadBytes>>10)
+		}
+		out.Continue = fmt.Sprintf("%s: continue at line %d (offset %d)", why, out.EndLine+1, out.EndLine+1)
+	}
+	return out, nil
 }

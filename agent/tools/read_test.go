@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/guard"
@@ -27,14 +29,14 @@ func TestRead(t *testing.T) {
 			name: "window",
 			args: `{"path":"./main.go","offset":2,"limit":1}`,
 			want: ReadOutput{Path: "main.go", Content: "     2\t\n", StartLine: 2, EndLine: 2, TotalLines: 3,
-				Truncated: true, Hash: workspace.Hash(text)},
+				Truncated: true, Hash: workspace.Hash(text), Continue: "more lines follow: continue at line 3 (offset 3)"},
 		},
 		{
 			name: "plan file in plan mode",
 			args: `{"path":"plans/a.plan","limit":1}`,
 			mode: guard.ModePlan,
 			want: ReadOutput{Path: "plans/a.plan", Content: "     1\t---\n", StartLine: 1, EndLine: 1, TotalLines: 6,
-				Truncated: true, Hash: workspace.Hash(plan)},
+				Truncated: true, Hash: workspace.Hash(plan), Continue: "more lines follow: continue at line 2 (offset 2)"},
 		},
 		{name: "missing file", args: `{"path":"nope.go"}`, wantError: []string{"nope.go does not exist"}},
 		{name: "directory", args: `{"path":"plans"}`, wantError: []string{"plans is a directory", "ls"}},
@@ -64,6 +66,32 @@ func TestRead(t *testing.T) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestReadByteCap: a window larger than MaxReadBytes ends at the last whole
+// line that fits and says where to continue; reading on from there works.
+func TestReadByteCap(t *testing.T) {
+	line := strings.Repeat("x", 999) + "\n" // 1000 bytes, 1007 with the number
+	text := strings.Repeat(line, 200)         // 200 KB
+	env := newFake(t, map[string]string{"big.txt": text})
+	var got ReadOutput
+	value(t, call(t, ReadTool{}, env, `{"path":"big.txt"}`), &got)
+	if len(got.Content) > MaxReadBytes || !got.Truncated || got.TotalLines != 200 {
+		t.Fatalf("content %d bytes (cap %d), truncated %v, total %d", len(got.Content), MaxReadBytes, got.Truncated, got.TotalLines)
+	}
+	wantEnd := MaxReadBytes / 1007
+	if got.EndLine != wantEnd || strings.Count(got.Content, "\n") != wantEnd {
+		t.Fatalf("end line %d (%d lines), want %d", got.EndLine, strings.Count(got.Content, "\n"), wantEnd)
+	}
+	want := fmt.Sprintf("output capped at 50 KB: continue at line %d (offset %d)", wantEnd+1, wantEnd+1)
+	if got.Continue != want {
+		t.Fatalf("continue = %q, want %q", got.Continue, want)
+	}
+	var next ReadOutput
+	value(t, call(t, ReadTool{}, env, fmt.Sprintf(`{"path":"big.txt","offset":%d}`, wantEnd+1)), &next)
+	if next.StartLine != wantEnd+1 || !strings.HasPrefix(next.Content, fmt.Sprintf("%6d\t", wantEnd+1)) {
+		t.Fatalf("reading on: start %d, content %q…", next.StartLine, next.Content[:min(20, len(next.Content))])
 	}
 }
 

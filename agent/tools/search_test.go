@@ -2,6 +2,7 @@ package tools
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -144,5 +145,21 @@ func TestGrepTruncates(t *testing.T) {
 	value(t, call(t, GrepTool{}, env, `{"pattern":"x","max_results":2}`), &got)
 	if len(got.Matches) != 2 || !got.Truncated {
 		t.Errorf("got %d matches, truncated %v; want 2, true", len(got.Matches), got.Truncated)
+	}
+}
+
+// TestGrepByteCap: matches beyond MaxGrepBytes of text are left out, as
+// truncated, even under max_results.
+func TestGrepByteCap(t *testing.T) {
+	line := "match " + strings.Repeat("y", 1994) + "\n"
+	env := newFake(t, map[string]string{"a.txt": strings.Repeat(line, 1000)})
+	var got GrepOutput
+	r := call(t, GrepTool{}, env, `{"pattern":"match","max_results":1000}`)
+	value(t, r, &got)
+	if !got.Truncated || len(got.Matches) == 0 || len(got.Matches) >= 1000 {
+		t.Fatalf("got %d matches, truncated %v", len(got.Matches), got.Truncated)
+	}
+	if n := len(r.JSON()); n > MaxGrepBytes+4096 {
+		t.Fatalf("grep result is %d bytes, cap %d", n, MaxGrepBytes)
 	}
 }

@@ -1,0 +1,246 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+// The kinds of bookkeeping records a `.chat` file holds besides messages.
+// They never change a message: the file stays the full, append-only
+// history, and the records say how the model's view of it differs.
+const (
+	recordRepair     = "repair"     // tool calls given an "interrupted" result, orphan results dropped
+	recordCompaction = "compaction" // old tool results stubbed, older turns replaced by a summary
+	recordSetAside   = "set_aside"  // a failed turn's messages left out of the model's view
+)
+
+// interruptedResult is the synthetic result of a tool call that has none
+// (agentls stopped, e.g. killed, while the tool ran).
+const interruptedResult = `{"success":false,"error":"interrupted: agentls stopped before this tool finished; check the file before relying on it"}`
+
+// chatRecord is a `.chat` line that is not a message. Message indices count
+// the messages of the file, in order, records excluded.
+type chatRecord struct {
+	Record string    `json:"record"`
+	At     time.Time `json:"at"`
+	// repair: the tool call ids given a synthetic result, and the ids of
+	// the results dropped as orphans.
+	Synthetic []string `json:"synthetic,omitempty"`
+	Dropped   []string `json:"dropped,omitempty"`
+	// compaction: tool results of messages before StubBefore are stubbed;
+	// messages before SummaryUpto are replaced by Summary. Each compaction
+	// record holds the whole state (the latest wins).
+	StubBefore   int    `json:"stub_before,omitempty"`
+	SummaryUpto  int    `json:"summary_upto,omitempty"`
+	Summary      string `json:"summary,omitempty"`
+	TokensBefore int    `json:"tokens_before,omitempty"`
+	TokensAfter  int    `json:"tokens_after,omitempty"`
+	// set_aside: messages From..To-1 are not sent to the model.
+	From   int    `json:"from,omitempty"`
+	To     int    `json:"to,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// viewState is how the model's view differs from the full history.
+type viewState struct {
+	stubBefore  int
+	summaryUpto int
+	summary     string
+	aside       [][2]int // [from, to) ranges left out
+	// repaired holds the tool call ids whose repair is recorded.
+	repaired map[string]bool
+}
+
+// apply folds a record into the state.
+func (v *viewState) apply(r chatRecord) {
+	switch r.Record {
+	case recordRepair:
+		if v.repaired == nil {
+			v.repaired = map[string]bool{}
+		}
+		for _, id := range append(append([]string(nil), r.Synthetic...), r.Dropped...) {
+			v.repaired[id] = true
+		}
+	case recordCompaction:
+		v.stubBefore = max(v.stubBefore, r.StubBefore)
+		if r.SummaryUpto >= v.summaryUpto {
+			v.summaryUpto, v.summary = r.SummaryUpto, r.Summary
+		}
+	case recordSetAside:
+		if r.To > r.From {
+			v.aside = append(v.aside, [2]int{r.From, r.To})
+		}
+	}
+}
+
+func (v *viewState) setAside(i int) bool {
+	for _, r := range v.aside {
+		if i >= r[0] && i < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeHistory decodes a session file's lines into its messages and the
+// state its records describe. A line that is neither is skipped with a
+// warning (the file stays loadable).
+func decodeHistory(id string, lines []json.RawMessage) ([]llm.Message, viewState) {
+	msgs := make([]llm.Message, 0, len(lines))
+	var v viewState
+	for i, line := range lines {
+		var probe struct {
+			Record string `json:"record"`
+		}
+		if json.Unmarshal(line, &probe) == nil && probe.Record != "" {
+			var r chatRecord
+			if err := json.Unmarshal(line, &r); err != nil {
+				slog.Warn("skipping unreadable record", "session", id, "line", i+1, "err", err)
+				continue
+			}
+			v.apply(r)
+			continue
+		}
+		var m llm.Message
+		if err := json.Unmarshal(line, &m); err != nil || m.Role == "" {
+			slog.Warn("skipping unreadable message", "session", id, "line", i+1, "err", err)
+			continue
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, v
+}
+
+// repairHistory makes a conversation valid for OpenAI-compatible endpoints:
+// every assistant tool call is followed by exactly one result (a synthetic
+// "interrupted" one when it has none) and every tool result answers a call
+// of the assistant message just before it (others are dropped). It returns
+// the repaired messages and the ids it added and dropped; msgs is not
+// changed.
+func repairHistory(msgs []llm.Message) (out []llm.Message, synthetic, dropped []string) {
+	out = make([]llm.Message, 0, len(msgs))
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		if m.Role == llm.RoleTool {
+			dropped = append(dropped, m.ToolCallID)
+			continue
+		}
+		out = append(out, m)
+		if m.Role != llm.RoleAssistant || len(m.ToolCalls) == 0 {
+			continue
+		}
+		want := make(map[string]bool, len(m.ToolCalls))
+		for _, c := range m.ToolCalls {
+			want[c.ID] = true
+		}
+		j := i + 1
+		for ; j < len(msgs) && msgs[j].Role == llm.RoleTool; j++ {
+			if id := msgs[j].ToolCallID; want[id] {
+				out = append(out, msgs[j])
+				delete(want, id)
+			} else {
+				dropped = append(dropped, id)
+			}
+		}
+		for _, c := range m.ToolCalls {
+			if want[c.ID] {
+				delete(want, c.ID)
+				out = append(out, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: interruptedResult})
+				synthetic = append(synthetic, c.ID)
+			}
+		}
+		i = j - 1
+	}
+	return out, synthetic, dropped
+}
+
+// view is the conversation as the model gets it: messages before the summary
+// point and set-aside turns left out, old tool results stubbed, the result
+// repaired. When a summary stands for earlier messages and the view does not
+// start with a user message, a short user message says where the summary is.
+func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, dropped []string) {
+	out = make([]llm.Message, 0, len(msgs)-min(v.summaryUpto, len(msgs)))
+	var calls map[string]llm.ToolCall
+	for i := v.summaryUpto; i < len(msgs); i++ {
+		if v.setAside(i) {
+			continue
+		}
+		m := msgs[i]
+		if m.Role == llm.RoleTool && i < v.stubBefore {
+			if calls == nil {
+				calls = callsByID(msgs[:v.stubBefore])
+			}
+			m.Content = stubResult(m, calls[m.ToolCallID])
+		}
+		out = append(out, m)
+	}
+	out, synthetic, dropped = repairHistory(out)
+	if v.summary != "" && (len(out) == 0 || out[0].Role != llm.RoleUser) {
+		out = append([]llm.Message{{Role: llm.RoleUser, Content: "(The earlier part of this conversation is summarised in the system prompt. Continue from there.)"}}, out...)
+	}
+	return out, synthetic, dropped
+}
+
+// unrecorded returns the ids of ids whose repair is not yet recorded.
+func (v *viewState) unrecorded(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if !v.repaired[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// callsByID indexes the tool calls of msgs.
+func callsByID(msgs []llm.Message) map[string]llm.ToolCall {
+	out := map[string]llm.ToolCall{}
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			out[c.ID] = c
+		}
+	}
+	return out
+}
+
+// stubMinBytes is the size under which a tool result is kept as it is: its
+// stub would not be much shorter.
+const stubMinBytes = 400
+
+// stubResult is the one-line stand-in of an old tool result: what was
+// called and how much output it gave.
+func stubResult(m llm.Message, c llm.ToolCall) string {
+	if len(m.Content) < stubMinBytes {
+		return m.Content
+	}
+	what := c.Name
+	if what == "" {
+		what = m.Name
+	}
+	if args := strings.Join(strings.Fields(c.Arguments), " "); args != "" {
+		what += " " + excerpt(args, 160)
+	}
+	ok := strings.HasPrefix(m.Content, `{"success":true`)
+	b, _ := json.Marshal(map[string]any{
+		"success": ok,
+		"elided":  fmt.Sprintf("%s: %s of output removed from the context to save space; call the tool again if you need it", what, byteSize(len(m.Content))),
+	})
+	return string(b)
+}
+
+// byteSize renders n bytes for people: "812 B", "12.3 KB", "20.0 MB".
+func byteSize(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1000)
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
+	}
+}

@@ -1,0 +1,315 @@
+// Package fakeopenai is an OpenAI-compatible Chat Completions endpoint on
+// 127.0.0.1 for tests and benchmarks. Like real endpoints it answers 400 to
+// a history that breaks the tool-call rules (a tool call without its result,
+// a result without its call) and, when given a limit, answers
+// context_length_exceeded (or vLLM's or llama.cpp's wording of it) to a
+// request that is too large. Valid requests are answered by a Reply
+// function, streamed as server-sent events with usage in the last chunk.
+package fakeopenai
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+)
+
+// Overflow is the wording of a context overflow error.
+type Overflow string
+
+// The overflow wordings of the endpoints agentls recognises.
+const (
+	OverflowOpenAI   Overflow = "openai"   // code context_length_exceeded
+	OverflowVLLM     Overflow = "vllm"     // "This model's maximum context length is …"
+	OverflowLlamaCpp Overflow = "llamacpp" // "the request exceeds the available context size"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Reply answers a valid request; nil answers every request with "ok".
+	Reply func(Request) Reply
+	// MaxBytes, when positive, is the context limit: a request whose body is
+	// larger is answered with an overflow error.
+	MaxBytes int
+	// Overflow is the wording of that error (default OverflowOpenAI).
+	Overflow Overflow
+}
+
+// Server is a running fake endpoint. Close it when done.
+type Server struct {
+	// URL is the base URL to configure, ending in /v1.
+	URL  string
+	opts Options
+	srv  *httptest.Server
+
+	mu   sync.Mutex
+	reqs []Request
+}
+
+// Request is one request the server received.
+type Request struct {
+	Body     []byte
+	Model    string
+	Messages []Message
+	Tools    []string
+	// Status is the HTTP status it was answered with.
+	Status int
+}
+
+// Message is a message of a request.
+type Message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []ToolCall `json:"tool_calls"`
+	ToolCallID string     `json:"tool_call_id"`
+}
+
+// ToolCall is a tool call of an assistant message, or of a Reply.
+type ToolCall struct {
+	ID       string `json:"id"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// Call is a ToolCall for a Reply.
+func Call(id, name, args string) ToolCall {
+	c := ToolCall{ID: id}
+	c.Function.Name, c.Function.Arguments = name, args
+	return c
+}
+
+// Reply is the answer to a request: text and/or tool calls, or an error.
+type Reply struct {
+	Text      string
+	ToolCalls []ToolCall
+	// Status, when not zero, answers with this HTTP status and ErrorBody.
+	Status    int
+	ErrorBody string
+}
+
+// New starts a server on 127.0.0.1.
+func New(opts Options) *Server {
+	s := &Server{opts: opts}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.srv.URL + "/v1"
+	return s
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.srv.Close() }
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+// LastUser is the text of the last user message of r ("" when none).
+func (r Request) LastUser() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+// System is the text of r's system message ("" when none).
+func (r Request) System() string {
+	if len(r.Messages) > 0 && r.Messages[0].Role == "system" {
+		return r.Messages[0].Content
+	}
+	return ""
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var in struct {
+		Model    string    `json:"model"`
+		Messages []Message `json:"messages"`
+		Tools    []struct {
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"`
+		} `json:"tools"`
+		Stream bool `json:"stream"`
+	}
+	req := Request{Body: body}
+	if err := json.Unmarshal(body, &in); err != nil {
+		s.record(req, http.StatusBadRequest)
+		writeError(w, http.StatusBadRequest, invalidRequest("We could not parse the JSON body of your request.", "", nil))
+		return
+	}
+	req.Model, req.Messages = in.Model, in.Messages
+	for _, t := range in.Tools {
+		req.Tools = append(req.Tools, t.Function.Name)
+	}
+	if msg, param := checkHistory(in.Messages); msg != "" {
+		s.record(req, http.StatusBadRequest)
+		writeError(w, http.StatusBadRequest, invalidRequest(msg, param, nil))
+		return
+	}
+	if s.opts.MaxBytes > 0 && len(body) > s.opts.MaxBytes {
+		s.record(req, http.StatusBadRequest)
+		writeError(w, http.StatusBadRequest, s.overflow(len(body)))
+		return
+	}
+	reply := Reply{Text: "ok"}
+	if s.opts.Reply != nil {
+		reply = s.opts.Reply(req)
+	}
+	if reply.Status != 0 {
+		s.record(req, reply.Status)
+		writeError(w, reply.Status, reply.ErrorBody)
+		return
+	}
+	s.record(req, http.StatusOK)
+	usage := fmt.Sprintf(`{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}`, Tokens(len(body)), Tokens(len(reply.Text)), Tokens(len(body))+Tokens(len(reply.Text)))
+	if !in.Stream {
+		writeWhole(w, reply, usage)
+		return
+	}
+	writeStream(w, reply, usage)
+}
+
+// Tokens is the token count the server reports for n bytes (one per four).
+func Tokens(n int) int { return (n + 3) / 4 }
+
+func (s *Server) record(r Request, status int) {
+	r.Status = status
+	s.mu.Lock()
+	s.reqs = append(s.reqs, r)
+	s.mu.Unlock()
+}
+
+// overflow is the error body of a request of n bytes over the limit.
+func (s *Server) overflow(n int) string {
+	limit, got := Tokens(s.opts.MaxBytes), Tokens(n)
+	switch s.opts.Overflow {
+	case OverflowVLLM:
+		return invalidRequest(fmt.Sprintf("This model's maximum context length is %d tokens. However, you requested %d tokens in the messages. Please reduce the length of the messages.", limit, got), "", nil)
+	case OverflowLlamaCpp:
+		return fmt.Sprintf(`{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":%d,"n_ctx":%d}}`, got, limit)
+	default:
+		code := "context_length_exceeded"
+		return invalidRequest(fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.", limit, got), "messages", &code)
+	}
+}
+
+// checkHistory applies OpenAI's rules on tool messages and returns the
+// error message and param of the first violation ("" when valid).
+func checkHistory(msgs []Message) (string, string) {
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		if m.Role == "tool" {
+			return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", fmt.Sprintf("messages.[%d].role", i)
+		}
+		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
+			continue
+		}
+		want := map[string]bool{}
+		for _, c := range m.ToolCalls {
+			want[c.ID] = true
+		}
+		j := i + 1
+		for ; j < len(msgs) && msgs[j].Role == "tool"; j++ {
+			if !want[msgs[j].ToolCallID] {
+				return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", fmt.Sprintf("messages.[%d].role", j)
+			}
+			delete(want, msgs[j].ToolCallID)
+		}
+		if len(want) > 0 {
+			var ids []string
+			for _, c := range m.ToolCalls {
+				if want[c.ID] {
+					ids = append(ids, c.ID)
+				}
+			}
+			return "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: " + strings.Join(ids, ", "), fmt.Sprintf("messages.[%d].role", i)
+		}
+		i = j - 1
+	}
+	return "", ""
+}
+
+func invalidRequest(msg, param string, code *string) string {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{
+		"message": msg, "type": "invalid_request_error", "param": nullable(param), "code": code,
+	}})
+	return string(b)
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func writeError(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	io.WriteString(w, body)
+}
+
+func writeWhole(w http.ResponseWriter, r Reply, usage string) {
+	msg := map[string]any{"role": "assistant", "content": r.Text}
+	finish := "stop"
+	if len(r.ToolCalls) > 0 {
+		msg["tool_calls"] = toolCalls(r.ToolCalls)
+		finish = "tool_calls"
+	}
+	b, _ := json.Marshal(map[string]any{
+		"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+		"usage":   json.RawMessage(usage),
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(b)
+}
+
+func toolCalls(calls []ToolCall) []any {
+	out := make([]any, len(calls))
+	for i, c := range calls {
+		out[i] = map[string]any{"index": i, "id": c.ID, "type": "function",
+			"function": map[string]string{"name": c.Function.Name, "arguments": c.Function.Arguments}}
+	}
+	return out
+}
+
+func writeStream(w http.ResponseWriter, r Reply, usage string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta any, finish string, usage string) {
+		fin := any(nil)
+		if finish != "" {
+			fin = finish
+		}
+		m := map[string]any{"id": "x", "object": "chat.completion.chunk", "created": 1, "model": "m",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": fin}}}
+		if usage != "" {
+			m["choices"] = []any{}
+			m["usage"] = json.RawMessage(usage)
+		}
+		b, _ := json.Marshal(m)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	chunk(map[string]any{"role": "assistant", "content": r.Text}, "", "")
+	finish := "stop"
+	if len(r.ToolCalls) > 0 {
+		chunk(map[string]any{"tool_calls": toolCalls(r.ToolCalls)}, "", "")
+		finish = "tool_calls"
+	}
+	chunk(map[string]any{}, finish, "")
+	chunk(nil, "", usage)
+	io.WriteString(w, "data: [DONE]\n\n")
+}

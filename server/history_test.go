@@ -1,0 +1,200 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/internal/fakeopenai"
+	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/workspace"
+)
+
+// startWithFake starts a server in dir whose model is the fake endpoint,
+// configured as a user does (initializationOptions); model adds keys to
+// the model section and extra adds top-level config keys.
+func startWithFake(t *testing.T, dir string, fake *fakeopenai.Server, model, extra map[string]any) *harness {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	opts := server.Options{Getenv: func(k string) string { return map[string]string{"MY_KEY": "sk-test"}[k] }}
+	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+		return server.Serve(ctx, rwc, opts)
+	}, fakeeditor.Handlers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ed.Close() })
+	m := map[string]any{"provider": "openai", "base_url": fake.URL, "api_key_env": "MY_KEY", "name": "test-model"}
+	for k, v := range model {
+		m[k] = v
+	}
+	initOpts := map[string]any{"model": m}
+	for k, v := range extra {
+		initOpts[k] = v
+	}
+	params := map[string]any{"rootUri": "file://" + filepath.ToSlash(dir), "capabilities": fullCaps(), "initializationOptions": initOpts}
+	if err := ed.Call(ctx, "initialize", params, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ed.Notify(ctx, "initialized", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	return &harness{t: t, ctx: ctx, dir: dir, ed: ed}
+}
+
+// chatLines returns the JSON lines after the frontmatter of a session file.
+func chatLines(t *testing.T, dir, id string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, ".agentls", "chats", id+".chat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(string(data), "\n") {
+		var m map[string]any
+		if strings.HasPrefix(line, "{") && json.Unmarshal([]byte(line), &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestCrashedHistoryIsRepaired: a session file that ends in an assistant
+// tool call with no result (as after a kill -9 mid tool call), and holds an
+// orphan tool result, is repaired before it is sent: the fake endpoint, like
+// real ones, answers 400 to such a history. The repair is recorded in the
+// file, the full history stays, and loadSession still returns it.
+func TestCrashedHistoryIsRepaired(t *testing.T) {
+	dir := t.TempDir()
+	store := workspace.NewChatStore(filepath.Join(dir, ".agentls", "chats"))
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	const id = "crashed-session"
+	if err := store.Create(workspace.ChatMeta{ID: id, Title: "t", Mode: "build", CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{
+		`{"role":"user","content":"fix the bug"}`,
+		`{"role":"tool","tool_call_id":"orphan_1","name":"read","content":"{\"success\":true}"}`,
+		`{"role":"assistant","content":"Let me edit.","tool_calls":[{"id":"call_a","name":"edit","arguments":"{\"path\":\"a.go\"}"},{"id":"call_b","name":"read","arguments":"{\"path\":\"b.go\"}"}]}`,
+		`{"role":"tool","tool_call_id":"call_b","name":"read","content":"{\"success\":true,\"result\":\"b\"}"}`,
+	}
+	for _, l := range lines {
+		if err := store.Append(id, json.RawMessage(l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fake := fakeopenai.New(fakeopenai.Options{Reply: func(fakeopenai.Request) fakeopenai.Reply {
+		return fakeopenai.Reply{Text: "I will check a.go again."}
+	}})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, nil, nil)
+
+	var loaded struct {
+		Messages []map[string]any `json:"messages"`
+	}
+	if err := h.ed.Call(h.ctx, "agent/loadSession", map[string]any{"sessionId": id}, &loaded); err != nil {
+		t.Fatal(err)
+	}
+	if len(loaded.Messages) != 4 {
+		t.Fatalf("loadSession returned %d messages, want the full 4", len(loaded.Messages))
+	}
+	if r := h.prompt(id, "go on"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt after a crash = %+v (%s)", r, r.Error)
+	}
+	reqs := fake.Requests()
+	if len(reqs) != 1 || reqs[0].Status != 200 {
+		t.Fatalf("requests: %+v", reqs)
+	}
+	var roles []string
+	var synthetic string
+	for _, m := range reqs[0].Messages {
+		roles = append(roles, m.Role+":"+m.ToolCallID)
+		if m.ToolCallID == "call_a" {
+			synthetic = m.Content
+		}
+	}
+	if got := strings.Join(roles, " "); got != "system: user: assistant: tool:call_b tool:call_a user:" {
+		t.Fatalf("sent history = %s", got)
+	}
+	if !strings.Contains(synthetic, "interrupted: agentls stopped before this tool finished; check the file before relying on it") {
+		t.Fatalf("synthetic result = %q", synthetic)
+	}
+	var repairs []map[string]any
+	for _, l := range chatLines(t, dir, id) {
+		if l["record"] == "repair" {
+			repairs = append(repairs, l)
+		}
+	}
+	if len(repairs) != 1 || !strings.Contains(toJSON(repairs[0]), `"synthetic":["call_a"]`) || !strings.Contains(toJSON(repairs[0]), `"dropped":["orphan_1"]`) {
+		t.Fatalf("repair records = %v", repairs)
+	}
+	// The file keeps the full history: the 4 messages, the prompt, the answer.
+	if n := len(chatLines(t, dir, id)) - len(repairs); n != 6 {
+		t.Fatalf("%d messages in the file, want 6", n)
+	}
+	// A second prompt sends the same repaired history and records nothing new.
+	if r := h.prompt(id, "and then?"); r.StopReason != "end_turn" {
+		t.Fatalf("second prompt = %+v (%s)", r, r.Error)
+	}
+	n := 0
+	for _, l := range chatLines(t, dir, id) {
+		if l["record"] == "repair" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d repair records after the second prompt, want 1", n)
+	}
+}
+
+func toJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestOversizeToolArgumentsRefused: a tool call whose arguments are over the
+// 1 MB cap is not run, the model is told why, and the history keeps a short
+// stub instead of the arguments, so they are not re-sent with every request.
+func TestOversizeToolArgumentsRefused(t *testing.T) {
+	dir := t.TempDir()
+	huge := strings.Repeat("z", 3<<20)
+	fake := fakeopenai.New(fakeopenai.Options{Reply: func(r fakeopenai.Request) fakeopenai.Reply {
+		if r.Messages[len(r.Messages)-1].Role == "user" {
+			args, _ := json.Marshal(map[string]string{"path": "big.txt", "content": huge})
+			return fakeopenai.Reply{ToolCalls: []fakeopenai.ToolCall{fakeopenai.Call("call_big", "write", string(args))}}
+		}
+		return fakeopenai.Reply{Text: "I will write it in pieces."}
+	}})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, nil, nil)
+	s := h.newSession("build")
+	if r := h.prompt(s.SessionID, "write a big file"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%s)", r, r.Error)
+	}
+	reqs := fake.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	second := string(reqs[1].Body)
+	if len(second) > 100<<10 || !strings.Contains(second, "arguments refused: 3.1 MB over the 1 MB cap") {
+		t.Fatalf("second request: %d bytes, %q…", len(second), second[:min(len(second), 300)])
+	}
+	if _, err := os.Stat(filepath.Join(dir, "big.txt")); !os.IsNotExist(err) {
+		t.Fatalf("big.txt was written: %v", err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, ".agentls", "chats", s.SessionID+".chat"))
+	if err != nil || fi.Size() > 100<<10 {
+		t.Fatalf("session file: %v, %d bytes", err, fi.Size())
+	}
+	done := h.updates("tool_call_update")
+	if len(done) != 1 || done[0]["status"] != "failed" || !strings.Contains(toJSON(done[0]), "Send large content in pieces") {
+		t.Fatalf("tool_call_update = %v", done)
+	}
+}
