@@ -73,7 +73,7 @@ func TestRead(t *testing.T) {
 // line that fits and says where to continue; reading on from there works.
 func TestReadByteCap(t *testing.T) {
 	line := strings.Repeat("x", 999) + "\n" // 1000 bytes, 1007 with the number
-	text := strings.Repeat(line, 200)         // 200 KB
+	text := strings.Repeat(line, 200)       // 200 KB
 	env := newFake(t, map[string]string{"big.txt": text})
 	var got ReadOutput
 	value(t, call(t, ReadTool{}, env, `{"path":"big.txt"}`), &got)
