@@ -27,11 +27,14 @@ var (
 type promptData struct {
 	PlansDir string
 	Root     string
+	Tools    string // the tools offered in the mode, as `name`, `name`, …
 }
 
 // modelRequest builds the next model request: the persona of the mode read
 // now, a one-time notice of a mode change, the approved plan in build mode,
-// and the conversation as the model's view of it (see viewState.view).
+// the conversation as the model's view of it (see viewState.view), and the
+// tools offered in that mode (plan mode offers only the tools declared for
+// it; see docs/guard.md).
 func (s *Session) modelRequest() llm.Request {
 	m := s.m
 	s.mu.Lock()
@@ -48,17 +51,23 @@ func (s *Session) modelRequest() llm.Request {
 	if mode == guard.ModeBuild {
 		tmpl = builderTmpl
 	}
-	if err := tmpl.Execute(&sys, promptData{PlansDir: m.plansDir(), Root: m.ws.Root()}); err != nil {
+	offered := m.tools.Offered(mode)
+	toolNames := make([]string, len(offered))
+	for i, t := range offered {
+		toolNames[i] = "`" + t.Name + "`"
+	}
+	tools := strings.Join(toolNames, ", ")
+	if err := tmpl.Execute(&sys, promptData{PlansDir: m.plansDir(), Root: m.ws.Root(), Tools: tools}); err != nil {
 		sys.WriteString("(persona unavailable: " + err.Error() + ")")
 	}
 	fmt.Fprintf(&sys, "\n\nThe workspace root is %s. Paths are relative to it.\n", m.ws.Root())
 	if notice != "" {
-		fmt.Fprintf(&sys, "\n# Mode change\n%s\n", notice)
+		fmt.Fprintf(&sys, "\n# Mode change\n%s Your tools now are %s.\n", notice, tools)
 	}
 	if mode == guard.ModeBuild && planFile != "" {
 		sys.WriteString(m.approvedPlanSection(planFile, lastWritten, wrote))
 	}
-	req := llm.Request{System: sys.String(), Messages: msgs, Tools: m.tools.Specs()}
+	req := llm.Request{System: sys.String(), Messages: msgs, Tools: offered}
 	if mode == guard.ModePlan && m.cfg.Model.PlanName != "" {
 		req.Model = m.cfg.Model.PlanName
 	}

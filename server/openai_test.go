@@ -62,7 +62,7 @@ func (c *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // startWithOpenAI starts a server whose model is configured the way a user
 // does it: initializationOptions naming the endpoint and the key variable.
-func startWithOpenAI(t *testing.T, chat *chatServer) *harness {
+func startWithOpenAI(t *testing.T, chat http.Handler) *harness {
 	t.Helper()
 	srv := httptest.NewServer(chat)
 	t.Cleanup(srv.Close)
