@@ -36,14 +36,25 @@ func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest,
 	for _, m := range req.Messages {
 		out.Messages = append(out.Messages, chatMessage(m))
 	}
-	for _, t := range req.Tools {
+	tools, err := chatTools(req.Tools)
+	if err != nil {
+		return out, err
+	}
+	out.Tools = tools
+	return out, nil
+}
+
+// chatTools maps the tool specs to the request's tool definitions.
+func chatTools(specs []llm.ToolSpec) ([]goopenai.Tool, error) {
+	var out []goopenai.Tool
+	for _, t := range specs {
 		params := t.Parameters
 		if len(params) == 0 {
 			params = emptyParameters
 		} else if !json.Valid(params) {
-			return out, fmt.Errorf("tool %s: parameters are not valid JSON", t.Name)
+			return nil, fmt.Errorf("tool %s: parameters are not valid JSON", t.Name)
 		}
-		out.Tools = append(out.Tools, goopenai.Tool{
+		out = append(out, goopenai.Tool{
 			Type: goopenai.ToolTypeFunction,
 			Function: &goopenai.FunctionDefinition{
 				Name:        t.Name,
@@ -53,6 +64,17 @@ func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest,
 		})
 	}
 	return out, nil
+}
+
+// ToolsJSON is the request's "tools" array exactly as the provider sends it
+// for specs (what the tool definitions cost on every request; bench/tooldefs
+// prints it).
+func ToolsJSON(specs []llm.ToolSpec) ([]byte, error) {
+	tools, err := chatTools(specs)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(tools)
 }
 
 // chatMessage maps one conversation message. A tool message carries its

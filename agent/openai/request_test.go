@@ -272,3 +272,29 @@ func TestIsJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsJSONIsWhatIsSent: ToolsJSON is byte for byte the "tools" array of
+// the request body the provider sends.
+func TestToolsJSONIsWhatIsSent(t *testing.T) {
+	f := newFake(t, sse(textChunk("ok")))
+	p := newTestProvider(t, f.URL, nil)
+	if _, _, err := complete(context.Background(), p.Provider, conversation); err != nil {
+		t.Fatalf("Complete: %v", err)
+	}
+	var body struct {
+		Tools json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(f.requests()[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ToolsJSON(conversation.Tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(body.Tools) {
+		t.Errorf("ToolsJSON = %s\nsent      %s", got, body.Tools)
+	}
+	if _, err := ToolsJSON([]llm.ToolSpec{{Name: "x", Parameters: json.RawMessage(`{`)}}); err == nil {
+		t.Error("ToolsJSON accepts invalid parameters")
+	}
+}

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent/tools"
+)
+
+// TestRun: the bench prints both modes and a line for every tool.
+func TestRun(t *testing.T) {
+	var out strings.Builder
+	if err := run(&out); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, re := range []string{`(?m)^build mode \(18 tools\) +\d+\.\d KB +\d+\.\d KB +≤ 12\.0 KB$`, `(?m)^plan mode \(10 tools\) +\d+\.\d KB`} {
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("output lacks %s:\n%s", re, text)
+		}
+	}
+	for _, tool := range tools.All() {
+		if !regexp.MustCompile(`(?m)^` + tool.Spec().Name + ` +\d+ +(offered|not offered)$`).MatchString(text) {
+			t.Errorf("output lacks a line for %s:\n%s", tool.Spec().Name, text)
+		}
+	}
+}
