@@ -121,7 +121,17 @@ func TestOffered(t *testing.T) {
 	if got := names(guard.ModeBuild); !slices.Equal(got, reg.Names()) {
 		t.Errorf("build mode offers %q, want every tool %q", got, reg.Names())
 	}
-	wantPlan := []string{"read", "ls", "glob", "grep", "ask_user", "exit_plan_mode", "plan_write", "plan_read", "plan_edit", "plan_list"}
+	var wantPlan []string
+	for _, d := range reg.Declarations().All() {
+		if d.Plan == guard.OfferedInPlan {
+			wantPlan = append(wantPlan, d.Name)
+		}
+	}
+	for _, must := range []string{"read", "grep", "ask_user", "exit_plan_mode", "plan_write", "plan_edit"} {
+		if !slices.Contains(wantPlan, must) {
+			t.Errorf("plan mode does not offer %s", must)
+		}
+	}
 	for _, mode := range []guard.Mode{guard.ModePlan, "", "Build"} {
 		if got := names(mode); !slices.Equal(got, wantPlan) {
 			t.Errorf("mode %q offers %q, want %q", mode, got, wantPlan)
@@ -130,7 +140,38 @@ func TestOffered(t *testing.T) {
 	for _, s := range reg.Offered(guard.ModePlan) {
 		d, _ := reg.Declarations().Lookup(s.Name)
 		if d.Class == guard.ClassMutating {
-			t.Errorf("plan mode offers %s, a mutating tool", s.Name)
+			t.Errorf("plan mode offers %s", s.Name)
 		}
+	}
+}
+
+// toolDefsGolden holds every model-facing definition, one JSON line per
+// tool: a change to a name, a description or a schema shows in its diff.
+const toolDefsGolden = "testdata/tooldefs.golden.jsonl"
+
+// TestToolDefinitionsGolden keeps the model-facing definitions byte for byte
+// as they are unless a change means to alter them (-update).
+func TestToolDefinitionsGolden(t *testing.T) {
+	reg, err := NewRegistry(All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	for _, s := range reg.Specs() {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Write(append(b, '\n'))
+	}
+	want, err := os.ReadFile(toolDefsGolden)
+	if bytes.Equal(got.Bytes(), want) {
+		return
+	}
+	if !*update {
+		t.Fatalf("the tool definitions differ from %s (read error: %v); run go test ./agent/tools -run TestToolDefinitionsGolden -update if the change is meant", toolDefsGolden, err)
+	}
+	if err := os.WriteFile(toolDefsGolden, got.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

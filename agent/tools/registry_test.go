@@ -16,21 +16,6 @@ import (
 	"github.com/agentls/agentls/guard"
 )
 
-// designTools are the model-facing tools of DESIGN.md §Tools.
-var designTools = []string{
-	"read", "ls", "glob", "grep", "write", "edit", "mv", "rm", "mkdir", "touch", "run",
-	"ask_user", "enter_plan_mode", "exit_plan_mode", "plan_write", "plan_read", "plan_edit", "plan_list",
-}
-
-// requiredArgs are the arguments DESIGN.md marks required (plan_write's are
-// checked by the tool: its two forms need different ones).
-var requiredArgs = map[string][]string{
-	"read": {"path"}, "ls": nil, "glob": {"pattern"}, "grep": {"pattern"}, "write": {"content", "path"},
-	"edit": {"path"}, "mv": {"from", "to"}, "rm": {"path"}, "mkdir": {"path"}, "touch": {"path"},
-	"run": {"command"}, "ask_user": {"questions"}, "enter_plan_mode": nil, "exit_plan_mode": {"plan_file_path"},
-	"plan_write": nil, "plan_read": nil, "plan_edit": {"path"}, "plan_list": nil,
-}
-
 // paramsOf maps each tool to its params struct (ask_user's arguments are
 // parsed by the questions package).
 var paramsOf = map[string]any{
@@ -48,12 +33,11 @@ func TestRegistryAll(t *testing.T) {
 	if err != nil {
 		t.Fatalf("NewRegistry(All()...): %v", err)
 	}
-	if got := reg.Names(); !reflect.DeepEqual(got, designTools) {
-		t.Errorf("names = %q\nwant    %q", got, designTools)
-	}
+	// The names, descriptions and schemas are pinned byte for byte by
+	// TestToolDefinitionsGolden, the declarations by TestDeclarationsGolden.
 	specs := reg.Specs()
-	if len(specs) != len(designTools) {
-		t.Fatalf("%d specs for %d tools", len(specs), len(designTools))
+	if len(specs) != len(All()) || len(reg.Names()) != len(All()) {
+		t.Fatalf("%d specs and %d names for %d tools", len(specs), len(reg.Names()), len(All()))
 	}
 	for i, name := range reg.Names() {
 		tool, ok := reg.Lookup(name)
@@ -177,11 +161,31 @@ func TestSpecsAreValidSchemas(t *testing.T) {
 			if s.Type != "object" || s.AdditionalProperties == nil || *s.AdditionalProperties {
 				t.Errorf("want an object schema with additionalProperties false: %s", spec.Parameters)
 			}
-			required := slices.Clone(s.Required)
-			sort.Strings(required)
-			want := slices.Clone(requiredArgs[spec.Name])
-			if !slices.Equal(required, want) {
-				t.Errorf("required = %q, want %q", required, want)
+			// The guard reads exactly the declared path arguments: each is a
+			// property, optional exactly when not required, and every
+			// property named like a path is declared.
+			d := spec.Guard
+			declaredPath := map[string]bool{}
+			for _, p := range d.Paths {
+				declaredPath[p.Name] = true
+				if _, ok := s.Properties[p.Name]; !ok {
+					t.Errorf("declared path argument %q is not a property", p.Name)
+				}
+				if p.Optional == slices.Contains(s.Required, p.Name) {
+					t.Errorf("path argument %q: optional %v but required %v", p.Name, p.Optional, slices.Contains(s.Required, p.Name))
+				}
+			}
+			for p := range s.Properties {
+				if (p == "path" || p == "from" || p == "to" || p == "cwd" || strings.HasSuffix(p, "_path")) && !declaredPath[p] {
+					t.Errorf("property %q names a path but is not declared to the guard", p)
+				}
+			}
+			// Which arguments are required is pinned by the golden
+			// definitions; each must at least be a property.
+			for _, r := range s.Required {
+				if _, ok := s.Properties[r]; !ok {
+					t.Errorf("required argument %q is not a property", r)
+				}
 			}
 			// The schema rejects unknown arguments, as the tool does.
 			if err := schema.Validate(map[string]any{"no_such_argument": true}); err == nil {
