@@ -42,6 +42,10 @@ type Options struct {
 	Getenv func(string) string
 	// Version is reported in serverInfo.
 	Version string
+	// MaxMessageBytes caps one incoming message's body (--max-message-mb);
+	// 0 means DefaultMaxMessageBytes. A larger message is dropped and
+	// answered with an error.
+	MaxMessageBytes int
 }
 
 // Server serves one editor over one connection.
@@ -75,7 +79,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	s := &Server{opts: opts, stop: stop}
-	stream := tolerantStream{jsonrpc2.NewStream(eofNotifier{ReadWriteCloser: rwc, onEOF: stop})}
+	stream := newFrameStream(eofNotifier{ReadWriteCloser: rwc, onEOF: stop}, opts.MaxMessageBytes)
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}), jsonrpc2.WithPreempter(s))
 	s.docWork = s.startDocWork()
 	handler := swallowNotificationErrors(protocol.CancelHandler(jsonrpc2.AsyncHandler(recoverPanics(s.route))))
@@ -93,11 +97,16 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		mgr.Close()
 	}
 	_ = s.conn.Close()
-	if err := s.conn.Err(); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
-		slog.Debug("connection ended", "err", err)
+	connErr := s.conn.Err()
+	if connErr != nil && !errors.Is(connErr, io.EOF) && !errors.Is(connErr, io.ErrClosedPipe) {
+		slog.Debug("connection ended", "err", connErr)
 	}
 	if exitWithout {
 		return ErrExitWithoutShutdown
+	}
+	var frameErr *FrameError
+	if errors.As(connErr, &frameErr) {
+		return frameErr // the editor must see a failure and restart the server
 	}
 	return nil
 }
@@ -120,6 +129,9 @@ func (e eofNotifier) Read(p []byte) (int, error) {
 // route dispatches a request to its handler.
 func (s *Server) route(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	method := req.Method()
+	if req.IsCall() && s.isShutDown() {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted")
+	}
 	if h, ok := agentHandlers[method]; ok {
 		if !s.isInitialized() {
 			return nil, jsonrpc2.NewError(serverNotInitialized, "server not initialized")
@@ -175,6 +187,12 @@ func (s *Server) isInitialized() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.mgr != nil
+}
+
+func (s *Server) isShutDown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shutdown
 }
 
 func (s *Server) manager() *agent.Manager {

@@ -36,6 +36,8 @@ Flags:
   --config FILE     use FILE instead of <workspace>/.agentls.yaml
   --log-file FILE   also write logs to FILE (logs never go to stdout)
   --log-level L     debug, info, warn or error (default info)
+  --max-message-mb N  cap one incoming message at N MB (default 64); a larger
+                    one is dropped and answered with an error
 
 The model is configured in .agentls.yaml, the editor's initializationOptions,
 or the environment (OPENAI_API_KEY, OPENAI_BASE_URL, AGENTLS_MODEL).
@@ -54,6 +56,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	configFile := fs.String("config", "", "config file")
 	logFile := fs.String("log-file", "", "log file")
 	logLevel := fs.String("log-level", "info", "log level")
+	maxMessageMB := fs.Int("max-message-mb", server.DefaultMaxMessageBytes>>20, "cap on one incoming message, in MB")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -83,7 +86,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "agentls serve: unexpected arguments %q\n", rest)
 			return 2
 		}
-		err := server.Serve(ctx, stdio{Reader: stdin, Writer: stdout}, server.Options{ConfigFile: *configFile, Version: version})
+		if *maxMessageMB <= 0 {
+			fmt.Fprintf(stderr, "agentls: --max-message-mb must be at least 1, not %d\n", *maxMessageMB)
+			return 2
+		}
+		err := server.Serve(ctx, stdio{Reader: stdin, Writer: stdout}, server.Options{
+			ConfigFile: *configFile, Version: version, MaxMessageBytes: *maxMessageMB << 20,
+		})
 		if errors.Is(err, server.ErrExitWithoutShutdown) {
 			return 1
 		}
