@@ -63,7 +63,7 @@ func (g *Guard) CheckCall(st State, tool string, args json.RawMessage) *Refusal 
 		if !present {
 			return g.badTarget(st, tool, d.Kind, "", fmt.Errorf("argument %q is missing", p.Name))
 		}
-		targets = append(targets, target{role: p.Name, given: v})
+		targets = append(targets, target{role: p.Name, given: v, source: p.Role == Source})
 	}
 	return g.decide(st, tool, d.Kind, change, targets)
 }

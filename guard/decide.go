@@ -10,6 +10,8 @@ import (
 type target struct {
 	role  string // "path", "from", "to"
 	given string
+	// source: the path a move takes away (it creates no folders).
+	source bool
 }
 
 // decide resolves every target from scratch and applies the rules for one
@@ -57,8 +59,30 @@ func (g *Guard) decide(st State, tool string, kind Kind, change workspace.Change
 		default:
 			err = fmt.Errorf("unknown change kind %q", change)
 		}
+		if err == nil && !t.source && change != workspace.ChangeDelete {
+			err = g.parentsErr(t.given, paths[i])
+		}
 		if err != nil {
 			return g.planRefusal(st, tool, kind, t.given, err.Error())
+		}
+	}
+	return nil
+}
+
+// parentsErr judges the folders a change would create along with its
+// target (a new file's, a new folder's or a move destination's missing
+// parents) as the mkdir of each: in plan mode only inside the plans folder,
+// or on the way to it (creating a configured plans folder such as
+// docs/plans needs docs/ too).
+func (g *Guard) parentsErr(given string, p workspace.Path) error {
+	plans, plansErr := g.plansReal()
+	for _, dir := range g.ws.MissingParents(p) {
+		if plansErr == nil && strictlyUnder(plans, dir.Abs) {
+			continue
+		}
+		if err := g.mkdirErr(given, dir); err != nil {
+			return fmt.Errorf("%q would also create the missing folder %s (%v), and in plan mode folders may be created only inside %s",
+				given, dir.Rel, err, g.plansHint())
 		}
 	}
 	return nil

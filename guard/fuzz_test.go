@@ -22,8 +22,10 @@ func physicalOp(tool string) string {
 }
 
 // FuzzCheckCall: whatever the arguments, a call CheckCall allows in plan mode
-// changes nothing but .plan files in the workspace (write, edit, touch, mv)
-// or folders and files inside plans/ (mkdir, rm); in any mode nothing under
+// changes nothing but .plan files in the workspace (write, edit, touch, mv),
+// including the missing parent folders they imply (created as an editor or
+// the disk applier would: only at or below plans/), or folders and files
+// inside plans/ (mkdir, rm); in any mode nothing under
 // a protected folder (.agentls, .git, .hg, .svn, .jj, at any depth, and the
 // folder the top-level .jj symlink points to). Checked by the independent oracle (oracle_test.go) and by
 // applying the call for real in a fresh sandbox.

@@ -39,7 +39,7 @@ func (g *Guard) CheckOps(st State, tool string, ops []Op) *Refusal {
 		targets := []target{{role: "path", given: op.Path}}
 		switch op.Kind {
 		case workspace.ChangeRename:
-			targets = []target{{role: "from", given: op.From}, {role: "path", given: op.Path}}
+			targets = []target{{role: "from", given: op.From, source: true}, {role: "path", given: op.Path}}
 		case workspace.ChangeEdit, workspace.ChangeCreate, workspace.ChangeDelete, workspace.ChangeMkdir:
 			if op.From != "" {
 				return g.badTarget(st, tool, kind, op.From, fmt.Errorf("operation %q has a source (%q); only a rename has one", op.Kind, op.From))

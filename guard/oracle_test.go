@@ -283,18 +283,24 @@ func applyPhysically(t *testing.T, sb *sandbox, op string, names ...string) {
 			}
 			rel = append(rel, r)
 		}
+		// Like an editor honouring a CreateFile, and like the disk applier,
+		// a new file or a move's destination gets its missing parents.
+		mkParents := func(name string) { _ = root.MkdirAll(filepath.Dir(name), 0o755) }
 		switch op {
 		case "write":
+			mkParents(rel[0])
 			_ = root.WriteFile(rel[0], []byte("fuzzed\n"), 0o644)
 		case "edit":
 			if _, err := root.Stat(rel[0]); err == nil {
 				_ = root.WriteFile(rel[0], []byte("edited\n"), 0o644)
 			}
 		case "touch":
+			mkParents(rel[0])
 			if f, err := root.OpenFile(rel[0], os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
 				f.Close()
 			}
 		case "mv":
+			mkParents(rel[1])
 			_ = root.Rename(rel[0], rel[1])
 		case "rm":
 			_ = root.RemoveAll(rel[0])
@@ -308,7 +314,8 @@ func applyPhysically(t *testing.T, sb *sandbox, op string, names ...string) {
 
 // checkTreeDiff asserts what may have changed in the sandbox after an
 // allowed operation: in plan mode only .plan files in the workspace (write,
-// edit, touch, mv), only new folders at or below plans/ (mkdir), only .plan
+// edit, touch, mv, with new parent folders only at or below plans/, as
+// mkdir), only new folders at or below plans/ (mkdir), only .plan
 // files and empty folders removed below plans/ (rm); in any mode nothing
 // protected (isProtectedRel).
 func checkTreeDiff(t *testing.T, before, after map[string]entry, op string, planMode bool, what string) {
@@ -329,11 +336,15 @@ func checkTreeDiff(t *testing.T, before, after map[string]entry, op string, plan
 	switch op {
 	case "write", "edit", "touch", "mv":
 		for _, p := range all {
+			if e, ok := after[p]; ok && e.typ.IsDir() {
+				// Only an implied parent folder, created where mkdir may.
+				if _, existed := before[p]; existed || !strings.HasPrefix(p, "ws/plans/") && p != "ws/plans" || strings.HasSuffix(p, ".plan") {
+					fail(p, "a folder plan mode may not create")
+				}
+				continue
+			}
 			if !strings.HasPrefix(p, "ws/") || !strings.HasSuffix(p, ".plan") {
 				fail(p, "not a .plan file in the workspace")
-			}
-			if e, ok := after[p]; ok && e.typ.IsDir() {
-				fail(p, "a folder")
 			}
 		}
 	case "mkdir":

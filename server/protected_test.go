@@ -22,6 +22,23 @@ type attempt struct {
 	id, tool string
 	args     map[string]any
 	want     string
+	hint     string // "" or a text the refusal's hint must hold
+}
+
+// rawOutput is the JSON of the rawOutput of the tool_call_update of call id.
+func (h *harness) rawOutput(id string) string {
+	h.t.Helper()
+	for _, u := range h.updates("tool_call_update") {
+		if u["toolCallId"] == id {
+			b, err := json.Marshal(u["rawOutput"])
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	h.t.Fatalf("no tool_call_update for %s", id)
+	return ""
 }
 
 // attemptScript is a model that makes every attempt in one step, then ends.
@@ -113,6 +130,9 @@ func tryAll(t *testing.T, mode string, files map[string]string, attempts []attem
 				if ok || !strings.Contains(errText, a.want) {
 					t.Errorf("%s %s %v: success %v, error %q; want a failure with %q", a.id, a.tool, a.args, ok, errText, a.want)
 				}
+				if a.hint != "" && !strings.Contains(h.rawOutput(a.id), a.hint) {
+					t.Errorf("%s: the refusal's hint lacks %q: %s", a.id, a.hint, h.rawOutput(a.id))
+				}
 			}
 			if d := diffTrees(before, tree(t, h.dir)); len(d) > 0 {
 				t.Errorf("the workspace changed: %v", d)
@@ -140,13 +160,13 @@ const vcsRefusal = "version-control folder"
 // lock the repository or make a branch) are refused in plan mode.
 func TestVCSFoldersProtectedInPlanMode(t *testing.T) {
 	tryAll(t, "plan", gitFiles, []attempt{
-		{"lock", "write", map[string]any{"path": ".git/index.lock/x.plan", "content": "x"}, vcsRefusal},
-		{"branch", "write", map[string]any{"path": ".git/refs/heads/x.plan", "content": "x"}, vcsRefusal},
-		{"touch", "touch", map[string]any{"path": ".GIT/refs/heads/y.plan"}, vcsRefusal},
-		{"plan_write", "plan_write", map[string]any{"title": "T", "content": "c", "path": ".git/x.plan"}, vcsRefusal},
-		{"mv", "mv", map[string]any{"from": "plans/existing.plan", "to": ".git/refs/heads/z.plan"}, vcsRefusal},
-		{"svn", "write", map[string]any{"path": "vendor/dep/.svn/x.plan", "content": "x"}, vcsRefusal},
-		{"mkdir", "mkdir", map[string]any{"path": "plans/.git"}, vcsRefusal},
+		{"lock", "write", map[string]any{"path": ".git/index.lock/x.plan", "content": "x"}, vcsRefusal, "through run"},
+		{"branch", "write", map[string]any{"path": ".git/refs/heads/x.plan", "content": "x"}, vcsRefusal, ""},
+		{"touch", "touch", map[string]any{"path": ".GIT/refs/heads/y.plan"}, vcsRefusal, ""},
+		{"plan_write", "plan_write", map[string]any{"title": "T", "content": "c", "path": ".git/x.plan"}, vcsRefusal, ""},
+		{"mv", "mv", map[string]any{"from": "plans/existing.plan", "to": ".git/refs/heads/z.plan"}, vcsRefusal, ""},
+		{"svn", "write", map[string]any{"path": "vendor/dep/.svn/x.plan", "content": "x"}, vcsRefusal, ""},
+		{"mkdir", "mkdir", map[string]any{"path": "plans/.git"}, vcsRefusal, ""},
 	})
 }
 
@@ -155,14 +175,76 @@ func TestVCSFoldersProtectedInPlanMode(t *testing.T) {
 // changes go through run.
 func TestVCSFoldersProtectedInBuildMode(t *testing.T) {
 	tryAll(t, "build", gitFiles, []attempt{
-		{"config", "write", map[string]any{"path": ".git/config", "content": "[core]\n\thooksPath = /tmp\n"}, vcsRefusal},
-		{"edit", "edit", map[string]any{"path": ".git/HEAD", "old_string": "main", "new_string": "evil"}, vcsRefusal},
-		{"hook", "write", map[string]any{"path": ".git/hooks/pre-commit", "content": "#!/bin/sh\n"}, vcsRefusal},
-		{"rm", "rm", map[string]any{"path": ".git", "recursive": true}, vcsRefusal},
-		{"mv", "mv", map[string]any{"from": ".git", "to": "git-old"}, vcsRefusal},
-		{"submodule", "write", map[string]any{"path": "mod/.git", "content": "gitdir: /tmp\n"}, vcsRefusal},
-		{"holder", "rm", map[string]any{"path": "mod", "recursive": true}, vcsRefusal},
-		{"nested", "mv", map[string]any{"from": "vendor", "to": "third_party"}, vcsRefusal},
-		{"mkdir", "mkdir", map[string]any{"path": "src/.git"}, vcsRefusal},
+		{"config", "write", map[string]any{"path": ".git/config", "content": "[core]\n\thooksPath = /tmp\n"}, vcsRefusal, ""},
+		{"edit", "edit", map[string]any{"path": ".git/HEAD", "old_string": "main", "new_string": "evil"}, vcsRefusal, ""},
+		{"hook", "write", map[string]any{"path": ".git/hooks/pre-commit", "content": "#!/bin/sh\n"}, vcsRefusal, ""},
+		{"rm", "rm", map[string]any{"path": ".git", "recursive": true}, vcsRefusal, ""},
+		{"mv", "mv", map[string]any{"from": ".git", "to": "git-old"}, vcsRefusal, ""},
+		{"submodule", "write", map[string]any{"path": "mod/.git", "content": "gitdir: /tmp\n"}, vcsRefusal, ""},
+		{"holder", "rm", map[string]any{"path": "mod", "recursive": true}, vcsRefusal, ""},
+		{"nested", "mv", map[string]any{"from": "vendor", "to": "third_party"}, vcsRefusal, ""},
+		{"mkdir", "mkdir", map[string]any{"path": "src/.git"}, vcsRefusal, ""},
 	})
+}
+
+// TestParentFoldersInPlanMode: a `.plan` in a folder that does not exist
+// would create that folder (the disk applier's MkdirAll, or the editor
+// honouring CreateFile), which mkdir may not do outside the plans folder:
+// refused with the plan-mode sentence and a hint naming the plans folder.
+// Inside the plans folder new folders are fine.
+func TestParentFoldersInPlanMode(t *testing.T) {
+	const where = "folders may be created only inside plans/"
+	files := map[string]string{"plans/existing.plan": "---\ntitle: Existing\nstatus: draft\n---\n# Goal\n", "src/main.go": "package main\n"}
+	tryAll(t, "plan", files, []attempt{
+		{"write", "write", map[string]any{"path": "src/newpkg/x.plan", "content": "x"}, planRefusal, where},
+		{"deep", "write", map[string]any{"path": "docs/deep/x.plan", "content": "x"}, planRefusal, where},
+		{"touch", "touch", map[string]any{"path": "src/newpkg/y.plan"}, planRefusal, where},
+		{"plan_write", "plan_write", map[string]any{"title": "T", "content": "c", "path": "docs/deep/z.plan"}, planRefusal, where},
+		{"mv", "mv", map[string]any{"from": "plans/existing.plan", "to": "src/newpkg/moved.plan"}, planRefusal, where},
+		{"mkdir", "mkdir", map[string]any{"path": "src/newpkg"}, planRefusal, ""},
+	})
+	for name, caps := range editorCaps() {
+		t.Run("inside plans/ "+name, func(t *testing.T) {
+			h := start(t, setup{caps: caps, files: files, script: attemptScript([]attempt{
+				{id: "w", tool: "write", args: map[string]any{"path": "plans/new/deeper/x.plan", "content": "# Goal\n"}},
+			})})
+			s := h.newSession("plan")
+			if r := h.prompt(s.SessionID, "try"); r.StopReason != "end_turn" {
+				t.Fatalf("prompt = %+v (%s)", r, r.Error)
+			}
+			if ok, _, errText := h.planToolResult("w"); !ok {
+				t.Fatalf("write plans/new/deeper/x.plan refused: %s", errText)
+			}
+			if got := h.read("plans/new/deeper/x.plan"); got != "# Goal\n" {
+				t.Fatalf("plans/new/deeper/x.plan = %q", got)
+			}
+		})
+	}
+}
+
+const planRefusal = "System is in Plan Mode. You can only modify the plan."
+
+// TestParentsOfAMissingPlansFolder: plan_write without a path names its file
+// in the plans folder; when the configured plans folder and its parent do
+// not exist yet, layer 2 sees the CreateFile's missing parents and allows
+// them, as they lie on the way to the plans folder.
+func TestParentsOfAMissingPlansFolder(t *testing.T) {
+	for name, caps := range editorCaps() {
+		t.Run(name, func(t *testing.T) {
+			h := start(t, setup{caps: caps, files: map[string]string{"src/main.go": "package main\n"},
+				initOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": "work/plans"}},
+				script:   attemptScript([]attempt{{id: "w", tool: "plan_write", args: map[string]any{"title": "Nested", "content": "# Goal\n"}}})})
+			s := h.newSession("plan")
+			if r := h.prompt(s.SessionID, "try"); r.StopReason != "end_turn" {
+				t.Fatalf("prompt = %+v (%s)", r, r.Error)
+			}
+			if ok, _, errText := h.planToolResult("w"); !ok {
+				t.Fatalf("plan_write refused: %s", errText)
+			}
+			entries, err := os.ReadDir(filepath.Join(h.dir, "work", "plans"))
+			if err != nil || len(entries) != 1 || !strings.HasSuffix(entries[0].Name(), ".plan") {
+				t.Fatalf("work/plans holds %v (%v), want one plan", entries, err)
+			}
+		})
+	}
 }

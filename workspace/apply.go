@@ -14,7 +14,8 @@ var rename = os.Rename
 
 // ApplyToDisk makes c on disk. File contents are written atomically (a
 // temporary file in the same folder, synced, then renamed over the target,
-// keeping the target's mode); missing parent folders are created. A touch
+// keeping the target's mode); missing parent folders are created (the
+// guard has judged each as a mkdir: Workspace.MissingParents). A touch
 // (ChangeEdit without edits and After == Before) only updates the
 // modification time. The overlay is left alone: the server decides what it
 // holds.

@@ -122,3 +122,39 @@ func TestWorkspaceFolders(t *testing.T) {
 		t.Errorf("New(missing): %v", err)
 	}
 }
+
+// TestMissingParents: the folders creating a path would create, outermost
+// first, found after resolution (a folder symlink leads to its target).
+func TestMissingParents(t *testing.T) {
+	ws := newTestWorkspace(t, map[string]string{"src/a.go": "", "plans/p.plan": ""})
+	if err := os.Symlink(filepath.Join(ws.Root(), "src"), filepath.Join(ws.Root(), "srclink")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"src/new.plan", nil},
+		{"src/newpkg/x.plan", []string{"src/newpkg"}},
+		{"docs/deep/x.plan", []string{"docs", "docs/deep"}},
+		{"srclink/newpkg/x.plan", []string{"src/newpkg"}},
+		{"plans/a/b/c", []string{"plans/a", "plans/a/b"}},
+		{"new.plan", nil},
+	}
+	for _, tt := range tests {
+		p, err := ws.Resolve(tt.in)
+		if err != nil {
+			t.Fatalf("Resolve(%q): %v", tt.in, err)
+		}
+		var got []string
+		for _, m := range ws.MissingParents(p) {
+			if m.Folder != ws.Root() || m.Abs != filepath.Join(ws.Root(), filepath.FromSlash(m.Rel)) || m.Exists {
+				t.Errorf("MissingParents(%q): bad path %+v", tt.in, m)
+			}
+			got = append(got, m.Rel)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("MissingParents(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

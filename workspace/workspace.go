@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -121,6 +122,26 @@ func (w *Workspace) Resolve(p string) (Path, error) {
 		out.IsDir = fi.IsDir()
 	}
 	return out, nil
+}
+
+// MissingParents lists the folders that creating p (a file, a folder or a
+// move's destination) would create along with it: the ancestors of p.Abs
+// below its workspace folder that do not exist, outermost first. An editor
+// honouring a CreateFile, and the disk applier, create them.
+func (w *Workspace) MissingParents(p Path) []Path {
+	var missing []Path
+	for dir := filepath.Dir(p.Abs); dir != p.Folder && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		rel, err := filepath.Rel(p.Folder, dir)
+		if err != nil {
+			break
+		}
+		missing = append(missing, Path{Abs: dir, Rel: filepath.ToSlash(rel), Folder: p.Folder})
+	}
+	slices.Reverse(missing)
+	return missing
 }
 
 // RelOf returns the workspace-relative form (forward slashes) of an absolute
