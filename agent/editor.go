@@ -141,9 +141,13 @@ type UpdateQuestion struct {
 	CreatedAt     string               `json:"createdAt"`
 }
 
-// UpdateUsage is `usage_update`.
+// UpdateUsage is `usage_update`: the tokens of the last model request as
+// the endpoint reported them, and the estimated size of the next request
+// (contextTokens) against the model's context window.
 type UpdateUsage struct {
 	SessionUpdate string `json:"sessionUpdate"`
 	InputTokens   int    `json:"inputTokens"`
 	OutputTokens  int    `json:"outputTokens"`
+	ContextTokens int    `json:"contextTokens,omitempty"`
+	ContextWindow int    `json:"contextWindow,omitempty"`
 }

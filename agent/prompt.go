@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"sort"
 	"strings"
 	"text/template"
 
@@ -32,17 +33,26 @@ type promptData struct {
 
 // modelRequest builds the next model request: the persona of the mode read
 // now, a one-time notice of a mode change, the approved plan in build mode,
+// the summary of compacted turns (and in plan mode the plan being written),
 // the conversation as the model's view of it (see viewState.view), and the
 // tools offered in that mode (plan mode offers only the tools declared for
 // it; see docs/guard.md).
 func (s *Session) modelRequest() llm.Request {
+	req, _ := s.buildRequest()
+	return req
+}
+
+// buildRequest is modelRequest, also returning the mode-change notice it
+// carries: clearNotice drops it once a request carrying it was answered.
+func (s *Session) buildRequest() (llm.Request, string) {
 	m := s.m
 	s.mu.Lock()
 	mode := guard.Mode(s.meta.Mode)
 	planFile := s.meta.PlanFile
 	notice := s.modeNotice
-	s.modeNotice = ""
 	lastWritten, wrote := s.lastWritten[planFile]
+	summary := s.view.summary
+	phasePlans := sortedKeys(s.planPhase)
 	s.mu.Unlock()
 	msgs := s.modelMessages()
 
@@ -67,11 +77,63 @@ func (s *Session) modelRequest() llm.Request {
 	if mode == guard.ModeBuild && planFile != "" {
 		sys.WriteString(m.approvedPlanSection(planFile, lastWritten, wrote))
 	}
+	if summary != "" {
+		fmt.Fprintf(&sys, "\n# Earlier conversation (hand-off summary)\nThe earlier part of this conversation was compacted to save context; this summary stands for it. The messages that follow are the most recent ones, verbatim.\n\n%s\n", strings.TrimSpace(summary))
+		if mode == guard.ModePlan {
+			sys.WriteString(m.planningSection(planFile, phasePlans))
+		}
+	}
 	req := llm.Request{System: sys.String(), Messages: msgs, Tools: offered}
 	if mode == guard.ModePlan && m.cfg.Model.PlanName != "" {
 		req.Model = m.cfg.Model.PlanName
 	}
-	return req
+	return req, notice
+}
+
+// clearNotice drops the mode-change notice once a request carried it (a
+// newer notice stays).
+func (s *Session) clearNotice(sent string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sent != "" && s.modeNotice == sent {
+		s.modeNotice = ""
+	}
+}
+
+// planningSection re-injects, after a compaction in plan mode, the path and
+// current text of the plan being written (the attached plan, else the plans
+// written in this planning phase): plans are never summarised.
+func (m *Manager) planningSection(planFile string, phasePlans []string) string {
+	paths := phasePlans
+	if planFile != "" {
+		paths = []string{planFile}
+	}
+	var b strings.Builder
+	for _, rel := range paths {
+		p, err := m.ws.Resolve(rel)
+		var text string
+		if err == nil {
+			text, err = m.ws.ReadFile(p)
+		}
+		if err != nil {
+			fmt.Fprintf(&b, "\n# The plan you are writing: %s\n(it cannot be read: %v)\n", rel, err)
+			continue
+		}
+		fmt.Fprintf(&b, "\n# The plan you are writing: %s\nIts current text (edit it with the plan tools; it is not part of the summary):\n\n%s", rel, text)
+		if !strings.HasSuffix(text, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // approvedPlanSection pins the plan's current text into the builder's prompt,

@@ -41,6 +41,11 @@ type Session struct {
 	// view is how the model's view differs from messages (compaction,
 	// repairs, set-aside turns), as the session file's records say.
 	view viewState
+	// calib scales the token estimate to what the endpoint reports (0: 1).
+	calib float64
+	// learnedWindow, when set, is a context window smaller than the
+	// configured one, learned from an endpoint's overflow error.
+	learnedWindow int
 	// modeNotice, when set, is told to the model at its next step.
 	modeNotice string
 	// planPhase holds the plans written or edited in the current planning

@@ -160,34 +160,35 @@ func (s *Session) beginAnswering(ctx context.Context, qid string) (context.Conte
 }
 
 // runTurn is the loop: model step, tool calls, again, until the model stops.
+// Before each request the history is compacted when it would pass the
+// budget; a request the endpoint refuses as too long for the context window
+// is compacted harder and retried once.
 func (s *Session) runTurn(ctx context.Context) TurnResult {
 	m := s.m
 	limit := m.cfg.MaxTurnRequests
 	if limit <= 0 {
 		limit = 50
 	}
+	s.mu.Lock()
+	turnStart := max(len(s.messages)-1, 0) // the user message that began the turn
+	s.mu.Unlock()
 	defer m.editor.Progress(s.meta.ID, "")
 	for step := 0; step < limit; step++ {
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: StopCancelled}
 		}
 		m.editor.Progress(s.meta.ID, upper(s.State().Mode)+": thinking…")
-		req := s.modelRequest()
-		resp, err := m.provider.Complete(ctx, req, func(ev llm.Event) {
-			kind := "agent_message_chunk"
-			if ev.Kind == llm.EventThought {
-				kind = "agent_thought_chunk"
-			}
-			m.editor.Update(s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
-		})
+		resp, err := s.complete(ctx)
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: StopCancelled}
+		}
+		if errors.Is(err, llm.ErrContextExceeded) {
+			return TurnResult{StopReason: StopError, Err: s.setAsideTurn(turnStart, err)}
 		}
 		if err != nil {
 			slog.Error("model request failed", "session", s.meta.ID, "err", err)
 			return TurnResult{StopReason: StopError, Err: err}
 		}
-		m.editor.Update(s.meta.ID, UpdateUsage{SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens})
 		msg := resp.Message
 		msg.Role = llm.RoleAssistant
 		for i := range msg.ToolCalls {
@@ -197,6 +198,10 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			msg.ToolCalls[i].Arguments = capArguments(msg.ToolCalls[i].Arguments)
 		}
 		s.append(historyMessage(msg))
+		m.editor.Update(s.meta.ID, UpdateUsage{
+			SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
+			ContextTokens: s.contextTokens(), ContextWindow: s.budget().window,
+		})
 		if len(msg.ToolCalls) == 0 {
 			if resp.FinishReason == "content_filter" {
 				return TurnResult{StopReason: StopRefusal}
@@ -215,6 +220,57 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		}
 	}
 	return TurnResult{StopReason: StopMaxTurnRequests}
+}
+
+// complete makes one model request with the streamed text forwarded to the
+// editor: compacted first when over the budget, and when the endpoint says
+// it is too long anyway, compacted harder and sent once more.
+func (s *Session) complete(ctx context.Context) (llm.Response, error) {
+	m := s.m
+	s.compactIfNeeded(ctx)
+	onEvent := func(ev llm.Event) {
+		kind := "agent_message_chunk"
+		if ev.Kind == llm.EventThought {
+			kind = "agent_thought_chunk"
+		}
+		m.editor.Update(s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
+	}
+	for attempt := 0; ; attempt++ {
+		req, notice := s.buildRequest()
+		resp, err := m.provider.Complete(ctx, req, onEvent)
+		if err == nil {
+			s.clearNotice(notice)
+			s.calibrate(req, resp.Usage.InputTokens)
+			return resp, nil
+		}
+		if attempt > 0 || !errors.Is(err, llm.ErrContextExceeded) || ctx.Err() != nil {
+			return resp, err
+		}
+		slog.Warn("the model's context window was exceeded; compacting and retrying once", "session", s.meta.ID, "err", err)
+		s.learnWindow(req)
+		c, cerr := s.compact(ctx, true, keepRecentShareHard)
+		if cerr != nil {
+			return resp, err
+		}
+		if !c.done() {
+			return resp, err
+		}
+	}
+}
+
+// setAsideTurn ends a turn whose request stayed too long for the context
+// window after compaction: its messages (from the user message that began
+// it) are left out of the model's view from now on, so the session is no
+// worse than before the prompt, and a shorter prompt works. They stay in
+// the session file.
+func (s *Session) setAsideTurn(from int, cause error) error {
+	s.mu.Lock()
+	to := len(s.messages)
+	s.mu.Unlock()
+	s.record(chatRecord{Record: recordSetAside, From: from, To: to, Reason: "context_length_exceeded"})
+	window := s.budget().window
+	s.m.notify(fmt.Sprintf("[compaction] session=%s the request did not fit the model's context window (%d tokens) even after compaction: the prompt was set aside", s.meta.ID, window))
+	return fmt.Errorf("the conversation did not fit the model's context window (%d tokens) even after compaction, so this prompt was set aside: it stays in the history but is not sent again; send a shorter message, or set model.context_window to the server's real window: %w", window, cause)
 }
 
 // historyMessage is the assistant message as kept in the conversation: tool

@@ -14,6 +14,17 @@ type Model struct {
 	PlanName  string `json:"plan_name" yaml:"plan_name"`     // optional model for plan mode
 	Script    string `json:"script" yaml:"script"`           // scripted: path to the transcript
 	MaxTokens int    `json:"max_tokens" yaml:"max_tokens"`   // 0: provider default
+	// ContextWindow and PlanContextWindow are the context windows (tokens)
+	// of Name and PlanName; 0 picks them from the model name.
+	ContextWindow     int `json:"context_window" yaml:"context_window"`
+	PlanContextWindow int `json:"plan_context_window" yaml:"plan_context_window"`
+}
+
+// Compaction configures how long histories are compacted.
+type Compaction struct {
+	// Threshold is the share of the context window (minus the answer's
+	// reserve) a request may fill before compaction.
+	Threshold float64 `json:"threshold" yaml:"threshold"`
 }
 
 // PlanMode configures plan mode and plan approval.
@@ -33,11 +44,12 @@ type Run struct {
 
 // Config is the resolved configuration.
 type Config struct {
-	Model           Model    `json:"model" yaml:"model"`
-	PlanMode        PlanMode `json:"plan_mode" yaml:"plan_mode"`
-	Edits           string   `json:"edits" yaml:"edits"` // auto | client | disk
-	Run             Run      `json:"run" yaml:"run"`
-	MaxTurnRequests int      `json:"max_turn_requests" yaml:"max_turn_requests"`
+	Model           Model      `json:"model" yaml:"model"`
+	PlanMode        PlanMode   `json:"plan_mode" yaml:"plan_mode"`
+	Edits           string     `json:"edits" yaml:"edits"` // auto | client | disk
+	Run             Run        `json:"run" yaml:"run"`
+	MaxTurnRequests int        `json:"max_turn_requests" yaml:"max_turn_requests"`
+	Compaction      Compaction `json:"compaction" yaml:"compaction"`
 }
 
 // Default is the built-in configuration, the lowest layer.
@@ -58,6 +70,7 @@ func Default() Config {
 		Edits:           "auto",
 		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000},
 		MaxTurnRequests: 50,
+		Compaction:      Compaction{Threshold: 0.85},
 	}
 }
 

@@ -17,6 +17,7 @@ func TestDefault(t *testing.T) {
 		Edits:           "auto",
 		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000},
 		MaxTurnRequests: 50,
+		Compaction:      Compaction{Threshold: 0.85},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)

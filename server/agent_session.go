@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -23,6 +24,7 @@ var agentHandlers = map[string]handlerFunc{
 	"agent/answer":       (*Server).answer,
 	"agent/resolvePlan":  (*Server).resolvePlan,
 	"agent/listPlans":    (*Server).listPlans,
+	"agent/compact":      (*Server).compact,
 }
 
 // decodeParams decodes params into v; a malformed payload is -32602.
@@ -213,4 +215,23 @@ func (s *Server) listPlans(_ context.Context, raw jsonrpc2.RawMessage) (any, err
 		plans = []agent.PlanInfo{}
 	}
 	return map[string]any{"plans": plans, "total": total}, nil
+}
+
+// codeRequestFailed is LSP's RequestFailed: agent/compact on a session whose
+// turn runs (PROTOCOL.md §2).
+const codeRequestFailed jsonrpc2.Code = -32803
+
+func (s *Server) compact(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p sessionParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	res, err := s.manager().Compact(ctx, p.SessionID)
+	if errors.Is(err, agent.ErrBusy) {
+		return nil, jsonrpc2.NewError(codeRequestFailed, "session busy: its turn is running")
+	}
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	return res, nil
 }

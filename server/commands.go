@@ -17,6 +17,7 @@ var commandMethods = map[string]string{
 	"agentls.approvePlan": "agent/resolvePlan",
 	"agentls.rejectPlan":  "agent/resolvePlan",
 	"agentls.cancel":      "agent/cancel",
+	"agentls.compact":     "agent/compact",
 }
 
 // planCommands are the commands on a plan file (the code lenses'), whose

@@ -18,8 +18,13 @@ import (
 
 // startWithFake starts a server in dir whose model is the fake endpoint,
 // configured as a user does (initializationOptions); model adds keys to
-// the model section and extra adds top-level config keys.
-func startWithFake(t *testing.T, dir string, fake *fakeopenai.Server, model, extra map[string]any) *harness {
+// the model section.
+func startWithFake(t *testing.T, dir string, fake *fakeopenai.Server, model map[string]any) *harness {
+	return startWithFakeCaps(t, dir, fake, model, fullCaps())
+}
+
+// startWithFakeCaps is startWithFake for an editor with these capabilities.
+func startWithFakeCaps(t *testing.T, dir string, fake *fakeopenai.Server, model, caps map[string]any) *harness {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -36,10 +41,7 @@ func startWithFake(t *testing.T, dir string, fake *fakeopenai.Server, model, ext
 		m[k] = v
 	}
 	initOpts := map[string]any{"model": m}
-	for k, v := range extra {
-		initOpts[k] = v
-	}
-	params := map[string]any{"rootUri": "file://" + filepath.ToSlash(dir), "capabilities": fullCaps(), "initializationOptions": initOpts}
+	params := map[string]any{"rootUri": "file://" + filepath.ToSlash(dir), "capabilities": caps, "initializationOptions": initOpts}
 	if err := ed.Call(ctx, "initialize", params, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +96,7 @@ func TestCrashedHistoryIsRepaired(t *testing.T) {
 		return fakeopenai.Reply{Text: "I will check a.go again."}
 	}})
 	defer fake.Close()
-	h := startWithFake(t, dir, fake, nil, nil)
+	h := startWithFake(t, dir, fake, nil)
 
 	var loaded struct {
 		Messages []map[string]any `json:"messages"`
@@ -173,7 +175,7 @@ func TestOversizeToolArgumentsRefused(t *testing.T) {
 		return fakeopenai.Reply{Text: "I will write it in pieces."}
 	}})
 	defer fake.Close()
-	h := startWithFake(t, dir, fake, nil, nil)
+	h := startWithFake(t, dir, fake, nil)
 	s := h.newSession("build")
 	if r := h.prompt(s.SessionID, "write a big file"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)

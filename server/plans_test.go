@@ -454,7 +454,7 @@ func initializeCommands(t *testing.T) []string {
 // commands through workspace/executeCommand, and their errors.
 func TestExecuteCommands(t *testing.T) {
 	want := []string{"agentls.approvePlan", "agentls.archivePlan", "agentls.buildPlan", "agentls.cancel",
-		"agentls.newSession", "agentls.prompt", "agentls.rejectPlan", "agentls.setMode"}
+		"agentls.compact", "agentls.newSession", "agentls.prompt", "agentls.rejectPlan", "agentls.setMode"}
 	if got := initializeCommands(t); !slices.Equal(got, want) {
 		t.Fatalf("declared commands = %q, want %q", got, want)
 	}

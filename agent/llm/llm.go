@@ -6,7 +6,12 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 )
+
+// ErrContextExceeded is matched (errors.Is) by a provider's error when the
+// endpoint refused a request as longer than the model's context window.
+var ErrContextExceeded = errors.New("the request is longer than the model's context window")
 
 // Role is who wrote a Message.
 type Role string

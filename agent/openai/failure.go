@@ -28,6 +28,9 @@ type Error struct {
 	// Transient reports a failure of a retryable kind: the retries ran out, or
 	// the stream had already produced output and could not be replayed.
 	Transient bool
+	// ContextExceeded reports that the endpoint refused the request as
+	// longer than the model's context window (see contextExceeded).
+	ContextExceeded bool
 	// Err is the underlying error.
 	Err error
 }
@@ -106,11 +109,12 @@ func classify(err error) *Error {
 			msg = reqErr.Err.Error()
 		}
 		return &Error{
-			StatusCode: reqErr.HTTPStatusCode,
-			Status:     statusText(reqErr.HTTPStatusCode, reqErr.HTTPStatus),
-			Message:    msg,
-			Transient:  statusRetryable(reqErr.HTTPStatusCode, ""),
-			Err:        err,
+			StatusCode:      reqErr.HTTPStatusCode,
+			Status:          statusText(reqErr.HTTPStatusCode, reqErr.HTTPStatus),
+			Message:         msg,
+			Transient:       statusRetryable(reqErr.HTTPStatusCode, ""),
+			ContextExceeded: contextExceeded(string(reqErr.Body)),
+			Err:             err,
 		}
 	}
 	var apiErr *goopenai.APIError
@@ -123,7 +127,8 @@ func classify(err error) *Error {
 		if quota {
 			code = "insufficient_quota"
 		}
-		e := &Error{Code: code, Message: excerpt(apiErr.Message), Err: err}
+		e := &Error{Code: code, Message: excerpt(apiErr.Message), Err: err,
+			ContextExceeded: contextExceeded(code, apiErr.Type, apiErr.Message)}
 		if apiErr.HTTPStatusCode > 0 {
 			e.StatusCode = apiErr.HTTPStatusCode
 			e.Status = statusText(apiErr.HTTPStatusCode, apiErr.HTTPStatus)

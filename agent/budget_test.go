@@ -1,0 +1,103 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+func TestContextWindow(t *testing.T) {
+	tests := []struct {
+		model      string
+		configured int
+		want       int
+	}{
+		{"gpt-4.1", 0, 1_047_576},
+		{"gpt-4.1-mini", 0, 1_047_576},
+		{"gpt-4o-2024-08-06", 0, 128_000},
+		{"gpt-4", 0, 8_192},
+		{"openai/o3-mini", 0, 200_000},
+		{"claude-sonnet-4", 0, 200_000},
+		{"llama3.1:8b", 0, 131_072},
+		{"llama3:8b", 0, 8_192},
+		{"Qwen2.5-Coder-7B-Instruct", 0, 32_768},
+		{"my-finetune", 0, DefaultContextWindow},
+		{"gpt-4.1", 50_000, 50_000},
+	}
+	for _, tt := range tests {
+		if got := ContextWindow(tt.model, tt.configured); got != tt.want {
+			t.Errorf("ContextWindow(%q, %d) = %d, want %d", tt.model, tt.configured, got, tt.want)
+		}
+	}
+}
+
+// TestEstimateText keeps the character-class estimate near the usual rules
+// of thumb of BPE tokenizers (about four characters a token for English
+// prose, shorter pieces for code and JSON, about one token a character for
+// CJK text), within 40%: it is a bound on gross errors, the endpoint's
+// reported usage calibrates the estimate per session.
+func TestEstimateText(t *testing.T) {
+	tests := []struct {
+		text   string
+		tokens float64
+	}{
+		{"The quick brown fox jumps over the lazy dog.", 10},
+		{"func (s *Session) compact(ctx context.Context, force bool) (compaction, error) {", 22},
+		{`{"success":true,"result":{"path":"main.go","start_line":1}}`, 19},
+		{strings.Repeat("日本語のテキスト", 4), 32},
+	}
+	for _, tt := range tests {
+		got := estimateText(tt.text)
+		if got < tt.tokens*0.6 || got > tt.tokens*1.4 {
+			t.Errorf("estimateText(%q) = %.1f, want about %.0f", tt.text, got, tt.tokens)
+		}
+	}
+}
+
+func TestRepairHistory(t *testing.T) {
+	call := func(ids ...string) llm.Message {
+		m := llm.Message{Role: llm.RoleAssistant}
+		for _, id := range ids {
+			m.ToolCalls = append(m.ToolCalls, llm.ToolCall{ID: id, Name: "read"})
+		}
+		return m
+	}
+	result := func(id string) llm.Message { return llm.Message{Role: llm.RoleTool, ToolCallID: id, Content: "r"} }
+	user := llm.Message{Role: llm.RoleUser, Content: "u"}
+	tests := []struct {
+		name               string
+		in                 []llm.Message
+		want               string
+		synthetic, dropped string
+	}{
+		{"valid", []llm.Message{user, call("a"), result("a")}, "user assistant tool:a", "", ""},
+		{"crash at the end", []llm.Message{user, call("a", "b"), result("b")}, "user assistant tool:b tool:a*", "a", ""},
+		{"crash mid history", []llm.Message{user, call("a"), user}, "user assistant tool:a* user", "a", ""},
+		{"orphan", []llm.Message{user, result("x"), call("a"), result("a"), result("a")}, "user assistant tool:a", "", "x a"},
+		{"result of an older call", []llm.Message{call("a"), result("a"), user, result("a")}, "assistant tool:a user", "", "a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, syn, drop := repairHistory(tt.in)
+			var got []string
+			for _, m := range out {
+				s := string(m.Role)
+				if m.Role == llm.RoleTool {
+					s += ":" + m.ToolCallID
+					if m.Content == interruptedResult {
+						s += "*"
+					}
+				}
+				got = append(got, s)
+			}
+			if strings.Join(got, " ") != tt.want || strings.Join(syn, " ") != tt.synthetic || strings.Join(drop, " ") != tt.dropped {
+				t.Fatalf("got %q, synthetic %q, dropped %q", strings.Join(got, " "), syn, drop)
+			}
+			again, syn2, drop2 := repairHistory(out)
+			if len(again) != len(out) || len(syn2)+len(drop2) != 0 {
+				t.Fatal("repairing a repaired history changed it")
+			}
+		})
+	}
+}

@@ -1,0 +1,304 @@
+package agent
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/guard"
+)
+
+//go:embed prompts/summarize.md
+var summarizePrompt string
+
+// Shares of the compaction limit kept verbatim at the end of the history:
+// normally, and when the endpoint said the request was too long anyway.
+const (
+	keepRecentShare     = 0.35
+	keepRecentShareHard = 0.15
+)
+
+// summaryCharsPerToken bounds the transcript sent for a summary: at most
+// this many characters per token of the limit (a cautious ratio).
+const summaryCharsPerToken = 3
+
+// CompactResult is the outcome of agent/compact.
+type CompactResult struct {
+	Compacted     bool `json:"compacted"`
+	ContextTokens int  `json:"contextTokens"`
+}
+
+// compaction is what one compaction did.
+type compaction struct {
+	before, after int
+	stubbed       int // tool results newly stubbed
+	summarised    int // messages newly summarised
+}
+
+func (c compaction) done() bool { return c.stubbed > 0 || c.summarised > 0 }
+
+// Compact compacts a session's history on request (agent/compact): old tool
+// results are stubbed and older turns summarised, whatever the budget. A
+// session whose turn runs is ErrBusy.
+func (m *Manager) Compact(ctx context.Context, id string) (CompactResult, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return CompactResult{}, err
+	}
+	ctx, release, err := s.begin(ctx)
+	if err != nil {
+		return CompactResult{}, err
+	}
+	defer release()
+	c, err := s.compact(ctx, true, keepRecentShare)
+	if err != nil {
+		return CompactResult{}, err
+	}
+	return CompactResult{Compacted: c.done(), ContextTokens: c.after}, nil
+}
+
+// compactIfNeeded compacts when the next request would pass the budget.
+func (s *Session) compactIfNeeded(ctx context.Context) {
+	if _, err := s.compact(ctx, false, keepRecentShare); err != nil && ctx.Err() == nil {
+		slog.Warn("compaction failed", "session", s.meta.ID, "err", err)
+	}
+}
+
+// compact makes the model's view of the history smaller, when it passes
+// the budget or when forced: first the bodies of old tool results become
+// one-line stubs, then, if still needed, the older turns are replaced by a
+// hand-off summary the model writes. The most recent messages (keep of the
+// limit) stay verbatim, and so does the attached plan (pinned in the system
+// prompt). The mode, pending questions and approvals are not touched; the
+// history is not rewritten (compaction records are appended).
+func (s *Session) compact(ctx context.Context, force bool, keep float64) (compaction, error) {
+	b := s.budget()
+	limit := b.limit()
+	c := compaction{before: s.contextTokens()}
+	c.after = c.before
+	if !force && c.before <= limit {
+		return c, nil
+	}
+	s.mu.Lock()
+	msgs := s.messages
+	v := s.view
+	s.mu.Unlock()
+	keepFrom := recentStart(msgs, v, int(keep*float64(limit)))
+
+	// 1. Stub old tool results.
+	if keepFrom > v.stubBefore {
+		if n := countStubbable(msgs, v.stubBefore, keepFrom); n > 0 {
+			s.record(chatRecord{Record: recordCompaction, StubBefore: keepFrom, SummaryUpto: v.summaryUpto, Summary: v.summary,
+				TokensBefore: c.before})
+			c.stubbed = n
+			c.after = s.contextTokens()
+			v.stubBefore = keepFrom
+		}
+	}
+	if c.after > limit || force {
+		// 2. Summarise the older turns.
+		cut := summaryCut(msgs, v.summaryUpto, keepFrom)
+		if cut > v.summaryUpto {
+			summary := s.summarise(ctx, msgs[v.summaryUpto:cut], v.summary, limit)
+			if ctx.Err() != nil {
+				return c, ctx.Err()
+			}
+			s.record(chatRecord{Record: recordCompaction, StubBefore: max(v.stubBefore, cut), SummaryUpto: cut, Summary: summary,
+				TokensBefore: c.before, TokensAfter: s.contextTokens()})
+			c.summarised = cut - v.summaryUpto
+			c.after = s.contextTokens()
+		}
+	}
+	if c.done() {
+		s.m.notify(fmt.Sprintf("[compaction] session=%s context %d → %d tokens (limit %d of a %d-token window): %d old tool results stubbed, %d messages summarised",
+			s.meta.ID, c.before, c.after, limit, b.window, c.stubbed, c.summarised))
+		s.m.editor.Update(s.meta.ID, UpdateUsage{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.window})
+	}
+	return c, nil
+}
+
+// recentStart is the index from which messages are kept verbatim: the
+// shortest tail holding at least keepTokens (estimated), and at least the
+// last step (the last assistant message and its results).
+func recentStart(msgs []llm.Message, v viewState, keepTokens int) int {
+	lastStep := len(msgs)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleAssistant || msgs[i].Role == llm.RoleUser {
+			lastStep = i
+			break
+		}
+	}
+	sum := 0.0
+	i := len(msgs)
+	for i > 0 && sum < float64(keepTokens) {
+		i--
+		if !v.setAside(i) {
+			sum += estimateMessage(msgs[i])
+		}
+	}
+	return min(i, lastStep)
+}
+
+// countStubbable counts the tool results in msgs[from:to] that a stub
+// shortens.
+func countStubbable(msgs []llm.Message, from, to int) int {
+	n := 0
+	for _, m := range msgs[from:to] {
+		if m.Role == llm.RoleTool && len(m.Content) >= stubMinBytes {
+			n++
+		}
+	}
+	return n
+}
+
+// summaryCut is where the summarised part ends: the last user message in
+// (from, keepFrom], else the last assistant message there (a step's start),
+// so that no tool result is cut from its call. It returns from when there
+// is none.
+func summaryCut(msgs []llm.Message, from, keepFrom int) int {
+	keepFrom = min(keepFrom, len(msgs))
+	for _, role := range []llm.Role{llm.RoleUser, llm.RoleAssistant} {
+		for i := keepFrom; i > from; i-- {
+			if i < len(msgs) && msgs[i].Role == role {
+				return i
+			}
+		}
+	}
+	return from
+}
+
+// summarise asks the model for a hand-off summary of msgs (which follow the
+// earlier summary prev). When the model cannot give one, a summary made of
+// the user's messages and the tools called stands in.
+func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string, limit int) string {
+	transcript := renderTranscript(msgs, prev, limit*summaryCharsPerToken/2)
+	req := llm.Request{
+		System:   summarizePrompt,
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: transcript}},
+	}
+	if s.State().Mode == guard.ModePlan && s.m.cfg.Model.PlanName != "" {
+		req.Model = s.m.cfg.Model.PlanName
+	}
+	resp, err := s.m.provider.Complete(ctx, req, nil)
+	text := strings.TrimSpace(resp.Message.Content)
+	if err == nil && text != "" {
+		return capSummary(text, limit)
+	}
+	if err == nil {
+		err = errors.New("the model answered with no text")
+	}
+	if ctx.Err() == nil {
+		slog.Warn("the model could not summarise the conversation; using a plain summary", "session", s.meta.ID, "err", err)
+	}
+	return capSummary(plainSummary(msgs, prev), limit)
+}
+
+// capSummary keeps a summary within a fifth of the limit (about four
+// characters a token), cutting its middle.
+func capSummary(text string, limit int) string {
+	maxChars := max(limit*4/5, 2000)
+	if len(text) <= maxChars {
+		return text
+	}
+	head := maxChars / 2
+	return strings.ToValidUTF8(text[:head]+"\n[… cut …]\n"+text[len(text)-(maxChars-head):], "")
+}
+
+// renderTranscript renders msgs as text for the summariser, within about
+// maxChars: each message is cut to a few thousand characters, tool results
+// to a line, and when the whole is still too long its middle is left out.
+func renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
+	var b strings.Builder
+	if prev != "" {
+		b.WriteString("## Summary of the conversation before this part\n\n")
+		b.WriteString(prev)
+		b.WriteString("\n\n## The conversation since\n\n")
+	}
+	calls := callsByID(msgs)
+	for _, m := range msgs {
+		switch m.Role {
+		case llm.RoleTool:
+			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(oneLine(stubResult(m, calls[m.ToolCallID])), 400))
+		default:
+			if m.Content != "" {
+				fmt.Fprintf(&b, "[%s] %s\n\n", m.Role, excerpt(m.Content, 4000))
+			}
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(&b, "[%s calls %s] %s\n\n", m.Role, c.Name, excerpt(oneLine(c.Arguments), 400))
+			}
+		}
+	}
+	out := b.String()
+	if maxChars > 0 && len(out) > maxChars {
+		head := maxChars / 3
+		out = out[:head] + "\n\n[… the middle of the conversation is left out …]\n\n" + out[len(out)-(maxChars-head):]
+	}
+	return strings.ToValidUTF8(out, "")
+}
+
+// plainSummary is the stand-in summary when the model gives none: the
+// earlier summary, the user's messages and the tools that were called.
+func plainSummary(msgs []llm.Message, prev string) string {
+	var b strings.Builder
+	b.WriteString("(The model could not summarise this part; these are its user messages and tool calls.)\n")
+	if prev != "" {
+		b.WriteString("\nEarlier summary:\n")
+		b.WriteString(prev)
+		b.WriteString("\n")
+	}
+	b.WriteString("\nUser messages:\n")
+	for _, m := range msgs {
+		if m.Role == llm.RoleUser {
+			fmt.Fprintf(&b, "- %s\n", excerpt(oneLine(m.Content), 500))
+		}
+	}
+	b.WriteString("\nTool calls:\n")
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls {
+			fmt.Fprintf(&b, "- %s %s\n", c.Name, excerpt(oneLine(c.Arguments), 160))
+		}
+	}
+	return b.String()
+}
+
+// contextTokens estimates the tokens of the next request, calibrated by the
+// usage the endpoint reported.
+func (s *Session) contextTokens() int {
+	return s.calibrated(estimateRequest(s.modelRequest()))
+}
+
+// calibrated applies the session's calibration to a raw estimate.
+func (s *Session) calibrated(raw float64) int {
+	s.mu.Lock()
+	f := s.calib
+	s.mu.Unlock()
+	if f == 0 {
+		f = 1
+	}
+	return int(raw*f + 0.5)
+}
+
+// calibrate records the ratio of the prompt tokens the endpoint reported
+// for req to the raw estimate, smoothed, within [0.5, 4].
+func (s *Session) calibrate(req llm.Request, reported int) {
+	if reported <= 0 {
+		return
+	}
+	raw := estimateRequest(req)
+	if raw <= 0 {
+		return
+	}
+	r := min(max(float64(reported)/raw, 0.5), 4)
+	s.mu.Lock()
+	if s.calib == 0 {
+		s.calib = r
+	} else {
+		s.calib = 0.5*s.calib + 0.5*r
+	}
+	s.mu.Unlock()
+}
+
