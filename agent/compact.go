@@ -301,4 +301,3 @@ func (s *Session) calibrate(req llm.Request, reported int) {
 	}
 	s.mu.Unlock()
 }
-
