@@ -210,3 +210,31 @@ func TestClassString(t *testing.T) {
 		}
 	}
 }
+
+// FuzzUndeclaredTool: whatever the name (letter case, spaces, lookalikes of
+// declared names) and arguments, a tool the guard has no declaration for is
+// refused in both modes at both layers.
+func FuzzUndeclaredTool(f *testing.F) {
+	for _, d := range declaredTools.All() {
+		f.Add(d.Name, `{"path":"plans/a.plan"}`)
+		f.Add(strings.ToUpper(d.Name), `{"path":"plans/a.plan"}`)
+		f.Add(d.Name+" ", `{}`)
+	}
+	f.Add("", `{}`)
+	f.Add("bash", `{"command":"ls"}`)
+	sb := newSandbox(f, setupDefault)
+	f.Fuzz(func(t *testing.T, name, args string) {
+		if _, ok := declaredTools.Lookup(name); ok {
+			return
+		}
+		for _, mode := range []Mode{ModePlan, ModeBuild} {
+			r := sb.g.CheckCall(stateOf(mode), name, json.RawMessage(args))
+			if r == nil || r.ToolName != name || r.ToolKind != KindOther {
+				t.Fatalf("%s mode: CheckCall of undeclared %q = %+v", mode, name, r)
+			}
+			if r := sb.g.CheckOps(stateOf(mode), name, []Op{{Kind: cEdit, Path: "plans/a.plan"}}); r == nil {
+				t.Fatalf("%s mode: CheckOps of undeclared %q allowed", mode, name)
+			}
+		}
+	})
+}
