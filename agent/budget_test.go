@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
 )
 
 func TestContextWindow(t *testing.T) {
@@ -99,5 +101,31 @@ func TestRepairHistory(t *testing.T) {
 				t.Fatal("repairing a repaired history changed it")
 			}
 		})
+	}
+}
+
+// TestBudgetPerMode: plan mode uses plan_name's window when a plan model is
+// set, the threshold and the answer's reserve shape the limit, and a window
+// learned from an overflow lowers it.
+func TestBudgetPerMode(t *testing.T) {
+	m := &Manager{cfg: config.Default()}
+	m.cfg.Model.Name, m.cfg.Model.ContextWindow = "gpt-4o", 0
+	m.cfg.Model.PlanName, m.cfg.Model.PlanContextWindow = "llama3.1:8b", 16_000
+	m.cfg.Compaction.Threshold = 0.5
+	m.cfg.Model.MaxTokens = 2_000
+	if b := m.budget(guard.ModeBuild); b.window != 128_000 || b.reserve != 2_000 || b.limit() != 63_000 {
+		t.Errorf("build budget = %+v, limit %d", b, b.limit())
+	}
+	if b := m.budget(guard.ModePlan); b.window != 16_000 || b.limit() != 7_000 {
+		t.Errorf("plan budget = %+v, limit %d", b, b.limit())
+	}
+	m.cfg.Model.PlanName = ""
+	if b := m.budget(guard.ModePlan); b.window != 128_000 {
+		t.Errorf("plan budget without a plan model = %+v", b)
+	}
+	m.cfg.Compaction.Threshold = 0
+	m.cfg.Model.MaxTokens = 0
+	if b := m.budget(guard.ModeBuild); b.threshold != 0.85 || b.reserve != 8192 {
+		t.Errorf("default threshold and reserve = %+v", b)
 	}
 }

@@ -79,6 +79,14 @@ func TestResolvePrecedence(t *testing.T) {
 			user:      "edits: client\n",
 			workspace: "edits: sometimes\nmodel:\n  name: ws-model\n",
 			want:      func(c *Config) { c.Model.Name, c.Edits = "env-model", "client" }},
+		{name: "context windows and the compaction threshold",
+			workspace: "model:\n  context_window: 65536\n  plan_context_window: 8192\ncompaction:\n  threshold: 0.5\n",
+			want: func(c *Config) {
+				c.Model.ContextWindow, c.Model.PlanContextWindow, c.Compaction.Threshold = 65536, 8192, 0.5
+			}},
+		{name: "a threshold over 1 is refused",
+			workspace: "compaction:\n  threshold: 1.5\nedits: disk\n",
+			want:      func(c *Config) {}},
 		{name: "invalid initializationOptions dropped",
 			workspace: "edits: disk\n",
 			init:      map[string]any{"edits": "always", "model": map[string]any{"name": "init-model"}},

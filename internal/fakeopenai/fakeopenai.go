@@ -15,6 +15,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Overflow is the wording of a context overflow error.
@@ -57,6 +58,9 @@ type Request struct {
 	Tools    []string
 	// Status is the HTTP status it was answered with.
 	Status int
+	// Elapsed is the time the server spent on it, from its arrival to the
+	// end of the answer.
+	Elapsed time.Duration
 }
 
 // Message is a message of a request.
@@ -129,6 +133,15 @@ func (r Request) System() string {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	idx := -1
+	defer func() {
+		if idx >= 0 {
+			s.mu.Lock()
+			s.reqs[idx].Elapsed = time.Since(start)
+			s.mu.Unlock()
+		}
+	}()
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -146,7 +159,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	req := Request{Body: body}
 	if err := json.Unmarshal(body, &in); err != nil {
-		s.record(req, http.StatusBadRequest)
+		idx = s.record(req, http.StatusBadRequest)
 		writeError(w, http.StatusBadRequest, invalidRequest("We could not parse the JSON body of your request.", "", nil))
 		return
 	}
@@ -155,12 +168,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		req.Tools = append(req.Tools, t.Function.Name)
 	}
 	if msg, param := checkHistory(in.Messages); msg != "" {
-		s.record(req, http.StatusBadRequest)
+		idx = s.record(req, http.StatusBadRequest)
 		writeError(w, http.StatusBadRequest, invalidRequest(msg, param, nil))
 		return
 	}
 	if s.opts.MaxBytes > 0 && len(body) > s.opts.MaxBytes {
-		s.record(req, http.StatusBadRequest)
+		idx = s.record(req, http.StatusBadRequest)
 		writeError(w, http.StatusBadRequest, s.overflow(len(body)))
 		return
 	}
@@ -169,11 +182,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		reply = s.opts.Reply(req)
 	}
 	if reply.Status != 0 {
-		s.record(req, reply.Status)
+		idx = s.record(req, reply.Status)
 		writeError(w, reply.Status, reply.ErrorBody)
 		return
 	}
-	s.record(req, http.StatusOK)
+	idx = s.record(req, http.StatusOK)
 	usage := fmt.Sprintf(`{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}`, Tokens(len(body)), Tokens(len(reply.Text)), Tokens(len(body))+Tokens(len(reply.Text)))
 	if !in.Stream {
 		writeWhole(w, reply, usage)
@@ -185,11 +198,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 // Tokens is the token count the server reports for n bytes (one per four).
 func Tokens(n int) int { return (n + 3) / 4 }
 
-func (s *Server) record(r Request, status int) {
+func (s *Server) record(r Request, status int) int {
 	r.Status = status
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.reqs = append(s.reqs, r)
-	s.mu.Unlock()
+	return len(s.reqs) - 1
 }
 
 // overflow is the error body of a request of n bytes over the limit.
