@@ -40,6 +40,12 @@ function typeOf(schema: JsonSchema): string | undefined {
   return t;
 }
 
+/** The enum of an array's items, if they have one. */
+function itemEnum(schema: JsonSchema): unknown[] | undefined {
+  const items = schema.items;
+  return typeof items === 'object' && Array.isArray(items.enum) ? items.enum : undefined;
+}
+
 /** The control for a schema (buttons, when given, win: seed §6.5). */
 export function kindOf(schema: JsonSchema, buttons?: QuestionButton[]): FieldKind {
   if (buttons && buttons.length > 0) return 'buttons';
@@ -51,7 +57,7 @@ export function kindOf(schema: JsonSchema, buttons?: QuestionButton[]): FieldKin
       if (Array.isArray(schema.enum)) return schema.enum.length > maxRadioOptions ? 'select' : 'radio';
       return 'text';
     case 'array':
-      return schema.items && Array.isArray(schema.items.enum) ? 'checkboxes' : 'json';
+      return itemEnum(schema) ? 'checkboxes' : 'json';
     case 'object':
       return schema.properties && Object.keys(schema.properties).length > 0 ? 'object' : 'json';
     default:
@@ -93,7 +99,7 @@ function fieldOf(name: string, path: string[], label: string, schema: JsonSchema
   const spec: FieldSpec = { name, path, label, kind, required, hint: hintOf(schema), initial: initialOf(schema, kind), schema };
   if (kind === 'buttons') spec.buttons = buttons;
   if (kind === 'radio' || kind === 'select') spec.options = schema.enum;
-  if (kind === 'checkboxes') spec.options = schema.items?.enum;
+  if (kind === 'checkboxes') spec.options = itemEnum(schema);
   if (kind === 'object') {
     const req = new Set(schema.required ?? []);
     spec.fields = Object.entries(schema.properties ?? {}).map(([k, s]) =>

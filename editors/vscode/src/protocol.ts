@@ -43,7 +43,7 @@ export interface Question {
 export interface JsonSchema {
   type?: string | string[];
   enum?: unknown[];
-  items?: JsonSchema;
+  items?: JsonSchema | boolean;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   pattern?: string;

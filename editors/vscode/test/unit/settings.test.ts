@@ -1,0 +1,105 @@
+// Settings → initializationOptions, the server's environment, binary
+// resolution, the documents an edit touches, and the protocol names.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { editedUris } from '../../src/edits';
+import { agentCapability, Methods } from '../../src/protocol';
+import { binaryName, resolveServer } from '../../src/serverPath';
+import { initializationOptions, serverEnv } from '../../src/settings';
+
+describe('initializationOptions', () => {
+  test('maps set settings to the config file shape', () => {
+    const values: Record<string, unknown> = {
+      'model.provider': 'openai',
+      'model.baseUrl': ' http://127.0.0.1:8080/v1 ',
+      'model.name': 'gpt-4.1',
+      'model.planName': '',
+      'planMode.defaultActive': true,
+      'planMode.requireApproval': false,
+      'planMode.approvalTimeoutSecs': 90.5,
+      'planMode.plansDir': 'docs/plans',
+      edits: 'client',
+      'run.allow': ['go test ./...', 7],
+    };
+    assert.deepEqual(initializationOptions((k) => values[k]), {
+      model: { provider: 'openai', base_url: 'http://127.0.0.1:8080/v1', name: 'gpt-4.1' },
+      plan_mode: { default_active: true, require_approval: false, approval_timeout_secs: 90, plans_dir: 'docs/plans' },
+      edits: 'client',
+      run: { allow: ['go test ./...'] },
+    });
+  });
+  test('unset settings leave the server its own configuration', () => {
+    assert.deepEqual(initializationOptions(() => undefined), {});
+    assert.deepEqual(initializationOptions((k) => (k === 'edits' ? 'everywhere' : k === 'planMode.approvalTimeoutSecs' ? 0 : '')), {});
+  });
+  test('the API key never goes into initializationOptions, only into the environment', () => {
+    const opts = JSON.stringify(initializationOptions((k) => (k === 'model.name' ? 'm' : undefined)));
+    assert.doesNotMatch(opts, /api_key/);
+    const env = serverEnv({ PATH: '/bin' }, 'sk-secret');
+    assert.equal(env.OPENAI_API_KEY, 'sk-secret');
+    assert.equal(env.PATH, '/bin');
+    assert.equal(serverEnv({ OPENAI_API_KEY: 'from-shell' }, undefined).OPENAI_API_KEY, 'from-shell');
+  });
+});
+
+describe('resolveServer', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-'));
+  const exe = (p: string) => {
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, '#!/bin/sh\n', { mode: 0o755 });
+    return p;
+  };
+  const ext = path.join(tmp, 'ext');
+  const bundled = exe(path.join(ext, 'bin', binaryName()));
+  const onPath = exe(path.join(tmp, 'pathdir', 'agentls'));
+  const setting = exe(path.join(tmp, 'custom', 'agentls-dev'));
+  const notExec = path.join(tmp, 'plain');
+  fs.writeFileSync(notExec, 'x', { mode: 0o644 });
+
+  test('the setting wins', () => assert.deepEqual(resolveServer(setting, ext, path.dirname(onPath)), { command: setting, source: 'setting' }));
+  test('a setting naming no executable is an error, not skipped', () => {
+    for (const bad of [path.join(tmp, 'missing'), notExec]) {
+      const r = resolveServer(bad, ext, path.dirname(onPath));
+      assert.ok('error' in r && r.error.includes('agentls.serverPath'), JSON.stringify(r));
+    }
+  });
+  test('then the bundled binary', () => assert.deepEqual(resolveServer('  ', ext, path.dirname(onPath)), { command: bundled, source: 'bundled' }));
+  test('then PATH', () => assert.deepEqual(resolveServer('', path.join(tmp, 'none'), `/nonexistent${path.delimiter}${path.dirname(onPath)}`), { command: onPath, source: 'path' }));
+  test('else a clear error', () => {
+    const r = resolveServer(undefined, path.join(tmp, 'none'), '/nonexistent');
+    assert.ok('error' in r && /not found/.test(r.error) && /PATH/.test(r.error));
+  });
+  test('windows binary name', () => assert.equal(binaryName('win32'), 'agentls.exe'));
+});
+
+describe('editedUris', () => {
+  test('changes, text document edits, creates and renames; deletes drop out', () => {
+    assert.deepEqual(
+      editedUris({
+        changes: { 'file:///w/a.go': [] },
+        documentChanges: [
+          { textDocument: { uri: 'file:///w/b.go' } },
+          { kind: 'create', uri: 'file:///w/c.go' },
+          { kind: 'rename', oldUri: 'file:///w/c.go', newUri: 'file:///w/d.go' },
+          { textDocument: { uri: 'file:///w/a.go' } },
+          { kind: 'delete', uri: 'file:///w/b.go' },
+        ],
+      }),
+      ['file:///w/a.go', 'file:///w/d.go'],
+    );
+    assert.deepEqual(editedUris({}), []);
+  });
+});
+
+describe('protocol names', () => {
+  test('every method the extension uses is in docs/protocol.md', () => {
+    const doc = fs.readFileSync(path.resolve('..', '..', 'docs', 'protocol.md'), 'utf8') // npm runs tests in editors/vscode;
+    for (const m of Object.values(Methods)) assert.ok(doc.includes(`\`${m}`), `${m} missing from docs/protocol.md`);
+  });
+  test('the capability declares askUser, modeIndicator and savesEdits', () => {
+    assert.deepEqual(agentCapability(false), { askUser: true, modeIndicator: true, savesEdits: false });
+  });
+});

@@ -1,0 +1,174 @@
+// The session/mode/question state model: what agent/update, agent/modeChanged
+// and agent/askUser do to it, and what the status bar shows.
+import assert from 'node:assert/strict';
+import { beforeEach, describe, test } from 'node:test';
+import type { AskUserParams, Session } from '../../src/protocol';
+import { ChatModel, otherMode, presentMode } from '../../src/state';
+
+const session = (id: string, mode: 'plan' | 'build' = 'plan', updatedAt = '2026-11-23T10:00:00Z'): Session => ({
+  sessionId: id, title: `chat ${id}`, mode, planFile: null, createdAt: updatedAt, updatedAt,
+});
+
+const approval = (sessionId: string): AskUserParams => ({
+  sessionId,
+  questionId: 'q-approve',
+  createdAt: '2026-11-23T10:01:00Z',
+  purpose: 'plan_approval',
+  questions: [
+    { name: 'approve', question: 'Review the plan', schema: { type: 'boolean' }, buttons: [{ label: 'Accept & Build', value: true, variant: 'primary' }, { label: 'Keep Planning', value: false }] },
+    { name: 'feedback', question: 'What should change?', schema: { type: 'string' } },
+  ],
+});
+
+describe('presentMode', () => {
+  test('PLAN is the map icon in the plan colour, BUILD the tools icon in the build colour', () => {
+    const p = presentMode('plan', null);
+    assert.equal(p.text, '$(map) PLAN');
+    assert.equal(p.color, 'agentls.planForeground');
+    assert.match(p.tooltip, /No plan attached/);
+    const b = presentMode('build', 'plans/x.plan');
+    assert.equal(b.text, '$(tools) BUILD');
+    assert.equal(b.color, 'agentls.buildForeground');
+    assert.match(b.tooltip, /Plan: plans\/x\.plan/);
+    assert.equal(otherMode('plan'), 'build');
+    assert.equal(otherMode('build'), 'plan');
+  });
+});
+
+describe('ChatModel', () => {
+  let m: ChatModel;
+  beforeEach(() => {
+    m = new ChatModel();
+    m.upsertSession(session('s1'));
+    m.setCurrent('s1');
+  });
+
+  test('the indicator shows the default mode until a session is in view', () => {
+    const empty = new ChatModel();
+    empty.defaultMode = 'build';
+    assert.deepEqual(empty.indicator(), { mode: 'build', planFile: null });
+    assert.deepEqual(m.indicator(), { mode: 'plan', planFile: null });
+  });
+
+  test('message chunks stream into one item; a tool call starts a new one', () => {
+    m.addPrompt('s1', 'hello');
+    m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hel' } });
+    m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'lo' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'read app.txt', kind: 'read', status: 'pending', rawInput: { path: 'app.txt' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'read app.txt', kind: 'read', status: 'in_progress' });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'alpha' } }] });
+    m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done.' } });
+    const items = m.current!.items;
+    assert.deepEqual(items.map((i) => i.kind), ['user', 'assistant', 'tool', 'assistant']);
+    assert.equal(items[1].kind === 'assistant' && items[1].text, 'Hello');
+    assert.equal(items[1].rev, 2, 'each chunk bumps the revision the webview re-renders by');
+    const tool = items[2];
+    assert.ok(tool.kind === 'tool');
+    assert.equal(tool.status, 'completed');
+    assert.equal(tool.output, 'alpha');
+    assert.equal(tool.input, '{\n  "path": "app.txt"\n}');
+    assert.equal(tool.refused, false);
+    assert.equal(m.current!.busy, true);
+  });
+
+  test('a refused tool call is marked refused with its hint', () => {
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'c2', title: 'edit app.txt', kind: 'edit', status: 'pending' });
+    m.applyUpdate('s1', {
+      sessionUpdate: 'tool_call_update', toolCallId: 'c2', status: 'failed',
+      rawOutput: { success: false, error: 'System is in Plan Mode.' }, refusal: { tool_name: 'edit', tool_kind: 'file_edit', hint: 'Write the plan instead.' },
+    });
+    const t = m.current!.items[0];
+    assert.ok(t.kind === 'tool' && t.refused && t.status === 'failed' && t.refusalHint === 'Write the plan instead.');
+    assert.match(t.output ?? '', /System is in Plan Mode/);
+  });
+
+  test('updates for unknown sessions are ignored', () => {
+    assert.equal(m.applyUpdate('nope', { sessionUpdate: 'current_mode_update', currentModeId: 'build' }), false);
+  });
+
+  test('plan updates, mode changes and usage', () => {
+    m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/x.plan', entries: [{ content: 'Step one', priority: 'medium', status: 'pending' }] });
+    assert.equal(m.current!.session.planFile, 'plans/x.plan');
+    m.applyModeChanged({ sessionId: 's1', mode: 'build', planFile: 'plans/x.plan', source: 'tool' });
+    assert.deepEqual(m.indicator(), { mode: 'build', planFile: 'plans/x.plan' });
+    m.applyUpdate('s1', { sessionUpdate: 'current_mode_update', currentModeId: 'plan' });
+    assert.equal(m.indicator().mode, 'plan');
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 100, outputTokens: 10 });
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 50, outputTokens: 5, contextTokens: 150, contextWindow: 1000 });
+    assert.deepEqual(m.current!.usage, { inputTokens: 150, outputTokens: 15, contextTokens: 150, contextWindow: 1000 });
+  });
+
+  test('askUser shows a question; answering clears it', () => {
+    m.ask({ ...approval('s1'), purpose: 'question', questionId: 'q1' });
+    assert.equal(m.current!.question?.via, 'request');
+    m.clearQuestion('s1', 'other');
+    assert.ok(m.current!.question, 'another id leaves it');
+    m.clearQuestion('s1', 'q1');
+    assert.equal(m.current!.question, null);
+  });
+
+  test('a dismissed plan approval stays visibly pending until resolved', () => {
+    m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/x.plan', entries: [] });
+    m.ask(approval('s1'));
+    m.dismiss('s1', 'q-approve');
+    assert.equal(m.current!.question, null);
+    assert.deepEqual(m.current!.awaitingApproval, { planFile: 'plans/x.plan' });
+    m.approvalResolved('s1');
+    assert.equal(m.current!.awaitingApproval, null);
+  });
+
+  test('a dismissed ordinary question leaves nothing pending', () => {
+    m.ask({ ...approval('s1'), purpose: 'question' });
+    m.dismiss('s1', 'q-approve');
+    assert.equal(m.current!.awaitingApproval, null);
+  });
+
+  test('entering build mode ends a pending approval', () => {
+    m.ask(approval('s1'));
+    m.dismiss('s1', 'q-approve');
+    m.applyModeChanged({ sessionId: 's1', mode: 'build', planFile: 'plans/x.plan', source: 'user' });
+    assert.equal(m.current!.awaitingApproval, null);
+  });
+
+  test('question_pending (no askUser request) is answered with agent/answer', () => {
+    m.applyUpdate('s1', { sessionUpdate: 'question_pending', questionId: 'q9', questions: approval('s1').questions, createdAt: 'x' });
+    assert.equal(m.current!.question?.via, 'answer');
+    m.ask({ ...approval('s1'), questionId: 'q9', purpose: 'question' });
+    assert.equal(m.current!.question?.via, 'request', 'the request wins when both arrive');
+    m.applyUpdate('s1', { sessionUpdate: 'question_pending', questionId: 'q9', questions: [], createdAt: 'x' });
+    assert.equal(m.current!.question?.via, 'request');
+  });
+
+  test('turn endings leave notices', () => {
+    m.addPrompt('s1', 'x');
+    m.endTurn('s1', { stopReason: 'error', error: { message: 'approval timed out' } });
+    m.endTurn('s1', { stopReason: 'cancelled' });
+    m.endTurn('s1', { stopReason: 'end_turn' });
+    m.endTurn('s1', { error: 'session busy' });
+    const notices = m.current!.items.filter((i) => i.kind === 'notice').map((i) => (i.kind === 'notice' ? `${i.level}:${i.text}` : ''));
+    assert.deepEqual(notices, ['error:The turn stopped: approval timed out', 'info:Cancelled.', 'error:session busy']);
+    assert.equal(m.current!.busy, false);
+  });
+
+  test('loadMessages rebuilds the conversation, refusals included', () => {
+    const st = m.loadMessages(session('s2', 'build'), [
+      { role: 'system', content: 'You are…' },
+      { role: 'user', content: 'fix it' },
+      { role: 'assistant', content: 'Looking.', tool_calls: [{ id: 't1', name: 'edit', arguments: '{"path":"a"}' }, { id: 't2', name: 'read', arguments: '{}' }] },
+      { role: 'tool', tool_call_id: 't1', content: '{"success":false,"error":"System is in Plan Mode. You can only modify the plan."}' },
+      { role: 'tool', tool_call_id: 't2', content: '{"success":true,"result":"x"}' },
+    ]);
+    assert.deepEqual(st.items.map((i) => i.kind), ['user', 'assistant', 'tool', 'tool']);
+    const [t1, t2] = st.items.slice(2);
+    assert.ok(t1.kind === 'tool' && t1.refused && t1.status === 'failed');
+    assert.ok(t2.kind === 'tool' && !t2.refused && t2.status === 'completed');
+    assert.equal(st.loaded, true);
+  });
+
+  test('snapshot lists sessions newest first', () => {
+    m.upsertSession(session('s0', 'plan', '2026-11-22T00:00:00Z'));
+    m.upsertSession(session('s9', 'build', '2026-11-24T00:00:00Z'));
+    assert.deepEqual(m.snapshot().sessions.map((s) => s.sessionId), ['s9', 's1', 's0']);
+    assert.equal(m.snapshot().current?.session.sessionId, 's1');
+  });
+});
