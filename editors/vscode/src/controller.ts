@@ -9,7 +9,6 @@ import {
   type ServerOptions,
   type StaticFeature,
   State,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import { ChatViewProvider } from './chatView';
 import { editedUris, type WireWorkspaceEdit } from './edits';
@@ -56,16 +55,18 @@ export class AgentController implements vscode.Disposable {
       vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, this.view),
       vscode.workspace.onDidChangeConfiguration((e) => void this.onConfig(e)),
     );
+    // Palette commands live under agentls.ui.*: the language client registers
+    // the server's own commands (agentls.approvePlan, …) for its code lenses.
     const cmd = (id: string, f: (...args: unknown[]) => unknown) => this.disposables.push(vscode.commands.registerCommand(id, f));
-    cmd('agentls.newChat', () => this.newChat());
-    cmd('agentls.sendSelection', () => this.sendSelection());
-    cmd('agentls.switchMode', () => this.switchMode());
-    cmd('agentls.approvePlan', () => this.resolvePlan('approve'));
-    cmd('agentls.rejectPlan', () => this.rejectPlanCommand());
-    cmd('agentls.cancel', () => this.cancel());
-    cmd('agentls.setApiKey', () => this.setApiKey());
-    cmd('agentls.showLog', () => this.output.show(true));
-    cmd('agentls.restartServer', () => this.restart());
+    cmd('agentls.ui.newChat', () => this.newChat());
+    cmd('agentls.ui.sendSelection', () => this.sendSelection());
+    cmd('agentls.ui.switchMode', () => this.switchMode());
+    cmd('agentls.ui.approvePlan', () => this.resolvePlan('approve'));
+    cmd('agentls.ui.rejectPlan', () => this.rejectPlanCommand());
+    cmd('agentls.ui.cancel', () => this.cancel());
+    cmd('agentls.ui.setApiKey', () => this.setApiKey());
+    cmd('agentls.ui.showLog', () => this.output.show(true));
+    cmd('agentls.ui.restartServer', () => this.restart());
     this.model.defaultMode = this.settings().get<boolean>('planMode.defaultActive', true) ? 'plan' : 'build';
     this.refresh();
   }
@@ -86,8 +87,9 @@ export class AgentController implements vscode.Disposable {
     const apiKey = await this.ext.secrets.get(secretKey);
     const serverOptions: ServerOptions = {
       command: found.command,
-      args: ['serve', ...cfg.get<string[]>('serverArgs', [])],
-      transport: TransportKind.stdio,
+      // Flags only: agentls with no subcommand serves over stdio (no transport
+      // given, so the client adds no --stdio argument).
+      args: cfg.get<string[]>('serverArgs', []),
       options: { env: serverEnv(process.env, apiKey), cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
     };
     const clientOptions: LanguageClientOptions = {

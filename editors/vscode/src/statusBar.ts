@@ -10,7 +10,7 @@ export class ModeStatusBar implements vscode.Disposable {
 
   constructor() {
     this.item.name = 'agentls mode';
-    this.item.command = 'agentls.switchMode';
+    this.item.command = 'agentls.ui.switchMode';
     this.item.show();
   }
 
@@ -21,7 +21,7 @@ export class ModeStatusBar implements vscode.Disposable {
     this.item.tooltip = p.tooltip;
     this.item.color = new vscode.ThemeColor(p.color);
     this.item.accessibilityInformation = { label: `agentls mode: ${mode.toUpperCase()}` };
-    this.item.command = 'agentls.switchMode';
+    this.item.command = 'agentls.ui.switchMode';
   }
 
   /** Shows that the server is not running. */
@@ -29,7 +29,8 @@ export class ModeStatusBar implements vscode.Disposable {
     this.item.text = '$(warning) agentls';
     this.item.tooltip = message;
     this.item.color = new vscode.ThemeColor('statusBarItem.warningForeground');
-    this.item.command = 'agentls.showLog';
+    this.item.accessibilityInformation = { label: 'agentls: the server is not running' };
+    this.item.command = 'agentls.ui.showLog';
   }
 
   dispose(): void {

@@ -1,0 +1,96 @@
+// Starts code-server (VS Code 1.100) with the packaged extension installed,
+// and Debian's Chromium through playwright-core. Used by the end-to-end test.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+
+/** The repository root (npm runs tests in editors/vscode). */
+export const repoRoot = path.resolve('..', '..');
+
+/** The folder screenshots and logs go to (outside the source tree's tracked files). */
+export function outputDir(name: string): string {
+  const dir = path.resolve(process.env.AGENTLS_TEST_OUTPUT ?? path.join('out', 'test-output'), name);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** code-server's binary: installed (or found) by scripts/install-vscode. */
+export function codeServerBinary(): string {
+  if (process.env.AGENTLS_CODE_SERVER) return process.env.AGENTLS_CODE_SERVER;
+  const out = execFileSync(path.join(repoRoot, 'scripts', 'install-vscode'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return out.trim().split('\n').pop()!;
+}
+
+/** Chromium flags that work on CI machines and in containers. */
+export const chromiumArgs = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
+
+/** Launches Debian's Chromium (never a downloaded browser). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.AGENTLS_CHROMIUM ?? '/usr/bin/chromium', args: chromiumArgs });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A running code-server. */
+export interface CodeServer {
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Installs the .vsix into a fresh extensions folder, writes user settings
+ * (workspace trust off so extensions run; plus the given ones), and serves
+ * the workbench on 127.0.0.1. Resolves when code-server says it listens.
+ */
+export async function startCodeServer(bin: string, vsix: string, dataDir: string, settings: Record<string, unknown>, log: string): Promise<CodeServer> {
+  const ext = path.join(dataDir, 'ext');
+  const user = path.join(dataDir, 'user');
+  for (const scope of ['User', 'Machine']) {
+    fs.mkdirSync(path.join(user, scope), { recursive: true });
+    fs.writeFileSync(
+      path.join(user, scope, 'settings.json'),
+      JSON.stringify({ 'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'workbench.colorTheme': 'Default Dark Modern', ...settings }, null, 2),
+    );
+  }
+  const common = ['--extensions-dir', ext, '--user-data-dir', user];
+  execFileSync(bin, [...common, '--install-extension', vsix], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dataDir } });
+  const port = await freePort();
+  const out = fs.openSync(log, 'a');
+  const proc = spawn(bin, [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust'], {
+    stdio: ['ignore', 'pipe', out],
+    env: { ...process.env, HOME: dataDir },
+  });
+  await new Promise<void>((resolve, reject) => {
+    let buf = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      fs.appendFileSync(log, d);
+      buf += d.toString();
+      if (/HTTP server listening on/.test(buf)) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`code-server exited (${code}) before listening; see ${log}`)));
+    // A bound on the wait (not synchronisation): a broken install fails, never hangs.
+    setTimeout(() => reject(new Error(`code-server did not listen within 180 s; see ${log}`)), 180_000).unref();
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    proc,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,129 @@
+// End to end in a real VS Code (code-server 4.100.3 in Debian's Chromium): the
+// packaged .vsix, the real agentls binary (bundled in the .vsix) and the
+// scripted model. PLAN in the status bar → a prompt streams text → an
+// ask_user form is answered → the plan is approved in the question bar →
+// BUILD (colour checked) → the edit is in the editor and saved → the plan's
+// step is ticked. Screenshots of each step go to the test output folder.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { type CodeServer, codeServerBinary, launchChromium, outputDir, startCodeServer } from './harness';
+
+const out = outputDir('e2e');
+const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
+let server: CodeServer;
+let browser: Browser;
+let page: Page;
+let workspace: string;
+let shot = 0;
+
+// Default Dark Modern theme values of the contributed colours (package.json).
+const planColour = 'rgb(79, 193, 255)'; // #4FC1FF
+const buildColour = 'rgb(137, 209, 133)'; // #89D185
+
+async function screenshot(name: string): Promise<void> {
+  shot++;
+  await page.screenshot({ path: path.join(out, `${String(shot).padStart(2, '0')}-${name}.png`) });
+}
+
+function chat(): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+}
+
+const modeItem = () => page.locator('footer[role="status"] .statusbar-item[aria-label^="agentls mode"]');
+
+async function modeColour(): Promise<string> {
+  return modeItem().locator('a').first().evaluate((el) => getComputedStyle(el).color);
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
+  const bin = codeServerBinary();
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-e2e-'));
+  workspace = path.join(data, 'project');
+  fs.mkdirSync(workspace);
+  fs.writeFileSync(path.join(workspace, 'app.txt'), 'alpha\n');
+  server = await startCodeServer(
+    bin,
+    vsix,
+    data,
+    {
+      'agentls.model.provider': 'scripted',
+      'agentls.model.script': path.resolve('test', 'e2e', 'fixtures', 'script.yaml'),
+      'agentls.serverArgs': ['--log-file', path.join(out, 'agentls.log')],
+      'files.autoSave': 'off',
+    },
+    path.join(out, 'code-server.log'),
+  );
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('plan → question → approval → build in a real VS Code', async () => {
+  // The indicator is there on startup, in PLAN's colour.
+  await modeItem().waitFor();
+  assert.match((await modeItem().getAttribute('aria-label')) ?? '', /PLAN/);
+  assert.match(await modeItem().innerText(), /PLAN/);
+  assert.equal(await modeColour(), planColour);
+  await screenshot('status-plan');
+
+  // Open app.txt so the agent's edit shows in an editor.
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'app.txt' }).dblclick();
+  await page.locator('.tab[aria-label^="app.txt"]').waitFor();
+
+  // The chat view, from its activity-bar container.
+  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
+  const prompt = chat().locator('textarea.prompt');
+  await prompt.waitFor();
+  await prompt.fill('Make alpha louder.');
+  await prompt.press('Enter');
+  await chat().locator('.msg.assistant', { hasText: 'Let me look at the project first.' }).waitFor();
+  await chat().locator('.tool', { hasText: 'app.txt' }).first().waitFor();
+  await screenshot('streamed');
+
+  // The ask_user form: invalid input is blocked, then answered.
+  const bar = chat().locator('form.question-bar');
+  await bar.waitFor();
+  await bar.locator('label.radio', { hasText: 'upper' }).click();
+  await bar.locator('[data-field="branch"] input').fill('No Spaces');
+  await bar.locator('button.submit').click();
+  await bar.locator('[data-field="branch"] .field-error').waitFor();
+  assert.match(await bar.locator('[data-field="branch"] .field-error').innerText(), /pattern/);
+  await screenshot('question-invalid');
+  await bar.locator('[data-field="branch"] input').fill('shout-alpha');
+  await bar.locator('button.submit').click();
+
+  // The plan approval in the question bar, with the plan's steps.
+  const approval = chat().locator('form.question-bar.approval');
+  await approval.waitFor();
+  await approval.locator('.approval-steps li', { hasText: 'Replace alpha with ALPHA' }).waitFor();
+  await page.locator('.tab[aria-label^="shout.plan"]').waitFor(); // the server opened the plan
+  await screenshot('approval');
+  await approval.locator('button', { hasText: 'Accept & Build' }).click();
+
+  // BUILD, in BUILD's colour.
+  await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: BUILD"]').waitFor();
+  assert.match(await modeItem().innerText(), /BUILD/);
+  assert.equal(await modeColour(), buildColour);
+  await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
+
+  // The edit: in the editor, saved to disk; the plan's step ticked.
+  await chat().locator('.msg.assistant', { hasText: 'Done: app.txt now says ALPHA' }).waitFor();
+  await chat().locator('.plan-steps .step.completed', { hasText: 'Replace alpha with ALPHA' }).waitFor();
+  assert.equal(fs.readFileSync(path.join(workspace, 'app.txt'), 'utf8'), 'ALPHA\n');
+  assert.match(fs.readFileSync(path.join(workspace, 'plans', 'shout.plan'), 'utf8'), /- \[x\] Replace alpha with ALPHA/);
+  await page.locator('.tab[aria-label^="app.txt"]').click();
+  await page.locator('.monaco-editor .view-line', { hasText: 'ALPHA' }).first().waitFor();
+  assert.equal(await page.locator('.tab.dirty').count(), 0, 'no editor is left unsaved');
+  await screenshot('build-done');
+});
