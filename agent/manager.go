@@ -44,6 +44,12 @@ type Options struct {
 	Tools *tools.Registry
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// ConfigPaths are agentls's configuration files and folders known by
+	// path (the --config file, the user's config folder as the server's
+	// environment names it); the guard protects them in every mode, beside
+	// `.agentls.yaml` (by name) and the user's config folders of this
+	// process's own environment (config.UserDirs(os.Getenv)).
+	ConfigPaths []string
 }
 
 // Manager owns the sessions of one workspace.
@@ -103,7 +109,8 @@ func NewManager(opts Options) (*Manager, error) {
 		provider: opts.Provider,
 		editor:   opts.Editor,
 		tools:    reg,
-		guard:    guard.New(opts.Workspace, plansDir, reg.Declarations()),
+		guard: guard.New(opts.Workspace, plansDir, reg.Declarations()).
+			WithConfig(append(config.UserDirs(os.Getenv), opts.ConfigPaths...)...),
 		store:    workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
 		clock:    now,
 		sessions: map[string]*Session{},

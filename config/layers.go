@@ -172,6 +172,23 @@ func UserFile(getenv func(string) string) string {
 	return ""
 }
 
+// UserDirs are the folders agentls's user configuration may live in, as
+// absolute paths: $XDG_CONFIG_HOME/agentls (when XDG_CONFIG_HOME is absolute)
+// and $HOME/.config/agentls (when HOME is set). UserFile is in one of them;
+// the guard protects both.
+func UserDirs(getenv func(string) string) []string {
+	var dirs []string
+	if dir := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(dir) {
+		dirs = append(dirs, filepath.Join(dir, "agentls"))
+	}
+	if home := getenv("HOME"); home != "" {
+		if d := filepath.Join(home, ".config", "agentls"); filepath.IsAbs(d) && (len(dirs) == 0 || dirs[0] != d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
 // quoteHint suggests quotes when YAML read a number or a boolean where
 // text was expected (name: 4.1, plan_name: yes).
 func quoteHint(msg string, n *yaml.Node) string {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -260,6 +261,31 @@ func TestUserFile(t *testing.T) {
 	for _, tt := range tests {
 		if got := UserFile(func(k string) string { return tt.env[k] }); got != filepath.FromSlash(tt.want) {
 			t.Errorf("UserFile(%v) = %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}
+
+// TestUserDirs: the folders the guard protects hold UserFile, whichever
+// variable names it.
+func TestUserDirs(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want []string
+	}{
+		{map[string]string{"XDG_CONFIG_HOME": "/xdg", "HOME": "/home/u"}, []string{"/xdg/agentls", "/home/u/.config/agentls"}},
+		{map[string]string{"HOME": "/home/u"}, []string{"/home/u/.config/agentls"}},
+		{map[string]string{"XDG_CONFIG_HOME": "/home/u/.config", "HOME": "/home/u"}, []string{"/home/u/.config/agentls"}},
+		{map[string]string{"XDG_CONFIG_HOME": "relative", "HOME": "/home/u"}, []string{"/home/u/.config/agentls"}},
+		{nil, nil},
+	}
+	for _, tt := range tests {
+		getenv := func(k string) string { return tt.env[k] }
+		got := UserDirs(getenv)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("UserDirs(%v) = %q, want %q", tt.env, got, tt.want)
+		}
+		if f := UserFile(getenv); f != "" && !slices.Contains(got, filepath.Dir(f)) {
+			t.Errorf("UserFile %s is not in UserDirs %q", f, got)
 		}
 	}
 }

@@ -87,6 +87,13 @@ func checkOutcome(t *testing.T, r *Refusal, want outcome, tool string, kind Kind
 		if !strings.Contains(r.Hint, ".agentls/") {
 			t.Fatalf("hint does not name .agentls/: %s", r.Hint)
 		}
+	case refCfg:
+		if !strings.Contains(r.Error(), "agentls's configuration") || !strings.Contains(r.Error(), "no tool may change in any mode") || strings.Contains(r.Error(), "Plan Mode") {
+			t.Fatalf("Error() = %q, want the configuration sentence", r.Error())
+		}
+		if !strings.Contains(r.Hint, "by the user's hand") {
+			t.Fatalf("hint does not say the user changes it: %s", r.Hint)
+		}
 	case refVCS:
 		if !strings.Contains(r.Error(), "version-control folder") || !strings.Contains(r.Error(), "no tool may change in any mode") || strings.Contains(r.Error(), "Plan Mode") {
 			t.Fatalf("Error() = %q, want the protected-folder sentence", r.Error())

@@ -27,6 +27,9 @@ func (g *Guard) decide(st State, tool string, kind Kind, change workspace.Change
 		}
 		p, err := g.ws.Resolve(t.given)
 		if err != nil {
+			if pr := g.protectedGiven(t.given); pr != nil {
+				return protectedRefusal(st, tool, kind, t.given, howInside, pr)
+			}
 			return g.badTarget(st, tool, kind, t.given, err)
 		}
 		if err := g.dotDotErr(t.given, p); err != nil {
@@ -36,10 +39,7 @@ func (g *Guard) decide(st State, tool string, kind Kind, change workspace.Change
 	}
 	for i, t := range targets {
 		if pr, how := g.touchesProtected(change, t.given, paths[i]); pr != nil {
-			r := refuse(st, tool, kind, pr.reason, t.given, fmt.Sprintf(
-				"%q %s %s; no tool may change it in any mode; %s", t.given, how, pr.what, pr.instead))
-			r.Protected = pr.what
-			return r
+			return protectedRefusal(st, tool, kind, t.given, how, pr)
 		}
 	}
 	if !st.planMode() {

@@ -22,6 +22,26 @@ type Guard struct {
 	ws       *workspace.Workspace
 	plansDir string // as configured, cleaned: workspace-relative or absolute
 	tools    *Tools // the declared tools; nil knows none (all refused)
+	// config are agentls's configuration files and folders known by path
+	// (absolute, cleaned): the --config file, the user's config folder.
+	config []string
+}
+
+// WithConfig returns a copy of the guard that also protects agentls's
+// configuration at these paths (files or folders, everything below a
+// folder): the `--config` file and the user's config folder
+// (`$XDG_CONFIG_HOME/agentls/`). Like `.agentls.yaml`, which is protected
+// by name, no tool may change them in any mode. Relative and empty paths are
+// ignored.
+func (g *Guard) WithConfig(paths ...string) *Guard {
+	c := *g
+	c.config = append([]string(nil), g.config...)
+	for _, p := range paths {
+		if filepath.IsAbs(p) {
+			c.config = append(c.config, filepath.Clean(p))
+		}
+	}
+	return &c
 }
 
 // New returns the guard of a workspace. plansDir is the plans folder

@@ -64,8 +64,12 @@ func inside(p, dir string) bool { return strings.HasPrefix(p, dir+"/") }
 // oracleProtected are the names no tool may change at any depth, and the
 // sandbox's own protected places known by path (relative to the sandbox).
 var (
-	oracleProtectedNames = []string{".agentls", ".git", ".hg", ".svn", ".jj"}
-	oracleProtectedPaths = []string{"ws/jjstore"} // ws/.jj points here
+	oracleProtectedNames = []string{".agentls", ".agentls.yaml", ".git", ".hg", ".svn", ".jj"}
+	oracleProtectedPaths = []string{
+		"ws/jjstore",                            // ws/.jj points here
+		"ws/teamlink.yaml", "ws/conf/team.yaml", // the --config file and its real file
+		"ws/home/.config/agentls", "outside/agentls-config", // user config folders
+	}
 )
 
 // isProtectedRel reports whether a sandbox-relative path (forward slashes)

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,11 +35,20 @@ type protected struct {
 var protectedNames = []protected{
 	{stateDirName, ReasonAgentState, "agentls's own state folder .agentls/ (sessions and their modes)",
 		"the mode changes only through enter_plan_mode, exit_plan_mode and the user"},
+	{configName, ReasonAgentState, "agentls's configuration file .agentls.yaml", configInstead},
 	{".git", ReasonProtected, "the version-control folder .git/", vcsInstead},
 	{".hg", ReasonProtected, "the version-control folder .hg/", vcsInstead},
 	{".svn", ReasonProtected, "the version-control folder .svn/", vcsInstead},
 	{".jj", ReasonProtected, "the version-control folder .jj/", vcsInstead},
 }
+
+// configName is the workspace configuration file. It is protected at any
+// depth, not only at the top of a workspace folder where agentls reads it:
+// opening a subfolder as the workspace makes its file the configuration.
+const configName = ".agentls.yaml"
+
+const configInstead = "agentls's configuration changes only by the user's hand; " +
+	"if it needs a change, tell the user what to change"
 
 const vcsInstead = "change the repository with its own commands through run (build mode, confirmed by the user)"
 
@@ -75,10 +85,18 @@ type protectedRoot struct {
 
 // protectedRoots lists protected places that a name match on a path cannot
 // see: the real folders that a protected name at the top of a workspace
-// folder points to when it is a symlink (`.agentls -> /elsewhere/state`).
-// They are read from scratch on every check.
+// folder points to when it is a symlink (`.agentls -> /elsewhere/state`),
+// and agentls's configuration known by path (WithConfig), as given and as
+// its symlinks lead. They are read from scratch on every check.
 func (g *Guard) protectedRoots() []protectedRoot {
 	var roots []protectedRoot
+	for _, c := range g.config {
+		p := &protected{reason: ReasonAgentState, what: "agentls's configuration " + c, instead: configInstead}
+		roots = append(roots, protectedRoot{abs: c, p: p})
+		if real, err := evalDeepest(c); err == nil && real != c {
+			roots = append(roots, protectedRoot{abs: real, p: p})
+		}
+	}
 	for _, f := range g.ws.Folders() {
 		entries, err := os.ReadDir(f)
 		if err != nil {
@@ -107,11 +125,16 @@ func (g *Guard) protectedAt(abs string) *protected {
 		best = firstOf(best, protectedName(part))
 	}
 	for _, r := range g.protectedRoots() {
-		if under(abs, r.abs) {
+		if underFold(abs, r.abs) {
 			best = firstOf(best, r.p)
 		}
 	}
 	return best
+}
+
+// underFold is under with letter case folded, for file systems that fold it.
+func underFold(p, dir string) bool {
+	return len(p) >= len(dir) && strings.EqualFold(p[:len(dir)], dir) && under(dir+p[len(dir):], dir)
 }
 
 // belowFolders is abs below the workspace folder that holds it ("" for the
@@ -149,7 +172,7 @@ func (p *protected) rank() int {
 func (g *Guard) protectedInside(abs string) *protected {
 	var best *protected
 	for _, r := range g.protectedRoots() {
-		if under(r.abs, abs) {
+		if underFold(r.abs, abs) {
 			best = firstOf(best, r.p)
 		}
 	}
@@ -177,23 +200,41 @@ func (g *Guard) protectedInside(abs string) *protected {
 // workspace folder holds `.agentls/` ("holds"). nil if it touches nothing
 // protected.
 func (g *Guard) touchesProtected(kind workspace.ChangeKind, given string, p workspace.Path) (*protected, string) {
-	const inside, holds = "is or is inside", "holds"
 	if pr := g.protectedAt(p.Abs); pr != nil {
-		return pr, inside
+		return pr, howInside
 	}
-	if decoded, err := decodeGiven(given); err == nil && decoded != "" {
-		lex := decoded
-		if !filepath.IsAbs(lex) {
-			lex = filepath.Join(g.ws.Root(), lex)
-		}
-		if pr := g.protectedAt(filepath.Clean(lex)); pr != nil {
-			return pr, inside
-		}
+	if pr := g.protectedGiven(given); pr != nil {
+		return pr, howInside
 	}
 	if kind == workspace.ChangeDelete || kind == workspace.ChangeRename {
 		if pr := g.protectedInside(p.Abs); pr != nil {
-			return pr, holds
+			return pr, "holds"
 		}
 	}
 	return nil, ""
+}
+
+// howInside says a target is protected or inside something protected.
+const howInside = "is or is inside"
+
+// protectedGiven is protectedAt on the name as given (cleaned lexically,
+// relative to the root), without resolving it: it also sees a protected
+// path that Resolve refuses, such as a config file outside the workspace.
+func (g *Guard) protectedGiven(given string) *protected {
+	decoded, err := decodeGiven(given)
+	if err != nil || decoded == "" {
+		return nil
+	}
+	if !filepath.IsAbs(decoded) {
+		decoded = filepath.Join(g.ws.Root(), decoded)
+	}
+	return g.protectedAt(filepath.Clean(decoded))
+}
+
+// protectedRefusal refuses a change to something protected, in any mode.
+func protectedRefusal(st State, tool string, kind Kind, given, how string, pr *protected) *Refusal {
+	r := refuse(st, tool, kind, pr.reason, given, fmt.Sprintf(
+		"%q %s %s; no tool may change it in any mode; %s", given, how, pr.what, pr.instead))
+	r.Protected = pr.what
+	return r
 }

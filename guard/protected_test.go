@@ -57,3 +57,21 @@ func TestProtectedListInOnePlace(t *testing.T) {
 		}
 	}
 }
+
+// TestWithConfigCopies: WithConfig leaves the guard it copies alone and
+// ignores relative and empty paths.
+func TestWithConfigCopies(t *testing.T) {
+	sb := newSandbox(t, setupNoPlans)
+	base := New(sb.w, "plans", declaredTools)
+	g := base.WithConfig(sb.ws+"/conf/team.yaml", "relative.yaml", "")
+	if len(base.config) != 0 || len(g.config) != 1 {
+		t.Fatalf("base config %q, copy config %q", base.config, g.config)
+	}
+	args := []byte(`{"path":"conf/team.yaml","content":"x"}`)
+	if r := base.CheckCall(stateOf(ModeBuild), "write", args); r != nil {
+		t.Fatalf("base guard refused: %v", r)
+	}
+	if r := g.CheckCall(stateOf(ModeBuild), "write", args); r == nil || r.Reason != ReasonAgentState || r.Protected != "agentls's configuration "+sb.ws+"/conf/team.yaml" {
+		t.Fatalf("guard with config: %+v", r)
+	}
+}

@@ -41,6 +41,10 @@ const (
 //	ws/.hg/store/data, ws/vendor/dep/.svn/entries, ws/vendor/dep/dep.go
 //	ws/.jj -> jjstore (a top-level protected symlink), ws/jjstore/repo/op
 //	ws/gitlink -> .git/refs (folder symlink into .git)
+//	ws/.agentls.yaml, ws/pkg/.agentls.yaml (agentls's configuration, by name)
+//	ws/conf/team.yaml, ws/teamlink.yaml -> conf/team.yaml (the --config file, given as the link)
+//	ws/home/.config/agentls/config.yaml (a user config folder inside the workspace)
+//	outside/agentls-config/config.yaml (a user config folder outside)
 //	outside/secret.plan, outside/passwd.plan, outside/plans/secret.plan
 type sandbox struct {
 	dir, ws, out string
@@ -65,33 +69,40 @@ func newSandbox(t testing.TB, setup string) *sandbox {
 func buildSandbox(dir, setup string) (*sandbox, error) {
 	sb := &sandbox{dir: dir, ws: filepath.Join(dir, "ws"), out: filepath.Join(dir, "outside")}
 	files := map[string]string{
-		"ws/README.md":               "# readme\n",
-		"ws/main.go":                 "package main\n",
-		"ws/src/main.go":             "package main\n\nfunc main() {}\n",
-		"ws/src/util/helper.go":      "package util\n",
-		"ws/.agentls/chats/s1.chat":  "---\nid: s1\nmode: plan\n---\n",
-		"outside/secret.plan":        "secret\n",
-		"outside/passwd.plan":        "root:x:0:0\n",
-		"outside/plans/secret.plan":  "outside plan\n",
-		"ws/src/plans/existing.plan": "---\ntitle: in src\n---\n",
-		"ws/.git/HEAD":               "ref: refs/heads/main\n",
-		"ws/.git/config":             "[core]\n",
-		"ws/.git/refs/heads/main":    "0000000000000000000000000000000000000000\n",
-		"ws/mod/.git":                "gitdir: ../.git/modules/mod\n",
-		"ws/mod/lib.go":              "package mod\n",
-		"ws/.hg/store/data":          "hg\n",
-		"ws/vendor/dep/.svn/entries": "svn\n",
-		"ws/vendor/dep/dep.go":       "package dep\n",
-		"ws/jjstore/repo/op":         "jj\n",
+		"ws/README.md":                        "# readme\n",
+		"ws/main.go":                          "package main\n",
+		"ws/src/main.go":                      "package main\n\nfunc main() {}\n",
+		"ws/src/util/helper.go":               "package util\n",
+		"ws/.agentls/chats/s1.chat":           "---\nid: s1\nmode: plan\n---\n",
+		"outside/secret.plan":                 "secret\n",
+		"outside/passwd.plan":                 "root:x:0:0\n",
+		"outside/plans/secret.plan":           "outside plan\n",
+		"ws/src/plans/existing.plan":          "---\ntitle: in src\n---\n",
+		"ws/.git/HEAD":                        "ref: refs/heads/main\n",
+		"ws/.git/config":                      "[core]\n",
+		"ws/.git/refs/heads/main":             "0000000000000000000000000000000000000000\n",
+		"ws/mod/.git":                         "gitdir: ../.git/modules/mod\n",
+		"ws/mod/lib.go":                       "package mod\n",
+		"ws/.hg/store/data":                   "hg\n",
+		"ws/vendor/dep/.svn/entries":          "svn\n",
+		"ws/vendor/dep/dep.go":                "package dep\n",
+		"ws/jjstore/repo/op":                  "jj\n",
+		"ws/.agentls.yaml":                    "run:\n  allow: []\n",
+		"ws/pkg/.agentls.yaml":                "run:\n  allow: []\n",
+		"ws/pkg/pkg.go":                       "package pkg\n",
+		"ws/conf/team.yaml":                   "plan_mode:\n  default_active: true\n",
+		"ws/home/.config/agentls/config.yaml": "model:\n  name: x\n",
+		"outside/agentls-config/config.yaml":  "model:\n  name: x\n",
 	}
 	dirs := []string{"ws/src/emptydir"}
 	links := map[string]string{ // link -> target
-		"ws/outlink":   "../outside",
-		"ws/srclink":   "src",
-		"ws/deeplink":  "src/util",
-		"ws/chatslink": ".agentls/chats",
-		"ws/.jj":       "jjstore",
-		"ws/gitlink":   ".git/refs",
+		"ws/outlink":       "../outside",
+		"ws/srclink":       "src",
+		"ws/deeplink":      "src/util",
+		"ws/chatslink":     ".agentls/chats",
+		"ws/.jj":           "jjstore",
+		"ws/gitlink":       ".git/refs",
+		"ws/teamlink.yaml": "conf/team.yaml",
 	}
 	switch setup {
 	case setupDefault:
@@ -150,8 +161,20 @@ func buildSandbox(dir, setup string) (*sandbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	sb.w, sb.g = w, New(w, "plans", declaredTools)
+	sb.w = w
+	sb.g = New(w, "plans", declaredTools).WithConfig(sb.configPaths()...)
 	return sb, nil
+}
+
+// configPaths are the sandbox's configuration paths given to WithConfig: the
+// --config file (as a symlink to its real file), a user config folder inside
+// the workspace and one outside.
+func (sb *sandbox) configPaths() []string {
+	return []string{
+		filepath.Join(sb.ws, "teamlink.yaml"),
+		filepath.Join(sb.ws, "home", ".config", "agentls"),
+		filepath.Join(sb.out, "agentls-config"),
+	}
 }
 
 // expand replaces $WS and $OUT by the sandbox's real paths.

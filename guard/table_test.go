@@ -16,6 +16,7 @@ const (
 	refUnknown         // refused: unclassified tool (build mode)
 	refBad             // refused: arguments or target cannot be checked (build mode)
 	refVCS             // refused: a version-control folder, every mode
+	refCfg             // refused: agentls's configuration, every mode
 )
 
 func (o outcome) String() string {
@@ -32,6 +33,8 @@ func (o outcome) String() string {
 		return "refused (bad target)"
 	case refVCS:
 		return "refused (protected folder)"
+	case refCfg:
+		return "refused (agentls config)"
 	}
 	return fmt.Sprintf("outcome(%d)", int(o))
 }
@@ -46,6 +49,8 @@ func (o outcome) reason() Reason {
 		return ReasonBadTarget
 	case refVCS:
 		return ReasonProtected
+	case refCfg:
+		return ReasonAgentState
 	}
 	return ReasonPlanMode
 }
@@ -303,6 +308,36 @@ var callTable = []callRow{
 	{"build: write .gitignore", "", build, "write", `{"path":".gitignore","content":"x"}`, allowed, ""},
 	{"build: write .github/workflows/ci.yml", "", build, "write", `{"path":".github/workflows/ci.yml","content":"x"}`, allowed, ""},
 
+	// agentls's configuration: .agentls.yaml at any depth, the --config
+	// file, the user's config folder; every mode.
+	{"plan: write .agentls.yaml", "", plan, "write", `{"path":".agentls.yaml","content":"plan_mode:\n  default_active: false\n"}`, refCfg, KindFileEdit},
+	{"plan: a .plan below .agentls.yaml", "", plan, "write", `{"path":".agentls.yaml/x.plan","content":"x"}`, refCfg, KindFileEdit},
+	{"plan: mv a plan over .agentls.yaml", "", plan, "mv", `{"from":"plans/existing.plan","to":".agentls.yaml"}`, refCfg, KindMove},
+	{"build: write .agentls.yaml", "", build, "write", `{"path":".agentls.yaml","content":"run:\n  allow: [\"*\"]\n"}`, refCfg, KindFileEdit},
+	{"build: edit .agentls.yaml", "", build, "edit", `{"path":".agentls.yaml","old_string":"[]","new_string":"[\"*\"]"}`, refCfg, KindFileEdit},
+	{"build: touch .agentls.yaml", "", build, "touch", `{"path":".agentls.yaml"}`, refCfg, KindFileEdit},
+	{"build: rm .agentls.yaml", "", build, "rm", `{"path":".agentls.yaml"}`, refCfg, KindDelete},
+	{"build: mv .agentls.yaml away", "", build, "mv", `{"from":".agentls.yaml","to":"old.yaml"}`, refCfg, KindMove},
+	{"build: mv a file onto .agentls.yaml", "", build, "mv", `{"from":"README.md","to":"pkg2/.agentls.yaml"}`, refCfg, KindMove},
+	{"build: .AGENTLS.YAML in another case", "", build, "write", `{"path":".AGENTLS.YAML","content":"x"}`, refCfg, KindFileEdit},
+	{"build: .agentls.yaml by URI", "", build, "write", `{"path":"file://$WS/.agentls.yaml","content":"x"}`, refCfg, KindFileEdit},
+	{"build: a nested .agentls.yaml", "", build, "write", `{"path":"pkg/.agentls.yaml","content":"x"}`, refCfg, KindFileEdit},
+	{"build: a new nested .agentls.yaml", "", build, "write", `{"path":"src/.agentls.yaml","content":"x"}`, refCfg, KindFileEdit},
+	{"build: mkdir .agentls.yaml", "", build, "mkdir", `{"path":"src/.agentls.yaml"}`, refCfg, KindMkdir},
+	{"build: rm a folder holding .agentls.yaml", "", build, "rm", `{"path":"pkg","recursive":true}`, refCfg, KindDelete},
+	{"build: the --config file by its name", "", build, "write", `{"path":"teamlink.yaml","content":"x"}`, refCfg, KindFileEdit},
+	{"build: the --config file's real file", "", build, "edit", `{"path":"conf/team.yaml","old_string":"true","new_string":"false"}`, refCfg, KindFileEdit},
+	{"build: the --config file in another case", "", build, "write", `{"path":"conf/TEAM.yaml","content":"x"}`, refCfg, KindFileEdit},
+	{"build: rm the --config file", "", build, "rm", `{"path":"teamlink.yaml"}`, refCfg, KindDelete},
+	{"build: rm the folder of the --config file", "", build, "rm", `{"path":"conf","recursive":true}`, refCfg, KindDelete},
+	{"build: the user's config file", "", build, "write", `{"path":"home/.config/agentls/config.yaml","content":"x"}`, refCfg, KindFileEdit},
+	{"build: a new file in the user's config folder", "", build, "write", `{"path":"home/.config/agentls/extra.yaml","content":"x"}`, refCfg, KindFileEdit},
+	{"build: rm a folder holding the user's config", "", build, "rm", `{"path":"home/.config","recursive":true}`, refCfg, KindDelete},
+	{"build: the user's config outside the workspace", "", build, "write", `{"path":"$OUT/agentls-config/config.yaml","content":"x"}`, refCfg, KindFileEdit},
+	{"build: read .agentls.yaml", "", build, "read", `{"path":".agentls.yaml"}`, allowed, ""},
+	{"build: write .agentls.yaml.example", "", build, "write", `{"path":".agentls.yaml.example","content":"x"}`, allowed, ""},
+	{"build: write another yaml beside the --config file", "", build, "write", `{"path":"conf/other.yaml","content":"x"}`, allowed, ""},
+
 	// Build mode.
 	{"build: write a source file", "", build, "write", `{"path":"src/main.go","content":"x"}`, allowed, ""},
 	{"build: rm a source file", "", build, "rm", `{"path":"src/main.go"}`, allowed, ""},
@@ -390,6 +425,13 @@ var opTable = []opRow{
 	{"plan: create a .plan in a new folder inside plans/", "", plan, "write", []Op{{Kind: cCreate, Path: "$WS/plans/newdir/x.plan"}, {Kind: cEdit, Path: "$WS/plans/newdir/x.plan"}}, allowed, ""},
 	{"plan: rename a plan into a new folder inside plans/", "", plan, "mv", []Op{{Kind: cRename, From: "$WS/plans/notes.plan", Path: "$WS/plans/done/notes.plan"}}, allowed, ""},
 	{"build: create a file in new folders", "", build, "write", []Op{{Kind: cCreate, Path: "$WS/src/newpkg/x.go"}}, allowed, ""},
+	{"plan: edit .agentls.yaml", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/.agentls.yaml"}}, refCfg, KindFileEdit},
+	{"build: edit .agentls.yaml", "", build, "edit", []Op{{Kind: cEdit, Path: "$WS/.agentls.yaml"}}, refCfg, KindFileEdit},
+	{"build: create a nested .agentls.yaml by URI", "", build, "write", []Op{{Kind: cCreate, Path: "file://$WS/src/.agentls.yaml"}}, refCfg, KindFileEdit},
+	{"build: rename the --config file's real file", "", build, "mv", []Op{{Kind: cRename, From: "$WS/conf/team.yaml", Path: "$WS/x.yaml"}}, refCfg, KindMove},
+	{"build: rename onto .agentls.yaml", "", build, "mv", []Op{{Kind: cRename, From: "$WS/README.md", Path: "$WS/src/.agentls.yaml"}}, refCfg, KindMove},
+	{"build: delete a folder holding the user's config", "", build, "rm", []Op{{Kind: cDelete, Path: "$WS/home"}}, refCfg, KindDelete},
+	{"build: create in the user's config outside", "", build, "write", []Op{{Kind: cCreate, Path: "$OUT/agentls-config/new.yaml"}}, refCfg, KindFileEdit},
 	{"build: edit /etc/passwd", "", build, "edit", []Op{{Kind: cEdit, Path: "/etc/passwd"}}, refBad, KindFileEdit},
 	{"build: unknown operation kind", "", build, "edit", []Op{{Kind: "chmod", Path: "$WS/src/main.go"}}, refBad, KindOther},
 	{"build: unknown tool", "", build, "apply_patch", []Op{{Kind: cEdit, Path: "$WS/src/main.go"}}, refUnknown, KindOther},

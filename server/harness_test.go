@@ -48,6 +48,10 @@ type setup struct {
 	handlers fakeeditor.Handlers
 	initOpts map[string]any
 	dir      string // reuse a workspace (restart tests)
+	// configFile is the --config flag; env the server's environment (nil:
+	// every variable empty).
+	configFile string
+	env        map[string]string
 }
 
 func start(t *testing.T, s setup) *harness {
@@ -76,7 +80,8 @@ func start(t *testing.T, s setup) *harness {
 		model = scripted.New(sc)
 	}
 	opts := server.Options{
-		Getenv: func(string) string { return "" },
+		ConfigFile: s.configFile,
+		Getenv:     func(k string) string { return s.env[k] },
 		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 			if model == nil {
 				return nil, os.ErrNotExist

@@ -119,7 +119,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	s.mu.Lock()
 	s.ws, s.cfg, s.caps, s.configDiagnostics = ws, cfg, caps, diags
 	s.mu.Unlock()
-	mgr, err := agent.NewManager(agent.Options{Workspace: ws, Config: cfg, Provider: provider, Editor: s})
+	mgr, err := agent.NewManager(agent.Options{Workspace: ws, Config: cfg, Provider: provider, Editor: s, ConfigPaths: s.protectedConfig()})
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 	}
@@ -226,6 +226,20 @@ func (s *Server) configFilePaths(root string) []string {
 		files = append(files, filepath.Join(root, ".agentls.yaml"))
 	}
 	return files
+}
+
+// protectedConfig is agentls's configuration known by path, for the guard
+// to protect: the user's config folders (as this server's environment names
+// them) and the --config file (absolute). The workspace's .agentls.yaml is
+// protected by name.
+func (s *Server) protectedConfig() []string {
+	paths := config.UserDirs(s.getenv())
+	if s.opts.ConfigFile != "" {
+		if abs, err := filepath.Abs(s.opts.ConfigFile); err == nil {
+			paths = append(paths, abs)
+		}
+	}
+	return paths
 }
 
 func (s *Server) getenv() func(string) string {

@@ -117,9 +117,18 @@ func diffTrees(before, after map[string]string) []string {
 // its text and the workspace must not change.
 func tryAll(t *testing.T, mode string, files map[string]string, attempts []attempt) {
 	t.Helper()
+	tryAllIn(t, mode, func(string) setup { return setup{files: files} }, attempts)
+}
+
+// tryAllIn is tryAll with a setup made for each fresh workspace folder dir.
+func tryAllIn(t *testing.T, mode string, mk func(dir string) setup, attempts []attempt) {
+	t.Helper()
 	for name, caps := range editorCaps() {
 		t.Run(mode+" "+name, func(t *testing.T) {
-			h := start(t, setup{script: attemptScript(attempts), caps: caps, files: files})
+			dir := t.TempDir()
+			su := mk(dir)
+			su.dir, su.caps, su.script = dir, caps, attemptScript(attempts)
+			h := start(t, su)
 			before := tree(t, h.dir)
 			s := h.newSession(mode)
 			if r := h.prompt(s.SessionID, "try"); r.StopReason != "end_turn" {
@@ -246,5 +255,80 @@ func TestParentsOfAMissingPlansFolder(t *testing.T) {
 				t.Fatalf("work/plans holds %v (%v), want one plan", entries, err)
 			}
 		})
+	}
+}
+
+// configSetup is a workspace with agentls's configuration everywhere it can
+// be: .agentls.yaml at the top and deeper, the --config file inside the
+// workspace, and the user's config folder ($XDG_CONFIG_HOME/agentls) inside
+// the workspace (as when the workspace is the home folder) or outside it.
+func configSetup(xdgOutside string) func(dir string) setup {
+	return func(dir string) setup {
+		xdg := filepath.Join(dir, "xdg")
+		if xdgOutside != "" {
+			xdg = xdgOutside
+		}
+		return setup{
+			files: map[string]string{
+				".agentls.yaml":           "plan_mode:\n  default_active: true\n",
+				"pkg/.agentls.yaml":       "plan_mode:\n  default_active: true\n",
+				"conf/team.yaml":          "plan_mode:\n  require_approval: true\n",
+				"xdg/agentls/config.yaml": "plan_mode:\n  plans_dir: plans\n",
+				"src/main.go":             "package main\n",
+				"plans/existing.plan":     "---\ntitle: Existing\nstatus: draft\n---\n# Goal\n",
+			},
+			configFile: filepath.Join(dir, "conf", "team.yaml"),
+			env:        map[string]string{"XDG_CONFIG_HOME": xdg},
+		}
+	}
+}
+
+const configRefusal = "agentls's configuration"
+
+// TestConfigProtectedInBuildMode: in build mode the model could write
+// .agentls.yaml (run.allow: ["*"], default_active: false) and the next start
+// would honour it unseen. No tool may change agentls's configuration files.
+func TestConfigProtectedInBuildMode(t *testing.T) {
+	tryAllIn(t, "build", configSetup(""), []attempt{
+		{"write", "write", map[string]any{"path": ".agentls.yaml", "content": "run:\n  allow: [\"*\"]\n"}, configRefusal, "by the user's hand"},
+		{"edit", "edit", map[string]any{"path": ".agentls.yaml", "old_string": "true", "new_string": "false"}, configRefusal, ""},
+		{"rm", "rm", map[string]any{"path": ".agentls.yaml"}, configRefusal, ""},
+		{"mv-from", "mv", map[string]any{"from": ".agentls.yaml", "to": "old.yaml"}, configRefusal, ""},
+		{"mv-to", "mv", map[string]any{"from": "src/main.go", "to": "pkg2/.agentls.yaml"}, configRefusal, ""},
+		{"nested", "write", map[string]any{"path": "pkg/.agentls.yaml", "content": "x: 1\n"}, configRefusal, ""},
+		{"touch", "touch", map[string]any{"path": "src/.agentls.yaml"}, configRefusal, ""},
+		{"mkdir", "mkdir", map[string]any{"path": "src/.agentls.yaml"}, configRefusal, ""},
+		{"config-flag", "write", map[string]any{"path": "conf/team.yaml", "content": "plan_mode:\n  require_approval: false\n"}, configRefusal, ""},
+		{"config-holder", "rm", map[string]any{"path": "conf", "recursive": true}, configRefusal, ""},
+		{"user", "write", map[string]any{"path": "xdg/agentls/config.yaml", "content": "run:\n  allow: [\"*\"]\n"}, configRefusal, ""},
+		{"user-new", "write", map[string]any{"path": "xdg/agentls/extra.yaml", "content": "x"}, configRefusal, ""},
+	})
+}
+
+// TestConfigProtectedInPlanMode: the same files in plan mode, where a `.plan`
+// name below them or a plan moved over them would change them too.
+func TestConfigProtectedInPlanMode(t *testing.T) {
+	tryAllIn(t, "plan", configSetup(""), []attempt{
+		{"write", "write", map[string]any{"path": ".agentls.yaml", "content": "x"}, configRefusal, ""},
+		{"below", "write", map[string]any{"path": ".agentls.yaml/x.plan", "content": "x"}, configRefusal, ""},
+		{"mv", "mv", map[string]any{"from": "plans/existing.plan", "to": "pkg/.agentls.yaml"}, configRefusal, ""},
+		{"user", "write", map[string]any{"path": "xdg/agentls/x.plan", "content": "x"}, configRefusal, ""},
+	})
+}
+
+// TestConfigOutsideTheWorkspaceNamed: a user config folder outside the
+// workspace is refused as agentls's configuration, not only as a path
+// outside the workspace.
+func TestConfigOutsideTheWorkspaceNamed(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(outside, "agentls"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(outside, "agentls", "config.yaml")
+	tryAllIn(t, "build", configSetup(outside), []attempt{
+		{"write", "write", map[string]any{"path": target, "content": "run:\n  allow: [\"*\"]\n"}, configRefusal, ""},
+	})
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Fatalf("%s was written (%v)", target, err)
 	}
 }
