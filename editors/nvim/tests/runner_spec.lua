@@ -1,0 +1,40 @@
+-- The runner's own tests: assertions, predicate waits, cleanups, and (in a child Neovim) the
+-- failure report, the last line and the exit code.
+local t = require('runner')
+local here = vim.env.AGENTLS_NVIM_TESTS
+
+t.describe('runner', function()
+  t.it('assertions pass on equal values', function()
+    t.eq({ a = { 1, 2 } }, { a = { 1, 2 } })
+    t.match('^ab', 'abc')
+    t.contains({ 1, { x = 2 } }, { x = 2 })
+    t.contains('hello', 'ell')
+    t.ok(true)
+  end)
+  t.it('assertions fail with both values', function()
+    t.match('expected 1\n%s+got 2', t.fails(function() t.eq(1, 2) end))
+    t.match('not found', t.fails(function() t.contains({ 1 }, 3) end))
+    t.match('does not match', t.fails(function() t.match('^x', 'abc') end))
+  end)
+  t.it('waits on a predicate while the loop runs', function()
+    local done = false
+    vim.schedule(function() done = true end)
+    t.eq(true, t.wait(1000, function() return done end, 'the scheduled callback'))
+  end)
+  local cleaned = false
+  t.it('cleanup registers', function()
+    t.cleanup(function() cleaned = true end)
+  end)
+  t.it('cleanup ran after the previous test', function()
+    t.ok(cleaned, 'cleanup ran')
+  end)
+  t.it('a failing spec exits 1 and reports', function()
+    local out = vim.fn.system({ vim.v.progpath, '--headless', '-u', here .. '/minimal_init.lua', '-c',
+      string.format("lua require('runner').run({%q})", here .. '/fixtures/runner_failing.lua') })
+    t.eq(1, vim.v.shell_error, 'exit code')
+    local lines = vim.split(vim.trim(out), '\n')
+    t.eq('1 passed, 2 failed', lines[#lines], 'last line')
+    t.contains(out, 'noted-before-failure', 'the notes')
+    t.contains(out, 'timed out after 20 ms waiting for never')
+  end)
+end)
