@@ -18,8 +18,10 @@ import (
 // checks). In plan mode writes are allowed only on a `.plan` file, a move
 // only from a `.plan` file to a `.plan` file, mkdir only at or below the
 // plans folder, rm only of a `.plan` file or an empty folder inside it; any
-// other mutating tool (run) is refused. In build mode the rest is allowed,
-// except any change to agentls's own state folder `.agentls/`.
+// other mutating tool (run) is refused; a target's missing parent folders
+// count as mkdirs. In build mode the rest is allowed. In every mode a change
+// to a protected folder or file (protected.go: `.agentls/`, `.git/`,
+// agentls's configuration, …) is refused.
 func (g *Guard) CheckCall(st State, tool string, args json.RawMessage) *Refusal {
 	d, r := g.declared(st, tool)
 	if r != nil {

@@ -15,10 +15,10 @@ type target struct {
 }
 
 // decide resolves every target from scratch and applies the rules for one
-// change of the given kind: protected places (protectedNames) are refused
-// in every mode; in
-// build mode the rest is allowed; in plan mode each change must keep to plan
-// documents. kind is what the refusal reports.
+// change of the given kind: protected places (protected.go) are refused in
+// every mode; in build mode the rest is allowed; in plan mode each change
+// must keep to plan documents, and the parent folders it would create to
+// the mkdir rule. kind is what the refusal reports.
 func (g *Guard) decide(st State, tool string, kind Kind, change workspace.ChangeKind, targets []target) *Refusal {
 	paths := make([]workspace.Path, len(targets))
 	for i, t := range targets {

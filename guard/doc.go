@@ -5,9 +5,12 @@
 // structured refusal the model and the editor see.
 //
 // The promise it keeps: in plan mode nothing but `.plan` documents can change.
-// In every mode, no tool can change the protected folders (protectedNames:
-// agentls's own state folder `.agentls/` and the version-control folders
-// `.git`, `.hg`, `.svn`, `.jj`, at any depth, in any letter case). The guard fails closed: an unknown tool, an unknown mode, arguments it
+// In every mode, no tool can change the protected folders and files
+// (protectedNames: agentls's own state folder `.agentls/`, its configuration
+// `.agentls.yaml`, and the version-control folders `.git`, `.hg`, `.svn`,
+// `.jj`, at any depth, in any letter case; and the configuration known by
+// path, Guard.WithConfig). In plan mode a change that would create missing
+// parent folders is judged as the mkdir of each. The guard fails closed: an unknown tool, an unknown mode, arguments it
 // cannot read and paths the workspace cannot resolve are refused.
 //
 // Tools must take their targets only from the argument keys the guard reads:

@@ -26,8 +26,9 @@ type protected struct {
 
 // protectedNames is the one list of protected names, matched at any depth,
 // on the resolved path and on the name as given, case-insensitively always
-// (sameName). `.agentls` is agentls's own state (sessions and their modes);
-// the version-control folders hold history, branches and hooks: a `.plan`
+// (protectedName). `.agentls` is agentls's own state (sessions and their
+// modes); `.agentls.yaml` its configuration, which could widen the model's
+// own permissions at the next start; the version-control folders hold history, branches and hooks: a `.plan`
 // inside them (`.git/index.lock/x.plan`, `.git/refs/heads/x.plan`) would lock
 // the repository or make a branch. `.git` is matched as a file too (the
 // `.git` file of a submodule or a worktree). The first entry wins when a
