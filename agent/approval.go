@@ -170,7 +170,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		m.notify(fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", notifyPath(p.Rel), oneLine(d.reason)))
 		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
 	}
-	if err := s.approve(ctx, p.Rel, allowed, d.source); err != nil {
+	if err := s.approve(ctx, p.Rel, text, allowed, d.source); err != nil {
 		return tools.Result{}, err
 	}
 	res.ExitedPlanMode, res.Approved = true, true
@@ -317,11 +317,14 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 // approve carries out an approval: plan status approved, allowed commands
 // remembered, mode → build (source: "tool" for the dialog, "user" for
 // agent/resolvePlan and agent/setMode).
-func (s *Session) approve(ctx context.Context, rel string, allowed []string, source string) error {
+func (s *Session) approve(ctx context.Context, rel, presented string, allowed []string, source string) error {
 	m := s.m
 	if err := m.setPlanStatus(ctx, s, rel, workspace.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", rel, "err", err)
 	}
+	// The approved text is the one presented for approval: what the user
+	// changed while deciding shows to the builder as changed since approval.
+	s.setBaseline(rel, approvedText(presented))
 	s.mu.Lock()
 	for _, c := range allowed {
 		if c = strings.TrimSpace(c); c != "" {
@@ -417,16 +420,8 @@ func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, sta
 	if err != nil {
 		return err
 	}
-	e := &env{s: s}
-	if err := e.Apply(ctx, "plan_edit", fmt.Sprintf("Mark plan %s %s", rel, status), []workspace.Change{c}); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	if s.lastWritten[rel] == text {
-		s.lastWritten[rel] = updated
-	}
-	s.mu.Unlock()
-	return nil
+	e := &env{s: s, system: true} // agentls's own status change: no plan lock holds it back
+	return e.Apply(ctx, "plan_edit", fmt.Sprintf("Mark plan %s %s", rel, status), []workspace.Change{c})
 }
 
 func firstRunes(s string, n int) string {

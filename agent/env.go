@@ -18,29 +18,52 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// env is a session as its tools see it (tools.Env).
-type env struct{ s *Session }
+// env is a session as its tools see it (tools.Env). A system env carries
+// out agentls's own status changes: no plan lock holds it back.
+type env struct {
+	s      *Session
+	system bool
+}
 
 var _ tools.Env = (*env)(nil)
 
 func (e *env) Workspace() *workspace.Workspace { return e.s.m.ws }
 func (e *env) Guard() *guard.Guard             { return e.s.m.guard }
-func (e *env) State() guard.State              { return e.s.State() }
 func (e *env) Config() config.Config           { return e.s.m.cfg }
 func (e *env) PlanFile() string                { return e.s.planFile() }
+
+// State is the session's state; a system env's carries no plan locks.
+func (e *env) State() guard.State {
+	st := e.s.State()
+	if e.system {
+		st.Plans = nil
+	}
+	return st
+}
 
 // Apply runs the guard on the computed changes (mode read now), then hands
 // them to the editor, whose applier runs the guard once more on the exact
 // operations it sends.
 func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace.Change) error {
 	s, m := e.s, e.s.m
-	if r := m.guard.CheckChanges(s.State(), tool, changes); r != nil {
+	if r := m.guard.CheckChanges(e.State(), tool, changes); r != nil {
 		return r
+	}
+	plan := s.planFile()
+	touchesPlan := false
+	for _, c := range changes {
+		for _, p := range c.Targets() {
+			touchesPlan = touchesPlan || (plan != "" && p.Rel == plan)
+		}
+	}
+	var before string
+	if touchesPlan {
+		before, _ = m.readPlan(plan)
 	}
 	err := m.editor.Apply(ctx, ApplyRequest{
 		SessionID: s.meta.ID, Label: label, Changes: changes,
 		Check: func(ops []guard.Op) error {
-			if r := m.guard.CheckOps(s.State(), tool, ops); r != nil {
+			if r := m.guard.CheckOps(e.State(), tool, ops); r != nil {
 				return r
 			}
 			return nil
@@ -49,19 +72,17 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 	if err != nil {
 		return err
 	}
-	plan := s.planFile()
 	s.mu.Lock()
-	touchesPlan := false
 	for _, c := range changes {
 		for _, p := range c.Targets() {
 			s.edited[p.Abs] = true
-			if p.Rel == plan {
-				touchesPlan = true
-			}
 		}
 	}
 	s.mu.Unlock()
 	if touchesPlan {
+		if after, ok := m.readPlan(plan); ok {
+			s.ownWrite(plan, before, after) // baseline.go: the approved text follows the builder
+		}
 		s.sendPlanUpdate()
 		s.planEdited(ctx) // plans.go: other sessions' updates, implemented
 	}
@@ -74,7 +95,6 @@ func (e *env) PlanWritten(rel, text string) {
 	s := e.s
 	s.mu.Lock()
 	s.planPhase[rel] = text
-	s.lastWritten[rel] = text
 	attach := s.meta.PlanFile == "" && guard.Mode(s.meta.Mode) == guard.ModePlan
 	s.mu.Unlock()
 	if attach {

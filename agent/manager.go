@@ -244,8 +244,7 @@ func (m *Manager) ignoreStateFolder() {
 func (m *Manager) newSession(meta workspace.ChatMeta, msgs []llm.Message) *Session {
 	return &Session{
 		m: m, meta: meta, messages: msgs,
-		planPhase: map[string]string{}, lastWritten: map[string]string{},
-		allowed: map[string]bool{}, edited: map[string]bool{},
+		planPhase: map[string]string{}, allowed: map[string]bool{}, edited: map[string]bool{},
 	}
 }
 
@@ -334,6 +333,7 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 			if err := m.setPlanStatus(ctx, s, plan, workspace.PlanApproved); err != nil {
 				slog.Warn("mark plan approved", "plan", plan, "err", err)
 			}
+			s.baselineNow(plan)
 		}
 	}
 	return s.Info(), nil

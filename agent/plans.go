@@ -160,6 +160,7 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 	if err := m.setPlanStatus(ctx, s, wp.Rel, workspace.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", wp.Rel, "err", err)
 	}
+	s.baselineNow(wp.Rel)
 	s.sendPlanUpdate()
 	return s.Info(), nil
 }

@@ -50,7 +50,6 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	mode := guard.Mode(s.meta.Mode)
 	planFile := s.meta.PlanFile
 	notice := s.modeNotice
-	lastWritten, wrote := s.lastWritten[planFile]
 	summary := s.view.summary
 	phasePlans := sortedKeys(s.planPhase)
 	s.mu.Unlock()
@@ -75,7 +74,7 @@ func (s *Session) buildRequest() (llm.Request, string) {
 		fmt.Fprintf(&sys, "\n# Mode change\n%s Your tools now are %s.\n", notice, tools)
 	}
 	if mode == guard.ModeBuild && planFile != "" {
-		sys.WriteString(m.approvedPlanSection(planFile, lastWritten, wrote))
+		sys.WriteString(s.approvedPlanSection(planFile))
 	}
 	if summary != "" {
 		fmt.Fprintf(&sys, "\n# Earlier conversation (hand-off summary)\nThe earlier part of this conversation was compacted to save context; this summary stands for it. The messages that follow are the most recent ones, verbatim.\n\n%s\n", strings.TrimSpace(summary))
@@ -136,9 +135,12 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
-// approvedPlanSection pins the plan's current text into the builder's prompt,
-// marked "edited by user" when it differs from what the model last wrote.
-func (m *Manager) approvedPlanSection(planFile, lastWritten string, wrote bool) string {
+// approvedPlanSection pins the plan's current text into the builder's
+// prompt. When the text differs from the approved text (the text at
+// approval plus this session's own writes) it is marked "changed since
+// approval" with a short diff, and the user gets a `plan` update.
+func (s *Session) approvedPlanSection(planFile string) string {
+	m := s.m
 	var b strings.Builder
 	b.WriteString("\n## APPROVED EXECUTION PLAN\n")
 	p, err := m.ws.Resolve(planFile)
@@ -151,8 +153,9 @@ func (m *Manager) approvedPlanSection(planFile, lastWritten string, wrote bool) 
 		return b.String()
 	}
 	fmt.Fprintf(&b, "Source: %s", planFile)
-	if wrote && lastWritten != text {
-		b.WriteString(" (edited by user after you last wrote it: follow this version)")
+	diff := s.checkApproved(planFile, text)
+	if diff != "" {
+		fmt.Fprintf(&b, " (%s, by the user or outside agentls: follow this version)\n\nWhat changed since approval:\n```diff\n%s```", ChangedSinceApproval, diff)
 	}
 	b.WriteString("\n\n")
 	b.WriteString(text)

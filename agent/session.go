@@ -51,16 +51,19 @@ type Session struct {
 	// planPhase holds the plans written or edited in the current planning
 	// phase (rel path → text as the model left it).
 	planPhase map[string]string
-	// lastWritten is the text of each plan as the model last wrote it, to tell
-	// whether the user edited it since.
-	lastWritten map[string]string
-	busy        bool
-	cancel      context.CancelFunc
-	turnEnded   chan struct{} // closed when the running turn ends
-	pending     *pendingQuestion
-	approval    *pendingApproval
-	allowed     map[string]bool // commands the user allowed for this session
-	edited      map[string]bool // absolute paths of files the agent edited
+	// baseline is the approved text of the attached plan (loaded from disk
+	// once baselineLoaded); reported is the hash of the plan text last
+	// reported as changed since approval.
+	baseline       *planBaseline
+	baselineLoaded bool
+	reported       [32]byte
+	busy           bool
+	cancel         context.CancelFunc
+	turnEnded      chan struct{} // closed when the running turn ends
+	pending        *pendingQuestion
+	approval       *pendingApproval
+	allowed        map[string]bool // commands the user allowed for this session
+	edited         map[string]bool // absolute paths of files the agent edited
 }
 
 type pendingQuestion struct {
@@ -97,11 +100,16 @@ func (s *Session) Messages() []llm.Message {
 	return append([]llm.Message(nil), s.messages...)
 }
 
-// State is the session's mode as the guard needs it, read at this instant.
+// State is the session's mode as the guard needs it, read at this instant,
+// with the session's id and the plans being built.
 func (s *Session) State() guard.State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return guard.State{Mode: guard.Mode(s.meta.Mode), EnteredAt: s.meta.EnteredAt, EnteredReason: s.meta.EnteredReason}
+	st := guard.State{Mode: guard.Mode(s.meta.Mode), EnteredAt: s.meta.EnteredAt, EnteredReason: s.meta.EnteredReason, Session: s.meta.ID}
+	if s.m != nil {
+		st.Plans = s.m
+	}
+	return st
 }
 
 // planFile is the attached plan ("" when none).

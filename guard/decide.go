@@ -42,6 +42,9 @@ func (g *Guard) decide(st State, tool string, kind Kind, change workspace.Change
 			return protectedRefusal(st, tool, kind, t.given, how, pr)
 		}
 	}
+	if r := g.builtPlanRefusal(st, tool, kind, change, targets, paths); r != nil {
+		return r
+	}
 	if !st.planMode() {
 		return nil
 	}

@@ -27,11 +27,18 @@ func ParseMode(s string) (Mode, error) {
 }
 
 // State is the session's mode as read at this instant (never cached per turn),
-// with when and why plan mode was entered (for the refusal).
+// with when and why plan mode was entered (for the refusal), and who acts.
 type State struct {
 	Mode          Mode
 	EnteredAt     time.Time
 	EnteredReason string
+	// Session is the id of the session whose call or change is checked.
+	Session string
+	// Plans lists the plans being built right now. A change to one of them
+	// from any session but its builders is refused (ReasonPlanBuilt). nil
+	// means the system identity: agentls's own status changes (approved,
+	// implemented, archived), which no plan lock holds back.
+	Plans PlanLocks
 }
 
 // planMode reports whether the guard applies the plan-mode rules: every mode

@@ -31,6 +31,10 @@ const (
 	// ReasonProtected: the target is (or holds) a folder that belongs to
 	// another tool, such as `.git/`; refused in every mode.
 	ReasonProtected
+	// ReasonPlanBuilt: the target is a plan another session is building
+	// (or a folder holding one); refused in every mode. Target is the
+	// plan's workspace-relative path.
+	ReasonPlanBuilt
 )
 
 // Refusal is the structured refusal of a tool call or of a change
@@ -69,6 +73,8 @@ func (r *Refusal) Error() string {
 		return fmt.Sprintf("%s refused: the tool is not classified by the guard, so it cannot run", r.ToolName)
 	case ReasonBadTarget:
 		return fmt.Sprintf("%s refused: %s", r.ToolName, r.Hint)
+	case ReasonPlanBuilt:
+		return PlanBuiltMessage(r.Target)
 	}
 	return RefusalMessage
 }

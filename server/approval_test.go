@@ -82,7 +82,7 @@ const approvedScript = `
     expect:
       tool_result_contains: {x: ['"success":true', '"exited_plan_mode":true', '"approved":true', '"plan_file":"plans/greet.plan"', '"approval_required":true', '"plan_id":"']}
       system_contains: ["You are in BUILD mode", "## APPROVED EXECUTION PLAN", "Source: plans/greet.plan", "Write hello.txt", "status: approved"]
-      system_not_contains: ["edited by user"]
+      system_not_contains: ["changed since approval"]
 `
 
 func TestApprovalDialog(t *testing.T) {
@@ -494,14 +494,14 @@ steps:
 }
 
 // TestEditedPlanReachesBuilder: the user changes the plan while its approval
-// is asked; the builder gets the user's text, marked "edited by user".
+// is asked; the builder gets the user's text, marked "changed since approval".
 func TestEditedPlanReachesBuilder(t *testing.T) {
 	const userStep = "- [ ] User step: also wave\n"
 	script := approvalScript(`
   - text: building
     expect:
       tool_result_contains: {x: ['"approved":true']}
-      system_contains: ["## APPROVED EXECUTION PLAN", "edited by user", "User step: also wave", "Write hello.txt"]
+      system_contains: ["## APPROVED EXECUTION PLAN", "(changed since approval", "What changed since approval:", "+- [ ] User step: also wave", "Write hello.txt"]
 `)
 	tests := []struct {
 		name     string

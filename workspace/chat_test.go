@@ -268,3 +268,25 @@ func TestChatConcurrent(t *testing.T) {
 		}
 	}
 }
+
+func TestChatStoreApproved(t *testing.T) {
+	st := NewChatStore(filepath.Join(t.TempDir(), "chats"))
+	if _, _, ok, err := st.Approved("s1"); ok || err != nil {
+		t.Fatalf("nothing stored: ok %v err %v", ok, err)
+	}
+	for _, text := range []string{"---\nstatus: approved\n---\n- [ ] one\n", "- [x] one\n"} {
+		if err := st.SaveApproved("s1", "plans/x.plan", text); err != nil {
+			t.Fatal(err)
+		}
+		plan, got, ok, err := st.Approved("s1")
+		if err != nil || !ok || plan != "plans/x.plan" || got != text {
+			t.Fatalf("Approved = %q %q %v %v", plan, got, ok, err)
+		}
+	}
+	if err := st.SaveApproved("../x", "p", "t"); err == nil {
+		t.Fatal("bad id accepted")
+	}
+	if metas, err := st.List(); err != nil || len(metas) != 0 {
+		t.Fatalf("List sees the approved file: %v %v", metas, err)
+	}
+}

@@ -1,0 +1,197 @@
+package server_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
+)
+
+// This file proves the lock on a plan another session builds (issue 7 item
+// 4), through the real server: a plan-mode session cannot change the plan a
+// build session carries out, by any tool; the builder can; the lock holds
+// after a restart; and a change by another route (the editor, a checkout)
+// reaches the builder's next request as "changed since approval" with a
+// diff, and the user as a `plan` update.
+
+const lockedPlan = "plans/x.plan"
+
+const lockedPlanText = "---\ntitle: X\nstatus: draft\ncreated_at: 2024-01-01T00:00:00Z\n---\n## Steps\n- [ ] one\n- [ ] two\n"
+
+// lockedMsg is the refusal the planner reads for every attempt.
+var lockedMsg = guard.PlanBuiltMessage(lockedPlan)
+
+// plannerAttempts is a script step: a plan-mode session tries every tool on
+// the plan being built, and writes a plan of its own.
+const plannerAttempts = `
+  - tool_calls:
+      - {id: w, name: write, args: {path: plans/x.plan, content: "mine"}}
+      - {id: e, name: edit, args: {path: plans/x.plan, old_string: "one", new_string: "uno"}}
+      - {id: pe, name: plan_edit, args: {path: plans/x.plan, old_string: "one", new_string: "uno"}}
+      - {id: pw, name: plan_write, args: {path: plans/x.plan, title: Mine, content: "## Steps\n- [ ] mine\n"}}
+      - {id: t, name: touch, args: {path: plans/x.plan}}
+      - {id: mv, name: mv, args: {from: plans/x.plan, to: plans/y.plan}}
+      - {id: onto, name: mv, args: {from: plans/other.plan, to: plans/x.plan}}
+      - {id: rm, name: rm, args: {path: plans/x.plan}}
+      - {id: own, name: plan_write, args: {path: plans/mine.plan, title: Mine, content: "## Steps\n- [ ] mine\n"}}
+  - text: refused
+    expect:
+      tool_result_contains:
+        own: ['"success":true']
+`
+
+var lockedAttempts = []string{"w", "e", "pe", "pw", "t", "mv", "onto", "rm"}
+
+// checkPlannerRefused checks the planner's attempts: each refused with the
+// plan's own sentence, none with the plan-mode one; the plan unchanged.
+func (h *harness) checkPlannerRefused(want string) {
+	h.t.Helper()
+	for _, id := range lockedAttempts {
+		ok, _, errText := h.planToolResult(id)
+		if ok || errText != lockedMsg {
+			h.t.Errorf("%s: success %v, error %q, want %q", id, ok, errText, lockedMsg)
+		}
+	}
+	if ok, _, errText := h.planToolResult("own"); !ok {
+		h.t.Errorf("the planner's own plan: %s", errText)
+	}
+	if got := h.read(lockedPlan); got != want {
+		h.t.Fatalf("the plan being built changed:\n%s\nwant\n%s", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "plans", "y.plan")); !os.IsNotExist(err) {
+		h.t.Fatalf("plans/y.plan exists (err %v)", err)
+	}
+	if got := h.read("plans/other.plan"); got != "other\n" {
+		h.t.Fatalf("plans/other.plan = %q", got)
+	}
+}
+
+func TestPlanBeingBuiltIsLocked(t *testing.T) {
+	noResourceOps := fullCaps()
+	noResourceOps["workspace"] = map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}
+	const userStep = "- [ ] three (user)\n"
+	tests := []struct {
+		name     string
+		caps     map[string]any
+		initOpts map[string]any
+		// change is the user's change of the plan outside the agent.
+		change func(h *harness, text string)
+	}{
+		{"editor, resourceOperations", nil, nil, editorChange},
+		{"editor, no resourceOperations", noResourceOps, nil, editorChange},
+		{"checkout, edits on disk", nil, map[string]any{"edits": "disk"}, func(h *harness, text string) {
+			if err := os.WriteFile(filepath.Join(h.dir, lockedPlan), []byte(text+userStep), 0o644); err != nil {
+				h.t.Fatal(err)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := start(t, setup{
+				caps: tc.caps, initOpts: tc.initOpts,
+				files: map[string]string{lockedPlan: lockedPlanText, "plans/other.plan": "other\n"},
+				script: `
+name: plan-lock
+steps:` + plannerAttempts + `
+  - tool_calls:
+      - {id: tick, name: plan_edit, args: {path: plans/x.plan, old_string: "- [ ] one", new_string: "- [x] one"}}
+    expect:
+      system_contains: ["## APPROVED EXECUTION PLAN", "Source: plans/x.plan\n", "- [ ] one"]
+      system_not_contains: ["changed since approval"]
+  - text: ticked
+    expect:
+      tool_result_contains: {tick: ['"success":true']}
+      system_contains: ["- [x] one"]
+      system_not_contains: ["changed since approval"]
+  - text: noted
+    expect:
+      system_contains: ["Source: plans/x.plan (changed since approval", "What changed since approval:", "+- [ ] three (user)", "- [x] one"]
+`,
+			})
+			var builder sessionInfo
+			if err := h.command("agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
+				t.Fatalf("buildPlan: %v", err)
+			}
+			approved := strings.Replace(lockedPlanText, "status: draft", "status: approved", 1)
+			planner := h.newSession("plan")
+			wantStop(t, h.prompt(planner.SessionID, "rewrite plans/x.plan"), "end_turn")
+			h.checkPlannerRefused(approved)
+
+			wantStop(t, h.prompt(builder.SessionID, "build"), "end_turn")
+			ticked := strings.Replace(approved, "- [ ] one", "- [x] one", 1)
+			if got := h.currentText(lockedPlan); got != ticked {
+				t.Fatalf("plan after the tick =\n%s\nwant\n%s", got, ticked)
+			}
+
+			tc.change(h, ticked)
+			n := len(h.planEntries(h.ed.Messages(), builder.SessionID))
+			wantStop(t, h.prompt(builder.SessionID, "go on"), "end_turn")
+			// The builder's request saw the change; the user got a plan update
+			// with the new step (for a checkout, from that check alone).
+			h.awaitPlanUpdate(builder.SessionID, n, lockedPlan+": [x] one | [>] two | [ ] three (user)")
+		})
+	}
+}
+
+// editorChange is the user adding a step in the editor (an unsaved buffer).
+func editorChange(h *harness, text string) {
+	h.t.Helper()
+	if err := h.ed.Open(h.ctx, lockedPlan, text); err != nil {
+		h.t.Fatal(err)
+	}
+	end := workspace.Position{Line: uint32(strings.Count(text, "\n"))}
+	if err := h.ed.Change(h.ctx, lockedPlan, workspace.TextEdit{Range: workspace.Range{Start: end, End: end}, NewText: "- [ ] three (user)\n"}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// currentText is a file as the user sees it: the editor's buffer if open,
+// else the disk.
+func (h *harness) currentText(rel string) string {
+	if text, ok := h.ed.Buffer(rel); ok {
+		return text
+	}
+	return h.read(rel)
+}
+
+// TestPlanLockSurvivesRestart: the lock comes from the session files, so a
+// planner after a restart is still refused, and the builder (loaded from
+// disk) still writes the plan, with no "changed since approval".
+func TestPlanLockSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	h := start(t, setup{dir: dir, files: map[string]string{lockedPlan: lockedPlanText, "plans/other.plan": "other\n"}})
+	var builder sessionInfo
+	if err := h.command("agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
+		t.Fatalf("buildPlan: %v", err)
+	}
+	approved := strings.Replace(lockedPlanText, "status: draft", "status: approved", 1)
+	if got := h.read(lockedPlan); got != approved {
+		t.Fatalf("plan after buildPlan =\n%s", got)
+	}
+	if err := h.ed.Shutdown(h.ctx); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+
+	h2 := start(t, setup{dir: dir, script: `
+name: plan-lock-restart
+steps:` + plannerAttempts + `
+  - tool_calls:
+      - {id: tick, name: plan_edit, args: {path: plans/x.plan, old_string: "- [ ] one", new_string: "- [x] one"}}
+    expect:
+      system_contains: ["## APPROVED EXECUTION PLAN", "Source: plans/x.plan\n"]
+      system_not_contains: ["changed since approval"]
+  - text: ticked
+    expect:
+      tool_result_contains: {tick: ['"success":true']}
+`})
+	planner := h2.newSession("plan")
+	wantStop(t, h2.prompt(planner.SessionID, "rewrite plans/x.plan"), "end_turn")
+	h2.checkPlannerRefused(approved)
+	wantStop(t, h2.prompt(builder.SessionID, "build"), "end_turn")
+	if got := h2.currentText(lockedPlan); !strings.Contains(got, "- [x] one") {
+		t.Fatalf("the builder could not tick after the restart:\n%s", got)
+	}
+}

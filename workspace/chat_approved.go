@@ -1,0 +1,61 @@
+package workspace
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// approvedExt is the extension of the file beside a session file that holds
+// the approved text of the session's plan.
+const approvedExt = ".approved"
+
+// approvedFile is what <id>.approved holds.
+type approvedFile struct {
+	Plan string `json:"plan"`
+	Text string `json:"text"`
+}
+
+// SaveApproved stores, beside the session file, the approved text of the
+// session's plan (workspace-relative path plan): the text at approval plus
+// the build session's own writes. It is replaced atomically.
+func (s *ChatStore) SaveApproved(id, plan, text string) error {
+	if err := ValidChatID(id); err != nil {
+		return fmt.Errorf("save approved plan: %w", err)
+	}
+	data, err := json.Marshal(approvedFile{Plan: plan, Text: text})
+	if err != nil {
+		return fmt.Errorf("save approved plan of %s: %w", id, err)
+	}
+	defer s.lock(id)()
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return fmt.Errorf("save approved plan of %s: %w", id, err)
+	}
+	if err := writeAtomic(filepath.Join(s.dir, id+approvedExt), data, 0o644); err != nil {
+		return fmt.Errorf("save approved plan of %s: %w", id, err)
+	}
+	return nil
+}
+
+// Approved reads what SaveApproved stored; ok is false when nothing was.
+func (s *ChatStore) Approved(id string) (plan, text string, ok bool, err error) {
+	if err := ValidChatID(id); err != nil {
+		return "", "", false, fmt.Errorf("read approved plan: %w", err)
+	}
+	defer s.lock(id)()
+	data, err := os.ReadFile(filepath.Join(s.dir, id+approvedExt))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", false, nil
+	}
+	if err != nil {
+		return "", "", false, fmt.Errorf("read approved plan of %s: %w", id, err)
+	}
+	var f approvedFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return "", "", false, fmt.Errorf("read approved plan of %s: %w", id, err)
+	}
+	return f.Plan, f.Text, true, nil
+}
