@@ -2,33 +2,8 @@
 // message channel. What a message does is the controller's business.
 
 import * as vscode from 'vscode';
+import { chatHtml, nonce } from './html';
 import type { FromWebview, ToWebview } from './messages';
-
-function nonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let s = '';
-  for (let i = 0; i < 32; i++) s += chars.charAt(Math.floor(Math.random() * chars.length));
-  return s;
-}
-
-/** The HTML of the chat page; assets are webview URIs, scripts carry the nonce. */
-export function chatHtml(cspSource: string, assets: { script: string; style: string; codicons: string }, n: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource}; font-src ${cspSource}; script-src 'nonce-${n}';">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${assets.codicons}" rel="stylesheet">
-<link href="${assets.style}" rel="stylesheet">
-<title>agentls</title>
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${n}" src="${assets.script}"></script>
-</body>
-</html>`;
-}
 
 /** Provides the agentls.chat webview view. */
 export class ChatViewProvider implements vscode.WebviewViewProvider {

@@ -1,0 +1,320 @@
+// The chat webview in Debian's Chromium: the built page (same HTML and strict
+// CSP as in VS Code) served on 127.0.0.1 with a fake acquireVsCodeApi that
+// records what the page posts. The page is driven with the extension's own
+// state snapshots (ChatModel), as the extension host sends them.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { chatHtml } from '../../src/html';
+import type { FromWebview, ToWebview } from '../../src/messages';
+import type { AskUserParams, Question } from '../../src/protocol';
+import { ChatModel } from '../../src/state';
+import { launchChromium, outputDir } from '../e2e/harness';
+
+const dist = path.resolve('dist');
+const out = outputDir('webview');
+const nonce = 'testnonce123';
+// Records posts; getState/setState keep the draft like VS Code does.
+const fakeApi = `window.__posted = []; let __state;
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => __state, setState: (s) => { __state = s; } });
+window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));`;
+
+let server: http.Server;
+let base: string;
+let browser: Browser;
+let page: Page;
+
+const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/') {
+      const html = chatHtml(base, { script: `${base}/webview.js`, style: `${base}/chat.css`, codicons: `${base}/codicon.css` }, nonce).replace(
+        `<script nonce="${nonce}" src=`,
+        `<script nonce="${nonce}" src="${base}/fake-vscode.js"></script>\n<script nonce="${nonce}" src=`,
+      );
+      res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+      return;
+    }
+    if (url.pathname === '/fake-vscode.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(fakeApi);
+      return;
+    }
+    const file = path.join(dist, path.basename(url.pathname));
+    if (!fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+  page.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(base);
+  await page.waitForFunction(() => (window as unknown as { __posted: FromWebview[] }).__posted.some((m) => m.type === 'ready'));
+  assert.deepEqual(errors, []);
+});
+
+async function send(m: ToWebview): Promise<void> {
+  await page.evaluate((msg) => window.postMessage(msg, '*'), m as unknown as Record<string, unknown>);
+}
+
+async function posted(): Promise<FromWebview[]> {
+  return page.evaluate(() => (window as unknown as { __posted: FromWebview[] }).__posted);
+}
+
+async function noCspViolations(): Promise<void> {
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp), []);
+}
+
+function model(): ChatModel {
+  const m = new ChatModel();
+  m.upsertSession({ sessionId: 's1', title: 'Louder', mode: 'plan', planFile: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:00:00Z' });
+  m.setCurrent('s1');
+  return m;
+}
+
+const show = (m: ChatModel) => send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+
+// Every schema kind of the seed's §6.3, plus a select (above 5 options) and the JSON fallback.
+const batch: Question[] = [
+  { name: 'confirm', question: 'Should I proceed?', schema: { type: 'boolean' }, buttons: [{ label: 'Yes', value: true, variant: 'primary' }, { label: 'No', value: false, variant: 'danger' }] },
+  { name: 'environment', question: 'Which environment?', schema: { type: 'string', enum: ['dev', 'staging', 'prod'], default: 'staging' } },
+  { name: 'region', question: 'Which region?', schema: { type: 'string', enum: ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'] } },
+  { name: 'branch_name', question: 'Branch name?', schema: { type: 'string', pattern: '^[a-z0-9-]+$', minLength: 3, maxLength: 50 } },
+  { name: 'components', question: 'Which components?', schema: { type: 'array', items: { type: 'string', enum: ['frontend', 'backend', 'database', 'docs'] }, minItems: 1 } },
+  {
+    name: 'endpoint_config', question: 'Configure the endpoint:',
+    schema: { type: 'object', properties: { path: { type: 'string', pattern: '^/[a-z0-9/-]+$' }, method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE'] }, auth_required: { type: 'boolean', default: true } }, required: ['path', 'method'] },
+  },
+  { name: 'retries', question: 'How many retries?', schema: { type: 'integer', minimum: 0 } },
+  { name: 'dry_run', question: 'Dry run?', schema: { type: 'boolean' } },
+];
+
+function ask(m: ChatModel, questions: Question[], extra: Partial<AskUserParams> = {}): void {
+  m.ask({ sessionId: 's1', questionId: 'q1', createdAt: 'x', purpose: 'question', questions, ...extra });
+}
+
+describe('question bar', () => {
+  test('a question batch renders every kind', async () => {
+    const m = model();
+    ask(m, batch);
+    await show(m);
+    const bar = page.locator('form.question-bar');
+    await bar.waitFor();
+    assert.deepEqual(await bar.locator('[data-field="confirm"] button').allInnerTexts(), ['Yes', 'No']);
+    assert.equal(await bar.locator('[data-field="confirm"] button.btn-danger').count(), 1);
+    assert.equal(await bar.locator('[data-field="environment"] input[type="radio"]').count(), 3);
+    assert.equal(await bar.locator('[data-field="environment"] input[type="radio"]:checked').count(), 1, 'the default is preselected');
+    assert.equal(await bar.locator('[data-field="region"] select option').count(), 7);
+    assert.match(await bar.locator('[data-field="branch_name"] .field-hint').innerText(), /3–50 characters · pattern/);
+    assert.equal(await bar.locator('[data-field="components"] input[type="checkbox"]').count(), 4);
+    assert.equal(await bar.locator('[data-field="endpoint_config"] fieldset .required').count(), 2, 'required marks on path and method');
+    assert.equal(await bar.locator('[data-field="endpoint_config.auth_required"] input[role="switch"]:checked').count(), 1);
+    assert.equal(await bar.locator('[data-field="retries"] textarea.json').count(), 1);
+    assert.equal(await bar.locator('[data-field="dry_run"] input[role="switch"]').count(), 1);
+    await page.screenshot({ path: path.join(out, 'question-batch.png'), fullPage: true });
+    await noCspViolations();
+  });
+
+  test('invalid input is blocked; a valid submit posts the answers object', async () => {
+    const m = model();
+    ask(m, batch);
+    await show(m);
+    const bar = page.locator('form.question-bar');
+    await bar.locator('[data-field="region"] select').selectOption({ label: 'a4' });
+    await bar.locator('[data-field="branch_name"] input').fill('Not Valid');
+    await bar.locator('[data-field="endpoint_config.path"] input').fill('/api/users');
+    await bar.locator('[data-field="endpoint_config.method"] label', { hasText: 'POST' }).click();
+    await bar.locator('[data-field="retries"] textarea').fill('{oops');
+    await bar.locator('[data-field="confirm"] button', { hasText: 'Yes' }).click();
+    // Blocked: errors next to the fields, nothing posted.
+    assert.match(await bar.locator('[data-field="branch_name"] .field-error').innerText(), /pattern/);
+    assert.match(await bar.locator('[data-field="components"] .field-error').innerText(), /at least 1/);
+    assert.match(await bar.locator('[data-field="retries"] .field-error').innerText(), /not valid JSON/);
+    assert.equal((await posted()).filter((p) => p.type === 'answer').length, 0);
+    await page.screenshot({ path: path.join(out, 'question-invalid.png'), fullPage: true });
+
+    await bar.locator('[data-field="branch_name"] input').fill('feature-x');
+    await bar.locator('[data-field="components"] label', { hasText: 'backend' }).click();
+    await bar.locator('[data-field="components"] label', { hasText: 'docs' }).click();
+    await bar.locator('[data-field="retries"] textarea').fill('3');
+    await bar.locator('[data-field="confirm"] button', { hasText: 'Yes' }).click();
+    const answers = (await posted()).filter((p) => p.type === 'answer');
+    assert.deepEqual(answers, [{
+      type: 'answer', questionId: 'q1',
+      answers: {
+        confirm: true, environment: 'staging', region: 'a4', branch_name: 'feature-x', components: ['backend', 'docs'],
+        endpoint_config: { path: '/api/users', method: 'POST', auth_required: true }, retries: 3, dry_run: false,
+      },
+    }]);
+  });
+
+  test("the server's errors show next to their field; Escape dismisses", async () => {
+    const m = model();
+    ask(m, [batch[3]], { errors: { branch_name: 'taken: pick another name' } });
+    await show(m);
+    const bar = page.locator('form.question-bar');
+    assert.equal(await bar.locator('[data-field="branch_name"] .field-error').innerText(), 'taken: pick another name');
+    // Keyboard only: focus starts in the field, Enter submits, Escape dismisses.
+    await page.keyboard.type('ok-name');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await posted()).filter((p) => p.type === 'answer').map((p) => p.type === 'answer' && p.answers), [{ branch_name: 'ok-name' }]);
+    await page.keyboard.press('Escape');
+    assert.deepEqual((await posted()).filter((p) => p.type === 'dismiss'), [{ type: 'dismiss', questionId: 'q1' }]);
+  });
+
+  test('critical severity styles the bar', async () => {
+    const m = model();
+    ask(m, [{ ...batch[0], severity: 'critical' }]);
+    await show(m);
+    await page.locator('form.question-bar.severity-critical').waitFor();
+  });
+});
+
+describe('plan approval', () => {
+  const approvalQuestions: Question[] = [
+    { name: 'approve', question: 'Review the plan `plans/x.plan`. Accept it and start building?', schema: { type: 'boolean' }, buttons: [{ label: 'Accept & Build', value: true, variant: 'primary' }, { label: 'Keep Planning', value: false, variant: 'secondary' }] },
+    { name: 'feedback', question: 'What should change in the plan? (optional)', schema: { type: 'string', maxLength: 4000 }, optional: true } as Question,
+  ];
+  function withPlan(): ChatModel {
+    const m = model();
+    m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/x.plan', entries: [
+      { content: 'Add the handler', priority: 'medium', status: 'pending' },
+      { content: 'Write the test', priority: 'medium', status: 'pending' },
+    ] });
+    ask(m, approvalQuestions, { purpose: 'plan_approval', questionId: 'qa' });
+    return m;
+  }
+
+  test('approval shows the steps; Accept & Build posts approve', async () => {
+    await show(withPlan());
+    const bar = page.locator('form.question-bar.approval');
+    assert.deepEqual(await bar.locator('.approval-steps li').allInnerTexts(), ['Add the handler', 'Write the test']);
+    await page.screenshot({ path: path.join(out, 'approval.png'), fullPage: true });
+    await bar.locator('.plan-link').click();
+    await bar.locator('button', { hasText: 'Accept & Build' }).click();
+    const p = await posted();
+    assert.deepEqual(p.filter((x) => x.type === 'openPlan'), [{ type: 'openPlan', planFile: 'plans/x.plan' }]);
+    assert.deepEqual(p.filter((x) => x.type === 'answer'), [{ type: 'answer', questionId: 'qa', answers: { approve: true } }]);
+  });
+
+  test('Keep Planning carries the feedback', async () => {
+    await show(withPlan());
+    const bar = page.locator('form.question-bar.approval');
+    await bar.locator('[data-field="feedback"] textarea').fill('Also update the docs.');
+    await bar.locator('button', { hasText: 'Keep Planning' }).click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'answer'), [{ type: 'answer', questionId: 'qa', answers: { approve: false, feedback: 'Also update the docs.' } }]);
+  });
+
+  test('after Dismiss the plan stays visibly awaiting approval with Approve / Keep Planning', async () => {
+    const m = withPlan();
+    await show(m);
+    await page.locator('form.question-bar .dismiss').click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'dismiss'), [{ type: 'dismiss', questionId: 'qa' }]);
+    m.dismiss('s1', 'qa'); // what the extension does on that message
+    await show(m);
+    const awaiting = page.locator('.awaiting');
+    await awaiting.waitFor();
+    assert.match(await awaiting.innerText(), /Plan awaiting approval: plans\/x\.plan/);
+    await awaiting.locator('input.feedback').fill('smaller steps');
+    await awaiting.locator('button.keep').click();
+    await awaiting.locator('button.approve').click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'resolvePlan'), [
+      { type: 'resolvePlan', decision: 'reject', reason: 'smaller steps' },
+      { type: 'resolvePlan', decision: 'approve' },
+    ]);
+  });
+});
+
+describe('chat', () => {
+  test('the mode toggle shows the mode in its colour and posts a switch', async () => {
+    const m = model();
+    await show(m);
+    const colour = (sel: string) => page.locator(sel).evaluate((el) => getComputedStyle(el).color);
+    await page.locator('.mode-tab.plan[aria-selected="true"]').waitFor();
+    assert.equal(await colour('.mode-tab.plan'), 'rgb(79, 193, 255)');
+    await page.screenshot({ path: path.join(out, 'mode-plan.png') });
+    await page.locator('.mode-tab.build').click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'setMode'), [{ type: 'setMode', mode: 'build' }]);
+    m.applyModeChanged({ sessionId: 's1', mode: 'build', planFile: null, source: 'user' });
+    await show(m);
+    await page.locator('.mode-tab.build[aria-selected="true"]').waitFor();
+    assert.equal(await colour('.mode-tab.build'), 'rgb(137, 209, 133)');
+    assert.notEqual(await colour('.mode-tab.plan'), 'rgb(79, 193, 255)', 'the unselected tab loses its colour');
+    await page.screenshot({ path: path.join(out, 'mode-build.png') });
+  });
+
+  test('streamed markdown is rendered, highlighted and sanitised; tool calls and refusals show', async () => {
+    const m = model();
+    m.addPrompt('s1', 'hi <b>there</b>');
+    const text = 'Here is **bold** and code:\n\n```go\nfunc main() {}\n```\n\n<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> [x](javascript:alert(1))';
+    for (const chunk of text.match(/.{1,7}/gs)!) m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'edit main.go', kind: 'edit', status: 'pending', rawInput: { path: 'main.go' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'failed', rawOutput: { success: false }, refusal: { tool_name: 'edit', hint: 'Only .plan documents may change in PLAN mode.' } });
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 1200, outputTokens: 34 });
+    await show(m);
+    const msg = page.locator('.msg.assistant .markdown');
+    await msg.locator('strong', { hasText: 'bold' }).waitFor();
+    assert.equal(await msg.locator('.hljs-keyword').first().innerText(), 'func');
+    assert.equal(await msg.locator('img, script').count(), 0, 'raw HTML is never markup');
+    assert.match(await msg.innerText(), /<img src=x/);
+    assert.equal(await msg.locator('a[href^="javascript"]').count(), 0);
+    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+    assert.equal(await page.locator('.msg.user .text').innerText(), 'hi <b>there</b>');
+    const tool = page.locator('details.tool.refused');
+    assert.match(await tool.locator('summary').innerText(), /edit main\.go.*refused in PLAN mode/s);
+    await tool.locator('summary').click();
+    assert.match(await tool.locator('.refusal-hint').innerText(), /Only \.plan documents/);
+    assert.match(await page.locator('footer.usage').innerText(), /1,200 in · 34 out/);
+    await page.screenshot({ path: path.join(out, 'chat.png'), fullPage: true });
+    await noCspViolations();
+  });
+
+  test('Enter sends the prompt, Shift+Enter is a new line; Stop cancels a running turn', async () => {
+    const m = model();
+    await show(m);
+    const box = page.locator('textarea.prompt');
+    await box.click();
+    await page.keyboard.type('first line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second');
+    await page.keyboard.press('Enter');
+    assert.deepEqual((await posted()).filter((x) => x.type === 'prompt'), [{ type: 'prompt', text: 'first line\nsecond' }]);
+    assert.equal(await box.inputValue(), '');
+    m.addPrompt('s1', 'first line\nsecond');
+    await show(m);
+    await page.locator('button.stop').click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'cancel'), [{ type: 'cancel' }]);
+  });
+
+  test('the plan checklist ticks and opens the plan', async () => {
+    const m = model();
+    m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/x.plan', entries: [
+      { content: 'One', priority: 'medium', status: 'completed' },
+      { content: 'Two', priority: 'medium', status: 'in_progress' },
+    ] });
+    await show(m);
+    assert.match(await page.locator('.plan-steps .step[data-status="completed"]').innerText(), /^\s*One$/);
+    assert.match(await page.locator('.plan-progress').innerText(), /1\/2 steps done/);
+    await page.locator('.plan-panel .plan-link').click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'openPlan'), [{ type: 'openPlan', planFile: 'plans/x.plan' }]);
+  });
+});
