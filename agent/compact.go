@@ -54,35 +54,45 @@ func (m *Manager) Compact(ctx context.Context, id string) (CompactResult, error)
 		return CompactResult{}, err
 	}
 	defer release()
-	c, err := s.compact(ctx, true, keepRecentShare)
+	c, err := s.compact(ctx, keepRecentShare, true)
 	if err != nil {
 		return CompactResult{}, err
 	}
 	return CompactResult{Compacted: c.done(), ContextTokens: c.after}, nil
 }
 
-// compactIfNeeded compacts when the next request would pass the budget.
-func (s *Session) compactIfNeeded(ctx context.Context) {
-	if _, err := s.compact(ctx, false, keepRecentShare); err != nil && ctx.Err() == nil {
-		slog.Warn("compaction failed", "session", s.meta.ID, "err", err)
+// compactIfNeeded compacts when req, the next request, passes the budget,
+// and returns the request to send (rebuilt after a compaction) and the
+// mode-change notice it carries.
+func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice string) (llm.Request, string) {
+	if s.calibrated(estimateRequest(req)) <= s.budget().limit() {
+		return req, notice
 	}
+	c, err := s.compact(ctx, keepRecentShare, false)
+	if err != nil {
+		if ctx.Err() == nil {
+			slog.Warn("compaction failed", "session", s.meta.ID, "err", err)
+		}
+		return req, notice
+	}
+	if !c.done() {
+		return req, notice
+	}
+	return s.buildRequest()
 }
 
-// compact makes the model's view of the history smaller, when it passes
-// the budget or when forced: first the bodies of old tool results become
-// one-line stubs, then, if still needed, the older turns are replaced by a
-// hand-off summary the model writes. The most recent messages (keep of the
+// compact makes the model's view of the history smaller: first the bodies
+// of old tool results become one-line stubs, then, if still over the budget
+// (or nothing was stubbed, or summarise is set), the older turns are
+// replaced by a hand-off summary the model writes. The most recent messages (keep of the
 // limit) stay verbatim, and so does the attached plan (pinned in the system
 // prompt). The mode, pending questions and approvals are not touched; the
 // history is not rewritten (compaction records are appended).
-func (s *Session) compact(ctx context.Context, force bool, keep float64) (compaction, error) {
+func (s *Session) compact(ctx context.Context, keep float64, summarise bool) (compaction, error) {
 	b := s.budget()
 	limit := b.limit()
 	c := compaction{before: s.contextTokens()}
 	c.after = c.before
-	if !force && c.before <= limit {
-		return c, nil
-	}
 	s.mu.Lock()
 	msgs := s.messages
 	v := s.view
@@ -99,11 +109,11 @@ func (s *Session) compact(ctx context.Context, force bool, keep float64) (compac
 			v.stubBefore = keepFrom
 		}
 	}
-	if c.after > limit || force {
+	if c.after > limit || !c.done() || summarise {
 		// 2. Summarise the older turns.
 		cut := summaryCut(msgs, v.summaryUpto, keepFrom)
 		if cut > v.summaryUpto {
-			summary := s.summarise(ctx, msgs[v.summaryUpto:cut], v.summary, limit)
+			summary := s.summarise(ctx, v.visible(msgs, v.summaryUpto, cut), v.summary, limit)
 			if ctx.Err() != nil {
 				return c, ctx.Err()
 			}

@@ -87,6 +87,17 @@ func (v *viewState) setAside(i int) bool {
 	return false
 }
 
+// visible returns msgs[from:to] without the set-aside messages.
+func (v *viewState) visible(msgs []llm.Message, from, to int) []llm.Message {
+	out := make([]llm.Message, 0, to-from)
+	for i := from; i < to; i++ {
+		if !v.setAside(i) {
+			out = append(out, msgs[i])
+		}
+	}
+	return out
+}
+
 // decodeHistory decodes a session file's lines into its messages and the
 // state its records describe. A line that is neither is skipped with a
 // warning (the file stays loadable).
@@ -173,7 +184,7 @@ func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, drop
 		m := msgs[i]
 		if m.Role == llm.RoleTool && i < v.stubBefore {
 			if calls == nil {
-				calls = callsByID(msgs[:v.stubBefore])
+				calls = callsByID(msgs[v.summaryUpto:v.stubBefore])
 			}
 			m.Content = stubResult(m, calls[m.ToolCallID])
 		}

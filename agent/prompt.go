@@ -109,11 +109,7 @@ func (m *Manager) planningSection(planFile string, phasePlans []string) string {
 	}
 	var b strings.Builder
 	for _, rel := range paths {
-		p, err := m.ws.Resolve(rel)
-		var text string
-		if err == nil {
-			text, err = m.ws.ReadFile(p)
-		}
+		text, err := m.readPlanText(rel)
 		if err != nil {
 			fmt.Fprintf(&b, "\n# The plan you are writing: %s\n(it cannot be read: %v)\n", rel, err)
 			continue
@@ -124,6 +120,15 @@ func (m *Manager) planningSection(planFile string, phasePlans []string) string {
 		}
 	}
 	return b.String()
+}
+
+// readPlanText reads a plan's current text (the editor's buffer first).
+func (m *Manager) readPlanText(rel string) (string, error) {
+	p, err := m.ws.Resolve(rel)
+	if err != nil {
+		return "", err
+	}
+	return m.ws.ReadFile(p)
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -143,11 +148,7 @@ func (s *Session) approvedPlanSection(planFile string) string {
 	m := s.m
 	var b strings.Builder
 	b.WriteString("\n## APPROVED EXECUTION PLAN\n")
-	p, err := m.ws.Resolve(planFile)
-	var text string
-	if err == nil {
-		text, err = m.ws.ReadFile(p)
-	}
+	text, err := m.readPlanText(planFile)
 	if err != nil {
 		fmt.Fprintf(&b, "(the plan %s cannot be read: %v)\n", planFile, err)
 		return b.String()

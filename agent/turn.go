@@ -178,7 +178,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			return TurnResult{StopReason: StopCancelled}
 		}
 		m.editor.Progress(s.meta.ID, upper(s.State().Mode)+": thinking…")
-		resp, err := s.complete(ctx)
+		resp, sent, err := s.complete(ctx)
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: StopCancelled}
 		}
@@ -200,7 +200,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		s.append(historyMessage(msg))
 		m.editor.Update(s.meta.ID, UpdateUsage{
 			SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
-			ContextTokens: s.contextTokens(), ContextWindow: s.budget().window,
+			ContextTokens: s.calibrated(estimateRequest(sent) + estimateMessage(msg)), ContextWindow: s.budget().window,
 		})
 		if len(msg.ToolCalls) == 0 {
 			if resp.FinishReason == "content_filter" {
@@ -224,10 +224,12 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 
 // complete makes one model request with the streamed text forwarded to the
 // editor: compacted first when over the budget, and when the endpoint says
-// it is too long anyway, compacted harder and sent once more.
-func (s *Session) complete(ctx context.Context) (llm.Response, error) {
+// it is too long anyway, compacted harder and sent once more. It returns
+// the answer and the request that got it.
+func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, error) {
 	m := s.m
-	s.compactIfNeeded(ctx)
+	req, notice := s.buildRequest()
+	req, notice = s.compactIfNeeded(ctx, req, notice)
 	onEvent := func(ev llm.Event) {
 		kind := "agent_message_chunk"
 		if ev.Kind == llm.EventThought {
@@ -236,25 +238,22 @@ func (s *Session) complete(ctx context.Context) (llm.Response, error) {
 		m.editor.Update(s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
 	}
 	for attempt := 0; ; attempt++ {
-		req, notice := s.buildRequest()
 		resp, err := m.provider.Complete(ctx, req, onEvent)
 		if err == nil {
 			s.clearNotice(notice)
 			s.calibrate(req, resp.Usage.InputTokens)
-			return resp, nil
+			return resp, req, nil
 		}
 		if attempt > 0 || !errors.Is(err, llm.ErrContextExceeded) || ctx.Err() != nil {
-			return resp, err
+			return resp, req, err
 		}
 		slog.Warn("the model's context window was exceeded; compacting and retrying once", "session", s.meta.ID, "err", err)
 		s.learnWindow(req)
-		c, cerr := s.compact(ctx, true, keepRecentShareHard)
-		if cerr != nil {
-			return resp, err
+		c, cerr := s.compact(ctx, keepRecentShareHard, false)
+		if cerr != nil || !c.done() {
+			return resp, req, err
 		}
-		if !c.done() {
-			return resp, err
-		}
+		req, notice = s.buildRequest()
 	}
 }
 

@@ -25,6 +25,12 @@ func startWithFake(t *testing.T, dir string, fake *fakeopenai.Server, model map[
 
 // startWithFakeCaps is startWithFake for an editor with these capabilities.
 func startWithFakeCaps(t *testing.T, dir string, fake *fakeopenai.Server, model, caps map[string]any) *harness {
+	return startWithEndpoint(t, dir, fake.URL, model, caps)
+}
+
+// startWithEndpoint starts a server in dir whose model is the
+// OpenAI-compatible endpoint at baseURL (key in $MY_KEY).
+func startWithEndpoint(t *testing.T, dir, baseURL string, model, caps map[string]any) *harness {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -36,7 +42,7 @@ func startWithFakeCaps(t *testing.T, dir string, fake *fakeopenai.Server, model,
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ed.Close() })
-	m := map[string]any{"provider": "openai", "base_url": fake.URL, "api_key_env": "MY_KEY", "name": "test-model"}
+	m := map[string]any{"provider": "openai", "base_url": baseURL, "api_key_env": "MY_KEY", "name": "test-model"}
 	for k, v := range model {
 		m[k] = v
 	}

@@ -1,19 +1,13 @@
 package server_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
-
-	"github.com/agentls/agentls/server"
-	"github.com/agentls/agentls/server/fakeeditor"
 )
 
 // chatServer speaks the Chat Completions streaming protocol: it answers the
@@ -66,30 +60,7 @@ func startWithOpenAI(t *testing.T, chat http.Handler) *harness {
 	t.Helper()
 	srv := httptest.NewServer(chat)
 	t.Cleanup(srv.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	dir := t.TempDir()
-	env := map[string]string{"MY_KEY": "sk-test"}
-	opts := server.Options{Getenv: func(k string) string { return env[k] }}
-	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
-		return server.Serve(ctx, rwc, opts)
-	}, fakeeditor.Handlers{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ed.Close() })
-	h := &harness{t: t, ctx: ctx, dir: dir, ed: ed}
-	init := map[string]any{
-		"rootUri":      "file://" + filepath.ToSlash(dir),
-		"capabilities": fullCaps(),
-		"initializationOptions": map[string]any{
-			"model": map[string]any{"provider": "openai", "base_url": srv.URL + "/v1", "api_key_env": "MY_KEY", "name": "test-model"},
-		},
-	}
-	if err := ed.Call(ctx, "initialize", init, nil); err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return startWithEndpoint(t, t.TempDir(), srv.URL+"/v1", nil, fullCaps())
 }
 
 func TestOpenAIProviderThroughServer(t *testing.T) {

@@ -1,7 +1,7 @@
 // Command longsession runs a long session through the real server (the fake
 // editor over OS pipes) against a fake OpenAI-compatible endpoint on
-// 127.0.0.1 that enforces a context window, and prints, at turns 1, 100,
-// 200 and 300, the server's time per turn (the prompt's wall time minus the
+// 127.0.0.1 that enforces a context window, and prints, at turns 1, 10,
+// 100, 200 and 300, the server's time per turn (the prompt's wall time minus the
 // endpoint's own time) and the size of the largest request of the turn. Each
 // turn reads a ~10 KB file and answers, as the sessions of issue 8 did
 // (3.4 MB per request and 25 → 210 ms per turn at turn 300 before
@@ -118,7 +118,7 @@ func run(turns, window, fileKB int) error {
 		}
 		seen = len(reqs)
 		times = append(times, wall-endpoint)
-		if turn == 1 || turn%100 == 0 || turn == turns {
+		if turn == 1 || turn == 10 || turn%100 == 0 || turn == turns {
 			fmt.Printf("%6d %14.2f %24.2f %15.1f KB %14d\n", turn, ms(times[turn-1]), ms(median(times[max(0, turn-10):])), float64(largest)/1024, refused)
 		}
 	}
