@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/allowrule"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
@@ -145,6 +146,13 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	s.attachPlan(p.Rel)
 	d := decision{approve: true, source: "tool"}
 	note := ""
+	allowed, others := grantableCommands(allowed)
+	if len(others) > 0 {
+		// Only allow rules can be granted: a list, a pipeline or a
+		// redirection is asked each time it runs.
+		note = " These allowed_commands were not offered to the user, since only one simple command (optionally ending in \" *\") " +
+			"can be allowed up front: `" + strings.Join(others, "`, `") + "`; run asks before each of them."
+	}
 	if m.cfg.PlanMode.RequireApproval {
 		ap := s.startApproval(p.Rel)
 		applied := false
@@ -159,7 +167,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		applied = true // both outcomes below take effect
 	} else if len(allowed) > 0 {
 		// Nobody was asked, so nobody allowed the commands: run asks for each.
-		note = " allowed_commands were not granted, since the user was not asked: run asks before each of them."
+		note += " allowed_commands were not granted, since the user was not asked: run asks before each of them."
 		allowed = nil
 	}
 	if !d.approve {
@@ -325,12 +333,12 @@ func (s *Session) approve(ctx context.Context, rel, presented string, allowed []
 	// The approved text is the one presented for approval: what the user
 	// changed while deciding shows to the builder as changed since approval.
 	s.setBaseline(rel, approvedText(presented))
-	s.mu.Lock()
-	for _, c := range allowed {
-		if c = strings.TrimSpace(c); c != "" {
-			s.allowed[c] = true
-		}
+	rules, errs := allowrule.ParseRules(allowed)
+	if errs != nil {
+		slog.Warn("allowed_commands: not granted", "errs", errs) // ExitPlanMode offered only rules
 	}
+	s.mu.Lock()
+	s.allowed = append(s.allowed, rules...)
 	s.mu.Unlock()
 	m.notify(fmt.Sprintf("[plan-mode] approved plan=%s", notifyPath(rel)))
 	s.setMode(guard.ModeBuild, source, "")

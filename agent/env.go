@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/allowrule"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
@@ -176,30 +177,46 @@ func (e *env) EnterPlanMode(reason string) tools.EnterResult {
 	}
 }
 
-// ConfirmRun asks the user before a command runs, unless it is allowed by
-// config (run.allow) or was allowed earlier in this session.
+// ConfirmRun asks the user before a command runs, unless it is one simple
+// command that an allow rule permits: run.allow, the plan's
+// allowed_commands, or an earlier "Always allow" in this session. Anything
+// the shell would read as more than one simple command (a list, pipeline,
+// redirection, substitution, assignment…) is always asked, and "Always
+// allow" is offered only for commands a rule can match.
 func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 	s := e.s
 	command = strings.TrimSpace(command)
-	if commandAllowed(s.m.cfg.Run.Allow, command) {
-		return true, nil
+	parsed, notSimple := allowrule.Parse(command)
+	if notSimple == nil {
+		if _, ok := s.m.runAllow.Match(parsed); ok {
+			return true, nil
+		}
+		s.mu.Lock()
+		_, ok := s.allowed.Match(parsed)
+		s.mu.Unlock()
+		if ok {
+			return true, nil
+		}
 	}
-	s.mu.Lock()
-	ok := s.allowed[command]
-	s.mu.Unlock()
-	if ok {
-		return true, nil
+	text := fmt.Sprintf("Run `%s` in the workspace?", command)
+	schema := `{"type":"string","enum":["run","always","reject"]}`
+	buttons := []questions.Button{
+		{Label: "Run", Value: "run", Variant: "primary"},
+		{Label: fmt.Sprintf("Always allow %q", command), Value: "always", Variant: "secondary"},
+		{Label: "Reject", Value: "reject", Variant: "danger"},
+	}
+	if notSimple != nil {
+		var ns *allowrule.NotSimpleError
+		why := "the shell reads it as more than one simple command"
+		if errors.As(notSimple, &ns) {
+			why = ns.Why
+		}
+		text += fmt.Sprintf("\n\nIt is not a single simple command (%s), so it is asked each time: allow rules cannot match it.", why)
+		schema = `{"type":"string","enum":["run","reject"]}`
+		buttons = []questions.Button{buttons[0], buttons[2]}
 	}
 	set, err := questions.New([]questions.Question{{
-		Name:     "decision",
-		Question: fmt.Sprintf("Run `%s` in the workspace?", command),
-		Schema:   []byte(`{"type":"string","enum":["run","always","reject"]}`),
-		Buttons: []questions.Button{
-			{Label: "Run", Value: "run", Variant: "primary"},
-			{Label: fmt.Sprintf("Always allow %q", command), Value: "always", Variant: "secondary"},
-			{Label: "Reject", Value: "reject", Variant: "danger"},
-		},
-		Severity: "major",
+		Name: "decision", Question: text, Schema: []byte(schema), Buttons: buttons, Severity: "major",
 	}})
 	if err != nil {
 		return false, fmt.Errorf("permission question: %w", err)
@@ -219,30 +236,19 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 	case "run":
 		return true, nil
 	case "always":
+		if notSimple != nil {
+			return true, nil // not offered; the answer still says run
+		}
+		rule, err := allowrule.Exact(command)
+		if err != nil {
+			return true, nil
+		}
 		s.mu.Lock()
-		s.allowed[command] = true
+		s.allowed = append(s.allowed, rule)
 		s.mu.Unlock()
 		return true, nil
 	}
 	return false, nil
-}
-
-// commandAllowed matches a command against run.allow patterns: an exact
-// command, or a prefix ending in "*".
-func commandAllowed(allow []string, command string) bool {
-	for _, a := range allow {
-		a = strings.TrimSpace(a)
-		if a == "" {
-			continue
-		}
-		if a == command {
-			return true
-		}
-		if prefix, ok := strings.CutSuffix(a, "*"); ok && prefix != "" && strings.HasPrefix(command, prefix) {
-			return true
-		}
-	}
-	return false
 }
 
 // UnsavedEdited lists files the agent edited that the editor holds unsaved.

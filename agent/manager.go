@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/allowrule"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
@@ -60,6 +61,7 @@ type Manager struct {
 	editor   Editor
 	tools    *tools.Registry
 	guard    *guard.Guard
+	runAllow allowrule.Rules // run.allow, parsed once
 	store    *workspace.ChatStore
 	clock    func() time.Time
 
@@ -111,6 +113,7 @@ func NewManager(opts Options) (*Manager, error) {
 		tools:    reg,
 		guard: guard.New(opts.Workspace, plansDir, reg.Declarations()).
 			WithConfig(append(config.UserDirs(os.Getenv), opts.ConfigPaths...)...),
+		runAllow: runAllowRules(opts.Config.Run.Allow),
 		store:    workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
 		clock:    now,
 		sessions: map[string]*Session{},
@@ -244,7 +247,7 @@ func (m *Manager) ignoreStateFolder() {
 func (m *Manager) newSession(meta workspace.ChatMeta, msgs []llm.Message) *Session {
 	return &Session{
 		m: m, meta: meta, messages: msgs,
-		planPhase: map[string]string{}, allowed: map[string]bool{}, edited: map[string]bool{},
+		planPhase: map[string]string{}, edited: map[string]bool{},
 	}
 }
 

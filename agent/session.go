@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/allowrule"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
@@ -62,7 +63,7 @@ type Session struct {
 	turnEnded      chan struct{} // closed when the running turn ends
 	pending        *pendingQuestion
 	approval       *pendingApproval
-	allowed        map[string]bool // commands the user allowed for this session
+	allowed        allowrule.Rules // commands the user allowed for this session
 	edited         map[string]bool // absolute paths of files the agent edited
 }
 

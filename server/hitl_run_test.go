@@ -35,7 +35,8 @@ func TestRunReportsExitCodeOutputAndFolder(t *testing.T) {
 	}
 	h := start(t, setup{
 		files:    map[string]string{"sub/marker.txt": "in sub\n"},
-		initOpts: map[string]any{"run": map[string]any{"allow": []string{"echo failing*", "seq 1 1000", "pwd*"}, "max_output_bytes": 512}},
+		initOpts: map[string]any{"run": map[string]any{"allow": []string{"seq 1 1000", "pwd *"}, "max_output_bytes": 512}},
+		handlers: fakeeditor.Handlers{AskUser: decide("run")},
 		script: `
 name: run_report
 steps:
@@ -50,8 +51,9 @@ steps:
 	})
 	s := h.newSession("build")
 	wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
-	if n := len(h.messages("agent/askUser")); n != 0 {
-		t.Fatalf("%d permission asks for commands run.allow allows", n)
+	// Only the lists are asked: no allow rule matches a list.
+	if asks := h.askUserRequests(""); len(asks) != 3 || !strings.HasPrefix(asks[0].Questions[0].Question, "Run `echo failing >&2; exit 3`") {
+		t.Fatalf("permission asks = %+v, want the three lists only", asks)
 	}
 	if code, out := h.runOutput("code"); code != 3 || out != "failing\n" {
 		t.Fatalf("exit 3: code %d, output %q", code, out)

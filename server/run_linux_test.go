@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/internal/proctest"
+	"github.com/agentls/agentls/server/fakeeditor"
 )
 
 // TestCancelKillsRunningCommand: agent/cancel ends the turn and kills the
@@ -22,7 +23,7 @@ func TestCancelKillsRunningCommand(t *testing.T) {
 	}
 	command := fmt.Sprintf("sleep 100 & echo $! > %s; wait", fifo)
 	h := start(t, setup{
-		initOpts: map[string]any{"run": map[string]any{"allow": []string{"sleep 100 &*"}}},
+		handlers: fakeeditor.Handlers{AskUser: decide("run")},
 		script: fmt.Sprintf(`
 name: cancel_run
 steps:

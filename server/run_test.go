@@ -36,20 +36,24 @@ func exists(t *testing.T, h *harness, name string) bool {
 }
 
 func TestRunPermission(t *testing.T) {
-	const command = "touch ran.txt; echo done-running"
+	const list = "touch ran.txt; echo done-running"
 	tests := []struct {
 		name     string
+		command  string
 		allow    []string
 		reply    any
 		wantAsks int
 		wantRun  bool
 		want     []string
 	}{
-		{"allowed by config", []string{"touch ran.txt;*"}, nil, 0, true, []string{`"exit_code":0`, `done-running`, `"timed_out":false`}},
-		{"allowed exactly", []string{"git status", command}, nil, 0, true, []string{`"exit_code":0`}},
-		{"asked, run", []string{"echo*x", "*"}, "run", 1, true, []string{`"success":true`, `"exit_code":0`, "done-running"}},
-		{"asked, reject", nil, "reject", 1, false, []string{`"success":false`, "the user rejected running " + command}},
-		{"asked, dismissed", nil, nil, 1, false, []string{`"success":false`, "the user rejected running"}},
+		{"allowed by a prefix rule", "touch ran.txt", []string{"git status", "touch *"}, nil, 0, true, []string{`"exit_code":0`, `"timed_out":false`}},
+		{"allowed exactly", "touch ran.txt", []string{"touch ran.txt"}, nil, 0, true, []string{`"exit_code":0`}},
+		{"a list is asked despite a prefix rule", list, []string{"touch ran.txt *", "touch *"}, "run", 1, true, []string{`"exit_code":0`, "done-running"}},
+		{"a list is asked despite an exact rule", list, []string{list}, "run", 1, true, []string{`"success":true`, "done-running"}},
+		{"a list is asked despite *", list, []string{"*"}, "reject", 1, false, []string{`"success":false`, "the user rejected running " + list}},
+		{"asked, run", "touch ran.txt", []string{"echo*x", "touch ran"}, "run", 1, true, []string{`"success":true`, `"exit_code":0`}},
+		{"asked, reject", "touch ran.txt", nil, "reject", 1, false, []string{`"success":false`, "the user rejected running touch ran.txt"}},
+		{"asked, dismissed", "touch ran.txt", nil, nil, 1, false, []string{`"success":false`, "the user rejected running"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -68,7 +72,7 @@ steps:
   - text: ok
     expect:
       tool_result_contains: {r: %s}
-`, command, yamlList(tc.want...)),
+`, tc.command, yamlList(tc.want...)),
 			})
 			s := h.newSession("build")
 			wantStop(t, h.prompt(s.SessionID, "run it"), "end_turn")
@@ -84,8 +88,19 @@ steps:
 			}
 			a := asks[0]
 			q := a.Questions[0]
-			if a.Purpose != "question" || len(a.Questions) != 1 || q.Question != "Run `"+command+"` in the workspace?" || q.Severity != "major" ||
-				len(q.Buttons) != 3 || q.Buttons[0].Label != "Run" || q.Buttons[1].Label != fmt.Sprintf("Always allow %q", command) || q.Buttons[2].Label != "Reject" {
+			if a.Purpose != "question" || len(a.Questions) != 1 || q.Severity != "major" {
+				t.Fatalf("permission question = %+v", a)
+			}
+			if tc.command == list {
+				// A list cannot be allowed always: no "Always allow" button.
+				if q.Question != "Run `"+list+"` in the workspace?\n\nIt is not a single simple command (it is 2 commands), so it is asked each time: allow rules cannot match it." ||
+					len(q.Buttons) != 2 || q.Buttons[0].Label != "Run" || q.Buttons[1].Label != "Reject" {
+					t.Fatalf("permission question for a list = %+v", a)
+				}
+				return
+			}
+			if q.Question != "Run `"+tc.command+"` in the workspace?" ||
+				len(q.Buttons) != 3 || q.Buttons[0].Label != "Run" || q.Buttons[1].Label != fmt.Sprintf("Always allow %q", tc.command) || q.Buttons[2].Label != "Reject" {
 				t.Fatalf("permission question = %+v", a)
 			}
 		})
