@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = join(root, '..', '..');
+const repoUrl = 'https://github.com/agentls/agentls';
 
 /** vsce target → Go GOOS/GOARCH. */
 const targets = {
@@ -45,5 +46,7 @@ run('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', join(root, 'bin', exe),
 run(process.execPath, [join(root, 'build.mjs')], { cwd: root });
 mkdirSync(join(root, 'out'), { recursive: true });
 const out = join(root, 'out', `agentls-${target}.vsix`);
-run(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--skip-license', '--target', target, '--out', out], { cwd: root });
+run(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--skip-license', '--target', target, '--out', out,
+  // README links and images point into the repository's editors/vscode folder.
+  '--baseContentUrl', `${repoUrl}/blob/HEAD/editors/vscode`, '--baseImagesUrl', `${repoUrl}/raw/HEAD/editors/vscode`], { cwd: root });
 console.log(out);

@@ -44,6 +44,8 @@ export class AgentController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** agent/askUser requests waiting for the question bar, by questionId. */
   private readonly asks = new Map<string, { sessionId: string; resolve: (r: AskUserResult) => void }>();
+  /** Why the server is not running, while it is not. */
+  private serverError: string | null = null;
   private context: PromptContext | null = null;
   private contextLabel: string | null = null;
 
@@ -83,6 +85,7 @@ export class AgentController implements vscode.Disposable {
       this.fail(found.error);
       return;
     }
+    this.serverError = null;
     this.output.info(`starting ${found.command} (${found.source})`);
     const apiKey = await this.ext.secrets.get(secretKey);
     const serverOptions: ServerOptions = {
@@ -140,6 +143,7 @@ export class AgentController implements vscode.Disposable {
   }
 
   private fail(message: string): void {
+    this.serverError = message;
     this.output.error(message);
     this.status.showError(message);
     void vscode.window.showErrorMessage(message, 'Open Settings', 'Show Log').then((a) => {
@@ -154,6 +158,7 @@ export class AgentController implements vscode.Disposable {
     this.client = undefined;
     for (const [, a] of this.asks) a.resolve({ dismissed: true });
     this.asks.clear();
+    this.model.serverStopped();
     if (c && c.state !== State.Stopped) await c.stop().catch(() => undefined);
   }
 
@@ -209,7 +214,8 @@ export class AgentController implements vscode.Disposable {
   /** Pushes the state to the status bar and the chat view. */
   private refresh(): void {
     const ind = this.model.indicator();
-    if (this.client?.isRunning() || !this.client) this.status.show(ind.mode, ind.planFile);
+    if (this.serverError) this.status.showError(this.serverError);
+    else this.status.show(ind.mode, ind.planFile);
     this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.contextLabel });
   }
 

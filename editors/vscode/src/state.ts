@@ -312,6 +312,14 @@ export class ChatModel {
     if (st) st.awaitingApproval = null;
   }
 
+  /** The server stopped: no turn runs, and questions it asked wait for nobody. */
+  serverStopped(): void {
+    for (const st of this.states.values()) {
+      st.busy = false;
+      if (st.question?.via === 'request') st.question = null;
+    }
+  }
+
   /** The sessions, newest first, and the current one. */
   snapshot(): Snapshot {
     const sessions = [...this.states.values()]

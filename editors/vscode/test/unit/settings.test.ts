@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { editedUris } from '../../src/edits';
 import { agentCapability, Methods } from '../../src/protocol';
 import { binaryName, resolveServer } from '../../src/serverPath';
-import { initializationOptions, serverEnv } from '../../src/settings';
+import { initializationOptions, restartKeys, serverEnv } from '../../src/settings';
 
 describe('initializationOptions', () => {
   test('maps set settings to the config file shape', () => {
@@ -101,5 +101,40 @@ describe('protocol names', () => {
   });
   test('the capability declares askUser, modeIndicator and savesEdits', () => {
     assert.deepEqual(agentCapability(false), { askUser: true, modeIndicator: true, savesEdits: false });
+  });
+});
+
+describe('package.json', () => {
+  const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+  const props: Record<string, { scope?: string }> = pkg.contributes.configuration.properties;
+
+  test('settings that widen what the agent may do cannot come from a workspace (Guard II trust rule)', () => {
+    // A repository's .vscode/settings.json can set only window/resource-scoped settings.
+    const widening = ['serverPath', 'serverArgs', 'model.provider', 'model.baseUrl', 'model.script', 'planMode.requireApproval', 'edits', 'run.allow'];
+    for (const k of widening) {
+      assert.ok(['machine', 'application'].includes(props[`agentls.${k}`]?.scope ?? ''), `agentls.${k} must be machine or application scoped`);
+    }
+    assert.equal(Object.keys(props).some((k) => /api.?key/i.test(k)), false, 'the API key is never a setting');
+  });
+
+  test('every setting that reaches the server restarts it', () => {
+    for (const k of Object.keys(props)) assert.ok(restartKeys.includes(k.replace(/^agentls\./, '')), `${k} is not in restartKeys`);
+  });
+
+  test('palette commands do not collide with the server commands the client registers', () => {
+    const ours: string[] = pkg.contributes.commands.map((c: { command: string }) => c.command);
+    const doc = fs.readFileSync(path.resolve('..', '..', 'docs', 'protocol.md'), 'utf8');
+    const server = [...doc.matchAll(/"(agentls\.[a-zA-Z]+)"/g)].map((m) => m[1]);
+    assert.ok(server.length >= 6, 'server commands found in docs/protocol.md');
+    assert.deepEqual(ours.filter((c) => server.includes(c)), []);
+    for (const c of ours) assert.match(c, /^agentls\.ui\./);
+  });
+
+  test('the mode colours have light, dark and high-contrast defaults', () => {
+    for (const id of ['agentls.planForeground', 'agentls.buildForeground']) {
+      const c = pkg.contributes.colors.find((x: { id: string }) => x.id === id);
+      assert.ok(c, id);
+      for (const k of ['light', 'dark', 'highContrast', 'highContrastLight']) assert.match(c.defaults[k], /^#[0-9A-Fa-f]{6}$/);
+    }
   });
 });

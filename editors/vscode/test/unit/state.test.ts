@@ -165,6 +165,17 @@ describe('ChatModel', () => {
     assert.equal(st.loaded, true);
   });
 
+  test('a stopped server ends turns and withdraws the questions it asked', () => {
+    m.addPrompt('s1', 'x');
+    m.ask({ ...approval('s1'), purpose: 'question' });
+    m.serverStopped();
+    assert.equal(m.current!.busy, false);
+    assert.equal(m.current!.question, null);
+    m.applyUpdate('s1', { sessionUpdate: 'question_pending', questionId: 'q2', questions: [], createdAt: 'x' });
+    m.serverStopped();
+    assert.equal(m.get('s1')?.question?.questionId, 'q2', 'a question_pending stays: agent/answer can still answer it');
+  });
+
   test('snapshot lists sessions newest first', () => {
     m.upsertSession(session('s0', 'plan', '2026-11-22T00:00:00Z'));
     m.upsertSession(session('s9', 'build', '2026-11-24T00:00:00Z'));
