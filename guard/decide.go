@@ -20,6 +20,7 @@ type target struct {
 // must keep to plan documents, and the parent folders it would create to
 // the mkdir rule. kind is what the refusal reports.
 func (g *Guard) decide(st State, tool string, kind Kind, change workspace.ChangeKind, targets []target) *Refusal {
+	g = g.forCheck()
 	paths := make([]workspace.Path, len(targets))
 	for i, t := range targets {
 		if t.given == "" {
@@ -78,8 +79,12 @@ func (g *Guard) decide(st State, tool string, kind Kind, change workspace.Change
 // or on the way to it (creating a configured plans folder such as
 // docs/plans needs docs/ too).
 func (g *Guard) parentsErr(given string, p workspace.Path) error {
+	missing := g.ws.MissingParents(p)
+	if len(missing) == 0 {
+		return nil
+	}
 	plans, plansErr := g.plansReal()
-	for _, dir := range g.ws.MissingParents(p) {
+	for _, dir := range missing {
 		if plansErr == nil && strictlyUnder(plans, dir.Abs) {
 			continue
 		}

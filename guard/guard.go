@@ -25,6 +25,21 @@ type Guard struct {
 	// config are agentls's configuration files and folders known by path
 	// (absolute, cleaned): the --config file, the user's config folder.
 	config []string
+	// roots, on the copy of the guard one check works with (forCheck), are
+	// the protected roots read once at its start; nil reads them on every
+	// use.
+	roots *[]protectedRoot
+}
+
+// forCheck returns a copy of the guard for one check, which reads the
+// protected roots (symlinks, configuration paths) once instead of at every
+// path it looks at.
+func (g *Guard) forCheck() *Guard {
+	c := *g
+	c.roots = nil
+	r := c.protectedRoots()
+	c.roots = &r
+	return &c
 }
 
 // WithConfig returns a copy of the guard that also protects agentls's

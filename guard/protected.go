@@ -90,6 +90,9 @@ type protectedRoot struct {
 // and agentls's configuration known by path (WithConfig), as given and as
 // its symlinks lead. They are read from scratch on every check.
 func (g *Guard) protectedRoots() []protectedRoot {
+	if g.roots != nil {
+		return *g.roots
+	}
 	var roots []protectedRoot
 	for _, c := range g.config {
 		p := &protected{reason: ReasonAgentState, what: "agentls's configuration " + c, instead: configInstead}

@@ -1,0 +1,34 @@
+package guard
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// BenchmarkCheckCall measures layer 1 on the default sandbox: a plan-mode
+// write of a plan in an existing folder and in a new folder inside plans/
+// (the parent check), a build-mode write, and a build-mode rm -r of a
+// folder (the walk for protected names below it).
+func BenchmarkCheckCall(b *testing.B) {
+	sb := newSandbox(b, setupDefault)
+	cases := []struct {
+		name, tool string
+		mode       Mode
+		args       string
+	}{
+		{"plan-write-plan", "write", ModePlan, `{"path":"plans/new.plan","content":"x"}`},
+		{"plan-write-new-folder", "write", ModePlan, `{"path":"plans/a/b/new.plan","content":"x"}`},
+		{"build-write", "write", ModeBuild, `{"path":"src/main.go","content":"x"}`},
+		{"build-rm-folder", "rm", ModeBuild, `{"path":"src","recursive":true}`},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			args := json.RawMessage(c.args)
+			for b.Loop() {
+				if r := sb.g.CheckCall(stateOf(c.mode), c.tool, args); r != nil {
+					b.Fatal(r)
+				}
+			}
+		})
+	}
+}
