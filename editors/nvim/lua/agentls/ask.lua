@@ -1,0 +1,217 @@
+-- agentls.ask: answers `agent/askUser` with vim.ui.select (buttons, booleans, enums,
+-- multi-select as a toggle list) and vim.ui.input (text, numbers; an object asks one input per
+-- field), checking each answer's simple schema constraints first (agentls.schema) and showing
+-- the server's `errors` when it asks again. Everything is callback-driven: nothing waits.
+local schema = require('agentls.schema')
+
+local M = {}
+
+local severity_hl = { critical = 'ErrorMsg', major = 'WarningMsg', minor = 'Question' }
+
+--- The highlight group for a question's severity.
+function M.severity_hl(sev)
+  return severity_hl[sev] or 'Question'
+end
+
+local function label(v)
+  if type(v) == 'string' then
+    return v
+  end
+  return vim.inspect(v)
+end
+
+local function notify_errors(errors)
+  local lines = {}
+  for name, msg in pairs(errors or {}) do
+    table.insert(lines, name .. ': ' .. tostring(msg))
+  end
+  if #lines > 0 then
+    table.sort(lines)
+    vim.notify('agentls: please correct: ' .. table.concat(lines, '; '), vim.log.levels.WARN)
+  end
+end
+
+-- select(items, prompt, cb(item|nil)) through vim.ui.select, looked up at call time.
+local function select(items, prompt, format, cb)
+  vim.ui.select(items, { prompt = prompt, kind = 'agentls', format_item = format }, cb)
+end
+
+-- Asks for text until it parses and passes the schema (or the user cancels: cb(nil, true)).
+local function ask_text(prompt, sch, default, optional, cb, err)
+  local p = prompt .. schema.hint(sch) .. (err and (' [' .. err .. ']') or '') .. ': '
+  vim.ui.input({ prompt = p, default = default }, function(text)
+    if text == nil then
+      return cb(nil, true)
+    end
+    if text == '' and optional then
+      return cb(nil, false)
+    end
+    local v, perr = schema.parse(sch, text)
+    if v ~= nil then
+      perr = schema.check(sch, v)
+    end
+    if perr then
+      return ask_text(prompt, sch, text, optional, cb, perr)
+    end
+    cb(v, false)
+  end)
+end
+
+-- Multi-select: a toggle list ending with "Done".
+local function ask_multi(prompt, sch, chosen, cb, err)
+  local values = (sch.items or {}).enum or {}
+  local items = {}
+  for _, v in ipairs(values) do
+    table.insert(items, { value = v })
+  end
+  table.insert(items, { done = true })
+  local function fmt(it)
+    if it.done then
+      return 'Done'
+    end
+    return (vim.tbl_contains(chosen, it.value) and '[x] ' or '[ ] ') .. label(it.value)
+  end
+  select(items, prompt .. (err and (' [' .. err .. ']') or ''), fmt, function(it)
+    if not it then
+      return cb(nil, true)
+    end
+    if it.done then
+      local e = schema.check(sch, chosen)
+      if e then
+        return ask_multi(prompt, sch, chosen, cb, e)
+      end
+      return cb(chosen, false)
+    end
+    local next_chosen = {}
+    local had = false
+    for _, v in ipairs(chosen) do
+      if v == it.value then
+        had = true
+      else
+        table.insert(next_chosen, v)
+      end
+    end
+    if not had then
+      table.insert(next_chosen, it.value)
+    end
+    ask_multi(prompt, sch, next_chosen, cb)
+  end)
+end
+
+-- Asks one question; cb(value, dismissed). `err` is the server's error for it, if any.
+local function ask_one(q, err, previous, cb)
+  local sch = q.schema or {}
+  if sch == vim.NIL then
+    sch = {}
+  end
+  local k = schema.kind(sch)
+  local prompt = q.question or q.name
+  if err then
+    prompt = prompt .. ' [' .. tostring(err) .. ']'
+  end
+  vim.api.nvim_echo({ { 'agentls: ', M.severity_hl(q.severity) }, { q.question or q.name } }, false, {})
+  if type(q.buttons) == 'table' and #q.buttons > 0 then
+    return select(q.buttons, prompt, function(b)
+      return b.label
+    end, function(b)
+      if not b then
+        return cb(nil, true)
+      end
+      cb(b.value, false)
+    end)
+  end
+  if k == 'boolean' then
+    return select({ true, false }, prompt, function(v)
+      return v and 'Yes' or 'No'
+    end, function(v)
+      if v == nil then
+        return cb(nil, true)
+      end
+      cb(v, false)
+    end)
+  end
+  if sch.enum and (k == 'string' or k == 'number' or k == 'integer') then
+    return select(sch.enum, prompt, label, function(v)
+      if v == nil then
+        return cb(nil, true)
+      end
+      cb(v, false)
+    end)
+  end
+  if k == 'array' and sch.items and sch.items.enum then
+    return ask_multi(prompt, sch, type(previous) == 'table' and previous or {}, cb)
+  end
+  if k == 'object' and type(sch.properties) == 'table' then
+    local names = vim.tbl_keys(sch.properties)
+    table.sort(names)
+    local required = {}
+    for _, n in ipairs(sch.required or {}) do
+      required[n] = true
+    end
+    local obj = {}
+    local i = 0
+    local function step()
+      i = i + 1
+      if i > #names then
+        local e = schema.check(sch, obj)
+        if e then
+          return ask_one(q, e, obj, cb)
+        end
+        return cb(obj, false)
+      end
+      local n = names[i]
+      local prev = type(previous) == 'table' and previous[n] or nil
+      ask_text(prompt .. ' › ' .. n, sch.properties[n], prev ~= nil and tostring(prev) or nil, not required[n], function(v, dismissed)
+        if dismissed then
+          return cb(nil, true)
+        end
+        obj[n] = v
+        step()
+      end)
+    end
+    return step()
+  end
+  ask_text(prompt, sch, previous ~= nil and type(previous) ~= 'table' and tostring(previous) or nil, q.optional, cb)
+end
+
+--- Asks every question of an `agent/askUser` request in turn and calls done({answers}) or
+--- done({dismissed = true}). `previous` holds the answers sent last time for this questionId
+--- (the defaults when the server asks again). For a plan approval, `approve == true` skips
+--- the remaining optional questions (the feedback is for Keep Planning).
+function M.collect(params, previous, done)
+  local qs = params.questions or {}
+  local errors = params.errors
+  if errors == vim.NIL then
+    errors = nil
+  end
+  notify_errors(errors)
+  local answers = {}
+  local i = 0
+  local function step()
+    i = i + 1
+    local q = qs[i]
+    if not q then
+      if next(answers) == nil then
+        return done({ answers = vim.empty_dict() })
+      end
+      return done({ answers = answers })
+    end
+    if q.optional and params.purpose == 'plan_approval' and answers.approve == true then
+      return step()
+    end
+    local err = errors and errors[q.name] or (errors and errors.answers) or nil
+    ask_one(q, err, previous and previous[q.name], function(v, dismissed)
+      if dismissed then
+        if q.optional then
+          return step()
+        end
+        return done({ dismissed = true })
+      end
+      answers[q.name] = v
+      step()
+    end)
+  end
+  step()
+end
+
+return M

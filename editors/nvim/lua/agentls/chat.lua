@@ -1,0 +1,246 @@
+-- agentls.chat: the chat buffer (filetype `agentls-chat`, markdown syntax). It renders the
+-- current session's transcript (streamed text, one line per tool call with its status,
+-- refusals marked), the plan checklist and token usage above a prompt area; `<CR>` in normal
+-- mode sends the prompt area's text.
+local M = {}
+
+M.marker = '──── prompt: type below, <CR> in normal mode sends ────'
+
+local Chat = {}
+Chat.__index = Chat
+
+--- A new, empty chat model; `on_send(text)` is called with the prompt area's text.
+function M.new(on_send)
+  return setmetatable({ entries = {}, tools = {}, plan = nil, usage = nil, mode = nil, title = nil, bufnr = nil, on_send = on_send, pending = false }, Chat)
+end
+
+--- Forgets the transcript (a new or loaded session).
+function Chat:reset(title)
+  self.entries, self.tools, self.plan, self.usage, self.title = {}, {}, nil, nil, title
+  self:render()
+end
+
+local function add(self, kind, text)
+  local last = self.entries[#self.entries]
+  if last and last.kind == kind and (kind == 'agent' or kind == 'thought') then
+    last.text = last.text .. text
+  else
+    table.insert(self.entries, { kind = kind, text = text })
+  end
+  self:render()
+end
+
+--- Adds the user's prompt.
+function Chat:user(text)
+  add(self, 'user', text)
+end
+
+--- Adds a line from the plugin (stop reasons, errors).
+function Chat:note(text)
+  add(self, 'note', text)
+end
+
+--- Applies one `agent/update` payload.
+function Chat:update(u)
+  local kind = u.sessionUpdate
+  if kind == 'agent_message_chunk' then
+    add(self, 'agent', (u.content or {}).text or '')
+  elseif kind == 'agent_thought_chunk' then
+    add(self, 'thought', (u.content or {}).text or '')
+  elseif kind == 'tool_call' then
+    local t = self.tools[u.toolCallId]
+    if not t then
+      t = { kind = 'tool' }
+      self.tools[u.toolCallId] = t
+      table.insert(self.entries, t)
+    end
+    t.title, t.status = u.title or t.title or '?', u.status or t.status
+    self:render()
+  elseif kind == 'tool_call_update' then
+    local t = self.tools[u.toolCallId]
+    if not t then
+      t = { kind = 'tool', title = u.toolCallId }
+      self.tools[u.toolCallId] = t
+      table.insert(self.entries, t)
+    end
+    t.status = u.status or t.status
+    if u.refusal and u.refusal ~= vim.NIL then
+      t.refused = true
+    end
+    self:render()
+  elseif kind == 'plan' then
+    self.plan = { file = u.planFile, entries = u.entries or {} }
+    self:render()
+  elseif kind == 'usage_update' then
+    self.usage = u
+    self:render()
+  elseif kind == 'current_mode_update' then
+    self.mode = u.currentModeId
+    self:render()
+  end
+end
+
+local function split(text)
+  return vim.split(text, '\n', true)
+end
+
+--- The transcript's lines (everything above the prompt marker).
+function Chat:lines()
+  local out = { string.format('# agentls · %s%s', (self.mode or '?'):upper(), self.title and (' · ' .. self.title) or ''), '' }
+  for _, e in ipairs(self.entries) do
+    if e.kind == 'user' then
+      table.insert(out, '')
+      local ls = split(e.text)
+      ls[1] = '**You:** ' .. ls[1]
+      vim.list_extend(out, ls)
+      table.insert(out, '')
+    elseif e.kind == 'agent' then
+      vim.list_extend(out, split(e.text))
+    elseif e.kind == 'thought' then
+      for _, l in ipairs(split(e.text)) do
+        table.insert(out, '> ' .. l)
+      end
+    elseif e.kind == 'tool' then
+      local status = e.refused and 'REFUSED (plan mode)' or (e.status or 'pending')
+      table.insert(out, string.format('  • %s … %s', e.title or '?', status))
+    elseif e.kind == 'note' then
+      table.insert(out, '_' .. e.text .. '_')
+    end
+  end
+  if self.plan then
+    table.insert(out, '')
+    table.insert(out, '## Plan · ' .. tostring(self.plan.file))
+    for _, p in ipairs(self.plan.entries) do
+      local box = p.status == 'completed' and '[x]' or (p.status == 'in_progress' and '[~]' or '[ ]')
+      table.insert(out, string.format('- %s %s', box, p.content or ''))
+    end
+  end
+  if self.usage then
+    local u = self.usage
+    local ctx = ''
+    if type(u.contextTokens) == 'number' and type(u.contextWindow) == 'number' then
+      ctx = string.format(' · context %d/%d', u.contextTokens, u.contextWindow)
+    end
+    table.insert(out, '')
+    table.insert(out, string.format('Tokens: %s in · %s out%s', tostring(u.inputTokens or 0), tostring(u.outputTokens or 0), ctx))
+  end
+  table.insert(out, M.marker)
+  return out
+end
+
+local function valid(b)
+  return b and vim.api.nvim_buf_is_valid(b)
+end
+
+local function marker_index(bufnr)
+  local all = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  for i = #all, 1, -1 do
+    if all[i] == M.marker then
+      return i -- 1-based line of the marker
+    end
+  end
+  return nil
+end
+
+--- Writes the transcript into the buffer (once per event-loop turn), keeping the prompt area.
+function Chat:render()
+  if not valid(self.bufnr) or self.pending then
+    return
+  end
+  self.pending = true
+  vim.schedule(function()
+    self.pending = false
+    self:flush()
+  end)
+end
+
+--- Renders now.
+function Chat:flush()
+  if not valid(self.bufnr) then
+    return
+  end
+  local lines = self:lines()
+  local m = marker_index(self.bufnr) or vim.api.nvim_buf_line_count(self.bufnr)
+  vim.api.nvim_buf_set_lines(self.bufnr, 0, m, false, lines)
+  vim.bo[self.bufnr].modified = false
+  local cur = vim.api.nvim_get_current_win()
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if w ~= cur and vim.api.nvim_win_get_buf(w) == self.bufnr then
+      pcall(vim.api.nvim_win_set_cursor, w, { #lines, 0 })
+    end
+  end
+end
+
+--- Takes the prompt area's text (and clears it); nil when empty.
+function Chat:take_prompt()
+  if not valid(self.bufnr) then
+    return nil
+  end
+  local m = marker_index(self.bufnr)
+  if not m then
+    return nil
+  end
+  local ls = vim.api.nvim_buf_get_lines(self.bufnr, m, -1, false)
+  local text = vim.trim(table.concat(ls, '\n'))
+  vim.api.nvim_buf_set_lines(self.bufnr, m, -1, false, { '' })
+  vim.bo[self.bufnr].modified = false
+  if text == '' then
+    return nil
+  end
+  return text
+end
+
+--- The chat buffer, created on first use.
+function Chat:buffer()
+  if valid(self.bufnr) then
+    return self.bufnr
+  end
+  local b = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(b, 'agentls://chat')
+  vim.bo[b].buftype = 'nofile'
+  vim.bo[b].bufhidden = 'hide'
+  vim.bo[b].swapfile = false
+  vim.bo[b].filetype = 'agentls-chat'
+  vim.bo[b].syntax = 'markdown'
+  vim.api.nvim_buf_set_keymap(b, 'n', '<CR>', '', {
+    noremap = true,
+    desc = 'agentls: send the prompt',
+    callback = function()
+      local text = self:take_prompt()
+      if text then
+        self.on_send(text)
+      end
+    end,
+  })
+  self.bufnr = b
+  vim.api.nvim_buf_set_lines(b, 0, -1, false, self:lines())
+  vim.api.nvim_buf_set_lines(b, -1, -1, false, { '' })
+  vim.bo[b].modified = false
+  return b
+end
+
+--- Shows the chat buffer in a window (`position`: right, left, below, above, tab, current).
+function Chat:open(position, width)
+  local b = self:buffer()
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(w) == b then
+      vim.api.nvim_set_current_win(w)
+      return w
+    end
+  end
+  local cmds = { right = 'botright vsplit', left = 'topleft vsplit', below = 'botright split', above = 'topleft split', tab = 'tabnew', current = '' }
+  if cmds[position] and cmds[position] ~= '' then
+    vim.cmd(cmds[position])
+  end
+  local w = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(w, b)
+  if (position == 'right' or position == 'left') and width then
+    vim.api.nvim_win_set_width(w, width)
+  end
+  vim.wo[w].wrap = true
+  vim.wo[w].linebreak = true
+  pcall(vim.api.nvim_win_set_cursor, w, { vim.api.nvim_buf_line_count(b), 0 })
+  return w
+end
+
+return M

@@ -1,0 +1,105 @@
+-- :checkhealth agentls — the binary and its version, the running server, the model (through
+-- agent/checkModel), and the plugin's options. Uses vim.health (0.8+; start/ok/warn/error
+-- from 0.10, report_* before) or require('health') on 0.7.
+local M = {}
+
+local function reporter()
+  local h = vim.health or require('health')
+  return {
+    start = h.start or h.report_start,
+    ok = h.ok or h.report_ok,
+    info = h.info or h.report_info,
+    warn = h.warn or h.report_warn,
+    error = h.error or h.report_error,
+  }
+end
+
+-- Runs cmd and returns its output's first line, or nil.
+local function version(bin)
+  local out = vim.fn.system({ bin, 'version' })
+  if vim.v.shell_error ~= 0 then
+    return nil
+  end
+  return vim.split(vim.trim(out), '\n')[1]
+end
+
+--- Runs the checks (`timeout_ms` bounds the agent/checkModel request; default 15000).
+function M.check(timeout_ms)
+  local r = reporter()
+  local agentls = require('agentls')
+  local st = agentls.state()
+  local o = st and st.opts or require('agentls.config').merge({})
+
+  r.start('agentls: binary')
+  local bin = vim.fn.exepath(o.cmd[1] or '')
+  if bin == '' then
+    r.error(string.format('%s not found on $PATH', tostring(o.cmd[1])), { 'go install github.com/agentls/agentls/cmd/agentls@latest', 'or set cmd = { "/path/to/agentls" } in setup()' })
+  else
+    local v = version(bin)
+    if v then
+      r.ok(string.format('%s: %s', bin, v))
+    else
+      r.warn(bin .. ' found, but `' .. bin .. ' version` failed')
+    end
+  end
+
+  r.start('agentls: configuration')
+  if not st then
+    r.error("setup() was not called", { "require('agentls').setup({})" })
+  else
+    local problems = require('agentls.config').validate(st.opts)
+    if #problems == 0 then
+      r.ok('options are valid; project root ' .. st.root)
+    else
+      for _, p in ipairs(problems) do
+        r.error(p)
+      end
+    end
+    local key_var = require('agentls.config').key_env(st.opts)
+    if (os.getenv(key_var) or '') ~= '' then
+      r.ok('API key: $' .. key_var .. ' is set')
+    elseif st.cfg and st.cfg.cmd_env and st.cfg.cmd_env[key_var] then
+      r.ok('API key: from model.api_key_cmd')
+    else
+      r.info('API key: $' .. key_var .. ' is not set and there is no model.api_key_cmd (fine for local or scripted models)')
+    end
+  end
+
+  r.start('agentls: server')
+  local client = st and st:client()
+  if not client then
+    r.error('the server is not running', { 'open a file of the project, or see :LspLog' })
+    return
+  end
+  local info = st.server_info or {}
+  r.ok(string.format('running (client %d, %s %s, protocol %s)', client.id, info.name or 'agentls', info.version or '?', tostring(st.protocol_version or '?')))
+
+  r.start('agentls: model')
+  local res, err
+  if vim.fn.has('nvim-0.11') == 1 then
+    res, err = client:request_sync('agent/checkModel', vim.empty_dict(), timeout_ms or 15000)
+  else
+    res, err = client.request_sync('agent/checkModel', vim.empty_dict(), timeout_ms or 15000)
+  end
+  if not res then
+    r.error('agent/checkModel: ' .. tostring(err))
+    return
+  end
+  if res.err then
+    if res.err.code == -32601 then
+      r.warn('this agentls does not implement agent/checkModel (protocol 2): the model was not checked', { 'update agentls' })
+    else
+      r.error('agent/checkModel: ' .. tostring(res.err.message))
+    end
+    return
+  end
+  local m = res.result or {}
+  local what = string.format('%s %s at %s', tostring(m.provider), tostring(m.model), tostring(m.baseUrl))
+  if m.ok then
+    r.ok('model reachable: ' .. what)
+  else
+    r.error('model not reachable: ' .. what .. (m.message and m.message ~= vim.NIL and (': ' .. m.message) or ''))
+  end
+end
+
+return M

@@ -1,0 +1,668 @@
+-- agentls: the Neovim client of the agentls language server (docs/protocol.md).
+--
+--   require('agentls').setup(opts)   -- starts agentls for the project (see :help agentls)
+--   require('agentls').statusline()  -- "%#AgentlsPlan#PLAN%*" / "%#AgentlsBuild#BUILD%*" / ""
+--   require('agentls').lualine()     -- a lualine component (no dependency on lualine)
+--
+-- All state lives in one State object per setup() (M.state()); setup() again replaces it.
+local config = require('agentls.config')
+local start = require('agentls.start')
+local ask = require('agentls.ask')
+local reply = require('agentls.reply')
+local chatmod = require('agentls.chat')
+
+local M = {}
+
+local State = {}
+State.__index = State
+
+local function notify(msg, level)
+  vim.notify('agentls: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function set_highlights()
+  vim.api.nvim_set_hl(0, 'AgentlsPlan', { default = true, fg = '#5f87ff', ctermfg = 69, bold = true })
+  vim.api.nvim_set_hl(0, 'AgentlsBuild', { default = true, fg = '#5fd75f', ctermfg = 77, bold = true })
+end
+
+--- The project root: the directory holding the first of `markers` found upwards from `dir`.
+function M.find_root(markers, dir)
+  dir = dir or vim.fn.getcwd()
+  for _, m in ipairs(markers or {}) do
+    local f = vim.fn.findfile(m, dir .. ';')
+    if f == '' then
+      f = vim.fn.finddir(m, dir .. ';')
+    end
+    if f ~= '' then
+      local root = vim.fn.fnamemodify(f, ':p:h'):gsub('/%.git$', '')
+      return root
+    end
+  end
+  return dir
+end
+
+-- request(client, ...) with the calling convention of the running Neovim.
+local function client_request(client, method, params, handler)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request(method, params, handler)
+  end
+  return client.request(method, params, handler)
+end
+
+--- A new State for merged options `o` (not started).
+function State.new(o)
+  local self = setmetatable({ opts = o, modes = {}, plan_files = {}, answers = {}, asks = {}, session = nil }, State)
+  self.root = o.root and vim.fn.fnamemodify(o.root, ':p'):gsub('/$', '') or M.find_root(o.root_markers)
+  self.chat = chatmod.new(function(text)
+    self:prompt(text)
+  end)
+  return self
+end
+
+--- The LSP client config (also what lsp/agentls.lua hands to vim.lsp.config).
+function State:client_config()
+  local env, err = config.server_env(self.opts, os.getenv, config.run_cmd)
+  if err then
+    notify(err, vim.log.levels.WARN)
+  end
+  return {
+    name = 'agentls',
+    cmd = self.opts.cmd,
+    cmd_env = env,
+    root_dir = self.root,
+    workspace_folders = { { uri = vim.uri_from_fname(self.root), name = vim.fn.fnamemodify(self.root, ':t') } },
+    init_options = config.init_options(self.opts),
+    capabilities = config.capabilities(self.opts),
+    handlers = self:handlers(),
+    on_init = function(client, result)
+      self.client_id = client.id
+      self.server_info = result and result.serverInfo
+      local agent = result and result.capabilities and result.capabilities.experimental and result.capabilities.experimental.agent
+      self.protocol_version = agent and agent.protocolVersion
+    end,
+    on_exit = function(code, signal, id)
+      if id == self.client_id then
+        self.client_id = nil
+      end
+      if code ~= 0 and not self.stopping then
+        vim.schedule(function()
+          notify(string.format('the server exited (code %d, signal %d); see :LspLog', code, signal), vim.log.levels.ERROR)
+        end)
+      end
+    end,
+  }
+end
+
+--- Starts the server (feature-detected; `lsp` defaults to vim.lsp).
+function State:start(lsp)
+  self.augroup = vim.api.nvim_create_augroup('agentls', { clear = true })
+  set_highlights()
+  vim.api.nvim_create_autocmd('ColorScheme', { group = self.augroup, callback = set_highlights })
+  self.cfg = self:client_config()
+  self.strategy, self.client_id = start.start(lsp or vim.lsp, self.cfg, self.augroup)
+end
+
+--- Stops the server and forgets the autocmds.
+function State:stop()
+  self.stopping = true
+  local c = self:client()
+  if c then
+    vim.lsp.stop_client(c.id, true)
+  end
+  pcall(vim.api.nvim_del_augroup_by_id, self.augroup)
+end
+
+--- The running client, or nil.
+function State:client()
+  if self.client_id then
+    local c = vim.lsp.get_client_by_id(self.client_id)
+    if c then
+      return c
+    end
+  end
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  for _, c in ipairs(get({ name = 'agentls' }) or {}) do
+    if c.name == 'agentls' then
+      self.client_id = c.id
+      return c
+    end
+  end
+  return nil
+end
+
+--- Sends a request; cb(err, result) runs on the main loop.
+function State:request(method, params, cb)
+  local c = self:client()
+  if not c and self.strategy ~= 'start_client' and vim.lsp.start then
+    self.client_id = vim.lsp.start(self.cfg, { bufnr = vim.api.nvim_get_current_buf() })
+    c = self:client()
+  end
+  if not c then
+    notify('the server is not running (:checkhealth agentls)', vim.log.levels.ERROR)
+    return false
+  end
+  return client_request(c, method, params, function(err, result)
+    cb(err, result)
+  end)
+end
+
+-- Reports a request error; true when there was one.
+local function failed(err, what)
+  if err then
+    notify(what .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    return true
+  end
+  return false
+end
+
+--- The mode of the current session: 'plan', 'build' or nil.
+function State:mode()
+  return self.session and self.modes[self.session.sessionId] or nil
+end
+
+-- A mode change of session `sid`: the statusline, the chat header, the User autocmd.
+function State:mode_changed(sid, mode, plan_file, source)
+  local before = self.modes[sid]
+  self.modes[sid] = mode
+  if plan_file and plan_file ~= vim.NIL then
+    self.plan_files[sid] = plan_file
+  end
+  if not self.session or self.session.sessionId ~= sid then
+    return
+  end
+  self.chat.mode = mode
+  self.chat:render()
+  if before == mode and source ~= 'load' and source ~= 'user' then
+    return
+  end
+  vim.cmd('redrawstatus!')
+  local data = { sessionId = sid, mode = mode, planFile = plan_file, source = source }
+  if not pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'AgentlsModeChanged', modeline = false, data = data }) then
+    vim.api.nvim_exec_autocmds('User', { pattern = 'AgentlsModeChanged', modeline = false })
+  end
+end
+
+-- Makes `s` (a Session) the current one.
+function State:use_session(s)
+  self.session = s
+  self.modes[s.sessionId] = self.modes[s.sessionId] or s.mode
+  if s.planFile and s.planFile ~= vim.NIL then
+    self.plan_files[s.sessionId] = s.planFile
+  end
+  self.chat:reset(s.title ~= vim.NIL and s.title or nil)
+  self:mode_changed(s.sessionId, s.mode, s.planFile, 'user')
+end
+
+--- Starts a new session (mode nil: the server's default); cb(session) when done.
+function State:new_session(mode, cb)
+  local params = mode and { mode = mode } or vim.empty_dict()
+  self:request('agent/newSession', params, function(err, s)
+    if failed(err, 'new session') then
+      return
+    end
+    self:use_session(s)
+    if cb then
+      cb(s)
+    end
+  end)
+end
+
+-- Calls cb(session) with the current session, creating one first if needed.
+function State:with_session(cb)
+  if self.session then
+    return cb(self.session)
+  end
+  self:new_session(nil, cb)
+end
+
+--- Sends a prompt (context: {uri, range} or nil) to the current session.
+function State:prompt(text, context)
+  self:with_session(function(s)
+    self.chat:user(text)
+    self.busy = true
+    self:request('agent/prompt', { sessionId = s.sessionId, text = text, context = context }, function(err, res)
+      self.busy = false
+      self.last_result = err and { error = err } or res
+      if err then
+        self.chat:note('error: ' .. (err.message or ''))
+        failed(err, 'prompt')
+        return
+      end
+      if res.stopReason ~= 'end_turn' then
+        local why = res.error and res.error ~= vim.NIL and res.error.message or nil
+        self.chat:note('turn ended: ' .. tostring(res.stopReason) .. (why and (' — ' .. why) or ''))
+      end
+    end)
+  end)
+end
+
+--- Switches the current session's mode; build→plan asks for confirmation first.
+function State:set_mode(mode)
+  if mode ~= 'plan' and mode ~= 'build' then
+    return notify('mode must be plan or build', vim.log.levels.ERROR)
+  end
+  self:with_session(function(s)
+    local function go()
+      self:request('agent/setMode', { sessionId = s.sessionId, mode = mode }, function(err, res)
+        if not failed(err, 'set mode') then
+          self:mode_changed(s.sessionId, res.mode, res.planFile, 'user')
+        end
+      end)
+    end
+    if self:mode() == 'build' and mode == 'plan' then
+      local choices = { 'Switch to PLAN', 'Stay in BUILD' }
+      vim.ui.select(choices, { prompt = 'Switch to plan mode? The agent stops changing files.', kind = 'agentls' }, function(c)
+        if c == choices[1] then
+          go()
+        end
+      end)
+      return
+    end
+    go()
+  end)
+end
+
+--- Approves (decision 'approve') or rejects (with a reason) the plan awaiting approval.
+function State:resolve_plan(decision, reason)
+  if not self.session then
+    return notify('no session', vim.log.levels.WARN)
+  end
+  local sid = self.session.sessionId
+  local function go(r)
+    local params = { sessionId = sid, decision = decision, reason = r }
+    self:request('agent/resolvePlan', params, function(err, res)
+      if not failed(err, decision == 'approve' and 'approve' or 'reject') then
+        self:mode_changed(sid, res.mode, res.planFile, 'user')
+      end
+    end)
+  end
+  if decision == 'reject' and (not reason or reason == '') then
+    return vim.ui.input({ prompt = 'Why keep planning? ' }, function(r)
+      if r and r ~= '' then
+        go(r)
+      end
+    end)
+  end
+  go(reason)
+end
+
+--- Cancels the current session's turn.
+function State:cancel()
+  if not self.session then
+    return
+  end
+  self:request('agent/cancel', { sessionId = self.session.sessionId }, function(err)
+    failed(err, 'cancel')
+  end)
+end
+
+--- Lists sessions and loads the one picked (vim.ui.select).
+function State:pick_session()
+  self:request('agent/listSessions', vim.empty_dict(), function(err, res)
+    if failed(err, 'list sessions') then
+      return
+    end
+    local items = res.sessions or {}
+    if #items == 0 then
+      return notify('no sessions yet')
+    end
+    vim.ui.select(items, {
+      prompt = 'Load session',
+      kind = 'agentls',
+      format_item = function(s)
+        return string.format('[%s] %s  %s', (s.mode or ''):upper(), s.title ~= vim.NIL and s.title or '(untitled)', s.updatedAt or '')
+      end,
+    }, function(s)
+      if s then
+        self:load_session(s.sessionId)
+      end
+    end)
+  end)
+end
+
+--- Loads a session and shows its conversation in the chat.
+function State:load_session(id, cb)
+  self:request('agent/loadSession', { sessionId = id }, function(err, s)
+    if failed(err, 'load session') then
+      return
+    end
+    self:use_session(s)
+    for _, m in ipairs(s.messages or {}) do
+      local content = m.content ~= vim.NIL and m.content or nil
+      if m.role == 'user' and content then
+        self.chat:user(content)
+      elseif m.role == 'assistant' then
+        if content and content ~= '' then
+          self.chat:update({ sessionUpdate = 'agent_message_chunk', content = { text = content .. '\n' } })
+        end
+        for _, tc in ipairs(m.tool_calls ~= vim.NIL and m.tool_calls or {}) do
+          self.chat:update({ sessionUpdate = 'tool_call', toolCallId = tc.id, title = tc.name, status = 'completed' })
+        end
+      end
+    end
+    if cb then
+      cb(s)
+    end
+  end)
+end
+
+--- Opens the chat buffer (creating a session if there is none).
+function State:open_chat()
+  local w = self.chat:open(self.opts.chat.position, self.opts.chat.width)
+  self:with_session(function() end)
+  return w
+end
+
+-- The plan file of a plan-approval question: the session's, else one named in the question.
+function State:approval_plan(params)
+  local rel = self.plan_files[params.sessionId]
+  if not rel then
+    for _, q in ipairs(params.questions or {}) do
+      rel = rel or (q.question or ''):match('([%w%._/%-]+%.plan)')
+    end
+  end
+  if not rel then
+    return nil
+  end
+  if rel:sub(1, 1) == '/' then
+    return rel
+  end
+  return self.root .. '/' .. rel
+end
+
+--- Shows the plan of a plan-approval question in a split (unless a window shows it already).
+function State:show_plan(params)
+  local path = self:approval_plan(params)
+  if not path then
+    return nil
+  end
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    local name = vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w))
+    if name ~= '' and vim.fn.fnamemodify(name, ':p') == path then
+      return w
+    end
+  end
+  vim.cmd('belowright split ' .. vim.fn.fnameescape(path))
+  return vim.api.nvim_get_current_win()
+end
+
+-- agent/askUser: asks through vim.ui and replies when the user has answered.
+function State:on_ask(params)
+  local d = reply.defer()
+  local pending = { params = params }
+  if d.id then
+    self.asks[d.id] = pending
+  end
+  local approval = params.purpose == 'plan_approval'
+  local function finish(result)
+    if d.id then
+      self.asks[d.id] = nil
+    end
+    if pending.withdrawn then
+      return
+    end
+    if result.answers then
+      self.answers[params.questionId] = result.answers
+    end
+    if d.mode == 'none' and approval then
+      -- answered "dismissed" at once: resolve the pending approval now
+      local a = result.answers or {}
+      if a.approve == true then
+        self:resolve_plan('approve')
+      elseif a.approve == false then
+        local fb = a.feedback
+        self:resolve_plan('reject', (fb and fb ~= '') and fb or 'the user chose to keep planning')
+      end
+      return
+    end
+    d.send(result)
+  end
+  vim.schedule(function()
+    if approval then
+      self:show_plan(params)
+    end
+    ask.collect(params, self.answers[params.questionId], finish)
+  end)
+  if d.mode == 'none' then
+    if approval then
+      return { dismissed = true }
+    end
+    local done
+    local old = finish
+    finish = function(r)
+      done = r
+      old(r)
+    end
+    vim.wait(24 * 3600 * 1000, function()
+      return done ~= nil
+    end, 50)
+    return done
+  end
+  return d.wait()
+end
+
+-- Writes the loaded, modified buffers of the documents a workspace edit touched.
+function State:save_edited(edit)
+  local uris = {}
+  for uri in pairs(edit.changes or {}) do
+    table.insert(uris, uri)
+  end
+  for _, dc in ipairs(edit.documentChanges or {}) do
+    if dc.textDocument then
+      table.insert(uris, dc.textDocument.uri)
+    elseif dc.kind == 'create' then
+      table.insert(uris, dc.uri)
+    elseif dc.kind == 'rename' then
+      table.insert(uris, dc.newUri)
+    end
+  end
+  for _, uri in ipairs(uris) do
+    local b = vim.uri_to_bufnr(uri)
+    if vim.api.nvim_buf_is_loaded(b) and vim.bo[b].modified then
+      local ok, err = pcall(vim.api.nvim_buf_call, b, function()
+        vim.cmd('silent keepalt write')
+      end)
+      if not ok then
+        notify('could not save ' .. vim.uri_to_fname(uri) .. ': ' .. tostring(err), vim.log.levels.WARN)
+      end
+    end
+  end
+end
+
+--- The handlers the client is started with.
+function State:handlers()
+  local default_apply = vim.lsp.handlers['workspace/applyEdit']
+  local hs = {
+    ['agent/update'] = function(_, p)
+      local u = p and p.update
+      if not u then
+        return
+      end
+      if u.sessionUpdate == 'plan' and u.planFile and u.planFile ~= vim.NIL then
+        self.plan_files[p.sessionId] = u.planFile
+      end
+      if u.sessionUpdate == 'current_mode_update' then
+        self:mode_changed(p.sessionId, u.currentModeId, nil, 'tool')
+      end
+      if self.session and p.sessionId == self.session.sessionId then
+        self.chat:update(u)
+      end
+    end,
+    ['agent/modeChanged'] = function(_, p)
+      self:mode_changed(p.sessionId, p.mode, p.planFile, p.source)
+    end,
+    ['agent/askUser'] = function(_, p)
+      return self:on_ask(p)
+    end,
+    ['$/cancelRequest'] = function(_, p)
+      local a = p and self.asks[p.id]
+      if a then
+        a.withdrawn = true
+        self.asks[p.id] = nil
+        notify('the question was withdrawn')
+      end
+    end,
+    ['workspace/applyEdit'] = function(err, p, ctx, cfg)
+      local res = default_apply(err, p, ctx, cfg)
+      if res and res.applied and self.opts.save_edits and p and p.edit then
+        self:save_edited(p.edit)
+      end
+      return res
+    end,
+  }
+  -- self.trace(method, params), when set (the tests set it), sees every message first.
+  for method, fn in pairs(hs) do
+    hs[method] = function(err, p, ctx, cfg)
+      if self.trace then
+        self.trace(method, err or p)
+      end
+      return fn(err, p, ctx, cfg)
+    end
+  end
+  return hs
+end
+
+--- Sets up the plugin: validates `opts`, starts the server, returns the State.
+function M.setup(opts)
+  local o = config.merge(opts)
+  local problems = config.validate(o)
+  if #problems > 0 then
+    notify('invalid options: ' .. table.concat(problems, '; '), vim.log.levels.ERROR)
+  end
+  if o.log_level then
+    vim.lsp.set_log_level(o.log_level)
+  end
+  if M._state then
+    M._state:stop()
+  end
+  local st = State.new(o)
+  st.problems = problems
+  M._state = st
+  if not vim.tbl_contains(vim.tbl_map(function(p)
+    return p:match('^cmd ') ~= nil
+  end, problems), true) then
+    st:start(opts and opts._lsp)
+  end
+  return st
+end
+
+--- The State of the last setup(), or nil.
+function M.state()
+  return M._state
+end
+
+--- Stops the server and forgets the state.
+function M.teardown()
+  if M._state then
+    M._state:stop()
+    M._state = nil
+  end
+end
+
+--- "PLAN", "BUILD" or "" (no session yet).
+function M.mode()
+  local m = M._state and M._state:mode()
+  return m and m:upper() or ''
+end
+
+--- The statusline item: the mode in its highlight group, or "".
+function M.statusline()
+  local m = M.mode()
+  if m == '' then
+    return ''
+  end
+  return string.format('%%#%s#%s%%*', m == 'BUILD' and 'AgentlsBuild' or 'AgentlsPlan', m)
+end
+
+--- A lualine component: `sections = { lualine_x = { require('agentls').lualine() } }`.
+function M.lualine()
+  return {
+    function()
+      return M.mode()
+    end,
+    cond = function()
+      return M.mode() ~= ''
+    end,
+    color = function()
+      return M.mode() == 'BUILD' and 'AgentlsBuild' or 'AgentlsPlan'
+    end,
+  }
+end
+
+-- The commands' entry points (plugin/agentls.lua).
+local function need()
+  if not M._state then
+    notify("call require('agentls').setup() first", vim.log.levels.ERROR)
+  end
+  return M._state
+end
+
+--- :AgentChat
+function M.chat()
+  local st = need()
+  return st and st:open_chat()
+end
+
+--- :AgentPrompt {text}; with a range (line1, line2 of the current buffer) the lines go as context.
+function M.prompt(text, line1, line2)
+  local st = need()
+  if not st then
+    return
+  end
+  local context
+  if line1 and line2 then
+    local b = vim.api.nvim_get_current_buf()
+    local last = vim.api.nvim_buf_get_lines(b, line2 - 1, line2, false)[1] or ''
+    context = {
+      uri = vim.uri_from_bufnr(b),
+      range = { start = { line = line1 - 1, character = 0 }, ['end'] = { line = line2 - 1, character = #last } },
+    }
+  end
+  if not text or text == '' then
+    return vim.ui.input({ prompt = 'Prompt: ' }, function(t)
+      if t and t ~= '' then
+        st:prompt(t, context)
+      end
+    end)
+  end
+  st:prompt(text, context)
+end
+
+--- :AgentNew [plan|build]
+function M.new_session(mode)
+  local st = need()
+  return st and st:new_session(mode ~= '' and mode or nil)
+end
+
+--- :AgentMode plan|build
+function M.set_mode(mode)
+  local st = need()
+  return st and st:set_mode(mode)
+end
+
+--- :AgentApprove
+function M.approve()
+  local st = need()
+  return st and st:resolve_plan('approve')
+end
+
+--- :AgentReject {reason}
+function M.reject(reason)
+  local st = need()
+  return st and st:resolve_plan('reject', reason)
+end
+
+--- :AgentCancel
+function M.cancel()
+  local st = need()
+  return st and st:cancel()
+end
+
+--- :AgentSessions
+function M.sessions()
+  local st = need()
+  return st and st:pick_session()
+end
+
+M._State = State
+return M

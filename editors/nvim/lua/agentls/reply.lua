@@ -1,0 +1,106 @@
+-- agentls.reply: answering a server request later, so that a question can wait for the user
+-- without blocking the editor.
+--
+-- Neovim sends the return value of an LSP request handler as the reply at once. Where the
+-- handler runs in a coroutine (Neovim's rpc wraps server requests in one in newer versions),
+-- the handler yields until the answer is there. Where it does not (0.7 to 0.9), the handler
+-- finds the pending request's id and the rpc's `send_response` on the call stack (the scheduled
+-- closure of vim/lsp/rpc.lua that called it), lets that closure's immediate reply go nowhere,
+-- and sends the real reply itself when the user has answered. If neither works, `mode` is
+-- 'none' and the caller chooses a fallback (see agentls.ask).
+local M = {}
+
+--- Finds the rpc closure that dispatched the current server request: returns the function,
+--- the index of its `send_response` upvalue, and the request id; or nil.
+function M.find_dispatch(max_level)
+  for level = 2, max_level or 30 do
+    local info = debug.getinfo(level, 'f')
+    if not info then
+      return nil
+    end
+    local f = info.func
+    local send_idx, decoded
+    for i = 1, 60 do
+      local name, value = debug.getupvalue(f, i)
+      if not name then
+        break
+      end
+      if name == 'send_response' and type(value) == 'function' then
+        send_idx = i
+      elseif name == 'decoded' and type(value) == 'table' then
+        decoded = value
+      end
+    end
+    if send_idx and decoded and decoded.id ~= nil then
+      return f, send_idx, decoded.id
+    end
+  end
+  return nil
+end
+
+--- Prepares a deferred reply for the server request being handled. Returns an object with
+--- `mode` ('coroutine', 'stack' or 'none'), `id` (the request id when known), `send(result)`
+--- (call it once, from anywhere, when the answer is known) and `wait()` (the handler's
+--- return value: call it last in the handler).
+function M.defer()
+  local d = { mode = 'none' }
+  local done, value = false, nil
+  local co, is_main = coroutine.running()
+  if co and not is_main then
+    local yieldable = coroutine.isyieldable
+    if yieldable == nil or yieldable() then
+      d.mode = 'coroutine'
+    end
+  end
+  local f, idx, id
+  if d.mode == 'none' then
+    f, idx, id = M.find_dispatch()
+    if f then
+      d.mode = 'stack'
+      d.id = id
+    end
+  end
+  local waiting = false
+  local orig_send
+  function d.send(result)
+    if done then
+      return
+    end
+    done, value = true, result
+    if not waiting then
+      return -- the handler has not returned yet: wait() returns the value
+    end
+    if d.mode == 'coroutine' then
+      vim.schedule(function()
+        coroutine.resume(co, result)
+      end)
+    elseif d.mode == 'stack' then
+      orig_send(id, nil, result)
+    end
+  end
+  function d.wait()
+    if done then
+      return value
+    end
+    waiting = true
+    if d.mode == 'coroutine' then
+      return coroutine.yield()
+    elseif d.mode == 'stack' then
+      local _, current = debug.getupvalue(f, idx)
+      orig_send = current
+      -- The closure sends our return value next; swallow that one send (and restore).
+      debug.setupvalue(f, idx, function(rid, err, res)
+        if rid == id then
+          debug.setupvalue(f, idx, orig_send)
+          return true
+        end
+        return orig_send(rid, err, res)
+      end)
+      return { pending = true } -- sent nowhere
+    end
+    error('agentls: no way to answer later')
+  end
+  return d
+end
+
+return M

@@ -1,0 +1,250 @@
+-- End-to-end: the plugin in headless Neovim 0.7.2 against the real agentls binary and the
+-- scripted model (the model's side checks what it receives: a failed `expect` ends the turn
+-- with an error, which these tests assert against).
+local t = require('runner')
+local h = require('helpers')
+local agentls = require('agentls')
+
+local plan_build = [[
+name: nvim_plan_build
+steps:
+  - text: "Looking around."
+    tool_calls:
+      - {id: c1, name: read, args: {path: "app.txt"}}
+  - text: "Trying a direct edit."
+    expect:
+      tool_result_contains: {c1: ["alpha"]}
+    tool_calls:
+      - {id: c2, name: edit, args: {path: "app.txt", old_string: "alpha", new_string: "ALPHA"}}
+  - text: "Writing the plan."
+    expect:
+      tool_result_contains: {c2: ["System is in Plan Mode"]}
+    tool_calls:
+      - id: c3
+        name: plan_write
+        args:
+          title: Shout
+          path: plans/shout.plan
+          content: "# Goal\nUppercase alpha.\n\n## Steps\n- [ ] Replace alpha with ALPHA\n"
+  - text: "Asking for approval."
+    tool_calls:
+      - {id: c4, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan}}
+  - text: "Building."
+    expect:
+      tool_result_contains: {c4: ["\"approved\":true"]}
+      system_contains: ["You are in BUILD mode"]
+    tool_calls:
+      - {id: c5, name: edit, args: {path: "app.txt", old_string: "alpha", new_string: "ALPHA"}}
+  - text: "All done now."
+    expect:
+      tool_result_contains: {c5: ["\"success\":true"]}
+]]
+
+t.describe('plugin flow', function()
+  t.it('PLAN, plan shown in a split, approval by vim.ui.select, BUILD; chat, edit in buffer and on disk', function()
+    local st, root = h.start({ ['app.txt'] = 'alpha\nbeta\n' }, plan_build)
+    vim.cmd('edit ' .. root .. '/app.txt')
+    local app = vim.api.nvim_get_current_buf()
+    vim.cmd('AgentChat')
+    t.wait(5000, function()
+      return agentls.mode() == 'PLAN'
+    end, 'the new session in PLAN')
+    t.match('AgentlsPlan#PLAN', agentls.statusline())
+    local plan_visible_at_question, prompts = nil, {}
+    h.stub(vim.ui, 'select', function(items, opts, cb)
+      table.insert(prompts, opts.prompt)
+      plan_visible_at_question = false
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        if vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w)) == root .. '/plans/shout.plan' then
+          plan_visible_at_question = true
+        end
+      end
+      local labels = vim.tbl_map(opts.format_item, items)
+      t.contains(labels, 'Accept & Build')
+      t.contains(labels, 'Keep Planning')
+      for _, it in ipairs(items) do
+        if opts.format_item(it) == 'Accept & Build' then
+          vim.schedule(function()
+            cb(it)
+          end)
+        end
+      end
+    end)
+    local changes = {}
+    vim.api.nvim_create_autocmd('User', {
+      pattern = 'AgentlsModeChanged',
+      callback = function()
+        table.insert(changes, agentls.mode())
+      end,
+    })
+    agentls.prompt('Uppercase alpha')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+    t.eq(true, plan_visible_at_question, 'the plan was in a window when the question came')
+    t.eq(1, #prompts, 'one approval question')
+    t.eq('BUILD', agentls.mode())
+    t.match('AgentlsBuild#BUILD', agentls.statusline())
+    t.contains(changes, 'BUILD', 'User AgentlsModeChanged fired')
+    t.eq('ALPHA', vim.api.nvim_buf_get_lines(app, 0, 1, false)[1], 'the edit in the buffer')
+    t.eq(false, vim.bo[app].modified, 'the buffer was written')
+    t.eq('ALPHA\nbeta\n', h.read(root .. '/app.txt'), 'the edit on disk')
+    st.chat:flush()
+    local chat = h.text(st.chat.bufnr)
+    t.eq('agentls-chat', vim.bo[st.chat.bufnr].filetype)
+    t.contains(chat, 'Looking around.')
+    t.contains(chat, 'All done now.')
+    t.contains(chat, '**You:** Uppercase alpha')
+    t.match('• [^\n]*… REFUSED %(plan mode%)', chat, 'the refused edit')
+    t.match('• [^\n]*… completed', chat, 'a completed tool')
+    t.contains(chat, '## Plan · plans/shout.plan')
+    t.contains(chat, 'Replace alpha with ALPHA')
+    t.match('Tokens: %d+ in · %d+ out', chat)
+  end)
+
+  t.it('an askUser text question: local check, server error shown on re-ask, the model gets the answer', function()
+    local st = h.start({ ['app.txt'] = 'x\n' }, [[
+steps:
+  - text: "Asking."
+    tool_calls:
+      - id: q1
+        name: ask_user
+        args:
+          questions:
+            - {name: port, question: "Which port?", schema: {type: integer, minimum: 1, maximum: 65535, multipleOf: 2}}
+  - text: "Port noted."
+    expect:
+      tool_result_contains: {q1: ["\"port\":8080"]}
+]])
+    local prompts, answers = {}, { '0', '8081', '8080' }
+    h.stub(vim.ui, 'input', function(opts, cb)
+      table.insert(prompts, opts.prompt)
+      local a = table.remove(answers, 1)
+      vim.schedule(function()
+        cb(a)
+      end)
+    end)
+    agentls.prompt('Which port?')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+    t.eq(3, #prompts, 'asked three times')
+    t.match('^Which port%?', prompts[1])
+    t.contains(prompts[2], 'must be at least 1', 'the local check')
+    t.match('multiple', prompts[3], 'the server error on re-ask')
+    t.eq(2, #vim.tbl_filter(function(n) return n.kind == 'agent/askUser' end, t.notes()), 'the server asked twice')
+  end)
+
+  t.it('a visual range goes as context', function()
+    local st, root = h.start({ ['app.txt'] = 'one\ntwo\nthree\n' }, [[
+steps:
+  - text: "Seen."
+    expect:
+      last_message_contains: ["Explain", "Selected in app.txt, lines 2-3", "two\nthree"]
+]])
+    vim.cmd('edit ' .. root .. '/app.txt')
+    vim.cmd('2,3AgentPrompt Explain')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+  end)
+
+  t.it('build→plan asks for confirmation', function()
+    local st = h.start({}, 'steps: []\n')
+    vim.cmd('AgentNew build')
+    t.wait(5000, function()
+      return agentls.mode() == 'BUILD'
+    end, 'a build session')
+    local asked = 0
+    local answer = 'Stay in BUILD'
+    h.stub(vim.ui, 'select', function(items, opts, cb)
+      asked = asked + 1
+      t.match('plan mode', opts.prompt)
+      cb(answer)
+    end)
+    vim.cmd('AgentMode plan')
+    t.eq(1, asked, 'asked')
+    local listed
+    st:request('agent/listSessions', vim.empty_dict(), function(_, res)
+      listed = res
+    end)
+    t.wait(5000, function()
+      return listed
+    end, 'listSessions')
+    t.eq('build', listed.sessions[1].mode, 'declined: still build on the server')
+    t.eq('BUILD', agentls.mode())
+    answer = 'Switch to PLAN'
+    vim.cmd('AgentMode plan')
+    t.eq(2, asked)
+    t.wait(5000, function()
+      return agentls.mode() == 'PLAN'
+    end, 'PLAN after confirming')
+    -- plan→build needs no confirmation
+    vim.cmd('AgentMode build')
+    t.wait(5000, function()
+      return agentls.mode() == 'BUILD'
+    end, 'BUILD')
+    t.eq(2, asked, 'plan→build asked nothing')
+  end)
+
+  t.it(':AgentSessions loads the picked session into the chat', function()
+    local st = h.start({}, [[
+steps:
+  - text: "First answer."
+]])
+    agentls.prompt('hello there')
+    t.eq('end_turn', h.turn(st).stopReason)
+    local first = st.session.sessionId
+    vim.cmd('AgentNew')
+    t.wait(5000, function()
+      return st.session.sessionId ~= first
+    end, 'a second session')
+    h.stub(vim.ui, 'select', function(items, opts, cb)
+      for _, s in ipairs(items) do
+        if s.sessionId == first then
+          return cb(s)
+        end
+      end
+      cb(nil)
+    end)
+    vim.cmd('AgentSessions')
+    t.wait(5000, function()
+      return st.session.sessionId == first
+    end, 'the first session loaded')
+    vim.cmd('AgentChat')
+    st.chat:flush()
+    local chat = h.text(st.chat.bufnr)
+    t.contains(chat, '**You:** hello there')
+    t.contains(chat, 'First answer.')
+  end)
+
+  t.it('save_edits = false leaves the edited buffer unsaved', function()
+    local st, root = h.start({ ['app.txt'] = 'alpha\n' }, [[
+steps:
+  - text: "Editing."
+    tool_calls:
+      - {id: c1, name: edit, args: {path: "app.txt", old_string: "alpha", new_string: "ALPHA"}}
+  - text: "Done."
+]], { save_edits = false })
+    vim.cmd('edit ' .. root .. '/app.txt')
+    local app = vim.api.nvim_get_current_buf()
+    vim.cmd('AgentNew build')
+    t.wait(5000, function()
+      return agentls.mode() == 'BUILD'
+    end, 'build')
+    agentls.prompt('go')
+    t.eq('end_turn', h.turn(st).stopReason)
+    t.eq('ALPHA', vim.api.nvim_buf_get_lines(app, 0, 1, false)[1])
+    t.eq(true, vim.bo[app].modified, 'not written')
+    t.eq('alpha\n', h.read(root .. '/app.txt'))
+  end)
+
+  t.it(':checkhealth agentls reports the binary, the config and the running server', function()
+    h.start({}, 'steps: []\n')
+    vim.cmd('checkhealth agentls')
+    local report = h.text(vim.api.nvim_get_current_buf())
+    t.match('OK:? [^\n]*agentls %S+ %(protocol %d+%)', report, 'binary and version')
+    t.match('OK:? options are valid', report)
+    t.match('OK:? running %(client %d+, agentls', report)
+    t.ok(not report:find('ERROR'), 'no error in:\n' .. report)
+    -- the model: OK through agent/checkModel, or (server without it) a clear warning
+    t.ok(report:find('OK:? model reachable') or report:find('does not implement agent/checkModel'), 'model line in:\n' .. report)
+  end)
+end)

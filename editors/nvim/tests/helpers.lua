@@ -1,0 +1,98 @@
+-- helpers.lua: shared set-up for the plugin's specs. Puts the plugin on 'runtimepath', makes
+-- throw-away workspaces, starts the plugin against the real agentls binary ($AGENTLS_BIN,
+-- built by tests/run) with the scripted model, and stubs functions for one test.
+local t = require('runner')
+local h = {}
+
+h.plugin = vim.fn.fnamemodify(vim.env.AGENTLS_NVIM_TESTS .. '/..', ':p'):gsub('/$', '')
+vim.opt.runtimepath:prepend(h.plugin)
+vim.cmd('runtime plugin/agentls.lua')
+
+--- A new empty directory (its real path).
+function h.tmpdir()
+  local d = vim.fn.tempname()
+  vim.fn.mkdir(d, 'p')
+  return vim.loop.fs_realpath(d)
+end
+
+--- Writes text to path, creating folders.
+function h.write(path, text)
+  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
+  local f = assert(io.open(path, 'w'))
+  f:write(text)
+  f:close()
+end
+
+--- The file's text, or nil.
+function h.read(path)
+  local f = io.open(path, 'r')
+  if not f then
+    return nil
+  end
+  local s = f:read('*a')
+  f:close()
+  return s
+end
+
+--- Replaces tbl[key] with value for the current test.
+function h.stub(tbl, key, value)
+  local old = tbl[key]
+  tbl[key] = value
+  t.cleanup(function()
+    tbl[key] = old
+  end)
+end
+
+--- The lines of buffer b as one string.
+function h.text(b)
+  return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
+end
+
+--- Starts the plugin on a new workspace holding `files` (name -> text) with the scripted model
+--- playing `script` (YAML). Returns the State and the workspace root. Stops everything when
+--- the test ends.
+function h.start(files, script, opts)
+  local root = h.tmpdir()
+  for name, text in pairs(files or {}) do
+    h.write(root .. '/' .. name, text)
+  end
+  local script_path = h.tmpdir() .. '/script.yaml'
+  h.write(script_path, script)
+  vim.cmd('cd ' .. vim.fn.fnameescape(root))
+  local o = vim.tbl_deep_extend('force', {
+    cmd = { vim.env.AGENTLS_BIN or 'agentls' },
+    root = root,
+    model = { provider = 'scripted', script = script_path },
+  }, opts or {})
+  local agentls = require('agentls')
+  local st = agentls.setup(o)
+  st.trace = t.note
+  t.cleanup(function()
+    local c = st:client()
+    agentls.teardown()
+    -- wait for the exit before wiping buffers (0.7 resets their diagnostics on exit)
+    if c then
+      t.wait(5000, function()
+        return vim.lsp.get_client_by_id(c.id) == nil
+      end, 'the server to exit')
+    end
+    vim.cmd('silent! only')
+    vim.cmd('silent! %bwipeout!')
+  end)
+  t.wait(10000, function()
+    return st.server_info ~= nil
+  end, 'the server to initialize')
+  return st, root
+end
+
+--- Waits for the current prompt's turn to end; returns its result.
+function h.turn(st, what)
+  t.wait(20000, function()
+    return st.last_result ~= nil
+  end, what or 'the turn to end')
+  local r = st.last_result
+  st.last_result = nil
+  return r
+end
+
+return h
