@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 
@@ -32,19 +34,19 @@ type memEditor struct {
 	shown   []string
 }
 
-func (e *memEditor) Update(_ string, u any) {
+func (e *memEditor) Update(_ context.Context, _ string, u any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.updates = append(e.updates, u)
 }
 
-func (e *memEditor) ModeChanged(mc ModeChange) {
+func (e *memEditor) ModeChanged(_ context.Context, mc ModeChange) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.modes = append(e.modes, mc)
 }
 
-func (e *memEditor) Notify(line string) {
+func (e *memEditor) Notify(_ context.Context, line string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.notes = append(e.notes, line)
@@ -80,7 +82,7 @@ func (e *memEditor) ShowDocument(_ context.Context, abs string) error {
 	return nil
 }
 
-func (e *memEditor) Progress(string, string) {}
+func (e *memEditor) StartProgress(string) Progress { return noProgress{} }
 
 func (e *memEditor) notifyLines() []string {
 	e.mu.Lock()
@@ -128,7 +130,7 @@ func newTestManager(t *testing.T, script string, ed *memEditor, tweak func(*conf
 
 func newTestSession(t *testing.T, m *Manager, mode string) *Session {
 	t.Helper()
-	info, err := m.NewSession(mode, "")
+	info, err := m.NewSession(context.Background(), mode, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -676,4 +678,31 @@ func TestNotifyText(t *testing.T) {
 			t.Errorf("oneLine(%q) = %q, want %q", tt.in, got, tt.line)
 		}
 	}
+}
+
+// TestCloseWaitsForTheApprovalDialog: the goroutine that shows the approval
+// dialog is owned: Manager.Close returns only once it has ended.
+func TestCloseWaitsForTheApprovalDialog(t *testing.T) {
+	asked := make(chan struct{})
+	var dialogEnded atomic.Bool
+	ed := &memEditor{ask: func(ctx context.Context, req AskRequest) (AskReply, error) {
+		close(asked)
+		<-ctx.Done()
+		runtime.Gosched()
+		dialogEnded.Store(true)
+		return AskReply{}, ctx.Err()
+	}}
+	m, _ := newTestManager(t, dialogScript, ed, nil)
+	s := newTestSession(t, m, "plan")
+	turn := make(chan struct{})
+	go func() {
+		defer close(turn)
+		_, _ = m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan"})
+	}()
+	<-asked
+	m.Close()
+	if !dialogEnded.Load() {
+		t.Fatal("Manager.Close returned while the approval dialog's goroutine was still running")
+	}
+	<-turn
 }

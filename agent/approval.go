@@ -175,7 +175,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		s.mu.Lock()
 		delete(s.planPhase, p.Rel)
 		s.mu.Unlock()
-		m.notify(fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", notifyPath(p.Rel), oneLine(d.reason)))
+		m.notify(ctx, fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", notifyPath(p.Rel), oneLine(d.reason)))
 		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
 	}
 	if err := s.approve(ctx, p.Rel, text, allowed, d.source); err != nil {
@@ -211,19 +211,17 @@ func oneLine(s string) string {
 // approval dialog, agent/resolvePlan, the timeout, or cancellation.
 func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) (decision, error) {
 	m := s.m
-	m.notify(fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via agent/resolvePlan)", notifyPath(p.Rel)))
+	m.notify(ctx, fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via agent/resolvePlan)", notifyPath(p.Rel)))
 	askCtx, cancelAsk := context.WithCancel(ctx)
 	defer cancelAsk() // withdraws the dialog when another UI decided first
 	// The dialog runs on its own: a slow editor delays neither the timeout
-	// nor agent/resolvePlan.
-	go func() {
-		if err := m.editor.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
-			slog.Warn("show plan", "plan", p.Rel, "err", err)
-		}
-		if d, ok := s.askApproval(askCtx, p.Rel, allowed); ok {
-			ap.offer(d)
-		}
-	}()
+	// nor agent/resolvePlan. Close waits for it (it ends with askCtx).
+	if m.startBackground() {
+		go func() {
+			defer m.wg.Done()
+			s.showApproval(askCtx, ap, p, allowed)
+		}()
+	}
 	timeout := time.Duration(m.cfg.PlanMode.ApprovalTimeoutSecs) * time.Second
 	if timeout <= 0 {
 		timeout = 24 * time.Hour
@@ -237,11 +235,23 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 		if d, ok := ap.stop(); ok { // decided at the last moment: honour it
 			return d, nil
 		}
-		m.notify(fmt.Sprintf("[plan-mode] approval timed out plan=%s", notifyPath(p.Rel)))
+		m.notify(ctx, fmt.Sprintf("[plan-mode] approval timed out plan=%s", notifyPath(p.Rel)))
 		return decision{}, errApprovalTimeout
 	case <-ctx.Done():
 		ap.stop() // a decision offered now is not carried out
 		return decision{}, ctx.Err()
+	}
+}
+
+// showApproval opens the plan and shows the approval dialog; the user's
+// decision is offered to ap.
+func (s *Session) showApproval(askCtx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) {
+	m := s.m
+	if err := m.editor.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
+		slog.Warn("show plan", "plan", p.Rel, "err", err)
+	}
+	if d, ok := s.askApproval(askCtx, p.Rel, allowed); ok {
+		ap.offer(d)
 	}
 }
 
@@ -340,8 +350,8 @@ func (s *Session) approve(ctx context.Context, rel, presented string, allowed []
 	s.mu.Lock()
 	s.allowed = append(s.allowed, rules...)
 	s.mu.Unlock()
-	m.notify(fmt.Sprintf("[plan-mode] approved plan=%s", notifyPath(rel)))
-	s.setMode(guard.ModeBuild, source, "")
+	m.notify(ctx, fmt.Sprintf("[plan-mode] approved plan=%s", notifyPath(rel)))
+	s.setMode(ctx, guard.ModeBuild, source, "")
 	text := ""
 	if p, err := m.ws.Resolve(rel); err == nil {
 		text, _ = m.ws.ReadFile(p)
@@ -349,7 +359,7 @@ func (s *Session) approve(ctx context.Context, rel, presented string, allowed []
 	if plan, err := workspace.ParsePlan(text); err == nil {
 		text = plan.Body
 	}
-	m.notify(fmt.Sprintf("[plan-mode] exited — plan: %s…", firstRunes(text, 200)))
+	m.notify(ctx, fmt.Sprintf("[plan-mode] exited — plan: %s…", firstRunes(text, 200)))
 	return nil
 }
 
@@ -428,7 +438,7 @@ func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, sta
 	if err != nil {
 		return err
 	}
-	e := &env{s: s, system: true} // agentls's own status change: no plan lock holds it back
+	e := &env{s: s, system: true, ctx: ctx} // agentls's own status change: no plan lock holds it back
 	return e.Apply(ctx, "plan_edit", fmt.Sprintf("Mark plan %s %s", rel, status), []workspace.Change{c})
 }
 

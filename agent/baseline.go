@@ -177,7 +177,7 @@ func (s *Session) checkApproved(rel, text string) string {
 	s.mu.Unlock()
 	if report {
 		slog.Info("plan "+ChangedSinceApproval, "plan", rel, "session", s.ID())
-		s.sendPlanUpdate()
+		s.sendPlanUpdate(s.turnContext())
 	}
 	return shortDiff(rel, b.text, text)
 }

@@ -13,14 +13,16 @@ import (
 
 // Editor is everything the agent needs from the editor on the other end of
 // the connection. The server implements it over JSON-RPC; tests implement it
-// in memory. Methods may be called from many goroutines.
+// in memory. Methods may be called from many goroutines. Every send honours
+// its context: a turn's sends use the turn's, so that a client that stops
+// reading cannot hold a cancelled turn.
 type Editor interface {
 	// Update streams a turn (`agent/update`); update is one of the Update* types.
-	Update(sessionID string, update any)
+	Update(ctx context.Context, sessionID string, update any)
 	// ModeChanged tells the editor the session's mode changed (`agent/modeChanged`).
-	ModeChanged(ModeChange)
+	ModeChanged(ctx context.Context, ev ModeChange)
 	// Notify sends a plan-mode notify line (`window/logMessage`).
-	Notify(line string)
+	Notify(ctx context.Context, line string)
 	// Apply sends changes to the editor (`workspace/applyEdit`) or writes them
 	// to disk, calling req.Check on the exact operations right before they
 	// leave; a failed check or an editor's refusal is an error.
@@ -30,9 +32,18 @@ type Editor interface {
 	Ask(ctx context.Context, req AskRequest) (AskReply, error)
 	// ShowDocument opens a workspace file in the editor (`window/showDocument`).
 	ShowDocument(ctx context.Context, abs string) error
-	// Progress shows what a running turn is doing ("PLAN: thinking…"); an
-	// empty message ends the turn's progress.
-	Progress(sessionID, message string)
+	// StartProgress returns the progress handle of one turn: what the turn is
+	// doing ("PLAN: thinking…"), shown until End. Each turn has its own.
+	StartProgress(sessionID string) Progress
+}
+
+// Progress shows one turn's activity. Its methods never wait for the editor
+// longer than their context allows.
+type Progress interface {
+	// Report shows what the turn does now.
+	Report(ctx context.Context, message string)
+	// End removes the progress.
+	End(ctx context.Context)
 }
 
 // ErrNoSurface is returned by Editor.Ask when the editor cannot show the

@@ -24,6 +24,16 @@ import (
 type env struct {
 	s      *Session
 	system bool
+	// ctx is the turn's: what the tools send to the editor honours it.
+	ctx context.Context
+}
+
+// context is the turn's context (Background for an env built without one).
+func (e *env) context() context.Context {
+	if e.ctx == nil {
+		return context.Background()
+	}
+	return e.ctx
 }
 
 var _ tools.Env = (*env)(nil)
@@ -84,7 +94,7 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 		if after, ok := m.readPlan(plan); ok {
 			s.ownWrite(plan, before, after) // baseline.go: the approved text follows the builder
 		}
-		s.sendPlanUpdate()
+		s.sendPlanUpdate(ctx)
 		s.planEdited(ctx) // plans.go: other sessions' updates, implemented
 	}
 	return nil
@@ -101,12 +111,12 @@ func (e *env) PlanWritten(rel, text string) {
 	if attach {
 		// Apply could not send the plan update before the plan was attached.
 		s.attachPlan(rel)
-		s.sendPlanUpdate()
+		s.sendPlanUpdate(e.context())
 	}
 }
 
 // sendPlanUpdate sends the attached plan's steps as an ACP plan update.
-func (s *Session) sendPlanUpdate() {
+func (s *Session) sendPlanUpdate(ctx context.Context) {
 	rel := s.planFile()
 	if rel == "" {
 		return
@@ -119,7 +129,7 @@ func (s *Session) sendPlanUpdate() {
 	if err != nil {
 		return
 	}
-	s.m.editor.Update(s.meta.ID, UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)})
+	s.m.editor.Update(ctx, s.meta.ID, UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)})
 }
 
 // Ask puts questions to the user; without a surface they stay pending and
@@ -142,7 +152,7 @@ func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error)
 		}
 		s.pending = &pendingQuestion{id: req.QuestionID, set: set, createdAt: req.CreatedAt}
 		s.mu.Unlock()
-		s.m.editor.Update(s.meta.ID, UpdateQuestion{
+		s.m.editor.Update(ctx, s.meta.ID, UpdateQuestion{
 			SessionUpdate: "question_pending", QuestionID: req.QuestionID,
 			Questions: set.Questions, CreatedAt: req.CreatedAt.Format(time.RFC3339),
 		})
@@ -165,7 +175,7 @@ func (e *env) EnterPlanMode(reason string) tools.EnterResult {
 	if r := oneLine(reason); r != "" {
 		why = "model: " + r // one line: it ends the "[plan-mode] entered" notify line
 	}
-	changed := s.setMode(guard.ModePlan, "tool", why)
+	changed := s.setMode(e.context(), guard.ModePlan, "tool", why)
 	st := s.State()
 	return tools.EnterResult{
 		EnteredPlanMode:   true,

@@ -122,9 +122,9 @@ func NewManager(opts Options) (*Manager, error) {
 
 func (m *Manager) now() time.Time { return m.clock().UTC() }
 
-func (m *Manager) notify(line string) {
+func (m *Manager) notify(ctx context.Context, line string) {
 	slog.Info(line)
-	m.editor.Notify(line)
+	m.editor.Notify(ctx, line)
 }
 
 // Guard is the manager's plan-mode policy.
@@ -169,7 +169,7 @@ func (m *Manager) startBackground() bool {
 }
 
 // NewSession starts a session. mode "" means the configured default.
-func (m *Manager) NewSession(mode, title string) (Info, error) {
+func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, error) {
 	reason := "user"
 	if mode == "" {
 		reason = "default"
@@ -197,10 +197,10 @@ func (m *Manager) NewSession(mode, title string) (Info, error) {
 		s.mu.Lock()
 		entered := s.meta.EnteredAt
 		s.mu.Unlock()
-		m.notify(fmt.Sprintf("[plan-mode] entered at %s — reason: %s", entered.Format(time.RFC3339), reason))
+		m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", entered.Format(time.RFC3339), reason))
 	}
 	info := s.Info()
-	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
+	m.editor.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
 	return info, nil
 }
 
@@ -277,7 +277,7 @@ func (m *Manager) session(id string) (*Session, error) {
 
 // LoadSession returns a session (from memory or disk, e.g. after a restart)
 // with its messages, and tells the editor its mode.
-func (m *Manager) LoadSession(id string) (Info, []llm.Message, error) {
+func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Message, error) {
 	s, err := m.session(id)
 	if err != nil {
 		return Info{}, nil, err
@@ -286,7 +286,7 @@ func (m *Manager) LoadSession(id string) (Info, []llm.Message, error) {
 		s.modelMessages() // records a repair the history needs
 	}
 	info := s.Info()
-	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
+	m.editor.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
 	return info, s.Messages(), nil
 }
 
@@ -328,7 +328,7 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 			return s.Info(), err
 		}
 	}
-	if !s.setMode(md, "user", "user") {
+	if !s.setMode(ctx, md, "user", "user") {
 		return s.Info(), nil
 	}
 	if md == guard.ModeBuild {

@@ -61,7 +61,7 @@ func (m *Manager) PlanChanged(p string) {
 		return
 	}
 	for _, s := range m.sessionsWithPlan(wp.Rel) {
-		s.sendPlanUpdate()
+		s.sendPlanUpdate(m.base)
 		s.completePlan(m.base)
 	}
 }
@@ -73,7 +73,7 @@ func (m *Manager) PlanChanged(p string) {
 func (s *Session) planEdited(ctx context.Context) {
 	for _, o := range s.m.sessionsWithPlan(s.planFile()) {
 		if o != s {
-			o.sendPlanUpdate()
+			o.sendPlanUpdate(ctx)
 		}
 	}
 	s.completePlan(ctx)
@@ -156,12 +156,12 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 		return Info{}, err
 	}
 	info := s.Info()
-	m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: guard.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
+	m.editor.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: guard.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
 	if err := m.setPlanStatus(ctx, s, wp.Rel, workspace.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", wp.Rel, "err", err)
 	}
 	s.baselineNow(wp.Rel)
-	s.sendPlanUpdate()
+	s.sendPlanUpdate(ctx)
 	return s.Info(), nil
 }
 

@@ -60,7 +60,8 @@ type Session struct {
 	reported       [32]byte
 	busy           bool
 	cancel         context.CancelFunc
-	turnEnded      chan struct{} // closed when the running turn ends
+	turnCtx        context.Context // the running turn's; Err() != nil once it is cancelled
+	turnEnded      chan struct{}   // closed when the running turn ends
 	pending        *pendingQuestion
 	approval       *pendingApproval
 	allowed        allowrule.Rules // commands the user allowed for this session
@@ -184,7 +185,7 @@ func (s *Session) saveMetaLocked() {
 // reason is the plan-mode entry reason ("user", "default", "model: …").
 // It persists the change, tells the model at its next step, and tells the
 // editor. It reports whether the mode actually changed.
-func (s *Session) setMode(mode guard.Mode, source, reason string) bool {
+func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason string) bool {
 	s.mu.Lock()
 	old := guard.Mode(s.meta.Mode)
 	if old == mode {
@@ -205,10 +206,10 @@ func (s *Session) setMode(mode guard.Mode, source, reason string) bool {
 	s.mu.Unlock()
 
 	if mode == guard.ModePlan {
-		s.m.notify(fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.UTC().Format(time.RFC3339), reason))
+		s.m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.UTC().Format(time.RFC3339), reason))
 	}
-	s.m.editor.Update(s.meta.ID, UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: mode})
-	s.m.editor.ModeChanged(ModeChange{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: source})
+	s.m.editor.Update(ctx, s.meta.ID, UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: mode})
+	s.m.editor.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: source})
 	return true
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/sourcegraph/conc/iter"
 	"github.com/sourcegraph/conc/panics"
@@ -96,27 +97,51 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	return s.runTurn(ctx), nil
 }
 
-// begin marks the session busy and returns the turn's context.
+// begin marks the session busy and returns the turn's context. A turn that
+// was cancelled but is still winding down is waited for (the user may prompt
+// again right after agent/cancel); any other running turn is ErrBusy.
 func (s *Session) begin(ctx context.Context) (context.Context, func(), error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.busy {
-		return nil, nil, ErrBusy
+	for s.busy {
+		if s.turnCtx == nil || s.turnCtx.Err() == nil {
+			return nil, nil, ErrBusy
+		}
+		ended := s.turnEnded
+		s.mu.Unlock()
+		select {
+		case <-ended:
+		case <-ctx.Done():
+			s.mu.Lock()
+			return nil, nil, ctx.Err()
+		}
+		s.mu.Lock()
 	}
 	s.busy = true
 	ctx, cancel := context.WithCancel(ctx)
-	s.cancel = cancel
+	s.cancel, s.turnCtx = cancel, ctx
 	ended := make(chan struct{})
 	s.turnEnded = ended
 	return ctx, func() {
 		cancel()
 		s.mu.Lock()
 		s.busy = false
-		s.cancel = nil
+		s.cancel, s.turnCtx = nil, nil
 		s.saveMetaLocked()
 		s.mu.Unlock()
 		close(ended)
 	}, nil
+}
+
+// turnContext is the running turn's context (Background between turns), for
+// a send deep in a call chain that carries none.
+func (s *Session) turnContext() context.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.turnCtx == nil {
+		return context.Background()
+	}
+	return s.turnCtx
 }
 
 // beginAnswer validates an answer to the pending question qid, begins the
@@ -172,18 +197,20 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 	s.mu.Lock()
 	turnStart := max(len(s.messages)-1, 0) // the user message that began the turn
 	s.mu.Unlock()
-	defer m.editor.Progress(s.meta.ID, "")
+	progress := m.editor.StartProgress(s.meta.ID)
+	defer progress.End(ctx)
+	ctx = withProgress(ctx, progress)
 	for step := 0; step < limit; step++ {
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: StopCancelled}
 		}
-		m.editor.Progress(s.meta.ID, upper(s.State().Mode)+": thinking…")
+		progress.Report(ctx, upper(s.State().Mode)+": thinking…")
 		resp, sent, err := s.complete(ctx)
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: StopCancelled}
 		}
 		if errors.Is(err, llm.ErrContextExceeded) {
-			return TurnResult{StopReason: StopError, Err: s.setAsideTurn(turnStart, err)}
+			return TurnResult{StopReason: StopError, Err: s.setAsideTurn(ctx, turnStart, err)}
 		}
 		if err != nil {
 			slog.Error("model request failed", "session", s.meta.ID, "err", err)
@@ -198,7 +225,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			msg.ToolCalls[i].Arguments = capArguments(msg.ToolCalls[i].Arguments)
 		}
 		s.append(historyMessage(msg))
-		m.editor.Update(s.meta.ID, UpdateUsage{
+		m.editor.Update(ctx, s.meta.ID, UpdateUsage{
 			SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
 			ContextTokens: s.calibrated(estimateRequest(sent) + estimateMessage(msg)), ContextWindow: s.budget().window,
 		})
@@ -235,7 +262,7 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 		if ev.Kind == llm.EventThought {
 			kind = "agent_thought_chunk"
 		}
-		m.editor.Update(s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
+		m.editor.Update(ctx, s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
 	}
 	for attempt := 0; ; attempt++ {
 		resp, err := m.provider.Complete(ctx, req, onEvent)
@@ -262,13 +289,13 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 // it) are left out of the model's view from now on, so the session is no
 // worse than before the prompt, and a shorter prompt works. They stay in
 // the session file.
-func (s *Session) setAsideTurn(from int, cause error) error {
+func (s *Session) setAsideTurn(ctx context.Context, from int, cause error) error {
 	s.mu.Lock()
 	to := len(s.messages)
 	s.mu.Unlock()
 	s.record(chatRecord{Record: recordSetAside, From: from, To: to, Reason: "context_length_exceeded"})
 	window := s.budget().window
-	s.m.notify(fmt.Sprintf("[compaction] session=%s the request did not fit the model's context window (%d tokens) even after compaction: the prompt was set aside", s.meta.ID, window))
+	s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s the request did not fit the model's context window (%d tokens) even after compaction: the prompt was set aside", s.meta.ID, window))
 	return fmt.Errorf("the conversation did not fit the model's context window (%d tokens) even after compaction, so this prompt was set aside: it stays in the history but is not sent again; send a shorter message, or set model.context_window to the server's real window: %w", window, cause)
 }
 
@@ -326,7 +353,7 @@ type callOutcome struct {
 // parallel, mutating calls one at a time, results appended in call order.
 func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReason, error) {
 	for _, c := range calls {
-		s.m.editor.Update(s.meta.ID, UpdateToolCall{
+		s.m.editor.Update(ctx, s.meta.ID, UpdateToolCall{
 			SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c),
 			Status: "pending", RawInput: rawInput(c.Arguments),
 		})
@@ -363,7 +390,7 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 // read now), the tool, and its tool_call_update.
 func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome) {
 	m := s.m
-	s.m.editor.Update(s.meta.ID, UpdateToolCall{
+	s.m.editor.Update(ctx, s.meta.ID, UpdateToolCall{
 		SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c), Status: "in_progress",
 	})
 	defer func() {
@@ -372,13 +399,16 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 			status = "failed"
 		}
 		text := out.result.JSON()
-		m.editor.Update(s.meta.ID, UpdateToolCallDone{
+		// The call's end is shown also when the turn was cancelled.
+		ctx, cancel := finalSendContext(ctx)
+		defer cancel()
+		m.editor.Update(ctx, s.meta.ID, UpdateToolCallDone{
 			SessionUpdate: "tool_call_update", ToolCallID: c.ID, Status: status,
 			Content:   []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: text}}},
 			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,
 		})
 	}()
-	m.editor.Progress(s.meta.ID, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))
+	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))
 	tool, ok := m.tools.Lookup(c.Name)
 	if !ok {
 		return callOutcome{result: tools.Failf("unknown tool %q; the tools are: %s", c.Name, strings.Join(m.tools.Names(), ", "))}
@@ -394,13 +424,13 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 		return callOutcome{result: tools.Failf("the arguments of %s are not valid JSON (%s); call it again with a JSON object", c.Name, excerpt(c.Arguments, 120))}
 	}
 	if r := m.guard.CheckCall(s.State(), c.Name, args); r != nil {
-		m.notify(guard.NotifyRefused(r))
+		m.notify(ctx, guard.NotifyRefused(r))
 		return callOutcome{result: tools.Refused(r)}
 	}
 	var res tools.Result
 	var err error
 	var catcher panics.Catcher
-	catcher.Try(func() { res, err = tool.Run(ctx, &env{s: s}, args) })
+	catcher.Try(func() { res, err = tool.Run(ctx, &env{s: s, ctx: ctx}, args) })
 	if rec := catcher.Recovered(); rec != nil {
 		slog.Error("tool panicked", "tool", c.Name, "panic", rec.String())
 		return callOutcome{result: tools.Failf("internal error in %s: %v", c.Name, rec.Value)}
@@ -411,7 +441,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 		}
 		var r *guard.Refusal
 		if errors.As(err, &r) {
-			m.notify(guard.NotifyRefused(r))
+			m.notify(ctx, guard.NotifyRefused(r))
 			return callOutcome{result: tools.Refused(r)}
 		}
 		if ctx.Err() != nil {
@@ -421,7 +451,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 		return callOutcome{result: tools.Failf("%s failed: %v", c.Name, err)}
 	}
 	if res.Refusal != nil {
-		m.notify(guard.NotifyRefused(res.Refusal))
+		m.notify(ctx, guard.NotifyRefused(res.Refusal))
 	}
 	return callOutcome{result: res}
 }
@@ -535,4 +565,36 @@ func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
 		slog.Info("resumed turn ended", "session", id, "stopReason", res.StopReason, "err", res.Err)
 	}()
 	return nil
+}
+
+// progressKey is the context key of a turn's progress handle.
+type progressKey struct{}
+
+func withProgress(ctx context.Context, p Progress) context.Context {
+	return context.WithValue(ctx, progressKey{}, p)
+}
+
+// progressOf is the turn's progress handle (one that shows nothing outside
+// a turn).
+func progressOf(ctx context.Context) Progress {
+	if p, ok := ctx.Value(progressKey{}).(Progress); ok {
+		return p
+	}
+	return noProgress{}
+}
+
+// noProgress shows nothing.
+type noProgress struct{}
+
+func (noProgress) Report(context.Context, string) {}
+func (noProgress) End(context.Context)            {}
+
+// finalSendGrace bounds a send that reports how something ended after its
+// turn was cancelled (a tool call's end, the progress's end): the editor
+// must hear it, but a client that stops reading holds the turn no longer.
+const finalSendGrace = 5 * time.Second
+
+// finalSendContext is ctx without its cancellation, bounded by finalSendGrace.
+func finalSendContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), finalSendGrace)
 }

@@ -18,6 +18,13 @@ type Model struct {
 	// of Name and PlanName; 0 picks them from the model name.
 	ContextWindow     int `json:"context_window" yaml:"context_window"`
 	PlanContextWindow int `json:"plan_context_window" yaml:"plan_context_window"`
+	// ConnectTimeoutSecs bounds connecting to the endpoint (TCP and TLS).
+	ConnectTimeoutSecs int `json:"connect_timeout_secs" yaml:"connect_timeout_secs"`
+	// FirstByteTimeoutSecs bounds the wait for the response's headers and first
+	// streamed event (a slow local model may think for minutes).
+	FirstByteTimeoutSecs int `json:"first_byte_timeout_secs" yaml:"first_byte_timeout_secs"`
+	// IdleTimeoutSecs bounds the silence between two events of a stream.
+	IdleTimeoutSecs int `json:"idle_timeout_secs" yaml:"idle_timeout_secs"`
 }
 
 // Compaction configures how long histories are compacted.
@@ -25,6 +32,13 @@ type Compaction struct {
 	// Threshold is the share of the context window (minus the answer's
 	// reserve) a request may fill before compaction.
 	Threshold float64 `json:"threshold" yaml:"threshold"`
+}
+
+// Editor configures how long agentls waits for the editor.
+type Editor struct {
+	// RequestTimeoutSecs bounds a request to the editor that needs no human
+	// (workspace/applyEdit, window/workDoneProgress/create).
+	RequestTimeoutSecs int `json:"request_timeout_secs" yaml:"request_timeout_secs"`
 }
 
 // PlanMode configures plan mode and plan approval.
@@ -48,6 +62,7 @@ type Config struct {
 	PlanMode        PlanMode   `json:"plan_mode" yaml:"plan_mode"`
 	Edits           string     `json:"edits" yaml:"edits"` // auto | client | disk
 	Run             Run        `json:"run" yaml:"run"`
+	Editor          Editor     `json:"editor" yaml:"editor"`
 	MaxTurnRequests int        `json:"max_turn_requests" yaml:"max_turn_requests"`
 	Compaction      Compaction `json:"compaction" yaml:"compaction"`
 }
@@ -60,7 +75,12 @@ func Default() Config {
 			BaseURL:   "https://api.openai.com/v1",
 			APIKeyEnv: "OPENAI_API_KEY",
 			Name:      "gpt-4.1",
+
+			ConnectTimeoutSecs:   30,
+			FirstByteTimeoutSecs: 600,
+			IdleTimeoutSecs:      120,
 		},
+		Editor: Editor{RequestTimeoutSecs: 60},
 		PlanMode: PlanMode{
 			DefaultActive:       true,
 			RequireApproval:     true,

@@ -12,7 +12,9 @@ import (
 
 func TestDefault(t *testing.T) {
 	want := Config{
-		Model:           Model{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKeyEnv: "OPENAI_API_KEY", Name: "gpt-4.1"},
+		Model: Model{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKeyEnv: "OPENAI_API_KEY", Name: "gpt-4.1",
+			ConnectTimeoutSecs: 30, FirstByteTimeoutSecs: 600, IdleTimeoutSecs: 120},
+		Editor:          Editor{RequestTimeoutSecs: 60},
 		PlanMode:        PlanMode{DefaultActive: true, RequireApproval: true, ApprovalTimeoutSecs: 86400, PlansDir: "plans"},
 		Edits:           "auto",
 		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000},

@@ -42,7 +42,7 @@ type sessionParams struct {
 	SessionID string `json:"sessionId"`
 }
 
-func (s *Server) newSession(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+func (s *Server) newSession(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	var p struct {
 		Mode  string `json:"mode"`
 		Title string `json:"title"`
@@ -50,7 +50,7 @@ func (s *Server) newSession(_ context.Context, raw jsonrpc2.RawMessage) (any, er
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	info, err := s.manager().NewSession(p.Mode, p.Title)
+	info, err := s.manager().NewSession(ctx, p.Mode, p.Title)
 	return info, rpcError(err)
 }
 
@@ -71,12 +71,12 @@ type loadedSession struct {
 	Messages []llm.Message `json:"messages"`
 }
 
-func (s *Server) loadSession(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+func (s *Server) loadSession(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	var p sessionParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	info, msgs, err := s.manager().LoadSession(p.SessionID)
+	info, msgs, err := s.manager().LoadSession(ctx, p.SessionID)
 	if err != nil {
 		return nil, rpcError(err)
 	}

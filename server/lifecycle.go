@@ -17,13 +17,14 @@ import (
 )
 
 var lspHandlers = map[string]handlerFunc{
-	"initialize":               (*Server).initialize,
-	"initialized":              (*Server).initializedNote,
-	"shutdown":                 (*Server).shutdownReq,
-	"exit":                     (*Server).exitNote,
-	"textDocument/didSave":     (*Server).didSave,
-	"workspace/executeCommand": (*Server).executeCommand,
-	"textDocument/codeLens":    (*Server).codeLens,
+	"initialize":                     (*Server).initialize,
+	"initialized":                    (*Server).initializedNote,
+	"shutdown":                       (*Server).shutdownReq,
+	"exit":                           (*Server).exitNote,
+	"textDocument/didSave":           (*Server).didSave,
+	"workspace/executeCommand":       (*Server).executeCommand,
+	"textDocument/codeLens":          (*Server).codeLens,
+	"window/workDoneProgress/cancel": (*Server).cancelProgress,
 	"workspace/didChangeConfiguration": func(*Server, context.Context, jsonrpc2.RawMessage) (any, error) {
 		return nil, nil
 	},
@@ -83,12 +84,23 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, invalidParams("initialize params: %v", err)
 	}
+	// One initialize builds the manager: a second one, also while the first
+	// is still under way, is refused.
 	s.mu.Lock()
-	already := s.mgr != nil
+	already := s.mgr != nil || s.initializing
+	s.initializing = true
 	s.mu.Unlock()
 	if already {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
 	}
+	built := false
+	defer func() {
+		if !built { // a failed initialize may be retried
+			s.mu.Lock()
+			s.initializing = false
+			s.mu.Unlock()
+		}
+	}()
 	folders, err := workspaceFolders(p)
 	if err != nil {
 		return nil, invalidParams("%v", err)
@@ -126,6 +138,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	s.mu.Lock()
 	s.mgr = mgr
 	s.mu.Unlock()
+	built = true
 	for _, d := range diags {
 		slog.Warn("config", "file", d.File, "line", d.Line, "msg", d.Message)
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -13,18 +14,18 @@ import (
 var _ agent.Editor = (*Server)(nil)
 
 // Update sends `agent/update`.
-func (s *Server) Update(sessionID string, update any) {
-	s.notifyClient(context.Background(), "agent/update", map[string]any{"sessionId": sessionID, "update": update})
+func (s *Server) Update(ctx context.Context, sessionID string, update any) {
+	s.notifyClient(ctx, "agent/update", map[string]any{"sessionId": sessionID, "update": update})
 }
 
 // ModeChanged sends `agent/modeChanged`.
-func (s *Server) ModeChanged(ev agent.ModeChange) {
-	s.notifyClient(context.Background(), "agent/modeChanged", ev)
+func (s *Server) ModeChanged(ctx context.Context, ev agent.ModeChange) {
+	s.notifyClient(ctx, "agent/modeChanged", ev)
 }
 
 // Notify sends a plan-mode notify line as `window/logMessage` (Info).
-func (s *Server) Notify(line string) {
-	s.notifyClient(context.Background(), "window/logMessage", map[string]any{"type": 3, "message": line})
+func (s *Server) Notify(ctx context.Context, line string) {
+	s.notifyClient(ctx, "window/logMessage", map[string]any{"type": 3, "message": line})
 }
 
 // ShowDocument asks the editor to open a file (`window/showDocument`), when
@@ -42,8 +43,22 @@ func (s *Server) ShowDocument(ctx context.Context, abs string) error {
 	return protocol.Call(ctx, s.conn, "window/showDocument", map[string]any{"uri": pathToURI(abs), "takeFocus": true}, &res)
 }
 
+// notifyClient sends a notification; it gives up when ctx ends (a client that
+// stops reading holds no one past their context).
 func (s *Server) notifyClient(ctx context.Context, method string, params any) {
 	if err := s.conn.Notify(ctx, method, params); err != nil {
 		slog.Debug("notify client", "method", method, "err", err)
 	}
+}
+
+// requestTimeout is how long a request to the editor that needs no human
+// may take (config editor.request_timeout_secs).
+func (s *Server) requestTimeout() time.Duration {
+	s.mu.Lock()
+	secs := s.cfg.Editor.RequestTimeoutSecs
+	s.mu.Unlock()
+	if secs <= 0 {
+		secs = 60
+	}
+	return time.Duration(secs) * time.Second
 }

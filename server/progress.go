@@ -2,55 +2,175 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // progressSeq numbers work-done progress tokens.
 var progressSeq atomic.Int64
 
-// Progress shows a running turn's activity with LSP work-done progress
-// (`window/workDoneProgress/create`, then `$/progress` begin/report/end),
-// when the client supports it. An empty message ends it.
-func (s *Server) Progress(sessionID, message string) {
-	// One at a time, held across the create request, so that no report or
-	// end can overtake its begin.
-	s.progressMu.Lock()
-	defer s.progressMu.Unlock()
+// StartProgress returns a turn's own progress handle (as gopls's progress
+// tracker gives each piece of work its own): LSP work-done progress
+// (`window/workDoneProgress/create`, then `$/progress` begin/report/end)
+// when the client supports it. No lock is held across a request to the
+// client, one turn's progress never waits for another's, and the create
+// request is bounded by the turn's context and editor.request_timeout_secs.
+// The progress is cancellable: the editor's `window/workDoneProgress/cancel`
+// cancels the turn.
+func (s *Server) StartProgress(sessionID string) agent.Progress {
 	s.mu.Lock()
-	if !s.caps.workDoneProgress {
-		s.mu.Unlock()
-		return
-	}
-	if s.progress == nil {
-		s.progress = map[string]string{}
-	}
-	token, running := s.progress[sessionID]
-	switch {
-	case message == "" && !running:
-		s.mu.Unlock()
-		return
-	case message == "":
-		delete(s.progress, sessionID)
-		s.mu.Unlock()
-		s.notifyClient(context.Background(), "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "end"}})
-		return
-	case running:
-		s.mu.Unlock()
-		s.notifyClient(context.Background(), "$/progress", map[string]any{"token": token, "value": map[string]any{"kind": "report", "message": message}})
-		return
-	}
-	token = fmt.Sprintf("agentls-%d", progressSeq.Add(1))
-	s.progress[sessionID] = token
+	ok := s.caps.workDoneProgress
 	s.mu.Unlock()
-	if err := protocol.Call(context.Background(), s.conn, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
-		slog.Debug("work done progress", "err", err)
+	if !ok {
+		return noProgress{}
+	}
+	return &turnProgress{s: s, sessionID: sessionID, token: fmt.Sprintf("agentls-%d", progressSeq.Add(1))}
+}
+
+// noProgress is the handle for a client without work-done progress.
+type noProgress struct{}
+
+func (noProgress) Report(context.Context, string) {}
+func (noProgress) End(context.Context)            {}
+
+// progressState is where a turnProgress is.
+type progressState int
+
+const (
+	progressIdle     progressState = iota // nothing sent
+	progressCreating                      // create sent, begin not yet
+	progressRunning                       // begun: reports go straight out
+	progressDone                          // ended, or the client refused it
+)
+
+// turnProgress is one turn's work-done progress.
+type turnProgress struct {
+	s         *Server
+	sessionID string
+	token     string
+
+	mu      sync.Mutex
+	state   progressState
+	pending string // the latest message reported while creating
+	ended   bool   // End was called while creating
+}
+
+// Report shows message: the first report creates and begins the progress,
+// reports while that is under way only keep the latest message.
+func (p *turnProgress) Report(ctx context.Context, message string) {
+	p.mu.Lock()
+	switch p.state {
+	case progressDone:
+		p.mu.Unlock()
+		return
+	case progressCreating:
+		p.pending = message
+		p.mu.Unlock()
+		return
+	case progressRunning:
+		p.mu.Unlock()
+		p.send(ctx, map[string]any{"kind": "report", "message": message})
 		return
 	}
-	s.notifyClient(context.Background(), "$/progress", map[string]any{"token": token, "value": map[string]any{
-		"kind": "begin", "title": "agentls", "message": message, "cancellable": false,
-	}})
+	p.state = progressCreating
+	p.mu.Unlock()
+	p.create(ctx, message)
+}
+
+// create asks the client for the token, then begins the progress with the
+// latest message. Sends are queued in order (frameStream), so a report sent
+// once the state is running cannot overtake the begin.
+func (p *turnProgress) create(ctx context.Context, message string) {
+	callCtx, cancel := context.WithTimeout(ctx, p.s.requestTimeout())
+	err := protocol.Call(callCtx, p.s.conn, "window/workDoneProgress/create", map[string]any{"token": p.token}, nil)
+	timedOut := callCtx.Err() != nil && ctx.Err() == nil
+	cancel()
+	if err != nil {
+		if timedOut {
+			slog.Warn("the editor did not answer window/workDoneProgress/create in time: no progress for this turn",
+				"session", p.sessionID, "timeout", p.s.requestTimeout())
+		} else {
+			slog.Debug("work done progress", "err", err)
+		}
+		p.mu.Lock()
+		p.state = progressDone
+		p.mu.Unlock()
+		return
+	}
+	p.s.progressTokens.Store(p.token, p.sessionID)
+	p.mu.Lock()
+	if p.pending != "" {
+		message, p.pending = p.pending, ""
+	}
+	ended := p.ended
+	p.mu.Unlock()
+	p.send(ctx, map[string]any{"kind": "begin", "title": "agentls", "message": message, "cancellable": true})
+	p.mu.Lock()
+	if p.pending != "" && !ended {
+		message, p.pending = p.pending, ""
+		p.mu.Unlock()
+		p.send(ctx, map[string]any{"kind": "report", "message": message})
+		p.mu.Lock()
+	}
+	p.state = progressRunning
+	ended = ended || p.ended
+	p.mu.Unlock()
+	if ended {
+		p.End(ctx)
+	}
+}
+
+// End ends the progress. It is sent even after the turn was cancelled (the
+// editor would show it forever otherwise), within editor.request_timeout_secs.
+func (p *turnProgress) End(ctx context.Context) {
+	p.mu.Lock()
+	switch p.state {
+	case progressIdle, progressDone:
+		p.state = progressDone
+		p.mu.Unlock()
+		return
+	case progressCreating:
+		p.ended = true
+		p.mu.Unlock()
+		return
+	}
+	p.state = progressDone
+	p.mu.Unlock()
+	p.s.progressTokens.Delete(p.token)
+	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.requestTimeout())
+	defer cancel()
+	p.send(endCtx, map[string]any{"kind": "end"})
+}
+
+func (p *turnProgress) send(ctx context.Context, value map[string]any) {
+	p.s.notifyClient(ctx, "$/progress", map[string]any{"token": p.token, "value": value})
+}
+
+// cancelProgress handles `window/workDoneProgress/cancel`: the user cancelled
+// a turn from its progress.
+func (s *Server) cancelProgress(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		Token any `json:"token"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, err
+	}
+	token, ok := p.Token.(string)
+	if !ok {
+		return nil, nil
+	}
+	if sid, ok := s.progressTokens.Load(token); ok {
+		if mgr := s.manager(); mgr != nil {
+			_ = mgr.Cancel(sid.(string))
+		}
+	}
+	return nil, nil
 }

@@ -9,9 +9,12 @@ import (
 	"net/textproto"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/server"
 )
 
@@ -135,3 +138,50 @@ type rwc struct {
 func (p rwc) Read(b []byte) (int, error)  { return p.r.Read(b) }
 func (p rwc) Write(b []byte) (int, error) { return p.w.Write(b) }
 func (p rwc) Close() error                { p.r.Close(); return p.w.Close() }
+
+// TestConcurrentInitialize: two initialize requests sent together build one
+// manager: while the first is building it (held in NewProvider), the second
+// gets -32600; then the first succeeds.
+func TestConcurrentInitialize(t *testing.T) {
+	c2sR, c2sW, _ := os.Pipe()
+	s2cR, s2cW, _ := os.Pipe()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var builds atomic.Int32
+	release := make(chan struct{})
+	opts := server.Options{
+		Getenv: func(string) string { return "" },
+		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
+			if builds.Add(1) == 1 {
+				<-release
+			}
+			return nil, os.ErrNotExist
+		},
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- server.Serve(ctx, rwc{c2sR, s2cW}, opts)
+		s2cW.Close()
+	}()
+	c := &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}
+	dir := t.TempDir()
+	init := `{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"rootUri":"file://` + dir + `","capabilities":{}}}`
+	c.send(fmt.Sprintf(init, 1))
+	c.send(fmt.Sprintf(init, 2))
+	if m := c.next(); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32600 {
+		t.Fatalf("initialize while another builds the manager = %v, want -32600", m)
+	}
+	close(release)
+	if m := c.next(); m["result"] == nil {
+		t.Fatalf("the first initialize = %v", m)
+	}
+	if n := builds.Load(); n != 1 {
+		t.Fatalf("%d managers built", n)
+	}
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"shutdown"}`)
+	c.next()
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if err := <-done; err != nil {
+		t.Fatalf("serve = %v", err)
+	}
+}

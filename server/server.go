@@ -60,11 +60,12 @@ type Server struct {
 	cfg         config.Config
 	caps        clientCaps
 	initialized bool
-	shutdown    bool
-	// progress maps a session with a running turn to its progress token;
-	// progressMu serializes progress messages.
-	progress   map[string]string
-	progressMu sync.Mutex
+	// initializing is set while (and after) an initialize builds the manager.
+	initializing bool
+	shutdown     bool
+	// progressTokens maps the token of a running turn's work-done progress to
+	// its session (window/workDoneProgress/cancel).
+	progressTokens sync.Map
 	// configDiagnostics are the config files' problems, shown once initialized.
 	configDiagnostics []config.Diagnostic
 	exitReceived      bool

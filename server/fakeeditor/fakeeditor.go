@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,6 +47,9 @@ type Handlers struct {
 	// (before Await callers), on the connection's read loop: it must not
 	// block.
 	OnMessage func(Message)
+	// Unanswered lists server requests (by method) this editor never answers,
+	// as a hung editor: they wait until the editor closes.
+	Unanswered []string
 }
 
 // Editor is a connected fake editor.
@@ -56,6 +60,7 @@ type Editor struct {
 	toServer io.Closer
 	// closeOnce guards the end of the server; serveErr is what it returned.
 	closeOnce sync.Once
+	quitOnce  sync.Once
 	serveErr  error
 
 	mu      sync.Mutex
@@ -64,6 +69,7 @@ type Editor struct {
 	modes   map[string]string    // sessionId → mode, as a status bar shows it
 	docs    map[string]*document // open buffers by absolute path
 	served  chan error
+	quit    chan struct{} // closed by Close: unanswered requests give up
 }
 
 // Serve is how the editor starts a server on its side of the pipes (e.g.
@@ -80,7 +86,7 @@ func Start(ctx context.Context, root string, serve Serve, h Handlers) (*Editor, 
 	if err != nil {
 		return nil, fmt.Errorf("pipe: %w", err)
 	}
-	e := &Editor{Root: root, handlers: h, changed: make(chan struct{}), modes: map[string]string{}, docs: map[string]*document{}, served: make(chan error, 1), toServer: c2sW}
+	e := &Editor{Root: root, handlers: h, changed: make(chan struct{}), modes: map[string]string{}, docs: map[string]*document{}, served: make(chan error, 1), toServer: c2sW, quit: make(chan struct{})}
 	go func() {
 		err := serve(ctx, pipeRWC{r: c2sR, w: s2cW})
 		_ = s2cW.Close()
@@ -127,6 +133,7 @@ func (e *Editor) Disconnect() error {
 // request handlers to return).
 func (e *Editor) Close() error {
 	err := e.Disconnect()
+	e.quitOnce.Do(func() { close(e.quit) })
 	_ = e.conn.Close()
 	return err
 }
@@ -230,6 +237,10 @@ func (e *Editor) Preempt(_ context.Context, req *jsonrpc2.Request) (any, error) 
 // handle answers the server's requests (Preempt recorded them).
 func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	params := json.RawMessage(req.Params())
+	if slices.Contains(e.handlers.Unanswered, req.Method()) {
+		<-e.quit
+		return nil, errors.New("fake editor: closed without answering")
+	}
 	switch req.Method() {
 	case "workspace/applyEdit":
 		var p struct {

@@ -1,0 +1,91 @@
+package server_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agentls/agentls/server/fakeeditor"
+)
+
+// progressCaps is fullCaps with work-done progress.
+func progressCaps() map[string]any {
+	caps := fullCaps()
+	caps["window"] = map[string]any{"workDoneProgress": true, "showDocument": map[string]any{"support": true}}
+	return caps
+}
+
+// TestUnansweredProgressCreate: an editor that never answers
+// window/workDoneProgress/create holds neither its turn nor another
+// session's: the create gives up after editor.request_timeout_secs and the
+// turns run to their end without progress.
+func TestUnansweredProgressCreate(t *testing.T) {
+	h := start(t, setup{
+		caps:     progressCaps(),
+		handlers: fakeeditor.Handlers{Unanswered: []string{"window/workDoneProgress/create"}},
+		initOpts: map[string]any{"editor": map[string]any{"request_timeout_secs": 1}},
+		files:    map[string]string{"a.txt": "x\n"},
+		script: `
+name: two-turns
+steps:
+  - text: one
+  - text: two
+`,
+	})
+	a, b := h.newSession("plan"), h.newSession("plan")
+	first, second := h.promptAsync(a.SessionID, "go"), h.promptAsync(b.SessionID, "go")
+	for _, r := range []promptResult{<-first, <-second} {
+		if r.StopReason != "end_turn" {
+			t.Fatalf("prompt = %+v (%s)", r, r.Error)
+		}
+	}
+	if n := len(h.messages("window/workDoneProgress/create")); n != 2 {
+		t.Fatalf("%d progress creates, want one per turn", n)
+	}
+	if n := len(h.messages("$/progress")); n != 0 {
+		t.Fatalf("%d $/progress for a token the editor never created", n)
+	}
+}
+
+// TestProgressCancelEndsTheTurn: the progress is cancellable, and the
+// editor's window/workDoneProgress/cancel cancels the turn it shows.
+func TestProgressCancelEndsTheTurn(t *testing.T) {
+	h := start(t, setup{
+		caps:     progressCaps(),
+		handlers: fakeeditor.Handlers{Unanswered: []string{"agent/askUser"}}, // the user never answers
+		script: `
+name: cancelled-by-progress
+steps:
+  - tool_calls:
+      - {id: q, name: ask_user, args: {questions: [` + branchQuestion + `]}}
+  - text: not reached
+`,
+	})
+	s := h.newSession("plan")
+	done := h.promptAsync(s.SessionID, "go")
+	var begin struct {
+		Token string `json:"token"`
+		Value struct {
+			Kind        string `json:"kind"`
+			Cancellable bool   `json:"cancellable"`
+		} `json:"value"`
+	}
+	if err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+		for _, m := range ms {
+			if m.Method == "$/progress" && json.Unmarshal(m.Params, &begin) == nil && begin.Value.Kind == "begin" {
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !begin.Value.Cancellable {
+		t.Fatal("the turn's progress is not cancellable")
+	}
+	if err := h.ed.Notify(h.ctx, "window/workDoneProgress/cancel", map[string]any{"token": begin.Token}); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.StopReason != "cancelled" {
+		t.Fatalf("prompt after window/workDoneProgress/cancel = %+v", r)
+	}
+}
