@@ -63,6 +63,7 @@ func editorCaps() map[string]map[string]any {
 		"with resourceOperations": fullCaps(),
 		"without resourceOperations": {"workspace": map[string]any{
 			"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}},
+		"without applyEdit": {}, // the server writes everything on disk
 	}
 }
 
@@ -331,4 +332,16 @@ func TestConfigOutsideTheWorkspaceNamed(t *testing.T) {
 	if _, err := os.Stat(target); !os.IsNotExist(err) {
 		t.Fatalf("%s was written (%v)", target, err)
 	}
+}
+
+// TestLayer2SeesProtectedPlansFolder: plan_write without a path names its
+// file in the plans folder itself, so layer 1 has no path to judge; with the
+// plans folder configured inside .git/, the CreateFile (or disk write) that
+// would leave the server is refused by layer 2.
+func TestLayer2SeesProtectedPlansFolder(t *testing.T) {
+	tryAllIn(t, "plan", func(string) setup {
+		return setup{files: gitFiles, initOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": ".git/plans"}}}
+	}, []attempt{
+		{"auto", "plan_write", map[string]any{"title": "Sneaky", "content": "# Goal\n"}, vcsRefusal, ""},
+	})
 }
