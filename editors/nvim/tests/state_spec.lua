@@ -1,0 +1,103 @@
+-- The plugin's state without a server: mode changes per session, the statusline, the lualine
+-- component, the User autocmd, the chat model's rendering, and the help file's tags.
+local t = require('runner')
+local h = require('helpers')
+local agentls = require('agentls')
+local config = require('agentls.config')
+local chat = require('agentls.chat')
+
+local function state()
+  local st = agentls._State.new(config.merge({ root = h.tmpdir() }))
+  agentls._state = st
+  t.cleanup(function()
+    agentls._state = nil
+  end)
+  return st
+end
+
+t.describe('state', function()
+  t.it('the statusline follows the current session only', function()
+    local st = state()
+    local hs = st:handlers()
+    t.eq('', agentls.statusline(), 'no session yet')
+    st.session = { sessionId = 's1' }
+    local fired = 0
+    local id = vim.api.nvim_create_autocmd('User', {
+      pattern = 'AgentlsModeChanged',
+      callback = function()
+        fired = fired + 1
+      end,
+    })
+    t.cleanup(function()
+      vim.api.nvim_del_autocmd(id)
+    end)
+    hs['agent/modeChanged'](nil, { sessionId = 's1', mode = 'plan', planFile = vim.NIL, source = 'user' })
+    t.eq('%#AgentlsPlan#PLAN%*', agentls.statusline())
+    hs['agent/modeChanged'](nil, { sessionId = 'other', mode = 'build', planFile = 'plans/x.plan', source = 'tool' })
+    t.eq('PLAN', agentls.mode(), 'another session does not flip it')
+    t.eq('plans/x.plan', st.plan_files.other)
+    hs['agent/update'](nil, { sessionId = 's1', update = { sessionUpdate = 'current_mode_update', currentModeId = 'build' } })
+    t.eq('%#AgentlsBuild#BUILD%*', agentls.statusline())
+    t.eq(2, fired, 'User AgentlsModeChanged per change of the current session')
+    local c = agentls.lualine()
+    t.eq('BUILD', c[1]())
+    t.eq(true, c.cond())
+    t.eq('AgentlsBuild', c.color())
+  end)
+
+  t.it('highlight groups exist and can be overridden', function()
+    local st = state()
+    st.augroup = vim.api.nvim_create_augroup('agentls', { clear = true })
+    st:start({ start_client = function() return nil end, buf_attach_client = function() end })
+    t.ok(vim.fn.hlexists('AgentlsPlan') == 1 and vim.fn.hlexists('AgentlsBuild') == 1, 'defined')
+    vim.cmd('highlight AgentlsPlan guifg=#ff0000')
+    vim.cmd('doautocmd ColorScheme')
+    t.contains(vim.fn.execute('highlight AgentlsPlan'), 'guifg=#ff0000', 'a colour scheme wins (default=true)')
+    st:stop()
+  end)
+
+  t.it('the chat renders text, tools with status, refusals, plan and usage, and keeps the prompt area', function()
+    local sent
+    local c = chat.new(function(text)
+      sent = text
+    end)
+    local b = c:buffer()
+    t.cleanup(function()
+      vim.api.nvim_buf_delete(b, { force = true })
+    end)
+    c:user('do it')
+    c:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'Hello ' } })
+    c:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'world.\nSecond line.' } })
+    c:update({ sessionUpdate = 'tool_call', toolCallId = 'a', title = 'Read app.txt', kind = 'read', status = 'pending' })
+    c:update({ sessionUpdate = 'tool_call_update', toolCallId = 'a', status = 'completed' })
+    c:update({ sessionUpdate = 'tool_call', toolCallId = 'b', title = 'Edit app.txt', kind = 'edit', status = 'pending' })
+    c:update({ sessionUpdate = 'tool_call_update', toolCallId = 'b', status = 'failed', refusal = { tool_name = 'edit' } })
+    c:update({ sessionUpdate = 'plan', planFile = 'plans/p.plan', entries = { { content = 'one', status = 'completed' }, { content = 'two', status = 'in_progress' } } })
+    c:update({ sessionUpdate = 'usage_update', inputTokens = 10, outputTokens = 5, contextTokens = 100, contextWindow = 1000 })
+    vim.api.nvim_buf_set_lines(b, -1, -1, false, { 'my next question' })
+    c:flush()
+    local lines = vim.api.nvim_buf_get_lines(b, 0, -1, false)
+    local text = table.concat(lines, '\n')
+    t.contains(text, '**You:** do it')
+    t.contains(text, 'Hello world.\nSecond line.')
+    t.contains(text, '  • Read app.txt … completed')
+    t.contains(text, '  • Edit app.txt … REFUSED (plan mode)')
+    t.contains(text, '## Plan · plans/p.plan\n- [x] one\n- [~] two')
+    t.contains(text, 'Tokens: 10 in · 5 out · context 100/1000')
+    t.eq('my next question', lines[#lines], 'the prompt area survives a render')
+    vim.api.nvim_set_current_buf(b)
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<CR>', true, false, true), 'x', false)
+    t.eq('my next question', sent, '<CR> sends the prompt area')
+    t.eq({ chat.marker, '' }, vim.api.nvim_buf_get_lines(b, -3, -1, false), 'the prompt area is emptied')
+  end)
+
+  t.it('doc/agentls.txt has valid, unique tags', function()
+    local dir = h.tmpdir()
+    vim.fn.writefile(vim.fn.readfile(h.plugin .. '/doc/agentls.txt'), dir .. '/agentls.txt')
+    vim.cmd('helptags ' .. dir)
+    local tags = table.concat(vim.fn.readfile(dir .. '/tags'), '\n')
+    for _, tag in ipairs({ 'agentls.setup()', ':AgentChat', ':AgentReject', 'hl-AgentlsPlan', 'agentls-versions' }) do
+      t.contains(tags, tag .. '\t')
+    end
+  end)
+end)
