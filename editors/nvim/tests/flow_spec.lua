@@ -248,3 +248,105 @@ steps:
     t.ok(report:find('OK:? model reachable') or report:find('does not implement agent/checkModel'), 'model line in:\n' .. report)
   end)
 end)
+
+local approval_script = [[
+steps:
+  - text: "Planning."
+    tool_calls:
+      - id: c1
+        name: plan_write
+        args:
+          title: Tiny
+          path: plans/tiny.plan
+          content: "# Goal\nTiny.\n\n## Steps\n- [ ] One step\n"
+  - text: "Asking for approval."
+    tool_calls:
+      - {id: c2, name: exit_plan_mode, args: {plan_file_path: plans/tiny.plan}}
+  - text: "Revising."
+    expect:
+      tool_result_contains: {c2: ["Plan rejected by the user. Reason: too big"]}
+]]
+
+t.describe('while a question waits', function()
+  t.it('the editor stays usable and :AgentReject {reason} resolves the approval', function()
+    local st = h.start({}, approval_script)
+    local asked = false
+    h.stub(vim.ui, 'select', function()
+      asked = true -- the user is still deciding: never answers
+    end)
+    agentls.prompt('Plan something tiny')
+    t.wait(10000, function()
+      return asked
+    end, 'the approval question')
+    -- not blocked: other requests go and come back while the question is open
+    local listed
+    st:request('agent/listSessions', vim.empty_dict(), function(_, res)
+      listed = res
+    end)
+    t.wait(5000, function()
+      return listed
+    end, 'a reply while the question is open')
+    t.eq(nil, st.last_result, 'the turn still waits')
+    vim.cmd('AgentReject too big')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+    t.eq('PLAN', agentls.mode())
+    t.contains(vim.tbl_map(function(n) return n.kind end, t.notes()), '$/cancelRequest', 'the open question was withdrawn')
+  end)
+
+  t.it(':AgentApprove approves the pending plan', function()
+    local st = h.start({}, [[
+steps:
+  - text: "Planning."
+    tool_calls:
+      - id: c1
+        name: plan_write
+        args: {title: Tiny, path: plans/tiny.plan, content: "# Goal\nTiny.\n\n## Steps\n- [ ] One step\n"}
+  - text: "Asking for approval."
+    tool_calls:
+      - {id: c2, name: exit_plan_mode, args: {plan_file_path: plans/tiny.plan}}
+  - text: "Approved, building."
+    expect:
+      tool_result_contains: {c2: ["\"approved\":true"]}
+]])
+    local asked = false
+    h.stub(vim.ui, 'select', function()
+      asked = true
+    end)
+    agentls.prompt('Plan something tiny')
+    t.wait(10000, function()
+      return asked
+    end, 'the approval question')
+    vim.cmd('AgentApprove')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+    t.eq('BUILD', agentls.mode())
+  end)
+
+  t.it(':AgentCancel ends the turn and withdraws the question', function()
+    local st = h.start({}, [[
+steps:
+  - text: "Asking."
+    tool_calls:
+      - id: q1
+        name: ask_user
+        args:
+          questions:
+            - {name: name, question: "Your name?", schema: {type: string}}
+]])
+    local asked = false
+    h.stub(vim.ui, 'input', function()
+      asked = true
+    end)
+    agentls.prompt('Ask me')
+    t.wait(10000, function()
+      return asked
+    end, 'the question')
+    vim.cmd('AgentCancel')
+    local r = h.turn(st)
+    t.eq('cancelled', r.stopReason)
+    st.chat:buffer()
+    st.chat:flush()
+    t.contains(h.text(st.chat.bufnr), 'turn ended: cancelled')
+  end)
+end)
