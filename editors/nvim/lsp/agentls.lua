@@ -2,7 +2,7 @@
 -- `vim.lsp.enable('agentls')`). It is what require('agentls').setup() would start, with the
 -- plugin's handlers (questions, mode, chat); setup() itself also calls vim.lsp.config/enable.
 local agentls = require('agentls')
-local st = agentls.state() or agentls._State.new(require('agentls.config').merge({}))
+local st = agentls.state_or_default()
 local cfg = st:client_config()
 cfg.root_dir = nil
 cfg.root_markers = st.opts.root_markers

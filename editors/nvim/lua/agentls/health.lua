@@ -55,6 +55,18 @@ function M.check(timeout_ms)
         r.error(p)
       end
     end
+    if st:client() then
+      if #st.config_messages == 0 then
+        r.ok('config files: the server reported no problem')
+      end
+      for _, m in ipairs(st.config_messages) do
+        if m.type == 1 or m.type == 2 then
+          r.error(m.message, { 'fix the file; the server ignores it until then' })
+        else
+          r.warn(m.message)
+        end
+      end
+    end
     local key_var = require('agentls.config').key_env(st.opts)
     if (os.getenv(key_var) or '') ~= '' then
       r.ok('API key: $' .. key_var .. ' is set')

@@ -51,7 +51,7 @@ end
 
 --- A new State for merged options `o` (not started).
 function State.new(o)
-  local self = setmetatable({ opts = o, modes = {}, plan_files = {}, answers = {}, asks = {}, session = nil }, State)
+  local self = setmetatable({ opts = o, modes = {}, plan_files = {}, answers = {}, asks = {}, config_messages = {}, session = nil }, State)
   self.root = o.root and vim.fn.fnamemodify(o.root, ':p'):gsub('/$', '') or M.find_root(o.root_markers)
   self.chat = chatmod.new(function(text)
     self:prompt(text)
@@ -472,7 +472,15 @@ end
 --- The handlers the client is started with.
 function State:handlers()
   local default_apply = vim.lsp.handlers['workspace/applyEdit']
+  local default_show = vim.lsp.handlers['window/showMessage']
   local hs = {
+    ['window/showMessage'] = function(err, p, ctx, cfg)
+      -- the server's verdict on the config files, kept for :checkhealth
+      if p and type(p.message) == 'string' and p.message:find('^agentls config ') then
+        table.insert(self.config_messages, p)
+      end
+      return default_show(err, p, ctx, cfg)
+    end,
     ['agent/update'] = function(_, p)
       local u = p and p.update
       if not u then
@@ -548,6 +556,16 @@ end
 
 --- The State of the last setup(), or nil.
 function M.state()
+  return M._state
+end
+
+--- The State, made from the defaults (not started) when setup() was not called: what
+--- lsp/agentls.lua uses when Neovim 0.11+ starts the server by vim.lsp.enable('agentls').
+function M.state_or_default()
+  if not M._state then
+    M._state = State.new(config.merge({}))
+    M._state.problems = {}
+  end
   return M._state
 end
 
