@@ -54,6 +54,9 @@ type Run struct {
 	Allow          []string `json:"allow" yaml:"allow"`
 	TimeoutSecs    int      `json:"timeout_secs" yaml:"timeout_secs"`
 	MaxOutputBytes int      `json:"max_output_bytes" yaml:"max_output_bytes"`
+	// EnvDeny names the environment variables (names or globs) kept from
+	// commands; the model's key variable (Model.APIKeyEnv) is kept out always.
+	EnvDeny []string `json:"env_deny" yaml:"env_deny"`
 }
 
 // Config is the resolved configuration.
@@ -87,8 +90,11 @@ func Default() Config {
 			ApprovalTimeoutSecs: 86400,
 			PlansDir:            "plans",
 		},
-		Edits:           "auto",
-		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000},
+		Edits: "auto",
+		Run: Run{
+			Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000,
+			EnvDeny: []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*"},
+		},
 		MaxTurnRequests: 50,
 		Compaction:      Compaction{Threshold: 0.85},
 	}

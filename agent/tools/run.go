@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"time"
 
@@ -128,7 +129,10 @@ func (RunTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, 
 		}
 		return nil
 	}
-	res, err := runShell(ctx, command, dir, time.Duration(timeout)*time.Second, maxOut, recheck)
+	res, err := runShell(ctx, shellJob{
+		command: command, dir: dir, env: commandEnv(os.Environ(), env.Config()),
+		timeout: time.Duration(timeout) * time.Second, maxOut: maxOut, beforeStart: recheck,
+	})
 	var refusal *guard.Refusal
 	if errors.As(err, &refusal) {
 		return Refused(refusal), nil

@@ -24,23 +24,33 @@ type shellResult struct {
 	duration  time.Duration
 }
 
-// runShell runs command with /bin/sh -c in dir, in its own process group, with
-// stdout and stderr combined and capped at maxOut bytes (head and tail kept).
-// On timeout or cancellation of ctx the whole group is killed; when the shell
-// exits, whatever it left running in its group is killed too. beforeStart
-// runs right before the process starts; its error (a guard refusal) is
-// returned as it is and nothing starts.
-func runShell(ctx context.Context, command, dir string, timeout time.Duration, maxOut int, beforeStart func() error) (shellResult, error) {
+// shellJob is one command for runShell.
+type shellJob struct {
+	command string
+	dir     string
+	env     []string // the command's whole environment
+	timeout time.Duration
+	maxOut  int
+	// beforeStart runs right before the process starts; its error (a guard
+	// refusal) is returned as it is and nothing starts.
+	beforeStart func() error
+}
+
+// runShell runs the command with /bin/sh -c in its folder, in its own process
+// group, with stdout and stderr combined and capped at maxOut bytes (head and
+// tail kept). On timeout or cancellation of ctx the whole group is killed;
+// when the shell exits, whatever it left running in its group is killed too.
+func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return shellResult{}, fmt.Errorf("output pipe: %w", err)
 	}
 	defer r.Close()
-	cmd := exec.Command("/bin/sh", "-c", command)
-	cmd.Dir = dir
+	cmd := exec.Command("/bin/sh", "-c", job.command)
+	cmd.Dir, cmd.Env = job.dir, job.env
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.SysProcAttr = processGroupAttr()
-	if err := beforeStart(); err != nil {
+	if err := job.beforeStart(); err != nil {
 		w.Close()
 		return shellResult{}, err
 	}
@@ -50,7 +60,7 @@ func runShell(ctx context.Context, command, dir string, timeout time.Duration, m
 		return shellResult{}, fmt.Errorf("start: %w", err)
 	}
 	w.Close() // the children hold the write end now
-	out := newHeadTail(maxOut)
+	out := newHeadTail(job.maxOut)
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
@@ -62,7 +72,7 @@ func runShell(ctx context.Context, command, dir string, timeout time.Duration, m
 	go func() { exited <- cmd.Wait() }()
 
 	var res shellResult
-	timer := time.NewTimer(timeout)
+	timer := time.NewTimer(job.timeout)
 	defer timer.Stop()
 	var waitErr error
 	select {

@@ -18,9 +18,18 @@ import (
 // processServe starts this test binary as a real agentls process serving
 // the fake editor's pipes; the started process is sent on started.
 func processServe(t *testing.T, started chan<- *os.Process) fakeeditor.Serve {
+	return processServeWith(t, started, nil)
+}
+
+// processServeWith is processServe with setup adjusting the command (its
+// binary, environment or credentials) before it starts.
+func processServeWith(t *testing.T, started chan<- *os.Process, setup func(*exec.Cmd)) fakeeditor.Serve {
 	return func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		cmd := exec.Command(os.Args[0], "--log-level", "debug")
 		cmd.Env = append(os.Environ(), "AGENTLS_TEST_MAIN=1", "OPENAI_API_KEY=", "MY_KEY=sk-test")
+		if setup != nil {
+			setup(cmd)
+		}
 		in, err := cmd.StdinPipe()
 		if err != nil {
 			return err

@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/agentls/agentls/internal/nodump"
 	"github.com/agentls/agentls/server"
 )
 
@@ -89,6 +90,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if *maxMessageMB <= 0 {
 			fmt.Fprintf(stderr, "agentls: --max-message-mb must be at least 1, not %d\n", *maxMessageMB)
 			return 2
+		}
+		// agentls holds the model's key and runs commands the model wrote:
+		// keep them (and every other process of this user) out of its
+		// /proc/<pid>/environ and memory.
+		if err := nodump.Enable(); err != nil {
+			slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
 		}
 		err := server.Serve(ctx, stdio{Reader: stdin, Writer: stdout}, server.Options{
 			ConfigFile: *configFile, Version: version, MaxMessageBytes: *maxMessageMB << 20,

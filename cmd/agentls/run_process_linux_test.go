@@ -1,0 +1,224 @@
+//go:build linux && (amd64 || arm64)
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/server/fakeeditor"
+)
+
+// runSession is a real agentls process with a fake editor, a workspace and
+// one build session whose scripted model makes the given run calls; every
+// permission question is answered "Run".
+type runSession struct {
+	ed   *fakeeditor.Editor
+	proc *os.Process
+	dir  string
+	sid  string
+	ctx  context.Context
+}
+
+// startRunSession starts agentls (setup adjusts its command: environment,
+// credentials) with a scripted model running commands in order.
+func startRunSession(t *testing.T, dir string, commands []string, initOpts map[string]any, setup func(*exec.Cmd)) *runSession {
+	t.Helper()
+	var script strings.Builder
+	script.WriteString("name: run_process\nsteps:\n")
+	for i, c := range commands {
+		fmt.Fprintf(&script, "  - tool_calls:\n      - {id: r%d, name: run, args: {command: %q}}\n", i, c)
+	}
+	script.WriteString("  - text: done\n")
+	scriptPath := filepath.Join(dir, "script.yaml")
+	if err := os.WriteFile(scriptPath, []byte(script.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	started := make(chan *os.Process, 1)
+	ed, err := fakeeditor.Start(ctx, dir, processServeWith(t, started, setup), fakeeditor.Handlers{
+		AskUser: func(json.RawMessage) any { return map[string]any{"answers": map[string]any{"decision": "run"}} },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ed.Close() })
+	proc := <-started
+	opts := map[string]any{"model": map[string]any{"provider": "scripted", "script": scriptPath}}
+	for k, v := range initOpts {
+		opts[k] = v
+	}
+	init := map[string]any{
+		"rootUri":               "file://" + filepath.ToSlash(dir),
+		"capabilities":          map[string]any{"experimental": map[string]any{"agent": map[string]any{"askUser": true}}},
+		"initializationOptions": opts,
+	}
+	if err := ed.Call(ctx, "initialize", init, nil); err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := ed.Call(ctx, "agent/newSession", map[string]any{"mode": "build"}, &s); err != nil {
+		t.Fatal(err)
+	}
+	return &runSession{ed: ed, proc: proc, dir: dir, sid: s.SessionID, ctx: ctx}
+}
+
+// prompt runs the scripted turn; done receives its error.
+func (r *runSession) prompt() <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		done <- r.ed.Call(r.ctx, "agent/prompt", map[string]any{"sessionId": r.sid, "text": "run"}, nil)
+	}()
+	return done
+}
+
+// runResult is the result of run call id as the model read it.
+func (r *runSession) runResult(t *testing.T, id string) (exitCode int, output string) {
+	t.Helper()
+	for _, m := range r.ed.Messages() {
+		var p struct {
+			Update struct {
+				SessionUpdate string          `json:"sessionUpdate"`
+				ToolCallID    string          `json:"toolCallId"`
+				RawOutput     json.RawMessage `json:"rawOutput"`
+			} `json:"update"`
+		}
+		if m.Method != "agent/update" || json.Unmarshal(m.Params, &p) != nil || p.Update.SessionUpdate != "tool_call_update" || p.Update.ToolCallID != id {
+			continue
+		}
+		var out struct {
+			Success bool `json:"success"`
+			Result  struct {
+				ExitCode int    `json:"exit_code"`
+				Output   string `json:"output"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(p.Update.RawOutput, &out); err != nil || !out.Success {
+			t.Fatalf("run %s: %s (%v)", id, p.Update.RawOutput, err)
+		}
+		return out.Result.ExitCode, out.Result.Output
+	}
+	t.Fatalf("no result for run %s", id)
+	return 0, ""
+}
+
+// secrets are variables agentls holds that no command may see, by name and value.
+var secrets = map[string]string{
+	"MODEL_KEY_VAR":       "sk-model-key-4d1f", // model.api_key_env below
+	"OPENAI_API_KEY":      "sk-openai-8c2e",
+	"GITHUB_TOKEN":        "ghp-token-77aa",
+	"DB_SECRET":           "db-secret-19bf",
+	"AWS_SECRET_ACCESS_X": "aws-value-3e51",
+	"EXTRA_DENIED":        "extra-value-5a0c", // run.env_deny below
+}
+
+// TestRunEnvironmentScrubbedAndServerNotDumpable: against the real agentls
+// binary, a command sees none of the model key variable, the default
+// run.env_deny globs, or a configured extra name, while ordinary variables
+// pass; and it cannot read the server's own environment through
+// /proc/$PPID/environ, because agentls marks itself not dumpable
+// (PR_SET_DUMPABLE 0). Root reads every process's environ whatever the
+// flag, so when the test runs as root agentls runs as nobody (65534), which
+// is what a same-user process is to an agentls run by a normal user.
+func TestRunEnvironmentScrubbedAndServerNotDumpable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agentls processes")
+	}
+	dir, bin := sharedTempDir(t), os.Args[0]
+	uid := os.Getuid()
+	var cred *syscall.Credential
+	if uid == 0 {
+		// nobody must reach the binary and write the workspace.
+		bin = filepath.Join(sharedTempDir(t), "agentls")
+		copyFile(t, os.Args[0], bin)
+		uid = 65534
+		cred = &syscall.Credential{Uid: 65534, Gid: 65534}
+	}
+	env := []string{"AGENTLS_TEST_MAIN=1", "AGENTLS_VISIBLE=visible-2b7d", "HOME=" + dir, "XDG_CONFIG_HOME=" + dir + "/xdg", "XDG_STATE_HOME=" + dir + "/xdg", "PATH=" + os.Getenv("PATH")}
+	for k, v := range secrets {
+		env = append(env, k+"="+v)
+	}
+	commands := []string{
+		"env",
+		"cat /proc/$PPID/environ",
+		"stat -c %u /proc/$PPID/environ",
+		// A control: a same-user process that is dumpable (this shell)
+		// has its environ read by another (cat).
+		"cat /proc/$$/environ",
+	}
+	r := startRunSession(t, dir, commands, map[string]any{
+		"model": map[string]any{"provider": "scripted", "script": filepath.Join(dir, "script.yaml"), "api_key_env": "MODEL_KEY_VAR"},
+		"run":   map[string]any{"env_deny": []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*", "EXTRA_DENIED"}},
+	}, func(cmd *exec.Cmd) {
+		cmd.Path, cmd.Args[0] = bin, bin
+		cmd.Env = env
+		if cred != nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+		}
+	})
+	if err := <-r.prompt(); err != nil {
+		t.Fatal(err)
+	}
+	_, envOut := r.runResult(t, "r0")
+	if !strings.Contains(envOut, "AGENTLS_VISIBLE=visible-2b7d") {
+		t.Fatalf("env lacks an ordinary variable:\n%s", envOut)
+	}
+	for name, value := range secrets {
+		if strings.Contains(envOut, value) || strings.Contains(envOut, name+"=") {
+			t.Errorf("the command's environment holds %s:\n%s", name, envOut)
+		}
+	}
+	code, out := r.runResult(t, "r1")
+	if code == 0 || !strings.Contains(out, "Permission denied") {
+		t.Errorf("cat /proc/$PPID/environ as uid %d = exit %d, %q; want permission denied", uid, code, out)
+	}
+	for name, value := range secrets {
+		if strings.Contains(out, value) {
+			t.Errorf("the command read %s from the server's environ", name)
+		}
+	}
+	// A non-dumpable process's /proc files belong to root, not to its user.
+	if _, owner := r.runResult(t, "r2"); strings.TrimSpace(owner) != "0" {
+		t.Errorf("/proc/<agentls>/environ is owned by %q, want root (0): agentls is dumpable", owner)
+	}
+	if code, own := r.runResult(t, "r3"); code != 0 || !strings.Contains(own, "AGENTLS_VISIBLE=visible-2b7d") {
+		t.Errorf("control: a same-user dumpable process's environ = exit %d %q; the denial above would prove nothing", code, own)
+	}
+}
+
+// sharedTempDir is a temporary folder anyone may enter and write (for an
+// agentls that runs as another user), removed after the test.
+func sharedTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "agentls-run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}

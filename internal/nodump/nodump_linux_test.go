@@ -1,0 +1,28 @@
+package nodump
+
+import (
+	"os"
+	"testing"
+)
+
+// TestEnable: the flag is set process-wide (every thread), and the
+// process's own /proc files now belong to root. This test binary stays
+// non-dumpable afterwards; nothing else runs in it.
+func TestEnable(t *testing.T) {
+	if d, err := Dumpable(); err != nil || !d {
+		t.Fatalf("before Enable: dumpable = %v, %v; want true", d, err)
+	}
+	if err := Enable(); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := Dumpable(); err != nil || d {
+		t.Fatalf("after Enable: dumpable = %v, %v; want false", d, err)
+	}
+	fi, err := os.Stat("/proc/self/environ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uid := fileOwner(fi); uid != 0 {
+		t.Errorf("/proc/self/environ is owned by uid %d, want root (0)", uid)
+	}
+}
