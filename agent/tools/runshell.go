@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime"
 	"time"
 )
 
@@ -39,27 +40,38 @@ type shellJob struct {
 // runShell runs the command with /bin/sh -c in its folder, in its own process
 // group, with stdout and stderr combined and capped at maxOut bytes (head and
 // tail kept). On timeout or cancellation of ctx the whole group is killed;
-// when the shell exits, whatever it left running in its group is killed too.
+// when the shell exits, whatever it left running in its group is killed too;
+// and if agentls itself dies, the group's watchdog kills it (shellCommand).
 func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return shellResult{}, fmt.Errorf("output pipe: %w", err)
 	}
 	defer r.Close()
-	cmd := exec.Command("/bin/sh", "-c", job.command)
+	cmd, dog, err := shellCommand(job.command)
+	if err != nil {
+		w.Close()
+		return shellResult{}, err
+	}
+	defer dog.stop() // last: after the group is killed and waited for
 	cmd.Dir, cmd.Env = job.dir, job.env
 	cmd.Stdout, cmd.Stderr = w, w
-	cmd.SysProcAttr = processGroupAttr()
 	if err := job.beforeStart(); err != nil {
 		w.Close()
 		return shellResult{}, err
 	}
+	// The shell's parent-death signal (Linux) fires when the OS thread that
+	// started it exits, not the process: keep this goroutine on that thread,
+	// and so the thread alive, until the shell has been waited for.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		return shellResult{}, fmt.Errorf("start: %w", err)
 	}
 	w.Close() // the children hold the write end now
+	dog.started()
 	out := newHeadTail(job.maxOut)
 	copied := make(chan struct{})
 	go func() {
@@ -103,4 +115,26 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 	}
 	res.exitCode = exitCode(cmd.ProcessState)
 	return res, nil
+}
+
+// watchdog is agentls's end of a command's watchdog pipe (shellCommand):
+// while it is open the watchdog waits; once closed — by stop, or by the
+// kernel when agentls dies — the watchdog kills the command's group.
+type watchdog struct {
+	r, w *os.File // nil where there is no watchdog
+}
+
+// started closes agentls's copy of the read end, which the watchdog now holds.
+func (d watchdog) started() {
+	if d.r != nil {
+		d.r.Close()
+	}
+}
+
+// stop closes both ends: the watchdog, if it still runs, kills the group.
+func (d watchdog) stop() {
+	if d.r != nil {
+		d.r.Close()
+		d.w.Close()
+	}
 }

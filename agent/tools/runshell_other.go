@@ -4,11 +4,14 @@ package tools
 
 import (
 	"os"
-	"syscall"
+	"os/exec"
 )
 
-// processGroupAttr has no process groups to offer on this platform.
-func processGroupAttr() *syscall.SysProcAttr { return nil }
+// shellCommand is /bin/sh -c command; this platform has no process groups
+// and no watchdog.
+func shellCommand(command string) (*exec.Cmd, watchdog, error) {
+	return exec.Command("/bin/sh", "-c", command), watchdog{}, nil
+}
 
 // killGroup kills the command's own process (no process groups here).
 func killGroup(p *os.Process) { _ = p.Kill() }

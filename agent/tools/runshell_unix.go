@@ -4,14 +4,44 @@ package tools
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"syscall"
 )
 
+// watchdogScript starts the command's shell behind a watchdog. A background
+// job (in the command's process group, its output sent nowhere) reads fd 3,
+// the read end of a pipe whose only write end agentls holds, and kills the
+// whole group once the read ends; the shell then closes fd 3 and execs
+// `/bin/sh -c "$1"` (the command) in its own place, so the command sees the
+// same pid, argv, exit code and file descriptors as a plain `sh -c`. When
+// agentls is gone — killed with SIGKILL, crashed, or done with the command —
+// the kernel closes the write end and the watchdog kills the group.
+const watchdogScript = `(read x <&3; kill -9 0) </dev/null >/dev/null 2>&1 & exec 3<&-; exec /bin/sh -c "$1"`
+
+// shellCommand builds /bin/sh -c command behind the watchdog, in a process
+// group of its own.
+func shellCommand(command string) (*exec.Cmd, watchdog, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, watchdog{}, fmt.Errorf("watchdog pipe: %w", err)
+	}
+	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "sh", command)
+	cmd.ExtraFiles = []*os.File{r} // fd 3
+	cmd.SysProcAttr = processGroupAttr()
+	return cmd, watchdog{r: r, w: w}, nil
+}
+
 // processGroupAttr puts the command in a process group of its own, so that it
-// and everything it starts can be killed together.
-func processGroupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+// and everything it starts can be killed together, and (on Linux) has the
+// kernel kill the shell when the thread that started it ends.
+func processGroupAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true}
+	setParentDeathSignal(a)
+	return a
+}
 
 // killGroup sends SIGKILL to the process group led by p.
 func killGroup(p *os.Process) {

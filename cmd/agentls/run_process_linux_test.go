@@ -6,14 +6,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/internal/proctest"
 	"github.com/agentls/agentls/server/fakeeditor"
 )
 
@@ -195,6 +198,81 @@ func TestRunEnvironmentScrubbedAndServerNotDumpable(t *testing.T) {
 	if code, own := r.runResult(t, "r3"); code != 0 || !strings.Contains(own, "AGENTLS_VISIBLE=visible-2b7d") {
 		t.Errorf("control: a same-user dumpable process's environ = exit %d %q; the denial above would prove nothing", code, own)
 	}
+}
+
+// TestServerKillLeavesNoCommandBehind: kill -9 of the real agentls process
+// while run runs `sleep 1000` in a pipeline: neither the command's shell nor
+// the sleep survives (the watchdog kills the group once the server's end of
+// its pipe closes; the shell also has Pdeathsig). The same when the editor
+// just goes away (agentls exits while the command runs).
+func TestServerKillLeavesNoCommandBehind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agentls processes")
+	}
+	for _, how := range []string{"kill -9", "editor gone"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			fifo := filepath.Join(dir, "pids")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			command := fmt.Sprintf(`sh -c 'echo $PPID $$ > %s; exec sleep 1000' | cat`, fifo)
+			r := startRunSession(t, dir, []string{command}, nil, nil)
+			done := r.prompt()
+			shell, sleep := readPids(t, fifo)
+			watched := map[string]*proctest.Process{}
+			for name, pid := range map[string]int{"sh": shell, "sleep": sleep} {
+				p, err := proctest.Watch(pid)
+				if err != nil {
+					t.Fatalf("%s %d is not running: %v", name, pid, err)
+				}
+				defer p.Close()
+				if gone, err := p.Exited(0); gone || err != nil {
+					t.Fatalf("%s %d exited before the server (%v)", name, pid, err)
+				}
+				watched[name] = p
+			}
+			if how == "kill -9" {
+				if err := r.proc.Kill(); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				_ = r.ed.Disconnect()
+			}
+			<-done
+			// SIGKILL is delivered asynchronously: allow it ample time; a
+			// command left behind would sleep for 1000 seconds.
+			for name, p := range watched {
+				if gone, err := p.Exited(10 * time.Second); !gone || err != nil {
+					t.Errorf("%s still runs after the server ended (%s, %v)", name, how, err)
+				}
+			}
+		})
+	}
+}
+
+// readPids reads "<shell pid> <sleep pid>" from the fifo.
+func readPids(t *testing.T, fifo string) (int, int) {
+	t.Helper()
+	f, err := os.Open(fifo) // blocks until the command opens it
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.Fields(string(b))
+	if len(fields) != 2 {
+		t.Fatalf("pids %q", b)
+	}
+	a, err1 := strconv.Atoi(fields[0])
+	c, err2 := strconv.Atoi(fields[1])
+	if err1 != nil || err2 != nil {
+		t.Fatalf("pids %q", b)
+	}
+	return a, c
 }
 
 // sharedTempDir is a temporary folder anyone may enter and write (for an
