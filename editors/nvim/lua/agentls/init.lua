@@ -372,7 +372,12 @@ end
 
 --- Shows the plan of a plan-approval question in a split (unless a window shows it already).
 function State:show_plan(params)
-  local path = self:approval_plan(params)
+  return self:show_in_split(self:approval_plan(params))
+end
+
+--- Shows file `path` in a split below the current window, unless a window shows it already;
+--- returns that window (nil without a path).
+function State:show_in_split(path)
   if not path then
     return nil
   end
@@ -495,6 +500,22 @@ function State:handlers()
       if self.session and p.sessionId == self.session.sessionId then
         self.chat:update(u)
       end
+    end,
+    ['window/showDocument'] = function(err, p, ctx, cfg)
+      -- Neovim 0.8+ declares showDocument: the server opens a plan this way before asking
+      -- for its approval. A plan goes in a split, so the window you were in stays.
+      if p and type(p.uri) == 'string' and p.uri:match('%.plan$') then
+        local w = self:show_in_split(vim.uri_to_fname(p.uri))
+        if w and p.takeFocus == false then
+          vim.cmd('wincmd p')
+        end
+        return { success = w ~= nil }
+      end
+      local default = vim.lsp.handlers['window/showDocument']
+      if default then
+        return default(err, p, ctx, cfg)
+      end
+      return { success = false }
     end,
     ['agent/modeChanged'] = function(_, p)
       self:mode_changed(p.sessionId, p.mode, p.planFile, p.source)
