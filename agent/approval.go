@@ -121,7 +121,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	if err != nil {
 		return tools.Failf("plan_file_path: %v", err), nil
 	}
-	if !p.Exists || p.IsDir || !m.guard.IsPlanTarget(p) {
+	if !p.Exists || p.IsDir || !m.Guard().IsPlanTarget(p) {
 		return tools.Failf("%s is not an existing .plan file in the workspace; write the plan with plan_write first", path), nil
 	}
 	text, err := m.ws.ReadFile(p)
@@ -139,9 +139,10 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("plan id: %w", err)
 	}
+	requireApproval := m.config().PlanMode.RequireApproval
 	res := tools.ExitResult{
 		PlanFile: p.Rel, PlanID: id.String(), PlanBytes: len(text), PlanChars: utf8.RuneCountInString(text),
-		ApprovalRequired: m.cfg.PlanMode.RequireApproval,
+		ApprovalRequired: requireApproval,
 	}
 	s.attachPlan(p.Rel)
 	d := decision{approve: true, source: "tool"}
@@ -153,7 +154,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		note = " These allowed_commands were not offered to the user, since only one simple command (optionally ending in \" *\") " +
 			"can be allowed up front: `" + strings.Join(others, "`, `") + "`; run asks before each of them."
 	}
-	if m.cfg.PlanMode.RequireApproval {
+	if requireApproval {
 		ap := s.startApproval(p.Rel)
 		applied := false
 		defer func() { s.finishApproval(ap, applied) }()
@@ -183,7 +184,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	}
 	res.ExitedPlanMode, res.Approved = true, true
 	res.Message = "The user approved the plan."
-	if !m.cfg.PlanMode.RequireApproval {
+	if !requireApproval {
 		res.Message = "The plan is approved (this workspace needs no approval from the user)."
 	}
 	res.Message += " You are now in BUILD mode: carry out the plan step by step, ticking each checkbox in the plan with plan_edit as you finish it." + note
@@ -222,7 +223,7 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 			s.showApproval(askCtx, ap, p, allowed)
 		}()
 	}
-	timeout := time.Duration(m.cfg.PlanMode.ApprovalTimeoutSecs) * time.Second
+	timeout := time.Duration(m.config().PlanMode.ApprovalTimeoutSecs) * time.Second
 	if timeout <= 0 {
 		timeout = 24 * time.Hour
 	}

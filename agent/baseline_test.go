@@ -70,7 +70,7 @@ func TestBuiltPlans(t *testing.T) {
 	if st.Session != planner.ID() || st.Plans == nil {
 		t.Fatalf("planner state %+v", st)
 	}
-	r := m.guard.CheckCall(st, "plan_edit", []byte(`{"path":"plans/a.plan","old_string":"a","new_string":"b"}`))
+	r := m.Guard().CheckCall(st, "plan_edit", []byte(`{"path":"plans/a.plan","old_string":"a","new_string":"b"}`))
 	if r == nil || r.Reason != guard.ReasonPlanBuilt {
 		t.Fatalf("planner's plan_edit of a.plan: %v", r)
 	}
@@ -116,7 +116,7 @@ func TestChangedSinceApproval(t *testing.T) {
 		t.Fatalf("%d plan updates for one change, want 1", got)
 	}
 	// After a restart (a new manager on the same workspace) it still shows.
-	m2, err := NewManager(Options{Workspace: m.ws, Config: m.cfg, Provider: m.provider, Editor: ed})
+	m2, err := NewManager(Options{Workspace: m.ws, Config: m.config(), Provider: m.Provider(), Editor: ed})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,19 +82,20 @@ func (b budget) limit() int {
 
 // budget returns the budget of mode's model.
 func (m *Manager) budget(mode guard.Mode) budget {
-	model, configured := m.cfg.Model.Name, m.cfg.Model.ContextWindow
-	if mode == guard.ModePlan && m.cfg.Model.PlanName != "" {
-		model = m.cfg.Model.PlanName
-		if m.cfg.Model.PlanContextWindow > 0 {
-			configured = m.cfg.Model.PlanContextWindow
+	cfg := m.config()
+	model, configured := cfg.Model.Name, cfg.Model.ContextWindow
+	if mode == guard.ModePlan && cfg.Model.PlanName != "" {
+		model = cfg.Model.PlanName
+		if cfg.Model.PlanContextWindow > 0 {
+			configured = cfg.Model.PlanContextWindow
 		}
 	}
 	window := ContextWindow(model, configured)
-	reserve := m.cfg.Model.MaxTokens
+	reserve := cfg.Model.MaxTokens
 	if reserve <= 0 || reserve > window/2 {
 		reserve = min(8192, window/8)
 	}
-	threshold := m.cfg.Compaction.Threshold
+	threshold := cfg.Compaction.Threshold
 	if threshold <= 0 || threshold > 1 {
 		threshold = 0.85
 	}

@@ -108,23 +108,28 @@ func TestRepairHistory(t *testing.T) {
 // set, the threshold and the answer's reserve shape the limit, and a window
 // learned from an overflow lowers it.
 func TestBudgetPerMode(t *testing.T) {
-	m := &Manager{cfg: config.Default()}
-	m.cfg.Model.Name, m.cfg.Model.ContextWindow = "gpt-4o", 0
-	m.cfg.Model.PlanName, m.cfg.Model.PlanContextWindow = "llama3.1:8b", 16_000
-	m.cfg.Compaction.Threshold = 0.5
-	m.cfg.Model.MaxTokens = 2_000
+	cfg := config.Default()
+	m := &Manager{}
+	set := func() { m.live.Store(&liveConfig{cfg: cfg}) }
+	cfg.Model.Name, cfg.Model.ContextWindow = "gpt-4o", 0
+	cfg.Model.PlanName, cfg.Model.PlanContextWindow = "llama3.1:8b", 16_000
+	cfg.Compaction.Threshold = 0.5
+	cfg.Model.MaxTokens = 2_000
+	set()
 	if b := m.budget(guard.ModeBuild); b.window != 128_000 || b.reserve != 2_000 || b.limit() != 63_000 {
 		t.Errorf("build budget = %+v, limit %d", b, b.limit())
 	}
 	if b := m.budget(guard.ModePlan); b.window != 16_000 || b.limit() != 7_000 {
 		t.Errorf("plan budget = %+v, limit %d", b, b.limit())
 	}
-	m.cfg.Model.PlanName = ""
+	cfg.Model.PlanName = ""
+	set()
 	if b := m.budget(guard.ModePlan); b.window != 128_000 {
 		t.Errorf("plan budget without a plan model = %+v", b)
 	}
-	m.cfg.Compaction.Threshold = 0
-	m.cfg.Model.MaxTokens = 0
+	cfg.Compaction.Threshold = 0
+	cfg.Model.MaxTokens = 0
+	set()
 	if b := m.budget(guard.ModeBuild); b.threshold != 0.85 || b.reserve != 8192 {
 		t.Errorf("default threshold and reserve = %+v", b)
 	}

@@ -190,10 +190,10 @@ func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string
 		System:   summarizePrompt,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: transcript}},
 	}
-	if s.State().Mode == guard.ModePlan && s.m.cfg.Model.PlanName != "" {
-		req.Model = s.m.cfg.Model.PlanName
+	if plan := s.m.config().Model.PlanName; s.State().Mode == guard.ModePlan && plan != "" {
+		req.Model = plan
 	}
-	resp, err := s.m.provider.Complete(ctx, req, nil)
+	resp, err := s.m.Provider().Complete(ctx, req, nil)
 	text := strings.TrimSpace(resp.Message.Content)
 	if err == nil && text != "" {
 		return capSummary(text, limit)

@@ -39,8 +39,8 @@ func (e *env) context() context.Context {
 var _ tools.Env = (*env)(nil)
 
 func (e *env) Workspace() *workspace.Workspace { return e.s.m.ws }
-func (e *env) Guard() *guard.Guard             { return e.s.m.guard }
-func (e *env) Config() config.Config           { return e.s.m.cfg }
+func (e *env) Guard() *guard.Guard             { return e.s.m.Guard() }
+func (e *env) Config() config.Config           { return e.s.m.config() }
 func (e *env) PlanFile() string                { return e.s.planFile() }
 
 // State is the session's state; a system env's carries no plan locks.
@@ -57,7 +57,7 @@ func (e *env) State() guard.State {
 // operations it sends.
 func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace.Change) error {
 	s, m := e.s, e.s.m
-	if r := m.guard.CheckChanges(e.State(), tool, changes); r != nil {
+	if r := m.Guard().CheckChanges(e.State(), tool, changes); r != nil {
 		return r
 	}
 	plan := s.planFile()
@@ -74,7 +74,7 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 	err := m.editor.Apply(ctx, ApplyRequest{
 		SessionID: s.meta.ID, Label: label, Changes: changes,
 		Check: func(ops []guard.Op) error {
-			if r := m.guard.CheckOps(e.State(), tool, ops); r != nil {
+			if r := m.Guard().CheckOps(e.State(), tool, ops); r != nil {
 				return r
 			}
 			return nil
@@ -198,7 +198,7 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 	command = strings.TrimSpace(command)
 	parsed, notSimple := allowrule.Parse(command)
 	if notSimple == nil {
-		if _, ok := s.m.runAllow.Match(parsed); ok {
+		if _, ok := s.m.runAllow().Match(parsed); ok {
 			return true, nil
 		}
 		s.mu.Lock()

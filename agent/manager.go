@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -55,15 +56,17 @@ type Options struct {
 
 // Manager owns the sessions of one workspace.
 type Manager struct {
-	ws       *workspace.Workspace
-	cfg      config.Config
-	provider llm.Provider
-	editor   Editor
-	tools    *tools.Registry
-	guard    *guard.Guard
-	runAllow allowrule.Rules // run.allow, parsed once
-	store    *workspace.ChatStore
-	clock    func() time.Time
+	ws     *workspace.Workspace
+	editor Editor
+	tools  *tools.Registry
+	store  *workspace.ChatStore
+	clock  func() time.Time
+	// configPaths are the configuration files the guard protects.
+	configPaths []string
+	// live is the configuration with the model, the guard and the allow
+	// rules it decides; Reconfigure replaces it whole (a workspace file
+	// the user trusted).
+	live atomic.Pointer[liveConfig]
 
 	// base is the parent of background turns; Close cancels it.
 	base     context.Context
@@ -98,26 +101,59 @@ func NewManager(opts Options) (*Manager, error) {
 	if now == nil {
 		now = time.Now
 	}
-	plansDir := opts.Config.PlanMode.PlansDir
+	base, stopBase := context.WithCancel(context.Background())
+	m := &Manager{
+		base:        base,
+		stopBase:    stopBase,
+		ws:          opts.Workspace,
+		editor:      opts.Editor,
+		tools:       reg,
+		configPaths: opts.ConfigPaths,
+		store:       workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
+		clock:       now,
+		sessions:    map[string]*Session{},
+	}
+	m.Reconfigure(opts.Config, opts.Provider)
+	return m, nil
+}
+
+// liveConfig is what one configuration decides: the configuration itself,
+// the model, the guard (its plans folder) and the parsed run.allow rules.
+type liveConfig struct {
+	cfg      config.Config
+	provider llm.Provider
+	guard    *guard.Guard
+	runAllow allowrule.Rules
+}
+
+// Reconfigure applies a new configuration and model (nil keeps the model)
+// from each session's next step on: the server calls it when the workspace's
+// configuration changed or the user trusted it.
+func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
+	if provider == nil {
+		provider = m.Provider()
+	}
+	plansDir := cfg.PlanMode.PlansDir
 	if plansDir == "" {
 		plansDir = "plans"
 	}
-	base, stopBase := context.WithCancel(context.Background())
-	return &Manager{
-		base:     base,
-		stopBase: stopBase,
-		ws:       opts.Workspace,
-		cfg:      opts.Config,
-		provider: opts.Provider,
-		editor:   opts.Editor,
-		tools:    reg,
-		guard: guard.New(opts.Workspace, plansDir, reg.Declarations()).
-			WithConfig(append(config.UserDirs(os.Getenv), opts.ConfigPaths...)...),
-		runAllow: runAllowRules(opts.Config.Run.Allow),
-		store:    workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
-		clock:    now,
-		sessions: map[string]*Session{},
-	}, nil
+	g := guard.New(m.ws, plansDir, m.tools.Declarations()).
+		WithConfig(append(config.UserDirs(os.Getenv), m.configPaths...)...)
+	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, runAllow: runAllowRules(cfg.Run.Allow)})
+}
+
+// config is the configuration in force.
+func (m *Manager) config() config.Config { return m.live.Load().cfg }
+
+// runAllow is run.allow in force, parsed.
+func (m *Manager) runAllow() allowrule.Rules { return m.live.Load().runAllow }
+
+// Provider is the model in force.
+func (m *Manager) Provider() llm.Provider {
+	if l := m.live.Load(); l != nil {
+		return l.provider
+	}
+	return nil
 }
 
 func (m *Manager) now() time.Time { return m.clock().UTC() }
@@ -127,8 +163,8 @@ func (m *Manager) notify(ctx context.Context, line string) {
 	m.editor.Notify(ctx, line)
 }
 
-// Guard is the manager's plan-mode policy.
-func (m *Manager) Guard() *guard.Guard { return m.guard }
+// Guard is the manager's plan-mode policy (for the configuration in force).
+func (m *Manager) Guard() *guard.Guard { return m.live.Load().guard }
 
 // Wait blocks until background turns (resumed by agent/answer) have ended.
 func (m *Manager) Wait() { m.wg.Wait() }
@@ -174,7 +210,7 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 	if mode == "" {
 		reason = "default"
 		mode = string(guard.ModeBuild)
-		if m.cfg.PlanMode.DefaultActive {
+		if m.config().PlanMode.DefaultActive {
 			mode = string(guard.ModePlan)
 		}
 	}
@@ -446,8 +482,8 @@ func (m *Manager) scanPlans() ([]PlanInfo, error) {
 }
 
 func (m *Manager) plansDir() string {
-	if m.cfg.PlanMode.PlansDir == "" {
+	if m.config().PlanMode.PlansDir == "" {
 		return "plans"
 	}
-	return m.cfg.PlanMode.PlansDir
+	return m.config().PlanMode.PlansDir
 }

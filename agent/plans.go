@@ -175,7 +175,7 @@ func (m *Manager) planPath(p string) (workspace.Path, error) {
 	if err != nil {
 		return workspace.Path{}, invalidf("path %q: %v", p, err)
 	}
-	if !wp.Exists || wp.IsDir || !m.guard.IsPlanTarget(wp) {
+	if !wp.Exists || wp.IsDir || !m.Guard().IsPlanTarget(wp) {
 		return workspace.Path{}, invalidf("%s is not an existing .plan file in the workspace", p)
 	}
 	return wp, nil

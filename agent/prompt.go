@@ -83,8 +83,8 @@ func (s *Session) buildRequest() (llm.Request, string) {
 		}
 	}
 	req := llm.Request{System: sys.String(), Messages: msgs, Tools: offered}
-	if mode == guard.ModePlan && m.cfg.Model.PlanName != "" {
-		req.Model = m.cfg.Model.PlanName
+	if plan := m.config().Model.PlanName; mode == guard.ModePlan && plan != "" {
+		req.Model = plan
 	}
 	return req, notice
 }

@@ -190,7 +190,7 @@ func (s *Session) beginAnswering(ctx context.Context, qid string) (context.Conte
 // is compacted harder and retried once.
 func (s *Session) runTurn(ctx context.Context) TurnResult {
 	m := s.m
-	limit := m.cfg.MaxTurnRequests
+	limit := m.config().MaxTurnRequests
 	if limit <= 0 {
 		limit = 50
 	}
@@ -265,7 +265,7 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 		m.editor.Update(ctx, s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
 	}
 	for attempt := 0; ; attempt++ {
-		resp, err := m.provider.Complete(ctx, req, onEvent)
+		resp, err := m.Provider().Complete(ctx, req, onEvent)
 		if err == nil {
 			s.clearNotice(notice)
 			s.calibrate(req, resp.Usage.InputTokens)
@@ -423,7 +423,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 	if !json.Valid(args) {
 		return callOutcome{result: tools.Failf("the arguments of %s are not valid JSON (%s); call it again with a JSON object", c.Name, excerpt(c.Arguments, 120))}
 	}
-	if r := m.guard.CheckCall(s.State(), c.Name, args); r != nil {
+	if r := m.Guard().CheckCall(s.State(), c.Name, args); r != nil {
 		m.notify(ctx, guard.NotifyRefused(r))
 		return callOutcome{result: tools.Refused(r)}
 	}

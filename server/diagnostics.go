@@ -22,8 +22,9 @@ type docRef struct {
 // changed a plan. Each runs on its own goroutine, in order, and the latest
 // report of a document wins.
 type docWork struct {
-	lint  *keyedQueue[string, lintJob]  // by path
-	plans *keyedQueue[string, struct{}] // by path
+	lint   *keyedQueue[string, lintJob]  // by path
+	plans  *keyedQueue[string, struct{}] // by path
+	config *keyedQueue[string, struct{}] // configReview: reload and review the configuration (trust.go)
 }
 
 // lintJob asks for a document's diagnostics.
@@ -34,8 +35,9 @@ type lintJob struct {
 
 // startDocWork starts the document goroutines; they end with the connection.
 func (s *Server) startDocWork() *docWork {
-	w := &docWork{lint: newKeyedQueue[string, lintJob](), plans: newKeyedQueue[string, struct{}]()}
+	w := &docWork{lint: newKeyedQueue[string, lintJob](), plans: newKeyedQueue[string, struct{}](), config: newKeyedQueue[string, struct{}]()}
 	done := s.conn.Done()
+	go w.config.serve(done, func(string, struct{}) { s.reviewWorkspaceConfig(s.ctx) })
 	go w.lint.serve(done, s.lintDocument)
 	go w.plans.serve(done, func(path string, _ struct{}) {
 		if mgr := s.manager(); mgr != nil {
@@ -65,6 +67,9 @@ func (s *Server) documentSynced(method string, doc docRef) {
 func (s *Server) documentSaved(doc docRef) {
 	if isPlanDoc(doc.path) {
 		s.docWork.plans.put(doc.path, struct{}{})
+	}
+	if s.isTrustFile(doc.path) {
+		s.docWork.config.put(configReview, struct{}{}) // trust.go
 	}
 }
 

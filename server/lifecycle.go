@@ -122,7 +122,11 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	for _, k := range p.Capabilities.Workspace.WorkspaceEdit.ResourceOperations {
 		caps.resourceOps[k] = true
 	}
-	cfg, diags := s.loadConfig(ws.Root(), p.InitializationOptions)
+	s.mu.Lock()
+	s.trust = config.NewTrustStore(config.StateDir(s.getenv()))
+	s.initOptions = p.InitializationOptions
+	s.mu.Unlock()
+	cfg, diags, _ := s.loadConfig(ws.Root(), p.InitializationOptions)
 	provider, err := s.newProvider(cfg, ws.Root())
 	if err != nil {
 		slog.Error("model provider", "err", err)
@@ -198,11 +202,20 @@ func pathToURI(path string) string {
 }
 
 // loadConfig merges the configuration layers (PROTOCOL.md §1 precedence).
-func (s *Server) loadConfig(root string, initOptions map[string]any) (config.Config, []config.Diagnostic) {
+// The workspace's .agentls.yaml applies whole only when the user trusted
+// its content; trust says which of its keys wait for that (trust.go).
+func (s *Server) loadConfig(root string, initOptions map[string]any) (cfg config.Config, diags []config.Diagnostic, trust config.WorkspaceTrust) {
 	getenv := s.getenv()
-	var diags []config.Diagnostic
 	layers := []config.Source{config.EnvLayer(getenv)}
+	trustFile := s.trustFile(root)
 	for _, f := range s.configFilePaths(root) {
+		if f == trustFile {
+			var d []config.Diagnostic
+			trust, d = s.judgeWorkspaceFile(f, layers)
+			diags = append(diags, d...)
+			layers = append(layers, trust.Layer)
+			continue
+		}
 		layer, d, err := config.FileLayer(f)
 		diags = append(diags, d...)
 		if err != nil {
@@ -221,7 +234,7 @@ func (s *Server) loadConfig(root string, initOptions map[string]any) (config.Con
 		slog.Error("config", "err", err)
 		cfg = config.Default()
 	}
-	return cfg, diags
+	return cfg, diags, trust
 }
 
 // configFilePaths are the config files, lowest layer first: the user's
@@ -281,7 +294,8 @@ func (s *Server) initializedNote(ctx context.Context, _ jsonrpc2.RawMessage) (an
 			break // one error is enough: the whole file is ignored
 		}
 	}
-	s.publishConfigDiagnostics() // diagnostics.go: on the files themselves too
+	s.publishConfigDiagnostics()                   // diagnostics.go: on the files themselves too
+	s.docWork.config.put(configReview, struct{}{}) // trust.go: ask to trust the workspace file
 	return nil, nil
 }
 

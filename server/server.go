@@ -71,6 +71,12 @@ type Server struct {
 	exitReceived      bool
 	// docWork lints documents and reports plan edits off the read loop.
 	docWork *docWork
+	// ctx is Serve's context: it ends when the connection does.
+	ctx context.Context
+	// trust remembers the trusted workspace configuration files;
+	// initOptions are the editor's, for reloading the configuration.
+	trust       *config.TrustStore
+	initOptions map[string]any
 }
 
 // Serve serves the editor on rwc until `exit`, the end of the input, or ctx
@@ -79,7 +85,7 @@ type Server struct {
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	s := &Server{opts: opts, stop: stop}
+	s := &Server{opts: opts, stop: stop, ctx: ctx}
 	stream := newFrameStream(eofNotifier{ReadWriteCloser: rwc, onEOF: stop}, opts.MaxMessageBytes)
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}), jsonrpc2.WithPreempter(s))
 	s.docWork = s.startDocWork()

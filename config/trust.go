@@ -1,0 +1,307 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A workspace's `.agentls.yaml` comes with the repository, so it may have been
+// written by anyone (or by the model in an earlier build session). Keys that
+// can only narrow what agentls may do apply at once; every other key (a
+// model endpoint or key variable, allowed commands, the plans folder, the
+// edit route…) applies only once the user trusted the file's current
+// content. The trust is remembered per file and content hash in a TrustStore.
+
+// narrowing lists the keys an untrusted workspace file may set, each with
+// the test that its value does not widen the base configuration (the lower
+// layers): a stricter switch, a shorter timeout, a smaller limit. Every
+// other key needs trust (fail closed): a key added later needs trust until
+// it is listed here.
+var narrowing = map[string]func(v any, base Config) bool{
+	"plan_mode.default_active":        func(v any, b Config) bool { return v == true || v == b.PlanMode.DefaultActive },
+	"plan_mode.require_approval":      func(v any, b Config) bool { return v == true || v == b.PlanMode.RequireApproval },
+	"plan_mode.approval_timeout_secs": func(v any, b Config) bool { return atMost(v, b.PlanMode.ApprovalTimeoutSecs) },
+	"run.timeout_secs":                func(v any, b Config) bool { return atMost(v, b.Run.TimeoutSecs) },
+	"run.max_output_bytes":            func(v any, b Config) bool { return atMost(v, b.Run.MaxOutputBytes) },
+	"max_turn_requests":               func(v any, b Config) bool { return atMost(v, b.MaxTurnRequests) },
+}
+
+// NarrowingKeys lists, sorted, the keys an untrusted workspace file may set
+// (when their value narrows).
+func NarrowingKeys() []string {
+	keys := make([]string, 0, len(narrowing))
+	for k := range narrowing {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// atMost reports whether v is an integer no larger than limit.
+func atMost(v any, limit int) bool {
+	var s string
+	switch n := v.(type) {
+	case json.Number:
+		s = n.String()
+	case int:
+		return n <= limit
+	case int64:
+		return n <= int64(limit)
+	case float64:
+		return n <= float64(limit)
+	default:
+		return false
+	}
+	i, err := strconv.ParseInt(s, 10, 64)
+	return err == nil && i <= int64(limit)
+}
+
+// SplitTrust divides a workspace file's layer against the base
+// configuration (the layers below it): narrow is what applies while the
+// file is untrusted (the listed keys whose values narrow), widening the
+// dotted names of every other key set, sorted ("run.allow").
+func SplitTrust(layer Source, base Config) (narrow Source, widening []string) {
+	narrow = Source{Name: layer.Name}
+	if layer.Data == nil {
+		return narrow, nil
+	}
+	narrow.Data = map[string]any{}
+	splitInto(layer.Data, "", base, narrow.Data, &widening)
+	sort.Strings(widening)
+	return narrow, widening
+}
+
+func splitInto(data map[string]any, prefix string, base Config, out map[string]any, widening *[]string) {
+	for k, v := range data {
+		key := prefix + k
+		if m, ok := v.(map[string]any); ok {
+			sub := map[string]any{}
+			splitInto(m, key+".", base, sub, widening)
+			if len(sub) > 0 {
+				out[k] = sub
+			}
+			continue
+		}
+		if ok := narrowing[key]; ok != nil && ok(v, base) {
+			out[k] = v
+			continue
+		}
+		*widening = append(*widening, key)
+	}
+}
+
+// WorkspaceTrust is the verdict on one workspace configuration file: the
+// layer to apply now and the keys that wait for the user's trust.
+type WorkspaceTrust struct {
+	// Path is the file; Sum the SHA-256 (hex) of the content judged.
+	Path, Sum string
+	// Content is the text judged (what Trust remembers).
+	Content []byte
+	// Layer applies now: the whole file when it is trusted or sets only
+	// narrowing keys, else only its narrowing keys.
+	Layer Source
+	// Widening are the keys ignored until the user trusts this content,
+	// with their values as the file sets them; empty when none.
+	Widening []string
+	values   map[string]any
+}
+
+// Pending reports whether keys wait for the user's trust.
+func (w WorkspaceTrust) Pending() bool { return len(w.Widening) > 0 }
+
+// Question is the question put to the user: "This workspace's
+// .agentls.yaml allows run.allow: ["*"], … Trust it?".
+func (w WorkspaceTrust) Question() string {
+	parts := make([]string, 0, len(w.Widening))
+	for _, k := range w.Widening {
+		parts = append(parts, k+": "+shortValue(w.values[k]))
+	}
+	return fmt.Sprintf("This workspace's %s allows %s. Trust it? (%s)", filepath.Base(w.Path), strings.Join(parts, ", "), w.Path)
+}
+
+// Warning says which keys were ignored and why.
+func (w WorkspaceTrust) Warning() string {
+	return fmt.Sprintf("agentls ignored %s in the untrusted workspace file %s: these keys apply only once you trust the file's content",
+		strings.Join(w.Widening, ", "), w.Path)
+}
+
+// TrustAnswers are the two answers of the trust question, the safe one
+// first (some clients pick the first action on a bare Enter).
+var TrustAnswers = [2]string{"Don't trust", "Trust"}
+
+func shortValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := string(b)
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:79]) + "…"
+	}
+	return s
+}
+
+// Judge reads a workspace configuration file's layer (parsed from content)
+// against the base configuration and the store: trusted content applies
+// whole; otherwise only its narrowing keys. A nil store trusts nothing.
+func (t *TrustStore) Judge(path string, content []byte, layer Source, base Config) WorkspaceTrust {
+	sum := sha256.Sum256(content)
+	w := WorkspaceTrust{Path: path, Sum: hex.EncodeToString(sum[:]), Content: content, Layer: layer}
+	narrow, widening := SplitTrust(layer, base)
+	if len(widening) == 0 || t.Trusted(path, content) {
+		return w
+	}
+	w.Layer, w.Widening, w.values = narrow, widening, map[string]any{}
+	flatten(layer.Data, "", w.values)
+	return w
+}
+
+func flatten(data map[string]any, prefix string, out map[string]any) {
+	for k, v := range data {
+		if m, ok := v.(map[string]any); ok {
+			flatten(m, prefix+k+".", out)
+			continue
+		}
+		out[prefix+k] = v
+	}
+}
+
+// TrustStore remembers the workspace configuration files the user trusted:
+// per file (its absolute, symlink-free path) the SHA-256 of the content
+// trusted, one small JSON file each in its folder, replaced atomically, and
+// in memory (a trust that could not be written holds until the process
+// ends). It is safe for concurrent use.
+type TrustStore struct {
+	dir string
+	mu  sync.Mutex
+	mem map[string]string // path → hex SHA-256
+}
+
+// StateDir is agentls's state folder: $XDG_STATE_HOME/agentls, else
+// $HOME/.local/state/agentls; "" when neither is set.
+func StateDir(getenv func(string) string) string {
+	if dir := getenv("XDG_STATE_HOME"); filepath.IsAbs(dir) {
+		return filepath.Join(dir, "agentls")
+	}
+	if home := getenv("HOME"); home != "" {
+		return filepath.Join(home, ".local", "state", "agentls")
+	}
+	return ""
+}
+
+// NewTrustStore returns the store in stateDir/trust; stateDir "" gives a
+// store that trusts nothing and cannot remember.
+func NewTrustStore(stateDir string) *TrustStore {
+	if stateDir == "" {
+		return &TrustStore{mem: map[string]string{}}
+	}
+	return &TrustStore{dir: filepath.Join(stateDir, "trust"), mem: map[string]string{}}
+}
+
+// trustEntry is one remembered file.
+type trustEntry struct {
+	Path      string    `json:"path"`
+	SHA256    string    `json:"sha256"`
+	TrustedAt time.Time `json:"trusted_at"`
+}
+
+// canonical is the path a file is remembered by.
+func canonical(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = filepath.Clean(path)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+func (t *TrustStore) entryPath(path string) string {
+	h := sha256.Sum256([]byte(path))
+	return filepath.Join(t.dir, hex.EncodeToString(h[:16])+".json")
+}
+
+// Trusted reports whether the user trusted this content of the file.
+func (t *TrustStore) Trusted(path string, content []byte) bool {
+	if t == nil {
+		return false
+	}
+	path = canonical(path)
+	h := sha256.Sum256(content)
+	sum := hex.EncodeToString(h[:])
+	t.mu.Lock()
+	mem, ok := t.mem[path]
+	t.mu.Unlock()
+	if ok || t.dir == "" {
+		return mem == sum
+	}
+	data, err := os.ReadFile(t.entryPath(path))
+	if err != nil {
+		return false
+	}
+	var e trustEntry
+	return json.Unmarshal(data, &e) == nil && e.Path == path && e.SHA256 == sum
+}
+
+// Trust remembers that the user trusted this content of the file (it
+// replaces the file's earlier trusted content).
+func (t *TrustStore) Trust(path string, content []byte, now time.Time) error {
+	path = canonical(path)
+	h := sha256.Sum256(content)
+	sum := hex.EncodeToString(h[:])
+	t.mu.Lock()
+	t.mem[path] = sum
+	t.mu.Unlock()
+	if t.dir == "" {
+		return errors.New("remember trust: no state folder (set XDG_STATE_HOME or HOME)")
+	}
+	data, err := json.MarshalIndent(trustEntry{Path: path, SHA256: sum, TrustedAt: now.UTC()}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("remember trust of %s: %w", path, err)
+	}
+	if err := os.MkdirAll(t.dir, 0o700); err != nil {
+		return fmt.Errorf("remember trust of %s: %w", path, err)
+	}
+	if err := writeFileAtomic(t.entryPath(path), append(data, '\n')); err != nil {
+		return fmt.Errorf("remember trust of %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes a temporary file beside path, syncs it and renames
+// it over path.
+func writeFileAtomic(path string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err = os.Chmod(tmp.Name(), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,247 @@
+package server_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/workspace"
+)
+
+// This file proves workspace configuration trust (issue 7 item 7, second
+// half) through the real server: an untrusted .agentls.yaml that widens
+// permissions (run.allow: ["*"]) is not applied, a warning names the key,
+// and the user is asked with "Don't trust" first; "Trust" applies it and is
+// remembered across a restart; changed content is asked about again.
+
+const trustedYAML = "run:\n  allow: [\"*\", \"echo trusted-run\"]\nplan_mode:\n  require_approval: true\n"
+
+// runEchoScript: a build session's model runs one command.
+const runEchoScript = `
+name: run-echo
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: "echo trusted-run"}}
+  - text: done
+`
+
+// trustRecorder answers the editor's questions: the trust question with
+// trustAnswer, a run permission with "Reject"; it records both.
+type trustRecorder struct {
+	mu          sync.Mutex
+	trustAnswer string
+	trustAsks   []json.RawMessage
+	runAsks     int
+}
+
+func (r *trustRecorder) messageRequest(params json.RawMessage) any {
+	var p struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(params, &p)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if strings.Contains(p.Message, "Trust it?") {
+		r.trustAsks = append(r.trustAsks, params)
+		return map[string]any{"title": r.trustAnswer}
+	}
+	r.runAsks++
+	return map[string]any{"title": "Reject"}
+}
+
+func (r *trustRecorder) counts() (trust, run int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.trustAsks), r.runAsks
+}
+
+// noAskUser is an editor without agent/askUser: questions come as
+// window/showMessageRequest.
+func noAskUser() map[string]any {
+	c := fullCaps()
+	c["experimental"] = map[string]any{"agent": map[string]any{"modeIndicator": true}}
+	return c
+}
+
+// awaitMessage waits for a server notification of method whose params
+// contain every one of subs.
+func (h *harness) awaitMessage(method string, subs ...string) json.RawMessage {
+	h.t.Helper()
+	var found json.RawMessage
+	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+		for _, m := range ms {
+			if m.Method != method {
+				continue
+			}
+			all := true
+			for _, s := range subs {
+				all = all && strings.Contains(string(m.Params), s)
+			}
+			if all {
+				found = m.Params
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		h.t.Fatalf("waiting for %s with %q: %v", method, subs, err)
+	}
+	return found
+}
+
+// runOutcome prompts a build session whose model runs echo, and returns
+// whether the command ran.
+func (h *harness) runOutcome() bool {
+	h.t.Helper()
+	s := h.newSession("build")
+	wantStop(h.t, h.prompt(s.SessionID, "run it"), "end_turn")
+	ok, result, errText := h.planToolResult("r")
+	if ok != strings.Contains(string(result), "trusted-run") {
+		h.t.Fatalf("run result: ok %v %s %s", ok, result, errText)
+	}
+	return ok
+}
+
+func TestWorkspaceConfigTrust(t *testing.T) {
+	dir, state := t.TempDir(), t.TempDir()
+	env := map[string]string{"XDG_STATE_HOME": state, "XDG_CONFIG_HOME": t.TempDir()}
+	files := map[string]string{".agentls.yaml": trustedYAML}
+
+	// 1. Untrusted: run.allow is ignored (the command needs permission),
+	// the warning names it, and the question offers "Don't trust" first.
+	rec := &trustRecorder{trustAnswer: "Don't trust"}
+	h := start(t, setup{dir: dir, files: files, env: env, caps: noAskUser(), script: runEchoScript,
+		handlers: fakeeditor.Handlers{ShowMessageRequest: rec.messageRequest}})
+	warning := h.awaitMessage("window/showMessage", `"type":2`, "run.allow", "untrusted")
+	if strings.Contains(string(warning), "require_approval") {
+		t.Fatalf("the warning names a narrowing key: %s", warning)
+	}
+	req := h.awaitMessage("window/showMessageRequest", "Trust it?")
+	var q struct {
+		Message string `json:"message"`
+		Actions []struct {
+			Title string `json:"title"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal(req, &q); err != nil {
+		t.Fatal(err)
+	}
+	if len(q.Actions) != 2 || q.Actions[0].Title != "Don't trust" || q.Actions[1].Title != "Trust" ||
+		!strings.HasPrefix(q.Message, `This workspace's .agentls.yaml allows run.allow: ["*","echo trusted-run"]. Trust it?`) {
+		t.Fatalf("trust question = %+v", q)
+	}
+	if h.runOutcome() {
+		t.Fatal("the untrusted run.allow let the command run without asking")
+	}
+	if _, runAsks := rec.counts(); runAsks != 1 {
+		t.Fatalf("%d run permission requests, want 1", runAsks)
+	}
+	if err := h.ed.Shutdown(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(state, "agentls", "trust")); len(entries) != 0 {
+		t.Fatalf("\"Don't trust\" was remembered as trust: %v", entries)
+	}
+
+	// 2. Asked again at the next start; "Trust" applies it at once.
+	rec = &trustRecorder{trustAnswer: "Trust"}
+	h = start(t, setup{dir: dir, env: env, caps: noAskUser(), script: runEchoScript,
+		handlers: fakeeditor.Handlers{ShowMessageRequest: rec.messageRequest}})
+	h.awaitMessage("window/showMessage", `"type":3`, "you trusted")
+	if !h.runOutcome() {
+		t.Fatal("the trusted run.allow did not apply")
+	}
+	if trustAsks, runAsks := rec.counts(); trustAsks != 1 || runAsks != 0 {
+		t.Fatalf("%d trust and %d run requests, want 1 and 0", trustAsks, runAsks)
+	}
+	if err := h.ed.Shutdown(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// 3. Remembered across a restart (same XDG_STATE_HOME): applied from the
+	// start, nothing asked.
+	rec = &trustRecorder{trustAnswer: "Don't trust"}
+	h = start(t, setup{dir: dir, env: env, caps: noAskUser(), script: runEchoScript,
+		handlers: fakeeditor.Handlers{ShowMessageRequest: rec.messageRequest}})
+	if !h.runOutcome() {
+		t.Fatal("the remembered trust did not apply after a restart")
+	}
+	if err := h.ed.Shutdown(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if trustAsks, runAsks := rec.counts(); trustAsks != 0 || runAsks != 0 {
+		t.Fatalf("%d trust and %d run requests after a restart, want none", trustAsks, runAsks)
+	}
+
+	// 4. Changed content is asked about again (here through agent/askUser,
+	// "Don't trust" first), and meanwhile not applied.
+	if err := os.WriteFile(filepath.Join(dir, ".agentls.yaml"), []byte(trustedYAML+"max_turn_requests: 20\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var trustForms []json.RawMessage
+	h = start(t, setup{dir: dir, env: env, script: runEchoScript, handlers: fakeeditor.Handlers{AskUser: func(params json.RawMessage) any {
+		var p struct {
+			Purpose string `json:"purpose"`
+		}
+		_ = json.Unmarshal(params, &p)
+		if p.Purpose == "config_trust" {
+			mu.Lock()
+			trustForms = append(trustForms, params)
+			mu.Unlock()
+			return map[string]any{"answers": map[string]any{"trust": false}}
+		}
+		return map[string]any{"answers": map[string]any{"decision": "reject"}}
+	}}})
+	form := h.awaitMessage("agent/askUser", `"purpose":"config_trust"`)
+	var f struct {
+		Questions []struct {
+			Name     string `json:"name"`
+			Question string `json:"question"`
+			Buttons  []struct {
+				Label string `json:"label"`
+				Value any    `json:"value"`
+			} `json:"buttons"`
+		} `json:"questions"`
+	}
+	if err := json.Unmarshal(form, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Questions) != 1 || f.Questions[0].Name != "trust" || len(f.Questions[0].Buttons) != 2 ||
+		f.Questions[0].Buttons[0].Label != "Don't trust" || f.Questions[0].Buttons[0].Value != false ||
+		!strings.Contains(f.Questions[0].Question, "run.allow") {
+		t.Fatalf("trust form = %s", form)
+	}
+	if h.runOutcome() {
+		t.Fatal("changed content applied without trust")
+	}
+}
+
+// TestTrustReviewOnSave: saving the workspace file reloads it: a narrowing
+// change applies at once without a question, a widening one is asked
+// about.
+func TestTrustReviewOnSave(t *testing.T) {
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir()}
+	rec := &trustRecorder{trustAnswer: "Trust"}
+	h := start(t, setup{env: env, caps: noAskUser(), files: map[string]string{".agentls.yaml": "plan_mode:\n  require_approval: true\n"},
+		script: runEchoScript, handlers: fakeeditor.Handlers{ShowMessageRequest: rec.messageRequest}})
+	if err := h.ed.Open(h.ctx, ".agentls.yaml", "plan_mode:\n  require_approval: true\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.ed.Change(h.ctx, ".agentls.yaml", workspace.TextEdit{Range: workspace.Range{End: pos(2, 0)}, NewText: trustedYAML}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.ed.Save(h.ctx, ".agentls.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	h.awaitMessage("window/showMessageRequest", "Trust it?", "run.allow")
+	h.awaitMessage("window/showMessage", `"type":3`, "you trusted")
+	if !h.runOutcome() {
+		t.Fatal("the file trusted after a save did not apply")
+	}
+}
