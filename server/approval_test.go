@@ -630,14 +630,7 @@ func TestReenteredPlanModeStartsANewPhase(t *testing.T) {
 // asking; others are still asked.
 func TestAllowedCommands(t *testing.T) {
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: func(raw json.RawMessage) any {
-			var p askParams
-			_ = json.Unmarshal(raw, &p)
-			if p.Purpose == "plan_approval" {
-				return map[string]any{"answers": map[string]any{"approve": true}}
-			}
-			return map[string]any{"answers": map[string]any{"decision": "run"}}
-		}},
+		handlers: fakeeditor.Handlers{AskUser: approveThen("run")},
 		script: "name: allowed\nsteps:" + writeGreetPlan + `
   - tool_calls:
       - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["echo allowed", "  "]}}

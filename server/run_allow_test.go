@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -70,14 +69,7 @@ func TestRunAllowRulesAskForShellSyntax(t *testing.T) {
 // approval; a list is not offered, the model is told, and run asks for it.
 func TestAllowedCommandsOnlyRules(t *testing.T) {
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: func(raw json.RawMessage) any {
-			var p askParams
-			_ = json.Unmarshal(raw, &p)
-			if p.Purpose == "plan_approval" {
-				return map[string]any{"answers": map[string]any{"approve": true}}
-			}
-			return map[string]any{"answers": map[string]any{"decision": "reject"}}
-		}},
+		handlers: fakeeditor.Handlers{AskUser: approveThen("reject")},
 		script: "name: allowed_rules\nsteps:" + writeGreetPlan + `
   - tool_calls:
       - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["touch ok ; touch pwned", "touch ok *"]}}

@@ -26,6 +26,19 @@ func decide(decision any) func(json.RawMessage) any {
 	}
 }
 
+// approveThen accepts plan approvals and answers permission questions with
+// decision.
+func approveThen(decision string) func(json.RawMessage) any {
+	return func(raw json.RawMessage) any {
+		var p askParams
+		_ = json.Unmarshal(raw, &p)
+		if p.Purpose == "plan_approval" {
+			return map[string]any{"answers": map[string]any{"approve": true}}
+		}
+		return map[string]any{"answers": map[string]any{"decision": decision}}
+	}
+}
+
 func exists(t *testing.T, h *harness, name string) bool {
 	t.Helper()
 	_, err := os.Stat(filepath.Join(h.dir, name))

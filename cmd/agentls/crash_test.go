@@ -107,22 +107,14 @@ func TestKillMidBuildTurnThenPromptAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	proc = <-started
-	if err := ed.Call(ctx, "initialize", init, nil); err != nil {
-		t.Fatal(err)
-	}
-	var s struct {
-		SessionID string `json:"sessionId"`
-	}
-	if err := ed.Call(ctx, "agent/newSession", map[string]any{"mode": "build"}, &s); err != nil {
-		t.Fatal(err)
-	}
-	if err := ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "create the file"}, nil); err == nil {
+	sid := initBuildSession(ctx, t, ed, init)
+	if err := ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": "create the file"}, nil); err == nil {
 		t.Fatal("the prompt of the killed process returned a result")
 	} else {
 		t.Logf("prompt: %v", err)
 	}
 	_ = ed.Close()
-	chat, err := os.ReadFile(filepath.Join(dir, ".agentls", "chats", s.SessionID+".chat"))
+	chat, err := os.ReadFile(filepath.Join(dir, ".agentls", "chats", sid+".chat"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +133,7 @@ func TestKillMidBuildTurnThenPromptAgain(t *testing.T) {
 	if err := ed2.Call(ctx, "initialize", init, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := ed2.Call(ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
+	if err := ed2.Call(ctx, "agent/loadSession", map[string]any{"sessionId": sid}, nil); err != nil {
 		t.Fatal(err)
 	}
 	var res struct {
@@ -150,7 +142,7 @@ func TestKillMidBuildTurnThenPromptAgain(t *testing.T) {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	if err := ed2.Call(ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "what happened?"}, &res); err != nil {
+	if err := ed2.Call(ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": "what happened?"}, &res); err != nil {
 		t.Fatal(err)
 	}
 	if res.StopReason != "end_turn" {

@@ -65,6 +65,13 @@ func startRunSession(t *testing.T, dir string, commands []string, initOpts map[s
 		"capabilities":          map[string]any{"experimental": map[string]any{"agent": map[string]any{"askUser": true}}},
 		"initializationOptions": opts,
 	}
+	return &runSession{ed: ed, proc: proc, dir: dir, sid: initBuildSession(ctx, t, ed, init), ctx: ctx}
+}
+
+// initBuildSession initializes the server with the params init and returns
+// a new build session's id.
+func initBuildSession(ctx context.Context, t *testing.T, ed *fakeeditor.Editor, init map[string]any) string {
+	t.Helper()
 	if err := ed.Call(ctx, "initialize", init, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +81,7 @@ func startRunSession(t *testing.T, dir string, commands []string, initOpts map[s
 	if err := ed.Call(ctx, "agent/newSession", map[string]any{"mode": "build"}, &s); err != nil {
 		t.Fatal(err)
 	}
-	return &runSession{ed: ed, proc: proc, dir: dir, sid: s.SessionID, ctx: ctx}
+	return s.SessionID
 }
 
 // prompt runs the scripted turn; done receives its error.
