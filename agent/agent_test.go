@@ -706,3 +706,29 @@ func TestCloseWaitsForTheApprovalDialog(t *testing.T) {
 	}
 	<-turn
 }
+
+// TestUnansweredQuestionTimesOut: an ask_user question nobody answers waits
+// plan_mode.approval_timeout_secs, then the model reads why.
+func TestUnansweredQuestionTimesOut(t *testing.T) {
+	ed := &memEditor{ask: func(ctx context.Context, req AskRequest) (AskReply, error) {
+		<-ctx.Done()
+		return AskReply{}, ctx.Err()
+	}}
+	m, model := newTestManager(t, `
+name: unanswered
+steps:
+  - tool_calls:
+      - {id: q, name: ask_user, args: {questions: [{name: branch, question: "Branch?", schema: {type: string}}]}}
+  - text: no answer
+    expect:
+      tool_result_contains: {q: ["the user did not answer within 1s (plan_mode.approval_timeout_secs)"]}
+`, ed, func(c *config.Config) { c.PlanMode.ApprovalTimeoutSecs = 1 })
+	s := newTestSession(t, m, "plan")
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "ask"})
+	if err != nil || res.StopReason != StopEndTurn {
+		t.Fatalf("turn = %+v, %v", res, err)
+	}
+	if model.Remaining() != 0 {
+		t.Fatalf("%d steps left", model.Remaining())
+	}
+}

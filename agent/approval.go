@@ -223,11 +223,7 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 			s.showApproval(askCtx, ap, p, allowed)
 		}()
 	}
-	timeout := time.Duration(m.config().PlanMode.ApprovalTimeoutSecs) * time.Second
-	if timeout <= 0 {
-		timeout = 24 * time.Hour
-	}
-	timer := time.NewTimer(timeout)
+	timer := time.NewTimer(m.approvalTimeout())
 	defer timer.Stop()
 	select {
 	case d := <-ap.decide:

@@ -141,7 +141,7 @@ func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error)
 		return tools.Answer{}, fmt.Errorf("question id: %w", err)
 	}
 	req := AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()}
-	reply, err := s.m.editor.Ask(ctx, req)
+	reply, err := s.m.askUser(ctx, req)
 	switch {
 	case errors.Is(err, ErrNoSurface):
 		s.mu.Lock()
@@ -235,7 +235,7 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	reply, err := s.m.editor.Ask(ctx, AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()})
+	reply, err := s.m.askUser(ctx, AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()})
 	if errors.Is(err, ErrNoSurface) {
 		return false, fmt.Errorf("the editor cannot ask for permission to run commands; add the command to run.allow in .agentls.yaml")
 	}
@@ -281,4 +281,27 @@ func (e *env) UnsavedEdited() []string {
 		slog.Debug("unsaved edited files", "files", out)
 	}
 	return out
+}
+
+// askUser is editor.Ask bounded by plan_mode.approval_timeout_secs: a
+// question nobody answers ends the wait with an error the model reads.
+func (m *Manager) askUser(ctx context.Context, req AskRequest) (AskReply, error) {
+	timeout := m.approvalTimeout()
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	reply, err := m.editor.Ask(actx, req)
+	if err != nil && ctx.Err() == nil && actx.Err() != nil {
+		slog.Warn("question timed out", "session", req.SessionID, "question", req.QuestionID, "timeout", timeout)
+		return AskReply{}, fmt.Errorf("the user did not answer within %s (plan_mode.approval_timeout_secs); the question was withdrawn", timeout)
+	}
+	return reply, err
+}
+
+// approvalTimeout is how long a question or a plan approval waits for the
+// user (plan_mode.approval_timeout_secs; 24 h when unset).
+func (m *Manager) approvalTimeout() time.Duration {
+	if secs := m.config().PlanMode.ApprovalTimeoutSecs; secs > 0 {
+		return time.Duration(secs) * time.Second
+	}
+	return 24 * time.Hour
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/openai"
@@ -21,6 +22,10 @@ func NewProvider(cfg config.Config, getenv func(string) string, root string) (ll
 			APIKey:    cfg.APIKey(getenv),
 			Model:     cfg.Model.Name,
 			MaxTokens: cfg.Model.MaxTokens,
+
+			ConnectTimeout:   secs(cfg.Model.ConnectTimeoutSecs),
+			FirstByteTimeout: secs(cfg.Model.FirstByteTimeoutSecs),
+			IdleTimeout:      secs(cfg.Model.IdleTimeoutSecs),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("openai model: %w", err)
@@ -42,6 +47,9 @@ func NewProvider(cfg config.Config, getenv func(string) string, root string) (ll
 	}
 	return nil, fmt.Errorf("unknown model provider %q (use openai or scripted)", cfg.Model.Provider)
 }
+
+// secs is a config duration in seconds (0: the provider's default).
+func secs(n int) time.Duration { return time.Duration(n) * time.Second }
 
 // BrokenProvider fails every request with Err: it stands in for a model that
 // could not be configured, so the editor still starts and every turn says why.

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
@@ -87,8 +85,8 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 		}
 		var res applyEditResult
 		params := map[string]any{"label": req.Label, "edit": edit}
-		if err := protocol.Call(ctx, s.conn, "workspace/applyEdit", params, &res); err != nil {
-			return fmt.Errorf("the editor did not apply the edit: %w", err)
+		if err := s.callEditor(ctx, "workspace/applyEdit", params, &res); err != nil {
+			return fmt.Errorf("the editor did not apply the edit to %s: %w", c.Path.Rel, err)
 		}
 		if !res.Applied {
 			reason := "no reason given"

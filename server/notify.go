@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -61,4 +62,19 @@ func (s *Server) requestTimeout() time.Duration {
 		secs = 60
 	}
 	return time.Duration(secs) * time.Second
+}
+
+// callEditor sends a request that needs no human, bounded by
+// editor.request_timeout_secs: an editor that never answers ends it with an
+// error (and a log line) instead of holding the turn.
+func (s *Server) callEditor(ctx context.Context, method string, params, result any) error {
+	timeout := s.requestTimeout()
+	callCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := protocol.Call(callCtx, s.conn, method, params, result)
+	if err != nil && ctx.Err() == nil && callCtx.Err() != nil {
+		slog.Warn("the editor did not answer in time", "method", method, "timeout", timeout)
+		return fmt.Errorf("the editor did not answer %s within %s (editor.request_timeout_secs)", method, timeout)
+	}
+	return err
 }

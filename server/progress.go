@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
 )
@@ -89,17 +88,8 @@ func (p *turnProgress) Report(ctx context.Context, message string) {
 // latest message. Sends are queued in order (frameStream), so a report sent
 // once the state is running cannot overtake the begin.
 func (p *turnProgress) create(ctx context.Context, message string) {
-	callCtx, cancel := context.WithTimeout(ctx, p.s.requestTimeout())
-	err := protocol.Call(callCtx, p.s.conn, "window/workDoneProgress/create", map[string]any{"token": p.token}, nil)
-	timedOut := callCtx.Err() != nil && ctx.Err() == nil
-	cancel()
-	if err != nil {
-		if timedOut {
-			slog.Warn("the editor did not answer window/workDoneProgress/create in time: no progress for this turn",
-				"session", p.sessionID, "timeout", p.s.requestTimeout())
-		} else {
-			slog.Debug("work done progress", "err", err)
-		}
+	if err := p.s.callEditor(ctx, "window/workDoneProgress/create", map[string]any{"token": p.token}, nil); err != nil {
+		slog.Debug("no work done progress for this turn", "session", p.sessionID, "err", err)
 		p.mu.Lock()
 		p.state = progressDone
 		p.mu.Unlock()

@@ -89,3 +89,30 @@ steps:
 		t.Fatalf("prompt after window/workDoneProgress/cancel = %+v", r)
 	}
 }
+
+// TestUnansweredApplyEdit: an editor that never answers workspace/applyEdit
+// fails the edit's tool call after editor.request_timeout_secs (the model
+// reads why) and the turn goes on; nothing was written.
+func TestUnansweredApplyEdit(t *testing.T) {
+	h := start(t, setup{
+		handlers: fakeeditor.Handlers{Unanswered: []string{"workspace/applyEdit"}},
+		initOpts: map[string]any{"editor": map[string]any{"request_timeout_secs": 1}},
+		files:    map[string]string{"a.txt": "alpha\n"},
+		script: `
+name: hung-apply
+steps:
+  - tool_calls:
+      - {id: e, name: edit, args: {path: a.txt, old_string: alpha, new_string: beta}}
+  - text: the edit failed
+    expect:
+      tool_result_contains: {e: ["did not answer workspace/applyEdit within 1s (editor.request_timeout_secs)"]}
+`,
+	})
+	s := h.newSession("build")
+	if r := h.prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%s)", r, r.Error)
+	}
+	if got := h.read("a.txt"); got != "alpha\n" {
+		t.Fatalf("a.txt = %q", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"time"
@@ -17,6 +18,15 @@ const (
 	DefaultMaxRetries     = 4
 	DefaultInitialBackoff = 500 * time.Millisecond
 	DefaultMaxBackoff     = 30 * time.Second
+)
+
+// The timeout defaults used when the Config fields are zero: generous enough
+// for slow local models (a 70B model on a CPU may think for minutes before
+// its first token).
+const (
+	DefaultConnectTimeout   = 30 * time.Second
+	DefaultFirstByteTimeout = 10 * time.Minute
+	DefaultIdleTimeout      = 2 * time.Minute
 )
 
 // Config configures a Provider.
@@ -35,9 +45,21 @@ type Config struct {
 	// further one up to MaxBackoff. Zero means the defaults. A Retry-After
 	// header replaces the computed delay but is capped at MaxBackoff too.
 	InitialBackoff, MaxBackoff time.Duration
-	// HTTPClient sends the requests; nil means a client without a timeout
-	// (the request context bounds each call).
+	// HTTPClient sends the requests; nil means a client whose connections
+	// (TCP and TLS) time out after ConnectTimeout; the attempts' watchdog and
+	// the request context bound the rest.
 	HTTPClient *http.Client
+	// ConnectTimeout bounds connecting to the endpoint when HTTPClient is
+	// nil; a connection that cannot be made is a clear error, not retried.
+	ConnectTimeout time.Duration
+	// FirstByteTimeout bounds the wait from sending a request to the first
+	// streamed event (or, without streaming, the whole answer); a timed-out
+	// attempt is retried.
+	FirstByteTimeout time.Duration
+	// IdleTimeout bounds the silence between two streamed events; a stream
+	// that falls silent before any output is retried, after output it is a
+	// clear error (output cannot be replayed).
+	IdleTimeout time.Duration
 	// MaxTokens caps the answer length when positive. It is sent as
 	// max_completion_tokens to reasoning models (o1, o3, o4, gpt-5, gpt-6),
 	// which reject max_tokens.
@@ -78,8 +100,20 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxBackoff < c.InitialBackoff {
 		c.MaxBackoff = c.InitialBackoff
 	}
+	if c.ConnectTimeout <= 0 {
+		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.FirstByteTimeout <= 0 {
+		c.FirstByteTimeout = DefaultFirstByteTimeout
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
 	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.DialContext = (&net.Dialer{Timeout: c.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext
+		tr.TLSHandshakeTimeout = c.ConnectTimeout
+		c.HTTPClient = &http.Client{Transport: tr}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -20,7 +20,8 @@ const maxJSONAnswer = 16 << 20
 // answered with plain JSON, which go-openai's stream reader cannot parse.
 // An attempt runs in one goroutine, so no lock is needed.
 type exchange struct {
-	captureJSON bool // set for streaming requests
+	captureJSON bool      // set for streaming requests
+	dog         *watchdog // told of every streamed event
 	status      int
 	header      http.Header
 	jsonBody    []byte

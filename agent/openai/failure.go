@@ -145,6 +145,10 @@ func classify(err error) *Error {
 			(num > 0 && statusRetryable(num, code)))
 		return e
 	}
+	var timeout *timeoutError
+	if errors.As(err, &timeout) {
+		return &Error{Message: timeout.Error(), Transient: true, Err: err}
+	}
 	var drop *streamDropError
 	if errors.As(err, &drop) {
 		return &Error{Message: drop.Error(), Transient: true, Err: err}

@@ -44,7 +44,9 @@ func New(cfg Config) (*Provider, error) {
 // to onEvent (which may be nil). Rate limits (429, except insufficient_quota),
 // 408, 5xx, broken connections and streams that drop before any output are
 // retried up to MaxRetries times with exponential backoff, honouring
-// Retry-After. Other failures return an *Error at once. A cancelled ctx aborts
+// Retry-After; so is an attempt that gets no first event within
+// FirstByteTimeout, or whose stream falls silent for IdleTimeout before any
+// output. Other failures return an *Error at once. A cancelled ctx aborts
 // the request and any backoff; the error then wraps ctx.Err().
 func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(llm.Event)) (llm.Response, error) {
 	creq, err := p.chatRequest(req)
@@ -55,21 +57,27 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 	for retry := 0; ; retry++ {
 		attempts++
 		streaming := !p.noStream.Load()
-		ex := &exchange{}
+		actx, dog, stop := p.watch(ctx)
+		ex := &exchange{dog: dog}
 		var (
 			resp    llm.Response
 			emitted bool
 		)
 		if streaming {
-			resp, emitted, err = p.streamAttempt(ctx, creq, onEvent, ex)
+			resp, emitted, err = p.streamAttempt(actx, creq, onEvent, ex)
 		} else {
-			resp, emitted, err = p.plainAttempt(ctx, creq, onEvent, ex)
+			resp, emitted, err = p.plainAttempt(actx, creq, onEvent, ex)
 		}
+		te, watchdogEnded := timedOut(actx)
+		stop()
 		if err == nil {
 			return resp, nil
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return llm.Response{}, fmt.Errorf("model request: %w", ctxErr)
+		}
+		if watchdogEnded {
+			err = te
 		}
 		fail := classify(err)
 		fail.Attempts = attempts

@@ -36,6 +36,7 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 			}
 			return llm.Response{}, acc.emitted, streamReadError(err)
 		}
+		ex.dog.beat()
 		acc.add(&chunk)
 	}
 	if acc.chunks == 0 {
