@@ -164,3 +164,29 @@ func TestShortDiff(t *testing.T) {
 		t.Fatal("diff of equal texts")
 	}
 }
+
+// TestReconfigure: a new configuration replaces the one in force whole:
+// the settings, the guard's plans folder and the allow rules; a nil model
+// keeps the model.
+func TestReconfigure(t *testing.T) {
+	ed := &memEditor{}
+	m, model := newTestManager(t, noTurns, ed, nil)
+	before := m.Guard()
+	cfg := m.config()
+	cfg.PlanMode.PlansDir = "docs/plans"
+	cfg.Run.Allow = []string{"go test ./..."}
+	m.Reconfigure(cfg, nil)
+	if m.Provider() != model {
+		t.Fatal("a nil model replaced the model")
+	}
+	if m.Guard() == before || m.Guard().PlansDir() != filepath.Join(m.ws.Root(), "docs", "plans") {
+		t.Fatalf("guard plans folder = %s", m.Guard().PlansDir())
+	}
+	if m.config().PlanMode.PlansDir != "docs/plans" || m.plansDir() != "docs/plans" {
+		t.Fatalf("config = %+v", m.config().PlanMode)
+	}
+	s := newTestSession(t, m, "build")
+	if ok, err := (&env{s: s}).ConfirmRun(context.Background(), "go test ./..."); err != nil || !ok {
+		t.Fatalf("the new allow rule did not apply: %v %v", ok, err)
+	}
+}

@@ -64,10 +64,14 @@ func (s *Server) judgeWorkspaceFile(path string, lower []config.Source) (config.
 	if err != nil {
 		base = config.Default()
 	}
+	return s.trustStore().Judge(path, data, layer, base), diags
+}
+
+// trustStore is the store of trusted workspace files (set at initialize).
+func (s *Server) trustStore() *config.TrustStore {
 	s.mu.Lock()
-	store := s.trust
-	s.mu.Unlock()
-	return store.Judge(path, data, layer, base), diags
+	defer s.mu.Unlock()
+	return s.trust
 }
 
 // reviewWorkspaceConfig reloads the configuration, applies it, and asks the
@@ -96,7 +100,7 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 		slog.Info("workspace configuration not trusted", "file", trust.Path)
 		return
 	}
-	if err := s.trust.Trust(trust.Path, trust.Content, time.Now()); err != nil {
+	if err := s.trustStore().Trust(trust.Path, trust.Content, time.Now()); err != nil {
 		slog.Warn("trust not remembered; it holds until the server stops", "err", err)
 	}
 	cfg, again, ok := s.reloadConfig()

@@ -226,7 +226,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 // change applies at once without a question, a widening one is asked
 // about.
 func TestTrustReviewOnSave(t *testing.T) {
-	env := map[string]string{"XDG_STATE_HOME": t.TempDir()}
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
 	rec := &trustRecorder{trustAnswer: "Trust"}
 	h := start(t, setup{env: env, caps: noAskUser(), files: map[string]string{".agentls.yaml": "plan_mode:\n  require_approval: true\n"},
 		script: runEchoScript, handlers: fakeeditor.Handlers{ShowMessageRequest: rec.messageRequest}})
