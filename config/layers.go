@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentls/agentls/allowrule"
 )
 
 // Diagnostic severities.
@@ -111,7 +113,27 @@ func ParseLayer(path string, data []byte) (Source, []Diagnostic) {
 			diags = append(diags, d)
 		}
 	}
+	diags = append(diags, allowRuleWarnings(path, doc, src.Data)...)
 	return src, diags
+}
+
+// allowRuleWarnings flags the run.allow entries that are not allow rules
+// (one simple command, optionally ending in " *"): they allow nothing.
+func allowRuleWarnings(path string, doc *yaml.Node, data map[string]any) []Diagnostic {
+	run, _ := data["run"].(map[string]any)
+	rules, _ := run["allow"].([]any)
+	var diags []Diagnostic
+	for i, v := range rules {
+		text, _ := v.(string)
+		if _, err := allowrule.ParseRule(text); err != nil {
+			d := Diagnostic{File: path, Severity: SeverityWarning, Message: fmt.Sprintf("run.allow[%d]: %v; it allows nothing", i, err)}
+			if n := locate(doc, fmt.Sprintf("/run/allow/%d", i), ""); n != nil {
+				d.Line, d.Column = n.Line, n.Column
+			}
+			diags = append(diags, d)
+		}
+	}
+	return diags
 }
 
 // MapLayer is a layer from already-decoded JSON, such as the editor's
