@@ -391,3 +391,40 @@ t.describe('API key', function()
     t.contains(init, '"api_key_env":"AGENTLS_NVIM_TEST_KEY"')
   end)
 end)
+
+t.describe('fallback without a deferred reply', function()
+  -- protocol 2: answered "dismissed" at once, resolved by agent/resolvePlan; protocol 1 (a
+  -- dismissed approval is a rejection there): the handler waits for the answer.
+  t.it('a plan approval still approves', function()
+    h.stub(require('agentls.reply'), 'find_dispatch', function()
+      return nil
+    end)
+    local st = h.start({}, [[
+steps:
+  - text: "Planning."
+    tool_calls:
+      - id: c1
+        name: plan_write
+        args: {title: Tiny, path: plans/tiny.plan, content: "# Goal\nTiny.\n\n## Steps\n- [ ] One step\n"}
+  - text: "Asking for approval."
+    tool_calls:
+      - {id: c2, name: exit_plan_mode, args: {plan_file_path: plans/tiny.plan}}
+  - text: "Approved."
+    expect:
+      tool_result_contains: {c2: ["\"approved\":true"]}
+]])
+    h.stub(vim.ui, 'select', function(items, opts, cb)
+      for _, it in ipairs(items) do
+        if opts.format_item(it) == 'Accept & Build' then
+          vim.schedule(function()
+            cb(it)
+          end)
+        end
+      end
+    end)
+    agentls.prompt('Plan something tiny')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+    t.eq('BUILD', agentls.mode())
+  end)
+end)

@@ -399,6 +399,9 @@ function State:on_ask(params)
     self.asks[d.id] = pending
   end
   local approval = params.purpose == 'plan_approval'
+  -- Without a deferred reply, a plan approval can be answered "dismissed" at once and resolved
+  -- later only where a dismissed approval stays pending (protocol 2).
+  local resolve_later = d.mode == 'none' and approval and (tonumber(self.protocol_version) or 1) >= 2
   local function finish(result)
     if d.id then
       self.asks[d.id] = nil
@@ -409,7 +412,7 @@ function State:on_ask(params)
     if result.answers then
       self.answers[params.questionId] = result.answers
     end
-    if d.mode == 'none' and approval then
+    if resolve_later then
       -- answered "dismissed" at once: resolve the pending approval now
       local a = result.answers or {}
       if a.approve == true then
@@ -429,7 +432,7 @@ function State:on_ask(params)
     ask.collect(params, self.answers[params.questionId], finish)
   end)
   if d.mode == 'none' then
-    if approval then
+    if resolve_later then
       return { dismissed = true }
     end
     local done
