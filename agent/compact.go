@@ -84,9 +84,9 @@ func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice s
 // compact makes the model's view of the history smaller: first the bodies
 // of old tool results become one-line stubs, then, if still over the budget
 // (or nothing was stubbed, or summarise is set), the older turns are
-// replaced by a hand-off summary the model writes. The most recent messages (keep of the
-// limit) stay verbatim, and so does the attached plan (pinned in the system
-// prompt). The mode, pending questions and approvals are not touched; the
+// replaced by a hand-off summary the model writes. The most recent messages
+// (keep of the limit) stay verbatim, and so does the attached plan (pinned
+// in the system prompt). The mode, pending questions and approvals are not touched; the
 // history is not rewritten (compaction records are appended).
 func (s *Session) compact(ctx context.Context, keep float64, summarise bool) (compaction, error) {
 	b := s.budget()
@@ -118,7 +118,7 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool) (co
 				return c, ctx.Err()
 			}
 			s.record(chatRecord{Record: recordCompaction, StubBefore: max(v.stubBefore, cut), SummaryUpto: cut, Summary: summary,
-				TokensBefore: c.before, TokensAfter: s.contextTokens()})
+				TokensBefore: c.before})
 			c.summarised = cut - v.summaryUpto
 			c.after = s.contextTokens()
 		}

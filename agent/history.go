@@ -35,11 +35,12 @@ type chatRecord struct {
 	// compaction: tool results of messages before StubBefore are stubbed;
 	// messages before SummaryUpto are replaced by Summary. Each compaction
 	// record holds the whole state (the latest wins).
-	StubBefore   int    `json:"stub_before,omitempty"`
-	SummaryUpto  int    `json:"summary_upto,omitempty"`
-	Summary      string `json:"summary,omitempty"`
-	TokensBefore int    `json:"tokens_before,omitempty"`
-	TokensAfter  int    `json:"tokens_after,omitempty"`
+	StubBefore  int    `json:"stub_before,omitempty"`
+	SummaryUpto int    `json:"summary_upto,omitempty"`
+	Summary     string `json:"summary,omitempty"`
+	// TokensBefore is the estimated size of the next request before the
+	// compaction (the log line says the size after).
+	TokensBefore int `json:"tokens_before,omitempty"`
 	// set_aside: messages From..To-1 are not sent to the model.
 	From   int    `json:"from,omitempty"`
 	To     int    `json:"to,omitempty"`
