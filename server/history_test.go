@@ -206,3 +206,29 @@ func TestOversizeToolArgumentsRefused(t *testing.T) {
 		t.Fatalf("tool_call_update = %v", done)
 	}
 }
+
+// TestReadCapThroughServer: a read of a 200 KB file sends the model at most
+// 50 KB of it and says where to continue.
+func TestReadCapThroughServer(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(bigText("big", 200_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, nil)
+	s := h.newSession("plan")
+	if r := h.prompt(s.SessionID, "read big.txt"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%s)", r, r.Error)
+	}
+	reqs := fake.Requests()
+	var result string
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if m.Role == "tool" {
+			result = m.Content
+		}
+	}
+	if len(result) > 60<<10 || !strings.Contains(result, "output capped at 50 KB: continue at line") {
+		t.Fatalf("read result sent to the model: %d bytes, %q…", len(result), result[:min(len(result), 200)])
+	}
+}
