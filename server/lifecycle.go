@@ -20,7 +20,6 @@ var lspHandlers = map[string]handlerFunc{
 	"initialize":                     (*Server).initialize,
 	"initialized":                    (*Server).initializedNote,
 	"shutdown":                       (*Server).shutdownReq,
-	"exit":                           (*Server).exitNote,
 	"textDocument/didSave":           (*Server).didSave,
 	"workspace/executeCommand":       (*Server).executeCommand,
 	"textDocument/codeLens":          (*Server).codeLens,
@@ -299,6 +298,28 @@ func (s *Server) initializedNote(ctx context.Context, _ jsonrpc2.RawMessage) (an
 	return nil, nil
 }
 
+// preemptLifecycle records `shutdown` and `exit` on the read loop, in wire
+// order: the handlers run concurrently, so an `exit` sent right behind
+// `shutdown` (without waiting for its reply) could otherwise be seen first
+// and end the process with code 1. `shutdown` then goes on to its handler,
+// which cancels the turns and replies; a second one is refused.
+func (s *Server) preemptLifecycle(method string) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch method {
+	case "shutdown":
+		if s.shutdown {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted")
+		}
+		s.shutdown = true
+		return nil, jsonrpc2.ErrNotHandled
+	default: // exit
+		s.exitReceived = true
+		s.stop()
+		return nil, nil
+	}
+}
+
 func (s *Server) shutdownReq(context.Context, jsonrpc2.RawMessage) (any, error) {
 	s.mu.Lock()
 	s.shutdown = true
@@ -307,14 +328,6 @@ func (s *Server) shutdownReq(context.Context, jsonrpc2.RawMessage) (any, error) 
 	if mgr != nil {
 		mgr.CancelAll()
 	}
-	return nil, nil
-}
-
-func (s *Server) exitNote(context.Context, jsonrpc2.RawMessage) (any, error) {
-	s.mu.Lock()
-	s.exitReceived = true
-	s.mu.Unlock()
-	s.stop()
 	return nil, nil
 }
 

@@ -185,3 +185,47 @@ func TestConcurrentInitialize(t *testing.T) {
 		t.Fatalf("serve = %v", err)
 	}
 }
+
+// TestExitRightBehindShutdown: an editor that sends `exit` without waiting for
+// shutdown's reply still gets a clean stop (the handlers run concurrently;
+// the two are recorded in wire order), and a second shutdown is refused.
+func TestExitRightBehindShutdown(t *testing.T) {
+	for i := range 300 {
+		c2sR, c2sW, _ := os.Pipe()
+		s2cR, s2cW, _ := os.Pipe()
+		done := make(chan error, 1)
+		go func() {
+			done <- server.Serve(context.Background(), rwc{c2sR, s2cW}, server.Options{Getenv: func(string) string { return "" }})
+			s2cW.Close()
+		}()
+		go func() { _, _ = io.Copy(io.Discard, s2cR) }()
+		c := &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`)
+		c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+		if err := <-done; err != nil {
+			t.Fatalf("run %d: shutdown then exit = %v, want a clean stop", i, err)
+		}
+		c2sW.Close()
+	}
+
+	c2sR, c2sW, _ := os.Pipe()
+	s2cR, s2cW, _ := os.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- server.Serve(context.Background(), rwc{c2sR, s2cW}, server.Options{Getenv: func(string) string { return "" }})
+		s2cW.Close()
+	}()
+	c := &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`)
+	if m := c.next(); m["error"] != nil {
+		t.Fatalf("shutdown = %v", m)
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	if m := c.next(); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32600 {
+		t.Fatalf("second shutdown = %v, want -32600", m)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if err := <-done; err != nil {
+		t.Fatalf("serve after shutdown+exit = %v", err)
+	}
+}

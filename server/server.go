@@ -136,7 +136,7 @@ func (e eofNotifier) Read(p []byte) (int, error) {
 // route dispatches a request to its handler.
 func (s *Server) route(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	method := req.Method()
-	if req.IsCall() && s.isShutDown() {
+	if req.IsCall() && method != "shutdown" && s.isShutDown() { // shutdown itself: preemptLifecycle
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted")
 	}
 	if h, ok := agentHandlers[method]; ok {

@@ -20,6 +20,8 @@ import (
 func (s *Server) Preempt(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	switch req.Method() {
 	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didClose":
+	case "shutdown", "exit":
+		return s.preemptLifecycle(req.Method())
 	default:
 		return nil, jsonrpc2.ErrNotHandled
 	}
