@@ -288,10 +288,13 @@ func (m *Manager) newSession(meta workspace.ChatMeta, msgs []llm.Message) *Sessi
 }
 
 // session finds a session in memory or on disk.
+// The file is read and decoded outside the manager's lock; when two
+// requests load the same session at once, the first registered wins.
 func (m *Manager) session(id string) (*Session, error) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if s, ok := m.sessions[id]; ok {
+	s, ok := m.sessions[id]
+	m.mu.Unlock()
+	if ok {
 		return s, nil
 	}
 	if id == "" {
@@ -305,8 +308,13 @@ func (m *Manager) session(id string) (*Session, error) {
 		return nil, invalidf("session %q cannot be loaded: %v", id, err)
 	}
 	msgs, view := decodeHistory(id, lines)
-	s := m.newSession(meta, msgs)
+	s = m.newSession(meta, msgs)
 	s.view = view
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if other, ok := m.sessions[id]; ok {
+		return other, nil
+	}
 	m.sessions[id] = s
 	return s, nil
 }

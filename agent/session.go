@@ -61,11 +61,16 @@ type Session struct {
 	busy           bool
 	cancel         context.CancelFunc
 	turnCtx        context.Context // the running turn's; Err() != nil once it is cancelled
-	turnEnded      chan struct{}   // closed when the running turn ends
-	pending        *pendingQuestion
-	approval       *pendingApproval
-	allowed        allowrule.Rules // commands the user allowed for this session
-	edited         map[string]bool // absolute paths of files the agent edited
+	metaGen        uint64          // bumped by every metadata change (under mu)
+	// saveMu orders the metadata writes (never held with mu); savedGen is
+	// the generation last stored.
+	saveMu    sync.Mutex
+	savedGen  uint64
+	turnEnded chan struct{} // closed when the running turn ends
+	pending   *pendingQuestion
+	approval  *pendingApproval
+	allowed   allowrule.Rules // commands the user allowed for this session
+	edited    map[string]bool // absolute paths of files the agent edited
 }
 
 type pendingQuestion struct {
@@ -173,11 +178,24 @@ func (s *Session) modelMessages() []llm.Message {
 	return msgs
 }
 
-// saveMetaLocked rewrites the session file's frontmatter; s.mu must be held.
-func (s *Session) saveMetaLocked() {
+// saveMetaLocked stamps the metadata and returns the function that stores
+// it; s.mu must be held, and the function called once it is released: the
+// guard reads s.mu on every check, so no file is written under it. Saves
+// that finish out of order never store older metadata over newer.
+func (s *Session) saveMetaLocked() func() {
 	s.meta.UpdatedAt = s.m.now()
-	if err := s.m.store.SaveMeta(s.meta); err != nil {
-		slog.Error("persist session", "session", s.meta.ID, "err", err)
+	s.metaGen++
+	gen, meta := s.metaGen, s.meta
+	return func() {
+		s.saveMu.Lock()
+		defer s.saveMu.Unlock()
+		if gen <= s.savedGen {
+			return
+		}
+		s.savedGen = gen
+		if err := s.m.store.SaveMeta(meta); err != nil {
+			slog.Error("persist session", "session", meta.ID, "err", err)
+		}
 	}
 }
 
@@ -201,9 +219,10 @@ func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason s
 	}
 	s.modeNotice = fmt.Sprintf("The session's mode changed from %s to %s (%s) since your last step. Follow the instructions of %s mode from now on.",
 		upper(old), upper(mode), changeSource(source), upper(mode))
-	s.saveMetaLocked()
+	save := s.saveMetaLocked()
 	info := s.infoLocked()
 	s.mu.Unlock()
+	save()
 
 	if mode == guard.ModePlan {
 		s.m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.UTC().Format(time.RFC3339), reason))
@@ -216,12 +235,14 @@ func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason s
 // attachPlan sets the session's plan file (workspace-relative).
 func (s *Session) attachPlan(rel string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.meta.PlanFile == rel {
+		s.mu.Unlock()
 		return
 	}
 	s.meta.PlanFile = rel
-	s.saveMetaLocked()
+	save := s.saveMetaLocked()
+	s.mu.Unlock()
+	save()
 }
 
 func changeSource(source string) string {

@@ -127,8 +127,9 @@ func (s *Session) begin(ctx context.Context) (context.Context, func(), error) {
 		s.mu.Lock()
 		s.busy = false
 		s.cancel, s.turnCtx = nil, nil
-		s.saveMetaLocked()
+		save := s.saveMetaLocked()
 		s.mu.Unlock()
+		save()
 		close(ended)
 	}, nil
 }

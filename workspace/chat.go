@@ -44,9 +44,16 @@ type chatFront struct {
 	EnteredReason string     `yaml:"entered_reason,omitempty"`
 }
 
-// ChatStore keeps sessions in <dir>/<id>.chat: a YAML frontmatter rewritten
-// atomically, then the messages, one compact JSON object per line, appended.
-// It is safe for concurrent use; the operations on one id never interleave.
+// ChatStore keeps sessions in <dir>/<id>.chat: a YAML frontmatter (the
+// metadata as the session was created), then the messages, one compact JSON
+// object per line, appended and never rewritten. Later metadata changes
+// (mode, plan, title, times) go to <id>.meta, a small file with the same
+// frontmatter, replaced atomically: a change costs one small write whatever
+// the history's size, and a crash leaves either the old or the new one.
+// When <id>.meta exists it wins over the .chat frontmatter; a session
+// written before .meta files (or never changed since) has none and loads
+// from its .chat alone. It is safe for concurrent use; the operations on one
+// id never interleave.
 type ChatStore struct {
 	dir   string
 	mu    sync.Mutex
@@ -74,6 +81,31 @@ func ValidChatID(id string) error {
 }
 
 func (s *ChatStore) path(id string) string { return filepath.Join(s.dir, id+chatExt) }
+
+// metaExt is the extension of session metadata files.
+const metaExt = ".meta"
+
+func (s *ChatStore) metaPath(id string) string { return filepath.Join(s.dir, id+metaExt) }
+
+// currentMeta is meta (from the .chat frontmatter) updated by the session's
+// .meta file, when it has one. The caller holds the id's lock.
+func (s *ChatStore) currentMeta(id string, meta ChatMeta) (ChatMeta, error) {
+	data, err := os.ReadFile(s.metaPath(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return meta, nil
+	}
+	if err != nil {
+		return meta, err
+	}
+	m, _, err := splitChat(data)
+	if err != nil {
+		return meta, fmt.Errorf("%s: %w", s.metaPath(id), err)
+	}
+	if m.ID == "" {
+		m.ID = meta.ID
+	}
+	return m, nil
+}
 
 // lock takes the lock of one id.
 func (s *ChatStore) lock(id string) func() {
@@ -111,27 +143,21 @@ func (s *ChatStore) Create(meta ChatMeta) error {
 	return nil
 }
 
-// SaveMeta rewrites the frontmatter of an existing session atomically (a
-// temporary file renamed over it), keeping its messages.
+// SaveMeta stores the metadata of an existing session in its .meta file,
+// atomically (a temporary file renamed over it); the .chat is not touched.
 func (s *ChatStore) SaveMeta(meta ChatMeta) error {
 	if err := ValidChatID(meta.ID); err != nil {
 		return fmt.Errorf("save session: %w", err)
 	}
 	defer s.lock(meta.ID)()
-	p := s.path(meta.ID)
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return fmt.Errorf("save session %s: %w", meta.ID, err)
-	}
-	_, msgStart, err := splitChat(data)
-	if err != nil {
+	if _, err := os.Stat(s.path(meta.ID)); err != nil {
 		return fmt.Errorf("save session %s: %w", meta.ID, err)
 	}
 	front, err := encodeChatFront(meta)
 	if err != nil {
 		return fmt.Errorf("save session %s: %w", meta.ID, err)
 	}
-	if err := writeAtomic(p, append(front, data[msgStart:]...), 0o644); err != nil {
+	if err := writeAtomic(s.metaPath(meta.ID), front, 0o644); err != nil {
 		return fmt.Errorf("save session %s: %w", meta.ID, err)
 	}
 	return nil
@@ -199,6 +225,9 @@ func (s *ChatStore) Load(id string) (ChatMeta, []json.RawMessage, error) {
 	}
 	if meta.ID == "" {
 		meta.ID = id
+	}
+	if meta, err = s.currentMeta(id, meta); err != nil {
+		return ChatMeta{}, nil, fmt.Errorf("load session %s: %w", id, err)
 	}
 	var msgs []json.RawMessage
 	lineNo := 0
@@ -286,7 +315,10 @@ func (s *ChatStore) readMeta(id string) (ChatMeta, error) {
 	if meta.ID == "" {
 		meta.ID = id
 	}
-	return meta, err
+	if err != nil {
+		return meta, err
+	}
+	return s.currentMeta(id, meta)
 }
 
 func isFence(line []byte) bool {

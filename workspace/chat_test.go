@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -133,10 +134,57 @@ func TestChatCrashRecovery(t *testing.T) {
 	if err != nil || got.Mode != "build" || len(msgs) != 3 {
 		t.Errorf("after SaveMeta: %+v %q %v", got, msgs, err)
 	}
-	// No temporary files are left by SaveMeta.
+	// SaveMeta wrote the small .meta file, left the .chat alone and no
+	// temporary file behind.
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("files in the chat folder: %v", entries)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{"s1.chat", "s1.meta"}) {
+		t.Errorf("files in the chat folder: %v", names)
+	}
+}
+
+// TestOldFormatChatLoads: a session written before .meta files existed
+// (testdata/chat/old-format.chat, committed as agentls wrote it) loads, is
+// listed, and its first metadata change goes to a .meta file without
+// touching the history.
+func TestOldFormatChatLoads(t *testing.T) {
+	dir := t.TempDir()
+	old, err := os.ReadFile(filepath.Join("testdata", "chat", "old-format.chat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id = "0192f6c4-2b1e-7c3a-9d4e-5f6a7b8c9d0e"
+	if err := os.WriteFile(filepath.Join(dir, id+".chat"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := NewChatStore(dir)
+	meta, msgs, err := s.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meta.ID != id || meta.Mode != "plan" || meta.Title != "Add a cache" || meta.PlanFile != "plans/cache.plan" || len(msgs) != 2 {
+		t.Fatalf("old-format session = %+v, %d messages", meta, len(msgs))
+	}
+	list, err := s.List()
+	if err != nil || len(list) != 1 || list[0].Title != "Add a cache" {
+		t.Fatalf("List = %+v, %v", list, err)
+	}
+	meta.Mode = "build"
+	if err := s.SaveMeta(meta); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, id+".chat")); string(now) != string(old) {
+		t.Fatal("SaveMeta rewrote the .chat file")
+	}
+	meta2, msgs2, err := s.Load(id)
+	if err != nil || meta2.Mode != "build" || meta2.PlanFile != "plans/cache.plan" || len(msgs2) != 2 {
+		t.Fatalf("after SaveMeta: %+v, %d messages, %v", meta2, len(msgs2), err)
+	}
+	if list, _ := s.List(); len(list) != 1 || list[0].Mode != "build" {
+		t.Fatalf("List after SaveMeta = %+v", list)
 	}
 }
 
