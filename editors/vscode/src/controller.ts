@@ -291,8 +291,8 @@ export class AgentController implements vscode.Disposable {
       return;
     }
     try {
+      // The conversation resumes as a background turn; its updates stream as usual.
       await this.request(Methods.answer, { sessionId: st.session.sessionId, questionId, answers });
-      st.busy = true;
     } catch (e) {
       this.error(e);
     }
