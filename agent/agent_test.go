@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -730,5 +732,36 @@ steps:
 	}
 	if model.Remaining() != 0 {
 		t.Fatalf("%d steps left", model.Remaining())
+	}
+}
+
+// TestSecondProcessCannotDriveASession: two managers on one workspace stand
+// for two processes (the LSP face and another editor window): the second
+// cannot load the session the first drives, with a clear error, until the
+// first closes. Start-up sweeps a dead writer's temporary file.
+func TestSecondProcessCannotDriveASession(t *testing.T) {
+	ed := &memEditor{}
+	m, _ := newTestManager(t, "name: none\nsteps:\n  - text: x\n", ed, nil)
+	s := newTestSession(t, m, "plan")
+	leftover := filepath.Join(m.ws.Root(), ".agentls", "chats", "."+s.ID()+".chat.agentls-2147483646-1.tmp")
+	if err := os.WriteFile(leftover, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := NewManager(Options{Workspace: m.ws, Config: m.config(), Provider: m.Provider(), Editor: &memEditor{ws: m.ws}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	if _, err := os.Stat(leftover); !os.IsNotExist(err) {
+		t.Fatalf("the dead writer's temporary file survived start-up: %v", err)
+	}
+	_, _, err = m2.LoadSession(context.Background(), s.ID())
+	var inv *InvalidParamsError
+	if !errors.As(err, &inv) || !strings.Contains(err.Error(), "open in another agentls process") {
+		t.Fatalf("second process loading a driven session = %v", err)
+	}
+	m.Close()
+	if _, _, err := m2.LoadSession(context.Background(), s.ID()); err != nil {
+		t.Fatalf("after the first closed: %v", err)
 	}
 }

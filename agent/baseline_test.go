@@ -116,6 +116,7 @@ func TestChangedSinceApproval(t *testing.T) {
 		t.Fatalf("%d plan updates for one change, want 1", got)
 	}
 	// After a restart (a new manager on the same workspace) it still shows.
+	m.Close() // the old process is gone, and its session locks with it
 	m2, err := NewManager(Options{Workspace: m.ws, Config: m.config(), Provider: m.Provider(), Editor: ed})
 	if err != nil {
 		t.Fatal(err)

@@ -114,7 +114,20 @@ func NewManager(opts Options) (*Manager, error) {
 		sessions:    map[string]*Session{},
 	}
 	m.Reconfigure(opts.Config, opts.Provider)
+	m.sweepTemps()
 	return m, nil
+}
+
+// sweepTemps removes the temporary files of atomic writes that a killed
+// agentls left in the workspace root, agentls's folders and the plans
+// folder (see workspace.SweepTemps: never another live process's).
+func (m *Manager) sweepTemps() {
+	root := m.ws.Root()
+	dirs := []string{root, filepath.Join(root, ".agentls"), filepath.Join(root, ".agentls", "chats")}
+	if p, err := m.ws.Resolve(m.plansDir()); err == nil {
+		dirs = append(dirs, p.Abs)
+	}
+	workspace.SweepTemps(dirs...)
 }
 
 // liveConfig is what one configuration decides: the configuration itself,
@@ -190,6 +203,7 @@ func (m *Manager) Close() {
 	m.stopBase()
 	m.CancelAll()
 	m.wg.Wait()
+	m.store.Release() // other processes may drive our sessions now
 }
 
 // startBackground counts one background job that Close waits for. It
@@ -256,6 +270,9 @@ func (m *Manager) createSession(meta workspace.ChatMeta) (*Session, error) {
 	if err := m.store.Create(meta); err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
+	if err := m.store.Own(meta.ID); err != nil {
+		return nil, fmt.Errorf("create session: %w", err)
+	}
 	s := m.newSession(meta, nil)
 	m.mu.Lock()
 	m.sessions[meta.ID] = s
@@ -306,6 +323,11 @@ func (m *Manager) session(id string) (*Session, error) {
 			return nil, invalidf("unknown session %q", id)
 		}
 		return nil, invalidf("session %q cannot be loaded: %v", id, err)
+	}
+	// Driving a session takes its lock: another process (editor window,
+	// face of agentls) that drives it gets a clear error.
+	if err := m.store.Own(id); err != nil {
+		return nil, invalidf("%v", err)
 	}
 	msgs, view := decodeHistory(id, lines)
 	s = m.newSession(meta, msgs)

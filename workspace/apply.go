@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 )
 
@@ -89,7 +90,9 @@ func (w *Workspace) ApplyToDisk(c Change) error {
 // untouched.
 func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".agentls-*.tmp")
+	// The pid in the name lets SweepTemps tell a dead writer's leftover from
+	// a live process's write in flight.
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".agentls-"+strconv.Itoa(os.Getpid())+"-*.tmp")
 	if err != nil {
 		return err
 	}

@@ -58,11 +58,60 @@ type ChatStore struct {
 	dir   string
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
+	owned map[string]*os.File // sessions this store owns: their locked <id>.lock
 }
 
 // NewChatStore returns a store over dir (created when the first session is).
 func NewChatStore(dir string) *ChatStore {
-	return &ChatStore{dir: dir, locks: make(map[string]*sync.Mutex)}
+	return &ChatStore{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File)}
+}
+
+// errLocked is lockFile's error for a lock another process holds.
+var errLocked = errors.New("locked")
+
+// ErrSessionOwned is wrapped by Own's error for a session another process
+// (another editor window, another face of agentls) drives.
+var ErrSessionOwned = errors.New("the session is open in another agentls process")
+
+// Own takes the session's lock (flock on <dir>/<id>.lock) for as long as
+// this store lives or until Release: two processes sharing the folder never
+// drive one session at once. Owning a session twice is a no-op. The lock
+// ends with the process, so a crash leaves nothing to clean.
+func (s *ChatStore) Own(id string) error {
+	if err := ValidChatID(id); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.owned[id]; ok {
+		return nil
+	}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return fmt.Errorf("lock session %s: %w", id, err)
+	}
+	f, err := os.OpenFile(filepath.Join(s.dir, id+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("lock session %s: %w", id, err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLocked) {
+			return fmt.Errorf("session %s: %w (another editor window?); close it there or start a new session", id, ErrSessionOwned)
+		}
+		return fmt.Errorf("lock session %s: %w", id, err)
+	}
+	s.owned[id] = f
+	return nil
+}
+
+// Release gives up every session this store owns.
+func (s *ChatStore) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, f := range s.owned {
+		f.Close() // closing the file releases its flock
+		delete(s.owned, id)
+	}
 }
 
 // chatExt is the extension of session files.
