@@ -304,8 +304,9 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 		return decision{}, false
 	}
 	reply, err := m.editor.Ask(ctx, AskRequest{
-		SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "plan_approval", CreatedAt: m.now(),
-		Actions: []questions.Action{{Title: "Accept & Build", Value: true}, {Title: "Keep Planning", Value: false}},
+		SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "plan_approval", PlanFile: rel, CreatedAt: m.now(),
+		// The safe action first: eglot takes the first one on a bare Enter.
+		Actions: []questions.Action{{Title: "Keep Planning", Value: false}, {Title: "Accept & Build", Value: true}},
 	})
 	switch {
 	case errors.Is(err, ErrNoSurface):
@@ -316,7 +317,10 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 		}
 		return decision{}, false
 	case reply.Dismissed:
-		return decision{reason: "the user dismissed the approval", source: "tool"}, true
+		// Escape is not a decision: the approval stays pending for the
+		// lenses, the commands or the next prompt (PROTOCOL.md §5).
+		slog.Info("approval dialog dismissed; the approval stays pending", "session", s.meta.ID, "plan", rel)
+		return decision{}, false
 	}
 	approve, _ := reply.Answers["approve"].(bool)
 	feedback, _ := reply.Answers["feedback"].(string)

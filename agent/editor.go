@@ -66,7 +66,10 @@ type AskRequest struct {
 	QuestionID string
 	Set        *questions.Set
 	Purpose    string // "question" or "plan_approval"
-	CreatedAt  time.Time
+	// PlanFile is the plan awaiting approval (workspace-relative), for
+	// purpose "plan_approval".
+	PlanFile  string
+	CreatedAt time.Time
 	// Actions overrides the message-request actions (plan approval: "Accept &
 	// Build" / "Keep Planning"); nil means derive them from the questions.
 	Actions []questions.Action

@@ -17,6 +17,9 @@ import (
 func NewProvider(cfg config.Config, getenv func(string) string, root string) (llm.Provider, error) {
 	switch cfg.Model.Provider {
 	case "", "openai":
+		if err := checkAPIKey(cfg, getenv); err != nil {
+			return nil, err
+		}
 		p, err := openai.New(openai.Config{
 			BaseURL:   cfg.Model.BaseURL,
 			APIKey:    cfg.APIKey(getenv),

@@ -67,6 +67,8 @@ type Session struct {
 	saveMu    sync.Mutex
 	savedGen  uint64
 	turnEnded chan struct{} // closed when the running turn ends
+	// lastResult is how the last turn ended (set before turnEnded closes).
+	lastResult TurnResult
 	pending   *pendingQuestion
 	approval  *pendingApproval
 	allowed   allowrule.Rules // commands the user allowed for this session

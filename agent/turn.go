@@ -39,6 +39,9 @@ type PromptRequest struct {
 	Context *PromptContext
 	// QuestionAnswer answers a pending question in the same message.
 	QuestionAnswer *QuestionAnswer
+	// OnStart, if set, is called once the turn has begun (the session was
+	// free and the message valid), right before the first model request.
+	OnStart func()
 }
 
 // PromptContext is a file (and optionally a range in it) the user attached.
@@ -59,6 +62,8 @@ type TurnResult struct {
 	StopReason StopReason
 	// Err is set when StopReason is StopError.
 	Err error
+	// Text is the turn's last assistant text ("" when it had none).
+	Text string
 }
 
 // errApprovalTimeout ends a turn whose plan approval got no answer in time.
@@ -70,6 +75,18 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	s, err := m.session(req.SessionID)
 	if err != nil {
 		return TurnResult{}, err
+	}
+	if res, joined, err := s.joinApprovalTurn(ctx, req.Text, req.OnStart); joined {
+		return res, err
+	}
+	if req.QuestionAnswer == nil {
+		qa, err := s.textAnswer(req.Text)
+		if err != nil {
+			return TurnResult{}, err
+		}
+		if qa != nil {
+			req.QuestionAnswer, req.Text = qa, ""
+		}
 	}
 	var release func()
 	var answerNote string
@@ -94,7 +111,10 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 		return TurnResult{}, invalidf("text is empty")
 	}
 	s.append(llm.Message{Role: llm.RoleUser, Content: text})
-	return s.runTurn(ctx), nil
+	if req.OnStart != nil {
+		req.OnStart()
+	}
+	return s.endTurn(s.runTurn(ctx)), nil
 }
 
 // begin marks the session busy and returns the turn's context. A turn that
@@ -562,7 +582,7 @@ func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
 	go func() {
 		defer m.wg.Done()
 		defer release()
-		res := s.runTurn(ctx)
+		res := s.endTurn(s.runTurn(ctx))
 		slog.Info("resumed turn ended", "session", id, "stopReason", res.StopReason, "err", res.Err)
 	}()
 	return nil

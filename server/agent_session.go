@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -25,6 +27,7 @@ var agentHandlers = map[string]handlerFunc{
 	"agent/resolvePlan":  (*Server).resolvePlan,
 	"agent/listPlans":    (*Server).listPlans,
 	"agent/compact":      (*Server).compact,
+	"agent/checkModel":   (*Server).checkModel,
 }
 
 // decodeParams decodes params into v; a malformed payload is -32602.
@@ -33,9 +36,38 @@ func decodeParams(raw jsonrpc2.RawMessage, v any) error {
 		raw = jsonrpc2.RawMessage("{}")
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return invalidParams("invalid params: %v", err)
+		return invalidParams("invalid params: %s", describeDecodeError(err))
 	}
 	return nil
+}
+
+// describeDecodeError says what is wrong with a payload in the user's terms
+// (never Go type names).
+func describeDecodeError(err error) string {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		want := map[reflect.Kind]string{
+			reflect.String: "text", reflect.Bool: "true or false", reflect.Struct: "an object", reflect.Map: "an object",
+			reflect.Slice: "a list", reflect.Array: "a list", reflect.Int: "a whole number", reflect.Int32: "a whole number",
+			reflect.Int64: "a whole number", reflect.Float64: "a number",
+		}[te.Type.Kind()]
+		if want == "" {
+			want = "something else"
+		}
+		got := map[string]string{"string": "text", "number": "a number", "bool": "true or false", "array": "a list", "object": "an object"}[te.Value]
+		if got == "" {
+			got = te.Value
+		}
+		if te.Field == "" {
+			return fmt.Sprintf("expected %s, got %s", want, got)
+		}
+		return fmt.Sprintf("%s should be %s, not %s", te.Field, want, got)
+	case errors.As(err, &se):
+		return fmt.Sprintf("not valid JSON (at byte %d)", se.Offset)
+	}
+	return "not valid JSON"
 }
 
 type sessionParams struct {
@@ -51,7 +83,11 @@ func (s *Server) newSession(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 		return nil, err
 	}
 	info, err := s.manager().NewSession(ctx, p.Mode, p.Title)
-	return info, rpcError(err)
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	s.setCurrent(info.SessionID)
+	return info, nil
 }
 
 func (s *Server) listSessions(context.Context, jsonrpc2.RawMessage) (any, error) {
@@ -80,6 +116,7 @@ func (s *Server) loadSession(ctx context.Context, raw jsonrpc2.RawMessage) (any,
 	if err != nil {
 		return nil, rpcError(err)
 	}
+	s.setCurrent(info.SessionID)
 	if msgs == nil {
 		msgs = []llm.Message{}
 	}
@@ -88,12 +125,35 @@ func (s *Server) loadSession(ctx context.Context, raw jsonrpc2.RawMessage) (any,
 
 type promptResult struct {
 	StopReason agent.StopReason `json:"stopReason"`
+	Text       string           `json:"text,omitempty"`
 	Error      *struct {
 		Message string `json:"message"`
 	} `json:"error,omitempty"`
 }
 
 func (s *Server) prompt(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	req, err := s.promptRequest(raw)
+	if err != nil {
+		return nil, err
+	}
+	if req.SessionID != "" {
+		s.setCurrent(req.SessionID)
+	}
+	res, err := s.manager().Prompt(ctx, req)
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	out := promptResult{StopReason: res.StopReason, Text: res.Text}
+	if res.Err != nil {
+		out.Error = &struct {
+			Message string `json:"message"`
+		}{Message: res.Err.Error()}
+	}
+	return out, nil
+}
+
+// promptRequest decodes agent/prompt's params (agentls.prompt's argument).
+func (s *Server) promptRequest(raw jsonrpc2.RawMessage) (agent.PromptRequest, error) {
 	var p struct {
 		SessionID string `json:"sessionId"`
 		Text      string `json:"text"`
@@ -114,13 +174,13 @@ func (s *Server) prompt(ctx context.Context, raw jsonrpc2.RawMessage) (any, erro
 		} `json:"questionAnswer"`
 	}
 	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
+		return agent.PromptRequest{}, err
 	}
 	req := agent.PromptRequest{SessionID: p.SessionID, Text: p.Text}
 	if p.Context != nil {
 		path, err := uriToPath(p.Context.URI)
 		if err != nil {
-			return nil, invalidParams("context.uri: %v", err)
+			return agent.PromptRequest{}, invalidParams("context.uri: %v", err)
 		}
 		req.Context = &agent.PromptContext{Path: path, StartLine: -1}
 		if r := p.Context.Range; r != nil {
@@ -130,21 +190,17 @@ func (s *Server) prompt(ctx context.Context, raw jsonrpc2.RawMessage) (any, erro
 	if qa := p.QuestionAnswer; qa != nil {
 		answers, err := questions.DecodeAnswers(qa.Answers)
 		if err != nil {
-			return nil, invalidParams("questionAnswer.answers: %v", err)
+			return agent.PromptRequest{}, invalidParams("questionAnswer.answers: %v", err)
 		}
 		req.QuestionAnswer = &agent.QuestionAnswer{QuestionID: qa.QuestionID, Answers: answers}
 	}
-	res, err := s.manager().Prompt(ctx, req)
-	if err != nil {
-		return nil, rpcError(err)
-	}
-	out := promptResult{StopReason: res.StopReason}
-	if res.Err != nil {
-		out.Error = &struct {
-			Message string `json:"message"`
-		}{Message: res.Err.Error()}
-	}
-	return out, nil
+	return req, nil
+}
+
+// checkModel is agent/checkModel: one cheap request to the model's
+// endpoint, or the reason none can be made.
+func (s *Server) checkModel(ctx context.Context, _ jsonrpc2.RawMessage) (any, error) {
+	return s.manager().CheckModel(ctx), nil
 }
 
 func (s *Server) cancel(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {

@@ -97,7 +97,6 @@ func TestApprovalDialog(t *testing.T) {
 		{"reject with feedback", answers(map[string]any{"approve": false, "feedback": "  also say goodbye "}), false, "also say goodbye"},
 		{"keep planning", answers(map[string]any{"approve": false}), false, "the user chose to keep planning"},
 		{"keep planning blank feedback", answers(map[string]any{"approve": false, "feedback": "   "}), false, "the user chose to keep planning"},
-		{"dismiss", map[string]any{"dismissed": true}, false, "the user dismissed the approval"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -249,7 +248,6 @@ func TestApprovalWithShowMessageRequest(t *testing.T) {
 		{"accept", false, map[string]any{"title": "Accept & Build"}, ""},
 		{"accept with value", true, map[string]any{"title": "Accept & Build", "value": true}, ""},
 		{"keep planning", false, map[string]any{"title": "Keep Planning"}, "the user chose to keep planning"},
-		{"dismissed", true, nil, "the user dismissed the approval"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -270,10 +268,10 @@ func TestApprovalWithShowMessageRequest(t *testing.T) {
 			}
 			r := reqs[0]
 			if r.Type != 3 || !strings.Contains(r.Message, greetPlan) || len(r.Actions) != 2 ||
-				r.Actions[0]["title"] != "Accept & Build" || r.Actions[1]["title"] != "Keep Planning" {
+				r.Actions[0]["title"] != "Keep Planning" || r.Actions[1]["title"] != "Accept & Build" {
 				t.Fatalf("approval request = %+v", r)
 			}
-			for i, want := range []bool{true, false} {
+			for i, want := range []bool{false, true} {
 				if v, ok := r.Actions[i]["value"]; ok != tc.props || (ok && v != want) {
 					t.Fatalf("action %d = %v (additionalPropertiesSupport %v)", i, r.Actions[i], tc.props)
 				}

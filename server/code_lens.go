@@ -4,16 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/workspace"
 )
 
-// codeLens shows, on a `.plan` document: "Approve & Build" (approving the
-// session that waits for this plan's approval, else starting a build session
-// with the plan attached), "N/M steps done", and "Archive". An archived plan
-// shows only its progress.
+// codeLens shows, on a `.plan` document: "Approve & Build" on a plan that
+// can be approved (the one awaiting approval, beside "Keep Planning"; or a
+// draft without lint errors, which starts a build session), else the plan's
+// status; "N/M steps done" (agentls.showPlan); and "Archive". Every lens
+// runs a real command.
 func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	var p struct {
 		TextDocument struct {
@@ -40,19 +42,62 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 	if err != nil {
 		return lenses, nil
 	}
-	plan, err := workspace.ParsePlan(text)
-	archived := err == nil && plan.Meta != nil && plan.Meta.Status == workspace.PlanArchived
-	done := plan.StepsDone()
-	if id, ok := mgr.AwaitingApproval(wp.Rel); ok {
-		lenses = append(lenses, newLens("Approve & Build", "agentls.approvePlan", map[string]string{"sessionId": id}))
-	} else if !archived {
-		lenses = append(lenses, newLens("Approve & Build", "agentls.buildPlan", map[string]string{"path": wp.Rel}))
+	plan, _ := workspace.ParsePlan(text)
+	status := planStatus(plan)
+	show := map[string]string{"path": wp.Rel}
+	switch id, awaiting := mgr.AwaitingApproval(wp.Rel); {
+	case awaiting:
+		lenses = append(lenses,
+			newLens("Approve & Build", "agentls.approvePlan", map[string]string{"sessionId": id}),
+			newLens("Keep Planning", "agentls.rejectPlan", map[string]string{"sessionId": id, "reason": keepPlanningReason}))
+	case status == workspace.PlanDraft && !hasLintErrors(text):
+		lenses = append(lenses, newLens("Approve & Build", "agentls.buildPlan", show))
+	default:
+		lenses = append(lenses, newLens(statusTitle(status, text), "agentls.showPlan", show))
 	}
-	lenses = append(lenses, newLens(fmt.Sprintf("%d/%d steps done", done, len(plan.Steps)), "", nil))
-	if !archived {
-		lenses = append(lenses, newLens("Archive", "agentls.archivePlan", map[string]string{"path": wp.Rel}))
+	lenses = append(lenses, newLens(fmt.Sprintf("%d/%d steps done", plan.StepsDone(), len(plan.Steps)), "agentls.showPlan", show))
+	if status != workspace.PlanArchived {
+		lenses = append(lenses, newLens("Archive", "agentls.archivePlan", show))
 	}
 	return lenses, nil
+}
+
+// keepPlanningReason is the rejection reason of the "Keep Planning" lens.
+const keepPlanningReason = "the user chose to keep planning"
+
+func hasLintErrors(text string) bool {
+	for _, d := range workspace.LintPlan(text) {
+		if d.Severity == workspace.PlanSeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// statusTitle is the status lens of a plan that cannot be approved now.
+func statusTitle(status workspace.PlanStatus, text string) string {
+	if status == workspace.PlanDraft && hasLintErrors(text) {
+		return "Draft (fix the plan's errors to approve it)"
+	}
+	return "Status: " + string(status)
+}
+
+// refreshLenses asks the editor to re-request code lenses
+// (workspace/codeLens/refresh) when it supports that: a plan changed.
+func (s *Server) refreshLenses() {
+	s.mu.Lock()
+	ok := s.caps.codeLensRefresh && s.ctx != nil
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		if _, err := s.conn.Call(s.ctx, "workspace/codeLens/refresh", nil, nil); err != nil {
+			slog.Debug("code lens refresh", "err", err)
+		}
+	}()
 }
 
 // codeLens is an LSP CodeLens with its command (always resolved).
@@ -67,8 +112,8 @@ type lensCommand struct {
 	Arguments []json.RawMessage `json:"arguments,omitempty"`
 }
 
-// newLens is a lens on the document's first line. command "" is a label
-// that runs nothing; arg, if not nil, is the command's single argument.
+// newLens is a lens on the document's first line; arg, if not nil, is the
+// command's single argument.
 func newLens(title, command string, arg map[string]string) codeLens {
 	c := lensCommand{Title: title, Command: command}
 	if arg != nil {

@@ -3,36 +3,46 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"sort"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/workspace"
 )
 
-// commandMethods maps the workspace/executeCommand commands (PROTOCOL.md §6)
-// to the agent/* method taking the same argument object.
-var commandMethods = map[string]string{
-	"agentls.newSession":  "agent/newSession",
-	"agentls.prompt":      "agent/prompt",
-	"agentls.setMode":     "agent/setMode",
-	"agentls.approvePlan": "agent/resolvePlan",
-	"agentls.rejectPlan":  "agent/resolvePlan",
-	"agentls.cancel":      "agent/cancel",
-	"agentls.compact":     "agent/compact",
+// command is one workspace/executeCommand command (PROTOCOL.md §6). Its
+// single argument object is what the matching agent/* method takes; shape
+// says it in the user's terms for error messages.
+type command struct {
+	run   handlerFunc
+	shape string
+	// session: the argument's sessionId defaults to the current session.
+	session bool
 }
 
-// planCommands are the commands on a plan file (the code lenses'), whose
-// single argument is {path}: workspace-relative, absolute, or a file URI.
-var planCommands = map[string]handlerFunc{
-	"agentls.buildPlan":   (*Server).buildPlanCommand,
-	"agentls.archivePlan": (*Server).archivePlanCommand,
+// commands are the workspace/executeCommand commands.
+var commands = map[string]command{
+	"agentls.newSession":  {run: (*Server).newSessionCommand, shape: `{"mode": "plan" or "build", "title": "…"} (both optional)`},
+	"agentls.prompt":      {run: (*Server).promptCommand, shape: `{"text": "…"} (and optionally "sessionId")`},
+	"agentls.setMode":     {run: (*Server).setMode, shape: `{"mode": "plan" or "build"} (and optionally "sessionId")`, session: true},
+	"agentls.approvePlan": {run: decided("approve"), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.rejectPlan":  {run: decided("reject"), shape: `{"reason": "…"} (and optionally "sessionId")`, session: true},
+	"agentls.cancel":      {run: (*Server).cancel, shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.compact":     {run: (*Server).compact, shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.answer":      {run: (*Server).answerCommand, shape: `{"answers": {"name": value}} (and optionally "sessionId", "questionId")`, session: true},
+	"agentls.checkModel":  {run: (*Server).checkModelCommand, shape: `{}`},
+	"agentls.showPlan":    {run: (*Server).showPlanCommand, shape: `{"path": "plans/….plan"}`},
+	"agentls.buildPlan":   {run: (*Server).buildPlanCommand, shape: `{"path": "plans/….plan"}`},
+	"agentls.archivePlan": {run: (*Server).archivePlanCommand, shape: `{"path": "plans/….plan"}`},
 }
 
 func commandNames() []string {
-	names := make([]string, 0, len(commandMethods)+len(planCommands))
-	for n := range commandMethods {
-		names = append(names, n)
-	}
-	for n := range planCommands {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -41,41 +51,226 @@ func commandNames() []string {
 
 func (s *Server) executeCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	var p struct {
-		Command   string            `json:"command"`
-		Arguments []json.RawMessage `json:"arguments"`
+		Command   string          `json:"command"`
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	method, ok := commandMethods[p.Command]
-	planCommand, isPlanCommand := planCommands[p.Command]
-	if !ok && !isPlanCommand {
-		return nil, invalidParams("unknown command %q", p.Command)
+	cmd, ok := commands[p.Command]
+	if !ok {
+		return nil, invalidParams("unknown command %q; the commands are: %s", p.Command, strings.Join(commandNames(), ", "))
 	}
 	if !s.isInitialized() {
 		return nil, jsonrpc2.NewError(serverNotInitialized, "server not initialized")
 	}
-	arg := json.RawMessage("{}")
-	if len(p.Arguments) > 0 {
-		arg = p.Arguments[0]
+	arg, err := commandArg(p.Arguments)
+	if err != nil {
+		return nil, invalidParams("%s expects %s; got %s", p.Command, cmd.shape, err)
 	}
-	if isPlanCommand {
-		return planCommand(s, ctx, jsonrpc2.RawMessage(arg))
-	}
-	switch p.Command {
-	case "agentls.approvePlan", "agentls.rejectPlan":
-		var m map[string]any
-		if err := json.Unmarshal(arg, &m); err != nil || m == nil {
-			return nil, invalidParams("%s takes one argument object", p.Command)
+	if cmd.session {
+		if arg, err = s.withSession(arg); err != nil {
+			return nil, invalidParams("%s: %v", p.Command, err)
 		}
-		m["decision"] = map[string]string{"agentls.approvePlan": "approve", "agentls.rejectPlan": "reject"}[p.Command]
+	}
+	res, err := cmd.run(s, ctx, jsonrpc2.RawMessage(arg))
+	if je, ok := err.(*jsonrpc2.Error); ok && je.Code == jsonrpc2.InvalidParams && !strings.HasPrefix(je.Message, p.Command) {
+		je.Message = fmt.Sprintf("%s: %s (it expects %s)", p.Command, je.Message, cmd.shape)
+	}
+	return res, err
+}
+
+// commandArg is the single argument object of a command: arguments may be
+// [], [{}], [null], [object] or the object itself. err describes what came
+// instead, in the user's terms.
+func commandArg(raw json.RawMessage) (json.RawMessage, error) {
+	raw = json.RawMessage(strings.TrimSpace(string(raw)))
+	if len(raw) == 0 || string(raw) == "null" {
+		return json.RawMessage("{}"), nil
+	}
+	if raw[0] == '[' {
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, fmt.Errorf("arguments that are not valid JSON")
+		}
+		if len(list) == 0 {
+			return json.RawMessage("{}"), nil
+		}
+		raw = json.RawMessage(strings.TrimSpace(string(list[0])))
+		if string(raw) == "null" {
+			return json.RawMessage("{}"), nil
+		}
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, fmt.Errorf("%s", describeJSON(raw))
+	}
+	if !json.Valid(raw) {
+		return nil, fmt.Errorf("an object that is not valid JSON")
+	}
+	return raw, nil
+}
+
+// describeJSON names a JSON value's kind as a person would.
+func describeJSON(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "arguments that are not valid JSON"
+	}
+	switch x := v.(type) {
+	case []any:
+		if len(x) == 0 {
+			return "an empty list"
+		}
+		return "a list"
+	case string:
+		return fmt.Sprintf("the text %q", firstLine(x, 40))
+	case float64:
+		return "a number"
+	case bool:
+		return "true or false"
+	case map[string]any:
+		return "an object"
+	}
+	return "nothing"
+}
+
+// withSession fills in a missing sessionId with the current session.
+func (s *Server) withSession(arg json.RawMessage) (json.RawMessage, error) {
+	var m map[string]any
+	if err := json.Unmarshal(arg, &m); err != nil {
+		return nil, err
+	}
+	if id, _ := m["sessionId"].(string); id != "" {
+		return arg, nil
+	}
+	id := s.currentSession()
+	if id == "" {
+		return nil, fmt.Errorf("no session yet: start one with agentls.prompt or agentls.newSession, or pass \"sessionId\"")
+	}
+	m["sessionId"] = id
+	return json.Marshal(m)
+}
+
+func (s *Server) currentSession() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.current
+}
+
+func (s *Server) setCurrent(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.current = id
+}
+
+// decided is agentls.approvePlan / agentls.rejectPlan: agent/resolvePlan
+// with the decision filled in.
+func decided(decision string) handlerFunc {
+	return func(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, invalidParams("%v", err)
+		}
+		m["decision"] = decision
 		b, err := json.Marshal(m)
 		if err != nil {
 			return nil, invalidParams("%v", err)
 		}
-		arg = b
+		return s.resolvePlan(ctx, b)
 	}
-	return agentHandlers[method](s, ctx, jsonrpc2.RawMessage(arg))
+}
+
+// newSessionCommand is agent/newSession that also says the new session's id
+// in a message (a plain editor shows nothing else).
+func (s *Server) newSessionCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	res, err := s.newSession(ctx, raw)
+	if info, ok := res.(agent.Info); ok && err == nil {
+		s.showLine(msgInfo, fmt.Sprintf("agentls: new %s session %s (%s)", info.Mode, info.SessionID, shortID(info.SessionID)))
+	}
+	return res, err
+}
+
+// promptCommand is agentls.prompt: the turn starts and the command returns
+// at once with {sessionId, started: true} (editors wait on executeCommand
+// with a short timeout); the turn reports through agent/update or, for a
+// plain editor, log lines and a final message. Without a sessionId it uses
+// the current session, creating a plan session if there is none.
+func (s *Server) promptCommand(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	req, err := s.promptRequest(raw)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.Text) == "" && req.QuestionAnswer == nil {
+		return nil, invalidParams(`agentls.prompt expects {"text": "…"}; the text is empty`)
+	}
+	mgr := s.manager()
+	if req.SessionID == "" {
+		req.SessionID = s.currentSession()
+	}
+	if req.SessionID == "" {
+		info, err := mgr.NewSession(s.ctx, "plan", "")
+		if err != nil {
+			return nil, rpcError(err)
+		}
+		req.SessionID = info.SessionID
+	}
+	s.setCurrent(req.SessionID)
+	started := make(chan struct{})
+	failed := make(chan error, 1)
+	req.OnStart = func() { close(started) }
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		res, err := mgr.Prompt(s.ctx, req)
+		if err != nil {
+			failed <- err
+			return
+		}
+		slog.Info("prompt command: turn ended", "session", req.SessionID, "stopReason", res.StopReason)
+		failed <- nil
+	}()
+	select {
+	case <-started:
+	case err := <-failed:
+		if err != nil {
+			return nil, rpcError(err)
+		}
+	}
+	return map[string]any{"sessionId": req.SessionID, "started": true}, nil
+}
+
+// answerCommand is agentls.answer: agent/answer whose questionId defaults
+// to the session's pending question.
+func (s *Server) answerCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	if id, _ := m["questionId"].(string); id == "" {
+		sid, _ := m["sessionId"].(string)
+		qid, err := s.manager().PendingQuestionID(sid)
+		if err != nil {
+			return nil, rpcError(err)
+		}
+		m["questionId"] = qid
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	return s.answer(ctx, b)
+}
+
+func (s *Server) checkModelCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	res, err := s.checkModel(ctx, raw)
+	if c, ok := res.(agent.ModelCheck); ok && err == nil {
+		typ, text := msgInfo, fmt.Sprintf("agentls: model %s at %s answers", c.Model, c.BaseURL)
+		if !c.OK {
+			typ, text = msgError, fmt.Sprintf("agentls: model %s: %s", c.Model, c.Message)
+		}
+		s.showLine(typ, text)
+	}
+	return res, err
 }
 
 type planPathParams struct {
@@ -93,6 +288,7 @@ func (s *Server) buildPlanCommand(ctx context.Context, raw jsonrpc2.RawMessage) 
 	if err != nil {
 		return nil, rpcError(err)
 	}
+	s.setCurrent(info.SessionID)
 	return info, nil
 }
 
@@ -107,5 +303,82 @@ func (s *Server) archivePlanCommand(ctx context.Context, raw jsonrpc2.RawMessage
 	if err != nil {
 		return nil, rpcError(err)
 	}
+	s.refreshLenses()
 	return map[string]string{"path": rel, "status": "archived"}, nil
+}
+
+// planStep is one step in agentls.showPlan's result.
+type planStep struct {
+	Text string `json:"text"`
+	Done bool   `json:"done"`
+}
+
+// showPlanCommand is agentls.showPlan {path}: the plan's title, status and
+// steps, as the result and in a message (the progress lens runs it).
+func (s *Server) showPlanCommand(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p planPathParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(p.Path) == "" {
+		return nil, invalidParams(`agentls.showPlan expects {"path": "plans/….plan"}; the path is empty`)
+	}
+	ws := s.workspace()
+	wp, err := ws.Resolve(p.Path)
+	if err != nil || !wp.Exists || !isPlanDoc(wp.Abs) {
+		return nil, invalidParams("agentls.showPlan: %s is not a .plan file in the workspace", p.Path)
+	}
+	text, err := ws.ReadFile(wp)
+	if err != nil {
+		return nil, invalidParams("agentls.showPlan: read %s: %v", wp.Rel, err)
+	}
+	plan, _ := workspace.ParsePlan(text)
+	res := map[string]any{"path": wp.Rel, "title": planTitle(plan, wp.Rel), "status": planStatus(plan)}
+	steps := make([]planStep, 0, len(plan.Steps))
+	for _, st := range plan.Steps {
+		steps = append(steps, planStep{Text: st.Text, Done: st.Done})
+	}
+	res["steps"] = steps
+	s.showLine(msgInfo, fmt.Sprintf("%s (%s, %s): %d/%d steps done\n%s", res["title"], wp.Rel, res["status"], plan.StepsDone(), len(plan.Steps), stepList(plan, 0, 0)))
+	return res, nil
+}
+
+// planTitle is the plan's title, or its file name without one.
+func planTitle(plan workspace.Plan, rel string) string {
+	if plan.Meta != nil && strings.TrimSpace(plan.Meta.Title) != "" {
+		return strings.TrimSpace(plan.Meta.Title)
+	}
+	return rel
+}
+
+func planStatus(plan workspace.Plan) workspace.PlanStatus {
+	if plan.Meta == nil || plan.Meta.Status == "" {
+		return workspace.PlanDraft
+	}
+	return plan.Meta.Status
+}
+
+// stepList numbers the plan's steps, one per line, each cut to width
+// characters and at most max of them (0: no limit).
+func stepList(plan workspace.Plan, max, width int) string {
+	var b strings.Builder
+	for i, st := range plan.Steps {
+		if max > 0 && i == max {
+			fmt.Fprintf(&b, "… and %d more steps\n", len(plan.Steps)-max)
+			break
+		}
+		box := "[ ]"
+		if st.Done {
+			box = "[x]"
+		}
+		text := st.Text
+		if width > 0 {
+			text = firstLine(text, width)
+		}
+		fmt.Fprintf(&b, "%d. %s %s\n", i+1, box, text)
+	}
+	if len(plan.Steps) == 0 {
+		b.WriteString("(no steps)\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
 }

@@ -111,6 +111,11 @@ func (s *Server) routeOf(c workspace.Change) editRoute {
 	if mode == "disk" || (mode != "client" && !caps.applyEdit) {
 		return routeDisk
 	}
+	if mode != "client" && !caps.savesEdits && !s.isOpen(c) {
+		// A plain editor would keep the edit in a hidden, unsaved buffer
+		// (:qa then refuses to quit): the server writes files it has not open.
+		return routeDisk
+	}
 	switch c.Kind {
 	case workspace.ChangeMkdir:
 		return routeDisk // LSP has no folder creation
@@ -133,6 +138,17 @@ func (s *Server) routeOf(c workspace.Change) editRoute {
 		}
 	}
 	return routeDisk
+}
+
+// isOpen tells whether the editor has the change's file open (for a
+// rename: its source).
+func (s *Server) isOpen(c workspace.Change) bool {
+	p := c.Path
+	if c.Kind == workspace.ChangeRename {
+		p = c.From
+	}
+	_, _, open := s.workspace().Overlay().Get(p.Abs)
+	return open
 }
 
 // workspaceEdit builds the WorkspaceEdit for a change routed to the editor.

@@ -37,7 +37,7 @@ func fullCaps() map[string]any {
 			"workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}},
 		},
 		"window":       map[string]any{"showDocument": map[string]any{"support": true}},
-		"experimental": map[string]any{"agent": map[string]any{"askUser": true, "modeIndicator": true}},
+		"experimental": map[string]any{"agent": map[string]any{"askUser": true, "modeIndicator": true, "savesEdits": true}},
 	}
 }
 

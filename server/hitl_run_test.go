@@ -145,7 +145,7 @@ func TestAllowedCommandsWithMessageRequest(t *testing.T) {
 		handlers: fakeeditor.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
 			var p messageRequest
 			_ = json.Unmarshal(raw, &p)
-			if strings.HasPrefix(p.Message, "Review the plan") {
+			if strings.HasPrefix(p.Message, "Approve the plan") {
 				return map[string]any{"title": "Accept & Build"}
 			}
 			return map[string]any{"title": "Run"}

@@ -39,6 +39,9 @@ type clientCaps struct {
 	messageActionProps bool // additionalPropertiesSupport on message action items
 	askUser            bool // experimental.agent.askUser
 	modeIndicator      bool // experimental.agent.modeIndicator
+	agentClient        bool // experimental.agent was declared (our plugins)
+	savesEdits         bool // experimental.agent.savesEdits
+	codeLensRefresh    bool // workspace.codeLens.refreshSupport
 }
 
 // initializeParams is the part of LSP's InitializeParams agentls reads.
@@ -57,6 +60,9 @@ type initializeParams struct {
 				DocumentChanges    bool     `json:"documentChanges"`
 				ResourceOperations []string `json:"resourceOperations"`
 			} `json:"workspaceEdit"`
+			CodeLens struct {
+				RefreshSupport bool `json:"refreshSupport"`
+			} `json:"codeLens"`
 		} `json:"workspace"`
 		Window struct {
 			WorkDoneProgress bool `json:"workDoneProgress"`
@@ -70,9 +76,10 @@ type initializeParams struct {
 			} `json:"showMessage"`
 		} `json:"window"`
 		Experimental struct {
-			Agent struct {
+			Agent *struct {
 				AskUser       bool `json:"askUser"`
 				ModeIndicator bool `json:"modeIndicator"`
+				SavesEdits    bool `json:"savesEdits"`
 			} `json:"agent"`
 		} `json:"experimental"`
 	} `json:"capabilities"`
@@ -115,8 +122,10 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 		showDocument:       p.Capabilities.Window.ShowDocument.Support,
 		workDoneProgress:   p.Capabilities.Window.WorkDoneProgress,
 		messageActionProps: p.Capabilities.Window.ShowMessage.MessageActionItem.AdditionalPropertiesSupport,
-		askUser:            p.Capabilities.Experimental.Agent.AskUser,
-		modeIndicator:      p.Capabilities.Experimental.Agent.ModeIndicator,
+		codeLensRefresh:    p.Capabilities.Workspace.CodeLens.RefreshSupport,
+	}
+	if a := p.Capabilities.Experimental.Agent; a != nil {
+		caps.agentClient, caps.askUser, caps.modeIndicator, caps.savesEdits = true, a.AskUser, a.ModeIndicator, a.SavesEdits
 	}
 	for _, k := range p.Capabilities.Workspace.WorkspaceEdit.ResourceOperations {
 		caps.resourceOps[k] = true

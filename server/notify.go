@@ -14,13 +14,20 @@ import (
 // The server is the agent's Editor.
 var _ agent.Editor = (*Server)(nil)
 
-// Update sends `agent/update`.
+// Update sends `agent/update` to an editor that declared
+// experimental.agent; others get log lines and messages (plain.go).
 func (s *Server) Update(ctx context.Context, sessionID string, update any) {
+	if s.plainClient() {
+		s.plainUpdate(sessionID, update)
+		return
+	}
 	s.notifyClient(ctx, "agent/update", map[string]any{"sessionId": sessionID, "update": update})
 }
 
 // ModeChanged sends `agent/modeChanged`.
 func (s *Server) ModeChanged(ctx context.Context, ev agent.ModeChange) {
+	s.plain.setMode(ev.SessionID, string(ev.Mode))
+	s.refreshLenses()
 	s.notifyClient(ctx, "agent/modeChanged", ev)
 }
 

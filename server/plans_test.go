@@ -159,7 +159,7 @@ func TestPlanCodeLensesAndArchive(t *testing.T) {
 	got := renderLenses(h.lensesOf("plans/lens.plan"))
 	want := []string{
 		`Approve & Build → agentls.buildPlan {"path":"plans/lens.plan"}`,
-		`1/2 steps done → `,
+		`1/2 steps done → agentls.showPlan {"path":"plans/lens.plan"}`,
 		`Archive → agentls.archivePlan {"path":"plans/lens.plan"}`,
 	}
 	if !slices.Equal(got, want) {
@@ -172,7 +172,7 @@ func TestPlanCodeLensesAndArchive(t *testing.T) {
 	if err := h.ed.Open(h.ctx, "plans/lens.plan", strings.Replace(lensPlan, "- [ ] two", "- [x] two\n- [ ] three", 1)); err != nil {
 		t.Fatal(err)
 	}
-	if got := renderLenses(h.lensesOf("plans/lens.plan")); got[1] != "2/3 steps done → " {
+	if got := renderLenses(h.lensesOf("plans/lens.plan")); got[1] != `2/3 steps done → agentls.showPlan {"path":"plans/lens.plan"}` {
 		t.Fatalf("lenses on the buffer = %q", got)
 	}
 	if err := h.ed.CloseDocument(h.ctx, "plans/lens.plan"); err != nil {
@@ -193,8 +193,9 @@ func TestPlanCodeLensesAndArchive(t *testing.T) {
 	if n := countContaining(h.applyEditLabels(), "archived"); n != 1 {
 		t.Fatalf("%d applyEdit for the archive, want 1", n)
 	}
-	// An archived plan shows only its progress; archiving again changes nothing.
-	if got := renderLenses(h.lensesOf("plans/lens.plan")); !slices.Equal(got, []string{"1/2 steps done → "}) {
+	// An archived plan shows only its status and progress; archiving again changes nothing.
+	if got := renderLenses(h.lensesOf("plans/lens.plan")); !slices.Equal(got, []string{
+		`Status: archived → agentls.showPlan {"path":"plans/lens.plan"}`, `1/2 steps done → agentls.showPlan {"path":"plans/lens.plan"}`}) {
 		t.Fatalf("lenses on an archived plan = %q", got)
 	}
 	if err := h.command("agentls.archivePlan", map[string]any{"path": h.ed.URI("plans/lens.plan")}, &res); err != nil {
@@ -320,7 +321,7 @@ steps:
 	if len(got) == 0 || got[len(got)-1] != rel+": [x] one | [x] two" {
 		t.Fatalf("plan updates = %q", got)
 	}
-	if got := renderLenses(h.lensesOf(rel)); got[1] != "2/2 steps done → " {
+	if got := renderLenses(h.lensesOf(rel)); got[1] != `2/2 steps done → agentls.showPlan {"path":"plans/b.plan"}` {
 		t.Fatalf("lenses = %q", got)
 	}
 }
@@ -402,8 +403,8 @@ steps:
 	if err != nil || plan.Meta == nil || plan.Meta.Status != workspace.PlanApproved {
 		t.Fatalf("plan status after approval: %+v (%v)", plan.Meta, err)
 	}
-	// Nobody waits now: the lens builds.
-	if got := renderLenses(h.lensesOf(rel)); got[0] != `Approve & Build → agentls.buildPlan {"path":"plans/greet.plan"}` {
+	// Nobody waits now and the plan is approved: its status shows instead.
+	if got := renderLenses(h.lensesOf(rel)); got[0] != `Status: approved → agentls.showPlan {"path":"plans/greet.plan"}` {
 		t.Fatalf("lenses after the approval = %q", got)
 	}
 }
@@ -453,8 +454,8 @@ func initializeCommands(t *testing.T) []string {
 // TestExecuteCommands runs every command of PROTOCOL.md §6 and the plan
 // commands through workspace/executeCommand, and their errors.
 func TestExecuteCommands(t *testing.T) {
-	want := []string{"agentls.approvePlan", "agentls.archivePlan", "agentls.buildPlan", "agentls.cancel",
-		"agentls.compact", "agentls.newSession", "agentls.prompt", "agentls.rejectPlan", "agentls.setMode"}
+	want := []string{"agentls.answer", "agentls.approvePlan", "agentls.archivePlan", "agentls.buildPlan", "agentls.cancel",
+		"agentls.checkModel", "agentls.compact", "agentls.newSession", "agentls.prompt", "agentls.rejectPlan", "agentls.setMode", "agentls.showPlan"}
 	if got := initializeCommands(t); !slices.Equal(got, want) {
 		t.Fatalf("declared commands = %q, want %q", got, want)
 	}
@@ -469,9 +470,19 @@ func TestExecuteCommands(t *testing.T) {
 	if s.Mode != "build" || s.Title != "by command" || s.SessionID == "" {
 		t.Fatalf("newSession = %+v", s)
 	}
-	var pr promptResult
-	if err := h.command("agentls.prompt", map[string]any{"sessionId": s.SessionID, "text": "hi"}, &pr); err != nil || pr.StopReason != "end_turn" {
-		t.Fatalf("prompt = %+v, %v", pr, err)
+	// agentls.prompt returns once the turn has started; the turn reports
+	// through agent/update.
+	var started struct {
+		SessionID string `json:"sessionId"`
+		Started   bool   `json:"started"`
+	}
+	if err := h.command("agentls.prompt", map[string]any{"sessionId": s.SessionID, "text": "hi"}, &started); err != nil || !started.Started || started.SessionID != s.SessionID {
+		t.Fatalf("prompt = %+v, %v", started, err)
+	}
+	if err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+		return slices.ContainsFunc(ms, func(m fakeeditor.Message) bool { return strings.Contains(string(m.Params), `"usage_update"`) })
+	}); err != nil {
+		t.Fatal(err)
 	}
 	if err := h.command("agentls.setMode", map[string]any{"sessionId": s.SessionID, "mode": "plan"}, &s); err != nil || s.Mode != "plan" {
 		t.Fatalf("setMode = %+v, %v", s, err)
@@ -492,7 +503,7 @@ func TestExecuteCommands(t *testing.T) {
 	}{
 		{"agentls.approvePlan", map[string]any{"sessionId": s.SessionID}, "no plan is awaiting approval"},
 		{"agentls.rejectPlan", map[string]any{"sessionId": s.SessionID, "reason": "no"}, "no plan is awaiting approval"},
-		{"agentls.approvePlan", "not an object", "takes one argument object"},
+		{"agentls.approvePlan", "not an object", `agentls.approvePlan expects {"sessionId": "…"} (optional: the current session); got the text "not an object"`},
 		{"agentls.setMode", map[string]any{"sessionId": s.SessionID, "mode": "yolo"}, `mode must be "plan" or "build"`},
 		{"agentls.buildPlan", map[string]any{}, "path is required"},
 		{"agentls.buildPlan", map[string]any{"path": "notes.txt"}, "is not an existing .plan file"},

@@ -284,7 +284,7 @@ steps:
 		t.Fatalf("%d applyEdit marking the plan approved, want 1: %q", n, h.applyEditLabels())
 	}
 	if got := renderLenses(h.lensesOf(w.Path)); !slices.Equal(got, []string{
-		`Approve & Build → agentls.buildPlan {"path":"` + w.Path + `"}`, "1/3 steps done → ", `Archive → agentls.archivePlan {"path":"` + w.Path + `"}`,
+		`Status: approved → agentls.showPlan {"path":"` + w.Path + `"}`, `1/3 steps done → agentls.showPlan {"path":"` + w.Path + `"}`, `Archive → agentls.archivePlan {"path":"` + w.Path + `"}`,
 	}) {
 		t.Fatalf("lenses = %q", got)
 	}

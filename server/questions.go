@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/questions"
+	"github.com/agentls/agentls/workspace"
 )
 
 // maxAsks is how many times agent/askUser is sent for one batch when the
@@ -90,11 +91,46 @@ type messageParams struct {
 // and answers the batch's first question with the chosen action's value.
 func (s *Server) askWithActions(ctx context.Context, req agent.AskRequest, caps clientCaps) (agent.AskReply, error) {
 	q := req.Set.Questions[0]
-	v, dismissed, err := s.showMessage(ctx, q.Question, questions.MessageType(q.Severity), req.Actions, caps)
+	text := q.Question
+	if req.Purpose == "plan_approval" && req.PlanFile != "" {
+		text = s.approvalText(req.PlanFile, q.Question)
+		s.refreshLenses() // the plan now shows "Approve & Build" / "Keep Planning"
+	}
+	v, dismissed, err := s.showMessage(ctx, text, questions.MessageType(q.Severity), req.Actions, caps)
 	if err != nil || dismissed {
 		return agent.AskReply{Dismissed: dismissed}, err
 	}
 	return agent.AskReply{Answers: map[string]any{q.Name: v}}, nil
+}
+
+// Limits of the plan shown in an approval message.
+const (
+	approvalSteps     = 12
+	approvalStepWidth = 100
+)
+
+// approvalText is the approval message for editors that cannot show the
+// plan beside it (no window/showDocument in Neovim 0.7 or eglot): the plan's
+// title, its numbered steps (trimmed), its path, what each action does, and
+// the question's other paragraphs (commands the approval allows).
+func (s *Server) approvalText(rel, question string) string {
+	var b strings.Builder
+	plan := workspace.Plan{}
+	if ws := s.workspace(); ws != nil {
+		if wp, err := ws.Resolve(rel); err == nil {
+			if text, err := ws.ReadFile(wp); err == nil {
+				plan, _ = workspace.ParsePlan(text)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "Approve the plan %q (%s)?\n\n", planTitle(plan, rel), rel)
+	b.WriteString(stepList(plan, approvalSteps, approvalStepWidth))
+	b.WriteString("\n\nAccept & Build: switch to BUILD mode and carry it out. Keep Planning: the agent revises it. " +
+		"Dismissed: it waits; approve or reject later with the plan's code lenses, agentls.approvePlan / agentls.rejectPlan, or a new prompt (which asks for changes).")
+	if _, rest, ok := strings.Cut(question, "\n\n"); ok {
+		b.WriteString("\n\n" + rest)
+	}
+	return b.String()
 }
 
 // askWithMessages asks each question in order as a message request.

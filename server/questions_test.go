@@ -247,7 +247,8 @@ func replySequence(results ...any) func(json.RawMessage) any {
 // noAskCaps is an editor without agent/askUser (showMessageRequest only).
 func noAskCaps(actionProps bool) map[string]any {
 	caps := fullCaps()
-	delete(caps, "experimental")
+	// Our kind of client (agent/update, saves edits) without the form.
+	caps["experimental"] = map[string]any{"agent": map[string]any{"savesEdits": true}}
 	if actionProps {
 		caps["window"] = map[string]any{
 			"showDocument": map[string]any{"support": true},
@@ -569,12 +570,14 @@ func TestPendingQuestionWithdrawn(t *testing.T) {
 		next     string
 		withdraw func(h *harness, sid string)
 	}{
-		{"newer prompt", `
-  - text: dropped
-    expect:
-      last_message_contains: ["never mind"]
-`, func(h *harness, sid string) {
-			wantStop(h.t, h.prompt(sid, "never mind"), "end_turn")
+		// A prompt is the answer to a single string question (PROTOCOL.md
+		// §7): an invalid one leaves it pending, for the cancel that drops it.
+		{"newer prompt then cancel", "", func(h *harness, sid string) {
+			err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": "never mind"}, nil)
+			wantInvalidParams(h.t, err, "The question is still pending")
+			if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": sid}, nil); err != nil {
+				h.t.Fatal(err)
+			}
 		}},
 		{"cancel", "", func(h *harness, sid string) {
 			if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": sid}, nil); err != nil {

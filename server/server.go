@@ -77,6 +77,14 @@ type Server struct {
 	// initOptions are the editor's, for reloading the configuration.
 	trust       *config.TrustStore
 	initOptions map[string]any
+	// plain holds the messages for editors without experimental.agent.
+	plain plainNotes
+	// current is the session agentls.prompt uses without a sessionId: the
+	// last one created, loaded or prompted on this connection (under mu).
+	current string
+	// bg counts the turns started by agentls.prompt (run under ctx) and
+	// lens refreshes, for Serve to wait on.
+	bg sync.WaitGroup
 }
 
 // Serve serves the editor on rwc until `exit`, the end of the input, or ctx
@@ -100,9 +108,11 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	mgr := s.mgr
 	exitWithout := s.exitReceived && !s.shutdown
 	s.mu.Unlock()
+	stop() // ends turns started by agentls.prompt
 	if mgr != nil {
 		mgr.Close()
 	}
+	s.bg.Wait()
 	_ = s.conn.Close()
 	connErr := s.conn.Err()
 	if connErr != nil && !errors.Is(connErr, io.EOF) && !errors.Is(connErr, io.ErrClosedPipe) {

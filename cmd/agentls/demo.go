@@ -123,7 +123,7 @@ func (d *demo) run(ctx context.Context, dir string) error {
 	caps := map[string]any{
 		"workspace":    map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
 		"window":       map[string]any{"showDocument": map[string]any{"support": true}},
-		"experimental": map[string]any{"agent": map[string]any{"askUser": true, "modeIndicator": true}},
+		"experimental": map[string]any{"agent": map[string]any{"askUser": true, "modeIndicator": true, "savesEdits": true}},
 	}
 	if err := ed.Call(ctx, "initialize", map[string]any{"rootUri": "file://" + filepath.ToSlash(dir), "capabilities": caps}, &init); err != nil {
 		return fmt.Errorf("initialize: %w", err)

@@ -36,9 +36,13 @@ Usage:
 Flags:
   --config FILE     use FILE instead of <workspace>/.agentls.yaml
   --log-file FILE   also write logs to FILE (logs never go to stdout)
-  --log-level L     debug, info, warn or error (default info)
+  --log-level L     debug, info, warn or error: the log file's level (default
+                    info) and, when given, stderr's (default warn: editors
+                    such as Neovim show every stderr line as an error)
   --max-message-mb N  cap one incoming message at N MB (default 64); a larger
                     one is dropped and answered with an error
+  --version         print the version
+  --help            print this help
 
 The model is configured in .agentls.yaml, the editor's initializationOptions,
 or the environment (OPENAI_API_KEY, OPENAI_BASE_URL, AGENTLS_MODEL).
@@ -58,21 +62,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logFile := fs.String("log-file", "", "log file")
 	logLevel := fs.String("log-level", "info", "log level")
 	maxMessageMB := fs.Int("max-message-mb", server.DefaultMaxMessageBytes>>20, "cap on one incoming message, in MB")
+	showVersion := fs.Bool("version", false, "print the version")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage) // asked for: stdout, like help
 			return 0
 		}
 		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "agentls %s (protocol %d)\n", version, server.ProtocolVersion)
+		return 0
 	}
 	cmd, rest := "serve", fs.Args()
 	if len(rest) > 0 {
 		cmd, rest = rest[0], rest[1:]
 	}
-	level := *logLevel
-	if cmd == "demo" && !flagSet(fs, "log-level") {
-		level = "warn" // the transcript already shows what matters
+	// stderr stays quiet unless asked (Neovim logs each stderr line as an
+	// [ERROR]); the log file keeps --log-level's own default.
+	stderrLevel := "warn"
+	if flagSet(fs, "log-level") {
+		stderrLevel = *logLevel
 	}
-	closeLog, err := setupLogging(stderr, *logFile, level)
+	closeLog, err := setupLogging(stderr, stderrLevel, *logFile, *logLevel)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentls: %v\n", err)
 		return 2
@@ -137,21 +149,26 @@ type stdio struct {
 
 func (stdio) Close() error { return nil }
 
-func setupLogging(stderr io.Writer, file, level string) (func(), error) {
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(level)); err != nil {
+// setupLogging logs to stderr at stderrLevel and, when file is set, to that
+// file at fileLevel.
+func setupLogging(stderr io.Writer, stderrLevel, file, fileLevel string) (func(), error) {
+	var errLvl, fileLvl slog.Level
+	if err := errLvl.UnmarshalText([]byte(stderrLevel)); err != nil {
 		return nil, fmt.Errorf("--log-level: %w", err)
 	}
-	out := stderr
+	if err := fileLvl.UnmarshalText([]byte(fileLevel)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	handlers := []slog.Handler{slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: errLvl})}
 	closer := func() {}
 	if file != "" {
 		f, err := os.OpenFile(file, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("--log-file: %w", err)
 		}
-		out = io.MultiWriter(stderr, f)
+		handlers = append(handlers, slog.NewTextHandler(f, &slog.HandlerOptions{Level: fileLvl}))
 		closer = func() { _ = f.Close() }
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: lvl})))
+	slog.SetDefault(slog.New(slog.NewMultiHandler(handlers...)))
 	return closer, nil
 }

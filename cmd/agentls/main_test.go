@@ -58,7 +58,8 @@ func TestCommandLine(t *testing.T) {
 	}{
 		{[]string{"version"}, 0, "agentls ", ""},
 		{[]string{"help"}, 0, "agentls demo", ""},
-		{[]string{"--help"}, 0, "", "Usage:"},
+		{[]string{"--help"}, 0, "Usage:", ""},
+		{[]string{"--version"}, 0, "agentls ", ""},
 		{[]string{"frobnicate"}, 2, "", `unknown command "frobnicate"`},
 		{[]string{"--log-level", "loud", "version"}, 2, "", "--log-level"},
 		{[]string{"serve", "extra"}, 2, "", "unexpected arguments"},

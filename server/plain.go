@@ -1,0 +1,281 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/questions"
+)
+
+// Editors that declared no `experimental.agent` get no agent/update
+// (PROTOCOL.md §7): the agent's words reach them as window/logMessage lines
+// (each model step's text, one line per tool call) and the turn's final text
+// as a window/showMessage, which is what Neovim and eglot users see.
+
+// Cuts of long texts, in characters.
+const (
+	maxLogText  = 4000
+	maxShowText = 1200
+)
+
+// LSP message types.
+const (
+	msgError   = 1
+	msgWarning = 2
+	msgInfo    = 3
+)
+
+// plainNotes is the state of the plain-client messages: the step text being
+// collected per session, tool call titles until their end, each session's
+// mode for the line prefix.
+type plainNotes struct {
+	mu     sync.Mutex
+	text   map[string]*strings.Builder // sessionId → this step's text so far
+	titles map[string]string           // sessionId + "\x00" + toolCallId → title
+	modes  map[string]string           // sessionId → "PLAN" | "BUILD"
+	// noKeyShown: the missing API key was told to an agent client once.
+	noKeyShown bool
+}
+
+// plainClient tells whether the editor declared no experimental.agent.
+func (s *Server) plainClient() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.caps.agentClient
+}
+
+// shortID is the last 6 hex digits of a session's UUID v7 (its first ones
+// are a timestamp, shared by sessions made close together).
+func shortID(id string) string {
+	hex := strings.ReplaceAll(id, "-", "")
+	if len(hex) <= 6 {
+		return hex
+	}
+	return hex[len(hex)-6:]
+}
+
+// prefix is "[PLAN 01a2f3]" for the session.
+func (p *plainNotes) prefix(sessionID string) string {
+	p.mu.Lock()
+	mode := p.modes[sessionID]
+	p.mu.Unlock()
+	if mode == "" {
+		mode = "PLAN"
+	}
+	return fmt.Sprintf("[%s %s]", mode, shortID(sessionID))
+}
+
+func (p *plainNotes) setMode(sessionID, mode string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.modes == nil {
+		p.modes = map[string]string{}
+	}
+	p.modes[sessionID] = strings.ToUpper(mode)
+}
+
+// cut shortens text to about n characters, at a line or word end when one
+// is near, pointing at where the whole text is.
+func cut(text string, n int, sessionID string) string {
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	r := []rune(text)[:n]
+	s := string(r)
+	if i := strings.LastIndexAny(s, "\n "); i > n/2 {
+		s = s[:i]
+	}
+	return strings.TrimRight(s, " \n") + "…\n(full text: `agentls` log / `.agentls/chats/" + sessionID + ".chat`)"
+}
+
+// plainUpdate turns one agent/update into the plain client's messages.
+func (s *Server) plainUpdate(sessionID string, update any) {
+	p := &s.plain
+	switch u := update.(type) {
+	case agent.UpdateChunk:
+		if u.SessionUpdate != "agent_message_chunk" {
+			return // thoughts stay in the log
+		}
+		p.mu.Lock()
+		if p.text == nil {
+			p.text = map[string]*strings.Builder{}
+		}
+		b := p.text[sessionID]
+		if b == nil {
+			b = &strings.Builder{}
+			p.text[sessionID] = b
+		}
+		b.WriteString(u.Content.Text)
+		p.mu.Unlock()
+	case agent.UpdateUsage:
+		s.flushStepText(sessionID) // a model step ended
+	case agent.UpdateToolCall:
+		s.flushStepText(sessionID)
+		p.mu.Lock()
+		if p.titles == nil {
+			p.titles = map[string]string{}
+		}
+		if u.Title != "" {
+			p.titles[sessionID+"\x00"+u.ToolCallID] = u.Title
+		}
+		p.mu.Unlock()
+	case agent.UpdateToolCallDone:
+		key := sessionID + "\x00" + u.ToolCallID
+		p.mu.Lock()
+		title := p.titles[key]
+		delete(p.titles, key)
+		p.mu.Unlock()
+		s.logLine(sessionID, toolLine(title, u))
+	case agent.UpdateQuestion:
+		s.showPending(sessionID, u)
+	}
+}
+
+// toolLine is a tool call's one log line: "→ read main.go", "✗ refused edit
+// main.go: plan mode", "✗ grep: <error>".
+func toolLine(title string, u agent.UpdateToolCallDone) string {
+	if title == "" {
+		title = u.ToolCallID
+	}
+	switch {
+	case u.Refusal != nil:
+		return fmt.Sprintf("✗ refused %s: plan mode", title)
+	case u.Status == "failed":
+		var out struct {
+			Error string `json:"error"`
+		}
+		_ = json.Unmarshal(u.RawOutput, &out)
+		if out.Error == "" {
+			return "✗ " + title
+		}
+		return fmt.Sprintf("✗ %s: %s", title, firstLine(out.Error, 160))
+	}
+	return "→ " + title
+}
+
+// firstLine is s's first line, at most n characters.
+func firstLine(s string, n int) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if utf8.RuneCountInString(s) > n {
+		s = string([]rune(s)[:n]) + "…"
+	}
+	return s
+}
+
+// flushStepText logs the text a model step produced so far, if any.
+func (s *Server) flushStepText(sessionID string) {
+	p := &s.plain
+	p.mu.Lock()
+	b := p.text[sessionID]
+	delete(p.text, sessionID)
+	p.mu.Unlock()
+	if b == nil || strings.TrimSpace(b.String()) == "" {
+		return
+	}
+	text := strings.TrimSpace(b.String())
+	slog.Info("agent text", "session", sessionID, "text", text)
+	s.logLine(sessionID, cut(text, maxLogText, sessionID))
+}
+
+func (s *Server) logLine(sessionID, text string) {
+	s.notifyClient(context.Background(), "window/logMessage", map[string]any{"type": msgInfo, "message": s.plain.prefix(sessionID) + " " + text})
+}
+
+func (s *Server) showLine(typ int, text string) {
+	s.notifyClient(context.Background(), "window/showMessage", map[string]any{"type": typ, "message": text})
+}
+
+// TurnEnded shows a plain client the turn's final text (Warning when the
+// turn stopped on an error), and any client a missing API key (Error).
+func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
+	s.refreshLenses()
+	plain := s.plainClient()
+	if errors.Is(res.Err, agent.ErrNoAPIKey) {
+		s.plain.mu.Lock()
+		shown := s.plain.noKeyShown && !plain
+		s.plain.noKeyShown = true
+		s.plain.mu.Unlock()
+		if !shown {
+			s.showLine(msgError, "agentls: "+noKeyMessage(res.Err))
+		}
+		return
+	}
+	if !plain {
+		return
+	}
+	s.flushStepText(sessionID)
+	prefix := s.plain.prefix(sessionID)
+	text := cut(res.Text, maxShowText, sessionID)
+	switch res.StopReason {
+	case agent.StopEndTurn:
+		if text == "" {
+			text = "(the agent ended its turn without a message)"
+		}
+		s.showLine(msgInfo, prefix+" "+text)
+	case agent.StopQuestionPending:
+		if text != "" {
+			s.showLine(msgInfo, prefix+" "+text)
+		}
+	case agent.StopError:
+		msg := "the turn stopped on an error"
+		if res.Err != nil {
+			msg += ": " + res.Err.Error()
+		}
+		if text != "" {
+			msg = text + "\n" + msg
+		}
+		s.showLine(msgWarning, prefix+" "+msg)
+	default:
+		msg := "the turn stopped: " + string(res.StopReason)
+		if text != "" {
+			msg = text + "\n" + msg
+		}
+		s.showLine(msgWarning, prefix+" "+msg)
+	}
+}
+
+// noKeyMessage is the missing-key error from "no API key" on.
+func noKeyMessage(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, agent.ErrNoAPIKey.Error()); i >= 0 {
+		return msg[i:]
+	}
+	return msg
+}
+
+// showPending shows a question the editor has no form for: the question,
+// its constraints and how to answer it.
+func (s *Server) showPending(sessionID string, u agent.UpdateQuestion) {
+	set, err := questions.New(u.Questions)
+	if err != nil {
+		slog.Warn("pending question", "err", err)
+		return
+	}
+	var b strings.Builder
+	b.WriteString(s.plain.prefix(sessionID))
+	b.WriteString(" The agent asks:")
+	for _, q := range u.Questions {
+		b.WriteString("\n")
+		if len(u.Questions) > 1 {
+			b.WriteString(q.Name + ": ")
+		}
+		b.WriteString(q.Question)
+		if c := questions.Constraints(q); c != "" {
+			b.WriteString(" (" + c + ")")
+		}
+	}
+	if questions.IsSingleText(set) {
+		b.WriteString("\nTo answer, send your answer as the next prompt (agentls.prompt {\"text\": \"…\"}).")
+	} else {
+		b.WriteString("\nTo answer, send the next prompt (agentls.prompt) as JSON ({\"" + u.Questions[0].Name + "\": …}) or as name=value lines, or run agentls.answer {\"answers\": {…}}.")
+	}
+	b.WriteString(" Any other prompt drops the question.")
+	s.showLine(msgInfo, b.String())
+}
