@@ -150,7 +150,7 @@ func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error)
 			s.mu.Unlock()
 			return tools.Answer{}, err
 		}
-		s.pending = &pendingQuestion{id: req.QuestionID, set: set, createdAt: req.CreatedAt}
+		s.pending = &pendingQuestion{id: req.QuestionID, set: set, createdAt: req.CreatedAt, turn: s.turnEnded}
 		s.mu.Unlock()
 		s.m.editor.Update(ctx, s.meta.ID, UpdateQuestion{
 			SessionUpdate: "question_pending", QuestionID: req.QuestionID,

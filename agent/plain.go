@@ -21,18 +21,22 @@ type TurnReporter interface {
 	TurnEnded(sessionID string, res TurnResult)
 }
 
-// endTurn records how the session's turn ended (for a prompt that joined it
-// while an approval was pending), fills in the turn's last assistant text and
-// tells the editor.
+// endTurn fills in the turn's last assistant text and records how the
+// session's turn ended (for a prompt that joined it while an approval was
+// pending).
 func (s *Session) endTurn(res TurnResult) TurnResult {
 	res.Text = s.lastAssistantText()
 	s.mu.Lock()
 	s.lastResult = res
 	s.mu.Unlock()
+	return res
+}
+
+// reportTurn tells the editor how a turn ended.
+func (s *Session) reportTurn(res TurnResult) {
 	if r, ok := s.m.editor.(TurnReporter); ok {
 		r.TurnEnded(s.meta.ID, res)
 	}
-	return res
 }
 
 // lastAssistantText is the last non-empty assistant text since the turn's
@@ -93,10 +97,12 @@ func (s *Session) joinApprovalTurn(ctx context.Context, text string, onStart fun
 // question pending, when it is an answer that fails the question's schema.
 func (s *Session) textAnswer(text string) (*QuestionAnswer, error) {
 	s.mu.Lock()
-	p, busy := s.pending, s.busy
+	p, busy, asking := s.pending, s.busy, s.pending != nil && s.pending.turn == s.turnEnded
 	s.mu.Unlock()
-	if p == nil || busy {
-		return nil, nil // a prompt on a busy session is refused as such
+	if p == nil || (busy && !asking) {
+		// Busy with another turn: the prompt is refused as such. (While the
+		// asking turn is still ending, the answer waits for it.)
+		return nil, nil
 	}
 	answers, ok := questions.AnswersFromText(p.set, text)
 	if !ok {

@@ -69,16 +69,17 @@ type Session struct {
 	turnEnded chan struct{} // closed when the running turn ends
 	// lastResult is how the last turn ended (set before turnEnded closes).
 	lastResult TurnResult
-	pending   *pendingQuestion
-	approval  *pendingApproval
-	allowed   allowrule.Rules // commands the user allowed for this session
-	edited    map[string]bool // absolute paths of files the agent edited
+	pending    *pendingQuestion
+	approval   *pendingApproval
+	allowed    allowrule.Rules // commands the user allowed for this session
+	edited     map[string]bool // absolute paths of files the agent edited
 }
 
 type pendingQuestion struct {
 	id        string
 	set       *questions.Set
 	createdAt time.Time
+	turn      chan struct{} // the turnEnded of the turn that asked it
 }
 
 // Info returns the session as the protocol shows it.

@@ -98,7 +98,14 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if err != nil {
 		return TurnResult{}, err
 	}
-	defer release()
+	var res TurnResult
+	ran := false
+	defer func() {
+		release()
+		if ran {
+			s.reportTurn(res) // once the session is free for the next prompt
+		}
+	}()
 	s.withdrawQuestion()
 	text := req.Text
 	if answerNote != "" {
@@ -114,7 +121,8 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if req.OnStart != nil {
 		req.OnStart()
 	}
-	return s.endTurn(s.runTurn(ctx)), nil
+	res, ran = s.endTurn(s.runTurn(ctx)), true
+	return res, nil
 }
 
 // begin marks the session busy and returns the turn's context. A turn that
@@ -581,8 +589,9 @@ func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
 	s.append(llm.Message{Role: llm.RoleUser, Content: note})
 	go func() {
 		defer m.wg.Done()
-		defer release()
 		res := s.endTurn(s.runTurn(ctx))
+		release()
+		s.reportTurn(res)
 		slog.Info("resumed turn ended", "session", id, "stopReason", res.StopReason, "err", res.Err)
 	}()
 	return nil

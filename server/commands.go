@@ -201,7 +201,7 @@ func (s *Server) promptCommand(_ context.Context, raw jsonrpc2.RawMessage) (any,
 		return nil, err
 	}
 	if strings.TrimSpace(req.Text) == "" && req.QuestionAnswer == nil {
-		return nil, invalidParams(`agentls.prompt expects {"text": "…"}; the text is empty`)
+		return nil, invalidParams(`agentls.prompt expects {"text": "…"}; got no text`)
 	}
 	mgr := s.manager()
 	if req.SessionID == "" {

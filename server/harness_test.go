@@ -52,6 +52,14 @@ type setup struct {
 	// every variable empty).
 	configFile string
 	env        map[string]string
+	// realModel builds the configured model (agent.NewProvider) instead of
+	// the script.
+	realModel bool
+}
+
+// startReal starts a plain client's server with the configured model.
+func startReal(t *testing.T, env map[string]string, initOpts map[string]any) *harness {
+	return start(t, setup{caps: plainCaps(), realModel: true, env: env, initOpts: initOpts})
 }
 
 func start(t *testing.T, s setup) *harness {
@@ -88,6 +96,9 @@ func start(t *testing.T, s setup) *harness {
 			}
 			return model, nil
 		},
+	}
+	if s.realModel {
+		opts.NewProvider = nil
 	}
 	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return server.Serve(ctx, rwc, opts)

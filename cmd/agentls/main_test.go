@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/textproto"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -220,4 +222,29 @@ func TestConfigFlag(t *testing.T) {
 	}
 	in.Close()
 	wait(t, cmd)
+}
+
+// TestStderrQuietByDefault: stderr takes warnings and errors (Neovim shows
+// each stderr line as an [ERROR]); the log file keeps --log-level's info.
+func TestStderrQuietByDefault(t *testing.T) {
+	defer slog.SetDefault(slog.Default())
+	var stderr bytes.Buffer
+	file := filepath.Join(t.TempDir(), "agentls.log")
+	closeLog, err := setupLogging(&stderr, "warn", file, "info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slog.Info("an info line")
+	slog.Warn("a warning")
+	closeLog()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stderr.String(), "an info line") || !strings.Contains(stderr.String(), "a warning") {
+		t.Fatalf("stderr = %q", stderr.String())
+	}
+	if !strings.Contains(string(b), "an info line") || !strings.Contains(string(b), "a warning") {
+		t.Fatalf("log file = %q", b)
+	}
 }

@@ -1,0 +1,508 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/server/fakeeditor"
+)
+
+// This file proves the plain-editor experience (PROTOCOL.md §7, issue 10)
+// with a client that declares nothing of experimental.agent, as Neovim 0.7
+// and eglot do.
+
+// plainCaps are Neovim 0.7.2's capabilities in the parts agentls reads:
+// applyEdit and resource operations, no documentChanges, no showDocument,
+// no experimental.agent.
+func plainCaps() map[string]any {
+	return map[string]any{
+		"workspace": map[string]any{
+			"applyEdit":     true,
+			"workspaceEdit": map[string]any{"resourceOperations": []string{"rename", "create", "delete"}},
+		},
+		"window": map[string]any{"showMessage": map[string]any{"messageActionItem": map[string]any{"additionalPropertiesSupport": false}}},
+	}
+}
+
+type shownMessage struct {
+	Type    int    `json:"type"`
+	Message string `json:"message"`
+}
+
+// shown are the window/showMessage notifications.
+func (h *harness) shown() []shownMessage {
+	var out []shownMessage
+	for _, raw := range h.messages("window/showMessage") {
+		var m shownMessage
+		if json.Unmarshal(raw, &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// awaitShown waits for a showMessage containing text and returns it.
+func (h *harness) awaitShown(text string) shownMessage {
+	h.t.Helper()
+	var found shownMessage
+	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+		for _, m := range ms {
+			var sm shownMessage
+			if m.Method == "window/showMessage" && json.Unmarshal(m.Params, &sm) == nil && strings.Contains(sm.Message, text) {
+				found = sm
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		h.t.Fatalf("no showMessage containing %q: %v (shown: %+v)", text, err, h.shown())
+	}
+	return found
+}
+
+// promptCommand runs agentls.prompt with the raw arguments value.
+func (h *harness) promptCommand(args any) (sessionID string, err error) {
+	var res struct {
+		SessionID string `json:"sessionId"`
+		Started   bool   `json:"started"`
+	}
+	err = h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": "agentls.prompt", "arguments": args}, &res)
+	if err == nil && (!res.Started || res.SessionID == "") {
+		h.t.Fatalf("agentls.prompt = %+v, want {sessionId, started: true}", res)
+	}
+	return res.SessionID, err
+}
+
+func shortOf(id string) string {
+	hex := strings.ReplaceAll(id, "-", "")
+	return hex[len(hex)-6:]
+}
+
+// TestPlainClientSeesTheAgentsWords: no agent/update; step text and one
+// line per tool call as logMessage, the final text as showMessage, the
+// prompt result's text.
+func TestPlainClientSeesTheAgentsWords(t *testing.T) {
+	long := strings.Repeat("word ", 600)
+	h := start(t, setup{caps: plainCaps(), files: map[string]string{"a.txt": "one\n"}, script: `
+name: words
+steps:
+  - text: "Looking around."
+    tool_calls:
+      - {id: r, name: read, args: {path: a.txt}}
+      - {id: e, name: edit, args: {path: a.txt, old_string: one, new_string: two}}
+  - text: "All done: a.txt says one."
+  - text: "` + long + `"
+  - error: "bad request"
+`})
+	s := h.newSession("plan")
+	r := h.prompt(s.SessionID, "look")
+	wantStop(t, r, "end_turn")
+	if n := len(h.messages("agent/update")); n != 0 {
+		t.Fatalf("%d agent/update sent to a plain client", n)
+	}
+	prefix := "[PLAN " + shortOf(s.SessionID) + "] "
+	lines := h.logLines()
+	for _, want := range []string{prefix + "Looking around.", prefix + "→ read a.txt", prefix + "✗ refused edit a.txt: plan mode"} {
+		if !slices.Contains(lines, want) {
+			t.Fatalf("log lines %q lack %q", lines, want)
+		}
+	}
+	final := h.awaitShown("All done")
+	if final.Type != 3 || final.Message != prefix+"All done: a.txt says one." {
+		t.Fatalf("final message = %+v", final)
+	}
+
+	// A long final text is cut, pointing at the whole text.
+	var pr struct {
+		StopReason string `json:"stopReason"`
+		Text       string `json:"text"`
+	}
+	if err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "more"}, &pr); err != nil {
+		t.Fatal(err)
+	}
+	if pr.StopReason != "end_turn" || pr.Text != strings.TrimSpace(long) {
+		t.Fatalf("prompt result = %s, %d chars of text", pr.StopReason, len(pr.Text))
+	}
+	cut := h.awaitShown("(full text: `agentls` log / `.agentls/chats/" + s.SessionID + ".chat`)")
+	if n := len([]rune(cut.Message)); n > 1400 {
+		t.Fatalf("the long final message was not cut: %d characters", n)
+	}
+
+	// A turn that stops on an error says so as a Warning.
+	r = h.prompt(s.SessionID, "fail")
+	wantStop(t, r, "error")
+	warn := h.awaitShown("the turn stopped on an error")
+	if warn.Type != 2 || !strings.HasPrefix(warn.Message, prefix) {
+		t.Fatalf("error message = %+v", warn)
+	}
+}
+
+// TestPlainCommands: arguments [], [{}], [null] or an object; agentls.prompt
+// without a session makes one and keeps using it; newSession says its id;
+// errors in the user's terms.
+func TestPlainCommands(t *testing.T) {
+	h := start(t, setup{caps: plainCaps(), script: `
+name: commands
+steps:
+  - text: first answer
+  - text: second answer
+  - text: third answer
+`})
+	goTypes := regexp.MustCompile(`struct|Go value|json:|\bstring\b|map\[|\[\]`)
+	for _, tc := range []struct {
+		name string
+		args any
+		want string
+	}{
+		{"empty list", []any{}, `agentls.prompt expects {"text": "…"}; got no text`},
+		{"empty object", []any{map[string]any{}}, `agentls.prompt expects {"text": "…"}; got no text`},
+		{"null", []any{nil}, `agentls.prompt expects {"text": "…"}; got no text`},
+		{"a string", []any{"hello"}, `agentls.prompt expects {"text": "…"} (and optionally "sessionId"); got the text "hello"`},
+		{"a number as text", []any{map[string]any{"text": 5}}, "text should be text, not a number"},
+		{"a list", []any{[]any{1}}, "got a list"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := h.promptCommand(tc.args)
+			if rpcCode(err) != -32602 || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("agentls.prompt %v = %v, want -32602 containing %q", tc.args, err, tc.want)
+			}
+			if goTypes.MatchString(strings.ReplaceAll(err.Error(), tc.want, "")) {
+				t.Fatalf("error shows Go types: %v", err)
+			}
+		})
+	}
+	if n := len(h.messages("window/logMessage")) + len(h.shown()); n != 0 {
+		t.Fatalf("failed commands started something: %d messages", n)
+	}
+
+	// No session yet: agentls.prompt makes a plan session and returns at once.
+	sid, err := h.promptCommand([]any{map[string]any{"text": "hi"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.awaitShown("[PLAN " + shortOf(sid) + "] first answer")
+	// The object form, no sessionId: the same (current) session.
+	again, err := h.promptCommand(map[string]any{"text": "again"})
+	if err != nil || again != sid {
+		t.Fatalf("second agentls.prompt = %q, %v; want the current session %q", again, err, sid)
+	}
+	h.awaitShown("second answer")
+
+	// agentls.newSession with [] says its id, and becomes the current session.
+	var s sessionInfo
+	if err := h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": "agentls.newSession", "arguments": []any{}}, &s); err != nil {
+		t.Fatal(err)
+	}
+	h.awaitShown("agentls: new plan session " + s.SessionID)
+	third, err := h.promptCommand([]any{map[string]any{"text": "third"}})
+	if err != nil || third != s.SessionID {
+		t.Fatalf("agentls.prompt after newSession = %q, %v; want %q", third, err, s.SessionID)
+	}
+	h.awaitShown("[PLAN " + shortOf(s.SessionID) + "] third answer")
+}
+
+const plainPlanScript = `
+name: plain approval
+steps:
+  - tool_calls:
+      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: "# Goal\nSay hello.\n\n## Steps\n- [ ] Write hello.txt with a friendly greeting\n- [ ] Tell the user\n"}}
+  - tool_calls:
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
+`
+
+// TestPlainApprovalShowsThePlanAndSurvivesDismissal: the approval message
+// carries the plan's title, steps and path, safe action first; a dismissed
+// (null) reply keeps the approval pending for the lenses, which then show
+// Approve & Build and Keep Planning.
+func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
+	h := start(t, setup{caps: plainCaps(), script: plainPlanScript + `
+  - expect:
+      tool_result_contains: {x: ['"approved":true']}
+    text: building now
+`, handlers: fakeeditor.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
+	s := h.newSession("plan")
+	done := h.promptAsync(s.SessionID, "plan a greeting")
+	h.awaitMethodCount("window/showMessageRequest", 1)
+	r := h.messageRequests()[0]
+	for _, want := range []string{`"Greeting"`, "plans/greet.plan", "1. [ ] Write hello.txt with a friendly greeting", "2. [ ] Tell the user"} {
+		if !strings.Contains(r.Message, want) {
+			t.Fatalf("approval message lacks %q:\n%s", want, r.Message)
+		}
+	}
+	if len(r.Actions) != 2 || r.Actions[0]["title"] != "Keep Planning" || r.Actions[1]["title"] != "Accept & Build" {
+		t.Fatalf("actions = %v, want Keep Planning then Accept & Build", r.Actions)
+	}
+	// Dismissed, yet pending: the lenses offer both decisions.
+	// The approval was registered before the dialog was sent, and stays.
+	ls := h.lensesOf("plans/greet.plan")
+	if got := renderLenses(ls); len(got) < 2 || !strings.HasPrefix(got[0], "Approve & Build → agentls.approvePlan") ||
+		got[1] != `Keep Planning → agentls.rejectPlan {"reason":"the user chose to keep planning","sessionId":"`+s.SessionID+`"}` {
+		t.Fatalf("lenses while pending = %q", got)
+	}
+	for _, l := range ls {
+		if l.Command.Command == "" {
+			t.Fatalf("a lens without a command: %q", renderLenses(ls))
+		}
+	}
+	if err := h.runLens(ls[0], nil); err != nil {
+		t.Fatalf("Approve & Build lens: %v", err)
+	}
+	if res := <-done; res.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v", res)
+	}
+	if got := h.ed.Mode(s.SessionID); got != "build" {
+		t.Fatalf("mode = %q, want build", got)
+	}
+}
+
+// TestPromptDuringPendingApproval: a prompt while the approval is pending
+// rejects the plan with its text; both prompt requests get the same result.
+func TestPromptDuringPendingApproval(t *testing.T) {
+	h := start(t, setup{caps: plainCaps(), script: plainPlanScript + `
+  - expect:
+      tool_result_contains: {x: ["Plan rejected by the user. Reason: make it shorter."]}
+    text: revising
+`, handlers: fakeeditor.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
+	s := h.newSession("plan")
+	first := h.promptAsync(s.SessionID, "plan a greeting")
+	h.awaitMethodCount("window/showMessageRequest", 1)
+	var second struct {
+		StopReason string `json:"stopReason"`
+		Text       string `json:"text"`
+	}
+	if err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "make it shorter"}, &second); err != nil {
+		t.Fatalf("prompt during the approval: %v", err)
+	}
+	res := <-first
+	if res.StopReason != "end_turn" || second.StopReason != "end_turn" || second.Text != "revising" {
+		t.Fatalf("results = %+v and %+v", res, second)
+	}
+	if got := h.ed.Mode(s.SessionID); got != "plan" {
+		t.Fatalf("mode = %q, want plan", got)
+	}
+}
+
+// TestPlainFreeTextQuestion: a question buttons cannot show is shown as a
+// message; the next agentls.prompt answers it (validated: an invalid answer
+// leaves it pending).
+func TestPlainFreeTextQuestion(t *testing.T) {
+	h := start(t, setup{caps: plainCaps(), script: `
+name: free text
+steps:
+  - tool_calls:
+      - {id: q, name: ask_user, args: {questions: [` + branchQuestion + `]}}
+  - expect:
+      last_message_contains: ['"branch":"feature-x"']
+    text: branch noted
+`})
+	sid, err := h.promptCommand([]any{map[string]any{"text": "ask me"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := h.awaitShown("Branch name?")
+	for _, want := range []string{"text, matching ^[a-z0-9-]+$", "send your answer as the next prompt"} {
+		if !strings.Contains(q.Message, want) {
+			t.Fatalf("question message lacks %q: %s", want, q.Message)
+		}
+	}
+	// Invalid: told why, still pending. (Sent as soon as the question shows:
+	// it waits for the asking turn to end.)
+	_, err = h.promptCommand([]any{map[string]any{"text": "Not A Branch"}})
+	if rpcCode(err) != -32602 || !strings.Contains(err.Error(), "still pending") || !strings.Contains(err.Error(), "must match") {
+		t.Fatalf("invalid answer = %v", err)
+	}
+	if _, err := h.promptCommand([]any{map[string]any{"text": "feature-x", "sessionId": sid}}); err != nil {
+		t.Fatalf("answer: %v", err)
+	}
+	h.awaitShown("branch noted")
+}
+
+// TestPlainMultiQuestionAnswers: several questions are answered by a prompt
+// as name=value lines or JSON, or by agentls.answer; other text withdraws.
+func TestPlainMultiQuestionAnswers(t *testing.T) {
+	const two = `{name: env, question: "Which environment?", schema: {type: string, enum: [dev, prod]}}, {name: count, question: "How many?", schema: {type: integer, minimum: 1}}`
+	for _, tc := range []struct {
+		name   string
+		answer func(h *harness, sid string) error
+		expect string
+	}{
+		{"name=value", func(h *harness, sid string) error {
+			_, err := h.promptCommand([]any{map[string]any{"text": "env=prod\ncount=3"}})
+			return err
+		}, `"count":3,"env":"prod"`},
+		{"json", func(h *harness, sid string) error {
+			_, err := h.promptCommand([]any{map[string]any{"text": `{"env": "dev", "count": 2}`}})
+			return err
+		}, `"count":2,"env":"dev"`},
+		{"agentls.answer", func(h *harness, sid string) error {
+			return h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": "agentls.answer",
+				"arguments": []any{map[string]any{"answers": map[string]any{"env": "dev", "count": 1}}}}, nil)
+		}, `"count":1,"env":"dev"`},
+		{"other text withdraws", func(h *harness, sid string) error {
+			_, err := h.promptCommand([]any{map[string]any{"text": "forget it"}})
+			return err
+		}, "forget it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := start(t, setup{caps: plainCaps(), script: `
+name: two
+steps:
+  - tool_calls:
+      - {id: q, name: ask_user, args: {questions: [` + two + `]}}
+  - expect:
+      last_message_contains: ['` + tc.expect + `']
+    text: thanks
+`})
+			var pr promptResult
+			s := h.newSession("plan")
+			if err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "ask"}, &pr); err != nil || pr.StopReason != "question_pending" {
+				t.Fatalf("prompt = %+v, %v", pr, err)
+			}
+			q := h.awaitShown("Which environment?")
+			if !strings.Contains(q.Message, "count: How many? (a whole number, at least 1)") || !strings.Contains(q.Message, "name=value") {
+				t.Fatalf("question message = %s", q.Message)
+			}
+			// A bad value is refused and the question stays pending.
+			if _, err := h.promptCommand([]any{map[string]any{"text": "env=prod\ncount=0"}}); rpcCode(err) != -32602 {
+				t.Fatalf("invalid answer = %v", err)
+			}
+			if err := tc.answer(h, s.SessionID); err != nil {
+				t.Fatalf("answer: %v", err)
+			}
+			h.awaitShown("thanks")
+		})
+	}
+}
+
+// TestPlainEditsOfUnopenedFiles: with edits: auto a plain client gets
+// applyEdit only for open documents; other files (and the plan's status)
+// are written on disk, so no hidden unsaved buffer is left.
+func TestPlainEditsOfUnopenedFiles(t *testing.T) {
+	h := start(t, setup{caps: plainCaps(), files: map[string]string{"a.txt": "one\n", "b.txt": "uno\n"}, script: `
+name: edits
+steps:
+  - tool_calls:
+      - {id: e1, name: edit, args: {path: a.txt, old_string: one, new_string: two}}
+      - {id: e2, name: edit, args: {path: b.txt, old_string: uno, new_string: dos}}
+  - text: edited
+`})
+	if err := h.ed.Open(h.ctx, "b.txt", "uno\n"); err != nil {
+		t.Fatal(err)
+	}
+	s := h.newSession("build")
+	wantStop(t, h.prompt(s.SessionID, "edit"), "end_turn")
+	if got := h.read("a.txt"); got != "two\n" {
+		t.Fatalf("a.txt on disk = %q, want the server's write", got)
+	}
+	if buf, _ := h.ed.Buffer("b.txt"); buf != "dos\n" {
+		t.Fatalf("b.txt buffer = %q, want the edit applied by the editor", buf)
+	}
+	var targets []string
+	for _, raw := range h.messages("workspace/applyEdit") {
+		for _, f := range []string{"a.txt", "b.txt"} {
+			if strings.Contains(string(raw), f) {
+				targets = append(targets, f)
+			}
+		}
+	}
+	if !slices.Equal(targets, []string{"b.txt"}) {
+		t.Fatalf("applyEdit targets = %q, want only the open b.txt", targets)
+	}
+}
+
+// TestPlainCodeLensRefresh: a client with refreshSupport is asked to
+// refresh lenses when a plan changes; one without it never is.
+func TestPlainCodeLensRefresh(t *testing.T) {
+	for _, refresh := range []bool{true, false} {
+		caps := plainCaps()
+		caps["workspace"].(map[string]any)["codeLens"] = map[string]any{"refreshSupport": refresh}
+		h := start(t, setup{caps: caps, script: plainPlanScript + "  - text: revised\n"})
+		s := h.newSession("plan")
+		wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
+		if refresh {
+			h.awaitMethodCount("workspace/codeLens/refresh", 1)
+		} else if n := len(h.messages("workspace/codeLens/refresh")); n != 0 {
+			t.Fatalf("%d refreshes sent to a client without refreshSupport", n)
+		}
+	}
+}
+
+// TestNoAPIKey: a public endpoint without a key is never called: the prompt
+// fails with the reason and one Error message says it.
+func TestNoAPIKey(t *testing.T) {
+	h := startReal(t, nil, map[string]any{"model": map[string]any{"base_url": "https://api.example.invalid/v1", "name": "gpt-x"}})
+	s := h.newSession("plan")
+	r := h.prompt(s.SessionID, "hi")
+	wantStop(t, r, "error")
+	const want = "no API key: set OPENAI_API_KEY, or model.api_key_env in .agentls.yaml, or point OPENAI_BASE_URL at a local server such as Ollama"
+	if !strings.Contains(r.Error.String(), want) {
+		t.Fatalf("prompt error = %s", r.Error)
+	}
+	m := h.awaitShown(want)
+	if m.Type != 1 {
+		t.Fatalf("message = %+v, want an Error", m)
+	}
+	if n := len(h.shown()); n != 1 {
+		t.Fatalf("%d messages, want one: %+v", n, h.shown())
+	}
+	var check map[string]any
+	if err := h.ed.Call(h.ctx, "agent/checkModel", map[string]any{}, &check); err != nil {
+		t.Fatal(err)
+	}
+	if check["ok"] != false || !strings.Contains(check["message"].(string), "no API key") || check["baseUrl"] != "https://api.example.invalid/v1" {
+		t.Fatalf("checkModel = %v", check)
+	}
+}
+
+// TestCheckModel: one GET /models against a fake OpenAI endpoint on
+// 127.0.0.1: ok, a model it does not offer, a refused key.
+func TestCheckModel(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		status  int
+		body    string
+		ok      bool
+		message string
+	}{
+		{"offered", 200, `{"object":"list","data":[{"id":"gpt-x","object":"model"}]}`, true, ""},
+		{"not offered", 200, `{"object":"list","data":[{"id":"llama3","object":"model"}]}`, false, `does not offer the model "gpt-x" (it offers: llama3)`},
+		{"bad key", 401, `{"error":{"message":"Incorrect API key","type":"invalid_request_error"}}`, false, "401"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requests := 0
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				requests++
+				if r.URL.Path != "/v1/models" || r.Header.Get("Authorization") != "Bearer sk-test" {
+					t.Errorf("request %s %s auth %q", r.Method, r.URL.Path, r.Header.Get("Authorization"))
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			}))
+			defer srv.Close()
+			h := startReal(t, map[string]string{"OPENAI_API_KEY": "sk-test"}, map[string]any{"model": map[string]any{"base_url": srv.URL + "/v1", "name": "gpt-x"}})
+			var check struct {
+				OK       bool   `json:"ok"`
+				Provider string `json:"provider"`
+				Model    string `json:"model"`
+				BaseURL  string `json:"baseUrl"`
+				Message  string `json:"message"`
+			}
+			if err := h.ed.Call(h.ctx, "agent/checkModel", map[string]any{}, &check); err != nil {
+				t.Fatal(err)
+			}
+			if check.OK != tc.ok || !strings.Contains(check.Message, tc.message) || check.Provider != "openai" || check.Model != "gpt-x" || check.BaseURL != srv.URL+"/v1" {
+				t.Fatalf("checkModel = %+v", check)
+			}
+			if requests != 1 {
+				t.Fatalf("%d requests, want 1", requests)
+			}
+		})
+	}
+}
