@@ -62,9 +62,15 @@ func editorCaps() map[string]map[string]any {
 	return map[string]map[string]any{
 		"with resourceOperations": fullCaps(),
 		"without resourceOperations": {"workspace": map[string]any{
-			"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}},
-		"without applyEdit": {}, // the server writes everything on disk
+			"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}, "experimental": ourAgent()},
+		"without applyEdit": {"experimental": ourAgent()}, // the server writes everything on disk
 	}
+}
+
+// ourAgent is experimental.agent of a client like ours (it gets agent/update
+// and saves edits) without the form.
+func ourAgent() map[string]any {
+	return map[string]any{"agent": map[string]any{"savesEdits": true}}
 }
 
 // tree is every file and folder of dir but agentls's own .agentls/ (whose

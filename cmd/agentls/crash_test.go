@@ -86,7 +86,8 @@ func TestKillMidBuildTurnThenPromptAgain(t *testing.T) {
 	defer cancel()
 	init := map[string]any{
 		"rootUri":      "file://" + filepath.ToSlash(dir),
-		"capabilities": map[string]any{"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}}},
+		"capabilities": map[string]any{"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
+			"experimental": map[string]any{"agent": map[string]any{"savesEdits": true}}}, // edits go through applyEdit
 		"initializationOptions": map[string]any{
 			"model": map[string]any{"provider": "openai", "base_url": fake.URL, "api_key_env": "MY_KEY", "name": "m"},
 		},
