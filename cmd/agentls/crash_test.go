@@ -85,7 +85,7 @@ func TestKillMidBuildTurnThenPromptAgain(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	init := map[string]any{
-		"rootUri":      "file://" + filepath.ToSlash(dir),
+		"rootUri": "file://" + filepath.ToSlash(dir),
 		"capabilities": map[string]any{"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
 			"experimental": map[string]any{"agent": map[string]any{"savesEdits": true}}}, // edits go through applyEdit
 		"initializationOptions": map[string]any{
