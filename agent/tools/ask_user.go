@@ -22,9 +22,9 @@ func (AskUserTool) Spec() Spec {
 	button := prop{
 		"type": "object",
 		"properties": map[string]prop{
-			"label":   str("Button text."),
-			"value":   {"description": "The answer this button gives; it must satisfy the question's schema."},
-			"variant": enum("Visual style.", "primary", "secondary", "danger"),
+			"label":   str(""),
+			"value":   {},
+			"variant": enum("danger: the destructive option.", "primary", "secondary", "danger"),
 		},
 		"required":             []string{"label", "value"},
 		"additionalProperties": false,
@@ -32,12 +32,12 @@ func (AskUserTool) Spec() Spec {
 	question := prop{
 		"type": "object",
 		"properties": map[string]prop{
-			"name":     str("Key of this answer in the answers object: letters, digits and _, not starting with a digit; unique in the batch."),
-			"question": str("The question, in markdown."),
-			"schema":   {"type": "object", "description": "JSON Schema (draft 2020-12) the answer must satisfy, e.g. {\"type\":\"boolean\"} or {\"type\":\"string\",\"enum\":[\"a\",\"b\"]}."},
-			"buttons":  {"type": "array", "description": "One-click answers shown as buttons.", "items": button},
-			"severity": enum("How much the decision matters.", "critical", "major", "minor"),
-			"optional": boolean("The user may leave this question unanswered."),
+			"name":     str("Answer key: letters, digits, _; no leading digit; unique."),
+			"question": str("Markdown."),
+			"schema":   {"type": "object", "description": "JSON Schema (2020-12) the answer must satisfy: {\"type\":\"boolean\"} yes/no, {\"type\":\"string\",\"enum\":[…]} a choice, {\"type\":\"string\"} free text, array for several."},
+			"buttons":  {"type": "array", "description": "One-click answers; each value must satisfy schema.", "items": button},
+			"severity": enum("", "critical", "major", "minor"),
+			"optional": boolean("May be left unanswered."),
 		},
 		"required":             []string{"name", "question", "schema"},
 		"additionalProperties": false,
@@ -47,7 +47,7 @@ func (AskUserTool) Spec() Spec {
 		Description: askUserDescription,
 		Parameters: object([]string{"questions"}, map[string]prop{
 			"questions": {
-				"type": "array", "description": "The questions, asked together (1 to 8).",
+				"type":  "array",
 				"items": question, "minItems": questions.MinQuestions, "maxItems": questions.MaxQuestions,
 			},
 		}),

@@ -39,15 +39,15 @@ type EditOutput struct {
 type EditTool struct{}
 
 // editProps are the parameter schemas shared by edit and plan_edit.
-func editProps(pathDesc string) map[string]prop {
+func editProps() map[string]prop {
 	return map[string]prop{
-		"path":           str(pathDesc),
-		"old_string":     str("Exact text to replace, including whitespace and indentation. It must occur exactly once unless replace_all is true."),
-		"new_string":     str("Text that replaces old_string (may be empty to delete it)."),
-		"replace_all":    boolean("Replace every occurrence of old_string instead of exactly one."),
-		"last_read_hash": str("The hash returned by your last read of this file; the edit fails if the file changed since."),
-		"insert_line":    integer("Insert mode: the line after which insert_content goes (0 = at the very start).", 0),
-		"insert_content": str("Insert mode: the text to insert as new lines."),
+		"path":           str(""),
+		"old_string":     str(""),
+		"new_string":     str(""),
+		"replace_all":    boolean(""),
+		"last_read_hash": str(""),
+		"insert_line":    integer("", 0),
+		"insert_content": str(""),
 	}
 }
 
@@ -56,7 +56,7 @@ func (EditTool) Spec() Spec {
 	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "edit",
 		Description: editDescription,
-		Parameters:  object([]string{"path"}, editProps("File to edit, relative to the workspace root.")),
+		Parameters:  object([]string{"path"}, editProps()),
 	}, Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},

@@ -27,7 +27,7 @@ func (EnterPlanModeTool) Spec() Spec {
 		Name:        "enter_plan_mode",
 		Description: enterPlanModeDescription,
 		Parameters: object(nil, map[string]prop{
-			"reason": str("One short sentence: why this task needs a plan first."),
+			"reason": str("Why, in one sentence; the user sees it."),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,

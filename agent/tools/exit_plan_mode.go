@@ -28,8 +28,8 @@ func (ExitPlanModeTool) Spec() Spec {
 		Name:        "exit_plan_mode",
 		Description: exitPlanModeDescription,
 		Parameters: object([]string{"plan_file_path"}, map[string]prop{
-			"plan_file_path":   str("Path of the .plan file you wrote in this planning phase, relative to the workspace root."),
-			"allowed_commands": stringList("Shell commands the build will need to run (e.g. \"go test ./...\"), for the user to allow up front."),
+			"plan_file_path":   str("As plan_write returned it."),
+			"allowed_commands": stringList("Commands the build needs (e.g. `go test ./...`), for the user to allow with the plan."),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,

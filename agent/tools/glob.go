@@ -39,8 +39,8 @@ func (GlobTool) Spec() Spec {
 		Name:        "glob",
 		Description: globDescription,
 		Parameters: object([]string{"pattern"}, map[string]prop{
-			"pattern": str("Glob pattern, e.g. \"**/*.go\" or \"cmd/*/main.go\"; ** matches any number of folders."),
-			"path":    str("Folder to search from, relative to the workspace root. Default: the root."),
+			"pattern": str(""),
+			"path":    str("Folder to search from (default: root)."),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,

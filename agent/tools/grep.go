@@ -71,12 +71,12 @@ func (GrepTool) Spec() Spec {
 		Name:        "grep",
 		Description: grepDescription,
 		Parameters: object([]string{"pattern"}, map[string]prop{
-			"pattern":          str("Regular expression (RE2 syntax) matched against each line."),
-			"path":             str("File or folder to search, relative to the workspace root. Default: the root."),
-			"include":          str("Only search files whose path matches this glob, e.g. \"*.go\" or \"src/**/*.ts\"."),
-			"case_insensitive": boolean("Match without regard to case."),
-			"context":          integer("Lines of context to show before and after each match (at most 10).", 0),
-			"max_results":      integer("Maximum number of matching lines to return. Default 100, at most 1000.", 0),
+			"pattern":          str(""),
+			"path":             str("File or folder (default: root)."),
+			"include":          str("Glob of files to search: `*.go` matches names at any depth, `src/**/*.ts` paths."),
+			"case_insensitive": boolean(""),
+			"context":          integer("Lines before and after each match, at most 10.", 0),
+			"max_results":      integer("Default 100, at most 1000.", 0),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,

@@ -48,8 +48,8 @@ func (LsTool) Spec() Spec {
 		Name:        "ls",
 		Description: lsDescription,
 		Parameters: object(nil, map[string]prop{
-			"path":  str("Folder to list, relative to the workspace root. Default: the root."),
-			"depth": integer("How many levels to descend (1 = only the folder's own entries). Default 1, at most 10.", 0),
+			"path":  str("Default: root."),
+			"depth": integer("Levels to descend: default 1 (own entries), at most 10.", 0),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,

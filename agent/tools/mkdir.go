@@ -32,7 +32,7 @@ func (MkdirTool) Spec() Spec {
 		Name:        "mkdir",
 		Description: mkdirDescription,
 		Parameters: object([]string{"path"}, map[string]prop{
-			"path": str("Folder to create, relative to the workspace root; missing parents are created too."),
+			"path": str(""),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindMkdir,

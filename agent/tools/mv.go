@@ -33,8 +33,8 @@ func (MvTool) Spec() Spec {
 		Name:        "mv",
 		Description: mvDescription,
 		Parameters: object([]string{"from", "to"}, map[string]prop{
-			"from": str("Existing file or folder, relative to the workspace root."),
-			"to":   str("New path; it must not exist yet."),
+			"from": str(""),
+			"to":   str("Must not exist yet."),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindMove,

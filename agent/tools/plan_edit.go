@@ -33,8 +33,8 @@ type PlanEditTool struct{}
 
 // Spec implements Tool.
 func (PlanEditTool) Spec() Spec {
-	props := editProps("The .plan file to edit, relative to the workspace root.")
-	props["status"] = enum("Set the plan's status in its frontmatter (in plan mode only draft or archived: the user approves a plan through exit_plan_mode).", "draft", "approved", "implemented", "archived")
+	props := editProps()
+	props["status"] = enum("", "draft", "approved", "implemented", "archived")
 	return Spec{ToolSpec: llm.ToolSpec{
 		Name:        "plan_edit",
 		Description: planEditDescription,

@@ -56,8 +56,8 @@ func (PlanListTool) Spec() Spec {
 		Name:        "plan_list",
 		Description: planListDescription,
 		Parameters: object(nil, map[string]prop{
-			"status": enum("Only plans with this status.", "draft", "approved", "implemented", "archived"),
-			"limit":  integer("Maximum number of plans to return (default 50).", 0),
+			"status": enum("", "draft", "approved", "implemented", "archived"),
+			"limit":  integer("Default 50.", 0),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,

@@ -44,10 +44,10 @@ func (PlanReadTool) Spec() Spec {
 		Name:        "plan_read",
 		Description: planReadDescription,
 		Parameters: object(nil, map[string]prop{
-			"path":   str("Path of the .plan file, relative to the workspace root."),
-			"name":   str("Plan name, e.g. \"calm-forest-symphony\" (\".plan\" optional), looked up in the plans folder. Use path or name, not both."),
-			"offset": integer("First line to return (1-based, counting the frontmatter).", 0),
-			"limit":  integer("Maximum number of lines to return.", 0),
+			"path":   str(""),
+			"name":   str(""),
+			"offset": integer("", 0),
+			"limit":  integer("", 0),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,

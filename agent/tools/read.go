@@ -51,9 +51,9 @@ func (ReadTool) Spec() Spec {
 		Name:        "read",
 		Description: readDescription,
 		Parameters: object([]string{"path"}, map[string]prop{
-			"path":   str("File to read, relative to the workspace root."),
-			"offset": integer("First line to return (1-based). Default: the start of the file.", 0),
-			"limit":  integer("Maximum number of lines to return.", 0),
+			"path":   str(""),
+			"offset": integer("First line, 1-based.", 0),
+			"limit":  integer("Number of lines.", 0),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,

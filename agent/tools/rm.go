@@ -34,8 +34,8 @@ func (RmTool) Spec() Spec {
 		Name:        "rm",
 		Description: rmDescription,
 		Parameters: object([]string{"path"}, map[string]prop{
-			"path":      str("File or folder to delete, relative to the workspace root."),
-			"recursive": boolean("Required to delete a folder that is not empty, with everything in it."),
+			"path":      str(""),
+			"recursive": boolean(""),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindDelete,

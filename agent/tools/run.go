@@ -49,9 +49,9 @@ func (RunTool) Spec() Spec {
 		Name:        "run",
 		Description: runDescription,
 		Parameters: object([]string{"command"}, map[string]prop{
-			"command":      str("Shell command line, run with /bin/sh -c."),
-			"cwd":          str("Folder to run in, relative to the workspace root. Default: the root."),
-			"timeout_secs": integer("Seconds before the command is killed. Default from the configuration, at most 600.", 1),
+			"command":      str(""),
+			"cwd":          str("Default: root."),
+			"timeout_secs": integer("Default from the configuration, at most 600.", 1),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindExecute,

@@ -31,23 +31,32 @@ func object(required []string, props map[string]prop) json.RawMessage {
 	return b
 }
 
+// described adds desc to p unless it is empty: a parameter whose name says it
+// all goes without a description, which every request would carry.
+func described(p prop, desc string) prop {
+	if desc != "" {
+		p["description"] = desc
+	}
+	return p
+}
+
 // str is a string parameter.
-func str(desc string) prop { return prop{"type": "string", "description": desc} }
+func str(desc string) prop { return described(prop{"type": "string"}, desc) }
 
 // enum is a string parameter limited to values.
 func enum(desc string, values ...string) prop {
-	return prop{"type": "string", "description": desc, "enum": values}
+	return described(prop{"type": "string", "enum": values}, desc)
 }
 
 // integer is an integer parameter with a minimum.
 func integer(desc string, minimum int) prop {
-	return prop{"type": "integer", "description": desc, "minimum": minimum}
+	return described(prop{"type": "integer", "minimum": minimum}, desc)
 }
 
 // boolean is a boolean parameter.
-func boolean(desc string) prop { return prop{"type": "boolean", "description": desc} }
+func boolean(desc string) prop { return described(prop{"type": "boolean"}, desc) }
 
 // stringList is an array-of-strings parameter.
 func stringList(desc string) prop {
-	return prop{"type": "array", "description": desc, "items": prop{"type": "string"}}
+	return described(prop{"type": "array", "items": prop{"type": "string"}}, desc)
 }

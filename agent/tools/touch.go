@@ -34,7 +34,7 @@ func (TouchTool) Spec() Spec {
 		Name:        "touch",
 		Description: touchDescription,
 		Parameters: object([]string{"path"}, map[string]prop{
-			"path": str("File to create if missing, relative to the workspace root."),
+			"path": str(""),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindFileEdit,

@@ -36,8 +36,8 @@ func (WriteTool) Spec() Spec {
 		Name:        "write",
 		Description: writeDescription,
 		Parameters: object([]string{"path", "content"}, map[string]prop{
-			"path":    str("File to create or overwrite, relative to the workspace root."),
-			"content": str("The complete new content of the file."),
+			"path":    str(""),
+			"content": str("The complete new text."),
 		}),
 	}, Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
