@@ -1,0 +1,155 @@
+-- flow_spec.lua: agentls in Neovim 0.7.2 without any plugin, started with the README's snippet
+-- (vim.lsp.start_client + buf_attach_client), the real agentls binary and the scripted model.
+-- What the user sees is read from :messages (0.7.2 shows window/showMessage there).
+local t = require('runner')
+
+local function tmpdir()
+  local d = vim.fn.tempname()
+  vim.fn.mkdir(d, 'p')
+  return vim.loop.fs_realpath(d)
+end
+
+local function write(path, text)
+  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
+  local f = assert(io.open(path, 'w'))
+  f:write(text)
+  f:close()
+end
+
+local function read(path)
+  local f = io.open(path, 'r')
+  if not f then
+    return nil
+  end
+  local s = f:read('*a')
+  f:close()
+  return s
+end
+
+local script = [[
+name: nvim plain
+steps:
+  - tool_calls:
+      - {id: q, name: ask_user, args: {questions: [{name: env, question: "Which environment?", schema: {type: string, enum: [dev, prod]}}]}}
+  - tool_calls:
+      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: "# Goal\nSay hello.\n\n## Steps\n- [ ] Change hello.txt to say hi\n"}}
+  - tool_calls:
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
+  - expect:
+      tool_result_contains: {x: ['"approved":true']}
+    tool_calls:
+      - {id: e, name: edit, args: {path: hello.txt, old_string: hello, new_string: hi}}
+  - text: "The greeting now says hi."
+]]
+
+t.describe('plain Neovim', function()
+  t.it('prompts, answers, approves, edits, undoes and quits cleanly', function()
+    local root = tmpdir()
+    write(root .. '/hello.txt', 'hello\n')
+    write(root .. '/script.yaml', script)
+    vim.cmd('messages clear')
+    vim.cmd('edit ' .. root .. '/hello.txt')
+    local buf = vim.api.nvim_get_current_buf()
+
+    -- The README's Neovim 0.7 snippet (plus the scripted model for the test).
+    local client_id = vim.lsp.start_client({
+      name = 'agentls',
+      cmd = { vim.env.AGENTLS_BIN or 'agentls' },
+      root_dir = root,
+      init_options = { model = { provider = 'scripted', script = root .. '/script.yaml' } },
+    })
+    t.ok(client_id, 'start_client')
+    vim.lsp.buf_attach_client(buf, client_id)
+    local client = vim.lsp.get_client_by_id(client_id)
+    t.cleanup(function()
+      client.stop(true)
+    end)
+    t.wait(10000, function()
+      return client.initialized
+    end, 'initialize')
+
+    -- The button question (enum) and the approval are inputlists: pick "prod", then
+    -- "Accept & Build" (the second action); remember what the approval said.
+    local prompts = {}
+    local orig = vim.fn.inputlist
+    vim.fn.inputlist = function(items)
+      table.insert(prompts, table.concat(items, '\n'))
+      for i = 2, #items do -- the message, then "Request Actions:", "1. <action>", ...
+        local n, title = items[i]:match('^(%d+)%. (.*)$')
+        if n and (title == 'prod' or title == 'Accept & Build') then
+          return tonumber(n)
+        end
+      end
+      return 0
+    end
+    t.cleanup(function()
+      vim.fn.inputlist = orig
+    end)
+
+    local reply
+    client.request('workspace/executeCommand', { command = 'agentls.prompt', arguments = { { text = 'greet better' } } },
+      function(err, res)
+        reply = { err = err, res = res }
+      end, buf)
+    t.wait(10000, function()
+      return reply ~= nil
+    end, 'agentls.prompt reply')
+    t.ok(reply.err == nil, 'agentls.prompt error: ' .. vim.inspect(reply.err))
+    t.eq(true, reply.res.started)
+
+    local ok = pcall(t.wait, 20000, function()
+      return vim.fn.execute('messages'):find('The greeting now says hi.', 1, true) ~= nil
+    end, 'the final message in :messages')
+    if not ok then
+      local chats = vim.fn.glob(root .. '/.agentls/chats/*.chat', false, true)
+      error('no final message; :messages =\n' .. vim.fn.execute('messages') .. '\nchat:\n' .. (read(chats[1] or '') or ''))
+    end
+
+    local all = table.concat(prompts, '\n----\n')
+    t.contains(all, 'Which environment?')
+    t.contains(all, '1. [ ] Change hello.txt to say hi')
+    t.contains(all, 'plans/greet.plan')
+    t.contains(read(root .. '/plans/greet.plan') or '', 'status: approved')
+
+    -- The edit is in the open buffer, undoable.
+    t.eq({ 'hi' }, vim.api.nvim_buf_get_lines(buf, 0, -1, false))
+    vim.api.nvim_buf_call(buf, function()
+      vim.cmd('undo')
+    end)
+    t.eq({ 'hello' }, vim.api.nvim_buf_get_lines(buf, 0, -1, false))
+
+    -- Code lenses run without error.
+    vim.cmd('edit ' .. root .. '/plans/greet.plan')
+    local plan_buf = vim.api.nvim_get_current_buf()
+    vim.lsp.buf_attach_client(plan_buf, client_id)
+    local lenses
+    client.request('textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(plan_buf) } }, function(err, res)
+      lenses = { err = err, res = res or {} }
+    end, plan_buf)
+    t.wait(5000, function()
+      return lenses ~= nil
+    end, 'code lenses')
+    t.ok(#lenses.res > 0, 'no lenses')
+    for _, l in ipairs(lenses.res) do
+      t.ok(l.command and l.command.command ~= '', 'a lens without a command: ' .. vim.inspect(l))
+      if l.command.command ~= 'agentls.archivePlan' then
+        local done
+        client.request('workspace/executeCommand', l.command, function(err)
+          done = { err = err }
+        end, plan_buf)
+        t.wait(5000, function()
+          return done ~= nil
+        end, 'lens ' .. l.command.title)
+        t.ok(done.err == nil, l.command.title .. ': ' .. vim.inspect(done.err))
+      end
+    end
+
+    -- No hidden, unsaved buffer blocks :qa (only the edited, open hello.txt is modified).
+    vim.api.nvim_buf_call(buf, function()
+      vim.cmd('silent write')
+    end)
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      t.ok(not vim.api.nvim_buf_get_option(b, 'modified'), 'modified buffer: ' .. vim.api.nvim_buf_get_name(b))
+    end
+  end)
+end)
