@@ -58,17 +58,40 @@ func (c *rawClient) next() map[string]any {
 	}
 }
 
-func TestMalformedJSONRPC(t *testing.T) {
+// serveRaw starts a server on OS pipes with a raw client on the other end;
+// Serve's result arrives on done. The server stops when ctx ends.
+func serveRaw(t *testing.T, ctx context.Context, opts server.Options) (c *rawClient, done <-chan error) {
 	c2sR, c2sW, _ := os.Pipe()
 	s2cR, s2cW, _ := os.Pipe()
-	done := make(chan error, 1)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	served, finished := make(chan error, 1), make(chan struct{})
 	go func() {
-		done <- server.Serve(ctx, rwc{c2sR, s2cW}, server.Options{Getenv: func(string) string { return "" }})
+		defer close(finished)
+		served <- server.Serve(ctx, rwc{c2sR, s2cW}, opts)
 		s2cW.Close()
 	}()
-	c := &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}
+	t.Cleanup(func() {
+		c2sW.Close() // the client is gone: its input ends, a blocked write fails
+		s2cR.Close()
+		<-finished
+	})
+	return &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}, served
+}
+
+// shutdownExit sends shutdown and exit and checks that Serve returns nil.
+func (c *rawClient) shutdownExit(done <-chan error) {
+	c.t.Helper()
+	c.send(`{"jsonrpc":"2.0","id":4242,"method":"shutdown"}`)
+	c.next()
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if err := <-done; err != nil {
+		c.t.Fatalf("serve after shutdown+exit = %v", err)
+	}
+}
+
+func TestMalformedJSONRPC(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, done := serveRaw(t, ctx, server.Options{Getenv: func(string) string { return "" }})
 
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://` + t.TempDir() + `","capabilities":{}}}`)
 	if m := c.next(); m["result"] == nil {
@@ -90,12 +113,7 @@ func TestMalformedJSONRPC(t *testing.T) {
 	if m := c.next(); m["result"] == nil {
 		t.Fatalf("newSession after bad input = %v", m)
 	}
-	c.send(`{"jsonrpc":"2.0","id":4,"method":"shutdown"}`)
-	c.next()
-	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
-	if err := <-done; err != nil {
-		t.Fatalf("serve after shutdown+exit = %v", err)
-	}
+	c.shutdownExit(done)
 }
 
 func TestStdinEOFStopsServer(t *testing.T) {
@@ -143,8 +161,6 @@ func (p rwc) Close() error                { p.r.Close(); return p.w.Close() }
 // manager: while the first is building it (held in NewProvider), the second
 // gets -32600; then the first succeeds.
 func TestConcurrentInitialize(t *testing.T) {
-	c2sR, c2sW, _ := os.Pipe()
-	s2cR, s2cW, _ := os.Pipe()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var builds atomic.Int32
@@ -158,12 +174,7 @@ func TestConcurrentInitialize(t *testing.T) {
 			return nil, os.ErrNotExist
 		},
 	}
-	done := make(chan error, 1)
-	go func() {
-		done <- server.Serve(ctx, rwc{c2sR, s2cW}, opts)
-		s2cW.Close()
-	}()
-	c := &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}
+	c, done := serveRaw(t, ctx, opts)
 	dir := t.TempDir()
 	init := `{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"rootUri":"file://` + dir + `","capabilities":{}}}`
 	c.send(fmt.Sprintf(init, 1))
@@ -178,12 +189,7 @@ func TestConcurrentInitialize(t *testing.T) {
 	if n := builds.Load(); n != 1 {
 		t.Fatalf("%d managers built", n)
 	}
-	c.send(`{"jsonrpc":"2.0","id":4,"method":"shutdown"}`)
-	c.next()
-	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
-	if err := <-done; err != nil {
-		t.Fatalf("serve = %v", err)
-	}
+	c.shutdownExit(done)
 }
 
 // TestExitRightBehindShutdown: an editor that sends `exit` without waiting for

@@ -1,9 +1,7 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -45,22 +43,15 @@ func (m *floodModel) Complete(ctx context.Context, _ llm.Request, onEvent func(l
 // context), and a second prompt on the session then reaches the model —
 // all while the client still reads nothing.
 func TestStalledClientDoesNotHoldCancelledTurn(t *testing.T) {
-	c2sR, c2sW, _ := os.Pipe()
-	s2cR, s2cW, _ := os.Pipe()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	model := &floodModel{flooded: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{}, 1)}
-	done := make(chan error, 1)
-	go func() {
-		done <- server.Serve(ctx, rwc{c2sR, s2cW}, server.Options{
-			Getenv: func(string) string { return "" },
-			NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
-				return model, nil
-			},
-		})
-		s2cW.Close()
-	}()
-	c := &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}
+	c, _ := serveRaw(t, ctx, server.Options{ // the server stops when the test cleanup closes the pipes
+		Getenv: func(string) string { return "" },
+		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
+			return model, nil
+		},
+	})
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://` + t.TempDir() + `","capabilities":{}}}`)
 	c.next()
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"agent/newSession","params":{"mode":"build"}}`)
@@ -87,8 +78,4 @@ func TestStalledClientDoesNotHoldCancelledTurn(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the cancelled turn stayed blocked on a client that does not read")
 	}
-	cancel()
-	c2sW.Close()
-	s2cR.Close()
-	<-done
 }
