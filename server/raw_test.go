@@ -174,8 +174,8 @@ func TestConcurrentInitialize(t *testing.T) {
 			return nil, os.ErrNotExist
 		},
 	}
+	dir := t.TempDir() // before serveRaw: removed after the server stopped
 	c, done := serveRaw(t, ctx, opts)
-	dir := t.TempDir()
 	init := `{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"rootUri":"file://` + dir + `","capabilities":{}}}`
 	c.send(fmt.Sprintf(init, 1))
 	c.send(fmt.Sprintf(init, 2))

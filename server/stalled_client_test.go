@@ -46,13 +46,14 @@ func TestStalledClientDoesNotHoldCancelledTurn(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	model := &floodModel{flooded: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{}, 1)}
+	dir := t.TempDir() // before serveRaw: removed after the server stopped
 	c, _ := serveRaw(t, ctx, server.Options{ // the server stops when the test cleanup closes the pipes
 		Getenv: func(string) string { return "" },
 		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 			return model, nil
 		},
 	})
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://` + t.TempDir() + `","capabilities":{}}}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://` + dir + `","capabilities":{}}}`)
 	c.next()
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"agent/newSession","params":{"mode":"build"}}`)
 	sid := c.next()["result"].(map[string]any)["sessionId"].(string)
