@@ -46,7 +46,7 @@ func TestStalledClientDoesNotHoldCancelledTurn(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	model := &floodModel{flooded: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{}, 1)}
-	dir := t.TempDir() // before serveRaw: removed after the server stopped
+	dir := t.TempDir()                       // before serveRaw: removed after the server stopped
 	c, _ := serveRaw(t, ctx, server.Options{ // the server stops when the test cleanup closes the pipes
 		Getenv: func(string) string { return "" },
 		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
