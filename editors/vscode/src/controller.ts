@@ -20,18 +20,17 @@ import {
   Methods,
   type Mode,
   type ModeChangedParams,
-  type PromptContext,
   type PromptResult,
   type Session,
   type UpdateParams,
   type WireMessage,
 } from './protocol';
+import { apiKeySecret, type Attachment, attachment, confirmModeSwitch, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
 import { resolveServer } from './serverPath';
-import { initializationOptions, restartKeys, serverEnv } from './settings';
+import { initializationOptions, serverEnv } from './settings';
 import { ChatModel, otherMode } from './state';
 import { ModeStatusBar } from './statusBar';
 
-const secretKey = 'agentls.apiKey';
 const lastSessionKey = 'agentls.lastSession';
 
 /** Everything the extension runs, disposed on deactivation. */
@@ -46,8 +45,8 @@ export class AgentController implements vscode.Disposable {
   private readonly asks = new Map<string, { sessionId: string; resolve: (r: AskUserResult) => void }>();
   /** Why the server is not running, while it is not. */
   private serverError: string | null = null;
-  private context: PromptContext | null = null;
-  private contextLabel: string | null = null;
+  /** What the next prompt carries as context (an @file mention or a selection). */
+  private attached: Attachment | null = null;
 
   constructor(private readonly ext: vscode.ExtensionContext) {
     this.view = new ChatViewProvider(ext.extensionUri, (m) => void this.onWebview(m));
@@ -87,7 +86,7 @@ export class AgentController implements vscode.Disposable {
     }
     this.serverError = null;
     this.output.info(`starting ${found.command} (${found.source})`);
-    const apiKey = await this.ext.secrets.get(secretKey);
+    const apiKey = await this.ext.secrets.get(apiKeySecret);
     const serverOptions: ServerOptions = {
       command: found.command,
       // Flags only: agentls with no subcommand serves over stdio (no transport
@@ -168,17 +167,10 @@ export class AgentController implements vscode.Disposable {
   }
 
   private async onConfig(e: vscode.ConfigurationChangeEvent): Promise<void> {
-    if (!restartKeys.some((k) => e.affectsConfiguration(`agentls.${k}`))) return;
     this.model.defaultMode = this.settings().get<boolean>('planMode.defaultActive', true) ? 'plan' : 'build';
-    if (this.model.snapshot().current?.busy) {
-      const go = await vscode.window.showWarningMessage(
-        'agentls settings changed. Restart the server now? The running turn will stop.',
-        'Restart',
-        'Later',
-      );
-      if (go !== 'Restart') return;
-    }
-    await this.restart();
+    const busy = !!this.model.snapshot().current?.busy;
+    const go = await restartOnChange((s) => e.affectsConfiguration(s), busy, (msg, action) => vscode.window.showWarningMessage(msg, action, 'Later'));
+    if (go) await this.restart();
   }
 
   private async request<R>(method: string, params: unknown): Promise<R> {
@@ -190,8 +182,7 @@ export class AgentController implements vscode.Disposable {
     try {
       const { sessions } = await this.request<{ sessions: Session[] }>(Methods.listSessions, {});
       this.model.setSessions(sessions);
-      const last = this.ext.workspaceState.get<string>(lastSessionKey);
-      const pick = sessions.find((s) => s.sessionId === last) ?? sessions[0];
+      const pick = sessionToRestore(sessions, this.ext.workspaceState.get<string>(lastSessionKey));
       if (pick) await this.load(pick.sessionId);
     } catch (e) {
       this.output.warn(`could not list sessions: ${(e as Error).message}`);
@@ -216,7 +207,7 @@ export class AgentController implements vscode.Disposable {
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
     else this.status.show(ind.mode, ind.planFile);
-    this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.contextLabel });
+    this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.attached?.label ?? null });
   }
 
   private async newChat(): Promise<Session | undefined> {
@@ -242,10 +233,8 @@ export class AgentController implements vscode.Disposable {
   private async prompt(text: string): Promise<void> {
     const sessionId = await this.currentSession();
     if (!sessionId || !text.trim()) return;
-    const params: Record<string, unknown> = { sessionId, text };
-    if (this.context) params.context = this.context;
-    this.context = null;
-    this.contextLabel = null;
+    const params = promptParams(sessionId, text, this.attached);
+    this.attached = null;
     const st = this.model.get(sessionId);
     if (st?.question?.via === 'answer') st.question = null; // a new prompt withdraws a pending question
     this.model.addPrompt(sessionId, text);
@@ -343,15 +332,7 @@ export class AgentController implements vscode.Disposable {
   private async setMode(mode: Mode): Promise<void> {
     const st = this.model.current;
     const from = st ? st.session.mode : this.model.defaultMode;
-    if (mode === from) return;
-    if (from === 'build' && mode === 'plan') {
-      const ok = await vscode.window.showWarningMessage(
-        'Switch to PLAN mode? Work in progress will stop: the agent may then change nothing but .plan documents.',
-        { modal: true },
-        'Switch to PLAN',
-      );
-      if (ok !== 'Switch to PLAN') return;
-    }
+    if (!(await confirmModeSwitch(from, mode, (msg, action) => vscode.window.showWarningMessage(msg, { modal: true }, action)))) return;
     if (!st) {
       this.model.defaultMode = mode;
       this.refresh();
@@ -387,23 +368,11 @@ export class AgentController implements vscode.Disposable {
       password: true,
       ignoreFocusOut: true,
     });
-    if (key === undefined) return;
-    if (key === '') await this.ext.secrets.delete(secretKey);
-    else await this.ext.secrets.store(secretKey, key);
-    await this.restart();
+    if (await storeApiKey(this.ext.secrets, key)) await this.restart();
   }
 
   private attach(uri: vscode.Uri, selection?: vscode.Selection): void {
-    const rel = vscode.workspace.asRelativePath(uri);
-    this.context = { uri: uri.toString() };
-    this.contextLabel = rel;
-    if (selection && !selection.isEmpty) {
-      this.context.range = {
-        start: { line: selection.start.line, character: selection.start.character },
-        end: { line: selection.end.line, character: selection.end.character },
-      };
-      this.contextLabel = `${rel}:${selection.start.line + 1}-${selection.end.line + 1}`;
-    }
+    this.attached = attachment(uri.toString(), vscode.workspace.asRelativePath(uri), selection);
   }
 
   private async sendSelection(): Promise<void> {
@@ -489,8 +458,7 @@ export class AgentController implements vscode.Disposable {
         await this.mention();
         break;
       case 'clearContext':
-        this.context = null;
-        this.contextLabel = null;
+        this.attached = null;
         this.refresh();
         break;
     }
