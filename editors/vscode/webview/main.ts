@@ -10,6 +10,7 @@ import type { ChatItem, SessionState, Snapshot } from '../src/state';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
 import { renderQuestionBar } from './questionBar';
+import { usageText } from './usage';
 
 interface VsCodeApi {
   postMessage(m: FromWebview): void;
@@ -228,10 +229,7 @@ function render(s: Snapshot, context: string | null): void {
     clear.addEventListener('click', () => post({ type: 'clearContext' }));
     contextChip.replaceChildren(icon('file'), ` ${context} `, clear);
   }
-  const u = st?.usage;
-  footer.textContent = u
-    ? `Tokens: ${u.inputTokens.toLocaleString()} in · ${u.outputTokens.toLocaleString()} out${u.contextTokens !== undefined ? ` · context ${u.contextTokens.toLocaleString()}${u.contextWindow ? ` / ${u.contextWindow.toLocaleString()}` : ''}` : ''}`
-    : '';
+  footer.textContent = usageText(st?.usage);
 }
 
 window.addEventListener('message', (e: MessageEvent<ToWebview>) => {

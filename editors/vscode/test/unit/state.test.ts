@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import type { AskUserParams, Session } from '../../src/protocol';
 import { ChatModel, otherMode, presentMode } from '../../src/state';
+import { usageText } from '../../webview/usage';
 
 const session = (id: string, mode: 'plan' | 'build' = 'plan', updatedAt = '2026-11-23T10:00:00Z'): Session => ({
   sessionId: id, title: `chat ${id}`, mode, planFile: null, createdAt: updatedAt, updatedAt,
@@ -181,5 +182,19 @@ describe('ChatModel', () => {
     m.upsertSession(session('s9', 'build', '2026-11-24T00:00:00Z'));
     assert.deepEqual(m.snapshot().sessions.map((s) => s.sessionId), ['s9', 's1', 's0']);
     assert.equal(m.snapshot().current?.session.sessionId, 's1');
+  });
+});
+
+describe('usage footer', () => {
+  test('usage_update totals add up across turns; context and window show when reported', () => {
+    const m = new ChatModel();
+    m.upsertSession(session('s1'));
+    assert.equal(usageText(m.get('s1')?.usage, 'en-US'), '', 'no footer before any usage_update');
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 1200, outputTokens: 34 });
+    assert.equal(usageText(m.get('s1')?.usage, 'en-US'), 'Tokens: 1,200 in · 34 out');
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 800, outputTokens: 66, contextTokens: 5000, contextWindow: 128000 });
+    assert.equal(usageText(m.get('s1')?.usage, 'en-US'), 'Tokens: 2,000 in · 100 out · context 5,000 / 128,000');
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 1, outputTokens: 1, contextTokens: 6000 });
+    assert.equal(usageText(m.get('s1')?.usage, 'en-US'), 'Tokens: 2,001 in · 101 out · context 6,000 / 128,000', 'the window is kept when a later update leaves it out');
   });
 });

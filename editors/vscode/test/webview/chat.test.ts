@@ -18,9 +18,11 @@ import { launchChromium, outputDir } from '../e2e/harness';
 const dist = path.resolve('dist');
 const out = outputDir('webview');
 const nonce = 'testnonce123';
-// Records posts; getState/setState keep the draft like VS Code does.
-const fakeApi = `window.__posted = []; let __state;
-window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => __state, setState: (s) => { __state = s; } });
+// Records posts; getState/setState keep the webview's state across a reload
+// of the page (sessionStorage lives as long as the tab), as VS Code keeps it
+// when a hidden view's webview is destroyed and made again.
+const fakeApi = `window.__posted = [];
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => JSON.parse(sessionStorage.getItem('vscodeState') ?? 'null') ?? undefined, setState: (s) => sessionStorage.setItem('vscodeState', JSON.stringify(s)) });
 window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));`;
 
 let server: http.Server;
@@ -316,5 +318,73 @@ describe('chat', () => {
     assert.match(await page.locator('.plan-progress').innerText(), /1\/2 steps done/);
     await page.locator('.plan-panel .plan-link').click();
     assert.deepEqual((await posted()).filter((x) => x.type === 'openPlan'), [{ type: 'openPlan', planFile: 'plans/x.plan' }]);
+  });
+
+  test('typing @ asks for a file; the pick replaces the @ and shows as an attachment that can be removed', async () => {
+    const m = model();
+    await show(m);
+    const box = page.locator('textarea.prompt');
+    await box.click();
+    await page.keyboard.type('explain @');
+    assert.deepEqual((await posted()).filter((x) => x.type === 'mention'), [{ type: 'mention' }]);
+    // The extension answers with the picked file and the attachment's label.
+    await send({ type: 'insert', text: '@src/main.go ' });
+    await send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: 'src/main.go' });
+    assert.equal(await box.inputValue(), 'explain @src/main.go ');
+    const chip = page.locator('.context-chip');
+    await chip.waitFor();
+    assert.match(await chip.innerText(), /src\/main\.go/);
+    await chip.locator('button[aria-label="Remove attachment"]').click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'clearContext'), [{ type: 'clearContext' }]);
+    await show(m);
+    await chip.waitFor({ state: 'hidden' });
+  });
+
+  test('a sent selection shows as its file and lines until the prompt goes', async () => {
+    const m = model();
+    await send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: 'src/main.go:5-10' });
+    assert.match(await page.locator('.context-chip').innerText(), /src\/main\.go:5-10/);
+    await page.locator('textarea.prompt').fill('fix this');
+    await page.locator('button.send').click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'prompt'), [{ type: 'prompt', text: 'fix this' }]);
+  });
+
+  test('the session list shows every chat with its mode; picking one and New chat post to the extension', async () => {
+    const m = model();
+    m.upsertSession({ sessionId: 's2', title: 'Quieter', mode: 'build', planFile: null, createdAt: '2026-11-23T11:00:00Z', updatedAt: '2026-11-23T11:00:00Z' });
+    await show(m);
+    const select = page.locator('select.sessions');
+    assert.deepEqual(await select.locator('option').allInnerTexts(), ['BUILD · Quieter', 'PLAN · Louder']);
+    assert.equal(await select.inputValue(), 's1', 'the chat in view is selected');
+    await select.selectOption('s2');
+    await page.locator('button.new-chat').click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'selectSession' || x.type === 'newChat'), [{ type: 'selectSession', sessionId: 's2' }, { type: 'newChat' }]);
+  });
+
+  test('hidden and shown again (the page made anew), the view asks for the state and keeps the draft', async () => {
+    const m = model();
+    m.addPrompt('s1', 'first question');
+    m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'first answer' } });
+    m.endTurn('s1', { stopReason: 'end_turn' });
+    await show(m);
+    await page.locator('textarea.prompt').fill('half-typed');
+    await page.reload();
+    await page.waitForFunction(() => (window as unknown as { __posted: FromWebview[] }).__posted.some((x) => x.type === 'ready'));
+    assert.equal(await page.locator('textarea.prompt').inputValue(), 'half-typed');
+    assert.equal(await page.locator('.msg').count(), 0, 'the page holds no conversation of its own');
+    await show(m); // the extension's answer to ready
+    await page.locator('.msg.assistant', { hasText: 'first answer' }).waitFor();
+    assert.equal(await page.locator('.msg.user .text').innerText(), 'first question');
+  });
+
+  test('the footer shows token usage from usage_update, with the context window', async () => {
+    const m = model();
+    await show(m);
+    assert.equal(await page.locator('footer.usage').innerText(), '');
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 1200, outputTokens: 34 });
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 800, outputTokens: 66, contextTokens: 5000, contextWindow: 128000 });
+    await show(m);
+    await page.locator('footer.usage', { hasText: 'Tokens' }).waitFor();
+    assert.equal(await page.locator('footer.usage').innerText(), 'Tokens: 2,000 in · 100 out · context 5,000 / 128,000');
   });
 });
