@@ -237,15 +237,23 @@ steps:
   end)
 
   t.it(':checkhealth agentls reports the binary, the config and the running server', function()
-    h.start({}, 'steps: []\n')
+    h.start({}, 'steps:\n  - text: "hi"\n')
     vim.cmd('checkhealth agentls')
     local report = h.text(vim.api.nvim_get_current_buf())
     t.match('OK:? [^\n]*agentls %S+ %(protocol %d+%)', report, 'binary and version')
     t.match('OK:? options are valid', report)
+    t.match('OK:? config files: the server reported no problem', report)
     t.match('OK:? running %(client %d+, agentls', report)
+    t.match('OK:? model reachable: scripted', report, 'agent/checkModel')
     t.ok(not report:find('ERROR'), 'no error in:\n' .. report)
-    -- the model: OK through agent/checkModel, or (server without it) a clear warning
-    t.ok(report:find('OK:? model reachable') or report:find('does not implement agent/checkModel'), 'model line in:\n' .. report)
+    t.ok(not report:find('WARNING'), 'no warning in:\n' .. report)
+  end)
+
+  t.it(':checkhealth agentls reports a model that cannot be reached', function()
+    h.start({}, 'steps: []\n', { model = { provider = 'openai', base_url = 'http://127.0.0.1:9/v1', api_key_env = 'AGENTLS_NVIM_NO_SUCH_KEY', script = nil } })
+    vim.cmd('checkhealth agentls')
+    local report = h.text(vim.api.nvim_get_current_buf())
+    t.match('ERROR:? model not reachable: openai [^\n]* at http://127%.0%.0%.1:9/v1', report)
   end)
 end)
 
