@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -118,8 +119,12 @@ func (p *turnProgress) create(ctx context.Context, message string) {
 	}
 }
 
+// progressEndGrace bounds the progress's end after a cancelled turn: the
+// editor must hear it, but a client that stops reading holds no one longer.
+const progressEndGrace = 5 * time.Second
+
 // End ends the progress. It is sent even after the turn was cancelled (the
-// editor would show it forever otherwise), within editor.request_timeout_secs.
+// editor would show it forever otherwise), within progressEndGrace.
 func (p *turnProgress) End(ctx context.Context) {
 	p.mu.Lock()
 	switch p.state {
@@ -135,7 +140,7 @@ func (p *turnProgress) End(ctx context.Context) {
 	p.state = progressDone
 	p.mu.Unlock()
 	p.s.progressTokens.Delete(p.token)
-	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.s.requestTimeout())
+	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), progressEndGrace)
 	defer cancel()
 	p.send(endCtx, map[string]any{"kind": "end"})
 }
