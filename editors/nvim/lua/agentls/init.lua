@@ -573,7 +573,7 @@ function M.setup(opts)
   if not vim.tbl_contains(vim.tbl_map(function(p)
     return p:match('^cmd ') ~= nil
   end, problems), true) then
-    st:start(opts and opts._lsp)
+    st:start()
   end
   return st
 end
