@@ -71,6 +71,17 @@ func (s *Server) requestTimeout() time.Duration {
 	return time.Duration(secs) * time.Second
 }
 
+// editorSilentError is callEditor's error when the editor did not answer
+// within editor.request_timeout_secs.
+type editorSilentError struct {
+	method  string
+	timeout time.Duration
+}
+
+func (e editorSilentError) Error() string {
+	return fmt.Sprintf("the editor did not answer %s within %s (editor.request_timeout_secs)", e.method, e.timeout)
+}
+
 // callEditor sends a request that needs no human, bounded by
 // editor.request_timeout_secs: an editor that never answers ends it with an
 // error (and a log line) instead of holding the turn.
@@ -81,7 +92,7 @@ func (s *Server) callEditor(ctx context.Context, method string, params, result a
 	err := protocol.Call(callCtx, s.conn, method, params, result)
 	if err != nil && ctx.Err() == nil && callCtx.Err() != nil {
 		slog.Warn("the editor did not answer in time", "method", method, "timeout", timeout)
-		return fmt.Errorf("the editor did not answer %s within %s (editor.request_timeout_secs)", method, timeout)
+		return editorSilentError{method: method, timeout: timeout}
 	}
 	return err
 }

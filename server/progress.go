@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -91,6 +92,14 @@ func (p *turnProgress) Report(ctx context.Context, message string) {
 func (p *turnProgress) create(ctx context.Context, message string) {
 	if err := p.s.callEditor(ctx, "window/workDoneProgress/create", map[string]any{"token": p.token}, nil); err != nil {
 		slog.Debug("no work done progress for this turn", "session", p.sessionID, "err", err)
+		if errors.As(err, new(editorSilentError)) {
+			// An editor that declares progress but never answers its create
+			// would hold every later turn's first report as long: stop asking.
+			p.s.mu.Lock()
+			p.s.caps.workDoneProgress = false
+			p.s.mu.Unlock()
+			slog.Warn("the editor does not answer window/workDoneProgress/create: no progress for the rest of this connection")
+		}
 		p.mu.Lock()
 		p.state = progressDone
 		p.mu.Unlock()

@@ -29,6 +29,7 @@ name: two-turns
 steps:
   - text: one
   - text: two
+  - text: three
 `,
 	})
 	a, b := h.newSession("plan"), h.newSession("plan")
@@ -40,6 +41,14 @@ steps:
 	}
 	if n := len(h.messages("window/workDoneProgress/create")); n != 2 {
 		t.Fatalf("%d progress creates, want one per turn", n)
+	}
+	// Once a create went unanswered, later turns do not ask again (each
+	// would wait as long before its first model request).
+	if r := <-h.promptAsync(a.SessionID, "again"); r.StopReason != "end_turn" {
+		t.Fatalf("third prompt = %+v (%s)", r, r.Error)
+	}
+	if n := len(h.messages("window/workDoneProgress/create")); n != 2 {
+		t.Fatalf("%d progress creates after the editor stayed silent, want no new one", n)
 	}
 	if n := len(h.messages("$/progress")); n != 0 {
 		t.Fatalf("%d $/progress for a token the editor never created", n)
