@@ -5,6 +5,7 @@
 
 import type { Mode, PromptContext, Session } from './protocol';
 import { restartKeys } from './settings';
+import { newestFirst } from './state';
 
 /** Asks the user a question with one action; resolves to the action chosen, or undefined. */
 export type Confirm = (message: string, action: string) => Thenable<string | undefined> | Promise<string | undefined>;
@@ -103,5 +104,5 @@ export async function restartOnChange(affects: (section: string) => boolean, bus
 export function sessionToRestore(sessions: Session[], last: string | undefined): Session | undefined {
   const found = sessions.find((s) => s.sessionId === last);
   if (found) return found;
-  return [...sessions].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0))[0];
+  return [...sessions].sort(newestFirst)[0];
 }

@@ -324,7 +324,12 @@ export class ChatModel {
   snapshot(): Snapshot {
     const sessions = [...this.states.values()]
       .map((s) => ({ sessionId: s.session.sessionId, title: s.session.title, mode: s.session.mode, updatedAt: s.session.updatedAt }))
-      .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+      .sort(newestFirst);
     return { sessions, current: this.current, defaultMode: this.defaultMode };
   }
+}
+
+/** Orders sessions by their last change, newest first. */
+export function newestFirst(a: { updatedAt: string }, b: { updatedAt: string }): number {
+  return a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0;
 }

@@ -3,7 +3,8 @@
 // scripted model. PLAN in the status bar → a prompt streams text → an
 // ask_user form is answered → the plan is approved in the question bar →
 // BUILD (colour checked) → the edit is in the editor and saved → the plan's
-// step is ticked. Screenshots of each step go to the test output folder.
+// step is ticked; the chat survives the view hidden and the window reloaded;
+// BUILD → PLAN asks first. Screenshots of each step go to the test output folder.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -126,4 +127,46 @@ test('plan → question → approval → build in a real VS Code', async () => {
   await page.locator('.monaco-editor .view-line', { hasText: 'ALPHA' }).first().waitFor();
   assert.equal(await page.locator('.tab.dirty').count(), 0, 'no editor is left unsaved');
   await screenshot('build-done');
+});
+
+test('the chat survives the view being hidden and the window reloading', async () => {
+  const activity = page.locator('.activitybar [aria-label^="agentls"]').first();
+  const done = () => chat().locator('.msg.assistant', { hasText: 'Done: app.txt now says ALPHA' });
+  // Hidden behind the Explorer, then shown again.
+  await page.locator('.activitybar [aria-label^="Explorer"]').first().click();
+  await page.locator('.explorer-folders-view').waitFor();
+  await activity.click();
+  await done().waitFor();
+  // A window reload: a new extension host and server; the chat comes back
+  // from agent/listSessions and agent/loadSession.
+  await page.reload();
+  await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: BUILD"]').waitFor();
+  // The sidebar comes back with the container last open; a click on an open
+  // container's icon would close it.
+  const sidebarTitle = page.locator('.part.sidebar .composite.title .title-label');
+  await sidebarTitle.waitFor();
+  if (!/agentls/i.test(await sidebarTitle.innerText())) await activity.click();
+  await done().waitFor();
+  await chat().locator('.msg.user', { hasText: 'Make alpha louder.' }).waitFor();
+  await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
+  assert.match(await chat().locator('select.sessions option:checked').innerText(), /^BUILD · /);
+  await screenshot('reloaded');
+});
+
+test('BUILD → PLAN asks first, from the chat toggle and from the status bar', async () => {
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Work in progress will stop' });
+  // The toggle: cancelled, the chat stays in BUILD.
+  await chat().locator('.mode-tab.plan').click();
+  await dialog.waitFor();
+  await screenshot('confirm-plan');
+  await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.match((await modeItem().getAttribute('aria-label')) ?? '', /BUILD/);
+  // The status bar: confirmed, PLAN in PLAN's colour.
+  await modeItem().click();
+  await dialog.waitFor();
+  await dialog.locator('.monaco-button', { hasText: 'Switch to PLAN' }).click();
+  await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: PLAN"]').waitFor();
+  assert.equal(await modeColour(), planColour);
+  await chat().locator('.mode-tab.plan[aria-selected="true"]').waitFor();
 });
