@@ -273,10 +273,6 @@ func (s *Server) listPlans(_ context.Context, raw jsonrpc2.RawMessage) (any, err
 	return map[string]any{"plans": plans, "total": total}, nil
 }
 
-// codeRequestFailed is LSP's RequestFailed: agent/compact on a session whose
-// turn runs (PROTOCOL.md §2).
-const codeRequestFailed jsonrpc2.Code = -32803
-
 func (s *Server) compact(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 	var p sessionParams
 	if err := decodeParams(raw, &p); err != nil {

@@ -98,8 +98,8 @@ func TestSecondPromptWhileBusy(t *testing.T) {
 	done := h.promptAsync(s.SessionID, "go")
 	awaitMethod(t, h, "agent/askUser")
 	err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "again"}, nil)
-	if rpcCode(err) != -32002 || !strings.Contains(err.Error(), "session busy") {
-		t.Fatalf("second prompt = %v, want -32002 session busy", err)
+	if rpcCode(err) != -32803 || !strings.Contains(err.Error(), "session busy") {
+		t.Fatalf("second prompt = %v, want -32803 session busy", err)
 	}
 	close(release)
 	if r := <-done; r.StopReason != "end_turn" {

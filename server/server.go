@@ -25,7 +25,7 @@ import (
 
 // ProtocolVersion is the version of the agent/* protocol (PROTOCOL.md); bump
 // it on any breaking change.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // ErrExitWithoutShutdown is returned by Serve when the client sent `exit`
 // without `shutdown` first (LSP: the process should exit with code 1).
@@ -170,8 +170,10 @@ type handlerFunc func(s *Server, ctx context.Context, params jsonrpc2.RawMessage
 // serverNotInitialized is LSP's error for a request before initialize.
 const serverNotInitialized jsonrpc2.Code = -32002
 
-// codeSessionBusy is the error for a prompt on a busy session (PROTOCOL.md §2).
-const codeSessionBusy jsonrpc2.Code = -32002
+// codeRequestFailed is LSP's RequestFailed: a prompt or agent/compact on a
+// session whose turn is running ("session busy", PROTOCOL.md §2; protocol
+// version 1 used -32002, which LSP reserves for "server not initialized").
+const codeRequestFailed jsonrpc2.Code = -32803
 
 // recoverPanics turns a handler panic into an internal error instead of a
 // failed connection.
@@ -234,7 +236,7 @@ func rpcError(err error) error {
 	case errors.As(err, &inv):
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, inv.Msg)
 	case errors.Is(err, agent.ErrBusy):
-		return jsonrpc2.NewError(codeSessionBusy, "session busy")
+		return jsonrpc2.NewError(codeRequestFailed, "session busy")
 	case errors.Is(err, context.Canceled):
 		return jsonrpc2.NewError(requestCancelled, "request cancelled")
 	}
