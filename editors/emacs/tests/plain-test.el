@@ -1,0 +1,85 @@
+;;; plain-test.el --- agentls with Emacs's eglot, no plugin, in batch mode  -*- lexical-binding: t -*-
+;; Run: AGENTLS_BIN=… emacs -q --batch -l plain-test.el   (editors/emacs/tests/run does it)
+;; Connects eglot to the real agentls binary with the scripted model, sends agentls.prompt (it
+;; must return within eglot's executeCommand timeout), answers a button question and the plan
+;; approval through stubbed completing-read, and waits for the final message.
+;;
+;; NOT YET RUN BY scripts/test: it passes about half the time here; in the other runs no
+;; window/showMessageRequest reaches completing-read and no message arrives (cause not found yet).
+(require 'eglot)
+(require 'cl-lib)
+
+(defvar plain-shown nil "Every message shown, newest first.")
+(advice-add 'message :around
+            (lambda (orig fmt &rest args)
+              (when fmt (push (apply #'format fmt args) plain-shown))
+              (apply orig fmt args)))
+(defvar plain-server nil "The eglot server.")
+(defvar plain-choices nil "The prompts completing-read was called with.")
+(defalias 'completing-read
+  (lambda (prompt collection &rest _)
+    (push (format "%s %S" prompt collection) plain-choices)
+    (let ((titles (mapcar (lambda (c) (if (consp c) (car c) c)) collection)))
+      (or (cl-find "prod" titles :test #'equal)
+          (cl-find "Accept & Build" titles :test #'equal)
+          (car titles)))))
+(defalias 'y-or-n-p (lambda (&rest _) t))
+
+(defun plain-fail (fmt &rest args)
+  (princ (format "FAIL %s\n" (apply #'format fmt args)))
+  (ignore-errors
+    (with-current-buffer (eglot-events-buffer plain-server)
+      (princ (buffer-substring-no-properties (max (point-min) (- (point-max) 3000)) (point-max)))))
+  (princ (format "messages:\n%s\nchoices:\n%s\n" (mapconcat #'identity (reverse plain-shown) "\n")
+                 (mapconcat #'identity (reverse plain-choices) "\n")))
+  (kill-emacs 1))
+
+(defun plain-wait (what pred secs)
+  (let ((deadline (+ (float-time) secs)))
+    (while (and (not (funcall pred)) (< (float-time) deadline))
+      (accept-process-output nil 0.05))
+    (unless (funcall pred) (plain-fail "timed out waiting for %s" what))))
+
+(let* ((dir (file-name-as-directory (make-temp-file "agentls-eglot" t)))
+       (script (expand-file-name "script.yaml" dir)))
+  (with-temp-file (expand-file-name "hello.txt" dir) (insert "hello\n"))
+  (with-temp-file script
+    (insert "name: eglot plain
+steps:
+  - tool_calls:
+      - {id: q, name: ask_user, args: {questions: [{name: env, question: \"Which environment?\", schema: {type: string, enum: [dev, prod]}}]}}
+  - tool_calls:
+      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: \"# Goal\\nSay hello.\\n\\n## Steps\\n- [ ] Change hello.txt\\n\"}}
+  - expect:
+      tool_result_contains: {q: ['\"env\":\"prod\"']}
+    tool_calls:
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
+  - expect:
+      tool_result_contains: {x: ['\"approved\":true']}
+    text: \"Approved and ready to build.\"
+"))
+  (find-file (expand-file-name "hello.txt" dir))
+  (let* ((eglot-sync-connect t)
+         (server (eglot '(text-mode) (cons 'transient dir) 'eglot-lsp-server
+                        (list (or (getenv "AGENTLS_BIN") "agentls")
+                              :initializationOptions
+                              (list :model (list :provider "scripted" :script script)))
+                        "text"))
+         (start (float-time))
+         (res (eglot-execute-command server "agentls.prompt" (vector (list :text "greet")))))
+    (ignore res)
+    (setq plain-server server)
+    (when (> (- (float-time) start) 10) (plain-fail "agentls.prompt took %.1fs" (- (float-time) start)))
+    (plain-wait "the final message"
+                (lambda () (cl-some (lambda (m) (string-match-p "Approved and ready to build\\." m)) plain-shown))
+                30)
+    (unless (cl-some (lambda (c) (string-match-p "Which environment" c)) plain-choices)
+      (plain-fail "the question was not asked"))
+    (unless (cl-some (lambda (c) (string-match-p "1\\. \\[ \\] Change hello.txt" c)) plain-choices)
+      (plain-fail "the approval did not show the steps"))
+    (with-temp-buffer
+      (insert-file-contents (expand-file-name "plans/greet.plan" dir))
+      (unless (string-match-p "status: approved" (buffer-string)) (plain-fail "the plan is not approved")))
+    (eglot-shutdown server)
+    (princ "ok   eglot: prompt, question, approval, final message\n1 passed, 0 failed\n")
+    (kill-emacs 0)))
