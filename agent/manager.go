@@ -342,7 +342,8 @@ func (m *Manager) session(id string) (*Session, error) {
 }
 
 // LoadSession returns a session (from memory or disk, e.g. after a restart)
-// with its messages, and tells the editor its mode.
+// with its messages, and tells the editor its mode and its attached plan's
+// steps (a `plan` update), so a reloaded view shows the checklist again.
 func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Message, error) {
 	s, err := m.session(id)
 	if err != nil {
@@ -353,6 +354,7 @@ func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Messa
 	}
 	info := s.Info()
 	m.editor.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
+	s.sendPlanUpdate(ctx)
 	return info, s.Messages(), nil
 }
 

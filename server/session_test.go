@@ -178,6 +178,14 @@ func TestSessionSurvivesRestart(t *testing.T) {
 	if got := h2.ed.Mode(s.SessionID); got != "build" {
 		t.Fatalf("status bar after load = %q", got)
 	}
+	// The plan's checklist comes back with the session.
+	plans := h2.updates("plan")
+	if len(plans) != 1 || plans[0]["planFile"] != "plans/shout.plan" {
+		t.Fatalf("plan updates after load = %v, want one for plans/shout.plan", plans)
+	}
+	if entries, _ := plans[0]["entries"].([]any); len(entries) != 1 || entries[0].(map[string]any)["content"] != "Replace alpha with ALPHA" {
+		t.Fatalf("plan entries after load = %v, want the plan's one step", plans[0]["entries"])
+	}
 }
 
 func TestPromptContextAndTitle(t *testing.T) {
