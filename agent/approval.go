@@ -21,9 +21,9 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// keepPlanningReason is the rejection reason when the user chose "Keep
-// Planning" without feedback.
-const keepPlanningReason = "the user chose to keep planning"
+// KeepPlanningReason is the rejection reason when the user chose "Keep
+// Planning" without feedback (in the dialog, or on the plan's lens).
+const KeepPlanningReason = "the user chose to keep planning"
 
 // pendingApproval is a plan waiting for the user's decision. Whoever decides
 // first (the dialog, agent/resolvePlan) wins, and only while the tool still
@@ -328,7 +328,7 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 		return decision{approve: true, source: "tool"}, true
 	}
 	if strings.TrimSpace(feedback) == "" {
-		feedback = keepPlanningReason
+		feedback = KeepPlanningReason
 	}
 	return decision{reason: strings.TrimSpace(feedback), source: "tool"}, true
 }
@@ -455,13 +455,7 @@ func firstRunes(s string, n int) string {
 // AwaitingApproval returns the session whose approval of the plan at rel
 // (workspace-relative) is pending, if any.
 func (m *Manager) AwaitingApproval(rel string) (string, bool) {
-	m.mu.Lock()
-	sessions := make([]*Session, 0, len(m.sessions))
-	for _, s := range m.sessions {
-		sessions = append(sessions, s)
-	}
-	m.mu.Unlock()
-	for _, s := range sessions {
+	for _, s := range m.loaded() {
 		s.mu.Lock()
 		ap := s.approval
 		s.mu.Unlock()

@@ -41,13 +41,7 @@ func (m *Manager) BuiltPlans() []guard.BuiltPlan {
 	for _, meta := range metas {
 		byID[meta.ID] = meta
 	}
-	m.mu.Lock()
-	live := make([]*Session, 0, len(m.sessions))
-	for _, s := range m.sessions {
-		live = append(live, s)
-	}
-	m.mu.Unlock()
-	for _, s := range live {
+	for _, s := range m.loaded() {
 		s.mu.Lock()
 		byID[s.meta.ID] = s.meta
 		s.mu.Unlock()

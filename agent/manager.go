@@ -184,15 +184,21 @@ func (m *Manager) Wait() { m.wg.Wait() }
 
 // CancelAll cancels every running turn and withdraws pending questions.
 func (m *Manager) CancelAll() {
+	for _, s := range m.loaded() {
+		_ = m.Cancel(s.ID())
+	}
+}
+
+// loaded returns the sessions in memory, taken under the manager's lock so
+// that each can then be locked (or waited on) without it.
+func (m *Manager) loaded() []*Session {
 	m.mu.Lock()
-	ids := make([]string, 0, len(m.sessions))
-	for id := range m.sessions {
-		ids = append(ids, id)
+	defer m.mu.Unlock()
+	out := make([]*Session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		out = append(out, s)
 	}
-	m.mu.Unlock()
-	for _, id := range ids {
-		_ = m.Cancel(id)
-	}
+	return out
 }
 
 // Close cancels everything and waits for background turns to end.

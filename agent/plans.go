@@ -29,14 +29,8 @@ func (m *Manager) sessionsWithPlan(rel string) []*Session {
 	if rel == "" {
 		return nil
 	}
-	m.mu.Lock()
-	all := make([]*Session, 0, len(m.sessions))
-	for _, s := range m.sessions {
-		all = append(all, s)
-	}
-	m.mu.Unlock()
 	var out []*Session
-	for _, s := range all {
+	for _, s := range m.loaded() {
 		if s.planFile() == rel {
 			out = append(out, s)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -49,7 +50,7 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 	case awaiting:
 		lenses = append(lenses,
 			newLens("Approve & Build", "agentls.approvePlan", map[string]string{"sessionId": id}),
-			newLens("Keep Planning", "agentls.rejectPlan", map[string]string{"sessionId": id, "reason": keepPlanningReason}))
+			newLens("Keep Planning", "agentls.rejectPlan", map[string]string{"sessionId": id, "reason": agent.KeepPlanningReason}))
 	case status == workspace.PlanDraft && !hasLintErrors(text):
 		lenses = append(lenses, newLens("Approve & Build", "agentls.buildPlan", show))
 	default:
@@ -61,9 +62,6 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 	}
 	return lenses, nil
 }
-
-// keepPlanningReason is the rejection reason of the "Keep Planning" lens.
-const keepPlanningReason = "the user chose to keep planning"
 
 func hasLintErrors(text string) bool {
 	for _, d := range workspace.LintPlan(text) {
