@@ -15,7 +15,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
-	"github.com/agentls/agentls/allowrule"
+	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"

@@ -4,7 +4,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/agentls/agentls/allowrule"
+	"github.com/agentls/agentls/internal/allowrule"
 )
 
 // runAllowRules reads run.allow; a rule that is not one simple command,

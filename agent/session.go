@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/allowrule"
+	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"

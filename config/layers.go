@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/agentls/agentls/allowrule"
+	"github.com/agentls/agentls/internal/allowrule"
 )
 
 // Diagnostic severities.
