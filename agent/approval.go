@@ -15,8 +15,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )

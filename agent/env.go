@@ -12,9 +12,9 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )

@@ -17,9 +17,9 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/workspace"
 )
 

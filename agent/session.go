@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
