@@ -150,6 +150,8 @@ test('the chat survives the view being hidden and the window reloading', async (
   await chat().locator('.msg.user', { hasText: 'Make alpha louder.' }).waitFor();
   await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
   assert.match(await chat().locator('select.sessions option:checked').innerText(), /^BUILD · /);
+  // The plan's checklist comes back too (agent/loadSession sends the plan update).
+  await chat().locator('.plan-steps .step.completed', { hasText: 'Replace alpha with ALPHA' }).waitFor();
   await screenshot('reloaded');
 });
 
