@@ -299,7 +299,10 @@ t.describe('while a question waits', function()
     local r = h.turn(st)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
     t.eq('PLAN', agentls.mode())
-    t.contains(vim.tbl_map(function(n) return n.kind end, t.notes()), '$/cancelRequest', 'the open question was withdrawn')
+    -- The withdrawal may reach the editor after the turn's result: wait for it.
+    t.wait(5000, function()
+      return vim.tbl_contains(vim.tbl_map(function(n) return n.kind end, t.notes()), '$/cancelRequest')
+    end, 'the open question withdrawn ($/cancelRequest)')
   end)
 
   t.it(':AgentApprove approves the pending plan', function()

@@ -8,31 +8,8 @@ h.plugin = vim.fn.fnamemodify(vim.env.AGENTLS_NVIM_TESTS .. '/..', ':p'):gsub('/
 vim.opt.runtimepath:prepend(h.plugin)
 vim.cmd('runtime plugin/agentls.lua')
 
---- A new empty directory (its real path).
-function h.tmpdir()
-  local d = vim.fn.tempname()
-  vim.fn.mkdir(d, 'p')
-  return vim.loop.fs_realpath(d)
-end
-
---- Writes text to path, creating folders.
-function h.write(path, text)
-  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
-  local f = assert(io.open(path, 'w'))
-  f:write(text)
-  f:close()
-end
-
---- The file's text, or nil.
-function h.read(path)
-  local f = io.open(path, 'r')
-  if not f then
-    return nil
-  end
-  local s = f:read('*a')
-  f:close()
-  return s
-end
+local files = require('testfiles')
+h.tmpdir, h.write, h.read = files.tmpdir, files.write, files.read
 
 --- Replaces tbl[key] with value for the current test.
 function h.stub(tbl, key, value)

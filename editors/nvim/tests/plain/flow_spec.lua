@@ -3,28 +3,8 @@
 -- What the user sees is read from :messages (0.7.2 shows window/showMessage there).
 local t = require('runner')
 
-local function tmpdir()
-  local d = vim.fn.tempname()
-  vim.fn.mkdir(d, 'p')
-  return vim.loop.fs_realpath(d)
-end
-
-local function write(path, text)
-  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
-  local f = assert(io.open(path, 'w'))
-  f:write(text)
-  f:close()
-end
-
-local function read(path)
-  local f = io.open(path, 'r')
-  if not f then
-    return nil
-  end
-  local s = f:read('*a')
-  f:close()
-  return s
-end
+local files = require('testfiles')
+local tmpdir, write, read = files.tmpdir, files.write, files.read
 
 local script = [[
 name: nvim plain
