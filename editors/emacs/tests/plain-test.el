@@ -3,10 +3,11 @@
 ;; Connects eglot to the real agentls binary with the scripted model, sends agentls.prompt (it
 ;; must return within eglot's executeCommand timeout), answers a button question and the plan
 ;; approval through stubbed completing-read, and waits for the final message.
-;;
-;; NOT YET RUN BY scripts/test: it passes about half the time here; in the other runs no
-;; window/showMessageRequest reaches completing-read and no message arrives (cause not found yet).
+;; It loads ../agentls-jsonrpc-fix.el, the workaround the README gives eglot users: without it
+;; jsonrpc.el 1.0.14 strands the turn's first question whenever it arrives in the same read as
+;; agentls.prompt's reply (about half the runs here), and the turn waits for an answer forever.
 (require 'eglot)
+(load (expand-file-name "../agentls-jsonrpc-fix.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 (require 'cl-lib)
 
 (defvar plain-shown nil "Every message shown, newest first.")
@@ -81,5 +82,5 @@ steps:
       (insert-file-contents (expand-file-name "plans/greet.plan" dir))
       (unless (string-match-p "status: approved" (buffer-string)) (plain-fail "the plan is not approved")))
     (eglot-shutdown server)
-    (princ "ok   eglot: prompt, question, approval, final message\n1 passed, 0 failed\n")
+    (princ "ok   eglot: prompt, question, approval, final message\n")
     (kill-emacs 0)))
