@@ -3,6 +3,7 @@
 ;; Connects eglot to the real agentls binary with the scripted model, sends agentls.prompt (it
 ;; must return within eglot's executeCommand timeout), answers a button question and the plan
 ;; approval through stubbed completing-read, and waits for the final message.
+;; editors/emacs/tests/run also runs it with the server output batched (coalesce.py).
 ;; It loads ../agentls-jsonrpc-fix.el, the workaround the README gives eglot users: without it
 ;; jsonrpc.el 1.0.14 strands the turn's first question whenever it arrives in the same read as
 ;; agentls.prompt's reply (about half the runs here), and the turn waits for an answer forever.
