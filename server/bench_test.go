@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -45,7 +45,11 @@ func twentyCalls(src string) string {
 // BenchmarkScriptedTurn20Calls measures a whole turn of 20 tool calls through
 // the server and the fake editor, over real pipes, on $GOROOT/src.
 func BenchmarkScriptedTurn20Calls(b *testing.B) {
-	src := filepath.Join(runtime.GOROOT(), "src")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skip("no go command to find GOROOT")
+	}
+	src := filepath.Join(strings.TrimSpace(string(goroot)), "src")
 	if _, err := os.Stat(filepath.Join(src, "net", "http")); err != nil {
 		b.Skip("no GOROOT/src")
 	}

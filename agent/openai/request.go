@@ -25,6 +25,9 @@ func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest,
 		if usesCompletionTokens(model) {
 			out.MaxCompletionTokens = p.cfg.MaxTokens
 		} else {
+			// Local servers (Ollama, vLLM, llama.cpp) read max_tokens and
+			// ignore the newer max_completion_tokens.
+			//lint:ignore SA1019 deprecated for OpenAI's reasoning models only, which take the branch above
 			out.MaxTokens = p.cfg.MaxTokens
 		}
 	}
