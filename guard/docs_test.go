@@ -63,24 +63,31 @@ func bypassTableDoc() string {
 // TestBypassTableDoc keeps docs/guard.md's tables identical to the tables
 // the tests run.
 func TestBypassTableDoc(t *testing.T) {
+	checkDocSection(t, tableStart, tableEnd, bypassTableDoc(), "the bypass tables", "TestBypassTableDoc")
+}
+
+// checkDocSection fails unless docs/guard.md holds generated between the
+// markers start and end; with -update-docs it rewrites that section instead.
+// what names the section and test the test that generates it, in messages.
+func checkDocSection(t *testing.T, start, end, generated, what, test string) {
+	t.Helper()
 	doc, err := os.ReadFile(docsPath)
 	if err != nil {
 		t.Fatalf("read %s: %v", docsPath, err)
 	}
 	text := string(doc)
-	start, end := strings.Index(text, tableStart), strings.Index(text, tableEnd)
-	if start < 0 || end < start {
-		t.Fatalf("%s: markers %q … %q not found", docsPath, tableStart, tableEnd)
+	i, j := strings.Index(text, start), strings.Index(text, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s: markers %q … %q not found", docsPath, start, end)
 	}
-	want := tableStart + "\n\n" + bypassTableDoc() + "\n" + tableEnd
-	got := text[start : end+len(tableEnd)]
-	if got == want {
+	want := start + "\n\n" + generated + "\n" + end
+	if text[i:j+len(end)] == want {
 		return
 	}
 	if !*updateDocs {
-		t.Fatalf("%s: the bypass tables differ from the tests' tables; run go test ./guard -run TestBypassTableDoc -update-docs", docsPath)
+		t.Fatalf("%s: %s differ from the tests' tables; run go test ./guard -run %s -update-docs", docsPath, what, test)
 	}
-	if err := os.WriteFile(docsPath, []byte(text[:start]+want+text[end+len(tableEnd):]), 0o644); err != nil {
+	if err := os.WriteFile(docsPath, []byte(text[:i]+want+text[j+len(end):]), 0o644); err != nil {
 		t.Fatalf("write %s: %v", docsPath, err)
 	}
 }

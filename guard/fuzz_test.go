@@ -133,18 +133,22 @@ var fuzzOpKinds = []struct {
 	{Op{Kind: cMkdir}, "mkdir", "mkdir"},
 }
 
+// fuzzOpKindIndex is the index in fuzzOpKinds of op's kind, or -1.
+func fuzzOpKindIndex(op Op) int {
+	for i, k := range fuzzOpKinds {
+		if k.kind.Kind == op.Kind {
+			return i
+		}
+	}
+	return -1
+}
+
 // FuzzCheckOps: the same property at layer 2, for one operation of any kind
 // with fuzzed raw paths.
 func FuzzCheckOps(f *testing.F) {
 	for _, row := range opTable {
 		for _, op := range row.ops {
-			i := slices.IndexFunc(fuzzOpKinds, func(k struct {
-				kind       Op
-				tool, disk string
-			}) bool {
-				return k.kind.Kind == op.Kind
-			})
-			if i >= 0 {
+			if i := fuzzOpKindIndex(op); i >= 0 {
 				f.Add(uint8(i), op.Path, op.From, row.mode == ModeBuild)
 			}
 		}
