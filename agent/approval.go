@@ -4,26 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/google/uuid"
-
-	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/internal/allowrule"
-	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
-
-// KeepPlanningReason is the rejection reason when the user chose "Keep
-// Planning" without feedback (in the dialog, or on the plan's lens).
-const KeepPlanningReason = "the user chose to keep planning"
 
 // pendingApproval is a plan waiting for the user's decision. Whoever decides
 // first (the dialog, agent/resolvePlan) wins, and only while the tool still
@@ -105,109 +91,6 @@ func (a *pendingApproval) wasApplied() bool {
 	return a.applied
 }
 
-// rejectionFollowUp is the canonical follow-up after a rejected plan.
-func rejectionFollowUp(reason string) string {
-	return fmt.Sprintf("Plan rejected by the user. Reason: %s. Do not call exit_plan_mode again with the same plan. "+
-		"Adjust the plan based on the rejection reason and present a revised plan.", reason)
-}
-
-// ExitPlanMode presents a plan for approval (PROTOCOL.md §5).
-func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (tools.Result, error) {
-	s, m := e.s, e.s.m
-	if s.State().Mode != guard.ModePlan {
-		return tools.Failf("the session is not in plan mode; exit_plan_mode presents a plan for approval from plan mode"), nil
-	}
-	p, err := m.ws.Resolve(path)
-	if err != nil {
-		return tools.Failf("plan_file_path: %v", err), nil
-	}
-	if !p.Exists || p.IsDir || !m.Guard().IsPlanTarget(p) {
-		return tools.Failf("%s is not an existing .plan file in the workspace; write the plan with plan_write first", path), nil
-	}
-	text, err := m.ws.ReadFile(p)
-	if err != nil {
-		return tools.Failf("read plan %s: %v", p.Rel, err), nil
-	}
-	s.mu.Lock()
-	_, fresh := s.planPhase[p.Rel]
-	s.mu.Unlock()
-	if !fresh {
-		return tools.Failf("the plan %s was not written or edited in this planning phase (or since the user rejected it), so it may be stale; "+
-			"update it with plan_write or plan_edit, then call exit_plan_mode again", p.Rel), nil
-	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return tools.Result{}, fmt.Errorf("plan id: %w", err)
-	}
-	requireApproval := m.config().PlanMode.RequireApproval
-	res := tools.ExitResult{
-		PlanFile: p.Rel, PlanID: id.String(), PlanBytes: len(text), PlanChars: utf8.RuneCountInString(text),
-		ApprovalRequired: requireApproval,
-	}
-	s.attachPlan(p.Rel)
-	d := decision{approve: true, source: "tool"}
-	note := ""
-	allowed, others := grantableCommands(allowed)
-	if len(others) > 0 {
-		// Only allow rules can be granted: a list, a pipeline or a
-		// redirection is asked each time it runs.
-		note = " These allowed_commands were not offered to the user, since only one simple command (optionally ending in \" *\") " +
-			"can be allowed up front: `" + strings.Join(others, "`, `") + "`; run asks before each of them."
-	}
-	if requireApproval {
-		ap := s.startApproval(p.Rel)
-		applied := false
-		defer func() { s.finishApproval(ap, applied) }()
-		var err error
-		if d, err = s.awaitApproval(ctx, ap, p, allowed); err != nil {
-			if ctx.Err() != nil {
-				return tools.Failf("cancelled by the user: the plan approval was withdrawn; %s was not approved and the session stays in plan mode", p.Rel), nil
-			}
-			return tools.Failf("%v", err), err
-		}
-		applied = true // both outcomes below take effect
-	} else if len(allowed) > 0 {
-		// Nobody was asked, so nobody allowed the commands: run asks for each.
-		note += " allowed_commands were not granted, since the user was not asked: run asks before each of them."
-		allowed = nil
-	}
-	if !d.approve {
-		// The same plan must not be presented again: it is stale until revised.
-		s.mu.Lock()
-		delete(s.planPhase, p.Rel)
-		s.mu.Unlock()
-		m.notify(ctx, fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", notifyPath(p.Rel), oneLine(d.reason)))
-		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
-	}
-	if err := s.approve(ctx, p.Rel, text, allowed, d.source); err != nil {
-		return tools.Result{}, err
-	}
-	res.ExitedPlanMode, res.Approved = true, true
-	res.Message = "The user approved the plan."
-	if !requireApproval {
-		res.Message = "The plan is approved (this workspace needs no approval from the user)."
-	}
-	res.Message += " You are now in BUILD mode: carry out the plan step by step, ticking each checkbox in the plan with plan_edit as you finish it." + note
-	return tools.OK(res), nil
-}
-
-// notifyPath is a path as the notify lines show it: as it is, or quoted
-// when it holds spaces or control characters that could break or forge a line.
-func notifyPath(rel string) string {
-	for _, c := range rel {
-		if unicode.IsSpace(c) || unicode.IsControl(c) {
-			return strconv.Quote(rel)
-		}
-	}
-	return rel
-}
-
-// oneLine collapses every run of white space (line breaks included) into
-// one space, so that free text (a rejection reason) stays on its notify line.
-func oneLine(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
-}
-
 // awaitApproval shows the plan and waits for the first decision: the
 // approval dialog, agent/resolvePlan, the timeout, or cancellation.
 func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) (decision, error) {
@@ -240,18 +123,6 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 	}
 }
 
-// showApproval opens the plan and shows the approval dialog; the user's
-// decision is offered to ap.
-func (s *Session) showApproval(askCtx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) {
-	m := s.m
-	if err := m.editor.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
-		slog.Warn("show plan", "plan", p.Rel, "err", err)
-	}
-	if d, ok := s.askApproval(askCtx, p.Rel, allowed); ok {
-		ap.offer(d)
-	}
-}
-
 // startApproval registers a pending approval for agent/resolvePlan.
 func (s *Session) startApproval(rel string) *pendingApproval {
 	ap := &pendingApproval{plan: rel, decide: make(chan decision, 1), done: make(chan struct{})}
@@ -272,96 +143,6 @@ func (s *Session) finishApproval(ap *pendingApproval, applied bool) {
 	}
 	s.mu.Unlock()
 	ap.settle(applied)
-}
-
-// askApproval puts the approval question to the user. ok is false when the
-// editor cannot ask (agent/resolvePlan decides then) or the ask was withdrawn.
-func (s *Session) askApproval(ctx context.Context, rel string, allowed []string) (decision, bool) {
-	m := s.m
-	text := fmt.Sprintf("Review the plan `%s`. Accept it and start building?", rel)
-	if len(allowed) > 0 {
-		text += "\n\nApproving also allows these commands for this session: `" + strings.Join(allowed, "`, `") + "`"
-	}
-	set, err := questions.New([]questions.Question{
-		{
-			Name: "approve", Question: text, Schema: []byte(`{"type":"boolean"}`),
-			Buttons: []questions.Button{
-				{Label: "Accept & Build", Value: true, Variant: "primary"},
-				{Label: "Keep Planning", Value: false, Variant: "secondary"},
-			},
-		},
-		{
-			Name: "feedback", Question: "What should change in the plan? (optional)",
-			Schema: []byte(`{"type":"string","maxLength":4000}`), Optional: true,
-		},
-	})
-	if err != nil {
-		slog.Error("approval question", "err", err)
-		return decision{}, false
-	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return decision{}, false
-	}
-	reply, err := m.editor.Ask(ctx, AskRequest{
-		SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "plan_approval", PlanFile: rel, CreatedAt: m.now(),
-		// The safe action first: eglot takes the first one on a bare Enter.
-		Actions: []questions.Action{{Title: "Keep Planning", Value: false}, {Title: "Accept & Build", Value: true}},
-	})
-	switch {
-	case errors.Is(err, ErrNoSurface):
-		return decision{}, false
-	case err != nil:
-		if ctx.Err() == nil {
-			slog.Warn("approval question failed; waiting for agent/resolvePlan", "err", err)
-		}
-		return decision{}, false
-	case reply.Dismissed:
-		// Escape is not a decision: the approval stays pending for the
-		// lenses, the commands or the next prompt (PROTOCOL.md §5).
-		slog.Info("approval dialog dismissed; the approval stays pending", "session", s.meta.ID, "plan", rel)
-		return decision{}, false
-	}
-	approve, _ := reply.Answers["approve"].(bool)
-	feedback, _ := reply.Answers["feedback"].(string)
-	if approve {
-		return decision{approve: true, source: "tool"}, true
-	}
-	if strings.TrimSpace(feedback) == "" {
-		feedback = KeepPlanningReason
-	}
-	return decision{reason: strings.TrimSpace(feedback), source: "tool"}, true
-}
-
-// approve carries out an approval: plan status approved, allowed commands
-// remembered, mode → build (source: "tool" for the dialog, "user" for
-// agent/resolvePlan and agent/setMode).
-func (s *Session) approve(ctx context.Context, rel, presented string, allowed []string, source string) error {
-	m := s.m
-	if err := m.setPlanStatus(ctx, s, rel, workspace.PlanApproved); err != nil {
-		slog.Warn("mark plan approved", "plan", rel, "err", err)
-	}
-	// The approved text is the one presented for approval: what the user
-	// changed while deciding shows to the builder as changed since approval.
-	s.setBaseline(rel, approvedText(presented))
-	rules, errs := allowrule.ParseRules(allowed)
-	if errs != nil {
-		slog.Warn("allowed_commands: not granted", "errs", errs) // ExitPlanMode offered only rules
-	}
-	s.mu.Lock()
-	s.allowed = append(s.allowed, rules...)
-	s.mu.Unlock()
-	m.notify(ctx, fmt.Sprintf("[plan-mode] approved plan=%s", notifyPath(rel)))
-	s.setMode(ctx, guard.ModeBuild, source, "")
-	text := ""
-	if p, err := m.ws.Resolve(rel); err == nil {
-		text, _ = m.ws.ReadFile(p)
-	}
-	if plan, err := workspace.ParsePlan(text); err == nil {
-		text = plan.Body
-	}
-	m.notify(ctx, fmt.Sprintf("[plan-mode] exited — plan: %s…", firstRunes(text, 200)))
-	return nil
 }
 
 // ResolvePlan decides the pending approval from any UI (agent/resolvePlan).
@@ -418,40 +199,6 @@ func (s *Session) approvePending(ctx context.Context) (bool, error) {
 	return applied || err != nil, err
 }
 
-// setPlanStatus rewrites a plan's status through the editor (guarded like any edit).
-func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, status workspace.PlanStatus) error {
-	p, err := m.ws.Resolve(rel)
-	if err != nil {
-		return err
-	}
-	text, err := m.ws.ReadFile(p)
-	if err != nil {
-		return err
-	}
-	updated, err := workspace.SetPlanStatus(text, status)
-	if err != nil {
-		return err
-	}
-	if updated == text {
-		return nil
-	}
-	c, err := m.ws.ComputeWrite(p, updated)
-	if err != nil {
-		return err
-	}
-	e := &env{s: s, system: true, ctx: ctx} // agentls's own status change: no plan lock holds it back
-	return e.Apply(ctx, "plan_edit", fmt.Sprintf("Mark plan %s %s", rel, status), []workspace.Change{c})
-}
-
-func firstRunes(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n])
-}
-
 // AwaitingApproval returns the session whose approval of the plan at rel
 // (workspace-relative) is pending, if any.
 func (m *Manager) AwaitingApproval(rel string) (string, bool) {
@@ -464,4 +211,42 @@ func (m *Manager) AwaitingApproval(rel string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// errApprovalTimeout ends a turn whose plan approval got no answer in time.
+var errApprovalTimeout = errors.New("approval timed out")
+
+// joinApprovalTurn handles a prompt that arrives while the session's turn
+// waits for a plan approval: the prompt rejects the plan with its text as
+// the reason, and its result is that of the turn that goes on. ok is false
+// when no approval is pending (the prompt proceeds as usual).
+func (s *Session) joinApprovalTurn(ctx context.Context, text string, onStart func()) (res TurnResult, ok bool, err error) {
+	s.mu.Lock()
+	ap, ended, busy := s.approval, s.turnEnded, s.busy
+	s.mu.Unlock()
+	if ap == nil || !busy {
+		return TurnResult{}, false, nil
+	}
+	reason := strings.TrimSpace(text)
+	if reason == "" {
+		return TurnResult{}, true, invalidf("text is empty")
+	}
+	offered, _, err := ap.resolve(ctx, decision{reason: reason, source: "user"})
+	if !offered {
+		return TurnResult{}, false, nil // decided meanwhile: an ordinary (busy) prompt
+	}
+	if err != nil {
+		return TurnResult{}, true, err
+	}
+	if onStart != nil {
+		onStart()
+	}
+	select {
+	case <-ended:
+	case <-ctx.Done():
+		return TurnResult{}, true, ctx.Err()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastResult, true, nil
 }

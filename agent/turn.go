@@ -7,15 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"time"
-
-	"github.com/sourcegraph/conc/iter"
-	"github.com/sourcegraph/conc/panics"
 
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/questions"
 )
 
 // StopReason says why a turn ended (PROTOCOL.md §2).
@@ -51,12 +44,6 @@ type PromptContext struct {
 	EndLine   int    // 0-based, inclusive
 }
 
-// QuestionAnswer answers a pending question.
-type QuestionAnswer struct {
-	QuestionID string
-	Answers    map[string]any
-}
-
 // TurnResult is how a turn ended.
 type TurnResult struct {
 	StopReason StopReason
@@ -65,9 +52,6 @@ type TurnResult struct {
 	// Text is the turn's last assistant text ("" when it had none).
 	Text string
 }
-
-// errApprovalTimeout ends a turn whose plan approval got no answer in time.
-var errApprovalTimeout = errors.New("approval timed out")
 
 // Prompt runs one turn: the user's message, then model steps and tool calls
 // until the model ends its turn. A second prompt on a busy session is ErrBusy.
@@ -171,46 +155,6 @@ func (s *Session) turnContext() context.Context {
 		return context.Background()
 	}
 	return s.turnCtx
-}
-
-// beginAnswer validates an answer to the pending question qid, begins the
-// turn that carries it (see beginAnswering) and takes the answer, returning
-// the summary line for the conversation. Invalid answers, or a busy session,
-// change nothing.
-func (s *Session) beginAnswer(ctx context.Context, qid string, answers map[string]any) (context.Context, func(), string, error) {
-	if err := s.checkAnswer(qid, answers); err != nil {
-		return nil, nil, "", err
-	}
-	ctx, release, err := s.beginAnswering(ctx, qid)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	note, err := s.takeAnswer(qid, answers)
-	if err != nil {
-		release()
-		return nil, nil, "", err
-	}
-	return ctx, release, note, nil
-}
-
-// beginAnswering is begin for an answer to question qid: while the turn that
-// asked it is still ending (the editor may answer as soon as it sees the
-// question), it waits for that turn instead of failing with ErrBusy.
-func (s *Session) beginAnswering(ctx context.Context, qid string) (context.Context, func(), error) {
-	for {
-		s.mu.Lock()
-		ended := s.turnEnded
-		asking := s.busy && s.pending != nil && s.pending.id == qid
-		s.mu.Unlock()
-		if !asking {
-			return s.begin(ctx)
-		}
-		select {
-		case <-ended:
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		}
-	}
 }
 
 // runTurn is the loop: model step, tool calls, again, until the model stops.
@@ -344,287 +288,44 @@ func historyMessage(msg llm.Message) llm.Message {
 	return msg
 }
 
-// MaxToolArgBytes caps a tool call's arguments: larger ones are refused and
-// stored as a short stub, not kept and re-sent with every request.
-const MaxToolArgBytes = 1 << 20
-
-// refusedArgsKey marks the stub that replaces refused arguments.
-const refusedArgsKey = "agentls_arguments_refused"
-
-// capArguments returns args, or the stub of arguments over MaxToolArgBytes.
-func capArguments(args string) string {
-	if len(args) <= MaxToolArgBytes {
-		return args
-	}
-	b, _ := json.Marshal(map[string]string{refusedArgsKey: fmt.Sprintf("arguments refused: %s over the 1 MB cap", byteSize(len(args)))})
-	return string(b)
+// TurnReporter is an Editor that wants to know when a turn ends (the server
+// shows the final text to editors without the agent capability). It is
+// told once per turn, whichever request started it.
+type TurnReporter interface {
+	TurnEnded(sessionID string, res TurnResult)
 }
 
-// refusedArguments returns the reason stored in a refused call's stub.
-func refusedArguments(args string) (string, bool) {
-	if !strings.Contains(args, refusedArgsKey) {
-		return "", false
-	}
-	var stub map[string]string
-	if json.Unmarshal([]byte(args), &stub) != nil || len(stub) != 1 || stub[refusedArgsKey] == "" {
-		return "", false
-	}
-	return stub[refusedArgsKey], true
+// endTurn fills in the turn's last assistant text and records how the
+// session's turn ended (for a prompt that joined it while an approval was
+// pending).
+func (s *Session) endTurn(res TurnResult) TurnResult {
+	res.Text = s.lastAssistantText()
+	s.mu.Lock()
+	s.lastResult = res
+	s.mu.Unlock()
+	return res
 }
 
-// callOutcome is one executed tool call.
-type callOutcome struct {
-	result tools.Result
-	err    error // ends the turn (approval timeout)
+// reportTurn tells the editor how a turn ended.
+func (s *Session) reportTurn(res TurnResult) {
+	if r, ok := s.m.editor.(TurnReporter); ok {
+		r.TurnEnded(s.meta.ID, res)
+	}
 }
 
-// runCalls runs one step's tool calls: consecutive read-only calls in
-// parallel, mutating calls one at a time, results appended in call order.
-func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReason, error) {
-	for _, c := range calls {
-		s.m.editor.Update(ctx, s.meta.ID, UpdateToolCall{
-			SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c),
-			Status: "pending", RawInput: rawInput(c.Arguments),
-		})
-	}
-	outcomes := make([]callOutcome, len(calls))
-	for i := 0; i < len(calls); {
-		j := i + 1
-		if s.readOnly(calls[i].Name) {
-			for j < len(calls) && s.readOnly(calls[j].Name) {
-				j++
-			}
-		}
-		batch := calls[i:j]
-		res := iter.Map(batch, func(c *llm.ToolCall) callOutcome { return s.runCall(ctx, *c) })
-		copy(outcomes[i:j], res)
-		i = j
-	}
-	var stop StopReason
-	var turnErr error
-	for i, c := range calls {
-		out := outcomes[i]
-		if out.err != nil && turnErr == nil {
-			turnErr = out.err
-		}
-		s.append(llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: out.result.JSON()})
-		if out.result.Stop != "" && stop == "" {
-			stop = StopReason(out.result.Stop)
-		}
-	}
-	return stop, turnErr
-}
-
-// runCall runs one call: lookup, JSON check, the guard's first check (mode
-// read now), the tool, and its tool_call_update.
-func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome) {
-	m := s.m
-	s.m.editor.Update(ctx, s.meta.ID, UpdateToolCall{
-		SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c), Status: "in_progress",
-	})
-	defer func() {
-		status := "completed"
-		if !out.result.Success {
-			status = "failed"
-		}
-		text := out.result.JSON()
-		// The call's end is shown also when the turn was cancelled.
-		ctx, cancel := finalSendContext(ctx)
-		defer cancel()
-		m.editor.Update(ctx, s.meta.ID, UpdateToolCallDone{
-			SessionUpdate: "tool_call_update", ToolCallID: c.ID, Status: status,
-			Content:   []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: text}}},
-			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,
-		})
-	}()
-	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))
-	tool, ok := m.tools.Lookup(c.Name)
-	if !ok {
-		return callOutcome{result: tools.Failf("unknown tool %q; the tools are: %s", c.Name, strings.Join(m.tools.Names(), ", "))}
-	}
-	if why, ok := refusedArguments(c.Arguments); ok {
-		return callOutcome{result: tools.Failf("the arguments of %s were not run: %s. Send large content in pieces of under 1 MB (e.g. write a first part, then add the rest with edit)", c.Name, why)}
-	}
-	args := json.RawMessage(c.Arguments)
-	if strings.TrimSpace(c.Arguments) == "" {
-		args = json.RawMessage("{}")
-	}
-	if !json.Valid(args) {
-		return callOutcome{result: tools.Failf("the arguments of %s are not valid JSON (%s); call it again with a JSON object", c.Name, excerpt(c.Arguments, 120))}
-	}
-	if r := m.Guard().CheckCall(s.State(), c.Name, args); r != nil {
-		m.notify(ctx, guard.NotifyRefused(r))
-		return callOutcome{result: tools.Refused(r)}
-	}
-	var res tools.Result
-	var err error
-	var catcher panics.Catcher
-	catcher.Try(func() { res, err = tool.Run(ctx, &env{s: s, ctx: ctx}, args) })
-	if rec := catcher.Recovered(); rec != nil {
-		slog.Error("tool panicked", "tool", c.Name, "panic", rec.String())
-		return callOutcome{result: tools.Failf("internal error in %s: %v", c.Name, rec.Value)}
-	}
-	if err != nil {
-		if errors.Is(err, errApprovalTimeout) {
-			return callOutcome{result: tools.Failf("%v", err), err: err}
-		}
-		var r *guard.Refusal
-		if errors.As(err, &r) {
-			m.notify(ctx, guard.NotifyRefused(r))
-			return callOutcome{result: tools.Refused(r)}
-		}
-		if ctx.Err() != nil {
-			return callOutcome{result: tools.Failf("cancelled by the user")}
-		}
-		slog.Error("tool failed", "tool", c.Name, "err", err)
-		return callOutcome{result: tools.Failf("%s failed: %v", c.Name, err)}
-	}
-	if res.Refusal != nil {
-		m.notify(ctx, guard.NotifyRefused(res.Refusal))
-	}
-	return callOutcome{result: res}
-}
-
-// readOnly reports whether a call may run in parallel with its neighbours:
-// a declared read-only tool that runs unattended. Questions and approvals
-// wait for the user and mode switches change how later calls are judged:
-// they run alone, in order.
-func (s *Session) readOnly(name string) bool {
-	d, ok := s.m.tools.Declarations().Lookup(name)
-	return ok && d.Class == guard.ClassReadOnly && d.Interaction == guard.Unattended
-}
-
-func (s *Session) title(c llm.ToolCall) string {
-	if t, ok := s.m.tools.Lookup(c.Name); ok && json.Valid([]byte(c.Arguments)) {
-		return t.Title(json.RawMessage(c.Arguments))
-	}
-	return c.Name
-}
-
-func (s *Session) kind(c llm.ToolCall) string {
-	if t, ok := s.m.tools.Lookup(c.Name); ok {
-		return t.Kind()
-	}
-	return "other"
-}
-
-// rawInput is the call's arguments as JSON, or a JSON string when invalid.
-func rawInput(args string) json.RawMessage {
-	if json.Valid([]byte(args)) {
-		return json.RawMessage(args)
-	}
-	b, _ := json.Marshal(args)
-	return b
-}
-
-func excerpt(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
-// checkAnswer validates an answer to the pending question without taking it.
-func (s *Session) checkAnswer(questionID string, answers map[string]any) error {
+// lastAssistantText is the last non-empty assistant text since the turn's
+// user message.
+func (s *Session) lastAssistantText() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.checkAnswerLocked(questionID, answers)
-}
-
-func (s *Session) checkAnswerLocked(questionID string, answers map[string]any) error {
-	if s.pending == nil || s.pending.id != questionID {
-		return invalidf("question %q is not pending", questionID)
+	for i := len(s.messages) - 1; i >= 0; i-- {
+		msg := s.messages[i]
+		if msg.Role == llm.RoleUser {
+			break
+		}
+		if msg.Role == llm.RoleAssistant && strings.TrimSpace(msg.Content) != "" {
+			return strings.TrimSpace(msg.Content)
+		}
 	}
-	if errs := s.pending.set.Validate(answers); errs != nil {
-		return invalidf("invalid answers: %s", questions.ValidationError(errs))
-	}
-	return nil
-}
-
-// takeAnswer validates an answer to the pending question, takes it and
-// returns the summary line for the conversation. Nothing changes when it is
-// invalid.
-func (s *Session) takeAnswer(questionID string, answers map[string]any) (string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkAnswerLocked(questionID, answers); err != nil {
-		return "", err
-	}
-	note := answerNote(s.pending.set, questionID, answers)
-	s.pending = nil
-	return note, nil
-}
-
-// withdrawQuestion drops a pending question: a newer user message replaces it.
-func (s *Session) withdrawQuestion() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.pending != nil {
-		slog.Info("pending question withdrawn by a newer message", "session", s.meta.ID, "question", s.pending.id)
-		s.pending = nil
-	}
-}
-
-func answerNote(set *questions.Set, id string, answers map[string]any) string {
-	b, _ := json.Marshal(answers)
-	return fmt.Sprintf("%s\n(answers to question %s: %s)", questions.Summary(set.Questions, answers), id, b)
-}
-
-// Answer answers a pending question (agent/answer) and resumes the
-// conversation in the background, as a new turn. Invalid answers, or a busy
-// session, change nothing.
-func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
-	s, err := m.session(id)
-	if err != nil {
-		return err
-	}
-	if !m.startBackground() {
-		return errors.New("the server is shutting down: the answer was not taken")
-	}
-	ctx, release, note, err := s.beginAnswer(m.base, questionID, answers)
-	if err != nil {
-		m.wg.Done()
-		return err
-	}
-	s.append(llm.Message{Role: llm.RoleUser, Content: note})
-	go func() {
-		defer m.wg.Done()
-		res := s.endTurn(s.runTurn(ctx))
-		release()
-		s.reportTurn(res)
-		slog.Info("resumed turn ended", "session", id, "stopReason", res.StopReason, "err", res.Err)
-	}()
-	return nil
-}
-
-// progressKey is the context key of a turn's progress handle.
-type progressKey struct{}
-
-func withProgress(ctx context.Context, p Progress) context.Context {
-	return context.WithValue(ctx, progressKey{}, p)
-}
-
-// progressOf is the turn's progress handle (one that shows nothing outside
-// a turn).
-func progressOf(ctx context.Context) Progress {
-	if p, ok := ctx.Value(progressKey{}).(Progress); ok {
-		return p
-	}
-	return noProgress{}
-}
-
-// noProgress shows nothing.
-type noProgress struct{}
-
-func (noProgress) Report(context.Context, string) {}
-func (noProgress) End(context.Context)            {}
-
-// finalSendGrace bounds a send that reports how something ended after its
-// turn was cancelled (a tool call's end, the progress's end): the editor
-// must hear it, but a client that stops reading holds the turn no longer.
-const finalSendGrace = 5 * time.Second
-
-// finalSendContext is ctx without its cancellation, bounded by finalSendGrace.
-func finalSendContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), finalSendGrace)
+	return ""
 }

@@ -1,0 +1,173 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/questions"
+)
+
+// QuestionAnswer answers a pending question.
+type QuestionAnswer struct {
+	QuestionID string
+	Answers    map[string]any
+}
+
+// beginAnswer validates an answer to the pending question qid, begins the
+// turn that carries it (see beginAnswering) and takes the answer, returning
+// the summary line for the conversation. Invalid answers, or a busy session,
+// change nothing.
+func (s *Session) beginAnswer(ctx context.Context, qid string, answers map[string]any) (context.Context, func(), string, error) {
+	if err := s.checkAnswer(qid, answers); err != nil {
+		return nil, nil, "", err
+	}
+	ctx, release, err := s.beginAnswering(ctx, qid)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	note, err := s.takeAnswer(qid, answers)
+	if err != nil {
+		release()
+		return nil, nil, "", err
+	}
+	return ctx, release, note, nil
+}
+
+// beginAnswering is begin for an answer to question qid: while the turn that
+// asked it is still ending (the editor may answer as soon as it sees the
+// question), it waits for that turn instead of failing with ErrBusy.
+func (s *Session) beginAnswering(ctx context.Context, qid string) (context.Context, func(), error) {
+	for {
+		s.mu.Lock()
+		ended := s.turnEnded
+		asking := s.busy && s.pending != nil && s.pending.id == qid
+		s.mu.Unlock()
+		if !asking {
+			return s.begin(ctx)
+		}
+		select {
+		case <-ended:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
+}
+
+// checkAnswer validates an answer to the pending question without taking it.
+func (s *Session) checkAnswer(questionID string, answers map[string]any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.checkAnswerLocked(questionID, answers)
+}
+
+func (s *Session) checkAnswerLocked(questionID string, answers map[string]any) error {
+	if s.pending == nil || s.pending.id != questionID {
+		return invalidf("question %q is not pending", questionID)
+	}
+	if errs := s.pending.set.Validate(answers); errs != nil {
+		return invalidf("invalid answers: %s", questions.ValidationError(errs))
+	}
+	return nil
+}
+
+// takeAnswer validates an answer to the pending question, takes it and
+// returns the summary line for the conversation. Nothing changes when it is
+// invalid.
+func (s *Session) takeAnswer(questionID string, answers map[string]any) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkAnswerLocked(questionID, answers); err != nil {
+		return "", err
+	}
+	note := answerNote(s.pending.set, questionID, answers)
+	s.pending = nil
+	return note, nil
+}
+
+// withdrawQuestion drops a pending question: a newer user message replaces it.
+func (s *Session) withdrawQuestion() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending != nil {
+		slog.Info("pending question withdrawn by a newer message", "session", s.meta.ID, "question", s.pending.id)
+		s.pending = nil
+	}
+}
+
+func answerNote(set *questions.Set, id string, answers map[string]any) string {
+	b, _ := json.Marshal(answers)
+	return fmt.Sprintf("%s\n(answers to question %s: %s)", questions.Summary(set.Questions, answers), id, b)
+}
+
+// Answer answers a pending question (agent/answer) and resumes the
+// conversation in the background, as a new turn. Invalid answers, or a busy
+// session, change nothing.
+func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
+	s, err := m.session(id)
+	if err != nil {
+		return err
+	}
+	if !m.startBackground() {
+		return errors.New("the server is shutting down: the answer was not taken")
+	}
+	ctx, release, note, err := s.beginAnswer(m.base, questionID, answers)
+	if err != nil {
+		m.wg.Done()
+		return err
+	}
+	s.append(llm.Message{Role: llm.RoleUser, Content: note})
+	go func() {
+		defer m.wg.Done()
+		res := s.endTurn(s.runTurn(ctx))
+		release()
+		s.reportTurn(res)
+		slog.Info("resumed turn ended", "session", id, "stopReason", res.StopReason, "err", res.Err)
+	}()
+	return nil
+}
+
+// textAnswer reads a prompt's text as the answer to the session's pending
+// question (PROTOCOL.md §7): nil when nothing is pending or the text is not
+// an answer (the prompt then withdraws the question); an error, leaving the
+// question pending, when it is an answer that fails the question's schema.
+func (s *Session) textAnswer(text string) (*QuestionAnswer, error) {
+	s.mu.Lock()
+	p, busy, asking := s.pending, s.busy, s.pending != nil && s.pending.turn == s.turnEnded
+	s.mu.Unlock()
+	if p == nil || (busy && !asking) {
+		// Busy with another turn: the prompt is refused as such. (While the
+		// asking turn is still ending, the answer waits for it.)
+		return nil, nil
+	}
+	answers, ok := questions.AnswersFromText(p.set, text)
+	if !ok {
+		return nil, nil
+	}
+	if errs := p.set.Validate(answers); errs != nil {
+		how := "answer again"
+		if !questions.IsSingleText(p.set) {
+			how = `answer again as JSON ({"name": value}) or name=value lines`
+		}
+		return nil, invalidf("your reply does not answer the pending question: %s. The question is still pending: %s, or cancel it (agentls.cancel)",
+			questions.ValidationError(errs), how)
+	}
+	return &QuestionAnswer{QuestionID: p.id, Answers: answers}, nil
+}
+
+// PendingQuestionID is the id of the session's pending question.
+func (m *Manager) PendingQuestionID(id string) (string, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending == nil {
+		return "", invalidf("no question is pending in session %s", id)
+	}
+	return s.pending.id, nil
+}

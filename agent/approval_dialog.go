@@ -1,0 +1,88 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/agentls/agentls/questions"
+	"github.com/agentls/agentls/workspace"
+	"github.com/google/uuid"
+)
+
+// KeepPlanningReason is the rejection reason when the user chose "Keep
+// Planning" without feedback (in the dialog, or on the plan's lens).
+const KeepPlanningReason = "the user chose to keep planning"
+
+// showApproval opens the plan and shows the approval dialog; the user's
+// decision is offered to ap.
+func (s *Session) showApproval(askCtx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) {
+	m := s.m
+	if err := m.editor.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
+		slog.Warn("show plan", "plan", p.Rel, "err", err)
+	}
+	if d, ok := s.askApproval(askCtx, p.Rel, allowed); ok {
+		ap.offer(d)
+	}
+}
+
+// askApproval puts the approval question to the user. ok is false when the
+// editor cannot ask (agent/resolvePlan decides then) or the ask was withdrawn.
+func (s *Session) askApproval(ctx context.Context, rel string, allowed []string) (decision, bool) {
+	m := s.m
+	text := fmt.Sprintf("Review the plan `%s`. Accept it and start building?", rel)
+	if len(allowed) > 0 {
+		text += "\n\nApproving also allows these commands for this session: `" + strings.Join(allowed, "`, `") + "`"
+	}
+	set, err := questions.New([]questions.Question{
+		{
+			Name: "approve", Question: text, Schema: []byte(`{"type":"boolean"}`),
+			Buttons: []questions.Button{
+				{Label: "Accept & Build", Value: true, Variant: "primary"},
+				{Label: "Keep Planning", Value: false, Variant: "secondary"},
+			},
+		},
+		{
+			Name: "feedback", Question: "What should change in the plan? (optional)",
+			Schema: []byte(`{"type":"string","maxLength":4000}`), Optional: true,
+		},
+	})
+	if err != nil {
+		slog.Error("approval question", "err", err)
+		return decision{}, false
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return decision{}, false
+	}
+	reply, err := m.editor.Ask(ctx, AskRequest{
+		SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "plan_approval", PlanFile: rel, CreatedAt: m.now(),
+		// The safe action first: eglot takes the first one on a bare Enter.
+		Actions: []questions.Action{{Title: "Keep Planning", Value: false}, {Title: "Accept & Build", Value: true}},
+	})
+	switch {
+	case errors.Is(err, ErrNoSurface):
+		return decision{}, false
+	case err != nil:
+		if ctx.Err() == nil {
+			slog.Warn("approval question failed; waiting for agent/resolvePlan", "err", err)
+		}
+		return decision{}, false
+	case reply.Dismissed:
+		// Escape is not a decision: the approval stays pending for the
+		// lenses, the commands or the next prompt (PROTOCOL.md §5).
+		slog.Info("approval dialog dismissed; the approval stays pending", "session", s.meta.ID, "plan", rel)
+		return decision{}, false
+	}
+	approve, _ := reply.Answers["approve"].(bool)
+	feedback, _ := reply.Answers["feedback"].(string)
+	if approve {
+		return decision{approve: true, source: "tool"}, true
+	}
+	if strings.TrimSpace(feedback) == "" {
+		feedback = KeepPlanningReason
+	}
+	return decision{reason: strings.TrimSpace(feedback), source: "tool"}, true
+}

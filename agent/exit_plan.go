@@ -1,0 +1,132 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/internal/allowrule"
+	"github.com/agentls/agentls/workspace"
+	"github.com/google/uuid"
+)
+
+// rejectionFollowUp is the canonical follow-up after a rejected plan.
+func rejectionFollowUp(reason string) string {
+	return fmt.Sprintf("Plan rejected by the user. Reason: %s. Do not call exit_plan_mode again with the same plan. "+
+		"Adjust the plan based on the rejection reason and present a revised plan.", reason)
+}
+
+// ExitPlanMode presents a plan for approval (PROTOCOL.md §5).
+func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (tools.Result, error) {
+	s, m := e.s, e.s.m
+	if s.State().Mode != guard.ModePlan {
+		return tools.Failf("the session is not in plan mode; exit_plan_mode presents a plan for approval from plan mode"), nil
+	}
+	p, err := m.ws.Resolve(path)
+	if err != nil {
+		return tools.Failf("plan_file_path: %v", err), nil
+	}
+	if !p.Exists || p.IsDir || !m.Guard().IsPlanTarget(p) {
+		return tools.Failf("%s is not an existing .plan file in the workspace; write the plan with plan_write first", path), nil
+	}
+	text, err := m.ws.ReadFile(p)
+	if err != nil {
+		return tools.Failf("read plan %s: %v", p.Rel, err), nil
+	}
+	s.mu.Lock()
+	_, fresh := s.planPhase[p.Rel]
+	s.mu.Unlock()
+	if !fresh {
+		return tools.Failf("the plan %s was not written or edited in this planning phase (or since the user rejected it), so it may be stale; "+
+			"update it with plan_write or plan_edit, then call exit_plan_mode again", p.Rel), nil
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("plan id: %w", err)
+	}
+	requireApproval := m.config().PlanMode.RequireApproval
+	res := tools.ExitResult{
+		PlanFile: p.Rel, PlanID: id.String(), PlanBytes: len(text), PlanChars: utf8.RuneCountInString(text),
+		ApprovalRequired: requireApproval,
+	}
+	s.attachPlan(p.Rel)
+	d := decision{approve: true, source: "tool"}
+	note := ""
+	allowed, others := grantableCommands(allowed)
+	if len(others) > 0 {
+		// Only allow rules can be granted: a list, a pipeline or a
+		// redirection is asked each time it runs.
+		note = " These allowed_commands were not offered to the user, since only one simple command (optionally ending in \" *\") " +
+			"can be allowed up front: `" + strings.Join(others, "`, `") + "`; run asks before each of them."
+	}
+	if requireApproval {
+		ap := s.startApproval(p.Rel)
+		applied := false
+		defer func() { s.finishApproval(ap, applied) }()
+		var err error
+		if d, err = s.awaitApproval(ctx, ap, p, allowed); err != nil {
+			if ctx.Err() != nil {
+				return tools.Failf("cancelled by the user: the plan approval was withdrawn; %s was not approved and the session stays in plan mode", p.Rel), nil
+			}
+			return tools.Failf("%v", err), err
+		}
+		applied = true // both outcomes below take effect
+	} else if len(allowed) > 0 {
+		// Nobody was asked, so nobody allowed the commands: run asks for each.
+		note += " allowed_commands were not granted, since the user was not asked: run asks before each of them."
+		allowed = nil
+	}
+	if !d.approve {
+		// The same plan must not be presented again: it is stale until revised.
+		s.mu.Lock()
+		delete(s.planPhase, p.Rel)
+		s.mu.Unlock()
+		m.notify(ctx, fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", notifyPath(p.Rel), oneLine(d.reason)))
+		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
+	}
+	if err := s.approve(ctx, p.Rel, text, allowed, d.source); err != nil {
+		return tools.Result{}, err
+	}
+	res.ExitedPlanMode, res.Approved = true, true
+	res.Message = "The user approved the plan."
+	if !requireApproval {
+		res.Message = "The plan is approved (this workspace needs no approval from the user)."
+	}
+	res.Message += " You are now in BUILD mode: carry out the plan step by step, ticking each checkbox in the plan with plan_edit as you finish it." + note
+	return tools.OK(res), nil
+}
+
+// approve carries out an approval: plan status approved, allowed commands
+// remembered, mode → build (source: "tool" for the dialog, "user" for
+// agent/resolvePlan and agent/setMode).
+func (s *Session) approve(ctx context.Context, rel, presented string, allowed []string, source string) error {
+	m := s.m
+	if err := m.setPlanStatus(ctx, s, rel, workspace.PlanApproved); err != nil {
+		slog.Warn("mark plan approved", "plan", rel, "err", err)
+	}
+	// The approved text is the one presented for approval: what the user
+	// changed while deciding shows to the builder as changed since approval.
+	s.setBaseline(rel, approvedText(presented))
+	rules, errs := allowrule.ParseRules(allowed)
+	if errs != nil {
+		slog.Warn("allowed_commands: not granted", "errs", errs) // ExitPlanMode offered only rules
+	}
+	s.mu.Lock()
+	s.allowed = append(s.allowed, rules...)
+	s.mu.Unlock()
+	m.notify(ctx, fmt.Sprintf("[plan-mode] approved plan=%s", notifyPath(rel)))
+	s.setMode(ctx, guard.ModeBuild, source, "")
+	text := ""
+	if p, err := m.ws.Resolve(rel); err == nil {
+		text, _ = m.ws.ReadFile(p)
+	}
+	if plan, err := workspace.ParsePlan(text); err == nil {
+		text = plan.Body
+	}
+	m.notify(ctx, fmt.Sprintf("[plan-mode] exited — plan: %s…", firstRunes(text, 200)))
+	return nil
+}
