@@ -2,19 +2,17 @@ package agent
 
 import (
 	"context"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/internal/golden"
+
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite agent/testdata golden files")
 
 // TestBuiltPlans: the plans being built come from the sessions in memory and
 // from session files on disk alone (a restart, another server); a plan-mode
@@ -145,18 +143,9 @@ func TestShortDiff(t *testing.T) {
 		}
 	}
 	got := shortDiff("plans/t.plan", approved.String(), current.String())
-	golden := filepath.Join("testdata", "short_diff.golden")
-	if *updateGolden {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("shortDiff =\n%s\nwant\n%s", got, want)
+	golden.Check(t, filepath.Join("testdata", "short_diff.golden"), got)
+	if t.Failed() {
+		t.FailNow()
 	}
 	if n := strings.Count(got, "\n"); n != maxDiffLines+1 {
 		t.Fatalf("%d lines, want %d (cut) + 1", n, maxDiffLines)

@@ -2,16 +2,15 @@ package config
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+	"github.com/agentls/agentls/internal/golden"
+)
 
 // render is a layer as text: its diagnostics, then its data as JSON.
 func render(src Source, diags []Diagnostic) string {
@@ -39,19 +38,8 @@ func TestFileLayerGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := render(src, diags)
-			golden := strings.TrimSuffix(f, ".yaml") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("FileLayer(%s):\n%s\nwant (%s):\n%s", f, got, golden, want)
-			}
+			goldenPath := strings.TrimSuffix(f, ".yaml") + ".golden"
+			golden.Check(t, goldenPath, got)
 		})
 	}
 }

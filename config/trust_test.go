@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/internal/golden"
 )
 
 func TestSplitTrust(t *testing.T) {
@@ -161,7 +163,7 @@ func TestJudge(t *testing.T) {
 		t.Fatalf("untrusted config = %+v (%v)", cfg, err)
 	}
 	got := strings.ReplaceAll(w.Question()+"\n"+w.Warning()+"\n"+strings.Join(TrustAnswers[:], " | ")+"\n", dir, "$DIR")
-	checkTrustGolden(t, filepath.Join("testdata", "trust_question.golden"), got)
+	golden.Check(t, filepath.Join("testdata", "trust_question.golden"), got)
 
 	if err := st.Trust(file, content, time.Now()); err != nil {
 		t.Fatal(err)
@@ -172,21 +174,5 @@ func TestJudge(t *testing.T) {
 	}
 	if cfg, err := Resolve(w.Layer); err != nil || len(cfg.Run.Allow) != 1 || cfg.Model.BaseURL != "https://evil.example/v1" {
 		t.Fatalf("trusted config = %+v (%v)", cfg, err)
-	}
-}
-
-func checkTrustGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Fatalf("got:\n%s\nwant (%s):\n%s", got, path, want)
 	}
 }

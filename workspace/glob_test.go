@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/internal/golden"
 )
 
 // archiveWorkspace builds a workspace from a golden archive's file sections
@@ -44,7 +46,7 @@ func TestGitignoreGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			gotText := strings.Join(got, "\n") + "\n"
-			if *update {
+			if golden.Update() {
 				writeArchiveWant(t, p, a, gotText)
 				return
 			}

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,26 +97,4 @@ func readArchive(t *testing.T, path string) archive {
 		t.Fatal(err)
 	}
 	return parseArchive(string(data))
-}
-
-// update rewrites golden files instead of comparing with them.
-var update = flag.Bool("update", false, "rewrite golden files in testdata")
-
-// checkGolden compares got with the golden file (or, with -update, rewrites
-// the file); what is the thing compared, for the failure message.
-func checkGolden(t *testing.T, golden, what, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("%s =\n%s\nwant (%s)\n%s", what, got, golden, want)
-	}
 }

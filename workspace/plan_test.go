@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/internal/golden"
 )
 
 // planGolden is what testdata/plans/*.json record for each .plan.
@@ -51,7 +53,7 @@ func TestParsePlanGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, strings.TrimSuffix(p, ".plan")+".json", "ParsePlan("+p+")", string(got)+"\n")
+			golden.Check(t, strings.TrimSuffix(p, ".plan")+".json", string(got)+"\n")
 		})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/internal/golden"
 )
 
 // renderPlanDiagnostics renders diagnostics as the golden files hold them:
@@ -35,7 +37,7 @@ func TestLintPlanGolden(t *testing.T) {
 			diags := LintPlan(string(text))
 			checkRanges(t, string(text), diags)
 			got := renderPlanDiagnostics(diags)
-			checkGolden(t, strings.TrimSuffix(p, ".plan")+".golden", "LintPlan("+p+")", got)
+			golden.Check(t, strings.TrimSuffix(p, ".plan")+".golden", got)
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/internal/golden"
 )
 
 func TestReadGolden(t *testing.T) {
@@ -17,7 +19,7 @@ func TestReadGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "testdata/read/sample.offset3.limit4.golden", "Content", res.Content)
+	golden.Check(t, "testdata/read/sample.offset3.limit4.golden", res.Content)
 	if res.StartLine != 3 || res.EndLine != 6 || res.TotalLines != 7 || !res.Truncated || res.Path != "main.go" || res.Hash != Hash(string(src)) {
 		t.Errorf("result = %+v", res)
 	}

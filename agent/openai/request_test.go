@@ -3,17 +3,15 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/internal/golden"
+
 	"github.com/agentls/agentls/agent/llm"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // conversation exercises every message shape.
 var conversation = llm.Request{
@@ -43,25 +41,11 @@ func TestRequestShape(t *testing.T) {
 		t.Fatalf("Complete: %v", err)
 	}
 	got := f.requestJSON(0)
-	golden := filepath.Join("testdata", "request.golden.json")
-	if *update {
-		b, _ := json.MarshalIndent(got, "", "  ")
-		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(golden)
+	body, err := json.MarshalIndent(got, "", "  ")
 	if err != nil {
-		t.Fatalf("read golden (run with -update to create): %v", err)
+		t.Fatal(err)
 	}
-	var want map[string]any
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatalf("golden: %v", err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		b, _ := json.MarshalIndent(got, "", "  ")
-		t.Errorf("request body differs from %s; got:\n%s", golden, b)
-	}
+	golden.Check(t, filepath.Join("testdata", "request.golden.json"), append(body, '\n'))
 	h := f.requests()[0].Header
 	for k, v := range map[string]string{"Authorization": "Bearer sk-test", "Accept": "text/event-stream", "Content-Type": "application/json"} {
 		if h.Get(k) != v {

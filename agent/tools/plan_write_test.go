@@ -2,10 +2,8 @@ package tools
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/internal/golden"
+
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 var fixedNow = time.Date(2025, 1, 15, 10, 30, 0, 0, time.UTC)
 
@@ -119,19 +117,7 @@ func TestPlanWriteStructuredGolden(t *testing.T) {
 				t.Errorf("result = %+v", got)
 			}
 			text := env.file(got.Path)
-			golden := filepath.Join("testdata", tt.golden)
-			if *update {
-				if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if text != string(want) {
-				t.Errorf("plan =\n%s\nwant (%s)\n%s", text, golden, want)
-			}
+			golden.Check(t, filepath.Join("testdata", tt.golden), text)
 			pl, err := workspace.ParsePlan(text)
 			if err != nil || pl.Meta == nil {
 				t.Fatalf("rendered plan parses as %+v, %v", pl, err)
