@@ -15,7 +15,7 @@ type fakeTB struct {
 	fatal    bool
 }
 
-func (f *fakeTB) Helper()       {}
+func (f *fakeTB) Helper()      {}
 func (f *fakeTB) Name() string { return "TestSomething/case" }
 func (f *fakeTB) Errorf(format string, args ...any) {
 	f.failures = append(f.failures, fmt.Sprintf(format, args...))
