@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -15,13 +16,20 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentls/agentls"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/fakeeditor"
 )
+
+// demoFS holds the demo's assets, shipped inside the binary: the sample
+// project (testdata/demo) and the scripted model's transcript
+// (testdata/demo.yaml). They live under testdata so that the go tool does not
+// take the sample project for a package of this module.
+//
+//go:embed testdata/demo testdata/demo.yaml
+var demoFS embed.FS
 
 // runDemo runs the real server in-process over real pipes, with the scripted
 // model and a scripted editor, on a temporary copy of the sample project, and
@@ -76,7 +84,7 @@ func (d *demo) run(ctx context.Context, dir string) error {
 	if err := copyDemo(dir); err != nil {
 		return err
 	}
-	scriptData, err := agentls.DemoFS.ReadFile("testdata/scripts/demo.yaml")
+	scriptData, err := demoFS.ReadFile("testdata/demo.yaml")
 	if err != nil {
 		return err
 	}
@@ -327,7 +335,7 @@ func isTerminal(w io.Writer) bool {
 // copyDemo copies the embedded sample project into dir.
 func copyDemo(dir string) error {
 	root := "testdata/demo"
-	return fs.WalkDir(agentls.DemoFS, root, func(path string, de fs.DirEntry, err error) error {
+	return fs.WalkDir(demoFS, root, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -336,7 +344,7 @@ func copyDemo(dir string) error {
 		if de.IsDir() {
 			return os.MkdirAll(target, 0o755)
 		}
-		data, err := agentls.DemoFS.ReadFile(path)
+		data, err := demoFS.ReadFile(path)
 		if err != nil {
 			return err
 		}
@@ -358,11 +366,11 @@ func demoName(rel string) string {
 func workspaceDiff(dir string) (string, error) {
 	root := "testdata/demo"
 	before := map[string]string{}
-	err := fs.WalkDir(agentls.DemoFS, root, func(path string, de fs.DirEntry, err error) error {
+	err := fs.WalkDir(demoFS, root, func(path string, de fs.DirEntry, err error) error {
 		if err != nil || de.IsDir() {
 			return err
 		}
-		data, err := agentls.DemoFS.ReadFile(path)
+		data, err := demoFS.ReadFile(path)
 		before[demoName(strings.TrimPrefix(path, root+"/"))] = string(data)
 		return err
 	})
