@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -109,7 +109,7 @@ func TestApprovalDialog(t *testing.T) {
 			h := start(t, setup{
 				dir:    dir,
 				script: script,
-				handlers: fakeeditor.Handlers{AskUser: func(json.RawMessage) any {
+				handlers: lspclient.Handlers{AskUser: func(json.RawMessage) any {
 					b, _ := os.ReadFile(filepath.Join(dir, greetPlan))
 					planAtAsk <- string(b)
 					return tc.reply
@@ -209,7 +209,7 @@ func TestApprovalDialog(t *testing.T) {
 // after a rejection; once revised it can.
 func TestRejectedPlanMustBeRevised(t *testing.T) {
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: replySequence(
+		handlers: lspclient.Handlers{AskUser: replySequence(
 			map[string]any{"answers": map[string]any{"approve": false, "feedback": "add a goodbye step"}},
 			map[string]any{"answers": map[string]any{"approve": true}},
 		)},
@@ -258,7 +258,7 @@ func TestApprovalWithShowMessageRequest(t *testing.T) {
 			h := start(t, setup{
 				caps:     noAskCaps(tc.props),
 				script:   script,
-				handlers: fakeeditor.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
+				handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
 			})
 			s := h.newSession("plan")
 			wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
@@ -315,7 +315,7 @@ func TestResolvePlanWhileDialogOpen(t *testing.T) {
 			defer close(release)
 			h := start(t, setup{
 				script:   tc.script,
-				handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
+				handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
 			})
 			s := h.newSession("plan")
 			done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
@@ -365,7 +365,7 @@ func TestResolvePlanWithoutDialog(t *testing.T) {
 	h := start(t, setup{
 		script: approvalScript(approvedScript),
 		// Three invalid answers: the dialog fails, the approval stays pending.
-		handlers: fakeeditor.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": "yes"}})},
+		handlers: lspclient.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": "yes"}})},
 	})
 	s := h.newSession("plan")
 	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
@@ -390,7 +390,7 @@ func TestApprovalTimeout(t *testing.T) {
 	h := start(t, setup{
 		initOpts: map[string]any{"plan_mode": map[string]any{"approval_timeout_secs": 1}},
 		script:   approvalScript(""),
-		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
+		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
 	})
 	s := h.newSession("plan")
 	r := h.prompt(s.SessionID, "plan")
@@ -423,7 +423,7 @@ func TestCancelWithdrawsApproval(t *testing.T) {
 	defer close(release)
 	h := start(t, setup{
 		script:   approvalScript(""),
-		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
+		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
 	})
 	s := h.newSession("plan")
 	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
@@ -457,7 +457,7 @@ func TestApprovalNotRequired(t *testing.T) {
 
 func TestExitPlanModeRefusesBadPlans(t *testing.T) {
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: approveAll},
+		handlers: lspclient.Handlers{AskUser: approveAll},
 		files: map[string]string{
 			"plans/old.plan": "---\ntitle: Old\nstatus: draft\n---\n# Goal\nOld.\n\n## Steps\n- [ ] one\n",
 			"notes.txt":      "not a plan\n",
@@ -528,7 +528,7 @@ func TestEditedPlanReachesBuilder(t *testing.T) {
 			h := start(t, setup{
 				initOpts: tc.initOpts,
 				script:   script,
-				handlers: fakeeditor.Handlers{AskUser: func(json.RawMessage) any {
+				handlers: lspclient.Handlers{AskUser: func(json.RawMessage) any {
 					h := <-hc
 					b, err := os.ReadFile(filepath.Join(h.dir, greetPlan))
 					if err == nil {
@@ -602,7 +602,7 @@ steps:
 // is stale after enter_plan_mode until it is written again.
 func TestReenteredPlanModeStartsANewPhase(t *testing.T) {
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: approveAll},
+		handlers: lspclient.Handlers{AskUser: approveAll},
 		script: approvalScript(`
   - tool_calls:
       - {id: e, name: enter_plan_mode, args: {reason: more to do}}
@@ -628,7 +628,7 @@ func TestReenteredPlanModeStartsANewPhase(t *testing.T) {
 // asking; others are still asked.
 func TestAllowedCommands(t *testing.T) {
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: approveThen("run")},
+		handlers: lspclient.Handlers{AskUser: approveThen("run")},
 		script: "name: allowed\nsteps:" + writeGreetPlan + `
   - tool_calls:
       - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["echo allowed", "  "]}}
@@ -661,7 +661,7 @@ func TestAllowedCommands(t *testing.T) {
 // an approval is only an answer.
 func TestAskUserNeverChangesMode(t *testing.T) {
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": true}})},
+		handlers: lspclient.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": true}})},
 		script: "name: lookalike\nsteps:" + writeGreetPlan + `
   - tool_calls:
       - id: q
@@ -702,7 +702,7 @@ func TestSetModeBuildApprovesPendingPlan(t *testing.T) {
 	defer close(release)
 	h := start(t, setup{
 		script:   approvalScript(approvedScript),
-		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
+		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
 	})
 	s := h.newSession("plan")
 	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})

@@ -13,8 +13,8 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
-	"github.com/agentls/agentls/server/fakeeditor"
 )
 
 // twentyCalls is one model step asking for 20 read-only tool calls on the Go
@@ -70,9 +70,9 @@ func BenchmarkScriptedTurn20Calls(b *testing.B) {
 	// Sessions are written under the first folder's .agentls: a temp folder
 	// comes first so GOROOT/src is only read (the script uses absolute paths).
 	tmp := b.TempDir()
-	ed, err := fakeeditor.Start(ctx, tmp, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ed, err := lspclient.Start(ctx, tmp, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return server.Serve(ctx, rwc, opts)
-	}, fakeeditor.Handlers{})
+	}, lspclient.Handlers{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -108,9 +108,9 @@ func BenchmarkInitialize(b *testing.B) {
 	dir := b.TempDir()
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
-		ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+		ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 			return server.Serve(ctx, rwc, server.Options{Getenv: func(string) string { return "" }})
-		}, fakeeditor.Handlers{})
+		}, lspclient.Handlers{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -33,7 +33,7 @@ func (d pDiag) String() string {
 }
 
 // publishedFor decodes, in order, the diagnostics published for uri.
-func publishedFor(ms []fakeeditor.Message, uri string) []published {
+func publishedFor(ms []lspclient.Message, uri string) []published {
 	var out []published
 	for _, m := range ms {
 		if m.Method != "textDocument/publishDiagnostics" {
@@ -53,7 +53,7 @@ func (h *harness) awaitPublished(uri string, from int, match func(published) boo
 	h.t.Helper()
 	var found published
 	at := -1
-	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		pubs := publishedFor(ms, uri)
 		for i := from; i < len(pubs); i++ {
 			if match(pubs[i]) {

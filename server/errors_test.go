@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 func TestInvalidParams(t *testing.T) {
@@ -76,7 +76,7 @@ steps:
 
 func awaitMethod(t *testing.T, h *harness, method string) {
 	t.Helper()
-	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		for _, m := range ms {
 			if m.Method == method {
 				return true
@@ -91,7 +91,7 @@ func awaitMethod(t *testing.T, h *harness, method string) {
 
 func TestSecondPromptWhileBusy(t *testing.T) {
 	release := make(chan struct{})
-	h := start(t, setup{script: askScript, handlers: fakeeditor.Handlers{
+	h := start(t, setup{script: askScript, handlers: lspclient.Handlers{
 		AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"env": "dev"}}),
 	}})
 	s := h.newSession("plan")
@@ -110,7 +110,7 @@ func TestSecondPromptWhileBusy(t *testing.T) {
 func TestCancelWithdrawsQuestion(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{script: askScript, handlers: fakeeditor.Handlers{
+	h := start(t, setup{script: askScript, handlers: lspclient.Handlers{
 		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
 	}})
 	s := h.newSession("plan")
@@ -137,7 +137,7 @@ steps:
     expect:
       tool_result_contains: {e: ["\"success\":false", "buffer is read-only"]}
 `,
-		handlers: fakeeditor.Handlers{ApplyEdit: func(json.RawMessage) (bool, string) { return false, "buffer is read-only" }},
+		handlers: lspclient.Handlers{ApplyEdit: func(json.RawMessage) (bool, string) { return false, "buffer is read-only" }},
 	})
 	s := h.newSession("build")
 	if r := h.prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
@@ -185,7 +185,7 @@ func TestModelError(t *testing.T) {
 func TestClientGoneMidTurn(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{script: askScript, handlers: fakeeditor.Handlers{
+	h := start(t, setup{script: askScript, handlers: lspclient.Handlers{
 		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
 	}})
 	s := h.newSession("plan")
@@ -225,7 +225,7 @@ steps:
     expect:
       tool_result_contains: {e: ["System is in Plan Mode"]}
 `,
-		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"ok": true}})},
+		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"ok": true}})},
 	})
 	s := h.newSession("build")
 	done := h.promptAsync(s.SessionID, "go")
@@ -282,7 +282,7 @@ steps:
 func TestCancelRequestEndsTurn(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{script: askScript, handlers: fakeeditor.Handlers{
+	h := start(t, setup{script: askScript, handlers: lspclient.Handlers{
 		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
 	}})
 	s := h.newSession("plan")

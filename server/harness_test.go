@@ -16,8 +16,8 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
-	"github.com/agentls/agentls/server/fakeeditor"
 )
 
 // harness is one server driven by a fake editor over real pipes.
@@ -25,7 +25,7 @@ type harness struct {
 	t     *testing.T
 	ctx   context.Context
 	dir   string
-	ed    *fakeeditor.Editor
+	ed    *lspclient.Client
 	model *scripted.Provider
 }
 
@@ -45,7 +45,7 @@ type setup struct {
 	script   string            // scripted model transcript (YAML)
 	files    map[string]string // workspace files
 	caps     map[string]any    // client capabilities; nil → fullCaps
-	handlers fakeeditor.Handlers
+	handlers lspclient.Handlers
 	initOpts map[string]any
 	dir      string // reuse a workspace (restart tests)
 	// configFile is the --config flag; env the server's environment (nil:
@@ -100,7 +100,7 @@ func start(t *testing.T, s setup) *harness {
 	if s.realModel {
 		opts.NewProvider = nil
 	}
-	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return server.Serve(ctx, rwc, opts)
 	}, s.handlers)
 	if err != nil {

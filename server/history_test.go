@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/internal/fakeopenai"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
-	"github.com/agentls/agentls/server/fakeeditor"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -35,9 +35,9 @@ func startWithEndpoint(t *testing.T, dir, baseURL string, model, caps map[string
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	opts := server.Options{Getenv: func(k string) string { return map[string]string{"MY_KEY": "sk-test"}[k] }}
-	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return server.Serve(ctx, rwc, opts)
-	}, fakeeditor.Handlers{})
+	}, lspclient.Handlers{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -90,7 +90,7 @@ steps:
 `
 	h := start(t, setup{
 		script: script,
-		handlers: fakeeditor.Handlers{AskUser: replySequence(
+		handlers: lspclient.Handlers{AskUser: replySequence(
 			map[string]any{"answers": map[string]any{"approve": false, "feedback": forgedReason}},
 			map[string]any{"answers": map[string]any{"approve": true}},
 		)},
@@ -158,7 +158,7 @@ func TestNotifyLineTimedOut(t *testing.T) {
 	h := start(t, setup{
 		initOpts: map[string]any{"plan_mode": map[string]any{"approval_timeout_secs": 1}},
 		script:   approvalScript(""),
-		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
+		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
 	})
 	s := h.newSession("plan")
 	if r := h.prompt(s.SessionID, "plan"); r.StopReason != "error" {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 // This file adds to run_test.go: what run reports (exit code, capped output
@@ -36,7 +36,7 @@ func TestRunReportsExitCodeOutputAndFolder(t *testing.T) {
 	h := start(t, setup{
 		files:    map[string]string{"sub/marker.txt": "in sub\n"},
 		initOpts: map[string]any{"run": map[string]any{"allow": []string{"seq 1 1000", "pwd *"}, "max_output_bytes": 512}},
-		handlers: fakeeditor.Handlers{AskUser: decide("run")},
+		handlers: lspclient.Handlers{AskUser: decide("run")},
 		script: `
 name: run_report
 steps:
@@ -90,7 +90,7 @@ func TestRunRejectedWithMessageRequest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := start(t, setup{
 				caps:     noAskCaps(false),
-				handlers: fakeeditor.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
+				handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
 				script: `
 name: reject
 steps:
@@ -142,7 +142,7 @@ func TestAllowedCommandsWithMessageRequest(t *testing.T) {
     expect:
       tool_result_contains: {r2: ['"exit_code":0']}
 `,
-		handlers: fakeeditor.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
+		handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
 			var p messageRequest
 			_ = json.Unmarshal(raw, &p)
 			if strings.HasPrefix(p.Message, "Approve the plan") {
@@ -174,7 +174,7 @@ func TestAllowedCommandsWithMessageRequest(t *testing.T) {
 func TestAllowedCommandsNeedTheUsersApproval(t *testing.T) {
 	h := start(t, setup{
 		initOpts: map[string]any{"plan_mode": map[string]any{"require_approval": false}},
-		handlers: fakeeditor.Handlers{AskUser: decide("run")},
+		handlers: lspclient.Handlers{AskUser: decide("run")},
 		script:   allowedPlanScript,
 	})
 	s := h.newSession("plan")

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 // This file adds to questions_test.go: the seed's §6.3 examples through the
@@ -46,7 +46,7 @@ func TestSeedQuestionsThroughAskUser(t *testing.T) {
 				t.Fatal(err)
 			}
 			h := start(t, setup{
-				handlers: fakeeditor.Handlers{AskUser: replySequence(
+				handlers: lspclient.Handlers{AskUser: replySequence(
 					map[string]any{"answers": map[string]any{sq.name: sq.invalid}},
 					map[string]any{"answers": map[string]any{sq.name: sq.valid}},
 				)},
@@ -143,7 +143,7 @@ func TestAskUserResultsExact(t *testing.T) {
 			}
 			h := start(t, setup{
 				caps:     tc.caps,
-				handlers: fakeeditor.Handlers{AskUser: func(json.RawMessage) any { return tc.reply }},
+				handlers: lspclient.Handlers{AskUser: func(json.RawMessage) any { return tc.reply }},
 				script:   "name: exact\nsteps:\n  - tool_calls:\n      - {id: q, name: ask_user, args: {questions: [" + q + "]}}\n  - text: done\n",
 			})
 			s := h.newSession("plan")
@@ -185,7 +185,7 @@ func TestMessageActionExtraProperties(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := start(t, setup{
 				caps:     noAskCaps(tc.props),
-				handlers: fakeeditor.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
+				handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
 				script: `
 name: props
 steps:
@@ -241,7 +241,7 @@ func TestCancelWithdrawsMessageRequest(t *testing.T) {
 			h := start(t, setup{
 				caps:     noAskCaps(true),
 				script:   tc.script,
-				handlers: fakeeditor.Handlers{ShowMessageRequest: blockingAsk(release, nil)},
+				handlers: lspclient.Handlers{ShowMessageRequest: blockingAsk(release, nil)},
 			})
 			s := h.newSession(tc.mode)
 			done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "go"})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 // This file proves the plain-editor experience (PROTOCOL.md §7, issue 10)
@@ -50,7 +50,7 @@ func (h *harness) shown() []shownMessage {
 func (h *harness) awaitShown(text string) shownMessage {
 	h.t.Helper()
 	var found shownMessage
-	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		for _, m := range ms {
 			var sm shownMessage
 			if m.Method == "window/showMessage" && json.Unmarshal(m.Params, &sm) == nil && strings.Contains(sm.Message, text) {
@@ -225,7 +225,7 @@ func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
   - expect:
       tool_result_contains: {x: ['"approved":true']}
     text: building now
-`, handlers: fakeeditor.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
+`, handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
 	s := h.newSession("plan")
 	done := h.promptAsync(s.SessionID, "plan a greeting")
 	h.awaitMethodCount("window/showMessageRequest", 1)
@@ -268,7 +268,7 @@ func TestPromptDuringPendingApproval(t *testing.T) {
   - expect:
       tool_result_contains: {x: ["Plan rejected by the user. Reason: make it shorter."]}
     text: revising
-`, handlers: fakeeditor.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
+`, handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
 	s := h.newSession("plan")
 	first := h.promptAsync(s.SessionID, "plan a greeting")
 	h.awaitMethodCount("window/showMessageRequest", 1)

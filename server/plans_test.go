@@ -12,8 +12,8 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
-	"github.com/agentls/agentls/server/fakeeditor"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -79,7 +79,7 @@ func (h *harness) command(name string, arg any, result any) error {
 
 // planEntries renders the plan updates of a session, one string each:
 // "[x] one | [>] two" (completed, in progress, pending "[ ]").
-func (h *harness) planEntries(ms []fakeeditor.Message, sid string) []string {
+func (h *harness) planEntries(ms []lspclient.Message, sid string) []string {
 	var out []string
 	for _, m := range ms {
 		if m.Method != "agent/update" {
@@ -114,7 +114,7 @@ func (h *harness) planEntries(ms []fakeeditor.Message, sid string) []string {
 func (h *harness) awaitPlanUpdate(sid string, after int, want string) int {
 	h.t.Helper()
 	at := -1
-	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		got := h.planEntries(ms, sid)
 		for i := after; i < len(got); i++ {
 			if got[i] == want {
@@ -253,7 +253,7 @@ func TestBuildLensAndUserEdits(t *testing.T) {
 	n2 = h.awaitPlanUpdate(s2.SessionID, n2, rel+": [x] one | [x] two, carefully") + 1
 	done := strings.Replace(withStatus(lensPlan, "implemented"), "- [ ] two", "- [x] two, carefully", 1)
 	// The server sends s1 its plan update once the editor applied the edit.
-	if err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		marked := false
 		for _, m := range ms {
 			p := string(m.Params)
@@ -334,7 +334,7 @@ func TestApproveAndRejectThroughLensAndCommands(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
+		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
 		script: `
 name: lens-approval
 steps:
@@ -358,7 +358,7 @@ steps:
 	done := h.promptAsync(s.SessionID, "plan a greeting")
 	awaitAskCount := func(n int) {
 		t.Helper()
-		if err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+		if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 			c := 0
 			for _, m := range ms {
 				if m.Method == "agent/askUser" {
@@ -416,14 +416,14 @@ func initializeCapabilities(t *testing.T, caps any) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir := t.TempDir()
-	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return server.Serve(ctx, rwc, server.Options{
 			Getenv: func(string) string { return "" },
 			NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 				return nil, os.ErrNotExist
 			},
 		})
-	}, fakeeditor.Handlers{})
+	}, lspclient.Handlers{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,8 +479,8 @@ func TestExecuteCommands(t *testing.T) {
 	if err := h.command("agentls.prompt", map[string]any{"sessionId": s.SessionID, "text": "hi"}, &started); err != nil || !started.Started || started.SessionID != s.SessionID {
 		t.Fatalf("prompt = %+v, %v", started, err)
 	}
-	if err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
-		return slices.ContainsFunc(ms, func(m fakeeditor.Message) bool { return strings.Contains(string(m.Params), `"usage_update"`) })
+	if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
+		return slices.ContainsFunc(ms, func(m lspclient.Message) bool { return strings.Contains(string(m.Params), `"usage_update"`) })
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -306,8 +306,8 @@ steps:
   - text: ok
 `,
 	})
-	if err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
-		return slices.ContainsFunc(ms, func(m fakeeditor.Message) bool { return m.Method == "window/showMessage" })
+	if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
+		return slices.ContainsFunc(ms, func(m lspclient.Message) bool { return m.Method == "window/showMessage" })
 	}); err != nil {
 		t.Fatalf("waiting for the config error's showMessage: %v", err)
 	}

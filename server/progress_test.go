@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 // progressCaps is fullCaps with work-done progress.
@@ -21,7 +21,7 @@ func progressCaps() map[string]any {
 func TestUnansweredProgressCreate(t *testing.T) {
 	h := start(t, setup{
 		caps:     progressCaps(),
-		handlers: fakeeditor.Handlers{Unanswered: []string{"window/workDoneProgress/create"}},
+		handlers: lspclient.Handlers{Unanswered: []string{"window/workDoneProgress/create"}},
 		initOpts: map[string]any{"editor": map[string]any{"request_timeout_secs": 1}},
 		files:    map[string]string{"a.txt": "x\n"},
 		script: `
@@ -60,7 +60,7 @@ steps:
 func TestProgressCancelEndsTheTurn(t *testing.T) {
 	h := start(t, setup{
 		caps:     progressCaps(),
-		handlers: fakeeditor.Handlers{Unanswered: []string{"agent/askUser"}}, // the user never answers
+		handlers: lspclient.Handlers{Unanswered: []string{"agent/askUser"}}, // the user never answers
 		script: `
 name: cancelled-by-progress
 steps:
@@ -78,7 +78,7 @@ steps:
 			Cancellable bool   `json:"cancellable"`
 		} `json:"value"`
 	}
-	if err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		for _, m := range ms {
 			if m.Method == "$/progress" && json.Unmarshal(m.Params, &begin) == nil && begin.Value.Kind == "begin" {
 				return true
@@ -104,7 +104,7 @@ steps:
 // reads why) and the turn goes on; nothing was written.
 func TestUnansweredApplyEdit(t *testing.T) {
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{Unanswered: []string{"workspace/applyEdit"}},
+		handlers: lspclient.Handlers{Unanswered: []string{"workspace/applyEdit"}},
 		initOpts: map[string]any{"editor": map[string]any{"request_timeout_secs": 1}},
 		files:    map[string]string{"a.txt": "alpha\n"},
 		script: `

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 // This file proves the question surfaces of PROTOCOL.md §3–§4 end to end:
@@ -58,7 +58,7 @@ func (h *harness) cancelWhileAsked(t *testing.T, sessionID string, done <-chan r
 		t.Fatal(out.err)
 	}
 	wantStop(t, out.res, "cancelled")
-	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		for _, m := range ms {
 			var p struct {
 				ID json.RawMessage `json:"id"`
@@ -165,7 +165,7 @@ func (h *harness) toolOutput(callID string) (status string, out map[string]any) 
 func (h *harness) awaitUpdateWhere(kind string, match func(map[string]any) bool) map[string]any {
 	h.t.Helper()
 	var found map[string]any
-	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		for _, m := range ms {
 			if m.Method != "agent/update" {
 				continue
@@ -199,7 +199,7 @@ func (h *harness) awaitChunk(text string) {
 // awaitMethodCount waits until at least n messages with method arrived.
 func (h *harness) awaitMethodCount(method string, n int) {
 	h.t.Helper()
-	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		c := 0
 		for _, m := range ms {
 			if m.Method == method {
@@ -287,7 +287,7 @@ func TestAskUserSurface(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := start(t, setup{
-				handlers: fakeeditor.Handlers{AskUser: replySequence(tc.replies...)},
+				handlers: lspclient.Handlers{AskUser: replySequence(tc.replies...)},
 				script: fmt.Sprintf(`
 name: ask_form
 steps:
@@ -355,7 +355,7 @@ func TestShowMessageRequestSurface(t *testing.T) {
 		t.Run(fmt.Sprintf("additionalPropertiesSupport=%v", props), func(t *testing.T) {
 			h := start(t, setup{
 				caps: noAskCaps(props),
-				handlers: fakeeditor.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
+				handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
 					var p messageRequest
 					_ = json.Unmarshal(raw, &p)
 					return map[string]any{"title": choose[p.Message]}
@@ -418,7 +418,7 @@ func TestShowMessageRequestDismissedOrUnknown(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := start(t, setup{
 				caps:     noAskCaps(false),
-				handlers: fakeeditor.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
+				handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
 				script: `
 name: ask_messages
 steps:
@@ -611,7 +611,7 @@ func TestAnswerAsSoonAsAsked(t *testing.T) {
 	asked := make(chan string, 1)
 	h := start(t, setup{
 		caps: noAskCaps(false),
-		handlers: fakeeditor.Handlers{OnMessage: func(m fakeeditor.Message) {
+		handlers: lspclient.Handlers{OnMessage: func(m lspclient.Message) {
 			var p struct {
 				Update struct {
 					SessionUpdate string `json:"sessionUpdate"`
@@ -649,7 +649,7 @@ func TestCancelledQuestionToolResult(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"branch": "late"}})},
+		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"branch": "late"}})},
 		script:   pendingScript(""),
 	})
 	s := h.newSession("plan")

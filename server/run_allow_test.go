@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 // ruleBypasses are command lines that start like an allowed command but are
@@ -42,7 +42,7 @@ func TestRunAllowRulesAskForShellSyntax(t *testing.T) {
 	}
 	h := start(t, setup{
 		initOpts: map[string]any{"run": map[string]any{"allow": []string{"touch *", "echo *", "*"}}},
-		handlers: fakeeditor.Handlers{AskUser: decide("reject")},
+		handlers: lspclient.Handlers{AskUser: decide("reject")},
 		script:   "name: bypass\nsteps:\n  - tool_calls:\n" + calls.String() + "  - text: done\n",
 	})
 	s := h.newSession("build")
@@ -69,7 +69,7 @@ func TestRunAllowRulesAskForShellSyntax(t *testing.T) {
 // approval; a list is not offered, the model is told, and run asks for it.
 func TestAllowedCommandsOnlyRules(t *testing.T) {
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: approveThen("reject")},
+		handlers: lspclient.Handlers{AskUser: approveThen("reject")},
 		script: "name: allowed_rules\nsteps:" + writeGreetPlan + `
   - tool_calls:
       - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["touch ok ; touch pwned", "touch ok *"]}}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/proctest"
-	"github.com/agentls/agentls/server/fakeeditor"
 )
 
 // TestCancelKillsRunningCommand: agent/cancel ends the turn and kills the
@@ -23,7 +23,7 @@ func TestCancelKillsRunningCommand(t *testing.T) {
 	}
 	command := fmt.Sprintf("sleep 100 & echo $! > %s; wait", fifo)
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: decide("run")},
+		handlers: lspclient.Handlers{AskUser: decide("run")},
 		script: fmt.Sprintf(`
 name: cancel_run
 steps:

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 // TestRunRefusedWhenModeChangedDuringPermission: a build session's run waits
@@ -19,7 +19,7 @@ func TestRunRefusedWhenModeChangedDuringPermission(t *testing.T) {
 			var h *harness
 			var setModeErr error
 			h = start(t, setup{
-				handlers: fakeeditor.Handlers{AskUser: func(raw json.RawMessage) any {
+				handlers: lspclient.Handlers{AskUser: func(raw json.RawMessage) any {
 					var p askParams
 					_ = json.Unmarshal(raw, &p)
 					// The user switches the session to plan mode while the

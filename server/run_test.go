@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 // This file proves the run tool's permission flow end to end: run.allow, the
@@ -76,7 +76,7 @@ func TestRunPermission(t *testing.T) {
 			}
 			h := start(t, setup{
 				initOpts: opts,
-				handlers: fakeeditor.Handlers{AskUser: decide(tc.reply)},
+				handlers: lspclient.Handlers{AskUser: decide(tc.reply)},
 				script: fmt.Sprintf(`
 name: run
 steps:
@@ -159,7 +159,7 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
     expect:
       tool_result_contains: {c1: ['"exit_code":0']}
 `
-		h := start(t, setup{script: script, handlers: fakeeditor.Handlers{AskUser: func(raw json.RawMessage) any {
+		h := start(t, setup{script: script, handlers: lspclient.Handlers{AskUser: func(raw json.RawMessage) any {
 			var p askParams
 			_ = json.Unmarshal(raw, &p)
 			return map[string]any{"answers": map[string]any{"decision": pick(p.Questions[0].Question)}}
@@ -178,7 +178,7 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
 		}
 	})
 	t.Run("showMessageRequest", func(t *testing.T) {
-		h := start(t, setup{caps: noAskCaps(true), script: alwaysScript, handlers: fakeeditor.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
+		h := start(t, setup{caps: noAskCaps(true), script: alwaysScript, handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
 			var p messageRequest
 			_ = json.Unmarshal(raw, &p)
 			for _, a := range p.Actions {
@@ -223,7 +223,7 @@ steps:
 func TestRunRefusedInPlanMode(t *testing.T) {
 	h := start(t, setup{
 		initOpts: map[string]any{"run": map[string]any{"allow": []string{"*"}}},
-		handlers: fakeeditor.Handlers{AskUser: decide("run")},
+		handlers: lspclient.Handlers{AskUser: decide("run")},
 		script: `
 name: refused
 steps:
@@ -256,7 +256,7 @@ func TestCancelWithdrawsPermission(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	h := start(t, setup{
-		handlers: fakeeditor.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "run"}})},
+		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "run"}})},
 		script: `
 name: cancel_permission
 steps:

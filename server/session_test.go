@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 func loadScript(t *testing.T, name string) string {
@@ -35,7 +35,7 @@ func TestPlanThenBuild(t *testing.T) {
 	h := start(t, setup{
 		script:   loadScript(t, "plan_build.yaml"),
 		files:    map[string]string{"app.txt": "alpha\nbeta\n"},
-		handlers: fakeeditor.Handlers{AskUser: approveAll},
+		handlers: lspclient.Handlers{AskUser: approveAll},
 	})
 	s := h.newSession("")
 	if s.Mode != "plan" || s.PlanFile != nil {
@@ -142,7 +142,7 @@ func TestSessionSurvivesRestart(t *testing.T) {
 		dir:      dir,
 		script:   loadScript(t, "plan_build.yaml"),
 		files:    map[string]string{"app.txt": "alpha\nbeta\n"},
-		handlers: fakeeditor.Handlers{AskUser: approveAll},
+		handlers: lspclient.Handlers{AskUser: approveAll},
 	})
 	s := h.newSession("")
 	if res := h.prompt(s.SessionID, "uppercase alpha"); res.StopReason != "end_turn" {

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -72,7 +72,7 @@ func noAskUser() map[string]any {
 func (h *harness) awaitMessage(method string, subs ...string) json.RawMessage {
 	h.t.Helper()
 	var found json.RawMessage
-	err := h.ed.Await(h.ctx, func(ms []fakeeditor.Message) bool {
+	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
 		for _, m := range ms {
 			if m.Method != method {
 				continue
@@ -116,7 +116,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 	// the warning names it, and the question offers "Don't trust" first.
 	rec := &trustRecorder{trustAnswer: "Don't trust"}
 	h := start(t, setup{dir: dir, files: files, env: env, caps: noAskUser(), script: runEchoScript,
-		handlers: fakeeditor.Handlers{ShowMessageRequest: rec.messageRequest}})
+		handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
 	warning := h.awaitMessage("window/showMessage", `"type":2`, "run.allow", "untrusted")
 	if strings.Contains(string(warning), "require_approval") {
 		t.Fatalf("the warning names a narrowing key: %s", warning)
@@ -151,7 +151,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 	// 2. Asked again at the next start; "Trust" applies it at once.
 	rec = &trustRecorder{trustAnswer: "Trust"}
 	h = start(t, setup{dir: dir, env: env, caps: noAskUser(), script: runEchoScript,
-		handlers: fakeeditor.Handlers{ShowMessageRequest: rec.messageRequest}})
+		handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
 	h.awaitMessage("window/showMessage", `"type":3`, "you trusted")
 	if !h.runOutcome() {
 		t.Fatal("the trusted run.allow did not apply")
@@ -167,7 +167,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 	// start, nothing asked.
 	rec = &trustRecorder{trustAnswer: "Don't trust"}
 	h = start(t, setup{dir: dir, env: env, caps: noAskUser(), script: runEchoScript,
-		handlers: fakeeditor.Handlers{ShowMessageRequest: rec.messageRequest}})
+		handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
 	if !h.runOutcome() {
 		t.Fatal("the remembered trust did not apply after a restart")
 	}
@@ -185,7 +185,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var trustForms []json.RawMessage
-	h = start(t, setup{dir: dir, env: env, script: runEchoScript, handlers: fakeeditor.Handlers{AskUser: func(params json.RawMessage) any {
+	h = start(t, setup{dir: dir, env: env, script: runEchoScript, handlers: lspclient.Handlers{AskUser: func(params json.RawMessage) any {
 		var p struct {
 			Purpose string `json:"purpose"`
 		}
@@ -229,7 +229,7 @@ func TestTrustReviewOnSave(t *testing.T) {
 	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
 	rec := &trustRecorder{trustAnswer: "Trust"}
 	h := start(t, setup{env: env, caps: noAskUser(), files: map[string]string{".agentls.yaml": "plan_mode:\n  require_approval: true\n"},
-		script: runEchoScript, handlers: fakeeditor.Handlers{ShowMessageRequest: rec.messageRequest}})
+		script: runEchoScript, handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
 	if err := h.ed.Open(h.ctx, ".agentls.yaml", "plan_mode:\n  require_approval: true\n"); err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/internal/fakeopenai"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
-	"github.com/agentls/agentls/server/fakeeditor"
 )
 
 func main() {
@@ -57,9 +57,9 @@ func run(turns, window, fileKB int) error {
 
 	ctx := context.Background()
 	opts := server.Options{Getenv: func(k string) string { return map[string]string{"BENCH_KEY": "sk-bench"}[k] }}
-	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return server.Serve(ctx, rwc, opts)
-	}, fakeeditor.Handlers{})
+	}, lspclient.Handlers{})
 	if err != nil {
 		return err
 	}

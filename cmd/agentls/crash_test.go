@@ -12,18 +12,18 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/internal/fakeopenai"
-	"github.com/agentls/agentls/server/fakeeditor"
+	"github.com/agentls/agentls/internal/lspclient"
 )
 
 // processServe starts this test binary as a real agentls process serving
 // the fake editor's pipes; the started process is sent on started.
-func processServe(t *testing.T, started chan<- *os.Process) fakeeditor.Serve {
+func processServe(t *testing.T, started chan<- *os.Process) lspclient.Serve {
 	return processServeWith(t, started, nil)
 }
 
 // processServeWith is processServe with setup adjusting the command (its
 // binary, environment or credentials) before it starts.
-func processServeWith(t *testing.T, started chan<- *os.Process, setup func(*exec.Cmd)) fakeeditor.Serve {
+func processServeWith(t *testing.T, started chan<- *os.Process, setup func(*exec.Cmd)) lspclient.Serve {
 	return func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		cmd := exec.Command(os.Args[0], "--log-level", "debug")
 		cmd.Env = append(os.Environ(), "AGENTLS_TEST_MAIN=1", "OPENAI_API_KEY=", "MY_KEY=sk-test")
@@ -97,8 +97,8 @@ func TestKillMidBuildTurnThenPromptAgain(t *testing.T) {
 	started := make(chan *os.Process, 1)
 	var once sync.Once
 	var proc *os.Process
-	ed, err := fakeeditor.Start(ctx, dir, processServe(t, started), fakeeditor.Handlers{
-		OnMessage: func(m fakeeditor.Message) {
+	ed, err := lspclient.Start(ctx, dir, processServe(t, started), lspclient.Handlers{
+		OnMessage: func(m lspclient.Message) {
 			if m.Method == "workspace/applyEdit" {
 				once.Do(func() { _ = proc.Kill() })
 			}
@@ -125,7 +125,7 @@ func TestKillMidBuildTurnThenPromptAgain(t *testing.T) {
 
 	// Second process: load the session and prompt again.
 	started2 := make(chan *os.Process, 1)
-	ed2, err := fakeeditor.Start(ctx, dir, processServe(t, started2), fakeeditor.Handlers{})
+	ed2, err := lspclient.Start(ctx, dir, processServe(t, started2), lspclient.Handlers{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,8 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
-	"github.com/agentls/agentls/server/fakeeditor"
 )
 
 // demoFS holds the demo's assets, shipped inside the binary: the sample
@@ -101,9 +101,9 @@ func (d *demo) run(ctx context.Context, dir string) error {
 		Getenv: func(string) string { return "" }, // no key, no network: nothing from the environment
 	}
 	var approvals int
-	ed, err := fakeeditor.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return server.Serve(ctx, rwc, opts)
-	}, fakeeditor.Handlers{
+	}, lspclient.Handlers{
 		OnMessage: d.show,
 		AskUser: func(params json.RawMessage) any {
 			var p struct {
@@ -180,7 +180,7 @@ func (d *demo) run(ctx context.Context, dir string) error {
 // verifyDemo checks that every step of the story happened.
 // said is everything the script's model says, which must reach the editor
 // whole and in order.
-func verifyDemo(dir string, msgs []fakeeditor.Message, said, stop string, remaining, approvals int, finalMode string) error {
+func verifyDemo(dir string, msgs []lspclient.Message, said, stop string, remaining, approvals int, finalMode string) error {
 	var errs []error
 	check := func(ok bool, what string) {
 		if !ok {
@@ -225,7 +225,7 @@ func verifyDemo(dir string, msgs []fakeeditor.Message, said, stop string, remain
 }
 
 // show prints a server message as a transcript line.
-func (d *demo) show(m fakeeditor.Message) {
+func (d *demo) show(m lspclient.Message) {
 	switch m.Method {
 	case "agent/update":
 		var p struct {

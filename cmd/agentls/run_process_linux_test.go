@@ -16,15 +16,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/proctest"
-	"github.com/agentls/agentls/server/fakeeditor"
 )
 
 // runSession is a real agentls process with a fake editor, a workspace and
 // one build session whose scripted model makes the given run calls; every
 // permission question is answered "Run".
 type runSession struct {
-	ed   *fakeeditor.Editor
+	ed   *lspclient.Client
 	proc *os.Process
 	dir  string
 	sid  string
@@ -48,7 +48,7 @@ func startRunSession(t *testing.T, dir string, commands []string, initOpts map[s
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	started := make(chan *os.Process, 1)
-	ed, err := fakeeditor.Start(ctx, dir, processServeWith(t, started, setup), fakeeditor.Handlers{
+	ed, err := lspclient.Start(ctx, dir, processServeWith(t, started, setup), lspclient.Handlers{
 		AskUser: func(json.RawMessage) any { return map[string]any{"answers": map[string]any{"decision": "run"}} },
 	})
 	if err != nil {
@@ -75,7 +75,7 @@ func startRunSession(t *testing.T, dir string, commands []string, initOpts map[s
 
 // initBuildSession initializes the server with the params init and returns
 // a new build session's id.
-func initBuildSession(ctx context.Context, t *testing.T, ed *fakeeditor.Editor, init map[string]any) string {
+func initBuildSession(ctx context.Context, t *testing.T, ed *lspclient.Client, init map[string]any) string {
 	t.Helper()
 	if err := ed.Call(ctx, "initialize", init, nil); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package fakeeditor
+package lspclient
 
 import (
 	"encoding/json"
@@ -32,7 +32,7 @@ type wireEdit struct {
 
 // applyToDisk applies a WorkspaceEdit to the files, as an editor that applies
 // and saves would. Failures are reported as the editor would: applied false.
-func (e *Editor) applyToDisk(raw json.RawMessage) (bool, string) {
+func (e *Client) applyToDisk(raw json.RawMessage) (bool, string) {
 	if err := applyEdit(raw, e.editBuffer); err != nil {
 		return false, err.Error()
 	}

@@ -1,4 +1,4 @@
-package fakeeditor
+package lspclient
 
 import (
 	"context"
@@ -9,25 +9,25 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// document is an open buffer of the fake editor.
+// document is an open buffer of the client.
 type document struct {
 	text    string
 	version int32
 }
 
 // path is the absolute path of a workspace-relative one.
-func (e *Editor) path(rel string) string {
+func (e *Client) path(rel string) string {
 	return filepath.Join(e.Root, filepath.FromSlash(rel))
 }
 
 // URI is the file URI of a workspace-relative path.
-func (e *Editor) URI(rel string) string {
+func (e *Client) URI(rel string) string {
 	return "file://" + filepath.ToSlash(e.path(rel))
 }
 
 // Open opens a buffer (textDocument/didOpen) holding text, which need not be
 // what is on disk (an unsaved buffer).
-func (e *Editor) Open(ctx context.Context, rel, text string) error {
+func (e *Client) Open(ctx context.Context, rel, text string) error {
 	path := e.path(rel)
 	e.mu.Lock()
 	e.docs[path] = &document{text: text, version: 1}
@@ -38,7 +38,7 @@ func (e *Editor) Open(ctx context.Context, rel, text string) error {
 }
 
 // Change edits an open buffer and sends the incremental textDocument/didChange.
-func (e *Editor) Change(ctx context.Context, rel string, edit workspace.TextEdit) error {
+func (e *Client) Change(ctx context.Context, rel string, edit workspace.TextEdit) error {
 	path := e.path(rel)
 	e.mu.Lock()
 	doc, ok := e.docs[path]
@@ -62,7 +62,7 @@ func (e *Editor) Change(ctx context.Context, rel string, edit workspace.TextEdit
 }
 
 // Buffer is the text of an open buffer.
-func (e *Editor) Buffer(rel string) (string, bool) {
+func (e *Client) Buffer(rel string) (string, bool) {
 	path := e.path(rel)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -75,7 +75,7 @@ func (e *Editor) Buffer(rel string) (string, bool) {
 
 // Save writes an open buffer to its file, as the editor's save does, and
 // sends textDocument/didSave with the text.
-func (e *Editor) Save(ctx context.Context, rel string) error {
+func (e *Client) Save(ctx context.Context, rel string) error {
 	path := e.path(rel)
 	e.mu.Lock()
 	doc, ok := e.docs[path]
@@ -98,7 +98,7 @@ func (e *Editor) Save(ctx context.Context, rel string) error {
 
 // CloseDocument closes an open buffer without saving it
 // (textDocument/didClose).
-func (e *Editor) CloseDocument(ctx context.Context, rel string) error {
+func (e *Client) CloseDocument(ctx context.Context, rel string) error {
 	path := e.path(rel)
 	e.mu.Lock()
 	_, ok := e.docs[path]
@@ -113,7 +113,7 @@ func (e *Editor) CloseDocument(ctx context.Context, rel string) error {
 }
 
 // Version is the version of an open buffer (0 if it is not open).
-func (e *Editor) Version(rel string) int32 {
+func (e *Client) Version(rel string) int32 {
 	path := e.path(rel)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -124,7 +124,7 @@ func (e *Editor) Version(rel string) int32 {
 }
 
 // editBuffer applies edits to an open buffer; ok is false if it is not open.
-func (e *Editor) editBuffer(path string, edits []workspace.TextEdit) (ok bool, err error) {
+func (e *Client) editBuffer(path string, edits []workspace.TextEdit) (ok bool, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	doc, open := e.docs[filepath.Clean(path)]

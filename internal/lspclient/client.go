@@ -1,10 +1,11 @@
-// Package fakeeditor is a scripted LSP editor: a real JSON-RPC client that
-// talks to agentls over real OS pipes, records every message the server sends,
-// answers the server's requests (applyEdit, askUser, showMessageRequest,
-// showDocument) with pluggable handlers, and lets tests wait on expectations
-// re-checked on every message, never on sleeps. The tests and `agentls demo`
-// drive the server through it.
-package fakeeditor
+// Package lspclient is an LSP client for agentls that acts as an editor
+// would: it talks JSON-RPC to a server over OS pipes, keeps a log of every
+// message the server sends, answers the server's requests (applyEdit, which it
+// applies to the files and its open buffers, askUser, showMessageRequest,
+// showDocument) with pluggable handlers, and lets its user wait on conditions
+// re-checked on every message. `agentls demo` drives the server through it,
+// as do the end-to-end tests (server/internal/lsptest) and the benchmarks.
+package lspclient
 
 import (
 	"context"
@@ -52,8 +53,8 @@ type Handlers struct {
 	Unanswered []string
 }
 
-// Editor is a connected fake editor.
-type Editor struct {
+// Client is a connected LSP client: the editor side of one server.
+type Client struct {
 	Root     string
 	conn     jsonrpc2.Conn
 	handlers Handlers
@@ -77,7 +78,7 @@ type Editor struct {
 type Serve func(ctx context.Context, rwc io.ReadWriteCloser) error
 
 // Start connects a new editor to a server started by serve over two OS pipes.
-func Start(ctx context.Context, root string, serve Serve, h Handlers) (*Editor, error) {
+func Start(ctx context.Context, root string, serve Serve, h Handlers) (*Client, error) {
 	c2sR, c2sW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("pipe: %w", err)
@@ -86,7 +87,7 @@ func Start(ctx context.Context, root string, serve Serve, h Handlers) (*Editor, 
 	if err != nil {
 		return nil, fmt.Errorf("pipe: %w", err)
 	}
-	e := &Editor{Root: root, handlers: h, changed: make(chan struct{}), modes: map[string]string{}, docs: map[string]*document{}, served: make(chan error, 1), toServer: c2sW, quit: make(chan struct{})}
+	e := &Client{Root: root, handlers: h, changed: make(chan struct{}), modes: map[string]string{}, docs: map[string]*document{}, served: make(chan error, 1), toServer: c2sW, quit: make(chan struct{})}
 	go func() {
 		err := serve(ctx, pipeRWC{r: c2sR, w: s2cW})
 		_ = s2cW.Close()
@@ -110,18 +111,18 @@ func (p pipeRWC) Close() error                { return errors.Join(p.r.Close(), 
 
 // Call sends a request and decodes its result into result (may be nil). If
 // ctx ends first, the request is cancelled with `$/cancelRequest`, as editors do.
-func (e *Editor) Call(ctx context.Context, method string, params, result any) error {
+func (e *Client) Call(ctx context.Context, method string, params, result any) error {
 	return protocol.Call(ctx, e.conn, method, params, result)
 }
 
 // Notify sends a notification.
-func (e *Editor) Notify(ctx context.Context, method string, params any) error {
+func (e *Client) Notify(ctx context.Context, method string, params any) error {
 	return e.conn.Notify(ctx, method, params)
 }
 
 // Disconnect is an editor that vanishes: it closes the server's input and
 // waits for the server to return, leaving its own handlers as they are.
-func (e *Editor) Disconnect() error {
+func (e *Client) Disconnect() error {
 	e.closeOnce.Do(func() {
 		_ = e.toServer.Close()
 		e.serveErr = <-e.served
@@ -131,7 +132,7 @@ func (e *Editor) Disconnect() error {
 
 // Close disconnects and then closes the editor's side (waiting for its own
 // request handlers to return).
-func (e *Editor) Close() error {
+func (e *Client) Close() error {
 	err := e.Disconnect()
 	e.quitOnce.Do(func() { close(e.quit) })
 	_ = e.conn.Close()
@@ -139,7 +140,7 @@ func (e *Editor) Close() error {
 }
 
 // Shutdown sends shutdown and exit, then waits for the server to return.
-func (e *Editor) Shutdown(ctx context.Context) error {
+func (e *Client) Shutdown(ctx context.Context) error {
 	if err := e.Call(ctx, "shutdown", nil, nil); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
@@ -151,7 +152,7 @@ func (e *Editor) Shutdown(ctx context.Context) error {
 	return e.serveErr
 }
 
-func (e *Editor) record(m Message) {
+func (e *Client) record(m Message) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.log = append(e.log, m)
@@ -169,14 +170,22 @@ func (e *Editor) record(m Message) {
 }
 
 // Messages returns a copy of every message the server sent so far.
-func (e *Editor) Messages() []Message {
+func (e *Client) Messages() []Message {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return append([]Message(nil), e.log...)
 }
 
+// Snapshot returns a copy of every message the server sent so far and a
+// channel closed when the next one arrives.
+func (e *Client) Snapshot() ([]Message, <-chan struct{}) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]Message(nil), e.log...), e.changed
+}
+
 // Mode is the mode the status bar shows for a session ("" if never told).
-func (e *Editor) Mode(sessionID string) string {
+func (e *Client) Mode(sessionID string) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.modes[sessionID]
@@ -184,7 +193,7 @@ func (e *Editor) Mode(sessionID string) string {
 
 // Await blocks until cond holds for the messages received so far, re-checking
 // on every new message, or ctx ends.
-func (e *Editor) Await(ctx context.Context, cond func([]Message) bool) error {
+func (e *Client) Await(ctx context.Context, cond func([]Message) bool) error {
 	for {
 		e.mu.Lock()
 		ok := cond(e.log)
@@ -216,7 +225,7 @@ func idJSON(id jsonrpc2.ID) string {
 // Preempt records every message on the read loop, in the order the server
 // sent it (as an editor shows streamed text), and takes the notifications;
 // requests go on to handle, which answers them concurrently.
-func (e *Editor) Preempt(_ context.Context, req *jsonrpc2.Request) (any, error) {
+func (e *Client) Preempt(_ context.Context, req *jsonrpc2.Request) (any, error) {
 	// The request views the connection's read buffer, which the next
 	// message reuses: keep copies.
 	params := json.RawMessage(append([]byte(nil), req.Params()...))
@@ -235,11 +244,11 @@ func (e *Editor) Preempt(_ context.Context, req *jsonrpc2.Request) (any, error) 
 }
 
 // handle answers the server's requests (Preempt recorded them).
-func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+func (e *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	params := json.RawMessage(req.Params())
 	if slices.Contains(e.handlers.Unanswered, req.Method()) {
 		<-e.quit
-		return nil, errors.New("fake editor: closed without answering")
+		return nil, errors.New("lspclient: closed without answering")
 	}
 	switch req.Method() {
 	case "workspace/applyEdit":
@@ -280,7 +289,7 @@ func (e *Editor) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	case "window/workDoneProgress/create", "client/registerCapability":
 		return nil, nil
 	}
-	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "fake editor: %s", req.Method())
+	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "lspclient: %s", req.Method())
 }
 
 // jsonCodec is encoding/json for the editor's own payloads.
