@@ -88,9 +88,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		m.notify(ctx, fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", notifyPath(p.Rel), oneLine(d.reason)))
 		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
 	}
-	if err := s.approve(ctx, p.Rel, text, allowed, d.source); err != nil {
-		return tools.Result{}, err
-	}
+	s.approve(ctx, p.Rel, text, allowed, d.source)
 	res.ExitedPlanMode, res.Approved = true, true
 	res.Message = "The user approved the plan."
 	if !requireApproval {
@@ -103,7 +101,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 // approve carries out an approval: plan status approved, allowed commands
 // remembered, mode → build (source: "tool" for the dialog, "user" for
 // agent/resolvePlan and agent/setMode).
-func (s *Session) approve(ctx context.Context, rel, presented string, allowed []string, source string) error {
+func (s *Session) approve(ctx context.Context, rel, presented string, allowed []string, source string) {
 	m := s.m
 	if err := m.setPlanStatus(ctx, s, rel, workspace.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", rel, "err", err)
@@ -128,5 +126,4 @@ func (s *Session) approve(ctx context.Context, rel, presented string, allowed []
 		text = plan.Body
 	}
 	m.notify(ctx, fmt.Sprintf("[plan-mode] exited — plan: %s…", firstRunes(text, 200)))
-	return nil
 }

@@ -36,17 +36,6 @@ var narrowing = map[string]func(v any, base Config) bool{
 	"max_turn_requests":               func(v any, b Config) bool { return atMost(v, b.MaxTurnRequests) },
 }
 
-// NarrowingKeys lists, sorted, the keys an untrusted workspace file may set
-// (when their value narrows).
-func NarrowingKeys() []string {
-	keys := make([]string, 0, len(narrowing))
-	for k := range narrowing {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // atMost reports whether v is an integer no larger than limit.
 func atMost(v any, limit int) bool {
 	var s string

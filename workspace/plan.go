@@ -110,9 +110,7 @@ func ParsePlan(text string) (Plan, error) {
 			}
 		}
 	}
-	for _, s := range findSteps(text, lines, p.BodyLine) {
-		p.Steps = append(p.Steps, s.PlanStep)
-	}
+	p.Steps = findSteps(text, lines, p.BodyLine)
 	return p, ferr
 }
 
@@ -187,21 +185,15 @@ var stepRe = regexp.MustCompile(`^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\](?
 // fenceRe matches the opening of a fenced code block.
 var fenceRe = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
 
-// stepAt is a step and the byte offset of its box's mark (the " " or "x").
-type stepAt struct {
-	PlanStep
-	mark int
-}
-
 // findSteps returns the checkboxes from line `from` on, outside fenced code.
-func findSteps(text string, lines []textLine, from int) []stepAt {
-	var out []stepAt
+func findSteps(text string, lines []textLine, from int) []PlanStep {
+	var out []PlanStep
 	eachProseLine(text, lines, from, func(i int, l string) bool {
 		m := stepRe.FindStringSubmatchIndex(l)
 		if m == nil {
 			return true
 		}
-		s := stepAt{PlanStep: PlanStep{Line: i, Done: l[m[2]] != ' '}, mark: lines[i].start + m[2]}
+		s := PlanStep{Line: i, Done: l[m[2]] != ' '}
 		if m[4] >= 0 {
 			s.Text = strings.TrimSpace(l[m[4]:m[5]])
 		}
@@ -241,32 +233,6 @@ func eachProseLine(text string, lines []textLine, from int, fn func(i int, line 
 // white space folded. The plan linter reports steps with equal keys.
 func StepKey(text string) string {
 	return strings.ToLower(strings.Join(strings.Fields(text), " "))
-}
-
-// SetStepDone ticks (done) or clears the step-th checkbox (0-based, in the
-// order of Plan.Steps). Everything else is kept byte for byte.
-func SetStepDone(text string, step int, done bool) (string, error) {
-	lines := splitLines(text)
-	from := 0
-	if fm := findFrontmatter(text); fm.found {
-		if !fm.closed {
-			return "", &FrontmatterError{Line: 0, Msg: "the frontmatter opened on the first line is never closed by a '---' line"}
-		}
-		from = fm.close + 1
-	}
-	steps := findSteps(text, lines, from)
-	if step < 0 || step >= len(steps) {
-		return "", fmt.Errorf("step %d is out of range: the plan has %d steps (numbered from 0)", step, len(steps))
-	}
-	s := steps[step]
-	if s.Done == done {
-		return text, nil
-	}
-	mark := " "
-	if done {
-		mark = "x"
-	}
-	return text[:s.mark] + mark + text[s.mark+1:], nil
 }
 
 // statusLineRe matches a top-level status key and captures its value.

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -117,40 +118,26 @@ func TestSetPlanStatus(t *testing.T) {
 	}
 }
 
-func TestSetStepDone(t *testing.T) {
-	text := "---\ntitle: t\n---\n- [ ] a\n```\n- [ ] code\n```\n  * [X] b\n1. [x] c\n"
+// TestPlanSteps: the steps are the checkboxes of every list style ("-",
+// "*", "1."), ticked with "x" or "X", outside fenced code and the frontmatter.
+func TestPlanSteps(t *testing.T) {
 	tests := []struct {
-		step int
-		done bool
-		want string
+		text string
+		want []PlanStep
 	}{
-		{0, true, "---\ntitle: t\n---\n- [x] a\n```\n- [ ] code\n```\n  * [X] b\n1. [x] c\n"},
-		{0, false, text},
-		{1, false, "---\ntitle: t\n---\n- [ ] a\n```\n- [ ] code\n```\n  * [ ] b\n1. [x] c\n"},
-		{1, true, text}, // [X] is already done: unchanged
-		{2, false, "---\ntitle: t\n---\n- [ ] a\n```\n- [ ] code\n```\n  * [X] b\n1. [ ] c\n"},
+		{"---\ntitle: t\n---\n- [ ] a\n```\n- [ ] code\n```\n  * [X] b\n1. [x] c\n", []PlanStep{
+			{Line: 3, Text: "a"}, {Line: 7, Text: "b", Done: true}, {Line: 8, Text: "c", Done: true},
+		}},
+		{"---\nnote: \"- [ ] x\"\n---\n- [ ] real\n", []PlanStep{{Line: 3, Text: "real"}}},
 	}
 	for _, tt := range tests {
-		got, err := SetStepDone(text, tt.step, tt.done)
+		p, err := ParsePlan(tt.text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != tt.want {
-			t.Errorf("SetStepDone(%d, %v) =\n%s\nwant\n%s", tt.step, tt.done, got, tt.want)
+		if !reflect.DeepEqual(p.Steps, tt.want) {
+			t.Errorf("ParsePlan(%q).Steps = %+v, want %+v", tt.text, p.Steps, tt.want)
 		}
-	}
-	for _, bad := range []int{-1, 3} {
-		if _, err := SetStepDone(text, bad, true); err == nil || !strings.Contains(err.Error(), "out of range") {
-			t.Errorf("step %d: %v", bad, err)
-		}
-	}
-	// The frontmatter is not scanned for steps.
-	got, err := SetStepDone("---\nnote: \"- [ ] x\"\n---\n- [ ] real\n", 0, true)
-	if err != nil || got != "---\nnote: \"- [ ] x\"\n---\n- [x] real\n" {
-		t.Errorf("frontmatter skipped: %q %v", got, err)
-	}
-	if _, err := SetStepDone("---\n- [ ] x\n", 0, true); err == nil {
-		t.Error("unclosed frontmatter must be an error")
 	}
 }
 

@@ -10,7 +10,3 @@ package nodump
 // read them nor ptrace agentls. Root, or a process with CAP_SYS_PTRACE,
 // still can. Elsewhere Enable does nothing.
 func Enable() error { return enable() }
-
-// Dumpable reports whether this process is dumpable (always true where
-// Enable does nothing).
-func Dumpable() (bool, error) { return dumpable() }

@@ -1,7 +1,9 @@
 package nodump
 
 import (
+	"fmt"
 	"os"
+	"syscall"
 	"testing"
 )
 
@@ -9,13 +11,13 @@ import (
 // process's own /proc files now belong to root. This test binary stays
 // non-dumpable afterwards; nothing else runs in it.
 func TestEnable(t *testing.T) {
-	if d, err := Dumpable(); err != nil || !d {
+	if d, err := dumpable(); err != nil || !d {
 		t.Fatalf("before Enable: dumpable = %v, %v; want true", d, err)
 	}
 	if err := Enable(); err != nil {
 		t.Fatal(err)
 	}
-	if d, err := Dumpable(); err != nil || d {
+	if d, err := dumpable(); err != nil || d {
 		t.Fatalf("after Enable: dumpable = %v, %v; want false", d, err)
 	}
 	fi, err := os.Stat("/proc/self/environ")
@@ -25,4 +27,16 @@ func TestEnable(t *testing.T) {
 	if uid := fileOwner(fi); uid != 0 {
 		t.Errorf("/proc/self/environ is owned by uid %d, want root (0)", uid)
 	}
+}
+
+// prGetDumpable is prctl's PR_GET_DUMPABLE (linux/prctl.h).
+const prGetDumpable = 3
+
+// dumpable reports whether this process is dumpable.
+func dumpable() (bool, error) {
+	r, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prGetDumpable, 0, 0)
+	if errno != 0 {
+		return false, fmt.Errorf("prctl(PR_GET_DUMPABLE): %w", errno)
+	}
+	return r != 0, nil
 }

@@ -3,5 +3,3 @@
 package nodump
 
 func enable() error { return nil }
-
-func dumpable() (bool, error) { return true, nil }
