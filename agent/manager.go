@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -131,11 +130,13 @@ func (m *Manager) sweepTemps() {
 }
 
 // liveConfig is what one configuration decides: the configuration itself,
-// the model, the guard (its plans folder) and the parsed run.allow rules.
+// the model, the plans folder, the guard and the parsed run.allow rules.
 type liveConfig struct {
 	cfg      config.Config
 	provider llm.Provider
 	guard    *guard.Guard
+	// plansDir is the plans folder, workspace-relative (config's PlansDir).
+	plansDir string
 	runAllow allowrule.Rules
 }
 
@@ -146,13 +147,15 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 	if provider == nil {
 		provider = m.Provider()
 	}
-	plansDir := cfg.PlanMode.PlansDir
-	if plansDir == "" {
-		plansDir = "plans"
+	plansDir, err := cfg.PlansDir(m.ws.Root())
+	if err != nil {
+		// The guard refuses every change in that folder; the listing and
+		// the plan tools report the same error.
+		slog.Warn("plans folder cannot hold plans", "err", err)
 	}
 	g := guard.New(m.ws, plansDir, m.tools.Declarations()).
 		WithConfig(append(config.UserDirs(os.Getenv), m.configPaths...)...)
-	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, runAllow: runAllowRules(cfg.Run.Allow)})
+	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, runAllow: runAllowRules(cfg.Run.Allow)})
 }
 
 // config is the configuration in force.
@@ -435,32 +438,36 @@ func (m *Manager) Cancel(id string) error {
 	return nil
 }
 
-// ListPlans lists the plans in the plans folder, newest first.
+// ListPlans lists the plans in the plans folder with workspace.ListPlans,
+// the listing plan_list shows the model too: newest first, at most limit
+// (50 when limit ≤ 0) of the total that have the status ("" for every plan).
+// A plan that cannot be listed in full carries its Error.
 func (m *Manager) ListPlans(status string, limit int) ([]PlanInfo, int, error) {
 	if status != "" && !workspace.PlanStatus(status).Valid() {
 		return nil, 0, invalidf("status must be draft, approved, implemented or archived, not %q", status)
 	}
-	plans, err := m.scanPlans()
+	dir, err := m.config().PlansDir(m.ws.Root())
 	if err != nil {
 		return nil, 0, err
 	}
-	var out []PlanInfo
-	for _, p := range plans {
-		if status == "" || p.Status == status {
-			out = append(out, p)
-		}
+	plans, err := m.ws.ListPlans(dir)
+	if err != nil {
+		return nil, 0, err
 	}
-	total := len(out)
 	if limit <= 0 {
 		limit = 50
 	}
-	if len(out) > limit {
-		out = out[:limit]
+	selected, total := workspace.SelectPlans(plans, workspace.PlanStatus(status), limit)
+	out := make([]PlanInfo, 0, len(selected))
+	for _, p := range selected {
+		out = append(out, planInfo(p))
 	}
 	return out, total, nil
 }
 
-// PlanInfo describes a plan file (PROTOCOL.md agent/listPlans).
+// PlanInfo describes a plan file (PROTOCOL.md agent/listPlans). Error says
+// why a plan is not listed in full (its frontmatter cannot be parsed, it
+// cannot be read, it is a symlink); "" otherwise.
 type PlanInfo struct {
 	Path       string `json:"path"`
 	Title      string `json:"title"`
@@ -468,60 +475,23 @@ type PlanInfo struct {
 	CreatedAt  string `json:"createdAt"`
 	StepsDone  int    `json:"stepsDone"`
 	StepsTotal int    `json:"stepsTotal"`
+	Error      string `json:"error,omitempty"`
 }
 
-func (m *Manager) scanPlans() ([]PlanInfo, error) {
-	dir, err := m.ws.Resolve(m.plansDir())
-	if err != nil {
-		return nil, fmt.Errorf("plans folder: %w", err)
+// planInfo is a listed plan as agent/listPlans reports it.
+func planInfo(p workspace.ListedPlan) PlanInfo {
+	info := PlanInfo{Path: p.Path.Rel, StepsDone: p.Plan.StepsDone(), StepsTotal: len(p.Plan.Steps)}
+	if meta := p.Plan.Meta; meta != nil {
+		info.Title, info.Status = meta.Title, string(meta.Status)
+		if !meta.CreatedAt.IsZero() {
+			info.CreatedAt = meta.CreatedAt.UTC().Format(time.RFC3339)
+		}
 	}
-	var out []PlanInfo
-	err = filepath.WalkDir(dir.Abs, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		if d.IsDir() || !strings.HasSuffix(d.Name(), ".plan") {
-			return nil
-		}
-		p, err := m.ws.Resolve(path)
-		if err != nil {
-			return nil
-		}
-		text, err := m.ws.ReadFile(p)
-		if err != nil {
-			return nil
-		}
-		info := PlanInfo{Path: p.Rel}
-		if plan, err := workspace.ParsePlan(text); err == nil {
-			if plan.Meta != nil {
-				info.Title, info.Status = plan.Meta.Title, string(plan.Meta.Status)
-				if !plan.Meta.CreatedAt.IsZero() {
-					info.CreatedAt = plan.Meta.CreatedAt.UTC().Format(time.RFC3339)
-				}
-			}
-			info.StepsDone, info.StepsTotal = plan.StepsDone(), len(plan.Steps)
-		}
-		out = append(out, info)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("scan plans: %w", err)
+	if p.Err != nil {
+		info.Error = p.Err.Error()
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].CreatedAt != out[j].CreatedAt {
-			return out[i].CreatedAt > out[j].CreatedAt
-		}
-		return out[i].Path < out[j].Path
-	})
-	return out, nil
+	return info
 }
 
-func (m *Manager) plansDir() string {
-	if m.config().PlanMode.PlansDir == "" {
-		return "plans"
-	}
-	return m.config().PlanMode.PlansDir
-}
+// plansDir is the plans folder in force (config's PlansDir).
+func (m *Manager) plansDir() string { return m.live.Load().plansDir }

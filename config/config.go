@@ -88,7 +88,7 @@ func Default() Config {
 			DefaultActive:       true,
 			RequireApproval:     true,
 			ApprovalTimeoutSecs: 86400,
-			PlansDir:            "plans",
+			PlansDir:            DefaultPlansDir,
 		},
 		Edits: "auto",
 		Run: Run{

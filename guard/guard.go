@@ -9,9 +9,6 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// DefaultPlansDir is the plans folder when none is configured.
-const DefaultPlansDir = "plans"
-
 // stateDirName is agentls's own state folder at the top of a workspace folder.
 const stateDirName = ".agentls"
 
@@ -59,14 +56,13 @@ func (g *Guard) WithConfig(paths ...string) *Guard {
 	return &c
 }
 
-// New returns the guard of a workspace. plansDir is the plans folder
-// (`plan_mode.plans_dir`), workspace-relative; "" means DefaultPlansDir.
-// tools are the declared tools it judges (NewTools); any other tool, and
-// every tool when tools is nil, is refused in every mode.
+// New returns the guard of a workspace. plansDir is the plans folder as
+// config's PlansDir resolves `plan_mode.plans_dir` (workspace-relative, forward
+// slashes); the guard checks it again on real paths (CheckPlansDir), and ""
+// is the whole workspace folder, which cannot hold plans. tools are the
+// declared tools it judges (NewTools); any other tool, and every tool when
+// tools is nil, is refused in every mode.
 func New(ws *workspace.Workspace, plansDir string, tools *Tools) *Guard {
-	if strings.TrimSpace(plansDir) == "" {
-		plansDir = DefaultPlansDir
-	}
 	return &Guard{ws: ws, plansDir: filepath.Clean(filepath.FromSlash(plansDir)), tools: tools}
 }
 

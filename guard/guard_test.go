@@ -109,7 +109,7 @@ func TestPlansDir(t *testing.T) {
 		want           string // PlansDir, relative to the workspace
 		errHas         string // "" when CheckPlansDir must succeed
 	}{
-		{"default", "", "plans", ""},
+		{"empty: the whole workspace folder", "", ".", "whole workspace folder"},
 		{"explicit", "plans", "plans", ""},
 		{"trailing slash", "plans/", "plans", ""},
 		{"nested, missing", "docs/plans", "docs/plans", ""},
@@ -169,7 +169,7 @@ func TestMultiFolderWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := New(w, "", declaredTools)
+	g := New(w, "plans", declaredTools)
 	plan, build := stateOf(ModePlan), stateOf(ModeBuild)
 	tests := []struct {
 		name string
@@ -206,7 +206,7 @@ func TestWorkspaceWithSpecialCharactersInItsPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := New(w, "", declaredTools)
+	g := New(w, "plans", declaredTools)
 	plan := stateOf(ModePlan)
 	p, err := w.Resolve("plans/x.plan")
 	if err != nil {

@@ -7,16 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"path/filepath"
 	"reflect"
 	"strings"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-// defaultPlansDir is used when the configuration names no plans directory.
-const defaultPlansDir = "plans"
 
 // parseArgs decodes a call's arguments into a params struct. Unlike decode it
 // rejects unknown fields (the schemas forbid them), so a misspelt argument is
@@ -102,14 +98,12 @@ func apply(ctx context.Context, env Env, tool, label string, changes ...workspac
 	return &r, nil
 }
 
-// plansDir is the configured plans directory (workspace-relative unless the
-// configuration gives an absolute path), cleaned, with forward slashes.
+// plansDir is the plans folder as config's PlansDir resolves it. Its error
+// is not this helper's to report: the guard refuses changes in a folder
+// that cannot hold plans, and listPlans reports the error.
 func plansDir(env Env) string {
-	d := strings.TrimSpace(env.Config().PlanMode.PlansDir)
-	if d == "" {
-		return defaultPlansDir
-	}
-	return filepath.ToSlash(filepath.Clean(d))
+	d, _ := env.Config().PlansDir(env.Workspace().Root())
+	return d
 }
 
 // isPlanFile reports whether p names a `.plan` file (not a folder).

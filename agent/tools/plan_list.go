@@ -4,10 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"path"
-	"sort"
-	"strings"
-	"time"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
@@ -31,13 +27,15 @@ type PlanListParams struct {
 
 // PlanInfo is one plan of plan_list's result: its path, its name (the file
 // name without `.plan`), its frontmatter (nil for a legacy plan) and its
-// progress.
+// progress; Error says why a plan is not listed in full (a frontmatter that
+// cannot be parsed, a file that cannot be read, a symlink).
 type PlanInfo struct {
 	Path       string        `json:"path"`
 	Name       string        `json:"name"`
 	Metadata   *PlanMetadata `json:"metadata"`
 	StepsDone  int           `json:"steps_done"`
 	StepsTotal int           `json:"steps_total"`
+	Error      string        `json:"error,omitempty"`
 }
 
 // PlanListOutput is plan_list's result; Total counts the plans that match,
@@ -97,49 +95,19 @@ func (PlanListTool) Run(_ context.Context, env Env, args json.RawMessage) (Resul
 		p.Limit = defaultPlanListLimit
 	}
 	p.Limit = min(p.Limit, maxPlanListLimit)
-	files, err := walkPlans(env)
+	listed, err := listPlans(env)
 	if err != nil {
 		return Failf("%v", err), nil
 	}
-	type listed struct {
-		info    PlanInfo
-		created time.Time // created_at, or the modification time of a legacy plan
-		modTime time.Time
-	}
-	var plans []listed
-	ws := env.Workspace()
-	for _, f := range files {
-		text, err := ws.ReadFile(f.path)
-		if err != nil {
-			continue
+	plans, total := workspace.SelectPlans(listed, status, p.Limit)
+	out := PlanListOutput{Plans: make([]PlanInfo, 0, len(plans)), Total: total}
+	for _, l := range plans {
+		info := PlanInfo{Path: l.Path.Rel, Name: l.Name, Metadata: metadataOf(l.Plan.Meta)}
+		info.StepsDone, info.StepsTotal = l.Plan.StepsDone(), len(l.Plan.Steps)
+		if l.Err != nil {
+			info.Error = l.Err.Error()
 		}
-		name := strings.TrimSuffix(path.Base(f.path.Rel), ".plan")
-		l := listed{info: PlanInfo{Path: f.path.Rel, Name: name}, created: f.modTime, modTime: f.modTime}
-		pl, _ := workspace.ParsePlan(text) // a broken frontmatter lists like a legacy plan
-		l.info.Metadata = metadataOf(pl.Meta)
-		if pl.Meta != nil && !pl.Meta.CreatedAt.IsZero() {
-			l.created = pl.Meta.CreatedAt
-		}
-		steps, done := stepsOf(pl)
-		l.info.StepsDone, l.info.StepsTotal = done, len(steps)
-		if status != "" && (l.info.Metadata == nil || l.info.Metadata.Status != string(status)) {
-			continue
-		}
-		plans = append(plans, l)
-	}
-	sort.SliceStable(plans, func(i, j int) bool {
-		a, b := plans[i], plans[j]
-		if !a.created.Equal(b.created) {
-			return a.created.After(b.created)
-		}
-		if !a.modTime.Equal(b.modTime) {
-			return a.modTime.After(b.modTime)
-		}
-		return a.info.Path < b.info.Path
-	})
-	out := PlanListOutput{Plans: make([]PlanInfo, 0, min(len(plans), p.Limit)), Total: len(plans)}
-	for _, l := range plans[:min(len(plans), p.Limit)] {
-		out.Plans = append(out.Plans, l.info)
+		out.Plans = append(out.Plans, info)
 	}
 	return OK(out), nil
 }

@@ -3,9 +3,7 @@ package tools
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -62,56 +60,14 @@ func statusForMode(env Env, st workspace.PlanStatus) error {
 	return nil
 }
 
-// planFile is a `.plan` file found in the plans folder.
-type planFile struct {
-	path    workspace.Path
-	modTime time.Time
-}
-
-// walkPlans lists the `.plan` files under the plans folder, recursively,
-// without following symlinks. A missing plans folder holds no plans.
-func walkPlans(env Env) ([]planFile, error) {
-	ws := env.Workspace()
-	dir, err := ws.Resolve(plansDir(env))
+// listPlans lists the plans folder with workspace.ListPlans, the listing
+// agent/listPlans shows the editor too.
+func listPlans(env Env) ([]workspace.ListedPlan, error) {
+	dir, err := env.Config().PlansDir(env.Workspace().Root())
 	if err != nil {
-		return nil, fmt.Errorf("plans folder %s: %w", plansDir(env), err)
+		return nil, err
 	}
-	if !dir.Exists {
-		return nil, nil
-	}
-	if !dir.IsDir {
-		return nil, fmt.Errorf("plans folder %s is not a folder", dir.Rel)
-	}
-	var out []planFile
-	err = filepath.WalkDir(dir.Abs, func(abs string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if abs == dir.Abs {
-				return err
-			}
-			return nil // an unreadable subfolder holds no plans we can show
-		}
-		if !d.Type().IsRegular() || filepath.Ext(abs) != ".plan" {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		rel := ws.RelOf(abs)
-		if rel == "" {
-			return nil
-		}
-		p, err := ws.Resolve(rel)
-		if err != nil || p.Abs != abs {
-			return nil
-		}
-		out = append(out, planFile{path: p, modTime: info.ModTime()})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list plans in %s: %w", dir.Rel, err)
-	}
-	return out, nil
+	return env.Workspace().ListPlans(dir)
 }
 
 // findPlan looks a plan up by name: a three-word name or a file name
@@ -130,16 +86,16 @@ func findPlan(env Env, name string) (workspace.Path, error) {
 	if strings.Contains(base, "/") {
 		return workspace.Path{}, fmt.Errorf("no plan %s.plan in %s/; plan_list shows the plans", base, dir)
 	}
-	plans, err := walkPlans(env)
+	plans, err := listPlans(env)
 	if err != nil {
 		return workspace.Path{}, err
 	}
 	var found []string
 	var match workspace.Path
 	for _, pf := range plans {
-		if path.Base(pf.path.Rel) == base+".plan" {
-			found = append(found, pf.path.Rel)
-			match = pf.path
+		if pf.Path.Exists && pf.Name == base { // a symlink is never a plan
+			found = append(found, pf.Path.Rel)
+			match = pf.Path
 		}
 	}
 	switch len(found) {

@@ -216,7 +216,7 @@ func verifyDemo(dir string, msgs []lspclient.Message, said, stop string, remaini
 	check(streamed.String() == said, "the agent's streamed text did not arrive whole and in order")
 	check(refused, "the source edit in plan mode was not refused")
 	check(editsToMain >= 2, "the builder's edits did not go through workspace/applyEdit")
-	plan, err := os.ReadFile(filepath.Join(dir, "plans", "health-endpoint.plan"))
+	plan, err := os.ReadFile(filepath.Join(dir, config.DefaultPlansDir, "health-endpoint.plan"))
 	check(err == nil && strings.Contains(string(plan), "status: implemented") && !strings.Contains(string(plan), "- [ ]"),
 		"the plan is missing, not implemented, or has unticked steps")
 	main, err := os.ReadFile(filepath.Join(dir, "main.go"))
