@@ -25,11 +25,23 @@ import (
 // ErrBusy is returned when a prompt arrives for a session whose turn is still running.
 var ErrBusy = errors.New("session busy")
 
+// ErrUnknownSession is wrapped by the InvalidParamsError of a request that
+// names a session this workspace does not have.
+var ErrUnknownSession = errors.New("unknown session")
+
 // InvalidParamsError is a request the user can fix (unknown session, bad mode,
-// answers that fail their schema). The server maps it to JSON-RPC -32602.
-type InvalidParamsError struct{ Msg string }
+// answers that fail their schema). The faces map it to their "invalid
+// params" error (LSP: JSON-RPC -32602). Err, when set, says which kind of
+// mistake it is (ErrUnknownSession).
+type InvalidParamsError struct {
+	Msg string
+	Err error
+}
 
 func (e *InvalidParamsError) Error() string { return e.Msg }
+
+// Unwrap returns the kind of mistake, if any.
+func (e *InvalidParamsError) Unwrap() error { return e.Err }
 
 func invalidf(format string, args ...any) error {
 	return &InvalidParamsError{Msg: fmt.Sprintf(format, args...)}
@@ -329,7 +341,7 @@ func (m *Manager) session(id string) (*Session, error) {
 	meta, lines, err := m.store.Load(id)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, invalidf("unknown session %q", id)
+			return nil, &InvalidParamsError{Msg: fmt.Sprintf("unknown session %q", id), Err: ErrUnknownSession}
 		}
 		return nil, invalidf("session %q cannot be loaded: %v", id, err)
 	}

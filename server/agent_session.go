@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -178,7 +179,7 @@ func (s *Server) promptRequest(raw jsonrpc2.RawMessage) (agent.PromptRequest, er
 	}
 	req := agent.PromptRequest{SessionID: p.SessionID, Text: p.Text}
 	if p.Context != nil {
-		path, err := uriToPath(p.Context.URI)
+		path, err := host.PathOfURI(p.Context.URI)
 		if err != nil {
 			return agent.PromptRequest{}, invalidParams("context.uri: %v", err)
 		}

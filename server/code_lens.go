@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -31,7 +32,7 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 	if ws == nil || mgr == nil {
 		return lenses, nil
 	}
-	path, err := uriToPath(p.TextDocument.URI)
+	path, err := host.PathOfURI(p.TextDocument.URI)
 	if err != nil || !isPlanDoc(path) {
 		return lenses, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -87,9 +88,9 @@ func (s *Server) publishConfigDiagnostics() {
 			continue
 		}
 		for _, f := range files {
-			if sameFile(abs, f) {
+			if host.SameFile(abs, f) {
 				queued[abs] = true
-				s.docWork.lint.put(abs, lintJob{uri: pathToURI(abs)})
+				s.docWork.lint.put(abs, lintJob{uri: host.URIOfPath(abs)})
 			}
 		}
 	}
@@ -107,30 +108,13 @@ func (s *Server) maybeConfigFile(path string) bool {
 	return s.opts.ConfigFile != "" && base == filepath.Base(s.opts.ConfigFile)
 }
 
-// configFiles are the config files loadConfig reads, as absolute paths.
+// configFiles are the config files the host reads, as absolute paths.
 func (s *Server) configFiles() []string {
 	root := ""
 	if ws := s.workspace(); ws != nil {
 		root = ws.Root()
 	}
-	var out []string
-	for _, f := range s.configFilePaths(root) {
-		if abs, err := filepath.Abs(f); err == nil {
-			out = append(out, abs)
-		}
-	}
-	return out
-}
-
-// sameFile reports whether a and b name the same file (through symlinks
-// too, when both exist).
-func sameFile(a, b string) bool {
-	if filepath.Clean(a) == filepath.Clean(b) {
-		return true
-	}
-	ia, errA := os.Stat(a)
-	ib, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(ia, ib)
+	return s.hostOptions(nil, nil).ConfigFiles(root)
 }
 
 // lintDocument computes and publishes a document's diagnostics from its
@@ -153,7 +137,7 @@ func (s *Server) lintDocument(path string, job lintJob) {
 	}
 	isConfig := false
 	for _, f := range s.configFiles() {
-		isConfig = isConfig || sameFile(path, f)
+		isConfig = isConfig || host.SameFile(path, f)
 	}
 	if !isConfig {
 		return

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -62,16 +63,8 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 	ws := s.workspace()
 	for _, c := range req.Changes {
 		if s.routeOf(c) == routeDisk {
-			if err := req.Check(opsOfChange(c)); err != nil {
+			if err := host.WriteChange(ws, c, req.Check); err != nil {
 				return err
-			}
-			if err := ws.ApplyToDisk(c); err != nil {
-				return fmt.Errorf("write %s: %w", c.Path.Rel, err)
-			}
-			if c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate {
-				if _, _, open := ws.Overlay().Get(c.Path.Abs); open {
-					ws.Overlay().SetApplied(c.Path.Abs, c.After)
-				}
 			}
 			continue
 		}
@@ -105,8 +98,9 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 // routeOf decides whether the editor or the server applies a change
 // (PROTOCOL.md §3 workspace/applyEdit, config `edits`).
 func (s *Server) routeOf(c workspace.Change) editRoute {
+	mode := s.currentConfig().Edits
 	s.mu.Lock()
-	caps, mode := s.caps, s.cfg.Edits
+	caps := s.caps
 	s.mu.Unlock()
 	if mode == "disk" || (mode != "client" && !caps.applyEdit) {
 		return routeDisk
@@ -156,7 +150,7 @@ func (s *Server) workspaceEdit(c workspace.Change) wsEdit {
 	s.mu.Lock()
 	docChanges := s.caps.documentChanges
 	s.mu.Unlock()
-	uri := pathToURI(c.Path.Abs)
+	uri := host.URIOfPath(c.Path.Abs)
 	switch c.Kind {
 	case workspace.ChangeCreate:
 		edit := wsEdit{DocumentChanges: []any{createFile{Kind: "create", URI: uri, Options: map[string]bool{"ignoreIfExists": false}}}}
@@ -168,7 +162,7 @@ func (s *Server) workspaceEdit(c workspace.Change) wsEdit {
 		}
 		return edit
 	case workspace.ChangeRename:
-		return wsEdit{DocumentChanges: []any{renameFile{Kind: "rename", OldURI: pathToURI(c.From.Abs), NewURI: uri}}}
+		return wsEdit{DocumentChanges: []any{renameFile{Kind: "rename", OldURI: host.URIOfPath(c.From.Abs), NewURI: uri}}}
 	case workspace.ChangeDelete:
 		opts := map[string]bool{}
 		if c.Recursive {
@@ -179,7 +173,7 @@ func (s *Server) workspaceEdit(c workspace.Change) wsEdit {
 	// A text edit names the document as the editor does (its buffer may be
 	// open through a symlink) with the version the edits were computed on.
 	overlay := s.workspace().Overlay()
-	uri = pathToURI(overlay.EditorName(c.Path.Abs))
+	uri = host.URIOfPath(overlay.EditorName(c.Path.Abs))
 	if !docChanges {
 		return wsEdit{Changes: map[string][]workspace.TextEdit{uri: c.Edits}}
 	}
@@ -214,7 +208,7 @@ func opsOfEdit(edit wsEdit) ([]guard.Op, error) {
 	}
 	var ops []guard.Op
 	path := func(u string) (string, error) {
-		p, err := uriToPath(u)
+		p, err := host.PathOfURI(u)
 		if err != nil {
 			return "", fmt.Errorf("edit target: %w", err)
 		}
@@ -254,13 +248,4 @@ func opsOfEdit(edit wsEdit) ([]guard.Op, error) {
 		ops = append(ops, op)
 	}
 	return ops, nil
-}
-
-// opsOfChange lists the operations of a change the server writes itself.
-func opsOfChange(c workspace.Change) []guard.Op {
-	op := guard.Op{Kind: c.Kind, Path: c.Path.Abs}
-	if c.Kind == workspace.ChangeRename {
-		op.From = c.From.Abs
-	}
-	return []guard.Op{op}
 }

@@ -3,17 +3,13 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"log/slog"
-	"net/url"
-	"os"
-	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/workspace"
+	"github.com/agentls/agentls/host"
 )
 
 var lspHandlers = map[string]handlerFunc{
@@ -93,7 +89,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	// One initialize builds the manager: a second one, also while the first
 	// is still under way, is refused.
 	s.mu.Lock()
-	already := s.mgr != nil || s.initializing
+	already := s.host != nil || s.initializing
 	s.initializing = true
 	s.mu.Unlock()
 	if already {
@@ -111,10 +107,6 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
-	ws, err := workspace.New(folders...)
-	if err != nil {
-		return nil, invalidParams("workspace: %v", err)
-	}
 	caps := clientCaps{
 		applyEdit:          p.Capabilities.Workspace.ApplyEdit,
 		documentChanges:    p.Capabilities.Workspace.WorkspaceEdit.DocumentChanges,
@@ -131,45 +123,35 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 		caps.resourceOps[k] = true
 	}
 	s.mu.Lock()
-	s.trust = config.NewTrustStore(config.StateDir(s.getenv()))
-	s.initOptions = p.InitializationOptions
+	s.caps = caps
 	s.mu.Unlock()
-	cfg, diags, _ := s.loadConfig(ws.Root(), p.InitializationOptions)
-	provider, err := s.newProvider(cfg, ws.Root())
-	if err != nil {
-		slog.Error("model provider", "err", err)
-		provider = agent.BrokenProvider{Err: err}
+	h, err := host.New(s.hostOptions(folders, p.InitializationOptions))
+	if errors.As(err, new(*host.WorkspaceError)) {
+		return nil, invalidParams("%v", err)
 	}
-	s.mu.Lock()
-	s.ws, s.cfg, s.caps, s.configDiagnostics = ws, cfg, caps, diags
-	s.mu.Unlock()
-	mgr, err := agent.NewManager(agent.Options{Workspace: ws, Config: cfg, Provider: provider, Editor: s, ConfigPaths: s.protectedConfig()})
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 	}
 	s.mu.Lock()
-	s.mgr = mgr
+	s.host, s.configDiagnostics = h, h.Diagnostics()
 	s.mu.Unlock()
 	built = true
-	for _, d := range diags {
-		slog.Warn("config", "file", d.File, "line", d.Line, "msg", d.Message)
-	}
 	return initializeResult(s.opts.Version), nil
 }
 
 // workspaceFolders reads the folders from workspaceFolders, rootUri or
-// rootPath, falling back to the current directory.
+// rootPath; none means the current directory (host.New).
 func workspaceFolders(p initializeParams) ([]string, error) {
 	var out []string
 	for _, f := range p.WorkspaceFolders {
-		path, err := uriToPath(f.URI)
+		path, err := host.PathOfURI(f.URI)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, path)
 	}
 	if len(out) == 0 && p.RootURI != nil && *p.RootURI != "" {
-		path, err := uriToPath(*p.RootURI)
+		path, err := host.PathOfURI(*p.RootURI)
 		if err != nil {
 			return nil, err
 		}
@@ -178,109 +160,7 @@ func workspaceFolders(p initializeParams) ([]string, error) {
 	if len(out) == 0 && p.RootPath != nil && *p.RootPath != "" {
 		out = append(out, *p.RootPath)
 	}
-	if len(out) == 0 {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("no workspace folder and no working directory: %w", err)
-		}
-		out = append(out, wd)
-	}
 	return out, nil
-}
-
-// uriToPath converts a file:// URI to a cleaned local path.
-func uriToPath(u string) (string, error) {
-	parsed, err := url.Parse(u)
-	if err != nil {
-		return "", fmt.Errorf("bad URI %q: %w", u, err)
-	}
-	if parsed.Scheme != "file" {
-		return "", fmt.Errorf("not a file URI: %q", u)
-	}
-	if parsed.Host != "" && parsed.Host != "localhost" {
-		return "", fmt.Errorf("not a local file URI: %q", u)
-	}
-	return filepath.Clean(filepath.FromSlash(parsed.Path)), nil
-}
-
-// pathToURI converts an absolute path to a file:// URI.
-func pathToURI(path string) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
-	return u.String()
-}
-
-// loadConfig merges the configuration layers (PROTOCOL.md §1 precedence).
-// The workspace's .agentls.yaml applies whole only when the user trusted
-// its content; trust says which of its keys wait for that (trust.go).
-func (s *Server) loadConfig(root string, initOptions map[string]any) (cfg config.Config, diags []config.Diagnostic, trust config.WorkspaceTrust) {
-	getenv := s.getenv()
-	layers := []config.Source{config.EnvLayer(getenv)}
-	trustFile := s.trustFile(root)
-	for _, f := range s.configFilePaths(root) {
-		if f == trustFile {
-			var d []config.Diagnostic
-			trust, d = s.judgeWorkspaceFile(f, layers)
-			diags = append(diags, d...)
-			layers = append(layers, trust.Layer)
-			continue
-		}
-		layer, d, err := config.FileLayer(f)
-		diags = append(diags, d...)
-		if err != nil {
-			slog.Warn("config file", "file", f, "err", err)
-			continue
-		}
-		layers = append(layers, layer)
-	}
-	if len(initOptions) > 0 {
-		layer, d := config.MapLayer("initializationOptions", initOptions)
-		diags = append(diags, d...)
-		layers = append(layers, layer)
-	}
-	cfg, err := config.Resolve(layers...)
-	if err != nil {
-		slog.Error("config", "err", err)
-		cfg = config.Default()
-	}
-	return cfg, diags, trust
-}
-
-// configFilePaths are the config files, lowest layer first: the user's
-// (when there is a config folder), then the workspace's .agentls.yaml, or
-// --config instead of it. root "" means no workspace yet.
-func (s *Server) configFilePaths(root string) []string {
-	var files []string
-	if f := config.UserFile(s.getenv()); f != "" {
-		files = append(files, f)
-	}
-	switch {
-	case s.opts.ConfigFile != "":
-		files = append(files, s.opts.ConfigFile)
-	case root != "":
-		files = append(files, filepath.Join(root, ".agentls.yaml"))
-	}
-	return files
-}
-
-// protectedConfig is agentls's configuration known by path, for the guard
-// to protect: the user's config folders (as this server's environment names
-// them) and the --config file (absolute). The workspace's .agentls.yaml is
-// protected by name.
-func (s *Server) protectedConfig() []string {
-	paths := config.UserDirs(s.getenv())
-	if s.opts.ConfigFile != "" {
-		if abs, err := filepath.Abs(s.opts.ConfigFile); err == nil {
-			paths = append(paths, abs)
-		}
-	}
-	return paths
-}
-
-func (s *Server) getenv() func(string) string {
-	if s.opts.Getenv != nil {
-		return s.opts.Getenv
-	}
-	return os.Getenv
 }
 
 func (s *Server) initializedNote(ctx context.Context, _ jsonrpc2.RawMessage) (any, error) {
@@ -332,9 +212,8 @@ func (s *Server) preemptLifecycle(method string) (any, error) {
 func (s *Server) shutdownReq(context.Context, jsonrpc2.RawMessage) (any, error) {
 	s.mu.Lock()
 	s.shutdown = true
-	mgr := s.mgr
 	s.mu.Unlock()
-	if mgr != nil {
+	if mgr := s.manager(); mgr != nil {
 		mgr.CancelAll()
 	}
 	return nil, nil

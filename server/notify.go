@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/host"
 )
 
 // The server is the agent's Editor.
@@ -48,7 +49,7 @@ func (s *Server) ShowDocument(ctx context.Context, abs string) error {
 	var res struct {
 		Success bool `json:"success"`
 	}
-	return protocol.Call(ctx, s.conn, "window/showDocument", map[string]any{"uri": pathToURI(abs), "takeFocus": true}, &res)
+	return protocol.Call(ctx, s.conn, "window/showDocument", map[string]any{"uri": host.URIOfPath(abs), "takeFocus": true}, &res)
 }
 
 // notifyClient sends a notification; it gives up when ctx ends (a client that
@@ -62,9 +63,7 @@ func (s *Server) notifyClient(ctx context.Context, method string, params any) {
 // requestTimeout is how long a request to the editor that needs no human
 // may take (config editor.request_timeout_secs).
 func (s *Server) requestTimeout() time.Duration {
-	s.mu.Lock()
-	secs := s.cfg.Editor.RequestTimeoutSecs
-	s.mu.Unlock()
+	secs := s.currentConfig().Editor.RequestTimeoutSecs
 	if secs <= 0 {
 		secs = 60
 	}

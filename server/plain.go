@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -197,7 +198,7 @@ func (s *Server) showLine(typ int, text string) {
 func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
 	s.refreshLenses()
 	plain := s.plainClient()
-	if errors.Is(res.Err, agent.ErrNoAPIKey) {
+	if errors.Is(res.Err, host.ErrNoAPIKey) {
 		s.plain.mu.Lock()
 		shown := s.plain.noKeyShown && !plain
 		s.plain.noKeyShown = true
@@ -244,7 +245,7 @@ func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
 // noKeyMessage is the missing-key error from "no API key" on.
 func noKeyMessage(err error) string {
 	msg := err.Error()
-	if i := strings.Index(msg, agent.ErrNoAPIKey.Error()); i >= 0 {
+	if i := strings.Index(msg, host.ErrNoAPIKey.Error()); i >= 0 {
 		return msg[i:]
 	}
 	return msg

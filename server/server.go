@@ -20,6 +20,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -34,7 +35,7 @@ var ErrExitWithoutShutdown = errors.New("exit without shutdown")
 // Options configure a server.
 type Options struct {
 	// NewProvider builds the chat model once the configuration is known
-	// (after initialize). Nil means DefaultProvider.
+	// (after initialize). Nil means host.NewProvider.
 	NewProvider func(cfg config.Config, getenv func(string) string, root string) (llm.Provider, error)
 	// ConfigFile, when set, replaces <root>/.agentls.yaml (the --config flag).
 	ConfigFile string
@@ -54,13 +55,13 @@ type Server struct {
 	conn jsonrpc2.Conn
 	stop context.CancelFunc
 
-	mu          sync.Mutex
-	ws          *workspace.Workspace
-	mgr         *agent.Manager
-	cfg         config.Config
+	mu sync.Mutex
+	// host is the workspace, configuration and agent this connection
+	// serves, built by initialize (nil before).
+	host        *host.Host
 	caps        clientCaps
 	initialized bool
-	// initializing is set while (and after) an initialize builds the manager.
+	// initializing is set while (and after) an initialize builds the host.
 	initializing bool
 	shutdown     bool
 	// progressTokens maps the token of a running turn's work-done progress to
@@ -73,10 +74,6 @@ type Server struct {
 	docWork *docWork
 	// ctx is Serve's context: it ends when the connection does.
 	ctx context.Context
-	// trust remembers the trusted workspace configuration files;
-	// initOptions are the editor's, for reloading the configuration.
-	trust       *config.TrustStore
-	initOptions map[string]any
 	// plain holds the messages for editors without experimental.agent.
 	plain plainNotes
 	// current is the session agentls.prompt uses without a sessionId: the
@@ -105,12 +102,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	case <-s.conn.Done():
 	}
 	s.mu.Lock()
-	mgr := s.mgr
+	h := s.host
 	exitWithout := s.exitReceived && !s.shutdown
 	s.mu.Unlock()
 	stop() // ends turns started by agentls.prompt
-	if mgr != nil {
-		mgr.Close()
+	if h != nil {
+		h.Close()
 	}
 	s.bg.Wait()
 	_ = s.conn.Close()
@@ -203,9 +200,7 @@ func swallowNotificationErrors(next jsonrpc2.Handler) jsonrpc2.Handler {
 }
 
 func (s *Server) isInitialized() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.mgr != nil
+	return s.hosted() != nil
 }
 
 func (s *Server) isShutDown() bool {
@@ -214,33 +209,53 @@ func (s *Server) isShutDown() bool {
 	return s.shutdown
 }
 
+// hosted is the host built by initialize (nil before).
+func (s *Server) hosted() *host.Host {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.host
+}
+
+// manager is the agent's session manager (nil before initialize).
 func (s *Server) manager() *agent.Manager {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.mgr
+	if h := s.hosted(); h != nil {
+		return h.Manager()
+	}
+	return nil
 }
 
+// workspace is the served workspace (nil before initialize).
 func (s *Server) workspace() *workspace.Workspace {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.ws
+	if h := s.hosted(); h != nil {
+		return h.Workspace()
+	}
+	return nil
 }
 
-// rpcError maps agent errors to JSON-RPC errors a person can act on.
+// currentConfig is the configuration in effect (zero before initialize).
+func (s *Server) currentConfig() config.Config {
+	if h := s.hosted(); h != nil {
+		return h.Config()
+	}
+	return config.Config{}
+}
+
+// rpcError maps agent errors to JSON-RPC errors a person can act on
+// (host.Classify says what went wrong).
 func rpcError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var inv *agent.InvalidParamsError
-	switch {
-	case errors.As(err, &inv):
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, inv.Msg)
-	case errors.Is(err, agent.ErrBusy):
-		return jsonrpc2.NewError(codeRequestFailed, "session busy")
-	case errors.Is(err, context.Canceled):
-		return jsonrpc2.NewError(requestCancelled, "request cancelled")
+	kind, msg := host.Classify(err)
+	switch kind {
+	case host.KindInvalidParams, host.KindUnknownSession:
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
+	case host.KindSessionBusy:
+		return jsonrpc2.NewError(codeRequestFailed, msg)
+	case host.KindCancelled:
+		return jsonrpc2.NewError(requestCancelled, msg)
 	}
-	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+	return jsonrpc2.NewError(jsonrpc2.InternalError, msg)
 }
 
 // requestCancelled is LSP's RequestCancelled error code.
@@ -250,9 +265,11 @@ func invalidParams(format string, args ...any) error {
 	return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf(format, args...))
 }
 
-func (s *Server) newProvider(cfg config.Config, root string) (llm.Provider, error) {
-	if s.opts.NewProvider != nil {
-		return s.opts.NewProvider(cfg, s.getenv(), root)
+// hostOptions are the options of the host of folders: the server's own and
+// the editor's initializationOptions.
+func (s *Server) hostOptions(folders []string, initOptions map[string]any) host.Options {
+	return host.Options{
+		Folders: folders, InitOptions: initOptions, ConfigFile: s.opts.ConfigFile,
+		Getenv: s.opts.Getenv, NewProvider: s.opts.NewProvider, Editor: s,
 	}
-	return agent.NewProvider(cfg, s.getenv(), root)
 }

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -47,7 +48,7 @@ func syncDocument(o *workspace.Overlay, method string, params jsonrpc2.RawMessag
 		if err := protocol.Unmarshal(params, &p); err != nil {
 			return docRef{}, err
 		}
-		path, err := uriToPath(p.TextDocument.URI.String())
+		path, err := host.PathOfURI(p.TextDocument.URI.String())
 		if err != nil {
 			return docRef{}, err
 		}
@@ -58,7 +59,7 @@ func syncDocument(o *workspace.Overlay, method string, params jsonrpc2.RawMessag
 		if err := protocol.Unmarshal(params, &p); err != nil {
 			return docRef{}, err
 		}
-		path, err := uriToPath(p.TextDocument.URI.String())
+		path, err := host.PathOfURI(p.TextDocument.URI.String())
 		if err != nil {
 			return docRef{}, err
 		}
@@ -81,7 +82,7 @@ func syncDocument(o *workspace.Overlay, method string, params jsonrpc2.RawMessag
 		if err := protocol.Unmarshal(params, &p); err != nil {
 			return docRef{}, err
 		}
-		path, err := uriToPath(p.TextDocument.URI.String())
+		path, err := host.PathOfURI(p.TextDocument.URI.String())
 		if err != nil {
 			return docRef{}, err
 		}
@@ -105,7 +106,7 @@ func (s *Server) didSave(_ context.Context, raw jsonrpc2.RawMessage) (any, error
 	if ws == nil {
 		return nil, nil
 	}
-	path, err := uriToPath(p.TextDocument.URI)
+	path, err := host.PathOfURI(p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}

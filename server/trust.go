@@ -4,11 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"reflect"
 	"time"
 
 	"github.com/google/uuid"
@@ -25,65 +21,26 @@ import (
 // ignored keys and asks; a "Trust" is remembered and the configuration is
 // applied again.
 
-// trustFile is the configuration file subject to trust: the workspace's
-// .agentls.yaml ("" with --config, a file the user named).
-func (s *Server) trustFile(root string) string {
-	if s.opts.ConfigFile != "" || root == "" {
-		return ""
-	}
-	return filepath.Join(root, ".agentls.yaml")
-}
-
 // isTrustFile reports whether path is the workspace's .agentls.yaml.
 func (s *Server) isTrustFile(path string) bool {
-	ws := s.workspace()
-	if ws == nil {
-		return false
-	}
-	f := s.trustFile(ws.Root())
-	return f != "" && sameFile(path, f)
+	h := s.hosted()
+	return h != nil && h.IsTrustFile(path)
 }
 
 // configReview is the one key of the configuration review queue.
 const configReview = "workspace"
-
-// judgeWorkspaceFile reads the workspace's .agentls.yaml against the layers
-// below it (lower) and the trust store: the layer that applies now, and
-// the keys that wait for trust.
-func (s *Server) judgeWorkspaceFile(path string, lower []config.Source) (config.WorkspaceTrust, []config.Diagnostic) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return config.WorkspaceTrust{Path: path, Layer: config.Source{Name: path}}, nil
-	}
-	if err != nil {
-		slog.Warn("config file", "file", path, "err", err)
-		return config.WorkspaceTrust{Path: path, Layer: config.Source{Name: path}}, nil
-	}
-	layer, diags := config.ParseLayer(path, data)
-	base, err := config.Resolve(lower...)
-	if err != nil {
-		base = config.Default()
-	}
-	return s.trustStore().Judge(path, data, layer, base), diags
-}
-
-// trustStore is the store of trusted workspace files (set at initialize).
-func (s *Server) trustStore() *config.TrustStore {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.trust
-}
 
 // reviewWorkspaceConfig reloads the configuration, applies it, and asks the
 // user to trust the workspace file when keys of it wait for trust. It runs
 // on the document worker (one at a time; a save while the question is open
 // queues one more review).
 func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
-	cfg, trust, ok := s.reloadConfig()
-	if !ok {
+	h := s.hosted()
+	if h == nil {
 		return
 	}
-	s.applyConfig(cfg)
+	cfg, trust := h.Reload()
+	h.Reconfigure(cfg)
 	if !trust.Pending() {
 		return
 	}
@@ -100,14 +57,11 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 		slog.Info("workspace configuration not trusted", "file", trust.Path)
 		return
 	}
-	if err := s.trustStore().Trust(trust.Path, trust.Content, time.Now()); err != nil {
+	if err := h.Trust(trust); err != nil {
 		slog.Warn("trust not remembered; it holds until the server stops", "err", err)
 	}
-	cfg, again, ok := s.reloadConfig()
-	if !ok {
-		return
-	}
-	s.applyConfig(cfg)
+	cfg, again := h.Reload()
+	h.Reconfigure(cfg)
 	if again.Pending() { // the file changed while the user decided: ask about the new content
 		s.docWork.config.put(configReview, struct{}{})
 		return
@@ -115,44 +69,6 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 	slog.Info("workspace configuration trusted", "file", trust.Path, "sha256", trust.Sum)
 	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageInfo,
 		"message": fmt.Sprintf("agentls: you trusted %s; all of its settings apply now", trust.Path)})
-}
-
-// reloadConfig loads the configuration layers again; ok is false before
-// initialize.
-func (s *Server) reloadConfig() (config.Config, config.WorkspaceTrust, bool) {
-	s.mu.Lock()
-	ws, init := s.ws, s.initOptions
-	s.mu.Unlock()
-	if ws == nil {
-		return config.Config{}, config.WorkspaceTrust{}, false
-	}
-	cfg, _, trust := s.loadConfig(ws.Root(), init)
-	return cfg, trust, true
-}
-
-// applyConfig makes cfg the configuration of the server and of the agent
-// (from each session's next step), with a new model when its settings
-// changed.
-func (s *Server) applyConfig(cfg config.Config) {
-	s.mu.Lock()
-	old, mgr, ws := s.cfg, s.mgr, s.ws
-	if reflect.DeepEqual(old, cfg) || mgr == nil {
-		s.mu.Unlock()
-		return
-	}
-	s.cfg = cfg
-	s.mu.Unlock()
-	var provider = mgr.Provider()
-	if !reflect.DeepEqual(old.Model, cfg.Model) {
-		p, err := s.newProvider(cfg, ws.Root())
-		if err != nil {
-			slog.Error("model provider", "err", err)
-			p = agent.BrokenProvider{Err: err}
-		}
-		provider = p
-	}
-	mgr.Reconfigure(cfg, provider)
-	slog.Info("configuration applied")
 }
 
 // askTrust asks whether to trust the workspace file's content: "Don't

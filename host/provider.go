@@ -1,9 +1,13 @@
-package agent
+package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -12,8 +16,17 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// NewProvider builds the configured chat model. A scripted model's transcript
-// path is relative to root.
+// ProviderFactory builds the chat model of a configuration; root is the
+// workspace root (a scripted model's transcript path is relative to it).
+type ProviderFactory func(cfg config.Config, getenv func(string) string, root string) (llm.Provider, error)
+
+// ErrNoAPIKey is the reason no request is sent to a model endpoint that
+// needs a key when none is configured.
+var ErrNoAPIKey = errors.New("no API key")
+
+// NewProvider builds the configured chat model: `openai` (any
+// OpenAI-compatible endpoint) or `scripted` (a YAML transcript). A new
+// provider is added here, as one more case.
 func NewProvider(cfg config.Config, getenv func(string) string, root string) (llm.Provider, error) {
 	switch cfg.Model.Provider {
 	case "", "openai":
@@ -54,6 +67,32 @@ func NewProvider(cfg config.Config, getenv func(string) string, root string) (ll
 // secs is a config duration in seconds (0: the provider's default).
 func secs(n int) time.Duration { return time.Duration(n) * time.Second }
 
+// checkAPIKey refuses an OpenAI-compatible endpoint that is not on this
+// machine when no key is configured (unless model.api_key_env is "", which
+// says the endpoint needs none): an unauthenticated request to a public
+// endpoint would only fail, after leaking the conversation.
+func checkAPIKey(cfg config.Config, getenv func(string) string) error {
+	if cfg.APIKey(getenv) != "" || cfg.Model.APIKeyEnv == "" || isLoopbackURL(cfg.Model.BaseURL) {
+		return nil
+	}
+	env := cfg.Model.APIKeyEnv
+	return fmt.Errorf("%w: set %s, or model.api_key_env in .agentls.yaml, or point OPENAI_BASE_URL at a local server such as Ollama", ErrNoAPIKey, env)
+}
+
+// isLoopbackURL tells whether a base URL names this machine.
+func isLoopbackURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // BrokenProvider fails every request with Err: it stands in for a model that
 // could not be configured, so the editor still starts and every turn says why.
 type BrokenProvider struct{ Err error }
@@ -62,3 +101,6 @@ type BrokenProvider struct{ Err error }
 func (b BrokenProvider) Complete(context.Context, llm.Request, func(llm.Event)) (llm.Response, error) {
 	return llm.Response{}, fmt.Errorf("the model is not configured: %w", b.Err)
 }
+
+// Check returns the configuration error (agent/checkModel).
+func (b BrokenProvider) Check(context.Context) error { return b.Err }

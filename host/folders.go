@@ -1,0 +1,42 @@
+package host
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+)
+
+// PathOfURI converts a file:// URI to a cleaned local path.
+func PathOfURI(u string) (string, error) {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return "", fmt.Errorf("bad URI %q: %w", u, err)
+	}
+	if parsed.Scheme != "file" {
+		return "", fmt.Errorf("not a file URI: %q", u)
+	}
+	if parsed.Host != "" && parsed.Host != "localhost" {
+		return "", fmt.Errorf("not a local file URI: %q", u)
+	}
+	return filepath.Clean(filepath.FromSlash(parsed.Path)), nil
+}
+
+// URIOfPath converts an absolute path to a file:// URI.
+func URIOfPath(path string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path)}
+	return u.String()
+}
+
+// folders are the workspace folders of a host: those given, or else the
+// current directory.
+func folders(given []string) ([]string, error) {
+	if len(given) > 0 {
+		return given, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("no workspace folder and no working directory: %w", err)
+	}
+	return []string{wd}, nil
+}

@@ -1,0 +1,132 @@
+package host
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/workspace"
+)
+
+// Options configure a Host. A process may build several (the ACP face
+// builds one per session/new cwd).
+type Options struct {
+	// Folders are the workspace folders, the first one the root; none
+	// means the current directory.
+	Folders []string
+	// InitOptions is the client's own configuration (LSP
+	// initializationOptions): the highest layer.
+	InitOptions map[string]any
+	// ConfigFile, when set, replaces <root>/.agentls.yaml (the --config flag).
+	ConfigFile string
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// NewProvider builds the chat model of a configuration; nil means
+	// NewProvider.
+	NewProvider ProviderFactory
+	// Editor is the face's side of the agent: how it streams updates,
+	// applies changes and asks the user. Required.
+	Editor agent.Editor
+	// TrustStore remembers the trusted workspace configuration files; nil
+	// means the store in the user's state folder (config.StateDir).
+	TrustStore *config.TrustStore
+}
+
+// Host is one workspace hosted for a face: its folders, its configuration,
+// the model and the agent's session manager.
+type Host struct {
+	opts  Options
+	ws    *workspace.Workspace
+	trust *config.TrustStore
+	mgr   *agent.Manager
+	diags []config.Diagnostic
+
+	mu  sync.Mutex
+	cfg config.Config
+}
+
+// WorkspaceError is a workspace folder that cannot be hosted: the client's
+// request names it, so a person can fix it.
+type WorkspaceError struct{ Err error }
+
+func (e *WorkspaceError) Error() string { return "workspace: " + e.Err.Error() }
+
+// Unwrap returns the reason.
+func (e *WorkspaceError) Unwrap() error { return e.Err }
+
+// New hosts the workspace of opts: it loads the configuration layers (a
+// file's problems are logged and kept for Diagnostics; a broken file does
+// not stop the host), builds the model (a model that cannot be built is a
+// BrokenProvider, so every turn says why) and returns a host whose Manager
+// is ready.
+func New(opts Options) (*Host, error) {
+	if opts.Editor == nil {
+		return nil, fmt.Errorf("host: an editor is required")
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.NewProvider == nil {
+		opts.NewProvider = NewProvider
+	}
+	dirs, err := folders(opts.Folders)
+	if err != nil {
+		return nil, &WorkspaceError{Err: err}
+	}
+	ws, err := workspace.New(dirs...)
+	if err != nil {
+		return nil, &WorkspaceError{Err: err}
+	}
+	h := &Host{opts: opts, ws: ws, trust: opts.TrustStore}
+	if h.trust == nil {
+		h.trust = config.NewTrustStore(config.StateDir(opts.Getenv))
+	}
+	cfg, diags, _ := h.loadConfig()
+	h.cfg, h.diags = cfg, diags
+	mgr, err := agent.NewManager(agent.Options{
+		Workspace: ws, Config: cfg, Provider: h.provider(cfg), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	h.mgr = mgr
+	for _, d := range diags {
+		slog.Warn("config", "file", d.File, "line", d.Line, "msg", d.Message)
+	}
+	return h, nil
+}
+
+// provider builds cfg's model, or a BrokenProvider that says why it could
+// not.
+func (h *Host) provider(cfg config.Config) llm.Provider {
+	p, err := h.opts.NewProvider(cfg, h.opts.Getenv, h.ws.Root())
+	if err != nil {
+		slog.Error("model provider", "err", err)
+		return BrokenProvider{Err: err}
+	}
+	return p
+}
+
+// Manager is the agent's session manager of this workspace.
+func (h *Host) Manager() *agent.Manager { return h.mgr }
+
+// Workspace is the hosted workspace.
+func (h *Host) Workspace() *workspace.Workspace { return h.ws }
+
+// Config is the configuration in effect.
+func (h *Host) Config() config.Config {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.cfg
+}
+
+// Diagnostics are the configuration files' problems found when the host
+// was built, for the face to show.
+func (h *Host) Diagnostics() []config.Diagnostic { return h.diags }
+
+// Close ends the sessions' turns and background work (agent.Manager.Close).
+func (h *Host) Close() { h.mgr.Close() }

@@ -1,0 +1,17 @@
+package host
+
+import (
+	"io"
+	"log/slog"
+	"os"
+	"testing"
+)
+
+// TestMain keeps the host's logs out of the test output unless
+// AGENTLS_TEST_LOG is set.
+func TestMain(m *testing.M) {
+	if os.Getenv("AGENTLS_TEST_LOG") == "" {
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
+	os.Exit(m.Run())
+}

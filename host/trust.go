@@ -1,0 +1,75 @@
+package host
+
+import (
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agentls/agentls/config"
+)
+
+// The workspace's .agentls.yaml applies only its narrowing keys until the
+// user trusted its current content (docs/guard.md, "Workspace configuration
+// trust"; the rules are config/trust.go's). The host judges the file at
+// each load; the face asks the user and calls Trust.
+
+// TrustFile is the configuration file of root subject to trust: the
+// workspace's .agentls.yaml ("" with ConfigFile, a file the user named, or
+// without a root).
+func (o Options) TrustFile(root string) string {
+	if o.ConfigFile != "" || root == "" {
+		return ""
+	}
+	return filepath.Join(root, ".agentls.yaml")
+}
+
+// TrustFile is this host's configuration file subject to trust ("" when
+// there is none).
+func (h *Host) TrustFile() string { return h.opts.TrustFile(h.ws.Root()) }
+
+// IsTrustFile reports whether path is the workspace's .agentls.yaml.
+func (h *Host) IsTrustFile(path string) bool {
+	f := h.TrustFile()
+	return f != "" && SameFile(path, f)
+}
+
+// judgeWorkspaceFile reads the workspace's .agentls.yaml against the layers
+// below it (lower) and the trust store: the layer that applies now, and
+// the keys that wait for trust.
+func (h *Host) judgeWorkspaceFile(path string, lower []config.Source) (config.WorkspaceTrust, []config.Diagnostic) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return config.WorkspaceTrust{Path: path, Layer: config.Source{Name: path}}, nil
+	}
+	if err != nil {
+		slog.Warn("config file", "file", path, "err", err)
+		return config.WorkspaceTrust{Path: path, Layer: config.Source{Name: path}}, nil
+	}
+	layer, diags := config.ParseLayer(path, data)
+	base, err := config.Resolve(lower...)
+	if err != nil {
+		base = config.Default()
+	}
+	return h.trust.Judge(path, data, layer, base), diags
+}
+
+// Trust remembers that the user trusted the workspace file's content as w
+// read it; the next Reload applies all of its keys. An error means the
+// trust was not stored: it holds for this process only.
+func (h *Host) Trust(w config.WorkspaceTrust) error {
+	return h.trust.Trust(w.Path, w.Content, time.Now())
+}
+
+// SameFile reports whether a and b name the same file (through symlinks
+// too, when both exist).
+func SameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ia, ib)
+}
