@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
 )
@@ -14,76 +13,64 @@ import (
 //go:embed descriptions/ask_user.md
 var askUserDescription string
 
-// AskUserTool puts a batch of structured questions to the user.
-type AskUserTool struct{}
+// AskUserParams are the arguments of ask_user: a batch of questions. Its
+// fields are the schema the model is shown; the arguments are checked by
+// questions.Parse, whose errors name each offending field for the model.
+type AskUserParams struct {
+	Questions []AskUserQuestion `json:"questions" minItems:"1" maxItems:"8"`
+	set       *questions.Set
+}
 
-// Spec implements Tool.
-func (AskUserTool) Spec() Spec {
-	button := prop{
-		"type": "object",
-		"properties": map[string]prop{
-			"label":   str(""),
-			"value":   {},
-			"variant": enum("danger: the destructive option.", "primary", "secondary", "danger"),
-		},
-		"required":             []string{"label", "value"},
-		"additionalProperties": false,
+// AskUserQuestion is one question of ask_user's schema (questions.Question).
+type AskUserQuestion struct {
+	Name     string          `json:"name" description:"Answer key: letters, digits, _; no leading digit; unique."`
+	Question string          `json:"question" description:"Markdown."`
+	Schema   map[string]any  `json:"schema" description:"JSON Schema (2020-12) the answer must satisfy: {\"type\":\"boolean\"} yes/no, {\"type\":\"string\",\"enum\":[…]} a choice, {\"type\":\"string\"} free text, array for several."`
+	Buttons  []AskUserButton `json:"buttons,omitempty" description:"One-click answers; each value must satisfy schema."`
+	Severity string          `json:"severity,omitempty" enum:"critical,major,minor"`
+	Optional bool            `json:"optional,omitempty" description:"May be left unanswered."`
+}
+
+// AskUserButton is a one-click answer of ask_user's schema (questions.Button).
+type AskUserButton struct {
+	Label   string `json:"label"`
+	Value   any    `json:"value"`
+	Variant string `json:"variant,omitempty" enum:"primary,secondary,danger" description:"danger: the destructive option."`
+}
+
+// decodeArgs implements selfDecoder: questions.Parse checks the questions.
+func (p *AskUserParams) decodeArgs(args json.RawMessage) error {
+	set, err := questions.Parse(args)
+	if err != nil {
+		return fmt.Errorf("invalid questions, nothing was shown to the user:\n%v", err)
 	}
-	question := prop{
-		"type": "object",
-		"properties": map[string]prop{
-			"name":     str("Answer key: letters, digits, _; no leading digit; unique."),
-			"question": str("Markdown."),
-			"schema":   {"type": "object", "description": "JSON Schema (2020-12) the answer must satisfy: {\"type\":\"boolean\"} yes/no, {\"type\":\"string\",\"enum\":[…]} a choice, {\"type\":\"string\"} free text, array for several."},
-			"buttons":  {"type": "array", "description": "One-click answers; each value must satisfy schema.", "items": button},
-			"severity": enum("", "critical", "major", "minor"),
-			"optional": boolean("May be left unanswered."),
-		},
-		"required":             []string{"name", "question", "schema"},
-		"additionalProperties": false,
-	}
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "ask_user",
-		Description: askUserDescription,
-		Parameters: object([]string{"questions"}, map[string]prop{
-			"questions": {
-				"type":  "array",
-				"items": question, "minItems": questions.MinQuestions, "maxItems": questions.MaxQuestions,
-			},
-		}),
-	}, Guard: guard.Decl{
+	p.set = set
+	return nil
+}
+
+// askUserTool puts a batch of structured questions to the user.
+var askUserTool = New(Def[AskUserParams]{
+	Name: "ask_user", Description: askUserDescription, Kind: "other",
+	Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
 		Paths:       guard.NoPaths(),
 		Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
-	}}
-}
-
-// Kind implements Tool.
-func (AskUserTool) Kind() string { return "other" }
-
-// Title implements Tool.
-func (AskUserTool) Title(args json.RawMessage) string {
-	var a struct {
-		Questions []struct {
-			Question string `json:"question"`
-		} `json:"questions"`
-	}
-	if json.Unmarshal(args, &a) != nil || len(a.Questions) == 0 {
+	},
+	Title: func(p AskUserParams) string {
+		switch {
+		case len(p.Questions) > 1:
+			return fmt.Sprintf("ask the user %d questions", len(p.Questions))
+		case len(p.Questions) == 1 && p.Questions[0].Question != "":
+			return title("ask:", p.Questions[0].Question)
+		}
 		return "ask the user"
-	}
-	if len(a.Questions) > 1 {
-		return fmt.Sprintf("ask the user %d questions", len(a.Questions))
-	}
-	return title("ask:", a.Questions[0].Question)
-}
+	},
+	Run: runAskUser,
+})
 
-// Run implements Tool.
-func (AskUserTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	set, err := questions.Parse(args)
-	if err != nil {
-		return Failf("invalid questions, nothing was shown to the user:\n%v", err), nil
-	}
-	ans, err := env.Ask(ctx, set)
+// runAskUser runs ask_user.
+func runAskUser(ctx context.Context, env Env, p AskUserParams) (Result, error) {
+	ans, err := env.Ask(ctx, p.set)
 	if ctx.Err() != nil {
 		return Failf("cancelled by the user: the questions were withdrawn unanswered"), nil
 	}

@@ -2,8 +2,11 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/agentls/agentls/questions"
 )
 
 func TestAskUser(t *testing.T) {
@@ -50,7 +53,7 @@ func TestAskUser(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newFake(t, nil)
 			env.answer, env.askErr = tt.answer, tt.askErr
-			r := call(t, AskUserTool{}, env, tt.args)
+			r := call(t, askUserTool, env, tt.args)
 			if asked := len(env.asked) > 0; asked != tt.asked {
 				t.Errorf("Ask called = %v, want %v", asked, tt.asked)
 			}
@@ -84,7 +87,7 @@ func TestAskUserCancelled(t *testing.T) {
 			env.answer, env.askErr = tt.answer, tt.askErr
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			r, err := AskUserTool{}.Run(ctx, env, []byte(`{"questions":[{"name":"ok","question":"?","schema":{"type":"boolean"}}]}`))
+			r, err := askUserTool.Run(ctx, env, []byte(`{"questions":[{"name":"ok","question":"?","schema":{"type":"boolean"}}]}`))
 			if err != nil {
 				t.Fatalf("Go error %v, want a tool result the model reads", err)
 			}
@@ -93,5 +96,24 @@ func TestAskUserCancelled(t *testing.T) {
 				t.Errorf("Stop = %q", r.Stop)
 			}
 		})
+	}
+}
+
+// TestAskUserSchemaBounds: the schema's bounds on the number of questions
+// (tags of AskUserParams) are the ones questions.Parse enforces.
+func TestAskUserSchemaBounds(t *testing.T) {
+	var s struct {
+		Properties struct {
+			Questions struct {
+				MinItems int `json:"minItems"`
+				MaxItems int `json:"maxItems"`
+			} `json:"questions"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(askUserTool.Spec().Parameters, &s); err != nil {
+		t.Fatal(err)
+	}
+	if q := s.Properties.Questions; q.MinItems != questions.MinQuestions || q.MaxItems != questions.MaxQuestions {
+		t.Errorf("schema allows %d to %d questions, questions.Parse %d to %d", q.MinItems, q.MaxItems, questions.MinQuestions, questions.MaxQuestions)
 	}
 }

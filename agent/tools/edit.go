@@ -3,11 +3,9 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"strings"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -23,7 +21,7 @@ type EditParams struct {
 	NewString     *string `json:"new_string,omitempty"`
 	ReplaceAll    bool    `json:"replace_all,omitempty"`
 	LastReadHash  string  `json:"last_read_hash,omitempty"`
-	InsertLine    *int    `json:"insert_line,omitempty"`
+	InsertLine    *int    `json:"insert_line,omitempty" minimum:"0"`
 	InsertContent *string `json:"insert_content,omitempty"`
 }
 
@@ -35,47 +33,20 @@ type EditOutput struct {
 	Hash          string `json:"hash"`
 }
 
-// EditTool changes part of an existing file.
-type EditTool struct{}
-
-// editProps are the parameter schemas shared by edit and plan_edit.
-func editProps() map[string]prop {
-	return map[string]prop{
-		"path":           str(""),
-		"old_string":     str(""),
-		"new_string":     str(""),
-		"replace_all":    boolean(""),
-		"last_read_hash": str(""),
-		"insert_line":    integer("", 0),
-		"insert_content": str(""),
-	}
-}
-
-// Spec implements Tool.
-func (EditTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "edit",
-		Description: editDescription,
-		Parameters:  object([]string{"path"}, editProps()),
-	}, Guard: guard.Decl{
+// editTool changes part of an existing file.
+var editTool = New(Def[EditParams]{
+	Name: "edit", Description: editDescription, Kind: "edit",
+	Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
 		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	}}
-}
+	},
+	Title: func(p EditParams) string { return title("edit", p.Path) },
+	Run:   runEdit,
+})
 
-// Kind implements Tool.
-func (EditTool) Kind() string { return "edit" }
-
-// Title implements Tool.
-func (EditTool) Title(args json.RawMessage) string { return title("edit", argString(args, "path")) }
-
-// Run implements Tool.
-func (EditTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p EditParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runEdit runs edit.
+func runEdit(ctx context.Context, env Env, p EditParams) (Result, error) {
 	spec, err := p.spec(false)
 	if err != nil {
 		return Failf("%v", err), nil

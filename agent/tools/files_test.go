@@ -65,7 +65,7 @@ func runFileOps(t *testing.T, tool Tool, tests []fileOpCase) {
 }
 
 func TestMv(t *testing.T) {
-	runFileOps(t, MvTool{}, []fileOpCase{
+	runFileOps(t, mvTool, []fileOpCase{
 		{name: "rename file", args: `{"from":"a.go","to":"c.go"}`, result: `{"from":"a.go","to":"c.go"}`, present: []string{"c.go"}, absent: []string{"a.go"}},
 		{name: "move folder", args: `{"from":"dir","to":"lib/dir"}`, result: `{"from":"dir","to":"lib/dir"}`, present: []string{"lib/dir/b.go"}, absent: []string{"dir"}},
 		{name: "plan to plan in plan mode", mode: guard.ModePlan, args: `{"from":"plans/p.plan","to":"plans/r.plan"}`, result: `{"from":"plans/p.plan","to":"plans/r.plan"}`, present: []string{"plans/r.plan"}, absent: []string{"plans/p.plan"}},
@@ -79,7 +79,7 @@ func TestMv(t *testing.T) {
 }
 
 func TestRm(t *testing.T) {
-	runFileOps(t, RmTool{}, []fileOpCase{
+	runFileOps(t, rmTool, []fileOpCase{
 		{name: "file", args: `{"path":"a.go"}`, result: `{"path":"a.go","removed":true}`, absent: []string{"a.go"}},
 		{name: "full folder recursive", args: `{"path":"full","recursive":true}`, result: `{"path":"full","removed":true,"was_dir":true}`, absent: []string{"full"}},
 		{name: "full folder", args: `{"path":"full"}`, wantError: []string{"full"}, present: []string{"full/x/y.txt"}},
@@ -92,7 +92,7 @@ func TestRm(t *testing.T) {
 }
 
 func TestMkdir(t *testing.T) {
-	runFileOps(t, MkdirTool{}, []fileOpCase{
+	runFileOps(t, mkdirTool, []fileOpCase{
 		{name: "with parents", args: `{"path":"x/y/z"}`, result: `{"path":"x/y/z","created":true}`, present: []string{"x/y/z"}},
 		{name: "exists", args: `{"path":"dir"}`, result: `{"path":"dir","created":false}`, present: []string{"dir/b.go"}},
 		{name: "a file is there", args: `{"path":"a.go"}`, wantError: []string{"a.go exists and is a file"}},
@@ -103,7 +103,7 @@ func TestMkdir(t *testing.T) {
 }
 
 func TestTouch(t *testing.T) {
-	runFileOps(t, TouchTool{}, []fileOpCase{
+	runFileOps(t, touchTool, []fileOpCase{
 		{name: "new file", args: `{"path":"new/empty.txt"}`, result: `{"path":"new/empty.txt","created":true}`, present: []string{"new/empty.txt"}},
 		{name: "existing file", args: `{"path":"a.go"}`, result: `{"path":"a.go","created":false}`, present: []string{"a.go"}},
 		{name: "plan in plan mode", mode: guard.ModePlan, args: `{"path":"plans/n.plan"}`, result: `{"path":"plans/n.plan","created":true}`, present: []string{"plans/n.plan"}},

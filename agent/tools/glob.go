@@ -3,10 +3,8 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -16,7 +14,7 @@ var globDescription string
 // GlobParams are the arguments of glob.
 type GlobParams struct {
 	Pattern string `json:"pattern"`
-	Path    string `json:"path,omitempty"`
+	Path    string `json:"path,omitempty" description:"Folder to search from (default: root)."`
 }
 
 // maxGlobMatches bounds the paths glob returns.
@@ -30,37 +28,20 @@ type GlobOutput struct {
 	Truncated bool     `json:"truncated"`
 }
 
-// GlobTool finds files by name pattern.
-type GlobTool struct{}
-
-// Spec implements Tool.
-func (GlobTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "glob",
-		Description: globDescription,
-		Parameters: object([]string{"pattern"}, map[string]prop{
-			"pattern": str(""),
-			"path":    str("Folder to search from (default: root)."),
-		}),
-	}, Guard: guard.Decl{
+// globTool finds files by name pattern.
+var globTool = New(Def[GlobParams]{
+	Name: "glob", Description: globDescription, Kind: "search",
+	Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
 		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	}}
-}
+	},
+	Title: func(p GlobParams) string { return title("glob", p.Pattern) },
+	Run:   runGlob,
+})
 
-// Kind implements Tool.
-func (GlobTool) Kind() string { return "search" }
-
-// Title implements Tool.
-func (GlobTool) Title(args json.RawMessage) string { return title("glob", argString(args, "pattern")) }
-
-// Run implements Tool.
-func (GlobTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p GlobParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runGlob runs glob.
+func runGlob(ctx context.Context, env Env, p GlobParams) (Result, error) {
 	if strings.TrimSpace(p.Pattern) == "" {
 		return Failf("pattern is required"), nil
 	}

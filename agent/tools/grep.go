@@ -3,10 +3,8 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -27,11 +25,11 @@ const (
 // GrepParams are the arguments of grep.
 type GrepParams struct {
 	Pattern         string `json:"pattern"`
-	Path            string `json:"path,omitempty"`
-	Include         string `json:"include,omitempty"`
+	Path            string `json:"path,omitempty" description:"File or folder (default: root)."`
+	Include         string "json:\"include,omitempty\" description:\"Glob of files to search: `*.go` matches names at any depth, `src/**/*.ts` paths.\""
 	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
-	Context         int    `json:"context,omitempty"`
-	MaxResults      int    `json:"max_results,omitempty"`
+	Context         int    `json:"context,omitempty" minimum:"0" description:"Lines before and after each match, at most 10."`
+	MaxResults      int    `json:"max_results,omitempty" minimum:"0" description:"Default 100, at most 1000."`
 }
 
 // GrepHit is one matching line of grep's result.
@@ -62,41 +60,20 @@ type GrepOutput struct {
 	FilesSearched int       `json:"files_searched"`
 }
 
-// GrepTool searches file contents with a regular expression.
-type GrepTool struct{}
-
-// Spec implements Tool.
-func (GrepTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "grep",
-		Description: grepDescription,
-		Parameters: object([]string{"pattern"}, map[string]prop{
-			"pattern":          str(""),
-			"path":             str("File or folder (default: root)."),
-			"include":          str("Glob of files to search: `*.go` matches names at any depth, `src/**/*.ts` paths."),
-			"case_insensitive": boolean(""),
-			"context":          integer("Lines before and after each match, at most 10.", 0),
-			"max_results":      integer("Default 100, at most 1000.", 0),
-		}),
-	}, Guard: guard.Decl{
+// grepTool searches file contents with a regular expression.
+var grepTool = New(Def[GrepParams]{
+	Name: "grep", Description: grepDescription, Kind: "search",
+	Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
 		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	}}
-}
+	},
+	Title: func(p GrepParams) string { return title("grep", p.Pattern) },
+	Run:   runGrep,
+})
 
-// Kind implements Tool.
-func (GrepTool) Kind() string { return "search" }
-
-// Title implements Tool.
-func (GrepTool) Title(args json.RawMessage) string { return title("grep", argString(args, "pattern")) }
-
-// Run implements Tool.
-func (GrepTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p GrepParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runGrep runs grep.
+func runGrep(ctx context.Context, env Env, p GrepParams) (Result, error) {
 	if strings.TrimSpace(p.Pattern) == "" {
 		return Failf("pattern is required"), nil
 	}

@@ -1,64 +1,15 @@
 package tools
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
-	"reflect"
 	"strings"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-// parseArgs decodes a call's arguments into a params struct. Unlike decode it
-// rejects unknown fields (the schemas forbid them), so a misspelt argument is
-// reported to the model instead of being silently ignored.
-func parseArgs(args json.RawMessage, into any) error {
-	trimmed := bytes.TrimSpace(args)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		trimmed = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(into); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return fmt.Errorf("invalid arguments: %s must be %s, not a JSON %s", te.Field, jsonKind(te.Type), te.Value)
-		}
-		return fmt.Errorf("invalid arguments: %s", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if dec.More() {
-		return errors.New("invalid arguments: more than one JSON value")
-	}
-	return nil
-}
-
-// jsonKind names the JSON type a Go type decodes from.
-func jsonKind(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	}
-	return "a " + t.String()
-}
 
 // resolve resolves a path argument; a failure is a message for the model.
 func resolve(env Env, arg, p string) (workspace.Path, *Result) {
@@ -109,16 +60,6 @@ func plansDir(env Env) string {
 // isPlanFile reports whether p names a `.plan` file (not a folder).
 func isPlanFile(p workspace.Path) bool {
 	return !p.IsDir && path.Ext(p.Rel) == ".plan"
-}
-
-// argString returns a string argument of a call for its title, or "".
-func argString(args json.RawMessage, key string) string {
-	var m map[string]any
-	if json.Unmarshal(args, &m) != nil {
-		return ""
-	}
-	s, _ := m[key].(string)
-	return s
 }
 
 // title joins a verb and an argument, shortened for a one-line title.

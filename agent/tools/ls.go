@@ -1,11 +1,10 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -20,8 +19,8 @@ const (
 
 // LsParams are the arguments of ls.
 type LsParams struct {
-	Path  string `json:"path,omitempty"`
-	Depth int    `json:"depth,omitempty"`
+	Path  string `json:"path,omitempty" description:"Default: root."`
+	Depth int    `json:"depth,omitempty" minimum:"0" description:"Levels to descend: default 1 (own entries), at most 10."`
 }
 
 // LsEntry is one entry of ls's result.
@@ -39,43 +38,20 @@ type LsOutput struct {
 	Truncated bool      `json:"truncated"`
 }
 
-// LsTool lists a folder of the workspace.
-type LsTool struct{}
-
-// Spec implements Tool.
-func (LsTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "ls",
-		Description: lsDescription,
-		Parameters: object(nil, map[string]prop{
-			"path":  str("Default: root."),
-			"depth": integer("Levels to descend: default 1 (own entries), at most 10.", 0),
-		}),
-	}, Guard: guard.Decl{
+// lsTool lists a folder of the workspace.
+var lsTool = New(Def[LsParams]{
+	Name: "ls", Description: lsDescription, Kind: "read",
+	Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
 		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	}}
-}
+	},
+	Title: func(p LsParams) string { return title("ls", cmp.Or(p.Path, ".")) },
+	Run:   runLs,
+})
 
-// Kind implements Tool.
-func (LsTool) Kind() string { return "read" }
-
-// Title implements Tool.
-func (LsTool) Title(args json.RawMessage) string {
-	p := argString(args, "path")
-	if p == "" {
-		p = "."
-	}
-	return title("ls", p)
-}
-
-// Run implements Tool.
-func (LsTool) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p LsParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runLs runs ls.
+func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
 	if p.Path == "" {
 		p.Path = "."
 	}

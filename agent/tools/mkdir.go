@@ -3,9 +3,7 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -23,36 +21,20 @@ type MkdirOutput struct {
 	Created bool   `json:"created"`
 }
 
-// MkdirTool creates a folder and any missing parents.
-type MkdirTool struct{}
-
-// Spec implements Tool.
-func (MkdirTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "mkdir",
-		Description: mkdirDescription,
-		Parameters: object([]string{"path"}, map[string]prop{
-			"path": str(""),
-		}),
-	}, Guard: guard.Decl{
+// mkdirTool creates a folder and any missing parents.
+var mkdirTool = New(Def[MkdirParams]{
+	Name: "mkdir", Description: mkdirDescription, Kind: "edit",
+	Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindMkdir,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
 		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	}}
-}
+	},
+	Title: func(p MkdirParams) string { return title("mkdir", p.Path) },
+	Run:   runMkdir,
+})
 
-// Kind implements Tool.
-func (MkdirTool) Kind() string { return "edit" }
-
-// Title implements Tool.
-func (MkdirTool) Title(args json.RawMessage) string { return title("mkdir", argString(args, "path")) }
-
-// Run implements Tool.
-func (MkdirTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p MkdirParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runMkdir runs mkdir.
+func runMkdir(ctx context.Context, env Env, p MkdirParams) (Result, error) {
 	rp, fail := resolve(env, "path", p.Path)
 	if fail != nil {
 		return *fail, nil

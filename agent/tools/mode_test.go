@@ -10,18 +10,18 @@ import (
 func TestEnterPlanMode(t *testing.T) {
 	env := newFake(t, nil)
 	var got EnterResult
-	value(t, call(t, EnterPlanModeTool{}, env, `{"reason":"  explore the auth flow "}`), &got)
+	value(t, call(t, enterPlanModeTool, env, `{"reason":"  explore the auth flow "}`), &got)
 	if !got.EnteredPlanMode || got.AlreadyInPlanMode || got.Reason != "explore the auth flow" {
 		t.Errorf("result = %+v", got)
 	}
 	if env.State().Mode != guard.ModePlan || !reflect.DeepEqual(env.entered, []string{"explore the auth flow"}) {
 		t.Errorf("mode = %s, entered = %q", env.State().Mode, env.entered)
 	}
-	value(t, call(t, EnterPlanModeTool{}, env, `{}`), &got)
+	value(t, call(t, enterPlanModeTool, env, `{}`), &got)
 	if !got.AlreadyInPlanMode {
 		t.Errorf("second call: %+v, want already_in_plan_mode", got)
 	}
-	wantFail(t, call(t, EnterPlanModeTool{}, env, `{"why":"x"}`), "invalid arguments")
+	wantFail(t, call(t, enterPlanModeTool, env, `{"why":"x"}`), "invalid arguments")
 }
 
 func TestExitPlanMode(t *testing.T) {
@@ -43,7 +43,7 @@ func TestExitPlanMode(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newFake(t, nil)
 			env.exitResult = OK(ExitResult{ExitedPlanMode: true, Approved: true, PlanFile: "plans/a.plan"})
-			r := call(t, ExitPlanModeTool{}, env, tt.args)
+			r := call(t, exitPlanModeTool, env, tt.args)
 			if tt.wantError != nil {
 				wantFail(t, r, tt.wantError...)
 				if len(env.exits) != 0 {

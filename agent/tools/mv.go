@@ -3,9 +3,7 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -15,7 +13,7 @@ var mvDescription string
 // MvParams are the arguments of mv.
 type MvParams struct {
 	From string `json:"from"`
-	To   string `json:"to"`
+	To   string `json:"to" description:"Must not exist yet."`
 }
 
 // MvOutput is mv's result.
@@ -24,39 +22,20 @@ type MvOutput struct {
 	To   string `json:"to"`
 }
 
-// MvTool moves or renames a file or folder.
-type MvTool struct{}
-
-// Spec implements Tool.
-func (MvTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "mv",
-		Description: mvDescription,
-		Parameters: object([]string{"from", "to"}, map[string]prop{
-			"from": str(""),
-			"to":   str("Must not exist yet."),
-		}),
-	}, Guard: guard.Decl{
+// mvTool moves or renames a file or folder.
+var mvTool = New(Def[MvParams]{
+	Name: "mv", Description: mvDescription, Kind: "move",
+	Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindMove,
 		Paths:       []guard.PathArg{{Name: "from", Role: guard.Source}, {Name: "to", Role: guard.Target}},
 		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	}}
-}
+	},
+	Title: func(p MvParams) string { return title("mv", p.From+" → "+p.To) },
+	Run:   runMv,
+})
 
-// Kind implements Tool.
-func (MvTool) Kind() string { return "move" }
-
-// Title implements Tool.
-func (MvTool) Title(args json.RawMessage) string {
-	return title("mv", argString(args, "from")+" → "+argString(args, "to"))
-}
-
-// Run implements Tool.
-func (MvTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p MvParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runMv runs mv.
+func runMv(ctx context.Context, env Env, p MvParams) (Result, error) {
 	from, fail := resolve(env, "from", p.From)
 	if fail != nil {
 		return *fail, nil

@@ -3,10 +3,8 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -18,7 +16,7 @@ var planEditDescription string
 // plus an optional new status.
 type PlanEditParams struct {
 	EditParams
-	Status string `json:"status,omitempty"`
+	Status string `json:"status,omitempty" enum:"draft,approved,implemented,archived"`
 }
 
 // PlanEditOutput is plan_edit's result.
@@ -27,39 +25,21 @@ type PlanEditOutput struct {
 	Metadata *PlanMetadata `json:"metadata"`
 }
 
-// PlanEditTool edits a plan, keeping its frontmatter byte for byte unless the
+// planEditTool edits a plan, keeping its frontmatter byte for byte unless the
 // status changes.
-type PlanEditTool struct{}
-
-// Spec implements Tool.
-func (PlanEditTool) Spec() Spec {
-	props := editProps()
-	props["status"] = enum("", "draft", "approved", "implemented", "archived")
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "plan_edit",
-		Description: planEditDescription,
-		Parameters:  object([]string{"path"}, props),
-	}, Guard: guard.Decl{
+var planEditTool = New(Def[PlanEditParams]{
+	Name: "plan_edit", Description: planEditDescription, Kind: "edit",
+	Guard: guard.Decl{
 		Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
 		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	}}
-}
+	},
+	Title: func(p PlanEditParams) string { return title("edit plan", p.Path) },
+	Run:   runPlanEdit,
+})
 
-// Kind implements Tool.
-func (PlanEditTool) Kind() string { return "edit" }
-
-// Title implements Tool.
-func (PlanEditTool) Title(args json.RawMessage) string {
-	return title("edit plan", argString(args, "path"))
-}
-
-// Run implements Tool.
-func (PlanEditTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p PlanEditParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runPlanEdit runs plan_edit.
+func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error) {
 	spec, err := p.spec(true)
 	if err != nil {
 		return Failf("%v", err), nil

@@ -70,7 +70,7 @@ func TestPlanEdit(t *testing.T) {
 			if tt.mode != "" {
 				env.setMode(tt.mode)
 			}
-			r := call(t, PlanEditTool{}, env, tt.args)
+			r := call(t, planEditTool, env, tt.args)
 			if tt.wantError != nil {
 				wantFail(t, r, tt.wantError...)
 				if env.file("plans/a.plan") != oddPlan {
@@ -104,7 +104,7 @@ func TestPlanEdit(t *testing.T) {
 func TestPlanEditLegacyPlan(t *testing.T) {
 	env := newFake(t, map[string]string{"plans/old.plan": "# Old\n- [ ] step\n"})
 	var got PlanEditOutput
-	value(t, call(t, PlanEditTool{}, env, `{"path":"plans/old.plan","old_string":"[ ]","new_string":"[x]"}`), &got)
+	value(t, call(t, planEditTool, env, `{"path":"plans/old.plan","old_string":"[ ]","new_string":"[x]"}`), &got)
 	if env.file("plans/old.plan") != "# Old\n- [x] step\n" || got.Metadata != nil {
 		t.Errorf("plan = %q, metadata %+v", env.file("plans/old.plan"), got.Metadata)
 	}

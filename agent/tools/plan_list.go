@@ -3,9 +3,7 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -21,8 +19,8 @@ const (
 
 // PlanListParams are the arguments of plan_list.
 type PlanListParams struct {
-	Status string `json:"status,omitempty"`
-	Limit  int    `json:"limit,omitempty"`
+	Status string `json:"status,omitempty" enum:"draft,approved,implemented,archived"`
+	Limit  int    `json:"limit,omitempty" minimum:"0" description:"Default 50."`
 }
 
 // PlanInfo is one plan of plan_list's result: its path, its name (the file
@@ -45,42 +43,28 @@ type PlanListOutput struct {
 	Total int        `json:"total"`
 }
 
-// PlanListTool lists the plans in the plans folder, newest first.
-type PlanListTool struct{}
-
-// Spec implements Tool.
-func (PlanListTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "plan_list",
-		Description: planListDescription,
-		Parameters: object(nil, map[string]prop{
-			"status": enum("", "draft", "approved", "implemented", "archived"),
-			"limit":  integer("Default 50.", 0),
-		}),
-	}, Guard: guard.Decl{
+// planListTool lists the plans in the plans folder, newest first.
+var planListTool = New(Def[PlanListParams]{
+	Name: "plan_list", Description: planListDescription, Kind: "search",
+	Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
 		Paths:       guard.NoPaths(),
 		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	}}
-}
+	},
+	Title: planListTitle,
+	Run:   runPlanList,
+})
 
-// Kind implements Tool.
-func (PlanListTool) Kind() string { return "search" }
-
-// Title implements Tool.
-func (PlanListTool) Title(args json.RawMessage) string {
-	if s := argString(args, "status"); s != "" {
-		return title("list plans:", s)
+// planListTitle is plan_list's title of a call.
+func planListTitle(p PlanListParams) string {
+	if p.Status != "" {
+		return title("list plans:", p.Status)
 	}
 	return "list plans"
 }
 
-// Run implements Tool.
-func (PlanListTool) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p PlanListParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runPlanList runs plan_list.
+func runPlanList(_ context.Context, env Env, p PlanListParams) (Result, error) {
 	var status workspace.PlanStatus
 	if p.Status != "" {
 		var err error

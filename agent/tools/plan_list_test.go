@@ -49,7 +49,7 @@ func TestPlanList(t *testing.T) {
 			if err := os.Chtimes(env.path("plans/legacy.plan"), legacy, legacy); err != nil {
 				t.Fatal(err)
 			}
-			r := call(t, PlanListTool{}, env, tt.args)
+			r := call(t, planListTool, env, tt.args)
 			if tt.wantError != nil {
 				wantFail(t, r, tt.wantError...)
 				return
@@ -71,13 +71,13 @@ func TestPlanListTiesAndEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got PlanListOutput
-	value(t, call(t, PlanListTool{}, env, `{}`), &got)
+	value(t, call(t, planListTool, env, `{}`), &got)
 	if len(got.Plans) != 2 || got.Plans[0].Path != "plans/x.plan" {
 		t.Errorf("equal created_at must fall back to the newest modification: %+v", got.Plans)
 	}
 
 	empty := newFake(t, nil)
-	value(t, call(t, PlanListTool{}, empty, `{}`), &got)
+	value(t, call(t, planListTool, empty, `{}`), &got)
 	if len(got.Plans) != 0 || got.Total != 0 {
 		t.Errorf("no plans folder: %+v", got)
 	}
@@ -105,7 +105,7 @@ func TestPlanListDefaultLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got PlanListOutput
-		value(t, call(t, PlanListTool{}, env, tt.args), &got)
+		value(t, call(t, planListTool, env, tt.args), &got)
 		if len(got.Plans) != tt.want || got.Total != n {
 			t.Fatalf("%s: %d plans (total %d), want %d (total %d)", tt.args, len(got.Plans), got.Total, tt.want, n)
 		}

@@ -3,10 +3,8 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"strings"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -18,8 +16,8 @@ var planReadDescription string
 type PlanReadParams struct {
 	Path   string `json:"path,omitempty"`
 	Name   string `json:"name,omitempty"`
-	Offset int    `json:"offset,omitempty"`
-	Limit  int    `json:"limit,omitempty"`
+	Offset int    `json:"offset,omitempty" minimum:"0"`
+	Limit  int    `json:"limit,omitempty" minimum:"0"`
 }
 
 // PlanReadOutput is plan_read's result: read's window of the file (line
@@ -35,47 +33,31 @@ type PlanReadOutput struct {
 	Attached         bool          `json:"attached"`
 }
 
-// PlanReadTool reads a plan with its parsed frontmatter and steps.
-type PlanReadTool struct{}
-
-// Spec implements Tool.
-func (PlanReadTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "plan_read",
-		Description: planReadDescription,
-		Parameters: object(nil, map[string]prop{
-			"path":   str(""),
-			"name":   str(""),
-			"offset": integer("", 0),
-			"limit":  integer("", 0),
-		}),
-	}, Guard: guard.Decl{
+// planReadTool reads a plan with its parsed frontmatter and steps.
+var planReadTool = New(Def[PlanReadParams]{
+	Name: "plan_read", Description: planReadDescription, Kind: "read",
+	Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
 		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	}}
-}
+	},
+	Title: planReadTitle,
+	Run:   runPlanRead,
+})
 
-// Kind implements Tool.
-func (PlanReadTool) Kind() string { return "read" }
-
-// Title implements Tool.
-func (PlanReadTool) Title(args json.RawMessage) string {
-	if p := argString(args, "path"); p != "" {
-		return title("read plan", p)
+// planReadTitle is plan_read's title of a call.
+func planReadTitle(p PlanReadParams) string {
+	if p.Path != "" {
+		return title("read plan", p.Path)
 	}
-	if n := argString(args, "name"); n != "" {
-		return title("read plan", n)
+	if p.Name != "" {
+		return title("read plan", p.Name)
 	}
 	return "read the plan"
 }
 
-// Run implements Tool.
-func (PlanReadTool) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p PlanReadParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runPlanRead runs plan_read.
+func runPlanRead(_ context.Context, env Env, p PlanReadParams) (Result, error) {
 	if p.Offset < 0 || p.Limit < 0 {
 		return Failf("offset and limit must not be negative"), nil
 	}

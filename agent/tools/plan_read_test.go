@@ -52,7 +52,7 @@ func TestPlanRead(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newFake(t, planFiles)
 			env.planFile = tt.attached
-			r := call(t, PlanReadTool{}, env, tt.args)
+			r := call(t, planReadTool, env, tt.args)
 			if tt.wantError != nil {
 				wantFail(t, r, tt.wantError...)
 				return
@@ -69,7 +69,7 @@ func TestPlanRead(t *testing.T) {
 			// The content is read's window of the file, as it is (a legacy
 			// plan's included): same numbering, same lines.
 			var want ReadOutput
-			value(t, call(t, ReadTool{}, env, fmt.Sprintf(`{"path":%q,"offset":%d,"limit":%d}`, tt.path, tt.window[0], tt.window[1]-tt.window[0]+1)), &want)
+			value(t, call(t, readTool, env, fmt.Sprintf(`{"path":%q,"offset":%d,"limit":%d}`, tt.path, tt.window[0], tt.window[1]-tt.window[0]+1)), &want)
 			if got.ReadOutput != want {
 				t.Errorf("window = %+v\nread gives %+v", got.ReadOutput, want)
 			}
@@ -88,14 +88,14 @@ func TestPlanRead(t *testing.T) {
 func TestBrokenFrontmatterCanBeReadAndRepaired(t *testing.T) {
 	broken := "---\ntitle: [unclosed\nstatus: draft\n---\n- [ ] step\n"
 	env := newFake(t, map[string]string{"plans/b.plan": broken})
-	r := call(t, PlanReadTool{}, env, `{"path":"plans/b.plan"}`)
+	r := call(t, planReadTool, env, `{"path":"plans/b.plan"}`)
 	var got PlanReadOutput
 	value(t, r, &got)
 	if got.Metadata != nil || got.FrontmatterError == "" || got.StepsTotal != 1 {
 		t.Errorf("got metadata %+v, frontmatter_error %q, %d steps", got.Metadata, got.FrontmatterError, got.StepsTotal)
 	}
 	var edited PlanEditOutput
-	value(t, call(t, PlanEditTool{}, env, `{"path":"plans/b.plan","old_string":"title: [unclosed","new_string":"title: Fixed"}`), &edited)
+	value(t, call(t, planEditTool, env, `{"path":"plans/b.plan","old_string":"title: [unclosed","new_string":"title: Fixed"}`), &edited)
 	if edited.Metadata == nil || edited.Metadata.Title != "Fixed" {
 		t.Errorf("repaired metadata = %+v", edited.Metadata)
 	}

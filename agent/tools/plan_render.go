@@ -12,8 +12,8 @@ import (
 // StepNumber is accepted for models that number their steps; the steps are
 // rendered in the order given.
 type PlanStepInput struct {
-	StepNumber    int      `json:"step_number,omitempty"`
-	Action        string   `json:"action"`
+	StepNumber    int      `json:"step_number,omitempty" minimum:"0"`
+	Action        string   `json:"action" description:"One verifiable action."`
 	Reason        string   `json:"reason,omitempty"`
 	ToolsNeeded   []string `json:"tools_needed,omitempty"`
 	EstimatedTime string   `json:"estimated_time,omitempty"`

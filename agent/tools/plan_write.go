@@ -3,14 +3,12 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"path"
 	"strings"
 	"time"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -22,10 +20,10 @@ var planWriteDescription string
 // (markdown), or the structured form goal, steps, estimated_total_time,
 // risks, prerequisites.
 type PlanWriteParams struct {
-	Title              string          `json:"title,omitempty"`
+	Title              string          `json:"title,omitempty" description:"Required with content; default: the goal."`
 	Content            *string         `json:"content,omitempty"`
 	Path               string          `json:"path,omitempty"`
-	Status             string          `json:"status,omitempty"`
+	Status             string          `json:"status,omitempty" enum:"draft,approved,implemented,archived"`
 	Goal               string          `json:"goal,omitempty"`
 	Steps              []PlanStepInput `json:"steps,omitempty"`
 	EstimatedTotalTime string          `json:"estimated_total_time,omitempty"`
@@ -42,68 +40,41 @@ type PlanWriteOutput struct {
 	Metadata PlanMetadata `json:"metadata"`
 }
 
-// PlanWriteTool writes a `.plan` document with its frontmatter, naming it
+// planWriteTool writes a `.plan` document with its frontmatter, naming it
 // when no path is given.
-type PlanWriteTool struct {
-	now     func() time.Time // nil: time.Now
+var planWriteTool = planWriter{}.tool()
+
+// planWriter is plan_write with its clock and the random source that names
+// new plans (nil: the real ones; tests fix them).
+type planWriter struct {
+	now     func() time.Time
 	newRand func() *rand.Rand
 }
 
-// Spec implements Tool.
-func (PlanWriteTool) Spec() Spec {
-	step := prop{
-		"type": "object",
-		"properties": map[string]prop{
-			"step_number":    integer("", 0),
-			"action":         str("One verifiable action."),
-			"reason":         str(""),
-			"tools_needed":   stringList(""),
-			"estimated_time": str(""),
+// tool is plan_write with w's clock and random source.
+func (w planWriter) tool() Tool {
+	return New(Def[PlanWriteParams]{
+		Name: "plan_write", Description: planWriteDescription, Kind: "edit",
+		Guard: guard.Decl{
+			Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit,
+			Paths:       []guard.PathArg{{Name: "path", Role: guard.Target, Optional: true}},
+			Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
 		},
-		"required":             []string{"action"},
-		"additionalProperties": false,
-	}
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "plan_write",
-		Description: planWriteDescription,
-		Parameters: object(nil, map[string]prop{
-			"title":                str("Required with content; default: the goal."),
-			"content":              str(""),
-			"path":                 str(""),
-			"status":               enum("", "draft", "approved", "implemented", "archived"),
-			"goal":                 str(""),
-			"steps":                {"type": "array", "items": step},
-			"estimated_total_time": str(""),
-			"risks":                stringList(""),
-			"prerequisites":        stringList(""),
-		}),
-	}, Guard: guard.Decl{
-		Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target, Optional: true}},
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	}}
+		Title: func(p PlanWriteParams) string {
+			if p.Path != "" {
+				return title("write plan", p.Path)
+			}
+			if p.Title != "" {
+				return title("write plan:", p.Title)
+			}
+			return "write a new plan"
+		},
+		Run: w.run,
+	})
 }
 
-// Kind implements Tool.
-func (PlanWriteTool) Kind() string { return "edit" }
-
-// Title implements Tool.
-func (PlanWriteTool) Title(args json.RawMessage) string {
-	if p := argString(args, "path"); p != "" {
-		return title("write plan", p)
-	}
-	if t := argString(args, "title"); t != "" {
-		return title("write plan:", t)
-	}
-	return "write a new plan"
-}
-
-// Run implements Tool.
-func (t PlanWriteTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p PlanWriteParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// run runs plan_write.
+func (w planWriter) run(ctx context.Context, env Env, p PlanWriteParams) (Result, error) {
 	titleText, body, err := p.body()
 	if err != nil {
 		return Failf("%v", err), nil
@@ -117,12 +88,12 @@ func (t PlanWriteTool) Run(ctx context.Context, env Env, args json.RawMessage) (
 	if err := statusForMode(env, status); err != nil {
 		return Failf("%v", err), nil
 	}
-	rp, fail := t.target(env, p.Path)
+	rp, fail := w.target(env, p.Path)
 	if fail != nil {
 		return *fail, nil
 	}
 	ws := env.Workspace()
-	meta := workspace.PlanMeta{Title: titleText, Status: status, CreatedAt: t.clock().UTC().Truncate(time.Second)}
+	meta := workspace.PlanMeta{Title: titleText, Status: status, CreatedAt: w.clock().UTC().Truncate(time.Second)}
 	if exists(ws, rp) {
 		// Rewriting a plan keeps its creation time.
 		if old, err := ws.ReadFile(rp); err == nil {
@@ -188,7 +159,7 @@ func (p PlanWriteParams) body() (string, string, error) {
 // target resolves the plan's path: the given one (a .plan file), or a new
 // three-word name in the plans folder that no plan has yet (on disk or in the
 // editor).
-func (t PlanWriteTool) target(env Env, given string) (workspace.Path, *Result) {
+func (w planWriter) target(env Env, given string) (workspace.Path, *Result) {
 	ws := env.Workspace()
 	if strings.TrimSpace(given) != "" {
 		rp, fail := resolve(env, "path", given)
@@ -211,20 +182,20 @@ func (t PlanWriteTool) target(env Env, given string) (workspace.Path, *Result) {
 		p, err := ws.Resolve(path.Join(dir, name+".plan"))
 		return err == nil && exists(ws, p)
 	}
-	name := workspace.NewPlanName(t.rng(), taken)
+	name := workspace.NewPlanName(w.rng(), taken)
 	return resolve(env, "path", path.Join(dir, name+".plan"))
 }
 
-func (t PlanWriteTool) clock() time.Time {
-	if t.now != nil {
-		return t.now()
+func (w planWriter) clock() time.Time {
+	if w.now != nil {
+		return w.now()
 	}
 	return time.Now()
 }
 
-func (t PlanWriteTool) rng() *rand.Rand {
-	if t.newRand != nil {
-		return t.newRand()
+func (w planWriter) rng() *rand.Rand {
+	if w.newRand != nil {
+		return w.newRand()
 	}
 	return rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 }

@@ -19,12 +19,12 @@ import (
 
 var fixedNow = time.Date(2025, 1, 15, 10, 30, 0, 0, time.UTC)
 
-// seeded returns a PlanWriteTool with a fixed clock and random seed.
-func seeded(seed uint64) PlanWriteTool {
-	return PlanWriteTool{
+// seeded returns plan_write with a fixed clock and random seed.
+func seeded(seed uint64) Tool {
+	return planWriter{
 		now:     func() time.Time { return fixedNow },
 		newRand: func() *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) },
-	}
+	}.tool()
 }
 
 var planNameRE = regexp.MustCompile(`^plans/[a-z]+-[a-z]+-[a-z]+\.plan$`)

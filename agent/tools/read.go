@@ -3,13 +3,11 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -20,8 +18,8 @@ var readDescription string
 // ReadParams are the arguments of read.
 type ReadParams struct {
 	Path   string `json:"path"`
-	Offset int    `json:"offset,omitempty"`
-	Limit  int    `json:"limit,omitempty"`
+	Offset int    `json:"offset,omitempty" minimum:"0" description:"First line, 1-based."`
+	Limit  int    `json:"limit,omitempty" minimum:"0" description:"Number of lines."`
 }
 
 // ReadOutput is read's result: a window of the file, line-numbered, and the
@@ -42,38 +40,20 @@ type ReadOutput struct {
 // that would be larger ends at the last whole line that fits.
 const MaxReadBytes = 50 << 10
 
-// ReadTool reads a text file of the workspace (the editor's unsaved text wins).
-type ReadTool struct{}
-
-// Spec implements Tool.
-func (ReadTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "read",
-		Description: readDescription,
-		Parameters: object([]string{"path"}, map[string]prop{
-			"path":   str(""),
-			"offset": integer("First line, 1-based.", 0),
-			"limit":  integer("Number of lines.", 0),
-		}),
-	}, Guard: guard.Decl{
+// readTool reads a text file of the workspace (the editor's unsaved text wins).
+var readTool = New(Def[ReadParams]{
+	Name: "read", Description: readDescription, Kind: "read",
+	Guard: guard.Decl{
 		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source}},
 		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	}}
-}
+	},
+	Title: func(p ReadParams) string { return title("read", p.Path) },
+	Run:   runRead,
+})
 
-// Kind implements Tool.
-func (ReadTool) Kind() string { return "read" }
-
-// Title implements Tool.
-func (ReadTool) Title(args json.RawMessage) string { return title("read", argString(args, "path")) }
-
-// Run implements Tool.
-func (ReadTool) Run(_ context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p ReadParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runRead runs read.
+func runRead(_ context.Context, env Env, p ReadParams) (Result, error) {
 	if p.Offset < 0 || p.Limit < 0 {
 		return Failf("offset and limit must not be negative"), nil
 	}

@@ -55,7 +55,7 @@ func TestRead(t *testing.T) {
 			if tt.mode != "" {
 				env.setMode(tt.mode)
 			}
-			r := call(t, ReadTool{}, env, tt.args)
+			r := call(t, readTool, env, tt.args)
 			if tt.wantError != nil {
 				wantFail(t, r, tt.wantError...)
 				return
@@ -76,7 +76,7 @@ func TestReadByteCap(t *testing.T) {
 	text := strings.Repeat(line, 200)       // 200 KB
 	env := newFake(t, map[string]string{"big.txt": text})
 	var got ReadOutput
-	value(t, call(t, ReadTool{}, env, `{"path":"big.txt"}`), &got)
+	value(t, call(t, readTool, env, `{"path":"big.txt"}`), &got)
 	if len(got.Content) > MaxReadBytes || !got.Truncated || got.TotalLines != 200 {
 		t.Fatalf("content %d bytes (cap %d), truncated %v, total %d", len(got.Content), MaxReadBytes, got.Truncated, got.TotalLines)
 	}
@@ -89,7 +89,7 @@ func TestReadByteCap(t *testing.T) {
 		t.Fatalf("continue = %q, want %q", got.Continue, want)
 	}
 	var next ReadOutput
-	value(t, call(t, ReadTool{}, env, fmt.Sprintf(`{"path":"big.txt","offset":%d}`, wantEnd+1)), &next)
+	value(t, call(t, readTool, env, fmt.Sprintf(`{"path":"big.txt","offset":%d}`, wantEnd+1)), &next)
 	if next.StartLine != wantEnd+1 || !strings.HasPrefix(next.Content, fmt.Sprintf("%6d\t", wantEnd+1)) {
 		t.Fatalf("reading on: start %d, content %q…", next.StartLine, next.Content[:min(20, len(next.Content))])
 	}
@@ -99,7 +99,7 @@ func TestReadSeesEditorBuffer(t *testing.T) {
 	env := newFake(t, map[string]string{"a.txt": "disk\n"})
 	env.ws.Overlay().Open(env.path("a.txt"), 1, "buffer\n")
 	var got ReadOutput
-	value(t, call(t, ReadTool{}, env, `{"path":"a.txt"}`), &got)
+	value(t, call(t, readTool, env, `{"path":"a.txt"}`), &got)
 	if got.Content != "     1\tbuffer\n" || got.Hash != workspace.Hash("buffer\n") {
 		t.Errorf("read = %+v, want the editor's text", got)
 	}

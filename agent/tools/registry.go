@@ -12,12 +12,12 @@ import (
 // here (see docs/contributing.md).
 func All() []Tool {
 	return []Tool{
-		ReadTool{}, LsTool{}, GlobTool{}, GrepTool{},
-		WriteTool{}, EditTool{}, MvTool{}, RmTool{}, MkdirTool{}, TouchTool{},
-		RunTool{},
-		AskUserTool{},
-		EnterPlanModeTool{}, ExitPlanModeTool{},
-		PlanWriteTool{}, PlanReadTool{}, PlanEditTool{}, PlanListTool{},
+		readTool, lsTool, globTool, grepTool,
+		writeTool, editTool, mvTool, rmTool, mkdirTool, touchTool,
+		runTool,
+		askUserTool,
+		enterPlanModeTool, exitPlanModeTool,
+		planWriteTool, planReadTool, planEditTool, planListTool,
 	}
 }
 

@@ -3,9 +3,7 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -25,37 +23,20 @@ type RmOutput struct {
 	WasDir  bool   `json:"was_dir,omitempty"`
 }
 
-// RmTool deletes a file or folder.
-type RmTool struct{}
-
-// Spec implements Tool.
-func (RmTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "rm",
-		Description: rmDescription,
-		Parameters: object([]string{"path"}, map[string]prop{
-			"path":      str(""),
-			"recursive": boolean(""),
-		}),
-	}, Guard: guard.Decl{
+// rmTool deletes a file or folder.
+var rmTool = New(Def[RmParams]{
+	Name: "rm", Description: rmDescription, Kind: "delete",
+	Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindDelete,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
 		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	}}
-}
+	},
+	Title: func(p RmParams) string { return title("rm", p.Path) },
+	Run:   runRm,
+})
 
-// Kind implements Tool.
-func (RmTool) Kind() string { return "delete" }
-
-// Title implements Tool.
-func (RmTool) Title(args json.RawMessage) string { return title("rm", argString(args, "path")) }
-
-// Run implements Tool.
-func (RmTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p RmParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runRm runs rm.
+func runRm(ctx context.Context, env Env, p RmParams) (Result, error) {
 	rp, fail := resolve(env, "path", p.Path)
 	if fail != nil {
 		return *fail, nil

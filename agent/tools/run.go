@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -26,8 +25,8 @@ const (
 // RunParams are the arguments of run.
 type RunParams struct {
 	Command     string `json:"command"`
-	Cwd         string `json:"cwd,omitempty"`
-	TimeoutSecs int    `json:"timeout_secs,omitempty"`
+	Cwd         string `json:"cwd,omitempty" description:"Default: root."`
+	TimeoutSecs int    `json:"timeout_secs,omitempty" minimum:"1" description:"Default from the configuration, at most 600."`
 }
 
 // RunOutput is run's result. A non-zero exit code is still a successful call:
@@ -40,38 +39,20 @@ type RunOutput struct {
 	Warning    string `json:"warning,omitempty"`
 }
 
-// RunTool runs a shell command in the workspace, after the user confirmed it.
-type RunTool struct{}
-
-// Spec implements Tool.
-func (RunTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "run",
-		Description: runDescription,
-		Parameters: object([]string{"command"}, map[string]prop{
-			"command":      str(""),
-			"cwd":          str("Default: root."),
-			"timeout_secs": integer("Default from the configuration, at most 600.", 1),
-		}),
-	}, Guard: guard.Decl{
+// runTool runs a shell command in the workspace, after the user confirmed it.
+var runTool = New(Def[RunParams]{
+	Name: "run", Description: runDescription, Kind: "execute",
+	Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindExecute,
 		Paths:       []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}},
 		Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly,
-	}}
-}
+	},
+	Title: func(p RunParams) string { return title("run", p.Command) },
+	Run:   runRun,
+})
 
-// Kind implements Tool.
-func (RunTool) Kind() string { return "execute" }
-
-// Title implements Tool.
-func (RunTool) Title(args json.RawMessage) string { return title("run", argString(args, "command")) }
-
-// Run implements Tool.
-func (RunTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p RunParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runRun runs run.
+func runRun(ctx context.Context, env Env, p RunParams) (Result, error) {
 	command := strings.TrimSpace(p.Command)
 	if command == "" {
 		return Failf("command is required"), nil
@@ -123,6 +104,10 @@ func (RunTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, 
 	// have switched the session to plan mode while the permission question
 	// was open, and the answer (or the allow list) does not outlive that.
 	recheck := func() error {
+		args, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
 		if r := env.Guard().CheckCall(env.State(), "run", args); r != nil {
 			r.Hint = "the session is no longer in build mode, so the command did not start; " + r.Hint
 			return r

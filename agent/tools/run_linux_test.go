@@ -32,7 +32,7 @@ func TestRunCancelKillsProcessGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() {
-		r, err := RunTool{}.Run(ctx, env, args)
+		r, err := runTool.Run(ctx, env, args)
 		done <- outcome{r, err}
 	}()
 	pid, err := proctest.ReadPid(fifo) // blocks until the shell opens it to write the child's pid

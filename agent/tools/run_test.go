@@ -47,7 +47,7 @@ func TestRun(t *testing.T) {
 			env.confirm = !tt.reject
 			env.confirmErr = tt.confirmEr
 			env.unsaved = tt.unsaved
-			r := call(t, RunTool{}, env, tt.args)
+			r := call(t, runTool, env, tt.args)
 			if asked := len(env.confirmed) > 0; asked != tt.confirmed {
 				t.Errorf("ConfirmRun asked = %v, want %v", asked, tt.confirmed)
 			}
@@ -68,7 +68,7 @@ func TestRun(t *testing.T) {
 func TestRunTimeout(t *testing.T) {
 	env := newFake(t, nil)
 	var got RunOutput
-	value(t, call(t, RunTool{}, env, `{"command":"echo started; sleep 100","timeout_secs":1}`), &got)
+	value(t, call(t, runTool, env, `{"command":"echo started; sleep 100","timeout_secs":1}`), &got)
 	if !got.TimedOut || got.ExitCode != 128+int(syscall.SIGKILL) || got.Output != "started\n" {
 		t.Errorf("result = %+v, want timed out, killed, with the output so far", got)
 	}
@@ -82,7 +82,7 @@ func TestRunOutputCap(t *testing.T) {
 		t.Skipf("seq: %v", err)
 	}
 	var got RunOutput
-	value(t, call(t, RunTool{}, env, `{"command":"seq 1 1000"}`), &got)
+	value(t, call(t, runTool, env, `{"command":"seq 1 1000"}`), &got)
 	want := fmt.Sprintf("%s\n… %d bytes omitted …\n%s", full[:32], len(full)-64, full[len(full)-32:])
 	if got.Output != want {
 		t.Errorf("output =\n%q\nwant\n%q", got.Output, want)
@@ -125,7 +125,7 @@ func TestRunCancelledWhileAsking(t *testing.T) {
 	env.confirm, env.confirmErr = false, context.Canceled
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, err := RunTool{}.Run(ctx, env, []byte(`{"command":"touch ran.txt"}`))
+	r, err := runTool.Run(ctx, env, []byte(`{"command":"touch ran.txt"}`))
 	if err != nil {
 		t.Fatalf("Go error %v, want a tool result the model reads", err)
 	}
@@ -141,7 +141,7 @@ func TestRunCancelledWhileAsking(t *testing.T) {
 func TestRunRereadsModeBeforeStart(t *testing.T) {
 	env := newFake(t, nil)
 	env.onConfirm = func() { env.setMode(guard.ModePlan) }
-	r := call(t, RunTool{}, env, `{"command":"touch ran.txt"}`)
+	r := call(t, runTool, env, `{"command":"touch ran.txt"}`)
 	if r.Refusal == nil || r.Refusal.ToolName != "run" || r.Refusal.ToolKind != guard.KindExecute || r.Error != guard.RefusalMessage {
 		t.Fatalf("result = %+v, want the plan-mode refusal", r)
 	}

@@ -3,60 +3,176 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
 )
 
-// prop is the JSON Schema of one tool parameter.
-type prop map[string]any
+// schemaOf derives the JSON Schema of a tool's parameters from its params
+// struct: an object whose properties are the struct's JSON fields (embedded
+// structs flattened), nothing else allowed. A field is required unless its
+// json tag says omitempty. Its type gives its schema: string, boolean,
+// integer, number, array (of the element's schema), object (a struct, nested
+// by the same rules; a map: any object), or {} (an interface: any value).
+// These tags add to a field's schema:
+//
+//	description:"…"   the field's description (none when the name says it all)
+//	enum:"a,b,c"       a string field's allowed values
+//	default:"…"        the default, in the field's type
+//	minimum:"0"        an integer or number field's bounds (and maximum)
+//	minItems:"1"       an array field's length bounds (and maxItems)
+//
+// Keys come out sorted and required in field order, as json.Marshal writes a
+// map: the bytes are what agent/tools/testdata/tooldefs.golden.jsonl pins.
+func schemaOf(t reflect.Type) (json.RawMessage, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("params type %s is not a struct", t)
+	}
+	s, err := typeSchema(t)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
 
-// object is the JSON Schema of a tool's parameters: an object with the given
-// properties, the named ones required, and nothing else allowed.
-func object(required []string, props map[string]prop) json.RawMessage {
-	for _, r := range required {
-		if _, ok := props[r]; !ok {
-			panic(fmt.Sprintf("tools: required parameter %q has no schema", r))
+// typeSchema is the schema of a Go type.
+func typeSchema(t reflect.Type) (map[string]any, error) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return map[string]any{"type": "string"}, nil
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}, nil
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}, nil
+	case reflect.Slice, reflect.Array:
+		items, err := typeSchema(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"type": "array", "items": items}, nil
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("map type %s: JSON object keys are strings", t)
+		}
+		return map[string]any{"type": "object"}, nil
+	case reflect.Interface:
+		return map[string]any{}, nil
+	case reflect.Struct:
+		props := map[string]any{}
+		required := []string{}
+		if err := addFields(t, props, &required); err != nil {
+			return nil, err
+		}
+		return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}, nil
+	}
+	return nil, fmt.Errorf("type %s has no JSON Schema", t)
+}
+
+// addFields adds the schemas of t's JSON fields to props, and the names of
+// the required ones to required.
+func addFields(t reflect.Type, props map[string]any, required *[]string) error {
+	for f := range t.Fields() {
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if err := addFields(et, props, required); err != nil {
+				return err
+			}
+			continue
+		}
+		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, dup := props[name]; dup {
+			return fmt.Errorf("%s: two fields are called %q", t, name)
+		}
+		s, err := fieldSchema(f)
+		if err != nil {
+			return fmt.Errorf("%s.%s: %w", t, f.Name, err)
+		}
+		props[name] = s
+		if !strings.Contains(","+opts+",", ",omitempty,") {
+			*required = append(*required, name)
 		}
 	}
-	if required == nil {
-		required = []string{}
-	}
-	b, err := json.Marshal(map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"required":             required,
-		"additionalProperties": false,
-	})
+	return nil
+}
+
+// fieldSchema is the schema of a struct field: its type's, with its tags.
+func fieldSchema(f reflect.StructField) (map[string]any, error) {
+	s, err := typeSchema(f.Type)
 	if err != nil {
-		panic(fmt.Sprintf("tools: parameter schema: %v", err))
+		return nil, err
 	}
-	return b
-}
-
-// described adds desc to p unless it is empty: a parameter whose name says it
-// all goes without a description, which every request would carry.
-func described(p prop, desc string) prop {
-	if desc != "" {
-		p["description"] = desc
+	typ, _ := s["type"].(string)
+	if d := f.Tag.Get("description"); d != "" {
+		s["description"] = d
 	}
-	return p
+	if e, ok := f.Tag.Lookup("enum"); ok {
+		if typ != "string" {
+			return nil, fmt.Errorf("enum on a %s", schemaTypeName(typ))
+		}
+		s["enum"] = strings.Split(e, ",")
+	}
+	if v, ok := f.Tag.Lookup("default"); ok {
+		if s["default"], err = parseTagValue(typ, v); err != nil {
+			return nil, fmt.Errorf("default: %w", err)
+		}
+	}
+	for _, key := range []string{"minimum", "maximum"} {
+		if v, ok := f.Tag.Lookup(key); ok {
+			if typ != "integer" && typ != "number" {
+				return nil, fmt.Errorf("%s on a %s", key, schemaTypeName(typ))
+			}
+			if s[key], err = parseTagValue(typ, v); err != nil {
+				return nil, fmt.Errorf("%s: %w", key, err)
+			}
+		}
+	}
+	for _, key := range []string{"minItems", "maxItems"} {
+		if v, ok := f.Tag.Lookup(key); ok {
+			if typ != "array" {
+				return nil, fmt.Errorf("%s on a %s", key, schemaTypeName(typ))
+			}
+			if s[key], err = parseTagValue("integer", v); err != nil {
+				return nil, fmt.Errorf("%s: %w", key, err)
+			}
+		}
+	}
+	return s, nil
 }
 
-// str is a string parameter.
-func str(desc string) prop { return described(prop{"type": "string"}, desc) }
-
-// enum is a string parameter limited to values.
-func enum(desc string, values ...string) prop {
-	return described(prop{"type": "string", "enum": values}, desc)
+// parseTagValue reads a tag's value as a JSON value of schema type typ.
+func parseTagValue(typ, v string) (any, error) {
+	switch typ {
+	case "string":
+		return v, nil
+	case "integer":
+		return strconv.Atoi(v)
+	case "number":
+		return strconv.ParseFloat(v, 64)
+	case "boolean":
+		return strconv.ParseBool(v)
+	}
+	return nil, fmt.Errorf("no tag value for a %s", schemaTypeName(typ))
 }
 
-// integer is an integer parameter with a minimum.
-func integer(desc string, minimum int) prop {
-	return described(prop{"type": "integer", "minimum": minimum}, desc)
-}
-
-// boolean is a boolean parameter.
-func boolean(desc string) prop { return described(prop{"type": "boolean"}, desc) }
-
-// stringList is an array-of-strings parameter.
-func stringList(desc string) prop {
-	return described(prop{"type": "array", "items": prop{"type": "string"}}, desc)
+// schemaTypeName names a schema type for an error.
+func schemaTypeName(typ string) string {
+	if typ == "" {
+		return "value of any type"
+	}
+	return typ
 }

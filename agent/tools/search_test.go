@@ -45,7 +45,7 @@ func TestLs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newFake(t, searchFiles)
-			r := call(t, LsTool{}, env, tt.args)
+			r := call(t, lsTool, env, tt.args)
 			if tt.wantError != nil {
 				wantFail(t, r, tt.wantError...)
 				return
@@ -79,7 +79,7 @@ func TestGlob(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newFake(t, searchFiles)
-			r := call(t, GlobTool{}, env, tt.args)
+			r := call(t, globTool, env, tt.args)
 			if tt.wantError != nil {
 				wantFail(t, r, tt.wantError...)
 				return
@@ -122,7 +122,7 @@ func TestGrep(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newFake(t, searchFiles)
-			r := call(t, GrepTool{}, env, tt.args)
+			r := call(t, grepTool, env, tt.args)
 			if tt.wantError != nil {
 				wantFail(t, r, tt.wantError...)
 				return
@@ -142,7 +142,7 @@ func TestGrep(t *testing.T) {
 func TestGrepTruncates(t *testing.T) {
 	env := newFake(t, map[string]string{"a.txt": "x\nx\nx\nx\n"})
 	var got GrepOutput
-	value(t, call(t, GrepTool{}, env, `{"pattern":"x","max_results":2}`), &got)
+	value(t, call(t, grepTool, env, `{"pattern":"x","max_results":2}`), &got)
 	if len(got.Matches) != 2 || !got.Truncated {
 		t.Errorf("got %d matches, truncated %v; want 2, true", len(got.Matches), got.Truncated)
 	}
@@ -154,7 +154,7 @@ func TestGrepByteCap(t *testing.T) {
 	line := "match " + strings.Repeat("y", 1994) + "\n"
 	env := newFake(t, map[string]string{"a.txt": strings.Repeat(line, 1000)})
 	var got GrepOutput
-	r := call(t, GrepTool{}, env, `{"pattern":"match","max_results":1000}`)
+	r := call(t, grepTool, env, `{"pattern":"match","max_results":1000}`)
 	value(t, r, &got)
 	if !got.Truncated || len(got.Matches) == 0 || len(got.Matches) >= 1000 {
 		t.Fatalf("got %d matches, truncated %v", len(got.Matches), got.Truncated)

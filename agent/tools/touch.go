@@ -3,9 +3,7 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -24,37 +22,21 @@ type TouchOutput struct {
 	Created bool   `json:"created"`
 }
 
-// TouchTool creates an empty file if it does not exist; an existing file only
+// touchTool creates an empty file if it does not exist; an existing file only
 // gets a new modification time.
-type TouchTool struct{}
-
-// Spec implements Tool.
-func (TouchTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "touch",
-		Description: touchDescription,
-		Parameters: object([]string{"path"}, map[string]prop{
-			"path": str(""),
-		}),
-	}, Guard: guard.Decl{
+var touchTool = New(Def[TouchParams]{
+	Name: "touch", Description: touchDescription, Kind: "edit",
+	Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
 		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	}}
-}
+	},
+	Title: func(p TouchParams) string { return title("touch", p.Path) },
+	Run:   runTouch,
+})
 
-// Kind implements Tool.
-func (TouchTool) Kind() string { return "edit" }
-
-// Title implements Tool.
-func (TouchTool) Title(args json.RawMessage) string { return title("touch", argString(args, "path")) }
-
-// Run implements Tool.
-func (TouchTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p TouchParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runTouch runs touch.
+func runTouch(ctx context.Context, env Env, p TouchParams) (Result, error) {
 	rp, fail := resolve(env, "path", p.Path)
 	if fail != nil {
 		return *fail, nil

@@ -3,9 +3,7 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 
-	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -16,7 +14,7 @@ var writeDescription string
 // WriteParams are the arguments of write.
 type WriteParams struct {
 	Path    string  `json:"path"`
-	Content *string `json:"content"`
+	Content *string `json:"content" description:"The complete new text."`
 }
 
 // WriteOutput is write's result.
@@ -27,37 +25,20 @@ type WriteOutput struct {
 	Hash    string `json:"hash"`
 }
 
-// WriteTool creates a file or replaces its whole content.
-type WriteTool struct{}
-
-// Spec implements Tool.
-func (WriteTool) Spec() Spec {
-	return Spec{ToolSpec: llm.ToolSpec{
-		Name:        "write",
-		Description: writeDescription,
-		Parameters: object([]string{"path", "content"}, map[string]prop{
-			"path":    str(""),
-			"content": str("The complete new text."),
-		}),
-	}, Guard: guard.Decl{
+// writeTool creates a file or replaces its whole content.
+var writeTool = New(Def[WriteParams]{
+	Name: "write", Description: writeDescription, Kind: "edit",
+	Guard: guard.Decl{
 		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
 		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
 		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	}}
-}
+	},
+	Title: func(p WriteParams) string { return title("write", p.Path) },
+	Run:   runWrite,
+})
 
-// Kind implements Tool.
-func (WriteTool) Kind() string { return "edit" }
-
-// Title implements Tool.
-func (WriteTool) Title(args json.RawMessage) string { return title("write", argString(args, "path")) }
-
-// Run implements Tool.
-func (WriteTool) Run(ctx context.Context, env Env, args json.RawMessage) (Result, error) {
-	var p WriteParams
-	if err := parseArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
-	}
+// runWrite runs write.
+func runWrite(ctx context.Context, env Env, p WriteParams) (Result, error) {
 	if p.Content == nil {
 		return Failf("content is required (use an empty string for an empty file)"), nil
 	}

@@ -36,7 +36,7 @@ func TestWrite(t *testing.T) {
 			if tt.mode != "" {
 				env.setMode(tt.mode)
 			}
-			r := call(t, WriteTool{}, env, tt.args)
+			r := call(t, writeTool, env, tt.args)
 			switch {
 			case tt.refused:
 				wantRefused(t, r, "write")
@@ -73,7 +73,7 @@ func TestWrite(t *testing.T) {
 func TestWriteApplyFailure(t *testing.T) {
 	env := newFake(t, map[string]string{"a.go": "package a\n"})
 	env.applyErr = errors.New("the editor refused the edit: document changed")
-	r := call(t, WriteTool{}, env, `{"path":"a.go","content":"x"}`)
+	r := call(t, writeTool, env, `{"path":"a.go","content":"x"}`)
 	wantFail(t, r, "the editor refused the edit")
 	if r.Refusal != nil {
 		t.Errorf("an editor failure is not a refusal: %+v", r.Refusal)
@@ -136,7 +136,7 @@ func TestEdit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newFake(t, map[string]string{"f.txt": orig})
-			r := call(t, EditTool{}, env, tt.args)
+			r := call(t, editTool, env, tt.args)
 			if tt.wantError != nil {
 				wantFail(t, r, tt.wantError...)
 				if got := env.file("f.txt"); got != orig {
@@ -160,17 +160,17 @@ func TestEdit(t *testing.T) {
 func TestEditHashChainsAndPlanMode(t *testing.T) {
 	env := newFake(t, map[string]string{"f.txt": "a\n", "plans/p.plan": "- [ ] step\n"})
 	var first EditOutput
-	value(t, call(t, EditTool{}, env, `{"path":"f.txt","old_string":"a","new_string":"b"}`), &first)
+	value(t, call(t, editTool, env, `{"path":"f.txt","old_string":"a","new_string":"b"}`), &first)
 	// The returned hash is valid as the next last_read_hash.
 	var second EditOutput
-	value(t, call(t, EditTool{}, env, `{"path":"f.txt","old_string":"b","new_string":"c","last_read_hash":"`+first.Hash+`"}`), &second)
+	value(t, call(t, editTool, env, `{"path":"f.txt","old_string":"b","new_string":"c","last_read_hash":"`+first.Hash+`"}`), &second)
 	if env.file("f.txt") != "c\n" {
 		t.Fatalf("file = %q", env.file("f.txt"))
 	}
 
 	env.setMode(guard.ModePlan)
-	wantRefused(t, call(t, EditTool{}, env, `{"path":"f.txt","old_string":"c","new_string":"d"}`), "edit")
-	value(t, call(t, EditTool{}, env, `{"path":"plans/p.plan","old_string":"[ ]","new_string":"[x]"}`), &second)
+	wantRefused(t, call(t, editTool, env, `{"path":"f.txt","old_string":"c","new_string":"d"}`), "edit")
+	value(t, call(t, editTool, env, `{"path":"plans/p.plan","old_string":"[ ]","new_string":"[x]"}`), &second)
 	if got := env.written["plans/p.plan"]; got != "- [x] step\n" {
 		t.Errorf("PlanWritten = %q", got)
 	}
