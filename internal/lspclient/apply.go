@@ -39,11 +39,6 @@ func (e *Client) applyToDisk(raw json.RawMessage) (bool, string) {
 	return true, ""
 }
 
-// ApplyEdit applies a WorkspaceEdit's JSON to the files on disk.
-func ApplyEdit(raw json.RawMessage) error {
-	return applyEdit(raw, func(string, []workspace.TextEdit) (bool, error) { return false, nil })
-}
-
 // applyEdit applies a WorkspaceEdit; text edits go to an open buffer when
 // buffer takes them (ok true), else to the file on disk.
 func applyEdit(raw json.RawMessage, buffer func(path string, edits []workspace.TextEdit) (bool, error)) error {
