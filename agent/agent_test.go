@@ -34,6 +34,7 @@ type memEditor struct {
 	notes   []string
 	modes   []ModeChange
 	shown   []string
+	applied []ApplyRequest // every request Apply was given, applied or not
 }
 
 func (e *memEditor) Update(_ context.Context, _ string, u any) {
@@ -55,6 +56,9 @@ func (e *memEditor) Notify(_ context.Context, line string) {
 }
 
 func (e *memEditor) Apply(_ context.Context, req ApplyRequest) error {
+	e.mu.Lock()
+	e.applied = append(e.applied, req)
+	e.mu.Unlock()
 	for _, c := range req.Changes {
 		op := guard.Op{Kind: c.Kind, Path: c.Path.Abs}
 		if c.Kind == workspace.ChangeRename {

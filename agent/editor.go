@@ -52,9 +52,14 @@ var ErrNoSurface = errors.New("the editor cannot show these questions")
 
 // ApplyRequest is a set of changes to apply as one undoable edit.
 type ApplyRequest struct {
+	// SessionID is the session the change is made for; "" for none (the
+	// user's archive of a plan).
 	SessionID string
-	Label     string
-	Changes   []workspace.Change
+	// Actor is who makes the change: the tool's name, or
+	// guard.SystemActor for agentls's own plan status changes.
+	Actor   string
+	Label   string
+	Changes []workspace.Change
 	// Check is the guard's last check, with the session's mode read when it is
 	// called. The applier calls it on the operations it is about to send.
 	Check func(ops []guard.Op) error

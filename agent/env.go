@@ -20,7 +20,8 @@ import (
 )
 
 // env is a session as its tools see it (tools.Env). A system env carries
-// out agentls's own status changes: no plan lock holds it back.
+// out agentls's own status changes on the session's behalf, as
+// guard.SystemActor under guard.SystemState.
 type env struct {
 	s      *Session
 	system bool
@@ -43,13 +44,12 @@ func (e *env) Guard() *guard.Guard             { return e.s.m.Guard() }
 func (e *env) Config() config.Config           { return e.s.m.config() }
 func (e *env) PlanFile() string                { return e.s.planFile() }
 
-// State is the session's state; a system env's carries no plan locks.
+// State is the session's state; a system env's is guard.SystemState.
 func (e *env) State() guard.State {
-	st := e.s.State()
 	if e.system {
-		st.Plans = nil
+		return guard.SystemState()
 	}
-	return st
+	return e.s.State()
 }
 
 // Apply runs the guard on the computed changes (mode read now), then hands
@@ -57,9 +57,6 @@ func (e *env) State() guard.State {
 // operations it sends.
 func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace.Change) error {
 	s, m := e.s, e.s.m
-	if r := m.Guard().CheckChanges(e.State(), tool, changes); r != nil {
-		return r
-	}
 	plan := s.planFile()
 	touchesPlan := false
 	for _, c := range changes {
@@ -71,16 +68,7 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 	if touchesPlan {
 		before, _ = m.readPlan(plan)
 	}
-	err := m.editor.Apply(ctx, ApplyRequest{
-		SessionID: s.meta.ID, Label: label, Changes: changes,
-		Check: func(ops []guard.Op) error {
-			if r := m.Guard().CheckOps(e.State(), tool, ops); r != nil {
-				return r
-			}
-			return nil
-		},
-	})
-	if err != nil {
+	if err := m.guardedApply(ctx, s.meta.ID, tool, label, e.State, changes); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -98,6 +86,26 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 		s.planEdited(ctx) // plans.go: other sessions' updates, implemented
 	}
 	return nil
+}
+
+// guardedApply checks changes made by actor (a tool, or guard.SystemActor)
+// under the state that state reads at each check (the mode is read now),
+// then hands them to the editor, whose applier runs the guard once more on
+// the exact operations it sends. sessionID is the session the change is
+// made for ("" for none).
+func (m *Manager) guardedApply(ctx context.Context, sessionID, actor, label string, state func() guard.State, changes []workspace.Change) error {
+	if r := m.Guard().CheckChanges(state(), actor, changes); r != nil {
+		return r
+	}
+	return m.editor.Apply(ctx, ApplyRequest{
+		SessionID: sessionID, Actor: actor, Label: label, Changes: changes,
+		Check: func(ops []guard.Op) error {
+			if r := m.Guard().CheckOps(state(), actor, ops); r != nil {
+				return r
+			}
+			return nil
+		},
+	})
 }
 
 // PlanWritten records a plan the model wrote in this planning phase and

@@ -4,10 +4,16 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
-// setPlanStatus rewrites a plan's status through the editor (guarded like any edit).
+// setPlanStatus rewrites a plan's status through the editor, as
+// guard.SystemActor under guard.SystemState: both layers of the guard check
+// it with plan mode's rules (only the plan document may change) whatever
+// the session's mode, and no plan lock holds it back. s is the session it
+// is done for (its approval, build or completion: its plan updates and
+// approved text follow), or nil for none (the user's archive).
 func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, status workspace.PlanStatus) error {
 	p, err := m.ws.Resolve(rel)
 	if err != nil {
@@ -28,6 +34,11 @@ func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, sta
 	if err != nil {
 		return err
 	}
-	e := &env{s: s, system: true, ctx: ctx} // agentls's own status change: no plan lock holds it back
-	return e.Apply(ctx, "plan_edit", fmt.Sprintf("Mark plan %s %s", rel, status), []workspace.Change{c})
+	label := fmt.Sprintf("%s: mark plan %s %s", guard.SystemActor, rel, status)
+	changes := []workspace.Change{c}
+	if s == nil {
+		return m.guardedApply(ctx, "", guard.SystemActor, label, guard.SystemState, changes)
+	}
+	e := &env{s: s, system: true, ctx: ctx}
+	return e.Apply(ctx, guard.SystemActor, label, changes)
 }

@@ -111,16 +111,15 @@ func (s *Session) completePlan(ctx context.Context) {
 
 // ArchivePlan sets the status of the plan at p (workspace-relative, absolute
 // or a file URI) to archived, the user's end of its lifecycle. Only the
-// frontmatter changes, through the guarded edit path with plan-mode rules
-// (nothing but a `.plan` file can change). It returns the plan's
-// workspace-relative path.
+// frontmatter changes, through the guarded edit path as guard.SystemActor
+// (plan-mode rules: nothing but a `.plan` file can change), for no session.
+// It returns the plan's workspace-relative path.
 func (m *Manager) ArchivePlan(ctx context.Context, p string) (string, error) {
 	wp, err := m.planPath(p)
 	if err != nil {
 		return "", err
 	}
-	user := m.newSession(workspace.ChatMeta{Mode: string(guard.ModePlan), EnteredReason: "user"}, nil)
-	if err := m.setPlanStatus(ctx, user, wp.Rel, workspace.PlanArchived); err != nil {
+	if err := m.setPlanStatus(ctx, nil, wp.Rel, workspace.PlanArchived); err != nil {
 		var fe *workspace.FrontmatterError
 		if errors.As(err, &fe) {
 			return "", invalidf("cannot archive %s: %v", wp.Rel, fe)

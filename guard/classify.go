@@ -216,6 +216,10 @@ func NewTools(decls ...Decl) (*Tools, error) {
 			errs = append(errs, fmt.Sprintf("%q: %s", d.Name, strings.ReplaceAll(err.Error(), "\n", "; ")))
 			continue
 		}
+		if d.Name == SystemActor {
+			errs = append(errs, fmt.Sprintf("%q is agentls's own identity (SystemActor), not a tool name", d.Name))
+			continue
+		}
 		if _, dup := t.byName[d.Name]; dup {
 			errs = append(errs, fmt.Sprintf("%q is declared twice", d.Name))
 			continue
@@ -259,6 +263,9 @@ func (t *Tools) All() []Decl {
 // declared returns the declaration the guard judges tool by, or the refusal
 // of a tool it does not know or cannot judge (in every mode).
 func (g *Guard) declared(st State, tool string) (Decl, *Refusal) {
+	if isSystem(st, tool) {
+		return systemDecl, nil
+	}
 	d, ok := g.tools.Lookup(tool)
 	if !ok {
 		return Decl{}, g.unclassified(st, tool, fmt.Sprintf("%q is not a declared tool", tool))

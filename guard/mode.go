@@ -35,8 +35,8 @@ type State struct {
 	// Session is the id of the session whose call or change is checked.
 	Session string
 	// Plans lists the plans being built right now. A change to one of them
-	// from any session but its builders is refused (ReasonPlanBuilt). nil
-	// means the system identity: agentls's own status changes (approved,
+	// from any session but its builders is refused (ReasonPlanBuilt). It is
+	// nil in SystemState: agentls's own status changes (approved,
 	// implemented, archived), which no plan lock holds back.
 	Plans PlanLocks
 }

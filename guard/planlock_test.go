@@ -23,15 +23,16 @@ var sandboxLocks = testLocks{{Rel: "plans/existing.plan", Builders: []string{"bu
 const (
 	asBuilder = "builder-1"
 	asOther   = "other"
-	asSystem  = "" // State.Plans nil
+	asSystem  = SystemActor // SystemState: no plan locks
 )
 
 // lockState is the State of a lock row.
 func lockState(mode Mode, who string) State {
-	st := stateOf(mode)
-	if who != asSystem {
-		st.Session, st.Plans = who, sandboxLocks
+	if who == asSystem {
+		return SystemState()
 	}
+	st := stateOf(mode)
+	st.Session, st.Plans = who, sandboxLocks
 	return st
 }
 
@@ -71,7 +72,7 @@ var lockCallTable = []lockCallRow{
 	{"planner writes another plan", asOther, plan, "write", `{"path":"plans/notes.plan","content":"x"}`, false, ""},
 	{"planner writes a new plan", asOther, plan, "write", `{"path":"plans/new.plan","content":"x"}`, false, ""},
 	{"planner reads the built plan", asOther, plan, "read", `{"path":"plans/existing.plan"}`, false, ""},
-	{"agentls marks it (system identity)", asSystem, plan, "plan_edit", `{"path":"plans/existing.plan","old_string":"draft","new_string":"archived"}`, false, ""},
+	{"agentls marks it (system identity)", asSystem, plan, SystemActor, `{"path":"plans/existing.plan"}`, false, ""},
 }
 
 // lockOpRow is one attempt at layer 2 on the plan another session builds.
@@ -98,7 +99,7 @@ var lockOpTable = []lockOpRow{
 	{"another build session's edit", asOther, build, "edit", []Op{{Kind: cEdit, Path: "$WS/plans/existing.plan"}}, true, KindFileEdit},
 	{"the builder's edit", asBuilder, build, "plan_edit", []Op{{Kind: cEdit, Path: "$WS/plans/existing.plan"}}, false, ""},
 	{"planner's edit of another plan", asOther, plan, "plan_edit", []Op{{Kind: cEdit, Path: "$WS/plans/notes.plan"}}, false, ""},
-	{"agentls's status change (system identity)", asSystem, plan, "plan_edit", []Op{{Kind: cEdit, Path: "$WS/plans/existing.plan"}}, false, ""},
+	{"agentls's status change (system identity)", asSystem, plan, SystemActor, []Op{{Kind: cEdit, Path: "$WS/plans/existing.plan"}}, false, ""},
 }
 
 func TestPlanLockCallTable(t *testing.T) {

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/guard"
 )
 
 // This file proves that the editor and the model see one list of plans:
@@ -212,5 +215,26 @@ steps:
 	}
 	if ok, _, errText := h.planToolResult("all"); ok || !strings.Contains(errText, want) {
 		t.Fatalf("plan_list: ok=%v %q, want an error containing %q", ok, errText, want)
+	}
+}
+
+// TestServerPlanChangesNameTheSystem: the status changes the server makes
+// (approved by "Approve & Build", archived by "Archive") reach the editor
+// as workspace/applyEdit labelled with agentls's own identity,
+// guard.SystemActor, not with a tool's name.
+func TestServerPlanChangesNameTheSystem(t *testing.T) {
+	h := start(t, setup{files: map[string]string{"plans/lens.plan": lensPlan}})
+	if err := h.command("agentls.buildPlan", map[string]any{"path": "plans/lens.plan"}, nil); err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	if err := h.command("agentls.archivePlan", map[string]any{"path": "plans/lens.plan"}, nil); err != nil {
+		t.Fatalf("archive: %v", err)
+	}
+	want := []string{
+		guard.SystemActor + ": mark plan plans/lens.plan approved",
+		guard.SystemActor + ": mark plan plans/lens.plan archived",
+	}
+	if got := h.applyEditLabels(); !slices.Equal(got, want) {
+		t.Fatalf("applyEdit labels = %q, want %q", got, want)
 	}
 }
