@@ -78,6 +78,10 @@ type AskRequest struct {
 	// Actions overrides the message-request actions (plan approval: "Accept &
 	// Build" / "Keep Planning"); nil means derive them from the questions.
 	Actions []questions.Action
+	// Command is set when the question asks for permission to run it (the
+	// run tool): its one question "decision" takes "run", "always" (when
+	// offered) or "reject".
+	Command string
 }
 
 // AskReply is the user's reply to an AskRequest.

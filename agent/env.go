@@ -243,7 +243,7 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	reply, err := s.m.askUser(ctx, AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()})
+	reply, err := s.m.askUser(ctx, AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now(), Command: command})
 	if errors.Is(err, ErrNoSurface) {
 		return false, fmt.Errorf("the editor cannot ask for permission to run commands; add the command to run.allow in .agentls.yaml")
 	}

@@ -108,6 +108,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,
 		})
 	}()
+	ctx = withToolCall(ctx, c.ID)
 	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))
 	tool, ok := m.tools.Lookup(c.Name)
 	if !ok {
@@ -127,6 +128,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 		m.notify(ctx, guard.NotifyRefused(r))
 		return callOutcome{result: tools.Refused(r)}
 	}
+	s.syncCallFiles(ctx, c.Name, args)
 	var res tools.Result
 	var err error
 	var catcher panics.Catcher

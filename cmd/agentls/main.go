@@ -1,6 +1,7 @@
 // Command agentls is a language server hosting a plan-first coding agent.
 //
 //	agentls [serve]          serve one editor over stdio (the default)
+//	agentls acp              serve one ACP client over stdio (Agent Client Protocol)
 //	agentls demo             run an offline, scripted demo end to end
 //	agentls lint-plan FILE…  check .plan files (exit 1 on errors)
 //	agentls version          print the version
@@ -17,6 +18,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/internal/nodump"
 	"github.com/agentls/agentls/server"
 )
@@ -28,6 +30,9 @@ const usage = `agentls — a language server that hosts a plan-first coding agen
 
 Usage:
   agentls [flags] [serve]    serve one editor over stdin/stdout (LSP, JSON-RPC)
+  agentls [flags] acp        serve one ACP client (Zed, JetBrains, CodeCompanion,
+                             avante.nvim, agent-shell) over stdin/stdout
+                             (Agent Client Protocol v1; see docs/acp.md)
   agentls demo [flags]       run the offline demo: a scripted model and editor
                              on a temporary copy of a sample project
   agentls lint-plan FILE...  check .plan files (file:line:col: severity: message; exit 1 on errors)
@@ -117,6 +122,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if err != nil {
 			slog.Error("serve", "err", err)
+			return 1
+		}
+		return 0
+	case "acp":
+		if len(rest) > 0 {
+			fmt.Fprintf(stderr, "agentls acp: unexpected arguments %q\n", rest)
+			return 2
+		}
+		if err := nodump.Enable(); err != nil {
+			slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
+		}
+		if err := acp.Serve(ctx, stdin, stdout, acp.Options{ConfigFile: *configFile, Version: version}); err != nil {
+			slog.Error("acp", "err", err)
 			return 1
 		}
 		return 0

@@ -1,0 +1,343 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// Agent is agentls as an ACP agent: the SDK calls its methods for the
+// client's requests. It implements the whole v0.13.0 acp.Agent interface
+// and acp.AgentLoader.
+type Agent struct {
+	opts   Options
+	getenv func(string) string
+	wire   *wire
+	conn   *sdk.AgentSideConnection
+	calls  callContents
+
+	// opening serialises opening hosts (a workspace is opened once).
+	opening sync.Mutex
+
+	mu       sync.Mutex
+	caps     sdk.ClientCapabilities
+	hosts    []*host
+	sessions map[string]*host // session id → the host that has it loaded
+	closed   bool
+}
+
+var (
+	_ sdk.Agent       = (*Agent)(nil)
+	_ sdk.AgentLoader = (*Agent)(nil)
+)
+
+func newAgent(opts Options, w *wire) *Agent {
+	return &Agent{opts: opts, getenv: getenvOf(opts), wire: w, sessions: map[string]*host{}}
+}
+
+// close cancels every turn and waits for the hosts' background work.
+func (a *Agent) close() {
+	a.mu.Lock()
+	a.closed = true
+	hosts := append([]*host(nil), a.hosts...)
+	a.mu.Unlock()
+	for _, h := range hosts {
+		h.mgr.Close()
+	}
+}
+
+// clientCaps is what the client declared at initialize.
+func (a *Agent) clientCaps() sdk.ClientCapabilities {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.caps
+}
+
+// Initialize answers with protocol version 1 and agentls's capabilities.
+func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	a.mu.Lock()
+	a.caps = p.ClientCapabilities
+	a.mu.Unlock()
+	client := "unknown client"
+	if p.ClientInfo != nil {
+		client = p.ClientInfo.Name + " " + p.ClientInfo.Version
+	}
+	slog.Info("acp: initialize", "client", client, "protocolVersion", p.ProtocolVersion,
+		"fs.read", p.ClientCapabilities.Fs.ReadTextFile, "fs.write", p.ClientCapabilities.Fs.WriteTextFile,
+		"terminal", p.ClientCapabilities.Terminal, "elicitation", elicitsForms(p.ClientCapabilities))
+	version := a.opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	return sdk.InitializeResponse{
+		ProtocolVersion: sdk.ProtocolVersionNumber,
+		AgentCapabilities: sdk.AgentCapabilities{
+			LoadSession:        true,
+			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+			SessionCapabilities: sdk.SessionCapabilities{
+				List: &sdk.SessionListCapabilities{}, Resume: &sdk.SessionResumeCapabilities{}, Close: &sdk.SessionCloseCapabilities{},
+			},
+		},
+		AgentInfo:   &sdk.Implementation{Name: "agentls", Title: sdk.Ptr("agentls (plan-first coding agent)"), Version: version},
+		AuthMethods: []sdk.AuthMethod{},
+	}, nil
+}
+
+// Authenticate succeeds: agentls offers no authentication methods (the
+// model's key is configuration).
+func (a *Agent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
+	return sdk.AuthenticateResponse{}, nil
+}
+
+// NewSession starts a session in the workspace of cwd.
+func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	h, err := a.hostFor(p.Cwd)
+	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	logMCPServers(p.McpServers)
+	info, err := h.mgr.NewSession(ctx, "", "")
+	if err != nil {
+		return sdk.NewSessionResponse{}, toRequestError(err)
+	}
+	a.track(info.SessionID, h)
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(info.SessionID), Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
+}
+
+// LoadSession loads a session of cwd's workspace and replays its history
+// as session/update notifications before it answers.
+func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+	h, err := a.hostFor(p.Cwd)
+	if err != nil {
+		return sdk.LoadSessionResponse{}, err
+	}
+	logMCPServers(p.McpServers)
+	info, msgs, err := h.mgr.LoadSession(ctx, string(p.SessionId))
+	if err != nil {
+		return sdk.LoadSessionResponse{}, toRequestError(err)
+	}
+	a.track(info.SessionID, h)
+	h.ed.replay(ctx, info.SessionID, msgs)
+	return sdk.LoadSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
+}
+
+// ResumeSession loads a session without replaying its history.
+func (a *Agent) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
+	h, err := a.hostFor(p.Cwd)
+	if err != nil {
+		return sdk.ResumeSessionResponse{}, err
+	}
+	logMCPServers(p.McpServers)
+	info, _, err := h.mgr.LoadSession(ctx, string(p.SessionId))
+	if err != nil {
+		return sdk.ResumeSessionResponse{}, toRequestError(err)
+	}
+	a.track(info.SessionID, h)
+	return sdk.ResumeSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
+}
+
+// CloseSession cancels the session's turn and forgets it on this
+// connection (it stays on disk, for session/load).
+func (a *Agent) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+	h, err := a.hostOf(string(p.SessionId))
+	if err != nil {
+		return sdk.CloseSessionResponse{}, err
+	}
+	if err := h.mgr.Cancel(string(p.SessionId)); err != nil {
+		return sdk.CloseSessionResponse{}, toRequestError(err)
+	}
+	a.mu.Lock()
+	delete(a.sessions, string(p.SessionId))
+	a.mu.Unlock()
+	return sdk.CloseSessionResponse{}, nil
+}
+
+// ListSessions lists the sessions of cwd's workspace (every served
+// workspace's when cwd is not given), newest first.
+func (a *Agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
+	var hosts []*host
+	if p.Cwd != nil && *p.Cwd != "" {
+		h, err := a.hostFor(*p.Cwd)
+		if err != nil {
+			return sdk.ListSessionsResponse{}, err
+		}
+		hosts = []*host{h}
+	} else {
+		a.mu.Lock()
+		hosts = append(hosts, a.hosts...)
+		a.mu.Unlock()
+	}
+	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
+	for _, h := range hosts {
+		infos, err := h.mgr.ListSessions()
+		if err != nil {
+			return sdk.ListSessionsResponse{}, toRequestError(err)
+		}
+		for _, info := range infos {
+			out.Sessions = append(out.Sessions, sdk.SessionInfo{
+				SessionId: sdk.SessionId(info.SessionID), Cwd: h.root, Title: sdk.Ptr(info.Title), UpdatedAt: sdk.Ptr(info.UpdatedAt),
+			})
+		}
+	}
+	return out, nil
+}
+
+// Prompt runs one turn.
+func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
+	h, err := a.hostOf(string(p.SessionId))
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	text, err := h.promptText(p.Prompt)
+	if err != nil {
+		return sdk.PromptResponse{}, err
+	}
+	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text})
+	if err != nil {
+		if ctx.Err() != nil {
+			return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+		}
+		return sdk.PromptResponse{}, toRequestError(err)
+	}
+	switch res.StopReason {
+	case agent.StopEndTurn, agent.StopQuestionPending:
+		// A pending question was sent as agent text; the next prompt answers it.
+		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
+	case agent.StopCancelled:
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	case agent.StopMaxTurnRequests:
+		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests}, nil
+	case agent.StopRefusal:
+		return sdk.PromptResponse{StopReason: sdk.StopReasonRefusal}, nil
+	}
+	msg := "the turn failed"
+	if res.Err != nil {
+		msg = res.Err.Error()
+	}
+	return sdk.PromptResponse{}, &sdk.RequestError{Code: codeTurnFailed, Message: msg, Data: map[string]any{"stopReason": "error"}}
+}
+
+// Cancel ends the session's turn and withdraws its pending permission
+// requests and questions. (The SDK has cancelled the prompt's context.)
+func (a *Agent) Cancel(_ context.Context, p sdk.CancelNotification) error {
+	h, err := a.hostOf(string(p.SessionId))
+	if err != nil {
+		slog.Info("acp: session/cancel for a session not loaded here", "session", p.SessionId)
+		return nil
+	}
+	return h.mgr.Cancel(string(p.SessionId))
+}
+
+// SetSessionMode is the user's switch (agent/setMode): plan→build approves
+// the attached plan.
+func (a *Agent) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
+	h, err := a.hostOf(string(p.SessionId))
+	if err != nil {
+		return sdk.SetSessionModeResponse{}, err
+	}
+	if _, err := h.mgr.SetMode(ctx, string(p.SessionId), string(p.ModeId)); err != nil {
+		return sdk.SetSessionModeResponse{}, toRequestError(err)
+	}
+	return sdk.SetSessionModeResponse{}, nil
+}
+
+// SetSessionConfigOption sets the mode, model or plan model option.
+func (a *Agent) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConfigOptionRequest) (sdk.SetSessionConfigOptionResponse, error) {
+	if p.ValueId == nil {
+		return sdk.SetSessionConfigOptionResponse{}, invalidParams("agentls's configuration options (mode, model, plan_model) take a value id, not a boolean")
+	}
+	sid := string(p.ValueId.SessionId)
+	h, err := a.hostOf(sid)
+	if err != nil {
+		return sdk.SetSessionConfigOptionResponse{}, err
+	}
+	value := string(p.ValueId.Value)
+	switch string(p.ValueId.ConfigId) {
+	case optMode:
+		if _, err := h.mgr.SetMode(ctx, sid, value); err != nil {
+			return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
+		}
+	case optModel, optPlanModel:
+		if err := h.setModel(string(p.ValueId.ConfigId), value); err != nil {
+			return sdk.SetSessionConfigOptionResponse{}, err
+		}
+	default:
+		return sdk.SetSessionConfigOptionResponse{}, invalidParams("unknown config option %q; agentls has %s, %s and %s", p.ValueId.ConfigId, optMode, optModel, optPlanModel)
+	}
+	info, err := h.mgr.SessionInfo(sid)
+	if err != nil {
+		return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
+	}
+	return sdk.SetSessionConfigOptionResponse{ConfigOptions: h.configOptions(info.Mode)}, nil
+}
+
+// track records which host has a session loaded.
+func (a *Agent) track(id string, h *host) {
+	a.mu.Lock()
+	a.sessions[id] = h
+	a.mu.Unlock()
+}
+
+// hostOf finds the host of a session loaded on this connection.
+func (a *Agent) hostOf(id string) (*host, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if h, ok := a.sessions[id]; ok {
+		return h, nil
+	}
+	if id == "" {
+		return nil, invalidParams("sessionId is required")
+	}
+	return nil, invalidParams("unknown session %q: create one with session/new, or load it with session/load", id)
+}
+
+// logMCPServers reports the client's MCP servers: accepted, not used yet.
+func logMCPServers(servers []sdk.McpServer) {
+	for _, s := range servers {
+		name := "unnamed"
+		switch {
+		case s.Stdio != nil:
+			name = s.Stdio.Name
+		case s.Http != nil:
+			name = s.Http.Name
+		case s.Sse != nil:
+			name = s.Sse.Name
+		case s.Acp != nil:
+			name = s.Acp.Name
+		}
+		slog.Warn("acp: MCP servers are not supported yet; this one is not used", "server", name)
+	}
+}
+
+// JSON-RPC error codes of this face.
+const (
+	codeInvalidParams = -32602
+	codeInternal      = -32603
+	// codeTurnFailed is a turn that ended in an error (the model endpoint,
+	// an approval that timed out): the message says what to do.
+	codeTurnFailed = -32000
+)
+
+// invalidParams is a -32602 error whose message a person can act on.
+func invalidParams(format string, args ...any) *sdk.RequestError {
+	return &sdk.RequestError{Code: codeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
+// toRequestError maps the agent's errors to JSON-RPC errors.
+func toRequestError(err error) error {
+	var inv *agent.InvalidParamsError
+	switch {
+	case errors.As(err, &inv):
+		return &sdk.RequestError{Code: codeInvalidParams, Message: inv.Msg}
+	case errors.Is(err, agent.ErrBusy):
+		return &sdk.RequestError{Code: codeTurnFailed, Message: "session busy: its turn is still running; wait for it or send session/cancel"}
+	}
+	return &sdk.RequestError{Code: codeInternal, Message: strings.TrimSpace(err.Error())}
+}

@@ -1,0 +1,204 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/questions"
+)
+
+// The permission option ids agentls sends.
+const (
+	optKeepPlanning = "keep_planning" // plan approval: reject_once
+	optAcceptBuild  = "accept_build"  // plan approval: allow_once
+	optRunReject    = "reject"        // run: reject_once
+	optRunOnce      = "allow_once"    // run: allow_once
+	optRunAlways    = "allow_always"  // run: allow_always (this session)
+	optChoicePrefix = "choice_"       // a question's choice: choice_<index>
+)
+
+// errCancelledByClient is a permission request the client answered with
+// the `cancelled` outcome: the turn was cancelled.
+var errCancelledByClient = errors.New("the client cancelled the permission request: the turn is cancelled")
+
+// Ask puts questions to the user: a plan approval or a run permission as
+// session/request_permission; other questions as an elicitation form when
+// the client takes one, else one choice question as request_permission,
+// else none (agent.ErrNoSurface: the turn ends with the question as text).
+func (e *editor) Ask(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
+	switch {
+	case req.Purpose == "plan_approval":
+		return e.askApproval(ctx, req)
+	case req.Command != "":
+		return e.askRun(ctx, req)
+	case elicitsForms(e.a.clientCaps()):
+		if reply, ok, err := e.elicit(ctx, req); ok || err != nil { // unstable.go
+			return reply, err
+		}
+	}
+	if len(req.Set.Questions) == 1 {
+		if actions, ok := questions.MessageActions(req.Set.Questions[0]); ok {
+			return e.askChoice(ctx, req, actions)
+		}
+	}
+	return agent.AskReply{}, agent.ErrNoSurface
+}
+
+// askApproval shows the plan's full text in its exit_plan_mode tool call
+// (kind switch_mode) and asks "Keep Planning" / "Accept & Build".
+func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
+	planText := ""
+	if p, err := e.h.ws.Resolve(req.PlanFile); err == nil {
+		planText, _ = e.h.ws.ReadFile(p)
+	}
+	callID := e.callID(ctx, req)
+	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(planText))}
+	e.send(ctx, req.SessionID, sdk.UpdateToolCall(sdk.ToolCallId(callID),
+		sdk.WithUpdateKind(sdk.ToolKindSwitchMode), sdk.WithUpdateContent(content)))
+	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
+		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr("Approve the plan " + req.PlanFile + " and start building?"),
+		Kind: sdk.Ptr(sdk.ToolKindSwitchMode), Content: content,
+	}, []sdk.PermissionOption{
+		{OptionId: optKeepPlanning, Name: "Keep Planning", Kind: sdk.PermissionOptionKindRejectOnce},
+		{OptionId: optAcceptBuild, Name: "Accept & Build", Kind: sdk.PermissionOptionKindAllowOnce},
+	})
+	if err != nil {
+		return agent.AskReply{}, err
+	}
+	return agent.AskReply{Answers: map[string]any{"approve": optionID == optAcceptBuild}}, nil
+}
+
+// askRun asks before a command runs: reject, allow once, or (when a rule
+// can match it) allow always for this session.
+func (e *editor) askRun(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
+	options := []sdk.PermissionOption{
+		{OptionId: optRunReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
+		{OptionId: optRunOnce, Name: "Allow once", Kind: sdk.PermissionOptionKindAllowOnce},
+	}
+	if offersAlways(req.Set) {
+		options = append(options, sdk.PermissionOption{OptionId: optRunAlways, Name: "Always allow `" + req.Command + "` in this session", Kind: sdk.PermissionOptionKindAllowAlways})
+	}
+	title := "Run `" + req.Command + "`"
+	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
+		ToolCallId: sdk.ToolCallId(e.callID(ctx, req)), Title: sdk.Ptr(title), Kind: sdk.Ptr(sdk.ToolKindExecute),
+		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(req.Set.Questions[0].Question))},
+	}, options)
+	if err != nil {
+		return agent.AskReply{}, err
+	}
+	decision := map[string]string{optRunOnce: "run", optRunAlways: "always"}[optionID]
+	if decision == "" {
+		decision = "reject"
+	}
+	return agent.AskReply{Answers: map[string]any{"decision": decision}}, nil
+}
+
+// offersAlways tells whether the run question offers "always".
+func offersAlways(set *questions.Set) bool {
+	return len(set.Questions) == 1 && strings.Contains(string(set.Questions[0].Schema), `"always"`)
+}
+
+// askChoice asks one question with buttons, a boolean or a string enum as
+// a permission request, one option per choice.
+func (e *editor) askChoice(ctx context.Context, req agent.AskRequest, actions []questions.Action) (agent.AskReply, error) {
+	q := req.Set.Questions[0]
+	options := make([]sdk.PermissionOption, 0, len(actions))
+	for i, act := range actions {
+		kind := sdk.PermissionOptionKindAllowOnce
+		if v, isBool := act.Value.(bool); isBool && !v || buttonVariant(q, act) == "danger" {
+			kind = sdk.PermissionOptionKindRejectOnce
+		}
+		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(optChoicePrefix + strconv.Itoa(i)), Name: act.Title, Kind: kind})
+	}
+	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
+		ToolCallId: sdk.ToolCallId(e.callID(ctx, req)), Title: sdk.Ptr(q.Question), Kind: sdk.Ptr(sdk.ToolKindOther),
+		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(q.Question))},
+	}, options)
+	if err != nil {
+		return agent.AskReply{}, err
+	}
+	i, err := strconv.Atoi(strings.TrimPrefix(optionID, optChoicePrefix))
+	if !strings.HasPrefix(optionID, optChoicePrefix) || err != nil || i < 0 || i >= len(actions) {
+		return agent.AskReply{}, fmt.Errorf("the client chose %q, which is not one of the options offered", optionID)
+	}
+	return agent.AskReply{Answers: map[string]any{q.Name: actions[i].Value}}, nil
+}
+
+func buttonVariant(q questions.Question, act questions.Action) string {
+	for _, b := range q.Buttons {
+		if b.Label == act.Title {
+			return b.Variant
+		}
+	}
+	return ""
+}
+
+// callID is the tool call a request belongs to (the one asking), or one
+// made up from the question's id.
+func (e *editor) callID(ctx context.Context, req agent.AskRequest) string {
+	if id := agent.ToolCallID(ctx); id != "" {
+		return id
+	}
+	return "question-" + req.QuestionID
+}
+
+// requestPermission sends session/request_permission and returns the chosen
+// option. The `cancelled` outcome cancels the session's turn.
+func (e *editor) requestPermission(ctx context.Context, sessionID string, call sdk.ToolCallUpdate, options []sdk.PermissionOption) (string, error) {
+	res, err := e.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sessionID), ToolCall: call, Options: options})
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", fmt.Errorf("session/request_permission failed: %s", clientError(err))
+	}
+	switch {
+	case res.Outcome.Selected != nil:
+		return string(res.Outcome.Selected.OptionId), nil
+	default:
+		slog.Info("acp: permission request cancelled by the client; cancelling the turn", "session", sessionID)
+		_ = e.h.mgr.Cancel(sessionID)
+		return "", errCancelledByClient
+	}
+}
+
+// questionText is a pending question as the agent's text: each question
+// with its choices or constraints, and how to answer.
+func questionText(u agent.UpdateQuestion) string {
+	var b strings.Builder
+	b.WriteString("\n\n")
+	for _, q := range u.Questions {
+		fmt.Fprintf(&b, "**%s**", q.Question)
+		if actions, ok := questions.MessageActions(q); ok {
+			titles := make([]string, 0, len(actions))
+			for _, a := range actions {
+				titles = append(titles, a.Title)
+			}
+			fmt.Fprintf(&b, " (%s)", strings.Join(titles, " / "))
+		} else if c := questions.Constraints(q); c != "" {
+			fmt.Fprintf(&b, " (%s)", c)
+		}
+		b.WriteString("\n")
+	}
+	if len(u.Questions) == 1 {
+		b.WriteString("\nReply with your answer.")
+	} else {
+		b.WriteString("\nReply with one `name=value` line per question (")
+		names := make([]string, 0, len(u.Questions))
+		for _, q := range u.Questions {
+			names = append(names, q.Name)
+		}
+		b.WriteString(strings.Join(names, ", ") + "), or a JSON object.")
+	}
+	return b.String()
+}
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -1,0 +1,283 @@
+package acp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
+)
+
+// editor is the client as one host's agent sees it (agent.Editor): updates
+// become session/update notifications, changes fs/write_text_file requests
+// (or disk writes), questions session/request_permission or elicitation.
+type editor struct {
+	a *Agent
+	h *host
+}
+
+var (
+	_ agent.Editor     = (*editor)(nil)
+	_ agent.FileSource = (*editor)(nil)
+)
+
+// send sends one session/update; a client that went away is logged once per
+// failure, never an error for the turn.
+func (e *editor) send(ctx context.Context, sessionID string, u sdk.SessionUpdate) {
+	if err := e.a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: sdk.SessionId(sessionID), Update: u}); err != nil {
+		slog.Debug("acp: session/update not sent", "session", sessionID, "err", err)
+	}
+}
+
+// Update maps the agent's updates to ACP's.
+func (e *editor) Update(ctx context.Context, sessionID string, update any) {
+	switch u := update.(type) {
+	case agent.UpdateChunk:
+		if u.SessionUpdate == "agent_thought_chunk" {
+			e.send(ctx, sessionID, sdk.UpdateAgentThoughtText(u.Content.Text))
+			return
+		}
+		e.send(ctx, sessionID, sdk.UpdateAgentMessageText(u.Content.Text))
+	case agent.UpdateToolCall:
+		if u.Status == "in_progress" {
+			e.send(ctx, sessionID, sdk.UpdateToolCall(sdk.ToolCallId(u.ToolCallID), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
+			return
+		}
+		opts := []sdk.ToolCallStartOpt{sdk.WithStartKind(sdk.ToolKind(u.Kind)), sdk.WithStartStatus(sdk.ToolCallStatusPending)}
+		if len(u.RawInput) > 0 {
+			opts = append(opts, sdk.WithStartRawInput(u.RawInput))
+		}
+		e.send(ctx, sessionID, sdk.StartToolCall(sdk.ToolCallId(u.ToolCallID), u.Title, opts...))
+	case agent.UpdateToolCallDone:
+		e.send(ctx, sessionID, e.toolCallDone(sessionID, u))
+	case agent.UpdatePlan:
+		entries := make([]sdk.PlanEntry, 0, len(u.Entries))
+		for _, en := range u.Entries {
+			entries = append(entries, sdk.PlanEntry{Content: en.Content, Priority: sdk.PlanEntryPriority(en.Priority), Status: sdk.PlanEntryStatus(en.Status)})
+		}
+		e.send(ctx, sessionID, sdk.UpdatePlan(entries...))
+	case agent.UpdateMode:
+		e.send(ctx, sessionID, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(u.CurrentModeID)}})
+		e.send(ctx, sessionID, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: e.h.configOptions(u.CurrentModeID)}})
+	case agent.UpdateQuestion:
+		// question_pending: the turn ends (end_turn) with the question as
+		// the agent's text; the next prompt answers it.
+		e.send(ctx, sessionID, sdk.UpdateAgentMessageText(questionText(u)))
+	case agent.UpdateUsage:
+		e.sendUsage(ctx, sessionID, u) // unstable.go
+	default:
+		slog.Debug("acp: update without an ACP form", "type", fmt.Sprintf("%T", update))
+	}
+}
+
+// toolCallDone is a tool call's last update: its status, the diffs of the
+// edits it made, and its result (a failure's sentence as text; the whole
+// result as rawOutput).
+func (e *editor) toolCallDone(sessionID string, u agent.UpdateToolCallDone) sdk.SessionUpdate {
+	content := e.a.calls.take(sessionID, u.ToolCallID)
+	text := resultText(u)
+	if text != "" {
+		content = append(content, sdk.ToolContent(sdk.TextBlock(text)))
+	}
+	status := sdk.ToolCallStatusCompleted
+	if u.Status == "failed" {
+		status = sdk.ToolCallStatusFailed
+	}
+	opts := []sdk.ToolCallUpdateOpt{sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content)}
+	if len(u.RawOutput) > 0 {
+		opts = append(opts, sdk.WithUpdateRawOutput(u.RawOutput))
+	}
+	return sdk.UpdateToolCall(sdk.ToolCallId(u.ToolCallID), opts...)
+}
+
+// resultText is what a person reads of a tool result: a refusal's or
+// failure's sentence, else the result.
+func resultText(u agent.UpdateToolCallDone) string {
+	if u.Refusal != nil {
+		return u.Refusal.Error()
+	}
+	for _, c := range u.Content {
+		if c.Content.Text != "" {
+			return failureSentence(c.Content.Text)
+		}
+	}
+	return ""
+}
+
+// ModeChanged needs nothing more: every mode change also comes as an
+// UpdateMode (current_mode_update), and session/new and session/load
+// answer with the mode.
+func (e *editor) ModeChanged(context.Context, agent.ModeChange) {}
+
+// Notify: the plan-mode notify lines are logged by the agent; ACP has no
+// log channel to the user.
+func (e *editor) Notify(context.Context, string) {}
+
+// ShowDocument: ACP cannot open a document; the plan's text travels with
+// its approval request.
+func (e *editor) ShowDocument(context.Context, string) error { return nil }
+
+// StartProgress: ACP shows the tool calls themselves.
+func (e *editor) StartProgress(string) agent.Progress { return noProgress{} }
+
+type noProgress struct{}
+
+func (noProgress) Report(context.Context, string) {}
+func (noProgress) End(context.Context)            {}
+
+// Apply makes the agent's changes: text edits and new files through
+// fs/write_text_file when the client offers it (they land in its buffers),
+// everything else on disk. The guard's last check runs on each operation
+// right before it leaves. Each edit's diff joins its tool call's content.
+func (e *editor) Apply(ctx context.Context, req agent.ApplyRequest) error {
+	callID := agent.ToolCallID(ctx)
+	for _, c := range req.Changes {
+		op := guard.Op{Kind: c.Kind, Path: c.Path.Abs}
+		if c.Kind == workspace.ChangeRename {
+			op.From = c.From.Abs
+		}
+		if err := req.Check([]guard.Op{op}); err != nil {
+			return err
+		}
+		if e.viaClient(c) {
+			if err := e.writeThroughClient(ctx, req.SessionID, c); err != nil {
+				return err
+			}
+		} else if err := e.h.ws.ApplyToDisk(c); err != nil {
+			return fmt.Errorf("write %s: %w", c.Path.Rel, err)
+		}
+		if callID != "" && (c.Kind == workspace.ChangeEdit && len(c.Edits) > 0 || c.Kind == workspace.ChangeCreate) {
+			e.a.calls.addDiff(req.SessionID, callID, c)
+		}
+	}
+	return nil
+}
+
+// viaClient tells whether a change goes through fs/write_text_file: a text
+// edit or a new file, when the client writes files and the configuration
+// (`edits`) does not say disk.
+func (e *editor) viaClient(c workspace.Change) bool {
+	if !e.a.clientCaps().Fs.WriteTextFile || e.h.config().Edits == "disk" {
+		return false
+	}
+	return c.Kind == workspace.ChangeCreate || c.Kind == workspace.ChangeEdit && len(c.Edits) > 0
+}
+
+// writeThroughClient sends the file's new text to the client. When the
+// disk then lacks it (the client keeps it in an unsaved buffer), the
+// workspace sees it through its overlay.
+func (e *editor) writeThroughClient(ctx context.Context, sessionID string, c workspace.Change) error {
+	if c.Kind == workspace.ChangeCreate {
+		// The guard judged the missing folders as mkdirs; clients write
+		// files, not folders.
+		if _, err := os.Lstat(c.Path.Abs); err == nil {
+			return fmt.Errorf("create %s: it already exists", c.Path.Rel)
+		}
+		if err := os.MkdirAll(filepath.Dir(c.Path.Abs), 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", c.Path.Rel, err)
+		}
+	}
+	if _, err := e.a.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: c.Path.Abs, Content: c.After}); err != nil {
+		return fmt.Errorf("the client did not write %s: %s", c.Path.Rel, clientError(err))
+	}
+	if data, err := os.ReadFile(c.Path.Abs); err == nil && string(data) == c.After {
+		e.h.ws.Overlay().Close(c.Path.Abs) // the disk has it
+		return nil
+	}
+	e.h.ws.Overlay().SetApplied(c.Path.Abs, c.After)
+	return nil
+}
+
+// SyncFiles reads files through the client (fs/read_text_file) when it
+// offers it, so that reads and edit computation see its unsaved buffers:
+// text that differs from the disk goes to the overlay; on error, or when it
+// equals the disk, the disk is the truth.
+func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []workspace.Path) {
+	if !e.a.clientCaps().Fs.ReadTextFile {
+		return
+	}
+	for _, p := range paths {
+		res, err := e.a.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: p.Abs})
+		if err != nil {
+			slog.Debug("acp: fs/read_text_file failed; reading the disk", "path", p.Rel, "err", err)
+			continue
+		}
+		if data, err := os.ReadFile(p.Abs); err == nil && string(data) == res.Content {
+			e.h.ws.Overlay().Close(p.Abs)
+			continue
+		}
+		e.h.ws.Overlay().Open(p.Abs, 0, res.Content)
+	}
+}
+
+// clientError is the message of a client's JSON-RPC error.
+func clientError(err error) string {
+	if re, ok := err.(*sdk.RequestError); ok {
+		msg := re.Message
+		if d, ok := re.Data.(map[string]any); ok {
+			if s, ok := d["error"].(string); ok && s != "" {
+				msg += ": " + s
+			}
+		}
+		return msg
+	}
+	return err.Error()
+}
+
+// callContents holds the diffs of each running tool call until its last
+// update carries them.
+type callContents struct {
+	mu    sync.Mutex
+	diffs map[string][]sdk.ToolCallContent
+}
+
+func callKey(sessionID, callID string) string { return sessionID + "\x00" + callID }
+
+func (c *callContents) addDiff(sessionID, callID string, ch workspace.Change) {
+	var d sdk.ToolCallContent
+	if ch.Kind == workspace.ChangeCreate {
+		d = sdk.ToolDiffContent(ch.Path.Abs, ch.After)
+	} else {
+		d = sdk.ToolDiffContent(ch.Path.Abs, ch.After, ch.Before)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.diffs == nil {
+		c.diffs = map[string][]sdk.ToolCallContent{}
+	}
+	k := callKey(sessionID, callID)
+	c.diffs[k] = append(c.diffs[k], d)
+}
+
+func (c *callContents) take(sessionID, callID string) []sdk.ToolCallContent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := callKey(sessionID, callID)
+	d := c.diffs[k]
+	delete(c.diffs, k)
+	return d
+}
+
+// failureSentence is the error sentence of a failed result's JSON, or the
+// text as it is.
+func failureSentence(text string) string {
+	const prefix = `{"success":false,"error":`
+	if !strings.HasPrefix(text, prefix) {
+		return text
+	}
+	var r struct {
+		Error string `json:"error"`
+	}
+	if err := jsonUnmarshal(text, &r); err == nil && r.Error != "" {
+		return r.Error
+	}
+	return text
+}

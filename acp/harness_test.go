@@ -1,0 +1,386 @@
+package acp_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/acp"
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/config"
+)
+
+// TestMain keeps agentls's logs out of test output unless AGENTLS_TEST_LOG is set.
+func TestMain(m *testing.M) {
+	if os.Getenv("AGENTLS_TEST_LOG") == "" {
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
+	os.Exit(m.Run())
+}
+
+// setup describes one rig: the workspace's files, the scripted model, the
+// client's capabilities and the user's configuration.
+type setup struct {
+	files  map[string]string
+	script string
+	caps   sdk.ClientCapabilities
+	// userConfig is the user's config.yaml (trusted, unlike the workspace's).
+	userConfig string
+	client     *testClient
+}
+
+// rig is the real ACP face on a real pipe, driven by the SDK's client side.
+type rig struct {
+	t      *testing.T
+	ctx    context.Context
+	dir    string
+	client *testClient
+	conn   *sdk.ClientSideConnection
+	wire   *tap
+	// toAgent is the client's raw line writer (for malformed input).
+	toAgent io.Writer
+	served  chan struct{}
+}
+
+func newRig(t *testing.T, s setup) *rig {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	root := t.TempDir()
+	dir := filepath.Join(root, "ws")
+	writeFiles(t, dir, s.files)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	xdg := filepath.Join(root, "xdg")
+	if s.userConfig != "" {
+		writeFiles(t, xdg, map[string]string{"agentls/config.yaml": s.userConfig})
+	}
+	env := map[string]string{"XDG_CONFIG_HOME": xdg, "XDG_STATE_HOME": filepath.Join(root, "state"), "HOME": root}
+	var model llm.Provider
+	if s.script != "" {
+		sc, err := scripted.Parse([]byte(s.script))
+		if err != nil {
+			t.Fatalf("script: %v", err)
+		}
+		model = scripted.New(sc)
+	}
+	opts := acp.Options{
+		Version: "test",
+		Getenv:  func(k string) string { return env[k] },
+		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
+			if model == nil {
+				return nil, errors.New("no scripted model in this test")
+			}
+			return model, nil
+		},
+	}
+	c2aR, c2aW := io.Pipe()
+	a2cR, a2cW := io.Pipe()
+	tp := &tap{}
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = acp.Serve(ctx, c2aR, io.MultiWriter(a2cW, tp), opts)
+		_ = a2cW.Close()
+	}()
+	client := s.client
+	if client == nil {
+		client = &testClient{}
+	}
+	client.dir = dir
+	r := &rig{t: t, ctx: ctx, dir: dir, client: client, wire: tp, toAgent: c2aW, served: served}
+	r.conn = sdk.NewClientSideConnection(client, c2aW, a2cR)
+	t.Cleanup(func() {
+		_ = c2aW.Close()
+		select {
+		case <-served:
+		case <-time.After(30 * time.Second):
+			t.Error("agentls acp did not stop after its input ended")
+		}
+	})
+	res, err := r.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: s.caps,
+		ClientInfo: &sdk.Implementation{Name: "acp-go-test", Version: "1"}})
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if res.ProtocolVersion != 1 {
+		t.Fatalf("protocol version %d, want 1", res.ProtocolVersion)
+	}
+	return r
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// newSession starts a session in the rig's workspace.
+func (r *rig) newSession() sdk.NewSessionResponse {
+	r.t.Helper()
+	res, err := r.conn.NewSession(r.ctx, sdk.NewSessionRequest{Cwd: r.dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		r.t.Fatalf("session/new: %v", err)
+	}
+	return res
+}
+
+// prompt sends a text prompt and returns the stop reason.
+func (r *rig) prompt(sid sdk.SessionId, text string) (sdk.StopReason, error) {
+	res, err := r.conn.Prompt(r.ctx, sdk.PromptRequest{SessionId: sid, Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}})
+	return res.StopReason, err
+}
+
+// mustPrompt is prompt that fails the test on an error.
+func (r *rig) mustPrompt(sid sdk.SessionId, text string) sdk.StopReason {
+	r.t.Helper()
+	stop, err := r.prompt(sid, text)
+	if err != nil {
+		r.t.Fatalf("session/prompt: %v", err)
+	}
+	return stop
+}
+
+func (r *rig) read(name string) string {
+	r.t.Helper()
+	b, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(name)))
+	if err != nil {
+		r.t.Fatalf("read %s: %v", name, err)
+	}
+	return string(b)
+}
+
+// tap records every line agentls wrote, as the client received it.
+type tap struct {
+	mu   sync.Mutex
+	buf  []byte
+	msgs []map[string]any
+}
+
+func (t *tap) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	for {
+		i := strings.IndexByte(string(t.buf), '\n')
+		if i < 0 {
+			break
+		}
+		var m map[string]any
+		if err := json.Unmarshal(t.buf[:i], &m); err != nil {
+			m = map[string]any{"unparsable": string(t.buf[:i])}
+		}
+		t.msgs = append(t.msgs, m)
+		t.buf = t.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+// requests returns the params of every request (or notification) of method.
+func (t *tap) requests(method string) []map[string]any {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []map[string]any
+	for _, m := range t.msgs {
+		if m["method"] == method {
+			p, _ := m["params"].(map[string]any)
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// all returns every message recorded.
+func (t *tap) all() []map[string]any {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]map[string]any(nil), t.msgs...)
+}
+
+// testClient is an ACP client: it records what it is sent and writes files
+// to disk like a simple editor. Hooks decide permissions and elicitations.
+type testClient struct {
+	dir string
+
+	mu          sync.Mutex
+	updates     []sdk.SessionNotification
+	writes      []sdk.WriteTextFileRequest
+	reads       []string
+	permissions []sdk.RequestPermissionRequest
+	// buffers are the client's unsaved texts by absolute path: reads return them.
+	buffers map[string]string
+	// permit answers a permission request (nil: cancelled).
+	permit func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
+	// elicit answers an elicitation (nil: decline).
+	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
+	// keepWrites keeps written text in buffers instead of the disk.
+	keepWrites bool
+	terms      terminals
+}
+
+var _ sdk.Client = (*testClient)(nil)
+
+func (c *testClient) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.updates = append(c.updates, n)
+	return nil
+}
+
+func (c *testClient) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) (sdk.ReadTextFileResponse, error) {
+	c.mu.Lock()
+	c.reads = append(c.reads, p.Path)
+	text, ok := c.buffers[p.Path]
+	c.mu.Unlock()
+	if ok {
+		return sdk.ReadTextFileResponse{Content: text}, nil
+	}
+	b, err := os.ReadFile(p.Path)
+	if err != nil {
+		return sdk.ReadTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	return sdk.ReadTextFileResponse{Content: string(b)}, nil
+}
+
+func (c *testClient) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
+	c.mu.Lock()
+	c.writes = append(c.writes, p)
+	keep := c.keepWrites
+	if keep {
+		if c.buffers == nil {
+			c.buffers = map[string]string{}
+		}
+		c.buffers[p.Path] = p.Content
+	}
+	c.mu.Unlock()
+	if keep {
+		return sdk.WriteTextFileResponse{}, nil
+	}
+	if err := os.WriteFile(p.Path, []byte(p.Content), 0o644); err != nil {
+		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	return sdk.WriteTextFileResponse{}, nil
+}
+
+func (c *testClient) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	c.mu.Lock()
+	c.permissions = append(c.permissions, p)
+	permit := c.permit
+	c.mu.Unlock()
+	if permit == nil {
+		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
+	}
+	return sdk.RequestPermissionResponse{Outcome: permit(p)}, nil
+}
+
+func (c *testClient) UnstableCreateElicitation(_ context.Context, p sdk.UnstableCreateElicitationRequest) (sdk.UnstableCreateElicitationResponse, error) {
+	c.mu.Lock()
+	elicit := c.elicit
+	c.mu.Unlock()
+	if elicit == nil {
+		return sdk.UnstableCreateElicitationResponse{Decline: &sdk.UnstableCreateElicitationDecline{}}, nil
+	}
+	return elicit(p), nil
+}
+
+// choose answers a permission request with the option of id.
+func choose(id string) func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+	return func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: sdk.PermissionOptionId(id)}}
+	}
+}
+
+// kinds lists the sessionUpdate kinds received, in order.
+func (c *testClient) kinds() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, len(c.updates))
+	for _, u := range c.updates {
+		out = append(out, updateKind(u.Update))
+	}
+	return out
+}
+
+func updateKind(u sdk.SessionUpdate) string {
+	b, _ := json.Marshal(u)
+	var m struct {
+		SessionUpdate string `json:"sessionUpdate"`
+	}
+	_ = json.Unmarshal(b, &m)
+	return m.SessionUpdate
+}
+
+// agentText is the concatenated agent_message_chunk text.
+func (c *testClient) agentText() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b strings.Builder
+	for _, u := range c.updates {
+		if u.Update.AgentMessageChunk != nil && u.Update.AgentMessageChunk.Content.Text != nil {
+			b.WriteString(u.Update.AgentMessageChunk.Content.Text.Text)
+		}
+	}
+	return b.String()
+}
+
+// toolUpdates returns the tool_call_update updates of one tool call.
+func (c *testClient) toolUpdates(id string) []*sdk.SessionToolCallUpdate {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*sdk.SessionToolCallUpdate
+	for _, u := range c.updates {
+		if u.Update.ToolCallUpdate != nil && string(u.Update.ToolCallUpdate.ToolCallId) == id {
+			out = append(out, u.Update.ToolCallUpdate)
+		}
+	}
+	return out
+}
+
+// finalStatus is the last status a tool call was reported with.
+func (c *testClient) finalStatus(id string) sdk.ToolCallStatus {
+	var st sdk.ToolCallStatus
+	for _, u := range c.toolUpdates(id) {
+		if u.Status != nil {
+			st = *u.Status
+		}
+	}
+	return st
+}
+
+// lines reads agentls's raw output lines from r (for raw-wire tests).
+func lines(r io.Reader) <-chan map[string]any {
+	ch := make(chan map[string]any, 64)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			var m map[string]any
+			if json.Unmarshal(sc.Bytes(), &m) != nil {
+				m = map[string]any{"unparsable": sc.Text()}
+			}
+			ch <- m
+		}
+	}()
+	return ch
+}

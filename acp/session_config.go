@@ -1,0 +1,106 @@
+package acp
+
+import (
+	"log/slog"
+	"slices"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/guard"
+)
+
+// The ids of agentls's session configuration options.
+const (
+	optMode      = "mode"
+	optModel     = "model"
+	optPlanModel = "plan_model"
+)
+
+// The modes as ACP shows them.
+var modes = []sdk.SessionMode{
+	{Id: sdk.SessionModeId(guard.ModePlan), Name: "Plan",
+		Description: sdk.Ptr("Explore, ask and write a .plan; nothing but .plan files can change. The plan's approval switches to Build.")},
+	{Id: sdk.SessionModeId(guard.ModeBuild), Name: "Build",
+		Description: sdk.Ptr("Carry out the approved plan: edit files and run commands (each command asked unless allowed).")},
+}
+
+// modeState is the session's mode as ACP's `modes`.
+func modeState(current guard.Mode) *sdk.SessionModeState {
+	return &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(current), AvailableModes: modes}
+}
+
+// configOptions are the session's configuration options: the mode (the
+// same choice as `modes`), the model and the plan model.
+func (h *host) configOptions(current guard.Mode) []sdk.SessionConfigOption {
+	modeOpts := make(sdk.SessionConfigSelectOptionsUngrouped, 0, len(modes))
+	for _, m := range modes {
+		modeOpts = append(modeOpts, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.Id), Name: m.Name, Description: m.Description})
+	}
+	cfg := h.config()
+	names := h.models
+	planCurrent := cfg.Model.PlanName
+	if planCurrent == "" {
+		planCurrent = cfg.Model.Name
+	}
+	return []sdk.SessionConfigOption{
+		selectOption(optMode, "Mode", "Plan: only .plan files change. Build: the approved plan is carried out.",
+			sdk.SessionConfigOptionCategoryMode, string(current), modeOpts),
+		selectOption(optModel, "Model", "The model of build mode (and of plan mode when no plan model is set), for every session of this workspace.",
+			sdk.SessionConfigOptionCategoryModel, cfg.Model.Name, modelOptions(names)),
+		selectOption(optPlanModel, "Plan model", "The model of plan mode, for every session of this workspace.",
+			sdk.SessionConfigOptionCategoryModel, planCurrent, modelOptions(names)),
+	}
+}
+
+func selectOption(id, name, desc string, cat sdk.SessionConfigOptionCategory, current string, opts sdk.SessionConfigSelectOptionsUngrouped) sdk.SessionConfigOption {
+	return sdk.SessionConfigOption{Select: &sdk.SessionConfigOptionSelect{
+		Id: sdk.SessionConfigId(id), Name: name, Description: sdk.Ptr(desc), Category: sdk.Ptr(cat),
+		CurrentValue: sdk.SessionConfigValueId(current), Type: "select",
+		Options: sdk.SessionConfigSelectOptions{Ungrouped: &opts},
+	}}
+}
+
+// modelNames are the configured model names, without blanks or repeats.
+func modelNames(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func modelOptions(names []string) sdk.SessionConfigSelectOptionsUngrouped {
+	out := make(sdk.SessionConfigSelectOptionsUngrouped, 0, len(names))
+	for _, n := range names {
+		out = append(out, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(n), Name: n})
+	}
+	return out
+}
+
+// setModel sets the model (optModel) or the plan model (optPlanModel) of
+// the workspace to one of the configured names, from each session's next
+// model request on.
+func (h *host) setModel(option, name string) error {
+	h.mu.Lock()
+	cfg := h.cfg
+	if !slices.Contains(h.models, name) {
+		h.mu.Unlock()
+		return invalidParams("%s must be one of the configured models (%v), not %q; configure others in .agentls.yaml", option, h.models, name)
+	}
+	if option == optModel {
+		cfg.Model.Name = name
+	} else {
+		cfg.Model.PlanName = name
+	}
+	h.cfg = cfg
+	h.mu.Unlock()
+	provider, err := h.newProvider(cfg)
+	if err != nil {
+		return invalidParams("model %q: %v", name, err)
+	}
+	h.mgr.Reconfigure(cfg, provider)
+	slog.Info("acp: model option set", "option", option, "model", name, "root", h.root)
+	return nil
+}
