@@ -33,6 +33,8 @@ func TestMain(m *testing.M) {
 // setup describes one rig: the workspace's files, the scripted model, the
 // client's capabilities and the user's configuration.
 type setup struct {
+	// dir is the workspace (default: a new temporary folder).
+	dir    string
 	files  map[string]string
 	script string
 	caps   sdk.ClientCapabilities
@@ -59,7 +61,10 @@ func newRig(t *testing.T, s setup) *rig {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	root := t.TempDir()
-	dir := filepath.Join(root, "ws")
+	dir := s.dir
+	if dir == "" {
+		dir = filepath.Join(root, "ws")
+	}
 	writeFiles(t, dir, s.files)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -230,7 +235,7 @@ type testClient struct {
 	// buffers are the client's unsaved texts by absolute path: reads return them.
 	buffers map[string]string
 	// permit answers a permission request (nil: cancelled).
-	permit func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
+	permit func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
 	// elicit answers an elicitation (nil: decline).
 	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
 	// keepWrites keeps written text in buffers instead of the disk.
@@ -282,7 +287,7 @@ func (c *testClient) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest
 	return sdk.WriteTextFileResponse{}, nil
 }
 
-func (c *testClient) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+func (c *testClient) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	c.mu.Lock()
 	c.permissions = append(c.permissions, p)
 	permit := c.permit
@@ -290,7 +295,7 @@ func (c *testClient) RequestPermission(_ context.Context, p sdk.RequestPermissio
 	if permit == nil {
 		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
 	}
-	return sdk.RequestPermissionResponse{Outcome: permit(p)}, nil
+	return sdk.RequestPermissionResponse{Outcome: permit(ctx, p)}, nil
 }
 
 func (c *testClient) UnstableCreateElicitation(_ context.Context, p sdk.UnstableCreateElicitationRequest) (sdk.UnstableCreateElicitationResponse, error) {
@@ -304,8 +309,8 @@ func (c *testClient) UnstableCreateElicitation(_ context.Context, p sdk.Unstable
 }
 
 // choose answers a permission request with the option of id.
-func choose(id string) func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
-	return func(sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+func choose(id string) func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+	return func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
 		return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: sdk.PermissionOptionId(id)}}
 	}
 }

@@ -1,0 +1,297 @@
+package acp_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+const buildByDefault = "plan_mode: {default_active: false}\n"
+
+// permissionsOf returns the permission requests the client got.
+func (c *testClient) permissionsSeen() []sdk.RequestPermissionRequest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]sdk.RequestPermissionRequest(nil), c.permissions...)
+}
+
+func optionIDs(p sdk.RequestPermissionRequest) []string {
+	var out []string
+	for _, o := range p.Options {
+		out = append(out, string(o.OptionId)+"/"+string(o.Kind))
+	}
+	return out
+}
+
+func TestRunAsksPermissionOnceAllowAlwaysRemembers(t *testing.T) {
+	client := &testClient{permit: choose("allow_always")}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r1: ['"success":true']}}
+    tool_calls: [{id: r2, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r2: ['"success":true']}}
+    text: "Done."
+`})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "make it"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	perms := client.permissionsSeen()
+	if len(perms) != 1 {
+		t.Fatalf("%d permission requests, want 1 (allow always remembers)", len(perms))
+	}
+	p := perms[0]
+	if want := []string{"reject/reject_once", "allow_once/allow_once", "allow_always/allow_always"}; !slices.Equal(optionIDs(p), want) {
+		t.Errorf("options %v, want %v", optionIDs(p), want)
+	}
+	if p.ToolCall.ToolCallId != "r1" || p.ToolCall.Kind == nil || *p.ToolCall.Kind != sdk.ToolKindExecute {
+		t.Errorf("tool call %+v", p.ToolCall)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "made")); err != nil {
+		t.Errorf("the allowed command did not run: %v", err)
+	}
+}
+
+func TestRunRejectedDoesNotRun(t *testing.T) {
+	client := &testClient{permit: choose("reject")}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r1: ["the user rejected running touch made"]}}
+    text: "OK."
+`})
+	sid := r.newSession().SessionId
+	r.mustPrompt(sid, "make it")
+	if _, err := os.Stat(filepath.Join(r.dir, "made")); err == nil {
+		t.Error("a rejected command ran")
+	}
+	if st := client.finalStatus("r1"); st != sdk.ToolCallStatusFailed {
+		t.Errorf("status %s", st)
+	}
+}
+
+// session/cancel while a permission request is open ends the turn
+// promptly with `cancelled`; the command never runs.
+func TestCancelWithdrawsPendingPermission(t *testing.T) {
+	asked := make(chan struct{})
+	client := &testClient{permit: func(ctx context.Context, _ sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		close(asked)
+		<-ctx.Done() // the agent withdraws the request ($/cancel_request)
+		return sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+	}}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
+`})
+	sid := r.newSession().SessionId
+	type result struct {
+		stop sdk.StopReason
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		stop, err := r.prompt(sid, "make it")
+		done <- result{stop, err}
+	}()
+	<-asked
+	if err := r.conn.Cancel(r.ctx, sdk.CancelNotification{SessionId: sid}); err != nil {
+		t.Fatal(err)
+	}
+	res := <-done
+	if res.err != nil || res.stop != sdk.StopReasonCancelled {
+		t.Fatalf("prompt after cancel: %s, %v", res.stop, res.err)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "made")); err == nil {
+		t.Error("the command ran after the cancel")
+	}
+	// The session takes a new prompt (the script has no more steps: the
+	// turn fails with a model error, not "busy").
+	if _, err := r.prompt(sid, "again"); err == nil || strings.Contains(err.Error(), "busy") {
+		t.Errorf("prompt after cancel: %v", err)
+	}
+}
+
+// A `cancelled` permission outcome means the turn was cancelled.
+func TestCancelledPermissionOutcomeCancelsTheTurn(t *testing.T) {
+	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &testClient{} // nil permit: answers `cancelled`
+	r := newRig(t, setup{files: map[string]string{"app.txt": "alpha\n"}, script: string(script), client: client})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "Uppercase alpha"); stop != sdk.StopReasonCancelled {
+		t.Fatalf("stop %s, want cancelled", stop)
+	}
+	if got := r.read("app.txt"); got != "alpha\n" {
+		t.Errorf("app.txt changed: %q", got)
+	}
+	res, err := r.conn.ListSessions(r.ctx, sdk.ListSessionsRequest{Cwd: &r.dir})
+	if err != nil || len(res.Sessions) != 1 {
+		t.Fatalf("list: %+v %v", res, err)
+	}
+}
+
+func TestQuestionAsElicitationForm(t *testing.T) {
+	client := &testClient{elicit: func(p sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse {
+		return sdk.UnstableCreateElicitationResponse{Accept: &sdk.UnstableCreateElicitationAccept{Action: "accept",
+			Content: map[string]any{"env": "staging", "confirm": true}}}
+	}}
+	r := newRig(t, setup{client: client, caps: sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}}, script: `
+steps:
+  - tool_calls:
+      - id: q1
+        name: ask_user
+        args:
+          questions:
+            - {name: env, question: "Which environment?", schema: {type: string, enum: [dev, staging]}}
+            - {name: confirm, question: "Really?", schema: {type: boolean}}
+  - expect: {tool_result_contains: {q1: ['"status":"answered"', '"env":"staging"', '"confirm":true']}}
+    text: "Thanks."
+`})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "ask me"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	reqs := r.wire.requests("elicitation/create")
+	if len(reqs) != 1 {
+		t.Fatalf("%d elicitations", len(reqs))
+	}
+	e := reqs[0]
+	schema, _ := e["requestedSchema"].(map[string]any)
+	props, _ := schema["properties"].(map[string]any)
+	if e["mode"] != "form" || e["sessionId"] != string(sid) || e["toolCallId"] != "q1" || len(props) != 2 {
+		t.Errorf("elicitation %v", e)
+	}
+	if len(client.permissionsSeen()) != 0 {
+		t.Error("a form-capable client was also asked with request_permission")
+	}
+}
+
+func TestSingleChoiceQuestionAsPermission(t *testing.T) {
+	client := &testClient{permit: func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		for _, o := range p.Options {
+			if o.Name == "staging" {
+				return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: o.OptionId}}
+			}
+		}
+		return sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+	}}
+	r := newRig(t, setup{client: client, script: `
+steps:
+  - tool_calls:
+      - {id: q1, name: ask_user, args: {questions: [{name: env, question: "Which environment?", schema: {type: string, enum: [dev, staging]}}]}}
+  - expect: {tool_result_contains: {q1: ['"env":"staging"']}}
+    text: "Staging it is."
+`})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "ask me"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	perms := client.permissionsSeen()
+	if len(perms) != 1 || len(perms[0].Options) != 2 || perms[0].ToolCall.ToolCallId != "q1" {
+		t.Fatalf("permission requests %+v", perms)
+	}
+}
+
+// A free-text question without elicitation ends the turn with the question
+// as agent text; the next prompt answers it.
+func TestFreeTextQuestionEndsTurnAndNextPromptAnswers(t *testing.T) {
+	r := newRig(t, setup{script: `
+steps:
+  - tool_calls:
+      - {id: q1, name: ask_user, args: {questions: [{name: colour, question: "Which colour should the button be?", schema: {type: string}}]}}
+  - expect: {last_message_contains: ["teal"]}
+    text: "Teal it is."
+`})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "style the button"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s, want end_turn", stop)
+	}
+	if !strings.Contains(r.client.agentText(), "Which colour should the button be?") {
+		t.Errorf("agent text %q lacks the question", r.client.agentText())
+	}
+	if stop := r.mustPrompt(sid, "teal"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("answer: stop %s", stop)
+	}
+	if !strings.HasSuffix(r.client.agentText(), "Teal it is.") {
+		t.Errorf("agent text %q", r.client.agentText())
+	}
+}
+
+// With fs.readTextFile, read sees the client's unsaved buffer.
+func TestReadGoesThroughTheClient(t *testing.T) {
+	client := &testClient{}
+	r := newRig(t, setup{client: client, files: map[string]string{"app.txt": "on disk\n"},
+		caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true}}, script: `
+steps:
+  - tool_calls:
+      - {id: c1, name: read, args: {path: app.txt}}
+      - {id: c2, name: read, args: {path: ../outside.txt}}
+  - expect: {tool_result_contains: {c1: ["unsaved in the editor"], c2: ["outside"]}}
+    text: "Read."
+`})
+	client.buffers = map[string]string{filepath.Join(r.dir, "app.txt"): "unsaved in the editor\n"}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(r.dir), "outside.txt"), []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "read it"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	client.mu.Lock()
+	reads := append([]string(nil), client.reads...)
+	client.mu.Unlock()
+	if !slices.Equal(reads, []string{filepath.Join(r.dir, "app.txt")}) {
+		t.Errorf("fs/read_text_file paths %v", reads)
+	}
+}
+
+// session/load after a restart replays the conversation with the mode.
+func TestLoadAfterRestartReplaysWithMode(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ws")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first := newRig(t, setup{dir: dir, script: "steps:\n  - text: \"Hi there.\"\n"})
+	sid := first.newSession().SessionId
+	first.mustPrompt(sid, "hello")
+	if _, err := first.conn.SetSessionMode(first.ctx, sdk.SetSessionModeRequest{SessionId: sid, ModeId: "build"}); err != nil {
+		t.Fatal(err)
+	}
+	// While the first process drives it, another cannot load it.
+	second := newRig(t, setup{dir: dir})
+	if _, err := second.conn.LoadSession(second.ctx, sdk.LoadSessionRequest{SessionId: sid, Cwd: dir, McpServers: []sdk.McpServer{}}); err == nil {
+		t.Error("a second process loaded a session the first one drives")
+	} else if !strings.Contains(err.Error(), "another") && !strings.Contains(err.Error(), "lock") {
+		t.Errorf("second load: %v", err)
+	}
+	_ = first.toAgent.(interface{ Close() error }).Close()
+	<-first.served
+	third := newRig(t, setup{dir: dir})
+	res, err := third.conn.LoadSession(third.ctx, sdk.LoadSessionRequest{SessionId: sid, Cwd: dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if res.Modes == nil || res.Modes.CurrentModeId != "build" {
+		t.Errorf("modes %+v", res.Modes)
+	}
+	kinds := third.client.kinds()
+	if !slices.Contains(kinds, "user_message_chunk") || !slices.Contains(kinds, "agent_message_chunk") {
+		t.Errorf("replayed %v", kinds)
+	}
+	if got := third.client.agentText(); got != "Hi there." {
+		t.Errorf("replayed agent text %q", got)
+	}
+	b, _ := json.Marshal(third.client.updates[0])
+	if !strings.Contains(string(b), "hello") {
+		t.Errorf("first replayed update %s", b)
+	}
+}
