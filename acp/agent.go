@@ -28,8 +28,8 @@ type Agent struct {
 
 	mu       sync.Mutex
 	caps     sdk.ClientCapabilities
-	hosts    []*host
-	sessions map[string]*host // session id → the host that has it loaded
+	hosts    []*hosted
+	sessions map[string]*hosted // session id → the host that has it loaded
 	closed   bool
 }
 
@@ -39,17 +39,17 @@ var (
 )
 
 func newAgent(opts Options, w *wire) *Agent {
-	return &Agent{opts: opts, getenv: getenvOf(opts), wire: w, sessions: map[string]*host{}}
+	return &Agent{opts: opts, getenv: getenvOf(opts), wire: w, sessions: map[string]*hosted{}}
 }
 
 // close cancels every turn and waits for the hosts' background work.
 func (a *Agent) close() {
 	a.mu.Lock()
 	a.closed = true
-	hosts := append([]*host(nil), a.hosts...)
+	hosts := append([]*hosted(nil), a.hosts...)
 	a.mu.Unlock()
 	for _, h := range hosts {
-		h.mgr.Close()
+		h.Close()
 	}
 }
 
@@ -162,13 +162,13 @@ func (a *Agent) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.
 // ListSessions lists the sessions of cwd's workspace (every served
 // workspace's when cwd is not given), newest first.
 func (a *Agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
-	var hosts []*host
+	var hosts []*hosted
 	if p.Cwd != nil && *p.Cwd != "" {
 		h, err := a.hostFor(*p.Cwd)
 		if err != nil {
 			return sdk.ListSessionsResponse{}, err
 		}
-		hosts = []*host{h}
+		hosts = []*hosted{h}
 	} else {
 		a.mu.Lock()
 		hosts = append(hosts, a.hosts...)
@@ -279,14 +279,14 @@ func (a *Agent) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConf
 }
 
 // track records which host has a session loaded.
-func (a *Agent) track(id string, h *host) {
+func (a *Agent) track(id string, h *hosted) {
 	a.mu.Lock()
 	a.sessions[id] = h
 	a.mu.Unlock()
 }
 
 // hostOf finds the host of a session loaded on this connection.
-func (a *Agent) hostOf(id string) (*host, error) {
+func (a *Agent) hostOf(id string) (*hosted, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if h, ok := a.sessions[id]; ok {

@@ -12,7 +12,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -21,7 +21,7 @@ import (
 // (or disk writes), questions session/request_permission or elicitation.
 type editor struct {
 	a *Agent
-	h *host
+	h *hosted
 }
 
 var (
@@ -140,19 +140,16 @@ func (noProgress) End(context.Context)            {}
 func (e *editor) Apply(ctx context.Context, req agent.ApplyRequest) error {
 	callID := agent.ToolCallID(ctx)
 	for _, c := range req.Changes {
-		op := guard.Op{Kind: c.Kind, Path: c.Path.Abs}
-		if c.Kind == workspace.ChangeRename {
-			op.From = c.From.Abs
-		}
-		if err := req.Check([]guard.Op{op}); err != nil {
-			return err
-		}
 		if e.viaClient(c) {
+			// What is checked is what is sent: one path, c.Path.Abs.
+			if err := req.Check(host.OpsOfChange(c)); err != nil {
+				return err
+			}
 			if err := e.writeThroughClient(ctx, req.SessionID, c); err != nil {
 				return err
 			}
-		} else if err := e.h.ws.ApplyToDisk(c); err != nil {
-			return fmt.Errorf("write %s: %w", c.Path.Rel, err)
+		} else if err := host.WriteChange(e.h.ws, c, req.Check); err != nil {
+			return err
 		}
 		if callID != "" && (c.Kind == workspace.ChangeEdit && len(c.Edits) > 0 || c.Kind == workspace.ChangeCreate) {
 			e.a.calls.addDiff(req.SessionID, callID, c)
@@ -165,7 +162,7 @@ func (e *editor) Apply(ctx context.Context, req agent.ApplyRequest) error {
 // edit or a new file, when the client writes files and the configuration
 // (`edits`) does not say disk.
 func (e *editor) viaClient(c workspace.Change) bool {
-	if !e.a.clientCaps().Fs.WriteTextFile || e.h.config().Edits == "disk" {
+	if !e.a.clientCaps().Fs.WriteTextFile || e.h.Config().Edits == "disk" {
 		return false
 	}
 	return c.Kind == workspace.ChangeCreate || c.Kind == workspace.ChangeEdit && len(c.Edits) > 0

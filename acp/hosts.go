@@ -2,48 +2,34 @@ package acp
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
 
-// host is one workspace this process serves: its configuration, files,
-// guard and sessions. The first session/new's cwd makes the first host; a
-// cwd outside every served workspace gets a host of its own.
-type host struct {
+// hosted is one workspace this process serves (a host.Host) with the
+// editor its agent talks to. The first session/new's cwd opens the first;
+// a cwd outside every served workspace opens one of its own.
+type hosted struct {
+	*host.Host
 	root string
 	ws   *workspace.Workspace
 	mgr  *agent.Manager
 	ed   *editor
-
-	// models are the model names configured when the host opened (the
-	// choices of the model options).
+	// models are the model names configured when the workspace opened
+	// (the choices of the model options).
 	models []string
-	// newProvider builds the model of a configuration.
-	newProvider func(config.Config) (llm.Provider, error)
-
-	mu  sync.Mutex
-	cfg config.Config // the configuration in force (model options change it)
 }
 
-// config is the configuration in force.
-func (h *host) config() config.Config {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.cfg
-}
-
-// hostFor returns the host serving cwd, opening one when no served
+// hostFor returns the workspace serving cwd, opening one when no served
 // workspace holds it. cwd must be an absolute path to a folder.
-func (a *Agent) hostFor(cwd string) (*host, error) {
+func (a *Agent) hostFor(cwd string) (*hosted, error) {
 	if cwd == "" || !filepath.IsAbs(cwd) {
 		return nil, invalidParams("cwd must be an absolute path to the project folder, not %q", cwd)
 	}
@@ -66,15 +52,15 @@ func (a *Agent) hostFor(cwd string) (*host, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.closed {
-		h.mgr.Close()
+		h.Close()
 		return nil, errors.New("agentls is shutting down")
 	}
 	a.hosts = append(a.hosts, h)
 	return h, nil
 }
 
-// servedHost finds the host whose workspace holds path.
-func (a *Agent) servedHost(path string) (*host, bool) {
+// servedHost finds the served workspace that holds path.
+func (a *Agent) servedHost(path string) (*hosted, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, h := range a.hosts {
@@ -91,100 +77,59 @@ func within(root, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// openHost builds the host of a workspace root.
-func (a *Agent) openHost(root string) (*host, error) {
-	ws, err := workspace.New(root)
-	if err != nil {
-		return nil, invalidParams("workspace %s: %v", root, err)
+// openHost hosts the workspace of root. Keys of an untrusted workspace
+// .agentls.yaml that widen permissions are ignored with a log line (trust
+// the file from an LSP editor, or move the keys to the user's config).
+func (a *Agent) openHost(root string) (*hosted, error) {
+	ed := &editor{a: a}
+	h, err := host.New(host.Options{
+		Folders: []string{root}, ConfigFile: a.opts.ConfigFile, Getenv: a.getenv,
+		NewProvider: host.ProviderFactory(a.opts.NewProvider), Editor: ed,
+	})
+	var wsErr *host.WorkspaceError
+	if errors.As(err, &wsErr) {
+		return nil, invalidParams("%v", err)
 	}
-	cfg := a.loadConfig(ws.Root())
-	provider, err := a.newProvider(cfg, ws.Root())
 	if err != nil {
-		slog.Error("model provider", "root", ws.Root(), "err", err)
-		provider = agent.BrokenProvider{Err: err}
+		return nil, err
 	}
-	h := &host{root: ws.Root(), ws: ws, cfg: cfg, models: modelNames(cfg.Model.Name, cfg.Model.PlanName)}
-	h.newProvider = func(c config.Config) (llm.Provider, error) { return a.newProvider(c, ws.Root()) }
-	h.ed = &editor{a: a, h: h}
-	mgr, err := agent.NewManager(agent.Options{Workspace: ws, Config: cfg, Provider: provider, Editor: h.ed, ConfigPaths: a.protectedConfig()})
-	if err != nil {
-		return nil, fmt.Errorf("start the agent for %s: %w", root, err)
+	if _, trust := h.Reload(); trust.Pending() {
+		slog.Warn(trust.Warning())
 	}
-	h.mgr = mgr
-	slog.Info("acp: serving workspace", "root", h.root)
-	return h, nil
+	cfg := h.Config()
+	hd := &hosted{Host: h, root: h.Workspace().Root(), ws: h.Workspace(), mgr: h.Manager(), ed: ed,
+		models: modelNames(cfg.Model.Name, cfg.Model.PlanName)}
+	ed.h = hd
+	slog.Info("acp: serving workspace", "root", hd.root)
+	return hd, nil
 }
 
-func (a *Agent) newProvider(cfg config.Config, root string) (llm.Provider, error) {
-	if a.opts.NewProvider != nil {
-		return a.opts.NewProvider(cfg, a.getenv, root)
-	}
-	return agent.NewProvider(cfg, a.getenv, root)
-}
-
-// loadConfig merges the configuration layers: environment, the user's file,
-// then the workspace's .agentls.yaml (or --config). Keys of an untrusted
-// workspace file that widen permissions are ignored with a log line (this
-// face has no trust dialog yet; trust the file from an LSP editor).
-func (a *Agent) loadConfig(root string) config.Config {
-	layers := []config.Source{config.EnvLayer(a.getenv)}
-	if f := config.UserFile(a.getenv); f != "" {
-		layers = appendFileLayer(layers, f)
-	}
-	if a.opts.ConfigFile != "" {
-		layers = appendFileLayer(layers, a.opts.ConfigFile)
-	} else if f := filepath.Join(root, ".agentls.yaml"); fileExists(f) {
-		data, err := os.ReadFile(f)
-		if err == nil {
-			layer, diags := config.ParseLayer(f, data)
-			logDiagnostics(diags)
-			base, err := config.Resolve(layers...)
-			if err != nil {
-				base = config.Default()
-			}
-			trust := config.NewTrustStore(config.StateDir(a.getenv)).Judge(f, data, layer, base)
-			if trust.Pending() {
-				slog.Warn(trust.Warning())
-			}
-			layers = append(layers, trust.Layer)
+// modelNames are the configured model names, without blanks or repeats.
+func modelNames(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
 		}
 	}
-	cfg, err := config.Resolve(layers...)
-	if err != nil {
-		slog.Error("config", "err", err)
-		return config.Default()
-	}
-	return cfg
+	return out
 }
 
-func appendFileLayer(layers []config.Source, f string) []config.Source {
-	layer, diags, err := config.FileLayer(f)
-	logDiagnostics(diags)
-	if err != nil {
-		slog.Warn("config file", "file", f, "err", err)
-		return layers
+// setModel sets the model (optModel) or the plan model (optPlanModel) of
+// the workspace to one of the configured names, from each session's next
+// model request on.
+func (h *hosted) setModel(option, name string) error {
+	if !slices.Contains(h.models, name) {
+		return invalidParams("%s must be one of the configured models (%s), not %q; configure others in .agentls.yaml", option, strings.Join(h.models, ", "), name)
 	}
-	return append(layers, layer)
+	cfg := h.Config()
+	if option == optModel {
+		cfg.Model.Name = name
+	} else {
+		cfg.Model.PlanName = name
+	}
+	h.Reconfigure(cfg)
+	slog.Info("acp: model option set", "option", option, "model", name, "root", h.root)
+	return nil
 }
 
-func logDiagnostics(diags []config.Diagnostic) {
-	for _, d := range diags {
-		slog.Warn("config", "file", d.File, "line", d.Line, "msg", d.Message)
-	}
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-// protectedConfig is agentls's configuration known by path, for the guard.
-func (a *Agent) protectedConfig() []string {
-	paths := config.UserDirs(a.getenv)
-	if a.opts.ConfigFile != "" {
-		if abs, err := filepath.Abs(a.opts.ConfigFile); err == nil {
-			paths = append(paths, abs)
-		}
-	}
-	return paths
-}

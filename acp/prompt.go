@@ -15,7 +15,7 @@ const maxEmbeddedBytes = 256 << 10
 // read, embedded resources as quoted context. A resource link is never read
 // here, and one outside the workspace is named as such (the model's tools
 // cannot read it either).
-func (h *host) promptText(blocks []sdk.ContentBlock) (string, error) {
+func (h *hosted) promptText(blocks []sdk.ContentBlock) (string, error) {
 	var text, ctx []string
 	for i, b := range blocks {
 		switch {
@@ -45,7 +45,7 @@ func (h *host) promptText(blocks []sdk.ContentBlock) (string, error) {
 
 // linkNote names a linked file for the model: a workspace path it can read
 // with the read tool, or a link agentls will not follow.
-func (h *host) linkNote(uri, name string) string {
+func (h *hosted) linkNote(uri, name string) string {
 	p, err := h.ws.Resolve(uri)
 	if err != nil {
 		return fmt.Sprintf("(The user linked %s, which is outside the workspace: agentls cannot read it.)", oneLine(uri))
@@ -57,7 +57,7 @@ func (h *host) linkNote(uri, name string) string {
 }
 
 // embeddedNote quotes an embedded resource the client sent with the prompt.
-func (h *host) embeddedNote(r sdk.EmbeddedResourceResource) string {
+func (h *hosted) embeddedNote(r sdk.EmbeddedResourceResource) string {
 	switch {
 	case r.TextResourceContents != nil:
 		c := r.TextResourceContents

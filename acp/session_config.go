@@ -1,9 +1,7 @@
 package acp
 
 import (
-	"log/slog"
-	"slices"
-
+	
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/guard"
@@ -31,12 +29,12 @@ func modeState(current guard.Mode) *sdk.SessionModeState {
 
 // configOptions are the session's configuration options: the mode (the
 // same choice as `modes`), the model and the plan model.
-func (h *host) configOptions(current guard.Mode) []sdk.SessionConfigOption {
+func (h *hosted) configOptions(current guard.Mode) []sdk.SessionConfigOption {
 	modeOpts := make(sdk.SessionConfigSelectOptionsUngrouped, 0, len(modes))
 	for _, m := range modes {
 		modeOpts = append(modeOpts, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.Id), Name: m.Name, Description: m.Description})
 	}
-	cfg := h.config()
+	cfg := h.Config()
 	names := h.models
 	planCurrent := cfg.Model.PlanName
 	if planCurrent == "" {
@@ -60,47 +58,10 @@ func selectOption(id, name, desc string, cat sdk.SessionConfigOptionCategory, cu
 	}}
 }
 
-// modelNames are the configured model names, without blanks or repeats.
-func modelNames(names ...string) []string {
-	var out []string
-	for _, n := range names {
-		if n != "" && !slices.Contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 func modelOptions(names []string) sdk.SessionConfigSelectOptionsUngrouped {
 	out := make(sdk.SessionConfigSelectOptionsUngrouped, 0, len(names))
 	for _, n := range names {
 		out = append(out, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(n), Name: n})
 	}
 	return out
-}
-
-// setModel sets the model (optModel) or the plan model (optPlanModel) of
-// the workspace to one of the configured names, from each session's next
-// model request on.
-func (h *host) setModel(option, name string) error {
-	h.mu.Lock()
-	cfg := h.cfg
-	if !slices.Contains(h.models, name) {
-		h.mu.Unlock()
-		return invalidParams("%s must be one of the configured models (%v), not %q; configure others in .agentls.yaml", option, h.models, name)
-	}
-	if option == optModel {
-		cfg.Model.Name = name
-	} else {
-		cfg.Model.PlanName = name
-	}
-	h.cfg = cfg
-	h.mu.Unlock()
-	provider, err := h.newProvider(cfg)
-	if err != nil {
-		return invalidParams("model %q: %v", name, err)
-	}
-	h.mgr.Reconfigure(cfg, provider)
-	slog.Info("acp: model option set", "option", option, "model", name, "root", h.root)
-	return nil
 }
