@@ -132,4 +132,3 @@ func (h *hosted) setModel(option, name string) error {
 	slog.Info("acp: model option set", "option", option, "model", name, "root", h.root)
 	return nil
 }
-

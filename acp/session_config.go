@@ -1,7 +1,6 @@
 package acp
 
 import (
-	
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/guard"
