@@ -72,15 +72,19 @@ func listPlans(env Env) ([]workspace.ListedPlan, error) {
 
 // findPlan looks a plan up by name: a three-word name or a file name
 // (".plan" optional), first directly in the plans folder, then anywhere
-// below it.
+// below it, among the plans the listing finds (a symlinked `.plan` name is
+// never one).
 func findPlan(env Env, name string) (workspace.Path, error) {
 	base := strings.TrimSuffix(strings.TrimSpace(name), ".plan")
 	if base == "" || strings.ContainsRune(base, 0) {
 		return workspace.Path{}, fmt.Errorf("name %q is not a plan name", name)
 	}
 	dir := plansDir(env)
-	direct, err := env.Workspace().Resolve(path.Join(dir, base+".plan"))
-	if err == nil && !direct.IsDir && exists(env.Workspace(), direct) {
+	named := path.Join(dir, base+".plan")
+	direct, err := env.Workspace().Resolve(named)
+	// A symlinked name is no plan (the listing's rule): Resolve followed it
+	// when the resolved path is not the name.
+	if err == nil && direct.Rel == named && !direct.IsDir && exists(env.Workspace(), direct) {
 		return direct, nil
 	}
 	if strings.Contains(base, "/") {
