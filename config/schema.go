@@ -1,12 +1,10 @@
 package config
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 
@@ -29,16 +27,7 @@ const schemaURL = "mem://agentls/config.schema.json"
 var schema, schemaDoc = mustCompile()
 
 func mustCompile() (*jsonschema.Schema, map[string]any) {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.AssertFormat = true
-	c.LoadURL = func(s string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("cannot load %s: the config schema is self-contained", s)
-	}
-	if err := c.AddResource(schemaURL, bytes.NewReader(SchemaJSON)); err != nil {
-		panic(fmt.Sprintf("config schema: %v", err))
-	}
-	s, err := c.Compile(schemaURL)
+	s, err := schemamsg.Compile(schemaURL, SchemaJSON)
 	if err != nil {
 		panic(fmt.Sprintf("config schema: %v", err))
 	}

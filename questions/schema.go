@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,7 +43,7 @@ func compileQuestion(p *problems, at string, i int, raw []byte) *jsonschema.Sche
 		return nil
 	}
 	url := fmt.Sprintf("mem://questions/%d.json", i)
-	s, err := compile(url, raw)
+	s, err := schemamsg.Compile(url, raw)
 	if err != nil {
 		for _, f := range compileFailures(err, url) {
 			p.add(at+jsonPath(doc, f.location), "%s", f.message)
@@ -52,22 +51,6 @@ func compileQuestion(p *problems, at string, i int, raw []byte) *jsonschema.Sche
 		return nil
 	}
 	return s
-}
-
-// compile compiles one in-memory draft 2020-12 schema with format
-// assertions on. References to anything outside the schema itself (files,
-// URLs) are refused.
-func compile(url string, raw []byte) (*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.AssertFormat = true
-	c.LoadURL = func(s string) (io.ReadCloser, error) {
-		return nil, fmt.Errorf("cannot load %s: only references inside the schema are allowed", s)
-	}
-	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
 }
 
 // compileFailures turns a compile error into located messages; locations

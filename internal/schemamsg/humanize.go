@@ -1,10 +1,11 @@
-// Package schemamsg turns the validation output of
-// github.com/santhosh-tekuri/jsonschema/v5 (v5.3.1) into short messages for
-// people: it rewrites the validator's leaf messages, tells the lines that
-// only group other failures, and decodes the JSON pointers it reports.
+// Package schemamsg is where agentls meets
+// github.com/santhosh-tekuri/jsonschema/v5 (v5.3.1): it compiles in-memory
+// schemas one way for every package (Compile), and turns the validation
+// output into short messages for people: it rewrites the validator's leaf
+// messages, tells the lines that only group other failures, and decodes the
+// JSON pointers it reports.
 //
-// It works on the strings of jsonschema.BasicOutput and imports nothing of
-// this module, so any package may use it.
+// It imports nothing of this module, so any package may use it.
 package schemamsg
 
 import (
