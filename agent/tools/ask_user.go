@@ -49,24 +49,22 @@ func (p *AskUserParams) decodeArgs(args json.RawMessage) error {
 }
 
 // askUserTool puts a batch of structured questions to the user.
-var askUserTool = New(Def[AskUserParams]{
-	Name: "ask_user", Description: askUserDescription, Kind: "other",
-	Guard: guard.Decl{
-		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
-		Paths:       guard.NoPaths(),
-		Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
-	},
-	Title: func(p AskUserParams) string {
-		switch {
-		case len(p.Questions) > 1:
-			return fmt.Sprintf("ask the user %d questions", len(p.Questions))
-		case len(p.Questions) == 1 && p.Questions[0].Question != "":
-			return title("ask:", p.Questions[0].Question)
-		}
-		return "ask the user"
-	},
-	Run: runAskUser,
+var askUserTool = New(Def[AskUserParams]{Name: "ask_user", Description: askUserDescription, Kind: "other", Run: runAskUser,
+	Title: askUserTitle,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
+		Paths: guard.NoPaths()},
 })
+
+// askUserTitle is ask_user's title of a call.
+func askUserTitle(p AskUserParams) string {
+	switch {
+	case len(p.Questions) > 1:
+		return fmt.Sprintf("ask the user %d questions", len(p.Questions))
+	case len(p.Questions) == 1 && p.Questions[0].Question != "":
+		return title("ask:", p.Questions[0].Question)
+	}
+	return "ask the user"
+}
 
 // runAskUser runs ask_user.
 func runAskUser(ctx context.Context, env Env, p AskUserParams) (Result, error) {

@@ -34,15 +34,10 @@ type EditOutput struct {
 }
 
 // editTool changes part of an existing file.
-var editTool = New(Def[EditParams]{
-	Name: "edit", Description: editDescription, Kind: "edit",
-	Guard: guard.Decl{
-		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
-		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	},
+var editTool = New(Def[EditParams]{Name: "edit", Description: editDescription, Kind: "edit", Run: runEdit,
 	Title: func(p EditParams) string { return title("edit", p.Path) },
-	Run:   runEdit,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })
 
 // runEdit runs edit.

@@ -17,15 +17,10 @@ type EnterPlanModeParams struct {
 }
 
 // enterPlanModeTool switches the session to plan mode.
-var enterPlanModeTool = New(Def[EnterPlanModeParams]{
-	Name: "enter_plan_mode", Description: enterPlanModeDescription, Kind: "switch_mode",
-	Guard: guard.Decl{
-		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
-		Paths:       guard.NoPaths(),
-		Interaction: guard.SwitchesMode, Plan: guard.BuildOnly,
-	},
+var enterPlanModeTool = New(Def[EnterPlanModeParams]{Name: "enter_plan_mode", Description: enterPlanModeDescription, Kind: "switch_mode", Run: runEnterPlanMode,
 	Title: func(EnterPlanModeParams) string { return "enter plan mode" },
-	Run:   runEnterPlanMode,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.SwitchesMode, Plan: guard.BuildOnly,
+		Paths: guard.NoPaths()},
 })
 
 // runEnterPlanMode runs enter_plan_mode.

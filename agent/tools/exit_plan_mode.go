@@ -18,15 +18,10 @@ type ExitPlanModeParams struct {
 }
 
 // exitPlanModeTool presents the plan to the user for approval.
-var exitPlanModeTool = New(Def[ExitPlanModeParams]{
-	Name: "exit_plan_mode", Description: exitPlanModeDescription, Kind: "switch_mode",
-	Guard: guard.Decl{
-		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
-		Paths:       []guard.PathArg{{Name: "plan_file_path", Role: guard.Source}},
-		Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
-	},
+var exitPlanModeTool = New(Def[ExitPlanModeParams]{Name: "exit_plan_mode", Description: exitPlanModeDescription, Kind: "switch_mode", Run: runExitPlanMode,
 	Title: func(p ExitPlanModeParams) string { return title("ask to approve", p.PlanFilePath) },
-	Run:   runExitPlanMode,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "plan_file_path", Role: guard.Source}}},
 })
 
 // runExitPlanMode runs exit_plan_mode.

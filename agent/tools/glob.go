@@ -29,15 +29,10 @@ type GlobOutput struct {
 }
 
 // globTool finds files by name pattern.
-var globTool = New(Def[GlobParams]{
-	Name: "glob", Description: globDescription, Kind: "search",
-	Guard: guard.Decl{
-		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	},
+var globTool = New(Def[GlobParams]{Name: "glob", Description: globDescription, Kind: "search", Run: runGlob,
 	Title: func(p GlobParams) string { return title("glob", p.Pattern) },
-	Run:   runGlob,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })
 
 // runGlob runs glob.

@@ -61,15 +61,10 @@ type GrepOutput struct {
 }
 
 // grepTool searches file contents with a regular expression.
-var grepTool = New(Def[GrepParams]{
-	Name: "grep", Description: grepDescription, Kind: "search",
-	Guard: guard.Decl{
-		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	},
+var grepTool = New(Def[GrepParams]{Name: "grep", Description: grepDescription, Kind: "search", Run: runGrep,
 	Title: func(p GrepParams) string { return title("grep", p.Pattern) },
-	Run:   runGrep,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })
 
 // runGrep runs grep.

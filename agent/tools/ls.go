@@ -39,15 +39,10 @@ type LsOutput struct {
 }
 
 // lsTool lists a folder of the workspace.
-var lsTool = New(Def[LsParams]{
-	Name: "ls", Description: lsDescription, Kind: "read",
-	Guard: guard.Decl{
-		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	},
+var lsTool = New(Def[LsParams]{Name: "ls", Description: lsDescription, Kind: "read", Run: runLs,
 	Title: func(p LsParams) string { return title("ls", cmp.Or(p.Path, ".")) },
-	Run:   runLs,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })
 
 // runLs runs ls.

@@ -22,15 +22,10 @@ type MkdirOutput struct {
 }
 
 // mkdirTool creates a folder and any missing parents.
-var mkdirTool = New(Def[MkdirParams]{
-	Name: "mkdir", Description: mkdirDescription, Kind: "edit",
-	Guard: guard.Decl{
-		Class: guard.ClassMutating, Kind: guard.KindMkdir,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
-		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	},
+var mkdirTool = New(Def[MkdirParams]{Name: "mkdir", Description: mkdirDescription, Kind: "edit", Run: runMkdir,
 	Title: func(p MkdirParams) string { return title("mkdir", p.Path) },
-	Run:   runMkdir,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindMkdir, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })
 
 // runMkdir runs mkdir.

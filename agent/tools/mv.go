@@ -23,15 +23,10 @@ type MvOutput struct {
 }
 
 // mvTool moves or renames a file or folder.
-var mvTool = New(Def[MvParams]{
-	Name: "mv", Description: mvDescription, Kind: "move",
-	Guard: guard.Decl{
-		Class: guard.ClassMutating, Kind: guard.KindMove,
-		Paths:       []guard.PathArg{{Name: "from", Role: guard.Source}, {Name: "to", Role: guard.Target}},
-		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	},
+var mvTool = New(Def[MvParams]{Name: "mv", Description: mvDescription, Kind: "move", Run: runMv,
 	Title: func(p MvParams) string { return title("mv", p.From+" → "+p.To) },
-	Run:   runMv,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindMove, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "from", Role: guard.Source}, {Name: "to", Role: guard.Target}}},
 })
 
 // runMv runs mv.

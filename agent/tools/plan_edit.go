@@ -27,15 +27,10 @@ type PlanEditOutput struct {
 
 // planEditTool edits a plan, keeping its frontmatter byte for byte unless the
 // status changes.
-var planEditTool = New(Def[PlanEditParams]{
-	Name: "plan_edit", Description: planEditDescription, Kind: "edit",
-	Guard: guard.Decl{
-		Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	},
+var planEditTool = New(Def[PlanEditParams]{Name: "plan_edit", Description: planEditDescription, Kind: "edit", Run: runPlanEdit,
 	Title: func(p PlanEditParams) string { return title("edit plan", p.Path) },
-	Run:   runPlanEdit,
+	Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })
 
 // runPlanEdit runs plan_edit.

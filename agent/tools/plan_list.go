@@ -44,15 +44,10 @@ type PlanListOutput struct {
 }
 
 // planListTool lists the plans in the plans folder, newest first.
-var planListTool = New(Def[PlanListParams]{
-	Name: "plan_list", Description: planListDescription, Kind: "search",
-	Guard: guard.Decl{
-		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
-		Paths:       guard.NoPaths(),
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	},
+var planListTool = New(Def[PlanListParams]{Name: "plan_list", Description: planListDescription, Kind: "search", Run: runPlanList,
 	Title: planListTitle,
-	Run:   runPlanList,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: guard.NoPaths()},
 })
 
 // planListTitle is plan_list's title of a call.

@@ -34,15 +34,10 @@ type PlanReadOutput struct {
 }
 
 // planReadTool reads a plan with its parsed frontmatter and steps.
-var planReadTool = New(Def[PlanReadParams]{
-	Name: "plan_read", Description: planReadDescription, Kind: "read",
-	Guard: guard.Decl{
-		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}},
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	},
+var planReadTool = New(Def[PlanReadParams]{Name: "plan_read", Description: planReadDescription, Kind: "read", Run: runPlanRead,
 	Title: planReadTitle,
-	Run:   runPlanRead,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })
 
 // planReadTitle is plan_read's title of a call.

@@ -53,24 +53,22 @@ type planWriter struct {
 
 // tool is plan_write with w's clock and random source.
 func (w planWriter) tool() Tool {
-	return New(Def[PlanWriteParams]{
-		Name: "plan_write", Description: planWriteDescription, Kind: "edit",
-		Guard: guard.Decl{
-			Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit,
-			Paths:       []guard.PathArg{{Name: "path", Role: guard.Target, Optional: true}},
-			Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-		},
-		Title: func(p PlanWriteParams) string {
-			if p.Path != "" {
-				return title("write plan", p.Path)
-			}
-			if p.Title != "" {
-				return title("write plan:", p.Title)
-			}
-			return "write a new plan"
-		},
-		Run: w.run,
+	return New(Def[PlanWriteParams]{Name: "plan_write", Description: planWriteDescription, Kind: "edit", Run: w.run,
+		Title: planWriteTitle,
+		Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+			Paths: []guard.PathArg{{Name: "path", Role: guard.Target, Optional: true}}},
 	})
+}
+
+// planWriteTitle is plan_write's title of a call.
+func planWriteTitle(p PlanWriteParams) string {
+	if p.Path != "" {
+		return title("write plan", p.Path)
+	}
+	if p.Title != "" {
+		return title("write plan:", p.Title)
+	}
+	return "write a new plan"
 }
 
 // run runs plan_write.

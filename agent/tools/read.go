@@ -41,15 +41,10 @@ type ReadOutput struct {
 const MaxReadBytes = 50 << 10
 
 // readTool reads a text file of the workspace (the editor's unsaved text wins).
-var readTool = New(Def[ReadParams]{
-	Name: "read", Description: readDescription, Kind: "read",
-	Guard: guard.Decl{
-		Class: guard.ClassReadOnly, Kind: guard.KindReadOnly,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Source}},
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-	},
+var readTool = New(Def[ReadParams]{Name: "read", Description: readDescription, Kind: "read", Run: runRead,
 	Title: func(p ReadParams) string { return title("read", p.Path) },
-	Run:   runRead,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source}}},
 })
 
 // runRead runs read.

@@ -24,15 +24,10 @@ type RmOutput struct {
 }
 
 // rmTool deletes a file or folder.
-var rmTool = New(Def[RmParams]{
-	Name: "rm", Description: rmDescription, Kind: "delete",
-	Guard: guard.Decl{
-		Class: guard.ClassMutating, Kind: guard.KindDelete,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
-		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	},
+var rmTool = New(Def[RmParams]{Name: "rm", Description: rmDescription, Kind: "delete", Run: runRm,
 	Title: func(p RmParams) string { return title("rm", p.Path) },
-	Run:   runRm,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindDelete, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })
 
 // runRm runs rm.

@@ -40,15 +40,10 @@ type RunOutput struct {
 }
 
 // runTool runs a shell command in the workspace, after the user confirmed it.
-var runTool = New(Def[RunParams]{
-	Name: "run", Description: runDescription, Kind: "execute",
-	Guard: guard.Decl{
-		Class: guard.ClassMutating, Kind: guard.KindExecute,
-		Paths:       []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}},
-		Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly,
-	},
+var runTool = New(Def[RunParams]{Name: "run", Description: runDescription, Kind: "execute", Run: runRun,
 	Title: func(p RunParams) string { return title("run", p.Command) },
-	Run:   runRun,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindExecute, Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}}},
 })
 
 // runRun runs run.

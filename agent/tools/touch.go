@@ -24,15 +24,10 @@ type TouchOutput struct {
 
 // touchTool creates an empty file if it does not exist; an existing file only
 // gets a new modification time.
-var touchTool = New(Def[TouchParams]{
-	Name: "touch", Description: touchDescription, Kind: "edit",
-	Guard: guard.Decl{
-		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
-		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	},
+var touchTool = New(Def[TouchParams]{Name: "touch", Description: touchDescription, Kind: "edit", Run: runTouch,
 	Title: func(p TouchParams) string { return title("touch", p.Path) },
-	Run:   runTouch,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })
 
 // runTouch runs touch.

@@ -26,15 +26,10 @@ type WriteOutput struct {
 }
 
 // writeTool creates a file or replaces its whole content.
-var writeTool = New(Def[WriteParams]{
-	Name: "write", Description: writeDescription, Kind: "edit",
-	Guard: guard.Decl{
-		Class: guard.ClassMutating, Kind: guard.KindFileEdit,
-		Paths:       []guard.PathArg{{Name: "path", Role: guard.Target}},
-		Interaction: guard.Unattended, Plan: guard.BuildOnly,
-	},
+var writeTool = New(Def[WriteParams]{Name: "write", Description: writeDescription, Kind: "edit", Run: runWrite,
 	Title: func(p WriteParams) string { return title("write", p.Path) },
-	Run:   runWrite,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })
 
 // runWrite runs write.
