@@ -55,15 +55,11 @@ func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error)
 	if strings.TrimSpace(p.Path) == "" {
 		return Failf("path is required: the .plan file to edit"), nil
 	}
-	rp, fail := locatePlan(env, p.Path, "")
+	rp, before, fail := openPlan(env, p.Path, "")
 	if fail != nil {
 		return *fail, nil
 	}
 	ws := env.Workspace()
-	before, err := ws.ReadFile(rp)
-	if err != nil {
-		return Failf("read plan %s: %v", rp.Rel, err), nil
-	}
 	c := workspace.Change{After: before}
 	if editing {
 		if c, err = ws.ComputeEdit(rp, spec); err != nil {

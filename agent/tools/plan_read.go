@@ -56,16 +56,11 @@ func runPlanRead(_ context.Context, env Env, p PlanReadParams) (Result, error) {
 	if p.Offset < 0 || p.Limit < 0 {
 		return Failf("offset and limit must not be negative"), nil
 	}
-	rp, fail := locatePlan(env, p.Path, p.Name)
+	rp, text, fail := openPlan(env, p.Path, p.Name)
 	if fail != nil {
 		return *fail, nil
 	}
-	ws := env.Workspace()
-	text, err := ws.ReadFile(rp)
-	if err != nil {
-		return Failf("read plan %s: %v", rp.Rel, err), nil
-	}
-	win, fail := readWindow(ws, rp, p.Offset, p.Limit)
+	win, fail := readWindow(env.Workspace(), rp, p.Offset, p.Limit)
 	if fail != nil {
 		return *fail, nil
 	}
@@ -79,6 +74,21 @@ func runPlanRead(_ context.Context, env Env, p PlanReadParams) (Result, error) {
 	out.Steps, out.StepsDone = stepsOf(pl)
 	out.StepsTotal = len(out.Steps)
 	return OK(out), nil
+}
+
+// openPlan locates the plan a plan tool acts on (see locatePlan) and reads
+// its text.
+func openPlan(env Env, p, name string) (workspace.Path, string, *Result) {
+	rp, fail := locatePlan(env, p, name)
+	if fail != nil {
+		return rp, "", fail
+	}
+	text, err := env.Workspace().ReadFile(rp)
+	if err != nil {
+		r := Failf("read plan %s: %v", rp.Rel, err)
+		return rp, "", &r
+	}
+	return rp, text, nil
 }
 
 // locatePlan finds the plan a plan tool acts on: by path, by name, or the

@@ -40,14 +40,14 @@ type RunOutput struct {
 }
 
 // runTool runs a shell command in the workspace, after the user confirmed it.
-var runTool = New(Def[RunParams]{Name: "run", Description: runDescription, Kind: "execute", Run: runRun,
+var runTool = New(Def[RunParams]{Name: "run", Description: runDescription, Kind: "execute", Run: runCommand,
 	Title: func(p RunParams) string { return title("run", p.Command) },
 	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindExecute, Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly,
 		Paths: []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}}},
 })
 
-// runRun runs run.
-func runRun(ctx context.Context, env Env, p RunParams) (Result, error) {
+// runCommand runs run.
+func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 	command := strings.TrimSpace(p.Command)
 	if command == "" {
 		return Failf("command is required"), nil
