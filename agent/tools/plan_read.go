@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"strings"
@@ -42,11 +43,8 @@ var planReadTool = New(Def[PlanReadParams]{Name: "plan_read", Description: planR
 
 // planReadTitle is plan_read's title of a call.
 func planReadTitle(p PlanReadParams) string {
-	if p.Path != "" {
-		return title("read plan", p.Path)
-	}
-	if p.Name != "" {
-		return title("read plan", p.Name)
+	if which := cmp.Or(p.Path, p.Name); which != "" {
+		return title("read plan", which)
 	}
 	return "read the plan"
 }

@@ -122,7 +122,7 @@ func fieldSchema(f reflect.StructField) (map[string]any, error) {
 	}
 	if e, ok := f.Tag.Lookup("enum"); ok {
 		if typ != "string" {
-			return nil, fmt.Errorf("enum on a %s", schemaTypeName(typ))
+			return nil, fmt.Errorf("enum on %s", schemaTypeName(typ))
 		}
 		s["enum"] = strings.Split(e, ",")
 	}
@@ -134,7 +134,7 @@ func fieldSchema(f reflect.StructField) (map[string]any, error) {
 	for _, key := range []string{"minimum", "maximum"} {
 		if v, ok := f.Tag.Lookup(key); ok {
 			if typ != "integer" && typ != "number" {
-				return nil, fmt.Errorf("%s on a %s", key, schemaTypeName(typ))
+				return nil, fmt.Errorf("%s on %s", key, schemaTypeName(typ))
 			}
 			if s[key], err = parseTagValue(typ, v); err != nil {
 				return nil, fmt.Errorf("%s: %w", key, err)
@@ -144,7 +144,7 @@ func fieldSchema(f reflect.StructField) (map[string]any, error) {
 	for _, key := range []string{"minItems", "maxItems"} {
 		if v, ok := f.Tag.Lookup(key); ok {
 			if typ != "array" {
-				return nil, fmt.Errorf("%s on a %s", key, schemaTypeName(typ))
+				return nil, fmt.Errorf("%s on %s", key, schemaTypeName(typ))
 			}
 			if s[key], err = parseTagValue("integer", v); err != nil {
 				return nil, fmt.Errorf("%s: %w", key, err)
@@ -166,13 +166,16 @@ func parseTagValue(typ, v string) (any, error) {
 	case "boolean":
 		return strconv.ParseBool(v)
 	}
-	return nil, fmt.Errorf("no tag value for a %s", schemaTypeName(typ))
+	return nil, fmt.Errorf("no tag value for %s", schemaTypeName(typ))
 }
 
-// schemaTypeName names a schema type for an error.
+// schemaTypeName names a schema type for an error, with its article.
 func schemaTypeName(typ string) string {
-	if typ == "" {
+	switch typ {
+	case "":
 		return "value of any type"
+	case "integer", "array", "object":
+		return "an " + typ
 	}
-	return typ
+	return "a " + typ
 }

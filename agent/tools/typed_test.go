@@ -129,7 +129,7 @@ func TestSchemaOfRejects(t *testing.T) {
 		{"not a struct", reflect.TypeFor[string](), "is not a struct"},
 		{"enum on an integer", reflect.TypeFor[struct {
 			N int `json:"n" enum:"1,2"`
-		}](), "N: enum on a integer"},
+		}](), "N: enum on an integer"},
 		{"minimum on a string", reflect.TypeFor[struct {
 			S string `json:"s" minimum:"1"`
 		}](), "minimum on a string"},
@@ -350,4 +350,19 @@ func TestDecodeArgs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzTitles: every tool titles any arguments, JSON or not, without
+// panicking, on one line.
+func FuzzTitles(f *testing.F) {
+	for _, seed := range []string{``, `{}`, `null`, `[]`, `{"path":"a\nb"}`, `{"questions":[{"question":1}]}`, `{"questions":[null]}`, `{"from":{},"to":[]}`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		for _, tool := range All() {
+			if got := tool.Title(json.RawMessage(args)); got == "" || strings.Contains(got, "\n") {
+				t.Errorf("%s.Title(%q) = %q", tool.Spec().Name, args, got)
+			}
+		}
+	})
 }
