@@ -37,7 +37,7 @@ type memEditor struct {
 	applied []ApplyRequest // every request Apply was given, applied or not
 }
 
-func (e *memEditor) Update(_ context.Context, _ string, u any) {
+func (e *memEditor) Update(_ context.Context, _ string, u Update) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.updates = append(e.updates, u)
@@ -88,7 +88,7 @@ func (e *memEditor) ShowDocument(_ context.Context, abs string) error {
 	return nil
 }
 
-func (e *memEditor) StartProgress(string) Progress { return noProgress{} }
+func (e *memEditor) StartProgress(context.Context, string) Progress { return noProgress{} }
 
 func (e *memEditor) notifyLines() []string {
 	e.mu.Lock()

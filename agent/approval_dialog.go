@@ -20,7 +20,7 @@ const KeepPlanningReason = "the user chose to keep planning"
 // decision is offered to ap.
 func (s *Session) showApproval(askCtx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) {
 	m := s.m
-	if err := m.editor.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
+	if err := m.shower.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
 		slog.Warn("show plan", "plan", p.Rel, "err", err)
 	}
 	if d, ok := s.askApproval(askCtx, p.Rel, allowed); ok {
@@ -57,7 +57,7 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 	if err != nil {
 		return decision{}, false
 	}
-	reply, err := m.editor.Ask(ctx, AskRequest{
+	reply, err := m.asker.Ask(ctx, AskRequest{
 		SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "plan_approval", PlanFile: rel, CreatedAt: m.now(),
 		// The safe action first: eglot takes the first one on a bare Enter.
 		Actions: []questions.Action{{Title: "Keep Planning", Value: false}, {Title: "Accept & Build", Value: true}},

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -11,30 +10,58 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// Editor is everything the agent needs from the editor on the other end of
-// the connection. The server implements it over JSON-RPC; tests implement it
-// in memory. Methods may be called from many goroutines. Every send honours
-// its context: a turn's sends use the turn's, so that a client that stops
-// reading cannot hold a cancelled turn.
-type Editor interface {
-	// Update streams a turn (`agent/update`); update is one of the Update* types.
-	Update(ctx context.Context, sessionID string, update any)
+// The agent talks to the editor on the other end of the connection (a
+// face: the LSP server, the ACP agent) through the small interfaces below,
+// each code path through the one it needs. Methods may be called from many
+// goroutines. Every send honours its context: a turn's sends use the
+// turn's, so that a client that stops reading cannot hold a cancelled turn.
+
+// Notifier streams a session's updates and notices to the editor.
+type Notifier interface {
+	// Update streams a turn (LSP: `agent/update`; ACP: `session/update`).
+	Update(ctx context.Context, sessionID string, update Update)
 	// ModeChanged tells the editor the session's mode changed (`agent/modeChanged`).
 	ModeChanged(ctx context.Context, ev ModeChange)
 	// Notify sends a plan-mode notify line (`window/logMessage`).
 	Notify(ctx context.Context, line string)
+}
+
+// Applier applies changes to the workspace.
+type Applier interface {
 	// Apply sends changes to the editor (`workspace/applyEdit`) or writes them
 	// to disk, calling req.Check on the exact operations right before they
 	// leave; a failed check or an editor's refusal is an error.
 	Apply(ctx context.Context, req ApplyRequest) error
+}
+
+// Asker asks the user.
+type Asker interface {
 	// Ask shows questions to the user and waits for the answers. It returns
 	// ErrNoSurface when the editor cannot show them.
 	Ask(ctx context.Context, req AskRequest) (AskReply, error)
+}
+
+// DocumentShower shows workspace documents.
+type DocumentShower interface {
 	// ShowDocument opens a workspace file in the editor (`window/showDocument`).
 	ShowDocument(ctx context.Context, abs string) error
+}
+
+// ProgressStarter shows what a turn is doing.
+type ProgressStarter interface {
 	// StartProgress returns the progress handle of one turn: what the turn is
 	// doing ("PLAN: thinking…"), shown until End. Each turn has its own.
-	StartProgress(sessionID string) Progress
+	StartProgress(ctx context.Context, sessionID string) Progress
+}
+
+// Editor is the whole of the editor's side, as a Manager takes it: each of
+// the small interfaces.
+type Editor interface {
+	Notifier
+	Applier
+	Asker
+	DocumentShower
+	ProgressStarter
 }
 
 // Progress shows one turn's activity. Its methods never wait for the editor
@@ -96,81 +123,4 @@ type ModeChange struct {
 	Mode      guard.Mode `json:"mode"`
 	PlanFile  *string    `json:"planFile"`
 	Source    string     `json:"source"` // tool | user | load
-}
-
-// TextContent is an ACP text content block.
-type TextContent struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
-// UpdateChunk is an agent_message_chunk or agent_thought_chunk update.
-type UpdateChunk struct {
-	SessionUpdate string      `json:"sessionUpdate"`
-	Content       TextContent `json:"content"`
-}
-
-// UpdateToolCall announces a tool call (`tool_call`).
-type UpdateToolCall struct {
-	SessionUpdate string          `json:"sessionUpdate"`
-	ToolCallID    string          `json:"toolCallId"`
-	Title         string          `json:"title"`
-	Kind          string          `json:"kind"`
-	Status        string          `json:"status"`
-	RawInput      json.RawMessage `json:"rawInput,omitempty"`
-}
-
-// UpdateToolCallDone reports a tool call's end (`tool_call_update`).
-type UpdateToolCallDone struct {
-	SessionUpdate string          `json:"sessionUpdate"`
-	ToolCallID    string          `json:"toolCallId"`
-	Status        string          `json:"status"`
-	Content       []ToolContent   `json:"content,omitempty"`
-	RawOutput     json.RawMessage `json:"rawOutput,omitempty"`
-	Refusal       *guard.Refusal  `json:"refusal,omitempty"`
-}
-
-// ToolContent is an ACP tool call content item wrapping a text block.
-type ToolContent struct {
-	Type    string      `json:"type"`
-	Content TextContent `json:"content"`
-}
-
-// PlanEntry is one step of the attached plan.
-type PlanEntry struct {
-	Content  string `json:"content"`
-	Priority string `json:"priority"`
-	Status   string `json:"status"`
-}
-
-// UpdatePlan is the complete list of the attached plan's steps (`plan`).
-type UpdatePlan struct {
-	SessionUpdate string      `json:"sessionUpdate"`
-	PlanFile      string      `json:"planFile"`
-	Entries       []PlanEntry `json:"entries"`
-}
-
-// UpdateMode is `current_mode_update`.
-type UpdateMode struct {
-	SessionUpdate string     `json:"sessionUpdate"`
-	CurrentModeID guard.Mode `json:"currentModeId"`
-}
-
-// UpdateQuestion is `question_pending`.
-type UpdateQuestion struct {
-	SessionUpdate string               `json:"sessionUpdate"`
-	QuestionID    string               `json:"questionId"`
-	Questions     []questions.Question `json:"questions"`
-	CreatedAt     string               `json:"createdAt"`
-}
-
-// UpdateUsage is `usage_update`: the tokens of the last model request as
-// the endpoint reported them, and the estimated size of the next request
-// (contextTokens) against the model's context window.
-type UpdateUsage struct {
-	SessionUpdate string `json:"sessionUpdate"`
-	InputTokens   int    `json:"inputTokens"`
-	OutputTokens  int    `json:"outputTokens"`
-	ContextTokens int    `json:"contextTokens,omitempty"`
-	ContextWindow int    `json:"contextWindow,omitempty"`
 }

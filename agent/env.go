@@ -97,7 +97,7 @@ func (m *Manager) guardedApply(ctx context.Context, sessionID, actor, label stri
 	if r := m.Guard().CheckChanges(state(), actor, changes); r != nil {
 		return r
 	}
-	return m.editor.Apply(ctx, ApplyRequest{
+	return m.applier.Apply(ctx, ApplyRequest{
 		SessionID: sessionID, Actor: actor, Label: label, Changes: changes,
 		Check: func(ops []guard.Op) error {
 			if r := m.Guard().CheckOps(state(), actor, ops); r != nil {
@@ -137,7 +137,7 @@ func (s *Session) sendPlanUpdate(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	s.m.editor.Update(ctx, s.meta.ID, UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)})
+	s.m.notes.Update(ctx, s.meta.ID, UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)})
 }
 
 // Ask puts questions to the user; without a surface they stay pending and
@@ -160,7 +160,7 @@ func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error)
 		}
 		s.pending = &pendingQuestion{id: req.QuestionID, set: set, createdAt: req.CreatedAt, turn: s.turnEnded}
 		s.mu.Unlock()
-		s.m.editor.Update(ctx, s.meta.ID, UpdateQuestion{
+		s.m.notes.Update(ctx, s.meta.ID, UpdateQuestion{
 			SessionUpdate: "question_pending", QuestionID: req.QuestionID,
 			Questions: set.Questions, CreatedAt: req.CreatedAt.Format(time.RFC3339),
 		})
@@ -297,7 +297,7 @@ func (m *Manager) askUser(ctx context.Context, req AskRequest) (AskReply, error)
 	timeout := m.approvalTimeout()
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	reply, err := m.editor.Ask(actx, req)
+	reply, err := m.asker.Ask(actx, req)
 	if err != nil && ctx.Err() == nil && actx.Err() != nil {
 		slog.Warn("question timed out", "session", req.SessionID, "question", req.QuestionID, "timeout", timeout)
 		return AskReply{}, fmt.Errorf("the user did not answer within %s (plan_mode.approval_timeout_secs); the question was withdrawn", timeout)

@@ -67,11 +67,19 @@ type Options struct {
 
 // Manager owns the sessions of one workspace.
 type Manager struct {
-	ws     *workspace.Workspace
-	editor Editor
-	tools  *tools.Registry
-	store  *workspace.ChatStore
-	clock  func() time.Time
+	ws *workspace.Workspace
+	// The editor's side, each code path through the small interface it
+	// needs (editor.go); editor is the whole, for optional extensions such
+	// as TurnReporter.
+	notes    Notifier
+	applier  Applier
+	asker    Asker
+	shower   DocumentShower
+	progress ProgressStarter
+	editor   Editor
+	tools    *tools.Registry
+	store    *workspace.ChatStore
+	clock    func() time.Time
 	// configPaths are the configuration files the guard protects.
 	configPaths []string
 	// live is the configuration with the model, the guard and the allow
@@ -117,6 +125,11 @@ func NewManager(opts Options) (*Manager, error) {
 		base:        base,
 		stopBase:    stopBase,
 		ws:          opts.Workspace,
+		notes:       opts.Editor,
+		applier:     opts.Editor,
+		asker:       opts.Editor,
+		shower:      opts.Editor,
+		progress:    opts.Editor,
 		editor:      opts.Editor,
 		tools:       reg,
 		configPaths: opts.ConfigPaths,
@@ -188,7 +201,7 @@ func (m *Manager) now() time.Time { return m.clock().UTC() }
 
 func (m *Manager) notify(ctx context.Context, line string) {
 	slog.Info(line)
-	m.editor.Notify(ctx, line)
+	m.notes.Notify(ctx, line)
 }
 
 // Guard is the manager's plan-mode policy (for the configuration in force).
@@ -271,7 +284,7 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 		m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", entered.Format(time.RFC3339), reason))
 	}
 	info := s.Info()
-	m.editor.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
+	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
 	return info, nil
 }
 
@@ -374,7 +387,7 @@ func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Messa
 		s.modelMessages() // records a repair the history needs
 	}
 	info := s.Info()
-	m.editor.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
+	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
 	s.sendPlanUpdate(ctx)
 	return info, s.Messages(), nil
 }

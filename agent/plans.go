@@ -149,7 +149,7 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 		return Info{}, err
 	}
 	info := s.Info()
-	m.editor.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: guard.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
+	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: guard.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
 	if err := m.setPlanStatus(ctx, s, wp.Rel, workspace.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", wp.Rel, "err", err)
 	}

@@ -2,8 +2,9 @@
 // each with its own mode (plan or build), the turn loop that streams a model's
 // answer and runs its tool calls through the guard, the planner and builder
 // personas, and the human-in-the-loop flows (questions, plan approval,
-// command permission). It talks to the editor only through the Editor
-// interface, so it is testable without JSON-RPC.
+// command permission). It talks to the editor only through the small
+// interfaces of editor.go (Notifier, Applier, Asker, DocumentShower,
+// ProgressStarter), so it is testable without JSON-RPC and serves every face.
 package agent
 
 import (
@@ -230,8 +231,8 @@ func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason s
 	if mode == guard.ModePlan {
 		s.m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.UTC().Format(time.RFC3339), reason))
 	}
-	s.m.editor.Update(ctx, s.meta.ID, UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: mode})
-	s.m.editor.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: source})
+	s.m.notes.Update(ctx, s.meta.ID, UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: mode})
+	s.m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: source})
 	return true
 }
 

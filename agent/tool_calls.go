@@ -53,7 +53,7 @@ type callOutcome struct {
 // parallel, mutating calls one at a time, results appended in call order.
 func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReason, error) {
 	for _, c := range calls {
-		s.m.editor.Update(ctx, s.meta.ID, UpdateToolCall{
+		s.m.notes.Update(ctx, s.meta.ID, UpdateToolCall{
 			SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c),
 			Status: "pending", RawInput: rawInput(c.Arguments),
 		})
@@ -90,7 +90,7 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 // read now), the tool, and its tool_call_update.
 func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome) {
 	m := s.m
-	s.m.editor.Update(ctx, s.meta.ID, UpdateToolCall{
+	s.m.notes.Update(ctx, s.meta.ID, UpdateToolCall{
 		SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c), Status: "in_progress",
 	})
 	defer func() {
@@ -102,7 +102,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 		// The call's end is shown also when the turn was cancelled.
 		ctx, cancel := finalSendContext(ctx)
 		defer cancel()
-		m.editor.Update(ctx, s.meta.ID, UpdateToolCallDone{
+		m.notes.Update(ctx, s.meta.ID, UpdateToolCallDone{
 			SessionUpdate: "tool_call_update", ToolCallID: c.ID, Status: status,
 			Content:   []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: text}}},
 			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,

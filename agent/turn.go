@@ -170,7 +170,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 	s.mu.Lock()
 	turnStart := max(len(s.messages)-1, 0) // the user message that began the turn
 	s.mu.Unlock()
-	progress := m.editor.StartProgress(s.meta.ID)
+	progress := m.progress.StartProgress(ctx, s.meta.ID)
 	defer progress.End(ctx)
 	ctx = withProgress(ctx, progress)
 	for step := 0; step < limit; step++ {
@@ -198,7 +198,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			msg.ToolCalls[i].Arguments = capArguments(msg.ToolCalls[i].Arguments)
 		}
 		s.append(historyMessage(msg))
-		m.editor.Update(ctx, s.meta.ID, UpdateUsage{
+		m.notes.Update(ctx, s.meta.ID, UpdateUsage{
 			SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
 			ContextTokens: s.calibrated(estimateRequest(sent) + estimateMessage(msg)), ContextWindow: s.budget().window,
 		})
@@ -235,7 +235,7 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 		if ev.Kind == llm.EventThought {
 			kind = "agent_thought_chunk"
 		}
-		m.editor.Update(ctx, s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
+		m.notes.Update(ctx, s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
 	}
 	for attempt := 0; ; attempt++ {
 		resp, err := m.Provider().Complete(ctx, req, onEvent)

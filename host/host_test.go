@@ -20,14 +20,14 @@ import (
 // the host's tests look at the host, not at a face.
 type nopEditor struct{ DiskApplier }
 
-func (nopEditor) Update(context.Context, string, any)           {}
+func (nopEditor) Update(context.Context, string, agent.Update)  {}
 func (nopEditor) ModeChanged(context.Context, agent.ModeChange) {}
 func (nopEditor) Notify(context.Context, string)                {}
 func (nopEditor) Ask(context.Context, agent.AskRequest) (agent.AskReply, error) {
 	return agent.AskReply{}, agent.ErrNoSurface
 }
-func (nopEditor) ShowDocument(context.Context, string) error { return nil }
-func (nopEditor) StartProgress(string) agent.Progress        { return nopProgress{} }
+func (nopEditor) ShowDocument(context.Context, string) error           { return nil }
+func (nopEditor) StartProgress(context.Context, string) agent.Progress { return nopProgress{} }
 
 type nopProgress struct{}
 

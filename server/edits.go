@@ -56,6 +56,9 @@ const (
 	routeClient
 )
 
+// The server is the agent's Applier.
+var _ agent.Applier = (*Server)(nil)
+
 // Apply applies the agent's changes: through `workspace/applyEdit` when the
 // editor can take them (undoable, visible), else atomically on disk. The
 // guard's last check runs on the exact operations, right before they leave.

@@ -12,12 +12,18 @@ import (
 	"github.com/agentls/agentls/host"
 )
 
-// The server is the agent's Editor.
-var _ agent.Editor = (*Server)(nil)
+// The server is the agent's Editor: its Notifier and DocumentShower here,
+// its Applier in edits.go, its Asker in questions.go, its ProgressStarter
+// in progress.go.
+var (
+	_ agent.Editor         = (*Server)(nil)
+	_ agent.Notifier       = (*Server)(nil)
+	_ agent.DocumentShower = (*Server)(nil)
+)
 
 // Update sends `agent/update` to an editor that declared
 // experimental.agent; others get log lines and messages (plain.go).
-func (s *Server) Update(ctx context.Context, sessionID string, update any) {
+func (s *Server) Update(ctx context.Context, sessionID string, update agent.Update) {
 	if s.plainClient() {
 		s.plainUpdate(sessionID, update)
 		return

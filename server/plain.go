@@ -97,7 +97,7 @@ func cut(text string, n int, sessionID string) string {
 }
 
 // plainUpdate turns one agent/update into the plain client's messages.
-func (s *Server) plainUpdate(sessionID string, update any) {
+func (s *Server) plainUpdate(sessionID string, update agent.Update) {
 	p := &s.plain
 	switch u := update.(type) {
 	case agent.UpdateChunk:

@@ -18,6 +18,9 @@ import (
 // progressSeq numbers work-done progress tokens.
 var progressSeq atomic.Int64
 
+// The server is the agent's ProgressStarter.
+var _ agent.ProgressStarter = (*Server)(nil)
+
 // StartProgress returns a turn's own progress handle (as gopls's progress
 // tracker gives each piece of work its own): LSP work-done progress
 // (`window/workDoneProgress/create`, then `$/progress` begin/report/end)
@@ -26,7 +29,7 @@ var progressSeq atomic.Int64
 // request is bounded by the turn's context and editor.request_timeout_secs.
 // The progress is cancellable: the editor's `window/workDoneProgress/cancel`
 // cancels the turn.
-func (s *Server) StartProgress(sessionID string) agent.Progress {
+func (s *Server) StartProgress(_ context.Context, sessionID string) agent.Progress {
 	s.mu.Lock()
 	ok := s.caps.workDoneProgress
 	s.mu.Unlock()

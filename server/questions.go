@@ -29,6 +29,9 @@ type askUserParams struct {
 	Errors     map[string]string    `json:"errors,omitempty"`
 }
 
+// The server is the agent's Asker.
+var _ agent.Asker = (*Server)(nil)
+
 // Ask shows questions through the best surface the editor has: the
 // agent/askUser form, else one window/showMessageRequest per question, else
 // agent.ErrNoSurface (the question stays pending).

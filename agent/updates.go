@@ -1,0 +1,101 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/questions"
+)
+
+// Update is one update of a session's turn: one of the Update* types
+// (UpdateChunk, UpdateToolCall, UpdateToolCallDone, UpdatePlan, UpdateMode,
+// UpdateQuestion, UpdateUsage). The set is closed: a face type-switches on
+// it, and each type's JSON is the update's wire shape (ACP's names).
+type Update interface {
+	isUpdate()
+}
+
+func (UpdateChunk) isUpdate()        {}
+func (UpdateToolCall) isUpdate()     {}
+func (UpdateToolCallDone) isUpdate() {}
+func (UpdatePlan) isUpdate()         {}
+func (UpdateMode) isUpdate()         {}
+func (UpdateQuestion) isUpdate()     {}
+func (UpdateUsage) isUpdate()        {}
+
+// TextContent is an ACP text content block.
+type TextContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// UpdateChunk is an agent_message_chunk or agent_thought_chunk update.
+type UpdateChunk struct {
+	SessionUpdate string      `json:"sessionUpdate"`
+	Content       TextContent `json:"content"`
+}
+
+// UpdateToolCall announces a tool call (`tool_call`).
+type UpdateToolCall struct {
+	SessionUpdate string          `json:"sessionUpdate"`
+	ToolCallID    string          `json:"toolCallId"`
+	Title         string          `json:"title"`
+	Kind          string          `json:"kind"`
+	Status        string          `json:"status"`
+	RawInput      json.RawMessage `json:"rawInput,omitempty"`
+}
+
+// UpdateToolCallDone reports a tool call's end (`tool_call_update`).
+type UpdateToolCallDone struct {
+	SessionUpdate string          `json:"sessionUpdate"`
+	ToolCallID    string          `json:"toolCallId"`
+	Status        string          `json:"status"`
+	Content       []ToolContent   `json:"content,omitempty"`
+	RawOutput     json.RawMessage `json:"rawOutput,omitempty"`
+	Refusal       *guard.Refusal  `json:"refusal,omitempty"`
+}
+
+// ToolContent is an ACP tool call content item wrapping a text block.
+type ToolContent struct {
+	Type    string      `json:"type"`
+	Content TextContent `json:"content"`
+}
+
+// PlanEntry is one step of the attached plan.
+type PlanEntry struct {
+	Content  string `json:"content"`
+	Priority string `json:"priority"`
+	Status   string `json:"status"`
+}
+
+// UpdatePlan is the complete list of the attached plan's steps (`plan`).
+type UpdatePlan struct {
+	SessionUpdate string      `json:"sessionUpdate"`
+	PlanFile      string      `json:"planFile"`
+	Entries       []PlanEntry `json:"entries"`
+}
+
+// UpdateMode is `current_mode_update`.
+type UpdateMode struct {
+	SessionUpdate string     `json:"sessionUpdate"`
+	CurrentModeID guard.Mode `json:"currentModeId"`
+}
+
+// UpdateQuestion is `question_pending`.
+type UpdateQuestion struct {
+	SessionUpdate string               `json:"sessionUpdate"`
+	QuestionID    string               `json:"questionId"`
+	Questions     []questions.Question `json:"questions"`
+	CreatedAt     string               `json:"createdAt"`
+}
+
+// UpdateUsage is `usage_update`: the tokens of the last model request as
+// the endpoint reported them, and the estimated size of the next request
+// (contextTokens) against the model's context window.
+type UpdateUsage struct {
+	SessionUpdate string `json:"sessionUpdate"`
+	InputTokens   int    `json:"inputTokens"`
+	OutputTokens  int    `json:"outputTokens"`
+	ContextTokens int    `json:"contextTokens,omitempty"`
+	ContextWindow int    `json:"contextWindow,omitempty"`
+}

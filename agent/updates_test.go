@@ -1,0 +1,75 @@
+package agent
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/internal/golden"
+	"github.com/agentls/agentls/questions"
+)
+
+// wireUpdates is one value of each Update type, as a face sends it.
+var wireUpdates = []Update{
+	UpdateChunk{SessionUpdate: "agent_message_chunk", Content: TextContent{Type: "text", Text: "Reading main.go"}},
+	UpdateToolCall{SessionUpdate: "tool_call", ToolCallID: "call_1", Title: "read main.go", Kind: "read", Status: "pending", RawInput: json.RawMessage(`{"path":"main.go"}`)},
+	UpdateToolCallDone{SessionUpdate: "tool_call_update", ToolCallID: "call_2", Status: "failed",
+		Content:   []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: "System is in Plan Mode."}}},
+		RawOutput: json.RawMessage(`{"success":false}`),
+		Refusal:   &guard.Refusal{ToolName: "write", ToolKind: guard.KindFileEdit, Hint: "write a .plan", EnteredAt: "2026-01-02T03:04:05Z", EnteredReason: "default"}},
+	UpdatePlan{SessionUpdate: "plan", PlanFile: "plans/a.plan", Entries: []PlanEntry{{Content: "Add the route", Priority: "medium", Status: "pending"}}},
+	UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: guard.ModeBuild},
+	UpdateQuestion{SessionUpdate: "question_pending", QuestionID: "q1", CreatedAt: "2026-01-02T03:04:05Z",
+		Questions: []questions.Question{{Name: "db", Question: "Which database?", Schema: json.RawMessage(`{"type":"string","enum":["pg","sqlite"]}`)}}},
+	UpdateUsage{SessionUpdate: "usage_update", InputTokens: 1200, OutputTokens: 80, ContextTokens: 1400, ContextWindow: 128000},
+}
+
+// TestUpdateWireGolden: the JSON of each update, as the LSP face sends it
+// in `agent/update` (sessionId + update), stays byte for byte what
+// testdata/updates.golden.jsonl says.
+func TestUpdateWireGolden(t *testing.T) {
+	var b strings.Builder
+	for _, u := range wireUpdates {
+		line, err := json.Marshal(map[string]any{"sessionId": "s1", "update": u})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	golden.Check(t, "testdata/updates.golden.jsonl", b.String())
+}
+
+// TestEveryUpdateHasAWireRow: each type that implements Update (updates.go)
+// has its row in wireUpdates, so a new update cannot skip the golden file.
+func TestEveryUpdateHasAWireRow(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "updates.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var declared []string
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "isUpdate" || fn.Recv == nil {
+			continue
+		}
+		if id, ok := fn.Recv.List[0].Type.(*ast.Ident); ok {
+			declared = append(declared, id.Name)
+		}
+	}
+	var rows []string
+	for _, u := range wireUpdates {
+		rows = append(rows, reflect.TypeOf(u).Name())
+	}
+	slices.Sort(declared)
+	slices.Sort(rows)
+	if len(declared) == 0 || !slices.Equal(declared, rows) {
+		t.Fatalf("types implementing Update %q, rows in wireUpdates %q", declared, rows)
+	}
+}
