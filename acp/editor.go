@@ -38,7 +38,7 @@ func (e *editor) send(ctx context.Context, sessionID string, u sdk.SessionUpdate
 }
 
 // Update maps the agent's updates to ACP's.
-func (e *editor) Update(ctx context.Context, sessionID string, update any) {
+func (e *editor) Update(ctx context.Context, sessionID string, update agent.Update) {
 	switch u := update.(type) {
 	case agent.UpdateChunk:
 		if u.SessionUpdate == "agent_thought_chunk" {
@@ -126,7 +126,7 @@ func (e *editor) Notify(context.Context, string) {}
 func (e *editor) ShowDocument(context.Context, string) error { return nil }
 
 // StartProgress: ACP shows the tool calls themselves.
-func (e *editor) StartProgress(string) agent.Progress { return noProgress{} }
+func (e *editor) StartProgress(context.Context, string) agent.Progress { return noProgress{} }
 
 type noProgress struct{}
 
