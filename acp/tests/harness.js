@@ -1,0 +1,442 @@
+// @ts-check
+// The harness of the ACP client tests: it starts the real `agentls acp` binary ($AGENTLS_BIN) on a
+// throw-away workspace with the scripted model, connects the official TypeScript SDK's client to
+// its stdin/stdout, and records everything the agent sends. Every wait has its own deadline and
+// fails with what it waited for, the updates seen so far and the agent's stderr: no test sleeps.
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { client, methods, ndJsonStream } from "@agentclientprotocol/sdk";
+
+/** @typedef {import("@agentclientprotocol/sdk").SessionNotification} SessionNotification */
+/** @typedef {import("@agentclientprotocol/sdk").SessionUpdate} SessionUpdate */
+/** @typedef {import("@agentclientprotocol/sdk").RequestPermissionRequest} RequestPermissionRequest */
+/** @typedef {import("@agentclientprotocol/sdk").RequestPermissionResponse} RequestPermissionResponse */
+/** @typedef {import("@agentclientprotocol/sdk").WriteTextFileRequest} WriteTextFileRequest */
+/** @typedef {import("@agentclientprotocol/sdk").ReadTextFileRequest} ReadTextFileRequest */
+/** @typedef {import("@agentclientprotocol/sdk").ClientCapabilities} ClientCapabilities */
+/** @typedef {import("@agentclientprotocol/sdk").ClientContext} ClientContext */
+
+/** The default deadline of one wait, in ms: generous for a loaded 2-core CI machine. */
+export const WAIT_MS = 15000;
+
+/** The binary under test: scripts/test and acp/tests/run build it from this tree. */
+export function agentBinary() {
+  const bin = process.env.AGENTLS_BIN;
+  if (!bin) throw new Error("AGENTLS_BIN is not set: run the tests with acp/tests/run (it builds agentls)");
+  return bin;
+}
+
+/**
+ * A throw-away workspace: `dir` holds the files, `config` (outside it, so the agent cannot read it)
+ * selects the scripted model replaying `script`. Remove it with `remove()`.
+ * @param {{files?: Record<string, string>, script: string}} opts
+ */
+export function makeWorkspace(opts) {
+  const root = mkdtempSync(join(tmpdir(), "agentls-acp-"));
+  const dir = join(root, "ws");
+  mkdirSync(dir);
+  for (const [name, text] of Object.entries(opts.files ?? {})) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  const script = join(root, "script.yaml");
+  writeFileSync(script, opts.script);
+  const config = join(root, "config.yaml");
+  writeFileSync(config, `model:\n  provider: scripted\n  script: ${JSON.stringify(script)}\n`);
+  mkdirSync(join(root, "xdg"));
+  return {
+    root,
+    dir,
+    config,
+    /** @param {string} name */
+    path: (name) => join(dir, name),
+    /** @param {string} name */
+    read: (name) => readFileSync(join(dir, name), "utf8"),
+    /** Replaces the transcript, for the next agent started on this workspace. @param {string} text */
+    setScript: (text) => writeFileSync(script, text),
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Rejects with a clear message when `promise` has not settled within `ms`.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {string} what what is awaited, for the failure message
+ * @param {number} [ms]
+ * @param {() => string} [context] more to say on failure
+ * @returns {Promise<T>}
+ */
+export function within(promise, what, ms = WAIT_MS, context) {
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms}ms waiting for ${what}${context ? "\n" + context() : ""}`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One request from the agent that the test answers when it chooses.
+ * @template P, R
+ * @typedef {{params: P, respond: (r: R) => void, fail: (e: Error) => void, answered: boolean}} Pending
+ */
+
+/**
+ * A queue of requests from the agent: the client handler parks each one until the test takes it
+ * with next() and answers it.
+ * @template P, R
+ */
+class Inbox {
+  constructor() {
+    /** @type {Pending<P, R>[]} */
+    this.queue = [];
+    /** @type {Pending<P, R>[]} every request received, in order */
+    this.all = [];
+    /** @type {((p: Pending<P, R>) => void)[]} */
+    this.takers = [];
+  }
+
+  /** @param {P} params @returns {Promise<R>} */
+  receive(params) {
+    return new Promise((resolve, reject) => {
+      /** @type {Pending<P, R>} */
+      const p = {
+        params,
+        answered: false,
+        respond: (r) => { p.answered = true; resolve(r); },
+        fail: (e) => { p.answered = true; reject(e); },
+      };
+      this.all.push(p);
+      const taker = this.takers.shift();
+      if (taker) taker(p);
+      else this.queue.push(p);
+    });
+  }
+
+  /** @returns {Promise<Pending<P, R>>} */
+  take() {
+    const p = this.queue.shift();
+    if (p) return Promise.resolve(p);
+    return new Promise((resolve) => this.takers.push(resolve));
+  }
+
+  /** The requests received but not taken or not answered. */
+  unanswered() {
+    return this.all.filter((p) => !p.answered);
+  }
+}
+
+/**
+ * A running `agentls acp` with a connected SDK client.
+ */
+export class Agent {
+  /**
+   * @param {ReturnType<typeof makeWorkspace>} ws
+   * @param {{writeTextFile?: boolean, readTextFile?: boolean}} [fs] the client's fs capabilities:
+   *   with writeTextFile the client writes the agent's edits to disk itself (as an editor saving
+   *   its buffer would), with readTextFile it serves reads from disk.
+   */
+  constructor(ws, fs = {}) {
+    this.ws = ws;
+    this.fsCaps = { writeTextFile: !!fs.writeTextFile, readTextFile: !!fs.readTextFile };
+    /** @type {SessionNotification[]} every session/update, in order */
+    this.updates = [];
+    /** @type {(() => void)[]} */
+    this.wakers = [];
+    /** @type {Inbox<RequestPermissionRequest, RequestPermissionResponse>} */
+    this.permissions = new Inbox();
+    /** @type {WriteTextFileRequest[]} */
+    this.writes = [];
+    /** @type {ReadTextFileRequest[]} */
+    this.reads = [];
+    this.stderr = "";
+    /** @type {number | null} */
+    this.exitCode = null;
+
+    this.child = spawn(agentBinary(), ["--config", ws.config, "--log-level", "debug", "acp"], {
+      cwd: ws.dir,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: cleanEnv(ws.root),
+    });
+    this.child.stderr.setEncoding("utf8");
+    this.child.stderr.on("data", (d) => { this.stderr += d; });
+    this.exited = new Promise((resolve) => {
+      this.child.on("exit", (code, signal) => {
+        this.exitCode = code ?? (signal ? 128 : -1);
+        resolve(this.exitCode);
+        this.wake();
+      });
+    });
+
+    const app = client({ name: "agentls-acp-tests" })
+      .onNotification(methods.client.session.update, ({ params }) => {
+        this.updates.push(params);
+        this.wake();
+      })
+      .onRequest(methods.client.session.requestPermission, ({ params }) => {
+        const answer = this.permissions.receive(params);
+        this.wake();
+        return answer;
+      })
+      .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+        this.writes.push(params);
+        writeFileSync(params.path, params.content);
+        this.wake();
+        return {};
+      })
+      .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+        this.reads.push(params);
+        let content = readFileSync(params.path, "utf8");
+        if (params.line != null || params.limit != null) {
+          const lines = content.split("\n");
+          const start = Math.max((params.line ?? 1) - 1, 0);
+          content = lines.slice(start, params.limit != null ? start + params.limit : undefined).join("\n");
+        }
+        return { content };
+      });
+    const stream = ndJsonStream(
+      /** @type {WritableStream<Uint8Array>} */ (Writable.toWeb(this.child.stdin)),
+      /** @type {ReadableStream<Uint8Array>} */ (Readable.toWeb(this.child.stdout)),
+    );
+    this.connection = app.connect(stream);
+    /** @type {ClientContext} */
+    this.ctx = this.connection.agent;
+  }
+
+  wake() {
+    const w = this.wakers;
+    this.wakers = [];
+    for (const f of w) f();
+  }
+
+  /** What the agent said, for failure messages. */
+  describe() {
+    const ups = this.updates.slice(-25).map((n) => "  " + summarize(n.update)).join("\n");
+    const perms = this.permissions.all.map((p) => "  " + JSON.stringify(p.params).slice(0, 300)).join("\n");
+    return `updates (last 25 of ${this.updates.length}):\n${ups}\npermission requests:\n${perms}\nfs/write_text_file: ${this.writes.map((w) => w.path).join(", ")}\nagent stderr (tail):\n${this.stderr.slice(-3000)}`;
+  }
+
+  /**
+   * Sends an agent-side request with a deadline.
+   * @param {string} method
+   * @param {unknown} params
+   * @param {number} [ms]
+   * @returns {Promise<any>}
+   */
+  request(method, params, ms = WAIT_MS) {
+    return within(this.ctx.request(method, params), `the answer to ${method}`, ms, () => this.describe());
+  }
+
+  /** initialize with this client's capabilities. */
+  initialize() {
+    /** @type {ClientCapabilities} */
+    const clientCapabilities = { fs: this.fsCaps, terminal: false };
+    return this.request(methods.agent.initialize, {
+      protocolVersion: 1,
+      clientCapabilities,
+      clientInfo: { name: "agentls-acp-tests", version: "1.0.0" },
+    });
+  }
+
+  /** session/new on the workspace. @returns {Promise<import("@agentclientprotocol/sdk").NewSessionResponse>} */
+  newSession() {
+    return this.request(methods.agent.session.new, { cwd: this.ws.dir, mcpServers: [] });
+  }
+
+  /**
+   * Starts a turn; the returned promise is the session/prompt response (awaited with a deadline
+   * by the caller, e.g. with `within`).
+   * @param {string} sessionId
+   * @param {string} text
+   * @returns {Promise<import("@agentclientprotocol/sdk").PromptResponse>}
+   */
+  prompt(sessionId, text) {
+    return this.ctx.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+  }
+
+  /**
+   * Waits until an update (from `from` on) satisfies pred, and returns it.
+   * @param {string} what
+   * @param {(u: SessionUpdate, n: SessionNotification) => boolean} pred
+   * @param {{from?: number, ms?: number}} [opts]
+   * @returns {Promise<SessionUpdate>}
+   */
+  async waitUpdate(what, pred, opts = {}) {
+    const found = await this.waitFor(what, () => {
+      for (let i = opts.from ?? 0; i < this.updates.length; i++) {
+        if (pred(this.updates[i].update, this.updates[i])) return this.updates[i].update;
+      }
+      return undefined;
+    }, opts.ms);
+    return found;
+  }
+
+  /**
+   * Waits until check() returns something other than undefined, re-checking on every message
+   * from the agent; fails after ms with `what` and what the agent said.
+   * @template T
+   * @param {string} what
+   * @param {() => T | undefined} check
+   * @param {number} [ms]
+   * @returns {Promise<T>}
+   */
+  waitFor(what, check, ms = WAIT_MS) {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      /** @param {() => void} f */
+      const settle = (f) => { if (!settled) { settled = true; clearTimeout(timer); f(); } };
+      const timer = setTimeout(() => settle(() => reject(new Error(`timed out after ${ms}ms waiting for ${what}\n${this.describe()}`))), ms);
+      const attempt = () => {
+        if (settled) return;
+        let v;
+        try {
+          v = check();
+        } catch (e) {
+          settle(() => reject(e));
+          return;
+        }
+        if (v !== undefined) settle(() => resolve(v));
+        else if (this.exitCode !== null) settle(() => reject(new Error(`agentls exited (code ${this.exitCode}) while waiting for ${what}\n${this.describe()}`)));
+        else this.wakers.push(attempt);
+      };
+      attempt();
+    });
+  }
+
+  /**
+   * Takes the next session/request_permission the agent sends (answer it with respond()).
+   * @param {string} what
+   * @param {number} [ms]
+   */
+  nextPermission(what, ms = WAIT_MS) {
+    return within(this.permissions.take(), `session/request_permission (${what})`, ms, () => this.describe());
+  }
+
+  /** Closes the connection and stops the process (SIGTERM, then SIGKILL). */
+  async close() {
+    for (const p of this.permissions.unanswered()) p.respond({ outcome: { outcome: "cancelled" } });
+    this.connection.close();
+    if (this.exitCode === null) {
+      this.child.stdin.destroy();
+      this.child.kill("SIGTERM");
+      const killer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+      await this.exited;
+      clearTimeout(killer);
+    }
+  }
+}
+
+/**
+ * The environment of the agent: no model key, no user configuration (XDG_CONFIG_HOME and HOME
+ * point into the throw-away folder).
+ * @param {string} root
+ */
+export function cleanEnv(root) {
+  /** @type {NodeJS.ProcessEnv} */
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!/^(OPENAI_|AGENTLS_)/.test(k)) env[k] = v;
+  }
+  env.XDG_CONFIG_HOME = join(root, "xdg");
+  env.HOME = root;
+  return env;
+}
+
+/**
+ * One line per update, for failure messages.
+ * @param {SessionUpdate} u
+ */
+export function summarize(u) {
+  switch (u.sessionUpdate) {
+    case "agent_message_chunk":
+    case "agent_thought_chunk":
+    case "user_message_chunk":
+      return `${u.sessionUpdate} ${u.content.type === "text" ? JSON.stringify(u.content.text) : u.content.type}`;
+    case "tool_call":
+    case "tool_call_update":
+      return `${u.sessionUpdate} ${u.toolCallId} ${u.kind ?? ""} ${u.status ?? ""} ${JSON.stringify(u.title ?? "")} ${JSON.stringify(u.content ?? []).slice(0, 200)}`;
+    case "current_mode_update":
+      return `current_mode_update ${u.currentModeId}`;
+    default:
+      return JSON.stringify(u).slice(0, 200);
+  }
+}
+
+/**
+ * The text of every agent_message_chunk in updates (from index `from`).
+ * @param {SessionNotification[]} updates
+ * @param {number} [from]
+ */
+export function agentText(updates, from = 0) {
+  return updates
+    .slice(from)
+    .map((n) => (n.update.sessionUpdate === "agent_message_chunk" && n.update.content.type === "text" ? n.update.content.text : ""))
+    .join("");
+}
+
+/**
+ * The latest state of each tool call (tool_call merged with its tool_call_updates), by id.
+ * @param {SessionNotification[]} updates
+ * @returns {Map<string, Record<string, any>>}
+ */
+export function toolCalls(updates) {
+  /** @type {Map<string, Record<string, any>>} */
+  const calls = new Map();
+  for (const { update: u } of updates) {
+    if (u.sessionUpdate !== "tool_call" && u.sessionUpdate !== "tool_call_update") continue;
+    const prev = calls.get(u.toolCallId) ?? {};
+    /** @type {Record<string, any>} */
+    const next = { ...prev };
+    for (const [k, v] of Object.entries(u)) if (v !== undefined && v !== null) next[k] = v;
+    calls.set(u.toolCallId, next);
+  }
+  return calls;
+}
+
+/**
+ * Starts an agent on a new workspace, initializes it and opens a session; the test's end closes
+ * the agent and removes the workspace.
+ * @param {import("node:test").TestContext} t
+ * @param {{files?: Record<string, string>, script: string, fs?: {writeTextFile?: boolean, readTextFile?: boolean}}} opts
+ */
+export async function startSession(t, opts) {
+  const ws = makeWorkspace(opts);
+  const agent = new Agent(ws, opts.fs);
+  t.after(async () => {
+    await agent.close();
+    ws.remove();
+  });
+  const init = await agent.initialize();
+  const session = await agent.newSession();
+  return { ws, agent, init, session, sessionId: session.sessionId };
+}
+
+/**
+ * The one tool call whose id is `id` or, failing that, whose JSON mentions `needle`; fails with
+ * every call seen otherwise.
+ * @param {SessionNotification[]} updates
+ * @param {string} what
+ * @param {(call: Record<string, any>) => boolean} pred
+ */
+export function findCall(updates, what, pred) {
+  const calls = [...toolCalls(updates).values()];
+  const found = calls.filter(pred);
+  if (found.length !== 1) {
+    throw new Error(`expected one tool call ${what}, found ${found.length} among:\n${calls.map((c) => "  " + JSON.stringify(c).slice(0, 400)).join("\n")}`);
+  }
+  return found[0];
+}
+
+/**
+ * The text of a tool call's `content` items of type content/text, joined.
+ * @param {Record<string, any>} call
+ */
+export function callText(call) {
+  return (call.content ?? [])
+    .map((/** @type {any} */ c) => (c.type === "content" && c.content?.type === "text" ? c.content.text : ""))
+    .join("\n");
+}

@@ -1,0 +1,102 @@
+// @ts-check
+// Commands and cancellation over ACP: `run` asks with session/request_permission, session/cancel
+// ends a turn promptly with `cancelled`.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { test } from "node:test";
+import { methods } from "@agentclientprotocol/sdk";
+import { agentText, findCall, startSession, within } from "./harness.js";
+
+/**
+ * Switches the session to build with session/set_mode and waits for current_mode_update.
+ * @param {import("./harness.js").Agent} agent
+ * @param {string} sessionId
+ */
+async function toBuild(agent, sessionId) {
+  const from = agent.updates.length;
+  await agent.request(methods.agent.session.setMode, { sessionId, modeId: "build" });
+  await agent.waitUpdate("current_mode_update to build after session/set_mode", (u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "build", { from });
+}
+
+test("run asks permission (allow once / allow always / reject): reject_once runs nothing, allow_once runs the command", async (t) => {
+  const { ws, agent, sessionId } = await startSession(t, {
+    script: `name: run
+steps:
+  - tool_calls:
+      - {id: r1, name: run, args: {command: "touch rejected.txt"}}
+  - tool_calls:
+      - {id: r2, name: run, args: {command: "touch allowed.txt"}}
+  - text: "Ran it."
+`,
+  });
+  await toBuild(agent, sessionId);
+  const turn = agent.prompt(sessionId, "touch two files");
+
+  const first = await agent.nextPermission("running `touch rejected.txt`");
+  assert.equal(first.params.sessionId, sessionId);
+  assert.match(JSON.stringify(first.params.toolCall), /touch rejected\.txt/, "the request names the command");
+  const kinds = first.params.options.map((o) => o.kind);
+  assert.deepEqual([...kinds].sort(), ["allow_always", "allow_once", "reject_once"], JSON.stringify(first.params.options));
+  assert.equal(existsSync(ws.path("rejected.txt")), false, "nothing ran before the answer");
+  first.respond({ outcome: { outcome: "selected", optionId: first.params.options.find((o) => o.kind === "reject_once")?.optionId ?? "" } });
+
+  const second = await agent.nextPermission("running `touch allowed.txt`");
+  assert.match(JSON.stringify(second.params.toolCall), /touch allowed\.txt/);
+  second.respond({ outcome: { outcome: "selected", optionId: second.params.options.find((o) => o.kind === "allow_once")?.optionId ?? "" } });
+
+  const res = await within(turn, "the end of the turn", undefined, () => agent.describe());
+  assert.equal(res.stopReason, "end_turn", agent.describe());
+  assert.equal(existsSync(ws.path("rejected.txt")), false, "the rejected command did not run");
+  assert.equal(existsSync(ws.path("allowed.txt")), true, "the allowed command ran");
+  const rejected = findCall(agent.updates, "for the rejected run", (c) => JSON.stringify(c).includes("touch rejected.txt"));
+  assert.equal(rejected.kind, "execute");
+  assert.equal(rejected.status, "failed", JSON.stringify(rejected));
+  const allowed = findCall(agent.updates, "for the allowed run", (c) => JSON.stringify(c).includes("touch allowed.txt"));
+  assert.equal(allowed.status, "completed", JSON.stringify(allowed));
+  assert.match(agentText(agent.updates), /Ran it\./);
+});
+
+test("session/cancel while a permission is pending ends the turn with `cancelled`, runs nothing, and the session takes the next prompt", async (t) => {
+  const { ws, agent, sessionId } = await startSession(t, {
+    script: `name: cancel
+steps:
+  - tool_calls:
+      - {id: r1, name: run, args: {command: "touch cancelled.txt"}}
+  - text: "Fresh start."
+`,
+  });
+  await toBuild(agent, sessionId);
+  const turn = agent.prompt(sessionId, "touch a file");
+  const ask = await agent.nextPermission("running `touch cancelled.txt`");
+
+  // What an ACP client does on cancel: notify session/cancel and answer its pending permission
+  // requests with the `cancelled` outcome.
+  await agent.ctx.notify(methods.agent.session.cancel, { sessionId });
+  ask.respond({ outcome: { outcome: "cancelled" } });
+  const res = await within(turn, "session/prompt to end after session/cancel", undefined, () => agent.describe());
+  assert.equal(res.stopReason, "cancelled", agent.describe());
+  assert.equal(existsSync(ws.path("cancelled.txt")), false, "the cancelled command did not run");
+
+  const from = agent.updates.length;
+  const next = await within(agent.prompt(sessionId, "again"), "the next turn", undefined, () => agent.describe());
+  assert.equal(next.stopReason, "end_turn", agent.describe());
+  assert.match(agentText(agent.updates, from), /Fresh start\./);
+});
+
+test("session/cancel alone (the permission request left unanswered) still ends the turn with `cancelled`", async (t) => {
+  const { ws, agent, sessionId } = await startSession(t, {
+    script: `name: cancel-unanswered
+steps:
+  - tool_calls:
+      - {id: r1, name: run, args: {command: "touch cancelled.txt"}}
+  - text: "unused"
+`,
+  });
+  await toBuild(agent, sessionId);
+  const turn = agent.prompt(sessionId, "touch a file");
+  await agent.nextPermission("running `touch cancelled.txt`");
+  await agent.ctx.notify(methods.agent.session.cancel, { sessionId });
+  const res = await within(turn, "session/prompt to end after session/cancel", undefined, () => agent.describe());
+  assert.equal(res.stopReason, "cancelled", agent.describe());
+  assert.equal(existsSync(ws.path("cancelled.txt")), false);
+});
