@@ -18,6 +18,7 @@ import { client, methods, ndJsonStream } from "@agentclientprotocol/sdk";
 /** @typedef {import("@agentclientprotocol/sdk").ReadTextFileRequest} ReadTextFileRequest */
 /** @typedef {import("@agentclientprotocol/sdk").ClientCapabilities} ClientCapabilities */
 /** @typedef {import("@agentclientprotocol/sdk").ClientContext} ClientContext */
+/** @typedef {{writeTextFile?: boolean, readTextFile?: boolean, elicitation?: boolean}} Caps */
 
 /** The default deadline of one wait, in ms: generous for a loaded 2-core CI machine. */
 export const WAIT_MS = 15000;
@@ -136,19 +137,21 @@ class Inbox {
 export class Agent {
   /**
    * @param {ReturnType<typeof makeWorkspace>} ws
-   * @param {{writeTextFile?: boolean, readTextFile?: boolean}} [fs] the client's fs capabilities:
-   *   with writeTextFile the client writes the agent's edits to disk itself (as an editor saving
-   *   its buffer would), with readTextFile it serves reads from disk.
+   * @param {Caps} [caps] the client's capabilities: with writeTextFile the client writes the
+   *   agent's edits to disk itself (as an editor saving its buffer would), with readTextFile it
+   *   serves reads from disk, with elicitation it declares form elicitation.
    */
-  constructor(ws, fs = {}) {
+  constructor(ws, caps = {}) {
     this.ws = ws;
-    this.fsCaps = { writeTextFile: !!fs.writeTextFile, readTextFile: !!fs.readTextFile };
+    this.caps = caps;
     /** @type {SessionNotification[]} every session/update, in order */
     this.updates = [];
     /** @type {(() => void)[]} */
     this.wakers = [];
     /** @type {Inbox<RequestPermissionRequest, RequestPermissionResponse>} */
     this.permissions = new Inbox();
+    /** @type {Inbox<import("@agentclientprotocol/sdk").CreateElicitationRequest, import("@agentclientprotocol/sdk").CreateElicitationResponse>} */
+    this.elicitations = new Inbox();
     /** @type {WriteTextFileRequest[]} */
     this.writes = [];
     /** @type {ReadTextFileRequest[]} */
@@ -179,6 +182,11 @@ export class Agent {
       })
       .onRequest(methods.client.session.requestPermission, ({ params }) => {
         const answer = this.permissions.receive(params);
+        this.wake();
+        return answer;
+      })
+      .onRequest(methods.client.elicitation.create, ({ params }) => {
+        const answer = this.elicitations.receive(params);
         this.wake();
         return answer;
       })
@@ -234,7 +242,11 @@ export class Agent {
   /** initialize with this client's capabilities. */
   initialize() {
     /** @type {ClientCapabilities} */
-    const clientCapabilities = { fs: this.fsCaps, terminal: false };
+    const clientCapabilities = {
+      fs: { writeTextFile: !!this.caps.writeTextFile, readTextFile: !!this.caps.readTextFile },
+      terminal: false,
+      ...(this.caps.elicitation ? { elicitation: { form: {} } } : {}),
+    };
     return this.request(methods.agent.initialize, {
       protocolVersion: 1,
       clientCapabilities,
@@ -316,9 +328,19 @@ export class Agent {
     return within(this.permissions.take(), `session/request_permission (${what})`, ms, () => this.describe());
   }
 
+  /**
+   * Takes the next elicitation/create the agent sends (answer it with respond()).
+   * @param {string} what
+   * @param {number} [ms]
+   */
+  nextElicitation(what, ms = WAIT_MS) {
+    return within(this.elicitations.take(), `elicitation/create (${what})`, ms, () => this.describe());
+  }
+
   /** Closes the connection and stops the process (SIGTERM, then SIGKILL). */
   async close() {
     for (const p of this.permissions.unanswered()) p.respond({ outcome: { outcome: "cancelled" } });
+    for (const p of this.elicitations.unanswered()) p.respond({ action: "cancel" });
     this.connection.close();
     if (this.exitCode === null) {
       this.child.stdin.destroy();
@@ -401,11 +423,11 @@ export function toolCalls(updates) {
  * Starts an agent on a new workspace, initializes it and opens a session; the test's end closes
  * the agent and removes the workspace.
  * @param {import("node:test").TestContext} t
- * @param {{files?: Record<string, string>, script: string, fs?: {writeTextFile?: boolean, readTextFile?: boolean}}} opts
+ * @param {{files?: Record<string, string>, script: string, caps?: Caps}} opts
  */
 export async function startSession(t, opts) {
   const ws = makeWorkspace(opts);
-  const agent = new Agent(ws, opts.fs);
+  const agent = new Agent(ws, opts.caps);
   t.after(async () => {
     await agent.close();
     ws.remove();

@@ -35,7 +35,7 @@ steps:
   const second = new Agent(ws);
   t.after(() => second.close());
   await second.initialize();
-  const list = await second.request(methods.agent.session.list, {});
+  const list = await second.request(methods.agent.session.list, { cwd: ws.dir });
   assert.ok(list.sessions.some((/** @type {any} */ s) => s.sessionId === sessionId), `session/list has ${sessionId}: ${JSON.stringify(list)}`);
 
   const loaded = await second.request(methods.agent.session.load, { sessionId, cwd: ws.dir, mcpServers: [] });

@@ -5,7 +5,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { Agent, agentBinary, makeWorkspace } from "./harness.js";
+import { methods } from "@agentclientprotocol/sdk";
+import { Agent, agentBinary, agentText, makeWorkspace, startSession, within } from "./harness.js";
 
 const oneStep = "name: idle\nsteps:\n  - text: unused\n";
 
@@ -53,4 +54,54 @@ test("session/new: starts in plan, advertises plan and build as modes and as a m
 
   // Persisted like the LSP face's sessions, where the LSP face looks for them.
   assert.ok(existsSync(join(ws.dir, ".agentls", "chats", res.sessionId + ".chat")), `.agentls/chats/${res.sessionId}.chat exists`);
+});
+
+test("session/set_config_option mode=build switches like session/set_mode: current_mode_update and the option's new value", async (t) => {
+  const { agent, sessionId } = await startSession(t, { script: oneStep });
+  const from = agent.updates.length;
+  const res = await agent.request(methods.agent.session.setConfigOption, { sessionId, configId: "mode", value: "build" });
+  const mode = (res.configOptions ?? []).find((/** @type {any} */ o) => o.id === "mode");
+  assert.equal(mode?.currentValue, "build", JSON.stringify(res));
+  await agent.waitUpdate("current_mode_update to build", (u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "build", { from });
+  // An unknown mode is a clear error, and the mode stays.
+  await assert.rejects(agent.request(methods.agent.session.setMode, { sessionId, modeId: "yolo" }),
+    (/** @type {any} */ e) => e.code === -32602 && /yolo/.test(String(e.message)));
+});
+
+test("session/new accepts the client's mcpServers and says in the log that they are not used yet", async (t) => {
+  const ws = makeWorkspace({ script: oneStep });
+  const agent = new Agent(ws);
+  t.after(async () => { await agent.close(); ws.remove(); });
+  await agent.initialize();
+  const res = await agent.request(methods.agent.session.new, {
+    cwd: ws.dir,
+    mcpServers: [{ name: "docs-server", command: "/bin/true", args: [], env: [] }],
+  });
+  assert.match(res.sessionId, /\S/);
+  await agent.waitFor("a log line naming the MCP server", () => (/docs-server/.test(agent.stderr) && /MCP/i.test(agent.stderr) ? true : undefined));
+});
+
+test("session/prompt: resource links and embedded resources become the prompt's context; an image (not offered) is a clear error", async (t) => {
+  const { ws, agent, sessionId } = await startSession(t, {
+    files: { "app.txt": "alpha\n" },
+    script: `name: context
+steps:
+  - expect:
+      last_message_contains: ["explain these", "app.txt", "an unsaved note: 42 lines to go"]
+    text: "Explained."
+`,
+  });
+  const res = await within(agent.ctx.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [
+      { type: "text", text: "explain these" },
+      { type: "resource_link", uri: "file://" + ws.path("app.txt"), name: "app.txt" },
+      { type: "resource", resource: { uri: "file://" + ws.path("notes.md"), mimeType: "text/markdown", text: "an unsaved note: 42 lines to go" } },
+    ],
+  }), "the end of the turn", undefined, () => agent.describe());
+  assert.equal(res.stopReason, "end_turn", agent.describe());
+  assert.match(agentText(agent.updates), /Explained\./);
+
+  await assert.rejects(agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }] }),
+    (/** @type {any} */ e) => e.code === -32602 && /image/i.test(String(e.message)));
 });
