@@ -94,6 +94,10 @@ func run(bin string, turns, warmup int, clientReads bool, only string) error {
 	for t := 0; t < total; t++ {
 		for i := range faces {
 			f := &faces[i]
+			if err := f.session.newSession(); err != nil {
+				return fmt.Errorf("%s session %d: %w", f.name, t+1, err)
+			}
+			cpu, before := processCPU(f.session.pid()), f.session.received()
 			start := time.Now()
 			n, err := f.session.turn()
 			d := time.Since(start)
@@ -103,23 +107,28 @@ func run(bin string, turns, warmup int, clientReads bool, only string) error {
 			if t >= warmup {
 				f.times = append(f.times, d)
 				f.updates += n
+				f.cpu += processCPU(f.session.pid()) - cpu
+				f.kb += float64(f.session.received()-before) / 1024
 			}
 		}
 	}
 	fmt.Printf("one scripted turn (20 read-only tool calls + answer), %d turns per face after %d warm-up, faces alternating\n", turns, warmup)
-	fmt.Printf("%-28s %10s %10s %10s %14s\n", "face", "median ms", "mean ms", "min ms", "updates/turn")
+	fmt.Printf("%-26s %9s %9s %9s %12s %13s %9s\n", "face", "median ms", "mean ms", "min ms", "server CPU", "updates/turn", "KB/turn")
 	for _, f := range faces {
-		fmt.Printf("%-28s %10.2f %10.2f %10.2f %14.1f\n", f.name, ms(median(f.times)), ms(mean(f.times)), ms(slices.Min(f.times)), float64(f.updates)/float64(len(f.times)))
+		n := float64(len(f.times))
+		fmt.Printf("%-26s %9.2f %9.2f %9.2f %9.2f ms %13.1f %9.1f\n", f.name, ms(median(f.times)), ms(mean(f.times)), ms(slices.Min(f.times)),
+			ms(f.cpu)/n, float64(f.updates)/n, f.kb/n)
 	}
 	if only != "" {
 		return nil
 	}
 	lsp, acp := faces[0], faces[1]
-	ratio := ms(median(acp.times)) / ms(median(lsp.times))
-	fmt.Printf("ACP/LSP (medians): %.3f  (target ≤ 1.10: the ACP face at most 10 %% slower)\n", ratio)
+	fmt.Printf("ACP/LSP: %.3f by median time, %.3f by min time, %.3f by server CPU per turn (target ≤ 1.10: the ACP face at most 10 %% slower)\n",
+		ms(median(acp.times))/ms(median(lsp.times)), ms(slices.Min(acp.times))/ms(slices.Min(lsp.times)), ratioOf(acp.cpu, lsp.cpu))
 	if len(faces) > 2 {
-		fmt.Printf("ACP with client reads / LSP (medians): %.3f\n", ms(median(faces[2].times))/ms(median(lsp.times)))
+		fmt.Printf("ACP with client reads / LSP: %.3f by median time, %.3f by server CPU\n", ms(median(faces[2].times))/ms(median(lsp.times)), ratioOf(faces[2].cpu, lsp.cpu))
 	}
+	fmt.Println("(on a loaded machine the wall times wander; the server CPU per turn is the steadier measure)")
 	return nil
 }
 
@@ -130,17 +139,51 @@ type face struct {
 	session session
 	times   []time.Duration
 	updates int
+	kb      float64
+	// cpu is the CPU time (user + system) the agentls process used during the measured turns.
+	cpu time.Duration
 }
 
 // session is a started agentls with one agent session open.
 type session interface {
+	// newSession opens a fresh agent session (untimed: every turn starts from the same history).
+	newSession() error
 	// turn sends one prompt and waits for the end of the turn; it returns the number of
 	// notifications received during the turn.
 	turn() (int, error)
+	// received is the number of bytes read from the server so far.
+	received() int
+	// pid is the agentls process's id.
+	pid() int
 	close()
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func ratioOf(a, b time.Duration) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// processCPU is the user + system CPU time a process has used, from /proc/PID/stat (Linux;
+// 0 elsewhere). Clock ticks are taken as 100 per second (USER_HZ on Linux).
+func processCPU(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+	s := string(data)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(fields) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	return time.Duration(utime+stime) * (time.Second / 100)
+}
 
 func median(ds []time.Duration) time.Duration {
 	s := slices.Clone(ds)
@@ -228,6 +271,8 @@ type rpc struct {
 	nextID int
 	// failed counts the notifications reporting a failed tool call.
 	failed int
+	// bytes counts the bytes of the messages read from the server.
+	bytes int
 	// onRequest answers a request from the server (method, params) with a result.
 	onRequest func(method string, params json.RawMessage) any
 }
@@ -282,6 +327,7 @@ func (c *rpc) call(method string, params any) (json.RawMessage, int, error) {
 	notes := 0
 	for {
 		raw, err := c.read()
+		c.bytes += len(raw)
 		if err != nil {
 			return nil, notes, fmt.Errorf("%s: reading: %w\nstderr:\n%s", method, err, tail(c.stderr.String()))
 		}
@@ -384,20 +430,27 @@ func startLSP(bin, config, ws string) (session, error) {
 		c.stop()
 		return nil, err
 	}
-	res, _, err := c.call("agent/newSession", map[string]any{"mode": "plan"})
+	return s, nil
+}
+
+func (s *lspSession) newSession() error {
+	res, _, err := s.c.call("agent/newSession", map[string]any{"mode": "plan"})
 	if err != nil {
-		c.stop()
-		return nil, err
+		return err
 	}
+	s.sessionID, err = sessionID(res)
+	return err
+}
+
+// sessionID reads the sessionId of a new session's result.
+func sessionID(res json.RawMessage) (string, error) {
 	var ns struct {
 		SessionID string `json:"sessionId"`
 	}
 	if err := json.Unmarshal(res, &ns); err != nil || ns.SessionID == "" {
-		c.stop()
-		return nil, fmt.Errorf("agent/newSession result %s: %v", res, err)
+		return "", fmt.Errorf("no sessionId in %s: %v", res, err)
 	}
-	s.sessionID = ns.SessionID
-	return s, nil
+	return ns.SessionID, nil
 }
 
 func (s *lspSession) turn() (int, error) {
@@ -408,6 +461,10 @@ func (s *lspSession) turn() (int, error) {
 	return n, checkTurn(res, s.c)
 }
 
+func (s *lspSession) pid() int { return s.c.cmd.Process.Pid }
+
+func (s *lspSession) received() int { return s.c.bytes }
+
 func (s *lspSession) close() {
 	s.c.call("shutdown", nil)
 	s.c.notify("exit", nil)
@@ -417,6 +474,7 @@ func (s *lspSession) close() {
 // acpSession drives `agentls acp` as an ACP client (newline-delimited JSON-RPC).
 type acpSession struct {
 	c         *rpc
+	ws        string
 	sessionID string
 }
 
@@ -455,27 +513,23 @@ func startACP(clientReads bool) func(bin, config, ws string) (session, error) {
 				return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}
 			},
 		}
-		s := &acpSession{c: c}
+		s := &acpSession{c: c, ws: ws}
 		caps := map[string]any{"fs": map[string]any{"readTextFile": clientReads, "writeTextFile": false}, "terminal": false}
 		if _, _, err := c.call("initialize", map[string]any{"protocolVersion": 1, "clientCapabilities": caps}); err != nil {
 			c.stop()
 			return nil, err
 		}
-		res, _, err := c.call("session/new", map[string]any{"cwd": ws, "mcpServers": []any{}})
-		if err != nil {
-			c.stop()
-			return nil, err
-		}
-		var ns struct {
-			SessionID string `json:"sessionId"`
-		}
-		if err := json.Unmarshal(res, &ns); err != nil || ns.SessionID == "" {
-			c.stop()
-			return nil, fmt.Errorf("session/new result %s: %v", res, err)
-		}
-		s.sessionID = ns.SessionID
 		return s, nil
 	}
+}
+
+func (s *acpSession) newSession() error {
+	res, _, err := s.c.call("session/new", map[string]any{"cwd": s.ws, "mcpServers": []any{}})
+	if err != nil {
+		return err
+	}
+	s.sessionID, err = sessionID(res)
+	return err
 }
 
 func (s *acpSession) turn() (int, error) {
@@ -485,6 +539,10 @@ func (s *acpSession) turn() (int, error) {
 	}
 	return n, checkTurn(res, s.c)
 }
+
+func (s *acpSession) pid() int { return s.c.cmd.Process.Pid }
+
+func (s *acpSession) received() int { return s.c.bytes }
 
 func (s *acpSession) close() { s.c.stop() }
 
