@@ -18,7 +18,7 @@ import { client, methods, ndJsonStream } from "@agentclientprotocol/sdk";
 /** @typedef {import("@agentclientprotocol/sdk").ReadTextFileRequest} ReadTextFileRequest */
 /** @typedef {import("@agentclientprotocol/sdk").ClientCapabilities} ClientCapabilities */
 /** @typedef {import("@agentclientprotocol/sdk").ClientContext} ClientContext */
-/** @typedef {{writeTextFile?: boolean, readTextFile?: boolean, elicitation?: boolean}} Caps */
+/** @typedef {{writeTextFile?: boolean, readTextFile?: boolean, elicitation?: boolean, terminal?: boolean}} Caps */
 
 /** The default deadline of one wait, in ms: generous for a loaded 2-core CI machine. */
 export const WAIT_MS = 15000;
@@ -154,6 +154,8 @@ export class Agent {
     this.elicitations = new Inbox();
     /** @type {WriteTextFileRequest[]} */
     this.writes = [];
+    /** @type {Map<string, Terminal>} the client's terminals (terminal/create), by id */
+    this.terminals = new Map();
     /** @type {ReadTextFileRequest[]} */
     this.reads = [];
     this.stderr = "";
@@ -190,6 +192,22 @@ export class Agent {
         this.wake();
         return answer;
       })
+      .onRequest(methods.client.terminal.create, ({ params }) => {
+        const term = new Terminal(params, `term-${this.terminals.size + 1}`);
+        this.terminals.set(term.id, term);
+        this.wake();
+        return { terminalId: term.id };
+      })
+      .onRequest(methods.client.terminal.output, ({ params }) => this.terminal(params.terminalId).output())
+      .onRequest(methods.client.terminal.waitForExit, ({ params }) => this.terminal(params.terminalId).exit)
+      .onRequest(methods.client.terminal.kill, ({ params }) => {
+        this.terminal(params.terminalId).kill();
+        return {};
+      })
+      .onRequest(methods.client.terminal.release, ({ params }) => {
+        this.terminal(params.terminalId).release();
+        return {};
+      })
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
         this.writes.push(params);
         writeFileSync(params.path, params.content);
@@ -213,6 +231,13 @@ export class Agent {
     this.connection = app.connect(stream);
     /** @type {ClientContext} */
     this.ctx = this.connection.agent;
+  }
+
+  /** @param {string} id */
+  terminal(id) {
+    const t = this.terminals.get(id);
+    if (!t) throw new Error(`no terminal ${id}`);
+    return t;
   }
 
   wake() {
@@ -244,7 +269,7 @@ export class Agent {
     /** @type {ClientCapabilities} */
     const clientCapabilities = {
       fs: { writeTextFile: !!this.caps.writeTextFile, readTextFile: !!this.caps.readTextFile },
-      terminal: false,
+      terminal: !!this.caps.terminal,
       ...(this.caps.elicitation ? { elicitation: { form: {} } } : {}),
     };
     return this.request(methods.agent.initialize, {
@@ -257,6 +282,17 @@ export class Agent {
   /** session/new on the workspace. @returns {Promise<import("@agentclientprotocol/sdk").NewSessionResponse>} */
   newSession() {
     return this.request(methods.agent.session.new, { cwd: this.ws.dir, mcpServers: [] });
+  }
+
+  /**
+   * Switches the session's mode with session/set_mode and waits for its current_mode_update.
+   * @param {string} sessionId
+   * @param {string} modeId
+   */
+  async setMode(sessionId, modeId) {
+    const from = this.updates.length;
+    await this.request(methods.agent.session.setMode, { sessionId, modeId });
+    await this.waitUpdate(`current_mode_update to ${modeId} after session/set_mode`, (u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === modeId, { from });
   }
 
   /**
@@ -341,6 +377,7 @@ export class Agent {
   async close() {
     for (const p of this.permissions.unanswered()) p.respond({ outcome: { outcome: "cancelled" } });
     for (const p of this.elicitations.unanswered()) p.respond({ action: "cancel" });
+    for (const t of this.terminals.values()) t.release();
     this.connection.close();
     if (this.exitCode === null) {
       this.child.stdin.destroy();
@@ -349,6 +386,60 @@ export class Agent {
       await this.exited;
       clearTimeout(killer);
     }
+  }
+}
+
+/**
+ * A terminal as an editor gives one to terminal/create: the command runs as a real process in
+ * the requested folder and environment; its output is kept (up to outputByteLimit).
+ */
+class Terminal {
+  /**
+   * @param {import("@agentclientprotocol/sdk").CreateTerminalRequest} req
+   * @param {string} id
+   */
+  constructor(req, id) {
+    this.req = req;
+    this.id = id;
+    this.out = "";
+    this.truncated = false;
+    this.released = false;
+    this.killed = false;
+    /** @type {{exitCode: number | null, signal: string | null} | null} */
+    this.status = null;
+    const env = { ...process.env };
+    for (const v of req.env ?? []) env[v.name] = v.value;
+    this.child = spawn(req.command, req.args ?? [], { cwd: req.cwd ?? undefined, env, stdio: ["ignore", "pipe", "pipe"] });
+    /** @param {Buffer} d */
+    const take = (d) => {
+      this.out += d.toString("utf8");
+      const limit = req.outputByteLimit;
+      if (limit != null && Buffer.byteLength(this.out) > limit) {
+        this.out = Buffer.from(this.out).subarray(-limit).toString("utf8");
+        this.truncated = true;
+      }
+    };
+    this.child.stdout?.on("data", take);
+    this.child.stderr?.on("data", take);
+    /** @type {Promise<{exitCode: number | null, signal: string | null}>} */
+    this.exit = new Promise((resolve) => {
+      this.child.on("error", (e) => { take(Buffer.from(String(e))); this.status = { exitCode: 127, signal: null }; resolve(this.status); });
+      this.child.on("close", (code, signal) => { this.status = { exitCode: code, signal }; resolve(this.status); });
+    });
+  }
+
+  output() {
+    return { output: this.out, truncated: this.truncated, ...(this.status ? { exitStatus: this.status } : {}) };
+  }
+
+  kill() {
+    this.killed = true;
+    this.child.kill("SIGKILL");
+  }
+
+  release() {
+    this.released = true;
+    if (!this.status) this.child.kill("SIGKILL");
   }
 }
 

@@ -23,8 +23,7 @@ steps:
     const init = await first.initialize();
     assert.equal(init.agentCapabilities?.loadSession, true);
     sessionId = (await first.newSession()).sessionId;
-    await first.request(methods.agent.session.setMode, { sessionId, modeId: "build" });
-    await first.waitUpdate("current_mode_update to build", (u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "build");
+    await first.setMode(sessionId, "build");
     const res = await within(first.prompt(sessionId, "say hello"), "the first turn", undefined, () => first.describe());
     assert.equal(res.stopReason, "end_turn", first.describe());
   } finally {

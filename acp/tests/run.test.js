@@ -7,17 +7,6 @@ import { test } from "node:test";
 import { methods } from "@agentclientprotocol/sdk";
 import { agentText, findCall, startSession, within } from "./harness.js";
 
-/**
- * Switches the session to build with session/set_mode and waits for current_mode_update.
- * @param {import("./harness.js").Agent} agent
- * @param {string} sessionId
- */
-async function toBuild(agent, sessionId) {
-  const from = agent.updates.length;
-  await agent.request(methods.agent.session.setMode, { sessionId, modeId: "build" });
-  await agent.waitUpdate("current_mode_update to build after session/set_mode", (u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "build", { from });
-}
-
 test("run asks permission (allow once / allow always / reject): reject_once runs nothing, allow_once runs the command", async (t) => {
   const { ws, agent, sessionId } = await startSession(t, {
     script: `name: run
@@ -29,7 +18,7 @@ steps:
   - text: "Ran it."
 `,
   });
-  await toBuild(agent, sessionId);
+  await agent.setMode(sessionId, "build");
   const turn = agent.prompt(sessionId, "touch two files");
 
   const first = await agent.nextPermission("running `touch rejected.txt`");
@@ -65,7 +54,7 @@ steps:
   - text: "Fresh start."
 `,
   });
-  await toBuild(agent, sessionId);
+  await agent.setMode(sessionId, "build");
   const turn = agent.prompt(sessionId, "touch a file");
   const ask = await agent.nextPermission("running `touch cancelled.txt`");
 
@@ -92,7 +81,7 @@ steps:
   - text: "unused"
 `,
   });
-  await toBuild(agent, sessionId);
+  await agent.setMode(sessionId, "build");
   const turn = agent.prompt(sessionId, "touch a file");
   await agent.nextPermission("running `touch cancelled.txt`");
   await agent.ctx.notify(methods.agent.session.cancel, { sessionId });
