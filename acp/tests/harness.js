@@ -529,6 +529,18 @@ export async function startSession(t, opts) {
 }
 
 /**
+ * Answers a session/request_permission with its option of the given kind (allow_once,
+ * reject_once, …); fails, listing the options, when there is none.
+ * @param {Pending<RequestPermissionRequest, RequestPermissionResponse>} ask
+ * @param {string} kind
+ */
+export function choose(ask, kind) {
+  const option = ask.params.options.find((o) => o.kind === kind);
+  if (!option) throw new Error(`no ${kind} option among ${JSON.stringify(ask.params.options)}`);
+  ask.respond({ outcome: { outcome: "selected", optionId: option.optionId } });
+}
+
+/**
  * The one tool call whose id is `id` or, failing that, whose JSON mentions `needle`; fails with
  * every call seen otherwise.
  * @param {SessionNotification[]} updates

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
-import { agentText, callText, findCall, startSession, within } from "./harness.js";
+import { agentText, callText, choose, findCall, startSession, within } from "./harness.js";
 
 const plan = "# Goal\nUppercase alpha.\n\n## Steps\n- [ ] Replace alpha with ALPHA in app.txt\n";
 const planWrite = `{id: p1, name: plan_write, args: {title: Shout, path: plans/shout.plan, content: ${JSON.stringify(plan)}}}`;
@@ -88,9 +88,8 @@ steps:
   assert.ok(!agent.updates.some((n) => n.update.sessionUpdate === "current_mode_update"), "no mode change before the answer");
   assert.equal(ws.read("app.txt"), "alpha\n");
 
-  const accept = ask.params.options.find((o) => o.kind === "allow_once");
-  ask.respond({ outcome: { outcome: "selected", optionId: accept?.optionId ?? "" } });
   const from = agent.updates.length;
+  choose(ask, "allow_once");
   await agent.waitUpdate("current_mode_update to build", (u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "build", { from });
 
   // The attached plan's checkboxes as ACP plan entries.
@@ -131,9 +130,7 @@ steps:
   });
   const turn = agent.prompt(sessionId, "uppercase alpha");
   const ask = await agent.nextPermission("the plan approval");
-  const keep = ask.params.options.find((o) => o.kind === "reject_once");
-  assert.ok(keep, JSON.stringify(ask.params.options));
-  ask.respond({ outcome: { outcome: "selected", optionId: keep.optionId } });
+  choose(ask, "reject_once");
   const res = await within(turn, "the end of the turn", undefined, () => agent.describe());
   assert.equal(res.stopReason, "end_turn", agent.describe());
   assert.ok(!agent.updates.some((n) => n.update.sessionUpdate === "current_mode_update" && n.update.currentModeId === "build"), "no switch to build");

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
 import { methods } from "@agentclientprotocol/sdk";
-import { agentText, findCall, startSession, within } from "./harness.js";
+import { agentText, choose, findCall, startSession, within } from "./harness.js";
 
 test("run asks permission (allow once / allow always / reject): reject_once runs nothing, allow_once runs the command", async (t) => {
   const { ws, agent, sessionId } = await startSession(t, {
@@ -27,11 +27,11 @@ steps:
   const kinds = first.params.options.map((o) => o.kind);
   assert.deepEqual([...kinds].sort(), ["allow_always", "allow_once", "reject_once"], JSON.stringify(first.params.options));
   assert.equal(existsSync(ws.path("rejected.txt")), false, "nothing ran before the answer");
-  first.respond({ outcome: { outcome: "selected", optionId: first.params.options.find((o) => o.kind === "reject_once")?.optionId ?? "" } });
+  choose(first, "reject_once");
 
   const second = await agent.nextPermission("running `touch allowed.txt`");
   assert.match(JSON.stringify(second.params.toolCall), /touch allowed\.txt/);
-  second.respond({ outcome: { outcome: "selected", optionId: second.params.options.find((o) => o.kind === "allow_once")?.optionId ?? "" } });
+  choose(second, "allow_once");
 
   const res = await within(turn, "the end of the turn", undefined, () => agent.describe());
   assert.equal(res.stopReason, "end_turn", agent.describe());
