@@ -138,3 +138,24 @@ steps:
   assert.deepEqual(agent.writes.filter((w) => !w.path.endsWith(".plan")), []);
   assert.match(agentText(agent.updates), /Still planning\./);
 });
+
+test("a `cancelled` outcome for the plan approval cancels the turn (stopReason cancelled) and the session stays in plan mode", async (t) => {
+  const { ws, agent, sessionId } = await startSession(t, {
+    files: { "app.txt": "alpha\n" },
+    script: `name: approval-cancelled
+steps:
+  - tool_calls:
+      - ${planWrite}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan}}
+  - text: "unused"
+`,
+  });
+  const turn = agent.prompt(sessionId, "uppercase alpha");
+  const ask = await agent.nextPermission("the plan approval");
+  ask.respond({ outcome: { outcome: "cancelled" } });
+  const res = await within(turn, "the end of the turn after the cancelled outcome", undefined, () => agent.describe());
+  assert.equal(res.stopReason, "cancelled", agent.describe());
+  assert.ok(!agent.updates.some((n) => n.update.sessionUpdate === "current_mode_update"), "no mode change");
+  assert.equal(ws.read("app.txt"), "alpha\n");
+});
