@@ -89,7 +89,11 @@ func (w *Workspace) ListPlans(dir string) ([]ListedPlan, error) {
 	var out []ListedPlan
 	err = filepath.WalkDir(folder.Abs, func(abs string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return fmt.Errorf("list %s: %w", w.relOrAbs(abs), errors.Unwrap(err))
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path is named here, relative
+			}
+			return fmt.Errorf("list %s: %w", w.relOrAbs(abs), err)
 		}
 		if d.IsDir() {
 			if abs != folder.Abs && skippedDirs[d.Name()] {
