@@ -28,15 +28,19 @@ func schemaOf(t reflect.Type) (json.RawMessage, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("params type %s is not a struct", t)
 	}
-	s, err := typeSchema(t)
+	s, err := deriver{}.typeSchema(t)
 	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(s)
 }
 
+// deriver derives schemas; it holds the struct types being derived, since a
+// struct that contains itself has no finite schema.
+type deriver map[reflect.Type]bool
+
 // typeSchema is the schema of a Go type.
-func typeSchema(t reflect.Type) (map[string]any, error) {
+func (d deriver) typeSchema(t reflect.Type) (map[string]any, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -51,7 +55,10 @@ func typeSchema(t reflect.Type) (map[string]any, error) {
 	case reflect.Float32, reflect.Float64:
 		return map[string]any{"type": "number"}, nil
 	case reflect.Slice, reflect.Array:
-		items, err := typeSchema(t.Elem())
+		if t.Elem().Kind() == reflect.Uint8 {
+			return nil, fmt.Errorf("type %s: JSON writes bytes as base64; use a string", t)
+		}
+		items, err := d.typeSchema(t.Elem())
 		if err != nil {
 			return nil, err
 		}
@@ -64,9 +71,14 @@ func typeSchema(t reflect.Type) (map[string]any, error) {
 	case reflect.Interface:
 		return map[string]any{}, nil
 	case reflect.Struct:
+		if d[t] {
+			return nil, fmt.Errorf("type %s contains itself", t)
+		}
+		d[t] = true
+		defer delete(d, t)
 		props := map[string]any{}
 		required := []string{}
-		if err := addFields(t, props, &required); err != nil {
+		if err := d.addFields(t, props, &required); err != nil {
 			return nil, err
 		}
 		return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}, nil
@@ -76,15 +88,15 @@ func typeSchema(t reflect.Type) (map[string]any, error) {
 
 // addFields adds the schemas of t's JSON fields to props, and the names of
 // the required ones to required.
-func addFields(t reflect.Type, props map[string]any, required *[]string) error {
+func (d deriver) addFields(t reflect.Type, props map[string]any, required *[]string) error {
 	for f := range t.Fields() {
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if f.Anonymous && name == "" {
-			et := f.Type
-			if et.Kind() == reflect.Pointer {
-				et = et.Elem()
-			}
-			if err := addFields(et, props, required); err != nil {
+		et := f.Type
+		if et.Kind() == reflect.Pointer {
+			et = et.Elem()
+		}
+		if f.Anonymous && name == "" && et.Kind() == reflect.Struct {
+			if err := d.addFields(et, props, required); err != nil {
 				return err
 			}
 			continue
@@ -98,7 +110,7 @@ func addFields(t reflect.Type, props map[string]any, required *[]string) error {
 		if _, dup := props[name]; dup {
 			return fmt.Errorf("%s: two fields are called %q", t, name)
 		}
-		s, err := fieldSchema(f)
+		s, err := d.fieldSchema(f)
 		if err != nil {
 			return fmt.Errorf("%s.%s: %w", t, f.Name, err)
 		}
@@ -111,8 +123,8 @@ func addFields(t reflect.Type, props map[string]any, required *[]string) error {
 }
 
 // fieldSchema is the schema of a struct field: its type's, with its tags.
-func fieldSchema(f reflect.StructField) (map[string]any, error) {
-	s, err := typeSchema(f.Type)
+func (d deriver) fieldSchema(f reflect.StructField) (map[string]any, error) {
+	s, err := d.typeSchema(f.Type)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,6 @@
 // Package tools holds the model-facing tools of agentls, one file per tool with
-// a typed params struct and its description in an embedded markdown file. A
+// a typed params struct and its description in an embedded markdown file,
+// made into a Tool by New (the JSON Schema is derived from the struct). A
 // tool never writes to the workspace itself: mutating tools compute
 // workspace.Changes and hand them to Env.Apply, which runs the guard's last
 // check and sends them to the editor (or the disk).
@@ -27,7 +28,7 @@ type Spec struct {
 	Guard guard.Decl
 }
 
-// Tool is one tool the model can call.
+// Tool is one tool the model can call. The tools of agentls are made by New.
 type Tool interface {
 	// Spec is the tool's model-facing definition and guard declaration.
 	Spec() Spec

@@ -82,8 +82,8 @@ func (t typed[P]) Run(ctx context.Context, env Env, args json.RawMessage) (res R
 		}
 	}()
 	var p P
-	if err := decodeArgs(args, &p); err != nil {
-		return Failf("%v", err), nil
+	if invalid := decodeArgs(args, &p); invalid != nil {
+		return Failf("%v", invalid), nil
 	}
 	return t.def.Run(ctx, env, p)
 }

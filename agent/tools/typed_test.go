@@ -151,6 +151,10 @@ func TestSchemaOfRejects(t *testing.T) {
 		{"integer map keys", reflect.TypeFor[struct {
 			M map[int]string `json:"m"`
 		}](), "keys are strings"},
+		{"bytes", reflect.TypeFor[struct {
+			B json.RawMessage `json:"b"`
+		}](), "use a string"},
+		{"a struct in itself", reflect.TypeFor[selfish](), "contains itself"},
 		{"a name twice", reflect.TypeFor[struct {
 			embedded
 			P string `json:"path"`
@@ -172,6 +176,11 @@ func TestSchemaOfRejects(t *testing.T) {
 	New(Def[struct {
 		C chan int `json:"c"`
 	}]{Name: "bad"})
+}
+
+// selfish is a struct that contains itself.
+type selfish struct {
+	Children []selfish `json:"children"`
 }
 
 // echoParams are the params of the test tool echo.
