@@ -37,15 +37,19 @@ type setup struct {
 	dir    string
 	files  map[string]string
 	script string
+	// model, when set, is the model (instead of script).
+	model  llm.Provider
 	caps   sdk.ClientCapabilities
 	// userConfig is the user's config.yaml (trusted, unlike the workspace's).
 	userConfig string
-	client     *testClient
+	// xdgConfig is XDG_CONFIG_HOME (default: a folder outside the workspace).
+	xdgConfig string
+	client    *testClient
 }
 
 // rig is the real ACP face on a real pipe, driven by the SDK's client side.
 type rig struct {
-	t      *testing.T
+	t      testing.TB
 	ctx    context.Context
 	dir    string
 	client *testClient
@@ -56,7 +60,7 @@ type rig struct {
 	served  chan struct{}
 }
 
-func newRig(t *testing.T, s setup) *rig {
+func newRig(t testing.TB, s setup) *rig {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -69,12 +73,15 @@ func newRig(t *testing.T, s setup) *rig {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	xdg := filepath.Join(root, "xdg")
+	xdg := s.xdgConfig
+	if xdg == "" {
+		xdg = filepath.Join(root, "xdg")
+	}
 	if s.userConfig != "" {
 		writeFiles(t, xdg, map[string]string{"agentls/config.yaml": s.userConfig})
 	}
 	env := map[string]string{"XDG_CONFIG_HOME": xdg, "XDG_STATE_HOME": filepath.Join(root, "state"), "HOME": root}
-	var model llm.Provider
+	model := s.model
 	if s.script != "" {
 		sc, err := scripted.Parse([]byte(s.script))
 		if err != nil {
@@ -127,7 +134,7 @@ func newRig(t *testing.T, s setup) *rig {
 	return r
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))

@@ -15,7 +15,8 @@ import (
 
 // hosted is one workspace this process serves (a host.Host) with the
 // editor its agent talks to. The first session/new's cwd opens the first;
-// a cwd outside every served workspace opens one of its own.
+// every other cwd (a parent, a subfolder, another project) opens one of
+// its own: the workspace is always the folder the client names.
 type hosted struct {
 	*host.Host
 	root string
@@ -27,8 +28,8 @@ type hosted struct {
 	models []string
 }
 
-// hostFor returns the workspace serving cwd, opening one when no served
-// workspace holds it. cwd must be an absolute path to a folder.
+// hostFor returns the workspace rooted at cwd, opening it the first time.
+// cwd must be an absolute path to a folder.
 func (a *Agent) hostFor(cwd string) (*hosted, error) {
 	if cwd == "" || !filepath.IsAbs(cwd) {
 		return nil, invalidParams("cwd must be an absolute path to the project folder, not %q", cwd)
@@ -59,22 +60,16 @@ func (a *Agent) hostFor(cwd string) (*hosted, error) {
 	return h, nil
 }
 
-// servedHost finds the served workspace that holds path.
-func (a *Agent) servedHost(path string) (*hosted, bool) {
+// servedHost finds the served workspace rooted at root.
+func (a *Agent) servedHost(root string) (*hosted, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, h := range a.hosts {
-		if within(h.root, path) {
+		if h.root == root {
 			return h, true
 		}
 	}
 	return nil, false
-}
-
-// within reports whether path is root or inside it.
-func within(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // openHost hosts the workspace of root. Keys of an untrusted workspace
