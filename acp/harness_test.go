@@ -38,8 +38,8 @@ type setup struct {
 	files  map[string]string
 	script string
 	// model, when set, is the model (instead of script).
-	model  llm.Provider
-	caps   sdk.ClientCapabilities
+	model llm.Provider
+	caps  sdk.ClientCapabilities
 	// userConfig is the user's config.yaml (trusted, unlike the workspace's).
 	userConfig string
 	// xdgConfig is XDG_CONFIG_HOME (default: a folder outside the workspace).
