@@ -33,7 +33,8 @@ export function agentBinary() {
 /**
  * A throw-away workspace: `dir` holds the files, `config` (outside it, so the agent cannot read it)
  * selects the scripted model replaying `script`. Remove it with `remove()`.
- * @param {{files?: Record<string, string>, script: string}} opts
+ * @param {{files?: Record<string, string>, script: string, config?: string}} opts `config`: more
+ *   configuration (YAML) after the model's
  */
 export function makeWorkspace(opts) {
   const root = mkdtempSync(join(tmpdir(), "agentls-acp-"));
@@ -46,7 +47,7 @@ export function makeWorkspace(opts) {
   const script = join(root, "script.yaml");
   writeFileSync(script, opts.script);
   const config = join(root, "config.yaml");
-  writeFileSync(config, `model:\n  provider: scripted\n  script: ${JSON.stringify(script)}\n`);
+  writeFileSync(config, `model:\n  provider: scripted\n  script: ${JSON.stringify(script)}\n${opts.config ?? ""}`);
   mkdirSync(join(root, "xdg"));
   return {
     root,
@@ -514,7 +515,7 @@ export function toolCalls(updates) {
  * Starts an agent on a new workspace, initializes it and opens a session; the test's end closes
  * the agent and removes the workspace.
  * @param {import("node:test").TestContext} t
- * @param {{files?: Record<string, string>, script: string, caps?: Caps}} opts
+ * @param {{files?: Record<string, string>, script: string, config?: string, caps?: Caps}} opts
  */
 export async function startSession(t, opts) {
   const ws = makeWorkspace(opts);

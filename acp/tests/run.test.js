@@ -89,3 +89,21 @@ steps:
   assert.equal(res.stopReason, "cancelled", agent.describe());
   assert.equal(existsSync(ws.path("cancelled.txt")), false);
 });
+
+test("a turn that reaches max_turn_requests ends with that stop reason", async (t) => {
+  const { agent, sessionId } = await startSession(t, {
+    config: "max_turn_requests: 2\n",
+    script: `name: limit
+steps:
+  - tool_calls:
+      - {name: ls, args: {path: "."}}
+  - tool_calls:
+      - {name: ls, args: {path: "."}}
+  - tool_calls:
+      - {name: ls, args: {path: "."}}
+  - text: "unused"
+`,
+  });
+  const res = await within(agent.prompt(sessionId, "look around"), "the end of the turn", undefined, () => agent.describe());
+  assert.equal(res.stopReason, "max_turn_requests", agent.describe());
+});
