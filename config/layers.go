@@ -114,7 +114,28 @@ func ParseLayer(path string, data []byte) (Source, []Diagnostic) {
 		}
 	}
 	diags = append(diags, allowRuleWarnings(path, doc, src.Data)...)
+	diags = append(diags, plansDirWarnings(path, doc, src.Data)...)
 	return src, diags
+}
+
+// plansDirWarnings flags a plan_mode.plans_dir that cannot hold plans (see
+// CleanPlansDir): the layer still applies, the guard refuses every change
+// in that folder and the plan listing reports the same error. An absolute
+// path is judged only once the workspace is known.
+func plansDirWarnings(path string, doc *yaml.Node, data map[string]any) []Diagnostic {
+	pm, _ := data["plan_mode"].(map[string]any)
+	dir, _ := pm["plans_dir"].(string)
+	if dir == "" || filepath.IsAbs(filepath.FromSlash(strings.TrimSpace(dir))) {
+		return nil
+	}
+	if _, err := CleanPlansDir("", dir); err != nil {
+		d := Diagnostic{File: path, Severity: SeverityWarning, Message: err.Error()}
+		if n := locate(doc, "/plan_mode/plans_dir", ""); n != nil {
+			d.Line, d.Column = n.Line, n.Column
+		}
+		return []Diagnostic{d}
+	}
+	return nil
 }
 
 // allowRuleWarnings flags the run.allow entries that are not allow rules
