@@ -68,11 +68,7 @@ func (m *Manager) BuiltPlans() []guard.BuiltPlan {
 // archived. A plan that cannot be read or parsed is not finished (its lock
 // holds: fail closed).
 func (m *Manager) planFinished(rel string) bool {
-	p, err := m.ws.Resolve(rel)
-	if err != nil {
-		return false
-	}
-	text, err := m.ws.ReadFile(p)
+	text, err := m.readPlanText(rel)
 	if err != nil {
 		return false
 	}
@@ -98,7 +94,7 @@ func (s *Session) setBaseline(rel, text string) {
 
 // baselineNow records the plan's current text as its approved text.
 func (s *Session) baselineNow(rel string) {
-	if text, ok := s.m.readPlan(rel); ok {
+	if text, err := s.m.readPlanText(rel); err == nil {
 		s.setBaseline(rel, text)
 	}
 }
@@ -138,16 +134,6 @@ func (s *Session) ownWrite(rel, before, after string) {
 		return
 	}
 	s.setBaseline(rel, after)
-}
-
-// readPlan reads a plan's current text (the editor's buffer if open).
-func (m *Manager) readPlan(rel string) (string, bool) {
-	p, err := m.ws.Resolve(rel)
-	if err != nil {
-		return "", false
-	}
-	text, err := m.ws.ReadFile(p)
-	return text, err == nil
 }
 
 // checkApproved compares the plan's current text with its approved text

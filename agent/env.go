@@ -66,7 +66,7 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 	}
 	var before string
 	if touchesPlan {
-		before, _ = m.readPlan(plan)
+		before, _ = m.readPlanText(plan)
 	}
 	if err := m.guardedApply(ctx, s.meta.ID, tool, label, e.State, changes); err != nil {
 		return err
@@ -79,7 +79,7 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 	}
 	s.mu.Unlock()
 	if touchesPlan {
-		if after, ok := m.readPlan(plan); ok {
+		if after, err := m.readPlanText(plan); err == nil {
 			s.ownWrite(plan, before, after) // baseline.go: the approved text follows the builder
 		}
 		s.sendPlanUpdate(ctx)
@@ -129,11 +129,7 @@ func (s *Session) sendPlanUpdate(ctx context.Context) {
 	if rel == "" {
 		return
 	}
-	p, err := s.m.ws.Resolve(rel)
-	if err != nil {
-		return
-	}
-	text, err := s.m.ws.ReadFile(p)
+	text, err := s.m.readPlanText(rel)
 	if err != nil {
 		return
 	}

@@ -118,10 +118,7 @@ func (s *Session) approve(ctx context.Context, rel, presented string, allowed []
 	s.mu.Unlock()
 	m.notify(ctx, fmt.Sprintf("[plan-mode] approved plan=%s", notifyPath(rel)))
 	s.setMode(ctx, guard.ModeBuild, source, "")
-	text := ""
-	if p, err := m.ws.Resolve(rel); err == nil {
-		text, _ = m.ws.ReadFile(p)
-	}
+	text, _ := m.readPlanText(rel)
 	if plan, err := workspace.ParsePlan(text); err == nil {
 		text = plan.Body
 	}

@@ -15,11 +15,7 @@ import (
 // is done for (its approval, build or completion: its plan updates and
 // approved text follow), or nil for none (the user's archive).
 func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, status workspace.PlanStatus) error {
-	p, err := m.ws.Resolve(rel)
-	if err != nil {
-		return err
-	}
-	text, err := m.ws.ReadFile(p)
+	p, text, err := m.readRel(rel)
 	if err != nil {
 		return err
 	}

@@ -87,11 +87,7 @@ func (s *Session) completePlan(ctx context.Context) {
 		return // the other trigger sets it
 	}
 	defer m.implementing.Delete(rel)
-	p, err := m.ws.Resolve(rel)
-	if err != nil {
-		return
-	}
-	text, err := m.ws.ReadFile(p)
+	text, err := m.readPlanText(rel)
 	if err != nil {
 		return
 	}

@@ -124,11 +124,19 @@ func (m *Manager) planningSection(planFile string, phasePlans []string) string {
 
 // readPlanText reads a plan's current text (the editor's buffer first).
 func (m *Manager) readPlanText(rel string) (string, error) {
+	_, text, err := m.readRel(rel)
+	return text, err
+}
+
+// readRel resolves the workspace-relative rel and reads its current text
+// (the editor's buffer first).
+func (m *Manager) readRel(rel string) (workspace.Path, string, error) {
 	p, err := m.ws.Resolve(rel)
 	if err != nil {
-		return "", err
+		return workspace.Path{}, "", err
 	}
-	return m.ws.ReadFile(p)
+	text, err := m.ws.ReadFile(p)
+	return p, text, err
 }
 
 func sortedKeys(m map[string]string) []string {
