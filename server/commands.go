@@ -136,18 +136,32 @@ func describeJSON(raw json.RawMessage) string {
 
 // withSession fills in a missing sessionId with the current session.
 func (s *Server) withSession(arg json.RawMessage) (json.RawMessage, error) {
-	var m map[string]any
-	if err := json.Unmarshal(arg, &m); err != nil {
-		return nil, err
-	}
-	if id, _ := m["sessionId"].(string); id != "" {
+	if argString(arg, "sessionId") != "" {
 		return arg, nil
 	}
 	id := s.currentSession()
 	if id == "" {
 		return nil, fmt.Errorf("no session yet: start one with agentls.prompt or agentls.newSession, or pass \"sessionId\"")
 	}
-	m["sessionId"] = id
+	return withArg(arg, "sessionId", id)
+}
+
+// argString is the text at key in a command's argument object ("" when it
+// is missing or not text).
+func argString(arg json.RawMessage, key string) string {
+	var m map[string]any
+	_ = json.Unmarshal(arg, &m)
+	s, _ := m[key].(string)
+	return s
+}
+
+// withArg is a command's argument object with key set to value.
+func withArg(arg json.RawMessage, key string, value any) (json.RawMessage, error) {
+	var m map[string]any
+	if err := json.Unmarshal(arg, &m); err != nil {
+		return nil, err
+	}
+	m[key] = value
 	return json.Marshal(m)
 }
 
@@ -167,16 +181,11 @@ func (s *Server) setCurrent(id string) {
 // with the decision filled in.
 func decided(decision string) handlerFunc {
 	return func(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-		var m map[string]any
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, invalidParams("%v", err)
-		}
-		m["decision"] = decision
-		b, err := json.Marshal(m)
+		arg, err := withArg(json.RawMessage(raw), "decision", decision)
 		if err != nil {
 			return nil, invalidParams("%v", err)
 		}
-		return s.resolvePlan(ctx, b)
+		return s.resolvePlan(ctx, jsonrpc2.RawMessage(arg))
 	}
 }
 
@@ -242,23 +251,17 @@ func (s *Server) promptCommand(_ context.Context, raw jsonrpc2.RawMessage) (any,
 // answerCommand is agentls.answer: agent/answer whose questionId defaults
 // to the session's pending question.
 func (s *Server) answerCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, invalidParams("%v", err)
-	}
-	if id, _ := m["questionId"].(string); id == "" {
-		sid, _ := m["sessionId"].(string)
-		qid, err := s.manager().PendingQuestionID(sid)
+	arg := json.RawMessage(raw)
+	if argString(arg, "questionId") == "" {
+		qid, err := s.manager().PendingQuestionID(argString(arg, "sessionId"))
 		if err != nil {
 			return nil, rpcError(err)
 		}
-		m["questionId"] = qid
+		if arg, err = withArg(arg, "questionId", qid); err != nil {
+			return nil, invalidParams("%v", err)
+		}
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return nil, invalidParams("%v", err)
-	}
-	return s.answer(ctx, b)
+	return s.answer(ctx, jsonrpc2.RawMessage(arg))
 }
 
 func (s *Server) checkModelCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
