@@ -120,6 +120,11 @@ func TestSchemaOf(t *testing.T) {
 	_ = sample{}.hidden
 }
 
+// field is a struct type with one field N of type T and the given tag.
+func field[T any](tag reflect.StructTag) reflect.Type {
+	return reflect.StructOf([]reflect.StructField{{Name: "N", Type: reflect.TypeFor[T](), Tag: tag}})
+}
+
 func TestSchemaOfRejects(t *testing.T) {
 	tests := []struct {
 		name string
@@ -127,33 +132,15 @@ func TestSchemaOfRejects(t *testing.T) {
 		want string
 	}{
 		{"not a struct", reflect.TypeFor[string](), "is not a struct"},
-		{"enum on an integer", reflect.TypeFor[struct {
-			N int `json:"n" enum:"1,2"`
-		}](), "N: enum on an integer"},
-		{"minimum on a string", reflect.TypeFor[struct {
-			S string `json:"s" minimum:"1"`
-		}](), "minimum on a string"},
-		{"minItems on a string", reflect.TypeFor[struct {
-			S string `json:"s" minItems:"1"`
-		}](), "minItems on a string"},
-		{"default of the wrong type", reflect.TypeFor[struct {
-			N int `json:"n" default:"many"`
-		}](), "default"},
-		{"default on an object", reflect.TypeFor[struct {
-			M map[string]any `json:"m" default:"{}"`
-		}](), "default"},
-		{"bad bound", reflect.TypeFor[struct {
-			N int `json:"n" maximum:"x"`
-		}](), "maximum"},
-		{"a channel", reflect.TypeFor[struct {
-			C chan int `json:"c"`
-		}](), "has no JSON Schema"},
-		{"integer map keys", reflect.TypeFor[struct {
-			M map[int]string `json:"m"`
-		}](), "keys are strings"},
-		{"bytes", reflect.TypeFor[struct {
-			B json.RawMessage `json:"b"`
-		}](), "use a string"},
+		{"enum on an integer", field[int](`json:"n" enum:"1,2"`), "N: enum on an integer"},
+		{"minimum on a string", field[string](`json:"n" minimum:"1"`), "minimum on a string"},
+		{"minItems on a string", field[string](`json:"n" minItems:"1"`), "minItems on a string"},
+		{"default of the wrong type", field[int](`json:"n" default:"many"`), "default"},
+		{"default on an object", field[map[string]any](`json:"n" default:"{}"`), "default"},
+		{"bad bound", field[int](`json:"n" maximum:"x"`), "maximum"},
+		{"a channel", field[chan int](`json:"n"`), "has no JSON Schema"},
+		{"integer map keys", field[map[int]string](`json:"n"`), "keys are strings"},
+		{"bytes", field[json.RawMessage](`json:"n"`), "use a string"},
 		{"a struct in itself", reflect.TypeFor[selfish](), "contains itself"},
 		{"a name twice", reflect.TypeFor[struct {
 			embedded
