@@ -4,6 +4,7 @@
 // its stdin/stdout, and records everything the agent sends. Every wait has its own deadline and
 // fails with what it waited for, the updates seen so far and the agent's stderr: no test sleeps.
 import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -566,3 +567,76 @@ export function callText(call) {
     .map((/** @type {any} */ c) => (c.type === "content" && c.content?.type === "text" ? c.content.text : ""))
     .join("\n");
 }
+
+/** A raw line-oriented peer of `agentls acp`. */
+export class RawPeer {
+  /** @param {ReturnType<typeof makeWorkspace>} ws */
+  constructor(ws) {
+    this.child = spawn(agentBinary(), ["--config", ws.config, "acp"], { cwd: ws.dir, stdio: ["pipe", "pipe", "pipe"], env: cleanEnv(ws.root) });
+    this.stderr = "";
+    this.child.stderr.setEncoding("utf8");
+    this.child.stderr.on("data", (d) => { this.stderr += d; });
+    /** @type {any[]} every message from the agent */
+    this.received = [];
+    /** @type {string[]} lines from the agent that are not JSON */
+    this.garbage = [];
+    /** @type {(() => void)[]} */
+    this.wakers = [];
+    /** @type {number | null} */
+    this.exitCode = null;
+    this.child.on("exit", (code) => { this.exitCode = code ?? -1; this.wake(); });
+    createInterface({ input: this.child.stdout }).on("line", (line) => {
+      if (line.trim() === "") return;
+      try {
+        this.received.push(JSON.parse(line));
+      } catch {
+        this.garbage.push(line);
+      }
+      this.wake();
+    });
+  }
+
+  wake() {
+    const w = this.wakers;
+    this.wakers = [];
+    for (const f of w) f();
+  }
+
+  /** @param {string} line */
+  send(line) {
+    this.child.stdin.write(line + "\n");
+  }
+
+  /**
+   * The first message (from index `from`) satisfying pred.
+   * @param {string} what
+   * @param {(m: any) => boolean} pred
+   * @param {number} [from]
+   */
+  waitFor(what, pred, from = 0) {
+    /** @returns {Promise<any>} */
+    const attempt = () => {
+      const m = this.received.slice(from).find(pred);
+      if (m) return Promise.resolve(m);
+      if (this.exitCode !== null) return Promise.reject(new Error(`agentls exited (code ${this.exitCode}) before ${what}\nstderr:\n${this.stderr.slice(-3000)}`));
+      return new Promise((resolve) => this.wakers.push(() => resolve(undefined))).then(attempt);
+    };
+    return within(attempt(), what, WAIT_MS, () => `received: ${JSON.stringify(this.received).slice(-2000)}\nstderr:\n${this.stderr.slice(-3000)}`);
+  }
+
+  async close() {
+    this.child.stdin.end();
+    if (this.exitCode === null) {
+      const killer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+      await new Promise((resolve) => this.child.on("exit", resolve));
+      clearTimeout(killer);
+    }
+  }
+}
+
+/**
+ * Whether m answers request id.
+ * @param {any} m
+ * @param {number | string} id
+ */
+export const answers = (m, id) => m.id === id && ("result" in m || "error" in m);

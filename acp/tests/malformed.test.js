@@ -2,79 +2,8 @@
 // Malformed messages get JSON-RPC errors and the process lives. These bytes are what no SDK would
 // send, so this test writes raw newline-delimited JSON to `agentls acp` itself.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { test } from "node:test";
-import { WAIT_MS, agentBinary, cleanEnv, makeWorkspace, within } from "./harness.js";
-
-/** A raw line-oriented peer of `agentls acp`. */
-class RawPeer {
-  /** @param {ReturnType<typeof makeWorkspace>} ws */
-  constructor(ws) {
-    this.child = spawn(agentBinary(), ["--config", ws.config, "acp"], { cwd: ws.dir, stdio: ["pipe", "pipe", "pipe"], env: cleanEnv(ws.root) });
-    this.stderr = "";
-    this.child.stderr.setEncoding("utf8");
-    this.child.stderr.on("data", (d) => { this.stderr += d; });
-    /** @type {any[]} every message from the agent */
-    this.received = [];
-    /** @type {string[]} lines from the agent that are not JSON */
-    this.garbage = [];
-    /** @type {(() => void)[]} */
-    this.wakers = [];
-    /** @type {number | null} */
-    this.exitCode = null;
-    this.child.on("exit", (code) => { this.exitCode = code ?? -1; this.wake(); });
-    createInterface({ input: this.child.stdout }).on("line", (line) => {
-      if (line.trim() === "") return;
-      try {
-        this.received.push(JSON.parse(line));
-      } catch {
-        this.garbage.push(line);
-      }
-      this.wake();
-    });
-  }
-
-  wake() {
-    const w = this.wakers;
-    this.wakers = [];
-    for (const f of w) f();
-  }
-
-  /** @param {string} line */
-  send(line) {
-    this.child.stdin.write(line + "\n");
-  }
-
-  /**
-   * The first message (from index `from`) satisfying pred.
-   * @param {string} what
-   * @param {(m: any) => boolean} pred
-   * @param {number} [from]
-   */
-  waitFor(what, pred, from = 0) {
-    /** @returns {Promise<any>} */
-    const attempt = () => {
-      const m = this.received.slice(from).find(pred);
-      if (m) return Promise.resolve(m);
-      if (this.exitCode !== null) return Promise.reject(new Error(`agentls exited (code ${this.exitCode}) before ${what}\nstderr:\n${this.stderr.slice(-3000)}`));
-      return new Promise((resolve) => this.wakers.push(() => resolve(undefined))).then(attempt);
-    };
-    return within(attempt(), what, WAIT_MS, () => `received: ${JSON.stringify(this.received).slice(-2000)}\nstderr:\n${this.stderr.slice(-3000)}`);
-  }
-
-  async close() {
-    this.child.stdin.end();
-    if (this.exitCode === null) {
-      const killer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
-      await new Promise((resolve) => this.child.on("exit", resolve));
-      clearTimeout(killer);
-    }
-  }
-}
-
-/** @param {any} m @param {number | string} id */
-const answers = (m, id) => m.id === id && ("result" in m || "error" in m);
+import { RawPeer, answers, makeWorkspace } from "./harness.js";
 
 test("malformed messages get JSON-RPC errors (parse error, unknown method, invalid params, unknown session) and the process lives", async (t) => {
   const ws = makeWorkspace({ script: "name: none\nsteps:\n  - text: unused\n" });
@@ -109,6 +38,55 @@ test("malformed messages get JSON-RPC errors (parse error, unknown method, inval
   // Still alive and serving.
   peer.send(JSON.stringify({ jsonrpc: "2.0", id: 10, method: "session/new", params: { cwd: ws.dir, mcpServers: [] } }));
   const created = await peer.waitFor("the session/new result after the malformed messages", (m) => answers(m, 10));
+  assert.match(created.result?.sessionId ?? "", /\S/, JSON.stringify(created));
+  assert.equal(peer.exitCode, null);
+});
+
+/**
+ * A small deterministic PRNG (mulberry32), so that a failure can be replayed.
+ * @param {number} seed
+ */
+function prng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("200 mangled requests (wrong types, truncated JSON, stray values) each get an answer or are dropped as notifications, stdout stays JSON-RPC, and the process keeps serving", async (t) => {
+  const ws = makeWorkspace({ script: "name: none\nsteps:\n  - text: unused\n" });
+  const peer = new RawPeer(ws);
+  t.after(async () => { await peer.close(); ws.remove(); });
+  peer.send(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } }));
+  await peer.waitFor("the initialize result", (m) => answers(m, 0));
+
+  const rand = prng(11);
+  const pick = (/** @type {any[]} */ xs) => xs[Math.floor(rand() * xs.length)];
+  const odd = [null, 0, -1, 1e308, "", "x".repeat(300), [], {}, [1, [2, [3]]], true, { sessionId: 7 }, "../../etc/passwd", "\u0000\ud800"];
+  const methodsList = ["initialize", "session/new", "session/load", "session/prompt", "session/set_mode", "session/set_config_option", "session/list", "session/cancel", "authenticate", "fs/read_text_file", ""];
+  const valid = { cwd: ws.dir, mcpServers: [], sessionId: "s", prompt: [{ type: "text", text: "hi" }], modeId: "plan", configId: "mode", value: "plan" };
+  /** @type {Map<number, string>} the complete requests, by id */
+  const sent = new Map();
+  for (let i = 1; i <= 200; i++) {
+    /** @type {Record<string, any>} */
+    const params = {};
+    for (const [k, v] of Object.entries(valid)) if (rand() < 0.6) params[k] = rand() < 0.5 ? v : pick(odd);
+    const msg = { jsonrpc: pick(["2.0", "2.0", "2.0", "1.0"]), id: 1000 + i, method: pick(methodsList), params: rand() < 0.9 ? params : pick(odd) };
+    let line = JSON.stringify(msg);
+    if (rand() < 0.15) line = line.slice(0, Math.floor(rand() * line.length)); // truncated: a parse error
+    else sent.set(1000 + i, line);
+    peer.send(line);
+  }
+  // Every complete request with an id is answered (a result or an error).
+  for (const [id, line] of sent) {
+    const reply = await peer.waitFor(`an answer to ${line.slice(0, 300)}`, (m) => m.id === id && ("result" in m || "error" in m));
+    if (reply.error) assert.match(String(reply.error.message ?? ""), /\S/, `request ${id}: the error has a message`);
+  }
+  assert.deepEqual(peer.garbage, [], "stdout carries only JSON-RPC");
+  peer.send(JSON.stringify({ jsonrpc: "2.0", id: 9999, method: "session/new", params: { cwd: ws.dir, mcpServers: [] } }));
+  const created = await peer.waitFor("session/new after the mangled requests", (m) => answers(m, 9999));
   assert.match(created.result?.sessionId ?? "", /\S/, JSON.stringify(created));
   assert.equal(peer.exitCode, null);
 });
