@@ -160,8 +160,10 @@ type liveConfig struct {
 	cfg      config.Config
 	provider llm.Provider
 	guard    *guard.Guard
-	// plansDir is the plans folder, workspace-relative (config's PlansDir).
+	// plansDir is the plans folder, workspace-relative, and plansErr why it
+	// cannot hold plans (nil if it can): config's PlansDir, resolved once.
 	plansDir string
+	plansErr error
 	runAllow allowrule.Rules
 }
 
@@ -180,7 +182,7 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 	}
 	g := guard.New(m.ws, plansDir, m.tools.Declarations()).
 		WithConfig(append(config.UserDirs(os.Getenv), m.configPaths...)...)
-	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, runAllow: runAllowRules(cfg.Run.Allow)})
+	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runAllowRules(cfg.Run.Allow)})
 }
 
 // config is the configuration in force.
@@ -471,11 +473,11 @@ func (m *Manager) ListPlans(status string, limit int) ([]PlanInfo, int, error) {
 	if status != "" && !workspace.PlanStatus(status).Valid() {
 		return nil, 0, invalidf("status must be draft, approved, implemented or archived, not %q", status)
 	}
-	dir, err := m.config().PlansDir(m.ws.Root())
-	if err != nil {
-		return nil, 0, err
+	live := m.live.Load()
+	if live.plansErr != nil {
+		return nil, 0, live.plansErr
 	}
-	plans, err := m.ws.ListPlans(dir)
+	plans, err := m.ws.ListPlans(live.plansDir)
 	if err != nil {
 		return nil, 0, err
 	}
