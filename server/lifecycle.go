@@ -165,7 +165,6 @@ func workspaceFolders(p initializeParams) ([]string, error) {
 
 func (s *Server) initializedNote(ctx context.Context, _ jsonrpc2.RawMessage) (any, error) {
 	s.mu.Lock()
-	s.initialized = true
 	diags := s.configDiagnostics
 	s.mu.Unlock()
 	for _, d := range diags {

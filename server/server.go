@@ -58,9 +58,8 @@ type Server struct {
 	mu sync.Mutex
 	// host is the workspace, configuration and agent this connection
 	// serves, built by initialize (nil before).
-	host        *host.Host
-	caps        clientCaps
-	initialized bool
+	host *host.Host
+	caps clientCaps
 	// initializing is set while (and after) an initialize builds the host.
 	initializing bool
 	shutdown     bool
