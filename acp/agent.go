@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 
@@ -160,7 +161,8 @@ func (a *Agent) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.
 }
 
 // ListSessions lists the sessions of cwd's workspace (every served
-// workspace's when cwd is not given), newest first.
+// workspace's when cwd is not given, or the working directory's when none
+// is served yet), newest first per workspace.
 func (a *Agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
 	var hosts []*hosted
 	if p.Cwd != nil && *p.Cwd != "" {
@@ -173,6 +175,19 @@ func (a *Agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.
 		a.mu.Lock()
 		hosts = append(hosts, a.hosts...)
 		a.mu.Unlock()
+		if len(hosts) == 0 {
+			// Nothing served yet: the project is where the client started
+			// agentls (editors start agents in the project's folder).
+			wd, err := os.Getwd()
+			if err != nil {
+				return sdk.ListSessionsResponse{}, invalidParams("session/list: give cwd (the working directory is unknown: %v)", err)
+			}
+			h, err := a.hostFor(wd)
+			if err != nil {
+				return sdk.ListSessionsResponse{}, err
+			}
+			hosts = []*hosted{h}
+		}
 	}
 	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
 	for _, h := range hosts {

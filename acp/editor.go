@@ -229,8 +229,8 @@ func clientError(err error) string {
 	return err.Error()
 }
 
-// callContents holds the diffs of each running tool call until its last
-// update carries them.
+// callContents holds the diffs and terminals of each running tool call
+// until its last update carries them.
 type callContents struct {
 	mu    sync.Mutex
 	diffs map[string][]sdk.ToolCallContent
@@ -239,12 +239,15 @@ type callContents struct {
 func callKey(sessionID, callID string) string { return sessionID + "\x00" + callID }
 
 func (c *callContents) addDiff(sessionID, callID string, ch workspace.Change) {
-	var d sdk.ToolCallContent
 	if ch.Kind == workspace.ChangeCreate {
-		d = sdk.ToolDiffContent(ch.Path.Abs, ch.After)
-	} else {
-		d = sdk.ToolDiffContent(ch.Path.Abs, ch.After, ch.Before)
+		c.add(sessionID, callID, sdk.ToolDiffContent(ch.Path.Abs, ch.After))
+		return
 	}
+	c.add(sessionID, callID, sdk.ToolDiffContent(ch.Path.Abs, ch.After, ch.Before))
+}
+
+// add keeps content for the tool call's last update.
+func (c *callContents) add(sessionID, callID string, d sdk.ToolCallContent) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.diffs == nil {

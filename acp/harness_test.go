@@ -248,6 +248,8 @@ type testClient struct {
 	// keepWrites keeps written text in buffers instead of the disk.
 	keepWrites bool
 	terms      terminals
+	// onTerminal, when set, is called with each terminal the client starts.
+	onTerminal func(*clientTerminal)
 }
 
 var _ sdk.Client = (*testClient)(nil)

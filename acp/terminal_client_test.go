@@ -58,6 +58,7 @@ func (c *testClient) CreateTerminal(_ context.Context, p sdk.CreateTerminalReque
 	}
 	t := &clientTerminal{req: p, cmd: cmd, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = t, t
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return sdk.CreateTerminalResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
@@ -79,6 +80,9 @@ func (c *testClient) CreateTerminal(_ context.Context, p sdk.CreateTerminalReque
 	id := fmt.Sprintf("term-%d", len(c.terms.list)+1)
 	c.terms.byID[id] = t
 	c.terms.list = append(c.terms.list, t)
+	if c.onTerminal != nil {
+		c.onTerminal(t)
+	}
 	return sdk.CreateTerminalResponse{TerminalId: id}, nil
 }
 
@@ -126,7 +130,7 @@ func (c *testClient) KillTerminal(_ context.Context, p sdk.KillTerminalRequest) 
 	t.mu.Lock()
 	t.killed = true
 	t.mu.Unlock()
-	_ = t.cmd.Process.Kill()
+	killGroup(t.cmd)
 	return sdk.KillTerminalResponse{}, nil
 }
 
@@ -138,7 +142,7 @@ func (c *testClient) ReleaseTerminal(_ context.Context, p sdk.ReleaseTerminalReq
 	t.mu.Lock()
 	t.released = true
 	t.mu.Unlock()
-	_ = t.cmd.Process.Kill()
+	killGroup(t.cmd)
 	<-t.done
 	return sdk.ReleaseTerminalResponse{}, nil
 }

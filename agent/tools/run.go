@@ -109,10 +109,14 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 		}
 		return nil
 	}
-	res, err := runShell(ctx, shellJob{
+	job := shellJob{
 		command: command, dir: dir, env: commandEnv(os.Environ(), env.Config()),
 		timeout: time.Duration(timeout) * time.Second, maxOut: maxOut, beforeStart: recheck,
-	})
+	}
+	res, inTerminal, err := runInTerminal(ctx, env, job) // the editor's terminal, if it has one
+	if !inTerminal {
+		res, err = runShell(ctx, job)
+	}
 	var refusal *guard.Refusal
 	if errors.As(err, &refusal) {
 		return Refused(refusal), nil

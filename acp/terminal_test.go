@@ -1,0 +1,103 @@
+package acp_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+var terminalCaps = sdk.ClientCapabilities{Terminal: true}
+
+// With terminal: true, a permitted command runs in the client's terminal,
+// shown in the tool call; its output reaches the model.
+func TestRunThroughClientTerminal(t *testing.T) {
+	client := &testClient{permit: choose("allow_once")}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "echo hello-from-terminal; exit 3"}}]
+  - expect: {tool_result_contains: {r1: ['"exit_code":3', "hello-from-terminal"]}}
+    text: "Ran."
+`})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	client.terms.mu.Lock()
+	terms := append([]*clientTerminal(nil), client.terms.list...)
+	client.terms.mu.Unlock()
+	if len(terms) != 1 {
+		t.Fatalf("%d terminals, want 1", len(terms))
+	}
+	term := terms[0]
+	if term.req.SessionId != sid || !slices.Contains(term.req.Args, "echo hello-from-terminal; exit 3") || term.req.Cwd == nil || *term.req.Cwd != r.dir {
+		t.Errorf("terminal/create %+v", term.req)
+	}
+	term.mu.Lock()
+	released := term.released
+	term.mu.Unlock()
+	if !released {
+		t.Error("the terminal was not released")
+	}
+	if st := client.finalStatus("r1"); st != sdk.ToolCallStatusCompleted {
+		t.Errorf("status %s", st)
+	}
+	ups := client.toolUpdates("r1")
+	hasTerm := false
+	for _, c := range ups[len(ups)-1].Content {
+		hasTerm = hasTerm || c.Terminal != nil && c.Terminal.TerminalId == "term-1"
+	}
+	if !hasTerm {
+		t.Errorf("the tool call's last content lacks the terminal: %+v", ups[len(ups)-1].Content)
+	}
+}
+
+// session/cancel while the command runs in the client's terminal kills it
+// and ends the turn `cancelled`.
+func TestCancelKillsTheClientTerminal(t *testing.T) {
+	started := make(chan struct{})
+	client := &testClient{permit: choose("allow_once"), onTerminal: func(*clientTerminal) { close(started) }}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "sleep 60"}}]
+`})
+	sid := r.newSession().SessionId
+	done := make(chan sdk.StopReason, 1)
+	go func() {
+		stop, _ := r.prompt(sid, "run it")
+		done <- stop
+	}()
+	<-started
+	if err := r.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: sid}); err != nil {
+		t.Fatal(err)
+	}
+	if stop := <-done; stop != sdk.StopReasonCancelled {
+		t.Errorf("stop %s", stop)
+	}
+	client.terms.mu.Lock()
+	term := client.terms.list[0]
+	client.terms.mu.Unlock()
+	<-term.done // killed: sleep 60 does not end on its own within the test
+	term.mu.Lock()
+	killed := term.killed || term.released
+	term.mu.Unlock()
+	if !killed {
+		t.Error("the terminal was neither killed nor released")
+	}
+}
+
+// Without the terminal capability agentls runs the command itself.
+func TestRunWithoutClientTerminalUsesOwnShell(t *testing.T) {
+	client := &testClient{permit: choose("allow_once")}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "echo own-shell"}}]
+  - expect: {tool_result_contains: {r1: ["own-shell"]}}
+    text: "Ran."
+`})
+	r.mustPrompt(r.newSession().SessionId, "run it")
+	if n := len(r.wire.requests("terminal/create")); n != 0 {
+		t.Errorf("%d terminal/create without the capability", n)
+	}
+}

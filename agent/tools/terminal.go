@@ -1,0 +1,47 @@
+package tools
+
+import (
+	"context"
+	"time"
+)
+
+// Terminal is an Env that can run a command in the editor's own terminal
+// (ACP's terminal/*: the user watches its output live) instead of
+// agentls's shell.
+type Terminal interface {
+	// RunInTerminal runs job there. handled is false when the editor has
+	// no terminal (agentls's shell runs the command then).
+	RunInTerminal(ctx context.Context, job TerminalJob) (res TerminalResult, handled bool, err error)
+}
+
+// TerminalJob is one command for the editor's terminal.
+type TerminalJob struct {
+	Command string
+	Dir     string
+	Timeout time.Duration
+	MaxOut  int
+	// BeforeStart runs right before the command starts; its error (a guard
+	// refusal) is returned as it is and nothing starts.
+	BeforeStart func() error
+}
+
+// TerminalResult is how a command run in the editor's terminal ended.
+type TerminalResult struct {
+	ExitCode  int
+	Output    string
+	TimedOut  bool
+	Cancelled bool
+	Duration  time.Duration
+}
+
+// runInTerminal runs the job in env's terminal when it has one.
+func runInTerminal(ctx context.Context, env Env, job shellJob) (shellResult, bool, error) {
+	t, ok := env.(Terminal)
+	if !ok {
+		return shellResult{}, false, nil
+	}
+	res, handled, err := t.RunInTerminal(ctx, TerminalJob{
+		Command: job.command, Dir: job.dir, Timeout: job.timeout, MaxOut: job.maxOut, BeforeStart: job.beforeStart,
+	})
+	return shellResult{exitCode: res.ExitCode, output: res.Output, timedOut: res.TimedOut, cancelled: res.Cancelled, duration: res.Duration}, handled, err
+}
