@@ -77,3 +77,43 @@ func TestSystemActorIsNoToolName(t *testing.T) {
 		t.Fatalf("SystemState() = %+v", st)
 	}
 }
+
+// FuzzSystemActor: whatever operation SystemActor's change carries and
+// whatever paths, what the guard allows it keeps to plan mode's promise in
+// the real sandbox (only plan documents change), as FuzzCheckOps checks for
+// a session in plan mode; a refusal names the system.
+func FuzzSystemActor(f *testing.F) {
+	for _, row := range opTable {
+		for _, op := range row.ops {
+			if i := fuzzOpKindIndex(op); i >= 0 {
+				f.Add(uint8(i), op.Path, op.From)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, kindIdx uint8, path, from string) {
+		sb, release := sharedSandbox(t)
+		defer release()
+		k := fuzzOpKinds[int(kindIdx)%len(fuzzOpKinds)]
+		op := Op{Kind: k.kind.Kind, Path: sb.expand(path)}
+		if op.Kind == cRename {
+			op.From = sb.expand(from)
+		}
+		if r := sb.g.CheckOps(SystemState(), SystemActor, []Op{op}); r != nil {
+			if r.ToolName != SystemActor || r.Hint == "" && r.Reason != ReasonPlanBuilt {
+				t.Fatalf("malformed refusal %+v", r)
+			}
+			return
+		}
+		names := []string{op.Path}
+		if op.Kind == cRename {
+			names = []string{op.From, op.Path}
+		}
+		what := map[string]string{"edit": "plan-file-content", "write": "plan-file-content", "mv": "plan-file", "rm": "rm", "mkdir": "mkdir"}[k.disk]
+		for _, n := range names {
+			oracleTarget(t, sb, what, n)
+		}
+		before := snapshot(t, sb.dir)
+		applyPhysically(t, sb, k.disk, names...)
+		checkTreeDiff(t, before, snapshot(t, sb.dir), k.disk, true, string(op.Kind)+" "+op.From+" "+op.Path)
+	})
+}
