@@ -58,8 +58,6 @@ export function makeWorkspace(opts) {
     path: (name) => join(dir, name),
     /** @param {string} name */
     read: (name) => readFileSync(join(dir, name), "utf8"),
-    /** Replaces the transcript, for the next agent started on this workspace. @param {string} text */
-    setScript: (text) => writeFileSync(script, text),
     remove: () => rmSync(root, { recursive: true, force: true }),
   };
 }
@@ -85,12 +83,12 @@ export function within(promise, what, ms = WAIT_MS, context) {
 /**
  * One request from the agent that the test answers when it chooses.
  * @template P, R
- * @typedef {{params: P, respond: (r: R) => void, fail: (e: Error) => void, answered: boolean}} Pending
+ * @typedef {{params: P, respond: (r: R) => void, answered: boolean}} Pending
  */
 
 /**
  * A queue of requests from the agent: the client handler parks each one until the test takes it
- * with next() and answers it.
+ * (take()) and answers it (respond()).
  * @template P, R
  */
 class Inbox {
@@ -105,13 +103,12 @@ class Inbox {
 
   /** @param {P} params @returns {Promise<R>} */
   receive(params) {
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       /** @type {Pending<P, R>} */
       const p = {
         params,
         answered: false,
         respond: (r) => { p.answered = true; resolve(r); },
-        fail: (e) => { p.answered = true; reject(e); },
       };
       this.all.push(p);
       const taker = this.takers.shift();
@@ -160,6 +157,8 @@ export class Agent {
     this.terminals = new Map();
     /** @type {ReadTextFileRequest[]} */
     this.reads = [];
+    /** @type {Map<string, string>} the client's unsaved buffers by absolute path: fs/read_text_file serves them before the disk */
+    this.buffers = new Map();
     this.stderr = "";
     /** @type {number | null} */
     this.exitCode = null;
@@ -213,12 +212,13 @@ export class Agent {
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
         this.writes.push(params);
         writeFileSync(params.path, params.content);
+        this.buffers.delete(params.path); // saved
         this.wake();
         return {};
       })
       .onRequest(methods.client.fs.readTextFile, ({ params }) => {
         this.reads.push(params);
-        let content = readFileSync(params.path, "utf8");
+        let content = this.buffers.get(params.path) ?? readFileSync(params.path, "utf8");
         if (params.line != null || params.limit != null) {
           const lines = content.split("\n");
           const start = Math.max((params.line ?? 1) - 1, 0);

@@ -105,3 +105,24 @@ steps:
   await assert.rejects(agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" }] }),
     (/** @type {any} */ e) => e.code === -32602 && /image/i.test(String(e.message)));
 });
+
+test("with fs.readTextFile, the model reads the client's unsaved buffer through fs/read_text_file, not the disk", async (t) => {
+  const { ws, agent, sessionId } = await startSession(t, {
+    files: { "app.txt": "alpha on disk\n" },
+    caps: { readTextFile: true },
+    script: `name: buffer
+steps:
+  - tool_calls:
+      - {id: r1, name: read, args: {path: app.txt}}
+  - expect:
+      tool_result_contains: {r1: ["alpha in the unsaved buffer"]}
+    text: "Read the buffer."
+`,
+  });
+  agent.buffers.set(ws.path("app.txt"), "alpha in the unsaved buffer\n");
+  const res = await within(agent.prompt(sessionId, "read app.txt"), "the end of the turn", undefined, () => agent.describe());
+  assert.equal(res.stopReason, "end_turn", agent.describe());
+  assert.ok(agent.reads.some((r) => r.path === ws.path("app.txt") && r.sessionId === sessionId), `fs/read_text_file for app.txt: ${JSON.stringify(agent.reads)}`);
+  assert.equal(ws.read("app.txt"), "alpha on disk\n", "the disk is untouched");
+  assert.match(agentText(agent.updates), /Read the buffer\./);
+});
