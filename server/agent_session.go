@@ -124,12 +124,17 @@ func (s *Server) loadSession(ctx context.Context, raw jsonrpc2.RawMessage) (any,
 	return loadedSession{Info: info, Messages: msgs}, nil
 }
 
-type promptResult struct {
+// PromptResult is agent/prompt's result: how the turn ended, its last
+// text, and its error when it ended with one.
+type PromptResult struct {
 	StopReason agent.StopReason `json:"stopReason"`
 	Text       string           `json:"text,omitempty"`
-	Error      *struct {
-		Message string `json:"message"`
-	} `json:"error,omitempty"`
+	Error      *PromptError     `json:"error,omitempty"`
+}
+
+// PromptError is the error of a turn that ended with stopReason "error".
+type PromptError struct {
+	Message string `json:"message"`
 }
 
 func (s *Server) prompt(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
@@ -144,11 +149,9 @@ func (s *Server) prompt(ctx context.Context, raw jsonrpc2.RawMessage) (any, erro
 	if err != nil {
 		return nil, rpcError(err)
 	}
-	out := promptResult{StopReason: res.StopReason, Text: res.Text}
+	out := PromptResult{StopReason: res.StopReason, Text: res.Text}
 	if res.Err != nil {
-		out.Error = &struct {
-			Message string `json:"message"`
-		}{Message: res.Err.Error()}
+		out.Error = &PromptError{Message: res.Err.Error()}
 	}
 	return out, nil
 }

@@ -1,0 +1,289 @@
+package lsptest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/internal/lspclient"
+)
+
+// Verdict is an expectation's judgement of the state so far.
+type Verdict int
+
+const (
+	// Met: the expectation holds.
+	Met Verdict = iota
+	// Unmet: not yet; the next message may meet it.
+	Unmet
+	// Unmeetable: it can no longer be met; the wait fails at once.
+	Unmeetable
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Met:
+		return "met"
+	case Unmet:
+		return "unmet"
+	case Unmeetable:
+		return "unmeetable"
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// State is what expectations judge: every message the server sent so far,
+// in wire order, and the agent/prompt calls made through the Env.
+type State struct {
+	Messages []lspclient.Message
+	Prompts  []PromptState
+}
+
+// PromptState is one agent/prompt call made through the Env.
+type PromptState struct {
+	SessionID string
+	// Returned: the server answered (the turn ended) or the call failed.
+	Returned bool
+}
+
+// Expectation is a named condition on the State.
+type Expectation struct {
+	// Description says what is expected, for failure messages.
+	Description string
+	// Check judges the state.
+	Check func(State) Verdict
+}
+
+// OnceMet is met when pre and every one of musts are met, and unmeetable
+// as soon as pre is met while one of musts is not (or one of musts is
+// unmeetable): "once the turn ended, the chunk must have arrived".
+func OnceMet(pre Expectation, musts ...Expectation) Expectation {
+	var names []string
+	for _, m := range musts {
+		names = append(names, m.Description)
+	}
+	return Expectation{
+		Description: fmt.Sprintf("once %s: %s", pre.Description, strings.Join(names, "; ")),
+		Check: func(s State) Verdict {
+			all := Met
+			for _, m := range musts {
+				switch m.Check(s) {
+				case Unmeetable:
+					return Unmeetable
+				case Unmet:
+					all = Unmet
+				}
+			}
+			switch pre.Check(s) {
+			case Met:
+				if all == Met {
+					return Met
+				}
+				return Unmeetable
+			case Unmeetable:
+				return Unmeetable
+			}
+			return Unmet
+		},
+	}
+}
+
+// TurnEnded is met once an agent/prompt call for session sid ("" for any
+// session) was made through the Env and every such call has returned.
+func TurnEnded(sid string) Expectation {
+	desc := "the turn ended (agent/prompt returned)"
+	if sid != "" {
+		desc = fmt.Sprintf("the turn of session %s ended (agent/prompt returned)", sid)
+	}
+	return Expectation{Description: desc, Check: func(s State) Verdict {
+		n := 0
+		for _, p := range s.Prompts {
+			if sid != "" && p.SessionID != sid {
+				continue
+			}
+			if !p.Returned {
+				return Unmet
+			}
+			n++
+		}
+		if n == 0 {
+			return Unmet
+		}
+		return Met
+	}}
+}
+
+// MessageMatching is met once a message for which match holds arrived.
+func MessageMatching(desc string, match func(lspclient.Message) bool) Expectation {
+	return Expectation{Description: desc, Check: func(s State) Verdict {
+		for _, m := range s.Messages {
+			if match(m) {
+				return Met
+			}
+		}
+		return Unmet
+	}}
+}
+
+// MethodCount is met once at least n messages of method arrived.
+func MethodCount(method string, n int) Expectation {
+	return Expectation{Description: fmt.Sprintf("at least %d × %s", n, method), Check: func(s State) Verdict {
+		c := 0
+		for _, m := range s.Messages {
+			if m.Method == method {
+				c++
+			}
+		}
+		if c >= n {
+			return Met
+		}
+		return Unmet
+	}}
+}
+
+// Received is met once a message of method arrived.
+func Received(method string) Expectation {
+	return MessageMatching("a "+method, func(m lspclient.Message) bool { return m.Method == method })
+}
+
+// ParamsContaining is met once a message of method arrived whose params
+// (as JSON text) contain every one of subs.
+func ParamsContaining(method string, subs ...string) Expectation {
+	return MessageMatching(fmt.Sprintf("a %s containing %q", method, subs), func(m lspclient.Message) bool {
+		if m.Method != method {
+			return false
+		}
+		for _, s := range subs {
+			if !strings.Contains(string(m.Params), s) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// Update is met once an agent/update of kind (its sessionUpdate) arrived
+// whose update, decoded into T, satisfies match (nil: any).
+func Update[T any](kind, desc string, match func(T) bool) Expectation {
+	if desc == "" {
+		desc = "an agent/update " + kind
+	}
+	return MessageMatching(desc, func(m lspclient.Message) bool {
+		u, ok := decodeUpdate[T](m, kind)
+		return ok && (match == nil || match(u))
+	})
+}
+
+// ShownContaining is met once a window/showMessage containing text arrived.
+func ShownContaining(text string) Expectation {
+	return MessageMatching(fmt.Sprintf("a window/showMessage containing %q", text), func(m lspclient.Message) bool {
+		var sm ShownMessage
+		return m.Method == "window/showMessage" && json.Unmarshal(m.Params, &sm) == nil && strings.Contains(sm.Message, text)
+	})
+}
+
+// CancelRequestFor is met once a $/cancelRequest for the request with this
+// id (its JSON text, as lspclient.Message.ID) arrived.
+func CancelRequestFor(id string) Expectation {
+	return MessageMatching("a $/cancelRequest for request "+id, func(m lspclient.Message) bool {
+		var p struct {
+			ID json.RawMessage `json:"id"`
+		}
+		return m.Method == "$/cancelRequest" && json.Unmarshal(m.Params, &p) == nil && string(p.ID) == id
+	})
+}
+
+// lastShown is how many messages a failed wait shows.
+const lastShown = 20
+
+// maxShownParams caps the params shown per message.
+const maxShownParams = 400
+
+// Await waits until every expectation is met, re-judging on every message
+// and every returned prompt. It fails the test at once when one is
+// unmeetable, and when the wait's deadline (Setup.WaitTimeout) or the Env's
+// context ends first; the failure names the expectation not met and shows
+// the last messages.
+func (e *Env) Await(exps ...Expectation) {
+	e.T.Helper()
+	if msg := e.await(exps); msg != "" {
+		e.T.Fatalf("%s", msg)
+	}
+}
+
+// await is Await's wait; it returns the failure message ("" when met).
+func (e *Env) await(exps []Expectation) string {
+	timer := time.NewTimer(e.waitTimeout)
+	defer timer.Stop()
+	for {
+		st, next, promptDone := e.snapshot()
+		var unmet *Expectation
+		for i := range exps {
+			switch exps[i].Check(st) {
+			case Unmeetable:
+				return failure("unmeetable", exps[i], st)
+			case Unmet:
+				if unmet == nil {
+					unmet = &exps[i]
+				}
+			}
+		}
+		if unmet == nil {
+			return ""
+		}
+		select {
+		case <-next:
+		case <-promptDone:
+		case <-timer.C:
+			return failure(fmt.Sprintf("not met within %s", e.waitTimeout), *unmet, e.state())
+		case <-e.Ctx.Done():
+			return failure(fmt.Sprintf("not met before the test's context ended (%v)", e.Ctx.Err()), *unmet, e.state())
+		}
+	}
+}
+
+// snapshot is the State now, with channels closed on the next message and
+// on the next returned prompt.
+func (e *Env) snapshot() (st State, nextMessage, promptReturned <-chan struct{}) {
+	st.Messages, nextMessage = e.Editor.Snapshot()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st.Prompts = append([]PromptState(nil), e.prompts...)
+	return st, nextMessage, e.changed
+}
+
+// state is the State now.
+func (e *Env) state() State {
+	st, _, _ := e.snapshot()
+	return st
+}
+
+// failure is a failed wait's message: the expectation, why, the prompts
+// and the last messages.
+func failure(why string, exp Expectation, st State) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "lsptest: expectation %s: %s\n", why, exp.Description)
+	for _, p := range st.Prompts {
+		state := "running"
+		if p.Returned {
+			state = "returned"
+		}
+		fmt.Fprintf(&b, "agent/prompt for session %s: %s\n", p.SessionID, state)
+	}
+	from := max(0, len(st.Messages)-lastShown)
+	fmt.Fprintf(&b, "last %d of %d messages from the server:", len(st.Messages)-from, len(st.Messages))
+	for i := from; i < len(st.Messages); i++ {
+		m := st.Messages[i]
+		params := string(m.Params)
+		if len(params) > maxShownParams {
+			params = params[:maxShownParams] + fmt.Sprintf("… (%d bytes)", len(m.Params))
+		}
+		kind := "notification"
+		if m.IsCall {
+			kind = "request " + m.ID
+		}
+		fmt.Fprintf(&b, "\n  #%d %s (%s) %s", i+1, m.Method, kind, params)
+	}
+	return b.String()
+}
