@@ -10,7 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -42,18 +44,6 @@ func approvalScript(rest string) string {
 func followUp(reason string) string {
 	return "Plan rejected by the user. Reason: " + reason + ". Do not call exit_plan_mode again with the same plan. " +
 		"Adjust the plan based on the rejection reason and present a revised plan."
-}
-
-// modeChanges decodes the agent/modeChanged notifications.
-func (h *harness) modeChanges() []map[string]any {
-	var out []map[string]any
-	for _, raw := range h.messages("agent/modeChanged") {
-		var p map[string]any
-		if json.Unmarshal(raw, &p) == nil {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // planStatus is the status in a plan's frontmatter.
@@ -106,24 +96,24 @@ func TestApprovalDialog(t *testing.T) {
 			}
 			dir := t.TempDir()
 			planAtAsk := make(chan string, 1) // the plan as it was when the approval was asked
-			h := start(t, setup{
-				dir:    dir,
-				script: script,
-				handlers: lspclient.Handlers{AskUser: func(json.RawMessage) any {
+			h := lsptest.Start(t, lsptest.Setup{
+				Dir:    dir,
+				Script: script,
+				Handlers: lspclient.Handlers{AskUser: func(json.RawMessage) any {
 					b, _ := os.ReadFile(filepath.Join(dir, greetPlan))
 					planAtAsk <- string(b)
 					return tc.reply
 				}},
 			})
-			s := h.newSession("plan")
-			wantStop(t, h.prompt(s.SessionID, "plan a greeting"), "end_turn")
-			if h.model.Remaining() != 0 {
-				t.Fatalf("%d script steps left", h.model.Remaining())
+			s := h.NewSession("plan")
+			wantStop(t, h.Prompt(s.SessionID, "plan a greeting"), "end_turn")
+			if h.Model.Remaining() != 0 {
+				t.Fatalf("%d script steps left", h.Model.Remaining())
 			}
 
 			// The plan was shown, then the approval question asked.
 			var order []string
-			for _, m := range h.ed.Messages() {
+			for _, m := range h.Editor.Messages() {
 				if m.Method == "window/showDocument" || m.Method == "agent/askUser" {
 					order = append(order, m.Method)
 				}
@@ -135,11 +125,11 @@ func TestApprovalDialog(t *testing.T) {
 				URI       string `json:"uri"`
 				TakeFocus bool   `json:"takeFocus"`
 			}
-			_ = json.Unmarshal(h.messages("window/showDocument")[0], &doc)
-			if doc.URI != h.ed.URI(greetPlan) || !doc.TakeFocus {
+			_ = json.Unmarshal(h.Messages("window/showDocument")[0], &doc)
+			if doc.URI != h.Editor.URI(greetPlan) || !doc.TakeFocus {
 				t.Fatalf("showDocument = %+v", doc)
 			}
-			asks := h.askUserRequests("plan_approval")
+			asks := h.AskUserRequests("plan_approval")
 			if len(asks) != 1 {
 				t.Fatalf("%d plan_approval asks", len(asks))
 			}
@@ -151,10 +141,10 @@ func TestApprovalDialog(t *testing.T) {
 				t.Fatalf("approval question = %+v", a)
 			}
 
-			status, out := h.toolOutput("x")
-			plan := h.read(greetPlan)
-			lines := h.logLines()
-			if !hasLine(lines, "[plan-mode] awaiting approval plan=plans/greet.plan (resolve via agent/resolvePlan)") {
+			status, out := h.ToolOutput("x")
+			plan := h.Read(greetPlan)
+			lines := h.LogLines()
+			if !lsptest.HasLine(lines, "[plan-mode] awaiting approval plan=plans/greet.plan (resolve via agent/resolvePlan)") {
 				t.Errorf("no awaiting line in %q", lines)
 			}
 			atAsk := <-planAtAsk
@@ -164,23 +154,23 @@ func TestApprovalDialog(t *testing.T) {
 					len(atAsk) == utf8.RuneCountInString(atAsk) {
 					t.Fatalf("exit_plan_mode = %s %v; the plan was %d bytes, %d chars", status, out, len(atAsk), utf8.RuneCountInString(atAsk))
 				}
-				if got := h.ed.Mode(s.SessionID); got != "build" {
+				if got := h.Editor.Mode(s.SessionID); got != "build" {
 					t.Fatalf("mode = %q, want build", got)
 				}
 				if st := planStatus(t, plan); st != "approved" {
 					t.Fatalf("plan status = %q", st)
 				}
 				var sawTool bool
-				for _, mc := range h.modeChanges() {
-					if mc["mode"] == "build" && mc["source"] == "tool" && mc["planFile"] == greetPlan {
+				for _, mc := range h.ModeChanges() {
+					if mc.Mode == "build" && mc.Source == "tool" && mc.PlanFile != nil && *mc.PlanFile == greetPlan {
 						sawTool = true
 					}
 				}
 				if !sawTool {
-					t.Fatalf("no modeChanged {build, tool, %s} in %v", greetPlan, h.modeChanges())
+					t.Fatalf("no modeChanged {build, tool, %s} in %v", greetPlan, h.ModeChanges())
 				}
 				for _, want := range []string{"[plan-mode] approved plan=plans/greet.plan", "[plan-mode] exited — plan: # Goal Say héllo."} {
-					if !hasLine(lines, want) {
+					if !lsptest.HasLine(lines, want) {
 						t.Errorf("no %q in %q", want, lines)
 					}
 				}
@@ -189,16 +179,16 @@ func TestApprovalDialog(t *testing.T) {
 			if status != "failed" || out["error"] != followUp(tc.reason) {
 				t.Fatalf("exit_plan_mode = %s %v", status, out)
 			}
-			if got := h.ed.Mode(s.SessionID); got != "plan" {
+			if got := h.Editor.Mode(s.SessionID); got != "plan" {
 				t.Fatalf("mode = %q, want plan", got)
 			}
 			if st := planStatus(t, plan); st != "draft" {
 				t.Fatalf("plan status = %q after a rejection", st)
 			}
-			if want := "[plan-mode] rejected plan=plans/greet.plan reason=" + tc.reason; !hasLine(lines, want) {
+			if want := "[plan-mode] rejected plan=plans/greet.plan reason=" + tc.reason; !lsptest.HasLine(lines, want) {
 				t.Errorf("no %q in %q", want, lines)
 			}
-			if hasLine(lines, "[plan-mode] approved") {
+			if lsptest.HasLine(lines, "[plan-mode] approved") {
 				t.Errorf("approved line after a rejection: %q", lines)
 			}
 		})
@@ -208,12 +198,12 @@ func TestApprovalDialog(t *testing.T) {
 // TestRejectedPlanMustBeRevised: the same plan cannot be presented again
 // after a rejection; once revised it can.
 func TestRejectedPlanMustBeRevised(t *testing.T) {
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: replySequence(
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: replySequence(
 			map[string]any{"answers": map[string]any{"approve": false, "feedback": "add a goodbye step"}},
 			map[string]any{"answers": map[string]any{"approve": true}},
 		)},
-		script: approvalScript(`
+		Script: approvalScript(`
   - tool_calls:
       - {id: x2, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
   - expect:
@@ -228,12 +218,12 @@ func TestRejectedPlanMustBeRevised(t *testing.T) {
       system_contains: ["Say goodbye"]
 `),
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
-	if n := len(h.askUserRequests("plan_approval")); n != 2 {
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+	if n := len(h.AskUserRequests("plan_approval")); n != 2 {
 		t.Fatalf("%d approval asks, want 2 (the stale call is refused before asking)", n)
 	}
-	if got := h.ed.Mode(s.SessionID); got != "build" {
+	if got := h.Editor.Mode(s.SessionID); got != "build" {
 		t.Fatalf("mode = %q", got)
 	}
 }
@@ -255,14 +245,14 @@ func TestApprovalWithShowMessageRequest(t *testing.T) {
 			if tc.reason != "" {
 				script = rejectedScript(tc.reason)
 			}
-			h := start(t, setup{
-				caps:     noAskCaps(tc.props),
-				script:   script,
-				handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
+			h := lsptest.Start(t, lsptest.Setup{
+				Caps:     noAskCaps(tc.props),
+				Script:   script,
+				Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
 			})
-			s := h.newSession("plan")
-			wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
-			reqs := h.messageRequests()
+			s := h.NewSession("plan")
+			wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+			reqs := h.MessageRequests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d showMessageRequest, want 1", len(reqs))
 			}
@@ -280,7 +270,7 @@ func TestApprovalWithShowMessageRequest(t *testing.T) {
 			if tc.reason != "" {
 				want = "plan"
 			}
-			if got := h.ed.Mode(s.SessionID); got != want {
+			if got := h.Editor.Mode(s.SessionID); got != want {
 				t.Fatalf("mode = %q, want %q", got, want)
 			}
 		})
@@ -288,13 +278,13 @@ func TestApprovalWithShowMessageRequest(t *testing.T) {
 }
 
 // resolvePlan calls agent/resolvePlan.
-func (h *harness) resolvePlan(sid, decision, reason string) (sessionInfo, error) {
-	var info sessionInfo
+func resolvePlan(h *lsptest.Env, sid, decision, reason string) (agent.Info, error) {
+	var info agent.Info
 	params := map[string]any{"sessionId": sid, "decision": decision}
 	if reason != "" {
 		params["reason"] = reason
 	}
-	err := h.ed.Call(h.ctx, "agent/resolvePlan", params, &info)
+	err := h.Editor.Call(h.Ctx, "agent/resolvePlan", params, &info)
 	return info, err
 }
 
@@ -313,45 +303,45 @@ func TestResolvePlanWhileDialogOpen(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			release := make(chan struct{})
 			defer close(release)
-			h := start(t, setup{
-				script:   tc.script,
-				handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
+			h := lsptest.Start(t, lsptest.Setup{
+				Script:   tc.script,
+				Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
 			})
-			s := h.newSession("plan")
-			done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
-			awaitMethod(t, h, "agent/askUser")
+			s := h.NewSession("plan")
+			done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
+			h.AwaitInTurn(s.SessionID, lsptest.Received("agent/askUser"))
 			// Invalid decisions change nothing: the approval stays pending.
-			_, err := h.resolvePlan(s.SessionID, "reject", "   ")
+			_, err := resolvePlan(h, s.SessionID, "reject", "   ")
 			wantInvalidParams(t, err, "a rejection needs a non-empty reason")
-			_, err = h.resolvePlan(s.SessionID, "maybe", "")
+			_, err = resolvePlan(h, s.SessionID, "maybe", "")
 			wantInvalidParams(t, err, `decision must be "approve" or "reject"`)
-			_, err = h.resolvePlan("no-such-session", "approve", "")
+			_, err = resolvePlan(h, "no-such-session", "approve", "")
 			wantInvalidParams(t, err, "unknown session")
 
-			info, err := h.resolvePlan(s.SessionID, tc.decision, tc.reason)
+			info, err := resolvePlan(h, s.SessionID, tc.decision, tc.reason)
 			if err != nil {
 				t.Fatalf("resolvePlan: %v", err)
 			}
-			if info.SessionID != s.SessionID || info.Mode != tc.wantMode || info.PlanFile == nil || *info.PlanFile != greetPlan {
+			if info.SessionID != s.SessionID || string(info.Mode) != tc.wantMode || info.PlanFile == nil || *info.PlanFile != greetPlan {
 				t.Fatalf("resolvePlan = %+v, want mode %s with %s", info, tc.wantMode, greetPlan)
 			}
-			awaitMethod(t, h, "$/cancelRequest") // the dialog was withdrawn
+			h.Await(lsptest.Received("$/cancelRequest")) // the dialog was withdrawn
 			out := <-done
-			if out.err != nil {
-				t.Fatal(out.err)
+			if out.Err != nil {
+				t.Fatal(out.Err)
 			}
-			wantStop(t, out.res, "end_turn")
-			_, err = h.resolvePlan(s.SessionID, "approve", "")
+			wantStop(t, out.Result, "end_turn")
+			_, err = resolvePlan(h, s.SessionID, "approve", "")
 			wantInvalidParams(t, err, "no plan is awaiting approval")
-			if got := h.ed.Mode(s.SessionID); got != tc.wantMode {
+			if got := h.Editor.Mode(s.SessionID); got != tc.wantMode {
 				t.Fatalf("mode = %q", got)
 			}
 			if tc.decision == "approve" {
-				last := h.modeChanges()[len(h.modeChanges())-1]
-				if last["mode"] != "build" || last["source"] != "user" {
+				last := h.ModeChanges()[len(h.ModeChanges())-1]
+				if last.Mode != "build" || last.Source != "user" {
 					t.Fatalf("modeChanged after agent/resolvePlan = %v, want build from user", last)
 				}
-				if st := planStatus(t, h.read(greetPlan)); st != "approved" {
+				if st := planStatus(t, h.Read(greetPlan)); st != "approved" {
 					t.Fatalf("plan status %q", st)
 				}
 			}
@@ -362,55 +352,55 @@ func TestResolvePlanWhileDialogOpen(t *testing.T) {
 // TestResolvePlanWithoutDialog: an approval the editor could not show (its
 // dialog failed) waits for agent/resolvePlan, e.g. from a code lens.
 func TestResolvePlanWithoutDialog(t *testing.T) {
-	h := start(t, setup{
-		script: approvalScript(approvedScript),
+	h := lsptest.Start(t, lsptest.Setup{
+		Script: approvalScript(approvedScript),
 		// Three invalid answers: the dialog fails, the approval stays pending.
-		handlers: lspclient.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": "yes"}})},
+		Handlers: lspclient.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": "yes"}})},
 	})
-	s := h.newSession("plan")
-	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
-	h.awaitMethodCount("agent/askUser", 3)
-	asks := h.askUserRequests("plan_approval")
+	s := h.NewSession("plan")
+	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
+	h.AwaitInTurn(s.SessionID, lsptest.MethodCount("agent/askUser", 3))
+	asks := h.AskUserRequests("plan_approval")
 	if len(asks) != 3 || !strings.Contains(asks[2].Errors["approve"], "boolean") {
 		t.Fatalf("asks = %+v", asks)
 	}
-	if _, err := h.resolvePlan(s.SessionID, "approve", ""); err != nil {
+	if _, err := resolvePlan(h, s.SessionID, "approve", ""); err != nil {
 		t.Fatal(err)
 	}
 	out := <-done
-	if out.err != nil {
-		t.Fatal(out.err)
+	if out.Err != nil {
+		t.Fatal(out.Err)
 	}
-	wantStop(t, out.res, "end_turn")
+	wantStop(t, out.Result, "end_turn")
 }
 
 func TestApprovalTimeout(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{
-		initOpts: map[string]any{"plan_mode": map[string]any{"approval_timeout_secs": 1}},
-		script:   approvalScript(""),
-		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
+	h := lsptest.Start(t, lsptest.Setup{
+		InitOpts: map[string]any{"plan_mode": map[string]any{"approval_timeout_secs": 1}},
+		Script:   approvalScript(""),
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
 	})
-	s := h.newSession("plan")
-	r := h.prompt(s.SessionID, "plan")
+	s := h.NewSession("plan")
+	r := h.Prompt(s.SessionID, "plan")
 	if r.StopReason != "error" || r.Error == nil || r.Error.Message != "approval timed out" {
 		t.Fatalf("prompt = %+v (%v), want error \"approval timed out\"", r, r.Error)
 	}
-	awaitMethod(t, h, "$/cancelRequest")
-	if status, out := h.toolOutput("x"); status != "failed" || out["error"] != "approval timed out" {
+	h.Await(lsptest.Received("$/cancelRequest"))
+	if status, out := h.ToolOutput("x"); status != "failed" || out["error"] != "approval timed out" {
 		t.Fatalf("exit_plan_mode = %s %v", status, out)
 	}
-	if got := h.ed.Mode(s.SessionID); got != "plan" {
+	if got := h.Editor.Mode(s.SessionID); got != "plan" {
 		t.Fatalf("mode = %q", got)
 	}
-	if !hasLine(h.logLines(), "[plan-mode] approval timed out plan=plans/greet.plan") {
-		t.Fatalf("no timeout line in %q", h.logLines())
+	if !lsptest.HasLine(h.LogLines(), "[plan-mode] approval timed out plan=plans/greet.plan") {
+		t.Fatalf("no timeout line in %q", h.LogLines())
 	}
-	_, err := h.resolvePlan(s.SessionID, "approve", "")
+	_, err := resolvePlan(h, s.SessionID, "approve", "")
 	wantInvalidParams(t, err, "no plan is awaiting approval")
-	var loaded sessionInfo
-	if err := h.ed.Call(h.ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
+	var loaded agent.Info
+	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
 		t.Fatal(err)
 	}
 	if loaded.Mode != "plan" {
@@ -421,48 +411,48 @@ func TestApprovalTimeout(t *testing.T) {
 func TestCancelWithdrawsApproval(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{
-		script:   approvalScript(""),
-		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
+	h := lsptest.Start(t, lsptest.Setup{
+		Script:   approvalScript(""),
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"approve": true}})},
 	})
-	s := h.newSession("plan")
-	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
-	h.cancelWhileAsked(t, s.SessionID, done, "agent/askUser")
-	if status, res := h.toolOutput("x"); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "cancelled by the user") {
+	s := h.NewSession("plan")
+	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
+	cancelWhileAsked(h, t, s.SessionID, done, "agent/askUser")
+	if status, res := h.ToolOutput("x"); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "cancelled by the user") {
 		t.Fatalf("exit_plan_mode = %s %v", status, res)
 	}
-	_, err := h.resolvePlan(s.SessionID, "approve", "")
+	_, err := resolvePlan(h, s.SessionID, "approve", "")
 	wantInvalidParams(t, err, "no plan is awaiting approval")
-	if got := h.ed.Mode(s.SessionID); got != "plan" {
+	if got := h.Editor.Mode(s.SessionID); got != "plan" {
 		t.Fatalf("mode = %q", got)
 	}
 }
 
 func TestApprovalNotRequired(t *testing.T) {
-	h := start(t, setup{
-		initOpts: map[string]any{"plan_mode": map[string]any{"require_approval": false}},
-		script: approvalScript(`
+	h := lsptest.Start(t, lsptest.Setup{
+		InitOpts: map[string]any{"plan_mode": map[string]any{"require_approval": false}},
+		Script: approvalScript(`
   - text: building
     expect:
       tool_result_contains: {x: ['"approved":true', '"approval_required":false']}
       system_contains: ["You are in BUILD mode"]
 `),
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
-	if n := len(h.messages("agent/askUser")) + len(h.messages("window/showDocument")); n != 0 {
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+	if n := len(h.Messages("agent/askUser")) + len(h.Messages("window/showDocument")); n != 0 {
 		t.Fatalf("%d approval requests with require_approval false", n)
 	}
 }
 
 func TestExitPlanModeRefusesBadPlans(t *testing.T) {
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: approveAll},
-		files: map[string]string{
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: approveAll},
+		Files: map[string]string{
 			"plans/old.plan": "---\ntitle: Old\nstatus: draft\n---\n# Goal\nOld.\n\n## Steps\n- [ ] one\n",
 			"notes.txt":      "not a plan\n",
 		},
-		script: `
+		Script: `
 name: bad_plans
 steps:
   - tool_calls:
@@ -481,12 +471,12 @@ steps:
         empty: ['"success":false', "plan_file_path is required"]
 `,
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "present the old plan"), "end_turn")
-	if n := len(h.messages("agent/askUser")) + len(h.messages("window/showDocument")); n != 0 {
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "present the old plan"), "end_turn")
+	if n := len(h.Messages("agent/askUser")) + len(h.Messages("window/showDocument")); n != 0 {
 		t.Fatalf("%d approval requests for refused plans", n)
 	}
-	if got := h.ed.Mode(s.SessionID); got != "plan" {
+	if got := h.Editor.Mode(s.SessionID); got != "plan" {
 		t.Fatalf("mode = %q", got)
 	}
 }
@@ -504,33 +494,33 @@ func TestEditedPlanReachesBuilder(t *testing.T) {
 	tests := []struct {
 		name     string
 		initOpts map[string]any
-		edit     func(h *harness, text string) error
-		current  func(h *harness) string
+		edit     func(h *lsptest.Env, text string) error
+		current  func(h *lsptest.Env) string
 	}{
-		{"unsaved buffer", nil, func(h *harness, text string) error {
-			if err := h.ed.Open(h.ctx, greetPlan, text); err != nil {
+		{"unsaved buffer", nil, func(h *lsptest.Env, text string) error {
+			if err := h.Editor.Open(h.Ctx, greetPlan, text); err != nil {
 				return err
 			}
 			end := workspace.Position{Line: uint32(strings.Count(text, "\n"))}
-			return h.ed.Change(h.ctx, greetPlan, workspace.TextEdit{Range: workspace.Range{Start: end, End: end}, NewText: userStep})
-		}, func(h *harness) string {
-			text, _ := h.ed.Buffer(greetPlan)
+			return h.Editor.Change(h.Ctx, greetPlan, workspace.TextEdit{Range: workspace.Range{Start: end, End: end}, NewText: userStep})
+		}, func(h *lsptest.Env) string {
+			text, _ := h.Editor.Buffer(greetPlan)
 			return text
 		}},
-		{"on disk", map[string]any{"edits": "disk"}, func(h *harness, text string) error {
-			return os.WriteFile(filepath.Join(h.dir, greetPlan), []byte(text+userStep), 0o644)
-		}, func(h *harness) string { return h.read(greetPlan) }},
+		{"on disk", map[string]any{"edits": "disk"}, func(h *lsptest.Env, text string) error {
+			return os.WriteFile(filepath.Join(h.Dir, greetPlan), []byte(text+userStep), 0o644)
+		}, func(h *lsptest.Env) string { return h.Read(greetPlan) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			hc := make(chan *harness, 1)
+			hc := make(chan *lsptest.Env, 1)
 			editErr := make(chan error, 1)
-			h := start(t, setup{
-				initOpts: tc.initOpts,
-				script:   script,
-				handlers: lspclient.Handlers{AskUser: func(json.RawMessage) any {
+			h := lsptest.Start(t, lsptest.Setup{
+				InitOpts: tc.initOpts,
+				Script:   script,
+				Handlers: lspclient.Handlers{AskUser: func(json.RawMessage) any {
 					h := <-hc
-					b, err := os.ReadFile(filepath.Join(h.dir, greetPlan))
+					b, err := os.ReadFile(filepath.Join(h.Dir, greetPlan))
 					if err == nil {
 						err = tc.edit(h, string(b))
 					}
@@ -539,8 +529,8 @@ func TestEditedPlanReachesBuilder(t *testing.T) {
 				}},
 			})
 			hc <- h
-			s := h.newSession("plan")
-			wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
+			s := h.NewSession("plan")
+			wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
 			if err := <-editErr; err != nil {
 				t.Fatalf("user edit: %v", err)
 			}
@@ -553,7 +543,7 @@ func TestEditedPlanReachesBuilder(t *testing.T) {
 }
 
 func TestEnterPlanModeFromBuild(t *testing.T) {
-	h := start(t, setup{script: `
+	h := lsptest.Start(t, lsptest.Setup{Script: `
 name: enter
 steps:
   - tool_calls:
@@ -571,20 +561,20 @@ steps:
       tool_result_contains: {e2: ['"entered_plan_mode":true', '"already_in_plan_mode":true', '"reason":""']}
       system_not_contains: ["changed from"]
 `})
-	s := h.newSession("build")
+	s := h.NewSession("build")
 	before := time.Now().UTC().Truncate(time.Second)
-	wantStop(t, h.prompt(s.SessionID, "refactor everything"), "end_turn")
-	_, out := h.toolOutput("e1")
+	wantStop(t, h.Prompt(s.SessionID, "refactor everything"), "end_turn")
+	_, out := h.ToolOutput("e1")
 	res, _ := out["result"].(map[string]any)
 	at, err := time.Parse(time.RFC3339, fmt.Sprint(res["entered_at"]))
 	if err != nil || at.Before(before) {
 		t.Fatalf("entered_at = %v (%v)", res["entered_at"], err)
 	}
-	if got := h.ed.Mode(s.SessionID); got != "plan" {
+	if got := h.Editor.Mode(s.SessionID); got != "plan" {
 		t.Fatalf("mode = %q", got)
 	}
 	var entered []string
-	for _, l := range h.logLines() {
+	for _, l := range h.LogLines() {
 		if strings.HasPrefix(l, "[plan-mode] entered at ") {
 			entered = append(entered, l)
 		}
@@ -592,8 +582,8 @@ steps:
 	if want := "[plan-mode] entered at " + res["entered_at"].(string) + " — reason: model: risky refactor"; len(entered) != 1 || entered[0] != want {
 		t.Fatalf("entered lines = %q, want [%q]", entered, want)
 	}
-	last := h.modeChanges()[len(h.modeChanges())-1]
-	if last["mode"] != "plan" || last["source"] != "tool" {
+	last := h.ModeChanges()[len(h.ModeChanges())-1]
+	if last.Mode != "plan" || last.Source != "tool" {
 		t.Fatalf("modeChanged = %v", last)
 	}
 }
@@ -601,9 +591,9 @@ steps:
 // TestReenteredPlanModeStartsANewPhase: a plan approved in an earlier phase
 // is stale after enter_plan_mode until it is written again.
 func TestReenteredPlanModeStartsANewPhase(t *testing.T) {
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: approveAll},
-		script: approvalScript(`
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: approveAll},
+		Script: approvalScript(`
   - tool_calls:
       - {id: e, name: enter_plan_mode, args: {reason: more to do}}
   - tool_calls:
@@ -614,22 +604,22 @@ func TestReenteredPlanModeStartsANewPhase(t *testing.T) {
       system_contains: ["You are in PLAN mode"]
 `),
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
-	if n := len(h.askUserRequests("plan_approval")); n != 1 {
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+	if n := len(h.AskUserRequests("plan_approval")); n != 1 {
 		t.Fatalf("%d approval asks, want 1", n)
 	}
-	if !hasLine(h.logLines(), "[plan-mode] entered at ") || h.ed.Mode(s.SessionID) != "plan" {
-		t.Fatalf("mode %q, lines %q", h.ed.Mode(s.SessionID), h.logLines())
+	if !lsptest.HasLine(h.LogLines(), "[plan-mode] entered at ") || h.Editor.Mode(s.SessionID) != "plan" {
+		t.Fatalf("mode %q, lines %q", h.Editor.Mode(s.SessionID), h.LogLines())
 	}
 }
 
 // TestAllowedCommands: commands allowed with the approved plan run without
 // asking; others are still asked.
 func TestAllowedCommands(t *testing.T) {
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: approveThen("run")},
-		script: "name: allowed\nsteps:" + writeGreetPlan + `
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: approveThen("run")},
+		Script: "name: allowed\nsteps:" + writeGreetPlan + `
   - tool_calls:
       - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["echo allowed", "  "]}}
   - expect:
@@ -645,13 +635,13 @@ func TestAllowedCommands(t *testing.T) {
       tool_result_contains: {r2: ['"exit_code":0', 'other\n']}
 `,
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
-	approvals := h.askUserRequests("plan_approval")
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+	approvals := h.AskUserRequests("plan_approval")
 	if len(approvals) != 1 || !strings.Contains(approvals[0].Questions[0].Question, "`echo allowed`") {
 		t.Fatalf("approval question does not show the allowed command: %+v", approvals)
 	}
-	perms := h.askUserRequests("question")
+	perms := h.AskUserRequests("question")
 	if len(perms) != 1 || !strings.Contains(perms[0].Questions[0].Question, "`echo other`") {
 		t.Fatalf("permission asks = %+v, want one for echo other", perms)
 	}
@@ -660,9 +650,9 @@ func TestAllowedCommands(t *testing.T) {
 // TestAskUserNeverChangesMode: answering "yes" to a question that looks like
 // an approval is only an answer.
 func TestAskUserNeverChangesMode(t *testing.T) {
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": true}})},
-		script: "name: lookalike\nsteps:" + writeGreetPlan + `
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": true}})},
+		Script: "name: lookalike\nsteps:" + writeGreetPlan + `
   - tool_calls:
       - id: q
         name: ask_user
@@ -679,18 +669,18 @@ func TestAskUserNeverChangesMode(t *testing.T) {
       system_not_contains: ["APPROVED EXECUTION PLAN", "changed from"]
 `,
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
-	if got := h.ed.Mode(s.SessionID); got != "plan" {
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+	if got := h.Editor.Mode(s.SessionID); got != "plan" {
 		t.Fatalf("mode = %q", got)
 	}
-	if n := len(h.modeChanges()); n != 1 {
+	if n := len(h.ModeChanges()); n != 1 {
 		t.Fatalf("%d modeChanged, want only newSession's", n)
 	}
-	if st := planStatus(t, h.read(greetPlan)); st != "draft" {
+	if st := planStatus(t, h.Read(greetPlan)); st != "draft" {
 		t.Fatalf("plan status = %q", st)
 	}
-	if hasLine(h.logLines(), "[plan-mode] approved") {
+	if lsptest.HasLine(h.LogLines(), "[plan-mode] approved") {
 		t.Fatal("ask_user approved a plan")
 	}
 }
@@ -700,31 +690,31 @@ func TestAskUserNeverChangesMode(t *testing.T) {
 func TestSetModeBuildApprovesPendingPlan(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{
-		script:   approvalScript(approvedScript),
-		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
+	h := lsptest.Start(t, lsptest.Setup{
+		Script:   approvalScript(approvedScript),
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
 	})
-	s := h.newSession("plan")
-	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
-	awaitMethod(t, h, "agent/askUser")
-	var info sessionInfo
-	if err := h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
+	s := h.NewSession("plan")
+	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
+	h.AwaitInTurn(s.SessionID, lsptest.Received("agent/askUser"))
+	var info agent.Info
+	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
 		t.Fatal(err)
 	}
 	if info.Mode != "build" || info.PlanFile == nil || *info.PlanFile != greetPlan {
 		t.Fatalf("setMode = %+v", info)
 	}
-	awaitMethod(t, h, "$/cancelRequest")
+	h.Await(lsptest.Received("$/cancelRequest"))
 	out := <-done
-	if out.err != nil {
-		t.Fatal(out.err)
+	if out.Err != nil {
+		t.Fatal(out.Err)
 	}
-	wantStop(t, out.res, "end_turn")
+	wantStop(t, out.Result, "end_turn")
 	builds := 0
-	for _, mc := range h.modeChanges() {
-		if mc["mode"] == "build" {
+	for _, mc := range h.ModeChanges() {
+		if mc.Mode == "build" {
 			builds++
-			if mc["source"] != "user" {
+			if mc.Source != "user" {
 				t.Fatalf("modeChanged = %v, want source user", mc)
 			}
 		}
@@ -732,10 +722,10 @@ func TestSetModeBuildApprovesPendingPlan(t *testing.T) {
 	if builds != 1 {
 		t.Fatalf("%d modeChanged to build, want 1", builds)
 	}
-	if st := planStatus(t, h.read(greetPlan)); st != "approved" {
+	if st := planStatus(t, h.Read(greetPlan)); st != "approved" {
 		t.Fatalf("plan status %q", st)
 	}
-	if !hasLine(h.logLines(), "[plan-mode] approved plan=plans/greet.plan") {
-		t.Fatalf("no approved line in %q", h.logLines())
+	if !lsptest.HasLine(h.LogLines(), "[plan-mode] approved plan=plans/greet.plan") {
+		t.Fatalf("no approved line in %q", h.LogLines())
 	}
 }

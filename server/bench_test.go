@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
@@ -85,12 +86,12 @@ func BenchmarkScriptedTurn20Calls(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		model = scripted.New(sc)
-		var s sessionInfo
+		var s agent.Info
 		if err := ed.Call(ctx, "agent/newSession", map[string]any{"mode": "plan"}, &s); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		var r promptResult
+		var r server.PromptResult
 		if err := ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "explore"}, &r); err != nil || r.StopReason != "end_turn" {
 			b.Fatalf("prompt = %+v, %v", r, err)
 		}

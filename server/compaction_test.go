@@ -8,7 +8,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/fakeopenai"
+	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // bigText is a file of about n bytes of varied prose-like lines.
@@ -85,12 +88,12 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: window * 4})
 	defer fake.Close()
 	h := startWithFake(t, dir, fake, map[string]any{"context_window": window})
-	s := h.newSession("plan")
+	s := h.NewSession("plan")
 	prompts := 0
 	prompt := func(text string) {
 		t.Helper()
 		prompts++
-		if r := h.prompt(s.SessionID, text); r.StopReason != "end_turn" {
+		if r := h.Prompt(s.SessionID, text); r.StopReason != "end_turn" {
 			t.Fatalf("prompt %q = %+v (%s)", text, r, r.Error)
 		}
 	}
@@ -100,7 +103,7 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 		prompt(fmt.Sprintf("read big%d.txt", i))
 		prompt(note)
 	}
-	if got := h.ed.Mode(s.SessionID); got != "plan" {
+	if got := h.Editor.Mode(s.SessionID); got != "plan" {
 		t.Fatalf("mode after compaction = %q", got)
 	}
 	turns, summaries := agentRequests(fake.Requests())
@@ -125,12 +128,12 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 	if !stubbed {
 		t.Error("no tool result was stubbed")
 	}
-	if !hasLine(h.logLines(), "[compaction] session="+s.SessionID) {
-		t.Errorf("no compaction log line: %q", h.logLines())
+	if !lsptest.HasLine(h.LogLines(), "[compaction] session="+s.SessionID) {
+		t.Errorf("no compaction log line: %q", h.LogLines())
 	}
 	var sawContext bool
-	for _, u := range h.updates("usage_update") {
-		if u["contextWindow"] == float64(window) && u["contextTokens"].(float64) > 0 {
+	for _, u := range lsptest.Updates[agent.UpdateUsage](h, "usage_update") {
+		if u.ContextWindow == window && u.ContextTokens > 0 {
 			sawContext = true
 		}
 	}
@@ -139,8 +142,8 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 	}
 
 	// Build mode: the approved plan stays pinned through compactions.
-	var info sessionInfo
-	if err := h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
+	var info agent.Info
+	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
 		t.Fatal(err)
 	}
 	before := len(summaries)
@@ -163,7 +166,7 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 			t.Fatalf("turn request %d: status %d", i, r.Status)
 		}
 	}
-	if got := h.ed.Mode(s.SessionID); got != "build" {
+	if got := h.Editor.Mode(s.SessionID); got != "build" {
 		t.Fatalf("mode after build-mode compaction = %q", got)
 	}
 
@@ -172,7 +175,7 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 	var loaded struct {
 		Messages []map[string]any `json:"messages"`
 	}
-	if err := h.ed.Call(h.ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
 		t.Fatal(err)
 	}
 	if want := prompts*2 + 13*2; len(loaded.Messages) != want {
@@ -201,9 +204,9 @@ func TestContextExceededRecovery(t *testing.T) {
 			fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: 64_000, Overflow: style})
 			defer fake.Close()
 			h := startWithFake(t, dir, fake, map[string]any{"context_window": 1_000_000})
-			s := h.newSession("build")
+			s := h.NewSession("build")
 			for i := 1; i <= 4; i++ {
-				if r := h.prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i)); r.StopReason != "end_turn" {
+				if r := h.Prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i)); r.StopReason != "end_turn" {
 					t.Fatalf("prompt %d = %+v (%s)", i, r, r.Error)
 				}
 			}
@@ -238,16 +241,16 @@ func TestContextExceededTwiceKeepsSessionUsable(t *testing.T) {
 	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: 64_000})
 	defer fake.Close()
 	h := startWithFake(t, dir, fake, nil)
-	s := h.newSession("build")
-	if r := h.prompt(s.SessionID, "hi"); r.StopReason != "end_turn" {
+	s := h.NewSession("build")
+	if r := h.Prompt(s.SessionID, "hi"); r.StopReason != "end_turn" {
 		t.Fatalf("first prompt = %+v (%s)", r, r.Error)
 	}
 	huge := "please consider " + strings.Repeat("all of this text ", 5000)
-	r := h.prompt(s.SessionID, huge)
+	r := h.Prompt(s.SessionID, huge)
 	if r.StopReason != "error" || r.Error == nil || !strings.Contains(r.Error.Message, "context window") || !strings.Contains(r.Error.Message, "shorter") {
 		t.Fatalf("huge prompt = %+v (%s)", r, r.Error)
 	}
-	if r := h.prompt(s.SessionID, "hi again"); r.StopReason != "end_turn" {
+	if r := h.Prompt(s.SessionID, "hi again"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt after the failure = %+v (%s)", r, r.Error)
 	}
 	reqs := fake.Requests()
@@ -259,7 +262,7 @@ func TestContextExceededTwiceKeepsSessionUsable(t *testing.T) {
 	var loaded struct {
 		Messages []map[string]any `json:"messages"`
 	}
-	if err := h.ed.Call(h.ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(toJSON(loaded.Messages), "all of this text") {
@@ -286,43 +289,43 @@ func TestAgentCompact(t *testing.T) {
 	}})
 	defer fake.Close()
 	h := startWithFakeCaps(t, dir, fake, nil, noAskCaps(false)) // questions wait for an answer
-	s := h.newSession("plan")
+	s := h.NewSession("plan")
 	for i := 1; i <= 3; i++ {
-		if r := h.prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i)); r.StopReason != "end_turn" {
+		if r := h.Prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i)); r.StopReason != "end_turn" {
 			t.Fatalf("prompt %d = %+v (%s)", i, r, r.Error)
 		}
 	}
 	// A question waits (the editor cannot show it): compaction keeps it.
-	if r := h.prompt(s.SessionID, "ask"); r.StopReason != "question_pending" {
+	if r := h.Prompt(s.SessionID, "ask"); r.StopReason != "question_pending" {
 		t.Fatalf("ask = %+v (%s)", r, r.Error)
 	}
 	var res struct {
 		Compacted     bool `json:"compacted"`
 		ContextTokens int  `json:"contextTokens"`
 	}
-	if err := h.ed.Call(h.ctx, "agent/compact", map[string]any{"sessionId": s.SessionID}, &res); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/compact", map[string]any{"sessionId": s.SessionID}, &res); err != nil {
 		t.Fatal(err)
 	}
 	if !res.Compacted || res.ContextTokens <= 0 {
 		t.Fatalf("agent/compact = %+v", res)
 	}
-	if info := h.loadInfo(s.SessionID); info.Mode != "plan" {
+	if info := loadInfo(h, s.SessionID); info.Mode != "plan" {
 		t.Fatalf("mode after agent/compact = %q", info.Mode)
 	}
-	q := h.updates("question_pending")
+	q := lsptest.Updates[agent.UpdateQuestion](h, "question_pending")
 	if len(q) != 1 {
 		t.Fatalf("%d question_pending updates", len(q))
 	}
-	r := h.promptQA(s.SessionID, fmt.Sprint(q[0]["questionId"]), map[string]any{"branch": "main"})
+	r := promptQA(h, s.SessionID, q[0].QuestionID, map[string]any{"branch": "main"})
 	if r.StopReason != "end_turn" {
 		t.Fatalf("answering the question after agent/compact = %+v (%s)", r, r.Error)
 	}
 
 	// While a turn runs, agent/compact is refused with -32803 and changes nothing.
-	done := h.promptAsync(s.SessionID, "block")
+	done := h.PromptAsync(s.SessionID, "block")
 	<-entered
-	err := h.ed.Call(h.ctx, "agent/compact", map[string]any{"sessionId": s.SessionID}, nil)
-	if rpcCode(err) != -32803 {
+	err := h.Editor.Call(h.Ctx, "agent/compact", map[string]any{"sessionId": s.SessionID}, nil)
+	if lsptest.RPCCode(err) != -32803 {
 		t.Fatalf("agent/compact on a busy session: %v", err)
 	}
 	close(release)
@@ -330,7 +333,7 @@ func TestAgentCompact(t *testing.T) {
 		t.Fatalf("the blocked turn = %+v (%s)", r, r.Error)
 	}
 	// The command does the same as the method.
-	if err := h.command("agentls.compact", map[string]any{"sessionId": s.SessionID}, &res); err != nil {
+	if err := command(h, "agentls.compact", map[string]any{"sessionId": s.SessionID}, &res); err != nil {
 		t.Fatalf("agentls.compact: %v", err)
 	}
 	if res.ContextTokens <= 0 {
@@ -339,22 +342,22 @@ func TestAgentCompact(t *testing.T) {
 }
 
 // promptQA sends a prompt that answers a pending question.
-func (h *harness) promptQA(sid, qid string, answers map[string]any) promptResult {
-	h.t.Helper()
-	var r promptResult
+func promptQA(h *lsptest.Env, sid, qid string, answers map[string]any) server.PromptResult {
+	h.T.Helper()
+	var r server.PromptResult
 	params := map[string]any{"sessionId": sid, "text": "", "questionAnswer": map[string]any{"questionId": qid, "answers": answers}}
-	if err := h.ed.Call(h.ctx, "agent/prompt", params, &r); err != nil {
-		h.t.Fatalf("prompt: %v", err)
+	if err := h.Editor.Call(h.Ctx, "agent/prompt", params, &r); err != nil {
+		h.T.Fatalf("prompt: %v", err)
 	}
 	return r
 }
 
 // loadInfo is agent/loadSession's session.
-func (h *harness) loadInfo(sid string) sessionInfo {
-	h.t.Helper()
-	var info sessionInfo
-	if err := h.ed.Call(h.ctx, "agent/loadSession", map[string]any{"sessionId": sid}, &info); err != nil {
-		h.t.Fatal(err)
+func loadInfo(h *lsptest.Env, sid string) agent.Info {
+	h.T.Helper()
+	var info agent.Info
+	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": sid}, &info); err != nil {
+		h.T.Fatal(err)
 	}
 	return info
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 func writeFile(dir, name, content string) error {
@@ -38,36 +40,36 @@ func TestResourceOperations(t *testing.T) {
 		initOpts map[string]any
 		wantOps  []string // resource operation kinds sent in applyEdit
 	}{
-		{"client with resource operations", fullCaps(), nil, []string{`"kind":"create"`, `"kind":"rename"`, `"kind":"delete"`}},
+		{"client with resource operations", lsptest.FullCaps(), nil, []string{`"kind":"create"`, `"kind":"rename"`, `"kind":"delete"`}},
 		{"client without resource operations", map[string]any{"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}}, nil, nil},
-		{"edits: disk", fullCaps(), map[string]any{"edits": "disk"}, nil},
+		{"edits: disk", lsptest.FullCaps(), map[string]any{"edits": "disk"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, setup{
-				script: moveScript, caps: tc.caps, initOpts: tc.initOpts,
-				files: map[string]string{"a.txt": "a\n", "b.txt": "b\n"},
+			h := lsptest.Start(t, lsptest.Setup{
+				Script: moveScript, Caps: tc.caps, InitOpts: tc.initOpts,
+				Files: map[string]string{"a.txt": "a\n", "b.txt": "b\n"},
 			})
-			s := h.newSession("build")
-			if r := h.prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
+			s := h.NewSession("build")
+			if r := h.Prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
 				t.Fatalf("prompt = %+v (%s)", r, r.Error)
 			}
-			if got := h.read("made.txt"); got != "new\n" {
+			if got := h.Read("made.txt"); got != "new\n" {
 				t.Fatalf("made.txt = %q", got)
 			}
-			if got := h.read("moved/a.txt"); got != "a\n" {
+			if got := h.Read("moved/a.txt"); got != "a\n" {
 				t.Fatalf("moved/a.txt = %q", got)
 			}
 			for _, gone := range []string{"a.txt", "b.txt"} {
-				if _, err := os.Stat(filepath.Join(h.dir, gone)); !os.IsNotExist(err) {
+				if _, err := os.Stat(filepath.Join(h.Dir, gone)); !os.IsNotExist(err) {
 					t.Fatalf("%s still exists", gone)
 				}
 			}
-			if fi, err := os.Stat(filepath.Join(h.dir, "empty", "dir")); err != nil || !fi.IsDir() {
+			if fi, err := os.Stat(filepath.Join(h.Dir, "empty", "dir")); err != nil || !fi.IsDir() {
 				t.Fatalf("empty/dir: %v", err)
 			}
 			var sent strings.Builder
-			for _, raw := range h.messages("workspace/applyEdit") {
+			for _, raw := range h.Messages("workspace/applyEdit") {
 				sent.Write(raw)
 			}
 			for _, op := range []string{`"kind":"create"`, `"kind":"rename"`, `"kind":"delete"`} {

@@ -8,12 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 func TestInvalidParams(t *testing.T) {
-	h := start(t, setup{script: "name: x\nsteps:\n  - text: hi\n"})
-	s := h.newSession("build")
+	h := lsptest.Start(t, lsptest.Setup{Script: "name: x\nsteps:\n  - text: hi\n"})
+	s := h.NewSession("build")
 	tests := []struct {
 		method string
 		params map[string]any
@@ -31,21 +33,21 @@ func TestInvalidParams(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.method, func(t *testing.T) {
-			err := h.ed.Call(h.ctx, tc.method, tc.params, nil)
-			if rpcCode(err) != -32602 || !strings.Contains(err.Error(), tc.want) {
+			err := h.Editor.Call(h.Ctx, tc.method, tc.params, nil)
+			if lsptest.RPCCode(err) != -32602 || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("%s(%v) = %v, want -32602 containing %q", tc.method, tc.params, err, tc.want)
 			}
 		})
 	}
 	// Nothing changed in the session.
-	var loaded sessionInfo
-	if err := h.ed.Call(h.ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
+	var loaded agent.Info
+	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
 		t.Fatal(err)
 	}
 	if loaded.Mode != "build" {
 		t.Fatalf("mode = %q after invalid calls", loaded.Mode)
 	}
-	if err := h.ed.Call(h.ctx, "agent/nonsense", map[string]any{}, nil); rpcCode(err) != -32601 {
+	if err := h.Editor.Call(h.Ctx, "agent/nonsense", map[string]any{}, nil); lsptest.RPCCode(err) != -32601 {
 		t.Fatalf("unknown method: %v", err)
 	}
 }
@@ -74,31 +76,16 @@ steps:
       tool_result_contains: {q: ["\"status\":\"answered\"", "\"env\":\"dev\""]}
 `
 
-func awaitMethod(t *testing.T, h *harness, method string) {
-	t.Helper()
-	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		for _, m := range ms {
-			if m.Method == method {
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		t.Fatalf("waiting for %s: %v", method, err)
-	}
-}
-
 func TestSecondPromptWhileBusy(t *testing.T) {
 	release := make(chan struct{})
-	h := start(t, setup{script: askScript, handlers: lspclient.Handlers{
+	h := lsptest.Start(t, lsptest.Setup{Script: askScript, Handlers: lspclient.Handlers{
 		AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"env": "dev"}}),
 	}})
-	s := h.newSession("plan")
-	done := h.promptAsync(s.SessionID, "go")
-	awaitMethod(t, h, "agent/askUser")
-	err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "again"}, nil)
-	if rpcCode(err) != -32803 || !strings.Contains(err.Error(), "session busy") {
+	s := h.NewSession("plan")
+	done := h.PromptAsync(s.SessionID, "go")
+	h.AwaitInTurn(s.SessionID, lsptest.Received("agent/askUser"))
+	err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "again"}, nil)
+	if lsptest.RPCCode(err) != -32803 || !strings.Contains(err.Error(), "session busy") {
 		t.Fatalf("second prompt = %v, want -32803 session busy", err)
 	}
 	close(release)
@@ -110,25 +97,25 @@ func TestSecondPromptWhileBusy(t *testing.T) {
 func TestCancelWithdrawsQuestion(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{script: askScript, handlers: lspclient.Handlers{
+	h := lsptest.Start(t, lsptest.Setup{Script: askScript, Handlers: lspclient.Handlers{
 		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
 	}})
-	s := h.newSession("plan")
-	done := h.promptAsync(s.SessionID, "go")
-	awaitMethod(t, h, "agent/askUser")
-	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
+	s := h.NewSession("plan")
+	done := h.PromptAsync(s.SessionID, "go")
+	h.AwaitInTurn(s.SessionID, lsptest.Received("agent/askUser"))
+	if err := h.Editor.Call(h.Ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if r := <-done; r.StopReason != "cancelled" {
 		t.Fatalf("prompt = %+v, want cancelled", r)
 	}
-	awaitMethod(t, h, "$/cancelRequest")
+	h.Await(lsptest.Received("$/cancelRequest"))
 }
 
 func TestEditorRefusesEdit(t *testing.T) {
-	h := start(t, setup{
-		files: map[string]string{"a.txt": "one\n"},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Files: map[string]string{"a.txt": "one\n"},
+		Script: `
 name: refused
 steps:
   - tool_calls:
@@ -137,24 +124,24 @@ steps:
     expect:
       tool_result_contains: {e: ["\"success\":false", "buffer is read-only"]}
 `,
-		handlers: lspclient.Handlers{ApplyEdit: func(json.RawMessage) (bool, string) { return false, "buffer is read-only" }},
+		Handlers: lspclient.Handlers{ApplyEdit: func(json.RawMessage) (bool, string) { return false, "buffer is read-only" }},
 	})
-	s := h.newSession("build")
-	if r := h.prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
+	s := h.NewSession("build")
+	if r := h.Prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	if got := h.read("a.txt"); got != "one\n" {
+	if got := h.Read("a.txt"); got != "one\n" {
 		t.Fatalf("a.txt = %q", got)
 	}
-	ups := h.updates("tool_call_update")
-	if len(ups) != 1 || ups[0]["status"] != "failed" {
+	ups := lsptest.Updates[agent.UpdateToolCallDone](h, "tool_call_update")
+	if len(ups) != 1 || ups[0].Status != "failed" {
 		t.Fatalf("tool_call_update = %v", ups)
 	}
 }
 
 func TestBrokenToolCallJSON(t *testing.T) {
-	h := start(t, setup{
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Script: `
 name: garbage
 steps:
   - tool_calls:
@@ -167,16 +154,16 @@ steps:
         nope: ["unknown tool", "teleport", "the tools are: read"]
 `,
 	})
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
 }
 
 func TestModelError(t *testing.T) {
-	h := start(t, setup{script: "name: e\nsteps:\n  - error: \"model request failed: 500 Internal Server Error\"\n"})
-	s := h.newSession("plan")
-	r := h.prompt(s.SessionID, "go")
+	h := lsptest.Start(t, lsptest.Setup{Script: "name: e\nsteps:\n  - error: \"model request failed: 500 Internal Server Error\"\n"})
+	s := h.NewSession("plan")
+	r := h.Prompt(s.SessionID, "go")
 	if r.StopReason != "error" || r.Error == nil || !strings.Contains(r.Error.Message, "500") {
 		t.Fatalf("prompt = %+v", r)
 	}
@@ -185,19 +172,19 @@ func TestModelError(t *testing.T) {
 func TestClientGoneMidTurn(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{script: askScript, handlers: lspclient.Handlers{
+	h := lsptest.Start(t, lsptest.Setup{Script: askScript, Handlers: lspclient.Handlers{
 		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
 	}})
-	s := h.newSession("plan")
+	s := h.NewSession("plan")
 	go func() {
-		_ = h.ed.Call(context.Background(), "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, nil)
+		_ = h.Editor.Call(context.Background(), "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, nil)
 	}()
-	awaitMethod(t, h, "agent/askUser")
+	h.Await(lsptest.Received("agent/askUser"))
 	// Disconnect returns only once the server has returned: no turn is left blocked.
-	if err := h.ed.Disconnect(); err != nil {
+	if err := h.Editor.Disconnect(); err != nil {
 		t.Fatalf("server: %v", err)
 	}
-	data, err := os.ReadFile(filepath.Join(h.dir, ".agentls", "chats", s.SessionID+".chat"))
+	data, err := os.ReadFile(filepath.Join(h.Dir, ".agentls", "chats", s.SessionID+".chat"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,9 +195,9 @@ func TestClientGoneMidTurn(t *testing.T) {
 
 func TestSetModeTakesEffectMidTurn(t *testing.T) {
 	release := make(chan struct{})
-	h := start(t, setup{
-		files: map[string]string{"a.txt": "one\n"},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Files: map[string]string{"a.txt": "one\n"},
+		Script: `
 name: midturn
 steps:
   - tool_calls:
@@ -225,13 +212,13 @@ steps:
     expect:
       tool_result_contains: {e: ["System is in Plan Mode"]}
 `,
-		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"ok": true}})},
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"ok": true}})},
 	})
-	s := h.newSession("build")
-	done := h.promptAsync(s.SessionID, "go")
-	awaitMethod(t, h, "agent/askUser")
-	var info sessionInfo
-	if err := h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "plan"}, &info); err != nil {
+	s := h.NewSession("build")
+	done := h.PromptAsync(s.SessionID, "go")
+	h.AwaitInTurn(s.SessionID, lsptest.Received("agent/askUser"))
+	var info agent.Info
+	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "plan"}, &info); err != nil {
 		t.Fatal(err)
 	}
 	if info.Mode != "plan" {
@@ -241,16 +228,16 @@ steps:
 	if r := <-done; r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	if got := h.read("a.txt"); got != "one\n" {
+	if got := h.Read("a.txt"); got != "one\n" {
 		t.Fatalf("a.txt = %q: the edit ran after the switch to plan", got)
 	}
 }
 
 func TestDiskEditsWithoutApplyEdit(t *testing.T) {
-	h := start(t, setup{
-		caps:  map[string]any{},
-		files: map[string]string{"a.txt": "one\n"},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps:  map[string]any{},
+		Files: map[string]string{"a.txt": "one\n"},
+		Script: `
 name: disk
 steps:
   - tool_calls:
@@ -262,17 +249,17 @@ steps:
       tool_result_contains: {e: ["\"success\":true"], w: ["\"success\":true"], m: ["\"success\":true"]}
 `,
 	})
-	s := h.newSession("build")
-	if r := h.prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
+	s := h.NewSession("build")
+	if r := h.Prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	if n := len(h.messages("workspace/applyEdit")); n != 0 {
+	if n := len(h.Messages("workspace/applyEdit")); n != 0 {
 		t.Fatalf("%d applyEdit requests to an editor without applyEdit", n)
 	}
-	if got := h.read("b.txt"); got != "two\n" {
+	if got := h.Read("b.txt"); got != "two\n" {
 		t.Fatalf("b.txt = %q", got)
 	}
-	if got := h.read("sub/new.txt"); got != "fresh\n" {
+	if got := h.Read("sub/new.txt"); got != "fresh\n" {
 		t.Fatalf("sub/new.txt = %q", got)
 	}
 }
@@ -282,20 +269,20 @@ steps:
 func TestCancelRequestEndsTurn(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{script: askScript, handlers: lspclient.Handlers{
+	h := lsptest.Start(t, lsptest.Setup{Script: askScript, Handlers: lspclient.Handlers{
 		AskUser: blockingAsk(release, map[string]any{"dismissed": true}),
 	}})
-	s := h.newSession("plan")
-	ctx, cancel := context.WithCancel(h.ctx)
+	s := h.NewSession("plan")
+	ctx, cancel := context.WithCancel(h.Ctx)
 	done := make(chan error, 1)
 	go func() {
-		done <- h.ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, nil)
+		done <- h.Editor.Call(ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "go"}, nil)
 	}()
-	awaitMethod(t, h, "agent/askUser")
+	h.Await(lsptest.Received("agent/askUser"))
 	cancel()
 	if err := <-done; err == nil {
 		t.Fatal("cancelled prompt returned no error to the caller")
 	}
 	// The server withdrew its question: the editor got $/cancelRequest.
-	awaitMethod(t, h, "$/cancelRequest")
+	h.Await(lsptest.Received("$/cancelRequest"))
 }

@@ -1,60 +1,46 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/fakeopenai"
-	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
 
 // startWithFake starts a server in dir whose model is the fake endpoint,
 // configured as a user does (initializationOptions); model adds keys to
 // the model section.
-func startWithFake(t *testing.T, dir string, fake *fakeopenai.Server, model map[string]any) *harness {
-	return startWithFakeCaps(t, dir, fake, model, fullCaps())
+func startWithFake(t *testing.T, dir string, fake *fakeopenai.Server, model map[string]any) *lsptest.Env {
+	return startWithFakeCaps(t, dir, fake, model, lsptest.FullCaps())
 }
 
 // startWithFakeCaps is startWithFake for an editor with these capabilities.
-func startWithFakeCaps(t *testing.T, dir string, fake *fakeopenai.Server, model, caps map[string]any) *harness {
+func startWithFakeCaps(t *testing.T, dir string, fake *fakeopenai.Server, model, caps map[string]any) *lsptest.Env {
 	return startWithEndpoint(t, dir, fake.URL, model, caps)
 }
 
 // startWithEndpoint starts a server in dir whose model is the
 // OpenAI-compatible endpoint at baseURL (key in $MY_KEY).
-func startWithEndpoint(t *testing.T, dir, baseURL string, model, caps map[string]any) *harness {
+func startWithEndpoint(t *testing.T, dir, baseURL string, model, caps map[string]any) *lsptest.Env {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	opts := server.Options{Getenv: func(k string) string { return map[string]string{"MY_KEY": "sk-test"}[k] }}
-	ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
-		return server.Serve(ctx, rwc, opts)
-	}, lspclient.Handlers{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ed.Close() })
 	m := map[string]any{"provider": "openai", "base_url": baseURL, "api_key_env": "MY_KEY", "name": "test-model"}
 	for k, v := range model {
 		m[k] = v
 	}
-	initOpts := map[string]any{"model": m}
-	params := map[string]any{"rootUri": "file://" + filepath.ToSlash(dir), "capabilities": caps, "initializationOptions": initOpts}
-	if err := ed.Call(ctx, "initialize", params, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := ed.Notify(ctx, "initialized", map[string]any{}); err != nil {
-		t.Fatal(err)
-	}
-	return &harness{t: t, ctx: ctx, dir: dir, ed: ed}
+	return lsptest.Start(t, lsptest.Setup{
+		Dir:       dir,
+		Caps:      caps,
+		InitOpts:  map[string]any{"model": m},
+		Env:       map[string]string{"MY_KEY": "sk-test"},
+		RealModel: true,
+	})
 }
 
 // chatLines returns the JSON lines after the frontmatter of a session file.
@@ -107,13 +93,13 @@ func TestCrashedHistoryIsRepaired(t *testing.T) {
 	var loaded struct {
 		Messages []map[string]any `json:"messages"`
 	}
-	if err := h.ed.Call(h.ctx, "agent/loadSession", map[string]any{"sessionId": id}, &loaded); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": id}, &loaded); err != nil {
 		t.Fatal(err)
 	}
 	if len(loaded.Messages) != 4 {
 		t.Fatalf("loadSession returned %d messages, want the full 4", len(loaded.Messages))
 	}
-	if r := h.prompt(id, "go on"); r.StopReason != "end_turn" {
+	if r := h.Prompt(id, "go on"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt after a crash = %+v (%s)", r, r.Error)
 	}
 	reqs := fake.Requests()
@@ -148,7 +134,7 @@ func TestCrashedHistoryIsRepaired(t *testing.T) {
 		t.Fatalf("%d messages in the file, want 6", n)
 	}
 	// A second prompt sends the same repaired history and records nothing new.
-	if r := h.prompt(id, "and then?"); r.StopReason != "end_turn" {
+	if r := h.Prompt(id, "and then?"); r.StopReason != "end_turn" {
 		t.Fatalf("second prompt = %+v (%s)", r, r.Error)
 	}
 	n := 0
@@ -182,8 +168,8 @@ func TestOversizeToolArgumentsRefused(t *testing.T) {
 	}})
 	defer fake.Close()
 	h := startWithFake(t, dir, fake, nil)
-	s := h.newSession("build")
-	if r := h.prompt(s.SessionID, "write a big file"); r.StopReason != "end_turn" {
+	s := h.NewSession("build")
+	if r := h.Prompt(s.SessionID, "write a big file"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)
 	}
 	reqs := fake.Requests()
@@ -201,8 +187,8 @@ func TestOversizeToolArgumentsRefused(t *testing.T) {
 	if err != nil || fi.Size() > 100<<10 {
 		t.Fatalf("session file: %v, %d bytes", err, fi.Size())
 	}
-	done := h.updates("tool_call_update")
-	if len(done) != 1 || done[0]["status"] != "failed" || !strings.Contains(toJSON(done[0]), "Send large content in pieces") {
+	done := lsptest.Updates[agent.UpdateToolCallDone](h, "tool_call_update")
+	if len(done) != 1 || done[0].Status != "failed" || !strings.Contains(toJSON(done[0]), "Send large content in pieces") {
 		t.Fatalf("tool_call_update = %v", done)
 	}
 }
@@ -217,8 +203,8 @@ func TestReadCapThroughServer(t *testing.T) {
 	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel})
 	defer fake.Close()
 	h := startWithFake(t, dir, fake, nil)
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "read big.txt"); r.StopReason != "end_turn" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "read big.txt"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)
 	}
 	reqs := fake.Requests()

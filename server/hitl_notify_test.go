@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -27,10 +28,10 @@ var notifyFormats = map[string]*regexp.Regexp{
 
 // planModeLines returns the plan-mode notify lines, failing the test on any
 // that breaks a frozen format (a line break inside, an unknown form).
-func planModeLines(t *testing.T, h *harness) []string {
+func planModeLines(t *testing.T, h *lsptest.Env) []string {
 	t.Helper()
 	var out []string
-	for _, l := range h.logLines() {
+	for _, l := range h.LogLines() {
 		if !strings.Contains(l, "[plan-mode]") {
 			continue
 		}
@@ -88,32 +89,32 @@ steps:
         r: ['"success":false', "System is in Plan Mode"]
         wr: ['"success":false', "System is in Plan Mode"]
 `
-	h := start(t, setup{
-		script: script,
-		handlers: lspclient.Handlers{AskUser: replySequence(
+	h := lsptest.Start(t, lsptest.Setup{
+		Script: script,
+		Handlers: lspclient.Handlers{AskUser: replySequence(
 			map[string]any{"answers": map[string]any{"approve": false, "feedback": forgedReason}},
 			map[string]any{"answers": map[string]any{"approve": true}},
 		)},
 	})
-	h.newSession("") // the configured default: plan
-	s := h.newSession("build")
-	wantStop(t, h.prompt(s.SessionID, "plan the greeting"), "end_turn")
-	if h.model.Remaining() != 0 {
-		t.Fatalf("%d script steps left", h.model.Remaining())
+	h.NewSession("") // the configured default: plan
+	s := h.NewSession("build")
+	wantStop(t, h.Prompt(s.SessionID, "plan the greeting"), "end_turn")
+	if h.Model.Remaining() != 0 {
+		t.Fatalf("%d script steps left", h.Model.Remaining())
 	}
 	// The user's own switches.
 	for _, mode := range []string{"build", "plan"} {
-		if err := h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": mode}, nil); err != nil {
+		if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": mode}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h.newSession("plan")
+	h.NewSession("plan")
 	// The model reads the user's reason as written; only the notify line is flattened.
-	if _, out := h.toolOutput("x1"); out["error"] != followUp(forgedReason) {
+	if _, out := h.ToolOutput("x1"); out["error"] != followUp(forgedReason) {
 		t.Fatalf("rejection = %q", out["error"])
 	}
 
-	plan, err := workspace.ParsePlan(h.read("plans/long.plan"))
+	plan, err := workspace.ParsePlan(h.Read("plans/long.plan"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,13 +156,13 @@ steps:
 func TestNotifyLineTimedOut(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{
-		initOpts: map[string]any{"plan_mode": map[string]any{"approval_timeout_secs": 1}},
-		script:   approvalScript(""),
-		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
+	h := lsptest.Start(t, lsptest.Setup{
+		InitOpts: map[string]any{"plan_mode": map[string]any{"approval_timeout_secs": 1}},
+		Script:   approvalScript(""),
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
 	})
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "plan"); r.StopReason != "error" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "plan"); r.StopReason != "error" {
 		t.Fatalf("prompt = %+v", r)
 	}
 	lines := planModeLines(t, h)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // This file adds to run_test.go: what run reports (exit code, capped output
@@ -16,14 +17,14 @@ import (
 // window/showMessageRequest, and the scope of the commands a plan allows.
 
 // runOutput is the result of one run call as the model read it.
-func (h *harness) runOutput(callID string) (exitCode int, output string) {
-	h.t.Helper()
-	status, out := h.toolOutput(callID)
+func runOutput(h *lsptest.Env, callID string) (exitCode int, output string) {
+	h.T.Helper()
+	status, out := h.ToolOutput(callID)
 	res, _ := out["result"].(map[string]any)
 	code, okCode := res["exit_code"].(float64)
 	text, okText := res["output"].(string)
 	if status != "completed" || out["success"] != true || !okCode || !okText {
-		h.t.Fatalf("run %s = %s %v", callID, status, out)
+		h.T.Fatalf("run %s = %s %v", callID, status, out)
 	}
 	return int(code), text
 }
@@ -33,11 +34,11 @@ func TestRunReportsExitCodeOutputAndFolder(t *testing.T) {
 	if err != nil {
 		t.Skipf("seq: %v", err)
 	}
-	h := start(t, setup{
-		files:    map[string]string{"sub/marker.txt": "in sub\n"},
-		initOpts: map[string]any{"run": map[string]any{"allow": []string{"seq 1 1000", "pwd *"}, "max_output_bytes": 512}},
-		handlers: lspclient.Handlers{AskUser: decide("run")},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Files:    map[string]string{"sub/marker.txt": "in sub\n"},
+		InitOpts: map[string]any{"run": map[string]any{"allow": []string{"seq 1 1000", "pwd *"}, "max_output_bytes": 512}},
+		Handlers: lspclient.Handlers{AskUser: decide("run")},
+		Script: `
 name: run_report
 steps:
   - tool_calls:
@@ -49,30 +50,30 @@ steps:
   - text: done
 `,
 	})
-	s := h.newSession("build")
-	wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
+	s := h.NewSession("build")
+	wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
 	// Only the lists are asked: no allow rule matches a list.
-	if asks := h.askUserRequests(""); len(asks) != 3 || !strings.HasPrefix(asks[0].Questions[0].Question, "Run `echo failing >&2; exit 3`") {
+	if asks := h.AskUserRequests(""); len(asks) != 3 || !strings.HasPrefix(asks[0].Questions[0].Question, "Run `echo failing >&2; exit 3`") {
 		t.Fatalf("permission asks = %+v, want the three lists only", asks)
 	}
-	if code, out := h.runOutput("code"); code != 3 || out != "failing\n" {
+	if code, out := runOutput(h, "code"); code != 3 || out != "failing\n" {
 		t.Fatalf("exit 3: code %d, output %q", code, out)
 	}
 	want := fmt.Sprintf("%s\n… %d bytes omitted …\n%s", seq[:256], len(seq)-512, seq[len(seq)-256:])
-	if _, out := h.runOutput("big"); out != want {
+	if _, out := runOutput(h, "big"); out != want {
 		t.Fatalf("capped output =\n%q\nwant\n%q", out, want)
 	}
-	root, err := filepath.EvalSymlinks(h.dir)
+	root, err := filepath.EvalSymlinks(h.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, out := h.runOutput("root"); !strings.HasPrefix(out, root+"\n") || !strings.Contains(out, "sub\n") {
+	if _, out := runOutput(h, "root"); !strings.HasPrefix(out, root+"\n") || !strings.Contains(out, "sub\n") {
 		t.Fatalf("default folder output %q, want the workspace root %s", out, root)
 	}
-	if _, out := h.runOutput("sub"); out != filepath.Join(root, "sub")+"\nin sub\n" {
+	if _, out := runOutput(h, "sub"); out != filepath.Join(root, "sub")+"\nin sub\n" {
 		t.Fatalf("cwd sub output %q", out)
 	}
-	if status, out := h.toolOutput("out"); status != "failed" || !strings.Contains(fmt.Sprint(out["error"]), "cwd") {
+	if status, out := h.ToolOutput("out"); status != "failed" || !strings.Contains(fmt.Sprint(out["error"]), "cwd") {
 		t.Fatalf("cwd outside the workspace = %s %v", status, out)
 	}
 }
@@ -88,10 +89,10 @@ func TestRunRejectedWithMessageRequest(t *testing.T) {
 		{"dismissed", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, setup{
-				caps:     noAskCaps(false),
-				handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
-				script: `
+			h := lsptest.Start(t, lsptest.Setup{
+				Caps:     noAskCaps(false),
+				Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
+				Script: `
 name: reject
 steps:
   - tool_calls:
@@ -101,9 +102,9 @@ steps:
       tool_result_contains: {r: ['"success":false', "the user rejected running touch ran.txt"]}
 `,
 			})
-			s := h.newSession("build")
-			wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
-			reqs := h.messageRequests()
+			s := h.NewSession("build")
+			wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
+			reqs := h.MessageRequests()
 			if len(reqs) != 1 || reqs[0].Type != 2 || len(reqs[0].Actions) != 3 || reqs[0].Actions[1]["title"] != `Always allow "touch ran.txt"` {
 				t.Fatalf("permission requests = %+v", reqs)
 			}
@@ -133,17 +134,17 @@ steps:` + writeGreetPlan + `
 // TestAllowedCommandsWithMessageRequest: the approval message lists the
 // commands; once accepted, they run unasked in that session only.
 func TestAllowedCommandsWithMessageRequest(t *testing.T) {
-	h := start(t, setup{
-		caps: noAskCaps(false),
-		script: allowedPlanScript + `
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps: noAskCaps(false),
+		Script: allowedPlanScript + `
   - tool_calls:
       - {id: r2, name: run, args: {command: "touch ran.txt"}}
   - text: asked again
     expect:
       tool_result_contains: {r2: ['"exit_code":0']}
 `,
-		handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
-			var p messageRequest
+		Handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
+			var p lsptest.MessageRequest
 			_ = json.Unmarshal(raw, &p)
 			if strings.HasPrefix(p.Message, "Approve the plan") {
 				return map[string]any{"title": "Accept & Build"}
@@ -151,9 +152,9 @@ func TestAllowedCommandsWithMessageRequest(t *testing.T) {
 			return map[string]any{"title": "Run"}
 		}},
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
-	reqs := h.messageRequests()
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+	reqs := h.MessageRequests()
 	if len(reqs) != 1 || !strings.Contains(reqs[0].Message, "`touch ran.txt`") {
 		t.Fatalf("requests = %+v, want only the approval, listing the command", reqs)
 	}
@@ -161,9 +162,9 @@ func TestAllowedCommandsWithMessageRequest(t *testing.T) {
 		t.Fatal("the allowed command did not run")
 	}
 	// Another session of the same server did not approve anything.
-	s2 := h.newSession("build")
-	wantStop(t, h.prompt(s2.SessionID, "run"), "end_turn")
-	reqs = h.messageRequests()
+	s2 := h.NewSession("build")
+	wantStop(t, h.Prompt(s2.SessionID, "run"), "end_turn")
+	reqs = h.MessageRequests()
 	if len(reqs) != 2 || reqs[1].Message != "Run `touch ran.txt` in the workspace?" {
 		t.Fatalf("requests = %+v, want the command asked in the second session", reqs)
 	}
@@ -172,19 +173,19 @@ func TestAllowedCommandsWithMessageRequest(t *testing.T) {
 // TestAllowedCommandsNeedTheUsersApproval: with require_approval off nobody
 // sees the commands, so none is allowed up front.
 func TestAllowedCommandsNeedTheUsersApproval(t *testing.T) {
-	h := start(t, setup{
-		initOpts: map[string]any{"plan_mode": map[string]any{"require_approval": false}},
-		handlers: lspclient.Handlers{AskUser: decide("run")},
-		script:   allowedPlanScript,
+	h := lsptest.Start(t, lsptest.Setup{
+		InitOpts: map[string]any{"plan_mode": map[string]any{"require_approval": false}},
+		Handlers: lspclient.Handlers{AskUser: decide("run")},
+		Script:   allowedPlanScript,
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
-	_, out := h.toolOutput("x")
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+	_, out := h.ToolOutput("x")
 	res, _ := out["result"].(map[string]any)
 	if msg := fmt.Sprint(res["message"]); !strings.Contains(msg, "allowed_commands were not granted") {
 		t.Fatalf("exit_plan_mode message = %q", msg)
 	}
-	asks := h.askUserRequests("")
+	asks := h.AskUserRequests("")
 	if len(asks) != 1 || asks[0].Questions[0].Question != "Run `touch ran.txt` in the workspace?" {
 		t.Fatalf("asks = %+v, want the command asked", asks)
 	}

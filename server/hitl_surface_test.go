@@ -7,7 +7,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // This file adds to questions_test.go: the seed's §6.3 examples through the
@@ -45,12 +47,12 @@ func TestSeedQuestionsThroughAskUser(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h := start(t, setup{
-				handlers: lspclient.Handlers{AskUser: replySequence(
+			h := lsptest.Start(t, lsptest.Setup{
+				Handlers: lspclient.Handlers{AskUser: replySequence(
 					map[string]any{"answers": map[string]any{sq.name: sq.invalid}},
 					map[string]any{"answers": map[string]any{sq.name: sq.valid}},
 				)},
-				script: `
+				Script: `
 name: seed
 steps:
   - tool_calls:
@@ -58,16 +60,16 @@ steps:
   - text: done
 `,
 			})
-			s := h.newSession("plan")
-			wantStop(t, h.prompt(s.SessionID, "ask"), "end_turn")
-			asks := h.askUserRequests("question")
+			s := h.NewSession("plan")
+			wantStop(t, h.Prompt(s.SessionID, "ask"), "end_turn")
+			asks := h.AskUserRequests("question")
 			if len(asks) != 2 {
 				t.Fatalf("%d asks, want 2", len(asks))
 			}
 			if want := map[string]string{sq.name: sq.errMsg}; !reflect.DeepEqual(asks[1].Errors, want) {
 				t.Fatalf("re-ask errors = %v, want %v", asks[1].Errors, want)
 			}
-			status, out := h.toolOutput("q")
+			status, out := h.ToolOutput("q")
 			want := map[string]any{"success": true, "result": map[string]any{"status": "answered", "answers": decodeJSON(t, validJSON)}}
 			if status != "completed" || !reflect.DeepEqual(out, want) {
 				t.Fatalf("ask_user = %s %v, want %v", status, out, want)
@@ -81,9 +83,9 @@ steps:
 func TestSeedQuestionsPending(t *testing.T) {
 	for _, sq := range seedQuestions {
 		t.Run(sq.name, func(t *testing.T) {
-			h := start(t, setup{
-				caps: noAskCaps(false),
-				script: `
+			h := lsptest.Start(t, lsptest.Setup{
+				Caps: noAskCaps(false),
+				Script: `
 name: seed_pending
 steps:
   - tool_calls:
@@ -91,26 +93,26 @@ steps:
   - text: done
 `,
 			})
-			s := h.newSession("plan")
-			r := h.prompt(s.SessionID, "ask")
+			s := h.NewSession("plan")
+			r := h.Prompt(s.SessionID, "ask")
 			if sq.name == "confirm" || sq.name == "environment" {
 				// Buttons: shown as a message request, the first action taken.
 				wantStop(t, r, "end_turn")
-				if n := len(h.messageRequests()); n != 1 {
+				if n := len(h.MessageRequests()); n != 1 {
 					t.Fatalf("%d message requests, want 1", n)
 				}
 				return
 			}
 			wantStop(t, r, "question_pending")
-			qid, _ := h.updates("question_pending")[0]["questionId"].(string)
+			qid := lsptest.Updates[agent.UpdateQuestion](h, "question_pending")[0].QuestionID
 			answer := func(v any) error {
-				return h.ed.Call(h.ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": qid, "answers": map[string]any{sq.name: v}}, nil)
+				return h.Editor.Call(h.Ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": qid, "answers": map[string]any{sq.name: v}}, nil)
 			}
 			wantInvalidParams(t, answer(sq.invalid), sq.name+": "+sq.errMsg)
 			if err := answer(sq.valid); err != nil {
 				t.Fatalf("valid answer: %v", err)
 			}
-			h.awaitChunk("done")
+			h.AwaitChunk("done")
 		})
 	}
 }
@@ -123,7 +125,7 @@ func TestAskUserResultsExact(t *testing.T) {
 		caps  map[string]any
 		reply any
 		want  func(qid string) map[string]any
-		stop  string
+		stop  agent.StopReason
 	}{
 		{"answered", nil, map[string]any{"answers": map[string]any{"env": "prod"}}, func(string) map[string]any {
 			return map[string]any{"success": true, "result": map[string]any{"status": "answered", "answers": map[string]any{"env": "prod"}}}
@@ -141,22 +143,22 @@ func TestAskUserResultsExact(t *testing.T) {
 			if tc.stop == "question_pending" {
 				q = branchQuestion
 			}
-			h := start(t, setup{
-				caps:     tc.caps,
-				handlers: lspclient.Handlers{AskUser: func(json.RawMessage) any { return tc.reply }},
-				script:   "name: exact\nsteps:\n  - tool_calls:\n      - {id: q, name: ask_user, args: {questions: [" + q + "]}}\n  - text: done\n",
+			h := lsptest.Start(t, lsptest.Setup{
+				Caps:     tc.caps,
+				Handlers: lspclient.Handlers{AskUser: func(json.RawMessage) any { return tc.reply }},
+				Script:   "name: exact\nsteps:\n  - tool_calls:\n      - {id: q, name: ask_user, args: {questions: [" + q + "]}}\n  - text: done\n",
 			})
-			s := h.newSession("plan")
-			wantStop(t, h.prompt(s.SessionID, "ask"), tc.stop)
+			s := h.NewSession("plan")
+			wantStop(t, h.Prompt(s.SessionID, "ask"), tc.stop)
 			var qid string
-			if ups := h.updates("question_pending"); len(ups) > 0 {
-				qid, _ = ups[0]["questionId"].(string)
+			if ups := lsptest.Updates[agent.UpdateQuestion](h, "question_pending"); len(ups) > 0 {
+				qid = ups[0].QuestionID
 				id, err := uuid.Parse(qid)
 				if err != nil || id.Version() != 7 {
 					t.Fatalf("question id %q is not a UUID v7 (%v)", qid, err)
 				}
 			}
-			if _, out := h.toolOutput("q"); !reflect.DeepEqual(out, tc.want(qid)) {
+			if _, out := h.ToolOutput("q"); !reflect.DeepEqual(out, tc.want(qid)) {
 				t.Fatalf("ask_user result = %v, want %v", out, tc.want(qid))
 			}
 		})
@@ -183,10 +185,10 @@ func TestMessageActionExtraProperties(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, setup{
-				caps:     noAskCaps(tc.props),
-				handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
-				script: `
+			h := lsptest.Start(t, lsptest.Setup{
+				Caps:     noAskCaps(tc.props),
+				Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
+				Script: `
 name: props
 steps:
   - tool_calls:
@@ -200,9 +202,9 @@ steps:
       tool_result_contains: {q: ` + yamlList(tc.want...) + `}
 `,
 			})
-			s := h.newSession("plan")
-			wantStop(t, h.prompt(s.SessionID, "ask"), "end_turn")
-			reqs := h.messageRequests()
+			s := h.NewSession("plan")
+			wantStop(t, h.Prompt(s.SessionID, "ask"), "end_turn")
+			reqs := h.MessageRequests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d message requests", len(reqs))
 			}
@@ -238,24 +240,24 @@ func TestCancelWithdrawsMessageRequest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			release := make(chan struct{})
 			defer close(release)
-			h := start(t, setup{
-				caps:     noAskCaps(true),
-				script:   tc.script,
-				handlers: lspclient.Handlers{ShowMessageRequest: blockingAsk(release, nil)},
+			h := lsptest.Start(t, lsptest.Setup{
+				Caps:     noAskCaps(true),
+				Script:   tc.script,
+				Handlers: lspclient.Handlers{ShowMessageRequest: blockingAsk(release, nil)},
 			})
-			s := h.newSession(tc.mode)
-			done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "go"})
-			h.cancelWhileAsked(t, s.SessionID, done, "window/showMessageRequest")
-			if status, res := h.toolOutput(tc.call); status != "failed" || res["error"] != tc.want {
+			s := h.NewSession(tc.mode)
+			done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "go"})
+			cancelWhileAsked(h, t, s.SessionID, done, "window/showMessageRequest")
+			if status, res := h.ToolOutput(tc.call); status != "failed" || res["error"] != tc.want {
 				t.Fatalf("%s = %s %v, want %q", tc.call, status, res, tc.want)
 			}
-			if got := h.ed.Mode(s.SessionID); got != tc.mode {
+			if got := h.Editor.Mode(s.SessionID); got != tc.mode {
 				t.Fatalf("mode = %q, want %q", got, tc.mode)
 			}
 			if exists(t, h, "ran.txt") {
 				t.Fatal("the command ran after the cancellation")
 			}
-			if _, err := h.resolvePlan(s.SessionID, "approve", ""); rpcCode(err) != -32602 {
+			if _, err := resolvePlan(h, s.SessionID, "approve", ""); lsptest.RPCCode(err) != -32602 {
 				t.Fatalf("resolvePlan after cancel: %v", err)
 			}
 		})

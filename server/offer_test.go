@@ -148,19 +148,19 @@ func TestPlanModeOffersOnlyPlanTools(t *testing.T) {
 		{}, // build mode
 	}}
 	h := startWithOpenAI(t, chat)
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "plan it"); r.StopReason != "end_turn" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "plan it"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)
 	}
-	status, out := h.toolOutput("call_1")
+	status, out := h.ToolOutput("call_1")
 	refusal, _ := out["refusal"].(map[string]any)
 	if status != "failed" || refusal == nil || refusal["tool_name"] != "run" || !strings.Contains(fmt.Sprint(out["error"]), "Plan Mode") {
 		t.Errorf("plan-mode run: status %s, result %v; want the guard's plan-mode refusal", status, out)
 	}
-	if err := h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, nil); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if r := h.prompt(s.SessionID, "build it"); r.StopReason != "end_turn" {
+	if r := h.Prompt(s.SessionID, "build it"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)
 	}
 	wantOffered(t, chat.offered(), planTools, planTools, allTools)
@@ -189,8 +189,8 @@ func TestOfferedToolsFollowModeMidTurn(t *testing.T) {
 	t.Run("enter_plan_mode", func(t *testing.T) {
 		chat := &offerServer{answers: []offerAnswer{{"enter_plan_mode", `{"reason":"risky"}`}, {}}}
 		h := startWithOpenAI(t, chat)
-		s := h.newSession("build")
-		if r := h.prompt(s.SessionID, "refactor"); r.StopReason != "end_turn" {
+		s := h.NewSession("build")
+		if r := h.Prompt(s.SessionID, "refactor"); r.StopReason != "end_turn" {
 			t.Fatalf("prompt = %+v (%s)", r, r.Error)
 		}
 		wantOffered(t, chat.offered(), allTools, planTools)
@@ -201,17 +201,17 @@ func TestOfferedToolsFollowModeMidTurn(t *testing.T) {
 		chat := &offerServer{answers: []offerAnswer{{"read", `{"path":"notes.txt"}`}, {}},
 			hold: 1, held: make(chan struct{}), release: make(chan struct{})}
 		h := startWithOpenAI(t, chat)
-		if err := writeFile(h.dir, "notes.txt", "hello\n"); err != nil {
+		if err := writeFile(h.Dir, "notes.txt", "hello\n"); err != nil {
 			t.Fatal(err)
 		}
-		s := h.newSession("plan")
-		done := h.promptAsync(s.SessionID, "look")
+		s := h.NewSession("plan")
+		done := h.PromptAsync(s.SessionID, "look")
 		select { // the first request is in flight, with the plan tools
 		case <-chat.held:
-		case <-h.ctx.Done():
+		case <-h.Ctx.Done():
 			t.Fatal("the first model request never came")
 		}
-		if err := h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, nil); err != nil {
+		if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, nil); err != nil {
 			t.Fatal(err)
 		}
 		close(chat.release)

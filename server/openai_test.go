@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // chatServer speaks the Chat Completions streaming protocol: it answers the
@@ -56,21 +59,21 @@ func (c *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // startWithOpenAI starts a server whose model is configured the way a user
 // does it: initializationOptions naming the endpoint and the key variable.
-func startWithOpenAI(t *testing.T, chat http.Handler) *harness {
+func startWithOpenAI(t *testing.T, chat http.Handler) *lsptest.Env {
 	t.Helper()
 	srv := httptest.NewServer(chat)
 	t.Cleanup(srv.Close)
-	return startWithEndpoint(t, t.TempDir(), srv.URL+"/v1", nil, fullCaps())
+	return startWithEndpoint(t, t.TempDir(), srv.URL+"/v1", nil, lsptest.FullCaps())
 }
 
 func TestOpenAIProviderThroughServer(t *testing.T) {
 	chat := &chatServer{}
 	h := startWithOpenAI(t, chat)
-	if err := writeFile(h.dir, "notes.txt", "hello\n"); err != nil {
+	if err := writeFile(h.Dir, "notes.txt", "hello\n"); err != nil {
 		t.Fatal(err)
 	}
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "what do the notes say?"); r.StopReason != "end_turn" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "what do the notes say?"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)
 	}
 	chat.mu.Lock()
@@ -92,8 +95,8 @@ func TestOpenAIProviderThroughServer(t *testing.T) {
 		t.Errorf("second request lacks the tool result:\n%s", second)
 	}
 	var text strings.Builder
-	for _, u := range h.updates("agent_message_chunk") {
-		text.WriteString(u["content"].(map[string]any)["text"].(string))
+	for _, u := range lsptest.Updates[agent.UpdateChunk](h, "agent_message_chunk") {
+		text.WriteString(u.Content.Text)
 	}
 	if got := text.String(); got != "Let me look.The notes say hello." {
 		t.Fatalf("streamed text = %q", got)
@@ -102,8 +105,8 @@ func TestOpenAIProviderThroughServer(t *testing.T) {
 
 func TestOpenAIProviderErrorIsClear(t *testing.T) {
 	h := startWithOpenAI(t, &chatServer{status: http.StatusUnauthorized})
-	s := h.newSession("plan")
-	r := h.prompt(s.SessionID, "hi")
+	s := h.NewSession("plan")
+	r := h.Prompt(s.SessionID, "hi")
 	if r.StopReason != "error" || r.Error == nil || !strings.Contains(r.Error.Message, "401") || !strings.Contains(r.Error.Message, "Incorrect API key") {
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)
 	}

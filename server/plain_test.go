@@ -9,72 +9,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // This file proves the plain-editor experience (PROTOCOL.md §7, issue 10)
 // with a client that declares nothing of experimental.agent, as Neovim 0.7
 // and eglot do.
 
-// plainCaps are Neovim 0.7.2's capabilities in the parts agentls reads:
-// applyEdit and resource operations, no documentChanges, no showDocument,
-// no experimental.agent.
-func plainCaps() map[string]any {
-	return map[string]any{
-		"workspace": map[string]any{
-			"applyEdit":     true,
-			"workspaceEdit": map[string]any{"resourceOperations": []string{"rename", "create", "delete"}},
-		},
-		"window": map[string]any{"showMessage": map[string]any{"messageActionItem": map[string]any{"additionalPropertiesSupport": false}}},
-	}
-}
-
-type shownMessage struct {
-	Type    int    `json:"type"`
-	Message string `json:"message"`
-}
-
-// shown are the window/showMessage notifications.
-func (h *harness) shown() []shownMessage {
-	var out []shownMessage
-	for _, raw := range h.messages("window/showMessage") {
-		var m shownMessage
-		if json.Unmarshal(raw, &m) == nil {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// awaitShown waits for a showMessage containing text and returns it.
-func (h *harness) awaitShown(text string) shownMessage {
-	h.t.Helper()
-	var found shownMessage
-	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		for _, m := range ms {
-			var sm shownMessage
-			if m.Method == "window/showMessage" && json.Unmarshal(m.Params, &sm) == nil && strings.Contains(sm.Message, text) {
-				found = sm
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		h.t.Fatalf("no showMessage containing %q: %v (shown: %+v)", text, err, h.shown())
-	}
-	return found
-}
-
 // promptCommand runs agentls.prompt with the raw arguments value.
-func (h *harness) promptCommand(args any) (sessionID string, err error) {
+func promptCommand(h *lsptest.Env, args any) (sessionID string, err error) {
 	var res struct {
 		SessionID string `json:"sessionId"`
 		Started   bool   `json:"started"`
 	}
-	err = h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": "agentls.prompt", "arguments": args}, &res)
+	err = h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.prompt", "arguments": args}, &res)
 	if err == nil && (!res.Started || res.SessionID == "") {
-		h.t.Fatalf("agentls.prompt = %+v, want {sessionId, started: true}", res)
+		h.T.Fatalf("agentls.prompt = %+v, want {sessionId, started: true}", res)
 	}
 	return res.SessionID, err
 }
@@ -89,7 +42,7 @@ func shortOf(id string) string {
 // prompt result's text.
 func TestPlainClientSeesTheAgentsWords(t *testing.T) {
 	long := strings.Repeat("word ", 600)
-	h := start(t, setup{caps: plainCaps(), files: map[string]string{"a.txt": "one\n"}, script: `
+	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Files: map[string]string{"a.txt": "one\n"}, Script: `
 name: words
 steps:
   - text: "Looking around."
@@ -100,20 +53,20 @@ steps:
   - text: "` + long + `"
   - error: "bad request"
 `})
-	s := h.newSession("plan")
-	r := h.prompt(s.SessionID, "look")
+	s := h.NewSession("plan")
+	r := h.Prompt(s.SessionID, "look")
 	wantStop(t, r, "end_turn")
-	if n := len(h.messages("agent/update")); n != 0 {
+	if n := len(h.Messages("agent/update")); n != 0 {
 		t.Fatalf("%d agent/update sent to a plain client", n)
 	}
 	prefix := "[PLAN " + shortOf(s.SessionID) + "] "
-	lines := h.logLines()
+	lines := h.LogLines()
 	for _, want := range []string{prefix + "Looking around.", prefix + "→ read a.txt", prefix + "✗ refused edit a.txt: plan mode"} {
 		if !slices.Contains(lines, want) {
 			t.Fatalf("log lines %q lack %q", lines, want)
 		}
 	}
-	final := h.awaitShown("All done")
+	final := h.AwaitShown("All done")
 	if final.Type != 3 || final.Message != prefix+"All done: a.txt says one." {
 		t.Fatalf("final message = %+v", final)
 	}
@@ -123,21 +76,21 @@ steps:
 		StopReason string `json:"stopReason"`
 		Text       string `json:"text"`
 	}
-	if err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "more"}, &pr); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "more"}, &pr); err != nil {
 		t.Fatal(err)
 	}
 	if pr.StopReason != "end_turn" || pr.Text != strings.TrimSpace(long) {
 		t.Fatalf("prompt result = %s, %d chars of text", pr.StopReason, len(pr.Text))
 	}
-	cut := h.awaitShown("(full text: `agentls` log / `.agentls/chats/" + s.SessionID + ".chat`)")
+	cut := h.AwaitShown("(full text: `agentls` log / `.agentls/chats/" + s.SessionID + ".chat`)")
 	if n := len([]rune(cut.Message)); n > 1400 {
 		t.Fatalf("the long final message was not cut: %d characters", n)
 	}
 
 	// A turn that stops on an error says so as a Warning.
-	r = h.prompt(s.SessionID, "fail")
+	r = h.Prompt(s.SessionID, "fail")
 	wantStop(t, r, "error")
-	warn := h.awaitShown("the turn stopped on an error")
+	warn := h.AwaitShown("the turn stopped on an error")
 	if warn.Type != 2 || !strings.HasPrefix(warn.Message, prefix) {
 		t.Fatalf("error message = %+v", warn)
 	}
@@ -147,7 +100,7 @@ steps:
 // without a session makes one and keeps using it; newSession says its id;
 // errors in the user's terms.
 func TestPlainCommands(t *testing.T) {
-	h := start(t, setup{caps: plainCaps(), script: `
+	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: `
 name: commands
 steps:
   - text: first answer
@@ -168,8 +121,8 @@ steps:
 		{"a list", []any{[]any{1}}, "got a list"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := h.promptCommand(tc.args)
-			if rpcCode(err) != -32602 || !strings.Contains(err.Error(), tc.want) {
+			_, err := promptCommand(h, tc.args)
+			if lsptest.RPCCode(err) != -32602 || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("agentls.prompt %v = %v, want -32602 containing %q", tc.args, err, tc.want)
 			}
 			if goTypes.MatchString(strings.ReplaceAll(err.Error(), tc.want, "")) {
@@ -177,34 +130,34 @@ steps:
 			}
 		})
 	}
-	if n := len(h.messages("window/logMessage")) + len(h.shown()); n != 0 {
+	if n := len(h.Messages("window/logMessage")) + len(h.Shown()); n != 0 {
 		t.Fatalf("failed commands started something: %d messages", n)
 	}
 
 	// No session yet: agentls.prompt makes a plan session and returns at once.
-	sid, err := h.promptCommand([]any{map[string]any{"text": "hi"}})
+	sid, err := promptCommand(h, []any{map[string]any{"text": "hi"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.awaitShown("[PLAN " + shortOf(sid) + "] first answer")
+	h.AwaitShown("[PLAN " + shortOf(sid) + "] first answer")
 	// The object form, no sessionId: the same (current) session.
-	again, err := h.promptCommand(map[string]any{"text": "again"})
+	again, err := promptCommand(h, map[string]any{"text": "again"})
 	if err != nil || again != sid {
 		t.Fatalf("second agentls.prompt = %q, %v; want the current session %q", again, err, sid)
 	}
-	h.awaitShown("second answer")
+	h.AwaitShown("second answer")
 
 	// agentls.newSession with [] says its id, and becomes the current session.
-	var s sessionInfo
-	if err := h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": "agentls.newSession", "arguments": []any{}}, &s); err != nil {
+	var s agent.Info
+	if err := h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.newSession", "arguments": []any{}}, &s); err != nil {
 		t.Fatal(err)
 	}
-	h.awaitShown("agentls: new plan session " + s.SessionID)
-	third, err := h.promptCommand([]any{map[string]any{"text": "third"}})
+	h.AwaitShown("agentls: new plan session " + s.SessionID)
+	third, err := promptCommand(h, []any{map[string]any{"text": "third"}})
 	if err != nil || third != s.SessionID {
 		t.Fatalf("agentls.prompt after newSession = %q, %v; want %q", third, err, s.SessionID)
 	}
-	h.awaitShown("[PLAN " + shortOf(s.SessionID) + "] third answer")
+	h.AwaitShown("[PLAN " + shortOf(s.SessionID) + "] third answer")
 }
 
 const plainPlanScript = `
@@ -221,15 +174,15 @@ steps:
 // (null) reply keeps the approval pending for the lenses, which then show
 // Approve & Build and Keep Planning.
 func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
-	h := start(t, setup{caps: plainCaps(), script: plainPlanScript + `
+	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: plainPlanScript + `
   - expect:
       tool_result_contains: {x: ['"approved":true']}
     text: building now
-`, handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
-	s := h.newSession("plan")
-	done := h.promptAsync(s.SessionID, "plan a greeting")
-	h.awaitMethodCount("window/showMessageRequest", 1)
-	r := h.messageRequests()[0]
+`, Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
+	s := h.NewSession("plan")
+	done := h.PromptAsync(s.SessionID, "plan a greeting")
+	h.Await(lsptest.MethodCount("window/showMessageRequest", 1))
+	r := h.MessageRequests()[0]
 	for _, want := range []string{`"Greeting"`, "plans/greet.plan", "1. [ ] Write hello.txt with a friendly greeting", "2. [ ] Tell the user"} {
 		if !strings.Contains(r.Message, want) {
 			t.Fatalf("approval message lacks %q:\n%s", want, r.Message)
@@ -240,7 +193,7 @@ func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
 	}
 	// Dismissed, yet pending: the lenses offer both decisions.
 	// The approval was registered before the dialog was sent, and stays.
-	ls := h.lensesOf("plans/greet.plan")
+	ls := lensesOf(h, "plans/greet.plan")
 	if got := renderLenses(ls); len(got) < 2 || !strings.HasPrefix(got[0], "Approve & Build → agentls.approvePlan") ||
 		got[1] != `Keep Planning → agentls.rejectPlan {"reason":"the user chose to keep planning","sessionId":"`+s.SessionID+`"}` {
 		t.Fatalf("lenses while pending = %q", got)
@@ -250,13 +203,13 @@ func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
 			t.Fatalf("a lens without a command: %q", renderLenses(ls))
 		}
 	}
-	if err := h.runLens(ls[0], nil); err != nil {
+	if err := runLens(h, ls[0], nil); err != nil {
 		t.Fatalf("Approve & Build lens: %v", err)
 	}
 	if res := <-done; res.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", res)
 	}
-	if got := h.ed.Mode(s.SessionID); got != "build" {
+	if got := h.Editor.Mode(s.SessionID); got != "build" {
 		t.Fatalf("mode = %q, want build", got)
 	}
 }
@@ -264,26 +217,26 @@ func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
 // TestPromptDuringPendingApproval: a prompt while the approval is pending
 // rejects the plan with its text; both prompt requests get the same result.
 func TestPromptDuringPendingApproval(t *testing.T) {
-	h := start(t, setup{caps: plainCaps(), script: plainPlanScript + `
+	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: plainPlanScript + `
   - expect:
       tool_result_contains: {x: ["Plan rejected by the user. Reason: make it shorter."]}
     text: revising
-`, handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
-	s := h.newSession("plan")
-	first := h.promptAsync(s.SessionID, "plan a greeting")
-	h.awaitMethodCount("window/showMessageRequest", 1)
+`, Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }}})
+	s := h.NewSession("plan")
+	first := h.PromptAsync(s.SessionID, "plan a greeting")
+	h.Await(lsptest.MethodCount("window/showMessageRequest", 1))
 	var second struct {
 		StopReason string `json:"stopReason"`
 		Text       string `json:"text"`
 	}
-	if err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "make it shorter"}, &second); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "make it shorter"}, &second); err != nil {
 		t.Fatalf("prompt during the approval: %v", err)
 	}
 	res := <-first
 	if res.StopReason != "end_turn" || second.StopReason != "end_turn" || second.Text != "revising" {
 		t.Fatalf("results = %+v and %+v", res, second)
 	}
-	if got := h.ed.Mode(s.SessionID); got != "plan" {
+	if got := h.Editor.Mode(s.SessionID); got != "plan" {
 		t.Fatalf("mode = %q, want plan", got)
 	}
 }
@@ -292,7 +245,7 @@ func TestPromptDuringPendingApproval(t *testing.T) {
 // message; the next agentls.prompt answers it (validated: an invalid answer
 // leaves it pending).
 func TestPlainFreeTextQuestion(t *testing.T) {
-	h := start(t, setup{caps: plainCaps(), script: `
+	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: `
 name: free text
 steps:
   - tool_calls:
@@ -301,11 +254,11 @@ steps:
       last_message_contains: ['"branch":"feature-x"']
     text: branch noted
 `})
-	sid, err := h.promptCommand([]any{map[string]any{"text": "ask me"}})
+	sid, err := promptCommand(h, []any{map[string]any{"text": "ask me"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := h.awaitShown("Branch name?")
+	q := h.AwaitShown("Branch name?")
 	for _, want := range []string{"text, matching ^[a-z0-9-]+$", "send your answer as the next prompt"} {
 		if !strings.Contains(q.Message, want) {
 			t.Fatalf("question message lacks %q: %s", want, q.Message)
@@ -313,14 +266,14 @@ steps:
 	}
 	// Invalid: told why, still pending. (Sent as soon as the question shows:
 	// it waits for the asking turn to end.)
-	_, err = h.promptCommand([]any{map[string]any{"text": "Not A Branch"}})
-	if rpcCode(err) != -32602 || !strings.Contains(err.Error(), "still pending") || !strings.Contains(err.Error(), "must match") {
+	_, err = promptCommand(h, []any{map[string]any{"text": "Not A Branch"}})
+	if lsptest.RPCCode(err) != -32602 || !strings.Contains(err.Error(), "still pending") || !strings.Contains(err.Error(), "must match") {
 		t.Fatalf("invalid answer = %v", err)
 	}
-	if _, err := h.promptCommand([]any{map[string]any{"text": "feature-x", "sessionId": sid}}); err != nil {
+	if _, err := promptCommand(h, []any{map[string]any{"text": "feature-x", "sessionId": sid}}); err != nil {
 		t.Fatalf("answer: %v", err)
 	}
-	h.awaitShown("branch noted")
+	h.AwaitShown("branch noted")
 }
 
 // TestPlainMultiQuestionAnswers: several questions are answered by a prompt
@@ -329,28 +282,28 @@ func TestPlainMultiQuestionAnswers(t *testing.T) {
 	const two = `{name: env, question: "Which environment?", schema: {type: string, enum: [dev, prod]}}, {name: count, question: "How many?", schema: {type: integer, minimum: 1}}`
 	for _, tc := range []struct {
 		name   string
-		answer func(h *harness, sid string) error
+		answer func(h *lsptest.Env, sid string) error
 		expect string
 	}{
-		{"name=value", func(h *harness, sid string) error {
-			_, err := h.promptCommand([]any{map[string]any{"text": "env=prod\ncount=3"}})
+		{"name=value", func(h *lsptest.Env, sid string) error {
+			_, err := promptCommand(h, []any{map[string]any{"text": "env=prod\ncount=3"}})
 			return err
 		}, `"count":3,"env":"prod"`},
-		{"json", func(h *harness, sid string) error {
-			_, err := h.promptCommand([]any{map[string]any{"text": `{"env": "dev", "count": 2}`}})
+		{"json", func(h *lsptest.Env, sid string) error {
+			_, err := promptCommand(h, []any{map[string]any{"text": `{"env": "dev", "count": 2}`}})
 			return err
 		}, `"count":2,"env":"dev"`},
-		{"agentls.answer", func(h *harness, sid string) error {
-			return h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": "agentls.answer",
+		{"agentls.answer", func(h *lsptest.Env, sid string) error {
+			return h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.answer",
 				"arguments": []any{map[string]any{"answers": map[string]any{"env": "dev", "count": 1}}}}, nil)
 		}, `"count":1,"env":"dev"`},
-		{"other text withdraws", func(h *harness, sid string) error {
-			_, err := h.promptCommand([]any{map[string]any{"text": "forget it"}})
+		{"other text withdraws", func(h *lsptest.Env, sid string) error {
+			_, err := promptCommand(h, []any{map[string]any{"text": "forget it"}})
 			return err
 		}, "forget it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, setup{caps: plainCaps(), script: `
+			h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: `
 name: two
 steps:
   - tool_calls:
@@ -359,23 +312,23 @@ steps:
       last_message_contains: ['` + tc.expect + `']
     text: thanks
 `})
-			var pr promptResult
-			s := h.newSession("plan")
-			if err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "ask"}, &pr); err != nil || pr.StopReason != "question_pending" {
+			var pr server.PromptResult
+			s := h.NewSession("plan")
+			if err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "ask"}, &pr); err != nil || pr.StopReason != "question_pending" {
 				t.Fatalf("prompt = %+v, %v", pr, err)
 			}
-			q := h.awaitShown("Which environment?")
+			q := h.AwaitShown("Which environment?")
 			if !strings.Contains(q.Message, "count: How many? (a whole number, at least 1)") || !strings.Contains(q.Message, "name=value") {
 				t.Fatalf("question message = %s", q.Message)
 			}
 			// A bad value is refused and the question stays pending.
-			if _, err := h.promptCommand([]any{map[string]any{"text": "env=prod\ncount=0"}}); rpcCode(err) != -32602 {
+			if _, err := promptCommand(h, []any{map[string]any{"text": "env=prod\ncount=0"}}); lsptest.RPCCode(err) != -32602 {
 				t.Fatalf("invalid answer = %v", err)
 			}
 			if err := tc.answer(h, s.SessionID); err != nil {
 				t.Fatalf("answer: %v", err)
 			}
-			h.awaitShown("thanks")
+			h.AwaitShown("thanks")
 		})
 	}
 }
@@ -384,7 +337,7 @@ steps:
 // applyEdit only for open documents; other files (and the plan's status)
 // are written on disk, so no hidden unsaved buffer is left.
 func TestPlainEditsOfUnopenedFiles(t *testing.T) {
-	h := start(t, setup{caps: plainCaps(), files: map[string]string{"a.txt": "one\n", "b.txt": "uno\n"}, script: `
+	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Files: map[string]string{"a.txt": "one\n", "b.txt": "uno\n"}, Script: `
 name: edits
 steps:
   - tool_calls:
@@ -392,19 +345,19 @@ steps:
       - {id: e2, name: edit, args: {path: b.txt, old_string: uno, new_string: dos}}
   - text: edited
 `})
-	if err := h.ed.Open(h.ctx, "b.txt", "uno\n"); err != nil {
+	if err := h.Editor.Open(h.Ctx, "b.txt", "uno\n"); err != nil {
 		t.Fatal(err)
 	}
-	s := h.newSession("build")
-	wantStop(t, h.prompt(s.SessionID, "edit"), "end_turn")
-	if got := h.read("a.txt"); got != "two\n" {
+	s := h.NewSession("build")
+	wantStop(t, h.Prompt(s.SessionID, "edit"), "end_turn")
+	if got := h.Read("a.txt"); got != "two\n" {
 		t.Fatalf("a.txt on disk = %q, want the server's write", got)
 	}
-	if buf, _ := h.ed.Buffer("b.txt"); buf != "dos\n" {
+	if buf, _ := h.Editor.Buffer("b.txt"); buf != "dos\n" {
 		t.Fatalf("b.txt buffer = %q, want the edit applied by the editor", buf)
 	}
 	var targets []string
-	for _, raw := range h.messages("workspace/applyEdit") {
+	for _, raw := range h.Messages("workspace/applyEdit") {
 		for _, f := range []string{"a.txt", "b.txt"} {
 			if strings.Contains(string(raw), f) {
 				targets = append(targets, f)
@@ -420,14 +373,14 @@ steps:
 // refresh lenses when a plan changes; one without it never is.
 func TestPlainCodeLensRefresh(t *testing.T) {
 	for _, refresh := range []bool{true, false} {
-		caps := plainCaps()
+		caps := lsptest.PlainCaps()
 		caps["workspace"].(map[string]any)["codeLens"] = map[string]any{"refreshSupport": refresh}
-		h := start(t, setup{caps: caps, script: plainPlanScript + "  - text: revised\n"})
-		s := h.newSession("plan")
-		wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
+		h := lsptest.Start(t, lsptest.Setup{Caps: caps, Script: plainPlanScript + "  - text: revised\n"})
+		s := h.NewSession("plan")
+		wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
 		if refresh {
-			h.awaitMethodCount("workspace/codeLens/refresh", 1)
-		} else if n := len(h.messages("workspace/codeLens/refresh")); n != 0 {
+			h.Await(lsptest.MethodCount("workspace/codeLens/refresh", 1))
+		} else if n := len(h.Messages("workspace/codeLens/refresh")); n != 0 {
 			t.Fatalf("%d refreshes sent to a client without refreshSupport", n)
 		}
 	}
@@ -437,22 +390,22 @@ func TestPlainCodeLensRefresh(t *testing.T) {
 // fails with the reason and one Error message says it.
 func TestNoAPIKey(t *testing.T) {
 	h := startReal(t, nil, map[string]any{"model": map[string]any{"base_url": "https://api.example.invalid/v1", "name": "gpt-x"}})
-	s := h.newSession("plan")
-	r := h.prompt(s.SessionID, "hi")
+	s := h.NewSession("plan")
+	r := h.Prompt(s.SessionID, "hi")
 	wantStop(t, r, "error")
 	const want = "no API key: set OPENAI_API_KEY, or model.api_key_env in .agentls.yaml, or point OPENAI_BASE_URL at a local server such as Ollama"
-	if !strings.Contains(r.Error.String(), want) {
+	if r.Error == nil || !strings.Contains(r.Error.Message, want) {
 		t.Fatalf("prompt error = %s", r.Error)
 	}
-	m := h.awaitShown(want)
+	m := h.AwaitShown(want)
 	if m.Type != 1 {
 		t.Fatalf("message = %+v, want an Error", m)
 	}
-	if n := len(h.shown()); n != 1 {
-		t.Fatalf("%d messages, want one: %+v", n, h.shown())
+	if n := len(h.Shown()); n != 1 {
+		t.Fatalf("%d messages, want one: %+v", n, h.Shown())
 	}
 	var check map[string]any
-	if err := h.ed.Call(h.ctx, "agent/checkModel", map[string]any{}, &check); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/checkModel", map[string]any{}, &check); err != nil {
 		t.Fatal(err)
 	}
 	if check["ok"] != false || !strings.Contains(check["message"].(string), "no API key") || check["baseUrl"] != "https://api.example.invalid/v1" {
@@ -494,7 +447,7 @@ func TestCheckModel(t *testing.T) {
 				BaseURL  string `json:"baseUrl"`
 				Message  string `json:"message"`
 			}
-			if err := h.ed.Call(h.ctx, "agent/checkModel", map[string]any{}, &check); err != nil {
+			if err := h.Editor.Call(h.Ctx, "agent/checkModel", map[string]any{}, &check); err != nil {
 				t.Fatal(err)
 			}
 			if check.OK != tc.ok || !strings.Contains(check.Message, tc.message) || check.Provider != "openai" || check.Model != "gpt-x" || check.BaseURL != srv.URL+"/v1" {

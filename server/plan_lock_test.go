@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -47,30 +49,30 @@ var lockedAttempts = []string{"w", "e", "pe", "pw", "t", "mv", "onto", "rm"}
 
 // checkPlannerRefused checks the planner's attempts: each refused with the
 // plan's own sentence, none with the plan-mode one; the plan unchanged.
-func (h *harness) checkPlannerRefused(want string) {
-	h.t.Helper()
+func checkPlannerRefused(h *lsptest.Env, want string) {
+	h.T.Helper()
 	for _, id := range lockedAttempts {
-		ok, _, errText := h.planToolResult(id)
+		ok, _, errText := planToolResult(h, id)
 		if ok || errText != lockedMsg {
-			h.t.Errorf("%s: success %v, error %q, want %q", id, ok, errText, lockedMsg)
+			h.T.Errorf("%s: success %v, error %q, want %q", id, ok, errText, lockedMsg)
 		}
 	}
-	if ok, _, errText := h.planToolResult("own"); !ok {
-		h.t.Errorf("the planner's own plan: %s", errText)
+	if ok, _, errText := planToolResult(h, "own"); !ok {
+		h.T.Errorf("the planner's own plan: %s", errText)
 	}
-	if got := h.read(lockedPlan); got != want {
-		h.t.Fatalf("the plan being built changed:\n%s\nwant\n%s", got, want)
+	if got := h.Read(lockedPlan); got != want {
+		h.T.Fatalf("the plan being built changed:\n%s\nwant\n%s", got, want)
 	}
-	if _, err := os.Stat(filepath.Join(h.dir, "plans", "y.plan")); !os.IsNotExist(err) {
-		h.t.Fatalf("plans/y.plan exists (err %v)", err)
+	if _, err := os.Stat(filepath.Join(h.Dir, "plans", "y.plan")); !os.IsNotExist(err) {
+		h.T.Fatalf("plans/y.plan exists (err %v)", err)
 	}
-	if got := h.read("plans/other.plan"); got != "other\n" {
-		h.t.Fatalf("plans/other.plan = %q", got)
+	if got := h.Read("plans/other.plan"); got != "other\n" {
+		h.T.Fatalf("plans/other.plan = %q", got)
 	}
 }
 
 func TestPlanBeingBuiltIsLocked(t *testing.T) {
-	noResourceOps := fullCaps()
+	noResourceOps := lsptest.FullCaps()
 	noResourceOps["workspace"] = map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}
 	const userStep = "- [ ] three (user)\n"
 	tests := []struct {
@@ -78,22 +80,22 @@ func TestPlanBeingBuiltIsLocked(t *testing.T) {
 		caps     map[string]any
 		initOpts map[string]any
 		// change is the user's change of the plan outside the agent.
-		change func(h *harness, text string)
+		change func(h *lsptest.Env, text string)
 	}{
 		{"editor, resourceOperations", nil, nil, editorChange},
 		{"editor, no resourceOperations", noResourceOps, nil, editorChange},
-		{"checkout, edits on disk", nil, map[string]any{"edits": "disk"}, func(h *harness, text string) {
-			if err := os.WriteFile(filepath.Join(h.dir, lockedPlan), []byte(text+userStep), 0o644); err != nil {
-				h.t.Fatal(err)
+		{"checkout, edits on disk", nil, map[string]any{"edits": "disk"}, func(h *lsptest.Env, text string) {
+			if err := os.WriteFile(filepath.Join(h.Dir, lockedPlan), []byte(text+userStep), 0o644); err != nil {
+				h.T.Fatal(err)
 			}
 		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, setup{
-				caps: tc.caps, initOpts: tc.initOpts,
-				files: map[string]string{lockedPlan: lockedPlanText, "plans/other.plan": "other\n"},
-				script: `
+			h := lsptest.Start(t, lsptest.Setup{
+				Caps: tc.caps, InitOpts: tc.initOpts,
+				Files: map[string]string{lockedPlan: lockedPlanText, "plans/other.plan": "other\n"},
+				Script: `
 name: plan-lock
 steps:` + plannerAttempts + `
   - tool_calls:
@@ -111,50 +113,50 @@ steps:` + plannerAttempts + `
       system_contains: ["Source: plans/x.plan (changed since approval", "What changed since approval:", "+- [ ] three (user)", "- [x] one"]
 `,
 			})
-			var builder sessionInfo
-			if err := h.command("agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
+			var builder agent.Info
+			if err := command(h, "agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
 				t.Fatalf("buildPlan: %v", err)
 			}
 			approved := strings.Replace(lockedPlanText, "status: draft", "status: approved", 1)
-			planner := h.newSession("plan")
-			wantStop(t, h.prompt(planner.SessionID, "rewrite plans/x.plan"), "end_turn")
-			h.checkPlannerRefused(approved)
+			planner := h.NewSession("plan")
+			wantStop(t, h.Prompt(planner.SessionID, "rewrite plans/x.plan"), "end_turn")
+			checkPlannerRefused(h, approved)
 
-			wantStop(t, h.prompt(builder.SessionID, "build"), "end_turn")
+			wantStop(t, h.Prompt(builder.SessionID, "build"), "end_turn")
 			ticked := strings.Replace(approved, "- [ ] one", "- [x] one", 1)
-			if got := h.currentText(lockedPlan); got != ticked {
+			if got := currentText(h, lockedPlan); got != ticked {
 				t.Fatalf("plan after the tick =\n%s\nwant\n%s", got, ticked)
 			}
 
 			tc.change(h, ticked)
-			n := len(h.planEntries(h.ed.Messages(), builder.SessionID))
-			wantStop(t, h.prompt(builder.SessionID, "go on"), "end_turn")
+			n := len(planEntries(h, h.Editor.Messages(), builder.SessionID))
+			wantStop(t, h.Prompt(builder.SessionID, "go on"), "end_turn")
 			// The builder's request saw the change; the user got a plan update
 			// with the new step (for a checkout, from that check alone).
-			h.awaitPlanUpdate(builder.SessionID, n, lockedPlan+": [x] one | [>] two | [ ] three (user)")
+			awaitPlanUpdate(h, builder.SessionID, n, lockedPlan+": [x] one | [>] two | [ ] three (user)")
 		})
 	}
 }
 
 // editorChange is the user adding a step in the editor (an unsaved buffer).
-func editorChange(h *harness, text string) {
-	h.t.Helper()
-	if err := h.ed.Open(h.ctx, lockedPlan, text); err != nil {
-		h.t.Fatal(err)
+func editorChange(h *lsptest.Env, text string) {
+	h.T.Helper()
+	if err := h.Editor.Open(h.Ctx, lockedPlan, text); err != nil {
+		h.T.Fatal(err)
 	}
 	end := workspace.Position{Line: uint32(strings.Count(text, "\n"))}
-	if err := h.ed.Change(h.ctx, lockedPlan, workspace.TextEdit{Range: workspace.Range{Start: end, End: end}, NewText: "- [ ] three (user)\n"}); err != nil {
-		h.t.Fatal(err)
+	if err := h.Editor.Change(h.Ctx, lockedPlan, workspace.TextEdit{Range: workspace.Range{Start: end, End: end}, NewText: "- [ ] three (user)\n"}); err != nil {
+		h.T.Fatal(err)
 	}
 }
 
 // currentText is a file as the user sees it: the editor's buffer if open,
 // else the disk.
-func (h *harness) currentText(rel string) string {
-	if text, ok := h.ed.Buffer(rel); ok {
+func currentText(h *lsptest.Env, rel string) string {
+	if text, ok := h.Editor.Buffer(rel); ok {
 		return text
 	}
-	return h.read(rel)
+	return h.Read(rel)
 }
 
 // TestPlanLockSurvivesRestart: the lock comes from the session files, so a
@@ -162,20 +164,20 @@ func (h *harness) currentText(rel string) string {
 // disk) still writes the plan, with no "changed since approval".
 func TestPlanLockSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
-	h := start(t, setup{dir: dir, files: map[string]string{lockedPlan: lockedPlanText, "plans/other.plan": "other\n"}})
-	var builder sessionInfo
-	if err := h.command("agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
+	h := lsptest.Start(t, lsptest.Setup{Dir: dir, Files: map[string]string{lockedPlan: lockedPlanText, "plans/other.plan": "other\n"}})
+	var builder agent.Info
+	if err := command(h, "agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
 		t.Fatalf("buildPlan: %v", err)
 	}
 	approved := strings.Replace(lockedPlanText, "status: draft", "status: approved", 1)
-	if got := h.read(lockedPlan); got != approved {
+	if got := h.Read(lockedPlan); got != approved {
 		t.Fatalf("plan after buildPlan =\n%s", got)
 	}
-	if err := h.ed.Shutdown(h.ctx); err != nil {
+	if err := h.Editor.Shutdown(h.Ctx); err != nil {
 		t.Fatalf("shutdown: %v", err)
 	}
 
-	h2 := start(t, setup{dir: dir, script: `
+	h2 := lsptest.Start(t, lsptest.Setup{Dir: dir, Script: `
 name: plan-lock-restart
 steps:` + plannerAttempts + `
   - tool_calls:
@@ -187,11 +189,11 @@ steps:` + plannerAttempts + `
     expect:
       tool_result_contains: {tick: ['"success":true']}
 `})
-	planner := h2.newSession("plan")
-	wantStop(t, h2.prompt(planner.SessionID, "rewrite plans/x.plan"), "end_turn")
-	h2.checkPlannerRefused(approved)
-	wantStop(t, h2.prompt(builder.SessionID, "build"), "end_turn")
-	if got := h2.currentText(lockedPlan); !strings.Contains(got, "- [x] one") {
+	planner := h2.NewSession("plan")
+	wantStop(t, h2.Prompt(planner.SessionID, "rewrite plans/x.plan"), "end_turn")
+	checkPlannerRefused(h2, approved)
+	wantStop(t, h2.Prompt(builder.SessionID, "build"), "end_turn")
+	if got := currentText(h2, lockedPlan); !strings.Contains(got, "- [x] one") {
 		t.Fatalf("the builder could not tick after the restart:\n%s", got)
 	}
 }

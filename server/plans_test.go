@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,10 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -41,11 +44,11 @@ type lens struct {
 }
 
 // lensesOf asks for the code lenses of a workspace file.
-func (h *harness) lensesOf(rel string) []lens {
-	h.t.Helper()
+func lensesOf(h *lsptest.Env, rel string) []lens {
+	h.T.Helper()
 	var out []lens
-	if err := h.ed.Call(h.ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": h.ed.URI(rel)}}, &out); err != nil {
-		h.t.Fatalf("codeLens %s: %v", rel, err)
+	if err := h.Editor.Call(h.Ctx, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": h.Editor.URI(rel)}}, &out); err != nil {
+		h.T.Fatalf("codeLens %s: %v", rel, err)
 	}
 	return out
 }
@@ -64,22 +67,22 @@ func renderLenses(ls []lens) []string {
 }
 
 // runLens executes a lens's command as an editor does.
-func (h *harness) runLens(l lens, result any) error {
+func runLens(h *lsptest.Env, l lens, result any) error {
 	args := l.Command.Arguments
 	if args == nil {
 		args = []json.RawMessage{}
 	}
-	return h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": l.Command.Command, "arguments": args}, result)
+	return h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": l.Command.Command, "arguments": args}, result)
 }
 
 // command runs workspace/executeCommand with one argument object.
-func (h *harness) command(name string, arg any, result any) error {
-	return h.ed.Call(h.ctx, "workspace/executeCommand", map[string]any{"command": name, "arguments": []any{arg}}, result)
+func command(h *lsptest.Env, name string, arg any, result any) error {
+	return h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": name, "arguments": []any{arg}}, result)
 }
 
 // planEntries renders the plan updates of a session, one string each:
 // "[x] one | [>] two" (completed, in progress, pending "[ ]").
-func (h *harness) planEntries(ms []lspclient.Message, sid string) []string {
+func planEntries(h *lsptest.Env, ms []lspclient.Message, sid string) []string {
 	var out []string
 	for _, m := range ms {
 		if m.Method != "agent/update" {
@@ -111,29 +114,29 @@ func (h *harness) planEntries(ms []lspclient.Message, sid string) []string {
 
 // awaitPlanUpdate waits for a plan update of sid, after the first `after`
 // ones, that renders as want.
-func (h *harness) awaitPlanUpdate(sid string, after int, want string) int {
-	h.t.Helper()
+func awaitPlanUpdate(h *lsptest.Env, sid string, after int, want string) int {
+	h.T.Helper()
 	at := -1
-	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		got := h.planEntries(ms, sid)
-		for i := after; i < len(got); i++ {
-			if got[i] == want {
-				at = i
-				return true
+	h.Await(lsptest.Expectation{
+		Description: fmt.Sprintf("plan update %q of session %s (after the first %d)", want, sid, after),
+		Check: func(s lsptest.State) lsptest.Verdict {
+			got := planEntries(h, s.Messages, sid)
+			for i := after; i < len(got); i++ {
+				if got[i] == want {
+					at = i
+					return lsptest.Met
+				}
 			}
-		}
-		return false
+			return lsptest.Unmet
+		},
 	})
-	if err != nil {
-		h.t.Fatalf("waiting for plan update %q of %s: %v (got %q)", want, sid, err, h.planEntries(h.ed.Messages(), sid))
-	}
 	return at
 }
 
 // applyEditLabels lists the labels of the workspace/applyEdit requests.
-func (h *harness) applyEditLabels() []string {
+func applyEditLabels(h *lsptest.Env) []string {
 	var out []string
-	for _, raw := range h.messages("workspace/applyEdit") {
+	for _, raw := range h.Messages("workspace/applyEdit") {
 		var p struct {
 			Label string `json:"label"`
 		}
@@ -155,8 +158,8 @@ func countContaining(list []string, sub string) int {
 }
 
 func TestPlanCodeLensesAndArchive(t *testing.T) {
-	h := start(t, setup{files: map[string]string{"plans/lens.plan": lensPlan, "notes.txt": "- [ ] x\n"}})
-	got := renderLenses(h.lensesOf("plans/lens.plan"))
+	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{"plans/lens.plan": lensPlan, "notes.txt": "- [ ] x\n"}})
+	got := renderLenses(lensesOf(h, "plans/lens.plan"))
 	want := []string{
 		`Approve & Build → agentls.buildPlan {"path":"plans/lens.plan"}`,
 		`1/2 steps done → agentls.showPlan {"path":"plans/lens.plan"}`,
@@ -165,43 +168,43 @@ func TestPlanCodeLensesAndArchive(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("lenses = %q, want %q", got, want)
 	}
-	if got := h.lensesOf("notes.txt"); len(got) != 0 {
+	if got := lensesOf(h, "notes.txt"); len(got) != 0 {
 		t.Fatalf("lenses on a file that is not a plan: %q", renderLenses(got))
 	}
 	// The lens's progress follows the open buffer.
-	if err := h.ed.Open(h.ctx, "plans/lens.plan", strings.Replace(lensPlan, "- [ ] two", "- [x] two\n- [ ] three", 1)); err != nil {
+	if err := h.Editor.Open(h.Ctx, "plans/lens.plan", strings.Replace(lensPlan, "- [ ] two", "- [x] two\n- [ ] three", 1)); err != nil {
 		t.Fatal(err)
 	}
-	if got := renderLenses(h.lensesOf("plans/lens.plan")); got[1] != `2/3 steps done → agentls.showPlan {"path":"plans/lens.plan"}` {
+	if got := renderLenses(lensesOf(h, "plans/lens.plan")); got[1] != `2/3 steps done → agentls.showPlan {"path":"plans/lens.plan"}` {
 		t.Fatalf("lenses on the buffer = %q", got)
 	}
-	if err := h.ed.CloseDocument(h.ctx, "plans/lens.plan"); err != nil {
+	if err := h.Editor.CloseDocument(h.Ctx, "plans/lens.plan"); err != nil {
 		t.Fatal(err)
 	}
 
 	// Archive: only the status changes, through the editor.
 	var res map[string]string
-	if err := h.runLens(h.lensesOf("plans/lens.plan")[2], &res); err != nil {
+	if err := runLens(h, lensesOf(h, "plans/lens.plan")[2], &res); err != nil {
 		t.Fatalf("archive lens: %v", err)
 	}
 	if res["path"] != "plans/lens.plan" || res["status"] != "archived" {
 		t.Fatalf("archive result = %v", res)
 	}
-	if got, want := h.read("plans/lens.plan"), withStatus(lensPlan, "archived"); got != want {
+	if got, want := h.Read("plans/lens.plan"), withStatus(lensPlan, "archived"); got != want {
 		t.Fatalf("archived plan =\n%s\nwant\n%s", got, want)
 	}
-	if n := countContaining(h.applyEditLabels(), "archived"); n != 1 {
+	if n := countContaining(applyEditLabels(h), "archived"); n != 1 {
 		t.Fatalf("%d applyEdit for the archive, want 1", n)
 	}
 	// An archived plan shows only its status and progress; archiving again changes nothing.
-	if got := renderLenses(h.lensesOf("plans/lens.plan")); !slices.Equal(got, []string{
+	if got := renderLenses(lensesOf(h, "plans/lens.plan")); !slices.Equal(got, []string{
 		`Status: archived → agentls.showPlan {"path":"plans/lens.plan"}`, `1/2 steps done → agentls.showPlan {"path":"plans/lens.plan"}`}) {
 		t.Fatalf("lenses on an archived plan = %q", got)
 	}
-	if err := h.command("agentls.archivePlan", map[string]any{"path": h.ed.URI("plans/lens.plan")}, &res); err != nil {
+	if err := command(h, "agentls.archivePlan", map[string]any{"path": h.Editor.URI("plans/lens.plan")}, &res); err != nil {
 		t.Fatalf("archive again (by URI): %v", err)
 	}
-	if n := len(h.messages("workspace/applyEdit")); n != 1 {
+	if n := len(h.Messages("workspace/applyEdit")); n != 1 {
 		t.Fatalf("%d applyEdit after archiving twice, want 1", n)
 	}
 }
@@ -212,74 +215,75 @@ func TestPlanCodeLensesAndArchive(t *testing.T) {
 // plan as `plan` updates; ticking the last step makes it implemented.
 func TestBuildLensAndUserEdits(t *testing.T) {
 	const rel = "plans/u.plan"
-	h := start(t, setup{files: map[string]string{rel: lensPlan}})
-	var s1 sessionInfo
-	if err := h.runLens(h.lensesOf(rel)[0], &s1); err != nil {
+	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{rel: lensPlan}})
+	var s1 agent.Info
+	if err := runLens(h, lensesOf(h, rel)[0], &s1); err != nil {
 		t.Fatalf("build lens: %v", err)
 	}
 	if s1.Mode != "build" || s1.PlanFile == nil || *s1.PlanFile != rel || s1.Title != "Lens plan" {
 		t.Fatalf("build lens session = %+v", s1)
 	}
-	if got := h.ed.Mode(s1.SessionID); got != "build" {
+	if got := h.Editor.Mode(s1.SessionID); got != "build" {
 		t.Fatalf("status bar = %q, want build", got)
 	}
 	approved := withStatus(lensPlan, "approved")
-	if got := h.read(rel); got != approved {
+	if got := h.Read(rel); got != approved {
 		t.Fatalf("plan after the build lens =\n%s\nwant only the status approved", got)
 	}
-	h.awaitPlanUpdate(s1.SessionID, 0, rel+": [x] one | [>] two")
-	var s2 sessionInfo
-	if err := h.command("agentls.buildPlan", map[string]any{"path": rel}, &s2); err != nil {
+	awaitPlanUpdate(h, s1.SessionID, 0, rel+": [x] one | [>] two")
+	var s2 agent.Info
+	if err := command(h, "agentls.buildPlan", map[string]any{"path": rel}, &s2); err != nil {
 		t.Fatalf("buildPlan: %v", err)
 	}
-	n1, n2 := len(h.planEntries(h.ed.Messages(), s1.SessionID)), h.awaitPlanUpdate(s2.SessionID, 0, rel+": [x] one | [>] two")+1
+	n1, n2 := len(planEntries(h, h.Editor.Messages(), s1.SessionID)), awaitPlanUpdate(h, s2.SessionID, 0, rel+": [x] one | [>] two")+1
 
 	// The user renames a step in the editor: both sessions hear of it.
-	if err := h.ed.Open(h.ctx, rel, approved); err != nil {
+	if err := h.Editor.Open(h.Ctx, rel, approved); err != nil {
 		t.Fatal(err)
 	}
 	line := uint32(slices.Index(strings.Split(approved, "\n"), "- [ ] two"))
-	if err := h.ed.Change(h.ctx, rel, workspace.TextEdit{Range: workspace.Range{Start: pos(line, 6), End: pos(line, 9)}, NewText: "two, carefully"}); err != nil {
+	if err := h.Editor.Change(h.Ctx, rel, workspace.TextEdit{Range: workspace.Range{Start: pos(line, 6), End: pos(line, 9)}, NewText: "two, carefully"}); err != nil {
 		t.Fatal(err)
 	}
-	n1 = h.awaitPlanUpdate(s1.SessionID, n1, rel+": [x] one | [>] two, carefully") + 1
-	n2 = h.awaitPlanUpdate(s2.SessionID, n2, rel+": [x] one | [>] two, carefully") + 1
+	n1 = awaitPlanUpdate(h, s1.SessionID, n1, rel+": [x] one | [>] two, carefully") + 1
+	n2 = awaitPlanUpdate(h, s2.SessionID, n2, rel+": [x] one | [>] two, carefully") + 1
 
 	// The user ticks the last step: the plan becomes implemented, in the buffer.
-	if err := h.ed.Change(h.ctx, rel, workspace.TextEdit{Range: workspace.Range{Start: pos(line, 3), End: pos(line, 4)}, NewText: "x"}); err != nil {
+	if err := h.Editor.Change(h.Ctx, rel, workspace.TextEdit{Range: workspace.Range{Start: pos(line, 3), End: pos(line, 4)}, NewText: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	n1 = h.awaitPlanUpdate(s1.SessionID, n1, rel+": [x] one | [x] two, carefully") + 1
-	n2 = h.awaitPlanUpdate(s2.SessionID, n2, rel+": [x] one | [x] two, carefully") + 1
+	n1 = awaitPlanUpdate(h, s1.SessionID, n1, rel+": [x] one | [x] two, carefully") + 1
+	n2 = awaitPlanUpdate(h, s2.SessionID, n2, rel+": [x] one | [x] two, carefully") + 1
 	done := strings.Replace(withStatus(lensPlan, "implemented"), "- [ ] two", "- [x] two, carefully", 1)
 	// The server sends s1 its plan update once the editor applied the edit.
-	if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		marked := false
-		for _, m := range ms {
-			p := string(m.Params)
-			if m.Method == "workspace/applyEdit" && strings.Contains(p, "implemented") {
-				marked = true
-			} else if marked && m.Method == "agent/update" && strings.Contains(p, s1.SessionID) && strings.Contains(p, `"sessionUpdate":"plan"`) {
-				return true
+	h.Await(lsptest.Expectation{
+		Description: "the plan marked implemented (a workspace/applyEdit), then a plan update of session " + s1.SessionID,
+		Check: func(s lsptest.State) lsptest.Verdict {
+			marked := false
+			for _, m := range s.Messages {
+				p := string(m.Params)
+				if m.Method == "workspace/applyEdit" && strings.Contains(p, "implemented") {
+					marked = true
+				} else if marked && m.Method == "agent/update" && strings.Contains(p, s1.SessionID) && strings.Contains(p, `"sessionUpdate":"plan"`) {
+					return lsptest.Met
+				}
 			}
-		}
-		return false
-	}); err != nil {
-		t.Fatalf("waiting for the plan to be marked implemented: %v (applyEdit labels %q)", err, h.applyEditLabels())
-	}
-	if b, _ := h.ed.Buffer(rel); b != done {
+			return lsptest.Unmet
+		},
+	})
+	if b, _ := h.Editor.Buffer(rel); b != done {
 		t.Fatalf("buffer =\n%s\nwant\n%s", b, done)
 	}
 	// Saving reports the plan again; by then the status was set exactly once.
-	if err := h.ed.Save(h.ctx, rel); err != nil {
+	if err := h.Editor.Save(h.Ctx, rel); err != nil {
 		t.Fatal(err)
 	}
-	h.awaitPlanUpdate(s1.SessionID, n1, rel+": [x] one | [x] two, carefully")
-	h.awaitPlanUpdate(s2.SessionID, n2, rel+": [x] one | [x] two, carefully")
-	if n := countContaining(h.applyEditLabels(), "implemented"); n != 1 {
-		t.Fatalf("%d applyEdit marking the plan implemented, want 1: %q", n, h.applyEditLabels())
+	awaitPlanUpdate(h, s1.SessionID, n1, rel+": [x] one | [x] two, carefully")
+	awaitPlanUpdate(h, s2.SessionID, n2, rel+": [x] one | [x] two, carefully")
+	if n := countContaining(applyEditLabels(h), "implemented"); n != 1 {
+		t.Fatalf("%d applyEdit marking the plan implemented, want 1: %q", n, applyEditLabels(h))
 	}
-	if got := h.read(rel); got != done {
+	if got := h.Read(rel); got != done {
 		t.Fatalf("saved plan =\n%s\nwant\n%s", got, done)
 	}
 }
@@ -289,9 +293,9 @@ func TestBuildLensAndUserEdits(t *testing.T) {
 // changes besides the tick).
 func TestBuilderTickMakesPlanImplemented(t *testing.T) {
 	const rel = "plans/b.plan"
-	h := start(t, setup{
-		files: map[string]string{rel: lensPlan},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Files: map[string]string{rel: lensPlan},
+		Script: `
 name: tick
 steps:
   - expect:
@@ -303,25 +307,25 @@ steps:
       tool_result_contains: {t: ['"success":true']}
 `,
 	})
-	var s sessionInfo
-	if err := h.command("agentls.buildPlan", map[string]any{"path": rel}, &s); err != nil {
+	var s agent.Info
+	if err := command(h, "agentls.buildPlan", map[string]any{"path": rel}, &s); err != nil {
 		t.Fatalf("buildPlan: %v", err)
 	}
-	if r := h.prompt(s.SessionID, "build it"); r.StopReason != "end_turn" {
+	if r := h.Prompt(s.SessionID, "build it"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	if h.model.Remaining() != 0 {
-		t.Fatalf("script has %d steps left", h.model.Remaining())
+	if h.Model.Remaining() != 0 {
+		t.Fatalf("script has %d steps left", h.Model.Remaining())
 	}
 	want := strings.Replace(withStatus(lensPlan, "implemented"), "- [ ] two", "- [x] two", 1)
-	if got := h.read(rel); got != want {
+	if got := h.Read(rel); got != want {
 		t.Fatalf("plan =\n%s\nwant\n%s", got, want)
 	}
-	got := h.planEntries(h.ed.Messages(), s.SessionID)
+	got := planEntries(h, h.Editor.Messages(), s.SessionID)
 	if len(got) == 0 || got[len(got)-1] != rel+": [x] one | [x] two" {
 		t.Fatalf("plan updates = %q", got)
 	}
-	if got := renderLenses(h.lensesOf(rel)); got[1] != `2/2 steps done → agentls.showPlan {"path":"plans/b.plan"}` {
+	if got := renderLenses(lensesOf(h, rel)); got[1] != `2/2 steps done → agentls.showPlan {"path":"plans/b.plan"}` {
 		t.Fatalf("lenses = %q", got)
 	}
 }
@@ -333,9 +337,9 @@ func TestApproveAndRejectThroughLensAndCommands(t *testing.T) {
 	const rel = "plans/greet.plan"
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"dismissed": true})},
+		Script: `
 name: lens-approval
 steps:
   - tool_calls:
@@ -354,40 +358,30 @@ steps:
       system_contains: ["You are in BUILD mode", "Write hello.txt with a greeting"]
 `,
 	})
-	s := h.newSession("plan")
-	done := h.promptAsync(s.SessionID, "plan a greeting")
+	s := h.NewSession("plan")
+	done := h.PromptAsync(s.SessionID, "plan a greeting")
 	awaitAskCount := func(n int) {
 		t.Helper()
-		if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-			c := 0
-			for _, m := range ms {
-				if m.Method == "agent/askUser" {
-					c++
-				}
-			}
-			return c >= n
-		}); err != nil {
-			t.Fatalf("waiting for approval %d: %v", n, err)
-		}
+		h.Await(lsptest.MethodCount("agent/askUser", n))
 	}
 	awaitAskCount(1)
 	approveLens := `Approve & Build → agentls.approvePlan {"sessionId":"` + s.SessionID + `"}`
-	if got := renderLenses(h.lensesOf(rel)); got[0] != approveLens {
+	if got := renderLenses(lensesOf(h, rel)); got[0] != approveLens {
 		t.Fatalf("lenses while the approval waits = %q", got)
 	}
-	var info sessionInfo
-	if err := h.command("agentls.rejectPlan", map[string]any{"sessionId": s.SessionID, "reason": "too vague"}, &info); err != nil {
+	var info agent.Info
+	if err := command(h, "agentls.rejectPlan", map[string]any{"sessionId": s.SessionID, "reason": "too vague"}, &info); err != nil {
 		t.Fatalf("rejectPlan: %v", err)
 	}
 	if info.Mode != "plan" {
 		t.Fatalf("after rejectPlan: %+v", info)
 	}
 	awaitAskCount(2)
-	lenses := h.lensesOf(rel)
+	lenses := lensesOf(h, rel)
 	if got := renderLenses(lenses); got[0] != approveLens {
 		t.Fatalf("lenses while the second approval waits = %q", got)
 	}
-	if err := h.runLens(lenses[0], &info); err != nil {
+	if err := runLens(h, lenses[0], &info); err != nil {
 		t.Fatalf("approve lens: %v", err)
 	}
 	if info.Mode != "build" || info.PlanFile == nil || *info.PlanFile != rel {
@@ -396,15 +390,15 @@ steps:
 	if r := <-done; r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	if h.model.Remaining() != 0 {
-		t.Fatalf("script has %d steps left", h.model.Remaining())
+	if h.Model.Remaining() != 0 {
+		t.Fatalf("script has %d steps left", h.Model.Remaining())
 	}
-	plan, err := workspace.ParsePlan(h.read(rel))
+	plan, err := workspace.ParsePlan(h.Read(rel))
 	if err != nil || plan.Meta == nil || plan.Meta.Status != workspace.PlanApproved {
 		t.Fatalf("plan status after approval: %+v (%v)", plan.Meta, err)
 	}
 	// Nobody waits now and the plan is approved: its status shows instead.
-	if got := renderLenses(h.lensesOf(rel)); got[0] != `Status: approved → agentls.showPlan {"path":"plans/greet.plan"}` {
+	if got := renderLenses(lensesOf(h, rel)); got[0] != `Status: approved → agentls.showPlan {"path":"plans/greet.plan"}` {
 		t.Fatalf("lenses after the approval = %q", got)
 	}
 }
@@ -459,12 +453,12 @@ func TestExecuteCommands(t *testing.T) {
 	if got := initializeCommands(t); !slices.Equal(got, want) {
 		t.Fatalf("declared commands = %q, want %q", got, want)
 	}
-	h := start(t, setup{
-		script: "name: hi\nsteps:\n  - text: hello\n",
-		files:  map[string]string{"plans/p.plan": lensPlan, "plans/broken.plan": "---\ntitle: never closed\n", "notes.txt": "x\n"},
+	h := lsptest.Start(t, lsptest.Setup{
+		Script: "name: hi\nsteps:\n  - text: hello\n",
+		Files:  map[string]string{"plans/p.plan": lensPlan, "plans/broken.plan": "---\ntitle: never closed\n", "notes.txt": "x\n"},
 	})
-	var s sessionInfo
-	if err := h.command("agentls.newSession", map[string]any{"mode": "build", "title": "by command"}, &s); err != nil {
+	var s agent.Info
+	if err := command(h, "agentls.newSession", map[string]any{"mode": "build", "title": "by command"}, &s); err != nil {
 		t.Fatalf("newSession: %v", err)
 	}
 	if s.Mode != "build" || s.Title != "by command" || s.SessionID == "" {
@@ -476,23 +470,19 @@ func TestExecuteCommands(t *testing.T) {
 		SessionID string `json:"sessionId"`
 		Started   bool   `json:"started"`
 	}
-	if err := h.command("agentls.prompt", map[string]any{"sessionId": s.SessionID, "text": "hi"}, &started); err != nil || !started.Started || started.SessionID != s.SessionID {
+	if err := command(h, "agentls.prompt", map[string]any{"sessionId": s.SessionID, "text": "hi"}, &started); err != nil || !started.Started || started.SessionID != s.SessionID {
 		t.Fatalf("prompt = %+v, %v", started, err)
 	}
-	if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		return slices.ContainsFunc(ms, func(m lspclient.Message) bool { return strings.Contains(string(m.Params), `"usage_update"`) })
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.command("agentls.setMode", map[string]any{"sessionId": s.SessionID, "mode": "plan"}, &s); err != nil || s.Mode != "plan" {
+	h.Await(lsptest.MessageMatching("a usage_update", func(m lspclient.Message) bool { return strings.Contains(string(m.Params), `"usage_update"`) }))
+	if err := command(h, "agentls.setMode", map[string]any{"sessionId": s.SessionID, "mode": "plan"}, &s); err != nil || s.Mode != "plan" {
 		t.Fatalf("setMode = %+v, %v", s, err)
 	}
 	var null json.RawMessage
-	if err := h.command("agentls.cancel", map[string]any{"sessionId": s.SessionID}, &null); err != nil || string(null) != "null" {
+	if err := command(h, "agentls.cancel", map[string]any{"sessionId": s.SessionID}, &null); err != nil || string(null) != "null" {
 		t.Fatalf("cancel = %s, %v", null, err)
 	}
-	var b sessionInfo
-	if err := h.command("agentls.buildPlan", map[string]any{"path": h.ed.URI("plans/p.plan")}, &b); err != nil || b.PlanFile == nil || *b.PlanFile != "plans/p.plan" {
+	var b agent.Info
+	if err := command(h, "agentls.buildPlan", map[string]any{"path": h.Editor.URI("plans/p.plan")}, &b); err != nil || b.PlanFile == nil || *b.PlanFile != "plans/p.plan" {
 		t.Fatalf("buildPlan by URI = %+v, %v", b, err)
 	}
 
@@ -515,13 +505,13 @@ func TestExecuteCommands(t *testing.T) {
 	}
 	for _, tc := range errs {
 		t.Run(tc.command, func(t *testing.T) {
-			err := h.command(tc.command, tc.arg, nil)
-			if rpcCode(err) != -32602 || !strings.Contains(err.Error(), tc.want) {
+			err := command(h, tc.command, tc.arg, nil)
+			if lsptest.RPCCode(err) != -32602 || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("%s(%v) = %v, want -32602 containing %q", tc.command, tc.arg, err, tc.want)
 			}
 		})
 	}
-	if got := h.read("plans/broken.plan"); got != "---\ntitle: never closed\n" {
+	if got := h.Read("plans/broken.plan"); got != "---\ntitle: never closed\n" {
 		t.Fatalf("a failed archive changed the plan: %q", got)
 	}
 }

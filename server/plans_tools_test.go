@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -34,27 +35,24 @@ const structuredPlanArgs = `{goal: "Let users log in with a JWT.\nSessions stay 
 var generatedPlanRE = regexp.MustCompile(`^plans/[a-z]+-[a-z]+-[a-z]+\.plan$`)
 
 // planToolResult decodes the rawOutput of the tool_call_update of call id.
-func (h *harness) planToolResult(id string) (ok bool, result json.RawMessage, errText string) {
-	h.t.Helper()
-	for _, u := range h.updates("tool_call_update") {
-		if u["toolCallId"] != id {
+func planToolResult(h *lsptest.Env, id string) (ok bool, result json.RawMessage, errText string) {
+	h.T.Helper()
+	for _, u := range lsptest.Updates[agent.UpdateToolCallDone](h, "tool_call_update") {
+		if u.ToolCallID != id {
 			continue
 		}
-		b, err := json.Marshal(u["rawOutput"])
-		if err != nil {
-			h.t.Fatal(err)
-		}
+		b := u.RawOutput
 		var out struct {
 			Success bool            `json:"success"`
 			Result  json.RawMessage `json:"result"`
 			Error   string          `json:"error"`
 		}
 		if err := json.Unmarshal(b, &out); err != nil {
-			h.t.Fatalf("rawOutput of %s: %v (%s)", id, err, b)
+			h.T.Fatalf("rawOutput of %s: %v (%s)", id, err, b)
 		}
 		return out.Success, out.Result, out.Error
 	}
-	h.t.Fatalf("no tool_call_update for %s", id)
+	h.T.Fatalf("no tool_call_update for %s", id)
 	return false, nil, ""
 }
 
@@ -73,12 +71,12 @@ type appliedEdit struct {
 	} `json:"edit"`
 }
 
-func (h *harness) appliedEdits() []appliedEdit {
+func appliedEdits(h *lsptest.Env) []appliedEdit {
 	var out []appliedEdit
-	for _, raw := range h.messages("workspace/applyEdit") {
+	for _, raw := range h.Messages("workspace/applyEdit") {
 		var e appliedEdit
 		if err := json.Unmarshal(raw, &e); err != nil {
-			h.t.Fatalf("applyEdit: %v", err)
+			h.T.Fatalf("applyEdit: %v", err)
 		}
 		out = append(out, e)
 	}
@@ -110,14 +108,14 @@ func TestPlanToolsThroughTheEditor(t *testing.T) {
 		t.Fatal(err)
 	}
 	const keep = "---\ntitle: Keep\nstatus: approved\ncreated_at: 2024-01-01T00:00:00Z\n---\n## Steps\n- [ ] keep\n"
-	h := start(t, setup{
-		dir: dir,
-		files: map[string]string{
+	h := lsptest.Start(t, lsptest.Setup{
+		Dir: dir,
+		Files: map[string]string{
 			"main.go":         "package main\n",
 			"plans/keep.plan": keep,
 			"plans/old.plan":  "# Old plan without frontmatter\n- [ ] only step\n",
 		},
-		script: `
+		Script: `
 name: plan-tools
 steps:
   - tool_calls:
@@ -132,16 +130,16 @@ steps:
   - text: planned
 `,
 	})
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "plan a login"); r.StopReason != "end_turn" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "plan a login"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	if h.model.Remaining() != 0 {
-		t.Fatalf("script has %d steps left", h.model.Remaining())
+	if h.Model.Remaining() != 0 {
+		t.Fatalf("script has %d steps left", h.Model.Remaining())
 	}
 
 	// plan_write: a new, generated name; path, hash and metadata returned.
-	ok, raw, errText := h.planToolResult("w")
+	ok, raw, errText := planToolResult(h, "w")
 	if !ok {
 		t.Fatalf("plan_write failed: %s", errText)
 	}
@@ -162,7 +160,7 @@ steps:
 		w.Metadata.Title != "Let users log in with a JWT." || w.Metadata.Status != "draft" || w.Metadata.CreatedAt == "" {
 		t.Fatalf("plan_write result = %s", raw)
 	}
-	text := h.read(w.Path)
+	text := h.Read(w.Path)
 	if w.Hash != workspace.Hash(text) {
 		t.Fatalf("hash %s is not the hash of the written plan", w.Hash)
 	}
@@ -178,13 +176,13 @@ steps:
 	}
 
 	// It reached the editor as workspace/applyEdit: a create, then the text.
-	edits := h.appliedEdits()
+	edits := appliedEdits(h)
 	if len(edits) != 1 {
 		t.Fatalf("%d applyEdit requests, want only plan_write's: %+v", len(edits), edits)
 	}
 	dc := edits[0].Edit.DocumentChanges
-	if len(dc) != 2 || dc[0].Kind != "create" || dc[0].URI != h.ed.URI(w.Path) ||
-		dc[1].TextDocument == nil || dc[1].TextDocument.URI != h.ed.URI(w.Path) || len(dc[1].Edits) != 1 || dc[1].Edits[0].NewText != text {
+	if len(dc) != 2 || dc[0].Kind != "create" || dc[0].URI != h.Editor.URI(w.Path) ||
+		dc[1].TextDocument == nil || dc[1].TextDocument.URI != h.Editor.URI(w.Path) || len(dc[1].Edits) != 1 || dc[1].Edits[0].NewText != text {
 		t.Fatalf("applyEdit = %+v", edits[0])
 	}
 	if !strings.Contains(edits[0].Label, w.Path) {
@@ -192,7 +190,7 @@ steps:
 	}
 
 	// plan_read of the attached plan, of a legacy plan by name; plan_list.
-	ok, raw, errText = h.planToolResult("r")
+	ok, raw, errText = planToolResult(h, "r")
 	var r struct {
 		Path       string          `json:"path"`
 		Content    string          `json:"content"`
@@ -207,14 +205,14 @@ steps:
 	if r.Path != w.Path || !r.Attached || r.StepsTotal != 3 || r.Hash != w.Hash || !strings.Contains(string(r.Metadata), `"status":"draft"`) {
 		t.Fatalf("plan_read of the attached plan = %s", raw)
 	}
-	ok, raw, errText = h.planToolResult("old")
+	ok, raw, errText = planToolResult(h, "old")
 	if err := json.Unmarshal(raw, &r); !ok || err != nil {
 		t.Fatalf("plan_read by name: %s %v", errText, err)
 	}
 	if r.Path != "plans/old.plan" || string(r.Metadata) != "null" || !strings.Contains(r.Content, "# Old plan without frontmatter") || !strings.Contains(r.Content, "- [ ] only step") {
 		t.Fatalf("plan_read of the legacy plan = %s", raw)
 	}
-	ok, raw, errText = h.planToolResult("l")
+	ok, raw, errText = planToolResult(h, "l")
 	var l struct {
 		Plans []struct {
 			Path, Name string
@@ -233,57 +231,57 @@ steps:
 
 	// plan_edit: a stale hash is a conflict; a source file is refused by the
 	// guard, and so is a .plan symlink to one.
-	if ok, _, errText = h.planToolResult("stale"); ok || !strings.Contains(errText, "changed since you read it") {
+	if ok, _, errText = planToolResult(h, "stale"); ok || !strings.Contains(errText, "changed since you read it") {
 		t.Fatalf("plan_edit with a stale hash: ok=%v %q", ok, errText)
 	}
 	for _, id := range []string{"src", "evil"} {
-		if ok, _, errText = h.planToolResult(id); ok || !strings.Contains(errText, "System is in Plan Mode") {
+		if ok, _, errText = planToolResult(h, id); ok || !strings.Contains(errText, "System is in Plan Mode") {
 			t.Fatalf("%s: ok=%v %q, want the plan-mode refusal", id, ok, errText)
 		}
 	}
-	if h.read("main.go") != "package main\n" || h.read("plans/keep.plan") != keep {
+	if h.Read("main.go") != "package main\n" || h.Read("plans/keep.plan") != keep {
 		t.Fatal("a refused or failed plan tool changed a file")
 	}
 
 	// The plan update: the model's write attached the plan.
-	n := h.awaitPlanUpdate(s.SessionID, 0, w.Path+": [ ] Add the JWT middleware | [ ] Add the login route | [ ] Document the new endpoint") + 1
+	n := awaitPlanUpdate(h, s.SessionID, 0, w.Path+": [ ] Add the JWT middleware | [ ] Add the login route | [ ] Document the new endpoint") + 1
 
 	// The user ticks the first step in the editor (plan mode: no status change).
-	if err := h.ed.Open(h.ctx, w.Path, text); err != nil {
+	if err := h.Editor.Open(h.Ctx, w.Path, text); err != nil {
 		t.Fatal(err)
 	}
 	line := uint32(slices.Index(strings.Split(text, "\n"), "- [ ] Add the JWT middleware"))
-	if err := h.ed.Change(h.ctx, w.Path, workspace.TextEdit{Range: workspace.Range{Start: pos(line, 3), End: pos(line, 4)}, NewText: "x"}); err != nil {
+	if err := h.Editor.Change(h.Ctx, w.Path, workspace.TextEdit{Range: workspace.Range{Start: pos(line, 3), End: pos(line, 4)}, NewText: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	h.awaitPlanUpdate(s.SessionID, n, w.Path+": [x] Add the JWT middleware | [>] Add the login route | [ ] Document the new endpoint")
-	if err := h.ed.Save(h.ctx, w.Path); err != nil {
+	awaitPlanUpdate(h, s.SessionID, n, w.Path+": [x] Add the JWT middleware | [>] Add the login route | [ ] Document the new endpoint")
+	if err := h.Editor.Save(h.Ctx, w.Path); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ed.CloseDocument(h.ctx, w.Path); err != nil {
+	if err := h.Editor.CloseDocument(h.Ctx, w.Path); err != nil {
 		t.Fatal(err)
 	}
 	ticked := strings.Replace(text, "- [ ] Add the JWT middleware", "- [x] Add the JWT middleware", 1)
-	if got := h.read(w.Path); got != ticked {
+	if got := h.Read(w.Path); got != ticked {
 		t.Fatalf("saved plan =\n%s\nwant\n%s", got, ticked)
 	}
 
 	// The user's switch to build approves the attached plan: only the status
 	// line changes, through the editor.
-	var info sessionInfo
-	if err := h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
+	var info agent.Info
+	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
 		t.Fatal(err)
 	}
 	if info.Mode != "build" || info.PlanFile == nil || *info.PlanFile != w.Path {
 		t.Fatalf("setMode = %+v", info)
 	}
-	if got, want := h.read(w.Path), strings.Replace(ticked, "status: draft\n", "status: approved\n", 1); got != want {
+	if got, want := h.Read(w.Path), strings.Replace(ticked, "status: draft\n", "status: approved\n", 1); got != want {
 		t.Fatalf("approved plan =\n%s\nwant\n%s", got, want)
 	}
-	if n := countContaining(h.applyEditLabels(), "approved"); n != 1 {
-		t.Fatalf("%d applyEdit marking the plan approved, want 1: %q", n, h.applyEditLabels())
+	if n := countContaining(applyEditLabels(h), "approved"); n != 1 {
+		t.Fatalf("%d applyEdit marking the plan approved, want 1: %q", n, applyEditLabels(h))
 	}
-	if got := renderLenses(h.lensesOf(w.Path)); !slices.Equal(got, []string{
+	if got := renderLenses(lensesOf(h, w.Path)); !slices.Equal(got, []string{
 		`Status: approved → agentls.showPlan {"path":"` + w.Path + `"}`, `1/3 steps done → agentls.showPlan {"path":"` + w.Path + `"}`, `Archive → agentls.archivePlan {"path":"` + w.Path + `"}`,
 	}) {
 		t.Fatalf("lenses = %q", got)
@@ -295,10 +293,10 @@ steps:
 // the defaults and the other layers (here initializationOptions' plans
 // folder, where plan_write then names its plan).
 func TestBrokenConfigStartsOnOtherLayers(t *testing.T) {
-	h := start(t, setup{
-		files:    map[string]string{".agentls.yaml": "plan_mode:\n  default_active: false\nedits: sometimes\n"},
-		initOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": "docs/plans"}},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Files:    map[string]string{".agentls.yaml": "plan_mode:\n  default_active: false\nedits: sometimes\n"},
+		InitOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": "docs/plans"}},
+		Script: `
 name: configured
 steps:
   - tool_calls:
@@ -306,13 +304,9 @@ steps:
   - text: ok
 `,
 	})
-	if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		return slices.ContainsFunc(ms, func(m lspclient.Message) bool { return m.Method == "window/showMessage" })
-	}); err != nil {
-		t.Fatalf("waiting for the config error's showMessage: %v", err)
-	}
+	h.Await(lsptest.Received("window/showMessage"))
 	var shown []string
-	for _, raw := range h.messages("window/showMessage") {
+	for _, raw := range h.Messages("window/showMessage") {
 		var p struct {
 			Type    int    `json:"type"`
 			Message string `json:"message"`
@@ -327,14 +321,14 @@ steps:
 	if len(shown) != 1 {
 		t.Fatalf("showMessage = %q, want one for the config error", shown)
 	}
-	s := h.newSession("")
+	s := h.NewSession("")
 	if s.Mode != "plan" {
 		t.Fatalf("new session mode = %q: the broken file's default_active: false was used", s.Mode)
 	}
-	if r := h.prompt(s.SessionID, "plan"); r.StopReason != "end_turn" {
+	if r := h.Prompt(s.SessionID, "plan"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	ok, raw, errText := h.planToolResult("w")
+	ok, raw, errText := planToolResult(h, "w")
 	var w struct {
 		Path string `json:"path"`
 	}

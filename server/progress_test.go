@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // progressCaps is fullCaps with work-done progress.
 func progressCaps() map[string]any {
-	caps := fullCaps()
+	caps := lsptest.FullCaps()
 	caps["window"] = map[string]any{"workDoneProgress": true, "showDocument": map[string]any{"support": true}}
 	return caps
 }
@@ -19,12 +21,12 @@ func progressCaps() map[string]any {
 // session's: the create gives up after editor.request_timeout_secs and the
 // turns run to their end without progress.
 func TestUnansweredProgressCreate(t *testing.T) {
-	h := start(t, setup{
-		caps:     progressCaps(),
-		handlers: lspclient.Handlers{Unanswered: []string{"window/workDoneProgress/create"}},
-		initOpts: map[string]any{"editor": map[string]any{"request_timeout_secs": 1}},
-		files:    map[string]string{"a.txt": "x\n"},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps:     progressCaps(),
+		Handlers: lspclient.Handlers{Unanswered: []string{"window/workDoneProgress/create"}},
+		InitOpts: map[string]any{"editor": map[string]any{"request_timeout_secs": 1}},
+		Files:    map[string]string{"a.txt": "x\n"},
+		Script: `
 name: two-turns
 steps:
   - text: one
@@ -32,25 +34,25 @@ steps:
   - text: three
 `,
 	})
-	a, b := h.newSession("plan"), h.newSession("plan")
-	first, second := h.promptAsync(a.SessionID, "go"), h.promptAsync(b.SessionID, "go")
-	for _, r := range []promptResult{<-first, <-second} {
+	a, b := h.NewSession("plan"), h.NewSession("plan")
+	first, second := h.PromptAsync(a.SessionID, "go"), h.PromptAsync(b.SessionID, "go")
+	for _, r := range []server.PromptResult{<-first, <-second} {
 		if r.StopReason != "end_turn" {
 			t.Fatalf("prompt = %+v (%s)", r, r.Error)
 		}
 	}
-	if n := len(h.messages("window/workDoneProgress/create")); n != 2 {
+	if n := len(h.Messages("window/workDoneProgress/create")); n != 2 {
 		t.Fatalf("%d progress creates, want one per turn", n)
 	}
 	// Once a create went unanswered, later turns do not ask again (each
 	// would wait as long before its first model request).
-	if r := <-h.promptAsync(a.SessionID, "again"); r.StopReason != "end_turn" {
+	if r := <-h.PromptAsync(a.SessionID, "again"); r.StopReason != "end_turn" {
 		t.Fatalf("third prompt = %+v (%s)", r, r.Error)
 	}
-	if n := len(h.messages("window/workDoneProgress/create")); n != 2 {
+	if n := len(h.Messages("window/workDoneProgress/create")); n != 2 {
 		t.Fatalf("%d progress creates after the editor stayed silent, want no new one", n)
 	}
-	if n := len(h.messages("$/progress")); n != 0 {
+	if n := len(h.Messages("$/progress")); n != 0 {
 		t.Fatalf("%d $/progress for a token the editor never created", n)
 	}
 }
@@ -58,10 +60,10 @@ steps:
 // TestProgressCancelEndsTheTurn: the progress is cancellable, and the
 // editor's window/workDoneProgress/cancel cancels the turn it shows.
 func TestProgressCancelEndsTheTurn(t *testing.T) {
-	h := start(t, setup{
-		caps:     progressCaps(),
-		handlers: lspclient.Handlers{Unanswered: []string{"agent/askUser"}}, // the user never answers
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps:     progressCaps(),
+		Handlers: lspclient.Handlers{Unanswered: []string{"agent/askUser"}}, // the user never answers
+		Script: `
 name: cancelled-by-progress
 steps:
   - tool_calls:
@@ -69,8 +71,8 @@ steps:
   - text: not reached
 `,
 	})
-	s := h.newSession("plan")
-	done := h.promptAsync(s.SessionID, "go")
+	s := h.NewSession("plan")
+	done := h.PromptAsync(s.SessionID, "go")
 	var begin struct {
 		Token string `json:"token"`
 		Value struct {
@@ -78,20 +80,13 @@ steps:
 			Cancellable bool   `json:"cancellable"`
 		} `json:"value"`
 	}
-	if err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		for _, m := range ms {
-			if m.Method == "$/progress" && json.Unmarshal(m.Params, &begin) == nil && begin.Value.Kind == "begin" {
-				return true
-			}
-		}
-		return false
-	}); err != nil {
-		t.Fatal(err)
-	}
+	h.Await(lsptest.MessageMatching("a $/progress begin", func(m lspclient.Message) bool {
+		return m.Method == "$/progress" && json.Unmarshal(m.Params, &begin) == nil && begin.Value.Kind == "begin"
+	}))
 	if !begin.Value.Cancellable {
 		t.Fatal("the turn's progress is not cancellable")
 	}
-	if err := h.ed.Notify(h.ctx, "window/workDoneProgress/cancel", map[string]any{"token": begin.Token}); err != nil {
+	if err := h.Editor.Notify(h.Ctx, "window/workDoneProgress/cancel", map[string]any{"token": begin.Token}); err != nil {
 		t.Fatal(err)
 	}
 	if r := <-done; r.StopReason != "cancelled" {
@@ -103,11 +98,11 @@ steps:
 // fails the edit's tool call after editor.request_timeout_secs (the model
 // reads why) and the turn goes on; nothing was written.
 func TestUnansweredApplyEdit(t *testing.T) {
-	h := start(t, setup{
-		handlers: lspclient.Handlers{Unanswered: []string{"workspace/applyEdit"}},
-		initOpts: map[string]any{"editor": map[string]any{"request_timeout_secs": 1}},
-		files:    map[string]string{"a.txt": "alpha\n"},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{Unanswered: []string{"workspace/applyEdit"}},
+		InitOpts: map[string]any{"editor": map[string]any{"request_timeout_secs": 1}},
+		Files:    map[string]string{"a.txt": "alpha\n"},
+		Script: `
 name: hung-apply
 steps:
   - tool_calls:
@@ -117,11 +112,11 @@ steps:
       tool_result_contains: {e: ["did not answer workspace/applyEdit within 1s (editor.request_timeout_secs)"]}
 `,
 	})
-	s := h.newSession("build")
-	if r := h.prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
+	s := h.NewSession("build")
+	if r := h.Prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)
 	}
-	if got := h.read("a.txt"); got != "alpha\n" {
+	if got := h.Read("a.txt"); got != "alpha\n" {
 		t.Fatalf("a.txt = %q", got)
 	}
 }

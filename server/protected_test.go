@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // This file proves the guard's every-mode protections and the parent-folder
@@ -26,18 +29,26 @@ type attempt struct {
 }
 
 // rawOutput is the JSON of the rawOutput of the tool_call_update of call id.
-func (h *harness) rawOutput(id string) string {
-	h.t.Helper()
-	for _, u := range h.updates("tool_call_update") {
-		if u["toolCallId"] == id {
-			b, err := json.Marshal(u["rawOutput"])
+func rawOutput(h *lsptest.Env, id string) string {
+	h.T.Helper()
+	for _, u := range lsptest.Updates[agent.UpdateToolCallDone](h, "tool_call_update") {
+		if u.ToolCallID == id {
+			// Decoded and encoded again: object keys sorted, as the
+			// patterns below expect.
+			var v any
+			if len(u.RawOutput) > 0 {
+				if err := json.Unmarshal(u.RawOutput, &v); err != nil {
+					h.T.Fatal(err)
+				}
+			}
+			b, err := json.Marshal(v)
 			if err != nil {
-				h.t.Fatal(err)
+				h.T.Fatal(err)
 			}
 			return string(b)
 		}
 	}
-	h.t.Fatalf("no tool_call_update for %s", id)
+	h.T.Fatalf("no tool_call_update for %s", id)
 	return ""
 }
 
@@ -60,7 +71,7 @@ func attemptScript(attempts []attempt) string {
 // editorCaps are the editors every attempt is tried with.
 func editorCaps() map[string]map[string]any {
 	return map[string]map[string]any{
-		"with resourceOperations": fullCaps(),
+		"with resourceOperations": lsptest.FullCaps(),
 		"without resourceOperations": {"workspace": map[string]any{
 			"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}, "experimental": ourAgent()},
 		"without applyEdit": {"experimental": ourAgent()}, // the server writes everything on disk
@@ -124,33 +135,33 @@ func diffTrees(before, after map[string]string) []string {
 // its text and the workspace must not change.
 func tryAll(t *testing.T, mode string, files map[string]string, attempts []attempt) {
 	t.Helper()
-	tryAllIn(t, mode, func(string) setup { return setup{files: files} }, attempts)
+	tryAllIn(t, mode, func(string) lsptest.Setup { return lsptest.Setup{Files: files} }, attempts)
 }
 
 // tryAllIn is tryAll with a setup made for each fresh workspace folder dir.
-func tryAllIn(t *testing.T, mode string, mk func(dir string) setup, attempts []attempt) {
+func tryAllIn(t *testing.T, mode string, mk func(dir string) lsptest.Setup, attempts []attempt) {
 	t.Helper()
 	for name, caps := range editorCaps() {
 		t.Run(mode+" "+name, func(t *testing.T) {
 			dir := t.TempDir()
 			su := mk(dir)
-			su.dir, su.caps, su.script = dir, caps, attemptScript(attempts)
-			h := start(t, su)
-			before := tree(t, h.dir)
-			s := h.newSession(mode)
-			if r := h.prompt(s.SessionID, "try"); r.StopReason != "end_turn" {
+			su.Dir, su.Caps, su.Script = dir, caps, attemptScript(attempts)
+			h := lsptest.Start(t, su)
+			before := tree(t, h.Dir)
+			s := h.NewSession(mode)
+			if r := h.Prompt(s.SessionID, "try"); r.StopReason != "end_turn" {
 				t.Fatalf("prompt = %+v (%s)", r, r.Error)
 			}
 			for _, a := range attempts {
-				ok, _, errText := h.planToolResult(a.id)
+				ok, _, errText := planToolResult(h, a.id)
 				if ok || !strings.Contains(errText, a.want) {
 					t.Errorf("%s %s %v: success %v, error %q; want a failure with %q", a.id, a.tool, a.args, ok, errText, a.want)
 				}
-				if a.hint != "" && !strings.Contains(h.rawOutput(a.id), a.hint) {
-					t.Errorf("%s: the refusal's hint lacks %q: %s", a.id, a.hint, h.rawOutput(a.id))
+				if a.hint != "" && !strings.Contains(rawOutput(h, a.id), a.hint) {
+					t.Errorf("%s: the refusal's hint lacks %q: %s", a.id, a.hint, rawOutput(h, a.id))
 				}
 			}
-			if d := diffTrees(before, tree(t, h.dir)); len(d) > 0 {
+			if d := diffTrees(before, tree(t, h.Dir)); len(d) > 0 {
 				t.Errorf("the workspace changed: %v", d)
 			}
 		})
@@ -221,17 +232,17 @@ func TestParentFoldersInPlanMode(t *testing.T) {
 	})
 	for name, caps := range editorCaps() {
 		t.Run("inside plans/ "+name, func(t *testing.T) {
-			h := start(t, setup{caps: caps, files: files, script: attemptScript([]attempt{
+			h := lsptest.Start(t, lsptest.Setup{Caps: caps, Files: files, Script: attemptScript([]attempt{
 				{id: "w", tool: "write", args: map[string]any{"path": "plans/new/deeper/x.plan", "content": "# Goal\n"}},
 			})})
-			s := h.newSession("plan")
-			if r := h.prompt(s.SessionID, "try"); r.StopReason != "end_turn" {
+			s := h.NewSession("plan")
+			if r := h.Prompt(s.SessionID, "try"); r.StopReason != "end_turn" {
 				t.Fatalf("prompt = %+v (%s)", r, r.Error)
 			}
-			if ok, _, errText := h.planToolResult("w"); !ok {
+			if ok, _, errText := planToolResult(h, "w"); !ok {
 				t.Fatalf("write plans/new/deeper/x.plan refused: %s", errText)
 			}
-			if got := h.read("plans/new/deeper/x.plan"); got != "# Goal\n" {
+			if got := h.Read("plans/new/deeper/x.plan"); got != "# Goal\n" {
 				t.Fatalf("plans/new/deeper/x.plan = %q", got)
 			}
 		})
@@ -247,17 +258,17 @@ const planRefusal = "System is in Plan Mode. You can only modify the plan."
 func TestParentsOfAMissingPlansFolder(t *testing.T) {
 	for name, caps := range editorCaps() {
 		t.Run(name, func(t *testing.T) {
-			h := start(t, setup{caps: caps, files: map[string]string{"src/main.go": "package main\n"},
-				initOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": "work/plans"}},
-				script:   attemptScript([]attempt{{id: "w", tool: "plan_write", args: map[string]any{"title": "Nested", "content": "# Goal\n"}}})})
-			s := h.newSession("plan")
-			if r := h.prompt(s.SessionID, "try"); r.StopReason != "end_turn" {
+			h := lsptest.Start(t, lsptest.Setup{Caps: caps, Files: map[string]string{"src/main.go": "package main\n"},
+				InitOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": "work/plans"}},
+				Script:   attemptScript([]attempt{{id: "w", tool: "plan_write", args: map[string]any{"title": "Nested", "content": "# Goal\n"}}})})
+			s := h.NewSession("plan")
+			if r := h.Prompt(s.SessionID, "try"); r.StopReason != "end_turn" {
 				t.Fatalf("prompt = %+v (%s)", r, r.Error)
 			}
-			if ok, _, errText := h.planToolResult("w"); !ok {
+			if ok, _, errText := planToolResult(h, "w"); !ok {
 				t.Fatalf("plan_write refused: %s", errText)
 			}
-			entries, err := os.ReadDir(filepath.Join(h.dir, "work", "plans"))
+			entries, err := os.ReadDir(filepath.Join(h.Dir, "work", "plans"))
 			if err != nil || len(entries) != 1 || !strings.HasSuffix(entries[0].Name(), ".plan") {
 				t.Fatalf("work/plans holds %v (%v), want one plan", entries, err)
 			}
@@ -269,14 +280,14 @@ func TestParentsOfAMissingPlansFolder(t *testing.T) {
 // be: .agentls.yaml at the top and deeper, the --config file inside the
 // workspace, and the user's config folder ($XDG_CONFIG_HOME/agentls) inside
 // the workspace (as when the workspace is the home folder) or outside it.
-func configSetup(xdgOutside string) func(dir string) setup {
-	return func(dir string) setup {
+func configSetup(xdgOutside string) func(dir string) lsptest.Setup {
+	return func(dir string) lsptest.Setup {
 		xdg := filepath.Join(dir, "xdg")
 		if xdgOutside != "" {
 			xdg = xdgOutside
 		}
-		return setup{
-			files: map[string]string{
+		return lsptest.Setup{
+			Files: map[string]string{
 				".agentls.yaml":           "plan_mode:\n  default_active: true\n",
 				"pkg/.agentls.yaml":       "plan_mode:\n  default_active: true\n",
 				"conf/team.yaml":          "plan_mode:\n  require_approval: true\n",
@@ -284,8 +295,8 @@ func configSetup(xdgOutside string) func(dir string) setup {
 				"src/main.go":             "package main\n",
 				"plans/existing.plan":     "---\ntitle: Existing\nstatus: draft\n---\n# Goal\n",
 			},
-			configFile: filepath.Join(dir, "conf", "team.yaml"),
-			env:        map[string]string{"XDG_CONFIG_HOME": xdg},
+			ConfigFile: filepath.Join(dir, "conf", "team.yaml"),
+			Env:        map[string]string{"XDG_CONFIG_HOME": xdg},
 		}
 	}
 }
@@ -345,8 +356,8 @@ func TestConfigOutsideTheWorkspaceNamed(t *testing.T) {
 // plans folder configured inside .git/, the CreateFile (or disk write) that
 // would leave the server is refused by layer 2.
 func TestLayer2SeesProtectedPlansFolder(t *testing.T) {
-	tryAllIn(t, "plan", func(string) setup {
-		return setup{files: gitFiles, initOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": ".git/plans"}}}
+	tryAllIn(t, "plan", func(string) lsptest.Setup {
+		return lsptest.Setup{Files: gitFiles, InitOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": ".git/plans"}}}
 	}, []attempt{
 		{"auto", "plan_write", map[string]any{"title": "Sneaky", "content": "# Goal\n"}, vcsRefusal, ""},
 	})

@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // This file proves the question surfaces of PROTOCOL.md §3–§4 end to end:
@@ -17,32 +20,15 @@ import (
 // with agent/answer or agent/prompt's questionAnswer. The helpers below are
 // shared by approval_test.go and run_test.go.
 
-// rpcOutcome is an agent/prompt call that ran in the background.
-type rpcOutcome struct {
-	res promptResult
-	err error
-}
-
-// promptRPC sends agent/prompt with params and returns its outcome later.
-func (h *harness) promptRPC(params map[string]any) <-chan rpcOutcome {
-	done := make(chan rpcOutcome, 1)
-	go func() {
-		var r promptResult
-		err := h.ed.Call(h.ctx, "agent/prompt", params, &r)
-		done <- rpcOutcome{r, err}
-	}()
-	return done
-}
-
 // cancelWhileAsked waits until the editor is asked (method), cancels the
 // session's turn with agent/cancel, and checks that the prompt (done) ended
 // "cancelled" and that exactly that request was withdrawn ($/cancelRequest
 // with its id).
-func (h *harness) cancelWhileAsked(t *testing.T, sessionID string, done <-chan rpcOutcome, method string) {
+func cancelWhileAsked(h *lsptest.Env, t *testing.T, sessionID string, done <-chan lsptest.PromptOutcome, method string) {
 	t.Helper()
-	awaitMethod(t, h, method)
+	h.AwaitInTurn(sessionID, lsptest.Received(method))
 	var asked string
-	for _, m := range h.ed.Messages() {
+	for _, m := range h.Editor.Messages() {
 		if m.Method == method && m.IsCall {
 			asked = m.ID
 		}
@@ -50,173 +36,29 @@ func (h *harness) cancelWhileAsked(t *testing.T, sessionID string, done <-chan r
 	if asked == "" {
 		t.Fatalf("the %s request has no id", method)
 	}
-	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": sessionID}, nil); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/cancel", map[string]any{"sessionId": sessionID}, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := <-done
-	if out.err != nil {
-		t.Fatal(out.err)
+	if out.Err != nil {
+		t.Fatal(out.Err)
 	}
-	wantStop(t, out.res, "cancelled")
-	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		for _, m := range ms {
-			var p struct {
-				ID json.RawMessage `json:"id"`
-			}
-			if m.Method == "$/cancelRequest" && json.Unmarshal(m.Params, &p) == nil && string(p.ID) == asked {
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		t.Fatalf("no $/cancelRequest for the %s request %s: %v", method, asked, err)
-	}
+	wantStop(t, out.Result, "cancelled")
+	h.Await(lsptest.CancelRequestFor(asked))
 }
 
 // wantStop fails the test unless the prompt ended with stop.
-func wantStop(t *testing.T, r promptResult, stop string) {
+func wantStop(t testing.TB, r server.PromptResult, stop agent.StopReason) {
 	t.Helper()
 	if r.StopReason != stop {
 		t.Fatalf("stopReason = %q (error %v), want %q", r.StopReason, r.Error, stop)
 	}
 }
 
-// askParams is an agent/askUser request as the editor received it.
-type askParams struct {
-	SessionID  string            `json:"sessionId"`
-	QuestionID string            `json:"questionId"`
-	CreatedAt  string            `json:"createdAt"`
-	Purpose    string            `json:"purpose"`
-	Errors     map[string]string `json:"errors"`
-	Questions  []struct {
-		Name     string          `json:"name"`
-		Question string          `json:"question"`
-		Schema   json.RawMessage `json:"schema"`
-		Severity string          `json:"severity"`
-		Optional bool            `json:"optional"`
-		Buttons  []struct {
-			Label   string `json:"label"`
-			Value   any    `json:"value"`
-			Variant string `json:"variant"`
-		} `json:"buttons"`
-	} `json:"questions"`
-}
-
-// askUserRequests decodes the agent/askUser requests with this purpose ("" for all).
-func (h *harness) askUserRequests(purpose string) []askParams {
-	h.t.Helper()
-	var out []askParams
-	for _, raw := range h.messages("agent/askUser") {
-		var p askParams
-		if err := json.Unmarshal(raw, &p); err != nil {
-			h.t.Fatalf("agent/askUser params: %v", err)
-		}
-		if purpose == "" || p.Purpose == purpose {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// messageRequest is a window/showMessageRequest as the editor received it.
-type messageRequest struct {
-	Type    int              `json:"type"`
-	Message string           `json:"message"`
-	Actions []map[string]any `json:"actions"`
-}
-
-func (h *harness) messageRequests() []messageRequest {
-	h.t.Helper()
-	var out []messageRequest
-	for _, raw := range h.messages("window/showMessageRequest") {
-		var p messageRequest
-		if err := json.Unmarshal(raw, &p); err != nil {
-			h.t.Fatalf("showMessageRequest params: %v", err)
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-// toolOutput returns the tool_call_update of one call: its status and the
-// decoded rawOutput (the tool result the model saw).
-func (h *harness) toolOutput(callID string) (status string, out map[string]any) {
-	h.t.Helper()
-	for _, u := range h.updates("tool_call_update") {
-		if u["toolCallId"] != callID {
-			continue
-		}
-		raw, err := json.Marshal(u["rawOutput"])
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, &out); err != nil {
-			h.t.Fatalf("rawOutput of %s: %v", callID, err)
-		}
-		status, _ = u["status"].(string)
-		return status, out
-	}
-	h.t.Fatalf("no tool_call_update for %s", callID)
-	return "", nil
-}
-
-// awaitUpdateWhere waits for an agent/update of kind for which match holds.
-func (h *harness) awaitUpdateWhere(kind string, match func(map[string]any) bool) map[string]any {
-	h.t.Helper()
-	var found map[string]any
-	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		for _, m := range ms {
-			if m.Method != "agent/update" {
-				continue
-			}
-			var p struct {
-				Update map[string]any `json:"update"`
-			}
-			if json.Unmarshal(m.Params, &p) == nil && p.Update["sessionUpdate"] == kind && (match == nil || match(p.Update)) {
-				found = p.Update
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		h.t.Fatalf("waiting for %s update: %v", kind, err)
-	}
-	return found
-}
-
-// awaitChunk waits for an agent_message_chunk containing text.
-func (h *harness) awaitChunk(text string) {
-	h.t.Helper()
-	h.awaitUpdateWhere("agent_message_chunk", func(u map[string]any) bool {
-		c, _ := u["content"].(map[string]any)
-		s, _ := c["text"].(string)
-		return strings.Contains(s, text)
-	})
-}
-
-// awaitMethodCount waits until at least n messages with method arrived.
-func (h *harness) awaitMethodCount(method string, n int) {
-	h.t.Helper()
-	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		c := 0
-		for _, m := range ms {
-			if m.Method == method {
-				c++
-			}
-		}
-		return c >= n
-	})
-	if err != nil {
-		h.t.Fatalf("waiting for %d × %s: %v", n, method, err)
-	}
-}
-
 // wantInvalidParams fails unless err is -32602 containing want.
-func wantInvalidParams(t *testing.T, err error, want string) {
+func wantInvalidParams(t testing.TB, err error, want string) {
 	t.Helper()
-	if rpcCode(err) != -32602 || !strings.Contains(err.Error(), want) {
+	if lsptest.RPCCode(err) != -32602 || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error = %v, want -32602 containing %q", err, want)
 	}
 }
@@ -246,7 +88,7 @@ func replySequence(results ...any) func(json.RawMessage) any {
 
 // noAskCaps is an editor without agent/askUser (showMessageRequest only).
 func noAskCaps(actionProps bool) map[string]any {
-	caps := fullCaps()
+	caps := lsptest.FullCaps()
 	// Our kind of client (agent/update, saves edits) without the form.
 	caps["experimental"] = map[string]any{"agent": map[string]any{"savesEdits": true}}
 	if actionProps {
@@ -286,9 +128,9 @@ func TestAskUserSurface(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, setup{
-				handlers: lspclient.Handlers{AskUser: replySequence(tc.replies...)},
-				script: fmt.Sprintf(`
+			h := lsptest.Start(t, lsptest.Setup{
+				Handlers: lspclient.Handlers{AskUser: replySequence(tc.replies...)},
+				Script: fmt.Sprintf(`
 name: ask_form
 steps:
   - tool_calls:
@@ -298,10 +140,10 @@ steps:
       tool_result_contains: {q: %s}
 `, branchQuestion, yamlList(tc.wantModel...)),
 			})
-			s := h.newSession("plan")
+			s := h.NewSession("plan")
 			before := time.Now().UTC().Add(-time.Second)
-			wantStop(t, h.prompt(s.SessionID, "ask me"), "end_turn")
-			asks := h.askUserRequests("")
+			wantStop(t, h.Prompt(s.SessionID, "ask me"), "end_turn")
+			asks := h.AskUserRequests("")
 			if len(asks) != tc.wantAsks {
 				t.Fatalf("%d agent/askUser requests, want %d", len(asks), tc.wantAsks)
 			}
@@ -324,10 +166,10 @@ steps:
 					t.Fatalf("re-ask %d errors = %v, want branch: …%s…", i, a.Errors, tc.wantErrs[i-1])
 				}
 			}
-			if h.model.Remaining() != 0 {
-				t.Fatalf("%d script steps left", h.model.Remaining())
+			if h.Model.Remaining() != 0 {
+				t.Fatalf("%d script steps left", h.Model.Remaining())
 			}
-			if got := h.ed.Mode(s.SessionID); got != "plan" {
+			if got := h.Editor.Mode(s.SessionID); got != "plan" {
 				t.Fatalf("mode = %q: ask_user changed the mode", got)
 			}
 		})
@@ -353,14 +195,14 @@ func TestShowMessageRequestSurface(t *testing.T) {
 	choose := map[string]string{"Deploy where?": "Production", "Run migrations?": "No", "Pick a color": "green", "Fast mode?": "Yes"}
 	for _, props := range []bool{false, true} {
 		t.Run(fmt.Sprintf("additionalPropertiesSupport=%v", props), func(t *testing.T) {
-			h := start(t, setup{
-				caps: noAskCaps(props),
-				handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
-					var p messageRequest
+			h := lsptest.Start(t, lsptest.Setup{
+				Caps: noAskCaps(props),
+				Handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
+					var p lsptest.MessageRequest
 					_ = json.Unmarshal(raw, &p)
 					return map[string]any{"title": choose[p.Message]}
 				}},
-				script: `
+				Script: `
 name: ask_messages
 steps:
   - tool_calls:` + fourQuestions + `
@@ -369,12 +211,12 @@ steps:
       tool_result_contains: {q: ['"status":"answered"', '"target":"prod"', '"confirm":false', '"color":"green"', '"fast":true']}
 `,
 			})
-			s := h.newSession("plan")
-			wantStop(t, h.prompt(s.SessionID, "ask me"), "end_turn")
-			if n := len(h.messages("agent/askUser")); n != 0 {
+			s := h.NewSession("plan")
+			wantStop(t, h.Prompt(s.SessionID, "ask me"), "end_turn")
+			if n := len(h.Messages("agent/askUser")); n != 0 {
 				t.Fatalf("%d agent/askUser requests to an editor without askUser", n)
 			}
-			reqs := h.messageRequests()
+			reqs := h.MessageRequests()
 			want := []struct {
 				typ    int
 				msg    string
@@ -416,10 +258,10 @@ func TestShowMessageRequestDismissedOrUnknown(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, setup{
-				caps:     noAskCaps(false),
-				handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
-				script: `
+			h := lsptest.Start(t, lsptest.Setup{
+				Caps:     noAskCaps(false),
+				Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return tc.reply }},
+				Script: `
 name: ask_messages
 steps:
   - tool_calls:` + fourQuestions + `
@@ -428,10 +270,10 @@ steps:
       tool_result_contains: {q: ` + yamlList(tc.want...) + `}
 `,
 			})
-			s := h.newSession("plan")
-			wantStop(t, h.prompt(s.SessionID, "ask me"), "end_turn")
+			s := h.NewSession("plan")
+			wantStop(t, h.Prompt(s.SessionID, "ask me"), "end_turn")
 			// The first answer that ends the batch stops the asking.
-			if n := len(h.messageRequests()); n != 1 {
+			if n := len(h.MessageRequests()); n != 1 {
 				t.Fatalf("%d showMessageRequest, want 1", n)
 			}
 		})
@@ -450,23 +292,22 @@ steps:
 }
 
 // askPending runs the prompt that leaves a question pending and returns its id.
-func askPending(t *testing.T, h *harness, sid string) string {
+func askPending(t *testing.T, h *lsptest.Env, sid string) string {
 	t.Helper()
-	wantStop(t, h.prompt(sid, "ask me"), "question_pending")
-	ups := h.updates("question_pending")
+	wantStop(t, h.Prompt(sid, "ask me"), "question_pending")
+	ups := lsptest.Updates[agent.UpdateQuestion](h, "question_pending")
 	if len(ups) != 1 {
 		t.Fatalf("%d question_pending updates, want 1", len(ups))
 	}
 	u := ups[0]
-	qid, _ := u["questionId"].(string)
-	qs, _ := u["questions"].([]any)
-	if qid == "" || len(qs) != 1 || qs[0].(map[string]any)["name"] != "branch" {
+	qid, qs := u.QuestionID, u.Questions
+	if qid == "" || len(qs) != 1 || qs[0].Name != "branch" {
 		t.Fatalf("question_pending update = %v", u)
 	}
-	if _, err := time.Parse(time.RFC3339, fmt.Sprint(u["createdAt"])); err != nil {
+	if _, err := time.Parse(time.RFC3339, u.CreatedAt); err != nil {
 		t.Fatalf("createdAt: %v", err)
 	}
-	status, out := h.toolOutput("q")
+	status, out := h.ToolOutput("q")
 	res, _ := out["result"].(map[string]any)
 	if status != "completed" || res["status"] != "question_pending" || res["question_id"] != qid {
 		t.Fatalf("ask_user result = %s %v, want question_pending %s", status, out, qid)
@@ -475,23 +316,23 @@ func askPending(t *testing.T, h *harness, sid string) string {
 }
 
 func TestPendingQuestionAnsweredWithAgentAnswer(t *testing.T) {
-	h := start(t, setup{
-		caps: noAskCaps(false),
-		script: pendingScript(`
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps: noAskCaps(false),
+		Script: pendingScript(`
   - text: thanks
     expect:
       last_message_contains: ["[Answered: feature-x]", '"branch":"feature-x"']
       tool_result_contains: {q: ['"status":"question_pending"']}
 `),
 	})
-	s := h.newSession("plan")
+	s := h.NewSession("plan")
 	qid := askPending(t, h, s.SessionID)
-	if n := len(h.messageRequests()) + len(h.messages("agent/askUser")); n != 0 {
+	if n := len(h.MessageRequests()) + len(h.Messages("agent/askUser")); n != 0 {
 		t.Fatalf("a free-text question was shown through %d requests", n)
 	}
 	answer := func(id string, answers map[string]any) (map[string]any, error) {
 		var res map[string]any
-		err := h.ed.Call(h.ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": id, "answers": answers}, &res)
+		err := h.Editor.Call(h.Ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": id, "answers": answers}, &res)
 		return res, err
 	}
 	_, err := answer(qid, map[string]any{"branch": "Not Valid"})
@@ -500,25 +341,25 @@ func TestPendingQuestionAnsweredWithAgentAnswer(t *testing.T) {
 	wantInvalidParams(t, err, "extra: no such question")
 	_, err = answer("0190aaaa-0000-7000-8000-000000000000", map[string]any{"branch": "x"})
 	wantInvalidParams(t, err, `question "0190aaaa-0000-7000-8000-000000000000" is not pending`)
-	err = h.ed.Call(h.ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": qid, "answers": []string{"x"}}, nil)
+	err = h.Editor.Call(h.Ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": qid, "answers": []string{"x"}}, nil)
 	wantInvalidParams(t, err, "answers")
 	// Nothing changed: the question is still pending and takes a valid answer.
 	res, err := answer(qid, map[string]any{"branch": "feature-x"})
 	if err != nil || res["accepted"] != true {
 		t.Fatalf("agent/answer = %v, %v", res, err)
 	}
-	h.awaitChunk("thanks") // the resumed turn passed the script's expectations
-	if h.model.Remaining() != 0 {
-		t.Fatalf("%d script steps left", h.model.Remaining())
+	h.AwaitChunk("thanks") // the resumed turn passed the script's expectations
+	if h.Model.Remaining() != 0 {
+		t.Fatalf("%d script steps left", h.Model.Remaining())
 	}
 	_, err = answer(qid, map[string]any{"branch": "again"})
 	wantInvalidParams(t, err, "is not pending")
 }
 
 func TestPendingQuestionAnsweredInPrompt(t *testing.T) {
-	h := start(t, setup{
-		caps: noAskCaps(false),
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps: noAskCaps(false),
+		Script: `
 name: pending_two
 steps:
   - tool_calls:
@@ -533,15 +374,15 @@ steps:
       last_message_contains: ["[Answers: environment=staging, region=us-east-1]", "go ahead"]
 `,
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "ask me"), "question_pending")
-	if n := len(h.messageRequests()); n != 0 {
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "ask me"), "question_pending")
+	if n := len(h.MessageRequests()); n != 0 {
 		t.Fatalf("%d showMessageRequest for a batch with a free-text question", n)
 	}
-	qid, _ := h.updates("question_pending")[0]["questionId"].(string)
-	withAnswer := func(answers map[string]any) (promptResult, error) {
-		var r promptResult
-		err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{
+	qid := lsptest.Updates[agent.UpdateQuestion](h, "question_pending")[0].QuestionID
+	withAnswer := func(answers map[string]any) (server.PromptResult, error) {
+		var r server.PromptResult
+		err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{
 			"sessionId": s.SessionID, "text": "go ahead",
 			"questionAnswer": map[string]any{"questionId": qid, "answers": answers},
 		}, &r)
@@ -552,7 +393,7 @@ steps:
 	if !strings.Contains(err.Error(), "region: ") {
 		t.Fatalf("error %v does not name region", err)
 	}
-	if h.model.Remaining() != 1 {
+	if h.Model.Remaining() != 1 {
 		t.Fatal("an invalid answer started a turn")
 	}
 	r, err := withAnswer(map[string]any{"environment": "staging", "region": "us-east-1"})
@@ -568,37 +409,37 @@ func TestPendingQuestionWithdrawn(t *testing.T) {
 	tests := []struct {
 		name     string
 		next     string
-		withdraw func(h *harness, sid string)
+		withdraw func(h *lsptest.Env, sid string)
 	}{
 		// A prompt is the answer to a single string question (PROTOCOL.md
 		// §7): an invalid one leaves it pending, for the cancel that drops it.
-		{"newer prompt then cancel", "", func(h *harness, sid string) {
-			err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": "never mind"}, nil)
-			wantInvalidParams(h.t, err, "The question is still pending")
-			if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": sid}, nil); err != nil {
-				h.t.Fatal(err)
+		{"newer prompt then cancel", "", func(h *lsptest.Env, sid string) {
+			err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": "never mind"}, nil)
+			wantInvalidParams(h.T, err, "The question is still pending")
+			if err := h.Editor.Call(h.Ctx, "agent/cancel", map[string]any{"sessionId": sid}, nil); err != nil {
+				h.T.Fatal(err)
 			}
 		}},
-		{"cancel", "", func(h *harness, sid string) {
-			if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": sid}, nil); err != nil {
-				h.t.Fatal(err)
+		{"cancel", "", func(h *lsptest.Env, sid string) {
+			if err := h.Editor.Call(h.Ctx, "agent/cancel", map[string]any{"sessionId": sid}, nil); err != nil {
+				h.T.Fatal(err)
 			}
 		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := start(t, setup{caps: noAskCaps(false), script: pendingScript(tc.next)})
-			s := h.newSession("plan")
+			h := lsptest.Start(t, lsptest.Setup{Caps: noAskCaps(false), Script: pendingScript(tc.next)})
+			s := h.NewSession("plan")
 			qid := askPending(t, h, s.SessionID)
 			tc.withdraw(h, s.SessionID)
-			err := h.ed.Call(h.ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": qid, "answers": map[string]any{"branch": "x"}}, nil)
+			err := h.Editor.Call(h.Ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": qid, "answers": map[string]any{"branch": "x"}}, nil)
 			wantInvalidParams(t, err, "is not pending")
-			err = h.ed.Call(h.ctx, "agent/prompt", map[string]any{
+			err = h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{
 				"sessionId": s.SessionID, "text": "x", "questionAnswer": map[string]any{"questionId": qid, "answers": map[string]any{"branch": "x"}},
 			}, nil)
 			wantInvalidParams(t, err, "is not pending")
-			if h.model.Remaining() != 0 {
-				t.Fatalf("%d script steps left", h.model.Remaining())
+			if h.Model.Remaining() != 0 {
+				t.Fatalf("%d script steps left", h.Model.Remaining())
 			}
 		})
 	}
@@ -609,9 +450,9 @@ func TestPendingQuestionWithdrawn(t *testing.T) {
 // accepted, not told the session is busy.
 func TestAnswerAsSoonAsAsked(t *testing.T) {
 	asked := make(chan string, 1)
-	h := start(t, setup{
-		caps: noAskCaps(false),
-		handlers: lspclient.Handlers{OnMessage: func(m lspclient.Message) {
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps: noAskCaps(false),
+		Handlers: lspclient.Handlers{OnMessage: func(m lspclient.Message) {
 			var p struct {
 				Update struct {
 					SessionUpdate string `json:"sessionUpdate"`
@@ -622,25 +463,25 @@ func TestAnswerAsSoonAsAsked(t *testing.T) {
 				asked <- p.Update.QuestionID
 			}
 		}},
-		script: pendingScript(`
+		Script: pendingScript(`
   - text: thanks
     expect:
       last_message_contains: ["[Answered: quick]"]
 `),
 	})
-	s := h.newSession("plan")
-	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "ask me"})
+	s := h.NewSession("plan")
+	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "ask me"})
 	qid := <-asked
 	var res map[string]any
-	if err := h.ed.Call(h.ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": qid, "answers": map[string]any{"branch": "quick"}}, &res); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/answer", map[string]any{"sessionId": s.SessionID, "questionId": qid, "answers": map[string]any{"branch": "quick"}}, &res); err != nil {
 		t.Fatalf("agent/answer right after question_pending: %v", err)
 	}
 	out := <-done
-	if out.err != nil {
-		t.Fatal(out.err)
+	if out.Err != nil {
+		t.Fatal(out.Err)
 	}
-	wantStop(t, out.res, "question_pending")
-	h.awaitChunk("thanks")
+	wantStop(t, out.Result, "question_pending")
+	h.AwaitChunk("thanks")
 }
 
 // TestCancelledQuestionToolResult: agent/cancel while agent/askUser is open
@@ -648,14 +489,14 @@ func TestAnswerAsSoonAsAsked(t *testing.T) {
 func TestCancelledQuestionToolResult(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"branch": "late"}})},
-		script:   pendingScript(""),
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"branch": "late"}})},
+		Script:   pendingScript(""),
 	})
-	s := h.newSession("plan")
-	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "ask"})
-	h.cancelWhileAsked(t, s.SessionID, done, "agent/askUser")
-	if status, res := h.toolOutput("q"); status != "failed" || res["error"] != "cancelled by the user: the questions were withdrawn unanswered" {
+	s := h.NewSession("plan")
+	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "ask"})
+	cancelWhileAsked(h, t, s.SessionID, done, "agent/askUser")
+	if status, res := h.ToolOutput("q"); status != "failed" || res["error"] != "cancelled by the user: the questions were withdrawn unanswered" {
 		t.Fatalf("ask_user = %s %v", status, res)
 	}
 	var loaded struct {
@@ -665,7 +506,7 @@ func TestCancelledQuestionToolResult(t *testing.T) {
 			ToolCallID string `json:"tool_call_id"`
 		} `json:"messages"`
 	}
-	if err := h.ed.Call(h.ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
 		t.Fatal(err)
 	}
 	last := loaded.Messages[len(loaded.Messages)-1]

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // ruleBypasses are command lines that start like an allowed command but are
@@ -40,19 +41,19 @@ func TestRunAllowRulesAskForShellSyntax(t *testing.T) {
 	for i, c := range ruleBypasses {
 		fmt.Fprintf(&calls, "      - {id: r%d, name: run, args: {command: %q}}\n", i, c)
 	}
-	h := start(t, setup{
-		initOpts: map[string]any{"run": map[string]any{"allow": []string{"touch *", "echo *", "*"}}},
-		handlers: lspclient.Handlers{AskUser: decide("reject")},
-		script:   "name: bypass\nsteps:\n  - tool_calls:\n" + calls.String() + "  - text: done\n",
+	h := lsptest.Start(t, lsptest.Setup{
+		InitOpts: map[string]any{"run": map[string]any{"allow": []string{"touch *", "echo *", "*"}}},
+		Handlers: lspclient.Handlers{AskUser: decide("reject")},
+		Script:   "name: bypass\nsteps:\n  - tool_calls:\n" + calls.String() + "  - text: done\n",
 	})
-	s := h.newSession("build")
-	wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
-	asks := h.askUserRequests("")
+	s := h.NewSession("build")
+	wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
+	asks := h.AskUserRequests("")
 	if len(asks) != len(ruleBypasses) {
 		t.Errorf("%d permission asks for %d command lines that are not one simple command", len(asks), len(ruleBypasses))
 	}
 	for i, c := range ruleBypasses {
-		status, out := h.toolOutput(fmt.Sprintf("r%d", i))
+		status, out := h.ToolOutput(fmt.Sprintf("r%d", i))
 		if status != "failed" || !strings.Contains(fmt.Sprint(out["error"]), "the user rejected running") {
 			t.Errorf("%q = %s %v, want asked and rejected", c, status, out)
 		}
@@ -68,9 +69,9 @@ func TestRunAllowRulesAskForShellSyntax(t *testing.T) {
 // same parse: only one simple command (or a prefix rule) is offered at
 // approval; a list is not offered, the model is told, and run asks for it.
 func TestAllowedCommandsOnlyRules(t *testing.T) {
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: approveThen("reject")},
-		script: "name: allowed_rules\nsteps:" + writeGreetPlan + `
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: approveThen("reject")},
+		Script: "name: allowed_rules\nsteps:" + writeGreetPlan + `
   - tool_calls:
       - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["touch ok ; touch pwned", "touch ok *"]}}
   - expect:
@@ -83,13 +84,13 @@ func TestAllowedCommandsOnlyRules(t *testing.T) {
       tool_result_contains: {a: ["the user rejected running"], b: ['"exit_code":0']}
 `,
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "plan"), "end_turn")
-	approvals := h.askUserRequests("plan_approval")
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+	approvals := h.AskUserRequests("plan_approval")
 	if len(approvals) != 1 || !strings.Contains(approvals[0].Questions[0].Question, "`touch ok *`") || strings.Contains(approvals[0].Questions[0].Question, "pwned") {
 		t.Fatalf("approval question = %+v, want only the rule offered", approvals)
 	}
-	if asks := h.askUserRequests("question"); len(asks) != 1 || !strings.Contains(asks[0].Questions[0].Question, "touch pwned") {
+	if asks := h.AskUserRequests("question"); len(asks) != 1 || !strings.Contains(asks[0].Questions[0].Question, "touch pwned") {
 		t.Fatalf("permission asks = %+v, want the list asked", asks)
 	}
 	if exists(t, h, "pwned") || !exists(t, h, "ok2") {

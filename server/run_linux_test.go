@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/proctest"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // TestCancelKillsRunningCommand: agent/cancel ends the turn and kills the
@@ -22,17 +23,17 @@ func TestCancelKillsRunningCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	command := fmt.Sprintf("sleep 100 & echo $! > %s; wait", fifo)
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: decide("run")},
-		script: fmt.Sprintf(`
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: decide("run")},
+		Script: fmt.Sprintf(`
 name: cancel_run
 steps:
   - tool_calls:
       - {id: r, name: run, args: {command: %q}}
 `, command),
 	})
-	s := h.newSession("build")
-	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "sleep"})
+	s := h.NewSession("build")
+	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "sleep"})
 	pid, err := proctest.ReadPid(fifo)
 	if err != nil {
 		t.Fatal(err)
@@ -45,20 +46,20 @@ steps:
 	if gone, err := child.Exited(0); gone || err != nil {
 		t.Fatalf("child %d exited before the cancellation (%v)", pid, err)
 	}
-	if err := h.ed.Call(h.ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/cancel", map[string]any{"sessionId": s.SessionID}, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := <-done
-	if out.err != nil {
-		t.Fatal(out.err)
+	if out.Err != nil {
+		t.Fatal(out.Err)
 	}
-	wantStop(t, out.res, "cancelled")
+	wantStop(t, out.Result, "cancelled")
 	// SIGKILL is delivered asynchronously: allow it ample time; a child that
 	// was never killed would sleep for 100 seconds.
 	if gone, err := child.Exited(10 * time.Second); !gone || err != nil {
 		t.Fatalf("child sleep %d still runs after agent/cancel (%v)", pid, err)
 	}
-	if status, res := h.toolOutput("r"); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "cancelled") {
+	if status, res := h.ToolOutput("r"); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "cancelled") {
 		t.Fatalf("run = %s %v", status, res)
 	}
 }

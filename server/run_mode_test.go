@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // TestRunRefusedWhenModeChangedDuringPermission: a build session's run waits
@@ -16,18 +17,18 @@ import (
 func TestRunRefusedWhenModeChangedDuringPermission(t *testing.T) {
 	for _, answer := range []string{"run", "always"} {
 		t.Run(answer, func(t *testing.T) {
-			var h *harness
+			var h *lsptest.Env
 			var setModeErr error
-			h = start(t, setup{
-				handlers: lspclient.Handlers{AskUser: func(raw json.RawMessage) any {
-					var p askParams
+			h = lsptest.Start(t, lsptest.Setup{
+				Handlers: lspclient.Handlers{AskUser: func(raw json.RawMessage) any {
+					var p lsptest.AskUser
 					_ = json.Unmarshal(raw, &p)
 					// The user switches the session to plan mode while the
 					// question is open, then answers it.
-					setModeErr = h.ed.Call(h.ctx, "agent/setMode", map[string]any{"sessionId": p.SessionID, "mode": "plan"}, nil)
+					setModeErr = h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": p.SessionID, "mode": "plan"}, nil)
 					return map[string]any{"answers": map[string]any{"decision": answer}}
 				}},
-				script: `
+				Script: `
 name: mode_changed
 steps:
   - tool_calls:
@@ -37,25 +38,25 @@ steps:
       tool_result_contains: {r: ['"success":false', "System is in Plan Mode", '"tool_kind":"execute"', "no longer in build mode"]}
 `,
 			})
-			s := h.newSession("build")
-			wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
+			s := h.NewSession("build")
+			wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
 			if setModeErr != nil {
 				t.Fatalf("agent/setMode: %v", setModeErr)
 			}
-			if n := len(h.askUserRequests("")); n != 1 {
+			if n := len(h.AskUserRequests("")); n != 1 {
 				t.Fatalf("%d permission asks, want 1", n)
 			}
 			if exists(t, h, "ran.txt") {
 				t.Fatal("the command ran although the session switched to plan mode before it started")
 			}
-			status, out := h.toolOutput("r")
+			status, out := h.ToolOutput("r")
 			if status != "failed" || out["refusal"] == nil || out["error"] != "System is in Plan Mode. You can only modify the plan. Switch to Build Mode to apply changes." {
 				t.Fatalf("run = %s %v", status, out)
 			}
-			if !hasLine(h.logLines(), "[plan-mode] refused tool=run kind=execute") {
-				t.Fatalf("no refusal line in %q", h.logLines())
+			if !lsptest.HasLine(h.LogLines(), "[plan-mode] refused tool=run kind=execute") {
+				t.Fatalf("no refusal line in %q", h.LogLines())
 			}
-			if got := h.ed.Mode(s.SessionID); got != "plan" {
+			if got := h.Editor.Mode(s.SessionID); got != "plan" {
 				t.Fatalf("mode = %q, want plan", got)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // This file proves the run tool's permission flow end to end: run.allow, the
@@ -30,7 +31,7 @@ func decide(decision any) func(json.RawMessage) any {
 // decision.
 func approveThen(decision string) func(json.RawMessage) any {
 	return func(raw json.RawMessage) any {
-		var p askParams
+		var p lsptest.AskUser
 		_ = json.Unmarshal(raw, &p)
 		if p.Purpose == "plan_approval" {
 			return map[string]any{"answers": map[string]any{"approve": true}}
@@ -39,9 +40,9 @@ func approveThen(decision string) func(json.RawMessage) any {
 	}
 }
 
-func exists(t *testing.T, h *harness, name string) bool {
+func exists(t *testing.T, h *lsptest.Env, name string) bool {
 	t.Helper()
-	_, err := os.Stat(filepath.Join(h.dir, name))
+	_, err := os.Stat(filepath.Join(h.Dir, name))
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
@@ -74,10 +75,10 @@ func TestRunPermission(t *testing.T) {
 			if tc.allow != nil {
 				opts = map[string]any{"run": map[string]any{"allow": tc.allow}}
 			}
-			h := start(t, setup{
-				initOpts: opts,
-				handlers: lspclient.Handlers{AskUser: decide(tc.reply)},
-				script: fmt.Sprintf(`
+			h := lsptest.Start(t, lsptest.Setup{
+				InitOpts: opts,
+				Handlers: lspclient.Handlers{AskUser: decide(tc.reply)},
+				Script: fmt.Sprintf(`
 name: run
 steps:
   - tool_calls:
@@ -87,9 +88,9 @@ steps:
       tool_result_contains: {r: %s}
 `, tc.command, yamlList(tc.want...)),
 			})
-			s := h.newSession("build")
-			wantStop(t, h.prompt(s.SessionID, "run it"), "end_turn")
-			asks := h.askUserRequests("")
+			s := h.NewSession("build")
+			wantStop(t, h.Prompt(s.SessionID, "run it"), "end_turn")
+			asks := h.AskUserRequests("")
 			if len(asks) != tc.wantAsks {
 				t.Fatalf("%d permission asks, want %d", len(asks), tc.wantAsks)
 			}
@@ -159,27 +160,27 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
     expect:
       tool_result_contains: {c1: ['"exit_code":0']}
 `
-		h := start(t, setup{script: script, handlers: lspclient.Handlers{AskUser: func(raw json.RawMessage) any {
-			var p askParams
+		h := lsptest.Start(t, lsptest.Setup{Script: script, Handlers: lspclient.Handlers{AskUser: func(raw json.RawMessage) any {
+			var p lsptest.AskUser
 			_ = json.Unmarshal(raw, &p)
 			return map[string]any{"answers": map[string]any{"decision": pick(p.Questions[0].Question)}}
 		}}})
-		s := h.newSession("build")
-		wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
-		asks := h.askUserRequests("")
+		s := h.NewSession("build")
+		wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
+		asks := h.AskUserRequests("")
 		if len(asks) != 2 || !strings.Contains(asks[0].Questions[0].Question, "echo one") || !strings.Contains(asks[1].Questions[0].Question, "echo two") {
 			t.Fatalf("asks = %+v, want one for echo one and one for echo two", asks)
 		}
-		s2 := h.newSession("build")
-		wantStop(t, h.prompt(s2.SessionID, "run"), "end_turn")
-		asks = h.askUserRequests("")
+		s2 := h.NewSession("build")
+		wantStop(t, h.Prompt(s2.SessionID, "run"), "end_turn")
+		asks = h.AskUserRequests("")
 		if len(asks) != 3 || asks[2].SessionID != s2.SessionID || !strings.Contains(asks[2].Questions[0].Question, "echo one") {
 			t.Fatalf("asks = %+v, want echo one asked again in the second session", asks)
 		}
 	})
 	t.Run("showMessageRequest", func(t *testing.T) {
-		h := start(t, setup{caps: noAskCaps(true), script: alwaysScript, handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
-			var p messageRequest
+		h := lsptest.Start(t, lsptest.Setup{Caps: noAskCaps(true), Script: alwaysScript, Handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
+			var p lsptest.MessageRequest
 			_ = json.Unmarshal(raw, &p)
 			for _, a := range p.Actions {
 				if a["value"] == pick(p.Message) {
@@ -188,9 +189,9 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
 			}
 			return nil
 		}}})
-		s := h.newSession("build")
-		wantStop(t, h.prompt(s.SessionID, "run"), "end_turn")
-		reqs := h.messageRequests()
+		s := h.NewSession("build")
+		wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
+		reqs := h.MessageRequests()
 		if len(reqs) != 2 {
 			t.Fatalf("%d permission requests, want 2", len(reqs))
 		}
@@ -204,9 +205,9 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
 }
 
 func TestRunTimeout(t *testing.T) {
-	h := start(t, setup{
-		initOpts: map[string]any{"run": map[string]any{"allow": []string{"sleep *"}}},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		InitOpts: map[string]any{"run": map[string]any{"allow": []string{"sleep *"}}},
+		Script: `
 name: timeout
 steps:
   - tool_calls:
@@ -216,15 +217,15 @@ steps:
       tool_result_contains: {r: ['"success":true', '"timed_out":true', '"exit_code":137']}
 `,
 	})
-	s := h.newSession("build")
-	wantStop(t, h.prompt(s.SessionID, "sleep"), "end_turn")
+	s := h.NewSession("build")
+	wantStop(t, h.Prompt(s.SessionID, "sleep"), "end_turn")
 }
 
 func TestRunRefusedInPlanMode(t *testing.T) {
-	h := start(t, setup{
-		initOpts: map[string]any{"run": map[string]any{"allow": []string{"*"}}},
-		handlers: lspclient.Handlers{AskUser: decide("run")},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		InitOpts: map[string]any{"run": map[string]any{"allow": []string{"*"}}},
+		Handlers: lspclient.Handlers{AskUser: decide("run")},
+		Script: `
 name: refused
 steps:
   - tool_calls:
@@ -234,19 +235,19 @@ steps:
       tool_result_contains: {r: ['"success":false', "System is in Plan Mode", '"tool_kind":"execute"']}
 `,
 	})
-	s := h.newSession("plan")
-	wantStop(t, h.prompt(s.SessionID, "touch"), "end_turn")
-	if n := len(h.messages("agent/askUser")); n != 0 {
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "touch"), "end_turn")
+	if n := len(h.Messages("agent/askUser")); n != 0 {
 		t.Fatalf("%d permission asks in plan mode", n)
 	}
 	if exists(t, h, "pwned") {
 		t.Fatal("the command ran in plan mode")
 	}
-	if status, out := h.toolOutput("r"); status != "failed" || out["refusal"] == nil {
+	if status, out := h.ToolOutput("r"); status != "failed" || out["refusal"] == nil {
 		t.Fatalf("run = %s %v", status, out)
 	}
-	if !hasLine(h.logLines(), "[plan-mode] refused tool=run kind=execute") {
-		t.Fatalf("no refusal line in %q", h.logLines())
+	if !lsptest.HasLine(h.LogLines(), "[plan-mode] refused tool=run kind=execute") {
+		t.Fatalf("no refusal line in %q", h.LogLines())
 	}
 }
 
@@ -255,19 +256,19 @@ steps:
 func TestCancelWithdrawsPermission(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	h := start(t, setup{
-		handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "run"}})},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "run"}})},
+		Script: `
 name: cancel_permission
 steps:
   - tool_calls:
       - {id: r, name: run, args: {command: "touch ran.txt"}}
 `,
 	})
-	s := h.newSession("build")
-	done := h.promptRPC(map[string]any{"sessionId": s.SessionID, "text": "run"})
-	h.cancelWhileAsked(t, s.SessionID, done, "agent/askUser")
-	if status, res := h.toolOutput("r"); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "cancelled by the user") {
+	s := h.NewSession("build")
+	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "run"})
+	cancelWhileAsked(h, t, s.SessionID, done, "agent/askUser")
+	if status, res := h.ToolOutput("r"); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "cancelled by the user") {
 		t.Fatalf("run = %s %v", status, res)
 	}
 	if exists(t, h, "ran.txt") {

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 func loadScript(t *testing.T, name string) string {
@@ -32,47 +35,52 @@ func approveAll(params json.RawMessage) any {
 }
 
 func TestPlanThenBuild(t *testing.T) {
-	h := start(t, setup{
-		script:   loadScript(t, "plan_build.yaml"),
-		files:    map[string]string{"app.txt": "alpha\nbeta\n"},
-		handlers: lspclient.Handlers{AskUser: approveAll},
+	h := lsptest.Start(t, lsptest.Setup{
+		Script:   loadScript(t, "plan_build.yaml"),
+		Files:    map[string]string{"app.txt": "alpha\nbeta\n"},
+		Handlers: lspclient.Handlers{AskUser: approveAll},
 	})
-	s := h.newSession("")
+	s := h.NewSession("")
 	if s.Mode != "plan" || s.PlanFile != nil {
 		t.Fatalf("new session = %+v, want plan mode without plan", s)
 	}
-	if got := h.ed.Mode(s.SessionID); got != "plan" {
+	if got := h.Editor.Mode(s.SessionID); got != "plan" {
 		t.Fatalf("status bar after newSession = %q, want plan", got)
 	}
-	res := h.prompt(s.SessionID, "uppercase alpha")
+	res := h.Prompt(s.SessionID, "uppercase alpha")
 	if res.StopReason != "end_turn" || res.Error != nil {
 		t.Fatalf("prompt = %+v", res)
 	}
-	if h.model.Remaining() != 0 {
-		t.Fatalf("script has %d steps left", h.model.Remaining())
+	if h.Model.Remaining() != 0 {
+		t.Fatalf("script has %d steps left", h.Model.Remaining())
 	}
 	// Nothing but the plan changed in plan mode; the builder's edit landed.
-	if got := h.read("app.txt"); got != "ALPHA\nbeta\n" {
+	if got := h.Read("app.txt"); got != "ALPHA\nbeta\n" {
 		t.Fatalf("app.txt = %q", got)
 	}
 	for _, f := range []string{"new.go", "pwned"} {
-		if _, err := os.Stat(filepath.Join(h.dir, f)); !os.IsNotExist(err) {
+		if _, err := os.Stat(filepath.Join(h.Dir, f)); !os.IsNotExist(err) {
 			t.Fatalf("%s exists: the guard let a plan-mode change through", f)
 		}
 	}
-	plan := h.read("plans/shout.plan")
+	plan := h.Read("plans/shout.plan")
 	if !strings.Contains(plan, "status: approved") {
 		t.Fatalf("plan status not approved:\n%s", plan)
 	}
 	// Refusals are reported failed, with the structured refusal, never completed.
 	refused := 0
-	for _, u := range h.updates("tool_call_update") {
-		if u["refusal"] != nil {
+	type refusedCall struct {
+		agent.UpdateToolCallDone
+		// Refusal as the wire has it: the test checks its keys.
+		Refusal map[string]any `json:"refusal"`
+	}
+	for _, u := range lsptest.Updates[refusedCall](h, "tool_call_update") {
+		if u.Refusal != nil {
 			refused++
-			if u["status"] != "failed" {
-				t.Fatalf("refused call reported %v", u["status"])
+			if u.Status != "failed" {
+				t.Fatalf("refused call reported %v", u.Status)
 			}
-			r := u["refusal"].(map[string]any)
+			r := u.Refusal
 			for _, k := range []string{"tool_name", "tool_kind", "hint", "entered_at", "entered_reason"} {
 				if _, ok := r[k]; !ok {
 					t.Fatalf("refusal lacks %s: %v", k, r)
@@ -84,11 +92,11 @@ func TestPlanThenBuild(t *testing.T) {
 		t.Fatalf("%d refused calls, want 3", refused)
 	}
 	// The mode flipped by the tool, and the status bar shows BUILD.
-	if got := h.ed.Mode(s.SessionID); got != "build" {
+	if got := h.Editor.Mode(s.SessionID); got != "build" {
 		t.Fatalf("status bar = %q, want build", got)
 	}
 	var sawTool bool
-	for _, raw := range h.messages("agent/modeChanged") {
+	for _, raw := range h.Messages("agent/modeChanged") {
 		var p struct {
 			Mode, Source string
 			PlanFile     *string
@@ -101,14 +109,14 @@ func TestPlanThenBuild(t *testing.T) {
 	if !sawTool {
 		t.Fatal("no agent/modeChanged {mode: build, source: tool, planFile}")
 	}
-	if len(h.updates("current_mode_update")) == 0 {
+	if len(lsptest.Updates[agent.UpdateMode](h, "current_mode_update")) == 0 {
 		t.Fatal("no current_mode_update")
 	}
 	// The edits reached the editor through workspace/applyEdit.
-	if n := len(h.messages("workspace/applyEdit")); n < 2 {
+	if n := len(h.Messages("workspace/applyEdit")); n < 2 {
 		t.Fatalf("%d applyEdit requests, want the plan and the source edit", n)
 	}
-	if len(h.messages("window/showDocument")) != 1 {
+	if len(h.Messages("window/showDocument")) != 1 {
 		t.Fatal("the plan was not shown for approval")
 	}
 	var plans struct {
@@ -118,19 +126,19 @@ func TestPlanThenBuild(t *testing.T) {
 		} `json:"plans"`
 		Total int `json:"total"`
 	}
-	if err := h.ed.Call(h.ctx, "agent/listPlans", map[string]any{"status": "approved"}, &plans); err != nil {
+	if err := h.Editor.Call(h.Ctx, "agent/listPlans", map[string]any{"status": "approved"}, &plans); err != nil {
 		t.Fatal(err)
 	}
 	if plans.Total != 1 || plans.Plans[0].Path != "plans/shout.plan" || plans.Plans[0].Title != "Shout" || plans.Plans[0].StepsTotal != 1 {
 		t.Fatalf("listPlans = %+v", plans)
 	}
-	lines := h.logLines()
+	lines := h.LogLines()
 	for _, prefix := range []string{
 		"[plan-mode] entered at ", "[plan-mode] refused tool=edit kind=file_edit", "[plan-mode] refused tool=run kind=execute",
 		"[plan-mode] awaiting approval plan=plans/shout.plan (resolve via agent/resolvePlan)",
 		"[plan-mode] approved plan=plans/shout.plan", "[plan-mode] exited — plan: ",
 	} {
-		if !hasLine(lines, prefix) {
+		if !lsptest.HasLine(lines, prefix) {
 			t.Errorf("no notify line %q in %q", prefix, lines)
 		}
 	}
@@ -138,60 +146,60 @@ func TestPlanThenBuild(t *testing.T) {
 
 func TestSessionSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
-	h := start(t, setup{
-		dir:      dir,
-		script:   loadScript(t, "plan_build.yaml"),
-		files:    map[string]string{"app.txt": "alpha\nbeta\n"},
-		handlers: lspclient.Handlers{AskUser: approveAll},
+	h := lsptest.Start(t, lsptest.Setup{
+		Dir:      dir,
+		Script:   loadScript(t, "plan_build.yaml"),
+		Files:    map[string]string{"app.txt": "alpha\nbeta\n"},
+		Handlers: lspclient.Handlers{AskUser: approveAll},
 	})
-	s := h.newSession("")
-	if res := h.prompt(s.SessionID, "uppercase alpha"); res.StopReason != "end_turn" {
+	s := h.NewSession("")
+	if res := h.Prompt(s.SessionID, "uppercase alpha"); res.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", res)
 	}
-	if err := h.ed.Shutdown(h.ctx); err != nil {
+	if err := h.Editor.Shutdown(h.Ctx); err != nil {
 		t.Fatalf("shutdown: %v", err)
 	}
 
-	h2 := start(t, setup{dir: dir})
+	h2 := lsptest.Start(t, lsptest.Setup{Dir: dir})
 	var list struct {
-		Sessions []sessionInfo `json:"sessions"`
+		Sessions []agent.Info `json:"sessions"`
 	}
-	if err := h2.ed.Call(h2.ctx, "agent/listSessions", map[string]any{}, &list); err != nil {
+	if err := h2.Editor.Call(h2.Ctx, "agent/listSessions", map[string]any{}, &list); err != nil {
 		t.Fatal(err)
 	}
 	if len(list.Sessions) != 1 || list.Sessions[0].SessionID != s.SessionID {
 		t.Fatalf("listSessions = %+v", list)
 	}
 	var loaded struct {
-		sessionInfo
+		agent.Info
 		Messages []map[string]any `json:"messages"`
 	}
-	if err := h2.ed.Call(h2.ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
+	if err := h2.Editor.Call(h2.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
 		t.Fatal(err)
 	}
 	if loaded.Mode != "build" || loaded.PlanFile == nil || *loaded.PlanFile != "plans/shout.plan" {
-		t.Fatalf("loaded = %+v, want build with plans/shout.plan", loaded.sessionInfo)
+		t.Fatalf("loaded = %+v, want build with plans/shout.plan", loaded.Info)
 	}
 	if len(loaded.Messages) < 10 {
 		t.Fatalf("loaded %d messages", len(loaded.Messages))
 	}
-	if got := h2.ed.Mode(s.SessionID); got != "build" {
+	if got := h2.Editor.Mode(s.SessionID); got != "build" {
 		t.Fatalf("status bar after load = %q", got)
 	}
 	// The plan's checklist comes back with the session.
-	plans := h2.updates("plan")
-	if len(plans) != 1 || plans[0]["planFile"] != "plans/shout.plan" {
+	plans := lsptest.Updates[agent.UpdatePlan](h2, "plan")
+	if len(plans) != 1 || plans[0].PlanFile != "plans/shout.plan" {
 		t.Fatalf("plan updates after load = %v, want one for plans/shout.plan", plans)
 	}
-	if entries, _ := plans[0]["entries"].([]any); len(entries) != 1 || entries[0].(map[string]any)["content"] != "Replace alpha with ALPHA" {
-		t.Fatalf("plan entries after load = %v, want the plan's one step", plans[0]["entries"])
+	if entries := plans[0].Entries; len(entries) != 1 || entries[0].Content != "Replace alpha with ALPHA" {
+		t.Fatalf("plan entries after load = %v, want the plan's one step", plans[0].Entries)
 	}
 }
 
 func TestPromptContextAndTitle(t *testing.T) {
-	h := start(t, setup{
-		files: map[string]string{"a.txt": "one\ntwo\nthree\n"},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Files: map[string]string{"a.txt": "one\ntwo\nthree\n"},
+		Script: `
 name: context
 steps:
   - text: seen
@@ -199,17 +207,17 @@ steps:
       last_message_contains: ["explain this", "Selected in a.txt, lines 2-3", "two\nthree"]
 `,
 	})
-	var s sessionInfo
-	if err := h.ed.Call(h.ctx, "agent/newSession", map[string]any{"title": "Explain"}, &s); err != nil {
+	var s agent.Info
+	if err := h.Editor.Call(h.Ctx, "agent/newSession", map[string]any{"title": "Explain"}, &s); err != nil {
 		t.Fatal(err)
 	}
 	if s.Title != "Explain" {
 		t.Fatalf("title = %q", s.Title)
 	}
-	var r promptResult
-	err := h.ed.Call(h.ctx, "agent/prompt", map[string]any{
+	var r server.PromptResult
+	err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{
 		"sessionId": s.SessionID, "text": "explain this",
-		"context": map[string]any{"uri": h.ed.URI("a.txt"), "range": map[string]any{
+		"context": map[string]any{"uri": h.Editor.URI("a.txt"), "range": map[string]any{
 			"start": map[string]int{"line": 1, "character": 0}, "end": map[string]int{"line": 2, "character": 5},
 		}},
 	}, &r)
@@ -219,12 +227,12 @@ steps:
 }
 
 func TestWorkDoneProgress(t *testing.T) {
-	caps := fullCaps()
+	caps := lsptest.FullCaps()
 	caps["window"] = map[string]any{"workDoneProgress": true}
-	h := start(t, setup{
-		caps:  caps,
-		files: map[string]string{"a.txt": "x\n"},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps:  caps,
+		Files: map[string]string{"a.txt": "x\n"},
+		Script: `
 name: progress
 steps:
   - tool_calls:
@@ -232,15 +240,15 @@ steps:
   - text: done
 `,
 	})
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	if len(h.messages("window/workDoneProgress/create")) != 1 {
+	if len(h.Messages("window/workDoneProgress/create")) != 1 {
 		t.Fatal("no window/workDoneProgress/create")
 	}
 	var kinds, texts []string
-	for _, raw := range h.messages("$/progress") {
+	for _, raw := range h.Messages("$/progress") {
 		var p struct {
 			Value struct {
 				Kind, Message string
@@ -268,16 +276,15 @@ func TestStreamedTextArrivesInOrder(t *testing.T) {
 		words = append(words, fmt.Sprintf("w%03d", i))
 	}
 	text := strings.Join(words, " ")
-	h := start(t, setup{script: fmt.Sprintf("name: order\nsteps:\n  - thought: %q\n    text: %q\n", "think "+text, text)})
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "talk"); r.StopReason != "end_turn" {
+	h := lsptest.Start(t, lsptest.Setup{Script: fmt.Sprintf("name: order\nsteps:\n  - thought: %q\n    text: %q\n", "think "+text, text)})
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "talk"); r.StopReason != "end_turn" {
 		t.Fatalf("stopReason = %q", r.StopReason)
 	}
 	join := func(kind string) string {
 		var b strings.Builder
-		for _, u := range h.updates(kind) {
-			content, _ := u["content"].(map[string]any)
-			b.WriteString(fmt.Sprint(content["text"]))
+		for _, u := range lsptest.Updates[agent.UpdateChunk](h, kind) {
+			b.WriteString(u.Content.Text)
 		}
 		return b.String()
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -19,9 +21,9 @@ func pos(line, char uint32) workspace.Position {
 // reads the unsaved buffer, and its edit lands at the exact range.
 func TestUTF16EditOfUnsavedBuffer(t *testing.T) {
 	const disk = "héllo 🌍 world\n日本語テキスト\n"
-	h := start(t, setup{
-		files: map[string]string{"a.txt": disk},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Files: map[string]string{"a.txt": disk},
+		Script: `
 name: utf16
 steps:
   - tool_calls:
@@ -36,22 +38,22 @@ steps:
       tool_result_contains: {e: ["\"success\":true"], e2: ["\"success\":true"]}
 `,
 	})
-	if err := h.ed.Open(h.ctx, "a.txt", disk); err != nil {
+	if err := h.Editor.Open(h.Ctx, "a.txt", disk); err != nil {
 		t.Fatal(err)
 	}
 	// "héllo " is 6 UTF-16 units and 🌍 two more: insert after the globe.
-	if err := h.ed.Change(h.ctx, "a.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(0, 8), End: pos(0, 8)}, NewText: "!"}); err != nil {
+	if err := h.Editor.Change(h.Ctx, "a.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(0, 8), End: pos(0, 8)}, NewText: "!"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ed.Change(h.ctx, "a.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(1, 2), End: pos(1, 3)}, NewText: "go"}); err != nil {
+	if err := h.Editor.Change(h.Ctx, "a.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(1, 2), End: pos(1, 3)}, NewText: "go"}); err != nil {
 		t.Fatal(err)
 	}
-	s := h.newSession("build")
-	if r := h.prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
+	s := h.NewSession("build")
+	if r := h.Prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
 	var ranges []string
-	for _, raw := range h.messages("workspace/applyEdit") {
+	for _, raw := range h.Messages("workspace/applyEdit") {
 		var p struct {
 			Edit struct {
 				DocumentChanges []struct {
@@ -78,10 +80,10 @@ steps:
 	if got := strings.Join(ranges, " "); got != want {
 		t.Fatalf("edit ranges = %q, want %q", got, want)
 	}
-	if got, _ := h.ed.Buffer("a.txt"); got != "héllo 🌍! there\n日本go🎉\n" {
+	if got, _ := h.Editor.Buffer("a.txt"); got != "héllo 🌍! there\n日本go🎉\n" {
 		t.Fatalf("buffer = %q", got)
 	}
-	if got := h.read("a.txt"); got != disk {
+	if got := h.Read("a.txt"); got != disk {
 		t.Fatalf("disk changed under an open buffer: %q", got)
 	}
 }
@@ -89,9 +91,9 @@ steps:
 // TestIncrementalSyncKeepsOrder sends 2000 incremental changes and checks the
 // agent reads the buffer exactly as the editor has it.
 func TestIncrementalSyncKeepsOrder(t *testing.T) {
-	h := start(t, setup{
-		files: map[string]string{"log.txt": ""},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Files: map[string]string{"log.txt": ""},
+		Script: `
 name: order
 steps:
   - tool_calls:
@@ -99,29 +101,28 @@ steps:
   - text: done
 `,
 	})
-	if err := h.ed.Open(h.ctx, "log.txt", ""); err != nil {
+	if err := h.Editor.Open(h.Ctx, "log.txt", ""); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2000; i++ {
 		line := uint32(i)
-		if err := h.ed.Change(h.ctx, "log.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(line, 0), End: pos(line, 0)}, NewText: fmt.Sprintf("line %d\n", i)}); err != nil {
+		if err := h.Editor.Change(h.Ctx, "log.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(line, 0), End: pos(line, 0)}, NewText: fmt.Sprintf("line %d\n", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "read"); r.StopReason != "end_turn" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "read"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	want, _ := h.ed.Buffer("log.txt")
+	want, _ := h.Editor.Buffer("log.txt")
 	var got string
-	for _, u := range h.updates("tool_call_update") {
+	for _, u := range lsptest.Updates[agent.UpdateToolCallDone](h, "tool_call_update") {
 		var res struct {
 			Result struct {
 				Content string `json:"content"`
 			} `json:"result"`
 		}
-		raw, _ := json.Marshal(u["rawOutput"])
-		if err := json.Unmarshal(raw, &res); err != nil {
+		if err := json.Unmarshal(u.RawOutput, &res); err != nil {
 			t.Fatal(err)
 		}
 		got = res.Result.Content
@@ -144,10 +145,10 @@ func TestSymlinkedRootReadsAndEditsTheBuffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	const disk = "alpha\nbeta\n"
-	h := start(t, setup{
-		dir:   link,
-		files: map[string]string{"a.txt": disk},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Dir:   link,
+		Files: map[string]string{"a.txt": disk},
+		Script: `
 name: symlinked-root
 steps:
   - tool_calls:
@@ -161,17 +162,17 @@ steps:
       tool_result_contains: {e: ["\"success\":true"]}
 `,
 	})
-	if err := h.ed.Open(h.ctx, "a.txt", disk); err != nil {
+	if err := h.Editor.Open(h.Ctx, "a.txt", disk); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ed.Change(h.ctx, "a.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(0, 5), End: pos(0, 5)}, NewText: " unsaved"}); err != nil {
+	if err := h.Editor.Change(h.Ctx, "a.txt", workspace.TextEdit{Range: workspace.Range{Start: pos(0, 5), End: pos(0, 5)}, NewText: " unsaved"}); err != nil {
 		t.Fatal(err)
 	}
-	s := h.newSession("build")
-	if r := h.prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
+	s := h.NewSession("build")
+	if r := h.Prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
-	edits := h.messages("workspace/applyEdit")
+	edits := h.Messages("workspace/applyEdit")
 	if len(edits) != 1 {
 		t.Fatalf("%d applyEdit requests, want 1", len(edits))
 	}
@@ -195,10 +196,10 @@ steps:
 	if doc.Version == nil || *doc.Version != 2 {
 		t.Errorf("edit version = %v, want the buffer's 2", doc.Version)
 	}
-	if got, _ := h.ed.Buffer("a.txt"); got != "gamma\nbeta\n" {
+	if got, _ := h.Editor.Buffer("a.txt"); got != "gamma\nbeta\n" {
 		t.Fatalf("buffer = %q", got)
 	}
-	if got := h.read("a.txt"); got != disk {
+	if got := h.Read("a.txt"); got != disk {
 		t.Fatalf("disk changed under an open buffer: %q", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -62,47 +63,20 @@ func (r *trustRecorder) counts() (trust, run int) {
 // noAskUser is an editor without agent/askUser: questions come as
 // window/showMessageRequest.
 func noAskUser() map[string]any {
-	c := fullCaps()
+	c := lsptest.FullCaps()
 	c["experimental"] = map[string]any{"agent": map[string]any{"modeIndicator": true}}
 	return c
 }
 
-// awaitMessage waits for a server notification of method whose params
-// contain every one of subs.
-func (h *harness) awaitMessage(method string, subs ...string) json.RawMessage {
-	h.t.Helper()
-	var found json.RawMessage
-	err := h.ed.Await(h.ctx, func(ms []lspclient.Message) bool {
-		for _, m := range ms {
-			if m.Method != method {
-				continue
-			}
-			all := true
-			for _, s := range subs {
-				all = all && strings.Contains(string(m.Params), s)
-			}
-			if all {
-				found = m.Params
-				return true
-			}
-		}
-		return false
-	})
-	if err != nil {
-		h.t.Fatalf("waiting for %s with %q: %v", method, subs, err)
-	}
-	return found
-}
-
 // runOutcome prompts a build session whose model runs echo, and returns
 // whether the command ran.
-func (h *harness) runOutcome() bool {
-	h.t.Helper()
-	s := h.newSession("build")
-	wantStop(h.t, h.prompt(s.SessionID, "run it"), "end_turn")
-	ok, result, errText := h.planToolResult("r")
+func runOutcome(h *lsptest.Env) bool {
+	h.T.Helper()
+	s := h.NewSession("build")
+	wantStop(h.T, h.Prompt(s.SessionID, "run it"), "end_turn")
+	ok, result, errText := planToolResult(h, "r")
 	if ok != strings.Contains(string(result), "trusted-run") {
-		h.t.Fatalf("run result: ok %v %s %s", ok, result, errText)
+		h.T.Fatalf("run result: ok %v %s %s", ok, result, errText)
 	}
 	return ok
 }
@@ -115,13 +89,13 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 	// 1. Untrusted: run.allow is ignored (the command needs permission),
 	// the warning names it, and the question offers "Don't trust" first.
 	rec := &trustRecorder{trustAnswer: "Don't trust"}
-	h := start(t, setup{dir: dir, files: files, env: env, caps: noAskUser(), script: runEchoScript,
-		handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
-	warning := h.awaitMessage("window/showMessage", `"type":2`, "run.allow", "untrusted")
+	h := lsptest.Start(t, lsptest.Setup{Dir: dir, Files: files, Env: env, Caps: noAskUser(), Script: runEchoScript,
+		Handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
+	warning := h.AwaitMessage("window/showMessage", `"type":2`, "run.allow", "untrusted")
 	if strings.Contains(string(warning), "require_approval") {
 		t.Fatalf("the warning names a narrowing key: %s", warning)
 	}
-	req := h.awaitMessage("window/showMessageRequest", "Trust it?")
+	req := h.AwaitMessage("window/showMessageRequest", "Trust it?")
 	var q struct {
 		Message string `json:"message"`
 		Actions []struct {
@@ -135,13 +109,13 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 		!strings.HasPrefix(q.Message, `This workspace's .agentls.yaml allows run.allow: ["*","echo trusted-run"]. Trust it?`) {
 		t.Fatalf("trust question = %+v", q)
 	}
-	if h.runOutcome() {
+	if runOutcome(h) {
 		t.Fatal("the untrusted run.allow let the command run without asking")
 	}
 	if _, runAsks := rec.counts(); runAsks != 1 {
 		t.Fatalf("%d run permission requests, want 1", runAsks)
 	}
-	if err := h.ed.Shutdown(h.ctx); err != nil {
+	if err := h.Editor.Shutdown(h.Ctx); err != nil {
 		t.Fatal(err)
 	}
 	if entries, _ := os.ReadDir(filepath.Join(state, "agentls", "trust")); len(entries) != 0 {
@@ -150,28 +124,28 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 
 	// 2. Asked again at the next start; "Trust" applies it at once.
 	rec = &trustRecorder{trustAnswer: "Trust"}
-	h = start(t, setup{dir: dir, env: env, caps: noAskUser(), script: runEchoScript,
-		handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
-	h.awaitMessage("window/showMessage", `"type":3`, "you trusted")
-	if !h.runOutcome() {
+	h = lsptest.Start(t, lsptest.Setup{Dir: dir, Env: env, Caps: noAskUser(), Script: runEchoScript,
+		Handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
+	h.AwaitMessage("window/showMessage", `"type":3`, "you trusted")
+	if !runOutcome(h) {
 		t.Fatal("the trusted run.allow did not apply")
 	}
 	if trustAsks, runAsks := rec.counts(); trustAsks != 1 || runAsks != 0 {
 		t.Fatalf("%d trust and %d run requests, want 1 and 0", trustAsks, runAsks)
 	}
-	if err := h.ed.Shutdown(h.ctx); err != nil {
+	if err := h.Editor.Shutdown(h.Ctx); err != nil {
 		t.Fatal(err)
 	}
 
 	// 3. Remembered across a restart (same XDG_STATE_HOME): applied from the
 	// start, nothing asked.
 	rec = &trustRecorder{trustAnswer: "Don't trust"}
-	h = start(t, setup{dir: dir, env: env, caps: noAskUser(), script: runEchoScript,
-		handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
-	if !h.runOutcome() {
+	h = lsptest.Start(t, lsptest.Setup{Dir: dir, Env: env, Caps: noAskUser(), Script: runEchoScript,
+		Handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
+	if !runOutcome(h) {
 		t.Fatal("the remembered trust did not apply after a restart")
 	}
-	if err := h.ed.Shutdown(h.ctx); err != nil {
+	if err := h.Editor.Shutdown(h.Ctx); err != nil {
 		t.Fatal(err)
 	}
 	if trustAsks, runAsks := rec.counts(); trustAsks != 0 || runAsks != 0 {
@@ -185,7 +159,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var trustForms []json.RawMessage
-	h = start(t, setup{dir: dir, env: env, script: runEchoScript, handlers: lspclient.Handlers{AskUser: func(params json.RawMessage) any {
+	h = lsptest.Start(t, lsptest.Setup{Dir: dir, Env: env, Script: runEchoScript, Handlers: lspclient.Handlers{AskUser: func(params json.RawMessage) any {
 		var p struct {
 			Purpose string `json:"purpose"`
 		}
@@ -198,7 +172,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 		}
 		return map[string]any{"answers": map[string]any{"decision": "reject"}}
 	}}})
-	form := h.awaitMessage("agent/askUser", `"purpose":"config_trust"`)
+	form := h.AwaitMessage("agent/askUser", `"purpose":"config_trust"`)
 	var f struct {
 		Questions []struct {
 			Name     string `json:"name"`
@@ -217,7 +191,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 		!strings.Contains(f.Questions[0].Question, "run.allow") {
 		t.Fatalf("trust form = %s", form)
 	}
-	if h.runOutcome() {
+	if runOutcome(h) {
 		t.Fatal("changed content applied without trust")
 	}
 }
@@ -228,20 +202,20 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 func TestTrustReviewOnSave(t *testing.T) {
 	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
 	rec := &trustRecorder{trustAnswer: "Trust"}
-	h := start(t, setup{env: env, caps: noAskUser(), files: map[string]string{".agentls.yaml": "plan_mode:\n  require_approval: true\n"},
-		script: runEchoScript, handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
-	if err := h.ed.Open(h.ctx, ".agentls.yaml", "plan_mode:\n  require_approval: true\n"); err != nil {
+	h := lsptest.Start(t, lsptest.Setup{Env: env, Caps: noAskUser(), Files: map[string]string{".agentls.yaml": "plan_mode:\n  require_approval: true\n"},
+		Script: runEchoScript, Handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
+	if err := h.Editor.Open(h.Ctx, ".agentls.yaml", "plan_mode:\n  require_approval: true\n"); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ed.Change(h.ctx, ".agentls.yaml", workspace.TextEdit{Range: workspace.Range{End: pos(2, 0)}, NewText: trustedYAML}); err != nil {
+	if err := h.Editor.Change(h.Ctx, ".agentls.yaml", workspace.TextEdit{Range: workspace.Range{End: pos(2, 0)}, NewText: trustedYAML}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.ed.Save(h.ctx, ".agentls.yaml"); err != nil {
+	if err := h.Editor.Save(h.Ctx, ".agentls.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	h.awaitMessage("window/showMessageRequest", "Trust it?", "run.allow")
-	h.awaitMessage("window/showMessage", `"type":3`, "you trusted")
-	if !h.runOutcome() {
+	h.AwaitMessage("window/showMessageRequest", "Trust it?", "run.allow")
+	h.AwaitMessage("window/showMessage", `"type":3`, "you trusted")
+	if !runOutcome(h) {
 		t.Fatal("the file trusted after a save did not apply")
 	}
 }

@@ -96,7 +96,8 @@ func FullCaps() map[string]any {
 	}
 }
 
-// PlainCaps is a plain LSP client: applyEdit and resource operations, no
+// PlainCaps are Neovim 0.7.2's capabilities in the parts agentls reads: a
+// plain LSP client with applyEdit and resource operations, no
 // documentChanges, no showDocument, no experimental.agent.
 func PlainCaps() map[string]any {
 	return map[string]any{

@@ -55,9 +55,10 @@ type Expectation struct {
 	Check func(State) Verdict
 }
 
-// OnceMet is met when pre and every one of musts are met, and unmeetable
-// as soon as pre is met while one of musts is not (or one of musts is
-// unmeetable): "once the turn ended, the chunk must have arrived".
+// OnceMet is met as soon as every one of musts is met, and unmeetable as
+// soon as pre is met (or unmeetable) while one of musts is not, or one of
+// musts is unmeetable: "once the turn ended, the chunk must have arrived".
+// Unlike gopls's OnceMet it does not wait for pre when musts are met.
 func OnceMet(pre Expectation, musts ...Expectation) Expectation {
 	var names []string
 	for _, m := range musts {
@@ -75,13 +76,10 @@ func OnceMet(pre Expectation, musts ...Expectation) Expectation {
 					all = Unmet
 				}
 			}
-			switch pre.Check(s) {
-			case Met:
-				if all == Met {
-					return Met
-				}
-				return Unmeetable
-			case Unmeetable:
+			if all == Met {
+				return Met
+			}
+			if pre.Check(s) != Unmet {
 				return Unmeetable
 			}
 			return Unmet
@@ -151,16 +149,22 @@ func Received(method string) Expectation {
 // (as JSON text) contain every one of subs.
 func ParamsContaining(method string, subs ...string) Expectation {
 	return MessageMatching(fmt.Sprintf("a %s containing %q", method, subs), func(m lspclient.Message) bool {
-		if m.Method != method {
+		return paramsContain(m, method, subs)
+	})
+}
+
+// paramsContain reports whether m is of method and its params contain
+// every one of subs.
+func paramsContain(m lspclient.Message, method string, subs []string) bool {
+	if m.Method != method {
+		return false
+	}
+	for _, s := range subs {
+		if !strings.Contains(string(m.Params), s) {
 			return false
 		}
-		for _, s := range subs {
-			if !strings.Contains(string(m.Params), s) {
-				return false
-			}
-		}
-		return true
-	})
+	}
+	return true
 }
 
 // Update is met once an agent/update of kind (its sessionUpdate) arrived
@@ -286,4 +290,12 @@ func failure(why string, exp Expectation, st State) string {
 		fmt.Fprintf(&b, "\n  #%d %s (%s) %s", i+1, m.Method, kind, params)
 	}
 	return b.String()
+}
+
+// AwaitInTurn waits for exps while the turn of session sid (prompted
+// through the Env) runs: once the turn has ended without them, the wait
+// fails at once, as they can no longer come.
+func (e *Env) AwaitInTurn(sid string, exps ...Expectation) {
+	e.T.Helper()
+	e.Await(OnceMet(TurnEnded(sid), exps...))
 }

@@ -180,3 +180,16 @@ func (e *Env) AwaitChunk(text string) {
 		return strings.Contains(u.Content.Text, text)
 	}))
 }
+
+// AwaitMessage waits for a message of method whose params (as JSON text)
+// contain every one of subs, and returns the first such params.
+func (e *Env) AwaitMessage(method string, subs ...string) json.RawMessage {
+	e.T.Helper()
+	e.Await(ParamsContaining(method, subs...))
+	for _, m := range e.Editor.Messages() {
+		if paramsContain(m, method, subs) {
+			return m.Params
+		}
+	}
+	panic("unreachable: the expectation was met")
+}
