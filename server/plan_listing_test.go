@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // This file proves that the editor and the model see one list of plans:
@@ -86,8 +87,8 @@ func listedLine(path, title, status, created string, done, total int, errText st
 }
 
 // editorListing is agent/listPlans's answer to params, one line a plan.
-func (h *harness) editorListing(params map[string]any) (lines []string, total int) {
-	h.t.Helper()
+func editorListing(h *lsptest.Env, params map[string]any) (lines []string, total int) {
+	h.T.Helper()
 	var res struct {
 		Plans []struct {
 			Path, Title, Status, CreatedAt string
@@ -96,8 +97,8 @@ func (h *harness) editorListing(params map[string]any) (lines []string, total in
 		} `json:"plans"`
 		Total int `json:"total"`
 	}
-	if err := h.ed.Call(h.ctx, "agent/listPlans", params, &res); err != nil {
-		h.t.Fatalf("agent/listPlans %v: %v", params, err)
+	if err := h.Editor.Call(h.Ctx, "agent/listPlans", params, &res); err != nil {
+		h.T.Fatalf("agent/listPlans %v: %v", params, err)
 	}
 	for _, p := range res.Plans {
 		lines = append(lines, listedLine(p.Path, p.Title, p.Status, p.CreatedAt, p.StepsDone, p.StepsTotal, p.Error))
@@ -106,11 +107,11 @@ func (h *harness) editorListing(params map[string]any) (lines []string, total in
 }
 
 // modelListing is the result of plan_list call id, one line a plan.
-func (h *harness) modelListing(id string) (lines []string, total int) {
-	h.t.Helper()
-	ok, raw, errText := h.planToolResult(id)
+func modelListing(h *lsptest.Env, id string) (lines []string, total int) {
+	h.T.Helper()
+	ok, raw, errText := planToolResult(h, id)
 	if !ok {
-		h.t.Fatalf("plan_list %s failed: %s", id, errText)
+		h.T.Fatalf("plan_list %s failed: %s", id, errText)
 	}
 	var res struct {
 		Plans []struct {
@@ -126,7 +127,7 @@ func (h *harness) modelListing(id string) (lines []string, total int) {
 		Total int `json:"total"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		h.t.Fatalf("plan_list %s: %v (%s)", id, err, raw)
+		h.T.Fatalf("plan_list %s: %v (%s)", id, err, raw)
 	}
 	for _, p := range res.Plans {
 		var title, status, created string
@@ -141,7 +142,7 @@ func (h *harness) modelListing(id string) (lines []string, total int) {
 func TestEditorAndModelListTheSamePlans(t *testing.T) {
 	dir := t.TempDir()
 	writeListingFixture(t, dir)
-	h := start(t, setup{dir: dir, script: `
+	h := lsptest.Start(t, lsptest.Setup{Dir: dir, Script: `
 name: plan-listing
 steps:
   - tool_calls:
@@ -150,8 +151,8 @@ steps:
       - {id: first3, name: plan_list, args: {limit: 3}}
   - text: listed
 `})
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "list the plans"); r.StopReason != "end_turn" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "list the plans"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
 	const symlink = "a symlink, not followed: a plan must be a regular file in the plans folder"
@@ -179,8 +180,8 @@ steps:
 	}
 	for _, tt := range tests {
 		t.Run(tt.call, func(t *testing.T) {
-			editor, editorTotal := h.editorListing(tt.params)
-			model, modelTotal := h.modelListing(tt.call)
+			editor, editorTotal := editorListing(h, tt.params)
+			model, modelTotal := modelListing(h, tt.call)
 			if got, want := strings.Join(editor, "\n"), strings.Join(model, "\n"); got != want || editorTotal != modelTotal {
 				t.Fatalf("agent/listPlans (total %d):\n%s\nplan_list (total %d):\n%s", editorTotal, got, modelTotal, want)
 			}
@@ -194,26 +195,26 @@ steps:
 // TestListingAPlansFolderThatCannotHoldPlans: a plans folder configured
 // inside .git/ is refused by both listings with config's one error.
 func TestListingAPlansFolderThatCannotHoldPlans(t *testing.T) {
-	h := start(t, setup{
-		files:    map[string]string{".git/config": "[core]\n", ".git/plans/x.plan": "# in .git\n"},
-		initOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": ".git/plans"}},
-		script: `
+	h := lsptest.Start(t, lsptest.Setup{
+		Files:    map[string]string{".git/config": "[core]\n", ".git/plans/x.plan": "# in .git\n"},
+		InitOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": ".git/plans"}},
+		Script: `
 name: plan-listing-git
 steps:
   - tool_calls:
       - {id: all, name: plan_list, args: {}}
   - text: listed
 `})
-	s := h.newSession("plan")
-	if r := h.prompt(s.SessionID, "list the plans"); r.StopReason != "end_turn" {
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "list the plans"); r.StopReason != "end_turn" {
 		t.Fatalf("prompt = %+v", r)
 	}
 	const want = `plan_mode.plans_dir ".git/plans" is inside .git/`
-	err := h.ed.Call(h.ctx, "agent/listPlans", map[string]any{}, nil)
+	err := h.Editor.Call(h.Ctx, "agent/listPlans", map[string]any{}, nil)
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("agent/listPlans error = %v, want one containing %q", err, want)
 	}
-	if ok, _, errText := h.planToolResult("all"); ok || !strings.Contains(errText, want) {
+	if ok, _, errText := planToolResult(h, "all"); ok || !strings.Contains(errText, want) {
 		t.Fatalf("plan_list: ok=%v %q, want an error containing %q", ok, errText, want)
 	}
 }
@@ -223,18 +224,18 @@ steps:
 // as workspace/applyEdit labelled with agentls's own identity,
 // guard.SystemActor, not with a tool's name.
 func TestServerPlanChangesNameTheSystem(t *testing.T) {
-	h := start(t, setup{files: map[string]string{"plans/lens.plan": lensPlan}})
-	if err := h.command("agentls.buildPlan", map[string]any{"path": "plans/lens.plan"}, nil); err != nil {
+	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{"plans/lens.plan": lensPlan}})
+	if err := command(h, "agentls.buildPlan", map[string]any{"path": "plans/lens.plan"}, nil); err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	if err := h.command("agentls.archivePlan", map[string]any{"path": "plans/lens.plan"}, nil); err != nil {
+	if err := command(h, "agentls.archivePlan", map[string]any{"path": "plans/lens.plan"}, nil); err != nil {
 		t.Fatalf("archive: %v", err)
 	}
 	want := []string{
 		guard.SystemActor + ": mark plan plans/lens.plan approved",
 		guard.SystemActor + ": mark plan plans/lens.plan archived",
 	}
-	if got := h.applyEditLabels(); !slices.Equal(got, want) {
+	if got := applyEditLabels(h); !slices.Equal(got, want) {
 		t.Fatalf("applyEdit labels = %q, want %q", got, want)
 	}
 }
