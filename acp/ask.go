@@ -61,8 +61,8 @@ func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.A
 	}
 	callID := e.callID(ctx, req)
 	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(planText))}
-	e.send(ctx, req.SessionID, sdk.UpdateToolCall(sdk.ToolCallId(callID),
-		sdk.WithUpdateKind(sdk.ToolKindSwitchMode), sdk.WithUpdateContent(content)))
+	e.send(ctx, req.SessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Kind: "switch_mode",
+		Content: []toolContent{textContent(planText)}})
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr("Approve the plan " + req.PlanFile + " and start building?"),
 		Kind: sdk.Ptr(sdk.ToolKindSwitchMode), Content: content,

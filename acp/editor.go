@@ -29,48 +29,32 @@ var (
 	_ agent.FileSource = (*editor)(nil)
 )
 
-// send sends one session/update; a client that went away is logged once per
-// failure, never an error for the turn.
-func (e *editor) send(ctx context.Context, sessionID string, u sdk.SessionUpdate) {
-	if err := e.a.conn.SessionUpdate(ctx, sdk.SessionNotification{SessionId: sdk.SessionId(sessionID), Update: u}); err != nil {
-		slog.Debug("acp: session/update not sent", "session", sessionID, "err", err)
-	}
-}
-
 // Update maps the agent's updates to ACP's.
 func (e *editor) Update(ctx context.Context, sessionID string, update agent.Update) {
 	switch u := update.(type) {
 	case agent.UpdateChunk:
-		if u.SessionUpdate == "agent_thought_chunk" {
-			e.send(ctx, sessionID, sdk.UpdateAgentThoughtText(u.Content.Text))
-			return
-		}
-		e.send(ctx, sessionID, sdk.UpdateAgentMessageText(u.Content.Text))
+		e.send(ctx, sessionID, chunk(u.SessionUpdate, u.Content.Text)) // agent_message_chunk, agent_thought_chunk
 	case agent.UpdateToolCall:
 		if u.Status == "in_progress" {
-			e.send(ctx, sessionID, sdk.UpdateToolCall(sdk.ToolCallId(u.ToolCallID), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
+			e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress"})
 			return
 		}
-		opts := []sdk.ToolCallStartOpt{sdk.WithStartKind(sdk.ToolKind(u.Kind)), sdk.WithStartStatus(sdk.ToolCallStatusPending)}
-		if len(u.RawInput) > 0 {
-			opts = append(opts, sdk.WithStartRawInput(u.RawInput))
-		}
-		e.send(ctx, sessionID, sdk.StartToolCall(sdk.ToolCallId(u.ToolCallID), u.Title, opts...))
+		e.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: u.ToolCallID, Title: u.Title, Kind: u.Kind, Status: "pending", RawInput: u.RawInput})
 	case agent.UpdateToolCallDone:
 		e.send(ctx, sessionID, e.toolCallDone(sessionID, u))
 	case agent.UpdatePlan:
-		entries := make([]sdk.PlanEntry, 0, len(u.Entries))
+		entries := make([]planEntry, 0, len(u.Entries))
 		for _, en := range u.Entries {
-			entries = append(entries, sdk.PlanEntry{Content: en.Content, Priority: sdk.PlanEntryPriority(en.Priority), Status: sdk.PlanEntryStatus(en.Status)})
+			entries = append(entries, planEntry{Content: en.Content, Priority: en.Priority, Status: en.Status})
 		}
-		e.send(ctx, sessionID, sdk.UpdatePlan(entries...))
+		e.send(ctx, sessionID, planUpdate{SessionUpdate: "plan", Entries: entries})
 	case agent.UpdateMode:
-		e.send(ctx, sessionID, sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{CurrentModeId: sdk.SessionModeId(u.CurrentModeID)}})
-		e.send(ctx, sessionID, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: e.h.configOptions(u.CurrentModeID)}})
+		e.send(ctx, sessionID, modeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(u.CurrentModeID)})
+		e.send(ctx, sessionID, configUpdate{SessionUpdate: "config_option_update", ConfigOptions: e.h.configOptions(u.CurrentModeID)})
 	case agent.UpdateQuestion:
 		// question_pending: the turn ends (end_turn) with the question as
 		// the agent's text; the next prompt answers it.
-		e.send(ctx, sessionID, sdk.UpdateAgentMessageText(questionText(u)))
+		e.send(ctx, sessionID, chunk("agent_message_chunk", questionText(u)))
 	case agent.UpdateUsage:
 		e.sendUsage(ctx, sessionID, u) // unstable.go
 	default:
@@ -78,24 +62,19 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 	}
 }
 
-// toolCallDone is a tool call's last update: its status, the diffs of the
-// edits it made, and its result (a failure's sentence as text; the whole
-// result as rawOutput).
-func (e *editor) toolCallDone(sessionID string, u agent.UpdateToolCallDone) sdk.SessionUpdate {
+// toolCallDone is a tool call's last update: its status, the diffs and
+// terminals of what it did, and its result (a failure's sentence as text;
+// the whole result as rawOutput).
+func (e *editor) toolCallDone(sessionID string, u agent.UpdateToolCallDone) toolCallUpdate {
 	content := e.a.calls.take(sessionID, u.ToolCallID)
-	text := resultText(u)
-	if text != "" {
-		content = append(content, sdk.ToolContent(sdk.TextBlock(text)))
+	if text := resultText(u); text != "" {
+		content = append(content, textContent(text))
 	}
-	status := sdk.ToolCallStatusCompleted
+	status := "completed"
 	if u.Status == "failed" {
-		status = sdk.ToolCallStatusFailed
+		status = "failed"
 	}
-	opts := []sdk.ToolCallUpdateOpt{sdk.WithUpdateStatus(status), sdk.WithUpdateContent(content)}
-	if len(u.RawOutput) > 0 {
-		opts = append(opts, sdk.WithUpdateRawOutput(u.RawOutput))
-	}
-	return sdk.UpdateToolCall(sdk.ToolCallId(u.ToolCallID), opts...)
+	return toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: status, Content: content, RawOutput: u.RawOutput}
 }
 
 // resultText is what a person reads of a tool result: a refusal's or
@@ -233,36 +212,37 @@ func clientError(err error) string {
 // until its last update carries them.
 type callContents struct {
 	mu    sync.Mutex
-	diffs map[string][]sdk.ToolCallContent
+	items map[string][]toolContent
 }
 
 func callKey(sessionID, callID string) string { return sessionID + "\x00" + callID }
 
+// addDiff keeps a change's diff (no oldText for a new file).
 func (c *callContents) addDiff(sessionID, callID string, ch workspace.Change) {
-	if ch.Kind == workspace.ChangeCreate {
-		c.add(sessionID, callID, sdk.ToolDiffContent(ch.Path.Abs, ch.After))
-		return
+	d := toolContent{Type: "diff", Path: ch.Path.Abs, NewText: &ch.After}
+	if ch.Kind != workspace.ChangeCreate {
+		d.OldText = &ch.Before
 	}
-	c.add(sessionID, callID, sdk.ToolDiffContent(ch.Path.Abs, ch.After, ch.Before))
+	c.add(sessionID, callID, d)
 }
 
 // add keeps content for the tool call's last update.
-func (c *callContents) add(sessionID, callID string, d sdk.ToolCallContent) {
+func (c *callContents) add(sessionID, callID string, d toolContent) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.diffs == nil {
-		c.diffs = map[string][]sdk.ToolCallContent{}
+	if c.items == nil {
+		c.items = map[string][]toolContent{}
 	}
 	k := callKey(sessionID, callID)
-	c.diffs[k] = append(c.diffs[k], d)
+	c.items[k] = append(c.items[k], d)
 }
 
-func (c *callContents) take(sessionID, callID string) []sdk.ToolCallContent {
+func (c *callContents) take(sessionID, callID string) []toolContent {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := callKey(sessionID, callID)
-	d := c.diffs[k]
-	delete(c.diffs, k)
+	d := c.items[k]
+	delete(c.items, k)
 	return d
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	sdk "github.com/coder/acp-go-sdk"
-
 	"github.com/agentls/agentls/agent/llm"
 )
 
@@ -16,34 +14,34 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 		switch m.Role {
 		case llm.RoleUser:
 			if m.Content != "" {
-				e.send(ctx, sessionID, sdk.UpdateUserMessageText(m.Content))
+				e.send(ctx, sessionID, chunk("user_message_chunk", m.Content))
 			}
 		case llm.RoleAssistant:
 			if m.Content != "" {
-				e.send(ctx, sessionID, sdk.UpdateAgentMessageText(m.Content))
+				e.send(ctx, sessionID, chunk("agent_message_chunk", m.Content))
 			}
 			for _, c := range m.ToolCalls {
 				title, kind := e.h.mgr.ToolCallView(c.Name, c.Arguments)
-				opts := []sdk.ToolCallStartOpt{sdk.WithStartKind(sdk.ToolKind(kind)), sdk.WithStartStatus(sdk.ToolCallStatusPending)}
+				start := toolCallStart{SessionUpdate: "tool_call", ToolCallID: c.ID, Title: title, Kind: kind, Status: "pending"}
 				if json.Valid([]byte(c.Arguments)) {
-					opts = append(opts, sdk.WithStartRawInput(json.RawMessage(c.Arguments)))
+					start.RawInput = json.RawMessage(c.Arguments)
 				}
-				e.send(ctx, sessionID, sdk.StartToolCall(sdk.ToolCallId(c.ID), title, opts...))
+				e.send(ctx, sessionID, start)
 			}
 		case llm.RoleTool:
-			status := sdk.ToolCallStatusCompleted
+			status := "completed"
 			var r struct {
 				Success bool `json:"success"`
 			}
 			if json.Unmarshal([]byte(m.Content), &r) != nil || !r.Success {
-				status = sdk.ToolCallStatusFailed
+				status = "failed"
 			}
-			opts := []sdk.ToolCallUpdateOpt{sdk.WithUpdateStatus(status),
-				sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(failureSentence(m.Content)))})}
+			up := toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: m.ToolCallID, Status: status,
+				Content: []toolContent{textContent(failureSentence(m.Content))}}
 			if json.Valid([]byte(m.Content)) {
-				opts = append(opts, sdk.WithUpdateRawOutput(json.RawMessage(m.Content)))
+				up.RawOutput = json.RawMessage(m.Content)
 			}
-			e.send(ctx, sessionID, sdk.UpdateToolCall(sdk.ToolCallId(m.ToolCallID), opts...))
+			e.send(ctx, sessionID, up)
 		}
 	}
 }

@@ -52,9 +52,9 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 		}
 	}()
 	if callID := agent.ToolCallID(ctx); callID != "" {
-		content := sdk.ToolTerminalRef(id)
+		content := toolContent{Type: "terminal", TerminalID: id}
 		e.a.calls.add(sessionID, callID, content)
-		e.send(ctx, sessionID, sdk.UpdateToolCall(sdk.ToolCallId(callID), sdk.WithUpdateContent([]sdk.ToolCallContent{content})))
+		e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Content: []toolContent{content}})
 	}
 	res := tools.TerminalResult{}
 	wctx, cancel := context.WithTimeout(ctx, job.Timeout)

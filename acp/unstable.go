@@ -107,11 +107,18 @@ func formSchema(set *questions.Set) (sdk.UnstableElicitationSchema, bool) {
 	return s, true
 }
 
+// usageUpdate is usage_update (sdk.SessionUsageUpdate's shape).
+type usageUpdate struct {
+	SessionUpdate string `json:"sessionUpdate"`
+	Used          int    `json:"used"`
+	Size          int    `json:"size"`
+}
+
 // sendUsage sends usage_update: used is the estimated size of the next
 // request (contextTokens), size the model's context window.
 func (e *editor) sendUsage(ctx context.Context, sessionID string, u agent.UpdateUsage) {
 	if u.ContextWindow <= 0 {
 		return
 	}
-	e.send(ctx, sessionID, sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{Used: u.ContextTokens, Size: u.ContextWindow}})
+	e.send(ctx, sessionID, usageUpdate{SessionUpdate: "usage_update", Used: u.ContextTokens, Size: u.ContextWindow})
 }

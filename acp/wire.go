@@ -108,7 +108,7 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 
 // envelope is what the wire reads of a message to route it.
 type envelope struct {
-	JSONRPC string           `json:"jsonrpc"`
+	JSONRPC json.RawMessage  `json:"jsonrpc"`
 	ID      *json.RawMessage `json:"id"`
 	Method  *string          `json:"method"`
 	Result  *json.RawMessage `json:"result"`
@@ -144,7 +144,7 @@ func (w *wire) route(line []byte) {
 	case env.Method == nil || *env.Method == "":
 		w.replyError(id, -32600, "Invalid request: the message has no method")
 		return
-	case env.JSONRPC != "2.0":
+	case string(env.JSONRPC) != `"2.0"`:
 		if id != nil {
 			w.replyError(id, -32600, `Invalid request: "jsonrpc" must be "2.0"`)
 		}
