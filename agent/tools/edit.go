@@ -46,24 +46,12 @@ func runEdit(ctx context.Context, env Env, p EditParams) (Result, error) {
 	if err != nil {
 		return Failf("%v", err), nil
 	}
-	rp, fail := resolve(env, "path", p.Path)
-	if fail != nil {
-		return *fail, nil
-	}
-	if fail := mustBeFile(env.Workspace(), rp, p.Path); fail != nil {
-		return *fail, nil
-	}
-	c, err := env.Workspace().ComputeEdit(rp, spec)
-	if err != nil {
-		return Failf("edit %s: %v", rp.Rel, err), nil
-	}
-	if fail, err := apply(ctx, env, "edit", "edit "+rp.Rel, c); fail != nil || err != nil {
-		return deref(fail), err
-	}
-	if isPlanFile(rp) {
-		env.PlanWritten(rp.Rel, c.After)
-	}
-	return OK(editOutput(rp, spec, c)), nil
+	return pathChange{tool: "edit", label: "edit", check: mustBeFile, recordsPlans: true,
+		compute: func(ws *workspace.Workspace, rp workspace.Path) (workspace.Change, error) {
+			return ws.ComputeEdit(rp, spec)
+		},
+		output: func(rp workspace.Path, c workspace.Change) any { return editOutput(rp, spec, c) },
+	}.run(ctx, env, p.Path)
 }
 
 // spec validates the arguments' form and turns them into a workspace.EditSpec.
@@ -99,17 +87,12 @@ func (p EditParams) spec(optional bool) (workspace.EditSpec, error) {
 	return workspace.EditSpec{}, errors.New("nothing to do: give old_string and new_string, or insert_line and insert_content")
 }
 
-// mustBeFile fails unless p is an existing file.
+// mustBeFile is edit's pathChange check: p is an existing file.
 func mustBeFile(ws *workspace.Workspace, p workspace.Path, arg string) *Result {
-	switch {
-	case !exists(ws, p):
-		r := Failf("%s does not exist; use write to create a file", arg)
-		return &r
-	case p.IsDir:
-		r := Failf("%s is a directory", p.Rel)
-		return &r
+	if !exists(ws, p) {
+		return failed("%s does not exist; use write to create a file", arg)
 	}
-	return nil
+	return refuseDir(ws, p, arg)
 }
 
 // editOutput describes an applied edit.

@@ -14,8 +14,7 @@ import (
 // resolve resolves a path argument; a failure is a message for the model.
 func resolve(env Env, arg, p string) (workspace.Path, *Result) {
 	if strings.TrimSpace(p) == "" {
-		r := Failf("%s is required", arg)
-		return workspace.Path{}, &r
+		return workspace.Path{}, failed("%s is required", arg)
 	}
 	rp, err := env.Workspace().Resolve(p)
 	if err != nil {
@@ -23,30 +22,34 @@ func resolve(env Env, arg, p string) (workspace.Path, *Result) {
 		if errors.Is(err, workspace.ErrOutside) {
 			msg += " (paths are relative to the workspace root; files outside it cannot be used)"
 		}
-		r := Failf("%s: %s", arg, msg)
-		return workspace.Path{}, &r
+		return workspace.Path{}, failed("%s: %s", arg, msg)
 	}
 	return rp, nil
 }
 
-// apply hands changes to env.Apply. A guard refusal becomes a refused Result
-// and any other failure a failed Result carrying its text; only a cancelled
-// context is returned as an error. A nil *Result means the changes were applied.
-func apply(ctx context.Context, env Env, tool, label string, changes ...workspace.Change) (*Result, error) {
-	err := env.Apply(ctx, tool, label, changes)
+// failed is Failf's Result, for a helper whose nil *Result means "go on".
+func failed(format string, args ...any) *Result {
+	r := Failf(format, args...)
+	return &r
+}
+
+// apply hands a change to env.Apply and, once it is applied, returns done's
+// Result. A guard refusal becomes a refused Result and any other failure a
+// failed Result carrying its text; only a cancelled context is returned as an
+// error.
+func apply(ctx context.Context, env Env, tool, label string, c workspace.Change, done func() Result) (Result, error) {
+	err := env.Apply(ctx, tool, label, []workspace.Change{c})
 	if err == nil {
-		return nil, nil
+		return done(), nil
 	}
 	var ref *guard.Refusal
 	if errors.As(err, &ref) {
-		r := Refused(ref)
-		return &r, nil
+		return Refused(ref), nil
 	}
 	if ctx.Err() != nil {
-		return nil, fmt.Errorf("%s: %w", tool, err)
+		return Result{}, fmt.Errorf("%s: %w", tool, err)
 	}
-	r := Failf("%s: %v", label, err)
-	return &r, nil
+	return Failf("%s: %v", label, err), nil
 }
 
 // plansDir is the plans folder as config's PlansDir resolves it. Its error
@@ -72,14 +75,6 @@ func title(verb, arg string) string {
 		arg = string(r[:59]) + "…"
 	}
 	return verb + " " + arg
-}
-
-// deref returns the Result r points to, or the zero Result.
-func deref(r *Result) Result {
-	if r == nil {
-		return Result{}
-	}
-	return *r
 }
 
 // exists reports whether p exists on disk or as an editor buffer (an applied

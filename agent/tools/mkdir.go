@@ -5,6 +5,7 @@ import (
 	_ "embed"
 
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
 )
 
 //go:embed descriptions/mkdir.md
@@ -30,22 +31,20 @@ var mkdirTool = New(Def[MkdirParams]{Name: "mkdir", Description: mkdirDescriptio
 
 // runMkdir runs mkdir.
 func runMkdir(ctx context.Context, env Env, p MkdirParams) (Result, error) {
-	rp, fail := resolve(env, "path", p.Path)
-	if fail != nil {
-		return *fail, nil
+	return pathChange{tool: "mkdir", label: "create folder", check: mkdirCheck, compute: (*workspace.Workspace).ComputeMkdir,
+		output: func(rp workspace.Path, _ workspace.Change) any { return MkdirOutput{Path: rp.Rel, Created: true} },
+	}.run(ctx, env, p.Path)
+}
+
+// mkdirCheck is mkdir's pathChange check: an existing folder is a success
+// without a change, an existing file a failure.
+func mkdirCheck(_ *workspace.Workspace, p workspace.Path, _ string) *Result {
+	switch {
+	case p.IsDir:
+		r := OK(MkdirOutput{Path: p.Rel, Created: false})
+		return &r
+	case p.Exists:
+		return failed("%s exists and is a file", p.Rel)
 	}
-	if rp.Exists {
-		if rp.IsDir {
-			return OK(MkdirOutput{Path: rp.Rel, Created: false}), nil
-		}
-		return Failf("%s exists and is a file", rp.Rel), nil
-	}
-	c, err := env.Workspace().ComputeMkdir(rp)
-	if err != nil {
-		return Failf("mkdir %s: %v", rp.Rel, err), nil
-	}
-	if fail, err := apply(ctx, env, "mkdir", "create folder "+rp.Rel, c); fail != nil || err != nil {
-		return deref(fail), err
-	}
-	return OK(MkdirOutput{Path: rp.Rel, Created: true}), nil
+	return nil
 }

@@ -46,8 +46,7 @@ func runMv(ctx context.Context, env Env, p MvParams) (Result, error) {
 	if err != nil {
 		return Failf("mv %s %s: %v", from.Rel, to.Rel, err), nil
 	}
-	if fail, err := apply(ctx, env, "mv", "move "+from.Rel+" to "+to.Rel, c); fail != nil || err != nil {
-		return deref(fail), err
-	}
-	return OK(MvOutput{From: from.Rel, To: to.Rel}), nil
+	return apply(ctx, env, "mv", "move "+from.Rel+" to "+to.Rel, c, func() Result {
+		return OK(MvOutput{From: from.Rel, To: to.Rel})
+	})
 }

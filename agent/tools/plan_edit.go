@@ -82,13 +82,12 @@ func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error)
 			return Failf("edit plan %s: %v", rp.Rel, err), nil
 		}
 	}
-	if fail, err := apply(ctx, env, "plan_edit", "edit plan "+rp.Rel, c); fail != nil || err != nil {
-		return deref(fail), err
-	}
-	env.PlanWritten(rp.Rel, c.After)
-	out := PlanEditOutput{EditOutput: editOutput(rp, spec, c)}
-	if pl, err := workspace.ParsePlan(c.After); err == nil {
-		out.Metadata = metadataOf(pl.Meta)
-	}
-	return OK(out), nil
+	return apply(ctx, env, "plan_edit", "edit plan "+rp.Rel, c, func() Result {
+		env.PlanWritten(rp.Rel, c.After)
+		out := PlanEditOutput{EditOutput: editOutput(rp, spec, c)}
+		if pl, err := workspace.ParsePlan(c.After); err == nil {
+			out.Metadata = metadataOf(pl.Meta)
+		}
+		return OK(out)
+	})
 }

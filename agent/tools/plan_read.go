@@ -83,8 +83,7 @@ func openPlan(env Env, p, name string) (workspace.Path, string, *Result) {
 	}
 	text, err := env.Workspace().ReadFile(rp)
 	if err != nil {
-		r := Failf("read plan %s: %v", rp.Rel, err)
-		return rp, "", &r
+		return rp, "", failed("read plan %s: %v", rp.Rel, err)
 	}
 	return rp, text, nil
 }
@@ -95,19 +94,16 @@ func locatePlan(env Env, p, name string) (workspace.Path, *Result) {
 	p, name = strings.TrimSpace(p), strings.TrimSpace(name)
 	switch {
 	case p != "" && name != "":
-		r := Failf("give path or name, not both")
-		return workspace.Path{}, &r
+		return workspace.Path{}, failed("give path or name, not both")
 	case name != "":
 		rp, err := findPlan(env, name)
 		if err != nil {
-			r := Failf("%v", err)
-			return workspace.Path{}, &r
+			return workspace.Path{}, failed("%v", err)
 		}
 		return rp, nil
 	case p == "":
 		if p = env.PlanFile(); p == "" {
-			r := Failf("%v", errNoPlan)
-			return workspace.Path{}, &r
+			return workspace.Path{}, failed("%v", errNoPlan)
 		}
 	}
 	rp, fail := resolve(env, "path", p)
@@ -115,12 +111,10 @@ func locatePlan(env Env, p, name string) (workspace.Path, *Result) {
 		return rp, fail
 	}
 	if !isPlanFile(rp) {
-		r := Failf("%s is not a .plan file; use read for other files", rp.Rel)
-		return rp, &r
+		return rp, failed("%s is not a .plan file; use read for other files", rp.Rel)
 	}
 	if !exists(env.Workspace(), rp) {
-		r := Failf("plan %s does not exist; plan_list shows the plans", rp.Rel)
-		return rp, &r
+		return rp, failed("plan %s does not exist; plan_list shows the plans", rp.Rel)
 	}
 	return rp, nil
 }

@@ -105,18 +105,17 @@ func (w planWriter) run(ctx context.Context, env Env, p PlanWriteParams) (Result
 	if err != nil {
 		return Failf("write plan %s: %v", rp.Rel, err), nil
 	}
-	if fail, err := apply(ctx, env, "plan_write", "write plan "+rp.Rel, c); fail != nil || err != nil {
-		return deref(fail), err
-	}
-	env.PlanWritten(rp.Rel, text)
-	steps := 0
-	if pl, err := workspace.ParsePlan(text); err == nil {
-		steps = len(pl.Steps)
-	}
-	return OK(PlanWriteOutput{
-		Path: rp.Rel, Created: c.Kind == workspace.ChangeCreate, Hash: workspace.Hash(text),
-		Steps: steps, Metadata: *metadataOf(&meta),
-	}), nil
+	return apply(ctx, env, "plan_write", "write plan "+rp.Rel, c, func() Result {
+		env.PlanWritten(rp.Rel, text)
+		steps := 0
+		if pl, err := workspace.ParsePlan(text); err == nil {
+			steps = len(pl.Steps)
+		}
+		return OK(PlanWriteOutput{
+			Path: rp.Rel, Created: c.Kind == workspace.ChangeCreate, Hash: workspace.Hash(text),
+			Steps: steps, Metadata: *metadataOf(&meta),
+		})
+	})
 }
 
 // body validates the form of the arguments and returns the title and the
@@ -165,8 +164,7 @@ func (w planWriter) target(env Env, given string) (workspace.Path, *Result) {
 			return rp, fail
 		}
 		if rp.IsDir || path.Ext(rp.Rel) != ".plan" {
-			r := Failf("path %s must name a .plan file", given)
-			return rp, &r
+			return rp, failed("path %s must name a .plan file", given)
 		}
 		return rp, nil
 	}

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
 )
 
 //go:embed descriptions/rm.md
@@ -32,22 +33,23 @@ var rmTool = New(Def[RmParams]{Name: "rm", Description: rmDescription, Kind: "de
 
 // runRm runs rm.
 func runRm(ctx context.Context, env Env, p RmParams) (Result, error) {
-	rp, fail := resolve(env, "path", p.Path)
-	if fail != nil {
-		return *fail, nil
+	return pathChange{tool: "rm", label: "delete", check: rmCheck,
+		compute: func(ws *workspace.Workspace, rp workspace.Path) (workspace.Change, error) {
+			return ws.ComputeRemove(rp, p.Recursive)
+		},
+		output: func(rp workspace.Path, _ workspace.Change) any {
+			return RmOutput{Path: rp.Rel, Removed: true, WasDir: rp.IsDir}
+		},
+	}.run(ctx, env, p.Path)
+}
+
+// rmCheck is rm's pathChange check: p exists and is not a workspace folder.
+func rmCheck(_ *workspace.Workspace, p workspace.Path, arg string) *Result {
+	switch {
+	case !p.Exists:
+		return failed("%s does not exist", arg)
+	case p.Abs == p.Folder:
+		return failed("refusing to delete the workspace folder itself")
 	}
-	if !rp.Exists {
-		return Failf("%s does not exist", p.Path), nil
-	}
-	if rp.Abs == rp.Folder {
-		return Failf("refusing to delete the workspace folder itself"), nil
-	}
-	c, err := env.Workspace().ComputeRemove(rp, p.Recursive)
-	if err != nil {
-		return Failf("rm %s: %v", rp.Rel, err), nil
-	}
-	if fail, err := apply(ctx, env, "rm", "delete "+rp.Rel, c); fail != nil || err != nil {
-		return deref(fail), err
-	}
-	return OK(RmOutput{Path: rp.Rel, Removed: true, WasDir: rp.IsDir}), nil
+	return nil
 }

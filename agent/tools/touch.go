@@ -32,19 +32,9 @@ var touchTool = New(Def[TouchParams]{Name: "touch", Description: touchDescriptio
 
 // runTouch runs touch.
 func runTouch(ctx context.Context, env Env, p TouchParams) (Result, error) {
-	rp, fail := resolve(env, "path", p.Path)
-	if fail != nil {
-		return *fail, nil
-	}
-	if rp.IsDir {
-		return Failf("%s is a directory", rp.Rel), nil
-	}
-	c, err := env.Workspace().ComputeTouch(rp)
-	if err != nil {
-		return Failf("touch %s: %v", rp.Rel, err), nil
-	}
-	if fail, err := apply(ctx, env, "touch", "create "+rp.Rel, c); fail != nil || err != nil {
-		return deref(fail), err
-	}
-	return OK(TouchOutput{Path: rp.Rel, Created: c.Kind == workspace.ChangeCreate}), nil
+	return pathChange{tool: "touch", label: "create", check: refuseDir, compute: (*workspace.Workspace).ComputeTouch,
+		output: func(rp workspace.Path, c workspace.Change) any {
+			return TouchOutput{Path: rp.Rel, Created: c.Kind == workspace.ChangeCreate}
+		},
+	}.run(ctx, env, p.Path)
 }

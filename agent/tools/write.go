@@ -37,25 +37,12 @@ func runWrite(ctx context.Context, env Env, p WriteParams) (Result, error) {
 	if p.Content == nil {
 		return Failf("content is required (use an empty string for an empty file)"), nil
 	}
-	rp, fail := resolve(env, "path", p.Path)
-	if fail != nil {
-		return *fail, nil
-	}
-	if rp.IsDir {
-		return Failf("%s is a directory", rp.Rel), nil
-	}
-	c, err := env.Workspace().ComputeWrite(rp, *p.Content)
-	if err != nil {
-		return Failf("write %s: %v", rp.Rel, err), nil
-	}
-	if fail, err := apply(ctx, env, "write", "write "+rp.Rel, c); fail != nil || err != nil {
-		return deref(fail), err
-	}
-	if isPlanFile(rp) {
-		env.PlanWritten(rp.Rel, *p.Content)
-	}
-	return OK(WriteOutput{
-		Path: rp.Rel, Bytes: len(*p.Content), Created: c.Kind == workspace.ChangeCreate,
-		Hash: workspace.Hash(*p.Content),
-	}), nil
+	return pathChange{tool: "write", label: "write", check: refuseDir, recordsPlans: true,
+		compute: func(ws *workspace.Workspace, rp workspace.Path) (workspace.Change, error) {
+			return ws.ComputeWrite(rp, *p.Content)
+		},
+		output: func(rp workspace.Path, c workspace.Change) any {
+			return WriteOutput{Path: rp.Rel, Bytes: len(*p.Content), Created: c.Kind == workspace.ChangeCreate, Hash: workspace.Hash(*p.Content)}
+		},
+	}.run(ctx, env, p.Path)
 }
