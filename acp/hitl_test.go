@@ -295,3 +295,86 @@ func TestLoadAfterRestartReplaysWithMode(t *testing.T) {
 		t.Errorf("first replayed update %s", b)
 	}
 }
+
+// session/cancel while an elicitation form is open withdraws it
+// ($/cancel_request) and ends the turn cancelled.
+func TestCancelWithdrawsElicitation(t *testing.T) {
+	asked := make(chan struct{})
+	release := make(chan struct{})
+	client := &testClient{elicit: func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse {
+		close(asked)
+		<-release
+		return sdk.UnstableCreateElicitationResponse{Cancel: &sdk.UnstableCreateElicitationCancel{Action: "cancel"}}
+	}}
+	defer close(release)
+	r := newRig(t, setup{client: client, caps: sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}}, script: `
+steps:
+  - tool_calls:
+      - {id: q1, name: ask_user, args: {questions: [{name: colour, question: "Which colour?", schema: {type: string}}]}}
+`})
+	sid := r.newSession().SessionId
+	done := make(chan sdk.StopReason, 1)
+	go func() {
+		stop, _ := r.prompt(sid, "ask")
+		done <- stop
+	}()
+	<-asked
+	if err := r.conn.Cancel(r.ctx, sdk.CancelNotification{SessionId: sid}); err != nil {
+		t.Fatal(err)
+	}
+	if stop := <-done; stop != sdk.StopReasonCancelled {
+		t.Errorf("stop %s", stop)
+	}
+	reqs := r.wire.all()
+	var elicitID any
+	cancelled := false
+	for _, m := range reqs {
+		if m["method"] == "elicitation/create" {
+			elicitID = m["id"]
+		}
+		if p, _ := m["params"].(map[string]any); m["method"] == "$/cancel_request" && p["requestId"] == elicitID {
+			cancelled = true
+		}
+	}
+	if elicitID == nil || !cancelled {
+		t.Errorf("the elicitation (%v) was not withdrawn with $/cancel_request", elicitID)
+	}
+}
+
+// session/set_mode build while the approval is asked approves the plan:
+// the permission request is withdrawn and the same turn builds.
+func TestSetModeBuildApprovesThePendingPlan(t *testing.T) {
+	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := make(chan struct{})
+	client := &testClient{permit: func(ctx context.Context, _ sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		close(asked)
+		<-ctx.Done() // withdrawn once the mode switch approved the plan
+		return sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
+	}}
+	r := newRig(t, setup{files: map[string]string{"app.txt": "alpha\n"}, script: string(script), client: client})
+	sid := r.newSession().SessionId
+	done := make(chan sdk.StopReason, 1)
+	go func() {
+		stop, err := r.prompt(sid, "Uppercase alpha")
+		if err != nil {
+			t.Errorf("prompt: %v", err)
+		}
+		done <- stop
+	}()
+	<-asked
+	if _, err := r.conn.SetSessionMode(r.ctx, sdk.SetSessionModeRequest{SessionId: sid, ModeId: "build"}); err != nil {
+		t.Fatal(err)
+	}
+	if stop := <-done; stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	if got := r.read("app.txt"); got != "ALPHA\n" {
+		t.Errorf("app.txt = %q: the turn did not build", got)
+	}
+	if !strings.Contains(r.read("plans/shout.plan"), "status: approved") {
+		t.Errorf("the plan is not approved:\n%s", r.read("plans/shout.plan"))
+	}
+}

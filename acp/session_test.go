@@ -1,0 +1,106 @@
+package acp_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+func TestStopReasonsMaxTurnRequestsAndRefusal(t *testing.T) {
+	q := &queueModel{}
+	r := newRig(t, setup{model: q, userConfig: "max_turn_requests: 2\n", files: map[string]string{"a.txt": "a\n"}})
+	sid := r.newSession().SessionId
+	for i := 0; i < 3; i++ {
+		q.push(llm.ToolCall{ID: "c" + string(rune('1'+i)), Name: "read", Arguments: `{"path":"a.txt"}`})
+	}
+	if stop := r.mustPrompt(sid, "loop"); stop != sdk.StopReasonMaxTurnRequests {
+		t.Errorf("stop %s, want max_turn_requests", stop)
+	}
+	q.mu.Lock()
+	q.queue = []llm.Response{{Message: llm.Message{Role: llm.RoleAssistant, Content: "I can't help with that."}, FinishReason: "content_filter"}}
+	q.mu.Unlock()
+	if stop := r.mustPrompt(sid, "something filtered"); stop != sdk.StopReasonRefusal {
+		t.Errorf("stop %s, want refusal", stop)
+	}
+}
+
+func TestResumeAndCloseSession(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ws")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first := newRig(t, setup{dir: dir, script: "steps:\n  - text: \"One.\"\n"})
+	sid := first.newSession().SessionId
+	first.mustPrompt(sid, "hello")
+	if _, err := first.conn.CloseSession(first.ctx, sdk.CloseSessionRequest{SessionId: sid}); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	var re *sdk.RequestError
+	if _, err := first.prompt(sid, "after close"); !errors.As(err, &re) || re.Code != -32602 {
+		t.Errorf("prompt after close: %v", err)
+	}
+	_ = first.toAgent.(interface{ Close() error }).Close()
+	<-first.served
+	second := newRig(t, setup{dir: dir, script: "steps:\n  - text: \"Two.\"\n    expect: {last_message_contains: [\"again\"]}\n"})
+	res, err := second.conn.ResumeSession(second.ctx, sdk.ResumeSessionRequest{SessionId: sid, Cwd: dir})
+	if err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if res.Modes == nil || res.Modes.CurrentModeId != "plan" || len(res.ConfigOptions) != 3 {
+		t.Errorf("resume: %+v", res)
+	}
+	for _, k := range second.client.kinds() {
+		if k == "user_message_chunk" || k == "agent_message_chunk" {
+			t.Errorf("resume replayed the history (%s)", k)
+		}
+	}
+	if stop := second.mustPrompt(sid, "again"); stop != sdk.StopReasonEndTurn {
+		t.Errorf("prompt after resume: %s", stop)
+	}
+}
+
+func TestModelConfigOptions(t *testing.T) {
+	r := newRig(t, setup{userConfig: "model: {name: big-model, plan_name: small-model}\n"})
+	sid := r.newSession().SessionId
+	res, err := r.conn.SetSessionConfigOption(r.ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: sid, ConfigId: "plan_model", Value: "big-model"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	current := map[string]string{}
+	for _, o := range res.ConfigOptions {
+		current[string(o.Select.Id)] = string(o.Select.CurrentValue)
+	}
+	if current["plan_model"] != "big-model" || current["model"] != "big-model" || current["mode"] != "plan" {
+		t.Errorf("options after set: %v", current)
+	}
+	var re *sdk.RequestError
+	_, err = r.conn.SetSessionConfigOption(r.ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: sid, ConfigId: "model", Value: "gpt-unknown"}})
+	if !errors.As(err, &re) || re.Code != -32602 {
+		t.Errorf("unknown model: %v", err)
+	}
+}
+
+// An untrusted workspace .agentls.yaml cannot widen permissions on this
+// face: its run.allow is ignored, so run still asks.
+func TestUntrustedWorkspaceConfigDoesNotWiden(t *testing.T) {
+	client := &testClient{permit: choose("reject")}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client,
+		files: map[string]string{".agentls.yaml": "run: {allow: ['touch *']}\n"}, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r1: ["rejected"]}}
+    text: "OK."
+`})
+	r.mustPrompt(r.newSession().SessionId, "make it")
+	if len(client.permissionsSeen()) != 1 {
+		t.Errorf("the untrusted run.allow let the command run unasked")
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "made")); err == nil {
+		t.Error("the command ran")
+	}
+}
