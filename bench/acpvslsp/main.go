@@ -1,10 +1,12 @@
 // Command acpvslsp measures the same scripted turn through agentls's two faces, side by side: the
 // LSP face (`agentls serve`, agent/prompt, agent/update notifications) and the ACP face
 // (`agentls acp`, session/prompt, session/update notifications). Both run the real binary over
-// pipes with the scripted model on one generated workspace; each turn is one model step asking for
-// 20 read-only tool calls (ls, glob, grep, read) and a final answer. The two faces' turns
-// alternate, so a busy machine slows both alike. It prints ms per turn for each face and the
-// ratio ACP/LSP (target: ACP at most 10 % slower).
+// pipes with the scripted model on one generated workspace; each turn, in a fresh session, is one
+// model step asking for 20 read-only tool calls (ls, glob, grep, read) and a final answer. The two
+// faces' turns alternate, so a busy machine slows both alike. It prints, for each face, the wall
+// time per turn (median, mean, min), the agentls process's CPU time per turn (from /proc: the
+// steadier measure on a loaded machine), the notifications and bytes per turn, and the ratios
+// ACP/LSP (target: ACP at most 10 % slower).
 //
 // Both clients are the same minimal JSON-RPC reader/writer (only the framing differs), so the
 // numbers compare the servers, not client libraries.
