@@ -155,6 +155,8 @@ export class Agent {
     this.writes = [];
     /** @type {Map<string, Terminal>} the client's terminals (terminal/create), by id */
     this.terminals = new Map();
+    /** @type {Promise<void> | undefined} while set, terminal/create answers only once it settles */
+    this.createGate = undefined;
     /** @type {ReadTextFileRequest[]} */
     this.reads = [];
     /** @type {Map<string, string>} the client's unsaved buffers by absolute path: fs/read_text_file serves them before the disk */
@@ -193,20 +195,21 @@ export class Agent {
         this.wake();
         return answer;
       })
-      .onRequest(methods.client.terminal.create, ({ params }) => {
+      .onRequest(methods.client.terminal.create, async ({ params }) => {
         const term = new Terminal(params, `term-${this.terminals.size + 1}`);
         this.terminals.set(term.id, term);
         this.wake();
+        await this.createGate; // a test may hold the answer back
         return { terminalId: term.id };
       })
-      .onRequest(methods.client.terminal.output, ({ params }) => this.terminal(params.terminalId).output())
-      .onRequest(methods.client.terminal.waitForExit, ({ params }) => this.terminal(params.terminalId).exit)
+      .onRequest(methods.client.terminal.output, ({ params }) => this.terminal(params.terminalId, "output").output())
+      .onRequest(methods.client.terminal.waitForExit, ({ params }) => this.terminal(params.terminalId, "wait_for_exit").exit)
       .onRequest(methods.client.terminal.kill, ({ params }) => {
-        this.terminal(params.terminalId).kill();
+        this.terminal(params.terminalId, "kill").kill();
         return {};
       })
       .onRequest(methods.client.terminal.release, ({ params }) => {
-        this.terminal(params.terminalId).release();
+        this.terminal(params.terminalId, "release").release();
         return {};
       })
       .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
@@ -235,10 +238,16 @@ export class Agent {
     this.ctx = this.connection.agent;
   }
 
-  /** @param {string} id */
-  terminal(id) {
+  /**
+   * The terminal `id`, noting the terminal/* request `method` made on it.
+   * @param {string} id
+   * @param {string} method
+   */
+  terminal(id, method) {
     const t = this.terminals.get(id);
     if (!t) throw new Error(`no terminal ${id}`);
+    t.calls.push(method);
+    this.wake();
     return t;
   }
 
@@ -407,11 +416,14 @@ class Terminal {
     this.truncated = false;
     this.released = false;
     this.killed = false;
+    /** @type {string[]} the terminal/* requests made on it (output, wait_for_exit, kill, release), in order */
+    this.calls = [];
     /** @type {{exitCode: number | null, signal: string | null} | null} */
     this.status = null;
     const env = { ...process.env };
     for (const v of req.env ?? []) env[v.name] = v.value;
-    this.child = spawn(req.command, req.args ?? [], { cwd: req.cwd ?? undefined, env, stdio: ["ignore", "pipe", "pipe"] });
+    // Its own process group, as a terminal's shell has: kill() stops the command and its children.
+    this.child = spawn(req.command, req.args ?? [], { cwd: req.cwd ?? undefined, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     /** @param {Buffer} d */
     const take = (d) => {
       this.out += d.toString("utf8");
@@ -436,12 +448,21 @@ class Terminal {
 
   kill() {
     this.killed = true;
-    this.child.kill("SIGKILL");
+    this.stop();
   }
 
   release() {
     this.released = true;
-    if (!this.status) this.child.kill("SIGKILL");
+    if (!this.status) this.stop();
+  }
+
+  /** Kills the command's process group. */
+  stop() {
+    try {
+      if (this.child.pid) process.kill(-this.child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
   }
 }
 
