@@ -102,8 +102,8 @@ func (s *Server) listSessions(context.Context, jsonrpc2.RawMessage) (any, error)
 	return map[string]any{"sessions": list}, nil
 }
 
-// loadedSession is agent/loadSession's result: Session & {messages}.
-type loadedSession struct {
+// LoadedSession is agent/loadSession's result: Session & {messages}.
+type LoadedSession struct {
 	agent.Info
 	Messages []llm.Message `json:"messages"`
 }
@@ -121,7 +121,7 @@ func (s *Server) loadSession(ctx context.Context, raw jsonrpc2.RawMessage) (any,
 	if msgs == nil {
 		msgs = []llm.Message{}
 	}
-	return loadedSession{Info: info, Messages: msgs}, nil
+	return LoadedSession{Info: info, Messages: msgs}, nil
 }
 
 // PromptResult is agent/prompt's result: how the turn ended, its last

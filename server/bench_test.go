@@ -44,7 +44,7 @@ func twentyCalls(src string) string {
 }
 
 // BenchmarkScriptedTurn20Calls measures a whole turn of 20 tool calls through
-// the server and the fake editor, over real pipes, on $GOROOT/src.
+// the server and an lspclient.Client, over real pipes, on $GOROOT/src.
 func BenchmarkScriptedTurn20Calls(b *testing.B) {
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {

@@ -172,12 +172,7 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 
 	// The user still gets the whole conversation: 2 messages per prompt
 	// and a tool call and result per tool-using one.
-	var loaded struct {
-		Messages []map[string]any `json:"messages"`
-	}
-	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
-		t.Fatal(err)
-	}
+	loaded := h.LoadSession(s.SessionID)
 	if want := prompts*2 + 13*2; len(loaded.Messages) != want {
 		t.Fatalf("loadSession returned %d messages, want %d", len(loaded.Messages), want)
 	}
@@ -259,12 +254,7 @@ func TestContextExceededTwiceKeepsSessionUsable(t *testing.T) {
 		t.Fatalf("the request after the failure: status %d, carries the huge prompt: %v", last.Status, strings.Contains(string(last.Body), "all of this text"))
 	}
 	// The failed prompt stays in the history the user sees.
-	var loaded struct {
-		Messages []map[string]any `json:"messages"`
-	}
-	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
-		t.Fatal(err)
-	}
+	loaded := h.LoadSession(s.SessionID)
 	if !strings.Contains(toJSON(loaded.Messages), "all of this text") {
 		t.Fatal("the set-aside prompt is gone from the history")
 	}
@@ -355,9 +345,5 @@ func promptQA(h *lsptest.Env, sid, qid string, answers map[string]any) server.Pr
 // loadInfo is agent/loadSession's session.
 func loadInfo(h *lsptest.Env, sid string) agent.Info {
 	h.T.Helper()
-	var info agent.Info
-	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": sid}, &info); err != nil {
-		h.T.Fatal(err)
-	}
-	return info
+	return h.LoadSession(sid).Info
 }

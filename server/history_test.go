@@ -90,12 +90,7 @@ func TestCrashedHistoryIsRepaired(t *testing.T) {
 	defer fake.Close()
 	h := startWithFake(t, dir, fake, nil)
 
-	var loaded struct {
-		Messages []map[string]any `json:"messages"`
-	}
-	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": id}, &loaded); err != nil {
-		t.Fatal(err)
-	}
+	loaded := h.LoadSession(id)
 	if len(loaded.Messages) != 4 {
 		t.Fatalf("loadSession returned %d messages, want the full 4", len(loaded.Messages))
 	}

@@ -170,13 +170,7 @@ func TestSessionSurvivesRestart(t *testing.T) {
 	if len(list.Sessions) != 1 || list.Sessions[0].SessionID != s.SessionID {
 		t.Fatalf("listSessions = %+v", list)
 	}
-	var loaded struct {
-		agent.Info
-		Messages []map[string]any `json:"messages"`
-	}
-	if err := h2.Editor.Call(h2.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
-		t.Fatal(err)
-	}
+	loaded := h2.LoadSession(s.SessionID)
 	if loaded.Mode != "build" || loaded.PlanFile == nil || *loaded.PlanFile != "plans/shout.plan" {
 		t.Fatalf("loaded = %+v, want build with plans/shout.plan", loaded.Info)
 	}

@@ -23,6 +23,16 @@ func (e *Env) NewSession(mode string) agent.Info {
 	return s
 }
 
+// LoadSession calls agent/loadSession.
+func (e *Env) LoadSession(sid string) server.LoadedSession {
+	e.T.Helper()
+	var s server.LoadedSession
+	if err := e.Editor.Call(e.Ctx, "agent/loadSession", map[string]any{"sessionId": sid}, &s); err != nil {
+		e.T.Fatalf("loadSession: %v", err)
+	}
+	return s
+}
+
 // PromptOutcome is how an agent/prompt call ended: its result or its error.
 type PromptOutcome struct {
 	Result server.PromptResult
