@@ -123,6 +123,7 @@ func TestEdit(t *testing.T) {
 		{name: "not found", args: `{"path":"f.txt","old_string":"four","new_string":"4"}`, wantError: []string{"old_string not found in f.txt"}},
 		{name: "hash conflict", args: `{"path":"f.txt","old_string":"one","new_string":"1","last_read_hash":"0000000000000000"}`, wantError: []string{"changed since you read it", "0000000000000000"}},
 		{name: "missing file", args: `{"path":"nope.txt","old_string":"a","new_string":"b"}`, wantError: []string{"nope.txt does not exist", "write"}},
+		{name: "a folder", args: `{"path":".","old_string":"a","new_string":"b"}`, wantError: []string{". is a directory"}},
 		{name: "both forms", args: `{"path":"f.txt","old_string":"a","new_string":"b","insert_line":1,"insert_content":"x"}`, wantError: []string{"not both"}},
 		{name: "neither form", args: `{"path":"f.txt"}`, wantError: []string{"nothing to do"}},
 		{name: "empty old_string", args: `{"path":"f.txt","old_string":"","new_string":"x"}`, wantError: []string{"old_string must not be empty"}},
