@@ -12,6 +12,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/llm"
 )
 
 // Agent is agentls as an ACP agent: the SDK calls its methods for the
@@ -115,33 +116,36 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 // LoadSession loads a session of cwd's workspace and replays its history
 // as session/update notifications before it answers.
 func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	h, err := a.hostFor(p.Cwd)
+	h, info, msgs, err := a.load(ctx, p.Cwd, string(p.SessionId), p.McpServers)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
-	logMCPServers(p.McpServers)
-	info, msgs, err := h.mgr.LoadSession(ctx, string(p.SessionId))
-	if err != nil {
-		return sdk.LoadSessionResponse{}, toRequestError(err)
-	}
-	a.track(info.SessionID, h)
 	h.ed.replay(ctx, info.SessionID, msgs)
 	return sdk.LoadSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
 }
 
 // ResumeSession loads a session without replaying its history.
 func (a *Agent) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	h, err := a.hostFor(p.Cwd)
+	h, info, _, err := a.load(ctx, p.Cwd, string(p.SessionId), p.McpServers)
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
-	logMCPServers(p.McpServers)
-	info, _, err := h.mgr.LoadSession(ctx, string(p.SessionId))
+	return sdk.ResumeSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
+}
+
+// load loads session id of cwd's workspace for this connection.
+func (a *Agent) load(ctx context.Context, cwd, id string, mcp []sdk.McpServer) (*hosted, agent.Info, []llm.Message, error) {
+	h, err := a.hostFor(cwd)
 	if err != nil {
-		return sdk.ResumeSessionResponse{}, toRequestError(err)
+		return nil, agent.Info{}, nil, err
+	}
+	logMCPServers(mcp)
+	info, msgs, err := h.mgr.LoadSession(ctx, id)
+	if err != nil {
+		return nil, agent.Info{}, nil, toRequestError(err)
 	}
 	a.track(info.SessionID, h)
-	return sdk.ResumeSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
+	return h, info, msgs, nil
 }
 
 // CloseSession cancels the session's turn and forgets it on this

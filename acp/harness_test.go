@@ -147,6 +147,12 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 	}
 }
 
+// stop ends the agent's input and waits for it to stop (a restart's first half).
+func (r *rig) stop() {
+	_ = r.toAgent.(io.Closer).Close()
+	<-r.served
+}
+
 // newSession starts a session in the rig's workspace.
 func (r *rig) newSession() sdk.NewSessionResponse {
 	r.t.Helper()

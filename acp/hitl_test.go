@@ -273,8 +273,7 @@ func TestLoadAfterRestartReplaysWithMode(t *testing.T) {
 	} else if !strings.Contains(err.Error(), "another") && !strings.Contains(err.Error(), "lock") {
 		t.Errorf("second load: %v", err)
 	}
-	_ = first.toAgent.(interface{ Close() error }).Close()
-	<-first.served
+	first.stop()
 	third := newRig(t, setup{dir: dir})
 	res, err := third.conn.LoadSession(third.ctx, sdk.LoadSessionRequest{SessionId: sid, Cwd: dir, McpServers: []sdk.McpServer{}})
 	if err != nil {

@@ -44,8 +44,7 @@ func TestResumeAndCloseSession(t *testing.T) {
 	if _, err := first.prompt(sid, "after close"); !errors.As(err, &re) || re.Code != -32602 {
 		t.Errorf("prompt after close: %v", err)
 	}
-	_ = first.toAgent.(interface{ Close() error }).Close()
-	<-first.served
+	first.stop()
 	second := newRig(t, setup{dir: dir, script: "steps:\n  - text: \"Two.\"\n    expect: {last_message_contains: [\"again\"]}\n"})
 	res, err := second.conn.ResumeSession(second.ctx, sdk.ResumeSessionRequest{SessionId: sid, Cwd: dir})
 	if err != nil {
