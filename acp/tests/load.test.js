@@ -34,8 +34,11 @@ steps:
   const second = new Agent(ws);
   t.after(() => second.close());
   await second.initialize();
-  const list = await second.request(methods.agent.session.list, { cwd: ws.dir });
-  assert.ok(list.sessions.some((/** @type {any} */ s) => s.sessionId === sessionId), `session/list has ${sessionId}: ${JSON.stringify(list)}`);
+  // Before any session of this process: without cwd, the process's working directory (the project).
+  for (const params of [{}, { cwd: ws.dir }]) {
+    const list = await second.request(methods.agent.session.list, params);
+    assert.ok(list.sessions.some((/** @type {any} */ s) => s.sessionId === sessionId), `session/list ${JSON.stringify(params)} has ${sessionId}: ${JSON.stringify(list)}`);
+  }
 
   const loaded = await second.request(methods.agent.session.load, { sessionId, cwd: ws.dir, mcpServers: [] });
   // ACP: the history is replayed before the session/load response.
