@@ -34,7 +34,7 @@ type Options struct {
 
 // Serve speaks ACP with one client on in/out until in ends or ctx is
 // cancelled; then it cancels every turn and releases the sessions.
-func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) {
 	w := newWire(in, out)
 	a := newAgent(opts, w)
 	conn := sdk.NewAgentSideConnection(a, w.out, w.sdkIn)
@@ -55,7 +55,6 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	case <-pumped:
 	case <-ctx.Done(): // the input may never end (a terminal): do not wait on it
 	}
-	return nil
 }
 
 func getenvOf(opts Options) func(string) string {

@@ -27,7 +27,7 @@ func rawAgent(t *testing.T) (io.Writer, <-chan map[string]any, string) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = acp.Serve(ctx, inR, outW, acp.Options{Getenv: func(string) string { return "" }})
+		acp.Serve(ctx, inR, outW, acp.Options{Getenv: func(string) string { return "" }})
 		_ = outW.Close()
 	}()
 	t.Cleanup(func() {

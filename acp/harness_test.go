@@ -105,7 +105,7 @@ func newRig(t testing.TB, s setup) *rig {
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		_ = acp.Serve(ctx, c2aR, io.MultiWriter(a2cW, tp), opts)
+		acp.Serve(ctx, c2aR, io.MultiWriter(a2cW, tp), opts)
 		_ = a2cW.Close()
 	}()
 	client := s.client

@@ -22,7 +22,7 @@ func (h *hosted) promptText(blocks []sdk.ContentBlock) (string, error) {
 		case b.Text != nil:
 			text = append(text, b.Text.Text)
 		case b.ResourceLink != nil:
-			ctx = append(ctx, h.linkNote(b.ResourceLink.Uri, b.ResourceLink.Name))
+			ctx = append(ctx, h.linkNote(b.ResourceLink.Uri))
 		case b.Resource != nil:
 			ctx = append(ctx, h.embeddedNote(b.Resource.Resource))
 		case b.Image != nil:
@@ -45,7 +45,7 @@ func (h *hosted) promptText(blocks []sdk.ContentBlock) (string, error) {
 
 // linkNote names a linked file for the model: a workspace path it can read
 // with the read tool, or a link agentls will not follow.
-func (h *hosted) linkNote(uri, name string) string {
+func (h *hosted) linkNote(uri string) string {
 	p, err := h.ws.Resolve(uri)
 	if err != nil {
 		return fmt.Sprintf("(The user linked %s, which is outside the workspace: agentls cannot read it.)", oneLine(uri))

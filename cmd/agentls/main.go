@@ -133,10 +133,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err := nodump.Enable(); err != nil {
 			slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
 		}
-		if err := acp.Serve(ctx, stdin, stdout, acp.Options{ConfigFile: *configFile, Version: version}); err != nil {
-			slog.Error("acp", "err", err)
-			return 1
-		}
+		acp.Serve(ctx, stdin, stdout, acp.Options{ConfigFile: *configFile, Version: version})
 		return 0
 	case "demo":
 		return runDemo(ctx, rest, stdout, stderr)
