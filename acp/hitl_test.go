@@ -377,3 +377,31 @@ func TestSetModeBuildApprovesThePendingPlan(t *testing.T) {
 		t.Errorf("the plan is not approved:\n%s", r.read("plans/shout.plan"))
 	}
 }
+
+// A client that keeps a written file in an unsaved buffer: the workspace
+// sees the edit through its overlay, so the next read and edit build on it.
+func TestUnsavedClientWriteIsSeenByTheNextRead(t *testing.T) {
+	client := &testClient{keepWrites: true}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, files: map[string]string{"app.txt": "alpha\n"},
+		caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{WriteTextFile: true}}, script: `
+steps:
+  - tool_calls: [{id: e1, name: edit, args: {path: app.txt, old_string: alpha, new_string: beta}}]
+  - expect: {tool_result_contains: {e1: ['"success":true']}}
+    tool_calls: [{id: r1, name: read, args: {path: app.txt}}]
+  - expect: {tool_result_contains: {r1: ["beta"]}}
+    tool_calls: [{id: e2, name: edit, args: {path: app.txt, old_string: beta, new_string: gamma}}]
+  - expect: {tool_result_contains: {e2: ['"success":true']}}
+    text: "Done."
+`})
+	if stop := r.mustPrompt(r.newSession().SessionId, "edit"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	if got := r.read("app.txt"); got != "alpha\n" {
+		t.Errorf("the disk changed: %q (the client keeps the buffer)", got)
+	}
+	client.mu.Lock()
+	defer client.mu.Unlock()
+	if got := client.buffers[filepath.Join(r.dir, "app.txt")]; got != "gamma\n" {
+		t.Errorf("client buffer %q", got)
+	}
+}
