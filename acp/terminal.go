@@ -15,9 +15,14 @@ import (
 
 var _ agent.TerminalRunner = (*editor)(nil)
 
-// terminalGrace bounds the kill and release of a terminal whose turn was
-// cancelled or whose command timed out.
+// terminalGrace bounds each terminal request that must happen even when
+// the turn was cancelled (create, kill, output, release).
 const terminalGrace = 5 * time.Second
+
+// graceContext is ctx without its cancellation, bounded by terminalGrace.
+func graceContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), terminalGrace)
+}
 
 // RunInTerminal runs a permitted command in the client's terminal
 // (terminal/create with /bin/sh -c, in the tool call's content so the
@@ -39,15 +44,19 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	if job.MaxOut > 0 {
 		req.OutputByteLimit = sdk.Ptr(job.MaxOut)
 	}
-	created, err := e.a.conn.CreateTerminal(ctx, req)
+	// terminal/create is not abandoned on cancellation: a terminal the
+	// client starts meanwhile would run on, never released.
+	cctx, cancelCreate := graceContext(ctx)
+	created, err := e.a.conn.CreateTerminal(cctx, req)
+	cancelCreate()
 	if err != nil {
 		return tools.TerminalResult{}, true, fmt.Errorf("the client's terminal did not start the command: %s", clientError(err))
 	}
 	id := created.TerminalId
-	final, cancelFinal := context.WithTimeout(context.WithoutCancel(ctx), terminalGrace)
-	defer cancelFinal()
 	defer func() {
-		if _, err := e.a.conn.ReleaseTerminal(final, sdk.ReleaseTerminalRequest{SessionId: sid, TerminalId: id}); err != nil {
+		rctx, cancel := graceContext(ctx)
+		defer cancel()
+		if _, err := e.a.conn.ReleaseTerminal(rctx, sdk.ReleaseTerminalRequest{SessionId: sid, TerminalId: id}); err != nil {
 			slog.Debug("acp: terminal/release failed", "terminal", id, "err", err)
 		}
 	}()
@@ -65,15 +74,19 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 			return tools.TerminalResult{}, true, fmt.Errorf("waiting for the client's terminal: %s", clientError(err))
 		}
 		res.TimedOut, res.Cancelled = ctx.Err() == nil, ctx.Err() != nil
-		if _, err := e.a.conn.KillTerminal(final, sdk.KillTerminalRequest{SessionId: sid, TerminalId: id}); err != nil {
+		kctx, cancel := graceContext(ctx)
+		if _, err := e.a.conn.KillTerminal(kctx, sdk.KillTerminalRequest{SessionId: sid, TerminalId: id}); err != nil {
 			slog.Warn("acp: terminal/kill failed", "terminal", id, "err", err)
 		}
+		cancel()
 	} else if exit.ExitCode != nil {
 		res.ExitCode = *exit.ExitCode
 	} else {
 		res.ExitCode = -1 // ended by a signal
 	}
-	out, err := e.a.conn.TerminalOutput(final, sdk.TerminalOutputRequest{SessionId: sid, TerminalId: id})
+	octx, cancelOut := graceContext(ctx)
+	defer cancelOut()
+	out, err := e.a.conn.TerminalOutput(octx, sdk.TerminalOutputRequest{SessionId: sid, TerminalId: id})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		slog.Debug("acp: terminal/output failed", "terminal", id, "err", err)
 	}

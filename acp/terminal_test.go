@@ -101,3 +101,41 @@ steps:
 		t.Errorf("%d terminal/create without the capability", n)
 	}
 }
+
+// A session/cancel that arrives while terminal/create is still unanswered
+// does not strand the terminal: it is killed and released.
+func TestCancelDuringTerminalCreateReleasesIt(t *testing.T) {
+	creating := make(chan struct{})
+	cancelSent := make(chan struct{})
+	client := &testClient{permit: choose("allow_once"), onTerminal: func(*clientTerminal) {
+		close(creating)
+		<-cancelSent // answer terminal/create only after the cancel
+	}}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "sleep 60"}}]
+`})
+	sid := r.newSession().SessionId
+	done := make(chan sdk.StopReason, 1)
+	go func() {
+		stop, _ := r.prompt(sid, "run it")
+		done <- stop
+	}()
+	<-creating
+	if err := r.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: sid}); err != nil {
+		t.Fatal(err)
+	}
+	close(cancelSent)
+	if stop := <-done; stop != sdk.StopReasonCancelled {
+		t.Errorf("stop %s", stop)
+	}
+	client.terms.mu.Lock()
+	term := client.terms.list[0]
+	client.terms.mu.Unlock()
+	<-term.done // sleep 60 ends only if it was killed
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	if !term.released {
+		t.Error("the terminal was not released")
+	}
+}
