@@ -15,8 +15,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/host"
 )
 
 // Options configure the ACP face.
@@ -28,8 +27,8 @@ type Options struct {
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
 	// NewProvider builds the chat model of a workspace; nil means
-	// agent.NewProvider.
-	NewProvider func(cfg config.Config, getenv func(string) string, root string) (llm.Provider, error)
+	// host.NewProvider.
+	NewProvider host.ProviderFactory
 }
 
 // Serve speaks ACP with one client on in/out until in ends or ctx is

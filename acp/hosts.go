@@ -79,7 +79,7 @@ func (a *Agent) openHost(root string) (*hosted, error) {
 	ed := &editor{a: a}
 	h, err := host.New(host.Options{
 		Folders: []string{root}, ConfigFile: a.opts.ConfigFile, Getenv: a.getenv,
-		NewProvider: host.ProviderFactory(a.opts.NewProvider), Editor: ed,
+		NewProvider: a.opts.NewProvider, Editor: ed,
 	})
 	var wsErr *host.WorkspaceError
 	if errors.As(err, &wsErr) {

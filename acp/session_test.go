@@ -103,3 +103,30 @@ steps:
 		t.Error("the command ran")
 	}
 }
+
+// usage_update carries used (the next request's estimated tokens) and size
+// (the model's context window).
+func TestUsageUpdate(t *testing.T) {
+	r := newRig(t, setup{userConfig: "model: {context_window: 8000}\n", script: "steps:\n  - text: \"Hi.\"\n"})
+	r.mustPrompt(r.newSession().SessionId, "hello")
+	var got []map[string]any
+	for _, p := range r.wire.requests("session/update") {
+		if u, _ := p["update"].(map[string]any); u["sessionUpdate"] == "usage_update" {
+			got = append(got, u)
+		}
+	}
+	if len(got) != 1 || got[0]["size"] != float64(8000) || got[0]["used"].(float64) <= 0 {
+		t.Errorf("usage_update %v", got)
+	}
+	r.client.mu.Lock()
+	defer r.client.mu.Unlock()
+	n := 0
+	for _, u := range r.client.updates {
+		if u.Update.UsageUpdate != nil && u.Update.UsageUpdate.Size == 8000 {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the SDK client decoded %d usage updates", n)
+	}
+}
