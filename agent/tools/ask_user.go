@@ -2,16 +2,12 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
 )
-
-//go:embed descriptions/ask_user.md
-var askUserDescription string
 
 // AskUserParams are the arguments of ask_user: a batch of questions. Its
 // fields are the schema the model is shown; the arguments are checked by
@@ -47,13 +43,6 @@ func (p *AskUserParams) decodeArgs(args json.RawMessage) error {
 	p.set = set
 	return nil
 }
-
-// askUserTool puts a batch of structured questions to the user.
-var askUserTool = New(Def[AskUserParams]{Name: "ask_user", Description: askUserDescription, Kind: "other", Run: runAskUser,
-	Title: askUserTitle,
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
-		Paths: guard.NoPaths()},
-})
 
 // askUserTitle is ask_user's title of a call.
 func askUserTitle(p AskUserParams) string {
@@ -91,3 +80,10 @@ func runAskUser(ctx context.Context, env Env, p AskUserParams) (Result, error) {
 	}
 	return Result{}, fmt.Errorf("ask user: unknown answer status %q", ans.Status)
 }
+
+// askUserTool puts a batch of structured questions to the user.
+var askUserTool = New(Def[AskUserParams]{Name: "ask_user", Kind: "other", Run: runAskUser,
+	Title: askUserTitle,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
+		Paths: guard.NoPaths()},
+})

@@ -2,16 +2,12 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"strings"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-//go:embed descriptions/edit.md
-var editDescription string
 
 // EditParams are the arguments of edit: a replacement (old_string,
 // new_string, replace_all) or an insertion (insert_line, insert_content).
@@ -32,13 +28,6 @@ type EditOutput struct {
 	InsertedLines int    `json:"inserted_lines,omitempty"`
 	Hash          string `json:"hash"`
 }
-
-// editTool changes part of an existing file.
-var editTool = New(Def[EditParams]{Name: "edit", Description: editDescription, Kind: "edit", Run: runEdit,
-	Title: func(p EditParams) string { return title("edit", p.Path) },
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly,
-		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
-})
 
 // runEdit runs edit.
 func runEdit(ctx context.Context, env Env, p EditParams) (Result, error) {
@@ -109,3 +98,9 @@ func editOutput(p workspace.Path, spec workspace.EditSpec, c workspace.Change) E
 	}
 	return out
 }
+
+// editTool changes part of an existing file.
+var editTool = New(Def[EditParams]{Name: "edit", Kind: "edit", Run: runEdit,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
+})

@@ -2,27 +2,16 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"strings"
 
 	"github.com/agentls/agentls/guard"
 )
-
-//go:embed descriptions/exit_plan_mode.md
-var exitPlanModeDescription string
 
 // ExitPlanModeParams are the arguments of exit_plan_mode.
 type ExitPlanModeParams struct {
 	PlanFilePath    string   `json:"plan_file_path" description:"As plan_write returned it."`
 	AllowedCommands []string "json:\"allowed_commands,omitempty\" description:\"Commands the build needs (e.g. `go test ./...`), for the user to allow with the plan.\""
 }
-
-// exitPlanModeTool presents the plan to the user for approval.
-var exitPlanModeTool = New(Def[ExitPlanModeParams]{Name: "exit_plan_mode", Description: exitPlanModeDescription, Kind: "switch_mode", Run: runExitPlanMode,
-	Title: func(p ExitPlanModeParams) string { return title("ask to approve", p.PlanFilePath) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
-		Paths: []guard.PathArg{{Name: "plan_file_path", Role: guard.Source}}},
-})
 
 // runExitPlanMode runs exit_plan_mode.
 func runExitPlanMode(ctx context.Context, env Env, p ExitPlanModeParams) (Result, error) {
@@ -37,3 +26,10 @@ func runExitPlanMode(ctx context.Context, env Env, p ExitPlanModeParams) (Result
 	}
 	return env.ExitPlanMode(ctx, p.PlanFilePath, allowed)
 }
+
+// exitPlanModeTool presents the plan to the user for approval.
+var exitPlanModeTool = New(Def[ExitPlanModeParams]{Name: "exit_plan_mode", Kind: "switch_mode", Run: runExitPlanMode,
+	Title: func(p ExitPlanModeParams) string { return title("ask to approve", p.PlanFilePath) },
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "plan_file_path", Role: guard.Source}}},
+})

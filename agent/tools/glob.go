@@ -2,14 +2,10 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"strings"
 
 	"github.com/agentls/agentls/guard"
 )
-
-//go:embed descriptions/glob.md
-var globDescription string
 
 // GlobParams are the arguments of glob.
 type GlobParams struct {
@@ -27,13 +23,6 @@ type GlobOutput struct {
 	Count     int      `json:"count"`
 	Truncated bool     `json:"truncated"`
 }
-
-// globTool finds files by name pattern.
-var globTool = New(Def[GlobParams]{Name: "glob", Description: globDescription, Kind: "search", Run: runGlob,
-	Title: func(p GlobParams) string { return title("glob", p.Pattern) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
-})
 
 // runGlob runs glob.
 func runGlob(ctx context.Context, env Env, p GlobParams) (Result, error) {
@@ -66,3 +55,10 @@ func runGlob(ctx context.Context, env Env, p GlobParams) (Result, error) {
 	}
 	return OK(out), nil
 }
+
+// globTool finds files by name pattern.
+var globTool = New(Def[GlobParams]{Name: "glob", Kind: "search", Run: runGlob,
+	Title: func(p GlobParams) string { return title("glob", p.Pattern) },
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
+})

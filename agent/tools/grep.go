@@ -2,15 +2,11 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"strings"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-//go:embed descriptions/grep.md
-var grepDescription string
 
 // Bounds of grep's arguments.
 const (
@@ -60,13 +56,6 @@ type GrepOutput struct {
 	FilesSearched int       `json:"files_searched"`
 }
 
-// grepTool searches file contents with a regular expression.
-var grepTool = New(Def[GrepParams]{Name: "grep", Description: grepDescription, Kind: "search", Run: runGrep,
-	Title: func(p GrepParams) string { return title("grep", p.Pattern) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
-})
-
 // runGrep runs grep.
 func runGrep(ctx context.Context, env Env, p GrepParams) (Result, error) {
 	if strings.TrimSpace(p.Pattern) == "" {
@@ -113,3 +102,10 @@ func runGrep(ctx context.Context, env Env, p GrepParams) (Result, error) {
 	}
 	return OK(out), nil
 }
+
+// grepTool searches file contents with a regular expression.
+var grepTool = New(Def[GrepParams]{Name: "grep", Kind: "search", Run: runGrep,
+	Title: func(p GrepParams) string { return title("grep", p.Pattern) },
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
+})

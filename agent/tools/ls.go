@@ -3,13 +3,9 @@ package tools
 import (
 	"cmp"
 	"context"
-	_ "embed"
 
 	"github.com/agentls/agentls/guard"
 )
-
-//go:embed descriptions/ls.md
-var lsDescription string
 
 // Bounds of ls: how deep it descends and how many entries it returns.
 const (
@@ -37,13 +33,6 @@ type LsOutput struct {
 	Count     int       `json:"count"`
 	Truncated bool      `json:"truncated"`
 }
-
-// lsTool lists a folder of the workspace.
-var lsTool = New(Def[LsParams]{Name: "ls", Description: lsDescription, Kind: "read", Run: runLs,
-	Title: func(p LsParams) string { return title("ls", cmp.Or(p.Path, ".")) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
-})
 
 // runLs runs ls.
 func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
@@ -85,3 +74,10 @@ func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
 	}
 	return OK(out), nil
 }
+
+// lsTool lists a folder of the workspace.
+var lsTool = New(Def[LsParams]{Name: "ls", Kind: "read", Run: runLs,
+	Title: func(p LsParams) string { return title("ls", cmp.Or(p.Path, ".")) },
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
+})

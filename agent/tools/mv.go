@@ -2,13 +2,9 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 
 	"github.com/agentls/agentls/guard"
 )
-
-//go:embed descriptions/mv.md
-var mvDescription string
 
 // MvParams are the arguments of mv.
 type MvParams struct {
@@ -21,13 +17,6 @@ type MvOutput struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 }
-
-// mvTool moves or renames a file or folder.
-var mvTool = New(Def[MvParams]{Name: "mv", Description: mvDescription, Kind: "move", Run: runMv,
-	Title: func(p MvParams) string { return title("mv", p.From+" → "+p.To) },
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindMove, Interaction: guard.Unattended, Plan: guard.BuildOnly,
-		Paths: []guard.PathArg{{Name: "from", Role: guard.Source}, {Name: "to", Role: guard.Target}}},
-})
 
 // runMv runs mv.
 func runMv(ctx context.Context, env Env, p MvParams) (Result, error) {
@@ -50,3 +39,10 @@ func runMv(ctx context.Context, env Env, p MvParams) (Result, error) {
 		return OK(MvOutput{From: from.Rel, To: to.Rel})
 	})
 }
+
+// mvTool moves or renames a file or folder.
+var mvTool = New(Def[MvParams]{Name: "mv", Kind: "move", Run: runMv,
+	Title: func(p MvParams) string { return title("mv", p.From+" → "+p.To) },
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindMove, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "from", Role: guard.Source}, {Name: "to", Role: guard.Target}}},
+})

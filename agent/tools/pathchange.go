@@ -6,6 +6,19 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
+// PathParams are the arguments of a tool whose one argument is the path it
+// changes (mkdir, touch).
+type PathParams struct {
+	Path string `json:"path"`
+}
+
+// CreatedOutput is the result of mkdir and touch: the path, and whether the
+// call created it.
+type CreatedOutput struct {
+	Path    string `json:"path"`
+	Created bool   `json:"created"`
+}
+
 // pathChange is the course of a tool that changes the one path its "path"
 // argument names (write, edit, touch, mkdir, rm): resolve the argument, check
 // the path, compute the change, apply it under a label, report it. The

@@ -2,15 +2,11 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"strings"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-//go:embed descriptions/plan_edit.md
-var planEditDescription string
 
 // PlanEditParams are the arguments of plan_edit: edit's, on a `.plan` file,
 // plus an optional new status.
@@ -24,14 +20,6 @@ type PlanEditOutput struct {
 	EditOutput
 	Metadata *PlanMetadata `json:"metadata"`
 }
-
-// planEditTool edits a plan, keeping its frontmatter byte for byte unless the
-// status changes.
-var planEditTool = New(Def[PlanEditParams]{Name: "plan_edit", Description: planEditDescription, Kind: "edit", Run: runPlanEdit,
-	Title: func(p PlanEditParams) string { return title("edit plan", p.Path) },
-	Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
-})
 
 // runPlanEdit runs plan_edit.
 func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error) {
@@ -91,3 +79,11 @@ func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error)
 		return OK(out)
 	})
 }
+
+// planEditTool edits a plan, keeping its frontmatter byte for byte unless the
+// status changes.
+var planEditTool = New(Def[PlanEditParams]{Name: "plan_edit", Kind: "edit", Run: runPlanEdit,
+	Title: func(p PlanEditParams) string { return title("edit plan", p.Path) },
+	Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
+})

@@ -2,14 +2,10 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-//go:embed descriptions/plan_list.md
-var planListDescription string
 
 // Bounds of plan_list's limit.
 const (
@@ -42,13 +38,6 @@ type PlanListOutput struct {
 	Plans []PlanInfo `json:"plans"`
 	Total int        `json:"total"`
 }
-
-// planListTool lists the plans in the plans folder, newest first.
-var planListTool = New(Def[PlanListParams]{Name: "plan_list", Description: planListDescription, Kind: "search", Run: runPlanList,
-	Title: planListTitle,
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-		Paths: guard.NoPaths()},
-})
 
 // planListTitle is plan_list's title of a call.
 func planListTitle(p PlanListParams) string {
@@ -90,3 +79,10 @@ func runPlanList(_ context.Context, env Env, p PlanListParams) (Result, error) {
 	}
 	return OK(out), nil
 }
+
+// planListTool lists the plans in the plans folder, newest first.
+var planListTool = New(Def[PlanListParams]{Name: "plan_list", Kind: "search", Run: runPlanList,
+	Title: planListTitle,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: guard.NoPaths()},
+})

@@ -3,15 +3,11 @@ package tools
 import (
 	"cmp"
 	"context"
-	_ "embed"
 	"strings"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-//go:embed descriptions/plan_read.md
-var planReadDescription string
 
 // PlanReadParams are the arguments of plan_read.
 type PlanReadParams struct {
@@ -33,13 +29,6 @@ type PlanReadOutput struct {
 	StepsTotal       int           `json:"steps_total"`
 	Attached         bool          `json:"attached"`
 }
-
-// planReadTool reads a plan with its parsed frontmatter and steps.
-var planReadTool = New(Def[PlanReadParams]{Name: "plan_read", Description: planReadDescription, Kind: "read", Run: runPlanRead,
-	Title: planReadTitle,
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
-})
 
 // planReadTitle is plan_read's title of a call.
 func planReadTitle(p PlanReadParams) string {
@@ -118,3 +107,10 @@ func locatePlan(env Env, p, name string) (workspace.Path, *Result) {
 	}
 	return rp, nil
 }
+
+// planReadTool reads a plan with its parsed frontmatter and steps.
+var planReadTool = New(Def[PlanReadParams]{Name: "plan_read", Kind: "read", Run: runPlanRead,
+	Title: planReadTitle,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
+})

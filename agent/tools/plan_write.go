@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"math/rand/v2"
 	"path"
@@ -12,9 +11,6 @@ import (
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-//go:embed descriptions/plan_write.md
-var planWriteDescription string
 
 // PlanWriteParams are the arguments of plan_write: either title and content
 // (markdown), or the structured form goal, steps, estimated_total_time,
@@ -53,7 +49,7 @@ type planWriter struct {
 
 // tool is plan_write with w's clock and random source.
 func (w planWriter) tool() Tool {
-	return New(Def[PlanWriteParams]{Name: "plan_write", Description: planWriteDescription, Kind: "edit", Run: w.run,
+	return New(Def[PlanWriteParams]{Name: "plan_write", Kind: "edit", Run: w.run,
 		Title: planWriteTitle,
 		Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
 			Paths: []guard.PathArg{{Name: "path", Role: guard.Target, Optional: true}}},

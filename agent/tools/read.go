@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,9 +10,6 @@ import (
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-//go:embed descriptions/read.md
-var readDescription string
 
 // ReadParams are the arguments of read.
 type ReadParams struct {
@@ -39,13 +35,6 @@ type ReadOutput struct {
 // MaxReadBytes caps the content of one read (about 12k tokens): a window
 // that would be larger ends at the last whole line that fits.
 const MaxReadBytes = 50 << 10
-
-// readTool reads a text file of the workspace (the editor's unsaved text wins).
-var readTool = New(Def[ReadParams]{Name: "read", Description: readDescription, Kind: "read", Run: runRead,
-	Title: func(p ReadParams) string { return title("read", p.Path) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
-		Paths: []guard.PathArg{{Name: "path", Role: guard.Source}}},
-})
 
 // runRead runs read.
 func runRead(_ context.Context, env Env, p ReadParams) (Result, error) {
@@ -100,3 +89,9 @@ func readWindow(ws *workspace.Workspace, p workspace.Path, offset, limit int) (R
 	}
 	return out, nil
 }
+
+// readTool reads a text file of the workspace (the editor's unsaved text wins).
+var readTool = New(Def[ReadParams]{Name: "read", Kind: "read", Run: runRead,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Source}}},
+})

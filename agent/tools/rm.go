@@ -2,14 +2,10 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-//go:embed descriptions/rm.md
-var rmDescription string
 
 // RmParams are the arguments of rm.
 type RmParams struct {
@@ -23,13 +19,6 @@ type RmOutput struct {
 	Removed bool   `json:"removed"`
 	WasDir  bool   `json:"was_dir,omitempty"`
 }
-
-// rmTool deletes a file or folder.
-var rmTool = New(Def[RmParams]{Name: "rm", Description: rmDescription, Kind: "delete", Run: runRm,
-	Title: func(p RmParams) string { return title("rm", p.Path) },
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindDelete, Interaction: guard.Unattended, Plan: guard.BuildOnly,
-		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
-})
 
 // runRm runs rm.
 func runRm(ctx context.Context, env Env, p RmParams) (Result, error) {
@@ -53,3 +42,9 @@ func rmCheck(_ *workspace.Workspace, p workspace.Path, arg string) *Result {
 	}
 	return nil
 }
+
+// rmTool deletes a file or folder.
+var rmTool = New(Def[RmParams]{Name: "rm", Kind: "delete", Run: runRm,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindDelete, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
+})

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"os"
@@ -11,9 +10,6 @@ import (
 
 	"github.com/agentls/agentls/guard"
 )
-
-//go:embed descriptions/run.md
-var runDescription string
 
 // Limits of run.
 const (
@@ -38,13 +34,6 @@ type RunOutput struct {
 	DurationMs int64  `json:"duration_ms"`
 	Warning    string `json:"warning,omitempty"`
 }
-
-// runTool runs a shell command in the workspace, after the user confirmed it.
-var runTool = New(Def[RunParams]{Name: "run", Description: runDescription, Kind: "execute", Run: runCommand,
-	Title: func(p RunParams) string { return title("run", p.Command) },
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindExecute, Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly,
-		Paths: []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}}},
-})
 
 // runCommand runs run.
 func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
@@ -132,3 +121,10 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 		DurationMs: res.duration.Milliseconds(), Warning: warning,
 	}), nil
 }
+
+// runTool runs a shell command in the workspace, after the user confirmed it.
+var runTool = New(Def[RunParams]{Name: "run", Kind: "execute", Run: runCommand,
+	Title: func(p RunParams) string { return title("run", p.Command) },
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindExecute, Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}}},
+})

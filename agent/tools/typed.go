@@ -21,14 +21,17 @@ import (
 type Def[P any] struct {
 	// Name is the model-facing name.
 	Name string
-	// Description is the embedded descriptions/<name>.md.
+	// Description is the model-facing description; empty means the
+	// embedded descriptions/<Name>.md, where every tool of All keeps it.
 	Description string
 	// Kind is the ACP tool kind shown in tool_call updates (see Tool.Kind).
 	Kind string
 	// Guard is the tool's declaration to the guard; its Name is left empty.
 	Guard guard.Decl
-	// Title is a short human title for a call (nil: the name). Its params
-	// are decoded leniently: fields that do not decode stay zero.
+	// Title is a short human title for a call. Its params are decoded
+	// leniently: fields that do not decode stay zero. nil means the name
+	// followed by the first path argument the guard declaration names (see
+	// pathTitle), or the name alone for a tool without one.
 	Title func(p P) string
 	// Run executes a call whose arguments decoded. Failures the model should
 	// read are a failed Result; a Go error is an infrastructure failure.
@@ -43,6 +46,12 @@ func New[P any](d Def[P]) Tool {
 	params, err := schemaOf(reflect.TypeFor[P]())
 	if err != nil {
 		panic(fmt.Sprintf("tools: %s: %v", d.Name, err))
+	}
+	if d.Description == "" {
+		d.Description = description(d.Name)
+	}
+	if d.Title == nil && len(d.Guard.Paths) > 0 {
+		d.Title = pathTitle[P](d.Name, d.Guard.Paths[0].Name)
 	}
 	return typed[P]{def: d, params: params}
 }
@@ -86,6 +95,21 @@ func (t typed[P]) Run(ctx context.Context, env Env, args json.RawMessage) (res R
 		return Failf("%v", invalid), nil
 	}
 	return t.def.Run(ctx, env, p)
+}
+
+// pathTitle is the default title of a tool whose guard declaration names
+// path arguments: "<name> <value of arg>", e.g. "write src/a.go". It panics
+// when P has no string field of that JSON name: the declaration and the
+// params struct are fixed at compile time.
+func pathTitle[P any](name, arg string) func(P) string {
+	pt := reflect.TypeFor[P]()
+	for i := range pt.NumField() {
+		f := pt.Field(i)
+		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag == arg && f.Type.Kind() == reflect.String {
+			return func(p P) string { return title(name, reflect.ValueOf(p).Field(i).String()) }
+		}
+	}
+	panic(fmt.Sprintf("tools: %s declares the path argument %q, which is not a string field of its params", name, arg))
 }
 
 // paramsType is P, for tests that check the schemas against the structs.

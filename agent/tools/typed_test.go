@@ -259,8 +259,30 @@ func TestNew(t *testing.T) {
 			t.Errorf("Title(%s) = %q, want %q", args, got, want)
 		}
 	}
-	if got := New(Def[echoParams]{Name: "untitled"}).Title(nil); got != "untitled" {
-		t.Errorf("Title without a title function = %q, want the name", got)
+	if got := New(Def[echoParams]{Name: "untitled", Description: "Untitled.\n"}).Title(nil); got != "untitled" {
+		t.Errorf("Title without a title function or path argument = %q, want the name", got)
+	}
+	pathed := New(Def[echoParams]{Name: "shout", Description: "Shout.\n",
+		Guard: guard.Decl{Paths: []guard.PathArg{{Name: "text", Role: guard.Source}}}})
+	if got := pathed.Title(json.RawMessage(`{"text":"a  b"}`)); got != "shout a b" {
+		t.Errorf("Title without a title function = %q, want the name and the declared path argument", got)
+	}
+	if got := New(Def[echoParams]{Name: "write"}).Spec().Description; got != description("write") || got == "" {
+		t.Errorf("an empty Description = %q, want the embedded descriptions/write.md", got)
+	}
+	for name, def := range map[string]Def[echoParams]{
+		"no description file": {Name: "no_such_tool"},
+		"a path argument that is no string field": {Name: "bad", Description: "Bad.\n",
+			Guard: guard.Decl{Paths: []guard.PathArg{{Name: "times", Role: guard.Source}}}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("New with %s did not panic", name)
+				}
+			}()
+			New(def)
+		}()
 	}
 }
 

@@ -2,14 +2,10 @@ package tools
 
 import (
 	"context"
-	_ "embed"
 
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
-
-//go:embed descriptions/write.md
-var writeDescription string
 
 // WriteParams are the arguments of write.
 type WriteParams struct {
@@ -25,13 +21,6 @@ type WriteOutput struct {
 	Hash    string `json:"hash"`
 }
 
-// writeTool creates a file or replaces its whole content.
-var writeTool = New(Def[WriteParams]{Name: "write", Description: writeDescription, Kind: "edit", Run: runWrite,
-	Title: func(p WriteParams) string { return title("write", p.Path) },
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly,
-		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
-})
-
 // runWrite runs write.
 func runWrite(ctx context.Context, env Env, p WriteParams) (Result, error) {
 	if p.Content == nil {
@@ -46,3 +35,9 @@ func runWrite(ctx context.Context, env Env, p WriteParams) (Result, error) {
 		},
 	}.run(ctx, env, p.Path)
 }
+
+// writeTool creates a file or replaces its whole content.
+var writeTool = New(Def[WriteParams]{Name: "write", Kind: "edit", Run: runWrite,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
+})
