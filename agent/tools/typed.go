@@ -112,9 +112,6 @@ func pathTitle[P any](name, arg string) func(P) string {
 	panic(fmt.Sprintf("tools: %s declares the path argument %q, which is not a string field of its params", name, arg))
 }
 
-// paramsType is P, for tests that check the schemas against the structs.
-func (typed[P]) paramsType() reflect.Type { return reflect.TypeFor[P]() }
-
 // selfDecoder is a params struct that decodes its own arguments, for a tool
 // whose arguments need a finer check than their schema says (ask_user's
 // questions). Its errors are shown to the model as they are.
