@@ -94,6 +94,14 @@ func TestMalformedLinesGetErrorsAndTheProcessLives(t *testing.T) {
 			t.Errorf("%s: error without a message", c.line)
 		}
 	}
+	// An oversized line (over the SDK reader's cap) is answered too.
+	huge := `{"jsonrpc":"2.0","id":50,"method":"session/list","params":{"x":"` + strings.Repeat("a", 11<<20) + `"}}`
+	if _, err := fmt.Fprintln(in, huge); err != nil {
+		t.Fatal(err)
+	}
+	if m := next(t, out); errCode(m) != -32600 {
+		t.Errorf("oversized line: %v", m)
+	}
 	// Still serving.
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":99,"method":"initialize","params":{"protocolVersion":1}}`)
 	m := next(t, out)

@@ -13,9 +13,10 @@ import (
 	"sync/atomic"
 )
 
-// maxLineBytes caps one incoming message. The SDK's reader stops the whole
-// connection on a longer line, so the wire answers it with an error instead.
-const maxLineBytes = 10 << 20
+// maxLineBytes caps one incoming message, under the SDK reader's own cap
+// (10 MB, beyond which it stops the whole connection): the wire answers a
+// longer line with an error instead.
+const maxLineBytes = 10<<20 - 64<<10
 
 // wire sits between stdio and the SDK's connection. On the way in it answers
 // what the SDK would only log (a line that is not JSON, a message that is
@@ -69,7 +70,7 @@ func (w *wire) pump() {
 		line, tooLong, err := readLine(r)
 		if tooLong {
 			slog.Warn("acp: message over the size cap dropped", "cap_bytes", maxLineBytes)
-			w.replyError(nil, -32600, fmt.Sprintf("Invalid request: the message is over %d MB; it was dropped", maxLineBytes>>20))
+			w.replyError(nil, -32600, fmt.Sprintf("Invalid request: the message is over %d KB; it was dropped", maxLineBytes>>10))
 		} else if len(line) > 0 {
 			w.route(line)
 		}
