@@ -73,7 +73,7 @@ test("200 mangled requests (wrong types, truncated JSON, stray values) each get 
     /** @type {Record<string, any>} */
     const params = {};
     for (const [k, v] of Object.entries(valid)) if (rand() < 0.6) params[k] = rand() < 0.5 ? v : pick(odd);
-    const msg = { jsonrpc: pick(["2.0", "2.0", "2.0", "1.0"]), id: 1000 + i, method: pick(methodsList), params: rand() < 0.9 ? params : pick(odd) };
+    const msg = { jsonrpc: pick(["2.0", "2.0", "2.0", "1.0", 2, null]), id: 1000 + i, method: pick(methodsList), params: rand() < 0.9 ? params : pick(odd) };
     let line = JSON.stringify(msg);
     if (rand() < 0.15) line = line.slice(0, Math.floor(rand() * line.length)); // truncated: a parse error
     else sent.set(1000 + i, line);
