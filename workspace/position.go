@@ -40,22 +40,19 @@ func nextLine(text string, start int) (end, next int) {
 // utf16Len is the number of UTF-16 code units in s.
 func utf16Len(s string) int {
 	n := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
+	for _, r := range s {
+		n += utf16Width(r)
 	}
 	return n
+}
+
+// utf16Width is the number of UTF-16 code units of r: two above U+FFFF,
+// else one (an invalid UTF-8 byte decodes as U+FFFD, one unit).
+func utf16Width(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
 }
 
 // byteOffsetInLine returns the byte offset within line of UTF-16 column char.
@@ -63,26 +60,12 @@ func utf16Len(s string) int {
 // rounds down to the start of that rune.
 func byteOffsetInLine(line string, char int) int {
 	units := 0
-	for i := 0; i < len(line); {
-		if units >= char {
-			return i
-		}
-		c := line[i]
-		if c < utf8.RuneSelf {
-			units++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(line[i:])
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
+	for i, r := range line {
+		w := utf16Width(r)
 		if units+w > char {
 			return i
 		}
 		units += w
-		i += size
 	}
 	return len(line)
 }
