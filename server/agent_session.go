@@ -18,17 +18,29 @@ import (
 
 // agentHandlers are the agent/* client→server methods (PROTOCOL.md §2).
 var agentHandlers = map[string]handlerFunc{
-	"agent/newSession":   (*Server).newSession,
+	"agent/newSession":   withParams((*Server).newSession),
 	"agent/listSessions": (*Server).listSessions,
-	"agent/loadSession":  (*Server).loadSession,
+	"agent/loadSession":  withParams((*Server).loadSession),
 	"agent/prompt":       (*Server).prompt,
-	"agent/cancel":       (*Server).cancel,
-	"agent/setMode":      (*Server).setMode,
-	"agent/answer":       (*Server).answer,
-	"agent/resolvePlan":  (*Server).resolvePlan,
-	"agent/listPlans":    (*Server).listPlans,
-	"agent/compact":      (*Server).compact,
+	"agent/cancel":       withParams((*Server).cancel),
+	"agent/setMode":      withParams((*Server).setMode),
+	"agent/answer":       withParams((*Server).answer),
+	"agent/resolvePlan":  withParams((*Server).resolvePlan),
+	"agent/listPlans":    withParams((*Server).listPlans),
+	"agent/compact":      withParams((*Server).compact),
 	"agent/checkModel":   (*Server).checkModel,
+}
+
+// withParams makes a handler of fn, which gets the request's params decoded
+// into a P (by decodeParams: a malformed payload is -32602 before fn runs).
+func withParams[P any](fn func(s *Server, ctx context.Context, p P) (any, error)) handlerFunc {
+	return func(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+		var p P
+		if err := decodeParams(raw, &p); err != nil {
+			return nil, err
+		}
+		return fn(s, ctx, p)
+	}
 }
 
 // decodeParams decodes params into v; a malformed payload is -32602.
@@ -75,14 +87,13 @@ type sessionParams struct {
 	SessionID string `json:"sessionId"`
 }
 
-func (s *Server) newSession(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p struct {
-		Mode  string `json:"mode"`
-		Title string `json:"title"`
-	}
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+// newSessionParams are agent/newSession's params.
+type newSessionParams struct {
+	Mode  string `json:"mode"`
+	Title string `json:"title"`
+}
+
+func (s *Server) newSession(ctx context.Context, p newSessionParams) (any, error) {
 	info, err := s.manager().NewSession(ctx, p.Mode, p.Title)
 	if err != nil {
 		return nil, rpcError(err)
@@ -108,11 +119,7 @@ type LoadedSession struct {
 	Messages []llm.Message `json:"messages"`
 }
 
-func (s *Server) loadSession(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p sessionParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) loadSession(ctx context.Context, p sessionParams) (any, error) {
 	info, msgs, err := s.manager().LoadSession(ctx, p.SessionID)
 	if err != nil {
 		return nil, rpcError(err)
@@ -207,35 +214,29 @@ func (s *Server) checkModel(ctx context.Context, _ jsonrpc2.RawMessage) (any, er
 	return s.manager().CheckModel(ctx), nil
 }
 
-func (s *Server) cancel(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p sessionParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) cancel(_ context.Context, p sessionParams) (any, error) {
 	return nil, rpcError(s.manager().Cancel(p.SessionID))
 }
 
-func (s *Server) setMode(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-		Mode      string `json:"mode"`
-	}
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+// setModeParams are agent/setMode's params.
+type setModeParams struct {
+	SessionID string `json:"sessionId"`
+	Mode      string `json:"mode"`
+}
+
+func (s *Server) setMode(ctx context.Context, p setModeParams) (any, error) {
 	info, err := s.manager().SetMode(jsonrpc2.DetachContext(ctx), p.SessionID, p.Mode)
 	return info, rpcError(err)
 }
 
-func (s *Server) answer(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p struct {
-		SessionID  string          `json:"sessionId"`
-		QuestionID string          `json:"questionId"`
-		Answers    json.RawMessage `json:"answers"`
-	}
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+// answerParams are agent/answer's params.
+type answerParams struct {
+	SessionID  string          `json:"sessionId"`
+	QuestionID string          `json:"questionId"`
+	Answers    json.RawMessage `json:"answers"`
+}
+
+func (s *Server) answer(_ context.Context, p answerParams) (any, error) {
 	answers, err := questions.DecodeAnswers(p.Answers)
 	if err != nil {
 		return nil, invalidParams("answers: %v", err)
@@ -246,27 +247,25 @@ func (s *Server) answer(_ context.Context, raw jsonrpc2.RawMessage) (any, error)
 	return map[string]bool{"accepted": true}, nil
 }
 
-func (s *Server) resolvePlan(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-		Decision  string `json:"decision"`
-		Reason    string `json:"reason"`
-	}
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+// resolvePlanParams are agent/resolvePlan's params.
+type resolvePlanParams struct {
+	SessionID string `json:"sessionId"`
+	Decision  string `json:"decision"`
+	Reason    string `json:"reason"`
+}
+
+func (s *Server) resolvePlan(ctx context.Context, p resolvePlanParams) (any, error) {
 	info, err := s.manager().ResolvePlan(ctx, p.SessionID, strings.TrimSpace(p.Decision), p.Reason)
 	return info, rpcError(err)
 }
 
-func (s *Server) listPlans(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p struct {
-		Status string `json:"status"`
-		Limit  int    `json:"limit"`
-	}
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+// listPlansParams are agent/listPlans's params.
+type listPlansParams struct {
+	Status string `json:"status"`
+	Limit  int    `json:"limit"`
+}
+
+func (s *Server) listPlans(_ context.Context, p listPlansParams) (any, error) {
 	plans, total, err := s.manager().ListPlans(p.Status, p.Limit)
 	if err != nil {
 		return nil, rpcError(err)
@@ -277,11 +276,7 @@ func (s *Server) listPlans(_ context.Context, raw jsonrpc2.RawMessage) (any, err
 	return map[string]any{"plans": plans, "total": total}, nil
 }
 
-func (s *Server) compact(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p sessionParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) compact(ctx context.Context, p sessionParams) (any, error) {
 	res, err := s.manager().Compact(ctx, p.SessionID)
 	if errors.Is(err, agent.ErrBusy) {
 		return nil, jsonrpc2.NewError(codeRequestFailed, "session busy: its turn is running")

@@ -26,18 +26,18 @@ type command struct {
 
 // commands are the workspace/executeCommand commands.
 var commands = map[string]command{
-	"agentls.newSession":  {run: (*Server).newSessionCommand, shape: `{"mode": "plan" or "build", "title": "…"} (both optional)`},
+	"agentls.newSession":  {run: withParams((*Server).newSessionCommand), shape: `{"mode": "plan" or "build", "title": "…"} (both optional)`},
 	"agentls.prompt":      {run: (*Server).promptCommand, shape: `{"text": "…"} (and optionally "sessionId")`},
-	"agentls.setMode":     {run: (*Server).setMode, shape: `{"mode": "plan" or "build"} (and optionally "sessionId")`, session: true},
+	"agentls.setMode":     {run: withParams((*Server).setMode), shape: `{"mode": "plan" or "build"} (and optionally "sessionId")`, session: true},
 	"agentls.approvePlan": {run: decided("approve"), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
 	"agentls.rejectPlan":  {run: decided("reject"), shape: `{"reason": "…"} (and optionally "sessionId")`, session: true},
-	"agentls.cancel":      {run: (*Server).cancel, shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
-	"agentls.compact":     {run: (*Server).compact, shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.cancel":      {run: withParams((*Server).cancel), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.compact":     {run: withParams((*Server).compact), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
 	"agentls.answer":      {run: (*Server).answerCommand, shape: `{"answers": {"name": value}} (and optionally "sessionId", "questionId")`, session: true},
 	"agentls.checkModel":  {run: (*Server).checkModelCommand, shape: `{}`},
-	"agentls.showPlan":    {run: (*Server).showPlanCommand, shape: `{"path": "plans/….plan"}`},
-	"agentls.buildPlan":   {run: (*Server).buildPlanCommand, shape: `{"path": "plans/….plan"}`},
-	"agentls.archivePlan": {run: (*Server).archivePlanCommand, shape: `{"path": "plans/….plan"}`},
+	"agentls.showPlan":    {run: withParams((*Server).showPlanCommand), shape: `{"path": "plans/….plan"}`},
+	"agentls.buildPlan":   {run: withParams((*Server).buildPlanCommand), shape: `{"path": "plans/….plan"}`},
+	"agentls.archivePlan": {run: withParams((*Server).archivePlanCommand), shape: `{"path": "plans/….plan"}`},
 }
 
 func commandNames() []string {
@@ -185,14 +185,14 @@ func decided(decision string) handlerFunc {
 		if err != nil {
 			return nil, invalidParams("%v", err)
 		}
-		return s.resolvePlan(ctx, jsonrpc2.RawMessage(arg))
+		return withParams((*Server).resolvePlan)(s, ctx, jsonrpc2.RawMessage(arg))
 	}
 }
 
 // newSessionCommand is agent/newSession that also says the new session's id
 // in a message (a plain editor shows nothing else).
-func (s *Server) newSessionCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	res, err := s.newSession(ctx, raw)
+func (s *Server) newSessionCommand(ctx context.Context, p newSessionParams) (any, error) {
+	res, err := s.newSession(ctx, p)
 	if info, ok := res.(agent.Info); ok && err == nil {
 		s.showLine(msgInfo, fmt.Sprintf("agentls: new %s session %s (%s)", info.Mode, info.SessionID, shortID(info.SessionID)))
 	}
@@ -261,7 +261,7 @@ func (s *Server) answerCommand(ctx context.Context, raw jsonrpc2.RawMessage) (an
 			return nil, invalidParams("%v", err)
 		}
 	}
-	return s.answer(ctx, jsonrpc2.RawMessage(arg))
+	return withParams((*Server).answer)(s, ctx, jsonrpc2.RawMessage(arg))
 }
 
 func (s *Server) checkModelCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
@@ -282,11 +282,7 @@ type planPathParams struct {
 
 // buildPlanCommand is agentls.buildPlan {path}: a new build session with the
 // plan attached (and approved). Its result is the Session.
-func (s *Server) buildPlanCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p planPathParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) buildPlanCommand(ctx context.Context, p planPathParams) (any, error) {
 	info, err := s.manager().BuildPlan(jsonrpc2.DetachContext(ctx), p.Path)
 	if err != nil {
 		return nil, rpcError(err)
@@ -297,11 +293,7 @@ func (s *Server) buildPlanCommand(ctx context.Context, raw jsonrpc2.RawMessage) 
 
 // archivePlanCommand is agentls.archivePlan {path}: the plan's status
 // becomes archived. Its result is {path, status}.
-func (s *Server) archivePlanCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p planPathParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) archivePlanCommand(ctx context.Context, p planPathParams) (any, error) {
 	rel, err := s.manager().ArchivePlan(jsonrpc2.DetachContext(ctx), p.Path)
 	if err != nil {
 		return nil, rpcError(err)
@@ -318,11 +310,7 @@ type planStep struct {
 
 // showPlanCommand is agentls.showPlan {path}: the plan's title, status and
 // steps, as the result and in a message (the progress lens runs it).
-func (s *Server) showPlanCommand(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p planPathParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
+func (s *Server) showPlanCommand(_ context.Context, p planPathParams) (any, error) {
 	if strings.TrimSpace(p.Path) == "" {
 		return nil, invalidParams(`agentls.showPlan expects {"path": "plans/….plan"}; the path is empty`)
 	}
