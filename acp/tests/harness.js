@@ -307,6 +307,16 @@ export class Agent {
   }
 
   /**
+   * Sends session/cancel and waits, with a deadline, for the running turn's session/prompt answer.
+   * @param {string} sessionId
+   * @param {Promise<import("@agentclientprotocol/sdk").PromptResponse>} turn
+   */
+  async cancel(sessionId, turn) {
+    await this.ctx.notify(methods.agent.session.cancel, { sessionId });
+    return within(turn, "session/prompt to end after session/cancel", WAIT_MS, () => this.describe());
+  }
+
+  /**
    * Starts a turn; the returned promise is the session/prompt response (awaited with a deadline
    * by the caller, e.g. with `within`).
    * @param {string} sessionId

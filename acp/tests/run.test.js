@@ -4,7 +4,6 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
-import { methods } from "@agentclientprotocol/sdk";
 import { agentText, choose, findCall, startSession, within } from "./harness.js";
 
 test("run asks permission (allow once / allow always / reject): reject_once runs nothing, allow_once runs the command", async (t) => {
@@ -60,9 +59,9 @@ steps:
 
   // What an ACP client does on cancel: notify session/cancel and answer its pending permission
   // requests with the `cancelled` outcome.
-  await agent.ctx.notify(methods.agent.session.cancel, { sessionId });
+  const cancelled = agent.cancel(sessionId, turn);
   ask.respond({ outcome: { outcome: "cancelled" } });
-  const res = await within(turn, "session/prompt to end after session/cancel", undefined, () => agent.describe());
+  const res = await cancelled;
   assert.equal(res.stopReason, "cancelled", agent.describe());
   assert.equal(existsSync(ws.path("cancelled.txt")), false, "the cancelled command did not run");
 
@@ -84,8 +83,7 @@ steps:
   await agent.setMode(sessionId, "build");
   const turn = agent.prompt(sessionId, "touch a file");
   await agent.nextPermission("running `touch cancelled.txt`");
-  await agent.ctx.notify(methods.agent.session.cancel, { sessionId });
-  const res = await within(turn, "session/prompt to end after session/cancel", undefined, () => agent.describe());
+  const res = await agent.cancel(sessionId, turn);
   assert.equal(res.stopReason, "cancelled", agent.describe());
   assert.equal(existsSync(ws.path("cancelled.txt")), false);
 });

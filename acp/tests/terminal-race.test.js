@@ -3,7 +3,6 @@
 // client's terminal running: the agent kills and releases the terminal it was given.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { methods } from "@agentclientprotocol/sdk";
 import { choose, startSession, within } from "./harness.js";
 
 test("session/cancel while terminal/create is being answered: the turn ends `cancelled` and the terminal it created is killed and released", async (t) => {
@@ -23,9 +22,9 @@ steps:
   const turn = agent.prompt(sessionId, "wait");
   choose(await agent.nextPermission("running `sleep 30`"), "allow_once");
   const term = await agent.waitFor("terminal/create for `sleep 30`", () => [...agent.terminals.values()][0]);
-  await agent.ctx.notify(methods.agent.session.cancel, { sessionId });
+  const cancelled = agent.cancel(sessionId, turn);
   answerCreate(); // the terminal's id reaches the agent after the cancel
-  const res = await within(turn, "session/prompt to end after session/cancel", undefined, () => agent.describe());
+  const res = await cancelled;
   assert.equal(res.stopReason, "cancelled", agent.describe());
   await within(term.exit, "the created terminal's command to stop", undefined, () => `terminal/* calls: ${term.calls}\n${agent.describe()}`);
   await agent.waitFor("terminal/release", () => (term.released ? true : undefined));

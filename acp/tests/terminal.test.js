@@ -2,7 +2,6 @@
 // `run` through the client's terminal (terminal/* requests), when the client declares terminal: true.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { methods } from "@agentclientprotocol/sdk";
 import { agentText, choose, findCall, startSession, within } from "./harness.js";
 
 test("with terminal: true, an allowed run goes through the client's terminal/create in the workspace, its output comes back into the tool call, and the terminal is released", async (t) => {
@@ -51,8 +50,7 @@ steps:
   choose(await agent.nextPermission("running `sleep 30`"), "allow_once");
   // Mid-run: the agent waits for the command (terminal/wait_for_exit) when the user cancels.
   const term = await agent.waitFor("terminal/wait_for_exit on the `sleep 30` terminal", () => [...agent.terminals.values()].find((x) => x.calls.includes("wait_for_exit")));
-  await agent.ctx.notify(methods.agent.session.cancel, { sessionId });
-  const res = await within(turn, "session/prompt to end after session/cancel", undefined, () => agent.describe());
+  const res = await agent.cancel(sessionId, turn);
   assert.equal(res.stopReason, "cancelled", agent.describe());
   await within(term.exit, "the terminal's command to stop", undefined, () => `terminal/* calls: ${term.calls}\n${agent.describe()}`);
   await agent.waitFor("terminal/release", () => (term.released ? true : undefined));
