@@ -25,7 +25,8 @@ func graceContext(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // RunInTerminal runs a permitted command in the client's terminal
-// (terminal/create with /bin/sh -c, in the tool call's content so the
+// (terminal/create with /bin/sh -c, without the variables the command must
+// not get (terminalCommand), in the tool call's content so the
 // client shows its output live), waits for it (killing it on timeout or
 // cancellation), reads its output and releases it. Without the client's
 // `terminal` capability agentls's own shell runs it.
@@ -40,7 +41,8 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	}
 	start := time.Now()
 	sid := sdk.SessionId(sessionID)
-	req := sdk.CreateTerminalRequest{SessionId: sid, Command: "/bin/sh", Args: []string{"-c", job.Command}, Cwd: sdk.Ptr(job.Dir)}
+	command, args := terminalCommand(job.Command, job.EnvDeny)
+	req := sdk.CreateTerminalRequest{SessionId: sid, Command: command, Args: args, Cwd: sdk.Ptr(job.Dir)}
 	if job.MaxOut > 0 {
 		req.OutputByteLimit = sdk.Ptr(job.MaxOut)
 	}

@@ -3,6 +3,7 @@ package acp_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -50,6 +51,40 @@ steps:
 	}
 	if !hasTerm {
 		t.Errorf("the tool call's last content lacks the terminal: %+v", ups[len(ups)-1].Content)
+	}
+}
+
+// A command in the client's terminal does not get the model's key variable
+// or what run.env_deny names, as in agentls's own shell: the client's
+// environment has them, so the terminal unsets them.
+func TestClientTerminalLeavesOutDeniedVariables(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-leak-1")
+	t.Setenv("AGENTLS_TEST_TOKEN", "leak-2")
+	t.Setenv("AGENTLS_TEST_KEEP", "kept")
+	client := &testClient{permit: choose("allow_once")}
+	r := newRig(t, setup{userConfig: buildByDefault + "run: {env_deny: ['*_TOKEN']}\n", client: client, caps: terminalCaps, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "env"}}]
+  - expect: {tool_result_contains: {r1: ["AGENTLS_TEST_KEEP=kept"]}}
+    text: "Ran."
+`})
+	if stop := r.mustPrompt(r.newSession().SessionId, "run it"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	client.terms.mu.Lock()
+	term := client.terms.list[0]
+	client.terms.mu.Unlock()
+	<-term.done
+	term.mu.Lock()
+	out := term.out.String()
+	term.mu.Unlock()
+	if !strings.Contains(out, "AGENTLS_TEST_KEEP=kept") {
+		t.Fatalf("the terminal's output lacks the kept variable:\n%s", out)
+	}
+	for _, leak := range []string{"sk-leak-1", "leak-2"} {
+		if strings.Contains(out, leak) {
+			t.Errorf("the command in the client's terminal saw %s", leak)
+		}
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // (model.api_key_env, always) and without every variable that run.env_deny
 // names, by name or glob (`*_TOKEN`, `AWS_*`).
 func commandEnv(environ []string, cfg config.Config) []string {
-	deny := append([]string{cfg.Model.APIKeyEnv}, cfg.Run.EnvDeny...)
+	deny := envDenyPatterns(cfg)
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
@@ -22,6 +22,12 @@ func commandEnv(environ []string, cfg config.Config) []string {
 		}
 	}
 	return out
+}
+
+// envDenyPatterns are the variables no command gets: the model's key
+// variable, always, and run.env_deny.
+func envDenyPatterns(cfg config.Config) []string {
+	return append([]string{cfg.Model.APIKeyEnv}, cfg.Run.EnvDeny...)
 }
 
 // envDenied reports whether a variable's name matches a pattern (path.Match

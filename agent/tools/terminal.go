@@ -23,6 +23,12 @@ type TerminalJob struct {
 	// BeforeStart runs right before the command starts; its error (a guard
 	// refusal) is returned as it is and nothing starts.
 	BeforeStart func() error
+	// EnvDeny names the variables the command must not get (the model's
+	// key variable and run.env_deny, by name or path.Match glob), as
+	// agentls's own shell leaves them out: the terminal runs in the
+	// editor's environment, which agentls does not know, so the terminal
+	// must unset them there.
+	EnvDeny []string
 }
 
 // TerminalResult is how a command run in the editor's terminal ended.
@@ -42,6 +48,7 @@ func runInTerminal(ctx context.Context, env Env, job shellJob) (shellResult, boo
 	}
 	res, handled, err := t.RunInTerminal(ctx, TerminalJob{
 		Command: job.command, Dir: job.dir, Timeout: job.timeout, MaxOut: job.maxOut, BeforeStart: job.beforeStart,
+		EnvDeny: envDenyPatterns(env.Config()),
 	})
 	return shellResult{exitCode: res.ExitCode, output: res.Output, timedOut: res.TimedOut, cancelled: res.Cancelled, duration: res.Duration}, handled, err
 }
