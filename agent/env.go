@@ -202,11 +202,11 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 	command = strings.TrimSpace(command)
 	parsed, notSimple := allowrule.Parse(command)
 	if notSimple == nil {
-		if _, ok := s.m.runAllow().Match(parsed); ok {
+		if s.m.runAllow().Match(parsed) {
 			return true, nil
 		}
 		s.mu.Lock()
-		_, ok := s.allowed.Match(parsed)
+		ok := s.allowed.Match(parsed)
 		s.mu.Unlock()
 		if ok {
 			return true, nil

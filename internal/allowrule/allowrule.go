@@ -337,12 +337,12 @@ func ParseRules(texts []string) (Rules, []error) {
 	return rs, errs
 }
 
-// Match returns the first rule that allows the command.
-func (rs Rules) Match(c Command) (Rule, bool) {
+// Match reports whether a rule allows the command.
+func (rs Rules) Match(c Command) bool {
 	for _, r := range rs {
 		if r.Match(c) {
-			return r, true
+			return true
 		}
 	}
-	return Rule{}, false
+	return false
 }

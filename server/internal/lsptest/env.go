@@ -187,11 +187,3 @@ func (e *Env) Read(name string) string {
 	}
 	return string(b)
 }
-
-// Call sends a request and decodes its result; it fails the test on error.
-func (e *Env) Call(method string, params, result any) {
-	e.T.Helper()
-	if err := e.Editor.Call(e.Ctx, method, params, result); err != nil {
-		e.T.Fatalf("%s: %v", method, err)
-	}
-}
