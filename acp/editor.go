@@ -183,6 +183,9 @@ func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []worksp
 	for _, p := range paths {
 		res, err := e.a.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: p.Abs})
 		if err != nil {
+			// An earlier read's text must not outlive this answer: an edit
+			// computed on it would overwrite newer text on disk.
+			e.h.ws.Overlay().Close(p.Abs)
 			slog.Debug("acp: fs/read_text_file failed; reading the disk", "path", p.Rel, "err", err)
 			continue
 		}

@@ -274,6 +274,16 @@ func TestBypassAcrossSessionCwds(t *testing.T) {
 		t.Fatal(err)
 	}
 	runBypass(t, r, q, root, parent.SessionId, bypassCase{"child source in plan mode", "write", map[string]any{"path": "ws/src/main.go", "content": "pwned"}})
+	// A cwd in a protected folder is no workspace: its hooks, config and
+	// session files would all be the agent's to change.
+	for _, cwd := range []string{filepath.Join(root, "ws", ".git"), filepath.Join(root, "ws", ".git", "hooks"), filepath.Join(root, "ws", ".agentls", "chats")} {
+		if err := os.MkdirAll(cwd, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if res, err := r.conn.NewSession(r.ctx, sdk.NewSessionRequest{Cwd: cwd, McpServers: []sdk.McpServer{}}); err == nil || !strings.Contains(err.Error(), "agentls never changes") {
+			t.Errorf("session/new with cwd %s = %v, %v; want an error naming the protected folder", cwd, res, err)
+		}
+	}
 	// Sessions live in their own workspace's .agentls/chats.
 	for dir, sid := range map[string]sdk.SessionId{"ws": inWS, ".": parent.SessionId, "ws2": other.SessionId} {
 		if _, err := os.Stat(filepath.Join(root, dir, ".agentls", "chats", string(sid)+".chat")); err != nil {

@@ -247,6 +247,8 @@ type testClient struct {
 	permissions []sdk.RequestPermissionRequest
 	// buffers are the client's unsaved texts by absolute path: reads return them.
 	buffers map[string]string
+	// failReads makes every fs/read_text_file fail.
+	failReads bool
 	// permit answers a permission request (nil: cancelled).
 	permit func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
 	// elicit answers an elicitation (nil: decline).
@@ -271,7 +273,11 @@ func (c *testClient) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) 
 	c.mu.Lock()
 	c.reads = append(c.reads, p.Path)
 	text, ok := c.buffers[p.Path]
+	fail := c.failReads
 	c.mu.Unlock()
+	if fail {
+		return sdk.ReadTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": "the editor cannot read it now"})
+	}
 	if ok {
 		return sdk.ReadTextFileResponse{Content: text}, nil
 	}

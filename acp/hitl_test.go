@@ -254,6 +254,35 @@ steps:
 	}
 }
 
+// A read the client fails drops what an earlier read got from it: the disk,
+// changed since, is the truth again (an edit computed on the old buffer
+// would overwrite it).
+func TestFailedClientReadFallsBackToTheDisk(t *testing.T) {
+	client := &testClient{}
+	r := newRig(t, setup{client: client, files: map[string]string{"app.txt": "on disk\n"},
+		caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true}}, script: `
+steps:
+  - tool_calls: [{id: r1, name: read, args: {path: app.txt}}]
+  - expect: {tool_result_contains: {r1: ["unsaved in the editor"]}}
+    text: "Read."
+  - tool_calls: [{id: r2, name: read, args: {path: app.txt}}]
+  - expect: {tool_result_contains: {r2: ["newer on disk"]}}
+    text: "Read again."
+`})
+	client.buffers = map[string]string{filepath.Join(r.dir, "app.txt"): "unsaved in the editor\n"}
+	sid := r.newSession().SessionId
+	r.mustPrompt(sid, "read it")
+	client.mu.Lock()
+	client.buffers, client.failReads = nil, true
+	client.mu.Unlock()
+	if err := os.WriteFile(filepath.Join(r.dir, "app.txt"), []byte("newer on disk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if stop := r.mustPrompt(sid, "read it again"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+}
+
 // session/load after a restart replays the conversation with the mode.
 func TestLoadAfterRestartReplaysWithMode(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ws")
@@ -289,7 +318,10 @@ func TestLoadAfterRestartReplaysWithMode(t *testing.T) {
 	if got := third.client.agentText(); got != "Hi there." {
 		t.Errorf("replayed agent text %q", got)
 	}
-	b, _ := json.Marshal(third.client.updates[0])
+	third.client.mu.Lock()
+	firstUpdate := third.client.updates[0]
+	third.client.mu.Unlock()
+	b, _ := json.Marshal(firstUpdate)
 	if !strings.Contains(string(b), "hello") {
 		t.Errorf("first replayed update %s", b)
 	}

@@ -39,6 +39,11 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 			return tools.TerminalResult{}, true, err
 		}
 	}
+	if ctx.Err() != nil {
+		// Cancelled while asking or checking: create nothing (the
+		// terminal/create below is not abandoned on cancellation).
+		return tools.TerminalResult{Cancelled: true}, true, nil
+	}
 	start := time.Now()
 	sid := sdk.SessionId(sessionID)
 	command, args := terminalCommand(job.Command, job.EnvDeny)

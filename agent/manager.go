@@ -174,7 +174,7 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 	if provider == nil {
 		provider = m.Provider()
 	}
-	plansDir, err := cfg.PlansDir(m.ws.Root())
+	plansDir, err := cfg.PlansDir(m.ws.Folders()...)
 	if err != nil {
 		// The guard refuses every change in that folder; the listing and
 		// the plan tools report the same error.

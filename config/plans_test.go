@@ -54,6 +54,33 @@ func TestPlansDir(t *testing.T) {
 	}
 }
 
+// An absolute plans folder in another workspace folder (a multi-root
+// workspace) is kept absolute, under the same rules as in the root.
+func TestPlansDirInAnotherFolder(t *testing.T) {
+	root, second := filepath.FromSlash("/work/project"), filepath.FromSlash("/work/second")
+	tests := []struct {
+		name, dir, want, errHas string
+	}{
+		{"inside the second folder", filepath.Join(second, "plans"), filepath.ToSlash(filepath.Join(second, "plans")), ""},
+		{"inside the root still relative", filepath.Join(root, "plans"), "plans", ""},
+		{"the second folder itself", second, filepath.ToSlash(second), "whole workspace folder"},
+		{"git in the second folder", filepath.Join(second, ".git", "plans"), filepath.ToSlash(filepath.Join(second, ".git", "plans")), "inside .git/"},
+		{"outside both", filepath.FromSlash("/work/third/plans"), "/work/third/plans", "outside the workspace"},
+		{"relative is the root's", "plans", "plans", ""},
+	}
+	for _, tt := range tests {
+		cfg := Default()
+		cfg.PlanMode.PlansDir = tt.dir
+		got, err := cfg.PlansDir(root, second)
+		if filepath.Separator == '/' && got != tt.want {
+			t.Errorf("%s: PlansDir(%q) = %q, want %q", tt.name, tt.dir, got, tt.want)
+		}
+		if (err == nil) != (tt.errHas == "") || err != nil && !strings.Contains(err.Error(), tt.errHas) {
+			t.Errorf("%s: PlansDir(%q) error = %v, want one containing %q", tt.name, tt.dir, err, tt.errHas)
+		}
+	}
+}
+
 // TestDefaultPlansDir: the built-in configuration names DefaultPlansDir, the
 // one default every user of the plans folder gets through PlansDir.
 func TestDefaultPlansDir(t *testing.T) {

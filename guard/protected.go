@@ -53,6 +53,26 @@ const configInstead = "agentls's configuration changes only by the user's hand; 
 
 const vcsInstead = "change the repository with its own commands through run (build mode, confirmed by the user)"
 
+// InsideProtected reports whether abs, an absolute path, lies in or is a
+// protected folder (`.git`, `.agentls`, …, at any depth, on the path as given
+// and as resolved), and names it. A workspace folder there is refused: the
+// guard protects those names below a workspace folder, not above it, so a
+// workspace rooted in `.git` would make its hooks writable.
+func InsideProtected(abs string) (string, bool) {
+	paths := []string{filepath.Clean(abs)}
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		paths = append(paths, resolved)
+	}
+	for _, p := range paths {
+		for _, elem := range strings.Split(filepath.ToSlash(p), "/") {
+			if pr := protectedName(elem); pr != nil {
+				return pr.what, true
+			}
+		}
+	}
+	return "", false
+}
+
 // protectedName returns the protected entry a single path element names, or
 // nil. Names are compared the widest way a file system may equate them:
 // letter case folded (Unicode simple folding), invisible format characters

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+
+	"github.com/agentls/agentls/guard"
 )
 
 // PathOfURI converts a file:// URI to a cleaned local path.
@@ -29,14 +31,25 @@ func URIOfPath(path string) string {
 }
 
 // folders are the workspace folders of a host: those given, or else the
-// current directory.
+// current directory. A folder in or below a protected folder (`.git`,
+// `.agentls`, …) is refused: everything in it would be the agent's to
+// change.
 func folders(given []string) ([]string, error) {
-	if len(given) > 0 {
-		return given, nil
+	if len(given) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("no workspace folder and no working directory: %w", err)
+		}
+		given = []string{wd}
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil, fmt.Errorf("no workspace folder and no working directory: %w", err)
+	for _, f := range given {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, fmt.Errorf("workspace folder %s: %w", f, err)
+		}
+		if what, ok := guard.InsideProtected(abs); ok {
+			return nil, fmt.Errorf("%s is inside %s, which agentls never changes: open the project's own folder", f, what)
+		}
 	}
-	return []string{wd}, nil
+	return given, nil
 }

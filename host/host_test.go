@@ -265,6 +265,35 @@ func TestNewRefuses(t *testing.T) {
 	if !errors.As(err, &wsErr) || !strings.Contains(err.Error(), "missing") {
 		t.Fatalf("New(missing folder) = %v, want a WorkspaceError naming it", err)
 	}
+	// A workspace folder in a protected folder would make all of it the
+	// agent's to change (.git/hooks run code; .agentls holds the modes).
+	for _, dir := range []string{".git", ".git/hooks", ".agentls/chats", ".Git", "sub/.jj"} {
+		if err := os.MkdirAll(filepath.Join(e.workspace, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(t.TempDir(), "hooks-link")
+	if err := os.Symlink(filepath.Join(e.workspace, ".git", "hooks"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, folder := range []string{
+		filepath.Join(e.workspace, ".git"), filepath.Join(e.workspace, ".git", "hooks"), filepath.Join(e.workspace, ".agentls", "chats"),
+		filepath.Join(e.workspace, ".Git"), filepath.Join(e.workspace, "sub", ".jj"), link,
+	} {
+		opts = e.options(&models{})
+		opts.Folders = []string{folder}
+		_, err := New(opts)
+		if !errors.As(err, &wsErr) || !strings.Contains(err.Error(), "agentls never changes") {
+			t.Errorf("New(%s) = %v, want a WorkspaceError: a protected folder", folder, err)
+		}
+	}
+	opts = e.options(&models{})
+	opts.Folders = []string{filepath.Join(e.workspace, "sub")}
+	if h, err := New(opts); err != nil {
+		t.Errorf("New(a plain subfolder) = %v", err)
+	} else {
+		h.Close()
+	}
 	opts = e.options(&models{})
 	opts.Editor = nil
 	if _, err := New(opts); err == nil || !strings.Contains(err.Error(), "editor is required") {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -59,7 +60,7 @@ var ErrPlanSymlink = errors.New("a symlink, not followed: a plan must be a regul
 // plan: every regular `.plan` file below dir, recursively, reached without
 // symlinks. A plans folder that does not exist holds no plans; one that
 // leaves the workspace, is reached through a symlink or is not a folder is
-// an error. Subfolders named `.git` or `.agentls` are skipped; any other
+// an error. Subfolders the guard protects (`.git`, `.agentls`, `.hg`, `.svn`, `.jj`, any letter case) are skipped; any other
 // file without the `.plan` extension is not a plan.
 //
 // Nothing is swallowed: a `.plan` name that is a symlink, that cannot be
@@ -96,7 +97,7 @@ func (w *Workspace) ListPlans(dir string) ([]ListedPlan, error) {
 			return fmt.Errorf("list %s: %w", w.relOrAbs(abs), err)
 		}
 		if d.IsDir() {
-			if abs != folder.Abs && skippedDirs[d.Name()] {
+			if abs != folder.Abs && notPlanFolder(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -178,4 +179,14 @@ func SelectPlans(plans []ListedPlan, status PlanStatus, limit int) ([]ListedPlan
 		out = out[:limit]
 	}
 	return out, total
+}
+
+// notPlanFolders are the folders whose files the guard never lets change
+// (agentls's state and the version-control folders): no plan is listed from
+// them, whatever the letter case.
+var notPlanFolders = []string{".agentls", ".git", ".hg", ".svn", ".jj"}
+
+// notPlanFolder reports whether a subfolder of the plans folder is skipped.
+func notPlanFolder(name string) bool {
+	return slices.ContainsFunc(notPlanFolders, func(n string) bool { return strings.EqualFold(n, name) })
 }

@@ -20,17 +20,19 @@ var planListTime = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 // times, a broken frontmatter, a non-.plan file, a subfolder, a .git folder
 // inside the plans folder, and a folder whose name ends in .plan.
 var planListFiles = map[string]string{
-	"src/main.go":               "package main\n",
-	".git/config":               "[core]\n",
-	"plans/a-first.plan":        "---\ntitle: First\nstatus: draft\ncreated_at: 2025-01-02T00:00:00Z\n---\n- [x] one\n- [ ] two\n",
-	"plans/b-same-time.plan":    "---\ntitle: Same time\nstatus: approved\ncreated_at: 2025-01-02T00:00:00Z\n---\n- [ ] one\n",
-	"plans/newest.plan":         "---\ntitle: Newest\nstatus: implemented\ncreated_at: 2025-02-01T00:00:00Z\n---\n- [x] done\n",
-	"plans/legacy.plan":         "# A legacy plan\n- [ ] only step\n",
-	"plans/broken.plan":         "---\ntitle: [unclosed\nstatus: draft\n---\n- [ ] still a step\n",
-	"plans/notes.md":            "# not a plan\n",
-	"plans/sub/nested.plan":     "---\ntitle: Nested\nstatus: archived\ncreated_at: 2024-12-01T00:00:00Z\n---\n",
-	"plans/.git/hidden.plan":    "---\ntitle: In .git\nstatus: draft\n---\n",
-	"plans/folder.plan/in.plan": "---\ntitle: In a folder named .plan\nstatus: draft\ncreated_at: 2024-11-01T00:00:00Z\n---\n",
+	"src/main.go":                "package main\n",
+	".git/config":                "[core]\n",
+	"plans/a-first.plan":         "---\ntitle: First\nstatus: draft\ncreated_at: 2025-01-02T00:00:00Z\n---\n- [x] one\n- [ ] two\n",
+	"plans/b-same-time.plan":     "---\ntitle: Same time\nstatus: approved\ncreated_at: 2025-01-02T00:00:00Z\n---\n- [ ] one\n",
+	"plans/newest.plan":          "---\ntitle: Newest\nstatus: implemented\ncreated_at: 2025-02-01T00:00:00Z\n---\n- [x] done\n",
+	"plans/legacy.plan":          "# A legacy plan\n- [ ] only step\n",
+	"plans/broken.plan":          "---\ntitle: [unclosed\nstatus: draft\n---\n- [ ] still a step\n",
+	"plans/notes.md":             "# not a plan\n",
+	"plans/sub/nested.plan":      "---\ntitle: Nested\nstatus: archived\ncreated_at: 2024-12-01T00:00:00Z\n---\n",
+	"plans/.git/hidden.plan":     "---\ntitle: In .git\nstatus: draft\n---\n",
+	"plans/.JJ/hidden.plan":      "---\ntitle: In .jj\nstatus: draft\n---\n",
+	"plans/.Agentls/hidden.plan": "---\ntitle: In .agentls\nstatus: draft\n---\n",
+	"plans/folder.plan/in.plan":  "---\ntitle: In a folder named .plan\nstatus: draft\ncreated_at: 2024-11-01T00:00:00Z\n---\n",
 }
 
 // planListSymlinks are `.plan` names that are symlinks: to a source file, out

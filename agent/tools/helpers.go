@@ -56,7 +56,7 @@ func apply(ctx context.Context, env Env, tool, label string, c workspace.Change,
 // is not this helper's to report: the guard refuses changes in a folder
 // that cannot hold plans, and listPlans reports the error.
 func plansDir(env Env) string {
-	d, _ := env.Config().PlansDir(env.Workspace().Root())
+	d, _ := env.Config().PlansDir(env.Workspace().Folders()...)
 	return d
 }
 

@@ -63,7 +63,7 @@ func statusForMode(env Env, st workspace.PlanStatus) error {
 // listPlans lists the plans folder with workspace.ListPlans, the listing
 // agent/listPlans shows the editor too.
 func listPlans(env Env) ([]workspace.ListedPlan, error) {
-	dir, err := env.Config().PlansDir(env.Workspace().Root())
+	dir, err := env.Config().PlansDir(env.Workspace().Folders()...)
 	if err != nil {
 		return nil, err
 	}
