@@ -32,9 +32,17 @@ type Options struct {
 }
 
 // Serve speaks ACP with one client on in/out until in ends or ctx is
-// cancelled; then it cancels every turn and releases the sessions.
+// cancelled; then it cancels every turn, releases the sessions and writes
+// what is queued (until ctx ends). One goroutine writes out (the wire's
+// lineWriter); it ends with Serve, unless ctx ended while a write is
+// blocked on a client that does not read (then it ends when its writes do;
+// for stdio, with the process).
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) {
 	w := newWire(in, out)
+	go w.out.run()
+	// Once ctx ends, a sender waiting on a client that does not read gives
+	// up (after the input ended, senders still wait: the client may read on).
+	defer context.AfterFunc(ctx, w.out.stop)()
 	a := newAgent(opts, w)
 	conn := sdk.NewAgentSideConnection(a, w.out, w.sdkIn)
 	conn.SetLogger(slog.Default())
@@ -53,6 +61,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) {
 	select {
 	case <-pumped:
 	case <-ctx.Done(): // the input may never end (a terminal): do not wait on it
+	}
+	w.out.close()
+	select {
+	case <-w.out.ran: // the last lines are out
+	case <-ctx.Done(): // the client may never read them: do not wait on it
 	}
 }
 

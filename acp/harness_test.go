@@ -45,6 +45,8 @@ type setup struct {
 	// xdgConfig is XDG_CONFIG_HOME (default: a folder outside the workspace).
 	xdgConfig string
 	client    *testClient
+	// wrapOut, when set, wraps agentls's output on its way to the client.
+	wrapOut func(io.Writer) io.Writer
 }
 
 // rig is the real ACP face on a real pipe, driven by the SDK's client side.
@@ -102,10 +104,14 @@ func newRig(t testing.TB, s setup) *rig {
 	c2aR, c2aW := io.Pipe()
 	a2cR, a2cW := io.Pipe()
 	tp := &tap{}
+	out := io.MultiWriter(a2cW, tp)
+	if s.wrapOut != nil {
+		out = s.wrapOut(out)
+	}
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		acp.Serve(ctx, c2aR, io.MultiWriter(a2cW, tp), opts)
+		acp.Serve(ctx, c2aR, out, opts)
 		_ = a2cW.Close()
 	}()
 	client := s.client

@@ -83,9 +83,11 @@ func chunk(kind, text string) chunkUpdate {
 	return chunkUpdate{SessionUpdate: kind, Content: textBlock{Type: "text", Text: text}}
 }
 
-// send writes one session/update. The turn never waits on an answer.
-func (e *editor) send(_ context.Context, sessionID string, update any) {
-	e.a.wire.writeMessage(struct {
+// send queues one session/update. The turn never waits on an answer, and
+// waits for room in the output queue only until ctx ends: a client that
+// stops reading cannot hold a cancelled turn.
+func (e *editor) send(ctx context.Context, sessionID string, update any) {
+	_ = e.a.wire.writeMessage(ctx, struct {
 		JSONRPC string       `json:"jsonrpc"`
 		Method  string       `json:"method"`
 		Params  updateParams `json:"params"`

@@ -47,19 +47,109 @@ type rawResponse struct {
 
 func newWire(in io.Reader, out io.Writer) *wire {
 	pr, pw := io.Pipe()
-	return &wire{in: in, out: &lineWriter{w: out}, sdkIn: pr, toSDK: pw, pending: map[string]chan rawResponse{}}
+	return &wire{in: in, out: newLineWriter(out), sdkIn: pr, toSDK: pw, pending: map[string]chan rawResponse{}}
 }
 
-// lineWriter serialises writes: each Write is one whole message line.
+// outQueueLen is how many whole lines may wait for the connection's writer.
+const outQueueLen = 64
+
+// lineWriter is the connection's one writer: whole lines go through a
+// bounded queue to its goroutine (run), the only one that writes the
+// output, so no lock is held across a write and lines stay whole and in
+// order. A sender with a context (send) stops waiting when it ends, even
+// while the client reads nothing and the queue is full: a client that stops
+// reading cannot hold a cancelled turn.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	w     io.Writer
+	lines chan []byte
+	// stopping is closed when Serve begins to stop: senders stop waiting
+	// for room (what fits in the queue still goes out).
+	stopping chan struct{}
+	// closed is closed after the agent stopped: run writes what is queued
+	// and returns.
+	closed chan struct{}
+	// ran is closed when run has returned.
+	ran chan struct{}
+
+	stopOnce, closeOnce sync.Once
 }
 
+func newLineWriter(w io.Writer) *lineWriter {
+	return &lineWriter{w: w, lines: make(chan []byte, outQueueLen), stopping: make(chan struct{}), closed: make(chan struct{}), ran: make(chan struct{})}
+}
+
+// errWriterStopped is a line not sent because the connection is stopping.
+var errWriterStopped = errors.New("the client connection is closing")
+
+// send queues one whole line (ending in a newline) and returns without
+// waiting for it to be written. When the queue is full it waits for room
+// until ctx ends or the connection stops.
+func (l *lineWriter) send(ctx context.Context, line []byte) error {
+	select {
+	case l.lines <- line: // room: queued even when ctx has just ended
+		return nil
+	default:
+	}
+	select {
+	case l.lines <- line:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-l.stopping:
+		return errWriterStopped
+	}
+}
+
+// Write queues p, one whole line, for the SDK (its connection writes each
+// message with one Write). The SDK's writes have no context: when the queue
+// is full and the client does not read, they block until it reads again or
+// Serve stops. They are its answers and its requests (permission, files,
+// terminals); a turn's own updates go through send and never wait on them.
 func (l *lineWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	if err := l.send(context.Background(), append([]byte(nil), p...)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// run writes the queued lines in order until close, then the lines still
+// queued. After a failed write it drops the rest (the client is gone).
+func (l *lineWriter) run() {
+	defer close(l.ran)
+	var failed error
+	write := func(line []byte) {
+		if failed != nil {
+			return
+		}
+		if _, err := l.w.Write(line); err != nil {
+			failed = err
+			slog.Info("acp: write failed; dropping the output from here on", "err", err)
+		}
+	}
+	for {
+		select {
+		case line := <-l.lines:
+			write(line)
+		case <-l.closed:
+			for {
+				select {
+				case line := <-l.lines:
+					write(line)
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// stop makes every waiting sender give up (Serve is stopping).
+func (l *lineWriter) stop() { l.stopOnce.Do(func() { close(l.stopping) }) }
+
+// close ends run once it has written what is queued.
+func (l *lineWriter) close() {
+	l.stop()
+	l.closeOnce.Do(func() { close(l.closed) })
 }
 
 // pump reads the client's lines until the input ends, then closes the SDK's
@@ -166,24 +256,30 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-// replyError writes a JSON-RPC error response (id nil: null).
+// replyError writes a JSON-RPC error response (id nil: null). Like the
+// SDK's answers it waits for room in the queue (the reading stops while the
+// client reads nothing) until Serve stops.
 func (w *wire) replyError(id *json.RawMessage, code int, msg string) {
 	var idv any
 	if id != nil {
 		idv = id
 	}
-	w.writeMessage(map[string]any{"jsonrpc": "2.0", "id": idv, "error": map[string]any{"code": code, "message": msg}})
+	_ = w.writeMessage(context.Background(), map[string]any{"jsonrpc": "2.0", "id": idv, "error": map[string]any{"code": code, "message": msg}})
 }
 
-func (w *wire) writeMessage(msg any) {
+// writeMessage queues one message; it waits for room in the queue only
+// until ctx ends (see lineWriter.send).
+func (w *wire) writeMessage(ctx context.Context, msg any) error {
 	b, err := json.Marshal(msg)
 	if err != nil {
 		slog.Error("acp: encode message", "err", err)
-		return
+		return fmt.Errorf("encode message: %w", err)
 	}
-	if _, err := w.out.Write(append(b, '\n')); err != nil {
-		slog.Info("acp: write failed", "err", err)
+	if err := w.out.send(ctx, append(b, '\n')); err != nil {
+		slog.Debug("acp: message not sent", "err", err)
+		return err
 	}
+	return nil
 }
 
 // ownIDPrefix marks the ids of the wire's own requests (the SDK numbers its
@@ -227,7 +323,10 @@ func (w *wire) call(ctx context.Context, method string, params any, result any) 
 	}
 	w.pending[id] = ch
 	w.mu.Unlock()
-	w.writeMessage(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if err := w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
+		w.forget(id)
+		return fmt.Errorf("send %s: %w", method, err)
+	}
 	select {
 	case res, ok := <-ch:
 		if !ok {
@@ -243,12 +342,19 @@ func (w *wire) call(ctx context.Context, method string, params any, result any) 
 		}
 		return nil
 	case <-ctx.Done():
-		w.mu.Lock()
-		delete(w.pending, id)
-		w.mu.Unlock()
-		w.writeMessage(map[string]any{"jsonrpc": "2.0", "method": "$/cancel_request", "params": map[string]any{"requestId": id}})
+		w.forget(id)
+		// ctx has ended: the notice goes out when there is room, else it is
+		// dropped (a client that reads nothing has not read the request either).
+		_ = w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "method": "$/cancel_request", "params": map[string]any{"requestId": id}})
 		return ctx.Err()
 	}
+}
+
+// forget drops an own request that is no longer waited for.
+func (w *wire) forget(id string) {
+	w.mu.Lock()
+	delete(w.pending, id)
+	w.mu.Unlock()
 }
 
 // failPending ends every own request once the input is gone.

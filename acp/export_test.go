@@ -1,0 +1,4 @@
+package acp
+
+// OutQueueLen is outQueueLen, for the stalled-client test.
+const OutQueueLen = outQueueLen
