@@ -175,6 +175,31 @@ func (r *rig) prompt(sid sdk.SessionId, text string) (sdk.StopReason, error) {
 	return res.StopReason, err
 }
 
+// promptResult is how a prompt sent with promptAsync ended.
+type promptResult struct {
+	stop sdk.StopReason
+	err  error
+}
+
+// promptAsync sends a prompt without waiting: its result arrives on the
+// channel once the turn ends (for a test that acts while the turn runs).
+func (r *rig) promptAsync(sid sdk.SessionId, text string) <-chan promptResult {
+	done := make(chan promptResult, 1)
+	go func() {
+		stop, err := r.prompt(sid, text)
+		done <- promptResult{stop, err}
+	}()
+	return done
+}
+
+// cancel sends session/cancel for sid.
+func (r *rig) cancel(sid sdk.SessionId) {
+	r.t.Helper()
+	if err := r.conn.Cancel(r.ctx, sdk.CancelNotification{SessionId: sid}); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
 // mustPrompt is prompt that fails the test on an error.
 func (r *rig) mustPrompt(sid sdk.SessionId, text string) sdk.StopReason {
 	r.t.Helper()

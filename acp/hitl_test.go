@@ -91,19 +91,9 @@ steps:
   - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
 `})
 	sid := r.newSession().SessionId
-	type result struct {
-		stop sdk.StopReason
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		stop, err := r.prompt(sid, "make it")
-		done <- result{stop, err}
-	}()
+	done := r.promptAsync(sid, "make it")
 	<-asked
-	if err := r.conn.Cancel(r.ctx, sdk.CancelNotification{SessionId: sid}); err != nil {
-		t.Fatal(err)
-	}
+	r.cancel(sid)
 	res := <-done
 	if res.err != nil || res.stop != sdk.StopReasonCancelled {
 		t.Fatalf("prompt after cancel: %s, %v", res.stop, res.err)
@@ -344,17 +334,11 @@ steps:
       - {id: q1, name: ask_user, args: {questions: [{name: colour, question: "Which colour?", schema: {type: string}}]}}
 `})
 	sid := r.newSession().SessionId
-	done := make(chan sdk.StopReason, 1)
-	go func() {
-		stop, _ := r.prompt(sid, "ask")
-		done <- stop
-	}()
+	done := r.promptAsync(sid, "ask")
 	<-asked
-	if err := r.conn.Cancel(r.ctx, sdk.CancelNotification{SessionId: sid}); err != nil {
-		t.Fatal(err)
-	}
-	if stop := <-done; stop != sdk.StopReasonCancelled {
-		t.Errorf("stop %s", stop)
+	r.cancel(sid)
+	if res := <-done; res.stop != sdk.StopReasonCancelled {
+		t.Errorf("stop %s (%v)", res.stop, res.err)
 	}
 	reqs := r.wire.all()
 	var elicitID any
@@ -387,20 +371,13 @@ func TestSetModeBuildApprovesThePendingPlan(t *testing.T) {
 	}}
 	r := newRig(t, setup{files: map[string]string{"app.txt": "alpha\n"}, script: string(script), client: client})
 	sid := r.newSession().SessionId
-	done := make(chan sdk.StopReason, 1)
-	go func() {
-		stop, err := r.prompt(sid, "Uppercase alpha")
-		if err != nil {
-			t.Errorf("prompt: %v", err)
-		}
-		done <- stop
-	}()
+	done := r.promptAsync(sid, "Uppercase alpha")
 	<-asked
 	if _, err := r.conn.SetSessionMode(r.ctx, sdk.SetSessionModeRequest{SessionId: sid, ModeId: "build"}); err != nil {
 		t.Fatal(err)
 	}
-	if stop := <-done; stop != sdk.StopReasonEndTurn {
-		t.Fatalf("stop %s", stop)
+	if res := <-done; res.err != nil || res.stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s (%v)", res.stop, res.err)
 	}
 	if got := r.read("app.txt"); got != "ALPHA\n" {
 		t.Errorf("app.txt = %q: the turn did not build", got)

@@ -1,7 +1,6 @@
 package acp_test
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -98,17 +97,11 @@ steps:
   - tool_calls: [{id: r1, name: run, args: {command: "sleep 60"}}]
 `})
 	sid := r.newSession().SessionId
-	done := make(chan sdk.StopReason, 1)
-	go func() {
-		stop, _ := r.prompt(sid, "run it")
-		done <- stop
-	}()
+	done := r.promptAsync(sid, "run it")
 	<-started
-	if err := r.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: sid}); err != nil {
-		t.Fatal(err)
-	}
-	if stop := <-done; stop != sdk.StopReasonCancelled {
-		t.Errorf("stop %s", stop)
+	r.cancel(sid)
+	if res := <-done; res.stop != sdk.StopReasonCancelled {
+		t.Errorf("stop %s (%v)", res.stop, res.err)
 	}
 	client.terms.mu.Lock()
 	term := client.terms.list[0]
@@ -151,18 +144,12 @@ steps:
   - tool_calls: [{id: r1, name: run, args: {command: "sleep 60"}}]
 `})
 	sid := r.newSession().SessionId
-	done := make(chan sdk.StopReason, 1)
-	go func() {
-		stop, _ := r.prompt(sid, "run it")
-		done <- stop
-	}()
+	done := r.promptAsync(sid, "run it")
 	<-creating
-	if err := r.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: sid}); err != nil {
-		t.Fatal(err)
-	}
+	r.cancel(sid)
 	close(cancelSent)
-	if stop := <-done; stop != sdk.StopReasonCancelled {
-		t.Errorf("stop %s", stop)
+	if res := <-done; res.stop != sdk.StopReasonCancelled {
+		t.Errorf("stop %s (%v)", res.stop, res.err)
 	}
 	client.terms.mu.Lock()
 	term := client.terms.list[0]
