@@ -74,8 +74,18 @@ beforeEach(async () => {
   assert.deepEqual(errors, []);
 });
 
+// send posts m to the webview and returns once the webview has handled it:
+// window.postMessage delivers in a later task, and a listener added after the
+// webview's own runs after it for the same message.
 async function send(m: ToWebview): Promise<void> {
-  await page.evaluate((msg) => window.postMessage(msg, '*'), m as unknown as Record<string, unknown>);
+  await page.evaluate(
+    (msg) =>
+      new Promise<void>((resolve) => {
+        window.addEventListener('message', () => resolve(), { once: true });
+        window.postMessage(msg, '*');
+      }),
+    m as unknown as Record<string, unknown>,
+  );
 }
 
 async function posted(): Promise<FromWebview[]> {
