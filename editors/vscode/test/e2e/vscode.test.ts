@@ -125,6 +125,10 @@ test('plan → question → approval → build in a real VS Code', async () => {
   assert.match(fs.readFileSync(path.join(workspace, 'plans', 'shout.plan'), 'utf8'), /- \[x\] Replace alpha with ALPHA/);
   await page.locator('.tab[aria-label^="app.txt"]').click();
   await page.locator('.monaco-editor .view-line', { hasText: 'ALPHA' }).first().waitFor();
+  // The extension saves each applied edit right after VS Code applied it (the
+  // plan's last status write may have just arrived): wait for the saves, then
+  // check that none is left (a timeout leaves the assertion to fail).
+  await page.waitForFunction(() => document.querySelectorAll('.tab.dirty').length === 0, undefined, { timeout: 10_000 }).catch(() => undefined);
   assert.equal(await page.locator('.tab.dirty').count(), 0, 'no editor is left unsaved');
   await screenshot('build-done');
 });
