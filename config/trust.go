@@ -177,12 +177,14 @@ type TrustStore struct {
 }
 
 // StateDir is agentls's state folder: $XDG_STATE_HOME/agentls, else
-// $HOME/.local/state/agentls; "" when neither is set.
+// <home>/.local/state/agentls (Home: $HOME, else the password database's);
+// "" when no home is known. It holds the trust records and the plan locks;
+// the guard keeps every tool out of it and the sandbox every command.
 func StateDir(getenv func(string) string) string {
 	if dir := getenv("XDG_STATE_HOME"); filepath.IsAbs(dir) {
 		return filepath.Join(dir, "agentls")
 	}
-	if home := getenv("HOME"); home != "" {
+	if home := Home(getenv); home != "" {
 		return filepath.Join(home, ".local", "state", "agentls")
 	}
 	return ""
