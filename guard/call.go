@@ -23,12 +23,13 @@ import (
 // to a protected folder or file (protected.go: `.agentls/`, `.git/`,
 // agentls's configuration, …) is refused.
 func (g *Guard) CheckCall(st State, tool string, args json.RawMessage) *Refusal {
+	st = g.effective(st)
 	d, r := g.declared(st, tool)
 	if r != nil {
 		return r
 	}
 	if d.Class == ClassReadOnly {
-		return nil
+		return g.forCheck().readRefusal(st, tool, d, args)
 	}
 	var change workspace.ChangeKind
 	switch d.Kind {
