@@ -63,6 +63,16 @@ type Options struct {
 	// `.agentls.yaml` (by name) and the user's config folders of this
 	// process's own environment (config.UserDirs(os.Getenv)).
 	ConfigPaths []string
+	// StateDir is agentls's state folder (config.StateDir of the server's
+	// environment): the guard keeps every tool out of it, beside the state
+	// folder of this process's own environment, and the plan locks live in
+	// it (planlock_registry.go). "" means none known.
+	StateDir string
+	// PlanOnly, when set, says why this workspace allows no build mode (a
+	// workspace at the home folder): sessions start in plan mode, a switch
+	// to build is refused with this text, and the guard holds every
+	// session to plan mode's rules (guard.WithPlanOnly).
+	PlanOnly string
 }
 
 // Manager owns the sessions of one workspace.
@@ -82,6 +92,9 @@ type Manager struct {
 	clock    func() time.Time
 	// configPaths are the configuration files the guard protects.
 	configPaths []string
+	// stateDir is agentls's state folder (Options.StateDir); planOnly why
+	// this workspace allows no build mode (Options.PlanOnly).
+	stateDir, planOnly string
 	// live is the configuration with the model, the guard and the allow
 	// rules it decides; Reconfigure replaces it whole (a workspace file
 	// the user trusted).
@@ -133,6 +146,8 @@ func NewManager(opts Options) (*Manager, error) {
 		editor:      opts.Editor,
 		tools:       reg,
 		configPaths: opts.ConfigPaths,
+		stateDir:    opts.StateDir,
+		planOnly:    opts.PlanOnly,
 		store:       workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
 		clock:       now,
 		sessions:    map[string]*Session{},
@@ -181,7 +196,9 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 		slog.Warn("plans folder cannot hold plans", "err", err)
 	}
 	g := guard.New(m.ws, plansDir, m.tools.Declarations()).
-		WithConfig(append(config.UserDirs(os.Getenv), m.configPaths...)...)
+		WithConfig(append(config.UserDirs(os.Getenv), m.configPaths...)...).
+		WithState(config.StateDir(os.Getenv), m.stateDir).
+		WithPlanOnly(m.planOnly)
 	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runAllowRules(cfg.Run.Allow)})
 }
 
@@ -260,13 +277,18 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 	if mode == "" {
 		reason = "default"
 		mode = string(guard.ModeBuild)
-		if m.config().PlanMode.DefaultActive {
+		if m.config().PlanMode.DefaultActive || m.planOnly != "" {
 			mode = string(guard.ModePlan)
 		}
 	}
 	md, err := guard.ParseMode(mode)
 	if err != nil {
 		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
+	}
+	if md == guard.ModeBuild {
+		if err := m.buildRefused(); err != nil {
+			return Info{}, err
+		}
 	}
 	if title == "" {
 		title = "New chat"
@@ -427,6 +449,9 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
 	}
 	if md == guard.ModeBuild {
+		if err := m.buildRefused(); err != nil {
+			return s.Info(), err
+		}
 		// Switching to build while a plan awaits approval approves it.
 		if approved, err := s.approvePending(ctx); approved || err != nil {
 			return s.Info(), err

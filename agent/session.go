@@ -208,6 +208,9 @@ func (s *Session) saveMetaLocked() func() {
 // It persists the change, tells the model at its next step, and tells the
 // editor. It reports whether the mode actually changed.
 func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason string) bool {
+	if mode == guard.ModeBuild && s.m.planOnly != "" {
+		return false // the callers refused first (buildRefused); never build here
+	}
 	s.mu.Lock()
 	old := guard.Mode(s.meta.Mode)
 	if old == mode {
