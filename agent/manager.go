@@ -95,6 +95,8 @@ type Manager struct {
 	// stateDir is agentls's state folder (Options.StateDir); planOnly why
 	// this workspace allows no build mode (Options.PlanOnly).
 	stateDir, planOnly string
+	// locks is the state folder's plan lock registry (nil without one).
+	locks *guard.LockRegistry
 	// live is the configuration with the model, the guard and the allow
 	// rules it decides; Reconfigure replaces it whole (a workspace file
 	// the user trusted).
@@ -148,6 +150,7 @@ func NewManager(opts Options) (*Manager, error) {
 		configPaths: opts.ConfigPaths,
 		stateDir:    opts.StateDir,
 		planOnly:    opts.PlanOnly,
+		locks:       guard.NewLockRegistry(opts.StateDir),
 		store:       workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
 		clock:       now,
 		sessions:    map[string]*Session{},
@@ -335,6 +338,9 @@ func (m *Manager) createSession(meta workspace.ChatMeta) (*Session, error) {
 	m.mu.Lock()
 	m.sessions[meta.ID] = s
 	m.mu.Unlock()
+	s.saveMu.Lock()
+	s.syncPlanLock(meta)
+	s.saveMu.Unlock()
 	return s, nil
 }
 
@@ -391,11 +397,15 @@ func (m *Manager) session(id string) (*Session, error) {
 	s = m.newSession(meta, msgs)
 	s.view = view
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if other, ok := m.sessions[id]; ok {
+		m.mu.Unlock()
 		return other, nil
 	}
 	m.sessions[id] = s
+	m.mu.Unlock()
+	s.saveMu.Lock() // a session loaded in build mode registers its plan
+	s.syncPlanLock(meta)
+	s.saveMu.Unlock()
 	return s, nil
 }
 

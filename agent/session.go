@@ -74,6 +74,9 @@ type Session struct {
 	approval   *pendingApproval
 	allowed    allowrule.Rules // commands the user allowed for this session
 	edited     map[string]bool // absolute paths of files the agent edited
+	// lockedPlan is the plan this session registered as building
+	// (planlocks.go), under saveMu.
+	lockedPlan string
 }
 
 type pendingQuestion struct {
@@ -200,6 +203,7 @@ func (s *Session) saveMetaLocked() func() {
 		if err := s.m.store.SaveMeta(meta); err != nil {
 			slog.Error("persist session", "session", meta.ID, "err", err)
 		}
+		s.syncPlanLock(meta)
 	}
 }
 

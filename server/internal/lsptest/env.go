@@ -75,7 +75,8 @@ type Setup struct {
 	Dir string
 	// ConfigFile is the server's --config flag.
 	ConfigFile string
-	// Env is the server's environment; nil has every variable empty.
+	// Env is the server's environment; nil has every variable empty but
+	// XDG_STATE_HOME, a folder of the test's own unless Env names one.
 	Env map[string]string
 	// RealModel builds the configured model (the provider factory) instead
 	// of the script.
@@ -136,9 +137,20 @@ func Start(t testing.TB, s Setup) *Env {
 		}
 		model = scripted.New(sc)
 	}
+	// Without a state folder of its own a test would use the password
+	// database's home (config.Home): each test gets its own.
+	state := ""
+	if _, ok := s.Env["XDG_STATE_HOME"]; !ok {
+		state = t.TempDir()
+	}
 	opts := server.Options{
 		ConfigFile: s.ConfigFile,
-		Getenv:     func(k string) string { return s.Env[k] },
+		Getenv: func(k string) string {
+			if k == "XDG_STATE_HOME" && state != "" {
+				return state
+			}
+			return s.Env[k]
+		},
 		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 			if model == nil {
 				return nil, os.ErrNotExist
