@@ -198,10 +198,14 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 		// the plan tools report the same error.
 		slog.Warn("plans folder cannot hold plans", "err", err)
 	}
+	configPaths := append(config.UserDirs(os.Getenv), m.configPaths...)
+	stateDirs := []string{config.StateDir(os.Getenv), m.stateDir}
 	g := guard.New(m.ws, plansDir, m.tools.Declarations()).
-		WithConfig(append(config.UserDirs(os.Getenv), m.configPaths...)...).
-		WithState(config.StateDir(os.Getenv), m.stateDir).
+		WithConfig(configPaths...).
+		WithState(stateDirs...).
 		WithPlanOnly(m.planOnly)
+	// No listing or search reads agentls's state or configuration either.
+	m.ws.HideFromWalks(append(configPaths, stateDirs...)...)
 	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runAllowRules(cfg.Run.Allow)})
 }
 
