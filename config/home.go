@@ -3,6 +3,7 @@ package config
 import (
 	"os/user"
 	"path/filepath"
+	"slices"
 )
 
 // passwdHome is the home folder of the user running agentls, from the
@@ -29,4 +30,19 @@ func Home(getenv func(string) string) string {
 		return filepath.Clean(h)
 	}
 	return ""
+}
+
+// AgentDirs are agentls's own folders as the environment getenv names them:
+// the state folder (StateDir) and the user's config folders (UserDirs),
+// absolute, without blanks or repeats. Every tool is kept out of them (the
+// guard) and every command agentls starts (the sandbox denies reading and
+// writing them); the --config file comes on top where one is given.
+func AgentDirs(getenv func(string) string) []string {
+	var out []string
+	for _, d := range append([]string{StateDir(getenv)}, UserDirs(getenv)...) {
+		if d != "" && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -39,7 +39,13 @@ func TestHomeUnsetFallsBack(t *testing.T) {
 	if got := Home(getenv); got != filepath.FromSlash("/home/u") {
 		t.Errorf("Home with HOME=/home/u = %q", got)
 	}
+	if got, want := AgentDirs(getenv), []string{"/home/u/.local/state/agentls", "/home/u/.config/agentls"}; !slices.Equal(got, want) {
+		t.Errorf("AgentDirs = %q, want %q", got, want)
+	}
 	withPasswdHome(t, "")
+	if got := AgentDirs(func(string) string { return "" }); len(got) != 0 {
+		t.Errorf("AgentDirs without any home = %q", got)
+	}
 	if got := StateDir(func(string) string { return "" }); got != "" {
 		t.Errorf("StateDir without any home = %q, want \"\"", got)
 	}
