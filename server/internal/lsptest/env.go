@@ -76,7 +76,8 @@ type Setup struct {
 	// ConfigFile is the server's --config flag.
 	ConfigFile string
 	// Env is the server's environment; nil has every variable empty but
-	// XDG_STATE_HOME, a folder of the test's own unless Env names one.
+	// XDG_STATE_HOME and XDG_CONFIG_HOME, folders of the test's own unless
+	// Env names them or HOME.
 	Env map[string]string
 	// RealModel builds the configured model (the provider factory) instead
 	// of the script.
@@ -137,17 +138,21 @@ func Start(t testing.TB, s Setup) *Env {
 		}
 		model = scripted.New(sc)
 	}
-	// Without a state folder of its own a test would use the password
-	// database's home (config.Home): each test gets its own.
-	state := ""
-	if _, ok := s.Env["XDG_STATE_HOME"]; !ok {
-		state = t.TempDir()
+	// Without HOME or the XDG folders a server uses the password
+	// database's home (config.Home): each test gets folders of its own.
+	defaults := map[string]string{}
+	if _, home := s.Env["HOME"]; !home {
+		for _, k := range []string{"XDG_STATE_HOME", "XDG_CONFIG_HOME"} {
+			if _, ok := s.Env[k]; !ok {
+				defaults[k] = t.TempDir()
+			}
+		}
 	}
 	opts := server.Options{
 		ConfigFile: s.ConfigFile,
 		Getenv: func(k string) string {
-			if k == "XDG_STATE_HOME" && state != "" {
-				return state
+			if v, ok := defaults[k]; ok {
+				return v
 			}
 			return s.Env[k]
 		},
