@@ -45,6 +45,8 @@ type setup struct {
 	// xdgConfig is XDG_CONFIG_HOME (default: a folder outside the workspace).
 	xdgConfig string
 	client    *testClient
+	// env overrides the environment's variables (XDG_STATE_HOME, HOME).
+	env map[string]string
 	// wrapOut, when set, wraps agentls's output on its way to the client.
 	wrapOut func(io.Writer) io.Writer
 }
@@ -83,6 +85,9 @@ func newRig(t testing.TB, s setup) *rig {
 		writeFiles(t, xdg, map[string]string{"agentls/config.yaml": s.userConfig})
 	}
 	env := map[string]string{"XDG_CONFIG_HOME": xdg, "XDG_STATE_HOME": filepath.Join(root, "state"), "HOME": root}
+	for k, v := range s.env {
+		env[k] = v
+	}
 	model := s.model
 	if s.script != "" {
 		sc, err := scripted.Parse([]byte(s.script))

@@ -154,6 +154,9 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 	d := decision{source: "user"}
 	switch decisionName {
 	case "approve":
+		if err := m.buildRefused(); err != nil {
+			return Info{}, err
+		}
 		d.approve = true
 	case "reject":
 		if strings.TrimSpace(reason) == "" {

@@ -31,21 +31,10 @@ type planBaseline struct {
 // BuiltPlans lists the plans being built (guard.PlanLocks): every plan
 // attached to a session in build mode, from the session files on disk
 // overlaid with the sessions in memory, unless the plan's status says it is
-// implemented or archived.
+// implemented or archived; then the plans other workspaces' sessions build,
+// from the state folder's registry (planlocks.go).
 func (m *Manager) BuiltPlans() []guard.BuiltPlan {
-	metas, err := m.store.List()
-	if err != nil {
-		slog.Warn("plan locks: list sessions", "err", err)
-	}
-	byID := make(map[string]workspace.ChatMeta, len(metas))
-	for _, meta := range metas {
-		byID[meta.ID] = meta
-	}
-	for _, s := range m.loaded() {
-		s.mu.Lock()
-		byID[s.meta.ID] = s.meta
-		s.mu.Unlock()
-	}
+	byID := m.ownSessionMetas()
 	builders := map[string][]string{}
 	for id, meta := range byID {
 		if guard.Mode(meta.Mode) == guard.ModeBuild && meta.PlanFile != "" {
@@ -61,7 +50,7 @@ func (m *Manager) BuiltPlans() []guard.BuiltPlan {
 		out = append(out, guard.BuiltPlan{Rel: rel, Builders: ids})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
-	return out
+	return append(out, m.otherBuiltPlans()...)
 }
 
 // planFinished reports whether the plan's frontmatter says implemented or

@@ -26,6 +26,9 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	if s.State().Mode != guard.ModePlan {
 		return tools.Failf("the session is not in plan mode; exit_plan_mode presents a plan for approval from plan mode"), nil
 	}
+	if res, refused := m.exitPlanRefused(ctx); refused {
+		return res, nil
+	}
 	p, err := m.ws.Resolve(path)
 	if err != nil {
 		return tools.Failf("plan_file_path: %v", err), nil

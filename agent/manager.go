@@ -63,6 +63,16 @@ type Options struct {
 	// `.agentls.yaml` (by name) and the user's config folders of this
 	// process's own environment (config.UserDirs(os.Getenv)).
 	ConfigPaths []string
+	// StateDir is agentls's state folder (config.StateDir of the server's
+	// environment): the guard keeps every tool out of it, beside the state
+	// folder of this process's own environment, and the plan locks live in
+	// it (planlock_registry.go). "" means none known.
+	StateDir string
+	// PlanOnly, when set, says why this workspace allows no build mode (a
+	// workspace at the home folder): sessions start in plan mode, a switch
+	// to build is refused with this text, and the guard holds every
+	// session to plan mode's rules (guard.WithPlanOnly).
+	PlanOnly string
 }
 
 // Manager owns the sessions of one workspace.
@@ -82,6 +92,11 @@ type Manager struct {
 	clock    func() time.Time
 	// configPaths are the configuration files the guard protects.
 	configPaths []string
+	// stateDir is agentls's state folder (Options.StateDir); planOnly why
+	// this workspace allows no build mode (Options.PlanOnly).
+	stateDir, planOnly string
+	// locks is the state folder's plan lock registry (nil without one).
+	locks *guard.LockRegistry
 	// live is the configuration with the model, the guard and the allow
 	// rules it decides; Reconfigure replaces it whole (a workspace file
 	// the user trusted).
@@ -133,6 +148,9 @@ func NewManager(opts Options) (*Manager, error) {
 		editor:      opts.Editor,
 		tools:       reg,
 		configPaths: opts.ConfigPaths,
+		stateDir:    opts.StateDir,
+		planOnly:    opts.PlanOnly,
+		locks:       guard.NewLockRegistry(opts.StateDir),
 		store:       workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
 		clock:       now,
 		sessions:    map[string]*Session{},
@@ -180,8 +198,14 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 		// the plan tools report the same error.
 		slog.Warn("plans folder cannot hold plans", "err", err)
 	}
+	configPaths := append(config.UserDirs(os.Getenv), m.configPaths...)
+	stateDirs := []string{config.StateDir(os.Getenv), m.stateDir}
 	g := guard.New(m.ws, plansDir, m.tools.Declarations()).
-		WithConfig(append(config.UserDirs(os.Getenv), m.configPaths...)...)
+		WithConfig(configPaths...).
+		WithState(stateDirs...).
+		WithPlanOnly(m.planOnly)
+	// No listing or search reads agentls's state or configuration either.
+	m.ws.HideFromWalks(append(configPaths, stateDirs...)...)
 	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runAllowRules(cfg.Run.Allow)})
 }
 
@@ -260,13 +284,18 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 	if mode == "" {
 		reason = "default"
 		mode = string(guard.ModeBuild)
-		if m.config().PlanMode.DefaultActive {
+		if m.config().PlanMode.DefaultActive || m.planOnly != "" {
 			mode = string(guard.ModePlan)
 		}
 	}
 	md, err := guard.ParseMode(mode)
 	if err != nil {
 		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
+	}
+	if md == guard.ModeBuild {
+		if err := m.buildRefused(); err != nil {
+			return Info{}, err
+		}
 	}
 	if title == "" {
 		title = "New chat"
@@ -313,6 +342,9 @@ func (m *Manager) createSession(meta workspace.ChatMeta) (*Session, error) {
 	m.mu.Lock()
 	m.sessions[meta.ID] = s
 	m.mu.Unlock()
+	s.saveMu.Lock()
+	s.syncPlanLock(meta)
+	s.saveMu.Unlock()
 	return s, nil
 }
 
@@ -369,11 +401,15 @@ func (m *Manager) session(id string) (*Session, error) {
 	s = m.newSession(meta, msgs)
 	s.view = view
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if other, ok := m.sessions[id]; ok {
+		m.mu.Unlock()
 		return other, nil
 	}
 	m.sessions[id] = s
+	m.mu.Unlock()
+	s.saveMu.Lock() // a session loaded in build mode registers its plan
+	s.syncPlanLock(meta)
+	s.saveMu.Unlock()
 	return s, nil
 }
 
@@ -427,6 +463,9 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
 	}
 	if md == guard.ModeBuild {
+		if err := m.buildRefused(); err != nil {
+			return s.Info(), err
+		}
 		// Switching to build while a plan awaits approval approves it.
 		if approved, err := s.approvePending(ctx); approved || err != nil {
 			return s.Info(), err

@@ -33,8 +33,13 @@ func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, sta
 	label := fmt.Sprintf("%s: mark plan %s %s", guard.SystemActor, rel, status)
 	changes := []workspace.Change{c}
 	if s == nil {
-		return m.guardedApply(ctx, "", guard.SystemActor, label, guard.SystemState, changes)
+		err = m.guardedApply(ctx, "", guard.SystemActor, label, guard.SystemState, changes)
+	} else {
+		e := &env{s: s, system: true, ctx: ctx}
+		err = e.Apply(ctx, guard.SystemActor, label, changes)
 	}
-	e := &env{s: s, system: true, ctx: ctx}
-	return e.Apply(ctx, guard.SystemActor, label, changes)
+	if err == nil && (status == workspace.PlanImplemented || status == workspace.PlanArchived) {
+		m.planFinishedLock(rel)
+	}
+	return err
 }

@@ -130,6 +130,9 @@ func (m *Manager) ArchivePlan(ctx context.Context, p string) (string, error) {
 // plan becomes approved. The session is titled after the plan; the builder's
 // system prompt carries the plan from its first turn.
 func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
+	if err := m.buildRefused(); err != nil {
+		return Info{}, err
+	}
 	wp, err := m.planPath(p)
 	if err != nil {
 		return Info{}, err

@@ -74,6 +74,9 @@ type Session struct {
 	approval   *pendingApproval
 	allowed    allowrule.Rules // commands the user allowed for this session
 	edited     map[string]bool // absolute paths of files the agent edited
+	// lockedPlan is the plan this session registered as building
+	// (planlocks.go), under saveMu.
+	lockedPlan string
 }
 
 type pendingQuestion struct {
@@ -200,6 +203,7 @@ func (s *Session) saveMetaLocked() func() {
 		if err := s.m.store.SaveMeta(meta); err != nil {
 			slog.Error("persist session", "session", meta.ID, "err", err)
 		}
+		s.syncPlanLock(meta)
 	}
 }
 
@@ -208,6 +212,9 @@ func (s *Session) saveMetaLocked() func() {
 // It persists the change, tells the model at its next step, and tells the
 // editor. It reports whether the mode actually changed.
 func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason string) bool {
+	if mode == guard.ModeBuild && s.m.planOnly != "" {
+		return false // the callers refused first (buildRefused); never build here
+	}
 	s.mu.Lock()
 	old := guard.Mode(s.meta.Mode)
 	if old == mode {

@@ -204,12 +204,12 @@ func EnvLayer(getenv func(string) string) Source {
 }
 
 // UserFile is the user's config file: $XDG_CONFIG_HOME/agentls/config.yaml,
-// else $HOME/.config/agentls/config.yaml; "" when neither is set.
+// else <home>/.config/agentls/config.yaml (Home); "" when no home is known.
 func UserFile(getenv func(string) string) string {
 	if dir := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(dir) {
 		return filepath.Join(dir, "agentls", "config.yaml")
 	}
-	if home := getenv("HOME"); home != "" {
+	if home := Home(getenv); home != "" {
 		return filepath.Join(home, ".config", "agentls", "config.yaml")
 	}
 	return ""
@@ -217,14 +217,14 @@ func UserFile(getenv func(string) string) string {
 
 // UserDirs are the folders agentls's user configuration may live in, as
 // absolute paths: $XDG_CONFIG_HOME/agentls (when XDG_CONFIG_HOME is absolute)
-// and $HOME/.config/agentls (when HOME is set). UserFile is in one of them;
+// and <home>/.config/agentls (Home). UserFile is in one of them;
 // the guard protects both.
 func UserDirs(getenv func(string) string) []string {
 	var dirs []string
 	if dir := getenv("XDG_CONFIG_HOME"); filepath.IsAbs(dir) {
 		dirs = append(dirs, filepath.Join(dir, "agentls"))
 	}
-	if home := getenv("HOME"); home != "" {
+	if home := Home(getenv); home != "" {
 		if d := filepath.Join(home, ".config", "agentls"); filepath.IsAbs(d) && (len(dirs) == 0 || dirs[0] != d) {
 			dirs = append(dirs, d)
 		}

@@ -237,6 +237,7 @@ func TestEnvLayer(t *testing.T) {
 }
 
 func TestUserFile(t *testing.T) {
+	withPasswdHome(t, "")
 	tests := []struct {
 		env  map[string]string
 		want string
@@ -256,6 +257,7 @@ func TestUserFile(t *testing.T) {
 // TestUserDirs: the folders the guard protects hold UserFile, whichever
 // variable names it.
 func TestUserDirs(t *testing.T) {
+	withPasswdHome(t, "")
 	tests := []struct {
 		env  map[string]string
 		want []string

@@ -102,11 +102,19 @@ type WorkspaceTrust struct {
 	// Widening are the keys ignored until the user trusts this content,
 	// with their values as the file sets them; empty when none.
 	Widening []string
-	values   map[string]any
+	// Untrustable, when set, says why the user cannot trust this file at
+	// all (a symlink to a file outside the workspace): its widening keys
+	// stay ignored, the face warns and does not ask (Askable).
+	Untrustable string
+	values      map[string]any
 }
 
 // Pending reports whether keys wait for the user's trust.
 func (w WorkspaceTrust) Pending() bool { return len(w.Widening) > 0 }
+
+// Askable reports whether the user may be asked to trust the file: keys
+// wait, and the file can be trusted at all.
+func (w WorkspaceTrust) Askable() bool { return w.Pending() && w.Untrustable == "" }
 
 // Question is the question put to the user: "This workspace's
 // .agentls.yaml allows run.allow: ["*"], … Trust it?".
@@ -120,6 +128,10 @@ func (w WorkspaceTrust) Question() string {
 
 // Warning says which keys were ignored and why.
 func (w WorkspaceTrust) Warning() string {
+	if w.Untrustable != "" {
+		return fmt.Sprintf("agentls ignored %s in the workspace file %s: %s",
+			strings.Join(w.Widening, ", "), w.Path, w.Untrustable)
+	}
 	return fmt.Sprintf("agentls ignored %s in the untrusted workspace file %s: these keys apply only once you trust the file's content",
 		strings.Join(w.Widening, ", "), w.Path)
 }
@@ -155,6 +167,17 @@ func (t *TrustStore) Judge(path string, content []byte, layer Source, base Confi
 	return w
 }
 
+// JudgeUntrustable is Judge for a file the user cannot trust (why says
+// why, for the warning): only its narrowing keys apply, whatever the store
+// remembers.
+func JudgeUntrustable(path string, content []byte, layer Source, base Config, why string) WorkspaceTrust {
+	w := (*TrustStore)(nil).Judge(path, content, layer, base)
+	if w.Pending() {
+		w.Untrustable = why
+	}
+	return w
+}
+
 func flatten(data map[string]any, prefix string, out map[string]any) {
 	for k, v := range data {
 		if m, ok := v.(map[string]any); ok {
@@ -177,12 +200,14 @@ type TrustStore struct {
 }
 
 // StateDir is agentls's state folder: $XDG_STATE_HOME/agentls, else
-// $HOME/.local/state/agentls; "" when neither is set.
+// <home>/.local/state/agentls (Home: $HOME, else the password database's);
+// "" when no home is known. It holds the trust records and the plan locks;
+// the guard keeps every tool out of it and the sandbox every command.
 func StateDir(getenv func(string) string) string {
 	if dir := getenv("XDG_STATE_HOME"); filepath.IsAbs(dir) {
 		return filepath.Join(dir, "agentls")
 	}
-	if home := getenv("HOME"); home != "" {
+	if home := Home(getenv); home != "" {
 		return filepath.Join(home, ".local", "state", "agentls")
 	}
 	return ""
@@ -204,14 +229,19 @@ type trustEntry struct {
 	TrustedAt time.Time `json:"trusted_at"`
 }
 
-// canonical is the path a file is remembered by.
+// canonical is the path a file is remembered by: its own absolute path,
+// with the symlinks of its folder evaluated but not a symlink that the file
+// itself is. A trust belongs to the file the user was asked about: a
+// `.agentls.yaml` that is a symlink to a file trusted in another project
+// does not inherit that trust.
 func canonical(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = filepath.Clean(path)
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		return real
+	dir, base := filepath.Dir(abs), filepath.Base(abs)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return filepath.Join(real, base)
 	}
 	return abs
 }
@@ -246,6 +276,9 @@ func (t *TrustStore) Trusted(path string, content []byte) bool {
 // Trust remembers that the user trusted this content of the file (it
 // replaces the file's earlier trusted content).
 func (t *TrustStore) Trust(path string, content []byte, now time.Time) error {
+	if t == nil {
+		return errors.New("remember trust: no trust store")
+	}
 	path = canonical(path)
 	h := sha256.Sum256(content)
 	sum := hex.EncodeToString(h[:])

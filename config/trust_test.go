@@ -131,6 +131,7 @@ func TestTrustStore(t *testing.T) {
 }
 
 func TestStateDir(t *testing.T) {
+	withPasswdHome(t, "")
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	for _, tc := range []struct {
 		env  map[string]string

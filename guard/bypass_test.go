@@ -94,6 +94,14 @@ func checkOutcome(t *testing.T, r *Refusal, want outcome, tool string, kind Kind
 		if !strings.Contains(r.Hint, "by the user's hand") {
 			t.Fatalf("hint does not say the user changes it: %s", r.Hint)
 		}
+	case refStateDir:
+		if !strings.Contains(r.Error(), "agentls's state folder") || !strings.Contains(r.Error(), "no tool may change in any mode") || strings.Contains(r.Error(), "Plan Mode") {
+			t.Fatalf("Error() = %q, want the state-folder sentence", r.Error())
+		}
+	case refNoRead:
+		if !strings.Contains(r.Error(), "which no tool may read or change in any mode") || strings.Contains(r.Error(), "Plan Mode") {
+			t.Fatalf("Error() = %q, want the no-read sentence", r.Error())
+		}
 	case refVCS:
 		if !strings.Contains(r.Error(), "version-control folder") || !strings.Contains(r.Error(), "no tool may change in any mode") || strings.Contains(r.Error(), "Plan Mode") {
 			t.Fatalf("Error() = %q, want the protected-folder sentence", r.Error())

@@ -11,7 +11,8 @@ import (
 // go ahead, from the tool's declaration and its raw JSON arguments; nil means
 // allowed. A tool the guard does not know, or whose declaration is
 // incomplete, is refused in every mode. Read-only tools are allowed in every
-// mode. A mutating tool whose kind changes files (file_edit, move, delete,
+// mode, except on agentls's state and configuration known by path
+// (WithState, WithConfig), which no tool may read. A mutating tool whose kind changes files (file_edit, move, delete,
 // mkdir) is judged on its declared path arguments: the targets (and a move's
 // source), each resolved from scratch; a missing one is refused unless
 // declared optional (the tool then picks its own path, which layer 2
@@ -23,12 +24,13 @@ import (
 // to a protected folder or file (protected.go: `.agentls/`, `.git/`,
 // agentls's configuration, …) is refused.
 func (g *Guard) CheckCall(st State, tool string, args json.RawMessage) *Refusal {
+	st = g.effective(st)
 	d, r := g.declared(st, tool)
 	if r != nil {
 		return r
 	}
 	if d.Class == ClassReadOnly {
-		return nil
+		return g.forCheck().readRefusal(st, tool, d, args)
 	}
 	var change workspace.ChangeKind
 	switch d.Kind {

@@ -56,10 +56,16 @@ func (g *Guard) decide(st State, tool string, kind Kind, change workspace.Change
 			err = g.writeErr(t.given, paths[i])
 		case workspace.ChangeRename:
 			err = g.planFileErr(t.given, paths[i])
+			if err == nil && !t.source {
+				err = g.hiddenErr(t.given, paths[i], false)
+			}
 		case workspace.ChangeDelete:
 			err = g.rmErr(t.given, paths[i])
 		case workspace.ChangeMkdir:
 			err = g.mkdirErr(t.given, paths[i])
+			if err == nil {
+				err = g.hiddenErr(t.given, paths[i], true)
+			}
 		default:
 			err = fmt.Errorf("unknown change kind %q", change)
 		}

@@ -8,8 +8,11 @@
 // In every mode, no tool can change the protected folders and files
 // (protectedNames: agentls's own state folder `.agentls/`, its configuration
 // `.agentls.yaml`, and the version-control folders `.git`, `.hg`, `.svn`,
-// `.jj`, at any depth, in any letter case; and the configuration known by
-// path, Guard.WithConfig). In plan mode a change that would create missing
+// `.jj`, at any depth, in any letter case; the configuration known by
+// path, Guard.WithConfig; agentls's state folder, Guard.WithState; the last
+// two are not even readable). Under Guard.WithPlanOnly (a workspace at the
+// home folder) every session counts as in plan mode, and plan mode never
+// writes into hidden folders. In plan mode a change that would create missing
 // parent folders is judged as the mkdir of each. The guard fails closed: an unknown tool, an unknown mode, arguments it
 // cannot read and paths the workspace cannot resolve are refused.
 //

@@ -22,6 +22,11 @@ type Guard struct {
 	// config are agentls's configuration files and folders known by path
 	// (absolute, cleaned): the --config file, the user's config folder.
 	config []string
+	// state are agentls's state folders (WithState): absolute, cleaned.
+	state []string
+	// planOnly, when set, says why every session counts as in plan mode
+	// here (WithPlanOnly).
+	planOnly string
 	// roots, on the copy of the guard one check works with (forCheck), are
 	// the protected roots read once at its start; nil reads them on every
 	// use.

@@ -27,6 +27,7 @@ type Op struct {
 // (`.agentls/`, `.git/`, …), a path the workspace cannot resolve and an
 // unknown kind of operation are refused.
 func (g *Guard) CheckOps(st State, tool string, ops []Op) *Refusal {
+	st = g.effective(st)
 	tc, r := g.declared(st, tool)
 	if r != nil {
 		return r

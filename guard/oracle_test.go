@@ -69,8 +69,28 @@ var (
 		"ws/jjstore",                            // ws/.jj points here
 		"ws/teamlink.yaml", "ws/conf/team.yaml", // the --config file and its real file
 		"ws/home/.config/agentls", "outside/agentls-config", // user config folders
+		"ws/home/.local/state/agentls", "outside/agentls-state", // agentls's state folders
 	}
 )
+
+// inHiddenFolder reports whether a sandbox-relative path lies in a hidden
+// folder (or, isDir, is one) below the workspace folder.
+func inHiddenFolder(rel string, isDir bool) bool {
+	below, ok := strings.CutPrefix(rel, "ws/")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(below, "/")
+	if !isDir {
+		parts = parts[:len(parts)-1]
+	}
+	for _, part := range parts {
+		if strings.HasPrefix(part, ".") {
+			return true
+		}
+	}
+	return false
+}
 
 // isProtectedRel reports whether a sandbox-relative path (forward slashes)
 // is protected or lies below something protected.
@@ -336,6 +356,13 @@ func checkTreeDiff(t *testing.T, before, after map[string]entry, op string, plan
 	}
 	fail := func(p, why string) {
 		t.Fatalf("%s (plan mode) changed %s: %s\nadded %v\nremoved %v\nmodified %v", what, p, why, added, removed, modified)
+	}
+	if op != "rm" {
+		for _, p := range append(added, modified...) {
+			if inHiddenFolder(p, after[p].typ.IsDir()) {
+				fail(p, "in a hidden folder")
+			}
+		}
 	}
 	switch op {
 	case "write", "edit", "touch", "mv":

@@ -19,11 +19,49 @@ type PlanLocks interface {
 
 // BuiltPlan is one plan being built.
 type BuiltPlan struct {
-	// Rel is the plan's workspace-relative path, with '/'.
+	// Rel is the plan's workspace-relative path, with '/', for a plan the
+	// workspace's own sessions build; for one from the registry
+	// (LockRegistry), how the checking workspace names it (relative when it
+	// lies inside, else absolute).
 	Rel string
+	// Abs, for a plan from the registry, is its absolute resolved path; ""
+	// for the workspace's own (resolved from Rel).
+	Abs string
+	// Workspace, for a plan from the registry, is the builder's workspace
+	// root: its Builders are sessions of that workspace, not of the one
+	// checking.
+	Workspace string
 	// Builders are the ids of the build sessions that have it attached:
 	// each of them may change it.
 	Builders []string
+}
+
+// builtBy reports whether the acting session (of the workspace root) is
+// one of the plan's builders.
+func (bp BuiltPlan) builtBy(session, root string) bool {
+	return slices.Contains(bp.Builders, session) && (bp.Workspace == "" || bp.Workspace == root)
+}
+
+// abs is the plan's absolute resolved path as the guard of ws sees it; ""
+// when the workspace cannot resolve it (nothing to protect here).
+func (bp BuiltPlan) abs(ws *workspace.Workspace) string {
+	if bp.Abs != "" {
+		return bp.Abs
+	}
+	lp, err := ws.Resolve(bp.Rel)
+	if err != nil {
+		return ""
+	}
+	return lp.Abs
+}
+
+// builders names the building sessions in a refusal's hint.
+func (bp BuiltPlan) builders() string {
+	s := strings.Join(bp.Builders, ", ")
+	if bp.Workspace != "" {
+		s += " (workspace " + bp.Workspace + ")"
+	}
+	return s
 }
 
 // PlanBuiltMessage is the Error() of a ReasonPlanBuilt refusal.
@@ -50,27 +88,27 @@ func (g *Guard) builtPlanRefusal(st State, tool string, kind Kind, change worksp
 		return nil
 	}
 	for _, bp := range st.Plans.BuiltPlans() {
-		if slices.Contains(bp.Builders, st.Session) {
+		if bp.builtBy(st.Session, g.ws.Root()) {
 			continue
 		}
-		lp, err := g.ws.Resolve(bp.Rel)
-		if err != nil {
+		lp := bp.abs(g.ws)
+		if lp == "" {
 			continue // no such file in this workspace: nothing to protect
 		}
 		for i, t := range targets {
 			p := paths[i]
 			how := ""
 			switch {
-			case p.Abs == lp.Abs:
+			case p.Abs == lp:
 				how = fmt.Sprintf("%q is %s", t.given, bp.Rel)
-			case removes && strictlyUnder(lp.Abs, p.Abs):
+			case removes && strictlyUnder(lp, p.Abs):
 				how = fmt.Sprintf("%q holds %s", t.given, bp.Rel)
 			default:
 				continue
 			}
 			return refuse(st, tool, kind, ReasonPlanBuilt, bp.Rel, fmt.Sprintf(
 				"%s, the approved plan build session %s is carrying out; only that session or the user (in the editor) may change it. "+
-					"Write a new plan under another name, or ask the user to change this one", how, strings.Join(bp.Builders, ", ")))
+					"Write a new plan under another name, or ask the user to change this one", how, bp.builders()))
 		}
 	}
 	return nil

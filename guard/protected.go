@@ -102,6 +102,9 @@ func protectedName(elem string) *protected {
 type protectedRoot struct {
 	abs string
 	p   *protected
+	// unreadable: no tool may read it either (agentls's state and
+	// configuration known by path).
+	unreadable bool
 }
 
 // protectedRoots lists protected places that a name match on a path cannot
@@ -116,9 +119,16 @@ func (g *Guard) protectedRoots() []protectedRoot {
 	var roots []protectedRoot
 	for _, c := range g.config {
 		p := &protected{reason: ReasonAgentState, what: "agentls's configuration " + c, instead: configInstead}
-		roots = append(roots, protectedRoot{abs: c, p: p})
+		roots = append(roots, protectedRoot{abs: c, p: p, unreadable: true})
 		if real, err := evalDeepest(c); err == nil && real != c {
-			roots = append(roots, protectedRoot{abs: real, p: p})
+			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
+		}
+	}
+	for _, d := range g.state {
+		p := &protected{reason: ReasonAgentState, what: stateWhat(d), instead: stateInstead}
+		roots = append(roots, protectedRoot{abs: d, p: p, unreadable: true})
+		if real, err := evalDeepest(d); err == nil && real != d {
+			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
 		}
 	}
 	for _, f := range g.ws.Folders() {

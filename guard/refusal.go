@@ -64,6 +64,9 @@ func (r *Refusal) Error() string {
 		if what == "" {
 			what = "agentls's own state folder .agentls/"
 		}
+		if r.ToolKind == KindReadOnly {
+			return fmt.Sprintf("%s refused: %q is or is inside %s, which no tool may read or change in any mode", r.ToolName, r.Target, what)
+		}
 		msg := fmt.Sprintf("%s refused: %q is or holds %s, which no tool may change in any mode", r.ToolName, r.Target, what)
 		if r.Reason == ReasonProtected {
 			msg += "; " + vcsInstead

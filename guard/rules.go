@@ -153,6 +153,9 @@ func (g *Guard) writeErr(given string, p workspace.Path) error {
 	if err := g.planFileErr(given, p); err != nil {
 		return err
 	}
+	if err := g.hiddenErr(given, p, false); err != nil {
+		return err
+	}
 	n, err := hardLinks(p.Abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -183,6 +186,9 @@ func (g *Guard) mkdirErr(given string, p workspace.Path) error {
 	}
 	if fi, err := os.Lstat(p.Abs); err == nil && !fi.IsDir() {
 		return fmt.Errorf("%s exists and is not a folder", p.Rel)
+	}
+	if err := g.hiddenErr(p.Abs, p, true); err != nil { // the name as given: decide
+		return err
 	}
 	rel, err := filepath.Rel(plans, p.Abs)
 	if err != nil {

@@ -45,6 +45,11 @@ const (
 //	ws/conf/team.yaml, ws/teamlink.yaml -> conf/team.yaml (the --config file, given as the link)
 //	ws/home/.config/agentls/config.yaml (a user config folder inside the workspace)
 //	outside/agentls-config/config.yaml (a user config folder outside)
+//	ws/home/.local/state/agentls/trust/t.json (agentls's state folder inside the workspace)
+//	ws/statelink -> home/.local/state/agentls (folder symlink into it)
+//	outside/agentls-state/planlocks/l.json (agentls's state folder outside)
+//	ws/.bashrc.d/, ws/.ssh/config.d/ (hidden folders a shell or ssh loads wholesale)
+//	ws/plans/to-hidden -> ../.bashrc.d (folder symlink from plans/ into one)
 //	outside/secret.plan, outside/passwd.plan, outside/plans/secret.plan
 type sandbox struct {
 	dir, ws, out string
@@ -69,32 +74,34 @@ func newSandbox(t testing.TB, setup string) *sandbox {
 func buildSandbox(dir, setup string) (*sandbox, error) {
 	sb := &sandbox{dir: dir, ws: filepath.Join(dir, "ws"), out: filepath.Join(dir, "outside")}
 	files := map[string]string{
-		"ws/README.md":                        "# readme\n",
-		"ws/main.go":                          "package main\n",
-		"ws/src/main.go":                      "package main\n\nfunc main() {}\n",
-		"ws/src/util/helper.go":               "package util\n",
-		"ws/.agentls/chats/s1.chat":           "---\nid: s1\nmode: plan\n---\n",
-		"outside/secret.plan":                 "secret\n",
-		"outside/passwd.plan":                 "root:x:0:0\n",
-		"outside/plans/secret.plan":           "outside plan\n",
-		"ws/src/plans/existing.plan":          "---\ntitle: in src\n---\n",
-		"ws/.git/HEAD":                        "ref: refs/heads/main\n",
-		"ws/.git/config":                      "[core]\n",
-		"ws/.git/refs/heads/main":             "0000000000000000000000000000000000000000\n",
-		"ws/mod/.git":                         "gitdir: ../.git/modules/mod\n",
-		"ws/mod/lib.go":                       "package mod\n",
-		"ws/.hg/store/data":                   "hg\n",
-		"ws/vendor/dep/.svn/entries":          "svn\n",
-		"ws/vendor/dep/dep.go":                "package dep\n",
-		"ws/jjstore/repo/op":                  "jj\n",
-		"ws/.agentls.yaml":                    "run:\n  allow: []\n",
-		"ws/pkg/.agentls.yaml":                "run:\n  allow: []\n",
-		"ws/pkg/pkg.go":                       "package pkg\n",
-		"ws/conf/team.yaml":                   "plan_mode:\n  default_active: true\n",
-		"ws/home/.config/agentls/config.yaml": "model:\n  name: x\n",
-		"outside/agentls-config/config.yaml":  "model:\n  name: x\n",
+		"ws/README.md":                              "# readme\n",
+		"ws/main.go":                                "package main\n",
+		"ws/src/main.go":                            "package main\n\nfunc main() {}\n",
+		"ws/src/util/helper.go":                     "package util\n",
+		"ws/.agentls/chats/s1.chat":                 "---\nid: s1\nmode: plan\n---\n",
+		"outside/secret.plan":                       "secret\n",
+		"outside/passwd.plan":                       "root:x:0:0\n",
+		"outside/plans/secret.plan":                 "outside plan\n",
+		"ws/src/plans/existing.plan":                "---\ntitle: in src\n---\n",
+		"ws/.git/HEAD":                              "ref: refs/heads/main\n",
+		"ws/.git/config":                            "[core]\n",
+		"ws/.git/refs/heads/main":                   "0000000000000000000000000000000000000000\n",
+		"ws/mod/.git":                               "gitdir: ../.git/modules/mod\n",
+		"ws/mod/lib.go":                             "package mod\n",
+		"ws/.hg/store/data":                         "hg\n",
+		"ws/vendor/dep/.svn/entries":                "svn\n",
+		"ws/vendor/dep/dep.go":                      "package dep\n",
+		"ws/jjstore/repo/op":                        "jj\n",
+		"ws/.agentls.yaml":                          "run:\n  allow: []\n",
+		"ws/pkg/.agentls.yaml":                      "run:\n  allow: []\n",
+		"ws/pkg/pkg.go":                             "package pkg\n",
+		"ws/conf/team.yaml":                         "plan_mode:\n  default_active: true\n",
+		"ws/home/.config/agentls/config.yaml":       "model:\n  name: x\n",
+		"outside/agentls-config/config.yaml":        "model:\n  name: x\n",
+		"ws/home/.local/state/agentls/trust/t.json": "{}\n",
+		"outside/agentls-state/planlocks/l.json":    "{}\n",
 	}
-	dirs := []string{"ws/src/emptydir"}
+	dirs := []string{"ws/src/emptydir", "ws/.bashrc.d", "ws/.ssh/config.d"}
 	links := map[string]string{ // link -> target
 		"ws/outlink":       "../outside",
 		"ws/srclink":       "src",
@@ -103,6 +110,7 @@ func buildSandbox(dir, setup string) (*sandbox, error) {
 		"ws/.jj":           "jjstore",
 		"ws/gitlink":       ".git/refs",
 		"ws/teamlink.yaml": "conf/team.yaml",
+		"ws/statelink":     "home/.local/state/agentls",
 	}
 	switch setup {
 	case setupDefault:
@@ -122,6 +130,7 @@ func buildSandbox(dir, setup string) (*sandbox, error) {
 			"ws/plans/to-plan.plan":  "existing.plan",
 			"ws/plans/to-empty-src":  "../src/emptydir",
 			"ws/plans/loop.plan":     "loop.plan",
+			"ws/plans/to-hidden":     "../.bashrc.d",
 		} {
 			links[l] = target
 		}
@@ -162,8 +171,17 @@ func buildSandbox(dir, setup string) (*sandbox, error) {
 		return nil, err
 	}
 	sb.w = w
-	sb.g = New(w, "plans", declaredTools).WithConfig(sb.configPaths()...)
+	sb.g = New(w, "plans", declaredTools).WithConfig(sb.configPaths()...).WithState(sb.statePaths()...)
 	return sb, nil
+}
+
+// statePaths are the sandbox's state folders given to WithState: one
+// inside the workspace (a workspace at the home folder) and one outside.
+func (sb *sandbox) statePaths() []string {
+	return []string{
+		filepath.Join(sb.ws, "home", ".local", "state", "agentls"),
+		filepath.Join(sb.out, "agentls-state"),
+	}
 }
 
 // configPaths are the sandbox's configuration paths given to WithConfig: the

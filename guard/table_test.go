@@ -10,13 +10,15 @@ import (
 type outcome int
 
 const (
-	allowed    outcome = iota
-	refPlan            // refused: plan mode (RefusalMessage)
-	refState           // refused: agentls's own state, every mode
-	refUnknown         // refused: unclassified tool (build mode)
-	refBad             // refused: arguments or target cannot be checked (build mode)
-	refVCS             // refused: a version-control folder, every mode
-	refCfg             // refused: agentls's configuration, every mode
+	allowed     outcome = iota
+	refPlan             // refused: plan mode (RefusalMessage)
+	refState            // refused: agentls's own state, every mode
+	refUnknown          // refused: unclassified tool (build mode)
+	refBad              // refused: arguments or target cannot be checked (build mode)
+	refVCS              // refused: a version-control folder, every mode
+	refCfg              // refused: agentls's configuration, every mode
+	refStateDir         // refused: agentls's state folder, every mode (change)
+	refNoRead           // refused: a read of agentls's state or configuration
 )
 
 func (o outcome) String() string {
@@ -35,6 +37,10 @@ func (o outcome) String() string {
 		return "refused (protected folder)"
 	case refCfg:
 		return "refused (agentls config)"
+	case refStateDir:
+		return "refused (agentls state folder)"
+	case refNoRead:
+		return "refused (agentls state or config, read)"
 	}
 	return fmt.Sprintf("outcome(%d)", int(o))
 }
@@ -49,7 +55,7 @@ func (o outcome) reason() Reason {
 		return ReasonBadTarget
 	case refVCS:
 		return ReasonProtected
-	case refCfg:
+	case refCfg, refStateDir, refNoRead:
 		return ReasonAgentState
 	}
 	return ReasonPlanMode
@@ -338,6 +344,46 @@ var callTable = []callRow{
 	{"build: write .agentls.yaml.example", "", build, "write", `{"path":".agentls.yaml.example","content":"x"}`, allowed, ""},
 	{"build: write another yaml beside the --config file", "", build, "write", `{"path":"conf/other.yaml","content":"x"}`, allowed, ""},
 
+	// agentls's state folder ($XDG_STATE_HOME/agentls: trust records, plan
+	// locks), known by path wherever the workspace is: no change and no
+	// read, every mode, every tool (issue 17 item 4).
+	{"build: write a trust record", "", build, "write", `{"path":"home/.local/state/agentls/trust/t.json","content":"{}"}`, refStateDir, KindFileEdit},
+	{"build: edit a trust record", "", build, "edit", `{"path":"home/.local/state/agentls/trust/t.json","old_string":"{}","new_string":"[]"}`, refStateDir, KindFileEdit},
+	{"build: a new trust record", "", build, "write", `{"path":"home/.local/state/agentls/trust/new.json","content":"{}"}`, refStateDir, KindFileEdit},
+	{"build: touch a plan lock", "", build, "touch", `{"path":"home/.local/state/agentls/planlocks/x.json"}`, refStateDir, KindFileEdit},
+	{"build: mkdir in the state folder", "", build, "mkdir", `{"path":"home/.local/state/agentls/trust2"}`, refStateDir, KindMkdir},
+	{"build: rm the state folder", "", build, "rm", `{"path":"home/.local/state/agentls","recursive":true}`, refStateDir, KindDelete},
+	{"build: rm a folder holding the state folder", "", build, "rm", `{"path":"home/.local","recursive":true}`, refStateDir, KindDelete},
+	{"build: mv a file into the state folder", "", build, "mv", `{"from":"README.md","to":"home/.local/state/agentls/trust/r.json"}`, refStateDir, KindMove},
+	{"build: mv the state folder away", "", build, "mv", `{"from":"home/.local/state/agentls","to":"old-state"}`, refStateDir, KindMove},
+	{"build: a trust record through a symlink", "", build, "write", `{"path":"statelink/trust/t.json","content":"{}"}`, refStateDir, KindFileEdit},
+	{"build: a trust record by URI", "", build, "write", `{"path":"file://$WS/home/.local/state/agentls/trust/t.json","content":"{}"}`, refStateDir, KindFileEdit},
+	{"build: the state folder in another case", "", build, "write", `{"path":"home/.local/state/AGENTLS/trust/t.json","content":"{}"}`, refStateDir, KindFileEdit},
+	{"build: the state folder outside the workspace", "", build, "write", `{"path":"$OUT/agentls-state/planlocks/l.json","content":"{}"}`, refStateDir, KindFileEdit},
+	{"plan: a .plan in the state folder", "", plan, "plan_write", `{"title":"T","content":"c","path":"home/.local/state/agentls/x.plan"}`, refStateDir, KindFileEdit},
+	{"plan: read a trust record", "", plan, "read", `{"path":"home/.local/state/agentls/trust/t.json"}`, refNoRead, KindReadOnly},
+	{"build: read a trust record through a symlink", "", build, "read", `{"path":"statelink/trust/t.json"}`, refNoRead, KindReadOnly},
+	{"plan: ls the state folder", "", plan, "ls", `{"path":"home/.local/state/agentls"}`, refNoRead, KindReadOnly},
+	{"plan: grep the state folder", "", plan, "grep", `{"pattern":"sha256","path":"statelink"}`, refNoRead, KindReadOnly},
+	{"plan: glob in the state folder by URI", "", plan, "glob", `{"pattern":"**","path":"file://$WS/home/.local/state/agentls/trust"}`, refNoRead, KindReadOnly},
+	{"plan: read the state folder outside", "", plan, "read", `{"path":"$OUT/agentls-state/planlocks/l.json"}`, refNoRead, KindReadOnly},
+	{"plan: read the user's config file", "", plan, "read", `{"path":"home/.config/agentls/config.yaml"}`, refNoRead, KindReadOnly},
+	{"plan: read the --config file", "", plan, "read", `{"path":"teamlink.yaml"}`, refNoRead, KindReadOnly},
+	{"plan: read beside the state folder", "", plan, "read", `{"path":"home/.local/state/other.json"}`, allowed, ""},
+	{"plan: ls the folder holding the state folder", "", plan, "ls", `{"path":"home/.local/state"}`, allowed, ""},
+
+	// Plans never go into hidden folders (a workspace at the home folder:
+	// ~/.bashrc.d/, ~/.ssh/config.d/ are loaded wholesale).
+	{"plan: a plan in .bashrc.d/", "", plan, "write", `{"path":".bashrc.d/x.plan","content":"rm -rf ~"}`, refPlan, KindFileEdit},
+	{"plan: plan_write into .ssh/config.d/", "", plan, "plan_write", `{"title":"T","content":"Host *","path":".ssh/config.d/x.plan"}`, refPlan, KindFileEdit},
+	{"plan: a plan in a new hidden folder", "", plan, "write", `{"path":"plans/.hidden/x.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"plan: a plan through a symlink into a hidden folder", "", plan, "write", `{"path":"plans/to-hidden/x.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"plan: mkdir a hidden folder in plans/", "", plan, "mkdir", `{"path":"plans/.d"}`, refPlan, KindMkdir},
+	{"plan: mv a plan into a hidden folder", "", plan, "mv", `{"from":"plans/notes.plan","to":".bashrc.d/notes.plan"}`, refPlan, KindMove},
+	{"plan: a plan in a hidden folder by URI", "", plan, "write", `{"path":"file://$WS/.bashrc.d/x.plan","content":"x"}`, refPlan, KindFileEdit},
+	{"plan: a hidden plan file name in plans/", "", plan, "write", `{"path":"plans/.draft.plan","content":"x"}`, allowed, ""},
+	{"plan: mv a plan out of a hidden folder name", "", plan, "mv", `{"from":"plans/sub/inner.plan","to":"plans/inner.plan"}`, allowed, ""},
+
 	// Build mode.
 	{"build: write a source file", "", build, "write", `{"path":"src/main.go","content":"x"}`, allowed, ""},
 	{"build: rm a source file", "", build, "rm", `{"path":"src/main.go"}`, allowed, ""},
@@ -418,6 +464,13 @@ var opTable = []opRow{
 	{"build: delete where .jj points", "", build, "rm", []Op{{Kind: cDelete, Path: "$WS/jjstore/repo"}}, refVCS, KindDelete},
 	{"build: mkdir in .git/", "", build, "mkdir", []Op{{Kind: cMkdir, Path: "$WS/.git/hooks"}}, refVCS, KindMkdir},
 	{"plan: create a .plan in a new folder", "", plan, "write", []Op{{Kind: cCreate, Path: "$WS/src/newpkg/x.plan"}}, refPlan, KindFileEdit},
+	{"build: create a trust record", "", build, "write", []Op{{Kind: cCreate, Path: "$WS/home/.local/state/agentls/trust/n.json"}}, refStateDir, KindFileEdit},
+	{"build: edit a trust record by URI", "", build, "edit", []Op{{Kind: cEdit, Path: "file://$WS/statelink/trust/t.json"}}, refStateDir, KindFileEdit},
+	{"build: rename into the state folder outside", "", build, "mv", []Op{{Kind: cRename, From: "$WS/README.md", Path: "$OUT/agentls-state/planlocks/x.json"}}, refStateDir, KindMove},
+	{"build: delete the state folder", "", build, "rm", []Op{{Kind: cDelete, Path: "$WS/home/.local/state/agentls"}}, refStateDir, KindDelete},
+	{"plan: create a plan in .bashrc.d/", "", plan, "plan_write", []Op{{Kind: cCreate, Path: "$WS/.bashrc.d/x.plan"}}, refPlan, KindFileEdit},
+	{"plan: rename a plan into .ssh/config.d/", "", plan, "mv", []Op{{Kind: cRename, From: "$WS/plans/notes.plan", Path: "$WS/.ssh/config.d/notes.plan"}}, refPlan, KindMove},
+	{"plan: mkdir a hidden folder in plans/", "", plan, "mkdir", []Op{{Kind: cMkdir, Path: "$WS/plans/.d"}}, refPlan, KindMkdir},
 	{"plan: create a .plan two new folders deep by URI", "", plan, "plan_write", []Op{{Kind: cCreate, Path: "file://$WS/docs/deep/x.plan"}}, refPlan, KindFileEdit},
 	{"plan: edit a .plan in a new folder", "", plan, "edit", []Op{{Kind: cEdit, Path: "$WS/docs/x.plan"}}, refPlan, KindFileEdit},
 	{"plan: rename a plan into a new folder", "", plan, "mv", []Op{{Kind: cRename, From: "$WS/plans/existing.plan", Path: "$WS/src/newpkg/x.plan"}}, refPlan, KindMove},

@@ -33,8 +33,9 @@ func URIOfPath(path string) string {
 // folders are the workspace folders of a host: those given, or else the
 // current directory. A folder in or below a protected folder (`.git`,
 // `.agentls`, …) is refused: everything in it would be the agent's to
-// change.
-func folders(given []string) ([]string, error) {
+// change; so is the file system root or a folder that holds home (the
+// user's home folder, location.go).
+func folders(given []string, home string) ([]string, error) {
 	if len(given) == 0 {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -49,6 +50,9 @@ func folders(given []string) ([]string, error) {
 		}
 		if what, ok := guard.InsideProtected(abs); ok {
 			return nil, fmt.Errorf("%s is inside %s, which agentls never changes: open the project's own folder", f, what)
+		}
+		if err := locationErr(abs, home); err != nil {
+			return nil, err
 		}
 	}
 	return given, nil

@@ -73,7 +73,8 @@ func New(opts Options) (*Host, error) {
 	if opts.NewProvider == nil {
 		opts.NewProvider = NewProvider
 	}
-	dirs, err := folders(opts.Folders)
+	home := opts.userHome()
+	dirs, err := folders(opts.Folders, home)
 	if err != nil {
 		return nil, &WorkspaceError{Err: err}
 	}
@@ -89,6 +90,7 @@ func New(opts Options) (*Host, error) {
 	h.cfg, h.diags = cfg, diags
 	mgr, err := agent.NewManager(agent.Options{
 		Workspace: ws, Config: cfg, Provider: h.provider(cfg), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
+		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home),
 	})
 	if err != nil {
 		return nil, err

@@ -75,7 +75,7 @@ func newEnv(t *testing.T) env {
 	t.Helper()
 	base := t.TempDir()
 	e := env{
-		vars:      map[string]string{"XDG_CONFIG_HOME": filepath.Join(base, "config"), "XDG_STATE_HOME": filepath.Join(base, "state")},
+		vars:      map[string]string{"XDG_CONFIG_HOME": filepath.Join(base, "config"), "XDG_STATE_HOME": filepath.Join(base, "state"), "HOME": filepath.Join(base, "home")},
 		workspace: filepath.Join(base, "ws"),
 	}
 	e.userFile = filepath.Join(base, "config", "agentls", "config.yaml")
@@ -358,7 +358,7 @@ func TestProtectedConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := opts.ProtectedConfig()
-	want := []string{filepath.Join(e.vars["XDG_CONFIG_HOME"], "agentls"), abs}
+	want := []string{filepath.Join(e.vars["XDG_CONFIG_HOME"], "agentls"), filepath.Join(e.vars["HOME"], ".config", "agentls"), abs}
 	if !slices.Equal(got, want) {
 		t.Fatalf("ProtectedConfig = %q, want %q", got, want)
 	}

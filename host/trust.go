@@ -2,6 +2,7 @@ package host
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -53,13 +54,46 @@ func (h *Host) judgeWorkspaceFile(path string, lower []config.Source) (config.Wo
 	if err != nil {
 		base = config.Default()
 	}
+	if why := h.untrustable(path); why != "" {
+		return config.JudgeUntrustable(path, data, layer, base, why), diags
+	}
 	return h.trust.Judge(path, data, layer, base), diags
 }
+
+// untrustable says why the workspace file can never be trusted ("" when
+// it can): it is a symlink whose target lies outside the workspace folders
+// (another project's file, a file anyone could swap), so a trust given to
+// it would follow whatever it points to.
+func (h *Host) untrustable(path string) string {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Sprintf("it is a symlink that cannot be followed (%v), and agentls never trusts it", err)
+	}
+	for _, f := range h.ws.Folders() {
+		for _, root := range withReal(f) {
+			if strictlyInside(real, root) {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("it is a symlink to %s, outside the workspace, and agentls never trusts a workspace configuration that lives elsewhere "+
+		"(copy the file into the workspace, or move these settings to your own config.yaml)", real)
+}
+
+// ErrUntrustable is Trust's error for a file the user cannot trust.
+var ErrUntrustable = errors.New("this workspace configuration file cannot be trusted")
 
 // Trust remembers that the user trusted the workspace file's content as w
 // read it; the next Reload applies all of its keys. An error means the
 // trust was not stored: it holds for this process only.
 func (h *Host) Trust(w config.WorkspaceTrust) error {
+	if w.Untrustable != "" {
+		return fmt.Errorf("%w: %s", ErrUntrustable, w.Untrustable)
+	}
 	return h.trust.Trust(w.Path, w.Content, time.Now())
 }
 

@@ -46,6 +46,9 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 	}
 	slog.Warn("untrusted workspace configuration", "file", trust.Path, "ignored", trust.Widening)
 	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageWarning, "message": trust.Warning()})
+	if !trust.Askable() { // a file that cannot be trusted: the warning says why
+		return
+	}
 	yes, err := s.askTrust(ctx, trust)
 	if err != nil {
 		if ctx.Err() == nil {

@@ -34,7 +34,7 @@ func (w *Workspace) GlobContext(ctx context.Context, pattern string, base Path) 
 	}
 	baseRel := relOrEmpty(base.Rel)
 	var out []string
-	wk := walker{folder: base.Folder, visit: func(e *walkEntry) (bool, error) {
+	wk := walker{folder: base.Folder, hidden: w.hiddenFromWalks, visit: func(e *walkEntry) (bool, error) {
 		sub := e.rel
 		if baseRel != "" {
 			sub = e.rel[len(baseRel)+1:]

@@ -87,6 +87,7 @@ func (w *Workspace) Grep(ctx context.Context, opts GrepOptions) (GrepResult, err
 		m:       m,
 		include: include,
 		overlay: w.overlay.snapshot(),
+		hidden:  w.hiddenFromWalks,
 	}
 	if !opts.Base.IsDir {
 		return g.single(ctx)
@@ -100,6 +101,7 @@ type grepRun struct {
 	m       *lineMatcher
 	include *pathMatcher
 	overlay map[string]string
+	hidden  func(abs string) bool
 }
 
 // grepJob is a file to search; seq is its rank in path order.
@@ -149,7 +151,7 @@ func (g *grepRun) tree(ctx context.Context) (GrepResult, error) {
 	wg.Go(func() {
 		defer close(jobs)
 		seq := 0
-		wk := walker{folder: g.opts.Base.Folder, visit: func(e *walkEntry) (bool, error) {
+		wk := walker{folder: g.opts.Base.Folder, hidden: g.hidden, visit: func(e *walkEntry) (bool, error) {
 			if e.isDir() {
 				return true, nil
 			}

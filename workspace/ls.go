@@ -30,7 +30,7 @@ func (w *Workspace) List(dir Path, depth int) ([]Entry, error) {
 		return nil, fmt.Errorf("ls: %w", err)
 	}
 	var out []Entry
-	wk := walker{folder: dir.Folder, visit: func(e *walkEntry) (bool, error) {
+	wk := walker{folder: dir.Folder, hidden: w.hiddenFromWalks, visit: func(e *walkEntry) (bool, error) {
 		en := Entry{Path: e.rel, IsDir: e.isDir()}
 		if !en.IsDir {
 			if fi, err := os.Stat(e.abs); err == nil {

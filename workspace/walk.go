@@ -30,6 +30,9 @@ func (e *walkEntry) isDir() bool { return e.mode.IsDir() }
 // reported but never followed.
 type walker struct {
 	folder string
+	// hidden, when set, says which entries (by absolute path) to skip as
+	// if they were not there (Workspace.HideFromWalks).
+	hidden func(abs string) bool
 	// visit is called for each entry; returning false for a folder skips its
 	// contents. A non-nil error stops the walk.
 	visit func(e *walkEntry) (descend bool, err error)
@@ -74,6 +77,9 @@ func (wk *walker) dir(ctx context.Context, rel, abs string, depth int, ign ignor
 			continue
 		}
 		e := walkEntry{rel: childRel, abs: abs + string(filepath.Separator) + name, name: name, mode: mode, depth: depth}
+		if wk.hidden != nil && wk.hidden(e.abs) {
+			continue
+		}
 		descend, err := wk.visit(&e)
 		if err != nil {
 			return err

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Workspace is a set of folders (the editor's workspace folders). Relative paths
@@ -20,6 +21,8 @@ import (
 type Workspace struct {
 	folders []string // absolute, cleaned, symlinks evaluated; folders[0] is the root
 	overlay *Overlay
+	// hidden are the paths walks skip (HideFromWalks).
+	hidden atomic.Pointer[[]string]
 }
 
 // New returns a workspace over the given folders. Each folder must exist; its

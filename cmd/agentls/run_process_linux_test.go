@@ -171,7 +171,7 @@ func TestRunEnvironmentScrubbedAndServerNotDumpable(t *testing.T) {
 			uid = 65534
 		}
 	}
-	env := []string{"AGENTLS_TEST_MAIN=1", "AGENTLS_VISIBLE=visible-2b7d", "HOME=" + dir, "XDG_CONFIG_HOME=" + dir + "/xdg", "XDG_STATE_HOME=" + dir + "/xdg", "PATH=" + os.Getenv("PATH")}
+	env := []string{"AGENTLS_TEST_MAIN=1", "AGENTLS_VISIBLE=visible-2b7d", "HOME=" + filepath.Join(filepath.Dir(dir), "agentls-no-home"), "XDG_CONFIG_HOME=" + dir + "/xdg", "XDG_STATE_HOME=" + dir + "/xdg", "PATH=" + os.Getenv("PATH")}
 	for k, v := range secrets {
 		env = append(env, k+"="+v)
 	}

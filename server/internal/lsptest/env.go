@@ -75,7 +75,9 @@ type Setup struct {
 	Dir string
 	// ConfigFile is the server's --config flag.
 	ConfigFile string
-	// Env is the server's environment; nil has every variable empty.
+	// Env is the server's environment; nil has every variable empty but
+	// XDG_STATE_HOME and XDG_CONFIG_HOME, folders of the test's own unless
+	// Env names them or HOME.
 	Env map[string]string
 	// RealModel builds the configured model (the provider factory) instead
 	// of the script.
@@ -136,9 +138,24 @@ func Start(t testing.TB, s Setup) *Env {
 		}
 		model = scripted.New(sc)
 	}
+	// Without HOME or the XDG folders a server uses the password
+	// database's home (config.Home): each test gets folders of its own.
+	defaults := map[string]string{}
+	if _, home := s.Env["HOME"]; !home {
+		for _, k := range []string{"XDG_STATE_HOME", "XDG_CONFIG_HOME"} {
+			if _, ok := s.Env[k]; !ok {
+				defaults[k] = t.TempDir()
+			}
+		}
+	}
 	opts := server.Options{
 		ConfigFile: s.ConfigFile,
-		Getenv:     func(k string) string { return s.Env[k] },
+		Getenv: func(k string) string {
+			if v, ok := defaults[k]; ok {
+				return v
+			}
+			return s.Env[k]
+		},
 		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 			if model == nil {
 				return nil, os.ErrNotExist

@@ -1,0 +1,189 @@
+package guard
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// The plan locks of one workspace come from its own sessions (PlanLocks).
+// A plan is also reachable from other workspaces: the project's parent
+// folder opened in a second editor window, an ACP session whose cwd is the
+// parent, another agentls process. So a session that builds a plan also
+// registers it in agentls's state folder, keyed by the plan's absolute
+// resolved path, where every workspace, face and process looks.
+
+// PlanLock is one entry of the registry: a session building a plan.
+type PlanLock struct {
+	// Plan is the plan's absolute path, symlinks evaluated.
+	Plan string `json:"plan"`
+	// Session is the building session's id, in Workspace's own
+	// .agentls/chats.
+	Session string `json:"session"`
+	// Workspace is the root folder of the builder's workspace (absolute).
+	Workspace string `json:"workspace"`
+	// PID is the process that registered it (for people reading the file;
+	// a lock is judged by the session file, not by the process).
+	PID int `json:"pid"`
+}
+
+// LockRegistry is the folder of plan locks, `<state>/planlocks/`: one file
+// per plan, `<sha256 of Plan>.json`, replaced atomically. An entry counts
+// only while its session file says the session builds that plan and the
+// plan is not implemented or archived (Live), so a lock left behind by a
+// process that was killed stops holding once the session leaves build
+// mode, its file is removed or the plan is finished. The nil registry (no
+// state folder) knows no locks. It is safe for concurrent use.
+type LockRegistry struct{ dir string }
+
+// NewLockRegistry returns the registry in stateDir/planlocks; nil when
+// stateDir is "".
+func NewLockRegistry(stateDir string) *LockRegistry {
+	if stateDir == "" {
+		return nil
+	}
+	return &LockRegistry{dir: filepath.Join(stateDir, "planlocks")}
+}
+
+// entryPath is the file of a plan's lock.
+func (r *LockRegistry) entryPath(plan string) string {
+	h := sha256.Sum256([]byte(plan))
+	return filepath.Join(r.dir, hex.EncodeToString(h[:])+".json")
+}
+
+// Take registers l (its Plan absolute and resolved), replacing any entry
+// of the plan.
+func (r *LockRegistry) Take(l PlanLock) error {
+	if r == nil {
+		return nil
+	}
+	data, err := json.MarshalIndent(l, "", "  ")
+	if err != nil {
+		return fmt.Errorf("plan lock of %s: %w", l.Plan, err)
+	}
+	if err := os.MkdirAll(r.dir, 0o700); err != nil {
+		return fmt.Errorf("plan lock of %s: %w", l.Plan, err)
+	}
+	if err := writeAtomic(r.entryPath(l.Plan), append(data, '\n')); err != nil {
+		return fmt.Errorf("plan lock of %s: %w", l.Plan, err)
+	}
+	return nil
+}
+
+// Release removes the plan's entry when it is this session's of this
+// workspace (another builder's entry stays).
+func (r *LockRegistry) Release(plan, session, ws string) error {
+	if r == nil {
+		return nil
+	}
+	l, ok := r.read(r.entryPath(plan))
+	if !ok || l.Session != session || l.Workspace != ws {
+		return nil
+	}
+	if err := os.Remove(r.entryPath(plan)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("release plan lock of %s: %w", plan, err)
+	}
+	return nil
+}
+
+// Live lists the entries that hold: the session file, in the builder's
+// workspace, says build mode with this plan attached, and the plan is not
+// implemented or archived (a plan whose status cannot be read holds: fail
+// closed).
+func (r *LockRegistry) Live() []PlanLock {
+	if r == nil {
+		return nil
+	}
+	entries, err := os.ReadDir(r.dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			slog.Warn("plan locks: list", "dir", r.dir, "err", err)
+		}
+		return nil
+	}
+	var out []PlanLock
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		l, ok := r.read(filepath.Join(r.dir, e.Name()))
+		if ok && l.live() {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// read decodes one entry; false when it is unreadable or malformed (an
+// entry must name an absolute plan, a session and an absolute workspace).
+func (r *LockRegistry) read(path string) (PlanLock, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return PlanLock{}, false
+	}
+	var l PlanLock
+	if err := json.Unmarshal(data, &l); err != nil || !filepath.IsAbs(l.Plan) || !filepath.IsAbs(l.Workspace) || l.Session == "" {
+		return PlanLock{}, false
+	}
+	return l, true
+}
+
+// live reports whether the entry's session still builds its plan.
+func (l PlanLock) live() bool {
+	meta, err := workspace.NewChatStore(filepath.Join(l.Workspace, stateDirName, "chats")).Meta(l.Session)
+	if err != nil || Mode(meta.Mode) != ModeBuild || meta.PlanFile == "" {
+		return false
+	}
+	attached := filepath.Join(l.Workspace, filepath.FromSlash(meta.PlanFile))
+	if real, err := filepath.EvalSymlinks(attached); err == nil {
+		attached = real
+	}
+	if attached != l.Plan {
+		return false
+	}
+	data, err := os.ReadFile(l.Plan)
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist) // a removed plan holds nothing
+	}
+	plan, err := workspace.ParsePlan(string(data))
+	if err != nil || plan.Meta == nil {
+		return true
+	}
+	return plan.Meta.Status != workspace.PlanImplemented && plan.Meta.Status != workspace.PlanArchived
+}
+
+// writeAtomic writes a temporary file beside path and renames it over
+// path (mode 0600).
+func writeAtomic(path string, data []byte) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err = os.Chmod(tmp.Name(), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,132 @@
+package guard
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// writeSession writes a session file of ws in the workspace format (its
+// .chat frontmatter).
+func writeSession(t *testing.T, ws, id, mode, plan string) {
+	t.Helper()
+	dir := filepath.Join(ws, ".agentls", "chats")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	front := "---\nid: " + id + "\ntitle: t\nmode: " + mode + "\nplan_file: " + plan + "\ncreated_at: 2025-01-01T00:00:00Z\nupdated_at: 2025-01-01T00:00:00Z\n---\n"
+	if err := os.WriteFile(filepath.Join(dir, id+".chat"), []byte(front), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLockRegistryLive: an entry holds only while its session file says
+// build mode with that plan and the plan is not finished; unreadable and
+// malformed entries hold nothing; Release removes only the session's own.
+func TestLockRegistryLive(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(base, "ws")
+	plans := map[string]string{
+		"draft.plan":       "---\ntitle: D\nstatus: approved\n---\n",
+		"done.plan":        "---\ntitle: D\nstatus: implemented\n---\n",
+		"archived.plan":    "---\ntitle: A\nstatus: archived\n---\n",
+		"nofront.plan":     "no frontmatter\n",
+		"other.plan":       "---\nstatus: approved\n---\n",
+		"plan-mode.plan":   "---\nstatus: approved\n---\n",
+		"no-session.plan":  "---\nstatus: approved\n---\n",
+		"wrong-plan.plan":  "---\nstatus: approved\n---\n",
+		"other-proc.plan":  "---\nstatus: approved\n---\n",
+		"removed-plan.tmp": "",
+	}
+	for name, text := range plans {
+		p := filepath.Join(ws, "plans", name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs := func(name string) string { return filepath.Join(ws, "plans", name) }
+	writeSession(t, ws, "s-draft", "build", "plans/draft.plan")
+	writeSession(t, ws, "s-done", "build", "plans/done.plan")
+	writeSession(t, ws, "s-arch", "build", "plans/archived.plan")
+	writeSession(t, ws, "s-nofront", "build", "plans/nofront.plan")
+	writeSession(t, ws, "s-plan", "plan", "plans/plan-mode.plan")
+	writeSession(t, ws, "s-wrong", "build", "plans/other.plan")
+	writeSession(t, ws, "s-gone-plan", "build", "plans/gone.plan")
+	r := NewLockRegistry(filepath.Join(base, "state"))
+	for _, l := range []PlanLock{
+		{abs("draft.plan"), "s-draft", ws, 1},
+		{abs("done.plan"), "s-done", ws, 1},
+		{abs("archived.plan"), "s-arch", ws, 1},
+		{abs("nofront.plan"), "s-nofront", ws, 1},
+		{abs("plan-mode.plan"), "s-plan", ws, 1},
+		{abs("no-session.plan"), "s-missing", ws, 1},
+		{abs("wrong-plan.plan"), "s-wrong", ws, 1},
+		{abs("gone.plan"), "s-gone-plan", ws, 1},
+	} {
+		if err := r.Take(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, data := range map[string]string{"bad.json": "{", "rel.json": `{"plan":"plans/x.plan","session":"s-draft","workspace":"` + ws + `"}`} {
+		if err := os.WriteFile(filepath.Join(base, "state", "planlocks", name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := map[string]bool{}
+	for _, l := range r.Live() {
+		live[filepath.Base(l.Plan)] = true
+	}
+	want := map[string]bool{"draft.plan": true, "nofront.plan": true}
+	if len(live) != len(want) || !live["draft.plan"] || !live["nofront.plan"] {
+		b, _ := json.Marshal(live)
+		t.Fatalf("live entries %s, want only draft.plan (building) and nofront.plan (status unreadable: fail closed)", b)
+	}
+
+	// Release: another session's entry stays; the own one goes.
+	if err := r.Release(abs("draft.plan"), "someone-else", ws); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Release(abs("draft.plan"), "s-draft", filepath.Join(base, "other-ws")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.read(r.entryPath(abs("draft.plan"))); !ok {
+		t.Fatal("Release removed another session's entry")
+	}
+	if err := r.Release(abs("draft.plan"), "s-draft", ws); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.read(r.entryPath(abs("draft.plan"))); ok {
+		t.Fatal("Release left the session's own entry")
+	}
+	if NewLockRegistry("") != nil || (*LockRegistry)(nil).Live() != nil || (*LockRegistry)(nil).Take(PlanLock{}) != nil {
+		t.Fatal("the registry without a state folder must know and keep nothing")
+	}
+}
+
+// TestRegistryLockInGuard: a plan another workspace builds (BuiltPlan with
+// Abs and Workspace) is refused to this workspace's sessions, even one
+// whose id equals the builder's (ids are the builder workspace's).
+func TestRegistryLockInGuard(t *testing.T) {
+	sb := newSandbox(t, setupDefault)
+	elsewhere := testLocks{{Rel: "plans/notes.plan", Abs: sb.expand("$WS/plans/notes.plan"), Workspace: sb.dir, Builders: []string{"b"}}}
+	for _, who := range []string{"b", "other"} {
+		st := stateOf(ModePlan)
+		st.Session, st.Plans = who, elsewhere
+		r := sb.g.CheckCall(st, "write", json.RawMessage(`{"path":"plans/notes.plan","content":"x"}`))
+		if r == nil || r.Reason != ReasonPlanBuilt || r.Error() != PlanBuiltMessage("plans/notes.plan") {
+			t.Fatalf("session %s writes a plan another workspace builds: %v", who, r)
+		}
+	}
+	st := stateOf(ModeBuild)
+	st.Session, st.Plans = "b", testLocks{{Rel: "plans/notes.plan", Abs: sb.expand("$WS/plans/notes.plan"), Workspace: sb.ws, Builders: []string{"b"}}}
+	if r := sb.g.CheckCall(st, "write", json.RawMessage(`{"path":"plans/notes.plan","content":"x"}`)); r != nil {
+		t.Fatalf("the builder of this workspace is held back by its own entry: %v", r)
+	}
+}
