@@ -127,11 +127,18 @@ func (m *Manager) runPaths(dir string) allowrule.PathCheck {
 	return func(p string) bool {
 		given := p
 		if !filepath.IsAbs(p) && !strings.HasPrefix(p, "file://") {
-			given = filepath.Join(dir, p)
+			given = dir + string(filepath.Separator) + p // not Join: it would clean `..` away
 		}
 		rp, err := m.ws.Resolve(given)
 		if err != nil {
 			return false
+		}
+		if strings.HasPrefix(given, "/") {
+			// The kernel takes `..` after a symlink from the symlink's
+			// target (outlink/../x), where Resolve cleans it away first.
+			if real := physicalPath(given); !m.inWorkspace(real) {
+				return false
+			}
 		}
 		if _, prot := guard.InsideProtected(rp.Abs); prot {
 			return false
@@ -141,4 +148,24 @@ func (m *Manager) runPaths(dir string) allowrule.PathCheck {
 		}
 		return true
 	}
+}
+
+// physicalPath is where the kernel takes an absolute path: symlinks
+// followed before each `..` is applied, as far as the path exists; the
+// rest is appended as written.
+func physicalPath(p string) string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return filepath.Clean(p)
+	}
+	return filepath.Clean(physicalPath(p[:i]) + "/" + p[i+1:])
+}
+
+// inWorkspace reports whether abs (cleaned, real) is a workspace folder or
+// inside one.
+func (m *Manager) inWorkspace(abs string) bool {
+	return slices.Contains(m.ws.Folders(), abs) || m.ws.RelOf(abs) != ""
 }
