@@ -6,7 +6,7 @@ import (
 )
 
 // pathEscape says why a word the rule's wildcard matched may name a place
-// outside the workspace, or "". The word is checked whole, after its first
+// outside the workspace, or "". The word is checked whole, after each
 // `=` (`--output=/x`, `if=/x`) and, for a single-dash word, after its first
 // letter (`-o/x`, `-f/x`): each of these is handed to inside as a path. An
 // unquoted `~` at the start or after `=` or `:` is the home folder, outside.
@@ -34,14 +34,16 @@ func relativeEscape(w string, inside PathCheck) string {
 }
 
 // pathCandidates are the parts of a word (after quote removal) that a
-// command may read as a path: the word, what follows its first `=`, and for
+// command may read as a path: the word, what follows each `=`, and for
 // a single-dash word what follows its first letter and every later place a
 // glued value may start (`-cf/x`). Paths inside lists (`-I/a:/b`) are not
 // seen: the sandbox confines what the command reaches.
 func pathCandidates(u string) []string {
 	out := []string{u}
-	if i := strings.IndexByte(u, '='); i >= 0 && i+1 < len(u) {
-		out = append(out, u[i+1:])
+	for i := 0; i < len(u); i++ {
+		if u[i] == '=' && i+1 < len(u) {
+			out = append(out, u[i+1:]) // -replace=a=/x: after each =
+		}
 	}
 	if len(u) > 2 && u[0] == '-' && u[1] != '-' {
 		// a value glued to a letter of a group: -o/x, -cf/x, -C..

@@ -60,6 +60,7 @@ var tables = map[string]*table{
 		"output", "output-directory", "ext-diff", "textconv", "exec-path", "exec", "upload-pack", "receive-pack",
 		"no-index", "git-dir", "work-tree", "config-env", "config", "namespace", "super-prefix",
 		"open-files-in-pager", "bare", "template", "separate-git-dir", "extcmd", "file", "global", "system",
+		"unsafe-paths", "web",
 	}, exact: []string{"text"}, operands: gitOperands},
 	"go": {style: single, long: []string{
 		"exec", "toolexec", "o", "vettool", "modfile", "overlay", "C", "pkgdir", "args",
@@ -229,6 +230,9 @@ var gitRiskySubs = setOf("config", "filter-branch", "difftool", "mergetool", "in
 	"remote-ext", "remote-fd", "send-email", "imap-send", "archimport", "cvsimport", "cvsserver", "cvsexportcommit",
 	"p4", "svn", "shell", "http-backend", "http-fetch", "http-push", "sh-setup", "fsmonitor--daemon")
 
+// gitRemoteSubs take -u as --upload-pack.
+var gitRemoteSubs = setOf("clone", "ls-remote", "fetch", "pull", "archive")
+
 // gitOperands: a wildcard never picks a risky git command, nor `submodule
 // foreach` or `bisect run`, which run the words after them.
 func gitOperands(words []string, from int) string {
@@ -239,6 +243,13 @@ func gitOperands(words []string, from int) string {
 	sub := words[i]
 	if i >= from && gitRiskySubs[sub] {
 		return fmt.Sprintf("`git %s` runs a program, serves the repository or changes configuration", sub)
+	}
+	if gitRemoteSubs[sub] {
+		for _, w := range words[max(from, i+1):] {
+			if len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.ContainsRune(w, 'u') {
+				return fmt.Sprintf("`%s` holds -u, which names the program `git %s` runs for the other side (--upload-pack)", w, sub)
+			}
+		}
 	}
 	runner := map[string]string{"submodule": "foreach", "bisect": "run"}[sub]
 	for _, w := range words[max(from, i+1):] {
