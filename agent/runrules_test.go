@@ -1,8 +1,10 @@
 package agent
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,4 +170,41 @@ func realPath(p string) string {
 		}
 	}
 	return filepath.Clean(p)
+}
+
+// TestAlwaysAllowStoresTheLine: "Always allow" stores the line as shown, an
+// exact rule: the same line runs unasked again in the root, but not with
+// another word, nor in a subfolder; a line with a glob is not offered, and
+// answering "always" to it stores nothing.
+func TestAlwaysAllowStoresTheLine(t *testing.T) {
+	var offered []bool
+	ed := &memEditor{ask: func(_ context.Context, req AskRequest) (AskReply, error) {
+		offered = append(offered, strings.Contains(string(req.Set.Questions[0].Schema), `"always"`))
+		return AskReply{Answers: map[string]any{"decision": "always"}}, nil
+	}}
+	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, nil)
+	e := &env{s: newTestSession(t, m, "build")}
+	root := m.ws.Root()
+	if err := os.Mkdir(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, call := range []struct {
+		command, dir string
+		auto         bool
+	}{
+		{"touch 'a b'", root, false},
+		{"touch \"a b\"", root, true},
+		{"touch 'a b' c", root, false},
+		{"touch 'a b'", filepath.Join(root, "sub"), false},
+		{"tar cf b.tar *", root, false},
+		{"tar cf b.tar *", root, false},
+	} {
+		p, err := e.ConfirmRun(context.Background(), tools.RunRequest{Command: call.command, Dir: call.dir})
+		if err != nil || !p.Run || (p.Rule != "") != call.auto {
+			t.Errorf("%q in %s = %+v, %v; want auto %v", call.command, call.dir, p, err, call.auto)
+		}
+	}
+	if want := []bool{true, true, false, false, false}; !slices.Equal(offered, want) {
+		t.Errorf("Always allow offered %v, want %v", offered, want)
+	}
 }

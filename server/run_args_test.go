@@ -91,3 +91,40 @@ func TestAllowRulesReadArguments(t *testing.T) {
 		t.Error("the allowed command did not run")
 	}
 }
+
+// TestAllowedCommandsGrantWhatTheyShow: a plan's allowed_commands follow
+// run.allow's grammar and may not grant more than they show: a wrapper with
+// a wildcard (`sh *`), a danger-table option (`go test -exec=./x *`) and a
+// rule naming no command (`*`) are not offered at approval; the prefix rule
+// that is offered lets operands through but not options.
+func TestAllowedCommandsGrantWhatTheyShow(t *testing.T) {
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: approveThen("reject")},
+		Script: "name: allowed_grant\nsteps:" + writeGreetPlan + `
+  - tool_calls:
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["sh *", "go test -exec=./x *", "*", "touch ok *"]}}
+  - expect:
+      tool_result_contains: {x: ['"approved":true', "were not offered to the user", "sh *"]}
+    tool_calls:
+      - {id: a, name: run, args: {command: "sh -c 'touch pwned'"}}
+      - {id: b, name: run, args: {command: "touch ok -r pwned"}}
+      - {id: c, name: run, args: {command: "touch ok ok2"}}
+  - text: done
+    expect:
+      tool_result_contains: {a: ["the user rejected running"], b: ["the user rejected running"], c: ['"exit_code":0']}
+`,
+	})
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
+	approvals := h.AskUserRequests("plan_approval")
+	if len(approvals) != 1 {
+		t.Fatalf("%d approvals", len(approvals))
+	}
+	q := approvals[0].Questions[0].Question
+	if !strings.Contains(q, "`touch ok *`") || strings.Contains(q, "sh *") || strings.Contains(q, "-exec") || strings.Contains(q, "`*`") {
+		t.Fatalf("approval question %q, want only `touch ok *` offered", q)
+	}
+	if exists(t, h, "pwned") || !exists(t, h, "ok2") {
+		t.Fatal("a command not granted ran, or the granted prefix rule did not")
+	}
+}
