@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -90,7 +91,8 @@ func (s *Session) autoAllow(req tools.RunRequest) runDecision {
 	parsed, err := allowrule.Parse(req.Command)
 	if err != nil {
 		d.NotSimple = "the shell reads it as more than one simple command"
-		if ns, ok := err.(*allowrule.NotSimpleError); ok {
+		var ns *allowrule.NotSimpleError
+		if errors.As(err, &ns) {
 			d.NotSimple = ns.Why
 		}
 		return d

@@ -15,9 +15,9 @@ import (
 
 // autoAllowRig is a build session whose workspace holds a.txt, sub/, and
 // outlink, a symlink to a folder outside; run.allow is allow.
-func autoAllowRig(t testing.TB, allow ...string) (*Session, string) {
+func autoAllowRig(t *testing.T, allow ...string) (*Session, string) {
 	t.Helper()
-	m, _ := newTestManager(t.(*testing.T), "name: x\nsteps:\n  - text: hi\n", &memEditor{}, func(c *config.Config) { c.Run.Allow = allow })
+	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", &memEditor{}, func(c *config.Config) { c.Run.Allow = allow })
 	root := m.ws.Root()
 	outside := t.TempDir()
 	for _, err := range []error{
@@ -29,7 +29,7 @@ func autoAllowRig(t testing.TB, allow ...string) (*Session, string) {
 			t.Fatal(err)
 		}
 	}
-	return newTestSession(t.(*testing.T), m, "build"), root
+	return newTestSession(t, m, "build"), root
 }
 
 // TestAutoAllow: a command runs unasked only in a workspace folder, with a
