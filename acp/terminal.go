@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -48,6 +49,10 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	sid := sdk.SessionId(sessionID)
 	command, args := terminalCommand(job.Command, job.EnvDeny)
 	req := sdk.CreateTerminalRequest{SessionId: sid, Command: command, Args: args, Cwd: sdk.Ptr(job.Dir)}
+	for _, kv := range job.Env {
+		name, value, _ := strings.Cut(kv, "=")
+		req.Env = append(req.Env, sdk.EnvVariable{Name: name, Value: value})
+	}
 	if job.MaxOut > 0 {
 		req.OutputByteLimit = sdk.Ptr(job.MaxOut)
 	}

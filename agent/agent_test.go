@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/agent/tools"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -487,7 +488,8 @@ func TestConfirmRun(t *testing.T) {
 			}
 			m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, func(c *config.Config) { c.Run.Allow = tc.allow })
 			e := &env{s: newTestSession(t, m, "build")}
-			ok, err := e.ConfirmRun(context.Background(), "  "+tc.command+" ")
+			permit, err := e.ConfirmRun(context.Background(), tools.RunRequest{Command: "  " + tc.command + " "})
+			ok := permit.Run
 			if ok != tc.want || (tc.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
 				t.Fatalf("ConfirmRun = %v, %v; want %v, error %q", ok, err, tc.want, tc.wantErr)
 			}
@@ -507,15 +509,15 @@ func TestConfirmRunAlwaysAllow(t *testing.T) {
 	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, nil)
 	e := &env{s: newTestSession(t, m, "build")}
 	for i, cmd := range []string{"make", " make ", "make", "make all"} {
-		if ok, err := e.ConfirmRun(context.Background(), cmd); !ok || err != nil {
-			t.Fatalf("call %d: %v, %v", i, ok, err)
+		if p, err := e.ConfirmRun(context.Background(), tools.RunRequest{Command: cmd}); !p.Run || err != nil {
+			t.Fatalf("call %d: %v, %v", i, p.Run, err)
 		}
 	}
 	if asks != 2 {
 		t.Fatalf("%d asks, want 2 (make once, make all once)", asks)
 	}
 	other := &env{s: newTestSession(t, m, "build")}
-	if _, err := other.ConfirmRun(context.Background(), "make"); err != nil || asks != 3 {
+	if _, err := other.ConfirmRun(context.Background(), tools.RunRequest{Command: "make"}); err != nil || asks != 3 {
 		t.Fatalf("another session was not asked (%d asks, %v)", asks, err)
 	}
 }
@@ -551,12 +553,12 @@ func TestRunAllowRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		c, err := allowrule.Parse(tc.command)
-		got := rules.Match(c)
+		got := rules.Match(c, nil)
 		if got != tc.want {
 			t.Errorf("%q allowed = %v (parse: %v), want %v", tc.command, got, err, tc.want)
 		}
 	}
-	if runAllowRules(nil).Match(mustParse(t, "ls")) {
+	if runAllowRules(nil).Match(mustParse(t, "ls"), nil) {
 		t.Error("an empty allow list allowed a command")
 	}
 	rs, others := grantableCommands([]string{"go test *", " make ", "", "go test ./... ; touch x", "npm test*"})

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"github.com/agentls/agentls/agent/tools"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -176,7 +177,7 @@ func TestReconfigure(t *testing.T) {
 		t.Fatalf("config = %+v", m.config().PlanMode)
 	}
 	s := newTestSession(t, m, "build")
-	if ok, err := (&env{s: s}).ConfirmRun(context.Background(), "go test ./..."); err != nil || !ok {
-		t.Fatalf("the new allow rule did not apply: %v %v", ok, err)
+	if p, err := (&env{s: s}).ConfirmRun(context.Background(), tools.RunRequest{Command: "go test ./..."}); err != nil || !p.Run {
+		t.Fatalf("the new allow rule did not apply: %v %v", p.Run, err)
 	}
 }

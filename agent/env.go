@@ -191,41 +191,39 @@ func (e *env) EnterPlanMode(reason string) tools.EnterResult {
 	}
 }
 
-// ConfirmRun asks the user before a command runs, unless it is one simple
-// command that an allow rule permits: run.allow, the plan's
-// allowed_commands, or an earlier "Always allow" in this session. Anything
-// the shell would read as more than one simple command (a list, pipeline,
-// redirection, substitution, assignment…) is always asked, and "Always
-// allow" is offered only for commands a rule can match.
-func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
+// ConfirmRun asks the user before a command runs, unless an allow rule
+// lets it run unasked (autoAllow, runrules.go: run.allow, the plan's
+// allowed_commands, an earlier "Always allow" in this session). Anything
+// the shell would read as more than one simple command is always asked,
+// and "Always allow" is offered only for a line whose exact rule grants no
+// more than it shows (allowrule.Offerable), run in a workspace folder.
+func (e *env) ConfirmRun(ctx context.Context, req tools.RunRequest) (tools.RunPermit, error) {
 	s := e.s
-	command = strings.TrimSpace(command)
-	parsed, notSimple := allowrule.Parse(command)
-	if notSimple == nil {
-		if s.m.runAllow().Match(parsed) {
-			return true, nil
-		}
-		s.mu.Lock()
-		ok := s.allowed.Match(parsed)
-		s.mu.Unlock()
-		if ok {
-			return true, nil
-		}
+	req.Command = strings.TrimSpace(req.Command)
+	d := s.autoAllow(req)
+	if d.Rule != "" {
+		return tools.RunPermit{Run: true, Rule: d.Rule}, nil
 	}
-	text := fmt.Sprintf("Run `%s` in the workspace?", command)
+	command := req.Command
+	where := "in the workspace"
+	if d.Folder != "" {
+		where = fmt.Sprintf("in the folder `%s`", d.Folder)
+	}
+	text := fmt.Sprintf("Run `%s` %s?", command, where)
 	schema := `{"type":"string","enum":["run","always","reject"]}`
 	buttons := []questions.Button{
 		{Label: "Run", Value: "run", Variant: "primary"},
 		{Label: fmt.Sprintf("Always allow %q", command), Value: "always", Variant: "secondary"},
 		{Label: "Reject", Value: "reject", Variant: "danger"},
 	}
-	if notSimple != nil {
-		var ns *allowrule.NotSimpleError
-		why := "the shell reads it as more than one simple command"
-		if errors.As(notSimple, &ns) {
-			why = ns.Why
-		}
-		text += fmt.Sprintf("\n\nIt is not a single simple command (%s), so it is asked each time: allow rules cannot match it.", why)
+	switch {
+	case d.NotSimple != "":
+		text += fmt.Sprintf("\n\nIt is not a single simple command (%s), so it is asked each time: allow rules cannot match it.", d.NotSimple)
+	case !d.Offer:
+		text += fmt.Sprintf("\n\nIt is asked each time (no \"Always allow\"): %s.", d.OfferWhy)
+	}
+	offered := d.NotSimple == "" && d.Offer
+	if !offered {
 		schema = `{"type":"string","enum":["run","reject"]}`
 		buttons = []questions.Button{buttons[0], buttons[2]}
 	}
@@ -233,36 +231,36 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 		Name: "decision", Question: text, Schema: []byte(schema), Buttons: buttons, Severity: "major",
 	}})
 	if err != nil {
-		return false, fmt.Errorf("permission question: %w", err)
+		return tools.RunPermit{}, fmt.Errorf("permission question: %w", err)
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
-		return false, err
+		return tools.RunPermit{}, err
 	}
 	reply, err := s.m.askUser(ctx, AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now(), Command: command})
 	if errors.Is(err, ErrNoSurface) {
-		return false, fmt.Errorf("the editor cannot ask for permission to run commands; add the command to run.allow in .agentls.yaml")
+		return tools.RunPermit{}, fmt.Errorf("the editor cannot ask for permission to run commands; add the command to run.allow in .agentls.yaml")
 	}
 	if err != nil || reply.Dismissed {
-		return false, err
+		return tools.RunPermit{}, err
 	}
 	switch reply.Answers["decision"] {
 	case "run":
-		return true, nil
+		return tools.RunPermit{Run: true}, nil
 	case "always":
-		if notSimple != nil {
-			return true, nil // not offered; the answer still says run
+		if !offered {
+			return tools.RunPermit{Run: true}, nil // not offered; the answer still says run
 		}
 		rule, err := allowrule.Exact(command)
 		if err != nil {
-			return true, nil
+			return tools.RunPermit{Run: true}, nil
 		}
 		s.mu.Lock()
 		s.allowed = append(s.allowed, rule)
 		s.mu.Unlock()
-		return true, nil
+		return tools.RunPermit{Run: true}, nil
 	}
-	return false, nil
+	return tools.RunPermit{}, nil
 }
 
 // UnsavedEdited lists files the agent edited that the editor holds unsaved.

@@ -139,7 +139,7 @@ func plansDirWarnings(path string, doc *yaml.Node, data map[string]any) []Diagno
 }
 
 // allowRuleWarnings flags the run.allow entries that are not allow rules
-// (one simple command, optionally ending in " *"): they allow nothing.
+// (one simple command, optionally ending in " *" or " --*"): they allow nothing.
 func allowRuleWarnings(path string, doc *yaml.Node, data map[string]any) []Diagnostic {
 	run, _ := data["run"].(map[string]any)
 	rules, _ := run["allow"].([]any)

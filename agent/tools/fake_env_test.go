@@ -50,10 +50,12 @@ type fakeEnv struct {
 	confirmErr error
 	confirmed  []string
 	onConfirm  func() // runs inside ConfirmRun (a mode switch while the user is asked)
-	unsaved    []string
-	entered    []string
-	exits      []exitCall
-	exitResult Result
+	// confirmRule is the allow rule ConfirmRun says let the command run ("" = the user answered).
+	confirmRule string
+	unsaved     []string
+	entered     []string
+	exits       []exitCall
+	exitResult  Result
 }
 
 var _ Env = (*fakeEnv)(nil)
@@ -183,9 +185,9 @@ func (f *fakeEnv) ExitPlanMode(_ context.Context, path string, allowed []string)
 	return f.exitResult, nil
 }
 
-func (f *fakeEnv) ConfirmRun(_ context.Context, command string) (bool, error) {
+func (f *fakeEnv) ConfirmRun(_ context.Context, req RunRequest) (RunPermit, error) {
 	f.mu.Lock()
-	f.confirmed = append(f.confirmed, command)
+	f.confirmed = append(f.confirmed, req.Command)
 	hook := f.onConfirm
 	f.mu.Unlock()
 	if hook != nil {
@@ -193,7 +195,7 @@ func (f *fakeEnv) ConfirmRun(_ context.Context, command string) (bool, error) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.confirm, f.confirmErr
+	return RunPermit{Run: f.confirm, Rule: f.confirmRule}, f.confirmErr
 }
 
 func (f *fakeEnv) UnsavedEdited() []string {

@@ -69,14 +69,14 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 		dir = rp.Abs
 	}
 
-	ok, err := env.ConfirmRun(ctx, command)
+	permit, err := env.ConfirmRun(ctx, RunRequest{Command: command, Dir: dir})
 	if ctx.Err() != nil {
 		return Failf("cancelled by the user: the request for permission was withdrawn and %s did not run", command), nil
 	}
 	if err != nil {
 		return Failf("could not ask the user to confirm %q: %v", command, err), nil
 	}
-	if !ok {
+	if !permit.Run {
 		return Failf("the user rejected running %s", command), nil
 	}
 
@@ -102,7 +102,9 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 		command: command, dir: dir, env: commandEnv(os.Environ(), env.Config()),
 		timeout: time.Duration(timeout) * time.Second, maxOut: maxOut, beforeStart: recheck,
 	}
-	res, inTerminal, err := runInTerminal(ctx, env, job) // the editor's terminal, if it has one
+	git := safeGitFor(permit.Rule, command, dir) // auto-allowed git: no repository-local programs (gitenv.go)
+	job.env = git.apply(job.env)
+	res, inTerminal, err := runInTerminal(ctx, env, job, git) // the editor's terminal, if it has one
 	if !inTerminal {
 		res, err = runShell(ctx, job)
 	}

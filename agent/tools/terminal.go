@@ -29,6 +29,10 @@ type TerminalJob struct {
 	// editor's environment, which agentls does not know, so the terminal
 	// must unset them there.
 	EnvDeny []string
+	// Env are variables (NAME=value) the command gets on top of the
+	// editor's environment, set before EnvDeny is applied (auto-allowed
+	// git's safe configuration, gitenv.go).
+	Env []string
 }
 
 // TerminalResult is how a command run in the editor's terminal ended.
@@ -41,14 +45,14 @@ type TerminalResult struct {
 }
 
 // runInTerminal runs the job in env's terminal when it has one.
-func runInTerminal(ctx context.Context, env Env, job shellJob) (shellResult, bool, error) {
+func runInTerminal(ctx context.Context, env Env, job shellJob, git gitSafety) (shellResult, bool, error) {
 	t, ok := env.(Terminal)
 	if !ok {
 		return shellResult{}, false, nil
 	}
 	res, handled, err := t.RunInTerminal(ctx, TerminalJob{
 		Command: job.command, Dir: job.dir, Timeout: job.timeout, MaxOut: job.maxOut, BeforeStart: job.beforeStart,
-		EnvDeny: envDenyPatterns(env.Config()),
+		EnvDeny: append(envDenyPatterns(env.Config()), git.terminalDrop()...), Env: git.set,
 	})
 	return shellResult{exitCode: res.ExitCode, output: res.Output, timedOut: res.TimedOut, cancelled: res.Cancelled, duration: res.Duration}, handled, err
 }

@@ -120,6 +120,25 @@ type ExitResult struct {
 	Message          string `json:"message"`
 }
 
+// RunRequest is a command run asks permission for.
+type RunRequest struct {
+	// Command is the command line as the model gave it (trimmed).
+	Command string
+	// Dir is the folder it runs in: absolute, symlinks resolved, inside the
+	// workspace (a workspace folder unless the model gave another cwd).
+	Dir string
+}
+
+// RunPermit is the answer to a RunRequest.
+type RunPermit struct {
+	// Run: the command may run.
+	Run bool
+	// Rule is the allow rule that let it run without asking anyone; "" when
+	// the user answered. Auto-allowed git commands run with repository-local
+	// programs switched off (gitenv.go).
+	Rule string
+}
+
 // Env is what a tool may use of its session and of the editor. The agent
 // implements it per session; tests implement it in memory.
 type Env interface {
@@ -148,9 +167,10 @@ type Env interface {
 	// ExitPlanMode asks the user to approve the plan at path; see PROTOCOL.md §5.
 	// A failed Result (stale plan, rejection) is for the model.
 	ExitPlanMode(ctx context.Context, path string, allowedCommands []string) (Result, error)
-	// ConfirmRun asks the user whether to run command (unless allowed by
-	// config or an earlier "always allow"); true means run it.
-	ConfirmRun(ctx context.Context, command string) (bool, error)
+	// ConfirmRun asks the user whether to run the command (unless an allow
+	// rule lets it run unasked: config, the plan's allowed_commands or an
+	// earlier "Always allow"); Run means run it.
+	ConfirmRun(ctx context.Context, req RunRequest) (RunPermit, error)
 	// UnsavedEdited lists workspace-relative files the agent edited that are
 	// still unsaved in the editor.
 	UnsavedEdited() []string

@@ -2,11 +2,13 @@
 // asking the user: the line must be one simple command (no list, pipeline,
 // redirection, substitution, expansion or assignment), as the POSIX shell
 // parser of mvdan.cc/sh reads it, and its words must match an allow rule
-// (`go test ./...` exactly, or `go test *` as a prefix).
+// (`go test ./...` exactly, `go test *` as a prefix followed by operands,
+// `go test --*` followed by operands and options), where the words the
+// rule's wildcard matched carry no option of the built-in danger tables, no
+// unquoted glob and no path outside the workspace (rule.go, tables.go).
 package allowrule
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -127,8 +129,9 @@ func describe(cmd syntax.Command) string {
 
 // specials are the characters whose meaning depends on quoting once
 // parameter expansion and substitutions are excluded: glob characters,
-// tilde, and the backslash that canonical uses to mark quoted ones.
-const specials = `*?[]~\`
+// braces (bash, which is /bin/sh on some systems, expands `{a,b}`), tilde,
+// and the backslash that canonical uses to mark quoted ones.
+const specials = `*?[]{}~\`
 
 // operators must never be unquoted inside a literal word; the parser never
 // leaves them there, and a line where it did is not trusted.
@@ -239,110 +242,4 @@ func unescape(w string) string {
 		b.WriteByte(w[i])
 	}
 	return b.String()
-}
-
-// Rule is one allow rule: the exact words of a command (`go test ./...`), or
-// leading words followed by ` *` (`go test *`), which allows those words
-// followed by any further words, none included.
-type Rule struct {
-	text   string
-	words  []string // canonical, without the trailing *
-	prefix bool
-}
-
-// ErrRule is wrapped by every error ParseRule returns.
-var ErrRule = errors.New("invalid allow rule")
-
-// ParseRule reads a rule. A rule is itself one simple command (the same
-// parse as for commands); only its last word may be an unquoted `*`, which
-// makes it a prefix rule; any other unquoted glob character is an error
-// (quote it to mean it literally).
-func ParseRule(text string) (Rule, error) {
-	c, err := Parse(strings.TrimSpace(text))
-	if err != nil {
-		return Rule{}, fmt.Errorf("%w %q: %v", ErrRule, text, err)
-	}
-	r := Rule{text: strings.TrimSpace(text), words: c.words}
-	if last := len(r.words) - 1; r.words[last] == "*" {
-		r.words, r.prefix = r.words[:last], true
-	}
-	for _, w := range r.words {
-		if hasUnquotedGlob(w) {
-			return Rule{}, fmt.Errorf("%w %q: only a last word `*`, after a space, is a wildcard (write `go test *`, not `go test*`); quote other glob characters", ErrRule, text)
-		}
-	}
-	return r, nil
-}
-
-// hasUnquotedGlob reports an unescaped glob character in a canonical word.
-func hasUnquotedGlob(w string) bool {
-	for i := 0; i < len(w); i++ {
-		switch w[i] {
-		case '\\':
-			i++
-		case '*', '?', '[':
-			return true
-		}
-	}
-	return false
-}
-
-// String is the rule as written.
-func (r Rule) String() string { return r.text }
-
-// Match reports whether the command is allowed by the rule. The zero
-// Command (what a failed Parse returns) matches no rule.
-func (r Rule) Match(c Command) bool {
-	if len(c.words) == 0 || len(c.words) < len(r.words) || (!r.prefix && len(c.words) != len(r.words)) {
-		return false
-	}
-	for i, w := range r.words {
-		if c.words[i] != w {
-			return false
-		}
-	}
-	return true
-}
-
-// Exact is the rule that allows exactly the command line (a last word `*`
-// included, as a word): the rule behind "Always allow" for one command.
-func Exact(line string) (Rule, error) {
-	c, err := Parse(strings.TrimSpace(line))
-	if err != nil {
-		return Rule{}, fmt.Errorf("%w %q: %v", ErrRule, line, err)
-	}
-	return Rule{text: strings.TrimSpace(line), words: c.words}, nil
-}
-
-// Rules is a list of rules; an invalid rule in the configuration is dropped
-// (and reported) by ParseRules.
-type Rules []Rule
-
-// ParseRules reads each rule; the invalid ones are left out and returned as
-// errors.
-func ParseRules(texts []string) (Rules, []error) {
-	var rs Rules
-	var errs []error
-	for _, t := range texts {
-		if strings.TrimSpace(t) == "" {
-			continue
-		}
-		r, err := ParseRule(t)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		rs = append(rs, r)
-	}
-	return rs, errs
-}
-
-// Match reports whether a rule allows the command.
-func (rs Rules) Match(c Command) bool {
-	for _, r := range rs {
-		if r.Match(c) {
-			return true
-		}
-	}
-	return false
 }
