@@ -33,6 +33,14 @@ func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, sta
 	label := fmt.Sprintf("%s: mark plan %s %s", guard.SystemActor, rel, status)
 	changes := []workspace.Change{c}
 	if s == nil {
+		changes, release, err := m.ownPlans(ctx, changes, nil) // plan_owner.go
+		if err != nil {
+			return err
+		}
+		defer release()
+		if len(changes) == 0 {
+			return nil
+		}
 		return m.guardedApply(ctx, "", guard.SystemActor, label, guard.SystemState, changes)
 	}
 	e := &env{s: s, system: true, ctx: ctx}
