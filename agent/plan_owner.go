@@ -126,6 +126,15 @@ func (m *Manager) rebasePlan(c workspace.Change) (workspace.Change, bool, error)
 	if err != nil {
 		return c, false, fmt.Errorf("read plan %s: %w", p.Rel, err)
 	}
+	nc, keep, err := m.rebaseOnto(c, p, current)
+	if text, v, open := m.ws.Overlay().Get(p.Abs); open && text == current {
+		nc.Version = &v // the editor's buffer the edit was computed on
+	}
+	return nc, keep, err
+}
+
+// rebaseOnto is rebasePlan's change carried onto current, the text of p.
+func (m *Manager) rebaseOnto(c workspace.Change, p workspace.Path, current string) (workspace.Change, bool, error) {
 	after, same, err := workspace.Rebase(p.Rel, c.Before, current, c.After)
 	if err != nil {
 		return c, false, err
@@ -172,5 +181,6 @@ func (e *env) completeWith(c workspace.Change) workspace.Change {
 	if err != nil {
 		return c
 	}
+	nc.Version = c.Version
 	return nc
 }

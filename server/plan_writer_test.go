@@ -25,13 +25,14 @@ import (
 
 // savingEditor answers workspace/applyEdit as an editor that applies the
 // edit to its open buffer (one didChange per text edit, as VS Code reports
-// it) and saves (didSave), then answers; hold, when set, runs between the
-// save and the answer.
+// it) and saves (didSave), then answers. The n-th edit (from 1) waits for
+// first(n) before it is applied and for saved(n) between the save and the
+// answer, when they are set.
 type savingEditor struct {
-	h    *lsptest.Env
-	mu   sync.Mutex
-	n    int
-	hold func(n int)
+	h            *lsptest.Env
+	mu           sync.Mutex
+	n            int
+	first, saved func(n int)
 }
 
 // apply is the lspclient ApplyEdit handler.
@@ -40,6 +41,9 @@ func (e *savingEditor) apply(raw json.RawMessage) (bool, string) {
 	e.n++
 	n := e.n
 	e.mu.Unlock()
+	if e.first != nil {
+		e.first(n)
+	}
 	var edit struct {
 		Changes         map[string][]workspace.TextEdit `json:"changes"`
 		DocumentChanges []struct {
@@ -83,8 +87,8 @@ func (e *savingEditor) apply(raw json.RawMessage) (bool, string) {
 			return false, err.Error()
 		}
 	}
-	if e.hold != nil {
-		e.hold(n)
+	if e.saved != nil {
+		e.saved(n)
 	}
 	return true, ""
 }
@@ -110,18 +114,22 @@ func TestBuilderTickAndStatusNeverCorruptThePlan(t *testing.T) {
 	var reportOnce sync.Once
 	third := make(chan struct{}) // a third plan edit reached the editor
 	var thirdOnce sync.Once
-	ed.hold = func(n int) {
-		switch n {
-		case 1:
+	ed.saved = func(n int) {
+		if n == 1 {
 			// The tick: answer once agentls has heard of the save (its plan
 			// update with every step ticked), as a slower editor would.
 			select {
 			case <-saveReported:
 			case <-ed.h.Ctx.Done():
 			}
+		}
+	}
+	ed.first = func(n int) {
+		switch n {
 		case 2:
 			// A second edit while a writer may still compute on the old
-			// text: let that one arrive first, if it comes at all.
+			// text: let that one arrive first, if it comes at all (the
+			// bound is for an agentls that sends none).
 			select {
 			case <-third:
 			case <-time.After(10 * time.Second):
