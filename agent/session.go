@@ -74,6 +74,9 @@ type Session struct {
 	approval   *pendingApproval
 	allowed    allowrule.Rules // commands the user allowed for this session
 	edited     map[string]bool // absolute paths of files the agent edited
+	// persistErr is the first failed write of the session's files not
+	// reported yet (persist.go).
+	persistErr *PersistError
 }
 
 type pendingQuestion struct {
@@ -145,7 +148,7 @@ func (s *Session) append(msgs ...llm.Message) {
 		lines = append(lines, b)
 	}
 	if err := s.m.store.Append(s.meta.ID, lines...); err != nil {
-		slog.Error("persist messages", "session", s.meta.ID, "err", err)
+		s.persistFailed("messages", err)
 	}
 }
 
@@ -162,7 +165,7 @@ func (s *Session) record(r chatRecord) {
 		return
 	}
 	if err := s.m.store.Append(s.meta.ID, b); err != nil {
-		slog.Error("persist record", "session", s.meta.ID, "record", r.Record, "err", err)
+		s.persistFailed("record "+r.Record, err)
 	}
 }
 
@@ -198,7 +201,7 @@ func (s *Session) saveMetaLocked() func() {
 		}
 		s.savedGen = gen
 		if err := s.m.store.SaveMeta(meta); err != nil {
-			slog.Error("persist session", "session", meta.ID, "err", err)
+			s.persistFailed("metadata", err)
 		}
 	}
 }

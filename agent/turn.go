@@ -86,6 +86,12 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	ran := false
 	defer func() {
 		release()
+		var pe *PersistError
+		if errors.As(res.Err, &pe) {
+			// The turn said the session cannot be saved: the turn-end save
+			// failing again is not news for the next turn.
+			s.takePersistErr()
+		}
 		if ran {
 			s.reportTurn(res) // once the session is free for the next prompt
 		}
@@ -105,7 +111,12 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if req.OnStart != nil {
 		req.OnStart()
 	}
-	res, ran = s.endTurn(s.runTurn(ctx)), true
+	if err := s.takePersistErr(); err != nil {
+		// The prompt (or a change since the last turn) is not on disk.
+		res, ran = s.endTurn(TurnResult{StopReason: StopError, Err: err}), true
+		return res, nil
+	}
+	res, ran = s.endTurn(s.persisted(s.runTurn(ctx))), true
 	return res, nil
 }
 
@@ -198,6 +209,9 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			msg.ToolCalls[i].Arguments = capArguments(msg.ToolCalls[i].Arguments)
 		}
 		s.append(historyMessage(msg))
+		if err := s.takePersistErr(); err != nil {
+			return TurnResult{StopReason: StopError, Err: err}
+		}
 		m.notes.Update(ctx, s.meta.ID, UpdateUsage{
 			SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
 			ContextTokens: s.calibrated(estimateRequest(sent) + estimateMessage(msg)), ContextWindow: s.budget().window,
@@ -213,6 +227,9 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			return TurnResult{StopReason: StopCancelled}
 		}
 		if err != nil {
+			return TurnResult{StopReason: StopError, Err: err}
+		}
+		if err := s.takePersistErr(); err != nil {
 			return TurnResult{StopReason: StopError, Err: err}
 		}
 		if stop != "" {
