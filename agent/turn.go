@@ -259,7 +259,7 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 		}
 		m.notes.Update(ctx, s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
 	}
-	refused := 0 // the size of the first request refused as too long
+	refused, last := 0, 0 // the sizes of the first and the last request refused as too long
 	for attempt := 0; ; attempt++ {
 		resp, err := m.Provider().Complete(ctx, req, onEvent)
 		if err == nil {
@@ -287,10 +287,13 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 		if c.done() {
 			req, notice = s.buildRequest()
 		}
-		if s.calibrated(estimateRequest(req)) > target {
-			// Nothing more to compact: the turn's own messages are too long.
+		if s.calibrated(estimateRequest(req)) > target && size == last {
+			// Refused twice at this size and nothing more to compact: the
+			// turn's own messages are too long. (Once, the same request is
+			// sent again: the refusal may have been spurious.)
 			return resp, req, err
 		}
+		last = size
 	}
 }
 
