@@ -48,9 +48,9 @@ type Session struct {
 	// learnedWindow, when set, is a context window smaller than the
 	// configured one, learned from an endpoint's overflow error.
 	learnedWindow int
-	// overflowMin is the smallest request (tokens) the endpoint refused as
-	// too long (window.go).
-	overflowMin int
+	// overflows are the sizes (tokens) of the last requests the endpoint
+	// refused as too long (window.go).
+	overflows []int
 	// modeNotice, when set, is told to the model at its next step.
 	modeNotice string
 	// planPhase holds the plans written or edited in the current planning

@@ -11,16 +11,19 @@ import (
 // to before the turn fails.
 var retryShares = []float64{0.90, 0.75, 0.60}
 
-// sameSizeSlack is how much larger than an earlier overflow a later one may
-// be and still count as "at the same size": evidence of the same window.
-const sameSizeSlack = 1.10
+// sameSize is how far apart two overflow sizes may be (a share of the
+// larger) and still count as "at the same size": evidence of one window.
+const sameSize = 0.10
+
+// maxOverflows bounds the overflow sizes a session remembers.
+const maxOverflows = 8
 
 // noteOverflow records that the endpoint refused a request of size tokens
 // (calibrated estimate) as too long for its context window. One refusal
 // teaches nothing (an endpoint may fail spuriously); a second one at the
-// same size or below (within sameSizeSlack of the smallest earlier one)
-// shows the real window is smaller than assumed, and the session's window
-// becomes the smaller of the two sizes. It reports whether a window was
+// same size (within sameSize of an earlier one) shows the real window is
+// smaller than assumed, and the session's window becomes the smaller of
+// the two sizes (it only ever shrinks). It reports whether a window was
 // learned.
 func (s *Session) noteOverflow(size int) bool {
 	if size <= 0 {
@@ -28,19 +31,27 @@ func (s *Session) noteOverflow(size int) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	prev := s.overflowMin
-	if prev == 0 || size < prev {
-		s.overflowMin = size
+	learned := false
+	for _, o := range s.overflows {
+		if float64(abs(size-o)) > sameSize*float64(max(size, o)) {
+			continue
+		}
+		if w := min(size, o); s.learnedWindow == 0 || w < s.learnedWindow {
+			s.learnedWindow, learned = w, true
+		}
 	}
-	if prev == 0 || float64(size) > float64(prev)*sameSizeSlack {
-		return false
+	s.overflows = append(s.overflows, size)
+	if len(s.overflows) > maxOverflows {
+		s.overflows = s.overflows[1:]
 	}
-	w := min(size, prev)
-	if s.learnedWindow == 0 || w < s.learnedWindow {
-		s.learnedWindow = w
-		return true
+	return learned
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
 	}
-	return false
+	return n
 }
 
 // fixedTokens is the calibrated estimate of the part of req that no

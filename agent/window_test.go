@@ -19,6 +19,7 @@ func TestNoteOverflowLearnsFromRepeatedEvidence(t *testing.T) {
 		{"the second a little larger", []int{9000, 9800}, 9000},
 		{"the second smaller", []int{9000, 8100}, 8100},
 		{"the second much larger", []int{9000, 20000}, 0},
+		{"a spurious small one after a real one", []int{9000, 1500}, 0},
 		{"a spurious small one, then real ones", []int{2000, 9000, 9100}, 9000},
 		{"the window only shrinks", []int{9000, 9000, 12000, 12000}, 9000},
 	}
