@@ -118,10 +118,7 @@ func (m *Manager) ownPlans(ctx context.Context, changes []workspace.Change, comp
 // version (the editor's buffer first): keep is false when the current text
 // already is what the change would make (a status agentls set already).
 func (m *Manager) rebasePlan(c workspace.Change) (workspace.Change, bool, error) {
-	p, err := m.ws.Resolve(c.Path.Rel)
-	if err != nil {
-		return c, false, err
-	}
+	p := c.Path
 	current, err := m.ws.ReadFile(p)
 	if err != nil {
 		return c, false, fmt.Errorf("read plan %s: %w", p.Rel, err)

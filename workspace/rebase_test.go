@@ -29,7 +29,12 @@ func TestRebase(t *testing.T) {
 		{name: "tick meanwhile, status now", before: plan, current: tick, after: implemented, want: both},
 		{name: "status to two values", before: plan, current: implemented,
 			after: strings.Replace(plan, "approved", "archived", 1), conflict: true},
-		{name: "touching regions", before: "abcd", current: "aXcd", after: "abYd", conflict: true},
+		{name: "touching regions", before: "abcd", current: "aXcd", after: "abYd", want: "aXYd"},
+		{name: "same place, different text", before: "abcd", current: "aXcd", after: "aYcd", conflict: true},
+		{name: "an insertion at the same place", before: "ab", current: "aXb", after: "aYb", conflict: true},
+		{name: "two lines meanwhile, a third now", before: "1\n2\n3\n4\n", current: "one\n2\nthree\n4\n", after: "1\ntwo\n3\n4\n",
+			want: "one\ntwo\nthree\n4\n"},
+		{name: "a line added meanwhile", before: "1\n2\n3\n", current: "0\n1\n2\n3\n", after: "1\n2\nthree\n", want: "0\n1\n2\nthree\n"},
 		{name: "separated regions", before: "abcde", current: "aXcde", after: "abcYe", want: "aXcYe"},
 		{name: "crlf", before: "a\r\nb\r\nc\r\n", current: "A\r\nb\r\nc\r\n", after: "a\r\nb\r\nC\r\n", want: "A\r\nb\r\nC\r\n"},
 	}
