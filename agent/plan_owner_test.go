@@ -49,8 +49,9 @@ func (e *editingEditor) Apply(ctx context.Context, req ApplyRequest) error {
 // TestPlanWritersInterleaved runs the plan's writers at once, many times:
 // the builder ticking each step (each edit computed on the text before any
 // tick, as a model reads once and edits several times), agentls setting the
-// status (the last tick's trigger and the editor's report of it), and the
-// editor's report itself. Every write goes through the plan's owner, so
+// status (the last tick's trigger, the editor's report of it, and two
+// status edits computed on the same stale text), and the editor's report
+// itself. Every write goes through the plan's owner, so
 // whatever the interleaving the plan ends with every step ticked and
 // `status: implemented`, never a second diff laid on top of the first.
 func TestPlanWritersInterleaved(t *testing.T) {
@@ -81,7 +82,7 @@ func TestPlanWritersInterleaved(t *testing.T) {
 		}
 		ctx := context.Background()
 		var wg sync.WaitGroup
-		errs := make(chan error, 3*steps)
+		errs := make(chan error, 3*steps+2)
 		for i := 1; i <= steps; i++ {
 			after := strings.Replace(start, fmt.Sprintf("- [ ] step %d", i), fmt.Sprintf("- [x] step %d", i), 1)
 			c := workspace.Change{Kind: workspace.ChangeEdit, Path: p, Before: start, After: after,
@@ -101,6 +102,23 @@ func TestPlanWritersInterleaved(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				m.PlanChanged(abs)
+			}()
+		}
+		// agentls's status change, twice, each computed on the fully ticked
+		// text with the status still approved (the stale read of issue 24).
+		ticked := strings.ReplaceAll(start, "- [ ]", "- [x]")
+		done := strings.Replace(ticked, "status: approved", "status: implemented", 1)
+		off := strings.Index(ticked, "approv")
+		status := workspace.Change{Kind: workspace.ChangeEdit, Path: p, Before: ticked, After: done,
+			Edits: []workspace.TextEdit{{Range: workspace.Range{Start: workspace.PositionOf(ticked, off), End: workspace.PositionOf(ticked, off+len("approv"))}, NewText: "implement"}}}
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				e := &env{s: s, system: true, ctx: ctx}
+				if err := e.Apply(ctx, "agentls", "mark plan implemented", []workspace.Change{status}); err != nil {
+					errs <- fmt.Errorf("status: %w", err)
+				}
 			}()
 		}
 		wg.Wait()
