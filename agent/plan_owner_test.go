@@ -19,6 +19,9 @@ import (
 type editingEditor struct {
 	memEditor
 	fileMu sync.Mutex
+	// corrupt lists every text written whose frontmatter status is not a
+	// valid one (under fileMu).
+	corrupt []string
 }
 
 func (e *editingEditor) Apply(ctx context.Context, req ApplyRequest) error {
@@ -42,6 +45,9 @@ func (e *editingEditor) Apply(ctx context.Context, req ApplyRequest) error {
 		if err := os.WriteFile(c.Path.Abs, []byte(text), 0o644); err != nil {
 			return err
 		}
+		if p, err := workspace.ParsePlan(text); err != nil || p.Meta == nil || !p.Meta.Status.Valid() {
+			e.corrupt = append(e.corrupt, text)
+		}
 	}
 	return nil
 }
@@ -52,8 +58,9 @@ func (e *editingEditor) Apply(ctx context.Context, req ApplyRequest) error {
 // status (the last tick's trigger, the editor's report of it, and two
 // status edits computed on the same stale text), and the editor's report
 // itself. Every write goes through the plan's owner, so
-// whatever the interleaving the plan ends with every step ticked and
-// `status: implemented`, never a second diff laid on top of the first.
+// whatever the interleaving no text the editor writes has a broken status
+// (a second diff laid on top of the first), and the plan ends with every
+// step ticked and `status: implemented`.
 func TestPlanWritersInterleaved(t *testing.T) {
 	const steps = 4
 	var plan strings.Builder
@@ -63,7 +70,7 @@ func TestPlanWritersInterleaved(t *testing.T) {
 	}
 	start := plan.String()
 	want := strings.Replace(strings.ReplaceAll(start, "- [ ]", "- [x]"), "status: approved", "status: implemented", 1)
-	for round := 0; round < 30; round++ {
+	for round := 0; round < 10; round++ {
 		ed := &editingEditor{}
 		m, _ := newTestManager(t, noTurns, &ed.memEditor, nil)
 		m.editor, m.applier = ed, ed
@@ -129,6 +136,9 @@ func TestPlanWritersInterleaved(t *testing.T) {
 		// The last tick's own trigger may have lost the race to a report
 		// that read the plan before it: one more report settles it.
 		m.PlanChanged(abs)
+		if len(ed.corrupt) > 0 {
+			t.Fatalf("round %d: the plan was written with a broken status:\n%s", round, ed.corrupt[0])
+		}
 		if got := readText(t, abs); got != want {
 			t.Fatalf("round %d: the plan is\n%s\nwant\n%s", round, got, want)
 		}
