@@ -169,7 +169,7 @@ steps:
       - {id: status, name: plan_edit, args: {path: plans/race.plan, status: implemented}}
   - text: done
     expect:
-      tool_result_contains: {tick: ['"success":true'], status: ['"success":true']}
+      tool_result_contains: {tick: ['"success":true', '"status":"implemented"'], status: ['"success":true']}
 `,
 	})
 	ed.h = h
