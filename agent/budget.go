@@ -141,10 +141,17 @@ func estimateMessage(m llm.Message) float64 {
 
 // estimateRequest is the uncalibrated estimate of a request's prompt tokens.
 func estimateRequest(req llm.Request) float64 {
-	n := 3 + estimateText(req.System)
+	n := estimateFixed(req)
 	for _, m := range req.Messages {
 		n += estimateMessage(m)
 	}
+	return n
+}
+
+// estimateFixed is the uncalibrated estimate of a request's system prompt
+// and tool definitions.
+func estimateFixed(req llm.Request) float64 {
+	n := 3 + estimateText(req.System)
 	for _, t := range req.Tools {
 		n += 8 + estimateText(t.Name) + estimateText(t.Description) + estimateText(string(t.Parameters))
 	}
@@ -152,7 +159,7 @@ func estimateRequest(req llm.Request) float64 {
 }
 
 // budget is the budget of the session's current mode, with the window
-// lowered to what an endpoint's context overflow showed (learnWindow).
+// lowered to what repeated context overflows showed (noteOverflow).
 func (s *Session) budget() budget {
 	b := s.m.budget(s.State().Mode)
 	s.mu.Lock()
@@ -163,16 +170,4 @@ func (s *Session) budget() budget {
 		b.reserve = min(b.reserve, learned/8)
 	}
 	return b
-}
-
-// learnWindow lowers the session's window after the endpoint refused req as
-// too long: the real window is smaller than req (a configured or guessed
-// window can be wrong).
-func (s *Session) learnWindow(req llm.Request) {
-	w := s.calibrated(estimateRequest(req)) * 9 / 10
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if w > 0 && (s.learnedWindow == 0 || w < s.learnedWindow) {
-		s.learnedWindow = w
-	}
 }

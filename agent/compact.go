@@ -54,7 +54,7 @@ func (m *Manager) Compact(ctx context.Context, id string) (CompactResult, error)
 		return CompactResult{}, err
 	}
 	defer release()
-	c, err := s.compact(ctx, keepRecentShare, true)
+	c, err := s.compact(ctx, keepRecentShare, true, 0)
 	if err != nil {
 		return CompactResult{}, err
 	}
@@ -63,41 +63,59 @@ func (m *Manager) Compact(ctx context.Context, id string) (CompactResult, error)
 
 // compactIfNeeded compacts when req, the next request, passes the budget,
 // and returns the request to send (rebuilt after a compaction) and the
-// mode-change notice it carries.
-func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice string) (llm.Request, string) {
-	if s.calibrated(estimateRequest(req)) <= s.budget().limit() {
-		return req, notice
-	}
-	c, err := s.compact(ctx, keepRecentShare, false)
-	if err != nil {
-		if ctx.Err() == nil {
-			slog.Warn("compaction failed", "session", s.meta.ID, "err", err)
-		}
-		return req, notice
-	}
-	if !c.done() {
-		return req, notice
-	}
-	return s.buildRequest()
-}
-
-// compact makes the model's view of the history smaller: first the bodies
-// of old tool results become one-line stubs, then, if still over the budget
-// (or nothing was stubbed, or summarise is set), the older turns are
-// replaced by a hand-off summary the model writes. The most recent messages
-// (keep of the limit) stay verbatim, and so does the attached plan (pinned
-// in the system prompt). The mode, pending questions and approvals are not touched; the
-// history is not rewritten (compaction records are appended).
-func (s *Session) compact(ctx context.Context, keep float64, summarise bool) (compaction, error) {
+// mode-change notice it carries. A request still over the budget after
+// compaction is not sent: the error says why (overBudgetError).
+func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice string) (llm.Request, string, error) {
 	b := s.budget()
 	limit := b.limit()
+	if s.calibrated(estimateRequest(req)) <= limit {
+		return req, notice, nil
+	}
+	c, err := s.compact(ctx, keepRecentShare, false, limit)
+	if err != nil {
+		if ctx.Err() != nil {
+			return req, notice, ctx.Err()
+		}
+		slog.Warn("compaction failed", "session", s.meta.ID, "err", err)
+	}
+	if c.done() {
+		req, notice = s.buildRequest()
+	}
+	if size := s.calibrated(estimateRequest(req)); size > limit {
+		s.mu.Lock()
+		summary := s.view.summary
+		s.mu.Unlock()
+		return req, notice, overBudgetError(size, s.fixedTokens(req, summary), b, limit)
+	}
+	return req, notice, nil
+}
+
+// compact makes the model's view of the history smaller, until the next
+// request fits limit (0: the budget's): first the bodies of old tool
+// results become one-line stubs, then, if still over (or nothing was
+// stubbed, or summarise is set), the older turns are replaced by a hand-off
+// summary the model writes, and if the request is still over, every tool
+// result left is stubbed too (a single huge result of the last step). The
+// part of the limit the history may use is what the fixed part (system
+// prompt and tools) leaves; the most recent messages (keep of that part)
+// stay verbatim, and so does the attached plan (pinned in the system
+// prompt). The current turn's prompt (the last user message) is never
+// summarised. The mode, pending questions and approvals are not touched;
+// the history is not rewritten (compaction records are appended).
+func (s *Session) compact(ctx context.Context, keep float64, summarise bool, limit int) (compaction, error) {
+	b := s.budget()
+	if limit <= 0 {
+		limit = b.limit()
+	}
 	c := compaction{before: s.contextTokens()}
 	c.after = c.before
 	s.mu.Lock()
 	msgs := s.messages
 	v := s.view
 	s.mu.Unlock()
-	keepFrom := recentStart(msgs, v, int(keep*float64(limit)))
+	history := max(limit-s.fixedTokens(s.modelRequest(), v.summary), 0)
+	keepFrom := recentStart(msgs, v, int(keep*float64(history)))
+	prompt := lastUser(msgs)
 
 	// 1. Stub old tool results.
 	if keepFrom > v.stubBefore {
@@ -110,16 +128,27 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool) (co
 		}
 	}
 	if c.after > limit || !c.done() || summarise {
-		// 2. Summarise the older turns.
-		cut := summaryCut(msgs, v.summaryUpto, keepFrom)
+		// 2. Summarise the older turns, never the current prompt.
+		cut := summaryCut(msgs, v.summaryUpto, min(keepFrom, prompt))
 		if cut > v.summaryUpto {
-			summary := s.summarise(ctx, v.visible(msgs, v.summaryUpto, cut), v.summary, limit)
+			summary := s.summarise(ctx, v.visible(msgs, v.summaryUpto, cut), v.summary, max(history, limit/5))
 			if ctx.Err() != nil {
 				return c, ctx.Err()
 			}
 			s.record(chatRecord{Record: recordCompaction, StubBefore: max(v.stubBefore, cut), SummaryUpto: cut, Summary: summary,
 				TokensBefore: c.before})
 			c.summarised = cut - v.summaryUpto
+			c.after = s.contextTokens()
+			v.stubBefore, v.summaryUpto, v.summary = max(v.stubBefore, cut), cut, summary
+		}
+	}
+	if c.after > limit && len(msgs) > v.stubBefore {
+		// 3. Stub every tool result left, the last step's too: a single
+		// huge result goes before the request is given up.
+		if n := countStubbable(msgs, v.stubBefore, len(msgs)); n > 0 {
+			s.record(chatRecord{Record: recordCompaction, StubBefore: len(msgs), SummaryUpto: v.summaryUpto, Summary: v.summary,
+				TokensBefore: c.before})
+			c.stubbed += n
 			c.after = s.contextTokens()
 		}
 	}
@@ -129,6 +158,17 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool) (co
 		s.m.notes.Update(ctx, s.meta.ID, UpdateUsage{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.window})
 	}
 	return c, nil
+}
+
+// lastUser is the index of the last user message (the running turn's
+// prompt), or len(msgs) when there is none.
+func lastUser(msgs []llm.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleUser {
+			return i
+		}
+	}
+	return len(msgs)
 }
 
 // recentStart is the index from which messages are kept verbatim: the

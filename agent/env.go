@@ -57,6 +57,31 @@ func (e *env) State() guard.State {
 // operations it sends.
 func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace.Change) error {
 	s, m := e.s, e.s.m
+	// Plan edits go through the plan's owner (plan_owner.go): carried onto
+	// its current text, applied one at a time.
+	changes, release, err := m.ownPlans(ctx, changes, e.completeWith)
+	if err != nil {
+		return err
+	}
+	if len(changes) == 0 {
+		release()
+		return nil // the plan already says it
+	}
+	touchesPlan, err := e.applyOwned(ctx, tool, label, changes)
+	release()
+	if err != nil || !touchesPlan {
+		return err
+	}
+	s.sendPlanUpdate(ctx)
+	s.planEdited(ctx) // plans.go: other sessions' updates, implemented
+	return nil
+}
+
+// applyOwned is Apply's part under the plan owners: the guard, the editor,
+// and the approved text following the builder's own write. It reports
+// whether the changes touched the session's plan.
+func (e *env) applyOwned(ctx context.Context, tool, label string, changes []workspace.Change) (bool, error) {
+	s, m := e.s, e.s.m
 	plan := s.planFile()
 	touchesPlan := false
 	for _, c := range changes {
@@ -69,7 +94,7 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 		before, _ = m.readPlanText(plan)
 	}
 	if err := m.guardedApply(ctx, s.meta.ID, tool, label, e.State, changes); err != nil {
-		return err
+		return false, err
 	}
 	s.mu.Lock()
 	for _, c := range changes {
@@ -82,10 +107,8 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 		if after, err := m.readPlanText(plan); err == nil {
 			s.ownWrite(plan, before, after) // baseline.go: the approved text follows the builder
 		}
-		s.sendPlanUpdate(ctx)
-		s.planEdited(ctx) // plans.go: other sessions' updates, implemented
 	}
-	return nil
+	return touchesPlan, nil
 }
 
 // guardedApply checks changes made by actor (a tool, or guard.SystemActor)

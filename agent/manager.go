@@ -116,6 +116,9 @@ type Manager struct {
 	// builder's tick and the editor's report of the same change) rewrite
 	// the status only once.
 	implementing sync.Map
+	// planOwners serialise every write the server makes to a plan
+	// (plan_owner.go).
+	planOwners planOwners
 }
 
 // NewManager checks the tool registry (every tool declared) and returns a

@@ -33,7 +33,7 @@ func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, sta
 	label := fmt.Sprintf("%s: mark plan %s %s", guard.SystemActor, rel, status)
 	changes := []workspace.Change{c}
 	if s == nil {
-		err = m.guardedApply(ctx, "", guard.SystemActor, label, guard.SystemState, changes)
+		err = m.applyOwnedSystem(ctx, label, changes)
 	} else {
 		e := &env{s: s, system: true, ctx: ctx}
 		err = e.Apply(ctx, guard.SystemActor, label, changes)
@@ -42,4 +42,19 @@ func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, sta
 		m.planFinishedLock(rel)
 	}
 	return err
+}
+
+// applyOwnedSystem applies agentls's own change to plans no session is
+// working on (the user's archive), through each plan's owner
+// (plan_owner.go): a change the plan already has is dropped.
+func (m *Manager) applyOwnedSystem(ctx context.Context, label string, changes []workspace.Change) error {
+	changes, release, err := m.ownPlans(ctx, changes, nil)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if len(changes) == 0 {
+		return nil
+	}
+	return m.guardedApply(ctx, "", guard.SystemActor, label, guard.SystemState, changes)
 }

@@ -48,6 +48,9 @@ type Session struct {
 	// learnedWindow, when set, is a context window smaller than the
 	// configured one, learned from an endpoint's overflow error.
 	learnedWindow int
+	// overflows are the sizes (tokens) of the last requests the endpoint
+	// refused as too long (window.go).
+	overflows []int
 	// modeNotice, when set, is told to the model at its next step.
 	modeNotice string
 	// planPhase holds the plans written or edited in the current planning
@@ -77,6 +80,9 @@ type Session struct {
 	// lockedPlan is the plan this session registered as building
 	// (planlocks.go), under saveMu.
 	lockedPlan string
+	// persistErr is the first failed write of the session's files not
+	// reported yet (persist.go).
+	persistErr *PersistError
 }
 
 type pendingQuestion struct {
@@ -148,7 +154,7 @@ func (s *Session) append(msgs ...llm.Message) {
 		lines = append(lines, b)
 	}
 	if err := s.m.store.Append(s.meta.ID, lines...); err != nil {
-		slog.Error("persist messages", "session", s.meta.ID, "err", err)
+		s.persistFailed("messages", err)
 	}
 }
 
@@ -165,7 +171,7 @@ func (s *Session) record(r chatRecord) {
 		return
 	}
 	if err := s.m.store.Append(s.meta.ID, b); err != nil {
-		slog.Error("persist record", "session", s.meta.ID, "record", r.Record, "err", err)
+		s.persistFailed("record "+r.Record, err)
 	}
 }
 
@@ -201,7 +207,7 @@ func (s *Session) saveMetaLocked() func() {
 		}
 		s.savedGen = gen
 		if err := s.m.store.SaveMeta(meta); err != nil {
-			slog.Error("persist session", "session", meta.ID, "err", err)
+			s.persistFailed("metadata", err)
 		}
 		s.syncPlanLock(meta)
 	}

@@ -86,6 +86,12 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	ran := false
 	defer func() {
 		release()
+		var pe *PersistError
+		if errors.As(res.Err, &pe) {
+			// The turn said the session cannot be saved: the turn-end save
+			// failing again is not news for the next turn.
+			s.takePersistErr()
+		}
 		if ran {
 			s.reportTurn(res) // once the session is free for the next prompt
 		}
@@ -105,7 +111,12 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if req.OnStart != nil {
 		req.OnStart()
 	}
-	res, ran = s.endTurn(s.runTurn(ctx)), true
+	if err := s.takePersistErr(); err != nil {
+		// The prompt (or a change since the last turn) is not on disk.
+		res, ran = s.endTurn(TurnResult{StopReason: StopError, Err: err}), true
+		return res, nil
+	}
+	res, ran = s.endTurn(s.persisted(s.runTurn(ctx))), true
 	return res, nil
 }
 
@@ -198,6 +209,9 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			msg.ToolCalls[i].Arguments = capArguments(msg.ToolCalls[i].Arguments)
 		}
 		s.append(historyMessage(msg))
+		if err := s.takePersistErr(); err != nil {
+			return TurnResult{StopReason: StopError, Err: err}
+		}
 		m.notes.Update(ctx, s.meta.ID, UpdateUsage{
 			SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
 			ContextTokens: s.calibrated(estimateRequest(sent) + estimateMessage(msg)), ContextWindow: s.budget().window,
@@ -215,6 +229,9 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		if err != nil {
 			return TurnResult{StopReason: StopError, Err: err}
 		}
+		if err := s.takePersistErr(); err != nil {
+			return TurnResult{StopReason: StopError, Err: err}
+		}
 		if stop != "" {
 			return TurnResult{StopReason: stop}
 		}
@@ -223,13 +240,18 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 }
 
 // complete makes one model request with the streamed text forwarded to the
-// editor: compacted first when over the budget, and when the endpoint says
-// it is too long anyway, compacted harder and sent once more. It returns
-// the answer and the request that got it.
+// editor: compacted first when over the budget (and not sent when it stays
+// over), and when the endpoint says it is too long anyway, compacted to
+// 90 %, then 75 %, then 60 % of the refused size and sent again before the
+// error ends the turn (retryShares). It returns the answer and the request
+// that got it.
 func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, error) {
 	m := s.m
 	req, notice := s.buildRequest()
-	req, notice = s.compactIfNeeded(ctx, req, notice)
+	req, notice, err := s.compactIfNeeded(ctx, req, notice)
+	if err != nil {
+		return llm.Response{}, req, err
+	}
 	onEvent := func(ev llm.Event) {
 		kind := "agent_message_chunk"
 		if ev.Kind == llm.EventThought {
@@ -237,6 +259,7 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 		}
 		m.notes.Update(ctx, s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
 	}
+	refused, last := 0, 0 // the sizes of the first and the last request refused as too long
 	for attempt := 0; ; attempt++ {
 		resp, err := m.Provider().Complete(ctx, req, onEvent)
 		if err == nil {
@@ -244,16 +267,33 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 			s.calibrate(req, resp.Usage.InputTokens)
 			return resp, req, nil
 		}
-		if attempt > 0 || !errors.Is(err, llm.ErrContextExceeded) || ctx.Err() != nil {
+		if !errors.Is(err, llm.ErrContextExceeded) || ctx.Err() != nil || attempt >= len(retryShares) {
 			return resp, req, err
 		}
-		slog.Warn("the model's context window was exceeded; compacting and retrying once", "session", s.meta.ID, "err", err)
-		s.learnWindow(req)
-		c, cerr := s.compact(ctx, keepRecentShareHard, false)
-		if cerr != nil || !c.done() {
+		size := s.calibrated(estimateRequest(req))
+		if refused == 0 {
+			refused = size
+		}
+		if s.noteOverflow(size) {
+			slog.Warn("the endpoint refused requests of this size twice: its context window is smaller than assumed", "session", s.meta.ID, "window", size)
+		}
+		target := int(retryShares[attempt] * float64(refused))
+		slog.Warn("the model's context window was exceeded; compacting and retrying", "session", s.meta.ID,
+			"attempt", attempt+1, "target_tokens", target, "err", err)
+		c, cerr := s.compact(ctx, keepRecentShareHard, false, target)
+		if cerr != nil {
 			return resp, req, err
 		}
-		req, notice = s.buildRequest()
+		if c.done() {
+			req, notice = s.buildRequest()
+		}
+		if s.calibrated(estimateRequest(req)) > target && size == last {
+			// Refused twice at this size and nothing more to compact: the
+			// turn's own messages are too long. (Once, the same request is
+			// sent again: the refusal may have been spurious.)
+			return resp, req, err
+		}
+		last = size
 	}
 }
 

@@ -180,8 +180,8 @@ func (s *Server) workspaceEdit(c workspace.Change) wsEdit {
 	if !docChanges {
 		return wsEdit{Changes: map[string][]workspace.TextEdit{uri: c.Edits}}
 	}
-	var version *int32
-	if _, v, open := overlay.Get(c.Path.Abs); open {
+	version := c.Version // the plan owner's (agent/plan_owner.go)
+	if _, v, open := overlay.Get(c.Path.Abs); open && version == nil {
 		version = &v
 	}
 	return wsEdit{DocumentChanges: []any{textDocumentEdit{TextDocument: versionedDoc{URI: uri, Version: version}, Edits: c.Edits}}}

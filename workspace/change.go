@@ -48,6 +48,11 @@ type Change struct {
 	After string
 	// Recursive allows deleting a non-empty folder (ChangeDelete).
 	Recursive bool
+	// Version, when set, is the editor's version of the open document that
+	// Before was read from (ChangeEdit): the edit names it, so that an
+	// editor refuses it once its buffer moved on. Nil: the version the
+	// editor has when the edit is sent.
+	Version *int32
 }
 
 // Targets lists every path the change touches (both ends of a rename).

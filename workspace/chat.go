@@ -207,7 +207,7 @@ func (s *ChatStore) SaveMeta(meta ChatMeta) error {
 		return fmt.Errorf("save session %s: %w", meta.ID, err)
 	}
 	if err := writeAtomic(s.metaPath(meta.ID), front, 0o644); err != nil {
-		return fmt.Errorf("save session %s: %w", meta.ID, err)
+		return fmt.Errorf("save session %s to %s: %w", meta.ID, s.metaPath(meta.ID), err)
 	}
 	return nil
 }

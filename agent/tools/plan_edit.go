@@ -73,7 +73,14 @@ func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error)
 	return apply(ctx, env, "plan_edit", "edit plan "+rp.Rel, c, func() Result {
 		env.PlanWritten(rp.Rel, c.After)
 		out := PlanEditOutput{EditOutput: editOutput(rp, spec, c)}
-		if pl, err := workspace.ParsePlan(c.After); err == nil {
+		// The metadata is the plan's as it is now: the plan's owner may
+		// have set implemented in the same edit (the last tick in build
+		// mode) or found the status set already.
+		now := c.After
+		if text, err := ws.ReadFile(rp); err == nil {
+			now = text
+		}
+		if pl, err := workspace.ParsePlan(now); err == nil {
 			out.Metadata = metadataOf(pl.Meta)
 		}
 		return OK(out)

@@ -1,0 +1,101 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/config"
+)
+
+// refusingModel refuses the turn requests as too long while refuse says so
+// (given the request's number in the turn, from 0), answers summary
+// requests, and records the turn requests' sizes (estimated, as the
+// session estimates them) and last user messages.
+type refusingModel struct {
+	mu     sync.Mutex
+	refuse func(n int) bool
+	sizes  []int
+	users  []string
+}
+
+func (p *refusingModel) Complete(_ context.Context, req llm.Request, _ func(llm.Event)) (llm.Response, error) {
+	if strings.Contains(req.System, "hand-off summaries") {
+		return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "SUMMARY of the earlier turns."}}, nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.sizes)
+	p.sizes = append(p.sizes, int(estimateRequest(req)))
+	last := ""
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleUser {
+			last = m.Content
+		}
+	}
+	p.users = append(p.users, last)
+	if p.refuse(n) {
+		return llm.Response{}, fmt.Errorf("model request failed: 400: %w", llm.ErrContextExceeded)
+	}
+	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "fine"}}, nil
+}
+
+// longSession is a build session whose history holds turns with large tool
+// results (all compactable), with a huge configured window so that nothing
+// is compacted before the endpoint refuses.
+func longSession(t *testing.T, model llm.Provider) (*Manager, *Session) {
+	t.Helper()
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 1_000_000 })
+	m.Reconfigure(m.config(), model)
+	s := newTestSession(t, m, "build")
+	for i := range 12 {
+		id := fmt.Sprintf("c%d", i)
+		s.append(
+			llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf("read file %d", i)},
+			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "read", Arguments: `{"path":"f.txt"}`}}},
+			llm.Message{Role: llm.RoleTool, ToolCallID: id, Name: "read", Content: strings.Repeat(fmt.Sprintf("line %d of the file, some words here\n", i), 300)},
+			llm.Message{Role: llm.RoleAssistant, Content: "read it"},
+		)
+	}
+	return m, s
+}
+
+// TestOverflowRetriesShrinkThenFail: the endpoint refuses the request and
+// its first two retries; the third retry (compacted toward 60 % of the
+// refused size) fits. Every retry is smaller than the request before it
+// and carries the turn's prompt. When the endpoint refuses every request,
+// the turn ends with an error after three retries, its prompt set aside.
+func TestOverflowRetriesShrinkThenFail(t *testing.T) {
+	const prompt = "the turn's own prompt"
+	model := &refusingModel{refuse: func(n int) bool { return n < 3 }}
+	m, s := longSession(t, model)
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: prompt})
+	if err != nil || res.StopReason != StopEndTurn {
+		t.Fatalf("Prompt = %+v, %v; want end_turn after the third retry", res, err)
+	}
+	if len(model.sizes) != 4 {
+		t.Fatalf("%d requests (sizes %v), want the request and three retries", len(model.sizes), model.sizes)
+	}
+	for i, u := range model.users {
+		if u != prompt {
+			t.Fatalf("request %d's last user message is %q, not the turn's prompt", i, u)
+		}
+		if i > 0 && model.sizes[i] >= model.sizes[i-1] {
+			t.Fatalf("retry %d is not smaller: sizes %v", i, model.sizes)
+		}
+	}
+
+	always := &refusingModel{refuse: func(int) bool { return true }}
+	m2, s2 := longSession(t, always)
+	res, err = m2.Prompt(context.Background(), PromptRequest{SessionID: s2.ID(), Text: prompt})
+	if err != nil || res.StopReason != StopError || res.Err == nil || !strings.Contains(res.Err.Error(), "set aside") {
+		t.Fatalf("Prompt against an endpoint that refuses everything = %+v, %v; want an error that sets the prompt aside", res, err)
+	}
+	if len(always.sizes) != 4 {
+		t.Fatalf("%d requests, want the request and 3 retries", len(always.sizes))
+	}
+}

@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+// retryShares are the sizes, as shares of the first request the endpoint
+// refused as too long, that the retries of one model request are compacted
+// to before the turn fails.
+var retryShares = []float64{0.90, 0.75, 0.60}
+
+// sameSize is how far apart two overflow sizes may be (a share of the
+// larger) and still count as "at the same size": evidence of one window.
+const sameSize = 0.10
+
+// maxOverflows bounds the overflow sizes a session remembers.
+const maxOverflows = 8
+
+// noteOverflow records that the endpoint refused a request of size tokens
+// (calibrated estimate) as too long for its context window. One refusal
+// teaches nothing (an endpoint may fail spuriously); a second one at the
+// same size (within sameSize of an earlier one) shows the real window is
+// smaller than assumed, and the session's window becomes the smaller of
+// the two sizes (it only ever shrinks). It reports whether a window was
+// learned.
+func (s *Session) noteOverflow(size int) bool {
+	if size <= 0 {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	learned := false
+	for _, o := range s.overflows {
+		if float64(abs(size-o)) > sameSize*float64(max(size, o)) {
+			continue
+		}
+		if w := min(size, o); s.learnedWindow == 0 || w < s.learnedWindow {
+			s.learnedWindow, learned = w, true
+		}
+	}
+	s.overflows = append(s.overflows, size)
+	if len(s.overflows) > maxOverflows {
+		s.overflows = s.overflows[1:]
+	}
+	return learned
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// fixedTokens is the calibrated estimate of the part of req that no
+// compaction shrinks: the system prompt (without the hand-off summary,
+// which stands for history) and the tool definitions.
+func (s *Session) fixedTokens(req llm.Request, summary string) int {
+	return s.calibrated(max(estimateFixed(req)-estimateText(summary), 0))
+}
+
+// overBudgetError is the error of a request still over the limit after
+// compaction. When the fixed part alone passes the limit no compaction can
+// help: it says so and which setting to change; otherwise the turn's own
+// messages are too long, and the error wraps llm.ErrContextExceeded so that
+// the turn is set aside (turn.go).
+func overBudgetError(size, fixed int, b budget, limit int) error {
+	if fixed >= limit {
+		return fmt.Errorf("the system prompt and the tool definitions alone are about %d tokens, over the %d-token request limit of the model's %d-token context window, so no compaction can make a request fit: set model.context_window to the server's real window (or use a model with a larger one)",
+			fixed, limit, b.window)
+	}
+	return fmt.Errorf("the request is about %d tokens after compaction, over the %d-token limit of the model's %d-token context window (system prompt and tools: about %d): %w",
+		size, limit, b.window, fixed, llm.ErrContextExceeded)
+}

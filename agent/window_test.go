@@ -1,0 +1,51 @@
+package agent
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+func TestNoteOverflowLearnsFromRepeatedEvidence(t *testing.T) {
+	tests := []struct {
+		name  string
+		sizes []int
+		want  int // the learned window (0: none)
+	}{
+		{"one overflow is no evidence", []int{9000}, 0},
+		{"two at the same size", []int{9000, 9000}, 9000},
+		{"the second a little larger", []int{9000, 9800}, 9000},
+		{"the second smaller", []int{9000, 8100}, 8100},
+		{"the second much larger", []int{9000, 20000}, 0},
+		{"a spurious small one after a real one", []int{9000, 1500}, 0},
+		{"a spurious small one, then real ones", []int{2000, 9000, 9100}, 9000},
+		{"the window only shrinks", []int{9000, 9000, 12000, 12000}, 9000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Session{}
+			for _, n := range tt.sizes {
+				s.noteOverflow(n)
+			}
+			if s.learnedWindow != tt.want {
+				t.Fatalf("learned window %d, want %d", s.learnedWindow, tt.want)
+			}
+		})
+	}
+}
+
+func TestOverBudgetError(t *testing.T) {
+	b := budget{window: 8192, reserve: 1024, threshold: 0.85}
+	limit := b.limit()
+	fixedErr := overBudgetError(limit+500, limit+100, b, limit)
+	if errors.Is(fixedErr, llm.ErrContextExceeded) || !strings.Contains(fixedErr.Error(), "model.context_window") ||
+		!strings.Contains(fixedErr.Error(), "tool definitions alone") {
+		t.Fatalf("fixed part over the limit: %v", fixedErr)
+	}
+	histErr := overBudgetError(limit+500, 2000, b, limit)
+	if !errors.Is(histErr, llm.ErrContextExceeded) || !strings.Contains(histErr.Error(), "after compaction") {
+		t.Fatalf("history over the limit: %v", histErr)
+	}
+}

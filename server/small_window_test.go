@@ -1,0 +1,201 @@
+package server_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/fakeopenai"
+	"github.com/agentls/agentls/server/internal/lsptest"
+)
+
+// This file proves long sessions on small windows (issue 24): at an 8k
+// window, where the system prompt and the tool definitions take almost half
+// of the budget, compaction leaves room for several steps, every request
+// sent fits, and a turn's own prompt is never summarised away, even when a
+// single tool result alone is larger than the window.
+
+// smallWindow is the window of these tests, in tokens; the fake endpoint
+// refuses a request over it (four bytes a token).
+const smallWindow = 8192
+
+// turnPrompts maps each turn request to whether its own prompt is in it:
+// the user message that began the turn, verbatim.
+func promptKept(turns []fakeopenai.Request, prompt string) bool {
+	for _, r := range turns {
+		for _, m := range r.Messages {
+			if m.Role == "user" && m.Content == prompt {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestSmallWindowLongSession(t *testing.T) {
+	dir := t.TempDir()
+	writeBigFiles(t, dir, 6, 6_000)
+	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: smallWindow * 4})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, map[string]any{"context_window": smallWindow})
+	s := h.NewSession("build")
+	const turns = 18
+	for i := 0; i < turns; i++ {
+		prompt := fmt.Sprintf("read big%d.txt", i%6+1)
+		before := len(fake.Requests())
+		if r := h.Prompt(s.SessionID, prompt); r.StopReason != "end_turn" {
+			t.Fatalf("turn %d = %+v (%s)", i+1, r, r.Error)
+		}
+		mine, _ := agentRequests(fake.Requests()[before:])
+		for j, r := range mine {
+			if r.LastUser() != prompt {
+				t.Fatalf("turn %d, request %d: the last user message is %q, not the turn's prompt %q: it was summarised away",
+					i+1, j+1, r.LastUser(), prompt)
+			}
+		}
+	}
+	steps, summaries := agentRequests(fake.Requests())
+	for i, r := range steps {
+		if r.Status != 200 {
+			t.Fatalf("request %d was refused (%d): a request over the window was sent", i+1, r.Status)
+		}
+	}
+	// Each compaction makes room for more than one step.
+	if len(summaries) > len(steps)/3 {
+		t.Fatalf("%d summary requests for %d steps: compaction runs on almost every step", len(summaries), len(steps))
+	}
+	t.Logf("%d steps, %d summaries", len(steps), len(summaries))
+}
+
+// TestHugeToolResultKeepsThePrompt: turn 1 reads a 300 KB file (the read
+// tool's 50 KB cap is still far over an 8k window): the result is stubbed,
+// the prompt stays, and the request sent fits.
+func TestHugeToolResultKeepsThePrompt(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "huge.txt"), []byte(bigText("huge.txt", 300_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: smallWindow * 4})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, map[string]any{"context_window": smallWindow})
+	s := h.NewSession("build")
+	const prompt = "read huge.txt"
+	if r := h.Prompt(s.SessionID, prompt); r.StopReason != "end_turn" {
+		t.Fatalf("turn = %+v (%s)", r, r.Error)
+	}
+	steps, _ := agentRequests(fake.Requests())
+	if len(steps) != 2 {
+		t.Fatalf("%d requests, want the call and the answer after the result", len(steps))
+	}
+	after := steps[1]
+	if after.Status != 200 || after.LastUser() != prompt {
+		t.Fatalf("the request after the huge result: status %d, last user message %q", after.Status, after.LastUser())
+	}
+	if !strings.Contains(string(after.Body), "of output removed from the context to save space") {
+		t.Fatal("the huge result was not stubbed")
+	}
+	// The next turn still works.
+	if r := h.Prompt(s.SessionID, "note small"); r.StopReason != "end_turn" {
+		t.Fatalf("second turn = %+v (%s)", r, r.Error)
+	}
+}
+
+// spuriousOverflow is an endpoint's context overflow error for a request
+// that was not too long.
+const spuriousOverflow = `{"error":{"message":"This model's maximum context length is 4096 tokens. However, your messages resulted in 9000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
+
+// TestSpuriousOverflowTeachesNoWindow: a fresh session's first request is
+// refused once as too long although it is small; the retry succeeds, and
+// the session's window stays the configured one (one overflow is no
+// evidence: only two at the same size are).
+func TestSpuriousOverflowTeachesNoWindow(t *testing.T) {
+	dir := t.TempDir()
+	failed := false
+	fake := fakeopenai.New(fakeopenai.Options{Reply: func(r fakeopenai.Request) fakeopenai.Reply {
+		if !failed {
+			failed = true
+			return fakeopenai.Reply{Status: 400, ErrorBody: spuriousOverflow}
+		}
+		return agentModel(r)
+	}})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, map[string]any{"context_window": 32_768})
+	s := h.NewSession("build")
+	for _, p := range []string{"note one", "note two"} {
+		if r := h.Prompt(s.SessionID, p); r.StopReason != "end_turn" {
+			t.Fatalf("prompt %q = %+v (%s)", p, r, r.Error)
+		}
+	}
+	usages := usageWindows(h)
+	if len(usages) == 0 {
+		t.Fatal("no usage_update")
+	}
+	for _, w := range usages {
+		if w != 32_768 {
+			t.Fatalf("usage_update contextWindow %v, want the configured 32768 after one spurious overflow", usages)
+		}
+	}
+}
+
+// TestOverflowRetriesKeepThePrompt: the endpoint's real window
+// is far smaller than configured: the refused request is compacted and
+// sent again, each retry smaller than the one before and each with the
+// turn's prompt, until one fits.
+func TestOverflowRetriesKeepThePrompt(t *testing.T) {
+	dir := t.TempDir()
+	writeBigFiles(t, dir, 8, 12_000)
+	// Turn requests grow by about 12 KB a turn: the fifth is refused.
+	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: 64_000})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, map[string]any{"context_window": 1_000_000})
+	s := h.NewSession("build")
+	var refusedAt int
+	for i := 1; i <= 8; i++ {
+		prompt := fmt.Sprintf("read big%d.txt", i)
+		if r := h.Prompt(s.SessionID, prompt); r.StopReason != "end_turn" {
+			t.Fatalf("prompt %d = %+v (%s)", i, r, r.Error)
+		}
+		steps, _ := agentRequests(fake.Requests())
+		for j, r := range steps {
+			if r.Status == 400 && refusedAt == 0 {
+				refusedAt = j
+			}
+		}
+	}
+	if refusedAt == 0 {
+		t.Fatal("the endpoint never refused a request: the test does not test recovery")
+	}
+	steps, _ := agentRequests(fake.Requests())
+	refused := steps[refusedAt]
+	var sizes []int
+	for _, r := range steps[refusedAt:] {
+		if r.LastUser() != refused.LastUser() {
+			t.Fatalf("a retry lost the turn's prompt %q (last user message %q)", refused.LastUser(), r.LastUser())
+		}
+		sizes = append(sizes, len(r.Body))
+		if r.Status == 200 {
+			break
+		}
+	}
+	if len(sizes) < 2 || steps[refusedAt+len(sizes)-1].Status != 200 {
+		t.Fatalf("no retry of the refused request succeeded (sizes %v)", sizes)
+	}
+	for i := 1; i < len(sizes); i++ {
+		if sizes[i] >= sizes[i-1] {
+			t.Fatalf("retry %d is not smaller than the request before it: sizes %v", i, sizes)
+		}
+	}
+	t.Logf("refused request and its retries: %v bytes", sizes)
+}
+
+// usageWindows lists the contextWindow of every usage_update.
+func usageWindows(h *lsptest.Env) []int {
+	var out []int
+	for _, u := range lsptest.Updates[agent.UpdateUsage](h, "usage_update") {
+		out = append(out, u.ContextWindow)
+	}
+	return out
+}
