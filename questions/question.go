@@ -5,6 +5,7 @@
 package questions
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -90,7 +91,7 @@ func build(qs []Question, missingValue map[[2]int]bool) (*Set, error) {
 		default:
 			p.add(at+".severity", "must be one of critical, major, minor (got %q)", q.Severity)
 		}
-		schema := compileQuestion(&p, at+".schema", i, q.Schema)
+		schema := compileQuestion(&p, at+".schema", q.Name, i, q.Schema)
 		buttons := make([]Button, len(q.Buttons))
 		labels := map[string]int{}
 		for j, b := range q.Buttons {
@@ -169,7 +170,12 @@ func checkButton(p *problems, at string, b Button, labels map[string]int, j int,
 	if schema == nil {
 		return b
 	}
-	for _, f := range validate(schema, v) {
+	fs, err := validateBounded(context.Background(), schema, v)
+	if err != nil {
+		p.add(at+".value", "%v", err)
+		return b
+	}
+	for _, f := range fs {
 		p.add(at+".value"+jsonPath(v, f.location), "%s", f.message)
 	}
 	return b

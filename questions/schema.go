@@ -21,9 +21,13 @@ type failure struct {
 
 // compileQuestion checks and compiles a question's schema; nil when it is
 // unusable (the problems are recorded in p).
-func compileQuestion(p *problems, at string, i int, raw []byte) *jsonschema.Schema {
+func compileQuestion(p *problems, at, name string, i int, raw []byte) *jsonschema.Schema {
 	if len(bytes.TrimSpace(raw)) == 0 || isNull(raw) {
 		p.add(at, "is required")
+		return nil
+	}
+	if err := CheckSchemaLimits(name, raw); err != nil {
+		p.add(at, "%v", err)
 		return nil
 	}
 	doc, err := decodeJSON(raw)
@@ -127,9 +131,9 @@ func checkEnums(p *problems, at string, schema any) {
 // subschemas.
 var (
 	subschemaKeywords = []string{"items", "additionalItems", "additionalProperties", "not", "if", "then", "else",
-		"contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"}
+		"contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
 	subschemaArrayKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
-	subschemaMapKeywords   = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+	subschemaMapKeywords   = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
 )
 
 // walkSchemas calls fn for every schema object in schema, with its JSON
