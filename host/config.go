@@ -1,7 +1,9 @@
 package host
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -35,6 +37,14 @@ func (h *Host) loadConfig() (cfg config.Config, diags []config.Diagnostic, trust
 			diags = append(diags, d...)
 			layers = append(layers, trust.Layer)
 			continue
+		}
+		if f == h.opts.ConfigFile {
+			if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+				// --config names the file to use: without it, no other
+				// layer (or built-in endpoint) stands in.
+				diags = append(diags, config.Diagnostic{File: f, Severity: config.SeverityError, Message: "does not exist (named by --config)"})
+				continue
+			}
 		}
 		layer, d, err := config.FileLayer(f)
 		diags = append(diags, d...)

@@ -34,6 +34,7 @@ func TestConfigFailsClosed(t *testing.T) {
 		{name: "--config file", configFile: "max_turn_requests: -1\n", want: "flag.yaml:1: max_turn_requests: "},
 		{name: "initializationOptions", initOptions: map[string]any{"model": map[string]any{"api_key_env": "1BAD"}},
 			want: "initializationOptions: model.api_key_env: must match"},
+		{name: "missing --config file", configFile: "-", want: "flag.yaml: does not exist (named by --config)"},
 		{name: "unreadable user file", unreadable: true, want: "config.yaml: cannot be read: "},
 	}
 	for _, tc := range tests {
@@ -57,7 +58,9 @@ func TestConfigFailsClosed(t *testing.T) {
 			opts.TrustStore, opts.InitOptions = config.NewTrustStore(e.stateDir), tc.initOptions
 			if tc.configFile != "" {
 				opts.ConfigFile = filepath.Join(t.TempDir(), "flag.yaml")
-				writeFile(t, opts.ConfigFile, tc.configFile)
+				if tc.configFile != "-" {
+					writeFile(t, opts.ConfigFile, tc.configFile)
+				}
 			}
 			h, err := New(opts)
 			if err != nil {
