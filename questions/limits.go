@@ -44,22 +44,29 @@ func (e *LimitError) Error() string {
 // the limits before it is compiled. It returns nil or the first limit the
 // schema breaks; text that is not JSON passes (the caller reports it).
 func CheckSchemaLimits(name string, raw []byte) *LimitError {
+	_, err := measureSchema(name, raw)
+	return err
+}
+
+// measureSchema is CheckSchemaLimits that also returns the schema's
+// subschemas once its $refs are expanded (its weight in validation work).
+func measureSchema(name string, raw []byte) (int, *LimitError) {
 	fail := func(limit, format string, args ...any) *LimitError {
 		return &LimitError{Question: name, Limit: limit, Detail: fmt.Sprintf(format, args...)}
 	}
 	if n := len(raw); n > MaxSchemaBytes {
-		return fail("size", "is %d bytes of JSON; the limit is %d (16 KiB): ask for less in one question, or split it into several questions", n, MaxSchemaBytes)
+		return 0, fail("size", "is %d bytes of JSON; the limit is %d (16 KiB): ask for less in one question, or split it into several questions", n, MaxSchemaBytes)
 	}
 	doc, err := decodeJSON(raw)
 	if err != nil {
-		return nil
+		return 0, nil
 	}
 	if d := jsonDepth(doc); d > maxJSONDepth {
-		return fail("depth", "is nested %d deep as JSON; the limit is %d", d, maxJSONDepth)
+		return 0, fail("depth", "is nested %d deep as JSON; the limit is %d", d, maxJSONDepth)
 	}
 	root, ok := doc.(map[string]any)
 	if !ok {
-		return nil // true or false
+		return 1, nil // true or false
 	}
 	defs, _ := root["$defs"].(map[string]any)
 	var bad *LimitError
@@ -97,23 +104,23 @@ func CheckSchemaLimits(name string, raw []byte) *LimitError {
 		}
 	})
 	if bad != nil {
-		return bad
+		return 0, bad
 	}
 	if count > MaxSubschemas {
-		return fail("subschemas", "has %d subschemas; the limit is %d: ask for less in one question, or split it into several questions", count, MaxSubschemas)
+		return 0, fail("subschemas", "has %d subschemas; the limit is %d: ask for less in one question, or split it into several questions", count, MaxSubschemas)
 	}
 	x := expander{defs: defs, memo: map[string]expansion{}, state: map[string]int{}}
 	e := x.expand(doc)
 	if x.cycle != nil {
-		return fail("cycle", "has a $ref cycle (%s); the limit is no cycles: question schemas describe finite answers", strings.Join(x.cycle, " → "))
+		return 0, fail("cycle", "has a $ref cycle (%s); the limit is no cycles: question schemas describe finite answers", strings.Join(x.cycle, " → "))
 	}
 	if e.depth > MaxSchemaDepth {
-		return fail("depth", "is nested %d deep; the limit is %d", e.depth, MaxSchemaDepth)
+		return 0, fail("depth", "is nested %d deep; the limit is %d", e.depth, MaxSchemaDepth)
 	}
 	if e.nodes > MaxExpandedNodes {
-		return fail("expanded", "expands to more than %d subschemas once its $refs are expanded; the limit is %d: reference each $defs entry fewer times", MaxExpandedNodes, MaxExpandedNodes)
+		return 0, fail("expanded", "expands to more than %d subschemas once its $refs are expanded; the limit is %d: reference each $defs entry fewer times", MaxExpandedNodes, MaxExpandedNodes)
 	}
-	return nil
+	return e.nodes, nil
 }
 
 // expansion is the size of a subschema with its $refs expanded: nodes

@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // Limits on a batch of questions.
@@ -47,7 +45,7 @@ type Question struct {
 // immutable and safe for concurrent use.
 type Set struct {
 	Questions []Question
-	schemas   []*jsonschema.Schema
+	schemas   []*compiled
 	index     map[string]int
 }
 
@@ -77,7 +75,7 @@ func build(qs []Question, missingValue map[[2]int]bool) (*Set, error) {
 	}
 	set := &Set{
 		Questions: make([]Question, len(qs)),
-		schemas:   make([]*jsonschema.Schema, len(qs)),
+		schemas:   make([]*compiled, len(qs)),
 		index:     make(map[string]int, len(qs)),
 	}
 	for i, q := range qs {
@@ -143,7 +141,7 @@ func checkName(p *problems, at, name string, seen map[string]int, i int) {
 
 // checkButton validates one button and returns it with its value in
 // canonical JSON form (numbers as json.Number).
-func checkButton(p *problems, at string, b Button, labels map[string]int, j int, schema *jsonschema.Schema, missing bool) Button {
+func checkButton(p *problems, at string, b Button, labels map[string]int, j int, schema *compiled, missing bool) Button {
 	label := strings.TrimSpace(b.Label)
 	if label == "" {
 		p.add(at+".label", "must not be empty")

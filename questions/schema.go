@@ -19,15 +19,24 @@ type failure struct {
 	message  string
 }
 
+// compiled is a question's compiled schema and its weight: its subschemas
+// once $refs are expanded, which bounds the work of validating one value
+// (see validateBounded).
+type compiled struct {
+	schema *jsonschema.Schema
+	nodes  int
+}
+
 // compileQuestion checks and compiles a question's schema; nil when it is
 // unusable (the problems are recorded in p).
-func compileQuestion(p *problems, at, name string, i int, raw []byte) *jsonschema.Schema {
+func compileQuestion(p *problems, at, name string, i int, raw []byte) *compiled {
 	if len(bytes.TrimSpace(raw)) == 0 || isNull(raw) {
 		p.add(at, "is required")
 		return nil
 	}
-	if err := CheckSchemaLimits(name, raw); err != nil {
-		p.add(at, "%v", err)
+	nodes, lerr := measureSchema(name, raw)
+	if lerr != nil {
+		p.add(at, "%v", lerr)
 		return nil
 	}
 	doc, err := decodeJSON(raw)
@@ -54,7 +63,7 @@ func compileQuestion(p *problems, at, name string, i int, raw []byte) *jsonschem
 		}
 		return nil
 	}
-	return s
+	return &compiled{schema: s, nodes: max(nodes, 1)}
 }
 
 // compileFailures turns a compile error into located messages; locations
