@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -96,6 +97,28 @@ func TestBrokenInitOptionsFailClosed(t *testing.T) {
 		!strings.Contains(r.Error.Message, "fix the editor's initializationOptions; agentls sends no request to the model until it loads") {
 		t.Fatalf("prompt = %+v (%v)", r, r.Error)
 	}
+	if n := h.Model.Remaining(); n != 1 {
+		t.Fatalf("the model was asked (%d steps left)", n)
+	}
+}
+
+// TestBrokenConfigPlainEditor: a plain editor (agentls.prompt, no
+// agent/prompt result to read) gets the file, line and fix of each prompt
+// as an Error showMessage, and the model is never asked.
+func TestBrokenConfigPlainEditor(t *testing.T) {
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps:   lsptest.PlainCaps(),
+		Files:  map[string]string{".agentls.yaml": "model:\n  name: m\nedits: sometimes\n"},
+		Script: "name: x\nsteps:\n  - text: never\n",
+	})
+	if _, err := promptCommand(h, []any{map[string]any{"text": "hello"}}); err != nil {
+		t.Fatal(err)
+	}
+	h.Await(lsptest.MessageMatching("an Error showMessage with the file, line and fix", func(m lspclient.Message) bool {
+		var sm lsptest.ShownMessage
+		return m.Method == "window/showMessage" && json.Unmarshal(m.Params, &sm) == nil && sm.Type == 1 &&
+			strings.HasPrefix(sm.Message, "agentls: ") && strings.Contains(sm.Message, brokenConfigMessage)
+	}))
 	if n := h.Model.Remaining(); n != 1 {
 		t.Fatalf("the model was asked (%d steps left)", n)
 	}
