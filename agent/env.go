@@ -189,7 +189,7 @@ func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error)
 	case reply.Dismissed:
 		return tools.Answer{Status: "dismissed"}, nil
 	}
-	if errs := set.Validate(reply.Answers); errs != nil {
+	if errs := set.ValidateContext(ctx, reply.Answers); errs != nil {
 		return tools.Answer{}, fmt.Errorf("the user's answers do not fit the questions: %s", questions.ValidationError(errs))
 	}
 	return tools.Answer{Status: "answered", Answers: reply.Answers}, nil

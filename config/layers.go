@@ -49,9 +49,9 @@ type Source struct {
 // FileLayer reads a YAML config file. A missing file (or an empty path) is
 // an empty layer. Syntax errors and schema violations come back as
 // diagnostics with the line and column of the offending key or value; a
-// layer with any error is dropped (its Data is nil) so the other layers
-// and the defaults apply. The error is for files that exist but cannot be
-// read.
+// layer with any error has no Data, and its error diagnostics make the
+// configuration fail closed (LoadErrorOf: no model request until it
+// loads). The error is for files that exist but cannot be read.
 func FileLayer(path string) (Source, []Diagnostic, error) {
 	src := Source{Name: path}
 	if path == "" {

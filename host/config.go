@@ -1,6 +1,9 @@
 package host
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,8 +17,16 @@ import (
 // .agentls.yaml (or --config instead), the client's options (PROTOCOL.md §1
 // precedence). The workspace's .agentls.yaml applies whole only when the
 // user trusted its content; trust says which of its keys wait for that
-// (trust.go).
+// (trust.go). A layer that fails to load makes the configuration fail
+// closed: the host remembers the config.LoadError and its model refuses
+// every request with it until a reload succeeds (see provider).
 func (h *Host) loadConfig() (cfg config.Config, diags []config.Diagnostic, trust config.WorkspaceTrust) {
+	defer func() {
+		err := config.LoadErrorOf(diags)
+		h.mu.Lock()
+		h.loadErr = err
+		h.mu.Unlock()
+	}()
 	root := h.ws.Root()
 	layers := []config.Source{config.EnvLayer(h.opts.Getenv)}
 	trustFile := h.opts.TrustFile(root)
@@ -27,16 +38,25 @@ func (h *Host) loadConfig() (cfg config.Config, diags []config.Diagnostic, trust
 			layers = append(layers, trust.Layer)
 			continue
 		}
+		if f == h.opts.ConfigFile {
+			if _, err := os.Stat(f); errors.Is(err, fs.ErrNotExist) {
+				// --config names the file to use: without it, no other
+				// layer (or built-in endpoint) stands in.
+				diags = append(diags, config.Diagnostic{File: f, Severity: config.SeverityError, Message: "does not exist (named by --config)"})
+				continue
+			}
+		}
 		layer, d, err := config.FileLayer(f)
 		diags = append(diags, d...)
 		if err != nil {
 			slog.Warn("config file", "file", f, "err", err)
+			diags = append(diags, unreadable(f, err))
 			continue
 		}
 		layers = append(layers, layer)
 	}
 	if len(h.opts.InitOptions) > 0 {
-		layer, d := config.MapLayer("initializationOptions", h.opts.InitOptions)
+		layer, d := config.MapLayer(config.InitOptionsName, h.opts.InitOptions)
 		diags = append(diags, d...)
 		layers = append(layers, layer)
 	}
@@ -44,8 +64,15 @@ func (h *Host) loadConfig() (cfg config.Config, diags []config.Diagnostic, trust
 	if err != nil {
 		slog.Error("config", "err", err)
 		cfg = config.Default()
+		diags = append(diags, config.Diagnostic{File: "configuration", Severity: config.SeverityError, Message: err.Error()})
 	}
 	return cfg, diags, trust
+}
+
+// unreadable is the diagnostic of a config file that exists but cannot be
+// read: like a broken file, it stops model requests until it loads.
+func unreadable(path string, err error) config.Diagnostic {
+	return config.Diagnostic{File: path, Severity: config.SeverityError, Message: fmt.Sprintf("cannot be read: %v", err)}
 }
 
 // Reload loads the configuration layers again (after a config file
@@ -58,19 +85,21 @@ func (h *Host) Reload() (config.Config, config.WorkspaceTrust) {
 
 // Reconfigure makes cfg the configuration of the host and of the agent
 // (from each session's next step), with a new model when its settings
-// changed. It reports whether anything changed.
+// changed or the last load's error did (a configuration that failed to load
+// has a model that refuses every request). It reports whether anything
+// changed.
 func (h *Host) Reconfigure(cfg config.Config) bool {
 	h.mu.Lock()
-	old := h.cfg
-	if reflect.DeepEqual(old, cfg) {
+	old, oldErr, loadErr := h.cfg, h.appliedErr, h.loadErr
+	if reflect.DeepEqual(old, cfg) && sameError(oldErr, loadErr) {
 		h.mu.Unlock()
 		return false
 	}
-	h.cfg = cfg
+	h.cfg, h.appliedErr = cfg, loadErr
 	h.mu.Unlock()
 	provider := h.mgr.Provider()
-	if !reflect.DeepEqual(old.Model, cfg.Model) {
-		provider = h.provider(cfg)
+	if !reflect.DeepEqual(old.Model, cfg.Model) || !sameError(oldErr, loadErr) {
+		provider = h.provider(cfg, loadErr)
 	}
 	h.mgr.Reconfigure(cfg, provider)
 	slog.Info("configuration applied")
@@ -125,4 +154,28 @@ func (o Options) getenv() func(string) string {
 		return o.Getenv
 	}
 	return os.Getenv
+}
+
+// sameError reports whether two load errors say the same.
+func sameError(a, b error) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Error() == b.Error()
+}
+
+// LoadError is the error of the last configuration load (nil when every
+// layer loaded): while it stands the model refuses every request with it.
+func (h *Host) LoadError() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.loadErr
+}
+
+// BlockedBy is the load error in effect: while it is not nil the model
+// refuses every request with it (see Reconfigure).
+func (h *Host) BlockedBy() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.appliedErr
 }

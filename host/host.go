@@ -47,6 +47,9 @@ type Host struct {
 
 	mu  sync.Mutex
 	cfg config.Config
+	// loadErr is the last configuration load's config.LoadError (nil when
+	// it loaded); appliedErr is the one in effect (see Reconfigure).
+	loadErr, appliedErr error
 }
 
 // WorkspaceError is a workspace folder that cannot be hosted: the client's
@@ -88,8 +91,9 @@ func New(opts Options) (*Host, error) {
 	}
 	cfg, diags, _ := h.loadConfig()
 	h.cfg, h.diags = cfg, diags
+	h.appliedErr = h.loadErr
 	mgr, err := agent.NewManager(agent.Options{
-		Workspace: ws, Config: cfg, Provider: h.provider(cfg), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
+		Workspace: ws, Config: cfg, Provider: h.provider(cfg, h.appliedErr), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
 		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home),
 	})
 	if err != nil {
@@ -103,8 +107,14 @@ func New(opts Options) (*Host, error) {
 }
 
 // provider builds cfg's model, or a BrokenProvider that says why it could
-// not.
-func (h *Host) provider(cfg config.Config) llm.Provider {
+// not. A configuration that failed to load (loadErr) gets no model at all:
+// cfg then lacks the broken layer, and building it could send the
+// conversation to an endpoint the user never chose (a built-in default).
+func (h *Host) provider(cfg config.Config, loadErr error) llm.Provider {
+	if loadErr != nil {
+		slog.Error("configuration did not load: no model requests until it does", "err", loadErr)
+		return BrokenProvider{Err: loadErr}
+	}
 	p, err := h.opts.NewProvider(cfg, h.opts.Getenv, h.ws.Root())
 	if err != nil {
 		slog.Error("model provider", "err", err)

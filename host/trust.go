@@ -47,7 +47,7 @@ func (h *Host) judgeWorkspaceFile(path string, lower []config.Source) (config.Wo
 	}
 	if err != nil {
 		slog.Warn("config file", "file", path, "err", err)
-		return config.WorkspaceTrust{Path: path, Layer: config.Source{Name: path}}, nil
+		return config.WorkspaceTrust{Path: path, Layer: config.Source{Name: path}}, []config.Diagnostic{unreadable(path, err)}
 	}
 	layer, diags := config.ParseLayer(path, data)
 	base, err := config.Resolve(lower...)

@@ -1,6 +1,7 @@
 package questions
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -12,8 +13,16 @@ import (
 // question name: "an answer is required" for a missing answer to a
 // question that is not optional, "no such question" for an answer to an
 // unknown name, otherwise the schema failures ("must match ^[a-z0-9-]+$",
-// "/path: must match ...", several joined by "; ").
+// "/path: must match ...", several joined by "; "). Each validation is
+// bounded (see ValidateContext).
 func (s *Set) Validate(answers map[string]any) map[string]string {
+	return s.ValidateContext(context.Background(), answers)
+}
+
+// ValidateContext is Validate under ctx: each answer is checked within
+// ValidateBudget, and a cancelled ctx stops waiting at once (the answers
+// then fail with the reason).
+func (s *Set) ValidateContext(ctx context.Context, answers map[string]any) map[string]string {
 	errs := map[string]string{}
 	for name := range answers {
 		if _, ok := s.index[name]; !ok {
@@ -33,7 +42,11 @@ func (s *Set) Validate(answers map[string]any) map[string]string {
 			errs[q.Name] = err.Error()
 			continue
 		}
-		fs := validate(s.schemas[i], v)
+		fs, err := validateBounded(ctx, s.schemas[i], v)
+		if err != nil {
+			errs[q.Name] = err.Error()
+			continue
+		}
 		if len(fs) == 0 {
 			continue
 		}

@@ -5,12 +5,11 @@
 package questions
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // Limits on a batch of questions.
@@ -46,7 +45,7 @@ type Question struct {
 // immutable and safe for concurrent use.
 type Set struct {
 	Questions []Question
-	schemas   []*jsonschema.Schema
+	schemas   []*compiled
 	index     map[string]int
 }
 
@@ -76,7 +75,7 @@ func build(qs []Question, missingValue map[[2]int]bool) (*Set, error) {
 	}
 	set := &Set{
 		Questions: make([]Question, len(qs)),
-		schemas:   make([]*jsonschema.Schema, len(qs)),
+		schemas:   make([]*compiled, len(qs)),
 		index:     make(map[string]int, len(qs)),
 	}
 	for i, q := range qs {
@@ -90,7 +89,7 @@ func build(qs []Question, missingValue map[[2]int]bool) (*Set, error) {
 		default:
 			p.add(at+".severity", "must be one of critical, major, minor (got %q)", q.Severity)
 		}
-		schema := compileQuestion(&p, at+".schema", i, q.Schema)
+		schema := compileQuestion(&p, at+".schema", q.Name, i, q.Schema)
 		buttons := make([]Button, len(q.Buttons))
 		labels := map[string]int{}
 		for j, b := range q.Buttons {
@@ -142,7 +141,7 @@ func checkName(p *problems, at, name string, seen map[string]int, i int) {
 
 // checkButton validates one button and returns it with its value in
 // canonical JSON form (numbers as json.Number).
-func checkButton(p *problems, at string, b Button, labels map[string]int, j int, schema *jsonschema.Schema, missing bool) Button {
+func checkButton(p *problems, at string, b Button, labels map[string]int, j int, schema *compiled, missing bool) Button {
 	label := strings.TrimSpace(b.Label)
 	if label == "" {
 		p.add(at+".label", "must not be empty")
@@ -169,7 +168,12 @@ func checkButton(p *problems, at string, b Button, labels map[string]int, j int,
 	if schema == nil {
 		return b
 	}
-	for _, f := range validate(schema, v) {
+	fs, err := validateBounded(context.Background(), schema, v)
+	if err != nil {
+		p.add(at+".value", "%v", err)
+		return b
+	}
+	for _, f := range fs {
 		p.add(at+".value"+jsonPath(v, f.location), "%s", f.message)
 	}
 	return b

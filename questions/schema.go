@@ -19,11 +19,24 @@ type failure struct {
 	message  string
 }
 
+// compiled is a question's compiled schema and its weight: its subschemas
+// once $refs are expanded, which bounds the work of validating one value
+// (see validateBounded).
+type compiled struct {
+	schema *jsonschema.Schema
+	nodes  int
+}
+
 // compileQuestion checks and compiles a question's schema; nil when it is
 // unusable (the problems are recorded in p).
-func compileQuestion(p *problems, at string, i int, raw []byte) *jsonschema.Schema {
+func compileQuestion(p *problems, at, name string, i int, raw []byte) *compiled {
 	if len(bytes.TrimSpace(raw)) == 0 || isNull(raw) {
 		p.add(at, "is required")
+		return nil
+	}
+	nodes, lerr := measureSchema(name, raw)
+	if lerr != nil {
+		p.add(at, "%v", lerr)
 		return nil
 	}
 	doc, err := decodeJSON(raw)
@@ -50,7 +63,7 @@ func compileQuestion(p *problems, at string, i int, raw []byte) *jsonschema.Sche
 		}
 		return nil
 	}
-	return s
+	return &compiled{schema: s, nodes: max(nodes, 1)}
 }
 
 // compileFailures turns a compile error into located messages; locations
@@ -127,9 +140,9 @@ func checkEnums(p *problems, at string, schema any) {
 // subschemas.
 var (
 	subschemaKeywords = []string{"items", "additionalItems", "additionalProperties", "not", "if", "then", "else",
-		"contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties"}
+		"contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema"}
 	subschemaArrayKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
-	subschemaMapKeywords   = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+	subschemaMapKeywords   = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
 )
 
 // walkSchemas calls fn for every schema object in schema, with its JSON

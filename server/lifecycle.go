@@ -168,7 +168,7 @@ func (s *Server) initializedNote(ctx context.Context, _ jsonrpc2.RawMessage) (an
 	diags := s.configDiagnostics
 	s.mu.Unlock()
 	for _, d := range diags {
-		typ, what := 2, "ignored, defaults and the other layers apply"
+		typ, what := 1, "the file is not used, and agentls sends no request to the model until it loads: fix it"
 		if d.Severity != config.SeverityError {
 			typ, what = 3, "used as it is"
 		}
@@ -178,7 +178,7 @@ func (s *Server) initializedNote(ctx context.Context, _ jsonrpc2.RawMessage) (an
 		}
 		s.notifyClient(ctx, "window/showMessage", map[string]any{"type": typ, "message": fmt.Sprintf("agentls config %s: %s (%s)", where, d.Message, what)})
 		if d.Severity == config.SeverityError {
-			break // one error is enough: the whole file is ignored
+			break // one error is enough: model requests stop until it is fixed
 		}
 	}
 	s.publishConfigDiagnostics()                   // diagnostics.go: on the files themselves too

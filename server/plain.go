@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/questions"
 )
@@ -198,6 +199,15 @@ func (s *Server) showLine(typ int, text string) {
 func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
 	s.refreshLenses()
 	plain := s.plainClient()
+	if le := new(config.LoadError); errors.As(res.Err, &le) {
+		// Each prompt says it (an error, not a warning: nothing else will
+		// happen until the file is fixed); agent/prompt's result carries it
+		// for the other clients.
+		if plain {
+			s.showLine(msgError, "agentls: "+le.Error())
+		}
+		return
+	}
 	if errors.Is(res.Err, host.ErrNoAPIKey) {
 		s.plain.mu.Lock()
 		shown := s.plain.noKeyShown && !plain

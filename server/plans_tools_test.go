@@ -288,58 +288,6 @@ steps:
 	}
 }
 
-// TestBrokenConfigStartsOnOtherLayers: a .agentls.yaml with an error is
-// ignored as a whole (its valid keys too) and reported; the server runs on
-// the defaults and the other layers (here initializationOptions' plans
-// folder, where plan_write then names its plan).
-func TestBrokenConfigStartsOnOtherLayers(t *testing.T) {
-	h := lsptest.Start(t, lsptest.Setup{
-		Files:    map[string]string{".agentls.yaml": "plan_mode:\n  default_active: false\nedits: sometimes\n"},
-		InitOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": "docs/plans"}},
-		Script: `
-name: configured
-steps:
-  - tool_calls:
-      - {id: w, name: plan_write, args: {title: T, content: "## Steps\n- [ ] a\n"}}
-  - text: ok
-`,
-	})
-	h.Await(lsptest.Received("window/showMessage"))
-	var shown []string
-	for _, raw := range h.Messages("window/showMessage") {
-		var p struct {
-			Type    int    `json:"type"`
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(raw, &p) == nil {
-			shown = append(shown, p.Message)
-			if p.Type != 2 || !strings.Contains(p.Message, "edits: must be one of auto, client, disk") || !strings.Contains(p.Message, "ignored") {
-				t.Fatalf("showMessage = %+v", p)
-			}
-		}
-	}
-	if len(shown) != 1 {
-		t.Fatalf("showMessage = %q, want one for the config error", shown)
-	}
-	s := h.NewSession("")
-	if s.Mode != "plan" {
-		t.Fatalf("new session mode = %q: the broken file's default_active: false was used", s.Mode)
-	}
-	if r := h.Prompt(s.SessionID, "plan"); r.StopReason != "end_turn" {
-		t.Fatalf("prompt = %+v", r)
-	}
-	ok, raw, errText := planToolResult(h, "w")
-	var w struct {
-		Path string `json:"path"`
-	}
-	if err := json.Unmarshal(raw, &w); !ok || err != nil {
-		t.Fatalf("plan_write: %s %v", errText, err)
-	}
-	if !regexp.MustCompile(`^docs/plans/[a-z]+-[a-z]+-[a-z]+\.plan$`).MatchString(w.Path) {
-		t.Fatalf("plan path %q is not a generated name in docs/plans/", w.Path)
-	}
-}
-
 // TestInitializeDeclaresCodeLenses: the initialize result declares the
 // code lens provider; its lenses come resolved (TestExecuteCommands checks
 // the declared commands).

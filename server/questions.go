@@ -74,7 +74,7 @@ func (s *Server) askWithForm(ctx context.Context, req agent.AskRequest) (agent.A
 		answers, err := questions.DecodeAnswers(res.Answers)
 		if err != nil {
 			lastErrs = map[string]string{"answers": err.Error()}
-		} else if lastErrs = req.Set.Validate(answers); lastErrs == nil {
+		} else if lastErrs = req.Set.ValidateContext(ctx, answers); lastErrs == nil {
 			return agent.AskReply{Answers: answers}, nil
 		}
 		params.Errors = lastErrs

@@ -39,8 +39,10 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 	if h == nil {
 		return
 	}
+	blocked := h.BlockedBy()
 	cfg, trust := h.Reload()
 	h.Reconfigure(cfg)
+	s.announceConfigLoad(ctx, blocked, h.BlockedBy()) // config_load.go
 	if !trust.Pending() {
 		return
 	}
