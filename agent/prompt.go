@@ -70,6 +70,11 @@ func (s *Session) buildRequest() (llm.Request, string) {
 		sys.WriteString("(persona unavailable: " + err.Error() + ")")
 	}
 	fmt.Fprintf(&sys, "\n\nThe workspace root is %s. Paths are relative to it.\n", m.ws.Root())
+	instr := s.instructions()
+	s.mu.Lock()
+	s.lastInstructions = instr
+	s.mu.Unlock()
+	sys.WriteString(instructionsSection(instr, m.config().Instructions.MaxBytes))
 	if notice != "" {
 		fmt.Fprintf(&sys, "\n# Mode change\n%s Your tools now are %s.\n", notice, tools)
 	}

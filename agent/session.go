@@ -77,6 +77,16 @@ type Session struct {
 	// lockedPlan is the plan this session registered as building
 	// (planlocks.go), under saveMu.
 	lockedPlan string
+	// touched are the folders the session's tool calls named, in the order
+	// of their first touch (touchedSeen as a set), read from the history up
+	// to touchedFrom; instructionsShown is the hash of the instructions last
+	// shown to the user (instructions.go).
+	touched           []string
+	touchedSeen       map[string]bool
+	touchedFrom       int
+	instructionsShown [32]byte
+	// lastInstructions are the instructions of the last request built.
+	lastInstructions instructionSet
 }
 
 type pendingQuestion struct {

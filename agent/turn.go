@@ -230,6 +230,10 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 	m := s.m
 	req, notice := s.buildRequest()
 	req, notice = s.compactIfNeeded(ctx, req, notice)
+	s.mu.Lock()
+	instr := s.lastInstructions
+	s.mu.Unlock()
+	s.showInstructions(ctx, instr)
 	onEvent := func(ev llm.Event) {
 		kind := "agent_message_chunk"
 		if ev.Kind == llm.EventThought {
