@@ -161,6 +161,10 @@ func (s *Session) readInstructions(src instructionSource, left int) (text string
 // readHead reads at most n bytes of the regular file abs (a FIFO or a
 // device would block or never end), and its size.
 func readHead(abs string, n int) ([]byte, int, error) {
+	// Opening a FIFO blocks until a writer comes: look before opening.
+	if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file", abs)
+	}
 	f, err := os.Open(abs)
 	if err != nil {
 		return nil, 0, err
