@@ -57,6 +57,10 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 		e.send(ctx, sessionID, chunk("agent_message_chunk", questionText(u)))
 	case agent.UpdateUsage:
 		e.sendUsage(ctx, sessionID, u) // unstable.go
+	case agent.UpdateInstructions:
+		// instructions_loaded: one line of the agent's text, once per
+		// content (the agent sends it only then).
+		e.send(ctx, sessionID, chunk("agent_message_chunk", agent.InstructionsSummary(u.Files)+"\n\n"))
 	default:
 		slog.Debug("acp: update without an ACP form", "type", fmt.Sprintf("%T", update))
 	}

@@ -73,6 +73,10 @@ type Options struct {
 	// to build is refused with this text, and the guard holds every
 	// session to plan mode's rules (guard.WithPlanOnly).
 	PlanOnly string
+	// UserInstructions is the user's own AGENTS.md
+	// ($XDG_CONFIG_HOME/agentls/AGENTS.md, absolute; "" for none), put
+	// first in every session's instructions; UserHome writes it as ~/…
+	UserInstructions, UserHome string
 }
 
 // Manager owns the sessions of one workspace.
@@ -95,6 +99,9 @@ type Manager struct {
 	// stateDir is agentls's state folder (Options.StateDir); planOnly why
 	// this workspace allows no build mode (Options.PlanOnly).
 	stateDir, planOnly string
+	// userInstructions is Options.UserInstructions, userHome
+	// Options.UserHome.
+	userInstructions, userHome string
 	// locks is the state folder's plan lock registry (nil without one).
 	locks *guard.LockRegistry
 	// live is the configuration with the model, the guard and the allow
@@ -157,6 +164,9 @@ func NewManager(opts Options) (*Manager, error) {
 		store:       workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
 		clock:       now,
 		sessions:    map[string]*Session{},
+
+		userInstructions: opts.UserInstructions,
+		userHome:         opts.UserHome,
 	}
 	m.Reconfigure(opts.Config, opts.Provider)
 	m.sweepTemps()

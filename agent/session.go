@@ -83,6 +83,16 @@ type Session struct {
 	// persistErr is the first failed write of the session's files not
 	// reported yet (persist.go).
 	persistErr *PersistError
+	// touched are the folders the session's tool calls named, in the order
+	// of their first touch (touchedSeen as a set), read from the history up
+	// to touchedFrom; instructionsShown is the hash of the instructions last
+	// shown to the user (instructions.go).
+	touched           []string
+	touchedSeen       map[string]bool
+	touchedFrom       int
+	instructionsShown [32]byte
+	// lastInstructions are the instructions of the last request built.
+	lastInstructions instructionSet
 }
 
 type pendingQuestion struct {

@@ -252,6 +252,10 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 	if err != nil {
 		return llm.Response{}, req, err
 	}
+	s.mu.Lock()
+	instr := s.lastInstructions
+	s.mu.Unlock()
+	s.showInstructions(ctx, instr)
 	onEvent := func(ev llm.Event) {
 		kind := "agent_message_chunk"
 		if ev.Kind == llm.EventThought {

@@ -9,7 +9,7 @@ import (
 
 // Update is one update of a session's turn: one of the Update* types
 // (UpdateChunk, UpdateToolCall, UpdateToolCallDone, UpdatePlan, UpdateMode,
-// UpdateQuestion, UpdateUsage). The set is closed: a face type-switches on
+// UpdateQuestion, UpdateUsage, UpdateInstructions). The set is closed: a face type-switches on
 // it, and each type's JSON is the update's wire shape (ACP's names).
 type Update interface {
 	isUpdate()
@@ -22,6 +22,7 @@ func (UpdatePlan) isUpdate()         {}
 func (UpdateMode) isUpdate()         {}
 func (UpdateQuestion) isUpdate()     {}
 func (UpdateUsage) isUpdate()        {}
+func (UpdateInstructions) isUpdate() {}
 
 // TextContent is an ACP text content block.
 type TextContent struct {
@@ -98,4 +99,12 @@ type UpdateUsage struct {
 	OutputTokens  int    `json:"outputTokens"`
 	ContextTokens int    `json:"contextTokens,omitempty"`
 	ContextWindow int    `json:"contextWindow,omitempty"`
+}
+
+// UpdateInstructions is `instructions_loaded`: the project instruction
+// files the model's requests now carry (docs/instructions.md), sent once
+// per content.
+type UpdateInstructions struct {
+	SessionUpdate string            `json:"sessionUpdate"`
+	Files         []InstructionFile `json:"files"`
 }

@@ -34,6 +34,14 @@ type Compaction struct {
 	Threshold float64 `json:"threshold" yaml:"threshold"`
 }
 
+// Instructions configures the project instructions (AGENTS.md and the
+// like) put in the model's requests (docs/instructions.md).
+type Instructions struct {
+	// MaxBytes caps the instructions of one request, all files together;
+	// 0 turns them off.
+	MaxBytes int `json:"max_bytes" yaml:"max_bytes"`
+}
+
 // Editor configures how long agentls waits for the editor.
 type Editor struct {
 	// RequestTimeoutSecs bounds a request to the editor that needs no human
@@ -68,6 +76,8 @@ type Config struct {
 	Editor          Editor     `json:"editor" yaml:"editor"`
 	MaxTurnRequests int        `json:"max_turn_requests" yaml:"max_turn_requests"`
 	Compaction      Compaction `json:"compaction" yaml:"compaction"`
+
+	Instructions Instructions `json:"instructions" yaml:"instructions"`
 }
 
 // Default is the built-in configuration, the lowest layer.
@@ -97,6 +107,8 @@ func Default() Config {
 		},
 		MaxTurnRequests: 50,
 		Compaction:      Compaction{Threshold: 0.85},
+
+		Instructions: Instructions{MaxBytes: 32 << 10},
 	}
 }
 

@@ -20,6 +20,8 @@ func TestDefault(t *testing.T) {
 		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000, EnvDeny: []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*"}},
 		MaxTurnRequests: 50,
 		Compaction:      Compaction{Threshold: 0.85},
+
+		Instructions: Instructions{MaxBytes: 32768},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/agentls/agentls/agent"
@@ -95,6 +96,7 @@ func New(opts Options) (*Host, error) {
 	mgr, err := agent.NewManager(agent.Options{
 		Workspace: ws, Config: cfg, Provider: h.provider(cfg, h.appliedErr), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
 		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home),
+		UserInstructions: userInstructions(opts.Getenv), UserHome: home,
 	})
 	if err != nil {
 		return nil, err
@@ -142,3 +144,15 @@ func (h *Host) Diagnostics() []config.Diagnostic { return h.diags }
 
 // Close ends the sessions' turns and background work (agent.Manager.Close).
 func (h *Host) Close() { h.mgr.Close() }
+
+// userInstructions is the user's own AGENTS.md, beside their config file
+// ($XDG_CONFIG_HOME/agentls/AGENTS.md, else ~/.config/agentls/AGENTS.md);
+// "" when no home is known. agentls reads it itself: its folder stays out
+// of every tool's reach.
+func userInstructions(getenv func(string) string) string {
+	f := config.UserFile(getenv)
+	if f == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(f), "AGENTS.md")
+}

@@ -137,6 +137,8 @@ func (s *Server) plainUpdate(sessionID string, update agent.Update) {
 		s.logLine(sessionID, toolLine(title, u))
 	case agent.UpdateQuestion:
 		s.showPending(sessionID, u)
+	case agent.UpdateInstructions:
+		s.logLine(sessionID, agent.InstructionsSummary(u.Files))
 	}
 }
 

@@ -80,8 +80,15 @@ func TestCommandLine(t *testing.T) {
 // agentlsProcess starts this test binary as a real agentls process on stdio.
 func agentlsProcess(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, *bytes.Buffer) {
 	t.Helper()
+	return agentlsProcessEnv(t, nil, args...)
+}
+
+// agentlsProcessEnv is agentlsProcess with env (KEY=value) added to the
+// process's environment.
+func agentlsProcessEnv(t *testing.T, env []string, args ...string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, *bytes.Buffer) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "AGENTLS_TEST_MAIN=1", "OPENAI_API_KEY=")
+	cmd.Env = append(append(os.Environ(), "AGENTLS_TEST_MAIN=1", "OPENAI_API_KEY="), env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

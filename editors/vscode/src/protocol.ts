@@ -94,7 +94,15 @@ export type SessionUpdate =
   | { sessionUpdate: 'plan'; planFile: string; entries: PlanEntry[] }
   | { sessionUpdate: 'current_mode_update'; currentModeId: Mode }
   | { sessionUpdate: 'question_pending'; questionId: string; questions: Question[]; createdAt: string }
-  | { sessionUpdate: 'usage_update'; inputTokens: number; outputTokens: number; contextTokens?: number; contextWindow?: number };
+  | { sessionUpdate: 'usage_update'; inputTokens: number; outputTokens: number; contextTokens?: number; contextWindow?: number }
+  | { sessionUpdate: 'instructions_loaded'; files: InstructionFile[] };
+
+/** A project instruction file the model's requests carry (docs/instructions.md). */
+export interface InstructionFile {
+  path: string;
+  bytes: number;
+  cut: boolean;
+}
 
 /** A plan-mode refusal attached to a failed tool call. */
 export interface Refusal {

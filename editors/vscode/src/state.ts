@@ -5,6 +5,7 @@
 
 import type {
   AskUserParams,
+  InstructionFile,
   Mode,
   ModeChangedParams,
   PlanEntry,
@@ -271,6 +272,9 @@ export class ChatModel {
           contextWindow: u.contextWindow ?? st.usage?.contextWindow,
         };
         break;
+      case 'instructions_loaded':
+        this.notice(st, instructionsText(u.files), 'info');
+        break;
     }
     return true;
   }
@@ -332,4 +336,10 @@ export class ChatModel {
 /** Orders sessions by their last change, newest first. */
 export function newestFirst(a: { updatedAt: string }, b: { updatedAt: string }): number {
   return a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0;
+}
+
+/** The chat's one line for instructions_loaded: "Loaded project instructions: AGENTS.md (1.2 KB), src/AGENTS.md (300 B, cut)". */
+export function instructionsText(files: InstructionFile[]): string {
+  const size = (n: number): string => (n < 1000 ? `${n} B` : n < 1_000_000 ? `${(n / 1000).toFixed(1)} KB` : `${(n / 1_000_000).toFixed(1)} MB`);
+  return 'Loaded project instructions: ' + files.map((f) => `${f.path} (${size(f.bytes)}${f.cut ? ', cut' : ''})`).join(', ');
 }

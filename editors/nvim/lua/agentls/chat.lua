@@ -40,6 +40,26 @@ function Chat:note(text)
   add(self, 'note', text)
 end
 
+local function size(n)
+  if n < 1000 then
+    return string.format('%d B', n)
+  elseif n < 1000000 then
+    return string.format('%.1f KB', n / 1000)
+  end
+  return string.format('%.1f MB', n / 1000000)
+end
+
+--- The one line for `instructions_loaded`: "Loaded project instructions: AGENTS.md (1.2 KB),
+--- src/AGENTS.md (300 B, cut)".
+function M.instructions_text(files)
+  local parts = {}
+  for _, f in ipairs(files or {}) do
+    local cut = (f.cut == true) and ', cut' or ''
+    table.insert(parts, string.format('%s (%s%s)', tostring(f.path), size(tonumber(f.bytes) or 0), cut))
+  end
+  return 'Loaded project instructions: ' .. table.concat(parts, ', ')
+end
+
 --- Applies one `agent/update` payload.
 function Chat:update(u)
   local kind = u.sessionUpdate
@@ -77,6 +97,8 @@ function Chat:update(u)
   elseif kind == 'current_mode_update' then
     self.mode = u.currentModeId
     self:render()
+  elseif kind == 'instructions_loaded' then
+    add(self, 'note', M.instructions_text(u.files))
   end
 end
 

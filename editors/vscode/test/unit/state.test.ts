@@ -183,6 +183,19 @@ describe('ChatModel', () => {
     assert.deepEqual(m.snapshot().sessions.map((s) => s.sessionId), ['s9', 's1', 's0']);
     assert.equal(m.snapshot().current?.session.sessionId, 's1');
   });
+
+  test('instructions_loaded is one small info line naming the files, their sizes and cuts', () => {
+    m.applyUpdate('s1', {
+      sessionUpdate: 'instructions_loaded',
+      files: [{ path: 'AGENTS.md', bytes: 1200, cut: false }, { path: 'src/AGENTS.md', bytes: 300, cut: true }],
+    });
+    const items = m.snapshot().current!.items;
+    assert.equal(items.length, 1);
+    const item = items[0];
+    assert.equal(item.kind, 'notice');
+    assert.ok(item.kind === 'notice' && item.level === 'info');
+    assert.equal(item.kind === 'notice' && item.text, 'Loaded project instructions: AGENTS.md (1.2 KB), src/AGENTS.md (300 B, cut)');
+  });
 });
 
 describe('usage footer', () => {
