@@ -47,6 +47,8 @@ type setup struct {
 	client    *testClient
 	// wrapOut, when set, wraps agentls's output on its way to the client.
 	wrapOut func(io.Writer) io.Writer
+	// wrapIn, when set, wraps the client's output on its way to agentls.
+	wrapIn func(io.Writer) io.Writer
 }
 
 // rig is the real ACP face on a real pipe, driven by the SDK's client side.
@@ -120,7 +122,11 @@ func newRig(t testing.TB, s setup) *rig {
 	}
 	client.dir = dir
 	r := &rig{t: t, ctx: ctx, dir: dir, client: client, wire: tp, toAgent: c2aW, served: served}
-	r.conn = sdk.NewClientSideConnection(client, c2aW, a2cR)
+	var toAgent io.Writer = c2aW
+	if s.wrapIn != nil {
+		toAgent = s.wrapIn(c2aW)
+	}
+	r.conn = sdk.NewClientSideConnection(client, toAgent, a2cR)
 	t.Cleanup(func() {
 		_ = c2aW.Close()
 		select {
