@@ -148,14 +148,15 @@ func (a *Agent) load(ctx context.Context, cwd, id string, mcp []sdk.McpServer) (
 	return h, info, msgs, nil
 }
 
-// CloseSession cancels the session's turn and forgets it on this
-// connection (it stays on disk, for session/load).
-func (a *Agent) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+// CloseSession cancels the session's turn, forgets it on this connection
+// and releases its lock (it stays on disk, for session/load here or in
+// another process).
+func (a *Agent) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
 	h, err := a.hostOf(string(p.SessionId))
 	if err != nil {
 		return sdk.CloseSessionResponse{}, err
 	}
-	if err := h.mgr.Cancel(string(p.SessionId)); err != nil {
+	if err := h.mgr.CloseSession(ctx, string(p.SessionId)); err != nil {
 		return sdk.CloseSessionResponse{}, toRequestError(err)
 	}
 	a.mu.Lock()
