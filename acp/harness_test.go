@@ -292,6 +292,9 @@ type testClient struct {
 	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
 	// keepWrites keeps written text in buffers instead of the disk.
 	keepWrites bool
+	// hangWrites, when set, holds every fs/write_text_file unanswered
+	// until it is closed (a hung editor).
+	hangWrites chan struct{}
 	terms      terminals
 	// onTerminal, when set, is called with each terminal the client starts.
 	onTerminal func(*clientTerminal)
@@ -328,7 +331,7 @@ func (c *testClient) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) 
 func (c *testClient) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
 	c.mu.Lock()
 	c.writes = append(c.writes, p)
-	keep := c.keepWrites
+	keep, hang := c.keepWrites, c.hangWrites
 	if keep {
 		if c.buffers == nil {
 			c.buffers = map[string]string{}
@@ -336,6 +339,10 @@ func (c *testClient) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest
 		c.buffers[p.Path] = p.Content
 	}
 	c.mu.Unlock()
+	if hang != nil {
+		<-hang
+		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": "too late"})
+	}
 	if keep {
 		return sdk.WriteTextFileResponse{}, nil
 	}

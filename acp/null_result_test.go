@@ -38,6 +38,40 @@ func (n *nullResults) Write(p []byte) (int, error) {
 	return n.w.Write(p)
 }
 
+// TestUnansweredWriteTextFileIsBounded: a client that never answers
+// fs/write_text_file fails the write after editor.request_timeout_secs
+// (the model reads why) instead of holding the turn; the turn ends.
+func TestUnansweredWriteTextFileIsBounded(t *testing.T) {
+	hang := make(chan struct{})
+	client := &testClient{hangWrites: hang}
+	r := newRig(t, setup{
+		client: client, userConfig: "editor: {request_timeout_secs: 1}\n",
+		caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}},
+		script: `
+steps:
+  - tool_calls:
+      - id: c1
+        name: plan_write
+        args: {title: Shout, path: plans/shout.plan, content: "# Goal\nShout.\n"}
+  - text: "The editor did not write it."
+    expect:
+      tool_result_contains: {c1: ["did not answer fs/write_text_file within 1s (editor.request_timeout_secs)"]}
+`})
+	t.Cleanup(func() { close(hang) }) // before the rig's cleanup
+	sid := r.newSession().SessionId
+	select {
+	case res := <-r.promptAsync(sid, "plan a shout"):
+		if res.err != nil || res.stop != sdk.StopReasonEndTurn {
+			t.Fatalf("prompt = %s, %v", res.stop, res.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the turn waited on an unanswered fs/write_text_file")
+	}
+	if st := r.client.finalStatus("c1"); st != sdk.ToolCallStatusFailed {
+		t.Errorf("plan_write status %q, want failed", st)
+	}
+}
+
 // TestWriteTextFileNullResultIsSuccess: a client that answers
 // fs/write_text_file with `"result": null` (valid JSON-RPC) or `{}` gets
 // its plan written, and the turn ends.
