@@ -57,7 +57,10 @@ func (m *lsModel) Complete(ctx context.Context, req llm.Request, _ func(llm.Even
 // next prompt then reaches the model within the notification bound (the
 // turn's last message waits at most 5 s) — all while the editor still
 // reads nothing. In a synctest bubble: the bound costs no real time, and a
-// send that waits forever is a deadlock the test reports.
+// send that waits forever is a deadlock the test reports. The session must
+// make no server→client request (a plain editor in plan mode with `ls`
+// gets none): jsonrpc2 pools its calls' channels, and one made in a bubble
+// would break a later test outside it.
 func TestPlainEditorThatStopsReadingDoesNotHoldCancelledTurn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
