@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/host"
 )
 
 // Agent is agentls as an ACP agent: the SDK calls its methods for the
@@ -148,14 +148,15 @@ func (a *Agent) load(ctx context.Context, cwd, id string, mcp []sdk.McpServer) (
 	return h, info, msgs, nil
 }
 
-// CloseSession cancels the session's turn and forgets it on this
-// connection (it stays on disk, for session/load).
-func (a *Agent) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
+// CloseSession cancels the session's turn, forgets it on this connection
+// and releases its lock (it stays on disk, for session/load here or in
+// another process).
+func (a *Agent) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
 	h, err := a.hostOf(string(p.SessionId))
 	if err != nil {
 		return sdk.CloseSessionResponse{}, err
 	}
-	if err := h.mgr.Cancel(string(p.SessionId)); err != nil {
+	if err := h.mgr.CloseSession(ctx, string(p.SessionId)); err != nil {
 		return sdk.CloseSessionResponse{}, toRequestError(err)
 	}
 	a.mu.Lock()
@@ -342,6 +343,8 @@ const (
 	// codeTurnFailed is a turn that ended in an error (the model endpoint,
 	// an approval that timed out): the message says what to do.
 	codeTurnFailed = -32000
+	// codeRequestCancelled is a request whose context was cancelled.
+	codeRequestCancelled = -32800
 )
 
 // invalidParams is a -32602 error whose message a person can act on.
@@ -349,14 +352,17 @@ func invalidParams(format string, args ...any) *sdk.RequestError {
 	return &sdk.RequestError{Code: codeInvalidParams, Message: fmt.Sprintf(format, args...)}
 }
 
-// toRequestError maps the agent's errors to JSON-RPC errors.
+// toRequestError maps the agent's errors to JSON-RPC errors, by the kind
+// host.Classify gives them (as the LSP face does).
 func toRequestError(err error) error {
-	var inv *agent.InvalidParamsError
-	switch {
-	case errors.As(err, &inv):
-		return &sdk.RequestError{Code: codeInvalidParams, Message: inv.Msg}
-	case errors.Is(err, agent.ErrBusy):
+	kind, msg := host.Classify(err)
+	switch kind {
+	case host.KindInvalidParams, host.KindUnknownSession:
+		return &sdk.RequestError{Code: codeInvalidParams, Message: msg}
+	case host.KindSessionBusy:
 		return &sdk.RequestError{Code: codeTurnFailed, Message: "session busy: its turn is still running; wait for it or send session/cancel"}
+	case host.KindCancelled:
+		return &sdk.RequestError{Code: codeRequestCancelled, Message: msg}
 	}
-	return &sdk.RequestError{Code: codeInternal, Message: strings.TrimSpace(err.Error())}
+	return &sdk.RequestError{Code: codeInternal, Message: strings.TrimSpace(msg)}
 }

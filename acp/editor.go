@@ -165,7 +165,11 @@ func (e *editor) writeThroughClient(ctx context.Context, sessionID string, c wor
 			return fmt.Errorf("create %s: %w", c.Path.Rel, err)
 		}
 	}
-	if _, err := e.a.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: c.Path.Abs, Content: c.After}); err != nil {
+	err := e.clientCall(ctx, "fs/write_text_file", func(ctx context.Context) error {
+		_, err := e.a.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: c.Path.Abs, Content: c.After})
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("the client did not write %s: %s", c.Path.Rel, clientError(err))
 	}
 	if data, err := os.ReadFile(c.Path.Abs); err == nil && string(data) == c.After {
@@ -185,7 +189,11 @@ func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []worksp
 		return
 	}
 	for _, p := range paths {
-		res, err := e.a.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: p.Abs})
+		var res sdk.ReadTextFileResponse
+		err := e.clientCall(ctx, "fs/read_text_file", func(ctx context.Context) (err error) {
+			res, err = e.a.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: p.Abs})
+			return err
+		})
 		if err != nil {
 			// An earlier read's text must not outlive this answer: an edit
 			// computed on it would overwrite newer text on disk.

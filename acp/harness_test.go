@@ -49,6 +49,8 @@ type setup struct {
 	env map[string]string
 	// wrapOut, when set, wraps agentls's output on its way to the client.
 	wrapOut func(io.Writer) io.Writer
+	// wrapIn, when set, wraps the client's output on its way to agentls.
+	wrapIn func(io.Writer) io.Writer
 }
 
 // rig is the real ACP face on a real pipe, driven by the SDK's client side.
@@ -125,7 +127,11 @@ func newRig(t testing.TB, s setup) *rig {
 	}
 	client.dir = dir
 	r := &rig{t: t, ctx: ctx, dir: dir, client: client, wire: tp, toAgent: c2aW, served: served}
-	r.conn = sdk.NewClientSideConnection(client, c2aW, a2cR)
+	var toAgent io.Writer = c2aW
+	if s.wrapIn != nil {
+		toAgent = s.wrapIn(c2aW)
+	}
+	r.conn = sdk.NewClientSideConnection(client, toAgent, a2cR)
 	t.Cleanup(func() {
 		_ = c2aW.Close()
 		select {
@@ -291,6 +297,9 @@ type testClient struct {
 	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
 	// keepWrites keeps written text in buffers instead of the disk.
 	keepWrites bool
+	// hangWrites, when set, holds every fs/write_text_file unanswered
+	// until it is closed (a hung editor).
+	hangWrites chan struct{}
 	terms      terminals
 	// onTerminal, when set, is called with each terminal the client starts.
 	onTerminal func(*clientTerminal)
@@ -327,7 +336,7 @@ func (c *testClient) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) 
 func (c *testClient) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
 	c.mu.Lock()
 	c.writes = append(c.writes, p)
-	keep := c.keepWrites
+	keep, hang := c.keepWrites, c.hangWrites
 	if keep {
 		if c.buffers == nil {
 			c.buffers = map[string]string{}
@@ -335,6 +344,10 @@ func (c *testClient) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest
 		c.buffers[p.Path] = p.Content
 	}
 	c.mu.Unlock()
+	if hang != nil {
+		<-hang
+		return sdk.WriteTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": "too late"})
+	}
 	if keep {
 		return sdk.WriteTextFileResponse{}, nil
 	}

@@ -87,6 +87,8 @@ func chunk(kind, text string) chunkUpdate {
 // waits for room in the output queue only until ctx ends: a client that
 // stops reading cannot hold a cancelled turn.
 func (e *editor) send(ctx context.Context, sessionID string, update any) {
+	ctx, cancel := context.WithTimeout(ctx, notifyWriteBound)
+	defer cancel()
 	_ = e.a.wire.writeMessage(ctx, struct {
 		JSONRPC string       `json:"jsonrpc"`
 		Method  string       `json:"method"`

@@ -197,13 +197,16 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
-// envelope is what the wire reads of a message to route it.
+// envelope is what the wire reads of a message to route it. Result and
+// Error are not pointers: a pointer is left nil by `"result": null`, a
+// valid answer (CodeCompanion.nvim and avante.nvim answer
+// fs/write_text_file so), which then read as a message without a method.
 type envelope struct {
 	JSONRPC json.RawMessage  `json:"jsonrpc"`
 	ID      *json.RawMessage `json:"id"`
 	Method  *string          `json:"method"`
-	Result  *json.RawMessage `json:"result"`
-	Error   *json.RawMessage `json:"error"`
+	Result  json.RawMessage  `json:"result"`
+	Error   json.RawMessage  `json:"error"`
 }
 
 // route answers a bad line or hands a good one to the SDK (or to the own
@@ -228,7 +231,7 @@ func (w *wire) route(line []byte) {
 		id = nil
 	}
 	switch {
-	case env.Method == nil && id != nil && (env.Result != nil || env.Error != nil):
+	case env.Method == nil && id != nil && (len(env.Result) > 0 || len(env.Error) > 0):
 		if w.deliver(*id, trimmed) {
 			return
 		}

@@ -17,12 +17,19 @@ import (
 const KeepPlanningReason = "the user chose to keep planning"
 
 // showApproval opens the plan and shows the approval dialog; the user's
-// decision is offered to ap.
+// decision is offered to ap. The plan is opened beside the question, not
+// before it: an editor slow to open a document (the face bounds it) never
+// delays the question. It returns once both are done.
 func (s *Session) showApproval(askCtx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) {
 	m := s.m
-	if err := m.shower.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
-		slog.Warn("show plan", "plan", p.Rel, "err", err)
-	}
+	shown := make(chan struct{})
+	go func() { // owned: waited for below
+		defer close(shown)
+		if err := m.shower.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
+			slog.Warn("show plan", "plan", p.Rel, "err", err)
+		}
+	}()
+	defer func() { <-shown }()
 	if d, ok := s.askApproval(askCtx, p.Rel, allowed); ok {
 		ap.offer(d)
 	}

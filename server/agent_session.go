@@ -23,6 +23,7 @@ var agentHandlers = map[string]handlerFunc{
 	"agent/loadSession":  withParams((*Server).loadSession),
 	"agent/prompt":       (*Server).prompt,
 	"agent/cancel":       withParams((*Server).cancel),
+	"agent/closeSession": withParams((*Server).closeSession),
 	"agent/setMode":      withParams((*Server).setMode),
 	"agent/answer":       withParams((*Server).answer),
 	"agent/resolvePlan":  withParams((*Server).resolvePlan),
@@ -216,6 +217,12 @@ func (s *Server) checkModel(ctx context.Context, _ jsonrpc2.RawMessage) (any, er
 
 func (s *Server) cancel(_ context.Context, p sessionParams) (any, error) {
 	return nil, rpcError(s.manager().Cancel(p.SessionID))
+}
+
+// closeSession is agent/closeSession: the session's turn ends, this
+// process forgets it and releases its lock (another window may load it).
+func (s *Server) closeSession(ctx context.Context, p sessionParams) (any, error) {
+	return nil, rpcError(s.manager().CloseSession(ctx, p.SessionID))
 }
 
 // setModeParams are agent/setMode's params.

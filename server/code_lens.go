@@ -93,7 +93,9 @@ func (s *Server) refreshLenses() {
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
-		if _, err := s.conn.Call(s.ctx, "workspace/codeLens/refresh", nil, nil); err != nil {
+		ctx, cancel := context.WithTimeout(s.ctx, lensRefreshBound)
+		defer cancel()
+		if _, err := s.conn.Call(ctx, "workspace/codeLens/refresh", nil, nil); err != nil {
 			slog.Debug("code lens refresh", "err", err)
 		}
 	}()

@@ -194,7 +194,7 @@ func decided(decision string) handlerFunc {
 func (s *Server) newSessionCommand(ctx context.Context, p newSessionParams) (any, error) {
 	res, err := s.newSession(ctx, p)
 	if info, ok := res.(agent.Info); ok && err == nil {
-		s.showLine(msgInfo, fmt.Sprintf("agentls: new %s session %s (%s)", info.Mode, info.SessionID, shortID(info.SessionID)))
+		s.showLine(ctx, msgInfo, fmt.Sprintf("agentls: new %s session %s (%s)", info.Mode, info.SessionID, shortID(info.SessionID)))
 	}
 	return res, err
 }
@@ -271,7 +271,7 @@ func (s *Server) checkModelCommand(ctx context.Context, raw jsonrpc2.RawMessage)
 		if !c.OK {
 			typ, text = msgError, fmt.Sprintf("agentls: model %s: %s", c.Model, c.Message)
 		}
-		s.showLine(typ, text)
+		s.showLine(ctx, typ, text)
 	}
 	return res, err
 }
@@ -310,7 +310,7 @@ type planStep struct {
 
 // showPlanCommand is agentls.showPlan {path}: the plan's title, status and
 // steps, as the result and in a message (the progress lens runs it).
-func (s *Server) showPlanCommand(_ context.Context, p planPathParams) (any, error) {
+func (s *Server) showPlanCommand(ctx context.Context, p planPathParams) (any, error) {
 	if strings.TrimSpace(p.Path) == "" {
 		return nil, invalidParams(`agentls.showPlan expects {"path": "plans/….plan"}; the path is empty`)
 	}
@@ -330,7 +330,7 @@ func (s *Server) showPlanCommand(_ context.Context, p planPathParams) (any, erro
 		steps = append(steps, planStep{Text: st.Text, Done: st.Done})
 	}
 	res["steps"] = steps
-	s.showLine(msgInfo, fmt.Sprintf("%s (%s, %s): %d/%d steps done\n%s", res["title"], wp.Rel, res["status"], plan.StepsDone(), len(plan.Steps), stepList(plan, 0, 0)))
+	s.showLine(ctx, msgInfo, fmt.Sprintf("%s (%s, %s): %d/%d steps done\n%s", res["title"], wp.Rel, res["status"], plan.StepsDone(), len(plan.Steps), stepList(plan, 0, 0)))
 	return res, nil
 }
 

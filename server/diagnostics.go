@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,12 +170,16 @@ func lspSeverity(s string) int {
 	return 2
 }
 
+// publishDiagnostics sends textDocument/publishDiagnostics under the
+// connection's context: it waits at most notifyWriteBound for a client that
+// stops reading (the document worker goes on; the next report of the
+// document replaces this one).
 func (s *Server) publishDiagnostics(uri string, version *int32, diags []lspDiagnostic) {
 	params := map[string]any{"uri": uri, "diagnostics": diags}
 	if version != nil {
 		params["version"] = *version
 	}
-	s.notifyClient(context.Background(), "textDocument/publishDiagnostics", params)
+	s.notifyClient(s.ctx, "textDocument/publishDiagnostics", params)
 }
 
 func planDiagnostics(diags []workspace.PlanDiagnostic) []lspDiagnostic {

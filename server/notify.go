@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"go.lsp.dev/protocol"
+	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/host"
@@ -25,7 +25,7 @@ var (
 // experimental.agent; others get log lines and messages (plain.go).
 func (s *Server) Update(ctx context.Context, sessionID string, update agent.Update) {
 	if s.plainClient() {
-		s.plainUpdate(sessionID, update)
+		s.plainUpdate(ctx, sessionID, update)
 		return
 	}
 	s.notifyClient(ctx, "agent/update", map[string]any{"sessionId": sessionID, "update": update})
@@ -43,8 +43,21 @@ func (s *Server) Notify(ctx context.Context, line string) {
 	s.notifyClient(ctx, "window/logMessage", map[string]any{"type": 3, "message": line})
 }
 
+// Bounds on waiting for the editor besides editor.request_timeout_secs
+// (variables for tests: jsonrpc2's calls cannot run in a synctest bubble).
+var (
+	// notifyWriteBound is how long one notification may wait to be
+	// written: a client that stops reading costs a sender at most this.
+	notifyWriteBound = 5 * time.Second
+	// showDocumentBound bounds window/showDocument (opening the plan beside
+	// the approval question).
+	showDocumentBound = 10 * time.Second
+	// lensRefreshBound bounds workspace/codeLens/refresh.
+	lensRefreshBound = 5 * time.Second
+)
+
 // ShowDocument asks the editor to open a file (`window/showDocument`), when
-// it supports that.
+// it supports that; it gives up after showDocumentBound or when ctx ends.
 func (s *Server) ShowDocument(ctx context.Context, abs string) error {
 	s.mu.Lock()
 	ok := s.caps.showDocument
@@ -52,18 +65,46 @@ func (s *Server) ShowDocument(ctx context.Context, abs string) error {
 	if !ok {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, showDocumentBound)
+	defer cancel()
 	var res struct {
 		Success bool `json:"success"`
 	}
-	return protocol.Call(ctx, s.conn, "window/showDocument", map[string]any{"uri": host.URIOfPath(abs), "takeFocus": true}, &res)
+	return s.callClient(ctx, "window/showDocument", map[string]any{"uri": host.URIOfPath(abs), "takeFocus": true}, &res)
 }
 
-// notifyClient sends a notification; it gives up when ctx ends (a client that
-// stops reading holds no one past their context).
+// notifyClient sends a notification; it gives up when ctx ends or after
+// notifyWriteBound (a client that stops reading holds no one past their
+// context, nor anyone for long). The notification is then dropped.
 func (s *Server) notifyClient(ctx context.Context, method string, params any) {
+	ctx, cancel := context.WithTimeout(ctx, notifyWriteBound)
+	defer cancel()
 	if err := s.conn.Notify(ctx, method, params); err != nil {
 		slog.Debug("notify client", "method", method, "err", err)
 	}
+}
+
+// callClient sends a request to the client under ctx. When ctx ends first,
+// the client is told ($/cancelRequest) within notifyWriteBound: unlike
+// protocol.Call, whose cancel notice waits without bound, a client that
+// stops reading holds the caller no longer than that.
+func (s *Server) callClient(ctx context.Context, method string, params, result any) error {
+	id, err := s.conn.Call(ctx, method, params, result)
+	if ctx.Err() != nil {
+		nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), notifyWriteBound)
+		defer cancel()
+		_ = s.conn.Notify(nctx, "$/cancelRequest", map[string]any{"id": cancelID(id)})
+	}
+	return err
+}
+
+// cancelID is a request id as $/cancelRequest carries it.
+func cancelID(id jsonrpc2.ID) any {
+	if n, ok := id.Number(); ok {
+		return n
+	}
+	v, _ := id.StringValue()
+	return v
 }
 
 // requestTimeout is how long a request to the editor that needs no human
@@ -94,7 +135,7 @@ func (s *Server) callEditor(ctx context.Context, method string, params, result a
 	timeout := s.requestTimeout()
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	err := protocol.Call(callCtx, s.conn, method, params, result)
+	err := s.callClient(callCtx, method, params, result)
 	if err != nil && ctx.Err() == nil && callCtx.Err() != nil {
 		slog.Warn("the editor did not answer in time", "method", method, "timeout", timeout)
 		return editorSilentError{method: method, timeout: timeout}

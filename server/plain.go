@@ -98,7 +98,7 @@ func cut(text string, n int, sessionID string) string {
 }
 
 // plainUpdate turns one agent/update into the plain client's messages.
-func (s *Server) plainUpdate(sessionID string, update agent.Update) {
+func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent.Update) {
 	p := &s.plain
 	switch u := update.(type) {
 	case agent.UpdateChunk:
@@ -117,9 +117,9 @@ func (s *Server) plainUpdate(sessionID string, update agent.Update) {
 		b.WriteString(u.Content.Text)
 		p.mu.Unlock()
 	case agent.UpdateUsage:
-		s.flushStepText(sessionID) // a model step ended
+		s.flushStepText(ctx, sessionID) // a model step ended
 	case agent.UpdateToolCall:
-		s.flushStepText(sessionID)
+		s.flushStepText(ctx, sessionID)
 		p.mu.Lock()
 		if p.titles == nil {
 			p.titles = map[string]string{}
@@ -134,11 +134,11 @@ func (s *Server) plainUpdate(sessionID string, update agent.Update) {
 		title := p.titles[key]
 		delete(p.titles, key)
 		p.mu.Unlock()
-		s.logLine(sessionID, toolLine(title, u))
+		s.logLine(ctx, sessionID, toolLine(title, u))
 	case agent.UpdateQuestion:
-		s.showPending(sessionID, u)
+		s.showPending(ctx, sessionID, u)
 	case agent.UpdateInstructions:
-		s.logLine(sessionID, agent.InstructionsSummary(u.Files))
+		s.logLine(ctx, sessionID, agent.InstructionsSummary(u.Files))
 	}
 }
 
@@ -174,7 +174,7 @@ func firstLine(s string, n int) string {
 }
 
 // flushStepText logs the text a model step produced so far, if any.
-func (s *Server) flushStepText(sessionID string) {
+func (s *Server) flushStepText(ctx context.Context, sessionID string) {
 	p := &s.plain
 	p.mu.Lock()
 	b := p.text[sessionID]
@@ -185,20 +185,27 @@ func (s *Server) flushStepText(sessionID string) {
 	}
 	text := strings.TrimSpace(b.String())
 	slog.Info("agent text", "session", sessionID, "text", text)
-	s.logLine(sessionID, cut(text, maxLogText, sessionID))
+	s.logLine(ctx, sessionID, cut(text, maxLogText, sessionID))
 }
 
-func (s *Server) logLine(sessionID, text string) {
-	s.notifyClient(context.Background(), "window/logMessage", map[string]any{"type": msgInfo, "message": s.plain.prefix(sessionID) + " " + text})
+// logLine sends a session's line as window/logMessage, under ctx (the
+// turn's).
+func (s *Server) logLine(ctx context.Context, sessionID, text string) {
+	s.notifyClient(ctx, "window/logMessage", map[string]any{"type": msgInfo, "message": s.plain.prefix(sessionID) + " " + text})
 }
 
-func (s *Server) showLine(typ int, text string) {
-	s.notifyClient(context.Background(), "window/showMessage", map[string]any{"type": typ, "message": text})
+// showLine sends window/showMessage, under ctx (the turn's or the
+// request's).
+func (s *Server) showLine(ctx context.Context, typ int, text string) {
+	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": typ, "message": text})
 }
 
 // TurnEnded shows a plain client the turn's final text (Warning when the
 // turn stopped on an error), and any client a missing API key (Error).
+// The turn is over: its messages go under the connection's context (and
+// notifyWriteBound).
 func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
+	ctx := s.ctx
 	s.refreshLenses()
 	plain := s.plainClient()
 	if le := new(config.LoadError); errors.As(res.Err, &le) {
@@ -206,7 +213,7 @@ func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
 		// happen until the file is fixed); agent/prompt's result carries it
 		// for the other clients.
 		if plain {
-			s.showLine(msgError, "agentls: "+le.Error())
+			s.showLine(ctx, msgError, "agentls: "+le.Error())
 		}
 		return
 	}
@@ -216,14 +223,14 @@ func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
 		s.plain.noKeyShown = true
 		s.plain.mu.Unlock()
 		if !shown {
-			s.showLine(msgError, "agentls: "+noKeyMessage(res.Err))
+			s.showLine(ctx, msgError, "agentls: "+noKeyMessage(res.Err))
 		}
 		return
 	}
 	if !plain {
 		return
 	}
-	s.flushStepText(sessionID)
+	s.flushStepText(ctx, sessionID)
 	prefix := s.plain.prefix(sessionID)
 	text := cut(res.Text, maxShowText, sessionID)
 	switch res.StopReason {
@@ -231,10 +238,10 @@ func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
 		if text == "" {
 			text = "(the agent ended its turn without a message)"
 		}
-		s.showLine(msgInfo, prefix+" "+text)
+		s.showLine(ctx, msgInfo, prefix+" "+text)
 	case agent.StopQuestionPending:
 		if text != "" {
-			s.showLine(msgInfo, prefix+" "+text)
+			s.showLine(ctx, msgInfo, prefix+" "+text)
 		}
 	case agent.StopError:
 		msg := "the turn stopped on an error"
@@ -244,13 +251,13 @@ func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
 		if text != "" {
 			msg = text + "\n" + msg
 		}
-		s.showLine(msgWarning, prefix+" "+msg)
+		s.showLine(ctx, msgWarning, prefix+" "+msg)
 	default:
 		msg := "the turn stopped: " + string(res.StopReason)
 		if text != "" {
 			msg = text + "\n" + msg
 		}
-		s.showLine(msgWarning, prefix+" "+msg)
+		s.showLine(ctx, msgWarning, prefix+" "+msg)
 	}
 }
 
@@ -265,7 +272,7 @@ func noKeyMessage(err error) string {
 
 // showPending shows a question the editor has no form for: the question,
 // its constraints and how to answer it.
-func (s *Server) showPending(sessionID string, u agent.UpdateQuestion) {
+func (s *Server) showPending(ctx context.Context, sessionID string, u agent.UpdateQuestion) {
 	set, err := questions.New(u.Questions)
 	if err != nil {
 		slog.Warn("pending question", "err", err)
@@ -290,5 +297,5 @@ func (s *Server) showPending(sessionID string, u agent.UpdateQuestion) {
 		b.WriteString("\nTo answer, send the next prompt (agentls.prompt) as JSON ({\"" + u.Questions[0].Name + "\": …}) or as name=value lines, or run agentls.answer {\"answers\": {…}}.")
 	}
 	b.WriteString(" Any other prompt drops the question.")
-	s.showLine(msgInfo, b.String())
+	s.showLine(ctx, msgInfo, b.String())
 }

@@ -21,7 +21,7 @@ import (
 // rawClient speaks the base protocol by hand, to send what no library would.
 type rawClient struct {
 	t   *testing.T
-	in  *os.File // to the server
+	in  io.Writer // to the server
 	out *bufio.Reader
 }
 

@@ -27,6 +27,9 @@ const (
 	maxHeaderBytes = 64 << 10
 	// writeQueueLen is how many outgoing frames may wait for the writer.
 	writeQueueLen = 64
+	// maxDeclaredBody is the largest Content-Length read at all: a larger
+	// one is a framing error (draining it would swallow the input for good).
+	maxDeclaredBody = 1 << 30
 )
 
 // FrameError is a broken frame header (a missing or non-numeric
@@ -157,13 +160,19 @@ func (s *frameStream) readMessage() (jsonrpc2.Message, int64, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		if length > maxDeclaredBody {
+			return nil, 0, &FrameError{Reason: fmt.Sprintf("Content-Length %d is over the 1 GiB a message may declare", length)}
+		}
 		if length > s.maxBody {
-			if _, err := io.CopyN(io.Discard, s.in, int64(length)); err != nil {
-				return nil, 0, fmt.Errorf("read an oversize message: %w", io.ErrUnexpectedEOF)
+			// Logged before draining: a body shorter than declared swallows
+			// the messages after it, and this line says why.
+			slog.Warn("message over the size cap: reading and dropping it", "bytes", length, "capBytes", s.maxBody)
+			id, err := drainBody(s.in, length)
+			if err != nil {
+				return nil, 0, fmt.Errorf("read an oversize message: %w", err)
 			}
-			slog.Warn("message over the size cap dropped", "bytes", length, "capBytes", s.maxBody)
 			msg := fmt.Sprintf("message of %d bytes is over the %d MB cap (agentls --max-message-mb); it was dropped", length, s.maxBody>>20)
-			if err := s.answerInvalid(ctx, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)); err != nil {
+			if _, err := s.Write(ctx, jsonrpc2.NewResponse(id, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg))); err != nil {
 				return nil, 0, err
 			}
 			continue

@@ -64,14 +64,15 @@ func TestBrokenFrameHeader(t *testing.T) {
 }
 
 // TestOversizeMessage: a message over --max-message-mb is read and dropped,
-// answered with an error whose id is null, and the stream stays in sync.
+// answered with an error carrying its id (read from the body's start), and
+// the stream stays in sync.
 func TestOversizeMessage(t *testing.T) {
 	cmd, in, out, stderr := agentlsProcess(t, "--max-message-mb", "1")
 	send(t, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://`+t.TempDir()+`","capabilities":{}}}`)
 	response(t, out, "1")
 	big := `{"jsonrpc":"2.0","id":2,"method":"agent/newSession","params":{"title":"` + strings.Repeat("x", 2<<20) + `"}}`
 	send(t, in, big)
-	m := response(t, out, "null")
+	m := response(t, out, "2")
 	if errorCode(m) != -32600 || !strings.Contains(fmt.Sprint(m["error"]), "1 MB") {
 		t.Fatalf("oversize message answered with %v, want -32600 naming the cap", m)
 	}

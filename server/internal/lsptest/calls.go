@@ -33,6 +33,14 @@ func (e *Env) LoadSession(sid string) server.LoadedSession {
 	return s
 }
 
+// CloseSession sends agent/closeSession; a failed call fails the test.
+func (e *Env) CloseSession(sid string) {
+	e.T.Helper()
+	if err := e.Editor.Call(e.Ctx, "agent/closeSession", map[string]any{"sessionId": sid}, nil); err != nil {
+		e.T.Fatalf("closeSession: %v", err)
+	}
+}
+
 // PromptOutcome is how an agent/prompt call ended: its result or its error.
 type PromptOutcome struct {
 	Result server.PromptResult

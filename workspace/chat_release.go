@@ -1,0 +1,35 @@
+package workspace
+
+import (
+	"errors"
+	"os"
+)
+
+// Disown gives up one session this store owns (closes its lock file, which
+// releases the flock): another process may drive it from now on. Disowning
+// a session not owned is a no-op.
+func (s *ChatStore) Disown(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f, ok := s.owned[id]; ok {
+		f.Close() // closing the file releases its flock
+		delete(s.owned, id)
+	}
+}
+
+// Owns tells whether this store holds the session's lock.
+func (s *ChatStore) Owns(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.owned[id]
+	return ok
+}
+
+// Exists tells whether the session has a file in the store.
+func (s *ChatStore) Exists(id string) bool {
+	if ValidChatID(id) != nil {
+		return false
+	}
+	_, err := os.Stat(s.path(id))
+	return !errors.Is(err, os.ErrNotExist)
+}
