@@ -87,7 +87,7 @@ func TestModelConfigOptions(t *testing.T) {
 // An untrusted workspace .agentls.yaml cannot widen permissions on this
 // face: its run.allow is ignored, so run still asks.
 func TestUntrustedWorkspaceConfigDoesNotWiden(t *testing.T) {
-	client := &testClient{permit: choose("reject")}
+	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{userConfig: buildByDefault, client: client,
 		files: map[string]string{".agentls.yaml": "run: {allow: ['touch *']}\n"}, script: `
 steps:

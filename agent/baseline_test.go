@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/internal/golden"
 
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -176,7 +177,7 @@ func TestReconfigure(t *testing.T) {
 		t.Fatalf("config = %+v", m.config().PlanMode)
 	}
 	s := newTestSession(t, m, "build")
-	if ok, err := (&env{s: s}).ConfirmRun(context.Background(), "go test ./..."); err != nil || !ok {
+	if ok, err := (&env{s: s}).ConfirmRun(context.Background(), tools.RunRequest{Command: "go test ./..."}); err != nil || !ok {
 		t.Fatalf("the new allow rule did not apply: %v %v", ok, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
@@ -196,10 +197,12 @@ func (e *env) EnterPlanMode(reason string) tools.EnterResult {
 // allowed_commands, or an earlier "Always allow" in this session. Anything
 // the shell would read as more than one simple command (a list, pipeline,
 // redirection, substitution, assignment…) is always asked, and "Always
-// allow" is offered only for commands a rule can match.
-func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
+// allow" is offered only for commands a rule can match. The question goes
+// through the permission service and names the command, its folder, its
+// network and the sandbox.
+func (e *env) ConfirmRun(ctx context.Context, run tools.RunRequest) (bool, error) {
 	s := e.s
-	command = strings.TrimSpace(command)
+	command := strings.TrimSpace(run.Command)
 	parsed, notSimple := allowrule.Parse(command)
 	if notSimple == nil {
 		if s.m.runAllow().Match(parsed) {
@@ -212,44 +215,18 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 			return true, nil
 		}
 	}
-	text := fmt.Sprintf("Run `%s` in the workspace?", command)
-	schema := `{"type":"string","enum":["run","always","reject"]}`
-	buttons := []questions.Button{
-		{Label: "Run", Value: "run", Variant: "primary"},
-		{Label: fmt.Sprintf("Always allow %q", command), Value: "always", Variant: "secondary"},
-		{Label: "Reject", Value: "reject", Variant: "danger"},
-	}
-	if notSimple != nil {
-		var ns *allowrule.NotSimpleError
-		why := "the shell reads it as more than one simple command"
-		if errors.As(notSimple, &ns) {
-			why = ns.Why
-		}
-		text += fmt.Sprintf("\n\nIt is not a single simple command (%s), so it is asked each time: allow rules cannot match it.", why)
-		schema = `{"type":"string","enum":["run","reject"]}`
-		buttons = []questions.Button{buttons[0], buttons[2]}
-	}
-	set, err := questions.New([]questions.Question{{
-		Name: "decision", Question: text, Schema: []byte(schema), Buttons: buttons, Severity: "major",
-	}})
-	if err != nil {
-		return false, fmt.Errorf("permission question: %w", err)
-	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return false, err
-	}
-	reply, err := s.m.askUser(ctx, AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now(), Command: command})
-	if errors.Is(err, ErrNoSurface) {
+	req := s.runPermission(ctx, command, run.Dir, notSimple)
+	d, err := s.m.Permit(ctx, req)
+	if errors.Is(err, permission.ErrNoSurface) {
 		return false, fmt.Errorf("the editor cannot ask for permission to run commands; add the command to run.allow in .agentls.yaml")
 	}
-	if err != nil || reply.Dismissed {
+	if err != nil || d.Dismissed {
 		return false, err
 	}
-	switch reply.Answers["decision"] {
-	case "run":
+	switch d.Option {
+	case permission.AllowOnce:
 		return true, nil
-	case "always":
+	case permission.AllowAlways:
 		if notSimple != nil {
 			return true, nil // not offered; the answer still says run
 		}

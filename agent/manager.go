@@ -181,7 +181,8 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 		slog.Warn("plans folder cannot hold plans", "err", err)
 	}
 	g := guard.New(m.ws, plansDir, m.tools.Declarations()).
-		WithConfig(append(config.UserDirs(os.Getenv), m.configPaths...)...)
+		WithConfig(append(config.UserDirs(os.Getenv), m.configPaths...)...).
+		WithNetworkTools(cfg.PlanMode.AllowNetworkTools...)
 	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runAllowRules(cfg.Run.Allow)})
 }
 

@@ -183,9 +183,9 @@ func (f *fakeEnv) ExitPlanMode(_ context.Context, path string, allowed []string)
 	return f.exitResult, nil
 }
 
-func (f *fakeEnv) ConfirmRun(_ context.Context, command string) (bool, error) {
+func (f *fakeEnv) ConfirmRun(_ context.Context, req RunRequest) (bool, error) {
 	f.mu.Lock()
-	f.confirmed = append(f.confirmed, command)
+	f.confirmed = append(f.confirmed, req.Command)
 	hook := f.onConfirm
 	f.mu.Unlock()
 	if hook != nil {

@@ -148,10 +148,19 @@ type Env interface {
 	// ExitPlanMode asks the user to approve the plan at path; see PROTOCOL.md §5.
 	// A failed Result (stale plan, rejection) is for the model.
 	ExitPlanMode(ctx context.Context, path string, allowedCommands []string) (Result, error)
-	// ConfirmRun asks the user whether to run command (unless allowed by
+	// ConfirmRun asks the user whether to run the command (unless allowed by
 	// config or an earlier "always allow"); true means run it.
-	ConfirmRun(ctx context.Context, command string) (bool, error)
+	ConfirmRun(ctx context.Context, req RunRequest) (bool, error)
 	// UnsavedEdited lists workspace-relative files the agent edited that are
 	// still unsaved in the editor.
 	UnsavedEdited() []string
+}
+
+// RunRequest is a command the run tool would start, as ConfirmRun judges
+// and asks it.
+type RunRequest struct {
+	// Command is the command line, trimmed.
+	Command string
+	// Dir is the folder it runs in (absolute, resolved).
+	Dir string
 }
