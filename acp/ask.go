@@ -143,11 +143,11 @@ func (e *editor) askChoice(ctx context.Context, req agent.AskRequest, actions []
 		if v, isBool := act.Value.(bool); isBool && !v || buttonVariant(q, act) == "danger" {
 			kind = sdk.PermissionOptionKindRejectOnce
 		}
-		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(optChoicePrefix + strconv.Itoa(i)), Name: act.Title, Kind: kind})
+		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(optChoicePrefix + strconv.Itoa(i)), Name: questions.EscapeLine(act.Title), Kind: kind})
 	}
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
-		ToolCallId: sdk.ToolCallId(e.callID(ctx, req)), Title: sdk.Ptr(q.Question), Kind: sdk.Ptr(sdk.ToolKindOther),
-		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(q.Question))},
+		ToolCallId: sdk.ToolCallId(e.callID(ctx, req)), Title: sdk.Ptr(questions.EscapeLine(q.Question)), Kind: sdk.Ptr(sdk.ToolKindOther),
+		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(questions.Escape(q.Question)))},
 	}, options)
 	if err != nil {
 		return agent.AskReply{}, err
@@ -225,7 +225,7 @@ func questionText(u agent.UpdateQuestion) string {
 		}
 		b.WriteString(strings.Join(names, ", ") + "), or a JSON object.")
 	}
-	return b.String()
+	return questions.Escape(b.String())
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

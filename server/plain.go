@@ -186,11 +186,11 @@ func (s *Server) flushStepText(sessionID string) {
 }
 
 func (s *Server) logLine(sessionID, text string) {
-	s.notifyClient(context.Background(), "window/logMessage", map[string]any{"type": msgInfo, "message": s.plain.prefix(sessionID) + " " + text})
+	s.notifyClient(context.Background(), "window/logMessage", map[string]any{"type": msgInfo, "message": s.plain.prefix(sessionID) + " " + questions.Escape(text)})
 }
 
 func (s *Server) showLine(typ int, text string) {
-	s.notifyClient(context.Background(), "window/showMessage", map[string]any{"type": typ, "message": text})
+	s.notifyClient(context.Background(), "window/showMessage", map[string]any{"type": typ, "message": questions.Escape(text)})
 }
 
 // TurnEnded shows a plain client the turn's final text (Warning when the

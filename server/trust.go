@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
@@ -85,8 +84,8 @@ func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, e
 			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
 		},
 	}
-	if len(req.Grants) > trustDocLines {
-		if doc, err := writeTrustDocument(config.StateDir(os.Getenv), w); err != nil {
+	if h := s.hosted(); h != nil && len(req.Grants) > trustDocLines {
+		if doc, err := writeTrustDocument(h.StateDir(), w); err != nil {
 			slog.Warn("trust document", "err", err) // the question lists them all then
 		} else {
 			req.Document = doc
