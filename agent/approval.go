@@ -100,7 +100,7 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 	m := s.m
 	m.notify(ctx, fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via agent/resolvePlan)", notifyPath(p.Rel)))
 	askCtx, cancelAsk := context.WithCancel(ctx)
-	defer cancelAsk() // withdraws the dialog when another UI decided first
+	defer cancelAsk()             // withdraws the dialog when another UI decided first
 	ap.asking(askCtx, p, allowed) // approval_grants.go: the lens can ask again
 	// The dialog runs on its own: a slow editor delays neither the timeout
 	// nor agent/resolvePlan. Close waits for it (it ends with askCtx).
