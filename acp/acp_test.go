@@ -92,7 +92,7 @@ func TestPlanRefusalApprovalAndBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := &testClient{permit: choose("accept_build")}
+	client := &testClient{permit: choose("allow_once")}
 	r := newRig(t, setup{
 		files: map[string]string{"app.txt": "alpha\n"}, script: string(script), client: client,
 		caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}},
@@ -136,7 +136,7 @@ func TestPlanRefusalApprovalAndBuild(t *testing.T) {
 	if len(p.ToolCall.Content) == 0 || !strings.Contains(p.ToolCall.Content[0].Content.Content.Text.Text, "Replace alpha with ALPHA") {
 		t.Errorf("approval lacks the plan text: %+v", p.ToolCall.Content)
 	}
-	want := []string{"keep_planning/reject_once/Keep Planning", "accept_build/allow_once/Accept & Build"}
+	want := []string{"reject_once/reject_once/Keep Planning", "allow_once/allow_once/Accept & Build"}
 	var got []string
 	for _, o := range p.Options {
 		got = append(got, string(o.OptionId)+"/"+string(o.Kind)+"/"+o.Name)

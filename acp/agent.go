@@ -219,6 +219,9 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
+	if h.reviewTrust(ctx, string(p.SessionId)) { // trust.go: a workspace file waiting for trust is asked first
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
 	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -12,18 +12,14 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 )
 
-// The permission option ids agentls sends.
-const (
-	optKeepPlanning = "keep_planning" // plan approval: reject_once
-	optAcceptBuild  = "accept_build"  // plan approval: allow_once
-	optRunReject    = "reject"        // run: reject_once
-	optRunOnce      = "allow_once"    // run: allow_once
-	optRunAlways    = "allow_always"  // run: allow_always (this session)
-	optChoicePrefix = "choice_"       // a question's choice: choice_<index>
-)
+// optChoicePrefix is a question's choice option id: choice_<index>. A
+// permission's options have ids equal to their kinds (allow_once,
+// allow_always, reject_once): clients such as avante.nvim decide by the id.
+const optChoicePrefix = "choice_"
 
 // errCancelledByClient is a permission request the client answered with
 // the `cancelled` outcome: the turn was cancelled.
@@ -37,8 +33,12 @@ func (e *editor) Ask(ctx context.Context, req agent.AskRequest) (agent.AskReply,
 	switch {
 	case req.Purpose == "plan_approval":
 		return e.askApproval(ctx, req)
-	case req.Command != "":
-		return e.askRun(ctx, req)
+	case req.Permission != nil:
+		d, err := e.Permit(ctx, *req.Permission)
+		if err != nil || d.Dismissed {
+			return agent.AskReply{Dismissed: d.Dismissed}, err
+		}
+		return agent.AskReply{Answers: map[string]any{permission.QuestionName: string(d.Option)}}, nil
 	case elicitsForms(e.a.clientCaps()):
 		if reply, ok, err := e.elicit(ctx, req); ok || err != nil { // unstable.go
 			return reply, err
@@ -53,57 +53,84 @@ func (e *editor) Ask(ctx context.Context, req agent.AskRequest) (agent.AskReply,
 }
 
 // askApproval shows the plan's full text in its exit_plan_mode tool call
-// (kind switch_mode) and asks "Keep Planning" / "Accept & Build".
+// (kind switch_mode), with the commands approving grants, and asks "Keep
+// Planning" (reject_once) / "Accept & Build" (allow_once).
 func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
 	planText := ""
 	if p, err := e.h.ws.Resolve(req.PlanFile); err == nil {
 		planText, _ = e.h.ws.ReadFile(p)
 	}
+	planText = questions.Escape(planText)
 	callID := e.callID(ctx, req)
+	perm := permission.Request{Kind: permission.KindPlan, What: req.PlanFile}
+	if req.Permission != nil {
+		perm = *req.Permission
+	}
+	blocks := []toolContent{textContent(planText)}
 	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(planText))}
-	e.send(ctx, req.SessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Kind: "switch_mode",
-		Content: []toolContent{textContent(planText)}})
+	if g := grantsText(perm); g != "" {
+		blocks = append(blocks, textContent(g))
+		content = append(content, sdk.ToolContent(sdk.TextBlock(g)))
+	}
+	e.send(ctx, req.SessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Kind: "switch_mode", Content: blocks})
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
-		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr("Approve the plan " + req.PlanFile + " and start building?"),
+		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(perm.Title()),
 		Kind: sdk.Ptr(sdk.ToolKindSwitchMode), Content: content,
 	}, []sdk.PermissionOption{
-		{OptionId: optKeepPlanning, Name: "Keep Planning", Kind: sdk.PermissionOptionKindRejectOnce},
-		{OptionId: optAcceptBuild, Name: "Accept & Build", Kind: sdk.PermissionOptionKindAllowOnce},
+		{OptionId: sdk.PermissionOptionId(permission.RejectOnce), Name: "Keep Planning", Kind: sdk.PermissionOptionKindRejectOnce},
+		{OptionId: sdk.PermissionOptionId(permission.AllowOnce), Name: "Accept & Build", Kind: sdk.PermissionOptionKindAllowOnce},
 	})
 	if err != nil {
 		return agent.AskReply{}, err
 	}
-	return agent.AskReply{Answers: map[string]any{"approve": optionID == optAcceptBuild}}, nil
+	return agent.AskReply{Answers: map[string]any{"approve": optionID == string(permission.AllowOnce)}}, nil
 }
 
-// askRun asks before a command runs: reject, allow once, or (when a rule
-// can match it) allow always for this session.
-func (e *editor) askRun(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
-	options := []sdk.PermissionOption{
-		{OptionId: optRunReject, Name: "Reject", Kind: sdk.PermissionOptionKindRejectOnce},
-		{OptionId: optRunOnce, Name: "Allow once", Kind: sdk.PermissionOptionKindAllowOnce},
+// grantsText is the text block that lists what approving grants, or "".
+func grantsText(r permission.Request) string {
+	if len(r.Grants) == 0 {
+		return ""
 	}
-	if offersAlways(req.Set) {
-		options = append(options, sdk.PermissionOption{OptionId: optRunAlways, Name: "Always allow `" + req.Command + "` in this session", Kind: sdk.PermissionOptionKindAllowAlways})
+	e := r.Escaped()
+	return permission.GrantsIntro + "\n- `" + strings.Join(e.Grants, "`\n- `") + "`"
+}
+
+// Permit is the permission service's ACP rendering: one
+// session/request_permission on the asking tool call, its title the
+// request in one line, its content the whole question (the command, its
+// folder, network and sandbox, what it grants), its options' ids equal to
+// their kinds.
+func (e *editor) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
+	callID := req.ToolCallID
+	if callID == "" {
+		callID = agent.ToolCallID(ctx)
 	}
-	title := "Run `" + req.Command + "`"
+	if callID == "" {
+		callID = "permission-" + string(req.Kind)
+	}
+	kind := sdk.ToolKindOther
+	switch req.Kind {
+	case permission.KindRun:
+		kind = sdk.ToolKindExecute
+	case permission.KindNetwork:
+		kind = sdk.ToolKindFetch
+	}
+	options := make([]sdk.PermissionOption, 0, len(req.Options))
+	for _, o := range req.Escaped().Options {
+		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(o.ID), Name: o.Label, Kind: sdk.PermissionOptionKind(o.Kind)})
+	}
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
-		ToolCallId: sdk.ToolCallId(e.callID(ctx, req)), Title: sdk.Ptr(title), Kind: sdk.Ptr(sdk.ToolKindExecute),
-		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(req.Set.Questions[0].Question))},
+		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(req.Title()), Kind: sdk.Ptr(kind),
+		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(req.Text()))},
 	}, options)
 	if err != nil {
-		return agent.AskReply{}, err
+		return permission.Decision{}, err
 	}
-	decision := map[string]string{optRunOnce: "run", optRunAlways: "always"}[optionID]
-	if decision == "" {
-		decision = "reject"
+	d, err := req.DecisionOf(optionID)
+	if err != nil {
+		return permission.Decision{}, fmt.Errorf("the client chose %q, which is not one of the options offered", optionID)
 	}
-	return agent.AskReply{Answers: map[string]any{"decision": decision}}, nil
-}
-
-// offersAlways tells whether the run question offers "always".
-func offersAlways(set *questions.Set) bool {
-	return len(set.Questions) == 1 && strings.Contains(string(set.Questions[0].Schema), `"always"`)
+	return d, nil
 }
 
 // askChoice asks one question with buttons, a boolean or a string enum as
@@ -116,11 +143,11 @@ func (e *editor) askChoice(ctx context.Context, req agent.AskRequest, actions []
 		if v, isBool := act.Value.(bool); isBool && !v || buttonVariant(q, act) == "danger" {
 			kind = sdk.PermissionOptionKindRejectOnce
 		}
-		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(optChoicePrefix + strconv.Itoa(i)), Name: act.Title, Kind: kind})
+		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(optChoicePrefix + strconv.Itoa(i)), Name: questions.EscapeLine(act.Title), Kind: kind})
 	}
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
-		ToolCallId: sdk.ToolCallId(e.callID(ctx, req)), Title: sdk.Ptr(q.Question), Kind: sdk.Ptr(sdk.ToolKindOther),
-		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(q.Question))},
+		ToolCallId: sdk.ToolCallId(e.callID(ctx, req)), Title: sdk.Ptr(questions.EscapeLine(q.Question)), Kind: sdk.Ptr(sdk.ToolKindOther),
+		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(questions.Escape(q.Question)))},
 	}, options)
 	if err != nil {
 		return agent.AskReply{}, err
@@ -198,7 +225,7 @@ func questionText(u agent.UpdateQuestion) string {
 		}
 		b.WriteString(strings.Join(names, ", ") + "), or a JSON object.")
 	}
-	return b.String()
+	return questions.Escape(b.String())
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -48,7 +48,7 @@ steps:
 		t.Fatalf("%d permission requests, want 1 (allow always remembers)", len(perms))
 	}
 	p := perms[0]
-	if want := []string{"reject/reject_once", "allow_once/allow_once", "allow_always/allow_always"}; !slices.Equal(optionIDs(p), want) {
+	if want := []string{"reject_once/reject_once", "allow_once/allow_once", "allow_always/allow_always"}; !slices.Equal(optionIDs(p), want) {
 		t.Errorf("options %v, want %v", optionIDs(p), want)
 	}
 	if p.ToolCall.ToolCallId != "r1" || p.ToolCall.Kind == nil || *p.ToolCall.Kind != sdk.ToolKindExecute {
@@ -60,7 +60,7 @@ steps:
 }
 
 func TestRunRejectedDoesNotRun(t *testing.T) {
-	client := &testClient{permit: choose("reject")}
+	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
 steps:
   - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]

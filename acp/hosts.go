@@ -26,6 +26,8 @@ type hosted struct {
 	// models are the model names configured when the workspace opened
 	// (the choices of the model options).
 	models []string
+	// trustAsked are the workspace file contents asked about (trust.go).
+	trustAsked trustAsked
 }
 
 // hostFor returns the workspace rooted at cwd, opening it the first time.

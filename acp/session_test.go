@@ -1,9 +1,11 @@
 package acp_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -87,7 +89,7 @@ func TestModelConfigOptions(t *testing.T) {
 // An untrusted workspace .agentls.yaml cannot widen permissions on this
 // face: its run.allow is ignored, so run still asks.
 func TestUntrustedWorkspaceConfigDoesNotWiden(t *testing.T) {
-	client := &testClient{permit: choose("reject")}
+	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{userConfig: buildByDefault, client: client,
 		files: map[string]string{".agentls.yaml": "run: {allow: ['touch *']}\n"}, script: `
 steps:
@@ -96,11 +98,50 @@ steps:
     text: "OK."
 `})
 	r.mustPrompt(r.newSession().SessionId, "make it")
-	if len(client.permissionsSeen()) != 1 {
-		t.Errorf("the untrusted run.allow let the command run unasked")
+	perms := client.permissionsSeen()
+	if len(perms) != 2 {
+		t.Fatalf("%d permission requests, want the trust question then the run (the untrusted run.allow let the command run unasked?)", len(perms))
+	}
+	// The trust question came first, through the permission service: every
+	// widening key in full, "Don't trust" first.
+	if text := permissionText(perms[0]); !strings.HasPrefix(text, "Trust ") || !strings.Contains(text, `- run.allow: ["touch *"]`) {
+		t.Errorf("trust request:\n%s", text)
+	}
+	if got := optionIDs(perms[0]); strings.Join(got, " ") != "reject_once/reject_once allow_always/allow_always" {
+		t.Errorf("trust options %v", got)
 	}
 	if _, err := os.Stat(filepath.Join(r.dir, "made")); err == nil {
 		t.Error("the command ran")
+	}
+}
+
+// TestTrustedOnACPApplies: "Trust" in the ACP trust question applies the
+// workspace file at once (its run.allow lets the command run unasked in the
+// same prompt) and is remembered: the next prompt asks nothing.
+func TestTrustedOnACPApplies(t *testing.T) {
+	client := &testClient{permit: func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		id := "reject_once"
+		if p.ToolCall.Title != nil && strings.HasPrefix(*p.ToolCall.Title, "Trust ") {
+			id = "allow_always"
+		}
+		return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: sdk.PermissionOptionId(id)}}
+	}}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client,
+		files: map[string]string{".agentls.yaml": "run: {allow: ['touch *']}\n"}, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r1: ['"success":true']}}
+    text: "OK."
+  - text: "Again."
+`})
+	sid := r.newSession().SessionId
+	r.mustPrompt(sid, "make it")
+	r.mustPrompt(sid, "again")
+	if perms := client.permissionsSeen(); len(perms) != 1 || !strings.HasPrefix(permissionText(perms[0]), "Trust ") {
+		t.Fatalf("permission requests %d, want only the trust question", len(perms))
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "made")); err != nil {
+		t.Errorf("the trusted run.allow did not apply: %v", err)
 	}
 }
 

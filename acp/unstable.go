@@ -46,7 +46,7 @@ func (e *editor) elicit(ctx context.Context, req agent.AskRequest) (agent.AskRep
 	if !ok {
 		return agent.AskReply{}, false, nil
 	}
-	msg := req.Set.Questions[0].Question
+	msg := questions.Escape(req.Set.Questions[0].Question)
 	if len(req.Set.Questions) > 1 {
 		msg = "The agent has questions for you."
 	}
@@ -91,11 +91,11 @@ func formSchema(set *questions.Set) (sdk.UnstableElicitationSchema, bool) {
 		if len(q.Buttons) > 0 && prop["type"] == "string" {
 			oneOf := make([]any, 0, len(q.Buttons))
 			for _, b := range q.Buttons {
-				oneOf = append(oneOf, map[string]any{"const": b.Value, "title": b.Label})
+				oneOf = append(oneOf, map[string]any{"const": b.Value, "title": questions.EscapeLine(b.Label)})
 			}
 			prop["oneOf"] = oneOf
 		}
-		prop["title"] = q.Question
+		prop["title"] = questions.Escape(q.Question)
 		if c := questions.Constraints(q); c != "" {
 			prop["description"] = c
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentls/agentls/agent/tools"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
@@ -468,25 +468,30 @@ func TestConfirmRun(t *testing.T) {
 	}{
 		{"allowed by config", []string{"go test *"}, nil, "go test ./...", true, "", 0},
 		{"no surface", nil, nil, "make", false, "add the command to run.allow", 0},
-		{"run", nil, &AskReply{Answers: map[string]any{"decision": "run"}}, "make", true, "", 1},
-		{"reject", nil, &AskReply{Answers: map[string]any{"decision": "reject"}}, "make", false, "", 1},
+		{"run", nil, &AskReply{Answers: map[string]any{"decision": "allow_once"}}, "make", true, "", 1},
+		{"reject", nil, &AskReply{Answers: map[string]any{"decision": "reject_once"}}, "make", false, "", 1},
 		{"dismissed", nil, &AskReply{Dismissed: true}, "make", false, "", 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ed := &memEditor{}
 			asks := 0
+			var m *Manager
 			if tc.reply != nil {
 				ed.ask = func(_ context.Context, req AskRequest) (AskReply, error) {
 					asks++
 					q := req.Set.Questions[0]
-					if req.Purpose != "question" || q.Name != "decision" || q.Question != "Run `"+tc.command+"` in the workspace?" {
+					want := "Run `" + tc.command + "`?\n\nFolder: " + m.ws.Root() + "\nNetwork: not isolated\nSandbox: off"
+					if req.Purpose != "permission" || q.Name != "decision" || q.Question != want {
 						t.Errorf("permission question = %+v", q)
+					}
+					if p := req.Permission; p == nil || p.Kind != "run" || p.What != tc.command || p.Cwd != m.ws.Root() {
+						t.Errorf("permission request = %+v", p)
 					}
 					return *tc.reply, nil
 				}
 			}
-			m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, func(c *config.Config) { c.Run.Allow = tc.allow })
+			m, _ = newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, func(c *config.Config) { c.Run.Allow = tc.allow })
 			e := &env{s: newTestSession(t, m, "build")}
 			permit, err := e.ConfirmRun(context.Background(), tools.RunRequest{Command: "  " + tc.command + " "})
 			ok := permit.Run
@@ -504,7 +509,7 @@ func TestConfirmRunAlwaysAllow(t *testing.T) {
 	asks := 0
 	ed := &memEditor{ask: func(context.Context, AskRequest) (AskReply, error) {
 		asks++
-		return AskReply{Answers: map[string]any{"decision": "always"}}, nil
+		return AskReply{Answers: map[string]any{"decision": "allow_always"}}, nil
 	}}
 	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, nil)
 	e := &env{s: newTestSession(t, m, "build")}

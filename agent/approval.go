@@ -22,6 +22,9 @@ type pendingApproval struct {
 	done   chan struct{}
 
 	mu      sync.Mutex
+	grants  []string        // the allowed_commands approving grants
+	askCtx  context.Context // the dialog's context; nil before it is shown
+	path    workspace.Path
 	closed  bool // a decision was accepted or the tool stopped waiting
 	applied bool // the accepted decision was carried out (read after done)
 }
@@ -97,7 +100,8 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 	m := s.m
 	m.notify(ctx, fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via agent/resolvePlan)", notifyPath(p.Rel)))
 	askCtx, cancelAsk := context.WithCancel(ctx)
-	defer cancelAsk() // withdraws the dialog when another UI decided first
+	defer cancelAsk()             // withdraws the dialog when another UI decided first
+	ap.asking(askCtx, p, allowed) // approval_grants.go: the lens can ask again
 	// The dialog runs on its own: a slow editor delays neither the timeout
 	// nor agent/resolvePlan. Close waits for it (it ends with askCtx).
 	if m.startBackground() {

@@ -3,10 +3,11 @@ package agent
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 	"github.com/google/uuid"
@@ -39,10 +40,8 @@ func (s *Session) showApproval(askCtx context.Context, ap *pendingApproval, p wo
 // editor cannot ask (agent/resolvePlan decides then) or the ask was withdrawn.
 func (s *Session) askApproval(ctx context.Context, rel string, allowed []string) (decision, bool) {
 	m := s.m
-	text := fmt.Sprintf("Review the plan `%s`. Accept it and start building?", rel)
-	if len(allowed) > 0 {
-		text += "\n\nApproving also allows these commands for this session: `" + strings.Join(allowed, "`, `") + "`"
-	}
+	perm := approvalPermission(s.meta.ID, rel, allowed)
+	text := perm.Text() // the plan, and every command approving grants
 	set, err := questions.New([]questions.Question{
 		{
 			Name: "approve", Question: text, Schema: []byte(`{"type":"boolean"}`),
@@ -66,6 +65,7 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 	}
 	reply, err := m.asker.Ask(ctx, AskRequest{
 		SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "plan_approval", PlanFile: rel, CreatedAt: m.now(),
+		Permission: &perm,
 		// The safe action first: eglot takes the first one on a bare Enter.
 		Actions: []questions.Action{{Title: "Keep Planning", Value: false}, {Title: "Accept & Build", Value: true}},
 	})
@@ -92,4 +92,18 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 		feedback = KeepPlanningReason
 	}
 	return decision{reason: strings.TrimSpace(feedback), source: "tool"}, true
+}
+
+// approvalPermission is what approving the plan rel grants, as the one
+// permission shape: the plan question carries it (kind plan), so every
+// face shows the allowed_commands beside the plan.
+func approvalPermission(sessionID, rel string, allowed []string) permission.Request {
+	return permission.Request{
+		SessionID: sessionID, Requester: "exit_plan_mode", Kind: permission.KindPlan, What: rel,
+		Reach: string(guard.ReachEditor), Grants: allowed,
+		Options: []permission.Option{
+			permission.Opt(permission.RejectOnce, "Keep Planning"),
+			permission.Opt(permission.AllowOnce, "Accept & Build"),
+		},
+	}
 }

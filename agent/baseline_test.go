@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"github.com/agentls/agentls/agent/tools"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/internal/golden"
 
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
@@ -97,7 +98,7 @@ type AskRequest struct {
 	SessionID  string
 	QuestionID string
 	Set        *questions.Set
-	Purpose    string // "question" or "plan_approval"
+	Purpose    string // "question", "plan_approval" or "permission"
 	// PlanFile is the plan awaiting approval (workspace-relative), for
 	// purpose "plan_approval".
 	PlanFile  string
@@ -105,10 +106,10 @@ type AskRequest struct {
 	// Actions overrides the message-request actions (plan approval: "Accept &
 	// Build" / "Keep Planning"); nil means derive them from the questions.
 	Actions []questions.Action
-	// Command is set when the question asks for permission to run it (the
-	// run tool): its one question "decision" takes "run", "always" (when
-	// offered) or "reject".
-	Command string
+	// Permission is the permission request this question renders (purpose
+	// "permission": its one question "decision" takes the option ids), or
+	// what a plan approval grants (purpose "plan_approval", kind plan).
+	Permission *permission.Request
 }
 
 // AskReply is the user's reply to an AskRequest.

@@ -15,6 +15,7 @@ import (
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
@@ -219,7 +220,9 @@ func (e *env) EnterPlanMode(reason string) tools.EnterResult {
 // allowed_commands, an earlier "Always allow" in this session). Anything
 // the shell would read as more than one simple command is always asked,
 // and "Always allow" is offered only for a line whose exact rule grants no
-// more than it shows (allowrule.Offerable), run in a workspace folder.
+// more than it shows (allowrule.Offerable), run in a workspace folder. The
+// question goes through the permission service and names the command, its
+// folder, its network and the sandbox (run_permission.go).
 func (e *env) ConfirmRun(ctx context.Context, req tools.RunRequest) (tools.RunPermit, error) {
 	s := e.s
 	req.Command = strings.TrimSpace(req.Command)
@@ -228,49 +231,19 @@ func (e *env) ConfirmRun(ctx context.Context, req tools.RunRequest) (tools.RunPe
 		return tools.RunPermit{Run: true, Rule: d.Rule}, nil
 	}
 	command := req.Command
-	where := "in the workspace"
-	if d.Folder != "" {
-		where = fmt.Sprintf("in the folder `%s`", d.Folder)
-	}
-	text := fmt.Sprintf("Run `%s` %s?", command, where)
-	schema := `{"type":"string","enum":["run","always","reject"]}`
-	buttons := []questions.Button{
-		{Label: "Run", Value: "run", Variant: "primary"},
-		{Label: fmt.Sprintf("Always allow %q", command), Value: "always", Variant: "secondary"},
-		{Label: "Reject", Value: "reject", Variant: "danger"},
-	}
-	switch {
-	case d.NotSimple != "":
-		text += fmt.Sprintf("\n\nIt is not a single simple command (%s), so it is asked each time: allow rules cannot match it.", d.NotSimple)
-	case !d.Offer:
-		text += fmt.Sprintf("\n\nIt is asked each time (no \"Always allow\"): %s.", d.OfferWhy)
-	}
 	offered := d.NotSimple == "" && d.Offer
-	if !offered {
-		schema = `{"type":"string","enum":["run","reject"]}`
-		buttons = []questions.Button{buttons[0], buttons[2]}
-	}
-	set, err := questions.New([]questions.Question{{
-		Name: "decision", Question: text, Schema: []byte(schema), Buttons: buttons, Severity: "major",
-	}})
-	if err != nil {
-		return tools.RunPermit{}, fmt.Errorf("permission question: %w", err)
-	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return tools.RunPermit{}, err
-	}
-	reply, err := s.m.askUser(ctx, AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now(), Command: command})
-	if errors.Is(err, ErrNoSurface) {
+	pr := s.runPermission(ctx, command, req.Dir, d)
+	dec, err := s.m.Permit(ctx, pr)
+	if errors.Is(err, permission.ErrNoSurface) {
 		return tools.RunPermit{}, fmt.Errorf("the editor cannot ask for permission to run commands; add the command to run.allow in .agentls.yaml")
 	}
-	if err != nil || reply.Dismissed {
+	if err != nil || dec.Dismissed {
 		return tools.RunPermit{}, err
 	}
-	switch reply.Answers["decision"] {
-	case "run":
+	switch dec.Option {
+	case permission.AllowOnce:
 		return tools.RunPermit{Run: true}, nil
-	case "always":
+	case permission.AllowAlways:
 		if !offered {
 			return tools.RunPermit{Run: true}, nil // not offered; the answer still says run
 		}

@@ -216,7 +216,8 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 	g := guard.New(m.ws, plansDir, m.tools.Declarations()).
 		WithConfig(configPaths...).
 		WithState(stateDirs...).
-		WithPlanOnly(m.planOnly)
+		WithPlanOnly(m.planOnly).
+		WithNetworkTools(cfg.PlanMode.AllowNetworkTools...)
 	// No listing or search reads agentls's state or configuration either.
 	m.ws.HideFromWalks(append(configPaths, stateDirs...)...)
 	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runAllowRules(cfg.Run.Allow)})

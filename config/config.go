@@ -55,6 +55,8 @@ type PlanMode struct {
 	RequireApproval     bool   `json:"require_approval" yaml:"require_approval"`
 	ApprovalTimeoutSecs int    `json:"approval_timeout_secs" yaml:"approval_timeout_secs"`
 	PlansDir            string `json:"plans_dir" yaml:"plans_dir"`
+	// AllowNetworkTools are the tools of network reach allowed in plan mode.
+	AllowNetworkTools []string `json:"allow_network_tools" yaml:"allow_network_tools"`
 }
 
 // Run configures the run tool.
@@ -99,6 +101,7 @@ func Default() Config {
 			RequireApproval:     true,
 			ApprovalTimeoutSecs: 86400,
 			PlansDir:            DefaultPlansDir,
+			AllowNetworkTools:   []string{},
 		},
 		Edits: "auto",
 		Run: Run{

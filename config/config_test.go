@@ -15,7 +15,7 @@ func TestDefault(t *testing.T) {
 		Model: Model{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKeyEnv: "OPENAI_API_KEY", Name: "gpt-4.1",
 			ConnectTimeoutSecs: 30, FirstByteTimeoutSecs: 600, IdleTimeoutSecs: 120},
 		Editor:          Editor{RequestTimeoutSecs: 60},
-		PlanMode:        PlanMode{DefaultActive: true, RequireApproval: true, ApprovalTimeoutSecs: 86400, PlansDir: "plans"},
+		PlanMode:        PlanMode{DefaultActive: true, RequireApproval: true, ApprovalTimeoutSecs: 86400, PlansDir: "plans", AllowNetworkTools: []string{}},
 		Edits:           "auto",
 		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000, EnvDeny: []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*"}},
 		MaxTurnRequests: 50,

@@ -117,13 +117,20 @@ func (w WorkspaceTrust) Pending() bool { return len(w.Widening) > 0 }
 func (w WorkspaceTrust) Askable() bool { return w.Pending() && w.Untrustable == "" }
 
 // Question is the question put to the user: "This workspace's
-// .agentls.yaml allows run.allow: ["*"], … Trust it?".
+// .agentls.yaml allows run.allow: ["*"], … Trust it?". Every value is
+// shown in full, never cut.
 func (w WorkspaceTrust) Question() string {
-	parts := make([]string, 0, len(w.Widening))
+	return fmt.Sprintf("This workspace's %s allows %s. Trust it? (%s)", filepath.Base(w.Path), strings.Join(w.Grants(), ", "), w.Path)
+}
+
+// Grants are the widening keys with their values in full, one
+// `key: value` (JSON) each: what trusting the file grants.
+func (w WorkspaceTrust) Grants() []string {
+	out := make([]string, 0, len(w.Widening))
 	for _, k := range w.Widening {
-		parts = append(parts, k+": "+shortValue(w.values[k]))
+		out = append(out, k+": "+fullValue(w.values[k]))
 	}
-	return fmt.Sprintf("This workspace's %s allows %s. Trust it? (%s)", filepath.Base(w.Path), strings.Join(parts, ", "), w.Path)
+	return out
 }
 
 // Warning says which keys were ignored and why.
@@ -140,16 +147,13 @@ func (w WorkspaceTrust) Warning() string {
 // first (some clients pick the first action on a bare Enter).
 var TrustAnswers = [2]string{"Don't trust", "Trust"}
 
-func shortValue(v any) string {
+// fullValue is a value as JSON, whole.
+func fullValue(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	s := string(b)
-	if r := []rune(s); len(r) > 80 {
-		s = string(r[:79]) + "…"
-	}
-	return s
+	return string(b)
 }
 
 // Judge reads a workspace configuration file's layer (parsed from content)

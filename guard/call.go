@@ -29,6 +29,9 @@ func (g *Guard) CheckCall(st State, tool string, args json.RawMessage) *Refusal 
 	if r != nil {
 		return r
 	}
+	if g.networkRefused(st, d) {
+		return g.planRefusal(st, tool, d.Kind, "", "a tool of network reach runs in plan mode only when listed in plan_mode.allow_network_tools")
+	}
 	if d.Class == ClassReadOnly {
 		return g.forCheck().readRefusal(st, tool, d, args)
 	}

@@ -117,6 +117,8 @@ type Decl struct {
 	Interaction Interaction `json:"interaction"`
 	// Plan says whether the tool is offered in plan mode.
 	Plan Offer `json:"plan_mode"`
+	// Reach is where the tool's effects go (reach.go).
+	Reach Reach `json:"reach"`
 }
 
 // NoPaths declares that a tool has no path arguments.
@@ -185,6 +187,9 @@ func (d Decl) Check() error {
 	case Unattended, WaitsOnHuman, SwitchesMode:
 	default:
 		bad("interaction %q is not one of unattended, waits_on_human, switches_mode", d.Interaction)
+	}
+	if !knownReach(d.Reach) {
+		bad("reach %q is not one of workspace, network, process, editor", d.Reach)
 	}
 	switch d.Plan {
 	case OfferedInPlan:

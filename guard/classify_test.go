@@ -72,7 +72,7 @@ func TestFuzzToolsAreTheFileTools(t *testing.T) {
 // complete is a complete declaration for tests to break one trait of.
 func complete(name string) Decl {
 	return Decl{Name: name, Class: ClassMutating, Kind: KindFileEdit,
-		Paths: []PathArg{{Name: "dest", Role: Target}}, Interaction: Unattended, Plan: BuildOnly}
+		Paths: []PathArg{{Name: "dest", Role: Target}}, Interaction: Unattended, Plan: BuildOnly, Reach: ReachWorkspace}
 }
 
 func TestNewToolsRejects(t *testing.T) {
@@ -94,6 +94,8 @@ func TestNewToolsRejects(t *testing.T) {
 		{"move without source", func(d *Decl) { d.Kind = KindMove }, "one source and one target"},
 		{"undeclared interaction", func(d *Decl) { d.Interaction = "" }, `interaction ""`},
 		{"undeclared offer", func(d *Decl) { d.Plan = "" }, `plan_mode ""`},
+		{"undeclared reach", func(d *Decl) { d.Reach = "" }, `reach ""`},
+		{"unknown reach", func(d *Decl) { d.Reach = "internet" }, `reach "internet"`},
 		{"command in plan mode", func(d *Decl) { d.Kind, d.Paths, d.Plan = KindExecute, NoPaths(), OfferedInPlan }, "offered in plan mode"},
 	}
 	for _, tt := range tests {
@@ -127,6 +129,7 @@ func TestFailsClosed(t *testing.T) {
 		func(d *Decl) { d.Paths = []PathArg{{Name: "dest", Role: "elsewhere"}} },
 		func(d *Decl) { d.Interaction = "" },
 		func(d *Decl) { d.Plan = "" },
+		func(d *Decl) { d.Reach = "" },
 		func(d *Decl) {
 			d.Class, d.Kind, d.Paths = ClassReadOnly, KindReadOnly, []PathArg{{Name: "dest", Role: Target}}
 		},

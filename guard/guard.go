@@ -31,6 +31,9 @@ type Guard struct {
 	// the protected roots read once at its start; nil reads them on every
 	// use.
 	roots *[]protectedRoot
+	// networkTools are the network-reach tools allowed in plan mode
+	// (plan_mode.allow_network_tools).
+	networkTools []string
 }
 
 // forCheck returns a copy of the guard for one check, which reads the

@@ -15,7 +15,7 @@ const SystemActor = "agentls"
 var systemDecl = Decl{
 	Name: SystemActor, Class: ClassPlanMutating, Kind: KindFileEdit,
 	Paths:       []PathArg{{Name: "path", Role: Target}},
-	Interaction: Unattended, Plan: OfferedInPlan,
+	Interaction: Unattended, Plan: OfferedInPlan, Reach: ReachWorkspace,
 }
 
 // SystemState is the State SystemActor's changes are checked under, in

@@ -644,7 +644,7 @@ func TestAllowedCommands(t *testing.T) {
 	if len(approvals) != 1 || !strings.Contains(approvals[0].Questions[0].Question, "`echo allowed`") {
 		t.Fatalf("approval question does not show the allowed command: %+v", approvals)
 	}
-	perms := h.AskUserRequests("question")
+	perms := h.AskUserRequests("permission")
 	if len(perms) != 1 || !strings.Contains(perms[0].Questions[0].Question, "`echo other`") {
 		t.Fatalf("permission asks = %+v, want one for echo other", perms)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -50,7 +51,7 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 	switch id, awaiting := mgr.AwaitingApproval(wp.Rel); {
 	case awaiting:
 		lenses = append(lenses,
-			newLens("Approve & Build", "agentls.approvePlan", map[string]string{"sessionId": id}),
+			newLens(approveTitle(mgr, id), "agentls.approvePlan", map[string]string{"sessionId": id}),
 			newLens("Keep Planning", "agentls.rejectPlan", map[string]string{"sessionId": id, "reason": agent.KeepPlanningReason}))
 	case status == workspace.PlanDraft && !hasLintErrors(text):
 		lenses = append(lenses, newLens("Approve & Build", "agentls.buildPlan", show))
@@ -62,6 +63,38 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 		lenses = append(lenses, newLens("Archive", "agentls.archivePlan", show))
 	}
 	return lenses, nil
+}
+
+// approveTitle is the "Approve & Build" lens of a plan awaiting approval;
+// when approving grants commands it says so (the lens then opens the
+// approval question that lists them).
+func approveTitle(mgr *agent.Manager, id string) string {
+	grants, _ := mgr.ApprovalGrants(id)
+	switch len(grants) {
+	case 0:
+		return "Approve & Build"
+	case 1:
+		return "Approve & Build… (also allows `" + grants[0] + "`)"
+	}
+	return fmt.Sprintf("Approve & Build… (also allows %d commands)", len(grants))
+}
+
+// approvePlanCommand is agentls.approvePlan: agent/resolvePlan with
+// "approve", unless approving grants commands (the plan's
+// allowed_commands): then it opens the approval question, which lists them,
+// and returns {asked: true, grants} — a click never grants commands
+// unseen. When the question cannot be shown again the lens's title, which
+// names the grants, was what the user saw, and the click approves.
+func approvePlanCommand(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+	}
+	if mgr := s.manager(); mgr != nil && decodeParams(raw, &p) == nil && p.SessionID != "" {
+		if grants, ok := mgr.ApprovalGrants(p.SessionID); ok && len(grants) > 0 && mgr.AskApprovalAgain(p.SessionID) {
+			return map[string]any{"asked": true, "grants": grants}, nil
+		}
+	}
+	return decided("approve")(s, ctx, raw)
 }
 
 func hasLintErrors(text string) bool {
@@ -116,7 +149,7 @@ type lensCommand struct {
 // newLens is a lens on the document's first line; arg, if not nil, is the
 // command's single argument.
 func newLens(title, command string, arg map[string]string) codeLens {
-	c := lensCommand{Title: title, Command: command}
+	c := lensCommand{Title: questions.EscapeLine(title), Command: command}
 	if arg != nil {
 		b, _ := json.Marshal(arg) // a map of strings always encodes
 		c.Arguments = []json.RawMessage{b}

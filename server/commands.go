@@ -29,7 +29,7 @@ var commands = map[string]command{
 	"agentls.newSession":  {run: withParams((*Server).newSessionCommand), shape: `{"mode": "plan" or "build", "title": "…"} (both optional)`},
 	"agentls.prompt":      {run: (*Server).promptCommand, shape: `{"text": "…"} (and optionally "sessionId")`},
 	"agentls.setMode":     {run: withParams((*Server).setMode), shape: `{"mode": "plan" or "build"} (and optionally "sessionId")`, session: true},
-	"agentls.approvePlan": {run: decided("approve"), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.approvePlan": {run: approvePlanCommand, shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
 	"agentls.rejectPlan":  {run: decided("reject"), shape: `{"reason": "…"} (and optionally "sessionId")`, session: true},
 	"agentls.cancel":      {run: withParams((*Server).cancel), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
 	"agentls.compact":     {run: withParams((*Server).compact), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},

@@ -105,7 +105,7 @@ steps:
 			s := h.NewSession("build")
 			wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
 			reqs := h.MessageRequests()
-			if len(reqs) != 1 || reqs[0].Type != 2 || len(reqs[0].Actions) != 3 || reqs[0].Actions[1]["title"] != `Always allow "touch ran.txt"` {
+			if len(reqs) != 1 || reqs[0].Type != 2 || len(reqs[0].Actions) != 3 || reqs[0].Actions[2]["title"] != `Always allow "touch ran.txt"` {
 				t.Fatalf("permission requests = %+v", reqs)
 			}
 			if exists(t, h, "ran.txt") {
@@ -165,7 +165,7 @@ func TestAllowedCommandsWithMessageRequest(t *testing.T) {
 	s2 := h.NewSession("build")
 	wantStop(t, h.Prompt(s2.SessionID, "run"), "end_turn")
 	reqs = h.MessageRequests()
-	if len(reqs) != 2 || reqs[1].Message != "Run `touch ran.txt` in the workspace?" {
+	if len(reqs) != 2 || !strings.HasPrefix(reqs[1].Message, "Run `touch ran.txt`?\n\nFolder: "+h.Dir+"\n") {
 		t.Fatalf("requests = %+v, want the command asked in the second session", reqs)
 	}
 }
@@ -186,7 +186,7 @@ func TestAllowedCommandsNeedTheUsersApproval(t *testing.T) {
 		t.Fatalf("exit_plan_mode message = %q", msg)
 	}
 	asks := h.AskUserRequests("")
-	if len(asks) != 1 || asks[0].Questions[0].Question != "Run `touch ran.txt` in the workspace?" {
+	if len(asks) != 1 || !strings.HasPrefix(asks[0].Questions[0].Question, "Run `touch ran.txt`?\n\nFolder: "+h.Dir+"\n") {
 		t.Fatalf("asks = %+v, want the command asked", asks)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/questions"
 )
 
 // The server is the agent's Editor: its Notifier and DocumentShower here,
@@ -40,7 +41,7 @@ func (s *Server) ModeChanged(ctx context.Context, ev agent.ModeChange) {
 
 // Notify sends a plan-mode notify line as `window/logMessage` (Info).
 func (s *Server) Notify(ctx context.Context, line string) {
-	s.notifyClient(ctx, "window/logMessage", map[string]any{"type": 3, "message": line})
+	s.notifyClient(ctx, "window/logMessage", map[string]any{"type": 3, "message": questions.Escape(line)})
 }
 
 // Bounds on waiting for the editor besides editor.request_timeout_secs

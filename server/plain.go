@@ -191,13 +191,13 @@ func (s *Server) flushStepText(ctx context.Context, sessionID string) {
 // logLine sends a session's line as window/logMessage, under ctx (the
 // turn's).
 func (s *Server) logLine(ctx context.Context, sessionID, text string) {
-	s.notifyClient(ctx, "window/logMessage", map[string]any{"type": msgInfo, "message": s.plain.prefix(sessionID) + " " + text})
+	s.notifyClient(ctx, "window/logMessage", map[string]any{"type": msgInfo, "message": s.plain.prefix(sessionID) + " " + questions.Escape(text)})
 }
 
 // showLine sends window/showMessage, under ctx (the turn's or the
 // request's).
 func (s *Server) showLine(ctx context.Context, typ int, text string) {
-	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": typ, "message": text})
+	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": typ, "message": questions.Escape(text)})
 }
 
 // TurnEnded shows a plain client the turn's final text (Warning when the

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
@@ -27,6 +28,9 @@ type askUserParams struct {
 	CreatedAt  string               `json:"createdAt"`
 	Purpose    string               `json:"purpose"`
 	Errors     map[string]string    `json:"errors,omitempty"`
+	// Permission is the permission request the questions render (purpose
+	// "permission"), or what a plan approval grants (kind plan).
+	Permission *permission.Wire `json:"permission,omitempty"`
 }
 
 // The server is the agent's Asker.
@@ -52,8 +56,12 @@ func (s *Server) Ask(ctx context.Context, req agent.AskRequest) (agent.AskReply,
 
 func (s *Server) askWithForm(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
 	params := askUserParams{
-		SessionID: req.SessionID, QuestionID: req.QuestionID, Questions: req.Set.Questions,
+		SessionID: req.SessionID, QuestionID: req.QuestionID, Questions: escapedQuestions(req.Set.Questions),
 		CreatedAt: req.CreatedAt.UTC().Format(time.RFC3339), Purpose: req.Purpose,
+	}
+	if req.Permission != nil {
+		w := req.Permission.Wire()
+		params.Permission = &w
 	}
 	var lastErrs map[string]string
 	for attempt := 1; attempt <= maxAsks; attempt++ {
@@ -160,7 +168,8 @@ func (s *Server) askWithMessages(ctx context.Context, req agent.AskRequest, caps
 // Otherwise, or when the reply has no value, the title decides. A null reply
 // is dismissed.
 func (s *Server) showMessage(ctx context.Context, text string, typ int, actions []questions.Action, caps clientCaps) (any, bool, error) {
-	params := messageParams{Type: typ, Message: text}
+	params := messageParams{Type: typ, Message: questions.Escape(text)}
+	actions = escapedActions(actions)
 	for _, a := range actions {
 		item := map[string]any{"title": a.Title}
 		if caps.messageActionProps {
@@ -226,4 +235,46 @@ func normalJSON(raw []byte) (string, error) {
 		return "", fmt.Errorf("re-encode: %w", err)
 	}
 	return string(b), nil
+}
+
+// The server is the agent's permission service on the LSP face: each
+// request is one agent/askUser with purpose "permission" (the request as
+// its `permission` payload, one question "decision"), or one
+// window/showMessageRequest (Reject first) for plain editors.
+var _ permission.Permitter = (*Server)(nil)
+
+// Permit asks req (agent.AskPermitter over Ask).
+func (s *Server) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
+	return agent.AskPermitter{Asker: s}.Permit(ctx, req)
+}
+
+// escapedQuestions are the questions as a client gets them: question text
+// and button labels through the one escape (questions.Escape); names,
+// schemas and values unchanged.
+func escapedQuestions(qs []questions.Question) []questions.Question {
+	out := make([]questions.Question, len(qs))
+	for i, q := range qs {
+		q.Question = questions.Escape(q.Question)
+		if q.Buttons != nil {
+			bs := make([]questions.Button, len(q.Buttons))
+			for j, b := range q.Buttons {
+				b.Label = questions.EscapeLine(b.Label)
+				bs[j] = b
+			}
+			q.Buttons = bs
+		}
+		out[i] = q
+	}
+	return out
+}
+
+// escapedActions are message actions with their titles escaped (the reply
+// is matched against these titles).
+func escapedActions(actions []questions.Action) []questions.Action {
+	out := make([]questions.Action, len(actions))
+	for i, a := range actions {
+		a.Title = questions.EscapeLine(a.Title)
+		out[i] = a
+	}
+	return out
 }

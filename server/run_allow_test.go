@@ -90,7 +90,7 @@ func TestAllowedCommandsOnlyRules(t *testing.T) {
 	if len(approvals) != 1 || !strings.Contains(approvals[0].Questions[0].Question, "`touch ok *`") || strings.Contains(approvals[0].Questions[0].Question, "pwned") {
 		t.Fatalf("approval question = %+v, want only the rule offered", approvals)
 	}
-	if asks := h.AskUserRequests("question"); len(asks) != 1 || !strings.Contains(asks[0].Questions[0].Question, "touch pwned") {
+	if asks := h.AskUserRequests("permission"); len(asks) != 1 || !strings.Contains(asks[0].Questions[0].Question, "touch pwned") {
 		t.Fatalf("permission asks = %+v, want the list asked", asks)
 	}
 	if exists(t, h, "pwned") || !exists(t, h, "ok2") {

@@ -16,14 +16,28 @@ import (
 // Run / Always allow / Reject question on both surfaces, the timeout, the
 // plan-mode refusal and cancellation (run_linux_test.go kills a process).
 
+// optionIDs are the permission option ids (PROTOCOL.md §9) by the words
+// the tests use.
+var optionIDs = map[string]string{"run": "allow_once", "always": "allow_always", "reject": "reject_once"}
+
+// option is the permission option id of a word ("run", "always",
+// "reject"), or the word itself.
+func option(word any) any {
+	if id, ok := optionIDs[fmt.Sprint(word)]; ok {
+		return id
+	}
+	return word
+}
+
 // decide answers permission questions with decision ("run", "always",
-// "reject") or, for a nil decision, dismisses them.
+// "reject": allow_once, allow_always, reject_once) or, for a nil decision,
+// dismisses them.
 func decide(decision any) func(json.RawMessage) any {
 	return func(json.RawMessage) any {
 		if decision == nil {
 			return map[string]any{"dismissed": true}
 		}
-		return map[string]any{"answers": map[string]any{"decision": decision}}
+		return map[string]any{"answers": map[string]any{"decision": option(decision)}}
 	}
 }
 
@@ -36,7 +50,7 @@ func approveThen(decision string) func(json.RawMessage) any {
 		if p.Purpose == "plan_approval" {
 			return map[string]any{"answers": map[string]any{"approve": true}}
 		}
-		return map[string]any{"answers": map[string]any{"decision": decision}}
+		return map[string]any{"answers": map[string]any{"decision": option(decision)}}
 	}
 }
 
@@ -102,19 +116,26 @@ steps:
 			}
 			a := asks[0]
 			q := a.Questions[0]
-			if a.Purpose != "question" || len(a.Questions) != 1 || q.Severity != "major" {
+			if a.Purpose != "permission" || len(a.Questions) != 1 || q.Severity != "major" {
 				t.Fatalf("permission question = %+v", a)
+			}
+			// The question names the command, its folder, the network and
+			// the sandbox; the payload carries the same.
+			where := "\n\nFolder: " + h.Dir + "\nNetwork: not isolated\nSandbox: off"
+			if p := a.Permission; p == nil || p.Kind != "run" || p.What != tc.command || p.Cwd != h.Dir ||
+				p.Network != "not isolated" || p.Sandbox != "off" || p.Reach != "process" {
+				t.Fatalf("permission payload = %+v", a.Permission)
 			}
 			if tc.command == list {
 				// A list cannot be allowed always: no "Always allow" button.
-				if q.Question != "Run `"+list+"` in the workspace?\n\nIt is not a single simple command (it is 2 commands), so it is asked each time: allow rules cannot match it." ||
-					len(q.Buttons) != 2 || q.Buttons[0].Label != "Run" || q.Buttons[1].Label != "Reject" {
+				if q.Question != "Run `"+list+"`?"+where+"\n\nIt is not a single simple command (it is 2 commands), so it is asked each time: allow rules cannot match it." ||
+					len(q.Buttons) != 2 || q.Buttons[0].Label != "Reject" || q.Buttons[1].Label != "Run" || len(a.Permission.Options) != 2 {
 					t.Fatalf("permission question for a list = %+v", a)
 				}
 				return
 			}
-			if q.Question != "Run `"+tc.command+"` in the workspace?" ||
-				len(q.Buttons) != 3 || q.Buttons[0].Label != "Run" || q.Buttons[1].Label != fmt.Sprintf("Always allow %q", tc.command) || q.Buttons[2].Label != "Reject" {
+			if q.Question != "Run `"+tc.command+"`?"+where ||
+				len(q.Buttons) != 3 || q.Buttons[0].Label != "Reject" || q.Buttons[1].Label != "Run" || q.Buttons[2].Label != fmt.Sprintf("Always allow %q", tc.command) {
 				t.Fatalf("permission question = %+v", a)
 			}
 		})
@@ -147,9 +168,9 @@ steps:
 func TestRunAlwaysAllowIsRemembered(t *testing.T) {
 	pick := func(message string) string {
 		if strings.Contains(message, "echo one") {
-			return "always"
+			return "allow_always"
 		}
-		return "run"
+		return "allow_once"
 	}
 	t.Run("askUser", func(t *testing.T) {
 		// A second session of the same server is asked again.
@@ -196,9 +217,9 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
 			t.Fatalf("%d permission requests, want 2", len(reqs))
 		}
 		r := reqs[0]
-		if r.Type != 2 || r.Message != "Run `echo one` in the workspace?" || len(r.Actions) != 3 ||
-			r.Actions[0]["title"] != "Run" || r.Actions[1]["title"] != `Always allow "echo one"` || r.Actions[2]["title"] != "Reject" ||
-			r.Actions[0]["value"] != "run" || r.Actions[1]["value"] != "always" || r.Actions[2]["value"] != "reject" {
+		if r.Type != 2 || r.Message != "Run `echo one`?\n\nFolder: "+h.Dir+"\nNetwork: not isolated\nSandbox: off" || len(r.Actions) != 3 ||
+			r.Actions[0]["title"] != "Reject" || r.Actions[1]["title"] != "Run" || r.Actions[2]["title"] != `Always allow "echo one"` ||
+			r.Actions[0]["value"] != "reject_once" || r.Actions[1]["value"] != "allow_once" || r.Actions[2]["value"] != "allow_always" {
 			t.Fatalf("permission request = %+v", r)
 		}
 	})
@@ -257,7 +278,7 @@ func TestCancelWithdrawsPermission(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{
-		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "run"}})},
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "allow_once"}})},
 		Script: `
 name: cancel_permission
 steps:

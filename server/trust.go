@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 
-	"github.com/google/uuid"
-
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -47,7 +45,7 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 		return
 	}
 	slog.Warn("untrusted workspace configuration", "file", trust.Path, "ignored", trust.Widening)
-	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageWarning, "message": trust.Warning()})
+	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageWarning, "message": questions.Escape(trust.Warning())})
 	if !trust.Askable() { // a file that cannot be trusted: the warning says why
 		return
 	}
@@ -73,39 +71,40 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 	}
 	slog.Info("workspace configuration trusted", "file", trust.Path, "sha256", trust.Sum)
 	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageInfo,
-		"message": fmt.Sprintf("agentls: you trusted %s; all of its settings apply now", trust.Path)})
+		"message": questions.Escape(fmt.Sprintf("agentls: you trusted %s; all of its settings apply now", trust.Path))})
 }
 
-// askTrust asks whether to trust the workspace file's content: "Don't
-// trust" first (some clients pick the first action on a bare Enter). A
+// askTrust asks, through the permission service, whether to trust the
+// workspace file's content: "Don't trust" first (some clients pick the
+// first action on a bare Enter). The question lists every widening key
+// with its value in full; above trustDocLines lines they go into a
+// generated document in the state folder, opened beside the question. A
 // dismissed question is not trust.
 func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, error) {
-	set, err := questions.New([]questions.Question{{
-		Name:     "trust",
-		Question: w.Question(),
-		Schema:   []byte(`{"type":"boolean"}`),
-		Buttons: []questions.Button{
-			{Label: config.TrustAnswers[0], Value: false, Variant: "primary"},
-			{Label: config.TrustAnswers[1], Value: true, Variant: "danger"},
+	req := permission.Request{
+		Requester: "agentls", Kind: permission.KindTrust, What: w.Path, Reach: string(guard.ReachWorkspace),
+		Grants: w.Grants(),
+		Options: []permission.Option{
+			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
+			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
 		},
-		Severity: "major",
-	}})
-	if err != nil {
-		return false, fmt.Errorf("trust question: %w", err)
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return false, fmt.Errorf("trust question id: %w", err)
+	if h := s.hosted(); h != nil && len(req.Grants) > trustDocLines {
+		if doc, err := writeTrustDocument(h.StateDir(), w); err != nil {
+			slog.Warn("trust document", "err", err) // the question lists them all then
+		} else {
+			req.Document = doc
+			if err := s.ShowDocument(ctx, doc); err != nil && ctx.Err() == nil {
+				slog.Warn("show trust document", "doc", doc, "err", err)
+			}
+		}
 	}
-	reply, err := s.Ask(ctx, agent.AskRequest{
-		QuestionID: id.String(), Set: set, Purpose: "config_trust", CreatedAt: time.Now(),
-		Actions: []questions.Action{{Title: config.TrustAnswers[0], Value: false}, {Title: config.TrustAnswers[1], Value: true}},
-	})
-	if errors.Is(err, agent.ErrNoSurface) {
+	d, err := s.Permit(ctx, req)
+	if errors.Is(err, permission.ErrNoSurface) {
 		return false, nil
 	}
-	if err != nil || reply.Dismissed {
+	if err != nil || d.Dismissed {
 		return false, err
 	}
-	return reply.Answers["trust"] == true, nil
+	return d.Option == permission.AllowAlways, nil
 }

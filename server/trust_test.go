@@ -106,7 +106,8 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(q.Actions) != 2 || q.Actions[0].Title != "Don't trust" || q.Actions[1].Title != "Trust" ||
-		!strings.HasPrefix(q.Message, `This workspace's .agentls.yaml allows run.allow: ["*","echo trusted-run"]. Trust it?`) {
+		!strings.HasPrefix(q.Message, `This workspace's .agentls.yaml sets keys that widen what agentls may do;`) ||
+		!strings.Contains(q.Message, "Trust it?") || !strings.Contains(q.Message, "Trusting applies:\n- run.allow: [\"*\",\"echo trusted-run\"]") {
 		t.Fatalf("trust question = %+v", q)
 	}
 	if runOutcome(h) {
@@ -164,15 +165,15 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 			Purpose string `json:"purpose"`
 		}
 		_ = json.Unmarshal(params, &p)
-		if p.Purpose == "config_trust" {
+		if p.Purpose == "permission" && strings.Contains(string(params), `"kind":"trust"`) {
 			mu.Lock()
 			trustForms = append(trustForms, params)
 			mu.Unlock()
-			return map[string]any{"answers": map[string]any{"trust": false}}
+			return map[string]any{"answers": map[string]any{"decision": "reject_once"}}
 		}
-		return map[string]any{"answers": map[string]any{"decision": "reject"}}
+		return map[string]any{"answers": map[string]any{"decision": "reject_once"}}
 	}}})
-	form := h.AwaitMessage("agent/askUser", `"purpose":"config_trust"`)
+	form := h.AwaitMessage("agent/askUser", `"kind":"trust"`)
 	var f struct {
 		Questions []struct {
 			Name     string `json:"name"`
@@ -186,8 +187,9 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 	if err := json.Unmarshal(form, &f); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Questions) != 1 || f.Questions[0].Name != "trust" || len(f.Questions[0].Buttons) != 2 ||
-		f.Questions[0].Buttons[0].Label != "Don't trust" || f.Questions[0].Buttons[0].Value != false ||
+	if len(f.Questions) != 1 || f.Questions[0].Name != "decision" || len(f.Questions[0].Buttons) != 2 ||
+		f.Questions[0].Buttons[0].Label != "Don't trust" || f.Questions[0].Buttons[0].Value != "reject_once" ||
+		f.Questions[0].Buttons[1].Label != "Trust" || f.Questions[0].Buttons[1].Value != "allow_always" ||
 		!strings.Contains(f.Questions[0].Question, "run.allow") {
 		t.Fatalf("trust form = %s", form)
 	}

@@ -84,6 +84,7 @@ steps:
   assert.ok(shown.includes("Uppercase alpha.") && shown.includes("Replace alpha with ALPHA in app.txt"), `the approval carries the plan's text: ${shown}`);
   const options = ask.params.options.map((o) => `${o.kind}: ${o.name}`).sort();
   assert.deepEqual(options, ["allow_once: Accept & Build", "reject_once: Keep Planning"]);
+  assert.ok(ask.params.options.every((o) => o.optionId === o.kind), `option ids equal their kinds: ${JSON.stringify(ask.params.options)}`);
   // Nothing has flipped or changed before the human answers.
   assert.ok(!agent.updates.some((n) => n.update.sessionUpdate === "current_mode_update"), "no mode change before the answer");
   assert.equal(ws.read("app.txt"), "alpha\n");
@@ -158,4 +159,26 @@ steps:
   assert.equal(res.stopReason, "cancelled", agent.describe());
   assert.ok(!agent.updates.some((n) => n.update.sessionUpdate === "current_mode_update"), "no mode change");
   assert.equal(ws.read("app.txt"), "alpha\n");
+});
+
+test("an approval that grants commands lists them in request_permission beside the plan", async (t) => {
+  const { agent, sessionId } = await startSession(t, {
+    files: { "app.txt": "alpha\n" },
+    script: `name: grants
+steps:
+  - tool_calls:
+      - ${planWrite}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan, allowed_commands: ["go test ./...", "sh *"]}}
+  - text: "Still planning."
+`,
+  });
+  const turn = agent.prompt(sessionId, "uppercase alpha");
+  const ask = await agent.nextPermission("the plan approval");
+  const shown = (ask.params.toolCall.content ?? []).map((/** @type {any} */ c) => c.content?.text ?? "").join("\n");
+  assert.ok(shown.includes("Approving also allows these commands for this session:\n- `go test ./...`\n- `sh *`"), `the grants are shown: ${shown}`);
+  assert.ok(shown.includes("Replace alpha with ALPHA"), `the plan is shown too: ${shown}`);
+  choose(ask, "reject_once");
+  const res = await within(turn, "the end of the turn", undefined, () => agent.describe());
+  assert.equal(res.stopReason, "end_turn", agent.describe());
 });

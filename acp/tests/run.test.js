@@ -25,6 +25,11 @@ steps:
   assert.match(JSON.stringify(first.params.toolCall), /touch rejected\.txt/, "the request names the command");
   const kinds = first.params.options.map((o) => o.kind);
   assert.deepEqual([...kinds].sort(), ["allow_always", "allow_once", "reject_once"], JSON.stringify(first.params.options));
+  // Option ids equal their kinds (clients such as avante.nvim decide by the id).
+  assert.deepEqual(first.params.options.map((o) => o.optionId), kinds, JSON.stringify(first.params.options));
+  // The request names the folder, the network and the sandbox.
+  const shown = JSON.stringify(first.params.toolCall.content ?? []);
+  assert.ok(shown.includes(`Folder: ${ws.dir}`) && shown.includes("Network: not isolated") && shown.includes("Sandbox: off"), shown);
   assert.equal(existsSync(ws.path("rejected.txt")), false, "nothing ran before the answer");
   choose(first, "reject_once");
 

@@ -84,6 +84,6 @@ func runAskUser(ctx context.Context, env Env, p AskUserParams) (Result, error) {
 // askUserTool puts a batch of structured questions to the user.
 var askUserTool = New(Def[AskUserParams]{Name: "ask_user", Kind: "other", Run: runAskUser,
 	Title: askUserTitle,
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan, Reach: guard.ReachEditor,
 		Paths: guard.NoPaths()},
 })

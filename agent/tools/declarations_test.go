@@ -45,7 +45,7 @@ func TestDeclarationsGolden(t *testing.T) {
 // toolTableDoc renders the declarations as docs/guard.md's tool table.
 func toolTableDoc(decls []guard.Decl) string {
 	var b strings.Builder
-	b.WriteString("| tool | class | kind in refusals | path arguments | interaction | offered in plan mode |\n|---|---|---|---|---|---|\n")
+	b.WriteString("| tool | class | kind in refusals | path arguments | interaction | offered in plan mode | reach |\n|---|---|---|---|---|---|---|\n")
 	for _, d := range decls {
 		var paths []string
 		for _, p := range d.Paths {
@@ -62,8 +62,8 @@ func toolTableDoc(decls []guard.Decl) string {
 		if d.Plan == guard.OfferedInPlan {
 			offered = "yes"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s | %s | %s |\n", d.Name, strings.ReplaceAll(string(d.Class), "_", "-"),
-			d.Kind, strings.Join(paths, ", "), strings.ReplaceAll(string(d.Interaction), "_", " "), offered)
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s | %s | %s | %s |\n", d.Name, strings.ReplaceAll(string(d.Class), "_", "-"),
+			d.Kind, strings.Join(paths, ", "), strings.ReplaceAll(string(d.Interaction), "_", " "), offered, d.Reach)
 	}
 	return b.String()
 }

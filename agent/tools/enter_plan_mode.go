@@ -20,6 +20,6 @@ func runEnterPlanMode(_ context.Context, env Env, p EnterPlanModeParams) (Result
 // enterPlanModeTool switches the session to plan mode.
 var enterPlanModeTool = New(Def[EnterPlanModeParams]{Name: "enter_plan_mode", Kind: "switch_mode", Run: runEnterPlanMode,
 	Title: func(EnterPlanModeParams) string { return "enter plan mode" },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.SwitchesMode, Plan: guard.BuildOnly,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.SwitchesMode, Plan: guard.BuildOnly, Reach: guard.ReachEditor,
 		Paths: guard.NoPaths()},
 })

@@ -49,7 +49,7 @@ func TestRegistryAll(t *testing.T) {
 
 func TestRegistryRejects(t *testing.T) {
 	complete := guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Paths: guard.NoPaths(),
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan}
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace}
 	with := func(name string, edit func(*guard.Decl)) fakeTool {
 		d := complete
 		edit(&d)
@@ -63,7 +63,9 @@ func TestRegistryRejects(t *testing.T) {
 		{name: "duplicate", tools: []Tool{readTool, lsTool, readTool}, want: []string{`tool "read" is registered twice`}},
 		{name: "nameless", tools: []Tool{fakeTool{decl: complete}}, want: []string{"has no name"}},
 		{name: "no declaration", tools: []Tool{readTool, fakeTool{name: "bash"}},
-			want: []string{`"bash"`, "class", "kind", "paths are undeclared", "interaction", "plan_mode"}},
+			want: []string{`"bash"`, "class", "kind", "paths are undeclared", "interaction", "plan_mode", `reach ""`}},
+		{name: "undeclared reach", tools: []Tool{with("t", func(d *guard.Decl) { d.Reach = "" })}, want: []string{`reach ""`}},
+		{name: "unknown reach", tools: []Tool{with("t", func(d *guard.Decl) { d.Reach = "internet" })}, want: []string{`reach "internet"`}},
 		{name: "undeclared class", tools: []Tool{with("t", func(d *guard.Decl) { d.Class = "" })}, want: []string{`"t"`, `class ""`}},
 		{name: "unknown class", tools: []Tool{with("t", func(d *guard.Decl) { d.Class = "harmless" })}, want: []string{`class "harmless"`}},
 		{name: "undeclared kind", tools: []Tool{with("t", func(d *guard.Decl) { d.Kind = "" })}, want: []string{`kind ""`}},

@@ -45,6 +45,6 @@ func rmCheck(_ *workspace.Workspace, p workspace.Path, arg string) *Result {
 
 // rmTool deletes a file or folder.
 var rmTool = New(Def[RmParams]{Name: "rm", Kind: "delete", Run: runRm,
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindDelete, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindDelete, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: guard.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

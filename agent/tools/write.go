@@ -38,6 +38,6 @@ func runWrite(ctx context.Context, env Env, p WriteParams) (Result, error) {
 
 // writeTool creates a file or replaces its whole content.
 var writeTool = New(Def[WriteParams]{Name: "write", Kind: "edit", Run: runWrite,
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: guard.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

@@ -49,7 +49,7 @@ func startRunSession(t *testing.T, dir string, commands []string, initOpts map[s
 	t.Cleanup(cancel)
 	started := make(chan *os.Process, 1)
 	ed, err := lspclient.Start(ctx, dir, processServeWith(t, started, setup), lspclient.Handlers{
-		AskUser: func(json.RawMessage) any { return map[string]any{"answers": map[string]any{"decision": "run"}} },
+		AskUser: func(json.RawMessage) any { return map[string]any{"answers": map[string]any{"decision": "allow_once"}} },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -93,6 +93,28 @@ t.describe('ask.collect', function()
     script({ 'Keep Planning' }, { 'smaller steps' })
     t.eq({ answers = { approve = false, feedback = 'smaller steps' } }, collect({ purpose = 'plan_approval', questions = q }))
   end)
+  t.it('plan approval: the prompt lists every command approving grants', function()
+    local q = {
+      { name = 'approve', question = 'Review the plan', schema = { type = 'boolean' }, buttons = { { label = 'Accept & Build', value = true }, { label = 'Keep Planning', value = false } } },
+    }
+    local long = string.rep('a', 120) .. ' sh *'
+    local shown = script({ 'Keep Planning' }, {})
+    collect({ purpose = 'plan_approval', questions = q, permission = { kind = 'plan', what = 'plans/x.plan', grants = { 'go test ./...', long } } })
+    t.eq('Review the plan\nApproving also allows these commands for this session:\n  - go test ./...\n  - ' .. long, shown[1][2])
+    -- A question text that lists them already is not repeated.
+    shown = script({ 'Keep Planning' }, {})
+    q[1].question = 'Review the plan\n\nApproving also allows these commands for this session:\n- `go test ./...`\n- `' .. long .. '`'
+    collect({ purpose = 'plan_approval', questions = q, permission = { kind = 'plan', what = 'plans/x.plan', grants = { 'go test ./...', long } } })
+    t.eq(q[1].question, shown[1][2])
+  end)
+  t.it('run permission: the prompt names the folder, the network and the sandbox', function()
+    local q = { { name = 'decision', question = 'Run `make`?', schema = { type = 'string', enum = { 'reject_once', 'allow_once' } },
+      buttons = { { label = 'Reject', value = 'reject_once' }, { label = 'Run', value = 'allow_once' } } } }
+    local shown = script({ 'Run' }, {})
+    local r = collect({ purpose = 'permission', questions = q, permission = { kind = 'run', what = 'make', cwd = '/w/sub', network = 'not isolated', sandbox = 'off', grants = {} } })
+    t.eq({ answers = { decision = 'allow_once' } }, r)
+    t.eq('Run `make`?\nFolder: /w/sub\nNetwork: not isolated\nSandbox: off', shown[1][2])
+  end)
   t.it('severity sets the highlight', function()
     t.eq('ErrorMsg', ask.severity_hl('critical'))
     t.eq('WarningMsg', ask.severity_hl('major'))

@@ -59,14 +59,42 @@ export interface JsonSchema {
   [key: string]: unknown;
 }
 
+/** One choice of a permission request; its id equals its kind. */
+export interface PermissionOption {
+  id: 'allow_once' | 'allow_always' | 'reject_once';
+  kind: 'allow_once' | 'allow_always' | 'reject_once';
+  label: string;
+}
+
+/**
+ * A permission request (docs/protocol.md "Permission requests"): what is asked, where, and
+ * everything allowing it grants. A plan approval carries one of kind `plan` listing the commands
+ * approving grants.
+ */
+export interface PermissionRequest {
+  kind: 'run' | 'mcp' | 'network' | 'trust' | 'subagent' | 'plan';
+  what: string;
+  cwd?: string;
+  reach?: 'workspace' | 'network' | 'process' | 'editor';
+  grants: string[] | null;
+  network?: string;
+  sandbox?: string;
+  options: PermissionOption[];
+  requester?: string;
+  toolCallId?: string;
+  document?: string;
+}
+
 /** Params of the agent/askUser request. */
 export interface AskUserParams {
   sessionId: string;
   questionId: string;
   questions: Question[];
   createdAt: string;
-  purpose: 'question' | 'plan_approval';
+  purpose: 'question' | 'plan_approval' | 'permission';
   errors?: Record<string, string>;
+  /** The permission request (purpose permission), or what a plan approval grants. */
+  permission?: PermissionRequest;
 }
 
 /** Result of agent/askUser. */

@@ -8,6 +8,7 @@ import type {
   InstructionFile,
   Mode,
   ModeChangedParams,
+  PermissionRequest,
   PlanEntry,
   PromptResult,
   Question,
@@ -38,7 +39,9 @@ export type ChatItem =
 export interface PendingQuestion {
   questionId: string;
   questions: Question[];
-  purpose: 'question' | 'plan_approval';
+  purpose: 'question' | 'plan_approval' | 'permission';
+  /** What the question asks to allow and everything it grants (shown in the bar). */
+  permission?: PermissionRequest;
   errors?: Record<string, string>;
   /** request: an agent/askUser waits for the reply; answer: answered with agent/answer (question_pending). */
   via: 'request' | 'answer';
@@ -292,7 +295,7 @@ export class ChatModel {
   ask(p: AskUserParams): void {
     const st = this.states.get(p.sessionId);
     if (!st) return;
-    st.question = { questionId: p.questionId, questions: p.questions, purpose: p.purpose, errors: p.errors, via: 'request' };
+    st.question = { questionId: p.questionId, questions: p.questions, purpose: p.purpose, permission: p.permission, errors: p.errors, via: 'request' };
     if (p.purpose === 'plan_approval') st.awaitingApproval = null;
   }
 

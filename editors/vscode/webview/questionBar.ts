@@ -3,7 +3,7 @@
 // to their fields. Plan approvals show the plan's steps first.
 
 import { buildForm, compactObject, type FieldSpec, parseJson, validateAnswers } from '../src/form';
-import type { PlanEntry } from '../src/protocol';
+import type { PermissionRequest, PlanEntry } from '../src/protocol';
 import type { PendingQuestion } from '../src/state';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
@@ -168,12 +168,12 @@ export function renderQuestionBar(q: PendingQuestion, plan: { planFile: string; 
   const bar = h('form', {
     class: `question-bar ${q.purpose === 'plan_approval' ? 'approval' : ''} ${severity ? `severity-${severity}` : ''}`,
     'data-question-id': q.questionId,
-    'aria-label': q.purpose === 'plan_approval' ? 'Plan approval' : 'Question from the agent',
+    'aria-label': q.purpose === 'plan_approval' ? 'Plan approval' : q.purpose === 'permission' ? 'Permission request' : 'Question from the agent',
     novalidate: true,
   });
   const head = h('div', { class: 'bar-head' },
-    icon(q.purpose === 'plan_approval' ? 'checklist' : 'question'),
-    h('span', { class: 'bar-title' }, q.purpose === 'plan_approval' ? 'Plan awaiting approval' : 'The agent asks'),
+    icon(q.purpose === 'plan_approval' ? 'checklist' : q.purpose === 'permission' ? 'shield' : 'question'),
+    h('span', { class: 'bar-title' }, q.purpose === 'plan_approval' ? 'Plan awaiting approval' : q.purpose === 'permission' ? 'Permission requested' : 'The agent asks'),
   );
   const dismiss = h('button', { type: 'button', class: 'icon-btn dismiss', title: 'Dismiss (Escape)', 'aria-label': 'Dismiss' }, icon('close'));
   dismiss.addEventListener('click', () => actions.dismiss());
@@ -190,6 +190,8 @@ export function renderQuestionBar(q: PendingQuestion, plan: { planFile: string; 
     for (const e of plan.entries) steps.append(h('li', { class: `step ${e.status}` }, e.content));
     bar.append(h('div', { class: 'approval-plan' }, link, steps));
   }
+
+  if (q.permission) bar.append(renderPermission(q.permission));
 
   const specs = buildForm(q.questions);
   let mounted: Mounted[] = [];
@@ -236,4 +238,45 @@ export function renderQuestionBar(q: PendingQuestion, plan: { planFile: string; 
   });
   queueMicrotask(() => mounted[0]?.focus());
   return bar;
+}
+
+/** The heading of a permission's grants list, by kind. */
+function grantsHeading(kind: PermissionRequest['kind']): string {
+  switch (kind) {
+    case 'plan':
+      return 'Approving also allows these commands for this session:';
+    case 'trust':
+      return 'Trusting applies:';
+    default:
+      return 'Allowing also grants:';
+  }
+}
+
+/**
+ * What a permission request asks and grants, shown whole (text nodes only: the server has
+ * escaped control and bidi characters): a command's folder, network and sandbox, and every
+ * grant (a plan's allowed commands, a trusted file's settings), never cut.
+ */
+export function renderPermission(p: PermissionRequest): HTMLElement {
+  const box = h('div', { class: `permission permission-${p.kind}`, 'data-permission-kind': p.kind });
+  if (p.kind !== 'plan') box.append(h('div', { class: 'permission-what' }, h('code', {}, p.what)));
+  const facts: [string, string | undefined][] = [
+    ['Folder', p.cwd],
+    ['Network', p.network],
+    ['Sandbox', p.sandbox],
+    ['Reach', p.kind === 'plan' ? undefined : p.reach],
+  ];
+  const dl = h('dl', { class: 'permission-facts' });
+  for (const [k, v] of facts) {
+    if (v) dl.append(h('dt', {}, k), h('dd', { 'data-fact': k.toLowerCase() }, v));
+  }
+  if (dl.childElementCount > 0) box.append(dl);
+  const grants = p.grants ?? [];
+  if (grants.length > 0) {
+    const list = h('ul', { class: 'permission-grants' });
+    for (const g of grants) list.append(h('li', {}, h('code', {}, g)));
+    box.append(h('div', { class: 'permission-grants-head' }, grantsHeading(p.kind)), list);
+  }
+  if (p.document) box.append(h('div', { class: 'permission-document' }, `In full in ${p.document}`));
+  return box;
 }

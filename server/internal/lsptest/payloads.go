@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -119,6 +120,9 @@ type AskUser struct {
 	Purpose    string               `json:"purpose"`
 	Errors     map[string]string    `json:"errors"`
 	Questions  []questions.Question `json:"questions"`
+	// Permission is the permission request (purpose "permission") or a
+	// plan approval's grants.
+	Permission *permission.Wire `json:"permission"`
 }
 
 // AskUserRequests are the agent/askUser requests with this purpose ("" for

@@ -99,13 +99,19 @@ local function ask_multi(prompt, sch, chosen, cb, err)
 end
 
 -- Asks one question; cb(value, dismissed). `err` is the server's error for it, if any.
-local function ask_one(q, err, previous, cb)
+local function ask_one(q, err, previous, cb, extra)
   local sch = q.schema or {}
   if sch == vim.NIL then
     sch = {}
   end
   local k = schema.kind(sch)
   local prompt = q.question or q.name
+  -- What the permission grants, where the question text does not say it already.
+  for _, line in ipairs(extra or {}) do
+    if not prompt:find(vim.trim(line:gsub('^%s*%- ', '')), 1, true) then
+      prompt = prompt .. '\n' .. line
+    end
+  end
   if err then
     prompt = prompt .. ' [' .. tostring(err) .. ']'
   end
@@ -174,6 +180,36 @@ local function ask_one(q, err, previous, cb)
   ask_text(prompt, sch, previous ~= nil and type(previous) ~= 'table' and tostring(previous) or nil, q.optional, cb)
 end
 
+local grants_heading = {
+  plan = 'Approving also allows these commands for this session:',
+  trust = 'Trusting applies:',
+}
+
+--- The lines that show what a permission request (agent/askUser's `permission`) asks and
+--- grants: a command's folder, network and sandbox, then every grant, whole (the server has
+--- escaped control and bidi characters).
+function M.permission_lines(p)
+  if type(p) ~= 'table' then
+    return {}
+  end
+  local lines = {}
+  for _, f in ipairs({ { 'Folder', p.cwd }, { 'Network', p.network }, { 'Sandbox', p.sandbox } }) do
+    if type(f[2]) == 'string' and f[2] ~= '' then
+      table.insert(lines, f[1] .. ': ' .. f[2])
+    end
+  end
+  if type(p.grants) == 'table' and #p.grants > 0 then
+    table.insert(lines, grants_heading[p.kind] or 'Allowing also grants:')
+    for _, g in ipairs(p.grants) do
+      table.insert(lines, '  - ' .. tostring(g))
+    end
+  end
+  if type(p.document) == 'string' and p.document ~= '' then
+    table.insert(lines, 'In full in ' .. p.document)
+  end
+  return lines
+end
+
 --- Asks every question of an `agent/askUser` request in turn and calls done({answers}) or
 --- done({dismissed = true}). `previous` holds the answers sent last time for this questionId
 --- (the defaults when the server asks again). For a plan approval, `approve == true` skips
@@ -185,6 +221,14 @@ function M.collect(params, previous, done)
     errors = nil
   end
   notify_errors(errors)
+  local extra = M.permission_lines(params.permission)
+  if #extra > 0 then
+    local chunks = {}
+    for _, line in ipairs(extra) do
+      table.insert(chunks, { line .. '\n', 'WarningMsg' })
+    end
+    vim.api.nvim_echo(chunks, true, {})
+  end
   local answers = {}
   local i = 0
   local function step()
@@ -209,7 +253,7 @@ function M.collect(params, previous, done)
       end
       answers[q.name] = v
       step()
-    end)
+    end, i == 1 and extra or nil)
   end
   step()
 end

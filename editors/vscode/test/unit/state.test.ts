@@ -38,6 +38,13 @@ describe('presentMode', () => {
 
 describe('ChatModel', () => {
   let m: ChatModel;
+  test('a question keeps its permission request: what it grants reaches the question bar', () => {
+    const cm = new ChatModel();
+    cm.upsertSession(session('s1'));
+    const permission = { kind: 'plan' as const, what: 'plans/x.plan', grants: ['sh *'], options: [] };
+    cm.ask({ ...approval('s1'), permission });
+    assert.deepEqual(cm.get('s1')?.question?.permission, permission);
+  });
   beforeEach(() => {
     m = new ChatModel();
     m.upsertSession(session('s1'));

@@ -228,6 +228,43 @@ describe('plan approval', () => {
     assert.deepEqual(p.filter((x) => x.type === 'answer'), [{ type: 'answer', questionId: 'qa', answers: { approve: true } }]);
   });
 
+  test('an approval that grants commands lists every one of them, whole', async () => {
+    const m = model();
+    m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/x.plan', entries: [{ content: 'Add the handler', priority: 'medium', status: 'pending' }] });
+    const long = `${'a'.repeat(120)} sh *`;
+    ask(m, approvalQuestions, { purpose: 'plan_approval', questionId: 'qa', permission: {
+      kind: 'plan', what: 'plans/x.plan', grants: ['go test ./...', long],
+      options: [{ id: 'reject_once', kind: 'reject_once', label: 'Keep Planning' }, { id: 'allow_once', kind: 'allow_once', label: 'Accept & Build' }],
+    } });
+    await show(m);
+    const bar = page.locator('form.question-bar.approval');
+    await bar.locator('.permission-grants').waitFor();
+    assert.match(await bar.locator('.permission-grants-head').innerText(), /Approving also allows these commands for this session:/);
+    assert.deepEqual(await bar.locator('.permission-grants li').allInnerTexts(), ['go test ./...', long]);
+    assert.ok(await bar.locator('.permission-grants li').nth(1).isVisible());
+    await page.screenshot({ path: path.join(out, 'approval-grants.png'), fullPage: true });
+  });
+
+  test('a run permission shows the command, its folder, the network and the sandbox', async () => {
+    const m = model();
+    const question: Question = { name: 'decision', question: 'Run `make`?', schema: { type: 'string', enum: ['reject_once', 'allow_once'] },
+      buttons: [{ label: 'Reject', value: 'reject_once', variant: 'danger' }, { label: 'Run', value: 'allow_once', variant: 'primary' }] };
+    ask(m, [question], { purpose: 'permission', questionId: 'qp', permission: {
+      kind: 'run', what: 'make \\u202E', cwd: '/work/proj/sub', reach: 'process', grants: [], network: 'not isolated', sandbox: 'off',
+      options: [{ id: 'reject_once', kind: 'reject_once', label: 'Reject' }, { id: 'allow_once', kind: 'allow_once', label: 'Run' }],
+    } });
+    await show(m);
+    const bar = page.locator('form.question-bar');
+    await bar.locator('.permission-run').waitFor();
+    assert.equal(await bar.locator('.bar-title').innerText(), 'Permission requested');
+    assert.equal(await bar.locator('.permission-what').innerText(), 'make \\u202E');
+    assert.equal(await bar.locator('[data-fact="folder"]').innerText(), '/work/proj/sub');
+    assert.equal(await bar.locator('[data-fact="network"]').innerText(), 'not isolated');
+    assert.equal(await bar.locator('[data-fact="sandbox"]').innerText(), 'off');
+    await bar.locator('button', { hasText: 'Run' }).click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'answer'), [{ type: 'answer', questionId: 'qp', answers: { decision: 'allow_once' } }]);
+  });
+
   test('Keep Planning carries the feedback', async () => {
     await show(withPlan());
     const bar = page.locator('form.question-bar.approval');

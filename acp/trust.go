@@ -1,0 +1,80 @@
+package acp
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
+)
+
+// trustAsked remembers the workspace file contents (SHA-256) whose trust
+// was asked on this connection, so that each content is asked once.
+type trustAsked struct {
+	mu   sync.Mutex
+	sums map[string]bool
+}
+
+// first reports whether sum is asked for the first time (and marks it).
+func (t *trustAsked) first(sum string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.sums == nil {
+		t.sums = map[string]bool{}
+	}
+	if t.sums[sum] {
+		return false
+	}
+	t.sums[sum] = true
+	return true
+}
+
+// reviewTrust asks, at a prompt, whether to trust the workspace's
+// .agentls.yaml when keys of it wait for trust: through the permission
+// service, as a session/request_permission on a tool call of its own
+// ("Don't trust" reject_once first, "Trust" allow_always), listing every
+// widening key with its value in full. "Trust" is remembered and the
+// configuration applies at once, for this prompt's turn too. Each content
+// is asked once per connection; a failed or declined ask leaves the keys
+// ignored. cancelled reports that the client cancelled the question (or
+// the prompt): the prompt ends cancelled.
+func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled bool) {
+	_, trust := h.Reload()
+	if !trust.Pending() || !h.trustAsked.first(trust.Sum) {
+		return false
+	}
+	callID := "trust-" + trust.Sum[:16]
+	req := permission.Request{
+		SessionID: sessionID, ToolCallID: callID, Requester: "agentls", Kind: permission.KindTrust, What: trust.Path,
+		Reach: string(guard.ReachWorkspace), Grants: trust.Grants(),
+		Options: []permission.Option{
+			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
+			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
+		},
+	}
+	h.ed.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: callID, Title: req.Title(), Kind: "other", Status: "pending"})
+	d, err := h.ed.Permit(ctx, req)
+	status := "failed"
+	defer func() {
+		h.ed.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: status})
+	}()
+	if err != nil {
+		slog.Warn("acp: trust question", "file", trust.Path, "err", err)
+		return errors.Is(err, errCancelledByClient) || ctx.Err() != nil
+	}
+	if d.Option != permission.AllowAlways {
+		slog.Info("acp: workspace configuration not trusted", "file", trust.Path)
+		return false
+	}
+	if err := h.Trust(trust); err != nil {
+		slog.Warn("acp: trust not remembered; it holds until agentls stops", "err", err)
+	}
+	cfg, _ := h.Reload()
+	h.Reconfigure(cfg)
+	status = "completed"
+	slog.Info("acp: workspace configuration trusted", "file", trust.Path, "sha256", trust.Sum)
+	return false
+}

@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/agentls/agentls/permission"
+)
+
+// AskPermitter is the permission service on a face that asks through
+// questions: the request becomes one AskRequest with purpose "permission",
+// the request itself (the face's `permission` payload) and its one
+// question "decision", whose values are the option ids.
+type AskPermitter struct{ Asker Asker }
+
+// Permit asks req through the Asker and maps the answer to a decision.
+func (p AskPermitter) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
+	set, err := req.Question()
+	if err != nil {
+		return permission.Decision{}, err
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return permission.Decision{}, fmt.Errorf("permission question id: %w", err)
+	}
+	reply, err := p.Asker.Ask(ctx, AskRequest{
+		SessionID: req.SessionID, QuestionID: id.String(), Set: set, Purpose: "permission",
+		CreatedAt: time.Now(), Actions: req.Actions(), Permission: &req,
+	})
+	switch {
+	case errors.Is(err, ErrNoSurface):
+		return permission.Decision{}, permission.ErrNoSurface
+	case err != nil:
+		return permission.Decision{}, err
+	case reply.Dismissed:
+		return permission.Decision{Dismissed: true}, nil
+	}
+	return req.DecisionOf(reply.Answers[permission.QuestionName])
+}
+
+// Permit is the one permission service (DESIGN.md): every question that
+// asks a person to allow something goes through it, bounded by
+// plan_mode.approval_timeout_secs like every question. The editor renders
+// the request itself when it is a permission.Permitter (ACP), else through
+// its questions (AskPermitter).
+func (m *Manager) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
+	timeout := m.approvalTimeout()
+	pctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	d, err := m.permitter().Permit(pctx, req)
+	if err != nil && ctx.Err() == nil && pctx.Err() != nil {
+		slog.Warn("permission timed out", "session", req.SessionID, "kind", req.Kind, "timeout", timeout)
+		return permission.Decision{}, fmt.Errorf("the user did not answer within %s (plan_mode.approval_timeout_secs); the question was withdrawn", timeout)
+	}
+	return d, err
+}
+
+// permitter is the editor's own permission rendering, or its questions.
+func (m *Manager) permitter() permission.Permitter {
+	if p, ok := m.editor.(permission.Permitter); ok {
+		return p
+	}
+	return AskPermitter{Asker: m.asker}
+}
+
+// commandPlace is how a command would run, as the run question shows it:
+// its network and whether a sandbox confines it. Until the sandbox
+// (Guard III) reports its layers, commands run unconfined.
+func (m *Manager) commandPlace() (network, sandbox string) {
+	return permission.NetworkNotIsolated, permission.SandboxOff
+}

@@ -1,0 +1,38 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
+)
+
+// runPermission is the permission request for a command: what, the folder
+// it runs in, its network and the sandbox; "Always allow" only when d says
+// it may be offered (a simple command whose exact rule grants no more than
+// it shows, in a workspace folder).
+func (s *Session) runPermission(ctx context.Context, command, dir string, d runDecision) permission.Request {
+	if dir == "" {
+		dir = s.m.ws.Root()
+	}
+	network, sandbox := s.m.commandPlace()
+	req := permission.Request{
+		SessionID: s.meta.ID, ToolCallID: ToolCallID(ctx), Requester: "run", Kind: permission.KindRun,
+		What: command, Cwd: dir, Reach: string(guard.ReachProcess), Network: network, Sandbox: sandbox,
+		Options: []permission.Option{
+			permission.Opt(permission.RejectOnce, "Reject"),
+			permission.Opt(permission.AllowOnce, "Run"),
+			permission.Opt(permission.AllowAlways, fmt.Sprintf("Always allow %q", command)),
+		},
+	}
+	switch {
+	case d.NotSimple != "":
+		req.Note = fmt.Sprintf("It is not a single simple command (%s), so it is asked each time: allow rules cannot match it.", d.NotSimple)
+		req.Options = req.Options[:2]
+	case !d.Offer:
+		req.Note = fmt.Sprintf("It is asked each time (no \"Always allow\"): %s.", d.OfferWhy)
+		req.Options = req.Options[:2]
+	}
+	return req
+}

@@ -1,0 +1,49 @@
+package guard
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestNetworkReach: a tool of network reach is refused in plan mode (any
+// mode but build) unless plan_mode.allow_network_tools lists it by its exact
+// name; build mode allows it; other reaches are unaffected.
+func TestNetworkReach(t *testing.T) {
+	sb := newSandbox(t, setupDefault)
+	fetch := complete("web_fetch")
+	fetch.Class, fetch.Kind, fetch.Paths, fetch.Reach = ClassReadOnly, KindReadOnly, NoPaths(), ReachNetwork
+	local := complete("lookup")
+	local.Class, local.Kind, local.Paths, local.Reach = ClassReadOnly, KindReadOnly, NoPaths(), ReachEditor
+	ts, err := NewTools(fetch, local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(sb.w, "plans", ts)
+	args := json.RawMessage(`{"url":"https://example.com"}`)
+	tests := []struct {
+		name    string
+		g       *Guard
+		mode    Mode
+		tool    string
+		refused bool
+	}{
+		{"plan mode refuses a network tool", g, ModePlan, "web_fetch", true},
+		{"an unknown mode is plan mode", g, "Build", "web_fetch", true},
+		{"build mode allows it", g, ModeBuild, "web_fetch", false},
+		{"listed: allowed in plan mode", g.WithNetworkTools("web_fetch"), ModePlan, "web_fetch", false},
+		{"another name listed", g.WithNetworkTools("web_fetch2", "WEB_FETCH", "web_fetch "), ModePlan, "web_fetch", true},
+		{"other reaches unaffected", g, ModePlan, "lookup", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.g.CheckCall(stateOf(tc.mode), tc.tool, args)
+			if (r != nil) != tc.refused {
+				t.Fatalf("CheckCall = %+v, refused want %v", r, tc.refused)
+			}
+			if r != nil && (r.Reason != ReasonPlanMode || !strings.Contains(r.Hint, "plan_mode.allow_network_tools")) {
+				t.Fatalf("refusal = %+v, want a plan-mode refusal naming plan_mode.allow_network_tools", r)
+			}
+		})
+	}
+}

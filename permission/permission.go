@@ -1,0 +1,315 @@
+// Package permission is the one permission service's shape: every question
+// that asks a person to allow something — a command, the commands a plan
+// grants, a workspace file's trust, and from now on an MCP call, a network
+// fetch, a sub-agent — is one Request, which each face renders the same
+// way (LSP `agent/askUser` with purpose "permission", plain
+// `window/showMessageRequest`, ACP `session/request_permission`), and
+// whose answer is a Decision. A request shows everything it grants.
+package permission
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentls/agentls/questions"
+)
+
+// Kind is what a request asks to allow.
+type Kind string
+
+// The kinds of request (PROTOCOL.md §9).
+const (
+	KindRun      Kind = "run"      // a command the run tool would start
+	KindMCP      Kind = "mcp"      // a call to an MCP server's tool
+	KindNetwork  Kind = "network"  // a network fetch
+	KindTrust    Kind = "trust"    // the widening keys of a workspace .agentls.yaml
+	KindSubagent Kind = "subagent" // a sub-agent's session
+	// KindPlan is a plan approval's grants: the approval is the plan
+	// question (purpose "plan_approval"); the request it carries lists what
+	// approving grants.
+	KindPlan Kind = "plan"
+)
+
+// OptionKind is one choice of a request; its wire id equals its kind (the
+// ACP PermissionOptionKind values).
+type OptionKind string
+
+// The choices.
+const (
+	AllowOnce   OptionKind = "allow_once"
+	AllowAlways OptionKind = "allow_always"
+	RejectOnce  OptionKind = "reject_once"
+)
+
+// Option is one choice offered, with its label.
+type Option struct {
+	ID    OptionKind `json:"id"`
+	Kind  OptionKind `json:"kind"`
+	Label string     `json:"label"`
+}
+
+// Opt is the option of kind k labelled label.
+func Opt(k OptionKind, label string) Option { return Option{ID: k, Kind: k, Label: label} }
+
+// Network states what a command's network is, as the question shows it.
+const (
+	NetworkYes         = "yes"          // the sandbox lets it out
+	NetworkNo          = "no"           // the sandbox keeps it in
+	NetworkNotIsolated = "not isolated" // no sandbox layer can switch it off
+)
+
+// Sandbox states whether a sandbox confines the command.
+const (
+	SandboxOn  = "on"
+	SandboxOff = "off"
+)
+
+// Request is one permission question. Faces render it through Text,
+// Title, Question and Actions (all escaped) and the wire payload Wire.
+type Request struct {
+	SessionID  string
+	ToolCallID string
+	// Requester is who asks: a tool's name, or "agentls" for its own questions.
+	Requester string
+	Kind      Kind
+	// What is the thing asked about: the command line, the plan's path, the
+	// configuration file's path.
+	What string
+	// Cwd is the folder a command runs in (absolute), for kind run.
+	Cwd string
+	// Reach is the asking tool's reach (guard.Reach: workspace, network,
+	// process, editor).
+	Reach string
+	// Grants lists what allowing grants beyond What itself: a plan's
+	// allowed_commands, a trusted file's widening `key: value` lines. Every
+	// one is shown in full.
+	Grants []string
+	// Network and Sandbox describe where a command runs (NetworkNotIsolated
+	// and SandboxOff until the sandbox reports otherwise).
+	Network string
+	Sandbox string
+	// Options are the choices, in the order a face shows them (the safe one
+	// first: some clients take the first on a bare Enter).
+	Options []Option
+	// Note is a paragraph more (why "Always allow" is not offered).
+	Note string
+	// Document is a generated file (absolute path) that shows the grants
+	// when they are too many for a question; the text refers to it.
+	Document string
+}
+
+// Decision is the person's answer: the option chosen, or dismissed.
+type Decision struct {
+	Option    OptionKind
+	Dismissed bool
+}
+
+// Allowed reports whether the decision allows (once or always).
+func (d Decision) Allowed() bool { return d.Option == AllowOnce || d.Option == AllowAlways }
+
+// Permitter asks a person for permission: each face implements it.
+type Permitter interface {
+	// Permit shows the request and waits for the decision. It returns
+	// ErrNoSurface when the editor cannot ask.
+	Permit(ctx context.Context, req Request) (Decision, error)
+}
+
+// ErrNoSurface is returned by Permit when the editor cannot ask.
+var ErrNoSurface = errors.New("the editor cannot ask for permission")
+
+// Offers reports whether the request offers an option of kind k.
+func (r Request) Offers(k OptionKind) bool {
+	for _, o := range r.Options {
+		if o.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Option is the offered option with id, if any.
+func (r Request) Option(id string) (Option, bool) {
+	for _, o := range r.Options {
+		if string(o.ID) == id {
+			return o, true
+		}
+	}
+	return Option{}, false
+}
+
+// Escaped is the request with every text field through questions.Escape
+// (one-line fields through questions.EscapeLine): what reaches a client.
+func (r Request) Escaped() Request {
+	e := r
+	e.What = questions.EscapeLine(r.What)
+	e.Cwd = questions.EscapeLine(r.Cwd)
+	e.Requester = questions.EscapeLine(r.Requester)
+	e.Document = questions.EscapeLine(r.Document)
+	e.Note = questions.Escape(r.Note)
+	e.Grants = make([]string, len(r.Grants))
+	for i, g := range r.Grants {
+		e.Grants[i] = questions.EscapeLine(g)
+	}
+	e.Options = make([]Option, len(r.Options))
+	for i, o := range r.Options {
+		e.Options[i] = Opt(o.Kind, questions.EscapeLine(o.Label))
+	}
+	return e
+}
+
+// Title is the request in one line (escaped): an ACP tool call's title.
+func (r Request) Title() string {
+	e := r.Escaped()
+	switch r.Kind {
+	case KindRun:
+		return fmt.Sprintf("Run `%s` in %s", e.What, e.Cwd)
+	case KindTrust:
+		return "Trust " + e.What
+	case KindPlan:
+		return "Approve the plan " + e.What + " and start building?"
+	}
+	return fmt.Sprintf("Allow %s: %s", r.Kind, e.What)
+}
+
+// GrantsIntro introduces a plan approval's grants.
+const GrantsIntro = "Approving also allows these commands for this session:"
+
+// Text is the whole question (escaped): what, where, the network and the
+// sandbox, what it grants, and the note.
+func (r Request) Text() string {
+	e := r.Escaped()
+	var b strings.Builder
+	switch r.Kind {
+	case KindRun:
+		fmt.Fprintf(&b, "Run `%s`?\n\nFolder: %s\nNetwork: %s\nSandbox: %s", e.What, e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
+	case KindTrust:
+		fmt.Fprintf(&b, "This workspace's %s sets keys that widen what agentls may do; they apply only once you trust this content of the file. Trust it? (%s)",
+			filepath.Base(e.What), e.What)
+	case KindPlan:
+		fmt.Fprintf(&b, "Review the plan `%s`. Accept it and start building?", e.What)
+	default:
+		fmt.Fprintf(&b, "Allow %s `%s`?", r.Kind, e.What)
+	}
+	if g := e.grantsText(); g != "" {
+		b.WriteString("\n\n" + g)
+	}
+	if e.Note != "" {
+		b.WriteString("\n\n" + e.Note)
+	}
+	return b.String()
+}
+
+// grantsText lists the grants, one per line, or refers to the document.
+func (e Request) grantsText() string {
+	if len(e.Grants) == 0 {
+		return ""
+	}
+	intro := GrantsIntro
+	if e.Kind == KindTrust {
+		intro = "Trusting applies:"
+	}
+	if e.Document != "" {
+		return fmt.Sprintf("%s %d lines, in full in %s (opened beside this question).", strings.TrimSuffix(intro, ":"), len(e.Grants), e.Document)
+	}
+	return intro + "\n- " + strings.Join(quoteAll(e.Grants, e.Kind != KindTrust), "\n- ")
+}
+
+func quoteAll(lines []string, code bool) []string {
+	if !code {
+		return lines
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = "`" + l + "`"
+	}
+	return out
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// QuestionName is the name of a permission's one question.
+const QuestionName = "decision"
+
+// Question is the request as one `questions` question named "decision"
+// whose values are the option ids, for clients that read only `questions`.
+func (r Request) Question() (*questions.Set, error) {
+	if len(r.Options) == 0 {
+		return nil, errors.New("permission request offers no option")
+	}
+	enum := make([]string, 0, len(r.Options))
+	buttons := make([]questions.Button, 0, len(r.Options))
+	for _, o := range r.Escaped().Options {
+		enum = append(enum, `"`+string(o.ID)+`"`)
+		variant := "secondary"
+		switch o.Kind {
+		case AllowOnce:
+			variant = "primary"
+		case RejectOnce:
+			variant = "danger"
+		}
+		buttons = append(buttons, questions.Button{Label: o.Label, Value: string(o.ID), Variant: variant})
+	}
+	set, err := questions.New([]questions.Question{{
+		Name: QuestionName, Question: r.Text(), Schema: []byte(`{"type":"string","enum":[` + strings.Join(enum, ",") + `]}`),
+		Buttons: buttons, Severity: "major",
+	}})
+	if err != nil {
+		return nil, fmt.Errorf("permission question: %w", err)
+	}
+	return set, nil
+}
+
+// Actions are the options as message actions, rejections first.
+func (r Request) Actions() []questions.Action {
+	var out, allow []questions.Action
+	for _, o := range r.Escaped().Options {
+		a := questions.Action{Title: o.Label, Value: string(o.ID)}
+		if o.Kind == RejectOnce {
+			out = append(out, a)
+		} else {
+			allow = append(allow, a)
+		}
+	}
+	return append(out, allow...)
+}
+
+// DecisionOf maps an answer (an option id) to the decision; an answer that
+// is no offered option is an error.
+func (r Request) DecisionOf(answer any) (Decision, error) {
+	id, _ := answer.(string)
+	o, ok := r.Option(id)
+	if !ok {
+		return Decision{}, fmt.Errorf("the answer %v is not one of the options offered", answer)
+	}
+	return Decision{Option: o.Kind}, nil
+}
+
+// Wire is the request's `permission` object on the LSP face (escaped).
+type Wire struct {
+	Kind       Kind     `json:"kind"`
+	What       string   `json:"what"`
+	Cwd        string   `json:"cwd,omitempty"`
+	Reach      string   `json:"reach,omitempty"`
+	Grants     []string `json:"grants"`
+	Network    string   `json:"network,omitempty"`
+	Sandbox    string   `json:"sandbox,omitempty"`
+	Options    []Option `json:"options"`
+	Requester  string   `json:"requester,omitempty"`
+	ToolCallID string   `json:"toolCallId,omitempty"`
+	Document   string   `json:"document,omitempty"`
+}
+
+// Wire is the request as the LSP face sends it.
+func (r Request) Wire() Wire {
+	e := r.Escaped()
+	return Wire{Kind: e.Kind, What: e.What, Cwd: e.Cwd, Reach: e.Reach, Grants: e.Grants, Network: e.Network,
+		Sandbox: e.Sandbox, Options: e.Options, Requester: e.Requester, ToolCallID: e.ToolCallID, Document: e.Document}
+}

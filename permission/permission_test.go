@@ -1,0 +1,110 @@
+package permission
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func runRequest(cmd string) Request {
+	return Request{Kind: KindRun, What: cmd, Cwd: "/w/sub", Network: NetworkNotIsolated, Sandbox: SandboxOff,
+		Options: []Option{Opt(RejectOnce, "Reject"), Opt(AllowOnce, "Run"), Opt(AllowAlways, `Always allow "`+cmd+`"`)}}
+}
+
+// TestRequestRendering: every face's text says what, where and what it
+// grants, escaped; the question's values are the option ids; actions put
+// rejections first; an answer outside the options is an error.
+func TestRequestRendering(t *testing.T) {
+	tests := []struct {
+		name     string
+		req      Request
+		text     []string // each in Text()
+		notText  []string
+		title    string
+		actions  []string
+		decision map[any]OptionKind // answer → decision; absent kind: error
+	}{
+		{
+			name:  "run names folder, network and sandbox",
+			req:   runRequest("make test"),
+			text:  []string{"Run `make test`?", "Folder: /w/sub", "Network: not isolated", "Sandbox: off"},
+			title: "Run `make test` in /w/sub", actions: []string{"Reject", "Run", `Always allow "make test"`},
+			decision: map[any]OptionKind{"allow_once": AllowOnce, "allow_always": AllowAlways, "reject_once": RejectOnce, "run": "", true: ""},
+		},
+		{
+			name:    "control and bidi characters are escaped everywhere",
+			req:     runRequest("echo \u202Egnp.exe\x1b[2J"),
+			text:    []string{`echo \u202Egnp.exe\u001B[2J`},
+			notText: []string{"\u202E", "\x1b"},
+			title:   "Run `echo \\u202Egnp.exe\\u001B[2J` in /w/sub", actions: []string{"Reject", "Run", "Always allow \"echo \u202Egnp.exe\x1b[2J\""},
+		},
+		{
+			name: "plan approval lists every grant whole",
+			req: Request{Kind: KindPlan, What: "plans/x.plan", Grants: []string{"go test ./...", strings.Repeat("a", 100) + " sh *"},
+				Options: []Option{Opt(RejectOnce, "Keep Planning"), Opt(AllowOnce, "Accept & Build")}},
+			text:  []string{"Review the plan `plans/x.plan`.", GrantsIntro + "\n- `go test ./...`\n- `" + strings.Repeat("a", 100) + " sh *`"},
+			title: "Approve the plan plans/x.plan and start building?", actions: []string{"Keep Planning", "Accept & Build"},
+		},
+		{
+			name: "trust with a document refers to it",
+			req: Request{Kind: KindTrust, What: "/w/.agentls.yaml", Grants: []string{"run.allow: [\"sh *\"]"}, Document: "/s/trust-1.md",
+				Options: []Option{Opt(RejectOnce, "Don't trust"), Opt(AllowAlways, "Trust")}},
+			text:  []string{"Trust it?", "in full in /s/trust-1.md"},
+			title: "Trust /w/.agentls.yaml", actions: []string{"Don't trust", "Trust"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.req.Text()
+			for _, w := range tc.text {
+				if !strings.Contains(text, w) {
+					t.Errorf("Text() = %q lacks %q", text, w)
+				}
+			}
+			for _, w := range tc.notText {
+				if strings.Contains(text, w) || strings.Contains(tc.req.Title(), w) {
+					t.Errorf("Text() or Title() holds %q raw", w)
+				}
+			}
+			if got := tc.req.Title(); got != tc.title {
+				t.Errorf("Title() = %q, want %q", got, tc.title)
+			}
+			var titles []string
+			for _, a := range tc.req.Actions() {
+				titles = append(titles, a.Title)
+			}
+			want := make([]string, len(tc.actions))
+			for i, a := range tc.actions {
+				want[i] = strings.NewReplacer("\u202E", `\u202E`, "\x1b", `\u001B`).Replace(a)
+			}
+			if !slices.Equal(titles, want) {
+				t.Errorf("Actions() = %q, want %q", titles, want)
+			}
+			set, err := tc.req.Question()
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := set.Questions[0]
+			if q.Name != QuestionName || q.Question != text {
+				t.Errorf("question = %+v", q)
+			}
+			for _, o := range tc.req.Options {
+				if errs := set.Validate(map[string]any{QuestionName: string(o.ID)}); errs != nil {
+					t.Errorf("option %s does not answer the question: %v", o.ID, errs)
+				}
+			}
+			for answer, kind := range tc.decision {
+				d, err := tc.req.DecisionOf(answer)
+				if kind == "" {
+					if err == nil {
+						t.Errorf("DecisionOf(%v) = %+v, want an error", answer, d)
+					}
+					continue
+				}
+				if err != nil || d.Option != kind || d.Allowed() != (kind != RejectOnce) {
+					t.Errorf("DecisionOf(%v) = %+v, %v; want %s", answer, d, err, kind)
+				}
+			}
+		})
+	}
+}
