@@ -174,13 +174,17 @@ func realPath(p string) string {
 
 // TestAlwaysAllowStoresTheLine: "Always allow" stores the line as shown, an
 // exact rule: the same line runs unasked again in the root, but not with
-// another word, nor in a subfolder; a line with a glob is not offered, and
-// answering "always" to it stores nothing.
+// another word, nor in a subfolder; a line with a glob is not offered
+// (answered "allow once" then), and a second call asks again.
 func TestAlwaysAllowStoresTheLine(t *testing.T) {
 	var offered []bool
 	ed := &memEditor{ask: func(_ context.Context, req AskRequest) (AskReply, error) {
-		offered = append(offered, strings.Contains(string(req.Set.Questions[0].Schema), `"always"`))
-		return AskReply{Answers: map[string]any{"decision": "always"}}, nil
+		always := strings.Contains(string(req.Set.Questions[0].Schema), `"allow_always"`)
+		offered = append(offered, always)
+		if !always {
+			return AskReply{Answers: map[string]any{"decision": "allow_once"}}, nil
+		}
+		return AskReply{Answers: map[string]any{"decision": "allow_always"}}, nil
 	}}
 	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, nil)
 	e := &env{s: newTestSession(t, m, "build")}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
@@ -66,7 +64,7 @@ func (s *Server) askWithForm(ctx context.Context, req agent.AskRequest) (agent.A
 	var lastErrs map[string]string
 	for attempt := 1; attempt <= maxAsks; attempt++ {
 		var raw json.RawMessage
-		if err := protocol.Call(ctx, s.conn, "agent/askUser", params, &raw); err != nil {
+		if err := s.callClient(ctx, "agent/askUser", params, &raw); err != nil {
 			return agent.AskReply{}, fmt.Errorf("agent/askUser: %w", err)
 		}
 		var res struct {
@@ -178,7 +176,7 @@ func (s *Server) showMessage(ctx context.Context, text string, typ int, actions 
 		params.Actions = append(params.Actions, item)
 	}
 	var raw json.RawMessage
-	if err := protocol.Call(ctx, s.conn, "window/showMessageRequest", params, &raw); err != nil {
+	if err := s.callClient(ctx, "window/showMessageRequest", params, &raw); err != nil {
 		return nil, false, fmt.Errorf("window/showMessageRequest: %w", err)
 	}
 	if len(raw) == 0 || strings.TrimSpace(string(raw)) == "null" {
