@@ -29,7 +29,7 @@ func TestApprovalRequestShowsGrants(t *testing.T) {
 	r := newRig(t, setup{client: client, script: `
 steps:
   - tool_calls: [{id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: "# Goal\nSay hi.\n\n## Steps\n- [ ] Write hi.txt\n"}}]
-  - tool_calls: [{id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["go test ./...", "sh *"]}}]
+  - tool_calls: [{id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: ["go test ./...", "git diff *"]}}]
   - expect: {tool_result_contains: {x: ['"approved":true']}}
     text: "Done."
 `})
@@ -42,7 +42,7 @@ steps:
 		t.Fatalf("%d permission requests, want 1", len(perms))
 	}
 	text := permissionText(perms[0])
-	if !strings.Contains(text, "Approving also allows these commands for this session:\n- `go test ./...`\n- `sh *`") || !strings.Contains(text, "Say hi.") {
+	if !strings.Contains(text, "Approving also allows these commands for this session:\n- `go test ./...`\n- `git diff *`") || !strings.Contains(text, "Say hi.") {
 		t.Fatalf("approval request does not show the plan and its grants:\n%s", text)
 	}
 	if got := optionIDs(perms[0]); strings.Join(got, " ") != "reject_once/reject_once allow_once/allow_once" {

@@ -21,7 +21,7 @@ const argRules = buildByDefault + `run: {allow: ["git diff *", "go test *", "tar
 // `--checkpoint-action=exec=sh pwn.sh` never runs unasked); the question
 // names the folder; a plain operand runs unasked.
 func TestRunRulesReadArguments(t *testing.T) {
-	client := &testClient{permit: choose("reject")}
+	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{userConfig: argRules, client: client, files: map[string]string{
 		"sub/.keep": "", "pwn.sh": "touch pwned-script\n", "--checkpoint-action=exec=sh pwn.sh": "", "--checkpoint=1": "",
 	}, script: `
@@ -57,7 +57,7 @@ steps:
 		}
 	}
 	call, _ := json.Marshal(perms[2].ToolCall)
-	if perms[2].ToolCall.ToolCallId != "sub" || !strings.Contains(string(call), "in the folder `sub`") {
+	if perms[2].ToolCall.ToolCallId != "sub" || !strings.Contains(string(call), "Folder: "+filepath.Join(r.dir, "sub")) {
 		t.Errorf("the cwd question does not name the folder: %s", call)
 	}
 	for _, name := range []string{"pwned-diff", "sub/pwned-sub", "b.tar", "pwned-script"} {
@@ -82,7 +82,7 @@ func TestAllowedGitInTheClientTerminal(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "fsmonitor-ran")
 	config := fmt.Sprintf("[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = touch %s\n", marker)
-	client := &testClient{permit: choose("reject")}
+	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{dir: dir, userConfig: argRules, client: client, caps: terminalCaps, script: fmt.Sprintf(`
 steps:
   - tool_calls:

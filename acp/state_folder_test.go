@@ -36,7 +36,9 @@ func TestStateFolderOutOfReachThroughACP(t *testing.T) {
 	})
 	q := &queueModel{}
 	env := map[string]string{"XDG_STATE_HOME": filepath.Join(ws, "state")}
-	r := newRig(t, setup{dir: ws, model: q, userConfig: buildByDefault, env: env})
+	// The workspace file is asked about at the first prompt: "Don't trust".
+	client := &testClient{permit: choose("reject_once")}
+	r := newRig(t, setup{dir: ws, model: q, userConfig: buildByDefault, env: env, client: client})
 	stateDir := config.StateDir(func(k string) string { return env[k] })
 	yamlPath := filepath.Join(ws, ".agentls.yaml")
 	content, err := os.ReadFile(yamlPath)

@@ -22,7 +22,7 @@ var argAttacks = []struct {
 }{
 	{"diff", "git diff --output=pwned-diff", "", false, "`--output=pwned-diff` is --output"},
 	{"exec", "go test -exec=./pwn.sh ./...", "", false, "`-exec=./pwn.sh` is -exec"},
-	{"sub", "touch pwned-sub", "sub", false, "in the folder `sub`"},
+	{"sub", "touch pwned-sub", "sub", false, "it runs in sub"},
 	{"glob1", "tar cf b.tar *", "", false, "unquoted glob"},
 	{"glob2", "tar cf b.tar *", "", false, "unquoted glob"},
 	{"out", "touch ../pwned-out", "", false, "outside the workspace"},
@@ -53,13 +53,13 @@ func TestAllowRulesReadArguments(t *testing.T) {
 			mu.Lock()
 			asked[p.Questions[0].Question] = p
 			mu.Unlock()
-			return map[string]any{"answers": map[string]any{"decision": "reject"}}
+			return map[string]any{"answers": map[string]any{"decision": option("reject")}}
 		}},
 		Script: "name: args\nsteps:\n  - tool_calls:\n" + calls.String() + "  - text: done\n",
 	})
 	s := h.NewSession("build")
 	wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
-	asks := h.AskUserRequests("question")
+	asks := h.AskUserRequests("permission")
 	if len(asks) != len(argAttacks) {
 		t.Errorf("%d permission questions, want %d (one per attack)", len(asks), len(argAttacks))
 	}
@@ -75,7 +75,7 @@ func TestAllowRulesReadArguments(t *testing.T) {
 		if !strings.Contains(q.Question, a.command) || !strings.Contains(q.Question, a.questionHas) {
 			t.Errorf("%s: question %q, want it to name %q and say %q", a.id, q.Question, a.command, a.questionHas)
 		}
-		if offered := strings.Contains(string(q.Schema), `"always"`); offered != a.alwaysOffered {
+		if offered := strings.Contains(string(q.Schema), `"allow_always"`); offered != a.alwaysOffered {
 			t.Errorf("%s: \"Always allow\" offered = %v, want %v (schema %s)", a.id, offered, a.alwaysOffered, q.Schema)
 		}
 	}

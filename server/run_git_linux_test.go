@@ -66,9 +66,9 @@ func TestAllowedGitNeverRunsAgentRepository(t *testing.T) {
 			questions = append(questions, q)
 			mu.Unlock()
 			if strings.Contains(q, "git status --short") {
-				return map[string]any{"answers": map[string]any{"decision": "run"}}
+				return map[string]any{"answers": map[string]any{"decision": option("run")}}
 			}
-			return map[string]any{"answers": map[string]any{"decision": "reject"}}
+			return map[string]any{"answers": map[string]any{"decision": option("reject")}}
 		}},
 		Script: "name: bare\nsteps:\n  - tool_calls:\n" + bareRepoCalls("evil", agentMarker) + `
       - {id: cwd, name: run, args: {command: "git status", cwd: evil}}
@@ -95,7 +95,7 @@ func TestAllowedGitNeverRunsAgentRepository(t *testing.T) {
 		first = questions[0]
 	}
 	mu.Unlock()
-	if n != 4 || !strings.Contains(first, "in the folder `evil`") {
+	if n != 4 || !strings.Contains(first, "it runs in evil") {
 		t.Errorf("%d questions, the first %q: want 4, the first naming the folder evil", n, first)
 	}
 	if _, err := os.Stat(agentMarker); err == nil {
