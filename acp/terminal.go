@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/sandbox"
 )
 
 var _ agent.TerminalRunner = (*editor)(nil)
@@ -26,7 +27,8 @@ func graceContext(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // RunInTerminal runs a permitted command in the client's terminal
 // (terminal/create with /bin/sh -c, without the variables the command must
-// not get (terminalCommand), in the tool call's content so the
+// not get (terminalCommand), inside the sandbox (the agentls launcher,
+// and bwrap when usable, around it), in the tool call's content so the
 // client shows its output live), waits for it (killing it on timeout or
 // cancellation), reads its output and releases it. Without the client's
 // `terminal` capability agentls's own shell runs it.
@@ -47,6 +49,12 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	start := time.Now()
 	sid := sdk.SessionId(sessionID)
 	command, args := terminalCommand(job.Command, job.EnvDeny)
+	prep, err := sandbox.Prepare(job.Sandbox, "", append([]string{command}, args...))
+	if err != nil {
+		return tools.TerminalResult{}, true, fmt.Errorf("the command did not start: %w", err)
+	}
+	defer prep.Cleanup() // after terminal/release (deferred below, so run first)
+	command, args = prep.Argv[0], prep.Argv[1:]
 	req := sdk.CreateTerminalRequest{SessionId: sid, Command: command, Args: args, Cwd: sdk.Ptr(job.Dir)}
 	if job.MaxOut > 0 {
 		req.OutputByteLimit = sdk.Ptr(job.MaxOut)

@@ -201,7 +201,8 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 	s := e.s
 	command = strings.TrimSpace(command)
 	parsed, notSimple := allowrule.Parse(command)
-	if notSimple == nil {
+	unconfined := s.m.unconfinedRun() // no sandbox: every command is asked
+	if notSimple == nil && unconfined == "" {
 		if s.m.runAllow().Match(parsed) {
 			return true, nil
 		}
@@ -213,6 +214,9 @@ func (e *env) ConfirmRun(ctx context.Context, command string) (bool, error) {
 		}
 	}
 	text := fmt.Sprintf("Run `%s` in the workspace?", command)
+	if unconfined != "" {
+		text += "\n\nNo sandbox: " + unconfined + "."
+	}
 	schema := `{"type":"string","enum":["run","always","reject"]}`
 	buttons := []questions.Button{
 		{Label: "Run", Value: "run", Variant: "primary"},

@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"time"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // Terminal is an Env that can run a command in the editor's own terminal
@@ -29,6 +31,9 @@ type TerminalJob struct {
 	// editor's environment, which agentls does not know, so the terminal
 	// must unset them there.
 	EnvDeny []string
+	// Sandbox is the sandbox the command runs in: the terminal starts
+	// sandbox.Prepare's argv (the launcher, and bwrap, around the command).
+	Sandbox sandbox.Policy
 }
 
 // TerminalResult is how a command run in the editor's terminal ended.
@@ -48,7 +53,7 @@ func runInTerminal(ctx context.Context, env Env, job shellJob) (shellResult, boo
 	}
 	res, handled, err := t.RunInTerminal(ctx, TerminalJob{
 		Command: job.command, Dir: job.dir, Timeout: job.timeout, MaxOut: job.maxOut, BeforeStart: job.beforeStart,
-		EnvDeny: envDenyPatterns(env.Config()),
+		EnvDeny: envDenyPatterns(env.Config()), Sandbox: job.policy,
 	})
 	return shellResult{exitCode: res.ExitCode, output: res.Output, timedOut: res.TimedOut, cancelled: res.Cancelled, duration: res.Duration}, handled, err
 }
