@@ -388,13 +388,6 @@ func TestModeOffChangesEverything(t *testing.T) {
 	}
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func mustExe(t *testing.T) string {
 	exe, err := os.Executable()
 	must(t, err)
