@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os/exec"
 	"strings"
 	"sync"
@@ -74,6 +75,8 @@ func Detect() Probe {
 	detectOnce.Do(func() {
 		detected.LandlockABI, detected.LandlockErr = landlockABI()
 		detected.BwrapPath, detected.BwrapErr = probeBwrap()
+		st := detected.Status(ModeAuto)
+		slog.Info("sandbox probed", "landlock", st.Landlock, "bwrap", st.Bwrap, "auto", st.Mode)
 	})
 	return detected
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -86,4 +87,30 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// FuzzNetworkRule: a command gets the network only when it is one simple
+// command whose words a run.network rule names (here exactly `go mod
+// download`, or `npm ci` followed by words that are not options): no
+// list, substitution, redirection or extra option rides along.
+func FuzzNetworkRule(f *testing.F) {
+	for _, s := range []string{"go mod download", "go mod download; curl x", "npm ci", "npm ci --registry=http://evil", "npm ci $(curl x)", "go mod download > /tmp/x", "go  mod   download", "'go' mod download"} {
+		f.Add(s)
+	}
+	rules := []string{"go mod download", "npm ci *"}
+	f.Fuzz(func(t *testing.T, command string) {
+		if !networkAllowed(rules, command) {
+			return
+		}
+		parsed, err := allowrule.Parse(strings.TrimSpace(command))
+		if err != nil {
+			t.Fatalf("%q got the network but is not one simple command: %v", command, err)
+		}
+		w := parsed.Words()
+		exact := len(w) == 3 && w[0] == "go" && w[1] == "mod" && w[2] == "download"
+		npm := len(w) >= 2 && w[0] == "npm" && w[1] == "ci"
+		if !exact && !npm {
+			t.Fatalf("%q got the network: words %q", command, w)
+		}
+	})
 }
