@@ -289,6 +289,8 @@ type testClient struct {
 	// keepWrites keeps written text in buffers instead of the disk.
 	keepWrites bool
 	terms      terminals
+	// createErr, when set, makes terminal/create fail with its message.
+	createErr string
 	// onTerminal, when set, is called with each terminal the client starts.
 	onTerminal func(*clientTerminal)
 }

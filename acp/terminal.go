@@ -63,7 +63,16 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	// client starts meanwhile would run on, never released.
 	cctx, cancelCreate := graceContext(ctx)
 	created, err := e.a.conn.CreateTerminal(cctx, req)
+	unanswered := cctx.Err() != nil
 	cancelCreate()
+	var refused *sdk.RequestError
+	if err != nil && !unanswered && ctx.Err() == nil && errors.As(err, &refused) {
+		// The client answered that it could not start it (its terminal
+		// cannot run the agentls launcher, say): nothing started, so
+		// agentls's own shell runs the command, in the same sandbox.
+		slog.Warn("acp: the client's terminal did not start the command; agentls's own shell runs it", "err", clientError(err))
+		return tools.TerminalResult{}, false, nil
+	}
 	if err != nil {
 		return tools.TerminalResult{}, true, fmt.Errorf("the client's terminal did not start the command: %s", clientError(err))
 	}

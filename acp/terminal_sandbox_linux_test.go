@@ -41,3 +41,23 @@ steps:
 		t.Errorf("the command wrote %s outside the workspace", target)
 	}
 }
+
+// A client whose terminal cannot start the command (it answers
+// terminal/create with an error: nothing started) leaves it to agentls's
+// own shell, in the same sandbox.
+func TestClientTerminalFailsOwnShellRuns(t *testing.T) {
+	client := &testClient{permit: choose("allow_once"), createErr: "cannot execute the agentls launcher"}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "echo ran-in-own-shell > out.txt; cat out.txt"}}]
+  - expect: {tool_result_contains: {r1: ['"exit_code":0', "ran-in-own-shell"]}}
+    text: "Ran."
+`})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	if b, err := os.ReadFile(filepath.Join(r.dir, "out.txt")); err != nil || string(b) != "ran-in-own-shell\n" {
+		t.Fatalf("own shell did not run it: %q %v", b, err)
+	}
+}
