@@ -3,8 +3,6 @@ module github.com/agentls/agentls
 go 1.26.0
 
 require (
-	github.com/aymanbagabas/go-udiff v0.4.1
-	github.com/coder/acp-go-sdk v0.13.0
 	github.com/google/uuid v1.6.0
 	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
@@ -17,6 +15,8 @@ require (
 )
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.1 // indirect
+	github.com/coder/acp-go-sdk v0.13.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260623181947-01eb4420fa68 // indirect
 	go.lsp.dev/uri v1.0.1 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
