@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +37,7 @@ type Prepared struct {
 func (p *Prepared) Cleanup() {
 	if p.TempDir != "" {
 		if err := os.RemoveAll(p.TempDir); err != nil {
-			_ = err // a file the command made read-only; nothing to do
+			slog.Warn("sandbox: the command's TMPDIR stays behind", "dir", p.TempDir, "err", err)
 		}
 	}
 }
