@@ -399,3 +399,27 @@ func copyFile(t *testing.T, from, to string) {
 	must(t, err)
 	must(t, os.WriteFile(to, b, 0o755))
 }
+
+// TestPromiseNestedLauncherNarrowsOnly: a confined command that starts the
+// launcher again with a policy that lets it write everywhere still cannot
+// write outside the workspace (Landlock domains stack; namespaces nest).
+func TestPromiseNestedLauncherNarrowsOnly(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			wide, err := spec{Landlock: true, Writable: []string{"/"}}.encode()
+			must(t, err)
+			cmd, prep, err := Command(r.policy(mode), r.bin,
+				[]string{r.bin, Subcommand, "--policy", wide, "--", r.bin, helperArg, "write", r.outside + "/x"}, r.environ)
+			must(t, err)
+			defer prep.Cleanup()
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Errorf("the nested launcher widened the sandbox: %s", out)
+			} else if !strings.Contains(string(out), "permission denied") && !strings.Contains(string(out), "read-only file system") {
+				t.Errorf("refused other than by the sandbox: %v %s", err, out)
+			}
+		})
+	}
+}
