@@ -20,10 +20,12 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // TestMain keeps agentls's logs out of test output unless AGENTLS_TEST_LOG is set.
 func TestMain(m *testing.M) {
+	sandbox.Main() // the test binary is the sandbox's launcher (docs/contributing.md)
 	if os.Getenv("AGENTLS_TEST_LOG") == "" {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
@@ -301,6 +303,8 @@ type testClient struct {
 	// until it is closed (a hung editor).
 	hangWrites chan struct{}
 	terms      terminals
+	// createErr, when set, makes terminal/create fail with its message.
+	createErr string
 	// onTerminal, when set, is called with each terminal the client starts.
 	onTerminal func(*clientTerminal)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/sandbox"
 )
 
 var _ agent.TerminalRunner = (*editor)(nil)
@@ -27,7 +28,8 @@ func graceContext(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // RunInTerminal runs a permitted command in the client's terminal
 // (terminal/create with /bin/sh -c, without the variables the command must
-// not get (terminalCommand), in the tool call's content so the
+// not get (terminalCommand), inside the sandbox (the agentls launcher,
+// and bwrap when usable, around it), in the tool call's content so the
 // client shows its output live), waits for it (killing it on timeout or
 // cancellation), reads its output and releases it. Without the client's
 // `terminal` capability agentls's own shell runs it.
@@ -48,6 +50,12 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	start := time.Now()
 	sid := sdk.SessionId(sessionID)
 	command, args := terminalCommand(job.Command, job.EnvDeny)
+	prep, err := sandbox.Prepare(job.Sandbox, "", append([]string{command}, args...))
+	if err != nil {
+		return tools.TerminalResult{}, true, fmt.Errorf("the command did not start: %w", err)
+	}
+	defer prep.Cleanup() // after terminal/release (deferred below, so run first)
+	command, args = prep.Argv[0], prep.Argv[1:]
 	req := sdk.CreateTerminalRequest{SessionId: sid, Command: command, Args: args, Cwd: sdk.Ptr(job.Dir)}
 	for _, kv := range job.Env {
 		name, value, _ := strings.Cut(kv, "=")
@@ -60,7 +68,16 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	// client starts meanwhile would run on, never released.
 	cctx, cancelCreate := graceContext(ctx)
 	created, err := e.a.conn.CreateTerminal(cctx, req)
+	unanswered := cctx.Err() != nil
 	cancelCreate()
+	var refused *sdk.RequestError
+	if err != nil && !unanswered && ctx.Err() == nil && errors.As(err, &refused) {
+		// The client answered that it could not start it (its terminal
+		// cannot run the agentls launcher, say): nothing started, so
+		// agentls's own shell runs the command, in the same sandbox.
+		slog.Warn("acp: the client's terminal did not start the command; agentls's own shell runs it", "err", clientError(err))
+		return tools.TerminalResult{}, false, nil
+	}
 	if err != nil {
 		return tools.TerminalResult{}, true, fmt.Errorf("the client's terminal did not start the command: %s", clientError(err))
 	}

@@ -49,6 +49,9 @@ func (c *testClient) term(id string) (*clientTerminal, error) {
 }
 
 func (c *testClient) CreateTerminal(_ context.Context, p sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
+	if c.createErr != "" {
+		return sdk.CreateTerminalResponse{}, sdk.NewInternalError(map[string]any{"error": c.createErr})
+	}
 	cmd := exec.Command(p.Command, p.Args...)
 	if p.Cwd != nil {
 		cmd.Dir = *p.Cwd

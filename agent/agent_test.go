@@ -481,7 +481,8 @@ func TestConfirmRun(t *testing.T) {
 				ed.ask = func(_ context.Context, req AskRequest) (AskReply, error) {
 					asks++
 					q := req.Set.Questions[0]
-					want := "Run `" + tc.command + "`?\n\nFolder: " + m.ws.Root() + "\nNetwork: not isolated\nSandbox: off"
+					network, sandboxState := m.commandPlace(tc.command) // as this machine's sandbox probe says
+					want := "Run `" + tc.command + "`?\n\nFolder: " + m.ws.Root() + "\nNetwork: " + network + "\nSandbox: " + sandboxState
 					if req.Purpose != "permission" || q.Name != "decision" || q.Question != want {
 						t.Errorf("permission question = %+v", q)
 					}

@@ -227,12 +227,16 @@ func (e *env) ConfirmRun(ctx context.Context, req tools.RunRequest) (tools.RunPe
 	s := e.s
 	req.Command = strings.TrimSpace(req.Command)
 	d := s.autoAllow(req)
-	if d.Rule != "" {
+	unconfined := s.m.unconfinedRun() // no sandbox: every command is asked
+	if d.Rule != "" && unconfined == "" {
 		return tools.RunPermit{Run: true, Rule: d.Rule}, nil
 	}
 	command := req.Command
 	offered := d.NotSimple == "" && d.Offer
 	pr := s.runPermission(ctx, command, req.Dir, d)
+	if unconfined != "" {
+		pr.Note = strings.TrimSpace(pr.Note + "\n\nNo sandbox: " + unconfined + ".")
+	}
 	dec, err := s.m.Permit(ctx, pr)
 	if errors.Is(err, permission.ErrNoSurface) {
 		return tools.RunPermit{}, fmt.Errorf("the editor cannot ask for permission to run commands; add the command to run.allow in .agentls.yaml")

@@ -5,11 +5,14 @@ import (
 	"log/slog"
 	"os"
 	"testing"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // TestMain keeps the agent's logs out of the test output unless
 // AGENTLS_TEST_LOG is set.
 func TestMain(m *testing.M) {
+	sandbox.Main() // the test binary is the sandbox's launcher (docs/contributing.md)
 	if os.Getenv("AGENTLS_TEST_LOG") == "" {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}

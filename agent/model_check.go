@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"log/slog"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // ModelCheck is agent/checkModel's result (PROTOCOL.md §2).
@@ -12,6 +14,8 @@ type ModelCheck struct {
 	Model    string `json:"model"`
 	BaseURL  string `json:"baseUrl"`
 	Message  string `json:"message,omitempty"`
+	// Sandbox is what confines commands here (docs/guard.md, Sandbox).
+	Sandbox sandbox.Status `json:"sandbox"`
 }
 
 // modelChecker is a provider that can check its endpoint with one cheap
@@ -24,7 +28,7 @@ type modelChecker interface {
 // request to its endpoint, or the reason none can be made.
 func (m *Manager) CheckModel(ctx context.Context) ModelCheck {
 	cfg := m.config()
-	res := ModelCheck{Provider: cfg.Model.Provider, Model: cfg.Model.Name, BaseURL: cfg.Model.BaseURL}
+	res := ModelCheck{Provider: cfg.Model.Provider, Model: cfg.Model.Name, BaseURL: cfg.Model.BaseURL, Sandbox: m.SandboxStatus()}
 	if res.Provider == "" {
 		res.Provider = "openai"
 	}

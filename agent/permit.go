@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/permission"
 )
 
@@ -68,9 +69,22 @@ func (m *Manager) permitter() permission.Permitter {
 	return AskPermitter{Asker: m.asker}
 }
 
-// commandPlace is how a command would run, as the run question shows it:
-// its network and whether a sandbox confines it. Until the sandbox
-// (Guard III) reports its layers, commands run unconfined.
-func (m *Manager) commandPlace() (network, sandbox string) {
-	return permission.NetworkNotIsolated, permission.SandboxOff
+// commandPlace is how command would run, as the run question shows it:
+// its network (run.network; "not isolated" when no layer can switch it
+// off) and whether a sandbox confines it (sandbox_status.go).
+func (m *Manager) commandPlace(command string) (network, sandboxState string) {
+	st := m.SandboxStatus()
+	if !st.Confines() {
+		return permission.NetworkNotIsolated, permission.SandboxOff
+	}
+	sandboxState = permission.SandboxOn + " (" + st.Mode + ")"
+	switch {
+	case !st.Network:
+		network = permission.NetworkNotIsolated
+	case tools.NetworkAllowed(m.config().Run.Network, command):
+		network = permission.NetworkYes
+	default:
+		network = permission.NetworkNo
+	}
+	return network, sandboxState
 }

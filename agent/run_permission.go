@@ -16,7 +16,7 @@ func (s *Session) runPermission(ctx context.Context, command, dir string, d runD
 	if dir == "" {
 		dir = s.m.ws.Root()
 	}
-	network, sandbox := s.m.commandPlace()
+	network, sandbox := s.m.commandPlace(command)
 	req := permission.Request{
 		SessionID: s.meta.ID, ToolCallID: ToolCallID(ctx), Requester: "run", Kind: permission.KindRun,
 		What: command, Cwd: dir, Reach: string(guard.ReachProcess), Network: network, Sandbox: sandbox,

@@ -67,6 +67,23 @@ type Run struct {
 	// EnvDeny names the environment variables (names or globs) kept from
 	// commands; the model's key variable (Model.APIKeyEnv) is kept out always.
 	EnvDeny []string `json:"env_deny" yaml:"env_deny"`
+	// Network are allow rules (run.allow's grammar) naming the commands
+	// that get the network; every other command runs without it when the
+	// sandbox can isolate it (bwrap).
+	Network []string `json:"network" yaml:"network"`
+}
+
+// Sandbox configures the sandbox every command runs in (docs/guard.md).
+type Sandbox struct {
+	// Mode is auto (every layer this machine offers), landlock, bwrap or
+	// off (unconfined: every command is asked).
+	Mode string `json:"mode" yaml:"mode"`
+	// DenyRead are paths (absolute or ~/…) no command reads, beside the
+	// built-in secret places and agentls's own folders.
+	DenyRead []string `json:"deny_read" yaml:"deny_read"`
+	// AllowWrite are folders (absolute or ~/…) commands may write beside
+	// the workspace folders.
+	AllowWrite []string `json:"allow_write" yaml:"allow_write"`
 }
 
 // Config is the resolved configuration.
@@ -78,6 +95,7 @@ type Config struct {
 	Editor          Editor     `json:"editor" yaml:"editor"`
 	MaxTurnRequests int        `json:"max_turn_requests" yaml:"max_turn_requests"`
 	Compaction      Compaction `json:"compaction" yaml:"compaction"`
+	Sandbox         Sandbox    `json:"sandbox" yaml:"sandbox"`
 
 	Instructions Instructions `json:"instructions" yaml:"instructions"`
 }
@@ -107,7 +125,9 @@ func Default() Config {
 		Run: Run{
 			Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000,
 			EnvDeny: []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*"},
+			Network: []string{},
 		},
+		Sandbox:         Sandbox{Mode: "auto", DenyRead: []string{}, AllowWrite: []string{}},
 		MaxTurnRequests: 50,
 		Compaction:      Compaction{Threshold: 0.85},
 

@@ -17,9 +17,10 @@ func TestDefault(t *testing.T) {
 		Editor:          Editor{RequestTimeoutSecs: 60},
 		PlanMode:        PlanMode{DefaultActive: true, RequireApproval: true, ApprovalTimeoutSecs: 86400, PlansDir: "plans", AllowNetworkTools: []string{}},
 		Edits:           "auto",
-		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000, EnvDeny: []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*"}},
+		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000, EnvDeny: []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*"}, Network: []string{}},
 		MaxTurnRequests: 50,
 		Compaction:      Compaction{Threshold: 0.85},
+		Sandbox:         Sandbox{Mode: "auto", DenyRead: []string{}, AllowWrite: []string{}},
 
 		Instructions: Instructions{MaxBytes: 32768},
 	}

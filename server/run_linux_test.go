@@ -25,6 +25,9 @@ func TestCancelKillsRunningCommand(t *testing.T) {
 	command := fmt.Sprintf("sleep 100 & echo $! > %s; wait", fifo)
 	h := lsptest.Start(t, lsptest.Setup{
 		Handlers: lspclient.Handlers{AskUser: decide("run")},
+		// Watched by host pid through a FIFO outside the workspace: no
+		// sandbox (its PID namespace is proven in sandbox/ and below).
+		InitOpts: map[string]any{"sandbox": map[string]any{"mode": "off"}},
 		Script: fmt.Sprintf(`
 name: cancel_run
 steps:

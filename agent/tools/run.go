@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // Limits of run.
@@ -33,6 +34,10 @@ type RunOutput struct {
 	TimedOut   bool   `json:"timed_out"`
 	DurationMs int64  `json:"duration_ms"`
 	Warning    string `json:"warning,omitempty"`
+	// Sandbox says what confined the command; Hint, when it failed in a
+	// way the sandbox may have caused, says what the sandbox refuses.
+	Sandbox string `json:"sandbox,omitempty"`
+	Hint    string `json:"hint,omitempty"`
 }
 
 // runCommand runs run.
@@ -101,9 +106,11 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 	job := shellJob{
 		command: command, dir: dir, env: commandEnv(os.Environ(), env.Config()),
 		timeout: time.Duration(timeout) * time.Second, maxOut: maxOut, beforeStart: recheck,
+		policy: runPolicy(env, command, permit.Rule != ""), // .git read-only for a command nobody was asked about
 	}
 	git := safeGitFor(permit.Rule, command, dir) // auto-allowed git: no repository-local programs (gitenv.go)
 	job.env = git.apply(job.env)
+	status := sandbox.Detect().Status(job.policy.Mode)
 	res, inTerminal, err := runInTerminal(ctx, env, job, git) // the editor's terminal, if it has one
 	if !inTerminal {
 		res, err = runShell(ctx, job)
@@ -121,6 +128,8 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 	return OK(RunOutput{
 		ExitCode: res.exitCode, Output: res.output, TimedOut: res.timedOut,
 		DurationMs: res.duration.Milliseconds(), Warning: warning,
+		Sandbox: status.Note(job.policy.Network),
+		Hint:    sandboxHint(status, job.policy.Network, res.exitCode, res.output),
 	}), nil
 }
 

@@ -20,7 +20,7 @@ func TestRun(t *testing.T) {
 		reject    bool
 		confirmEr error
 		unsaved   []string
-		want      RunOutput // DurationMs is not compared
+		want      RunOutput // DurationMs and Sandbox are not compared
 		wantError []string
 		confirmed bool // ConfirmRun was asked
 	}{
@@ -58,6 +58,7 @@ func TestRun(t *testing.T) {
 			var got RunOutput
 			value(t, r, &got)
 			got.DurationMs = 0
+			got.Sandbox = "" // run_sandbox_linux_test.go
 			if got != tt.want {
 				t.Errorf("result = %+v, want %+v", got, tt.want)
 			}

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"runtime"
 	"time"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // drainGrace bounds how long run waits for the output pipe to close after the
@@ -35,6 +37,8 @@ type shellJob struct {
 	// beforeStart runs right before the process starts; its error (a guard
 	// refusal) is returned as it is and nothing starts.
 	beforeStart func() error
+	// policy is the sandbox the command runs in (runPolicy).
+	policy sandbox.Policy
 }
 
 // runShell runs the command with /bin/sh -c in its folder, in its own process
@@ -48,12 +52,13 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 		return shellResult{}, fmt.Errorf("output pipe: %w", err)
 	}
 	defer r.Close()
-	cmd, dog, err := shellCommand(job.command)
+	cmd, dog, prep, err := shellCommand(job.command, job.policy)
 	if err != nil {
 		w.Close()
 		return shellResult{}, err
 	}
-	defer dog.stop() // last: after the group is killed and waited for
+	defer dog.stop()     // last: after the group is killed and waited for
+	defer prep.Cleanup() // the private TMPDIR, once the group is gone
 	cmd.Dir, cmd.Env = job.dir, job.env
 	cmd.Stdout, cmd.Stderr = w, w
 	if err := job.beforeStart(); err != nil {

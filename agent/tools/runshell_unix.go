@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // watchdogScript starts the command's shell behind a watchdog. A background
@@ -21,17 +23,23 @@ import (
 // the kernel closes the write end and the watchdog kills the group.
 const watchdogScript = `(read x <&3; kill -9 0) </dev/null >/dev/null 2>&1 & exec 3<&-; exec /bin/sh -c "$1"`
 
-// shellCommand builds /bin/sh -c command behind the watchdog, in a process
-// group of its own.
-func shellCommand(command string) (*exec.Cmd, watchdog, error) {
+// shellCommand builds /bin/sh -c command behind the watchdog, in the
+// sandbox pol describes (the sandbox's launcher, and bwrap, start the
+// watchdog's shell), in a process group of its own.
+func shellCommand(command string, pol sandbox.Policy) (*exec.Cmd, watchdog, *sandbox.Prepared, error) {
+	prep, err := sandbox.Prepare(pol, "", []string{"/bin/sh", "-c", watchdogScript, "sh", command})
+	if err != nil {
+		return nil, watchdog{}, nil, err
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, watchdog{}, fmt.Errorf("watchdog pipe: %w", err)
+		prep.Cleanup()
+		return nil, watchdog{}, nil, fmt.Errorf("watchdog pipe: %w", err)
 	}
-	cmd := exec.Command("/bin/sh", "-c", watchdogScript, "sh", command)
+	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.ExtraFiles = []*os.File{r} // fd 3
 	cmd.SysProcAttr = processGroupAttr()
-	return cmd, watchdog{r: r, w: w}, nil
+	return cmd, watchdog{r: r, w: w}, prep, nil
 }
 
 // processGroupAttr puts the command in a process group of its own, so that it

@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"time"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // Terminal is an Env that can run a command in the editor's own terminal
@@ -33,6 +35,9 @@ type TerminalJob struct {
 	// editor's environment, set before EnvDeny is applied (auto-allowed
 	// git's safe configuration, gitenv.go).
 	Env []string
+	// Sandbox is the sandbox the command runs in: the terminal starts
+	// sandbox.Prepare's argv (the launcher, and bwrap, around the command).
+	Sandbox sandbox.Policy
 }
 
 // TerminalResult is how a command run in the editor's terminal ended.
@@ -52,7 +57,7 @@ func runInTerminal(ctx context.Context, env Env, job shellJob, git gitSafety) (s
 	}
 	res, handled, err := t.RunInTerminal(ctx, TerminalJob{
 		Command: job.command, Dir: job.dir, Timeout: job.timeout, MaxOut: job.maxOut, BeforeStart: job.beforeStart,
-		EnvDeny: append(envDenyPatterns(env.Config()), git.terminalDrop()...), Env: git.set,
+		EnvDeny: append(envDenyPatterns(env.Config()), git.terminalDrop()...), Env: git.set, Sandbox: job.policy,
 	})
 	return shellResult{exitCode: res.ExitCode, output: res.Output, timedOut: res.TimedOut, cancelled: res.Cancelled, duration: res.Duration}, handled, err
 }

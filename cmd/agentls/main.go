@@ -55,6 +55,7 @@ See README.md and docs/protocol.md.
 `
 
 func main() {
+	sandboxExec()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

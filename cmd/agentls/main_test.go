@@ -20,6 +20,7 @@ import (
 // TestMain lets the tests run this binary as the real agentls process:
 // with AGENTLS_TEST_MAIN=1 the test binary is agentls.
 func TestMain(m *testing.M) {
+	sandboxExec() // the test binary is the sandbox's launcher too
 	if os.Getenv("AGENTLS_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

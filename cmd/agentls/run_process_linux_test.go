@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/proctest"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // runSession is a real agentls process with a fake editor, a workspace and
@@ -186,6 +187,9 @@ func TestRunEnvironmentScrubbedAndServerNotDumpable(t *testing.T) {
 	r := startRunSession(t, dir, commands, map[string]any{
 		"model": map[string]any{"provider": "scripted", "script": filepath.Join(dir, "script.yaml"), "api_key_env": "MODEL_KEY_VAR"},
 		"run":   map[string]any{"env_deny": []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*", "EXTRA_DENIED"}},
+		// agentls's own not-dumpable flag, read through /proc/$PPID: no
+		// sandbox, whose PID namespace would hide agentls altogether.
+		"sandbox": map[string]any{"mode": "off"},
 	}, func(cmd *exec.Cmd) {
 		cmd.Path, cmd.Args[0] = bin, bin
 		cmd.Env = env
@@ -235,17 +239,26 @@ func TestServerKillLeavesNoCommandBehind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}
-	for _, how := range []string{"kill -9", "editor gone"} {
-		t.Run(how, func(t *testing.T) {
+	for _, c := range []struct{ how, mode string }{{"kill -9", "off"}, {"editor gone", "off"}, {"kill -9", "auto"}, {"editor gone", "auto"}} {
+		how := c.how
+		t.Run(how+" sandbox "+c.mode, func(t *testing.T) {
+			if st := sandbox.Detect().Status(sandbox.Mode(c.mode)); c.mode != "off" && !st.Confines() {
+				t.Skipf("no sandbox layer here: %s", st.Summary)
+			}
 			dir := t.TempDir()
 			fifo := filepath.Join(dir, "pids")
 			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			command := fmt.Sprintf(`sh -c 'echo $PPID $$ > %s; exec sleep 1000' | cat`, fifo)
-			r := startRunSession(t, dir, []string{command}, nil, nil)
+			r := startRunSession(t, dir, []string{command}, map[string]any{"sandbox": map[string]any{"mode": c.mode}}, nil)
 			done := r.prompt()
 			shell, sleep := readPids(t, fifo)
+			if c.mode != "off" {
+				// In the sandbox's PID namespace: the pids it reported are
+				// its own; find them on the host below agentls.
+				shell, sleep = hostPid(t, r.proc.Pid, shell), hostPid(t, r.proc.Pid, sleep)
+			}
 			watched := map[string]*proctest.Process{}
 			for name, pid := range map[string]int{"sh": shell, "sleep": sleep} {
 				p, err := proctest.Watch(pid)
@@ -275,6 +288,57 @@ func TestServerKillLeavesNoCommandBehind(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hostPid is the host pid of the process below root whose pid in its own
+// (innermost) PID namespace is nsPid.
+func hostPid(t *testing.T, root, nsPid int) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		ns := procStatus(pid, "NSpid")
+		if len(ns) > 1 && ns[len(ns)-1] == strconv.Itoa(nsPid) && descends(pid, root) {
+			return pid
+		}
+	}
+	t.Fatalf("no process below %d has pid %d in its namespace", root, nsPid)
+	return 0
+}
+
+// procStatus is the fields of one line of /proc/<pid>/status.
+func procStatus(pid int, key string) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return nil
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && k == key {
+			return strings.Fields(v)
+		}
+	}
+	return nil
+}
+
+// descends reports whether pid is root or one of its descendants.
+func descends(pid, root int) bool {
+	for i := 0; i < 64 && pid > 1; i++ {
+		if pid == root {
+			return true
+		}
+		pp := procStatus(pid, "PPid")
+		if len(pp) == 0 {
+			return false
+		}
+		pid, _ = strconv.Atoi(pp[0])
+	}
+	return pid == root
 }
 
 // readPids reads "<shell pid> <sleep pid>" from the fifo.

@@ -20,7 +20,9 @@ import {
   Methods,
   type Mode,
   type ModeChangedParams,
+  type ModelCheck,
   type PromptResult,
+  type SandboxStatus,
   type Session,
   type UpdateParams,
   type WireMessage,
@@ -38,6 +40,8 @@ export class AgentController implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly model = new ChatModel();
   private readonly status = new ModeStatusBar();
+  /** What confines commands, as agent/checkModel reported it at start. */
+  private sandbox: SandboxStatus | undefined;
   private readonly view: ChatViewProvider;
   private readonly output = vscode.window.createOutputChannel('agentls', { log: true });
   private readonly disposables: vscode.Disposable[] = [];
@@ -139,6 +143,18 @@ export class AgentController implements vscode.Disposable {
       return;
     }
     await this.restoreSessions();
+    await this.checkSandbox();
+  }
+
+  /** Asks the server once what confines commands, for the status tooltip. */
+  private async checkSandbox(): Promise<void> {
+    try {
+      const check = await this.request<ModelCheck>(Methods.checkModel, {});
+      this.sandbox = check.sandbox;
+    } catch (e) {
+      this.output.warn(`could not read the sandbox status: ${(e as Error).message}`);
+    }
+    this.refresh();
   }
 
   private fail(message: string): void {
@@ -206,7 +222,7 @@ export class AgentController implements vscode.Disposable {
   private refresh(): void {
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
-    else this.status.show(ind.mode, ind.planFile);
+    else this.status.show(ind.mode, ind.planFile, this.sandbox);
     this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.attached?.label ?? null });
   }
 

@@ -180,7 +180,24 @@ export const Methods = {
   update: 'agent/update',
   modeChanged: 'agent/modeChanged',
   askUser: 'agent/askUser',
+  checkModel: 'agent/checkModel',
 } as const;
+
+/** What confines the commands agentls runs (agent/checkModel's `sandbox`). */
+export interface SandboxStatus {
+  mode: string;
+  landlock: string;
+  bwrap: string;
+  network: boolean;
+  summary: string;
+}
+
+/** agent/checkModel's result (the parts the extension reads). */
+export interface ModelCheck {
+  ok: boolean;
+  message?: string;
+  sandbox?: SandboxStatus;
+}
 
 /** The client's experimental.agent capability. */
 export function agentCapability(savesEdits: boolean): { askUser: boolean; modeIndicator: boolean; savesEdits: boolean } {

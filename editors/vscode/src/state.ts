@@ -12,6 +12,7 @@ import type {
   PlanEntry,
   PromptResult,
   Question,
+  SandboxStatus,
   Session,
   SessionUpdate,
   WireMessage,
@@ -75,9 +76,10 @@ export interface ModePresentation {
   color: string;
 }
 
-/** The status bar item's text, tooltip and theme colour for a mode. */
-export function presentMode(mode: Mode, planFile: string | null): ModePresentation {
-  const plan = planFile ? `\n\nPlan: ${planFile}` : '\n\nNo plan attached yet.';
+/** The status bar item's text, tooltip and theme colour for a mode; the
+ * tooltip also says what confines commands when the server reported it. */
+export function presentMode(mode: Mode, planFile: string | null, sandbox?: SandboxStatus): ModePresentation {
+  const plan = (planFile ? `\n\nPlan: ${planFile}` : '\n\nNo plan attached yet.') + sandboxLine(sandbox);
   if (mode === 'build') {
     return {
       text: '$(tools) BUILD',
@@ -90,6 +92,13 @@ export function presentMode(mode: Mode, planFile: string | null): ModePresentati
     tooltip: `agentls is in PLAN mode: the agent explores and writes a plan; nothing but .plan documents can change.${plan}\n\nClick to switch to BUILD mode.`,
     color: 'agentls.planForeground',
   };
+}
+
+/** The tooltip's sandbox paragraph ("" when the server did not report one). */
+export function sandboxLine(sandbox?: SandboxStatus): string {
+  if (!sandbox) return '';
+  const warn = sandbox.mode === 'none' || sandbox.mode === 'off' ? '⚠ ' : '';
+  return `\n\n${warn}Sandbox: ${sandbox.summary} (landlock: ${sandbox.landlock}; bwrap: ${sandbox.bwrap})`;
 }
 
 /** The other mode. */

@@ -112,6 +112,23 @@ function M.check(timeout_ms)
   else
     r.error('model not reachable: ' .. what .. (m.message and m.message ~= vim.NIL and (': ' .. m.message) or ''))
   end
+  M.sandbox(r, m.sandbox)
+end
+
+--- Reports the sandbox commands run in (agent/checkModel's `sandbox`).
+function M.sandbox(r, sb)
+  r.start('agentls: sandbox')
+  if type(sb) ~= 'table' then
+    r.info('this agentls does not report its sandbox (older than the sandbox)')
+    return
+  end
+  local detail = string.format('landlock: %s; bwrap: %s', tostring(sb.landlock), tostring(sb.bwrap))
+  if sb.mode == 'none' or sb.mode == 'off' then
+    r.warn('sandbox: ' .. tostring(sb.summary), { detail, 'install bubblewrap, or set sandbox.mode to auto' })
+    return
+  end
+  r.ok('sandbox: ' .. tostring(sb.summary))
+  r.info(detail)
 end
 
 return M

@@ -31,8 +31,25 @@ describe('presentMode', () => {
     assert.equal(b.text, '$(tools) BUILD');
     assert.equal(b.color, 'agentls.buildForeground');
     assert.match(b.tooltip, /Plan: plans\/x\.plan/);
+    assert.doesNotMatch(b.tooltip, /Sandbox/);
     assert.equal(otherMode('plan'), 'build');
     assert.equal(otherMode('build'), 'plan');
+  });
+});
+
+describe('presentMode with the sandbox', () => {
+  test('the tooltip says what confines commands, with a warning when nothing does', () => {
+    const on = presentMode('build', null, {
+      mode: 'landlock+bwrap', landlock: 'ABI 7', bwrap: 'ok', network: true,
+      summary: 'landlock+bwrap: writes only in the workspace, secrets unreadable, network off unless run.network allows it',
+    });
+    assert.match(on.tooltip, /\n\nSandbox: landlock\+bwrap: writes only in the workspace[^\n]*\(landlock: ABI 7; bwrap: ok\)/);
+    assert.doesNotMatch(on.tooltip, /⚠/);
+    const off = presentMode('plan', null, {
+      mode: 'none', landlock: 'unavailable: Linux only', bwrap: 'not installed (install bubblewrap)', network: false,
+      summary: 'no sandbox (mode auto; ...): every command is asked',
+    });
+    assert.match(off.tooltip, /⚠ Sandbox: no sandbox [^\n]*every command is asked \(landlock: unavailable: Linux only; bwrap: not installed \(install bubblewrap\)\)/);
   });
 });
 

@@ -1,0 +1,63 @@
+package acp_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/sandbox"
+)
+
+// A command in the client's terminal runs inside the sandbox: terminal/create
+// starts the agentls launcher (behind bwrap when usable) around /bin/sh -c,
+// and a write outside the workspace fails; the result says the sandbox
+// may have refused it.
+func TestClientTerminalRunsInSandbox(t *testing.T) {
+	if st := sandbox.Detect().Status(sandbox.ModeAuto); !st.Confines() {
+		t.Skipf("no sandbox layer here: %s", st.Summary)
+	}
+	target := filepath.Join(t.TempDir(), "escaped")
+	client := &testClient{permit: choose("allow_once")}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "echo x > ` + target + `"}}]
+  - expect: {tool_result_contains: {r1: ['"exit_code":', "the sandbox may have refused this", '"sandbox":"landlock']}}
+    text: "Refused."
+`})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	client.terms.mu.Lock()
+	terms := append([]*clientTerminal(nil), client.terms.list...)
+	client.terms.mu.Unlock()
+	if len(terms) != 1 || !slices.Contains(terms[0].req.Args, sandbox.Subcommand) {
+		t.Fatalf("terminal/create does not go through the launcher: %+v", terms)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Errorf("the command wrote %s outside the workspace", target)
+	}
+}
+
+// A client whose terminal cannot start the command (it answers
+// terminal/create with an error: nothing started) leaves it to agentls's
+// own shell, in the same sandbox.
+func TestClientTerminalFailsOwnShellRuns(t *testing.T) {
+	client := &testClient{permit: choose("allow_once"), createErr: "cannot execute the agentls launcher"}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "echo ran-in-own-shell > out.txt; cat out.txt"}}]
+  - expect: {tool_result_contains: {r1: ['"exit_code":0', "ran-in-own-shell"]}}
+    text: "Ran."
+`})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop %s", stop)
+	}
+	if b, err := os.ReadFile(filepath.Join(r.dir, "out.txt")); err != nil || string(b) != "ran-in-own-shell\n" {
+		t.Fatalf("own shell did not run it: %q %v", b, err)
+	}
+}

@@ -1,0 +1,15 @@
+package tools
+
+import (
+	"os"
+	"testing"
+
+	"github.com/agentls/agentls/sandbox"
+)
+
+// TestMain: the test binary is the sandbox's launcher for the commands
+// the run tests start (docs/contributing.md).
+func TestMain(m *testing.M) {
+	sandbox.Main()
+	os.Exit(m.Run())
+}

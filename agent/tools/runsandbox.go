@@ -1,0 +1,137 @@
+package tools
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/allowrule"
+	"github.com/agentls/agentls/sandbox"
+)
+
+// runPolicy is the sandbox policy of one run command, built here only:
+// writable are the workspace folders and sandbox.allow_write; unreadable
+// the built-in secret places, sandbox.deny_read and agentls's own state and
+// config folders; .git stays read-only for a command that runs without
+// asking (autoAllowed); the network only for commands run.network allows.
+func runPolicy(env Env, command string, autoAllowed bool) sandbox.Policy {
+	cfg := env.Config()
+	home, _ := os.UserHomeDir()
+	folders := env.Workspace().Folders()
+	deny := append(sandbox.DefaultDenyRead(home), expandHome(cfg.Sandbox.DenyRead, home)...)
+	if state := config.StateDir(os.Getenv); state != "" {
+		deny = append(deny, state)
+	}
+	deny = append(deny, config.UserDirs(os.Getenv)...)
+	writable := append(folders, expandHome(cfg.Sandbox.AllowWrite, home)...)
+	if !autoAllowed {
+		// A worktree's or submodule's .git is a file naming a git folder
+		// elsewhere: a command the user approved may commit there too.
+		for _, f := range folders {
+			writable = append(writable, linkedGitDirs(f)...)
+		}
+	}
+	return sandbox.Policy{
+		Mode:       sandbox.Mode(cfg.Sandbox.Mode),
+		Writable:   writable,
+		ProtectGit: autoAllowed,
+		DenyRead:   deny,
+		Network:    NetworkAllowed(cfg.Run.Network, command),
+		CacheDir:   cacheDir(folders),
+	}
+}
+
+// linkedGitDirs are the git folders a `.git` file in folder names
+// ("gitdir: <path>", as in a worktree or submodule) and, for a worktree,
+// the repository's common folder; none when .git is a folder or absent.
+func linkedGitDirs(folder string) []string {
+	b, err := os.ReadFile(filepath.Join(folder, ".git"))
+	if err != nil {
+		return nil
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok || dir == "" {
+		return nil
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(folder, dir)
+	}
+	out := []string{filepath.Clean(dir)}
+	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dir, common)
+		}
+		out = append(out, filepath.Clean(common))
+	}
+	return out
+}
+
+// expandHome makes ~/… paths absolute under home (paths that are neither
+// absolute nor ~/… are left out: the schema refuses them).
+func expandHome(paths []string, home string) []string {
+	var out []string
+	for _, p := range paths {
+		switch {
+		case strings.HasPrefix(p, "~/") && home != "":
+			out = append(out, filepath.Join(home, p[2:]))
+		case filepath.IsAbs(p):
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// NetworkAllowed reports whether a run.network rule matches command (a
+// command that is not one simple command matches none).
+func NetworkAllowed(rules []string, command string) bool {
+	if len(rules) == 0 {
+		return false
+	}
+	parsed, err := allowrule.Parse(strings.TrimSpace(command))
+	if err != nil {
+		return false
+	}
+	rs, _ := allowrule.ParseRules(rules)
+	return rs.Match(parsed, nil)
+}
+
+// cacheDir is the workspace's build cache folder,
+// $XDG_CACHE_HOME/agentls/<hash of the first folder>, or "" when there is
+// no cache folder.
+func cacheDir(folders []string) string {
+	base, err := os.UserCacheDir()
+	if err != nil || len(folders) == 0 {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(folders[0]))
+	return filepath.Join(base, "agentls", hex.EncodeToString(sum[:8]))
+}
+
+// refusedPattern is output that a sandbox refusal leaves: EACCES, EPERM,
+// EROFS, an unreachable network or name service, the launcher's failure.
+var refusedPattern = regexp.MustCompile(`(?i)permission denied|operation not permitted|read-only file system|network is unreachable|could not resolve host|temporary failure in name resolution|EACCES|EPERM|EROFS|ENETUNREACH|agentls sandbox-exec:`)
+
+// sandboxHint is what a failed command's result says about the sandbox
+// when its output looks like a refusal ("" otherwise).
+func sandboxHint(st sandbox.Status, network bool, exitCode int, output string) string {
+	if exitCode == 0 || !st.Confines() {
+		return ""
+	}
+	if i := strings.Index(output, "agentls sandbox-exec:"); i >= 0 {
+		line, _, _ := strings.Cut(output[i:], "\n")
+		return "the sandbox could not start the command: " + line
+	}
+	if !refusedPattern.MatchString(output) {
+		return ""
+	}
+	h := "the sandbox may have refused this (" + st.Mode + "): commands write only in the workspace folders (never .agentls/, nor .git when run without asking) and their private TMPDIR, and cannot read ~/.ssh, ~/.aws and the like or agentls's own folders"
+	if st.Network && !network {
+		h += "; this command had no network (run.network names the commands that get it)"
+	}
+	return h + ". Do not retry the same way: ask the user, who can run it or change sandbox.* / run.network."
+}

@@ -1,0 +1,10 @@
+//go:build !unix
+
+package sandbox
+
+import "errors"
+
+// execve: the launcher is Unix's (Prepare never uses it elsewhere).
+func execve(string, []string, []string) error {
+	return errors.New("the sandbox launcher runs on Linux only")
+}

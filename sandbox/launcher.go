@@ -1,0 +1,60 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+)
+
+// Main runs the launcher when this process was started as one
+// (`<exe> sandbox-exec …`) and never returns then; otherwise it returns at
+// once. Call it first in agentls's main and in the TestMain of every
+// package whose tests start confined commands (their test binary is the
+// launcher there).
+func Main() {
+	if len(os.Args) < 2 || os.Args[1] != Subcommand {
+		return
+	}
+	err := Exec(os.Args[2:])
+	fmt.Fprintf(os.Stderr, "agentls sandbox-exec: %v\n", err)
+	os.Exit(LauncherFailed)
+}
+
+// LauncherFailed is the launcher's exit code when it could not confine or
+// start the command (a shell's "cannot execute").
+const LauncherFailed = 126
+
+// ErrLauncher prefixes the launcher's own failures in the command's output.
+var ErrLauncher = errors.New("agentls sandbox-exec")
+
+// Exec is the launcher: args are `--policy <spec> -- <argv>`. It changes
+// the environment, applies Landlock (when the spec says so) and execs
+// argv; it returns only on failure.
+func Exec(args []string) error {
+	if len(args) < 4 || args[0] != "--policy" || args[2] != "--" {
+		return errors.New("usage: agentls sandbox-exec --policy <base64 JSON> -- <command> [args…]")
+	}
+	s, err := decodeSpec(args[1])
+	if err != nil {
+		return err
+	}
+	argv := args[3:]
+	for _, k := range s.Unset {
+		os.Unsetenv(k)
+	}
+	for k, v := range s.Set {
+		os.Setenv(k, v)
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return fmt.Errorf("%s: %w", argv[0], err)
+	}
+	if s.Landlock {
+		if err := restrictSelf(s); err != nil {
+			return err
+		}
+	}
+	return execve(path, slices.Clone(argv), os.Environ())
+}

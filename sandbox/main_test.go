@@ -1,0 +1,25 @@
+package sandbox
+
+import (
+	"os"
+	"testing"
+)
+
+// helperArg makes the test binary a small program the tests run inside
+// the sandbox: `<test binary> sandbox-test-helper <op> [arg]`.
+const helperArg = "sandbox-test-helper"
+
+func TestMain(m *testing.M) {
+	Main()
+	if len(os.Args) > 2 && os.Args[1] == helperArg {
+		os.Exit(helper(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

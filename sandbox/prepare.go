@@ -1,0 +1,191 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+)
+
+// Subcommand is the launcher's argv[1]: `agentls sandbox-exec --policy
+// <spec> -- <argv>`.
+const Subcommand = "sandbox-exec"
+
+// unsetVars are the variables no confined command gets: they lead to
+// agents and buses outside the sandbox.
+var unsetVars = []string{"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS"}
+
+// Prepared is a command made ready to start confined.
+type Prepared struct {
+	// Argv is what to start: bwrap or the launcher around the command, or
+	// the command itself when nothing confines it.
+	Argv []string
+	// Status is the sandbox the command gets.
+	Status Status
+	// Note is the one line its result carries (Status.Note).
+	Note string
+	// TempDir is the command's private TMPDIR ("" when unconfined).
+	TempDir string
+}
+
+// Cleanup removes the command's private TMPDIR; call it once the command
+// has ended.
+func (p *Prepared) Cleanup() {
+	if p.TempDir != "" {
+		if err := os.RemoveAll(p.TempDir); err != nil {
+			slog.Warn("sandbox: the command's TMPDIR stays behind", "dir", p.TempDir, "err", err)
+		}
+	}
+}
+
+// Prepare wraps argv in the layers pol.Mode gets on this machine
+// (Detect). launcher is the agentls executable ("" is os.Executable()).
+func Prepare(pol Policy, launcher string, argv []string) (*Prepared, error) {
+	return prepareWith(Detect(), pol, launcher, argv)
+}
+
+// prepareWith is Prepare with a given probe.
+func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prepared, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("sandbox: no command")
+	}
+	st := probe.Status(pol.Mode)
+	p := &Prepared{Argv: argv, Status: st, Note: st.Note(pol.Network)}
+	if !st.Confines() {
+		return p, nil
+	}
+	if launcher == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: the agentls executable: %w", err)
+		}
+		launcher = exe
+	}
+	tmp, err := os.MkdirTemp("", "agentls-run-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: private TMPDIR: %w", err)
+	}
+	p.TempDir = tmp
+	ok := false
+	defer func() {
+		if !ok {
+			p.Cleanup()
+		}
+	}()
+	if err := chownFor(tmp, pol.RunAs); err != nil {
+		return nil, err
+	}
+	s := spec{
+		Landlock: st.landlockOn(), Bwrap: st.bwrapOn(),
+		Writable: resolveAll(append(slices.Clone(pol.Writable), tmp)),
+		ReadOnly: resolveAll(pol.readOnly()),
+		Deny:     resolveAll(pol.DenyRead),
+		Set:      map[string]string{"TMPDIR": tmp, "GOTMPDIR": tmp, "TMP": tmp, "TEMP": tmp},
+		Unset:    unsetVars,
+	}
+	if pol.CacheDir != "" {
+		cache, err := filepath.Abs(pol.CacheDir)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: cache folder: %w", err)
+		}
+		if err := os.MkdirAll(cache, 0o700); err != nil {
+			return nil, fmt.Errorf("sandbox: cache folder: %w", err)
+		}
+		if err := chownFor(cache, pol.RunAs); err != nil {
+			return nil, err
+		}
+		s.Writable = resolveAll(append(s.Writable, cache))
+		for k, sub := range map[string]string{
+			"XDG_CACHE_HOME": "", "GOCACHE": "go-build", "npm_config_cache": "npm",
+			"YARN_CACHE_FOLDER": "yarn", "PIP_CACHE_DIR": "pip",
+		} {
+			s.Set[k] = filepath.Join(cache, sub)
+		}
+	}
+	enc, err := s.encode()
+	if err != nil {
+		return nil, err
+	}
+	inner := append([]string{launcher, Subcommand, "--policy", enc, "--"}, argv...)
+	if !st.bwrapOn() {
+		p.Argv = inner
+		ok = true
+		return p, nil
+	}
+	uid := os.Getuid()
+	if pol.RunAs != nil {
+		uid = int(pol.RunAs.UID)
+	}
+	p.Argv = append(bwrapArgs(probe.BwrapPath, s, pol.Network, uid), inner...)
+	ok = true
+	return p, nil
+}
+
+// Command is Prepare's argv as an exec.Cmd with environ as its
+// environment (the launcher changes it further), run as pol.RunAs.
+func Command(pol Policy, launcher string, argv, environ []string) (*exec.Cmd, *Prepared, error) {
+	p, err := Prepare(pol, launcher, argv)
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
+	cmd.Env = environ
+	setUser(cmd, pol.RunAs)
+	return cmd, p, nil
+}
+
+// bwrapArgs is the bwrap command line up to the launcher: fresh PID (and,
+// without network, network) namespaces, the whole tree read-only, the
+// writable folders bound writable, the read-only ones bound read-only
+// again inside them, the denied ones and the user's runtime folder hidden.
+func bwrapArgs(bwrap string, s spec, network bool, uid int) []string {
+	a := []string{bwrap, "--die-with-parent", "--unshare-pid"}
+	if !network {
+		a = append(a, "--unshare-net")
+	}
+	a = append(a, "--ro-bind", "/", "/")
+	for _, w := range s.Writable {
+		if isDir(w) {
+			a = append(a, "--bind", w, w)
+		}
+	}
+	for _, r := range s.ReadOnly {
+		if exists(r) && underAny(r, s.Writable) {
+			a = append(a, "--ro-bind", r, r)
+		}
+	}
+	hide := append(slices.Clone(s.Deny), "/run/user/"+strconv.Itoa(uid))
+	for _, d := range hide {
+		switch {
+		case isDirFollow(d):
+			a = append(a, "--tmpfs", d, "--remount-ro", d)
+		case exists(d):
+			a = append(a, "--ro-bind", "/dev/null", d)
+		}
+	}
+	return append(a, "--proc", "/proc", "--dev", "/dev", "--")
+}
+
+// underAny reports whether path is inside one of dirs.
+func underAny(path string, dirs []string) bool {
+	return slices.ContainsFunc(dirs, func(d string) bool { return within(path, d) })
+}
+
+func isDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+func isDirFollow(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

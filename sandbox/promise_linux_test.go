@@ -1,0 +1,425 @@
+package sandbox
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// nobody is the user the sandboxed commands run as when the tests run as
+// root (CI): root would pass the permission checks the sandbox's promises
+// are about (each target below is readable and writable by nobody, so
+// only the sandbox can refuse it).
+var nobody = &User{UID: 65534, GID: 65534}
+
+// rig is a workspace, a fake home with secrets and agentls's state and
+// config folders, all owned by the user the commands run as.
+type rig struct {
+	t                       *testing.T
+	bin                     string // the test binary, runnable by that user
+	runAs                   *User
+	base, ws, home, outside string
+	state, config, cache    string
+	environ                 []string
+}
+
+// newRig builds the rig in a folder everybody can enter.
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	base, err := os.MkdirTemp("", "sandbox-promise-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	must(t, os.Chmod(base, 0o755))
+	r := &rig{t: t, base: base}
+	r.ws = filepath.Join(base, "ws")
+	r.home = filepath.Join(base, "home")
+	r.outside = filepath.Join(base, "outside")
+	r.state = filepath.Join(r.home, ".local", "state", "agentls")
+	r.config = filepath.Join(r.home, ".config", "agentls")
+	r.cache = filepath.Join(base, "cache", "ws1")
+	for _, d := range []string{r.ws + "/.agentls", r.ws + "/.git", r.ws + "/src", r.home + "/.ssh", r.state + "/trust", r.config, r.outside, filepath.Dir(r.cache)} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	for _, f := range []string{r.ws + "/.agentls/session.chat", r.ws + "/.git/config", r.ws + "/go.mod", r.home + "/.ssh/id_ed25519", r.state + "/trust/x.json", r.config + "/config.yaml"} {
+		must(t, os.WriteFile(f, []byte("secret\n"), 0o644))
+	}
+	r.bin, _ = os.Executable()
+	if os.Geteuid() == 0 {
+		r.runAs = nobody
+		// The test binary sits in go's 0700 build folder: copy it where
+		// nobody can run it, and give nobody the whole rig.
+		r.bin = filepath.Join(base, "sandbox.test")
+		copyFile(t, mustExe(t), r.bin)
+		must(t, filepath.Walk(base, func(p string, _ os.FileInfo, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Lchown(p, int(nobody.UID), int(nobody.GID))
+		}))
+	}
+	r.environ = append(os.Environ(), "HOME="+r.home, "SSH_AUTH_SOCK=/tmp/agent.sock", "GPG_AGENT_INFO=x", "DBUS_SESSION_BUS_ADDRESS=unix:path=/x")
+	return r
+}
+
+// policy is the policy agentls builds for the rig's workspace.
+func (r *rig) policy(mode Mode) Policy {
+	return Policy{
+		Mode: mode, Writable: []string{r.ws}, ProtectGit: true,
+		DenyRead: append(DefaultDenyRead(r.home), r.state, r.config),
+		CacheDir: r.cache, RunAs: r.runAs,
+	}
+}
+
+// run runs the helper op under pol and returns its output and exit code.
+func (r *rig) run(pol Policy, extra []*os.File, op ...string) (string, int) {
+	r.t.Helper()
+	cmd, prep, err := Command(pol, r.bin, append([]string{r.bin, helperArg}, op...), r.environ)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer prep.Cleanup()
+	cmd.Dir = r.ws
+	cmd.ExtraFiles = extra
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			r.t.Fatalf("%v: %v", op, err)
+		}
+		code = ee.ExitCode()
+	}
+	return string(out), code
+}
+
+// requireLayers skips when this machine lacks what mode needs.
+func requireLayers(t *testing.T, mode Mode) Status {
+	t.Helper()
+	st := Detect().Status(mode)
+	switch mode {
+	case ModeAuto:
+		if st.Mode != "landlock+bwrap" {
+			t.Skipf("needs Landlock and a working bwrap: %s", st.Summary)
+		}
+	case ModeLandlock, ModeBwrap:
+		if st.Mode != string(mode) {
+			t.Skipf("needs %s: %s", mode, st.Summary)
+		}
+	}
+	return st
+}
+
+// confinedModes are the modes each file promise is proven in.
+var confinedModes = []Mode{ModeAuto, ModeLandlock, ModeBwrap}
+
+// TestPromiseFiles: writes only in the workspace (never .agentls/, nor
+// .git when ProtectGit); the secrets and agentls's own folders unreadable;
+// in every confined mode.
+func TestPromiseFiles(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			pol := r.policy(mode)
+			for _, c := range []struct {
+				name   string
+				op     []string
+				denied bool
+			}{
+				{"write outside the workspace", []string{"write", r.outside + "/x"}, true},
+				{"write into the home folder", []string{"write", r.home + "/.bashrc"}, true},
+				{"write inside the workspace", []string{"write", r.ws + "/src/new.go"}, false},
+				{"overwrite a file at the workspace's top", []string{"write", r.ws + "/go.mod"}, false},
+				{"write into .agentls", []string{"write", r.ws + "/.agentls/session.chat"}, true},
+				{"create in .agentls", []string{"write", r.ws + "/.agentls/new.chat"}, true},
+				{"write into .git (ProtectGit)", []string{"write", r.ws + "/.git/config"}, true},
+				{"create a git hook (ProtectGit)", []string{"write", r.ws + "/.git/hooks-pre-commit"}, true},
+				{"read ~/.ssh", []string{"read", r.home + "/.ssh/id_ed25519"}, true},
+				{"read the state folder", []string{"read", r.state + "/trust/x.json"}, true},
+				{"read the config folder", []string{"read", r.config + "/config.yaml"}, true},
+				{"write the config folder", []string{"write", r.config + "/config.yaml"}, true},
+				{"read the workspace", []string{"read", r.ws + "/.git/config"}, false},
+				{"list outside the workspace", []string{"list", r.outside}, false},
+			} {
+				out, code := r.run(pol, nil, c.op...)
+				if denied := code != 0; denied != c.denied {
+					t.Errorf("%s: denied=%v, want %v (%s)", c.name, denied, c.denied, strings.TrimSpace(out))
+				}
+				if c.denied && !strings.Contains(out, "permission denied") && !strings.Contains(out, "read-only file system") && !strings.Contains(out, "no such file") {
+					t.Errorf("%s: refused with %q, want EACCES/EROFS", c.name, strings.TrimSpace(out))
+				}
+			}
+			// The same policy without .git protection (a command the user
+			// approved) may write .git.
+			pol.ProtectGit = false
+			if out, code := r.run(pol, nil, "write", r.ws+"/.git/config"); code != 0 {
+				t.Errorf("write into .git without ProtectGit: %s", out)
+			}
+		})
+	}
+}
+
+// TestPromiseNewFilesAtTop: with bwrap the workspace's top folder takes
+// new entries; Landlock alone cannot allow that next to .agentls/.
+func TestPromiseNewFilesAtTop(t *testing.T) {
+	for _, c := range []struct {
+		mode Mode
+		ok   bool
+	}{{ModeAuto, true}, {ModeBwrap, true}, {ModeLandlock, false}} {
+		t.Run(string(c.mode), func(t *testing.T) {
+			requireLayers(t, c.mode)
+			r := newRig(t)
+			out, code := r.run(r.policy(c.mode), nil, "write", r.ws+"/new.txt")
+			if (code == 0) != c.ok {
+				t.Errorf("create %s/new.txt: ok=%v, want %v (%s)", r.ws, code == 0, c.ok, out)
+			}
+		})
+	}
+}
+
+// victim starts a process of the commands' own user outside the sandbox
+// (as the editor or agentls are) and returns its pid.
+func (r *rig) victim() int {
+	r.t.Helper()
+	v := exec.Command(r.bin, helperArg, "sleep")
+	v.Env = append(os.Environ(), "VICTIM_SECRET=hunter2")
+	setUser(v, r.runAs)
+	must(r.t, v.Start())
+	r.t.Cleanup(func() { v.Process.Kill(); v.Wait() })
+	return v.Process.Pid
+}
+
+// alive reports whether pid still runs (and is not a zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b)[strings.LastIndexByte(string(b), ')')+1:])
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// TestPromiseOtherProcesses: a confined command can neither read another
+// process's /proc/<pid>/environ nor signal it, though both run as the
+// same user: Landlock's ptrace rule and scoping, bwrap's PID namespace.
+func TestPromiseOtherProcesses(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(string(mode), func(t *testing.T) {
+			st := requireLayers(t, mode)
+			if mode == ModeLandlock && Detect().LandlockABI < 6 {
+				t.Skipf("signal scoping needs Landlock ABI 6: %s", st.Landlock)
+			}
+			r := newRig(t)
+			pid := r.victim()
+			if out, code := r.run(r.policy(mode), nil, "read", "/proc/"+strconv.Itoa(pid)+"/environ"); code == 0 {
+				t.Errorf("read another process's environ: %s", out)
+			}
+			if out, code := r.run(r.policy(mode), nil, "kill", strconv.Itoa(pid)); code == 0 {
+				t.Errorf("killed a process outside the sandbox: %s", out)
+			}
+			if !alive(pid) {
+				t.Errorf("the process outside the sandbox died")
+			}
+		})
+	}
+}
+
+// listen is a TCP listener outside the sandbox.
+func listen(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return l.Addr().String()
+}
+
+// TestPromiseNetwork: with bwrap a command has a network of its own: the
+// host's 127.0.0.1 is out of reach, its own loopback works; Policy.Network
+// gives it the host's network back. Landlock alone does not isolate.
+func TestPromiseNetwork(t *testing.T) {
+	for _, mode := range []Mode{ModeAuto, ModeBwrap} {
+		t.Run(string(mode), func(t *testing.T) {
+			st := requireLayers(t, mode)
+			if !st.Network {
+				t.Fatalf("status says the network is not isolated: %+v", st)
+			}
+			r := newRig(t)
+			addr := listen(t)
+			pol := r.policy(mode)
+			if out, code := r.run(pol, nil, "connect", addr); code == 0 {
+				t.Errorf("reached a listener outside the sandbox: %s", out)
+			}
+			if out, code := r.run(pol, nil, "loopback"); code != 0 {
+				t.Errorf("loopback inside the sandbox: %s", out)
+			}
+			pol.Network = true
+			if out, code := r.run(pol, nil, "connect", addr); code != 0 {
+				t.Errorf("with Network the listener is out of reach: %s", out)
+			}
+		})
+	}
+	t.Run("landlock", func(t *testing.T) {
+		st := requireLayers(t, ModeLandlock)
+		if st.Network || !strings.Contains(st.Summary, "not isolated (install bubblewrap)") {
+			t.Errorf("Landlock alone must say the network is not isolated: %+v", st)
+		}
+	})
+}
+
+// escape runs the escape op and returns the escaped grandchild's pid and
+// the pipe it holds.
+func (r *rig) escape(pol Policy) (pid int, held *os.File) {
+	r.t.Helper()
+	pr, pw, err := os.Pipe()
+	must(r.t, err)
+	r.t.Cleanup(func() { pr.Close() })
+	out, code := r.run(pol, []*os.File{pw}, "escape")
+	pw.Close()
+	if code != 0 {
+		r.t.Fatalf("escape: %s", out)
+	}
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	must(r.t, err)
+	pid, err = strconv.Atoi(strings.TrimSpace(line))
+	must(r.t, err)
+	return pid, pr
+}
+
+// TestPromiseNoSetsidEscape: a process that left the command's session
+// and group dies with the command (bwrap's PID namespace).
+func TestPromiseNoSetsidEscape(t *testing.T) {
+	for _, mode := range []Mode{ModeAuto, ModeBwrap} {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			_, held := r.escape(r.policy(mode))
+			// EOF once every holder of the pipe is gone: the grandchild too.
+			must(t, held.SetReadDeadline(time.Now().Add(10*time.Second)))
+			if _, err := io.Copy(io.Discard, held); err != nil {
+				t.Fatalf("the escaped grandchild outlived the command: %v", err)
+			}
+		})
+	}
+}
+
+// TestPromiseEnvironment: a private TMPDIR (removed after), the caches
+// in the workspace's cache folder, no agent or bus sockets.
+func TestPromiseEnvironment(t *testing.T) {
+	requireLayers(t, ModeLandlock)
+	r := newRig(t)
+	pol := r.policy(ModeAuto)
+	prep, err := Prepare(pol, r.bin, []string{"true"})
+	must(t, err)
+	tmp := prep.TempDir
+	if fi, err := os.Stat(tmp); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("private TMPDIR %s: %v %v", tmp, fi, err)
+	}
+	prep.Cleanup()
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Errorf("TMPDIR %s left behind: %v", tmp, err)
+	}
+	out, code := r.run(pol, nil, "env")
+	if code != 0 {
+		t.Fatalf("env: %s", out)
+	}
+	for _, want := range []string{
+		`SSH_AUTH_SOCK="" false`, `GPG_AGENT_INFO="" false`, `DBUS_SESSION_BUS_ADDRESS="" false`,
+		`GOCACHE="` + r.cache + `/go-build" true`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("env lacks %s:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, `TMPDIR="`+os.TempDir()+`/agentls-run-`) || !strings.Contains(out, "GOTMPDIR=\""+os.TempDir()+"/agentls-run-") {
+		t.Errorf("no private TMPDIR:\n%s", out)
+	}
+}
+
+// TestModeOffChangesEverything: with sandbox.mode off the same commands
+// run unconfined and succeed; the status says every command is asked.
+func TestModeOffChangesEverything(t *testing.T) {
+	r := newRig(t)
+	pol := r.policy(ModeOff)
+	st := Detect().Status(ModeOff)
+	if st.Confines() || !strings.Contains(st.Summary, "every command is asked") {
+		t.Errorf("status of mode off: %+v", st)
+	}
+	pid := r.victim()
+	addr := listen(t)
+	for _, op := range [][]string{
+		{"write", r.outside + "/x"}, {"write", r.ws + "/.agentls/session.chat"}, {"write", r.ws + "/.git/config"},
+		{"read", r.home + "/.ssh/id_ed25519"}, {"read", r.state + "/trust/x.json"},
+		{"read", "/proc/" + strconv.Itoa(pid) + "/environ"}, {"connect", addr},
+	} {
+		if out, code := r.run(pol, nil, op...); code != 0 {
+			t.Errorf("%v with mode off: %s", op, out)
+		}
+	}
+	if out, _ := r.run(pol, nil, "env"); !strings.Contains(out, `SSH_AUTH_SOCK="/tmp/agent.sock" true`) {
+		t.Errorf("mode off changed the environment:\n%s", out)
+	}
+	gpid, _ := r.escape(pol)
+	if !alive(gpid) {
+		t.Errorf("with mode off the setsid grandchild should outlive the command")
+	}
+	syscall.Kill(gpid, syscall.SIGKILL)
+	if out, code := r.run(pol, nil, "kill", strconv.Itoa(pid)); code != 0 {
+		t.Errorf("kill with mode off: %s", out)
+	}
+}
+
+func mustExe(t *testing.T) string {
+	exe, err := os.Executable()
+	must(t, err)
+	return exe
+}
+
+func copyFile(t *testing.T, from, to string) {
+	b, err := os.ReadFile(from)
+	must(t, err)
+	must(t, os.WriteFile(to, b, 0o755))
+}
+
+// TestPromiseNestedLauncherNarrowsOnly: a confined command that starts the
+// launcher again with a policy that lets it write everywhere still cannot
+// write outside the workspace (Landlock domains stack; namespaces nest).
+func TestPromiseNestedLauncherNarrowsOnly(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			wide, err := spec{Landlock: true, Writable: []string{"/"}}.encode()
+			must(t, err)
+			cmd, prep, err := Command(r.policy(mode), r.bin,
+				[]string{r.bin, Subcommand, "--policy", wide, "--", r.bin, helperArg, "write", r.outside + "/x"}, r.environ)
+			must(t, err)
+			defer prep.Cleanup()
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Errorf("the nested launcher widened the sandbox: %s", out)
+			} else if !strings.Contains(string(out), "permission denied") && !strings.Contains(string(out), "read-only file system") {
+				t.Errorf("refused other than by the sandbox: %v %s", err, out)
+			}
+		})
+	}
+}

@@ -1,0 +1,99 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// grantKind is the Landlock access one rule gives.
+type grantKind int
+
+const (
+	// readTree: read, list and execute everything below the folder.
+	readTree grantKind = iota
+	// readFile: read and execute one file.
+	readFile
+	// listTree: list folders below (a folder above a denied one; bwrap
+	// hides the denied folder's names).
+	listTree
+	// writeTree: read and write everything below the folder.
+	writeTree
+	// writeFile: read and write one file.
+	writeFile
+)
+
+// grant is one Landlock rule.
+type grant struct {
+	path string
+	kind grantKind
+}
+
+// grants are the Landlock rules of s: reads everywhere but the denied
+// paths, writes in the writable folders but neither their read-only nor
+// their denied paths. Landlock only allows, so a folder holding an
+// excluded path is not granted whole: each of its other entries is,
+// down to the excluded path (carve).
+func (s spec) grants() []grant {
+	var out []grant
+	// A path that does not exist has nothing to protect yet (and Landlock
+	// cannot name it): it excludes nothing.
+	deny := slices.DeleteFunc(slices.Clone(s.Deny), missing)
+	carve("/", deny, &out, readTree, readFile, listTree)
+	excluded := slices.DeleteFunc(append(slices.Clone(s.ReadOnly), deny...), missing)
+	// A folder above a read-only path gets no rights of its own under
+	// Landlock alone (they would reach the read-only path); under bwrap,
+	// whose read-only mounts keep those paths unchanged, it gets them all.
+	above := grantKind(-1)
+	if s.Bwrap {
+		above = writeTree
+	}
+	for _, w := range s.Writable {
+		carve(w, excluded, &out, writeTree, writeFile, above)
+	}
+	return out
+}
+
+// carve grants dir whole when no excluded path is in it; else, unless dir
+// itself is (or is in) an excluded path, it grants dir `above` (if ≥ 0)
+// and each entry of dir in turn: files with `file`, folders by carving
+// them. Symbolic links get nothing (access through one is checked on its
+// target). A folder that cannot be listed gets nothing (fail closed).
+func carve(dir string, excluded []string, out *[]grant, whole, file, above grantKind) {
+	var inside []string
+	for _, e := range excluded {
+		if within(dir, e) {
+			return
+		}
+		if within(e, dir) {
+			inside = append(inside, e)
+		}
+	}
+	if len(inside) == 0 {
+		*out = append(*out, grant{dir, whole})
+		return
+	}
+	if above >= 0 {
+		*out = append(*out, grant{dir, above})
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		child := filepath.Join(dir, e.Name())
+		switch {
+		case e.Type()&os.ModeSymlink != 0:
+		case e.IsDir():
+			carve(child, inside, out, whole, file, above)
+		case e.Type().IsRegular() && !slices.Contains(inside, child):
+			*out = append(*out, grant{child, file})
+		}
+	}
+}
+
+// missing reports whether nothing is at path.
+func missing(path string) bool {
+	_, err := os.Lstat(path)
+	return err != nil
+}

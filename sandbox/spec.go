@@ -1,0 +1,53 @@
+package sandbox
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+)
+
+// spec is what the launcher (`agentls sandbox-exec --policy <spec>`)
+// enforces before it execs the command: the paths resolved, the
+// environment changes, and whether it applies Landlock.
+type spec struct {
+	// Landlock applies the Landlock rules.
+	Landlock bool `json:"landlock,omitempty"`
+	// Bwrap says bubblewrap's read-only mounts cover ReadOnly, so the
+	// folders above them may get rights to create and remove entries.
+	Bwrap bool `json:"bwrap,omitempty"`
+	// Writable, ReadOnly and Deny are absolute, clean paths.
+	Writable []string `json:"rw,omitempty"`
+	ReadOnly []string `json:"ro,omitempty"`
+	Deny     []string `json:"deny,omitempty"`
+	// Set and Unset change the command's environment.
+	Set   map[string]string `json:"set,omitempty"`
+	Unset []string          `json:"unset,omitempty"`
+}
+
+// maxSpec bounds an encoded spec.
+const maxSpec = 1 << 20
+
+// encode is s as base64 (URL alphabet, unpadded) JSON.
+func (s spec) encode() (string, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return "", fmt.Errorf("sandbox policy: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// decodeSpec reads an encoded spec.
+func decodeSpec(text string) (spec, error) {
+	var s spec
+	if len(text) > maxSpec {
+		return s, fmt.Errorf("policy: %d bytes, more than %d", len(text), maxSpec)
+	}
+	b, err := base64.RawURLEncoding.DecodeString(text)
+	if err != nil {
+		return s, fmt.Errorf("policy: %w", err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("policy: %w", err)
+	}
+	return s, nil
+}
