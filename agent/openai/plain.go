@@ -7,6 +7,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 // plainAttempt makes one non-streaming request and emits the answer's
@@ -19,7 +20,7 @@ func (p *Provider) plainAttempt(ctx context.Context, creq goopenai.ChatCompletio
 		return llm.Response{}, false, err
 	}
 	if len(cr.Choices) == 0 {
-		return llm.Response{}, false, &malformedError{errors.New("the answer has no choices")}
+		return llm.Response{}, false, &kit.Malformed{Err: errors.New("the answer has no choices")}
 	}
 	resp := completionResponse(&cr)
 	emitted := emitWhole(cr.Choices[0].Message, onEvent)

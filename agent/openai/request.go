@@ -15,7 +15,7 @@ var emptyParameters = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // chatRequest maps an llm.Request to a go-openai request (not yet marked as
 // streaming or not).
-func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest, error) {
+func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest, []byte, error) {
 	model := req.Model
 	if model == "" {
 		model = p.cfg.Model
@@ -41,10 +41,10 @@ func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest,
 	}
 	tools, err := chatTools(req.Tools)
 	if err != nil {
-		return out, err
+		return out, nil, err
 	}
 	out.Tools = tools
-	return out, nil
+	return out, nil, nil
 }
 
 // chatTools maps the tool specs to the request's tool definitions.

@@ -10,6 +10,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 // streamAttempt makes one streaming request. emitted reports whether any
@@ -36,14 +37,14 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 			}
 			return llm.Response{}, acc.emitted, streamReadError(err)
 		}
-		ex.dog.beat()
+		ex.dog.Beat()
 		acc.add(&chunk)
 	}
 	if acc.chunks == 0 {
 		if ex.jsonBody != nil {
 			return jsonAnswer(ex.jsonBody, onEvent)
 		}
-		return llm.Response{}, false, &streamDropError{errors.New("the stream ended before any data")}
+		return llm.Response{}, false, &kit.StreamDrop{Err: errors.New("the stream ended before any data")}
 	}
 	return acc.response(), acc.emitted, nil
 }
@@ -59,9 +60,9 @@ func streamReadError(err error) error {
 	case errors.As(err, &apiErr):
 		return err
 	case errors.As(err, &syntaxErr), errors.As(err, &typeErr), errors.Is(err, goopenai.ErrTooManyEmptyStreamMessages):
-		return &malformedError{err}
+		return &kit.Malformed{Err: err}
 	default:
-		return &streamDropError{err}
+		return &kit.StreamDrop{Err: err}
 	}
 }
 
@@ -70,7 +71,7 @@ func streamReadError(err error) error {
 func jsonAnswer(body []byte, onEvent func(llm.Event)) (llm.Response, bool, error) {
 	var cr goopenai.ChatCompletionResponse
 	if err := json.Unmarshal(body, &cr); err != nil || len(cr.Choices) == 0 {
-		return llm.Response{}, false, &malformedError{fmt.Errorf("a streaming request was answered with a JSON body that is not a chat completion: %s", excerpt(string(body)))}
+		return llm.Response{}, false, &kit.Malformed{Err: fmt.Errorf("a streaming request was answered with a JSON body that is not a chat completion: %s", kit.Excerpt(string(body)))}
 	}
 	resp := completionResponse(&cr)
 	emitted := emitWhole(cr.Choices[0].Message, onEvent)
