@@ -45,7 +45,7 @@ func completionResponse(cr *goopenai.ChatCompletionResponse) llm.Response {
 	return llm.Response{
 		Message:      msg,
 		FinishReason: finishReason(string(choice.FinishReason), len(msg.ToolCalls)),
-		Usage:        llm.Usage{InputTokens: cr.Usage.PromptTokens, OutputTokens: cr.Usage.CompletionTokens},
+		Usage:        usage(&cr.Usage),
 	}
 }
 
@@ -67,4 +67,14 @@ func emitWhole(m goopenai.ChatCompletionMessage, onEvent func(llm.Event)) bool {
 		}
 	}
 	return emitted
+}
+
+// usage converts the token counts, with the prompt-cache hits when the
+// endpoint reports them.
+func usage(u *goopenai.Usage) llm.Usage {
+	out := llm.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+	if d := u.PromptTokensDetails; d != nil {
+		out.CachedInputTokens = d.CachedTokens
+	}
+	return out
 }
