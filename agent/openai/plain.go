@@ -12,10 +12,15 @@ import (
 
 // plainAttempt makes one non-streaming request and emits the answer's
 // reasoning and text as one event each.
-func (p *Provider) plainAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, onEvent func(llm.Event), ex *exchange) (llm.Response, bool, error) {
+func (p *Provider) plainAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, enc encoded, onEvent func(llm.Event), ex *exchange) (llm.Response, bool, error) {
 	creq.Stream = false
 	creq.StreamOptions = nil
-	cr, err := p.client.CreateChatCompletion(withExchange(ctx, ex), creq)
+	wire := wireRequest(creq, enc)
+	var err error
+	if ex.body, err = body(wire, enc); err != nil {
+		return llm.Response{}, false, err
+	}
+	cr, err := p.client.CreateChatCompletion(withExchange(ctx, ex), wire)
 	if err != nil {
 		return llm.Response{}, false, err
 	}

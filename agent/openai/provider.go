@@ -20,6 +20,8 @@ type Provider struct {
 	// noStream is set once the server said it cannot stream: later calls
 	// then ask for whole answers.
 	noStream atomic.Bool
+	// enc keeps the encoded pieces of request bodies.
+	enc *encodeCache
 	// sleep waits between retries; tests replace it.
 	sleep func(context.Context, time.Duration) error
 }
@@ -36,7 +38,7 @@ func New(cfg Config) (*Provider, error) {
 	oc := goopenai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
 	oc.HTTPClient = recordingDoer{client: cfg.HTTPClient}
-	p := &Provider{cfg: cfg, client: goopenai.NewClientWithConfig(oc), sleep: kit.SleepCtx}
+	p := &Provider{cfg: cfg, client: goopenai.NewClientWithConfig(oc), sleep: kit.SleepCtx, enc: newEncodeCache()}
 	p.noStream.Store(cfg.NoStream)
 	return p, nil
 }
@@ -49,7 +51,7 @@ func New(cfg Config) (*Provider, error) {
 // failures return a *kit.Error at once. A cancelled ctx aborts the request
 // and any backoff; the error then wraps ctx.Err().
 func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(llm.Event)) (llm.Response, error) {
-	creq, body, err := p.chatRequest(req)
+	creq, enc, err := p.chatRequest(req)
 	if err != nil {
 		return llm.Response{}, fmt.Errorf("model request: %w", err)
 	}
@@ -60,12 +62,12 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 		Model: creq.Model,
 		Do: func(actx context.Context, a *kit.Attempt) (llm.Response, error) {
 			streaming = !p.noStream.Load()
-			ex := &exchange{dog: a.Dog, body: body}
+			ex := &exchange{dog: a.Dog}
 			var resp llm.Response
 			if streaming {
-				resp, a.Emitted, err = p.streamAttempt(actx, creq, onEvent, ex)
+				resp, a.Emitted, err = p.streamAttempt(actx, creq, enc, onEvent, ex)
 			} else {
-				resp, a.Emitted, err = p.plainAttempt(actx, creq, onEvent, ex)
+				resp, a.Emitted, err = p.plainAttempt(actx, creq, enc, onEvent, ex)
 			}
 			a.Header = ex.header
 			return resp, err

@@ -15,11 +15,15 @@ import (
 
 // streamAttempt makes one streaming request. emitted reports whether any
 // event reached onEvent (the attempt must then not be retried).
-func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, onEvent func(llm.Event), ex *exchange) (resp llm.Response, emitted bool, err error) {
+func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, enc encoded, onEvent func(llm.Event), ex *exchange) (resp llm.Response, emitted bool, err error) {
 	creq.Stream = true
 	creq.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
 	ex.captureJSON = true
-	stream, err := p.client.CreateChatCompletionStream(withExchange(ctx, ex), creq)
+	wire := wireRequest(creq, enc)
+	if ex.body, err = body(wire, enc); err != nil {
+		return llm.Response{}, false, err
+	}
+	stream, err := p.client.CreateChatCompletionStream(withExchange(ctx, ex), wire)
 	if err != nil {
 		return llm.Response{}, false, err
 	}
