@@ -28,8 +28,8 @@ type exchange struct {
 	header      http.Header
 	jsonBody    []byte
 	// body, when set, is the request body sent instead of the one go-openai
-	// encoded (see requestBody).
-	body []byte
+	// encoded (see encode.go).
+	body *requestBody
 }
 
 type exchangeKey struct{}
@@ -92,11 +92,11 @@ func isJSON(contentType string) bool {
 
 // setBody replaces req's body with body (a request go-openai built, so its
 // own small body is dropped unread).
-func setBody(req *http.Request, body []byte) {
+func setBody(req *http.Request, body *requestBody) {
 	if req.Body != nil {
 		req.Body.Close()
 	}
-	req.Body = io.NopCloser(bytes.NewReader(body))
-	req.ContentLength = int64(len(body))
-	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	req.Body = io.NopCloser(body.reader())
+	req.ContentLength = int64(body.size)
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.reader()), nil }
 }

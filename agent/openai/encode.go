@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
+	"net"
 	"slices"
 	"sync"
 
@@ -220,10 +221,32 @@ func wireRequest(creq goopenai.ChatCompletionRequest, enc encoded) goopenai.Chat
 	return creq
 }
 
+// comma separates the messages of an assembled body.
+var comma = []byte{','}
+
+// requestBody is an assembled request body: its pieces in order, sent one
+// after the other without being joined (joining a long history's megabytes
+// on every request was half of what assembling cost).
+type requestBody struct {
+	pieces [][]byte
+	size   int
+}
+
+// reader returns a fresh reader of the whole body.
+func (b *requestBody) reader() *net.Buffers {
+	bufs := net.Buffers(slices.Clone(b.pieces))
+	return &bufs
+}
+
+// bytes returns the body joined (for tests).
+func (b *requestBody) bytes() []byte {
+	return bytes.Join(b.pieces, nil)
+}
+
 // body assembles the request body for wire (a wireRequest): its encoding
 // with the messages and the tools array spliced in, byte for byte what
 // go-openai would have sent for the whole request.
-func body(wire goopenai.ChatCompletionRequest, enc encoded) ([]byte, error) {
+func body(wire goopenai.ChatCompletionRequest, enc encoded) (*requestBody, error) {
 	head, err := json.Marshal(wire)
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
@@ -234,28 +257,28 @@ func body(wire goopenai.ChatCompletionRequest, enc encoded) ([]byte, error) {
 	if i < 0 {
 		return nil, fmt.Errorf("encode request: no messages field in %.200s", head)
 	}
-	size := len(head) + len(enc.tools) + len(enc.messages)
-	for _, m := range enc.messages {
-		size += len(m)
+	b := &requestBody{pieces: make([][]byte, 0, 2*len(enc.messages)+5)}
+	add := func(p []byte) {
+		b.pieces = append(b.pieces, p)
+		b.size += len(p)
 	}
-	out := make([]byte, 0, size)
-	out = append(out, head[:i+len(emptyMessagesJSON)-1]...)
+	add(head[:i+len(emptyMessagesJSON)-1])
 	for j, m := range enc.messages {
 		if j > 0 {
-			out = append(out, ',')
+			add(comma)
 		}
-		out = append(out, m...)
+		add(m)
 	}
-	out = append(out, ']')
-	rest := head[i+len(emptyMessagesJSON):]
+	rest := head[i+len(emptyMessagesJSON)-1:] // from the closing bracket on
 	if enc.tools != nil {
 		k := bytes.Index(rest, placeholderToolsJSON)
 		if k < 0 {
 			return nil, fmt.Errorf("encode request: no tools field in %.200s", head)
 		}
-		out = append(out, rest[:k+len(`"tools":`)]...)
-		out = append(out, enc.tools...)
+		add(rest[:k+len(`"tools":`)])
+		add(enc.tools)
 		rest = rest[k+len(placeholderToolsJSON):]
 	}
-	return append(out, rest...), nil
+	add(rest)
+	return b, nil
 }

@@ -3,6 +3,7 @@ package openai
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -82,8 +83,12 @@ func TestAssembledBodyIsWhatGoOpenAIEncodes(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if string(got) != string(want) {
-						t.Fatalf("stream=%v pass %d:\n got %s\nwant %s", stream, pass, got, want)
+					if joined := got.bytes(); string(joined) != string(want) || got.size != len(want) {
+						t.Fatalf("stream=%v pass %d (size %d):\n got %s\nwant %s", stream, pass, got.size, joined, want)
+					}
+					read, err := io.ReadAll(got.reader())
+					if err != nil || string(read) != string(want) {
+						t.Fatalf("reader gave %s, %v", read, err)
 					}
 				}
 			}
@@ -191,7 +196,7 @@ func BenchmarkRequestBody(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.SetBytes(int64(len(body)))
+			b.SetBytes(int64(body.size))
 		}
 	})
 }
