@@ -10,40 +10,27 @@ import (
 )
 
 // processCPU is the CPU time a process's threads have used so far: the sum
-// of the first field of /proc/PID/task/*/schedstat (nanoseconds on the CPU),
-// falling back to /proc/PID/stat's utime + stime (10 ms ticks) when
-// schedstat is missing. Linux only; 0 elsewhere.
-func processCPU(pid int) time.Duration {
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+// of the first field of /proc/PID/task/*/schedstat (nanoseconds on the CPU;
+// /proc/PID/stat's 10 ms ticks are too coarse for a turn). It fails where
+// there is no schedstat (not Linux, or a kernel without it).
+func processCPU(pid int) (time.Duration, error) {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		return 0, fmt.Errorf("no /proc/%d/task/*/schedstat: the benchmark needs Linux with schedstat", pid)
+	}
 	var sum time.Duration
-	found := false
 	for _, t := range tasks {
 		data, err := os.ReadFile(t)
 		if err != nil {
 			continue // the thread ended
 		}
-		f := strings.Fields(string(data))
-		if len(f) == 0 {
-			continue
-		}
-		if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+		if f := strings.Fields(string(data)); len(f) > 0 {
+			ns, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %w", t, err)
+			}
 			sum += time.Duration(ns)
-			found = true
 		}
 	}
-	if found {
-		return sum
-	}
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(data)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(fields) < 13 {
-		return 0
-	}
-	utime, _ := strconv.ParseInt(fields[11], 10, 64)
-	stime, _ := strconv.ParseInt(fields[12], 10, 64)
-	return time.Duration(utime+stime) * (time.Second / 100)
+	return sum, nil
 }

@@ -117,7 +117,10 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int) ([]time
 	}
 	cpu := make([]time.Duration, 0, n)
 	for turn := 1; turn <= n; turn++ {
-		before := processCPU(pid)
+		before, err := processCPU(pid)
+		if err != nil {
+			return nil, err
+		}
 		var res struct {
 			StopReason string `json:"stopReason"`
 			Error      *struct {
@@ -125,12 +128,16 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int) ([]time
 			} `json:"error"`
 		}
 		tctx, cancel := context.WithTimeout(ctx, turnTimeout)
-		err := ed.Call(tctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": fmt.Sprintf("task %d", turn)}, &res)
+		err = ed.Call(tctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": fmt.Sprintf("task %d", turn)}, &res)
 		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("turn %d: %w (last messages: %s; stderr: %s)", turn, err, lastMessages(ed), tail(stderr.String()))
 		}
-		cpu = append(cpu, processCPU(pid)-before)
+		after, err := processCPU(pid)
+		if err != nil {
+			return nil, err
+		}
+		cpu = append(cpu, after-before)
 		if res.StopReason != "end_turn" {
 			msg := ""
 			if res.Error != nil {
