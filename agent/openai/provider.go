@@ -63,7 +63,10 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 		Do: func(actx context.Context, a *kit.Attempt) (llm.Response, error) {
 			streaming = !p.noStream.Load()
 			ex := &exchange{dog: a.Dog}
-			var resp llm.Response
+			var (
+				resp llm.Response
+				err  error
+			)
 			if streaming {
 				resp, a.Emitted, err = p.streamAttempt(actx, creq, enc, onEvent, ex)
 			} else {
