@@ -68,10 +68,13 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int) erro
 	} else {
 		nameA = oldBin
 	}
+	nameB := "this tree"
 	if newBin == "" {
 		if newBin, err = buildHere(tmp); err != nil {
 			return err
 		}
+	} else {
+		nameB = newBin
 	}
 	ws, err := makeWorkspace(tmp)
 	if err != nil {
@@ -79,8 +82,8 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int) erro
 	}
 	ctx := context.Background()
 	fmt.Printf("load before: %s\n", loadAverage())
-	fmt.Printf("A = %s, B = this tree; %d interleaved pairs per session length; context window %d tokens\n",
-		nameA, pairs, window)
+	fmt.Printf("A = %s, B = %s; %d interleaved pairs per session length; context window %d tokens\n",
+		nameA, nameB, pairs, window)
 	fmt.Println("server CPU per turn in ms: median over the pairs of the mean over the turns ending at the one shown")
 	fmt.Printf("%8s %6s %10s %10s %8s\n", "session", "turn", "A ms", "B ms", "B/A")
 	for _, n := range lengths {
