@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/agent/openai"
-	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
 )
 
@@ -24,44 +21,15 @@ type ProviderFactory func(cfg config.Config, getenv func(string) string, root st
 // needs a key when none is configured.
 var ErrNoAPIKey = errors.New("no API key")
 
-// NewProvider builds the configured chat model: `openai` (any
-// OpenAI-compatible endpoint) or `scripted` (a YAML transcript). A new
-// provider is added here, as one more case.
+// NewProvider builds the configured chat model from the provider table
+// (providers.go): `openai` (any OpenAI-compatible endpoint) or `scripted` (a
+// YAML transcript). A new provider is a new row there.
 func NewProvider(cfg config.Config, getenv func(string) string, root string) (llm.Provider, error) {
-	switch cfg.Model.Provider {
-	case "", "openai":
-		if err := checkAPIKey(cfg, getenv); err != nil {
-			return nil, err
-		}
-		p, err := openai.New(openai.Config{
-			BaseURL:   cfg.Model.BaseURL,
-			APIKey:    cfg.APIKey(getenv),
-			Model:     cfg.Model.Name,
-			MaxTokens: cfg.Model.MaxTokens,
-
-			ConnectTimeout:   secs(cfg.Model.ConnectTimeoutSecs),
-			FirstByteTimeout: secs(cfg.Model.FirstByteTimeoutSecs),
-			IdleTimeout:      secs(cfg.Model.IdleTimeoutSecs),
-		})
-		if err != nil {
-			return nil, fmt.Errorf("openai model: %w", err)
-		}
-		return p, nil
-	case "scripted":
-		if cfg.Model.Script == "" {
-			return nil, fmt.Errorf("scripted model: model.script (the transcript file) is not set")
-		}
-		path := cfg.Model.Script
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(root, path)
-		}
-		s, err := scripted.Load(path)
-		if err != nil {
-			return nil, fmt.Errorf("scripted model: %w", err)
-		}
-		return scripted.New(s), nil
+	spec, ok := LookupProvider(cfg.Model.Provider)
+	if !ok {
+		return nil, fmt.Errorf("unknown model provider %q (use %s)", cfg.Model.Provider, providerNames())
 	}
-	return nil, fmt.Errorf("unknown model provider %q (use openai or scripted)", cfg.Model.Provider)
+	return spec.Build(withProviderDefaults(spec, cfg), getenv, root)
 }
 
 // secs is a config duration in seconds (0: the provider's default).

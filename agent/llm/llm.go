@@ -36,6 +36,11 @@ type Message struct {
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Name is the tool name of a tool message.
 	Name string `json:"name,omitempty"`
+	// ProviderState is what a provider must get back on later requests to
+	// continue from this message (reasoning items, encrypted thinking),
+	// opaque to everyone else. Omitted when empty, so older .chat files
+	// load unchanged.
+	ProviderState json.RawMessage `json:"provider_state,omitempty"`
 }
 
 // ToolCall is one function call requested by the model.
@@ -82,6 +87,9 @@ type Event struct {
 type Usage struct {
 	InputTokens  int `json:"inputTokens"`
 	OutputTokens int `json:"outputTokens"`
+	// CachedInputTokens is the part of InputTokens the provider served from
+	// its prompt cache (billed at the cached price), when it says.
+	CachedInputTokens int `json:"cachedInputTokens,omitempty"`
 }
 
 // Response is the complete answer of one model call.

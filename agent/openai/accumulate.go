@@ -40,7 +40,7 @@ func newAccumulator(onEvent func(llm.Event)) *accumulator {
 func (a *accumulator) add(chunk *goopenai.ChatCompletionStreamResponse) {
 	a.chunks++
 	if chunk.Usage != nil {
-		a.usage = llm.Usage{InputTokens: chunk.Usage.PromptTokens, OutputTokens: chunk.Usage.CompletionTokens}
+		a.usage = usage(chunk.Usage)
 	}
 	for i := range chunk.Choices {
 		ch := &chunk.Choices[i]

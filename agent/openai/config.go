@@ -8,25 +8,22 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 // DefaultBaseURL is used when Config.BaseURL is empty.
 const DefaultBaseURL = "https://api.openai.com/v1"
 
-// The retry defaults used when the Config fields are zero.
+// The retry and timeout defaults used when the Config fields are zero: the
+// provider kit's.
 const (
-	DefaultMaxRetries     = 4
-	DefaultInitialBackoff = 500 * time.Millisecond
-	DefaultMaxBackoff     = 30 * time.Second
-)
-
-// The timeout defaults used when the Config fields are zero: generous enough
-// for slow local models (a 70B model on a CPU may think for minutes before
-// its first token).
-const (
-	DefaultConnectTimeout   = 30 * time.Second
-	DefaultFirstByteTimeout = 10 * time.Minute
-	DefaultIdleTimeout      = 2 * time.Minute
+	DefaultMaxRetries       = kit.DefaultMaxRetries
+	DefaultInitialBackoff   = kit.DefaultInitialBackoff
+	DefaultMaxBackoff       = kit.DefaultMaxBackoff
+	DefaultConnectTimeout   = kit.DefaultConnectTimeout
+	DefaultFirstByteTimeout = kit.DefaultFirstByteTimeout
+	DefaultIdleTimeout      = kit.DefaultIdleTimeout
 )
 
 // Config configures a Provider.
@@ -85,29 +82,11 @@ func (c Config) withDefaults() (Config, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, fmt.Errorf("openai provider: base URL %q: want http(s)://host[:port]/path", c.BaseURL)
 	}
-	switch {
-	case c.MaxRetries == 0:
-		c.MaxRetries = DefaultMaxRetries
-	case c.MaxRetries < 0:
-		c.MaxRetries = 0
-	}
-	if c.InitialBackoff <= 0 {
-		c.InitialBackoff = DefaultInitialBackoff
-	}
-	if c.MaxBackoff <= 0 {
-		c.MaxBackoff = DefaultMaxBackoff
-	}
-	if c.MaxBackoff < c.InitialBackoff {
-		c.MaxBackoff = c.InitialBackoff
-	}
+	pol := c.policy().WithDefaults()
+	c.MaxRetries, c.InitialBackoff, c.MaxBackoff = pol.MaxRetries, pol.InitialBackoff, pol.MaxBackoff
+	c.FirstByteTimeout, c.IdleTimeout, c.Logger = pol.FirstByteTimeout, pol.IdleTimeout, pol.Logger
 	if c.ConnectTimeout <= 0 {
 		c.ConnectTimeout = DefaultConnectTimeout
-	}
-	if c.FirstByteTimeout <= 0 {
-		c.FirstByteTimeout = DefaultFirstByteTimeout
-	}
-	if c.IdleTimeout <= 0 {
-		c.IdleTimeout = DefaultIdleTimeout
 	}
 	if c.HTTPClient == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
@@ -115,8 +94,13 @@ func (c Config) withDefaults() (Config, error) {
 		tr.TLSHandshakeTimeout = c.ConnectTimeout
 		c.HTTPClient = &http.Client{Transport: tr}
 	}
-	if c.Logger == nil {
-		c.Logger = slog.Default()
-	}
 	return c, nil
+}
+
+// policy is the kit's retry policy of c.
+func (c Config) policy() kit.Policy {
+	return kit.Policy{
+		MaxRetries: c.MaxRetries, InitialBackoff: c.InitialBackoff, MaxBackoff: c.MaxBackoff,
+		FirstByteTimeout: c.FirstByteTimeout, IdleTimeout: c.IdleTimeout, Logger: c.Logger,
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 // maxJSONAnswer bounds the plain JSON body kept when a server answers a
@@ -20,11 +22,14 @@ const maxJSONAnswer = 16 << 20
 // answered with plain JSON, which go-openai's stream reader cannot parse.
 // An attempt runs in one goroutine, so no lock is needed.
 type exchange struct {
-	captureJSON bool      // set for streaming requests
-	dog         *watchdog // told of every streamed event
+	captureJSON bool          // set for streaming requests
+	dog         *kit.Watchdog // told of every streamed event
 	status      int
 	header      http.Header
 	jsonBody    []byte
+	// body, when set, is the request body sent instead of the one go-openai
+	// encoded (see encode.go).
+	body *requestBody
 }
 
 type exchangeKey struct{}
@@ -43,13 +48,13 @@ type recordingDoer struct {
 // Do sends req and records the response status, headers and, for a streaming
 // request answered with application/json, the body.
 func (d recordingDoer) Do(req *http.Request) (*http.Response, error) {
-	resp, err := d.client.Do(req)
-	if err != nil {
-		return resp, err
-	}
 	ex, _ := req.Context().Value(exchangeKey{}).(*exchange)
-	if ex == nil {
-		return resp, nil
+	if ex != nil && ex.body != nil {
+		setBody(req, ex.body)
+	}
+	resp, err := d.client.Do(req)
+	if err != nil || ex == nil {
+		return resp, err
 	}
 	ex.status = resp.StatusCode
 	ex.header = resp.Header.Clone()
@@ -83,4 +88,15 @@ func isJSON(contentType string) bool {
 		return false
 	}
 	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// setBody replaces req's body with body (a request go-openai built, so its
+// own small body is dropped unread).
+func setBody(req *http.Request, body *requestBody) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+	req.Body = io.NopCloser(body.reader())
+	req.ContentLength = int64(body.size)
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(body.reader()), nil }
 }

@@ -7,19 +7,25 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 // plainAttempt makes one non-streaming request and emits the answer's
 // reasoning and text as one event each.
-func (p *Provider) plainAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, onEvent func(llm.Event), ex *exchange) (llm.Response, bool, error) {
+func (p *Provider) plainAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, enc encoded, onEvent func(llm.Event), ex *exchange) (llm.Response, bool, error) {
 	creq.Stream = false
 	creq.StreamOptions = nil
-	cr, err := p.client.CreateChatCompletion(withExchange(ctx, ex), creq)
+	wire := wireRequest(creq, enc)
+	var err error
+	if ex.body, err = body(wire, enc); err != nil {
+		return llm.Response{}, false, err
+	}
+	cr, err := p.client.CreateChatCompletion(withExchange(ctx, ex), wire)
 	if err != nil {
 		return llm.Response{}, false, err
 	}
 	if len(cr.Choices) == 0 {
-		return llm.Response{}, false, &malformedError{errors.New("the answer has no choices")}
+		return llm.Response{}, false, &kit.Malformed{Err: errors.New("the answer has no choices")}
 	}
 	resp := completionResponse(&cr)
 	emitted := emitWhole(cr.Choices[0].Message, onEvent)
@@ -44,7 +50,7 @@ func completionResponse(cr *goopenai.ChatCompletionResponse) llm.Response {
 	return llm.Response{
 		Message:      msg,
 		FinishReason: finishReason(string(choice.FinishReason), len(msg.ToolCalls)),
-		Usage:        llm.Usage{InputTokens: cr.Usage.PromptTokens, OutputTokens: cr.Usage.CompletionTokens},
+		Usage:        usage(&cr.Usage),
 	}
 }
 
@@ -66,4 +72,14 @@ func emitWhole(m goopenai.ChatCompletionMessage, onEvent func(llm.Event)) bool {
 		}
 	}
 	return emitted
+}
+
+// usage converts the token counts, with the prompt-cache hits when the
+// endpoint reports them.
+func usage(u *goopenai.Usage) llm.Usage {
+	out := llm.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+	if d := u.PromptTokensDetails; d != nil {
+		out.CachedInputTokens = d.CachedTokens
+	}
+	return out
 }

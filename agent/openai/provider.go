@@ -9,6 +9,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 // Provider is an llm.Provider for an OpenAI-compatible endpoint. It is safe
@@ -19,6 +20,8 @@ type Provider struct {
 	// noStream is set once the server said it cannot stream: later calls
 	// then ask for whole answers.
 	noStream atomic.Bool
+	// enc keeps the encoded pieces of request bodies.
+	enc *encodeCache
 	// sleep waits between retries; tests replace it.
 	sleep func(context.Context, time.Duration) error
 }
@@ -35,72 +38,52 @@ func New(cfg Config) (*Provider, error) {
 	oc := goopenai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
 	oc.HTTPClient = recordingDoer{client: cfg.HTTPClient}
-	p := &Provider{cfg: cfg, client: goopenai.NewClientWithConfig(oc), sleep: sleepCtx}
+	p := &Provider{cfg: cfg, client: goopenai.NewClientWithConfig(oc), sleep: kit.SleepCtx, enc: newEncodeCache()}
 	p.noStream.Store(cfg.NoStream)
 	return p, nil
 }
 
 // Complete sends req and returns the answer, streaming its text and reasoning
-// to onEvent (which may be nil). Rate limits (429, except insufficient_quota),
-// 408, 5xx, broken connections and streams that drop before any output are
-// retried up to MaxRetries times with exponential backoff, honouring
-// Retry-After; so is an attempt that gets no first event within
-// FirstByteTimeout, or whose stream falls silent for IdleTimeout before any
-// output. Other failures return an *Error at once. A cancelled ctx aborts
-// the request and any backoff; the error then wraps ctx.Err().
+// to onEvent (which may be nil). Retries, backoff, Retry-After and the
+// watchdog are the provider kit's (kit.Policy.Run): rate limits (429, except
+// insufficient_quota), 408, 5xx, broken connections and streams that drop or
+// fall silent before any output are retried up to MaxRetries times. Other
+// failures return a *kit.Error at once. A cancelled ctx aborts the request
+// and any backoff; the error then wraps ctx.Err().
 func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(llm.Event)) (llm.Response, error) {
-	creq, err := p.chatRequest(req)
+	creq, enc, err := p.chatRequest(req)
 	if err != nil {
 		return llm.Response{}, fmt.Errorf("model request: %w", err)
 	}
-	attempts := 0
-	for retry := 0; ; retry++ {
-		attempts++
-		streaming := !p.noStream.Load()
-		actx, dog, stop := p.watch(ctx)
-		ex := &exchange{dog: dog}
-		var (
-			resp    llm.Response
-			emitted bool
-		)
-		if streaming {
-			resp, emitted, err = p.streamAttempt(actx, creq, onEvent, ex)
-		} else {
-			resp, emitted, err = p.plainAttempt(actx, creq, onEvent, ex)
-		}
-		te, watchdogEnded := timedOut(actx)
-		stop()
-		if err == nil {
-			return resp, nil
-		}
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return llm.Response{}, fmt.Errorf("model request: %w", ctxErr)
-		}
-		if watchdogEnded {
-			err = te
-		}
-		fail := classify(err)
-		fail.Attempts = attempts
-		if streaming && !emitted && streamUnsupported(fail) {
+	pol := p.cfg.policy()
+	pol.Sleep = p.sleep
+	var streaming bool
+	return pol.Run(ctx, kit.Call{
+		Model: creq.Model,
+		Do: func(actx context.Context, a *kit.Attempt) (llm.Response, error) {
+			streaming = !p.noStream.Load()
+			ex := &exchange{dog: a.Dog}
+			var (
+				resp llm.Response
+				err  error
+			)
+			if streaming {
+				resp, a.Emitted, err = p.streamAttempt(actx, creq, enc, onEvent, ex)
+			} else {
+				resp, a.Emitted, err = p.plainAttempt(actx, creq, enc, onEvent, ex)
+			}
+			a.Header = ex.header
+			return resp, err
+		},
+		Classify: classify,
+		Fallback: func(ctx context.Context, fail *kit.Error) bool {
+			if !streaming || !streamUnsupported(fail) {
+				return false
+			}
 			p.noStream.Store(true)
 			p.cfg.Logger.WarnContext(ctx, "model server cannot stream this request; using non-streaming requests from now on",
 				"model", creq.Model, "error", fail.Message)
-			retry-- // the switch is not a retry
-			continue
-		}
-		if fail.Transient && emitted {
-			fail.Message = "output had started, not retried: " + fail.Message
-			return llm.Response{}, fail
-		}
-		if !fail.Transient || retry >= p.cfg.MaxRetries {
-			return llm.Response{}, fail
-		}
-		delay := p.backoff(retry, retryAfter(ex.header, time.Now()))
-		p.cfg.Logger.WarnContext(ctx, "model request failed; retrying",
-			"model", creq.Model, "attempt", attempts, "max_attempts", p.cfg.MaxRetries+1,
-			"delay", delay, "status", fail.Status, "error", fail.Message)
-		if err := p.sleep(ctx, delay); err != nil {
-			return llm.Response{}, fmt.Errorf("model request: %w", err)
-		}
-	}
+			return true
+		},
+	})
 }

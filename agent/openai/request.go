@@ -13,9 +13,10 @@ import (
 // emptyParameters is the schema sent for a tool that declares none.
 var emptyParameters = json.RawMessage(`{"type":"object","properties":{}}`)
 
-// chatRequest maps an llm.Request to a go-openai request (not yet marked as
-// streaming or not).
-func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest, error) {
+// chatRequest maps an llm.Request to a go-openai request without messages
+// or tools (not yet marked as streaming or not) and the request's messages
+// and tools, encoded (see encode.go).
+func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest, encoded, error) {
 	model := req.Model
 	if model == "" {
 		model = p.cfg.Model
@@ -31,20 +32,8 @@ func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest,
 			out.MaxTokens = p.cfg.MaxTokens
 		}
 	}
-	if req.System != "" {
-		out.Messages = append(out.Messages, goopenai.ChatCompletionMessage{
-			Role: goopenai.ChatMessageRoleSystem, Content: req.System,
-		})
-	}
-	for _, m := range req.Messages {
-		out.Messages = append(out.Messages, chatMessage(m))
-	}
-	tools, err := chatTools(req.Tools)
-	if err != nil {
-		return out, err
-	}
-	out.Tools = tools
-	return out, nil
+	enc, err := p.enc.request(req)
+	return out, enc, err
 }
 
 // chatTools maps the tool specs to the request's tool definitions.

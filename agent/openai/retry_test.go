@@ -13,6 +13,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 func TestRetries(t *testing.T) {
@@ -282,7 +283,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 	p.sleep = func(ctx context.Context, d time.Duration) error {
 		asked = d
 		cancel()
-		return sleepCtx(ctx, d) // the real sleep must stop on ctx.Done()
+		return kit.SleepCtx(ctx, d) // the real sleep must stop on ctx.Done()
 	}
 	_, _, err := complete(ctx, p.Provider, userRequest("hi"))
 	if !errors.Is(err, context.Canceled) {

@@ -211,6 +211,16 @@ func usageChunk(in, out int) string {
 	})
 }
 
+// cachedUsageChunk is usageChunk with prompt_tokens_details.cached_tokens.
+func cachedUsageChunk(in, out, cached int) string {
+	return mustJSON(map[string]any{
+		"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1",
+		"choices": []any{},
+		"usage": map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out,
+			"prompt_tokens_details": map[string]any{"cached_tokens": cached}},
+	})
+}
+
 // errorEvent is an error sent inside a stream.
 func errorEvent(message, typ string) string {
 	return mustJSON(map[string]any{"error": map[string]any{"message": message, "type": typ}})

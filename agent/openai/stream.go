@@ -10,15 +10,20 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 // streamAttempt makes one streaming request. emitted reports whether any
 // event reached onEvent (the attempt must then not be retried).
-func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, onEvent func(llm.Event), ex *exchange) (resp llm.Response, emitted bool, err error) {
+func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompletionRequest, enc encoded, onEvent func(llm.Event), ex *exchange) (resp llm.Response, emitted bool, err error) {
 	creq.Stream = true
 	creq.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
 	ex.captureJSON = true
-	stream, err := p.client.CreateChatCompletionStream(withExchange(ctx, ex), creq)
+	wire := wireRequest(creq, enc)
+	if ex.body, err = body(wire, enc); err != nil {
+		return llm.Response{}, false, err
+	}
+	stream, err := p.client.CreateChatCompletionStream(withExchange(ctx, ex), wire)
 	if err != nil {
 		return llm.Response{}, false, err
 	}
@@ -36,14 +41,14 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 			}
 			return llm.Response{}, acc.emitted, streamReadError(err)
 		}
-		ex.dog.beat()
+		ex.dog.Beat()
 		acc.add(&chunk)
 	}
 	if acc.chunks == 0 {
 		if ex.jsonBody != nil {
 			return jsonAnswer(ex.jsonBody, onEvent)
 		}
-		return llm.Response{}, false, &streamDropError{errors.New("the stream ended before any data")}
+		return llm.Response{}, false, &kit.StreamDrop{Err: errors.New("the stream ended before any data")}
 	}
 	return acc.response(), acc.emitted, nil
 }
@@ -59,9 +64,9 @@ func streamReadError(err error) error {
 	case errors.As(err, &apiErr):
 		return err
 	case errors.As(err, &syntaxErr), errors.As(err, &typeErr), errors.Is(err, goopenai.ErrTooManyEmptyStreamMessages):
-		return &malformedError{err}
+		return &kit.Malformed{Err: err}
 	default:
-		return &streamDropError{err}
+		return &kit.StreamDrop{Err: err}
 	}
 }
 
@@ -70,7 +75,7 @@ func streamReadError(err error) error {
 func jsonAnswer(body []byte, onEvent func(llm.Event)) (llm.Response, bool, error) {
 	var cr goopenai.ChatCompletionResponse
 	if err := json.Unmarshal(body, &cr); err != nil || len(cr.Choices) == 0 {
-		return llm.Response{}, false, &malformedError{fmt.Errorf("a streaming request was answered with a JSON body that is not a chat completion: %s", excerpt(string(body)))}
+		return llm.Response{}, false, &kit.Malformed{Err: fmt.Errorf("a streaming request was answered with a JSON body that is not a chat completion: %s", kit.Excerpt(string(body)))}
 	}
 	resp := completionResponse(&cr)
 	emitted := emitWhole(cr.Choices[0].Message, onEvent)

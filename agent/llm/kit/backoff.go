@@ -1,4 +1,4 @@
-package openai
+package kit
 
 import (
 	"context"
@@ -9,27 +9,27 @@ import (
 	"time"
 )
 
-// backoff returns the delay before retry number attempt (0 for the first
-// retry): InitialBackoff doubled per attempt, capped at MaxBackoff, with
-// "equal jitter" (a random value in [d/2, d]). A server's retry delay, when
-// known (retryAfter >= 0), replaces it, capped at MaxBackoff.
-func (p *Provider) backoff(attempt int, retryAfter time.Duration) time.Duration {
+// Backoff returns the delay before retry number attempt (0 for the first
+// retry): initial doubled per attempt, capped at maxDelay, with "equal
+// jitter" (a random value in [d/2, d]). A server's retry delay, when known
+// (retryAfter >= 0), replaces it, capped at maxDelay.
+func Backoff(attempt int, retryAfter, initial, maxDelay time.Duration) time.Duration {
 	if retryAfter >= 0 {
-		return min(retryAfter, p.cfg.MaxBackoff)
+		return min(retryAfter, maxDelay)
 	}
-	d := p.cfg.InitialBackoff
-	for i := 0; i < attempt && d < p.cfg.MaxBackoff; i++ {
+	d := initial
+	for i := 0; i < attempt && d < maxDelay; i++ {
 		d *= 2
 	}
-	d = min(d, p.cfg.MaxBackoff)
+	d = min(d, maxDelay)
 	half := d / 2
 	return half + rand.N(d-half+1)
 }
 
-// retryAfter reads the server's retry delay from a response header:
+// RetryAfter reads the server's retry delay from a response header:
 // retry-after-ms (milliseconds, sent by OpenAI) or Retry-After (seconds or an
 // HTTP date). It returns -1 when there is none or it cannot be parsed.
-func retryAfter(h http.Header, now time.Time) time.Duration {
+func RetryAfter(h http.Header, now time.Time) time.Duration {
 	if h == nil {
 		return -1
 	}
@@ -54,9 +54,9 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 	return -1
 }
 
-// sleepCtx waits for d or until ctx is done, whichever comes first, and
+// SleepCtx waits for d or until ctx is done, whichever comes first, and
 // returns ctx.Err() in the latter case.
-func sleepCtx(ctx context.Context, d time.Duration) error {
+func SleepCtx(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}

@@ -1,14 +1,10 @@
-package openai
+package kit
 
-import (
-	"strings"
-
-	"github.com/agentls/agentls/agent/llm"
-)
+import "strings"
 
 // overflowMarks are the ways endpoints say a request is longer than the
 // model's context window: OpenAI's code, vLLM's and llama.cpp's messages
-// and error type, and wordings other compatible servers use.
+// and error type, Anthropic's wording, and others compatible servers use.
 var overflowMarks = []string{
 	"context_length_exceeded",
 	"maximum context length",
@@ -18,9 +14,9 @@ var overflowMarks = []string{
 	"prompt is too long",
 }
 
-// contextExceeded reports whether an error code, type or message says the
+// ContextExceeded reports whether an error code, type or message says the
 // request did not fit the context window.
-func contextExceeded(texts ...string) bool {
+func ContextExceeded(texts ...string) bool {
 	for _, t := range texts {
 		t = strings.ToLower(t)
 		for _, m := range overflowMarks {
@@ -30,10 +26,4 @@ func contextExceeded(texts ...string) bool {
 		}
 	}
 	return false
-}
-
-// Is makes errors.Is(err, llm.ErrContextExceeded) true for a request the
-// endpoint refused as longer than the context window.
-func (e *Error) Is(target error) bool {
-	return target == llm.ErrContextExceeded && e.ContextExceeded
 }

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// processCPU is the CPU time a process's threads have used so far: the sum
+// of the first field of /proc/PID/task/*/schedstat (nanoseconds on the CPU;
+// /proc/PID/stat's 10 ms ticks are too coarse for a turn). It fails where
+// there is no schedstat (not Linux, or a kernel without it).
+func processCPU(pid int) (time.Duration, error) {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		return 0, fmt.Errorf("no /proc/%d/task/*/schedstat: the benchmark needs Linux with schedstat", pid)
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue // the thread ended
+		}
+		if f := strings.Fields(string(data)); len(f) > 0 {
+			ns, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %w", t, err)
+			}
+			sum += time.Duration(ns)
+		}
+	}
+	return sum, nil
+}

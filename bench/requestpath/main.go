@@ -1,0 +1,166 @@
+// Command requestpath measures the server CPU of the request path (issue 24
+// item 11): it builds a base commit (default 43c6996, main before the
+// request-body cache) with `git worktree` and this tree, and runs the same
+// scripted sessions of 12 and 300 turns through each binary's LSP face, as
+// interleaved A/B pairs (A B A B …, so a busy machine slows both alike),
+// against a fake OpenAI-compatible endpoint on 127.0.0.1. Each turn asks
+// the model for three read-only tool calls, then for the answer; the fake
+// answers at once, so what is measured is the server's own work.
+//
+// It prints the server process's CPU time per turn (user + system, from
+// /proc/PID/task/*/schedstat, in nanoseconds) at turns 1, 12, 60 and 300 —
+// each the median over the pairs of the mean over the turns ending there (1,
+// 8–12, 56–60, 296–300) — for A and B and the ratio B/A (the goal: at most
+// 0.5). It prints; it asserts nothing.
+//
+//	go run ./bench/requestpath [-pairs 10] [-sessions 12,300] [-base 43c6996]
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	pairs := flag.Int("pairs", 10, "A/B pairs per session length")
+	sessions := flag.String("sessions", "12,300", "session lengths in turns, comma-separated")
+	base := flag.String("base", "43c6996", "commit A is built from")
+	oldBin := flag.String("old-bin", "", "binary A (default: built from -base)")
+	newBin := flag.String("new-bin", "", "binary B (default: built from this tree)")
+	window := flag.Int("window", 128000, "model.context_window (tokens)")
+	flag.Parse()
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	var lengths []int
+	for _, s := range strings.Split(*sessions, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			fmt.Fprintf(os.Stderr, "requestpath: -sessions %q: want positive turn counts\n", *sessions)
+			os.Exit(2)
+		}
+		lengths = append(lengths, n)
+	}
+	if err := run(*pairs, lengths, *base, *oldBin, *newBin, *window); err != nil {
+		fmt.Fprintln(os.Stderr, "requestpath:", err)
+		os.Exit(1)
+	}
+}
+
+func run(pairs int, lengths []int, base, oldBin, newBin string, window int) error {
+	tmp, err := os.MkdirTemp("", "requestpath-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	nameA := base
+	if oldBin == "" {
+		if oldBin, err = buildAt(tmp, base); err != nil {
+			return err
+		}
+	} else {
+		nameA = oldBin
+	}
+	nameB := "this tree"
+	if newBin == "" {
+		if newBin, err = buildHere(tmp); err != nil {
+			return err
+		}
+	} else {
+		nameB = newBin
+	}
+	ws, err := makeWorkspace(tmp)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	fmt.Printf("load before: %s\n", loadAverage())
+	fmt.Printf("A = %s, B = %s; %d interleaved pairs per session length; context window %d tokens\n",
+		nameA, nameB, pairs, window)
+	fmt.Println("server CPU per turn in ms: median over the pairs of the mean over the turns ending at the one shown")
+	fmt.Printf("%8s %6s %10s %10s %8s\n", "session", "turn", "A ms", "B ms", "B/A")
+	for _, n := range lengths {
+		var a, b [][]time.Duration // per pair, CPU per turn
+		start := time.Now()
+		for p := range pairs {
+			for i, bin := range []string{oldBin, newBin} {
+				cpu, err := runSession(ctx, bin, ws, tmp, n, window)
+				if err != nil {
+					return fmt.Errorf("%d-turn session, pair %d, %s: %w", n, p+1, []string{"A", "B"}[i], err)
+				}
+				if i == 0 {
+					a = append(a, cpu)
+				} else {
+					b = append(b, cpu)
+				}
+			}
+		}
+		for _, t := range []int{1, 12, 60, 300} {
+			if t > n {
+				continue
+			}
+			am, bm := atTurn(a, t), atTurn(b, t)
+			fmt.Printf("%8d %6d %10.2f %10.2f %8.2f\n", n, t, ms(am), ms(bm), float64(bm)/float64(max(am, 1)))
+		}
+		at, bt := total(a), total(b)
+		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (whole session, median; %s wall for the pairs)\n", n, "all", ms(at), ms(bt),
+			float64(bt)/float64(max(at, 1)), time.Since(start).Round(time.Second))
+	}
+	fmt.Printf("load after: %s\n", loadAverage())
+	return nil
+}
+
+// atTurn is the median over pairs of the mean CPU of the turns t-4..t
+// (turn 1 alone for t = 1).
+func atTurn(runs [][]time.Duration, t int) time.Duration {
+	var per []time.Duration
+	for _, r := range runs {
+		from := max(1, t-4)
+		if t == 1 {
+			from = 1
+		}
+		var sum time.Duration
+		for i := from; i <= t; i++ {
+			sum += r[i-1]
+		}
+		per = append(per, sum/time.Duration(t-from+1))
+	}
+	return median(per)
+}
+
+// total is the median over pairs of a whole session's CPU.
+func total(runs [][]time.Duration) time.Duration {
+	var per []time.Duration
+	for _, r := range runs {
+		var sum time.Duration
+		for _, d := range r {
+			sum += d
+		}
+		per = append(per, sum)
+	}
+	return median(per)
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// loadAverage is the machine's load (uptime's numbers), for the report.
+func loadAverage() string {
+	out, err := exec.Command("uptime").Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(string(out))
+}
