@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // permissionText is every text block of a permission request's tool call.
@@ -70,7 +73,8 @@ steps:
 		t.Fatalf("%d permission requests, want 1", len(perms))
 	}
 	text := permissionText(perms[0])
-	for _, want := range []string{"echo \\u202Eevil", "Folder: " + r.dir + "/sub", "Network: not isolated", "Sandbox: off"} {
+	network, sandboxState := agent.RunPlace(sandbox.Detect().Status(sandbox.Mode("auto")), nil, "echo \u202Eevil")
+	for _, want := range []string{"echo \\u202Eevil", "Folder: " + r.dir + "/sub", "Network: " + network, "Sandbox: " + sandboxState} {
 		if !strings.Contains(text, want) {
 			t.Errorf("run request lacks %q:\n%s", want, text)
 		}

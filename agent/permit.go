@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // AskPermitter is the permission service on a face that asks through
@@ -69,11 +70,17 @@ func (m *Manager) permitter() permission.Permitter {
 	return AskPermitter{Asker: m.asker}
 }
 
-// commandPlace is how command would run, as the run question shows it:
-// its network (run.network; "not isolated" when no layer can switch it
-// off) and whether a sandbox confines it (sandbox_status.go).
+// commandPlace is how command would run, as the run question shows it
+// (RunPlace under this machine's sandbox and the configuration).
 func (m *Manager) commandPlace(command string) (network, sandboxState string) {
-	st := m.SandboxStatus()
+	return RunPlace(m.SandboxStatus(), m.config().Run.Network, command)
+}
+
+// RunPlace is how command would run under the sandbox st: its network
+// ("yes" when a run.network rule matches, "no", or "not isolated" when no
+// layer can switch it off) and whether a sandbox confines it ("on
+// (<layers>)" or "off").
+func RunPlace(st sandbox.Status, networkRules []string, command string) (network, sandboxState string) {
 	if !st.Confines() {
 		return permission.NetworkNotIsolated, permission.SandboxOff
 	}
@@ -81,7 +88,7 @@ func (m *Manager) commandPlace(command string) (network, sandboxState string) {
 	switch {
 	case !st.Network:
 		network = permission.NetworkNotIsolated
-	case tools.NetworkAllowed(m.config().Run.Network, command):
+	case tools.NetworkAllowed(networkRules, command):
 		network = permission.NetworkYes
 	default:
 		network = permission.NetworkNo

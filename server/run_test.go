@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/sandbox"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -52,6 +54,12 @@ func approveThen(decision string) func(json.RawMessage) any {
 		}
 		return map[string]any{"answers": map[string]any{"decision": option(decision)}}
 	}
+}
+
+// runPlace is the network and sandbox a run question shows for command on
+// this machine (the sandbox's probe, the default configuration).
+func runPlace(command string) (network, sandboxState string) {
+	return agent.RunPlace(sandbox.Detect().Status(sandbox.Mode("auto")), nil, command)
 }
 
 func exists(t *testing.T, h *lsptest.Env, name string) bool {
@@ -121,9 +129,10 @@ steps:
 			}
 			// The question names the command, its folder, the network and
 			// the sandbox; the payload carries the same.
-			where := "\n\nFolder: " + h.Dir + "\nNetwork: not isolated\nSandbox: off"
+			network, sandboxState := runPlace(tc.command)
+			where := "\n\nFolder: " + h.Dir + "\nNetwork: " + network + "\nSandbox: " + sandboxState
 			if p := a.Permission; p == nil || p.Kind != "run" || p.What != tc.command || p.Cwd != h.Dir ||
-				p.Network != "not isolated" || p.Sandbox != "off" || p.Reach != "process" {
+				p.Network != network || p.Sandbox != sandboxState || p.Reach != "process" {
 				t.Fatalf("permission payload = %+v", a.Permission)
 			}
 			if tc.command == list {
@@ -217,7 +226,8 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
 			t.Fatalf("%d permission requests, want 2", len(reqs))
 		}
 		r := reqs[0]
-		if r.Type != 2 || r.Message != "Run `echo one`?\n\nFolder: "+h.Dir+"\nNetwork: not isolated\nSandbox: off" || len(r.Actions) != 3 ||
+		network, sandboxState := runPlace("echo one")
+		if r.Type != 2 || r.Message != "Run `echo one`?\n\nFolder: "+h.Dir+"\nNetwork: "+network+"\nSandbox: "+sandboxState || len(r.Actions) != 3 ||
 			r.Actions[0]["title"] != "Reject" || r.Actions[1]["title"] != "Run" || r.Actions[2]["title"] != `Always allow "echo one"` ||
 			r.Actions[0]["value"] != "reject_once" || r.Actions[1]["value"] != "allow_once" || r.Actions[2]["value"] != "allow_always" {
 			t.Fatalf("permission request = %+v", r)

@@ -22,15 +22,16 @@ import (
 // Folders outside the house (cmd, bench, the root's assets) are not
 // listed: they may import everything.
 var mayImport = map[string][]string{
-	"server":     {"host", "agent", "workspace", "guard", "questions", "config", "permission"},
-	"acp":        {"host", "agent", "workspace", "guard", "questions", "config", "permission"},
-	"host":       {"agent", "workspace", "guard", "questions", "config", "permission"},
-	"agent":      {"workspace", "guard", "questions", "config", "permission"},
+	"server":     {"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox"},
+	"acp":        {"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox"},
+	"host":       {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox"},
+	"agent":      {"workspace", "guard", "questions", "config", "permission", "sandbox"},
 	"guard":      {"workspace"},
 	"workspace":  {},
 	"questions":  {},
 	"config":     {},
 	"permission": {"questions"},
+	"sandbox":    {},
 }
 
 // providers are the model providers: only the host (the provider factory),
@@ -51,7 +52,7 @@ func testSupport(p string) bool { return strings.HasSuffix(path.Base(p), "test")
 var rpcLibraries = []string{"go.lsp.dev/", "github.com/sourcegraph/jsonrpc2", "github.com/coder/acp-go-sdk"}
 
 // belowFaces are the folders under server and acp.
-var belowFaces = []string{"host", "agent", "workspace", "guard", "questions", "config", "permission"}
+var belowFaces = []string{"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox"}
 
 // graph is the module's packages (relative folder, "" for the root) with
 // their imports: module packages as relative folders, others as import
