@@ -60,7 +60,7 @@ const vcsInstead = "change the repository with its own commands through run (bui
 // workspace rooted in `.git` would make its hooks writable.
 func InsideProtected(abs string) (string, bool) {
 	paths := []string{filepath.Clean(abs)}
-	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+	if resolved, err := workspace.Canonical(abs); err == nil {
 		paths = append(paths, resolved)
 	}
 	for _, p := range paths {
@@ -141,7 +141,7 @@ func (g *Guard) protectedRoots() []protectedRoot {
 			if p == nil || e.Type()&fs.ModeSymlink == 0 {
 				continue
 			}
-			if real, err := filepath.EvalSymlinks(filepath.Join(f, e.Name())); err == nil {
+			if real, err := workspace.Canonical(filepath.Join(f, e.Name())); err == nil {
 				roots = append(roots, protectedRoot{abs: real, p: p})
 			}
 		}

@@ -38,8 +38,11 @@ func New(folders ...string) (*Workspace, error) {
 		if err != nil {
 			return nil, fmt.Errorf("workspace folder %s: %w", f, err)
 		}
-		real, err := filepath.EvalSymlinks(abs)
+		real, err := Canonical(abs)
 		if err != nil {
+			return nil, fmt.Errorf("workspace folder %s: %w", f, err)
+		}
+		if _, err := os.Stat(real); err != nil {
 			return nil, fmt.Errorf("workspace folder %s: %w", f, err)
 		}
 		w.folders = append(w.folders, filepath.Clean(real))
@@ -180,23 +183,4 @@ func (w *Workspace) folderOf(abs string) (string, bool) {
 // not exist, the deepest existing ancestor is evaluated and the missing tail is
 // appended (a new file's parent folder decides where it lands). A dangling
 // symlink anywhere is an error: its target cannot be checked.
-func evalExisting(clean string) (string, error) {
-	if _, err := os.Lstat(clean); err == nil {
-		real, err := filepath.EvalSymlinks(clean)
-		if err != nil {
-			return "", fmt.Errorf("evaluate symlinks: %w", err)
-		}
-		return real, nil
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", err
-	}
-	parent := filepath.Dir(clean)
-	if parent == clean {
-		return clean, nil
-	}
-	realParent, err := evalExisting(parent)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(realParent, filepath.Base(clean)), nil
-}
+func evalExisting(clean string) (string, error) { return Canonical(clean) }
