@@ -4,34 +4,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
+	"github.com/agentls/agentls/internal/expect"
 	"github.com/agentls/agentls/internal/lspclient"
 )
 
-// Verdict is an expectation's judgement of the state so far.
-type Verdict int
+// Verdict is an expectation's judgement of the state so far (the core's,
+// internal/expect).
+type Verdict = expect.Verdict
 
 const (
 	// Met: the expectation holds.
-	Met Verdict = iota
+	Met = expect.Met
 	// Unmet: not yet; the next message may meet it.
-	Unmet
+	Unmet = expect.Unmet
 	// Unmeetable: it can no longer be met; the wait fails at once.
-	Unmeetable
+	Unmeetable = expect.Unmeetable
 )
-
-func (v Verdict) String() string {
-	switch v {
-	case Met:
-		return "met"
-	case Unmet:
-		return "unmet"
-	case Unmeetable:
-		return "unmeetable"
-	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
-}
 
 // State is what expectations judge: every message the server sent so far,
 // in wire order, and the agent/prompt calls made through the Env.
@@ -47,45 +36,25 @@ type PromptState struct {
 	Returned bool
 }
 
-// Expectation is a named condition on the State.
-type Expectation struct {
-	// Description says what is expected, for failure messages.
-	Description string
-	// Check judges the state.
-	Check func(State) Verdict
-}
+// Expectation is a named condition on the State: a Description for
+// failure messages and a Check that judges the state.
+type Expectation = expect.Expectation[State]
 
 // OnceMet is met as soon as every one of musts is met, and unmeetable as
 // soon as pre is met (or unmeetable) while one of musts is not, or one of
 // musts is unmeetable: "once the turn ended, the chunk must have arrived".
 // Unlike gopls's OnceMet it does not wait for pre when musts are met.
-func OnceMet(pre Expectation, musts ...Expectation) Expectation {
-	var names []string
-	for _, m := range musts {
-		names = append(names, m.Description)
-	}
-	return Expectation{
-		Description: fmt.Sprintf("once %s: %s", pre.Description, strings.Join(names, "; ")),
-		Check: func(s State) Verdict {
-			all := Met
-			for _, m := range musts {
-				switch m.Check(s) {
-				case Unmeetable:
-					return Unmeetable
-				case Unmet:
-					all = Unmet
-				}
-			}
-			if all == Met {
-				return Met
-			}
-			if pre.Check(s) != Unmet {
-				return Unmeetable
-			}
-			return Unmet
-		},
-	}
-}
+func OnceMet(pre Expectation, musts ...Expectation) Expectation { return expect.OnceMet(pre, musts...) }
+
+// Not is met while e is not, and unmeetable once e is met: awaited with
+// TurnEnded, it says what must not arrive during the turn.
+func Not(e Expectation) Expectation { return expect.Not(e) }
+
+// AllOf is met when every one of es is met.
+func AllOf(es ...Expectation) Expectation { return expect.AllOf(es...) }
+
+// AnyOf is met when one of es is met.
+func AnyOf(es ...Expectation) Expectation { return expect.AnyOf(es...) }
 
 // TurnEnded is met once an agent/prompt call for session sid ("" for any
 // session) was made through the Env and every such call has returned.
@@ -218,77 +187,43 @@ func (e *Env) Await(exps ...Expectation) {
 
 // await is Await's wait; it returns the failure message ("" when met).
 func (e *Env) await(exps []Expectation) string {
-	timer := time.NewTimer(e.waitTimeout)
-	defer timer.Stop()
-	for {
-		st, next, promptDone := e.snapshot()
-		var unmet *Expectation
-		for i := range exps {
-			switch exps[i].Check(st) {
-			case Unmeetable:
-				return failure("unmeetable", exps[i], st)
-			case Unmet:
-				if unmet == nil {
-					unmet = &exps[i]
-				}
-			}
-		}
-		if unmet == nil {
-			return ""
-		}
-		select {
-		case <-next:
-		case <-promptDone:
-		case <-timer.C:
-			return failure(fmt.Sprintf("not met within %s", e.waitTimeout), *unmet, e.state())
-		case <-e.Ctx.Done():
-			return failure(fmt.Sprintf("not met before the test's context ended (%v)", e.Ctx.Err()), *unmet, e.state())
-		}
+	if f := expect.Wait(e.Ctx, e.waitTimeout, e.snapshot, exps...); f != nil {
+		return failure(f)
 	}
+	return ""
 }
 
 // snapshot is the State now, with channels closed on the next message and
 // on the next returned prompt.
-func (e *Env) snapshot() (st State, nextMessage, promptReturned <-chan struct{}) {
-	st.Messages, nextMessage = e.Editor.Snapshot()
+func (e *Env) snapshot() (State, []<-chan struct{}) {
+	var st State
+	msgs, next := e.Editor.Snapshot()
+	st.Messages = msgs
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	st.Prompts = append([]PromptState(nil), e.prompts...)
-	return st, nextMessage, e.changed
-}
-
-// state is the State now.
-func (e *Env) state() State {
-	st, _, _ := e.snapshot()
-	return st
+	return st, []<-chan struct{}{next, e.changed}
 }
 
 // failure is a failed wait's message: the expectation, why, the prompts
 // and the last messages.
-func failure(why string, exp Expectation, st State) string {
+func failure(f *expect.Failure[State]) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "lsptest: expectation %s: %s\n", why, exp.Description)
-	for _, p := range st.Prompts {
+	fmt.Fprintf(&b, "lsptest: %s\n", f)
+	for _, p := range f.State.Prompts {
 		state := "running"
 		if p.Returned {
 			state = "returned"
 		}
 		fmt.Fprintf(&b, "agent/prompt for session %s: %s\n", p.SessionID, state)
 	}
-	from := max(0, len(st.Messages)-lastShown)
-	fmt.Fprintf(&b, "last %d of %d messages from the server:", len(st.Messages)-from, len(st.Messages))
-	for i := from; i < len(st.Messages); i++ {
-		m := st.Messages[i]
-		params := string(m.Params)
-		if len(params) > maxShownParams {
-			params = params[:maxShownParams] + fmt.Sprintf("… (%d bytes)", len(m.Params))
-		}
+	expect.Tail(&b, "messages from the server", f.State.Messages, lastShown, func(_ int, m lspclient.Message) string {
 		kind := "notification"
 		if m.IsCall {
 			kind = "request " + m.ID
 		}
-		fmt.Fprintf(&b, "\n  #%d %s (%s) %s", i+1, m.Method, kind, params)
-	}
+		return fmt.Sprintf("%s (%s) %s", m.Method, kind, expect.Clip(string(m.Params), maxShownParams))
+	})
 	return b.String()
 }
 
