@@ -90,40 +90,29 @@ func Not[S any](e Expectation[S]) Expectation[S] {
 // AllOf is met when every one of es is met, and unmeetable when one of
 // them is.
 func AllOf[S any](es ...Expectation[S]) Expectation[S] {
-	return Expectation[S]{
-		Description: "all of (" + descriptions(es, "; ") + ")",
-		Check: func(s S) Verdict {
-			v := Met
-			for _, e := range es {
-				switch e.Check(s) {
-				case Unmeetable:
-					return Unmeetable
-				case Unmet:
-					v = Unmet
-				}
-			}
-			return v
-		},
-	}
+	return Expectation[S]{Description: "all of (" + descriptions(es, "; ") + ")", Check: fold(es, Unmeetable, Met)}
 }
 
 // AnyOf is met when one of es is met, and unmeetable when every one of
 // them is (an empty AnyOf can never be met).
 func AnyOf[S any](es ...Expectation[S]) Expectation[S] {
-	return Expectation[S]{
-		Description: "any of (" + descriptions(es, "; ") + ")",
-		Check: func(s S) Verdict {
-			v := Unmeetable
-			for _, e := range es {
-				switch e.Check(s) {
-				case Met:
-					return Met
-				case Unmet:
-					v = Unmet
-				}
+	return Expectation[S]{Description: "any of (" + descriptions(es, "; ") + ")", Check: fold(es, Met, Unmeetable)}
+}
+
+// fold judges es together: decisive as soon as one of them is, Unmet if
+// one is unmet, else settled.
+func fold[S any](es []Expectation[S], decisive, settled Verdict) func(S) Verdict {
+	return func(s S) Verdict {
+		v := settled
+		for _, e := range es {
+			switch e.Check(s) {
+			case decisive:
+				return decisive
+			case Unmet:
+				v = Unmet
 			}
-			return v
-		},
+		}
+		return v
 	}
 }
 
@@ -133,4 +122,70 @@ func descriptions[S any](es []Expectation[S], sep string) string {
 		names = append(names, e.Description)
 	}
 	return strings.Join(names, sep)
+}
+
+// Seen is met once an item of the state's list (its messages, say) for
+// which match holds is there.
+func Seen[S, T any](desc string, list func(S) []T, match func(T) bool) Expectation[S] {
+	return SeenTimes(desc, 1, list, match)
+}
+
+// SeenTimes is met once at least n items of the state's list for which
+// match holds are there.
+func SeenTimes[S, T any](desc string, n int, list func(S) []T, match func(T) bool) Expectation[S] {
+	return Expectation[S]{Description: desc, Check: func(s S) Verdict {
+		c := 0
+		for _, item := range list(s) {
+			if match(item) {
+				c++
+			}
+		}
+		if c >= n {
+			return Met
+		}
+		return Unmet
+	}}
+}
+
+// TurnEnded is a harness's "the turn ended": met once the state has
+// prompt calls (of method) for session sid ("" for any) and every one of
+// them returned.
+func TurnEnded[S, T any](method, sid string, calls func(S) []T, sessionOf func(T) string, returned func(T) bool) Expectation[S] {
+	desc := fmt.Sprintf("the turn ended (%s returned)", method)
+	if sid != "" {
+		desc = fmt.Sprintf("the turn of session %s ended (%s returned)", sid, method)
+	}
+	return AllDone(desc, calls, func(c T) bool { return sid == "" || sessionOf(c) == sid }, returned)
+}
+
+// AllDone is met once the state's list has items for which mine holds
+// and done holds for every one of them: "every prompt of this session
+// returned".
+func AllDone[S, T any](desc string, list func(S) []T, mine, done func(T) bool) Expectation[S] {
+	return Expectation[S]{Description: desc, Check: func(s S) Verdict {
+		n := 0
+		for _, item := range list(s) {
+			if !mine(item) {
+				continue
+			}
+			if !done(item) {
+				return Unmet
+			}
+			n++
+		}
+		if n == 0 {
+			return Unmet
+		}
+		return Met
+	}}
+}
+
+// ContainsAll reports whether text contains every one of subs.
+func ContainsAll(text string, subs []string) bool {
+	for _, s := range subs {
+		if !strings.Contains(text, s) {
+			return false
+		}
+	}
+	return true
 }

@@ -102,10 +102,40 @@ func TestWait(t *testing.T) {
 	})
 }
 
-func TestTail(t *testing.T) {
-	var b strings.Builder
-	Tail(&b, "messages", []string{"a", "b", "c"}, 2, func(_ int, s string) string { return s })
-	if want := "last 2 of 3 messages:\n  #2 b\n  #3 c"; b.String() != want {
-		t.Fatalf("%q, want %q", b.String(), want)
+func TestReport(t *testing.T) {
+	f := &Failure[int]{Why: "unmeetable", Expectation: atLeast(1)}
+	items := []string{"a", "b", strings.Repeat("x", 500)}
+	got := Report("h", f, []string{"call 1: running"}, "messages", items, func(s string) Shown {
+		return Shown{Method: "m", Kind: "notification", Params: []byte(s)}
+	})
+	want := "h: expectation unmeetable: at least\ncall 1: running\nlast 3 of 3 messages:\n  #1 m (notification) a\n  #2 m (notification) b\n  #3 m (notification) " +
+		strings.Repeat("x", 400) + "… (500 bytes)"
+	if got != want {
+		t.Fatalf("%q\nwant %q", got, want)
+	}
+}
+
+// TestLog: each Add and Set closes the channel of the snapshot before it.
+func TestLog(t *testing.T) {
+	var l Log[string]
+	items, changed := l.Snapshot()
+	if len(items) != 0 {
+		t.Fatalf("items %q", items)
+	}
+	i := l.Add("a")
+	select {
+	case <-changed:
+	default:
+		t.Fatal("Add did not signal")
+	}
+	_, changed = l.Snapshot()
+	l.Set(i, "b")
+	select {
+	case <-changed:
+	default:
+		t.Fatal("Set did not signal")
+	}
+	if items, _ := l.Snapshot(); len(items) != 1 || items[0] != "b" {
+		t.Fatalf("items %q", items)
 	}
 }

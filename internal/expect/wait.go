@@ -67,18 +67,43 @@ func Wait[S any](ctx context.Context, timeout time.Duration, source Source[S], e
 	}
 }
 
-// Tail writes the last n of items to b, one a line, each as line formats
-// it (with its 1-based number): what a failed wait shows of the messages.
-func Tail[T any](b *strings.Builder, what string, items []T, n int, line func(i int, item T) string) {
-	from := max(0, len(items)-n)
-	fmt.Fprintf(b, "last %d of %d %s:", len(items)-from, len(items), what)
-	for i := from; i < len(items); i++ {
-		fmt.Fprintf(b, "\n  #%d %s", i+1, line(i, items[i]))
-	}
+// lastShown is how many messages a failed wait shows.
+const lastShown = 20
+
+// maxShownParams caps the params shown per message.
+const maxShownParams = 400
+
+// Shown is one message as a failed wait shows it.
+type Shown struct {
+	// Method is the message's method ("" for a response).
+	Method string
+	// Kind is "notification", "request 3", "response 3".
+	Kind string
+	// Params are the params as sent (cut to 400 bytes when shown).
+	Params []byte
 }
 
-// Clip cuts s to at most n bytes, saying how long it was.
-func Clip(s string, n int) string {
+// Report is a failed wait's message for a test: the harness's name, the
+// failure (why, and the expectation), a line for each call the test made
+// (calls), and the last 20 messages of the state's log (items, of what,
+// each as show has it).
+func Report[S, T any](harness string, f *Failure[S], calls []string, what string, items []T, show func(T) Shown) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", harness, f)
+	for _, c := range calls {
+		fmt.Fprintf(&b, "%s\n", c)
+	}
+	from := max(0, len(items)-lastShown)
+	fmt.Fprintf(&b, "last %d of %d %s:", len(items)-from, len(items), what)
+	for i := from; i < len(items); i++ {
+		m := show(items[i])
+		fmt.Fprintf(&b, "\n  #%d %s (%s) %s", i+1, m.Method, m.Kind, clip(string(m.Params), maxShownParams))
+	}
+	return b.String()
+}
+
+// clip cuts s to at most n bytes, saying how long it was.
+func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

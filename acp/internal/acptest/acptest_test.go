@@ -66,13 +66,14 @@ steps:
 // its deadline naming itself and showing the last messages; a negative
 // one fails at once when what it forbids arrived.
 func TestAwaitVerdicts(t *testing.T) {
-	env := Start(t, Setup{Script: helloScript, WaitTimeout: 200 * time.Millisecond})
+	env := Start(t, Setup{Script: helloScript})
 	sid := env.NewSession()
 	env.PromptAsync(sid, "hi")
 	if f := awaitWith(env, TurnEndedWith(sid, sdk.StopReasonEndTurn), AgentTextIs("hello from the model"),
 		AnyOf(Received("no/such"), Update("agent_message_chunk", "", nil))); len(f) != 0 {
 		t.Fatalf("met expectations failed: %q", f)
 	}
+	env.waitTimeout = 200 * time.Millisecond // the failing waits below end at it
 	tests := []struct {
 		name string
 		exps []Expectation

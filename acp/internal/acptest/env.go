@@ -28,6 +28,8 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/expect"
+	"github.com/agentls/agentls/internal/setuptest"
 )
 
 // DefaultWaitTimeout bounds one Await unless Setup.WaitTimeout says
@@ -75,9 +77,7 @@ type Env struct {
 	wire        *tap
 	prompting   sync.WaitGroup
 
-	mu      sync.Mutex
-	prompts []PromptState
-	changed chan struct{} // closed and replaced when a prompt returns
+	prompts expect.Log[PromptState] // session/prompt calls made through the Env
 }
 
 // Start starts `agentls acp` as s describes, connects a client and runs
@@ -88,26 +88,19 @@ func Start(t testing.TB, s Setup) *Env {
 	t.Cleanup(cancel)
 	root := t.TempDir()
 	dir := filepath.Join(root, "ws")
-	writeFiles(t, dir, s.Files)
+	setuptest.WriteFiles(t, dir, s.Files)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	xdg := filepath.Join(root, "xdg")
 	if s.UserConfig != "" {
-		writeFiles(t, xdg, map[string]string{"agentls/config.yaml": s.UserConfig})
+		setuptest.WriteFiles(t, xdg, map[string]string{"agentls/config.yaml": s.UserConfig})
 	}
 	env := map[string]string{"XDG_CONFIG_HOME": xdg, "XDG_STATE_HOME": filepath.Join(root, "state"), "HOME": root}
 	for k, v := range s.Env {
 		env[k] = v
 	}
-	var model *scripted.Provider
-	if s.Script != "" {
-		sc, err := scripted.Parse([]byte(s.Script))
-		if err != nil {
-			t.Fatalf("script: %v", err)
-		}
-		model = scripted.New(sc)
-	}
+	model := setuptest.Model(t, s.Script)
 	opts := acp.Options{
 		Version: "test",
 		Getenv:  func(k string) string { return env[k] },
@@ -120,7 +113,7 @@ func Start(t testing.TB, s Setup) *Env {
 	}
 	c2aR, c2aW := io.Pipe()
 	a2cR, a2cW := io.Pipe()
-	wire := newTap()
+	wire := &tap{}
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
@@ -128,7 +121,7 @@ func Start(t testing.TB, s Setup) *Env {
 		_ = a2cW.Close()
 	}()
 	client := &Client{permit: s.Permit}
-	e := &Env{T: t, Ctx: ctx, Dir: dir, Client: client, Model: model, wire: wire, waitTimeout: s.WaitTimeout, changed: make(chan struct{})}
+	e := &Env{T: t, Ctx: ctx, Dir: dir, Client: client, Model: model, wire: wire, waitTimeout: s.WaitTimeout}
 	if e.waitTimeout <= 0 {
 		e.waitTimeout = DefaultWaitTimeout
 	}
@@ -152,19 +145,6 @@ func Start(t testing.TB, s Setup) *Env {
 		t.Fatalf("protocol version %d, want %d", res.ProtocolVersion, sdk.ProtocolVersionNumber)
 	}
 	return e
-}
-
-func writeFiles(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // NewSession starts a session in the workspace.
@@ -217,19 +197,12 @@ func (e *Env) MustPrompt(sid sdk.SessionId, text string) sdk.StopReason {
 }
 
 func (e *Env) startPrompt(sid sdk.SessionId) int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.prompts = append(e.prompts, PromptState{SessionID: sid})
-	return len(e.prompts) - 1
+	return e.prompts.Add(PromptState{SessionID: sid})
 }
 
 func (e *Env) runPrompt(i int, sid sdk.SessionId, text string) (sdk.StopReason, error) {
 	res, err := e.Conn.Prompt(e.Ctx, sdk.PromptRequest{SessionId: sid, Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}})
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.prompts[i] = PromptState{SessionID: sid, Returned: true, Stop: res.StopReason, Err: err}
-	close(e.changed)
-	e.changed = make(chan struct{})
+	e.prompts.Set(i, PromptState{SessionID: sid, Returned: true, Stop: res.StopReason, Err: err})
 	return res.StopReason, err
 }
 
@@ -245,11 +218,7 @@ func (e *Env) Cancel(sid sdk.SessionId) {
 // relative to Dir).
 func (e *Env) Read(name string) string {
 	e.T.Helper()
-	b, err := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(name)))
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	return string(b)
+	return setuptest.ReadFile(e.T, e.Dir, name)
 }
 
 // Exists reports whether a workspace file exists.

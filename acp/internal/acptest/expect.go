@@ -49,26 +49,8 @@ func AnyOf(es ...Expectation) Expectation { return expect.AnyOf(es...) }
 // TurnEnded is met once a session/prompt call for sid ("" for any) was
 // made through the Env and every such call has returned.
 func TurnEnded(sid sdk.SessionId) Expectation {
-	desc := "the turn ended (session/prompt returned)"
-	if sid != "" {
-		desc = fmt.Sprintf("the turn of session %s ended (session/prompt returned)", sid)
-	}
-	return Expectation{Description: desc, Check: func(s State) Verdict {
-		n := 0
-		for _, p := range s.Prompts {
-			if sid != "" && p.SessionID != sid {
-				continue
-			}
-			if !p.Returned {
-				return Unmet
-			}
-			n++
-		}
-		if n == 0 {
-			return Unmet
-		}
-		return Met
-	}}
+	return expect.TurnEnded("session/prompt", string(sid), func(s State) []PromptState { return s.Prompts },
+		func(p PromptState) string { return string(p.SessionID) }, func(p PromptState) bool { return p.Returned })
 }
 
 // TurnEndedWith is met once the last session/prompt call for sid returned
@@ -95,15 +77,11 @@ func TurnEndedWith(sid sdk.SessionId, stop sdk.StopReason) Expectation {
 
 // MessageMatching is met once a message for which match holds arrived.
 func MessageMatching(desc string, match func(Message) bool) Expectation {
-	return Expectation{Description: desc, Check: func(s State) Verdict {
-		for _, m := range s.Messages {
-			if match(m) {
-				return Met
-			}
-		}
-		return Unmet
-	}}
+	return expect.Seen(desc, messages, match)
 }
+
+// messages is the state's message log.
+func messages(s State) []Message { return s.Messages }
 
 // Received is met once a message of method arrived.
 func Received(method string) Expectation {
@@ -112,33 +90,15 @@ func Received(method string) Expectation {
 
 // MethodCount is met once at least n messages of method arrived.
 func MethodCount(method string, n int) Expectation {
-	return Expectation{Description: fmt.Sprintf("at least %d × %s", n, method), Check: func(s State) Verdict {
-		c := 0
-		for _, m := range s.Messages {
-			if m.Method == method {
-				c++
-			}
-		}
-		if c >= n {
-			return Met
-		}
-		return Unmet
-	}}
+	return expect.SeenTimes(fmt.Sprintf("at least %d × %s", n, method), n, messages,
+		func(m Message) bool { return m.Method == method })
 }
 
 // ParamsContaining is met once a message of method arrived whose params
 // (as JSON text) contain every one of subs.
 func ParamsContaining(method string, subs ...string) Expectation {
 	return MessageMatching(fmt.Sprintf("a %s containing %q", method, subs), func(m Message) bool {
-		if m.Method != method {
-			return false
-		}
-		for _, s := range subs {
-			if !strings.Contains(string(m.Params), s) {
-				return false
-			}
-		}
-		return true
+		return m.Method == method && expect.ContainsAll(string(m.Params), subs)
 	})
 }
 
@@ -231,12 +191,6 @@ func decodeUpdate(m Message, kind string) (sdk.SessionUpdate, bool) {
 	return u, true
 }
 
-// lastShown is how many messages a failed wait shows.
-const lastShown = 20
-
-// maxShownParams caps the params shown per message.
-const maxShownParams = 400
-
 // Await waits until every expectation is met, re-judging on every message
 // and every returned prompt. It fails the test at once when one is
 // unmeetable, and when the wait's deadline (Setup.WaitTimeout) or the
@@ -266,31 +220,26 @@ func (e *Env) State() State {
 // snapshot is the State now, with channels closed on the next message and
 // on the next returned prompt.
 func (e *Env) snapshot() (State, []<-chan struct{}) {
-	var st State
-	msgs, next := e.wire.snapshot()
-	st.Messages = msgs
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	st.Prompts = append([]PromptState(nil), e.prompts...)
-	return st, []<-chan struct{}{next, e.changed}
+	msgs, next := e.wire.msgs.Snapshot()
+	prompts, returned := e.prompts.Snapshot()
+	return State{Messages: msgs, Prompts: prompts}, []<-chan struct{}{next, returned}
 }
 
 // failure is a failed wait's message: the expectation, why, the prompts
 // and the last messages.
 func failure(f *expect.Failure[State]) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "acptest: %s\n", f)
+	var calls []string
 	for _, p := range f.State.Prompts {
 		state := "running"
-		if p.Returned {
+		switch {
+		case p.Returned && p.Err != nil:
+			state = fmt.Sprintf("failed: %v", p.Err)
+		case p.Returned:
 			state = fmt.Sprintf("returned %s", p.Stop)
-			if p.Err != nil {
-				state = fmt.Sprintf("failed: %v", p.Err)
-			}
 		}
-		fmt.Fprintf(&b, "session/prompt for session %s: %s\n", p.SessionID, state)
+		calls = append(calls, fmt.Sprintf("session/prompt for session %s: %s", p.SessionID, state))
 	}
-	expect.Tail(&b, "messages from agentls", f.State.Messages, lastShown, func(_ int, m Message) string {
+	return expect.Report("acptest", f, calls, "messages from agentls", f.State.Messages, func(m Message) expect.Shown {
 		kind := "notification"
 		switch {
 		case m.Method == "":
@@ -298,7 +247,6 @@ func failure(f *expect.Failure[State]) string {
 		case m.ID != "":
 			kind = "request " + m.ID
 		}
-		return fmt.Sprintf("%s (%s) %s", m.Method, kind, expect.Clip(string(m.Params), maxShownParams))
+		return expect.Shown{Method: m.Method, Kind: kind, Params: m.Params}
 	})
-	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"sync"
+
+	"github.com/agentls/agentls/internal/expect"
 )
 
 // Message is one JSON-RPC message agentls wrote to the client.
@@ -21,19 +23,15 @@ type Message struct {
 
 // tap records every line agentls writes, as the client receives it.
 type tap struct {
-	mu      sync.Mutex
-	buf     []byte
-	msgs    []Message
-	changed chan struct{} // closed and replaced on each message
+	mu   sync.Mutex
+	buf  []byte
+	msgs expect.Log[Message]
 }
-
-func newTap() *tap { return &tap{changed: make(chan struct{})} }
 
 func (t *tap) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, p...)
-	added := false
 	for {
 		i := bytes.IndexByte(t.buf, '\n')
 		if i < 0 {
@@ -57,20 +55,8 @@ func (t *tap) Write(p []byte) (int, error) {
 				}
 			}
 		}
-		t.msgs = append(t.msgs, msg)
+		t.msgs.Add(msg)
 		t.buf = t.buf[i+1:]
-		added = true
-	}
-	if added {
-		close(t.changed)
-		t.changed = make(chan struct{})
 	}
 	return len(p), nil
-}
-
-// snapshot is the messages so far and a channel closed on the next one.
-func (t *tap) snapshot() ([]Message, <-chan struct{}) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]Message(nil), t.msgs...), t.changed
 }

@@ -59,54 +59,22 @@ func AnyOf(es ...Expectation) Expectation { return expect.AnyOf(es...) }
 // TurnEnded is met once an agent/prompt call for session sid ("" for any
 // session) was made through the Env and every such call has returned.
 func TurnEnded(sid string) Expectation {
-	desc := "the turn ended (agent/prompt returned)"
-	if sid != "" {
-		desc = fmt.Sprintf("the turn of session %s ended (agent/prompt returned)", sid)
-	}
-	return Expectation{Description: desc, Check: func(s State) Verdict {
-		n := 0
-		for _, p := range s.Prompts {
-			if sid != "" && p.SessionID != sid {
-				continue
-			}
-			if !p.Returned {
-				return Unmet
-			}
-			n++
-		}
-		if n == 0 {
-			return Unmet
-		}
-		return Met
-	}}
+	return expect.TurnEnded("agent/prompt", sid, func(s State) []PromptState { return s.Prompts },
+		func(p PromptState) string { return p.SessionID }, func(p PromptState) bool { return p.Returned })
 }
 
 // MessageMatching is met once a message for which match holds arrived.
 func MessageMatching(desc string, match func(lspclient.Message) bool) Expectation {
-	return Expectation{Description: desc, Check: func(s State) Verdict {
-		for _, m := range s.Messages {
-			if match(m) {
-				return Met
-			}
-		}
-		return Unmet
-	}}
+	return expect.Seen(desc, messages, match)
 }
+
+// messages is the state's message log.
+func messages(s State) []lspclient.Message { return s.Messages }
 
 // MethodCount is met once at least n messages of method arrived.
 func MethodCount(method string, n int) Expectation {
-	return Expectation{Description: fmt.Sprintf("at least %d × %s", n, method), Check: func(s State) Verdict {
-		c := 0
-		for _, m := range s.Messages {
-			if m.Method == method {
-				c++
-			}
-		}
-		if c >= n {
-			return Met
-		}
-		return Unmet
-	}}
+	return expect.SeenTimes(fmt.Sprintf("at least %d × %s", n, method), n, messages,
+		func(m lspclient.Message) bool { return m.Method == method })
 }
 
 // Received is met once a message of method arrived.
@@ -125,15 +93,7 @@ func ParamsContaining(method string, subs ...string) Expectation {
 // paramsContain reports whether m is of method and its params contain
 // every one of subs.
 func paramsContain(m lspclient.Message, method string, subs []string) bool {
-	if m.Method != method {
-		return false
-	}
-	for _, s := range subs {
-		if !strings.Contains(string(m.Params), s) {
-			return false
-		}
-	}
-	return true
+	return m.Method == method && expect.ContainsAll(string(m.Params), subs)
 }
 
 // Update is met once an agent/update of kind (its sessionUpdate) arrived
@@ -167,12 +127,6 @@ func CancelRequestFor(id string) Expectation {
 	})
 }
 
-// lastShown is how many messages a failed wait shows.
-const lastShown = 20
-
-// maxShownParams caps the params shown per message.
-const maxShownParams = 400
-
 // Await waits until every expectation is met, re-judging on every message
 // and every returned prompt. It fails the test at once when one is
 // unmeetable, and when the wait's deadline (Setup.WaitTimeout) or the Env's
@@ -196,35 +150,29 @@ func (e *Env) await(exps []Expectation) string {
 // snapshot is the State now, with channels closed on the next message and
 // on the next returned prompt.
 func (e *Env) snapshot() (State, []<-chan struct{}) {
-	var st State
 	msgs, next := e.Editor.Snapshot()
-	st.Messages = msgs
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	st.Prompts = append([]PromptState(nil), e.prompts...)
-	return st, []<-chan struct{}{next, e.changed}
+	prompts, returned := e.prompts.Snapshot()
+	return State{Messages: msgs, Prompts: prompts}, []<-chan struct{}{next, returned}
 }
 
 // failure is a failed wait's message: the expectation, why, the prompts
 // and the last messages.
 func failure(f *expect.Failure[State]) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "lsptest: %s\n", f)
+	var calls []string
 	for _, p := range f.State.Prompts {
 		state := "running"
 		if p.Returned {
 			state = "returned"
 		}
-		fmt.Fprintf(&b, "agent/prompt for session %s: %s\n", p.SessionID, state)
+		calls = append(calls, fmt.Sprintf("agent/prompt for session %s: %s", p.SessionID, state))
 	}
-	expect.Tail(&b, "messages from the server", f.State.Messages, lastShown, func(_ int, m lspclient.Message) string {
+	return expect.Report("lsptest", f, calls, "messages from the server", f.State.Messages, func(m lspclient.Message) expect.Shown {
 		kind := "notification"
 		if m.IsCall {
 			kind = "request " + m.ID
 		}
-		return fmt.Sprintf("%s (%s) %s", m.Method, kind, expect.Clip(string(m.Params), maxShownParams))
+		return expect.Shown{Method: m.Method, Kind: kind, Params: m.Params}
 	})
-	return b.String()
 }
 
 // AwaitInTurn waits for exps while the turn of session sid (prompted
