@@ -217,16 +217,16 @@ func (e *Env) State() State {
 	return st
 }
 
-// snapshot is the State now, with channels closed on the next message and
-// on the next returned prompt.
+// snapshot is what expectations judge now (the wire so far and the
+// prompt calls), with the channels that close when either grows.
 func (e *Env) snapshot() (State, []<-chan struct{}) {
-	msgs, next := e.wire.msgs.Snapshot()
+	wire, written := e.wire.msgs.Snapshot()
 	prompts, returned := e.prompts.Snapshot()
-	return State{Messages: msgs, Prompts: prompts}, []<-chan struct{}{next, returned}
+	return State{Messages: wire, Prompts: prompts}, []<-chan struct{}{written, returned}
 }
 
-// failure is a failed wait's message: the expectation, why, the prompts
-// and the last messages.
+// failure says why a wait failed, with each prompt call's state and the
+// last messages agentls wrote.
 func failure(f *expect.Failure[State]) string {
 	var calls []string
 	for _, p := range f.State.Prompts {
