@@ -36,7 +36,3 @@ func (g *Guard) dotDotErr(given string, p workspace.Path) error {
 	}
 	return nil
 }
-
-// evalDeepest evaluates the symlinks of a cleaned absolute path, or of its
-// deepest existing ancestor with the missing tail appended.
-func evalDeepest(p string) (string, error) { return workspace.Canonical(p) }

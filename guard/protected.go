@@ -120,14 +120,14 @@ func (g *Guard) protectedRoots() []protectedRoot {
 	for _, c := range g.config {
 		p := &protected{reason: ReasonAgentState, what: "agentls's configuration " + c, instead: configInstead}
 		roots = append(roots, protectedRoot{abs: c, p: p, unreadable: true})
-		if real, err := evalDeepest(c); err == nil && real != c {
+		if real, err := workspace.Canonical(c); err == nil && real != c {
 			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
 		}
 	}
 	for _, d := range g.state {
 		p := &protected{reason: ReasonAgentState, what: stateWhat(d), instead: stateInstead}
 		roots = append(roots, protectedRoot{abs: d, p: p, unreadable: true})
-		if real, err := evalDeepest(d); err == nil && real != d {
+		if real, err := workspace.Canonical(d); err == nil && real != d {
 			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
 		}
 	}
