@@ -67,25 +67,6 @@ func TestNewSessionOffersModesAndConfigOptions(t *testing.T) {
 	}
 }
 
-func TestPromptStreamsTextAndEndsTurn(t *testing.T) {
-	r := newRig(t, setup{script: `
-steps:
-  - thought: "Thinking it over."
-    text: "Hello from agentls."
-    expect: {last_message_contains: ["hi there"]}
-`})
-	sid := r.newSession().SessionId
-	if stop := r.mustPrompt(sid, "hi there"); stop != sdk.StopReasonEndTurn {
-		t.Fatalf("stop reason %s", stop)
-	}
-	if got := r.client.agentText(); got != "Hello from agentls." {
-		t.Errorf("agent text %q", got)
-	}
-	if !slices.Contains(r.client.kinds(), "agent_thought_chunk") {
-		t.Errorf("no thought chunk in %v", r.client.kinds())
-	}
-}
-
 // The whole plan → refusal → approval → build flow through the ACP face.
 func TestPlanRefusalApprovalAndBuild(t *testing.T) {
 	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")

@@ -29,54 +29,6 @@ func optionIDs(p sdk.RequestPermissionRequest) []string {
 	return out
 }
 
-func TestRunAsksPermissionOnceAllowAlwaysRemembers(t *testing.T) {
-	client := &testClient{permit: choose("allow_always")}
-	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
-  - expect: {tool_result_contains: {r1: ['"success":true']}}
-    tool_calls: [{id: r2, name: run, args: {command: "touch made"}}]
-  - expect: {tool_result_contains: {r2: ['"success":true']}}
-    text: "Done."
-`})
-	sid := r.newSession().SessionId
-	if stop := r.mustPrompt(sid, "make it"); stop != sdk.StopReasonEndTurn {
-		t.Fatalf("stop %s", stop)
-	}
-	perms := client.permissionsSeen()
-	if len(perms) != 1 {
-		t.Fatalf("%d permission requests, want 1 (allow always remembers)", len(perms))
-	}
-	p := perms[0]
-	if want := []string{"reject_once/reject_once", "allow_once/allow_once", "allow_always/allow_always"}; !slices.Equal(optionIDs(p), want) {
-		t.Errorf("options %v, want %v", optionIDs(p), want)
-	}
-	if p.ToolCall.ToolCallId != "r1" || p.ToolCall.Kind == nil || *p.ToolCall.Kind != sdk.ToolKindExecute {
-		t.Errorf("tool call %+v", p.ToolCall)
-	}
-	if _, err := os.Stat(filepath.Join(r.dir, "made")); err != nil {
-		t.Errorf("the allowed command did not run: %v", err)
-	}
-}
-
-func TestRunRejectedDoesNotRun(t *testing.T) {
-	client := &testClient{permit: choose("reject_once")}
-	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
-  - expect: {tool_result_contains: {r1: ["the user rejected running touch made"]}}
-    text: "OK."
-`})
-	sid := r.newSession().SessionId
-	r.mustPrompt(sid, "make it")
-	if _, err := os.Stat(filepath.Join(r.dir, "made")); err == nil {
-		t.Error("a rejected command ran")
-	}
-	if st := client.finalStatus("r1"); st != sdk.ToolCallStatusFailed {
-		t.Errorf("status %s", st)
-	}
-}
-
 // session/cancel while a permission request is open ends the turn
 // promptly with `cancelled`; the command never runs.
 func TestCancelWithdrawsPendingPermission(t *testing.T) {

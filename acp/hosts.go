@@ -36,7 +36,7 @@ func (a *Agent) hostFor(cwd string) (*hosted, error) {
 	if cwd == "" || !filepath.IsAbs(cwd) {
 		return nil, invalidParams("cwd must be an absolute path to the project folder, not %q", cwd)
 	}
-	real, err := filepath.EvalSymlinks(filepath.Clean(cwd))
+	real, err := workspace.Canonical(filepath.Clean(cwd))
 	if err != nil {
 		return nil, invalidParams("cwd %s: %v", cwd, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
+	"github.com/agentls/agentls/workspace"
 )
 
 // runAllowRules reads run.allow; a rule that is not one simple command,
@@ -138,7 +139,7 @@ func (m *Manager) runPaths(dir string) allowrule.PathCheck {
 		if strings.HasPrefix(given, "/") {
 			// The kernel takes `..` after a symlink from the symlink's
 			// target (outlink/../x), where Resolve cleans it away first.
-			if real := physicalPath(given); !m.inWorkspace(real) {
+			if real, err := workspace.Canonical(given); err != nil || !m.inWorkspace(real) {
 				return false
 			}
 		}
@@ -150,20 +151,6 @@ func (m *Manager) runPaths(dir string) allowrule.PathCheck {
 		}
 		return true
 	}
-}
-
-// physicalPath is where the kernel takes an absolute path: symlinks
-// followed before each `..` is applied, as far as the path exists; the
-// rest is appended as written.
-func physicalPath(p string) string {
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		return real
-	}
-	i := strings.LastIndexByte(p, '/')
-	if i <= 0 {
-		return filepath.Clean(p)
-	}
-	return filepath.Clean(physicalPath(p[:i]) + "/" + p[i+1:])
 }
 
 // inWorkspace reports whether abs (cleaned, real) is a workspace folder or

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentls/agentls/internal/canon"
 )
 
 // A workspace's `.agentls.yaml` comes with the repository, so it may have been
@@ -244,7 +246,7 @@ func canonical(path string) string {
 		abs = filepath.Clean(path)
 	}
 	dir, base := filepath.Dir(abs), filepath.Base(abs)
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
+	if real, err := canon.Path(dir); err == nil {
 		return filepath.Join(real, base)
 	}
 	return abs

@@ -1,10 +1,7 @@
 package guard
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,23 +23,11 @@ func (g *Guard) dotDotErr(given string, p workspace.Path) error {
 	if !slices.Contains(parts, "..") {
 		return nil
 	}
-	cur := g.ws.Root()
+	start := g.ws.Root() + string(filepath.Separator)
 	if filepath.IsAbs(decoded) {
-		cur = filepath.VolumeName(decoded) + string(filepath.Separator)
+		start = ""
 	}
-	for _, part := range parts {
-		switch part {
-		case ".":
-		case "..":
-			if real, err := filepath.EvalSymlinks(cur); err == nil {
-				cur = real
-			}
-			cur = filepath.Dir(cur)
-		default:
-			cur = filepath.Join(cur, part)
-		}
-	}
-	real, err := evalDeepest(cur)
+	real, err := workspace.Canonical(start + decoded) // not Join: it would clean `..` away
 	if err != nil {
 		return fmt.Errorf("%q: %w", given, err)
 	}
@@ -50,29 +35,4 @@ func (g *Guard) dotDotErr(given string, p workspace.Path) error {
 		return fmt.Errorf("%q: its '..' leads through a symlink to %s, not %s; give the path without '..'", given, real, p.Abs)
 	}
 	return nil
-}
-
-// evalDeepest evaluates the symlinks of a cleaned absolute path, or of its
-// deepest existing ancestor with the missing tail appended.
-func evalDeepest(p string) (string, error) {
-	_, err := os.Lstat(p)
-	if err == nil {
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			return "", fmt.Errorf("evaluate symlinks of %s: %w", p, err)
-		}
-		return real, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("stat %s: %w", p, err)
-	}
-	parent := filepath.Dir(p)
-	if parent == p {
-		return p, nil
-	}
-	real, err := evalDeepest(parent)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(real, filepath.Base(p)), nil
 }

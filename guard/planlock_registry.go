@@ -144,7 +144,7 @@ func (l PlanLock) live() bool {
 		return false
 	}
 	attached := filepath.Join(l.Workspace, filepath.FromSlash(meta.PlanFile))
-	if real, err := filepath.EvalSymlinks(attached); err == nil {
+	if real, err := workspace.Canonical(attached); err == nil {
 		attached = real
 	}
 	if attached != l.Plan {

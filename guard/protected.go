@@ -60,7 +60,7 @@ const vcsInstead = "change the repository with its own commands through run (bui
 // workspace rooted in `.git` would make its hooks writable.
 func InsideProtected(abs string) (string, bool) {
 	paths := []string{filepath.Clean(abs)}
-	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+	if resolved, err := workspace.Canonical(abs); err == nil {
 		paths = append(paths, resolved)
 	}
 	for _, p := range paths {
@@ -120,14 +120,14 @@ func (g *Guard) protectedRoots() []protectedRoot {
 	for _, c := range g.config {
 		p := &protected{reason: ReasonAgentState, what: "agentls's configuration " + c, instead: configInstead}
 		roots = append(roots, protectedRoot{abs: c, p: p, unreadable: true})
-		if real, err := evalDeepest(c); err == nil && real != c {
+		if real, err := workspace.Canonical(c); err == nil && real != c {
 			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
 		}
 	}
 	for _, d := range g.state {
 		p := &protected{reason: ReasonAgentState, what: stateWhat(d), instead: stateInstead}
 		roots = append(roots, protectedRoot{abs: d, p: p, unreadable: true})
-		if real, err := evalDeepest(d); err == nil && real != d {
+		if real, err := workspace.Canonical(d); err == nil && real != d {
 			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
 		}
 	}
@@ -141,7 +141,7 @@ func (g *Guard) protectedRoots() []protectedRoot {
 			if p == nil || e.Type()&fs.ModeSymlink == 0 {
 				continue
 			}
-			if real, err := filepath.EvalSymlinks(filepath.Join(f, e.Name())); err == nil {
+			if real, err := workspace.Canonical(filepath.Join(f, e.Name())); err == nil {
 				roots = append(roots, protectedRoot{abs: real, p: p})
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/workspace"
 )
 
 // Where the workspace may be (docs/guard.md, "Where the workspace may be").
@@ -58,12 +59,12 @@ func homeReason(root, home string) string {
 // else the password database's).
 func (o Options) userHome() string { return config.Home(o.getenv()) }
 
-// withReal is p and, when it differs and exists, p with its symlinks
-// evaluated.
+// withReal is p and, when it differs, its canonical form (workspace.Canonical:
+// symlinks evaluated as far as p exists).
 func withReal(p string) []string {
 	p = filepath.Clean(p)
 	out := []string{p}
-	if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+	if real, err := workspace.Canonical(p); err == nil && real != p {
 		out = append(out, real)
 	}
 	return out

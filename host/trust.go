@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/workspace"
 )
 
 // The workspace's .agentls.yaml applies only its narrowing keys until the
@@ -69,7 +70,7 @@ func (h *Host) untrustable(path string) string {
 	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		return ""
 	}
-	real, err := filepath.EvalSymlinks(path)
+	real, err := workspace.Canonical(path)
 	if err != nil {
 		return fmt.Sprintf("it is a symlink that cannot be followed (%v), and agentls never trusts it", err)
 	}

@@ -8,44 +8,8 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/internal/lspwire"
 	"github.com/agentls/agentls/workspace"
-)
-
-// The wire shapes of a WorkspaceEdit (LSP 3.17), built by hand so that the
-// exact operations that leave the server can be checked by the guard.
-type (
-	wsEdit struct {
-		Changes         map[string][]workspace.TextEdit `json:"changes,omitempty"`
-		DocumentChanges []any                           `json:"documentChanges,omitempty"`
-	}
-	textDocumentEdit struct {
-		TextDocument versionedDoc         `json:"textDocument"`
-		Edits        []workspace.TextEdit `json:"edits"`
-	}
-	versionedDoc struct {
-		URI     string `json:"uri"`
-		Version *int32 `json:"version"`
-	}
-	createFile struct {
-		Kind    string          `json:"kind"` // "create"
-		URI     string          `json:"uri"`
-		Options map[string]bool `json:"options,omitempty"`
-	}
-	renameFile struct {
-		Kind    string          `json:"kind"` // "rename"
-		OldURI  string          `json:"oldUri"`
-		NewURI  string          `json:"newUri"`
-		Options map[string]bool `json:"options,omitempty"`
-	}
-	deleteFile struct {
-		Kind    string          `json:"kind"` // "delete"
-		URI     string          `json:"uri"`
-		Options map[string]bool `json:"options,omitempty"`
-	}
-	applyEditResult struct {
-		Applied       bool    `json:"applied"`
-		FailureReason *string `json:"failureReason"`
-	}
 )
 
 // editRoute says how a change reaches the workspace.
@@ -79,7 +43,7 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 		if err := req.Check(ops); err != nil {
 			return err
 		}
-		var res applyEditResult
+		var res lspwire.ApplyEditResult
 		params := map[string]any{"label": req.Label, "edit": edit}
 		if err := s.callEditor(ctx, "workspace/applyEdit", params, &res); err != nil {
 			return fmt.Errorf("the editor did not apply the edit to %s: %w", c.Path.Rel, err)
@@ -149,63 +113,52 @@ func (s *Server) isOpen(c workspace.Change) bool {
 }
 
 // workspaceEdit builds the WorkspaceEdit for a change routed to the editor.
-func (s *Server) workspaceEdit(c workspace.Change) wsEdit {
+func (s *Server) workspaceEdit(c workspace.Change) lspwire.WorkspaceEdit {
 	s.mu.Lock()
 	docChanges := s.caps.documentChanges
 	s.mu.Unlock()
 	uri := host.URIOfPath(c.Path.Abs)
 	switch c.Kind {
 	case workspace.ChangeCreate:
-		edit := wsEdit{DocumentChanges: []any{createFile{Kind: "create", URI: uri, Options: map[string]bool{"ignoreIfExists": false}}}}
+		edit := lspwire.WorkspaceEdit{DocumentChanges: []lspwire.DocumentChange{{Kind: "create", URI: uri, Options: map[string]bool{"ignoreIfExists": false}}}}
 		if c.After != "" {
-			edit.DocumentChanges = append(edit.DocumentChanges, textDocumentEdit{
-				TextDocument: versionedDoc{URI: uri},
+			edit.DocumentChanges = append(edit.DocumentChanges, lspwire.DocumentChange{
+				TextDocument: &lspwire.VersionedDoc{URI: uri},
 				Edits:        []workspace.TextEdit{{NewText: c.After}},
 			})
 		}
 		return edit
 	case workspace.ChangeRename:
-		return wsEdit{DocumentChanges: []any{renameFile{Kind: "rename", OldURI: host.URIOfPath(c.From.Abs), NewURI: uri}}}
+		return lspwire.WorkspaceEdit{DocumentChanges: []lspwire.DocumentChange{{Kind: "rename", OldURI: host.URIOfPath(c.From.Abs), NewURI: uri}}}
 	case workspace.ChangeDelete:
 		opts := map[string]bool{}
 		if c.Recursive {
 			opts["recursive"] = true
 		}
-		return wsEdit{DocumentChanges: []any{deleteFile{Kind: "delete", URI: uri, Options: opts}}}
+		return lspwire.WorkspaceEdit{DocumentChanges: []lspwire.DocumentChange{{Kind: "delete", URI: uri, Options: opts}}}
 	}
 	// A text edit names the document as the editor does (its buffer may be
 	// open through a symlink) with the version the edits were computed on.
 	overlay := s.workspace().Overlay()
 	uri = host.URIOfPath(overlay.EditorName(c.Path.Abs))
 	if !docChanges {
-		return wsEdit{Changes: map[string][]workspace.TextEdit{uri: c.Edits}}
+		return lspwire.WorkspaceEdit{Changes: map[string][]workspace.TextEdit{uri: c.Edits}}
 	}
 	version := c.Version // the plan owner's (agent/plan_owner.go)
 	if _, v, open := overlay.Get(c.Path.Abs); open && version == nil {
 		version = &v
 	}
-	return wsEdit{DocumentChanges: []any{textDocumentEdit{TextDocument: versionedDoc{URI: uri, Version: version}, Edits: c.Edits}}}
+	return lspwire.WorkspaceEdit{DocumentChanges: []lspwire.DocumentChange{{TextDocument: &lspwire.VersionedDoc{URI: uri, Version: version}, Edits: c.Edits}}}
 }
 
 // opsOfEdit lists every operation of a WorkspaceEdit as it will be sent, by
 // re-reading its JSON: what the guard checks is exactly what leaves.
-func opsOfEdit(edit wsEdit) ([]guard.Op, error) {
+func opsOfEdit(edit lspwire.WorkspaceEdit) ([]guard.Op, error) {
 	b, err := json.Marshal(edit)
 	if err != nil {
 		return nil, fmt.Errorf("encode edit: %w", err)
 	}
-	var wire struct {
-		Changes         map[string]json.RawMessage `json:"changes"`
-		DocumentChanges []struct {
-			Kind         string `json:"kind"`
-			URI          string `json:"uri"`
-			OldURI       string `json:"oldUri"`
-			NewURI       string `json:"newUri"`
-			TextDocument *struct {
-				URI string `json:"uri"`
-			} `json:"textDocument"`
-		} `json:"documentChanges"`
-	}
+	var wire lspwire.WorkspaceEdit
 	if err := json.Unmarshal(b, &wire); err != nil {
 		return nil, fmt.Errorf("decode edit: %w", err)
 	}

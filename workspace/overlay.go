@@ -67,7 +67,7 @@ func newResolvingOverlay() *Overlay {
 // existing ancestor's for a file not on disk yet); a path that cannot be
 // evaluated (a dangling symlink) keys as it is.
 func resolveKey(clean string) string {
-	real, err := evalExisting(clean)
+	real, err := Canonical(clean)
 	if err != nil {
 		return clean
 	}

@@ -19,7 +19,7 @@ func (w *Workspace) HideFromWalks(paths ...string) {
 			continue
 		}
 		hidden = append(hidden, filepath.Clean(p))
-		if real, err := filepath.EvalSymlinks(p); err == nil && real != filepath.Clean(p) {
+		if real, err := Canonical(p); err == nil && real != filepath.Clean(p) {
 			hidden = append(hidden, real)
 		}
 	}

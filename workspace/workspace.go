@@ -38,8 +38,11 @@ func New(folders ...string) (*Workspace, error) {
 		if err != nil {
 			return nil, fmt.Errorf("workspace folder %s: %w", f, err)
 		}
-		real, err := filepath.EvalSymlinks(abs)
+		real, err := Canonical(abs)
 		if err != nil {
+			return nil, fmt.Errorf("workspace folder %s: %w", f, err)
+		}
+		if _, err := os.Stat(real); err != nil {
 			return nil, fmt.Errorf("workspace folder %s: %w", f, err)
 		}
 		w.folders = append(w.folders, filepath.Clean(real))
@@ -103,11 +106,11 @@ func (w *Workspace) Resolve(p string) (Path, error) {
 	if _, ok := w.folderOf(clean); !ok {
 		// A lexical path outside may still be a workspace path reached through a
 		// symlinked folder name (e.g. /tmp → /private/tmp); evaluate before refusing.
-		if real, err := evalExisting(clean); err != nil || !w.contains(real) {
+		if real, err := Canonical(clean); err != nil || !w.contains(real) {
 			return Path{}, fmt.Errorf("%s: %w", p, ErrOutside)
 		}
 	}
-	real, err := evalExisting(clean)
+	real, err := Canonical(clean)
 	if err != nil {
 		return Path{}, fmt.Errorf("resolve %s: %w", p, err)
 	}
@@ -174,29 +177,4 @@ func (w *Workspace) folderOf(abs string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// evalExisting evaluates symlinks in a cleaned absolute path. If the path does
-// not exist, the deepest existing ancestor is evaluated and the missing tail is
-// appended (a new file's parent folder decides where it lands). A dangling
-// symlink anywhere is an error: its target cannot be checked.
-func evalExisting(clean string) (string, error) {
-	if _, err := os.Lstat(clean); err == nil {
-		real, err := filepath.EvalSymlinks(clean)
-		if err != nil {
-			return "", fmt.Errorf("evaluate symlinks: %w", err)
-		}
-		return real, nil
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return "", err
-	}
-	parent := filepath.Dir(clean)
-	if parent == clean {
-		return clean, nil
-	}
-	realParent, err := evalExisting(parent)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(realParent, filepath.Base(clean)), nil
 }

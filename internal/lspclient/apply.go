@@ -7,28 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentls/agentls/internal/lspwire"
 	"github.com/agentls/agentls/workspace"
 )
-
-// wireEdit is a WorkspaceEdit as it arrives.
-type wireEdit struct {
-	Changes         map[string][]workspace.TextEdit `json:"changes"`
-	DocumentChanges []struct {
-		Kind         string `json:"kind"`
-		URI          string `json:"uri"`
-		OldURI       string `json:"oldUri"`
-		NewURI       string `json:"newUri"`
-		TextDocument *struct {
-			URI string `json:"uri"`
-		} `json:"textDocument"`
-		Edits   []workspace.TextEdit `json:"edits"`
-		Options struct {
-			Overwrite      bool `json:"overwrite"`
-			IgnoreIfExists bool `json:"ignoreIfExists"`
-			Recursive      bool `json:"recursive"`
-		} `json:"options"`
-	} `json:"documentChanges"`
-}
 
 // applyToDisk applies a WorkspaceEdit to the files, as an editor that applies
 // and saves would. Failures are reported as the editor would: applied false.
@@ -42,7 +23,7 @@ func (e *Client) applyToDisk(raw json.RawMessage) (bool, string) {
 // applyEdit applies a WorkspaceEdit; text edits go to an open buffer when
 // buffer takes them (ok true), else to the file on disk.
 func applyEdit(raw json.RawMessage, buffer func(path string, edits []workspace.TextEdit) (bool, error)) error {
-	var edit wireEdit
+	var edit lspwire.WorkspaceEdit
 	if err := json.Unmarshal(raw, &edit); err != nil {
 		return fmt.Errorf("bad edit: %w", err)
 	}
@@ -59,8 +40,8 @@ func applyEdit(raw json.RawMessage, buffer func(path string, edits []workspace.T
 		case dc.Kind == "create":
 			var path string
 			if path, err = filePath(dc.URI); err == nil {
-				if _, statErr := os.Stat(path); statErr == nil && !dc.Options.Overwrite {
-					if !dc.Options.IgnoreIfExists {
+				if _, statErr := os.Stat(path); statErr == nil && !dc.Options["overwrite"] {
+					if !dc.Options["ignoreIfExists"] {
 						err = fmt.Errorf("%s already exists", path)
 					}
 					break
@@ -81,7 +62,7 @@ func applyEdit(raw json.RawMessage, buffer func(path string, edits []workspace.T
 		case dc.Kind == "delete":
 			var path string
 			if path, err = filePath(dc.URI); err == nil {
-				if dc.Options.Recursive {
+				if dc.Options["recursive"] {
 					err = os.RemoveAll(path)
 				} else {
 					err = os.Remove(path)

@@ -51,19 +51,12 @@ type PromptOutcome struct {
 // arrives on the channel. The call counts for TurnEnded.
 func (e *Env) PromptRPC(params map[string]any) <-chan PromptOutcome {
 	sid, _ := params["sessionId"].(string)
-	e.mu.Lock()
-	i := len(e.prompts)
-	e.prompts = append(e.prompts, PromptState{SessionID: sid})
-	e.mu.Unlock()
+	i := e.prompts.Add(PromptState{SessionID: sid})
 	done := make(chan PromptOutcome, 1)
 	go func() {
 		var o PromptOutcome
 		o.Err = e.Editor.Call(e.Ctx, "agent/prompt", params, &o.Result)
-		e.mu.Lock()
-		e.prompts[i].Returned = true
-		close(e.changed)
-		e.changed = make(chan struct{})
-		e.mu.Unlock()
+		e.prompts.Set(i, PromptState{SessionID: sid, Returned: true})
 		done <- o
 	}()
 	return done

@@ -20,14 +20,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/expect"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/internal/setuptest"
 	"github.com/agentls/agentls/server"
 )
 
@@ -54,9 +55,7 @@ type Env struct {
 
 	waitTimeout time.Duration
 
-	mu      sync.Mutex
-	prompts []PromptState // agent/prompt calls made through the Env
-	changed chan struct{} // closed and replaced when a prompt returns
+	prompts expect.Log[PromptState] // agent/prompt calls made through the Env
 }
 
 // Setup is how Start builds an Env.
@@ -121,23 +120,8 @@ func Start(t testing.TB, s Setup) *Env {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	for name, content := range s.Files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var model *scripted.Provider
-	if s.Script != "" {
-		sc, err := scripted.Parse([]byte(s.Script))
-		if err != nil {
-			t.Fatalf("script: %v", err)
-		}
-		model = scripted.New(sc)
-	}
+	setuptest.WriteFiles(t, dir, s.Files)
+	model := setuptest.Model(t, s.Script)
 	// Without HOME or the XDG folders a server uses the password
 	// database's home (config.Home): each test gets folders of its own.
 	defaults := map[string]string{}
@@ -173,7 +157,7 @@ func Start(t testing.TB, s Setup) *Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ed.Close() })
-	e := &Env{T: t, Ctx: ctx, Dir: dir, Editor: ed, Model: model, waitTimeout: s.WaitTimeout, changed: make(chan struct{})}
+	e := &Env{T: t, Ctx: ctx, Dir: dir, Editor: ed, Model: model, waitTimeout: s.WaitTimeout}
 	if e.waitTimeout <= 0 {
 		e.waitTimeout = DefaultWaitTimeout
 	}
@@ -198,9 +182,5 @@ func Start(t testing.TB, s Setup) *Env {
 // relative to Dir).
 func (e *Env) Read(name string) string {
 	e.T.Helper()
-	b, err := os.ReadFile(filepath.Join(e.Dir, filepath.FromSlash(name)))
-	if err != nil {
-		e.T.Fatal(err)
-	}
-	return string(b)
+	return setuptest.ReadFile(e.T, e.Dir, name)
 }

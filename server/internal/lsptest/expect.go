@@ -4,34 +4,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
+	"github.com/agentls/agentls/internal/expect"
 	"github.com/agentls/agentls/internal/lspclient"
 )
 
-// Verdict is an expectation's judgement of the state so far.
-type Verdict int
+// Verdict is an expectation's judgement of the state so far (the core's,
+// internal/expect).
+type Verdict = expect.Verdict
 
 const (
 	// Met: the expectation holds.
-	Met Verdict = iota
+	Met = expect.Met
 	// Unmet: not yet; the next message may meet it.
-	Unmet
+	Unmet = expect.Unmet
 	// Unmeetable: it can no longer be met; the wait fails at once.
-	Unmeetable
+	Unmeetable = expect.Unmeetable
 )
-
-func (v Verdict) String() string {
-	switch v {
-	case Met:
-		return "met"
-	case Unmet:
-		return "unmet"
-	case Unmeetable:
-		return "unmeetable"
-	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
-}
 
 // State is what expectations judge: every message the server sent so far,
 // in wire order, and the agent/prompt calls made through the Env.
@@ -47,97 +36,45 @@ type PromptState struct {
 	Returned bool
 }
 
-// Expectation is a named condition on the State.
-type Expectation struct {
-	// Description says what is expected, for failure messages.
-	Description string
-	// Check judges the state.
-	Check func(State) Verdict
-}
+// Expectation is a named condition on the State: a Description for
+// failure messages and a Check that judges the state.
+type Expectation = expect.Expectation[State]
 
 // OnceMet is met as soon as every one of musts is met, and unmeetable as
 // soon as pre is met (or unmeetable) while one of musts is not, or one of
 // musts is unmeetable: "once the turn ended, the chunk must have arrived".
 // Unlike gopls's OnceMet it does not wait for pre when musts are met.
-func OnceMet(pre Expectation, musts ...Expectation) Expectation {
-	var names []string
-	for _, m := range musts {
-		names = append(names, m.Description)
-	}
-	return Expectation{
-		Description: fmt.Sprintf("once %s: %s", pre.Description, strings.Join(names, "; ")),
-		Check: func(s State) Verdict {
-			all := Met
-			for _, m := range musts {
-				switch m.Check(s) {
-				case Unmeetable:
-					return Unmeetable
-				case Unmet:
-					all = Unmet
-				}
-			}
-			if all == Met {
-				return Met
-			}
-			if pre.Check(s) != Unmet {
-				return Unmeetable
-			}
-			return Unmet
-		},
-	}
-}
+func OnceMet(pre Expectation, musts ...Expectation) Expectation { return expect.OnceMet(pre, musts...) }
+
+// Not is met while e is not, and unmeetable once e is met: awaited with
+// TurnEnded, it says what must not arrive during the turn.
+func Not(e Expectation) Expectation { return expect.Not(e) }
+
+// AllOf is met when every one of es is met.
+func AllOf(es ...Expectation) Expectation { return expect.AllOf(es...) }
+
+// AnyOf is met when one of es is met.
+func AnyOf(es ...Expectation) Expectation { return expect.AnyOf(es...) }
 
 // TurnEnded is met once an agent/prompt call for session sid ("" for any
 // session) was made through the Env and every such call has returned.
 func TurnEnded(sid string) Expectation {
-	desc := "the turn ended (agent/prompt returned)"
-	if sid != "" {
-		desc = fmt.Sprintf("the turn of session %s ended (agent/prompt returned)", sid)
-	}
-	return Expectation{Description: desc, Check: func(s State) Verdict {
-		n := 0
-		for _, p := range s.Prompts {
-			if sid != "" && p.SessionID != sid {
-				continue
-			}
-			if !p.Returned {
-				return Unmet
-			}
-			n++
-		}
-		if n == 0 {
-			return Unmet
-		}
-		return Met
-	}}
+	return expect.TurnEnded("agent/prompt", sid, func(s State) []PromptState { return s.Prompts },
+		func(p PromptState) string { return p.SessionID }, func(p PromptState) bool { return p.Returned })
 }
 
 // MessageMatching is met once a message for which match holds arrived.
 func MessageMatching(desc string, match func(lspclient.Message) bool) Expectation {
-	return Expectation{Description: desc, Check: func(s State) Verdict {
-		for _, m := range s.Messages {
-			if match(m) {
-				return Met
-			}
-		}
-		return Unmet
-	}}
+	return expect.Seen(desc, messages, match)
 }
+
+// messages is the state's message log.
+func messages(s State) []lspclient.Message { return s.Messages }
 
 // MethodCount is met once at least n messages of method arrived.
 func MethodCount(method string, n int) Expectation {
-	return Expectation{Description: fmt.Sprintf("at least %d × %s", n, method), Check: func(s State) Verdict {
-		c := 0
-		for _, m := range s.Messages {
-			if m.Method == method {
-				c++
-			}
-		}
-		if c >= n {
-			return Met
-		}
-		return Unmet
-	}}
+	return expect.SeenTimes(fmt.Sprintf("at least %d × %s", n, method), n, messages,
+		func(m lspclient.Message) bool { return m.Method == method })
 }
 
 // Received is met once a message of method arrived.
@@ -156,15 +93,7 @@ func ParamsContaining(method string, subs ...string) Expectation {
 // paramsContain reports whether m is of method and its params contain
 // every one of subs.
 func paramsContain(m lspclient.Message, method string, subs []string) bool {
-	if m.Method != method {
-		return false
-	}
-	for _, s := range subs {
-		if !strings.Contains(string(m.Params), s) {
-			return false
-		}
-	}
-	return true
+	return m.Method == method && expect.ContainsAll(string(m.Params), subs)
 }
 
 // Update is met once an agent/update of kind (its sessionUpdate) arrived
@@ -198,12 +127,6 @@ func CancelRequestFor(id string) Expectation {
 	})
 }
 
-// lastShown is how many messages a failed wait shows.
-const lastShown = 20
-
-// maxShownParams caps the params shown per message.
-const maxShownParams = 400
-
 // Await waits until every expectation is met, re-judging on every message
 // and every returned prompt. It fails the test at once when one is
 // unmeetable, and when the wait's deadline (Setup.WaitTimeout) or the Env's
@@ -218,78 +141,38 @@ func (e *Env) Await(exps ...Expectation) {
 
 // await is Await's wait; it returns the failure message ("" when met).
 func (e *Env) await(exps []Expectation) string {
-	timer := time.NewTimer(e.waitTimeout)
-	defer timer.Stop()
-	for {
-		st, next, promptDone := e.snapshot()
-		var unmet *Expectation
-		for i := range exps {
-			switch exps[i].Check(st) {
-			case Unmeetable:
-				return failure("unmeetable", exps[i], st)
-			case Unmet:
-				if unmet == nil {
-					unmet = &exps[i]
-				}
-			}
-		}
-		if unmet == nil {
-			return ""
-		}
-		select {
-		case <-next:
-		case <-promptDone:
-		case <-timer.C:
-			return failure(fmt.Sprintf("not met within %s", e.waitTimeout), *unmet, e.state())
-		case <-e.Ctx.Done():
-			return failure(fmt.Sprintf("not met before the test's context ended (%v)", e.Ctx.Err()), *unmet, e.state())
-		}
+	if f := expect.Wait(e.Ctx, e.waitTimeout, e.snapshot, exps...); f != nil {
+		return failure(f)
 	}
+	return ""
 }
 
 // snapshot is the State now, with channels closed on the next message and
 // on the next returned prompt.
-func (e *Env) snapshot() (st State, nextMessage, promptReturned <-chan struct{}) {
-	st.Messages, nextMessage = e.Editor.Snapshot()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	st.Prompts = append([]PromptState(nil), e.prompts...)
-	return st, nextMessage, e.changed
-}
-
-// state is the State now.
-func (e *Env) state() State {
-	st, _, _ := e.snapshot()
-	return st
+func (e *Env) snapshot() (State, []<-chan struct{}) {
+	msgs, next := e.Editor.Snapshot()
+	prompts, returned := e.prompts.Snapshot()
+	return State{Messages: msgs, Prompts: prompts}, []<-chan struct{}{next, returned}
 }
 
 // failure is a failed wait's message: the expectation, why, the prompts
 // and the last messages.
-func failure(why string, exp Expectation, st State) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "lsptest: expectation %s: %s\n", why, exp.Description)
-	for _, p := range st.Prompts {
+func failure(f *expect.Failure[State]) string {
+	var calls []string
+	for _, p := range f.State.Prompts {
 		state := "running"
 		if p.Returned {
 			state = "returned"
 		}
-		fmt.Fprintf(&b, "agent/prompt for session %s: %s\n", p.SessionID, state)
+		calls = append(calls, fmt.Sprintf("agent/prompt for session %s: %s", p.SessionID, state))
 	}
-	from := max(0, len(st.Messages)-lastShown)
-	fmt.Fprintf(&b, "last %d of %d messages from the server:", len(st.Messages)-from, len(st.Messages))
-	for i := from; i < len(st.Messages); i++ {
-		m := st.Messages[i]
-		params := string(m.Params)
-		if len(params) > maxShownParams {
-			params = params[:maxShownParams] + fmt.Sprintf("… (%d bytes)", len(m.Params))
-		}
+	return expect.Report("lsptest", f, calls, "messages from the server", f.State.Messages, func(m lspclient.Message) expect.Shown {
 		kind := "notification"
 		if m.IsCall {
 			kind = "request " + m.ID
 		}
-		fmt.Fprintf(&b, "\n  #%d %s (%s) %s", i+1, m.Method, kind, params)
-	}
-	return b.String()
+		return expect.Shown{Method: m.Method, Kind: kind, Params: m.Params}
+	})
 }
 
 // AwaitInTurn waits for exps while the turn of session sid (prompted

@@ -1,0 +1,73 @@
+package acp_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/acp/internal/acptest"
+)
+
+// The tests of this file run on acptest, the expectation harness (the
+// others still use the in-package rig of harness_test.go).
+
+func TestPromptStreamsTextAndEndsTurn(t *testing.T) {
+	env := acptest.Start(t, acptest.Setup{Script: `
+steps:
+  - thought: "Thinking it over."
+    text: "Hello from agentls."
+    expect: {last_message_contains: ["hi there"]}
+`})
+	sid := env.NewSession()
+	env.PromptAsync(sid, "hi there")
+	env.AwaitInTurn(sid, acptest.Update("agent_thought_chunk", "", nil))
+	env.Await(acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn), acptest.AgentTextIs("Hello from agentls."))
+}
+
+func TestRunAsksPermissionOnceAllowAlwaysRemembers(t *testing.T) {
+	env := acptest.Start(t, acptest.Setup{UserConfig: buildByDefault, Permit: acptest.Choose("allow_always"), Script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r1: ['"success":true']}}
+    tool_calls: [{id: r2, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r2: ['"success":true']}}
+    text: "Done."
+`})
+	sid := env.NewSession()
+	env.PromptAsync(sid, "make it")
+	options := []string{"reject_once/reject_once", "allow_once/allow_once", "allow_always/allow_always"}
+	env.Await(
+		acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn),
+		acptest.PermissionRequested("an execute permission for r1 offering "+strings.Join(options, ", "), func(p sdk.RequestPermissionRequest) bool {
+			return p.ToolCall.ToolCallId == "r1" && p.ToolCall.Kind != nil && *p.ToolCall.Kind == sdk.ToolKindExecute &&
+				slices.Equal(optionIDs(p), options)
+		}),
+		// Allow always remembers: the second run is not asked about.
+		acptest.Not(acptest.MethodCount("session/request_permission", 2)),
+		acptest.ToolCallStatus("r2", sdk.ToolCallStatusCompleted),
+	)
+	if !env.Exists("made") {
+		t.Error("the allowed command did not run")
+	}
+}
+
+func TestRunRejectedDoesNotRun(t *testing.T) {
+	env := acptest.Start(t, acptest.Setup{UserConfig: buildByDefault, Permit: acptest.Choose("reject_once"), Script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r1: ["the user rejected running touch made"]}}
+    text: "OK."
+`})
+	sid := env.NewSession()
+	env.PromptAsync(sid, "make it")
+	env.Await(
+		acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn),
+		acptest.ToolCallStatus("r1", sdk.ToolCallStatusFailed),
+		acptest.Not(acptest.ToolCallStatus("r1", sdk.ToolCallStatusCompleted)),
+	)
+	if env.Exists("made") {
+		t.Error("a rejected command ran")
+	}
+}
