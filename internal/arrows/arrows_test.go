@@ -22,14 +22,15 @@ import (
 // Folders outside the house (cmd, bench, the root's assets) are not
 // listed: they may import everything.
 var mayImport = map[string][]string{
-	"server":    {"host", "agent", "workspace", "guard", "questions", "config"},
-	"acp":       {"host", "agent", "workspace", "guard", "questions", "config"},
-	"host":      {"agent", "workspace", "guard", "questions", "config"},
-	"agent":     {"workspace", "guard", "questions", "config"},
-	"guard":     {"workspace"},
-	"workspace": {},
-	"questions": {},
-	"config":    {},
+	"server":     {"host", "agent", "workspace", "guard", "questions", "config", "checkpoint"},
+	"acp":        {"host", "agent", "workspace", "guard", "questions", "config", "checkpoint"},
+	"host":       {"agent", "workspace", "guard", "questions", "config", "checkpoint"},
+	"agent":      {"workspace", "guard", "questions", "config", "checkpoint"},
+	"checkpoint": {"workspace"},
+	"guard":      {"workspace"},
+	"workspace":  {},
+	"questions":  {},
+	"config":     {},
 }
 
 // providers are the model providers: only the host (the provider factory),
@@ -50,7 +51,7 @@ func testSupport(p string) bool { return strings.HasSuffix(path.Base(p), "test")
 var rpcLibraries = []string{"go.lsp.dev/", "github.com/sourcegraph/jsonrpc2", "github.com/coder/acp-go-sdk"}
 
 // belowFaces are the folders under server and acp.
-var belowFaces = []string{"host", "agent", "workspace", "guard", "questions", "config"}
+var belowFaces = []string{"host", "agent", "workspace", "guard", "questions", "config", "checkpoint"}
 
 // graph is the module's packages (relative folder, "" for the root) with
 // their imports: module packages as relative folders, others as import
