@@ -444,6 +444,7 @@ func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Messa
 	info := s.Info()
 	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
 	s.sendPlanUpdate(ctx)
+	m.reportInterruptedRewind(ctx, id) // rewind_code.go
 	return info, s.Messages(), nil
 }
 

@@ -313,3 +313,19 @@ func rewindStall(ctx context.Context, m *Manager, done int) {
 	case <-time.After(time.Minute):
 	}
 }
+
+// reportInterruptedRewind tells the user, when a session is loaded, that
+// a rewind of it was interrupted (agentls killed midway): every file is
+// wholly old or wholly new, and a rewind again finishes it (or one to the
+// journal's checkpoint undoes it).
+func (m *Manager) reportInterruptedRewind(ctx context.Context, sessionID string) {
+	if m.checkpoints == nil {
+		return
+	}
+	j, err := m.checkpoints.PendingJournal(sessionID)
+	if err != nil || j == nil {
+		return
+	}
+	m.notify(ctx, fmt.Sprintf("[rewind] session=%s: the rewind to %s started %s was interrupted; each file is wholly as it was or wholly rewound: rewind again to finish it, or rewind to %s to undo it",
+		sessionID, j.To, j.Started.UTC().Format(time.RFC3339), j.ID))
+}
