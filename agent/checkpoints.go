@@ -45,7 +45,7 @@ type sessionAt struct {
 // noteCheckpoint folds a checkpoint record into the view (the states a
 // conversation rewind returns to).
 func (v *viewState) noteCheckpoint(r chatRecord) {
-	if r.rewindFields == nil || r.Message == "" {
+	if r.Message == "" {
 		return
 	}
 	if v.states == nil {
@@ -82,7 +82,7 @@ func (s *Session) checkpoint(ctx context.Context, messageID string) {
 			}
 		}
 	}
-	s.record(chatRecord{Record: recordCheckpoint, rewindFields: &at})
+	s.record(chatRecord{Record: recordCheckpoint, rewindFields: at})
 }
 
 // knowScan records a scan of the workspace as what agentls last knew of
@@ -138,6 +138,29 @@ func (s *Session) knowWrites(changes []workspace.Change) {
 	}
 	if err := store.UpdateKnown(s.meta.ID, k); err != nil {
 		slog.Warn("checkpoint: record the agent's write", "session", s.meta.ID, "err", err)
+	}
+}
+
+// knowCurrent records the files at abs as agentls knows them now (its
+// own write outside a session's edits).
+func (s *Session) knowCurrent(abs ...string) {
+	store := s.m.checkpoints
+	if store == nil {
+		return
+	}
+	k := checkpoint.Known{}
+	for _, a := range abs {
+		e, ok, err := store.Current(a)
+		if err != nil {
+			continue
+		}
+		k[store.Key(a)] = ""
+		if ok {
+			k[store.Key(a)] = e.SHA256
+		}
+	}
+	if err := store.UpdateKnown(s.meta.ID, k); err != nil {
+		slog.Warn("checkpoint: record agentls's write", "session", s.meta.ID, "err", err)
 	}
 }
 

@@ -46,7 +46,7 @@ type chatRecord struct {
 	To     int    `json:"to,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	// checkpoint, rewind (checkpoints.go).
-	*rewindFields
+	rewindFields
 }
 
 // viewState is how the model's view differs from the full history.

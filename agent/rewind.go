@@ -95,7 +95,7 @@ func (m *Manager) Rewind(ctx context.Context, req RewindRequest) (RewindResult, 
 			return RewindResult{}, err
 		}
 	}
-	r := chatRecord{Record: recordRewind, rewindFields: &rec}
+	r := chatRecord{Record: recordRewind, rewindFields: rec}
 	if conv {
 		s.mu.Lock()
 		r.From, r.To = idx, len(s.messages)
@@ -130,8 +130,13 @@ func (s *Session) restoreState(ctx context.Context, id string, codeToo bool) {
 	s.attachPlan(at.planFile)
 	s.setMode(ctx, at.mode, "user", "user")
 	if at.planFile != "" && at.planStatus != "" && !codeToo {
-		if err := s.m.setPlanStatus(ctx, s, at.planFile, workspace.PlanStatus(at.planStatus)); err != nil {
+		// As agentls's own change for no session: the session's follow-up
+		// (implemented once every step is ticked) would undo it at once.
+		if err := s.m.setPlanStatus(ctx, nil, at.planFile, workspace.PlanStatus(at.planStatus)); err != nil {
 			slog.Warn("rewind: plan status", "plan", at.planFile, "err", err)
+		}
+		if p, err := s.m.ws.Resolve(at.planFile); err == nil {
+			s.knowCurrent(p.Abs) // agentls's own write, not the user's
 		}
 	}
 	if at.planFile != "" && at.mode == "build" {
