@@ -6,10 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -260,5 +262,82 @@ func TestMessageIDs(t *testing.T) {
 	other, _ := decodeHistory("s2", lines)
 	if first[0].ID == "" || first[0].ID == first[1].ID || first[0].ID != again[0].ID || first[1].ID != again[1].ID || first[0].ID == other[0].ID {
 		t.Fatalf("derived ids: %s %s / %s %s / %s", first[0].ID, first[1].ID, again[0].ID, again[1].ID, other[0].ID)
+	}
+}
+
+// TestRewindTamperedCheckpoint: a checkpoint whose manifest (and record
+// of known files) was edited to name paths outside the workspace or
+// protected ones restores none of them (bypass rows); the rest is restored.
+func TestRewindTamperedCheckpoint(t *testing.T) {
+	ctx := context.Background()
+	ed := &memEditor{}
+	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n  - text: again\n", ed, nil)
+	root := m.ws.Root()
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newTestSession(t, m, "plan") // a rewind is allowed in any mode
+	if _, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	to := s.Messages()[0].ID
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store := m.checkpoints
+	man, err := store.Load(s.ID(), to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := man["a.txt"] // an object that exists: "old\n"
+	bad := []string{
+		"../escape.txt", outside, ".git/config", ".git/hooks/pre-commit", ".agentls/chats/x.chat",
+		".agentls.yaml", "sub/.GIT/config", "./../escape2.txt", "a.txt/../../escape3.txt",
+	}
+	known := map[string]string{"a.txt": checkpointDigest("new\n")}
+	for _, k := range bad {
+		man[k] = evil
+		known[k] = ""
+	}
+	writeJSONFile(t, filepath.Join(store.Dir(), s.ID(), to+".json"), man)
+	if err := store.UpdateKnown(s.ID(), known); err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: to, What: RewindCode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(res.Restored, " ") != "a.txt" {
+		t.Fatalf("restored = %v", res.Restored)
+	}
+	if got := readWS(t, m, "a.txt"); got != "old\n" {
+		t.Fatalf("a.txt = %q", got)
+	}
+	for _, k := range bad {
+		if !slicesContains(res.Skipped, k) {
+			t.Errorf("%s not skipped: %+v", k, res)
+		}
+	}
+	for _, p := range []string{filepath.Join(filepath.Dir(root), "escape.txt"), filepath.Join(filepath.Dir(root), "escape2.txt"), filepath.Join(filepath.Dir(root), "escape3.txt"), outside,
+		filepath.Join(root, ".git", "config"), filepath.Join(root, ".git", "hooks", "pre-commit"), filepath.Join(root, ".agentls.yaml"), filepath.Join(root, "sub")} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s was written", p)
+		}
+	}
+}
+
+func checkpointDigest(s string) string { return checkpoint.Digest([]byte(s)) }
+
+func slicesContains(list []string, s string) bool { return slices.Contains(list, s) }
+
+func writeJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

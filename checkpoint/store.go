@@ -78,7 +78,7 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)
 func ValidID(id string) bool { return idPattern.MatchString(id) }
 
 func (s *Store) manifestPath(sessionID, id string) (string, error) {
-	if !ValidID(sessionID) || !ValidID(id) {
+	if !ValidID(sessionID) || !ValidID(id) || id+".json" == knownFile || sessionID == "objects" {
 		return "", fmt.Errorf("checkpoint: invalid id %q/%q", sessionID, id)
 	}
 	return filepath.Join(s.dir, sessionID, id+".json"), nil
