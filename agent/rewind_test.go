@@ -84,6 +84,26 @@ func TestRewindConversationAndCode(t *testing.T) {
 	}
 	ids := userIDs(s)
 	all := len(s.Messages())
+	// The step tick's checkpoint: named by the message asking for the
+	// tick, before it (app.txt edited, the step not ticked yet).
+	var tick string
+	for _, msg := range s.Messages() {
+		for _, c := range msg.ToolCalls {
+			if c.ID == "e2" {
+				tick = msg.ID
+			}
+		}
+	}
+	man, err := m.checkpoints.Load(s.ID(), tick)
+	if err != nil {
+		t.Fatalf("no checkpoint at the step tick: %v", err)
+	}
+	if man["app.txt"].SHA256 != checkpointDigest("beta\n") {
+		t.Fatal("the step tick's checkpoint does not have the step's edit")
+	}
+	if plan, _ := m.checkpoints.Object(man["plans/t.plan"].SHA256); !strings.Contains(string(plan), "- [ ] Change app") {
+		t.Fatalf("the step tick's checkpoint has the plan ticked:\n%s", plan)
+	}
 
 	// Conversation only, to turn two: the view ends before it; build mode
 	// and the plan's approved status as they were when turn two began.

@@ -40,6 +40,7 @@ type Store struct {
 	dir       string
 	retention Retention
 	now       func() time.Time
+	maxFiles  int // MaxFiles (tests lower it)
 
 	// mu orders saves and prunes (a prune never drops an object a save in
 	// flight uses) and guards cache.
@@ -63,7 +64,7 @@ const racyWindow = 2 * time.Second
 func Open(ws *workspace.Workspace, retention Retention) *Store {
 	return &Store{
 		ws: ws, dir: filepath.Join(ws.Root(), ".agentls", "checkpoints"),
-		retention: retention, now: time.Now, cache: map[string]cached{},
+		retention: retention, now: time.Now, cache: map[string]cached{}, maxFiles: MaxFiles,
 	}
 }
 
@@ -94,14 +95,26 @@ func (s *Store) Abs(key string) string {
 	return filepath.Join(s.ws.Root(), filepath.FromSlash(key))
 }
 
-// Scan hashes the workspace's files (the cache spares unchanged ones) and
+// MaxFiles is the most files a checkpoint lists: a larger workspace (a
+// home folder) gets no checkpoints, and a rewind says so.
+const MaxFiles = 50000
+
+// ErrTooManyFiles is the error of a checkpoint of a workspace with more
+// than MaxFiles files.
+var ErrTooManyFiles = fmt.Errorf("the workspace has more than %d files (after .gitignore): agentls takes no checkpoints of it", MaxFiles)
+
+// scan hashes the workspace's files (the cache spares unchanged ones) and
 // returns them as a manifest; when keep is set, the content of each
-// restorable file is stored as an object.
+// restorable file is then stored as an object (only once the whole walk
+// succeeded: a workspace over MaxFiles leaves no objects behind).
 func (s *Store) scan(ctx context.Context, keep bool) (Manifest, error) {
 	root := s.ws.Root()
 	out := Manifest{}
 	err := s.ws.WalkFiles(ctx, func(f workspace.WalkedFile) error {
-		e, ok, err := s.file(f.Abs, keep)
+		if len(out) >= s.maxFiles {
+			return ErrTooManyFiles
+		}
+		e, ok, err := s.file(f.Abs, false)
 		if err != nil {
 			return err
 		}
@@ -110,7 +123,27 @@ func (s *Store) scan(ctx context.Context, keep bool) (Manifest, error) {
 		}
 		return nil
 	})
-	return out, err
+	if err != nil || !keep {
+		return out, err
+	}
+	for key, e := range out {
+		if e.Unrestorable || s.hasObject(e.SHA256) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		e, ok, err := s.file(s.Abs(key), true) // changed since the walk: its content now
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[key] = e
+		} else {
+			delete(out, key)
+		}
+	}
+	return out, nil
 }
 
 // Scan hashes the workspace's files without storing them.

@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,5 +280,18 @@ func TestRestorable(t *testing.T) {
 		if got := Restorable(tc.data); got != tc.want {
 			t.Errorf("Restorable(%d bytes) = %v", len(tc.data), got)
 		}
+	}
+}
+
+// TestTooManyFiles: a workspace over the file cap gets no checkpoint (and
+// no manifest), with an error that says why.
+func TestTooManyFiles(t *testing.T) {
+	s, _ := newStore(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n"}, DefaultRetention)
+	s.maxFiles = 2
+	if _, err := s.Save(context.Background(), "s1", "m1"); !errors.Is(err, ErrTooManyFiles) {
+		t.Fatalf("err = %v", err)
+	}
+	if s.Has("s1", "m1") {
+		t.Fatal("a manifest was written")
 	}
 }
