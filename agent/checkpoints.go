@@ -42,6 +42,27 @@ type sessionAt struct {
 	planStatus string
 }
 
+// summaryAt is a compaction's summary and the messages it stands for.
+type summaryAt struct {
+	upto    int
+	summary string
+}
+
+// rewindSummary returns the view's summary to the last one that stands
+// only for messages before from: a summary of later messages would tell
+// the model what the rewind took away.
+func (v *viewState) rewindSummary(from int) {
+	if v.summaryUpto <= from {
+		return
+	}
+	v.summaryUpto, v.summary = 0, ""
+	for _, s := range v.summaries {
+		if s.upto <= from {
+			v.summaryUpto, v.summary = s.upto, s.summary
+		}
+	}
+}
+
 // noteCheckpoint folds a checkpoint record into the view (the states a
 // conversation rewind returns to).
 func (v *viewState) noteCheckpoint(r chatRecord) {

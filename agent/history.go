@@ -59,6 +59,9 @@ type viewState struct {
 	repaired map[string]bool
 	// states are the session's states at its checkpoints, by message id.
 	states map[string]sessionAt
+	// summaries are the compactions' summaries, in order (a conversation
+	// rewind returns to the last one made before its message).
+	summaries []summaryAt
 }
 
 // apply folds a record into the state.
@@ -75,10 +78,14 @@ func (v *viewState) apply(r chatRecord) {
 		v.stubBefore = max(v.stubBefore, r.StubBefore)
 		if r.SummaryUpto >= v.summaryUpto {
 			v.summaryUpto, v.summary = r.SummaryUpto, r.Summary
+			v.summaries = append(v.summaries, summaryAt{r.SummaryUpto, r.Summary})
 		}
 	case recordSetAside, recordRewind:
 		if r.To > r.From {
 			v.aside = append(v.aside, [2]int{r.From, r.To})
+		}
+		if r.Record == recordRewind && r.To > r.From {
+			v.rewindSummary(r.From) // checkpoints.go
 		}
 	case recordCheckpoint:
 		v.noteCheckpoint(r)

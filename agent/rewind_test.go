@@ -361,3 +361,32 @@ func writeJSONFile(t *testing.T, path string, v any) {
 		t.Fatal(err)
 	}
 }
+
+// TestRewindPastACompaction: a conversation rewind to before a compacted
+// point drops the summary of the later messages, back to the last summary
+// of earlier ones.
+func TestRewindPastACompaction(t *testing.T) {
+	msgs := make([]llm.Message, 10)
+	for i := range msgs {
+		msgs[i] = llm.Message{Role: llm.RoleUser, Content: string(rune('a' + i))}
+	}
+	var v viewState
+	v.apply(chatRecord{Record: recordCompaction, SummaryUpto: 3, Summary: "first three"})
+	v.apply(chatRecord{Record: recordCompaction, SummaryUpto: 7, Summary: "first seven"})
+	v.apply(chatRecord{Record: recordRewind, From: 5, To: 10})
+	if v.summary != "first three" || v.summaryUpto != 3 {
+		t.Fatalf("summary after the rewind = %q (upto %d)", v.summary, v.summaryUpto)
+	}
+	got, _, _ := v.view(msgs)
+	var texts []string
+	for _, m := range got {
+		texts = append(texts, m.Content)
+	}
+	if strings.Join(texts, "") != "de" {
+		t.Fatalf("view = %q, want d e", texts)
+	}
+	v.apply(chatRecord{Record: recordRewind, From: 1, To: 10})
+	if v.summary != "" || v.summaryUpto != 0 {
+		t.Fatalf("summary after rewinding before every compaction = %q", v.summary)
+	}
+}
