@@ -109,7 +109,6 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	}
 	user := llm.Message{ID: newMessageID(), Role: llm.RoleUser, Content: text}
 	s.append(user)
-	s.checkpoint(ctx, user.ID) // the workspace before the turn, named by its message
 	if req.OnStart != nil {
 		req.OnStart()
 	}
@@ -118,6 +117,7 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 		res, ran = s.endTurn(TurnResult{StopReason: StopError, Err: err}), true
 		return res, nil
 	}
+	s.checkpoint(ctx, user.ID) // the workspace before the turn, named by its message (checkpoints.go)
 	res, ran = s.endTurn(s.persisted(s.runTurn(ctx))), true
 	return res, nil
 }
