@@ -120,9 +120,10 @@ func TestRewindThreeBuildTurns(t *testing.T) {
 		caps       map[string]any
 		wantEdits  int // workspace/applyEdit requests of the rewind
 		wantRename bool
+		streams    bool // the editor gets agent/update
 	}{
-		{"through the editor, one edit", lsptest.FullCaps(), 1, true},
-		{"on disk", map[string]any{}, 0, false},
+		{"through the editor, one edit", lsptest.FullCaps(), 1, true, true},
+		{"on disk", map[string]any{}, 0, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -165,7 +166,22 @@ func TestRewindThreeBuildTurns(t *testing.T) {
 			}
 			beforeRewind := fileDigests(t, dir, ".git", ".agentls")
 
-			turn1 := firstUserMessage(t, h.LoadSession(s.SessionID).Messages)
+			loaded := h.LoadSession(s.SessionID).Messages
+			turn1 := firstUserMessage(t, loaded)
+			// Each streamed chunk names the saved message it belongs to.
+			ids := map[string]string{}
+			for _, m := range loaded {
+				ids[m.ID] = m.Content
+			}
+			chunks := lsptest.Updates[agent.UpdateChunk](h, "agent_message_chunk")
+			if tc.streams && len(chunks) == 0 {
+				t.Fatal("no chunks")
+			}
+			for _, c := range chunks {
+				if content, ok := ids[c.MessageID]; !ok || !strings.Contains(content, c.Content.Text) {
+					t.Fatalf("chunk %+v names no saved message holding its text", c)
+				}
+			}
 			edits := len(h.Messages("workspace/applyEdit"))
 			res, err := h.Rewind(agent.RewindRequest{SessionID: s.SessionID, ToMessageID: turn1, What: "code"})
 			if err != nil {
