@@ -234,6 +234,16 @@ func (c *capped) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// validDigest reports whether sha is a hex SHA-256 (an object's name: a
+// manifest edited by hand cannot name another file).
+func validDigest(sha string) bool {
+	if len(sha) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(sha)
+	return err == nil
+}
+
 // Digest is the hex SHA-256 of data.
 func Digest(data []byte) string {
 	sum := sha256.Sum256(data)
@@ -264,7 +274,7 @@ func (s *Store) putObject(sha string, data []byte) error {
 
 // Object returns the content of an object, checked against its digest.
 func (s *Store) Object(sha string) ([]byte, error) {
-	if len(sha) != 64 {
+	if !validDigest(sha) {
 		return nil, fmt.Errorf("checkpoint: invalid object name %q", sha)
 	}
 	data, err := os.ReadFile(s.objectPath(sha))

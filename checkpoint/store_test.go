@@ -239,6 +239,11 @@ func TestIDs(t *testing.T) {
 	if _, err := s.Save(context.Background(), "objects", "m1"); err == nil {
 		t.Error(`Save(session "objects") succeeded: its manifests would be objects`)
 	}
+	for _, sha := range []string{"", "../../../../etc/passwd", "../" + strings.Repeat("0", 61), strings.Repeat("g", 64), strings.Repeat("0", 63) + "/"} {
+		if _, err := s.Object(sha); err == nil || !strings.Contains(err.Error(), "invalid object name") {
+			t.Errorf("Object(%q): %v", sha, err)
+		}
+	}
 	if s.Has("s1", "../s1/m1") {
 		t.Error("Has followed a path")
 	}
