@@ -182,7 +182,7 @@ func NewManager(opts Options) (*Manager, error) {
 // folder (see workspace.SweepTemps: never another live process's).
 func (m *Manager) sweepTemps() {
 	root := m.ws.Root()
-	dirs := []string{root, filepath.Join(root, ".agentls"), filepath.Join(root, ".agentls", "chats")}
+	dirs := []string{root, filepath.Join(root, ".agentls"), filepath.Join(root, ".agentls", "chats"), filepath.Join(root, ".agentls", "checkpoints", "objects")}
 	if p, err := m.ws.Resolve(m.plansDir()); err == nil {
 		dirs = append(dirs, p.Abs)
 	}

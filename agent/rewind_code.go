@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -325,6 +326,16 @@ func (m *Manager) reportInterruptedRewind(ctx context.Context, sessionID string)
 	j, err := m.checkpoints.PendingJournal(sessionID)
 	if err != nil || j == nil {
 		return
+	}
+	// The temporary file of the write the kill interrupted, if any.
+	dirs := map[string]bool{}
+	for _, key := range j.Paths {
+		dirs[filepath.Dir(m.checkpoints.Abs(key))] = true
+	}
+	for d := range dirs {
+		if m.insideFolder(d) || slices.Contains(m.ws.Folders(), d) {
+			workspace.SweepTemps(d)
+		}
 	}
 	m.notify(ctx, fmt.Sprintf("[rewind] session=%s: the rewind to %s started %s was interrupted; each file is wholly as it was or wholly rewound: rewind again to finish it, or rewind to %s to undo it",
 		sessionID, j.To, j.Started.UTC().Format(time.RFC3339), j.ID))

@@ -25,7 +25,10 @@ func TestKillMidRewindThenRewindAgain(t *testing.T) {
 		t.Skip("starts agentls processes")
 	}
 	dir := t.TempDir()
-	names := []string{"a.txt", "b.txt", "c.txt"}
+	names := []string{"a.txt", "b.txt", "sub/c.txt"}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	old := map[string]string{}
 	for _, n := range names {
 		old[n] = strings.Repeat("old "+n+"\n", 400) // several KB: a torn write would show
@@ -37,8 +40,8 @@ func TestKillMidRewindThenRewindAgain(t *testing.T) {
 	fake := fakeopenai.New(fakeopenai.Options{Reply: func(r fakeopenai.Request) fakeopenai.Reply {
 		if r.Messages[len(r.Messages)-1].Role == "user" {
 			var calls []fakeopenai.ToolCall
-			for _, n := range names {
-				calls = append(calls, fakeopenai.Call("w_"+n, "write", `{"path":"`+n+`","content":`+strconv.Quote(newer(n))+`}`))
+			for i, n := range names {
+				calls = append(calls, fakeopenai.Call("w"+strconv.Itoa(i), "write", `{"path":"`+n+`","content":`+strconv.Quote(newer(n))+`}`))
 			}
 			return fakeopenai.Reply{Text: "Rewriting.", ToolCalls: calls}
 		}
@@ -108,8 +111,14 @@ func TestKillMidRewindThenRewindAgain(t *testing.T) {
 		t.Fatalf("%d files rewound before the kill, want 2 (the stall point)", rewound)
 	}
 
-	// Second process: the store survived; the journal is reported; a
-	// rewind again finishes.
+	// What a kill in the middle of the third file's write would leave.
+	leftover := filepath.Join(dir, "sub", ".c.txt.agentls-"+strconv.Itoa(proc.Pid)+"-12345.tmp")
+	if err := os.WriteFile(leftover, []byte("new c.t"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// Second process: the store survived; the journal is reported (and
+	// the killed write's temporary file removed); a rewind again finishes.
 	started2 := make(chan *os.Process, 1)
 	ed2, err := lspclient.Start(ctx, dir, processServe(t, started2), lspclient.Handlers{})
 	if err != nil {
@@ -132,6 +141,9 @@ func TestKillMidRewindThenRewindAgain(t *testing.T) {
 		return false
 	}); err != nil {
 		t.Fatalf("no log line reporting the interrupted rewind: %v", err)
+	}
+	if _, err := os.Stat(leftover); !os.IsNotExist(err) {
+		t.Fatalf("the killed write's temporary file is still there: %v", err)
 	}
 	var again struct {
 		Restored  []string `json:"restored"`
