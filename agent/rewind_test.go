@@ -236,6 +236,16 @@ func TestRewindRefusals(t *testing.T) {
 			}
 		})
 	}
+	// A running turn: cancel it first.
+	_, release, err := s.begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: user, What: RewindBoth})
+	release()
+	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "cancel it") {
+		t.Fatalf("rewind during a turn: %v", err)
+	}
 	if len(s.Messages()) != len(msgs) {
 		t.Fatal("a refused rewind changed the history")
 	}
