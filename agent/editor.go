@@ -91,7 +91,15 @@ type ApplyRequest struct {
 	// Check is the guard's last check, with the session's mode read when it is
 	// called. The applier calls it on the operations it is about to send.
 	Check func(ops []guard.Op) error
+	// Whole asks for every change in one WorkspaceEdit (one Undo in the
+	// editor brings the state before it back): an applier that cannot send
+	// them so returns ErrNotWhole having applied nothing.
+	Whole bool
 }
+
+// ErrNotWhole is an Applier's answer to a Whole request it cannot send as
+// one edit: the caller writes the changes on disk itself.
+var ErrNotWhole = errors.New("the editor cannot apply these changes as one edit")
 
 // AskRequest is a batch of questions for the user.
 type AskRequest struct {

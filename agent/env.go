@@ -94,9 +94,11 @@ func (e *env) applyOwned(ctx context.Context, tool, label string, changes []work
 	if touchesPlan {
 		before, _ = m.readPlanText(plan)
 	}
+	s.stepTick(ctx, tool, changes) // checkpoints.go
 	if err := m.guardedApply(ctx, s.meta.ID, tool, label, e.State, changes); err != nil {
 		return false, err
 	}
+	s.knowWrites(changes)
 	s.mu.Lock()
 	for _, c := range changes {
 		for _, p := range c.Targets() {

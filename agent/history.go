@@ -45,6 +45,8 @@ type chatRecord struct {
 	From   int    `json:"from,omitempty"`
 	To     int    `json:"to,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// checkpoint, rewind (checkpoints.go).
+	rewindFields
 }
 
 // viewState is how the model's view differs from the full history.
@@ -55,6 +57,11 @@ type viewState struct {
 	aside       [][2]int // [from, to) ranges left out
 	// repaired holds the tool call ids whose repair is recorded.
 	repaired map[string]bool
+	// states are the session's states at its checkpoints, by message id.
+	states map[string]sessionAt
+	// summaries are the compactions' summaries, in order (a conversation
+	// rewind returns to the last one made before its message).
+	summaries []summaryAt
 }
 
 // apply folds a record into the state.
@@ -71,11 +78,17 @@ func (v *viewState) apply(r chatRecord) {
 		v.stubBefore = max(v.stubBefore, r.StubBefore)
 		if r.SummaryUpto >= v.summaryUpto {
 			v.summaryUpto, v.summary = r.SummaryUpto, r.Summary
+			v.summaries = append(v.summaries, summaryAt{r.SummaryUpto, r.Summary})
 		}
-	case recordSetAside:
+	case recordSetAside, recordRewind:
 		if r.To > r.From {
 			v.aside = append(v.aside, [2]int{r.From, r.To})
 		}
+		if r.Record == recordRewind && r.To > r.From {
+			v.rewindSummary(r.From) // checkpoints.go
+		}
+	case recordCheckpoint:
+		v.noteCheckpoint(r)
 	}
 }
 
@@ -122,6 +135,9 @@ func decodeHistory(id string, lines []json.RawMessage) ([]llm.Message, viewState
 		if err := json.Unmarshal(line, &m); err != nil || m.Role == "" {
 			slog.Warn("skipping unreadable message", "session", id, "line", i+1, "err", err)
 			continue
+		}
+		if m.ID == "" {
+			m.ID = derivedMessageID(id, len(msgs))
 		}
 		msgs = append(msgs, m)
 	}

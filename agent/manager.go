@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
@@ -93,7 +94,9 @@ type Manager struct {
 	editor   Editor
 	tools    *tools.Registry
 	store    *workspace.ChatStore
-	clock    func() time.Time
+	// checkpoints is the workspace's checkpoint store (checkpoints.go).
+	checkpoints *checkpoint.Store
+	clock       func() time.Time
 	// configPaths are the configuration files the guard protects.
 	configPaths []string
 	// stateDir is agentls's state folder (Options.StateDir); planOnly why
@@ -162,6 +165,7 @@ func NewManager(opts Options) (*Manager, error) {
 		planOnly:    opts.PlanOnly,
 		locks:       guard.NewLockRegistry(opts.StateDir),
 		store:       workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
+		checkpoints: checkpoint.Open(opts.Workspace, checkpoint.DefaultRetention),
 		clock:       now,
 		sessions:    map[string]*Session{},
 
@@ -178,7 +182,7 @@ func NewManager(opts Options) (*Manager, error) {
 // folder (see workspace.SweepTemps: never another live process's).
 func (m *Manager) sweepTemps() {
 	root := m.ws.Root()
-	dirs := []string{root, filepath.Join(root, ".agentls"), filepath.Join(root, ".agentls", "chats")}
+	dirs := []string{root, filepath.Join(root, ".agentls"), filepath.Join(root, ".agentls", "chats"), filepath.Join(root, ".agentls", "checkpoints", "objects")}
 	if p, err := m.ws.Resolve(m.plansDir()); err == nil {
 		dirs = append(dirs, p.Abs)
 	}
@@ -441,6 +445,7 @@ func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Messa
 	info := s.Info()
 	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
 	s.sendPlanUpdate(ctx)
+	m.reportInterruptedRewind(ctx, id) // rewind_code.go
 	return info, s.Messages(), nil
 }
 

@@ -50,6 +50,7 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	mode := guard.Mode(s.meta.Mode)
 	planFile := s.meta.PlanFile
 	notice := s.modeNotice
+	rewound := s.rewindNote
 	summary := s.view.summary
 	phasePlans := sortedKeys(s.planPhase)
 	s.mu.Unlock()
@@ -78,6 +79,7 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	if notice != "" {
 		fmt.Fprintf(&sys, "\n# Mode change\n%s Your tools now are %s.\n", notice, tools)
 	}
+	sys.WriteString(rewindSection(rewound))
 	if mode == guard.ModeBuild && planFile != "" {
 		sys.WriteString(s.approvedPlanSection(planFile))
 	}

@@ -53,6 +53,9 @@ type Session struct {
 	overflows []int
 	// modeNotice, when set, is told to the model at its next step.
 	modeNotice string
+	// rewindNote, when set, tells the model at its next step which files a
+	// code rewind changed (rewind.go).
+	rewindNote string
 	// planPhase holds the plans written or edited in the current planning
 	// phase (rel path → text as the model left it).
 	planPhase map[string]string
@@ -151,6 +154,11 @@ func (s *Session) planFile() string {
 
 // append adds messages to the conversation and to the session file.
 func (s *Session) append(msgs ...llm.Message) {
+	for i := range msgs {
+		if msgs[i].ID == "" {
+			msgs[i].ID = newMessageID()
+		}
+	}
 	s.mu.Lock()
 	s.messages = append(s.messages, msgs...)
 	s.mu.Unlock()

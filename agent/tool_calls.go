@@ -133,6 +133,9 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 	var err error
 	var catcher panics.Catcher
 	catcher.Try(func() { res, err = tool.Run(ctx, &env{s: s, ctx: ctx}, args) })
+	if d, ok := m.tools.Declarations().Lookup(c.Name); ok && d.Class == guard.ClassMutating && (d.Kind == guard.KindExecute || d.Kind == guard.KindOther) {
+		s.rescan(ctx) // checkpoints.go: the command's changes are not the user's
+	}
 	if rec := catcher.Recovered(); rec != nil {
 		slog.Error("tool panicked", "tool", c.Name, "panic", rec.String())
 		return callOutcome{result: tools.Failf("internal error in %s: %v", c.Name, rec.Value)}

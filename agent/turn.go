@@ -107,7 +107,8 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if strings.TrimSpace(text) == "" {
 		return TurnResult{}, invalidf("text is empty")
 	}
-	s.append(llm.Message{Role: llm.RoleUser, Content: text})
+	user := llm.Message{ID: newMessageID(), Role: llm.RoleUser, Content: text}
+	s.append(user)
 	if req.OnStart != nil {
 		req.OnStart()
 	}
@@ -116,6 +117,7 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 		res, ran = s.endTurn(TurnResult{StopReason: StopError, Err: err}), true
 		return res, nil
 	}
+	s.checkpoint(ctx, user.ID) // the workspace before the turn, named by its message (checkpoints.go)
 	res, ran = s.endTurn(s.persisted(s.runTurn(ctx))), true
 	return res, nil
 }
@@ -189,7 +191,8 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			return TurnResult{StopReason: StopCancelled}
 		}
 		progress.Report(ctx, upper(s.State().Mode)+": thinking…")
-		resp, sent, err := s.complete(ctx)
+		msgID := newMessageID() // the chunks streamed carry the id the message is saved with
+		resp, sent, err := s.complete(ctx, msgID)
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: StopCancelled}
 		}
@@ -201,7 +204,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			return TurnResult{StopReason: StopError, Err: err}
 		}
 		msg := resp.Message
-		msg.Role = llm.RoleAssistant
+		msg.Role, msg.ID = llm.RoleAssistant, msgID
 		for i := range msg.ToolCalls {
 			if msg.ToolCalls[i].ID == "" {
 				msg.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", step, i)
@@ -244,8 +247,8 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 // over), and when the endpoint says it is too long anyway, compacted to
 // 90 %, then 75 %, then 60 % of the refused size and sent again before the
 // error ends the turn (retryShares). It returns the answer and the request
-// that got it.
-func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, error) {
+// that got it. The streamed chunks carry msgID, the answer's message id.
+func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, llm.Request, error) {
 	m := s.m
 	req, notice := s.buildRequest()
 	req, notice, err := s.compactIfNeeded(ctx, req, notice)
@@ -261,13 +264,14 @@ func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, erro
 		if ev.Kind == llm.EventThought {
 			kind = "agent_thought_chunk"
 		}
-		m.notes.Update(ctx, s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}})
+		m.notes.Update(ctx, s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}, MessageID: msgID})
 	}
 	refused, last := 0, 0 // the sizes of the first and the last request refused as too long
 	for attempt := 0; ; attempt++ {
 		resp, err := m.Provider().Complete(ctx, req, onEvent)
 		if err == nil {
 			s.clearNotice(notice)
+			s.clearRewindNote(req.System)
 			s.calibrate(req, resp.Usage.InputTokens)
 			return resp, req, nil
 		}

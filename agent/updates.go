@@ -34,6 +34,9 @@ type TextContent struct {
 type UpdateChunk struct {
 	SessionUpdate string      `json:"sessionUpdate"`
 	Content       TextContent `json:"content"`
+	// MessageID is the id of the message the chunk belongs to (as
+	// persisted, and as agent/loadSession shows it).
+	MessageID string `json:"messageId,omitempty"`
 }
 
 // UpdateToolCall announces a tool call (`tool_call`).

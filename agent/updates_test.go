@@ -17,7 +17,7 @@ import (
 
 // wireUpdates is one value of each Update type, as a face sends it.
 var wireUpdates = []Update{
-	UpdateChunk{SessionUpdate: "agent_message_chunk", Content: TextContent{Type: "text", Text: "Reading main.go"}},
+	UpdateChunk{SessionUpdate: "agent_message_chunk", Content: TextContent{Type: "text", Text: "Reading main.go"}, MessageID: "0190f3a2-7c1e-7d4b-9a1f-2b3c4d5e6f70"},
 	UpdateToolCall{SessionUpdate: "tool_call", ToolCallID: "call_1", Title: "read main.go", Kind: "read", Status: "pending", RawInput: json.RawMessage(`{"path":"main.go"}`)},
 	UpdateToolCallDone{SessionUpdate: "tool_call_update", ToolCallID: "call_2", Status: "failed",
 		Content:   []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: "System is in Plan Mode."}}},

@@ -30,6 +30,7 @@ var agentHandlers = map[string]handlerFunc{
 	"agent/listPlans":    withParams((*Server).listPlans),
 	"agent/compact":      withParams((*Server).compact),
 	"agent/checkModel":   (*Server).checkModel,
+	"agent/rewind":       withParams((*Server).rewind),
 }
 
 // withParams makes a handler of fn, which gets the request's params decoded

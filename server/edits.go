@@ -27,6 +27,9 @@ var _ agent.Applier = (*Server)(nil)
 // editor can take them (undoable, visible), else atomically on disk. The
 // guard's last check runs on the exact operations, right before they leave.
 func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
+	if req.Whole {
+		return s.applyWhole(ctx, req) // edits_whole.go
+	}
 	ws := s.workspace()
 	for _, c := range req.Changes {
 		if s.routeOf(c) == routeDisk {

@@ -27,7 +27,10 @@ const (
 // Message is one entry of a conversation. It is also the unit persisted in a
 // session's `.chat` file (one JSON object per line).
 type Message struct {
-	Role Role `json:"role"`
+	// ID is the message's id (a UUIDv7; derived for older sessions): a
+	// checkpoint and a rewind name the message by it.
+	ID   string `json:"id,omitempty"`
+	Role Role   `json:"role"`
 	// Content is the text (for a tool message: the tool result JSON).
 	Content string `json:"content,omitempty"`
 	// ToolCalls are the calls an assistant message asks for.

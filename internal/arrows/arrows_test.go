@@ -22,10 +22,11 @@ import (
 // Folders outside the house (cmd, bench, the root's assets) are not
 // listed: they may import everything.
 var mayImport = map[string][]string{
-	"server":     {"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox"},
-	"acp":        {"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox"},
-	"host":       {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox"},
-	"agent":      {"workspace", "guard", "questions", "config", "permission", "sandbox"},
+	"server":     {"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"acp":        {"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"host":       {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"agent":      {"workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"checkpoint": {"workspace"},
 	"guard":      {"workspace"},
 	"workspace":  {},
 	"questions":  {},
@@ -52,7 +53,7 @@ func testSupport(p string) bool { return strings.HasSuffix(path.Base(p), "test")
 var rpcLibraries = []string{"go.lsp.dev/", "github.com/sourcegraph/jsonrpc2", "github.com/coder/acp-go-sdk"}
 
 // belowFaces are the folders under server and acp.
-var belowFaces = []string{"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox"}
+var belowFaces = []string{"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"}
 
 // graph is the module's packages (relative folder, "" for the root) with
 // their imports: module packages as relative folders, others as import

@@ -90,3 +90,12 @@ func RPCCode(err error) int64 {
 	}
 	return 0
 }
+
+// Rewind calls agent/rewind; the error is the server's answer when it
+// refuses.
+func (e *Env) Rewind(req agent.RewindRequest) (agent.RewindResult, error) {
+	e.T.Helper()
+	var res agent.RewindResult
+	err := e.Editor.Call(e.Ctx, "agent/rewind", req, &res)
+	return res, err
+}

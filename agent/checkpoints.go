@@ -1,0 +1,221 @@
+package agent
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/checkpoint"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
+)
+
+// The records of a `.chat` file that rewinds need (history.go's
+// chatRecord carries their fields in rewindFields).
+const (
+	// recordCheckpoint: a checkpoint was taken, named by Message; the
+	// session's mode, attached plan and plan status at that moment.
+	recordCheckpoint = "checkpoint"
+	// recordRewind: the user rewound the session to Message (What:
+	// code, conversation or both); for the conversation, messages From..To-1
+	// are left out of the model's view from then on.
+	recordRewind = "rewind"
+)
+
+// rewindFields are the fields of the checkpoint and rewind records.
+type rewindFields struct {
+	// Message is the message the checkpoint or the rewind is named by.
+	Message string `json:"message,omitempty"`
+	// ID is a rewind's own id (the checkpoint that undoes it).
+	ID   string `json:"id,omitempty"`
+	What string `json:"what,omitempty"`
+	// The session's state when the checkpoint was taken.
+	Mode       guard.Mode `json:"mode,omitempty"`
+	PlanFile   string     `json:"plan_file,omitempty"`
+	PlanStatus string     `json:"plan_status,omitempty"`
+}
+
+// sessionAt is the session's state as a checkpoint record saw it.
+type sessionAt struct {
+	mode       guard.Mode
+	planFile   string
+	planStatus string
+}
+
+// summaryAt is a compaction's summary and the messages it stands for.
+type summaryAt struct {
+	upto    int
+	summary string
+}
+
+// rewindSummary returns the view's summary to the last one that stands
+// only for messages before from: a summary of later messages would tell
+// the model what the rewind took away.
+func (v *viewState) rewindSummary(from int) {
+	if v.summaryUpto <= from {
+		return
+	}
+	v.summaryUpto, v.summary = 0, ""
+	for _, s := range v.summaries {
+		if s.upto <= from {
+			v.summaryUpto, v.summary = s.upto, s.summary
+		}
+	}
+}
+
+// noteCheckpoint folds a checkpoint record into the view (the states a
+// conversation rewind returns to).
+func (v *viewState) noteCheckpoint(r chatRecord) {
+	if r.Message == "" {
+		return
+	}
+	if v.states == nil {
+		v.states = map[string]sessionAt{}
+	}
+	if _, seen := v.states[r.Message]; !seen { // the turn's first checkpoint is its state before it
+		v.states[r.Message] = sessionAt{mode: r.Mode, planFile: r.PlanFile, planStatus: r.PlanStatus}
+	}
+}
+
+// checkpoint takes a checkpoint of the workspace named by the message id
+// and records the session's state beside it. A failure is logged: a turn
+// never fails for want of a checkpoint (a rewind to it says there is none).
+func (s *Session) checkpoint(ctx context.Context, messageID string) {
+	store := s.m.checkpoints
+	if store == nil || messageID == "" {
+		return
+	}
+	man, err := store.Save(ctx, s.meta.ID, messageID)
+	if err != nil {
+		slog.Warn("checkpoint", "session", s.meta.ID, "message", messageID, "err", err)
+		if man == nil {
+			return
+		}
+	}
+	s.knowScan(man)
+	s.mu.Lock()
+	at := rewindFields{Message: messageID, Mode: guard.Mode(s.meta.Mode), PlanFile: s.meta.PlanFile}
+	s.mu.Unlock()
+	if at.PlanFile != "" {
+		if text, err := s.m.readPlanText(at.PlanFile); err == nil {
+			if p, err := workspace.ParsePlan(text); err == nil && p.Meta != nil {
+				at.PlanStatus = string(p.Meta.Status)
+			}
+		}
+	}
+	s.record(chatRecord{Record: recordCheckpoint, rewindFields: at})
+}
+
+// knowScan records a scan of the workspace as what agentls last knew of
+// each file (checkpoint.Known).
+func (s *Session) knowScan(man checkpoint.Manifest) {
+	store := s.m.checkpoints
+	prev, err := store.LoadKnown(s.meta.ID)
+	if err != nil {
+		prev = nil
+	}
+	if err := store.UpdateKnown(s.meta.ID, checkpoint.KnownOf(man, prev)); err != nil {
+		slog.Warn("checkpoint: record the scan", "session", s.meta.ID, "err", err)
+	}
+}
+
+// rescan records the changes a command made outside the editor (after
+// each `run`): the files' digests now become what agentls knows of them.
+func (s *Session) rescan(ctx context.Context) {
+	if s.m.checkpoints == nil {
+		return
+	}
+	man, err := s.m.checkpoints.Scan(ctx)
+	if err != nil {
+		slog.Warn("checkpoint: rescan after run", "session", s.meta.ID, "err", err)
+		return
+	}
+	s.knowScan(man)
+}
+
+// knowWrites records the agent's own writes: the digest each changed file
+// has now.
+func (s *Session) knowWrites(changes []workspace.Change) {
+	store := s.m.checkpoints
+	if store == nil {
+		return
+	}
+	k := checkpoint.Known{}
+	for _, c := range changes {
+		switch c.Kind {
+		case workspace.ChangeEdit, workspace.ChangeCreate:
+			k[store.Key(c.Path.Abs)] = checkpoint.Digest([]byte(c.After))
+		case workspace.ChangeDelete:
+			k[store.Key(c.Path.Abs)] = ""
+		case workspace.ChangeRename:
+			k[store.Key(c.From.Abs)] = ""
+			if e, ok, err := store.Current(c.Path.Abs); err == nil && ok {
+				k[store.Key(c.Path.Abs)] = e.SHA256
+			}
+		}
+	}
+	if len(k) == 0 {
+		return
+	}
+	if err := store.UpdateKnown(s.meta.ID, k); err != nil {
+		slog.Warn("checkpoint: record the agent's write", "session", s.meta.ID, "err", err)
+	}
+}
+
+// knowCurrent records the files at abs as agentls knows them now (its
+// own write outside a session's edits).
+func (s *Session) knowCurrent(abs ...string) {
+	store := s.m.checkpoints
+	if store == nil {
+		return
+	}
+	k := checkpoint.Known{}
+	for _, a := range abs {
+		e, ok, err := store.Current(a)
+		if err != nil {
+			continue
+		}
+		k[store.Key(a)] = ""
+		if ok {
+			k[store.Key(a)] = e.SHA256
+		}
+	}
+	if err := store.UpdateKnown(s.meta.ID, k); err != nil {
+		slog.Warn("checkpoint: record agentls's write", "session", s.meta.ID, "err", err)
+	}
+}
+
+// stepTick takes the checkpoint of a plan step tick: in build mode, before
+// a change to the attached plan is applied, named by the assistant message
+// that asks for it (a rewind to that message returns to the state before
+// the tick).
+func (s *Session) stepTick(ctx context.Context, tool string, changes []workspace.Change) {
+	if tool == guard.SystemActor || s.State().Mode != guard.ModeBuild {
+		return
+	}
+	plan := s.planFile()
+	if plan == "" {
+		return
+	}
+	touches := false
+	for _, c := range changes {
+		for _, p := range c.Targets() {
+			touches = touches || p.Rel == plan
+		}
+	}
+	if !touches {
+		return
+	}
+	s.mu.Lock()
+	id := ""
+	for i := len(s.messages) - 1; i >= 0; i-- {
+		if s.messages[i].Role == llm.RoleAssistant {
+			id = s.messages[i].ID
+			break
+		}
+	}
+	s.mu.Unlock()
+	if id != "" {
+		s.checkpoint(ctx, id)
+	}
+}

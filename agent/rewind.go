@@ -1,0 +1,195 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/workspace"
+)
+
+// What a rewind restores (agent/rewind's `what`).
+const (
+	RewindCode         = "code"
+	RewindConversation = "conversation"
+	RewindBoth         = "both"
+)
+
+// RewindRequest is agent/rewind's params (and the command agentls.rewind's
+// argument): return the session to the moment before a message.
+type RewindRequest struct {
+	SessionID   string `json:"sessionId"`
+	ToMessageID string `json:"toMessageId"`
+	// What is "code", "conversation" or "both".
+	What string `json:"what"`
+}
+
+// RewindConflict is a file a rewind left alone, and why.
+type RewindConflict struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// RewindResult is what a rewind did: the files it restored (rewritten,
+// re-created, deleted or renamed back), the files it left alone because
+// someone else changed them (conflicts), and the files it cannot restore
+// (skipped: not kept by the checkpoint, or protected).
+type RewindResult struct {
+	Restored  []string         `json:"restored"`
+	Conflicts []RewindConflict `json:"conflicts"`
+	Skipped   []string         `json:"skipped"`
+	// UndoMessageID names the checkpoint of the workspace taken right
+	// before this rewind: a code rewind to it undoes this one ("" when
+	// the code was not rewound).
+	UndoMessageID string `json:"undoMessageId,omitempty"`
+}
+
+// Rewind returns a session to the moment before a message: its files
+// (what "code": the message's checkpoint, through the editor as one edit,
+// or on disk), its conversation (what "conversation": the model's history
+// ends before the message; mode, attached plan and plan status as they
+// were), or both. It is the user's act: allowed in any mode, never on a
+// protected path; a running turn must be cancelled first.
+func (m *Manager) Rewind(ctx context.Context, req RewindRequest) (RewindResult, error) {
+	switch req.What {
+	case RewindCode, RewindConversation, RewindBoth:
+	default:
+		return RewindResult{}, invalidf("what must be \"code\", \"conversation\" or \"both\", not %q", req.What)
+	}
+	if req.ToMessageID == "" {
+		return RewindResult{}, invalidf("toMessageId is required")
+	}
+	s, err := m.session(req.SessionID)
+	if err != nil {
+		return RewindResult{}, err
+	}
+	code, conv := req.What != RewindConversation, req.What != RewindCode
+	s.mu.Lock()
+	idx := slices.IndexFunc(s.messages, func(msg llm.Message) bool { return msg.ID == req.ToMessageID })
+	s.mu.Unlock()
+	if conv && idx < 0 {
+		return RewindResult{}, invalidf("message %q is not in session %s", req.ToMessageID, s.meta.ID)
+	}
+	if code && (m.checkpoints == nil || !m.checkpoints.Has(s.meta.ID, req.ToMessageID)) {
+		return RewindResult{}, invalidf("session %s has no checkpoint for message %q: checkpoints are taken before each turn and at each plan step tick, and kept as docs/rewind.md says", s.meta.ID, req.ToMessageID)
+	}
+	ctx, release, err := s.begin(ctx)
+	if err != nil {
+		if errors.Is(err, ErrBusy) {
+			return RewindResult{}, fmt.Errorf("%w: a turn is running; cancel it (agent/cancel) before rewinding", ErrBusy)
+		}
+		return RewindResult{}, err
+	}
+	defer release()
+
+	res := RewindResult{Restored: []string{}, Conflicts: []RewindConflict{}, Skipped: []string{}}
+	rec := rewindFields{Message: req.ToMessageID, ID: newMessageID(), What: req.What}
+	if code {
+		res, err = m.rewindCode(ctx, s, req.ToMessageID, rec.ID)
+		if err != nil {
+			return RewindResult{}, err
+		}
+	}
+	r := chatRecord{Record: recordRewind, rewindFields: rec}
+	if conv {
+		s.mu.Lock()
+		r.From, r.To = idx, len(s.messages)
+		s.mu.Unlock()
+	}
+	s.record(r)
+	if conv {
+		s.restoreState(ctx, req.ToMessageID, code)
+	} else {
+		s.noteRewind(res)
+	}
+	m.notify(ctx, fmt.Sprintf("[rewind] session=%s to=%s what=%s restored=%d conflicts=%d skipped=%d",
+		s.meta.ID, req.ToMessageID, req.What, len(res.Restored), len(res.Conflicts), len(res.Skipped)))
+	if err := s.takePersistErr(); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// restoreState returns the session's mode, attached plan and (unless the
+// code rewind restored the plan file itself) plan status to their state
+// at the checkpoint of message id. A session loaded from before such
+// records keeps its state.
+func (s *Session) restoreState(ctx context.Context, id string, codeToo bool) {
+	s.withdrawQuestion()
+	s.mu.Lock()
+	at, ok := s.view.states[id]
+	s.mu.Unlock()
+	if !ok || at.mode == "" {
+		return
+	}
+	s.attachPlan(at.planFile)
+	s.setMode(ctx, at.mode, "user", "user")
+	if at.planFile != "" && at.planStatus != "" && !codeToo {
+		// As agentls's own change for no session: the session's follow-up
+		// (implemented once every step is ticked) would undo it at once.
+		if err := s.m.setPlanStatus(ctx, nil, at.planFile, workspace.PlanStatus(at.planStatus)); err != nil {
+			slog.Warn("rewind: plan status", "plan", at.planFile, "err", err)
+		}
+		if p, err := s.m.ws.Resolve(at.planFile); err == nil {
+			s.knowCurrent(p.Abs) // agentls's own write, not the user's
+		}
+	}
+	if at.planFile != "" && at.mode == "build" {
+		s.baselineNow(at.planFile)
+	}
+	s.sendPlanUpdate(ctx)
+}
+
+// noteRewind tells the model, in its next request, which files a code
+// rewind changed under it.
+func (s *Session) noteRewind(res RewindResult) {
+	var b strings.Builder
+	b.WriteString("The user rewound the workspace's files to an earlier checkpoint; the conversation was kept. ")
+	if len(res.Restored) == 0 {
+		b.WriteString("No file changed.")
+	} else {
+		fmt.Fprintf(&b, "These files changed (read them again before editing them): %s.", strings.Join(res.Restored, ", "))
+	}
+	if len(res.Conflicts) > 0 {
+		paths := make([]string, len(res.Conflicts))
+		for i, c := range res.Conflicts {
+			paths[i] = c.Path
+		}
+		fmt.Fprintf(&b, " Left as they were (changed by someone else): %s.", strings.Join(paths, ", "))
+	}
+	s.mu.Lock()
+	s.rewindNote = b.String()
+	s.mu.Unlock()
+}
+
+// rewindSection is the system prompt's note of a code rewind ("" for none).
+func rewindSection(note string) string {
+	if note == "" {
+		return ""
+	}
+	return "\n# Rewind\n" + note + "\n"
+}
+
+// clearRewindNote drops the rewind note once a request carrying it (its
+// system prompt) was answered.
+func (s *Session) clearRewindNote(system string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rewindNote != "" && strings.Contains(system, s.rewindNote) {
+		s.rewindNote = ""
+	}
+}
+
+// sortedPaths sorts and returns paths (never nil).
+func sortedPaths(paths []string) []string {
+	if paths == nil {
+		return []string{}
+	}
+	sort.Strings(paths)
+	return paths
+}

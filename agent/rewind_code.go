@@ -1,0 +1,342 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/checkpoint"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
+)
+
+// rewindActor is the declared tool a rewind's changes are judged as: the
+// guard's rules for a file write in build mode (protected paths, plans
+// another session builds), whatever mode the session is in.
+const rewindActor = "write"
+
+// fileAction is what a code rewind does to one file.
+type fileAction struct {
+	key    string
+	target checkpoint.Entry // the checkpoint's entry (absent: deleted)
+	exists bool             // the checkpoint has the file
+	// current is the file now (has: it exists).
+	current checkpoint.Entry
+	has     bool
+}
+
+// rewindCode restores the files of the checkpoint of message to: first a
+// checkpoint of the workspace as it is now (named undoID: rewinding to it
+// undoes this rewind), then the journal, then the files as one edit
+// through the editor or, when it cannot take them, on disk one by one
+// (temporary file and rename each).
+func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string) (RewindResult, error) {
+	store := m.checkpoints
+	res := RewindResult{UndoMessageID: undoID}
+	target, err := store.Load(s.meta.ID, to)
+	if err != nil {
+		return res, fmt.Errorf("rewind: read the checkpoint of %s: %w", to, err)
+	}
+	known, err := store.LoadKnown(s.meta.ID)
+	if err != nil {
+		slog.Warn("rewind: what agentls knew of the files is unreadable; every changed file is a conflict", "session", s.meta.ID, "err", err)
+		known = checkpoint.Known{}
+	}
+	current, err := store.Save(ctx, s.meta.ID, undoID)
+	if current == nil {
+		return res, fmt.Errorf("rewind: checkpoint the workspace first: %w", err)
+	}
+	if err != nil {
+		slog.Warn("rewind: checkpoint", "session", s.meta.ID, "err", err)
+	}
+
+	var actions []fileAction
+	for _, key := range union(target, current) {
+		t, inT := target[key]
+		c, inC := current[key]
+		if inT && inC && t.SHA256 == c.SHA256 {
+			continue
+		}
+		now, then := "", ""
+		if inC {
+			now = c.SHA256
+		}
+		if inT {
+			then = t.SHA256
+		}
+		if (inT && t.Unrestorable) || (inC && c.Unrestorable) {
+			res.Skipped = append(res.Skipped, key)
+			continue
+		}
+		if k, ok := known[key]; now != then && (!ok || k != now) {
+			res.Conflicts = append(res.Conflicts, RewindConflict{Path: key, Reason: conflictReason(inC)})
+			continue
+		}
+		actions = append(actions, fileAction{key: key, target: t, exists: inT, current: c, has: inC})
+	}
+
+	changes, done, skipped, err := m.rewindChanges(s, actions)
+	if err != nil {
+		return res, err
+	}
+	res.Skipped = append(res.Skipped, skipped...)
+	res.Restored = done
+	if len(changes) > 0 {
+		if err := store.BeginJournal(checkpoint.Journal{ID: undoID, SessionID: s.meta.ID, To: to, Started: m.now(), Paths: done}); err != nil {
+			return res, fmt.Errorf("rewind: write the journal: %w", err)
+		}
+		if err := m.applyRewind(ctx, s, to, changes); err != nil {
+			_ = store.EndJournal(s.meta.ID)
+			return res, err
+		}
+		m.finishRewind(target, actions)
+		if err := store.EndJournal(s.meta.ID); err != nil {
+			slog.Warn("rewind: remove the journal", "session", s.meta.ID, "err", err)
+		}
+	}
+	k := checkpoint.Known{}
+	for _, a := range actions {
+		k[a.key] = ""
+		if a.exists {
+			k[a.key] = a.target.SHA256
+		}
+	}
+	if err := store.UpdateKnown(s.meta.ID, k); err != nil {
+		slog.Warn("rewind: record the restored files", "session", s.meta.ID, "err", err)
+	}
+	res.Restored, res.Skipped = sortedPaths(res.Restored), sortedPaths(res.Skipped)
+	if res.Conflicts == nil {
+		res.Conflicts = []RewindConflict{}
+	}
+	return res, nil
+}
+
+func conflictReason(exists bool) string {
+	if !exists {
+		return "deleted since agentls last wrote or scanned it (by someone else); left as it is"
+	}
+	return "changed since agentls last wrote or scanned it (by someone else); left as it is"
+}
+
+// rewindChanges computes the changes of the actions: a deleted file whose
+// content the checkpoint has under another name is renamed back; each
+// change the guard refuses is skipped. It returns the changes, the paths
+// they restore, and the skipped paths.
+func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []workspace.Change, done, skipped []string, err error) {
+	store := m.checkpoints
+	st := s.rewindState()
+	// Renames: a file to delete whose content is a file to re-create.
+	createBySHA := map[string]int{}
+	for i, a := range actions {
+		if a.exists && !a.has {
+			if _, dup := createBySHA[a.target.SHA256]; !dup {
+				createBySHA[a.target.SHA256] = i
+			}
+		}
+	}
+	renamed := map[int]bool{}
+	add := func(c workspace.Change, paths ...string) {
+		if r := m.Guard().CheckChanges(st, rewindActor, []workspace.Change{c}); r != nil {
+			slog.Info("rewind: refused by the guard", "paths", paths, "reason", r.Error())
+			skipped = append(skipped, paths...)
+			return
+		}
+		changes = append(changes, c)
+		done = append(done, paths...)
+	}
+	for i, a := range actions {
+		if a.exists || !a.has {
+			continue
+		}
+		j, ok := createBySHA[a.current.SHA256]
+		if !ok || renamed[j] {
+			continue
+		}
+		from, err1 := m.ws.Resolve(store.Abs(a.key))
+		dest, err2 := m.ws.Resolve(store.Abs(actions[j].key))
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		c, err := m.ws.ComputeMove(from, dest)
+		if err != nil {
+			continue
+		}
+		renamed[i], renamed[j] = true, true
+		add(c, a.key, actions[j].key)
+	}
+	for i, a := range actions {
+		if renamed[i] {
+			continue
+		}
+		p, err := m.ws.Resolve(store.Abs(a.key))
+		if err != nil {
+			skipped = append(skipped, a.key)
+			continue
+		}
+		var c workspace.Change
+		if !a.exists {
+			c, err = m.ws.ComputeRemove(p, false)
+		} else {
+			data, oerr := store.Object(a.target.SHA256)
+			if oerr != nil {
+				slog.Warn("rewind: checkpoint object", "path", a.key, "err", oerr)
+				skipped = append(skipped, a.key)
+				continue
+			}
+			c, err = m.ws.ComputeWrite(p, string(data))
+		}
+		if err != nil {
+			slog.Warn("rewind: compute", "path", a.key, "err", err)
+			skipped = append(skipped, a.key)
+			continue
+		}
+		add(c, a.key)
+	}
+	return changes, done, skipped, nil
+}
+
+// rewindState is the state a rewind's changes are judged in: the
+// session's, in build mode (a rewind is the user's act, allowed in any
+// mode; a plan-only workspace still holds it to plan mode's rules).
+func (s *Session) rewindState() guard.State {
+	st := s.State()
+	st.Mode = guard.ModeBuild
+	return st
+}
+
+// applyRewind applies a rewind's changes as one edit through the editor,
+// or on disk when the editor cannot take them so.
+func (m *Manager) applyRewind(ctx context.Context, s *Session, to string, changes []workspace.Change) error {
+	st := s.rewindState
+	check := func(ops []guard.Op) error {
+		if r := m.Guard().CheckOps(st(), rewindActor, ops); r != nil {
+			return r
+		}
+		return nil
+	}
+	err := m.applier.Apply(ctx, ApplyRequest{
+		SessionID: s.meta.ID, Actor: rewindActor, Label: "agentls: rewind to before message " + to,
+		Changes: changes, Check: check, Whole: true,
+	})
+	if !errors.Is(err, ErrNotWhole) {
+		if err != nil {
+			return fmt.Errorf("rewind: %w", err)
+		}
+		return nil
+	}
+	for i, c := range changes {
+		if r := m.Guard().CheckChanges(st(), rewindActor, []workspace.Change{c}); r != nil {
+			return fmt.Errorf("rewind: %w", r)
+		}
+		if err := m.ws.ApplyToDisk(c); err != nil {
+			return fmt.Errorf("rewind: %w", err)
+		}
+		if c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate {
+			m.ws.Overlay().SetApplied(c.Path.Abs, c.After)
+		}
+		rewindStall(ctx, m, i+1)
+	}
+	return nil
+}
+
+// finishRewind gives re-created files the checkpoint's permissions and
+// removes the folders a deleted file leaves empty, unless the checkpoint
+// has files in them.
+func (m *Manager) finishRewind(target checkpoint.Manifest, actions []fileAction) {
+	store := m.checkpoints
+	dirs := map[string]bool{}
+	for key := range target {
+		for d := filepath.Dir(store.Abs(key)); len(d) > 1 && !dirs[d]; d = filepath.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	for _, a := range actions {
+		abs := store.Abs(a.key)
+		if a.exists {
+			if fi, err := os.Stat(abs); err == nil && uint32(fi.Mode().Perm()) != a.target.Mode && a.target.Mode != 0 {
+				_ = os.Chmod(abs, os.FileMode(a.target.Mode).Perm())
+			}
+			continue
+		}
+		for d := filepath.Dir(abs); !dirs[d] && m.insideFolder(d); d = filepath.Dir(d) {
+			if os.Remove(d) != nil { // not empty (or gone): stop
+				break
+			}
+		}
+	}
+}
+
+// insideFolder reports whether abs lies strictly inside a workspace folder.
+func (m *Manager) insideFolder(abs string) bool {
+	for _, f := range m.ws.Folders() {
+		if rel, err := filepath.Rel(f, abs); err == nil && rel != "." && filepath.IsLocal(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// union is the sorted keys of both manifests.
+func union(a, b checkpoint.Manifest) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range []checkpoint.Manifest{a, b} {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	return sortedPaths(out)
+}
+
+// rewindStallEnv, set in a test's agentls process to a number N, makes a
+// rewind on disk stop after its Nth file until it is cancelled or the
+// process killed: the crash test kills it there (cmd/agentls).
+const rewindStallEnv = "AGENTLS_TEST_REWIND_STALL_AFTER"
+
+func rewindStall(ctx context.Context, m *Manager, done int) {
+	n, err := strconv.Atoi(strings.TrimSpace(os.Getenv(rewindStallEnv)))
+	if err != nil || n != done {
+		return
+	}
+	m.notify(ctx, fmt.Sprintf("[rewind] test stall after %d files", done))
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+	}
+}
+
+// reportInterruptedRewind tells the user, when a session is loaded, that
+// a rewind of it was interrupted (agentls killed midway): every file is
+// wholly old or wholly new, and a rewind again finishes it (or one to the
+// journal's checkpoint undoes it).
+func (m *Manager) reportInterruptedRewind(ctx context.Context, sessionID string) {
+	if m.checkpoints == nil {
+		return
+	}
+	j, err := m.checkpoints.PendingJournal(sessionID)
+	if err != nil || j == nil {
+		return
+	}
+	// The temporary file of the write the kill interrupted, if any.
+	dirs := map[string]bool{}
+	for _, key := range j.Paths {
+		dirs[filepath.Dir(m.checkpoints.Abs(key))] = true
+	}
+	for d := range dirs {
+		if m.insideFolder(d) || slices.Contains(m.ws.Folders(), d) {
+			workspace.SweepTemps(d)
+		}
+	}
+	m.notify(ctx, fmt.Sprintf("[rewind] session=%s: the rewind to %s started %s was interrupted; each file is wholly as it was or wholly rewound: rewind again to finish it, or rewind to %s to undo it",
+		sessionID, j.To, j.Started.UTC().Format(time.RFC3339), j.ID))
+}

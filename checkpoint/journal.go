@@ -1,0 +1,58 @@
+package checkpoint
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// journalFile is a session's rewind under way.
+const journalFile = "rewind.journal"
+
+// Journal is the record of a rewind, written before its first file is
+// touched and removed once it is done. Each file is replaced atomically,
+// so a rewind killed midway leaves every file wholly old or wholly new; the
+// journal says which rewind was interrupted and the checkpoint that undoes
+// it.
+type Journal struct {
+	// ID is the rewind's id (also the checkpoint of the state before it).
+	ID        string    `json:"id"`
+	SessionID string    `json:"sessionId"`
+	To        string    `json:"toMessageId"`
+	Started   time.Time `json:"started"`
+	// Paths are the files the rewind is about to change.
+	Paths []string `json:"paths"`
+}
+
+// BeginJournal stores j before a rewind touches its first file.
+func (s *Store) BeginJournal(j Journal) error {
+	return writeJSON(filepath.Join(s.dir, j.SessionID, journalFile), j)
+}
+
+// EndJournal removes the session's journal once its rewind is done.
+func (s *Store) EndJournal(sessionID string) error {
+	err := os.Remove(filepath.Join(s.dir, sessionID, journalFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// PendingJournal returns the journal of a rewind that did not finish (a
+// killed agentls), if any.
+func (s *Store) PendingJournal(sessionID string) (*Journal, error) {
+	if !ValidID(sessionID) {
+		return nil, nil
+	}
+	var j Journal
+	err := readJSON(filepath.Join(s.dir, sessionID, journalFile), &j)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &j, nil
+}

@@ -1,0 +1,356 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// Retention bounds the store: the last PerSession checkpoints of each
+// session no older than MaxAge are kept, and the oldest checkpoints of the
+// workspace are dropped first while the objects they keep alive pass
+// MaxBytes.
+type Retention struct {
+	PerSession int
+	MaxAge     time.Duration
+	MaxBytes   int64
+}
+
+// DefaultRetention is the rule of docs/rewind.md: 100 checkpoints per
+// session, 14 days, 512 MiB per workspace.
+var DefaultRetention = Retention{PerSession: 100, MaxAge: 14 * 24 * time.Hour, MaxBytes: 512 << 20}
+
+// Store is a workspace's checkpoint store. Its methods are safe for
+// concurrent use.
+type Store struct {
+	ws        *workspace.Workspace
+	dir       string
+	retention Retention
+	now       func() time.Time
+	maxFiles  int // MaxFiles (tests lower it)
+
+	// mu orders saves and prunes (a prune never drops an object a save in
+	// flight uses) and guards cache.
+	mu    sync.Mutex
+	cache map[string]cached // absolute path → what it hashed to
+}
+
+// cached is a file's digest as of its size and modification time.
+type cached struct {
+	size  int64
+	mtime time.Time
+	entry Entry
+}
+
+// racyWindow is how recent a modification time may be for its file to be
+// hashed again next time: a write in the same clock tick as the last scan
+// can keep size and mtime.
+const racyWindow = 2 * time.Second
+
+// Open returns the store of ws, in <root>/.agentls/checkpoints.
+func Open(ws *workspace.Workspace, retention Retention) *Store {
+	return &Store{
+		ws: ws, dir: filepath.Join(ws.Root(), ".agentls", "checkpoints"),
+		retention: retention, now: time.Now, cache: map[string]cached{}, maxFiles: MaxFiles,
+	}
+}
+
+// Dir is the store's folder.
+func (s *Store) Dir() string { return s.dir }
+
+// idPattern is what a session or message id may look like: no path
+// separators, no dots, so that it names one file under the store.
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)
+
+// ValidID reports whether id may name a session or a checkpoint.
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
+func (s *Store) manifestPath(sessionID, id string) (string, error) {
+	if !ValidID(sessionID) || !ValidID(id) || id+".json" == knownFile || sessionID == "objects" {
+		return "", fmt.Errorf("checkpoint: invalid id %q/%q", sessionID, id)
+	}
+	return filepath.Join(s.dir, sessionID, id+".json"), nil
+}
+
+func (s *Store) objectPath(sha string) string { return filepath.Join(s.dir, "objects", sha) }
+
+// Abs is the absolute path of a manifest key.
+func (s *Store) Abs(key string) string {
+	if filepath.IsAbs(filepath.FromSlash(key)) {
+		return filepath.FromSlash(key)
+	}
+	return filepath.Join(s.ws.Root(), filepath.FromSlash(key))
+}
+
+// MaxFiles is the most files a checkpoint lists: a larger workspace (a
+// home folder) gets no checkpoints, and a rewind says so.
+const MaxFiles = 50000
+
+// ErrTooManyFiles is the error of a checkpoint of a workspace with more
+// than MaxFiles files.
+var ErrTooManyFiles = fmt.Errorf("the workspace has more than %d files (after .gitignore): agentls takes no checkpoints of it", MaxFiles)
+
+// scan hashes the workspace's files (the cache spares unchanged ones) and
+// returns them as a manifest; when keep is set, the content of each
+// restorable file is then stored as an object (only once the whole walk
+// succeeded: a workspace over MaxFiles leaves no objects behind).
+func (s *Store) scan(ctx context.Context, keep bool) (Manifest, error) {
+	root := s.ws.Root()
+	out := Manifest{}
+	err := s.ws.WalkFiles(ctx, func(f workspace.WalkedFile) error {
+		if len(out) >= s.maxFiles {
+			return ErrTooManyFiles
+		}
+		e, ok, err := s.file(f.Abs, false)
+		if err != nil {
+			return err
+		}
+		if ok {
+			out[keyOf(root, f.Folder, f.Rel, f.Abs)] = e
+		}
+		return nil
+	})
+	if err != nil || !keep {
+		return out, err
+	}
+	for key, e := range out {
+		if e.Unrestorable || s.hasObject(e.SHA256) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		e, ok, err := s.file(s.Abs(key), true) // changed since the walk: its content now
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[key] = e
+		} else {
+			delete(out, key)
+		}
+	}
+	return out, nil
+}
+
+// Scan hashes the workspace's files without storing them.
+func (s *Store) Scan(ctx context.Context) (Manifest, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.scan(ctx, false)
+}
+
+// Current is the entry of one file as it is now; ok is false when it does
+// not exist (or is not a regular file).
+func (s *Store) Current(abs string) (Entry, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.file(abs, false)
+}
+
+// file hashes one file (s.mu held), storing its object when keep is set.
+// ok is false when it is gone or not a regular file.
+func (s *Store) file(abs string, keep bool) (Entry, bool, error) {
+	fi, err := os.Lstat(abs)
+	if err != nil || !fi.Mode().IsRegular() {
+		delete(s.cache, abs)
+		return Entry{}, false, nil
+	}
+	if c, hit := s.cache[abs]; hit && c.size == fi.Size() && c.mtime.Equal(fi.ModTime()) {
+		if !keep || c.entry.Unrestorable || s.hasObject(c.entry.SHA256) {
+			return c.entry, true, nil
+		}
+	}
+	data, sum, err := readFile(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Entry{}, false, nil
+		}
+		// An unreadable file is listed, not kept: a rewind skips it.
+		return Entry{SHA256: Digest([]byte("unreadable: " + err.Error())), Size: fi.Size(), Mode: uint32(fi.Mode().Perm()), Unrestorable: true}, true, nil
+	}
+	e := Entry{SHA256: sum, Size: fi.Size(), Mode: uint32(fi.Mode().Perm())}
+	if data == nil || !Restorable(data) {
+		e.Unrestorable = true
+	} else {
+		e.Size = int64(len(data))
+	}
+	if keep && !e.Unrestorable && !s.hasObject(e.SHA256) {
+		if err := s.putObject(e.SHA256, data); err != nil {
+			return Entry{}, false, err
+		}
+	}
+	if s.now().Sub(fi.ModTime()) > racyWindow {
+		s.cache[abs] = cached{size: fi.Size(), mtime: fi.ModTime(), entry: e}
+	} else {
+		delete(s.cache, abs)
+	}
+	return e, true, nil
+}
+
+// readFile returns a file's digest and, when it has at most MaxFileBytes,
+// its content (nil for a larger file, which is hashed as it streams).
+func readFile(abs string) ([]byte, string, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	var buf bytes.Buffer
+	if _, err := io.Copy(io.MultiWriter(h, &capped{buf: &buf, limit: MaxFileBytes + 1}), f); err != nil {
+		return nil, "", err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	if buf.Len() > MaxFileBytes {
+		return nil, sum, nil
+	}
+	return buf.Bytes(), sum, nil
+}
+
+// capped keeps the first limit bytes written to it and drops the rest.
+type capped struct {
+	buf   *bytes.Buffer
+	limit int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.limit - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+// validDigest reports whether sha is a hex SHA-256 (an object's name: a
+// manifest edited by hand cannot name another file).
+func validDigest(sha string) bool {
+	if len(sha) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(sha)
+	return err == nil
+}
+
+// Digest is the hex SHA-256 of data.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// Restorable reports whether data is kept by a checkpoint: text (no NUL
+// byte) of at most MaxFileBytes.
+func Restorable(data []byte) bool {
+	return len(data) <= MaxFileBytes && bytes.IndexByte(data, 0) < 0
+}
+
+func (s *Store) hasObject(sha string) bool {
+	_, err := os.Stat(s.objectPath(sha))
+	return err == nil
+}
+
+func (s *Store) putObject(sha string, data []byte) error {
+	dir := filepath.Join(s.dir, "objects")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("checkpoint objects: %w", err)
+	}
+	if err := workspace.WriteFileAtomic(s.objectPath(sha), data, 0o644); err != nil {
+		return fmt.Errorf("checkpoint object %s: %w", sha, err)
+	}
+	return nil
+}
+
+// Object returns the content of an object, checked against its digest.
+func (s *Store) Object(sha string) ([]byte, error) {
+	if !validDigest(sha) {
+		return nil, fmt.Errorf("checkpoint: invalid object name %q", sha)
+	}
+	data, err := os.ReadFile(s.objectPath(sha))
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint object %s: %w", sha, err)
+	}
+	if Digest(data) != sha {
+		return nil, fmt.Errorf("checkpoint object %s is damaged (its content does not match its name)", sha)
+	}
+	return data, nil
+}
+
+// Save takes a checkpoint of the workspace named by sessionID and id: the
+// content of its restorable files as objects, the manifest last. Then the
+// store is pruned (Retention).
+func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error) {
+	path, err := s.manifestPath(sessionID, id)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	man, err := s.scan(ctx, true)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint scan: %w", err)
+	}
+	if err := writeJSON(path, man); err != nil {
+		return nil, fmt.Errorf("checkpoint manifest: %w", err)
+	}
+	if err := s.prune(path); err != nil {
+		return man, fmt.Errorf("checkpoint retention: %w", err)
+	}
+	return man, nil
+}
+
+// Load reads the manifest of a checkpoint; an unknown one is fs.ErrNotExist.
+func (s *Store) Load(sessionID, id string) (Manifest, error) {
+	path, err := s.manifestPath(sessionID, id)
+	if err != nil {
+		return nil, err
+	}
+	var man Manifest
+	if err := readJSON(path, &man); err != nil {
+		return nil, err
+	}
+	return man, nil
+}
+
+// Has reports whether the checkpoint exists.
+func (s *Store) Has(sessionID, id string) bool {
+	path, err := s.manifestPath(sessionID, id)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(path)
+	return err == nil
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return workspace.WriteFileAtomic(path, b, 0o644)
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/lspwire"
+	"github.com/agentls/agentls/workspace"
+)
+
+// applyWhole sends every change of req as one `workspace/applyEdit` (one
+// Undo in the editor brings the state before it back), when the editor
+// takes documentChanges and each change would go to it; otherwise it
+// applies nothing and returns agent.ErrNotWhole (the caller writes the
+// changes on disk). The guard's last check runs on the whole edit.
+func (s *Server) applyWhole(ctx context.Context, req agent.ApplyRequest) error {
+	s.mu.Lock()
+	docChanges := s.caps.documentChanges
+	s.mu.Unlock()
+	if !docChanges || len(req.Changes) == 0 {
+		return agent.ErrNotWhole
+	}
+	var edit lspwire.WorkspaceEdit
+	for _, c := range req.Changes {
+		if s.routeOf(c) != routeClient {
+			return agent.ErrNotWhole
+		}
+		edit.DocumentChanges = append(edit.DocumentChanges, s.workspaceEdit(c).DocumentChanges...)
+	}
+	ops, err := opsOfEdit(edit)
+	if err != nil {
+		return err
+	}
+	if err := req.Check(ops); err != nil {
+		return err
+	}
+	var res lspwire.ApplyEditResult
+	if err := s.callEditor(ctx, "workspace/applyEdit", map[string]any{"label": req.Label, "edit": edit}, &res); err != nil {
+		return fmt.Errorf("the editor did not apply the edit: %w", err)
+	}
+	if !res.Applied {
+		reason := "no reason given"
+		if res.FailureReason != nil && *res.FailureReason != "" {
+			reason = *res.FailureReason
+		}
+		return fmt.Errorf("the editor refused the edit: %s", reason)
+	}
+	overlay := s.workspace().Overlay()
+	for _, c := range req.Changes {
+		if c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate {
+			overlay.SetApplied(c.Path.Abs, c.After)
+		}
+	}
+	return nil
+}
