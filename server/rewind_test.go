@@ -3,6 +3,7 @@ package server_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -139,7 +140,17 @@ func TestRewindThreeBuildTurns(t *testing.T) {
 			gitRepo(t, dir)
 			h := lsptest.Start(t, lsptest.Setup{
 				Dir: dir, Caps: tc.caps, Script: loadScript(t, "rewind_build.yaml"),
-				Handlers: lspclient.Handlers{AskUser: decide("run")}, // the run tool's permission
+				// The run tool's permission: "Run" (a plain editor's list puts Reject first).
+				Handlers: lspclient.Handlers{AskUser: decide("run"), ShowMessageRequest: func(raw json.RawMessage) any {
+					var p struct{ Actions []map[string]any }
+					_ = json.Unmarshal(raw, &p)
+					for _, a := range p.Actions {
+						if a["title"] == "Run" {
+							return a
+						}
+					}
+					return nil
+				}},
 			})
 			before := fileDigests(t, dir, ".git", ".agentls")
 			gitBefore := fileDigests(t, filepath.Join(dir, ".git"))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -67,7 +68,7 @@ func isPlanFile(p workspace.Path) bool {
 
 // title joins a verb and an argument, shortened for a one-line title.
 func title(verb, arg string) string {
-	arg = strings.Join(strings.Fields(arg), " ")
+	arg = questions.EscapeLine(strings.Join(strings.Fields(arg), " ")) // no control or bidi character reaches a title
 	if arg == "" {
 		return verb
 	}

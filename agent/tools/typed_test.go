@@ -305,6 +305,7 @@ func TestTitles(t *testing.T) {
 		{"mkdir", `{"path":"d"}`, "mkdir d"},
 		{"touch", `{"path":"t"}`, "touch t"},
 		{"run", `{"command":"go test ./..."}`, "run go test ./..."},
+		{"run", `{"command":"echo \u202Eevil\u0007"}`, `run echo \u202Eevil\u0007`},
 		{"ask_user", `{"questions":[{"question":"Which one?"}]}`, "ask: Which one?"},
 		{"ask_user", `{"questions":[{"question":"a"},{"question":"b"}]}`, "ask the user 2 questions"},
 		{"ask_user", `{"questions":[]}`, "ask the user"},

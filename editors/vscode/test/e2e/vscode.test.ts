@@ -104,10 +104,11 @@ test('plan → question → approval → build in a real VS Code', async () => {
   await bar.locator('[data-field="branch"] input').fill('shout-alpha');
   await bar.locator('button.submit').click();
 
-  // The plan approval in the question bar, with the plan's steps.
+  // The plan approval in the question bar, with the plan's steps and the command it grants.
   const approval = chat().locator('form.question-bar.approval');
   await approval.waitFor();
   await approval.locator('.approval-steps li', { hasText: 'Replace alpha with ALPHA' }).waitFor();
+  await approval.locator('.permission-grants li', { hasText: 'git diff *' }).waitFor();
   await page.locator('.tab[aria-label^="shout.plan"]').waitFor(); // the server opened the plan
   await screenshot('approval');
   await approval.locator('button', { hasText: 'Accept & Build' }).click();
