@@ -77,6 +77,9 @@ type Options struct {
 	// ($XDG_CONFIG_HOME/agentls/AGENTS.md, absolute; "" for none), put
 	// first in every session's instructions; UserHome writes it as ~/…
 	UserInstructions, UserHome string
+	// UserCommands is the user's commands folder
+	// ($XDG_CONFIG_HOME/agentls/commands, absolute; "" for none).
+	UserCommands string
 }
 
 // Manager owns the sessions of one workspace.
@@ -102,6 +105,8 @@ type Manager struct {
 	// userInstructions is Options.UserInstructions, userHome
 	// Options.UserHome.
 	userInstructions, userHome string
+	// userCommandsDir is Options.UserCommands.
+	userCommandsDir string
 	// locks is the state folder's plan lock registry (nil without one).
 	locks *guard.LockRegistry
 	// live is the configuration with the model, the guard and the allow
@@ -167,6 +172,7 @@ func NewManager(opts Options) (*Manager, error) {
 
 		userInstructions: opts.UserInstructions,
 		userHome:         opts.UserHome,
+		userCommandsDir:  opts.UserCommands,
 	}
 	m.Reconfigure(opts.Config, opts.Provider)
 	m.sweepTemps()
