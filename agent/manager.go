@@ -367,19 +367,21 @@ func (m *Manager) createSession(meta workspace.ChatMeta) (*Session, error) {
 	return s, nil
 }
 
-// ignoreStateFolder keeps agentls's own state out of the user's git status:
-// it writes .agentls/.gitignore ("*") once, if the folder has none.
+// ignoreStateFolder keeps agentls's own state out of the user's git status
+// while its commands/ and agents/ folders can be committed: it writes
+// .agentls/.gitignore (stateIgnore, ignore_file.go) if the folder has none,
+// or replaces the one-line "*" file older versions wrote.
 func (m *Manager) ignoreStateFolder() {
 	dir := filepath.Join(m.ws.Root(), ".agentls")
 	path := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(path); err == nil {
+	if !needsStateIgnore(path) {
 		return
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		slog.Warn("create state folder", "dir", dir, "err", err)
 		return
 	}
-	if err := os.WriteFile(path, []byte("# agentls sessions: local state, not for version control\n*\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(stateIgnore), 0o644); err != nil {
 		slog.Warn("ignore state folder", "path", path, "err", err)
 	}
 }
