@@ -131,6 +131,15 @@ export interface PromptResult {
   stopReason: string;
   text?: string;
   error?: { message: string };
+  /** The session a /new prompt started. */
+  sessionId?: string;
+}
+
+/** A slash command (agent/listCommands). */
+export interface CommandInfo {
+  name: string;
+  description: string;
+  hint?: string;
 }
 
 /** Context attached to a prompt (a file, and maybe a selection). */
@@ -152,6 +161,7 @@ export const Methods = {
   update: 'agent/update',
   modeChanged: 'agent/modeChanged',
   askUser: 'agent/askUser',
+  listCommands: 'agent/listCommands',
 } as const;
 
 /** The client's experimental.agent capability. */
