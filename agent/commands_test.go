@@ -271,3 +271,35 @@ func TestListCommandsUnknownSession(t *testing.T) {
 		t.Fatalf("ListCommands(\"\") = %v, %v", list, err)
 	}
 }
+
+// FuzzUserCommandFile: any file content is read without a panic; a usable
+// command expands to a prompt that holds the arguments (or an error that
+// says why not), and a broken one is listed with its reason.
+func FuzzUserCommandFile(f *testing.F) {
+	for _, s := range []string{"Review $ARGUMENTS.", "---\ndescription: d\nargument-hint: <f>\n---\nbody $ARGUMENTS $ARGUMENTS", "---\n---\n", "---\n: [\n---\nx", "\uFEFF---\r\ndescription: x\r\n---\r\nbody", "\xff\xfe", ""} {
+		f.Add(s, "main.go")
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, text, args string) {
+		path := filepath.Join(dir, "c.md")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		u := readCommandFile(path, "c", "project")
+		info := u.info()
+		if info.Name != "c" || info.Description == "" || strings.ContainsAny(info.Description+info.Hint, "\n\r") {
+			t.Fatalf("info %+v", info)
+		}
+		args = strings.TrimSpace(args)
+		out, err := u.expand(args)
+		if err != nil {
+			if u.err == nil && strings.TrimSpace(u.body) != "" && !strings.Contains(err.Error(), "is empty") {
+				t.Fatalf("expand failed on a usable command: %v", err)
+			}
+			return
+		}
+		if out.prompt == "" || (args != "" && !strings.Contains(out.prompt, args)) {
+			t.Fatalf("expand(%q) = %q", args, out.prompt)
+		}
+	})
+}

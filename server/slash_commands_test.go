@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -64,6 +65,7 @@ steps:
 		{"/init", "needs build mode", "plan"},
 		{"/compact", "Nothing to compact yet", "plan"},
 		{"/model", "Model in plan mode:", "plan"},
+		{"/model " + config.Default().Model.Name, "Model in plan mode for this session: " + config.Default().Model.Name, "plan"},
 		{"/rewind", "not available yet", "plan"},
 	} {
 		if tc.text == "/init" && tc.mode == "build" {
