@@ -303,3 +303,19 @@ func FuzzUserCommandFile(f *testing.F) {
 		}
 	})
 }
+
+// TestBuildCommandInPlanOnlyWorkspace: /build and /approve follow
+// agent/setMode's and agent/resolvePlan's rule in a workspace at the home
+// folder: refused, the session stays in plan mode.
+func TestBuildCommandInPlanOnlyWorkspace(t *testing.T) {
+	m, _ := newTestManager(t, "steps:\n  - text: unused\n", &memEditor{}, nil)
+	m.planOnly = "the workspace is your home folder; open a project folder to build"
+	s := newTestSession(t, m, "")
+	for _, text := range []string{"/build", "/approve"} {
+		_, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
+		wantInvalid(t, err, "build mode is refused: the workspace is your home folder")
+		if s.State().Mode != guard.ModePlan {
+			t.Fatalf("%s: mode %s", text, s.State().Mode)
+		}
+	}
+}
