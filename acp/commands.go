@@ -104,6 +104,9 @@ func (c *commandAnnouncer) announce(ctx context.Context, sessionID string, force
 // load and resume are small; a longer line (a prompt) is not one of them.
 const maxWatchedLine = 1 << 20
 
+// keptLineBytes is the largest line buffer kept for the next line.
+const keptLineBytes = 64 << 10
+
 // requestWatcher is the SDK's input as the announcer reads it on the way.
 type requestWatcher struct {
 	c    *commandAnnouncer
@@ -126,7 +129,7 @@ func (w *requestWatcher) Read(p []byte) (int, error) {
 		}
 		if !w.skip {
 			if len(w.line)+len(part) > maxWatchedLine {
-				w.skip, w.line = true, w.line[:0]
+				w.skip, w.line = true, nil
 			} else {
 				w.line = append(w.line, part...)
 			}
@@ -138,6 +141,9 @@ func (w *requestWatcher) Read(p []byte) (int, error) {
 			w.c.sawRequest(w.line)
 		}
 		w.line, w.skip = w.line[:0], false
+		if cap(w.line) > keptLineBytes {
+			w.line = nil // a long line's buffer is not kept
+		}
 		data = data[i+1:]
 	}
 	return n, err
