@@ -82,6 +82,17 @@ func awaitCommands(t *testing.T, ctx context.Context, seen <-chan map[string]any
 	}
 }
 
+// settle returns once every line agentls queued before it (the
+// available_commands_update that follows session/new's answer) has reached
+// the client: agentls writes its output in order, and the SDK's client
+// handles the notifications that came before a response first.
+func (r *rig) settle() {
+	r.t.Helper()
+	if _, err := r.conn.ListSessions(r.ctx, sdk.ListSessionsRequest{Cwd: &r.dir}); err != nil {
+		r.t.Fatalf("session/list: %v", err)
+	}
+}
+
 var acpBuiltins = []string{"plan", "build", "approve", "reject <reason>", "plans", "compact", "model <model id>", "init [what to stress]", "rewind"}
 
 func TestAvailableCommandsUpdate(t *testing.T) {
