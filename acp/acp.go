@@ -44,7 +44,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) {
 	// up (after the input ended, senders still wait: the client may read on).
 	defer context.AfterFunc(ctx, w.out.stop)()
 	a := newAgent(opts, w)
-	conn := sdk.NewAgentSideConnection(a, w.out, w.sdkIn)
+	conn := sdk.NewAgentSideConnection(a, a.commands.watchAnswers(w.out), a.commands.watchRequests(w.sdkIn))
 	conn.SetLogger(slog.Default())
 	a.conn = conn
 	pumped := make(chan struct{})

@@ -24,6 +24,8 @@ type Agent struct {
 	wire   *wire
 	conn   *sdk.AgentSideConnection
 	calls  callContents
+	// commands sends the slash commands (commands.go).
+	commands *commandAnnouncer
 
 	// opening serialises opening hosts (a workspace is opened once).
 	opening sync.Mutex
@@ -41,7 +43,9 @@ var (
 )
 
 func newAgent(opts Options, w *wire) *Agent {
-	return &Agent{opts: opts, getenv: getenvOf(opts), wire: w, sessions: map[string]*hosted{}}
+	a := &Agent{opts: opts, getenv: getenvOf(opts), wire: w, sessions: map[string]*hosted{}}
+	a.commands = newCommandAnnouncer(a)
+	return a
 }
 
 // close cancels every turn and waits for the hosts' background work.
@@ -222,7 +226,8 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if h.reviewTrust(ctx, string(p.SessionId)) { // trust.go: a workspace file waiting for trust is asked first
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
-	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text})
+	a.commands.announce(ctx, string(p.SessionId), false) // the user commands may have changed
+	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text, NoNewSession: true})
 	if err != nil {
 		if ctx.Err() != nil {
 			return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil

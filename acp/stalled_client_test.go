@@ -101,6 +101,7 @@ func TestStalledClientDoesNotHoldCancelledTurn(t *testing.T) {
 	r := newRig(t, setup{model: model, wrapOut: func(w io.Writer) io.Writer { out.w = w; return out }})
 	t.Cleanup(out.resume) // before the rig's cleanup: agentls can then stop
 	sid := r.newSession().SessionId
+	r.settle() // the session's available_commands_update is out before the stall
 	ctx, cancel := context.WithTimeout(r.ctx, time.Minute)
 	defer cancel()
 

@@ -78,6 +78,9 @@ type Options struct {
 	// ($XDG_CONFIG_HOME/agentls/AGENTS.md, absolute; "" for none), put
 	// first in every session's instructions; UserHome writes it as ~/…
 	UserInstructions, UserHome string
+	// UserCommands is the user's commands folder
+	// ($XDG_CONFIG_HOME/agentls/commands, absolute; "" for none).
+	UserCommands string
 }
 
 // Manager owns the sessions of one workspace.
@@ -105,6 +108,8 @@ type Manager struct {
 	// userInstructions is Options.UserInstructions, userHome
 	// Options.UserHome.
 	userInstructions, userHome string
+	// userCommandsDir is Options.UserCommands.
+	userCommandsDir string
 	// locks is the state folder's plan lock registry (nil without one).
 	locks *guard.LockRegistry
 	// live is the configuration with the model, the guard and the allow
@@ -171,6 +176,7 @@ func NewManager(opts Options) (*Manager, error) {
 
 		userInstructions: opts.UserInstructions,
 		userHome:         opts.UserHome,
+		userCommandsDir:  opts.UserCommands,
 	}
 	m.Reconfigure(opts.Config, opts.Provider)
 	m.sweepTemps()
@@ -366,19 +372,21 @@ func (m *Manager) createSession(meta workspace.ChatMeta) (*Session, error) {
 	return s, nil
 }
 
-// ignoreStateFolder keeps agentls's own state out of the user's git status:
-// it writes .agentls/.gitignore ("*") once, if the folder has none.
+// ignoreStateFolder keeps agentls's own state out of the user's git status
+// while its commands/ and agents/ folders can be committed: it writes
+// .agentls/.gitignore (stateIgnore, ignore_file.go) if the folder has none,
+// or replaces the one-line "*" file older versions wrote.
 func (m *Manager) ignoreStateFolder() {
 	dir := filepath.Join(m.ws.Root(), ".agentls")
 	path := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(path); err == nil {
+	if !needsStateIgnore(path) {
 		return
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		slog.Warn("create state folder", "dir", dir, "err", err)
 		return
 	}
-	if err := os.WriteFile(path, []byte("# agentls sessions: local state, not for version control\n*\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(stateIgnore), 0o644); err != nil {
 		slog.Warn("ignore state folder", "path", path, "err", err)
 	}
 }

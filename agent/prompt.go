@@ -93,6 +93,9 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	if plan := m.config().Model.PlanName; mode == guard.ModePlan && plan != "" {
 		req.Model = plan
 	}
+	if name := s.chosenModel(mode); name != "" {
+		req.Model = name // the user's /model
+	}
 	return req, notice
 }
 

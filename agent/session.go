@@ -78,8 +78,9 @@ type Session struct {
 	lastResult TurnResult
 	pending    *pendingQuestion
 	approval   *pendingApproval
-	allowed    allowrule.Rules // commands the user allowed for this session
-	edited     map[string]bool // absolute paths of files the agent edited
+	allowed    allowrule.Rules       // commands the user allowed for this session
+	edited     map[string]bool       // absolute paths of files the agent edited
+	models     map[guard.Mode]string // the user's /model choice per mode (commands_builtin.go)
 	// lockedPlan is the plan this session registered as building
 	// (planlocks.go), under saveMu.
 	lockedPlan string

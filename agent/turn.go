@@ -35,6 +35,9 @@ type PromptRequest struct {
 	// OnStart, if set, is called once the turn has begun (the session was
 	// free and the message valid), right before the first model request.
 	OnStart func()
+	// NoNewSession: the face does not offer /new (ACP: the client starts
+	// sessions).
+	NoNewSession bool
 }
 
 // PromptContext is a file (and optionally a range in it) the user attached.
@@ -51,6 +54,8 @@ type TurnResult struct {
 	Err error
 	// Text is the turn's last assistant text ("" when it had none).
 	Text string
+	// SessionID is the session a /new command started ("" otherwise).
+	SessionID string
 }
 
 // Prompt runs one turn: the user's message, then model steps and tool calls
@@ -59,6 +64,14 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	s, err := m.session(req.SessionID)
 	if err != nil {
 		return TurnResult{}, err
+	}
+	if req.QuestionAnswer == nil {
+		// A slash command (commands.go): done here, or a prompt that goes on.
+		text, res, handled, err := s.runCommand(ctx, req)
+		if handled {
+			return res, err
+		}
+		req.Text = text
 	}
 	if res, joined, err := s.joinApprovalTurn(ctx, req.Text, req.OnStart); joined {
 		return res, err

@@ -397,6 +397,11 @@ var callTable = []callRow{
 	{"build: '..' through a symlink into .agentls/", "", build, "write", `{"path":"chatslink/../x.chat","content":"x"}`, refBad, KindFileEdit},
 	{"build: malformed JSON", "", build, "write", `{"path":"src/x.go"`, refBad, KindFileEdit},
 	{"build: ambiguous keys", "", build, "write", `{"path":"src/x.go","Path":".agentls/chats/s1.chat"}`, refBad, KindFileEdit},
+	// .agentls/commands/ and agents/ can be committed (.agentls/.gitignore), yet
+	// stay out of the agent's reach like the rest of .agentls/.
+	{"build: write a slash command in .agentls/commands/", "", build, "write", `{"path":".agentls/commands/deploy.md","content":"/build"}`, refState, KindFileEdit},
+	{"build: un-ignore the sessions in .agentls/.gitignore", "", build, "write", `{"path":".agentls/.gitignore","content":""}`, refState, KindFileEdit},
+	{"build: mv a file into .agentls/agents/", "", build, "mv", `{"from":"src/main.go","to":".agentls/agents/x.md"}`, refState, KindMove},
 }
 
 // opRow is one attempt at layer 2 (CheckOps): the operations of one change.

@@ -97,6 +97,7 @@ func New(opts Options) (*Host, error) {
 		Workspace: ws, Config: cfg, Provider: h.provider(cfg, h.appliedErr), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
 		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home),
 		UserInstructions: userInstructions(opts.Getenv), UserHome: home,
+		UserCommands: userCommandsDir(opts.Getenv),
 	})
 	if err != nil {
 		return nil, err
@@ -144,6 +145,16 @@ func (h *Host) Diagnostics() []config.Diagnostic { return h.diags }
 
 // Close ends the sessions' turns and background work (agent.Manager.Close).
 func (h *Host) Close() { h.mgr.Close() }
+
+// userCommandsDir is the user's slash-commands folder, beside their config
+// file ($XDG_CONFIG_HOME/agentls/commands); "" when no home is known.
+func userCommandsDir(getenv func(string) string) string {
+	f := config.UserFile(getenv)
+	if f == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(f), "commands")
+}
 
 // userInstructions is the user's own AGENTS.md, beside their config file
 // ($XDG_CONFIG_HOME/agentls/AGENTS.md, else ~/.config/agentls/AGENTS.md);

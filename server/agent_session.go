@@ -31,6 +31,7 @@ var agentHandlers = map[string]handlerFunc{
 	"agent/compact":      withParams((*Server).compact),
 	"agent/checkModel":   (*Server).checkModel,
 	"agent/rewind":       withParams((*Server).rewind),
+	"agent/listCommands": withParams((*Server).listCommands),
 }
 
 // withParams makes a handler of fn, which gets the request's params decoded
@@ -139,6 +140,9 @@ type PromptResult struct {
 	StopReason agent.StopReason `json:"stopReason"`
 	Text       string           `json:"text,omitempty"`
 	Error      *PromptError     `json:"error,omitempty"`
+	// SessionID is the session a /new prompt started (the current session
+	// from now on); "" otherwise.
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 // PromptError is the error of a turn that ended with stopReason "error".
@@ -158,7 +162,10 @@ func (s *Server) prompt(ctx context.Context, raw jsonrpc2.RawMessage) (any, erro
 	if err != nil {
 		return nil, rpcError(err)
 	}
-	out := PromptResult{StopReason: res.StopReason, Text: res.Text}
+	out := PromptResult{StopReason: res.StopReason, Text: res.Text, SessionID: res.SessionID}
+	if res.SessionID != "" {
+		s.setCurrent(res.SessionID) // /new
+	}
 	if res.Err != nil {
 		out.Error = &PromptError{Message: res.Err.Error()}
 	}

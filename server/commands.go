@@ -226,27 +226,35 @@ func (s *Server) promptCommand(_ context.Context, raw jsonrpc2.RawMessage) (any,
 	}
 	s.setCurrent(req.SessionID)
 	started := make(chan struct{})
-	failed := make(chan error, 1)
+	ended := make(chan promptEnd, 1)
 	req.OnStart = func() { close(started) }
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
 		res, err := mgr.Prompt(s.ctx, req)
-		if err != nil {
-			failed <- err
-			return
+		if err == nil {
+			slog.Info("prompt command: turn ended", "session", req.SessionID, "stopReason", res.StopReason)
 		}
-		slog.Info("prompt command: turn ended", "session", req.SessionID, "stopReason", res.StopReason)
-		failed <- nil
+		ended <- promptEnd{res, err}
 	}()
 	select {
 	case <-started:
-	case err := <-failed:
-		if err != nil {
-			return nil, rpcError(err)
+	case e := <-ended:
+		if e.err != nil {
+			return nil, rpcError(e.err)
+		}
+		if e.res.SessionID != "" { // a slash command (/new) started a session
+			s.setCurrent(e.res.SessionID)
+			req.SessionID = e.res.SessionID
 		}
 	}
 	return map[string]any{"sessionId": req.SessionID, "started": true}, nil
+}
+
+// promptEnd is how agentls.prompt's turn (or slash command) ended.
+type promptEnd struct {
+	res agent.TurnResult
+	err error
 }
 
 // answerCommand is agentls.answer: agent/answer whose questionId defaults

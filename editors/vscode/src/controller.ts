@@ -17,6 +17,7 @@ import {
   agentCapability,
   type AskUserParams,
   type AskUserResult,
+  type CommandInfo,
   Methods,
   type Mode,
   type ModeChangedParams,
@@ -258,10 +259,23 @@ export class AgentController implements vscode.Disposable {
     try {
       const res = await this.request<PromptResult>(Methods.prompt, params);
       this.model.endTurn(sessionId, res);
+      if (res.sessionId && res.sessionId !== sessionId) await this.load(res.sessionId); // /new
     } catch (e) {
       this.model.endTurn(sessionId, { error: (e as Error).message });
     }
     this.refresh();
+  }
+
+  /** Sends the webview the slash commands for its completion (none when the server cannot say). */
+  private async listCommands(): Promise<void> {
+    let commands: CommandInfo[] = [];
+    try {
+      const sessionId = this.model.current?.session.sessionId;
+      ({ commands } = await this.request<{ commands: CommandInfo[] }>(Methods.listCommands, sessionId ? { sessionId } : {}));
+    } catch (e) {
+      this.output.warn(`could not list the slash commands: ${(e as Error).message}`);
+    }
+    this.view.post({ type: 'commands', commands });
   }
 
   private async askUser(p: AskUserParams, token: vscode.CancellationToken): Promise<AskUserResult> {
@@ -476,6 +490,9 @@ export class AgentController implements vscode.Disposable {
       case 'clearContext':
         this.attached = null;
         this.refresh();
+        break;
+      case 'listCommands':
+        await this.listCommands();
         break;
     }
   }

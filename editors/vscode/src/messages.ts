@@ -1,6 +1,6 @@
 // Messages between the extension host and the chat webview.
 
-import type { Mode } from './protocol';
+import type { CommandInfo, Mode } from './protocol';
 import type { Snapshot } from './state';
 
 /** Webview → extension. */
@@ -16,9 +16,11 @@ export type FromWebview =
   | { type: 'resolvePlan'; decision: 'approve' | 'reject'; reason?: string }
   | { type: 'openPlan'; planFile: string }
   | { type: 'mention' }
-  | { type: 'clearContext' };
+  | { type: 'clearContext' }
+  | { type: 'listCommands' };
 
 /** Extension → webview. */
 export type ToWebview =
   | { type: 'state'; snapshot: Snapshot; context: string | null }
-  | { type: 'insert'; text: string };
+  | { type: 'insert'; text: string }
+  | { type: 'commands'; commands: CommandInfo[] };

@@ -159,6 +159,15 @@ export interface PromptResult {
   stopReason: string;
   text?: string;
   error?: { message: string };
+  /** The session a /new prompt started. */
+  sessionId?: string;
+}
+
+/** A slash command (agent/listCommands). */
+export interface CommandInfo {
+  name: string;
+  description: string;
+  hint?: string;
 }
 
 /** Context attached to a prompt (a file, and maybe a selection). */
@@ -181,6 +190,7 @@ export const Methods = {
   modeChanged: 'agent/modeChanged',
   askUser: 'agent/askUser',
   checkModel: 'agent/checkModel',
+  listCommands: 'agent/listCommands',
 } as const;
 
 /** What confines the commands agentls runs (agent/checkModel's `sandbox`). */

@@ -10,6 +10,7 @@ import type { ChatItem, SessionState, Snapshot } from '../src/state';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
 import { renderQuestionBar } from './questionBar';
+import { SlashMenu, slashWord } from './slashMenu';
 import { usageText } from './usage';
 
 interface VsCodeApi {
@@ -37,7 +38,12 @@ const input = h('textarea', { class: 'prompt', rows: '3', placeholder: 'Ask the 
 const send = h('button', { type: 'button', class: 'btn btn-primary send', title: 'Send (Enter)' }, icon('send'), ' Send');
 const stop = h('button', { type: 'button', class: 'btn btn-danger stop', hidden: true, title: 'Stop the turn' }, icon('debug-stop'), ' Stop');
 const footer = h('footer', { class: 'usage' });
-const composer = h('div', { class: 'composer' }, contextChip, input, h('div', { class: 'composer-buttons' }, send, stop));
+const slashMenu = new SlashMenu((text) => {
+  input.value = text;
+  vscode.setState({ draft: text });
+  input.focus();
+});
+const composer = h('div', { class: 'composer' }, slashMenu.el, contextChip, input, h('div', { class: 'composer-buttons' }, send, stop));
 document.getElementById('app')!.append(header, planPanel, messages, awaiting, questionSlot, composer, footer);
 
 input.value = vscode.getState()?.draft ?? '';
@@ -60,6 +66,10 @@ function sendPrompt(): void {
 }
 
 input.addEventListener('keydown', (e) => {
+  if (!e.isComposing && slashMenu.key(e)) {
+    e.preventDefault();
+    return;
+  }
   if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     sendPrompt();
@@ -68,7 +78,11 @@ input.addEventListener('keydown', (e) => {
 input.addEventListener('input', (e) => {
   vscode.setState({ draft: input.value });
   if ((e as InputEvent).data === '@') post({ type: 'mention' });
+  // "/" at the start asks for the commands afresh (user commands change).
+  if (slashWord(input.value) === '') post({ type: 'listCommands' });
+  slashMenu.update(input.value);
 });
+input.addEventListener('blur', () => slashMenu.close());
 send.addEventListener('click', sendPrompt);
 stop.addEventListener('click', () => post({ type: 'cancel' }));
 newChat.addEventListener('click', () => post({ type: 'newChat' }));
@@ -235,6 +249,10 @@ function render(s: Snapshot, context: string | null): void {
 window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
   const m = e.data;
   if (m.type === 'state') render(m.snapshot, m.context);
+  if (m.type === 'commands') {
+    slashMenu.setCommands(m.commands);
+    if (document.activeElement === input) slashMenu.update(input.value);
+  }
   if (m.type === 'insert') {
     const at = input.value.lastIndexOf('@');
     input.value = (at >= 0 ? input.value.slice(0, at) : input.value) + m.text;

@@ -224,6 +224,7 @@ function Chat:buffer()
   vim.bo[b].swapfile = false
   vim.bo[b].filetype = 'agentls-chat'
   vim.bo[b].syntax = 'markdown'
+  vim.bo[b].omnifunc = "v:lua.require'agentls.commands'.omnifunc" -- slash commands
   vim.api.nvim_buf_set_keymap(b, 'n', '<CR>', '', {
     noremap = true,
     desc = 'agentls: send the prompt',

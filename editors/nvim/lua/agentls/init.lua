@@ -215,8 +215,9 @@ function State:with_session(cb)
   self:new_session(nil, cb)
 end
 
---- Sends a prompt (context: {uri, range} or nil) to the current session.
-function State:prompt(text, context)
+--- Sends a prompt (context: {uri, range} or nil) to the current session; done(result), if
+--- given, runs when the turn (or slash command) ended well.
+function State:prompt(text, context, done)
   self:with_session(function(s)
     self.chat:user(text)
     self.busy = true
@@ -231,6 +232,12 @@ function State:prompt(text, context)
       if res.stopReason ~= 'end_turn' then
         local why = res.error and res.error ~= vim.NIL and res.error.message or nil
         self.chat:note('turn ended: ' .. tostring(res.stopReason) .. (why and (' — ' .. why) or ''))
+      end
+      if type(res.sessionId) == 'string' and res.sessionId ~= s.sessionId then
+        self:load_session(res.sessionId) -- /new started it
+      end
+      if done then
+        done(res)
       end
     end)
   end)
@@ -668,6 +675,27 @@ function M.prompt(text, line1, line2)
     end)
   end
   st:prompt(text, context)
+end
+
+--- :Agentls {command} [args]: runs a slash command (docs/commands.md) as the prompt; its
+--- answer is shown in the chat and as a message.
+function M.command(args)
+  local st = need()
+  if not st then
+    return
+  end
+  args = vim.trim(args or '')
+  if args == '' then
+    return notify('usage: :Agentls {command} [args] (Tab completes the commands)', vim.log.levels.WARN)
+  end
+  if args:sub(1, 1) ~= '/' then
+    args = '/' .. args
+  end
+  st:prompt(args, nil, function(res)
+    if type(res.text) == 'string' and res.text ~= '' then
+      notify(res.text)
+    end
+  end)
 end
 
 --- :AgentNew [plan|build]

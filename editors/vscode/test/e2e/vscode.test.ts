@@ -47,6 +47,8 @@ before(async () => {
   workspace = path.join(data, 'project');
   fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(workspace, 'app.txt'), 'alpha\n');
+  fs.mkdirSync(path.join(workspace, '.agentls', 'commands'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, '.agentls', 'commands', 'review.md'), '---\ndescription: Review a file\nargument-hint: <file>\n---\nReview $ARGUMENTS.\n');
   server = await startCodeServer(
     bin,
     vsix,
@@ -176,4 +178,28 @@ test('BUILD → PLAN asks first, from the chat toggle and from the status bar', 
   await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: PLAN"]').waitFor();
   assert.equal(await modeColour(), planColour);
   await chat().locator('.mode-tab.plan[aria-selected="true"]').waitFor();
+});
+
+test('slash commands: "/" completes from the server (built-ins and .agentls/commands); /plans and /build run', async () => {
+  const prompt = chat().locator('textarea.prompt');
+  const menu = chat().locator('ul.slash-menu');
+  await page.mouse.move(0, 0); // away from the status bar item's hover
+  await prompt.focus();
+  await prompt.fill('/');
+  await menu.locator('[data-command="review"]').waitFor();
+  assert.match(await menu.locator('[data-command="review"]').innerText(), /<file>.*Review a file \(project\)/);
+  await prompt.fill('/pl');
+  await menu.locator('[data-command="plans"]').waitFor();
+  assert.deepEqual(await menu.locator('.slash-name').allInnerTexts(), ['/plan', '/plans']);
+  await screenshot('slash-menu');
+  await prompt.press('ArrowDown');
+  await prompt.press('Tab');
+  assert.equal(await prompt.inputValue(), '/plans ');
+  await prompt.press('Enter');
+  await chat().locator('.msg.assistant', { hasText: 'plans/shout.plan — Shout' }).waitFor();
+  await prompt.fill('/build ');
+  await prompt.press('Enter');
+  await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: BUILD"]').waitFor();
+  await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
+  await screenshot('slash-build');
 });

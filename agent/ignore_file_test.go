@@ -1,0 +1,64 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestStateIgnoreFile: a new session writes .agentls/.gitignore, which
+// replaces the old ignore-everything file but never a file of the user's,
+// and git then ignores the sessions while commands/ and agents/ can be
+// committed.
+func TestStateIgnoreFile(t *testing.T) {
+	tests := []struct{ name, before, want string }{
+		{"none", "", stateIgnore},
+		{"old one-line file", oldStateIgnores[0], stateIgnore},
+		{"the user's own", "*.chat\n", "*.chat\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, _ := newTestManager(t, "steps:\n  - text: unused\n", &memEditor{}, nil)
+			path := filepath.Join(m.ws.Root(), ".agentls", ".gitignore")
+			if tt.before != "" {
+				writeCommand(t, filepath.Dir(path), ".gitignore", tt.before)
+			}
+			newTestSession(t, m, "plan")
+			if got := readText(t, path); got != tt.want {
+				t.Fatalf(".gitignore = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStateIgnoreFileWithGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	m, _ := newTestManager(t, "steps:\n  - text: unused\n", &memEditor{}, nil)
+	root := m.ws.Root()
+	if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	info, err := m.NewSession(context.Background(), "plan", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeCommand(t, filepath.Join(root, ".agentls", "commands"), "review.md", "Review.\n")
+	writeCommand(t, filepath.Join(root, ".agentls", "agents"), "a.md", "A.\n")
+	cmd := exec.Command(git, "-C", root, "status", "--porcelain", "--untracked-files=all")
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git status: %v %s", err, out)
+	}
+	got := strings.Fields(string(out))
+	want := []string{"??", ".agentls/.gitignore", "??", ".agentls/agents/a.md", "??", ".agentls/commands/review.md"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("git status = %q, want %q (session %s must stay ignored)", got, want, info.SessionID)
+	}
+}
