@@ -73,6 +73,8 @@ type Options struct {
 	// to build is refused with this text, and the guard holds every
 	// session to plan mode's rules (guard.WithPlanOnly).
 	PlanOnly string
+	// ToolSource supplies each session's MCP tools; nil means none.
+	ToolSource ToolSource
 }
 
 // Manager owns the sessions of one workspace.
@@ -88,8 +90,10 @@ type Manager struct {
 	progress ProgressStarter
 	editor   Editor
 	tools    *tools.Registry
-	store    *workspace.ChatStore
-	clock    func() time.Time
+	// toolSource supplies each session's extra tools (Options.ToolSource).
+	toolSource ToolSource
+	store      *workspace.ChatStore
+	clock      func() time.Time
 	// configPaths are the configuration files the guard protects.
 	configPaths []string
 	// stateDir is agentls's state folder (Options.StateDir); planOnly why
@@ -150,6 +154,7 @@ func NewManager(opts Options) (*Manager, error) {
 		progress:    opts.Editor,
 		editor:      opts.Editor,
 		tools:       reg,
+		toolSource:  opts.ToolSource,
 		configPaths: opts.ConfigPaths,
 		stateDir:    opts.StateDir,
 		planOnly:    opts.PlanOnly,

@@ -247,6 +247,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 // that got it.
 func (s *Session) complete(ctx context.Context) (llm.Response, llm.Request, error) {
 	m := s.m
+	s.loadTools(ctx)
 	req, notice := s.buildRequest()
 	req, notice, err := s.compactIfNeeded(ctx, req, notice)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcpclient"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -44,6 +45,8 @@ type Host struct {
 	trust *config.TrustStore
 	mgr   *agent.Manager
 	diags []config.Diagnostic
+	// mcp are the workspace's MCP servers (mcp.go).
+	mcp *mcpclient.Pool
 
 	mu  sync.Mutex
 	cfg config.Config
@@ -88,11 +91,14 @@ func New(opts Options) (*Host, error) {
 	}
 	cfg, diags, _ := h.loadConfig()
 	h.cfg, h.diags = cfg, diags
+	h.mcp = mcpclient.NewPool(ws.Root(), ws.Folders(), nil)
+	h.mcp.Configure(cfg, h.mcpSpecs(cfg))
 	mgr, err := agent.NewManager(agent.Options{
 		Workspace: ws, Config: cfg, Provider: h.provider(cfg), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
-		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home),
+		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home), ToolSource: h.mcp,
 	})
 	if err != nil {
+		h.mcp.Close()
 		return nil, err
 	}
 	h.mgr = mgr
@@ -130,5 +136,9 @@ func (h *Host) Config() config.Config {
 // was built, for the face to show.
 func (h *Host) Diagnostics() []config.Diagnostic { return h.diags }
 
-// Close ends the sessions' turns and background work (agent.Manager.Close).
-func (h *Host) Close() { h.mgr.Close() }
+// Close ends the sessions' turns and background work (agent.Manager.Close)
+// and stops the MCP servers.
+func (h *Host) Close() {
+	h.mgr.Close()
+	h.mcp.Close()
+}

@@ -1,0 +1,450 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Limits of a server's connection.
+const (
+	// startTimeout bounds starting a server and its initialize handshake.
+	startTimeout = 30 * time.Second
+	// listTimeout bounds listing a server's tools.
+	listTimeout = 30 * time.Second
+	// closeGrace is how long a server may take to exit once its stdin is
+	// closed before its process group is killed.
+	closeGrace = 2 * time.Second
+	// maxFrameBytes bounds one JSON-RPC message from a server: a larger one
+	// ends the connection (the call fails, agentls's memory stays bounded).
+	maxFrameBytes = 32 << 20
+	// exitGrace is how long a failed call waits to learn whether the
+	// server exited.
+	exitGrace = 2 * time.Second
+	// maxTools is the most tools one server may offer.
+	maxTools = 256
+)
+
+// State is a server's lifecycle state.
+type State string
+
+// The states of a server.
+const (
+	StateIdle    State = "idle"    // not started yet (lazy)
+	StateRunning State = "running" // connected
+	StateFailed  State = "failed"  // could not start, or exited
+	StateSkipped State = "skipped" // not started on purpose (Spec.Skip)
+	StateStopped State = "stopped" // closed by agentls
+)
+
+// Status is what a face shows of one server.
+type Status struct {
+	Name   string `json:"name"`
+	State  State  `json:"state"`
+	Origin Origin `json:"origin"`
+	// Command is the command line (or URL).
+	Command string `json:"command"`
+	// Reason says why it failed or was skipped.
+	Reason string `json:"reason,omitempty"`
+	// StderrTail is the end of the server's stderr (failed servers).
+	StderrTail string `json:"stderrTail,omitempty"`
+	Tools      int    `json:"tools"`
+}
+
+// Server is one MCP server's connection, started lazily and kept until
+// Close. It is safe for concurrent use.
+type Server struct {
+	spec ServerSpec
+	dir  string   // the working folder
+	env  []string // the whole environment it starts with
+	// roots are the workspace folders, advertised as the client's roots.
+	roots []string
+
+	stderr *tail
+
+	mu       sync.Mutex
+	state    State
+	reason   string
+	starting chan struct{} // closed when a start attempt ended
+	cs       *mcp.ClientSession
+	proc     *os.Process
+	wd       watchdog
+	exited   chan struct{} // closed when the process exited
+	tools    []*mcp.Tool
+	closed   bool
+	wg       sync.WaitGroup // the start, waiter and stderr goroutines
+}
+
+// newServer returns the idle server of spec; env is its environment
+// (already scrubbed), dir its working folder.
+func newServer(spec ServerSpec, dir string, env, roots []string) *Server {
+	s := &Server{spec: spec, dir: dir, env: env, roots: roots, stderr: newTail(2048), state: StateIdle}
+	if spec.Skip != "" {
+		s.state, s.reason = StateSkipped, spec.Skip
+	} else if err := spec.check(); err != nil {
+		s.state, s.reason = StateSkipped, err.Error()
+	}
+	return s
+}
+
+// Spec is the server's definition.
+func (s *Server) Spec() ServerSpec { return s.spec }
+
+// Status is the server's state now.
+func (s *Server) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{Name: s.spec.Name, State: s.state, Origin: s.spec.Origin, Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools)}
+	if s.state == StateFailed {
+		st.StderrTail = s.stderr.String()
+	}
+	return st
+}
+
+// session returns the connected session, starting the server on first use.
+func (s *Server) session(ctx context.Context) (*mcp.ClientSession, error) {
+	s.mu.Lock()
+	switch {
+	case s.state == StateRunning:
+		cs := s.cs
+		s.mu.Unlock()
+		return cs, nil
+	case s.closed:
+		s.mu.Unlock()
+		return nil, fmt.Errorf("MCP server %q is stopped", s.spec.Name)
+	case s.state == StateSkipped || s.state == StateFailed:
+		err := s.failure()
+		s.mu.Unlock()
+		return nil, err
+	}
+	if s.starting == nil {
+		s.starting = make(chan struct{})
+		s.wg.Add(1)
+		go s.start(s.starting)
+	}
+	ch := s.starting
+	s.mu.Unlock()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != StateRunning {
+		return nil, s.failure()
+	}
+	return s.cs, nil
+}
+
+// failure is the error of a server that is not running (s.mu held).
+func (s *Server) failure() error {
+	msg := fmt.Sprintf("MCP server %q is %s: %s", s.spec.Name, s.state, s.reason)
+	if t := s.stderr.String(); t != "" && s.state == StateFailed {
+		msg += "; its stderr ends with: " + t
+	}
+	return errors.New(msg)
+}
+
+// start starts the process and connects (one attempt), then closes done.
+func (s *Server) start(done chan struct{}) {
+	defer s.wg.Done()
+	defer close(done)
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	cs, tools, err := s.connect(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		if s.state != StateFailed { // the waiter may have said it exited
+			s.state, s.reason = StateFailed, err.Error()
+		}
+		slog.Warn("mcp: server failed to start", "server", s.spec.Name, "err", err, "stderr", s.stderr.String())
+		return
+	}
+	if s.closed || s.state == StateFailed {
+		_ = cs.Close()
+		return
+	}
+	s.cs, s.tools, s.state, s.reason = cs, tools, StateRunning, ""
+	slog.Info("mcp: server running", "server", s.spec.Name, "tools", len(tools))
+}
+
+// connect starts the process, runs the handshake and lists the tools.
+func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, error) {
+	cmd, wd, err := serverCmd(s.spec, s.dir, s.env)
+	if err != nil {
+		return nil, nil, fmt.Errorf("prepare %s: %w", s.spec.CommandLine(), err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		wd.stop()
+		return nil, nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		wd.stop()
+		closeAll(inR, inW)
+		return nil, nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		wd.stop()
+		closeAll(inR, inW, outR, outW)
+		return nil, nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		wd.stop()
+		closeAll(inR, inW, outR, outW, errR, errW)
+		return nil, nil, fmt.Errorf("start %s: %w", s.spec.CommandLine(), err)
+	}
+	wd.started()
+	closeAll(inR, outW, errW)
+	exited := make(chan struct{})
+	s.mu.Lock()
+	s.proc, s.wd, s.exited = cmd.Process, wd, exited
+	closed := s.closed
+	s.mu.Unlock()
+	s.wg.Add(2)
+	go s.readStderr(errR)
+	go s.wait(cmd, exited)
+	if closed {
+		closeAll(inW, outR)
+		return nil, nil, errors.New("stopped")
+	}
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, nil)
+	var roots []*mcp.Root
+	for _, r := range s.roots {
+		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r})
+	}
+	if len(roots) > 0 {
+		client.AddRoots(roots...)
+	}
+	// A server that exits during the handshake ends it at once.
+	hctx, hcancel := context.WithCancel(ctx)
+	defer hcancel()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		select {
+		case <-exited:
+			hcancel()
+		case <-hctx.Done():
+		}
+	}()
+	cs, err := client.Connect(hctx, &mcp.IOTransport{Reader: outR, Writer: inW, MaxLineLength: maxFrameBytes}, nil)
+	if err != nil {
+		closeAll(inW, outR)
+		s.kill()
+		return nil, nil, fmt.Errorf("connect to %s: %w", s.spec.CommandLine(), s.exitedErr(exited, err))
+	}
+	tools, err := listTools(hctx, cs)
+	if err != nil {
+		_ = cs.Close()
+		s.kill()
+		return nil, nil, fmt.Errorf("list the tools of %q: %w", s.spec.Name, s.exitedErr(exited, err))
+	}
+	return cs, tools, nil
+}
+
+// listTools lists every tool, page by page, at most maxTools.
+func listTools(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	var out []*mcp.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == maxTools {
+			slog.Warn("mcp: server offers too many tools; the rest are left out", "max", maxTools)
+			break
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// exitedErr says "the server exited" instead of a transport error when the
+// process is gone.
+func (s *Server) exitedErr(exited chan struct{}, err error) error {
+	select {
+	case <-exited:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return fmt.Errorf("the server exited (%s)", s.reason)
+	default:
+		return err
+	}
+}
+
+// wait waits for the process to exit, marks the server failed (unless
+// agentls stopped it) and kills what is left of its group.
+func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}) {
+	defer s.wg.Done()
+	err := cmd.Wait()
+	killGroup(cmd.Process)
+	s.mu.Lock()
+	if !s.closed {
+		s.state = StateFailed
+		if err != nil {
+			s.reason = "exited: " + err.Error()
+		} else {
+			s.reason = "exited"
+		}
+		slog.Warn("mcp: server exited", "server", s.spec.Name, "err", err, "stderr", s.stderr.String())
+	}
+	s.wd.stop()
+	s.mu.Unlock()
+	close(exited)
+}
+
+// readStderr keeps the end of the server's stderr.
+func (s *Server) readStderr(r *os.File) {
+	defer s.wg.Done()
+	defer r.Close()
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			_, _ = s.stderr.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// kill kills the server's process group.
+func (s *Server) kill() {
+	s.mu.Lock()
+	p, wd := s.proc, s.wd
+	s.mu.Unlock()
+	wd.stop()
+	killGroup(p)
+}
+
+// Tools lists the server's tools, starting it if needed.
+func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
+	if _, err := s.session(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tools, nil
+}
+
+// Call calls tool with args (a JSON object) within timeout; the result is
+// rendered as text of at most maxBytes. A server that exits during the
+// call ends it with an error.
+func (s *Server) Call(ctx context.Context, tool string, args map[string]any, timeout time.Duration, maxBytes int) (CallResult, error) {
+	cs, err := s.session(ctx)
+	if err != nil {
+		return CallResult{}, err
+	}
+	s.mu.Lock()
+	exited := s.exited
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("no answer within %s (mcp.call_timeout_secs)", timeout))
+	defer cancel()
+	ctx, cancelExit := context.WithCancelCause(ctx)
+	defer cancelExit(nil)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		select {
+		case <-exited:
+			cancelExit(errors.New("the server exited during the call"))
+		case <-ctx.Done():
+		}
+	}()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		// A connection that ended is most often a server that exited: give
+		// its waiter a moment to say so, with its stderr.
+		select {
+		case <-exited:
+			s.mu.Lock()
+			why := s.failureIfExited(exited)
+			s.mu.Unlock()
+			return CallResult{}, fmt.Errorf("MCP server %q exited during the call (%s)", s.spec.Name, why)
+		case <-time.After(exitGrace):
+		case <-ctx.Done():
+		}
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+			s.mu.Lock()
+			failed := s.failureIfExited(exited)
+			s.mu.Unlock()
+			if failed != "" {
+				return CallResult{}, fmt.Errorf("MCP server %q: %v (%s)", s.spec.Name, cause, failed)
+			}
+			return CallResult{}, fmt.Errorf("MCP server %q: %v", s.spec.Name, cause)
+		}
+		return CallResult{}, fmt.Errorf("MCP server %q: %w", s.spec.Name, err)
+	}
+	return render(res, maxBytes), nil
+}
+
+// failureIfExited describes the exit of a server whose process is gone
+// (s.mu held), or "".
+func (s *Server) failureIfExited(exited chan struct{}) string {
+	select {
+	case <-exited:
+		r := s.reason
+		if t := strings.TrimSpace(s.stderr.String()); t != "" {
+			r += "; its stderr ends with: " + t
+		}
+		return r
+	default:
+		return ""
+	}
+}
+
+// Close stops the server: its stdin is closed, and its process group is
+// killed if it has not exited within closeGrace. It waits for the
+// server's goroutines.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	cs, exited := s.cs, s.exited
+	if s.state == StateRunning || s.state == StateIdle {
+		s.state, s.reason = StateStopped, "stopped by agentls"
+	}
+	s.mu.Unlock()
+	if cs != nil {
+		done := make(chan struct{})
+		go func() { defer close(done); _ = cs.Close() }()
+		select {
+		case <-done:
+		case <-time.After(closeGrace):
+		}
+	}
+	if exited != nil {
+		select {
+		case <-exited:
+		case <-time.After(closeGrace):
+		}
+	}
+	s.kill()
+	s.wg.Wait()
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		_ = f.Close()
+	}
+}
