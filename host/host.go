@@ -95,7 +95,7 @@ func New(opts Options) (*Host, error) {
 	h.mcp.Configure(cfg, h.mcpSpecs(cfg))
 	mgr, err := agent.NewManager(agent.Options{
 		Workspace: ws, Config: cfg, Provider: h.provider(cfg), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
-		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home), ToolSource: h.mcp,
+		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home), ToolSource: mcpSource{h.mcp},
 	})
 	if err != nil {
 		h.mcp.Close()

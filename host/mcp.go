@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcpclient"
 )
@@ -41,6 +42,20 @@ func (h *Host) mcpSpecs(cfg config.Config) []mcpclient.ServerSpec {
 // MCPStatus is the status of each MCP server of the workspace (running,
 // failed with its stderr tail, skipped with the reason).
 func (h *Host) MCPStatus() []mcpclient.Status { return h.mcp.Status() }
+
+// mcpSource is the pool as the agent's tool source, with its servers'
+// states for agent/checkModel.
+type mcpSource struct{ *mcpclient.Pool }
+
+// ServerStatus implements agent.ServerStatuser.
+func (s mcpSource) ServerStatus() []agent.MCPServerStatus {
+	var out []agent.MCPServerStatus
+	for _, st := range s.Status() {
+		out = append(out, agent.MCPServerStatus{Name: st.Name, State: string(st.State), Origin: string(st.Origin),
+			Command: st.Command, Reason: st.Reason, StderrTail: st.StderrTail, Tools: st.Tools})
+	}
+	return out
+}
 
 // SetSessionMCPServers gives a session the MCP servers its client named
 // (ACP session/new, session/load).
