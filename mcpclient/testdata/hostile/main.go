@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"os/exec"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -73,6 +74,15 @@ func main() {
 			return text(a.Content), nil, nil
 		})
 	fmt.Fprintf(os.Stderr, "hostile: pid %d\n", os.Getpid())
+	if os.Getenv("HOSTILE_CHILD") != "" {
+		// A child that outlives its parent unless its process group is
+		// killed: it ignores stdin and the parent's exit.
+		child := exec.Command("sleep", "600")
+		if err := child.Start(); err != nil {
+			log.Fatal(err)
+		}
+		logCall("child", fmt.Sprint(child.Process.Pid))
+	}
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Print(err)
 	}
