@@ -39,20 +39,25 @@ func fsServer(t *testing.T) string {
 }
 
 // permClient is an ACP client that records permission requests and
-// answers each with the option named by answer (cancelled when none).
+// answers the n-th with the option whose name starts with answers[n]
+// (cancelled when none).
 type permClient struct {
 	acpClient
-	answer string
-	pmu    sync.Mutex
-	asked  []sdk.RequestPermissionRequest
+	answers []string
+	pmu     sync.Mutex
+	asked   []sdk.RequestPermissionRequest
 }
 
 func (c *permClient) RequestPermission(_ context.Context, r sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	c.pmu.Lock()
 	c.asked = append(c.asked, r)
+	answer := ""
+	if n := len(c.asked) - 1; n < len(c.answers) {
+		answer = c.answers[n]
+	}
 	c.pmu.Unlock()
 	for _, o := range r.Options {
-		if o.Name == c.answer {
+		if answer != "" && strings.HasPrefix(o.Name, answer) {
 			return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: o.OptionId}}}, nil
 		}
 	}
@@ -82,7 +87,8 @@ func (c *permClient) callOutcomes() map[string]string {
 
 // TestMCPFilesystemServerUnderPlanMode drives the real `agentls acp` with
 // the real @modelcontextprotocol/server-filesystem, given by the ACP
-// client in session/new: in plan mode the server's writers are refused
+// client in session/new: plan mode offers only the read-only tool (the
+// writers are not among the tools the model is told of), the writers are refused
 // before any byte reaches the server (the files are unchanged and nothing
 // new exists), the user-listed read-only read_text_file runs; in build mode
 // a writer is asked for, and runs once allowed.
@@ -102,6 +108,9 @@ func TestMCPFilesystemServerUnderPlanMode(t *testing.T) {
 	if err := os.WriteFile(script, []byte(`
 steps:
   - text: "Trying every writer."
+    expect:
+      system_contains: ["`+"`"+`mcp__fs__read_text_file`+"`"+`"]
+      system_not_contains: ["mcp__fs__write_file", "mcp__fs__move_file"]
     tool_calls:
       - {id: w1, name: mcp__fs__write_file, args: {path: `+q(filepath.Join(dir, "new.txt"))+`, content: "pwned"}}
       - {id: w2, name: mcp__fs__edit_file, args: {path: `+q(notes)+`, edits: [{oldText: "original", newText: "pwned"}]}}
@@ -110,8 +119,12 @@ steps:
       - {id: r1, name: mcp__fs__read_text_file, args: {path: `+q(notes)+`}}
   - text: "Planned."
   - text: "Building."
+    expect:
+      system_contains: ["`+"`"+`mcp__fs__write_file`+"`"+`", "`+"`"+`mcp__fs__read_text_file`+"`"+`"]
     tool_calls:
+      - {id: b0, name: mcp__fs__write_file, args: {path: `+q(filepath.Join(dir, "rejected.txt"))+`, content: "no"}}
       - {id: b1, name: mcp__fs__write_file, args: {path: `+q(filepath.Join(dir, "built.txt"))+`, content: "built"}}
+      - {id: b2, name: mcp__fs__write_file, args: {path: `+q(filepath.Join(dir, "built2.txt"))+`, content: "built"}}
   - text: "Built."
 `), 0o644); err != nil {
 		t.Fatal(err)
@@ -122,7 +135,7 @@ steps:
 	}
 	logFile := filepath.Join(root, "agentls.log")
 	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "--log-file", logFile, "--log-level", "debug", "acp")
-	client := &permClient{answer: "Allow"}
+	client := &permClient{answers: []string{"Reject", "Always allow"}}
 	conn := sdk.NewClientSideConnection(client, in, out)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -176,18 +189,28 @@ steps:
 	client.pmu.Lock()
 	asked := append([]sdk.RequestPermissionRequest(nil), client.asked...)
 	client.pmu.Unlock()
-	if len(asked) != 1 {
-		t.Fatalf("build mode asked %d times, want once", len(asked))
+	// Rejected, then "Always allow this tool", then not asked again.
+	if len(asked) != 2 {
+		t.Fatalf("build mode asked %d times, want twice (the third call is always allowed)", len(asked))
 	}
 	var names []string
-	for _, o := range asked[0].Options {
+	for _, o := range asked[1].Options {
 		names = append(names, o.Name)
 	}
-	if title := *asked[0].ToolCall.Title; !strings.Contains(title, "write_file") || !strings.Contains(title, "built.txt") || len(names) != 3 {
+	if title := *asked[1].ToolCall.Title; !strings.Contains(title, "write_file") || !strings.Contains(title, "built.txt") || len(names) != 3 {
 		t.Errorf("permission request: title %q, options %q", title, names)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "built.txt")); err != nil || string(b) != "built" {
-		t.Errorf("build mode: built.txt = %q, %v", b, err)
+	got = client.callOutcomes()
+	if !strings.Contains(got["b0"], "the user rejected") {
+		t.Errorf("rejected call = %q", got["b0"])
+	}
+	if _, err := os.Stat(filepath.Join(dir, "rejected.txt")); err == nil {
+		t.Error("the rejected write happened")
+	}
+	for _, name := range []string{"built.txt", "built2.txt"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != "built" {
+			t.Errorf("build mode: %s = %q, %v", name, b, err)
+		}
 	}
 	_ = in.Close()
 	if code := wait(t, cmd); code != 0 {
