@@ -26,7 +26,7 @@ func (h *Host) mcpSpecs(cfg config.Config) []mcpclient.ServerSpec {
 		trusted := h.trust.Trusted(f.Path, f.Content)
 		for _, s := range f.Specs {
 			if !trusted && s.Skip == "" {
-				s.Skip = fmt.Sprintf("defined in %s, whose content you have not trusted: agentls starts no server of it (agentls does not ask about these files yet; define the server under mcp.servers in your user configuration instead)", rel)
+				s.Skip = fmt.Sprintf("defined in %s, whose content you have not trusted: agentls starts no server of it until you do (the LSP face asks when the workspace opens and when the file is saved; or define the server under mcp.servers in your own configuration)", rel)
 				s.Source = rel
 			}
 			if s.Skip != "" {

@@ -1,12 +1,16 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/agentls/agentls/internal/lspclient"
 
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
@@ -66,5 +70,62 @@ steps:
 	}
 	if _, err := os.Stat(filepath.Join(h.Dir, "pwned")); err == nil || st["repo"]["state"] != "skipped" {
 		t.Errorf("the untrusted .mcp.json's server ran: %v", st["repo"])
+	}
+}
+
+// TestMCPFileTrust: a workspace .mcp.json is asked about (the trust
+// question lists the command line in full, the env variables' names and
+// network), and once trusted its server starts and its tools run.
+func TestMCPFileTrust(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "hostile")
+	if out, err := exec.Command("go", "build", "-o", bin, "../mcpclient/testdata/hostile").CombinedOutput(); err != nil {
+		t.Fatalf("build the hostile server: %v\n%s", err, out)
+	}
+	callLog := filepath.Join(t.TempDir(), "calls.log")
+	mcpJSON, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"repo": map[string]any{"command": bin, "args": []string{"--flag", "${workspaceFolder}"}, "env": map[string]string{"HOSTILE_LOG": callLog}},
+	}})
+	var mu sync.Mutex
+	var questionsAsked []string
+	h := lsptest.Start(t, lsptest.Setup{
+		Script: `
+steps:
+  - tool_calls:
+      - {id: e, name: mcp__repo__echo, args: {path: "x", content: "from the repo server"}}
+  - text: "Done."
+`,
+		Files:    map[string]string{".mcp.json": string(mcpJSON)},
+		InitOpts: map[string]any{"mcp": map[string]any{"read_only": []any{"repo/echo"}}},
+		Handlers: lspclient.Handlers{AskUser: func(params json.RawMessage) any {
+			var p struct {
+				Purpose   string `json:"purpose"`
+				Questions []struct {
+					Question string `json:"question"`
+				} `json:"questions"`
+			}
+			_ = json.Unmarshal(params, &p)
+			if p.Purpose == "config_trust" && len(p.Questions) == 1 {
+				mu.Lock()
+				questionsAsked = append(questionsAsked, p.Questions[0].Question)
+				mu.Unlock()
+				return map[string]any{"answers": map[string]any{"trust": true}}
+			}
+			return map[string]any{"dismissed": true}
+		}},
+	})
+	h.AwaitShown("you trusted")
+	mu.Lock()
+	q := strings.Join(questionsAsked, "\n")
+	mu.Unlock()
+	for _, want := range []string{".mcp.json", bin + " --flag " + h.Dir, "HOSTILE_LOG", "network: yes"} {
+		if !strings.Contains(q, want) {
+			t.Errorf("trust question lacks %q:\n%s", want, q)
+		}
+	}
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "go"), "end_turn")
+	calls, _ := os.ReadFile(callLog)
+	if !strings.Contains(string(calls), "echo from the repo server") {
+		t.Errorf("the trusted file's server did not run the call: %q", calls)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/google/uuid"
@@ -27,6 +28,13 @@ func (s *Server) isTrustFile(path string) bool {
 	return h != nil && h.IsTrustFile(path)
 }
 
+// isMCPFile reports whether path is a workspace MCP server file
+// (.mcp.json, .vscode/mcp.json): saving one asks about its trust again.
+func isMCPFile(path string) bool {
+	base := filepath.Base(path)
+	return base == ".mcp.json" || base == "mcp.json" && filepath.Base(filepath.Dir(path)) == ".vscode"
+}
+
 // configReview is the one key of the configuration review queue.
 const configReview = "workspace"
 
@@ -41,6 +49,7 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 	}
 	cfg, trust := h.Reload()
 	h.Reconfigure(cfg)
+	defer s.reviewMCPFiles(ctx)
 	if !trust.Pending() {
 		return
 	}
@@ -78,9 +87,14 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 // trust" first (some clients pick the first action on a bare Enter). A
 // dismissed question is not trust.
 func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, error) {
+	return s.askTrustQuestion(ctx, w.Question())
+}
+
+// askTrustQuestion asks question with the trust question's answers.
+func (s *Server) askTrustQuestion(ctx context.Context, question string) (bool, error) {
 	set, err := questions.New([]questions.Question{{
 		Name:     "trust",
-		Question: w.Question(),
+		Question: question,
 		Schema:   []byte(`{"type":"boolean"}`),
 		Buttons: []questions.Button{
 			{Label: config.TrustAnswers[0], Value: false, Variant: "primary"},
@@ -106,4 +120,35 @@ func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, e
 		return false, err
 	}
 	return reply.Answers["trust"] == true, nil
+}
+
+// reviewMCPFiles asks the user to trust each workspace MCP server file
+// (.mcp.json, .vscode/mcp.json) whose content is not trusted yet; a
+// "Trust" makes its servers startable (docs/mcp.md). "Don't trust" or a
+// dismissed question leaves them skipped.
+func (s *Server) reviewMCPFiles(ctx context.Context) {
+	h := s.hosted()
+	if h == nil || ctx.Err() != nil {
+		return
+	}
+	for _, f := range h.PendingMCPFiles() {
+		yes, err := s.askTrustQuestion(ctx, f.Question)
+		if err != nil {
+			if ctx.Err() == nil {
+				slog.Warn("MCP file trust question", "file", f.Path, "err", err)
+			}
+			return
+		}
+		if !yes {
+			slog.Info("workspace MCP file not trusted", "file", f.Path)
+			continue
+		}
+		if err := h.TrustMCPFile(f); err != nil {
+			slog.Warn("MCP file trust not remembered", "file", f.Path, "err", err)
+			continue
+		}
+		slog.Info("workspace MCP file trusted", "file", f.Path)
+		s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageInfo,
+			"message": fmt.Sprintf("agentls: you trusted %s; its MCP servers start at the next request", f.Path)})
+	}
 }
