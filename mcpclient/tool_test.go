@@ -19,11 +19,11 @@ import (
 // Other Env methods are not used by MCP tools (nil: they would panic).
 type askEnv struct {
 	tools.Env
-	g      *guard.Guard
-	mode   atomic.Value // guard.Mode
-	allow  bool
-	onAsk  func()
-	asked  atomic.Int32
+	g     *guard.Guard
+	mode  atomic.Value // guard.Mode
+	allow bool
+	onAsk func()
+	asked atomic.Int32
 }
 
 func (e *askEnv) Guard() *guard.Guard   { return e.g }
