@@ -83,8 +83,8 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
 			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
-			// stdio servers only (every agent supports them); mcp.go.
-			McpCapabilities: sdk.McpCapabilities{Http: false, Sse: false},
+			// stdio and streamable HTTP servers, no SSE (mcp.go).
+			McpCapabilities: sdk.McpCapabilities{Http: true, Sse: false},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List: &sdk.SessionListCapabilities{}, Resume: &sdk.SessionResumeCapabilities{}, Close: &sdk.SessionCloseCapabilities{},
 			},

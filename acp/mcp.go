@@ -11,9 +11,10 @@ import (
 // mcpSpecs are the client's MCP servers of session/new, session/load or
 // session/resume as agentls's server definitions: stdio servers start
 // (lazily, at the session's first tool listing) with the client's command,
-// arguments and variables, network allowed (the client chose them); HTTP,
-// SSE and ACP servers are not supported (mcpCapabilities says so) and are
-// skipped with a log line.
+// arguments and variables, HTTP servers are reached with the client's
+// static headers, network allowed (the client chose them); SSE and ACP
+// servers are not supported (mcpCapabilities says so) and are skipped with
+// a log line.
 func mcpSpecs(servers []sdk.McpServer) []mcpclient.ServerSpec {
 	var out []mcpclient.ServerSpec
 	for _, s := range servers {
@@ -26,7 +27,12 @@ func mcpSpecs(servers []sdk.McpServer) []mcpclient.ServerSpec {
 			out = append(out, mcpclient.ServerSpec{Name: s.Stdio.Name, Type: "stdio", Command: s.Stdio.Command, Args: s.Stdio.Args,
 				Env: env, Network: true, Origin: mcpclient.FromClient, Source: "ACP client"})
 		case s.Http != nil:
-			slog.Warn("acp: HTTP MCP servers are not supported (mcpCapabilities.http is false); not used", "server", s.Http.Name)
+			headers := map[string]string{}
+			for _, h := range s.Http.Headers {
+				headers[h.Name] = h.Value
+			}
+			out = append(out, mcpclient.ServerSpec{Name: s.Http.Name, Type: "http", URL: s.Http.Url, Headers: headers,
+				Network: true, Origin: mcpclient.FromClient, Source: "ACP client"})
 		case s.Sse != nil:
 			slog.Warn("acp: SSE MCP servers are not supported (mcpCapabilities.sse is false); not used", "server", s.Sse.Name)
 		case s.Acp != nil:

@@ -160,7 +160,11 @@ func (s *Server) start(done chan struct{}) {
 	defer close(done)
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	cs, tools, err := s.connect(ctx)
+	connect := s.connect
+	if s.spec.Type == "http" {
+		connect = s.connectHTTP
+	}
+	cs, tools, err := connect(ctx)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -372,14 +376,16 @@ func (s *Server) Call(ctx context.Context, tool string, args map[string]any, tim
 	if err != nil {
 		// A connection that ended is most often a server that exited: give
 		// its waiter a moment to say so, with its stderr.
-		select {
-		case <-exited:
-			s.mu.Lock()
-			why := s.failureIfExited(exited)
-			s.mu.Unlock()
-			return CallResult{}, fmt.Errorf("MCP server %q exited during the call (%s)", s.spec.Name, why)
-		case <-time.After(exitGrace):
-		case <-ctx.Done():
+		if exited != nil { // a process (not an HTTP server)
+			select {
+			case <-exited:
+				s.mu.Lock()
+				why := s.failureIfExited(exited)
+				s.mu.Unlock()
+				return CallResult{}, fmt.Errorf("MCP server %q exited during the call (%s)", s.spec.Name, why)
+			case <-time.After(exitGrace):
+			case <-ctx.Done():
+			}
 		}
 		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
 			s.mu.Lock()

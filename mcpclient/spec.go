@@ -86,7 +86,9 @@ func (s ServerSpec) check() error {
 			return fmt.Errorf("server %q: stdio server without a command", s.Name)
 		}
 	case "http":
-		return fmt.Errorf("server %q: HTTP servers are not supported yet (stdio only)", s.Name)
+		if err := checkURL(s.URL); err != nil {
+			return fmt.Errorf("server %q: %w", s.Name, err)
+		}
 	default:
 		return fmt.Errorf("server %q: type %q is not stdio or http", s.Name, s.Type)
 	}

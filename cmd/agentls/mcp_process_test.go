@@ -143,8 +143,8 @@ steps:
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
-	if initRes.AgentCapabilities.McpCapabilities.Http || initRes.AgentCapabilities.McpCapabilities.Sse {
-		t.Errorf("mcpCapabilities = %+v, want stdio only", initRes.AgentCapabilities.McpCapabilities)
+	if !initRes.AgentCapabilities.McpCapabilities.Http || initRes.AgentCapabilities.McpCapabilities.Sse {
+		t.Errorf("mcpCapabilities = %+v, want http, no sse", initRes.AgentCapabilities.McpCapabilities)
 	}
 	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{{Stdio: &sdk.McpServerStdio{
 		Name: "fs", Command: "node", Args: []string{entry, dir}, Env: []sdk.EnvVariable{},
