@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -101,6 +102,78 @@ mcp:
 	calls, _ := os.ReadFile(callLog)
 	if strings.Contains(string(calls), "write_note") || !strings.Contains(string(calls), "huge") || !strings.Contains(string(calls), "die") {
 		t.Errorf("the server's call log = %q: write_note must never reach it, the others must", calls)
+	}
+	_ = in.Close()
+	if code := wait(t, cmd); code != 0 {
+		t.Errorf("exit code %d; stderr:\n%s", code, stderr)
+	}
+}
+
+// TestMCPHTTPServerFromACPClient: an HTTP MCP server given by the ACP
+// client in session/new is reached with the client's headers; its
+// user-listed read-only tool runs in plan mode and its writer (claiming
+// readOnlyHint) is refused before any request about it.
+func TestMCPHTTPServerFromACPClient(t *testing.T) {
+	bin := buildHostile(t)
+	root := t.TempDir()
+	dir := filepath.Join(root, "ws")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	callLog := filepath.Join(root, "calls.log")
+	web := exec.Command(bin)
+	web.Env = append(os.Environ(), "HOSTILE_HTTP=1", "HOSTILE_LOG="+callLog)
+	stdout, err := web.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := web.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = web.Process.Kill(); _ = web.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the HTTP server's URL: %v", err)
+	}
+	url := strings.TrimSpace(line)
+	script := filepath.Join(root, "script.yaml")
+	if err := os.WriteFile(script, []byte(fmt.Sprintf(`
+steps:
+  - tool_calls:
+      - {id: w, name: mcp__web__write_note, args: {path: %q, content: "pwned"}}
+      - {id: e, name: mcp__web__echo, args: {path: "x", content: "over http"}}
+  - text: "Done."
+`, filepath.Join(dir, "note.txt"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(root, "agentls.yaml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("model: {provider: scripted, script: %q}\nmcp: {read_only: [\"web/echo\"]}\n", script)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")
+	client := &permClient{}
+	conn := sdk.NewClientSideConnection(client, in, out)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{{Http: &sdk.McpServerHttpInline{
+		Name: "web", Type: "http", Url: url, Headers: []sdk.HttpHeader{{Name: "Authorization", Value: "Bearer from-client"}},
+	}}}})
+	if err != nil {
+		t.Fatalf("session/new: %v", err)
+	}
+	if res, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("go")}}); err != nil || res.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v %v; stderr:\n%s", res, err, stderr)
+	}
+	got := client.callOutcomes()
+	if !strings.Contains(got["w"], "System is in Plan Mode") || !strings.Contains(got["e"], "over http") {
+		t.Errorf("outcomes: %q", got)
+	}
+	calls, _ := os.ReadFile(callLog)
+	if !strings.Contains(string(calls), "http Bearer from-client") || !strings.Contains(string(calls), "echo over http") || strings.Contains(string(calls), "write_note") {
+		t.Errorf("the HTTP server's log = %q", calls)
 	}
 	_ = in.Close()
 	if code := wait(t, cmd); code != 0 {

@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -82,6 +84,20 @@ func main() {
 			log.Fatal(err)
 		}
 		logCall("child", fmt.Sprint(child.Process.Pid))
+	}
+	if os.Getenv("HOSTILE_HTTP") != "" {
+		// Streamable HTTP on 127.0.0.1: the URL is the first line of
+		// stdout; each request's Authorization header is logged.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("http://%s\n", ln.Addr())
+		h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+			logCall("http", r.Header.Get("Authorization"))
+			return s
+		}, nil)
+		log.Fatal(http.Serve(ln, h))
 	}
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Print(err)
