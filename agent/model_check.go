@@ -29,6 +29,9 @@ type MCPServerStatus struct {
 	Reason     string `json:"reason,omitempty"`
 	StderrTail string `json:"stderrTail,omitempty"`
 	Tools      int    `json:"tools"`
+	// DefinitionBytes is the size of the server's tool definitions sent
+	// to the model, apart from the built-in tools' budget.
+	DefinitionBytes int `json:"definitionBytes"`
 }
 
 // ServerStatuser is a ToolSource that reports its servers' states (for

@@ -179,14 +179,19 @@ func (p *Pool) SessionTools(ctx context.Context, sessionID string) []tools.Tool 
 				slog.Warn("mcp: server's tools left out", "server", s.spec.Name, "err", err)
 				return
 			}
+			size := 0
 			for _, t := range ts {
 				tool, err := newTool(s, t, c)
 				if err != nil {
 					slog.Warn("mcp: tool left out", "err", err)
 					continue
 				}
+				size += len(tool.name) + len(tool.desc) + len(tool.params)
 				lists[i] = append(lists[i], tool)
 			}
+			s.mu.Lock()
+			s.defBytes = size
+			s.mu.Unlock()
 		}()
 	}
 	wg.Wait()

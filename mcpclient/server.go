@@ -57,6 +57,10 @@ type Status struct {
 	// StderrTail is the end of the server's stderr (failed servers).
 	StderrTail string `json:"stderrTail,omitempty"`
 	Tools      int    `json:"tools"`
+	// DefinitionBytes is the size of the tool definitions the model is
+	// sent for this server (names, descriptions, schemas), reported apart
+	// from the built-in tools' budget.
+	DefinitionBytes int `json:"definitionBytes"`
 }
 
 // Server is one MCP server's connection, started lazily and kept until
@@ -79,6 +83,7 @@ type Server struct {
 	wd       watchdog
 	exited   chan struct{} // closed when the process exited
 	tools    []*mcp.Tool
+	defBytes int // the offered definitions' size (Status.DefinitionBytes)
 	closed   bool
 	wg       sync.WaitGroup // the start, waiter and stderr goroutines
 }
@@ -102,7 +107,7 @@ func (s *Server) Spec() ServerSpec { return s.spec }
 func (s *Server) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := Status{Name: s.spec.Name, State: s.state, Origin: s.spec.Origin, Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools)}
+	st := Status{Name: s.spec.Name, State: s.state, Origin: s.spec.Origin, Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools), DefinitionBytes: s.defBytes}
 	if s.state == StateFailed {
 		st.StderrTail = s.stderr.String()
 	}
