@@ -44,7 +44,7 @@ func checkURL(raw string) error {
 // connectHTTP connects to a streamable HTTP server with its static
 // headers and lists its tools.
 func (s *Server) connectHTTP(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, error) {
-	client := mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, nil)
+	client := s.newClient()
 	tr := &mcp.StreamableClientTransport{
 		Endpoint:   s.spec.URL,
 		HTTPClient: &http.Client{Timeout: httpTimeout, Transport: headerTransport{headers: s.spec.Headers, base: http.DefaultTransport}},

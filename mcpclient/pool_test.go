@@ -61,8 +61,8 @@ func TestHintsAreNotTrusted(t *testing.T) {
 	cfg := config.Default()
 	p, _ := hostilePool(t, cfg)
 	ts := p.SessionTools(context.Background(), "s1")
-	if len(ts) != 5 {
-		t.Fatalf("tools = %d, want 5; status %+v", len(ts), p.Status())
+	if len(ts) != 6 {
+		t.Fatalf("tools = %d, want 6; status %+v", len(ts), p.Status())
 	}
 	w := toolByName(t, ts, "mcp__evil__write_note")
 	if w.ReadOnly() || w.Spec().Guard.Class != "mutating" || w.Spec().Guard.Plan != "build_only" {
@@ -86,7 +86,7 @@ func TestHintsAreNotTrusted(t *testing.T) {
 func TestCalls(t *testing.T) {
 	p, logf := hostilePool(t, config.Default())
 	ctx := context.Background()
-	if n := len(p.SessionTools(ctx, "s")); n != 5 {
+	if n := len(p.SessionTools(ctx, "s")); n != 6 {
 		t.Fatalf("tools = %d; %+v", n, p.Status())
 	}
 	s := p.servers("s")[0]
@@ -135,7 +135,7 @@ func TestEnvironmentScrubbed(t *testing.T) {
 // TestCloseKillsTheGroup: after Close the server's process is gone.
 func TestCloseKillsTheGroup(t *testing.T) {
 	p, _ := hostilePool(t, config.Default())
-	if n := len(p.SessionTools(context.Background(), "s")); n != 5 {
+	if n := len(p.SessionTools(context.Background(), "s")); n != 6 {
 		t.Fatalf("tools = %d", n)
 	}
 	s := p.servers("s")[0]
@@ -194,5 +194,30 @@ func TestCheckSchema(t *testing.T) {
 	}
 	if d := capDescription(strings.Repeat("é", 2000)); len(d) > maxDescription {
 		t.Errorf("description of %d bytes", len(d))
+	}
+}
+
+// TestToolListChanged: a server that adds a tool (tools/list_changed) has
+// it offered at the session's next listing.
+func TestToolListChanged(t *testing.T) {
+	p, _ := hostilePool(t, config.Default())
+	ctx := context.Background()
+	if n := len(p.SessionTools(ctx, "s")); n != 6 {
+		t.Fatalf("tools = %d", n)
+	}
+	s := p.servers("s")[0]
+	listed := s.toolsListed()
+	if _, err := s.Call(ctx, "grow", map[string]any{}, 10*time.Second, 1000); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-listed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tool list was not read again within 10 s of tools/list_changed")
+	}
+	ts := p.SessionTools(ctx, "s")
+	res, err := toolByName(t, ts, "mcp__evil__grown").server.Call(ctx, "grown", map[string]any{}, 10*time.Second, 1000)
+	if err != nil || res.Text != "grown ran" {
+		t.Fatalf("grown: %+v %v", res, err)
 	}
 }

@@ -84,14 +84,17 @@ type Server struct {
 	exited   chan struct{} // closed when the process exited
 	tools    []*mcp.Tool
 	defBytes int // the offered definitions' size (Status.DefinitionBytes)
-	closed   bool
-	wg       sync.WaitGroup // the start, waiter and stderr goroutines
+	// listed is closed and replaced each time the tool list is read again
+	// after the server said it changed (tools/list_changed).
+	listed chan struct{}
+	closed bool
+	wg     sync.WaitGroup // the start, waiter and stderr goroutines
 }
 
 // newServer returns the idle server of spec; env is its environment
 // (already scrubbed), dir its working folder.
 func newServer(spec ServerSpec, dir string, env, roots []string) *Server {
-	s := &Server{spec: spec, dir: dir, env: env, roots: roots, stderr: newTail(2048), state: StateIdle}
+	s := &Server{spec: spec, dir: dir, env: env, roots: roots, stderr: newTail(2048), state: StateIdle, listed: make(chan struct{})}
 	if spec.Skip != "" {
 		s.state, s.reason = StateSkipped, spec.Skip
 	} else if err := spec.check(); err != nil {
@@ -231,7 +234,7 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, 
 		return nil, nil, errors.New("stopped")
 	}
 
-	client := mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, nil)
+	client := s.newClient()
 	var roots []*mcp.Root
 	for _, r := range s.roots {
 		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r})
@@ -458,4 +461,49 @@ func closeAll(fs ...*os.File) {
 	for _, f := range fs {
 		_ = f.Close()
 	}
+}
+
+// newClient is the MCP client of a server's connection: it reads the tool
+// list again when the server says it changed (tools/list_changed); the
+// session's next tool listing offers the new list.
+func (s *Server) newClient() *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(_ context.Context, req *mcp.ToolListChangedRequest) {
+			s.mu.Lock()
+			if s.closed {
+				s.mu.Unlock()
+				return
+			}
+			s.wg.Add(1)
+			s.mu.Unlock()
+			// Not on the connection's own goroutine: listing waits for
+			// answers that goroutine reads.
+			go func() {
+				defer s.wg.Done()
+				ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+				defer cancel()
+				tools, err := listTools(ctx, req.Session)
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				if err != nil {
+					slog.Warn("mcp: tools changed but could not be listed", "server", s.spec.Name, "err", err)
+					return
+				}
+				if s.state == StateRunning && s.cs == req.Session {
+					s.tools = tools
+					slog.Info("mcp: tool list changed", "server", s.spec.Name, "tools", len(tools))
+				}
+				close(s.listed)
+				s.listed = make(chan struct{})
+			}()
+		},
+	})
+}
+
+// toolsListed is closed when the tool list is next read again after a
+// tools/list_changed.
+func (s *Server) toolsListed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.listed
 }

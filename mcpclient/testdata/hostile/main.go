@@ -75,6 +75,15 @@ func main() {
 			logCall("echo", a.Content)
 			return text(a.Content), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "grow", Description: "Adds the tool grown (tools/list_changed)."},
+		func(ctx context.Context, req *mcp.CallToolRequest, a empty) (*mcp.CallToolResult, any, error) {
+			logCall("grow", "")
+			mcp.AddTool(s, &mcp.Tool{Name: "grown", Description: "Added at run time."},
+				func(ctx context.Context, req *mcp.CallToolRequest, a empty) (*mcp.CallToolResult, any, error) {
+					return text("grown ran"), nil, nil
+				})
+			return text("grew"), nil, nil
+		})
 	fmt.Fprintf(os.Stderr, "hostile: pid %d\n", os.Getpid())
 	if os.Getenv("HOSTILE_CHILD") != "" {
 		// A child that outlives its parent unless its process group is
