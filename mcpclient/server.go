@@ -235,12 +235,14 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, 
 	}
 
 	client := s.newClient()
-	var roots []*mcp.Root
+	// The workspace folders are the client's roots (issue 18's settled
+	// capabilities), though the 2026-07-28 revision deprecates roots.
+	var roots []*mcp.Root //lint:ignore SA1019 roots are advertised on purpose (see above)
 	for _, r := range s.roots {
-		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r})
+		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r}) //lint:ignore SA1019 see above
 	}
 	if len(roots) > 0 {
-		client.AddRoots(roots...)
+		client.AddRoots(roots...) //lint:ignore SA1019 see above
 	}
 	// A server that exits during the handshake ends it at once.
 	hctx, hcancel := context.WithCancel(ctx)
