@@ -221,3 +221,43 @@ func TestToolListChanged(t *testing.T) {
 		t.Fatalf("grown: %+v %v", res, err)
 	}
 }
+
+// TestRestartWithBackoff: a server that exited starts again at its next
+// use once its backoff passed (here none), and after maxCrashes it stays
+// failed.
+func TestRestartWithBackoff(t *testing.T) {
+	oldBase, oldMax := backoffBase, maxCrashes
+	backoffBase, maxCrashes = 0, 3
+	t.Cleanup(func() { backoffBase, maxCrashes = oldBase, oldMax })
+	p, _ := hostilePool(t, config.Default())
+	ctx := context.Background()
+	if n := len(p.SessionTools(ctx, "s")); n != 6 {
+		t.Fatalf("tools = %d", n)
+	}
+	s := p.servers("s")[0]
+	for i := 1; i <= 3; i++ {
+		if _, err := s.Call(ctx, "die", map[string]any{}, 10*time.Second, 1000); err == nil {
+			t.Fatalf("die %d: no error", i)
+		}
+		st := s.Status()
+		if st.State != StateFailed {
+			t.Fatalf("after crash %d: %+v", i, st)
+		}
+		if i < 3 {
+			if !strings.Contains(st.Reason, "restarts at its next use") {
+				t.Fatalf("after crash %d: reason %q", i, st.Reason)
+			}
+			res, err := s.Call(ctx, "echo", map[string]any{"path": "x", "content": "back"}, 10*time.Second, 1000)
+			if err != nil || res.Text != "back" || s.Status().State != StateRunning {
+				t.Fatalf("restart %d: %+v %v %+v", i, res, err, s.Status())
+			}
+		}
+	}
+	st := s.Status()
+	if !strings.Contains(st.Reason, "3 crashes within") || !strings.Contains(st.StderrTail, "dying on purpose") {
+		t.Fatalf("after the last crash: %+v", st)
+	}
+	if _, err := s.Tools(ctx); err == nil {
+		t.Fatal("a server that gave up started again")
+	}
+}

@@ -33,6 +33,16 @@ const (
 	maxTools = 256
 )
 
+// Restarts: a server that exited or failed to start is started again at
+// its next use once its backoff passed (1 s, doubling to 30 s); after
+// maxCrashes within crashWindow it stays failed.
+var (
+	backoffBase = time.Second
+	backoffMax  = 30 * time.Second
+	maxCrashes  = 5
+	crashWindow = 10 * time.Minute
+)
+
 // State is a server's lifecycle state.
 type State string
 
@@ -82,6 +92,13 @@ type Server struct {
 	proc     *os.Process
 	wd       watchdog
 	exited   chan struct{} // closed when the process exited
+	gen      int           // the start attempt the process belongs to
+	// crashes are the recent exits and failed starts (within crashWindow);
+	// retryAt is when the next start may be tried; gaveUp is set after
+	// maxCrashes of them: the server stays failed.
+	crashes  []time.Time
+	retryAt  time.Time
+	gaveUp   bool
 	tools    []*mcp.Tool
 	defBytes int // the offered definitions' size (Status.DefinitionBytes)
 	// listed is closed and replaced each time the tool list is read again
@@ -128,6 +145,9 @@ func (s *Server) session(ctx context.Context) (*mcp.ClientSession, error) {
 	case s.closed:
 		s.mu.Unlock()
 		return nil, fmt.Errorf("MCP server %q is stopped", s.spec.Name)
+	case s.state == StateFailed && !s.gaveUp && !time.Now().Before(s.retryAt):
+		s.state, s.starting = StateIdle, nil // restart
+		slog.Info("mcp: restarting server", "server", s.spec.Name, "crashes", len(s.crashes))
 	case s.state == StateSkipped || s.state == StateFailed:
 		err := s.failure()
 		s.mu.Unlock()
@@ -177,7 +197,7 @@ func (s *Server) start(done chan struct{}) {
 	defer s.mu.Unlock()
 	if err != nil {
 		if s.state != StateFailed { // the waiter may have said it exited
-			s.state, s.reason = StateFailed, err.Error()
+			s.crashed(err.Error())
 		}
 		slog.Warn("mcp: server failed to start", "server", s.spec.Name, "err", err, "stderr", s.stderr.String())
 		return
@@ -223,12 +243,14 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, 
 	closeAll(inR, outW, errW)
 	exited := make(chan struct{})
 	s.mu.Lock()
+	s.gen++
+	gen := s.gen
 	s.proc, s.wd, s.exited = cmd.Process, wd, exited
 	closed := s.closed
 	s.mu.Unlock()
 	s.wg.Add(2)
 	go s.readStderr(errR)
-	go s.wait(cmd, exited)
+	go s.wait(cmd, exited, gen, wd)
 	if closed {
 		closeAll(inW, outR)
 		return nil, nil, errors.New("stopped")
@@ -302,25 +324,56 @@ func (s *Server) exitedErr(exited chan struct{}, err error) error {
 	}
 }
 
-// wait waits for the process to exit, marks the server failed (unless
-// agentls stopped it) and kills what is left of its group.
-func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}) {
+// wait waits for the process of start attempt gen to exit, marks the
+// server failed (unless agentls stopped it, or a later attempt runs) and
+// kills what is left of its group.
+func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, wd watchdog) {
 	defer s.wg.Done()
 	err := cmd.Wait()
 	killGroup(cmd.Process)
 	s.mu.Lock()
-	if !s.closed {
-		s.state = StateFailed
+	var dead *mcp.ClientSession
+	if !s.closed && gen == s.gen && s.state != StateFailed {
+		reason := "exited"
 		if err != nil {
-			s.reason = "exited: " + err.Error()
-		} else {
-			s.reason = "exited"
+			reason = "exited: " + err.Error()
 		}
 		slog.Warn("mcp: server exited", "server", s.spec.Name, "err", err, "stderr", s.stderr.String())
+		dead = s.cs
+		s.cs = nil
+		s.crashed(reason)
 	}
-	s.wd.stop()
 	s.mu.Unlock()
+	wd.stop()
 	close(exited)
+	if dead != nil {
+		_ = dead.Close()
+	}
+}
+
+// crashed marks the server failed after an exit or a failed start, and
+// says when it restarts (s.mu held).
+func (s *Server) crashed(reason string) {
+	now := time.Now()
+	kept := s.crashes[:0]
+	for _, c := range s.crashes {
+		if now.Sub(c) < crashWindow {
+			kept = append(kept, c)
+		}
+	}
+	s.crashes = append(kept, now)
+	s.state = StateFailed
+	if len(s.crashes) >= maxCrashes {
+		s.gaveUp = true
+		s.reason = fmt.Sprintf("%s; %d crashes within %s: not restarted", reason, len(s.crashes), crashWindow)
+		return
+	}
+	d := backoffBase << (len(s.crashes) - 1)
+	if d > backoffMax || d < 0 {
+		d = backoffMax
+	}
+	s.retryAt = now.Add(d)
+	s.reason = fmt.Sprintf("%s; restarts at its next use after %s", reason, d)
 }
 
 // readStderr keeps the end of the server's stderr.
