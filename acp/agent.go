@@ -87,6 +87,8 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
 			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+			// stdio and streamable HTTP servers, no SSE (mcp.go).
+			McpCapabilities: sdk.McpCapabilities{Http: true, Sse: false},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List: &sdk.SessionListCapabilities{}, Resume: &sdk.SessionResumeCapabilities{}, Close: &sdk.SessionCloseCapabilities{},
 			},
@@ -108,11 +110,11 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
-	logMCPServers(p.McpServers)
 	info, err := h.mgr.NewSession(ctx, "", "")
 	if err != nil {
 		return sdk.NewSessionResponse{}, toRequestError(err)
 	}
+	h.SetSessionMCPServers(info.SessionID, mcpSpecs(p.McpServers))
 	a.track(info.SessionID, h)
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(info.SessionID), Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
 }
@@ -143,11 +145,11 @@ func (a *Agent) load(ctx context.Context, cwd, id string, mcp []sdk.McpServer) (
 	if err != nil {
 		return nil, agent.Info{}, nil, err
 	}
-	logMCPServers(mcp)
 	info, msgs, err := h.mgr.LoadSession(ctx, id)
 	if err != nil {
 		return nil, agent.Info{}, nil, toRequestError(err)
 	}
+	h.SetSessionMCPServers(info.SessionID, mcpSpecs(mcp))
 	a.track(info.SessionID, h)
 	return h, info, msgs, nil
 }
@@ -324,24 +326,6 @@ func (a *Agent) hostOf(id string) (*hosted, error) {
 		return nil, invalidParams("sessionId is required")
 	}
 	return nil, invalidParams("unknown session %q: create one with session/new, or load it with session/load", id)
-}
-
-// logMCPServers reports the client's MCP servers: accepted, not used yet.
-func logMCPServers(servers []sdk.McpServer) {
-	for _, s := range servers {
-		name := "unnamed"
-		switch {
-		case s.Stdio != nil:
-			name = s.Stdio.Name
-		case s.Http != nil:
-			name = s.Http.Name
-		case s.Sse != nil:
-			name = s.Sse.Name
-		case s.Acp != nil:
-			name = s.Acp.Name
-		}
-		slog.Warn("acp: MCP servers are not supported yet; this one is not used", "server", name)
-	}
 }
 
 // JSON-RPC error codes of this face.

@@ -41,7 +41,7 @@ func (s *Session) syncCallFiles(ctx context.Context, tool string, args json.RawM
 	if !ok {
 		return
 	}
-	d, ok := s.m.tools.Declarations().Lookup(tool)
+	d, ok := s.tools().Declarations().Lookup(tool)
 	if !ok {
 		return
 	}

@@ -41,7 +41,7 @@ func (e *env) context() context.Context {
 var _ tools.Env = (*env)(nil)
 
 func (e *env) Workspace() *workspace.Workspace { return e.s.m.ws }
-func (e *env) Guard() *guard.Guard             { return e.s.m.Guard() }
+func (e *env) Guard() *guard.Guard             { return e.s.guard() }
 func (e *env) Config() config.Config           { return e.s.m.config() }
 func (e *env) PlanFile() string                { return e.s.planFile() }
 

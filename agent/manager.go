@@ -81,6 +81,8 @@ type Options struct {
 	// UserCommands is the user's commands folder
 	// ($XDG_CONFIG_HOME/agentls/commands, absolute; "" for none).
 	UserCommands string
+	// ToolSource supplies each session's MCP tools; nil means none.
+	ToolSource ToolSource
 }
 
 // Manager owns the sessions of one workspace.
@@ -96,7 +98,9 @@ type Manager struct {
 	progress ProgressStarter
 	editor   Editor
 	tools    *tools.Registry
-	store    *workspace.ChatStore
+	// toolSource supplies each session's extra tools (Options.ToolSource).
+	toolSource ToolSource
+	store      *workspace.ChatStore
 	// checkpoints is the workspace's checkpoint store (checkpoints.go).
 	checkpoints *checkpoint.Store
 	clock       func() time.Time
@@ -165,6 +169,7 @@ func NewManager(opts Options) (*Manager, error) {
 		progress:    opts.Editor,
 		editor:      opts.Editor,
 		tools:       reg,
+		toolSource:  opts.ToolSource,
 		configPaths: opts.ConfigPaths,
 		stateDir:    opts.StateDir,
 		planOnly:    opts.PlanOnly,

@@ -16,6 +16,32 @@ type ModelCheck struct {
 	Message  string `json:"message,omitempty"`
 	// Sandbox is what confines commands here (docs/guard.md, Sandbox).
 	Sandbox sandbox.Status `json:"sandbox"`
+	// MCPServers is the state of each MCP server (docs/mcp.md), when there
+	// are any.
+	MCPServers []MCPServerStatus `json:"mcpServers,omitempty"`
+}
+
+// MCPServerStatus is one MCP server's state: running, idle (not started
+// yet: servers start at a session's first tool listing), failed (with the
+// tail of its stderr), skipped (with the reason: an untrusted workspace
+// file, an ${input:…} value, disabled, an HTTP server) or stopped.
+type MCPServerStatus struct {
+	Name       string `json:"name"`
+	State      string `json:"state"`
+	Origin     string `json:"origin"`
+	Command    string `json:"command"`
+	Reason     string `json:"reason,omitempty"`
+	StderrTail string `json:"stderrTail,omitempty"`
+	Tools      int    `json:"tools"`
+	// DefinitionBytes is the size of the server's tool definitions sent
+	// to the model, apart from the built-in tools' budget.
+	DefinitionBytes int `json:"definitionBytes"`
+}
+
+// ServerStatuser is a ToolSource that reports its servers' states (for
+// agent/checkModel).
+type ServerStatuser interface {
+	ServerStatus() []MCPServerStatus
 }
 
 // modelChecker is a provider that can check its endpoint with one cheap
@@ -34,6 +60,9 @@ func (m *Manager) CheckModel(ctx context.Context) ModelCheck {
 	}
 	if res.Provider == "scripted" {
 		res.BaseURL = ""
+	}
+	if st, ok := m.toolSource.(ServerStatuser); ok {
+		res.MCPServers = st.ServerStatus()
 	}
 	var err error
 	if p, ok := m.Provider().(modelChecker); ok {

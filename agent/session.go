@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -37,9 +38,15 @@ type Info struct {
 type Session struct {
 	m *Manager
 
-	mu       sync.Mutex
-	meta     workspace.ChatMeta
-	messages []llm.Message
+	// toolset is the session's registry with the tool source's tools
+	// (session_tools.go); nil is the manager's.
+	toolset atomic.Pointer[sessionTools]
+	// mcpAlways are the MCP tools the user allowed for the session
+	// ("Always allow this tool"), under mu.
+	mcpAlways map[string]bool
+	mu        sync.Mutex
+	meta      workspace.ChatMeta
+	messages  []llm.Message
 	// view is how the model's view differs from messages (compaction,
 	// repairs, set-aside turns), as the session file's records say.
 	view viewState

@@ -110,9 +110,9 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 	}()
 	ctx = withToolCall(ctx, c.ID)
 	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))
-	tool, ok := m.tools.Lookup(c.Name)
+	tool, ok := s.tools().Lookup(c.Name)
 	if !ok {
-		return callOutcome{result: tools.Failf("unknown tool %q; the tools are: %s", c.Name, strings.Join(m.tools.Names(), ", "))}
+		return callOutcome{result: tools.Failf("unknown tool %q; the tools are: %s", c.Name, strings.Join(s.tools().Names(), ", "))}
 	}
 	if why, ok := refusedArguments(c.Arguments); ok {
 		return callOutcome{result: tools.Failf("the arguments of %s were not run: %s. Send large content in pieces of under 1 MB (e.g. write a first part, then add the rest with edit)", c.Name, why)}
@@ -124,7 +124,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 	if !json.Valid(args) {
 		return callOutcome{result: tools.Failf("the arguments of %s are not valid JSON (%s); call it again with a JSON object", c.Name, excerpt(c.Arguments, 120))}
 	}
-	if r := m.Guard().CheckCall(s.State(), c.Name, args); r != nil {
+	if r := s.guard().CheckCall(s.State(), c.Name, args); r != nil {
 		m.notify(ctx, guard.NotifyRefused(r))
 		return callOutcome{result: tools.Refused(r)}
 	}
@@ -166,19 +166,19 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 // wait for the user and mode switches change how later calls are judged:
 // they run alone, in order.
 func (s *Session) readOnly(name string) bool {
-	d, ok := s.m.tools.Declarations().Lookup(name)
+	d, ok := s.tools().Declarations().Lookup(name)
 	return ok && d.Class == guard.ClassReadOnly && d.Interaction == guard.Unattended
 }
 
 func (s *Session) title(c llm.ToolCall) string {
-	if t, ok := s.m.tools.Lookup(c.Name); ok && json.Valid([]byte(c.Arguments)) {
+	if t, ok := s.tools().Lookup(c.Name); ok && json.Valid([]byte(c.Arguments)) {
 		return t.Title(json.RawMessage(c.Arguments))
 	}
 	return c.Name
 }
 
 func (s *Session) kind(c llm.ToolCall) string {
-	if t, ok := s.m.tools.Lookup(c.Name); ok {
+	if t, ok := s.tools().Lookup(c.Name); ok {
 		return t.Kind()
 	}
 	return "other"

@@ -263,6 +263,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 // that got it. The streamed chunks carry msgID, the answer's message id.
 func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, llm.Request, error) {
 	m := s.m
+	s.loadTools(ctx)
 	req, notice := s.buildRequest()
 	req, notice, err := s.compactIfNeeded(ctx, req, notice)
 	if err != nil {

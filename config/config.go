@@ -86,6 +86,35 @@ type Sandbox struct {
 	AllowWrite []string `json:"allow_write" yaml:"allow_write"`
 }
 
+// MCPServer is one MCP server of mcp.servers (the shape of .mcp.json's
+// mcpServers entries).
+type MCPServer struct {
+	// Type is stdio (the default) or http.
+	Type    string            `json:"type,omitempty" yaml:"type,omitempty"`
+	Command string            `json:"command,omitempty" yaml:"command,omitempty"`
+	Args    []string          `json:"args,omitempty" yaml:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty" yaml:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty" yaml:"cwd,omitempty"`
+	URL     string            `json:"url,omitempty" yaml:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty" yaml:"headers,omitempty"`
+	// Disabled keeps the server from starting.
+	Disabled bool `json:"disabled,omitempty" yaml:"disabled,omitempty"`
+	// Network says whether the server may reach the network; unset is yes
+	// for servers of this configuration.
+	Network *bool `json:"network,omitempty" yaml:"network,omitempty"`
+}
+
+// MCP configures the MCP servers whose tools the agent gets (docs/mcp.md).
+type MCP struct {
+	Servers map[string]MCPServer `json:"servers,omitempty" yaml:"servers,omitempty"`
+	// ReadOnly lists the tools that count as read-only: "server/tool" or
+	// "server/*". Every other MCP tool is mutating.
+	ReadOnly []string `json:"read_only" yaml:"read_only"`
+	// TrustHints lists the servers whose readOnlyHint counts.
+	TrustHints      []string `json:"trust_hints" yaml:"trust_hints"`
+	CallTimeoutSecs int      `json:"call_timeout_secs" yaml:"call_timeout_secs"`
+}
+
 // Config is the resolved configuration.
 type Config struct {
 	Model           Model      `json:"model" yaml:"model"`
@@ -98,6 +127,7 @@ type Config struct {
 	Sandbox         Sandbox    `json:"sandbox" yaml:"sandbox"`
 
 	Instructions Instructions `json:"instructions" yaml:"instructions"`
+	MCP          MCP          `json:"mcp" yaml:"mcp"`
 }
 
 // Default is the built-in configuration, the lowest layer.
@@ -130,6 +160,7 @@ func Default() Config {
 		Sandbox:         Sandbox{Mode: "auto", DenyRead: []string{}, AllowWrite: []string{}},
 		MaxTurnRequests: 50,
 		Compaction:      Compaction{Threshold: 0.85},
+		MCP:             MCP{ReadOnly: []string{}, TrustHints: []string{}, CallTimeoutSecs: 60},
 
 		Instructions: Instructions{MaxBytes: 32 << 10},
 	}

@@ -64,7 +64,7 @@ func inside(p, dir string) bool { return strings.HasPrefix(p, dir+"/") }
 // oracleProtected are the names no tool may change at any depth, and the
 // sandbox's own protected places known by path (relative to the sandbox).
 var (
-	oracleProtectedNames = []string{".agentls", ".agentls.yaml", ".git", ".hg", ".svn", ".jj"}
+	oracleProtectedNames = []string{".agentls", ".agentls.yaml", ".mcp.json", ".git", ".hg", ".svn", ".jj"}
 	oracleProtectedPaths = []string{
 		"ws/jjstore",                            // ws/.jj points here
 		"ws/teamlink.yaml", "ws/conf/team.yaml", // the --config file and its real file
@@ -95,7 +95,14 @@ func inHiddenFolder(rel string, isDir bool) bool {
 // isProtectedRel reports whether a sandbox-relative path (forward slashes)
 // is protected or lies below something protected.
 func isProtectedRel(rel string) bool {
-	for _, part := range strings.Split(rel, "/") {
+	parts := strings.Split(rel, "/")
+	for i := 1; i < len(parts); i++ {
+		// The MCP server file of VS Code: mcp.json in a folder .vscode.
+		if strings.EqualFold(parts[i-1], ".vscode") && strings.EqualFold(parts[i], "mcp.json") {
+			return true
+		}
+	}
+	for _, part := range parts {
 		for _, n := range oracleProtectedNames {
 			if strings.EqualFold(part, n) {
 				return true

@@ -37,6 +37,7 @@ var protectedNames = []protected{
 	{stateDirName, ReasonAgentState, "agentls's own state folder .agentls/ (sessions and their modes)",
 		"the mode changes only through enter_plan_mode, exit_plan_mode and the user"},
 	{configName, ReasonAgentState, "agentls's configuration file .agentls.yaml", configInstead},
+	{mcpFileName, ReasonAgentState, "agentls's configuration of MCP servers .mcp.json (it starts programs)", configInstead},
 	{".git", ReasonProtected, "the version-control folder .git/", vcsInstead},
 	{".hg", ReasonProtected, "the version-control folder .hg/", vcsInstead},
 	{".svn", ReasonProtected, "the version-control folder .svn/", vcsInstead},
@@ -47,6 +48,52 @@ var protectedNames = []protected{
 // depth, not only at the top of a workspace folder where agentls reads it:
 // opening a subfolder as the workspace makes its file the configuration.
 const configName = ".agentls.yaml"
+
+// mcpFileName is the workspace's MCP server file; .vscode/mcp.json is the
+// other (protectedPair).
+const mcpFileName = ".mcp.json"
+
+// vscodeMCP is .vscode/mcp.json, protected as a folder and file name pair
+// (a pair of path elements): only an mcp.json inside a folder .vscode.
+var vscodeMCP = protected{name: ".vscode/mcp.json", reason: ReasonAgentState,
+	what: "agentls's configuration of MCP servers .vscode/mcp.json (it starts programs)", instead: configInstead}
+
+// protectedPair returns vscodeMCP when parent and elem, two consecutive
+// path elements, are .vscode and mcp.json (compared as protectedName
+// compares), or nil.
+func protectedPair(parent, elem string) *protected {
+	if foldElem(parent) == ".vscode" && foldElem(elem) == "mcp.json" {
+		return &vscodeMCP
+	}
+	return nil
+}
+
+// protectedParts returns what protects a path given as its elements: a
+// protected name, or the pair .vscode/mcp.json.
+func protectedParts(parts []string) *protected {
+	var best *protected
+	for i, part := range parts {
+		best = firstOf(best, protectedName(part))
+		if i > 0 {
+			best = firstOf(best, protectedPair(parts[i-1], part))
+		}
+	}
+	return best
+}
+
+// foldElem is a path element as protectedName compares it, lower-cased.
+func foldElem(elem string) string {
+	elem = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, elem)
+	if isWindows {
+		elem, _, _ = strings.Cut(elem, ":")
+	}
+	return strings.ToLower(strings.TrimRight(elem, ". "))
+}
 
 const configInstead = "agentls's configuration changes only by the user's hand; " +
 	"if it needs a change, tell the user what to change"
@@ -64,10 +111,8 @@ func InsideProtected(abs string) (string, bool) {
 		paths = append(paths, resolved)
 	}
 	for _, p := range paths {
-		for _, elem := range strings.Split(filepath.ToSlash(p), "/") {
-			if pr := protectedName(elem); pr != nil {
-				return pr.what, true
-			}
+		if pr := protectedParts(strings.Split(filepath.ToSlash(p), "/")); pr != nil {
+			return pr.what, true
 		}
 	}
 	return "", false
@@ -154,10 +199,7 @@ func (g *Guard) protectedRoots() []protectedRoot {
 // Below a workspace folder every element is matched; a path outside every
 // workspace folder is matched on all its elements.
 func (g *Guard) protectedAt(abs string) *protected {
-	var best *protected
-	for _, part := range strings.FieldsFunc(g.belowFolders(abs), isSep) {
-		best = firstOf(best, protectedName(part))
-	}
+	best := protectedParts(strings.FieldsFunc(g.belowFolders(abs), isSep))
 	for _, r := range g.protectedRoots() {
 		if underFold(abs, r.abs) {
 			best = firstOf(best, r.p)
@@ -219,6 +261,7 @@ func (g *Guard) protectedInside(abs string) *protected {
 			return nil // an unreadable folder cannot be removed by a tool either
 		}
 		best = firstOf(best, protectedName(d.Name()))
+		best = firstOf(best, protectedPair(filepath.Base(filepath.Dir(p)), d.Name()))
 		if best != nil && best.rank() == 0 {
 			return errFound
 		}
@@ -244,6 +287,10 @@ func (g *Guard) touchesProtected(kind workspace.ChangeKind, given string, p work
 		if pr := g.protectedInside(p.Abs); pr != nil {
 			return pr, "holds"
 		}
+	}
+	// A folder moved into place as .vscode could bring an mcp.json along.
+	if kind == workspace.ChangeRename && foldElem(lastElem(strings.TrimRight(given, "/\\"))) == ".vscode" {
+		return &vscodeMCP, "would become the folder of"
 	}
 	return nil, ""
 }

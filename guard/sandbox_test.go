@@ -42,6 +42,7 @@ const (
 //	ws/.jj -> jjstore (a top-level protected symlink), ws/jjstore/repo/op
 //	ws/gitlink -> .git/refs (folder symlink into .git)
 //	ws/.agentls.yaml, ws/pkg/.agentls.yaml (agentls's configuration, by name)
+//	ws/.mcp.json, ws/.vscode/mcp.json, ws/.vscode/settings.json (MCP server files)
 //	ws/conf/team.yaml, ws/teamlink.yaml -> conf/team.yaml (the --config file, given as the link)
 //	ws/home/.config/agentls/config.yaml (a user config folder inside the workspace)
 //	outside/agentls-config/config.yaml (a user config folder outside)
@@ -94,6 +95,9 @@ func buildSandbox(dir, setup string) (*sandbox, error) {
 		"ws/jjstore/repo/op":                        "jj\n",
 		"ws/.agentls.yaml":                          "run:\n  allow: []\n",
 		"ws/pkg/.agentls.yaml":                      "run:\n  allow: []\n",
+		"ws/.mcp.json":                              "{\"mcpServers\": {}}\n",
+		"ws/.vscode/mcp.json":                       "{\"servers\": {}}\n",
+		"ws/.vscode/settings.json":                  "{}\n",
 		"ws/pkg/pkg.go":                             "package pkg\n",
 		"ws/conf/team.yaml":                         "plan_mode:\n  default_active: true\n",
 		"ws/home/.config/agentls/config.yaml":       "model:\n  name: x\n",

@@ -102,6 +102,7 @@ func (h *Host) Reconfigure(cfg config.Config) bool {
 		provider = h.provider(cfg, loadErr)
 	}
 	h.mgr.Reconfigure(cfg, provider)
+	h.mcp.Configure(cfg, h.mcpSpecs(cfg))
 	slog.Info("configuration applied")
 	return true
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcpclient"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -45,6 +46,8 @@ type Host struct {
 	trust *config.TrustStore
 	mgr   *agent.Manager
 	diags []config.Diagnostic
+	// mcp are the workspace's MCP servers (mcp.go).
+	mcp *mcpclient.Pool
 
 	mu  sync.Mutex
 	cfg config.Config
@@ -93,13 +96,16 @@ func New(opts Options) (*Host, error) {
 	cfg, diags, _ := h.loadConfig()
 	h.cfg, h.diags = cfg, diags
 	h.appliedErr = h.loadErr
+	h.mcp = mcpclient.NewPool(ws.Root(), ws.Folders(), nil)
+	h.mcp.Configure(cfg, h.mcpSpecs(cfg))
 	mgr, err := agent.NewManager(agent.Options{
 		Workspace: ws, Config: cfg, Provider: h.provider(cfg, h.appliedErr), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
 		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home),
 		UserInstructions: userInstructions(opts.Getenv), UserHome: home,
-		UserCommands: userCommandsDir(opts.Getenv),
+		UserCommands: userCommandsDir(opts.Getenv), ToolSource: mcpSource{h.mcp},
 	})
 	if err != nil {
+		h.mcp.Close()
 		return nil, err
 	}
 	h.mgr = mgr
@@ -143,8 +149,12 @@ func (h *Host) Config() config.Config {
 // was built, for the face to show.
 func (h *Host) Diagnostics() []config.Diagnostic { return h.diags }
 
-// Close ends the sessions' turns and background work (agent.Manager.Close).
-func (h *Host) Close() { h.mgr.Close() }
+// Close ends the sessions' turns and background work (agent.Manager.Close)
+// and stops the MCP servers.
+func (h *Host) Close() {
+	h.mgr.Close()
+	h.mcp.Close()
+}
 
 // userCommandsDir is the user's slash-commands folder, beside their config
 // file ($XDG_CONFIG_HOME/agentls/commands); "" when no home is known.

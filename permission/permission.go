@@ -186,8 +186,12 @@ func (r Request) Text() string {
 	case KindRun:
 		fmt.Fprintf(&b, "Run `%s`?\n\nFolder: %s\nNetwork: %s\nSandbox: %s", e.What, e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
 	case KindTrust:
-		fmt.Fprintf(&b, "This workspace's %s sets keys that widen what agentls may do; they apply only once you trust this content of the file. Trust it? (%s)",
-			filepath.Base(e.What), e.What)
+		if base := filepath.Base(e.What); base == ".mcp.json" || base == "mcp.json" {
+			fmt.Fprintf(&b, "This workspace's %s starts MCP servers (below); they start only once you trust this content of the file. Trust it? (%s)", base, e.What)
+		} else {
+			fmt.Fprintf(&b, "This workspace's %s sets keys that widen what agentls may do; they apply only once you trust this content of the file. Trust it? (%s)",
+				base, e.What)
+		}
 	case KindPlan:
 		fmt.Fprintf(&b, "Review the plan `%s`. Accept it and start building?", e.What)
 	default:

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 )
@@ -23,6 +25,13 @@ import (
 func (s *Server) isTrustFile(path string) bool {
 	h := s.hosted()
 	return h != nil && h.IsTrustFile(path)
+}
+
+// isMCPFile reports whether path is a workspace MCP server file
+// (.mcp.json, .vscode/mcp.json): saving one asks about its trust again.
+func isMCPFile(path string) bool {
+	base := filepath.Base(path)
+	return base == ".mcp.json" || base == "mcp.json" && filepath.Base(filepath.Dir(path)) == ".vscode"
 }
 
 // configReview is the one key of the configuration review queue.
@@ -41,6 +50,7 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 	cfg, trust := h.Reload()
 	h.Reconfigure(cfg)
 	s.announceConfigLoad(ctx, blocked, h.BlockedBy()) // config_load.go
+	defer s.reviewMCPFiles(ctx)
 	if !trust.Pending() {
 		return
 	}
@@ -100,6 +110,59 @@ func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, e
 		}
 	}
 	d, err := s.Permit(ctx, req)
+	if errors.Is(err, permission.ErrNoSurface) {
+		return false, nil
+	}
+	if err != nil || d.Dismissed {
+		return false, err
+	}
+	return d.Option == permission.AllowAlways, nil
+}
+
+// reviewMCPFiles asks the user to trust each workspace MCP server file
+// (.mcp.json, .vscode/mcp.json) whose content is not trusted yet; a
+// "Trust" makes its servers startable (docs/mcp.md). "Don't trust" or a
+// dismissed question leaves them skipped.
+func (s *Server) reviewMCPFiles(ctx context.Context) {
+	h := s.hosted()
+	if h == nil || ctx.Err() != nil {
+		return
+	}
+	for _, f := range h.PendingMCPFiles() {
+		yes, err := s.askMCPFileTrust(ctx, f)
+		if err != nil {
+			if ctx.Err() == nil {
+				slog.Warn("MCP file trust question", "file", f.Path, "err", err)
+			}
+			return
+		}
+		if !yes {
+			slog.Info("workspace MCP file not trusted", "file", f.Path)
+			continue
+		}
+		if err := h.TrustMCPFile(f); err != nil {
+			slog.Warn("MCP file trust not remembered", "file", f.Path, "err", err)
+			continue
+		}
+		slog.Info("workspace MCP file trusted", "file", f.Path)
+		s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageInfo,
+			"message": questions.Escape(fmt.Sprintf("agentls: you trusted %s; its MCP servers start at the next request", f.Path))})
+	}
+}
+
+// askMCPFileTrust asks, through the permission service, whether to trust a
+// workspace MCP file: every server it would start is a grant, shown in full
+// (its command line, its env variable names, its network); "Don't trust"
+// first. A dismissed question is not trust.
+func (s *Server) askMCPFileTrust(ctx context.Context, f host.MCPFileTrust) (bool, error) {
+	d, err := s.Permit(ctx, permission.Request{
+		Requester: "agentls", Kind: permission.KindTrust, What: f.Path, Reach: string(guard.ReachProcess),
+		Grants: f.Servers, Note: f.Question,
+		Options: []permission.Option{
+			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
+			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
+		},
+	})
 	if errors.Is(err, permission.ErrNoSurface) {
 		return false, nil
 	}

@@ -22,9 +22,12 @@ import (
 // Folders outside the house (cmd, bench, the root's assets) are not
 // listed: they may import everything.
 var mayImport = map[string][]string{
-	"server":     {"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
-	"acp":        {"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
-	"host":       {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"server": {"host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"acp":    {"host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"host":   {"mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	// mcpclient turns MCP servers' tools into the agent's tools
+	// (agent/tools); host imports it.
+	"mcpclient":  {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
 	"agent":      {"workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
 	"checkpoint": {"workspace"},
 	"guard":      {"workspace"},
@@ -53,7 +56,11 @@ func testSupport(p string) bool { return strings.HasSuffix(path.Base(p), "test")
 var rpcLibraries = []string{"go.lsp.dev/", "github.com/sourcegraph/jsonrpc2", "github.com/coder/acp-go-sdk"}
 
 // belowFaces are the folders under server and acp.
-var belowFaces = []string{"host", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"}
+var belowFaces = []string{"host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"}
+
+// ownedLibraries are libraries only one folder imports: the MCP SDK is
+// mcpclient's.
+var ownedLibraries = map[string]string{"github.com/modelcontextprotocol/go-sdk": "mcpclient"}
 
 // graph is the module's packages (relative folder, "" for the root) with
 // their imports: module packages as relative folders, others as import
@@ -131,6 +138,8 @@ func TestViolationsFound(t *testing.T) {
 		{"host knows jsonrpc2", "host", "go.lsp.dev/jsonrpc2", "host depends on go.lsp.dev/jsonrpc2"},
 		{"agent knows LSP through internal", "internal/x", "go.lsp.dev/protocol", "agent depends on go.lsp.dev/protocol"},
 		{"guard knows ACP", "guard", "github.com/coder/acp-go-sdk", "guard depends on github.com/coder/acp-go-sdk"},
+		{"host imports the MCP SDK", "host", "github.com/modelcontextprotocol/go-sdk/mcp", "host imports github.com/modelcontextprotocol/go-sdk/mcp: only mcpclient"},
+		{"mcpclient imports host", "mcpclient", "host", "mcpclient may not depend on host"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -164,6 +173,13 @@ func violations(g graph) []string {
 			}
 			if slices.Contains(providers, imp) && !slices.Contains(providers, p) && !slices.Contains(mayImportProviders, top) && !testSupport(p) {
 				out = append(out, fmt.Sprintf("%s may not import the model provider %s (only %s do: host.NewProvider)", p, imp, strings.Join(mayImportProviders, ", ")))
+			}
+		}
+		for _, ext := range g.external[p] {
+			for lib, owner := range ownedLibraries {
+				if strings.HasPrefix(ext, lib) && top != owner {
+					out = append(out, fmt.Sprintf("%s imports %s: only %s imports %s", p, ext, owner, lib))
+				}
 			}
 		}
 		allowed, inHouse := mayImport[top]

@@ -1,0 +1,85 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
+)
+
+// maxShownArgs is the most bytes of a call's arguments a question shows;
+// maxTitleArgs the most its one-line title shows.
+const (
+	maxShownArgs = 4000
+	maxTitleArgs = 120
+)
+
+// AskMCPCall asks the user, through the permission service, whether a
+// mutating MCP tool may run (build mode; the guard refuses it in plan mode
+// before this): Reject, Allow or Always allow this tool (for the session),
+// with the arguments, the server's command line and its (untrusted) hints
+// shown escaped. A tool the user allowed for the session runs unasked.
+func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, error) {
+	s := e.s
+	s.mu.Lock()
+	always := s.mcpAlways[req.Tool]
+	s.mu.Unlock()
+	if always {
+		return true, nil
+	}
+	d, err := s.m.Permit(ctx, mcpCallPermission(ctx, s.meta.ID, req))
+	if errors.Is(err, permission.ErrNoSurface) {
+		return false, fmt.Errorf("the editor cannot ask for permission to run MCP tools; list the tool in mcp.read_only only if it changes nothing")
+	}
+	if err != nil || d.Dismissed {
+		return false, err
+	}
+	switch d.Option {
+	case permission.AllowOnce:
+		return true, nil
+	case permission.AllowAlways:
+		s.mu.Lock()
+		if s.mcpAlways == nil {
+			s.mcpAlways = map[string]bool{}
+		}
+		s.mcpAlways[req.Tool] = true
+		s.mu.Unlock()
+		return true, nil
+	}
+	return false, nil
+}
+
+// mcpCallPermission is the permission request of one MCP tool call: what
+// (the tool and its arguments, cut for the title), and a note with the
+// whole arguments in a fence, the server's command line and its hints.
+func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallRequest) permission.Request {
+	args := string(req.Args)
+	short := strings.Join(strings.Fields(args), " ")
+	if r := []rune(short); len(r) > maxTitleArgs {
+		short = string(r[:maxTitleArgs-1]) + "…"
+	}
+	if len(args) > maxShownArgs {
+		args = args[:maxShownArgs] + "…"
+	}
+	// A fence longer than any backtick run in the arguments keeps them
+	// shown as they are.
+	fence := "```"
+	for strings.Contains(args, fence) {
+		fence += "`"
+	}
+	return permission.Request{
+		SessionID: sessionID, ToolCallID: ToolCallID(ctx), Requester: req.Tool, Kind: permission.KindMCP,
+		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: string(guard.ReachProcess),
+		Note: fmt.Sprintf("MCP server `%s` (`%s`), tool `%s`.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
+			req.Server, req.Command, req.ServerTool, fence, args, fence, req.Hints),
+		Options: []permission.Option{
+			permission.Opt(permission.RejectOnce, "Reject"),
+			permission.Opt(permission.AllowOnce, "Allow"),
+			permission.Opt(permission.AllowAlways, fmt.Sprintf("Always allow %s (this session)", req.Tool)),
+		},
+	}
+}

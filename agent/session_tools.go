@@ -1,0 +1,70 @@
+package agent
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/guard"
+)
+
+// ToolSource supplies the tools a session has beyond the registry's: the
+// MCP servers' tools (mcpclient). SessionTools starts what it needs (lazily,
+// at a session's first tool listing) and returns the tools offered now; a
+// server that cannot start is left out (its status says why).
+type ToolSource interface {
+	SessionTools(ctx context.Context, sessionID string) []tools.Tool
+}
+
+// sessionTools is a session's tool registry: the manager's, plus the
+// tool source's tools of this session.
+type sessionTools struct {
+	reg *tools.Registry
+}
+
+// loadTools asks the tool source for the session's tools (starting its
+// servers on the first call) and makes the session's registry of them.
+func (s *Session) loadTools(ctx context.Context) {
+	src := s.m.toolSource
+	if src == nil {
+		return
+	}
+	extra := src.SessionTools(ctx, s.meta.ID)
+	if len(extra) == 0 && s.toolset.Load() == nil {
+		return
+	}
+	reg, err := tools.NewRegistry(append(s.m.baseTools(), extra...)...)
+	if err != nil {
+		slog.Error("session tools: the extra tools are left out", "session", s.meta.ID, "err", err)
+		return
+	}
+	s.toolset.Store(&sessionTools{reg: reg})
+}
+
+// tools is the session's registry: the manager's unless the tool source
+// gave it more.
+func (s *Session) tools() *tools.Registry {
+	if ts := s.toolset.Load(); ts != nil {
+		return ts.reg
+	}
+	return s.m.tools
+}
+
+// guard is the guard in force, judging the session's own tools.
+func (s *Session) guard() *guard.Guard {
+	g := s.m.Guard()
+	if ts := s.toolset.Load(); ts != nil {
+		return g.WithTools(ts.reg.Declarations())
+	}
+	return g
+}
+
+// baseTools are the manager's registry's tools, in order.
+func (m *Manager) baseTools() []tools.Tool {
+	out := make([]tools.Tool, 0, len(m.tools.Names()))
+	for _, n := range m.tools.Names() {
+		t, _ := m.tools.Lookup(n)
+		out = append(out, t)
+	}
+	return out
+}

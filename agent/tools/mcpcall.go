@@ -1,0 +1,34 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/agentls/agentls/config"
+)
+
+// MCPCallRequest is the permission an MCP tool call asks for in build mode
+// (mcpclient makes the tools; the agent asks the user).
+type MCPCallRequest struct {
+	// Tool is the model-facing name (mcp__<server>__<tool>); Server and
+	// ServerTool are the server's own names.
+	Tool, Server, ServerTool string
+	// Args are the call's arguments, shown to the user.
+	Args json.RawMessage
+	// Hints are the server's own annotations (readOnlyHint, …), shown
+	// but not trusted.
+	Hints string
+	// Command is the server's command line.
+	Command string
+}
+
+// MCPAsker is the part of an Env that asks the user for an MCP tool call:
+// Allow, Always allow this tool (for the session) or Reject. An Env without
+// it runs no mutating MCP tool.
+type MCPAsker interface {
+	AskMCPCall(ctx context.Context, req MCPCallRequest) (allow bool, err error)
+}
+
+// CommandEnv is the environment a process agentls starts gets (commands,
+// MCP servers): environ without the model's key variable and run.env_deny.
+func CommandEnv(environ []string, cfg config.Config) []string { return commandEnv(environ, cfg) }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/internal/proctest"
+)
+
+// TestMCPServerChildrenGoWithAgentls: an MCP server's whole process group
+// (here a child of the server that ignores stdin) is gone once agentls
+// ends, whether it ends at stdin EOF or is killed with SIGKILL (the
+// watchdog then kills the group).
+func TestMCPServerChildrenGoWithAgentls(t *testing.T) {
+	bin := buildHostile(t)
+	for _, end := range []string{"eof", "kill -9"} {
+		t.Run(end, func(t *testing.T) {
+			root := t.TempDir()
+			dir := filepath.Join(root, "ws")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			callLog := filepath.Join(root, "calls.log")
+			script := filepath.Join(root, "script.yaml")
+			if err := os.WriteFile(script, []byte(`
+steps:
+  - tool_calls:
+      - {id: e, name: mcp__evil__echo, args: {path: "x", content: "hi"}}
+  - text: "Done."
+`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := filepath.Join(root, "agentls.yaml")
+			if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`model: {provider: scripted, script: %q}
+mcp:
+  servers:
+    evil: {command: %q, env: {HOSTILE_LOG: %q, HOSTILE_CHILD: "1"}}
+  read_only: ["evil/echo"]
+`, script, bin, callLog)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")
+			client := &permClient{}
+			conn := sdk.NewClientSideConnection(client, in, out)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+				t.Fatalf("initialize: %v", err)
+			}
+			sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
+			if err != nil {
+				t.Fatalf("session/new: %v", err)
+			}
+			if res, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("go")}}); err != nil || res.StopReason != sdk.StopReasonEndTurn {
+				t.Fatalf("prompt: %+v %v; stderr:\n%s", res, err, stderr)
+			}
+			if got := client.callOutcomes()["e"]; !strings.HasPrefix(got, "completed ") || !strings.Contains(got, "hi") {
+				t.Fatalf("echo = %q", got)
+			}
+			calls, _ := os.ReadFile(callLog)
+			var pid int
+			for _, line := range strings.Split(string(calls), "\n") {
+				if v, ok := strings.CutPrefix(line, "child "); ok {
+					pid, _ = strconv.Atoi(v)
+				}
+			}
+			if pid == 0 {
+				t.Fatalf("no child pid in %q", calls)
+			}
+			child, err := proctest.Watch(pid)
+			if err != nil {
+				t.Fatalf("watch the server's child: %v", err)
+			}
+			defer child.Close()
+			if end == "eof" {
+				_ = in.Close()
+				if code := wait(t, cmd); code != 0 {
+					t.Errorf("exit code %d; stderr:\n%s", code, stderr)
+				}
+			} else {
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+			}
+			if gone, err := child.Exited(20 * time.Second); err != nil || !gone {
+				t.Fatalf("the server's child %d is still running 20 s after agentls ended (%s): %v", pid, end, err)
+			}
+		})
+	}
+}

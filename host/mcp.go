@@ -1,0 +1,64 @@
+package host
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcpclient"
+)
+
+// mcpSpecs are the workspace's shared MCP servers under cfg: mcp.servers,
+// then those of the workspace's .mcp.json and .vscode/mcp.json. A workspace
+// file's servers start only once the user trusted that file's content (the
+// trust store of .agentls.yaml); until then each is skipped, saying why.
+func (h *Host) mcpSpecs(cfg config.Config) []mcpclient.ServerSpec {
+	specs := mcpclient.SpecsFromConfig(cfg)
+	root := h.ws.Root()
+	for _, f := range mcpclient.ReadWorkspaceFiles(root, h.opts.Getenv) {
+		rel, _ := filepath.Rel(root, f.Path)
+		if f.Err != nil {
+			slog.Warn("mcp: workspace file left out", "file", rel, "err", f.Err)
+			continue
+		}
+		trusted := h.trust.Trusted(f.Path, f.Content)
+		for _, s := range f.Specs {
+			if !trusted && s.Skip == "" {
+				s.Skip = fmt.Sprintf("defined in %s, whose content you have not trusted: agentls starts no server of it until you do (the LSP face asks when the workspace opens and when the file is saved; or define the server under mcp.servers in your own configuration)", rel)
+				s.Source = rel
+			}
+			if s.Skip != "" {
+				slog.Info("mcp: server not started", "server", s.Name, "file", rel, "why", s.Skip)
+			}
+			s.Network = trusted // off for workspace-file servers unless trusted
+			specs = append(specs, s)
+		}
+	}
+	return specs
+}
+
+// MCPStatus is the status of each MCP server of the workspace (running,
+// failed with its stderr tail, skipped with the reason).
+func (h *Host) MCPStatus() []mcpclient.Status { return h.mcp.Status() }
+
+// mcpSource is the pool as the agent's tool source, with its servers'
+// states for agent/checkModel.
+type mcpSource struct{ *mcpclient.Pool }
+
+// ServerStatus implements agent.ServerStatuser.
+func (s mcpSource) ServerStatus() []agent.MCPServerStatus {
+	var out []agent.MCPServerStatus
+	for _, st := range s.Status() {
+		out = append(out, agent.MCPServerStatus{Name: st.Name, State: string(st.State), Origin: string(st.Origin),
+			Command: st.Command, Reason: st.Reason, StderrTail: st.StderrTail, Tools: st.Tools, DefinitionBytes: st.DefinitionBytes})
+	}
+	return out
+}
+
+// SetSessionMCPServers gives a session the MCP servers its client named
+// (ACP session/new, session/load).
+func (h *Host) SetSessionMCPServers(sessionID string, specs []mcpclient.ServerSpec) {
+	h.mcp.SetSessionServers(sessionID, specs)
+}

@@ -1,0 +1,69 @@
+package host
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/mcpclient"
+)
+
+// MCPFileTrust is a workspace MCP server file (.mcp.json, .vscode/mcp.json)
+// whose content waits for the user's trust: its servers start only once
+// the trust store holds that content.
+type MCPFileTrust struct {
+	Path    string
+	Content []byte
+	// Servers lists each server the file would start, one line each: its
+	// command line in full, the names of its env variables, and network
+	// yes/no (what trusting the file grants).
+	Servers []string
+	// Question says what the file is and asks whether to trust it.
+	Question string
+}
+
+// PendingMCPFiles are the workspace MCP files whose current content is not
+// trusted and that define at least one server that would start. A file that
+// can never be trusted (a symlink, unreadable) is not among them: its
+// servers stay skipped, with the reason in their status.
+func (h *Host) PendingMCPFiles() []MCPFileTrust {
+	root := h.ws.Root()
+	var out []MCPFileTrust
+	for _, f := range mcpclient.ReadWorkspaceFiles(root, h.opts.Getenv) {
+		if f.Err != nil || h.untrustable(f.Path) != "" || h.trust.Trusted(f.Path, f.Content) {
+			continue
+		}
+		var lines []string
+		for _, s := range f.Specs {
+			if s.Skip != "" {
+				continue
+			}
+			env := "none"
+			if names := s.EnvNames(); len(names) > 0 {
+				env = strings.Join(names, ", ")
+			}
+			lines = append(lines, fmt.Sprintf("%s: `%s` (env variables: %s; network: yes)", s.Name, s.CommandLine(), env))
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		rel, _ := filepath.Rel(root, f.Path)
+		q := fmt.Sprintf("This workspace's %s starts the MCP servers listed (programs that run on your machine, with your files and network). Their tools stay under the plan guard (mutating unless you list them in mcp.read_only). Trust this file?", rel)
+		out = append(out, MCPFileTrust{Path: f.Path, Content: f.Content, Servers: lines, Question: q})
+	}
+	return out
+}
+
+// TrustMCPFile remembers that the user trusted the file's content and
+// makes its servers startable (at the next tool listing). An error means
+// the trust was not stored.
+func (h *Host) TrustMCPFile(f MCPFileTrust) error {
+	if why := h.untrustable(f.Path); why != "" {
+		return fmt.Errorf("%w: %s", ErrUntrustable, why)
+	}
+	err := h.trust.Trust(f.Path, f.Content, time.Now())
+	cfg := h.Config()
+	h.mcp.Configure(cfg, h.mcpSpecs(cfg))
+	return err
+}

@@ -1,0 +1,564 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Limits of a server's connection.
+const (
+	// startTimeout bounds starting a server and its initialize handshake.
+	startTimeout = 30 * time.Second
+	// listTimeout bounds listing a server's tools.
+	listTimeout = 30 * time.Second
+	// closeGrace is how long a server may take to exit once its stdin is
+	// closed before its process group is killed.
+	closeGrace = 2 * time.Second
+	// maxFrameBytes bounds one JSON-RPC message from a server: a larger one
+	// ends the connection (the call fails, agentls's memory stays bounded).
+	maxFrameBytes = 32 << 20
+	// exitGrace is how long a failed call waits to learn whether the
+	// server exited.
+	exitGrace = 2 * time.Second
+	// maxTools is the most tools one server may offer.
+	maxTools = 256
+)
+
+// Restarts: a server that exited or failed to start is started again at
+// its next use once its backoff passed (1 s, doubling to 30 s); after
+// maxCrashes within crashWindow it stays failed.
+var (
+	backoffBase = time.Second
+	backoffMax  = 30 * time.Second
+	maxCrashes  = 5
+	crashWindow = 10 * time.Minute
+)
+
+// State is a server's lifecycle state.
+type State string
+
+// The states of a server.
+const (
+	StateIdle    State = "idle"    // not started yet (lazy)
+	StateRunning State = "running" // connected
+	StateFailed  State = "failed"  // could not start, or exited
+	StateSkipped State = "skipped" // not started on purpose (Spec.Skip)
+	StateStopped State = "stopped" // closed by agentls
+)
+
+// Status is what a face shows of one server.
+type Status struct {
+	Name   string `json:"name"`
+	State  State  `json:"state"`
+	Origin Origin `json:"origin"`
+	// Command is the command line (or URL).
+	Command string `json:"command"`
+	// Reason says why it failed or was skipped.
+	Reason string `json:"reason,omitempty"`
+	// StderrTail is the end of the server's stderr (failed servers).
+	StderrTail string `json:"stderrTail,omitempty"`
+	Tools      int    `json:"tools"`
+	// DefinitionBytes is the size of the tool definitions the model is
+	// sent for this server (names, descriptions, schemas), reported apart
+	// from the built-in tools' budget.
+	DefinitionBytes int `json:"definitionBytes"`
+}
+
+// Server is one MCP server's connection, started lazily and kept until
+// Close. It is safe for concurrent use.
+type Server struct {
+	spec ServerSpec
+	dir  string   // the working folder
+	env  []string // the whole environment it starts with
+	// roots are the workspace folders, advertised as the client's roots.
+	roots []string
+
+	stderr *tail
+
+	mu       sync.Mutex
+	state    State
+	reason   string
+	starting chan struct{} // closed when a start attempt ended
+	cs       *mcp.ClientSession
+	proc     *os.Process
+	wd       watchdog
+	exited   chan struct{} // closed when the process exited
+	gen      int           // the start attempt the process belongs to
+	// crashes are the recent exits and failed starts (within crashWindow);
+	// retryAt is when the next start may be tried; gaveUp is set after
+	// maxCrashes of them: the server stays failed.
+	crashes  []time.Time
+	retryAt  time.Time
+	gaveUp   bool
+	tools    []*mcp.Tool
+	defBytes int // the offered definitions' size (Status.DefinitionBytes)
+	// listed is closed and replaced each time the tool list is read again
+	// after the server said it changed (tools/list_changed).
+	listed chan struct{}
+	closed bool
+	wg     sync.WaitGroup // the start, waiter and stderr goroutines
+}
+
+// newServer returns the idle server of spec; env is its environment
+// (already scrubbed), dir its working folder.
+func newServer(spec ServerSpec, dir string, env, roots []string) *Server {
+	s := &Server{spec: spec, dir: dir, env: env, roots: roots, stderr: newTail(2048), state: StateIdle, listed: make(chan struct{})}
+	if spec.Skip != "" {
+		s.state, s.reason = StateSkipped, spec.Skip
+	} else if err := spec.check(); err != nil {
+		s.state, s.reason = StateSkipped, err.Error()
+	}
+	return s
+}
+
+// Spec is the server's definition.
+func (s *Server) Spec() ServerSpec { return s.spec }
+
+// Status is the server's state now.
+func (s *Server) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := Status{Name: s.spec.Name, State: s.state, Origin: s.spec.Origin, Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools), DefinitionBytes: s.defBytes}
+	if s.state == StateFailed {
+		st.StderrTail = s.stderr.String()
+	}
+	return st
+}
+
+// session returns the connected session, starting the server on first use.
+func (s *Server) session(ctx context.Context) (*mcp.ClientSession, error) {
+	s.mu.Lock()
+	switch {
+	case s.state == StateRunning:
+		cs := s.cs
+		s.mu.Unlock()
+		return cs, nil
+	case s.closed:
+		s.mu.Unlock()
+		return nil, fmt.Errorf("MCP server %q is stopped", s.spec.Name)
+	case s.state == StateFailed && !s.gaveUp && !time.Now().Before(s.retryAt):
+		s.state, s.starting = StateIdle, nil // restart
+		slog.Info("mcp: restarting server", "server", s.spec.Name, "crashes", len(s.crashes))
+	case s.state == StateSkipped || s.state == StateFailed:
+		err := s.failure()
+		s.mu.Unlock()
+		return nil, err
+	}
+	if s.starting == nil {
+		s.starting = make(chan struct{})
+		s.wg.Add(1)
+		go s.start(s.starting)
+	}
+	ch := s.starting
+	s.mu.Unlock()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != StateRunning {
+		return nil, s.failure()
+	}
+	return s.cs, nil
+}
+
+// failure is the error of a server that is not running (s.mu held).
+func (s *Server) failure() error {
+	msg := fmt.Sprintf("MCP server %q is %s: %s", s.spec.Name, s.state, s.reason)
+	if t := s.stderr.String(); t != "" && s.state == StateFailed {
+		msg += "; its stderr ends with: " + t
+	}
+	return errors.New(msg)
+}
+
+// start starts the process and connects (one attempt), then closes done.
+func (s *Server) start(done chan struct{}) {
+	defer s.wg.Done()
+	defer close(done)
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	connect := s.connect
+	if s.spec.Type == "http" {
+		connect = s.connectHTTP
+	}
+	cs, tools, err := connect(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		if s.state != StateFailed { // the waiter may have said it exited
+			s.crashed(err.Error())
+		}
+		slog.Warn("mcp: server failed to start", "server", s.spec.Name, "err", err, "stderr", s.stderr.String())
+		return
+	}
+	if s.closed || s.state == StateFailed {
+		_ = cs.Close()
+		return
+	}
+	s.cs, s.tools, s.state, s.reason = cs, tools, StateRunning, ""
+	slog.Info("mcp: server running", "server", s.spec.Name, "tools", len(tools))
+}
+
+// connect starts the process, runs the handshake and lists the tools.
+func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, error) {
+	cmd, wd, err := serverCmd(s.spec, s.dir, s.env)
+	if err != nil {
+		return nil, nil, fmt.Errorf("prepare %s: %w", s.spec.CommandLine(), err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		wd.stop()
+		return nil, nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		wd.stop()
+		closeAll(inR, inW)
+		return nil, nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		wd.stop()
+		closeAll(inR, inW, outR, outW)
+		return nil, nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		wd.stop()
+		closeAll(inR, inW, outR, outW, errR, errW)
+		return nil, nil, fmt.Errorf("start %s: %w", s.spec.CommandLine(), err)
+	}
+	wd.started()
+	closeAll(inR, outW, errW)
+	exited := make(chan struct{})
+	s.mu.Lock()
+	s.gen++
+	gen := s.gen
+	s.proc, s.wd, s.exited = cmd.Process, wd, exited
+	closed := s.closed
+	s.mu.Unlock()
+	s.wg.Add(2)
+	go s.readStderr(errR)
+	go s.wait(cmd, exited, gen, wd)
+	if closed {
+		closeAll(inW, outR)
+		return nil, nil, errors.New("stopped")
+	}
+
+	client := s.newClient()
+	// The workspace folders are the client's roots (issue 18's settled
+	// capabilities), though the 2026-07-28 revision deprecates roots.
+	var roots []*mcp.Root //lint:ignore SA1019 roots are advertised on purpose (see above)
+	for _, r := range s.roots {
+		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r}) //lint:ignore SA1019 see above
+	}
+	if len(roots) > 0 {
+		client.AddRoots(roots...) //lint:ignore SA1019 see above
+	}
+	// A server that exits during the handshake ends it at once.
+	hctx, hcancel := context.WithCancel(ctx)
+	defer hcancel()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		select {
+		case <-exited:
+			hcancel()
+		case <-hctx.Done():
+		}
+	}()
+	cs, err := client.Connect(hctx, &mcp.IOTransport{Reader: outR, Writer: inW, MaxLineLength: maxFrameBytes}, nil)
+	if err != nil {
+		closeAll(inW, outR)
+		s.kill()
+		return nil, nil, fmt.Errorf("connect to %s: %w", s.spec.CommandLine(), s.exitedErr(exited, err))
+	}
+	tools, err := listTools(hctx, cs)
+	if err != nil {
+		_ = cs.Close()
+		s.kill()
+		return nil, nil, fmt.Errorf("list the tools of %q: %w", s.spec.Name, s.exitedErr(exited, err))
+	}
+	return cs, tools, nil
+}
+
+// listTools lists every tool, page by page, at most maxTools.
+func listTools(ctx context.Context, cs *mcp.ClientSession) ([]*mcp.Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
+	var out []*mcp.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		if len(out) == maxTools {
+			slog.Warn("mcp: server offers too many tools; the rest are left out", "max", maxTools)
+			break
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// exitedErr says "the server exited" instead of a transport error when the
+// process is gone.
+func (s *Server) exitedErr(exited chan struct{}, err error) error {
+	select {
+	case <-exited:
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return fmt.Errorf("the server exited (%s)", s.reason)
+	default:
+		return err
+	}
+}
+
+// wait waits for the process of start attempt gen to exit, marks the
+// server failed (unless agentls stopped it, or a later attempt runs) and
+// kills what is left of its group.
+func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, wd watchdog) {
+	defer s.wg.Done()
+	err := cmd.Wait()
+	killGroup(cmd.Process)
+	s.mu.Lock()
+	var dead *mcp.ClientSession
+	if !s.closed && gen == s.gen && s.state != StateFailed {
+		reason := "exited"
+		if err != nil {
+			reason = "exited: " + err.Error()
+		}
+		slog.Warn("mcp: server exited", "server", s.spec.Name, "err", err, "stderr", s.stderr.String())
+		dead = s.cs
+		s.cs = nil
+		s.crashed(reason)
+	}
+	s.mu.Unlock()
+	wd.stop()
+	close(exited)
+	if dead != nil {
+		_ = dead.Close()
+	}
+}
+
+// crashed marks the server failed after an exit or a failed start, and
+// says when it restarts (s.mu held).
+func (s *Server) crashed(reason string) {
+	now := time.Now()
+	kept := s.crashes[:0]
+	for _, c := range s.crashes {
+		if now.Sub(c) < crashWindow {
+			kept = append(kept, c)
+		}
+	}
+	s.crashes = append(kept, now)
+	s.state = StateFailed
+	if len(s.crashes) >= maxCrashes {
+		s.gaveUp = true
+		s.reason = fmt.Sprintf("%s; %d crashes within %s: not restarted", reason, len(s.crashes), crashWindow)
+		return
+	}
+	d := backoffBase << (len(s.crashes) - 1)
+	if d > backoffMax || d < 0 {
+		d = backoffMax
+	}
+	s.retryAt = now.Add(d)
+	s.reason = fmt.Sprintf("%s; restarts at its next use after %s", reason, d)
+}
+
+// readStderr keeps the end of the server's stderr.
+func (s *Server) readStderr(r *os.File) {
+	defer s.wg.Done()
+	defer r.Close()
+	buf := make([]byte, 4096)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			_, _ = s.stderr.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// kill kills the server's process group.
+func (s *Server) kill() {
+	s.mu.Lock()
+	p, wd := s.proc, s.wd
+	s.mu.Unlock()
+	wd.stop()
+	killGroup(p)
+}
+
+// Tools lists the server's tools, starting it if needed.
+func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
+	if _, err := s.session(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tools, nil
+}
+
+// Call calls tool with args (a JSON object) within timeout; the result is
+// rendered as text of at most maxBytes. A server that exits during the
+// call ends it with an error.
+func (s *Server) Call(ctx context.Context, tool string, args map[string]any, timeout time.Duration, maxBytes int) (CallResult, error) {
+	cs, err := s.session(ctx)
+	if err != nil {
+		return CallResult{}, err
+	}
+	s.mu.Lock()
+	exited := s.exited
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("no answer within %s (mcp.call_timeout_secs)", timeout))
+	defer cancel()
+	ctx, cancelExit := context.WithCancelCause(ctx)
+	defer cancelExit(nil)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		select {
+		case <-exited:
+			cancelExit(errors.New("the server exited during the call"))
+		case <-ctx.Done():
+		}
+	}()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		// A connection that ended is most often a server that exited: give
+		// its waiter a moment to say so, with its stderr.
+		if exited != nil { // a process (not an HTTP server)
+			select {
+			case <-exited:
+				s.mu.Lock()
+				why := s.failureIfExited(exited)
+				s.mu.Unlock()
+				return CallResult{}, fmt.Errorf("MCP server %q exited during the call (%s)", s.spec.Name, why)
+			case <-time.After(exitGrace):
+			case <-ctx.Done():
+			}
+		}
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+			s.mu.Lock()
+			failed := s.failureIfExited(exited)
+			s.mu.Unlock()
+			if failed != "" {
+				return CallResult{}, fmt.Errorf("MCP server %q: %v (%s)", s.spec.Name, cause, failed)
+			}
+			return CallResult{}, fmt.Errorf("MCP server %q: %v", s.spec.Name, cause)
+		}
+		return CallResult{}, fmt.Errorf("MCP server %q: %w", s.spec.Name, err)
+	}
+	return render(res, maxBytes), nil
+}
+
+// failureIfExited describes the exit of a server whose process is gone
+// (s.mu held), or "".
+func (s *Server) failureIfExited(exited chan struct{}) string {
+	select {
+	case <-exited:
+		r := s.reason
+		if t := strings.TrimSpace(s.stderr.String()); t != "" {
+			r += "; its stderr ends with: " + t
+		}
+		return r
+	default:
+		return ""
+	}
+}
+
+// Close stops the server: its stdin is closed, and its process group is
+// killed if it has not exited within closeGrace. It waits for the
+// server's goroutines.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	cs, exited := s.cs, s.exited
+	if s.state == StateRunning || s.state == StateIdle {
+		s.state, s.reason = StateStopped, "stopped by agentls"
+	}
+	s.mu.Unlock()
+	if cs != nil {
+		done := make(chan struct{})
+		go func() { defer close(done); _ = cs.Close() }()
+		select {
+		case <-done:
+		case <-time.After(closeGrace):
+		}
+	}
+	if exited != nil {
+		select {
+		case <-exited:
+		case <-time.After(closeGrace):
+		}
+	}
+	s.kill()
+	s.wg.Wait()
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		_ = f.Close()
+	}
+}
+
+// newClient is the MCP client of a server's connection: it reads the tool
+// list again when the server says it changed (tools/list_changed); the
+// session's next tool listing offers the new list.
+func (s *Server) newClient() *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(_ context.Context, req *mcp.ToolListChangedRequest) {
+			s.mu.Lock()
+			if s.closed {
+				s.mu.Unlock()
+				return
+			}
+			s.wg.Add(1)
+			s.mu.Unlock()
+			// Not on the connection's own goroutine: listing waits for
+			// answers that goroutine reads.
+			go func() {
+				defer s.wg.Done()
+				ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+				defer cancel()
+				tools, err := listTools(ctx, req.Session)
+				s.mu.Lock()
+				defer s.mu.Unlock()
+				if err != nil {
+					slog.Warn("mcp: tools changed but could not be listed", "server", s.spec.Name, "err", err)
+					return
+				}
+				if s.state == StateRunning && s.cs == req.Session {
+					s.tools = tools
+					slog.Info("mcp: tool list changed", "server", s.spec.Name, "tools", len(tools))
+				}
+				close(s.listed)
+				s.listed = make(chan struct{})
+			}()
+		},
+	})
+}
+
+// toolsListed is closed when the tool list is next read again after a
+// tools/list_changed.
+func (s *Server) toolsListed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.listed
+}

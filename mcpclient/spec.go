@@ -1,0 +1,96 @@
+package mcpclient
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Origin says where a server's definition came from; it decides what the
+// server may reach (a workspace file's server needs trust first).
+type Origin string
+
+// The origins of server definitions.
+const (
+	// FromConfig: mcp.servers of agentls's configuration.
+	FromConfig Origin = "config"
+	// FromWorkspaceFile: a workspace's .mcp.json or .vscode/mcp.json.
+	FromWorkspaceFile Origin = "workspace file"
+	// FromClient: the ACP client's session/new mcpServers.
+	FromClient Origin = "client"
+)
+
+// ServerSpec is one MCP server as configured.
+type ServerSpec struct {
+	// Name is the server's name, the <server> of mcp__<server>__<tool>.
+	Name string
+	// Type is "stdio" (the default) or "http".
+	Type    string
+	Command string
+	Args    []string
+	// Env are variables set for the server, over agentls's own environment
+	// (minus the model's key and run.env_deny).
+	Env     map[string]string
+	Cwd     string
+	URL     string
+	Headers map[string]string
+	// Network says whether the server may reach the network (enforced by
+	// the sandbox once it starts every process).
+	Network bool
+	Origin  Origin
+	// Source is the file or peer it was read from, for status lines.
+	Source string
+	// Skip, when set, says why the server is not started (an ${input:…}
+	// value, an untrusted workspace file, disabled, an HTTP server).
+	Skip string
+}
+
+// CommandLine is the server's command line as one string, for questions and
+// status lines: each argument quoted when it holds a space or a quote.
+func (s ServerSpec) CommandLine() string {
+	if s.Type == "http" {
+		return s.URL
+	}
+	parts := []string{quoteArg(s.Command)}
+	for _, a := range s.Args {
+		parts = append(parts, quoteArg(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// EnvNames are the names of the variables the spec sets, sorted.
+func (s ServerSpec) EnvNames() []string {
+	out := make([]string, 0, len(s.Env))
+	for k := range s.Env {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func quoteArg(a string) string {
+	if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$") {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
+
+// check reports why the spec cannot be started, or nil.
+func (s ServerSpec) check() error {
+	if s.Name == "" {
+		return fmt.Errorf("a server has no name")
+	}
+	switch s.Type {
+	case "", "stdio":
+		if s.Command == "" {
+			return fmt.Errorf("server %q: stdio server without a command", s.Name)
+		}
+	case "http":
+		if err := checkURL(s.URL); err != nil {
+			return fmt.Errorf("server %q: %w", s.Name, err)
+		}
+	default:
+		return fmt.Errorf("server %q: type %q is not stdio or http", s.Name, s.Type)
+	}
+	return nil
+}

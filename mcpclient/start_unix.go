@@ -1,0 +1,47 @@
+//go:build unix
+
+package mcpclient
+
+import (
+	"errors"
+	"log/slog"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// watchdogScript starts the server behind the watchdog of `run`
+// (agent/tools/runshell_unix.go): a background job in the server's process
+// group reads fd 3, the read end of a pipe whose only write end agentls
+// holds, and kills the whole group once the read ends (agentls closed it,
+// exited or was killed with SIGKILL); the shell then closes fd 3 and execs
+// the server in its own place.
+const watchdogScript = `(read x <&3; kill -9 0) </dev/null >/dev/null 2>&1 & exec 3<&-; exec "$@"`
+
+// serverCmd is the one place an MCP stdio server's process is made (the
+// sandbox will start it from here): the command behind the watchdog, in a
+// process group of its own, in dir, with env. The returned file is the
+// watchdog: its stop kills the group.
+func serverCmd(spec ServerSpec, dir string, env []string) (*exec.Cmd, watchdog, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, watchdog{}, err
+	}
+	argv := append([]string{"-c", watchdogScript, "sh", spec.Command}, spec.Args...)
+	cmd := exec.Command("/bin/sh", argv...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.ExtraFiles = []*os.File{r} // fd 3
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd, watchdog{r: r, w: w}, nil
+}
+
+// killGroup sends SIGKILL to the process group led by p.
+func killGroup(p *os.Process) {
+	if p == nil {
+		return
+	}
+	if err := syscall.Kill(-p.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		slog.Warn("mcp: kill process group", "pgid", p.Pid, "err", err)
+	}
+}

@@ -1,0 +1,24 @@
+package mcpclient
+
+import "os"
+
+// watchdog is the pipe of a server's watchdog (start_unix.go): r goes to
+// the child, w stays with agentls.
+type watchdog struct{ r, w *os.File }
+
+// started closes agentls's copy of the read end once the child has its own.
+func (d watchdog) started() {
+	if d.r != nil {
+		_ = d.r.Close()
+	}
+}
+
+// stop closes the write end: the watchdog kills the server's group.
+func (d watchdog) stop() {
+	if d.r != nil {
+		_ = d.r.Close()
+	}
+	if d.w != nil {
+		_ = d.w.Close()
+	}
+}

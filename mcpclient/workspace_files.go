@@ -1,0 +1,163 @@
+package mcpclient
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// WorkspaceFiles are the workspace files that define MCP servers, relative
+// to the workspace root: .mcp.json (key mcpServers) and .vscode/mcp.json
+// (key servers). No agent tool may change them (guard/protected.go).
+var WorkspaceFiles = []string{".mcp.json", filepath.Join(".vscode", "mcp.json")}
+
+// maxWorkspaceFile bounds a workspace file's size.
+const maxWorkspaceFile = 1 << 20
+
+// WorkspaceFile is one workspace file's servers, with the content read
+// (what the user trusts).
+type WorkspaceFile struct {
+	Path    string
+	Content []byte
+	Specs   []ServerSpec
+	// Err is why the file could not be read (it defines no server then).
+	Err error
+}
+
+// fileServer is one entry of either file.
+type fileServer struct {
+	Type    string            `json:"type"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	Cwd     string            `json:"cwd"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+	// Disabled is agentls's own key, honoured when present.
+	Disabled bool `json:"disabled"`
+}
+
+// ReadWorkspaceFiles reads the workspace files of root that exist, with
+// ${workspaceFolder} and ${env:VAR} expanded (getenv reads the
+// environment). An entry that uses ${input:…} (VS Code asks the user for
+// it) or another variable is skipped with the reason.
+func ReadWorkspaceFiles(root string, getenv func(string) string) []WorkspaceFile {
+	var out []WorkspaceFile
+	for i, rel := range WorkspaceFiles {
+		path := filepath.Join(root, rel)
+		data, err := readSmall(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		wf := WorkspaceFile{Path: path, Content: data, Err: err}
+		if err == nil {
+			key := "mcpServers"
+			if i == 1 {
+				key = "servers"
+			}
+			wf.Specs, wf.Err = parseWorkspaceFile(data, key, root, path, getenv)
+		}
+		out = append(out, wf)
+	}
+	return out
+}
+
+func readSmall(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if fi.Size() > maxWorkspaceFile {
+		return nil, fmt.Errorf("%s is over %d bytes", path, maxWorkspaceFile)
+	}
+	return os.ReadFile(path)
+}
+
+func parseWorkspaceFile(data []byte, key, root, path string, getenv func(string) string) ([]ServerSpec, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var servers map[string]fileServer
+	if raw, ok := doc[key]; ok {
+		if err := json.Unmarshal(raw, &servers); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", path, key, err)
+		}
+	}
+	var out []ServerSpec
+	for name, fsrv := range servers {
+		spec := ServerSpec{Name: name, Type: fsrv.Type, Cwd: fsrv.Cwd, URL: fsrv.URL, Origin: FromWorkspaceFile, Source: path}
+		if spec.Type == "sse" {
+			spec.Skip = "SSE servers are not supported"
+		}
+		ex := expander{root: root, getenv: getenv}
+		spec.Command = ex.expand(fsrv.Command)
+		for _, a := range fsrv.Args {
+			spec.Args = append(spec.Args, ex.expand(a))
+		}
+		spec.Env = ex.expandMap(fsrv.Env)
+		spec.Headers = ex.expandMap(fsrv.Headers)
+		spec.Cwd = ex.expand(spec.Cwd)
+		spec.URL = ex.expand(spec.URL)
+		if ex.skip != "" && spec.Skip == "" {
+			spec.Skip = ex.skip
+		}
+		if fsrv.Disabled && spec.Skip == "" {
+			spec.Skip = "disabled in " + path
+		}
+		out = append(out, spec)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+var varRE = regexp.MustCompile(`\$\{([^}]*)\}`)
+
+// expander expands the variables of a workspace file's values; skip is set
+// at the first value it cannot expand.
+type expander struct {
+	root   string
+	getenv func(string) string
+	skip   string
+}
+
+func (e *expander) expand(s string) string {
+	return varRE.ReplaceAllStringFunc(s, func(m string) string {
+		v := m[2 : len(m)-1]
+		switch {
+		case v == "workspaceFolder":
+			return e.root
+		case strings.HasPrefix(v, "env:"):
+			return e.getenv(strings.TrimPrefix(v, "env:"))
+		case strings.HasPrefix(v, "input:"):
+			if e.skip == "" {
+				e.skip = fmt.Sprintf("it uses %s, a value VS Code asks the user for; agentls cannot ask for it: put the value in mcp.servers of your own configuration", m)
+			}
+		default:
+			if e.skip == "" {
+				e.skip = fmt.Sprintf("it uses %s, a variable agentls does not know (only ${workspaceFolder} and ${env:VAR})", m)
+			}
+		}
+		return m
+	})
+}
+
+func (e *expander) expandMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = e.expand(v)
+	}
+	return out
+}
