@@ -14,7 +14,7 @@ test("available_commands_update lists the built-ins and .agentls/commands, with 
   const u = await agent.waitUpdate("available_commands_update after session/new", (x) => x.sessionUpdate === "available_commands_update");
   assert.ok(u.sessionUpdate === "available_commands_update");
   const names = u.availableCommands.map((c) => c.name + (c.input && "hint" in c.input ? ` ${c.input.hint}` : ""));
-  assert.deepEqual(names, ["plan", "build", "approve", "reject <reason>", "plans", "compact", "model <model id>", "init [what to stress]", "rewind", "review <file>"]);
+  assert.deepEqual(names, ["plan", "build", "approve", "reject <reason>", "plans", "compact", "model <model id>", "init [what to stress]", "rewind [message id]", "review <file>"]);
   assert.equal(u.availableCommands.find((c) => c.name === "review")?.description, "Review a file (project)");
 });
 

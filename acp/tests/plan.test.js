@@ -169,14 +169,14 @@ steps:
   - tool_calls:
       - ${planWrite}
   - tool_calls:
-      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan, allowed_commands: ["go test ./...", "sh *"]}}
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan, allowed_commands: ["go test ./...", "git diff *"]}}
   - text: "Still planning."
 `,
   });
   const turn = agent.prompt(sessionId, "uppercase alpha");
   const ask = await agent.nextPermission("the plan approval");
   const shown = (ask.params.toolCall.content ?? []).map((/** @type {any} */ c) => c.content?.text ?? "").join("\n");
-  assert.ok(shown.includes("Approving also allows these commands for this session:\n- `go test ./...`\n- `sh *`"), `the grants are shown: ${shown}`);
+  assert.ok(shown.includes("Approving also allows these commands for this session:\n- `go test ./...`\n- `git diff *`"), `the grants are shown: ${shown}`);
   assert.ok(shown.includes("Replace alpha with ALPHA"), `the plan is shown too: ${shown}`);
   choose(ask, "reject_once");
   const res = await within(turn, "the end of the turn", undefined, () => agent.describe());

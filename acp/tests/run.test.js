@@ -29,7 +29,7 @@ steps:
   assert.deepEqual(first.params.options.map((o) => o.optionId), kinds, JSON.stringify(first.params.options));
   // The request names the folder, the network and the sandbox.
   const shown = JSON.stringify(first.params.toolCall.content ?? []);
-  assert.ok(shown.includes(`Folder: ${ws.dir}`) && shown.includes("Network: not isolated") && shown.includes("Sandbox: off"), shown);
+  assert.ok(shown.includes(`Folder: ${ws.dir}`) && /Network: (yes|no|not isolated)/.test(shown) && /Sandbox: (on \(.+\)|off)/.test(shown), shown);
   assert.equal(existsSync(ws.path("rejected.txt")), false, "nothing ran before the answer");
   choose(first, "reject_once");
 

@@ -68,7 +68,7 @@ test("session/set_config_option mode=build switches like session/set_mode: curre
     (/** @type {any} */ e) => e.code === -32602 && /yolo/.test(String(e.message)));
 });
 
-test("session/new accepts the client's mcpServers and says in the log that they are not used yet", async (t) => {
+test("session/new accepts the client's mcpServers; one that cannot start is named in the log and the turn still ends", async (t) => {
   const ws = makeWorkspace({ script: oneStep });
   const agent = new Agent(ws);
   t.after(async () => { await agent.close(); ws.remove(); });
@@ -78,6 +78,9 @@ test("session/new accepts the client's mcpServers and says in the log that they 
     mcpServers: [{ name: "docs-server", command: "/bin/true", args: [], env: [] }],
   });
   assert.match(res.sessionId, /\S/);
+  // Servers start at the session's first tool listing: /bin/true is no MCP server.
+  const turn = await within(agent.prompt(res.sessionId, "hi"), "the end of the turn", undefined, () => agent.describe());
+  assert.equal(turn.stopReason, "end_turn", agent.describe());
   await agent.waitFor("a log line naming the MCP server", () => (/docs-server/.test(agent.stderr) && /MCP/i.test(agent.stderr) ? true : undefined));
 });
 
