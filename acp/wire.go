@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,12 @@ type wire struct {
 
 	mu      sync.Mutex
 	pending map[string]chan rawResponse // own requests by id
+
+	// replies carries the reader's own answers (to lines it refused) to
+	// the goroutine that queues them (replyLoop): the reader never waits
+	// on the output, so it sees the input's end even while the client
+	// reads nothing.
+	replies chan []byte
 }
 
 // rawResponse is a JSON-RPC response to one of the wire's own requests.
@@ -47,8 +54,13 @@ type rawResponse struct {
 
 func newWire(in io.Reader, out io.Writer) *wire {
 	pr, pw := io.Pipe()
-	return &wire{in: in, out: newLineWriter(out), sdkIn: pr, toSDK: pw, pending: map[string]chan rawResponse{}}
+	return &wire{in: in, out: newLineWriter(out), sdkIn: pr, toSDK: pw, pending: map[string]chan rawResponse{}, replies: make(chan []byte, replyQueueLen)}
 }
+
+// replyQueueLen is how many of the reader's own answers may wait for the
+// output; past it (a client that sends bad lines and reads nothing) they
+// are dropped with a log line.
+const replyQueueLen = 256
 
 // outQueueLen is how many whole lines may wait for the connection's writer.
 const outQueueLen = 64
@@ -153,8 +165,17 @@ func (l *lineWriter) close() {
 }
 
 // pump reads the client's lines until the input ends, then closes the SDK's
-// input.
+// input. Its own answers go through replyLoop, which it starts and ends.
 func (w *wire) pump() {
+	replied := make(chan struct{})
+	go func() {
+		defer close(replied)
+		w.replyLoop()
+	}()
+	defer func() {
+		close(w.replies)
+		<-replied
+	}()
 	r := bufio.NewReaderSize(w.in, 64<<10)
 	for {
 		line, tooLong, err := readLine(r)
@@ -163,6 +184,12 @@ func (w *wire) pump() {
 			w.replyError(nil, -32600, fmt.Sprintf("Invalid request: the message is over %d KB; it was dropped", maxLineBytes>>10))
 		} else if len(line) > 0 {
 			w.route(line)
+		}
+		if tooLong || cap(line) > releaseOverBytes {
+			// Hand the line's memory back to the OS now: a client's one
+			// large line must not keep tens of MB resident.
+			line = nil
+			debug.FreeOSMemory()
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -174,6 +201,10 @@ func (w *wire) pump() {
 		}
 	}
 }
+
+// releaseOverBytes is the size of a line after which the reader returns
+// its memory to the OS.
+const releaseOverBytes = 4 << 20
 
 // readLine reads one line (without its newline). A line over maxLineBytes is
 // consumed and reported as tooLong.
@@ -204,7 +235,7 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 type envelope struct {
 	JSONRPC json.RawMessage  `json:"jsonrpc"`
 	ID      *json.RawMessage `json:"id"`
-	Method  *string          `json:"method"`
+	Method  json.RawMessage  `json:"method"`
 	Result  json.RawMessage  `json:"result"`
 	Error   json.RawMessage  `json:"error"`
 }
@@ -221,21 +252,31 @@ func (w *wire) route(line []byte) {
 		w.replyError(nil, -32700, "Parse error: the line is not valid JSON (ACP sends one JSON-RPC message per line)")
 		return
 	}
+	if trimmed[0] == '[' {
+		w.refuseBatch(trimmed)
+		return
+	}
 	var env envelope
 	if trimmed[0] != '{' || json.Unmarshal(trimmed, &env) != nil {
-		w.replyError(nil, -32600, "Invalid request: a message must be one JSON-RPC object (batches are not supported)")
+		w.replyError(nil, -32600, "Invalid request: a message must be one JSON-RPC object")
 		return
 	}
 	id := env.ID
 	if id != nil && string(*id) == "null" {
 		id = nil
 	}
+	var method string
+	hasMethod := len(env.Method) > 0 && string(env.Method) != "null"
+	if hasMethod && json.Unmarshal(env.Method, &method) != nil {
+		w.replyError(id, -32600, `Invalid request: "method" must be a string`)
+		return
+	}
 	switch {
-	case env.Method == nil && id != nil && (len(env.Result) > 0 || len(env.Error) > 0):
+	case !hasMethod && id != nil && (len(env.Result) > 0 || len(env.Error) > 0):
 		if w.deliver(*id, trimmed) {
 			return
 		}
-	case env.Method == nil || *env.Method == "":
+	case method == "":
 		w.replyError(id, -32600, "Invalid request: the message has no method")
 		return
 	case string(env.JSONRPC) != `"2.0"`:
@@ -249,6 +290,30 @@ func (w *wire) route(line []byte) {
 	}
 }
 
+// refuseBatch answers each element of a batch (ACP does not take them) with
+// -32600 and the element's own id (null when it has none), as JSON-RPC
+// answers an invalid batch; an empty batch gets one answer.
+func (w *wire) refuseBatch(batch []byte) {
+	const msg = "Invalid request: batches are not supported; send each JSON-RPC message on its own line"
+	var elems []json.RawMessage
+	if json.Unmarshal(batch, &elems) != nil || len(elems) == 0 {
+		w.replyError(nil, -32600, msg)
+		return
+	}
+	slog.Warn("acp: a batch was refused", "messages", len(elems))
+	for _, e := range elems {
+		var env struct {
+			ID *json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(e, &env)
+		id := env.ID
+		if id != nil && string(*id) == "null" {
+			id = nil
+		}
+		w.replyError(id, -32600, msg)
+	}
+}
+
 func trimSpace(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
 		b = b[1:]
@@ -259,15 +324,36 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-// replyError writes a JSON-RPC error response (id nil: null). Like the
-// SDK's answers it waits for room in the queue (the reading stops while the
-// client reads nothing) until Serve stops.
+// replyError answers a line the reader refused with a JSON-RPC error (id
+// nil: null). It hands the answer to replyLoop and never waits: when
+// replyQueueLen answers already wait for a client that reads nothing, this
+// one is dropped.
 func (w *wire) replyError(id *json.RawMessage, code int, msg string) {
 	var idv any
 	if id != nil {
 		idv = id
 	}
-	_ = w.writeMessage(context.Background(), map[string]any{"jsonrpc": "2.0", "id": idv, "error": map[string]any{"code": code, "message": msg}})
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": idv, "error": map[string]any{"code": code, "message": msg}})
+	if err != nil {
+		slog.Error("acp: encode error answer", "err", err)
+		return
+	}
+	select {
+	case w.replies <- append(b, '\n'):
+	default:
+		slog.Warn("acp: the client reads nothing; an error answer was dropped", "message", msg)
+	}
+}
+
+// replyLoop queues the reader's answers for the output, in order, until
+// the reader closes replies. Like the SDK's answers each waits for room in
+// the output queue until Serve stops.
+func (w *wire) replyLoop() {
+	for line := range w.replies {
+		if err := w.out.send(context.Background(), line); err != nil {
+			slog.Debug("acp: answer not sent", "err", err)
+		}
+	}
 }
 
 // writeMessage queues one message; it waits for room in the queue only
