@@ -276,3 +276,7 @@ func failureSentence(text string) string {
 	}
 	return text
 }
+
+// ApprovalResolvedVia names, in the "awaiting approval" log line, how the
+// ACP client decides a plan approval.
+func (e *editor) ApprovalResolvedVia() string { return "session/request_permission" }

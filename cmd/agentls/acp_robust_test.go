@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
+
 	"bufio"
 	"encoding/json"
 	"fmt"
+	sdk "github.com/coder/acp-go-sdk"
 	"io"
 	"os"
 	"os/exec"
@@ -139,6 +142,180 @@ func TestACPBadEnvelopesAnsweredWithTheirIDs(t *testing.T) {
 		m := acpMessage(t, out, id)
 		if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(-32600) {
 			t.Errorf("id %s: %v, want -32600", id, m)
+		}
+	}
+}
+
+// killingClient declares fs/write_text_file and kills the agent process
+// when the agent asks it to write (a crash mid tool call).
+type killingClient struct {
+	acpClient
+	proc chan *os.Process
+}
+
+func (c *killingClient) WriteTextFile(context.Context, sdk.WriteTextFileRequest) (sdk.WriteTextFileResponse, error) {
+	p := <-c.proc
+	_ = p.Kill()
+	return sdk.WriteTextFileResponse{}, nil
+}
+
+// TestACPReplayReportsAnInterruptedToolCallFailed: agentls is killed while
+// a write waits for the client; a restarted agentls replays the session
+// with that tool call failed ("interrupted by a restart"), not pending.
+func TestACPReplayReportsAnInterruptedToolCallFailed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agentls processes")
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "ws")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "script.yaml")
+	if err := os.WriteFile(script, []byte(`
+steps:
+  - text: "Writing."
+    tool_calls:
+      - {id: cw, name: write, args: {path: new.txt, content: "hello\n"}}
+  - text: "Done."
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(root, "agentls.yaml")
+	if err := os.WriteFile(cfg, []byte("model: {provider: scripted, script: "+script+"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "HOME=" + root}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	fsCaps := sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}}
+
+	cmd, in, out, _ := agentlsProcessEnv(t, env, "--config", cfg, "acp")
+	client := &killingClient{proc: make(chan *os.Process, 1)}
+	client.proc <- cmd.Process
+	conn := sdk.NewClientSideConnection(client, in, out)
+	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: fsCaps}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: "build"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("write it")}}); err == nil {
+		t.Fatal("the killed process answered the prompt")
+	}
+	_ = cmd.Wait()
+
+	cmd2, in2, out2, stderr2 := agentlsProcessEnv(t, env, "--config", cfg, "acp")
+	client2 := &acpClient{}
+	conn2 := sdk.NewClientSideConnection(client2, in2, out2)
+	if _, err := conn2.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: fsCaps}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn2.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	var status sdk.ToolCallStatus
+	var text string
+	client2.mu.Lock()
+	for _, u := range client2.updates {
+		if tu := u.Update.ToolCallUpdate; tu != nil && tu.ToolCallId == "cw" && tu.Status != nil {
+			status = *tu.Status
+			for _, c := range tu.Content {
+				if c.Content != nil && c.Content.Content.Text != nil {
+					text += c.Content.Content.Text.Text
+				}
+			}
+		}
+	}
+	client2.mu.Unlock()
+	if status != sdk.ToolCallStatusFailed || !strings.Contains(text, "interrupted by a restart") {
+		t.Errorf("replayed tool call cw: status %q text %q, want failed, interrupted by a restart", status, text)
+	}
+	_ = in2.Close()
+	if code := wait(t, cmd2); code != 0 {
+		t.Errorf("exit %d; stderr:\n%s", code, stderr2)
+	}
+}
+
+// approvingClient accepts every permission request at once, as a client
+// with auto-approve does.
+type approvingClient struct{ acpClient }
+
+func (c *approvingClient) RequestPermission(_ context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: p.Options[len(p.Options)-1].OptionId}}}, nil
+}
+
+// TestACPApprovalAnsweredByTheClient: a plan approval answered at once is
+// marked "answered by the client in N ms" in the tool call's result and in
+// the log, and the log's "awaiting approval" line names the ACP method.
+func TestACPApprovalAnsweredByTheClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agentls processes")
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "ws")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "script.yaml")
+	if err := os.WriteFile(script, []byte(`
+steps:
+  - tool_calls:
+      - {id: p1, name: plan_write, args: {title: T, path: plans/t.plan, content: "# T\n\n## Steps\n- [ ] one\n"}}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/t.plan}}
+  - text: "Building."
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(root, "agentls.yaml")
+	if err := os.WriteFile(cfg, []byte("model: {provider: scripted, script: "+script+"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(root, "agentls.log")
+	cmd, in, out, stderr := agentlsProcessEnv(t, []string{"XDG_CONFIG_HOME=" + filepath.Join(root, "xdg"), "HOME=" + root},
+		"--config", cfg, "--log-file", logFile, "acp")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client := &approvingClient{}
+	conn := sdk.NewClientSideConnection(client, in, out)
+	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("plan it")}}); err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	client.mu.Lock()
+	for _, u := range client.updates {
+		if tu := u.Update.ToolCallUpdate; tu != nil && tu.ToolCallId == "x1" {
+			for _, c := range tu.Content {
+				if c.Content != nil && c.Content.Content.Text != nil {
+					text += c.Content.Content.Text.Text
+				}
+			}
+		}
+	}
+	client.mu.Unlock()
+	if !strings.Contains(text, "answered by the client in") {
+		t.Errorf("the approval's tool call lacks the note: %q", text)
+	}
+	_ = in.Close()
+	if code := wait(t, cmd); code != 0 {
+		t.Errorf("exit %d; stderr:\n%s", code, stderr)
+	}
+	log, _ := os.ReadFile(logFile)
+	for _, want := range []string{"resolve via session/request_permission", "answered by the client in"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
 		}
 	}
 }
