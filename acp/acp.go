@@ -47,6 +47,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) {
 	// up.
 	defer context.AfterFunc(ctx, w.out.stop)()
 	a := newAgent(opts, w)
+	ownCtx, cancelOwn := context.WithCancel(ctx)
+	defer cancelOwn()
+	w.own, w.ownCtx = a.ownMethods(), ownCtx
 	conn := sdk.NewAgentSideConnection(a, w.out, w.sdkIn)
 	conn.SetLogger(slog.Default())
 	a.conn = conn
@@ -64,12 +67,14 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) {
 	drainEnd := time.Now().Add(exitDrainBound)
 	drain := time.AfterFunc(exitDrainBound, w.out.stop)
 	defer drain.Stop()
+	cancelOwn()
 	a.close()
 	_ = w.sdkIn.Close()
 	select {
 	case <-pumped:
 	case <-ctx.Done(): // the input may never end (a terminal): do not wait on it
 	}
+	w.serving.Wait() // their answers wait for room at most until drain stops them
 	w.out.close()
 	bound := time.NewTimer(max(time.Until(drainEnd), lastLinesBound))
 	defer bound.Stop()

@@ -40,6 +40,14 @@ type wire struct {
 	// on the output, so it sees the input's end even while the client
 	// reads nothing.
 	replies chan []byte
+
+	// own are the requests the wire answers itself (own_methods.go), set
+	// before the input is read; ownCtx is their context; serving counts
+	// the ones running.
+	init    initPatch
+	own     map[string]ownHandler
+	ownCtx  context.Context
+	serving sync.WaitGroup
 }
 
 // rawResponse is a JSON-RPC response to one of the wire's own requests.
@@ -54,7 +62,9 @@ type rawResponse struct {
 
 func newWire(in io.Reader, out io.Writer) *wire {
 	pr, pw := io.Pipe()
-	return &wire{in: in, out: newLineWriter(out), sdkIn: pr, toSDK: pw, pending: map[string]chan rawResponse{}, replies: make(chan []byte, replyQueueLen)}
+	w := &wire{in: in, out: newLineWriter(out), sdkIn: pr, toSDK: pw, pending: map[string]chan rawResponse{}, replies: make(chan []byte, replyQueueLen)}
+	w.out.rewrite = w.init.rewrite
+	return w
 }
 
 // replyQueueLen is how many of the reader's own answers may wait for the
@@ -74,6 +84,8 @@ const outQueueLen = 64
 type lineWriter struct {
 	w     io.Writer
 	lines chan []byte
+	// rewrite, when set, completes each of the SDK's lines (initPatch).
+	rewrite func([]byte) []byte
 	// stopping is closed when Serve begins to stop: senders stop waiting
 	// for room (what fits in the queue still goes out).
 	stopping chan struct{}
@@ -118,7 +130,11 @@ func (l *lineWriter) send(ctx context.Context, line []byte) error {
 // Serve stops. They are its answers and its requests (permission, files,
 // terminals); a turn's own updates go through send and never wait on them.
 func (l *lineWriter) Write(p []byte) (int, error) {
-	if err := l.send(context.Background(), append([]byte(nil), p...)); err != nil {
+	line := append([]byte(nil), p...)
+	if l.rewrite != nil {
+		line = l.rewrite(line)
+	}
+	if err := l.send(context.Background(), line); err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -283,6 +299,17 @@ func (w *wire) route(line []byte) {
 		if id != nil {
 			w.replyError(id, -32600, `Invalid request: "jsonrpc" must be "2.0"`)
 		}
+		return
+	}
+	if method == "initialize" && id != nil {
+		w.init.sawInitialize(*id, trimmed)
+	}
+	if h, ok := w.own[method]; ok && id != nil {
+		var p struct {
+			Params json.RawMessage `json:"params"`
+		}
+		_ = json.Unmarshal(trimmed, &p)
+		w.serveOwn(w.ownCtx, *id, method, p.Params, h)
 		return
 	}
 	if _, err := w.toSDK.Write(append(trimmed, '\n')); err != nil {
