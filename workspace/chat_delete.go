@@ -35,4 +35,6 @@ func (s *ChatStore) Delete(id string) error {
 	return nil
 }
 
-func (s *ChatStore) lockPath(id string) string { return s.path(id)[:len(s.path(id))-len(chatExt)] + ".lock" }
+func (s *ChatStore) lockPath(id string) string {
+	return s.path(id)[:len(s.path(id))-len(chatExt)] + ".lock"
+}
