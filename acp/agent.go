@@ -24,6 +24,7 @@ type Agent struct {
 	wire   *wire
 	conn   *sdk.AgentSideConnection
 	calls  callContents
+	msgIDs messageIDs
 
 	// opening serialises opening hosts (a workspace is opened once).
 	opening sync.Mutex
@@ -218,6 +219,11 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	text, err := h.promptText(p.Prompt)
 	if err != nil {
 		return sdk.PromptResponse{}, err
+	}
+	a.msgIDs.end(string(p.SessionId))
+	defer a.msgIDs.end(string(p.SessionId))
+	if title, at, ok := h.mgr.TitleFirstPrompt(string(p.SessionId), text); ok {
+		h.ed.send(ctx, string(p.SessionId), sessionInfoUpdate{SessionUpdate: "session_info_update", Title: title, UpdatedAt: at})
 	}
 	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text})
 	if err != nil {

@@ -33,8 +33,11 @@ var (
 func (e *editor) Update(ctx context.Context, sessionID string, update agent.Update) {
 	switch u := update.(type) {
 	case agent.UpdateChunk:
-		e.send(ctx, sessionID, chunk(u.SessionUpdate, u.Content.Text)) // agent_message_chunk, agent_thought_chunk
+		c := chunk(u.SessionUpdate, u.Content.Text) // agent_message_chunk, agent_thought_chunk
+		c.MessageID = e.a.msgIDs.of(sessionID, u.SessionUpdate)
+		e.send(ctx, sessionID, c)
 	case agent.UpdateToolCall:
+		e.a.msgIDs.end(sessionID) // the model's message ends with its tool calls
 		if u.Status == "in_progress" {
 			e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress"})
 			return

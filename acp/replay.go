@@ -37,7 +37,10 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 			}
 		case llm.RoleAssistant:
 			if m.Content != "" {
-				e.send(ctx, sessionID, chunk("agent_message_chunk", m.Content))
+				c := chunk("agent_message_chunk", m.Content)
+				c.MessageID = e.a.msgIDs.of(sessionID, c.SessionUpdate)
+				e.send(ctx, sessionID, c)
+				e.a.msgIDs.end(sessionID)
 			}
 			for _, c := range m.ToolCalls {
 				title, kind := e.h.mgr.ToolCallView(c.Name, c.Arguments)

@@ -27,6 +27,8 @@ type (
 	chunkUpdate struct {
 		SessionUpdate string    `json:"sessionUpdate"`
 		Content       textBlock `json:"content"`
+		// MessageID groups the chunks of one message (message_ids.go).
+		MessageID string `json:"messageId,omitempty"`
 	}
 	// toolCallStart is tool_call.
 	toolCallStart struct {
