@@ -89,14 +89,8 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 			},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "agentls", Title: sdk.Ptr("agentls (plan-first coding agent)"), Version: version},
-		AuthMethods: []sdk.AuthMethod{},
+		AuthMethods: authMethods(p.ClientCapabilities), // auth.go
 	}, nil
-}
-
-// Authenticate succeeds: agentls offers no authentication methods (the
-// model's key is configuration).
-func (a *Agent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
-	return sdk.AuthenticateResponse{}, nil
 }
 
 // NewSession starts a session in the workspace of cwd.
