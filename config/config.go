@@ -10,10 +10,13 @@ type Model struct {
 	BaseURL   string `json:"base_url" yaml:"base_url"`       // OpenAI-compatible endpoint
 	APIKeyEnv string `json:"api_key_env" yaml:"api_key_env"` // environment variable holding the key
 	APIKey    string `json:"api_key" yaml:"api_key"`         // discouraged; allowed in initializationOptions
-	Name      string `json:"name" yaml:"name"`               // model name
-	PlanName  string `json:"plan_name" yaml:"plan_name"`     // optional model for plan mode
-	Script    string `json:"script" yaml:"script"`           // scripted: path to the transcript
-	MaxTokens int    `json:"max_tokens" yaml:"max_tokens"`   // 0: provider default
+	// APIKeyFile is an absolute path to a file whose first line is the key
+	// (`agentls login` writes $XDG_CONFIG_HOME/agentls/credentials, 0600).
+	APIKeyFile string `json:"api_key_file" yaml:"api_key_file"`
+	Name       string `json:"name" yaml:"name"`             // model name
+	PlanName   string `json:"plan_name" yaml:"plan_name"`   // optional model for plan mode
+	Script     string `json:"script" yaml:"script"`         // scripted: path to the transcript
+	MaxTokens  int    `json:"max_tokens" yaml:"max_tokens"` // 0: provider default
 	// ContextWindow and PlanContextWindow are the context windows (tokens)
 	// of Name and PlanName; 0 picks them from the model name.
 	ContextWindow     int `json:"context_window" yaml:"context_window"`

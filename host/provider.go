@@ -30,12 +30,16 @@ var ErrNoAPIKey = errors.New("no API key")
 func NewProvider(cfg config.Config, getenv func(string) string, root string) (llm.Provider, error) {
 	switch cfg.Model.Provider {
 	case "", "openai":
-		if err := checkAPIKey(cfg, getenv); err != nil {
+		key, err := apiKey(cfg, getenv) // key_file.go
+		if err != nil {
+			return nil, err
+		}
+		if err := checkAPIKey(cfg, key); err != nil {
 			return nil, err
 		}
 		p, err := openai.New(openai.Config{
 			BaseURL:   cfg.Model.BaseURL,
-			APIKey:    cfg.APIKey(getenv),
+			APIKey:    key,
 			Model:     cfg.Model.Name,
 			MaxTokens: cfg.Model.MaxTokens,
 
@@ -71,12 +75,12 @@ func secs(n int) time.Duration { return time.Duration(n) * time.Second }
 // machine when no key is configured (unless model.api_key_env is "", which
 // says the endpoint needs none): an unauthenticated request to a public
 // endpoint would only fail, after leaking the conversation.
-func checkAPIKey(cfg config.Config, getenv func(string) string) error {
-	if cfg.APIKey(getenv) != "" || cfg.Model.APIKeyEnv == "" || isLoopbackURL(cfg.Model.BaseURL) {
+func checkAPIKey(cfg config.Config, key string) error {
+	if key != "" || cfg.Model.APIKeyEnv == "" || isLoopbackURL(cfg.Model.BaseURL) {
 		return nil
 	}
 	env := cfg.Model.APIKeyEnv
-	return fmt.Errorf("%w: set %s, or model.api_key_env in .agentls.yaml, or point OPENAI_BASE_URL at a local server such as Ollama", ErrNoAPIKey, env)
+	return fmt.Errorf("%w: set %s, or model.api_key_env in .agentls.yaml, or run `agentls login`, or point OPENAI_BASE_URL at a local server such as Ollama", ErrNoAPIKey, env)
 }
 
 // isLoopbackURL tells whether a base URL names this machine.
