@@ -148,7 +148,7 @@ func (e *editor) Apply(ctx context.Context, req agent.ApplyRequest) error {
 // edit or a new file, when the client writes files and the configuration
 // (`edits`) does not say disk.
 func (e *editor) viaClient(c workspace.Change) bool {
-	if !e.a.clientCaps().Fs.WriteTextFile || e.h.Config().Edits == "disk" {
+	if !e.clientWrites() || e.h.Config().Edits == "disk" { // client_fs.go
 		return false
 	}
 	return c.Kind == workspace.ChangeCreate || c.Kind == workspace.ChangeEdit && len(c.Edits) > 0
@@ -188,7 +188,7 @@ func (e *editor) writeThroughClient(ctx context.Context, sessionID string, c wor
 // text that differs from the disk goes to the overlay; on error, or when it
 // equals the disk, the disk is the truth.
 func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []workspace.Path) {
-	if !e.a.clientCaps().Fs.ReadTextFile {
+	if !e.clientReads() { // client_fs.go
 		return
 	}
 	for _, p := range paths {

@@ -81,6 +81,17 @@ type Config struct {
 	Compaction      Compaction `json:"compaction" yaml:"compaction"`
 
 	Instructions Instructions `json:"instructions" yaml:"instructions"`
+	// ACP configures the ACP face (`agentls acp`).
+	ACP ACP `json:"acp" yaml:"acp"`
+}
+
+// ACP configures the ACP face.
+type ACP struct {
+	// ClientFS is auto (read and write through the client's fs/* methods
+	// when it offers them) or off (agentls reads and writes the disk
+	// itself, through the guarded path, and reports each change as a
+	// diff: ACP v2 drops the client's fs/*).
+	ClientFS string `json:"client_fs" yaml:"client_fs"`
 }
 
 // Default is the built-in configuration, the lowest layer.
@@ -97,6 +108,7 @@ func Default() Config {
 			IdleTimeoutSecs:      120,
 		},
 		Editor: Editor{RequestTimeoutSecs: 60},
+		ACP:    ACP{ClientFS: "auto"},
 		PlanMode: PlanMode{
 			DefaultActive:       true,
 			RequireApproval:     true,

@@ -22,6 +22,7 @@ func TestDefault(t *testing.T) {
 		Compaction:      Compaction{Threshold: 0.85},
 
 		Instructions: Instructions{MaxBytes: 32768},
+		ACP:          ACP{ClientFS: "auto"},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
