@@ -86,6 +86,7 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List: &sdk.SessionListCapabilities{}, Resume: &sdk.SessionResumeCapabilities{}, Close: &sdk.SessionCloseCapabilities{},
+				AdditionalDirectories: &sdk.SessionAdditionalDirectoriesCapabilities{},
 			},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "agentls", Title: sdk.Ptr("agentls (plan-first coding agent)"), Version: version},
@@ -95,7 +96,7 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 
 // NewSession starts a session in the workspace of cwd.
 func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	h, err := a.hostFor(p.Cwd)
+	h, err := a.hostForDirs(p.Cwd, p.AdditionalDirectories) // additional_dirs.go
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
