@@ -46,11 +46,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 	case agent.UpdateToolCallDone:
 		e.send(ctx, sessionID, e.toolCallDone(sessionID, u))
 	case agent.UpdatePlan:
-		entries := make([]planEntry, 0, len(u.Entries))
-		for _, en := range u.Entries {
-			entries = append(entries, planEntry{Content: en.Content, Priority: en.Priority, Status: en.Status})
-		}
-		e.send(ctx, sessionID, planUpdate{SessionUpdate: "plan", Entries: entries})
+		e.sendPlan(ctx, sessionID, u) // plan_update.go
 	case agent.UpdateMode:
 		e.send(ctx, sessionID, modeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(u.CurrentModeID)})
 		e.send(ctx, sessionID, configUpdate{SessionUpdate: "config_option_update", ConfigOptions: e.h.configOptions(u.CurrentModeID)})

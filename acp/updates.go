@@ -58,7 +58,9 @@ type (
 		NewText    *string    `json:"newText,omitempty"`
 		TerminalID string     `json:"terminalId,omitempty"`
 	}
-	planUpdate struct {
+	// planUpdate0 is the legacy `plan` checklist (plan_update.go has
+	// plan_update).
+	planUpdate0 struct {
 		SessionUpdate string      `json:"sessionUpdate"` // "plan"
 		Entries       []planEntry `json:"entries"`
 	}
