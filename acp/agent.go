@@ -25,6 +25,7 @@ type Agent struct {
 	conn   *sdk.AgentSideConnection
 	calls  callContents
 	msgIDs messageIDs
+	costs  sessionCosts
 
 	// opening serialises opening hosts (a workspace is opened once).
 	opening sync.Mutex
