@@ -80,7 +80,7 @@ func checkAPIKey(cfg config.Config, key string) error {
 		return nil
 	}
 	env := cfg.Model.APIKeyEnv
-	return fmt.Errorf("%w: set %s, or model.api_key_env in .agentls.yaml, or run `agentls login`, or point OPENAI_BASE_URL at a local server such as Ollama", ErrNoAPIKey, env)
+	return fmt.Errorf("%w: set %s, or model.api_key_env in .agentls.yaml, or point OPENAI_BASE_URL at a local server such as Ollama", ErrNoAPIKey, env)
 }
 
 // isLoopbackURL tells whether a base URL names this machine.
