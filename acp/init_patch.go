@@ -51,12 +51,15 @@ func (p *initPatch) rewrite(line []byte) []byte {
 		return line
 	}
 	var msg map[string]json.RawMessage
-	if json.Unmarshal(line, &msg) != nil || string(msg["id"]) != id || msg["result"] == nil {
+	if json.Unmarshal(line, &msg) != nil || string(msg["id"]) != id || msg["method"] != nil {
 		return line
 	}
 	p.mu.Lock()
 	p.id = ""
 	p.mu.Unlock()
+	if msg["result"] == nil { // an error answer: nothing to add
+		return line
+	}
 	var res map[string]any
 	if json.Unmarshal(msg["result"], &res) != nil {
 		return line
