@@ -19,6 +19,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string) error {
 	if err := workspace.ValidChatID(id); err != nil {
 		return &InvalidParamsError{Msg: err.Error(), Err: ErrUnknownSession}
 	}
+	meta := m.ownSessionMetas()[id] // for its plan lock, below
 	m.mu.Lock()
 	_, open := m.sessions[id]
 	m.mu.Unlock()
@@ -33,6 +34,15 @@ func (m *Manager) DeleteSession(ctx context.Context, id string) error {
 		return &InvalidParamsError{Msg: fmt.Sprintf("unknown session %q", id), Err: ErrUnknownSession}
 	case errors.Is(err, workspace.ErrSessionOwned):
 		return invalidf("session %s is open in another agentls process (another editor window?): close it there, then delete it", id)
+	case err != nil:
+		return err
 	}
-	return err
+	// A session that built a plan no longer does: its plan lock goes (it
+	// would not hold without the session file either: LockRegistry.Live).
+	if m.locks != nil {
+		if abs := m.planLockPath(meta); abs != "" {
+			m.releasePlanLock(abs, id)
+		}
+	}
+	return nil
 }
