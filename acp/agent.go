@@ -26,6 +26,8 @@ type Agent struct {
 	calls  callContents
 	// commands sends the slash commands (commands.go).
 	commands *commandAnnouncer
+	msgIDs   messageIDs
+	costs    sessionCosts
 
 	// opening serialises opening hosts (a workspace is opened once).
 	opening sync.Mutex
@@ -91,22 +93,17 @@ func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Init
 			McpCapabilities: sdk.McpCapabilities{Http: true, Sse: false},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List: &sdk.SessionListCapabilities{}, Resume: &sdk.SessionResumeCapabilities{}, Close: &sdk.SessionCloseCapabilities{},
+				AdditionalDirectories: &sdk.SessionAdditionalDirectoriesCapabilities{},
 			},
 		},
 		AgentInfo:   &sdk.Implementation{Name: "agentls", Title: sdk.Ptr("agentls (plan-first coding agent)"), Version: version},
-		AuthMethods: []sdk.AuthMethod{},
+		AuthMethods: authMethods(p.ClientCapabilities), // auth.go
 	}, nil
-}
-
-// Authenticate succeeds: agentls offers no authentication methods (the
-// model's key is configuration).
-func (a *Agent) Authenticate(context.Context, sdk.AuthenticateRequest) (sdk.AuthenticateResponse, error) {
-	return sdk.AuthenticateResponse{}, nil
 }
 
 // NewSession starts a session in the workspace of cwd.
 func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	h, err := a.hostFor(p.Cwd)
+	h, err := a.hostForDirs(p.Cwd, p.AdditionalDirectories) // additional_dirs.go
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -229,6 +226,11 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
 	a.commands.announce(ctx, string(p.SessionId), false) // the user commands may have changed
+	a.msgIDs.end(string(p.SessionId))
+	defer a.msgIDs.end(string(p.SessionId))
+	if title, at, ok := h.mgr.TitleFirstPrompt(string(p.SessionId), text); ok {
+		h.ed.send(ctx, string(p.SessionId), sessionInfoUpdate{SessionUpdate: "session_info_update", Title: title, UpdatedAt: at})
+	}
 	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text, NoNewSession: true})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -180,7 +180,7 @@ func (e *editor) callID(ctx context.Context, req agent.AskRequest) string {
 // requestPermission sends session/request_permission and returns the chosen
 // option. The `cancelled` outcome cancels the session's turn.
 func (e *editor) requestPermission(ctx context.Context, sessionID string, call sdk.ToolCallUpdate, options []sdk.PermissionOption) (string, error) {
-	res, err := e.a.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sessionID), ToolCall: call, Options: options})
+	res, err := e.timedPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sessionID), ToolCall: call, Options: options})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()

@@ -68,7 +68,10 @@ func TestMalformedLinesGetErrorsAndTheProcessLives(t *testing.T) {
 	}{
 		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":`, -32700, nil},
 		{`not json at all`, -32700, nil},
-		{`[{"jsonrpc":"2.0","id":2,"method":"initialize"}]`, -32600, nil},
+		{`[{"jsonrpc":"2.0","id":2,"method":"initialize"}]`, -32600, float64(2)},
+		{`[]`, -32600, nil},
+		{`{"jsonrpc":"2.0","id":44,"method":42,"params":{}}`, -32600, float64(44)},
+		{`{"jsonrpc":"2.0","id":"m45","method":{"name":"session/list"}}`, -32600, "m45"},
 		{`{"jsonrpc":"2.0","id":3}`, -32600, float64(3)},
 		{`{"jsonrpc":"1.0","id":4,"method":"initialize","params":{"protocolVersion":1}}`, -32600, float64(4)},
 		{`{"jsonrpc":2,"id":41,"method":"session/list","params":{}}`, -32600, float64(41)},
@@ -92,6 +95,14 @@ func TestMalformedLinesGetErrorsAndTheProcessLives(t *testing.T) {
 		e, _ := m["error"].(map[string]any)
 		if msg, _ := e["message"].(string); strings.TrimSpace(msg) == "" {
 			t.Errorf("%s: error without a message", c.line)
+		}
+	}
+	// Each element of a batch is answered with its own id (null for one
+	// without), in order.
+	fmt.Fprintln(in, `[{"jsonrpc":"2.0","id":"b1","method":"session/list"},{"jsonrpc":"2.0","method":"session/cancel"},{"jsonrpc":"2.0","id":7.5,"method":"x"}]`)
+	for _, want := range []any{"b1", nil, 7.5} {
+		if m := next(t, out); errCode(m) != -32600 || m["id"] != want {
+			t.Errorf("batch element: got %v, want -32600 with id %v", m, want)
 		}
 	}
 	// An oversized line (over the SDK reader's cap) is answered too.

@@ -33,8 +33,14 @@ var (
 func (e *editor) Update(ctx context.Context, sessionID string, update agent.Update) {
 	switch u := update.(type) {
 	case agent.UpdateChunk:
-		e.send(ctx, sessionID, chunk(u.SessionUpdate, u.Content.Text)) // agent_message_chunk, agent_thought_chunk
+		c := chunk(u.SessionUpdate, u.Content.Text) // agent_message_chunk, agent_thought_chunk
+		c.MessageID = u.MessageID                   // the persisted message's id (rewind.md)
+		if c.MessageID == "" {
+			c.MessageID = e.a.msgIDs.of(sessionID, u.SessionUpdate)
+		}
+		e.send(ctx, sessionID, c)
 	case agent.UpdateToolCall:
+		e.a.msgIDs.end(sessionID) // the model's message ends with its tool calls
 		if u.Status == "in_progress" {
 			e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress"})
 			return
@@ -43,11 +49,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 	case agent.UpdateToolCallDone:
 		e.send(ctx, sessionID, e.toolCallDone(sessionID, u))
 	case agent.UpdatePlan:
-		entries := make([]planEntry, 0, len(u.Entries))
-		for _, en := range u.Entries {
-			entries = append(entries, planEntry{Content: en.Content, Priority: en.Priority, Status: en.Status})
-		}
-		e.send(ctx, sessionID, planUpdate{SessionUpdate: "plan", Entries: entries})
+		e.sendPlan(ctx, sessionID, u) // plan_update.go
 	case agent.UpdateMode:
 		e.send(ctx, sessionID, modeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(u.CurrentModeID)})
 		e.send(ctx, sessionID, configUpdate{SessionUpdate: "config_option_update", ConfigOptions: e.h.configOptions(u.CurrentModeID)})
@@ -145,7 +147,7 @@ func (e *editor) Apply(ctx context.Context, req agent.ApplyRequest) error {
 // edit or a new file, when the client writes files and the configuration
 // (`edits`) does not say disk.
 func (e *editor) viaClient(c workspace.Change) bool {
-	if !e.a.clientCaps().Fs.WriteTextFile || e.h.Config().Edits == "disk" {
+	if !e.clientWrites() || e.h.Config().Edits == "disk" { // client_fs.go
 		return false
 	}
 	return c.Kind == workspace.ChangeCreate || c.Kind == workspace.ChangeEdit && len(c.Edits) > 0
@@ -185,7 +187,7 @@ func (e *editor) writeThroughClient(ctx context.Context, sessionID string, c wor
 // text that differs from the disk goes to the overlay; on error, or when it
 // equals the disk, the disk is the truth.
 func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []workspace.Path) {
-	if !e.a.clientCaps().Fs.ReadTextFile {
+	if !e.clientReads() { // client_fs.go
 		return
 	}
 	for _, p := range paths {
@@ -276,3 +278,7 @@ func failureSentence(text string) string {
 	}
 	return text
 }
+
+// ApprovalResolvedVia names, in the "awaiting approval" log line, how the
+// ACP client decides a plan approval.
+func (e *editor) ApprovalResolvedVia() string { return "session/request_permission" }

@@ -3,12 +3,11 @@ package acp
 import (
 	"errors"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
@@ -28,27 +27,32 @@ type hosted struct {
 	models []string
 	// trustAsked are the workspace file contents asked about (trust.go).
 	trustAsked trustAsked
+	// extra are the session/new additionalDirectories this host was opened
+	// with (resolved, sorted): more workspace folders after root.
+	extra []string
 }
 
 // hostFor returns the workspace rooted at cwd, opening it the first time.
 // cwd must be an absolute path to a folder.
-func (a *Agent) hostFor(cwd string) (*hosted, error) {
-	if cwd == "" || !filepath.IsAbs(cwd) {
-		return nil, invalidParams("cwd must be an absolute path to the project folder, not %q", cwd)
-	}
-	real, err := workspace.Canonical(filepath.Clean(cwd))
+func (a *Agent) hostFor(cwd string) (*hosted, error) { return a.hostForDirs(cwd, nil) }
+
+// hostForDirs returns the workspace rooted at cwd with the additional
+// folders extra (additional_dirs.go), opening it the first time.
+func (a *Agent) hostForDirs(cwd string, extra []string) (*hosted, error) {
+	real, err := realFolder("cwd", cwd)
 	if err != nil {
-		return nil, invalidParams("cwd %s: %v", cwd, err)
+		return nil, err
 	}
-	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return nil, invalidParams("cwd %s is not a folder", cwd)
+	extra, err = realFolders(real, extra, config.Home(a.getenv))
+	if err != nil {
+		return nil, err
 	}
 	a.opening.Lock() // one opening at a time: a workspace is opened once
 	defer a.opening.Unlock()
-	if h, ok := a.servedHost(real); ok {
+	if h, ok := a.servedHost(real, extra); ok {
 		return h, nil
 	}
-	h, err := a.openHost(real)
+	h, err := a.openHost(real, extra)
 	if err != nil {
 		return nil, err
 	}
@@ -62,12 +66,13 @@ func (a *Agent) hostFor(cwd string) (*hosted, error) {
 	return h, nil
 }
 
-// servedHost finds the served workspace rooted at root.
-func (a *Agent) servedHost(root string) (*hosted, bool) {
+// servedHost finds the served workspace rooted at root with the
+// additional folders extra.
+func (a *Agent) servedHost(root string, extra []string) (*hosted, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, h := range a.hosts {
-		if h.root == root {
+		if h.root == root && slices.Equal(h.extra, extra) {
 			return h, true
 		}
 	}
@@ -77,10 +82,10 @@ func (a *Agent) servedHost(root string) (*hosted, bool) {
 // openHost hosts the workspace of root. Keys of an untrusted workspace
 // .agentls.yaml that widen permissions are ignored with a log line (trust
 // the file from an LSP editor, or move the keys to the user's config).
-func (a *Agent) openHost(root string) (*hosted, error) {
+func (a *Agent) openHost(root string, extra []string) (*hosted, error) {
 	ed := &editor{a: a}
 	h, err := host.New(host.Options{
-		Folders: []string{root}, ConfigFile: a.opts.ConfigFile, Getenv: a.getenv,
+		Folders: append([]string{root}, extra...), ConfigFile: a.opts.ConfigFile, Getenv: a.getenv,
 		NewProvider: a.opts.NewProvider, Editor: ed,
 	})
 	var wsErr *host.WorkspaceError
@@ -95,7 +100,7 @@ func (a *Agent) openHost(root string) (*hosted, error) {
 	}
 	cfg := h.Config()
 	hd := &hosted{Host: h, root: h.Workspace().Root(), ws: h.Workspace(), mgr: h.Manager(), ed: ed,
-		models: modelNames(cfg.Model.Name, cfg.Model.PlanName)}
+		models: modelNames(cfg.Model.Name, cfg.Model.PlanName), extra: extra}
 	ed.h = hd
 	slog.Info("acp: serving workspace", "root", hd.root)
 	return hd, nil

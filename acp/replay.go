@@ -3,14 +3,33 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/agentls/agentls/agent/llm"
 )
 
+// interruptedText is the outcome replay gives a tool call that has no
+// result in the history: the process ended (a crash, a kill) while it ran.
+const interruptedText = "The tool call was interrupted by a restart of agentls; it has no result."
+
 // replay sends a loaded session's history as session/update notifications:
-// user messages, agent messages, and each tool call with its outcome.
+// user messages, agent messages, and each tool call with its outcome. A
+// tool call without a result (cut off by a crash) is reported failed,
+// "interrupted by a restart", not left pending.
 func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Message) {
+	var open []string // tool calls started and not yet answered, in order
+	interrupt := func() {
+		for _, id := range open {
+			e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: id, Status: "failed",
+				Content: []toolContent{textContent(interruptedText)}})
+		}
+		open = nil
+	}
+	defer interrupt()
 	for _, m := range msgs {
+		if m.Role != llm.RoleTool {
+			interrupt() // results follow their calls: what is open now never gets one
+		}
 		switch m.Role {
 		case llm.RoleUser:
 			if m.Content != "" {
@@ -18,7 +37,13 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 			}
 		case llm.RoleAssistant:
 			if m.Content != "" {
-				e.send(ctx, sessionID, chunk("agent_message_chunk", m.Content))
+				c := chunk("agent_message_chunk", m.Content)
+				c.MessageID = m.ID // the persisted message's id
+				if c.MessageID == "" {
+					c.MessageID = e.a.msgIDs.of(sessionID, c.SessionUpdate)
+				}
+				e.send(ctx, sessionID, c)
+				e.a.msgIDs.end(sessionID)
 			}
 			for _, c := range m.ToolCalls {
 				title, kind := e.h.mgr.ToolCallView(c.Name, c.Arguments)
@@ -27,8 +52,10 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 					start.RawInput = json.RawMessage(c.Arguments)
 				}
 				e.send(ctx, sessionID, start)
+				open = append(open, c.ID)
 			}
 		case llm.RoleTool:
+			open = slices.DeleteFunc(open, func(id string) bool { return id == m.ToolCallID })
 			status := "completed"
 			var r struct {
 				Success bool `json:"success"`

@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/agent/llm"
 )
 
@@ -169,5 +170,28 @@ func TestUsageUpdate(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("the SDK client decoded %d usage updates", n)
+	}
+}
+
+// usage_update carries the session's cumulative cost when the model's
+// price is known: each request's tokens at the price, added up.
+func TestUsageUpdateCost(t *testing.T) {
+	defer acp.SetPriceForTest(1e6, 2e6)() // 1 USD per input token, 2 per output token
+	r := newRig(t, setup{userConfig: "model: {context_window: 8000}\n", script: "steps:\n  - text: \"Hi.\"\n  - text: \"Again.\"\n"})
+	sid := r.newSession().SessionId
+	r.mustPrompt(sid, "hello")
+	r.mustPrompt(sid, "hello again")
+	var amounts []float64
+	for _, p := range r.wire.requests("session/update") {
+		if u, _ := p["update"].(map[string]any); u["sessionUpdate"] == "usage_update" {
+			c, _ := u["cost"].(map[string]any)
+			if c == nil || c["currency"] != "USD" {
+				t.Fatalf("usage_update without a USD cost: %v", u)
+			}
+			amounts = append(amounts, c["amount"].(float64))
+		}
+	}
+	if len(amounts) != 2 || amounts[0] <= 0 || amounts[1] <= amounts[0] {
+		t.Errorf("costs %v: want two, growing (cumulative)", amounts)
 	}
 }

@@ -109,16 +109,23 @@ func formSchema(set *questions.Set) (sdk.UnstableElicitationSchema, bool) {
 
 // usageUpdate is usage_update (sdk.SessionUsageUpdate's shape).
 type usageUpdate struct {
-	SessionUpdate string `json:"sessionUpdate"`
-	Used          int    `json:"used"`
-	Size          int    `json:"size"`
+	SessionUpdate string     `json:"sessionUpdate"`
+	Used          int        `json:"used"`
+	Size          int        `json:"size"`
+	Cost          *usageCost `json:"cost,omitempty"` // usage_cost.go
 }
 
 // sendUsage sends usage_update: used is the estimated size of the next
-// request (contextTokens), size the model's context window.
+// request (contextTokens), size the model's context window, cost the
+// session's spend on this connection when the model's price is known
+// (usage_cost.go).
 func (e *editor) sendUsage(ctx context.Context, sessionID string, u agent.UpdateUsage) {
+	var cost *usageCost
+	if p, ok := priceOf(e.h.Config()); ok {
+		cost = &usageCost{Amount: e.a.costs.add(sessionID, u.InputTokens, u.OutputTokens, p), Currency: "USD"}
+	}
 	if u.ContextWindow <= 0 {
 		return
 	}
-	e.send(ctx, sessionID, usageUpdate{SessionUpdate: "usage_update", Used: u.ContextTokens, Size: u.ContextWindow})
+	e.send(ctx, sessionID, usageUpdate{SessionUpdate: "usage_update", Used: u.ContextTokens, Size: u.ContextWindow, Cost: cost})
 }

@@ -27,6 +27,8 @@ type (
 	chunkUpdate struct {
 		SessionUpdate string    `json:"sessionUpdate"`
 		Content       textBlock `json:"content"`
+		// MessageID groups the chunks of one message (message_ids.go).
+		MessageID string `json:"messageId,omitempty"`
 	}
 	// toolCallStart is tool_call.
 	toolCallStart struct {
@@ -56,7 +58,9 @@ type (
 		NewText    *string    `json:"newText,omitempty"`
 		TerminalID string     `json:"terminalId,omitempty"`
 	}
-	planUpdate struct {
+	// planUpdate0 is the legacy `plan` checklist (plan_update.go has
+	// plan_update).
+	planUpdate0 struct {
 		SessionUpdate string      `json:"sessionUpdate"` // "plan"
 		Entries       []planEntry `json:"entries"`
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -33,6 +34,20 @@ type wire struct {
 
 	mu      sync.Mutex
 	pending map[string]chan rawResponse // own requests by id
+
+	// replies carries the reader's own answers (to lines it refused) to
+	// the goroutine that queues them (replyLoop): the reader never waits
+	// on the output, so it sees the input's end even while the client
+	// reads nothing.
+	replies chan []byte
+
+	// own are the requests the wire answers itself (own_methods.go), set
+	// before the input is read; ownCtx is their context; serving counts
+	// the ones running.
+	init    initPatch
+	own     map[string]ownHandler
+	ownCtx  context.Context
+	serving sync.WaitGroup
 }
 
 // rawResponse is a JSON-RPC response to one of the wire's own requests.
@@ -47,8 +62,15 @@ type rawResponse struct {
 
 func newWire(in io.Reader, out io.Writer) *wire {
 	pr, pw := io.Pipe()
-	return &wire{in: in, out: newLineWriter(out), sdkIn: pr, toSDK: pw, pending: map[string]chan rawResponse{}}
+	w := &wire{in: in, out: newLineWriter(out), sdkIn: pr, toSDK: pw, pending: map[string]chan rawResponse{}, replies: make(chan []byte, replyQueueLen)}
+	w.out.rewrite = w.init.rewrite
+	return w
 }
+
+// replyQueueLen is how many of the reader's own answers may wait for the
+// output; past it (a client that sends bad lines and reads nothing) they
+// are dropped with a log line.
+const replyQueueLen = 256
 
 // outQueueLen is how many whole lines may wait for the connection's writer.
 const outQueueLen = 64
@@ -62,6 +84,8 @@ const outQueueLen = 64
 type lineWriter struct {
 	w     io.Writer
 	lines chan []byte
+	// rewrite, when set, completes each of the SDK's lines (initPatch).
+	rewrite func([]byte) []byte
 	// stopping is closed when Serve begins to stop: senders stop waiting
 	// for room (what fits in the queue still goes out).
 	stopping chan struct{}
@@ -106,7 +130,11 @@ func (l *lineWriter) send(ctx context.Context, line []byte) error {
 // Serve stops. They are its answers and its requests (permission, files,
 // terminals); a turn's own updates go through send and never wait on them.
 func (l *lineWriter) Write(p []byte) (int, error) {
-	if err := l.send(context.Background(), append([]byte(nil), p...)); err != nil {
+	line := append([]byte(nil), p...)
+	if l.rewrite != nil {
+		line = l.rewrite(line)
+	}
+	if err := l.send(context.Background(), line); err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -153,8 +181,17 @@ func (l *lineWriter) close() {
 }
 
 // pump reads the client's lines until the input ends, then closes the SDK's
-// input.
+// input. Its own answers go through replyLoop, which it starts and ends.
 func (w *wire) pump() {
+	replied := make(chan struct{})
+	go func() {
+		defer close(replied)
+		w.replyLoop()
+	}()
+	defer func() {
+		close(w.replies)
+		<-replied
+	}()
 	r := bufio.NewReaderSize(w.in, 64<<10)
 	for {
 		line, tooLong, err := readLine(r)
@@ -163,6 +200,12 @@ func (w *wire) pump() {
 			w.replyError(nil, -32600, fmt.Sprintf("Invalid request: the message is over %d KB; it was dropped", maxLineBytes>>10))
 		} else if len(line) > 0 {
 			w.route(line)
+		}
+		if tooLong || cap(line) > releaseOverBytes {
+			// Hand the line's memory back to the OS now: a client's one
+			// large line must not keep tens of MB resident.
+			line = nil
+			debug.FreeOSMemory()
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -174,6 +217,10 @@ func (w *wire) pump() {
 		}
 	}
 }
+
+// releaseOverBytes is the size of a line after which the reader returns
+// its memory to the OS.
+const releaseOverBytes = 4 << 20
 
 // readLine reads one line (without its newline). A line over maxLineBytes is
 // consumed and reported as tooLong.
@@ -204,7 +251,7 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 type envelope struct {
 	JSONRPC json.RawMessage  `json:"jsonrpc"`
 	ID      *json.RawMessage `json:"id"`
-	Method  *string          `json:"method"`
+	Method  json.RawMessage  `json:"method"`
 	Result  json.RawMessage  `json:"result"`
 	Error   json.RawMessage  `json:"error"`
 }
@@ -221,21 +268,31 @@ func (w *wire) route(line []byte) {
 		w.replyError(nil, -32700, "Parse error: the line is not valid JSON (ACP sends one JSON-RPC message per line)")
 		return
 	}
+	if trimmed[0] == '[' {
+		w.refuseBatch(trimmed)
+		return
+	}
 	var env envelope
 	if trimmed[0] != '{' || json.Unmarshal(trimmed, &env) != nil {
-		w.replyError(nil, -32600, "Invalid request: a message must be one JSON-RPC object (batches are not supported)")
+		w.replyError(nil, -32600, "Invalid request: a message must be one JSON-RPC object")
 		return
 	}
 	id := env.ID
 	if id != nil && string(*id) == "null" {
 		id = nil
 	}
+	var method string
+	hasMethod := len(env.Method) > 0 && string(env.Method) != "null"
+	if hasMethod && json.Unmarshal(env.Method, &method) != nil {
+		w.replyError(id, -32600, `Invalid request: "method" must be a string`)
+		return
+	}
 	switch {
-	case env.Method == nil && id != nil && (len(env.Result) > 0 || len(env.Error) > 0):
+	case !hasMethod && id != nil && (len(env.Result) > 0 || len(env.Error) > 0):
 		if w.deliver(*id, trimmed) {
 			return
 		}
-	case env.Method == nil || *env.Method == "":
+	case method == "":
 		w.replyError(id, -32600, "Invalid request: the message has no method")
 		return
 	case string(env.JSONRPC) != `"2.0"`:
@@ -244,8 +301,43 @@ func (w *wire) route(line []byte) {
 		}
 		return
 	}
+	if method == "initialize" && id != nil {
+		w.init.sawInitialize(*id, trimmed)
+	}
+	if h, ok := w.own[method]; ok && id != nil {
+		var p struct {
+			Params json.RawMessage `json:"params"`
+		}
+		_ = json.Unmarshal(trimmed, &p)
+		w.serveOwn(w.ownCtx, *id, method, p.Params, h)
+		return
+	}
 	if _, err := w.toSDK.Write(append(trimmed, '\n')); err != nil {
 		slog.Info("acp: connection closed", "err", err)
+	}
+}
+
+// refuseBatch answers each element of a batch (ACP does not take them) with
+// -32600 and the element's own id (null when it has none), as JSON-RPC
+// answers an invalid batch; an empty batch gets one answer.
+func (w *wire) refuseBatch(batch []byte) {
+	const msg = "Invalid request: batches are not supported; send each JSON-RPC message on its own line"
+	var elems []json.RawMessage
+	if json.Unmarshal(batch, &elems) != nil || len(elems) == 0 {
+		w.replyError(nil, -32600, msg)
+		return
+	}
+	slog.Warn("acp: a batch was refused", "messages", len(elems))
+	for _, e := range elems {
+		var env struct {
+			ID *json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal(e, &env)
+		id := env.ID
+		if id != nil && string(*id) == "null" {
+			id = nil
+		}
+		w.replyError(id, -32600, msg)
 	}
 }
 
@@ -259,15 +351,36 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-// replyError writes a JSON-RPC error response (id nil: null). Like the
-// SDK's answers it waits for room in the queue (the reading stops while the
-// client reads nothing) until Serve stops.
+// replyError answers a line the reader refused with a JSON-RPC error (id
+// nil: null). It hands the answer to replyLoop and never waits: when
+// replyQueueLen answers already wait for a client that reads nothing, this
+// one is dropped.
 func (w *wire) replyError(id *json.RawMessage, code int, msg string) {
 	var idv any
 	if id != nil {
 		idv = id
 	}
-	_ = w.writeMessage(context.Background(), map[string]any{"jsonrpc": "2.0", "id": idv, "error": map[string]any{"code": code, "message": msg}})
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": idv, "error": map[string]any{"code": code, "message": msg}})
+	if err != nil {
+		slog.Error("acp: encode error answer", "err", err)
+		return
+	}
+	select {
+	case w.replies <- append(b, '\n'):
+	default:
+		slog.Warn("acp: the client reads nothing; an error answer was dropped", "message", msg)
+	}
+}
+
+// replyLoop queues the reader's answers for the output, in order, until
+// the reader closes replies. Like the SDK's answers each waits for room in
+// the output queue until Serve stops.
+func (w *wire) replyLoop() {
+	for line := range w.replies {
+		if err := w.out.send(context.Background(), line); err != nil {
+			slog.Debug("acp: answer not sent", "err", err)
+		}
+	}
 }
 
 // writeMessage queues one message; it waits for room in the queue only

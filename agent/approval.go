@@ -98,7 +98,7 @@ func (a *pendingApproval) wasApplied() bool {
 // approval dialog, agent/resolvePlan, the timeout, or cancellation.
 func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) (decision, error) {
 	m := s.m
-	m.notify(ctx, fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via agent/resolvePlan)", notifyPath(p.Rel)))
+	m.notify(ctx, fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via %s)", notifyPath(p.Rel), m.approvalResolvedVia()))
 	askCtx, cancelAsk := context.WithCancel(ctx)
 	defer cancelAsk()             // withdraws the dialog when another UI decided first
 	ap.asking(askCtx, p, allowed) // approval_grants.go: the lens can ask again

@@ -327,7 +327,7 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 		}
 	}
 	if title == "" {
-		title = "New chat"
+		title = DefaultTitle
 	}
 	meta := workspace.ChatMeta{Title: title, Mode: string(md)}
 	if md == guard.ModePlan {

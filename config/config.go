@@ -10,10 +10,13 @@ type Model struct {
 	BaseURL   string `json:"base_url" yaml:"base_url"`       // OpenAI-compatible endpoint
 	APIKeyEnv string `json:"api_key_env" yaml:"api_key_env"` // environment variable holding the key
 	APIKey    string `json:"api_key" yaml:"api_key"`         // discouraged; allowed in initializationOptions
-	Name      string `json:"name" yaml:"name"`               // model name
-	PlanName  string `json:"plan_name" yaml:"plan_name"`     // optional model for plan mode
-	Script    string `json:"script" yaml:"script"`           // scripted: path to the transcript
-	MaxTokens int    `json:"max_tokens" yaml:"max_tokens"`   // 0: provider default
+	// APIKeyFile is an absolute path to a file whose first line is the key
+	// (`agentls login` writes $XDG_CONFIG_HOME/agentls/credentials, 0600).
+	APIKeyFile string `json:"api_key_file" yaml:"api_key_file"`
+	Name       string `json:"name" yaml:"name"`             // model name
+	PlanName   string `json:"plan_name" yaml:"plan_name"`   // optional model for plan mode
+	Script     string `json:"script" yaml:"script"`         // scripted: path to the transcript
+	MaxTokens  int    `json:"max_tokens" yaml:"max_tokens"` // 0: provider default
 	// ContextWindow and PlanContextWindow are the context windows (tokens)
 	// of Name and PlanName; 0 picks them from the model name.
 	ContextWindow     int `json:"context_window" yaml:"context_window"`
@@ -128,6 +131,17 @@ type Config struct {
 
 	Instructions Instructions `json:"instructions" yaml:"instructions"`
 	MCP          MCP          `json:"mcp" yaml:"mcp"`
+	// ACP configures the ACP face (`agentls acp`).
+	ACP ACP `json:"acp" yaml:"acp"`
+}
+
+// ACP configures the ACP face.
+type ACP struct {
+	// ClientFS is auto (read and write through the client's fs/* methods
+	// when it offers them) or off (agentls reads and writes the disk
+	// itself, through the guarded path, and reports each change as a
+	// diff: ACP v2 drops the client's fs/*).
+	ClientFS string `json:"client_fs" yaml:"client_fs"`
 }
 
 // Default is the built-in configuration, the lowest layer.
@@ -144,6 +158,7 @@ func Default() Config {
 			IdleTimeoutSecs:      120,
 		},
 		Editor: Editor{RequestTimeoutSecs: 60},
+		ACP:    ACP{ClientFS: "auto"},
 		PlanMode: PlanMode{
 			DefaultActive:       true,
 			RequireApproval:     true,

@@ -24,6 +24,7 @@ func TestDefault(t *testing.T) {
 		Sandbox:         Sandbox{Mode: "auto", DenyRead: []string{}, AllowWrite: []string{}},
 
 		Instructions: Instructions{MaxBytes: 32768},
+		ACP:          ACP{ClientFS: "auto"},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)

@@ -39,8 +39,8 @@ func secs(n int) time.Duration { return time.Duration(n) * time.Second }
 // machine when no key is configured (unless model.api_key_env is "", which
 // says the endpoint needs none): an unauthenticated request to a public
 // endpoint would only fail, after leaking the conversation.
-func checkAPIKey(cfg config.Config, getenv func(string) string) error {
-	if cfg.APIKey(getenv) != "" || cfg.Model.APIKeyEnv == "" || isLoopbackURL(cfg.Model.BaseURL) {
+func checkAPIKey(cfg config.Config, key string) error {
+	if key != "" || cfg.Model.APIKeyEnv == "" || isLoopbackURL(cfg.Model.BaseURL) {
 		return nil
 	}
 	env := cfg.Model.APIKeyEnv

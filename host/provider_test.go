@@ -35,7 +35,7 @@ func TestCheckAPIKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := config.Default()
 			cfg.Model.BaseURL, cfg.Model.APIKeyEnv = tc.baseURL, tc.keyEnv
-			err := checkAPIKey(cfg, func(k string) string { return tc.env[k] })
+			err := checkAPIKey(cfg, cfg.APIKey(func(k string) string { return tc.env[k] }))
 			if got := errors.Is(err, ErrNoAPIKey); got != tc.needKey {
 				t.Fatalf("checkAPIKey = %v, want a missing key: %v", err, tc.needKey)
 			}

@@ -144,12 +144,16 @@ func withProviderDefaults(spec ProviderSpec, cfg config.Config) config.Config {
 
 // buildOpenAI builds an OpenAI-compatible provider.
 func buildOpenAI(cfg config.Config, getenv func(string) string, _ string) (llm.Provider, error) {
-	if err := checkAPIKey(cfg, getenv); err != nil {
+	key, err := apiKey(cfg, getenv) // key_file.go: model.api_key, model.api_key_file, then model.api_key_env
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAPIKey(cfg, key); err != nil {
 		return nil, err
 	}
 	p, err := openai.New(openai.Config{
 		BaseURL:   cfg.Model.BaseURL,
-		APIKey:    cfg.APIKey(getenv),
+		APIKey:    key,
 		Model:     cfg.Model.Name,
 		MaxTokens: cfg.Model.MaxTokens,
 

@@ -35,6 +35,9 @@ Usage:
                              (Agent Client Protocol v1; see docs/acp.md)
   agentls demo [flags]       run the offline demo: a scripted model and editor
                              on a temporary copy of a sample project
+  agentls login              ask for the model provider, base URL, model and API
+                             key; save them in the user's config.yaml and a
+                             0600 credentials file (ACP terminal authentication)
   agentls lint-plan FILE...  check .plan files (file:line:col: severity: message; exit 1 on errors)
   agentls version            print the version
 
@@ -138,6 +141,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case "demo":
 		return runDemo(ctx, rest, stdout, stderr)
+	case "login":
+		return runLogin(rest, stdin, stdout, stderr, os.Getenv)
 	case "lint-plan":
 		return runLintPlan(rest, stdout, stderr)
 	case "version":

@@ -1,0 +1,40 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// Delete removes a session's files (.chat, .meta). It takes the session's
+// lock first: a session another process drives is refused
+// (ErrSessionOwned), and none can open it while it goes. An unknown session
+// is os.ErrNotExist.
+func (s *ChatStore) Delete(id string) error {
+	if err := ValidChatID(id); err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	if !s.Exists(id) {
+		return fmt.Errorf("delete session %s: %w", id, os.ErrNotExist)
+	}
+	if err := s.Own(id); err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	defer s.Disown(id)
+	defer s.lock(id)()
+	for _, p := range []string{s.metaPath(id), s.path(id)} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("delete session %s: %w", id, err)
+		}
+	}
+	// The lock file goes last, still locked: a process that opened it
+	// meanwhile finds no session to load.
+	if err := os.Remove(s.lockPath(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("delete session %s: %w", id, err)
+	}
+	return nil
+}
+
+func (s *ChatStore) lockPath(id string) string {
+	return s.path(id)[:len(s.path(id))-len(chatExt)] + ".lock"
+}
