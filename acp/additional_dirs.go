@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // maxAdditionalDirs caps session/new's additionalDirectories.
@@ -15,7 +17,7 @@ func realFolder(what, dir string) (string, error) {
 	if dir == "" || !filepath.IsAbs(dir) {
 		return "", invalidParams("%s must be an absolute path to a folder, not %q", what, dir)
 	}
-	real, err := filepath.EvalSymlinks(filepath.Clean(dir))
+	real, err := workspace.Canonical(filepath.Clean(dir))
 	if err != nil {
 		return "", invalidParams("%s %s: %v", what, dir, err)
 	}
@@ -33,7 +35,7 @@ func realFolder(what, dir string) (string, error) {
 // workspace at home is plan-only; an extra folder would not be).
 func realFolders(root string, dirs []string, home string) ([]string, error) {
 	realHome := home
-	if h, err := filepath.EvalSymlinks(home); err == nil {
+	if h, err := workspace.Canonical(home); err == nil && home != "" {
 		realHome = h
 	}
 	if len(dirs) > maxAdditionalDirs {

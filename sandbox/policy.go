@@ -6,6 +6,7 @@
 package sandbox
 
 import (
+	"github.com/agentls/agentls/internal/canon"
 	"path/filepath"
 	"slices"
 )
@@ -111,7 +112,7 @@ func within(path, dir string) bool {
 func resolveAll(paths []string) []string {
 	out := cleanAll(paths)
 	for _, p := range out {
-		if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
+		if r, err := canon.Path(p); err == nil && r != p { // the one canonicaliser (workspace.Canonical)
 			out = append(out, r)
 		}
 	}
