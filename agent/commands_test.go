@@ -219,10 +219,7 @@ func TestUserCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var user []CommandInfo
-	for _, c := range list[len(builtinCommands):] {
-		user = append(user, c)
-	}
+	user := append([]CommandInfo(nil), list[len(builtinCommands):]...)
 	want := []CommandInfo{
 		{Name: "broken", Description: "(cannot be used: frontmatter: yaml: line 1: did not find expected ',' or ']') (project)"},
 		{Name: "hi", Description: "Mine (user)"},

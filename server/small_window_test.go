@@ -22,19 +22,6 @@ import (
 // refuses a request over it (four bytes a token).
 const smallWindow = 8192
 
-// turnPrompts maps each turn request to whether its own prompt is in it:
-// the user message that began the turn, verbatim.
-func promptKept(turns []fakeopenai.Request, prompt string) bool {
-	for _, r := range turns {
-		for _, m := range r.Messages {
-			if m.Role == "user" && m.Content == prompt {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func TestSmallWindowLongSession(t *testing.T) {
 	dir := t.TempDir()
 	writeBigFiles(t, dir, 6, 6_000)

@@ -15,18 +15,28 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/workspace"
 )
 
+// goroot is `go env GOROOT` ("" when the go command cannot say).
+func goroot() string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
 func main() {
-	dir := flag.String("dir", filepath.Join(runtime.GOROOT(), "src", "net", "http"), "folder to copy and checkpoint")
+	dir := flag.String("dir", filepath.Join(goroot(), "src", "net", "http"), "folder to copy and checkpoint")
 	runs := flag.Int("runs", 20, "checkpoints of each kind (the median is printed)")
 	flag.Parse()
 	if err := run(*dir, *runs); err != nil {

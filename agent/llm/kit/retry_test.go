@@ -20,16 +20,16 @@ type step struct {
 	header  http.Header
 }
 
-// transient and permanent are the two kinds of failure the script uses.
+// errTransient and errPermanent are the two kinds of failure the script uses.
 var (
-	transient = errors.New("transient")
-	permanent = errors.New("permanent")
+	errTransient = errors.New("transient")
+	errPermanent = errors.New("permanent")
 )
 
 var quiet = slog.New(slog.DiscardHandler)
 
 func classifyTest(err error) *Error {
-	if errors.Is(err, transient) {
+	if errors.Is(err, errTransient) {
 		return &Error{Message: err.Error(), Transient: true, Err: err}
 	}
 	return Classify(err)
@@ -47,12 +47,12 @@ func TestRun(t *testing.T) {
 		wantSleeps []time.Duration
 	}{
 		{"success", []step{{}}, false, "", 1, nil},
-		{"transient then success", []step{{err: transient}, {}}, false, "", 2, []time.Duration{-1}},
-		{"Retry-After is honoured", []step{{err: transient, header: http.Header{"Retry-After": {"2"}}}, {}}, false, "", 2, []time.Duration{2 * time.Second}},
-		{"permanent is not retried", []step{{err: permanent}}, false, "model request failed: permanent", 1, nil},
-		{"retries run out", []step{{err: transient}, {err: transient}, {err: transient}}, false, "model request failed after 3 attempts: transient", 3, []time.Duration{-1, -1}},
-		{"output started: not retried", []step{{err: transient, emitted: true}}, false, "output had started, not retried", 1, nil},
-		{"a fallback is not a retry", []step{{err: permanent}, {}}, true, "", 2, nil},
+		{"errTransient then success", []step{{err: errTransient}, {}}, false, "", 2, []time.Duration{-1}},
+		{"Retry-After is honoured", []step{{err: errTransient, header: http.Header{"Retry-After": {"2"}}}, {}}, false, "", 2, []time.Duration{2 * time.Second}},
+		{"errPermanent is not retried", []step{{err: errPermanent}}, false, "model request failed: permanent", 1, nil},
+		{"retries run out", []step{{err: errTransient}, {err: errTransient}, {err: errTransient}}, false, "model request failed after 3 attempts: transient", 3, []time.Duration{-1, -1}},
+		{"output started: not retried", []step{{err: errTransient, emitted: true}}, false, "output had started, not retried", 1, nil},
+		{"a fallback is not a retry", []step{{err: errPermanent}, {}}, true, "", 2, nil},
 		{"a dropped stream is transient", []step{{err: &StreamDrop{Err: errors.New("EOF")}}, {}}, false, "", 2, []time.Duration{-1}},
 	}
 	for _, tt := range tests {
@@ -120,7 +120,7 @@ func TestRunWatchdog(t *testing.T) {
 			}})
 		var fail *Error
 		if !errors.As(err, &fail) || !fail.Transient {
-			t.Fatalf("beat=%v: err = %v, want a transient *Error", beat, err)
+			t.Fatalf("beat=%v: err = %v, want a errTransient *Error", beat, err)
 		}
 		want := "model.first_byte_timeout_secs"
 		if beat {
@@ -141,7 +141,7 @@ func TestRunCancel(t *testing.T) {
 		Do: func(context.Context, *Attempt) (llm.Response, error) {
 			calls++
 			cancel()
-			return llm.Response{}, transient
+			return llm.Response{}, errTransient
 		}})
 	if !errors.Is(err, context.Canceled) || calls != 1 {
 		t.Fatalf("err = %v after %d calls", err, calls)
