@@ -5,6 +5,7 @@ package acp
 // protocol version that settles them touches this file only.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -70,12 +71,15 @@ func (e *editor) elicit(ctx context.Context, req agent.AskRequest) (agent.AskRep
 // formSchema is the questions as one elicitation schema: each question a
 // property (its own JSON Schema, titled with the question), required unless
 // optional. ok is false when a schema is not one of the primitive types a
-// form can show.
+// form can show, uses `$defs`/`$ref` (they would not resolve under the
+// form's properties), or the whole form is over the limits every schema
+// that reaches a client keeps (questions.CheckSchemaLimits): up to eight
+// questions each within them can add up to more.
 func formSchema(set *questions.Set) (sdk.UnstableElicitationSchema, bool) {
 	s := sdk.UnstableElicitationSchema{Type: sdk.UnstableElicitationSchemaTypeObject, Properties: map[string]any{}}
 	for _, q := range set.Questions {
 		var prop map[string]any
-		if json.Unmarshal(q.Schema, &prop) != nil {
+		if json.Unmarshal(q.Schema, &prop) != nil || bytes.Contains(q.Schema, []byte(`"$ref"`)) || bytes.Contains(q.Schema, []byte(`"$defs"`)) {
 			return s, false
 		}
 		switch prop["type"] {
@@ -103,6 +107,10 @@ func formSchema(set *questions.Set) (sdk.UnstableElicitationSchema, bool) {
 		if !q.Optional {
 			s.Required = append(s.Required, q.Name)
 		}
+	}
+	whole, err := json.Marshal(s)
+	if err != nil || questions.CheckSchemaLimits("the form", whole) != nil {
+		return s, false
 	}
 	return s, true
 }

@@ -99,16 +99,26 @@ func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, e
 			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
 		},
 	}
+	shown := make(chan struct{})
+	close(shown)
 	if h := s.hosted(); h != nil && len(req.Grants) > trustDocLines {
 		if doc, err := writeTrustDocument(h.StateDir(), w); err != nil {
 			slog.Warn("trust document", "err", err) // the question lists them all then
 		} else {
+			// The document opens beside the question, not before it: an
+			// editor slow to show it (bounded: showDocumentBound) does not
+			// hold the question back.
 			req.Document = doc
-			if err := s.ShowDocument(ctx, doc); err != nil && ctx.Err() == nil {
-				slog.Warn("show trust document", "doc", doc, "err", err)
-			}
+			shown = make(chan struct{})
+			go func() {
+				defer close(shown)
+				if err := s.ShowDocument(ctx, doc); err != nil && ctx.Err() == nil {
+					slog.Warn("show trust document", "doc", doc, "err", err)
+				}
+			}()
 		}
 	}
+	defer func() { <-shown }() // the goroutine is owned: it ends within showDocumentBound
 	d, err := s.Permit(ctx, req)
 	if errors.Is(err, permission.ErrNoSurface) {
 		return false, nil
