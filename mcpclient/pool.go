@@ -125,7 +125,10 @@ func (p *Pool) newServer(spec ServerSpec, cfg config.Config) *Server {
 			dir = filepath.Join(p.root, dir)
 		}
 	}
-	return newServer(spec, dir, env, p.folders)
+	// The profile `mcp`: run's sandbox, .git read-only (nobody is asked
+	// about what a server does), the network as its origin allows.
+	pol := tools.CommandPolicy(cfg, p.folders, spec.Network, true)
+	return newServer(spec, dir, env, p.folders, pol)
 }
 
 // servers are the servers a session has: the shared ones, then its own

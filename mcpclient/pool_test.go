@@ -13,12 +13,14 @@ import (
 
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // hostileBin is the hostile test server (testdata/hostile), built once.
 var hostileBin string
 
 func TestMain(m *testing.M) {
+	sandbox.Main() // the servers start through the sandbox's launcher: this binary
 	dir, err := os.MkdirTemp("", "mcpclient-test")
 	if err != nil {
 		panic(err)
@@ -38,6 +40,9 @@ func hostilePool(t *testing.T, cfg config.Config) (*Pool, string) {
 	t.Helper()
 	root := t.TempDir()
 	logf := filepath.Join(t.TempDir(), "calls.log")
+	// The server runs in the sandbox: it may write its log only because the
+	// configuration lets it (sandbox.allow_write), as a user's would.
+	cfg.Sandbox.AllowWrite = append(cfg.Sandbox.AllowWrite, filepath.Dir(logf))
 	p := NewPool(root, []string{root}, func() []string {
 		return append(os.Environ(), "HOSTILE_LOG="+logf, "OPENAI_API_KEY=sk-secret")
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/sandbox"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -106,12 +107,15 @@ type Server struct {
 	listed chan struct{}
 	closed bool
 	wg     sync.WaitGroup // the start, waiter and stderr goroutines
+	// policy is the sandbox of the server's process (Pool.newServer).
+	policy sandbox.Policy
 }
 
 // newServer returns the idle server of spec; env is its environment
-// (already scrubbed), dir its working folder.
-func newServer(spec ServerSpec, dir string, env, roots []string) *Server {
-	s := &Server{spec: spec, dir: dir, env: env, roots: roots, stderr: newTail(2048), state: StateIdle, listed: make(chan struct{})}
+// (already scrubbed), dir its working folder, pol the sandbox its process
+// starts in.
+func newServer(spec ServerSpec, dir string, env, roots []string, pol sandbox.Policy) *Server {
+	s := &Server{spec: spec, dir: dir, env: env, roots: roots, policy: pol, stderr: newTail(2048), state: StateIdle, listed: make(chan struct{})}
 	if spec.Skip != "" {
 		s.state, s.reason = StateSkipped, spec.Skip
 	} else if err := spec.check(); err != nil {
@@ -212,7 +216,7 @@ func (s *Server) start(done chan struct{}) {
 
 // connect starts the process, runs the handshake and lists the tools.
 func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, error) {
-	cmd, wd, err := serverCmd(s.spec, s.dir, s.env)
+	cmd, wd, err := serverCmd(s.spec, s.dir, s.env, s.policy)
 	if err != nil {
 		return nil, nil, fmt.Errorf("prepare %s: %w", s.spec.CommandLine(), err)
 	}

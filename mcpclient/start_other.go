@@ -5,11 +5,13 @@ package mcpclient
 import (
 	"os"
 	"os/exec"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // serverCmd makes an MCP stdio server's process (see start_unix.go); off
-// Unix there is no process group or watchdog.
-func serverCmd(spec ServerSpec, dir string, env []string) (*exec.Cmd, watchdog, error) {
+// Unix there is no process group, watchdog or sandbox.
+func serverCmd(spec ServerSpec, dir string, env []string, _ sandbox.Policy) (*exec.Cmd, watchdog, error) {
 	cmd := exec.Command(spec.Command, spec.Args...)
 	cmd.Dir = dir
 	cmd.Env = env

@@ -45,7 +45,8 @@ func TestMutatingCallAskedThenModeReadAgain(t *testing.T) {
 	p, logf := hostilePool(t, config.Default())
 	ts := p.SessionTools(context.Background(), "s")
 	w := toolByName(t, ts, "mcp__evil__write_note")
-	ws, err := workspace.New(t.TempDir())
+	ws, err := workspace.New(p.root) // the server's workspace: the only place its sandbox lets it write
+
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,8 @@ steps:
   - text: "Done."
 `,
 		Files:    map[string]string{".mcp.json": string(mcpJSON)},
-		InitOpts: map[string]any{"mcp": map[string]any{"read_only": []any{"repo/echo"}}},
+		InitOpts: map[string]any{"mcp": map[string]any{"read_only": []any{"repo/echo"}},
+			"sandbox": map[string]any{"allow_write": []any{filepath.Dir(callLog)}}}, // the server writes its log there
 		Handlers: lspclient.Handlers{AskUser: func(params json.RawMessage) any {
 			var p struct {
 				Purpose   string `json:"purpose"`

@@ -13,22 +13,30 @@ import (
 	"github.com/agentls/agentls/sandbox"
 )
 
-// runPolicy is the sandbox policy of one run command, built here only:
-// writable are the workspace folders and sandbox.allow_write; unreadable
-// the built-in secret places, sandbox.deny_read and agentls's own state and
-// config folders; .git stays read-only for a command that runs without
+// runPolicy is the sandbox policy of one run command, built here only
+// (CommandPolicy): .git stays read-only for a command that runs without
 // asking (autoAllowed); the network only for commands run.network allows.
 func runPolicy(env Env, command string, autoAllowed bool) sandbox.Policy {
 	cfg := env.Config()
+	return CommandPolicy(cfg, env.Workspace().Folders(), NetworkAllowed(cfg.Run.Network, command), autoAllowed)
+}
+
+// CommandPolicy is the sandbox of a process agentls starts for the
+// workspace folders under cfg (the run tool's commands, MCP stdio
+// servers): writable are the folders and sandbox.allow_write; unreadable
+// the built-in secret places, sandbox.deny_read and agentls's own state
+// and config folders; .git read-only when protectGit (a process nobody
+// was asked about); the network only when network (and a layer can switch
+// it off); caches in the workspace's cache folder.
+func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool) sandbox.Policy {
 	home, _ := os.UserHomeDir()
-	folders := env.Workspace().Folders()
 	deny := append(sandbox.DefaultDenyRead(home), expandHome(cfg.Sandbox.DenyRead, home)...)
 	if state := config.StateDir(os.Getenv); state != "" {
 		deny = append(deny, state)
 	}
 	deny = append(deny, config.UserDirs(os.Getenv)...)
-	writable := append(folders, expandHome(cfg.Sandbox.AllowWrite, home)...)
-	if !autoAllowed {
+	writable := append(append([]string(nil), folders...), expandHome(cfg.Sandbox.AllowWrite, home)...)
+	if !protectGit {
 		// A worktree's or submodule's .git is a file naming a git folder
 		// elsewhere: a command the user approved may commit there too.
 		for _, f := range folders {
@@ -38,9 +46,9 @@ func runPolicy(env Env, command string, autoAllowed bool) sandbox.Policy {
 	return sandbox.Policy{
 		Mode:       sandbox.Mode(cfg.Sandbox.Mode),
 		Writable:   writable,
-		ProtectGit: autoAllowed,
+		ProtectGit: protectGit,
 		DenyRead:   deny,
-		Network:    NetworkAllowed(cfg.Run.Network, command),
+		Network:    network,
 		CacheDir:   cacheDir(folders),
 	}
 }

@@ -28,7 +28,8 @@ func TestMCPServerChildrenGoWithAgentls(t *testing.T) {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			callLog := filepath.Join(root, "calls.log")
+			logDir := t.TempDir() // beside the workspace: the server may write here (sandbox.allow_write)
+			callLog := filepath.Join(logDir, "calls.log")
 			script := filepath.Join(root, "script.yaml")
 			if err := os.WriteFile(script, []byte(`
 steps:
@@ -39,12 +40,16 @@ steps:
 				t.Fatal(err)
 			}
 			cfg := filepath.Join(root, "agentls.yaml")
+			// Landlock alone: this proves the watchdog (the child's pid is
+			// the host's; under bwrap its PID namespace ends the children
+			// by itself), and the server may write its log in logDir.
 			if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`model: {provider: scripted, script: %q}
+sandbox: {mode: landlock, allow_write: [%q]}
 mcp:
   servers:
     evil: {command: %q, env: {HOSTILE_LOG: %q, HOSTILE_CHILD: "1"}}
   read_only: ["evil/echo"]
-`, script, bin, callLog)), 0o644); err != nil {
+`, script, logDir, bin, callLog)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")

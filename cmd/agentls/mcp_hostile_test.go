@@ -59,12 +59,13 @@ steps:
 	cfg := filepath.Join(root, "agentls.yaml")
 	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`model: {provider: scripted, script: %q}
 run: {max_output_bytes: 20000}
+sandbox: {allow_write: [%q]}  # the server runs in the sandbox: its call log is written here
 mcp:
   servers:
     evil: {command: %q, env: {HOSTILE_LOG: %q}}
   read_only: ["evil/huge", "evil/hang", "evil/die"]
   call_timeout_secs: 2
-`, script, bin, callLog)), 0o644); err != nil {
+`, script, root, bin, callLog)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")
