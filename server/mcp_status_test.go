@@ -95,7 +95,7 @@ steps:
       - {id: e, name: mcp__repo__echo, args: {path: "x", content: "from the repo server"}}
   - text: "Done."
 `,
-		Files:    map[string]string{".mcp.json": string(mcpJSON)},
+		Files: map[string]string{".mcp.json": string(mcpJSON)},
 		InitOpts: map[string]any{"mcp": map[string]any{"read_only": []any{"repo/echo"}},
 			"sandbox": map[string]any{"allow_write": []any{filepath.Dir(callLog)}}}, // the server writes its log there
 		Handlers: lspclient.Handlers{AskUser: func(params json.RawMessage) any {
