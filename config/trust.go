@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"sort"
@@ -301,35 +302,8 @@ func (t *TrustStore) Trust(path string, content []byte, now time.Time) error {
 	if err := os.MkdirAll(t.dir, 0o700); err != nil {
 		return fmt.Errorf("remember trust of %s: %w", path, err)
 	}
-	if err := writeFileAtomic(t.entryPath(path), append(data, '\n')); err != nil {
+	if err := atomicfile.Write(t.entryPath(path), append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("remember trust of %s: %w", path, err)
 	}
 	return nil
-}
-
-// writeFileAtomic writes a temporary file beside path, syncs it and renames
-// it over path.
-func writeFileAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp.Name(), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/internal/atomicfile"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -73,7 +74,7 @@ func (r *LockRegistry) Take(l PlanLock) error {
 	if err := os.MkdirAll(r.dir, 0o700); err != nil {
 		return fmt.Errorf("plan lock of %s: %w", l.Plan, err)
 	}
-	if err := writeAtomic(r.entryPath(l.Plan), append(data, '\n')); err != nil {
+	if err := atomicfile.Write(r.entryPath(l.Plan), append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("plan lock of %s: %w", l.Plan, err)
 	}
 	return nil
@@ -159,31 +160,4 @@ func (l PlanLock) live() bool {
 		return true
 	}
 	return plan.Meta.Status != workspace.PlanImplemented && plan.Meta.Status != workspace.PlanArchived
-}
-
-// writeAtomic writes a temporary file beside path and renames it over
-// path (mode 0600).
-func writeAtomic(path string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp.Name(), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -151,7 +152,10 @@ func saveLogin(file string, a loginAnswers) error {
 	if fi, err := os.Stat(file); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	return writeFileAtomic(file, buf.Bytes(), mode)
+	if err := atomicfile.Write(file, buf.Bytes(), mode); err != nil {
+		return fmt.Errorf("write %s: %w", file, err)
+	}
+	return nil
 }
 
 // mappingValue returns key's value in m, adding an empty mapping when absent.
@@ -189,29 +193,7 @@ func deleteKey(m *yaml.Node, key string) {
 
 // writePrivate writes a file only its owner can read (0600), atomically.
 func writePrivate(path string, data []byte) error {
-	return writeFileAtomic(path, data, 0o600)
-}
-
-// writeFileAtomic writes data to a temporary file in path's folder with
-// mode and renames it over path.
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".agentls-login-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename: nothing to remove
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, data, 0o600); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
