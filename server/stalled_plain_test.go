@@ -84,6 +84,12 @@ func TestPlainEditorThatStopsReadingDoesNotHoldCancelledTurn(t *testing.T) {
 		synctest.Wait() // the turn waits on its first log line
 		start := time.Now()
 		c.send(`{"jsonrpc":"2.0","method":"agent/cancel","params":{"sessionId":"` + sid + `"}}`)
+		// The cancel is handled before the next prompt arrives (handlers run
+		// concurrently: sent back to back, the prompt could find the
+		// cancelled turn still winding down and be refused as busy). Wait
+		// returns once every goroutine waits: the bounded writes on their
+		// timers, which only the fake clock can end.
+		synctest.Wait()
 		c.send(`{"jsonrpc":"2.0","id":4,"method":"agent/prompt","params":{"sessionId":"` + sid + `","text":"again"}}`)
 		if got := <-model.later; got != "again" {
 			t.Fatalf("the model was called on %q after the cancel, want the next prompt", got)
