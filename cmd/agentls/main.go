@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/internal/nodump"
+	"github.com/agentls/agentls/sandbox"
 	"github.com/agentls/agentls/server"
 )
 
@@ -118,6 +119,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err := nodump.Enable(); err != nil {
 			slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
 		}
+		go sandbox.Detect() // probe the sandbox's layers once, at start, off the start-up path
 		err := server.Serve(ctx, stdio{Reader: stdin, Writer: stdout}, server.Options{
 			ConfigFile: *configFile, Version: version, MaxMessageBytes: *maxMessageMB << 20,
 		})
@@ -137,6 +139,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err := nodump.Enable(); err != nil {
 			slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
 		}
+		go sandbox.Detect() // probe the sandbox's layers once, at start, off the start-up path
 		acp.Serve(ctx, stdin, stdout, acp.Options{ConfigFile: *configFile, Version: version})
 		return 0
 	case "demo":
