@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"encoding/json"
+	"github.com/agentls/agentls/questions"
 	"regexp"
 	"testing"
 	"unicode/utf8"
@@ -39,7 +40,7 @@ func FuzzCheckSchema(f *testing.F) {
 			return
 		}
 		var obj map[string]any
-		if len(out) > maxSchemaBytes || json.Unmarshal(out, &obj) != nil || obj == nil || depth(obj) > maxSchemaDepth {
+		if len(out) > maxSchemaBytes || json.Unmarshal(out, &obj) != nil || obj == nil || questions.JSONDepth(obj) > maxSchemaDepth {
 			t.Fatalf("accepted %s as %s", raw, out)
 		}
 	})

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/questions"
 )
 
 // Limits of what a server may declare about a tool. (The schema limits
@@ -40,28 +42,10 @@ func checkSchema(schema any) (json.RawMessage, error) {
 	if t, ok := obj["type"]; ok && t != "object" {
 		return nil, fmt.Errorf("input schema's type is %v, not object", t)
 	}
-	if d := depth(v); d > maxSchemaDepth {
+	if d := questions.JSONDepth(v); d > maxSchemaDepth {
 		return nil, fmt.Errorf("input schema nests %d levels, over the limit of %d", d, maxSchemaDepth)
 	}
 	return b, nil
-}
-
-// depth is the nesting depth of a decoded JSON value (a scalar is 0).
-func depth(v any) int {
-	d := 0
-	switch v := v.(type) {
-	case map[string]any:
-		for _, e := range v {
-			d = max(d, depth(e))
-		}
-		return d + 1
-	case []any:
-		for _, e := range v {
-			d = max(d, depth(e))
-		}
-		return d + 1
-	}
-	return 0
 }
 
 // capDescription cuts a server's tool description to 1 KiB at a

@@ -61,7 +61,7 @@ func measureSchema(name string, raw []byte) (int, *LimitError) {
 	if err != nil {
 		return 0, nil
 	}
-	if d := jsonDepth(doc); d > maxJSONDepth {
+	if d := JSONDepth(doc); d > maxJSONDepth {
 		return 0, fail("depth", "is nested %d deep as JSON; the limit is %d", d, maxJSONDepth)
 	}
 	root, ok := doc.(map[string]any)
@@ -221,19 +221,19 @@ func isSchema(v any) bool {
 	return false
 }
 
-// jsonDepth is the nesting of objects and arrays in a decoded JSON value
+// JSONDepth is the nesting of objects and arrays in a decoded JSON value
 // (a scalar is 0).
-func jsonDepth(v any) int {
+func JSONDepth(v any) int {
 	d := 0
 	switch c := v.(type) {
 	case map[string]any:
 		for _, e := range c {
-			d = max(d, jsonDepth(e))
+			d = max(d, JSONDepth(e))
 		}
 		return d + 1
 	case []any:
 		for _, e := range c {
-			d = max(d, jsonDepth(e))
+			d = max(d, JSONDepth(e))
 		}
 		return d + 1
 	}
