@@ -2,7 +2,9 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"strings"
@@ -124,6 +126,7 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 		return sdk.LoadSessionResponse{}, err
 	}
 	h.ed.replay(ctx, info.SessionID, msgs)
+	a.commands.announce(ctx, info.SessionID, true) // before the answer, with the replay (commands.go)
 	return sdk.LoadSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
 }
 
@@ -174,6 +177,10 @@ func (a *Agent) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sd
 func (a *Agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
 	var hosts []*hosted
 	if p.Cwd != nil && *p.Cwd != "" {
+		if _, err := os.Stat(*p.Cwd); errors.Is(err, fs.ErrNotExist) {
+			// No folder, no sessions: a filter, not an error (acp-tck ACP-LIST-002).
+			return sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}, nil
+		}
 		h, err := a.hostFor(*p.Cwd)
 		if err != nil {
 			return sdk.ListSessionsResponse{}, err

@@ -14,8 +14,9 @@ import (
 
 // Slash commands on the ACP face (docs/commands.md): the agent's registry
 // as available_commands_update, sent right after the answer to
-// session/new, session/load and session/resume (a client knows a new
-// session only from that answer) and again at a prompt when the list
+// session/new and session/resume (a client knows a new session only from
+// that answer), as the last update of session/load's replay (every update
+// of a load comes before its answer: acp-tck's ACP-LOAD-002), and again at a prompt when the list
 // changed (a user command added to .agentls/commands). The command itself
 // arrives as the prompt's text and is run by the agent; /new is not
 // offered (the client starts sessions).
@@ -165,7 +166,7 @@ func (c *commandAnnouncer) sawRequest(line []byte) {
 		return
 	}
 	switch req.Method {
-	case "session/new", "session/load", "session/resume":
+	case "session/new", "session/resume": // session/load announces before its answer (LoadSession)
 	default:
 		return
 	}

@@ -11,6 +11,8 @@ import (
 	"log/slog"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // ownHandler serves one request the wire answers itself.
@@ -59,7 +61,8 @@ type deleteSessionParams struct {
 }
 
 // deleteSession is session/delete: the session's files go; one open on
-// this connection is closed first; one another process drives is refused.
+// this connection is closed first; one another process drives is refused;
+// an unknown one is already gone (success).
 func (a *Agent) deleteSession(ctx context.Context, raw json.RawMessage) (any, error) {
 	var p deleteSessionParams
 	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil {
@@ -75,7 +78,14 @@ func (a *Agent) deleteSession(ctx context.Context, raw json.RawMessage) (any, er
 			return nil, err
 		}
 	}
-	if err := h.mgr.DeleteSession(ctx, p.SessionID); err != nil {
+	err = h.mgr.DeleteSession(ctx, p.SessionID)
+	if errors.Is(err, agent.ErrUnknownSession) {
+		// Deleting what is not there succeeds silently (the ACP
+		// session-delete page's SHOULD; acp-tck ACP-DELETE-002).
+		slog.Info("acp: session/delete of an unknown session: nothing to delete", "session", p.SessionID)
+		return map[string]any{}, nil
+	}
+	if err != nil {
 		return nil, toRequestError(err)
 	}
 	a.mu.Lock()

@@ -17,7 +17,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string) error {
 		return invalidf("sessionId is required")
 	}
 	if err := workspace.ValidChatID(id); err != nil {
-		return &InvalidParamsError{Msg: err.Error(), Err: ErrUnknownSession}
+		return &InvalidParamsError{Msg: err.Error()} // malformed, not merely unknown
 	}
 	meta := m.ownSessionMetas()[id] // for its plan lock, below
 	m.mu.Lock()
