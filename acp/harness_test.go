@@ -20,6 +20,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testcache"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -29,7 +30,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTLS_TEST_LOG") == "" {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
-	os.Exit(m.Run())
+	cleanup := testcache.Private() // the commands' caches go to a temporary folder
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 // setup describes one rig: the workspace's files, the scripted model, the

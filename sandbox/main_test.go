@@ -3,6 +3,8 @@ package sandbox
 import (
 	"os"
 	"testing"
+
+	"github.com/agentls/agentls/internal/testcache"
 )
 
 // helperArg makes the test binary a small program the tests run inside
@@ -14,7 +16,10 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == helperArg {
 		os.Exit(helper(os.Args[2:]))
 	}
-	os.Exit(m.Run())
+	cleanup := testcache.Private() // the commands' caches go to a temporary folder
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 func must(t *testing.T, err error) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agentls/agentls/internal/testcache"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -16,5 +17,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTLS_TEST_LOG") == "" {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
-	os.Exit(m.Run())
+	cleanup := testcache.Private() // the commands' caches go to a temporary folder
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }

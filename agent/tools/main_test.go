@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agentls/agentls/internal/testcache"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -11,5 +12,8 @@ import (
 // the run tests start (docs/contributing.md).
 func TestMain(m *testing.M) {
 	sandbox.Main()
-	os.Exit(m.Run())
+	cleanup := testcache.Private() // the commands' caches go to a temporary folder
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }

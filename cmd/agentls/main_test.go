@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/internal/testcache"
 )
 
 // TestMain lets the tests run this binary as the real agentls process:
@@ -24,7 +26,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTLS_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	cleanup := testcache.Private() // the commands' caches go to a temporary folder
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 func TestDemo(t *testing.T) {

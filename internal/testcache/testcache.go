@@ -1,0 +1,27 @@
+// Package testcache keeps the test binaries' build caches out of the
+// user's cache folder.
+package testcache
+
+import "os"
+
+// Private points $XDG_CACHE_HOME at a fresh temporary folder for the whole
+// test binary, so the per-workspace caches of the commands the tests run
+// (agent/tools.cacheDir: one folder per throw-away workspace) land there,
+// not in the user's ~/.cache/agentls. Call it from TestMain (after
+// sandbox.Main) and run the returned cleanup after m.Run.
+func Private() (cleanup func()) {
+	dir, err := os.MkdirTemp("", "agentls-test-cache-")
+	if err != nil {
+		return func() {}
+	}
+	old, had := os.LookupEnv("XDG_CACHE_HOME")
+	os.Setenv("XDG_CACHE_HOME", dir)
+	return func() {
+		if had {
+			os.Setenv("XDG_CACHE_HOME", old)
+		} else {
+			os.Unsetenv("XDG_CACHE_HOME")
+		}
+		os.RemoveAll(dir)
+	}
+}
