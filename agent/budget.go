@@ -2,6 +2,7 @@ package agent
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
@@ -109,6 +110,46 @@ func (m *Manager) budget(mode guard.Mode) budget {
 // other character (accents, CJK, emoji) costs about one token. The result is
 // calibrated by the usage the endpoint reports (Session.calibrate).
 func estimateText(s string) float64 {
+	if len(s) < memoMinLen {
+		return countTokens(s)
+	}
+	textEstimates.Lock()
+	v, ok := textEstimates.m[s]
+	textEstimates.Unlock()
+	if ok {
+		return v
+	}
+	v = countTokens(s)
+	textEstimates.Lock()
+	if textEstimates.bytes+len(s) > memoMaxBytes {
+		clear(textEstimates.m)
+		textEstimates.bytes = 0
+	}
+	textEstimates.m[s] = v
+	textEstimates.bytes += len(s)
+	textEstimates.Unlock()
+	return v
+}
+
+// textEstimates memoizes estimateText for long strings. Every request
+// estimates the whole history and the tool definitions again, and at turn
+// 300 that byte-by-byte count was a fifth of the server's CPU; a map lookup
+// hashes a string an order of magnitude faster than the count reads it.
+// The map holds at most memoMaxBytes of strings (it is emptied when a new
+// one would pass that), so it never keeps more than that alive.
+var textEstimates = struct {
+	sync.Mutex
+	m     map[string]float64
+	bytes int
+}{m: map[string]float64{}}
+
+const (
+	memoMinLen   = 256      // shorter strings are counted each time
+	memoMaxBytes = 16 << 20 // the memo's bound on the strings it keeps
+)
+
+// countTokens is estimateText's count, without the memo.
+func countTokens(s string) float64 {
 	var alnum, space, punct, other int
 	for i := 0; i < len(s); i++ {
 		c := s[i]

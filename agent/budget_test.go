@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -132,5 +133,40 @@ func TestBudgetPerMode(t *testing.T) {
 	set()
 	if b := m.budget(guard.ModeBuild); b.threshold != 0.85 || b.reserve != 8192 {
 		t.Errorf("default threshold and reserve = %+v", b)
+	}
+}
+
+// TestEstimateTextMemo: a long string's estimate is the count's, whether
+// it comes from the memo or not, and the memo keeps no more than
+// memoMaxBytes of strings.
+func TestEstimateTextMemo(t *testing.T) {
+	long := strings.Repeat("func Handler(w http.ResponseWriter) { serve(w) } // ünïcode ✓\n", 40)
+	for i := range 3 { // counted, then from the memo
+		if got, want := estimateText(long), countTokens(long); got != want {
+			t.Fatalf("call %d: estimateText = %v, countTokens = %v", i, got, want)
+		}
+	}
+	chunk := strings.Repeat("x", 1<<20)
+	for i := range 40 { // 40 MiB of distinct strings through a 16 MiB memo
+		estimateText(chunk + strings.Repeat("y", i))
+	}
+	textEstimates.Lock()
+	kept := textEstimates.bytes
+	textEstimates.Unlock()
+	if kept > memoMaxBytes {
+		t.Fatalf("the memo keeps %d bytes of strings, over its bound %d", kept, memoMaxBytes)
+	}
+}
+
+// BenchmarkEstimateRequest estimates a 300-turn history (about 1.2 MB) as
+// every request does: the memo makes the repeats cheap.
+func BenchmarkEstimateRequest(b *testing.B) {
+	var req llm.Request
+	for i := range 1200 {
+		req.Messages = append(req.Messages, llm.Message{Role: "tool", Content: strings.Repeat(fmt.Sprintf("line %d of a tool result\n", i), 40)})
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		estimateRequest(req)
 	}
 }

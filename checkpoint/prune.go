@@ -22,6 +22,49 @@ type stored struct {
 	path    string
 	session string
 	mtime   time.Time
+	size    int64
+}
+
+// newer orders manifests by modification time, then by name (checkpoint
+// ids are UUIDv7s, which sort by time): two written in the same clock tick
+// keep their order.
+func newer(a, b stored) bool {
+	if !a.mtime.Equal(b.mtime) {
+		return a.mtime.After(b.mtime)
+	}
+	return a.path > b.path
+}
+
+// manifestUses is what a prune keeps of a manifest it read: the objects it
+// uses, as of its modification time and size (a manifest is written once;
+// one rewritten under the same name is read again).
+type manifestUses struct {
+	mtime time.Time
+	size  int64
+	shas  []string
+}
+
+// usesOf is the objects manifest m uses, from s.uses when m is unchanged
+// since it was read (s.mu held): a prune after each turn reads only the
+// manifest just written, not the hundred it keeps.
+func (s *Store) usesOf(m stored) ([]string, error) {
+	if u, ok := s.uses[m.path]; ok && u.mtime.Equal(m.mtime) && u.size == m.size {
+		return u.shas, nil
+	}
+	var man Manifest
+	if err := readJSON(m.path, &man); err != nil {
+		delete(s.uses, m.path)
+		return nil, err
+	}
+	var shas []string
+	for _, e := range man {
+		if !e.Unrestorable {
+			shas = append(shas, e.SHA256)
+		}
+	}
+	shas = uniq(shas)
+	s.uses[m.path] = manifestUses{mtime: m.mtime, size: m.size, shas: shas}
+	return shas, nil
 }
 
 // prune applies the retention rule (s.mu held). keep is the manifest just
@@ -38,7 +81,7 @@ func (s *Store) prune(keep string) error {
 		bySession[m.session] = append(bySession[m.session], m)
 	}
 	for _, list := range bySession {
-		sort.Slice(list, func(i, j int) bool { return list[i].mtime.After(list[j].mtime) }) // newest first
+		sort.Slice(list, func(i, j int) bool { return newer(list[i], list[j]) }) // newest first
 		for i, m := range list {
 			tooMany := s.retention.PerSession > 0 && i >= s.retention.PerSession
 			tooOld := s.retention.MaxAge > 0 && now.Sub(m.mtime) > s.retention.MaxAge
@@ -49,7 +92,7 @@ func (s *Store) prune(keep string) error {
 			}
 		}
 	}
-	sort.Slice(kept, func(i, j int) bool { return kept[i].mtime.Before(kept[j].mtime) }) // oldest first
+	sort.Slice(kept, func(i, j int) bool { return newer(kept[j], kept[i]) }) // oldest first
 	objects, total, err := s.objectSizes()
 	if err != nil {
 		return err
@@ -57,18 +100,14 @@ func (s *Store) prune(keep string) error {
 	refs := map[string]int{}
 	uses := make([][]string, len(kept))
 	for i, m := range kept {
-		var man Manifest
-		if err := readJSON(m.path, &man); err != nil {
+		shas, err := s.usesOf(m)
+		if err != nil {
 			slog.Warn("checkpoint: unreadable manifest dropped", "path", m.path, "err", err)
 			drop = append(drop, m)
 			continue
 		}
-		for _, e := range man {
-			if !e.Unrestorable {
-				uses[i] = append(uses[i], e.SHA256)
-			}
-		}
-		for _, sha := range uniq(uses[i]) {
+		uses[i] = shas
+		for _, sha := range shas {
 			refs[sha]++
 		}
 	}
@@ -83,13 +122,14 @@ func (s *Store) prune(keep string) error {
 			continue
 		}
 		drop = append(drop, kept[i])
-		for _, sha := range uniq(uses[i]) {
+		for _, sha := range uses[i] {
 			if refs[sha]--; refs[sha] == 0 {
 				live -= objects[sha]
 			}
 		}
 	}
 	for _, m := range drop {
+		delete(s.uses, m.path)
 		if err := os.Remove(m.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("drop checkpoint %s: %w", m.path, err)
 		}
@@ -153,13 +193,15 @@ func (s *Store) manifests() ([]stored, error) {
 			if err != nil {
 				continue
 			}
-			out = append(out, stored{path: filepath.Join(s.dir, d.Name(), name), session: d.Name(), mtime: fi.ModTime()})
+			out = append(out, stored{path: filepath.Join(s.dir, d.Name(), name), session: d.Name(), mtime: fi.ModTime(), size: fi.Size()})
 		}
 	}
 	return out, nil
 }
 
-// objectSizes returns each object's size and their total.
+// objectSizes returns each object's size and their total (s.mu held).
+// Objects are named by their content, so a size once read stays true: only
+// objects not seen before are stat'ed.
 func (s *Store) objectSizes() (map[string]int64, int64, error) {
 	entries, err := os.ReadDir(filepath.Join(s.dir, "objects"))
 	if err != nil {
@@ -171,12 +213,24 @@ func (s *Store) objectSizes() (map[string]int64, int64, error) {
 	out := make(map[string]int64, len(entries))
 	var total int64
 	for _, e := range entries {
-		fi, err := e.Info()
-		if err != nil {
-			continue
+		size, ok := s.sizes[e.Name()]
+		if !ok {
+			fi, err := e.Info()
+			if err != nil {
+				continue
+			}
+			size = fi.Size()
+			if validDigest(e.Name()) {
+				s.sizes[e.Name()] = size
+			}
 		}
-		out[e.Name()] = fi.Size()
-		total += fi.Size()
+		out[e.Name()] = size
+		total += size
+	}
+	for name := range s.sizes {
+		if _, ok := out[name]; !ok {
+			delete(s.sizes, name) // collected, here or by another process
+		}
 	}
 	return out, total, nil
 }

@@ -33,6 +33,10 @@ type Retention struct {
 // session, 14 days, 512 MiB per workspace.
 var DefaultRetention = Retention{PerSession: 100, MaxAge: 14 * 24 * time.Hour, MaxBytes: 512 << 20}
 
+// PruneEvery is how many checkpoints a store takes between two prunes
+// (the first save after Open prunes too).
+const PruneEvery = 10
+
 // Store is a workspace's checkpoint store. Its methods are safe for
 // concurrent use.
 type Store struct {
@@ -41,11 +45,17 @@ type Store struct {
 	retention Retention
 	now       func() time.Time
 	maxFiles  int // MaxFiles (tests lower it)
+	// pruneEvery is how many saves a prune waits for (PruneEvery; tests set 1).
+	pruneEvery int
+	// sincePrune counts the saves since the last prune (s.mu).
+	sincePrune int
 
 	// mu orders saves and prunes (a prune never drops an object a save in
 	// flight uses) and guards cache.
 	mu    sync.Mutex
-	cache map[string]cached // absolute path → what it hashed to
+	cache map[string]cached       // absolute path → what it hashed to
+	uses  map[string]manifestUses // manifest path → the objects it uses (prune.go)
+	sizes map[string]int64        // object name → its size (prune.go)
 }
 
 // cached is a file's digest as of its size and modification time.
@@ -65,6 +75,7 @@ func Open(ws *workspace.Workspace, retention Retention) *Store {
 	return &Store{
 		ws: ws, dir: filepath.Join(ws.Root(), ".agentls", "checkpoints"),
 		retention: retention, now: time.Now, cache: map[string]cached{}, maxFiles: MaxFiles,
+		uses: map[string]manifestUses{}, sizes: map[string]int64{}, pruneEvery: PruneEvery,
 	}
 }
 
@@ -288,8 +299,8 @@ func (s *Store) Object(sha string) ([]byte, error) {
 }
 
 // Save takes a checkpoint of the workspace named by sessionID and id: the
-// content of its restorable files as objects, the manifest last. Then the
-// store is pruned (Retention).
+// content of its restorable files as objects, the manifest last. Then,
+// every PruneEvery saves, the store is pruned (Retention).
 func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error) {
 	path, err := s.manifestPath(sessionID, id)
 	if err != nil {
@@ -304,9 +315,15 @@ func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error
 	if err := writeJSON(path, man); err != nil {
 		return nil, fmt.Errorf("checkpoint manifest: %w", err)
 	}
-	if err := s.prune(path); err != nil {
-		return man, fmt.Errorf("checkpoint retention: %w", err)
+	// The first save after Open prunes, then every pruneEvery-th: the
+	// retention rule is held to within that many checkpoints, and a turn
+	// does not list every manifest and object of the workspace.
+	if s.sincePrune%s.pruneEvery == 0 {
+		if err := s.prune(path); err != nil {
+			return man, fmt.Errorf("checkpoint retention: %w", err)
+		}
 	}
+	s.sincePrune++
 	return man, nil
 }
 

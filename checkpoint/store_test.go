@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,9 @@ func newStore(t *testing.T, files map[string]string, r Retention) (*Store, strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Open(ws, r), ws.Root()
+	s := Open(ws, r)
+	s.pruneEvery = 1 // the retention tests check each save's prune
+	return s, ws.Root()
 }
 
 // TestSave: what a checkpoint keeps, lists as not restorable, and skips.
@@ -218,6 +221,77 @@ func TestByteBudget(t *testing.T) {
 	}
 	if s.Has("s1", "c1") || !s.Has("s2", "c2") || !s.Has("s1", "c3") {
 		t.Fatalf("kept: c1 %v c2 %v c3 %v; want the oldest dropped", s.Has("s1", "c1"), s.Has("s2", "c2"), s.Has("s1", "c3"))
+	}
+}
+
+// TestPruneRereadsRewrittenManifests: a prune reuses what it read of an
+// unchanged manifest (it reads only the one just written), but a manifest
+// rewritten under the same name (as another process could) is read again.
+func TestPruneRereadsRewrittenManifests(t *testing.T) {
+	ctx := context.Background()
+	s, root := newStore(t, map[string]string{"f.txt": "old content\n"}, DefaultRetention)
+	if _, err := s.Save(ctx, "s1", "c1"); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.manifests()
+	if err != nil || len(all) != 1 {
+		t.Fatalf("manifests: %v %v", all, err)
+	}
+	s.mu.Lock()
+	first, err := s.usesOf(all[0])
+	s.mu.Unlock()
+	if err != nil || len(first) != 1 || first[0] != Digest([]byte("old content\n")) {
+		t.Fatalf("uses of c1: %v %v", first, err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "f.txt"), []byte("new content, longer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	man, err := s.Scan(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeJSON(all[0].path, man); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	_ = os.Chtimes(all[0].path, later, later)
+	again, err := s.manifests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	second, err := s.usesOf(again[0])
+	s.mu.Unlock()
+	if err != nil || len(second) != 1 || second[0] != Digest([]byte("new content, longer\n")) {
+		t.Fatalf("uses of the rewritten c1: %v %v (the cache was not invalidated)", second, err)
+	}
+}
+
+// TestPruneCadence: a store prunes at its first save and then every
+// PruneEvery saves, so the retention rule holds within PruneEvery
+// checkpoints.
+func TestPruneCadence(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t, map[string]string{"a.txt": "a\n"}, Retention{PerSession: 2, MaxBytes: 1 << 20})
+	s.pruneEvery = PruneEvery
+	count := func() int {
+		all, err := s.manifests()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(all)
+	}
+	for i := 1; i <= PruneEvery+1; i++ {
+		if _, err := s.Save(ctx, "s1", fmt.Sprintf("c%02d", i)); err != nil {
+			t.Fatal(err)
+		}
+		want := i // saves 2..PruneEvery do not prune
+		if i == PruneEvery+1 {
+			want = 2 // the next prune keeps PerSession
+		}
+		if got := count(); got != want {
+			t.Fatalf("after save %d: %d manifests, want %d", i, got, want)
+		}
 	}
 }
 

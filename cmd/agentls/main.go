@@ -73,6 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logLevel := fs.String("log-level", "info", "log level")
 	maxMessageMB := fs.Int("max-message-mb", server.DefaultMaxMessageBytes>>20, "cap on one incoming message, in MB")
 	showVersion := fs.Bool("version", false, "print the version")
+	profileCPU := fs.String("profile-cpu", "", "write a CPU profile of the whole run to this file (go tool pprof reads it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage) // asked for: stdout, like help
@@ -100,6 +101,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer closeLog()
+	if *profileCPU != "" {
+		stopProfile, err := startCPUProfile(*profileCPU)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentls: --profile-cpu: %v\n", err)
+			return 2
+		}
+		defer stopProfile()
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
