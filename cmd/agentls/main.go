@@ -50,6 +50,7 @@ Flags:
                     such as Neovim show every stderr line as an error)
   --max-message-mb N  cap one incoming message at N MB (default 64); a larger
                     one is dropped and answered with an error
+  --profile-cpu FILE  write a CPU profile of the run to FILE (go tool pprof)
   --version         print the version
   --help            print this help
 
