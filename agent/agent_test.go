@@ -722,8 +722,13 @@ func TestCloseWaitsForTheApprovalDialog(t *testing.T) {
 }
 
 // TestUnansweredQuestionTimesOut: an ask_user question nobody answers waits
-// plan_mode.approval_timeout_secs, then the model reads why.
+// plan_mode.approval_timeout_secs, then the model reads why. In a synctest
+// bubble: the second passes on the fake clock, not the wall's.
 func TestUnansweredQuestionTimesOut(t *testing.T) {
+	synctest.Test(t, testUnansweredQuestionTimesOut)
+}
+
+func testUnansweredQuestionTimesOut(t *testing.T) {
 	ed := &memEditor{ask: func(ctx context.Context, req AskRequest) (AskReply, error) {
 		<-ctx.Done()
 		return AskReply{}, ctx.Err()
