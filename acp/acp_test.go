@@ -12,6 +12,7 @@ import (
 )
 
 func TestInitializeAdvertisesLoadSessionAndContext(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, setup{})
 	res, err := r.conn.Initialize(r.ctx, sdk.InitializeRequest{ProtocolVersion: 1})
 	if err != nil {
@@ -30,6 +31,7 @@ func TestInitializeAdvertisesLoadSessionAndContext(t *testing.T) {
 }
 
 func TestNewSessionOffersModesAndConfigOptions(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, setup{userConfig: "model: {name: big-model, plan_name: small-model}\n"})
 	res := r.newSession()
 	if res.Modes == nil || res.Modes.CurrentModeId != "plan" {
@@ -69,6 +71,7 @@ func TestNewSessionOffersModesAndConfigOptions(t *testing.T) {
 
 // The whole plan → refusal → approval → build flow through the ACP face.
 func TestPlanRefusalApprovalAndBuild(t *testing.T) {
+	t.Parallel()
 	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")
 	if err != nil {
 		t.Fatal(err)

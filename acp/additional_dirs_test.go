@@ -15,6 +15,7 @@ import (
 // folder's rules: the file system root, a folder holding home, a relative
 // path or a missing folder are refused with an error naming it.
 func TestAdditionalDirectories(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	lib := filepath.Join(root, "lib")
 	writeFiles(t, lib, map[string]string{"util.txt": "shared helper\n"})

@@ -12,6 +12,7 @@ import (
 // the terminal method (`agentls login`) only to a client that runs
 // terminal auth; authenticate checks the model, failing with the fix.
 func TestAuthMethodsAndCheck(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name     string
 		terminal bool

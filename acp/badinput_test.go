@@ -60,6 +60,7 @@ func errCode(m map[string]any) float64 {
 
 // Every bad line gets a JSON-RPC error and the process goes on serving.
 func TestMalformedLinesGetErrorsAndTheProcessLives(t *testing.T) {
+	t.Parallel()
 	in, out, dir := rawAgent(t)
 	cases := []struct {
 		line string
@@ -123,6 +124,7 @@ func TestMalformedLinesGetErrorsAndTheProcessLives(t *testing.T) {
 }
 
 func TestUnknownSessionErrorsSayWhatToDo(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, setup{})
 	_, err := r.prompt("0199abcd-0000-7000-8000-000000000000", "hello")
 	var re *sdk.RequestError
@@ -146,6 +148,7 @@ func TestUnknownSessionErrorsSayWhatToDo(t *testing.T) {
 // A model that fails ends the prompt with a JSON-RPC error naming the
 // cause; the session takes the next prompt.
 func TestModelErrorIsAJSONRPCErrorAndTheSessionGoesOn(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, setup{script: `
 steps:
   - error: "endpoint said 401: invalid API key; set OPENAI_API_KEY"

@@ -11,6 +11,7 @@ import (
 // writes the disk through its guarded path and reports the change as a
 // diff; with auto the same edit goes through the client.
 func TestClientFSOff(t *testing.T) {
+	t.Parallel()
 	script := `
 steps:
   - tool_calls: [{id: e1, name: edit, args: {path: app.txt, old_string: alpha, new_string: ALPHA}}]

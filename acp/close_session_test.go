@@ -13,6 +13,7 @@ import (
 // lock while the connection lives on: another agentls process (a second
 // rig on the same folder) can then load it, which it could not before.
 func TestCloseSessionReleasesTheLock(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "ws")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -96,6 +96,7 @@ func (r *rig) settle() {
 var acpBuiltins = []string{"plan", "build", "approve", "reject <reason>", "plans", "compact", "model <model id>", "init [what to stress]", "rewind [message id]"}
 
 func TestAvailableCommandsUpdate(t *testing.T) {
+	t.Parallel()
 	seen := make(chan map[string]any, 16)
 	client := &testClient{}
 	r := newRig(t, setup{
@@ -170,6 +171,7 @@ func TestAvailableCommandsUpdate(t *testing.T) {
 // the mode (current_mode_update), /new is not offered, and a project command
 // whose body asks for build mode and run.allow is only text for the model.
 func TestSlashCommandsAsPromptText(t *testing.T) {
+	t.Parallel()
 	client := &testClient{}
 	r := newRig(t, setup{
 		client: client,

@@ -12,6 +12,7 @@ import (
 // sizes, a line longer than maxWatchedLine is skipped (and its buffer not
 // kept), and the bytes reach the SDK unchanged.
 func TestRequestWatcher(t *testing.T) {
+	t.Parallel()
 	c := newCommandAnnouncer(nil)
 	huge := `{"jsonrpc":"2.0","id":9,"method":"session/prompt","params":{"text":"` + strings.Repeat("x", maxWatchedLine) + `"}}`
 	in := strings.Join([]string{

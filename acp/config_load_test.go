@@ -15,6 +15,7 @@ import (
 // stops every model request: session/new still works, each prompt fails
 // with the file, line and fix, and the model is never asked.
 func TestBrokenConfigFailsClosed(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		files      map[string]string

@@ -15,6 +15,7 @@ import (
 // host.Classify's kinds, like the LSP face (a cancelled request is -32800,
 // not an internal error; a wrapped one keeps its kind).
 func TestRequestErrorsFollowClassify(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  error

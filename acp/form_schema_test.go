@@ -14,6 +14,7 @@ import (
 // them), or one whose $refs would not resolve under its properties, is not
 // sent as a form (another surface asks).
 func TestFormSchemaKeepsTheLimits(t *testing.T) {
+	t.Parallel()
 	bigEnum := func() []byte {
 		vals := make([]string, 50)
 		for i := range vals {

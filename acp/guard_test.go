@@ -168,6 +168,7 @@ func runBypass(t *testing.T, r *rig, q *queueModel, root string, sid sdk.Session
 // In plan mode nothing but .plan documents inside the workspace changes,
 // through every path trick, on the ACP face as on LSP.
 func TestBypassPlanModeThroughACP(t *testing.T) {
+	t.Parallel()
 	r, q, root := guardRig(t, "")
 	sid := r.newSession().SessionId
 	for _, c := range []bypassCase{
@@ -216,6 +217,7 @@ func TestBypassPlanModeThroughACP(t *testing.T) {
 // In every mode agentls's and git's own files, the workspace's
 // configuration and everything outside the workspace stay untouched.
 func TestBypassBuildModeThroughACP(t *testing.T) {
+	t.Parallel()
 	r, q, root := guardRig(t, buildByDefault)
 	sid := r.newSession().SessionId
 	for _, c := range []bypassCase{
@@ -241,6 +243,7 @@ func TestBypassBuildModeThroughACP(t *testing.T) {
 // gets its own host: its guard still keeps each workspace's own files and
 // plan mode; a session of one workspace cannot reach into the other.
 func TestBypassAcrossSessionCwds(t *testing.T) {
+	t.Parallel()
 	r, q, root := guardRig(t, buildByDefault)
 	inWS := r.newSession().SessionId
 	parent, err := r.conn.NewSession(r.ctx, sdk.NewSessionRequest{Cwd: root, McpServers: []sdk.McpServer{}})
@@ -295,6 +298,7 @@ func TestBypassAcrossSessionCwds(t *testing.T) {
 // A resource link outside the workspace is never read: not by the adapter,
 // not through fs/read_text_file; the model is only told it is outside.
 func TestResourceLinksOutsideAreNotRead(t *testing.T) {
+	t.Parallel()
 	r, _, root := guardRig(t, "")
 	sid := r.newSession().SessionId
 	secret := filepath.Join(root, "outside", "secret.txt")

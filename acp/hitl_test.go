@@ -32,6 +32,7 @@ func optionIDs(p sdk.RequestPermissionRequest) []string {
 // session/cancel while a permission request is open ends the turn
 // promptly with `cancelled`; the command never runs.
 func TestCancelWithdrawsPendingPermission(t *testing.T) {
+	t.Parallel()
 	asked := make(chan struct{})
 	client := &testClient{permit: func(ctx context.Context, _ sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
 		close(asked)
@@ -62,6 +63,7 @@ steps:
 
 // A `cancelled` permission outcome means the turn was cancelled.
 func TestCancelledPermissionOutcomeCancelsTheTurn(t *testing.T) {
+	t.Parallel()
 	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +84,7 @@ func TestCancelledPermissionOutcomeCancelsTheTurn(t *testing.T) {
 }
 
 func TestQuestionAsElicitationForm(t *testing.T) {
+	t.Parallel()
 	client := &testClient{elicit: func(p sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse {
 		return sdk.UnstableCreateElicitationResponse{Accept: &sdk.UnstableCreateElicitationAccept{Action: "accept",
 			Content: map[string]any{"env": "staging", "confirm": true}}}
@@ -118,6 +121,7 @@ steps:
 }
 
 func TestSingleChoiceQuestionAsPermission(t *testing.T) {
+	t.Parallel()
 	client := &testClient{permit: func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
 		for _, o := range p.Options {
 			if o.Name == "staging" {
@@ -146,6 +150,7 @@ steps:
 // A free-text question without elicitation ends the turn with the question
 // as agent text; the next prompt answers it.
 func TestFreeTextQuestionEndsTurnAndNextPromptAnswers(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, setup{script: `
 steps:
   - tool_calls:
@@ -170,6 +175,7 @@ steps:
 
 // With fs.readTextFile, read sees the client's unsaved buffer.
 func TestReadGoesThroughTheClient(t *testing.T) {
+	t.Parallel()
 	client := &testClient{}
 	r := newRig(t, setup{client: client, files: map[string]string{"app.txt": "on disk\n"},
 		caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true}}, script: `
@@ -200,6 +206,7 @@ steps:
 // changed since, is the truth again (an edit computed on the old buffer
 // would overwrite it).
 func TestFailedClientReadFallsBackToTheDisk(t *testing.T) {
+	t.Parallel()
 	client := &testClient{}
 	r := newRig(t, setup{client: client, files: map[string]string{"app.txt": "on disk\n"},
 		caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true}}, script: `
@@ -227,6 +234,7 @@ steps:
 
 // session/load after a restart replays the conversation with the mode.
 func TestLoadAfterRestartReplaysWithMode(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "ws")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -272,6 +280,7 @@ func TestLoadAfterRestartReplaysWithMode(t *testing.T) {
 // session/cancel while an elicitation form is open withdraws it
 // ($/cancel_request) and ends the turn cancelled.
 func TestCancelWithdrawsElicitation(t *testing.T) {
+	t.Parallel()
 	asked := make(chan struct{})
 	release := make(chan struct{})
 	client := &testClient{elicit: func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse {
@@ -311,6 +320,7 @@ steps:
 // session/set_mode build while the approval is asked approves the plan:
 // the permission request is withdrawn and the same turn builds.
 func TestSetModeBuildApprovesThePendingPlan(t *testing.T) {
+	t.Parallel()
 	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -342,6 +352,7 @@ func TestSetModeBuildApprovesThePendingPlan(t *testing.T) {
 // A client that keeps a written file in an unsaved buffer: the workspace
 // sees the edit through its overlay, so the next read and edit build on it.
 func TestUnsavedClientWriteIsSeenByTheNextRead(t *testing.T) {
+	t.Parallel()
 	client := &testClient{keepWrites: true}
 	r := newRig(t, setup{userConfig: buildByDefault, client: client, files: map[string]string{"app.txt": "alpha\n"},
 		caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{WriteTextFile: true}}, script: `

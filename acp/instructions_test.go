@@ -51,6 +51,7 @@ func (m *recordingModel) all() []string {
 // asking for build mode and run.allow changes nothing (the mode stays
 // plan, a run is refused).
 func TestInstructionsACP(t *testing.T) {
+	t.Parallel()
 	model := &recordingModel{}
 	root := t.TempDir()
 	xdg := filepath.Join(root, "xdg")

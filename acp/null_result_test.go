@@ -42,6 +42,7 @@ func (n *nullResults) Write(p []byte) (int, error) {
 // fs/write_text_file fails the write after editor.request_timeout_secs
 // (the model reads why) instead of holding the turn; the turn ends.
 func TestUnansweredWriteTextFileIsBounded(t *testing.T) {
+	t.Parallel()
 	hang := make(chan struct{})
 	client := &testClient{hangWrites: hang}
 	r := newRig(t, setup{
@@ -76,6 +77,7 @@ steps:
 // fs/write_text_file with `"result": null` (valid JSON-RPC) or `{}` gets
 // its plan written, and the turn ends.
 func TestWriteTextFileNullResultIsSuccess(t *testing.T) {
+	t.Parallel()
 	const script = `
 steps:
   - text: "Writing the plan."

@@ -28,6 +28,7 @@ func permissionText(p sdk.RequestPermissionRequest) string {
 // lists every command approving grants (a text block beside the plan),
 // with option ids equal to their kinds.
 func TestApprovalRequestShowsGrants(t *testing.T) {
+	t.Parallel()
 	client := &testClient{permit: choose("allow_once")}
 	r := newRig(t, setup{client: client, script: `
 steps:
@@ -57,6 +58,7 @@ steps:
 // its folder, network and sandbox, with control and bidi characters
 // escaped in the title and content.
 func TestRunRequestShowsFolderAndEscapes(t *testing.T) {
+	t.Parallel()
 	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
 steps:

@@ -16,6 +16,7 @@ import (
 // the turn-failed error (data stopReason "error") naming the file and the
 // OS error; once the file can be written again the next prompt runs.
 func TestPersistenceFailureEndsTheTurn(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skipf("no /dev/full: %v", err)
 	}

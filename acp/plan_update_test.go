@@ -17,6 +17,7 @@ import (
 // (Markdown, with its absolute path); one that does not gets the legacy
 // plan checklist.
 func TestPlanUpdateForClientsThatDeclarePlan(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, caps, want string
 	}{

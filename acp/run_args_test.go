@@ -21,6 +21,7 @@ const argRules = buildByDefault + `run: {allow: ["git diff *", "go test *", "tar
 // `--checkpoint-action=exec=sh pwn.sh` never runs unasked); the question
 // names the folder; a plain operand runs unasked.
 func TestRunRulesReadArguments(t *testing.T) {
+	t.Parallel()
 	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{userConfig: argRules, client: client, files: map[string]string{
 		"sub/.keep": "", "pwn.sh": "touch pwned-script\n", "--checkpoint-action=exec=sh pwn.sh": "", "--checkpoint=1": "",
@@ -76,6 +77,7 @@ steps:
 // with agentls's safe git configuration in its env: git refuses the
 // repository and the fsmonitor never runs.
 func TestAllowedGitInTheClientTerminal(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

@@ -36,6 +36,7 @@ func stallArgs(t *testing.T, name string) string {
 // get the limit error as their tool result, the turn ends normally, no
 // elicitation is sent for them, and session/cancel still ends the next turn.
 func TestStallingSchemasRefused(t *testing.T) {
+	t.Parallel()
 	asked := make(chan struct{})
 	release := make(chan struct{})
 	client := &testClient{elicit: func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse {

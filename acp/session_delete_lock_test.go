@@ -14,6 +14,7 @@ import (
 // TestSessionDeleteReleasesItsPlanLock: deleting a session that builds an
 // approved plan removes its entry from the state folder's plan locks.
 func TestSessionDeleteReleasesItsPlanLock(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	dir := filepath.Join(root, "ws")
 	script := filepath.Join(root, "script.yaml")

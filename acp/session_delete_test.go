@@ -13,6 +13,7 @@ import (
 // deleting it again succeeds silently; a malformed id, and a session
 // another process drives, get clear errors.
 func TestSessionDelete(t *testing.T) {
+	t.Parallel()
 	in, out, dir := rawAgent(t)
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
 	m := next(t, out)

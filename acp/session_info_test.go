@@ -12,6 +12,7 @@ import (
 // it; an agent message's chunks share one UUID messageId, a new message
 // (after a tool call) gets another.
 func TestTitleFromFirstPromptAndMessageIDs(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, setup{files: map[string]string{"a.txt": "x\n"}, script: `
 steps:
   - text: "Reading"

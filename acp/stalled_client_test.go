@@ -96,6 +96,7 @@ func (s *stallingWriter) resume() {
 // reads again, and the session then takes a new prompt (not "busy"). The
 // updates that went out arrive whole and in order.
 func TestStalledClientDoesNotHoldCancelledTurn(t *testing.T) {
+	t.Parallel()
 	model := &floodModel{full: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{}, 1)}
 	out := &stallingWriter{waiting: make(chan struct{})}
 	r := newRig(t, setup{model: model, wrapOut: func(w io.Writer) io.Writer { out.w = w; return out }})

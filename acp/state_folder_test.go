@@ -27,6 +27,7 @@ func trustRecordPath(stateDir, file string) string {
 // move or remove anything there), and no session can read it; the file
 // stays untrusted.
 func TestStateFolderOutOfReachThroughACP(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	ws := filepath.Join(root, "ws")
 	writeFiles(t, root, map[string]string{
@@ -75,6 +76,7 @@ func TestStateFolderOutOfReachThroughACP(t *testing.T) {
 // naming it; at the home folder itself sessions stay in plan mode and a
 // switch to build is refused.
 func TestWorkspaceLocationThroughACP(t *testing.T) {
+	t.Parallel()
 	r := newRig(t, setup{userConfig: buildByDefault})
 	home := filepath.Dir(r.dir) // the rig's HOME
 	for cwd, want := range map[string]string{

@@ -10,6 +10,7 @@ import (
 )
 
 func TestCasePattern(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 		ok       bool
@@ -46,6 +47,7 @@ func TestCasePattern(t *testing.T) {
 // the denied variables, keeps the rest, keeps its exit code and its own
 // shell syntax, and a hostile pattern runs nothing.
 func TestTerminalCommandScrubsTheEnvironment(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	deny := []string{"OPENAI_API_KEY", "*_TOKEN", "[^X]WS_*", "X) touch pwned;; *", "$(touch pwned2)", ""}
 	command, args := terminalCommand(`env; exit 3`, deny)
@@ -89,6 +91,7 @@ func TestTerminalCommandScrubsTheEnvironment(t *testing.T) {
 
 // Without patterns the command is /bin/sh -c command, as before.
 func TestTerminalCommandWithoutPatterns(t *testing.T) {
+	t.Parallel()
 	command, args := terminalCommand("echo hi", []string{"", "bad pattern"})
 	if command != "/bin/sh" || !slices.Equal(args, []string{"-c", "echo hi"}) {
 		t.Errorf("terminalCommand = %s %q", command, args)

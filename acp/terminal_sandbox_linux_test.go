@@ -16,6 +16,7 @@ import (
 // and a write outside the workspace fails; the result says the sandbox
 // may have refused it.
 func TestClientTerminalRunsInSandbox(t *testing.T) {
+	t.Parallel()
 	if st := sandbox.Detect().Status(sandbox.ModeAuto); !st.Confines() {
 		t.Skipf("no sandbox layer here: %s", st.Summary)
 	}
@@ -46,6 +47,7 @@ steps:
 // terminal/create with an error: nothing started) leaves it to agentls's
 // own shell, in the same sandbox.
 func TestClientTerminalFailsOwnShellRuns(t *testing.T) {
+	t.Parallel()
 	client := &testClient{permit: choose("allow_once"), createErr: "cannot execute the agentls launcher"}
 	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
 steps:

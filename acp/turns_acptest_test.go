@@ -14,6 +14,7 @@ import (
 // others still use the in-package rig of harness_test.go).
 
 func TestPromptStreamsTextAndEndsTurn(t *testing.T) {
+	t.Parallel()
 	env := acptest.Start(t, acptest.Setup{Script: `
 steps:
   - thought: "Thinking it over."
@@ -27,6 +28,7 @@ steps:
 }
 
 func TestRunAsksPermissionOnceAllowAlwaysRemembers(t *testing.T) {
+	t.Parallel()
 	env := acptest.Start(t, acptest.Setup{UserConfig: buildByDefault, Permit: acptest.Choose("allow_always"), Script: `
 steps:
   - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
@@ -54,6 +56,7 @@ steps:
 }
 
 func TestRunRejectedDoesNotRun(t *testing.T) {
+	t.Parallel()
 	env := acptest.Start(t, acptest.Setup{UserConfig: buildByDefault, Permit: acptest.Choose("reject_once"), Script: `
 steps:
   - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]

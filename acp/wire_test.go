@@ -15,6 +15,7 @@ import (
 // waiting; once the client reads, the queued lines come out whole and in
 // order, and close ends the writer after them.
 func TestLineWriterOnStalledOutput(t *testing.T) {
+	t.Parallel()
 	pr, pw := io.Pipe()
 	w := newWire(eofReader{}, pw)
 	go w.out.run()

@@ -157,6 +157,7 @@ func wantInvalid(t *testing.T, err error, want string) {
 }
 
 func TestPendingApprovalTakesOneDecision(t *testing.T) {
+	t.Parallel()
 	newAP := func() *pendingApproval {
 		return &pendingApproval{plan: "plans/p.plan", decide: make(chan decision, 1), done: make(chan struct{})}
 	}
@@ -212,6 +213,7 @@ func TestPendingApprovalTakesOneDecision(t *testing.T) {
 }
 
 func TestResolvePlanOutcome(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		applied bool
@@ -252,6 +254,7 @@ func TestResolvePlanOutcome(t *testing.T) {
 }
 
 func TestResolvePlanInvalid(t *testing.T) {
+	t.Parallel()
 	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", &memEditor{}, nil)
 	s := newTestSession(t, m, "plan")
 	ap := s.startApproval("plans/p.plan")
@@ -295,6 +298,7 @@ steps:
 // TestResolvePlanBeatsTheDialog: agent/resolvePlan decides while the dialog
 // is open; the dialog is withdrawn and its later answer is ignored.
 func TestResolvePlanBeatsTheDialog(t *testing.T) {
+	t.Parallel()
 	asked := make(chan struct{})
 	answer := make(chan struct{})
 	withdrawn := make(chan bool, 1)
@@ -353,6 +357,7 @@ func containsLine(lines []string, prefix string) bool {
 // questionAnswer) that arrives while the turn that asked is still ending is
 // taken once that turn ends, not refused as busy and not lost.
 func TestAnswerWaitsForTheAskingTurn(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		answer func(m *Manager, sid, qid string) error
@@ -431,6 +436,7 @@ steps:
 // TestBusyPromptKeepsTheQuestion: a plain prompt on a busy session is refused
 // and leaves a pending question as it was.
 func TestBusyPromptKeepsTheQuestion(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, `
 name: pending
@@ -457,6 +463,7 @@ steps:
 }
 
 func TestConfirmRun(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		allow   []string
@@ -507,6 +514,7 @@ func TestConfirmRun(t *testing.T) {
 }
 
 func TestConfirmRunAlwaysAllow(t *testing.T) {
+	t.Parallel()
 	asks := 0
 	ed := &memEditor{ask: func(context.Context, AskRequest) (AskReply, error) {
 		asks++
@@ -531,6 +539,7 @@ func TestConfirmRunAlwaysAllow(t *testing.T) {
 // TestRunAllowRules: run.allow as the manager reads it. Invalid rules (a
 // glob glued to a word, a list) are left out; every match is by words.
 func TestRunAllowRules(t *testing.T) {
+	t.Parallel()
 	rules := runAllowRules([]string{"go test ./...", "git status", "npm run *", " make lint ", "", "echo*x", "go build ./... && rm -rf /"})
 	if len(rules) != 4 {
 		t.Fatalf("rules = %v, want 4 valid ones", rules)
@@ -583,6 +592,7 @@ func mustParse(t *testing.T, command string) allowrule.Command {
 }
 
 func TestPlanEntries(t *testing.T) {
+	t.Parallel()
 	const front = "---\ntitle: T\nstatus: approved\n---\n"
 	tests := []struct {
 		name string
@@ -628,6 +638,7 @@ func TestPlanEntries(t *testing.T) {
 }
 
 func TestHistoryMessage(t *testing.T) {
+	t.Parallel()
 	in := llm.Message{Role: llm.RoleAssistant, Content: "hi", ToolCalls: []llm.ToolCall{
 		{ID: "a", Name: "read", Arguments: `{"path":"x"}`},
 		{ID: "b", Name: "read", Arguments: `{"path": "x",`},
@@ -652,6 +663,7 @@ func TestHistoryMessage(t *testing.T) {
 // TestCancelledAskLeavesNothingPending: a question whose turn was cancelled
 // before it became pending is withdrawn, not left for agent/answer.
 func TestCancelledAskLeavesNothingPending(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, "name: none\nsteps:\n  - text: unused\n", ed, nil)
 	s := newTestSession(t, m, "plan")
@@ -678,6 +690,7 @@ func TestCancelledAskLeavesNothingPending(t *testing.T) {
 }
 
 func TestNotifyText(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, path, line string }{
 		{"plans/a.plan", "plans/a.plan", "plans/a.plan"},
 		{"plans/my plan.plan", `"plans/my plan.plan"`, "plans/my plan.plan"},
@@ -697,6 +710,7 @@ func TestNotifyText(t *testing.T) {
 // TestCloseWaitsForTheApprovalDialog: the goroutine that shows the approval
 // dialog is owned: Manager.Close returns only once it has ended.
 func TestCloseWaitsForTheApprovalDialog(t *testing.T) {
+	t.Parallel()
 	asked := make(chan struct{})
 	var dialogEnded atomic.Bool
 	ed := &memEditor{ask: func(ctx context.Context, req AskRequest) (AskReply, error) {
@@ -725,6 +739,7 @@ func TestCloseWaitsForTheApprovalDialog(t *testing.T) {
 // plan_mode.approval_timeout_secs, then the model reads why. In a synctest
 // bubble: the second passes on the fake clock, not the wall's.
 func TestUnansweredQuestionTimesOut(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, testUnansweredQuestionTimesOut)
 }
 
@@ -757,6 +772,7 @@ steps:
 // cannot load the session the first drives, with a clear error, until the
 // first closes. Start-up sweeps a dead writer's temporary file.
 func TestSecondProcessCannotDriveASession(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, "name: none\nsteps:\n  - text: x\n", ed, nil)
 	s := newTestSession(t, m, "plan")

@@ -19,6 +19,7 @@ import (
 // from session files on disk alone (a restart, another server); a plan-mode
 // session and a finished plan lock nothing.
 func TestBuiltPlans(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, nil)
 	ctx := context.Background()
@@ -79,6 +80,7 @@ func TestBuiltPlans(t *testing.T) {
 // text; the user's change shows as "changed since approval" with a diff,
 // is reported once as a plan update, and survives the builder's next write.
 func TestChangedSinceApproval(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, nil)
 	ctx := context.Background()
@@ -131,6 +133,7 @@ func TestChangedSinceApproval(t *testing.T) {
 }
 
 func TestShortDiff(t *testing.T) {
+	t.Parallel()
 	var approved, current strings.Builder
 	approved.WriteString("---\ntitle: T\nstatus: approved\n---\n## Steps\n")
 	current.WriteString("---\ntitle: T\nstatus: approved\n---\n## Steps\n")
@@ -160,6 +163,7 @@ func TestShortDiff(t *testing.T) {
 // the settings, the guard's plans folder and the allow rules; a nil model
 // keeps the model.
 func TestReconfigure(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, model := newTestManager(t, noTurns, ed, nil)
 	before := m.Guard()

@@ -11,6 +11,7 @@ import (
 )
 
 func TestContextWindow(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		model      string
 		configured int
@@ -41,6 +42,7 @@ func TestContextWindow(t *testing.T) {
 // CJK text), within 40%: it is a bound on gross errors, the endpoint's
 // reported usage calibrates the estimate per session.
 func TestEstimateText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text   string
 		tokens float64
@@ -59,6 +61,7 @@ func TestEstimateText(t *testing.T) {
 }
 
 func TestRepairHistory(t *testing.T) {
+	t.Parallel()
 	call := func(ids ...string) llm.Message {
 		m := llm.Message{Role: llm.RoleAssistant}
 		for _, id := range ids {
@@ -109,6 +112,7 @@ func TestRepairHistory(t *testing.T) {
 // set, the threshold and the answer's reserve shape the limit, and a window
 // learned from an overflow lowers it.
 func TestBudgetPerMode(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default()
 	m := &Manager{}
 	set := func() { m.live.Store(&liveConfig{cfg: cfg}) }
@@ -140,6 +144,7 @@ func TestBudgetPerMode(t *testing.T) {
 // it comes from the memo or not, and the memo keeps no more than
 // memoMaxBytes of strings.
 func TestEstimateTextMemo(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("func Handler(w http.ResponseWriter) { serve(w) } // ünïcode ✓\n", 40)
 	for i := range 3 { // counted, then from the memo
 		if got, want := estimateText(long), countTokens(long); got != want {

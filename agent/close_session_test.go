@@ -12,6 +12,7 @@ import (
 // the first closes it (CloseSession, without closing the manager); then the
 // second drives it and the first cannot take it back.
 func TestCloseSessionReleasesItsLock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	m, _ := newTestManager(t, "name: none\nsteps:\n  - text: x\n", &memEditor{}, nil)
 	s := newTestSession(t, m, "plan")

@@ -13,6 +13,7 @@ import (
 )
 
 func TestParseCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text, name, args, literal string
 		ok                        bool
@@ -97,6 +98,7 @@ func commandChunks(ed *memEditor) []string {
 }
 
 func TestBuiltinCommands(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, model := newTestManager(t, "steps:\n  - text: unused\n", ed, func(c *config.Config) { c.Model.Name, c.Model.PlanName = "big", "small" })
 	s := newTestSession(t, m, "plan")
@@ -161,6 +163,7 @@ func TestBuiltinCommands(t *testing.T) {
 }
 
 func TestInitInBuildModeIsAPrompt(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, model := newTestManager(t, `steps:
   - expect:
@@ -175,6 +178,7 @@ func TestInitInBuildModeIsAPrompt(t *testing.T) {
 }
 
 func TestLiteralSlashGoesToTheModel(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, `steps:
   - expect:
@@ -191,6 +195,7 @@ func TestLiteralSlashGoesToTheModel(t *testing.T) {
 }
 
 func TestUserCommands(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, model := newTestManager(t, `steps:
   - expect:
@@ -260,6 +265,7 @@ func TestUserCommands(t *testing.T) {
 }
 
 func TestListCommandsUnknownSession(t *testing.T) {
+	t.Parallel()
 	m, _ := newTestManager(t, "steps:\n  - text: unused\n", &memEditor{}, nil)
 	_, err := m.ListCommands("nope")
 	wantInvalid(t, err, "unknown session")
@@ -305,6 +311,7 @@ func FuzzUserCommandFile(f *testing.F) {
 // agent/setMode's and agent/resolvePlan's rule in a workspace at the home
 // folder: refused, the session stays in plan mode.
 func TestBuildCommandInPlanOnlyWorkspace(t *testing.T) {
+	t.Parallel()
 	m, _ := newTestManager(t, "steps:\n  - text: unused\n", &memEditor{}, nil)
 	m.planOnly = "the workspace is your home folder; open a project folder to build"
 	s := newTestSession(t, m, "")

@@ -14,6 +14,7 @@ import (
 // and git then ignores the sessions while commands/ and agents/ can be
 // committed.
 func TestStateIgnoreFile(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, before, want string }{
 		{"none", "", stateIgnore},
 		{"old one-line file", oldStateIgnores[0], stateIgnore},
@@ -35,6 +36,7 @@ func TestStateIgnoreFile(t *testing.T) {
 }
 
 func TestStateIgnoreFileWithGit(t *testing.T) {
+	t.Parallel()
 	git, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("no git")

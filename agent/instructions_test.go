@@ -23,6 +23,7 @@ func touch(s *Session, tool, path string) {
 // the tools may not (a symlink out of the workspace, a FIFO, a folder, a
 // binary) are left out.
 func TestInstructionFiles(t *testing.T) {
+	t.Parallel()
 	outside := filepath.Join(t.TempDir(), "secret")
 	if err := os.WriteFile(outside, []byte("SECRET KEY\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -93,6 +94,7 @@ func TestInstructionFiles(t *testing.T) {
 // file first, a file past the cap is cut at a line end, the next left out,
 // and each cut is noted; instructions.max_bytes 0 turns them off.
 func TestInstructionsCap(t *testing.T) {
+	t.Parallel()
 	m, _ := newTestManager(t, noModel, &memEditor{}, func(c *config.Config) { c.Instructions.MaxBytes = 100 })
 	user := filepath.Join(t.TempDir(), "AGENTS.md")
 	if err := os.WriteFile(user, []byte(strings.Repeat("u", 51)+"\n"), 0o644); err != nil {
@@ -143,6 +145,7 @@ func TestInstructionsCap(t *testing.T) {
 // TestInstructionsShownOncePerContent: instructions_loaded is sent when the
 // set's content changes, not for each request.
 func TestInstructionsShownOncePerContent(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noModel, ed, nil)
 	s := newTestSession(t, m, "plan")
@@ -175,6 +178,7 @@ func TestInstructionsShownOncePerContent(t *testing.T) {
 }
 
 func TestCutInstructions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		n    int

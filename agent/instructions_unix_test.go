@@ -11,6 +11,7 @@ import (
 // TestInstructionsSkipFIFOs: an AGENTS.md that is a FIFO (in the workspace
 // or the user's) is left out at once; reading it would wait forever.
 func TestInstructionsSkipFIFOs(t *testing.T) {
+	t.Parallel()
 	m, _ := newTestManager(t, noModel, &memEditor{}, nil)
 	user := filepath.Join(t.TempDir(), "AGENTS.md")
 	for _, p := range []string{user, filepath.Join(m.ws.Root(), "AGENTS.md")} {

@@ -62,6 +62,7 @@ func (e *editingEditor) Apply(ctx context.Context, req ApplyRequest) error {
 // (a second diff laid on top of the first), and the plan ends with every
 // step ticked and `status: implemented`.
 func TestPlanWritersInterleaved(t *testing.T) {
+	t.Parallel()
 	const steps = 4
 	var plan strings.Builder
 	plan.WriteString("---\ntitle: Race\nstatus: approved\ncreated_at: 2026-01-02T03:04:05Z\n---\n# Goal\n\n## Steps\n")

@@ -26,6 +26,7 @@ func (e *memEditor) appliedRequests() []ApplyRequest {
 // judges it as the system (plan mode's rules, even for a build session: a
 // source file is refused, with the refusal naming the system).
 func TestPlanStatusChangesActAsTheSystem(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, nil)

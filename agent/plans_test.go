@@ -52,6 +52,7 @@ func (e *memEditor) planUpdates() []UpdatePlan {
 }
 
 func TestBuildPlanThenUserTicksLastStep(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, nil)
 	abs := writePlan(t, m, "plans/health.plan", planWithSteps)
@@ -91,6 +92,7 @@ func TestBuildPlanThenUserTicksLastStep(t *testing.T) {
 }
 
 func TestPlanChangedInPlanModeKeepsStatus(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, nil)
 	s := newTestSession(t, m, "plan")
@@ -108,6 +110,7 @@ func TestPlanChangedInPlanModeKeepsStatus(t *testing.T) {
 }
 
 func TestArchivePlan(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, nil)
 	abs := writePlan(t, m, "plans/health.plan", planWithSteps)
@@ -134,6 +137,7 @@ func TestArchivePlan(t *testing.T) {
 }
 
 func TestClosedManagerIgnoresPlanChanges(t *testing.T) {
+	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, nil)
 	s := newTestSession(t, m, "build")

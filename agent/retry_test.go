@@ -70,6 +70,7 @@ func longSession(t *testing.T, model llm.Provider) (*Manager, *Session) {
 // and carries the turn's prompt. When the endpoint refuses every request,
 // the turn ends with an error after three retries, its prompt set aside.
 func TestOverflowRetriesShrinkThenFail(t *testing.T) {
+	t.Parallel()
 	const prompt = "the turn's own prompt"
 	model := &refusingModel{refuse: func(n int) bool { return n < 3 }}
 	m, s := longSession(t, model)

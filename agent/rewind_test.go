@@ -62,6 +62,7 @@ func planStatusOf(t *testing.T, m *Manager) string {
 // mode, attached plan and plan status to their state there; a code rewind
 // restores the files (the plan's checkboxes too) and tells the model.
 func TestRewindConversationAndCode(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, rewindScript, ed, nil)
@@ -206,6 +207,7 @@ func loadView(t *testing.T, m *Manager, id string) ([]llm.Message, viewState) {
 // TestRewindRefusals: what a rewind refuses, with a message a person can
 // act on, changing nothing.
 func TestRewindRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, nil)
@@ -255,6 +257,7 @@ func TestRewindRefusals(t *testing.T) {
 // carry the assistant message's, and messages of an older session file get
 // derived ids, the same on every load.
 func TestMessageIDs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi there\n", ed, nil)
@@ -299,6 +302,7 @@ func TestMessageIDs(t *testing.T) {
 // of known files) was edited to name paths outside the workspace or
 // protected ones restores none of them (bypass rows); the rest is restored.
 func TestRewindTamperedCheckpoint(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n  - text: again\n", ed, nil)
@@ -376,6 +380,7 @@ func writeJSONFile(t *testing.T, path string, v any) {
 // point drops the summary of the later messages, back to the last summary
 // of earlier ones.
 func TestRewindPastACompaction(t *testing.T) {
+	t.Parallel()
 	msgs := make([]llm.Message, 10)
 	for i := range msgs {
 		msgs[i] = llm.Message{Role: llm.RoleUser, Content: string(rune('a' + i))}

@@ -38,6 +38,7 @@ func autoAllowRig(t *testing.T, allow ...string) (*Session, string) {
 // question may offer "Always allow" only where the exact rule grants what
 // it shows.
 func TestAutoAllow(t *testing.T) {
+	t.Parallel()
 	s, root := autoAllowRig(t, "cat *", "git status", "go test --*", "touch *")
 	s.allowed = append(s.allowed, mustExact(t, "make"))
 	tests := []struct {
@@ -85,6 +86,7 @@ func TestAutoAllow(t *testing.T) {
 // TestGrantableCommands: a plan's allowed_commands follow run.allow's
 // grammar; entries that grant more than they show are not offered.
 func TestGrantableCommands(t *testing.T) {
+	t.Parallel()
 	rules, others := grantableCommands([]string{
 		"go test *", "go test --*", "make", "*", "--*", "sh *", "env FOO=1 make", "go test -exec=./x *",
 		"git diff --output=/tmp/x *", "cat /etc/passwd", "tar cf b.tar *", "ls src/*.go", "git -C sub status",
@@ -180,6 +182,7 @@ func realPath(p string) string {
 // another word, nor in a subfolder; a line with a glob is not offered
 // (answered "allow once" then), and a second call asks again.
 func TestAlwaysAllowStoresTheLine(t *testing.T) {
+	t.Parallel()
 	var offered []bool
 	ed := &memEditor{ask: func(_ context.Context, req AskRequest) (AskReply, error) {
 		always := strings.Contains(string(req.Set.Questions[0].Schema), `"allow_always"`)

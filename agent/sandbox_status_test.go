@@ -13,6 +13,7 @@ import (
 // usable) no command runs unasked: run.allow and "Always allow" do not
 // apply, and the question says why.
 func TestConfirmRunWithoutSandbox(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		mode string
 		asks int

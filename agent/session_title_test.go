@@ -7,6 +7,7 @@ import (
 )
 
 func TestTitleFromPrompt(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 30)
 	cases := []struct{ in, want string }{
 		{"Fix the login bug\nand more", "Fix the login bug"},

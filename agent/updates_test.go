@@ -35,6 +35,7 @@ var wireUpdates = []Update{
 // in `agent/update` (sessionId + update), stays byte for byte what
 // testdata/updates.golden.jsonl says.
 func TestUpdateWireGolden(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for _, u := range wireUpdates {
 		line, err := json.Marshal(map[string]any{"sessionId": "s1", "update": u})
@@ -50,6 +51,7 @@ func TestUpdateWireGolden(t *testing.T) {
 // TestEveryUpdateHasAWireRow: each type that implements Update (updates.go)
 // has its row in wireUpdates, so a new update cannot skip the golden file.
 func TestEveryUpdateHasAWireRow(t *testing.T) {
+	t.Parallel()
 	f, err := parser.ParseFile(token.NewFileSet(), "updates.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestNoteOverflowLearnsFromRepeatedEvidence(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		sizes []int
@@ -37,6 +38,7 @@ func TestNoteOverflowLearnsFromRepeatedEvidence(t *testing.T) {
 }
 
 func TestOverBudgetError(t *testing.T) {
+	t.Parallel()
 	b := budget{window: 8192, reserve: 1024, threshold: 0.85}
 	limit := b.limit()
 	fixedErr := overBudgetError(limit+500, limit+100, b, limit)

@@ -18,6 +18,7 @@ import (
 // called: no built-in endpoint stands in); the host's model refuses with
 // the file, line and fix. Fixing the file and reloading builds the model.
 func TestConfigFailsClosed(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		user        string
@@ -89,6 +90,7 @@ func TestConfigFailsClosed(t *testing.T) {
 // TestConfigFixedThenReloaded: a reload after the file was fixed builds the
 // model and lifts the block; breaking it again blocks again.
 func TestConfigFixedThenReloaded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeFile(t, e.userFile, "model:\n  name: m\n  api_key_env: 1\n")
 	m := &models{}

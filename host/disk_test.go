@@ -16,6 +16,7 @@ import (
 // as it was (and the changes after it unwritten); an allowed one is written
 // and an open buffer of the file learns its new text.
 func TestDiskApplier(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	h, err := New(e.options(&models{}))
 	if err != nil {
@@ -85,6 +86,7 @@ func TestDiskApplier(t *testing.T) {
 
 // TestOpsOfChange: a rename is checked at both ends.
 func TestOpsOfChange(t *testing.T) {
+	t.Parallel()
 	c := workspace.Change{Kind: workspace.ChangeRename, From: workspace.Path{Abs: "/w/a.plan"}, Path: workspace.Path{Abs: "/w/b.go"}}
 	ops := OpsOfChange(c)
 	if len(ops) != 1 || ops[0].From != "/w/a.plan" || ops[0].Path != "/w/b.go" || ops[0].Kind != workspace.ChangeRename {

@@ -12,6 +12,7 @@ import (
 // TestClassify: each agent error has its kind and a message a person can
 // act on, also when it is wrapped.
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		err      error
@@ -39,6 +40,7 @@ func TestClassify(t *testing.T) {
 // TestUnknownSessionFromTheAgent: the manager's unknown-session error is
 // classified as such (the faces may give it a code of its own).
 func TestUnknownSessionFromTheAgent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	h, err := New(e.options(&models{}))
 	if err != nil {

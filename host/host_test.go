@@ -107,6 +107,7 @@ func (e env) options(m *models) Options {
 // environment > defaults; --config replaces the workspace file and is not
 // subject to trust.
 func TestConfigLayers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		env         map[string]string
@@ -188,6 +189,7 @@ func TestConfigLayers(t *testing.T) {
 // reload applies all of it and the model is built again; the same
 // configuration again changes nothing.
 func TestTrustThenReconfigure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	wsFile := filepath.Join(e.workspace, ".agentls.yaml")
 	writeFile(t, wsFile, "model:\n  name: ws-model\n")
@@ -238,6 +240,7 @@ func TestTrustThenReconfigure(t *testing.T) {
 // TestBrokenModel: a model that cannot be built does not stop the host;
 // every turn and agent/checkModel say why.
 func TestBrokenModel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	m := &models{err: errors.New("model.script (the transcript file) is not set")}
 	h, err := New(e.options(m))
@@ -257,6 +260,7 @@ func TestBrokenModel(t *testing.T) {
 // TestNewRefuses: a folder that does not exist is the client's mistake
 // (WorkspaceError); a host needs an editor.
 func TestNewRefuses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	opts := e.options(&models{})
 	opts.Folders = []string{filepath.Join(e.workspace, "missing")}
@@ -305,6 +309,7 @@ func TestNewRefuses(t *testing.T) {
 // face: one host per session/new cwd), each with its own configuration,
 // model and sessions.
 func TestSeveralHosts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	other := t.TempDir()
 	store := config.NewTrustStore(e.stateDir)
@@ -350,6 +355,7 @@ func TestSeveralHosts(t *testing.T) {
 // TestProtectedConfig: the guard protects the user's config folders (as
 // this host's environment names them) and the --config file.
 func TestProtectedConfig(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	opts := e.options(&models{})
 	opts.ConfigFile = "flag.yaml"

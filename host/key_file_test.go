@@ -10,6 +10,7 @@ import (
 )
 
 func TestAPIKeyFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)

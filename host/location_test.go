@@ -17,6 +17,7 @@ import (
 // folders with an error naming the folder and why; the home folder itself
 // is opened in plan mode only; a project below it builds.
 func TestWorkspaceLocation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	base := filepath.Dir(e.workspace)
 	home := e.vars["HOME"]

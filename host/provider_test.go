@@ -15,6 +15,7 @@ import (
 // TestCheckAPIKey: a key is needed for an endpoint off this machine, unless
 // model.api_key_env is "" (the endpoint needs none).
 func TestCheckAPIKey(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		baseURL string
@@ -51,6 +52,7 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // TestNewProvider: each provider is built from its configuration, and a
 // configuration that names no usable model says what to set.
 func TestNewProvider(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	script := filepath.Join(root, "turn.yaml")
 	if err := os.WriteFile(script, []byte("name: x\nsteps:\n  - text: hi\n"), 0o644); err != nil {
@@ -92,6 +94,7 @@ func TestNewProvider(t *testing.T) {
 // TestBrokenProvider: a model that could not be configured fails each
 // request and each check with the reason.
 func TestBrokenProvider(t *testing.T) {
+	t.Parallel()
 	reason := errors.New("model.script is not set")
 	b := BrokenProvider{Err: reason}
 	if _, err := b.Complete(context.Background(), llm.Request{}, func(llm.Event) {}); !errors.Is(err, reason) || !strings.Contains(err.Error(), "the model is not configured") {

@@ -11,6 +11,7 @@ import (
 // TestProviderTable: every row has a name and a builder, names are unique,
 // and every price is positive with cached input cheaper than fresh input.
 func TestProviderTable(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, p := range Providers {
 		for _, n := range append([]string{p.Name}, p.Aliases...) {
@@ -31,6 +32,7 @@ func TestProviderTable(t *testing.T) {
 }
 
 func TestPriceOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		provider, model string
 		want            float64 // input price; 0: unknown
@@ -52,6 +54,7 @@ func TestPriceOf(t *testing.T) {
 }
 
 func TestPriceCost(t *testing.T) {
+	t.Parallel()
 	p := Price{Input: 2, CachedInput: 0.5, Output: 8}
 	got := p.Cost(llm.Usage{InputTokens: 1_000_000, CachedInputTokens: 400_000, OutputTokens: 500_000})
 	if want := 0.6*2 + 0.4*0.5 + 0.5*8; math.Abs(got-want) > 1e-9 {
@@ -66,6 +69,7 @@ func TestPriceCost(t *testing.T) {
 // TestProviderDefaults: a provider's defaults replace the built-in (OpenAI)
 // ones only where the configuration did not set its own.
 func TestProviderDefaults(t *testing.T) {
+	t.Parallel()
 	spec := ProviderSpec{Name: "x", Defaults: ProviderDefaults{BaseURL: "https://x.example/v1", Model: "x-1", KeyEnv: "X_KEY"}}
 	cfg := config.Default()
 	got := withProviderDefaults(spec, cfg).Model

@@ -12,6 +12,7 @@ import (
 // workspace is judged and trusted as itself; one to a file outside is never
 // trusted (Trust refuses, the warning says why).
 func TestSymlinkedWorkspaceFile(t *testing.T) {
+	t.Parallel()
 	const yaml = "run:\n  allow: [\"*\"]\n"
 	for _, c := range []struct {
 		name, target string

@@ -14,6 +14,7 @@ import (
 // (before agentls gives up on the document, which would send
 // $/cancelRequest), and the approved plan is built.
 func TestApprovalIsAskedBesideAnUnansweredShowDocument(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Script: approvalScript(approvedScript),
 		Handlers: lspclient.Handlers{

@@ -77,6 +77,7 @@ const approvedScript = `
 `
 
 func TestApprovalDialog(t *testing.T) {
+	t.Parallel()
 	answers := func(a map[string]any) any { return map[string]any{"answers": a} }
 	tests := []struct {
 		name    string
@@ -201,6 +202,7 @@ func TestApprovalDialog(t *testing.T) {
 // TestRejectedPlanMustBeRevised: the same plan cannot be presented again
 // after a rejection; once revised it can.
 func TestRejectedPlanMustBeRevised(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Handlers: lspclient.Handlers{AskUser: replySequence(
 			map[string]any{"answers": map[string]any{"approve": false, "feedback": "add a goodbye step"}},
@@ -232,6 +234,7 @@ func TestRejectedPlanMustBeRevised(t *testing.T) {
 }
 
 func TestApprovalWithShowMessageRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		props  bool
@@ -292,6 +295,7 @@ func resolvePlan(h *lsptest.Env, sid, decision, reason string) (agent.Info, erro
 }
 
 func TestResolvePlanWhileDialogOpen(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		decision string
@@ -355,6 +359,7 @@ func TestResolvePlanWhileDialogOpen(t *testing.T) {
 // TestResolvePlanWithoutDialog: an approval the editor could not show (its
 // dialog failed) waits for agent/resolvePlan, e.g. from a code lens.
 func TestResolvePlanWithoutDialog(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Script: approvalScript(approvedScript),
 		// Three invalid answers: the dialog fails, the approval stays pending.
@@ -378,6 +383,7 @@ func TestResolvePlanWithoutDialog(t *testing.T) {
 }
 
 func TestApprovalTimeout(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{
@@ -412,6 +418,7 @@ func TestApprovalTimeout(t *testing.T) {
 }
 
 func TestCancelWithdrawsApproval(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{
@@ -432,6 +439,7 @@ func TestCancelWithdrawsApproval(t *testing.T) {
 }
 
 func TestApprovalNotRequired(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		InitOpts: map[string]any{"plan_mode": map[string]any{"require_approval": false}},
 		Script: approvalScript(`
@@ -449,6 +457,7 @@ func TestApprovalNotRequired(t *testing.T) {
 }
 
 func TestExitPlanModeRefusesBadPlans(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Handlers: lspclient.Handlers{AskUser: approveAll},
 		Files: map[string]string{
@@ -487,6 +496,7 @@ steps:
 // TestEditedPlanReachesBuilder: the user changes the plan while its approval
 // is asked; the builder gets the user's text, marked "changed since approval".
 func TestEditedPlanReachesBuilder(t *testing.T) {
+	t.Parallel()
 	const userStep = "- [ ] User step: also wave\n"
 	script := approvalScript(`
   - text: building
@@ -546,6 +556,7 @@ func TestEditedPlanReachesBuilder(t *testing.T) {
 }
 
 func TestEnterPlanModeFromBuild(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Script: `
 name: enter
 steps:
@@ -594,6 +605,7 @@ steps:
 // TestReenteredPlanModeStartsANewPhase: a plan approved in an earlier phase
 // is stale after enter_plan_mode until it is written again.
 func TestReenteredPlanModeStartsANewPhase(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Handlers: lspclient.Handlers{AskUser: approveAll},
 		Script: approvalScript(`
@@ -620,6 +632,7 @@ func TestReenteredPlanModeStartsANewPhase(t *testing.T) {
 // TestAllowedCommands: commands allowed with the approved plan run without
 // asking; others are still asked.
 func TestAllowedCommands(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Handlers: lspclient.Handlers{AskUser: approveThen("run")},
 		Script: "name: allowed\nsteps:" + writeGreetPlan + `
@@ -653,6 +666,7 @@ func TestAllowedCommands(t *testing.T) {
 // TestAskUserNeverChangesMode: answering "yes" to a question that looks like
 // an approval is only an answer.
 func TestAskUserNeverChangesMode(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Handlers: lspclient.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": true}})},
 		Script: "name: lookalike\nsteps:" + writeGreetPlan + `
@@ -691,6 +705,7 @@ func TestAskUserNeverChangesMode(t *testing.T) {
 // TestSetModeBuildApprovesPendingPlan: the user's switch to build while the
 // approval dialog is open approves the plan (and withdraws the dialog).
 func TestSetModeBuildApprovesPendingPlan(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{

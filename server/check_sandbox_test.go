@@ -11,6 +11,7 @@ import (
 // command carry the sandbox's status as this machine and the
 // configuration give it.
 func TestCheckModelReportsSandbox(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"auto", "off"} {
 		t.Run(mode, func(t *testing.T) {
 			h := lsptest.Start(t, lsptest.Setup{

@@ -43,6 +43,7 @@ func pipedServer(t *testing.T, drain bool) *Server {
 // unbounded wait is a deadlock the test reports. (Notifications only:
 // jsonrpc2's calls pool channels across bubbles.)
 func TestNotificationsToAStalledClientAreBounded(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		send func(*Server)
@@ -70,6 +71,7 @@ func TestNotificationsToAStalledClientAreBounded(t *testing.T) {
 // with their bound, and so does the cancel notice after them (bounds
 // shortened here; on the real clock).
 func TestRequestsToAHungClientAreBounded(t *testing.T) {
+	t.Parallel()
 	defer func(sd, lr, nw time.Duration) {
 		showDocumentBound, lensRefreshBound, notifyWriteBound = sd, lr, nw
 	}(showDocumentBound, lensRefreshBound, notifyWriteBound)

@@ -12,6 +12,7 @@ import (
 // after agent/closeSession on the first it can, and the first cannot take
 // it back. An unknown session is -32602.
 func TestCloseSessionLetsAnotherServerLoadIt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h1 := lsptest.Start(t, lsptest.Setup{Dir: dir})
 	s := h1.NewSession("plan")

@@ -82,6 +82,7 @@ func agentRequests(reqs []fakeopenai.Request) (turns, summaries []fakeopenai.Req
 // changes, usage_update carries the context fields, plain editors get a log
 // line, and loadSession still returns the full conversation.
 func TestCompactionKeepsPlanAndMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeBigFiles(t, dir, 12, 12_000)
 	const window = 24_000
@@ -192,6 +193,7 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 // wording) says the history is too long: agentls compacts and retries once,
 // and the turn succeeds.
 func TestContextExceededRecovery(t *testing.T) {
+	t.Parallel()
 	for _, style := range []fakeopenai.Overflow{fakeopenai.OverflowOpenAI, fakeopenai.OverflowVLLM, fakeopenai.OverflowLlamaCpp} {
 		t.Run(string(style), func(t *testing.T) {
 			dir := t.TempDir()
@@ -232,6 +234,7 @@ func TestContextExceededRecovery(t *testing.T) {
 // window even after compaction ends its turn with a clear error; it is set
 // aside, so a shorter next prompt works and does not carry it.
 func TestContextExceededTwiceKeepsSessionUsable(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: 64_000})
 	defer fake.Close()
@@ -265,6 +268,7 @@ func TestContextExceededTwiceKeepsSessionUsable(t *testing.T) {
 // pending question, and is refused with -32803 while the session's turn
 // runs.
 func TestAgentCompact(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeBigFiles(t, dir, 3, 12_000)
 	release := make(chan struct{})

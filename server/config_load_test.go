@@ -22,6 +22,7 @@ const brokenConfigMessage = `.agentls.yaml:3: edits: must be one of auto, client
 // the same; sessions still start. Once the saved file loads, requests
 // resume with every layer (here initializationOptions' plans folder).
 func TestBrokenConfigFailsClosed(t *testing.T) {
+	t.Parallel()
 	const broken = "plan_mode:\n  default_active: false\nedits: sometimes\n"
 	h := lsptest.Start(t, lsptest.Setup{
 		Files:    map[string]string{".agentls.yaml": broken},
@@ -86,6 +87,7 @@ steps:
 // TestBrokenInitOptionsFailClosed: invalid initializationOptions stop model
 // requests too, and the error says to fix the editor's settings.
 func TestBrokenInitOptionsFailClosed(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		InitOpts: map[string]any{"model": map[string]any{"base_url": 7}},
 		Script:   "name: x\nsteps:\n  - text: never\n",
@@ -106,6 +108,7 @@ func TestBrokenInitOptionsFailClosed(t *testing.T) {
 // agent/prompt result to read) gets the file, line and fix of each prompt
 // as an Error showMessage, and the model is never asked.
 func TestBrokenConfigPlainEditor(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Caps:   lsptest.PlainCaps(),
 		Files:  map[string]string{".agentls.yaml": "model:\n  name: m\nedits: sometimes\n"},

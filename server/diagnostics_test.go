@@ -92,6 +92,7 @@ func wantDiags(t *testing.T, got []pDiag, want ...string) {
 }
 
 func TestPlanDiagnosticsOpenChangeClose(t *testing.T) {
+	t.Parallel()
 	const text = "---\ntitle: Diagnosed\nstatus: wip\n---\n## Files\n- a.go\n## Steps\n- [ ] Add a\n- [ ] add A\n## Verification\n- go test\n"
 	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{"plans/d.plan": text, "notes.txt": "hello\n"}})
 	uri := h.Editor.URI("plans/d.plan")
@@ -140,6 +141,7 @@ func TestPlanDiagnosticsOpenChangeClose(t *testing.T) {
 // never go back in versions, and the one for the last version lints the
 // buffer as the editor has it.
 func TestPlanDiagnosticsLatestTextWins(t *testing.T) {
+	t.Parallel()
 	const head = "---\ntitle: Fast\nstatus: draft\n---\n## Steps\n"
 	h := lsptest.Start(t, lsptest.Setup{})
 	uri := h.Editor.URI("plans/fast.plan")
@@ -187,6 +189,7 @@ func TestPlanDiagnosticsLatestTextWins(t *testing.T) {
 // start-up (beside the window/showMessage), then follows its buffer, and
 // falls back to the file on disk when closed.
 func TestConfigFileDiagnostics(t *testing.T) {
+	t.Parallel()
 	const bad = "model:\n  name: llama3.1\nedits: sometimes\n"
 	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{".agentls.yaml": bad}})
 	uri := h.Editor.URI(".agentls.yaml")
@@ -236,6 +239,7 @@ func TestConfigFileDiagnostics(t *testing.T) {
 // name elsewhere is not linted, and a good config publishes nothing at
 // start-up.
 func TestConfigFileDiagnosticsOnlyForTheConfig(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{".agentls.yaml": "edits: disk\n", "sub/.agentls.yaml": "edits: sometimes\n", "plans/x.plan": ""}})
 	if err := h.Editor.Open(h.Ctx, "sub/.agentls.yaml", "edits: sometimes\n"); err != nil {
 		t.Fatal(err)

@@ -34,6 +34,7 @@ steps:
 // lists them in resourceOperations; otherwise, and with edits: disk, the
 // server changes the disk itself. Either way the result is the same.
 func TestResourceOperations(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		caps     map[string]any

@@ -14,6 +14,7 @@ import (
 )
 
 func TestInvalidParams(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Script: "name: x\nsteps:\n  - text: hi\n"})
 	s := h.NewSession("build")
 	tests := []struct {
@@ -77,6 +78,7 @@ steps:
 `
 
 func TestSecondPromptWhileBusy(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	h := lsptest.Start(t, lsptest.Setup{Script: askScript, Handlers: lspclient.Handlers{
 		AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"env": "dev"}}),
@@ -95,6 +97,7 @@ func TestSecondPromptWhileBusy(t *testing.T) {
 }
 
 func TestCancelWithdrawsQuestion(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{Script: askScript, Handlers: lspclient.Handlers{
@@ -113,6 +116,7 @@ func TestCancelWithdrawsQuestion(t *testing.T) {
 }
 
 func TestEditorRefusesEdit(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Files: map[string]string{"a.txt": "one\n"},
 		Script: `
@@ -140,6 +144,7 @@ steps:
 }
 
 func TestBrokenToolCallJSON(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Script: `
 name: garbage
@@ -161,6 +166,7 @@ steps:
 }
 
 func TestModelError(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Script: "name: e\nsteps:\n  - error: \"model request failed: 500 Internal Server Error\"\n"})
 	s := h.NewSession("plan")
 	r := h.Prompt(s.SessionID, "go")
@@ -170,6 +176,7 @@ func TestModelError(t *testing.T) {
 }
 
 func TestClientGoneMidTurn(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{Script: askScript, Handlers: lspclient.Handlers{
@@ -194,6 +201,7 @@ func TestClientGoneMidTurn(t *testing.T) {
 }
 
 func TestSetModeTakesEffectMidTurn(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	h := lsptest.Start(t, lsptest.Setup{
 		Files: map[string]string{"a.txt": "one\n"},
@@ -234,6 +242,7 @@ steps:
 }
 
 func TestDiskEditsWithoutApplyEdit(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Caps:  map[string]any{},
 		Files: map[string]string{"a.txt": "one\n"},
@@ -267,6 +276,7 @@ steps:
 // TestCancelRequestEndsTurn: `$/cancelRequest` on the prompt's id ends the
 // turn and withdraws the question the editor is showing.
 func TestCancelRequestEndsTurn(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{Script: askScript, Handlers: lspclient.Handlers{

@@ -66,6 +66,7 @@ func chatLines(t *testing.T, dir, id string) []map[string]any {
 // real ones, answers 400 to such a history. The repair is recorded in the
 // file, the full history stays, and loadSession still returns it.
 func TestCrashedHistoryIsRepaired(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	store := workspace.NewChatStore(filepath.Join(dir, ".agentls", "chats"))
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -159,6 +160,7 @@ func toJSON(v any) string {
 // 1 MB cap is not run, the model is told why, and the history keeps a short
 // stub instead of the arguments, so they are not re-sent with every request.
 func TestOversizeToolArgumentsRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	huge := strings.Repeat("z", 3<<20)
 	fake := fakeopenai.New(fakeopenai.Options{Reply: func(r fakeopenai.Request) fakeopenai.Reply {
@@ -198,6 +200,7 @@ func TestOversizeToolArgumentsRefused(t *testing.T) {
 // TestReadCapThroughServer: a read of a 200 KB file sends the model at most
 // 50 KB of it and says where to continue.
 func TestReadCapThroughServer(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(bigText("big", 200_000)), 0o644); err != nil {
 		t.Fatal(err)

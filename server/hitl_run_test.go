@@ -30,6 +30,7 @@ func runOutput(h *lsptest.Env, callID string) (exitCode int, output string) {
 }
 
 func TestRunReportsExitCodeOutputAndFolder(t *testing.T) {
+	t.Parallel()
 	seq, err := exec.Command("seq", "1", "1000").Output()
 	if err != nil {
 		t.Skipf("seq: %v", err)
@@ -81,6 +82,7 @@ steps:
 // TestRunRejectedWithMessageRequest: an editor without askUser rejects or
 // dismisses the permission request; the command never runs.
 func TestRunRejectedWithMessageRequest(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		reply any
@@ -134,6 +136,7 @@ steps:` + writeGreetPlan + `
 // TestAllowedCommandsWithMessageRequest: the approval message lists the
 // commands; once accepted, they run unasked in that session only.
 func TestAllowedCommandsWithMessageRequest(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Caps: noAskCaps(false),
 		Script: allowedPlanScript + `
@@ -173,6 +176,7 @@ func TestAllowedCommandsWithMessageRequest(t *testing.T) {
 // TestAllowedCommandsNeedTheUsersApproval: with require_approval off nobody
 // sees the commands, so none is allowed up front.
 func TestAllowedCommandsNeedTheUsersApproval(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		InitOpts: map[string]any{"plan_mode": map[string]any{"require_approval": false}},
 		Handlers: lspclient.Handlers{AskUser: decide("run")},

@@ -41,6 +41,7 @@ var seedQuestions = []struct {
 }
 
 func TestSeedQuestionsThroughAskUser(t *testing.T) {
+	t.Parallel()
 	for _, sq := range seedQuestions {
 		t.Run(sq.name, func(t *testing.T) {
 			validJSON, err := json.Marshal(map[string]any{sq.name: sq.valid})
@@ -81,6 +82,7 @@ steps:
 // TestSeedQuestionsPending: the examples no message request can show stay
 // pending; agent/answer names what is wrong the way a person reads it.
 func TestSeedQuestionsPending(t *testing.T) {
+	t.Parallel()
 	for _, sq := range seedQuestions {
 		t.Run(sq.name, func(t *testing.T) {
 			h := lsptest.Start(t, lsptest.Setup{
@@ -119,6 +121,7 @@ steps:
 
 // TestAskUserResultsExact: what the model reads is exactly PROTOCOL.md §4a.
 func TestAskUserResultsExact(t *testing.T) {
+	t.Parallel()
 	const question = `{name: env, question: "Where?", schema: {type: string, enum: [dev, prod]}}`
 	tests := []struct {
 		name  string
@@ -170,6 +173,7 @@ func TestAskUserResultsExact(t *testing.T) {
 // title); it must be one of the offered values. Without it, only the title
 // counts.
 func TestMessageActionExtraProperties(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		props bool
@@ -222,6 +226,7 @@ steps:
 // permission to run) withdraws it with $/cancelRequest, and the model reads
 // that the user cancelled.
 func TestCancelWithdrawsMessageRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		mode   string

@@ -67,6 +67,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // run.allow or a forged plan changes nothing (the mode stays plan, a run is
 // refused); the editor is told once per content.
 func TestInstructionsInEveryRequest(t *testing.T) {
+	t.Parallel()
 	dir, configHome, stateHome := t.TempDir(), t.TempDir(), t.TempDir()
 	writeBigFiles(t, dir, 4, 12_000)
 	writeFiles(t, dir, map[string]string{
@@ -190,6 +191,7 @@ func paths(files []agent.InstructionFile) string {
 // missing AGENTS.md, .github/copilot-instructions.md for both at the root;
 // a plain editor gets the list as a log line.
 func TestInstructionsCapAndFallbacks(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("CAP LINE: keep going.\n", 100) // 2200 bytes
 	for _, tc := range []struct {
 		name, file, want string

@@ -21,6 +21,7 @@ import (
 // tail of its stderr) and skipped (a workspace .mcp.json whose content the
 // user has not trusted is not started, and says so).
 func TestMCPStatusInCheckModel(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "hostile")
 	if out, err := exec.Command("go", "build", "-o", bin, "../mcpclient/testdata/hostile").CombinedOutput(); err != nil {
 		t.Fatalf("build the hostile server: %v\n%s", err, out)
@@ -78,6 +79,7 @@ steps:
 // question lists the command line in full, the env variables' names and
 // network), and once trusted its server starts and its tools run.
 func TestMCPFileTrust(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "hostile")
 	if out, err := exec.Command("go", "build", "-o", bin, "../mcpclient/testdata/hostile").CombinedOutput(); err != nil {
 		t.Fatalf("build the hostile server: %v\n%s", err, out)

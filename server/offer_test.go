@@ -139,6 +139,7 @@ func wantOffered(t *testing.T, got [][]string, want ...[]string) {
 // build-mode request offers every tool; a call to a tool that is not offered
 // is still judged by the guard (a plan-mode refusal, not "unknown tool").
 func TestPlanModeOffersOnlyPlanTools(t *testing.T) {
+	t.Parallel()
 	planTools, allTools := offeredNames(t, guard.ModePlan), offeredNames(t, guard.ModeBuild)
 	if len(planTools) >= len(allTools) || slices.Contains(planTools, "run") || !slices.Contains(allTools, "run") {
 		t.Fatalf("plan mode offers %q, build mode %q", planTools, allTools)
@@ -185,6 +186,7 @@ func wantSystem(t *testing.T, system, want string) {
 // enter_plan_mode, or by the user while a request is in flight) changes it
 // at the next request of the same turn.
 func TestOfferedToolsFollowModeMidTurn(t *testing.T) {
+	t.Parallel()
 	planTools, allTools := offeredNames(t, guard.ModePlan), offeredNames(t, guard.ModeBuild)
 	t.Run("enter_plan_mode", func(t *testing.T) {
 		chat := &offerServer{answers: []offerAnswer{{"enter_plan_mode", `{"reason":"risky"}`}, {}}}

@@ -67,6 +67,7 @@ func startWithOpenAI(t *testing.T, chat http.Handler) *lsptest.Env {
 }
 
 func TestOpenAIProviderThroughServer(t *testing.T) {
+	t.Parallel()
 	chat := &chatServer{}
 	h := startWithOpenAI(t, chat)
 	if err := writeFile(h.Dir, "notes.txt", "hello\n"); err != nil {
@@ -104,6 +105,7 @@ func TestOpenAIProviderThroughServer(t *testing.T) {
 }
 
 func TestOpenAIProviderErrorIsClear(t *testing.T) {
+	t.Parallel()
 	h := startWithOpenAI(t, &chatServer{status: http.StatusUnauthorized})
 	s := h.NewSession("plan")
 	r := h.Prompt(s.SessionID, "hi")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestRequestIDFromTheBodysStart(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", 100)
 	tests := []struct {
 		name, prefix string

@@ -37,6 +37,7 @@ var wantGrants = []string{"go test ./...", strings.Repeat("a", 90) + " sh *"}
 // TestApprovalShowsGrants: the approval's agent/askUser carries the grants
 // as permission.grants (kind plan) and lists each, in full, in its text.
 func TestApprovalShowsGrants(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Handlers: lspclient.Handlers{AskUser: approveAll}, Script: grantingPlanScript})
 	s := h.NewSession("plan")
 	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
@@ -70,6 +71,7 @@ func idsOf(opts []permission.Option) []string {
 // TestApprovalMessageShowsGrants: a plain editor's approval message lists
 // every granted command in full.
 func TestApprovalMessageShowsGrants(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Caps: noAskCaps(false), Script: grantingPlanScript,
 		Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return map[string]any{"title": "Accept & Build"} }}})
 	s := h.NewSession("plan")
@@ -90,6 +92,7 @@ func TestApprovalMessageShowsGrants(t *testing.T) {
 // one listing them) instead of approving; the answer to that question
 // decides.
 func TestApproveLensOpensTheQuestionWhenThePlanGrants(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	approvals := 0
 	h := lsptest.Start(t, lsptest.Setup{Script: grantingPlanScript, Handlers: lspclient.Handlers{AskUser: func(raw json.RawMessage) any {
@@ -149,6 +152,7 @@ func TestApproveLensOpensTheQuestionWhenThePlanGrants(t *testing.T) {
 // the permission payload and the plain message escaped (`\u202E`), never
 // raw.
 func TestQuestionsEscapeControls(t *testing.T) {
+	t.Parallel()
 	const raw = "echo safe\u202E\u0007\u001b[2Jhs.live"
 	const escaped = `echo safe\u202E\u0007\u001B[2Jhs.live`
 	script := fmt.Sprintf("name: rlo\nsteps:\n  - tool_calls:\n      - {id: r, name: run, args: {command: %q}}\n  - text: ok\n", raw)
@@ -201,6 +205,7 @@ func TestQuestionsEscapeControls(t *testing.T) {
 // entry is "sh *" is shown whole; above 20 keys they go into a generated
 // document in the state folder, opened beside the question.
 func TestTrustQuestionShowsEveryValueInFull(t *testing.T) {
+	t.Parallel()
 	long := make([]string, 0, 12)
 	for i := 0; i < 11; i++ {
 		long = append(long, fmt.Sprintf("echo harmless-looking-command-%02d", i))

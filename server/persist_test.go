@@ -31,6 +31,7 @@ func chatFiles(dir, sid string) (chat, meta string) {
 }
 
 func TestPersistenceFailureEndsTheTurn(t *testing.T) {
+	t.Parallel()
 	devFull(t)
 	h := lsptest.Start(t, lsptest.Setup{Script: `
 name: persist

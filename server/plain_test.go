@@ -41,6 +41,7 @@ func shortOf(id string) string {
 // line per tool call as logMessage, the final text as showMessage, the
 // prompt result's text.
 func TestPlainClientSeesTheAgentsWords(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 600)
 	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Files: map[string]string{"a.txt": "one\n"}, Script: `
 name: words
@@ -100,6 +101,7 @@ steps:
 // without a session makes one and keeps using it; newSession says its id;
 // errors in the user's terms.
 func TestPlainCommands(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: `
 name: commands
 steps:
@@ -174,6 +176,7 @@ steps:
 // (null) reply keeps the approval pending for the lenses, which then show
 // Approve & Build and Keep Planning.
 func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: plainPlanScript + `
   - expect:
       tool_result_contains: {x: ['"approved":true']}
@@ -217,6 +220,7 @@ func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
 // TestPromptDuringPendingApproval: a prompt while the approval is pending
 // rejects the plan with its text; both prompt requests get the same result.
 func TestPromptDuringPendingApproval(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: plainPlanScript + `
   - expect:
       tool_result_contains: {x: ["Plan rejected by the user. Reason: make it shorter."]}
@@ -245,6 +249,7 @@ func TestPromptDuringPendingApproval(t *testing.T) {
 // message; the next agentls.prompt answers it (validated: an invalid answer
 // leaves it pending).
 func TestPlainFreeTextQuestion(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: `
 name: free text
 steps:
@@ -279,6 +284,7 @@ steps:
 // TestPlainMultiQuestionAnswers: several questions are answered by a prompt
 // as name=value lines or JSON, or by agentls.answer; other text withdraws.
 func TestPlainMultiQuestionAnswers(t *testing.T) {
+	t.Parallel()
 	const two = `{name: env, question: "Which environment?", schema: {type: string, enum: [dev, prod]}}, {name: count, question: "How many?", schema: {type: integer, minimum: 1}}`
 	for _, tc := range []struct {
 		name   string
@@ -337,6 +343,7 @@ steps:
 // applyEdit only for open documents; other files (and the plan's status)
 // are written on disk, so no hidden unsaved buffer is left.
 func TestPlainEditsOfUnopenedFiles(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Files: map[string]string{"a.txt": "one\n", "b.txt": "uno\n"}, Script: `
 name: edits
 steps:
@@ -372,6 +379,7 @@ steps:
 // TestPlainCodeLensRefresh: a client with refreshSupport is asked to
 // refresh lenses when a plan changes; one without it never is.
 func TestPlainCodeLensRefresh(t *testing.T) {
+	t.Parallel()
 	for _, refresh := range []bool{true, false} {
 		caps := lsptest.PlainCaps()
 		caps["workspace"].(map[string]any)["codeLens"] = map[string]any{"refreshSupport": refresh}
@@ -389,6 +397,7 @@ func TestPlainCodeLensRefresh(t *testing.T) {
 // TestNoAPIKey: a public endpoint without a key is never called: the prompt
 // fails with the reason and one Error message says it.
 func TestNoAPIKey(t *testing.T) {
+	t.Parallel()
 	h := startReal(t, nil, map[string]any{"model": map[string]any{"base_url": "https://api.example.invalid/v1", "name": "gpt-x"}})
 	s := h.NewSession("plan")
 	r := h.Prompt(s.SessionID, "hi")
@@ -416,6 +425,7 @@ func TestNoAPIKey(t *testing.T) {
 // TestCheckModel: one GET /models against a fake OpenAI endpoint on
 // 127.0.0.1: ok, a model it does not offer, a refused key.
 func TestCheckModel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		status  int

@@ -140,6 +140,7 @@ func modelListing(h *lsptest.Env, id string) (lines []string, total int) {
 }
 
 func TestEditorAndModelListTheSamePlans(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeListingFixture(t, dir)
 	h := lsptest.Start(t, lsptest.Setup{Dir: dir, Script: `
@@ -195,6 +196,7 @@ steps:
 // TestListingAPlansFolderThatCannotHoldPlans: a plans folder configured
 // inside .git/ is refused by both listings with config's one error.
 func TestListingAPlansFolderThatCannotHoldPlans(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Files:    map[string]string{".git/config": "[core]\n", ".git/plans/x.plan": "# in .git\n"},
 		InitOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": ".git/plans"}},
@@ -224,6 +226,7 @@ steps:
 // as workspace/applyEdit labelled with agentls's own identity,
 // guard.SystemActor, not with a tool's name.
 func TestServerPlanChangesNameTheSystem(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{"plans/lens.plan": lensPlan}})
 	if err := command(h, "agentls.buildPlan", map[string]any{"path": "plans/lens.plan"}, nil); err != nil {
 		t.Fatalf("build: %v", err)

@@ -95,6 +95,7 @@ func (c *acpLines) failedCalls() map[string]string {
 // project's parent folder: its planner's writes are refused with the
 // lock's sentence and the plan stays as approved.
 func TestPlanLockAcrossFaces(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	parent := filepath.Join(base, "p")
 	proj := filepath.Join(parent, "proj")

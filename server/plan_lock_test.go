@@ -72,6 +72,7 @@ func checkPlannerRefused(h *lsptest.Env, want string) {
 }
 
 func TestPlanBeingBuiltIsLocked(t *testing.T) {
+	t.Parallel()
 	noResourceOps := lsptest.FullCaps()
 	noResourceOps["workspace"] = map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true}}
 	const userStep = "- [ ] three (user)\n"
@@ -163,6 +164,7 @@ func currentText(h *lsptest.Env, rel string) string {
 // planner after a restart is still refused, and the builder (loaded from
 // disk) still writes the plan, with no "changed since approval".
 func TestPlanLockSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h := lsptest.Start(t, lsptest.Setup{Dir: dir, Files: map[string]string{lockedPlan: lockedPlanText, "plans/other.plan": "other\n"}})
 	var builder agent.Info

@@ -35,6 +35,7 @@ steps:
 // sentence, the plan stays as approved; once the builder leaves build mode
 // the lock is gone there too.
 func TestPlanLockAcrossWorkspaces(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	parent := filepath.Join(base, "p")
 	proj := filepath.Join(parent, "proj")

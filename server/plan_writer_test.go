@@ -105,6 +105,7 @@ func after(a, b workspace.Position) bool {
 // editor answers). The plan ends `status: implemented`, with both steps
 // ticked, in the buffer and on disk, and the model's status is a no-op.
 func TestBuilderTickAndStatusNeverCorruptThePlan(t *testing.T) {
+	t.Parallel()
 	const rel = "plans/race.plan"
 	approved := withStatus(lensPlan, "approved")
 	want := strings.Replace(withStatus(lensPlan, "implemented"), "- [ ] two", "- [x] two", 1)

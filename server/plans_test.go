@@ -158,6 +158,7 @@ func countContaining(list []string, sub string) int {
 }
 
 func TestPlanCodeLensesAndArchive(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{"plans/lens.plan": lensPlan, "notes.txt": "- [ ] x\n"}})
 	got := renderLenses(lensesOf(h, "plans/lens.plan"))
 	want := []string{
@@ -214,6 +215,7 @@ func TestPlanCodeLensesAndArchive(t *testing.T) {
 // edits in the editor (didChange, didSave) reach every session that has the
 // plan as `plan` updates; ticking the last step makes it implemented.
 func TestBuildLensAndUserEdits(t *testing.T) {
+	t.Parallel()
 	const rel = "plans/u.plan"
 	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{rel: lensPlan}})
 	var s1 agent.Info
@@ -292,6 +294,7 @@ func TestBuildLensAndUserEdits(t *testing.T) {
 // the last step with plan_edit makes the plan implemented (only the status
 // changes besides the tick).
 func TestBuilderTickMakesPlanImplemented(t *testing.T) {
+	t.Parallel()
 	const rel = "plans/b.plan"
 	h := lsptest.Start(t, lsptest.Setup{
 		Files: map[string]string{rel: lensPlan},
@@ -334,6 +337,7 @@ steps:
 // plan's approval, agentls.rejectPlan sends the model the rejection, and the
 // plan's "Approve & Build" lens approves the next presentation.
 func TestApproveAndRejectThroughLensAndCommands(t *testing.T) {
+	t.Parallel()
 	const rel = "plans/greet.plan"
 	release := make(chan struct{})
 	defer close(release)
@@ -448,6 +452,7 @@ func initializeCommands(t *testing.T) []string {
 // TestExecuteCommands runs every command of PROTOCOL.md §6 and the plan
 // commands through workspace/executeCommand, and their errors.
 func TestExecuteCommands(t *testing.T) {
+	t.Parallel()
 	want := []string{"agentls.answer", "agentls.approvePlan", "agentls.archivePlan", "agentls.buildPlan", "agentls.cancel",
 		"agentls.checkModel", "agentls.compact", "agentls.newSession", "agentls.prompt", "agentls.rejectPlan", "agentls.rewind", "agentls.setMode", "agentls.showPlan"}
 	if got := initializeCommands(t); !slices.Equal(got, want) {

@@ -99,6 +99,7 @@ func goldenStructuredBody(t *testing.T) string {
 }
 
 func TestPlanToolsThroughTheEditor(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "plans"), 0o755); err != nil {
 		t.Fatal(err)
@@ -292,6 +293,7 @@ steps:
 // code lens provider; its lenses come resolved (TestExecuteCommands checks
 // the declared commands).
 func TestInitializeDeclaresCodeLenses(t *testing.T) {
+	t.Parallel()
 	var caps struct {
 		CodeLensProvider *struct {
 			ResolveProvider bool `json:"resolveProvider"`

@@ -21,6 +21,7 @@ func progressCaps() map[string]any {
 // session's: the create gives up after editor.request_timeout_secs and the
 // turns run to their end without progress.
 func TestUnansweredProgressCreate(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Caps:     progressCaps(),
 		Handlers: lspclient.Handlers{Unanswered: []string{"window/workDoneProgress/create"}},
@@ -60,6 +61,7 @@ steps:
 // TestProgressCancelEndsTheTurn: the progress is cancellable, and the
 // editor's window/workDoneProgress/cancel cancels the turn it shows.
 func TestProgressCancelEndsTheTurn(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Caps:     progressCaps(),
 		Handlers: lspclient.Handlers{Unanswered: []string{"agent/askUser"}}, // the user never answers
@@ -98,6 +100,7 @@ steps:
 // fails the edit's tool call after editor.request_timeout_secs (the model
 // reads why) and the turn goes on; nothing was written.
 func TestUnansweredApplyEdit(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Handlers: lspclient.Handlers{Unanswered: []string{"workspace/applyEdit"}},
 		InitOpts: map[string]any{"editor": map[string]any{"request_timeout_secs": 1}},

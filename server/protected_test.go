@@ -186,6 +186,7 @@ const vcsRefusal = "version-control folder"
 // TestVCSFoldersProtectedInPlanMode: `.plan` names under `.git/` (which would
 // lock the repository or make a branch) are refused in plan mode.
 func TestVCSFoldersProtectedInPlanMode(t *testing.T) {
+	t.Parallel()
 	tryAll(t, "plan", gitFiles, []attempt{
 		{"lock", "write", map[string]any{"path": ".git/index.lock/x.plan", "content": "x"}, vcsRefusal, "through run"},
 		{"branch", "write", map[string]any{"path": ".git/refs/heads/x.plan", "content": "x"}, vcsRefusal, ""},
@@ -201,6 +202,7 @@ func TestVCSFoldersProtectedInPlanMode(t *testing.T) {
 // `.git/` (or a submodule's `.git` file, or a folder holding one); git
 // changes go through run.
 func TestVCSFoldersProtectedInBuildMode(t *testing.T) {
+	t.Parallel()
 	tryAll(t, "build", gitFiles, []attempt{
 		{"config", "write", map[string]any{"path": ".git/config", "content": "[core]\n\thooksPath = /tmp\n"}, vcsRefusal, ""},
 		{"edit", "edit", map[string]any{"path": ".git/HEAD", "old_string": "main", "new_string": "evil"}, vcsRefusal, ""},
@@ -220,6 +222,7 @@ func TestVCSFoldersProtectedInBuildMode(t *testing.T) {
 // refused with the plan-mode sentence and a hint naming the plans folder.
 // Inside the plans folder new folders are fine.
 func TestParentFoldersInPlanMode(t *testing.T) {
+	t.Parallel()
 	const where = "folders may be created only inside plans/"
 	files := map[string]string{"plans/existing.plan": "---\ntitle: Existing\nstatus: draft\n---\n# Goal\n", "src/main.go": "package main\n"}
 	tryAll(t, "plan", files, []attempt{
@@ -256,6 +259,7 @@ const planRefusal = "System is in Plan Mode. You can only modify the plan."
 // not exist yet, layer 2 sees the CreateFile's missing parents and allows
 // them, as they lie on the way to the plans folder.
 func TestParentsOfAMissingPlansFolder(t *testing.T) {
+	t.Parallel()
 	for name, caps := range editorCaps() {
 		t.Run(name, func(t *testing.T) {
 			h := lsptest.Start(t, lsptest.Setup{Caps: caps, Files: map[string]string{"src/main.go": "package main\n"},
@@ -307,6 +311,7 @@ const configRefusal = "agentls's configuration"
 // .agentls.yaml (run.allow: ["*"], default_active: false) and the next start
 // would honour it unseen. No tool may change agentls's configuration files.
 func TestConfigProtectedInBuildMode(t *testing.T) {
+	t.Parallel()
 	tryAllIn(t, "build", configSetup(""), []attempt{
 		{"write", "write", map[string]any{"path": ".agentls.yaml", "content": "run:\n  allow: [\"*\"]\n"}, configRefusal, "by the user's hand"},
 		{"edit", "edit", map[string]any{"path": ".agentls.yaml", "old_string": "true", "new_string": "false"}, configRefusal, ""},
@@ -326,6 +331,7 @@ func TestConfigProtectedInBuildMode(t *testing.T) {
 // TestConfigProtectedInPlanMode: the same files in plan mode, where a `.plan`
 // name below them or a plan moved over them would change them too.
 func TestConfigProtectedInPlanMode(t *testing.T) {
+	t.Parallel()
 	tryAllIn(t, "plan", configSetup(""), []attempt{
 		{"write", "write", map[string]any{"path": ".agentls.yaml", "content": "x"}, configRefusal, ""},
 		{"below", "write", map[string]any{"path": ".agentls.yaml/x.plan", "content": "x"}, configRefusal, ""},
@@ -338,6 +344,7 @@ func TestConfigProtectedInPlanMode(t *testing.T) {
 // workspace is refused as agentls's configuration, not only as a path
 // outside the workspace.
 func TestConfigOutsideTheWorkspaceNamed(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(outside, "agentls"), 0o755); err != nil {
 		t.Fatal(err)
@@ -356,6 +363,7 @@ func TestConfigOutsideTheWorkspaceNamed(t *testing.T) {
 // plans folder configured inside .git/, the CreateFile (or disk write) that
 // would leave the server is refused by layer 2.
 func TestLayer2SeesProtectedPlansFolder(t *testing.T) {
+	t.Parallel()
 	tryAllIn(t, "plan", func(string) lsptest.Setup {
 		return lsptest.Setup{Files: gitFiles, InitOpts: map[string]any{"plan_mode": map[string]any{"plans_dir": ".git/plans"}}}
 	}, []attempt{

@@ -77,6 +77,7 @@ func checkList(t *testing.T, where string, got, want []string) {
 // and the README list exactly the workspace/executeCommand commands the
 // server registers.
 func TestDocumentedCommands(t *testing.T) {
+	t.Parallel()
 	want := commandNames()
 	protocol := readDoc(t, "../docs/protocol.md")
 	init := docPart(t, protocol, `     "executeCommandProvider"`, `     "codeLensProvider"`)
@@ -94,6 +95,7 @@ func TestDocumentedCommands(t *testing.T) {
 // the client→server rows of the README's protocol table list exactly the
 // agent/* methods the server registers.
 func TestDocumentedMethods(t *testing.T) {
+	t.Parallel()
 	want := methodNames()
 	var rows []string
 	for _, l := range strings.Split(docPart(t, readDoc(t, "../docs/protocol.md"), "## 2. ", "## "), "\n") {

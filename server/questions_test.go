@@ -103,6 +103,7 @@ func noAskCaps(actionProps bool) map[string]any {
 const branchQuestion = `{name: branch, question: "Branch name?", schema: {type: string, pattern: "^[a-z0-9-]+$"}}`
 
 func TestAskUserSurface(t *testing.T) {
+	t.Parallel()
 	answers := func(v any) any { return map[string]any{"answers": map[string]any{"branch": v}} }
 	tests := []struct {
 		name      string
@@ -192,6 +193,7 @@ const fourQuestions = `
 `
 
 func TestShowMessageRequestSurface(t *testing.T) {
+	t.Parallel()
 	choose := map[string]string{"Deploy where?": "Production", "Run migrations?": "No", "Pick a color": "green", "Fast mode?": "Yes"}
 	for _, props := range []bool{false, true} {
 		t.Run(fmt.Sprintf("additionalPropertiesSupport=%v", props), func(t *testing.T) {
@@ -248,6 +250,7 @@ steps:
 }
 
 func TestShowMessageRequestDismissedOrUnknown(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		reply any
@@ -316,6 +319,7 @@ func askPending(t *testing.T, h *lsptest.Env, sid string) string {
 }
 
 func TestPendingQuestionAnsweredWithAgentAnswer(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Caps: noAskCaps(false),
 		Script: pendingScript(`
@@ -357,6 +361,7 @@ func TestPendingQuestionAnsweredWithAgentAnswer(t *testing.T) {
 }
 
 func TestPendingQuestionAnsweredInPrompt(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Caps: noAskCaps(false),
 		Script: `
@@ -406,6 +411,7 @@ steps:
 }
 
 func TestPendingQuestionWithdrawn(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		next     string
@@ -449,6 +455,7 @@ func TestPendingQuestionWithdrawn(t *testing.T) {
 // question_pending update (while the asking turn is still ending) is
 // accepted, not told the session is busy.
 func TestAnswerAsSoonAsAsked(t *testing.T) {
+	t.Parallel()
 	asked := make(chan string, 1)
 	h := lsptest.Start(t, lsptest.Setup{
 		Caps: noAskCaps(false),
@@ -487,6 +494,7 @@ func TestAnswerAsSoonAsAsked(t *testing.T) {
 // TestCancelledQuestionToolResult: agent/cancel while agent/askUser is open
 // withdraws the request and the model is told the user cancelled.
 func TestCancelledQuestionToolResult(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{

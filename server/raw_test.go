@@ -89,6 +89,7 @@ func (c *rawClient) shutdownExit(done <-chan error) {
 }
 
 func TestMalformedJSONRPC(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, done := serveRaw(t, ctx, server.Options{Getenv: func(string) string { return "" }})
@@ -117,6 +118,7 @@ func TestMalformedJSONRPC(t *testing.T) {
 }
 
 func TestStdinEOFStopsServer(t *testing.T) {
+	t.Parallel()
 	c2sR, c2sW, _ := os.Pipe()
 	s2cR, s2cW, _ := os.Pipe()
 	defer s2cR.Close()
@@ -136,6 +138,7 @@ func TestStdinEOFStopsServer(t *testing.T) {
 }
 
 func TestExitWithoutShutdown(t *testing.T) {
+	t.Parallel()
 	c2sR, c2sW, _ := os.Pipe()
 	s2cR, s2cW, _ := os.Pipe()
 	defer s2cR.Close()
@@ -161,6 +164,7 @@ func (p rwc) Close() error                { p.r.Close(); return p.w.Close() }
 // manager: while the first is building it (held in NewProvider), the second
 // gets -32600; then the first succeeds.
 func TestConcurrentInitialize(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var builds atomic.Int32
@@ -196,6 +200,7 @@ func TestConcurrentInitialize(t *testing.T) {
 // shutdown's reply still gets a clean stop (the handlers run concurrently;
 // the two are recorded in wire order), and a second shutdown is refused.
 func TestExitRightBehindShutdown(t *testing.T) {
+	t.Parallel()
 	for i := range 300 {
 		c2sR, c2sW, _ := os.Pipe()
 		s2cR, s2cW, _ := os.Pipe()

@@ -116,6 +116,7 @@ func firstUserMessage(t *testing.T, msgs []llm.Message) string {
 // reports the user's file as a conflict and leaves it alone, and never
 // touches .git; a rewind to the rewind's own checkpoint undoes it.
 func TestRewindThreeBuildTurns(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		caps       map[string]any

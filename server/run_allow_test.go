@@ -37,6 +37,7 @@ var ruleBypasses = []string{
 // TestRunAllowRulesAskForShellSyntax: run.allow "touch *", "echo *" and even
 // "*" let none of these through: each is asked (and rejected), and none ran.
 func TestRunAllowRulesAskForShellSyntax(t *testing.T) {
+	t.Parallel()
 	var calls strings.Builder
 	for i, c := range ruleBypasses {
 		fmt.Fprintf(&calls, "      - {id: r%d, name: run, args: {command: %q}}\n", i, c)
@@ -69,6 +70,7 @@ func TestRunAllowRulesAskForShellSyntax(t *testing.T) {
 // same parse: only one simple command (or a prefix rule) is offered at
 // approval; a list is not offered, the model is told, and run asks for it.
 func TestAllowedCommandsOnlyRules(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Handlers: lspclient.Handlers{AskUser: approveThen("reject")},
 		Script: "name: allowed_rules\nsteps:" + writeGreetPlan + `

@@ -34,6 +34,7 @@ var argAttacks = []struct {
 // `--checkpoint-action=exec=sh pwn.sh` never runs unasked); a plain
 // operand still runs unasked.
 func TestAllowRulesReadArguments(t *testing.T) {
+	t.Parallel()
 	var calls strings.Builder
 	for _, a := range argAttacks {
 		fmt.Fprintf(&calls, "      - {id: %s, name: run, args: {command: %q, cwd: %q}}\n", a.id, a.command, a.cwd)
@@ -98,6 +99,7 @@ func TestAllowRulesReadArguments(t *testing.T) {
 // rule naming no command (`*`) are not offered at approval; the prefix rule
 // that is offered lets operands through but not options.
 func TestAllowedCommandsGrantWhatTheyShow(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Handlers: lspclient.Handlers{AskUser: approveThen("reject")},
 		Script: "name: allowed_grant\nsteps:" + writeGreetPlan + `

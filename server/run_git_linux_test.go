@@ -44,6 +44,7 @@ func needGit(t *testing.T) {
 // own core.fsmonitor does not run either; the same repository's fsmonitor
 // runs for a command the user confirmed (so the marker would show it).
 func TestAllowedGitNeverRunsAgentRepository(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	dir := t.TempDir()
 	userMarker := filepath.Join(dir, "fsmonitor-user-ran")
@@ -122,6 +123,7 @@ func TestAllowedGitNeverRunsAgentRepository(t *testing.T) {
 // by run.allow, runs unasked in the root and git refuses the repository
 // (safe.bareRepository=explicit): the fsmonitor never runs.
 func TestAllowedGitAtABareRoot(t *testing.T) {
+	t.Parallel()
 	needGit(t)
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "fsmonitor-ran")

@@ -18,6 +18,7 @@ import (
 // TestCancelKillsRunningCommand: agent/cancel ends the turn and kills the
 // command's whole process group, its background children included.
 func TestCancelKillsRunningCommand(t *testing.T) {
+	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "pid")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // plan-mode refusal and never runs, whatever the answer. An "Always allow"
 // answer is not a way around it either.
 func TestRunRefusedWhenModeChangedDuringPermission(t *testing.T) {
+	t.Parallel()
 	for _, answer := range []string{"allow_once", "allow_always"} {
 		t.Run(answer, func(t *testing.T) {
 			var h *lsptest.Env

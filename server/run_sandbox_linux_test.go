@@ -20,6 +20,7 @@ import (
 // sandbox refused it (so the model and the user learn why). With
 // sandbox.mode off the same command writes.
 func TestRunSandboxRefusesWriteOutside(t *testing.T) {
+	t.Parallel()
 	if st := sandbox.Detect().Status(sandbox.ModeAuto); !st.Confines() {
 		t.Skipf("no sandbox layer here: %s", st.Summary)
 	}

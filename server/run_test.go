@@ -72,6 +72,7 @@ func exists(t *testing.T, h *lsptest.Env, name string) bool {
 }
 
 func TestRunPermission(t *testing.T) {
+	t.Parallel()
 	const list = "touch ran.txt; echo done-running"
 	tests := []struct {
 		name     string
@@ -175,6 +176,7 @@ steps:
 `
 
 func TestRunAlwaysAllowIsRemembered(t *testing.T) {
+	t.Parallel()
 	pick := func(message string) string {
 		if strings.Contains(message, "echo one") {
 			return "allow_always"
@@ -236,6 +238,7 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
 }
 
 func TestRunTimeout(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		InitOpts: map[string]any{"run": map[string]any{"allow": []string{"sleep *"}}},
 		Script: `
@@ -253,6 +256,7 @@ steps:
 }
 
 func TestRunRefusedInPlanMode(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		InitOpts: map[string]any{"run": map[string]any{"allow": []string{"*"}}},
 		Handlers: lspclient.Handlers{AskUser: decide("run")},
@@ -285,6 +289,7 @@ steps:
 // TestCancelWithdrawsPermission: agent/cancel while the permission question
 // is open withdraws it and the command never runs.
 func TestCancelWithdrawsPermission(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{

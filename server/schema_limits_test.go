@@ -37,6 +37,7 @@ func stallArgs(t *testing.T, name string) string {
 // error as their tool result and the turn ends normally; the next prompt is
 // answered and agent/cancel still ends it.
 func TestStallingSchemasRefused(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	defer close(release)
 	h := lsptest.Start(t, lsptest.Setup{

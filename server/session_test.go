@@ -35,6 +35,7 @@ func approveAll(params json.RawMessage) any {
 }
 
 func TestPlanThenBuild(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Script:   loadScript(t, "plan_build.yaml"),
 		Files:    map[string]string{"app.txt": "alpha\nbeta\n"},
@@ -145,6 +146,7 @@ func TestPlanThenBuild(t *testing.T) {
 }
 
 func TestSessionSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h := lsptest.Start(t, lsptest.Setup{
 		Dir:      dir,
@@ -191,6 +193,7 @@ func TestSessionSurvivesRestart(t *testing.T) {
 }
 
 func TestPromptContextAndTitle(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Files: map[string]string{"a.txt": "one\ntwo\nthree\n"},
 		Script: `
@@ -221,6 +224,7 @@ steps:
 }
 
 func TestWorkDoneProgress(t *testing.T) {
+	t.Parallel()
 	caps := lsptest.FullCaps()
 	caps["window"] = map[string]any{"workDoneProgress": true}
 	h := lsptest.Start(t, lsptest.Setup{
@@ -265,6 +269,7 @@ steps:
 // its thought) reach the editor in the order they were produced, so the
 // concatenation is the model's text.
 func TestStreamedTextArrivesInOrder(t *testing.T) {
+	t.Parallel()
 	var words []string
 	for i := range 300 {
 		words = append(words, fmt.Sprintf("w%03d", i))

@@ -26,6 +26,7 @@ func promptErr(h *lsptest.Env, sid, text string) (server.PromptResult, error) {
 }
 
 func TestSlashCommandsLSP(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Files: map[string]string{".agentls/commands/review.md": reviewCommand},
 		Script: `
@@ -126,6 +127,7 @@ steps:
 // TestSlashInitInBuildMode: /init asks the agent to write AGENTS.md with its
 // normal tools.
 func TestSlashInitInBuildMode(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Script: `
 name: init
 steps:
@@ -145,6 +147,7 @@ steps:
 // TestSlashApproveReject: /approve and /reject <reason> decide a pending
 // plan approval like agent/resolvePlan, while the dialog is open.
 func TestSlashApproveReject(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text, script, wantMode, wantText string
 	}{
@@ -186,6 +189,7 @@ func TestSlashApproveReject(t *testing.T) {
 // TestSlashCommandsPlainEditor: agentls.prompt "/plans" in a plain editor
 // shows the answer as a message; "/new" makes the new session current.
 func TestSlashCommandsPlainEditor(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Files: map[string]string{
 		"plans/a.plan": "---\ntitle: Alpha\nstatus: draft\ncreated_at: 2026-01-01T00:00:00Z\n---\n- [x] one\n- [ ] two\n",
 	}})

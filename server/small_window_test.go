@@ -23,6 +23,7 @@ import (
 const smallWindow = 8192
 
 func TestSmallWindowLongSession(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeBigFiles(t, dir, 6, 6_000)
 	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: smallWindow * 4})
@@ -61,6 +62,7 @@ func TestSmallWindowLongSession(t *testing.T) {
 // tool's 50 KB cap is still far over an 8k window): the result is stubbed,
 // the prompt stays, and the request sent fits.
 func TestHugeToolResultKeepsThePrompt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "huge.txt"), []byte(bigText("huge.txt", 300_000)), 0o644); err != nil {
 		t.Fatal(err)
@@ -99,6 +101,7 @@ const spuriousOverflow = `{"error":{"message":"This model's maximum context leng
 // the session's window stays the configured one (one overflow is no
 // evidence: only two at the same size are).
 func TestSpuriousOverflowTeachesNoWindow(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	failed := false
 	fake := fakeopenai.New(fakeopenai.Options{Reply: func(r fakeopenai.Request) fakeopenai.Reply {
@@ -132,6 +135,7 @@ func TestSpuriousOverflowTeachesNoWindow(t *testing.T) {
 // sent again, each retry smaller than the one before and each with the
 // turn's prompt, until one fits.
 func TestOverflowRetriesKeepThePrompt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeBigFiles(t, dir, 8, 12_000)
 	// Turn requests grow by about 12 KB a turn: the fifth is refused.

@@ -43,6 +43,7 @@ func (m *floodModel) Complete(ctx context.Context, _ llm.Request, onEvent func(l
 // context), and a second prompt on the session then reaches the model —
 // all while the client still reads nothing.
 func TestStalledClientDoesNotHoldCancelledTurn(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	model := &floodModel{flooded: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{}, 1)}

@@ -62,6 +62,7 @@ func (m *lsModel) Complete(ctx context.Context, req llm.Request, _ func(llm.Even
 // gets none): jsonrpc2 pools its calls' channels, and one made in a bubble
 // would break a later test outside it.
 func TestPlainEditorThatStopsReadingDoesNotHoldCancelledTurn(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()

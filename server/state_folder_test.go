@@ -19,6 +19,7 @@ import (
 // record of the .agentls.yaml the user declined (write refused, read
 // refused), and at the next start the user is asked again.
 func TestStateFolderOutOfReach(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +70,7 @@ steps:
 // folder starts sessions in plan mode and refuses build mode with a clear
 // error, whatever the configuration's default.
 func TestHomeWorkspacePlanOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := map[string]string{"HOME": dir, "XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
 	e := lsptest.Start(t, lsptest.Setup{Dir: dir, Env: env, InitOpts: map[string]any{"plan_mode": map[string]any{"default_active": false}}})

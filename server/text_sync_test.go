@@ -20,6 +20,7 @@ func pos(line, char uint32) workspace.Position {
 // TestUTF16EditOfUnsavedBuffer: positions are UTF-16 code units, the agent
 // reads the unsaved buffer, and its edit lands at the exact range.
 func TestUTF16EditOfUnsavedBuffer(t *testing.T) {
+	t.Parallel()
 	const disk = "héllo 🌍 world\n日本語テキスト\n"
 	h := lsptest.Start(t, lsptest.Setup{
 		Files: map[string]string{"a.txt": disk},
@@ -91,6 +92,7 @@ steps:
 // TestIncrementalSyncKeepsOrder sends 2000 incremental changes and checks the
 // agent reads the buffer exactly as the editor has it.
 func TestIncrementalSyncKeepsOrder(t *testing.T) {
+	t.Parallel()
 	h := lsptest.Start(t, lsptest.Setup{
 		Files: map[string]string{"log.txt": ""},
 		Script: `
@@ -139,6 +141,7 @@ steps:
 // its edit is computed against that buffer and sent back under the editor's
 // URI with the buffer's version.
 func TestSymlinkedRootReadsAndEditsTheBuffer(t *testing.T) {
+	t.Parallel()
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(real, link); err != nil {

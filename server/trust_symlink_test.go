@@ -18,6 +18,7 @@ import (
 // workspace it is never trusted: the warning says so, nobody is asked, and
 // its run.allow does not apply.
 func TestSymlinkedConfigNotTrusted(t *testing.T) {
+	t.Parallel()
 	dir, other, state := t.TempDir(), t.TempDir(), t.TempDir()
 	env := map[string]string{"XDG_STATE_HOME": state, "XDG_CONFIG_HOME": t.TempDir()}
 	target := filepath.Join(other, ".agentls.yaml")

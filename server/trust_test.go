@@ -82,6 +82,7 @@ func runOutcome(h *lsptest.Env) bool {
 }
 
 func TestWorkspaceConfigTrust(t *testing.T) {
+	t.Parallel()
 	dir, state := t.TempDir(), t.TempDir()
 	env := map[string]string{"XDG_STATE_HOME": state, "XDG_CONFIG_HOME": t.TempDir()}
 	files := map[string]string{".agentls.yaml": trustedYAML}
@@ -202,6 +203,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 // change applies at once without a question, a widening one is asked
 // about.
 func TestTrustReviewOnSave(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
 	rec := &trustRecorder{trustAnswer: "Trust"}
 	h := lsptest.Start(t, lsptest.Setup{Env: env, Caps: noAskUser(), Files: map[string]string{".agentls.yaml": "plan_mode:\n  require_approval: true\n"},

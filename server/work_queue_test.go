@@ -6,6 +6,7 @@ import (
 )
 
 func TestKeyedQueueLatestWinsInFirstQueuedOrder(t *testing.T) {
+	t.Parallel()
 	q := newKeyedQueue[string, int]()
 	q.put("a.plan", 1)
 	q.put("b.plan", 2)
@@ -24,6 +25,7 @@ func TestKeyedQueueLatestWinsInFirstQueuedOrder(t *testing.T) {
 }
 
 func TestKeyedQueuePutWhileServingRunsAgain(t *testing.T) {
+	t.Parallel()
 	q := newKeyedQueue[string, int]()
 	done := make(chan struct{})
 	served := make(chan string)
@@ -52,6 +54,7 @@ func TestKeyedQueuePutWhileServingRunsAgain(t *testing.T) {
 }
 
 func TestKeyedQueueServeStopsWhenDone(t *testing.T) {
+	t.Parallel()
 	q := newKeyedQueue[string, int]()
 	done := make(chan struct{})
 	stopped := make(chan struct{})

@@ -16,6 +16,7 @@ import (
 // fails naming the folder and why, and nothing is written there (no
 // .agentls/). The ACP face has TestWorkspaceLocationThroughACP.
 func TestWorkspaceAboveHomeRefusedLSP(t *testing.T) {
+	t.Parallel()
 	parent := t.TempDir()
 	home := filepath.Join(parent, "home")
 	if err := os.Mkdir(home, 0o755); err != nil {

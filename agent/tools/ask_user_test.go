@@ -10,6 +10,7 @@ import (
 )
 
 func TestAskUser(t *testing.T) {
+	t.Parallel()
 	const oneQuestion = `{"questions":[{"name":"env","question":"Which environment?","schema":{"type":"string","enum":["dev","prod"]},` +
 		`"buttons":[{"label":"Production","value":"prod","variant":"danger"}]}]}`
 	tests := []struct {
@@ -72,6 +73,7 @@ func TestAskUser(t *testing.T) {
 }
 
 func TestAskUserCancelled(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		answer Answer
@@ -102,6 +104,7 @@ func TestAskUserCancelled(t *testing.T) {
 // TestAskUserSchemaBounds: the schema's bounds on the number of questions
 // (tags of AskUserParams) are the ones questions.Parse enforces.
 func TestAskUserSchemaBounds(t *testing.T) {
+	t.Parallel()
 	var s struct {
 		Properties struct {
 			Questions struct {

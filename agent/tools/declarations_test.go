@@ -35,6 +35,7 @@ func declared(t testing.TB) *guard.Tools {
 // TestDeclarationsGolden keeps guard/testdata/declarations.json, the
 // declarations the guard's tests judge by, equal to the registry's.
 func TestDeclarationsGolden(t *testing.T) {
+	t.Parallel()
 	got, err := json.MarshalIndent(declared(t).All(), "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -71,12 +72,14 @@ func toolTableDoc(decls []guard.Decl) string {
 // TestToolTableDoc keeps docs/guard.md's tool table identical to the tools'
 // declarations.
 func TestToolTableDoc(t *testing.T) {
+	t.Parallel()
 	golden.CheckSection(t, guardDoc, toolTableStart, toolTableEnd, toolTableDoc(declared(t).All()))
 }
 
 // TestOffered: build mode offers every tool, plan mode (and any mode that
 // is not build) only the tools declared for it, in registration order.
 func TestOffered(t *testing.T) {
+	t.Parallel()
 	reg, err := NewRegistry(All()...)
 	if err != nil {
 		t.Fatal(err)
@@ -122,6 +125,7 @@ const toolDefsGolden = "testdata/tooldefs.golden.jsonl"
 // TestToolDefinitionsGolden keeps the model-facing definitions byte for byte
 // as they are unless a change means to alter them (-update).
 func TestToolDefinitionsGolden(t *testing.T) {
+	t.Parallel()
 	reg, err := NewRegistry(All()...)
 	if err != nil {
 		t.Fatal(err)

@@ -65,6 +65,7 @@ func runFileOps(t *testing.T, tool Tool, tests []fileOpCase) {
 }
 
 func TestMv(t *testing.T) {
+	t.Parallel()
 	runFileOps(t, mvTool, []fileOpCase{
 		{name: "rename file", args: `{"from":"a.go","to":"c.go"}`, result: `{"from":"a.go","to":"c.go"}`, present: []string{"c.go"}, absent: []string{"a.go"}},
 		{name: "move folder", args: `{"from":"dir","to":"lib/dir"}`, result: `{"from":"dir","to":"lib/dir"}`, present: []string{"lib/dir/b.go"}, absent: []string{"dir"}},
@@ -79,6 +80,7 @@ func TestMv(t *testing.T) {
 }
 
 func TestRm(t *testing.T) {
+	t.Parallel()
 	runFileOps(t, rmTool, []fileOpCase{
 		{name: "file", args: `{"path":"a.go"}`, result: `{"path":"a.go","removed":true}`, absent: []string{"a.go"}},
 		{name: "full folder recursive", args: `{"path":"full","recursive":true}`, result: `{"path":"full","removed":true,"was_dir":true}`, absent: []string{"full"}},
@@ -92,6 +94,7 @@ func TestRm(t *testing.T) {
 }
 
 func TestMkdir(t *testing.T) {
+	t.Parallel()
 	runFileOps(t, mkdirTool, []fileOpCase{
 		{name: "with parents", args: `{"path":"x/y/z"}`, result: `{"path":"x/y/z","created":true}`, present: []string{"x/y/z"}},
 		{name: "exists", args: `{"path":"dir"}`, result: `{"path":"dir","created":false}`, present: []string{"dir/b.go"}},
@@ -103,6 +106,7 @@ func TestMkdir(t *testing.T) {
 }
 
 func TestTouch(t *testing.T) {
+	t.Parallel()
 	runFileOps(t, touchTool, []fileOpCase{
 		{name: "new file", args: `{"path":"new/empty.txt"}`, result: `{"path":"new/empty.txt","created":true}`, present: []string{"new/empty.txt"}},
 		{name: "existing file", args: `{"path":"a.go"}`, result: `{"path":"a.go","created":false}`, present: []string{"a.go"}},

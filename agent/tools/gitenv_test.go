@@ -12,6 +12,7 @@ import (
 // environment loses the variables that pick another repository or bring
 // configuration, and gets the safe configuration.
 func TestSafeGitFor(t *testing.T) {
+	t.Parallel()
 	if g := safeGitFor("", "git status", "/ws/root"); len(g.set) != 0 || len(g.drop) != 0 {
 		t.Errorf("a git command the user confirmed changed: %+v", g)
 	}
@@ -40,6 +41,7 @@ func TestSafeGitFor(t *testing.T) {
 // configuration sets core.fsmonitor and core.hooksPath, reads agentls's
 // values under the safe environment.
 func TestSafeGitConfigWithRealGit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

@@ -9,6 +9,7 @@ import (
 )
 
 func TestApplyCancelledIsAGoError(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, map[string]string{"a.go": "package a\n"})
 	env.applyErr = context.Canceled
 	ctx, cancel := context.WithCancel(context.Background())
@@ -20,6 +21,7 @@ func TestApplyCancelledIsAGoError(t *testing.T) {
 }
 
 func TestPlansDirOutsideTheWorkspace(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	env.cfg.PlanMode.PlansDir = "../elsewhere"
 	env.g = guard.New(env.ws, "../elsewhere", declared(t))

@@ -8,6 +8,7 @@ import (
 )
 
 func TestEnterPlanMode(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	var got EnterResult
 	value(t, call(t, enterPlanModeTool, env, `{"reason":"  explore the auth flow "}`), &got)
@@ -25,6 +26,7 @@ func TestEnterPlanMode(t *testing.T) {
 }
 
 func TestExitPlanMode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		args      string

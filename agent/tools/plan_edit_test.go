@@ -15,6 +15,7 @@ const oddFrontmatter = "---\ntitle:   \"Auth: the plan\"   # hand written\nstatu
 const oddPlan = oddFrontmatter + "# Goal\n\nAuth.\n\n## Steps\n\n- [ ] Add middleware\n- [ ] Add route\n"
 
 func TestPlanEdit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		args       string
@@ -102,6 +103,7 @@ func TestPlanEdit(t *testing.T) {
 }
 
 func TestPlanEditLegacyPlan(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, map[string]string{"plans/old.plan": "# Old\n- [ ] step\n"})
 	var got PlanEditOutput
 	value(t, call(t, planEditTool, env, `{"path":"plans/old.plan","old_string":"[ ]","new_string":"[x]"}`), &got)

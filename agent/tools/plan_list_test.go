@@ -13,6 +13,7 @@ func planText(title, status, created string, steps string) string {
 }
 
 func TestPlanList(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"plans/a.plan":      planText("A", "draft", "2025-01-10T00:00:00Z", "- [x] one\n- [ ] two\n"),
 		"plans/b.plan":      planText("B", "approved", "2025-01-12T00:00:00Z", "- [x] one\n"),
@@ -64,6 +65,7 @@ func TestPlanList(t *testing.T) {
 }
 
 func TestPlanListTiesAndEmpty(t *testing.T) {
+	t.Parallel()
 	same := planText("S", "draft", "2025-01-10T00:00:00Z", "")
 	env := newFake(t, map[string]string{"plans/x.plan": same, "plans/y.plan": same})
 	older := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -86,6 +88,7 @@ func TestPlanListTiesAndEmpty(t *testing.T) {
 // TestPlanListDefaultLimit: without limit, the 50 newest plans are listed;
 // total still counts them all.
 func TestPlanListDefaultLimit(t *testing.T) {
+	t.Parallel()
 	const n = defaultPlanListLimit + 5
 	files := map[string]string{}
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

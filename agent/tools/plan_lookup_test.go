@@ -9,6 +9,7 @@ import (
 // listing shows; a `.plan` name that is a symlink (to a source file, to
 // another plan) is not found, directly in the plans folder or below it.
 func TestPlanByNameFollowsTheListingRule(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, map[string]string{
 		"src/main.go":           "package main\n",
 		"plans/real.plan":       "---\ntitle: Real\nstatus: draft\n---\n- [ ] a\n",

@@ -20,6 +20,7 @@ var planFiles = map[string]string{
 }
 
 func TestPlanRead(t *testing.T) {
+	t.Parallel()
 	authMeta := &PlanMetadata{Title: "Auth", Status: "approved", CreatedAt: "2025-01-15T10:30:00Z"}
 	authSteps := []PlanStepOut{{Line: 10, Text: "Add middleware", Done: true}, {Line: 11, Text: "Add route"}}
 	tests := []struct {
@@ -86,6 +87,7 @@ func TestPlanRead(t *testing.T) {
 }
 
 func TestBrokenFrontmatterCanBeReadAndRepaired(t *testing.T) {
+	t.Parallel()
 	broken := "---\ntitle: [unclosed\nstatus: draft\n---\n- [ ] step\n"
 	env := newFake(t, map[string]string{"plans/b.plan": broken})
 	r := call(t, planReadTool, env, `{"path":"plans/b.plan"}`)

@@ -30,6 +30,7 @@ func seeded(seed uint64) Tool {
 var planNameRE = regexp.MustCompile(`^plans/[a-z]+-[a-z]+-[a-z]+\.plan$`)
 
 func TestPlanWriteMarkdown(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	env.setMode(guard.ModePlan)
 	r := call(t, seeded(1), env, `{"title":"Add auth","content":"# Goal\n\nAuth.\n\n## Steps\n\n- [ ] Add middleware\n- [ ] Add route\n"}`)
@@ -66,6 +67,7 @@ func TestPlanWriteMarkdown(t *testing.T) {
 // of the seed documents as a model that thinks in JSON plans sends it
 // (step_number, estimated_total_time).
 func TestPlanWriteStructuredGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		golden string
 		args   string
@@ -140,6 +142,7 @@ func TestPlanWriteStructuredGolden(t *testing.T) {
 }
 
 func TestPlanWriteNeverOverwrites(t *testing.T) {
+	t.Parallel()
 	first := workspace.NewPlanName(rand.New(rand.NewPCG(7, 7)), func(string) bool { return false })
 	env := newFake(t, map[string]string{"plans/" + first + ".plan": "precious\n"})
 	var got PlanWriteOutput
@@ -163,6 +166,7 @@ func TestPlanWriteNeverOverwrites(t *testing.T) {
 // TestPlanWriteNamesNeverCollide: every call draws the same names (same
 // seed), so each must step past the plans the earlier calls created.
 func TestPlanWriteNamesNeverCollide(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	env.setMode(guard.ModePlan)
 	seen := map[string]bool{}
@@ -192,6 +196,7 @@ func TestPlanWriteNamesNeverCollide(t *testing.T) {
 }
 
 func TestPlanWriteCustomPlansDir(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	env.cfg.PlanMode.PlansDir = "docs/plans/"
 	env.g = guard.New(env.ws, "docs/plans", declared(t))
@@ -204,6 +209,7 @@ func TestPlanWriteCustomPlansDir(t *testing.T) {
 }
 
 func TestPlanWriteRewriteKeepsCreatedAt(t *testing.T) {
+	t.Parallel()
 	old := "---\ntitle: Old\nstatus: approved\ncreated_at: 2024-03-01T08:00:00Z\n---\n# Old\n"
 	env := newFake(t, map[string]string{"plans/a.plan": old})
 	var got PlanWriteOutput
@@ -219,6 +225,7 @@ func TestPlanWriteRewriteKeepsCreatedAt(t *testing.T) {
 }
 
 func TestPlanWriteStripsModelFrontmatter(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	content := "---\ntitle: Mine\nstatus: draft\ncreated_at: 2020-01-01T00:00:00Z\n---\n# Goal\n"
 	var got PlanWriteOutput
@@ -233,6 +240,7 @@ func TestPlanWriteStripsModelFrontmatter(t *testing.T) {
 }
 
 func TestPlanWriteErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		mode      guard.Mode

@@ -10,6 +10,7 @@ import (
 )
 
 func TestRead(t *testing.T) {
+	t.Parallel()
 	const text = "package main\n\nfunc main() {}\n"
 	const plan = "---\ntitle: T\nstatus: draft\ncreated_at: 2025-01-15T10:30:00Z\n---\n# Goal\n"
 	tests := []struct {
@@ -72,6 +73,7 @@ func TestRead(t *testing.T) {
 // TestReadByteCap: a window larger than MaxReadBytes ends at the last whole
 // line that fits and says where to continue; reading on from there works.
 func TestReadByteCap(t *testing.T) {
+	t.Parallel()
 	line := strings.Repeat("x", 999) + "\n" // 1000 bytes, 1007 with the number
 	text := strings.Repeat(line, 200)       // 200 KB
 	env := newFake(t, map[string]string{"big.txt": text})
@@ -96,6 +98,7 @@ func TestReadByteCap(t *testing.T) {
 }
 
 func TestReadSeesEditorBuffer(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, map[string]string{"a.txt": "disk\n"})
 	env.ws.Overlay().Open(env.path("a.txt"), 1, "buffer\n")
 	var got ReadOutput

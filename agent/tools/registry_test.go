@@ -17,6 +17,7 @@ import (
 var acpKinds = []string{"read", "edit", "delete", "move", "search", "execute", "think", "switch_mode", "other"}
 
 func TestRegistryAll(t *testing.T) {
+	t.Parallel()
 	reg, err := NewRegistry(All()...)
 	if err != nil {
 		t.Fatalf("NewRegistry(All()...): %v", err)
@@ -48,6 +49,7 @@ func TestRegistryAll(t *testing.T) {
 }
 
 func TestRegistryRejects(t *testing.T) {
+	t.Parallel()
 	complete := guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Paths: guard.NoPaths(),
 		Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace}
 	with := func(name string, edit func(*guard.Decl)) fakeTool {
@@ -125,6 +127,7 @@ func (fakeTool) Run(context.Context, Env, json.RawMessage) (Result, error) {
 }
 
 func TestSpecsAreValidSchemas(t *testing.T) {
+	t.Parallel()
 	for _, tool := range All() {
 		spec := tool.Spec()
 		t.Run(spec.Name, func(t *testing.T) {
@@ -188,6 +191,7 @@ func TestSpecsAreValidSchemas(t *testing.T) {
 }
 
 func TestResultJSON(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, map[string]string{"a.txt": "x\n"})
 	r := call(t, readTool, env, `{"path":"a.txt"}`)
 	var m map[string]any

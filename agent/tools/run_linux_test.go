@@ -15,6 +15,7 @@ import (
 )
 
 func TestRunCancelKillsProcessGroup(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	// Process-group mechanics, watched by host pid through a FIFO outside
 	// the workspace: unconfined. The sandbox's PID namespace (no escape

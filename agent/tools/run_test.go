@@ -13,6 +13,7 @@ import (
 )
 
 func TestRun(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		args      string
@@ -67,6 +68,7 @@ func TestRun(t *testing.T) {
 }
 
 func TestRunTimeout(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	var got RunOutput
 	value(t, call(t, runTool, env, `{"command":"echo started; sleep 100","timeout_secs":1}`), &got)
@@ -76,6 +78,7 @@ func TestRunTimeout(t *testing.T) {
 }
 
 func TestRunOutputCap(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	env.cfg.Run.MaxOutputBytes = 64
 	full, err := exec.Command("seq", "1", "1000").Output()
@@ -91,6 +94,7 @@ func TestRunOutputCap(t *testing.T) {
 }
 
 func TestHeadTail(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		limit  int
@@ -122,6 +126,7 @@ func TestHeadTail(t *testing.T) {
 // TestRunCancelledWhileAsking: the user cancels while the permission request
 // is open; the model reads that the command did not run.
 func TestRunCancelledWhileAsking(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	env.confirm, env.confirmErr = false, context.Canceled
 	ctx, cancel := context.WithCancel(context.Background())
@@ -140,6 +145,7 @@ func TestRunCancelledWhileAsking(t *testing.T) {
 // the allow list without asking), but the session left build mode meanwhile:
 // the mode read right before the process starts refuses the command.
 func TestRunRereadsModeBeforeStart(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, nil)
 	env.onConfirm = func() { env.setMode(guard.ModePlan) }
 	r := call(t, runTool, env, `{"command":"touch ran.txt"}`)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCommandEnv(t *testing.T) {
+	t.Parallel()
 	cfg := config.Default()
 	cfg.Model.APIKeyEnv = "MY_MODEL_KEY"
 	cfg.Run.EnvDeny = append(cfg.Run.EnvDeny, "EXACT_NAME", "bad[glob")

@@ -22,6 +22,7 @@ var searchFiles = map[string]string{
 func size(rel string) int64 { return int64(len(searchFiles[rel])) }
 
 func TestLs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		args      string
@@ -60,6 +61,7 @@ func TestLs(t *testing.T) {
 }
 
 func TestGlob(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		args      string
@@ -94,6 +96,7 @@ func TestGlob(t *testing.T) {
 }
 
 func TestGrep(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		args      string
@@ -140,6 +143,7 @@ func TestGrep(t *testing.T) {
 }
 
 func TestGrepTruncates(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, map[string]string{"a.txt": "x\nx\nx\nx\n"})
 	var got GrepOutput
 	value(t, call(t, grepTool, env, `{"pattern":"x","max_results":2}`), &got)
@@ -151,6 +155,7 @@ func TestGrepTruncates(t *testing.T) {
 // TestGrepByteCap: matches beyond MaxGrepBytes of text are left out, as
 // truncated, even under max_results.
 func TestGrepByteCap(t *testing.T) {
+	t.Parallel()
 	line := "match " + strings.Repeat("y", 1994) + "\n"
 	env := newFake(t, map[string]string{"a.txt": strings.Repeat(line, 1000)})
 	var got GrepOutput

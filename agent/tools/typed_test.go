@@ -31,6 +31,7 @@ func paramsTypeOf(tool Tool) (reflect.Type, bool) {
 // arguments). The schema's bytes themselves are pinned by
 // TestToolDefinitionsGolden.
 func TestSchemaAndDecoderAgree(t *testing.T) {
+	t.Parallel()
 	sample := map[string]any{"string": "x", "integer": 1, "number": 1.5, "boolean": true, "array": []any{}, "object": map[string]any{}}
 	for _, tool := range All() {
 		spec := tool.Spec()
@@ -93,6 +94,7 @@ type sampleItem struct {
 }
 
 func TestSchemaOf(t *testing.T) {
+	t.Parallel()
 	got, err := schemaOf(reflect.TypeFor[sample]())
 	if err != nil {
 		t.Fatal(err)
@@ -122,6 +124,7 @@ func field[T any](tag reflect.StructTag) reflect.Type {
 }
 
 func TestSchemaOfRejects(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		typ  reflect.Type
@@ -200,6 +203,7 @@ func echo(ran *[]echoParams) Tool {
 // the model apart from infrastructure errors, and turns a panic into a
 // failed result.
 func TestNew(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		args    string
@@ -285,6 +289,7 @@ func TestNew(t *testing.T) {
 // TestTitles pins each tool's call titles, the arguments that do not decode
 // included: a title shows what it can.
 func TestTitles(t *testing.T) {
+	t.Parallel()
 	reg, err := NewRegistry(All()...)
 	if err != nil {
 		t.Fatal(err)
@@ -333,6 +338,7 @@ func TestTitles(t *testing.T) {
 }
 
 func TestDecodeArgs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args string

@@ -9,6 +9,7 @@ import (
 )
 
 func TestWrite(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		mode      guard.Mode
@@ -71,6 +72,7 @@ func TestWrite(t *testing.T) {
 }
 
 func TestWriteApplyFailure(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, map[string]string{"a.go": "package a\n"})
 	env.applyErr = errors.New("the editor refused the edit: document changed")
 	r := call(t, writeTool, env, `{"path":"a.go","content":"x"}`)
@@ -81,6 +83,7 @@ func TestWriteApplyFailure(t *testing.T) {
 }
 
 func TestEdit(t *testing.T) {
+	t.Parallel()
 	const orig = "one\ntwo\nthree\ntwo\n"
 	tests := []struct {
 		name      string
@@ -159,6 +162,7 @@ func TestEdit(t *testing.T) {
 }
 
 func TestEditHashChainsAndPlanMode(t *testing.T) {
+	t.Parallel()
 	env := newFake(t, map[string]string{"f.txt": "a\n", "plans/p.plan": "- [ ] step\n"})
 	var first EditOutput
 	value(t, call(t, editTool, env, `{"path":"f.txt","old_string":"a","new_string":"b"}`), &first)

@@ -91,6 +91,7 @@ func (j *jsonLines) filter(r io.Reader) io.Reader {
 // SDK's client side: protocol only on stdout, a plan-mode turn with the
 // scripted model, a malformed line answered, a clean exit at EOF.
 func TestACPProcess(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	dir := filepath.Join(root, "ws")
 	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {

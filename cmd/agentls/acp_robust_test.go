@@ -1,5 +1,8 @@
 package main
 
+// These tests time the process (exit within 5 s of stdin's end, a client
+// answering in under 300 ms): they do not run in parallel with others.
+
 import (
 	"context"
 

@@ -88,6 +88,7 @@ func (p *configProcess) prompt(t *testing.T) promptResult {
 // without a key) loads, and requests go to the configured endpoint, never
 // to the hosted one of the environment.
 func TestLocalEndpointWithoutKey(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}
@@ -111,6 +112,7 @@ func TestLocalEndpointWithoutKey(t *testing.T) {
 // not the file's own) and each prompt names the file, line and fix; once
 // the fixed file is saved, requests go to the file's endpoint.
 func TestBrokenConfigFileSendsNoRequest(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}

@@ -65,6 +65,7 @@ func processServeWith(t *testing.T, started chan<- *os.Process, setup func(*exec
 // session and the next prompt succeeds against an endpoint that, like real
 // ones, rejects a history holding a tool call without its result.
 func TestKillMidBuildTurnThenPromptAgain(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}

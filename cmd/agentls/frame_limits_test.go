@@ -10,6 +10,7 @@ import (
 // error: the server logs the reason at Error and exits 1 at once, instead
 // of waiting to drain gigabytes (and swallowing every message after it).
 func TestContentLengthOverOneGiB(t *testing.T) {
+	t.Parallel()
 	cmd, in, out, stderr := agentlsProcess(t)
 	send(t, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://`+t.TempDir()+`","capabilities":{}}}`)
 	response(t, out, "1")
@@ -30,6 +31,7 @@ func TestContentLengthOverOneGiB(t *testing.T) {
 // body; the warning is logged when the draining starts, so the swallowed
 // messages have an explanation in the log even when the input ends first.
 func TestOversizeMessageShortBodyIsExplained(t *testing.T) {
+	t.Parallel()
 	cmd, in, out, stderr := agentlsProcess(t, "--max-message-mb", "1")
 	send(t, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://`+t.TempDir()+`","capabilities":{}}}`)
 	response(t, out, "1")

@@ -17,6 +17,7 @@ import (
 // and an AGENTS.md asking for build mode and run.allow changes nothing:
 // the mode stays plan and the model's run call is refused.
 func TestInstructionsProcess(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	dir, xdg := filepath.Join(root, "ws"), filepath.Join(root, "xdg")
 	for p, text := range map[string]string{

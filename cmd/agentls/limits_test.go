@@ -41,6 +41,7 @@ func errorCode(m map[string]any) float64 {
 // an Error log line on stderr and a non-zero exit code (the editor reports it
 // and restarts the server), never silently with 0.
 func TestBrokenFrameHeader(t *testing.T) {
+	t.Parallel()
 	for name, frame := range map[string]string{
 		"non-numeric length": "Content-Length: lots\r\n\r\n{}",
 		"missing length":     "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}",
@@ -67,6 +68,7 @@ func TestBrokenFrameHeader(t *testing.T) {
 // answered with an error carrying its id (read from the body's start), and
 // the stream stays in sync.
 func TestOversizeMessage(t *testing.T) {
+	t.Parallel()
 	cmd, in, out, stderr := agentlsProcess(t, "--max-message-mb", "1")
 	send(t, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://`+t.TempDir()+`","capabilities":{}}}`)
 	response(t, out, "1")
@@ -91,6 +93,7 @@ func TestOversizeMessage(t *testing.T) {
 // TestRequestsAfterShutdown get -32600 (LSP: InvalidRequest); exit still ends
 // the server cleanly.
 func TestRequestsAfterShutdown(t *testing.T) {
+	t.Parallel()
 	cmd, in, out, stderr := agentlsProcess(t)
 	send(t, in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://`+t.TempDir()+`","capabilities":{}}}`)
 	response(t, out, "1")
@@ -114,6 +117,7 @@ func TestRequestsAfterShutdown(t *testing.T) {
 // TestLargeMessageMemoryReleased measures the process's resident memory
 // before and after a 100 MB message: the body's buffer is not kept.
 func TestLargeMessageMemoryReleased(t *testing.T) {
+	t.Parallel()
 	if testing.Short() || raceEnabled {
 		t.Skip("sends 100 MB; resident sizes mean nothing under the race detector")
 	}

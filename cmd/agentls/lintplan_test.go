@@ -9,6 +9,7 @@ import (
 )
 
 func TestLintPlanCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
@@ -60,6 +61,7 @@ func TestLintPlanCommand(t *testing.T) {
 // TestLintPlanCommandGoldenPlans runs the command on the linter's golden
 // plans: the exit code follows the errors of each golden file.
 func TestLintPlanCommandGoldenPlans(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob("../../testdata/plans/*.plan")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no plans: %v", err)

@@ -14,6 +14,7 @@ import (
 // file, config.yaml gets the model settings and keeps its other keys and
 // comments; a second login replaces the settings, not the rest.
 func TestLoginWritesConfigAndCredentials(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}

@@ -33,6 +33,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	code := run([]string{"demo", "--color=false"}, nil, &out, &errOut)
 	if code != 0 {
@@ -58,6 +59,7 @@ func TestDemo(t *testing.T) {
 }
 
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args   []string
 		code   int
@@ -165,6 +167,7 @@ func wait(t *testing.T, cmd *exec.Cmd) int {
 // TestServeProcess drives the real process over stdio: only protocol bytes
 // on stdout, logs on stderr, clean exit codes.
 func TestServeProcess(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://` + dir + `","capabilities":{}}}`
 
@@ -216,6 +219,7 @@ func TestServeProcess(t *testing.T) {
 
 // TestConfigFlag: --config replaces the workspace's .agentls.yaml.
 func TestConfigFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := dir + "/custom.yaml"
 	if err := os.WriteFile(cfg, []byte("plan_mode:\n  default_active: false\n"), 0o644); err != nil {
@@ -240,6 +244,7 @@ func TestConfigFlag(t *testing.T) {
 // TestStderrQuietByDefault: stderr takes warnings and errors (Neovim shows
 // each stderr line as an [ERROR]); the log file keeps --log-level's info.
 func TestStderrQuietByDefault(t *testing.T) {
+	t.Parallel()
 	defer slog.SetDefault(slog.Default())
 	var stderr bytes.Buffer
 	file := filepath.Join(t.TempDir(), "agentls.log")

@@ -20,6 +20,7 @@ import (
 // ends, whether it ends at stdin EOF or is killed with SIGKILL (the
 // watchdog then kills the group).
 func TestMCPServerChildrenGoWithAgentls(t *testing.T) {
+	t.Parallel()
 	bin := buildHostile(t)
 	for _, end := range []string{"eof", "kill -9"} {
 		t.Run(end, func(t *testing.T) {

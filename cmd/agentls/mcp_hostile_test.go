@@ -32,6 +32,7 @@ func buildHostile(t *testing.T) string {
 // that exits in the middle of a call fails that call with its stderr, and
 // the turn goes on to its end.
 func TestMCPHostileServer(t *testing.T) {
+	t.Parallel()
 	bin := buildHostile(t)
 	root := t.TempDir()
 	dir := filepath.Join(root, "ws")
@@ -115,6 +116,7 @@ mcp:
 // user-listed read-only tool runs in plan mode and its writer (claiming
 // readOnlyHint) is refused before any request about it.
 func TestMCPHTTPServerFromACPClient(t *testing.T) {
+	t.Parallel()
 	bin := buildHostile(t)
 	root := t.TempDir()
 	dir := filepath.Join(root, "ws")

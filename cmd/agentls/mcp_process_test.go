@@ -93,6 +93,7 @@ func (c *permClient) callOutcomes() map[string]string {
 // new exists), the user-listed read-only read_text_file runs; in build mode
 // a writer is asked for, and runs once allowed.
 func TestMCPFilesystemServerUnderPlanMode(t *testing.T) {
+	t.Parallel()
 	entry := fsServer(t)
 	root := t.TempDir()
 	dir := filepath.Join(root, "ws")

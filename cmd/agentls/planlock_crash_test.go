@@ -43,6 +43,7 @@ steps:
 // that session file is gone the stale entry is ignored and the plan can be
 // written.
 func TestPlanLockAfterKill(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}

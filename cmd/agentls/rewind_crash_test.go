@@ -21,6 +21,7 @@ import (
 // the journal is reported by the restarted process, and a rewind again
 // from the checkpoints that survived the restart finishes the job.
 func TestKillMidRewindThenRewindAgain(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}

@@ -148,6 +148,7 @@ var secrets = map[string]string{
 // flag, so when the test runs as root agentls runs as nobody (65534), which
 // is what a same-user process is to an agentls run by a normal user.
 func TestRunEnvironmentScrubbedAndServerNotDumpable(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}
@@ -236,6 +237,7 @@ func TestRunEnvironmentScrubbedAndServerNotDumpable(t *testing.T) {
 // its pipe closes; the shell also has Pdeathsig). The same when the editor
 // just goes away (agentls exits while the command runs).
 func TestServerKillLeavesNoCommandBehind(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}

@@ -14,6 +14,7 @@ import (
 // command confined to one folder writes there and not beside it, and a
 // malformed invocation fails with the launcher's own message and 126.
 func TestSandboxExecLauncher(t *testing.T) {
+	t.Parallel()
 	if st := sandbox.Detect().Status(sandbox.ModeLandlock); !st.Confines() {
 		t.Skipf("no Landlock here: %s", st.Summary)
 	}
