@@ -47,9 +47,14 @@ func (s *Session) takePersistErr() error {
 	return err
 }
 
-// persisted is res, unless a write of the session's files failed during the
-// turn: then the turn ends with that error.
+// persisted is res, after syncing the turn's messages to the disk, unless a
+// write of the session's files failed during the turn: then the turn ends
+// with that error.
 func (s *Session) persisted(res TurnResult) TurnResult {
+	// What the turn appended goes to the disk once, now (ChatStore.Sync).
+	if err := s.m.store.Sync(s.meta.ID); err != nil {
+		s.persistFailed("messages", err)
+	}
 	if err := s.takePersistErr(); err != nil && res.StopReason != StopCancelled {
 		return TurnResult{StopReason: StopError, Err: err}
 	}

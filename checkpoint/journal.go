@@ -28,7 +28,7 @@ type Journal struct {
 
 // BeginJournal stores j before a rewind touches its first file.
 func (s *Store) BeginJournal(j Journal) error {
-	return writeJSON(filepath.Join(s.dir, j.SessionID, journalFile), j)
+	return writeJSON(filepath.Join(s.dir, j.SessionID, journalFile), j, true)
 }
 
 // EndJournal removes the session's journal once its rewind is done.

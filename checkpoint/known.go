@@ -41,7 +41,7 @@ func (s *Store) UpdateKnown(sessionID string, changes Known) error {
 	for key, sha := range changes {
 		k[key] = sha
 	}
-	return writeJSON(filepath.Join(s.dir, sessionID, knownFile), k)
+	return writeJSON(filepath.Join(s.dir, sessionID, knownFile), k, false)
 }
 
 // KnownOf is the Known of a whole manifest: every file's digest, and ""

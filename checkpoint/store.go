@@ -277,7 +277,9 @@ func (s *Store) putObject(sha string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("checkpoint objects: %w", err)
 	}
-	if err := workspace.WriteFileAtomic(s.objectPath(sha), data, 0o644); err != nil {
+	// Not synced: an object lost to a power failure is found damaged or
+	// missing (Object checks its content against its name), never wrong.
+	if err := workspace.ReplaceFile(s.objectPath(sha), data, 0o644); err != nil {
 		return fmt.Errorf("checkpoint object %s: %w", sha, err)
 	}
 	return nil
@@ -312,7 +314,7 @@ func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint scan: %w", err)
 	}
-	if err := writeJSON(path, man); err != nil {
+	if err := writeJSON(path, man, false); err != nil {
 		return nil, fmt.Errorf("checkpoint manifest: %w", err)
 	}
 	// The first save after Open prunes, then every pruneEvery-th: the
@@ -350,7 +352,10 @@ func (s *Store) Has(sessionID, id string) bool {
 	return err == nil
 }
 
-func writeJSON(path string, v any) error {
+// writeJSON replaces path with v as JSON; durable syncs it to the disk
+// first (the rewind journal; a manifest or the known-hashes file, written at
+// every turn, costs little to lose in a power failure and is not synced).
+func writeJSON(path string, v any, durable bool) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -358,7 +363,10 @@ func writeJSON(path string, v any) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return workspace.WriteFileAtomic(path, b, 0o644)
+	if durable {
+		return workspace.WriteFileAtomic(path, b, 0o644)
+	}
+	return workspace.ReplaceFile(path, b, 0o644)
 }
 
 func readJSON(path string, v any) error {

@@ -250,7 +250,7 @@ func TestPruneRereadsRewrittenManifests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writeJSON(all[0].path, man); err != nil {
+	if err := writeJSON(all[0].path, man, false); err != nil {
 		t.Fatal(err)
 	}
 	later := time.Now().Add(time.Minute)

@@ -88,7 +88,14 @@ func (w *Workspace) ApplyToDisk(c Change) error {
 // writeAtomic replaces path with data: readers see the old content or the
 // new, never a part. On failure the temporary file is removed and path is
 // untouched.
-func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
+func writeAtomic(path string, data []byte, perm fs.FileMode) error {
+	return replaceFile(path, data, perm, true)
+}
+
+// replaceFile is writeAtomic; durable says whether the data and the rename
+// are synced to the disk before it returns (without, a power failure may
+// lose the new content; a crash of the process never does).
+func replaceFile(path string, data []byte, perm fs.FileMode, durable bool) (err error) {
 	dir := filepath.Dir(path)
 	// The pid in the name lets SweepTemps tell a dead writer's leftover from
 	// a live process's write in flight.
@@ -108,8 +115,10 @@ func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	if err = tmp.Chmod(perm); err != nil {
 		return err
 	}
-	if err = tmp.Sync(); err != nil {
-		return err
+	if durable {
+		if err = tmp.Sync(); err != nil {
+			return err
+		}
 	}
 	if err = tmp.Close(); err != nil {
 		return err
@@ -117,7 +126,9 @@ func writeAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	if err = rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	syncDir(dir)
+	if durable {
+		syncDir(dir)
+	}
 	return nil
 }
 

@@ -213,7 +213,7 @@ func (s *ChatStore) SaveMeta(meta ChatMeta) error {
 }
 
 // Append adds messages (each a JSON object, stored compact on one line) to
-// an existing session.
+// an existing session; Sync makes them durable.
 func (s *ChatStore) Append(id string, msgs ...json.RawMessage) error {
 	if err := ValidChatID(id); err != nil {
 		return fmt.Errorf("append to session: %w", err)
@@ -250,8 +250,25 @@ func (s *ChatStore) Append(id string, msgs ...json.RawMessage) error {
 	if _, err := f.Write(out); err != nil {
 		return fmt.Errorf("append to session %s: %w", id, err)
 	}
+	return nil
+}
+
+// Sync makes what Append wrote to session id durable (fsync). Append alone
+// survives a crash or kill of agentls (the data is in the kernel's
+// cache); Sync, at the end of each turn, also covers a power failure,
+// without a disk flush for every message.
+func (s *ChatStore) Sync(id string) error {
+	if err := ValidChatID(id); err != nil {
+		return fmt.Errorf("sync session: %w", err)
+	}
+	defer s.lock(id)()
+	f, err := os.OpenFile(s.path(id), os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("sync session %s: %w", id, err)
+	}
+	defer f.Close()
 	if err := f.Sync(); err != nil {
-		return fmt.Errorf("append to session %s: %w", id, err)
+		return fmt.Errorf("sync session %s: %w", id, err)
 	}
 	return nil
 }

@@ -197,6 +197,9 @@ func TestChatErrors(t *testing.T) {
 	if err := s.Append("nope", msg(`{}`)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("append to unknown id: %v", err)
 	}
+	if err := s.Sync("nope"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("sync of unknown id: %v", err)
+	}
 	if err := s.SaveMeta(chatMeta("nope", time.Now())); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("SaveMeta of unknown id: %v", err)
 	}
@@ -210,6 +213,9 @@ func TestChatErrors(t *testing.T) {
 		if err := s.Append(bad, msg(`{}`)); err == nil {
 			t.Errorf("Append(%q) should be refused", bad)
 		}
+		if err := s.Sync(bad); err == nil {
+			t.Errorf("Sync(%q) should be refused", bad)
+		}
 	}
 	if err := s.Create(chatMeta("ok", time.Now())); err != nil {
 		t.Fatal(err)
@@ -221,6 +227,9 @@ func TestChatErrors(t *testing.T) {
 	}
 	if err := s.Append("ok"); err != nil {
 		t.Errorf("appending nothing: %v", err)
+	}
+	if err := s.Sync("ok"); err != nil {
+		t.Errorf("sync: %v", err)
 	}
 	// A session file with a broken frontmatter cannot be loaded (but List skips it).
 	if err := os.WriteFile(filepath.Join(dir, "broken.chat"), []byte("---\nid: [\n"), 0o644); err != nil {

@@ -40,3 +40,11 @@ func (w *Workspace) WalkFiles(ctx context.Context, fn func(f WalkedFile) error) 
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	return writeAtomic(path, data, perm)
 }
+
+// ReplaceFile is WriteFileAtomic without syncing to the disk: readers see
+// the old content or the new, a crash of agentls never leaves a part, but a
+// power failure may lose the new content. For files that cost little to
+// lose and are written often (the checkpoint store's, once per turn).
+func ReplaceFile(path string, data []byte, perm fs.FileMode) error {
+	return replaceFile(path, data, perm, false)
+}
