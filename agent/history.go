@@ -62,6 +62,10 @@ type viewState struct {
 	// summaries are the compactions' summaries, in order (a conversation
 	// rewind returns to the last one made before its message).
 	summaries []summaryAt
+	// stubs remembers each stubbed tool result's stub by message id (a
+	// message and its call never change): view stubs the same old results
+	// at every request.
+	stubs map[string]string
 }
 
 // apply folds a record into the state.
@@ -200,10 +204,20 @@ func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, drop
 		}
 		m := msgs[i]
 		if m.Role == llm.RoleTool && i < v.stubBefore {
-			if calls == nil {
-				calls = callsByID(msgs[v.summaryUpto:v.stubBefore])
+			if stub, ok := v.stubs[m.ID]; ok && m.ID != "" {
+				m.Content = stub
+			} else {
+				if calls == nil {
+					calls = callsByID(msgs[v.summaryUpto:v.stubBefore])
+				}
+				m.Content = stubResult(m, calls[m.ToolCallID])
+				if m.ID != "" {
+					if v.stubs == nil {
+						v.stubs = map[string]string{}
+					}
+					v.stubs[m.ID] = m.Content
+				}
 			}
-			m.Content = stubResult(m, calls[m.ToolCallID])
 		}
 		out = append(out, m)
 	}
