@@ -1,8 +1,10 @@
 ;;; plain-test.el --- agentls with Emacs's eglot, no plugin, in batch mode  -*- lexical-binding: t -*-
 ;; Run: AGENTLS_BIN=… emacs -q --batch -l plain-test.el   (editors/emacs/tests/run does it)
 ;; Connects eglot to the real agentls binary with the scripted model, sends agentls.prompt (it
-;; must return within eglot's executeCommand timeout), answers a button question and the plan
-;; approval through stubbed completing-read, and waits for the final message.
+;; must return within eglot's executeCommand timeout), answers a button question, the plan
+;; approval and a command's question through stubbed completing-read, and waits for the final
+;; message. The approval must show the command the plan grants, the command's question its
+;; folder, network and sandbox (Guard III: every question shows what it grants).
 ;; editors/emacs/tests/run also runs it with the server output batched (coalesce.py).
 ;; It loads ../agentls-jsonrpc-fix.el, the workaround the README gives eglot users: without it
 ;; jsonrpc.el 1.0.14 strands the turn's first question whenever it arrives in the same read as
@@ -24,6 +26,7 @@
     (let ((titles (mapcar (lambda (c) (if (consp c) (car c) c)) collection)))
       (or (cl-find "prod" titles :test #'equal)
           (cl-find "Accept & Build" titles :test #'equal)
+          (cl-find "Run" titles :test #'equal)
           (car titles)))))
 (defalias 'y-or-n-p (lambda (&rest _) t))
 
@@ -55,9 +58,13 @@ steps:
   - expect:
       tool_result_contains: {q: ['\"env\":\"prod\"']}
     tool_calls:
-      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: [\"go vet ./...\"]}}
   - expect:
       tool_result_contains: {x: ['\"approved\":true']}
+    tool_calls:
+      - {id: r, name: run, args: {command: \"touch ran.txt\"}}
+  - expect:
+      tool_result_contains: {r: ['\"exit_code\":0']}
     text: \"Approved and ready to build.\"
 "))
   (find-file (expand-file-name "hello.txt" dir))
@@ -79,9 +86,22 @@ steps:
       (plain-fail "the question was not asked"))
     (unless (cl-some (lambda (c) (string-match-p "1\\. \\[ \\] Change hello.txt" c)) plain-choices)
       (plain-fail "the approval did not show the steps"))
+    ;; Guard III: the approval lists the command it grants; the command's question names the
+    ;; command, its folder, the network and the sandbox.
+    (unless (cl-some (lambda (c) (and (string-match-p "1\\. \\[ \\] Change hello.txt" c)
+                                      (string-match-p (regexp-quote "Approving also allows these commands for this session:\n- `go vet ./...`") c)))
+                     plain-choices)
+      (plain-fail "the approval did not show the command it grants (go vet ./...)"))
+    (unless (cl-some (lambda (c) (and (string-match-p (regexp-quote "touch ran.txt") c)
+                                      (string-match-p (regexp-quote (concat "Folder: " (directory-file-name dir))) c)
+                                      (string-match-p "Network: \\(yes\\|no\\|not isolated\\)" c)
+                                      (string-match-p "Sandbox: \\(on (\\|off\\)" c)))
+                     plain-choices)
+      (plain-fail "the command's question did not name its folder, network and sandbox"))
+    (unless (file-exists-p (expand-file-name "ran.txt" dir)) (plain-fail "the allowed command did not run"))
     (with-temp-buffer
       (insert-file-contents (expand-file-name "plans/greet.plan" dir))
       (unless (string-match-p "status: approved" (buffer-string)) (plain-fail "the plan is not approved")))
     (eglot-shutdown server)
-    (princ "ok   eglot: prompt, question, approval, final message\n")
+    (princ "ok   eglot: prompt, question, approval with its grant, command question with folder/network/sandbox, final message\n")
     (kill-emacs 0)))
