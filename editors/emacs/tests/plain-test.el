@@ -7,8 +7,9 @@
 ;; folder, network and sandbox (Guard III: every question shows what it grants).
 ;; editors/emacs/tests/run also runs it with the server output batched (coalesce.py).
 ;; It loads ../agentls-jsonrpc-fix.el, the workaround the README gives eglot users: without it
-;; jsonrpc.el 1.0.14 strands the turn's first question whenever it arrives in the same read as
-;; agentls.prompt's reply (about half the runs here), and the turn waits for an answer forever.
+;; jsonrpc.el 1.0.14 (Emacs 28) strands the turn's first question whenever it arrives in the same
+;; read as agentls.prompt's reply (every batched run here), and the turn waits for an answer
+;; forever. On Emacs 30 the file does nothing, so the Emacs 30 run proves jsonrpc 1.0.25 needs no fix.
 (require 'eglot)
 (load (expand-file-name "../agentls-jsonrpc-fix.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 (require 'cl-lib)
