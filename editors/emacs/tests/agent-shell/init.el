@@ -2,7 +2,8 @@
 ;; editors/emacs/tests/agent-shell/run starts `emacs30 -nw -Q -l init.el' under tmux with:
 ;;   AGENTLS_ACP_CLIENTS  the folder holding agent-shell/, acp.el/, shell-maker/ (scripts/install-clients acp)
 ;;   AGENTLS_AS_SNIPPET   the agent-shell configuration, cut out of docs/acp.md by the run script
-;;   AGENTLS_AS_ARTIFACTS where Emacs's pid and, when Emacs exits, its buffers are written
+;;   AGENTLS_AS_ARTIFACTS where Emacs's pid and, at the end, its buffers are written
+;;   AGENTLS_AS_SERVER_DIR the folder of this Emacs's server socket (for emacsclient)
 ;; Everything a user's init would hold comes from the docs' snippet; what is below only makes the
 ;; run quiet and reproducible (nothing fetched, no welcome banner, a new session, no picker).
 
@@ -25,7 +26,9 @@
 (defvar agentls-test-artifacts (file-name-as-directory (getenv "AGENTLS_AS_ARTIFACTS")))
 
 (defun agentls-test-save-buffers ()
-  "Write the agent's shell, its ACP traffic and logs and agentls's stderr to the artifacts."
+  "Write the agent's shell, its ACP traffic and logs and agentls's stderr to the artifacts.
+Last, the file `saved' says they are written."
+  (interactive)
   (dolist (b (buffer-list))
     (let ((name (buffer-name b)))
       (when (string-match-p "\\`\\(\\*acp-\\|acp-client-stderr\\|agentls\\|\\*Messages\\*\\)" name)
@@ -34,9 +37,16 @@
             (write-region nil nil
                           (concat agentls-test-artifacts "buffer-"
                                   (replace-regexp-in-string "[^A-Za-z0-9._-]+" "_" name) ".txt")
-                          nil 'silent)))))))
+                          nil 'silent))))))
+  (with-temp-file (concat agentls-test-artifacts "saved") (insert "saved\n")))
 
-;; The run script ends Emacs with SIGTERM, which runs `kill-emacs-hook'.
+;; The run script calls agentls-test-save-buffers through emacsclient (this Emacs's server, its
+;; socket in AGENTLS_AS_SERVER_DIR) before it ends Emacs with SIGTERM, which also runs
+;; `kill-emacs-hook' (the fallback). The server is the test's plumbing: every step of the session
+;; itself is typed.
+(require 'server)
+(setq server-socket-dir (getenv "AGENTLS_AS_SERVER_DIR") server-name "agentls-test")
+(server-start)
 (add-hook 'kill-emacs-hook (lambda () (ignore-errors (agentls-test-save-buffers))))
 
 (with-temp-file (concat agentls-test-artifacts "emacs.pid")
