@@ -55,7 +55,7 @@ steps:
   - tool_calls:
       - {id: q, name: ask_user, args: {questions: [{name: env, question: \"Which environment?\", schema: {type: string, enum: [dev, prod]}}]}}
   - tool_calls:
-      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: \"# Goal\\nSay hello.\\n\\n## Steps\\n- [ ] Change hello.txt\\n\"}}
+      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: \"# Goal\\nSay hello.\\n\\n## Steps\\n- [ ] Change hello.txt\\n- [ ] Greet \\u202Eolleh\\n\"}}
   - expect:
       tool_result_contains: {q: ['\"env\":\"prod\"']}
     tool_calls:
@@ -93,6 +93,11 @@ steps:
                                       (string-match-p (regexp-quote "Approving also allows these commands for this session:\n- `go vet ./...`") c)))
                      plain-choices)
       (plain-fail "the approval did not show the command it grants (go vet ./...)"))
+    ;; A bidi override in the plan reaches the approval escaped, never raw.
+    (unless (cl-some (lambda (c) (string-match-p (regexp-quote "Greet \\u202Eolleh") c)) plain-choices)
+      (plain-fail "the approval did not show the plan's bidi override escaped (\\u202E)"))
+    (when (cl-some (lambda (c) (string-match-p "\u202E" c)) plain-choices)
+      (plain-fail "a question showed a raw U+202E"))
     (unless (cl-some (lambda (c) (and (string-match-p (regexp-quote "touch ran.txt") c)
                                       (string-match-p (regexp-quote (concat "Folder: " (directory-file-name dir))) c)
                                       (string-match-p "Network: \\(yes\\|no\\|not isolated\\)" c)
