@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/questions"
 )
 
 // This file sends plan_update (ACP's plan operations, stabilised November
@@ -44,9 +45,12 @@ func (e *editor) sendPlan(ctx context.Context, sessionID string, u agent.UpdateP
 			}
 		}
 	}
+	// Each entry is one line a person reads beside the approval: control and
+	// bidi characters are shown escaped (\u202E), as in every question
+	// (agent-shell showed "Greet \u202Eolleh" as "Greet hello").
 	entries := make([]planEntry, 0, len(u.Entries))
 	for _, en := range u.Entries {
-		entries = append(entries, planEntry{Content: en.Content, Priority: en.Priority, Status: en.Status})
+		entries = append(entries, planEntry{Content: questions.EscapeLine(en.Content), Priority: en.Priority, Status: en.Status})
 	}
 	e.send(ctx, sessionID, planUpdate0{SessionUpdate: "plan", Entries: entries})
 }

@@ -46,6 +46,10 @@ var knownWindows = []struct {
 	{"mistral-large", 131_072},
 	{"codestral", 262_144},
 	{"mistral", 32_768},
+	// The scripted model (tests, `agentls demo`) has no window: as large as
+	// the largest, so a transcript compacts only when it sets
+	// model.context_window.
+	{"scripted", 1_047_576},
 }
 
 // ContextWindow is the context window of model: configured when positive,

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/checkpoint"
@@ -119,12 +120,22 @@ func (s *Session) knowScan(man checkpoint.Manifest) {
 	}
 }
 
+// rescanTimeout bounds the scan after a command, which runs even when the
+// turn was cancelled.
+const rescanTimeout = 30 * time.Second
+
 // rescan records the changes a command made outside the editor (after
 // each `run`): the files' digests now become what agentls knows of them.
+// It runs when the turn was cancelled while the command ran too (the
+// command changed files before it was stopped; without the scan a rewind
+// would take them for the user's), so it does not inherit ctx's
+// cancellation, only its values, bounded by rescanTimeout.
 func (s *Session) rescan(ctx context.Context) {
 	if s.m.checkpoints == nil {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rescanTimeout)
+	defer cancel()
 	man, err := s.m.checkpoints.Scan(ctx)
 	if err != nil {
 		slog.Warn("checkpoint: rescan after run", "session", s.meta.ID, "err", err)

@@ -66,7 +66,7 @@ func (h *Host) loadConfig() (cfg config.Config, diags []config.Diagnostic, trust
 		cfg = config.Default()
 		diags = append(diags, config.Diagnostic{File: "configuration", Severity: config.SeverityError, Message: err.Error()})
 	}
-	return cfg, diags, trust
+	return withOwnDefaults(cfg), diags, trust
 }
 
 // unreadable is the diagnostic of a config file that exists but cannot be

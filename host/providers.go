@@ -78,8 +78,11 @@ var Providers = []ProviderSpec{{
 	Prices: openAIPrices,
 	Build:  buildOpenAI,
 }, {
-	Name:  "scripted",
-	Build: buildScripted,
+	Name: "scripted",
+	// The scripted model is named "scripted" unless model.name says otherwise
+	// (not the built-in OpenAI model it never calls).
+	Defaults: ProviderDefaults{Model: "scripted"},
+	Build:    buildScripted,
 }}
 
 // LookupProvider returns the table row for a `model.provider` value.
@@ -138,6 +141,17 @@ func withProviderDefaults(spec ProviderSpec, cfg config.Config) config.Config {
 	}
 	if d.KeyEnv != "" && m.APIKeyEnv == builtin.APIKeyEnv {
 		m.APIKeyEnv = d.KeyEnv
+	}
+	return cfg
+}
+
+// withOwnDefaults is cfg with its provider's defaults in place of the
+// built-in (OpenAI) ones it still has, so that what the faces show (the ACP
+// model option, /model, agent/checkModel) names the model that answers. An
+// unknown provider is left alone (NewProvider names the problem).
+func withOwnDefaults(cfg config.Config) config.Config {
+	if spec, ok := LookupProvider(cfg.Model.Provider); ok {
+		return withProviderDefaults(spec, cfg)
 	}
 	return cfg
 }

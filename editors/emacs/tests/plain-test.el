@@ -1,12 +1,15 @@
 ;;; plain-test.el --- agentls with Emacs's eglot, no plugin, in batch mode  -*- lexical-binding: t -*-
 ;; Run: AGENTLS_BIN=… emacs -q --batch -l plain-test.el   (editors/emacs/tests/run does it)
 ;; Connects eglot to the real agentls binary with the scripted model, sends agentls.prompt (it
-;; must return within eglot's executeCommand timeout), answers a button question and the plan
-;; approval through stubbed completing-read, and waits for the final message.
+;; must return within eglot's executeCommand timeout), answers a button question, the plan
+;; approval and a command's question through stubbed completing-read, and waits for the final
+;; message. The approval must show the command the plan grants, the command's question its
+;; folder, network and sandbox (Guard III: every question shows what it grants).
 ;; editors/emacs/tests/run also runs it with the server output batched (coalesce.py).
 ;; It loads ../agentls-jsonrpc-fix.el, the workaround the README gives eglot users: without it
-;; jsonrpc.el 1.0.14 strands the turn's first question whenever it arrives in the same read as
-;; agentls.prompt's reply (about half the runs here), and the turn waits for an answer forever.
+;; jsonrpc.el 1.0.14 (Emacs 28) strands the turn's first question whenever it arrives in the same
+;; read as agentls.prompt's reply (every batched run here), and the turn waits for an answer
+;; forever. On Emacs 30 the file does nothing, so the Emacs 30 run proves jsonrpc 1.0.25 needs no fix.
 (require 'eglot)
 (load (expand-file-name "../agentls-jsonrpc-fix.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 (require 'cl-lib)
@@ -24,6 +27,7 @@
     (let ((titles (mapcar (lambda (c) (if (consp c) (car c) c)) collection)))
       (or (cl-find "prod" titles :test #'equal)
           (cl-find "Accept & Build" titles :test #'equal)
+          (cl-find "Run" titles :test #'equal)
           (car titles)))))
 (defalias 'y-or-n-p (lambda (&rest _) t))
 
@@ -51,13 +55,17 @@ steps:
   - tool_calls:
       - {id: q, name: ask_user, args: {questions: [{name: env, question: \"Which environment?\", schema: {type: string, enum: [dev, prod]}}]}}
   - tool_calls:
-      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: \"# Goal\\nSay hello.\\n\\n## Steps\\n- [ ] Change hello.txt\\n\"}}
+      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: \"# Goal\\nSay hello.\\n\\n## Steps\\n- [ ] Change hello.txt\\n- [ ] Greet \\u202Eolleh\\n\"}}
   - expect:
       tool_result_contains: {q: ['\"env\":\"prod\"']}
     tool_calls:
-      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan, allowed_commands: [\"go vet ./...\"]}}
   - expect:
       tool_result_contains: {x: ['\"approved\":true']}
+    tool_calls:
+      - {id: r, name: run, args: {command: \"touch ran.txt\"}}
+  - expect:
+      tool_result_contains: {r: ['\"exit_code\":0']}
     text: \"Approved and ready to build.\"
 "))
   (find-file (expand-file-name "hello.txt" dir))
@@ -79,9 +87,27 @@ steps:
       (plain-fail "the question was not asked"))
     (unless (cl-some (lambda (c) (string-match-p "1\\. \\[ \\] Change hello.txt" c)) plain-choices)
       (plain-fail "the approval did not show the steps"))
+    ;; Guard III: the approval lists the command it grants; the command's question names the
+    ;; command, its folder, the network and the sandbox.
+    (unless (cl-some (lambda (c) (and (string-match-p "1\\. \\[ \\] Change hello.txt" c)
+                                      (string-match-p (regexp-quote "Approving also allows these commands for this session:\n- `go vet ./...`") c)))
+                     plain-choices)
+      (plain-fail "the approval did not show the command it grants (go vet ./...)"))
+    ;; A bidi override in the plan reaches the approval escaped, never raw.
+    (unless (cl-some (lambda (c) (string-match-p (regexp-quote "Greet \\u202Eolleh") c)) plain-choices)
+      (plain-fail "the approval did not show the plan's bidi override escaped (\\u202E)"))
+    (when (cl-some (lambda (c) (string-match-p "\u202E" c)) plain-choices)
+      (plain-fail "a question showed a raw U+202E"))
+    (unless (cl-some (lambda (c) (and (string-match-p (regexp-quote "touch ran.txt") c)
+                                      (string-match-p (regexp-quote (concat "Folder: " (directory-file-name dir))) c)
+                                      (string-match-p "Network: \\(yes\\|no\\|not isolated\\)" c)
+                                      (string-match-p "Sandbox: \\(on (\\|off\\)" c)))
+                     plain-choices)
+      (plain-fail "the command's question did not name its folder, network and sandbox"))
+    (unless (file-exists-p (expand-file-name "ran.txt" dir)) (plain-fail "the allowed command did not run"))
     (with-temp-buffer
       (insert-file-contents (expand-file-name "plans/greet.plan" dir))
       (unless (string-match-p "status: approved" (buffer-string)) (plain-fail "the plan is not approved")))
     (eglot-shutdown server)
-    (princ "ok   eglot: prompt, question, approval, final message\n")
+    (princ "ok   eglot: prompt, question, approval with its grant, command question with folder/network/sandbox, final message\n")
     (kill-emacs 0)))
