@@ -7,6 +7,8 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // humanAnswerFloor is the quickest a person can read a permission request
@@ -20,7 +22,9 @@ const humanAnswerFloor = 300 * time.Millisecond
 // in the log, so the user sees that no person decided.
 func (e *editor) timedPermission(ctx context.Context, req sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	asked := time.Now()
-	res, err := e.a.conn.RequestPermission(ctx, req)
+	rctx, stop := outliveCancel(ctx, agent.CancelAnswerGrace)
+	defer stop()
+	res, err := e.a.conn.RequestPermission(rctx, req)
 	took := time.Since(asked)
 	if err != nil || res.Outcome.Selected == nil || took >= humanAnswerFloor {
 		return res, err
@@ -35,4 +39,26 @@ func (e *editor) timedPermission(ctx context.Context, req sdk.RequestPermissionR
 func fastAnswerNote(took time.Duration, optionID string) string {
 	return fmt.Sprintf("answered by the client in %d ms (%s): faster than a person decides; check the client's auto-approve setting",
 		took.Milliseconds(), optionID)
+}
+
+// outliveCancel is ctx, except that its cancel reaches the returned context
+// only after grace: an answer the client sent just before cancelling the
+// turn (agent-shell answers Keep Planning with reject_once, then
+// session/cancel) is read instead of being lost to the cancel. stop
+// releases it.
+func outliveCancel(ctx context.Context, grace time.Duration) (context.Context, func()) {
+	rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	after := context.AfterFunc(ctx, func() {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel(context.Cause(ctx))
+		case <-rctx.Done():
+		}
+	})
+	return rctx, func() {
+		after()
+		cancel(context.Canceled)
+	}
 }

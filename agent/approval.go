@@ -122,10 +122,27 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 		m.notify(ctx, fmt.Sprintf("[plan-mode] approval timed out plan=%s", notifyPath(p.Rel)))
 		return decision{}, errApprovalTimeout
 	case <-ctx.Done():
-		ap.stop() // a decision offered now is not carried out
-		return decision{}, ctx.Err()
+		// A client may answer and cancel back to back (agent-shell's Keep
+		// Planning sends reject_once, then session/cancel): an answer already
+		// on its way wins over the cancel that followed it.
+		grace := time.NewTimer(CancelAnswerGrace)
+		defer grace.Stop()
+		select {
+		case d := <-ap.decide:
+			return d, nil
+		case <-grace.C:
+		}
+		if d, ok := ap.stop(); ok { // decided at the last moment: honour it
+			return d, nil
+		}
+		return decision{}, ctx.Err() // a decision offered from now on is not carried out
 	}
 }
+
+// CancelAnswerGrace is how long a question outlives the cancel of its turn
+// for an answer the client sent before cancelling: it is taken, not lost to
+// the cancel (the faces keep their request to the client open as long).
+const CancelAnswerGrace = 400 * time.Millisecond
 
 // startApproval registers a pending approval for agent/resolvePlan.
 func (s *Session) startApproval(rel string) *pendingApproval {
