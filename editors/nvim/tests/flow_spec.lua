@@ -394,7 +394,16 @@ t.describe('API key', function()
   t.it('api_key_cmd reaches the server process environment, never initializationOptions', function()
     local st = h.start({}, 'steps: []\n', { model = { api_key_env = 'AGENTLS_NVIM_TEST_KEY', api_key_cmd = { 'printf', 'sk-nvim-test-123' } } })
     local c = st:client()
+    -- 0.7 shows the pid on the rpc object; 0.11 does not: the one agentls child of this Neovim
     local pid = c.rpc.pid
+    if not pid then
+      local servers = vim.tbl_filter(function(p)
+        local cmdline = table.concat(vim.fn.readfile('/proc/' .. p .. '/cmdline', 'b'), '\n')
+        return cmdline:find(vim.env.AGENTLS_BIN, 1, true) == 1
+      end, vim.api.nvim_get_proc_children(vim.fn.getpid()))
+      t.eq(1, #servers, 'one agentls process')
+      pid = servers[1]
+    end
     t.ok(pid, 'the server pid')
     local environ = table.concat(vim.fn.readfile('/proc/' .. pid .. '/environ', 'b'), '\n')
     t.contains(environ, 'AGENTLS_NVIM_TEST_KEY=sk-nvim-test-123')
