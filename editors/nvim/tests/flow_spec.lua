@@ -50,9 +50,10 @@ t.describe('plugin flow', function()
       return agentls.mode() == 'PLAN'
     end, 'the new session in PLAN')
     t.match('AgentlsPlan#PLAN', agentls.statusline())
-    local plan_visible_at_question, prompts = nil, {}
+    local plan_visible_at_question, plan_drawn_at_question, prompts = nil, nil, {}
     h.stub(vim.ui, 'select', function(items, opts, cb)
       table.insert(prompts, opts.prompt)
+      plan_drawn_at_question = h.screen():find('Replace alpha with ALPHA', 1, true) ~= nil
       plan_visible_at_question = false
       for _, w in ipairs(vim.api.nvim_list_wins()) do
         if vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w)) == root .. '/plans/shout.plan' then
@@ -81,6 +82,7 @@ t.describe('plugin flow', function()
     local r = h.turn(st)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
     t.eq(true, plan_visible_at_question, 'the plan was in a window when the question came')
+    t.eq(true, plan_drawn_at_question, 'the plan was on the screen when the question came')
     t.eq(1, #prompts, 'one approval question')
     t.eq('BUILD', agentls.mode())
     t.match('AgentlsBuild#BUILD', agentls.statusline())

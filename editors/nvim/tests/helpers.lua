@@ -68,6 +68,20 @@ function h.start(files, script, opts)
   return st, root
 end
 
+--- What the screen shows now (headless Neovim keeps a screen grid too): its rows, joined by
+--- newlines. Only what was drawn is there: a window made since the last redraw is not.
+function h.screen()
+  local rows = {}
+  for r = 1, vim.o.lines do
+    local cells = {}
+    for c = 1, vim.o.columns do
+      table.insert(cells, vim.fn.screenstring(r, c))
+    end
+    table.insert(rows, table.concat(cells))
+  end
+  return table.concat(rows, '\n')
+end
+
 --- Records the notifications client `c` sends (method, params), on every Neovim version
 --- (a method on 0.11, a closure before). Returns the list.
 function h.record_notifications(c)

@@ -558,6 +558,9 @@ function State:on_ask(params)
   vim.schedule(function()
     if approval then
       self:show_plan(params)
+      -- Draw the plan now: the default vim.ui.select (an inputlist) blocks the screen until the
+      -- choice is made, so without this the plan appeared only after it (0.7).
+      vim.cmd('redraw')
     end
     ask.collect(params, self.answers[params.questionId], finish)
   end)
