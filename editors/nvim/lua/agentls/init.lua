@@ -13,6 +13,14 @@ local chatmod = require('agentls.chat')
 
 local M = {}
 
+--- All the plugin's state for one setup(): options, root, client, sessions, chat.
+---@class agentls.State
+---@field opts agentls.Config
+---@field root string the project root
+---@field client_id integer|nil
+---@field session table|nil the current session (agent/newSession's result)
+---@field server_info table|nil the server's serverInfo, once initialized
+---@field protocol_version integer|nil
 local State = {}
 State.__index = State
 
@@ -248,25 +256,29 @@ function State:watch_initialized(id)
   end
   local timer = vim.loop.new_timer()
   self.wait_timer = timer
-  timer:start(20, 20, vim.schedule_wrap(function()
-    if self.wait_timer ~= timer then
-      return
-    end
-    local c = vim.lsp.get_client_by_id(id)
-    if c and c.initialized then
-      if not self.server_info then
-        self:server_initialized(c.server_info, c.server_capabilities)
-      else
-        self:flush_waiting()
+  timer:start(
+    20,
+    20,
+    vim.schedule_wrap(function()
+      if self.wait_timer ~= timer then
+        return
       end
-    elseif not c then
-      self.waiting = {}
-      timer:stop()
-      timer:close()
-      self.wait_timer = nil
-      notify('the server exited before it was initialized (:checkhealth agentls)', vim.log.levels.ERROR)
-    end
-  end))
+      local c = vim.lsp.get_client_by_id(id)
+      if c and c.initialized then
+        if not self.server_info then
+          self:server_initialized(c.server_info, c.server_capabilities)
+        else
+          self:flush_waiting()
+        end
+      elseif not c then
+        self.waiting = {}
+        timer:stop()
+        timer:close()
+        self.wait_timer = nil
+        notify('the server exited before it was initialized (:checkhealth agentls)', vim.log.levels.ERROR)
+      end
+    end)
+  )
 end
 
 -- Reports a request error; true when there was one.
@@ -688,6 +700,8 @@ function State:handlers()
 end
 
 --- Sets up the plugin: validates `opts`, starts the server, returns the State.
+---@param opts agentls.Opts? (:help agentls-options)
+---@return agentls.State
 function M.setup(opts)
   local o = config.merge(opts)
   local problems = config.validate(o)
@@ -707,9 +721,12 @@ function M.setup(opts)
   local st = State.new(o)
   st.problems = problems
   M._state = st
-  if not vim.tbl_contains(vim.tbl_map(function(p)
-    return p:match('^cmd ') ~= nil
-  end, problems), true) then
+  if not vim.tbl_contains(
+    vim.tbl_map(function(p)
+      return p:match('^cmd ') ~= nil
+    end, problems),
+    true
+  ) then
     st:start(nil, exclude)
   end
   return st
@@ -769,12 +786,14 @@ function M.register_config()
 end
 
 --- The State of the last setup(), or nil.
+---@return agentls.State|nil
 function M.state()
   return M._state
 end
 
 --- The State, made from the defaults (not started) when setup() was not called: what
 --- lsp/agentls.lua uses when Neovim 0.11+ starts the server by vim.lsp.enable('agentls').
+---@return agentls.State
 function M.state_or_default()
   if not M._state then
     M._state = State.new(config.merge({}))
@@ -793,12 +812,14 @@ function M.teardown()
 end
 
 --- "PLAN", "BUILD" or "" (no session yet).
+---@return string
 function M.mode()
   local m = M._state and M._state:mode()
   return m and m:upper() or ''
 end
 
 --- The statusline item: the mode in its highlight group, or "".
+---@return string
 function M.statusline()
   local m = M.mode()
   if m == '' then
@@ -808,6 +829,7 @@ function M.statusline()
 end
 
 --- A lualine component: `sections = { lualine_x = { require('agentls').lualine() } }`.
+---@return table
 function M.lualine()
   return {
     function()
