@@ -217,6 +217,38 @@ steps:
     t.contains(chat, 'First answer.')
   end)
 
+  t.it(':AgentChat after a restart reopens the last chat', function()
+    -- each server process plays the script from its start
+    local st = h.start({}, [[
+steps:
+  - text: "An answer."
+]])
+    agentls.prompt('hello there')
+    t.eq('end_turn', h.turn(st).stopReason)
+    local first = st.session.sessionId
+    -- Neovim restarts: setup() again (a new State and a new server for the same workspace)
+    local old = st:client()
+    local st2 = agentls.setup(vim.deepcopy(st.opts))
+    st2.trace = t.note
+    t.wait(5000, function()
+      return vim.lsp.get_client_by_id(old.id) == nil
+    end, 'the first server to exit')
+    t.wait(10000, function()
+      return st2.server_info ~= nil
+    end, 'the new server')
+    t.eq(nil, st2.session, 'no session yet')
+    vim.cmd('AgentChat')
+    agentls.prompt('and again') -- waits for the reopened chat, does not start another
+    t.eq('end_turn', h.turn(st2).stopReason)
+    t.eq(first, st2.session.sessionId, 'the last chat is current')
+    st2.chat:flush()
+    local chat = h.text(st2.chat.bufnr)
+    local _, answers = chat:gsub('An answer%.', '')
+    t.match('%*%*You:%*%* hello there\n\nAn answer%.', chat, 'the last chat reloaded')
+    t.match('%*%*You:%*%* and again\n\nAn answer%.', chat, 'and continued')
+    t.eq(2, answers, 'both answers in the chat:\n' .. chat)
+  end)
+
   t.it('save_edits = false leaves the edited buffer unsaved', function()
     local st, root = h.start({ ['app.txt'] = 'alpha\n' }, [[
 steps:

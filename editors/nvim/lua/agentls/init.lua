@@ -329,10 +329,13 @@ function State:use_session(s)
 end
 
 --- Starts a new session (mode nil: the server's default); cb(session) when done.
-function State:new_session(mode, cb)
+function State:new_session(mode, cb, on_error)
   local params = mode and { mode = mode } or vim.empty_dict()
   self:request('agent/newSession', params, function(err, s)
     if failed(err, 'new session') then
+      if on_error then
+        on_error(err)
+      end
       return
     end
     self:use_session(s)
@@ -347,7 +350,42 @@ function State:with_session(cb)
   if self.session then
     return cb(self.session)
   end
+  if self.session_waiters then -- the last chat is being reopened (:AgentChat)
+    table.insert(self.session_waiters, cb)
+    return
+  end
   self:new_session(nil, cb)
+end
+
+-- Makes the workspace's newest session current (the last chat, after a restart), or a new one
+-- when there is none; requests that need a session meanwhile wait for it.
+function State:reopen_last()
+  if self.session or self.session_waiters then
+    return
+  end
+  self.session_waiters = {}
+  local function done(s)
+    local waiters = self.session_waiters or {}
+    self.session_waiters = nil
+    for _, cb in ipairs(waiters) do
+      if self.session then -- nil when neither worked (the error was shown)
+        cb(self.session)
+      end
+    end
+  end
+  local sent = self:request('agent/listSessions', vim.empty_dict(), function(err, res)
+    local last = not err and type(res) == 'table' and type(res.sessions) == 'table' and res.sessions[1] or nil
+    if last and type(last.sessionId) == 'string' then
+      self:load_session(last.sessionId, done, function()
+        self:new_session(nil, done, done)
+      end)
+    else
+      self:new_session(nil, done, done)
+    end
+  end)
+  if not sent then
+    self.session_waiters = nil
+  end
 end
 
 --- Sends a prompt (context: {uri, range} or nil) to the current session; done(result), if
@@ -463,9 +501,12 @@ function State:pick_session()
 end
 
 --- Loads a session and shows its conversation in the chat.
-function State:load_session(id, cb)
+function State:load_session(id, cb, on_error)
   self:request('agent/loadSession', { sessionId = id }, function(err, s)
     if failed(err, 'load session') then
+      if on_error then
+        on_error(err)
+      end
       return
     end
     self:use_session(s)
@@ -488,10 +529,11 @@ function State:load_session(id, cb)
   end)
 end
 
---- Opens the chat buffer (creating a session if there is none).
+--- Opens the chat buffer; without a current session it reopens the workspace's last chat (or
+--- starts one).
 function State:open_chat()
   local w = self.chat:open(self.opts.chat.position, self.opts.chat.width)
-  self:with_session(function() end)
+  self:reopen_last()
   return w
 end
 
