@@ -168,6 +168,16 @@ t.describe('start for real', function()
     t.contains(h.text(st.chat.bufnr), 'Hello back.')
   end)
 
+  t.it('teardown() stops the server and forgets the state', function()
+    local st = h.start({}, hello)
+    local c = st:client()
+    agentls.teardown()
+    t.eq(nil, agentls.state(), 'no state after teardown')
+    t.wait(5000, function()
+      return vim.lsp.get_client_by_id(c.id) == nil
+    end, 'the server to exit')
+  end)
+
   t.it('a file outside the root is not attached: its text never reaches the server', function()
     no_file()
     local st, root = h.start({ ['a.txt'] = 'inside\n' }, hello)

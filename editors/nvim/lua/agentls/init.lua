@@ -786,7 +786,8 @@ end
 --- function looks at the current State when called (setup() again, teardown()).
 function M.enable_config()
   local handlers = {}
-  for method in pairs(current_state():handlers()) do
+  -- the method names, from a State that is not kept (M._state stays as it is)
+  for method in pairs(State.new(config.merge({})):handlers()) do
     handlers[method] = function(...)
       local st = current_state()
       st.bound_handlers = st.bound_handlers or (st.cfg and st.cfg.handlers) or st:handlers()
@@ -804,7 +805,7 @@ function M.enable_config()
         return
       end
       -- no setup(): the file's project, found by the root markers
-      local markers = current_state().opts.root_markers
+      local markers = M._state and M._state.opts.root_markers or config.defaults().root_markers
       on_dir(vim.fs and vim.fs.root and vim.fs.root(b, markers) or nil)
     end,
     reuse_client = function(client, cfg)
