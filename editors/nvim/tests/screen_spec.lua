@@ -66,10 +66,20 @@ local function child()
   return c
 end
 
+-- Waits (20 s: the machine may be busy) until the child's screen showed Lua pattern `pat` since
+-- output position `from`; on timeout the failure shows what it did show.
+local function on_screen(c, from, pat, what)
+  if not vim.wait(20000, function()
+    return c.since(from):find(pat) ~= nil
+  end, 10) then
+    error(string.format('timed out waiting for %s; the screen showed:\n%s', what, c.since(from):sub(-4000)), 2)
+  end
+end
+
 -- Waits until the child waits for keys at a prompt (0.7 reports a blocking "r"/"rm", 0.11 a
 -- "c"), returns its mode. Only fast requests (nvim_get_mode, nvim_input) reach it then.
 local function asked(c, what)
-  return t.wait(10000, function()
+  return t.wait(20000, function()
     local m = c.mode()
     return (m.blocking or m.mode ~= 'n') and m
   end, what)
@@ -77,7 +87,7 @@ end
 
 -- Waits until the child is back in Normal mode, not blocked.
 local function settled(c, what)
-  t.wait(10000, function()
+  t.wait(20000, function()
     local m = c.mode()
     return m.mode == 'n' and not m.blocking
   end, what)
@@ -100,9 +110,7 @@ t.describe('questions on a real screen', function()
     local from = #c.out()
     c.notify_lua(run_question)
     asked(c, 'the question')
-    t.wait(5000, function()
-      return c.since(from):find('Folder:%s*/w/sub') ~= nil
-    end, 'the question with its folder on the screen')
+    on_screen(c, from, 'Folder:%s*/w/sub', 'the question with its folder on the screen')
     t.ok(not c.since(from):find('Press%s*ENTER'), 'a Press ENTER prompt before the choice')
     c.input('2<CR>')
     settled(c, 'the child back in Normal mode after the answer')
@@ -124,9 +132,7 @@ t.describe('questions on a real screen', function()
       }, { port = 8081 }, function(r) _G.res = r end)
     ]])
     asked(c, 'the question')
-    t.wait(5000, function()
-      return c.since(from):find('must%s*be%s*even') ~= nil
-    end, 'the error on the screen')
+    on_screen(c, from, 'must%s*be%s*even', 'the error on the screen')
     c.input('<C-u>8080<CR>')
     settled(c, 'the child back in Normal mode after the answer')
     t.eq({ answers = { port = 8080 } }, c.lua('return _G.res'))
@@ -158,9 +164,7 @@ t.describe('questions on a real screen', function()
       end)
     ]], root)
     asked(c, 'the approval choice')
-    t.wait(5000, function()
-      return c.since(from):find('Accept%s*&%s*Build') ~= nil
-    end, 'the choice on the screen')
+    on_screen(c, from, 'Accept%s*&%s*Build', 'the choice on the screen')
     local screen = c.since(from)
     local plan_at = screen:find('PLAN-ON-SCREEN-MARKER', 1, true)
     t.ok(plan_at, 'the plan on the screen when the choice is asked')
