@@ -46,7 +46,7 @@ end
 
 local function build_session(st)
   vim.cmd('AgentNew build')
-  t.wait(5000, function()
+  t.wait(10000, function()
     return agentls.mode() == 'BUILD'
   end, 'a build session')
   return st
