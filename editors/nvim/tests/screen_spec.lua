@@ -59,9 +59,11 @@ local function child()
   function c.since(from)
     return (c.out():sub(from + 1):gsub('\27%[[%d;?>=]*[%a@`]', ''):gsub('\27[%(%)][%w]', ''):gsub('\27[=>78M]', ''))
   end
-  t.wait(10000, function()
-    return c.mode().mode == 'n'
-  end, 'the child to be ready')
+  -- Ready when its terminal UI is attached (0.11's TUI is a separate client that attaches over
+  -- RPC: a prompt that blocked the child before that would never be drawn).
+  t.wait(20000, function()
+    return c.mode().mode == 'n' and #vim.rpcrequest(ch, 'nvim_list_uis') > 0
+  end, 'the child and its terminal UI to be ready')
   c.lua('vim.opt.runtimepath:prepend(...)', h.plugin)
   return c
 end
