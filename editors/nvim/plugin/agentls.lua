@@ -22,14 +22,22 @@ cmd('AgentPrompt', function(o)
 end, { nargs = '*', range = true, desc = 'agentls: send a prompt (a range sends those lines as context)' })
 cmd('AgentNew', function(o)
   a().new_session(o.args)
-end, { nargs = '?', complete = function()
-  return { 'plan', 'build' }
-end, desc = 'agentls: start a new session' })
+end, {
+  nargs = '?',
+  complete = function()
+    return { 'plan', 'build' }
+  end,
+  desc = 'agentls: start a new session',
+})
 cmd('AgentMode', function(o)
   a().set_mode(o.args)
-end, { nargs = 1, complete = function()
-  return { 'plan', 'build' }
-end, desc = 'agentls: switch the session to plan or build mode' })
+end, {
+  nargs = 1,
+  complete = function()
+    return { 'plan', 'build' }
+  end,
+  desc = 'agentls: switch the session to plan or build mode',
+})
 cmd('AgentApprove', function()
   a().approve()
 end, { desc = 'agentls: approve the plan awaiting approval' })
@@ -44,6 +52,10 @@ cmd('AgentSessions', function()
 end, { desc = 'agentls: pick a session to load' })
 cmd('Agentls', function(o)
   a().command(o.args)
-end, { nargs = '+', complete = function(arglead, cmdline)
-  return require('agentls.commands').complete(arglead, cmdline)
-end, desc = 'agentls: run a slash command (:Agentls plans, :Agentls reject {reason})' })
+end, {
+  nargs = '+',
+  complete = function(arglead, cmdline)
+    return require('agentls.commands').complete(arglead, cmdline)
+  end,
+  desc = 'agentls: run a slash command (:Agentls plans, :Agentls reject {reason})',
+})

@@ -50,9 +50,10 @@ t.describe('plugin flow', function()
       return agentls.mode() == 'PLAN'
     end, 'the new session in PLAN')
     t.match('AgentlsPlan#PLAN', agentls.statusline())
-    local plan_visible_at_question, prompts = nil, {}
+    local plan_visible_at_question, plan_drawn_at_question, prompts = nil, nil, {}
     h.stub(vim.ui, 'select', function(items, opts, cb)
       table.insert(prompts, opts.prompt)
+      plan_drawn_at_question = h.screen():find('Replace alpha with ALPHA', 1, true) ~= nil
       plan_visible_at_question = false
       for _, w in ipairs(vim.api.nvim_list_wins()) do
         if vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w)) == root .. '/plans/shout.plan' then
@@ -81,6 +82,7 @@ t.describe('plugin flow', function()
     local r = h.turn(st)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
     t.eq(true, plan_visible_at_question, 'the plan was in a window when the question came')
+    t.eq(true, plan_drawn_at_question, 'the plan was on the screen when the question came')
     t.eq(1, #prompts, 'one approval question')
     t.eq('BUILD', agentls.mode())
     t.match('AgentlsBuild#BUILD', agentls.statusline())
@@ -213,6 +215,38 @@ steps:
     local chat = h.text(st.chat.bufnr)
     t.contains(chat, '**You:** hello there')
     t.contains(chat, 'First answer.')
+  end)
+
+  t.it(':AgentChat after a restart reopens the last chat', function()
+    -- each server process plays the script from its start
+    local st = h.start({}, [[
+steps:
+  - text: "An answer."
+]])
+    agentls.prompt('hello there')
+    t.eq('end_turn', h.turn(st).stopReason)
+    local first = st.session.sessionId
+    -- Neovim restarts: setup() again (a new State and a new server for the same workspace)
+    local old = st:client()
+    local st2 = agentls.setup(vim.deepcopy(st.opts))
+    st2.trace = t.note
+    t.wait(5000, function()
+      return vim.lsp.get_client_by_id(old.id) == nil
+    end, 'the first server to exit')
+    t.wait(10000, function()
+      return st2.server_info ~= nil
+    end, 'the new server')
+    t.eq(nil, st2.session, 'no session yet')
+    vim.cmd('AgentChat')
+    agentls.prompt('and again') -- waits for the reopened chat, does not start another
+    t.eq('end_turn', h.turn(st2).stopReason)
+    t.eq(first, st2.session.sessionId, 'the last chat is current')
+    st2.chat:flush()
+    local chat = h.text(st2.chat.bufnr)
+    local _, answers = chat:gsub('An answer%.', '')
+    t.match('%*%*You:%*%* hello there\n\nAn answer%.', chat, 'the last chat reloaded')
+    t.match('%*%*You:%*%* and again\n\nAn answer%.', chat, 'and continued')
+    t.eq(2, answers, 'both answers in the chat:\n' .. chat)
   end)
 
   t.it('save_edits = false leaves the edited buffer unsaved', function()
@@ -394,7 +428,16 @@ t.describe('API key', function()
   t.it('api_key_cmd reaches the server process environment, never initializationOptions', function()
     local st = h.start({}, 'steps: []\n', { model = { api_key_env = 'AGENTLS_NVIM_TEST_KEY', api_key_cmd = { 'printf', 'sk-nvim-test-123' } } })
     local c = st:client()
+    -- 0.7 shows the pid on the rpc object; 0.11 does not: the one agentls child of this Neovim
     local pid = c.rpc.pid
+    if not pid then
+      local servers = vim.tbl_filter(function(p)
+        local cmdline = table.concat(vim.fn.readfile('/proc/' .. p .. '/cmdline', 'b'), '\n')
+        return cmdline:find(vim.env.AGENTLS_BIN, 1, true) == 1
+      end, vim.api.nvim_get_proc_children(vim.fn.getpid()))
+      t.eq(1, #servers, 'one agentls process')
+      pid = servers[1]
+    end
     t.ok(pid, 'the server pid')
     local environ = table.concat(vim.fn.readfile('/proc/' .. pid .. '/environ', 'b'), '\n')
     t.contains(environ, 'AGENTLS_NVIM_TEST_KEY=sk-nvim-test-123')

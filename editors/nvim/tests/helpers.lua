@@ -26,9 +26,9 @@ function h.text(b)
 end
 
 --- Starts the plugin on a new workspace holding `files` (name -> text) with the scripted model
---- playing `script` (YAML). Returns the State and the workspace root. Stops everything when
---- the test ends.
-function h.start(files, script, opts)
+--- playing `script` (YAML), without waiting for the server. Returns the State and the workspace
+--- root. Stops everything when the test ends.
+function h.setup(files, script, opts)
   local root = h.tmpdir()
   for name, text in pairs(files or {}) do
     h.write(root .. '/' .. name, text)
@@ -56,10 +56,49 @@ function h.start(files, script, opts)
     vim.cmd('silent! only')
     vim.cmd('silent! %bwipeout!')
   end)
+  return st, root
+end
+
+--- h.setup, then waits for the server to initialize.
+function h.start(files, script, opts)
+  local st, root = h.setup(files, script, opts)
   t.wait(10000, function()
     return st.server_info ~= nil
   end, 'the server to initialize')
   return st, root
+end
+
+--- What the screen shows now (headless Neovim keeps a screen grid too): its rows, joined by
+--- newlines. Only what was drawn is there: a window made since the last redraw is not.
+function h.screen()
+  local rows = {}
+  for r = 1, vim.o.lines do
+    local cells = {}
+    for c = 1, vim.o.columns do
+      table.insert(cells, vim.fn.screenstring(r, c))
+    end
+    table.insert(rows, table.concat(cells))
+  end
+  return table.concat(rows, '\n')
+end
+
+--- Records the notifications client `c` sends (method, params), on every Neovim version
+--- (a method on 0.11, a closure before). Returns the list.
+function h.record_notifications(c)
+  local sent = {}
+  local orig = c.notify
+  c.notify = function(a, b, d)
+    if type(a) == 'table' then
+      table.insert(sent, { method = b, params = d })
+      return orig(a, b, d)
+    end
+    table.insert(sent, { method = a, params = b })
+    return orig(a, b)
+  end
+  t.cleanup(function()
+    c.notify = orig
+  end)
+  return sent
 end
 
 --- Waits for the current prompt's turn to end; returns its result.

@@ -20,15 +20,21 @@ local function label(v)
   return vim.inspect(v)
 end
 
-local function notify_errors(errors)
+-- The server's errors that belong to no question of `qs` (each question's own error goes in
+-- its prompt), as "name: message" lines.
+local function other_errors(errors, qs)
+  local names = { answers = true }
+  for _, q in ipairs(qs) do
+    names[q.name] = true
+  end
   local lines = {}
   for name, msg in pairs(errors or {}) do
-    table.insert(lines, name .. ': ' .. tostring(msg))
+    if not names[name] then
+      table.insert(lines, name .. ': ' .. tostring(msg))
+    end
   end
-  if #lines > 0 then
-    table.sort(lines)
-    vim.notify('agentls: please correct: ' .. table.concat(lines, '; '), vim.log.levels.WARN)
-  end
+  table.sort(lines)
+  return lines
 end
 
 -- select(items, prompt, cb(item|nil)) through vim.ui.select, looked up at call time.
@@ -115,7 +121,6 @@ local function ask_one(q, err, previous, cb, extra)
   if err then
     prompt = prompt .. ' [' .. tostring(err) .. ']'
   end
-  vim.api.nvim_echo({ { 'agentls: ', M.severity_hl(q.severity) }, { q.question or q.name } }, false, {})
   if type(q.buttons) == 'table' and #q.buttons > 0 then
     return select(q.buttons, prompt, function(b)
       return b.label
@@ -220,14 +225,12 @@ function M.collect(params, previous, done)
   if errors == vim.NIL then
     errors = nil
   end
-  notify_errors(errors)
+  -- Nothing is echoed: the question is printed once, by vim.ui (an echo before the prompt
+  -- brought a "Press ENTER" prompt on every question).
   local extra = M.permission_lines(params.permission)
-  if #extra > 0 then
-    local chunks = {}
-    for _, line in ipairs(extra) do
-      table.insert(chunks, { line .. '\n', 'WarningMsg' })
-    end
-    vim.api.nvim_echo(chunks, true, {})
+  local others = other_errors(errors, qs)
+  if #others > 0 then
+    extra = vim.list_extend({ 'Please correct: ' .. table.concat(others, '; ') }, extra)
   end
   local answers = {}
   local i = 0

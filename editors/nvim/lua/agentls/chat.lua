@@ -212,6 +212,14 @@ function Chat:take_prompt()
   return text
 end
 
+-- The markdown syntax marks every `_` inside a word (handlers_test.go) as an error; in the chat
+-- it is a file or identifier name: plain text. Italic `_words_` and everything else stay.
+local function plain_underscores(b)
+  vim.api.nvim_buf_call(b, function()
+    vim.cmd('silent! syntax clear markdownError')
+  end)
+end
+
 --- The chat buffer, created on first use.
 function Chat:buffer()
   if valid(self.bufnr) then
@@ -224,6 +232,13 @@ function Chat:buffer()
   vim.bo[b].swapfile = false
   vim.bo[b].filetype = 'agentls-chat'
   vim.bo[b].syntax = 'markdown'
+  plain_underscores(b)
+  vim.api.nvim_create_autocmd('Syntax', {
+    buffer = b,
+    callback = function()
+      plain_underscores(b)
+    end,
+  })
   vim.bo[b].omnifunc = "v:lua.require'agentls.commands'.omnifunc" -- slash commands
   vim.api.nvim_buf_set_keymap(b, 'n', '<CR>', '', {
     noremap = true,

@@ -3,7 +3,47 @@
 -- Pure Lua apart from running `model.api_key_cmd`; unit-tested in tests/config_spec.lua.
 local M = {}
 
+---@alias agentls.ChatPosition 'right'|'left'|'below'|'above'|'tab'|'current'
+
+--- The model section (`.agentls.yaml`'s `model:` keys), sent as initializationOptions.model;
+--- the API key is never part of it (:help agentls-model).
+---@class agentls.ModelOpts
+---@field provider? string e.g. "openai", "anthropic", "ollama"
+---@field name? string the model
+---@field base_url? string the provider's endpoint
+---@field api_key_env? string the environment variable holding the key (default OPENAI_API_KEY)
+---@field api_key_cmd? string|string[] a command printing the key; its output goes to the server's environment only
+---@field plan_name? string the model used in plan mode
+---@field script? string a scripted model's script (tests)
+---@field [string] any other keys of the model section
+
+--- Where :AgentChat opens.
+---@class agentls.ChatOpts
+---@field position? agentls.ChatPosition default 'right'
+---@field width? integer default 80 (right/left)
+
+--- The options of require('agentls').setup() (:help agentls-options). Every field is optional.
+---@class agentls.Opts
+---@field cmd? string[] the server command, default { 'agentls' }
+---@field root? string the project root; default: found upwards from the current directory by root_markers
+---@field root_markers? string[] default { '.agentls.yaml', '.git' }
+---@field model? agentls.ModelOpts
+---@field plan_mode? table sent as initializationOptions.plan_mode (default_active, require_approval, ...)
+---@field edits? 'auto'|'client'|'disk' sent as initializationOptions.edits
+---@field save_edits? boolean write each document the agent edited once the edit is applied (default true)
+---@field chat? agentls.ChatOpts
+---@field log_level? string|integer passed to vim.lsp.set_log_level()
+
+--- The options after setup() merged them over the defaults.
+---@class agentls.Config: agentls.Opts
+---@field cmd string[]
+---@field root_markers string[]
+---@field model agentls.ModelOpts
+---@field save_edits boolean
+---@field chat agentls.ChatOpts
+
 --- The defaults; `setup(opts)` deep-merges the user's options over a copy.
+---@return agentls.Config
 function M.defaults()
   return {
     cmd = { 'agentls' }, -- the server command (a list)
@@ -31,6 +71,8 @@ local function is_list_of_strings(v)
 end
 
 --- Checks merged options; returns a list of problems (empty when valid), each a sentence.
+---@param o agentls.Config
+---@return string[]
 function M.validate(o)
   local problems = {}
   local function bad(msg)
@@ -74,6 +116,8 @@ function M.validate(o)
 end
 
 --- Merges user options over the defaults.
+---@param user agentls.Opts?
+---@return agentls.Config
 function M.merge(user)
   return vim.tbl_deep_extend('force', M.defaults(), user or {})
 end

@@ -33,7 +33,10 @@ function M.check(timeout_ms)
   r.start('agentls: binary')
   local bin = vim.fn.exepath(o.cmd[1] or '')
   if bin == '' then
-    r.error(string.format('%s not found on $PATH', tostring(o.cmd[1])), { 'go install github.com/agentls/agentls/cmd/agentls@latest', 'or set cmd = { "/path/to/agentls" } in setup()' })
+    r.error(string.format('%s not found on $PATH', tostring(o.cmd[1])), {
+      'go install github.com/agentls/agentls/cmd/agentls@latest',
+      'or set cmd = { "/path/to/agentls" } in setup()',
+    })
   else
     local v = version(bin)
     if v then
@@ -45,7 +48,7 @@ function M.check(timeout_ms)
 
   r.start('agentls: configuration')
   if not st then
-    r.error("setup() was not called", { "require('agentls').setup({})" })
+    r.error('setup() was not called', { "require('agentls').setup({})" })
   else
     local problems = require('agentls.config').validate(st.opts)
     if #problems == 0 then

@@ -13,6 +13,14 @@ local chatmod = require('agentls.chat')
 
 local M = {}
 
+--- All the plugin's state for one setup(): options, root, client, sessions, chat.
+---@class agentls.State
+---@field opts agentls.Config
+---@field root string the project root
+---@field client_id integer|nil
+---@field session table|nil the current session (agent/newSession's result)
+---@field server_info table|nil the server's serverInfo, once initialized
+---@field protocol_version integer|nil
 local State = {}
 State.__index = State
 
@@ -76,9 +84,7 @@ function State:client_config()
     handlers = self:handlers(),
     on_init = function(client, result)
       self.client_id = client.id
-      self.server_info = result and result.serverInfo
-      local agent = result and result.capabilities and result.capabilities.experimental and result.capabilities.experimental.agent
-      self.protocol_version = agent and agent.protocolVersion
+      self:server_initialized(result and result.serverInfo, result and result.capabilities)
     end,
     on_exit = function(code, signal, id)
       if id == self.client_id then
@@ -93,23 +99,99 @@ function State:client_config()
   }
 end
 
---- Starts the server (feature-detected; `lsp` defaults to vim.lsp).
-function State:start(lsp)
+-- What the server said at initialize (ours, or an adopted client's): its name and version and
+-- the agent protocol version. Runs the requests that waited for it.
+function State:server_initialized(info, caps)
+  self.server_info = info or { name = 'agentls' }
+  local agent = caps and caps.experimental and caps.experimental.agent
+  self.protocol_version = agent and agent.protocolVersion
+  self:flush_waiting()
+end
+
+-- Runs the requests queued until the client was initialized (State:request).
+function State:flush_waiting()
+  local waiting = self.waiting or {}
+  self.waiting = {}
+  if self.wait_timer then
+    self.wait_timer:stop()
+    self.wait_timer:close()
+    self.wait_timer = nil
+  end
+  for _, fn in ipairs(waiting) do
+    vim.schedule(fn)
+  end
+end
+
+-- Whether client `id` was started with this State's config (its on_init is ours).
+function State:owns(id)
+  local c = vim.lsp.get_client_by_id(id)
+  if not c then
+    return true -- a stand-in vim.lsp (tests): nothing to adopt
+  end
+  local cfg = c.config or {}
+  return cfg.on_init == self.cfg.on_init or (c._on_init_cbs or {})[1] == self.cfg.on_init
+end
+
+-- Makes a running client (started by vim.lsp.enable('agentls')) this State's: our handlers
+-- answer its requests from now on.
+function State:adopt(id)
+  local c = vim.lsp.get_client_by_id(id)
+  if not c then
+    return
+  end
+  self.adopted = true
+  c.handlers = c.handlers or {}
+  for method, fn in pairs(self.cfg.handlers) do
+    c.handlers[method] = fn
+  end
+  if c.initialized then
+    self:server_initialized(c.server_info, c.server_capabilities)
+  else
+    self:watch_initialized(id)
+  end
+end
+
+--- Starts the server at once (feature-detected; `lsp` defaults to vim.lsp), or reuses a
+--- running agentls client for the same root (e.g. one vim.lsp.enable('agentls') started);
+--- `exclude` is the id of a client not to reuse (the previous setup()'s, being stopped).
+function State:start(lsp, exclude)
+  lsp = lsp or vim.lsp
   self.augroup = vim.api.nvim_create_augroup('agentls', { clear = true })
   set_highlights()
   vim.api.nvim_create_autocmd('ColorScheme', { group = self.augroup, callback = set_highlights })
   self.cfg = self:client_config()
-  self.strategy, self.client_id = start.start(lsp or vim.lsp, self.cfg, self.augroup)
+  local existing = start.find_running(lsp, self.cfg.name, self.root)
+  if existing == exclude then
+    existing = nil
+  end
+  self.strategy, self.client_id = start.start(lsp, self.cfg, existing)
+  if self.client_id and (existing or not self:owns(self.client_id)) then
+    -- vim.lsp.start reused a client it found (started by vim.lsp.enable)
+    self:adopt(self.client_id)
+  end
+  self.started = true
+  if lsp == vim.lsp then
+    M.register_config()
+  end
 end
 
 --- Stops the server and forgets the autocmds.
 function State:stop()
   self.stopping = true
+  self.waiting = {}
+  if self.wait_timer then
+    self.wait_timer:stop()
+    self.wait_timer:close()
+    self.wait_timer = nil
+  end
   local c = self:client()
   if c then
     vim.lsp.stop_client(c.id, true)
   end
-  pcall(vim.api.nvim_del_augroup_by_id, self.augroup)
+  if self.augroup then
+    pcall(vim.api.nvim_del_augroup_by_id, self.augroup)
+    pcall(vim.api.nvim_del_augroup_by_name, start.augroup)
+  end
 end
 
 --- The running client, or nil.
@@ -120,6 +202,16 @@ function State:client()
       return c
     end
   end
+  if self.stopping then
+    return nil
+  end
+  if self.started then
+    -- ours restarted (the attach filter starts it again when it exited): same name and root
+    local id = start.find_running(vim.lsp, 'agentls', self.root)
+    self.client_id = id
+    return id and vim.lsp.get_client_by_id(id) or nil
+  end
+  -- the State of lsp/agentls.lua without setup(): the client vim.lsp.enable started
   local get = vim.lsp.get_clients or vim.lsp.get_active_clients
   for _, c in ipairs(get({ name = 'agentls' }) or {}) do
     if c.name == 'agentls' then
@@ -130,20 +222,63 @@ function State:client()
   return nil
 end
 
---- Sends a request; cb(err, result) runs on the main loop.
+--- Sends a request; cb(err, result) runs on the main loop. A request made before the server
+--- answered initialize waits for it (a prompt right after setup() works).
 function State:request(method, params, cb)
   local c = self:client()
-  if not c and self.strategy ~= 'start_client' and vim.lsp.start then
-    self.client_id = vim.lsp.start(self.cfg, { bufnr = vim.api.nvim_get_current_buf() })
+  if not c and self.cfg and self.strategy == 'start' and vim.lsp.start then
+    -- the server exited: start it again (for the project root, attaching nothing new)
+    self.strategy, self.client_id = start.start(vim.lsp, self.cfg)
     c = self:client()
   end
   if not c then
     notify('the server is not running (:checkhealth agentls)', vim.log.levels.ERROR)
     return false
   end
+  if not c.initialized then
+    self.waiting = self.waiting or {}
+    table.insert(self.waiting, function()
+      self:request(method, params, cb)
+    end)
+    self:watch_initialized(c.id)
+    return true
+  end
   return client_request(c, method, params, function(err, result)
     cb(err, result)
   end)
+end
+
+-- Until client `id` is initialized (or gone), checks it every 20 ms: an adopted client's
+-- on_init is not ours. Our own client's on_init flushes the queue first.
+function State:watch_initialized(id)
+  if self.wait_timer then
+    return
+  end
+  local timer = vim.loop.new_timer()
+  self.wait_timer = timer
+  timer:start(
+    20,
+    20,
+    vim.schedule_wrap(function()
+      if self.wait_timer ~= timer then
+        return
+      end
+      local c = vim.lsp.get_client_by_id(id)
+      if c and c.initialized then
+        if not self.server_info then
+          self:server_initialized(c.server_info, c.server_capabilities)
+        else
+          self:flush_waiting()
+        end
+      elseif not c then
+        self.waiting = {}
+        timer:stop()
+        timer:close()
+        self.wait_timer = nil
+        notify('the server exited before it was initialized (:checkhealth agentls)', vim.log.levels.ERROR)
+      end
+    end)
+  )
 end
 
 -- Reports a request error; true when there was one.
@@ -194,10 +329,13 @@ function State:use_session(s)
 end
 
 --- Starts a new session (mode nil: the server's default); cb(session) when done.
-function State:new_session(mode, cb)
+function State:new_session(mode, cb, on_error)
   local params = mode and { mode = mode } or vim.empty_dict()
   self:request('agent/newSession', params, function(err, s)
     if failed(err, 'new session') then
+      if on_error then
+        on_error(err)
+      end
       return
     end
     self:use_session(s)
@@ -212,7 +350,42 @@ function State:with_session(cb)
   if self.session then
     return cb(self.session)
   end
+  if self.session_waiters then -- the last chat is being reopened (:AgentChat)
+    table.insert(self.session_waiters, cb)
+    return
+  end
   self:new_session(nil, cb)
+end
+
+-- Makes the workspace's newest session current (the last chat, after a restart), or a new one
+-- when there is none; requests that need a session meanwhile wait for it.
+function State:reopen_last()
+  if self.session or self.session_waiters then
+    return
+  end
+  self.session_waiters = {}
+  local function done(s)
+    local waiters = self.session_waiters or {}
+    self.session_waiters = nil
+    for _, cb in ipairs(waiters) do
+      if self.session then -- nil when neither worked (the error was shown)
+        cb(self.session)
+      end
+    end
+  end
+  local sent = self:request('agent/listSessions', vim.empty_dict(), function(err, res)
+    local last = not err and type(res) == 'table' and type(res.sessions) == 'table' and res.sessions[1] or nil
+    if last and type(last.sessionId) == 'string' then
+      self:load_session(last.sessionId, done, function()
+        self:new_session(nil, done, done)
+      end)
+    else
+      self:new_session(nil, done, done)
+    end
+  end)
+  if not sent then
+    self.session_waiters = nil
+  end
 end
 
 --- Sends a prompt (context: {uri, range} or nil) to the current session; done(result), if
@@ -328,9 +501,12 @@ function State:pick_session()
 end
 
 --- Loads a session and shows its conversation in the chat.
-function State:load_session(id, cb)
+function State:load_session(id, cb, on_error)
   self:request('agent/loadSession', { sessionId = id }, function(err, s)
     if failed(err, 'load session') then
+      if on_error then
+        on_error(err)
+      end
       return
     end
     self:use_session(s)
@@ -353,10 +529,11 @@ function State:load_session(id, cb)
   end)
 end
 
---- Opens the chat buffer (creating a session if there is none).
+--- Opens the chat buffer; without a current session it reopens the workspace's last chat (or
+--- starts one).
 function State:open_chat()
   local w = self.chat:open(self.opts.chat.position, self.opts.chat.width)
-  self:with_session(function() end)
+  self:reopen_last()
   return w
 end
 
@@ -435,6 +612,9 @@ function State:on_ask(params)
   vim.schedule(function()
     if approval then
       self:show_plan(params)
+      -- Draw the plan now: the default vim.ui.select (an inputlist) blocks the screen until the
+      -- choice is made, so without this the plan appeared only after it (0.7).
+      vim.cmd('redraw')
     end
     ask.collect(params, self.answers[params.questionId], finish)
   end)
@@ -562,6 +742,8 @@ function State:handlers()
 end
 
 --- Sets up the plugin: validates `opts`, starts the server, returns the State.
+---@param opts agentls.Opts? (:help agentls-options)
+---@return agentls.State
 function M.setup(opts)
   local o = config.merge(opts)
   local problems = config.validate(o)
@@ -571,27 +753,90 @@ function M.setup(opts)
   if o.log_level then
     vim.lsp.set_log_level(o.log_level)
   end
-  if M._state then
+  -- The previous setup()'s server stops; a client vim.lsp.enable('agentls') started (with the
+  -- default State of lsp/agentls.lua) is reused.
+  local exclude
+  if M._state and M._state.started then
+    exclude = M._state.client_id
     M._state:stop()
   end
   local st = State.new(o)
   st.problems = problems
   M._state = st
-  if not vim.tbl_contains(vim.tbl_map(function(p)
-    return p:match('^cmd ') ~= nil
-  end, problems), true) then
-    st:start()
+  if not vim.tbl_contains(
+    vim.tbl_map(function(p)
+      return p:match('^cmd ') ~= nil
+    end, problems),
+    true
+  ) then
+    st:start(nil, exclude)
   end
   return st
 end
 
+-- The State whose handlers and root apply now: setup()'s, else lsp/agentls.lua's default.
+local function current_state()
+  return M.state_or_default()
+end
+
+--- What setup() adds to `vim.lsp.config('agentls')` (Neovim 0.11+), so that
+--- `vim.lsp.enable('agentls')`, before or after setup(), uses the same client and filter: the
+--- root of setup() is fixed and only files under it start or attach to the server; a running
+--- agentls client of that root is reused; requests go to the current State's handlers. Each
+--- function looks at the current State when called (setup() again, teardown()).
+function M.enable_config()
+  local handlers = {}
+  -- the method names, from a State that is not kept (M._state stays as it is)
+  for method in pairs(State.new(config.merge({})):handlers()) do
+    handlers[method] = function(...)
+      local st = current_state()
+      st.bound_handlers = st.bound_handlers or (st.cfg and st.cfg.handlers) or st:handlers()
+      return st.bound_handlers[method](...)
+    end
+  end
+  return {
+    handlers = handlers,
+    root_dir = function(b, on_dir)
+      local st = M._state
+      if st and st.started and not st.stopping then
+        if start.attachable(b, st.root) then
+          on_dir(st.root)
+        end
+        return
+      end
+      -- no setup(): the file's project, found by the root markers
+      local markers = M._state and M._state.opts.root_markers or config.defaults().root_markers
+      on_dir(vim.fs and vim.fs.root and vim.fs.root(b, markers) or nil)
+    end,
+    reuse_client = function(client, cfg)
+      local st = M._state
+      if st and st.started and not st.stopping then
+        return client.id == st.client_id or start.same_server(client, 'agentls', st.root)
+      end
+      return type(cfg.root_dir) == 'string' and start.same_server(client, 'agentls', vim.fn.fnamemodify(cfg.root_dir, ':p'):gsub('/$', ''))
+    end,
+  }
+end
+
+--- Registers M.enable_config() with vim.lsp.config (0.11+; nothing on older Neovim). Calling it
+--- again also drops vim.lsp.config's cached resolution of lsp/agentls.lua.
+function M.register_config()
+  local c = vim.lsp.config
+  local callable = type(c) == 'function' or (type(c) == 'table' and getmetatable(c) ~= nil and getmetatable(c).__call ~= nil)
+  if callable and type(vim.lsp.enable) == 'function' then
+    vim.lsp.config('agentls', M.enable_config())
+  end
+end
+
 --- The State of the last setup(), or nil.
+---@return agentls.State|nil
 function M.state()
   return M._state
 end
 
 --- The State, made from the defaults (not started) when setup() was not called: what
 --- lsp/agentls.lua uses when Neovim 0.11+ starts the server by vim.lsp.enable('agentls').
+---@return agentls.State
 function M.state_or_default()
   if not M._state then
     M._state = State.new(config.merge({}))
@@ -605,16 +850,19 @@ function M.teardown()
   if M._state then
     M._state:stop()
     M._state = nil
+    M.register_config()
   end
 end
 
 --- "PLAN", "BUILD" or "" (no session yet).
+---@return string
 function M.mode()
   local m = M._state and M._state:mode()
   return m and m:upper() or ''
 end
 
 --- The statusline item: the mode in its highlight group, or "".
+---@return string
 function M.statusline()
   local m = M.mode()
   if m == '' then
@@ -624,6 +872,7 @@ function M.statusline()
 end
 
 --- A lualine component: `sections = { lualine_x = { require('agentls').lualine() } }`.
+---@return table
 function M.lualine()
   return {
     function()

@@ -1,4 +1,4 @@
--- flow_spec.lua: agentls in Neovim 0.7.2 without any plugin, started with the README's snippet
+-- flow_spec.lua: agentls in Neovim (0.7.2 and 0.11) without any plugin, started with the README's 0.7 snippet
 -- (vim.lsp.start_client + buf_attach_client), the real agentls binary and the scripted model.
 -- What the user sees is read from :messages (0.7.2 shows window/showMessage there).
 local t = require('runner')
@@ -48,22 +48,41 @@ t.describe('plain Neovim', function()
       return client.initialized
     end, 'initialize')
 
-    -- The button question (enum) and the approval are inputlists: pick "prod", then
-    -- "Accept & Build" (the second action); remember what the approval said.
+    -- The button question (enum) and the approval are window/showMessageRequest: an inputlist
+    -- on 0.7, vim.ui.select on 0.11 (its handler runs in a coroutine there). Pick "prod", then
+    -- "Accept & Build"; remember what each question said, in the inputlist's format.
     local prompts = {}
+    local function wanted(title)
+      return title == 'prod' or title == 'Accept & Build'
+    end
     local orig = vim.fn.inputlist
     vim.fn.inputlist = function(items)
       table.insert(prompts, table.concat(items, '\n'))
       for i = 2, #items do -- the message, then "Request Actions:", "1. <action>", ...
         local n, title = items[i]:match('^(%d+)%. (.*)$')
-        if n and (title == 'prod' or title == 'Accept & Build') then
+        if n and wanted(title) then
           return tonumber(n)
         end
       end
       return 0
     end
+    local orig_select = vim.ui.select
+    vim.ui.select = function(actions, opts, on_choice)
+      local lines = { opts.prompt, 'Request Actions:' }
+      local pick
+      for i, a in ipairs(actions) do
+        local title = opts.format_item and opts.format_item(a) or a.title
+        table.insert(lines, string.format('%d. %s', i, title))
+        if not pick and wanted(title) then
+          pick = a
+        end
+      end
+      table.insert(prompts, table.concat(lines, '\n'))
+      on_choice(pick)
+    end
     t.cleanup(function()
       vim.fn.inputlist = orig
+      vim.ui.select = orig_select
     end)
 
     local reply

@@ -1,0 +1,185 @@
+-- Questions as a user sees them: a child Neovim (this same binary) with its real terminal UI in
+-- a pty, driven over its --listen socket. It asks through the plugin with Neovim's own
+-- vim.ui.select/vim.ui.input (no stubs), the way they block the screen; the pty output is the
+-- screen. Checked: no "Press ENTER" prompt before, during or after a question, the question not
+-- echoed again into :messages, and the plan drawn on the screen before the approval choice.
+local t = require('runner')
+local h = require('helpers')
+
+-- Starts the child; returns {ch, out(), mode(), input(keys), lua(code, ...), notify_lua(code)}.
+local function child()
+  local addr = vim.fn.tempname() .. '.sock'
+  local chunks = {}
+  local job = vim.fn.jobstart({ vim.v.progpath, '-u', 'NONE', '-i', 'NONE', '-n', '--listen', addr }, {
+    pty = true,
+    width = 100,
+    height = 30,
+    on_stdout = function(_, data)
+      for _, d in ipairs(data) do
+        table.insert(chunks, d)
+      end
+    end,
+  })
+  t.ok(job > 0, 'child Neovim started')
+  local ch
+  t.cleanup(function()
+    if ch then
+      pcall(vim.fn.chanclose, ch)
+    end
+    vim.fn.jobstop(job)
+    vim.fn.jobwait({ job }, 5000)
+  end)
+  t.wait(10000, function()
+    return vim.loop.fs_stat(addr) ~= nil
+  end, 'the child to listen')
+  t.wait(10000, function() -- the socket file can exist before the child accepts on it
+    local ok, id = pcall(vim.fn.sockconnect, 'pipe', addr, { rpc = true })
+    ch = ok and id > 0 and id or nil
+    return ch
+  end, 'a connection to the child')
+  local c = {}
+  function c.out()
+    return table.concat(chunks, '')
+  end
+  function c.mode()
+    return vim.rpcrequest(ch, 'nvim_get_mode') -- answered even while the child waits for keys
+  end
+  function c.input(keys)
+    vim.rpcrequest(ch, 'nvim_input', keys)
+  end
+  function c.lua(code, ...)
+    return vim.rpcrequest(ch, 'nvim_exec_lua', code, { ... })
+  end
+  function c.notify_lua(code, ...) -- runs without waiting: it may block the child on a prompt
+    vim.rpcnotify(ch, 'nvim_exec_lua', code, { ... })
+  end
+  -- What the child's screen showed since output position `from`: the pty stream without its
+  -- escape sequences (the terminal UI moves the cursor over cells that hold a space already, so
+  -- words may touch: match with %s* between them).
+  function c.since(from)
+    return (c.out():sub(from + 1):gsub('\27%[[%d;?>=]*[%a@`]', ''):gsub('\27[%(%)][%w]', ''):gsub('\27[=>78M]', ''))
+  end
+  -- Ready when its terminal UI is attached (0.11's TUI is a separate client that attaches over
+  -- RPC: a prompt that blocked the child before that would never be drawn).
+  t.wait(20000, function()
+    return c.mode().mode == 'n' and #vim.rpcrequest(ch, 'nvim_list_uis') > 0
+  end, 'the child and its terminal UI to be ready')
+  c.lua('vim.opt.runtimepath:prepend(...)', h.plugin)
+  return c
+end
+
+-- Waits (20 s: the machine may be busy) until the child's screen showed Lua pattern `pat` since
+-- output position `from`; on timeout the failure shows what it did show.
+local function on_screen(c, from, pat, what)
+  if not vim.wait(20000, function()
+    return c.since(from):find(pat) ~= nil
+  end, 10) then
+    error(string.format('timed out waiting for %s; the screen showed:\n%s', what, c.since(from):sub(-4000)), 2)
+  end
+end
+
+-- Waits until the child waits for keys at a prompt (0.7 reports a blocking "r"/"rm", 0.11 a
+-- "c"), returns its mode. Only fast requests (nvim_get_mode, nvim_input) reach it then.
+local function asked(c, what)
+  return t.wait(20000, function()
+    local m = c.mode()
+    return (m.blocking or m.mode ~= 'n') and m
+  end, what)
+end
+
+-- Waits until the child is back in Normal mode, not blocked.
+local function settled(c, what)
+  t.wait(20000, function()
+    local m = c.mode()
+    return m.mode == 'n' and not m.blocking
+  end, what)
+end
+
+local run_question = [[
+  _G.res = nil
+  require('agentls.ask').collect({
+    purpose = 'permission',
+    questions = { { name = 'decision', question = 'Run `make check-q1`?', severity = 'major',
+      schema = { type = 'string', enum = { 'reject_once', 'allow_once' } },
+      buttons = { { label = 'Reject', value = 'reject_once' }, { label = 'Run', value = 'allow_once' } } } },
+    permission = { kind = 'run', what = 'make check-q1', cwd = '/w/sub', network = 'not isolated', sandbox = 'off', grants = {} },
+  }, nil, function(r) _G.res = r end)
+]]
+
+t.describe('questions on a real screen', function()
+  t.it('a run question through vim.ui.select: no Press ENTER, not echoed into :messages', function()
+    local c = child()
+    local from = #c.out()
+    c.notify_lua(run_question)
+    asked(c, 'the question')
+    on_screen(c, from, 'Folder:%s*/w/sub', 'the question with its folder on the screen')
+    t.ok(not c.since(from):find('Press%s*ENTER'), 'a Press ENTER prompt before the choice')
+    c.input('2<CR>')
+    settled(c, 'the child back in Normal mode after the answer')
+    t.eq({ answers = { decision = 'allow_once' } }, c.lua('return _G.res'))
+    t.ok(not c.since(from):find('Press%s*ENTER'), 'a Press ENTER prompt after the choice')
+    local messages = c.lua("return vim.fn.execute('messages')")
+    t.ok(not messages:find('Press ENTER', 1, true), ':messages: ' .. messages)
+    t.ok(not messages:find('check-q1', 1, true), 'the question echoed into :messages: ' .. messages)
+  end)
+
+  t.it('a text question with a server error through vim.ui.input: no Press ENTER', function()
+    local c = child()
+    local from = #c.out()
+    c.notify_lua([[
+      _G.res = nil
+      require('agentls.ask').collect({
+        questions = { { name = 'port', question = 'Which port for q2?', schema = { type = 'integer' } } },
+        errors = { port = 'must be even', other = 'unrelated problem' },
+      }, { port = 8081 }, function(r) _G.res = r end)
+    ]])
+    asked(c, 'the question')
+    on_screen(c, from, 'must%s*be%s*even', 'the error on the screen')
+    c.input('<C-u>8080<CR>')
+    settled(c, 'the child back in Normal mode after the answer')
+    t.eq({ answers = { port = 8080 } }, c.lua('return _G.res'))
+    t.ok(not c.since(from):find('Press%s*ENTER'), 'a Press ENTER prompt')
+    local messages = c.lua("return vim.fn.execute('messages')")
+    t.ok(not messages:find('q2', 1, true), 'the question echoed into :messages: ' .. messages)
+  end)
+
+  t.it('plan approval: the plan is on the screen before the choice is asked', function()
+    local c = child()
+    local root = h.tmpdir()
+    h.write(root .. '/plans/p.plan', '# Goal\nPLAN-ON-SCREEN-MARKER\n\n## Steps\n- [ ] One\n')
+    local from = #c.out()
+    c.notify_lua([[
+      local root = ...
+      local agentls = require('agentls')
+      local st = agentls._State.new(require('agentls.config').merge({ root = root }))
+      st.plan_files.s1 = 'plans/p.plan'
+      _G.res = nil
+      vim.schedule(function()
+        _G.res = st:on_ask({
+          sessionId = 's1', questionId = 'q', purpose = 'plan_approval',
+          questions = {
+            { name = 'approve', question = 'Review the plan `plans/p.plan`. Accept it and start building?', schema = { type = 'boolean' },
+              buttons = { { label = 'Accept & Build', value = true }, { label = 'Keep Planning', value = false } } },
+            { name = 'feedback', question = 'What should change?', schema = { type = 'string' }, optional = true },
+          },
+        })
+      end)
+    ]], root)
+    asked(c, 'the approval choice')
+    on_screen(c, from, 'Accept%s*&%s*Build', 'the choice on the screen')
+    local screen = c.since(from)
+    local plan_at = screen:find('PLAN-ON-SCREEN-MARKER', 1, true)
+    t.ok(plan_at, 'the plan on the screen when the choice is asked')
+    t.ok(plan_at < screen:find('Accept%s*&%s*Build'), 'the plan drawn before the choice')
+    c.input('1<CR>')
+    settled(c, 'the child back in Normal mode after the answer')
+    t.ok(c.lua([[
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        if vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w)) == ... then return true end
+      end
+      return false
+    ]], root .. '/plans/p.plan'), 'the plan in a window')
+    t.eq({ answers = { approve = true } }, c.lua('return _G.res'))
+    t.ok(not c.since(from):find('Press%s*ENTER'), 'a Press ENTER prompt')
+  end)
+end)
