@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/fakeopenai"
 	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -343,7 +344,7 @@ func promptQA(h *lsptest.Env, sid, qid string, answers map[string]any) server.Pr
 }
 
 // loadInfo is agent/loadSession's session.
-func loadInfo(h *lsptest.Env, sid string) agent.Info {
+func loadInfo(h *lsptest.Env, sid string) agentproto.Session {
 	h.T.Helper()
-	return h.LoadSession(sid).Info
+	return h.LoadSession(sid).Session
 }
