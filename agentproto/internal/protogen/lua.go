@@ -14,6 +14,7 @@ func lua(p *pkg) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "-- %s\n-- The agent/* protocol (docs/protocol.md): method names and, as LuaCATS annotations, its types.\n\nlocal M = {}\n\n", header)
 	fmt.Fprintf(&b, "--- The protocol version the server advertises (experimental.agent.protocolVersion).\nM.version = %d\n", agentproto.ProtocolVersion)
+	b.WriteString("\n--- The result of a method that answers null.\n---@alias agentls.Null nil\n\n--- The params of a method that takes none.\n---@alias agentls.Empty table<string, never>\n")
 	table := agentproto.Table()
 	names := func(title, doc string, keep func(agentproto.Method) (string, bool)) {
 		fmt.Fprintf(&b, "\n--- %s\nM.%s = {\n", doc, title)
@@ -44,8 +45,6 @@ func lua(p *pkg) string {
 			fmt.Fprintf(&b, "---@alias agentls.%s %s\n", t.name, strings.Join(quoted, "|"))
 		case t.basic != "":
 			fmt.Fprintf(&b, "---@alias agentls.%s %s\n", t.name, luaType(&ast.Ident{Name: t.basic}))
-		case t.name == "Null":
-			b.WriteString("---@alias agentls.Null nil\n")
 		default:
 			parents := ""
 			for i, e := range t.embeds {

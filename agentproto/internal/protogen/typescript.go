@@ -21,6 +21,7 @@ func typescript(p *pkg) string {
 		fmt.Fprintf(&b, "import type { %s } from './protocolTypes';\n\n", strings.Join(imports, ", "))
 	}
 	fmt.Fprintf(&b, "/** The protocol version the server advertises (experimental.agent.protocolVersion). */\nexport const ProtocolVersion = %d;\n", agentproto.ProtocolVersion)
+	b.WriteString("\n/** The result of a method that answers null. */\nexport type Null = null;\n\n/** The params of a method that takes none. */\nexport type Empty = Record<string, never>;\n")
 	for _, t := range p.types {
 		b.WriteString("\n")
 		tsDoc(&b, "", t.doc)
@@ -33,10 +34,6 @@ func typescript(p *pkg) string {
 			fmt.Fprintf(&b, "export type %s = %s;\n", t.name, strings.Join(quoted, " | "))
 		case t.basic != "":
 			fmt.Fprintf(&b, "export type %s = %s;\n", t.name, tsType(&ast.Ident{Name: t.basic}))
-		case t.name == "Null":
-			b.WriteString("export type Null = null;\n")
-		case t.name == "Empty":
-			b.WriteString("export type Empty = Record<string, never>;\n")
 		default:
 			var ext []string
 			for _, e := range t.embeds {

@@ -6,6 +6,12 @@ import type { PermissionRequest, Question, SessionUpdate } from './protocolTypes
 /** The protocol version the server advertises (experimental.agent.protocolVersion). */
 export const ProtocolVersion = 2;
 
+/** The result of a method that answers null. */
+export type Null = null;
+
+/** The params of a method that takes none. */
+export type Empty = Record<string, never>;
+
 /** UpdateParams are agent/update's params: one update of a session's turn. */
 export interface UpdateParams {
   sessionId: string;

@@ -6,6 +6,12 @@ local M = {}
 --- The protocol version the server advertises (experimental.agent.protocolVersion).
 M.version = 2
 
+--- The result of a method that answers null.
+---@alias agentls.Null nil
+
+--- The params of a method that takes none.
+---@alias agentls.Empty table<string, never>
+
 --- The agent/* methods of the LSP face.
 M.methods = {
   newSession = 'agent/newSession',
