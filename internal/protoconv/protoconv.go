@@ -15,35 +15,32 @@ func Session(i agent.Info) agentproto.Session {
 	return agentproto.Session{SessionID: i.SessionID, Title: i.Title, Mode: agentproto.Mode(i.Mode), PlanFile: i.PlanFile, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt}
 }
 
-// Sessions are sessions' infos on the wire (never nil: `[]`).
-func Sessions(list []agent.Info) []agentproto.Session {
-	out := make([]agentproto.Session, 0, len(list))
-	for _, i := range list {
-		out = append(out, Session(i))
+// each converts every element of a list; the result is never nil (`[]`).
+func each[T, W any](list []T, conv func(T) W) []W {
+	out := make([]W, 0, len(list))
+	for _, v := range list {
+		out = append(out, conv(v))
 	}
 	return out
 }
 
+// Sessions are sessions' infos on the wire (never nil: `[]`).
+func Sessions(list []agent.Info) []agentproto.Session { return each(list, Session) }
+
 // Messages are a conversation on the wire (never nil: `[]`).
 func Messages(msgs []llm.Message) []agentproto.Message {
-	out := make([]agentproto.Message, 0, len(msgs))
-	for _, m := range msgs {
+	return each(msgs, func(m llm.Message) agentproto.Message {
 		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, ProviderState: m.ProviderState}
 		for _, c := range m.ToolCalls {
-			w.ToolCalls = append(w.ToolCalls, agentproto.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+			w.ToolCalls = append(w.ToolCalls, agentproto.ToolCall(c))
 		}
-		out = append(out, w)
-	}
-	return out
+		return w
+	})
 }
 
 // Plans are listed plans on the wire (never nil: `[]`).
 func Plans(list []agent.PlanInfo) []agentproto.PlanInfo {
-	out := make([]agentproto.PlanInfo, 0, len(list))
-	for _, p := range list {
-		out = append(out, agentproto.PlanInfo(p))
-	}
-	return out
+	return each(list, func(p agent.PlanInfo) agentproto.PlanInfo { return agentproto.PlanInfo(p) })
 }
 
 // ModelCheck is agent/checkModel's result on the wire.
@@ -52,8 +49,8 @@ func ModelCheck(c agent.ModelCheck) agentproto.ModelCheck {
 		OK: c.OK, Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, Message: c.Message,
 		Sandbox: agentproto.SandboxStatus(c.Sandbox),
 	}
-	for _, s := range c.MCPServers {
-		out.MCPServers = append(out.MCPServers, agentproto.MCPServerStatus(s))
+	if c.MCPServers != nil {
+		out.MCPServers = each(c.MCPServers, func(s agent.MCPServerStatus) agentproto.MCPServerStatus { return agentproto.MCPServerStatus(s) })
 	}
 	return out
 }
@@ -71,20 +68,13 @@ func RewindRequest(p agentproto.RewindParams) agent.RewindRequest {
 // RewindResult is agent/rewind's result on the wire.
 func RewindResult(r agent.RewindResult) agentproto.RewindResult {
 	out := agentproto.RewindResult{Restored: r.Restored, Skipped: r.Skipped, UndoMessageID: r.UndoMessageID}
-	if r.Conflicts != nil {
-		out.Conflicts = make([]agentproto.RewindConflict, 0, len(r.Conflicts))
-	}
-	for _, c := range r.Conflicts {
-		out.Conflicts = append(out.Conflicts, agentproto.RewindConflict(c))
+	if r.Conflicts != nil { // null stays null
+		out.Conflicts = each(r.Conflicts, func(c agent.RewindConflict) agentproto.RewindConflict { return agentproto.RewindConflict(c) })
 	}
 	return out
 }
 
 // Commands are slash commands on the wire (never nil: `[]`).
 func Commands(list []agent.CommandInfo) []agentproto.CommandInfo {
-	out := make([]agentproto.CommandInfo, 0, len(list))
-	for _, c := range list {
-		out = append(out, agentproto.CommandInfo(c))
-	}
-	return out
+	return each(list, func(c agent.CommandInfo) agentproto.CommandInfo { return agentproto.CommandInfo(c) })
 }

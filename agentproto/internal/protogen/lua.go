@@ -15,22 +15,13 @@ func lua(p *pkg) string {
 	fmt.Fprintf(&b, "-- %s\n-- The agent/* protocol (docs/protocol.md): method names and, as LuaCATS annotations, its types.\n\nlocal M = {}\n\n", header)
 	fmt.Fprintf(&b, "--- The protocol version the server advertises (experimental.agent.protocolVersion).\nM.version = %d\n", agentproto.ProtocolVersion)
 	b.WriteString("\n--- The result of a method that answers null.\n---@alias agentls.Null nil\n\n--- The params of a method that takes none.\n---@alias agentls.Empty table<string, never>\n")
-	table := agentproto.Table()
-	names := func(title, doc string, keep func(agentproto.Method) (string, bool)) {
-		fmt.Fprintf(&b, "\n--- %s\nM.%s = {\n", doc, title)
-		for _, m := range table {
-			if name, ok := keep(m); ok {
-				fmt.Fprintf(&b, "  %s = '%s',\n", m.Short(), name)
-			}
+	for _, n := range nameTables {
+		fmt.Fprintf(&b, "\n--- %s\nM.%s = {\n", n.doc, n.lua)
+		for _, r := range n.rows() {
+			fmt.Fprintf(&b, "  %s = '%s',\n", r[0], r[1])
 		}
 		b.WriteString("}\n")
 	}
-	names("methods", "The agent/* methods of the LSP face.", func(m agentproto.Method) (string, bool) {
-		return m.Name, m.Faces.Has(agentproto.LSP)
-	})
-	names("commands", "The workspace/executeCommand commands.", func(m agentproto.Method) (string, bool) {
-		return m.Command, m.Command != ""
-	})
 	for _, t := range p.types {
 		b.WriteString("\n")
 		if t.doc != "" {
@@ -57,16 +48,7 @@ func lua(p *pkg) string {
 			}
 			fmt.Fprintf(&b, "---@class agentls.%s%s\n", t.name, parents)
 			for _, f := range t.fields {
-				typ := f.lua
-				if typ == "" {
-					typ = luaType(f.typ)
-				}
-				opt := ""
-				if f.optional {
-					opt = "?"
-				} else if _, ptr := f.typ.(*ast.StarExpr); ptr {
-					typ += "|nil"
-				}
+				typ, opt := f.typeIn(f.lua, luaType, "|nil")
 				doc := ""
 				if f.doc != "" {
 					doc = " " + f.doc

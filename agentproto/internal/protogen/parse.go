@@ -169,3 +169,20 @@ func docText(g *ast.CommentGroup) string {
 	}
 	return strings.TrimSpace(strings.Join(strings.Fields(g.Text()), " "))
 }
+
+// typeIn is the field's type in a target language: its tag's when it has
+// one, else conv's of its Go type; a pointer that is not optional may be
+// null (orNull added). opt is "?" for an optional field.
+func (f field) typeIn(tag string, conv func(ast.Expr) string, orNull string) (typ, opt string) {
+	typ = tag
+	if typ == "" {
+		typ = conv(f.typ)
+	}
+	if f.optional {
+		return typ, "?"
+	}
+	if _, ptr := f.typ.(*ast.StarExpr); ptr {
+		typ += orNull
+	}
+	return typ, ""
+}

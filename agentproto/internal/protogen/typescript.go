@@ -50,40 +50,20 @@ func typescript(p *pkg) string {
 			fmt.Fprintf(&b, "export interface %s%s {\n", t.name, extends)
 			for _, f := range t.fields {
 				tsDoc(&b, "  ", f.doc)
-				typ := f.ts
-				if typ == "" {
-					typ = tsType(f.typ)
-				}
-				opt := ""
-				if f.optional {
-					opt = "?"
-				} else if _, ptr := f.typ.(*ast.StarExpr); ptr {
-					typ += " | null"
-				}
+				typ, opt := f.typeIn(f.ts, tsType, " | null")
 				fmt.Fprintf(&b, "  %s%s: %s;\n", f.json, opt, typ)
 			}
 			b.WriteString("}\n")
 		}
 	}
-	table := agentproto.Table()
-	names := func(title, doc string, keep func(agentproto.Method) (string, bool)) {
-		fmt.Fprintf(&b, "\n/** %s */\nexport const %s = {\n", doc, title)
-		for _, m := range table {
-			if name, ok := keep(m); ok {
-				fmt.Fprintf(&b, "  %s: '%s',\n", m.Short(), name)
-			}
+	for _, n := range nameTables {
+		fmt.Fprintf(&b, "\n/** %s */\nexport const %s = {\n", n.doc, n.ts)
+		for _, r := range n.rows() {
+			fmt.Fprintf(&b, "  %s: '%s',\n", r[0], r[1])
 		}
 		b.WriteString("} as const;\n")
 	}
-	names("Methods", "The agent/* methods of the LSP face.", func(m agentproto.Method) (string, bool) {
-		return m.Name, m.Faces.Has(agentproto.LSP)
-	})
-	names("Commands", "The workspace/executeCommand commands; each takes its method's params as its argument.", func(m agentproto.Method) (string, bool) {
-		return m.Command, m.Command != ""
-	})
-	names("AcpMethods", "The ACP face's extension methods.", func(m agentproto.Method) (string, bool) {
-		return m.ACPName(), m.Faces.Has(agentproto.ACP)
-	})
+	table := agentproto.Table()
 	b.WriteString("\n/** The params and result of each request, by name (methods and commands). */\nexport interface Requests {\n")
 	for _, m := range table {
 		if m.Direction == agentproto.ServerNotification {

@@ -33,7 +33,7 @@ M.methods = {
   askUser = 'agent/askUser',
 }
 
---- The workspace/executeCommand commands.
+--- The workspace/executeCommand commands; each takes its method's params as its argument.
 M.commands = {
   newSession = 'agentls.newSession',
   prompt = 'agentls.prompt',
@@ -48,6 +48,12 @@ M.commands = {
   showPlan = 'agentls.showPlan',
   buildPlan = 'agentls.buildPlan',
   archivePlan = 'agentls.archivePlan',
+}
+
+--- The ACP face's extension methods.
+M.acp_methods = {
+  compact = '_agentls/compact',
+  rewind = '_agentls/rewind',
 }
 
 --- UpdateParams are agent/update's params: one update of a session's turn.
