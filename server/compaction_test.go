@@ -290,13 +290,7 @@ func TestAgentCompact(t *testing.T) {
 	if r := h.Prompt(s.SessionID, "ask"); r.StopReason != "question_pending" {
 		t.Fatalf("ask = %+v (%s)", r, r.Error)
 	}
-	var res struct {
-		Compacted     bool `json:"compacted"`
-		ContextTokens int  `json:"contextTokens"`
-	}
-	if err := h.Editor.Call(h.Ctx, "agent/compact", map[string]any{"sessionId": s.SessionID}, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := lsptest.MustCall(h, agentproto.Compact, agentproto.SessionParams{SessionID: s.SessionID})
 	if !res.Compacted || res.ContextTokens <= 0 {
 		t.Fatalf("agent/compact = %+v", res)
 	}
