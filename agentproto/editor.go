@@ -6,7 +6,7 @@ import "encoding/json"
 type UpdateParams struct {
 	SessionID string `json:"sessionId"`
 	// Update is one of the sessionUpdate kinds of docs/protocol.md §3.
-	Update json.RawMessage `json:"update" ts:"SessionUpdate" lua:"table"`
+	Update SessionUpdate `json:"update"`
 }
 
 // ModeSource is what changed a session's mode.
@@ -45,14 +45,14 @@ type AskUserParams struct {
 	SessionID  string `json:"sessionId"`
 	QuestionID string `json:"questionId"`
 	// Questions are 1 to 8 questions (docs/protocol.md §4).
-	Questions json.RawMessage `json:"questions" ts:"Question[]" lua:"table[]"`
-	CreatedAt string          `json:"createdAt"`
-	Purpose   Purpose         `json:"purpose"`
+	Questions []Question `json:"questions"`
+	CreatedAt string     `json:"createdAt"`
+	Purpose   Purpose    `json:"purpose"`
 	// Errors are the previous answers' problems, by question name.
 	Errors map[string]string `json:"errors,omitempty"`
 	// Permission is the permission request the questions render (purpose
 	// permission), or what a plan approval grants.
-	Permission json.RawMessage `json:"permission,omitempty" ts:"PermissionRequest" lua:"table"`
+	Permission *PermissionRequest `json:"permission,omitempty"`
 }
 
 // AskUserResult is agent/askUser's result: the answers, or dismissed.

@@ -9,6 +9,9 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/questions"
 )
 
 // TestHandlersFromTable: the LSP face serves exactly the client→server
@@ -45,8 +48,10 @@ func TestHandlersFromTable(t *testing.T) {
 	}
 }
 
-// TestServerToClientShapes: what the server sends as agent/askUser and
-// agent/modeChanged has the members agentproto declares for them.
+// TestServerToClientShapes: what the server sends as agent/askUser,
+// agent/modeChanged and agent/update (each kind of update) has the members
+// agentproto declares for them, down to the questions, permission requests
+// and refusals they carry.
 func TestServerToClientShapes(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -54,6 +59,23 @@ func TestServerToClientShapes(t *testing.T) {
 	}{
 		{agentproto.AskUser.Name(), askUserParams{}, agentproto.AskUserParams{}},
 		{agentproto.ModeChanged.Name(), agent.ModeChange{}, agentproto.ModeChangedParams{}},
+		{"Question", questions.Question{}, agentproto.Question{}},
+		{"QuestionButton", questions.Button{}, agentproto.QuestionButton{}},
+		{"PermissionRequest", permission.Wire{}, agentproto.PermissionRequest{}},
+		{"PermissionOption", permission.Option{}, agentproto.PermissionOption{}},
+		{"agent_message_chunk", agent.UpdateChunk{}, agentproto.MessageChunk{}},
+		{"tool_call", agent.UpdateToolCall{}, agentproto.ToolCallStarted{}},
+		{"tool_call_update", agent.UpdateToolCallDone{}, agentproto.ToolCallDone{}},
+		{"plan", agent.UpdatePlan{}, agentproto.PlanUpdate{}},
+		{"current_mode_update", agent.UpdateMode{}, agentproto.ModeUpdate{}},
+		{"question_pending", agent.UpdateQuestion{}, agentproto.QuestionPending{}},
+		{"usage_update", agent.UpdateUsage{}, agentproto.UsageUpdate{}},
+		{"instructions_loaded", agent.UpdateInstructions{}, agentproto.InstructionsLoaded{}},
+		{"TextContent", agent.TextContent{}, agentproto.TextContent{}},
+		{"ToolContent", agent.ToolContent{}, agentproto.ToolContent{}},
+		{"Refusal", guard.Refusal{}, agentproto.Refusal{}},
+		{"PlanEntry", agent.PlanEntry{}, agentproto.PlanEntry{}},
+		{"InstructionFile", agent.InstructionFile{}, agentproto.InstructionFile{}},
 	} {
 		if got, want := jsonMembers(reflect.TypeOf(tc.sent)), jsonMembers(reflect.TypeOf(tc.decl)); got != want {
 			t.Errorf("%s: the server sends %s; agentproto declares %s", tc.name, got, want)

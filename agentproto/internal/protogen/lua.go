@@ -36,6 +36,8 @@ func lua(p *pkg) string {
 			fmt.Fprintf(&b, "---@alias agentls.%s %s\n", t.name, strings.Join(quoted, "|"))
 		case t.basic != "":
 			fmt.Fprintf(&b, "---@alias agentls.%s %s\n", t.name, luaType(&ast.Ident{Name: t.basic}))
+		case t.union != "":
+			fmt.Fprintf(&b, "---@alias agentls.%s agentls.%s\n", t.name, strings.Join(t.members, "|agentls."))
 		default:
 			parents := ""
 			for i, e := range t.embeds {

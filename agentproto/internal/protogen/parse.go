@@ -31,6 +31,10 @@ type typeDecl struct {
 	embeds []embed  // a struct's embedded types
 	enum   []string // an enum's values
 	basic  string   // a named basic type without constants
+	// union is the marker method of an interface: the type is one of the
+	// package's types that have it (members, in source order).
+	union   string
+	members []string
 }
 
 type embed struct {
@@ -63,12 +67,20 @@ func parsePackage(dir string) (*pkg, error) {
 	sort.Strings(names)
 	p := &pkg{byName: map[string]*typeDecl{}}
 	enums := map[string][]string{}
+	implementers := map[string][]string{} // marker method → receiver types
+
 	for _, n := range names {
 		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ParseComments)
 		if err != nil {
 			return nil, fmt.Errorf("parse %s: %w", n, err)
 		}
 		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 {
+				if id, ok := fd.Recv.List[0].Type.(*ast.Ident); ok {
+					implementers[fd.Name.Name] = append(implementers[fd.Name.Name], id.Name)
+				}
+				continue
+			}
 			g, ok := d.(*ast.GenDecl)
 			if !ok {
 				continue
@@ -111,6 +123,12 @@ func parsePackage(dir string) (*pkg, error) {
 		t := &p.types[i]
 		if vals, ok := enums[t.name]; ok && t.basic == "string" {
 			t.enum, t.basic = vals, ""
+		}
+		if t.union != "" {
+			t.members = implementers[t.union]
+			if len(t.members) == 0 {
+				return nil, fmt.Errorf("%s: no type has its method %s", t.name, t.union)
+			}
 		}
 		p.byName[t.name] = t
 	}
@@ -156,6 +174,11 @@ func typeOf(ts *ast.TypeSpec, doc *ast.CommentGroup) (typeDecl, error) {
 		}
 	case *ast.Ident:
 		td.basic = t.Name
+	case *ast.InterfaceType:
+		if t.Methods == nil || len(t.Methods.List) != 1 || len(t.Methods.List[0].Names) != 1 {
+			return td, fmt.Errorf("%s: a union is an interface of one marker method", td.name)
+		}
+		td.union = t.Methods.List[0].Names[0].Name
 	default:
 		return td, fmt.Errorf("%s: a %T type cannot be generated", td.name, t)
 	}

@@ -34,6 +34,8 @@ func typescript(p *pkg) string {
 			fmt.Fprintf(&b, "export type %s = %s;\n", t.name, strings.Join(quoted, " | "))
 		case t.basic != "":
 			fmt.Fprintf(&b, "export type %s = %s;\n", t.name, tsType(&ast.Ident{Name: t.basic}))
+		case t.union != "":
+			fmt.Fprintf(&b, "export type %s =\n  | %s;\n", t.name, strings.Join(t.members, "\n  | "))
 		default:
 			var ext []string
 			for _, e := range t.embeds {

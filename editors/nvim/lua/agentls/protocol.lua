@@ -59,7 +59,7 @@ M.acp_methods = {
 --- UpdateParams are agent/update's params: one update of a session's turn.
 ---@class agentls.UpdateParams
 ---@field sessionId string
----@field update table Update is one of the sessionUpdate kinds of docs/protocol.md §3.
+---@field update agentls.SessionUpdate Update is one of the sessionUpdate kinds of docs/protocol.md §3.
 
 --- ModeSource is what changed a session's mode.
 ---@alias agentls.ModeSource "tool"|"user"|"load"
@@ -78,11 +78,11 @@ M.acp_methods = {
 ---@class agentls.AskUserParams
 ---@field sessionId string
 ---@field questionId string
----@field questions table[] Questions are 1 to 8 questions (docs/protocol.md §4).
+---@field questions agentls.Question[] Questions are 1 to 8 questions (docs/protocol.md §4).
 ---@field createdAt string
 ---@field purpose agentls.Purpose
 ---@field errors? table<string, string> Errors are the previous answers' problems, by question name.
----@field permission? table Permission is the permission request the questions render (purpose permission), or what a plan approval grants.
+---@field permission? agentls.PermissionRequest Permission is the permission request the questions render (purpose permission), or what a plan approval grants.
 
 --- AskUserResult is agent/askUser's result: the answers, or dismissed.
 ---@class agentls.AskUserResult
@@ -180,6 +180,56 @@ M.acp_methods = {
 ---@class agentls.ArchivedPlan
 ---@field path string
 ---@field status agentls.PlanStatus
+
+--- Question is one question of an ask_user batch (docs/protocol.md §4).
+---@class agentls.Question
+---@field name string Name is unique in the batch; the answers are keyed by it.
+---@field question string
+---@field schema table Schema is the JSON Schema (draft 2020-12) the answer must satisfy.
+---@field buttons? agentls.QuestionButton[]
+---@field severity? agentls.Severity Severity sets the message type of a plain editor's question.
+---@field optional? boolean Optional questions may be left unanswered.
+
+--- QuestionButton is a button offered by a question; its value answers it.
+---@class agentls.QuestionButton
+---@field label string
+---@field value any
+---@field variant? agentls.ButtonVariant
+
+--- ButtonVariant is how a button is shown.
+---@alias agentls.ButtonVariant "primary"|"secondary"|"danger"
+
+--- Severity is how much a question matters.
+---@alias agentls.Severity "critical"|"major"|"minor"
+
+--- PermissionRequest is a permission request (docs/protocol.md "Permission requests"): what is asked, where, and everything allowing it grants. A plan approval carries one of kind plan listing the commands approving grants.
+---@class agentls.PermissionRequest
+---@field kind agentls.PermissionKind
+---@field what string What is the command line, the file…
+---@field cwd? string Cwd is the folder a command runs in.
+---@field reach? agentls.Reach Reach is the asking tool's reach.
+---@field grants string[]|nil Grants is what allowing grants besides What, each in full.
+---@field network? string Network is yes, no or not isolated (commands).
+---@field sandbox? string Sandbox is on or off (commands).
+---@field options agentls.PermissionOption[] Options are the choices, in the order to show them, the rejection first.
+---@field requester? string
+---@field toolCallId? string
+---@field document? string Document is a generated file listing the grants when they are too many.
+
+--- PermissionKind is what a permission request asks for.
+---@alias agentls.PermissionKind "run"|"mcp"|"network"|"trust"|"subagent"|"plan"
+
+--- Reach is where a tool acts.
+---@alias agentls.Reach "workspace"|"network"|"process"|"editor"
+
+--- PermissionOption is one choice of a permission request; its id equals its kind.
+---@class agentls.PermissionOption
+---@field id agentls.OptionKind
+---@field kind agentls.OptionKind
+---@field label string
+
+--- OptionKind is a permission choice.
+---@alias agentls.OptionKind "allow_once"|"allow_always"|"reject_once"
 
 --- Mode is a session's mode.
 ---@alias agentls.Mode "plan"|"build"
@@ -332,5 +382,96 @@ M.acp_methods = {
 ---@class agentls.RewindConflict
 ---@field path string
 ---@field reason string
+
+--- SessionUpdate is one update of a session's turn (agent/update's update), told apart by its sessionUpdate member.
+---@alias agentls.SessionUpdate agentls.MessageChunk|agentls.ToolCallStarted|agentls.ToolCallDone|agentls.PlanUpdate|agentls.ModeUpdate|agentls.QuestionPending|agentls.UsageUpdate|agentls.InstructionsLoaded
+
+--- MessageChunk is agent_message_chunk or agent_thought_chunk: streamed text of the assistant's message or thoughts.
+---@class agentls.MessageChunk
+---@field sessionUpdate 'agent_message_chunk'|'agent_thought_chunk'
+---@field content agentls.TextContent
+---@field messageId? string MessageID is the id the message is saved with (as agent/loadSession shows it).
+
+--- ToolCallStarted is tool_call: the model asked for a tool call (pending) or it started (in_progress).
+---@class agentls.ToolCallStarted
+---@field sessionUpdate 'tool_call'
+---@field toolCallId string
+---@field title string
+---@field kind string Kind is the ACP tool kind (read, edit, delete, move, search, execute, think, switch_mode, other).
+---@field status string
+---@field rawInput? any
+
+--- ToolCallDone is tool_call_update: a tool call ended (completed or failed).
+---@class agentls.ToolCallDone
+---@field sessionUpdate 'tool_call_update'
+---@field toolCallId string
+---@field status string
+---@field content? agentls.ToolContent[]
+---@field rawOutput? any RawOutput is the tool result JSON the model sees.
+---@field refusal? agentls.Refusal
+
+--- PlanUpdate is plan: the attached plan's whole step list.
+---@class agentls.PlanUpdate
+---@field sessionUpdate 'plan'
+---@field planFile string
+---@field entries agentls.PlanEntry[]
+
+--- ModeUpdate is current_mode_update.
+---@class agentls.ModeUpdate
+---@field sessionUpdate 'current_mode_update'
+---@field currentModeId agentls.Mode
+
+--- QuestionPending is question_pending: a question waits for an answer (agent/answer or the next prompt).
+---@class agentls.QuestionPending
+---@field sessionUpdate 'question_pending'
+---@field questionId string
+---@field questions agentls.Question[]
+---@field createdAt string
+
+--- UsageUpdate is usage_update: the tokens of the last model request, and the estimated size of the next one against the model's window.
+---@class agentls.UsageUpdate
+---@field sessionUpdate 'usage_update'
+---@field inputTokens integer
+---@field outputTokens integer
+---@field contextTokens? integer
+---@field contextWindow? integer
+
+--- InstructionsLoaded is instructions_loaded: the project instruction files the model's requests now carry (docs/instructions.md).
+---@class agentls.InstructionsLoaded
+---@field sessionUpdate 'instructions_loaded'
+---@field files agentls.InstructionFile[]
+
+--- TextContent is a text block.
+---@class agentls.TextContent
+---@field type string
+---@field text string
+
+--- ToolContent is a tool call's content item: a text block.
+---@class agentls.ToolContent
+---@field type string
+---@field content agentls.TextContent
+
+--- Refusal is a plan-mode (or guard) refusal attached to a failed tool call.
+---@class agentls.Refusal
+---@field tool_name string
+---@field tool_kind string
+---@field hint string
+---@field entered_at string
+---@field entered_reason string
+
+--- PlanEntry is one step of a plan update.
+---@class agentls.PlanEntry
+---@field content string
+---@field priority string
+---@field status agentls.PlanEntryStatus Status is pending, in_progress or completed.
+
+--- PlanEntryStatus is a plan step's state.
+---@alias agentls.PlanEntryStatus "pending"|"in_progress"|"completed"
+
+--- InstructionFile is a project instruction file the model's requests carry.
+---@class agentls.InstructionFile
+---@field path string Path is workspace-relative (~/… for the user's file).
+---@field bytes integer
+---@field cut boolean Cut is true when instructions.max_bytes cut it or left it out.
 
 return M
