@@ -18,11 +18,13 @@ import (
 // ownHandler serves one request the wire answers itself.
 type ownHandler func(ctx context.Context, params json.RawMessage) (any, error)
 
-// ownMethods are the requests agentls serves beside the SDK.
+// ownMethods are the requests agentls serves beside the SDK: the ACP
+// methods the SDK lacks, and the extension methods of agentproto's table
+// (ext_methods.go).
 func (a *Agent) ownMethods() map[string]ownHandler {
-	return map[string]ownHandler{
-		"session/delete": a.deleteSession,
-	}
+	own := a.extMethods()
+	own["session/delete"] = a.deleteSession
+	return own
 }
 
 // serveOwn answers one request with its handler, on its own goroutine

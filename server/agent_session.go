@@ -11,39 +11,63 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/internal/protoconv"
 	"github.com/agentls/agentls/questions"
 )
 
-// agentHandlers are the agent/* client→server methods (PROTOCOL.md §2).
-var agentHandlers = map[string]handlerFunc{
-	"agent/newSession":   withParams((*Server).newSession),
-	"agent/listSessions": (*Server).listSessions,
-	"agent/loadSession":  withParams((*Server).loadSession),
-	"agent/prompt":       (*Server).prompt,
-	"agent/cancel":       withParams((*Server).cancel),
-	"agent/closeSession": withParams((*Server).closeSession),
-	"agent/setMode":      withParams((*Server).setMode),
-	"agent/answer":       withParams((*Server).answer),
-	"agent/resolvePlan":  withParams((*Server).resolvePlan),
-	"agent/listPlans":    withParams((*Server).listPlans),
-	"agent/compact":      withParams((*Server).compact),
-	"agent/checkModel":   (*Server).checkModel,
-	"agent/rewind":       withParams((*Server).rewind),
-	"agent/listCommands": withParams((*Server).listCommands),
+// agentHandlers are the agent/* client→server methods of agentproto's
+// table (PROTOCOL.md §2), each with its typed handler;
+// TestHandlersFromTable checks that every LSP row has one.
+var agentHandlers = handlers(
+	handle(agentproto.NewSession, (*Server).newSession),
+	handle(agentproto.ListSessions, (*Server).listSessions),
+	handle(agentproto.LoadSession, (*Server).loadSession),
+	handle(agentproto.Prompt, (*Server).prompt),
+	handle(agentproto.Cancel, (*Server).cancel),
+	handle(agentproto.CloseSession, (*Server).closeSession),
+	handle(agentproto.SetMode, (*Server).setMode),
+	handle(agentproto.Answer, (*Server).answer),
+	handle(agentproto.ResolvePlan, (*Server).resolvePlan),
+	handle(agentproto.ListPlans, (*Server).listPlans),
+	handle(agentproto.Compact, (*Server).compact),
+	handle(agentproto.CheckModel, (*Server).checkModel),
+	handle(agentproto.Rewind, (*Server).rewind),
+	handle(agentproto.ListCommands, (*Server).listCommands),
+)
+
+// registration is a method of the table with its handler.
+type registration struct {
+	method string
+	run    handlerFunc
 }
 
-// withParams makes a handler of fn, which gets the request's params decoded
-// into a P (by decodeParams: a malformed payload is -32602 before fn runs).
-func withParams[P any](fn func(s *Server, ctx context.Context, p P) (any, error)) handlerFunc {
-	return func(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+// handle registers fn for the request r: fn gets r's params decoded (by
+// decodeParams: a malformed payload is -32602 before fn runs) and returns
+// r's result type, so a handler cannot answer another shape than the table
+// declares.
+func handle[P, R any](r agentproto.Request[P, R], fn func(s *Server, ctx context.Context, p P) (R, error)) registration {
+	return registration{method: r.Name(), run: func(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
 		var p P
 		if err := decodeParams(raw, &p); err != nil {
 			return nil, err
 		}
-		return fn(s, ctx, p)
+		res, err := fn(s, ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	}}
+}
+
+// handlers indexes registrations by method.
+func handlers(regs ...registration) map[string]handlerFunc {
+	out := make(map[string]handlerFunc, len(regs))
+	for _, r := range regs {
+		out[r.method] = r.run
 	}
+	return out
 }
 
 // decodeParams decodes params into v; a malformed payload is -32602.
@@ -86,116 +110,67 @@ func describeDecodeError(err error) string {
 	return "not valid JSON"
 }
 
-type sessionParams struct {
-	SessionID string `json:"sessionId"`
-}
-
-// newSessionParams are agent/newSession's params.
-type newSessionParams struct {
-	Mode  string `json:"mode"`
-	Title string `json:"title"`
-}
-
-func (s *Server) newSession(ctx context.Context, p newSessionParams) (any, error) {
-	info, err := s.manager().NewSession(ctx, p.Mode, p.Title)
+func (s *Server) newSession(ctx context.Context, p agentproto.NewSessionParams) (agentproto.Session, error) {
+	info, err := s.manager().NewSession(ctx, string(p.Mode), p.Title)
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.Session{}, rpcError(err)
 	}
 	s.setCurrent(info.SessionID)
-	return info, nil
+	return protoconv.Session(info), nil
 }
 
-func (s *Server) listSessions(context.Context, jsonrpc2.RawMessage) (any, error) {
+func (s *Server) listSessions(context.Context, agentproto.Empty) (agentproto.ListSessionsResult, error) {
 	list, err := s.manager().ListSessions()
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.ListSessionsResult{}, rpcError(err)
 	}
-	if list == nil {
-		list = []agent.Info{}
-	}
-	return map[string]any{"sessions": list}, nil
+	return agentproto.ListSessionsResult{Sessions: protoconv.Sessions(list)}, nil
 }
 
 // LoadedSession is agent/loadSession's result: Session & {messages}.
-type LoadedSession struct {
-	agent.Info
-	Messages []llm.Message `json:"messages"`
-}
+type LoadedSession = agentproto.LoadedSession
 
-func (s *Server) loadSession(ctx context.Context, p sessionParams) (any, error) {
+func (s *Server) loadSession(ctx context.Context, p agentproto.SessionParams) (agentproto.LoadedSession, error) {
 	info, msgs, err := s.manager().LoadSession(ctx, p.SessionID)
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.LoadedSession{}, rpcError(err)
 	}
 	s.setCurrent(info.SessionID)
-	if msgs == nil {
-		msgs = []llm.Message{}
-	}
-	return LoadedSession{Info: info, Messages: msgs}, nil
+	return agentproto.LoadedSession{Session: protoconv.Session(info), Messages: protoconv.Messages(msgs)}, nil
 }
 
 // PromptResult is agent/prompt's result: how the turn ended, its last
 // text, and its error when it ended with one.
-type PromptResult struct {
-	StopReason agent.StopReason `json:"stopReason"`
-	Text       string           `json:"text,omitempty"`
-	Error      *PromptError     `json:"error,omitempty"`
-	// SessionID is the session a /new prompt started (the current session
-	// from now on); "" otherwise.
-	SessionID string `json:"sessionId,omitempty"`
-}
+type PromptResult = agentproto.PromptResult
 
 // PromptError is the error of a turn that ended with stopReason "error".
-type PromptError struct {
-	Message string `json:"message"`
-}
+type PromptError = agentproto.PromptError
 
-func (s *Server) prompt(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	req, err := s.promptRequest(raw)
+func (s *Server) prompt(ctx context.Context, p agentproto.PromptParams) (agentproto.PromptResult, error) {
+	req, err := promptRequest(p)
 	if err != nil {
-		return nil, err
+		return agentproto.PromptResult{}, err
 	}
 	if req.SessionID != "" {
 		s.setCurrent(req.SessionID)
 	}
 	res, err := s.manager().Prompt(ctx, req)
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.PromptResult{}, rpcError(err)
 	}
-	out := PromptResult{StopReason: res.StopReason, Text: res.Text, SessionID: res.SessionID}
+	out := agentproto.PromptResult{StopReason: agentproto.StopReason(res.StopReason), Text: res.Text, SessionID: res.SessionID}
 	if res.SessionID != "" {
 		s.setCurrent(res.SessionID) // /new
 	}
 	if res.Err != nil {
-		out.Error = &PromptError{Message: res.Err.Error()}
+		out.Error = &agentproto.PromptError{Message: res.Err.Error()}
 	}
 	return out, nil
 }
 
-// promptRequest decodes agent/prompt's params (agentls.prompt's argument).
-func (s *Server) promptRequest(raw jsonrpc2.RawMessage) (agent.PromptRequest, error) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-		Text      string `json:"text"`
-		Context   *struct {
-			URI   string `json:"uri"`
-			Range *struct {
-				Start struct {
-					Line int `json:"line"`
-				} `json:"start"`
-				End struct {
-					Line int `json:"line"`
-				} `json:"end"`
-			} `json:"range"`
-		} `json:"context"`
-		QuestionAnswer *struct {
-			QuestionID string          `json:"questionId"`
-			Answers    json.RawMessage `json:"answers"`
-		} `json:"questionAnswer"`
-	}
-	if err := decodeParams(raw, &p); err != nil {
-		return agent.PromptRequest{}, err
-	}
+// promptRequest is the agent's request of agent/prompt's params
+// (agentls.prompt's argument).
+func promptRequest(p agentproto.PromptParams) (agent.PromptRequest, error) {
 	req := agent.PromptRequest{SessionID: p.SessionID, Text: p.Text}
 	if p.Context != nil {
 		path, err := host.PathOfURI(p.Context.URI)
@@ -219,85 +194,56 @@ func (s *Server) promptRequest(raw jsonrpc2.RawMessage) (agent.PromptRequest, er
 
 // checkModel is agent/checkModel: one cheap request to the model's
 // endpoint, or the reason none can be made.
-func (s *Server) checkModel(ctx context.Context, _ jsonrpc2.RawMessage) (any, error) {
-	return s.manager().CheckModel(ctx), nil
+func (s *Server) checkModel(ctx context.Context, _ agentproto.Empty) (agentproto.ModelCheck, error) {
+	return protoconv.ModelCheck(s.manager().CheckModel(ctx)), nil
 }
 
-func (s *Server) cancel(_ context.Context, p sessionParams) (any, error) {
-	return nil, rpcError(s.manager().Cancel(p.SessionID))
+func (s *Server) cancel(_ context.Context, p agentproto.SessionParams) (agentproto.Null, error) {
+	return agentproto.Null{}, rpcError(s.manager().Cancel(p.SessionID))
 }
 
 // closeSession is agent/closeSession: the session's turn ends, this
 // process forgets it and releases its lock (another window may load it).
-func (s *Server) closeSession(ctx context.Context, p sessionParams) (any, error) {
-	return nil, rpcError(s.manager().CloseSession(ctx, p.SessionID))
+func (s *Server) closeSession(ctx context.Context, p agentproto.SessionParams) (agentproto.Null, error) {
+	return agentproto.Null{}, rpcError(s.manager().CloseSession(ctx, p.SessionID))
 }
 
-// setModeParams are agent/setMode's params.
-type setModeParams struct {
-	SessionID string `json:"sessionId"`
-	Mode      string `json:"mode"`
+func (s *Server) setMode(ctx context.Context, p agentproto.SetModeParams) (agentproto.Session, error) {
+	info, err := s.manager().SetMode(jsonrpc2.DetachContext(ctx), p.SessionID, string(p.Mode))
+	return protoconv.Session(info), rpcError(err)
 }
 
-func (s *Server) setMode(ctx context.Context, p setModeParams) (any, error) {
-	info, err := s.manager().SetMode(jsonrpc2.DetachContext(ctx), p.SessionID, p.Mode)
-	return info, rpcError(err)
-}
-
-// answerParams are agent/answer's params.
-type answerParams struct {
-	SessionID  string          `json:"sessionId"`
-	QuestionID string          `json:"questionId"`
-	Answers    json.RawMessage `json:"answers"`
-}
-
-func (s *Server) answer(_ context.Context, p answerParams) (any, error) {
+func (s *Server) answer(_ context.Context, p agentproto.AnswerParams) (agentproto.Accepted, error) {
 	answers, err := questions.DecodeAnswers(p.Answers)
 	if err != nil {
-		return nil, invalidParams("answers: %v", err)
+		return agentproto.Accepted{}, invalidParams("answers: %v", err)
 	}
 	if err := s.manager().Answer(p.SessionID, p.QuestionID, answers); err != nil {
-		return nil, rpcError(err)
+		return agentproto.Accepted{}, rpcError(err)
 	}
-	return map[string]bool{"accepted": true}, nil
+	return agentproto.Accepted{Accepted: true}, nil
 }
 
-// resolvePlanParams are agent/resolvePlan's params.
-type resolvePlanParams struct {
-	SessionID string `json:"sessionId"`
-	Decision  string `json:"decision"`
-	Reason    string `json:"reason"`
+func (s *Server) resolvePlan(ctx context.Context, p agentproto.ResolvePlanParams) (agentproto.Session, error) {
+	info, err := s.manager().ResolvePlan(ctx, p.SessionID, strings.TrimSpace(string(p.Decision)), p.Reason)
+	return protoconv.Session(info), rpcError(err)
 }
 
-func (s *Server) resolvePlan(ctx context.Context, p resolvePlanParams) (any, error) {
-	info, err := s.manager().ResolvePlan(ctx, p.SessionID, strings.TrimSpace(p.Decision), p.Reason)
-	return info, rpcError(err)
-}
-
-// listPlansParams are agent/listPlans's params.
-type listPlansParams struct {
-	Status string `json:"status"`
-	Limit  int    `json:"limit"`
-}
-
-func (s *Server) listPlans(_ context.Context, p listPlansParams) (any, error) {
-	plans, total, err := s.manager().ListPlans(p.Status, p.Limit)
+func (s *Server) listPlans(_ context.Context, p agentproto.ListPlansParams) (agentproto.ListPlansResult, error) {
+	plans, total, err := s.manager().ListPlans(string(p.Status), p.Limit)
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.ListPlansResult{}, rpcError(err)
 	}
-	if plans == nil {
-		plans = []agent.PlanInfo{}
-	}
-	return map[string]any{"plans": plans, "total": total}, nil
+	return agentproto.ListPlansResult{Plans: protoconv.Plans(plans), Total: total}, nil
 }
 
-func (s *Server) compact(ctx context.Context, p sessionParams) (any, error) {
+func (s *Server) compact(ctx context.Context, p agentproto.SessionParams) (agentproto.CompactResult, error) {
 	res, err := s.manager().Compact(ctx, p.SessionID)
 	if errors.Is(err, agent.ErrBusy) {
-		return nil, jsonrpc2.NewError(codeRequestFailed, "session busy: its turn is running")
+		return agentproto.CompactResult{}, jsonrpc2.NewError(codeRequestFailed, "session busy: its turn is running")
 	}
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.CompactResult{}, rpcError(err)
 	}
-	return res, nil
+	return protoconv.CompactResult(res), nil
 }

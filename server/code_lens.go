@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
@@ -85,16 +86,17 @@ func approveTitle(mgr *agent.Manager, id string) string {
 // and returns {asked: true, grants} — a click never grants commands
 // unseen. When the question cannot be shown again the lens's title, which
 // names the grants, was what the user saw, and the click approves.
-func approvePlanCommand(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-	}
-	if mgr := s.manager(); mgr != nil && decodeParams(raw, &p) == nil && p.SessionID != "" {
+func (s *Server) approvePlanCommand(ctx context.Context, p agentproto.PlanDecisionParams) (agentproto.ApprovePlanResult, error) {
+	if mgr := s.manager(); mgr != nil && p.SessionID != "" {
 		if grants, ok := mgr.ApprovalGrants(p.SessionID); ok && len(grants) > 0 && mgr.AskApprovalAgain(p.SessionID) {
-			return map[string]any{"asked": true, "grants": grants}, nil
+			return agentproto.ApprovePlanResult{Asked: true, Grants: grants}, nil
 		}
 	}
-	return decided("approve")(s, ctx, raw)
+	info, err := s.resolvePlan(ctx, agentproto.ResolvePlanParams{SessionID: p.SessionID, Decision: agentproto.DecisionApprove, Reason: p.Reason})
+	if err != nil {
+		return agentproto.ApprovePlanResult{}, err
+	}
+	return agentproto.ApprovePlanResult{Session: &info}, nil
 }
 
 func hasLintErrors(text string) bool {

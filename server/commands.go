@@ -11,6 +11,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/internal/protoconv"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -24,21 +26,41 @@ type command struct {
 	session bool
 }
 
-// commands are the workspace/executeCommand commands.
-var commands = map[string]command{
-	"agentls.newSession":  {run: withParams((*Server).newSessionCommand), shape: `{"mode": "plan" or "build", "title": "…"} (both optional)`},
-	"agentls.prompt":      {run: (*Server).promptCommand, shape: `{"text": "…"} (and optionally "sessionId")`},
-	"agentls.setMode":     {run: withParams((*Server).setMode), shape: `{"mode": "plan" or "build"} (and optionally "sessionId")`, session: true},
-	"agentls.approvePlan": {run: approvePlanCommand, shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
-	"agentls.rejectPlan":  {run: decided("reject"), shape: `{"reason": "…"} (and optionally "sessionId")`, session: true},
-	"agentls.cancel":      {run: withParams((*Server).cancel), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
-	"agentls.compact":     {run: withParams((*Server).compact), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
-	"agentls.answer":      {run: (*Server).answerCommand, shape: `{"answers": {"name": value}} (and optionally "sessionId", "questionId")`, session: true},
-	"agentls.checkModel":  {run: (*Server).checkModelCommand, shape: `{}`},
-	"agentls.showPlan":    {run: withParams((*Server).showPlanCommand), shape: `{"path": "plans/….plan"}`},
-	"agentls.buildPlan":   {run: withParams((*Server).buildPlanCommand), shape: `{"path": "plans/….plan"}`},
-	"agentls.archivePlan": {run: withParams((*Server).archivePlanCommand), shape: `{"path": "plans/….plan"}`},
-	"agentls.rewind":      {run: withParams((*Server).rewind), shape: `{"toMessageId": "…", "what": "code" | "conversation" | "both"} (and optionally "sessionId")`, session: true},
+// commandHandlers are the commands that do more than, or other than, the
+// agent/* method they are named for; the other commands of agentproto's
+// table run their method's handler (agentHandlers).
+var commandHandlers = handlers(
+	handle(agentproto.NewSession, (*Server).newSessionCommand),
+	handle(agentproto.PromptCommand, (*Server).promptCommand),
+	handle(agentproto.AnswerCommand, (*Server).answerCommand),
+	handle(agentproto.ApprovePlan, (*Server).approvePlanCommand),
+	handle(agentproto.RejectPlan, (*Server).rejectPlanCommand),
+	handle(agentproto.CheckModel, (*Server).checkModelCommand),
+	handle(agentproto.ShowPlan, (*Server).showPlanCommand),
+	handle(agentproto.BuildPlan, (*Server).buildPlanCommand),
+	handle(agentproto.ArchivePlan, (*Server).archivePlanCommand),
+)
+
+// commands are the workspace/executeCommand commands: the rows of
+// agentproto's table with a command, each with its handler, argument shape
+// and session default (TestHandlersFromTable checks none is missing).
+var commands = commandsFromTable()
+
+func commandsFromTable() map[string]command {
+	out := map[string]command{}
+	for _, m := range agentproto.Table() {
+		if m.Command == "" {
+			continue
+		}
+		run, ok := commandHandlers[m.Name]
+		if !ok {
+			run, ok = agentHandlers[m.Name]
+		}
+		if ok {
+			out[m.Command] = command{run: run, shape: m.CommandShape, session: m.CommandSession}
+		}
+	}
+	return out
 }
 
 func commandNames() []string {
@@ -178,26 +200,20 @@ func (s *Server) setCurrent(id string) {
 	s.current = id
 }
 
-// decided is agentls.approvePlan / agentls.rejectPlan: agent/resolvePlan
-// with the decision filled in.
-func decided(decision string) handlerFunc {
-	return func(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-		arg, err := withArg(json.RawMessage(raw), "decision", decision)
-		if err != nil {
-			return nil, invalidParams("%v", err)
-		}
-		return withParams((*Server).resolvePlan)(s, ctx, jsonrpc2.RawMessage(arg))
-	}
+// rejectPlanCommand is agentls.rejectPlan: agent/resolvePlan with
+// "reject".
+func (s *Server) rejectPlanCommand(ctx context.Context, p agentproto.PlanDecisionParams) (agentproto.Session, error) {
+	return s.resolvePlan(ctx, agentproto.ResolvePlanParams{SessionID: p.SessionID, Decision: agentproto.DecisionReject, Reason: p.Reason})
 }
 
 // newSessionCommand is agent/newSession that also says the new session's id
 // in a message (a plain editor shows nothing else).
-func (s *Server) newSessionCommand(ctx context.Context, p newSessionParams) (any, error) {
-	res, err := s.newSession(ctx, p)
-	if info, ok := res.(agent.Info); ok && err == nil {
+func (s *Server) newSessionCommand(ctx context.Context, p agentproto.NewSessionParams) (agentproto.Session, error) {
+	info, err := s.newSession(ctx, p)
+	if err == nil {
 		s.showLine(ctx, msgInfo, fmt.Sprintf("agentls: new %s session %s (%s)", info.Mode, info.SessionID, shortID(info.SessionID)))
 	}
-	return res, err
+	return info, err
 }
 
 // promptCommand is agentls.prompt: the turn starts and the command returns
@@ -205,13 +221,13 @@ func (s *Server) newSessionCommand(ctx context.Context, p newSessionParams) (any
 // with a short timeout); the turn reports through agent/update or, for a
 // plain editor, log lines and a final message. Without a sessionId it uses
 // the current session, creating a plan session if there is none.
-func (s *Server) promptCommand(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	req, err := s.promptRequest(raw)
+func (s *Server) promptCommand(_ context.Context, p agentproto.PromptParams) (agentproto.PromptStarted, error) {
+	req, err := promptRequest(p)
 	if err != nil {
-		return nil, err
+		return agentproto.PromptStarted{}, err
 	}
 	if strings.TrimSpace(req.Text) == "" && req.QuestionAnswer == nil {
-		return nil, invalidParams(`agentls.prompt expects {"text": "…"}; got no text`)
+		return agentproto.PromptStarted{}, invalidParams(`agentls.prompt expects {"text": "…"}; got no text`)
 	}
 	mgr := s.manager()
 	if req.SessionID == "" {
@@ -220,7 +236,7 @@ func (s *Server) promptCommand(_ context.Context, raw jsonrpc2.RawMessage) (any,
 	if req.SessionID == "" {
 		info, err := mgr.NewSession(s.ctx, "plan", "")
 		if err != nil {
-			return nil, rpcError(err)
+			return agentproto.PromptStarted{}, rpcError(err)
 		}
 		req.SessionID = info.SessionID
 	}
@@ -241,14 +257,14 @@ func (s *Server) promptCommand(_ context.Context, raw jsonrpc2.RawMessage) (any,
 	case <-started:
 	case e := <-ended:
 		if e.err != nil {
-			return nil, rpcError(e.err)
+			return agentproto.PromptStarted{}, rpcError(e.err)
 		}
 		if e.res.SessionID != "" { // a slash command (/new) started a session
 			s.setCurrent(e.res.SessionID)
 			req.SessionID = e.res.SessionID
 		}
 	}
-	return map[string]any{"sessionId": req.SessionID, "started": true}, nil
+	return agentproto.PromptStarted{SessionID: req.SessionID, Started: true}, nil
 }
 
 // promptEnd is how agentls.prompt's turn (or slash command) ended.
@@ -259,87 +275,72 @@ type promptEnd struct {
 
 // answerCommand is agentls.answer: agent/answer whose questionId defaults
 // to the session's pending question.
-func (s *Server) answerCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	arg := json.RawMessage(raw)
-	if argString(arg, "questionId") == "" {
-		qid, err := s.manager().PendingQuestionID(argString(arg, "sessionId"))
+func (s *Server) answerCommand(ctx context.Context, p agentproto.AnswerCommandParams) (agentproto.Accepted, error) {
+	if p.QuestionID == "" {
+		qid, err := s.manager().PendingQuestionID(p.SessionID)
 		if err != nil {
-			return nil, rpcError(err)
+			return agentproto.Accepted{}, rpcError(err)
 		}
-		if arg, err = withArg(arg, "questionId", qid); err != nil {
-			return nil, invalidParams("%v", err)
-		}
+		p.QuestionID = qid
 	}
-	return withParams((*Server).answer)(s, ctx, jsonrpc2.RawMessage(arg))
+	return s.answer(ctx, agentproto.AnswerParams{SessionID: p.SessionID, QuestionID: p.QuestionID, Answers: p.Answers})
 }
 
-func (s *Server) checkModelCommand(ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-	res, err := s.checkModel(ctx, raw)
-	if c, ok := res.(agent.ModelCheck); ok && err == nil {
+func (s *Server) checkModelCommand(ctx context.Context, p agentproto.Empty) (agentproto.ModelCheck, error) {
+	c, err := s.checkModel(ctx, p)
+	if err == nil {
 		typ, text := msgInfo, fmt.Sprintf("agentls: model %s at %s answers", c.Model, c.BaseURL)
 		if !c.OK {
 			typ, text = msgError, fmt.Sprintf("agentls: model %s: %s", c.Model, c.Message)
 		}
 		s.showLine(ctx, typ, text)
 	}
-	return res, err
-}
-
-type planPathParams struct {
-	Path string `json:"path"`
+	return c, err
 }
 
 // buildPlanCommand is agentls.buildPlan {path}: a new build session with the
 // plan attached (and approved). Its result is the Session.
-func (s *Server) buildPlanCommand(ctx context.Context, p planPathParams) (any, error) {
+func (s *Server) buildPlanCommand(ctx context.Context, p agentproto.PlanPathParams) (agentproto.Session, error) {
 	info, err := s.manager().BuildPlan(jsonrpc2.DetachContext(ctx), p.Path)
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.Session{}, rpcError(err)
 	}
 	s.setCurrent(info.SessionID)
-	return info, nil
+	return protoconv.Session(info), nil
 }
 
 // archivePlanCommand is agentls.archivePlan {path}: the plan's status
 // becomes archived. Its result is {path, status}.
-func (s *Server) archivePlanCommand(ctx context.Context, p planPathParams) (any, error) {
+func (s *Server) archivePlanCommand(ctx context.Context, p agentproto.PlanPathParams) (agentproto.ArchivedPlan, error) {
 	rel, err := s.manager().ArchivePlan(jsonrpc2.DetachContext(ctx), p.Path)
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.ArchivedPlan{}, rpcError(err)
 	}
 	s.refreshLenses()
-	return map[string]string{"path": rel, "status": "archived"}, nil
-}
-
-// planStep is one step in agentls.showPlan's result.
-type planStep struct {
-	Text string `json:"text"`
-	Done bool   `json:"done"`
+	return agentproto.ArchivedPlan{Path: rel, Status: agentproto.PlanArchived}, nil
 }
 
 // showPlanCommand is agentls.showPlan {path}: the plan's title, status and
 // steps, as the result and in a message (the progress lens runs it).
-func (s *Server) showPlanCommand(ctx context.Context, p planPathParams) (any, error) {
+func (s *Server) showPlanCommand(ctx context.Context, p agentproto.PlanPathParams) (agentproto.ShownPlan, error) {
 	if strings.TrimSpace(p.Path) == "" {
-		return nil, invalidParams(`agentls.showPlan expects {"path": "plans/….plan"}; the path is empty`)
+		return agentproto.ShownPlan{}, invalidParams(`agentls.showPlan expects {"path": "plans/….plan"}; the path is empty`)
 	}
 	ws := s.workspace()
 	wp, err := ws.Resolve(p.Path)
 	if err != nil || !wp.Exists || !isPlanDoc(wp.Abs) {
-		return nil, invalidParams("agentls.showPlan: %s is not a .plan file in the workspace", p.Path)
+		return agentproto.ShownPlan{}, invalidParams("agentls.showPlan: %s is not a .plan file in the workspace", p.Path)
 	}
 	text, err := ws.ReadFile(wp)
 	if err != nil {
-		return nil, invalidParams("agentls.showPlan: read %s: %v", wp.Rel, err)
+		return agentproto.ShownPlan{}, invalidParams("agentls.showPlan: read %s: %v", wp.Rel, err)
 	}
 	plan, _ := workspace.ParsePlan(text)
-	res := map[string]any{"path": wp.Rel, "title": planTitle(plan, wp.Rel), "status": planStatus(plan)}
-	steps := make([]planStep, 0, len(plan.Steps))
+	res := agentproto.ShownPlan{Path: wp.Rel, Title: planTitle(plan, wp.Rel), Status: agentproto.PlanStatus(planStatus(plan)), Steps: make([]agentproto.PlanStep, 0, len(plan.Steps))}
 	for _, st := range plan.Steps {
-		steps = append(steps, planStep{Text: st.Text, Done: st.Done})
+		res.Steps = append(res.Steps, agentproto.PlanStep{Text: st.Text, Done: st.Done})
 	}
-	res["steps"] = steps
-	s.showLine(ctx, msgInfo, fmt.Sprintf("%s (%s, %s): %d/%d steps done\n%s", res["title"], wp.Rel, res["status"], plan.StepsDone(), len(plan.Steps), stepList(plan, 0, 0)))
+	s.showLine(ctx, msgInfo, fmt.Sprintf("%s (%s, %s): %d/%d steps done\n%s", res.Title, wp.Rel, res.Status, plan.StepsDone(), len(plan.Steps), stepList(plan, 0, 0)))
 	return res, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/fakeopenai"
 	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -293,13 +294,7 @@ func TestAgentCompact(t *testing.T) {
 	if r := h.Prompt(s.SessionID, "ask"); r.StopReason != "question_pending" {
 		t.Fatalf("ask = %+v (%s)", r, r.Error)
 	}
-	var res struct {
-		Compacted     bool `json:"compacted"`
-		ContextTokens int  `json:"contextTokens"`
-	}
-	if err := h.Editor.Call(h.Ctx, "agent/compact", map[string]any{"sessionId": s.SessionID}, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := lsptest.MustCall(h, agentproto.Compact, agentproto.SessionParams{SessionID: s.SessionID})
 	if !res.Compacted || res.ContextTokens <= 0 {
 		t.Fatalf("agent/compact = %+v", res)
 	}
@@ -347,7 +342,7 @@ func promptQA(h *lsptest.Env, sid, qid string, answers map[string]any) server.Pr
 }
 
 // loadInfo is agent/loadSession's session.
-func loadInfo(h *lsptest.Env, sid string) agent.Info {
+func loadInfo(h *lsptest.Env, sid string) agentproto.Session {
 	h.T.Helper()
-	return h.LoadSession(sid).Info
+	return h.LoadSession(sid).Session
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/fakeopenai"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
@@ -121,8 +122,7 @@ func TestInstructionsInEveryRequest(t *testing.T) {
 	// Three compactions: the instructions stay.
 	for i := 1; i <= 3; i++ {
 		prompt(h, fmt.Sprintf("read big%d.txt", i))
-		var res agent.CompactResult
-		if err := h.Editor.Call(h.Ctx, "agent/compact", map[string]any{"sessionId": s.SessionID}, &res); err != nil || !res.Compacted {
+		if res, err := lsptest.Call(h, agentproto.Compact, agentproto.SessionParams{SessionID: s.SessionID}); err != nil || !res.Compacted {
 			t.Fatalf("compaction %d = %+v, %v", i, res, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/questions"
 )
@@ -29,14 +30,14 @@ func (s *Server) Update(ctx context.Context, sessionID string, update agent.Upda
 		s.plainUpdate(ctx, sessionID, update)
 		return
 	}
-	s.notifyClient(ctx, "agent/update", map[string]any{"sessionId": sessionID, "update": update})
+	s.notifyClient(ctx, agentproto.Update.Name(), map[string]any{"sessionId": sessionID, "update": update})
 }
 
 // ModeChanged sends `agent/modeChanged`.
 func (s *Server) ModeChanged(ctx context.Context, ev agent.ModeChange) {
 	s.plain.setMode(ev.SessionID, string(ev.Mode))
 	s.refreshLenses()
-	s.notifyClient(ctx, "agent/modeChanged", ev)
+	s.notifyClient(ctx, agentproto.ModeChanged.Name(), ev)
 }
 
 // Notify sends a plan-mode notify line as `window/logMessage` (Info).

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
@@ -64,7 +65,7 @@ func (s *Server) askWithForm(ctx context.Context, req agent.AskRequest) (agent.A
 	var lastErrs map[string]string
 	for attempt := 1; attempt <= maxAsks; attempt++ {
 		var raw json.RawMessage
-		if err := s.callClient(ctx, "agent/askUser", params, &raw); err != nil {
+		if err := s.callClient(ctx, agentproto.AskUser.Name(), params, &raw); err != nil {
 			return agent.AskReply{}, fmt.Errorf("agent/askUser: %w", err)
 		}
 		var res struct {

@@ -50,7 +50,7 @@ func cancelWhileAsked(h *lsptest.Env, t *testing.T, sessionID string, done <-cha
 // wantStop fails the test unless the prompt ended with stop.
 func wantStop(t testing.TB, r server.PromptResult, stop agent.StopReason) {
 	t.Helper()
-	if r.StopReason != stop {
+	if string(r.StopReason) != string(stop) {
 		t.Fatalf("stopReason = %q (error %v), want %q", r.StopReason, r.Error, stop)
 	}
 }

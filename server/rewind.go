@@ -3,16 +3,17 @@ package server
 import (
 	"context"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/internal/protoconv"
 )
 
 // rewind is agent/rewind {sessionId, toMessageId, what}: the session's
 // files, conversation or both as they were before the message
 // (docs/rewind.md).
-func (s *Server) rewind(ctx context.Context, p agent.RewindRequest) (any, error) {
-	res, err := s.manager().Rewind(ctx, p)
+func (s *Server) rewind(ctx context.Context, p agentproto.RewindParams) (agentproto.RewindResult, error) {
+	res, err := s.manager().Rewind(ctx, protoconv.RewindRequest(p))
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.RewindResult{}, rpcError(err)
 	}
-	return res, nil
+	return protoconv.RewindResult(res), nil
 }

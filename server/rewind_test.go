@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
@@ -94,10 +95,10 @@ func digestDiff(a, b map[string]string) []string {
 }
 
 // firstUserMessage is the id of a loaded session's first user message.
-func firstUserMessage(t *testing.T, msgs []llm.Message) string {
+func firstUserMessage(t *testing.T, msgs []agentproto.Message) string {
 	t.Helper()
 	for _, m := range msgs {
-		if m.Role == llm.RoleUser {
+		if m.Role == string(llm.RoleUser) {
 			if m.ID == "" {
 				t.Fatal("a loaded message has no id")
 			}

@@ -174,7 +174,7 @@ func TestSessionSurvivesRestart(t *testing.T) {
 	}
 	loaded := h2.LoadSession(s.SessionID)
 	if loaded.Mode != "build" || loaded.PlanFile == nil || *loaded.PlanFile != "plans/shout.plan" {
-		t.Fatalf("loaded = %+v, want build with plans/shout.plan", loaded.Info)
+		t.Fatalf("loaded = %+v, want build with plans/shout.plan", loaded.Session)
 	}
 	if len(loaded.Messages) < 10 {
 		t.Fatalf("loaded %d messages", len(loaded.Messages))

@@ -3,20 +3,18 @@ package server
 import (
 	"context"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/internal/protoconv"
 )
 
 // listCommands is agent/listCommands: the slash commands a prompt may start
 // with (the built-ins and the user commands of .agentls/commands and the
 // user's folder), for the editor's completion. A prompt that starts with
 // "/" is run by the agent itself (agent/prompt, agentls.prompt).
-func (s *Server) listCommands(_ context.Context, p sessionParams) (any, error) {
+func (s *Server) listCommands(_ context.Context, p agentproto.ListCommandsParams) (agentproto.ListCommandsResult, error) {
 	list, err := s.manager().ListCommands(p.SessionID)
 	if err != nil {
-		return nil, rpcError(err)
+		return agentproto.ListCommandsResult{}, rpcError(err)
 	}
-	if list == nil {
-		list = []agent.CommandInfo{}
-	}
-	return map[string]any{"commands": list}, nil
+	return agentproto.ListCommandsResult{Commands: protoconv.Commands(list)}, nil
 }

@@ -22,9 +22,12 @@ import (
 // Folders outside the house (cmd, bench, the root's assets) are not
 // listed: they may import everything.
 var mayImport = map[string][]string{
-	"server": {"host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
-	"acp":    {"host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
-	"host":   {"mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"server": {"agentproto", "host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"acp":    {"agentproto", "host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	// agentproto is the typed agent/* protocol (params, results, the method
+	// table): a leaf the faces dispatch from (see leafLibraries).
+	"agentproto": {},
+	"host":       {"mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
 	// mcpclient turns MCP servers' tools into the agent's tools
 	// (agent/tools); host imports it.
 	"mcpclient":  {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
@@ -61,6 +64,17 @@ var belowFaces = []string{"host", "mcpclient", "agent", "workspace", "guard", "q
 // ownedLibraries are libraries only one folder imports: the MCP SDK is
 // mcpclient's.
 var ownedLibraries = map[string]string{"github.com/modelcontextprotocol/go-sdk": "mcpclient"}
+
+// leafLibraries are the only libraries outside the standard library a
+// leaf folder may import: agentproto knows LSP's types at most.
+var leafLibraries = map[string][]string{"agentproto": {"go.lsp.dev/protocol"}}
+
+// isStandard tells whether an import path is the standard library's (its
+// first element has no dot).
+func isStandard(imp string) bool {
+	first, _, _ := strings.Cut(imp, "/")
+	return !strings.Contains(first, ".")
+}
 
 // graph is the module's packages (relative folder, "" for the root) with
 // their imports: module packages as relative folders, others as import
@@ -110,8 +124,9 @@ func TestViolationsFound(t *testing.T) {
 				"bench/b":        {"agent/openai", "server"},
 				// A test-support package of the server.
 				"server/internal/lsptest": {"server", "agent/scripted", "internal/x"},
+				"agentproto":              nil,
 			},
-			external: map[string][]string{"server": {"go.lsp.dev/jsonrpc2"}, "acp": {"github.com/coder/acp-go-sdk"}},
+			external: map[string][]string{"server": {"go.lsp.dev/jsonrpc2"}, "acp": {"github.com/coder/acp-go-sdk"}, "agentproto": {"encoding/json", "go.lsp.dev/protocol"}},
 		}
 	}
 	if v := violations(base()); len(v) != 0 {
@@ -140,6 +155,9 @@ func TestViolationsFound(t *testing.T) {
 		{"guard knows ACP", "guard", "github.com/coder/acp-go-sdk", "guard depends on github.com/coder/acp-go-sdk"},
 		{"host imports the MCP SDK", "host", "github.com/modelcontextprotocol/go-sdk/mcp", "host imports github.com/modelcontextprotocol/go-sdk/mcp: only mcpclient"},
 		{"mcpclient imports host", "mcpclient", "host", "mcpclient may not depend on host"},
+		{"agentproto imports agent", "agentproto", "agent", "agentproto may not depend on agent"},
+		{"agentproto imports the ACP SDK", "agentproto", "github.com/coder/acp-go-sdk", "agentproto imports github.com/coder/acp-go-sdk: agentproto imports only"},
+		{"host imports agentproto", "host", "agentproto", "host may not depend on agentproto"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,6 +197,13 @@ func violations(g graph) []string {
 			for lib, owner := range ownedLibraries {
 				if strings.HasPrefix(ext, lib) && top != owner {
 					out = append(out, fmt.Sprintf("%s imports %s: only %s imports %s", p, ext, owner, lib))
+				}
+			}
+		}
+		if libs, ok := leafLibraries[top]; ok {
+			for _, ext := range g.external[p] {
+				if !isStandard(ext) && !slices.ContainsFunc(libs, func(l string) bool { return ext == l || strings.HasPrefix(ext, l+"/") }) {
+					out = append(out, fmt.Sprintf("%s imports %s: %s imports only the standard library and %s", p, ext, top, strings.Join(libs, ", ")))
 				}
 			}
 		}

@@ -21,12 +21,11 @@ import {
   Methods,
   type Mode,
   type ModeChangedParams,
-  type ModelCheck,
-  type PromptResult,
+  type Requests,
+  type ResolvePlanParams,
   type SandboxStatus,
   type Session,
   type UpdateParams,
-  type WireMessage,
 } from './protocol';
 import { apiKeySecret, type Attachment, attachment, confirmModeSwitch, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
 import { resolveServer } from './serverPath';
@@ -150,7 +149,7 @@ export class AgentController implements vscode.Disposable {
   /** Asks the server once what confines commands, for the status tooltip. */
   private async checkSandbox(): Promise<void> {
     try {
-      const check = await this.request<ModelCheck>(Methods.checkModel, {});
+      const check = await this.request(Methods.checkModel, {});
       this.sandbox = check.sandbox;
     } catch (e) {
       this.output.warn(`could not read the sandbox status: ${(e as Error).message}`);
@@ -190,14 +189,15 @@ export class AgentController implements vscode.Disposable {
     if (go) await this.restart();
   }
 
-  private async request<R>(method: string, params: unknown): Promise<R> {
+  /** Sends the request method of the protocol table (protocol.gen.ts): its params and result are the generated types. */
+  private async request<M extends keyof Requests>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
     if (!this.client || !this.client.isRunning()) throw new Error('the agentls server is not running (see agentls: Show Server Log)');
-    return this.client.sendRequest<R>(method, params);
+    return this.client.sendRequest<Requests[M]['result']>(method, params);
   }
 
   private async restoreSessions(): Promise<void> {
     try {
-      const { sessions } = await this.request<{ sessions: Session[] }>(Methods.listSessions, {});
+      const { sessions } = await this.request(Methods.listSessions, {});
       this.model.setSessions(sessions);
       const pick = sessionToRestore(sessions, this.ext.workspaceState.get<string>(lastSessionKey));
       if (pick) await this.load(pick.sessionId);
@@ -208,7 +208,7 @@ export class AgentController implements vscode.Disposable {
   }
 
   private async load(sessionId: string): Promise<void> {
-    const res = await this.request<Session & { messages: WireMessage[] }>(Methods.loadSession, { sessionId });
+    const res = await this.request(Methods.loadSession, { sessionId });
     this.model.loadMessages(res, res.messages ?? []);
     this.select(sessionId);
   }
@@ -229,7 +229,7 @@ export class AgentController implements vscode.Disposable {
 
   private async newChat(): Promise<Session | undefined> {
     try {
-      const s = await this.request<Session>(Methods.newSession, { mode: this.model.defaultMode });
+      const s = await this.request(Methods.newSession, { mode: this.model.defaultMode });
       const st = this.model.upsertSession(s);
       st.loaded = true;
       this.select(s.sessionId);
@@ -257,7 +257,7 @@ export class AgentController implements vscode.Disposable {
     this.model.addPrompt(sessionId, text);
     this.refresh();
     try {
-      const res = await this.request<PromptResult>(Methods.prompt, params);
+      const res = await this.request(Methods.prompt, params);
       this.model.endTurn(sessionId, res);
       if (res.sessionId && res.sessionId !== sessionId) await this.load(res.sessionId); // /new
     } catch (e) {
@@ -271,7 +271,7 @@ export class AgentController implements vscode.Disposable {
     let commands: CommandInfo[] = [];
     try {
       const sessionId = this.model.current?.session.sessionId;
-      ({ commands } = await this.request<{ commands: CommandInfo[] }>(Methods.listCommands, sessionId ? { sessionId } : {}));
+      ({ commands } = await this.request(Methods.listCommands, sessionId ? { sessionId } : {}));
     } catch (e) {
       this.output.warn(`could not list the slash commands: ${(e as Error).message}`);
     }
@@ -280,7 +280,7 @@ export class AgentController implements vscode.Disposable {
 
   private async askUser(p: AskUserParams, token: vscode.CancellationToken): Promise<AskUserResult> {
     if (!this.model.get(p.sessionId)) {
-      const s = await this.request<Session & { messages: WireMessage[] }>(Methods.loadSession, { sessionId: p.sessionId });
+      const s = await this.request(Methods.loadSession, { sessionId: p.sessionId });
       this.model.loadMessages(s, s.messages ?? []);
     }
     this.model.ask(p);
@@ -342,9 +342,9 @@ export class AgentController implements vscode.Disposable {
       return;
     }
     try {
-      const params: Record<string, unknown> = { sessionId: st.session.sessionId, decision };
+      const params: ResolvePlanParams = { sessionId: st.session.sessionId, decision };
       if (decision === 'reject') params.reason = reason || 'the user chose to keep planning';
-      const s = await this.request<Session>(Methods.resolvePlan, params);
+      const s = await this.request(Methods.resolvePlan, params);
       this.model.upsertSession(s);
       this.model.approvalResolved(s.sessionId);
     } catch (e) {
@@ -369,7 +369,7 @@ export class AgentController implements vscode.Disposable {
       return;
     }
     try {
-      const s = await this.request<Session>(Methods.setMode, { sessionId: st.session.sessionId, mode });
+      const s = await this.request(Methods.setMode, { sessionId: st.session.sessionId, mode });
       this.model.upsertSession(s);
     } catch (e) {
       this.error(e);

@@ -3,7 +3,7 @@
 // picking the chat to restore), apart from the vscode API: the controller
 // passes in the few editor calls each one needs.
 
-import type { Mode, PromptContext, Session } from './protocol';
+import type { Mode, PromptContext, PromptParams, Session } from './protocol';
 import { restartKeys } from './settings';
 import { newestFirst } from './state';
 
@@ -58,8 +58,8 @@ export function attachment(uri: string, relPath: string, selection?: { start: Po
 }
 
 /** The agent/prompt params: the attachment, when there is one, rides as context. */
-export function promptParams(sessionId: string, text: string, att: Attachment | null): Record<string, unknown> {
-  const params: Record<string, unknown> = { sessionId, text };
+export function promptParams(sessionId: string, text: string, att: Attachment | null): PromptParams {
+  const params: PromptParams = { sessionId, text };
   if (att) params.context = att.context;
   return params;
 }

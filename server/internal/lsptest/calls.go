@@ -6,39 +6,26 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/server"
 )
 
 // NewSession calls agent/newSession (mode "" for the default).
-func (e *Env) NewSession(mode string) agent.Info {
+func (e *Env) NewSession(mode string) agentproto.Session {
 	e.T.Helper()
-	params := map[string]any{}
-	if mode != "" {
-		params["mode"] = mode
-	}
-	var s agent.Info
-	if err := e.Editor.Call(e.Ctx, "agent/newSession", params, &s); err != nil {
-		e.T.Fatalf("newSession: %v", err)
-	}
-	return s
+	return MustCall(e, agentproto.NewSession, agentproto.NewSessionParams{Mode: agentproto.Mode(mode)})
 }
 
 // LoadSession calls agent/loadSession.
 func (e *Env) LoadSession(sid string) server.LoadedSession {
 	e.T.Helper()
-	var s server.LoadedSession
-	if err := e.Editor.Call(e.Ctx, "agent/loadSession", map[string]any{"sessionId": sid}, &s); err != nil {
-		e.T.Fatalf("loadSession: %v", err)
-	}
-	return s
+	return MustCall(e, agentproto.LoadSession, agentproto.SessionParams{SessionID: sid})
 }
 
 // CloseSession sends agent/closeSession; a failed call fails the test.
 func (e *Env) CloseSession(sid string) {
 	e.T.Helper()
-	if err := e.Editor.Call(e.Ctx, "agent/closeSession", map[string]any{"sessionId": sid}, nil); err != nil {
-		e.T.Fatalf("closeSession: %v", err)
-	}
+	MustCall(e, agentproto.CloseSession, agentproto.SessionParams{SessionID: sid})
 }
 
 // PromptOutcome is how an agent/prompt call ended: its result or its error.
@@ -55,7 +42,7 @@ func (e *Env) PromptRPC(params map[string]any) <-chan PromptOutcome {
 	done := make(chan PromptOutcome, 1)
 	go func() {
 		var o PromptOutcome
-		o.Err = e.Editor.Call(e.Ctx, "agent/prompt", params, &o.Result)
+		o.Err = e.Editor.Call(e.Ctx, agentproto.Prompt.Name(), params, &o.Result)
 		e.prompts.Set(i, PromptState{SessionID: sid, Returned: true})
 		done <- o
 	}()
@@ -93,9 +80,7 @@ func RPCCode(err error) int64 {
 
 // Rewind calls agent/rewind; the error is the server's answer when it
 // refuses.
-func (e *Env) Rewind(req agent.RewindRequest) (agent.RewindResult, error) {
+func (e *Env) Rewind(req agent.RewindRequest) (agentproto.RewindResult, error) {
 	e.T.Helper()
-	var res agent.RewindResult
-	err := e.Editor.Call(e.Ctx, "agent/rewind", req, &res)
-	return res, err
+	return Call(e, agentproto.Rewind, agentproto.RewindParams{SessionID: req.SessionID, ToMessageID: req.ToMessageID, What: agentproto.RewindWhat(req.What)})
 }

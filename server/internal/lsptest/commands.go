@@ -1,15 +1,11 @@
 package lsptest
 
-import "github.com/agentls/agentls/agent"
+import (
+	"github.com/agentls/agentls/agentproto"
+)
 
 // ListCommands calls agent/listCommands.
-func (e *Env) ListCommands(sid string) []agent.CommandInfo {
+func (e *Env) ListCommands(sid string) []agentproto.CommandInfo {
 	e.T.Helper()
-	var res struct {
-		Commands []agent.CommandInfo `json:"commands"`
-	}
-	if err := e.Editor.Call(e.Ctx, "agent/listCommands", map[string]any{"sessionId": sid}, &res); err != nil {
-		e.T.Fatalf("listCommands: %v", err)
-	}
-	return res.Commands
+	return MustCall(e, agentproto.ListCommands, agentproto.ListCommandsParams{SessionID: sid}).Commands
 }

@@ -68,7 +68,7 @@ func chunk(text string) Expectation {
 func TestAwaitMet(t *testing.T) {
 	env := Start(t, Setup{Script: helloScript})
 	s := env.NewSession("plan")
-	if r := env.Prompt(s.SessionID, "hi"); r.StopReason != agent.StopEndTurn {
+	if r := env.Prompt(s.SessionID, "hi"); string(r.StopReason) != string(agent.StopEndTurn) {
 		t.Fatalf("prompt = %+v", r)
 	}
 	if f := awaitWith(env, chunk("hello from"), OnceMet(TurnEnded(s.SessionID), chunk("model")), Received("agent/update")); len(f) != 0 {

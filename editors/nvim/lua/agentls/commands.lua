@@ -2,6 +2,7 @@
 -- (omnifunc: <C-x><C-o> on a line starting with "/") and `:Agentls {command} [args]`, whose
 -- first argument completes. The list comes from the server (agent/listCommands: the built-ins
 -- and the user's .agentls/commands); the server runs a command when it is sent as a prompt.
+local protocol = require('agentls.protocol')
 local M = {}
 
 --- The built-ins, for completion while the server cannot answer.
@@ -32,7 +33,7 @@ function M.list(st, timeout)
   local c = st and st:client()
   if c then
     local params = st.session and { sessionId = st.session.sessionId } or vim.empty_dict()
-    local ok, res = pcall(request_sync, c, 'agent/listCommands', params, timeout or 1000)
+    local ok, res = pcall(request_sync, c, protocol.methods.listCommands, params, timeout or 1000)
     if ok and res and not res.err and res.result and type(res.result.commands) == 'table' then
       return res.result.commands
     end

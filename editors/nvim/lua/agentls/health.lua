@@ -1,6 +1,7 @@
 -- :checkhealth agentls — the binary and its version, the running server, the model (through
 -- agent/checkModel), and the plugin's options. Uses vim.health (0.8+; start/ok/warn/error
 -- from 0.10, report_* before) or require('health') on 0.7.
+local protocol = require('agentls.protocol')
 local M = {}
 
 local function reporter()
@@ -92,9 +93,9 @@ function M.check(timeout_ms)
   r.start('agentls: model')
   local res, err
   if vim.fn.has('nvim-0.11') == 1 then
-    res, err = client:request_sync('agent/checkModel', vim.empty_dict(), timeout_ms or 15000)
+    res, err = client:request_sync(protocol.methods.checkModel, vim.empty_dict(), timeout_ms or 15000)
   else
-    res, err = client.request_sync('agent/checkModel', vim.empty_dict(), timeout_ms or 15000)
+    res, err = client.request_sync(protocol.methods.checkModel, vim.empty_dict(), timeout_ms or 15000)
   end
   if not res then
     r.error('agent/checkModel: ' .. tostring(err))

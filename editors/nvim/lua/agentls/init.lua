@@ -5,6 +5,7 @@
 --   require('agentls').lualine()     -- a lualine component (no dependency on lualine)
 --
 -- All state lives in one State object per setup() (M.state()); setup() again replaces it.
+local protocol = require('agentls.protocol')
 local config = require('agentls.config')
 local start = require('agentls.start')
 local ask = require('agentls.ask')
@@ -331,7 +332,7 @@ end
 --- Starts a new session (mode nil: the server's default); cb(session) when done.
 function State:new_session(mode, cb, on_error)
   local params = mode and { mode = mode } or vim.empty_dict()
-  self:request('agent/newSession', params, function(err, s)
+  self:request(protocol.methods.newSession, params, function(err, s)
     if failed(err, 'new session') then
       if on_error then
         on_error(err)
@@ -373,7 +374,7 @@ function State:reopen_last()
       end
     end
   end
-  local sent = self:request('agent/listSessions', vim.empty_dict(), function(err, res)
+  local sent = self:request(protocol.methods.listSessions, vim.empty_dict(), function(err, res)
     local last = not err and type(res) == 'table' and type(res.sessions) == 'table' and res.sessions[1] or nil
     if last and type(last.sessionId) == 'string' then
       self:load_session(last.sessionId, done, function()
@@ -394,7 +395,7 @@ function State:prompt(text, context, done)
   self:with_session(function(s)
     self.chat:user(text)
     self.busy = true
-    self:request('agent/prompt', { sessionId = s.sessionId, text = text, context = context }, function(err, res)
+    self:request(protocol.methods.prompt, { sessionId = s.sessionId, text = text, context = context }, function(err, res)
       self.busy = false
       self.last_result = err and { error = err } or res
       if err then
@@ -423,7 +424,7 @@ function State:set_mode(mode)
   end
   self:with_session(function(s)
     local function go()
-      self:request('agent/setMode', { sessionId = s.sessionId, mode = mode }, function(err, res)
+      self:request(protocol.methods.setMode, { sessionId = s.sessionId, mode = mode }, function(err, res)
         if not failed(err, 'set mode') then
           self:mode_changed(s.sessionId, res.mode, res.planFile, 'user')
         end
@@ -450,7 +451,7 @@ function State:resolve_plan(decision, reason)
   local sid = self.session.sessionId
   local function go(r)
     local params = { sessionId = sid, decision = decision, reason = r }
-    self:request('agent/resolvePlan', params, function(err, res)
+    self:request(protocol.methods.resolvePlan, params, function(err, res)
       if not failed(err, decision == 'approve' and 'approve' or 'reject') then
         self:mode_changed(sid, res.mode, res.planFile, 'user')
       end
@@ -471,14 +472,14 @@ function State:cancel()
   if not self.session then
     return
   end
-  self:request('agent/cancel', { sessionId = self.session.sessionId }, function(err)
+  self:request(protocol.methods.cancel, { sessionId = self.session.sessionId }, function(err)
     failed(err, 'cancel')
   end)
 end
 
 --- Lists sessions and loads the one picked (vim.ui.select).
 function State:pick_session()
-  self:request('agent/listSessions', vim.empty_dict(), function(err, res)
+  self:request(protocol.methods.listSessions, vim.empty_dict(), function(err, res)
     if failed(err, 'list sessions') then
       return
     end
@@ -502,7 +503,7 @@ end
 
 --- Loads a session and shows its conversation in the chat.
 function State:load_session(id, cb, on_error)
-  self:request('agent/loadSession', { sessionId = id }, function(err, s)
+  self:request(protocol.methods.loadSession, { sessionId = id }, function(err, s)
     if failed(err, 'load session') then
       if on_error then
         on_error(err)
@@ -676,7 +677,7 @@ function State:handlers()
       end
       return default_show(err, p, ctx, cfg)
     end,
-    ['agent/update'] = function(_, p)
+    [protocol.methods.update] = function(_, p)
       local u = p and p.update
       if not u then
         return
@@ -707,10 +708,10 @@ function State:handlers()
       end
       return { success = false }
     end,
-    ['agent/modeChanged'] = function(_, p)
+    [protocol.methods.modeChanged] = function(_, p)
       self:mode_changed(p.sessionId, p.mode, p.planFile, p.source)
     end,
-    ['agent/askUser'] = function(_, p)
+    [protocol.methods.askUser] = function(_, p)
       return self:on_ask(p)
     end,
     ['$/cancelRequest'] = function(_, p)

@@ -100,7 +100,7 @@ describe('ChatModel', () => {
     m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'c2', title: 'edit app.txt', kind: 'edit', status: 'pending' });
     m.applyUpdate('s1', {
       sessionUpdate: 'tool_call_update', toolCallId: 'c2', status: 'failed',
-      rawOutput: { success: false, error: 'System is in Plan Mode.' }, refusal: { tool_name: 'edit', tool_kind: 'file_edit', hint: 'Write the plan instead.' },
+      rawOutput: { success: false, error: 'System is in Plan Mode.' }, refusal: { tool_name: 'edit', tool_kind: 'file_edit', hint: 'Write the plan instead.', entered_at: '', entered_reason: '' },
     });
     const t = m.current!.items[0];
     assert.ok(t.kind === 'tool' && t.refused && t.status === 'failed' && t.refusalHint === 'Write the plan instead.');

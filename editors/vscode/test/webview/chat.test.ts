@@ -317,7 +317,7 @@ describe('chat', () => {
     const text = 'Here is **bold** and code:\n\n```go\nfunc main() {}\n```\n\n<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> [x](javascript:alert(1))';
     for (const chunk of text.match(/.{1,7}/gs)!) m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk } });
     m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'edit main.go', kind: 'edit', status: 'pending', rawInput: { path: 'main.go' } });
-    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'failed', rawOutput: { success: false }, refusal: { tool_name: 'edit', hint: 'Only .plan documents may change in PLAN mode.' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'failed', rawOutput: { success: false }, refusal: { tool_name: 'edit', tool_kind: 'file_edit', hint: 'Only .plan documents may change in PLAN mode.', entered_at: '', entered_reason: '' } });
     m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 1200, outputTokens: 34 });
     await show(m);
     const msg = page.locator('.msg.assistant .markdown');

@@ -1,0 +1,34 @@
+package main
+
+import "github.com/agentls/agentls/agentproto"
+
+// nameTable is one generated table of names: the short name of each row
+// that has one, with its name on the wire.
+type nameTable struct {
+	ts, lua, doc string
+	name         func(agentproto.Method) string // "" leaves the row out
+}
+
+// nameTables are the LSP methods, the commands and the ACP extension
+// methods.
+var nameTables = []nameTable{
+	{"Methods", "methods", "The agent/* methods of the LSP face.", func(m agentproto.Method) string {
+		if m.Faces.Has(agentproto.LSP) {
+			return m.Name
+		}
+		return ""
+	}},
+	{"Commands", "commands", "The workspace/executeCommand commands; each takes its method's params as its argument.", func(m agentproto.Method) string { return m.Command }},
+	{"AcpMethods", "acp_methods", "The ACP face's extension methods.", agentproto.Method.ACPName},
+}
+
+// rows are the table's short names and wire names, in the table's order.
+func (n nameTable) rows() [][2]string {
+	var out [][2]string
+	for _, m := range agentproto.Table() {
+		if name := n.name(m); name != "" {
+			out = append(out, [2]string{m.Short(), name})
+		}
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+package agentproto
+
+// ModelCheck is agent/checkModel's result: can the configured model
+// answer, and what confines commands here.
+type ModelCheck struct {
+	OK       bool   `json:"ok"`
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	BaseURL  string `json:"baseUrl"`
+	// Message says why the model cannot answer.
+	Message string        `json:"message,omitempty"`
+	Sandbox SandboxStatus `json:"sandbox"`
+	// MCPServers is each MCP server's state, when there are any.
+	MCPServers []MCPServerStatus `json:"mcpServers,omitempty"`
+}
+
+// SandboxStatus is what confines the commands agentls runs.
+type SandboxStatus struct {
+	// Mode is "landlock+bwrap", "landlock", "bwrap", "none" or "off".
+	Mode string `json:"mode"`
+	// Landlock is "ABI <n>" or why Landlock is not used.
+	Landlock string `json:"landlock"`
+	// Bwrap is "ok" or why bubblewrap is not used.
+	Bwrap string `json:"bwrap"`
+	// Network is true when commands get a network of their own.
+	Network bool   `json:"network"`
+	Summary string `json:"summary"`
+}
+
+// MCPServerStatus is one MCP server's state (docs/mcp.md).
+type MCPServerStatus struct {
+	Name string `json:"name"`
+	// State is running, idle, failed or disabled.
+	State      string `json:"state"`
+	Origin     string `json:"origin"`
+	Command    string `json:"command"`
+	Reason     string `json:"reason,omitempty"`
+	StderrTail string `json:"stderrTail,omitempty"`
+	Tools      int    `json:"tools"`
+	// DefinitionBytes is the size of the server's tool definitions.
+	DefinitionBytes int `json:"definitionBytes"`
+}

@@ -1,0 +1,140 @@
+package agentproto
+
+import "encoding/json"
+
+// SessionUpdate is one update of a session's turn (agent/update's
+// update), told apart by its sessionUpdate member.
+type SessionUpdate interface{ isSessionUpdate() }
+
+// MessageChunk is agent_message_chunk or agent_thought_chunk: streamed
+// text of the assistant's message or thoughts.
+type MessageChunk struct {
+	SessionUpdate string      `json:"sessionUpdate" ts:"'agent_message_chunk' | 'agent_thought_chunk'" lua:"'agent_message_chunk'|'agent_thought_chunk'"`
+	Content       TextContent `json:"content"`
+	// MessageID is the id the message is saved with (as agent/loadSession
+	// shows it).
+	MessageID string `json:"messageId,omitempty"`
+}
+
+// ToolCallStarted is tool_call: the model asked for a tool call (pending)
+// or it started (in_progress).
+type ToolCallStarted struct {
+	SessionUpdate string `json:"sessionUpdate" ts:"'tool_call'" lua:"'tool_call'"`
+	ToolCallID    string `json:"toolCallId"`
+	Title         string `json:"title"`
+	// Kind is the ACP tool kind (read, edit, delete, move, search,
+	// execute, think, switch_mode, other).
+	Kind     string          `json:"kind"`
+	Status   string          `json:"status"`
+	RawInput json.RawMessage `json:"rawInput,omitempty" ts:"unknown" lua:"any"`
+}
+
+// ToolCallDone is tool_call_update: a tool call ended (completed or
+// failed).
+type ToolCallDone struct {
+	SessionUpdate string        `json:"sessionUpdate" ts:"'tool_call_update'" lua:"'tool_call_update'"`
+	ToolCallID    string        `json:"toolCallId"`
+	Status        string        `json:"status"`
+	Content       []ToolContent `json:"content,omitempty"`
+	// RawOutput is the tool result JSON the model sees.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty" ts:"unknown" lua:"any"`
+	Refusal   *Refusal        `json:"refusal,omitempty"`
+}
+
+// PlanUpdate is plan: the attached plan's whole step list.
+type PlanUpdate struct {
+	SessionUpdate string      `json:"sessionUpdate" ts:"'plan'" lua:"'plan'"`
+	PlanFile      string      `json:"planFile"`
+	Entries       []PlanEntry `json:"entries"`
+}
+
+// ModeUpdate is current_mode_update.
+type ModeUpdate struct {
+	SessionUpdate string `json:"sessionUpdate" ts:"'current_mode_update'" lua:"'current_mode_update'"`
+	CurrentModeID Mode   `json:"currentModeId"`
+}
+
+// QuestionPending is question_pending: a question waits for an answer
+// (agent/answer or the next prompt).
+type QuestionPending struct {
+	SessionUpdate string     `json:"sessionUpdate" ts:"'question_pending'" lua:"'question_pending'"`
+	QuestionID    string     `json:"questionId"`
+	Questions     []Question `json:"questions"`
+	CreatedAt     string     `json:"createdAt"`
+}
+
+// UsageUpdate is usage_update: the tokens of the last model request, and
+// the estimated size of the next one against the model's window.
+type UsageUpdate struct {
+	SessionUpdate string `json:"sessionUpdate" ts:"'usage_update'" lua:"'usage_update'"`
+	InputTokens   int    `json:"inputTokens"`
+	OutputTokens  int    `json:"outputTokens"`
+	ContextTokens int    `json:"contextTokens,omitempty"`
+	ContextWindow int    `json:"contextWindow,omitempty"`
+}
+
+// InstructionsLoaded is instructions_loaded: the project instruction files
+// the model's requests now carry (docs/instructions.md).
+type InstructionsLoaded struct {
+	SessionUpdate string            `json:"sessionUpdate" ts:"'instructions_loaded'" lua:"'instructions_loaded'"`
+	Files         []InstructionFile `json:"files"`
+}
+
+func (MessageChunk) isSessionUpdate()       {}
+func (ToolCallStarted) isSessionUpdate()    {}
+func (ToolCallDone) isSessionUpdate()       {}
+func (PlanUpdate) isSessionUpdate()         {}
+func (ModeUpdate) isSessionUpdate()         {}
+func (QuestionPending) isSessionUpdate()    {}
+func (UsageUpdate) isSessionUpdate()        {}
+func (InstructionsLoaded) isSessionUpdate() {}
+
+// TextContent is a text block.
+type TextContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// ToolContent is a tool call's content item: a text block.
+type ToolContent struct {
+	Type    string      `json:"type"`
+	Content TextContent `json:"content"`
+}
+
+// Refusal is a plan-mode (or guard) refusal attached to a failed tool
+// call.
+type Refusal struct {
+	ToolName      string `json:"tool_name"`
+	ToolKind      string `json:"tool_kind"`
+	Hint          string `json:"hint"`
+	EnteredAt     string `json:"entered_at"`
+	EnteredReason string `json:"entered_reason"`
+}
+
+// PlanEntry is one step of a plan update.
+type PlanEntry struct {
+	Content  string `json:"content"`
+	Priority string `json:"priority"`
+	// Status is pending, in_progress or completed.
+	Status PlanEntryStatus `json:"status"`
+}
+
+// PlanEntryStatus is a plan step's state.
+type PlanEntryStatus string
+
+// The plan step states.
+const (
+	EntryPending    PlanEntryStatus = "pending"
+	EntryInProgress PlanEntryStatus = "in_progress"
+	EntryCompleted  PlanEntryStatus = "completed"
+)
+
+// InstructionFile is a project instruction file the model's requests
+// carry.
+type InstructionFile struct {
+	// Path is workspace-relative (~/… for the user's file).
+	Path  string `json:"path"`
+	Bytes int    `json:"bytes"`
+	// Cut is true when instructions.max_bytes cut it or left it out.
+	Cut bool `json:"cut"`
+}

@@ -1,0 +1,80 @@
+// Package protoconv turns the agent's values into the agent/* protocol's
+// wire types (agentproto), for both faces: the agent knows no wire, the
+// protocol package no agent. Each conversion keeps the JSON the agent's
+// own type would give (TestSameJSON).
+package protoconv
+
+import (
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
+)
+
+// Session is a session's info on the wire.
+func Session(i agent.Info) agentproto.Session {
+	return agentproto.Session{SessionID: i.SessionID, Title: i.Title, Mode: agentproto.Mode(i.Mode), PlanFile: i.PlanFile, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt}
+}
+
+// each converts every element of a list; the result is never nil (`[]`).
+func each[T, W any](list []T, conv func(T) W) []W {
+	out := make([]W, 0, len(list))
+	for _, v := range list {
+		out = append(out, conv(v))
+	}
+	return out
+}
+
+// Sessions are sessions' infos on the wire (never nil: `[]`).
+func Sessions(list []agent.Info) []agentproto.Session { return each(list, Session) }
+
+// Messages are a conversation on the wire (never nil: `[]`).
+func Messages(msgs []llm.Message) []agentproto.Message {
+	return each(msgs, func(m llm.Message) agentproto.Message {
+		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, ProviderState: m.ProviderState}
+		for _, c := range m.ToolCalls {
+			w.ToolCalls = append(w.ToolCalls, agentproto.ToolCall(c))
+		}
+		return w
+	})
+}
+
+// Plans are listed plans on the wire (never nil: `[]`).
+func Plans(list []agent.PlanInfo) []agentproto.PlanInfo {
+	return each(list, func(p agent.PlanInfo) agentproto.PlanInfo { return agentproto.PlanInfo(p) })
+}
+
+// ModelCheck is agent/checkModel's result on the wire.
+func ModelCheck(c agent.ModelCheck) agentproto.ModelCheck {
+	out := agentproto.ModelCheck{
+		OK: c.OK, Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, Message: c.Message,
+		Sandbox: agentproto.SandboxStatus(c.Sandbox),
+	}
+	if c.MCPServers != nil {
+		out.MCPServers = each(c.MCPServers, func(s agent.MCPServerStatus) agentproto.MCPServerStatus { return agentproto.MCPServerStatus(s) })
+	}
+	return out
+}
+
+// CompactResult is agent/compact's result on the wire.
+func CompactResult(r agent.CompactResult) agentproto.CompactResult {
+	return agentproto.CompactResult(r)
+}
+
+// RewindRequest is agent/rewind's params for the agent.
+func RewindRequest(p agentproto.RewindParams) agent.RewindRequest {
+	return agent.RewindRequest{SessionID: p.SessionID, ToMessageID: p.ToMessageID, What: string(p.What)}
+}
+
+// RewindResult is agent/rewind's result on the wire.
+func RewindResult(r agent.RewindResult) agentproto.RewindResult {
+	out := agentproto.RewindResult{Restored: r.Restored, Skipped: r.Skipped, UndoMessageID: r.UndoMessageID}
+	if r.Conflicts != nil { // null stays null
+		out.Conflicts = each(r.Conflicts, func(c agent.RewindConflict) agentproto.RewindConflict { return agentproto.RewindConflict(c) })
+	}
+	return out
+}
+
+// Commands are slash commands on the wire (never nil: `[]`).
+func Commands(list []agent.CommandInfo) []agentproto.CommandInfo {
+	return each(list, func(c agent.CommandInfo) agentproto.CommandInfo { return agentproto.CommandInfo(c) })
+}

@@ -1,0 +1,63 @@
+package protoconv
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/sandbox"
+)
+
+// TestSameJSON: each conversion writes the JSON the agent's own value
+// writes, full and empty, so moving a face onto the wire types changed no
+// byte on the wire.
+func TestSameJSON(t *testing.T) {
+	plan := "plans/a.plan"
+	info := agent.Info{SessionID: "019a", Title: "t", Mode: "build", PlanFile: &plan, CreatedAt: "c", UpdatedAt: "u"}
+	msgs := []llm.Message{
+		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`}}, ProviderState: json.RawMessage(`{"r":1}`)},
+		{Role: "tool", Content: "{}", ToolCallID: "c1", Name: "read"},
+	}
+	check := agent.ModelCheck{OK: true, Provider: "openai", Model: "m", BaseURL: "u", Message: "x",
+		Sandbox:    sandbox.Status{Mode: "landlock", Landlock: "ABI 4", Bwrap: "ok", Network: true, Summary: "s"},
+		MCPServers: []agent.MCPServerStatus{{Name: "n", State: "failed", Origin: "o", Command: "c", Reason: "r", StderrTail: "e", Tools: 2, DefinitionBytes: 9}},
+	}
+	rewind := agent.RewindResult{Restored: []string{"a"}, Conflicts: []agent.RewindConflict{{Path: "b", Reason: "r"}}, Skipped: []string{"c"}, UndoMessageID: "u"}
+	cases := []struct {
+		name        string
+		agent, wire any
+	}{
+		{"session", info, Session(info)},
+		{"empty session", agent.Info{}, Session(agent.Info{})},
+		{"sessions", []agent.Info{info}, Sessions([]agent.Info{info})},
+		{"messages", msgs, Messages(msgs)},
+		{"plans", []agent.PlanInfo{{Path: "p", Title: "t", Status: "draft", CreatedAt: "c", StepsDone: 1, StepsTotal: 2, Error: "e"}}, Plans([]agent.PlanInfo{{Path: "p", Title: "t", Status: "draft", CreatedAt: "c", StepsDone: 1, StepsTotal: 2, Error: "e"}})},
+		{"model check", check, ModelCheck(check)},
+		{"empty model check", agent.ModelCheck{}, ModelCheck(agent.ModelCheck{})},
+		{"compact", agent.CompactResult{Compacted: true, ContextTokens: 3}, CompactResult(agent.CompactResult{Compacted: true, ContextTokens: 3})},
+		{"rewind", rewind, RewindResult(rewind)},
+		{"empty rewind", agent.RewindResult{}, RewindResult(agent.RewindResult{})},
+		{"empty lists rewind", agent.RewindResult{Restored: []string{}, Conflicts: []agent.RewindConflict{}, Skipped: []string{}}, RewindResult(agent.RewindResult{Restored: []string{}, Conflicts: []agent.RewindConflict{}, Skipped: []string{}})},
+		{"commands", []agent.CommandInfo{{Name: "plan", Description: "d", Hint: "h"}}, Commands([]agent.CommandInfo{{Name: "plan", Description: "d", Hint: "h"}})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := json.Marshal(tc.agent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.Marshal(tc.wire)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("wire JSON\n%s\nwant (the agent's)\n%s", got, want)
+			}
+		})
+	}
+	if got := RewindRequest(agentproto.RewindParams{SessionID: "s", ToMessageID: "m", What: "both"}); got != (agent.RewindRequest{SessionID: "s", ToMessageID: "m", What: "both"}) {
+		t.Errorf("RewindRequest = %+v", got)
+	}
+}
