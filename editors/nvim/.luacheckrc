@@ -13,3 +13,6 @@ read_globals = {
     fields = { g = writable, b = writable, bo = writable, wo = writable, o = writable, opt = writable, env = writable },
   },
 }
+-- protocol.lua is generated from agentproto (go generate ./agentproto): its doc comments are the
+-- Go table's, one line each.
+files['lua/agentls/protocol.lua'] = { max_line_length = false }
