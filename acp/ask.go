@@ -73,6 +73,7 @@ func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.A
 		content = append(content, sdk.ToolContent(sdk.TextBlock(g)))
 	}
 	e.send(ctx, req.SessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Kind: "switch_mode", Content: blocks})
+	e.showApproval(ctx, req.SessionID, questions.EscapeLine(req.PlanFile), planText, grantsText(perm)) // approval_shown.go
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(perm.Title()),
 		Kind: sdk.Ptr(sdk.ToolKindSwitchMode), Content: content,

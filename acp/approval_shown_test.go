@@ -1,0 +1,57 @@
+package acp_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+// TestApprovalShownAsAgentText: CodeCompanion.nvim shows a permission
+// request as its kind and title only, avante.nvim as its title: the plan
+// approval also goes out as the agent's own text, before
+// session/request_permission, holding the plan's text (in a fence the plan
+// cannot close) and every command approving grants, escaped.
+func TestApprovalShownAsAgentText(t *testing.T) {
+	const plan = "# Goal\\nShout.\\n\\n````\\nfence inside\\n````\\n\\n## Steps\\n- [ ] Replace alpha with ALPHA in app.txt\\n"
+	var atAsk string // the agent's text when the approval was asked
+	client := &testClient{}
+	client.permit = func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		atAsk = client.agentText()
+		return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: "reject_once"}}
+	}
+	r := newRig(t, setup{
+		files:  map[string]string{"app.txt": "alpha\n"},
+		client: client,
+		script: `name: shown
+steps:
+  - tool_calls:
+      - {id: p1, name: plan_write, args: {title: Shout, path: plans/shout.plan, content: "` + plan + `"}}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan, allowed_commands: ["go test ./...", "git diff *", "echo \u202eevil"]}}
+  - text: "Still planning."
+`,
+	})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "shout"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop reason %s", stop)
+	}
+	for _, want := range []string{
+		"The plan `plans/shout.plan` asks for your approval",
+		"`````markdown\n", // longer than the plan's own four-backtick fence
+		"Replace alpha with ALPHA in app.txt\n`````\n",
+		"Approving also allows these commands for this session:\n- `go test ./...`\n- `git diff *`\n- `echo \\u202Eevil`",
+	} {
+		if !strings.Contains(atAsk, want) {
+			t.Errorf("the agent's text when the approval was asked lacks %q:\n%s", want, atAsk)
+		}
+	}
+	if strings.Contains(atAsk, "\u202e") {
+		t.Errorf("a bidi override reached the agent's text raw:\n%q", atAsk)
+	}
+	// The message is agentls's own: it does not run on into the model's text.
+	if strings.Contains(atAsk, "Still planning.") {
+		t.Errorf("the model's later text was there before the approval: %q", atAsk)
+	}
+}
