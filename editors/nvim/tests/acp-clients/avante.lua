@@ -93,15 +93,6 @@ local function click(name)
   press(win, "<CR>")
 end
 
---- The session file's text (agentls's record of the session), or "".
-local function session_record()
-  local out = {}
-  for _, f in ipairs(vim.fn.glob(lib.ws .. "/.agentls/chats/*.chat", false, true)) do
-    table.insert(out, lib.read(f) or "")
-  end
-  return table.concat(out, "\n")
-end
-
 lib.run(client, function()
   vim.cmd("AvanteAsk")
   -- The sidebar connects when it opens (initialize, session/new, available_commands_update).
@@ -173,10 +164,34 @@ lib.run(client, function()
   lib.dump(client, "run-permission", result_buf())
   vim.cmd("AvanteStop")
   lib.wait("agentls to record the cancelled run", function()
-    return session_record():find("cancelled by the user", 1, true)
+    return lib.session_record():find("cancelled by the user", 1, true)
   end)
   lib.dump(client, "cancelled", result_buf())
   if lib.ws_file("cancelled-run") then
     lib.fail("the cancelled command ran")
   end
+
+  -- 6. The attacker's case: avante's default auto_approve_tool_permissions = true accepts the
+  -- plan approval by itself, in milliseconds. The decision stands, but agentls marks it as the
+  -- client's in the tool call's result, which avante shows, and in its log.
+  lib.wait("the stopped turn to end", function()
+    return not sidebar().is_generating
+  end)
+  Config.behaviour.auto_approve_tool_permissions = true
+  send("/plan")
+  lib.wait("plan mode again", function()
+    return not sidebar().is_generating and lib.text(result_buf()):find("Mode: plan.", 1, true)
+  end)
+  send("plan again")
+  lib.wait("the auto-approved turn's end", function()
+    return not sidebar().is_generating and lib.text(result_buf()):find("Auto-approved, and marked.", 1, true)
+  end)
+  local shown = lib.dump(client, "auto-approved", result_buf())
+  local after = shown:sub((select(2, shown:find("plan again", 1, true)) or #shown) + 1)
+  if not after:find("answered by the client in %d+ ms %(allow_once%)") then
+    lib.fail("avante's sidebar does not show that the client answered the auto-approved plan by itself")
+  end
+  lib.wait("agentls's log to name the client's own answer", function()
+    return (lib.read(lib.artifacts .. "/agentls.log") or ""):find("answered by the client in %d+ ms %(allow_once%)")
+  end)
 end)

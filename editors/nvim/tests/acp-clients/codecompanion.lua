@@ -139,6 +139,7 @@ lib.run(client, function()
     return not chat.current_request and since(buf, mark):find("shout.plan", 1, true)
   end)
   lib.dump(client, "slash-command", buf)
+
   -- 5. Cancel: the run's permission is left pending and the turn stopped with the stop key.
   mark = #lib.text(buf)
   send(chat, "run the command")
@@ -148,12 +149,11 @@ lib.run(client, function()
   lib.dump(client, "run-permission", buf)
   lib.expect_contains("the run's permission prompt", since(buf, mark), { "touch cancelled-run" })
   press(buf, "q", "stop")
-  lib.wait("the turn to stop", function()
-    return not chat.current_request
+  lib.wait("agentls to record the cancelled run", function()
+    return not chat.current_request and lib.session_record():find("cancelled by the user", 1, true)
   end)
   lib.dump(client, "cancelled", buf)
   if lib.ws_file("cancelled-run") then
     lib.fail("the cancelled command ran")
   end
-
 end)

@@ -24,7 +24,8 @@ M.grants = { "go test ./...", "git diff *" }
 
 --- The scripted model's transcript for one session: a plan written through the client, the
 --- approval (which the test answers with the client's own Accept), an edit in BUILD, then a
---- `run` whose permission the test leaves pending and cancels, then one more answer.
+--- `run` whose permission the test leaves pending and cancels; then (avante only) a second plan
+--- whose approval the client's auto-approve gives, marked as the client's in the tool call's result.
 function M.script()
   local plan = vim.json.encode(M.plan)
   local grants = vim.json.encode(M.grants)
@@ -48,7 +49,14 @@ function M.script()
     "    text: \"Built: app.txt now says ALPHA.\"",
     "  - tool_calls:",
     "      - {id: r1, name: run, args: {command: \"touch cancelled-run\"}}",
-    "  - text: \"After the cancel.\"",
+    -- avante only: back in plan mode (/plan), a client that approves by itself.
+    "  - tool_calls:",
+    "      - {id: p2, name: plan_write, args: {title: Again, path: plans/again.plan, content: \"# Goal\\nAgain.\\n\"}}",
+    "  - tool_calls:",
+    "      - {id: x2, name: exit_plan_mode, args: {plan_file_path: plans/again.plan}}",
+    "  - expect:",
+    "      tool_result_contains: {x2: ['\"approved\":true']}",
+    "    text: \"Auto-approved, and marked.\"",
     "",
   }, "\n")
 end
@@ -169,6 +177,15 @@ function M.expect_contains(where, text, wants)
       M.fail(string.format("%s lacks %q", where, want))
     end
   end
+end
+
+--- agentls's record of the workspace's sessions (.agentls/chats/*.chat), as one string.
+function M.session_record()
+  local out = {}
+  for _, f in ipairs(vim.fn.glob(M.ws .. "/.agentls/chats/*.chat", false, true)) do
+    table.insert(out, read(f) or "")
+  end
+  return table.concat(out, "\n")
 end
 
 --- The file's content in the workspace.
