@@ -41,6 +41,9 @@ type setup struct {
 	script string
 	// model, when set, is the model (instead of script).
 	model llm.Provider
+	// realProvider builds the model from the configuration as agentls does
+	// (host.NewProvider), instead of model or script.
+	realProvider bool
 	caps  sdk.ClientCapabilities
 	// userConfig is the user's config.yaml (trusted, unlike the workspace's).
 	userConfig string
@@ -109,6 +112,9 @@ func newRig(t testing.TB, s setup) *rig {
 			}
 			return model, nil
 		},
+	}
+	if s.realProvider {
+		opts.NewProvider = nil // host.NewProvider
 	}
 	c2aR, c2aW := io.Pipe()
 	a2cR, a2cW := io.Pipe()
