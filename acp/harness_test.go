@@ -44,7 +44,7 @@ type setup struct {
 	// realProvider builds the model from the configuration as agentls does
 	// (host.NewProvider), instead of model or script.
 	realProvider bool
-	caps  sdk.ClientCapabilities
+	caps         sdk.ClientCapabilities
 	// userConfig is the user's config.yaml (trusted, unlike the workspace's).
 	userConfig string
 	// xdgConfig is XDG_CONFIG_HOME (default: a folder outside the workspace).
