@@ -22,30 +22,6 @@ vim.o.lines = 60
 
 lib.setup_workspace()
 
--- docs/acp.md, "Neovim: avante.nvim" (keep the two identical).
-require("avante").setup({
-  provider = "agentls",
-  acp_providers = {
-    ["agentls"] = {
-      command = "agentls",
-      args = { "acp" },
-      -- avante starts the agent with PATH and these only: agentls finds your config.yaml and
-      -- state through HOME and the XDG folders.
-      env = {
-        HOME = os.getenv("HOME"),
-        XDG_CONFIG_HOME = os.getenv("XDG_CONFIG_HOME"),
-        XDG_STATE_HOME = os.getenv("XDG_STATE_HOME"),
-        OPENAI_API_KEY = os.getenv("OPENAI_API_KEY"),
-      },
-    },
-  },
-  behaviour = {
-    -- avante's default (true) accepts every permission request, the plan approval included,
-    -- within milliseconds: let the buttons ask you.
-    auto_approve_tool_permissions = false,
-  },
-})
-
 local client = "avante"
 local Config = require("avante.config")
 
@@ -94,6 +70,8 @@ local function click(name)
 end
 
 lib.run(client, function()
+  -- The configuration is docs/acp.md's, run as it stands there.
+  lib.setup_from_docs("### Neovim: avante.nvim")
   vim.cmd("AvanteAsk")
   -- The sidebar connects when it opens (initialize, session/new, available_commands_update).
   lib.wait("avante's ACP session with agentls's commands", function()

@@ -14,23 +14,6 @@ vim.o.swapfile = false
 
 lib.setup_workspace()
 
--- docs/acp.md, "Neovim: CodeCompanion.nvim" (keep the two identical).
-require("codecompanion").setup({
-  adapters = {
-    acp = {
-      agentls = function()
-        return require("codecompanion.adapters").extend("opencode", {
-          name = "agentls",
-          formatted_name = "agentls",
-          commands = { default = { "agentls", "acp" } },
-        })
-      end,
-    },
-  },
-  interactions = { chat = { adapter = "agentls" } },
-  opts = { log_level = "DEBUG" },
-})
-
 local client = "codecompanion"
 
 --- The chat buffer's buffer-local normal-mode mapping of lhs, called as pressing the key does.
@@ -71,6 +54,8 @@ end
 local keys = require("codecompanion.interactions.chat.tools.labels").keymaps()
 
 lib.run(client, function()
+  -- The configuration is docs/acp.md's, run as it stands there.
+  lib.setup_from_docs("### Neovim: CodeCompanion.nvim")
   -- CodeCompanion's completion keeps each chat's adapter from the moment the chat opens, once its
   -- completion module is loaded: the cmp / blink / coc setups load it at setup(); the default
   -- omnifunc only at its first use, so with no completion plugin the first chat of a Neovim

@@ -188,6 +188,23 @@ function M.session_record()
   return table.concat(out, "\n")
 end
 
+--- Runs the client's configuration exactly as docs/acp.md shows it: the first ```lua block
+--- under the heading `heading`.
+function M.setup_from_docs(heading)
+  local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
+  local docs = assert(read(here .. "/../../../../docs/acp.md"), "docs/acp.md not found")
+  local at = docs:find("\n" .. heading .. "\n", 1, true)
+  local code = at and docs:match("```lua\n(.-)\n```", at)
+  if not code then
+    M.fail("docs/acp.md has no lua block under " .. heading)
+  end
+  local chunk, err = load(code, "docs/acp.md " .. heading)
+  if not chunk then
+    M.fail("docs/acp.md's configuration does not load: " .. err)
+  end
+  chunk()
+end
+
 --- The file's content in the workspace.
 function M.ws_file(name)
   return read(M.ws .. "/" .. name)
