@@ -139,7 +139,13 @@ lib.run(client, function()
     local text = lib.text(result_buf())
     return text:find("Waiting for Confirmation", 1, true) and text:find("touch cancelled-run", 1, true)
   end)
-  lib.dump(client, "run-permission", result_buf())
+  local asked = lib.dump(client, "run-permission", result_buf())
+  lib.expect_contains("avante's sidebar at the run's permission buttons", asked, {
+    "Run `touch cancelled-run`?",
+    "Folder: " .. lib.ws,
+    "Network: ",
+    "Sandbox: ",
+  })
   vim.cmd("AvanteStop")
   lib.wait("agentls to record the cancelled run", function()
     return lib.session_record():find("cancelled by the user", 1, true)

@@ -132,7 +132,12 @@ lib.run(client, function()
     return since(buf, mark):find("Please select an option", 1, true)
   end)
   lib.dump(client, "run-permission", buf)
-  lib.expect_contains("the run's permission prompt", since(buf, mark), { "touch cancelled-run" })
+  lib.expect_contains("the chat buffer at the run's permission prompt", since(buf, mark), {
+    "Run `touch cancelled-run`?",
+    "Folder: " .. lib.ws,
+    "Network: ",
+    "Sandbox: ",
+  })
   press(buf, "q", "stop")
   lib.wait("agentls to record the cancelled run", function()
     return not chat.current_request and lib.session_record():find("cancelled by the user", 1, true)

@@ -7,16 +7,29 @@ import (
 
 // Clients show a permission request differently: Zed and agent-shell show
 // the tool call's content, but CodeCompanion.nvim shows only the tool
-// call's kind and title in its approval prompt, and avante.nvim only the
-// title above its buttons. So the plan approval also goes out as the
-// agent's own text right before session/request_permission: every client
-// shows the plan and the commands approving grants at the moment it asks.
+// call's kind and title in its approval prompt, and avante.nvim the title
+// and the content's first lines above its buttons. So every permission
+// request also goes out as the agent's own text right before
+// session/request_permission: every client shows the plan and the commands
+// approving grants, or the whole run question (command, folder, network,
+// sandbox), or every key a trust grants, at the moment it asks.
 
 // showApproval sends the plan approval (the plan's text and what approving
 // grants, both already escaped) as one agent message of its own.
 func (e *editor) showApproval(ctx context.Context, sessionID, planFile, planText, grants string) {
+	e.showText(ctx, sessionID, approvalMessage(planFile, planText, grants))
+}
+
+// showPermission sends the permission service's question (escaped by
+// permission.Request.Text) as one agent message of its own.
+func (e *editor) showPermission(ctx context.Context, sessionID, text string) {
+	e.showText(ctx, sessionID, "\n\n"+strings.TrimRight(text, "\n")+"\n\n")
+}
+
+// showText sends text as one agent message of agentls's own.
+func (e *editor) showText(ctx context.Context, sessionID, text string) {
 	e.a.msgIDs.end(sessionID) // a message of its own, not the model's
-	c := chunk("agent_message_chunk", approvalMessage(planFile, planText, grants))
+	c := chunk("agent_message_chunk", text)
 	c.MessageID = e.a.msgIDs.of(sessionID, "agent_message_chunk")
 	e.send(ctx, sessionID, c)
 	e.a.msgIDs.end(sessionID)

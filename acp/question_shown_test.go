@@ -55,3 +55,38 @@ steps:
 		t.Errorf("the model's later text was there before the approval: %q", atAsk)
 	}
 }
+
+// TestRunQuestionShownAsAgentText: the run question goes out as the
+// agent's own text too, whole (command, folder, network, sandbox), before
+// its session/request_permission, so a client that shows a request's title
+// only still shows everything the answer grants.
+func TestRunQuestionShownAsAgentText(t *testing.T) {
+	var atAsk string
+	client := &testClient{}
+	client.permit = func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		atAsk = client.agentText()
+		return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: "reject_once"}}
+	}
+	r := newRig(t, setup{
+		client:     client,
+		userConfig: buildByDefault,
+		script: `name: run-shown
+steps:
+  - tool_calls:
+      - {id: r1, name: run, args: {command: "touch made-\u202eit"}}
+  - text: "Not run."
+`,
+	})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop reason %s", stop)
+	}
+	for _, want := range []string{"Run `touch made-\\u202Eit`?", "Folder: " + r.dir, "Network: ", "Sandbox: "} {
+		if !strings.Contains(atAsk, want) {
+			t.Errorf("the agent's text when the run was asked lacks %q:\n%s", want, atAsk)
+		}
+	}
+	if strings.Contains(atAsk, "\u202e") {
+		t.Errorf("a bidi override reached the agent's text raw: %q", atAsk)
+	}
+}
