@@ -1,7 +1,6 @@
 package acp_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -15,12 +14,7 @@ import (
 // cannot close) and every command approving grants, escaped.
 func TestApprovalShownAsAgentText(t *testing.T) {
 	const plan = "# Goal\\nShout.\\n\\n````\\nfence inside\\n````\\n\\n## Steps\\n- [ ] Replace alpha with ALPHA in app.txt\\n"
-	var atAsk string // the agent's text when the approval was asked
-	client := &testClient{}
-	client.permit = func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
-		atAsk = client.agentText()
-		return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: "reject_once"}}
-	}
+	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{
 		files:  map[string]string{"app.txt": "alpha\n"},
 		client: client,
@@ -37,6 +31,7 @@ steps:
 	if stop := r.mustPrompt(sid, "shout"); stop != sdk.StopReasonEndTurn {
 		t.Fatalf("stop reason %s", stop)
 	}
+	atAsk := textBeforeAsk(t, r.wire)
 	for _, want := range []string{
 		"The plan `plans/shout.plan` asks for your approval",
 		"`````markdown\n", // longer than the plan's own four-backtick fence
@@ -61,12 +56,7 @@ steps:
 // its session/request_permission, so a client that shows a request's title
 // only still shows everything the answer grants.
 func TestRunQuestionShownAsAgentText(t *testing.T) {
-	var atAsk string
-	client := &testClient{}
-	client.permit = func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
-		atAsk = client.agentText()
-		return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: "reject_once"}}
-	}
+	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{
 		client:     client,
 		userConfig: buildByDefault,
@@ -81,6 +71,7 @@ steps:
 	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
 		t.Fatalf("stop reason %s", stop)
 	}
+	atAsk := textBeforeAsk(t, r.wire)
 	for _, want := range []string{"Run `touch made-\\u202Eit`?", "Folder: " + r.dir, "Network: ", "Sandbox: "} {
 		if !strings.Contains(atAsk, want) {
 			t.Errorf("the agent's text when the run was asked lacks %q:\n%s", want, atAsk)
@@ -89,4 +80,26 @@ steps:
 	if strings.Contains(atAsk, "\u202e") {
 		t.Errorf("a bidi override reached the agent's text raw: %q", atAsk)
 	}
+}
+
+// textBeforeAsk is the agent_message_chunk text agentls wrote before its
+// first session/request_permission, in wire order (the SDK's client may
+// hand a notification to its handler after a request that followed it).
+func textBeforeAsk(t *testing.T, w *tap) string {
+	t.Helper()
+	var b strings.Builder
+	for _, m := range w.all() {
+		if m["method"] == "session/request_permission" {
+			return b.String()
+		}
+		p, _ := m["params"].(map[string]any)
+		u, _ := p["update"].(map[string]any)
+		if m["method"] == "session/update" && u["sessionUpdate"] == "agent_message_chunk" {
+			c, _ := u["content"].(map[string]any)
+			s, _ := c["text"].(string)
+			b.WriteString(s)
+		}
+	}
+	t.Fatal("agentls sent no session/request_permission")
+	return ""
 }
