@@ -4,7 +4,8 @@
 -- input and sent with its submit key, the approval answered by clicking avante's inline
 -- "Accept & Build" button (cursor on the button, the button line's <CR>), the turn stopped with
 -- :AvanteStop. Then avante's default, auto_approve_tool_permissions = true, as the attacker's
--- case: the approval it gives by itself within milliseconds is marked in the tool result.
+-- case: the approval it gives by itself within milliseconds is marked as the client's in the tool
+-- call's result (which avante shows) and in agentls's log.
 -- Prints "avante: PASS|FAIL ...".
 local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
 package.path = here .. "/?.lua;" .. package.path
