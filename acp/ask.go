@@ -73,6 +73,7 @@ func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.A
 		content = append(content, sdk.ToolContent(sdk.TextBlock(g)))
 	}
 	e.send(ctx, req.SessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Kind: "switch_mode", Content: blocks})
+	e.showApproval(ctx, req.SessionID, questions.EscapeLine(req.PlanFile), planText, grantsText(perm)) // question_shown.go
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(perm.Title()),
 		Kind: sdk.Ptr(sdk.ToolKindSwitchMode), Content: content,
@@ -119,6 +120,7 @@ func (e *editor) Permit(ctx context.Context, req permission.Request) (permission
 	for _, o := range req.Escaped().Options {
 		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(o.ID), Name: o.Label, Kind: sdk.PermissionOptionKind(o.Kind)})
 	}
+	e.showPermission(ctx, req.SessionID, req.Text()) // question_shown.go
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(req.Title()), Kind: sdk.Ptr(kind),
 		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(req.Text()))},

@@ -45,7 +45,10 @@ type setup struct {
 	script string
 	// model, when set, is the model (instead of script).
 	model llm.Provider
-	caps  sdk.ClientCapabilities
+	// realProvider builds the model from the configuration as agentls does
+	// (host.NewProvider), instead of model or script.
+	realProvider bool
+	caps         sdk.ClientCapabilities
 	// userConfig is the user's config.yaml (trusted, unlike the workspace's).
 	userConfig string
 	// xdgConfig is XDG_CONFIG_HOME (default: a folder outside the workspace).
@@ -113,6 +116,9 @@ func newRig(t testing.TB, s setup) *rig {
 			}
 			return model, nil
 		},
+	}
+	if s.realProvider {
+		opts.NewProvider = nil // host.NewProvider
 	}
 	c2aR, c2aW := io.Pipe()
 	a2cR, a2cW := io.Pipe()

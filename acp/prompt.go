@@ -17,6 +17,7 @@ const maxEmbeddedBytes = 256 << 10
 // cannot read it either).
 func (h *hosted) promptText(blocks []sdk.ContentBlock) (string, error) {
 	var text, ctx []string
+	blocks = unwrapReplayedPrompt(blocks) // replayed_prompt.go: avante.nvim's replays
 	for i, b := range blocks {
 		switch {
 		case b.Text != nil:

@@ -78,7 +78,7 @@ func New(opts Options) (*Host, error) {
 		opts.Getenv = os.Getenv
 	}
 	if opts.NewProvider == nil {
-		opts.NewProvider = NewProvider
+		opts.NewProvider = refuseStrippedEnv(NewProvider, opts.ConfigFile) // home_unset.go
 	}
 	home := opts.userHome()
 	dirs, err := folders(opts.Folders, home)

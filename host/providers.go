@@ -162,6 +162,9 @@ func buildOpenAI(cfg config.Config, getenv func(string) string, _ string) (llm.P
 	if err != nil {
 		return nil, err
 	}
+	if key, err = dropLiteralKeyName(cfg, key); err != nil { // key_literal.go
+		return nil, err
+	}
 	if err := checkAPIKey(cfg, key); err != nil {
 		return nil, err
 	}

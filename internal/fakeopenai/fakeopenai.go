@@ -56,6 +56,8 @@ type Request struct {
 	Model    string
 	Messages []Message
 	Tools    []string
+	// Authorization is the request's Authorization header ("" without one).
+	Authorization string
 	// Status is the HTTP status it was answered with.
 	Status int
 	// Elapsed is the time the server spent on it, from its arrival to the
@@ -157,7 +159,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		} `json:"tools"`
 		Stream bool `json:"stream"`
 	}
-	req := Request{Body: body}
+	req := Request{Body: body, Authorization: r.Header.Get("Authorization")}
 	if err := json.Unmarshal(body, &in); err != nil {
 		idx = s.record(req, http.StatusBadRequest)
 		writeError(w, http.StatusBadRequest, invalidRequest("We could not parse the JSON body of your request.", "", nil))

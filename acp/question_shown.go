@@ -1,0 +1,65 @@
+package acp
+
+import (
+	"context"
+	"strings"
+)
+
+// Clients show a permission request differently: Zed and agent-shell show
+// the tool call's content, but CodeCompanion.nvim shows only the tool
+// call's kind and title in its approval prompt, and avante.nvim the title
+// and the content's first lines above its buttons. So every permission
+// request also goes out as the agent's own text right before
+// session/request_permission: every client shows the plan and the commands
+// approving grants, or the whole run question (command, folder, network,
+// sandbox), or every key a trust grants, at the moment it asks.
+
+// showApproval sends the plan approval (the plan's text and what approving
+// grants, both already escaped) as one agent message of its own.
+func (e *editor) showApproval(ctx context.Context, sessionID, planFile, planText, grants string) {
+	e.showText(ctx, sessionID, approvalMessage(planFile, planText, grants))
+}
+
+// showPermission sends the permission service's question (escaped by
+// permission.Request.Text) as one agent message of its own.
+func (e *editor) showPermission(ctx context.Context, sessionID, text string) {
+	e.showText(ctx, sessionID, "\n\n"+strings.TrimRight(text, "\n")+"\n\n")
+}
+
+// showText sends text as one agent message of agentls's own.
+func (e *editor) showText(ctx context.Context, sessionID, text string) {
+	e.a.msgIDs.end(sessionID) // a message of its own, not the model's
+	c := chunk("agent_message_chunk", text)
+	c.MessageID = e.a.msgIDs.of(sessionID, "agent_message_chunk")
+	e.send(ctx, sessionID, c)
+	e.a.msgIDs.end(sessionID)
+}
+
+// approvalMessage is the plan approval as Markdown: the plan file, its text
+// in a fence it cannot close, and the commands approving grants.
+func approvalMessage(planFile, planText, grants string) string {
+	var b strings.Builder
+	b.WriteString("\n\nThe plan `" + planFile + "` asks for your approval (Accept & Build starts building it):\n\n")
+	fence := markdownFence(planText)
+	b.WriteString(fence + "markdown\n" + strings.TrimRight(planText, "\n") + "\n" + fence + "\n")
+	if grants != "" {
+		b.WriteString("\n" + grants + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// markdownFence is a backtick fence longer than any run of backticks in
+// text (at least four), so the text cannot close it.
+func markdownFence(text string) string {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(4, longest+1))
+}

@@ -1,0 +1,105 @@
+package acp_test
+
+import (
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+// TestApprovalShownAsAgentText: CodeCompanion.nvim shows a permission
+// request as its kind and title only, avante.nvim as its title: the plan
+// approval also goes out as the agent's own text, before
+// session/request_permission, holding the plan's text (in a fence the plan
+// cannot close) and every command approving grants, escaped.
+func TestApprovalShownAsAgentText(t *testing.T) {
+	const plan = "# Goal\\nShout.\\n\\n````\\nfence inside\\n````\\n\\n## Steps\\n- [ ] Replace alpha with ALPHA in app.txt\\n"
+	client := &testClient{permit: choose("reject_once")}
+	r := newRig(t, setup{
+		files:  map[string]string{"app.txt": "alpha\n"},
+		client: client,
+		script: `name: shown
+steps:
+  - tool_calls:
+      - {id: p1, name: plan_write, args: {title: Shout, path: plans/shout.plan, content: "` + plan + `"}}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan, allowed_commands: ["go test ./...", "git diff *", "echo \u202eevil"]}}
+  - text: "Still planning."
+`,
+	})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "shout"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop reason %s", stop)
+	}
+	atAsk := textBeforeAsk(t, r.wire)
+	for _, want := range []string{
+		"The plan `plans/shout.plan` asks for your approval",
+		"`````markdown\n", // longer than the plan's own four-backtick fence
+		"Replace alpha with ALPHA in app.txt\n`````\n",
+		"Approving also allows these commands for this session:\n- `go test ./...`\n- `git diff *`\n- `echo \\u202Eevil`",
+	} {
+		if !strings.Contains(atAsk, want) {
+			t.Errorf("the agent's text when the approval was asked lacks %q:\n%s", want, atAsk)
+		}
+	}
+	if strings.Contains(atAsk, "\u202e") {
+		t.Errorf("a bidi override reached the agent's text raw:\n%q", atAsk)
+	}
+	// The message is agentls's own: it does not run on into the model's text.
+	if strings.Contains(atAsk, "Still planning.") {
+		t.Errorf("the model's later text was there before the approval: %q", atAsk)
+	}
+}
+
+// TestRunQuestionShownAsAgentText: the run question goes out as the
+// agent's own text too, whole (command, folder, network, sandbox), before
+// its session/request_permission, so a client that shows a request's title
+// only still shows everything the answer grants.
+func TestRunQuestionShownAsAgentText(t *testing.T) {
+	client := &testClient{permit: choose("reject_once")}
+	r := newRig(t, setup{
+		client:     client,
+		userConfig: buildByDefault,
+		script: `name: run-shown
+steps:
+  - tool_calls:
+      - {id: r1, name: run, args: {command: "touch made-\u202eit"}}
+  - text: "Not run."
+`,
+	})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop reason %s", stop)
+	}
+	atAsk := textBeforeAsk(t, r.wire)
+	for _, want := range []string{"Run `touch made-\\u202Eit`?", "Folder: " + r.dir, "Network: ", "Sandbox: "} {
+		if !strings.Contains(atAsk, want) {
+			t.Errorf("the agent's text when the run was asked lacks %q:\n%s", want, atAsk)
+		}
+	}
+	if strings.Contains(atAsk, "\u202e") {
+		t.Errorf("a bidi override reached the agent's text raw: %q", atAsk)
+	}
+}
+
+// textBeforeAsk is the agent_message_chunk text agentls wrote before its
+// first session/request_permission, in wire order (the SDK's client may
+// hand a notification to its handler after a request that followed it).
+func textBeforeAsk(t *testing.T, w *tap) string {
+	t.Helper()
+	var b strings.Builder
+	for _, m := range w.all() {
+		if m["method"] == "session/request_permission" {
+			return b.String()
+		}
+		p, _ := m["params"].(map[string]any)
+		u, _ := p["update"].(map[string]any)
+		if m["method"] == "session/update" && u["sessionUpdate"] == "agent_message_chunk" {
+			c, _ := u["content"].(map[string]any)
+			s, _ := c["text"].(string)
+			b.WriteString(s)
+		}
+	}
+	t.Fatal("agentls sent no session/request_permission")
+	return ""
+}

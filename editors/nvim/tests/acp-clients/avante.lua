@@ -1,0 +1,182 @@
+-- One avante.nvim session against the real `agentls acp` (started by avante's ACP provider,
+-- configured exactly as docs/acp.md shows: avante passes an agent PATH and its `env` table only),
+-- driven the way a person drives it: the sidebar opened with :AvanteAsk, messages typed into its
+-- input and sent with its submit key, the approval answered by clicking avante's inline
+-- "Accept & Build" button (cursor on the button, the button line's <CR>), the turn stopped with
+-- :AvanteStop. Then avante's default, auto_approve_tool_permissions = true, as the attacker's
+-- case: the approval it gives by itself within milliseconds is marked as the client's in the tool
+-- call's result (which avante shows) and in agentls's log.
+-- Prints "avante: PASS|FAIL ...".
+local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
+package.path = here .. "/?.lua;" .. package.path
+local lib = require("lib")
+
+vim.opt.runtimepath:prepend(lib.clients .. "/plenary.nvim")
+vim.opt.runtimepath:prepend(lib.clients .. "/nui.nvim")
+vim.opt.runtimepath:prepend(lib.clients .. "/avante.nvim")
+-- avante's Rust template module is not built here, and nvim-cmp is not installed: stand-ins
+-- (avante-stub/lua/*.lua say what each does).
+vim.opt.runtimepath:append(here .. "/avante-stub")
+vim.o.swapfile = false
+vim.o.columns = 200
+vim.o.lines = 60
+
+lib.setup_workspace()
+
+local client = "avante"
+local Config = require("avante.config")
+
+local function sidebar()
+  return require("avante").get()
+end
+
+--- Presses lhs in window winid as a person's key press (the buffer's own mappings apply).
+local function press(winid, lhs)
+  vim.api.nvim_set_current_win(winid)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(lhs, true, false, true), "mx", false)
+end
+
+--- Types text into the sidebar's input and sends it with the submit key.
+local function send(text)
+  local sb = lib.wait("avante's sidebar to take a message", function()
+    local s = sidebar()
+    return s and not s.is_generating and s.containers.input and vim.api.nvim_win_is_valid(s.containers.input.winid) and s
+  end)
+  vim.api.nvim_buf_set_lines(sb.containers.input.bufnr, 0, -1, false, vim.split(text, "\n"))
+  vim.cmd("stopinsert")
+  press(sb.containers.input.winid, "<CR>")
+end
+
+local function result_buf()
+  local s = sidebar()
+  return s and s.containers.result and s.containers.result.bufnr
+end
+
+--- Clicks avante's inline button named `name`: the cursor on it, then the button line's <CR>.
+local function click(name)
+  local sb = sidebar()
+  local buf, win = sb.containers.result.bufnr, sb.containers.result.winid
+  local at = lib.wait("the " .. name .. " button", function()
+    for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+      local c = line:find(name, 1, true)
+      if c and line:find("Waiting for Confirmation", 1, true) then
+        return { i, c }
+      end
+    end
+  end)
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_win_set_cursor(win, { at[1], at[2] - 1 })
+  vim.api.nvim_exec_autocmds("CursorMoved", { buffer = buf })
+  press(win, "<CR>")
+end
+
+lib.run(client, function()
+  -- The configuration is docs/acp.md's, run as it stands there.
+  lib.setup_from_docs("### Neovim: avante.nvim")
+  vim.cmd("AvanteAsk")
+  -- The sidebar connects when it opens (initialize, session/new, available_commands_update).
+  lib.wait("avante's ACP session with agentls's commands", function()
+    for _, c in ipairs(Config.slash_commands) do
+      if c.name == "plans" then
+        return true
+      end
+    end
+  end)
+  lib.watched = result_buf()
+
+  -- 1. A prompt: the plan is written through avante's fs/write_text_file (null result).
+  send("uppercase alpha in app.txt")
+  lib.wait("the plan file written by avante", function()
+    return (lib.ws_file("plans/shout.plan") or ""):find("Replace alpha with ALPHA", 1, true)
+  end)
+
+  -- 2. The approval: avante's buttons, and what the sidebar shows holds the plan and its grants.
+  lib.wait("avante's approval buttons", function()
+    return lib.text(result_buf()):find("Waiting for Confirmation", 1, true)
+  end)
+  local shown = lib.dump(client, "approval", result_buf())
+  lib.expect_contains("avante's sidebar at the approval", shown, {
+    "Accept & Build",
+    "Keep Planning",
+    "Replace alpha with ALPHA in app.txt",
+    "go test ./...",
+    "git diff *",
+  })
+  if lib.ws_file("app.txt") ~= "alpha\n" then
+    lib.fail("app.txt changed before the approval")
+  end
+  click("Accept & Build")
+
+  -- 3. The edit in BUILD arrives through fs/write_text_file.
+  lib.wait("the builder's edit of app.txt (Accept & Build must be taken as a yes)", function()
+    return lib.ws_file("app.txt") == "ALPHA\n"
+  end)
+  lib.wait("the end of the first turn", function()
+    return not sidebar().is_generating and lib.text(result_buf()):find("Built: app.txt now says ALPHA.", 1, true)
+  end)
+  lib.dump(client, "built", result_buf())
+
+  -- 4. A slash command: avante's own command source offers agentls's commands, and one runs.
+  local offered = {}
+  for _, src in pairs(require("cmp").sources) do
+    if src.name == "avante_commands" then
+      src.source:complete({ completion_context = { triggerKind = 2, triggerCharacter = "/" }, context = {} }, function(r)
+        for _, it in ipairs(r.items) do
+          offered[#offered + 1] = it.label
+        end
+      end)
+    end
+  end
+  lib.expect_contains("avante's command completion", table.concat(offered, " "), { "/plans", "/reject", "/hello" })
+  send("/plans")
+  lib.wait("the answer to /plans", function()
+    return not sidebar().is_generating and lib.text(result_buf()):find("plans/shout.plan — Shout", 1, true)
+  end)
+  lib.dump(client, "slash-command", result_buf())
+
+  -- 5. Cancel: the run's permission is left pending and the turn stopped with :AvanteStop.
+  send("run the command")
+  lib.wait("the run's permission buttons", function()
+    local text = lib.text(result_buf())
+    return text:find("Waiting for Confirmation", 1, true) and text:find("touch cancelled-run", 1, true)
+  end)
+  local asked = lib.dump(client, "run-permission", result_buf())
+  lib.expect_contains("avante's sidebar at the run's permission buttons", asked, {
+    "Run `touch cancelled-run`?",
+    "Folder: " .. lib.ws,
+    "Network: ",
+    "Sandbox: ",
+  })
+  vim.cmd("AvanteStop")
+  lib.wait("agentls to record the cancelled run", function()
+    return lib.session_record():find("cancelled by the user", 1, true)
+  end)
+  lib.dump(client, "cancelled", result_buf())
+  if lib.ws_file("cancelled-run") then
+    lib.fail("the cancelled command ran")
+  end
+
+  -- 6. The attacker's case: avante's default auto_approve_tool_permissions = true accepts the
+  -- plan approval by itself, in milliseconds. The decision stands, but agentls marks it as the
+  -- client's in the tool call's result, which avante shows, and in its log.
+  lib.wait("the stopped turn to end", function()
+    return not sidebar().is_generating
+  end)
+  Config.behaviour.auto_approve_tool_permissions = true
+  send("/plan")
+  lib.wait("plan mode again", function()
+    return not sidebar().is_generating and lib.text(result_buf()):find("Mode: plan.", 1, true)
+  end)
+  send("plan again")
+  lib.wait("the auto-approved turn's end", function()
+    return not sidebar().is_generating and lib.text(result_buf()):find("Auto-approved, and marked.", 1, true)
+  end)
+  local shown = lib.dump(client, "auto-approved", result_buf())
+  local after = shown:sub((select(2, shown:find("plan again", 1, true)) or #shown) + 1)
+  if not after:find("answered by the client in %d+ ms %(allow_once%)") then
+    lib.fail("avante's sidebar does not show that the client answered the auto-approved plan by itself")
+  end
+  lib.wait("agentls's log to name the client's own answer", function()
+    return (lib.read(lib.artifacts .. "/agentls.log") or ""):find("answered by the client in %d+ ms %(allow_once%)")
+  end)
+end)

@@ -1,0 +1,149 @@
+-- One CodeCompanion.nvim session against the real `agentls acp` (started by CodeCompanion's ACP
+-- adapter, configured exactly as docs/acp.md shows), driven the way a person drives it: the chat
+-- opened with :CodeCompanionChat, messages typed into the chat buffer and sent with its send key,
+-- the approval answered with the key the approval prompt offers, the turn stopped with the stop
+-- key, an agent command completed with the chat's omnifunc. Prints "codecompanion: PASS|FAIL ...".
+local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
+package.path = here .. "/?.lua;" .. package.path
+local lib = require("lib")
+
+vim.opt.runtimepath:prepend(lib.clients .. "/plenary.nvim")
+vim.opt.runtimepath:prepend(lib.clients .. "/codecompanion.nvim")
+vim.opt.runtimepath:append(lib.clients) -- parser/yaml.so: CodeCompanion's prompt library wants it
+vim.o.swapfile = false
+
+lib.setup_workspace()
+
+local client = "codecompanion"
+
+--- The chat buffer's buffer-local normal-mode mapping of lhs, called as pressing the key does.
+local function press(bufnr, lhs, what)
+  local map
+  lib.wait(what .. " (the chat buffer's " .. lhs .. " key)", function()
+    for _, m in ipairs(vim.api.nvim_buf_get_keymap(bufnr, "n")) do
+      if m.lhs == lhs or vim.api.nvim_replace_termcodes(m.lhs, true, true, true) == vim.api.nvim_replace_termcodes(lhs, true, true, true) then
+        map = m
+        return true
+      end
+    end
+  end)
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(lhs, true, false, true), "mx", false)
+  return map
+end
+
+--- Types text as the user's next message (below the last user header) and sends it with the
+--- chat's send key.
+local function send(chat, text)
+  local bufnr = chat.bufnr
+  lib.wait("the chat to take a message", function()
+    return not chat.current_request
+  end)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  vim.bo[bufnr].modifiable = true
+  vim.api.nvim_buf_set_lines(bufnr, #lines, #lines, false, vim.split(text, "\n"))
+  press(bufnr, "<CR>", "sending " .. text)
+end
+
+--- The chat buffer's text from byte `from` on.
+local function since(bufnr, from)
+  return lib.text(bufnr):sub(from + 1)
+end
+
+--- The accept / reject / cancel keys of CodeCompanion's approval prompt (its own config).
+local keys = require("codecompanion.interactions.chat.tools.labels").keymaps()
+
+lib.run(client, function()
+  -- The configuration is docs/acp.md's, run as it stands there.
+  lib.setup_from_docs("### Neovim: CodeCompanion.nvim")
+  -- CodeCompanion's completion keeps each chat's adapter from the moment the chat opens, once its
+  -- completion module is loaded: the cmp / blink / coc setups load it at setup(); the default
+  -- omnifunc only at its first use, so with no completion plugin the first chat of a Neovim
+  -- session offers no agent commands. Load it as those setups do.
+  require("codecompanion.providers.completion")
+  vim.cmd("CodeCompanionChat")
+  local chat = lib.wait("the chat to open", function()
+    return require("codecompanion").last_chat()
+  end)
+  local buf = chat.bufnr
+  lib.watched = buf
+
+  -- The chat connects when it opens (initialize, session/new, available_commands_update): a
+  -- person types after that. (A message sent before it settles makes CodeCompanion start a second
+  -- session on the same connection and refuse the first one's fs/write_text_file.)
+  local acp_commands = require("codecompanion.interactions.chat.acp.commands")
+  lib.wait("the chat's ACP session with agentls's commands", function()
+    return chat.acp_connection and chat.acp_connection.session_id and #acp_commands.get_commands_for_buffer(buf) > 0
+  end)
+
+  -- 1. A prompt: the plan is written through the client's fs/write_text_file (null result).
+  local mark = #lib.text(buf)
+  send(chat, "uppercase alpha in app.txt")
+  lib.wait("the plan file written by CodeCompanion", function()
+    return (lib.ws_file("plans/shout.plan") or ""):find("Replace alpha with ALPHA", 1, true)
+  end)
+
+  -- 2. The approval: what CodeCompanion shows must hold the plan and the commands it grants.
+  lib.wait("the approval prompt in the chat buffer", function()
+    return since(buf, mark):find("Please select an option", 1, true)
+  end)
+  lib.dump(client, "approval", buf)
+  lib.expect_contains("the chat buffer at the approval", since(buf, mark), {
+    "Replace alpha with ALPHA in app.txt",
+    "go test ./...",
+    "git diff *",
+  })
+  if lib.ws_file("app.txt") ~= "alpha\n" then
+    lib.fail("app.txt changed before the approval")
+  end
+  press(buf, keys.accept, "Accept & Build")
+
+  -- 3. The edit in BUILD arrives through fs/write_text_file.
+  lib.wait("the builder's edit of app.txt", function()
+    return lib.ws_file("app.txt") == "ALPHA\n"
+  end)
+  lib.wait("the end of the first turn", function()
+    return not chat.current_request and since(buf, mark):find("Built: app.txt now says ALPHA.", 1, true)
+  end)
+  lib.dump(client, "built", buf)
+
+  -- 4. A slash command: agentls's commands are offered by the chat's completion and one runs.
+  local omni = require("codecompanion.providers.completion.default.omnifunc").omnifunc
+  local items = lib.wait("agentls's commands in the chat's completion", function()
+    local got = omni(0, "\\")
+    local names = {}
+    for _, it in ipairs(got) do
+      names[it.abbr] = true
+    end
+    return names.plans and names.hello and names
+  end)
+  lib.expect_contains("the offered commands", table.concat(vim.tbl_keys(items), " "), { "plans", "reject", "hello" })
+  mark = #lib.text(buf)
+  send(chat, "\\plans")
+  lib.wait("the answer to /plans", function()
+    return not chat.current_request and since(buf, mark):find("shout.plan", 1, true)
+  end)
+  lib.dump(client, "slash-command", buf)
+
+  -- 5. Cancel: the run's permission is left pending and the turn stopped with the stop key.
+  mark = #lib.text(buf)
+  send(chat, "run the command")
+  lib.wait("the run's permission prompt", function()
+    return since(buf, mark):find("Please select an option", 1, true)
+  end)
+  lib.dump(client, "run-permission", buf)
+  lib.expect_contains("the chat buffer at the run's permission prompt", since(buf, mark), {
+    "Run `touch cancelled-run`?",
+    "Folder: " .. lib.ws,
+    "Network: ",
+    "Sandbox: ",
+  })
+  press(buf, "q", "stop")
+  lib.wait("agentls to record the cancelled run", function()
+    return not chat.current_request and lib.session_record():find("cancelled by the user", 1, true)
+  end)
+  lib.dump(client, "cancelled", buf)
+  if lib.ws_file("cancelled-run") then
+    lib.fail("the cancelled command ran")
+  end
+end)

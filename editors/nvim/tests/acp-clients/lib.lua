@@ -1,0 +1,213 @@
+-- What both ACP client sessions share: the throw-away workspace and the scripted model's
+-- transcript, bounded waits, dumps of the client's chat buffer, and the verdict line.
+--
+-- The runner (./run) starts Neovim with HOME, XDG_CONFIG_HOME, XDG_STATE_HOME and
+-- XDG_DATA_HOME pointing into a throw-away folder, the agentls under test first on PATH, and:
+--   AGENTLS_ACP_ROOT      the throw-away folder (ws/ is the workspace, Neovim's cwd)
+--   AGENTLS_ACP_ARTIFACTS where the dumps go
+--   AGENTLS_ACP_CLIENTS   the unpacked clients (scripts/install-clients acp)
+--   AGENTLS_ACP_VERDICT   the file the verdict line is written to
+local M = {}
+
+M.root = assert(os.getenv("AGENTLS_ACP_ROOT"), "AGENTLS_ACP_ROOT is not set: run editors/nvim/tests/acp-clients/run")
+M.artifacts = assert(os.getenv("AGENTLS_ACP_ARTIFACTS"))
+M.clients = assert(os.getenv("AGENTLS_ACP_CLIENTS"))
+M.ws = M.root .. "/ws"
+M.verdict_file = assert(os.getenv("AGENTLS_ACP_VERDICT"))
+
+--- The default deadline of one wait (ms): generous for a loaded 2-core CI machine.
+M.WAIT_MS = 30000
+
+--- The plan the scripted model writes, and the commands its approval grants.
+M.plan = "# Goal\nUppercase alpha in app.txt.\n\n## Steps\n- [ ] Replace alpha with ALPHA in app.txt\n"
+M.grants = { "go test ./...", "git diff *" }
+
+--- The scripted model's transcript for one session: a plan written through the client, the
+--- approval (which the test answers with the client's own Accept), an edit in BUILD, then a
+--- `run` whose permission the test leaves pending and cancels; then (avante only) a second plan
+--- whose approval the client's auto-approve gives, marked as the client's in the tool call's result.
+function M.script()
+  local plan = vim.json.encode(M.plan)
+  local grants = vim.json.encode(M.grants)
+  return table.concat({
+    "name: acp-client",
+    "steps:",
+    "  - text: \"Planning first.\"",
+    "    tool_calls:",
+    "      - {id: p1, name: plan_write, args: {title: Shout, path: plans/shout.plan, content: " .. plan .. "}}",
+    "  - expect:",
+    "      tool_result_contains: {p1: ['\"success\":true']}",
+    "    tool_calls:",
+    "      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan, allowed_commands: " .. grants .. "}}",
+    "  - expect:",
+    "      tool_result_contains: {x1: ['\"approved\":true']}",
+    "      system_contains: [\"You are in BUILD mode\"]",
+    "    tool_calls:",
+    "      - {id: e1, name: edit, args: {path: app.txt, old_string: alpha, new_string: ALPHA}}",
+    "  - expect:",
+    "      tool_result_contains: {e1: ['\"success\":true']}",
+    "    text: \"Built: app.txt now says ALPHA.\"",
+    "  - tool_calls:",
+    "      - {id: r1, name: run, args: {command: \"touch cancelled-run\"}}",
+    -- avante only: back in plan mode (/plan), a client that approves by itself.
+    "  - tool_calls:",
+    "      - {id: p2, name: plan_write, args: {title: Again, path: plans/again.plan, content: \"# Goal\\nAgain.\\n\"}}",
+    "  - tool_calls:",
+    "      - {id: x2, name: exit_plan_mode, args: {plan_file_path: plans/again.plan}}",
+    "  - expect:",
+    "      tool_result_contains: {x2: ['\"approved\":true']}",
+    "    text: \"Auto-approved, and marked.\"",
+    "",
+  }, "\n")
+end
+
+local function write(path, text)
+  vim.fn.mkdir(vim.fs.dirname(path), "p")
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+end
+
+local function read(path)
+  local f = io.open(path, "r")
+  if not f then
+    return nil
+  end
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+M.read = read
+
+--- Lays out the workspace (app.txt; the user command .agentls/commands/hello.md) and the user's
+--- agentls config.yaml (the scripted model) under $XDG_CONFIG_HOME, where agentls reads it.
+function M.setup_workspace()
+  write(M.ws .. "/app.txt", "alpha\n")
+  write(M.ws .. "/.agentls/commands/hello.md", "---\ndescription: Say hello\n---\nSay hello to $ARGUMENTS\n")
+  write(M.root .. "/script.yaml", M.script())
+  write(
+    assert(os.getenv("XDG_CONFIG_HOME")) .. "/agentls/config.yaml",
+    "model:\n  provider: scripted\n  script: " .. vim.json.encode(M.root .. "/script.yaml") .. "\n"
+  )
+  vim.cmd.cd(M.ws)
+end
+
+--- A failure that ends the session with its reason.
+local Failure = {}
+
+--- Fails the session: `reason` goes on the verdict line.
+function M.fail(reason)
+  error(setmetatable({ reason = reason }, Failure), 0)
+end
+
+--- Waits (bounded, re-checking as Neovim's event loop runs) until check() returns a value other
+--- than nil/false, and returns it; fails naming `what` after ms.
+function M.wait(what, check, ms)
+  local value
+  local ok = vim.wait(ms or M.WAIT_MS, function()
+    local good, v = pcall(check)
+    if good and v then
+      value = v
+      return true
+    end
+    return false
+  end, 20)
+  if not ok then
+    M.fail("timed out waiting for " .. what)
+  end
+  return value
+end
+
+--- The lines of buffer bufnr as one string.
+function M.text(bufnr)
+  if not bufnr or not vim.api.nvim_buf_is_valid(bufnr) then
+    return ""
+  end
+  return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), "\n")
+end
+
+--- The buffer dumped when the session fails (the client's chat, once it is open).
+M.watched = nil
+
+local dumps = 0
+--- Writes buffer bufnr to the artifacts folder as NN-<client>-<moment>.txt and returns its text.
+function M.dump(client, moment, bufnr)
+  dumps = dumps + 1
+  local text = M.text(bufnr)
+  write(string.format("%s/%02d-%s-%s.txt", M.artifacts, dumps, client, moment), text .. "\n")
+  return text
+end
+
+--- Writes the verdict line ("<client>: PASS" or "<client>: FAIL <reason>").
+function M.verdict(client, ok, reason)
+  local line = client .. ": " .. (ok and "PASS" or ("FAIL " .. (reason or "")))
+  line = line:gsub("\n", " ")
+  write(M.verdict_file, line .. "\n")
+end
+
+--- Runs body() after Neovim has started, writes the verdict and quits (exit status 0 on PASS).
+function M.run(client, body)
+  vim.api.nvim_create_autocmd("VimEnter", {
+    once = true,
+    callback = function()
+      vim.schedule(function()
+        local ok, err = xpcall(body, function(e)
+          if getmetatable(e) == Failure then
+            return e
+          end
+          return { reason = "error: " .. tostring(e) .. "\n" .. debug.traceback() }
+        end)
+        if ok then
+          M.verdict(client, true)
+        else
+          M.verdict(client, false, err.reason)
+          write(M.artifacts .. "/" .. client .. "-failure.txt", err.reason .. "\n")
+          pcall(M.dump, client, "at-failure", M.watched)
+        end
+        vim.cmd(ok and "qall!" or "cquit! 1")
+      end)
+    end,
+  })
+end
+
+--- Fails unless `text` contains every string of `wants` (named by `where`).
+function M.expect_contains(where, text, wants)
+  for _, want in ipairs(wants) do
+    if not text:find(want, 1, true) then
+      M.fail(string.format("%s lacks %q", where, want))
+    end
+  end
+end
+
+--- agentls's record of the workspace's sessions (.agentls/chats/*.chat), as one string.
+function M.session_record()
+  local out = {}
+  for _, f in ipairs(vim.fn.glob(M.ws .. "/.agentls/chats/*.chat", false, true)) do
+    table.insert(out, read(f) or "")
+  end
+  return table.concat(out, "\n")
+end
+
+--- Runs the client's configuration exactly as docs/acp.md shows it: the first ```lua block
+--- under the heading `heading`.
+function M.setup_from_docs(heading)
+  local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
+  local docs = assert(read(here .. "/../../../../docs/acp.md"), "docs/acp.md not found")
+  local at = docs:find("\n" .. heading .. "\n", 1, true)
+  local code = at and docs:match("```lua\n(.-)\n```", at)
+  if not code then
+    M.fail("docs/acp.md has no lua block under " .. heading)
+  end
+  local chunk, err = load(code, "docs/acp.md " .. heading)
+  if not chunk then
+    M.fail("docs/acp.md's configuration does not load: " .. err)
+  end
+  chunk()
+end
+
+--- The file's content in the workspace.
+function M.ws_file(name)
+  return read(M.ws .. "/" .. name)
+end
+
+return M
