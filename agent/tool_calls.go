@@ -108,7 +108,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,
 		})
 	}()
-	ctx = withToolCall(ctx, c.ID)
+	ctx = withToolCall(ctx, s.wireCallID(c.ID))
 	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))
 	tool, ok := s.tools().Lookup(c.Name)
 	if !ok {

@@ -275,6 +275,9 @@ func (g *Guard) declared(st State, tool string) (Decl, *Refusal) {
 	if !ok {
 		return Decl{}, g.unclassified(st, tool, fmt.Sprintf("%q is not a declared tool", tool))
 	}
+	if !st.Grant.Allows(tool) {
+		return Decl{}, refuse(st, tool, d.Kind, ReasonNotGranted, "", st.Grant.hint())
+	}
 	if err := d.Check(); err != nil {
 		// NewTools refuses such a declaration; fail closed all the same.
 		return Decl{}, g.unclassified(st, tool, fmt.Sprintf("the declaration of %q is incomplete (%s)", tool, strings.ReplaceAll(err.Error(), "\n", "; ")))

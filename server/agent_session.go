@@ -105,8 +105,14 @@ func (s *Server) newSession(ctx context.Context, p newSessionParams) (any, error
 	return info, nil
 }
 
-func (s *Server) listSessions(context.Context, jsonrpc2.RawMessage) (any, error) {
-	list, err := s.manager().ListSessions()
+func (s *Server) listSessions(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {
+	var p struct {
+		IncludeChildren bool `json:"includeChildren"`
+	}
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	list, err := s.manager().ListSessionsOf(p.IncludeChildren)
 	if err != nil {
 		return nil, rpcError(err)
 	}

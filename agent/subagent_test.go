@@ -1,0 +1,160 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+// planExplorersScript: in plan mode the parent starts three explorers in
+// one step; the first tries every mutating tool, run and a nested task
+// (each refused), the others answer; the parent writes its plan from their
+// answers.
+const planExplorersScript = `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: explore, prompt: "try to change things"}}
+      - {id: t2, name: task, args: {kind: explore, prompt: "where is main?"}}
+      - {id: t3, name: task, args: {kind: explore, prompt: "where are the tests?"}}
+  - expect:
+      tool_result_contains:
+        t1: ['"status":"completed"', "all refused"]
+        t2: ['"status":"completed"', "main is in main.go"]
+        t3: ['"status":"completed"', "tests are in main_test.go"]
+    tool_calls:
+      - {id: p1, name: plan_write, args: {path: plans/x.plan, title: X, content: "# Goal\nmain is in main.go; tests are in main_test.go\n## Steps\n- [ ] do it\n"}}
+  - text: planned
+children:
+  explore-1:
+    - tool_calls:
+        - {id: w, name: write, args: {path: a.txt, content: x}}
+        - {id: wp, name: write, args: {path: plans/y.plan, content: x}}
+        - {id: e, name: edit, args: {path: main.go, old_string: main, new_string: x}}
+        - {id: r, name: run, args: {command: "touch b.txt"}}
+        - {id: m, name: mkdir, args: {path: d}}
+        - {id: n, name: task, args: {kind: explore, prompt: nested}}
+        - {id: pw, name: plan_write, args: {title: T, content: "# Goal\n## Steps\n- [ ] a\n"}}
+        - {id: q, name: ask_user, args: {questions: [{name: a, question: q, schema: {type: boolean}}]}}
+    - expect:
+        tool_result_contains:
+          w: ['"success":false', "not given this tool"]
+          wp: ['"success":false', "not given this tool"]
+          e: ['"success":false', "not given this tool"]
+          r: ['"success":false', "not given this tool"]
+          m: ['"success":false', "not given this tool"]
+          n: ['"success":false', "not given this tool"]
+          pw: ['"success":false', "not given this tool"]
+          q: ['"success":false', "not given this tool"]
+      text: all refused
+  explore-2:
+    - tool_calls:
+        - {id: g, name: grep, args: {pattern: "func main"}}
+    - text: main is in main.go
+  explore-3:
+    - tool_calls:
+        - {id: l, name: ls, args: {}}
+    - text: tests are in main_test.go
+`
+
+func TestPlanModeExplorers(t *testing.T) {
+	ed := &memEditor{}
+	m, model := newTestManager(t, planExplorersScript, ed, nil)
+	root := m.ws.Root()
+	if err := os.WriteFile(filepath.Join(root, "main.go"), []byte("package main\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newTestSession(t, m, "plan")
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan it"})
+	if err != nil || res.StopReason != StopEndTurn {
+		t.Fatalf("Prompt = %+v, %v", res, err)
+	}
+	if model.Remaining() != 0 {
+		t.Errorf("%d steps left", model.Remaining())
+	}
+	for _, f := range []string{"a.txt", "b.txt", "d", "plans/y.plan"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err == nil {
+			t.Errorf("%s exists: a child changed the workspace", f)
+		}
+	}
+	plan, err := os.ReadFile(filepath.Join(root, "plans/x.plan"))
+	if err != nil || !strings.Contains(string(plan), "main is in main.go") {
+		t.Errorf("plan = %q, %v", plan, err)
+	}
+	// Children are stored with their parent link and hidden from the list.
+	list, _ := m.ListSessions()
+	all, _ := m.ListSessionsOf(true)
+	if len(list) != 1 || len(all) != 4 {
+		t.Fatalf("sessions: %d listed, %d with children; want 1 and 4", len(list), len(all))
+	}
+	for _, info := range all {
+		if info.SessionID == s.ID() {
+			continue
+		}
+		if info.ParentID != s.ID() || info.Kind != "explore" || info.ParentToolCallID == "" {
+			t.Errorf("child %+v lacks its parent link", info)
+		}
+	}
+	// The children's calls are in the root's stream, with their parent.
+	ed.mu.Lock()
+	defer ed.mu.Unlock()
+	nested := 0
+	for _, u := range ed.updates {
+		if c, ok := u.(UpdateToolCallDone); ok && c.ParentToolCallID != "" {
+			nested++
+			if c.ChildSessionID == "" || !strings.Contains(c.ToolCallID, "/") {
+				t.Errorf("child call %+v", c)
+			}
+		}
+	}
+	if nested != 10 {
+		t.Errorf("%d child tool calls in the root's stream, want 10", nested)
+	}
+}
+
+// buildChildScript: a build child edits, the user switches the root to
+// plan mode (from the child's edit), and the child's next edit is refused.
+func TestBuildChildFollowsRootMode(t *testing.T) {
+	script := `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: build, prompt: "edit", steps: ["change a", "change b"]}}
+  - expect:
+      tool_result_contains:
+        t1: ['"status":"completed"', "second edit refused"]
+    text: done
+children:
+  build-1:
+    - tool_calls:
+        - {id: w1, name: write, args: {path: a.txt, content: one}}
+    - tool_calls:
+        - {id: w2, name: write, args: {path: b.txt, content: two}}
+    - expect:
+        tool_result_contains:
+          w2: ['"success":false', "Plan Mode"]
+      text: second edit refused
+`
+	ed := &memEditor{}
+	m, _ := newTestManager(t, script, ed, nil)
+	s := newTestSession(t, m, "build")
+	// The first edit lands, then the user switches the root to plan mode.
+	ed.onApply = func(req ApplyRequest) {
+		if _, err := m.SetMode(context.Background(), s.ID(), "plan"); err != nil {
+			t.Error(err)
+		}
+	}
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"})
+	if err != nil || res.StopReason != StopEndTurn {
+		t.Fatalf("Prompt = %+v, %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(m.ws.Root(), "b.txt")); err == nil {
+		t.Error("b.txt was written after the root went to plan mode")
+	}
+}
+
+var _ = json.Marshal
+var _ = llm.RoleUser
