@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"runtime"
 	"strings"
 	"sync/atomic"
 
@@ -103,4 +104,18 @@ func (l *subLink) offered(specs []llm.ToolSpec) []llm.ToolSpec {
 		}
 	}
 	return out
+}
+
+// batchWidth is how many of a batch of read-only calls run at once: as
+// many as the machine has processors, and at least as many as the batch
+// has task calls up to subagents.max_parallel, so that parallel explorers
+// all run (each waits for its slot in the root's bound, subTree.acquire).
+func (s *Session) batchWidth(batch []llm.ToolCall) int {
+	tasks := 0
+	for _, c := range batch {
+		if c.Name == taskToolName {
+			tasks++
+		}
+	}
+	return max(runtime.GOMAXPROCS(0), min(tasks, s.m.config().Subagents.MaxParallel))
 }

@@ -2,13 +2,19 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/workspace"
 )
 
 // planExplorersScript: in plan mode the parent starts three explorers in
@@ -156,5 +162,158 @@ children:
 	}
 }
 
-var _ = json.Marshal
-var _ = llm.RoleUser
+
+// TestChildRunAsksThroughTheRoot: a build child's command the root never
+// allowed is asked, in the root's session and naming the child; its
+// "Always" lands on the root, which then runs it unasked, as does a
+// second child.
+func TestChildRunAsksThroughTheRoot(t *testing.T) {
+	script := `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: build, prompt: "run it"}}
+  - tool_calls:
+      - {id: r0, name: run, args: {command: "echo hi"}}
+  - tool_calls:
+      - {id: t2, name: task, args: {kind: build, prompt: "run it again"}}
+  - text: done
+children:
+  build-1:
+    - tool_calls:
+        - {id: r1, name: run, args: {command: "echo hi"}}
+    - text: ran
+  build-2:
+    - tool_calls:
+        - {id: r2, name: run, args: {command: "echo hi"}}
+    - text: ran again
+`
+	var asked []AskRequest
+	var mu sync.Mutex
+	ed := &memEditor{ask: func(_ context.Context, req AskRequest) (AskReply, error) {
+		mu.Lock()
+		asked = append(asked, req)
+		mu.Unlock()
+		return AskReply{Answers: map[string]any{"decision": "allow_always"}}, nil
+	}}
+	m, _ := newTestManager(t, script, ed, nil)
+	s := newTestSession(t, m, "build")
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"})
+	if err != nil || res.StopReason != StopEndTurn {
+		t.Fatalf("Prompt = %+v, %v", res, err)
+	}
+	if len(asked) != 1 {
+		t.Fatalf("%d questions, want 1 (the child's; then the root's Always rule)", len(asked))
+	}
+	p := asked[0].Permission
+	if asked[0].SessionID != s.ID() || p == nil || p.SessionID != s.ID() || !strings.Contains(p.Requester, "sub-agent build-1") {
+		t.Errorf("the question = %+v (permission %+v), want the root's session and the child named", asked[0], p)
+	}
+	s.mu.Lock()
+	rules := len(s.allowed)
+	s.mu.Unlock()
+	if rules != 1 {
+		t.Errorf("the root holds %d rules, want the child's Always", rules)
+	}
+	for _, c := range m.loaded() {
+		if c.sub != nil && len(c.allowed) != 0 {
+			t.Errorf("child %s holds rules of its own", c.ID())
+		}
+	}
+}
+
+// blockTools is a tool source with one read-only tool, block, that waits
+// until its call is cancelled and tells started each time it begins.
+type blockTools struct{ started chan string }
+
+func (b blockTools) SessionTools(context.Context, string) []tools.Tool {
+	return []tools.Tool{tools.New(tools.Def[struct{}]{Name: "block", Description: "Wait.\n", Kind: "read",
+		Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended,
+			Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace, Paths: guard.NoPaths()},
+		Run: func(ctx context.Context, env tools.Env, _ struct{}) (tools.Result, error) {
+			b.started <- "block"
+			<-ctx.Done()
+			return tools.Result{}, ctx.Err()
+		}})}
+}
+
+// TestCancelEndsTheTree: three explorers block at once (so they run in
+// parallel); agent/cancel on the root ends every one of them and the turn.
+func TestCancelEndsTheTree(t *testing.T) {
+	script := `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: explore, prompt: a}}
+      - {id: t2, name: task, args: {kind: explore, prompt: b}}
+      - {id: t3, name: task, args: {kind: explore, prompt: c}}
+  - text: never
+children:
+  explore-1: [{tool_calls: [{id: b, name: block}]}]
+  explore-2: [{tool_calls: [{id: b, name: block}]}]
+  explore-3: [{tool_calls: [{id: b, name: block}]}]
+`
+	ed := &memEditor{}
+	ws, err := workspace.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed.ws = ws
+	sc, err := scripted.Parse([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := blockTools{started: make(chan string, 3)}
+	m, err := NewManager(Options{Workspace: ws, Config: config.Default(), Provider: scripted.New(sc), Editor: ed, ToolSource: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	s := newTestSession(t, m, "plan")
+	done := make(chan TurnResult, 1)
+	go func() {
+		res, _ := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"})
+		done <- res
+	}()
+	for range 3 {
+		<-src.started // all three children block at once
+	}
+	if err := m.Cancel(s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-done:
+		if res.StopReason != StopCancelled {
+			t.Errorf("turn = %+v, want cancelled", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the turn did not end within 10 s of agent/cancel")
+	}
+	for _, c := range m.loaded() {
+		if c.sub != nil && c.isBusy() {
+			t.Errorf("child %s still runs", c.ID())
+		}
+	}
+}
+
+// TestCutOffChildIsNamedOnLoad: a task call left without its result (the
+// process was killed while the child ran) gets a result naming the child.
+func TestCutOffChildIsNamedOnLoad(t *testing.T) {
+	ed := &memEditor{}
+	m, _ := newTestManager(t, "steps:\n  - text: hi\n", ed, nil)
+	s := newTestSession(t, m, "plan")
+	s.append(llm.Message{Role: llm.RoleUser, Content: "go"},
+		llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "t1", Name: "task", Arguments: `{"kind":"explore","prompt":"x"}`}}})
+	s.record(chatRecord{Record: recordSubagent, ToolCallID: "t1", Child: "child-id"})
+	meta, lines, err := m.store.Load(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, view := decodeHistory(meta.ID, lines)
+	out, synthetic, _ := view.view(msgs)
+	if len(synthetic) != 1 {
+		t.Fatalf("synthetic = %v", synthetic)
+	}
+	last := out[len(out)-1]
+	if last.ToolCallID != "t1" || !strings.Contains(last.Content, "sub-agent child-id was cut off by a restart; partial transcript in session child-id") {
+		t.Errorf("the repaired result = %+v", last)
+	}
+}

@@ -67,7 +67,8 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 			}
 		}
 		batch := calls[i:j]
-		res := iter.Map(batch, func(c *llm.ToolCall) callOutcome { return s.runCall(ctx, *c) })
+		mapper := iter.Mapper[llm.ToolCall, callOutcome]{MaxGoroutines: s.batchWidth(batch)}
+		res := mapper.Map(batch, func(c *llm.ToolCall) callOutcome { return s.runCall(ctx, *c) })
 		copy(outcomes[i:j], res)
 		i = j
 	}

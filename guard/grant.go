@@ -9,7 +9,9 @@ import (
 // Grant narrows the tools a session may call below the declared set: a
 // sub-agent's session holds only its kind's tools (docs/subagents.md). It
 // rides on the State read at each check, so every layer (the call, the
-// changes, the operations sent) refuses a tool outside it. It is immutable.
+// changes, the operations sent) refuses a tool outside it, and in plan
+// mode every tool that is not read-only (a sub-agent's mode is its root's
+// or narrower: it does not write plans either). It is immutable.
 type Grant struct {
 	// By names who holds the grant, for the refusal's hint ("sub-agent
 	// explore-1 (a1b2c3d4)").
