@@ -162,7 +162,6 @@ children:
 	}
 }
 
-
 // TestChildRunAsksThroughTheRoot: a build child's command the root never
 // allowed is asked, in the root's session and naming the child; its
 // "Always" lands on the root, which then runs it unasked, as does a
