@@ -134,7 +134,11 @@ func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent
 		title := p.titles[key]
 		delete(p.titles, key)
 		p.mu.Unlock()
-		s.logLine(ctx, sessionID, toolLine(title, u))
+		line := toolLine(title, u)
+		if u.ChildSessionID != "" {
+			line = "[" + agent.ShortID(u.ChildSessionID) + "] " + line // a sub-agent's call
+		}
+		s.logLine(ctx, sessionID, line)
 	case agent.UpdateQuestion:
 		s.showPending(ctx, sessionID, u)
 	case agent.UpdateInstructions:
