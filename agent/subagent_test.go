@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -314,5 +315,137 @@ func TestCutOffChildIsNamedOnLoad(t *testing.T) {
 	last := out[len(out)-1]
 	if last.ToolCallID != "t1" || !strings.Contains(last.Content, "sub-agent child-id was cut off by a restart; partial transcript in session child-id") {
 		t.Errorf("the repaired result = %+v", last)
+	}
+}
+
+// TestUserKinds: a user kind narrows its base (a tool outside the base is
+// not granted, whatever its file lists), its instructions reach the
+// sub-agent's prompt, a kind file with an unknown base is left out, and
+// the workspace's own kinds are used only once the workspace is trusted.
+func TestUserKinds(t *testing.T) {
+	script := `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: local, prompt: "x"}}
+  - expect:
+      tool_result_contains: {t1: ['"success":false', "unknown sub-agent kind", "explore, reviewer"]}
+    tool_calls:
+      - {id: t2, name: task, args: {kind: reviewer, prompt: "review"}}
+  - expect:
+      tool_result_contains: {t2: ['"status":"completed"', "reviewed"]}
+    text: first done
+  - tool_calls:
+      - {id: t3, name: task, args: {kind: local, prompt: "x"}}
+  - expect:
+      tool_result_contains: {t3: ['"status":"completed"', "local done"]}
+    text: done
+children:
+  reviewer-1:
+    - expect:
+        system_contains: ["Review like a hawk.", "` + "`read`" + `"]
+        system_not_contains: ["` + "`write`" + `", "` + "`grep`" + `"]
+      tool_calls:
+        - {id: w, name: write, args: {path: a.txt, content: x}}
+        - {id: g, name: grep, args: {pattern: x}}
+    - expect:
+        tool_result_contains:
+          w: ["not given this tool"]
+          g: ["not given this tool"]
+      text: reviewed
+  local-2: # the second task call of kind local (the first was refused)
+    - text: local done
+`
+	ed := &memEditor{}
+	ws, err := workspace.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed.ws = ws
+	userDir := t.TempDir()
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(userDir, "reviewer.md"), "---\ndescription: reviews\nbase: explore\ntools: [read, write]\nmax_turns: 3\n---\nReview like a hawk.\n")
+	write(filepath.Join(userDir, "broken.md"), "---\nbase: admin\n---\nx\n")
+	write(filepath.Join(ws.Root(), ".agentls", "agents", "local.md"), "---\nbase: explore\n---\nLocal.\n")
+	sc, err := scripted.Parse([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trusted atomic.Bool
+	m, err := NewManager(Options{Workspace: ws, Config: config.Default(), Provider: scripted.New(sc), Editor: ed,
+		UserAgents: userDir, ProjectAgentsTrusted: trusted.Load})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	if _, ok := m.kinds()["broken"]; ok {
+		t.Error("a kind with an unknown base was loaded")
+	}
+	s := newTestSession(t, m, "plan")
+	for i, text := range []string{"untrusted", "trusted"} {
+		if i == 1 {
+			trusted.Store(true)
+		}
+		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
+		if err != nil || res.StopReason != StopEndTurn {
+			t.Fatalf("prompt %q = %+v, %v", text, res, err)
+		}
+	}
+}
+
+// TestTaskLimits: a build task is refused in plan mode; a child that runs
+// out of model requests returns its last text marked partial; with
+// subagents.max_depth 2 a build child may start an explorer of its own,
+// keyed below it.
+func TestTaskLimits(t *testing.T) {
+	script := `
+steps:
+  - tool_calls:
+      - {id: b0, name: task, args: {kind: build, prompt: "x"}}
+  - expect:
+      tool_result_contains: {b0: ['"success":false', "System is in Plan Mode", "only in build mode"]}
+    text: refused
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: explore, prompt: "loop", max_turns: 2}}
+  - expect:
+      tool_result_contains: {t1: ['"status":"budget_exhausted"', "PARTIAL ANSWER", "still looking", '"turns":2']}
+    tool_calls:
+      - {id: t2, name: task, args: {kind: build, prompt: "nest"}}
+  - expect:
+      tool_result_contains: {t2: ['"status":"completed"', "nested said hi"]}
+    text: done
+children:
+  explore-1:
+    - {text: still looking, tool_calls: [{id: l1, name: ls}]}
+    - {text: still looking, tool_calls: [{id: l2, name: ls}]}
+  build-2:
+    - expect:
+        system_contains: ["` + "`task`" + `"]
+      tool_calls:
+        - {id: n, name: task, args: {kind: explore, prompt: "say hi"}}
+    - expect:
+        tool_result_contains: {n: ['"status":"completed"', "hi"]}
+      text: nested said hi
+  build-2/explore-1:
+    - text: hi
+`
+	ed := &memEditor{}
+	m, _ := newTestManager(t, script, ed, func(c *config.Config) { c.Subagents.MaxDepth = 2 })
+	s := newTestSession(t, m, "plan")
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan"}); err != nil || res.StopReason != StopEndTurn {
+		t.Fatalf("plan prompt = %+v, %v", res, err)
+	}
+	if _, err := m.SetMode(context.Background(), s.ID(), "build"); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "build"}); err != nil || res.StopReason != StopEndTurn {
+		t.Fatalf("build prompt = %+v, %v", res, err)
 	}
 }
