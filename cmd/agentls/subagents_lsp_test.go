@@ -15,9 +15,14 @@ import (
 )
 
 // lspScripted starts the real agentls (LSP) on dir with the scripted model
-// playing script; it returns the editor, initialized with the agent
-// capability, and the process.
+// playing script and a session in mode; it returns the editor, initialized
+// with the agent capability (askUser too), the process and the session.
 func lspScripted(ctx context.Context, t *testing.T, dir, script string, h lspclient.Handlers, mode string) (*lspclient.Client, *os.Process, string) {
+	return lspScriptedWith(ctx, t, dir, script, h, mode, nil)
+}
+
+// lspScriptedWith is lspScripted with more initializationOptions.
+func lspScriptedWith(ctx context.Context, t *testing.T, dir, script string, h lspclient.Handlers, mode string, opts map[string]any) (*lspclient.Client, *os.Process, string) {
 	t.Helper()
 	scriptPath := filepath.Join(t.TempDir(), "script.yaml")
 	if err := os.WriteFile(scriptPath, []byte(script), 0o644); err != nil {
@@ -35,8 +40,11 @@ func lspScripted(ctx context.Context, t *testing.T, dir, script string, h lspcli
 	init := map[string]any{
 		"rootUri": "file://" + filepath.ToSlash(dir),
 		"capabilities": map[string]any{"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
-			"experimental": map[string]any{"agent": map[string]any{"savesEdits": true}}},
+			"experimental": map[string]any{"agent": map[string]any{"savesEdits": true, "askUser": true}}},
 		"initializationOptions": map[string]any{"model": map[string]any{"provider": "scripted", "script": scriptPath}},
+	}
+	for k, v := range opts {
+		init["initializationOptions"].(map[string]any)[k] = v
 	}
 	if err := ed.Call(ctx, "initialize", init, nil); err != nil {
 		t.Fatal(err)
@@ -237,5 +245,144 @@ steps:
 	chat, _ := os.ReadFile(filepath.Join(dir, ".agentls", "chats", sid+".chat"))
 	if !strings.Contains(string(chat), `"record":"repair"`) || !strings.Contains(string(chat), `"synthetic":["t1"]`) {
 		t.Errorf("the parent's file lacks the repair of t1:\n%s", chat)
+	}
+}
+
+// TestSubagentBuildChildLSP (issue 23): the LSP face of
+// TestSubagentBuildChildACP: the build child's commands are asked in the
+// parent's session (agent/askUser, purpose permission, requester naming the
+// child), its "Always allow" is the parent's; the user switching the
+// parent to plan mode while the child waits makes its next edit refused.
+func TestSubagentBuildChildLSP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agentls processes")
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var ed *lspclient.Client
+	var sid string
+	ready := make(chan struct{})
+	var mu sync.Mutex
+	var asked []map[string]any
+	ed, _, sid = lspScripted(ctx, t, dir, buildChildScript, lspclient.Handlers{
+		AskUser: func(params json.RawMessage) any {
+			<-ready
+			var p struct {
+				SessionID  string         `json:"sessionId"`
+				Purpose    string         `json:"purpose"`
+				Permission map[string]any `json:"permission"`
+			}
+			_ = json.Unmarshal(params, &p)
+			mu.Lock()
+			asked = append(asked, map[string]any{"sessionId": p.SessionID, "purpose": p.Purpose, "requester": p.Permission["requester"], "what": p.Permission["what"]})
+			mu.Unlock()
+			if p.Permission["what"] == "ls" {
+				if err := ed.Call(ctx, "agent/setMode", map[string]any{"sessionId": sid, "mode": "plan"}, nil); err != nil {
+					t.Errorf("setMode: %v", err)
+				}
+				return map[string]any{"answers": map[string]any{"decision": "reject_once"}}
+			}
+			return map[string]any{"answers": map[string]any{"decision": "allow_always"}}
+		},
+	}, "build")
+	defer ed.Close()
+	close(ready)
+	var res struct {
+		StopReason string `json:"stopReason"`
+	}
+	if err := ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": "build"}, &res); err != nil || res.StopReason != "end_turn" {
+		t.Fatalf("prompt: %+v %v", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 2 {
+		t.Fatalf("asked %v, want the child's echo and its ls (the root's echo is always allowed)", asked)
+	}
+	for _, a := range asked {
+		r, _ := a["requester"].(string)
+		if a["sessionId"] != sid || a["purpose"] != "permission" || !strings.Contains(r, "sub-agent build-") {
+			t.Errorf("question %v: want the parent's session and the child named", a)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); err != nil || string(b) != "a\n" {
+		t.Errorf("a.txt = %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
+		t.Error("b.txt exists: the child edited after its parent went to plan mode")
+	}
+}
+
+// TestSubagentCancelLSP (issue 23): agent/cancel while three explorers wait
+// on an MCP call ends every one of them and the turn, within 10 s.
+func TestSubagentCancelLSP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agentls processes")
+	}
+	bin := buildHostile(t)
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	script := `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: explore, prompt: a}}
+      - {id: t2, name: task, args: {kind: explore, prompt: b}}
+      - {id: t3, name: task, args: {kind: explore, prompt: c}}
+  - text: never
+children:
+  explore-1: [{tool_calls: [{id: h, name: mcp__evil__hang}]}]
+  explore-2: [{tool_calls: [{id: h, name: mcp__evil__hang}]}]
+  explore-3: [{tool_calls: [{id: h, name: mcp__evil__hang}]}]
+`
+	ed, _, sid := lspScriptedWith(ctx, t, dir, script, lspclient.Handlers{}, "plan", map[string]any{
+		"mcp": map[string]any{"servers": map[string]any{"evil": map[string]any{"command": bin}}, "read_only": []string{"evil/hang"}, "call_timeout_secs": 120},
+	})
+	defer ed.Close()
+	done := make(chan error, 1)
+	var res struct {
+		StopReason string `json:"stopReason"`
+	}
+	go func() { done <- ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": "go"}, &res) }()
+	running := func(msgs []lspclient.Message) bool {
+		state := map[string]string{}
+		for _, m := range msgs {
+			var u childUpdate
+			if m.Method == "agent/update" && json.Unmarshal(m.Params, &u) == nil && u.Update.ParentToolCallID != "" && u.Update.Status != "" {
+				state[u.Update.ToolCallID] = u.Update.Status
+			}
+		}
+		n := 0
+		for _, st := range state {
+			if st == "in_progress" {
+				n++
+			}
+		}
+		return n == 3
+	}
+	if err := ed.Await(ctx, running); err != nil {
+		t.Fatalf("the three explorers never ran at once: %v", err)
+	}
+	start := time.Now()
+	if err := ed.Call(ctx, "agent/cancel", map[string]any{"sessionId": sid}, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil || res.StopReason != "cancelled" {
+			t.Errorf("prompt = %+v, %v; want cancelled", res, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the turn did not end within 10 s of agent/cancel")
+	}
+	t.Logf("the tree ended %v after agent/cancel", time.Since(start))
+	failed := 0
+	for _, u := range updatesOf(ed) {
+		if u.Update.SessionUpdate == "tool_call_update" && u.Update.ParentToolCallID != "" && u.Update.Status == "failed" {
+			failed++
+		}
+	}
+	if failed != 3 {
+		t.Errorf("%d child calls ended failed, want the 3 hang calls", failed)
 	}
 }
