@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/questions"
 )
@@ -153,6 +154,8 @@ func toolLine(title string, u agent.UpdateToolCallDone) string {
 		title = u.ToolCallID
 	}
 	switch {
+	case u.Refusal != nil && u.Refusal.Reason == guard.ReasonNotGranted:
+		return fmt.Sprintf("✗ refused %s: not given to this sub-agent", title)
 	case u.Refusal != nil:
 		return fmt.Sprintf("✗ refused %s: plan mode", title)
 	case u.Status == "failed":
