@@ -527,6 +527,9 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 	if err != nil {
 		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
 	}
+	if err := s.driveable(); err != nil {
+		return Info{}, err
+	}
 	if md == guard.ModeBuild {
 		if err := m.buildRefused(); err != nil {
 			return s.Info(), err

@@ -117,5 +117,18 @@ func (s *Session) batchWidth(batch []llm.ToolCall) int {
 			tasks++
 		}
 	}
-	return max(runtime.GOMAXPROCS(0), min(tasks, s.m.config().Subagents.MaxParallel))
+	return max(runtime.GOMAXPROCS(0), min(tasks, s.m.subagentLimits().MaxParallel))
+}
+
+// driveable refuses a user's prompt or mode switch on a sub-agent's
+// session: it has no mode of its own and runs only under its parent's
+// task call; its file is the record of that run.
+func (s *Session) driveable() error {
+	s.mu.Lock()
+	parent := s.meta.ParentID
+	s.mu.Unlock()
+	if parent == "" {
+		return nil
+	}
+	return invalidf("session %s is a sub-agent's (started by session %s): it runs only under its parent's task call; prompt the parent instead", s.meta.ID, parent)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -36,7 +37,7 @@ func (e *env) RunTask(ctx context.Context, req tools.TaskRequest) (tools.Result,
 // shows it.
 func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRequest) (tools.Result, error) {
 	m := s.m
-	cfg := m.config().Subagents
+	cfg := m.subagentLimits()
 	kinds := m.kinds()
 	k, ok := kinds[req.Kind]
 	if !ok {
@@ -211,4 +212,23 @@ func (s *Session) childKey(callID, kind string) string {
 		key = s.sub.key + "/" + key
 	}
 	return key
+}
+
+// subagentLimits is subagents.* in force, a zero value read as its default
+// (a configuration built without config.Default).
+func (m *Manager) subagentLimits() config.Subagents {
+	c, d := m.config().Subagents, config.Default().Subagents
+	if c.MaxParallel <= 0 {
+		c.MaxParallel = d.MaxParallel
+	}
+	if c.MaxDepth < 0 {
+		c.MaxDepth = d.MaxDepth
+	}
+	if c.MaxTurns <= 0 {
+		c.MaxTurns = d.MaxTurns
+	}
+	if c.MaxTokens <= 0 {
+		c.MaxTokens = d.MaxTokens
+	}
+	return c
 }

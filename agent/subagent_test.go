@@ -449,3 +449,19 @@ children:
 		t.Fatalf("build prompt = %+v, %v", res, err)
 	}
 }
+
+// TestChildSessionIsNotDriven: a sub-agent's session, loaded again (after
+// a restart), takes no prompt and no mode switch of its own.
+func TestChildSessionIsNotDriven(t *testing.T) {
+	ed := &memEditor{}
+	m, _ := newTestManager(t, "steps:\n  - text: hi\n", ed, nil)
+	s := newTestSession(t, m, "build")
+	child, err := m.createSession(workspace.ChatMeta{Title: "explore: x", Mode: "build", ParentID: s.ID(), ParentToolCallID: "t1", Kind: "explore"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Prompt(context.Background(), PromptRequest{SessionID: child.ID(), Text: "hi"})
+	wantInvalid(t, err, "is a sub-agent's")
+	_, err = m.SetMode(context.Background(), child.ID(), "plan")
+	wantInvalid(t, err, "is a sub-agent's")
+}

@@ -65,6 +65,9 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if err != nil {
 		return TurnResult{}, err
 	}
+	if err := s.driveable(); err != nil {
+		return TurnResult{}, err
+	}
 	if req.QuestionAnswer == nil {
 		// A slash command (commands.go): done here, or a prompt that goes on.
 		text, res, handled, err := s.runCommand(ctx, req)
