@@ -425,3 +425,101 @@ children:
 		t.Errorf("%d child calls ended, want the 3 hang calls", ended)
 	}
 }
+
+// TestSubagentKillThenRestartACP (issue 23): the ACP face of
+// TestSubagentKillThenRestartLSP: agentls is killed (kill -9) while a
+// build child waits for a permission; a restarted `agentls acp` loads the
+// parent, whose open task call gets a result naming the cut-off child.
+func TestSubagentKillThenRestartACP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts agentls processes")
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "ws")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scriptPath := filepath.Join(root, "script.yaml")
+	cfg := filepath.Join(root, "agentls.yaml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("model: {provider: scripted, script: %q}\nplan_mode: {default_active: false}\n", scriptPath)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(scriptPath, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	write(`
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: build, prompt: "check"}}
+  - text: never reached
+children:
+  build-1:
+    - tool_calls:
+        - {id: r, name: run, args: {command: "echo hi"}}
+    - text: never reached
+`)
+	cmd, in, out, _ := agentlsProcess(t, "--config", cfg, "acp")
+	client := &subClient{}
+	client.onPermission = func(sdk.RequestPermissionRequest) sdk.RequestPermissionResponse {
+		_ = cmd.Process.Kill()
+		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}
+	}
+	conn := sdk.NewClientSideConnection(client, in, out)
+	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("go")}}); err == nil {
+		t.Fatal("the prompt of the killed process returned a result")
+	}
+	_ = in.Close()
+	_ = cmd.Wait()
+	chats, _ := filepath.Glob(filepath.Join(dir, ".agentls", "chats", "*.chat"))
+	child := ""
+	for _, c := range chats {
+		if id := strings.TrimSuffix(filepath.Base(c), ".chat"); id != string(sess.SessionId) {
+			child = id
+		}
+	}
+	if len(chats) != 2 || child == "" {
+		t.Fatalf("session files after the kill: %v, want the parent's and the child's", chats)
+	}
+
+	write(`
+steps:
+  - expect:
+      tool_result_contains:
+        t1: ["sub-agent ` + child + ` was cut off by a restart; partial transcript in session ` + child + `"]
+    text: the child was cut off
+`)
+	cmd2, in2, out2, stderr2 := agentlsProcess(t, "--config", cfg, "acp")
+	client2 := &subClient{}
+	conn2 := sdk.NewClientSideConnection(client2, in2, out2)
+	if _, err := conn2.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn2.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sess.SessionId, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := conn2.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("what happened?")}})
+	if err != nil || res.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt after the restart: %+v %v", res, err)
+	}
+	list, err := conn2.ListSessions(ctx, sdk.ListSessionsRequest{Cwd: &dir})
+	if err != nil || len(list.Sessions) != 1 || list.Sessions[0].SessionId != sess.SessionId {
+		t.Errorf("session/list = %+v, %v; want the parent only", list, err)
+	}
+	_ = in2.Close()
+	if code := wait(t, cmd2); code != 0 {
+		t.Errorf("exit code %d; stderr:\n%s", code, stderr2)
+	}
+}
