@@ -73,8 +73,9 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 	if err != nil || !touchesPlan {
 		return err
 	}
-	s.sendPlanUpdate(ctx)
-	s.planEdited(ctx) // plans.go: other sessions' updates, implemented
+	// A sub-agent ticks its root's plan: the root's updates and status.
+	s.rootSession().sendPlanUpdate(ctx)
+	s.rootSession().planEdited(ctx) // plans.go: other sessions' updates, implemented
 	return nil
 }
 
@@ -108,7 +109,7 @@ func (e *env) applyOwned(ctx context.Context, tool, label string, changes []work
 	s.mu.Unlock()
 	if touchesPlan {
 		if after, err := m.readPlanText(plan); err == nil {
-			s.ownWrite(plan, before, after) // baseline.go: the approved text follows the builder
+			s.rootSession().ownWrite(plan, before, after) // baseline.go: the approved text follows the builder (a sub-agent's root's)
 		}
 	}
 	return touchesPlan, nil

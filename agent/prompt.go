@@ -210,7 +210,7 @@ func (s *Session) approvedPlanSection(planFile string) string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "Source: %s", planFile)
-	diff := s.checkApproved(planFile, text)
+	diff := s.rootSession().checkApproved(planFile, text) // a sub-agent's root holds the approval
 	if diff != "" {
 		fmt.Fprintf(&b, " (%s, by the user or outside agentls: follow this version)\n\nWhat changed since approval:\n```diff\n%s```", ChangedSinceApproval, diff)
 	}

@@ -512,3 +512,56 @@ children:
 		t.Errorf("the spender = %+v, want budget_exhausted after 1 turn, its partial answer naming tokens", spent)
 	}
 }
+
+// TestBuildChildTicksTheRootsPlan: a build child counts as its root for
+// the plan lock: it ticks the root's approved plan, the plan update goes to
+// the root's stream and the plan becomes implemented.
+func TestBuildChildTicksTheRootsPlan(t *testing.T) {
+	script := `
+steps:
+  - tool_calls:
+      - {id: p1, name: plan_write, args: {path: plans/x.plan, title: X, content: "# Goal\n## Steps\n- [ ] do it\n"}}
+  - text: planned
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: build, prompt: "do it", steps: ["do it"]}}
+  - expect:
+      tool_result_contains: {t1: ['"status":"completed"', "ticked"]}
+    text: done
+children:
+  build-1:
+    - expect:
+        system_contains: ["APPROVED EXECUTION PLAN", "- [ ] do it"]
+      tool_calls:
+        - {id: e, name: plan_edit, args: {path: plans/x.plan, old_string: "- [ ] do it", new_string: "- [x] do it"}}
+    - expect:
+        tool_result_contains: {e: ['"success":true']}
+      text: ticked
+`
+	ed := &memEditor{}
+	m, _ := newTestManager(t, script, ed, nil)
+	s := newTestSession(t, m, "plan")
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan"}); err != nil || res.StopReason != StopEndTurn {
+		t.Fatalf("plan prompt = %+v, %v", res, err)
+	}
+	if _, err := m.SetMode(context.Background(), s.ID(), "build"); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "build"}); err != nil || res.StopReason != StopEndTurn {
+		t.Fatalf("build prompt = %+v, %v", res, err)
+	}
+	text, err := os.ReadFile(filepath.Join(m.ws.Root(), "plans", "x.plan"))
+	if err != nil || !strings.Contains(string(text), "- [x] do it") || !strings.Contains(string(text), "status: implemented") {
+		t.Errorf("the plan = %q, %v; want ticked and implemented", text, err)
+	}
+	ed.mu.Lock()
+	defer ed.mu.Unlock()
+	ticked := false
+	for _, u := range ed.updates {
+		if p, ok := u.(UpdatePlan); ok && len(p.Entries) == 1 && p.Entries[0].Status == "completed" {
+			ticked = true
+		}
+	}
+	if !ticked {
+		t.Error("no plan update with the ticked step")
+	}
+}
