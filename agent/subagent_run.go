@@ -58,11 +58,15 @@ func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRe
 		}
 	}
 	root := s.rootSession()
-	release, err := root.tree.acquire(ctx, k.base, cfg.MaxParallel)
-	if err != nil {
-		return tools.Result{}, err
+	if k.base != kindBuild || s.sub == nil || s.sub.kind.base != kindBuild {
+		// A build child's own build task runs while it waits on the call:
+		// still one build at a time, and it holds the slot already.
+		release, err := root.tree.acquire(ctx, k.base, cfg.MaxParallel)
+		if err != nil {
+			return tools.Result{}, err
+		}
+		defer release()
 	}
-	defer release()
 	if k.base == kindBuild {
 		// The mode may have changed while the task waited for its slot.
 		if st := s.State(); st.Mode != guard.ModeBuild {

@@ -403,8 +403,9 @@ children:
 
 // TestTaskLimits: a build task is refused in plan mode; a child that runs
 // out of model requests returns its last text marked partial; with
-// subagents.max_depth 2 a build child may start an explorer of its own,
-// keyed below it.
+// subagents.max_depth 2 a build child may start an explorer and a builder
+// of its own (keyed below it; the builder while it waits, without a
+// deadlock on the one build slot), which get no task tool.
 func TestTaskLimits(t *testing.T) {
 	script := `
 steps:
@@ -428,14 +429,22 @@ children:
     - {text: still looking, tool_calls: [{id: l2, name: ls}]}
   build-2:
     - expect:
-        system_contains: ["` + "`task`" + `"]
+        system_contains: ["` + "`plan_list`, `task`" + `"]
       tool_calls:
         - {id: n, name: task, args: {kind: explore, prompt: "say hi"}}
     - expect:
         tool_result_contains: {n: ['"status":"completed"', "hi"]}
+      tool_calls:
+        - {id: nb, name: task, args: {kind: build, prompt: "nested build"}}
+    - expect:
+        tool_result_contains: {nb: ['"status":"completed"', "built below"]}
       text: nested said hi
   build-2/explore-1:
     - text: hi
+  build-2/build-1:
+    - expect:
+        system_not_contains: ["` + "`plan_list`, `task`" + `"]
+      text: built below
 `
 	ed := &memEditor{}
 	m, _ := newTestManager(t, script, ed, func(c *config.Config) { c.Subagents.MaxDepth = 2 })
