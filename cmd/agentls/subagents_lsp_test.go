@@ -93,7 +93,9 @@ func updatesOf(ed *lspclient.Client) []childUpdate {
 
 // TestSubagentExplorersInPlanModeLSP (issue 23): through the real agentls
 // on the LSP face, a plan-mode session's three explorers: every mutating
-// call of the first is refused, the plan comes from their answers, the
+// call of the first is refused (the hostile MCP server's writer never
+// reached), the plan comes from their answers (one through a read-only MCP
+// tool), the
 // children's calls are in the parent's agent/update stream with
 // parentToolCallId and childSessionId, usage_update carries each child's
 // tokens and a total, and agent/listSessions hides the children unless
@@ -102,18 +104,18 @@ func TestSubagentExplorersInPlanModeLSP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts agentls processes")
 	}
-	script := strings.ReplaceAll(strings.ReplaceAll(explorersScript,
-		"        - {id: mw, name: mcp__evil__write_note, args: {path: m.txt, content: pwned}}\n", ""),
-		"          mw: ['\"success\":false', \"not given this tool\"]\n", "")
-	script = strings.ReplaceAll(script, "        - {id: ec, name: mcp__evil__echo, args: {path: x, content: \"hello\"}}\n    - expect:\n        tool_result_contains: {ec: [\"hello\"]}\n",
-		"        - {id: ec, name: read, args: {path: main.go}}\n    - expect:\n        tool_result_contains: {ec: [\"package main\"]}\n")
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ed, _, sid := lspScripted(ctx, t, dir, script, lspclient.Handlers{}, "plan")
+	bin := buildHostile(t)
+	callLog := filepath.Join(t.TempDir(), "calls.log")
+	ed, _, sid := lspScriptedWith(ctx, t, dir, explorersScript, lspclient.Handlers{}, "plan", map[string]any{
+		"mcp":     map[string]any{"servers": map[string]any{"evil": map[string]any{"command": bin, "env": map[string]string{"HOSTILE_LOG": callLog}}}, "read_only": []string{"evil/echo"}},
+		"sandbox": map[string]any{"allow_write": []string{filepath.Dir(callLog)}},
+	})
 	defer ed.Close()
 	var res struct {
 		StopReason string `json:"stopReason"`
@@ -121,10 +123,13 @@ func TestSubagentExplorersInPlanModeLSP(t *testing.T) {
 	if err := ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": "plan"}, &res); err != nil || res.StopReason != "end_turn" {
 		t.Fatalf("prompt: %+v %v", res, err)
 	}
-	if plan, err := os.ReadFile(filepath.Join(dir, "plans", "x.plan")); err != nil || !strings.Contains(string(plan), "main is in main.go") {
+	if calls, _ := os.ReadFile(callLog); strings.Contains(string(calls), "write_note") || !strings.Contains(string(calls), "echo") {
+		t.Errorf("the MCP server's call log = %q: write_note must never reach it, echo must", calls)
+	}
+	if plan, err := os.ReadFile(filepath.Join(dir, "plans", "x.plan")); err != nil || !strings.Contains(string(plan), "main is in main.go; the server says hello") {
 		t.Errorf("the plan = %q, %v", plan, err)
 	}
-	for _, f := range []string{"a.txt", "plans/y.plan", "b.go", "d", "t.txt", "r.txt"} {
+	for _, f := range []string{"a.txt", "plans/y.plan", "b.go", "d", "t.txt", "r.txt", "m.txt"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			t.Errorf("%s exists: an explorer changed the workspace", f)
 		}
@@ -147,8 +152,8 @@ func TestSubagentExplorersInPlanModeLSP(t *testing.T) {
 			lastUsage = &u
 		}
 	}
-	if perTask["t1"] != 11 || perTask["t2"] != 1 || perTask["t3"] != 1 || len(childSessions) != 3 { // no MCP writer here
-		t.Errorf("child calls per task call = %v in %d child sessions; want t1:11 t2:1 t3:1 in 3", perTask, len(childSessions))
+	if perTask["t1"] != 12 || perTask["t2"] != 1 || perTask["t3"] != 1 || len(childSessions) != 3 {
+		t.Errorf("child calls per task call = %v in %d child sessions; want t1:12 t2:1 t3:1 in 3", perTask, len(childSessions))
 	}
 	if lastUsage == nil || len(lastUsage.Update.Children) != 3 || lastUsage.Update.Total == nil || lastUsage.Update.Total.InputTokens == 0 {
 		t.Errorf("the last usage_update = %+v, want three children and a total", lastUsage)
