@@ -41,13 +41,16 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 		e.send(ctx, sessionID, c)
 	case agent.UpdateToolCall:
 		e.a.msgIDs.end(sessionID) // the model's message ends with its tool calls
+		meta := subagentMeta(u.ParentToolCallID, u.ChildSessionID)
 		if u.Status == "in_progress" {
-			e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress"})
+			e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress", Meta: meta})
 			return
 		}
-		e.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: u.ToolCallID, Title: u.Title, Kind: u.Kind, Status: "pending", RawInput: u.RawInput})
+		e.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: u.ToolCallID, Title: u.Title, Kind: u.Kind, Status: "pending", RawInput: u.RawInput, Meta: meta})
 	case agent.UpdateToolCallDone:
-		e.send(ctx, sessionID, e.toolCallDone(sessionID, u))
+		done := e.toolCallDone(sessionID, u)
+		done.Meta = subagentMeta(u.ParentToolCallID, u.ChildSessionID)
+		e.send(ctx, sessionID, done)
 	case agent.UpdatePlan:
 		e.sendPlan(ctx, sessionID, u) // plan_update.go
 	case agent.UpdateMode:
@@ -282,3 +285,13 @@ func failureSentence(text string) string {
 // ApprovalResolvedVia names, in the "awaiting approval" log line, how the
 // ACP client decides a plan approval.
 func (e *editor) ApprovalResolvedVia() string { return "session/request_permission" }
+
+// subagentMeta is the _meta of a sub-agent's tool call, shown in its root's
+// session: the task call it runs under and the sub-agent's session
+// (docs/subagents.md); nil for the session's own calls.
+func subagentMeta(parentToolCallID, childSessionID string) map[string]string {
+	if parentToolCallID == "" {
+		return nil
+	}
+	return map[string]string{"agentls/parentToolCallId": parentToolCallID, "agentls/childSessionId": childSessionID}
+}

@@ -121,6 +121,9 @@ type usageUpdate struct {
 	Used          int        `json:"used"`
 	Size          int        `json:"size"`
 	Cost          *usageCost `json:"cost,omitempty"` // usage_cost.go
+	// Meta carries the tokens per sub-agent and the total
+	// (agentls/children, agentls/total) once the session has sub-agents.
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 // sendUsage sends usage_update: used is the estimated size of the next
@@ -135,5 +138,9 @@ func (e *editor) sendUsage(ctx context.Context, sessionID string, u agent.Update
 	if u.ContextWindow <= 0 {
 		return
 	}
-	e.send(ctx, sessionID, usageUpdate{SessionUpdate: "usage_update", Used: u.ContextTokens, Size: u.ContextWindow, Cost: cost})
+	var meta map[string]any
+	if u.Total != nil {
+		meta = map[string]any{"agentls/children": u.Children, "agentls/total": u.Total}
+	}
+	e.send(ctx, sessionID, usageUpdate{SessionUpdate: "usage_update", Used: u.ContextTokens, Size: u.ContextWindow, Cost: cost, Meta: meta})
 }

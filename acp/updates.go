@@ -38,15 +38,18 @@ type (
 		Kind          string          `json:"kind,omitempty"`
 		Status        string          `json:"status,omitempty"`
 		RawInput      json.RawMessage `json:"rawInput,omitempty"`
+		// Meta carries a sub-agent's call's parent (subagentMeta).
+		Meta map[string]string `json:"_meta,omitempty"`
 	}
 	// toolCallUpdate is tool_call_update: only the fields set change.
 	toolCallUpdate struct {
-		SessionUpdate string          `json:"sessionUpdate"` // "tool_call_update"
-		ToolCallID    string          `json:"toolCallId"`
-		Kind          string          `json:"kind,omitempty"`
-		Status        string          `json:"status,omitempty"`
-		Content       []toolContent   `json:"content,omitempty"`
-		RawOutput     json.RawMessage `json:"rawOutput,omitempty"`
+		SessionUpdate string            `json:"sessionUpdate"` // "tool_call_update"
+		ToolCallID    string            `json:"toolCallId"`
+		Kind          string            `json:"kind,omitempty"`
+		Status        string            `json:"status,omitempty"`
+		Content       []toolContent     `json:"content,omitempty"`
+		RawOutput     json.RawMessage   `json:"rawOutput,omitempty"`
+		Meta          map[string]string `json:"_meta,omitempty"`
 	}
 	// toolContent is one item of a tool call's content: a text block
 	// ("content"), a diff, or a terminal.

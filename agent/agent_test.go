@@ -29,6 +29,8 @@ import (
 type memEditor struct {
 	ws  *workspace.Workspace
 	ask func(ctx context.Context, req AskRequest) (AskReply, error)
+	// onApply, when set, is called with each request before it is applied.
+	onApply func(ApplyRequest)
 
 	mu      sync.Mutex
 	updates []any
@@ -57,6 +59,9 @@ func (e *memEditor) Notify(_ context.Context, line string) {
 }
 
 func (e *memEditor) Apply(_ context.Context, req ApplyRequest) error {
+	if e.onApply != nil {
+		e.onApply(req)
+	}
 	e.mu.Lock()
 	e.applied = append(e.applied, req)
 	e.mu.Unlock()

@@ -62,7 +62,7 @@ func (s *Session) syncCallFiles(ctx context.Context, tool string, args json.RawM
 		paths = append(paths, p)
 	}
 	if len(paths) > 0 {
-		src.SyncFiles(ctx, s.meta.ID, paths)
+		src.SyncFiles(ctx, s.faceID(), paths)
 	}
 }
 

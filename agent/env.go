@@ -73,8 +73,9 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 	if err != nil || !touchesPlan {
 		return err
 	}
-	s.sendPlanUpdate(ctx)
-	s.planEdited(ctx) // plans.go: other sessions' updates, implemented
+	// A sub-agent ticks its root's plan: the root's updates and status.
+	s.rootSession().sendPlanUpdate(ctx)
+	s.rootSession().planEdited(ctx) // plans.go: other sessions' updates, implemented
 	return nil
 }
 
@@ -95,7 +96,7 @@ func (e *env) applyOwned(ctx context.Context, tool, label string, changes []work
 		before, _ = m.readPlanText(plan)
 	}
 	s.stepTick(ctx, tool, changes) // checkpoints.go
-	if err := m.guardedApply(ctx, s.meta.ID, tool, label, e.State, changes); err != nil {
+	if err := m.guardedApply(ctx, s.faceID(), tool, label, e.State, changes); err != nil {
 		return false, err
 	}
 	s.knowWrites(changes)
@@ -108,7 +109,7 @@ func (e *env) applyOwned(ctx context.Context, tool, label string, changes []work
 	s.mu.Unlock()
 	if touchesPlan {
 		if after, err := m.readPlanText(plan); err == nil {
-			s.ownWrite(plan, before, after) // baseline.go: the approved text follows the builder
+			s.rootSession().ownWrite(plan, before, after) // baseline.go: the approved text follows the builder (a sub-agent's root's)
 		}
 	}
 	return touchesPlan, nil
@@ -170,9 +171,11 @@ func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error)
 	if err != nil {
 		return tools.Answer{}, fmt.Errorf("question id: %w", err)
 	}
-	req := AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()}
+	req := AskRequest{SessionID: s.faceID(), QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()}
 	reply, err := s.m.askUser(ctx, req)
 	switch {
+	case errors.Is(err, ErrNoSurface) && s.sub != nil:
+		return tools.Answer{}, errors.New("the editor cannot ask now, and a sub-agent cannot leave a question pending: decide with what you know, and say what you assumed in your answer")
 	case errors.Is(err, ErrNoSurface):
 		s.mu.Lock()
 		if err := ctx.Err(); err != nil {
@@ -257,9 +260,10 @@ func (e *env) ConfirmRun(ctx context.Context, req tools.RunRequest) (tools.RunPe
 		if err != nil {
 			return tools.RunPermit{Run: true}, nil
 		}
-		s.mu.Lock()
-		s.allowed = append(s.allowed, rule)
-		s.mu.Unlock()
+		root := s.rootSession() // a sub-agent's "Always" is its root's
+		root.mu.Lock()
+		root.allowed = append(root.allowed, rule)
+		root.mu.Unlock()
 		return tools.RunPermit{Run: true}, nil
 	}
 	return tools.RunPermit{}, nil

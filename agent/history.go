@@ -17,6 +17,7 @@ const (
 	recordRepair     = "repair"     // tool calls given an "interrupted" result, orphan results dropped
 	recordCompaction = "compaction" // old tool results stubbed, older turns replaced by a summary
 	recordSetAside   = "set_aside"  // a failed turn's messages left out of the model's view
+	recordSubagent   = "subagent"   // a task call started a sub-agent's session
 )
 
 // interruptedResult is the synthetic result of a tool call that has none
@@ -45,6 +46,9 @@ type chatRecord struct {
 	From   int    `json:"from,omitempty"`
 	To     int    `json:"to,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// subagent: the task call and the sub-agent's session it started.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Child      string `json:"child,omitempty"`
 	// checkpoint, rewind (checkpoints.go).
 	rewindFields
 }
@@ -66,6 +70,9 @@ type viewState struct {
 	// message and its call never change): view stubs the same old results
 	// at every request.
 	stubs map[string]string
+	// children are the sub-agents' sessions by the task call that started
+	// them.
+	children map[string]string
 }
 
 // apply folds a record into the state.
@@ -93,6 +100,11 @@ func (v *viewState) apply(r chatRecord) {
 		}
 	case recordCheckpoint:
 		v.noteCheckpoint(r)
+	case recordSubagent:
+		if v.children == nil {
+			v.children = map[string]string{}
+		}
+		v.children[r.ToolCallID] = r.Child
 	}
 }
 
@@ -155,6 +167,12 @@ func decodeHistory(id string, lines []json.RawMessage) ([]llm.Message, viewState
 // the repaired messages and the ids it added and dropped; msgs is not
 // changed.
 func repairHistory(msgs []llm.Message) (out []llm.Message, synthetic, dropped []string) {
+	return repairHistoryWith(msgs, nil)
+}
+
+// repairHistoryWith is repairHistory where interrupted, when set, gives the
+// synthetic result of a call ("" for the usual one).
+func repairHistoryWith(msgs []llm.Message, interrupted func(llm.ToolCall) string) (out []llm.Message, synthetic, dropped []string) {
 	out = make([]llm.Message, 0, len(msgs))
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
@@ -182,7 +200,13 @@ func repairHistory(msgs []llm.Message) (out []llm.Message, synthetic, dropped []
 		for _, c := range m.ToolCalls {
 			if want[c.ID] {
 				delete(want, c.ID)
-				out = append(out, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: interruptedResult})
+				content := interruptedResult
+				if interrupted != nil {
+					if r := interrupted(c); r != "" {
+						content = r
+					}
+				}
+				out = append(out, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: content})
 				synthetic = append(synthetic, c.ID)
 			}
 		}
@@ -221,7 +245,7 @@ func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, drop
 		}
 		out = append(out, m)
 	}
-	out, synthetic, dropped = repairHistory(out)
+	out, synthetic, dropped = repairHistoryWith(out, v.interrupted)
 	if v.summary != "" && (len(out) == 0 || out[0].Role != llm.RoleUser) {
 		out = append([]llm.Message{{Role: llm.RoleUser, Content: "(The earlier part of this conversation is summarised in the system prompt. Continue from there.)"}}, out...)
 	}
@@ -285,4 +309,17 @@ func byteSize(n int) string {
 	default:
 		return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
 	}
+}
+
+// interrupted is the synthetic result of a task call whose sub-agent a
+// restart cut off: it names the sub-agent's session, which keeps its
+// partial transcript ("" for any other call).
+func (v *viewState) interrupted(c llm.ToolCall) string {
+	child := v.children[c.ID]
+	if child == "" {
+		return ""
+	}
+	b, _ := json.Marshal(map[string]any{"success": false,
+		"error": fmt.Sprintf("sub-agent %s was cut off by a restart; partial transcript in session %s", child, child)})
+	return string(b)
 }

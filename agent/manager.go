@@ -81,6 +81,13 @@ type Options struct {
 	// UserCommands is the user's commands folder
 	// ($XDG_CONFIG_HOME/agentls/commands, absolute; "" for none).
 	UserCommands string
+	// UserAgents is the user's sub-agent kinds folder
+	// ($XDG_CONFIG_HOME/agentls/agents, absolute; "" for none).
+	UserAgents string
+	// ProjectAgentsTrusted reports whether the workspace's own kinds
+	// (.agentls/agents) may be used: only once the user trusted the
+	// workspace. nil never uses them.
+	ProjectAgentsTrusted func() bool
 	// ToolSource supplies each session's MCP tools; nil means none.
 	ToolSource ToolSource
 }
@@ -114,6 +121,10 @@ type Manager struct {
 	userInstructions, userHome string
 	// userCommandsDir is Options.UserCommands.
 	userCommandsDir string
+	// userAgentsDir is Options.UserAgents; projectAgentsTrusted
+	// Options.ProjectAgentsTrusted.
+	userAgentsDir        string
+	projectAgentsTrusted func() bool
 	// locks is the state folder's plan lock registry (nil without one).
 	locks *guard.LockRegistry
 	// live is the configuration with the model, the guard and the allow
@@ -162,7 +173,7 @@ func NewManager(opts Options) (*Manager, error) {
 		base:        base,
 		stopBase:    stopBase,
 		ws:          opts.Workspace,
-		notes:       opts.Editor,
+		notes:       treeNotes{editor: opts.Editor},
 		applier:     opts.Editor,
 		asker:       opts.Editor,
 		shower:      opts.Editor,
@@ -182,7 +193,11 @@ func NewManager(opts Options) (*Manager, error) {
 		userInstructions: opts.UserInstructions,
 		userHome:         opts.UserHome,
 		userCommandsDir:  opts.UserCommands,
+
+		userAgentsDir:        opts.UserAgents,
+		projectAgentsTrusted: opts.ProjectAgentsTrusted,
 	}
+	m.notes = treeNotes{editor: opts.Editor, m: m}
 	m.Reconfigure(opts.Config, opts.Provider)
 	m.sweepTemps()
 	return m, nil
@@ -351,6 +366,12 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 // createSession gives meta a new id and timestamps (EnteredAt too, in plan
 // mode), stores it in .agentls/chats and registers the session.
 func (m *Manager) createSession(meta workspace.ChatMeta) (*Session, error) {
+	return m.createSessionOf(meta, nil)
+}
+
+// createSessionOf is createSession for a sub-agent's session when link is
+// set (subagent_run.go): the link is in place before anyone can find it.
+func (m *Manager) createSessionOf(meta workspace.ChatMeta, link *subLink) (*Session, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return nil, fmt.Errorf("new session id: %w", err)
@@ -368,6 +389,11 @@ func (m *Manager) createSession(meta workspace.ChatMeta) (*Session, error) {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
 	s := m.newSession(meta, nil)
+	if link != nil {
+		link.short = ShortID(meta.ID)
+		link.grant = guard.NewGrant("sub-agent "+link.key+" ("+link.short+")", link.grantTools...)
+		s.sub = link
+	}
 	m.mu.Lock()
 	m.sessions[meta.ID] = s
 	m.mu.Unlock()
@@ -462,14 +488,21 @@ func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Messa
 	return info, s.Messages(), nil
 }
 
-// ListSessions lists every session on disk, newest first.
-func (m *Manager) ListSessions() ([]Info, error) {
+// ListSessions lists every session on disk but sub-agents', newest first.
+func (m *Manager) ListSessions() ([]Info, error) { return m.ListSessionsOf(false) }
+
+// ListSessionsOf lists the sessions on disk, newest first; sub-agents'
+// sessions only when includeChildren.
+func (m *Manager) ListSessionsOf(includeChildren bool) ([]Info, error) {
 	metas, err := m.store.List()
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
 	out := make([]Info, 0, len(metas))
 	for _, meta := range metas {
+		if meta.ParentID != "" && !includeChildren {
+			continue
+		}
 		m.mu.Lock()
 		s, live := m.sessions[meta.ID]
 		m.mu.Unlock()
@@ -493,6 +526,9 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 	md, err := guard.ParseMode(mode)
 	if err != nil {
 		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
+	}
+	if err := s.driveable(); err != nil {
+		return Info{}, err
 	}
 	if md == guard.ModeBuild {
 		if err := m.buildRefused(); err != nil {

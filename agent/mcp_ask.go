@@ -24,14 +24,16 @@ const (
 // with the arguments, the server's command line and its (untrusted) hints
 // shown escaped. A tool the user allowed for the session runs unasked.
 func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, error) {
-	s := e.s
+	s := e.s.rootSession() // a sub-agent asks through its root, whose answers it uses
 	s.mu.Lock()
 	always := s.mcpAlways[req.Tool]
 	s.mu.Unlock()
 	if always {
 		return true, nil
 	}
-	d, err := s.m.Permit(ctx, mcpCallPermission(ctx, s.meta.ID, req))
+	pr := mcpCallPermission(ctx, s.meta.ID, req)
+	pr.Requester = e.s.requester(pr.Requester)
+	d, err := s.m.Permit(ctx, pr)
 	if errors.Is(err, permission.ErrNoSurface) {
 		return false, fmt.Errorf("the editor cannot ask for permission to run MCP tools; list the tool in mcp.read_only only if it changes nothing")
 	}

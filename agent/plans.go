@@ -31,7 +31,7 @@ func (m *Manager) sessionsWithPlan(rel string) []*Session {
 	}
 	var out []*Session
 	for _, s := range m.loaded() {
-		if s.planFile() == rel {
+		if s.sub == nil && s.planFile() == rel { // a sub-agent has its root's
 			out = append(out, s)
 		}
 	}

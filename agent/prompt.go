@@ -19,9 +19,13 @@ var plannerPrompt string
 //go:embed prompts/builder.md
 var builderPrompt string
 
+//go:embed prompts/subagent.md
+var subagentPrompt string
+
 var (
-	plannerTmpl = template.Must(template.New("planner").Parse(plannerPrompt))
-	builderTmpl = template.Must(template.New("builder").Parse(builderPrompt))
+	subagentTmpl = template.Must(template.New("subagent").Parse(subagentPrompt))
+	plannerTmpl  = template.Must(template.New("planner").Parse(plannerPrompt))
+	builderTmpl  = template.Must(template.New("builder").Parse(builderPrompt))
 )
 
 // promptData fills the persona templates.
@@ -29,6 +33,9 @@ type promptData struct {
 	PlansDir string
 	Root     string
 	Tools    string // the tools offered in the mode, as `name`, `name`, …
+	// A sub-agent's kind, its base (explore, build), the mode it runs in
+	// (PLAN, BUILD) and a user kind's instructions.
+	Kind, Base, Mode, KindInstructions string
 }
 
 // modelRequest builds the next model request: the persona of the mode read
@@ -54,6 +61,10 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	summary := s.view.summary
 	phasePlans := sortedKeys(s.planPhase)
 	s.mu.Unlock()
+	if s.sub != nil {
+		// A sub-agent: its root's mode and plan, read now.
+		mode, planFile = s.State().Mode, s.planFile()
+	}
 	msgs := s.modelMessages()
 
 	var sys bytes.Buffer
@@ -62,12 +73,20 @@ func (s *Session) buildRequest() (llm.Request, string) {
 		tmpl = builderTmpl
 	}
 	offered := s.tools().Offered(mode)
+	if s.sub != nil {
+		offered = s.sub.offered(offered)
+		tmpl = subagentTmpl
+	}
 	toolNames := make([]string, len(offered))
 	for i, t := range offered {
 		toolNames[i] = "`" + t.Name + "`"
 	}
 	tools := strings.Join(toolNames, ", ")
-	if err := tmpl.Execute(&sys, promptData{PlansDir: m.plansDir(), Root: m.ws.Root(), Tools: tools}); err != nil {
+	data := promptData{PlansDir: m.plansDir(), Root: m.ws.Root(), Tools: tools}
+	if s.sub != nil {
+		data.Kind, data.Base, data.Mode, data.KindInstructions = s.sub.kind.name, s.sub.kind.base, upper(mode), s.sub.kind.instructions
+	}
+	if err := tmpl.Execute(&sys, data); err != nil {
 		sys.WriteString("(persona unavailable: " + err.Error() + ")")
 	}
 	fmt.Fprintf(&sys, "\n\nThe workspace root is %s. Paths are relative to it.\n", m.ws.Root())
@@ -93,8 +112,14 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	if plan := m.config().Model.PlanName; mode == guard.ModePlan && plan != "" {
 		req.Model = plan
 	}
-	if name := s.chosenModel(mode); name != "" {
-		req.Model = name // the user's /model
+	if name := s.rootSession().chosenModel(mode); name != "" {
+		req.Model = name // the user's /model (a sub-agent's root's)
+	}
+	if s.sub != nil {
+		if s.sub.kind.model != "" {
+			req.Model = s.sub.kind.model
+		}
+		req.Agent = s.sub.key
 	}
 	return req, notice
 }
@@ -185,7 +210,7 @@ func (s *Session) approvedPlanSection(planFile string) string {
 		return b.String()
 	}
 	fmt.Fprintf(&b, "Source: %s", planFile)
-	diff := s.checkApproved(planFile, text)
+	diff := s.rootSession().checkApproved(planFile, text) // a sub-agent's root holds the approval
 	if diff != "" {
 		fmt.Fprintf(&b, " (%s, by the user or outside agentls: follow this version)\n\nWhat changed since approval:\n```diff\n%s```", ChangedSinceApproval, diff)
 	}

@@ -18,7 +18,7 @@ func (s *Session) runPermission(ctx context.Context, command, dir string, d runD
 	}
 	network, sandbox := s.m.commandPlace(command)
 	req := permission.Request{
-		SessionID: s.meta.ID, ToolCallID: ToolCallID(ctx), Requester: "run", Kind: permission.KindRun,
+		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester("run"), Kind: permission.KindRun,
 		What: command, Cwd: dir, Reach: string(guard.ReachProcess), Network: network, Sandbox: sandbox,
 		Options: []permission.Option{
 			permission.Opt(permission.RejectOnce, "Reject"),

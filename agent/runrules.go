@@ -106,9 +106,10 @@ func (s *Session) autoAllow(req tools.RunRequest) runDecision {
 		d.Why = d.OfferWhy
 		return d
 	}
-	s.mu.Lock()
-	session := slices.Clone(s.allowed)
-	s.mu.Unlock()
+	root := s.rootSession() // a sub-agent holds no rule of its own
+	root.mu.Lock()
+	session := slices.Clone(root.allowed)
+	root.mu.Unlock()
 	for _, rules := range []allowrule.Rules{s.m.runAllow(), session} {
 		r, ok, why := rules.Allows(parsed, inside)
 		if ok {

@@ -31,12 +31,23 @@ type Info struct {
 	PlanFile  *string    `json:"planFile"`
 	CreatedAt string     `json:"createdAt"`
 	UpdatedAt string     `json:"updatedAt"`
+	// ParentID, ParentToolCallID and Kind are set on a sub-agent's session
+	// (docs/subagents.md).
+	ParentID         string `json:"parentId,omitempty"`
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	Kind             string `json:"kind,omitempty"`
 }
 
 // Session is one conversation with its own mode. Its state is guarded by mu;
 // a turn runs at most once at a time (busy).
 type Session struct {
 	m *Manager
+	// sub is set on a sub-agent's session (subagent.go): its root, its
+	// parent, its kind and budget. nil on a root session.
+	sub *subLink
+	// tree is a root session's bookkeeping of its sub-agents: the
+	// parallel bounds and the tokens per child (subagent_tree.go).
+	tree subTree
 
 	// toolset is the session's registry with the tool source's tools
 	// (session_tools.go); nil is the manager's.
@@ -128,6 +139,8 @@ func (s *Session) infoLocked() Info {
 		PlanFile:  optional(s.meta.PlanFile),
 		CreatedAt: s.meta.CreatedAt.UTC().Format(time.RFC3339),
 		UpdatedAt: s.meta.UpdatedAt.UTC().Format(time.RFC3339),
+
+		ParentID: s.meta.ParentID, ParentToolCallID: s.meta.ParentToolCallID, Kind: s.meta.Kind,
 	}
 }
 
@@ -144,6 +157,13 @@ func (s *Session) Messages() []llm.Message {
 // State is the session's mode as the guard needs it, read at this instant,
 // with the session's id and the plans being built.
 func (s *Session) State() guard.State {
+	if s.sub != nil {
+		// A sub-agent: its root's mode read now (never a copy), the root's
+		// id for plan locks, and its kind's tools only.
+		st := s.sub.root.State()
+		st.Grant = s.sub.grant
+		return st
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := guard.State{Mode: guard.Mode(s.meta.Mode), EnteredAt: s.meta.EnteredAt, EnteredReason: s.meta.EnteredReason, Session: s.meta.ID}
@@ -155,6 +175,9 @@ func (s *Session) State() guard.State {
 
 // planFile is the attached plan ("" when none).
 func (s *Session) planFile() string {
+	if s.sub != nil {
+		return s.sub.root.planFile() // a sub-agent works on its root's plan
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.meta.PlanFile

@@ -25,6 +25,9 @@ type sessionTools struct {
 // loadTools asks the tool source for the session's tools (starting its
 // servers on the first call) and makes the session's registry of them.
 func (s *Session) loadTools(ctx context.Context) {
+	if s.sub != nil {
+		return // a sub-agent has its root's tools, narrowed by its grant
+	}
 	src := s.m.toolSource
 	if src == nil {
 		return
@@ -44,6 +47,9 @@ func (s *Session) loadTools(ctx context.Context) {
 // tools is the session's registry: the manager's unless the tool source
 // gave it more.
 func (s *Session) tools() *tools.Registry {
+	if s.sub != nil {
+		return s.sub.root.tools()
+	}
 	if ts := s.toolset.Load(); ts != nil {
 		return ts.reg
 	}
@@ -52,6 +58,9 @@ func (s *Session) tools() *tools.Registry {
 
 // guard is the guard in force, judging the session's own tools.
 func (s *Session) guard() *guard.Guard {
+	if s.sub != nil {
+		return s.sub.root.guard()
+	}
 	g := s.m.Guard()
 	if ts := s.toolset.Load(); ts != nil {
 		return g.WithTools(ts.reg.Declarations())

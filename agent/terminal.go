@@ -21,5 +21,5 @@ func (e *env) RunInTerminal(ctx context.Context, job tools.TerminalJob) (tools.T
 	if !ok {
 		return tools.TerminalResult{}, false, nil
 	}
-	return t.RunInTerminal(ctx, e.s.meta.ID, job)
+	return t.RunInTerminal(ctx, e.s.faceID(), job)
 }

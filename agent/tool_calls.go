@@ -67,7 +67,8 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 			}
 		}
 		batch := calls[i:j]
-		res := iter.Map(batch, func(c *llm.ToolCall) callOutcome { return s.runCall(ctx, *c) })
+		mapper := iter.Mapper[llm.ToolCall, callOutcome]{MaxGoroutines: s.batchWidth(batch)}
+		res := mapper.Map(batch, func(c *llm.ToolCall) callOutcome { return s.runCall(ctx, *c) })
 		copy(outcomes[i:j], res)
 		i = j
 	}
@@ -108,7 +109,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,
 		})
 	}()
-	ctx = withToolCall(ctx, c.ID)
+	ctx = withToolCall(ctx, s.wireCallID(c.ID))
 	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))
 	tool, ok := s.tools().Lookup(c.Name)
 	if !ok {

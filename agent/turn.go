@@ -65,6 +65,9 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if err != nil {
 		return TurnResult{}, err
 	}
+	if err := s.driveable(); err != nil {
+		return TurnResult{}, err
+	}
 	if req.QuestionAnswer == nil {
 		// A slash command (commands.go): done here, or a prompt that goes on.
 		text, res, handled, err := s.runCommand(ctx, req)
@@ -193,15 +196,24 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 	if limit <= 0 {
 		limit = 50
 	}
+	if s.sub != nil {
+		limit = s.sub.maxTurns
+	}
 	s.mu.Lock()
 	turnStart := max(len(s.messages)-1, 0) // the user message that began the turn
 	s.mu.Unlock()
-	progress := m.progress.StartProgress(ctx, s.meta.ID)
-	defer progress.End(ctx)
-	ctx = withProgress(ctx, progress)
+	if s.sub == nil {
+		progress := m.progress.StartProgress(ctx, s.meta.ID)
+		defer progress.End(ctx)
+		ctx = withProgress(ctx, progress)
+	} // a sub-agent reports through its parent's progress, in ctx
+	progress := progressOf(ctx)
 	for step := 0; step < limit; step++ {
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: StopCancelled}
+		}
+		if s.sub != nil && s.sub.exhausted() != "" {
+			return TurnResult{StopReason: StopMaxTurnRequests}
 		}
 		progress.Report(ctx, upper(s.State().Mode)+": thinking…")
 		msgID := newMessageID() // the chunks streamed carry the id the message is saved with
@@ -215,6 +227,10 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		if err != nil {
 			slog.Error("model request failed", "session", s.meta.ID, "err", err)
 			return TurnResult{StopReason: StopError, Err: err}
+		}
+		if s.sub != nil {
+			s.sub.turns.Add(1)
+			s.sub.tokens.Add(int64(resp.Usage.InputTokens + resp.Usage.OutputTokens))
 		}
 		msg := resp.Message
 		msg.Role, msg.ID = llm.RoleAssistant, msgID

@@ -47,6 +47,11 @@ type UpdateToolCall struct {
 	Kind          string          `json:"kind"`
 	Status        string          `json:"status"`
 	RawInput      json.RawMessage `json:"rawInput,omitempty"`
+	// ParentToolCallID and ChildSessionID are set on a sub-agent's call,
+	// shown in its root's stream: the task call it runs under and the
+	// sub-agent's session (docs/subagents.md).
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	ChildSessionID   string `json:"childSessionId,omitempty"`
 }
 
 // UpdateToolCallDone reports a tool call's end (`tool_call_update`).
@@ -57,6 +62,9 @@ type UpdateToolCallDone struct {
 	Content       []ToolContent   `json:"content,omitempty"`
 	RawOutput     json.RawMessage `json:"rawOutput,omitempty"`
 	Refusal       *guard.Refusal  `json:"refusal,omitempty"`
+	// ParentToolCallID and ChildSessionID: as in UpdateToolCall.
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	ChildSessionID   string `json:"childSessionId,omitempty"`
 }
 
 // ToolContent is an ACP tool call content item wrapping a text block.
@@ -102,6 +110,26 @@ type UpdateUsage struct {
 	OutputTokens  int    `json:"outputTokens"`
 	ContextTokens int    `json:"contextTokens,omitempty"`
 	ContextWindow int    `json:"contextWindow,omitempty"`
+	// Children are the tokens each sub-agent of the session spent, by its
+	// task call, and Total the session's own and its sub-agents' together
+	// (since the session was loaded); both absent before its first
+	// sub-agent. An update sent for a sub-agent's request carries that
+	// request's tokens in InputTokens and OutputTokens.
+	Children []ChildUsage `json:"children,omitempty"`
+	Total    *TokenTotal  `json:"total,omitempty"`
+}
+
+// ChildUsage is the tokens one sub-agent spent.
+type ChildUsage struct {
+	ToolCallID   string `json:"toolCallId"`
+	InputTokens  int    `json:"inputTokens"`
+	OutputTokens int    `json:"outputTokens"`
+}
+
+// TokenTotal is a sum of tokens.
+type TokenTotal struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
 }
 
 // UpdateInstructions is `instructions_loaded`: the project instruction

@@ -12,9 +12,9 @@ var (
 		Command: "agentls.newSession", CommandShape: `{"mode": "plan" or "build", "title": "…"} (both optional)`,
 		Doc: "starts a session (in plan mode unless mode or the configuration says otherwise)",
 	})
-	ListSessions = request[Empty, ListSessionsResult](Method{
+	ListSessions = request[ListSessionsParams, ListSessionsResult](Method{
 		Name: "agent/listSessions", Faces: LSP, Since: 1,
-		Doc: "the workspace's sessions, newest first",
+		Doc: "the workspace's sessions, newest first (sub-agents' sessions only with includeChildren)",
 	})
 	LoadSession = request[SessionParams, LoadedSession](Method{
 		Name: "agent/loadSession", Faces: LSP, Since: 1,

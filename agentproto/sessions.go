@@ -21,6 +21,12 @@ type Session struct {
 	PlanFile  *string `json:"planFile"`
 	CreatedAt string  `json:"createdAt"`
 	UpdatedAt string  `json:"updatedAt"`
+	// ParentID, ParentToolCallID and Kind are set on a sub-agent's session
+	// (docs/subagents.md): the session and the task call that started it,
+	// and its kind (explore, build or a user kind).
+	ParentID         string `json:"parentId,omitempty"`
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	Kind             string `json:"kind,omitempty"`
 }
 
 // SessionParams name a session.
@@ -33,6 +39,12 @@ type NewSessionParams struct {
 	// Mode is "plan" or "build"; empty for the configured default.
 	Mode  Mode   `json:"mode,omitempty"`
 	Title string `json:"title,omitempty"`
+}
+
+// ListSessionsParams are agent/listSessions's params.
+type ListSessionsParams struct {
+	// IncludeChildren lists the sub-agents' sessions too.
+	IncludeChildren bool `json:"includeChildren,omitempty"`
 }
 
 // ListSessionsResult is agent/listSessions's result.

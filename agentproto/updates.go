@@ -27,6 +27,11 @@ type ToolCallStarted struct {
 	Kind     string          `json:"kind"`
 	Status   string          `json:"status"`
 	RawInput json.RawMessage `json:"rawInput,omitempty" ts:"unknown" lua:"any"`
+	// ParentToolCallID and ChildSessionID are set on a sub-agent's call:
+	// the parent's task call it runs under and the sub-agent's session
+	// (docs/subagents.md).
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	ChildSessionID   string `json:"childSessionId,omitempty"`
 }
 
 // ToolCallDone is tool_call_update: a tool call ended (completed or
@@ -39,6 +44,9 @@ type ToolCallDone struct {
 	// RawOutput is the tool result JSON the model sees.
 	RawOutput json.RawMessage `json:"rawOutput,omitempty" ts:"unknown" lua:"any"`
 	Refusal   *Refusal        `json:"refusal,omitempty"`
+	// ParentToolCallID and ChildSessionID: as in ToolCallStarted.
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	ChildSessionID   string `json:"childSessionId,omitempty"`
 }
 
 // PlanUpdate is plan: the attached plan's whole step list.
@@ -71,6 +79,24 @@ type UsageUpdate struct {
 	OutputTokens  int    `json:"outputTokens"`
 	ContextTokens int    `json:"contextTokens,omitempty"`
 	ContextWindow int    `json:"contextWindow,omitempty"`
+	// Children are the tokens each sub-agent spent, by its task call, and
+	// Total the session's and its sub-agents' together; both absent before
+	// the session's first sub-agent.
+	Children []ChildUsage `json:"children,omitempty"`
+	Total    *TokenTotal  `json:"total,omitempty"`
+}
+
+// ChildUsage is the tokens one sub-agent spent.
+type ChildUsage struct {
+	ToolCallID   string `json:"toolCallId"`
+	InputTokens  int    `json:"inputTokens"`
+	OutputTokens int    `json:"outputTokens"`
+}
+
+// TokenTotal is a sum of tokens.
+type TokenTotal struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
 }
 
 // InstructionsLoaded is instructions_loaded: the project instruction files

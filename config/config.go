@@ -118,6 +118,20 @@ type MCP struct {
 	CallTimeoutSecs int      `json:"call_timeout_secs" yaml:"call_timeout_secs"`
 }
 
+// Subagents bounds the sub-agents the task tool starts.
+type Subagents struct {
+	// MaxParallel is how many explore children of one session may run at
+	// once (build children run one at a time).
+	MaxParallel int `json:"max_parallel" yaml:"max_parallel"`
+	// MaxDepth is how many levels of sub-agents may exist below a session
+	// (1: children, but no grandchildren).
+	MaxDepth int `json:"max_depth" yaml:"max_depth"`
+	// MaxTurns and MaxTokens are each child's budget: model requests, and
+	// input plus output tokens.
+	MaxTurns  int `json:"max_turns" yaml:"max_turns"`
+	MaxTokens int `json:"max_tokens" yaml:"max_tokens"`
+}
+
 // Config is the resolved configuration.
 type Config struct {
 	Model           Model      `json:"model" yaml:"model"`
@@ -131,6 +145,8 @@ type Config struct {
 
 	Instructions Instructions `json:"instructions" yaml:"instructions"`
 	MCP          MCP          `json:"mcp" yaml:"mcp"`
+	// Subagents bounds the task tool's sub-agents (docs/subagents.md).
+	Subagents Subagents `json:"subagents" yaml:"subagents"`
 	// ACP configures the ACP face (`agentls acp`).
 	ACP ACP `json:"acp" yaml:"acp"`
 }
@@ -178,6 +194,7 @@ func Default() Config {
 		MCP:             MCP{ReadOnly: []string{}, TrustHints: []string{}, CallTimeoutSecs: 60},
 
 		Instructions: Instructions{MaxBytes: 32 << 10},
+		Subagents:    Subagents{MaxParallel: 3, MaxDepth: 1, MaxTurns: 20, MaxTokens: 200000},
 	}
 }
 

@@ -37,6 +37,10 @@ var narrowing = map[string]func(v any, base Config) bool{
 	"run.timeout_secs":                func(v any, b Config) bool { return atMost(v, b.Run.TimeoutSecs) },
 	"run.max_output_bytes":            func(v any, b Config) bool { return atMost(v, b.Run.MaxOutputBytes) },
 	"max_turn_requests":               func(v any, b Config) bool { return atMost(v, b.MaxTurnRequests) },
+	"subagents.max_parallel":          func(v any, b Config) bool { return atMost(v, b.Subagents.MaxParallel) },
+	"subagents.max_depth":             func(v any, b Config) bool { return atMost(v, b.Subagents.MaxDepth) },
+	"subagents.max_turns":             func(v any, b Config) bool { return atMost(v, b.Subagents.MaxTurns) },
+	"subagents.max_tokens":            func(v any, b Config) bool { return atMost(v, b.Subagents.MaxTokens) },
 }
 
 // atMost reports whether v is an integer no larger than limit.

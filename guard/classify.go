@@ -275,6 +275,14 @@ func (g *Guard) declared(st State, tool string) (Decl, *Refusal) {
 	if !ok {
 		return Decl{}, g.unclassified(st, tool, fmt.Sprintf("%q is not a declared tool", tool))
 	}
+	if !st.Grant.Allows(tool) {
+		return Decl{}, refuse(st, tool, d.Kind, ReasonNotGranted, "", st.Grant.hint())
+	}
+	if st.Grant != nil && st.planMode() && d.Class != ClassReadOnly {
+		// A sub-agent's mode is its root's or narrower: in plan mode it
+		// changes nothing, plans included (its root writes the plan).
+		return Decl{}, g.planRefusal(st, tool, d.Kind, "", "a sub-agent changes nothing in plan mode, plans included")
+	}
 	if err := d.Check(); err != nil {
 		// NewTools refuses such a declaration; fail closed all the same.
 		return Decl{}, g.unclassified(st, tool, fmt.Sprintf("the declaration of %q is incomplete (%s)", tool, strings.ReplaceAll(err.Error(), "\n", "; ")))

@@ -39,6 +39,9 @@ type State struct {
 	// nil in SystemState: agentls's own status changes (approved,
 	// implemented, archived), which no plan lock holds back.
 	Plans PlanLocks
+	// Grant, when set, is the only tools the session may call (a
+	// sub-agent's kind); nil allows every declared tool.
+	Grant *Grant
 }
 
 // planMode reports whether the guard applies the plan-mode rules: every mode

@@ -35,6 +35,9 @@ const (
 	// (or a folder holding one); refused in every mode. Target is the
 	// plan's workspace-relative path.
 	ReasonPlanBuilt
+	// ReasonNotGranted: the session holds a Grant (a sub-agent) that does
+	// not include the tool; refused in every mode. Hint says what it holds.
+	ReasonNotGranted
 )
 
 // Refusal is the structured refusal of a tool call or of a change
@@ -74,7 +77,7 @@ func (r *Refusal) Error() string {
 		return msg
 	case ReasonUnclassified:
 		return fmt.Sprintf("%s refused: the tool is not classified by the guard, so it cannot run", r.ToolName)
-	case ReasonBadTarget:
+	case ReasonBadTarget, ReasonNotGranted:
 		return fmt.Sprintf("%s refused: %s", r.ToolName, r.Hint)
 	case ReasonPlanBuilt:
 		return PlanBuiltMessage(r.Target)

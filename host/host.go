@@ -103,6 +103,7 @@ func New(opts Options) (*Host, error) {
 		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home),
 		UserInstructions: userInstructions(opts.Getenv), UserHome: home,
 		UserCommands: userCommandsDir(opts.Getenv), ToolSource: mcpSource{h.mcp},
+		UserAgents: userAgentsDir(opts.Getenv), ProjectAgentsTrusted: h.projectAgentsTrusted,
 	})
 	if err != nil {
 		h.mcp.Close()

@@ -119,8 +119,8 @@ func (s *Server) newSession(ctx context.Context, p agentproto.NewSessionParams) 
 	return protoconv.Session(info), nil
 }
 
-func (s *Server) listSessions(context.Context, agentproto.Empty) (agentproto.ListSessionsResult, error) {
-	list, err := s.manager().ListSessions()
+func (s *Server) listSessions(_ context.Context, p agentproto.ListSessionsParams) (agentproto.ListSessionsResult, error) {
+	list, err := s.manager().ListSessionsOf(p.IncludeChildren)
 	if err != nil {
 		return agentproto.ListSessionsResult{}, rpcError(err)
 	}

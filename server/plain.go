@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/questions"
 )
@@ -134,7 +135,11 @@ func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent
 		title := p.titles[key]
 		delete(p.titles, key)
 		p.mu.Unlock()
-		s.logLine(ctx, sessionID, toolLine(title, u))
+		line := toolLine(title, u)
+		if u.ChildSessionID != "" {
+			line = "[" + agent.ShortID(u.ChildSessionID) + "] " + line // a sub-agent's call
+		}
+		s.logLine(ctx, sessionID, line)
 	case agent.UpdateQuestion:
 		s.showPending(ctx, sessionID, u)
 	case agent.UpdateInstructions:
@@ -149,6 +154,8 @@ func toolLine(title string, u agent.UpdateToolCallDone) string {
 		title = u.ToolCallID
 	}
 	switch {
+	case u.Refusal != nil && u.Refusal.Reason == guard.ReasonNotGranted:
+		return fmt.Sprintf("✗ refused %s: not given to this sub-agent", title)
 	case u.Refusal != nil:
 		return fmt.Sprintf("✗ refused %s: plan mode", title)
 	case u.Status == "failed":

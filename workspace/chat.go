@@ -30,6 +30,12 @@ type ChatMeta struct {
 	UpdatedAt     time.Time `yaml:"updated_at"`
 	EnteredAt     time.Time `yaml:"entered_at,omitempty"`
 	EnteredReason string    `yaml:"entered_reason,omitempty"`
+	// ParentID, ParentToolCallID and Kind are set on a sub-agent's session:
+	// the session whose task call started it, that call's id, and the
+	// sub-agent's kind (explore, build, a user kind).
+	ParentID         string `yaml:"parent_id,omitempty"`
+	ParentToolCallID string `yaml:"parent_tool_call_id,omitempty"`
+	Kind             string `yaml:"kind,omitempty"`
 }
 
 // chatFront is ChatMeta as written: plan_file may be null.
@@ -42,6 +48,10 @@ type chatFront struct {
 	UpdatedAt     time.Time  `yaml:"updated_at"`
 	EnteredAt     *time.Time `yaml:"entered_at,omitempty"`
 	EnteredReason string     `yaml:"entered_reason,omitempty"`
+
+	ParentID         string `yaml:"parent_id,omitempty"`
+	ParentToolCallID string `yaml:"parent_tool_call_id,omitempty"`
+	Kind             string `yaml:"kind,omitempty"`
 }
 
 // ChatStore keeps sessions in <dir>/<id>.chat: a YAML frontmatter (the
@@ -405,6 +415,7 @@ func splitChat(data []byte) (ChatMeta, int, error) {
 	m := ChatMeta{
 		ID: f.ID, Title: f.Title, Mode: f.Mode,
 		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason,
+		ParentID: f.ParentID, ParentToolCallID: f.ParentToolCallID, Kind: f.Kind,
 	}
 	if f.PlanFile != nil {
 		m.PlanFile = *f.PlanFile
@@ -420,6 +431,7 @@ func encodeChatFront(m ChatMeta) ([]byte, error) {
 	f := chatFront{
 		ID: m.ID, Title: m.Title, Mode: m.Mode,
 		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason,
+		ParentID: m.ParentID, ParentToolCallID: m.ParentToolCallID, Kind: m.Kind,
 	}
 	if m.PlanFile != "" {
 		f.PlanFile = &m.PlanFile

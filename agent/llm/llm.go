@@ -69,6 +69,11 @@ type Request struct {
 	System   string    // the system prompt (persona, mode reminder, plan)
 	Messages []Message // the conversation, without the system prompt
 	Tools    []ToolSpec
+	// Agent names the sub-agent whose request this is ("" for a session
+	// of the user's): its kind and index, "explore-1", below another
+	// sub-agent "build-1/explore-2". A scripted model replays the
+	// script's section of that name; other providers ignore it.
+	Agent string
 }
 
 // EventKind names a streaming Event.

@@ -16,6 +16,8 @@ type Provider struct {
 
 	mu   sync.Mutex
 	next int // index of the next step to play
+	// children is the next step of each children section.
+	children map[string]int
 }
 
 var _ llm.Provider = (*Provider)(nil)
@@ -53,17 +55,34 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 	if err := ctx.Err(); err != nil {
 		return llm.Response{}, fmt.Errorf("script %s: %w", p.name(), err)
 	}
+	steps, next, section := p.script.Steps, &p.next, ""
 	p.mu.Lock()
-	if p.next >= len(p.script.Steps) {
-		p.mu.Unlock()
-		return llm.Response{}, fmt.Errorf("script %s has no step left", p.name())
+	if req.Agent != "" {
+		section = "children " + req.Agent + " "
+		var ok bool
+		if steps, ok = p.script.Children[req.Agent]; !ok {
+			p.mu.Unlock()
+			return llm.Response{}, fmt.Errorf("script %s has no children section %q", p.name(), req.Agent)
+		}
+		if p.children == nil {
+			p.children = map[string]int{}
+		}
+		n := p.children[req.Agent]
+		next = &n
 	}
-	i := p.next
-	p.next++
+	if *next >= len(steps) {
+		p.mu.Unlock()
+		return llm.Response{}, fmt.Errorf("script %s %shas no step left", p.name(), section)
+	}
+	i := *next
+	*next++
+	if req.Agent != "" {
+		p.children[req.Agent] = *next
+	}
 	p.mu.Unlock()
 
-	step := p.script.Steps[i]
-	where := fmt.Sprintf("script %s step %d", p.name(), i+1)
+	step := steps[i]
+	where := fmt.Sprintf("script %s %sstep %d", p.name(), section, i+1)
 	if step.Expect != nil {
 		if err := step.Expect.check(req); err != nil {
 			return llm.Response{}, fmt.Errorf("%s: %w", where, err)

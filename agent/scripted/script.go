@@ -23,6 +23,11 @@ type Script struct {
 	// Name identifies the script in errors; Load defaults it to the file name.
 	Name  string `yaml:"name"`
 	Steps []Step `yaml:"steps"`
+	// Children are the sections sub-agents replay, by their key (kind and
+	// index: "explore-1", "explore-2", below another sub-agent
+	// "build-1/explore-1"): a request whose Agent names a section takes its
+	// next step, so parallel sub-agents replay deterministically.
+	Children map[string][]Step `yaml:"children"`
 }
 
 // Step answers one request.
@@ -117,8 +122,26 @@ func (s *Script) validate(lines nodeLines) error {
 	if len(s.Steps) == 0 {
 		return errors.New("the script has no steps")
 	}
-	for i, st := range s.Steps {
-		at := lines.step(i)
+	if err := validateSteps(s.Steps, "", lines.step, lines.call); err != nil {
+		return err
+	}
+	for key, steps := range s.Children {
+		if len(steps) == 0 {
+			return fmt.Errorf("children section %q has no steps", key)
+		}
+		none := func(int) string { return "" }
+		if err := validateSteps(steps, "children "+key+": ", none, func(int, int) string { return "" }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateSteps checks one list of steps; where prefixes the errors, and
+// stepLine and callLine say where a step and a call are in the file.
+func validateSteps(steps []Step, where string, stepLine func(int) string, callLine func(int, int) string) error {
+	for i, st := range steps {
+		at := where + stepLine(i)
 		answers := st.Text != "" || st.Thought != "" || len(st.ToolCalls) > 0
 		switch {
 		case st.Error != "" && answers:
@@ -128,7 +151,7 @@ func (s *Script) validate(lines nodeLines) error {
 		}
 		ids := map[string]bool{}
 		for j, c := range st.ToolCalls {
-			at := lines.call(i, j)
+			at := where + callLine(i, j)
 			if c.Name == "" {
 				return fmt.Errorf("%sstep %d: tool call %d has no name", at, i+1, j+1)
 			}

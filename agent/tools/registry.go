@@ -18,6 +18,7 @@ func All() []Tool {
 		askUserTool,
 		enterPlanModeTool, exitPlanModeTool,
 		planWriteTool, planReadTool, planEditTool, planListTool,
+		taskTool,
 	}
 }
 

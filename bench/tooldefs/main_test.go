@@ -15,7 +15,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := out.String()
-	for _, re := range []string{`(?m)^build mode \(18 tools\) +\d+\.\d KB +\d+\.\d KB +29\.5 KB +≤ 12\.0 KB$`, `(?m)^plan mode \(10 tools\) +\d+\.\d KB +\d+\.\d KB +19\.4 KB +≤ 8\.0 KB$`} {
+	for _, re := range []string{`(?m)^build mode \(19 tools\) +\d+\.\d KB +\d+\.\d KB +29\.5 KB +≤ 12\.0 KB$`, `(?m)^plan mode \(11 tools\) +\d+\.\d KB +\d+\.\d KB +19\.4 KB +≤ 8\.0 KB$`} {
 		if !regexp.MustCompile(re).MatchString(text) {
 			t.Errorf("output lacks %s:\n%s", re, text)
 		}

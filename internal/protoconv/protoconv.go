@@ -12,7 +12,8 @@ import (
 
 // Session is a session's info on the wire.
 func Session(i agent.Info) agentproto.Session {
-	return agentproto.Session{SessionID: i.SessionID, Title: i.Title, Mode: agentproto.Mode(i.Mode), PlanFile: i.PlanFile, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt}
+	return agentproto.Session{SessionID: i.SessionID, Title: i.Title, Mode: agentproto.Mode(i.Mode), PlanFile: i.PlanFile, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt,
+		ParentID: i.ParentID, ParentToolCallID: i.ParentToolCallID, Kind: i.Kind}
 }
 
 // each converts every element of a list; the result is never nil (`[]`).

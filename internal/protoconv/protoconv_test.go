@@ -15,7 +15,7 @@ import (
 // byte on the wire.
 func TestSameJSON(t *testing.T) {
 	plan := "plans/a.plan"
-	info := agent.Info{SessionID: "019a", Title: "t", Mode: "build", PlanFile: &plan, CreatedAt: "c", UpdatedAt: "u"}
+	info := agent.Info{SessionID: "019a", Title: "t", Mode: "build", PlanFile: &plan, CreatedAt: "c", UpdatedAt: "u", ParentID: "p", ParentToolCallID: "tc", Kind: "explore"}
 	msgs := []llm.Message{
 		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`}}, ProviderState: json.RawMessage(`{"r":1}`)},
 		{Role: "tool", Content: "{}", ToolCallID: "c1", Name: "read"},

@@ -250,6 +250,10 @@ export interface Session {
   planFile: string | null;
   createdAt: string;
   updatedAt: string;
+  /** ParentID, ParentToolCallID and Kind are set on a sub-agent's session (docs/subagents.md): the session and the task call that started it, and its kind (explore, build or a user kind). */
+  parentId?: string;
+  parentToolCallId?: string;
+  kind?: string;
 }
 
 /** SessionParams name a session. */
@@ -262,6 +266,12 @@ export interface NewSessionParams {
   /** Mode is "plan" or "build"; empty for the configured default. */
   mode?: Mode;
   title?: string;
+}
+
+/** ListSessionsParams are agent/listSessions's params. */
+export interface ListSessionsParams {
+  /** IncludeChildren lists the sub-agents' sessions too. */
+  includeChildren?: boolean;
 }
 
 /** ListSessionsResult is agent/listSessions's result. */
@@ -461,6 +471,9 @@ export interface ToolCallStarted {
   kind: string;
   status: string;
   rawInput?: unknown;
+  /** ParentToolCallID and ChildSessionID are set on a sub-agent's call: the parent's task call it runs under and the sub-agent's session (docs/subagents.md). */
+  parentToolCallId?: string;
+  childSessionId?: string;
 }
 
 /** ToolCallDone is tool_call_update: a tool call ended (completed or failed). */
@@ -472,6 +485,9 @@ export interface ToolCallDone {
   /** RawOutput is the tool result JSON the model sees. */
   rawOutput?: unknown;
   refusal?: Refusal;
+  /** ParentToolCallID and ChildSessionID: as in ToolCallStarted. */
+  parentToolCallId?: string;
+  childSessionId?: string;
 }
 
 /** PlanUpdate is plan: the attached plan's whole step list. */
@@ -502,6 +518,22 @@ export interface UsageUpdate {
   outputTokens: number;
   contextTokens?: number;
   contextWindow?: number;
+  /** Children are the tokens each sub-agent spent, by its task call, and Total the session's and its sub-agents' together; both absent before the session's first sub-agent. */
+  children?: ChildUsage[];
+  total?: TokenTotal;
+}
+
+/** ChildUsage is the tokens one sub-agent spent. */
+export interface ChildUsage {
+  toolCallId: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** TokenTotal is a sum of tokens. */
+export interface TokenTotal {
+  inputTokens: number;
+  outputTokens: number;
 }
 
 /** InstructionsLoaded is instructions_loaded: the project instruction files the model's requests now carry (docs/instructions.md). */
@@ -599,7 +631,7 @@ export const AcpMethods = {
 export interface Requests {
   'agent/newSession': { params: NewSessionParams; result: Session };
   'agentls.newSession': { params: NewSessionParams; result: Session };
-  'agent/listSessions': { params: Empty; result: ListSessionsResult };
+  'agent/listSessions': { params: ListSessionsParams; result: ListSessionsResult };
   'agent/loadSession': { params: SessionParams; result: LoadedSession };
   'agent/prompt': { params: PromptParams; result: PromptResult };
   'agentls.prompt': { params: PromptParams; result: PromptStarted };

@@ -242,6 +242,9 @@ M.acp_methods = {
 ---@field planFile string|nil PlanFile is the attached plan, workspace-relative with `/`, or null.
 ---@field createdAt string
 ---@field updatedAt string
+---@field parentId? string ParentID, ParentToolCallID and Kind are set on a sub-agent's session (docs/subagents.md): the session and the task call that started it, and its kind (explore, build or a user kind).
+---@field parentToolCallId? string
+---@field kind? string
 
 --- SessionParams name a session.
 ---@class agentls.SessionParams
@@ -251,6 +254,10 @@ M.acp_methods = {
 ---@class agentls.NewSessionParams
 ---@field mode? agentls.Mode Mode is "plan" or "build"; empty for the configured default.
 ---@field title? string
+
+--- ListSessionsParams are agent/listSessions's params.
+---@class agentls.ListSessionsParams
+---@field includeChildren? boolean IncludeChildren lists the sub-agents' sessions too.
 
 --- ListSessionsResult is agent/listSessions's result.
 ---@class agentls.ListSessionsResult
@@ -400,6 +407,8 @@ M.acp_methods = {
 ---@field kind string Kind is the ACP tool kind (read, edit, delete, move, search, execute, think, switch_mode, other).
 ---@field status string
 ---@field rawInput? any
+---@field parentToolCallId? string ParentToolCallID and ChildSessionID are set on a sub-agent's call: the parent's task call it runs under and the sub-agent's session (docs/subagents.md).
+---@field childSessionId? string
 
 --- ToolCallDone is tool_call_update: a tool call ended (completed or failed).
 ---@class agentls.ToolCallDone
@@ -409,6 +418,8 @@ M.acp_methods = {
 ---@field content? agentls.ToolContent[]
 ---@field rawOutput? any RawOutput is the tool result JSON the model sees.
 ---@field refusal? agentls.Refusal
+---@field parentToolCallId? string ParentToolCallID and ChildSessionID: as in ToolCallStarted.
+---@field childSessionId? string
 
 --- PlanUpdate is plan: the attached plan's whole step list.
 ---@class agentls.PlanUpdate
@@ -435,6 +446,19 @@ M.acp_methods = {
 ---@field outputTokens integer
 ---@field contextTokens? integer
 ---@field contextWindow? integer
+---@field children? agentls.ChildUsage[] Children are the tokens each sub-agent spent, by its task call, and Total the session's and its sub-agents' together; both absent before the session's first sub-agent.
+---@field total? agentls.TokenTotal
+
+--- ChildUsage is the tokens one sub-agent spent.
+---@class agentls.ChildUsage
+---@field toolCallId string
+---@field inputTokens integer
+---@field outputTokens integer
+
+--- TokenTotal is a sum of tokens.
+---@class agentls.TokenTotal
+---@field inputTokens integer
+---@field outputTokens integer
 
 --- InstructionsLoaded is instructions_loaded: the project instruction files the model's requests now carry (docs/instructions.md).
 ---@class agentls.InstructionsLoaded
