@@ -477,7 +477,7 @@ func (m *Manager) ListSessions() ([]Info, error) {
 			out = append(out, s.Info())
 			continue
 		}
-		out = append(out, (&Session{meta: meta}).infoLocked())
+		out = append(out, (&Session{m: m, meta: meta}).infoLocked())
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].UpdatedAt > out[j].UpdatedAt })
 	return out, nil

@@ -31,6 +31,8 @@ type Info struct {
 	PlanFile  *string    `json:"planFile"`
 	CreatedAt string     `json:"createdAt"`
 	UpdatedAt string     `json:"updatedAt"`
+	// Review is the session's review mode: "off" or "edits" (review.go).
+	Review string `json:"review"`
 }
 
 // Session is one conversation with its own mode. Its state is guarded by mu;
@@ -128,6 +130,7 @@ func (s *Session) infoLocked() Info {
 		PlanFile:  optional(s.meta.PlanFile),
 		CreatedAt: s.meta.CreatedAt.UTC().Format(time.RFC3339),
 		UpdatedAt: s.meta.UpdatedAt.UTC().Format(time.RFC3339),
+		Review:    s.reviewLocked(),
 	}
 }
 

@@ -37,6 +37,7 @@ var narrowing = map[string]func(v any, base Config) bool{
 	"run.timeout_secs":                func(v any, b Config) bool { return atMost(v, b.Run.TimeoutSecs) },
 	"run.max_output_bytes":            func(v any, b Config) bool { return atMost(v, b.Run.MaxOutputBytes) },
 	"max_turn_requests":               func(v any, b Config) bool { return atMost(v, b.MaxTurnRequests) },
+	"review":                          func(v any, b Config) bool { return v == "edits" || v == b.Review },
 }
 
 // atMost reports whether v is an integer no larger than limit.

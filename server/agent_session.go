@@ -31,6 +31,7 @@ var agentHandlers = map[string]handlerFunc{
 	"agent/compact":      withParams((*Server).compact),
 	"agent/checkModel":   (*Server).checkModel,
 	"agent/rewind":       withParams((*Server).rewind),
+	"agent/setReview":    withParams((*Server).setReview),
 	"agent/listCommands": withParams((*Server).listCommands),
 }
 

@@ -38,6 +38,7 @@ var commands = map[string]command{
 	"agentls.showPlan":    {run: withParams((*Server).showPlanCommand), shape: `{"path": "plans/….plan"}`},
 	"agentls.buildPlan":   {run: withParams((*Server).buildPlanCommand), shape: `{"path": "plans/….plan"}`},
 	"agentls.archivePlan": {run: withParams((*Server).archivePlanCommand), shape: `{"path": "plans/….plan"}`},
+	"agentls.setReview":   {run: withParams((*Server).setReview), shape: `{"review": "off" or "edits"} (and optionally "sessionId")`, session: true},
 	"agentls.rewind":      {run: withParams((*Server).rewind), shape: `{"toMessageId": "…", "what": "code" | "conversation" | "both"} (and optionally "sessionId")`, session: true},
 }
 

@@ -38,6 +38,7 @@ type clientCaps struct {
 	agentClient        bool // experimental.agent was declared (our plugins)
 	savesEdits         bool // experimental.agent.savesEdits
 	codeLensRefresh    bool // workspace.codeLens.refreshSupport
+	changeAnnotations  bool // workspace.workspaceEdit.changeAnnotationSupport (review mode)
 }
 
 // initializeParams is the part of LSP's InitializeParams agentls reads.
@@ -53,8 +54,11 @@ type initializeParams struct {
 		Workspace struct {
 			ApplyEdit     bool `json:"applyEdit"`
 			WorkspaceEdit struct {
-				DocumentChanges    bool     `json:"documentChanges"`
-				ResourceOperations []string `json:"resourceOperations"`
+				DocumentChanges         bool     `json:"documentChanges"`
+				ResourceOperations      []string `json:"resourceOperations"`
+				ChangeAnnotationSupport *struct {
+					GroupsOnLabel bool `json:"groupsOnLabel"`
+				} `json:"changeAnnotationSupport"`
 			} `json:"workspaceEdit"`
 			CodeLens struct {
 				RefreshSupport bool `json:"refreshSupport"`
@@ -115,6 +119,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 		workDoneProgress:   p.Capabilities.Window.WorkDoneProgress,
 		messageActionProps: p.Capabilities.Window.ShowMessage.MessageActionItem.AdditionalPropertiesSupport,
 		codeLensRefresh:    p.Capabilities.Workspace.CodeLens.RefreshSupport,
+		changeAnnotations:  p.Capabilities.Workspace.WorkspaceEdit.ChangeAnnotationSupport != nil,
 	}
 	if a := p.Capabilities.Experimental.Agent; a != nil {
 		caps.agentClient, caps.askUser, caps.modeIndicator, caps.savesEdits = true, a.AskUser, a.ModeIndicator, a.SavesEdits

@@ -30,6 +30,9 @@ type ChatMeta struct {
 	UpdatedAt     time.Time `yaml:"updated_at"`
 	EnteredAt     time.Time `yaml:"entered_at,omitempty"`
 	EnteredReason string    `yaml:"entered_reason,omitempty"`
+	// Review is the session's own review mode ("off", "edits"); "" follows
+	// the configuration's `review`.
+	Review string `yaml:"review,omitempty"`
 }
 
 // chatFront is ChatMeta as written: plan_file may be null.
@@ -42,6 +45,7 @@ type chatFront struct {
 	UpdatedAt     time.Time  `yaml:"updated_at"`
 	EnteredAt     *time.Time `yaml:"entered_at,omitempty"`
 	EnteredReason string     `yaml:"entered_reason,omitempty"`
+	Review        string     `yaml:"review,omitempty"`
 }
 
 // ChatStore keeps sessions in <dir>/<id>.chat: a YAML frontmatter (the
@@ -387,7 +391,7 @@ func splitChat(data []byte) (ChatMeta, int, error) {
 	}
 	m := ChatMeta{
 		ID: f.ID, Title: f.Title, Mode: f.Mode,
-		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason,
+		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason, Review: f.Review,
 	}
 	if f.PlanFile != nil {
 		m.PlanFile = *f.PlanFile
@@ -402,7 +406,7 @@ func splitChat(data []byte) (ChatMeta, int, error) {
 func encodeChatFront(m ChatMeta) ([]byte, error) {
 	f := chatFront{
 		ID: m.ID, Title: m.Title, Mode: m.Mode,
-		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason,
+		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason, Review: m.Review,
 	}
 	if m.PlanFile != "" {
 		f.PlanFile = &m.PlanFile
