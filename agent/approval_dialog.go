@@ -42,6 +42,9 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 	m := s.m
 	perm := approvalPermission(s.meta.ID, rel, allowed)
 	text := perm.Text() // the plan, and every command approving grants
+	if note := m.resolvedNote(rel); note != "" {
+		text += "\n\n" + note // plan_comments.go
+	}
 	set, err := questions.New([]questions.Question{
 		{
 			Name: "approve", Question: text, Schema: []byte(`{"type":"boolean"}`),

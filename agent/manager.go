@@ -498,6 +498,13 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 		if err := m.buildRefused(); err != nil {
 			return s.Info(), err
 		}
+		if s.State().Mode == guard.ModePlan {
+			// The switch approves the attached plan: not while it has open
+			// review comments (plan_comments.go).
+			if err := m.commentsRefusal(s.pendingOrAttachedPlan()); err != nil {
+				return s.Info(), err
+			}
+		}
 		// Switching to build while a plan awaits approval approves it.
 		if approved, err := s.approvePending(ctx); approved || err != nil {
 			return s.Info(), err

@@ -26,20 +26,21 @@ type command struct {
 
 // commands are the workspace/executeCommand commands.
 var commands = map[string]command{
-	"agentls.newSession":  {run: withParams((*Server).newSessionCommand), shape: `{"mode": "plan" or "build", "title": "…"} (both optional)`},
-	"agentls.prompt":      {run: (*Server).promptCommand, shape: `{"text": "…"} (and optionally "sessionId")`},
-	"agentls.setMode":     {run: withParams((*Server).setMode), shape: `{"mode": "plan" or "build"} (and optionally "sessionId")`, session: true},
-	"agentls.approvePlan": {run: approvePlanCommand, shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
-	"agentls.rejectPlan":  {run: decided("reject"), shape: `{"reason": "…"} (and optionally "sessionId")`, session: true},
-	"agentls.cancel":      {run: withParams((*Server).cancel), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
-	"agentls.compact":     {run: withParams((*Server).compact), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
-	"agentls.answer":      {run: (*Server).answerCommand, shape: `{"answers": {"name": value}} (and optionally "sessionId", "questionId")`, session: true},
-	"agentls.checkModel":  {run: (*Server).checkModelCommand, shape: `{}`},
-	"agentls.showPlan":    {run: withParams((*Server).showPlanCommand), shape: `{"path": "plans/….plan"}`},
-	"agentls.buildPlan":   {run: withParams((*Server).buildPlanCommand), shape: `{"path": "plans/….plan"}`},
-	"agentls.archivePlan": {run: withParams((*Server).archivePlanCommand), shape: `{"path": "plans/….plan"}`},
-	"agentls.setReview":   {run: withParams((*Server).setReview), shape: `{"review": "off" or "edits"} (and optionally "sessionId")`, session: true},
-	"agentls.rewind":      {run: withParams((*Server).rewind), shape: `{"toMessageId": "…", "what": "code" | "conversation" | "both"} (and optionally "sessionId")`, session: true},
+	"agentls.newSession":     {run: withParams((*Server).newSessionCommand), shape: `{"mode": "plan" or "build", "title": "…"} (both optional)`},
+	"agentls.prompt":         {run: (*Server).promptCommand, shape: `{"text": "…"} (and optionally "sessionId")`},
+	"agentls.setMode":        {run: withParams((*Server).setMode), shape: `{"mode": "plan" or "build"} (and optionally "sessionId")`, session: true},
+	"agentls.approvePlan":    {run: approvePlanCommand, shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.rejectPlan":     {run: decided("reject"), shape: `{"reason": "…"} (and optionally "sessionId")`, session: true},
+	"agentls.cancel":         {run: withParams((*Server).cancel), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.compact":        {run: withParams((*Server).compact), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.answer":         {run: (*Server).answerCommand, shape: `{"answers": {"name": value}} (and optionally "sessionId", "questionId")`, session: true},
+	"agentls.checkModel":     {run: (*Server).checkModelCommand, shape: `{}`},
+	"agentls.showPlan":       {run: withParams((*Server).showPlanCommand), shape: `{"path": "plans/….plan"}`},
+	"agentls.buildPlan":      {run: withParams((*Server).buildPlanCommand), shape: `{"path": "plans/….plan"}`},
+	"agentls.archivePlan":    {run: withParams((*Server).archivePlanCommand), shape: `{"path": "plans/….plan"}`},
+	"agentls.requestChanges": {run: withParams((*Server).requestChanges), shape: `{"sessionId": "…"} (optional: the current session)`, session: true},
+	"agentls.setReview":      {run: withParams((*Server).setReview), shape: `{"review": "off" or "edits"} (and optionally "sessionId")`, session: true},
+	"agentls.rewind":         {run: withParams((*Server).rewind), shape: `{"toMessageId": "…", "what": "code" | "conversation" | "both"} (and optionally "sessionId")`, session: true},
 }
 
 func commandNames() []string {
