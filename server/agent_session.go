@@ -18,21 +18,23 @@ import (
 
 // agentHandlers are the agent/* client→server methods (PROTOCOL.md §2).
 var agentHandlers = map[string]handlerFunc{
-	"agent/newSession":   withParams((*Server).newSession),
-	"agent/listSessions": (*Server).listSessions,
-	"agent/loadSession":  withParams((*Server).loadSession),
-	"agent/prompt":       (*Server).prompt,
-	"agent/cancel":       withParams((*Server).cancel),
-	"agent/closeSession": withParams((*Server).closeSession),
-	"agent/setMode":      withParams((*Server).setMode),
-	"agent/answer":       withParams((*Server).answer),
-	"agent/resolvePlan":  withParams((*Server).resolvePlan),
-	"agent/listPlans":    withParams((*Server).listPlans),
-	"agent/compact":      withParams((*Server).compact),
-	"agent/checkModel":   (*Server).checkModel,
-	"agent/rewind":       withParams((*Server).rewind),
-	"agent/setReview":    withParams((*Server).setReview),
-	"agent/listCommands": withParams((*Server).listCommands),
+	"agent/newSession":     withParams((*Server).newSession),
+	"agent/listSessions":   (*Server).listSessions,
+	"agent/loadSession":    withParams((*Server).loadSession),
+	"agent/prompt":         (*Server).prompt,
+	"agent/cancel":         withParams((*Server).cancel),
+	"agent/closeSession":   withParams((*Server).closeSession),
+	"agent/setMode":        withParams((*Server).setMode),
+	"agent/answer":         withParams((*Server).answer),
+	"agent/resolvePlan":    withParams((*Server).resolvePlan),
+	"agent/listPlans":      withParams((*Server).listPlans),
+	"agent/compact":        withParams((*Server).compact),
+	"agent/checkModel":     (*Server).checkModel,
+	"agent/rewind":         withParams((*Server).rewind),
+	"agent/setReview":      withParams((*Server).setReview),
+	"agent/changedFiles":   withParams((*Server).changedFiles),
+	"agent/checkpointFile": withParams((*Server).checkpointFile),
+	"agent/listCommands":   withParams((*Server).listCommands),
 }
 
 // withParams makes a handler of fn, which gets the request's params decoded
