@@ -12,6 +12,8 @@ export interface Session {
   planFile: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Whether BUILD edits are reviewed before they apply (docs/review.md). */
+  review?: 'off' | 'edits';
 }
 
 /** A message of a loaded session, as the model saw it. */
@@ -191,6 +193,10 @@ export const Methods = {
   askUser: 'agent/askUser',
   checkModel: 'agent/checkModel',
   listCommands: 'agent/listCommands',
+  setReview: 'agent/setReview',
+  rewind: 'agent/rewind',
+  changedFiles: 'agent/changedFiles',
+  checkpointFile: 'agent/checkpointFile',
 } as const;
 
 /** What confines the commands agentls runs (agent/checkModel's `sandbox`). */
