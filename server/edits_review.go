@@ -133,7 +133,7 @@ const (
 func (s *Server) declinedFiles(res lspwire.ApplyEditResult, files []*reviewFile) map[string]int {
 	out := map[string]int{}
 	switch {
-	case !res.Applied && (res.Agentls == nil || len(res.Agentls.Declined) == 0):
+	case !res.Applied && (res.Agentls == nil || len(res.Agentls.Declined)+len(res.Agentls.Partly) == 0):
 		for _, f := range files { // "Discard": nothing was applied
 			out[f.id] = declinedWhole
 		}
@@ -145,6 +145,11 @@ func (s *Server) declinedFiles(res lspwire.ApplyEditResult, files []*reviewFile)
 		for _, id := range res.Agentls.Declined {
 			if known[id] { // an id of another edit is not this one's
 				out[id] = declinedWhole
+			}
+		}
+		for _, id := range res.Agentls.Partly {
+			if known[id] && out[id] == 0 {
+				out[id] = declinedPartly
 			}
 		}
 	default:

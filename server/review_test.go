@@ -270,3 +270,35 @@ func TestReviewOffAndPersisted(t *testing.T) {
 		t.Fatalf("reloaded review = %q, want edits", got.Review)
 	}
 }
+
+// TestReviewPartlyNamedByTheExtension: the VS Code extension names an
+// annotation of which only some hunks were applied in `_agentls.partly`.
+func TestReviewPartlyNamedByTheExtension(t *testing.T) {
+	var h *lsptest.Env
+	h = lsptest.Start(t, lsptest.Setup{
+		Script: `
+name: partly
+steps:
+  - tool_calls:
+      - {id: e, name: edit, args: {path: a.txt, old_string: "x", new_string: "y", replace_all: true}}
+  - text: done
+    expect:
+      tool_result_contains:
+        e: ["\"declined\":[{\"path\":\"a.txt\",\"change\":\"edit\",\"partly\":true}]"]
+`, Caps: annotationCaps(), Files: map[string]string{"a.txt": "x\nkeep\nx\n"},
+		Handlers: lspclient.Handlers{ApplyEditResult: func(raw json.RawMessage) any {
+			var edit lspwire.WorkspaceEdit
+			_ = json.Unmarshal(raw, &edit)
+			dc := edit.DocumentChanges[0]
+			dc.Edits = dc.Edits[1:]
+			b, _ := json.Marshal(lspwire.WorkspaceEdit{DocumentChanges: []lspwire.DocumentChange{dc}})
+			ok, _ := h.Editor.ApplyToDisk(b)
+			return map[string]any{"applied": ok, "_agentls": map[string]any{"declined": []string{}, "partly": []string{dc.AnnotationID}}}
+		}},
+	})
+	s := h.NewSession("build")
+	setReview(t, h, s.SessionID, "edits")
+	if r := h.Prompt(s.SessionID, "go"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%s)", r, r.Error)
+	}
+}

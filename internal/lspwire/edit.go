@@ -142,5 +142,8 @@ type ApplyEditResult struct {
 	// names the change annotations the user declined (docs/review.md).
 	Agentls *struct {
 		Declined []string `json:"declined"`
+		// Partly names the annotations of which only some edits were
+		// applied (hunks unchecked in the preview).
+		Partly []string `json:"partly,omitempty"`
 	} `json:"_agentls,omitempty"`
 }
