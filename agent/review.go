@@ -103,8 +103,8 @@ func (e *env) reviewedApply(ctx context.Context, tool, label string, changes []w
 		req.Review = true
 		err := m.applier.Apply(ctx, req)
 		var declined *workspace.DeclinedError
-		if errors.As(err, &declined) && !declined.All {
-			s.knowWrites(appliedOf(changes, declined)) // the caller records only a wholly applied edit
+		if errors.As(err, &declined) {
+			s.knowReviewed(changes, declined)
 		}
 		return err
 	}
@@ -183,4 +183,24 @@ func appliedOf(changes []workspace.Change, d *workspace.DeclinedError) []workspa
 		}
 	}
 	return out
+}
+
+// knowReviewed records what a review left of the changes as agentls's own
+// (the caller records only a wholly applied edit): the changes applied,
+// and a partly applied file as it is now — the user's choice among the
+// agent's edits is not someone else's change for a later rewind.
+func (s *Session) knowReviewed(changes []workspace.Change, d *workspace.DeclinedError) {
+	if !d.All {
+		s.knowWrites(appliedOf(changes, d))
+	}
+	for _, x := range d.Declined {
+		if !x.Partly {
+			continue
+		}
+		for _, c := range changes {
+			if c.Path.Rel == x.Path {
+				s.knowCurrent(c.Path.Abs)
+			}
+		}
+	}
 }

@@ -302,3 +302,46 @@ steps:
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)
 	}
 }
+
+// TestRewindAfterPartlyDeclined: a file the user partly kept in review is
+// agentls's own for a rewind (not someone else's change): the turn's
+// rewind restores it.
+func TestRewindAfterPartlyDeclined(t *testing.T) {
+	var h *lsptest.Env
+	h = lsptest.Start(t, lsptest.Setup{
+		Script: `
+name: partly-rewind
+steps:
+  - tool_calls:
+      - {id: e, name: edit, args: {path: a.txt, old_string: "x", new_string: "y", replace_all: true}}
+  - text: done
+`, Caps: annotationCaps(), Files: map[string]string{"a.txt": "x\nkeep\nx\n"},
+		Handlers: lspclient.Handlers{ApplyEditResult: func(raw json.RawMessage) any {
+			var edit lspwire.WorkspaceEdit
+			_ = json.Unmarshal(raw, &edit)
+			if len(edit.ChangeAnnotations) == 0 { // the rewind
+				ok, _ := h.Editor.ApplyToDisk(raw)
+				return map[string]any{"applied": ok}
+			}
+			dc := edit.DocumentChanges[0]
+			dc.Edits = dc.Edits[:1]
+			b, _ := json.Marshal(lspwire.WorkspaceEdit{DocumentChanges: []lspwire.DocumentChange{dc}})
+			ok, _ := h.Editor.ApplyToDisk(b)
+			return map[string]any{"applied": ok, "_agentls": map[string]any{"declined": []string{}, "partly": []string{dc.AnnotationID}}}
+		}},
+	})
+	s := h.NewSession("build")
+	setReview(t, h, s.SessionID, "edits")
+	wantStop(t, h.Prompt(s.SessionID, "go"), "end_turn")
+	if got := h.Read("a.txt"); got != "y\nkeep\nx\n" {
+		t.Fatalf("a.txt = %q", got)
+	}
+	turn := firstUserMessage(t, h.LoadSession(s.SessionID).Messages)
+	res, err := h.Rewind(agent.RewindRequest{SessionID: s.SessionID, ToMessageID: turn, What: "code"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Conflicts) != 0 || h.Read("a.txt") != "x\nkeep\nx\n" {
+		t.Fatalf("rewind = %+v, a.txt = %q", res, h.Read("a.txt"))
+	}
+}
