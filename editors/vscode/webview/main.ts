@@ -253,7 +253,10 @@ function render(s: Snapshot, context: string | null): void {
 window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
   const m = e.data;
   if (m.type === 'state') render(m.snapshot, m.context);
-  if (m.type === 'changes') renderChanges(changesSlot, m.changes, post);
+  if (m.type === 'changes') {
+    renderChanges(changesSlot, m.changes, post);
+    messages.scrollTop = messages.scrollHeight; // the panel took room from the conversation: its end stays in view
+  }
   if (m.type === 'commands') {
     slashMenu.setCommands(m.commands);
     if (document.activeElement === input) slashMenu.update(input.value);
