@@ -47,8 +47,12 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		return tools.Failf("the plan %s was not written or edited in this planning phase (or since the user rejected it), so it may be stale; "+
 			"update it with plan_write or plan_edit, then call exit_plan_mode again", p.Rel), nil
 	}
-	if open := workspace.OpenComments(workspace.PlanComments(text)); len(open) > 0 {
+	comments := workspace.PlanComments(text)
+	if open := workspace.OpenComments(comments); len(open) > 0 {
 		return tools.Failf("%s", workspace.CommentsReason(open)+"\nThen call exit_plan_mode again."), nil
+	}
+	if msg := s.droppedComments(p.Rel, comments); msg != "" { // plan_comments.go
+		return tools.Failf("%s", msg), nil
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -101,6 +105,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
 	}
 	s.approve(ctx, p.Rel, text, allowed, d.source)
+	s.commentsApproved(p.Rel)
 	res.ExitedPlanMode, res.Approved = true, true
 	res.Message = "The user approved the plan."
 	if !requireApproval {

@@ -60,7 +60,37 @@ func (m *Manager) RequestChanges(ctx context.Context, id string) (Info, error) {
 	if len(open) == 0 {
 		return Info{}, invalidf("the plan %s has no open review comment: write '> review: <what should change>' under a step, then request changes", ap.plan)
 	}
-	return m.ResolvePlan(ctx, id, "reject", workspace.CommentsReason(open))
+	info, err := m.ResolvePlan(ctx, id, "reject", workspace.CommentsReason(open))
+	if err == nil {
+		s.mu.Lock()
+		if s.requestedComments == nil {
+			s.requestedComments = map[string]int{}
+		}
+		s.requestedComments[ap.plan] += len(open)
+		s.mu.Unlock()
+	}
+	return info, err
+}
+
+// droppedComments is exit_plan_mode's refusal of a revision that resolves
+// fewer comments than "Request changes" sent: the planner must answer each
+// ('> resolved: …'), not delete it. "" when it does.
+func (s *Session) droppedComments(rel string, comments []workspace.PlanComment) string {
+	s.mu.Lock()
+	want := s.requestedComments[rel]
+	s.mu.Unlock()
+	if got := workspace.ResolvedCount(comments); got < want {
+		return fmt.Sprintf("the user requested changes with %d review comment(s), but the plan resolves only %d: keep each comment "+
+			"under its step and turn its '> review:' line into '> resolved: <what you changed>' (do not delete it), then call exit_plan_mode again", want, got)
+	}
+	return ""
+}
+
+// commentsApproved forgets the requested comments of an approved plan.
+func (s *Session) commentsApproved(rel string) {
+	s.mu.Lock()
+	delete(s.requestedComments, rel)
+	s.mu.Unlock()
 }
 
 // resolvedNote is the approval question's line on the comments the

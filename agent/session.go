@@ -68,6 +68,9 @@ type Session struct {
 	// planPhase holds the plans written or edited in the current planning
 	// phase (rel path → text as the model left it).
 	planPhase map[string]string
+	// requestedComments counts, per plan, the review comments "Request
+	// changes" sent to the planner (plan_comments.go); under mu.
+	requestedComments map[string]int
 	// baseline is the approved text of the attached plan (loaded from disk
 	// once baselineLoaded); reported is the hash of the plan text last
 	// reported as changed since approval.

@@ -14,8 +14,9 @@ import (
 
 // commentsScript: the planner presents a plan; the user's two review
 // comments come back as the rejection's reason ("Request changes"); a
-// revision that leaves one open is refused at exit_plan_mode; the one that
-// resolves both is approved.
+// revision that leaves one open is refused at exit_plan_mode, and so is one
+// that deletes a comment instead of resolving it; the one that resolves
+// both is approved.
 const commentsScript = `
 name: comments
 steps:
@@ -33,6 +34,13 @@ steps:
   - expect:
       tool_result_contains:
         x2: ['"success":false', "1 open review comment(s)", "test the accent"]
+    tool_calls:
+      - {id: w2b, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: "# Goal\nSay hello.\n\n## Steps\n- [ ] Write greeting.txt\n> resolved: named greeting.txt\n- [ ] Test it\n"}}
+  - tool_calls:
+      - {id: x2b, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
+  - expect:
+      tool_result_contains:
+        x2b: ['"success":false', "requested changes with 2 review comment(s), but the plan resolves only 1", "do not delete it"]
     tool_calls:
       - {id: w3, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: "# Goal\nSay hello.\n\n## Steps\n- [ ] Write greeting.txt\n> resolved: named greeting.txt\n- [ ] Test it with héllo\n> resolved: the test says héllo\n"}}
   - tool_calls:
