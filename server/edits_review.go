@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspwire"
+	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -60,9 +61,10 @@ func (s *Server) applyReviewed(ctx context.Context, req agent.ApplyRequest) erro
 			f = &reviewFile{id: fmt.Sprintf("agentls-%d-%d", seq, len(order)+1)}
 			files[c.Path.Rel] = f
 			order = append(order, f)
+			// Escaped: a file name cannot disguise itself in the preview (bidi, control characters).
 			edit.ChangeAnnotations[f.id] = lspwire.ChangeAnnotation{
-				Label: fmt.Sprintf("agentls: %s %s", req.Actor, c.Path.Rel), NeedsConfirmation: true,
-				Description: describeReviewed(c),
+				Label:             questions.EscapeLine(fmt.Sprintf("agentls: %s %s", req.Actor, c.Path.Rel)),
+				NeedsConfirmation: true, Description: questions.EscapeLine(describeReviewed(c)),
 			}
 		}
 		f.changes = append(f.changes, c)

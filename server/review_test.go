@@ -345,3 +345,43 @@ steps:
 		t.Fatalf("rewind = %+v, a.txt = %q", res, h.Read("a.txt"))
 	}
 }
+
+// TestReviewLabelEscaped: a file name with a bidi override cannot
+// disguise itself in the editor's preview: the annotation's label escapes it.
+func TestReviewLabelEscaped(t *testing.T) {
+	name := "evil\u202Etxt.go"
+	var mu sync.Mutex
+	var labels []string
+	var h *lsptest.Env
+	h = lsptest.Start(t, lsptest.Setup{
+		Script: `
+name: label
+steps:
+  - tool_calls:
+      - {id: w, name: write, args: {path: "evil\u202Etxt.go", content: "x\n"}}
+  - text: done
+`, Caps: annotationCaps(),
+		Handlers: lspclient.Handlers{ApplyEditResult: func(raw json.RawMessage) any {
+			var edit lspwire.WorkspaceEdit
+			_ = json.Unmarshal(raw, &edit)
+			mu.Lock()
+			for _, a := range edit.ChangeAnnotations {
+				labels = append(labels, a.Label, a.Description)
+			}
+			mu.Unlock()
+			ok, _ := h.Editor.ApplyToDisk(raw)
+			return map[string]any{"applied": ok}
+		}},
+	})
+	s := h.NewSession("build")
+	setReview(t, h, s.SessionID, "edits")
+	wantStop(t, h.Prompt(s.SessionID, "go"), "end_turn")
+	if got := h.Read(name); got != "x\n" {
+		t.Fatalf("%q = %q", name, got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(labels) != 2 || labels[0] != `agentls: write evil\u202Etxt.go` || strings.ContainsRune(labels[0]+labels[1], '\u202E') {
+		t.Fatalf("labels = %q", labels)
+	}
+}
