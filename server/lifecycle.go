@@ -19,6 +19,7 @@ var lspHandlers = map[string]handlerFunc{
 	"textDocument/didSave":           (*Server).didSave,
 	"workspace/executeCommand":       (*Server).executeCommand,
 	"textDocument/codeLens":          (*Server).codeLens,
+	"textDocument/codeAction":        (*Server).codeAction, // plan_comment_action.go
 	"window/workDoneProgress/cancel": (*Server).cancelProgress,
 	"workspace/didChangeConfiguration": func(*Server, context.Context, jsonrpc2.RawMessage) (any, error) {
 		return nil, nil
@@ -237,6 +238,7 @@ func initializeResult(version string) map[string]any {
 			},
 			"executeCommandProvider": map[string]any{"commands": commandNames()},
 			"codeLensProvider":       map[string]any{"resolveProvider": false},
+			"codeActionProvider":     map[string]any{"codeActionKinds": []string{"refactor.rewrite"}},
 			"experimental": map[string]any{
 				"agent": map[string]any{"protocolVersion": ProtocolVersion, "modes": []string{"plan", "build"}},
 			},

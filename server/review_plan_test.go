@@ -180,3 +180,51 @@ func TestRequestChangesNeedsComments(t *testing.T) {
 		t.Fatal(out.Err)
 	}
 }
+
+// TestCommentOnThisStep: the code action on a step (or on one of its
+// comments) inserts a "> review: " line after the step's comments; other
+// lines and other documents get none.
+func TestCommentOnThisStep(t *testing.T) {
+	const plan = "---\ntitle: T\nstatus: draft\n---\n## Steps\n- [ ] One\n> resolved: done\n- [ ] Two\n"
+	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{"plans/t.plan": plan, "notes.md": "- [ ] One\n"}})
+	type action struct {
+		Title string
+		Kind  string
+		Edit  struct {
+			Changes map[string][]struct {
+				Range struct {
+					Start struct{ Line int }
+				}
+				NewText string
+			}
+		}
+	}
+	actions := func(rel string, line int) []action {
+		var out []action
+		pos := map[string]any{"line": line, "character": 0}
+		if err := h.Editor.Call(h.Ctx, "textDocument/codeAction", map[string]any{
+			"textDocument": map[string]any{"uri": h.Editor.URI(rel)}, "range": map[string]any{"start": pos, "end": pos}, "context": map[string]any{"diagnostics": []any{}},
+		}, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		line, want int
+	}{{5, 7}, {6, 7}, {7, 8}} {
+		got := actions("plans/t.plan", tc.line)
+		if len(got) != 1 || got[0].Title != "Comment on this step" {
+			t.Fatalf("line %d: actions %+v", tc.line, got)
+		}
+		edits := got[0].Edit.Changes[h.Editor.URI("plans/t.plan")]
+		if len(edits) != 1 || edits[0].Range.Start.Line != tc.want || edits[0].NewText != "> review: \n" {
+			t.Fatalf("line %d: edit %+v, want an insertion at line %d", tc.line, edits, tc.want)
+		}
+	}
+	if got := actions("plans/t.plan", 4); len(got) != 0 {
+		t.Fatalf("a heading got %+v", got)
+	}
+	if got := actions("notes.md", 0); len(got) != 0 {
+		t.Fatalf("a markdown file got %+v", got)
+	}
+}
