@@ -115,7 +115,7 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	}
 	h.SetSessionMCPServers(info.SessionID, mcpSpecs(p.McpServers))
 	a.track(info.SessionID, h)
-	return sdk.NewSessionResponse{SessionId: sdk.SessionId(info.SessionID), Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(info.SessionID), Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.SessionID, info.Mode)}, nil
 }
 
 // LoadSession loads a session of cwd's workspace and replays its history
@@ -127,7 +127,7 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 	}
 	h.ed.replay(ctx, info.SessionID, msgs)
 	a.commands.announce(ctx, info.SessionID, true) // before the answer, with the replay (commands.go)
-	return sdk.LoadSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
+	return sdk.LoadSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.SessionID, info.Mode)}, nil
 }
 
 // ResumeSession loads a session without replaying its history.
@@ -136,7 +136,7 @@ func (a *Agent) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
-	return sdk.ResumeSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.Mode)}, nil
+	return sdk.ResumeSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.SessionID, info.Mode)}, nil
 }
 
 // load loads session id of cwd's workspace for this connection.
@@ -307,14 +307,18 @@ func (a *Agent) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConf
 		if err := h.setModel(string(p.ValueId.ConfigId), value); err != nil {
 			return sdk.SetSessionConfigOptionResponse{}, err
 		}
+	case optReview:
+		if _, err := h.mgr.SetReview(sid, value); err != nil {
+			return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
+		}
 	default:
-		return sdk.SetSessionConfigOptionResponse{}, invalidParams("unknown config option %q; agentls has %s, %s and %s", p.ValueId.ConfigId, optMode, optModel, optPlanModel)
+		return sdk.SetSessionConfigOptionResponse{}, invalidParams("unknown config option %q; agentls has %s, %s, %s and %s", p.ValueId.ConfigId, optMode, optModel, optPlanModel, optReview)
 	}
 	info, err := h.mgr.SessionInfo(sid)
 	if err != nil {
 		return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
 	}
-	return sdk.SetSessionConfigOptionResponse{ConfigOptions: h.configOptions(info.Mode)}, nil
+	return sdk.SetSessionConfigOptionResponse{ConfigOptions: h.configOptions(info.SessionID, info.Mode)}, nil
 }
 
 // track records which host has a session loaded.

@@ -72,6 +72,10 @@ func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.A
 		blocks = append(blocks, textContent(g))
 		content = append(content, sdk.ToolContent(sdk.TextBlock(g)))
 	}
+	if note := perm.Escaped().Note; note != "" { // how many review comments were resolved
+		blocks = append(blocks, textContent(note))
+		content = append(content, sdk.ToolContent(sdk.TextBlock(note)))
+	}
 	e.send(ctx, req.SessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Kind: "switch_mode", Content: blocks})
 	e.showApproval(ctx, req.SessionID, questions.EscapeLine(req.PlanFile), planText, grantsText(perm)) // question_shown.go
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{

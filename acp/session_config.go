@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"github.com/agentls/agentls/agent"
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/guard"
@@ -11,6 +12,7 @@ const (
 	optMode      = "mode"
 	optModel     = "model"
 	optPlanModel = "plan_model"
+	optReview    = "review"
 )
 
 // The modes as ACP shows them.
@@ -26,9 +28,15 @@ func modeState(current guard.Mode) *sdk.SessionModeState {
 	return &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(current), AvailableModes: modes}
 }
 
+// reviewOpts are the choices of the review option (docs/review.md).
+var reviewOpts = sdk.SessionConfigSelectOptionsUngrouped{
+	{Value: agent.ReviewOff, Name: "Off", Description: sdk.Ptr("BUILD edits apply at once; each one's diff is shown in its tool call.")},
+	{Value: agent.ReviewEdits, Name: "Review edits", Description: sdk.Ptr("Each BUILD edit is for your review: its diff is shown in its tool call, and you keep or reject it in your client.")},
+}
+
 // configOptions are the session's configuration options: the mode (the
-// same choice as `modes`), the model and the plan model.
-func (h *hosted) configOptions(current guard.Mode) []sdk.SessionConfigOption {
+// same choice as `modes`), the model, the plan model and the review mode.
+func (h *hosted) configOptions(sessionID string, current guard.Mode) []sdk.SessionConfigOption {
 	modeOpts := make(sdk.SessionConfigSelectOptionsUngrouped, 0, len(modes))
 	for _, m := range modes {
 		modeOpts = append(modeOpts, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.Id), Name: m.Name, Description: m.Description})
@@ -46,7 +54,17 @@ func (h *hosted) configOptions(current guard.Mode) []sdk.SessionConfigOption {
 			sdk.SessionConfigOptionCategoryModel, cfg.Model.Name, modelOptions(names)),
 		selectOption(optPlanModel, "Plan model", "The model of plan mode, for every session of this workspace.",
 			sdk.SessionConfigOptionCategoryModel, planCurrent, modelOptions(names)),
+		selectOption(optReview, "Review", "Whether BUILD edits are for your review, for this session.",
+			sdk.SessionConfigOptionCategory("_review"), h.reviewOf(sessionID), reviewOpts),
 	}
+}
+
+// reviewOf is the session's review mode ("off" when it is unknown here).
+func (h *hosted) reviewOf(sessionID string) string {
+	if info, err := h.mgr.SessionInfo(sessionID); err == nil && info.Review != "" {
+		return info.Review
+	}
+	return agent.ReviewOff
 }
 
 func selectOption(id, name, desc string, cat sdk.SessionConfigOptionCategory, current string, opts sdk.SessionConfigSelectOptionsUngrouped) sdk.SessionConfigOption {

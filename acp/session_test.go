@@ -55,7 +55,7 @@ func TestResumeAndCloseSession(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resume: %v", err)
 	}
-	if res.Modes == nil || res.Modes.CurrentModeId != "plan" || len(res.ConfigOptions) != 3 {
+	if res.Modes == nil || res.Modes.CurrentModeId != "plan" || len(res.ConfigOptions) != 4 {
 		t.Errorf("resume: %+v", res)
 	}
 	for _, k := range second.client.kinds() {

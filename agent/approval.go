@@ -193,6 +193,11 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 	if ap == nil {
 		return Info{}, invalidf("no plan is awaiting approval in session %s", id)
 	}
+	if d.approve {
+		if err := m.commentsRefusal(ap.plan); err != nil { // plan_comments.go
+			return Info{}, err
+		}
+	}
 	offered, applied, err := ap.resolve(ctx, d)
 	switch {
 	case !offered:

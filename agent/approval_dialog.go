@@ -41,7 +41,8 @@ func (s *Session) showApproval(askCtx context.Context, ap *pendingApproval, p wo
 func (s *Session) askApproval(ctx context.Context, rel string, allowed []string) (decision, bool) {
 	m := s.m
 	perm := approvalPermission(s.meta.ID, rel, allowed)
-	text := perm.Text() // the plan, and every command approving grants
+	perm.Note = m.resolvedNote(rel) // plan_comments.go: "2 review comments were resolved."
+	text := perm.Text()             // the plan, every command approving grants, the note
 	set, err := questions.New([]questions.Question{
 		{
 			Name: "approve", Question: text, Schema: []byte(`{"type":"boolean"}`),

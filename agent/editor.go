@@ -95,6 +95,11 @@ type ApplyRequest struct {
 	// editor brings the state before it back): an applier that cannot send
 	// them so returns ErrNotWhole having applied nothing.
 	Whole bool
+	// Review asks the user to review the changes before they apply (review
+	// mode, docs/review.md; only sent to an EditReviewer that said it
+	// reviews them). The changes the user declines are not applied: the
+	// applier returns a *workspace.DeclinedError naming them.
+	Review bool
 }
 
 // ErrNotWhole is an Applier's answer to a Whole request it cannot send as

@@ -96,7 +96,7 @@ func (e *env) applyOwned(ctx context.Context, tool, label string, changes []work
 		before, _ = m.readPlanText(plan)
 	}
 	s.stepTick(ctx, tool, changes) // checkpoints.go
-	if err := m.guardedApply(ctx, s.faceID(), tool, label, e.State, changes); err != nil {
+	if err := e.reviewedApply(ctx, tool, label, changes); err != nil {
 		return false, err
 	}
 	s.knowWrites(changes)
@@ -124,7 +124,13 @@ func (m *Manager) guardedApply(ctx context.Context, sessionID, actor, label stri
 	if r := m.Guard().CheckChanges(state(), actor, changes); r != nil {
 		return r
 	}
-	return m.applier.Apply(ctx, ApplyRequest{
+	return m.applier.Apply(ctx, m.guardedRequest(sessionID, actor, label, state, changes))
+}
+
+// guardedRequest is the ApplyRequest of guardedApply: its Check is the
+// guard's last check under state.
+func (m *Manager) guardedRequest(sessionID, actor, label string, state func() guard.State, changes []workspace.Change) ApplyRequest {
+	return ApplyRequest{
 		SessionID: sessionID, Actor: actor, Label: label, Changes: changes,
 		Check: func(ops []guard.Op) error {
 			if r := m.Guard().CheckOps(state(), actor, ops); r != nil {
@@ -132,7 +138,7 @@ func (m *Manager) guardedApply(ctx context.Context, sessionID, actor, label stri
 			}
 			return nil
 		},
-	})
+	}
 }
 
 // PlanWritten records a plan the model wrote in this planning phase and

@@ -47,6 +47,13 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		return tools.Failf("the plan %s was not written or edited in this planning phase (or since the user rejected it), so it may be stale; "+
 			"update it with plan_write or plan_edit, then call exit_plan_mode again", p.Rel), nil
 	}
+	comments := workspace.PlanComments(text)
+	if open := workspace.OpenComments(comments); len(open) > 0 {
+		return tools.Failf("%s", workspace.CommentsReason(open)+"\nThen call exit_plan_mode again."), nil
+	}
+	if msg := s.droppedComments(p.Rel, comments); msg != "" { // plan_comments.go
+		return tools.Failf("%s", msg), nil
+	}
 	id, err := uuid.NewV7()
 	if err != nil {
 		return tools.Result{}, fmt.Errorf("plan id: %w", err)
@@ -78,6 +85,12 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 			return tools.Failf("%v", err), err
 		}
 		applied = true // both outcomes below take effect
+		if open := workspace.OpenComments(m.planComments(p.Rel)); d.approve && len(open) > 0 {
+			// A comment written while the question was open holds the
+			// approval: the planner gets the comments (plan_comments.go).
+			m.notify(ctx, "[plan-mode] "+openCommentsText(p.Rel, open))
+			d = decision{reason: workspace.CommentsReason(open), source: d.source}
+		}
 	} else if len(allowed) > 0 {
 		// Nobody was asked, so nobody allowed the commands: run asks for each.
 		note += " allowed_commands were not granted, since the user was not asked: run asks before each of them."
@@ -92,6 +105,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
 	}
 	s.approve(ctx, p.Rel, text, allowed, d.source)
+	s.commentsApproved(p.Rel)
 	res.ExitedPlanMode, res.Approved = true, true
 	res.Message = "The user approved the plan."
 	if !requireApproval {

@@ -510,7 +510,7 @@ func (m *Manager) ListSessionsOf(includeChildren bool) ([]Info, error) {
 			out = append(out, s.Info())
 			continue
 		}
-		out = append(out, (&Session{meta: meta}).infoLocked())
+		out = append(out, (&Session{m: m, meta: meta}).infoLocked())
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].UpdatedAt > out[j].UpdatedAt })
 	return out, nil
@@ -533,6 +533,13 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 	if md == guard.ModeBuild {
 		if err := m.buildRefused(); err != nil {
 			return s.Info(), err
+		}
+		if s.State().Mode == guard.ModePlan {
+			// The switch approves the attached plan: not while it has open
+			// review comments (plan_comments.go).
+			if err := m.commentsRefusal(s.pendingOrAttachedPlan()); err != nil {
+				return s.Info(), err
+			}
 		}
 		// Switching to build while a plan awaits approval approves it.
 		if approved, err := s.approvePending(ctx); approved || err != nil {

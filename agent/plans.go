@@ -137,6 +137,9 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	if err := m.commentsRefusal(wp.Rel); err != nil { // plan_comments.go
+		return Info{}, err
+	}
 	title := "Build " + path.Base(wp.Rel)
 	if text, err := m.ws.ReadFile(wp); err == nil {
 		if plan, err := workspace.ParsePlan(text); err == nil && plan.Meta != nil && strings.TrimSpace(plan.Meta.Title) != "" {

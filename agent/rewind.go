@@ -27,6 +27,9 @@ type RewindRequest struct {
 	ToMessageID string `json:"toMessageId"`
 	// What is "code", "conversation" or "both".
 	What string `json:"what"`
+	// Paths, when set, limits a code rewind to these files
+	// (workspace-relative or absolute): "Undo" of one file.
+	Paths []string `json:"paths,omitempty"`
 }
 
 // RewindConflict is a file a rewind left alone, and why.
@@ -64,6 +67,13 @@ func (m *Manager) Rewind(ctx context.Context, req RewindRequest) (RewindResult, 
 	if req.ToMessageID == "" {
 		return RewindResult{}, invalidf("toMessageId is required")
 	}
+	if len(req.Paths) > 0 && req.What != RewindCode {
+		return RewindResult{}, invalidf("paths limits a code rewind: give what \"code\" with it, not %q", req.What)
+	}
+	only, err := m.rewindPaths(req.Paths) // checkpoint_view.go
+	if err != nil {
+		return RewindResult{}, err
+	}
 	s, err := m.session(req.SessionID)
 	if err != nil {
 		return RewindResult{}, err
@@ -90,7 +100,7 @@ func (m *Manager) Rewind(ctx context.Context, req RewindRequest) (RewindResult, 
 	res := RewindResult{Restored: []string{}, Conflicts: []RewindConflict{}, Skipped: []string{}}
 	rec := rewindFields{Message: req.ToMessageID, ID: newMessageID(), What: req.What}
 	if code {
-		res, err = m.rewindCode(ctx, s, req.ToMessageID, rec.ID)
+		res, err = m.rewindCode(ctx, s, req.ToMessageID, rec.ID, only)
 		if err != nil {
 			return RewindResult{}, err
 		}

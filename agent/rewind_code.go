@@ -36,8 +36,9 @@ type fileAction struct {
 // checkpoint of the workspace as it is now (named undoID: rewinding to it
 // undoes this rewind), then the journal, then the files as one edit
 // through the editor or, when it cannot take them, on disk one by one
-// (temporary file and rename each).
-func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string) (RewindResult, error) {
+// (temporary file and rename each). A non-nil only limits it to those
+// manifest keys.
+func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string, only map[string]bool) (RewindResult, error) {
 	store := m.checkpoints
 	res := RewindResult{UndoMessageID: undoID}
 	target, err := store.Load(s.meta.ID, to)
@@ -59,6 +60,9 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string)
 
 	var actions []fileAction
 	for _, key := range union(target, current) {
+		if only != nil && !only[key] {
+			continue // a rewind of some files only
+		}
 		t, inT := target[key]
 		c, inC := current[key]
 		if inT && inC && t.SHA256 == c.SHA256 {

@@ -36,6 +36,8 @@ type Info struct {
 	ParentID         string `json:"parentId,omitempty"`
 	ParentToolCallID string `json:"parentToolCallId,omitempty"`
 	Kind             string `json:"kind,omitempty"`
+	// Review is the session's review mode: "off" or "edits" (review.go).
+	Review string `json:"review,omitempty"`
 }
 
 // Session is one conversation with its own mode. Its state is guarded by mu;
@@ -77,6 +79,9 @@ type Session struct {
 	// planPhase holds the plans written or edited in the current planning
 	// phase (rel path → text as the model left it).
 	planPhase map[string]string
+	// requestedComments counts, per plan, the review comments "Request
+	// changes" sent to the planner (plan_comments.go); under mu.
+	requestedComments map[string]int
 	// baseline is the approved text of the attached plan (loaded from disk
 	// once baselineLoaded); reported is the hash of the plan text last
 	// reported as changed since approval.
@@ -139,8 +144,8 @@ func (s *Session) infoLocked() Info {
 		PlanFile:  optional(s.meta.PlanFile),
 		CreatedAt: s.meta.CreatedAt.UTC().Format(time.RFC3339),
 		UpdatedAt: s.meta.UpdatedAt.UTC().Format(time.RFC3339),
-
-		ParentID: s.meta.ParentID, ParentToolCallID: s.meta.ParentToolCallID, Kind: s.meta.Kind,
+		ParentID:  s.meta.ParentID, ParentToolCallID: s.meta.ParentToolCallID, Kind: s.meta.Kind,
+		Review: s.reviewLocked(),
 	}
 }
 

@@ -84,6 +84,19 @@ var (
 		Command: "agentls.checkModel", CommandShape: `{}`,
 		Doc: "can the configured model answer (one cheap request), and what confines commands",
 	})
+	SetReview = request[SetReviewParams, ReviewInfo](Method{
+		Name: "agent/setReview", Faces: LSP | Command, Since: 3,
+		Command: "agentls.setReview", CommandShape: `{"review": "off" or "edits"} (and optionally "sessionId")`, CommandSession: true,
+		Doc: "the session's review mode: off, or edits (each BUILD edit shown for review before it applies)",
+	})
+	ChangedFiles = request[CheckpointParams, ChangedFilesResult](Method{
+		Name: "agent/changedFiles", Faces: LSP, Since: 3,
+		Doc: "the files that differ now from the checkpoint taken before a message, with their line counts",
+	})
+	CheckpointFile = request[CheckpointFileParams, CheckpointFileText](Method{
+		Name: "agent/checkpointFile", Faces: LSP, Since: 3,
+		Doc: "a file as the checkpoint taken before a message has it (for a diff)",
+	})
 	Rewind = request[RewindParams, RewindResult](Method{
 		Name: "agent/rewind", Faces: LSP | ACP | Command, Since: 3,
 		Command: "agentls.rewind", CommandShape: `{"toMessageId": "…", "what": "code" | "conversation" | "both"} (and optionally "sessionId")`, CommandSession: true,
@@ -102,6 +115,11 @@ var (
 		Name: "agentls.buildPlan", Faces: Command, Since: 1,
 		Command: "agentls.buildPlan", CommandShape: `{"path": "plans/….plan"}`,
 		Doc: "a new build session with the plan attached; the plan becomes approved",
+	})
+	RequestChanges = request[SessionParams, Session](Method{
+		Name: "agentls.requestChanges", Faces: Command, Since: 3,
+		Command: "agentls.requestChanges", CommandShape: `{"sessionId": "…"} (optional: the current session)`, CommandSession: true,
+		Doc: "rejects the plan awaiting approval with its open review comments as the reason",
 	})
 	ArchivePlan = request[PlanPathParams, ArchivedPlan](Method{
 		Name: "agentls.archivePlan", Faces: Command, Since: 1,

@@ -69,6 +69,9 @@ type PermissionRequest struct {
 	// Document is a generated file listing the grants when they are too
 	// many.
 	Document string `json:"document,omitempty"`
+	// Diff is the unified diff of an edit asked for in review mode (kind
+	// edit, docs/review.md).
+	Diff string `json:"diff,omitempty"`
 }
 
 // PermissionKind is what a permission request asks for.
@@ -82,6 +85,7 @@ const (
 	PermissionTrust    PermissionKind = "trust"
 	PermissionSubagent PermissionKind = "subagent"
 	PermissionPlan     PermissionKind = "plan"
+	PermissionEdit     PermissionKind = "edit"
 )
 
 // Reach is where a tool acts.

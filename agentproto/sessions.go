@@ -27,6 +27,8 @@ type Session struct {
 	ParentID         string `json:"parentId,omitempty"`
 	ParentToolCallID string `json:"parentToolCallId,omitempty"`
 	Kind             string `json:"kind,omitempty"`
+	// Review is the session's review mode: "off" or "edits".
+	Review string `json:"review,omitempty" ts:"'off' | 'edits'" lua:"'off'|'edits'"`
 }
 
 // SessionParams name a session.
@@ -213,6 +215,9 @@ type RewindParams struct {
 	ToMessageID string `json:"toMessageId"`
 	// What is "code", "conversation" or "both".
 	What RewindWhat `json:"what"`
+	// Paths, when set, limits a code rewind to these files (Undo of one
+	// file, docs/review.md).
+	Paths []string `json:"paths,omitempty"`
 }
 
 // RewindWhat is what a rewind restores.

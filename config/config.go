@@ -134,9 +134,12 @@ type Subagents struct {
 
 // Config is the resolved configuration.
 type Config struct {
-	Model           Model      `json:"model" yaml:"model"`
-	PlanMode        PlanMode   `json:"plan_mode" yaml:"plan_mode"`
-	Edits           string     `json:"edits" yaml:"edits"` // auto | client | disk
+	Model    Model    `json:"model" yaml:"model"`
+	PlanMode PlanMode `json:"plan_mode" yaml:"plan_mode"`
+	Edits    string   `json:"edits" yaml:"edits"` // auto | client | disk
+	// Review is off or edits: each BUILD edit is reviewed in the editor
+	// before it applies (docs/review.md); a session may switch it.
+	Review          string     `json:"review" yaml:"review"`
 	Run             Run        `json:"run" yaml:"run"`
 	Editor          Editor     `json:"editor" yaml:"editor"`
 	MaxTurnRequests int        `json:"max_turn_requests" yaml:"max_turn_requests"`
@@ -182,7 +185,8 @@ func Default() Config {
 			PlansDir:            DefaultPlansDir,
 			AllowNetworkTools:   []string{},
 		},
-		Edits: "auto",
+		Edits:  "auto",
+		Review: "off",
 		Run: Run{
 			Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000,
 			EnvDeny: []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*"},

@@ -17,6 +17,7 @@ func TestDefault(t *testing.T) {
 		Editor:          Editor{RequestTimeoutSecs: 60},
 		PlanMode:        PlanMode{DefaultActive: true, RequireApproval: true, ApprovalTimeoutSecs: 86400, PlansDir: "plans", AllowNetworkTools: []string{}},
 		Edits:           "auto",
+		Review:          "off",
 		Run:             Run{Allow: []string{}, TimeoutSecs: 120, MaxOutputBytes: 30000, EnvDeny: []string{"*_API_KEY", "*_TOKEN", "*_SECRET", "AWS_*"}, Network: []string{}},
 		MaxTurnRequests: 50,
 		Compaction:      Compaction{Threshold: 0.85},

@@ -41,6 +41,7 @@ var narrowing = map[string]func(v any, base Config) bool{
 	"subagents.max_depth":             func(v any, b Config) bool { return atMost(v, b.Subagents.MaxDepth) },
 	"subagents.max_turns":             func(v any, b Config) bool { return atMost(v, b.Subagents.MaxTurns) },
 	"subagents.max_tokens":            func(v any, b Config) bool { return atMost(v, b.Subagents.MaxTokens) },
+	"review":                          func(v any, b Config) bool { return v == "edits" || v == b.Review },
 }
 
 // atMost reports whether v is an integer no larger than limit.

@@ -15,6 +15,8 @@ import (
 func TestSplitTrust(t *testing.T) {
 	strictBase := Default()
 	strictBase.PlanMode.DefaultActive = false // the user's own file turned it off
+	reviewBase := Default()
+	reviewBase.Review = "edits" // the user reviews every edit
 	tests := []struct {
 		name       string
 		yaml       string
@@ -35,6 +37,9 @@ func TestSplitTrust(t *testing.T) {
 		{"a key in the file", "model:\n  api_key: sk-x\n", Default(), `{}`, []string{"model.api_key"}},
 		{"plans folder, edit route, compaction", "plan_mode:\n  plans_dir: src\nedits: disk\ncompaction:\n  threshold: 0.5\n", Default(), `{}`,
 			[]string{"compaction.threshold", "edits", "plan_mode.plans_dir"}},
+		{"review turned on", "review: edits\n", Default(), `{"review":"edits"}`, nil},
+		{"review turned off over the user's edits", "review: off\n", reviewBase, `{}`, []string{"review"}},
+		{"review off as the base already is", "review: off\n", Default(), `{"review":"off"}`, nil},
 		{"empty file", "", Default(), `null`, nil},
 	}
 	for _, tc := range tests {

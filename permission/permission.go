@@ -27,6 +27,9 @@ const (
 	KindNetwork  Kind = "network"  // a network fetch
 	KindTrust    Kind = "trust"    // the widening keys of a workspace .agentls.yaml
 	KindSubagent Kind = "subagent" // a sub-agent's session
+	// KindEdit is a BUILD edit in review mode, asked of an editor without
+	// change annotations (docs/review.md): Diff shows it.
+	KindEdit Kind = "edit"
 	// KindPlan is a plan approval's grants: the approval is the plan
 	// question (purpose "plan_approval"); the request it carries lists what
 	// approving grants.
@@ -99,6 +102,8 @@ type Request struct {
 	// Document is a generated file (absolute path) that shows the grants
 	// when they are too many for a question; the text refers to it.
 	Document string
+	// Diff is the change asked about, in the unified format (kind edit).
+	Diff string
 }
 
 // Decision is the person's answer: the option chosen, or dismissed.
@@ -149,6 +154,7 @@ func (r Request) Escaped() Request {
 	e.Requester = questions.EscapeLine(r.Requester)
 	e.Document = questions.EscapeLine(r.Document)
 	e.Note = questions.Escape(r.Note)
+	e.Diff = questions.Escape(r.Diff)
 	e.Grants = make([]string, len(r.Grants))
 	for i, g := range r.Grants {
 		e.Grants[i] = questions.EscapeLine(g)
@@ -170,6 +176,8 @@ func (r Request) Title() string {
 		return "Trust " + e.What
 	case KindPlan:
 		return "Approve the plan " + e.What + " and start building?"
+	case KindEdit:
+		return "Apply the edit: " + e.What
 	}
 	return fmt.Sprintf("Allow %s: %s", r.Kind, e.What)
 }
@@ -194,6 +202,12 @@ func (r Request) Text() string {
 		}
 	case KindPlan:
 		fmt.Fprintf(&b, "Review the plan `%s`. Accept it and start building?", e.What)
+	case KindEdit:
+		fmt.Fprintf(&b, "Apply this edit? %s", e.What)
+		if e.Diff != "" {
+			fence := fenceFor(e.Diff)
+			fmt.Fprintf(&b, "\n\n%sdiff\n%s\n%s", fence, strings.TrimSuffix(e.Diff, "\n"), fence)
+		}
 	default:
 		fmt.Fprintf(&b, "Allow %s `%s`?", r.Kind, e.What)
 	}
@@ -309,11 +323,27 @@ type Wire struct {
 	Requester  string   `json:"requester,omitempty"`
 	ToolCallID string   `json:"toolCallId,omitempty"`
 	Document   string   `json:"document,omitempty"`
+	Diff       string   `json:"diff,omitempty"`
 }
 
 // Wire is the request as the LSP face sends it.
 func (r Request) Wire() Wire {
 	e := r.Escaped()
 	return Wire{Kind: e.Kind, What: e.What, Cwd: e.Cwd, Reach: e.Reach, Grants: e.Grants, Network: e.Network,
-		Sandbox: e.Sandbox, Options: e.Options, Requester: e.Requester, ToolCallID: e.ToolCallID, Document: e.Document}
+		Sandbox: e.Sandbox, Options: e.Options, Requester: e.Requester, ToolCallID: e.ToolCallID, Document: e.Document, Diff: e.Diff}
+}
+
+// fenceFor is a Markdown code fence longer than any run of backticks in
+// text, so that text cannot close it.
+func fenceFor(text string) string {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+			continue
+		}
+		run = 0
+	}
+	return strings.Repeat("`", max(3, longest+1))
 }

@@ -52,6 +52,15 @@ func TestRequestRendering(t *testing.T) {
 			text:  []string{"Trust it?", "in full in /s/trust-1.md"},
 			title: "Trust /w/.agentls.yaml", actions: []string{"Don't trust", "Trust"},
 		},
+		{
+			name: "an edit shows its diff in a fence it cannot close",
+			req: Request{Kind: KindEdit, What: "edit README.md", Diff: "--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,1 @@\n-x\n+````\n+\x1b[2J",
+				Options: []Option{Opt(RejectOnce, "Reject"), Opt(AllowOnce, "Apply")}},
+			text:    []string{"Apply this edit? edit README.md", "\n\n`````diff\n--- a/README.md", "+````\n+\\u001B[2J\n`````"},
+			notText: []string{"\x1b"},
+			title:   "Apply the edit: edit README.md", actions: []string{"Reject", "Apply"},
+			decision: map[any]OptionKind{"allow_once": AllowOnce, "reject_once": RejectOnce, "allow_always": ""},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -34,6 +34,9 @@ var agentHandlers = handlers(
 	handle(agentproto.Compact, (*Server).compact),
 	handle(agentproto.CheckModel, (*Server).checkModel),
 	handle(agentproto.Rewind, (*Server).rewind),
+	handle(agentproto.SetReview, (*Server).setReview),
+	handle(agentproto.ChangedFiles, (*Server).changedFiles),
+	handle(agentproto.CheckpointFile, (*Server).checkpointFile),
 	handle(agentproto.ListCommands, (*Server).listCommands),
 )
 

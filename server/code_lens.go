@@ -54,6 +54,9 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 		lenses = append(lenses,
 			newLens(approveTitle(mgr, id), "agentls.approvePlan", map[string]string{"sessionId": id}),
 			newLens("Keep Planning", "agentls.rejectPlan", map[string]string{"sessionId": id, "reason": agent.KeepPlanningReason}))
+		if lens, ok := requestChangesLens(id, text); ok { // review_plan.go
+			lenses = append(lenses, lens)
+		}
 	case status == workspace.PlanDraft && !hasLintErrors(text):
 		lenses = append(lenses, newLens("Approve & Build", "agentls.buildPlan", show))
 	default:

@@ -39,6 +39,7 @@ var commandHandlers = handlers(
 	handle(agentproto.ShowPlan, (*Server).showPlanCommand),
 	handle(agentproto.BuildPlan, (*Server).buildPlanCommand),
 	handle(agentproto.ArchivePlan, (*Server).archivePlanCommand),
+	handle(agentproto.RequestChanges, (*Server).requestChanges),
 )
 
 // commands are the workspace/executeCommand commands: the rows of

@@ -30,6 +30,9 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 	if req.Whole {
 		return s.applyWhole(ctx, req) // edits_whole.go
 	}
+	if req.Review {
+		return s.applyReviewed(ctx, req) // edits_review.go
+	}
 	ws := s.workspace()
 	for _, c := range req.Changes {
 		if s.routeOf(c) == routeDisk {

@@ -19,6 +19,7 @@ var lspHandlers = map[string]handlerFunc{
 	"textDocument/didSave":           (*Server).didSave,
 	"workspace/executeCommand":       (*Server).executeCommand,
 	"textDocument/codeLens":          (*Server).codeLens,
+	"textDocument/codeAction":        (*Server).codeAction, // plan_comment_action.go
 	"window/workDoneProgress/cancel": (*Server).cancelProgress,
 	"workspace/didChangeConfiguration": func(*Server, context.Context, jsonrpc2.RawMessage) (any, error) {
 		return nil, nil
@@ -38,6 +39,7 @@ type clientCaps struct {
 	agentClient        bool // experimental.agent was declared (our plugins)
 	savesEdits         bool // experimental.agent.savesEdits
 	codeLensRefresh    bool // workspace.codeLens.refreshSupport
+	changeAnnotations  bool // workspace.workspaceEdit.changeAnnotationSupport (review mode)
 }
 
 // initializeParams is the part of LSP's InitializeParams agentls reads.
@@ -53,8 +55,11 @@ type initializeParams struct {
 		Workspace struct {
 			ApplyEdit     bool `json:"applyEdit"`
 			WorkspaceEdit struct {
-				DocumentChanges    bool     `json:"documentChanges"`
-				ResourceOperations []string `json:"resourceOperations"`
+				DocumentChanges         bool     `json:"documentChanges"`
+				ResourceOperations      []string `json:"resourceOperations"`
+				ChangeAnnotationSupport *struct {
+					GroupsOnLabel bool `json:"groupsOnLabel"`
+				} `json:"changeAnnotationSupport"`
 			} `json:"workspaceEdit"`
 			CodeLens struct {
 				RefreshSupport bool `json:"refreshSupport"`
@@ -115,6 +120,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 		workDoneProgress:   p.Capabilities.Window.WorkDoneProgress,
 		messageActionProps: p.Capabilities.Window.ShowMessage.MessageActionItem.AdditionalPropertiesSupport,
 		codeLensRefresh:    p.Capabilities.Workspace.CodeLens.RefreshSupport,
+		changeAnnotations:  p.Capabilities.Workspace.WorkspaceEdit.ChangeAnnotationSupport != nil,
 	}
 	if a := p.Capabilities.Experimental.Agent; a != nil {
 		caps.agentClient, caps.askUser, caps.modeIndicator, caps.savesEdits = true, a.AskUser, a.ModeIndicator, a.SavesEdits
@@ -232,6 +238,7 @@ func initializeResult(version string) map[string]any {
 			},
 			"executeCommandProvider": map[string]any{"commands": commandNames()},
 			"codeLensProvider":       map[string]any{"resolveProvider": false},
+			"codeActionProvider":     map[string]any{"codeActionKinds": []string{"refactor.rewrite"}},
 			"experimental": map[string]any{
 				"agent": map[string]any{"protocolVersion": ProtocolVersion, "modes": []string{"plan", "build"}},
 			},

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -55,6 +56,8 @@ type Server struct {
 	opts Options
 	conn jsonrpc2.Conn
 	stop context.CancelFunc
+	// reviewSeq numbers reviewed edits (their annotation ids).
+	reviewSeq atomic.Int64
 
 	mu sync.Mutex
 	// host is the workspace, configuration and agent this connection

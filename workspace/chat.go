@@ -36,6 +36,9 @@ type ChatMeta struct {
 	ParentID         string `yaml:"parent_id,omitempty"`
 	ParentToolCallID string `yaml:"parent_tool_call_id,omitempty"`
 	Kind             string `yaml:"kind,omitempty"`
+	// Review is the session's own review mode ("off", "edits"); "" follows
+	// the configuration's `review`.
+	Review string `yaml:"review,omitempty"`
 }
 
 // chatFront is ChatMeta as written: plan_file may be null.
@@ -52,6 +55,7 @@ type chatFront struct {
 	ParentID         string `yaml:"parent_id,omitempty"`
 	ParentToolCallID string `yaml:"parent_tool_call_id,omitempty"`
 	Kind             string `yaml:"kind,omitempty"`
+	Review           string `yaml:"review,omitempty"`
 }
 
 // ChatStore keeps sessions in <dir>/<id>.chat: a YAML frontmatter (the
@@ -414,7 +418,7 @@ func splitChat(data []byte) (ChatMeta, int, error) {
 	}
 	m := ChatMeta{
 		ID: f.ID, Title: f.Title, Mode: f.Mode,
-		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason,
+		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason, Review: f.Review,
 		ParentID: f.ParentID, ParentToolCallID: f.ParentToolCallID, Kind: f.Kind,
 	}
 	if f.PlanFile != nil {
@@ -430,7 +434,7 @@ func splitChat(data []byte) (ChatMeta, int, error) {
 func encodeChatFront(m ChatMeta) ([]byte, error) {
 	f := chatFront{
 		ID: m.ID, Title: m.Title, Mode: m.Mode,
-		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason,
+		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason, Review: m.Review,
 		ParentID: m.ParentID, ParentToolCallID: m.ParentToolCallID, Kind: m.Kind,
 	}
 	if m.PlanFile != "" {

@@ -31,7 +31,8 @@ type PlanDiagnostic struct {
 // LintPlan checks a `.plan` document. Errors: a missing, unclosed or
 // unparsable frontmatter (at the YAML error's line), a missing title or
 // status, an unknown status, no steps, an empty step, a repeated step.
-// Warnings (style): no "Files" section, no "Verification" section. The
+// Warnings: no "Files" section, no "Verification" section (style), an open
+// review comment (plan_comments.go). The
 // diagnostics are sorted by position. It does no I/O.
 func LintPlan(text string) []PlanDiagnostic {
 	l := planLinter{text: text, lines: splitLines(text)}
@@ -39,6 +40,7 @@ func LintPlan(text string) []PlanDiagnostic {
 	l.frontmatter(plan, err)
 	l.steps(plan)
 	l.sections(plan)
+	l.lintComments() // plan_comments.go
 	slices.SortStableFunc(l.out, func(a, b PlanDiagnostic) int {
 		return cmp.Or(cmp.Compare(a.Range.Start.Line, b.Range.Start.Line), cmp.Compare(a.Range.Start.Character, b.Range.Start.Character))
 	})

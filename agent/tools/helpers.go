@@ -47,6 +47,10 @@ func apply(ctx context.Context, env Env, tool, label string, c workspace.Change,
 	if errors.As(err, &ref) {
 		return Refused(ref), nil
 	}
+	var declined *workspace.DeclinedError
+	if errors.As(err, &declined) {
+		return Result{Error: label + ": " + declined.Error(), Declined: declined.Declined}, nil
+	}
 	if ctx.Err() != nil {
 		return Result{}, fmt.Errorf("%s: %w", tool, err)
 	}

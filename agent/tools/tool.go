@@ -50,6 +50,9 @@ type Result struct {
 	Error   string // the "error" of a failed call
 	// Refusal is set when the guard refused the call.
 	Refusal *guard.Refusal
+	// Declined lists the changes the user declined in review (review mode):
+	// the model must not retry them blindly.
+	Declined []workspace.DeclinedChange
 	// Stop, when not empty, ends the turn after this call with this stop
 	// reason (e.g. "question_pending").
 	Stop string
@@ -79,10 +82,11 @@ func (r Result) JSON() string {
 		}{true, r.Value}
 	} else {
 		v = struct {
-			Success bool           `json:"success"`
-			Error   string         `json:"error"`
-			Refusal *guard.Refusal `json:"refusal,omitempty"`
-		}{false, r.Error, r.Refusal}
+			Success  bool                       `json:"success"`
+			Error    string                     `json:"error"`
+			Refusal  *guard.Refusal             `json:"refusal,omitempty"`
+			Declined []workspace.DeclinedChange `json:"declined,omitempty"`
+		}{false, r.Error, r.Refusal, r.Declined}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

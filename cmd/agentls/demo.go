@@ -20,6 +20,7 @@ import (
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/internal/udiff"
 	"github.com/agentls/agentls/server"
 )
 
@@ -411,7 +412,7 @@ func workspaceDiff(dir string) (string, error) {
 	var b strings.Builder
 	for _, n := range sorted {
 		if before[n] != after[n] {
-			b.WriteString(unifiedDiff(n, before[n], after[n]))
+			b.WriteString(udiff.Unified(n, before[n], after[n]))
 		}
 	}
 	return b.String(), nil

@@ -11,6 +11,10 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
+// ApplyToDisk is the default applyEdit handler, for a handler that
+// changes the edit first (e.g. leaves out declined changes).
+func (e *Client) ApplyToDisk(raw json.RawMessage) (bool, string) { return e.applyToDisk(raw) }
+
 // applyToDisk applies a WorkspaceEdit to the files, as an editor that applies
 // and saves would. Failures are reported as the editor would: applied false.
 func (e *Client) applyToDisk(raw json.RawMessage) (bool, string) {

@@ -38,6 +38,10 @@ type Handlers struct {
 	// ApplyEdit answers workspace/applyEdit; the default applies the edit to
 	// the files on disk, as an editor that saves would.
 	ApplyEdit func(edit json.RawMessage) (applied bool, failureReason string)
+	// ApplyEditResult, when set, answers workspace/applyEdit with the whole
+	// result object (e.g. with the VS Code extension's `_agentls`); it wins
+	// over ApplyEdit.
+	ApplyEditResult func(edit json.RawMessage) any
 	// AskUser answers agent/askUser with the result object (e.g.
 	// {"answers":{…}} or {"dismissed":true}); the default dismisses.
 	AskUser func(params json.RawMessage) any
@@ -257,6 +261,9 @@ func (e *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		}
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, err
+		}
+		if e.handlers.ApplyEditResult != nil {
+			return e.handlers.ApplyEditResult(p.Edit), nil
 		}
 		apply := e.handlers.ApplyEdit
 		if apply == nil {

@@ -29,6 +29,12 @@ func TestDocumentChangeShapes(t *testing.T) {
 			`{"kind":"rename","oldUri":"file:///a","newUri":"file:///b"}`},
 		{"delete", DocumentChange{Kind: "delete", URI: "file:///a", Options: map[string]bool{"recursive": true}},
 			`{"kind":"delete","uri":"file:///a","options":{"recursive":true}}`},
+		{"annotated text edit", DocumentChange{TextDocument: &VersionedDoc{URI: "file:///a"}, Edits: edits, AnnotationID: "n1"},
+			`{"textDocument":{"uri":"file:///a","version":null},"edits":[{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"newText":"x","annotationId":"n1"}]}`},
+		{"annotated create", DocumentChange{Kind: "create", URI: "file:///a", AnnotationID: "n2"},
+			`{"kind":"create","uri":"file:///a","annotationId":"n2"}`},
+		{"annotated rename", DocumentChange{Kind: "rename", OldURI: "file:///a", NewURI: "file:///b", AnnotationID: "n3"},
+			`{"kind":"rename","oldUri":"file:///a","newUri":"file:///b","annotationId":"n3"}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 // Session is a session's info on the wire.
 func Session(i agent.Info) agentproto.Session {
 	return agentproto.Session{SessionID: i.SessionID, Title: i.Title, Mode: agentproto.Mode(i.Mode), PlanFile: i.PlanFile, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt,
-		ParentID: i.ParentID, ParentToolCallID: i.ParentToolCallID, Kind: i.Kind}
+		ParentID: i.ParentID, ParentToolCallID: i.ParentToolCallID, Kind: i.Kind, Review: i.Review}
 }
 
 // each converts every element of a list; the result is never nil (`[]`).
@@ -63,7 +63,7 @@ func CompactResult(r agent.CompactResult) agentproto.CompactResult {
 
 // RewindRequest is agent/rewind's params for the agent.
 func RewindRequest(p agentproto.RewindParams) agent.RewindRequest {
-	return agent.RewindRequest{SessionID: p.SessionID, ToMessageID: p.ToMessageID, What: string(p.What)}
+	return agent.RewindRequest{SessionID: p.SessionID, ToMessageID: p.ToMessageID, What: string(p.What), Paths: p.Paths}
 }
 
 // RewindResult is agent/rewind's result on the wire.
@@ -78,4 +78,16 @@ func RewindResult(r agent.RewindResult) agentproto.RewindResult {
 // Commands are slash commands on the wire (never nil: `[]`).
 func Commands(list []agent.CommandInfo) []agentproto.CommandInfo {
 	return each(list, func(c agent.CommandInfo) agentproto.CommandInfo { return agentproto.CommandInfo(c) })
+}
+
+// ChangedFiles are files changed since a checkpoint on the wire.
+func ChangedFiles(list []agent.ChangedFile) agentproto.ChangedFilesResult {
+	return agentproto.ChangedFilesResult{Files: each(list, func(f agent.ChangedFile) agentproto.ChangedFile {
+		return agentproto.ChangedFile{Path: f.Path, Status: f.Status, Added: f.Added, Removed: f.Removed, Restorable: f.Restorable}
+	})}
+}
+
+// CheckpointFileText is a checkpoint's file on the wire.
+func CheckpointFileText(t agent.CheckpointFileText) agentproto.CheckpointFileText {
+	return agentproto.CheckpointFileText{Path: t.Path, Exists: t.Exists, Text: t.Text, Restorable: t.Restorable}
 }

@@ -2,6 +2,7 @@ package protoconv
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/agentls/agentls/agent"
@@ -57,7 +58,8 @@ func TestSameJSON(t *testing.T) {
 			}
 		})
 	}
-	if got := RewindRequest(agentproto.RewindParams{SessionID: "s", ToMessageID: "m", What: "both"}); got != (agent.RewindRequest{SessionID: "s", ToMessageID: "m", What: "both"}) {
-		t.Errorf("RewindRequest = %+v", got)
+	got := RewindRequest(agentproto.RewindParams{SessionID: "s", ToMessageID: "m", What: "code", Paths: []string{"a.go"}})
+	if want := (agent.RewindRequest{SessionID: "s", ToMessageID: "m", What: "code", Paths: []string{"a.go"}}); !reflect.DeepEqual(got, want) {
+		t.Errorf("RewindRequest = %+v, want %+v", got, want)
 	}
 }

@@ -28,6 +28,7 @@ import {
   type UpdateParams,
 } from './protocol';
 import { apiKeySecret, type Attachment, attachment, confirmModeSwitch, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
+import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { resolveServer } from './serverPath';
 import { initializationOptions, serverEnv } from './settings';
 import { ChatModel, otherMode } from './state';
@@ -51,9 +52,21 @@ export class AgentController implements vscode.Disposable {
   private serverError: string | null = null;
   /** What the next prompt carries as context (an @file mention or a selection). */
   private attached: Attachment | null = null;
+  /** Review of the agent's edits: declined changes, diffs, Keep / Undo, Restore (reviewFeature.ts). */
+  private readonly review: ReviewFeature;
 
   constructor(private readonly ext: vscode.ExtensionContext) {
     this.view = new ChatViewProvider(ext.extensionUri, (m) => void this.onWebview(m));
+    this.review = new ReviewFeature({
+      request: (method, params) => this.request(method, params),
+      reload: (sessionId) => this.load(sessionId),
+      save: (uris) => this.save(uris),
+      saveEdits: () => this.settings().get<boolean>('saveAgentEdits', true),
+      showChanges: (changes: TurnChanges | null) => this.view.post({ type: 'changes', changes }),
+      log: (m) => this.output.info(m),
+      error: (e) => this.error(e),
+    });
+    this.disposables.push(this.review);
     this.disposables.push(
       this.status,
       this.output,
@@ -72,6 +85,7 @@ export class AgentController implements vscode.Disposable {
     cmd('agentls.ui.setApiKey', () => this.setApiKey());
     cmd('agentls.ui.showLog', () => this.output.show(true));
     cmd('agentls.ui.restartServer', () => this.restart());
+    cmd('agentls.ui.toggleReview', () => this.toggleReview());
     this.model.defaultMode = this.settings().get<boolean>('planMode.defaultActive', true) ? 'plan' : 'build';
     this.refresh();
   }
@@ -105,7 +119,9 @@ export class AgentController implements vscode.Disposable {
       middleware: {
         workspace: {
           handleApplyEdit: async (params, next) => {
-            const result = await next(params, new vscode.CancellationTokenSource().token);
+            const apply = async () => next(params, new vscode.CancellationTokenSource().token);
+            if (this.review.reviews(params.edit)) return this.review.applyEdit(params.edit, apply);
+            const result = await apply();
             if (!(result instanceof Error) && result.applied && this.settings().get<boolean>('saveAgentEdits', true)) {
               await this.save(editedUris(params.edit as WireWorkspaceEdit));
             }
@@ -260,6 +276,7 @@ export class AgentController implements vscode.Disposable {
       const res = await this.request(Methods.prompt, params);
       this.model.endTurn(sessionId, res);
       if (res.sessionId && res.sessionId !== sessionId) await this.load(res.sessionId); // /new
+      else void this.review.turnEnded(sessionId);
     } catch (e) {
       this.model.endTurn(sessionId, { error: (e as Error).message });
     }
@@ -382,6 +399,34 @@ export class AgentController implements vscode.Disposable {
     return this.setMode(otherMode(st ? st.session.mode : this.model.defaultMode));
   }
 
+  /** Switches the current session's review of edits (agent/setReview). */
+  private async toggleReview(review?: 'off' | 'edits'): Promise<void> {
+    const st = this.model.current;
+    if (!st) return;
+    const next = review ?? (st.session.review === 'edits' ? 'off' : 'edits');
+    try {
+      const r = await this.request(Methods.setReview, { sessionId: st.session.sessionId, review: next });
+      st.session.review = r.review;
+    } catch (e) {
+      this.error(e);
+    }
+    this.refresh();
+  }
+
+  /** The text of a user item, and how many user items before it have the same text (Restore). */
+  private userItem(itemId: string): { sessionId: string; text: string; nth: number } | undefined {
+    const st = this.model.current;
+    if (!st) return undefined;
+    let nth = 0;
+    const item = st.items.find((i) => i.id === itemId);
+    if (!item || item.kind !== 'user') return undefined;
+    for (const i of st.items) {
+      if (i.id === itemId) break;
+      if (i.kind === 'user' && i.text === item.text) nth++;
+    }
+    return { sessionId: st.session.sessionId, text: item.text, nth };
+  }
+
   private async cancel(): Promise<void> {
     const st = this.model.current;
     if (!st) return;
@@ -493,6 +538,23 @@ export class AgentController implements vscode.Disposable {
         break;
       case 'listCommands':
         await this.listCommands();
+        break;
+      case 'restore': {
+        const u = this.userItem(m.itemId);
+        if (u) await this.review.restore(u.sessionId, u.text, u.nth);
+        break;
+      }
+      case 'diffFile':
+        await this.review.diff(m.path);
+        break;
+      case 'keepFile':
+        this.review.keep(m.path);
+        break;
+      case 'undoFile':
+        await this.review.undo(m.path);
+        break;
+      case 'setReview':
+        await this.toggleReview(m.review);
         break;
     }
   }

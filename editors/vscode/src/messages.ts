@@ -1,6 +1,7 @@
 // Messages between the extension host and the chat webview.
 
 import type { CommandInfo, Mode } from './protocol';
+import type { TurnChanges } from './review';
 import type { Snapshot } from './state';
 
 /** Webview → extension. */
@@ -17,10 +18,17 @@ export type FromWebview =
   | { type: 'openPlan'; planFile: string }
   | { type: 'mention' }
   | { type: 'clearContext' }
-  | { type: 'listCommands' };
+  | { type: 'listCommands' }
+  // Review (reviewFeature.ts): Restore on a user message, the turn's changes, the review toggle.
+  | { type: 'restore'; itemId: string }
+  | { type: 'diffFile'; path: string }
+  | { type: 'keepFile'; path?: string }
+  | { type: 'undoFile'; path?: string }
+  | { type: 'setReview'; review: 'off' | 'edits' };
 
 /** Extension → webview. */
 export type ToWebview =
   | { type: 'state'; snapshot: Snapshot; context: string | null }
   | { type: 'insert'; text: string }
-  | { type: 'commands'; commands: CommandInfo[] };
+  | { type: 'commands'; commands: CommandInfo[] }
+  | { type: 'changes'; changes: TurnChanges | null };

@@ -219,10 +219,12 @@ export interface PermissionRequest {
   toolCallId?: string;
   /** Document is a generated file listing the grants when they are too many. */
   document?: string;
+  /** Diff is the unified diff of an edit asked for in review mode (kind edit, docs/review.md). */
+  diff?: string;
 }
 
 /** PermissionKind is what a permission request asks for. */
-export type PermissionKind = 'run' | 'mcp' | 'network' | 'trust' | 'subagent' | 'plan';
+export type PermissionKind = 'run' | 'mcp' | 'network' | 'trust' | 'subagent' | 'plan' | 'edit';
 
 /** Reach is where a tool acts. */
 export type Reach = 'workspace' | 'network' | 'process' | 'editor';
@@ -236,6 +238,61 @@ export interface PermissionOption {
 
 /** OptionKind is a permission choice. */
 export type OptionKind = 'allow_once' | 'allow_always' | 'reject_once';
+
+/** SetReviewParams are agent/setReview's params. */
+export interface SetReviewParams {
+  sessionId: string;
+  /** Review is "off" or "edits". */
+  review: 'off' | 'edits';
+}
+
+/** ReviewInfo is agent/setReview's result: the session's review mode now. */
+export interface ReviewInfo {
+  sessionId: string;
+  review: 'off' | 'edits';
+}
+
+/** CheckpointParams name the checkpoint taken before a message. */
+export interface CheckpointParams {
+  sessionId: string;
+  messageId: string;
+}
+
+/** CheckpointFileParams name a file of the checkpoint taken before a message. */
+export interface CheckpointFileParams {
+  sessionId: string;
+  messageId: string;
+  /** Path is workspace-relative with "/" (absolute for a file of another workspace folder). */
+  path: string;
+}
+
+/** ChangedFilesResult is agent/changedFiles's result. */
+export interface ChangedFilesResult {
+  files: ChangedFile[];
+}
+
+/** ChangedFile is a file that differs now from a checkpoint ("Edited store.go +17 −2"). */
+export interface ChangedFile {
+  path: string;
+  /** Status is "modified", "added" (not in the checkpoint) or "deleted" (not on disk now). */
+  status: 'modified' | 'added' | 'deleted';
+  /** Added and Removed count the lines; zero when the file is not restorable. */
+  added: number;
+  removed: number;
+  /** Restorable is false for a binary file or one over 1 MiB. */
+  restorable: boolean;
+}
+
+/** CheckpointFileText is agent/checkpointFile's result: the file as the checkpoint has it. */
+export interface CheckpointFileText {
+  path: string;
+  /** Exists is false when the file was not there at the checkpoint. */
+  exists: boolean;
+  /** Text is its content (absent when it does not exist or is not kept). */
+  text?: string;
+  /** Restorable is false when the checkpoint lists it but did not keep it. */
+  restorable: boolean;
+}
 
 /** Mode is a session's mode. */
 export type Mode = 'plan' | 'build';
@@ -254,6 +311,8 @@ export interface Session {
   parentId?: string;
   parentToolCallId?: string;
   kind?: string;
+  /** Review is the session's review mode: "off" or "edits". */
+  review?: 'off' | 'edits';
 }
 
 /** SessionParams name a session. */
@@ -423,6 +482,8 @@ export interface RewindParams {
   toMessageId: string;
   /** What is "code", "conversation" or "both". */
   what: RewindWhat;
+  /** Paths, when set, limits a code rewind to these files (Undo of one file, docs/review.md). */
+  paths?: string[];
 }
 
 /** RewindWhat is what a rewind restores. */
@@ -598,6 +659,9 @@ export const Methods = {
   compact: 'agent/compact',
   listCommands: 'agent/listCommands',
   checkModel: 'agent/checkModel',
+  setReview: 'agent/setReview',
+  changedFiles: 'agent/changedFiles',
+  checkpointFile: 'agent/checkpointFile',
   rewind: 'agent/rewind',
   update: 'agent/update',
   modeChanged: 'agent/modeChanged',
@@ -615,9 +679,11 @@ export const Commands = {
   rejectPlan: 'agentls.rejectPlan',
   compact: 'agentls.compact',
   checkModel: 'agentls.checkModel',
+  setReview: 'agentls.setReview',
   rewind: 'agentls.rewind',
   showPlan: 'agentls.showPlan',
   buildPlan: 'agentls.buildPlan',
+  requestChanges: 'agentls.requestChanges',
   archivePlan: 'agentls.archivePlan',
 } as const;
 
@@ -652,11 +718,16 @@ export interface Requests {
   'agent/listCommands': { params: ListCommandsParams; result: ListCommandsResult };
   'agent/checkModel': { params: Empty; result: ModelCheck };
   'agentls.checkModel': { params: Empty; result: ModelCheck };
+  'agent/setReview': { params: SetReviewParams; result: ReviewInfo };
+  'agentls.setReview': { params: SetReviewParams; result: ReviewInfo };
+  'agent/changedFiles': { params: CheckpointParams; result: ChangedFilesResult };
+  'agent/checkpointFile': { params: CheckpointFileParams; result: CheckpointFileText };
   'agent/rewind': { params: RewindParams; result: RewindResult };
   'agentls.rewind': { params: RewindParams; result: RewindResult };
   '_agentls/rewind': { params: RewindParams; result: RewindResult };
   'agentls.showPlan': { params: PlanPathParams; result: ShownPlan };
   'agentls.buildPlan': { params: PlanPathParams; result: Session };
+  'agentls.requestChanges': { params: SessionParams; result: Session };
   'agentls.archivePlan': { params: PlanPathParams; result: ArchivedPlan };
   'agent/askUser': { params: AskUserParams; result: AskUserResult };
 }

@@ -10,6 +10,7 @@ import type { ChatItem, SessionState, Snapshot } from '../src/state';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
 import { renderQuestionBar } from './questionBar';
+import { renderChanges, restoreButton, reviewToggle } from './review';
 import { SlashMenu, slashWord } from './slashMenu';
 import { usageText } from './usage';
 
@@ -28,11 +29,13 @@ const sessionSelect = h('select', { class: 'sessions', 'aria-label': 'Chats', ti
 const newChat = h('button', { type: 'button', class: 'icon-btn new-chat', title: 'New chat', 'aria-label': 'New chat' }, icon('add'));
 const planTab = h('button', { type: 'button', class: 'mode-tab plan', role: 'tab', 'data-mode': 'plan' }, icon('map'), ' PLAN');
 const buildTab = h('button', { type: 'button', class: 'mode-tab build', role: 'tab', 'data-mode': 'build' }, icon('tools'), ' BUILD');
-const header = h('header', { class: 'chat-header' }, sessionSelect, newChat, h('div', { class: 'mode-toggle', role: 'tablist', 'aria-label': 'Mode' }, planTab, buildTab));
+const review = reviewToggle((m) => post(m));
+const header = h('header', { class: 'chat-header' }, sessionSelect, newChat, review.el, h('div', { class: 'mode-toggle', role: 'tablist', 'aria-label': 'Mode' }, planTab, buildTab));
 const planPanel = h('section', { class: 'plan-panel', hidden: true, 'aria-label': 'Plan' });
 const messages = h('main', { class: 'messages', 'aria-live': 'polite' });
 const awaiting = h('div', { class: 'awaiting', hidden: true });
 const questionSlot = h('div', { class: 'question-slot' });
+const changesSlot = h('div', { class: 'changes-slot' });
 const contextChip = h('div', { class: 'context-chip', hidden: true });
 const input = h('textarea', { class: 'prompt', rows: '3', placeholder: 'Ask the agent… (Enter sends, Shift+Enter: new line, @ attaches a file)', 'aria-label': 'Prompt' });
 const send = h('button', { type: 'button', class: 'btn btn-primary send', title: 'Send (Enter)' }, icon('send'), ' Send');
@@ -44,7 +47,7 @@ const slashMenu = new SlashMenu((text) => {
   input.focus();
 });
 const composer = h('div', { class: 'composer' }, slashMenu.el, contextChip, input, h('div', { class: 'composer-buttons' }, send, stop));
-document.getElementById('app')!.append(header, planPanel, messages, awaiting, questionSlot, composer, footer);
+document.getElementById('app')!.append(header, planPanel, messages, changesSlot, awaiting, questionSlot, composer, footer);
 
 input.value = vscode.getState()?.draft ?? '';
 
@@ -97,7 +100,7 @@ for (const tab of [planTab, buildTab]) {
 function renderItem(item: ChatItem): HTMLElement {
   switch (item.kind) {
     case 'user':
-      return h('div', { class: 'msg user' }, h('div', { class: 'who' }, icon('account'), ' You'), h('div', { class: 'text' }, item.text));
+      return h('div', { class: 'msg user' }, h('div', { class: 'who' }, icon('account'), ' You', restoreButton(item.id, post)), h('div', { class: 'text' }, item.text));
     case 'assistant':
     case 'thought': {
       const body = h('div', { class: 'markdown' });
@@ -229,6 +232,7 @@ function render(s: Snapshot, context: string | null): void {
   buildTab.setAttribute('aria-selected', String(mode === 'build'));
   sessionSelect.replaceChildren(...s.sessions.map((x) => h('option', { value: x.sessionId, selected: x.sessionId === st?.session.sessionId }, `${x.mode === 'build' ? 'BUILD' : 'PLAN'} · ${x.title || 'Untitled'}`)));
   sessionSelect.hidden = s.sessions.length === 0;
+  review.update(st?.session.review, !!st);
   renderPlan(st);
   renderMessages(st);
   renderAwaiting(st);
@@ -249,6 +253,10 @@ function render(s: Snapshot, context: string | null): void {
 window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
   const m = e.data;
   if (m.type === 'state') render(m.snapshot, m.context);
+  if (m.type === 'changes') {
+    renderChanges(changesSlot, m.changes, post);
+    messages.scrollTop = messages.scrollHeight; // the panel took room from the conversation: its end stays in view
+  }
   if (m.type === 'commands') {
     slashMenu.setCommands(m.commands);
     if (document.activeElement === input) slashMenu.update(input.value);

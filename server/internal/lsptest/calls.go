@@ -82,5 +82,5 @@ func RPCCode(err error) int64 {
 // refuses.
 func (e *Env) Rewind(req agent.RewindRequest) (agentproto.RewindResult, error) {
 	e.T.Helper()
-	return Call(e, agentproto.Rewind, agentproto.RewindParams{SessionID: req.SessionID, ToMessageID: req.ToMessageID, What: agentproto.RewindWhat(req.What)})
+	return Call(e, agentproto.Rewind, agentproto.RewindParams{SessionID: req.SessionID, ToMessageID: req.ToMessageID, What: agentproto.RewindWhat(req.What), Paths: req.Paths})
 }

@@ -938,6 +938,7 @@ function M.command(args)
   if args == '' then
     return notify('usage: :Agentls {command} [args] (Tab completes the commands)', vim.log.levels.WARN)
   end
+  if require('agentls.review').dispatch(st, args) then return end -- :Agentls diff, review (review.lua)
   if args:sub(1, 1) ~= '/' then
     args = '/' .. args
   end

@@ -27,6 +27,9 @@ M.methods = {
   compact = 'agent/compact',
   listCommands = 'agent/listCommands',
   checkModel = 'agent/checkModel',
+  setReview = 'agent/setReview',
+  changedFiles = 'agent/changedFiles',
+  checkpointFile = 'agent/checkpointFile',
   rewind = 'agent/rewind',
   update = 'agent/update',
   modeChanged = 'agent/modeChanged',
@@ -44,9 +47,11 @@ M.commands = {
   rejectPlan = 'agentls.rejectPlan',
   compact = 'agentls.compact',
   checkModel = 'agentls.checkModel',
+  setReview = 'agentls.setReview',
   rewind = 'agentls.rewind',
   showPlan = 'agentls.showPlan',
   buildPlan = 'agentls.buildPlan',
+  requestChanges = 'agentls.requestChanges',
   archivePlan = 'agentls.archivePlan',
 }
 
@@ -215,9 +220,10 @@ M.acp_methods = {
 ---@field requester? string
 ---@field toolCallId? string
 ---@field document? string Document is a generated file listing the grants when they are too many.
+---@field diff? string Diff is the unified diff of an edit asked for in review mode (kind edit, docs/review.md).
 
 --- PermissionKind is what a permission request asks for.
----@alias agentls.PermissionKind "run"|"mcp"|"network"|"trust"|"subagent"|"plan"
+---@alias agentls.PermissionKind "run"|"mcp"|"network"|"trust"|"subagent"|"plan"|"edit"
 
 --- Reach is where a tool acts.
 ---@alias agentls.Reach "workspace"|"network"|"process"|"editor"
@@ -230,6 +236,46 @@ M.acp_methods = {
 
 --- OptionKind is a permission choice.
 ---@alias agentls.OptionKind "allow_once"|"allow_always"|"reject_once"
+
+--- SetReviewParams are agent/setReview's params.
+---@class agentls.SetReviewParams
+---@field sessionId string
+---@field review 'off'|'edits' Review is "off" or "edits".
+
+--- ReviewInfo is agent/setReview's result: the session's review mode now.
+---@class agentls.ReviewInfo
+---@field sessionId string
+---@field review 'off'|'edits'
+
+--- CheckpointParams name the checkpoint taken before a message.
+---@class agentls.CheckpointParams
+---@field sessionId string
+---@field messageId string
+
+--- CheckpointFileParams name a file of the checkpoint taken before a message.
+---@class agentls.CheckpointFileParams
+---@field sessionId string
+---@field messageId string
+---@field path string Path is workspace-relative with "/" (absolute for a file of another workspace folder).
+
+--- ChangedFilesResult is agent/changedFiles's result.
+---@class agentls.ChangedFilesResult
+---@field files agentls.ChangedFile[]
+
+--- ChangedFile is a file that differs now from a checkpoint ("Edited store.go +17 −2").
+---@class agentls.ChangedFile
+---@field path string
+---@field status 'modified'|'added'|'deleted' Status is "modified", "added" (not in the checkpoint) or "deleted" (not on disk now).
+---@field added integer Added and Removed count the lines; zero when the file is not restorable.
+---@field removed integer
+---@field restorable boolean Restorable is false for a binary file or one over 1 MiB.
+
+--- CheckpointFileText is agent/checkpointFile's result: the file as the checkpoint has it.
+---@class agentls.CheckpointFileText
+---@field path string
+---@field exists boolean Exists is false when the file was not there at the checkpoint.
+---@field text? string Text is its content (absent when it does not exist or is not kept).
+---@field restorable boolean Restorable is false when the checkpoint lists it but did not keep it.
 
 --- Mode is a session's mode.
 ---@alias agentls.Mode "plan"|"build"
@@ -245,6 +291,7 @@ M.acp_methods = {
 ---@field parentId? string ParentID, ParentToolCallID and Kind are set on a sub-agent's session (docs/subagents.md): the session and the task call that started it, and its kind (explore, build or a user kind).
 ---@field parentToolCallId? string
 ---@field kind? string
+---@field review? 'off'|'edits' Review is the session's review mode: "off" or "edits".
 
 --- SessionParams name a session.
 ---@class agentls.SessionParams
@@ -374,6 +421,7 @@ M.acp_methods = {
 ---@field sessionId string
 ---@field toMessageId string
 ---@field what agentls.RewindWhat What is "code", "conversation" or "both".
+---@field paths? string[] Paths, when set, limits a code rewind to these files (Undo of one file, docs/review.md).
 
 --- RewindWhat is what a rewind restores.
 ---@alias agentls.RewindWhat "code"|"conversation"|"both"

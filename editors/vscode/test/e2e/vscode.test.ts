@@ -25,6 +25,18 @@ let shot = 0;
 const planColour = 'rgb(79, 193, 255)'; // #4FC1FF
 const buildColour = 'rgb(137, 209, 133)'; // #89D185
 
+/** Waits (bounded) until the file holds want: the editor saves on its own schedule. */
+async function fileBecomes(file: string, want: string, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let got = '';
+  while (Date.now() < deadline) {
+    got = fs.readFileSync(file, 'utf8');
+    if (got === want) return;
+    await page.waitForTimeout(100);
+  }
+  assert.equal(got, want, what);
+}
+
 async function screenshot(name: string): Promise<void> {
   shot++;
   await page.screenshot({ path: path.join(out, `${String(shot).padStart(2, '0')}-${name}.png`) });
@@ -47,6 +59,7 @@ before(async () => {
   workspace = path.join(data, 'project');
   fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(workspace, 'app.txt'), 'alpha\n');
+  fs.writeFileSync(path.join(workspace, 'two.txt'), 'x\nkeep\nx\n');
   fs.mkdirSync(path.join(workspace, '.agentls', 'commands'), { recursive: true });
   fs.writeFileSync(path.join(workspace, '.agentls', 'commands', 'review.md'), '---\ndescription: Review a file\nargument-hint: <file>\n---\nReview $ARGUMENTS.\n');
   server = await startCodeServer(
@@ -134,6 +147,60 @@ test('plan → question → approval → build in a real VS Code', async () => {
   await page.waitForFunction(() => document.querySelectorAll('.tab.dirty').length === 0, undefined, { timeout: 10_000 }).catch(() => undefined);
   assert.equal(await page.locator('.tab.dirty').count(), 0, 'no editor is left unsaved');
   await screenshot('build-done');
+});
+
+// Runs on the first server, right after the build: the scripted model's next steps are
+// this test's (a reload starts the script again).
+test('review: one of two changes unchecked in the Refactor Preview is not applied; Restore is undone by one Undo', async () => {
+  const two = path.join(workspace, 'two.txt');
+  // Review edits on (the header's toggle: agent/setReview).
+  const toggle = chat().locator('button.review-toggle');
+  await toggle.click();
+  await chat().locator('button.review-toggle[aria-pressed="true"]').waitFor();
+  // two.txt open in an editor (from the Explorer), then back to the chat.
+  await page.locator('.activitybar [aria-label^="Explorer"]').first().click();
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'two.txt' }).dblclick();
+  await page.locator('.tab[aria-label^="two.txt"]').waitFor();
+  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
+  await toggle.waitFor();
+  const prompt = chat().locator('textarea.prompt');
+  await prompt.fill('Tidy two.txt.');
+  await prompt.press('Enter');
+  // The edit's two changes in the Refactor Preview, one checkbox each, unchecked (needsConfirmation):
+  // the first is checked, the second left out.
+  const preview = page.locator('.bulk-edit-panel');
+  await preview.waitFor();
+  const checkboxes = preview.locator('input.edit-checkbox');
+  await checkboxes.nth(2).waitFor(); // the file's, and one per change
+  const n = await checkboxes.count();
+  assert.equal(n, 3, 'the file and its two changes');
+  await screenshot('refactor-preview');
+  await checkboxes.nth(1).click(); // the first change
+  assert.equal(await checkboxes.nth(1).isChecked(), true);
+  assert.equal(await checkboxes.nth(2).isChecked(), false);
+  await screenshot('refactor-preview-one-checked');
+  await preview.locator('.buttons .monaco-button').first().click(); // Apply
+  await chat().locator('.msg.assistant', { hasText: 'Kept what you chose in two.txt.' }).waitFor();
+  await fileBecomes(two, 'y\nkeep\nx\n', 'exactly one of the two changes is applied (and saved)');
+  // The turn's changes, read as an edit, with Diff / Keep / Undo.
+  await chat().locator('.changes .change-label', { hasText: 'Edited two.txt +1 −1' }).waitFor();
+  await screenshot('turn-changes');
+
+  // Restore on the message: the code as before it, through the editor as one edit…
+  await chat().locator('.msg.user', { hasText: 'Tidy two.txt.' }).locator('button.restore').click();
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
+  await dialog.waitFor();
+  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+  await fileBecomes(two, 'x\nkeep\nx\n', 'the rewind restored two.txt');
+  await screenshot('restored');
+  // …so one Undo in the editor brings the rewound state back (saved to see it on disk).
+  await page.locator('.tab[aria-label^="two.txt"]').click();
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+z');
+  await page.locator('.tab.dirty[aria-label^="two.txt"]').waitFor();
+  await page.keyboard.press('Control+s');
+  await fileBecomes(two, 'y\nkeep\nx\n', 'one Undo brought the rewound state back');
+  await screenshot('undone');
 });
 
 test('the chat survives the view being hidden and the window reloading', async () => {

@@ -1,0 +1,206 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/internal/udiff"
+	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/workspace"
+)
+
+// The review modes (config `review`, agent/setReview; docs/review.md).
+const (
+	ReviewOff   = "off"
+	ReviewEdits = "edits"
+)
+
+// EditReviewer is an Applier that shows changes for review itself: the LSP
+// server with change annotations (the editor's preview, a checkbox per
+// change), an ACP client with its own review of diffs. ReviewsEdits tells
+// whether it would for these changes; when it does not, review mode asks
+// one permission question per edit call first.
+type EditReviewer interface {
+	ReviewsEdits(changes []workspace.Change) bool
+}
+
+// ReviewInfo is agent/setReview's result.
+type ReviewInfo struct {
+	SessionID string `json:"sessionId"`
+	Review    string `json:"review"`
+}
+
+// SetReview switches the session's review mode ("off" or "edits") and
+// persists it with the session.
+func (m *Manager) SetReview(id, review string) (ReviewInfo, error) {
+	if review != ReviewOff && review != ReviewEdits {
+		return ReviewInfo{}, invalidf("review must be %q or %q, not %q", ReviewOff, ReviewEdits, review)
+	}
+	s, err := m.session(id)
+	if err != nil {
+		return ReviewInfo{}, err
+	}
+	s.mu.Lock()
+	s.meta.Review = review
+	save := s.saveMetaLocked()
+	s.mu.Unlock()
+	save()
+	return ReviewInfo{SessionID: id, Review: review}, nil
+}
+
+// Review is the session's review mode: its own, else the configuration's.
+func (s *Session) Review() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reviewLocked()
+}
+
+func (s *Session) reviewLocked() string {
+	if s.meta.Review != "" {
+		return s.meta.Review
+	}
+	if r := s.m.config().Review; r != "" {
+		return r
+	}
+	return ReviewOff
+}
+
+// reviews tells whether changes made by a tool under st go to review: in
+// review mode, in build mode, and not the plan's own files (the builder's
+// checkbox ticks are not the user's code).
+func (s *Session) reviews(st guard.State, changes []workspace.Change) bool {
+	if s.Review() != ReviewEdits || st.Mode != guard.ModeBuild {
+		return false
+	}
+	for _, c := range changes {
+		for _, p := range c.Targets() {
+			if path.Ext(p.Rel) != ".plan" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reviewedApply is guardedApply for a tool's changes: in review mode they
+// go to the editor marked for review when it can show them so, else after a
+// permission question (Apply / Reject, with the diff). A rejection is a
+// *workspace.DeclinedError.
+func (e *env) reviewedApply(ctx context.Context, tool, label string, changes []workspace.Change) error {
+	s, m := e.s, e.s.m
+	if e.system || !s.reviews(e.State(), changes) {
+		return m.guardedApply(ctx, s.faceID(), tool, label, e.State, changes)
+	}
+	if r := m.Guard().CheckChanges(e.State(), tool, changes); r != nil {
+		return r
+	}
+	if rv, ok := m.applier.(EditReviewer); ok && rv.ReviewsEdits(changes) {
+		req := m.guardedRequest(s.faceID(), tool, label, e.State, changes)
+		req.Review = true
+		err := m.applier.Apply(ctx, req)
+		var declined *workspace.DeclinedError
+		if errors.As(err, &declined) {
+			s.knowReviewed(changes, declined)
+		}
+		return err
+	}
+	if err := s.askToApply(ctx, tool, changes); err != nil {
+		return err
+	}
+	return m.guardedApply(ctx, s.faceID(), tool, label, e.State, changes)
+}
+
+// askToApply asks the user whether to apply changes (an editor without
+// change annotations in review mode). A rejection, a dismissal or an editor
+// that cannot ask declines them all: nothing is applied unreviewed.
+func (s *Session) askToApply(ctx context.Context, tool string, changes []workspace.Change) error {
+	targets := make([]string, 0, len(changes))
+	var diff strings.Builder
+	for _, c := range changes {
+		targets = append(targets, describeChange(c))
+		if c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate {
+			diff.WriteString(udiff.Unified(c.Path.Rel, c.Before, c.After))
+		}
+	}
+	req := permission.Request{
+		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester(tool), Kind: permission.KindEdit,
+		What: strings.Join(targets, ", "), Reach: string(guard.ReachWorkspace), Diff: diff.String(),
+		Options: []permission.Option{permission.Opt(permission.RejectOnce, "Reject"), permission.Opt(permission.AllowOnce, "Apply")},
+	}
+	d, err := s.m.Permit(ctx, req)
+	reason := "rejected when asked"
+	switch {
+	case errors.Is(err, permission.ErrNoSurface):
+		reason = "review mode is on and the editor cannot ask"
+	case err != nil:
+		if ctx.Err() != nil {
+			return err
+		}
+		return fmt.Errorf("ask to apply: %w", err)
+	case d.Allowed():
+		return nil
+	case d.Dismissed:
+		reason = "dismissed when asked"
+	}
+	return declinedAll(changes, reason)
+}
+
+// declinedAll is the DeclinedError of every change.
+func declinedAll(changes []workspace.Change, reason string) *workspace.DeclinedError {
+	out := &workspace.DeclinedError{All: true, Reason: reason}
+	for _, c := range changes {
+		d := workspace.DeclinedChange{Path: c.Path.Rel, Change: c.Kind}
+		if c.Kind == workspace.ChangeRename {
+			d.From = c.From.Rel
+		}
+		out.Declined = append(out.Declined, d)
+	}
+	return out
+}
+
+// describeChange is a change in a few words: "edit a.go", "rename a → b".
+func describeChange(c workspace.Change) string {
+	if c.Kind == workspace.ChangeRename {
+		return fmt.Sprintf("rename %s → %s", c.From.Rel, c.Path.Rel)
+	}
+	return string(c.Kind) + " " + c.Path.Rel
+}
+
+// appliedOf lists the changes d does not name as declined.
+func appliedOf(changes []workspace.Change, d *workspace.DeclinedError) []workspace.Change {
+	out := make([]workspace.Change, 0, len(changes))
+	for _, c := range changes {
+		declined := false
+		for _, x := range d.Declined {
+			declined = declined || x.Path == c.Path.Rel
+		}
+		if !declined {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// knowReviewed records what a review left of the changes as agentls's own
+// (the caller records only a wholly applied edit): the changes applied,
+// and a partly applied file as it is now — the user's choice among the
+// agent's edits is not someone else's change for a later rewind.
+func (s *Session) knowReviewed(changes []workspace.Change, d *workspace.DeclinedError) {
+	if !d.All {
+		s.knowWrites(appliedOf(changes, d))
+	}
+	for _, x := range d.Declined {
+		if !x.Partly {
+			continue
+		}
+		for _, c := range changes {
+			if c.Path.Rel == x.Path {
+				s.knowCurrent(c.Path.Abs)
+			}
+		}
+	}
+}
