@@ -90,6 +90,7 @@ func (t *Tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 		allow, err := asker.AskMCPCall(ctx, tools.MCPCallRequest{
 			Tool: t.name, Server: t.server.spec.Name, ServerTool: t.tool.Name, Args: args,
 			Hints: hints(t.tool), Command: t.server.spec.CommandLine(),
+			Remote: t.server.spec.Type == "http" || t.server.spec.URL != "", Network: t.server.spec.Network,
 		})
 		if err != nil {
 			return tools.Result{}, err

@@ -18,8 +18,12 @@ type MCPCallRequest struct {
 	// Hints are the server's own annotations (readOnlyHint, …), shown
 	// but not trusted.
 	Hints string
-	// Command is the server's command line.
+	// Command is the server's command line (an HTTP server's URL).
 	Command string
+	// Remote: an HTTP server (it runs elsewhere; what the call sends
+	// leaves the machine). Network: a stdio server's sandbox lets it reach
+	// the network (its origin allows it). The question shows both.
+	Remote, Network bool
 }
 
 // MCPAsker is the part of an Env that asks the user for an MCP tool call:
