@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agentls/agentls/sandbox"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -26,7 +27,7 @@ const (
 	closeGrace = 2 * time.Second
 	// maxFrameBytes bounds one JSON-RPC message from a server: a larger one
 	// ends the connection (the call fails, agentls's memory stays bounded).
-	maxFrameBytes = 32 << 20
+	maxFrameBytes = 64 << 20
 	// exitGrace is how long a failed call waits to learn whether the
 	// server exited.
 	exitGrace = 2 * time.Second
@@ -93,7 +94,11 @@ type Server struct {
 	proc     *os.Process
 	wd       watchdog
 	exited   chan struct{} // closed when the process exited
-	gen      int           // the start attempt the process belongs to
+	// ended is closed when the running connection ended (cs.Wait);
+	// broke says why, when the server's output broke the protocol.
+	ended chan struct{}
+	broke string
+	gen   int // the start attempt the process belongs to
 	// crashes are the recent exits and failed starts (within crashWindow);
 	// retryAt is when the next start may be tried; gaveUp is set after
 	// maxCrashes of them: the server stays failed.
@@ -105,8 +110,11 @@ type Server struct {
 	// listed is closed and replaced each time the tool list is read again
 	// after the server said it changed (tools/list_changed).
 	listed chan struct{}
-	closed bool
-	wg     sync.WaitGroup // the start, waiter and stderr goroutines
+	// relisting: a listing after tools/list_changed is under way;
+	// relistAgain: another notification came meanwhile.
+	relisting, relistAgain bool
+	closed                 bool
+	wg                     sync.WaitGroup // the start, waiter and stderr goroutines
 	// policy is the sandbox of the server's process (Pool.newServer).
 	policy sandbox.Policy
 }
@@ -211,7 +219,53 @@ func (s *Server) start(done chan struct{}) {
 		return
 	}
 	s.cs, s.tools, s.state, s.reason = cs, tools, StateRunning, ""
+	s.ended = make(chan struct{})
+	s.wg.Add(1)
+	go s.watchConnection(cs, s.ended, s.exited)
 	slog.Info("mcp: server running", "server", s.spec.Name, "tools", len(tools))
+}
+
+// watchConnection waits for the connection cs to end and closes ended. A
+// connection that ends while the server runs (bad JSON, a frame over
+// maxFrameBytes, a broken HTTP session) leaves nothing to talk to: the
+// server is marked crashed (restarted at its next use, with backoff) and
+// its process group killed; a process that exits is its waiter's to
+// record.
+func (s *Server) watchConnection(cs *mcp.ClientSession, ended, exited chan struct{}) {
+	defer s.wg.Done()
+	err := cs.Wait()
+	close(ended)
+	s.mu.Lock()
+	if s.closed || s.cs != cs || s.state != StateRunning {
+		s.mu.Unlock()
+		return
+	}
+	processGone := exited == nil
+	if !processGone {
+		select {
+		case <-exited:
+			processGone = true
+		default:
+		}
+	}
+	why := "its connection ended"
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, os.ErrClosed) {
+		why = "its connection broke: " + err.Error()
+		s.broke = why
+	}
+	if exited == nil { // an HTTP server: no process to wait for
+		s.cs = nil
+		s.crashed(why)
+		slog.Warn("mcp: server connection ended", "server", s.spec.Name, "err", err)
+		s.mu.Unlock()
+		_ = cs.Close()
+		return
+	}
+	s.mu.Unlock()
+	if !processGone {
+		slog.Warn("mcp: server connection ended; stopping the server", "server", s.spec.Name, "err", err)
+		s.kill() // its waiter records the crash
+	}
 }
 
 // connect starts the process, runs the handshake and lists the tools.
@@ -342,6 +396,9 @@ func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, wd watchdog)
 		if err != nil {
 			reason = "exited: " + err.Error()
 		}
+		if s.broke != "" { // agentls killed it: its output broke the protocol
+			reason, s.broke = s.broke+"; the server was stopped", ""
+		}
 		slog.Warn("mcp: server exited", "server", s.spec.Name, "err", err, "stderr", s.stderr.String())
 		dead = s.cs
 		s.cs = nil
@@ -449,6 +506,9 @@ func (s *Server) Call(ctx context.Context, tool string, args map[string]any, tim
 				s.mu.Lock()
 				why := s.failureIfExited(exited)
 				s.mu.Unlock()
+				if strings.HasPrefix(why, "its connection broke") {
+					return CallResult{}, fmt.Errorf("MCP server %q: %s", s.spec.Name, why)
+				}
 				return CallResult{}, fmt.Errorf("MCP server %q exited during the call (%s)", s.spec.Name, why)
 			case <-time.After(exitGrace):
 			case <-ctx.Done():
@@ -529,34 +589,51 @@ func (s *Server) newClient() *mcp.Client {
 	return mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(_ context.Context, req *mcp.ToolListChangedRequest) {
 			s.mu.Lock()
+			defer s.mu.Unlock()
 			if s.closed {
-				s.mu.Unlock()
 				return
 			}
+			// A flood of notifications costs one listing in flight and at
+			// most one more after it.
+			if s.relisting {
+				s.relistAgain = true
+				return
+			}
+			s.relisting = true
 			s.wg.Add(1)
-			s.mu.Unlock()
 			// Not on the connection's own goroutine: listing waits for
 			// answers that goroutine reads.
-			go func() {
-				defer s.wg.Done()
-				ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
-				defer cancel()
-				tools, err := listTools(ctx, req.Session)
-				s.mu.Lock()
-				defer s.mu.Unlock()
-				if err != nil {
-					slog.Warn("mcp: tools changed but could not be listed", "server", s.spec.Name, "err", err)
-					return
-				}
-				if s.state == StateRunning && s.cs == req.Session {
-					s.tools = tools
-					slog.Info("mcp: tool list changed", "server", s.spec.Name, "tools", len(tools))
-				}
-				close(s.listed)
-				s.listed = make(chan struct{})
-			}()
+			go s.relist(req.Session)
 		},
 	})
+}
+
+// relist reads the tool list of cs again (after tools/list_changed), once
+// more for each burst of notifications that came during a listing.
+func (s *Server) relist(cs *mcp.ClientSession) {
+	defer s.wg.Done()
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+		tools, err := listTools(ctx, cs)
+		cancel()
+		s.mu.Lock()
+		if err != nil {
+			slog.Warn("mcp: tools changed but could not be listed", "server", s.spec.Name, "err", err)
+		} else if s.state == StateRunning && s.cs == cs {
+			s.tools = tools
+			slog.Debug("mcp: tool list changed", "server", s.spec.Name, "tools", len(tools))
+		}
+		close(s.listed)
+		s.listed = make(chan struct{})
+		if s.relistAgain && err == nil && !s.closed {
+			s.relistAgain = false
+			s.mu.Unlock()
+			continue
+		}
+		s.relisting, s.relistAgain = false, false
+		s.mu.Unlock()
+		return
+	}
 }
 
 // toolsListed is closed when the tool list is next read again after a
