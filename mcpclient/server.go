@@ -110,6 +110,9 @@ type Server struct {
 	// listed is closed and replaced each time the tool list is read again
 	// after the server said it changed (tools/list_changed).
 	listed chan struct{}
+	// relistingPrompts: a prompt listing after prompts/list_changed is
+	// under way (later notifications meanwhile are dropped).
+	relistingPrompts bool
 	// relisting: a listing after tools/list_changed is under way;
 	// relistAgain: another notification came meanwhile.
 	relisting, relistAgain bool
@@ -117,6 +120,14 @@ type Server struct {
 	wg                     sync.WaitGroup // the start, waiter and stderr goroutines
 	// policy is the sandbox of the server's process (Pool.newServer).
 	policy sandbox.Policy
+	// calls are the running calls whose caller lent hooks (elicitation,
+	// progress).
+	calls calls
+	// prompts are the server's prompts (when it offers prompts), read at
+	// start and again after prompts/list_changed; resources says it offers
+	// resources.
+	prompts   []*mcp.Prompt
+	resources bool
 }
 
 // newServer returns the idle server of spec; env is its environment
@@ -205,6 +216,10 @@ func (s *Server) start(done chan struct{}) {
 		connect = s.connectHTTP
 	}
 	cs, tools, err := connect(ctx)
+	var prompts []*mcp.Prompt
+	if err == nil {
+		prompts = listPrompts(ctx, cs)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -219,6 +234,7 @@ func (s *Server) start(done chan struct{}) {
 		return
 	}
 	s.cs, s.tools, s.state, s.reason = cs, tools, StateRunning, ""
+	s.prompts, s.resources = prompts, offersResources(cs)
 	s.ended = make(chan struct{})
 	s.wg.Add(1)
 	go s.watchConnection(cs, s.ended, s.exited)
@@ -315,15 +331,6 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, 
 	}
 
 	client := s.newClient()
-	// The workspace folders are the client's roots (issue 18's settled
-	// capabilities), though the 2026-07-28 revision deprecates roots.
-	var roots []*mcp.Root //lint:ignore SA1019 roots are advertised on purpose (see above)
-	for _, r := range s.roots {
-		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r}) //lint:ignore SA1019 see above
-	}
-	if len(roots) > 0 {
-		client.AddRoots(roots...) //lint:ignore SA1019 see above
-	}
 	// A server that exits during the handshake ends it at once.
 	hctx, hcancel := context.WithCancel(ctx)
 	defer hcancel()
@@ -476,6 +483,12 @@ func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 // rendered as text of at most maxBytes. A server that exits during the
 // call ends it with an error.
 func (s *Server) Call(ctx context.Context, tool string, args map[string]any, timeout time.Duration, maxBytes int) (CallResult, error) {
+	return s.CallWith(ctx, tool, args, timeout, maxBytes, nil)
+}
+
+// CallWith is Call with hooks: the server's elicitations during the call
+// go to hooks.Elicit, its progress notifications to hooks.Progress.
+func (s *Server) CallWith(ctx context.Context, tool string, args map[string]any, timeout time.Duration, maxBytes int, hooks *CallHooks) (CallResult, error) {
 	cs, err := s.session(ctx)
 	if err != nil {
 		return CallResult{}, err
@@ -496,7 +509,13 @@ func (s *Server) Call(ctx context.Context, tool string, args map[string]any, tim
 		case <-ctx.Done():
 		}
 	}()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	params := &mcp.CallToolParams{Name: tool, Arguments: args}
+	if hooks != nil {
+		token, done := s.calls.add(ctx, hooks)
+		defer done()
+		params.SetProgressToken(token)
+	}
+	res, err := cs.CallTool(ctx, params)
 	if err != nil {
 		// A connection that ended is most often a server that exited: give
 		// its waiter a moment to say so, with its stderr.
@@ -586,7 +605,25 @@ func closeAll(fs ...*os.File) {
 // list again when the server says it changed (tools/list_changed); the
 // session's next tool listing offers the new list.
 func (s *Server) newClient() *mcp.Client {
-	return mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, &mcp.ClientOptions{
+	c := mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, &mcp.ClientOptions{
+		// roots (the workspace folders, ACP additionalDirectories among
+		// them) and elicitation, form and URL; no sampling.
+		Capabilities: &mcp.ClientCapabilities{
+			RootsV2:     &mcp.RootCapabilities{},
+			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
+		},
+		ElicitationHandler:          s.elicit,
+		ProgressNotificationHandler: s.progress,
+		PromptListChangedHandler: func(_ context.Context, req *mcp.PromptListChangedRequest) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.closed || s.relistingPrompts {
+				return
+			}
+			s.relistingPrompts = true
+			s.wg.Add(1)
+			go s.relistPrompts(req.Session)
+		},
 		ToolListChangedHandler: func(_ context.Context, req *mcp.ToolListChangedRequest) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
@@ -606,6 +643,16 @@ func (s *Server) newClient() *mcp.Client {
 			go s.relist(req.Session)
 		},
 	})
+	// The workspace folders are the client's roots (issue 18's settled
+	// capabilities), though the 2026-07-28 revision deprecates roots.
+	var roots []*mcp.Root //lint:ignore SA1019 roots are advertised on purpose (see above)
+	for _, r := range s.roots {
+		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r}) //lint:ignore SA1019 see above
+	}
+	if len(roots) > 0 {
+		c.AddRoots(roots...) //lint:ignore SA1019 see above
+	}
+	return c
 }
 
 // relist reads the tool list of cs again (after tools/list_changed), once
