@@ -48,6 +48,12 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 		e.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: u.ToolCallID, Title: u.Title, Kind: u.Kind, Status: "pending", RawInput: u.RawInput})
 	case agent.UpdateToolCallDone:
 		e.send(ctx, sessionID, e.toolCallDone(sessionID, u))
+	case agent.UpdateToolCallProgress:
+		var content []toolContent
+		for _, c := range u.Content {
+			content = append(content, textContent(c.Content.Text))
+		}
+		e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress", Content: content})
 	case agent.UpdatePlan:
 		e.sendPlan(ctx, sessionID, u) // plan_update.go
 	case agent.UpdateMode:
