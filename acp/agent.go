@@ -225,6 +225,9 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if h.reviewTrust(ctx, string(p.SessionId)) { // trust.go: a workspace file waiting for trust is asked first
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
+	if h.reviewMCPTrust(ctx, string(p.SessionId)) { // mcp_trust.go: so is a workspace MCP server file
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
 	a.commands.announce(ctx, string(p.SessionId), false) // the user commands may have changed
 	a.msgIDs.end(string(p.SessionId))
 	defer a.msgIDs.end(string(p.SessionId))
