@@ -17,6 +17,9 @@ func (p *Pool) ServerNames(sessionID string) []string {
 	return out
 }
 
+// Server is the session's server named name (shared or its own), or nil.
+func (p *Pool) Server(sessionID, name string) *Server { return p.server(sessionID, name) }
+
 // server is the session's server named name, or nil.
 func (p *Pool) server(sessionID, name string) *Server {
 	for _, s := range p.servers(sessionID) {
