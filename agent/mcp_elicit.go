@@ -88,6 +88,9 @@ func (e *env) askSet(ctx context.Context, set *questions.Set) (answers map[strin
 	return reply.Answers, "", nil
 }
 
+// MCPScope implements tools.MCPElicitor: the session asks.
+func (e *env) MCPScope() string { return e.s.meta.ID }
+
 // urlQuestion is the one question of a URL elicitation.
 const urlQuestion = "url_elicitation"
 

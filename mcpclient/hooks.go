@@ -25,6 +25,9 @@ const progressEvery = 200 * time.Millisecond
 type CallHooks struct {
 	Elicit   func(ctx context.Context, e tools.MCPElicitation) (tools.MCPElicitReply, error)
 	Progress func(message string)
+	// Scope is who is asked (the session): a server shared by sessions
+	// whose elicitation could belong to calls of two of them asks no one.
+	Scope string
 }
 
 // inflight is one running call with hooks.
@@ -78,16 +81,26 @@ func (c *calls) byToken(token any) *inflight {
 
 // newestElicitor is the newest running call that can ask the user, or nil:
 // a server's elicitation belongs to a call of its (the protocol does not
-// say which one over stdio; the newest is the one waiting on it).
+// say which one over stdio; the newest is the one waiting on it). When the
+// running calls that can ask belong to more than one scope (sessions
+// sharing the server), it could be any of them: nil, so that no session's
+// user is asked another's question.
 func (c *calls) newestElicitor() *inflight {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var newest *inflight
 	for i := len(c.list) - 1; i >= 0; i-- {
-		if c.list[i].hooks.Elicit != nil {
-			return c.list[i]
+		f := c.list[i]
+		if f.hooks.Elicit == nil {
+			continue
+		}
+		if newest == nil {
+			newest = f
+		} else if f.hooks.Scope != newest.hooks.Scope {
+			return nil
 		}
 	}
-	return nil
+	return newest
 }
 
 // progress shows a server's progress notification on its call, at most one
@@ -122,7 +135,7 @@ func (s *Server) progress(_ context.Context, req *mcp.ProgressNotificationClient
 func (s *Server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	f := s.calls.newestElicitor()
 	if f == nil {
-		slog.Info("mcp: elicitation with no call to ask for it; cancelled", "server", s.spec.Name)
+		slog.Info("mcp: elicitation with no call (or calls of several sessions) to ask for it; cancelled", "server", s.spec.Name)
 		return &mcp.ElicitResult{Action: "cancel"}, nil
 	}
 	p := req.Params

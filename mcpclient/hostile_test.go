@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 )
 
@@ -44,8 +45,8 @@ func TestHostileAnswers(t *testing.T) {
 				t.Errorf("after the restart: %+v %v", res, err)
 			}
 		}},
-		{"a flood of notifications", "flood", map[string]any{"count": 20000}, func(t *testing.T, res CallResult, err error, s *Server) {
-			if err != nil || res.Text != "flooded 20000" || s.Status().State != StateRunning {
+		{"a flood of notifications", "flood", map[string]any{"count": 5000}, func(t *testing.T, res CallResult, err error, s *Server) {
+			if err != nil || res.Text != "flooded 5000" || s.Status().State != StateRunning {
 				t.Errorf("flood: %+v %v %+v", res, err, s.Status())
 			}
 		}},
@@ -65,6 +66,43 @@ func TestHostileAnswers(t *testing.T) {
 			tc.check(t, res, err, s)
 			if log, _ := os.ReadFile(logf); !strings.Contains(string(log), tc.tool) {
 				t.Errorf("the call never reached the server: %q", log)
+			}
+		})
+	}
+}
+
+// TestElicitorScope: a server's elicitation goes to its newest running call
+// that can ask; when the running calls that can ask belong to two sessions
+// (a shared server), no one is asked.
+func TestElicitorScope(t *testing.T) {
+	ask := func(context.Context, tools.MCPElicitation) (tools.MCPElicitReply, error) {
+		return tools.MCPElicitReply{}, nil
+	}
+	tests := []struct {
+		name   string
+		hooks  []*CallHooks
+		wantIx int // index of the call asked, -1 for none
+	}{
+		{"none running", nil, -1},
+		{"one call", []*CallHooks{{Elicit: ask, Scope: "a"}}, 0},
+		{"newest of one session", []*CallHooks{{Elicit: ask, Scope: "a"}, {Elicit: ask, Scope: "a"}}, 1},
+		{"a call that cannot ask is passed over", []*CallHooks{{Elicit: ask, Scope: "a"}, {Scope: "b"}}, 0},
+		{"two sessions: no one", []*CallHooks{{Elicit: ask, Scope: "a"}, {Elicit: ask, Scope: "b"}}, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var c calls
+			var added []*inflight
+			for _, h := range tc.hooks {
+				token, _ := c.add(context.Background(), h)
+				added = append(added, c.byToken(token))
+			}
+			got := c.newestElicitor()
+			switch {
+			case tc.wantIx < 0 && got != nil:
+				t.Errorf("asked %+v, want no one", got.hooks)
+			case tc.wantIx >= 0 && got != added[tc.wantIx]:
+				t.Errorf("asked the wrong call")
 			}
 		})
 	}

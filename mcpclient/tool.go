@@ -44,7 +44,7 @@ func newTool(s *Server, t *mcp.Tool, c Classifier) (*Tool, error) {
 func callHooks(ctx context.Context, env tools.Env) *CallHooks {
 	h := &CallHooks{}
 	if e, ok := env.(tools.MCPElicitor); ok {
-		h.Elicit = e.ElicitMCP
+		h.Elicit, h.Scope = e.ElicitMCP, e.MCPScope()
 	}
 	if p, ok := env.(tools.ProgressReporter); ok {
 		h.Progress = func(msg string) { p.ReportProgress(ctx, msg) }

@@ -63,6 +63,9 @@ type MCPElicitReply struct {
 // An Env without it declines every elicitation.
 type MCPElicitor interface {
 	ElicitMCP(ctx context.Context, req MCPElicitation) (MCPElicitReply, error)
+	// MCPScope is who ElicitMCP asks (the session's id): a server shared
+	// by sessions asks no one when its calls of two of them are running.
+	MCPScope() string
 }
 
 // ProgressReporter is the part of an Env that shows a running tool call's
