@@ -12,28 +12,30 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// everythingPool is a pool with the real server-everything as "every".
-func everythingPool(t *testing.T) (*Pool, string) {
+// everythingPool is a pool with the real server-everything as "every",
+// the workspace of two folders (as with an ACP additionalDirectories).
+func everythingPool(t *testing.T) (*Pool, string, string) {
 	t.Helper()
 	entry := everythingServer(t)
-	root := t.TempDir()
-	p := NewPool(root, []string{root}, os.Environ)
+	root, extra := t.TempDir(), t.TempDir()
+	p := NewPool(root, []string{root, extra}, os.Environ)
 	t.Cleanup(p.Close)
 	p.Configure(config.Default(), []ServerSpec{{Name: "every", Command: "node", Args: []string{entry, "stdio"}, Origin: FromConfig}})
-	return p, root
+	return p, root, extra
 }
 
 // TestEverythingExtras runs the real server-everything's resources,
 // prompts, elicitation (form and URL), progress, roots and list_changed
 // through mcpclient: the tools it registers once it knows the client's
 // capabilities (elicitation, roots) arrive by tools/list_changed; its
-// roots are the workspace folders; a form elicitation reaches the call's
+// roots are the workspace folders (an ACP additionalDirectories among
+// them); a form elicitation reaches the call's
 // hooks with its schema, and the answer (with the schema's defaults
 // filled in) reaches the server; a URL elicitation carries its URL; the
 // long-running operation's progress reaches the call's hooks; a prompt
 // renders as text; a resource reads as text.
 func TestEverythingExtras(t *testing.T) {
-	p, root := everythingPool(t)
+	p, root, extra := everythingPool(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	ts := p.SessionTools(ctx, "s")
@@ -58,8 +60,8 @@ func TestEverythingExtras(t *testing.T) {
 		}
 		return res.Text
 	}
-	if r := call("get-roots-list", map[string]any{}, nil); !strings.Contains(r, "file://"+root) {
-		t.Errorf("roots = %q, want the workspace folder %s", r, root)
+	if r := call("get-roots-list", map[string]any{}, nil); !strings.Contains(r, "file://"+root) || !strings.Contains(r, "file://"+extra) {
+		t.Errorf("roots = %q, want the workspace folders %s and %s", r, root, extra)
 	}
 
 	var mu sync.Mutex
