@@ -117,3 +117,39 @@ steps:
 	wantStop(t, h.Prompt(s.SessionID, "/mcp:every:args-prompt city=Lyon"), "end_turn")
 	wantStop(t, h.Prompt(s.SessionID, "Summarise @every:demo://resource/static/document/architecture.md please"), "end_turn")
 }
+
+// TestMCPURLElicitationOnPlainClient: on a plain LSP client (no
+// agent/askUser), a server's URL elicitation is a window/showMessageRequest
+// showing the URL, answered with its buttons (Decline first); a form, which
+// no plain surface can show, is answered cancel and the turn goes on.
+func TestMCPURLElicitationOnPlainClient(t *testing.T) {
+	entry := everythingEntry(t)
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps: noAskCaps(true),
+		Script: `
+steps:
+  - tool_calls:
+      - {id: u, name: mcp__every__trigger-url-elicitation, args: {url: "https://example.com/plain", message: "Sign in"}}
+  - tool_calls:
+      - {id: e, name: mcp__every__trigger-elicitation-request, args: {}}
+  - text: "Done."
+    expect:
+      tool_result_contains: {u: ["decline"], e: ["cancel"]}
+`,
+		InitOpts: map[string]any{"mcp": map[string]any{
+			"servers":   map[string]any{"every": map[string]any{"command": "node", "args": []any{entry, "stdio"}}},
+			"read_only": []any{"every/trigger-elicitation-request", "every/trigger-url-elicitation"},
+		}},
+		Handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
+			var p lsptest.MessageRequest
+			_ = json.Unmarshal(raw, &p)
+			return p.Actions[0]
+		}},
+	})
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "go"), "end_turn")
+	reqs := h.MessageRequests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Message, "`https://example.com/plain`") || reqs[0].Actions[0]["title"] != "Decline" {
+		t.Fatalf("message requests = %+v, want the URL question with Decline first", reqs)
+	}
+}
