@@ -41,13 +41,13 @@ func newTool(s *Server, t *mcp.Tool, c Classifier) (*Tool, error) {
 
 // callHooks lends a call the env's question surfaces (the server's
 // elicitations) and its progress (the call's tool_call_update).
-func callHooks(ctx context.Context, env tools.Env) *CallHooks {
+func callHooks(ctx context.Context, env tools.Env, tool string) *CallHooks {
 	h := &CallHooks{}
 	if e, ok := env.(tools.MCPElicitor); ok {
 		h.Elicit, h.Scope = e.ElicitMCP, e.MCPScope()
 	}
 	if p, ok := env.(tools.ProgressReporter); ok {
-		h.Progress = func(msg string) { p.ReportProgress(ctx, msg) }
+		h.Progress = func(msg string) { p.ReportProgress(ctx, tool, msg) }
 	}
 	return h
 }
@@ -121,7 +121,7 @@ func (t *Tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
-	res, err := t.server.CallWith(ctx, t.tool.Name, obj, timeout, cfg.Run.MaxOutputBytes, callHooks(ctx, env))
+	res, err := t.server.CallWith(ctx, t.tool.Name, obj, timeout, cfg.Run.MaxOutputBytes, callHooks(ctx, env, t.name))
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()

@@ -38,7 +38,7 @@ func everythingEntry(t *testing.T) string {
 // face: its form elicitation is an agent/askUser question per field, in
 // two batches of at most 8 (the answer, with the schema's default filled in, reaches the server); its URL
 // elicitation is a question showing the URL, declined; its progress
-// notifications are tool_call_update (in_progress) of the running call;
+// notifications are reports of the turn's work-done progress;
 // its prompts are slash commands in agent/listCommands once it runs, and
 // /mcp:every:args-prompt sends the prompt's text as the user's message; a
 // resource named @every:<uri> in a prompt is read into the message.
@@ -46,6 +46,7 @@ func TestMCPEverythingOnLSP(t *testing.T) {
 	entry := everythingEntry(t)
 	var asked []lsptest.AskUser
 	h := lsptest.Start(t, lsptest.Setup{
+		Caps: progressCaps(),
 		Script: `
 steps:
   - tool_calls:
@@ -97,14 +98,25 @@ steps:
 	if q := url.Questions[0].Question; !strings.Contains(q, "`https://example.com/sign-in?x=1`") || !strings.Contains(q, "agentls does not open it") || !strings.Contains(q, "Sign in there") {
 		t.Errorf("URL question = %q", q)
 	}
+	// The progress is the turn's work-done progress; no tool_call_update
+	// but a call's end (PROTOCOL.md).
 	var progress []string
-	for _, u := range lsptest.Updates[agent.UpdateToolCallProgress](h, "tool_call_update") {
-		if u.Status == "in_progress" && u.ToolCallID == "p" && len(u.Content) > 0 {
-			progress = append(progress, u.Content[0].Content.Text)
+	for _, raw := range h.Messages("$/progress") {
+		var p struct {
+			Value struct{ Kind, Message string } `json:"value"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		if p.Value.Kind == "report" && strings.HasPrefix(p.Value.Message, "PLAN: mcp__every__trigger-long-running-operation: ") {
+			progress = append(progress, p.Value.Message)
 		}
 	}
 	if len(progress) == 0 || !strings.Contains(strings.Join(progress, " "), "/3") {
-		t.Errorf("progress updates = %q, want n/3", progress)
+		t.Errorf("progress reports = %q, want n/3", progress)
+	}
+	for _, u := range lsptest.Updates[agent.UpdateToolCallDone](h, "tool_call_update") {
+		if u.Status != "completed" && u.Status != "failed" {
+			t.Errorf("a tool_call_update with status %q", u.Status)
+		}
 	}
 
 	var names []string

@@ -69,7 +69,8 @@ type MCPElicitor interface {
 }
 
 // ProgressReporter is the part of an Env that shows a running tool call's
-// progress (a tool_call_update of the call, status in_progress).
+// progress: the turn's progress ("BUILD: <tool>: <message>"), and on ACP a
+// tool_call_update of the call (status in_progress).
 type ProgressReporter interface {
-	ReportProgress(ctx context.Context, message string)
+	ReportProgress(ctx context.Context, tool, message string)
 }
