@@ -225,11 +225,14 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
-	text, err := h.promptText(p.Prompt)
+	text, resources, err := h.promptText(p.Prompt)
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
 	if h.reviewTrust(ctx, string(p.SessionId)) { // trust.go: a workspace file waiting for trust is asked first
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
+	if h.reviewMCPTrust(ctx, string(p.SessionId)) { // mcp_trust.go: so is a workspace MCP server file
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}
 	a.commands.announce(ctx, string(p.SessionId), false) // the user commands may have changed
@@ -238,7 +241,8 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if title, at, ok := h.mgr.TitleFirstPrompt(string(p.SessionId), text); ok {
 		h.ed.send(ctx, string(p.SessionId), sessionInfoUpdate{SessionUpdate: "session_info_update", Title: title, UpdatedAt: at})
 	}
-	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text, NoNewSession: true})
+	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text, NoNewSession: true, Resources: resources})
+	a.commands.announce(ctx, string(p.SessionId), false) // the session's MCP servers' prompts, once they started
 	if err != nil {
 		if ctx.Err() != nil {
 			return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil

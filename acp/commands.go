@@ -57,9 +57,10 @@ func newCommandAnnouncer(a *Agent) *commandAnnouncer {
 	return &commandAnnouncer{a: a, waiting: map[string]string{}, sent: map[string][32]byte{}}
 }
 
-// commandsOf is the session's commands as ACP lists them (without /new).
-func commandsOf(h *hosted) []availableCommand {
-	list, err := h.mgr.ListCommands("")
+// commandsOf is the session's commands as ACP lists them (without /new),
+// its MCP servers' prompts among them.
+func commandsOf(h *hosted, sessionID string) []availableCommand {
+	list, err := h.mgr.ListCommands(sessionID)
 	if err != nil {
 		slog.Warn("acp: list commands", "err", err)
 		return nil
@@ -85,7 +86,7 @@ func (c *commandAnnouncer) announce(ctx context.Context, sessionID string, force
 	if err != nil {
 		return // closed meanwhile
 	}
-	cmds := commandsOf(h)
+	cmds := commandsOf(h, sessionID)
 	b, err := json.Marshal(cmds)
 	if err != nil {
 		return

@@ -51,6 +51,12 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 		done := e.toolCallDone(sessionID, u)
 		done.Meta = subagentMeta(u.ParentToolCallID, u.ChildSessionID)
 		e.send(ctx, sessionID, done)
+	case agent.UpdateToolCallProgress:
+		var content []toolContent
+		for _, c := range u.Content {
+			content = append(content, textContent(c.Content.Text))
+		}
+		e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress", Content: content})
 	case agent.UpdatePlan:
 		e.sendPlan(ctx, sessionID, u) // plan_update.go
 	case agent.UpdateMode:

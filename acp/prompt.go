@@ -2,6 +2,7 @@ package acp
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -12,36 +13,51 @@ const maxEmbeddedBytes = 256 << 10
 
 // promptText turns a prompt's content blocks into the user's message: text
 // as it is, resource links to workspace files as mentions the model can
-// read, embedded resources as quoted context. A resource link is never read
-// here, and one outside the workspace is named as such (the model's tools
-// cannot read it either).
-func (h *hosted) promptText(blocks []sdk.ContentBlock) (string, error) {
-	var text, ctx []string
+// read, embedded resources as quoted context; resource links of another
+// scheme are returned apart (MCP resources, read by the agent). A resource
+// link is never read here, and one outside the workspace is named as such
+// (the model's tools cannot read it either). A prompt shaped as avante.nvim's
+// replay of earlier messages is read as its newest message.
+func (h *hosted) promptText(blocks []sdk.ContentBlock) (string, []string, error) {
+	var text, ctx, resources []string
 	blocks = unwrapReplayedPrompt(blocks) // replayed_prompt.go: avante.nvim's replays
 	for i, b := range blocks {
 		switch {
 		case b.Text != nil:
 			text = append(text, b.Text.Text)
+		case b.ResourceLink != nil && isMCPResource(b.ResourceLink.Uri):
+			resources = append(resources, b.ResourceLink.Uri)
 		case b.ResourceLink != nil:
 			ctx = append(ctx, h.linkNote(b.ResourceLink.Uri))
 		case b.Resource != nil:
 			ctx = append(ctx, h.embeddedNote(b.Resource.Resource))
 		case b.Image != nil:
-			return "", invalidParams("prompt[%d]: agentls does not take images (promptCapabilities.image is false); describe the image in text", i)
+			return "", nil, invalidParams("prompt[%d]: agentls does not take images (promptCapabilities.image is false); describe the image in text", i)
 		case b.Audio != nil:
-			return "", invalidParams("prompt[%d]: agentls does not take audio (promptCapabilities.audio is false)", i)
+			return "", nil, invalidParams("prompt[%d]: agentls does not take audio (promptCapabilities.audio is false)", i)
 		default:
-			return "", invalidParams("prompt[%d]: unknown content block", i)
+			return "", nil, invalidParams("prompt[%d]: unknown content block", i)
 		}
 	}
 	msg := strings.TrimSpace(strings.Join(text, "\n"))
 	if len(ctx) > 0 {
 		msg = strings.TrimSpace(msg + "\n\n" + strings.Join(ctx, "\n\n"))
 	}
-	if msg == "" {
-		return "", invalidParams("the prompt is empty: send at least one text block")
+	if msg == "" && len(resources) == 0 {
+		return "", nil, invalidParams("the prompt is empty: send at least one text block")
 	}
-	return msg, nil
+	if msg == "" {
+		msg = "(The user attached the MCP resources below.)"
+	}
+	return msg, resources, nil
+}
+
+// isMCPResource reports whether a resource link names no file (a scheme
+// other than file:, like an MCP server's demo://… or github://…): the
+// agent reads it from the session's MCP servers.
+func isMCPResource(uri string) bool {
+	u, err := url.Parse(uri)
+	return err == nil && u.Scheme != "" && u.Scheme != "file" && len(u.Scheme) > 1 // not a Windows drive letter
 }
 
 // linkNote names a linked file for the model: a workspace path it can read

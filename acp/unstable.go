@@ -85,8 +85,10 @@ func formSchema(set *questions.Set) (sdk.UnstableElicitationSchema, bool) {
 		switch prop["type"] {
 		case "string", "number", "integer", "boolean":
 		case "array":
+			// A multi-select: items of an enum, or titled consts (anyOf
+			// or oneOf, MCP's SEP-1330 shape).
 			items, _ := prop["items"].(map[string]any)
-			if items == nil || items["enum"] == nil {
+			if items == nil || items["enum"] == nil && items["anyOf"] == nil && items["oneOf"] == nil {
 				return s, false
 			}
 		default:

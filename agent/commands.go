@@ -76,9 +76,10 @@ type commandOutcome struct {
 	newSession string
 }
 
-// ListCommands lists the commands of a session ("" for none yet: the
-// commands do not depend on it), built-ins first, then the user commands
-// by name.
+// ListCommands lists the commands of a session, built-ins first, then the
+// user commands by name, then the prompts of the session's running MCP
+// servers (/mcp:<server>:<prompt>; "" for no session: the shared servers'
+// only).
 func (m *Manager) ListCommands(sessionID string) ([]CommandInfo, error) {
 	if sessionID != "" {
 		if _, err := m.session(sessionID); err != nil {
@@ -92,7 +93,7 @@ func (m *Manager) ListCommands(sessionID string) ([]CommandInfo, error) {
 	for _, u := range m.userCommands() {
 		out = append(out, u.info())
 	}
-	return out, nil
+	return append(out, m.mcpPromptCommands(sessionID)...), nil // mcp_prompts.go
 }
 
 // runCommand handles a prompt that is a slash command. handled is false for
@@ -123,6 +124,9 @@ func (s *Session) runCommand(ctx context.Context, req PromptRequest) (text strin
 func (s *Session) command(ctx context.Context, cmd parsedCommand, noNew bool) (commandOutcome, error) {
 	if b, ok := builtinByName[cmd.name]; ok && !(noNew && cmd.name == CommandNew) {
 		return b.run(ctx, s, cmd.args)
+	}
+	if strings.HasPrefix(cmd.name, mcpCommandPrefix) {
+		return s.mcpPromptCommand(ctx, cmd) // mcp_prompts.go
 	}
 	if cmd.name != CommandNew || !noNew {
 		for _, u := range s.m.userCommands() {

@@ -31,7 +31,8 @@ func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, e
 	if always {
 		return true, nil
 	}
-	pr := mcpCallPermission(ctx, s.meta.ID, req)
+	network, sandboxState := MCPPlace(s.m.SandboxStatus(), req.Remote, req.Network)
+	pr := mcpCallPermission(ctx, s.faceID(), req, network, sandboxState)
 	pr.Requester = e.s.requester(pr.Requester)
 	d, err := s.m.Permit(ctx, pr)
 	if errors.Is(err, permission.ErrNoSurface) {
@@ -56,9 +57,14 @@ func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, e
 }
 
 // mcpCallPermission is the permission request of one MCP tool call: what
-// (the tool and its arguments, cut for the title), and a note with the
-// whole arguments in a fence, the server's command line and its hints.
-func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallRequest) permission.Request {
+// (the tool and its arguments, cut for the title), the server's network
+// and sandbox (MCPPlace), and a note with the whole arguments in a fence,
+// the server's command line and its hints.
+func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallRequest, network, sandboxState string) permission.Request {
+	reach := guard.ReachProcess
+	if req.Remote {
+		reach = guard.ReachNetwork
+	}
 	args := string(req.Args)
 	short := strings.Join(strings.Fields(args), " ")
 	if r := []rune(short); len(r) > maxTitleArgs {
@@ -75,7 +81,7 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 	}
 	return permission.Request{
 		SessionID: sessionID, ToolCallID: ToolCallID(ctx), Requester: req.Tool, Kind: permission.KindMCP,
-		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: string(guard.ReachProcess),
+		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: string(reach), Network: network, Sandbox: sandboxState,
 		Note: fmt.Sprintf("MCP server `%s` (`%s`), tool `%s`.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
 			req.Server, req.Command, req.ServerTool, fence, args, fence, req.Hints),
 		Options: []permission.Option{

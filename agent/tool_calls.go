@@ -130,11 +130,18 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 		return callOutcome{result: tools.Refused(r)}
 	}
 	s.syncCallFiles(ctx, c.Name, args)
+	var before map[string]string
+	mcpWriter := s.mcpMutating(c.Name)
+	if mcpWriter {
+		before = s.openDiskState() // mcp_rescan.go
+	}
 	var res tools.Result
 	var err error
 	var catcher panics.Catcher
 	catcher.Try(func() { res, err = tool.Run(ctx, &env{s: s, ctx: ctx}, args) })
-	if d, ok := m.tools.Declarations().Lookup(c.Name); ok && d.Class == guard.ClassMutating && (d.Kind == guard.KindExecute || d.Kind == guard.KindOther) {
+	if mcpWriter {
+		s.mcpAfterWrite(ctx, c.Name, before) // rescan, reload clean buffers, warn about dirty ones
+	} else if d, ok := m.tools.Declarations().Lookup(c.Name); ok && d.Class == guard.ClassMutating && (d.Kind == guard.KindExecute || d.Kind == guard.KindOther) {
 		s.rescan(ctx) // checkpoints.go: the command's changes are not the user's
 	}
 	if rec := catcher.Recovered(); rec != nil {

@@ -38,6 +38,10 @@ type PromptRequest struct {
 	// NoNewSession: the face does not offer /new (ACP: the client starts
 	// sessions).
 	NoNewSession bool
+	// Resources are MCP resource URIs the user attached (ACP resource_link
+	// of no workspace file): read from the session's MCP servers as
+	// context, like @server:uri in Text.
+	Resources []string
 }
 
 // PromptContext is a file (and optionally a range in it) the user attached.
@@ -120,6 +124,7 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if req.Context != nil {
 		text += m.contextNote(req.Context)
 	}
+	text += s.mcpResourceNotes(ctx, text, req.Resources) // mcp_prompts.go
 	if strings.TrimSpace(text) == "" {
 		return TurnResult{}, invalidf("text is empty")
 	}

@@ -62,3 +62,18 @@ func (s mcpSource) ServerStatus() []agent.MCPServerStatus {
 func (h *Host) SetSessionMCPServers(sessionID string, specs []mcpclient.ServerSpec) {
 	h.mcp.SetSessionServers(sessionID, specs)
 }
+
+// SessionPrompts implements agent.MCPExtras.
+func (s mcpSource) SessionPrompts(sessionID string) []agent.MCPPrompt {
+	var out []agent.MCPPrompt
+	for _, p := range s.Pool.SessionPrompts(sessionID) {
+		ap := agent.MCPPrompt{Server: p.Server, Name: p.Name, Description: p.Description}
+		for _, a := range p.Args {
+			ap.Args = append(ap.Args, agent.MCPPromptArg{Name: a.Name, Description: a.Description, Required: a.Required})
+		}
+		out = append(out, ap)
+	}
+	return out
+}
+
+var _ agent.MCPExtras = mcpSource{}

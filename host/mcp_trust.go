@@ -6,7 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/mcpclient"
+	"github.com/agentls/agentls/permission"
 )
 
 // MCPFileTrust is a workspace MCP server file (.mcp.json, .vscode/mcp.json)
@@ -66,4 +69,20 @@ func (h *Host) TrustMCPFile(f MCPFileTrust) error {
 	cfg := h.Config()
 	h.mcp.Configure(cfg, h.mcpSpecs(cfg))
 	return err
+}
+
+// Permission is the trust question of the file, the same on every face:
+// through the permission service, every server it would start a grant
+// shown in full (command line or URL, env variable names, network), "Don't
+// trust" first.
+func (f MCPFileTrust) Permission(sessionID, toolCallID string) permission.Request {
+	return permission.Request{
+		SessionID: sessionID, ToolCallID: toolCallID,
+		Requester: "agentls", Kind: permission.KindTrust, What: f.Path, Reach: string(guard.ReachProcess),
+		Grants: f.Servers, Note: f.Question,
+		Options: []permission.Option{
+			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
+			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
+		},
+	}
 }

@@ -48,8 +48,9 @@ func (s *Server) connectHTTP(ctx context.Context) (*mcp.ClientSession, []*mcp.To
 	tr := &mcp.StreamableClientTransport{
 		Endpoint:   s.spec.URL,
 		HTTPClient: &http.Client{Timeout: httpTimeout, Transport: headerTransport{headers: s.spec.Headers, base: http.DefaultTransport}},
-		// One stream per request: no standalone SSE stream to keep open.
-		DisableStandaloneSSE: true,
+		// The standalone SSE stream stays on: a server sends its requests
+		// (elicitation) and notifications (list_changed, progress) there
+		// when it answers calls with plain JSON.
 	}
 	cs, err := client.Connect(ctx, tr, nil)
 	if err != nil {

@@ -35,7 +35,7 @@ func TestHTTPServer(t *testing.T) {
 		mu.Unlock()
 		h.ServeHTTP(w, r)
 	}))
-	defer ts.Close()
+	t.Cleanup(ts.Close) // after p.Close (cleanups run last first): the pool ends its standalone SSE stream
 
 	p := NewPool(t.TempDir(), nil, nil)
 	t.Cleanup(p.Close)

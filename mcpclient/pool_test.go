@@ -66,8 +66,8 @@ func TestHintsAreNotTrusted(t *testing.T) {
 	cfg := config.Default()
 	p, _ := hostilePool(t, cfg)
 	ts := p.SessionTools(context.Background(), "s1")
-	if len(ts) != 6 {
-		t.Fatalf("tools = %d, want 6; status %+v", len(ts), p.Status())
+	if len(ts) != 8 {
+		t.Fatalf("tools = %d, want 8; status %+v", len(ts), p.Status())
 	}
 	w := toolByName(t, ts, "mcp__evil__write_note")
 	if w.ReadOnly() || w.Spec().Guard.Class != "mutating" || w.Spec().Guard.Plan != "build_only" {
@@ -91,7 +91,7 @@ func TestHintsAreNotTrusted(t *testing.T) {
 func TestCalls(t *testing.T) {
 	p, logf := hostilePool(t, config.Default())
 	ctx := context.Background()
-	if n := len(p.SessionTools(ctx, "s")); n != 6 {
+	if n := len(p.SessionTools(ctx, "s")); n != 8 {
 		t.Fatalf("tools = %d; %+v", n, p.Status())
 	}
 	s := p.servers("s")[0]
@@ -140,7 +140,7 @@ func TestEnvironmentScrubbed(t *testing.T) {
 // TestCloseKillsTheGroup: after Close the server's process is gone.
 func TestCloseKillsTheGroup(t *testing.T) {
 	p, _ := hostilePool(t, config.Default())
-	if n := len(p.SessionTools(context.Background(), "s")); n != 6 {
+	if n := len(p.SessionTools(context.Background(), "s")); n != 8 {
 		t.Fatalf("tools = %d", n)
 	}
 	s := p.servers("s")[0]
@@ -207,7 +207,7 @@ func TestCheckSchema(t *testing.T) {
 func TestToolListChanged(t *testing.T) {
 	p, _ := hostilePool(t, config.Default())
 	ctx := context.Background()
-	if n := len(p.SessionTools(ctx, "s")); n != 6 {
+	if n := len(p.SessionTools(ctx, "s")); n != 8 {
 		t.Fatalf("tools = %d", n)
 	}
 	s := p.servers("s")[0]
@@ -236,7 +236,7 @@ func TestRestartWithBackoff(t *testing.T) {
 	t.Cleanup(func() { backoffBase, maxCrashes = oldBase, oldMax })
 	p, _ := hostilePool(t, config.Default())
 	ctx := context.Background()
-	if n := len(p.SessionTools(ctx, "s")); n != 6 {
+	if n := len(p.SessionTools(ctx, "s")); n != 8 {
 		t.Fatalf("tools = %d", n)
 	}
 	s := p.servers("s")[0]

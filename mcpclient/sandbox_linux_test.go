@@ -33,7 +33,7 @@ func TestServerRunsInTheSandbox(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			if n := len(p.SessionTools(ctx, "s")); n != 6 {
+			if n := len(p.SessionTools(ctx, "s")); n != 8 {
 				t.Fatalf("tools = %d; %+v", n, p.Status())
 			}
 			s := p.servers("s")[0]

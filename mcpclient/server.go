@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agentls/agentls/sandbox"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -26,7 +27,7 @@ const (
 	closeGrace = 2 * time.Second
 	// maxFrameBytes bounds one JSON-RPC message from a server: a larger one
 	// ends the connection (the call fails, agentls's memory stays bounded).
-	maxFrameBytes = 32 << 20
+	maxFrameBytes = 64 << 20
 	// exitGrace is how long a failed call waits to learn whether the
 	// server exited.
 	exitGrace = 2 * time.Second
@@ -93,7 +94,11 @@ type Server struct {
 	proc     *os.Process
 	wd       watchdog
 	exited   chan struct{} // closed when the process exited
-	gen      int           // the start attempt the process belongs to
+	// ended is closed when the running connection ended (cs.Wait);
+	// broke says why, when the server's output broke the protocol.
+	ended chan struct{}
+	broke string
+	gen   int // the start attempt the process belongs to
 	// crashes are the recent exits and failed starts (within crashWindow);
 	// retryAt is when the next start may be tried; gaveUp is set after
 	// maxCrashes of them: the server stays failed.
@@ -105,10 +110,24 @@ type Server struct {
 	// listed is closed and replaced each time the tool list is read again
 	// after the server said it changed (tools/list_changed).
 	listed chan struct{}
-	closed bool
-	wg     sync.WaitGroup // the start, waiter and stderr goroutines
+	// relistingPrompts: a prompt listing after prompts/list_changed is
+	// under way (later notifications meanwhile are dropped).
+	relistingPrompts bool
+	// relisting: a listing after tools/list_changed is under way;
+	// relistAgain: another notification came meanwhile.
+	relisting, relistAgain bool
+	closed                 bool
+	wg                     sync.WaitGroup // the start, waiter and stderr goroutines
 	// policy is the sandbox of the server's process (Pool.newServer).
 	policy sandbox.Policy
+	// calls are the running calls whose caller lent hooks (elicitation,
+	// progress).
+	calls calls
+	// prompts are the server's prompts (when it offers prompts), read at
+	// start and again after prompts/list_changed; resources says it offers
+	// resources.
+	prompts   []*mcp.Prompt
+	resources bool
 }
 
 // newServer returns the idle server of spec; env is its environment
@@ -197,6 +216,10 @@ func (s *Server) start(done chan struct{}) {
 		connect = s.connectHTTP
 	}
 	cs, tools, err := connect(ctx)
+	var prompts []*mcp.Prompt
+	if err == nil {
+		prompts = listPrompts(ctx, cs)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
@@ -211,7 +234,54 @@ func (s *Server) start(done chan struct{}) {
 		return
 	}
 	s.cs, s.tools, s.state, s.reason = cs, tools, StateRunning, ""
+	s.prompts, s.resources = prompts, offersResources(cs)
+	s.ended = make(chan struct{})
+	s.wg.Add(1)
+	go s.watchConnection(cs, s.ended, s.exited)
 	slog.Info("mcp: server running", "server", s.spec.Name, "tools", len(tools))
+}
+
+// watchConnection waits for the connection cs to end and closes ended. A
+// connection that ends while the server runs (bad JSON, a frame over
+// maxFrameBytes, a broken HTTP session) leaves nothing to talk to: the
+// server is marked crashed (restarted at its next use, with backoff) and
+// its process group killed; a process that exits is its waiter's to
+// record.
+func (s *Server) watchConnection(cs *mcp.ClientSession, ended, exited chan struct{}) {
+	defer s.wg.Done()
+	err := cs.Wait()
+	close(ended)
+	s.mu.Lock()
+	if s.closed || s.cs != cs || s.state != StateRunning {
+		s.mu.Unlock()
+		return
+	}
+	processGone := exited == nil
+	if !processGone {
+		select {
+		case <-exited:
+			processGone = true
+		default:
+		}
+	}
+	why := "its connection ended"
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, os.ErrClosed) {
+		why = "its connection broke: " + err.Error()
+		s.broke = why
+	}
+	if exited == nil { // an HTTP server: no process to wait for
+		s.cs = nil
+		s.crashed(why)
+		slog.Warn("mcp: server connection ended", "server", s.spec.Name, "err", err)
+		s.mu.Unlock()
+		_ = cs.Close()
+		return
+	}
+	s.mu.Unlock()
+	if !processGone {
+		slog.Warn("mcp: server connection ended; stopping the server", "server", s.spec.Name, "err", err)
+		s.kill() // its waiter records the crash
+	}
 }
 
 // connect starts the process, runs the handshake and lists the tools.
@@ -261,15 +331,6 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, 
 	}
 
 	client := s.newClient()
-	// The workspace folders are the client's roots (issue 18's settled
-	// capabilities), though the 2026-07-28 revision deprecates roots.
-	var roots []*mcp.Root //lint:ignore SA1019 roots are advertised on purpose (see above)
-	for _, r := range s.roots {
-		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r}) //lint:ignore SA1019 see above
-	}
-	if len(roots) > 0 {
-		client.AddRoots(roots...) //lint:ignore SA1019 see above
-	}
 	// A server that exits during the handshake ends it at once.
 	hctx, hcancel := context.WithCancel(ctx)
 	defer hcancel()
@@ -341,6 +402,9 @@ func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, wd watchdog)
 		reason := "exited"
 		if err != nil {
 			reason = "exited: " + err.Error()
+		}
+		if s.broke != "" { // agentls killed it: its output broke the protocol
+			reason, s.broke = s.broke+"; the server was stopped", ""
 		}
 		slog.Warn("mcp: server exited", "server", s.spec.Name, "err", err, "stderr", s.stderr.String())
 		dead = s.cs
@@ -419,6 +483,12 @@ func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 // rendered as text of at most maxBytes. A server that exits during the
 // call ends it with an error.
 func (s *Server) Call(ctx context.Context, tool string, args map[string]any, timeout time.Duration, maxBytes int) (CallResult, error) {
+	return s.CallWith(ctx, tool, args, timeout, maxBytes, nil)
+}
+
+// CallWith is Call with hooks: the server's elicitations during the call
+// go to hooks.Elicit, its progress notifications to hooks.Progress.
+func (s *Server) CallWith(ctx context.Context, tool string, args map[string]any, timeout time.Duration, maxBytes int, hooks *CallHooks) (CallResult, error) {
 	cs, err := s.session(ctx)
 	if err != nil {
 		return CallResult{}, err
@@ -439,7 +509,13 @@ func (s *Server) Call(ctx context.Context, tool string, args map[string]any, tim
 		case <-ctx.Done():
 		}
 	}()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	params := &mcp.CallToolParams{Name: tool, Arguments: args}
+	if hooks != nil {
+		token, done := s.calls.add(ctx, hooks)
+		defer done()
+		params.SetProgressToken(token)
+	}
+	res, err := cs.CallTool(ctx, params)
 	if err != nil {
 		// A connection that ended is most often a server that exited: give
 		// its waiter a moment to say so, with its stderr.
@@ -449,6 +525,9 @@ func (s *Server) Call(ctx context.Context, tool string, args map[string]any, tim
 				s.mu.Lock()
 				why := s.failureIfExited(exited)
 				s.mu.Unlock()
+				if strings.HasPrefix(why, "its connection broke") {
+					return CallResult{}, fmt.Errorf("MCP server %q: %s", s.spec.Name, why)
+				}
 				return CallResult{}, fmt.Errorf("MCP server %q exited during the call (%s)", s.spec.Name, why)
 			case <-time.After(exitGrace):
 			case <-ctx.Done():
@@ -526,37 +605,82 @@ func closeAll(fs ...*os.File) {
 // list again when the server says it changed (tools/list_changed); the
 // session's next tool listing offers the new list.
 func (s *Server) newClient() *mcp.Client {
-	return mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, &mcp.ClientOptions{
-		ToolListChangedHandler: func(_ context.Context, req *mcp.ToolListChangedRequest) {
+	c := mcp.NewClient(&mcp.Implementation{Name: "agentls", Version: "dev"}, &mcp.ClientOptions{
+		// roots (the workspace folders, ACP additionalDirectories among
+		// them) and elicitation, form and URL; no sampling.
+		Capabilities: &mcp.ClientCapabilities{
+			RootsV2:     &mcp.RootCapabilities{},
+			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
+		},
+		ElicitationHandler:          s.elicit,
+		ProgressNotificationHandler: s.progress,
+		PromptListChangedHandler: func(_ context.Context, req *mcp.PromptListChangedRequest) {
 			s.mu.Lock()
-			if s.closed {
-				s.mu.Unlock()
+			defer s.mu.Unlock()
+			if s.closed || s.relistingPrompts {
 				return
 			}
+			s.relistingPrompts = true
 			s.wg.Add(1)
-			s.mu.Unlock()
+			go s.relistPrompts(req.Session)
+		},
+		ToolListChangedHandler: func(_ context.Context, req *mcp.ToolListChangedRequest) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.closed {
+				return
+			}
+			// A flood of notifications costs one listing in flight and at
+			// most one more after it.
+			if s.relisting {
+				s.relistAgain = true
+				return
+			}
+			s.relisting = true
+			s.wg.Add(1)
 			// Not on the connection's own goroutine: listing waits for
 			// answers that goroutine reads.
-			go func() {
-				defer s.wg.Done()
-				ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
-				defer cancel()
-				tools, err := listTools(ctx, req.Session)
-				s.mu.Lock()
-				defer s.mu.Unlock()
-				if err != nil {
-					slog.Warn("mcp: tools changed but could not be listed", "server", s.spec.Name, "err", err)
-					return
-				}
-				if s.state == StateRunning && s.cs == req.Session {
-					s.tools = tools
-					slog.Info("mcp: tool list changed", "server", s.spec.Name, "tools", len(tools))
-				}
-				close(s.listed)
-				s.listed = make(chan struct{})
-			}()
+			go s.relist(req.Session)
 		},
 	})
+	// The workspace folders are the client's roots (issue 18's settled
+	// capabilities), though the 2026-07-28 revision deprecates roots.
+	var roots []*mcp.Root //lint:ignore SA1019 roots are advertised on purpose (see above)
+	for _, r := range s.roots {
+		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r}) //lint:ignore SA1019 see above
+	}
+	if len(roots) > 0 {
+		c.AddRoots(roots...) //lint:ignore SA1019 see above
+	}
+	return c
+}
+
+// relist reads the tool list of cs again (after tools/list_changed), once
+// more for each burst of notifications that came during a listing.
+func (s *Server) relist(cs *mcp.ClientSession) {
+	defer s.wg.Done()
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+		tools, err := listTools(ctx, cs)
+		cancel()
+		s.mu.Lock()
+		if err != nil {
+			slog.Warn("mcp: tools changed but could not be listed", "server", s.spec.Name, "err", err)
+		} else if s.state == StateRunning && s.cs == cs {
+			s.tools = tools
+			slog.Debug("mcp: tool list changed", "server", s.spec.Name, "tools", len(tools))
+		}
+		close(s.listed)
+		s.listed = make(chan struct{})
+		if s.relistAgain && err == nil && !s.closed {
+			s.relistAgain = false
+			s.mu.Unlock()
+			continue
+		}
+		s.relisting, s.relistAgain = false, false
+		s.mu.Unlock()
+		return
+	}
 }
 
 // toolsListed is closed when the tool list is next read again after a

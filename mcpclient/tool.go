@@ -39,6 +39,19 @@ func newTool(s *Server, t *mcp.Tool, c Classifier) (*Tool, error) {
 	return &Tool{server: s, name: ToolName(s.spec.Name, t.Name), tool: t, readOnly: ro, params: params, desc: desc}, nil
 }
 
+// callHooks lends a call the env's question surfaces (the server's
+// elicitations) and its progress (the call's tool_call_update).
+func callHooks(ctx context.Context, env tools.Env, tool string) *CallHooks {
+	h := &CallHooks{}
+	if e, ok := env.(tools.MCPElicitor); ok {
+		h.Elicit, h.Scope = e.ElicitMCP, e.MCPScope()
+	}
+	if p, ok := env.(tools.ProgressReporter); ok {
+		h.Progress = func(msg string) { p.ReportProgress(ctx, tool, msg) }
+	}
+	return h
+}
+
 // Spec implements tools.Tool.
 func (t *Tool) Spec() tools.Spec {
 	// A stdio server is a process on this machine; an HTTP server's tools
@@ -90,6 +103,7 @@ func (t *Tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 		allow, err := asker.AskMCPCall(ctx, tools.MCPCallRequest{
 			Tool: t.name, Server: t.server.spec.Name, ServerTool: t.tool.Name, Args: args,
 			Hints: hints(t.tool), Command: t.server.spec.CommandLine(),
+			Remote: t.server.spec.Type == "http" || t.server.spec.URL != "", Network: t.server.spec.Network,
 		})
 		if err != nil {
 			return tools.Result{}, err
@@ -107,7 +121,7 @@ func (t *Tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
-	res, err := t.server.Call(ctx, t.tool.Name, obj, timeout, cfg.Run.MaxOutputBytes)
+	res, err := t.server.CallWith(ctx, t.tool.Name, obj, timeout, cfg.Run.MaxOutputBytes, callHooks(ctx, env, t.name))
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()

@@ -186,7 +186,7 @@ func (r Request) Title() string {
 const GrantsIntro = "Approving also allows these commands for this session:"
 
 // Text is the whole question (escaped): what, where, the network and the
-// sandbox, what it grants, and the note.
+// sandbox (a command's, an MCP server's), what it grants, and the note.
 func (r Request) Text() string {
 	e := r.Escaped()
 	var b strings.Builder
@@ -208,6 +208,8 @@ func (r Request) Text() string {
 			fence := fenceFor(e.Diff)
 			fmt.Fprintf(&b, "\n\n%sdiff\n%s\n%s", fence, strings.TrimSuffix(e.Diff, "\n"), fence)
 		}
+	case KindMCP:
+		fmt.Fprintf(&b, "Allow the MCP call `%s`?\n\nNetwork: %s\nSandbox: %s", e.What, orUnknown(e.Network), orUnknown(e.Sandbox))
 	default:
 		fmt.Fprintf(&b, "Allow %s `%s`?", r.Kind, e.What)
 	}

@@ -39,6 +39,13 @@ func TestRequestRendering(t *testing.T) {
 			title:   "Run `echo \\u202Egnp.exe\\u001B[2J` in /w/sub", actions: []string{"Reject", "Run", "Always allow \"echo \u202Egnp.exe\x1b[2J\""},
 		},
 		{
+			name: "an MCP call names its server's network and sandbox",
+			req: Request{Kind: KindMCP, What: "write_file {\"path\":\"a\"}", Network: NetworkNo, Sandbox: "on (landlock+bwrap)",
+				Note: "MCP server `fs`", Options: []Option{Opt(RejectOnce, "Reject"), Opt(AllowOnce, "Allow")}},
+			text:  []string{"Allow the MCP call `write_file {\"path\":\"a\"}`?\n\nNetwork: no\nSandbox: on (landlock+bwrap)", "MCP server `fs`"},
+			title: "Allow mcp: write_file {\"path\":\"a\"}", actions: []string{"Reject", "Allow"},
+		},
+		{
 			name: "plan approval lists every grant whole",
 			req: Request{Kind: KindPlan, What: "plans/x.plan", Grants: []string{"go test ./...", strings.Repeat("a", 100) + " sh *"},
 				Options: []Option{Opt(RejectOnce, "Keep Planning"), Opt(AllowOnce, "Accept & Build")}},

@@ -66,7 +66,7 @@ steps:
 	if st["broken"]["state"] != "failed" || !strings.Contains(fmt.Sprint(st["broken"]["stderrTail"]), "/nonexistent/mcp-server") {
 		t.Errorf("broken: %v", st["broken"])
 	}
-	if st["evil"]["state"] != "failed" || !strings.Contains(fmt.Sprint(st["evil"]["stderrTail"]), "dying on purpose") || st["evil"]["tools"] != float64(6) ||
+	if st["evil"]["state"] != "failed" || !strings.Contains(fmt.Sprint(st["evil"]["stderrTail"]), "dying on purpose") || st["evil"]["tools"] != float64(8) ||
 		st["evil"]["definitionBytes"].(float64) < 500 {
 		t.Errorf("evil after it exited: %v", st["evil"])
 	}

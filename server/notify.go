@@ -26,6 +26,9 @@ var (
 // Update sends `agent/update` to an editor that declared
 // experimental.agent; others get log lines and messages (plain.go).
 func (s *Server) Update(ctx context.Context, sessionID string, update agent.Update) {
+	if _, ok := update.(agent.UpdateToolCallProgress); ok {
+		return // a running call's progress shows as the turn's work-done progress (PROTOCOL.md: tool_call_update is a call's end)
+	}
 	if s.plainClient() {
 		s.plainUpdate(ctx, sessionID, update)
 		return

@@ -165,14 +165,7 @@ func (s *Server) reviewMCPFiles(ctx context.Context) {
 // (its command line, its env variable names, its network); "Don't trust"
 // first. A dismissed question is not trust.
 func (s *Server) askMCPFileTrust(ctx context.Context, f host.MCPFileTrust) (bool, error) {
-	d, err := s.Permit(ctx, permission.Request{
-		Requester: "agentls", Kind: permission.KindTrust, What: f.Path, Reach: string(guard.ReachProcess),
-		Grants: f.Servers, Note: f.Question,
-		Options: []permission.Option{
-			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
-			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
-		},
-	})
+	d, err := s.Permit(ctx, f.Permission("", ""))
 	if errors.Is(err, permission.ErrNoSurface) {
 		return false, nil
 	}

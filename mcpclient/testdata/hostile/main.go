@@ -1,12 +1,14 @@
 // Command hostile is an MCP stdio server that misbehaves, for agentls's
 // tests: it claims readOnlyHint on a tool that writes, returns huge results,
-// never answers, and exits in the middle of a call. Every call it receives
+// never answers, exits in the middle of a call, answers with bad JSON and
+// floods its client with notifications. Every call it receives
 // is appended to the file $HOSTILE_LOG first, so a test can tell whether a
 // call reached it.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"net"
@@ -28,6 +30,14 @@ type sizeArgs struct {
 }
 
 type empty struct{}
+
+type floodArgs struct {
+	Count int `json:"count"`
+}
+
+// rawOut writes JSON-RPC lines to stdout past the SDK (bad JSON, floods);
+// a call's handler writes only while no other message is being written.
+func rawOut(line string) { _, _ = os.Stdout.WriteString(line + "\n") }
 
 func logCall(name, detail string) {
 	f, err := os.OpenFile(os.Getenv("HOSTILE_LOG"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
@@ -83,6 +93,29 @@ func main() {
 					return text("grown ran"), nil, nil
 				})
 			return text("grew"), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "bad_json", Description: "Answers with a line that is not JSON, then with a result of the wrong shape."},
+		func(ctx context.Context, req *mcp.CallToolRequest, a empty) (*mcp.CallToolResult, any, error) {
+			logCall("bad_json", "")
+			rawOut("this is {not JSON")
+			rawOut(`{"jsonrpc":"2.0","id":987654,"result":{"content":"not a list"}}`)
+			rawOut(`{"jsonrpc":"2.0","method":"notifications/progress","params":"nonsense"}`)
+			select {} // the answer never comes: the garbage is all it sent
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "flood", Description: "Sends count notifications of each kind (log, progress, tools/list_changed, resources/updated), then answers."},
+		func(ctx context.Context, req *mcp.CallToolRequest, a floodArgs) (*mcp.CallToolResult, any, error) {
+			logCall("flood", fmt.Sprint(a.Count))
+			token, _ := json.Marshal(req.Params.GetProgressToken())
+			if req.Params.GetProgressToken() == nil {
+				token = []byte(`"no-token"`)
+			}
+			for i := 0; i < a.Count; i++ {
+				rawOut(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":"spam ` + fmt.Sprint(i) + `"}}`)
+				rawOut(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + string(token) + `,"progress":` + fmt.Sprint(i) + `,"message":"step ` + fmt.Sprint(i) + `"}}`)
+				rawOut(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+				rawOut(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"file:///x"}}`)
+			}
+			return text(fmt.Sprintf("flooded %d", a.Count)), nil, nil
 		})
 	fmt.Fprintf(os.Stderr, "hostile: pid %d\n", os.Getpid())
 	if os.Getenv("HOSTILE_CHILD") != "" {

@@ -1,0 +1,34 @@
+package agent
+
+import (
+	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/sandbox"
+)
+
+// SandboxRemote is the sandbox state an HTTP MCP server's question shows:
+// it runs elsewhere, no sandbox of this machine confines it.
+const SandboxRemote = permission.SandboxOff + " (a remote HTTP server)"
+
+// MCPPlace is where an MCP server's tool call runs, as its question shows
+// it (Guard III: every question shows what it grants): for an HTTP server
+// (remote) the network is "yes" (the call's arguments leave the machine)
+// and no sandbox; for a stdio server, under the sandbox st, the network is
+// "yes" when its origin allows it (network), "no" when the sandbox keeps
+// it in, "not isolated" when no layer can switch it off; the sandbox is
+// "on (<layers>)" or "off".
+func MCPPlace(st sandbox.Status, remote, network bool) (networkState, sandboxState string) {
+	switch {
+	case remote:
+		return permission.NetworkYes, SandboxRemote
+	case !st.Confines():
+		return permission.NetworkNotIsolated, permission.SandboxOff
+	}
+	sandboxState = permission.SandboxOn + " (" + st.Mode + ")"
+	switch {
+	case !st.Network:
+		return permission.NetworkNotIsolated, sandboxState
+	case network:
+		return permission.NetworkYes, sandboxState
+	}
+	return permission.NetworkNo, sandboxState
+}

@@ -1,0 +1,36 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentls/agentls/questions"
+)
+
+// ReportProgress implements tools.ProgressReporter: the running call's
+// progress shown as the turn's progress ("BUILD: <tool>: <message>", the
+// LSP face's work-done progress) and as an UpdateToolCallProgress of the
+// call (ACP's tool_call_update, status in_progress; the LSP face does not
+// send it: PROTOCOL.md's tool_call_update carries a call's end only).
+func (e *env) ReportProgress(ctx context.Context, tool, message string) {
+	message = questions.EscapeLine(message)
+	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: %s: %s", upper(e.s.State().Mode), tool, message))
+	id := ToolCallID(ctx)
+	if id == "" {
+		return
+	}
+	e.s.m.notes.Update(ctx, e.s.meta.ID, UpdateToolCallProgress{SessionUpdate: "tool_call_update", ToolCallID: id, Status: "in_progress",
+		Content: []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: message}}}})
+}
+
+// UpdateToolCallProgress is a running call's progress (`tool_call_update`
+// with status in_progress and the progress as its content), e.g. an MCP
+// server's progress notifications.
+type UpdateToolCallProgress struct {
+	SessionUpdate string        `json:"sessionUpdate"`
+	ToolCallID    string        `json:"toolCallId"`
+	Status        string        `json:"status"`
+	Content       []ToolContent `json:"content"`
+}
+
+func (UpdateToolCallProgress) isUpdate() {}
