@@ -61,7 +61,7 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	if mode == guard.ModeBuild {
 		tmpl = builderTmpl
 	}
-	offered := s.tools().Offered(mode)
+	offered := s.withoutIntelTools(s.tools().Offered(mode))
 	toolNames := make([]string, len(offered))
 	for i, t := range offered {
 		toolNames[i] = "`" + t.Name + "`"

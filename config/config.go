@@ -133,6 +133,8 @@ type Config struct {
 	MCP          MCP          `json:"mcp" yaml:"mcp"`
 	// ACP configures the ACP face (`agentls acp`).
 	ACP ACP `json:"acp" yaml:"acp"`
+	// LSP configures the language intelligence (config/lsp.go).
+	LSP LSP `json:"lsp" yaml:"lsp"`
 }
 
 // ACP configures the ACP face.
@@ -178,6 +180,7 @@ func Default() Config {
 		MCP:             MCP{ReadOnly: []string{}, TrustHints: []string{}, CallTimeoutSecs: 60},
 
 		Instructions: Instructions{MaxBytes: 32 << 10},
+		LSP:          LSP{Source: "auto", SettleMs: 1500},
 	}
 }
 

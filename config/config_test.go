@@ -25,6 +25,7 @@ func TestDefault(t *testing.T) {
 
 		Instructions: Instructions{MaxBytes: 32768},
 		ACP:          ACP{ClientFS: "auto"},
+		LSP:          LSP{Source: "auto", SettleMs: 1500},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)

@@ -111,6 +111,9 @@ var callTable = []callRow{
 	// Source files and escapes.
 	{"write a source file", "", plan, "write", `{"path":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
 	{"edit a source file", "", plan, "edit", `{"path":"src/main.go","old_string":"main","new_string":"x"}`, refPlan, KindFileEdit},
+	{"rename a symbol of a source file", "", plan, "rename", `{"path":"src/main.go","line":1,"symbol":"main","new_name":"x"}`, refPlan, KindFileEdit},
+	{"rename in a session file via ..", "", build, "rename", `{"path":"src/../.agentls/chats/s1.chat","line":1,"symbol":"plan","new_name":"x"}`, refState, KindFileEdit},
+	{"code: definition in plan mode is read-only", "", plan, "code", `{"op":"definition","path":"src/main.go","line":1,"symbol":"main"}`, allowed, ""},
 	{"touch a new source file", "", plan, "touch", `{"path":"src/new.go"}`, refPlan, KindFileEdit},
 	{"plan_write onto a source file", "", plan, "plan_write", `{"title":"T","content":"c","path":"src/main.go"}`, refPlan, KindFileEdit},
 	{"plan_edit a source file", "", plan, "plan_edit", `{"path":"src/main.go","old_string":"a","new_string":"b"}`, refPlan, KindFileEdit},
