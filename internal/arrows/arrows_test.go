@@ -22,8 +22,12 @@ import (
 // Folders outside the house (cmd, bench, the root's assets) are not
 // listed: they may import everything.
 var mayImport = map[string][]string{
-	"server": {"host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
-	"acp":    {"host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"server": {"host", "mcpclient", "langpool", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"acp":    {"host", "mcpclient", "langpool", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	// langpool is agentls as the LSP client of the user's language
+	// servers (agent.LanguageIntel, in the sandbox): only the faces and the
+	// command import it; it speaks LSP itself, so it is not below them.
+	"langpool": {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
 	"host":   {"mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
 	// mcpclient turns MCP servers' tools into the agent's tools
 	// (agent/tools); host imports it.
@@ -107,6 +111,7 @@ func TestViolationsFound(t *testing.T) {
 				"questions":      {"internal/x"},
 				"config":         nil,
 				"internal/x":     nil,
+				"langpool":       {"agent", "workspace"},
 				"bench/b":        {"agent/openai", "server"},
 				// A test-support package of the server.
 				"server/internal/lsptest": {"server", "agent/scripted", "internal/x"},
@@ -140,6 +145,9 @@ func TestViolationsFound(t *testing.T) {
 		{"guard knows ACP", "guard", "github.com/coder/acp-go-sdk", "guard depends on github.com/coder/acp-go-sdk"},
 		{"host imports the MCP SDK", "host", "github.com/modelcontextprotocol/go-sdk/mcp", "host imports github.com/modelcontextprotocol/go-sdk/mcp: only mcpclient"},
 		{"mcpclient imports host", "mcpclient", "host", "mcpclient may not depend on host"},
+		{"host imports langpool", "host", "langpool", "host may not depend on langpool"},
+		{"agent imports langpool", "agent", "langpool", "agent may not depend on langpool"},
+		{"langpool imports server", "langpool", "server", "langpool may not depend on server"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,216 @@
+package langpool
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/realservers"
+	"github.com/agentls/agentls/sandbox"
+	"github.com/agentls/agentls/workspace"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Main() // the test binary is the sandbox's launcher
+	os.Exit(m.Run())
+}
+
+const goMod = "module example.com/m\n\ngo 1.22\n"
+
+// mainGo has a problem from the start (an unused variable) and a use of
+// Greet, declared in greet.go.
+const mainGo = `package main
+
+import "fmt"
+
+func main() {
+	unused := 1
+	fmt.Println(Greet("x"))
+}
+`
+
+const greetGo = `package main
+
+// Greet greets.
+func Greet(name string) string { return "hello " + name }
+`
+
+// newPool is a pool over a fresh Go module served by the real gopls.
+func newPool(t *testing.T, cmd []string) (*Pool, *workspace.Workspace) {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range map[string]string{"go.mod": goMod, "main.go": mainGo, "greet.go": greetGo} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: cmd}}
+	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
+	t.Cleanup(p.Close)
+	return p, ws
+}
+
+func settle(t *testing.T, p *Pool, files ...string) map[string][]intel.Diagnostic {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// The first question starts gopls and loads the module: a generous budget.
+	snap, settled, err := intel.Settle(ctx, p, files, 60*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !settled {
+		t.Fatalf("diagnostics did not settle: %v", snap.Files)
+	}
+	return snap.Files
+}
+
+func TestGoplsDiagnosticsFollowTheOverlay(t *testing.T) {
+	p, ws := newPool(t, []string{realservers.Gopls(t)})
+	main := filepath.Join(ws.Root(), "main.go")
+	if p.Serves(filepath.Join(ws.Root(), "x.txt")) || !p.Serves(main) {
+		t.Fatal("the pool should serve .go files only")
+	}
+	before := settle(t, p, main)[main]
+	if len(before) != 1 || !strings.Contains(before[0].Message, "unused") || before[0].Source == "" {
+		t.Fatalf("baseline = %+v, want gopls's one unused-variable problem", before)
+	}
+	// An applied edit that the editor has not saved: the overlay, not the disk.
+	broken := strings.Replace(mainGo, `Greet("x")`, `Greet(42)`, 1)
+	ws.Overlay().SetApplied(main, broken)
+	after := settle(t, p, main)[main]
+	fresh := intel.New(before, after)
+	if len(fresh) != 1 || fresh[0].Range.Start.Line != 6 || fresh[0].Severity != intel.SeverityError {
+		t.Fatalf("new problems = %+v (all: %+v), want the type error on line 7 only", fresh, after)
+	}
+	ws.Overlay().SetApplied(main, mainGo)
+	if fixed := intel.New(before, settle(t, p, main)[main]); len(fixed) != 0 {
+		t.Fatalf("after the fix, new problems = %+v", fixed)
+	}
+	// An edit that changes no problem still settles within the default
+	// budget (the server publishes for the new version).
+	ws.Overlay().SetApplied(main, "// A comment.\n"+mainGo)
+	snap, settled, err := intel.Settle(context.Background(), p, []string{main}, intel.DefaultBudget)
+	if err != nil || !settled || len(intel.New(intel.Shift(before, mainGo, "// A comment.\n"+mainGo), snap.Files[main])) != 0 {
+		t.Fatalf("a comment: settled %v, err %v, problems %+v", settled, err, snap.Files[main])
+	}
+}
+
+func TestGoplsDefinitionAndSymbols(t *testing.T) {
+	p, ws := newPool(t, []string{realservers.Gopls(t)})
+	main := filepath.Join(ws.Root(), "main.go")
+	settle(t, p, main)
+	ctx := context.Background()
+	// Greet on line 7 (index 6), column of "Greet" in "\tfmt.Println(Greet(".
+	locs, err := p.Definition(ctx, main, workspace.Position{Line: 6, Character: 13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(locs) != 1 || filepath.Base(locs[0].Path) != "greet.go" || locs[0].Range.Start.Line != 3 {
+		t.Fatalf("definition = %+v, want greet.go line 4", locs)
+	}
+	refs, err := p.References(ctx, main, workspace.Position{Line: 6, Character: 13})
+	if err != nil || len(refs) != 2 {
+		t.Fatalf("references = %+v, %v; want the declaration and the use", refs, err)
+	}
+	hover, err := p.Hover(ctx, main, workspace.Position{Line: 6, Character: 13})
+	if err != nil || !strings.Contains(hover, "func Greet(name string) string") {
+		t.Fatalf("hover = %q, %v", hover, err)
+	}
+	syms, err := p.Symbols(ctx, filepath.Join(ws.Root(), "greet.go"), "")
+	if err != nil || len(syms) != 1 || syms[0].Name != "Greet" || syms[0].Kind != "function" {
+		t.Fatalf("symbols = %+v, %v", syms, err)
+	}
+	edits, err := p.Rename(ctx, main, workspace.Position{Line: 6, Character: 13}, "Welcome")
+	if err != nil || len(edits) != 2 {
+		t.Fatalf("rename = %+v, %v; want edits in both files", edits, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(ws.Root(), "greet.go")); !strings.Contains(string(data), "func Greet") {
+		t.Fatal("a rename's edits were applied by the pool")
+	}
+	if st := p.Status(); !strings.Contains(statusOf(st, "go"), "running") {
+		t.Fatalf("status = %+v, want go running", st)
+	}
+}
+
+func statusOf(st []intel.Serving, t string) string {
+	for _, s := range st {
+		if s.FileType == t {
+			return s.Source + " " + s.Detail
+		}
+	}
+	return ""
+}
+
+// TestServerCannotWriteTheWorkspace: a pool server runs in the sandbox
+// profile lsp: writing into the workspace fails, its cache folder works.
+func TestServerCannotWriteTheWorkspace(t *testing.T) {
+	gopls := realservers.Gopls(t)
+	probe := `touch pwned 2>/dev/null; touch "$XDG_CACHE_HOME/cache-ok" 2>/dev/null; exec "$0"`
+	p, ws := newPool(t, []string{"/bin/sh", "-c", probe, gopls})
+	if sandbox.Detect().Status(sandbox.ModeAuto).Confines() == false {
+		t.Skip("no sandbox layer on this machine")
+	}
+	main := filepath.Join(ws.Root(), "main.go")
+	settle(t, p, main)
+	if _, err := os.Stat(filepath.Join(ws.Root(), "pwned")); err == nil {
+		t.Fatal("a pool language server wrote into the workspace")
+	}
+	matches, _ := filepath.Glob(filepath.Join(p.opts.CacheDir, "*", "go", "cache-ok"))
+	if len(matches) != 1 {
+		t.Fatalf("the server could not write its own cache folder (found %v)", matches)
+	}
+}
+
+// TestIdleServerStops: a server unused for IdleAfter stops, and starts
+// again at the next question.
+func TestIdleServerStops(t *testing.T) {
+	gopls := realservers.Gopls(t)
+	p, ws := newPool(t, []string{gopls})
+	p.Close()
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{gopls}}}
+	p = New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir(), IdleAfter: 300 * time.Millisecond})
+	t.Cleanup(p.Close)
+	main := filepath.Join(ws.Root(), "main.go")
+	settle(t, p, main)
+	deadline := time.Now().Add(30 * time.Second)
+	for len(p.Running()) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle server did not stop")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	settle(t, p, main)
+	if len(p.Running()) != 1 {
+		t.Fatal("the server did not start again")
+	}
+}
+
+func TestDefaultsFoundOnPath(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "gopls")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmds := commands(config.LSP{Servers: map[string]config.LSPServer{"rust": {Command: nil}}}, dir)
+	if c := cmds["go"]; len(c.argv) != 1 || c.argv[0] != prog || c.origin != "PATH" {
+		t.Fatalf("go = %+v, want gopls found on PATH", c)
+	}
+	if c := cmds["typescript"]; c.argv != nil || !strings.Contains(c.why, "not found") {
+		t.Fatalf("typescript = %+v, want not found", c)
+	}
+	if c := cmds["rust"]; c.argv != nil || !strings.Contains(c.why, "turned off") {
+		t.Fatalf("rust = %+v, want turned off by lsp.servers", c)
+	}
+}
