@@ -28,7 +28,7 @@ var mayImport = map[string][]string{
 	// servers (agent.LanguageIntel, in the sandbox): only the faces and the
 	// command import it; it speaks LSP itself, so it is not below them.
 	"langpool": {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
-	"host":   {"mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"host":     {"mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
 	// mcpclient turns MCP servers' tools into the agent's tools
 	// (agent/tools); host imports it.
 	"mcpclient":  {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
