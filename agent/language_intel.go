@@ -50,7 +50,7 @@ func (s *Session) intelState() *intelState {
 // withoutIntelTools drops the tools that need language intelligence when
 // no source serves (they are offered only when one does).
 func (s *Session) withoutIntelTools(specs []llm.ToolSpec) []llm.ToolSpec {
-	if s.m.intel != nil && s.m.config().LSP.Source != "off" && len(s.m.intel.Status()) > 0 {
+	if s.m.intel != nil && s.m.config().LSP.Source != "off" && servesAny(s.m.intel.Status()) {
 		return specs
 	}
 	out := specs[:0:0]
@@ -125,10 +125,15 @@ func (s *Session) beforeEdit(ctx context.Context, tool string, changes []workspa
 	if len(first) == 0 {
 		return nil
 	}
-	snap, _, err := intel.Settle(ctx, s.m.intel, first, s.settleBudget())
+	// A baseline that is not settled would count old problems as new:
+	// it may wait four times the budget (only a file's first touch does).
+	snap, settled, err := intel.Settle(ctx, s.m.intel, first, baselineBudgets*s.settleBudget())
 	if err != nil {
 		slog.Warn("language intel: baseline", "files", first, "err", err)
 		return nil
+	}
+	if !settled {
+		slog.Warn("language intel: the baseline did not settle", "files", first)
 	}
 	st.mu.Lock()
 	for _, f := range first {
@@ -160,6 +165,9 @@ func (s *Session) afterEdit(ctx context.Context, tool string, changes []workspac
 		}
 	}
 }
+
+// baselineBudgets is how many settle budgets a baseline may wait.
+const baselineBudgets = 4
 
 func (s *Session) settleBudget() time.Duration {
 	return tools.SettleBudget(&env{s: s})
@@ -340,4 +348,14 @@ func checkedSteps(text string) int {
 		}
 	}
 	return n
+}
+
+// servesAny reports whether a source serves some file type.
+func servesAny(st []intel.Serving) bool {
+	for _, s := range st {
+		if s.Source != "none" {
+			return true
+		}
+	}
+	return false
 }

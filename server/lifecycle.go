@@ -38,6 +38,7 @@ type clientCaps struct {
 	agentClient        bool // experimental.agent was declared (our plugins)
 	savesEdits         bool // experimental.agent.savesEdits
 	codeLensRefresh    bool // workspace.codeLens.refreshSupport
+	languageIntel      bool // experimental.agent.languageIntel: answers agent/diagnostics, agent/navigate
 }
 
 // initializeParams is the part of LSP's InitializeParams agentls reads.
@@ -76,6 +77,7 @@ type initializeParams struct {
 				AskUser       bool `json:"askUser"`
 				ModeIndicator bool `json:"modeIndicator"`
 				SavesEdits    bool `json:"savesEdits"`
+				LanguageIntel bool `json:"languageIntel"`
 			} `json:"agent"`
 		} `json:"experimental"`
 	} `json:"capabilities"`
@@ -118,6 +120,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	}
 	if a := p.Capabilities.Experimental.Agent; a != nil {
 		caps.agentClient, caps.askUser, caps.modeIndicator, caps.savesEdits = true, a.AskUser, a.ModeIndicator, a.SavesEdits
+		caps.languageIntel = a.LanguageIntel
 	}
 	for _, k := range p.Capabilities.Workspace.WorkspaceEdit.ResourceOperations {
 		caps.resourceOps[k] = true

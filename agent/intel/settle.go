@@ -24,14 +24,16 @@ func Settle(ctx context.Context, src Source, paths []string, budget time.Duratio
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	deadline := time.NewTimer(budget)
-	defer deadline.Stop()
-	tick := time.NewTicker(PollEvery)
-	defer tick.Stop()
+	// The first poll may start a language server: the budget counts from
+	// its answer.
 	snap, err = src.Diagnostics(ctx, paths)
 	if err != nil {
 		return snap, false, err
 	}
+	deadline := time.NewTimer(budget)
+	defer deadline.Stop()
+	tick := time.NewTicker(PollEvery)
+	defer tick.Stop()
 	stableSince := time.Now()
 	for {
 		if !snap.Pending && time.Since(stableSince) >= QuietFor {

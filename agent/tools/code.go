@@ -33,6 +33,9 @@ func NeedsLanguageIntel(name string) bool { return name == "code" || name == "re
 
 // intelOf is env's language intelligence, or nil.
 func intelOf(env Env) intel.Source {
+	if env.Config().LSP.Source == "off" {
+		return nil
+	}
 	if ie, ok := env.(IntelEnv); ok {
 		return ie.LanguageIntel()
 	}
