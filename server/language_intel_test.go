@@ -1,10 +1,18 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/langpool"
+	"github.com/agentls/agentls/workspace"
 
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/realservers"
@@ -92,5 +100,160 @@ func checkEditorsTruth(t *testing.T, h *lsptest.Env) {
 	}
 	if status, _ := h.ToolOutput("t2"); status != "completed" || !strings.Contains(h.Read("plans/greet.plan"), "- [x] Change the greeting") {
 		t.Fatalf("tick after the fix = %s; plan:\n%s", status, h.Read("plans/greet.plan"))
+	}
+}
+
+// editorWithGopls is a fake editor with gopls attached (its own pool over
+// the same folder, reading the files it saved): it answers agent/diagnostics
+// and agent/navigate as our plugins do.
+func editorWithGopls(t *testing.T, dir string, asked *atomic.Int32) map[string]func(json.RawMessage) (any, error) {
+	ws, err := workspace.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{realservers.Gopls(t)}}}
+	pool := langpool.New(langpool.Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
+	t.Cleanup(pool.Close)
+	return map[string]func(json.RawMessage) (any, error){
+		"agent/diagnostics": func(raw json.RawMessage) (any, error) {
+			asked.Add(1)
+			var p struct {
+				URIs []string `json:"uris"`
+			}
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, err
+			}
+			out := map[string]any{}
+			for _, u := range p.URIs {
+				path, err := host.PathOfURI(u)
+				if err != nil {
+					return nil, err
+				}
+				snap, err := pool.Diagnostics(context.Background(), []string{path})
+				if err != nil {
+					return nil, err
+				}
+				ds := snap.Files[path]
+				if ds == nil {
+					ds = []intel.Diagnostic{}
+				}
+				out[u] = ds
+			}
+			return map[string]any{"diagnostics": out, "versions": map[string]int{}}, nil
+		},
+		"agent/navigate": func(raw json.RawMessage) (any, error) {
+			var p struct {
+				Op       string             `json:"op"`
+				URI      string             `json:"uri"`
+				Position workspace.Position `json:"position"`
+			}
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, err
+			}
+			path, err := host.PathOfURI(p.URI)
+			if err != nil || p.Op != "definition" {
+				return nil, fmt.Errorf("this editor answers definition only (%s %v)", p.Op, err)
+			}
+			locs, err := pool.Definition(context.Background(), path, p.Position)
+			if err != nil {
+				return nil, err
+			}
+			var out []map[string]any
+			for _, l := range locs {
+				out = append(out, map[string]any{"uri": host.URIOfPath(l.Path), "range": l.Range})
+			}
+			return map[string]any{"locations": out}, nil
+		},
+	}
+}
+
+// TestEditorsTruthFromTheEditor: an editor that declared
+// experimental.agent.languageIntel answers agent/diagnostics and
+// agent/navigate; agentls starts no language server of its own and the
+// same promises hold.
+func TestEditorsTruthFromTheEditor(t *testing.T) {
+	dir := t.TempDir()
+	var asked atomic.Int32
+	caps := lsptest.FullCaps()
+	caps["experimental"].(map[string]any)["agent"].(map[string]any)["languageIntel"] = true
+	h := lsptest.Start(t, lsptest.Setup{
+		Dir:      dir,
+		Script:   loadScript(t, "language_intel.yaml"),
+		Files:    goModule(),
+		Caps:     caps,
+		Handlers: lspclient.Handlers{AskUser: approveAll, Requests: editorWithGopls(t, dir, &asked)},
+		InitOpts: map[string]any{"lsp": map[string]any{"settle_ms": 10000}},
+	})
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "greet someone else"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%v)", r, r.Error)
+	}
+	checkEditorsTruth(t, h)
+	if asked.Load() == 0 {
+		t.Fatal("the editor was never asked agent/diagnostics")
+	}
+}
+
+// TestEditorsTruthPlainEditorLogLines: an editor without the agent
+// capability (Neovim without the plugin) sees each new problem as one log
+// line.
+func TestEditorsTruthPlainEditorLogLines(t *testing.T) {
+	accept := func(raw json.RawMessage) any {
+		var p struct {
+			Actions []map[string]any `json:"actions"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		for _, a := range p.Actions {
+			if a["title"] == "Accept & Build" {
+				return a
+			}
+		}
+		return nil
+	}
+	h := lsptest.Start(t, lsptest.Setup{
+		Script:   loadScript(t, "language_intel.yaml"),
+		Files:    goModule(),
+		Caps:     lsptest.PlainCaps(),
+		Handlers: lspclient.Handlers{ShowMessageRequest: accept},
+		InitOpts: poolOpts(t),
+	})
+	var res map[string]any
+	if err := h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.prompt", "arguments": []any{map[string]any{"text": "greet someone else"}}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	h.AwaitMessage("window/logMessage", "[diagnostics] main.go:7: error: cannot use 42")
+	h.AwaitShown("Done.") // the turn's final text
+	var lines []string
+	for _, raw := range h.Messages("window/logMessage") {
+		var p struct{ Message string }
+		_ = json.Unmarshal(raw, &p)
+		if strings.Contains(p.Message, "[diagnostics]") {
+			lines = append(lines, p.Message)
+		}
+	}
+	if len(lines) != 1 || strings.Contains(lines[0], "unused") {
+		t.Fatalf("diagnostic log lines %q, want the one new problem", lines)
+	}
+}
+
+// TestCheckModelSaysWhichSourceServes: agent/checkModel lists each file
+// type with the source that serves it (the pool's gopls here; none for a
+// type whose server is not found) — what :checkhealth and the VS Code
+// tooltip show.
+func TestCheckModelSaysWhichSourceServes(t *testing.T) {
+	h := lsptest.Start(t, lsptest.Setup{Script: "name: idle\nsteps:\n  - text: hi\n", Files: goModule(), InitOpts: poolOpts(t)})
+	var res struct {
+		LanguageIntel []intel.Serving `json:"languageIntel"`
+	}
+	if err := h.Editor.Call(h.Ctx, "agent/checkModel", map[string]any{}, &res); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range res.LanguageIntel {
+		got[s.FileType] = s.Source + ": " + s.Detail
+	}
+	if !strings.HasPrefix(got["go"], "pool: "+realservers.Gopls(t)) || !strings.HasPrefix(got["rust"], "none: rust-analyzer not found") {
+		t.Fatalf("checkModel languageIntel = %v, want go served by the pool's gopls and rust by none", got)
 	}
 }
