@@ -94,6 +94,11 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 	return c, nil
 }
 
+// initOptions are the initializationOptions of the known servers: gopls
+// otherwise waits a second after each change before it publishes
+// (diagnosticsDelay), which every edit's settle wait would pay.
+var initOptions = map[string]map[string]any{"go": {"diagnosticsDelay": "0s"}}
+
 // initialize runs the LSP handshake.
 func (c *client) initialize(ctx context.Context, root string, folders []string) error {
 	wf := make([]map[string]string, len(folders))
@@ -123,6 +128,9 @@ func (c *client) initialize(ctx context.Context, root string, folders []string) 
 				"rename":             map[string]any{"prepareSupport": false},
 			},
 		},
+	}
+	if opts, ok := initOptions[c.fileType]; ok {
+		params["initializationOptions"] = opts
 	}
 	var res struct {
 		Capabilities struct {
