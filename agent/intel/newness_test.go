@@ -3,6 +3,7 @@ package intel
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,4 +110,30 @@ func TestSettle(t *testing.T) {
 			t.Fatal("a cancelled Settle returned no error")
 		}
 	})
+}
+
+// hangingSource answers the first poll, then never (an editor that stops
+// answering).
+type hangingSource struct {
+	Source
+	calls atomic.Int32
+}
+
+func (h *hangingSource) Diagnostics(ctx context.Context, _ []string) (Snapshot, error) {
+	if h.calls.Add(1) == 1 {
+		return Snapshot{Pending: true}, nil
+	}
+	<-ctx.Done()
+	return Snapshot{}, ctx.Err()
+}
+
+func TestSettleBoundsAHangingPoll(t *testing.T) {
+	start := time.Now()
+	_, settled, err := Settle(context.Background(), &hangingSource{}, nil, 300*time.Millisecond)
+	if err != nil || settled {
+		t.Fatalf("Settle = settled %v, %v; want the budget's end, not settled, no error", settled, err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("a hanging source held Settle %v", d)
+	}
 }

@@ -30,6 +30,10 @@ func Settle(ctx context.Context, src Source, paths []string, budget time.Duratio
 	if err != nil {
 		return snap, false, err
 	}
+	// Every later poll ends with the budget too (an editor that stops
+	// answering holds the edit no longer than that).
+	pctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
 	deadline := time.NewTimer(budget)
 	defer deadline.Stop()
 	tick := time.NewTicker(PollEvery)
@@ -46,8 +50,11 @@ func Settle(ctx context.Context, src Source, paths []string, budget time.Duratio
 			return snap, false, nil
 		case <-tick.C:
 		}
-		next, err := src.Diagnostics(ctx, paths)
+		next, err := src.Diagnostics(pctx, paths)
 		if err != nil {
+			if ctx.Err() == nil && pctx.Err() != nil {
+				return snap, false, nil // the budget ran out during the poll
+			}
 			return snap, false, err
 		}
 		if next.Pending || !reflect.DeepEqual(next.Files, snap.Files) {
