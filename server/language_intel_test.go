@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/config"
@@ -130,7 +131,9 @@ func editorWithGopls(t *testing.T, dir string, asked *atomic.Int32) map[string]f
 				if err != nil {
 					return nil, err
 				}
-				snap, err := pool.Diagnostics(context.Background(), []string{path})
+				// Fresh diagnostics of the current text, as an editor's pull
+				// request to its language server gives them.
+				snap, _, err := intel.Settle(context.Background(), pool, []string{path}, 30*time.Second)
 				if err != nil {
 					return nil, err
 				}
