@@ -179,6 +179,9 @@ func (s *Session) settleBudget() time.Duration {
 type EditDiagnostics struct {
 	New     []tools.CodeProblem `json:"new"`
 	Settled bool                `json:"settled"`
+	// Error says why there are none (the language server could not start
+	// or answer).
+	Error string `json:"error,omitempty"`
 }
 
 // newProblems settles the diagnostics of files and returns the problems
@@ -224,7 +227,11 @@ func (s *Session) withDiagnostics(ctx context.Context, callID string, res tools.
 	sort.Strings(files)
 	probs, _, settled, err := s.newProblems(ctx, files)
 	if err != nil {
+		if ctx.Err() != nil {
+			return res, ""
+		}
 		slog.Warn("language intel: diagnostics after an edit", "files", files, "err", err)
+		res.Value = withField(res.Value, "diagnostics", EditDiagnostics{New: []tools.CodeProblem{}, Error: excerpt(err.Error(), 300)})
 		return res, ""
 	}
 	if len(probs) > tools.MaxCodeItems {

@@ -20,10 +20,19 @@ func (p *Pool) MemoryBytes() int64 {
 		}
 	}
 	p.mu.Unlock()
-	if len(groups) == 0 {
-		return 0
-	}
 	var total int64
+	for _, n := range groupMemory(groups) {
+		total += n
+	}
+	return total
+}
+
+// groupMemory is the resident memory of each process group of groups.
+func groupMemory(groups map[int]bool) map[int]int64 {
+	out := map[int]int64{}
+	if len(groups) == 0 {
+		return out
+	}
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, stat := range stats {
 		b, err := os.ReadFile(stat)
@@ -44,9 +53,9 @@ func (p *Pool) MemoryBytes() int64 {
 		if !groups[pgrp] {
 			continue
 		}
-		total += rss(filepath.Join(filepath.Dir(stat), "status"))
+		out[pgrp] += rss(filepath.Join(filepath.Dir(stat), "status"))
 	}
-	return total
+	return out
 }
 
 // rss is the VmRSS of a /proc/<pid>/status file, in bytes.

@@ -172,6 +172,15 @@ func (p *Pool) Serves(file string) bool {
 // state, or why none serves it.
 func (p *Pool) Status() []intel.Serving {
 	p.mu.Lock()
+	groups := map[int]bool{}
+	for _, c := range p.clients {
+		if c.cmd.Process != nil {
+			groups[c.cmd.Process.Pid] = true
+		}
+	}
+	p.mu.Unlock()
+	mem := groupMemory(groups) // reads /proc: not under the lock
+	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []intel.Serving
 	for _, t := range sortedTypes(p.cmds) {
@@ -183,8 +192,11 @@ func (p *Pool) Status() []intel.Serving {
 			out = append(out, intel.Serving{FileType: t, Source: "none", Detail: "failed: " + p.failed[t]})
 		default:
 			state := "starts when needed"
-			if p.clients[t] != nil {
+			if c := p.clients[t]; c != nil {
 				state = "running"
+				if c.cmd.Process != nil && mem[c.cmd.Process.Pid] > 0 {
+					state = fmt.Sprintf("running, %d MB", mem[c.cmd.Process.Pid]>>20)
+				}
 			}
 			out = append(out, intel.Serving{FileType: t, Source: "pool", Detail: strings.Join(c.argv, " ") + " (" + c.origin + ", " + state + ")"})
 		}

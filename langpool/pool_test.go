@@ -131,6 +131,10 @@ func TestGoplsDefinitionAndSymbols(t *testing.T) {
 	if err != nil || len(syms) != 1 || syms[0].Name != "Greet" || syms[0].Kind != "function" {
 		t.Fatalf("symbols = %+v, %v", syms, err)
 	}
+	wsyms, err := p.Symbols(ctx, "", "Greet")
+	if err != nil || len(wsyms) == 0 || wsyms[0].Name != "Greet" || filepath.Base(wsyms[0].Location.Path) != "greet.go" {
+		t.Fatalf("workspace symbols = %+v, %v", wsyms, err)
+	}
 	edits, err := p.Rename(ctx, main, workspace.Position{Line: 6, Character: 13}, "Welcome")
 	if err != nil || len(edits) != 2 {
 		t.Fatalf("rename = %+v, %v; want edits in both files", edits, err)
@@ -212,5 +216,22 @@ func TestDefaultsFoundOnPath(t *testing.T) {
 	}
 	if c := cmds["rust"]; c.argv != nil || !strings.Contains(c.why, "turned off") {
 		t.Fatalf("rust = %+v, want turned off by lsp.servers", c)
+	}
+}
+
+// TestWorkspaceSymbolsStartTheProjectsServer: a workspace query with no
+// server running starts the one whose project marker (go.mod) is there.
+func TestWorkspaceSymbolsStartTheProjectsServer(t *testing.T) {
+	p, _ := newPool(t, []string{realservers.Gopls(t)})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var syms []intel.Symbol
+	var err error
+	// gopls answers once it has loaded the module: ask until it does.
+	for len(syms) == 0 && err == nil && ctx.Err() == nil {
+		syms, err = p.Symbols(ctx, "", "Greet")
+	}
+	if err != nil || len(syms) == 0 || syms[0].Name != "Greet" {
+		t.Fatalf("workspace symbols = %+v, %v", syms, err)
 	}
 }

@@ -3,6 +3,8 @@ package langpool
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/agentls/agentls/agent/intel"
@@ -127,14 +129,9 @@ func (p *Pool) Symbols(ctx context.Context, file, query string) ([]intel.Symbol,
 		}
 		return symbols(raw, file)
 	}
-	p.mu.Lock()
-	var cs []*client
-	for _, t := range sortedTypes(p.clients) {
-		cs = append(cs, p.clients[t])
-	}
-	p.mu.Unlock()
-	if len(cs) == 0 {
-		return nil, intel.ErrNotServed
+	cs, err := p.projectClients(ctx)
+	if err != nil {
+		return nil, err
 	}
 	var out []intel.Symbol
 	for _, c := range cs {
@@ -163,4 +160,56 @@ func (p *Pool) Rename(ctx context.Context, file string, pos workspace.Position, 
 		return nil, err
 	}
 	return fileEdits(raw)
+}
+
+// projectMarkers are files at a workspace folder's top that say a
+// project of a file type is there: a workspace query starts its server.
+var projectMarkers = map[string][]string{
+	"go":         {"go.mod", "go.work"},
+	"typescript": {"tsconfig.json", "jsconfig.json", "package.json"},
+	"python":     {"pyproject.toml", "setup.py", "requirements.txt"},
+	"rust":       {"Cargo.toml"},
+	"c":          {"compile_commands.json", "CMakeLists.txt"},
+}
+
+// anyFile is a file name of each type, to pick its server.
+var anyFile = map[string]string{"go": "x.go", "typescript": "x.ts", "python": "x.py", "rust": "x.rs", "c": "x.c"}
+
+// projectClients are the running servers, or, when none runs, those of
+// the served file types whose project markers the workspace folders hold
+// (started now).
+func (p *Pool) projectClients(ctx context.Context) ([]*client, error) {
+	p.mu.Lock()
+	var cs []*client
+	for _, t := range sortedTypes(p.clients) {
+		cs = append(cs, p.clients[t])
+	}
+	p.mu.Unlock()
+	if len(cs) > 0 {
+		return cs, nil
+	}
+	for _, t := range sortedTypes(projectMarkers) {
+		for _, folder := range p.ws.Folders() {
+			found := false
+			for _, m := range projectMarkers[t] {
+				if _, err := os.Stat(filepath.Join(folder, m)); err == nil {
+					found = true
+				}
+			}
+			probe := filepath.Join(folder, anyFile[t])
+			if !found || !p.Serves(probe) {
+				continue
+			}
+			c, err := p.client(ctx, probe)
+			if err != nil {
+				return nil, err
+			}
+			cs = append(cs, c)
+			break
+		}
+	}
+	if len(cs) == 0 {
+		return nil, intel.ErrNotServed
+	}
+	return cs, nil
 }

@@ -260,3 +260,24 @@ func TestCheckModelSaysWhichSourceServes(t *testing.T) {
 		t.Fatalf("checkModel languageIntel = %v, want go served by the pool's gopls and rust by none", got)
 	}
 }
+
+// TestEditSaysWhyNoDiagnostics: a language server that cannot start does
+// not fail the edit; its result says why it has no diagnostics.
+func TestEditSaysWhyNoDiagnostics(t *testing.T) {
+	h := lsptest.Start(t, lsptest.Setup{
+		Script: "name: broken-server\nsteps:\n  - tool_calls:\n      - {id: e1, name: edit, args: {path: main.go, old_string: \"Greet(\\\"x\\\")\", new_string: \"Greet(1)\"}}\n  - text: done\n",
+		Files:  goModule(),
+		InitOpts: map[string]any{"lsp": map[string]any{
+			"servers": map[string]any{"go": map[string]any{"command": []string{"/bin/false"}}},
+		}},
+	})
+	s := h.NewSession("build")
+	if r := h.Prompt(s.SessionID, "edit"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%v)", r, r.Error)
+	}
+	status, edit := result(t, h, "e1")
+	diags, _ := edit["diagnostics"].(map[string]any)
+	if status != "completed" || !strings.Contains(h.Read("main.go"), "Greet(1)") || !strings.Contains(fmt.Sprint(diags["error"]), "/bin/false") {
+		t.Fatalf("edit = %s %v, want applied, with the diagnostics' error naming the server", status, edit)
+	}
+}
