@@ -235,3 +235,41 @@ func TestWorkspaceSymbolsStartTheProjectsServer(t *testing.T) {
 		t.Fatalf("workspace symbols = %+v, %v", syms, err)
 	}
 }
+
+// TestTypeScriptDiagnostics: the pool serves TypeScript with the real
+// typescript-language-server (it publishes without versions: a change
+// is pending until its next publish).
+func TestTypeScriptDiagnostics(t *testing.T) {
+	tsls := realservers.TypeScriptLanguageServer(t)
+	root := t.TempDir()
+	files := map[string]string{
+		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}}`,
+		"a.ts":          "export function greet(name: string): string {\n  return \"hello \" + name;\n}\n\nconst n: number = 1;\nconsole.log(greet(\"x\"), n);\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"typescript": {Command: []string{tsls, "--stdio"}}}
+	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
+	t.Cleanup(p.Close)
+	a := filepath.Join(root, "a.ts")
+	if before := settle(t, p, a)[a]; len(before) != 0 {
+		t.Fatalf("a clean file has problems: %+v", before)
+	}
+	ws.Overlay().SetApplied(a, strings.Replace(files["a.ts"], `greet("x")`, `greet(42)`, 1))
+	after := settle(t, p, a)[a]
+	if len(after) != 1 || after[0].Range.Start.Line != 5 || after[0].Severity != intel.SeverityError || !strings.Contains(after[0].Message, "number") {
+		t.Fatalf("after the edit: %+v, want the type error on line 6", after)
+	}
+	locs, err := p.Definition(context.Background(), a, workspace.Position{Line: 5, Character: 12})
+	if err != nil || len(locs) != 1 || locs[0].Range.Start.Line != 0 {
+		t.Fatalf("definition = %+v, %v; want greet on line 1", locs, err)
+	}
+}

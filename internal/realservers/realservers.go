@@ -17,6 +17,13 @@ func Gopls(t testing.TB) string {
 	return find(t, "gopls", "AGENTLS_GOPLS")
 }
 
+// TypeScriptLanguageServer is the typescript-language-server binary of the
+// tests (it finds typescript beside it).
+func TypeScriptLanguageServer(t testing.TB) string {
+	t.Helper()
+	return find(t, "typescript-language-server", "AGENTLS_TSLS")
+}
+
 func find(t testing.TB, name, env string) string {
 	if p := os.Getenv(env); p != "" {
 		return p
