@@ -46,6 +46,9 @@ type Options struct {
 	// CacheDir is the servers' cache root ("" is the user's cache folder
 	// /agentls/lsp); each file type gets a folder of its own in it.
 	CacheDir string
+	// idleStopped, when set (tests), is told each file type whose server
+	// stopped for being idle, once it stopped.
+	idleStopped func(fileType string)
 }
 
 // Pool is the workspace's language servers by file type.
@@ -148,6 +151,9 @@ func (p *Pool) reap() {
 		p.mu.Unlock()
 		for _, c := range idle {
 			c.stop()
+			if p.opts.idleStopped != nil {
+				p.opts.idleStopped(c.fileType)
+			}
 		}
 	}
 }

@@ -184,20 +184,22 @@ func TestIdleServerStops(t *testing.T) {
 	p.Close()
 	cfg := config.Default()
 	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{gopls}}}
-	p = New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir(), IdleAfter: 300 * time.Millisecond})
+	stopped := make(chan string, 4)
+	p = New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir(), IdleAfter: 300 * time.Millisecond,
+		idleStopped: func(ft string) { stopped <- ft }})
 	t.Cleanup(p.Close)
 	main := filepath.Join(ws.Root(), "main.go")
 	settle(t, p, main)
-	deadline := time.Now().Add(30 * time.Second)
-	for len(p.Running()) != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the idle server did not stop")
+	select {
+	case ft := <-stopped:
+		if ft != "go" || len(p.Running()) != 0 {
+			t.Fatalf("stopped %q, running %v; want the go server stopped", ft, p.Running())
 		}
-		time.Sleep(50 * time.Millisecond)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the idle server did not stop")
 	}
-	settle(t, p, main)
-	if len(p.Running()) != 1 {
-		t.Fatal("the server did not start again")
+	if again := settle(t, p, main)[main]; len(again) != 1 {
+		t.Fatalf("after the idle stop, diagnostics = %+v: the server did not start again", again)
 	}
 }
 
