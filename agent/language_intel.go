@@ -14,6 +14,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -245,7 +246,7 @@ func (s *Session) withDiagnostics(ctx context.Context, callID string, res tools.
 	for _, p := range probs {
 		line := ProblemLine(p)
 		lines = append(lines, line)
-		s.m.notify(ctx, "[diagnostics] "+line)
+		s.m.notify(ctx, "[diagnostics] "+questions.EscapeLine(line)) // the server's text: no control or bidi character reaches a log line
 	}
 	return res, strings.Join(lines, "\n")
 }

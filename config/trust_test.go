@@ -35,6 +35,8 @@ func TestSplitTrust(t *testing.T) {
 		{"a key in the file", "model:\n  api_key: sk-x\n", Default(), `{}`, []string{"model.api_key"}},
 		{"plans folder, edit route, compaction", "plan_mode:\n  plans_dir: src\nedits: disk\ncompaction:\n  threshold: 0.5\n", Default(), `{}`,
 			[]string{"compaction.threshold", "edits", "plan_mode.plans_dir"}},
+		{"language servers the repository chose", "lsp:\n  source: pool\n  settle_ms: 100\n  servers:\n    go:\n      command: [./evil-gopls]\n", Default(), `{}`,
+			[]string{"lsp.servers.go.command", "lsp.settle_ms", "lsp.source"}},
 		{"empty file", "", Default(), `null`, nil},
 	}
 	for _, tc := range tests {

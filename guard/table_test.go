@@ -389,6 +389,8 @@ var callTable = []callRow{
 	{"build: the state folder outside the workspace", "", build, "write", `{"path":"$OUT/agentls-state/planlocks/l.json","content":"{}"}`, refStateDir, KindFileEdit},
 	{"plan: a .plan in the state folder", "", plan, "plan_write", `{"title":"T","content":"c","path":"home/.local/state/agentls/x.plan"}`, refStateDir, KindFileEdit},
 	{"plan: read a trust record", "", plan, "read", `{"path":"home/.local/state/agentls/trust/t.json"}`, refNoRead, KindReadOnly},
+	{"plan: code diagnostics of a trust record", "", plan, "code", `{"op":"diagnostics","path":"home/.local/state/agentls/trust/t.json"}`, refNoRead, KindReadOnly},
+	{"plan: code hover in the user's config file", "", plan, "code", `{"op":"hover","path":"home/.config/agentls/config.yaml","line":1,"symbol":"model"}`, refNoRead, KindReadOnly},
 	{"build: read a trust record through a symlink", "", build, "read", `{"path":"statelink/trust/t.json"}`, refNoRead, KindReadOnly},
 	{"plan: ls the state folder", "", plan, "ls", `{"path":"home/.local/state/agentls"}`, refNoRead, KindReadOnly},
 	{"plan: grep the state folder", "", plan, "grep", `{"pattern":"sha256","path":"statelink"}`, refNoRead, KindReadOnly},

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -140,5 +141,40 @@ func TestRenameIsBuildOnly(t *testing.T) {
 	res = call(t, renameTool, e, args)
 	if !res.Success || !strings.Contains(e.file("a.go"), "func Greet()") {
 		t.Fatalf("rename in build mode = %s; file %q", res.JSON(), e.file("a.go"))
+	}
+}
+
+// TestRenameReachingOutsideIsRefusedWhole: a server's rename that would
+// change a file outside the workspace, or agentls's own state, changes
+// nothing at all.
+func TestRenameReachingOutsideIsRefusedWhole(t *testing.T) {
+	edit := []workspace.TextEdit{{Range: workspace.Range{Start: workspace.Position{Line: 0}, End: workspace.Position{Line: 0, Character: 7}}, NewText: "pwned"}}
+	tests := []struct{ name, other, want string }{
+		{"outside the workspace", filepath.Join(t.TempDir(), "x.go"), "outside the workspace"},
+		{"agentls's state", ".agentls/chats/s.chat", ".agentls"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newIntelFake(t)
+			writeFile(t, filepath.Join(e.ws.Root(), ".agentls", "chats", "s.chat"), "package state\n")
+			other := tc.other
+			if !filepath.IsAbs(other) {
+				other = filepath.Join(e.ws.Root(), other)
+			} else {
+				writeFile(t, other, "package x\n")
+			}
+			a := filepath.Join(e.ws.Root(), "a.go")
+			e.src.renames = intel.FileEdits{a: edit, other: edit}
+			res := call(t, renameTool, e, `{"path":"a.go","line":3,"symbol":"Hello","new_name":"Greet"}`)
+			if res.Success || !strings.Contains(res.JSON(), tc.want) {
+				t.Fatalf("rename = %s, want refused mentioning %q", res.JSON(), tc.want)
+			}
+			if strings.Contains(e.file("a.go"), "pwned") {
+				t.Fatal("a refused rename changed a.go")
+			}
+			if b, _ := os.ReadFile(other); strings.Contains(string(b), "pwned") {
+				t.Fatalf("a refused rename changed %s", other)
+			}
+		})
 	}
 }
