@@ -17,6 +17,10 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.Main() // the test binary is the sandbox's launcher
+	if os.Getenv(fakeServerEnv) != "" {
+		runFakeServer() // fakeserver_test.go: the test binary as a language server
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
