@@ -30,6 +30,7 @@ const (
 type client struct {
 	fileType string
 	argv     []string
+	folders  []map[string]string // the workspace folders, as workspace/workspaceFolders answers them
 	conn     jsonrpc2.Conn
 	cmd      *exec.Cmd
 	prep     *sandbox.Prepared
@@ -105,6 +106,9 @@ func (c *client) initialize(ctx context.Context, root string, folders []string) 
 	for i, f := range folders {
 		wf[i] = map[string]string{"uri": fileURI(f), "name": f}
 	}
+	c.mu.Lock()
+	c.folders = wf
+	c.mu.Unlock()
 	params := map[string]any{
 		"processId":        os.Getpid(),
 		"rootUri":          fileURI(root),
@@ -168,7 +172,9 @@ func (c *client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	case "workspace/applyEdit":
 		return map[string]any{"applied": false, "failureReason": "agentls's language servers do not edit the workspace"}, nil
 	case "workspace/workspaceFolders":
-		return nil, nil
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.folders, nil
 	}
 	if req.IsCall() {
 		return nil, nil // registerCapability, workDoneProgress/create, refreshes, showMessageRequest: accepted, ignored
