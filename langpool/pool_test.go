@@ -66,10 +66,11 @@ func newPool(t *testing.T, cmd []string) (*Pool, *workspace.Workspace) {
 
 func settle(t *testing.T, p *Pool, files ...string) map[string][]intel.Diagnostic {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	// The first question starts gopls and loads the module: a generous budget.
-	snap, settled, err := intel.Settle(ctx, p, files, 60*time.Second)
+	// The first question starts the server and loads the project: a
+	// generous budget for a loaded CI machine (quiet ends it anyway).
+	snap, settled, err := intel.Settle(ctx, p, files, 3*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
