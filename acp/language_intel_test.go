@@ -30,7 +30,7 @@ func TestEditorsTruthOnACP(t *testing.T) {
 		},
 		script: string(script), client: client,
 		caps:       sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}},
-		userConfig: "lsp:\n  settle_ms: 10000\n  servers:\n    go:\n      command: [" + string(gopls) + "]\n",
+		userConfig: "lsp:\n  settle_ms: 30000\n  servers:\n    go:\n      command: [" + string(gopls) + "]\n",
 	})
 	sid := r.newSession().SessionId
 	if stop := r.mustPrompt(sid, "greet someone else"); stop != sdk.StopReasonEndTurn {

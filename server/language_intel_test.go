@@ -35,7 +35,7 @@ func goModule() map[string]string {
 func poolOpts(t *testing.T) map[string]any {
 	return map[string]any{"lsp": map[string]any{
 		"servers":   map[string]any{"go": map[string]any{"command": []string{realservers.Gopls(t)}}},
-		"settle_ms": 10000, // a loaded machine: settling ends at 200 ms of quiet anyway
+		"settle_ms": 30000, // a loaded machine: settling ends at 200 ms of quiet anyway
 	}}
 }
 
@@ -186,7 +186,7 @@ func TestEditorsTruthFromTheEditor(t *testing.T) {
 		Files:    goModule(),
 		Caps:     caps,
 		Handlers: lspclient.Handlers{AskUser: approveAll, Requests: editorWithGopls(t, dir, &asked)},
-		InitOpts: map[string]any{"lsp": map[string]any{"settle_ms": 10000}},
+		InitOpts: map[string]any{"lsp": map[string]any{"settle_ms": 30000}},
 	})
 	s := h.NewSession("plan")
 	if r := h.Prompt(s.SessionID, "greet someone else"); r.StopReason != "end_turn" {

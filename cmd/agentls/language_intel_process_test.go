@@ -48,7 +48,7 @@ func TestLanguageIntelThroughTheBinary(t *testing.T) {
 	}
 	g, _ := json.Marshal(gopls)
 	cfg := filepath.Join(root, "agentls.yaml")
-	if err := os.WriteFile(cfg, []byte("model: {provider: scripted, script: "+script+"}\nlsp: {settle_ms: 10000, servers: {go: {command: ["+string(g)+"]}}}\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("model: {provider: scripted, script: "+script+"}\nlsp: {settle_ms: 30000, servers: {go: {command: ["+string(g)+"]}}}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	mark := make([]byte, 8)
