@@ -51,7 +51,7 @@ func (s *Session) intelState() *intelState {
 // withoutIntelTools drops the tools that need language intelligence when
 // no source serves (they are offered only when one does).
 func (s *Session) withoutIntelTools(specs []llm.ToolSpec) []llm.ToolSpec {
-	if s.m.intel != nil && s.m.config().LSP.Source != "off" && servesAny(s.m.intel.Status()) {
+	if s.m.intel != nil && s.m.config().LSP.Source != "off" && servesAny(s.m.intel) {
 		return specs
 	}
 	out := specs[:0:0]
@@ -358,9 +358,13 @@ func checkedSteps(text string) int {
 	return n
 }
 
-// servesAny reports whether a source serves some file type.
-func servesAny(st []intel.Serving) bool {
-	for _, s := range st {
+// servesAny reports whether a source serves some file type (asked at
+// every model request: a source may answer it cheaply, without Status).
+func servesAny(src intel.Source) bool {
+	if a, ok := src.(interface{ ServesAny() bool }); ok {
+		return a.ServesAny()
+	}
+	for _, s := range src.Status() {
 		if s.Source != "none" {
 			return true
 		}

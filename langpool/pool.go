@@ -174,6 +174,19 @@ func (p *Pool) Serves(file string) bool {
 	return t != "" && p.cmds[t].argv != nil && !p.closed
 }
 
+// ServesAny reports whether some file type has a server that did not fail
+// to start (the agent offers the code tools then).
+func (p *Pool) ServesAny() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for t, c := range p.cmds {
+		if c.argv != nil && p.failed[t] == "" && !p.closed {
+			return true
+		}
+	}
+	return false
+}
+
 // Status implements intel.Source: each known file type, its server and
 // state, or why none serves it.
 func (p *Pool) Status() []intel.Serving {
