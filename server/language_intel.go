@@ -16,8 +16,10 @@ import (
 
 // languageIntel builds the workspace's language intelligence by lsp.source
 // (docs/language-intel.md): the editor when it declared
-// experimental.agent.languageIntel (auto, editor), else agentls's own
-// pool (auto, pool). lsp.source off is read at every use by the agent.
+// experimental.agent.languageIntel (auto: with agentls's pool for rename,
+// and instead of an editor that does not know the methods; editor: the
+// editor alone), else agentls's own pool (auto, pool). lsp.source off is
+// read at every use by the agent.
 func (s *Server) languageIntel(ws *workspace.Workspace, cfg config.Config) agent.LanguageIntel {
 	s.mu.Lock()
 	editor := s.caps.languageIntel
@@ -28,13 +30,14 @@ func (s *Server) languageIntel(ws *workspace.Workspace, cfg config.Config) agent
 			return nil
 		}
 		return &editorIntel{s: s, ws: ws}
-	case "pool":
+	}
+	newPool := func(cfg config.Config) *langpool.Pool {
 		return langpool.New(langpool.Options{Workspace: ws, Config: cfg, Getenv: s.opts.Getenv})
 	}
-	if editor {
-		return &editorIntel{s: s, ws: ws}
+	if editor && cfg.LSP.Source != "pool" {
+		return &editorFirst{editor: &editorIntel{s: s, ws: ws}, newPool: newPool, cfg: cfg} // language_intel_fallback.go
 	}
-	return langpool.New(langpool.Options{Workspace: ws, Config: cfg, Getenv: s.opts.Getenv})
+	return newPool(cfg)
 }
 
 // editorIntel is the editor's language intelligence, asked with the

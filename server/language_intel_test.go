@@ -281,3 +281,27 @@ func TestEditSaysWhyNoDiagnostics(t *testing.T) {
 		t.Fatalf("edit = %s %v, want applied, with the diagnostics' error naming the server", status, edit)
 	}
 }
+
+// TestEditorsTruthEditorWithoutTheMethods: an editor that declared
+// languageIntel but answers agent/diagnostics "method not found" (an old
+// plugin) is replaced by agentls's pool for the rest of the session: the
+// same promises hold.
+func TestEditorsTruthEditorWithoutTheMethods(t *testing.T) {
+	caps := lsptest.FullCaps()
+	caps["experimental"].(map[string]any)["agent"].(map[string]any)["languageIntel"] = true
+	h := lsptest.Start(t, lsptest.Setup{
+		Script:   loadScript(t, "language_intel.yaml"),
+		Files:    goModule(),
+		Caps:     caps,
+		Handlers: lspclient.Handlers{AskUser: approveAll},
+		InitOpts: poolOpts(t),
+	})
+	s := h.NewSession("plan")
+	if r := h.Prompt(s.SessionID, "greet someone else"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%v)", r, r.Error)
+	}
+	checkEditorsTruth(t, h)
+	if len(h.Messages("agent/navigate")) == 0 {
+		t.Fatal("the editor was never asked: the test proves nothing")
+	}
+}
