@@ -85,6 +85,15 @@ func (e *editor) toolCallDone(sessionID string, u agent.UpdateToolCallDone) tool
 	if text := resultText(u); text != "" {
 		content = append(content, textContent(text))
 	}
+	if len(u.Content) > 1 && u.Refusal == nil {
+		// More text after the result: the new problems of the call's edits
+		// (docs/language-intel.md), a text content block of their own.
+		for _, c := range u.Content[1:] {
+			if c.Content.Text != "" {
+				content = append(content, textContent(c.Content.Text))
+			}
+		}
+	}
 	status := "completed"
 	if u.Status == "failed" {
 		status = "failed"

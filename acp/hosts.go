@@ -86,7 +86,7 @@ func (a *Agent) openHost(root string, extra []string) (*hosted, error) {
 	ed := &editor{a: a}
 	h, err := host.New(host.Options{
 		Folders: append([]string{root}, extra...), ConfigFile: a.opts.ConfigFile, Getenv: a.getenv,
-		NewProvider: a.opts.NewProvider, Editor: ed,
+		NewProvider: a.opts.NewProvider, Editor: ed, LanguageIntel: a.languageIntel, // language_intel.go
 	})
 	var wsErr *host.WorkspaceError
 	if errors.As(err, &wsErr) {

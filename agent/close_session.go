@@ -44,5 +44,6 @@ func (m *Manager) CloseSession(ctx context.Context, id string) error {
 	// and takes the lock anew.
 	delete(m.sessions, id)
 	m.store.Disown(id)
+	m.intelStates.Delete(id) // language_intel.go: its baselines and step files
 	return nil
 }

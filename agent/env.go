@@ -95,10 +95,14 @@ func (e *env) applyOwned(ctx context.Context, tool, label string, changes []work
 	if touchesPlan {
 		before, _ = m.readPlanText(plan)
 	}
+	if err := s.beforeEdit(ctx, tool, changes); err != nil { // language_intel.go: baselines, the tick's check
+		return false, err
+	}
 	s.stepTick(ctx, tool, changes) // checkpoints.go
 	if err := e.reviewedApply(ctx, tool, label, changes); err != nil {
 		return false, err
 	}
+	s.afterEdit(ctx, tool, changes)
 	s.knowWrites(changes)
 	s.mu.Lock()
 	for _, c := range changes {

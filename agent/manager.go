@@ -90,6 +90,9 @@ type Options struct {
 	ProjectAgentsTrusted func() bool
 	// ToolSource supplies each session's MCP tools; nil means none.
 	ToolSource ToolSource
+	// LanguageIntel is the language intelligence of the workspace (the
+	// editor's or agentls's pool; language_intel.go); nil means none.
+	LanguageIntel LanguageIntel
 }
 
 // Manager owns the sessions of one workspace.
@@ -149,6 +152,10 @@ type Manager struct {
 	// planOwners serialise every write the server makes to a plan
 	// (plan_owner.go).
 	planOwners planOwners
+	// intel is Options.LanguageIntel; intelStates each session's
+	// baselines and step files (language_intel.go).
+	intel       LanguageIntel
+	intelStates sync.Map
 }
 
 // NewManager checks the tool registry (every tool declared) and returns a
@@ -181,6 +188,7 @@ func NewManager(opts Options) (*Manager, error) {
 		editor:      opts.Editor,
 		tools:       reg,
 		toolSource:  opts.ToolSource,
+		intel:       opts.LanguageIntel,
 		configPaths: opts.ConfigPaths,
 		stateDir:    opts.StateDir,
 		planOnly:    opts.PlanOnly,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/agentls/agentls/agent/intel"
+
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -19,6 +21,9 @@ type ModelCheck struct {
 	// MCPServers is the state of each MCP server (docs/mcp.md), when there
 	// are any.
 	MCPServers []MCPServerStatus `json:"mcpServers,omitempty"`
+	// LanguageIntel says which source serves each file type
+	// (docs/language-intel.md); none when no source serves.
+	LanguageIntel []intel.Serving `json:"languageIntel,omitempty"`
 }
 
 // MCPServerStatus is one MCP server's state: running, idle (not started
@@ -60,6 +65,9 @@ func (m *Manager) CheckModel(ctx context.Context) ModelCheck {
 	}
 	if res.Provider == "scripted" {
 		res.BaseURL = ""
+	}
+	if m.intel != nil {
+		res.LanguageIntel = m.intel.Status()
 	}
 	if st, ok := m.toolSource.(ServerStatuser); ok {
 		res.MCPServers = st.ServerStatus()

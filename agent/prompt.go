@@ -72,7 +72,7 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	if mode == guard.ModeBuild {
 		tmpl = builderTmpl
 	}
-	offered := s.tools().Offered(mode)
+	offered := s.withoutIntelTools(s.tools().Offered(mode))
 	if s.sub != nil {
 		offered = s.sub.offered(offered)
 		tmpl = subagentTmpl

@@ -47,6 +47,9 @@ func refusedArguments(args string) (string, bool) {
 type callOutcome struct {
 	result tools.Result
 	err    error // ends the turn (approval timeout)
+	// problems are the new problems of the call's edits, one a line
+	// (language_intel.go), shown as a second content block.
+	problems string
 }
 
 // runCalls runs one step's tool calls: consecutive read-only calls in
@@ -103,13 +106,18 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 		// The call's end is shown also when the turn was cancelled.
 		ctx, cancel := finalSendContext(ctx)
 		defer cancel()
+		content := []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: text}}}
+		if out.problems != "" {
+			content = append(content, ToolContent{Type: "content", Content: TextContent{Type: "text", Text: "New problems:\n" + out.problems}})
+		}
 		m.notes.Update(ctx, s.meta.ID, UpdateToolCallDone{
 			SessionUpdate: "tool_call_update", ToolCallID: c.ID, Status: status,
-			Content:   []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: text}}},
+			Content:   content,
 			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,
 		})
 	}()
 	ctx = withToolCall(ctx, s.wireCallID(c.ID))
+	s.observeMode()
 	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))
 	tool, ok := s.tools().Lookup(c.Name)
 	if !ok {
@@ -166,7 +174,8 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 	if res.Refusal != nil {
 		m.notify(ctx, guard.NotifyRefused(res.Refusal))
 	}
-	return callOutcome{result: res}
+	res, problems := s.withDiagnostics(ctx, c.ID, res)
+	return callOutcome{result: res, problems: problems}
 }
 
 // readOnly reports whether a call may run in parallel with its neighbours:

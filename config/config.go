@@ -152,6 +152,8 @@ type Config struct {
 	Subagents Subagents `json:"subagents" yaml:"subagents"`
 	// ACP configures the ACP face (`agentls acp`).
 	ACP ACP `json:"acp" yaml:"acp"`
+	// LSP configures the language intelligence (config/lsp.go).
+	LSP LSP `json:"lsp" yaml:"lsp"`
 }
 
 // ACP configures the ACP face.
@@ -199,6 +201,7 @@ func Default() Config {
 
 		Instructions: Instructions{MaxBytes: 32 << 10},
 		Subagents:    Subagents{MaxParallel: 3, MaxDepth: 1, MaxTurns: 20, MaxTokens: 200000},
+		LSP:          LSP{Source: "auto", SettleMs: 1500},
 	}
 }
 

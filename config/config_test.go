@@ -27,6 +27,7 @@ func TestDefault(t *testing.T) {
 		Instructions: Instructions{MaxBytes: 32768},
 		ACP:          ACP{ClientFS: "auto"},
 		Subagents:    Subagents{MaxParallel: 3, MaxDepth: 1, MaxTurns: 20, MaxTokens: 200000},
+		LSP:          LSP{Source: "auto", SettleMs: 1500},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)

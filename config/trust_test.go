@@ -40,6 +40,8 @@ func TestSplitTrust(t *testing.T) {
 		{"review turned on", "review: edits\n", Default(), `{"review":"edits"}`, nil},
 		{"review turned off over the user's edits", "review: off\n", reviewBase, `{}`, []string{"review"}},
 		{"review off as the base already is", "review: off\n", Default(), `{"review":"off"}`, nil},
+		{"language servers the repository chose", "lsp:\n  source: pool\n  settle_ms: 100\n  servers:\n    go:\n      command: [./evil-gopls]\n", Default(), `{}`,
+			[]string{"lsp.servers.go.command", "lsp.settle_ms", "lsp.source"}},
 		{"empty file", "", Default(), `null`, nil},
 	}
 	for _, tc := range tests {

@@ -8,14 +8,14 @@ import (
 
 // fuzzTools are the tools whose calls name files (TestFuzzToolsAreTheFileTools
 // keeps the list equal to the declared ones; its order keys the corpus).
-var fuzzTools = []string{"write", "edit", "touch", "mv", "rm", "mkdir", "plan_write", "plan_edit"}
+var fuzzTools = []string{"write", "edit", "touch", "mv", "rm", "mkdir", "plan_write", "plan_edit", "rename"}
 
 // physicalOp is the operation a tool performs on disk.
 func physicalOp(tool string) string {
 	switch tool {
 	case "write", "plan_write":
 		return "write"
-	case "edit", "plan_edit":
+	case "edit", "plan_edit", "rename":
 		return "edit"
 	}
 	return tool

@@ -111,6 +111,9 @@ var callTable = []callRow{
 	// Source files and escapes.
 	{"write a source file", "", plan, "write", `{"path":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
 	{"edit a source file", "", plan, "edit", `{"path":"src/main.go","old_string":"main","new_string":"x"}`, refPlan, KindFileEdit},
+	{"rename a symbol of a source file", "", plan, "rename", `{"path":"src/main.go","line":1,"symbol":"main","new_name":"x"}`, refPlan, KindFileEdit},
+	{"rename in a session file via ..", "", build, "rename", `{"path":"src/../.agentls/chats/s1.chat","line":1,"symbol":"plan","new_name":"x"}`, refState, KindFileEdit},
+	{"code: definition in plan mode is read-only", "", plan, "code", `{"op":"definition","path":"src/main.go","line":1,"symbol":"main"}`, allowed, ""},
 	{"touch a new source file", "", plan, "touch", `{"path":"src/new.go"}`, refPlan, KindFileEdit},
 	{"plan_write onto a source file", "", plan, "plan_write", `{"title":"T","content":"c","path":"src/main.go"}`, refPlan, KindFileEdit},
 	{"plan_edit a source file", "", plan, "plan_edit", `{"path":"src/main.go","old_string":"a","new_string":"b"}`, refPlan, KindFileEdit},
@@ -386,6 +389,8 @@ var callTable = []callRow{
 	{"build: the state folder outside the workspace", "", build, "write", `{"path":"$OUT/agentls-state/planlocks/l.json","content":"{}"}`, refStateDir, KindFileEdit},
 	{"plan: a .plan in the state folder", "", plan, "plan_write", `{"title":"T","content":"c","path":"home/.local/state/agentls/x.plan"}`, refStateDir, KindFileEdit},
 	{"plan: read a trust record", "", plan, "read", `{"path":"home/.local/state/agentls/trust/t.json"}`, refNoRead, KindReadOnly},
+	{"plan: code diagnostics of a trust record", "", plan, "code", `{"op":"diagnostics","path":"home/.local/state/agentls/trust/t.json"}`, refNoRead, KindReadOnly},
+	{"plan: code hover in the user's config file", "", plan, "code", `{"op":"hover","path":"home/.config/agentls/config.yaml","line":1,"symbol":"model"}`, refNoRead, KindReadOnly},
 	{"build: read a trust record through a symlink", "", build, "read", `{"path":"statelink/trust/t.json"}`, refNoRead, KindReadOnly},
 	{"plan: ls the state folder", "", plan, "ls", `{"path":"home/.local/state/agentls"}`, refNoRead, KindReadOnly},
 	{"plan: grep the state folder", "", plan, "grep", `{"pattern":"sha256","path":"statelink"}`, refNoRead, KindReadOnly},

@@ -103,6 +103,9 @@ func (h *Host) Reconfigure(cfg config.Config) bool {
 	}
 	h.mgr.Reconfigure(cfg, provider)
 	h.mcp.Configure(cfg, h.mcpSpecs(cfg))
+	if c, ok := h.intel.(interface{ Configure(config.Config) }); ok {
+		c.Configure(cfg) // agentls's pool: servers whose command changed restart
+	}
 	slog.Info("configuration applied")
 	return true
 }

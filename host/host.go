@@ -36,6 +36,10 @@ type Options struct {
 	// TrustStore remembers the trusted workspace configuration files; nil
 	// means the store in the user's state folder (config.StateDir).
 	TrustStore *config.TrustStore
+	// LanguageIntel builds the workspace's language intelligence from the
+	// configuration (the face picks the editor or agentls's pool by
+	// lsp.source; language_intel.go); nil means none.
+	LanguageIntel func(ws *workspace.Workspace, cfg config.Config) agent.LanguageIntel
 }
 
 // Host is one workspace hosted for a face: its folders, its configuration,
@@ -48,6 +52,8 @@ type Host struct {
 	diags []config.Diagnostic
 	// mcp are the workspace's MCP servers (mcp.go).
 	mcp *mcpclient.Pool
+	// intel is the language intelligence (Options.LanguageIntel), or nil.
+	intel agent.LanguageIntel
 
 	mu  sync.Mutex
 	cfg config.Config
@@ -98,15 +104,19 @@ func New(opts Options) (*Host, error) {
 	h.appliedErr = h.loadErr
 	h.mcp = mcpclient.NewPool(ws.Root(), ws.Folders(), nil)
 	h.mcp.Configure(cfg, h.mcpSpecs(cfg))
+	if opts.LanguageIntel != nil {
+		h.intel = opts.LanguageIntel(ws, cfg)
+	}
 	mgr, err := agent.NewManager(agent.Options{
 		Workspace: ws, Config: cfg, Provider: h.provider(cfg, h.appliedErr), Editor: opts.Editor, ConfigPaths: opts.ProtectedConfig(),
 		StateDir: config.StateDir(opts.Getenv), PlanOnly: homeReason(ws.Root(), home),
 		UserInstructions: userInstructions(opts.Getenv), UserHome: home,
-		UserCommands: userCommandsDir(opts.Getenv), ToolSource: mcpSource{h.mcp},
+		UserCommands: userCommandsDir(opts.Getenv), ToolSource: mcpSource{h.mcp}, LanguageIntel: h.intel,
 		UserAgents: userAgentsDir(opts.Getenv), ProjectAgentsTrusted: h.projectAgentsTrusted,
 	})
 	if err != nil {
 		h.mcp.Close()
+		h.closeIntel()
 		return nil, err
 	}
 	h.mgr = mgr
@@ -155,6 +165,15 @@ func (h *Host) Diagnostics() []config.Diagnostic { return h.diags }
 func (h *Host) Close() {
 	h.mgr.Close()
 	h.mcp.Close()
+	h.closeIntel()
+}
+
+// closeIntel stops the language intelligence's servers, if it has any
+// (agentls's pool).
+func (h *Host) closeIntel() {
+	if c, ok := h.intel.(interface{ Close() }); ok {
+		c.Close()
+	}
 }
 
 // userCommandsDir is the user's slash-commands folder, beside their config

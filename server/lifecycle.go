@@ -40,6 +40,7 @@ type clientCaps struct {
 	savesEdits         bool // experimental.agent.savesEdits
 	codeLensRefresh    bool // workspace.codeLens.refreshSupport
 	changeAnnotations  bool // workspace.workspaceEdit.changeAnnotationSupport (review mode)
+	languageIntel      bool // experimental.agent.languageIntel: answers agent/diagnostics, agent/navigate
 }
 
 // initializeParams is the part of LSP's InitializeParams agentls reads.
@@ -81,6 +82,7 @@ type initializeParams struct {
 				AskUser       bool `json:"askUser"`
 				ModeIndicator bool `json:"modeIndicator"`
 				SavesEdits    bool `json:"savesEdits"`
+				LanguageIntel bool `json:"languageIntel"`
 			} `json:"agent"`
 		} `json:"experimental"`
 	} `json:"capabilities"`
@@ -124,6 +126,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	}
 	if a := p.Capabilities.Experimental.Agent; a != nil {
 		caps.agentClient, caps.askUser, caps.modeIndicator, caps.savesEdits = true, a.AskUser, a.ModeIndicator, a.SavesEdits
+		caps.languageIntel = a.LanguageIntel
 	}
 	for _, k := range p.Capabilities.Workspace.WorkspaceEdit.ResourceOperations {
 		caps.resourceOps[k] = true

@@ -274,5 +274,6 @@ func (s *Server) hostOptions(folders []string, initOptions map[string]any) host.
 	return host.Options{
 		Folders: folders, InitOptions: initOptions, ConfigFile: s.opts.ConfigFile,
 		Getenv: s.opts.Getenv, NewProvider: s.opts.NewProvider, Editor: s,
+		LanguageIntel: s.languageIntel, // language_intel.go
 	}
 }

@@ -19,10 +19,10 @@ type AskUserParams struct {
 
 // AskUserQuestion is one question of ask_user's schema (questions.Question).
 type AskUserQuestion struct {
-	Name     string          `json:"name" description:"Answer key: letters, digits, _; no leading digit; unique."`
+	Name     string          `json:"name" description:"Answer key: an identifier, unique."`
 	Question string          `json:"question" description:"Markdown."`
-	Schema   map[string]any  `json:"schema" description:"JSON Schema (2020-12) the answer must satisfy: {\"type\":\"boolean\"} yes/no, {\"type\":\"string\",\"enum\":[…]} a choice, {\"type\":\"string\"} free text, array for several."`
-	Buttons  []AskUserButton `json:"buttons,omitempty" description:"One-click answers; each value must satisfy schema."`
+	Schema   map[string]any  `json:"schema" description:"JSON Schema of the answer: boolean, a string enum, a string, or an array."`
+	Buttons  []AskUserButton `json:"buttons,omitempty" description:"One-click answers (values satisfy schema)."`
 	Severity string          `json:"severity,omitempty" enum:"critical,major,minor"`
 	Optional bool            `json:"optional,omitempty" description:"May be left unanswered."`
 }
@@ -31,7 +31,7 @@ type AskUserQuestion struct {
 type AskUserButton struct {
 	Label   string `json:"label"`
 	Value   any    `json:"value"`
-	Variant string `json:"variant,omitempty" enum:"primary,secondary,danger" description:"danger: the destructive option."`
+	Variant string `json:"variant,omitempty" enum:"primary,secondary,danger"`
 }
 
 // decodeArgs implements selfDecoder: questions.Parse checks the questions.

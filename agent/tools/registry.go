@@ -12,8 +12,8 @@ import (
 // here (see docs/contributing.md).
 func All() []Tool {
 	return []Tool{
-		readTool, lsTool, globTool, grepTool,
-		writeTool, editTool, mvTool, rmTool, mkdirTool, touchTool,
+		readTool, lsTool, globTool, grepTool, codeTool,
+		writeTool, editTool, mvTool, rmTool, mkdirTool, touchTool, renameTool,
 		runTool,
 		askUserTool,
 		enterPlanModeTool, exitPlanModeTool,

@@ -22,8 +22,12 @@ import (
 // Folders outside the house (cmd, bench, the root's assets) are not
 // listed: they may import everything.
 var mayImport = map[string][]string{
-	"server": {"agentproto", "host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
-	"acp":    {"agentproto", "host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"server": {"agentproto", "host", "mcpclient", "langpool", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"acp":    {"agentproto", "host", "mcpclient", "langpool", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	// langpool is agentls as the LSP client of the user's language
+	// servers (agent.LanguageIntel, in the sandbox): only the faces and the
+	// command import it; it speaks LSP itself, so it is not below them.
+	"langpool": {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
 	// agentproto is the typed agent/* protocol (params, results, the method
 	// table): a leaf the faces dispatch from (see leafLibraries).
 	"agentproto": {},
@@ -121,6 +125,7 @@ func TestViolationsFound(t *testing.T) {
 				"questions":      {"internal/x"},
 				"config":         nil,
 				"internal/x":     nil,
+				"langpool":       {"agent", "workspace"},
 				"bench/b":        {"agent/openai", "server"},
 				// A test-support package of the server.
 				"server/internal/lsptest": {"server", "agent/scripted", "internal/x"},
@@ -158,6 +163,9 @@ func TestViolationsFound(t *testing.T) {
 		{"agentproto imports agent", "agentproto", "agent", "agentproto may not depend on agent"},
 		{"agentproto imports the ACP SDK", "agentproto", "github.com/coder/acp-go-sdk", "agentproto imports github.com/coder/acp-go-sdk: agentproto imports only"},
 		{"host imports agentproto", "host", "agentproto", "host may not depend on agentproto"},
+		{"host imports langpool", "host", "langpool", "host may not depend on langpool"},
+		{"agent imports langpool", "agent", "langpool", "agent may not depend on langpool"},
+		{"langpool imports server", "langpool", "server", "langpool may not depend on server"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -55,6 +55,9 @@ type Handlers struct {
 	// Unanswered lists server requests (by method) this editor never answers,
 	// as a hung editor: they wait until the editor closes.
 	Unanswered []string
+	// Requests answer other server requests by method (agent/diagnostics,
+	// agent/navigate of an editor with language intelligence).
+	Requests map[string]func(params json.RawMessage) (any, error)
 }
 
 // Client is a connected LSP client: the editor side of one server.
@@ -295,6 +298,9 @@ func (e *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return map[string]bool{"success": true}, nil
 	case "window/workDoneProgress/create", "client/registerCapability":
 		return nil, nil
+	}
+	if answer := e.handlers.Requests[req.Method()]; answer != nil {
+		return answer(params)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "lspclient: %s", req.Method())
 }

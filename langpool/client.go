@@ -1,0 +1,271 @@
+package langpool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/sandbox"
+)
+
+// startTimeout bounds a server's start and initialize; stopTimeout its
+// shutdown before it is killed.
+const (
+	startTimeout = 60 * time.Second
+	stopTimeout  = 3 * time.Second
+)
+
+// client is agentls as the LSP client of one language server process,
+// started in the sandbox.
+type client struct {
+	fileType string
+	argv     []string
+	folders  []map[string]string // the workspace folders, as workspace/workspaceFolders answers them
+	conn     jsonrpc2.Conn
+	cmd      *exec.Cmd
+	prep     *sandbox.Prepared
+	stderr   *tail
+	// pull: the server offers pull diagnostics (textDocument/diagnostic).
+	pull bool
+	// exited is closed when the process has ended.
+	exited chan struct{}
+
+	// syncMu orders the document notifications (documents.go): a didChange
+	// must reach the server after its didOpen.
+	syncMu sync.Mutex
+
+	mu        sync.Mutex
+	docs      map[string]*document     // by URI: what the server was sent
+	published map[string]publishParams // by URI: the last publishDiagnostics
+	fresh     map[string]bool          // by URI: published since the last change
+	lastUse   time.Time
+}
+
+// startClient starts argv under pol in root and initializes it with the
+// workspace folders.
+func startClient(ctx context.Context, fileType string, argv []string, root string, folders []string, pol sandbox.Policy, launcher string, environ []string) (*client, error) {
+	prep, err := sandbox.Prepare(pol, launcher, argv)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
+	cmd.Dir = root
+	cmd.Env = environ
+	setGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		prep.Cleanup()
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		prep.Cleanup()
+		return nil, err
+	}
+	c := &client{fileType: fileType, argv: argv, cmd: cmd, prep: prep, stderr: &tail{max: 4096}, exited: make(chan struct{}),
+		docs: map[string]*document{}, published: map[string]publishParams{}, fresh: map[string]bool{}, lastUse: time.Now()}
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		prep.Cleanup()
+		return nil, fmt.Errorf("start %s: %w", argv[0], err)
+	}
+	go func() {
+		_ = cmd.Wait()
+		close(c.exited)
+	}()
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{r: stdout, w: stdin}), jsonrpc2.WithCodec(codec{}))
+	c.conn.Go(context.Background(), c.handle)
+	ictx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	if err := c.initialize(ictx, root, folders); err != nil {
+		c.stop()
+		return nil, fmt.Errorf("%s: initialize: %w (stderr: %s)", argv[0], err, c.stderr.String())
+	}
+	slog.Info("language server started", "fileType", fileType, "argv", argv, "sandbox", prep.Status.Mode, "pull", c.pull)
+	return c, nil
+}
+
+// initOptions are the initializationOptions of the known servers: gopls
+// otherwise waits a second after each change before it publishes
+// (diagnosticsDelay), which every edit's settle wait would pay.
+var initOptions = map[string]map[string]any{"go": {"diagnosticsDelay": "0s"}}
+
+// initialize runs the LSP handshake.
+func (c *client) initialize(ctx context.Context, root string, folders []string) error {
+	wf := make([]map[string]string, len(folders))
+	for i, f := range folders {
+		wf[i] = map[string]string{"uri": fileURI(f), "name": f}
+	}
+	c.mu.Lock()
+	c.folders = wf
+	c.mu.Unlock()
+	params := map[string]any{
+		"processId":        os.Getpid(),
+		"rootUri":          fileURI(root),
+		"clientInfo":       map[string]string{"name": "agentls"},
+		"workspaceFolders": wf,
+		"capabilities": map[string]any{
+			"general": map[string]any{"positionEncodings": []string{"utf-16"}},
+			"workspace": map[string]any{
+				"configuration": true, "workspaceFolders": true,
+				"symbol":      map[string]any{},
+				"diagnostics": map[string]any{"refreshSupport": false},
+			},
+			"textDocument": map[string]any{
+				"synchronization":    map[string]any{"didSave": false},
+				"publishDiagnostics": map[string]any{"versionSupport": true},
+				"diagnostic":         map[string]any{"dynamicRegistration": false},
+				"hover":              map[string]any{"contentFormat": []string{"plaintext", "markdown"}},
+				"definition":         map[string]any{"linkSupport": true},
+				"references":         map[string]any{},
+				"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
+				"rename":             map[string]any{"prepareSupport": false},
+			},
+		},
+	}
+	if opts, ok := initOptions[c.fileType]; ok {
+		params["initializationOptions"] = opts
+	}
+	var res struct {
+		Capabilities struct {
+			DiagnosticProvider json.RawMessage `json:"diagnosticProvider"`
+		} `json:"capabilities"`
+	}
+	if err := protocol.Call(ctx, c.conn, "initialize", params, &res); err != nil {
+		return err
+	}
+	p := string(res.Capabilities.DiagnosticProvider)
+	c.pull = p != "" && p != "null" && p != "false"
+	return c.conn.Notify(ctx, "initialized", map[string]any{})
+}
+
+// handle answers the server's requests and notifications: diagnostics are
+// kept; configuration is empty; edits the server would make are refused
+// (the pool never lets a server change the workspace).
+func (c *client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	switch req.Method() {
+	case "textDocument/publishDiagnostics":
+		var p publishParams
+		if err := json.Unmarshal(req.Params(), &p); err == nil {
+			c.mu.Lock()
+			c.published[p.URI] = p
+			c.fresh[p.URI] = true
+			c.mu.Unlock()
+		}
+		return nil, nil
+	case "workspace/configuration":
+		var p struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		_ = json.Unmarshal(req.Params(), &p)
+		return make([]any, len(p.Items)), nil
+	case "workspace/applyEdit":
+		return map[string]any{"applied": false, "failureReason": "agentls's language servers do not edit the workspace"}, nil
+	case "workspace/workspaceFolders":
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.folders, nil
+	}
+	if req.IsCall() {
+		return nil, nil // registerCapability, workDoneProgress/create, refreshes, showMessageRequest: accepted, ignored
+	}
+	return nil, nil
+}
+
+// call sends a request, cancelled with $/cancelRequest when ctx ends.
+func (c *client) call(ctx context.Context, method string, params, result any) error {
+	c.touch()
+	select {
+	case <-c.exited:
+		return fmt.Errorf("%s has exited (stderr: %s)", c.argv[0], c.stderr.String())
+	default:
+	}
+	return protocol.Call(ctx, c.conn, method, params, result)
+}
+
+func (c *client) touch() {
+	c.mu.Lock()
+	c.lastUse = time.Now()
+	c.mu.Unlock()
+}
+
+// idleSince is when the client was last used.
+func (c *client) idleSince() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lastUse
+}
+
+// alive reports whether the process still runs.
+func (c *client) alive() bool {
+	select {
+	case <-c.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// stop asks the server to shut down and exit, then kills its process
+// group if it has not ended within stopTimeout.
+func (c *client) stop() {
+	if c.alive() {
+		ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
+		if err := protocol.Call(ctx, c.conn, "shutdown", nil, nil); err == nil {
+			_ = c.conn.Notify(ctx, "exit", nil)
+		}
+		cancel()
+		select {
+		case <-c.exited:
+		case <-time.After(stopTimeout):
+		}
+	}
+	killGroup(c.cmd)
+	<-c.exited
+	_ = c.conn.Close()
+	c.prep.Cleanup()
+	slog.Info("language server stopped", "fileType", c.fileType, "argv", c.argv)
+}
+
+// stdio joins the server's stdout and stdin.
+type stdio struct {
+	r io.ReadCloser
+	w io.WriteCloser
+}
+
+func (s stdio) Read(b []byte) (int, error)  { return s.r.Read(b) }
+func (s stdio) Write(b []byte) (int, error) { return s.w.Write(b) }
+func (s stdio) Close() error                { return errors.Join(s.w.Close(), s.r.Close()) }
+
+// tail keeps the last max bytes written to it (a server's stderr).
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
