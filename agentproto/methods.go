@@ -142,4 +142,12 @@ var (
 		Name: "agent/askUser", Direction: ServerRequest, Faces: LSP, Since: 1, Capability: "experimental.agent.askUser",
 		Doc: "questions for the user (a question, a plan approval, a permission)",
 	})
+	Diagnostics = request[DiagnosticsParams, DiagnosticsResult](Method{
+		Name: "agent/diagnostics", Direction: ServerRequest, Faces: LSP, Since: 3, Capability: "experimental.agent.languageIntel",
+		Doc: "the editor's problems of documents, answered at once (docs/language-intel.md)",
+	})
+	Navigate = request[NavigateParams, NavigateResult](Method{
+		Name: "agent/navigate", Direction: ServerRequest, Faces: LSP, Since: 3, Capability: "experimental.agent.languageIntel",
+		Doc: "the editor's definition, references, implementation, hover or symbols (docs/language-intel.md)",
+	})
 )

@@ -12,6 +12,9 @@ type ModelCheck struct {
 	Sandbox SandboxStatus `json:"sandbox"`
 	// MCPServers is each MCP server's state, when there are any.
 	MCPServers []MCPServerStatus `json:"mcpServers,omitempty"`
+	// LanguageIntel says which source serves each file type
+	// (docs/language-intel.md).
+	LanguageIntel []LanguageServing `json:"languageIntel,omitempty"`
 }
 
 // SandboxStatus is what confines the commands agentls runs.

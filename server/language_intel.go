@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/agentproto"
 	"path/filepath"
 
 	"github.com/agentls/agentls/agent"
@@ -64,43 +65,20 @@ func (e *editorIntel) Status() []intel.Serving {
 	return out
 }
 
-// DiagnosticsParams are agent/diagnostics' params.
-type DiagnosticsParams struct {
-	URIs []string `json:"uris"`
+// The wire of agent/diagnostics and agent/navigate is agentproto's
+// (Diagnostics, Navigate); these convert its ranges to the workspace's.
+
+// wsRange is a wire range as the workspace's.
+func wsRange(r agentproto.Range) workspace.Range {
+	pos := func(p agentproto.Position) workspace.Position {
+		return workspace.Position{Line: uint32(max(p.Line, 0)), Character: uint32(max(p.Character, 0))}
+	}
+	return workspace.Range{Start: pos(r.Start), End: pos(r.End)}
 }
 
-// DiagnosticsResult is agent/diagnostics' result: each asked document's
-// problems (LSP Diagnostics) and the version of the text they are for.
-type DiagnosticsResult struct {
-	Diagnostics map[string][]intel.Diagnostic `json:"diagnostics"`
-	Versions    map[string]int32              `json:"versions"`
-}
-
-// NavigateParams are agent/navigate's params (UTF-16 positions).
-type NavigateParams struct {
-	Op       string              `json:"op"`
-	URI      string              `json:"uri,omitempty"`
-	Position *workspace.Position `json:"position,omitempty"`
-	Query    string              `json:"query,omitempty"`
-	Limit    int                 `json:"limit,omitempty"`
-}
-
-// navLocation is a location on the wire.
-type navLocation struct {
-	URI   string          `json:"uri"`
-	Range workspace.Range `json:"range"`
-}
-
-// NavigateResult is agent/navigate's result.
-type NavigateResult struct {
-	Locations []navLocation `json:"locations,omitempty"`
-	Hover     string        `json:"hover,omitempty"`
-	Symbols   []struct {
-		Name          string      `json:"name"`
-		Kind          string      `json:"kind"`
-		ContainerName string      `json:"containerName,omitempty"`
-		Location      navLocation `json:"location"`
-	} `json:"symbols,omitempty"`
+// wirePosition is a workspace position on the wire.
+func wirePosition(p workspace.Position) *agentproto.Position {
+	return &agentproto.Position{Line: int(p.Line), Character: int(p.Character)}
 }
 
 // ask sends a request to the editor, bounded by editor.request_timeout_secs.
@@ -121,15 +99,15 @@ func (e *editorIntel) ask(ctx context.Context, method string, params, result any
 // files. A file whose answer is for an older version of the text than
 // agentls knows is pending (Settle waits for it).
 func (e *editorIntel) Diagnostics(ctx context.Context, paths []string) (intel.Snapshot, error) {
-	p := DiagnosticsParams{URIs: []string{}}
+	p := agentproto.DiagnosticsParams{URIs: []string{}}
 	byURI := map[string]string{}
 	for _, path := range paths {
 		u := host.URIOfPath(path)
 		p.URIs = append(p.URIs, u)
 		byURI[u] = path
 	}
-	var res DiagnosticsResult
-	if err := e.ask(ctx, "agent/diagnostics", p, &res); err != nil {
+	var res agentproto.DiagnosticsResult
+	if err := e.ask(ctx, agentproto.Diagnostics.Name(), p, &res); err != nil {
 		return intel.Snapshot{}, err
 	}
 	snap := intel.Snapshot{Files: map[string][]intel.Diagnostic{}}
@@ -144,7 +122,9 @@ func (e *editorIntel) Diagnostics(ctx context.Context, paths []string) (intel.Sn
 				continue
 			}
 		}
-		snap.Files[path] = ds
+		for _, d := range ds {
+			snap.Files[path] = append(snap.Files[path], intel.Diagnostic{Range: wsRange(d.Range), Severity: d.Severity, Code: d.Code, Source: d.Source, Message: d.Message})
+		}
 		if v, known := res.Versions[u]; known {
 			if _, ours, open := e.ws.Overlay().Get(path); open && v < ours {
 				snap.Pending = true
@@ -154,21 +134,21 @@ func (e *editorIntel) Diagnostics(ctx context.Context, paths []string) (intel.Sn
 	return snap, nil
 }
 
-func (e *editorIntel) navigate(ctx context.Context, p NavigateParams) (NavigateResult, error) {
-	var res NavigateResult
-	err := e.ask(ctx, "agent/navigate", p, &res)
+func (e *editorIntel) navigate(ctx context.Context, p agentproto.NavigateParams) (agentproto.NavigateResult, error) {
+	var res agentproto.NavigateResult
+	err := e.ask(ctx, agentproto.Navigate.Name(), p, &res)
 	return res, err
 }
 
 func (e *editorIntel) locations(ctx context.Context, op, path string, pos workspace.Position) ([]intel.Location, error) {
-	res, err := e.navigate(ctx, NavigateParams{Op: op, URI: host.URIOfPath(path), Position: &pos, Limit: 50})
+	res, err := e.navigate(ctx, agentproto.NavigateParams{Op: op, URI: host.URIOfPath(path), Position: wirePosition(pos), Limit: 50})
 	if err != nil {
 		return nil, err
 	}
 	var out []intel.Location
 	for _, l := range res.Locations {
 		if p, err := host.PathOfURI(l.URI); err == nil {
-			out = append(out, intel.Location{Path: p, Range: l.Range})
+			out = append(out, intel.Location{Path: p, Range: wsRange(l.Range)})
 		}
 	}
 	return out, nil
@@ -186,13 +166,13 @@ func (e *editorIntel) References(ctx context.Context, path string, pos workspace
 
 // Hover implements intel.Source.
 func (e *editorIntel) Hover(ctx context.Context, path string, pos workspace.Position) (string, error) {
-	res, err := e.navigate(ctx, NavigateParams{Op: "hover", URI: host.URIOfPath(path), Position: &pos})
+	res, err := e.navigate(ctx, agentproto.NavigateParams{Op: "hover", URI: host.URIOfPath(path), Position: wirePosition(pos)})
 	return res.Hover, err
 }
 
 // Symbols implements intel.Source.
 func (e *editorIntel) Symbols(ctx context.Context, path, query string) ([]intel.Symbol, error) {
-	p := NavigateParams{Op: "symbols", Query: query, Limit: 50}
+	p := agentproto.NavigateParams{Op: "symbols", Query: query, Limit: 50}
 	if path != "" {
 		p.URI = host.URIOfPath(path)
 	}
@@ -206,7 +186,7 @@ func (e *editorIntel) Symbols(ctx context.Context, path, query string) ([]intel.
 		if err != nil {
 			loc = path
 		}
-		out = append(out, intel.Symbol{Name: s.Name, Kind: s.Kind, Container: s.ContainerName, Location: intel.Location{Path: filepath.Clean(loc), Range: s.Location.Range}})
+		out = append(out, intel.Symbol{Name: s.Name, Kind: s.Kind, Container: s.ContainerName, Location: intel.Location{Path: filepath.Clean(loc), Range: wsRange(s.Location.Range)}})
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ package protoconv
 
 import (
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 )
@@ -52,6 +53,9 @@ func ModelCheck(c agent.ModelCheck) agentproto.ModelCheck {
 	}
 	if c.MCPServers != nil {
 		out.MCPServers = each(c.MCPServers, func(s agent.MCPServerStatus) agentproto.MCPServerStatus { return agentproto.MCPServerStatus(s) })
+	}
+	if c.LanguageIntel != nil {
+		out.LanguageIntel = each(c.LanguageIntel, func(s intel.Serving) agentproto.LanguageServing { return agentproto.LanguageServing(s) })
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package protoconv
 
 import (
 	"encoding/json"
+	"github.com/agentls/agentls/agent/intel"
 	"reflect"
 	"testing"
 
@@ -22,8 +23,9 @@ func TestSameJSON(t *testing.T) {
 		{Role: "tool", Content: "{}", ToolCallID: "c1", Name: "read"},
 	}
 	check := agent.ModelCheck{OK: true, Provider: "openai", Model: "m", BaseURL: "u", Message: "x",
-		Sandbox:    sandbox.Status{Mode: "landlock", Landlock: "ABI 4", Bwrap: "ok", Network: true, Summary: "s"},
-		MCPServers: []agent.MCPServerStatus{{Name: "n", State: "failed", Origin: "o", Command: "c", Reason: "r", StderrTail: "e", Tools: 2, DefinitionBytes: 9}},
+		Sandbox:       sandbox.Status{Mode: "landlock", Landlock: "ABI 4", Bwrap: "ok", Network: true, Summary: "s"},
+		MCPServers:    []agent.MCPServerStatus{{Name: "n", State: "failed", Origin: "o", Command: "c", Reason: "r", StderrTail: "e", Tools: 2, DefinitionBytes: 9}},
+		LanguageIntel: []intel.Serving{{FileType: "go", Source: "pool", Detail: "gopls"}},
 	}
 	rewind := agent.RewindResult{Restored: []string{"a"}, Conflicts: []agent.RewindConflict{{Path: "b", Reason: "r"}}, Skipped: []string{"c"}, UndoMessageID: "u"}
 	cases := []struct {

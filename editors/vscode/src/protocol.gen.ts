@@ -53,6 +53,67 @@ export interface AskUserResult {
   dismissed?: boolean;
 }
 
+/** DiagnosticsParams are agent/diagnostics' params. */
+export interface DiagnosticsParams {
+  uris: string[];
+}
+
+/** DiagnosticsResult is agent/diagnostics' result: each asked document's problems and the version of the text they are for. */
+export interface DiagnosticsResult {
+  diagnostics: Record<string, Diagnostic[]>;
+  versions: Record<string, number>;
+}
+
+/** Diagnostic is a problem a language server reports (LSP's Diagnostic, in the parts agentls reads). */
+export interface Diagnostic {
+  range: Range;
+  /** Severity is 1 error, 2 warning, 3 information, 4 hint. */
+  severity?: number;
+  code?: string;
+  source?: string;
+  message: string;
+}
+
+/** NavigateParams are agent/navigate's params (UTF-16 positions). */
+export interface NavigateParams {
+  /** Op is definition, references, implementation, hover or symbols. */
+  op: 'definition' | 'references' | 'implementation' | 'hover' | 'symbols';
+  uri?: string;
+  position?: Position;
+  /** Query is a workspace symbol query (symbols without uri). */
+  query?: string;
+  limit?: number;
+}
+
+/** NavigateResult is agent/navigate's result. */
+export interface NavigateResult {
+  locations?: Location[];
+  hover?: string;
+  symbols?: SymbolLocation[];
+}
+
+/** Location is a range of a document. */
+export interface Location {
+  uri: string;
+  range: Range;
+}
+
+/** SymbolLocation is a named declaration and where it is. */
+export interface SymbolLocation {
+  name: string;
+  kind: string;
+  containerName?: string;
+  location: Location;
+}
+
+/** LanguageServing says which source serves a file type. */
+export interface LanguageServing {
+  fileType: string;
+  /** Source is "editor", "pool" or "none"; Detail says more. */
+  source: 'editor' | 'pool' | 'none';
+  detail?: string;
+}
+
 /** ModelCheck is agent/checkModel's result: can the configured model answer, and what confines commands here. */
 export interface ModelCheck {
   ok: boolean;
@@ -64,6 +125,8 @@ export interface ModelCheck {
   sandbox: SandboxStatus;
   /** MCPServers is each MCP server's state, when there are any. */
   mcpServers?: MCPServerStatus[];
+  /** LanguageIntel says which source serves each file type (docs/language-intel.md). */
+  languageIntel?: LanguageServing[];
 }
 
 /** SandboxStatus is what confines the commands agentls runs. */
@@ -666,6 +729,8 @@ export const Methods = {
   update: 'agent/update',
   modeChanged: 'agent/modeChanged',
   askUser: 'agent/askUser',
+  diagnostics: 'agent/diagnostics',
+  navigate: 'agent/navigate',
 } as const;
 
 /** The workspace/executeCommand commands; each takes its method's params as its argument. */
@@ -730,6 +795,8 @@ export interface Requests {
   'agentls.requestChanges': { params: SessionParams; result: Session };
   'agentls.archivePlan': { params: PlanPathParams; result: ArchivedPlan };
   'agent/askUser': { params: AskUserParams; result: AskUserResult };
+  'agent/diagnostics': { params: DiagnosticsParams; result: DiagnosticsResult };
+  'agent/navigate': { params: NavigateParams; result: NavigateResult };
 }
 
 /** The params of each notification, by name. */

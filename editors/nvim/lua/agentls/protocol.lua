@@ -34,6 +34,8 @@ M.methods = {
   update = 'agent/update',
   modeChanged = 'agent/modeChanged',
   askUser = 'agent/askUser',
+  diagnostics = 'agent/diagnostics',
+  navigate = 'agent/navigate',
 }
 
 --- The workspace/executeCommand commands; each takes its method's params as its argument.
@@ -94,6 +96,55 @@ M.acp_methods = {
 ---@field answers? table<string, any>
 ---@field dismissed? boolean
 
+--- DiagnosticsParams are agent/diagnostics' params.
+---@class agentls.DiagnosticsParams
+---@field uris string[]
+
+--- DiagnosticsResult is agent/diagnostics' result: each asked document's problems and the version of the text they are for.
+---@class agentls.DiagnosticsResult
+---@field diagnostics table<string, agentls.Diagnostic[]>
+---@field versions table<string, integer>
+
+--- Diagnostic is a problem a language server reports (LSP's Diagnostic, in the parts agentls reads).
+---@class agentls.Diagnostic
+---@field range agentls.Range
+---@field severity? integer Severity is 1 error, 2 warning, 3 information, 4 hint.
+---@field code? string
+---@field source? string
+---@field message string
+
+--- NavigateParams are agent/navigate's params (UTF-16 positions).
+---@class agentls.NavigateParams
+---@field op 'definition'|'references'|'implementation'|'hover'|'symbols' Op is definition, references, implementation, hover or symbols.
+---@field uri? string
+---@field position? agentls.Position
+---@field query? string Query is a workspace symbol query (symbols without uri).
+---@field limit? integer
+
+--- NavigateResult is agent/navigate's result.
+---@class agentls.NavigateResult
+---@field locations? agentls.Location[]
+---@field hover? string
+---@field symbols? agentls.SymbolLocation[]
+
+--- Location is a range of a document.
+---@class agentls.Location
+---@field uri string
+---@field range agentls.Range
+
+--- SymbolLocation is a named declaration and where it is.
+---@class agentls.SymbolLocation
+---@field name string
+---@field kind string
+---@field containerName? string
+---@field location agentls.Location
+
+--- LanguageServing says which source serves a file type.
+---@class agentls.LanguageServing
+---@field fileType string
+---@field source 'editor'|'pool'|'none' Source is "editor", "pool" or "none"; Detail says more.
+---@field detail? string
+
 --- ModelCheck is agent/checkModel's result: can the configured model answer, and what confines commands here.
 ---@class agentls.ModelCheck
 ---@field ok boolean
@@ -103,6 +154,7 @@ M.acp_methods = {
 ---@field message? string Message says why the model cannot answer.
 ---@field sandbox agentls.SandboxStatus
 ---@field mcpServers? agentls.MCPServerStatus[] MCPServers is each MCP server's state, when there are any.
+---@field languageIntel? agentls.LanguageServing[] LanguageIntel says which source serves each file type (docs/language-intel.md).
 
 --- SandboxStatus is what confines the commands agentls runs.
 ---@class agentls.SandboxStatus
