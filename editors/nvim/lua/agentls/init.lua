@@ -938,7 +938,10 @@ function M.command(args)
   if args == '' then
     return notify('usage: :Agentls {command} [args] (Tab completes the commands)', vim.log.levels.WARN)
   end
-  if require('agentls.review').dispatch(st, args) then return end -- :Agentls diff, review (review.lua)
+  -- :Agentls diff and :Agentls review are the plugin's own (review.lua)
+  if require('agentls.review').dispatch(st, args) then
+    return
+  end
   if args:sub(1, 1) ~= '/' then
     args = '/' .. args
   end
