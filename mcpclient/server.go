@@ -609,6 +609,9 @@ func (s *Server) newClient() *mcp.Client {
 		// roots (the workspace folders, ACP additionalDirectories among
 		// them) and elicitation, form and URL; no sampling.
 		Capabilities: &mcp.ClientCapabilities{
+			// Roots are deprecated from the 2026-07-28 revision on but still
+			// read by the servers of older ones (issue 18 asks for them).
+			//lint:ignore SA1019 roots stay advertised during the deprecation window
 			RootsV2:     &mcp.RootCapabilities{},
 			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
 		},

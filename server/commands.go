@@ -284,7 +284,7 @@ func (s *Server) answerCommand(ctx context.Context, p agentproto.AnswerCommandPa
 		}
 		p.QuestionID = qid
 	}
-	return s.answer(ctx, agentproto.AnswerParams{SessionID: p.SessionID, QuestionID: p.QuestionID, Answers: p.Answers})
+	return s.answer(ctx, agentproto.AnswerParams(p))
 }
 
 func (s *Server) checkModelCommand(ctx context.Context, p agentproto.Empty) (agentproto.ModelCheck, error) {
