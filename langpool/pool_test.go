@@ -2,6 +2,8 @@ package langpool
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/realservers"
+	"github.com/agentls/agentls/internal/testcache"
 	"github.com/agentls/agentls/sandbox"
 	"github.com/agentls/agentls/workspace"
 )
@@ -21,7 +24,14 @@ func TestMain(m *testing.M) {
 		runFakeServer() // fakeserver_test.go: the test binary as a language server
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	// The pool's logs stay out of the test output unless AGENTLS_TEST_LOG is set.
+	if os.Getenv("AGENTLS_TEST_LOG") == "" {
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
+	cleanup := testcache.Private() // the language servers' caches go to a temporary folder
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }
 
 const goMod = "module example.com/m\n\ngo 1.22\n"
