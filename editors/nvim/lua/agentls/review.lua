@@ -6,6 +6,8 @@
 --   :Agentls review on|off  review each BUILD edit before it applies (agent/setReview)
 --
 -- :Agentls rewind is the server's /rewind command (the code before the last turn).
+local protocol = require('agentls.protocol')
+
 local M = {}
 
 local function notify(msg, level)
@@ -26,7 +28,8 @@ function M.dispatch(st, args)
   if name == 'diff' then
     M.diff(st)
     return true
-  elseif name == 'review' then
+  elseif name == 'review' and (rest == 'on' or rest == 'off' or rest == 'edits') then
+    -- only with its own arguments: a project command named review stays the server's
     M.review(st, rest)
     return true
   end
@@ -42,7 +45,7 @@ function M.review(st, arg)
   if not st.session then
     return notify('no session yet: :AgentChat starts one', vim.log.levels.WARN)
   end
-  st:request('agent/setReview', { sessionId = st.session.sessionId, review = review }, function(err, res)
+  st:request(protocol.methods.setReview, { sessionId = st.session.sessionId, review = review }, function(err, res)
     if not failed(err, 'review') then
       st.session.review = res.review
       notify(res.review == 'edits' and 'review of edits: on (each BUILD edit is asked first)' or 'review of edits: off')
@@ -52,7 +55,7 @@ end
 
 -- The id of the session's last user message (its turn's checkpoint), then cb(id).
 local function last_turn(st, cb)
-  st:request('agent/loadSession', { sessionId = st.session.sessionId }, function(err, s)
+  st:request(protocol.methods.loadSession, { sessionId = st.session.sessionId }, function(err, s)
     if failed(err, 'load session') then
       return
     end
@@ -102,7 +105,7 @@ local function open_diff(st, msg_id, f, text)
   end
   vim.keymap.set('n', 'kk', close, { buffer = b, desc = 'agentls: keep this change' })
   vim.keymap.set('n', 'ku', function()
-    st:request('agent/rewind', { sessionId = st.session.sessionId, toMessageId = msg_id, what = 'code', paths = { f.path } }, function(err, res)
+    st:request(protocol.methods.rewind, { sessionId = st.session.sessionId, toMessageId = msg_id, what = 'code', paths = { f.path } }, function(err, res)
       if failed(err, 'undo ' .. f.path) then
         return
       end
@@ -125,7 +128,7 @@ function M.diff(st)
   end
   last_turn(st, function(msg_id)
     local sid = st.session.sessionId
-    st:request('agent/changedFiles', { sessionId = sid, messageId = msg_id }, function(err, res)
+    st:request(protocol.methods.changedFiles, { sessionId = sid, messageId = msg_id }, function(err, res)
       if failed(err, 'changed files') then
         return
       end
@@ -134,7 +137,7 @@ function M.diff(st)
         return notify('the last turn changed no file')
       end
       for _, f in ipairs(files) do
-        st:request('agent/checkpointFile', { sessionId = sid, messageId = msg_id, path = f.path }, function(e, cp)
+        st:request(protocol.methods.checkpointFile, { sessionId = sid, messageId = msg_id, path = f.path }, function(e, cp)
           if failed(e, 'checkpoint of ' .. f.path) then
             return
           end
