@@ -34,8 +34,12 @@ type Agent struct {
 	// opening serialises opening hosts (a workspace is opened once).
 	opening sync.Mutex
 
-	mu       sync.Mutex
-	caps     sdk.ClientCapabilities
+	mu   sync.Mutex
+	caps sdk.ClientCapabilities
+	// client is the client's clientInfo name at initialize ("" when it
+	// gave none): question_shown.go knows which clients show a permission
+	// request's content themselves.
+	client   string
 	hosts    []*hosted
 	sessions map[string]*hosted // session id → the host that has it loaded
 	closed   bool
@@ -74,6 +78,10 @@ func (a *Agent) clientCaps() sdk.ClientCapabilities {
 func (a *Agent) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
 	a.mu.Lock()
 	a.caps = p.ClientCapabilities
+	a.client = ""
+	if p.ClientInfo != nil {
+		a.client = p.ClientInfo.Name
+	}
 	a.mu.Unlock()
 	client := "unknown client"
 	if p.ClientInfo != nil {

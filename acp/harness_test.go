@@ -2,6 +2,7 @@ package acp_test
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,6 +40,9 @@ func TestMain(m *testing.M) {
 // setup describes one rig: the workspace's files, the scripted model, the
 // client's capabilities and the user's configuration.
 type setup struct {
+	// clientName is the clientInfo name the client gives at initialize
+	// (default "acp-go-test").
+	clientName string
 	// dir is the workspace (default: a new temporary folder).
 	dir    string
 	files  map[string]string
@@ -153,7 +157,7 @@ func newRig(t testing.TB, s setup) *rig {
 		}
 	})
 	res, err := r.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: s.caps,
-		ClientInfo: &sdk.Implementation{Name: "acp-go-test", Version: "1"}})
+		ClientInfo: &sdk.Implementation{Name: cmp.Or(s.clientName, "acp-go-test"), Version: "1"}})
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}

@@ -8,21 +8,43 @@ import (
 // Clients show a permission request differently: Zed and agent-shell show
 // the tool call's content, but CodeCompanion.nvim shows only the tool
 // call's kind and title in its approval prompt, and avante.nvim the title
-// and the content's first lines above its buttons. So every permission
-// request also goes out as the agent's own text right before
+// and the content's first lines above its buttons. So a permission request
+// also goes out as the agent's own text right before
 // session/request_permission: every client shows the plan and the commands
 // approving grants, or the whole run question (command, folder, network,
-// sandbox), or every key a trust grants, at the moment it asks.
+// sandbox), or every key a trust grants, at the moment it asks — except to
+// the clients known to show the request's content in full (showsContent),
+// where the text would be a second copy (and agent-shell, which renders
+// the request in its input area, loses its prompt to an agent message
+// arriving just before one).
+
+// contentShowingClients are the clientInfo names of the clients that show a
+// permission request's tool-call content in full.
+var contentShowingClients = map[string]bool{"agent-shell": true, "zed": true, "Zed": true}
+
+// showsContent reports whether the client shows a permission request's
+// content itself.
+func (a *Agent) showsContent() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return contentShowingClients[a.client]
+}
 
 // showApproval sends the plan approval (the plan's text and what approving
 // grants, both already escaped) as one agent message of its own.
 func (e *editor) showApproval(ctx context.Context, sessionID, planFile, planText, grants string) {
+	if e.a.showsContent() {
+		return
+	}
 	e.showText(ctx, sessionID, approvalMessage(planFile, planText, grants))
 }
 
 // showPermission sends the permission service's question (escaped by
 // permission.Request.Text) as one agent message of its own.
 func (e *editor) showPermission(ctx context.Context, sessionID, text string) {
+	if e.a.showsContent() {
+		return
+	}
 	e.showText(ctx, sessionID, "\n\n"+strings.TrimRight(text, "\n")+"\n\n")
 }
 

@@ -103,3 +103,33 @@ func textBeforeAsk(t *testing.T, w *tap) string {
 	t.Fatal("agentls sent no session/request_permission")
 	return ""
 }
+
+// TestQuestionNotRepeatedForContentShowingClients: agent-shell and Zed show
+// a permission request's content in full: the approval is not repeated as
+// agent text before it (agent-shell, which draws the request in its input
+// area, lost its prompt to that text).
+func TestQuestionNotRepeatedForContentShowingClients(t *testing.T) {
+	for _, name := range []string{"agent-shell", "zed"} {
+		t.Run(name, func(t *testing.T) {
+			client := &testClient{permit: choose("reject_once")}
+			r := newRig(t, setup{clientName: name, files: map[string]string{"app.txt": "alpha\n"}, client: client, script: `name: shown
+steps:
+  - tool_calls:
+      - {id: p1, name: plan_write, args: {title: Shout, path: plans/shout.plan, content: "# Goal\\nShout.\\n\\n## Steps\\n- [ ] Shout\\n"}}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan}}
+  - text: "Still planning."
+`})
+			sid := r.newSession().SessionId
+			if stop := r.mustPrompt(sid, "shout"); stop != sdk.StopReasonEndTurn {
+				t.Fatalf("stop reason %s", stop)
+			}
+			if atAsk := textBeforeAsk(t, r.wire); strings.Contains(atAsk, "asks for your approval") {
+				t.Errorf("the approval was repeated as agent text for %s:\n%s", name, atAsk)
+			}
+			if len(client.permissionsSeen()) != 1 {
+				t.Errorf("%d permission requests, want 1", len(client.permissionsSeen()))
+			}
+		})
+	}
+}
