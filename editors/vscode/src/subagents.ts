@@ -49,7 +49,9 @@ export function subagentOf(name: string, title: string, raw: unknown): SubagentI
 
 /** Takes the task's result (rawOutput, or the tool message's text on reload) into info. */
 export function applyTaskResult(info: SubagentInfo, output: unknown, failed: boolean): void {
-  const r = asObject(output);
+  // The tool result the model sees: {success: true, result: {status, answer, turns, tokens, session}}.
+  const outer = asObject(output);
+  const r = outer && outer.result && typeof outer.result === 'object' ? asObject(outer.result) : outer;
   if (r && typeof r.status === 'string') info.status = r.status;
   else info.status = failed ? 'error' : 'completed';
   if (r && typeof r.tokens === 'number') info.resultTokens = r.tokens;

@@ -445,7 +445,7 @@ describe('chat', () => {
       m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', rawOutput: { ok: true }, parentToolCallId: 't1', childSessionId: child });
     }
     m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 900, outputTokens: 300, children: [{ toolCallId: 't1', inputTokens: 900, outputTokens: 300 }], total: { inputTokens: 2100, outputTokens: 340 } });
-    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', rawOutput: { status: 'completed', answer: 'main is in main.go', turns: 2, tokens: 1200, session: child } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', rawOutput: { success: true, result: { status: 'completed', answer: 'main is in main.go', turns: 2, tokens: 1200, session: child } } });
     await show(m);
     const messagesTools = page.locator('main.messages > details.tool');
     assert.equal(await messagesTools.count(), 1, "the sub-agent's calls are never top-level rows");
@@ -477,7 +477,7 @@ describe('chat', () => {
     m.loadMessages({ sessionId: 's1', title: 'x', mode: 'plan', planFile: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:00:00Z' }, [
       { role: 'user', content: 'go' },
       { role: 'assistant', tool_calls: [{ id: 't1', name: 'task', arguments: '{"kind":"explore","prompt":"where is main?"}' }] },
-      { role: 'tool', tool_call_id: 't1', content: '{"status":"budget_exhausted","answer":"partial","turns":20,"tokens":5120,"session":"0000000000000000000000001a2b3c4d"}' },
+      { role: 'tool', tool_call_id: 't1', content: '{"success":true,"result":{"status":"budget_exhausted","answer":"partial","turns":20,"tokens":5120,"session":"0000000000000000000000001a2b3c4d"}}' },
     ]);
     m.setCurrent('s1');
     await show(m);
