@@ -316,6 +316,7 @@ export class ChatModel {
         if (!found) break;
         done(found.item);
         found.top.rev++;
+        if (found.item.subagent) relabel(st); // the result names the sub-agent's session
         break;
       }
       case 'plan':
@@ -354,10 +355,10 @@ export class ChatModel {
               sub.tokens = { inputTokens: c.inputTokens, outputTokens: c.outputTokens };
               if (!same) found.top.rev++;
             }
-            const label = sub ? `${sub.kind} ${shortId(sub.childSessionId)}`.trim() : c.toolCallId;
-            return { ...c, label };
+            return { ...c, label: c.toolCallId };
           });
         }
+        relabel(st);
         break;
       }
       case 'instructions_loaded':
@@ -445,6 +446,14 @@ function newToolItem(id: string, title: string, toolKind: string, status: string
   const sub = subagentOf('', title, rawInput);
   if (sub) item.subagent = sub;
   return item;
+}
+
+/** Names each sub-agent of the usage footer by its task row: "explore 1a2b3c4d" (its kind and short id, as far as known). */
+function relabel(st: SessionState): void {
+  for (const c of st.usage?.children ?? []) {
+    const sub = findTool(st.items, c.toolCallId)?.item.subagent;
+    c.label = sub ? `${sub.kind || 'sub-agent'} ${shortId(sub.childSessionId)}`.trim() : c.toolCallId;
+  }
 }
 
 /** The tool row with id among items and their sub-agents' rows, with the top-level row holding it. */

@@ -120,7 +120,7 @@ const statusIcons: Record<string, string> = { completed: 'check', failed: 'error
 function renderTool(item: ToolItem): HTMLElement {
   const sub = item.subagent;
   // A task row shows its sub-agent's status once it ran; other rows the call's.
-  const status = sub && sub.status !== 'running' ? sub.status : item.status;
+  const status = !sub ? item.status : sub.status !== 'running' ? sub.status : item.status === 'in_progress' ? 'running' : item.status;
   const statusIcon = item.refused ? 'circle-slash' : (statusIcons[status] ?? 'loading codicon-modifier-spin');
   const summary = h('summary', {},
     icon(statusIcon),

@@ -281,6 +281,25 @@ describe('sub-agents', () => {
     assert.equal(usageText(st.usage, 'en-US'), 'Tokens: 20 in · 3 out · sub-agents: explore 89abcdef 10 in · 2 out · total 30 in · 5 out');
   });
 
+  test("a sub-agent without tool calls is named in the footer once its result names its session", () => {
+    const m = new ChatModel();
+    m.upsertSession(session('s1'));
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'task explore', kind: 'other', status: 'in_progress', rawInput: { kind: 'explore', prompt: 'p' } });
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 10, outputTokens: 2, children: [{ toolCallId: 't1', inputTokens: 10, outputTokens: 2 }], total: { inputTokens: 30, outputTokens: 5 } });
+    assert.equal(m.get('s1')!.usage?.children?.[0].label, 'explore');
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed', rawOutput: { success: true, result: { status: 'cancelled', turns: 1, tokens: 12, session: 'ffff0000aaaa5555' } } });
+    assert.equal(m.get('s1')!.usage?.children?.[0].label, 'explore aaaa5555');
+    assert.equal((m.get('s1')!.items[0] as ToolItem).subagent?.status, 'cancelled');
+  });
+
+  test('a task call that failed before any sub-agent started is an error', () => {
+    const m = new ChatModel();
+    m.upsertSession(session('s1'));
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'task build', kind: 'other', status: 'in_progress', rawInput: { kind: 'build', prompt: 'p' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed', rawOutput: { success: false, error: 'build runs in BUILD mode only' } });
+    assert.equal((m.get('s1')!.items[0] as ToolItem).subagent?.status, 'error');
+  });
+
   test('the task summary and compact tokens', () => {
     assert.equal(compactTokens(950), '950');
     assert.equal(compactTokens(1200), '1.2k');

@@ -445,6 +445,8 @@ describe('chat', () => {
       m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', rawOutput: { ok: true }, parentToolCallId: 't1', childSessionId: child });
     }
     m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 900, outputTokens: 300, children: [{ toolCallId: 't1', inputTokens: 900, outputTokens: 300 }], total: { inputTokens: 2100, outputTokens: 340 } });
+    await show(m);
+    assert.match(await page.locator('details.tool.task[data-tool-id="t1"] > summary').innerText(), /task explore: find main — 2 steps, 1\.2k tokens\s*running$/);
     m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', rawOutput: { success: true, result: { status: 'completed', answer: 'main is in main.go', turns: 2, tokens: 1200, session: child } } });
     await show(m);
     const messagesTools = page.locator('main.messages > details.tool');
