@@ -17,24 +17,43 @@ import type {
   SessionUpdate,
   WireMessage,
 } from './protocol';
+import type { ChildUsageLine, SubagentInfo } from './subagents';
+import { applyTaskResult, shortId, subagentOf } from './subagents';
 
 /** One entry of the conversation as the chat view shows it. */
 export type ChatItem =
   | { kind: 'user'; id: string; rev: number; text: string }
   | { kind: 'assistant' | 'thought'; id: string; rev: number; text: string }
-  | {
-      kind: 'tool';
-      id: string;
-      rev: number;
-      title: string;
-      toolKind: string;
-      status: string;
-      input?: string;
-      output?: string;
-      refused: boolean;
-      refusalHint?: string;
-    }
+  | ToolItem
   | { kind: 'notice'; id: string; rev: number; text: string; level: 'info' | 'error' };
+
+/** A tool call row. A `task` row carries its sub-agent and the sub-agent's
+ * own tool calls (children: never top-level rows); a reloaded session has
+ * the task's result but not its children. */
+export interface ToolItem {
+  kind: 'tool';
+  id: string;
+  rev: number;
+  title: string;
+  toolKind: string;
+  status: string;
+  input?: string;
+  output?: string;
+  refused: boolean;
+  refusalHint?: string;
+  subagent?: SubagentInfo;
+  children?: ToolItem[];
+}
+
+/** The token footer's numbers: summed usage_updates, and once the session has sub-agents each one's tokens and the total. */
+export interface UsageState {
+  inputTokens: number;
+  outputTokens: number;
+  contextTokens?: number;
+  contextWindow?: number;
+  children?: ChildUsageLine[];
+  total?: { inputTokens: number; outputTokens: number };
+}
 
 /** A question waiting in the question bar. */
 export interface PendingQuestion {
@@ -53,7 +72,7 @@ export interface SessionState {
   session: Session;
   items: ChatItem[];
   plan: { planFile: string; entries: PlanEntry[] } | null;
-  usage: { inputTokens: number; outputTokens: number; contextTokens?: number; contextWindow?: number } | null;
+  usage: UsageState | null;
   busy: boolean;
   question: PendingQuestion | null;
   /** A plan approval the user dismissed: still pending on the server (PROTOCOL.md §5). */
@@ -165,15 +184,17 @@ export class ChatModel {
   loadMessages(s: Session, messages: WireMessage[]): SessionState {
     const st = this.upsertSession(s);
     st.items = [];
-    const tools = new Map<string, Extract<ChatItem, { kind: 'tool' }>>();
+    const tools = new Map<string, ToolItem>();
     for (const m of messages) {
       if (m.role === 'user' && m.content) st.items.push({ kind: 'user', id: this.nextId('u'), rev: 1, text: m.content });
       if (m.role === 'assistant') {
         if (m.content) st.items.push({ kind: 'assistant', id: this.nextId('a'), rev: 1, text: m.content });
         for (const tc of m.tool_calls ?? []) {
-          const item: Extract<ChatItem, { kind: 'tool' }> = {
+          const item: ToolItem = {
             kind: 'tool', id: tc.id, rev: 1, title: tc.name, toolKind: 'other', status: 'completed', input: tc.arguments, refused: false,
           };
+          const sub = subagentOf(tc.name, tc.name, tc.arguments);
+          if (sub) item.subagent = sub;
           tools.set(tc.id, item);
           st.items.push(item);
         }
@@ -186,6 +207,7 @@ export class ChatModel {
           const failed = /^\s*\{\s*"success"\s*:\s*false/.test(m.content ?? '');
           item.refused = refused;
           item.status = failed ? 'failed' : 'completed';
+          if (item.subagent) applyTaskResult(item.subagent, m.content, failed);
         }
       }
     }
@@ -239,29 +261,62 @@ export class ChatModel {
         break;
       }
       case 'tool_call': {
-        const existing = st.items.find((i) => i.kind === 'tool' && i.id === u.toolCallId);
-        if (existing && existing.kind === 'tool') {
-          existing.status = u.status;
-          existing.title = u.title || existing.title;
-          existing.rev++;
-        } else {
-          st.items.push({
-            kind: 'tool', id: u.toolCallId, rev: 1, title: u.title, toolKind: u.kind, status: u.status, input: stringify(u.rawInput), refused: false,
+        if (u.parentToolCallId) {
+          this.childCall(st, u.parentToolCallId, u.childSessionId, (list) => {
+            const c = list.find((i) => i.id === u.toolCallId);
+            if (c) {
+              c.status = u.status;
+              c.title = u.title || c.title;
+              c.rev++;
+            } else {
+              list.push(newToolItem(u.toolCallId, u.title, u.kind, u.status, u.rawInput));
+            }
           });
+          break;
+        }
+        const existing = findTool(st.items, u.toolCallId);
+        if (existing) {
+          existing.item.status = u.status;
+          existing.item.title = u.title || existing.item.title;
+          if (!existing.item.subagent) {
+            const sub = subagentOf('', existing.item.title, u.rawInput);
+            if (sub) existing.item.subagent = sub;
+          }
+          if (existing.item.input === undefined) existing.item.input = stringify(u.rawInput);
+          existing.top.rev++;
+        } else {
+          st.items.push(newToolItem(u.toolCallId, u.title, u.kind, u.status, u.rawInput));
         }
         break;
       }
       case 'tool_call_update': {
-        const item = st.items.find((i) => i.kind === 'tool' && i.id === u.toolCallId);
-        if (!item || item.kind !== 'tool') break;
-        item.status = u.status;
-        const text = (u.content ?? []).map((c) => c.content?.text ?? '').join('');
-        item.output = text || stringify(u.rawOutput);
-        if (u.refusal) {
-          item.refused = true;
-          item.refusalHint = u.refusal.hint;
+        const done = (item: ToolItem) => {
+          item.status = u.status;
+          const text = (u.content ?? []).map((c) => c.content?.text ?? '').join('');
+          item.output = text || stringify(u.rawOutput);
+          if (u.refusal) {
+            item.refused = true;
+            item.refusalHint = u.refusal.hint;
+          }
+          if (item.subagent && u.status !== 'in_progress' && u.status !== 'pending') applyTaskResult(item.subagent, u.rawOutput ?? item.output, u.status === 'failed');
+          item.rev++;
+        };
+        if (u.parentToolCallId) {
+          this.childCall(st, u.parentToolCallId, u.childSessionId, (list) => {
+            let c = list.find((i) => i.id === u.toolCallId);
+            if (!c) {
+              c = newToolItem(u.toolCallId, u.toolCallId, 'other', u.status, undefined);
+              list.push(c);
+            }
+            done(c);
+          });
+          break;
         }
-        item.rev++;
+        const found = findTool(st.items, u.toolCallId);
+        if (!found) break;
+        done(found.item);
+        found.top.rev++;
+        if (found.item.subagent) relabel(st); // the result names the sub-agent's session
         break;
       }
       case 'plan':
@@ -276,19 +331,60 @@ export class ChatModel {
           st.question = { questionId: u.questionId, questions: u.questions, purpose: 'question', via: 'answer' };
         }
         break;
-      case 'usage_update':
+      case 'usage_update': {
+        const prevChildren = st.usage?.children;
+        const prevTotal = st.usage?.total;
         st.usage = {
           inputTokens: (st.usage?.inputTokens ?? 0) + u.inputTokens,
           outputTokens: (st.usage?.outputTokens ?? 0) + u.outputTokens,
           contextTokens: u.contextTokens ?? st.usage?.contextTokens,
           contextWindow: u.contextWindow ?? st.usage?.contextWindow,
         };
+        if (st.usage.contextTokens === undefined) delete st.usage.contextTokens;
+        if (st.usage.contextWindow === undefined) delete st.usage.contextWindow;
+        const children = u.children ? undefined : prevChildren;
+        if (children) st.usage.children = children;
+        const total = u.total ?? prevTotal;
+        if (total) st.usage.total = total;
+        if (u.children) {
+          st.usage.children = u.children.map((c) => {
+            const found = findTool(st.items, c.toolCallId);
+            const sub = found?.item.subagent;
+            if (sub) {
+              const same = sub.tokens?.inputTokens === c.inputTokens && sub.tokens?.outputTokens === c.outputTokens;
+              sub.tokens = { inputTokens: c.inputTokens, outputTokens: c.outputTokens };
+              if (!same) found.top.rev++;
+            }
+            return { ...c, label: c.toolCallId };
+          });
+        }
+        relabel(st);
         break;
+      }
       case 'instructions_loaded':
         this.notice(st, instructionsText(u.files), 'info');
         break;
     }
     return true;
+  }
+
+  /** Runs edit on the child rows of the task call parentId (a placeholder
+   * task row when the child's call came first): a sub-agent's calls are
+   * never top-level rows. */
+  private childCall(st: SessionState, parentId: string, childSessionId: string | undefined, edit: (list: ToolItem[]) => void): void {
+    let found = findTool(st.items, parentId);
+    if (!found) {
+      const placeholder = newToolItem(parentId, 'task', 'other', 'in_progress', undefined);
+      placeholder.subagent = { kind: '', prompt: '', status: 'running' };
+      st.items.push(placeholder);
+      found = { item: placeholder, top: placeholder };
+    }
+    const parent = found.item;
+    parent.subagent ??= { kind: '', prompt: '', status: 'running' };
+    if (childSessionId) parent.subagent.childSessionId ??= childSessionId;
+    parent.children ??= [];
+    edit(parent.children);
+    found.top.rev++;
   }
 
   /** Applies agent/modeChanged. */
@@ -343,6 +439,39 @@ export class ChatModel {
       .sort(newestFirst);
     return { sessions, current: this.current, defaultMode: this.defaultMode };
   }
+}
+
+function newToolItem(id: string, title: string, toolKind: string, status: string, rawInput: unknown): ToolItem {
+  const item: ToolItem = { kind: 'tool', id, rev: 1, title, toolKind, status, input: stringify(rawInput), refused: false };
+  const sub = subagentOf('', title, rawInput);
+  if (sub) item.subagent = sub;
+  return item;
+}
+
+/** Names each sub-agent of the usage footer by its task row: "explore 1a2b3c4d" (its kind and short id, as far as known). */
+function relabel(st: SessionState): void {
+  for (const c of st.usage?.children ?? []) {
+    const sub = findTool(st.items, c.toolCallId)?.item.subagent;
+    c.label = sub ? `${sub.kind || 'sub-agent'} ${shortId(sub.childSessionId)}`.trim() : c.toolCallId;
+  }
+}
+
+/** The tool row with id among items and their sub-agents' rows, with the top-level row holding it. */
+export function findTool(items: ChatItem[], id: string): { item: ToolItem; top: ToolItem } | null {
+  const inside = (list: ToolItem[]): ToolItem | null => {
+    for (const t of list) {
+      if (t.id === id) return t;
+      const c = t.children ? inside(t.children) : null;
+      if (c) return c;
+    }
+    return null;
+  };
+  for (const i of items) {
+    if (i.kind !== 'tool') continue;
+    const hit = inside([i]);
+    if (hit) return { item: hit, top: i };
+  }
+  return null;
 }
 
 /** Orders sessions by their last change, newest first. */

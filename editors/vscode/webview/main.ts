@@ -6,7 +6,8 @@
 
 import type { FromWebview, ToWebview } from '../src/messages';
 import type { Mode } from '../src/protocol';
-import type { ChatItem, SessionState, Snapshot } from '../src/state';
+import type { ChatItem, SessionState, Snapshot, ToolItem } from '../src/state';
+import { shortId, taskSummary } from '../src/subagents';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
 import { renderQuestionBar } from './questionBar';
@@ -107,21 +108,52 @@ function renderItem(item: ChatItem): HTMLElement {
       body.innerHTML = renderMarkdown(item.text);
       return h('div', { class: `msg ${item.kind}` }, item.kind === 'thought' ? h('div', { class: 'who' }, icon('lightbulb'), ' Thinking') : null, body);
     }
-    case 'tool': {
-      const statusIcon = item.refused ? 'circle-slash' : item.status === 'completed' ? 'check' : item.status === 'failed' ? 'error' : 'loading codicon-modifier-spin';
-      const summary = h('summary', {},
-        icon(statusIcon),
-        h('span', { class: 'tool-title' }, ` ${item.title}`),
-        h('span', { class: 'tool-status' }, item.refused ? 'refused in PLAN mode' : item.status),
-      );
-      const det = h('details', { class: `tool status-${item.status}${item.refused ? ' refused' : ''}`, 'data-tool-id': item.id }, summary);
-      if (item.refusalHint) det.append(h('div', { class: 'refusal-hint' }, item.refusalHint));
-      if (item.input) det.append(h('div', { class: 'tool-label' }, 'Input'), h('pre', { class: 'tool-io' }, item.input));
-      if (item.output) det.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
-      return det;
-    }
+    case 'tool':
+      return renderTool(item);
     case 'notice':
       return h('div', { class: `notice ${item.level}` }, icon(item.level === 'error' ? 'error' : 'info'), ` ${item.text}`);
+  }
+}
+
+const statusIcons: Record<string, string> = { completed: 'check', failed: 'error', error: 'error', cancelled: 'circle-slash', budget_exhausted: 'warning' };
+
+function renderTool(item: ToolItem): HTMLElement {
+  const sub = item.subagent;
+  // A task row shows its sub-agent's status once it ran; other rows the call's.
+  const status = !sub ? item.status : sub.status !== 'running' ? sub.status : item.status === 'in_progress' ? 'running' : item.status;
+  const statusIcon = item.refused ? 'circle-slash' : (statusIcons[status] ?? 'loading codicon-modifier-spin');
+  const summary = h('summary', {},
+    icon(statusIcon),
+    h('span', { class: 'tool-title' }, ` ${sub ? taskSummary(sub, item.children?.length) : item.title}`),
+    h('span', { class: 'tool-status' }, item.refused ? 'refused in PLAN mode' : sub ? status.replace('_', ' ') : item.status),
+  );
+  const cls = `tool status-${item.status}${item.refused ? ' refused' : ''}${sub ? ` task subagent-${status}` : ''}`;
+  const det = h('details', { class: cls, 'data-tool-id': item.id }, summary);
+  if (item.refusalHint) det.append(h('div', { class: 'refusal-hint' }, item.refusalHint));
+  if (sub) {
+    const tokens = sub.tokens ? `${sub.tokens.inputTokens.toLocaleString()} in · ${sub.tokens.outputTokens.toLocaleString()} out` : sub.resultTokens !== undefined ? `${sub.resultTokens.toLocaleString()} tokens` : '';
+    const who = [sub.kind && `sub-agent ${sub.kind}`, shortId(sub.childSessionId)].filter(Boolean).join(' ');
+    det.append(h('div', { class: 'subagent-meta' }, icon('hubot'), ` ${who || 'sub-agent'}${tokens ? ` · ${tokens}` : ''}`));
+    const steps = h('div', { class: 'subagent-steps' });
+    for (const c of item.children ?? []) steps.append(renderTool(c));
+    if (!item.children?.length && item.status !== 'pending' && item.status !== 'in_progress') {
+      steps.append(h('div', { class: 'subagent-none' }, `The sub-agent's steps are in its session${sub.childSessionId ? ` ${shortId(sub.childSessionId)}` : ''}.`));
+    }
+    det.append(steps);
+  }
+  if (item.input) det.append(h('div', { class: 'tool-label' }, 'Input'), h('pre', { class: 'tool-io' }, item.input));
+  if (item.output) det.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
+  return det;
+}
+
+/** Keeps which rows (a task row and its sub-agent's rows) the user opened across a re-render. */
+function keepOpen(from: HTMLElement, to: HTMLElement): void {
+  const open = new Set<string>();
+  for (const d of [from, ...from.querySelectorAll('details')]) {
+    if (d instanceof HTMLDetailsElement && d.open) open.add(d.dataset.toolId ?? '');
+  }
+  for (const d of [to, ...to.querySelectorAll('details')]) {
+    if (d instanceof HTMLDetailsElement && open.has(d.dataset.toolId ?? '')) d.open = true;
   }
 }
 
@@ -152,7 +184,7 @@ function renderMessages(st: SessionState | null): void {
     if (!r || r.rev !== item.rev) {
       el = renderItem(item);
       if (r) {
-        if (r.el instanceof HTMLDetailsElement && el instanceof HTMLDetailsElement) el.open = r.el.open;
+        keepOpen(r.el, el);
         r.el.replaceWith(el);
       }
       rendered.set(item.id, { rev: item.rev, el });

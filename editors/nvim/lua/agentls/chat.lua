@@ -60,6 +60,65 @@ function M.instructions_text(files)
   return 'Loaded project instructions: ' .. table.concat(parts, ', ')
 end
 
+local function given(v)
+  return v ~= nil and v ~= vim.NIL
+end
+
+local function is_task(t)
+  return t.title == 'task' or (t.title or ''):sub(1, 5) == 'task '
+end
+
+--- The last 8 characters of a session id: how a sub-agent is named in the chat and in logs.
+function M.short_id(id)
+  if type(id) ~= 'string' then
+    return ''
+  end
+  return id:sub(-8)
+end
+
+--- A `task` call's result (`rawOutput`, a table or its JSON text: `{success, result: {status,
+--- turns, tokens, session}}`) as `{status, tokens, turns}`; nil when it is not one.
+function M.task_result(raw)
+  if type(raw) == 'string' then
+    local ok, v = pcall(vim.fn.json_decode, raw)
+    raw = ok and v or nil
+  end
+  if type(raw) ~= 'table' then
+    return nil
+  end
+  local r = type(raw.result) == 'table' and raw.result or raw
+  if type(r.status) ~= 'string' then
+    return nil
+  end
+  return { status = r.status, tokens = tonumber(r.tokens), turns = tonumber(r.turns) }
+end
+
+-- The entry of a tool call: a sub-agent's call (parentToolCallId) goes under its task call's
+-- entry (made as a placeholder when the child's call comes first), never into the transcript.
+local function tool_entry(self, u)
+  local t = self.tools[u.toolCallId]
+  if t then
+    return t
+  end
+  t = { kind = 'tool', title = u.toolCallId }
+  self.tools[u.toolCallId] = t
+  if not given(u.parentToolCallId) then
+    table.insert(self.entries, t)
+    return t
+  end
+  local parent = self.tools[u.parentToolCallId]
+  if not parent then
+    parent = { kind = 'tool', title = 'task', status = 'in_progress' }
+    self.tools[u.parentToolCallId] = parent
+    table.insert(self.entries, parent)
+  end
+  parent.children = parent.children or {}
+  t.short = M.short_id(given(u.childSessionId) and u.childSessionId or nil)
+  parent.short = parent.short or t.short
+  table.insert(parent.children, t)
+  return t
+end
+
 --- Applies one `agent/update` payload.
 function Chat:update(u)
   local kind = u.sessionUpdate
@@ -68,31 +127,37 @@ function Chat:update(u)
   elseif kind == 'agent_thought_chunk' then
     add(self, 'thought', (u.content or {}).text or '')
   elseif kind == 'tool_call' then
-    local t = self.tools[u.toolCallId]
-    if not t then
-      t = { kind = 'tool' }
-      self.tools[u.toolCallId] = t
-      table.insert(self.entries, t)
-    end
+    local t = tool_entry(self, u)
     t.title, t.status = u.title or t.title or '?', u.status or t.status
     self:render()
   elseif kind == 'tool_call_update' then
-    local t = self.tools[u.toolCallId]
-    if not t then
-      t = { kind = 'tool', title = u.toolCallId }
-      self.tools[u.toolCallId] = t
-      table.insert(self.entries, t)
-    end
+    local t = tool_entry(self, u)
     t.status = u.status or t.status
     if u.refusal and u.refusal ~= vim.NIL then
       t.refused = true
+    end
+    if is_task(t) and u.status ~= 'in_progress' and u.status ~= 'pending' then
+      t.result = M.task_result(u.rawOutput)
     end
     self:render()
   elseif kind == 'plan' then
     self.plan = { file = u.planFile, entries = u.entries or {} }
     self:render()
   elseif kind == 'usage_update' then
+    local children, total = self.usage and self.usage.children, self.usage and self.usage.total
     self.usage = u
+    if not given(u.children) then
+      u.children = children -- an update without them (the root's own request) keeps the last ones
+    end
+    if not given(u.total) then
+      u.total = total
+    end
+    for _, c in ipairs(given(u.children) and u.children or {}) do
+      local t = self.tools[c.toolCallId]
+      if t then
+        t.tokens = (tonumber(c.inputTokens) or 0) + (tonumber(c.outputTokens) or 0)
+      end
+    end
     self:render()
   elseif kind == 'current_mode_update' then
     self.mode = u.currentModeId
@@ -104,6 +169,51 @@ end
 
 local function split(text)
   return vim.split(text, '\n', true)
+end
+
+-- A tool call's line, and under a task call its sub-agent's calls, indented (four spaces a
+-- level) and prefixed with the sub-agent's short id: "      ↳ [1a2b3c4d] read app.txt … completed".
+local function tool_lines(out, e, depth)
+  local status = e.refused and 'REFUSED (plan mode)' or (e.status or 'pending')
+  if e.result and e.result.status ~= 'completed' then
+    status = status .. ' (' .. e.result.status .. ')'
+  end
+  local tokens = e.tokens or (e.result and e.result.tokens)
+  if is_task(e) and tokens then
+    status = string.format('%s · %d tokens', status, tokens)
+  end
+  if depth == 0 then
+    table.insert(out, string.format('  • %s … %s', e.title or '?', status))
+  else
+    table.insert(out, string.format('%s  ↳ [%s] %s … %s', string.rep('    ', depth), e.short or '?', e.title or '?', status))
+  end
+  for _, c in ipairs(e.children or {}) do
+    tool_lines(out, c, depth + 1)
+  end
+end
+
+-- The usage lines: the last request's tokens, and once the session has sub-agents each one's
+-- tokens (by its task call) and the total.
+local function usage_lines(self, out)
+  local u = self.usage
+  local ctx = ''
+  if type(u.contextTokens) == 'number' and type(u.contextWindow) == 'number' then
+    ctx = string.format(' · context %d/%d', u.contextTokens, u.contextWindow)
+  end
+  table.insert(out, '')
+  table.insert(out, string.format('Tokens: %s in · %s out%s', tostring(u.inputTokens or 0), tostring(u.outputTokens or 0), ctx))
+  for _, c in ipairs(given(u.children) and u.children or {}) do
+    local t = self.tools[c.toolCallId] or {}
+    local kind = is_task(t) and vim.trim((t.title or ''):sub(6)) or ''
+    local name = vim.trim(string.format('%s %s', kind ~= '' and kind or 'sub-agent', t.short and ('[' .. t.short .. ']') or ''))
+    table.insert(
+      out,
+      string.format('  ↳ %s (%s): %s in · %s out', name, tostring(c.toolCallId), tostring(c.inputTokens or 0), tostring(c.outputTokens or 0))
+    )
+  end
+  if given(u.total) then
+    table.insert(out, string.format('Total with sub-agents: %s in · %s out', tostring(u.total.inputTokens or 0), tostring(u.total.outputTokens or 0)))
+  end
 end
 
 --- The transcript's lines (everything above the prompt marker).
@@ -123,8 +233,7 @@ function Chat:lines()
         table.insert(out, '> ' .. l)
       end
     elseif e.kind == 'tool' then
-      local status = e.refused and 'REFUSED (plan mode)' or (e.status or 'pending')
-      table.insert(out, string.format('  • %s … %s', e.title or '?', status))
+      tool_lines(out, e, 0)
     elseif e.kind == 'note' then
       table.insert(out, '_' .. e.text .. '_')
     end
@@ -138,13 +247,7 @@ function Chat:lines()
     end
   end
   if self.usage then
-    local u = self.usage
-    local ctx = ''
-    if type(u.contextTokens) == 'number' and type(u.contextWindow) == 'number' then
-      ctx = string.format(' · context %d/%d', u.contextTokens, u.contextWindow)
-    end
-    table.insert(out, '')
-    table.insert(out, string.format('Tokens: %s in · %s out%s', tostring(u.inputTokens or 0), tostring(u.outputTokens or 0), ctx))
+    usage_lines(self, out)
   end
   table.insert(out, M.marker)
   return out

@@ -522,6 +522,9 @@ function State:load_session(id, cb, on_error)
         for _, tc in ipairs(m.tool_calls ~= vim.NIL and m.tool_calls or {}) do
           self.chat:update({ sessionUpdate = 'tool_call', toolCallId = tc.id, title = tc.name, status = 'completed' })
         end
+      elseif m.role == 'tool' and content and m.tool_call_id ~= vim.NIL and self.chat.tools[m.tool_call_id or ''] then
+        -- a task call keeps its sub-agent's result (status, tokens); its own calls are in its session
+        self.chat:update({ sessionUpdate = 'tool_call_update', toolCallId = m.tool_call_id, status = 'completed', rawOutput = content })
       end
     end
     if cb then

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import type { AskUserParams, Session } from '../../src/protocol';
-import { ChatModel, otherMode, presentMode } from '../../src/state';
+import { ChatModel, findTool, otherMode, presentMode, type ToolItem } from '../../src/state';
+import { compactTokens, subagentOf, taskSummary } from '../../src/subagents';
 import { usageText } from '../../webview/usage';
 
 const session = (id: string, mode: 'plan' | 'build' = 'plan', updatedAt = '2026-11-23T10:00:00Z'): Session => ({
@@ -233,5 +234,81 @@ describe('usage footer', () => {
     assert.equal(usageText(m.get('s1')?.usage, 'en-US'), 'Tokens: 2,000 in · 100 out · context 5,000 / 128,000');
     m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 1, outputTokens: 1, contextTokens: 6000 });
     assert.equal(usageText(m.get('s1')?.usage, 'en-US'), 'Tokens: 2,001 in · 101 out · context 6,000 / 128,000', 'the window is kept when a later update leaves it out');
+  });
+});
+
+describe('sub-agents', () => {
+  test("a sub-agent's calls nest under their task row, a grandchild's under its parent's row, never top-level", () => {
+    const m = new ChatModel();
+    m.upsertSession(session('s1'));
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'task build', kind: 'other', status: 'in_progress', rawInput: { kind: 'build', prompt: 'write a' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'aaaa1111/t9', title: 'task explore', kind: 'other', status: 'in_progress', rawInput: { kind: 'explore', prompt: 'look' }, parentToolCallId: 't1', childSessionId: 'x-aaaa1111' });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'bbbb2222/g1', title: 'grep x', kind: 'search', status: 'in_progress', parentToolCallId: 'aaaa1111/t9', childSessionId: 'x-bbbb2222' });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'bbbb2222/g1', status: 'completed', rawOutput: 'found', parentToolCallId: 'aaaa1111/t9', childSessionId: 'x-bbbb2222' });
+    const items = m.get('s1')!.items;
+    assert.equal(items.length, 1);
+    const task = items[0] as ToolItem;
+    assert.equal(task.subagent?.kind, 'build');
+    assert.equal(task.subagent?.childSessionId, 'x-aaaa1111');
+    assert.equal(task.children?.[0].id, 'aaaa1111/t9');
+    assert.equal(task.children?.[0].subagent?.kind, 'explore');
+    assert.equal(task.children?.[0].children?.[0].status, 'completed');
+    assert.equal(findTool(items, 'bbbb2222/g1')?.top, task);
+  });
+
+  test("a child's call before its task row makes a placeholder the task row then fills", () => {
+    const m = new ChatModel();
+    m.upsertSession(session('s1'));
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'c/1', title: 'ls', kind: 'read', status: 'in_progress', parentToolCallId: 't1', childSessionId: 'abc' });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'task explore', kind: 'other', status: 'in_progress', rawInput: { kind: 'explore', prompt: 'p' } });
+    const items = m.get('s1')!.items as ToolItem[];
+    assert.equal(items.length, 1);
+    assert.equal(items[0].title, 'task explore');
+    assert.equal(items[0].children?.length, 1);
+  });
+
+  test('usage_update children become per-child labels and tokens on the task row; the total is kept', () => {
+    const m = new ChatModel();
+    m.upsertSession(session('s1'));
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'task explore', kind: 'other', status: 'in_progress', rawInput: { kind: 'explore', prompt: 'p' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'c/1', title: 'ls', kind: 'read', status: 'in_progress', parentToolCallId: 't1', childSessionId: '0123456789abcdef' });
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 10, outputTokens: 2, children: [{ toolCallId: 't1', inputTokens: 10, outputTokens: 2 }], total: { inputTokens: 30, outputTokens: 5 } });
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 4, outputTokens: 1 });
+    const st = m.get('s1')!;
+    assert.deepEqual(st.usage?.children, [{ toolCallId: 't1', inputTokens: 10, outputTokens: 2, label: 'explore 89abcdef' }]);
+    assert.deepEqual(st.usage?.total, { inputTokens: 30, outputTokens: 5 });
+    assert.deepEqual((st.items[0] as ToolItem).subagent?.tokens, { inputTokens: 10, outputTokens: 2 });
+    assert.equal(usageText(st.usage, 'en-US'), 'Tokens: 20 in · 3 out · sub-agents: explore 89abcdef 10 in · 2 out · total 30 in · 5 out');
+  });
+
+  test("a sub-agent without tool calls is named in the footer once its result names its session", () => {
+    const m = new ChatModel();
+    m.upsertSession(session('s1'));
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'task explore', kind: 'other', status: 'in_progress', rawInput: { kind: 'explore', prompt: 'p' } });
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 10, outputTokens: 2, children: [{ toolCallId: 't1', inputTokens: 10, outputTokens: 2 }], total: { inputTokens: 30, outputTokens: 5 } });
+    assert.equal(m.get('s1')!.usage?.children?.[0].label, 'explore');
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed', rawOutput: { success: true, result: { status: 'cancelled', turns: 1, tokens: 12, session: 'ffff0000aaaa5555' } } });
+    assert.equal(m.get('s1')!.usage?.children?.[0].label, 'explore aaaa5555');
+    assert.equal((m.get('s1')!.items[0] as ToolItem).subagent?.status, 'cancelled');
+  });
+
+  test('a task call that failed before any sub-agent started is an error', () => {
+    const m = new ChatModel();
+    m.upsertSession(session('s1'));
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'task build', kind: 'other', status: 'in_progress', rawInput: { kind: 'build', prompt: 'p' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed', rawOutput: { success: false, error: 'build runs in BUILD mode only' } });
+    assert.equal((m.get('s1')!.items[0] as ToolItem).subagent?.status, 'error');
+  });
+
+  test('the task summary and compact tokens', () => {
+    assert.equal(compactTokens(950), '950');
+    assert.equal(compactTokens(1200), '1.2k');
+    assert.equal(compactTokens(34_000), '34k');
+    assert.equal(compactTokens(1_500_000), '1.5M');
+    const info = subagentOf('task', 'task', '{"kind":"explore","prompt":"\\n  where is main?\\nmore"}')!;
+    assert.equal(taskSummary(info, 0), 'task explore: where is main?');
+    info.tokens = { inputTokens: 1000, outputTokens: 200 };
+    assert.equal(taskSummary(info, 5), 'task explore: where is main? — 5 steps, 1.2k tokens');
+    assert.equal(subagentOf('read', 'read a.go', {}), null);
   });
 });

@@ -434,4 +434,59 @@ describe('chat', () => {
     await page.locator('footer.usage', { hasText: 'Tokens' }).waitFor();
     assert.equal(await page.locator('footer.usage').innerText(), 'Tokens: 2,000 in · 100 out · context 5,000 / 128,000');
   });
+
+  test("a sub-agent's tool calls nest under its task row, collapsed, expanded on click, with its tokens", async () => {
+    const m = model();
+    m.addPrompt('s1', 'where is main?');
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'task explore', kind: 'other', status: 'in_progress', rawInput: { kind: 'explore', prompt: 'find main\nand its tests' } });
+    const child = '0000000000000000000000001a2b3c4d';
+    for (const [id, title] of [['1a2b3c4d/c1', 'grep func main'], ['1a2b3c4d/c2', 'read main.go']]) {
+      m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: id, title, kind: 'read', status: 'in_progress', parentToolCallId: 't1', childSessionId: child });
+      m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'completed', rawOutput: { ok: true }, parentToolCallId: 't1', childSessionId: child });
+    }
+    m.applyUpdate('s1', { sessionUpdate: 'usage_update', inputTokens: 900, outputTokens: 300, children: [{ toolCallId: 't1', inputTokens: 900, outputTokens: 300 }], total: { inputTokens: 2100, outputTokens: 340 } });
+    await show(m);
+    assert.match(await page.locator('details.tool.task[data-tool-id="t1"] > summary').innerText(), /task explore: find main — 2 steps, 1\.2k tokens\s*running$/);
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', rawOutput: { success: true, result: { status: 'completed', answer: 'main is in main.go', turns: 2, tokens: 1200, session: child } } });
+    await show(m);
+    const messagesTools = page.locator('main.messages > details.tool');
+    assert.equal(await messagesTools.count(), 1, "the sub-agent's calls are never top-level rows");
+    const task = page.locator('details.tool.task[data-tool-id="t1"]');
+    assert.match(await task.locator(':scope > summary').innerText(), /^\s*task explore: find main — 2 steps, 1\.2k tokens\s*completed$/);
+    assert.equal(await task.evaluate((d) => (d as HTMLDetailsElement).open), false, 'collapsed by default');
+    const nested = task.locator('.subagent-steps > details.tool');
+    assert.equal(await nested.count(), 2);
+    assert.equal(await nested.first().isVisible(), false);
+    await task.locator(':scope > summary').click();
+    await nested.first().waitFor({ state: 'visible' });
+    assert.match(await nested.first().locator('summary').innerText(), /grep func main/);
+    assert.match(await task.locator('.subagent-meta').innerText(), /sub-agent explore 1a2b3c4d · 900 in · 300 out/);
+    const indent = await nested.first().evaluate((el) => el.getBoundingClientRect().left);
+    const top = await task.evaluate((el) => el.getBoundingClientRect().left);
+    assert.ok(indent > top + 8, `child rows are indented (${indent} vs ${top})`);
+    assert.equal(await page.locator('footer.usage').innerText(), 'Tokens: 1,200 in · 40 out · sub-agents: explore 1a2b3c4d 900 in · 300 out · total 2,100 in · 340 out');
+    // A later state keeps the row open, and a child's new call lands inside it.
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: '1a2b3c4d/c3', title: 'ls', kind: 'read', status: 'in_progress', parentToolCallId: 't1', childSessionId: child });
+    await show(m);
+    await task.locator('.subagent-steps > details.tool[data-tool-id="1a2b3c4d/c3"]').waitFor({ state: 'visible' });
+    assert.equal(await messagesTools.count(), 1);
+    await page.screenshot({ path: path.join(out, 'subagent.png'), fullPage: true });
+    await noCspViolations();
+  });
+
+  test('a reloaded task row keeps its result, without the sub-agent\'s rows', async () => {
+    const m = new ChatModel();
+    m.loadMessages({ sessionId: 's1', title: 'x', mode: 'plan', planFile: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:00:00Z' }, [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', tool_calls: [{ id: 't1', name: 'task', arguments: '{"kind":"explore","prompt":"where is main?"}' }] },
+      { role: 'tool', tool_call_id: 't1', content: '{"success":true,"result":{"status":"budget_exhausted","answer":"partial","turns":20,"tokens":5120,"session":"0000000000000000000000001a2b3c4d"}}' },
+    ]);
+    m.setCurrent('s1');
+    await show(m);
+    const task = page.locator('details.tool.task[data-tool-id="t1"]');
+    assert.match(await task.locator(':scope > summary').innerText(), /^\s*task explore: where is main\? — 20 turns, 5\.1k tokens\s*budget exhausted$/);
+    await task.locator(':scope > summary').click();
+    assert.match(await task.locator('.subagent-none').innerText(), /in its session 1a2b3c4d/);
+    assert.match(await task.locator('.tool-io').last().innerText(), /budget_exhausted/);
+  });
 });
