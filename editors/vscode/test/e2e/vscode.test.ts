@@ -276,7 +276,7 @@ test('slash commands: "/" completes from the server (built-ins and .agentls/comm
 });
 
 // Last: it replaces the script and reloads the window (a fresh server replays it from its start).
-test('plan comments: approval refused while two are open; the "Request changes (2 comments)" lens sends them; the revision resolving both is approved', async () => {
+test('plan comments: approval refused while two are open; the lens and the approval bar offer "Request changes (2 comments)", which sends them; the revision resolving both is approved', async () => {
   fs.copyFileSync(path.resolve('test', 'e2e', 'fixtures', 'plan-comments.yaml'), script);
   await page.reload();
   await modeItem().waitFor();
@@ -323,9 +323,13 @@ test('plan comments: approval refused while two are open; the "Request changes (
   await screenshot('plan-comments-approval-refused');
   assert.match((await modeItem().getAttribute('aria-label')) ?? '', /PLAN/, 'still planning');
 
-  // Request changes: the comments go back as the reason (the scripted model checks it), the question
-  // bar goes, and the revision that resolves both is asked for again, saying so.
-  await lens('Request changes (2 comments)').click();
+  // The approval bar counts them too (the extension reads the plan linter's diagnostics).
+  const request = approval.locator('.open-comments button.request-changes', { hasText: 'Request changes (2 comments)' });
+  await request.waitFor();
+  // Request changes (the bar's button runs the lens's command): the comments go back as the reason
+  // (the scripted model checks it), the question bar goes, and the revision that resolves both is
+  // asked for again, saying so.
+  await request.click();
   const resolved = chat().locator('form.question-bar.approval', { hasText: '2 review comments were resolved.' });
   await resolved.waitFor();
   await screenshot('plan-comments-resolved');
