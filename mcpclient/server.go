@@ -323,8 +323,9 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, 
 	closed := s.closed
 	s.mu.Unlock()
 	s.wg.Add(2)
-	go s.readStderr(errR)
-	go s.wait(cmd, exited, gen, wd)
+	errPipe := newStderrPipe()
+	go s.readStderr(errR, errPipe)
+	go s.wait(cmd, exited, gen, wd, errPipe)
 	if closed {
 		closeAll(inW, outR)
 		return nil, nil, errors.New("stopped")
@@ -389,13 +390,14 @@ func (s *Server) exitedErr(exited chan struct{}, err error) error {
 	}
 }
 
-// wait waits for the process of start attempt gen to exit, marks the
-// server failed (unless agentls stopped it, or a later attempt runs) and
-// kills what is left of its group.
-func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, wd watchdog) {
+// wait waits for the process of start attempt gen to exit, kills what is
+// left of its group, lets its stderr drain (bounded), then marks the
+// server failed (unless agentls stopped it, or a later attempt runs).
+func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, wd watchdog, errPipe stderrPipe) {
 	defer s.wg.Done()
 	err := cmd.Wait()
 	killGroup(cmd.Process)
+	s.drain(errPipe)
 	s.mu.Lock()
 	var dead *mcp.ClientSession
 	if !s.closed && gen == s.gen && s.state != StateFailed {
@@ -442,22 +444,6 @@ func (s *Server) crashed(reason string) {
 	}
 	s.retryAt = now.Add(d)
 	s.reason = fmt.Sprintf("%s; restarts at its next use after %s", reason, d)
-}
-
-// readStderr keeps the end of the server's stderr.
-func (s *Server) readStderr(r *os.File) {
-	defer s.wg.Done()
-	defer r.Close()
-	buf := make([]byte, 4096)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			_, _ = s.stderr.Write(buf[:n])
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 // kill kills the server's process group.

@@ -290,9 +290,13 @@ export class Agent {
     });
   }
 
-  /** session/new on the workspace. @returns {Promise<import("@agentclientprotocol/sdk").NewSessionResponse>} */
-  newSession() {
-    return this.request(methods.agent.session.new, { cwd: this.ws.dir, mcpServers: [] });
+  /**
+   * session/new on the workspace, with the client's MCP servers (none by default).
+   * @param {import("@agentclientprotocol/sdk").McpServer[]} [mcpServers]
+   * @returns {Promise<import("@agentclientprotocol/sdk").NewSessionResponse>}
+   */
+  newSession(mcpServers = []) {
+    return this.request(methods.agent.session.new, { cwd: this.ws.dir, mcpServers });
   }
 
   /**
@@ -547,7 +551,8 @@ export function toolCalls(updates) {
  * Starts an agent on a new workspace, initializes it and opens a session; the test's end closes
  * the agent and removes the workspace.
  * @param {import("node:test").TestContext} t
- * @param {{files?: Record<string, string>, script: string, config?: string, caps?: Caps}} opts
+ * @param {{files?: Record<string, string>, script: string, config?: string, caps?: Caps, mcpServers?: (ws: ReturnType<typeof makeWorkspace>) => import("@agentclientprotocol/sdk").McpServer[]}} opts
+ *   `mcpServers`: the MCP servers session/new passes, made for the workspace
  */
 export async function startSession(t, opts) {
   const ws = makeWorkspace(opts);
@@ -557,7 +562,7 @@ export async function startSession(t, opts) {
     ws.remove();
   });
   const init = await agent.initialize();
-  const session = await agent.newSession();
+  const session = await agent.newSession(opts.mcpServers?.(ws));
   return { ws, agent, init, session, sessionId: session.sessionId };
 }
 

@@ -15,6 +15,7 @@ import { editedUris, type WireWorkspaceEdit } from './edits';
 import type { FromWebview } from './messages';
 import {
   agentCapability,
+  Commands,
   type AskUserParams,
   type AskUserResult,
   type CommandInfo,
@@ -31,7 +32,7 @@ import { apiKeySecret, type Attachment, attachment, confirmModeSwitch, promptPar
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { resolveServer } from './serverPath';
 import { initializationOptions, serverEnv } from './settings';
-import { ChatModel, otherMode } from './state';
+import { ChatModel, openReviewComments, otherMode } from './state';
 import { ModeStatusBar } from './statusBar';
 
 const lastSessionKey = 'agentls.lastSession';
@@ -72,6 +73,11 @@ export class AgentController implements vscode.Disposable {
       this.output,
       vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, this.view),
       vscode.workspace.onDidChangeConfiguration((e) => void this.onConfig(e)),
+      // The approval bar counts the plan's open review comments from the server's plan linter.
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        const uri = this.currentPlanUri();
+        if (uri && e.uris.some((u) => u.toString() === uri.toString())) this.refresh();
+      }),
     );
     // Palette commands live under agentls.ui.*: the language client registers
     // the server's own commands (agentls.approvePlan, …) for its code lenses.
@@ -236,7 +242,18 @@ export class AgentController implements vscode.Disposable {
   }
 
   /** Pushes the state to the status bar and the chat view. */
+  /** The uri of the current session's plan, if any. */
+  private currentPlanUri(): vscode.Uri | undefined {
+    const st = this.model.current;
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const planFile = st ? this.model.planFileOf(st.session.sessionId) : null;
+    return root && planFile ? vscode.Uri.joinPath(root, planFile) : undefined;
+  }
+
   private refresh(): void {
+    const st = this.model.current;
+    const uri = this.currentPlanUri();
+    if (st) this.model.setOpenComments(st.session.sessionId, uri ? openReviewComments(vscode.languages.getDiagnostics(uri)) : 0);
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
     else this.status.show(ind.mode, ind.planFile, this.sandbox);
@@ -364,6 +381,20 @@ export class AgentController implements vscode.Disposable {
       const s = await this.request(Methods.resolvePlan, params);
       this.model.upsertSession(s);
       this.model.approvalResolved(s.sessionId);
+    } catch (e) {
+      this.error(e);
+    }
+    this.refresh();
+  }
+
+  /** "Request changes": the plan awaiting approval goes back to the planner with its open review comments as the reason. */
+  private async requestChanges(): Promise<void> {
+    const st = this.model.current;
+    if (!st) return;
+    try {
+      // The server's command (the language client registered it for the plan's lenses).
+      await vscode.commands.executeCommand(Commands.requestChanges, { sessionId: st.session.sessionId });
+      this.model.approvalResolved(st.session.sessionId);
     } catch (e) {
       this.error(e);
     }
@@ -525,6 +556,9 @@ export class AgentController implements vscode.Disposable {
         break;
       case 'resolvePlan':
         await this.resolvePlan(m.decision, m.reason);
+        break;
+      case 'requestChanges':
+        await this.requestChanges();
         break;
       case 'openPlan':
         await this.openPlan(m.planFile);

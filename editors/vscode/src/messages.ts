@@ -15,6 +15,8 @@ export type FromWebview =
   | { type: 'answer'; questionId: string; answers: Record<string, unknown> }
   | { type: 'dismiss'; questionId: string }
   | { type: 'resolvePlan'; decision: 'approve' | 'reject'; reason?: string }
+  // The plan's open review comments go back to the planner (agentls.requestChanges).
+  | { type: 'requestChanges' }
   | { type: 'openPlan'; planFile: string }
   | { type: 'mention' }
   | { type: 'clearContext' }

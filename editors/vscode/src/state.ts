@@ -77,6 +77,8 @@ export interface SessionState {
   question: PendingQuestion | null;
   /** A plan approval the user dismissed: still pending on the server (PROTOCOL.md §5). */
   awaitingApproval: { planFile: string | null } | null;
+  /** The open review comments (`> review:`) of the session's plan, as the server's plan linter reports them. */
+  openComments: number;
   loaded: boolean;
 }
 
@@ -162,7 +164,7 @@ export class ChatModel {
   upsertSession(s: Session): SessionState {
     let st = this.states.get(s.sessionId);
     if (!st) {
-      st = { session: { ...s }, items: [], plan: null, usage: null, busy: false, question: null, awaitingApproval: null, loaded: false };
+      st = { session: { ...s }, items: [], plan: null, usage: null, busy: false, question: null, awaitingApproval: null, openComments: 0, loaded: false };
       this.states.set(s.sessionId, st);
     } else {
       st.session = { ...st.session, ...s };
@@ -418,6 +420,18 @@ export class ChatModel {
     st.question = null;
   }
 
+  /** Sets the open review comments of a session's plan (openReviewComments). */
+  setOpenComments(sessionId: string, n: number): void {
+    const st = this.states.get(sessionId);
+    if (st) st.openComments = n;
+  }
+
+  /** The plan file of a session: the one its plan updates name, else the session's. */
+  planFileOf(sessionId: string): string | null {
+    const st = this.states.get(sessionId);
+    return st?.plan?.planFile ?? st?.session.planFile ?? null;
+  }
+
   /** The approval was resolved (agent/resolvePlan returned). */
   approvalResolved(sessionId: string): void {
     const st = this.states.get(sessionId);
@@ -483,4 +497,17 @@ export function newestFirst(a: { updatedAt: string }, b: { updatedAt: string }):
 export function instructionsText(files: InstructionFile[]): string {
   const size = (n: number): string => (n < 1000 ? `${n} B` : n < 1_000_000 ? `${(n / 1000).toFixed(1)} KB` : `${(n / 1_000_000).toFixed(1)} MB`);
   return 'Loaded project instructions: ' + files.map((f) => `${f.path} (${size(f.bytes)}${f.cut ? ', cut' : ''})`).join(', ');
+}
+
+/** The prefix of the server's plan-linter diagnostic for an open review comment (docs/review.md). */
+export const openCommentPrefix = 'open review comment';
+
+/** How many of a plan's diagnostics are open review comments. */
+export function openReviewComments(diagnostics: readonly { message: string }[]): number {
+  return diagnostics.filter((d) => d.message.startsWith(openCommentPrefix)).length;
+}
+
+/** The label of the approval's "Request changes" action for n open comments. */
+export function requestChangesLabel(n: number): string {
+  return n === 1 ? 'Request changes (1 comment)' : `Request changes (${n} comments)`;
 }

@@ -10,7 +10,7 @@ import type { ChatItem, SessionState, Snapshot, ToolItem } from '../src/state';
 import { shortId, taskSummary } from '../src/subagents';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
-import { renderQuestionBar } from './questionBar';
+import { openCommentsRow, renderQuestionBar } from './questionBar';
 import { renderChanges, restoreButton, reviewToggle } from './review';
 import { SlashMenu, slashWord } from './slashMenu';
 import { usageText } from './usage';
@@ -235,13 +235,21 @@ function renderAwaiting(st: SessionState | null): void {
     feedback,
     h('div', { class: 'buttons' }, approve, keep),
   );
+  if (st && st.openComments > 0) awaiting.append(openCommentsRow(st.openComments, () => post({ type: 'requestChanges' })));
 }
+
+// The question (and its errors) the bar shows: drawn again only for a new open-comments count, it
+// leaves the focus where it is (the user may be writing the comments in the plan's editor).
+let shownQuestion = '';
 
 function renderQuestion(st: SessionState | null): void {
   const q = st?.question ?? null;
-  const key = q ? `${q.questionId}|${JSON.stringify(q.errors ?? {})}` : '';
+  const question = q ? `${q.questionId}|${JSON.stringify(q.errors ?? {})}` : '';
+  const key = q ? `${question}|${st?.openComments ?? 0}` : '';
   if (key === questionKey) return;
   questionKey = key;
+  const autofocus = question !== shownQuestion;
+  shownQuestion = question;
   if (!q || !st) {
     questionSlot.replaceChildren();
     return;
@@ -251,7 +259,8 @@ function renderQuestion(st: SessionState | null): void {
       submit: (answers) => post({ type: 'answer', questionId: q.questionId, answers }),
       dismiss: () => post({ type: 'dismiss', questionId: q.questionId }),
       openPlan: (planFile) => post({ type: 'openPlan', planFile }),
-    }),
+      requestChanges: () => post({ type: 'requestChanges' }),
+    }, { openComments: st.openComments, autofocus }),
   );
 }
 

@@ -4,7 +4,7 @@
 
 import { buildForm, compactObject, type FieldSpec, parseJson, validateAnswers } from '../src/form';
 import type { PermissionRequest, PlanEntry } from '../src/protocol';
-import type { PendingQuestion } from '../src/state';
+import { type PendingQuestion, requestChangesLabel } from '../src/state';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
 
@@ -23,6 +23,16 @@ export interface BarActions {
   submit(answers: Record<string, unknown>): void;
   dismiss(): void;
   openPlan(planFile: string): void;
+  /** "Request changes": the plan's open review comments go to the planner. */
+  requestChanges(): void;
+}
+
+/** The approval's line on the plan's open review comments, with its Request changes button. */
+export function openCommentsRow(n: number, requestChanges: () => void): HTMLElement {
+  const btn = h('button', { type: 'button', class: 'btn btn-secondary request-changes' }, requestChangesLabel(n));
+  btn.addEventListener('click', () => requestChanges());
+  const text = n === 1 ? 'The plan has 1 open review comment: it cannot be approved until it is resolved.' : `The plan has ${n} open review comments: it cannot be approved until they are resolved.`;
+  return h('div', { class: 'open-comments', 'data-open-comments': String(n) }, h('div', { class: 'field-hint' }, text), h('div', { class: 'buttons' }, btn));
 }
 
 let fieldSeq = 0;
@@ -162,8 +172,18 @@ function mountField(spec: FieldSpec, onButton: () => void, nested: boolean): Mou
   };
 }
 
-/** Renders a pending question (or plan approval) into a bar element. */
-export function renderQuestionBar(q: PendingQuestion, plan: { planFile: string; entries: PlanEntry[] } | null, actions: BarActions): HTMLElement {
+/**
+ * Renders a pending question (or plan approval) into a bar element. opts.openComments: the plan's
+ * open review comments (an approval then offers Request changes); opts.autofocus (default true):
+ * focus the first field (not when the same question is drawn again).
+ */
+export function renderQuestionBar(
+  q: PendingQuestion,
+  plan: { planFile: string; entries: PlanEntry[] } | null,
+  actions: BarActions,
+  opts: { openComments?: number; autofocus?: boolean } = {},
+): HTMLElement {
+  const openComments = opts.openComments ?? 0;
   const severity = q.questions.find((x) => x.severity === 'critical')?.severity ?? q.questions.find((x) => x.severity)?.severity;
   const bar = h('form', {
     class: `question-bar ${q.purpose === 'plan_approval' ? 'approval' : ''} ${severity ? `severity-${severity}` : ''}`,
@@ -192,6 +212,7 @@ export function renderQuestionBar(q: PendingQuestion, plan: { planFile: string; 
   }
 
   if (q.permission) bar.append(renderPermission(q.permission));
+  if (q.purpose === 'plan_approval' && openComments > 0) bar.append(openCommentsRow(openComments, actions.requestChanges));
 
   const specs = buildForm(q.questions);
   let mounted: Mounted[] = [];
@@ -236,7 +257,7 @@ export function renderQuestionBar(q: PendingQuestion, plan: { planFile: string; 
       submit();
     }
   });
-  queueMicrotask(() => mounted[0]?.focus());
+  if (opts.autofocus !== false) queueMicrotask(() => mounted[0]?.focus());
   return bar;
 }
 

@@ -31,6 +31,11 @@ type sizeArgs struct {
 
 type empty struct{}
 
+// dieArgs: the die tool's last stderr line ends with Mark when given.
+type dieArgs struct {
+	Mark string `json:"mark,omitempty"`
+}
+
 type floodArgs struct {
 	Count int `json:"count"`
 }
@@ -74,9 +79,9 @@ func main() {
 			select {}
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "die", Description: "Exits during the call."},
-		func(ctx context.Context, req *mcp.CallToolRequest, a empty) (*mcp.CallToolResult, any, error) {
-			logCall("die", "")
-			fmt.Fprintln(os.Stderr, "hostile: dying on purpose")
+		func(ctx context.Context, req *mcp.CallToolRequest, a dieArgs) (*mcp.CallToolResult, any, error) {
+			logCall("die", a.Mark)
+			fmt.Fprintln(os.Stderr, strings.TrimSpace("hostile: dying on purpose "+a.Mark))
 			os.Exit(3)
 			return nil, nil, nil
 		})

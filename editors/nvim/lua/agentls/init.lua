@@ -941,8 +941,9 @@ function M.command(args)
   if args == '' then
     return notify('usage: :Agentls {command} [args] (Tab completes the commands)', vim.log.levels.WARN)
   end
-  -- :Agentls diff and :Agentls review are the plugin's own (review.lua)
-  if require('agentls.review').dispatch(st, args) then
+  -- :Agentls diff and :Agentls review are the plugin's own (review.lua), and so is
+  -- :Agentls requestchanges (plan_review.lua)
+  if require('agentls.review').dispatch(st, args) or require('agentls.plan_review').dispatch(st, args) then
     return
   end
   if args:sub(1, 1) ~= '/' then

@@ -19,6 +19,8 @@ let server: CodeServer;
 let browser: Browser;
 let page: Page;
 let workspace: string;
+/** The scripted model's script: a copy of fixtures/script.yaml, replaced by a later test. */
+let script: string;
 let shot = 0;
 
 // Default Dark Modern theme values of the contributed colours (package.json).
@@ -57,6 +59,8 @@ before(async () => {
   const bin = codeServerBinary();
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-e2e-'));
   workspace = path.join(data, 'project');
+  script = path.join(data, 'script.yaml');
+  fs.copyFileSync(path.resolve('test', 'e2e', 'fixtures', 'script.yaml'), script);
   fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(workspace, 'app.txt'), 'alpha\n');
   fs.writeFileSync(path.join(workspace, 'two.txt'), 'x\nkeep\nx\n');
@@ -68,7 +72,7 @@ before(async () => {
     data,
     {
       'agentls.model.provider': 'scripted',
-      'agentls.model.script': path.resolve('test', 'e2e', 'fixtures', 'script.yaml'),
+      'agentls.model.script': script,
       'agentls.serverArgs': ['--log-file', path.join(out, 'agentls.log')],
       'files.autoSave': 'off',
     },
@@ -269,4 +273,68 @@ test('slash commands: "/" completes from the server (built-ins and .agentls/comm
   await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: BUILD"]').waitFor();
   await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
   await screenshot('slash-build');
+});
+
+// Last: it replaces the script and reloads the window (a fresh server replays it from its start).
+test('plan comments: approval refused while two are open; the lens and the approval bar offer "Request changes (2 comments)", which sends them; the revision resolving both is approved', async () => {
+  fs.copyFileSync(path.resolve('test', 'e2e', 'fixtures', 'plan-comments.yaml'), script);
+  await page.reload();
+  await modeItem().waitFor();
+  const activity = page.locator('.activitybar [aria-label^="agentls"]').first();
+  const sidebarTitle = page.locator('.part.sidebar .composite.title .title-label');
+  await sidebarTitle.waitFor();
+  if (!/agentls/i.test(await sidebarTitle.innerText())) await activity.click();
+  await chat().locator('button.new-chat').click();
+  await chat().locator('.mode-tab.plan[aria-selected="true"]').waitFor();
+  const prompt = chat().locator('textarea.prompt');
+  await prompt.fill('Plan a greeting.');
+  await prompt.press('Enter');
+
+  // The approval waits in the question bar; the server opened the plan.
+  const approval = chat().locator('form.question-bar.approval');
+  await approval.waitFor();
+  const tab = page.locator('.tab[aria-label^="greet.plan"]');
+  await tab.waitFor();
+  await tab.click();
+  // The user's two comments, typed under their steps (not saved: the server reads the editor's text).
+  const line = (text: string) => page.locator('.editor-instance .monaco-editor .view-line', { hasText: text });
+  for (const [step, comment] of [['- [ ] Write hello.txt', '> review: name it greeting.txt'], ['- [ ] Test it', '> review: test the accent']]) {
+    await line(step).click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(comment);
+    await line(comment).waitFor();
+  }
+  // Each step is still there, its comment on the line below.
+  const lines = await page.locator('.editor-instance .monaco-editor .view-line').evaluateAll((els) =>
+    els.map((e) => ({ top: parseFloat((e as HTMLElement).style.top), text: (e.textContent ?? '').replace(/\u00a0/g, ' ') })).sort((a, b) => a.top - b.top).map((l) => l.text),
+  );
+  const at = (text: string) => lines.indexOf(text);
+  assert.ok(at('- [ ] Write hello.txt') >= 0 && at('> review: name it greeting.txt') === at('- [ ] Write hello.txt') + 1, lines.join('\n'));
+  assert.ok(at('- [ ] Test it') >= 0 && at('> review: test the accent') === at('- [ ] Test it') + 1, lines.join('\n'));
+
+  // The server's lenses for the plan awaiting approval: Request changes counts the open comments.
+  const lens = (title: RegExp | string) => page.locator('.monaco-editor .codelens-decoration a', { hasText: title });
+  await lens('Request changes (2 comments)').waitFor();
+  await screenshot('plan-comments-lenses');
+  // Approval is refused while a comment is open, with the reason.
+  await lens(/^Approve & Build$/).click();
+  await page.locator('.notifications-toasts', { hasText: 'open review comment' }).waitFor();
+  await screenshot('plan-comments-approval-refused');
+  assert.match((await modeItem().getAttribute('aria-label')) ?? '', /PLAN/, 'still planning');
+
+  // The approval bar counts them too (the extension reads the plan linter's diagnostics).
+  const request = approval.locator('.open-comments button.request-changes', { hasText: 'Request changes (2 comments)' });
+  await request.waitFor();
+  // Request changes (the bar's button runs the lens's command): the comments go back as the reason
+  // (the scripted model checks it), the question bar goes, and the revision that resolves both is
+  // asked for again, saying so.
+  await request.click();
+  const resolved = chat().locator('form.question-bar.approval', { hasText: '2 review comments were resolved.' });
+  await resolved.waitFor();
+  await screenshot('plan-comments-resolved');
+  await resolved.locator('button', { hasText: 'Accept & Build' }).click();
+  await chat().locator('.msg.assistant', { hasText: 'Approved with your changes. Building the greeting.' }).waitFor();
+  await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: BUILD"]').waitFor();
+  await page.locator('.editor-instance .monaco-editor .view-line', { hasText: '> resolved: the test says héllo' }).waitFor();
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import type { AskUserParams, Session } from '../../src/protocol';
-import { ChatModel, findTool, otherMode, presentMode, type ToolItem } from '../../src/state';
+import { ChatModel, findTool, openReviewComments, otherMode, presentMode, requestChangesLabel, type ToolItem } from '../../src/state';
 import { compactTokens, subagentOf, taskSummary } from '../../src/subagents';
 import { usageText } from '../../webview/usage';
 
@@ -310,5 +310,35 @@ describe('sub-agents', () => {
     info.tokens = { inputTokens: 1000, outputTokens: 200 };
     assert.equal(taskSummary(info, 5), 'task explore: where is main? — 5 steps, 1.2k tokens');
     assert.equal(subagentOf('read', 'read a.go', {}), null);
+  });
+});
+
+describe('open review comments', () => {
+  test("the plan linter's open-comment diagnostics are counted, nothing else", () => {
+    const diags = [
+      { message: 'open review comment on step 1: name it greeting.txt (the approval waits until it is resolved: …)' },
+      { message: 'open review comment on step 2: test the accent (…)' },
+      { message: 'step 3 has no checkbox' },
+      { message: 'a note on an open review comment' },
+    ];
+    assert.equal(openReviewComments(diags), 2);
+    assert.equal(openReviewComments([]), 0);
+  });
+
+  test('Request changes says how many comments it sends', () => {
+    assert.equal(requestChangesLabel(1), 'Request changes (1 comment)');
+    assert.equal(requestChangesLabel(2), 'Request changes (2 comments)');
+  });
+
+  test("a session's count follows its plan; a new session has none", () => {
+    const m = new ChatModel();
+    m.upsertSession({ sessionId: 's1', title: 't', mode: 'plan', planFile: 'plans/a.plan', createdAt: 'x', updatedAt: 'x' });
+    assert.equal(m.planFileOf('s1'), 'plans/a.plan');
+    m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/b.plan', entries: [] });
+    assert.equal(m.planFileOf('s1'), 'plans/b.plan', 'the plan updates name the plan');
+    m.setCurrent('s1');
+    assert.equal(m.current?.openComments, 0);
+    m.setOpenComments('s1', 3);
+    assert.equal(m.snapshot().current?.openComments, 3);
   });
 });

@@ -273,6 +273,31 @@ describe('plan approval', () => {
     assert.deepEqual((await posted()).filter((x) => x.type === 'answer'), [{ type: 'answer', questionId: 'qa', answers: { approve: false, feedback: 'Also update the docs.' } }]);
   });
 
+  test('open review comments: the approval counts them and Request changes posts requestChanges; none, no button', async () => {
+    const m = withPlan();
+    await show(m);
+    const bar = page.locator('form.question-bar.approval');
+    await bar.waitFor();
+    assert.equal(await bar.locator('button.request-changes').count(), 0, 'no open comment, no Request changes');
+    m.setOpenComments('s1', 2); // what the extension does when the plan linter reports two
+    await show(m);
+    const btn = bar.locator('.open-comments button.request-changes');
+    await btn.waitFor();
+    assert.equal(await btn.innerText(), 'Request changes (2 comments)');
+    assert.match(await bar.locator('.open-comments').innerText(), /2 open review comments: it cannot be approved until they are resolved/);
+    await page.screenshot({ path: path.join(out, 'approval-open-comments.png'), fullPage: true });
+    await btn.click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'requestChanges'), [{ type: 'requestChanges' }]);
+    // Dismissed, the approval still offers it.
+    await bar.locator('.dismiss').click();
+    m.dismiss('s1', 'qa');
+    m.setOpenComments('s1', 1);
+    await show(m);
+    const awaiting = page.locator('.awaiting');
+    await awaiting.locator('button.request-changes', { hasText: 'Request changes (1 comment)' }).click();
+    assert.equal((await posted()).filter((x) => x.type === 'requestChanges').length, 2);
+  });
+
   test('after Dismiss the plan stays visibly awaiting approval with Approve / Keep Planning', async () => {
     const m = withPlan();
     await show(m);
