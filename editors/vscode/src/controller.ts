@@ -11,6 +11,7 @@ import {
   State,
 } from 'vscode-languageclient/node';
 import { ChatViewProvider } from './chatView';
+import { answerDiagnostics, answerNavigate } from './intelFeature';
 import { editedUris, type WireWorkspaceEdit } from './edits';
 import type { FromWebview } from './messages';
 import {
@@ -18,9 +19,11 @@ import {
   type AskUserParams,
   type AskUserResult,
   type CommandInfo,
+  type DiagnosticsParams,
   Methods,
   type Mode,
   type ModeChangedParams,
+  type NavigateParams,
   type Requests,
   type ResolvePlanParams,
   type SandboxStatus,
@@ -151,6 +154,8 @@ export class AgentController implements vscode.Disposable {
       this.refresh();
     });
     client.onRequest(Methods.askUser, (p: AskUserParams, token: vscode.CancellationToken) => this.askUser(p, token));
+    client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => answerDiagnostics(p));
+    client.onRequest(Methods.navigate, (p: NavigateParams) => answerNavigate(p));
     this.client = client;
     try {
       await client.start();
@@ -477,6 +482,19 @@ export class AgentController implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { preview: false });
   }
 
+  /** Shows a problem's line: path is relative to the first workspace folder, line from 1. */
+  private async openProblem(path: string, line: number): Promise<void> {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!root) return;
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(root, path));
+      const at = new vscode.Position(Math.max(0, line - 1), 0);
+      await vscode.window.showTextDocument(doc, { preview: false, selection: new vscode.Range(at, at) });
+    } catch (e) {
+      this.error(e);
+    }
+  }
+
   private async save(uris: string[]): Promise<void> {
     for (const u of uris) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u);
@@ -528,6 +546,9 @@ export class AgentController implements vscode.Disposable {
         break;
       case 'openPlan':
         await this.openPlan(m.planFile);
+        break;
+      case 'openProblem':
+        await this.openProblem(m.path, m.line);
         break;
       case 'mention':
         await this.mention();

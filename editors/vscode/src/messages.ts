@@ -16,6 +16,8 @@ export type FromWebview =
   | { type: 'dismiss'; questionId: string }
   | { type: 'resolvePlan'; decision: 'approve' | 'reject'; reason?: string }
   | { type: 'openPlan'; planFile: string }
+  // A problem under an edit's tool row: the workspace-relative path and its line (from 1).
+  | { type: 'openProblem'; path: string; line: number }
   | { type: 'mention' }
   | { type: 'clearContext' }
   | { type: 'listCommands' }

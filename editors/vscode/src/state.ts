@@ -33,6 +33,8 @@ export type ChatItem =
       output?: string;
       refused: boolean;
       refusalHint?: string;
+      /** The new problems an edit introduced (its result's diagnostics.new; docs/language-intel.md). */
+      problems?: EditProblems;
     }
   | { kind: 'notice'; id: string; rev: number; text: string; level: 'info' | 'error' };
 
@@ -104,6 +106,42 @@ export function sandboxLine(sandbox?: SandboxStatus): string {
 /** The other mode. */
 export function otherMode(mode: Mode): Mode {
   return mode === 'plan' ? 'build' : 'plan';
+}
+
+/** One problem an edit introduced, as the edit tool's result lists it (paths relative, lines from 1). */
+export interface EditProblem {
+  path: string;
+  line: number;
+  severity: string;
+  message: string;
+  source?: string;
+  code?: string;
+}
+
+/** An edit's new problems and whether the diagnostics settled in time. */
+export interface EditProblems {
+  new: EditProblem[];
+  settled: boolean;
+  error?: string;
+}
+
+/** The diagnostics block of an edit tool's result (an object, or its JSON text), if it has one with something to show. */
+export function editProblems(result: unknown): EditProblems | undefined {
+  let v = result;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return undefined;
+    }
+  }
+  const d = (v as { diagnostics?: unknown } | null)?.diagnostics as Partial<EditProblems> | undefined;
+  if (!d || typeof d !== 'object' || !Array.isArray(d.new)) return undefined;
+  const list = d.new.filter((p): p is EditProblem => !!p && typeof p.path === 'string' && typeof p.line === 'number' && typeof p.message === 'string');
+  if (list.length === 0 && d.settled !== false && !d.error) return undefined;
+  const out: EditProblems = { new: list, settled: d.settled !== false };
+  if (typeof d.error === 'string' && d.error) out.error = d.error;
+  return out;
 }
 
 function stringify(v: unknown): string | undefined {
@@ -182,6 +220,7 @@ export class ChatModel {
         const item = tools.get(m.tool_call_id);
         if (item) {
           item.output = m.content;
+          item.problems = editProblems(m.content);
           const refused = /System is in Plan Mode/.test(m.content ?? '');
           const failed = /^\s*\{\s*"success"\s*:\s*false/.test(m.content ?? '');
           item.refused = refused;
@@ -257,6 +296,7 @@ export class ChatModel {
         item.status = u.status;
         const text = (u.content ?? []).map((c) => c.content?.text ?? '').join('');
         item.output = text || stringify(u.rawOutput);
+        item.problems = editProblems(u.rawOutput);
         if (u.refusal) {
           item.refused = true;
           item.refusalHint = u.refusal.hint;

@@ -9,6 +9,7 @@ import type { Mode } from '../src/protocol';
 import type { ChatItem, SessionState, Snapshot } from '../src/state';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
+import { problemsBlock } from './problems';
 import { renderQuestionBar } from './questionBar';
 import { renderChanges, restoreButton, reviewToggle } from './review';
 import { SlashMenu, slashWord } from './slashMenu';
@@ -118,7 +119,9 @@ function renderItem(item: ChatItem): HTMLElement {
       if (item.refusalHint) det.append(h('div', { class: 'refusal-hint' }, item.refusalHint));
       if (item.input) det.append(h('div', { class: 'tool-label' }, 'Input'), h('pre', { class: 'tool-io' }, item.input));
       if (item.output) det.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
-      return det;
+      if (!item.problems) return det;
+      // The edit's new problems stay visible under the row, each linked to its line.
+      return h('div', { class: 'tool-row' }, det, problemsBlock(item.problems, (path, line) => post({ type: 'openProblem', path, line })));
     }
     case 'notice':
       return h('div', { class: `notice ${item.level}` }, icon(item.level === 'error' ? 'error' : 'info'), ` ${item.text}`);
