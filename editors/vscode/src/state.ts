@@ -125,7 +125,7 @@ export interface EditProblems {
   error?: string;
 }
 
-/** The diagnostics block of an edit tool's result (an object, or its JSON text), if it has one with something to show. */
+/** The diagnostics block of an edit tool's result (an object, or its JSON text: {success, result: {diagnostics}}), if it has one with something to show. */
 export function editProblems(result: unknown): EditProblems | undefined {
   let v = result;
   if (typeof v === 'string') {
@@ -135,7 +135,9 @@ export function editProblems(result: unknown): EditProblems | undefined {
       return undefined;
     }
   }
-  const d = (v as { diagnostics?: unknown } | null)?.diagnostics as Partial<EditProblems> | undefined;
+  // The tool result is {success, result: {…, diagnostics}}; a bare result is read too.
+  const r = v as { result?: { diagnostics?: unknown }; diagnostics?: unknown } | null;
+  const d = (r?.result?.diagnostics ?? r?.diagnostics) as Partial<EditProblems> | undefined;
   if (!d || typeof d !== 'object' || !Array.isArray(d.new)) return undefined;
   const list = d.new.filter((p): p is EditProblem => !!p && typeof p.path === 'string' && typeof p.line === 'number' && typeof p.message === 'string');
   if (list.length === 0 && d.settled !== false && !d.error) return undefined;

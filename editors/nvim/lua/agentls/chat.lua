@@ -2,6 +2,7 @@
 -- current session's transcript (streamed text, one line per tool call with its status,
 -- refusals marked), the plan checklist and token usage above a prompt area; `<CR>` in normal
 -- mode sends the prompt area's text.
+local problems = require('agentls.problems')
 local M = {}
 
 M.marker = '──── prompt: type below, <CR> in normal mode sends ────'
@@ -87,6 +88,14 @@ function Chat:update(u)
     if u.refusal and u.refusal ~= vim.NIL then
       t.refused = true
     end
+    -- an edit's new problems (problems.lua): under its line, and :Agentls problems' list
+    -- (a clean edit, with diagnostics but none new, empties that list)
+    local ps = problems.from_result(u.rawOutput)
+    local r = type(u.rawOutput) == 'table' and u.rawOutput.result
+    if type(r) == 'table' and type(r.diagnostics) == 'table' then
+      self.problems = ps
+    end
+    t.problems = ps
     self:render()
   elseif kind == 'plan' then
     self.plan = { file = u.planFile, entries = u.entries or {} }
@@ -125,6 +134,9 @@ function Chat:lines()
     elseif e.kind == 'tool' then
       local status = e.refused and 'REFUSED (plan mode)' or (e.status or 'pending')
       table.insert(out, string.format('  • %s … %s', e.title or '?', status))
+      if e.problems then
+        vim.list_extend(out, problems.chat_lines(e.problems))
+      end
     elseif e.kind == 'note' then
       table.insert(out, '_' .. e.text .. '_')
     end

@@ -102,6 +102,7 @@ describe('symbols', () => {
 describe('an edit result’s problems (the chat’s block)', () => {
   const p = { path: 'a.ts', line: 3, severity: 'error', message: 'bad', source: 'ts' };
   test('read from the result object or its JSON text', () => {
+    assert.deepEqual(editProblems({ success: true, result: { path: 'a.ts', diagnostics: { new: [p], settled: true } } }), { new: [p], settled: true });
     assert.deepEqual(editProblems({ success: true, diagnostics: { new: [p], settled: true } }), { new: [p], settled: true });
     assert.deepEqual(editProblems(JSON.stringify({ diagnostics: { new: [p], settled: false } })), { new: [p], settled: false });
   });

@@ -342,11 +342,11 @@ describe('chat', () => {
     m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'edit src/shape.ts', kind: 'edit', status: 'in_progress', rawInput: { path: 'src/shape.ts' } });
     m.applyUpdate('s1', {
       sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed',
-      rawOutput: { success: true, diagnostics: { new: [{ path: 'src/shape.ts', line: 3, severity: 'error', message: "Type 'string' is not assignable to type 'number'.", source: 'ts', code: '2322' }, { path: 'src/util.ts', line: 9, severity: 'warning', message: "'x' is declared but never read.", source: 'ts' }], settled: false } },
+      rawOutput: { success: true, result: { diagnostics: { new: [{ path: 'src/shape.ts', line: 3, severity: 'error', message: "Type 'string' is not assignable to type 'number'.", source: 'ts', code: '2322' }, { path: 'src/util.ts', line: 9, severity: 'warning', message: "'x' is declared but never read.", source: 'ts' }], settled: false } } },
     });
     // A clean edit (no new problems, settled) gets no block.
     m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'e2', title: 'edit src/fix.ts', kind: 'edit', status: 'in_progress' });
-    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'e2', status: 'completed', rawOutput: { success: true, diagnostics: { new: [], settled: true } } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'e2', status: 'completed', rawOutput: { success: true, result: { diagnostics: { new: [], settled: true } } } });
     await show(m);
     const block = page.locator('.tool-row .problems');
     await block.waitFor();
