@@ -132,8 +132,46 @@ function M.to_wire_diagnostic(d, b)
   return out
 end
 
+-- The version of each document each client last published diagnostics for: published[uri][id].
+M.published = {}
+
+--- Records the version a publishDiagnostics is for (wraps the handler Neovim uses, once).
+function M.watch_published()
+  if M.watching then
+    return
+  end
+  M.watching = true
+  local default = vim.lsp.handlers['textDocument/publishDiagnostics']
+  -- luacheck: ignore 122 (Neovim's handler table is meant to be replaced)
+  vim.lsp.handlers['textDocument/publishDiagnostics'] = function(err, result, ctx, cfg)
+    if type(result) == 'table' and type(result.uri) == 'string' and ctx and ctx.client_id then
+      M.published[result.uri] = M.published[result.uri] or {}
+      M.published[result.uri][ctx.client_id] = type(result.version) == 'number' and result.version or false
+    end
+    return default(err, result, ctx, cfg)
+  end
+end
+
+-- The version of the text the problems of `uri` (buffer `b`) are for: the buffer's, or older
+-- when an attached language server last published for an older one (the server then waits
+-- for it: docs/language-intel.md, Settle).
+local function diagnostics_version(uri, b, self_id)
+  local v = vim.lsp.util.buf_versions[b]
+  if type(v) ~= 'number' then
+    return nil
+  end
+  local pub = M.published[uri] or {}
+  for _, c in ipairs(clients(b, self_id)) do
+    local pv = pub[c.id]
+    if type(pv) == 'number' and pv < v then
+      v = pv
+    end
+  end
+  return v
+end
+
 --- agent/diagnostics: each document's problems (every namespace but agentls's own) and the
---- version of its text.
+--- version of the text they are for.
 function M.diagnostics(p, self_id)
   local res = { diagnostics = vim.empty_dict(), versions = vim.empty_dict() }
   local skip = namespaces(self_id)
@@ -146,8 +184,8 @@ function M.diagnostics(p, self_id)
       end
     end
     res.diagnostics[uri] = list
-    local v = vim.lsp.util.buf_versions[b]
-    if type(v) == 'number' then
+    local v = diagnostics_version(uri, b, self_id)
+    if v then
       res.versions[uri] = v
     end
   end
@@ -373,6 +411,7 @@ end
 
 --- The handlers of agent/diagnostics and agent/navigate for the client `self_id()` names.
 function M.handlers(self_id)
+  M.watch_published()
   local function wrap(fn)
     return function(_, p)
       local ok, res, err = pcall(fn, p, self_id())
