@@ -136,3 +136,42 @@ export function toSymbols(found: VsSymbol[] | undefined | null, documentUri: str
   walk(found ?? [], undefined);
   return out;
 }
+
+/**
+ * The version of a document's text its diagnostics are for. VS Code's
+ * diagnostics carry no version: a document edited since its diagnostics last
+ * changed reports the older version (the server waits for it: Settle in
+ * docs/language-intel.md) until `quietMs` passed without a change, when the
+ * language support is taken to have found nothing new (an unchanged list is
+ * not announced again).
+ */
+export class DiagnosticVersions {
+  private readonly edited = new Map<string, { version: number; at: number; before: number }>();
+  private readonly diagnosed = new Map<string, number>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    readonly quietMs = 1000,
+  ) {}
+
+  /** The document changed to `version` (onDidChangeTextDocument); `before` is its version until then. */
+  changed(uri: string, version: number, before: number): void {
+    const prev = this.edited.get(uri);
+    // The first change since the diagnostics: remember what they were for.
+    const since = prev && (this.diagnosed.get(uri) ?? -1) < prev.version ? prev.before : before;
+    this.edited.set(uri, { version, at: this.now(), before: since });
+  }
+
+  /** The document's diagnostics changed while its text was at `version`. */
+  diagnosticsChanged(uri: string, version: number): void {
+    this.diagnosed.set(uri, version);
+  }
+
+  /** The version to report for a document now at `version`. */
+  versionOf(uri: string, version: number): number {
+    const e = this.edited.get(uri);
+    if (!e || e.version !== version) return version;
+    if ((this.diagnosed.get(uri) ?? -1) >= version) return version;
+    return this.now() - e.at >= this.quietMs ? version : e.before;
+  }
+}

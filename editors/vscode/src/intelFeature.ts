@@ -2,8 +2,32 @@
 // VS Code's own language support: every language server and extension the
 // user has. Documents are opened without being shown.
 import * as vscode from 'vscode';
-import { defaultLimit, checkNavigate, navigateCommand, toDiagnostic, toHover, toLocations, toSymbols, type VsHover, type VsLocation, type VsSymbol } from './intel';
+import { defaultLimit, DiagnosticVersions, checkNavigate, navigateCommand, toDiagnostic, toHover, toLocations, toSymbols, type VsHover, type VsLocation, type VsSymbol } from './intel';
 import type { DiagnosticsParams, DiagnosticsResult, NavigateParams, NavigateResult } from './protocol.gen';
+
+/** Which version of each document its diagnostics are for, kept from VS Code's events. */
+export const diagnosticVersions = new DiagnosticVersions();
+
+/** Follows the documents' changes and their diagnostics' (for diagnosticVersions). */
+export function watchDiagnosticVersions(): vscode.Disposable {
+  const before = new Map<string, number>();
+  const version = (uri: vscode.Uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.version;
+  return vscode.Disposable.from(
+    vscode.workspace.onDidOpenTextDocument((d) => before.set(d.uri.toString(), d.version)),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length === 0) return;
+      const u = e.document.uri.toString();
+      diagnosticVersions.changed(u, e.document.version, before.get(u) ?? e.document.version - 1);
+      before.set(u, e.document.version);
+    }),
+    vscode.languages.onDidChangeDiagnostics((e) => {
+      for (const uri of e.uris) {
+        const v = version(uri);
+        if (v !== undefined) diagnosticVersions.diagnosticsChanged(uri.toString(), v);
+      }
+    }),
+  );
+}
 
 /** agent/diagnostics: each document's current problems and the version of the text they are for. */
 export async function answerDiagnostics(p: DiagnosticsParams): Promise<DiagnosticsResult> {
@@ -18,7 +42,7 @@ export async function answerDiagnostics(p: DiagnosticsParams): Promise<Diagnosti
       // A file that is gone has no problems and no version.
     }
     res.diagnostics[u] = vscode.languages.getDiagnostics(uri).map(toDiagnostic);
-    if (version !== undefined) res.versions[u] = version;
+    if (version !== undefined) res.versions[u] = diagnosticVersions.versionOf(uri.toString(), version);
   }
   return res;
 }

@@ -2,7 +2,7 @@
 // agent/diagnostics' and agent/navigate's wire types (docs/language-intel.md).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkNavigate, navigateCommand, symbolKind, toDiagnostic, toHover, toLocations, toSymbols, type VsSymbol } from '../../src/intel';
+import { checkNavigate, DiagnosticVersions, navigateCommand, symbolKind, toDiagnostic, toHover, toLocations, toSymbols, type VsSymbol } from '../../src/intel';
 import type { NavigateParams } from '../../src/protocol';
 import { editProblems } from '../../src/state';
 
@@ -115,5 +115,27 @@ describe('an edit result’s problems (the chat’s block)', () => {
   test('an unsettled or failed source is shown even without problems; malformed entries are dropped', () => {
     assert.deepEqual(editProblems({ diagnostics: { new: [], settled: false } }), { new: [], settled: false });
     assert.deepEqual(editProblems({ diagnostics: { new: [{ path: 1 }, p], settled: false, error: 'gopls did not start' } }), { new: [p], settled: false, error: 'gopls did not start' });
+  });
+});
+
+describe('the version diagnostics are for', () => {
+  test('an edit not yet diagnosed reports the version before it, until the quiet time passed', () => {
+    let now = 0;
+    const v = new DiagnosticVersions(() => now, 1000);
+    const u = 'file:///w/a.ts';
+    assert.equal(v.versionOf(u, 1), 1, 'never edited: the document’s');
+    v.diagnosticsChanged(u, 1);
+    v.changed(u, 2, 1);
+    now = 50;
+    v.changed(u, 3, 2); // two changes before the diagnostics: still the version they were for
+    now = 100;
+    assert.equal(v.versionOf(u, 3), 1, 'pending: the diagnostics are for version 1');
+    v.diagnosticsChanged(u, 3);
+    assert.equal(v.versionOf(u, 3), 3, 'diagnosed');
+    v.changed(u, 4, 3);
+    now = 600;
+    assert.equal(v.versionOf(u, 4), 3);
+    now = 1100;
+    assert.equal(v.versionOf(u, 4), 4, 'a second of quiet: nothing new to announce');
   });
 });
