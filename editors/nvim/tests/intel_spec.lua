@@ -196,3 +196,67 @@ t.describe('language intelligence from the editor', function()
     t.contains(h.read(root .. '/plans/greet.plan'), '- [x] Change the greeting')
   end)
 end)
+
+t.describe('agentls.intel and agentls.problems (units)', function()
+  local intel = require('agentls.intel')
+  local problems = require('agentls.problems')
+  local r = function(l1, c1, l2, c2)
+    return { start = { line = l1, character = c1 }, ['end'] = { line = l2, character = c2 } }
+  end
+
+  t.it('columns convert between UTF-8, UTF-16 and UTF-32', function()
+    local line = 'a€𝄞b' -- 1 + 3 + 4 + 1 bytes; 1 + 1 + 2 + 1 UTF-16 units; 4 code points
+    t.eq(4, intel.convert_col(line, 2, 'utf-16', 'utf-8'), 'after €')
+    t.eq(8, intel.convert_col(line, 4, 'utf-16', 'utf-8'), 'after 𝄞')
+    t.eq(4, intel.convert_col(line, 8, 'utf-8', 'utf-16'))
+    t.eq(3, intel.convert_col(line, 8, 'utf-8', 'utf-32'))
+    t.eq(11, intel.convert_col(line, 7, 'utf-16', 'utf-8'), 'past the end keeps the excess')
+    t.eq(5, intel.convert_col(nil, 5, 'utf-16', 'utf-8'), 'no line: unchanged')
+  end)
+
+  t.it('ops map to LSP methods; bad params are errors naming them', function()
+    local pos = { line = 0, character = 0 }
+    t.eq('textDocument/definition', (intel.method_of({ op = 'definition', uri = 'file:///a.go', position = pos })))
+    t.eq('textDocument/implementation', (intel.method_of({ op = 'implementation', uri = 'file:///a.go', position = pos })))
+    t.eq('textDocument/documentSymbol', (intel.method_of({ op = 'symbols', uri = 'file:///a.go' })))
+    t.eq('workspace/symbol', (intel.method_of({ op = 'symbols', query = 'Greet' })))
+    t.match('unknown op "rename"', select(3, intel.method_of({ op = 'rename' })))
+    t.match('unknown op "workspace_symbols"', select(3, intel.method_of({ op = 'workspace_symbols' })))
+    t.match('needs uri and position', select(3, intel.method_of({ op = 'hover', uri = 'file:///a.go' })))
+  end)
+
+  t.it('locations, hovers and symbols as the wire’s', function()
+    local out = {}
+    intel.add_locations(out, { uri = 'file:///nowhere/a.go', range = r(3, 5, 3, 10) }, 'utf-16', 10)
+    intel.add_locations(out, { { targetUri = 'file:///nowhere/b.go', targetRange = r(1, 0, 4, 1), targetSelectionRange = r(1, 5, 1, 8) } }, 'utf-16', 10)
+    t.eq({ { uri = 'file:///nowhere/a.go', range = r(3, 5, 3, 10) }, { uri = 'file:///nowhere/b.go', range = r(1, 5, 1, 8) } }, out)
+    local capped = {}
+    intel.add_locations(capped, { { uri = 'file:///x', range = r(0, 0, 0, 1) }, { uri = 'file:///y', range = r(0, 0, 0, 1) } }, 'utf-16', 1)
+    t.eq(1, #capped, 'capped at the limit')
+    t.eq('```go\nfunc Greet(name string) string\n```', intel.hover_text({ contents = { kind = 'markdown', value = '```go\nfunc Greet(name string) string\n```' } }))
+    t.eq('a\n\nb', intel.hover_text({ contents = { 'a', { language = 'go', value = 'b' } } }))
+    t.eq('', intel.hover_text(vim.NIL))
+    local syms = {}
+    intel.add_symbols(syms, {
+      { name = 'T', kind = 23, range = r(2, 0, 6, 1), selectionRange = r(2, 5, 2, 6), children = { { name = 'F', kind = 8, range = r(3, 1, 3, 9), selectionRange = r(3, 1, 3, 2) } } },
+    }, 'file:///nowhere/a.go', 'utf-16', 10)
+    t.eq({
+      { name = 'T', kind = 'struct', location = { uri = 'file:///nowhere/a.go', range = r(2, 5, 2, 6) } },
+      { name = 'F', kind = 'field', containerName = 'T', location = { uri = 'file:///nowhere/a.go', range = r(3, 1, 3, 2) } },
+    }, syms)
+  end)
+
+  t.it('an edit result’s problems: chat lines, quickfix items; nothing to show is nil', function()
+    local raw = {
+      success = true,
+      result = { diagnostics = { new = { { path = 'main.go', line = 7, severity = 'error', message = 'cannot use 42', source = 'compiler', code = 'IncompatibleAssign' }, { path = 1 } }, settled = false } },
+    }
+    local ps = problems.from_result(raw)
+    t.eq(1, #ps.new, 'the malformed entry dropped')
+    t.eq({ '      main.go:7: error: cannot use 42 (compiler IncompatibleAssign)', '      (the diagnostics had not settled in time: the list may be incomplete)' }, problems.chat_lines(ps))
+    t.eq({ { filename = '/w/main.go', lnum = 7, col = 1, type = 'E', text = 'cannot use 42 (compiler IncompatibleAssign)' } }, problems.quickfix_items(ps, '/w'))
+    t.eq(nil, problems.from_result({ success = true, result = { diagnostics = { new = {}, settled = true } } }))
+    t.eq(nil, problems.from_result('not json'))
+    t.eq('gopls did not start', problems.from_result(vim.json.encode({ result = { diagnostics = { new = {}, settled = false, error = 'gopls did not start' } } })).error)
+  end)
+end)

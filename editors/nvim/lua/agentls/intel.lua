@@ -310,7 +310,7 @@ end
 
 --- A hover's contents (MarkupContent, MarkedString or MarkedString[]) as text.
 function M.hover_text(h)
-  local c = h and h.contents
+  local c = type(h) == 'table' and h.contents or nil
   if is_nil(c) then
     return ''
   end
