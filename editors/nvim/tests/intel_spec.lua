@@ -233,12 +233,21 @@ t.describe('agentls.intel and agentls.problems (units)', function()
     local capped = {}
     intel.add_locations(capped, { { uri = 'file:///x', range = r(0, 0, 0, 1) }, { uri = 'file:///y', range = r(0, 0, 0, 1) } }, 'utf-16', 1)
     t.eq(1, #capped, 'capped at the limit')
-    t.eq('```go\nfunc Greet(name string) string\n```', intel.hover_text({ contents = { kind = 'markdown', value = '```go\nfunc Greet(name string) string\n```' } }))
+    t.eq(
+      '```go\nfunc Greet(name string) string\n```',
+      intel.hover_text({ contents = { kind = 'markdown', value = '```go\nfunc Greet(name string) string\n```' } })
+    )
     t.eq('a\n\nb', intel.hover_text({ contents = { 'a', { language = 'go', value = 'b' } } }))
     t.eq('', intel.hover_text(vim.NIL))
     local syms = {}
     intel.add_symbols(syms, {
-      { name = 'T', kind = 23, range = r(2, 0, 6, 1), selectionRange = r(2, 5, 2, 6), children = { { name = 'F', kind = 8, range = r(3, 1, 3, 9), selectionRange = r(3, 1, 3, 2) } } },
+      {
+        name = 'T',
+        kind = 23,
+        range = r(2, 0, 6, 1),
+        selectionRange = r(2, 5, 2, 6),
+        children = { { name = 'F', kind = 8, range = r(3, 1, 3, 9), selectionRange = r(3, 1, 3, 2) } },
+      },
     }, 'file:///nowhere/a.go', 'utf-16', 10)
     t.eq({
       { name = 'T', kind = 'struct', location = { uri = 'file:///nowhere/a.go', range = r(2, 5, 2, 6) } },
@@ -249,14 +258,54 @@ t.describe('agentls.intel and agentls.problems (units)', function()
   t.it('an edit result’s problems: chat lines, quickfix items; nothing to show is nil', function()
     local raw = {
       success = true,
-      result = { diagnostics = { new = { { path = 'main.go', line = 7, severity = 'error', message = 'cannot use 42', source = 'compiler', code = 'IncompatibleAssign' }, { path = 1 } }, settled = false } },
+      result = {
+        diagnostics = {
+          new = {
+            { path = 'main.go', line = 7, severity = 'error', message = 'cannot use 42', source = 'compiler', code = 'IncompatibleAssign' },
+            { path = 1 },
+          },
+          settled = false,
+        },
+      },
     }
     local ps = problems.from_result(raw)
     t.eq(1, #ps.new, 'the malformed entry dropped')
-    t.eq({ '      main.go:7: error: cannot use 42 (compiler IncompatibleAssign)', '      (the diagnostics had not settled in time: the list may be incomplete)' }, problems.chat_lines(ps))
-    t.eq({ { filename = '/w/main.go', lnum = 7, col = 1, type = 'E', text = 'cannot use 42 (compiler IncompatibleAssign)' } }, problems.quickfix_items(ps, '/w'))
+    t.eq(
+      { '      main.go:7: error: cannot use 42 (compiler IncompatibleAssign)', '      (the diagnostics had not settled in time: the list may be incomplete)' },
+      problems.chat_lines(ps)
+    )
+    t.eq(
+      { { filename = '/w/main.go', lnum = 7, col = 1, type = 'E', text = 'cannot use 42 (compiler IncompatibleAssign)' } },
+      problems.quickfix_items(ps, '/w')
+    )
     t.eq(nil, problems.from_result({ success = true, result = { diagnostics = { new = {}, settled = true } } }))
     t.eq(nil, problems.from_result('not json'))
-    t.eq('gopls did not start', problems.from_result(vim.json.encode({ result = { diagnostics = { new = {}, settled = false, error = 'gopls did not start' } } })).error)
+    t.eq(
+      'gopls did not start',
+      problems.from_result(vim.json.encode({ result = { diagnostics = { new = {}, settled = false, error = 'gopls did not start' } } })).error
+    )
+  end)
+end)
+
+t.describe('checkhealth: language intelligence', function()
+  t.it('says which source serves each file type', function()
+    local lines = {}
+    local function rec(kind)
+      return function(msg)
+        table.insert(lines, kind .. ' ' .. msg)
+      end
+    end
+    local r = { start = rec('##'), ok = rec('OK'), info = rec('INFO'), warn = rec('WARN'), error = rec('ERROR') }
+    require('agentls.health').language_intel(r, {
+      { fileType = 'go', source = 'editor', detail = 'answered by the editor' },
+      { fileType = 'python', source = 'pool', detail = '/usr/bin/pyright-langserver (PATH)' },
+      { fileType = 'rust', source = 'none', detail = 'rust-analyzer not found on PATH' },
+    })
+    t.eq({
+      '## agentls: language intelligence',
+      'OK go: Neovim (agent/diagnostics and agent/navigate from your language clients)',
+      'OK python: pool: /usr/bin/pyright-langserver (PATH)',
+      'INFO rust: none: rust-analyzer not found on PATH',
+    }, lines)
   end)
 end)

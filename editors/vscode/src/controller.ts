@@ -20,6 +20,7 @@ import {
   type AskUserResult,
   type CommandInfo,
   type DiagnosticsParams,
+  type LanguageServing,
   Methods,
   type Mode,
   type ModeChangedParams,
@@ -46,6 +47,8 @@ export class AgentController implements vscode.Disposable {
   private readonly status = new ModeStatusBar();
   /** What confines commands, as agent/checkModel reported it at start. */
   private sandbox: SandboxStatus | undefined;
+  /** Which source serves each file type (agent/checkModel's languageIntel), for the tooltip. */
+  private languages: LanguageServing[] | undefined;
   private readonly view: ChatViewProvider;
   private readonly output = vscode.window.createOutputChannel('agentls', { log: true });
   private readonly disposables: vscode.Disposable[] = [];
@@ -172,6 +175,7 @@ export class AgentController implements vscode.Disposable {
     try {
       const check = await this.request(Methods.checkModel, {});
       this.sandbox = check.sandbox;
+      this.languages = check.languageIntel;
     } catch (e) {
       this.output.warn(`could not read the sandbox status: ${(e as Error).message}`);
     }
@@ -244,7 +248,7 @@ export class AgentController implements vscode.Disposable {
   private refresh(): void {
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
-    else this.status.show(ind.mode, ind.planFile, this.sandbox);
+    else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages);
     this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.attached?.label ?? null });
   }
 

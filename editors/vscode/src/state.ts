@@ -12,6 +12,7 @@ import type {
   PlanEntry,
   PromptResult,
   Question,
+  LanguageServing,
   SandboxStatus,
   Session,
   SessionUpdate,
@@ -80,8 +81,8 @@ export interface ModePresentation {
 
 /** The status bar item's text, tooltip and theme colour for a mode; the
  * tooltip also says what confines commands when the server reported it. */
-export function presentMode(mode: Mode, planFile: string | null, sandbox?: SandboxStatus): ModePresentation {
-  const plan = (planFile ? `\n\nPlan: ${planFile}` : '\n\nNo plan attached yet.') + sandboxLine(sandbox);
+export function presentMode(mode: Mode, planFile: string | null, sandbox?: SandboxStatus, languages?: LanguageServing[]): ModePresentation {
+  const plan = (planFile ? `\n\nPlan: ${planFile}` : '\n\nNo plan attached yet.') + sandboxLine(sandbox) + languagesLine(languages);
   if (mode === 'build') {
     return {
       text: '$(tools) BUILD',
@@ -101,6 +102,13 @@ export function sandboxLine(sandbox?: SandboxStatus): string {
   if (!sandbox) return '';
   const warn = sandbox.mode === 'none' || sandbox.mode === 'off' ? '⚠ ' : '';
   return `\n\n${warn}Sandbox: ${sandbox.summary} (landlock: ${sandbox.landlock}; bwrap: ${sandbox.bwrap})`;
+}
+
+/** The tooltip's paragraph saying which source serves each file type (docs/language-intel.md; "" when not reported). */
+export function languagesLine(languages?: LanguageServing[]): string {
+  if (!languages?.length) return '';
+  const each = languages.map((l) => `${l.fileType}: ${l.source === 'editor' ? 'VS Code' : l.source}${l.source !== 'editor' && l.detail ? ` (${l.detail})` : ''}`);
+  return `\n\nLanguage intelligence: ${each.join('; ')}`;
 }
 
 /** The other mode. */
