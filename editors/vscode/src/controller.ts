@@ -11,6 +11,7 @@ import {
   State,
 } from 'vscode-languageclient/node';
 import { ChatViewProvider } from './chatView';
+import { answerDiagnostics, answerNavigate } from './intelFeature';
 import { editedUris, type WireWorkspaceEdit } from './edits';
 import type { FromWebview } from './messages';
 import {
@@ -19,9 +20,12 @@ import {
   type AskUserParams,
   type AskUserResult,
   type CommandInfo,
+  type DiagnosticsParams,
+  type LanguageServing,
   Methods,
   type Mode,
   type ModeChangedParams,
+  type NavigateParams,
   type Requests,
   type ResolvePlanParams,
   type SandboxStatus,
@@ -44,6 +48,8 @@ export class AgentController implements vscode.Disposable {
   private readonly status = new ModeStatusBar();
   /** What confines commands, as agent/checkModel reported it at start. */
   private sandbox: SandboxStatus | undefined;
+  /** Which source serves each file type (agent/checkModel's languageIntel), for the tooltip. */
+  private languages: LanguageServing[] | undefined;
   private readonly view: ChatViewProvider;
   private readonly output = vscode.window.createOutputChannel('agentls', { log: true });
   private readonly disposables: vscode.Disposable[] = [];
@@ -157,6 +163,8 @@ export class AgentController implements vscode.Disposable {
       this.refresh();
     });
     client.onRequest(Methods.askUser, (p: AskUserParams, token: vscode.CancellationToken) => this.askUser(p, token));
+    client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => answerDiagnostics(p));
+    client.onRequest(Methods.navigate, (p: NavigateParams) => answerNavigate(p));
     this.client = client;
     try {
       await client.start();
@@ -173,6 +181,7 @@ export class AgentController implements vscode.Disposable {
     try {
       const check = await this.request(Methods.checkModel, {});
       this.sandbox = check.sandbox;
+      this.languages = check.languageIntel;
     } catch (e) {
       this.output.warn(`could not read the sandbox status: ${(e as Error).message}`);
     }
@@ -256,7 +265,7 @@ export class AgentController implements vscode.Disposable {
     if (st) this.model.setOpenComments(st.session.sessionId, uri ? openReviewComments(vscode.languages.getDiagnostics(uri)) : 0);
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
-    else this.status.show(ind.mode, ind.planFile, this.sandbox);
+    else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages);
     this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.attached?.label ?? null });
   }
 
@@ -508,6 +517,19 @@ export class AgentController implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { preview: false });
   }
 
+  /** Shows a problem's line: path is relative to the first workspace folder, line from 1. */
+  private async openProblem(path: string, line: number): Promise<void> {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!root) return;
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(root, path));
+      const at = new vscode.Position(Math.max(0, line - 1), 0);
+      await vscode.window.showTextDocument(doc, { preview: false, selection: new vscode.Range(at, at) });
+    } catch (e) {
+      this.error(e);
+    }
+  }
+
   private async save(uris: string[]): Promise<void> {
     for (const u of uris) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u);
@@ -562,6 +584,9 @@ export class AgentController implements vscode.Disposable {
         break;
       case 'openPlan':
         await this.openPlan(m.planFile);
+        break;
+      case 'openProblem':
+        await this.openProblem(m.path, m.line);
         break;
       case 'mention':
         await this.mention();

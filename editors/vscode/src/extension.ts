@@ -4,13 +4,15 @@
 
 import * as vscode from 'vscode';
 import { AgentController } from './controller';
+import { watchDiagnosticVersions } from './intelFeature';
 
 let controller: AgentController | undefined;
 
 /** Called by VS Code on startup (a folder is open) or when a .plan opens. */
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   controller = new AgentController(context);
-  context.subscriptions.push(controller);
+  // Before the server starts: which text the diagnostics are for (agent/diagnostics' versions).
+  context.subscriptions.push(controller, watchDiagnosticVersions());
   await controller.start();
 }
 

@@ -18,6 +18,8 @@ export type FromWebview =
   // The plan's open review comments go back to the planner (agentls.requestChanges).
   | { type: 'requestChanges' }
   | { type: 'openPlan'; planFile: string }
+  // A problem under an edit's tool row: the workspace-relative path and its line (from 1).
+  | { type: 'openProblem'; path: string; line: number }
   | { type: 'mention' }
   | { type: 'clearContext' }
   | { type: 'listCommands' }

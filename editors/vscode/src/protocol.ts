@@ -10,7 +10,7 @@ import type { Message } from './protocol.gen';
 /** A message of a loaded session, as the model saw it. */
 export type WireMessage = Message;
 
-/** The client's experimental.agent capability. */
-export function agentCapability(savesEdits: boolean): { askUser: boolean; modeIndicator: boolean; savesEdits: boolean } {
-  return { askUser: true, modeIndicator: true, savesEdits };
+/** The client's experimental.agent capability: languageIntel, the extension answers agent/diagnostics and agent/navigate (intelFeature.ts). */
+export function agentCapability(savesEdits: boolean): { askUser: boolean; modeIndicator: boolean; savesEdits: boolean; languageIntel: boolean } {
+  return { askUser: true, modeIndicator: true, savesEdits, languageIntel: true };
 }

@@ -12,6 +12,7 @@ import type {
   PlanEntry,
   PromptResult,
   Question,
+  LanguageServing,
   SandboxStatus,
   Session,
   SessionUpdate,
@@ -43,6 +44,8 @@ export interface ToolItem {
   refusalHint?: string;
   subagent?: SubagentInfo;
   children?: ToolItem[];
+  /** The new problems an edit introduced (its result's diagnostics.new; docs/language-intel.md). */
+  problems?: EditProblems;
 }
 
 /** The token footer's numbers: summed usage_updates, and once the session has sub-agents each one's tokens and the total. */
@@ -99,8 +102,8 @@ export interface ModePresentation {
 
 /** The status bar item's text, tooltip and theme colour for a mode; the
  * tooltip also says what confines commands when the server reported it. */
-export function presentMode(mode: Mode, planFile: string | null, sandbox?: SandboxStatus): ModePresentation {
-  const plan = (planFile ? `\n\nPlan: ${planFile}` : '\n\nNo plan attached yet.') + sandboxLine(sandbox);
+export function presentMode(mode: Mode, planFile: string | null, sandbox?: SandboxStatus, languages?: LanguageServing[]): ModePresentation {
+  const plan = (planFile ? `\n\nPlan: ${planFile}` : '\n\nNo plan attached yet.') + sandboxLine(sandbox) + languagesLine(languages);
   if (mode === 'build') {
     return {
       text: '$(tools) BUILD',
@@ -122,9 +125,54 @@ export function sandboxLine(sandbox?: SandboxStatus): string {
   return `\n\n${warn}Sandbox: ${sandbox.summary} (landlock: ${sandbox.landlock}; bwrap: ${sandbox.bwrap})`;
 }
 
+/** The tooltip's paragraph saying which source serves each file type (docs/language-intel.md; "" when not reported). */
+export function languagesLine(languages?: LanguageServing[]): string {
+  if (!languages?.length) return '';
+  const each = languages.map((l) => `${l.fileType}: ${l.source === 'editor' ? 'VS Code' : l.source}${l.source !== 'editor' && l.detail ? ` (${l.detail})` : ''}`);
+  return `\n\nLanguage intelligence: ${each.join('; ')}`;
+}
+
 /** The other mode. */
 export function otherMode(mode: Mode): Mode {
   return mode === 'plan' ? 'build' : 'plan';
+}
+
+/** One problem an edit introduced, as the edit tool's result lists it (paths relative, lines from 1). */
+export interface EditProblem {
+  path: string;
+  line: number;
+  severity: string;
+  message: string;
+  source?: string;
+  code?: string;
+}
+
+/** An edit's new problems and whether the diagnostics settled in time. */
+export interface EditProblems {
+  new: EditProblem[];
+  settled: boolean;
+  error?: string;
+}
+
+/** The diagnostics block of an edit tool's result (an object, or its JSON text: {success, result: {diagnostics}}), if it has one with something to show. */
+export function editProblems(result: unknown): EditProblems | undefined {
+  let v = result;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return undefined;
+    }
+  }
+  // The tool result is {success, result: {…, diagnostics}}; a bare result is read too.
+  const r = v as { result?: { diagnostics?: unknown }; diagnostics?: unknown } | null;
+  const d = (r?.result?.diagnostics ?? r?.diagnostics) as Partial<EditProblems> | undefined;
+  if (!d || typeof d !== 'object' || !Array.isArray(d.new)) return undefined;
+  const list = d.new.filter((p): p is EditProblem => !!p && typeof p.path === 'string' && typeof p.line === 'number' && typeof p.message === 'string');
+  if (list.length === 0 && d.settled !== false && !d.error) return undefined;
+  const out: EditProblems = { new: list, settled: d.settled !== false };
+  if (typeof d.error === 'string' && d.error) out.error = d.error;
+  return out;
 }
 
 function stringify(v: unknown): string | undefined {
@@ -205,6 +253,7 @@ export class ChatModel {
         const item = tools.get(m.tool_call_id);
         if (item) {
           item.output = m.content;
+          item.problems = editProblems(m.content);
           const refused = /System is in Plan Mode/.test(m.content ?? '');
           const failed = /^\s*\{\s*"success"\s*:\s*false/.test(m.content ?? '');
           item.refused = refused;
@@ -296,6 +345,7 @@ export class ChatModel {
           item.status = u.status;
           const text = (u.content ?? []).map((c) => c.content?.text ?? '').join('');
           item.output = text || stringify(u.rawOutput);
+          item.problems = editProblems(u.rawOutput);
           if (u.refusal) {
             item.refused = true;
             item.refusalHint = u.refusal.hint;

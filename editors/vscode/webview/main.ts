@@ -10,6 +10,7 @@ import type { ChatItem, SessionState, Snapshot, ToolItem } from '../src/state';
 import { shortId, taskSummary } from '../src/subagents';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
+import { problemsBlock } from './problems';
 import { openCommentsRow, renderQuestionBar } from './questionBar';
 import { renderChanges, restoreButton, reviewToggle } from './review';
 import { SlashMenu, slashWord } from './slashMenu';
@@ -143,7 +144,9 @@ function renderTool(item: ToolItem): HTMLElement {
   }
   if (item.input) det.append(h('div', { class: 'tool-label' }, 'Input'), h('pre', { class: 'tool-io' }, item.input));
   if (item.output) det.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
-  return det;
+  if (!item.problems) return det;
+  // The edit's new problems stay visible under the row, each linked to its line.
+  return h('div', { class: 'tool-row' }, det, problemsBlock(item.problems, (path, line) => post({ type: 'openProblem', path, line })));
 }
 
 /** Keeps which rows (a task row and its sub-agent's rows) the user opened across a re-render. */

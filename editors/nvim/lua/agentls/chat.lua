@@ -2,6 +2,7 @@
 -- current session's transcript (streamed text, one line per tool call with its status,
 -- refusals marked), the plan checklist and token usage above a prompt area; `<CR>` in normal
 -- mode sends the prompt area's text.
+local problems = require('agentls.problems')
 local M = {}
 
 M.marker = '──── prompt: type below, <CR> in normal mode sends ────'
@@ -139,6 +140,14 @@ function Chat:update(u)
     if is_task(t) and u.status ~= 'in_progress' and u.status ~= 'pending' then
       t.result = M.task_result(u.rawOutput)
     end
+    -- an edit's new problems (problems.lua): under its line, and :Agentls problems' list
+    -- (a clean edit, with diagnostics but none new, empties that list)
+    local ps = problems.from_result(u.rawOutput)
+    local r = type(u.rawOutput) == 'table' and u.rawOutput.result
+    if type(r) == 'table' and type(r.diagnostics) == 'table' then
+      self.problems = ps
+    end
+    t.problems = ps
     self:render()
   elseif kind == 'plan' then
     self.plan = { file = u.planFile, entries = u.entries or {} }
@@ -186,6 +195,9 @@ local function tool_lines(out, e, depth)
     table.insert(out, string.format('  • %s … %s', e.title or '?', status))
   else
     table.insert(out, string.format('%s  ↳ [%s] %s … %s', string.rep('    ', depth), e.short or '?', e.title or '?', status))
+  end
+  if e.problems then
+    vim.list_extend(out, problems.chat_lines(e.problems))
   end
   for _, c in ipairs(e.children or {}) do
     tool_lines(out, c, depth + 1)

@@ -143,7 +143,8 @@ end
 function M.capabilities(o, base)
   local caps = vim.deepcopy(base or vim.lsp.protocol.make_client_capabilities())
   caps.experimental = caps.experimental or {}
-  caps.experimental.agent = { askUser = true, modeIndicator = true, savesEdits = o.save_edits and true or false }
+  -- languageIntel: the plugin answers agent/diagnostics and agent/navigate (intel.lua)
+  caps.experimental.agent = { askUser = true, modeIndicator = true, savesEdits = o.save_edits and true or false, languageIntel = true }
   return caps
 end
 

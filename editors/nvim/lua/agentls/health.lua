@@ -117,6 +117,28 @@ function M.check(timeout_ms)
     r.error('model not reachable: ' .. what .. (m.message and m.message ~= vim.NIL and (': ' .. m.message) or ''))
   end
   M.sandbox(r, m.sandbox)
+  M.language_intel(r, m.languageIntel)
+end
+
+--- Reports which source serves each file type (agent/checkModel's `languageIntel`,
+--- docs/language-intel.md): the editor (this plugin, from your language clients), agentls's
+--- pool, or none.
+function M.language_intel(r, list)
+  r.start('agentls: language intelligence')
+  if type(list) ~= 'table' or #list == 0 then
+    r.info('this agentls does not report its language intelligence (or lsp.source is off)')
+    return
+  end
+  for _, l in ipairs(list) do
+    local detail = (l.detail and l.detail ~= vim.NIL and l.detail ~= '') and (': ' .. tostring(l.detail)) or ''
+    if l.source == 'editor' then
+      r.ok(string.format('%s: Neovim (agent/diagnostics and agent/navigate from your language clients)', tostring(l.fileType)))
+    elseif l.source == 'pool' then
+      r.ok(string.format('%s: pool%s', tostring(l.fileType), detail))
+    else
+      r.info(string.format('%s: none%s', tostring(l.fileType), detail))
+    end
+  end
 end
 
 --- Reports the sandbox commands run in (agent/checkModel's `sandbox`).

@@ -733,6 +733,14 @@ function State:handlers()
       return res
     end,
   }
+  -- agent/diagnostics and agent/navigate: the editor's truth (intel.lua)
+  for method, fn in
+    pairs(require('agentls.intel').handlers(function()
+      return self.client_id
+    end))
+  do
+    hs[method] = fn
+  end
   -- self.trace(method, params), when set (the tests set it), sees every message first.
   for method, fn in pairs(hs) do
     hs[method] = function(err, p, ctx, cfg)
@@ -944,6 +952,10 @@ function M.command(args)
   -- :Agentls diff and :Agentls review are the plugin's own (review.lua), and so is
   -- :Agentls requestchanges (plan_review.lua)
   if require('agentls.review').dispatch(st, args) or require('agentls.plan_review').dispatch(st, args) then
+    return
+  end
+  -- :Agentls problems: the last edit's new problems in the quickfix list (problems.lua)
+  if require('agentls.problems').dispatch(st, args) then
     return
   end
   if args:sub(1, 1) ~= '/' then

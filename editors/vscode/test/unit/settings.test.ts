@@ -100,7 +100,7 @@ describe('protocol names', () => {
     for (const m of Object.values(Methods)) assert.ok(doc.includes(`\`${m}`), `${m} missing from docs/protocol.md`);
   });
   test('the capability declares askUser, modeIndicator and savesEdits', () => {
-    assert.deepEqual(agentCapability(false), { askUser: true, modeIndicator: true, savesEdits: false });
+    assert.deepEqual(agentCapability(false), { askUser: true, modeIndicator: true, savesEdits: false, languageIntel: true });
   });
 });
 

@@ -54,6 +54,17 @@ describe('presentMode with the sandbox', () => {
   });
 });
 
+describe('presentMode with the language intelligence', () => {
+  test('the tooltip says which source serves each file type', () => {
+    const p = presentMode('plan', null, undefined, [
+      { fileType: 'go', source: 'editor', detail: 'agent/diagnostics and agent/navigate, answered by the editor' },
+      { fileType: 'rust', source: 'none', detail: 'rust-analyzer not found on PATH' },
+    ]);
+    assert.match(p.tooltip, /\n\nLanguage intelligence: go: VS Code; rust: none \(rust-analyzer not found on PATH\)/);
+    assert.doesNotMatch(presentMode('plan', null).tooltip, /Language intelligence/);
+  });
+});
+
 describe('ChatModel', () => {
   let m: ChatModel;
   test('a question keeps its permission request: what it grants reaches the question bar', () => {

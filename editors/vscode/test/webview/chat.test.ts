@@ -362,6 +362,32 @@ describe('chat', () => {
     await noCspViolations();
   });
 
+  test('an edit’s new problems show under its tool row, each linked to its line', async () => {
+    const m = model();
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'e1', title: 'edit src/shape.ts', kind: 'edit', status: 'in_progress', rawInput: { path: 'src/shape.ts' } });
+    m.applyUpdate('s1', {
+      sessionUpdate: 'tool_call_update', toolCallId: 'e1', status: 'completed',
+      rawOutput: { success: true, result: { diagnostics: { new: [{ path: 'src/shape.ts', line: 3, severity: 'error', message: "Type 'string' is not assignable to type 'number'.", source: 'ts', code: '2322' }, { path: 'src/util.ts', line: 9, severity: 'warning', message: "'x' is declared but never read.", source: 'ts' }], settled: false } } },
+    });
+    // A clean edit (no new problems, settled) gets no block.
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'e2', title: 'edit src/fix.ts', kind: 'edit', status: 'in_progress' });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'e2', status: 'completed', rawOutput: { success: true, result: { diagnostics: { new: [], settled: true } } } });
+    await show(m);
+    const block = page.locator('.tool-row .problems');
+    await block.waitFor();
+    assert.equal(await page.locator('.problems').count(), 1, 'only the edit with problems has a block');
+    assert.equal(await block.locator('.problems-heading').innerText(), '2 new problems');
+    const rows = block.locator('.problem');
+    assert.match(await rows.nth(0).innerText(), /src\/shape\.ts:3 Type 'string' is not assignable to type 'number'\. \(ts 2322\)/);
+    assert.equal(await rows.nth(0).locator('.codicon-error').count(), 1);
+    assert.equal(await rows.nth(1).locator('.codicon-warning').count(), 1);
+    assert.match(await block.locator('.problems-note').innerText(), /had not settled/);
+    await page.screenshot({ path: path.join(out, 'edit-problems.png'), fullPage: true });
+    await rows.nth(0).locator('a.problem-link').click();
+    assert.deepEqual((await posted()).filter((p) => p.type === 'openProblem'), [{ type: 'openProblem', path: 'src/shape.ts', line: 3 }]);
+    await noCspViolations();
+  });
+
   test('Enter sends the prompt, Shift+Enter is a new line; Stop cancels a running turn', async () => {
     const m = model();
     await show(m);

@@ -1,0 +1,177 @@
+// The editor's truth (docs/language-intel.md): VS Code's diagnostics and the
+// results of its vscode.execute*Provider commands, as agent/diagnostics and
+// agent/navigate answer them (the generated wire types). Pure: the shapes
+// below are the parts of VS Code's objects read, so the mapping is tested
+// without VS Code (intelFeature.ts calls the API).
+import type { Diagnostic, Location, NavigateParams, Position, Range, SymbolLocation } from './protocol.gen';
+
+/** A URI as VS Code's objects carry it (vscode.Uri). */
+export interface UriLike {
+  toString(): string;
+}
+
+/** vscode.Diagnostic, in the parts read. */
+export interface VsDiagnostic {
+  range: Range;
+  message: string;
+  /** vscode.DiagnosticSeverity: 0 error, 1 warning, 2 information, 3 hint. */
+  severity: number;
+  source?: string;
+  code?: string | number | { value: string | number };
+}
+
+/** vscode.Location or vscode.LocationLink. */
+export type VsLocation = { uri: UriLike; range: Range } | { targetUri: UriLike; targetRange: Range; targetSelectionRange?: Range };
+
+/** vscode.Hover. */
+export interface VsHover {
+  contents: ({ value: string } | string)[];
+}
+
+/** vscode.SymbolInformation and vscode.DocumentSymbol (the document symbol provider may give either). */
+export interface VsSymbol {
+  name: string;
+  /** vscode.SymbolKind: LSP's SymbolKind less one. */
+  kind: number;
+  containerName?: string;
+  location?: { uri: UriLike; range: Range };
+  selectionRange?: Range;
+  range?: Range;
+  children?: VsSymbol[];
+}
+
+/** The most items an answer carries when the server gave no limit. */
+export const defaultLimit = 50;
+
+/** The command each agent/navigate op runs (symbols: document or workspace, by whether a uri is given). */
+export function navigateCommand(p: NavigateParams): string {
+  switch (p.op) {
+    case 'definition':
+      return 'vscode.executeDefinitionProvider';
+    case 'references':
+      return 'vscode.executeReferenceProvider';
+    case 'implementation':
+      return 'vscode.executeImplementationProvider';
+    case 'hover':
+      return 'vscode.executeHoverProvider';
+    case 'symbols':
+      return p.uri ? 'vscode.executeDocumentSymbolProvider' : 'vscode.executeWorkspaceSymbolProvider';
+    default:
+      throw new Error(`agent/navigate: unknown op ${JSON.stringify((p as { op: unknown }).op)}`);
+  }
+}
+
+/** Checks the params an op needs (uri and position for the positional ops). */
+export function checkNavigate(p: NavigateParams): void {
+  navigateCommand(p);
+  if (p.op !== 'symbols' && (!p.uri || !p.position)) throw new Error(`agent/navigate ${p.op}: needs uri and position`);
+}
+
+function plainRange(r: Range): Range {
+  return { start: plainPosition(r.start), end: plainPosition(r.end) };
+}
+
+function plainPosition(p: Position): Position {
+  return { line: p.line, character: p.character };
+}
+
+/** VS Code's diagnostic as the wire's (LSP severity: VS Code's plus one). */
+export function toDiagnostic(d: VsDiagnostic): Diagnostic {
+  const out: Diagnostic = { range: plainRange(d.range), severity: d.severity + 1, message: d.message };
+  if (d.source) out.source = d.source;
+  const code = typeof d.code === 'object' && d.code !== null ? d.code.value : d.code;
+  if (code !== undefined && code !== '') out.code = String(code);
+  return out;
+}
+
+/** A definition, reference or implementation result as the wire's locations (at most limit). */
+export function toLocations(found: VsLocation[] | VsLocation | undefined | null, limit = defaultLimit): Location[] {
+  const list = found ? (Array.isArray(found) ? found : [found]) : [];
+  return list.slice(0, limit).map((l) =>
+    'targetUri' in l
+      ? { uri: l.targetUri.toString(), range: plainRange(l.targetSelectionRange ?? l.targetRange) }
+      : { uri: l.uri.toString(), range: plainRange(l.range) },
+  );
+}
+
+/** The hovers' text: each content's markdown, joined by a blank line. */
+export function toHover(hovers: VsHover[] | undefined | null): string {
+  return (hovers ?? [])
+    .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
+    .filter((t) => t.trim() !== '')
+    .join('\n\n');
+}
+
+/** LSP's SymbolKind names (langpool's), from VS Code's kind (0 is file). */
+const symbolKinds = [
+  'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function',
+  'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event',
+  'operator', 'type parameter',
+];
+
+/** A symbol kind's name ("symbol" when unknown). */
+export function symbolKind(k: number): string {
+  return symbolKinds[k] ?? 'symbol';
+}
+
+/** Symbols as the wire's: a document's outline flattened (children after their parent, named by it), at most limit. */
+export function toSymbols(found: VsSymbol[] | undefined | null, documentUri: string | undefined, limit = defaultLimit): SymbolLocation[] {
+  const out: SymbolLocation[] = [];
+  const walk = (list: VsSymbol[], container: string | undefined): void => {
+    for (const s of list) {
+      if (out.length >= limit) return;
+      // The name's range (selectionRange) when the provider gave one, else the whole declaration's.
+      const uri = s.location?.uri.toString() ?? documentUri;
+      const range = s.selectionRange ?? s.location?.range ?? s.range;
+      const location: Location | undefined = uri && range ? { uri, range: plainRange(range) } : undefined;
+      if (location) {
+        const sym: SymbolLocation = { name: s.name, kind: symbolKind(s.kind), location };
+        const c = s.containerName || container;
+        if (c) sym.containerName = c;
+        out.push(sym);
+      }
+      if (s.children?.length) walk(s.children, s.name);
+    }
+  };
+  walk(found ?? [], undefined);
+  return out;
+}
+
+/**
+ * The version of a document's text its diagnostics are for. VS Code's
+ * diagnostics carry no version: a document edited since its diagnostics last
+ * changed reports the older version (the server waits for it: Settle in
+ * docs/language-intel.md) until `quietMs` passed without a change, when the
+ * language support is taken to have found nothing new (an unchanged list is
+ * not announced again).
+ */
+export class DiagnosticVersions {
+  private readonly edited = new Map<string, { version: number; at: number; before: number }>();
+  private readonly diagnosed = new Map<string, number>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    readonly quietMs = 1000,
+  ) {}
+
+  /** The document changed to `version` (onDidChangeTextDocument); `before` is its version until then. */
+  changed(uri: string, version: number, before: number): void {
+    const prev = this.edited.get(uri);
+    // The first change since the diagnostics: remember what they were for.
+    const since = prev && (this.diagnosed.get(uri) ?? -1) < prev.version ? prev.before : before;
+    this.edited.set(uri, { version, at: this.now(), before: since });
+  }
+
+  /** The document's diagnostics changed while its text was at `version`. */
+  diagnosticsChanged(uri: string, version: number): void {
+    this.diagnosed.set(uri, version);
+  }
+
+  /** The version to report for a document now at `version`. */
+  versionOf(uri: string, version: number): number {
+    const e = this.edited.get(uri);
+    if (!e || e.version !== version) return version;
+    if ((this.diagnosed.get(uri) ?? -1) >= version) return version;
+    return this.now() - e.at >= this.quietMs ? version : e.before;
+  }
+}

@@ -1,0 +1,141 @@
+// The editor's truth: VS Code's diagnostics and provider results mapped to
+// agent/diagnostics' and agent/navigate's wire types (docs/language-intel.md).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { checkNavigate, DiagnosticVersions, navigateCommand, symbolKind, toDiagnostic, toHover, toLocations, toSymbols, type VsSymbol } from '../../src/intel';
+import type { NavigateParams } from '../../src/protocol';
+import { editProblems } from '../../src/state';
+
+const uri = (s: string) => ({ toString: () => s });
+const r = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
+
+describe('agent/navigate commands', () => {
+  const table: [NavigateParams, string][] = [
+    [{ op: 'definition', uri: 'file:///w/a.ts', position: { line: 0, character: 1 } }, 'vscode.executeDefinitionProvider'],
+    [{ op: 'references', uri: 'file:///w/a.ts', position: { line: 0, character: 1 } }, 'vscode.executeReferenceProvider'],
+    [{ op: 'implementation', uri: 'file:///w/a.ts', position: { line: 0, character: 1 } }, 'vscode.executeImplementationProvider'],
+    [{ op: 'hover', uri: 'file:///w/a.ts', position: { line: 0, character: 1 } }, 'vscode.executeHoverProvider'],
+    [{ op: 'symbols', uri: 'file:///w/a.ts' }, 'vscode.executeDocumentSymbolProvider'],
+    [{ op: 'symbols', query: 'Foo' }, 'vscode.executeWorkspaceSymbolProvider'],
+  ];
+  for (const [p, cmd] of table) {
+    test(`${p.op}${p.uri ? '' : ' (workspace)'} → ${cmd}`, () => assert.equal(navigateCommand(p), cmd));
+  }
+  test('an unknown op is an error naming it', () => {
+    assert.throws(() => navigateCommand({ op: 'rename' } as unknown as NavigateParams), /unknown op "rename"/);
+  });
+  test('a positional op without uri or position is an error', () => {
+    assert.throws(() => checkNavigate({ op: 'definition', uri: 'file:///w/a.ts' }), /needs uri and position/);
+    assert.throws(() => checkNavigate({ op: 'hover', position: { line: 0, character: 0 } }), /needs uri and position/);
+    assert.doesNotThrow(() => checkNavigate({ op: 'symbols', query: '' }));
+  });
+});
+
+describe('diagnostics', () => {
+  test('severity is LSP’s (VS Code’s plus one), code a string, source kept', () => {
+    assert.deepEqual(toDiagnostic({ range: r(2, 4, 2, 9), message: "Type 'string' is not assignable to type 'number'.", severity: 0, source: 'ts', code: 2322 }), {
+      range: r(2, 4, 2, 9), severity: 1, message: "Type 'string' is not assignable to type 'number'.", source: 'ts', code: '2322',
+    });
+    assert.deepEqual(toDiagnostic({ range: r(0, 0, 0, 1), message: 'unused', severity: 1, code: { value: 'unusedVar' } }), {
+      range: r(0, 0, 0, 1), severity: 2, message: 'unused', code: 'unusedVar',
+    });
+    assert.equal(toDiagnostic({ range: r(0, 0, 0, 1), message: 'hint', severity: 3 }).severity, 4);
+  });
+  test('a range is copied plainly (VS Code’s Range has getters and methods)', () => {
+    const pos = (line: number, character: number) => Object.assign(Object.create({ isBefore: () => false }), { line, character });
+    const d = toDiagnostic({ range: { start: pos(1, 2), end: pos(1, 3) }, message: 'm', severity: 0 });
+    assert.equal(JSON.stringify(d.range), JSON.stringify(r(1, 2, 1, 3)));
+  });
+});
+
+describe('locations', () => {
+  test('Location and LocationLink (the target’s name range first), capped at the limit', () => {
+    const got = toLocations([
+      { uri: uri('file:///w/a.ts'), range: r(1, 0, 1, 5) },
+      { targetUri: uri('file:///w/b.ts'), targetRange: r(3, 0, 9, 1), targetSelectionRange: r(3, 9, 3, 12) },
+      { targetUri: uri('file:///w/c.ts'), targetRange: r(4, 0, 4, 1) },
+    ]);
+    assert.deepEqual(got, [
+      { uri: 'file:///w/a.ts', range: r(1, 0, 1, 5) },
+      { uri: 'file:///w/b.ts', range: r(3, 9, 3, 12) },
+      { uri: 'file:///w/c.ts', range: r(4, 0, 4, 1) },
+    ]);
+    assert.equal(toLocations(got.map((l) => ({ uri: uri(l.uri), range: l.range })), 2).length, 2);
+    assert.deepEqual(toLocations(undefined), []);
+    assert.deepEqual(toLocations({ uri: uri('file:///w/a.ts'), range: r(0, 0, 0, 1) }), [{ uri: 'file:///w/a.ts', range: r(0, 0, 0, 1) }]);
+  });
+});
+
+describe('hover', () => {
+  test('markdown and marked strings joined, empty ones dropped', () => {
+    assert.equal(toHover([{ contents: [{ value: '```ts\nconst x: number\n```' }, ''] }, { contents: ['doc'] }]), '```ts\nconst x: number\n```\n\ndoc');
+    assert.equal(toHover(undefined), '');
+  });
+});
+
+describe('symbols', () => {
+  test('a document outline is flattened, children named by their parent, the name’s range kept', () => {
+    const outline: VsSymbol[] = [
+      { name: 'Shape', kind: 10, range: r(0, 0, 3, 1), selectionRange: r(0, 17, 0, 22), children: [{ name: 'area', kind: 5, range: r(1, 2, 1, 18), selectionRange: r(1, 2, 1, 6) }] },
+      { name: 'main', kind: 11, range: r(5, 0, 7, 1), selectionRange: r(5, 9, 5, 13) },
+    ];
+    assert.deepEqual(toSymbols(outline, 'file:///w/a.ts'), [
+      { name: 'Shape', kind: 'interface', location: { uri: 'file:///w/a.ts', range: r(0, 17, 0, 22) } },
+      { name: 'area', kind: 'method', containerName: 'Shape', location: { uri: 'file:///w/a.ts', range: r(1, 2, 1, 6) } },
+      { name: 'main', kind: 'function', location: { uri: 'file:///w/a.ts', range: r(5, 9, 5, 13) } },
+    ]);
+    assert.equal(toSymbols(outline, 'file:///w/a.ts', 2).length, 2);
+  });
+  test('workspace symbols keep their own location and container', () => {
+    assert.deepEqual(toSymbols([{ name: 'Foo', kind: 22, containerName: 'pkg', location: { uri: uri('file:///w/b.go'), range: r(2, 5, 2, 8) } }], undefined), [
+      { name: 'Foo', kind: 'struct', containerName: 'pkg', location: { uri: 'file:///w/b.go', range: r(2, 5, 2, 8) } },
+    ]);
+  });
+  test('kinds are LSP’s names (VS Code’s kind is LSP’s less one)', () => {
+    assert.equal(symbolKind(0), 'file');
+    assert.equal(symbolKind(11), 'function');
+    assert.equal(symbolKind(25), 'type parameter');
+    assert.equal(symbolKind(99), 'symbol');
+  });
+});
+
+describe('an edit result’s problems (the chat’s block)', () => {
+  const p = { path: 'a.ts', line: 3, severity: 'error', message: 'bad', source: 'ts' };
+  test('read from the result object or its JSON text', () => {
+    assert.deepEqual(editProblems({ success: true, result: { path: 'a.ts', diagnostics: { new: [p], settled: true } } }), { new: [p], settled: true });
+    assert.deepEqual(editProblems({ success: true, diagnostics: { new: [p], settled: true } }), { new: [p], settled: true });
+    assert.deepEqual(editProblems(JSON.stringify({ diagnostics: { new: [p], settled: false } })), { new: [p], settled: false });
+  });
+  test('nothing to show: no block', () => {
+    assert.equal(editProblems({ success: true }), undefined);
+    assert.equal(editProblems({ diagnostics: { new: [], settled: true } }), undefined);
+    assert.equal(editProblems('not json'), undefined);
+    assert.equal(editProblems(null), undefined);
+  });
+  test('an unsettled or failed source is shown even without problems; malformed entries are dropped', () => {
+    assert.deepEqual(editProblems({ diagnostics: { new: [], settled: false } }), { new: [], settled: false });
+    assert.deepEqual(editProblems({ diagnostics: { new: [{ path: 1 }, p], settled: false, error: 'gopls did not start' } }), { new: [p], settled: false, error: 'gopls did not start' });
+  });
+});
+
+describe('the version diagnostics are for', () => {
+  test('an edit not yet diagnosed reports the version before it, until the quiet time passed', () => {
+    let now = 0;
+    const v = new DiagnosticVersions(() => now, 1000);
+    const u = 'file:///w/a.ts';
+    assert.equal(v.versionOf(u, 1), 1, 'never edited: the document’s');
+    v.diagnosticsChanged(u, 1);
+    v.changed(u, 2, 1);
+    now = 50;
+    v.changed(u, 3, 2); // two changes before the diagnostics: still the version they were for
+    now = 100;
+    assert.equal(v.versionOf(u, 3), 1, 'pending: the diagnostics are for version 1');
+    v.diagnosticsChanged(u, 3);
+    assert.equal(v.versionOf(u, 3), 3, 'diagnosed');
+    v.changed(u, 4, 3);
+    now = 600;
+    assert.equal(v.versionOf(u, 4), 3);
+    now = 1100;
+    assert.equal(v.versionOf(u, 4), 4, 'a second of quiet: nothing new to announce');
+  });
+});
