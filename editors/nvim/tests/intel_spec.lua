@@ -309,3 +309,30 @@ t.describe('checkhealth: language intelligence', function()
     }, lines)
   end)
 end)
+
+t.describe('checkhealth: MCP servers', function()
+  t.it("names each server's state, a failed one with its stderr tail", function()
+    local lines = {}
+    local function rec(kind)
+      return function(msg, advice)
+        table.insert(lines, kind .. ' ' .. msg .. (advice and (' | ' .. table.concat(advice, ' | ')) or ''))
+      end
+    end
+    local r = { start = rec('##'), ok = rec('OK'), info = rec('INFO'), warn = rec('WARN'), error = rec('ERROR') }
+    require('agentls.health').mcp_servers(r, {
+      { name = 'fs', state = 'running', origin = 'config', command = 'npx fs', tools = 14 },
+      { name = 'evil', state = 'failed', origin = '.mcp.json', command = 'node evil.js', reason = 'exited 3', stderrTail = 'boom' },
+      { name = 'off', state = 'disabled', origin = 'config', command = 'x', reason = 'disabled: true', tools = 0 },
+    })
+    t.eq({
+      '## agentls: MCP servers',
+      'OK fs (npx fs, from config): running, 14 tools',
+      'ERROR evil (node evil.js, from .mcp.json): failed | exited 3 | its stderr ends with: boom',
+      'INFO off (x, from config): disabled: disabled: true',
+    }, lines)
+    lines = {}
+    require('agentls.health').mcp_servers(r, vim.NIL)
+    t.eq('## agentls: MCP servers', lines[1])
+    t.ok(lines[2]:find('no MCP servers configured', 1, true), lines[2])
+  end)
+end)

@@ -28,6 +28,7 @@ import {
   type NavigateParams,
   type Requests,
   type ResolvePlanParams,
+  type MCPServerStatus,
   type SandboxStatus,
   type Session,
   type UpdateParams,
@@ -48,6 +49,8 @@ export class AgentController implements vscode.Disposable {
   private readonly status = new ModeStatusBar();
   /** What confines commands, as agent/checkModel reported it at start. */
   private sandbox: SandboxStatus | undefined;
+  /** Each MCP server's state (agent/checkModel's mcpServers), for the tooltip. */
+  private mcp: MCPServerStatus[] | undefined;
   /** Which source serves each file type (agent/checkModel's languageIntel), for the tooltip. */
   private languages: LanguageServing[] | undefined;
   private readonly view: ChatViewProvider;
@@ -182,6 +185,7 @@ export class AgentController implements vscode.Disposable {
       const check = await this.request(Methods.checkModel, {});
       this.sandbox = check.sandbox;
       this.languages = check.languageIntel;
+      this.mcp = check.mcpServers;
     } catch (e) {
       this.output.warn(`could not read the sandbox status: ${(e as Error).message}`);
     }
@@ -265,7 +269,7 @@ export class AgentController implements vscode.Disposable {
     if (st) this.model.setOpenComments(st.session.sessionId, uri ? openReviewComments(vscode.languages.getDiagnostics(uri)) : 0);
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
-    else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages);
+    else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages, this.mcp);
     this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.attached?.label ?? null });
   }
 

@@ -13,6 +13,7 @@ import type {
   PromptResult,
   Question,
   LanguageServing,
+  MCPServerStatus,
   SandboxStatus,
   Session,
   SessionUpdate,
@@ -102,8 +103,8 @@ export interface ModePresentation {
 
 /** The status bar item's text, tooltip and theme colour for a mode; the
  * tooltip also says what confines commands when the server reported it. */
-export function presentMode(mode: Mode, planFile: string | null, sandbox?: SandboxStatus, languages?: LanguageServing[]): ModePresentation {
-  const plan = (planFile ? `\n\nPlan: ${planFile}` : '\n\nNo plan attached yet.') + sandboxLine(sandbox) + languagesLine(languages);
+export function presentMode(mode: Mode, planFile: string | null, sandbox?: SandboxStatus, languages?: LanguageServing[], mcp?: MCPServerStatus[]): ModePresentation {
+  const plan = (planFile ? `\n\nPlan: ${planFile}` : '\n\nNo plan attached yet.') + sandboxLine(sandbox) + languagesLine(languages) + mcpLine(mcp);
   if (mode === 'build') {
     return {
       text: '$(tools) BUILD',
@@ -130,6 +131,17 @@ export function languagesLine(languages?: LanguageServing[]): string {
   if (!languages?.length) return '';
   const each = languages.map((l) => `${l.fileType}: ${l.source === 'editor' ? 'VS Code' : l.source}${l.source !== 'editor' && l.detail ? ` (${l.detail})` : ''}`);
   return `\n\nLanguage intelligence: ${each.join('; ')}`;
+}
+
+/** The tooltip's paragraph on the MCP servers (docs/mcp.md; "" when there are none): each one's state, a failed one with why and the tail of its stderr. */
+export function mcpLine(servers?: MCPServerStatus[]): string {
+  if (!servers?.length) return '';
+  const each = servers.map((s) => {
+    if (s.state === 'failed') return `⚠ ${s.name} failed${s.reason ? `: ${s.reason}` : ''}${s.stderrTail ? ` (stderr: ${s.stderrTail})` : ''}`;
+    if (s.state === 'disabled') return `${s.name} disabled`;
+    return `${s.name} ${s.state} (${s.tools} tools)`;
+  });
+  return `\n\nMCP servers: ${each.join('; ')}`;
 }
 
 /** The other mode. */

@@ -1,7 +1,7 @@
 // The PLAN/BUILD status bar item.
 
 import * as vscode from 'vscode';
-import type { LanguageServing, Mode, SandboxStatus } from './protocol';
+import type { LanguageServing, MCPServerStatus, Mode, SandboxStatus } from './protocol';
 import { presentMode } from './state';
 
 /** Shows the mode of the chat in view; a click runs agentls.switchMode. */
@@ -14,9 +14,9 @@ export class ModeStatusBar implements vscode.Disposable {
     this.item.show();
   }
 
-  /** Shows a mode (and, in the tooltip, the sandbox and the language intelligence when known). */
-  show(mode: Mode, planFile: string | null, sandbox?: SandboxStatus, languages?: LanguageServing[]): void {
-    const p = presentMode(mode, planFile, sandbox, languages);
+  /** Shows a mode (and, in the tooltip, the sandbox, the language intelligence and the MCP servers when known). */
+  show(mode: Mode, planFile: string | null, sandbox?: SandboxStatus, languages?: LanguageServing[], mcp?: MCPServerStatus[]): void {
+    const p = presentMode(mode, planFile, sandbox, languages, mcp);
     this.item.text = p.text;
     this.item.tooltip = p.tooltip;
     this.item.color = new vscode.ThemeColor(p.color);

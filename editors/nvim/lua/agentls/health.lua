@@ -118,6 +118,37 @@ function M.check(timeout_ms)
   end
   M.sandbox(r, m.sandbox)
   M.language_intel(r, m.languageIntel)
+  M.mcp_servers(r, m.mcpServers)
+end
+
+--- Reports each MCP server's state (agent/checkModel's `mcpServers`, docs/mcp.md): running or
+--- idle, failed with the tail of its stderr, or disabled.
+function M.mcp_servers(r, list)
+  r.start('agentls: MCP servers')
+  if type(list) ~= 'table' or #list == 0 then
+    r.info('no MCP servers configured (mcp.servers, .mcp.json, .vscode/mcp.json; docs/mcp.md)')
+    return
+  end
+  for _, s in ipairs(list) do
+    local function str(v)
+      return (v ~= nil and v ~= vim.NIL) and tostring(v) or ''
+    end
+    local what = string.format('%s (%s, from %s): %s', str(s.name), str(s.command), str(s.origin), str(s.state))
+    if s.state == 'failed' then
+      local advice = {}
+      if str(s.reason) ~= '' then
+        table.insert(advice, str(s.reason))
+      end
+      if str(s.stderrTail) ~= '' then
+        table.insert(advice, 'its stderr ends with: ' .. str(s.stderrTail))
+      end
+      r.error(what, advice)
+    elseif s.state == 'disabled' then
+      r.info(what .. (str(s.reason) ~= '' and (': ' .. str(s.reason)) or ''))
+    else
+      r.ok(string.format('%s, %d tools', what, tonumber(s.tools) or 0))
+    end
+  end
 end
 
 --- Reports which source serves each file type (agent/checkModel's `languageIntel`,

@@ -38,6 +38,17 @@ describe('presentMode', () => {
   });
 });
 
+describe('presentMode with MCP servers', () => {
+  test("the tooltip names each MCP server's state, a failed one with why and its stderr tail", () => {
+    const p = presentMode('plan', null, undefined, undefined, [
+      { name: 'fs', state: 'running', origin: 'config', command: 'npx fs', tools: 14, definitionBytes: 900 },
+      { name: 'evil', state: 'failed', origin: '.mcp.json', command: 'node evil.js', reason: 'exited 3', stderrTail: 'boom', tools: 0, definitionBytes: 0 },
+    ]);
+    assert.match(p.tooltip, /\n\nMCP servers: fs running \(14 tools\); ⚠ evil failed: exited 3 \(stderr: boom\)/);
+    assert.doesNotMatch(presentMode('plan', null).tooltip, /MCP servers/);
+  });
+});
+
 describe('presentMode with the sandbox', () => {
   test('the tooltip says what confines commands, with a warning when nothing does', () => {
     const on = presentMode('build', null, {
