@@ -322,13 +322,13 @@ t.describe('checkhealth: MCP servers', function()
     require('agentls.health').mcp_servers(r, {
       { name = 'fs', state = 'running', origin = 'config', command = 'npx fs', tools = 14 },
       { name = 'evil', state = 'failed', origin = '.mcp.json', command = 'node evil.js', reason = 'exited 3', stderrTail = 'boom' },
-      { name = 'off', state = 'disabled', origin = 'config', command = 'x', reason = 'disabled: true', tools = 0 },
+      { name = 'off', state = 'skipped', origin = 'workspace file', command = 'x', reason = 'not trusted', tools = 0 },
     })
     t.eq({
       '## agentls: MCP servers',
       'OK fs (npx fs, from config): running, 14 tools',
       'ERROR evil (node evil.js, from .mcp.json): failed | exited 3 | its stderr ends with: boom',
-      'INFO off (x, from config): disabled: disabled: true',
+      'INFO off (x, from workspace file): skipped: not trusted',
     }, lines)
     lines = {}
     require('agentls.health').mcp_servers(r, vim.NIL)

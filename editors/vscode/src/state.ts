@@ -138,7 +138,7 @@ export function mcpLine(servers?: MCPServerStatus[]): string {
   if (!servers?.length) return '';
   const each = servers.map((s) => {
     if (s.state === 'failed') return `⚠ ${s.name} failed${s.reason ? `: ${s.reason}` : ''}${s.stderrTail ? ` (stderr: ${s.stderrTail})` : ''}`;
-    if (s.state === 'disabled') return `${s.name} disabled`;
+    if (s.state === 'skipped' || s.state === 'stopped') return `${s.name} ${s.state}${s.reason ? `: ${s.reason}` : ''}`;
     return `${s.name} ${s.state} (${s.tools} tools)`;
   });
   return `\n\nMCP servers: ${each.join('; ')}`;

@@ -122,7 +122,7 @@ function M.check(timeout_ms)
 end
 
 --- Reports each MCP server's state (agent/checkModel's `mcpServers`, docs/mcp.md): running or
---- idle, failed with the tail of its stderr, or disabled.
+--- idle, failed with the tail of its stderr, or skipped / stopped with why.
 function M.mcp_servers(r, list)
   r.start('agentls: MCP servers')
   if type(list) ~= 'table' or #list == 0 then
@@ -143,7 +143,7 @@ function M.mcp_servers(r, list)
         table.insert(advice, 'its stderr ends with: ' .. str(s.stderrTail))
       end
       r.error(what, advice)
-    elseif s.state == 'disabled' then
+    elseif s.state == 'skipped' or s.state == 'stopped' or s.state == 'disabled' then
       r.info(what .. (str(s.reason) ~= '' and (': ' .. str(s.reason)) or ''))
     else
       r.ok(string.format('%s, %d tools', what, tonumber(s.tools) or 0))
