@@ -192,6 +192,18 @@ export class AgentController implements vscode.Disposable {
     this.refresh();
   }
 
+  /** After a turn: the MCP servers' status again, for the tooltip and the chat's notice of a failed one. */
+  private async mcpStatus(sessionId: string): Promise<void> {
+    try {
+      const check = await this.request(Methods.checkModel, {});
+      this.mcp = check.mcpServers;
+      this.model.mcpStatus(sessionId, this.mcp);
+    } catch (e) {
+      this.output.warn(`could not read the MCP servers' status: ${(e as Error).message}`);
+    }
+    this.refresh();
+  }
+
   private fail(message: string): void {
     this.serverError = message;
     this.output.error(message);
@@ -307,6 +319,7 @@ export class AgentController implements vscode.Disposable {
       this.model.endTurn(sessionId, res);
       if (res.sessionId && res.sessionId !== sessionId) await this.load(res.sessionId); // /new
       else void this.review.turnEnded(sessionId);
+      if (this.mcp?.length) void this.mcpStatus(sessionId); // MCP servers start at a session's first listing
     } catch (e) {
       this.model.endTurn(sessionId, { error: (e as Error).message });
     }

@@ -195,6 +195,8 @@ function stringify(v: unknown): string | undefined {
 /** The chat state of every session the window knows. */
 export class ChatModel {
   private readonly states = new Map<string, SessionState>();
+  /** The MCP servers whose failure the chat told already (name → the failure told). */
+  private readonly mcpFailed = new Map<string, string>();
   private currentId: string | null = null;
   private seq = 0;
   defaultMode: Mode = 'plan';
@@ -299,6 +301,26 @@ export class ChatModel {
       else if (result.stopReason === 'refusal') this.notice(st, 'The model refused to answer.', 'error');
     } else {
       this.notice(st, result.error, 'error');
+    }
+  }
+
+  /**
+   * Says in the session's chat which MCP servers failed since the last
+   * status (agent/checkModel's mcpServers): each failure once, with why and
+   * the tail of its stderr (docs/mcp.md, Status).
+   */
+  mcpStatus(sessionId: string, servers: MCPServerStatus[] | undefined): void {
+    const st = this.states.get(sessionId);
+    if (!st) return;
+    for (const s of servers ?? []) {
+      const key = `${s.name}\u0000${s.reason ?? ''}`;
+      if (s.state !== 'failed') {
+        this.mcpFailed.delete(s.name);
+        continue;
+      }
+      if (this.mcpFailed.get(s.name) === key) continue;
+      this.mcpFailed.set(s.name, key);
+      this.notice(st, `MCP server ${s.name} failed${s.reason ? `: ${s.reason}` : ''}${s.stderrTail ? ` (stderr: ${s.stderrTail})` : ''}`, 'error');
     }
   }
 

@@ -49,6 +49,22 @@ describe('presentMode with MCP servers', () => {
   });
 });
 
+describe('MCP server failures in the chat', () => {
+  test('each failure is told once in the chat, again after the server recovered and failed anew', () => {
+    const m = new ChatModel();
+    m.upsertSession({ sessionId: 's1', title: 't', mode: 'plan', planFile: null, createdAt: 'x', updatedAt: 'x' });
+    const failed = { name: 'evil', state: 'failed', origin: '.mcp.json', command: 'node evil.js', reason: 'exited 3', stderrTail: 'boom', tools: 0, definitionBytes: 0 };
+    const running = { ...failed, state: 'running', reason: undefined, stderrTail: undefined, tools: 2 };
+    const notices = () => m.get('s1')!.items.filter((i) => i.kind === 'notice').map((i) => (i as { text: string }).text);
+    m.mcpStatus('s1', [failed]);
+    m.mcpStatus('s1', [failed]);
+    assert.deepEqual(notices(), ['MCP server evil failed: exited 3 (stderr: boom)']);
+    m.mcpStatus('s1', [running]);
+    m.mcpStatus('s1', [failed]);
+    assert.equal(notices().length, 2);
+  });
+});
+
 describe('presentMode with the sandbox', () => {
   test('the tooltip says what confines commands, with a warning when nothing does', () => {
     const on = presentMode('build', null, {
