@@ -15,7 +15,6 @@ import (
 )
 
 func TestStopReasonsMaxTurnRequestsAndRefusal(t *testing.T) {
-	t.Parallel()
 	q := &queueModel{}
 	r := newRig(t, setup{model: q, userConfig: "max_turn_requests: 2\n", files: map[string]string{"a.txt": "a\n"}})
 	sid := r.newSession().SessionId
@@ -34,7 +33,6 @@ func TestStopReasonsMaxTurnRequestsAndRefusal(t *testing.T) {
 }
 
 func TestResumeAndCloseSession(t *testing.T) {
-	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "ws")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -69,7 +67,6 @@ func TestResumeAndCloseSession(t *testing.T) {
 }
 
 func TestModelConfigOptions(t *testing.T) {
-	t.Parallel()
 	r := newRig(t, setup{userConfig: "model: {name: big-model, plan_name: small-model}\n"})
 	sid := r.newSession().SessionId
 	res, err := r.conn.SetSessionConfigOption(r.ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: sid, ConfigId: "plan_model", Value: "big-model"}})
@@ -93,7 +90,6 @@ func TestModelConfigOptions(t *testing.T) {
 // An untrusted workspace .agentls.yaml cannot widen permissions on this
 // face: its run.allow is ignored, so run still asks.
 func TestUntrustedWorkspaceConfigDoesNotWiden(t *testing.T) {
-	t.Parallel()
 	client := &testClient{permit: choose("reject_once")}
 	r := newRig(t, setup{userConfig: buildByDefault, client: client,
 		files: map[string]string{".agentls.yaml": "run: {allow: ['touch *']}\n"}, script: `
@@ -124,7 +120,6 @@ steps:
 // workspace file at once (its run.allow lets the command run unasked in the
 // same prompt) and is remembered: the next prompt asks nothing.
 func TestTrustedOnACPApplies(t *testing.T) {
-	t.Parallel()
 	client := &testClient{permit: func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
 		id := "reject_once"
 		if p.ToolCall.Title != nil && strings.HasPrefix(*p.ToolCall.Title, "Trust ") {
@@ -154,7 +149,6 @@ steps:
 // usage_update carries used (the next request's estimated tokens) and size
 // (the model's context window).
 func TestUsageUpdate(t *testing.T) {
-	t.Parallel()
 	r := newRig(t, setup{userConfig: "model: {context_window: 8000}\n", script: "steps:\n  - text: \"Hi.\"\n"})
 	r.mustPrompt(r.newSession().SessionId, "hello")
 	var got []map[string]any
@@ -182,7 +176,6 @@ func TestUsageUpdate(t *testing.T) {
 // usage_update carries the session's cumulative cost when the model's
 // price is known: each request's tokens at the price, added up.
 func TestUsageUpdateCost(t *testing.T) {
-	t.Parallel()
 	defer acp.SetPriceForTest(1e6, 2e6)() // 1 USD per input token, 2 per output token
 	r := newRig(t, setup{userConfig: "model: {context_window: 8000}\n", script: "steps:\n  - text: \"Hi.\"\n  - text: \"Again.\"\n"})
 	sid := r.newSession().SessionId

@@ -43,7 +43,6 @@ func pipedServer(t *testing.T, drain bool) *Server {
 // unbounded wait is a deadlock the test reports. (Notifications only:
 // jsonrpc2's calls pool channels across bubbles.)
 func TestNotificationsToAStalledClientAreBounded(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		name string
 		send func(*Server)
@@ -70,8 +69,9 @@ func TestNotificationsToAStalledClientAreBounded(t *testing.T) {
 // code-lens refresh to a client that stops reading or never answers end
 // with their bound, and so does the cancel notice after them (bounds
 // shortened here; on the real clock).
+// It sets the package's bounds: it does not run in parallel (t.Parallel)
+// with the tests that read them.
 func TestRequestsToAHungClientAreBounded(t *testing.T) {
-	t.Parallel()
 	defer func(sd, lr, nw time.Duration) {
 		showDocumentBound, lensRefreshBound, notifyWriteBound = sd, lr, nw
 	}(showDocumentBound, lensRefreshBound, notifyWriteBound)
