@@ -238,9 +238,6 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	a.commands.announce(ctx, string(p.SessionId), false) // the user commands may have changed
 	a.msgIDs.end(string(p.SessionId))
 	defer a.msgIDs.end(string(p.SessionId))
-	if title, at, ok := h.mgr.TitleFirstPrompt(string(p.SessionId), text); ok {
-		h.ed.send(ctx, string(p.SessionId), sessionInfoUpdate{SessionUpdate: "session_info_update", Title: title, UpdatedAt: at})
-	}
 	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text, NoNewSession: true, Resources: resources})
 	a.commands.announce(ctx, string(p.SessionId), false) // the session's MCP servers' prompts, once they started
 	if err != nil {
