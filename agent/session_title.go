@@ -103,7 +103,7 @@ func (m *Manager) SetTitle(ctx context.Context, id, title string) (Info, error) 
 	if err != nil {
 		return Info{}, err
 	}
-	clean := TitleFromPrompt(strings.ReplaceAll(strings.ReplaceAll(title, "\r", " "), "\n", " "))
+	clean := titleOf(title)
 	if clean == "" {
 		return Info{}, invalidf("title is empty: give a title with at least one visible character")
 	}
@@ -116,4 +116,10 @@ func (m *Manager) SetTitle(ctx context.Context, id, title string) (Info, error) 
 	save()
 	m.notes.Update(ctx, id, UpdateSessionInfo{SessionUpdate: "session_info_update", Title: info.Title, UpdatedAt: info.UpdatedAt})
 	return info, nil
+}
+
+// titleOf is a title the user gave as a session title: TitleFromPrompt of
+// it made one line (every line break a space).
+func titleOf(title string) string {
+	return TitleFromPrompt(strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(title))
 }

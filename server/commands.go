@@ -242,6 +242,12 @@ func (s *Server) promptCommand(_ context.Context, p agentproto.PromptParams) (ag
 		req.SessionID = info.SessionID
 	}
 	s.setCurrent(req.SessionID)
+	if req.QuestionAnswer == nil {
+		// A form question waiting for this prompt takes it (plain_form.go).
+		if res, handled, err := s.formPrompt(req.SessionID, req.Text); handled {
+			return res, err
+		}
+	}
 	started := make(chan struct{})
 	ended := make(chan promptEnd, 1)
 	req.OnStart = func() { close(started) }
