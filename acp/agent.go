@@ -305,8 +305,13 @@ func (a *Agent) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConf
 			return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
 		}
 	case optModel, optPlanModel:
-		if err := h.setModel(string(p.ValueId.ConfigId), value); err != nil {
-			return sdk.SetSessionConfigOptionResponse{}, err
+		// The session's model per mode, as agent/setModel (agent/models.go).
+		mode := "build"
+		if string(p.ValueId.ConfigId) == optPlanModel {
+			mode = "plan"
+		}
+		if _, err := h.mgr.SetModel(ctx, sid, mode, value); err != nil {
+			return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
 		}
 	case optReview:
 		if _, err := h.mgr.SetReview(sid, value); err != nil {

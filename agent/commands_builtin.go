@@ -195,10 +195,13 @@ func (s *Session) modelName(mode guard.Mode) string {
 }
 
 // chosenModel is the session's /model choice for mode ("" for none).
+// Plan mode without a model of its own (the session's or model.plan_name)
+// takes the session's build model, as it takes model.name.
 func (s *Session) chosenModel(mode guard.Mode) string {
+	planName := s.m.config().Model.PlanName
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if mode == guard.ModePlan {
+	if mode == guard.ModePlan && (s.meta.PlanModel != "" || planName != "") {
 		return s.meta.PlanModel
 	}
 	return s.meta.BuildModel

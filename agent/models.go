@@ -94,12 +94,22 @@ func (m *Manager) ListModels(ctx context.Context, sessionID string) (ModelList, 
 		out.Current = CurrentModels{Plan: cmp(cfg.PlanName, cfg.Name), Build: cfg.Name}
 		return out, nil
 	}
-	s, err := m.session(sessionID)
+	cur, err := m.SessionModels(sessionID)
 	if err != nil {
 		return ModelList{}, err
 	}
-	out.Current = CurrentModels{Plan: s.modelName(guard.ModePlan), Build: s.modelName(guard.ModeBuild)}
+	out.Current = cur
 	return out, nil
+}
+
+// SessionModels are the models the session's requests use in each mode
+// (its own choice, else the configuration's).
+func (m *Manager) SessionModels(sessionID string) (CurrentModels, error) {
+	s, err := m.session(sessionID)
+	if err != nil {
+		return CurrentModels{}, err
+	}
+	return CurrentModels{Plan: s.modelName(guard.ModePlan), Build: s.modelName(guard.ModeBuild)}, nil
 }
 
 // cmp is the first of a, b that is not empty.

@@ -62,6 +62,10 @@ steps:
 		_, err := lsptest.Call(h, agentproto.Prompt, agentproto.PromptParams{SessionID: s.SessionID, RetryOf: bad})
 		wantInvalidParams(t, err, "retryOf")
 	}
+	// The command takes retryOf too (no text needed).
+	err := h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.prompt",
+		"arguments": []any{map[string]any{"sessionId": s.SessionID, "retryOf": "no-such-message"}}}, nil)
+	wantInvalidParams(t, err, "retryOf")
 	if h.Model.Remaining() != 1 {
 		t.Fatal("a refused retry asked the model")
 	}
