@@ -81,3 +81,41 @@ steps:
 		t.Errorf("ask_user reloaded with answers %s, want env staging", q.Answers)
 	}
 }
+
+// TestReloadKeepsPlanApproval: the plan approval exit_plan_mode asked is
+// kept with the call: after a restart its question and the user's answer
+// come back, and the call reads as its title, not "exit_plan_mode".
+func TestReloadKeepsPlanApproval(t *testing.T) {
+	t.Parallel()
+	h := lsptest.Start(t, lsptest.Setup{
+		Script:   approvalScript(approvedScript),
+		Handlers: lspclient.Handlers{AskUser: replySequence(map[string]any{"answers": map[string]any{"approve": true}})},
+	})
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "plan it"), "end_turn")
+	dir := h.Dir
+	if err := h.Editor.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h2 := lsptest.Start(t, lsptest.Setup{Dir: dir})
+	var call agentproto.ToolCall
+	var result agentproto.Message
+	for _, m := range lsptest.MustCall(h2, agentproto.LoadSession, agentproto.SessionParams{SessionID: s.SessionID}).Messages {
+		for _, c := range m.ToolCalls {
+			if c.ID == "x" {
+				call = c
+			}
+		}
+		if m.Role == "tool" && m.ToolCallID == "x" {
+			result = m
+		}
+	}
+	if call.Title == "" || call.Title == "exit_plan_mode" || call.Kind != "switch_mode" {
+		t.Errorf("exit_plan_mode reloaded as %q (%s)", call.Title, call.Kind)
+	}
+	var answers map[string]any
+	if result.Status != "completed" || len(result.Questions) == 0 || result.Questions[0].Name != "approve" ||
+		json.Unmarshal(result.Answers, &answers) != nil || answers["approve"] != true {
+		t.Errorf("approval reloaded as %+v (answers %s), want completed with the question and approve: true", result, result.Answers)
+	}
+}
