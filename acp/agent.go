@@ -246,9 +246,6 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	a.commands.announce(ctx, string(p.SessionId), false) // the user commands may have changed
 	a.msgIDs.end(string(p.SessionId))
 	defer a.msgIDs.end(string(p.SessionId))
-	if title, at, ok := h.mgr.TitleFirstPrompt(string(p.SessionId), text); ok {
-		h.ed.send(ctx, string(p.SessionId), sessionInfoUpdate{SessionUpdate: "session_info_update", Title: title, UpdatedAt: at})
-	}
 	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text, NoNewSession: true, Resources: resources})
 	a.commands.announce(ctx, string(p.SessionId), false) // the session's MCP servers' prompts, once they started
 	if err != nil {
@@ -316,8 +313,13 @@ func (a *Agent) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConf
 			return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
 		}
 	case optModel, optPlanModel:
-		if err := h.setModel(string(p.ValueId.ConfigId), value); err != nil {
-			return sdk.SetSessionConfigOptionResponse{}, err
+		// The session's model per mode, as agent/setModel (agent/models.go).
+		mode := "build"
+		if string(p.ValueId.ConfigId) == optPlanModel {
+			mode = "plan"
+		}
+		if _, err := h.mgr.SetModel(ctx, sid, mode, value); err != nil {
+			return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
 		}
 	case optReview:
 		if _, err := h.mgr.SetReview(sid, value); err != nil {

@@ -72,6 +72,8 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 		// instructions_loaded: one line of the agent's text, once per
 		// content (the agent sends it only then).
 		e.send(ctx, sessionID, chunk("agent_message_chunk", agent.InstructionsSummary(u.Files)+"\n\n"))
+	case agent.UpdateSessionInfo:
+		e.send(ctx, sessionID, sessionInfoUpdate{SessionUpdate: "session_info_update", Title: u.Title, UpdatedAt: u.UpdatedAt})
 	default:
 		slog.Debug("acp: update without an ACP form", "type", fmt.Sprintf("%T", update))
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
-	"strings"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
@@ -115,22 +114,4 @@ func modelNames(names ...string) []string {
 		}
 	}
 	return out
-}
-
-// setModel sets the model (optModel) or the plan model (optPlanModel) of
-// the workspace to one of the configured names, from each session's next
-// model request on.
-func (h *hosted) setModel(option, name string) error {
-	if !slices.Contains(h.models, name) {
-		return invalidParams("%s must be one of the configured models (%s), not %q; configure others in .agentls.yaml", option, strings.Join(h.models, ", "), name)
-	}
-	cfg := h.Config()
-	if option == optModel {
-		cfg.Model.Name = name
-	} else {
-		cfg.Model.PlanName = name
-	}
-	h.Reconfigure(cfg)
-	slog.Info("acp: model option set", "option", option, "model", name, "root", h.root)
-	return nil
 }

@@ -46,8 +46,8 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 				e.a.msgIDs.end(sessionID)
 			}
 			for _, c := range m.ToolCalls {
-				title, kind := e.h.mgr.ToolCallView(c.Name, c.Arguments)
-				start := toolCallStart{SessionUpdate: "tool_call", ToolCallID: c.ID, Title: title, Kind: kind, Status: "pending"}
+				// LoadSession's transcript: the title and kind kept with the call.
+				start := toolCallStart{SessionUpdate: "tool_call", ToolCallID: c.ID, Title: c.Title, Kind: c.Kind, Status: "pending"}
 				if json.Valid([]byte(c.Arguments)) {
 					start.RawInput = json.RawMessage(c.Arguments)
 				}
@@ -56,12 +56,9 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 			}
 		case llm.RoleTool:
 			open = slices.DeleteFunc(open, func(id string) bool { return id == m.ToolCallID })
-			status := "completed"
-			var r struct {
-				Success bool `json:"success"`
-			}
-			if json.Unmarshal([]byte(m.Content), &r) != nil || !r.Success {
-				status = "failed"
+			status := "failed"
+			if m.Outcome != nil { // LoadSession's transcript: the status as it was shown
+				status = m.Outcome.Status
 			}
 			up := toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: m.ToolCallID, Status: status,
 				Content: []toolContent{textContent(failureSentence(m.Content))}}

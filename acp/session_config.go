@@ -43,16 +43,20 @@ func (h *hosted) configOptions(sessionID string, current guard.Mode) []sdk.Sessi
 	}
 	cfg := h.Config()
 	names := h.models
-	planCurrent := cfg.Model.PlanName
+	buildCurrent, planCurrent := cfg.Model.Name, cfg.Model.PlanName
 	if planCurrent == "" {
 		planCurrent = cfg.Model.Name
+	}
+	if cur, err := h.mgr.SessionModels(sessionID); err == nil {
+		buildCurrent, planCurrent = cur.Build, cur.Plan // the session's own choice (agent/setModel)
+		names = modelNames(append(append([]string(nil), names...), cur.Build, cur.Plan)...)
 	}
 	return []sdk.SessionConfigOption{
 		selectOption(optMode, "Mode", "Plan: only .plan files change. Build: the approved plan is carried out.",
 			sdk.SessionConfigOptionCategoryMode, string(current), modeOpts),
-		selectOption(optModel, "Model", "The model of build mode (and of plan mode when no plan model is set), for every session of this workspace.",
-			sdk.SessionConfigOptionCategoryModel, cfg.Model.Name, modelOptions(names)),
-		selectOption(optPlanModel, "Plan model", "The model of plan mode, for every session of this workspace.",
+		selectOption(optModel, "Model", "The model of build mode (and of plan mode when no plan model is set), for this session.",
+			sdk.SessionConfigOptionCategoryModel, buildCurrent, modelOptions(names)),
+		selectOption(optPlanModel, "Plan model", "The model of plan mode, for this session.",
 			sdk.SessionConfigOptionCategoryModel, planCurrent, modelOptions(names)),
 		selectOption(optReview, "Review", "Whether BUILD edits are for your review, for this session.",
 			sdk.SessionConfigOptionCategory("_review"), h.reviewOf(sessionID), reviewOpts),

@@ -80,6 +80,13 @@ func TestModelConfigOptions(t *testing.T) {
 	if current["plan_model"] != "big-model" || current["model"] != "big-model" || current["mode"] != "plan" {
 		t.Errorf("options after set: %v", current)
 	}
+	// The choice is the session's (agent/setModel's core): another session
+	// keeps the configured models.
+	for _, o := range r.newSession().ConfigOptions {
+		if o.Select != nil && o.Select.Id == "plan_model" && o.Select.CurrentValue != "small-model" {
+			t.Errorf("another session's plan model is %q, want the configured small-model", o.Select.CurrentValue)
+		}
+	}
 	var re *sdk.RequestError
 	_, err = r.conn.SetSessionConfigOption(r.ctx, sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: sid, ConfigId: "model", Value: "gpt-unknown"}})
 	if !errors.As(err, &re) || re.Code != -32602 {

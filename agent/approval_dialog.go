@@ -70,6 +70,9 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 		// The safe action first: eglot takes the first one on a bare Enter.
 		Actions: []questions.Action{{Title: "Keep Planning", Value: false}, {Title: "Accept & Build", Value: true}},
 	})
+	if err == nil {
+		noteAsked(ctx, set, reply) // tool_outcome.go
+	}
 	switch {
 	case errors.Is(err, ErrNoSurface):
 		return decision{}, false

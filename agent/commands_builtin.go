@@ -175,13 +175,10 @@ func runModelCommand(_ context.Context, s *Session, args string) (commandOutcome
 		return commandOutcome{}, commandErrorf("/model: %q is not a configured model; the configured models are %s (configure others in .agentls.yaml: model.name, model.plan_name)",
 			quoteName(args), strings.Join(choices, ", "))
 	}
-	s.mu.Lock()
-	if s.models == nil {
-		s.models = map[guard.Mode]string{}
+	if err := s.setModel(mode, args); err != nil {
+		return commandOutcome{}, err
 	}
-	s.models[mode] = args
-	s.mu.Unlock()
-	return commandOutcome{answer: fmt.Sprintf("Model in %s mode for this session: %s (until agentls restarts; the configuration is unchanged).", mode, args)}, nil
+	return commandOutcome{answer: fmt.Sprintf("Model in %s mode for this session: %s (the configuration is unchanged).", mode, args)}, nil
 }
 
 // modelName is the model the session's requests in mode name: its /model
@@ -198,10 +195,16 @@ func (s *Session) modelName(mode guard.Mode) string {
 }
 
 // chosenModel is the session's /model choice for mode ("" for none).
+// Plan mode without a model of its own (the session's or model.plan_name)
+// takes the session's build model, as it takes model.name.
 func (s *Session) chosenModel(mode guard.Mode) string {
+	planName := s.m.config().Model.PlanName
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.models[mode]
+	if mode == guard.ModePlan && (s.meta.PlanModel != "" || planName != "") {
+		return s.meta.PlanModel
+	}
+	return s.meta.BuildModel
 }
 
 // initPrompt is /init's message to the agent in build mode.

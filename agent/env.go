@@ -308,6 +308,9 @@ func (m *Manager) askUser(ctx context.Context, req AskRequest) (AskReply, error)
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	reply, err := m.asker.Ask(actx, req)
+	if err == nil {
+		noteAsked(ctx, req.Set, reply) // tool_outcome.go
+	}
 	if err != nil && ctx.Err() == nil && actx.Err() != nil {
 		slog.Warn("question timed out", "session", req.SessionID, "question", req.QuestionID, "timeout", timeout)
 		return AskReply{}, fmt.Errorf("the user did not answer within %s (plan_mode.approval_timeout_secs); the question was withdrawn", timeout)

@@ -18,6 +18,7 @@ const (
 	recordCompaction = "compaction" // old tool results stubbed, older turns replaced by a summary
 	recordSetAside   = "set_aside"  // a failed turn's messages left out of the model's view
 	recordSubagent   = "subagent"   // a task call started a sub-agent's session
+	recordTurnError  = "turn_error" // a prompt's turn ended with an error (Reason; "" clears it)
 )
 
 // interruptedResult is the synthetic result of a tool call that has none
@@ -73,6 +74,9 @@ type viewState struct {
 	// children are the sub-agents' sessions by the task call that started
 	// them.
 	children map[string]string
+	// turnErrors are the errors failed prompts' turns ended with, by the
+	// prompt's message id (retry.go).
+	turnErrors map[string]string
 }
 
 // apply folds a record into the state.
@@ -100,6 +104,15 @@ func (v *viewState) apply(r chatRecord) {
 		}
 	case recordCheckpoint:
 		v.noteCheckpoint(r)
+	case recordTurnError:
+		if v.turnErrors == nil {
+			v.turnErrors = map[string]string{}
+		}
+		if r.Reason == "" {
+			delete(v.turnErrors, r.Message)
+		} else {
+			v.turnErrors[r.Message] = r.Reason
+		}
 	case recordSubagent:
 		if v.children == nil {
 			v.children = map[string]string{}

@@ -481,6 +481,8 @@ func (m *Manager) session(id string) (*Session, error) {
 // LoadSession returns a session (from memory or disk, e.g. after a restart)
 // with its messages, and tells the editor its mode and its attached plan's
 // steps (a `plan` update), so a reloaded view shows the checklist again.
+// The messages are the Transcript: each tool call with its title, kind and
+// outcome as the editor showed them.
 func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Message, error) {
 	s, err := m.session(id)
 	if err != nil {
@@ -493,7 +495,7 @@ func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Messa
 	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
 	s.sendPlanUpdate(ctx)
 	m.reportInterruptedRewind(ctx, id) // rewind_code.go
-	return info, s.Messages(), nil
+	return info, s.withTurnErrors(m.Transcript(s.Messages())), nil
 }
 
 // ListSessions lists every session on disk but sub-agents', newest first.

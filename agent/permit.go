@@ -55,6 +55,9 @@ func (m *Manager) Permit(ctx context.Context, req permission.Request) (permissio
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	d, err := m.permitter().Permit(pctx, req)
+	if err == nil {
+		notePermit(ctx, req, d) // tool_outcome.go
+	}
 	if err != nil && ctx.Err() == nil && pctx.Err() != nil {
 		slog.Warn("permission timed out", "session", req.SessionID, "kind", req.Kind, "timeout", timeout)
 		return permission.Decision{}, fmt.Errorf("the user did not answer within %s (plan_mode.approval_timeout_secs); the question was withdrawn", timeout)

@@ -101,9 +101,8 @@ type Session struct {
 	lastResult TurnResult
 	pending    *pendingQuestion
 	approval   *pendingApproval
-	allowed    allowrule.Rules       // commands the user allowed for this session
-	edited     map[string]bool       // absolute paths of files the agent edited
-	models     map[guard.Mode]string // the user's /model choice per mode (commands_builtin.go)
+	allowed    allowrule.Rules // commands the user allowed for this session
+	edited     map[string]bool // absolute paths of files the agent edited
 	// lockedPlan is the plan this session registered as building
 	// (planlocks.go), under saveMu.
 	lockedPlan string

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"time"
 	"unicode"
@@ -73,4 +74,52 @@ func (m *Manager) TitleFirstPrompt(id, text string) (title, updatedAt string, ok
 	s.mu.Unlock()
 	save()
 	return title, updatedAt, true
+}
+
+// UpdateSessionInfo is a session_info_update update: the session's title
+// changed (its first prompt named it, or agent/setTitle renamed it).
+type UpdateSessionInfo struct {
+	SessionUpdate string `json:"sessionUpdate"` // "session_info_update"
+	Title         string `json:"title"`
+	// UpdatedAt is RFC 3339.
+	UpdatedAt string `json:"updatedAt"`
+}
+
+func (UpdateSessionInfo) isUpdate() {}
+
+// titleFirstPrompt is TitleFirstPrompt telling the editor the new title.
+func (m *Manager) titleFirstPrompt(ctx context.Context, id, text string) {
+	if title, at, ok := m.TitleFirstPrompt(id, text); ok {
+		m.notes.Update(ctx, id, UpdateSessionInfo{SessionUpdate: "session_info_update", Title: title, UpdatedAt: at})
+	}
+}
+
+// SetTitle renames a session (agent/setTitle): the title is made as one
+// from a prompt (control and formatting characters dropped, white space
+// made one space, at most 60 characters); a title with nothing left is
+// invalid. The editor is told (session_info_update).
+func (m *Manager) SetTitle(ctx context.Context, id, title string) (Info, error) {
+	s, err := m.session(id)
+	if err != nil {
+		return Info{}, err
+	}
+	clean := titleOf(title)
+	if clean == "" {
+		return Info{}, invalidf("title is empty: give a title with at least one visible character")
+	}
+	s.mu.Lock()
+	s.meta.Title = clean
+	s.meta.UpdatedAt = m.now()
+	save := s.saveMetaLocked()
+	info := s.infoLocked()
+	s.mu.Unlock()
+	save()
+	m.notes.Update(ctx, id, UpdateSessionInfo{SessionUpdate: "session_info_update", Title: info.Title, UpdatedAt: info.UpdatedAt})
+	return info, nil
+}
+
+// titleOf is a title the user gave as a session title: TitleFromPrompt of
+// it made one line (every line break a space).
+func titleOf(title string) string {
+	return TitleFromPrompt(strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(title))
 }

@@ -39,3 +39,20 @@ func FuzzTitleFromPrompt(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTitleOf: a title given by agent/setTitle is one line of at most 60
+// characters without control or formatting characters, and any title with
+// a visible character keeps one.
+func FuzzTitleOf(f *testing.F) {
+	f.Add("Login\x1b[31m fix\r\nnow")
+	f.Add(" \x07\u200b ")
+	f.Fuzz(func(t *testing.T, in string) {
+		got := titleOf(in)
+		if utf8.RuneCountInString(got) > maxTitleRunes || !utf8.ValidString(got) || strings.ContainsAny(got, "\n\r\t\x00\u202e\u200b") {
+			t.Fatalf("titleOf(%q) = %q", in, got)
+		}
+		if strings.Contains(in, "a") && !strings.Contains(got, "a") && utf8.RuneCountInString(in) < maxTitleRunes {
+			t.Fatalf("titleOf(%q) = %q lost the visible text", in, got)
+		}
+	})
+}

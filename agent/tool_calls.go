@@ -50,6 +50,8 @@ type callOutcome struct {
 	// problems are the new problems of the call's edits, one a line
 	// (language_intel.go), shown as a second content block.
 	problems string
+	// asked keeps the question the call asked and its reply.
+	asked *askedRecord
 }
 
 // runCalls runs one step's tool calls: consecutive read-only calls in
@@ -82,7 +84,8 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 		if out.err != nil && turnErr == nil {
 			turnErr = out.err
 		}
-		s.append(llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: out.result.JSON()})
+		s.append(llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: out.result.JSON(),
+			Outcome: toolOutcome(out.result, out.asked)})
 		if out.result.Stop != "" && stop == "" {
 			stop = StopReason(out.result.Stop)
 		}
@@ -94,10 +97,13 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 // read now), the tool, and its tool_call_update.
 func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome) {
 	m := s.m
+	asked := &askedRecord{}
+	ctx = withAsked(ctx, asked)
 	s.m.notes.Update(ctx, s.meta.ID, UpdateToolCall{
 		SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c), Status: "in_progress",
 	})
 	defer func() {
+		out.asked = asked
 		status := "completed"
 		if !out.result.Success {
 			status = "failed"

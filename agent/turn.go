@@ -38,6 +38,9 @@ type PromptRequest struct {
 	// NoNewSession: the face does not offer /new (ACP: the client starts
 	// sessions).
 	NoNewSession bool
+	// RetryOf names the user message of a failed prompt to send again
+	// (retry.go): its text is re-sent, the message is not added again.
+	RetryOf string
 	// Resources are MCP resource URIs the user attached (ACP resource_link
 	// of no workspace file): read from the session's MCP servers as
 	// context, like @server:uri in Text.
@@ -71,6 +74,12 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	}
 	if err := s.driveable(); err != nil {
 		return TurnResult{}, err
+	}
+	if req.RetryOf != "" {
+		return s.retry(ctx, req) // retry.go
+	}
+	if s.sub == nil {
+		m.titleFirstPrompt(ctx, req.SessionID, req.Text) // session_title.go: a new chat is named by its first prompt
 	}
 	if req.QuestionAnswer == nil {
 		// A slash command (commands.go): done here, or a prompt that goes on.
@@ -140,6 +149,7 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	}
 	s.checkpoint(ctx, user.ID) // the workspace before the turn, named by its message (checkpoints.go)
 	res, ran = s.endTurn(s.persisted(s.runTurn(ctx))), true
+	s.noteTurnError(user.ID, res) // retry.go
 	return res, nil
 }
 
@@ -245,7 +255,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			}
 			msg.ToolCalls[i].Arguments = capArguments(msg.ToolCalls[i].Arguments)
 		}
-		s.append(historyMessage(msg))
+		s.append(s.withCallViews(historyMessage(msg)))
 		if err := s.takePersistErr(); err != nil {
 			return TurnResult{StopReason: StopError, Err: err}
 		}

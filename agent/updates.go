@@ -10,7 +10,8 @@ import (
 // Update is one update of a session's turn: one of the Update* types
 // (UpdateChunk, UpdateToolCall, UpdateToolCallDone, UpdateToolCallProgress
 // (tool_progress.go), UpdatePlan, UpdateMode,
-// UpdateQuestion, UpdateUsage, UpdateInstructions). The set is closed: a face type-switches on
+// UpdateQuestion, UpdateUsage, UpdateInstructions, UpdateSessionInfo
+// (session_title.go)). The set is closed: a face type-switches on
 // it, and each type's JSON is the update's wire shape (ACP's names).
 type Update interface {
 	isUpdate()

@@ -97,6 +97,19 @@ var (
 		Name: "agent/checkpointFile", Faces: LSP, Since: 3,
 		Doc: "a file as the checkpoint taken before a message has it (for a diff)",
 	})
+	SetTitle = request[SetTitleParams, Session](Method{
+		Name: "agent/setTitle", Faces: LSP | Command, Since: 3,
+		Command: "agentls.setTitle", CommandShape: `{"title": "…"} (and optionally "sessionId")`, CommandSession: true,
+		Doc: "renames a session (control characters dropped, at most 60 characters); session_info_update tells the editors",
+	})
+	ListModels = request[ListModelsParams, ModelList](Method{
+		Name: "agent/listModels", Faces: LSP, Since: 3,
+		Doc: "the models to choose from (the configured ones, and the endpoint's when it answers in time) and the current ones",
+	})
+	SetModel = request[SetModelParams, ModelList](Method{
+		Name: "agent/setModel", Faces: LSP, Since: 3,
+		Doc: "the session's model for a mode (its current mode by default), kept with the session",
+	})
 	Rewind = request[RewindParams, RewindResult](Method{
 		Name: "agent/rewind", Faces: LSP | ACP | Command, Since: 3,
 		Command: "agentls.rewind", CommandShape: `{"toMessageId": "…", "what": "code" | "conversation" | "both"} (and optionally "sessionId")`, CommandSession: true,

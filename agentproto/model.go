@@ -43,3 +43,36 @@ type MCPServerStatus struct {
 	// DefinitionBytes is the size of the server's tool definitions.
 	DefinitionBytes int `json:"definitionBytes"`
 }
+
+// ListModelsParams are agent/listModels's params.
+type ListModelsParams struct {
+	// SessionID, when set, makes current the session's models.
+	SessionID string `json:"sessionId,omitempty"`
+}
+
+// ModelList is agent/listModels's (and agent/setModel's) result.
+type ModelList struct {
+	Models  []ModelInfo   `json:"models"`
+	Current CurrentModels `json:"current"`
+}
+
+// ModelInfo is a model to choose from.
+type ModelInfo struct {
+	ID       string `json:"id"`
+	Provider string `json:"provider"`
+}
+
+// CurrentModels are the models of each mode.
+type CurrentModels struct {
+	Plan  string `json:"plan"`
+	Build string `json:"build"`
+}
+
+// SetModelParams are agent/setModel's params.
+type SetModelParams struct {
+	SessionID string `json:"sessionId"`
+	// Mode is the mode whose model changes; empty for the session's
+	// current mode.
+	Mode  Mode   `json:"mode,omitempty"`
+	Model string `json:"model"`
+}

@@ -76,6 +76,19 @@ type Message struct {
 	Name string `json:"name,omitempty"`
 	// ProviderState is the model provider's own state, opaque.
 	ProviderState json.RawMessage `json:"provider_state,omitempty"`
+	// Status is how the call a tool message answers ended: "completed" or
+	// "failed" (a refused call stays failed, with its Refusal).
+	Status  string   `json:"status,omitempty" ts:"'completed' | 'failed'" lua:"'completed'|'failed'"`
+	Refusal *Refusal `json:"refusal,omitempty"`
+	// Questions are what the call asked the user (ask_user, a plan
+	// approval, a permission), Answers the user's answers, keyed by
+	// question name; Dismissed when the user dismissed the questions.
+	Questions []Question      `json:"questions,omitempty"`
+	Answers   json.RawMessage `json:"answers,omitempty" ts:"Record<string, unknown>" lua:"table<string, any>"`
+	Dismissed bool            `json:"dismissed,omitempty"`
+	// Error is the error a failed prompt's turn ended with (on its user
+	// message): agent/prompt's retryOf sends it again.
+	Error string `json:"error,omitempty"`
 }
 
 // ToolCall is one tool call of an assistant message.
@@ -84,6 +97,9 @@ type ToolCall struct {
 	Name string `json:"name"`
 	// Arguments is the JSON text the model wrote (possibly invalid).
 	Arguments string `json:"arguments"`
+	// Title and Kind are how the call was shown ("read main.go", read).
+	Title string `json:"title,omitempty"`
+	Kind  string `json:"kind,omitempty"`
 }
 
 // SetModeParams are agent/setMode's params.
@@ -101,6 +117,10 @@ type PromptParams struct {
 	Context *PromptContext `json:"context,omitempty"`
 	// QuestionAnswer answers the session's pending question.
 	QuestionAnswer *QuestionAnswer `json:"questionAnswer,omitempty"`
+	// RetryOf names the user message of the session's failed last prompt:
+	// its text is sent again (Text is ignored), the message is not added
+	// again.
+	RetryOf string `json:"retryOf,omitempty"`
 }
 
 // PromptContext is a file attached to a prompt, and maybe a selection.
@@ -244,4 +264,10 @@ type RewindResult struct {
 type RewindConflict struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+}
+
+// SetTitleParams are agent/setTitle's params.
+type SetTitleParams struct {
+	SessionID string `json:"sessionId"`
+	Title     string `json:"title"`
 }

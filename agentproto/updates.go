@@ -106,6 +106,15 @@ type InstructionsLoaded struct {
 	Files         []InstructionFile `json:"files"`
 }
 
+// SessionInfoUpdate is session_info_update: the session's title changed
+// (its first prompt named it, or agent/setTitle renamed it).
+type SessionInfoUpdate struct {
+	SessionUpdate string `json:"sessionUpdate" ts:"'session_info_update'" lua:"'session_info_update'"`
+	Title         string `json:"title"`
+	UpdatedAt     string `json:"updatedAt"`
+}
+
+func (SessionInfoUpdate) isSessionUpdate()  {}
 func (MessageChunk) isSessionUpdate()       {}
 func (ToolCallStarted) isSessionUpdate()    {}
 func (ToolCallDone) isSessionUpdate()       {}

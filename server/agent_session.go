@@ -38,6 +38,9 @@ var agentHandlers = handlers(
 	handle(agentproto.ChangedFiles, (*Server).changedFiles),
 	handle(agentproto.CheckpointFile, (*Server).checkpointFile),
 	handle(agentproto.ListCommands, (*Server).listCommands),
+	handle(agentproto.SetTitle, (*Server).setTitle),     // chat_ux.go
+	handle(agentproto.ListModels, (*Server).listModels), // chat_ux.go
+	handle(agentproto.SetModel, (*Server).setModel),     // chat_ux.go
 )
 
 // registration is a method of the table with its handler.
@@ -174,7 +177,7 @@ func (s *Server) prompt(ctx context.Context, p agentproto.PromptParams) (agentpr
 // promptRequest is the agent's request of agent/prompt's params
 // (agentls.prompt's argument).
 func promptRequest(p agentproto.PromptParams) (agent.PromptRequest, error) {
-	req := agent.PromptRequest{SessionID: p.SessionID, Text: p.Text}
+	req := agent.PromptRequest{SessionID: p.SessionID, Text: p.Text, RetryOf: p.RetryOf}
 	if p.Context != nil {
 		path, err := host.PathOfURI(p.Context.URI)
 		if err != nil {

@@ -227,7 +227,7 @@ func (s *Server) promptCommand(_ context.Context, p agentproto.PromptParams) (ag
 	if err != nil {
 		return agentproto.PromptStarted{}, err
 	}
-	if strings.TrimSpace(req.Text) == "" && req.QuestionAnswer == nil {
+	if strings.TrimSpace(req.Text) == "" && req.QuestionAnswer == nil && req.RetryOf == "" {
 		return agentproto.PromptStarted{}, invalidParams(`agentls.prompt expects {"text": "…"}; got no text`)
 	}
 	mgr := s.manager()
@@ -242,6 +242,12 @@ func (s *Server) promptCommand(_ context.Context, p agentproto.PromptParams) (ag
 		req.SessionID = info.SessionID
 	}
 	s.setCurrent(req.SessionID)
+	if req.QuestionAnswer == nil && req.RetryOf == "" {
+		// A form question waiting for this prompt takes it (plain_form.go).
+		if res, handled, err := s.formPrompt(req.SessionID, req.Text); handled {
+			return res, err
+		}
+	}
 	started := make(chan struct{})
 	ended := make(chan promptEnd, 1)
 	req.OnStart = func() { close(started) }

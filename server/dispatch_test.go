@@ -71,6 +71,7 @@ func TestServerToClientShapes(t *testing.T) {
 		{"question_pending", agent.UpdateQuestion{}, agentproto.QuestionPending{}},
 		{"usage_update", agent.UpdateUsage{}, agentproto.UsageUpdate{}},
 		{"instructions_loaded", agent.UpdateInstructions{}, agentproto.InstructionsLoaded{}},
+		{"session_info_update", agent.UpdateSessionInfo{}, agentproto.SessionInfoUpdate{}},
 		{"TextContent", agent.TextContent{}, agentproto.TextContent{}},
 		{"ToolContent", agent.ToolContent{}, agentproto.ToolContent{}},
 		{"Refusal", guard.Refusal{}, agentproto.Refusal{}},

@@ -61,9 +61,7 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 			}
 			return fmt.Errorf("the editor refused the edit to %s: %s", c.Path.Rel, reason)
 		}
-		if c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate {
-			ws.Overlay().SetApplied(c.Path.Abs, c.After)
-		}
+		s.appliedByEditor(c) // edits_save.go
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspwire"
-	"github.com/agentls/agentls/workspace"
 )
 
 // applyWhole sends every change of req as one `workspace/applyEdit` (one
@@ -46,11 +45,8 @@ func (s *Server) applyWhole(ctx context.Context, req agent.ApplyRequest) error {
 		}
 		return fmt.Errorf("the editor refused the edit: %s", reason)
 	}
-	overlay := s.workspace().Overlay()
 	for _, c := range req.Changes {
-		if c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate {
-			overlay.SetApplied(c.Path.Abs, c.After)
-		}
+		s.appliedByEditor(c) // edits_save.go
 	}
 	return nil
 }

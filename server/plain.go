@@ -43,6 +43,7 @@ type plainNotes struct {
 	text   map[string]*strings.Builder // sessionId → this step's text so far
 	titles map[string]string           // sessionId + "\x00" + toolCallId → title
 	modes  map[string]string           // sessionId → "PLAN" | "BUILD"
+	forms  map[string]*plainForm       // sessionId → the form asked one question at a time (plain_form.go)
 	// noKeyShown: the missing API key was told to an agent client once.
 	noKeyShown bool
 }
@@ -277,32 +278,8 @@ func noKeyMessage(err error) string {
 	return msg
 }
 
-// showPending shows a question the editor has no form for: the question,
-// its constraints and how to answer it.
-func (s *Server) showPending(ctx context.Context, sessionID string, u agent.UpdateQuestion) {
-	set, err := questions.New(u.Questions)
-	if err != nil {
-		slog.Warn("pending question", "err", err)
-		return
-	}
-	var b strings.Builder
-	b.WriteString(s.plain.prefix(sessionID))
-	b.WriteString(" The agent asks:")
-	for _, q := range u.Questions {
-		b.WriteString("\n")
-		if len(u.Questions) > 1 {
-			b.WriteString(q.Name + ": ")
-		}
-		b.WriteString(q.Question)
-		if c := questions.Constraints(q); c != "" {
-			b.WriteString(" (" + c + ")")
-		}
-	}
-	if questions.IsSingleText(set) {
-		b.WriteString("\nTo answer, send your answer as the next prompt (agentls.prompt {\"text\": \"…\"}).")
-	} else {
-		b.WriteString("\nTo answer, send the next prompt (agentls.prompt) as JSON ({\"" + u.Questions[0].Name + "\": …}) or as name=value lines, or run agentls.answer {\"answers\": {…}}.")
-	}
-	b.WriteString(" Any other prompt drops the question.")
-	s.showLine(ctx, msgInfo, b.String())
+// showPending asks a question the editor has no form for one question at
+// a time (plain_form.go).
+func (s *Server) showPending(_ context.Context, sessionID string, u agent.UpdateQuestion) {
+	s.startForm(sessionID, u)
 }

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -282,7 +283,8 @@ steps:
 }
 
 // TestPlainMultiQuestionAnswers: several questions are answered by a prompt
-// as name=value lines or JSON, or by agentls.answer; other text withdraws.
+// as name=value lines or JSON, or by agentls.answer, or one at a time:
+// the choice as a message request, the number as the next prompt.
 func TestPlainMultiQuestionAnswers(t *testing.T) {
 	t.Parallel()
 	const two = `{name: env, question: "Which environment?", schema: {type: string, enum: [dev, prod]}}, {name: count, question: "How many?", schema: {type: integer, minimum: 1}}`
@@ -303,10 +305,15 @@ func TestPlainMultiQuestionAnswers(t *testing.T) {
 			return h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.answer",
 				"arguments": []any{map[string]any{"answers": map[string]any{"env": "dev", "count": 1}}}}, nil)
 		}, `"count":1,"env":"dev"`},
-		{"other text withdraws", func(h *lsptest.Env, sid string) error {
-			_, err := promptCommand(h, []any{map[string]any{"text": "forget it"}})
+		{"one at a time", func(h *lsptest.Env, sid string) error {
+			// env was asked as a message request (the editor took its first
+			// action); the prompt answers the question shown, count.
+			if _, err := promptCommand(h, []any{map[string]any{"text": "many"}}); lsptest.RPCCode(err) != -32602 {
+				return fmt.Errorf("an answer that does not fit = %v, want -32602", err)
+			}
+			_, err := promptCommand(h, []any{map[string]any{"text": "3"}})
 			return err
-		}, "forget it"},
+		}, `"count":3,"env":"dev"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := lsptest.Start(t, lsptest.Setup{Caps: lsptest.PlainCaps(), Script: `
@@ -323,9 +330,12 @@ steps:
 			if err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "ask"}, &pr); err != nil || pr.StopReason != "question_pending" {
 				t.Fatalf("prompt = %+v, %v", pr, err)
 			}
-			q := h.AwaitShown("Which environment?")
-			if !strings.Contains(q.Message, "count: How many? (a whole number, at least 1)") || !strings.Contains(q.Message, "name=value") {
-				t.Fatalf("question message = %s", q.Message)
+			q := h.AwaitShown("How many?")
+			if !strings.Contains(q.Message, "(2/2) How many? (a whole number, at least 1)") || strings.Contains(q.Message, "Which environment?") {
+				t.Fatalf("question message = %s, want the second question alone", q.Message)
+			}
+			if reqs := h.MessageRequests(); len(reqs) != 1 || !strings.Contains(reqs[0].Message, "(1/2) Which environment?") {
+				t.Fatalf("message requests = %+v, want the first question", reqs)
 			}
 			// A bad value is refused and the question stays pending.
 			if _, err := promptCommand(h, []any{map[string]any{"text": "env=prod\ncount=0"}}); lsptest.RPCCode(err) != -32602 {

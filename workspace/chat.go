@@ -39,6 +39,10 @@ type ChatMeta struct {
 	// Review is the session's own review mode ("off", "edits"); "" follows
 	// the configuration's `review`.
 	Review string `yaml:"review,omitempty"`
+	// PlanModel and BuildModel are the session's own model per mode
+	// (agent/setModel, /model); "" follows the configuration.
+	PlanModel  string `yaml:"plan_model,omitempty"`
+	BuildModel string `yaml:"build_model,omitempty"`
 }
 
 // chatFront is ChatMeta as written: plan_file may be null.
@@ -56,6 +60,8 @@ type chatFront struct {
 	ParentToolCallID string `yaml:"parent_tool_call_id,omitempty"`
 	Kind             string `yaml:"kind,omitempty"`
 	Review           string `yaml:"review,omitempty"`
+	PlanModel        string `yaml:"plan_model,omitempty"`
+	BuildModel       string `yaml:"build_model,omitempty"`
 }
 
 // ChatStore keeps sessions in <dir>/<id>.chat: a YAML frontmatter (the
@@ -418,7 +424,7 @@ func splitChat(data []byte) (ChatMeta, int, error) {
 	}
 	m := ChatMeta{
 		ID: f.ID, Title: f.Title, Mode: f.Mode,
-		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason, Review: f.Review,
+		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason, Review: f.Review, PlanModel: f.PlanModel, BuildModel: f.BuildModel,
 		ParentID: f.ParentID, ParentToolCallID: f.ParentToolCallID, Kind: f.Kind,
 	}
 	if f.PlanFile != nil {
@@ -434,7 +440,7 @@ func splitChat(data []byte) (ChatMeta, int, error) {
 func encodeChatFront(m ChatMeta) ([]byte, error) {
 	f := chatFront{
 		ID: m.ID, Title: m.Title, Mode: m.Mode,
-		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason, Review: m.Review,
+		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason, Review: m.Review, PlanModel: m.PlanModel, BuildModel: m.BuildModel,
 		ParentID: m.ParentID, ParentToolCallID: m.ParentToolCallID, Kind: m.Kind,
 	}
 	if m.PlanFile != "" {

@@ -44,6 +44,28 @@ type Message struct {
 	// opaque to everyone else. Omitted when empty, so older .chat files
 	// load unchanged.
 	ProviderState json.RawMessage `json:"provider_state,omitempty"`
+	// Outcome is how the call a tool message answers ended, as the editor
+	// showed it (status, refusal, the question asked and its answers);
+	// never sent to the model. Nil in sessions saved before it.
+	Outcome *ToolOutcome `json:"outcome,omitempty"`
+	// Error is, on a user message shown to the editor, the error its turn
+	// ended with (never saved with the message nor sent to the model).
+	Error string `json:"error,omitempty"`
+}
+
+// ToolOutcome is how a tool call ended, kept so that a reloaded chat shows
+// it as it was shown live.
+type ToolOutcome struct {
+	// Status is "completed" or "failed" (a refused call is failed).
+	Status string `json:"status"`
+	// Refusal is the plan-mode or guard refusal of a refused call.
+	Refusal json.RawMessage `json:"refusal,omitempty"`
+	// Questions are the questions the call asked the user (ask_user, a plan
+	// approval, a permission), Answers the user's answers, Dismissed
+	// whether the user dismissed them.
+	Questions json.RawMessage `json:"questions,omitempty"`
+	Answers   json.RawMessage `json:"answers,omitempty"`
+	Dismissed bool            `json:"dismissed,omitempty"`
 }
 
 // ToolCall is one function call requested by the model.
@@ -53,6 +75,10 @@ type ToolCall struct {
 	// Arguments is the raw JSON text the model produced. It may be invalid JSON:
 	// the turn loop reports that to the model as a failed tool call.
 	Arguments string `json:"arguments"`
+	// Title and Kind are how the editor shows the call ("read main.go",
+	// read), kept with the history; never sent to the model.
+	Title string `json:"title,omitempty"`
+	Kind  string `json:"kind,omitempty"`
 }
 
 // ToolSpec describes a tool to the model.

@@ -37,6 +37,9 @@ type Options struct {
 	MaxBytes int
 	// Overflow is the wording of that error (default OverflowOpenAI).
 	Overflow Overflow
+	// Models, when set, is the list GET /models answers (else that request
+	// is answered 400 like any body that is not a chat request).
+	Models []string
 }
 
 // Server is a running fake endpoint. Close it when done.
@@ -144,6 +147,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			s.mu.Unlock()
 		}
 	}()
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") && s.opts.Models != nil {
+		s.serveModels(w)
+		return
+	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
@@ -328,4 +335,21 @@ func writeStream(w http.ResponseWriter, r Reply, usage string) {
 	chunk(map[string]any{}, finish, "")
 	chunk(nil, "", usage)
 	io.WriteString(w, "data: [DONE]\n\n")
+}
+
+// serveModels answers GET /models with Options.Models.
+func (s *Server) serveModels(w http.ResponseWriter) {
+	type model struct {
+		ID     string `json:"id"`
+		Object string `json:"object"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list", Data: []model{}}
+	for _, id := range s.opts.Models {
+		list.Data = append(list.Data, model{ID: id, Object: "model"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(list)
 }

@@ -5,6 +5,8 @@
 package protoconv
 
 import (
+	"encoding/json"
+
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/agent/llm"
@@ -32,9 +34,22 @@ func Sessions(list []agent.Info) []agentproto.Session { return each(list, Sessio
 // Messages are a conversation on the wire (never nil: `[]`).
 func Messages(msgs []llm.Message) []agentproto.Message {
 	return each(msgs, func(m llm.Message) agentproto.Message {
-		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, ProviderState: m.ProviderState}
+		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, ProviderState: m.ProviderState, Error: m.Error}
 		for _, c := range m.ToolCalls {
 			w.ToolCalls = append(w.ToolCalls, agentproto.ToolCall(c))
+		}
+		if o := m.Outcome; o != nil {
+			// The outcome is flat on the wire: status, refusal, questions, answers.
+			w.Status, w.Answers, w.Dismissed = o.Status, o.Answers, o.Dismissed
+			if len(o.Refusal) > 0 {
+				var r agentproto.Refusal
+				if json.Unmarshal(o.Refusal, &r) == nil {
+					w.Refusal = &r
+				}
+			}
+			if len(o.Questions) > 0 {
+				_ = json.Unmarshal(o.Questions, &w.Questions) // written by the agent from the same shape
+			}
 		}
 		return w
 	})
@@ -94,4 +109,12 @@ func ChangedFiles(list []agent.ChangedFile) agentproto.ChangedFilesResult {
 // CheckpointFileText is a checkpoint's file on the wire.
 func CheckpointFileText(t agent.CheckpointFileText) agentproto.CheckpointFileText {
 	return agentproto.CheckpointFileText{Path: t.Path, Exists: t.Exists, Text: t.Text, Restorable: t.Restorable}
+}
+
+// ModelList is agent/listModels's result on the wire.
+func ModelList(l agent.ModelList) agentproto.ModelList {
+	return agentproto.ModelList{
+		Models:  each(l.Models, func(m agent.ModelInfo) agentproto.ModelInfo { return agentproto.ModelInfo(m) }),
+		Current: agentproto.CurrentModels(l.Current),
+	}
 }

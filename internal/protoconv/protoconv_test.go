@@ -19,7 +19,7 @@ func TestSameJSON(t *testing.T) {
 	plan := "plans/a.plan"
 	info := agent.Info{SessionID: "019a", Title: "t", Mode: "build", PlanFile: &plan, CreatedAt: "c", UpdatedAt: "u", ParentID: "p", ParentToolCallID: "tc", Kind: "explore"}
 	msgs := []llm.Message{
-		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`}}, ProviderState: json.RawMessage(`{"r":1}`)},
+		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`, Title: "read a", Kind: "read"}}, ProviderState: json.RawMessage(`{"r":1}`)},
 		{Role: "tool", Content: "{}", ToolCallID: "c1", Name: "read"},
 	}
 	check := agent.ModelCheck{OK: true, Provider: "openai", Model: "m", BaseURL: "u", Message: "x",
@@ -43,6 +43,7 @@ func TestSameJSON(t *testing.T) {
 		{"rewind", rewind, RewindResult(rewind)},
 		{"empty rewind", agent.RewindResult{}, RewindResult(agent.RewindResult{})},
 		{"empty lists rewind", agent.RewindResult{Restored: []string{}, Conflicts: []agent.RewindConflict{}, Skipped: []string{}}, RewindResult(agent.RewindResult{Restored: []string{}, Conflicts: []agent.RewindConflict{}, Skipped: []string{}})},
+		{"models", agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}}, ModelList(agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}})},
 		{"commands", []agent.CommandInfo{{Name: "plan", Description: "d", Hint: "h"}}, Commands([]agent.CommandInfo{{Name: "plan", Description: "d", Hint: "h"}})},
 	}
 	for _, tc := range cases {
@@ -63,5 +64,26 @@ func TestSameJSON(t *testing.T) {
 	got := RewindRequest(agentproto.RewindParams{SessionID: "s", ToMessageID: "m", What: "code", Paths: []string{"a.go"}})
 	if want := (agent.RewindRequest{SessionID: "s", ToMessageID: "m", What: "code", Paths: []string{"a.go"}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("RewindRequest = %+v, want %+v", got, want)
+	}
+}
+
+// TestMessageOutcome: a tool message's persisted outcome is flat on the
+// wire (status, refusal, questions, answers), as agent/loadSession shows it.
+func TestMessageOutcome(t *testing.T) {
+	msgs := []llm.Message{{Role: "tool", Content: "{}", ToolCallID: "c1", Name: "ask_user", Outcome: &llm.ToolOutcome{
+		Status:    "failed",
+		Refusal:   json.RawMessage(`{"tool_name":"edit","tool_kind":"edit","hint":"h","entered_at":"e","entered_reason":"r"}`),
+		Questions: json.RawMessage(`[{"name":"env","question":"Which?","schema":{"type":"string"}}]`),
+		Answers:   json.RawMessage(`{"env":"dev"}`),
+	}}}
+	got, err := json.Marshal(Messages(msgs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"role":"tool","content":"{}","tool_call_id":"c1","name":"ask_user","status":"failed",` +
+		`"refusal":{"tool_name":"edit","tool_kind":"edit","hint":"h","entered_at":"e","entered_reason":"r"},` +
+		`"questions":[{"name":"env","question":"Which?","schema":{"type":"string"}}],"answers":{"env":"dev"}}]`
+	if string(got) != want {
+		t.Errorf("wire JSON\n%s\nwant\n%s", got, want)
 	}
 }

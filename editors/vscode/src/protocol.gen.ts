@@ -156,6 +156,38 @@ export interface MCPServerStatus {
   definitionBytes: number;
 }
 
+/** ListModelsParams are agent/listModels's params. */
+export interface ListModelsParams {
+  /** SessionID, when set, makes current the session's models. */
+  sessionId?: string;
+}
+
+/** ModelList is agent/listModels's (and agent/setModel's) result. */
+export interface ModelList {
+  models: ModelInfo[];
+  current: CurrentModels;
+}
+
+/** ModelInfo is a model to choose from. */
+export interface ModelInfo {
+  id: string;
+  provider: string;
+}
+
+/** CurrentModels are the models of each mode. */
+export interface CurrentModels {
+  plan: string;
+  build: string;
+}
+
+/** SetModelParams are agent/setModel's params. */
+export interface SetModelParams {
+  sessionId: string;
+  /** Mode is the mode whose model changes; empty for the session's current mode. */
+  mode?: Mode;
+  model: string;
+}
+
 /** Decision is the user's decision on a plan awaiting approval. */
 export type Decision = 'approve' | 'reject';
 
@@ -421,6 +453,15 @@ export interface Message {
   name?: string;
   /** ProviderState is the model provider's own state, opaque. */
   provider_state?: unknown;
+  /** Status is how the call a tool message answers ended: "completed" or "failed" (a refused call stays failed, with its Refusal). */
+  status?: 'completed' | 'failed';
+  refusal?: Refusal;
+  /** Questions are what the call asked the user (ask_user, a plan approval, a permission), Answers the user's answers, keyed by question name; Dismissed when the user dismissed the questions. */
+  questions?: Question[];
+  answers?: Record<string, unknown>;
+  dismissed?: boolean;
+  /** Error is the error a failed prompt's turn ended with (on its user message): agent/prompt's retryOf sends it again. */
+  error?: string;
 }
 
 /** ToolCall is one tool call of an assistant message. */
@@ -429,6 +470,9 @@ export interface ToolCall {
   name: string;
   /** Arguments is the JSON text the model wrote (possibly invalid). */
   arguments: string;
+  /** Title and Kind are how the call was shown ("read main.go", read). */
+  title?: string;
+  kind?: string;
 }
 
 /** SetModeParams are agent/setMode's params. */
@@ -446,6 +490,8 @@ export interface PromptParams {
   context?: PromptContext;
   /** QuestionAnswer answers the session's pending question. */
   questionAnswer?: QuestionAnswer;
+  /** RetryOf names the user message of the session's failed last prompt: its text is sent again (Text is ignored), the message is not added again. */
+  retryOf?: string;
 }
 
 /** PromptContext is a file attached to a prompt, and maybe a selection. */
@@ -567,8 +613,15 @@ export interface RewindConflict {
   reason: string;
 }
 
+/** SetTitleParams are agent/setTitle's params. */
+export interface SetTitleParams {
+  sessionId: string;
+  title: string;
+}
+
 /** SessionUpdate is one update of a session's turn (agent/update's update), told apart by its sessionUpdate member. */
 export type SessionUpdate =
+  | SessionInfoUpdate
   | MessageChunk
   | ToolCallStarted
   | ToolCallDone
@@ -666,6 +719,13 @@ export interface InstructionsLoaded {
   files: InstructionFile[];
 }
 
+/** SessionInfoUpdate is session_info_update: the session's title changed (its first prompt named it, or agent/setTitle renamed it). */
+export interface SessionInfoUpdate {
+  sessionUpdate: 'session_info_update';
+  title: string;
+  updatedAt: string;
+}
+
 /** TextContent is a text block. */
 export interface TextContent {
   type: string;
@@ -725,6 +785,9 @@ export const Methods = {
   setReview: 'agent/setReview',
   changedFiles: 'agent/changedFiles',
   checkpointFile: 'agent/checkpointFile',
+  setTitle: 'agent/setTitle',
+  listModels: 'agent/listModels',
+  setModel: 'agent/setModel',
   rewind: 'agent/rewind',
   update: 'agent/update',
   modeChanged: 'agent/modeChanged',
@@ -745,6 +808,7 @@ export const Commands = {
   compact: 'agentls.compact',
   checkModel: 'agentls.checkModel',
   setReview: 'agentls.setReview',
+  setTitle: 'agentls.setTitle',
   rewind: 'agentls.rewind',
   showPlan: 'agentls.showPlan',
   buildPlan: 'agentls.buildPlan',
@@ -787,6 +851,10 @@ export interface Requests {
   'agentls.setReview': { params: SetReviewParams; result: ReviewInfo };
   'agent/changedFiles': { params: CheckpointParams; result: ChangedFilesResult };
   'agent/checkpointFile': { params: CheckpointFileParams; result: CheckpointFileText };
+  'agent/setTitle': { params: SetTitleParams; result: Session };
+  'agentls.setTitle': { params: SetTitleParams; result: Session };
+  'agent/listModels': { params: ListModelsParams; result: ModelList };
+  'agent/setModel': { params: SetModelParams; result: ModelList };
   'agent/rewind': { params: RewindParams; result: RewindResult };
   'agentls.rewind': { params: RewindParams; result: RewindResult };
   '_agentls/rewind': { params: RewindParams; result: RewindResult };

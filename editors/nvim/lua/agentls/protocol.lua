@@ -30,6 +30,9 @@ M.methods = {
   setReview = 'agent/setReview',
   changedFiles = 'agent/changedFiles',
   checkpointFile = 'agent/checkpointFile',
+  setTitle = 'agent/setTitle',
+  listModels = 'agent/listModels',
+  setModel = 'agent/setModel',
   rewind = 'agent/rewind',
   update = 'agent/update',
   modeChanged = 'agent/modeChanged',
@@ -50,6 +53,7 @@ M.commands = {
   compact = 'agentls.compact',
   checkModel = 'agentls.checkModel',
   setReview = 'agentls.setReview',
+  setTitle = 'agentls.setTitle',
   rewind = 'agentls.rewind',
   showPlan = 'agentls.showPlan',
   buildPlan = 'agentls.buildPlan',
@@ -174,6 +178,31 @@ M.acp_methods = {
 ---@field stderrTail? string
 ---@field tools integer
 ---@field definitionBytes integer DefinitionBytes is the size of the server's tool definitions.
+
+--- ListModelsParams are agent/listModels's params.
+---@class agentls.ListModelsParams
+---@field sessionId? string SessionID, when set, makes current the session's models.
+
+--- ModelList is agent/listModels's (and agent/setModel's) result.
+---@class agentls.ModelList
+---@field models agentls.ModelInfo[]
+---@field current agentls.CurrentModels
+
+--- ModelInfo is a model to choose from.
+---@class agentls.ModelInfo
+---@field id string
+---@field provider string
+
+--- CurrentModels are the models of each mode.
+---@class agentls.CurrentModels
+---@field plan string
+---@field build string
+
+--- SetModelParams are agent/setModel's params.
+---@class agentls.SetModelParams
+---@field sessionId string
+---@field mode? agentls.Mode Mode is the mode whose model changes; empty for the session's current mode.
+---@field model string
 
 --- Decision is the user's decision on a plan awaiting approval.
 ---@alias agentls.Decision "approve"|"reject"
@@ -375,12 +404,20 @@ M.acp_methods = {
 ---@field tool_call_id? string ToolCallID links a tool message to the call it answers.
 ---@field name? string Name is the tool name of a tool message.
 ---@field provider_state? any ProviderState is the model provider's own state, opaque.
+---@field status? 'completed'|'failed' Status is how the call a tool message answers ended: "completed" or "failed" (a refused call stays failed, with its Refusal).
+---@field refusal? agentls.Refusal
+---@field questions? agentls.Question[] Questions are what the call asked the user (ask_user, a plan approval, a permission), Answers the user's answers, keyed by question name; Dismissed when the user dismissed the questions.
+---@field answers? table<string, any>
+---@field dismissed? boolean
+---@field error? string Error is the error a failed prompt's turn ended with (on its user message): agent/prompt's retryOf sends it again.
 
 --- ToolCall is one tool call of an assistant message.
 ---@class agentls.ToolCall
 ---@field id string
 ---@field name string
 ---@field arguments string Arguments is the JSON text the model wrote (possibly invalid).
+---@field title? string Title and Kind are how the call was shown ("read main.go", read).
+---@field kind? string
 
 --- SetModeParams are agent/setMode's params.
 ---@class agentls.SetModeParams
@@ -393,6 +430,7 @@ M.acp_methods = {
 ---@field text string Text is the prompt; one starting with `/` is a slash command.
 ---@field context? agentls.PromptContext Context is a file (and maybe a selection) attached to the prompt.
 ---@field questionAnswer? agentls.QuestionAnswer QuestionAnswer answers the session's pending question.
+---@field retryOf? string RetryOf names the user message of the session's failed last prompt: its text is sent again (Text is ignored), the message is not added again.
 
 --- PromptContext is a file attached to a prompt, and maybe a selection.
 ---@class agentls.PromptContext
@@ -490,8 +528,13 @@ M.acp_methods = {
 ---@field path string
 ---@field reason string
 
+--- SetTitleParams are agent/setTitle's params.
+---@class agentls.SetTitleParams
+---@field sessionId string
+---@field title string
+
 --- SessionUpdate is one update of a session's turn (agent/update's update), told apart by its sessionUpdate member.
----@alias agentls.SessionUpdate agentls.MessageChunk|agentls.ToolCallStarted|agentls.ToolCallDone|agentls.PlanUpdate|agentls.ModeUpdate|agentls.QuestionPending|agentls.UsageUpdate|agentls.InstructionsLoaded
+---@alias agentls.SessionUpdate agentls.SessionInfoUpdate|agentls.MessageChunk|agentls.ToolCallStarted|agentls.ToolCallDone|agentls.PlanUpdate|agentls.ModeUpdate|agentls.QuestionPending|agentls.UsageUpdate|agentls.InstructionsLoaded
 
 --- MessageChunk is agent_message_chunk or agent_thought_chunk: streamed text of the assistant's message or thoughts.
 ---@class agentls.MessageChunk
@@ -564,6 +607,12 @@ M.acp_methods = {
 ---@class agentls.InstructionsLoaded
 ---@field sessionUpdate 'instructions_loaded'
 ---@field files agentls.InstructionFile[]
+
+--- SessionInfoUpdate is session_info_update: the session's title changed (its first prompt named it, or agent/setTitle renamed it).
+---@class agentls.SessionInfoUpdate
+---@field sessionUpdate 'session_info_update'
+---@field title string
+---@field updatedAt string
 
 --- TextContent is a text block.
 ---@class agentls.TextContent

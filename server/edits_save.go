@@ -1,0 +1,46 @@
+package server
+
+import (
+	"io/fs"
+	"log/slog"
+	"os"
+
+	"github.com/agentls/agentls/workspace"
+)
+
+// appliedByEditor records a change the editor applied to a buffer (the
+// overlay holds its text until the editor reports the document again) and,
+// for an editor that did not declare experimental.agent.savesEdits, writes
+// the file to disk too: a plain editor leaves the edited buffer unsaved, so
+// commands the agent runs next (go test) would read the old file. The
+// buffer then shows as modified while its text is what the disk holds
+// (docs/editors.md says what each editor shows). A failed write leaves the
+// buffer unsaved, as before, and `run` warns the model of it.
+func (s *Server) appliedByEditor(c workspace.Change) {
+	if c.Kind != workspace.ChangeEdit && c.Kind != workspace.ChangeCreate {
+		return
+	}
+	overlay := s.workspace().Overlay()
+	overlay.SetApplied(c.Path.Abs, c.After)
+	s.mu.Lock()
+	saves := s.caps.savesEdits
+	s.mu.Unlock()
+	if saves {
+		return
+	}
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Stat(c.Path.Abs); err == nil {
+		if !fi.Mode().IsRegular() {
+			slog.Warn("not saving the edited buffer: the file on disk is not a regular file", "path", c.Path.Rel)
+			return
+		}
+		perm = fi.Mode().Perm()
+	}
+	if err := workspace.WriteFileAtomic(c.Path.Abs, []byte(c.After), perm); err != nil {
+		slog.Warn("could not save the edited buffer to disk; it stays unsaved in the editor", "path", c.Path.Rel, "err", err)
+		return
+	}
+	after := c.After
+	overlay.Saved(c.Path.Abs, &after) // the disk has the buffer's text now
+	slog.Debug("saved the edited buffer for an editor without savesEdits", "path", c.Path.Rel)
+}
