@@ -10,8 +10,8 @@ import (
 
 // appliedByEditor records a change the editor applied to a buffer (the
 // overlay holds its text until the editor reports the document again) and,
-// for an editor that did not declare experimental.agent.savesEdits, writes
-// the file to disk too: a plain editor leaves the edited buffer unsaved, so
+// for a plain editor (no experimental.agent, so no savesEdits), writes the
+// file to disk too: a plain editor leaves the edited buffer unsaved, so
 // commands the agent runs next (go test) would read the old file. The
 // buffer then shows as modified while its text is what the disk holds
 // (docs/editors.md says what each editor shows). A failed write leaves the
@@ -23,9 +23,11 @@ func (s *Server) appliedByEditor(c workspace.Change) {
 	overlay := s.workspace().Overlay()
 	overlay.SetApplied(c.Path.Abs, c.After)
 	s.mu.Lock()
-	saves := s.caps.savesEdits
+	// Our plugins declare savesEdits as their user set it (the Neovim
+	// plugin's save_edits = false keeps edits unsaved on purpose).
+	plugin, saves := s.caps.agentClient, s.caps.savesEdits
 	s.mu.Unlock()
-	if saves {
+	if saves || plugin {
 		return
 	}
 	perm := fs.FileMode(0o644)
