@@ -17,8 +17,5 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTLS_TEST_LOG") == "" {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
-	cleanup := testcache.Private() // the commands' caches go to a temporary folder
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
+	os.Exit(testcache.Run(m)) // the commands' caches go to a temporary folder
 }

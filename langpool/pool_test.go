@@ -28,10 +28,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTLS_TEST_LOG") == "" {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
-	cleanup := testcache.Private() // the language servers' caches go to a temporary folder
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
+	os.Exit(testcache.Run(m)) // the language servers' caches go to a temporary folder
 }
 
 const goMod = "module example.com/m\n\ngo 1.22\n"

@@ -16,10 +16,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == helperArg {
 		os.Exit(helper(os.Args[2:]))
 	}
-	cleanup := testcache.Private() // the commands' caches go to a temporary folder
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
+	os.Exit(testcache.Run(m)) // the commands' caches go to a temporary folder
 }
 
 func must(t *testing.T, err error) {

@@ -12,8 +12,5 @@ import (
 // the run tests start (docs/contributing.md).
 func TestMain(m *testing.M) {
 	sandbox.Main()
-	cleanup := testcache.Private() // the commands' caches go to a temporary folder
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
+	os.Exit(testcache.Run(m)) // the commands' caches go to a temporary folder
 }

@@ -26,10 +26,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTLS_TEST_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	cleanup := testcache.Private() // the commands' caches go to a temporary folder
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
+	os.Exit(testcache.Run(m)) // the commands' caches go to a temporary folder
 }
 
 func TestDemo(t *testing.T) {
