@@ -25,9 +25,7 @@ local M = {}
 local State = {}
 State.__index = State
 
-local function notify(msg, level)
-  vim.notify('agentls: ' .. msg, level or vim.log.levels.INFO)
-end
+local notify = require('agentls.notify').notify
 
 local function set_highlights()
   vim.api.nvim_set_hl(0, 'AgentlsPlan', { default = true, fg = '#5f87ff', ctermfg = 69, bold = true })
@@ -283,13 +281,7 @@ function State:watch_initialized(id)
 end
 
 -- Reports a request error; true when there was one.
-local function failed(err, what)
-  if err then
-    notify(what .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-    return true
-  end
-  return false
-end
+local failed = require('agentls.notify').failed
 
 --- The mode of the current session: 'plan', 'build' or nil.
 function State:mode()

@@ -10,9 +10,7 @@
 local protocol = require('agentls.protocol')
 local M = {}
 
-local function notify(msg, level)
-  vim.notify('agentls: ' .. msg, level or vim.log.levels.INFO)
-end
+local notify = require('agentls.notify').notify
 
 --- Runs `args` when it is one of this file's subcommands; true when it was.
 function M.dispatch(st, args)

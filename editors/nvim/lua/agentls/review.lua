@@ -10,17 +10,7 @@ local protocol = require('agentls.protocol')
 
 local M = {}
 
-local function notify(msg, level)
-  vim.notify('agentls: ' .. msg, level or vim.log.levels.INFO)
-end
-
-local function failed(err, what)
-  if err then
-    notify(what .. ': ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-    return true
-  end
-  return false
-end
+local notify, failed = require('agentls.notify').notify, require('agentls.notify').failed
 
 --- Runs `args` when it is one of this file's subcommands; true when it was.
 function M.dispatch(st, args)
