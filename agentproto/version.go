@@ -4,4 +4,4 @@ package agentproto
 // advertises in experimental.agent.protocolVersion (PROTOCOL.md §1). A
 // change an older client would misread bumps it; new methods and fields
 // are gated by client capabilities instead (Method.Capability).
-const ProtocolVersion = 2
+const ProtocolVersion = 3

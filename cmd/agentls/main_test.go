@@ -172,7 +172,7 @@ func TestServeProcess(t *testing.T) {
 		logFile := dir + "/agentls.log"
 		cmd, in, out, stderr := agentlsProcess(t, "--log-file", logFile, "--log-level", "debug", "serve")
 		send(t, in, initialize)
-		if got := receive(t, out); !strings.Contains(got, `"protocolVersion":2`) {
+		if got := receive(t, out); !strings.Contains(got, `"protocolVersion":3`) {
 			t.Fatalf("initialize = %s", got)
 		}
 		send(t, in, `{"jsonrpc":"2.0","id":2,"method":"agent/newSession","params":{}}`)

@@ -4,7 +4,7 @@
 import type { JsonSchema } from './protocolTypes';
 
 /** The protocol version the server advertises (experimental.agent.protocolVersion). */
-export const ProtocolVersion = 2;
+export const ProtocolVersion = 3;
 
 /** The result of a method that answers null. */
 export type Null = null;

@@ -4,7 +4,7 @@
 local M = {}
 
 --- The protocol version the server advertises (experimental.agent.protocolVersion).
-M.version = 2
+M.version = 3
 
 --- The result of a method that answers null.
 ---@alias agentls.Null nil
