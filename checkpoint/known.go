@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
+	"time"
 )
 
 // knownFile holds, per session, the digest agentls last knew each file by.
@@ -16,32 +19,90 @@ const knownFile = "known.json"
 // changed by someone else: a rewind leaves it alone.
 type Known map[string]string
 
+// knownCache is a session's Known as last read or written by this store,
+// with the file's modification time and size then: a file another process
+// rewrote since is read again.
+type knownCache struct {
+	known Known
+	mtime time.Time
+	size  int64
+}
+
 // LoadKnown reads a session's Known (empty when there is none yet).
 func (s *Store) LoadKnown(sessionID string) (Known, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k, err := s.loadKnownLocked(sessionID)
+	return maps.Clone(k), err
+}
+
+// loadKnownLocked is LoadKnown with s.mu held; the map returned is the
+// cache's own (callers clone it before handing it out).
+func (s *Store) loadKnownLocked(sessionID string) (Known, error) {
 	if !ValidID(sessionID) {
 		return nil, fmt.Errorf("checkpoint: invalid session id %q", sessionID)
 	}
-	k := Known{}
-	err := readJSON(filepath.Join(s.dir, sessionID, knownFile), &k)
+	path := filepath.Join(s.dir, sessionID, knownFile)
+	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		delete(s.known, sessionID)
 		return Known{}, nil
 	}
-	return k, err
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := s.known[sessionID]; ok && c.mtime.Equal(fi.ModTime()) && c.size == fi.Size() {
+		return c.known, nil
+	}
+	k := Known{}
+	if err := readJSON(path, &k); err != nil {
+		delete(s.known, sessionID)
+		if errors.Is(err, fs.ErrNotExist) {
+			return Known{}, nil
+		}
+		return k, err
+	}
+	s.known[sessionID] = knownCache{known: k, mtime: fi.ModTime(), size: fi.Size()}
+	return k, nil
 }
 
 // UpdateKnown merges changes into a session's Known and stores it
-// atomically.
+// atomically; changes that change nothing write nothing (every turn's scan
+// of an unchanged workspace).
 func (s *Store) UpdateKnown(sessionID string, changes Known) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	k, err := s.LoadKnown(sessionID)
+	old, err := s.loadKnownLocked(sessionID)
 	if err != nil {
-		k = Known{} // a damaged file is rebuilt from what is known now
+		old = Known{} // a damaged file is rebuilt from what is known now
 	}
+	if len(old) > 0 && subsetOf(changes, old) {
+		return nil
+	}
+	k := maps.Clone(old)
+	if k == nil {
+		k = Known{}
+	}
+	maps.Copy(k, changes)
+	path := filepath.Join(s.dir, sessionID, knownFile)
+	if err := writeJSON(path, k, false); err != nil {
+		delete(s.known, sessionID)
+		return err
+	}
+	if fi, err := os.Stat(path); err == nil {
+		s.known[sessionID] = knownCache{known: k, mtime: fi.ModTime(), size: fi.Size()}
+	}
+	return nil
+}
+
+// subsetOf reports whether every entry of changes is already in k.
+func subsetOf(changes, k Known) bool {
 	for key, sha := range changes {
-		k[key] = sha
+		if have, ok := k[key]; !ok || have != sha {
+			return false
+		}
 	}
-	return writeJSON(filepath.Join(s.dir, sessionID, knownFile), k, false)
+	return true
 }
 
 // KnownOf is the Known of a whole manifest: every file's digest, and ""

@@ -17,6 +17,29 @@ import (
 // the manifest that uses it.
 const objectGrace = time.Hour
 
+// pruneStamp is the file whose modification time says when the last prune
+// of the workspace ran (pruneDue). It starts with a dot: collect skips it.
+const pruneStamp = ".pruned"
+
+// pruneDue reports whether the workspace's last prune is older than
+// PruneInterval (or unknown).
+func (s *Store) pruneDue() bool {
+	fi, err := os.Stat(filepath.Join(s.dir, pruneStamp))
+	return err != nil || s.now().Sub(fi.ModTime()) >= PruneInterval || fi.ModTime().After(s.now().Add(time.Minute))
+}
+
+// stampPrune records that a prune ran now; a failure only costs the next
+// process one more prune.
+func (s *Store) stampPrune() {
+	path := filepath.Join(s.dir, pruneStamp)
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		slog.Debug("checkpoint: prune stamp", "err", err)
+		return
+	}
+	now := s.now()
+	_ = os.Chtimes(path, now, now)
+}
+
 // stored is one manifest on disk.
 type stored struct {
 	path    string
@@ -97,6 +120,13 @@ func (s *Store) prune(keep string) error {
 	if err != nil {
 		return err
 	}
+	// Nothing to drop and every object, used or not, within the budget:
+	// no manifest needs reading (a new process's first prune of a
+	// workspace with many sessions would read them all). Objects no
+	// manifest uses any more go at the next prune that drops one.
+	if len(drop) == 0 && (s.retention.MaxBytes <= 0 || total <= s.retention.MaxBytes) {
+		return nil
+	}
 	refs := map[string]int{}
 	uses := make([][]string, len(kept))
 	for i, m := range kept {
@@ -133,9 +163,6 @@ func (s *Store) prune(keep string) error {
 		if err := os.Remove(m.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("drop checkpoint %s: %w", m.path, err)
 		}
-	}
-	if len(drop) == 0 && total <= s.retention.MaxBytes {
-		return nil
 	}
 	return s.collect(refs)
 }

@@ -34,8 +34,15 @@ type Retention struct {
 var DefaultRetention = Retention{PerSession: 100, MaxAge: 14 * 24 * time.Hour, MaxBytes: 512 << 20}
 
 // PruneEvery is how many checkpoints a store takes between two prunes
-// (the first save after Open prunes too).
+// (the first save after Open prunes too, unless a prune ran within
+// PruneInterval: see pruneDue).
 const PruneEvery = 10
+
+// PruneInterval is how recent the workspace's last prune (by any agentls
+// process) must be for the first save after Open to skip its own: a turn
+// in a new process does not read every manifest of a workspace with many
+// sessions when one was just pruned.
+const PruneInterval = time.Hour
 
 // Store is a workspace's checkpoint store. Its methods are safe for
 // concurrent use.
@@ -56,6 +63,7 @@ type Store struct {
 	cache map[string]cached       // absolute path → what it hashed to
 	uses  map[string]manifestUses // manifest path → the objects it uses (prune.go)
 	sizes map[string]int64        // object name → its size (prune.go)
+	known map[string]knownCache   // session → its Known as last read or written (known.go)
 }
 
 // cached is a file's digest as of its size and modification time.
@@ -75,7 +83,7 @@ func Open(ws *workspace.Workspace, retention Retention) *Store {
 	return &Store{
 		ws: ws, dir: filepath.Join(ws.Root(), ".agentls", "checkpoints"),
 		retention: retention, now: time.Now, cache: map[string]cached{}, maxFiles: MaxFiles,
-		uses: map[string]manifestUses{}, sizes: map[string]int64{}, pruneEvery: PruneEvery,
+		uses: map[string]manifestUses{}, sizes: map[string]int64{}, known: map[string]knownCache{}, pruneEvery: PruneEvery,
 	}
 }
 
@@ -317,13 +325,15 @@ func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error
 	if err := writeJSON(path, man, false); err != nil {
 		return nil, fmt.Errorf("checkpoint manifest: %w", err)
 	}
-	// The first save after Open prunes, then every pruneEvery-th: the
-	// retention rule is held to within that many checkpoints, and a turn
-	// does not list every manifest and object of the workspace.
-	if s.sincePrune%s.pruneEvery == 0 {
+	// The first save after Open prunes (when no process pruned within
+	// PruneInterval), then every pruneEvery-th: the retention rule is held
+	// to within that many checkpoints, and a turn does not list every
+	// manifest and object of the workspace.
+	if s.sincePrune%s.pruneEvery == 0 && (s.sincePrune > 0 || s.pruneDue()) {
 		if err := s.prune(path); err != nil {
 			return man, fmt.Errorf("checkpoint retention: %w", err)
 		}
+		s.stampPrune()
 	}
 	s.sincePrune++
 	return man, nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -295,6 +296,60 @@ func TestPruneCadence(t *testing.T) {
 	}
 }
 
+// TestPruneAfterOpen: the first save of a newly opened store prunes only
+// when the workspace was not pruned within PruneInterval, by this process
+// or another: a new process's first turn does not read every manifest of
+// a busy workspace again.
+func TestPruneAfterOpen(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t, map[string]string{"a.txt": "a\n"}, Retention{PerSession: 1, MaxBytes: 1 << 20})
+	for _, id := range []string{"c1", "c2"} {
+		if _, err := s.Save(ctx, "s1", id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(s *Store) int {
+		all, err := s.manifests()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(all)
+	}
+	if got := count(s); got != 1 {
+		t.Fatalf("%d manifests after two pruned saves, want 1", got)
+	}
+	clock := time.Now()
+	for _, tc := range []struct {
+		name      string
+		lastPrune time.Duration // how long ago the stamp says the last prune ran
+		want      int           // manifests after the new store's first save
+	}{
+		{"pruned a minute ago: skipped", -time.Minute, 2},
+		{"pruned over an hour ago: pruned", -PruneInterval - time.Minute, 1},
+		{"stamp in the future: pruned", 2 * time.Hour, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stamp := filepath.Join(s.Dir(), pruneStamp)
+			at := clock.Add(tc.lastPrune)
+			if err := os.Chtimes(stamp, at, at); err != nil {
+				t.Fatal(err)
+			}
+			again := Open(s.ws, s.retention)
+			again.now = func() time.Time { return clock }
+			if _, err := again.Save(ctx, "s1", "n"+strconv.Itoa(tc.want)+strconv.Itoa(int(tc.lastPrune/time.Minute))); err != nil {
+				t.Fatal(err)
+			}
+			if got := count(again); got != tc.want {
+				t.Fatalf("%d manifests after the first save, want %d", got, tc.want)
+			}
+			// back to one manifest for the next row
+			if err := again.prune(""); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
 // TestIDs: an id that could name another file than a manifest under its
 // session's folder is refused (bypass rows).
 func TestIDs(t *testing.T) {
@@ -372,5 +427,43 @@ func TestTooManyFiles(t *testing.T) {
 	}
 	if s.Has("s1", "m1") {
 		t.Fatal("a manifest was written")
+	}
+}
+
+// TestKnownCache: a session's Known is written only when it changes (every
+// turn's scan of an unchanged workspace writes nothing), and one another
+// store (another agentls process) rewrote is read again.
+func TestKnownCache(t *testing.T) {
+	s, _ := newStore(t, map[string]string{"a.txt": "a\n"}, DefaultRetention)
+	path := filepath.Join(s.Dir(), "s1", knownFile)
+	if err := s.UpdateKnown("s1", Known{"a.txt": "1", "b.txt": ""}); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Unix(1000, 0)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateKnown("s1", Known{"a.txt": "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.ModTime().Equal(old) {
+		t.Fatalf("an update that changes nothing rewrote %s (%v)", path, err)
+	}
+	other := Open(s.ws, s.retention)
+	if err := other.UpdateKnown("s1", Known{"a.txt": "2"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		key, want string
+	}{{"a.txt", "2"}, {"b.txt", ""}} {
+		k, err := s.LoadKnown("s1")
+		if err != nil || k[tc.key] != tc.want {
+			t.Fatalf("LoadKnown after another store's write: %v %v, want %s=%q", k, err, tc.key, tc.want)
+		}
+	}
+	k, _ := s.LoadKnown("s1")
+	k["a.txt"] = "mutated"
+	if again, _ := s.LoadKnown("s1"); again["a.txt"] != "2" {
+		t.Fatalf("a caller's change to LoadKnown's map reached the cache: %v", again)
 	}
 }

@@ -116,7 +116,7 @@ func replaceFile(path string, data []byte, perm fs.FileMode, durable bool) (err 
 		return err
 	}
 	if durable {
-		if err = tmp.Sync(); err != nil {
+		if err = fsync(tmp); err != nil {
 			return err
 		}
 	}
@@ -132,12 +132,15 @@ func replaceFile(path string, data []byte, perm fs.FileMode, durable bool) (err 
 	return nil
 }
 
+// fsync is (*os.File).Sync; tests count the calls through it.
+var fsync = (*os.File).Sync
+
 // syncDir makes a rename in dir durable where the platform allows it.
 func syncDir(dir string) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return
 	}
-	_ = d.Sync() // not every platform or file system syncs folders
+	_ = fsync(d) // not every platform or file system syncs folders
 	d.Close()
 }

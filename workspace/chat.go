@@ -79,11 +79,16 @@ type ChatStore struct {
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
 	owned map[string]*os.File // sessions this store owns: their locked <id>.lock
+	// synced is, per session, the metadata last saved durably with its
+	// title and UpdatedAt cleared (s.mu): a save that changes only those
+	// (the end of every turn, the first prompt's title) skips the fsyncs
+	// (SaveMeta).
+	synced map[string]ChatMeta
 }
 
 // NewChatStore returns a store over dir (created when the first session is).
 func NewChatStore(dir string) *ChatStore {
-	return &ChatStore{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File)}
+	return &ChatStore{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File), synced: make(map[string]ChatMeta)}
 }
 
 // errLocked is lockFile's error for a lock another process holds.
@@ -214,6 +219,10 @@ func (s *ChatStore) Create(meta ChatMeta) error {
 
 // SaveMeta stores the metadata of an existing session in its .meta file,
 // atomically (a temporary file renamed over it); the .chat is not touched.
+// A save that changes only the title or UpdatedAt since the last durable
+// one is not synced to the disk (a crash of agentls never loses it; a power
+// failure may leave the previous ones); every other change (mode, plan,
+// review, models) is.
 func (s *ChatStore) SaveMeta(meta ChatMeta) error {
 	if err := ValidChatID(meta.ID); err != nil {
 		return fmt.Errorf("save session: %w", err)
@@ -226,8 +235,19 @@ func (s *ChatStore) SaveMeta(meta ChatMeta) error {
 	if err != nil {
 		return fmt.Errorf("save session %s: %w", meta.ID, err)
 	}
-	if err := writeAtomic(s.metaPath(meta.ID), front, 0o644); err != nil {
+	key := meta
+	key.Title, key.UpdatedAt = "", time.Time{}
+	s.mu.Lock()
+	last, ok := s.synced[meta.ID]
+	s.mu.Unlock()
+	durable := !ok || last != key
+	if err := replaceFile(s.metaPath(meta.ID), front, 0o644, durable); err != nil {
 		return fmt.Errorf("save session %s to %s: %w", meta.ID, s.metaPath(meta.ID), err)
+	}
+	if durable {
+		s.mu.Lock()
+		s.synced[meta.ID] = key
+		s.mu.Unlock()
 	}
 	return nil
 }

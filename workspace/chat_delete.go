@@ -22,6 +22,9 @@ func (s *ChatStore) Delete(id string) error {
 	}
 	defer s.Disown(id)
 	defer s.lock(id)()
+	s.mu.Lock()
+	delete(s.synced, id)
+	s.mu.Unlock()
 	for _, p := range []string{s.metaPath(id), s.path(id)} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("delete session %s: %w", id, err)

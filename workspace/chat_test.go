@@ -347,3 +347,44 @@ func TestChatStoreApproved(t *testing.T) {
 		t.Fatalf("List sees the approved file: %v %v", metas, err)
 	}
 }
+
+// TestSaveMetaSyncsOnlyRealChanges: the end of every turn saves the
+// metadata with a new UpdatedAt and nothing else, the first prompt a
+// title; those saves are not synced to the disk, while a change of mode
+// (or any other field) is.
+func TestSaveMetaSyncsOnlyRealChanges(t *testing.T) {
+	syncs := 0
+	fsync = func(f *os.File) error { syncs++; return f.Sync() }
+	t.Cleanup(func() { fsync = (*os.File).Sync })
+	s := NewChatStore(t.TempDir())
+	meta := ChatMeta{ID: "s1", Title: "New chat", Mode: "plan", CreatedAt: time.Unix(100, 0), UpdatedAt: time.Unix(100, 0)}
+	if err := s.Create(meta); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		name    string
+		change  func(*ChatMeta)
+		durable bool
+	}{
+		{"first save", func(m *ChatMeta) {}, true},
+		{"UpdatedAt only", func(m *ChatMeta) { m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, false},
+		{"UpdatedAt again", func(m *ChatMeta) { m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, false},
+		{"mode", func(m *ChatMeta) { m.Mode = "build"; m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, true},
+		{"title", func(m *ChatMeta) { m.Title = "Fix the parser" }, false},
+		{"review", func(m *ChatMeta) { m.Review = "edits" }, true},
+		{"nothing", func(m *ChatMeta) {}, false},
+	} {
+		step.change(&meta)
+		before := syncs
+		if err := s.SaveMeta(meta); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if got := syncs > before; got != step.durable {
+			t.Errorf("%s: synced = %v (%d fsyncs), want %v", step.name, got, syncs-before, step.durable)
+		}
+		got, _, err := s.Load(meta.ID)
+		if err != nil || got.Mode != meta.Mode || !got.UpdatedAt.Equal(meta.UpdatedAt) || got.Title != meta.Title {
+			t.Errorf("%s: loaded %+v, %v; want %+v", step.name, got, err, meta)
+		}
+	}
+}
