@@ -31,7 +31,8 @@ func (m *Manager) CloseSession(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("close session %s: %w", id, err)
 	}
-	release() // saves the session's metadata while the lock is still held
+	release()
+	s.flushMeta() // the metadata on disk while the lock is still held (meta_touch.go)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.sessions[id] != s {

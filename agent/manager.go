@@ -315,6 +315,9 @@ func (m *Manager) Close() {
 	m.stopBase()
 	m.CancelAll()
 	m.wg.Wait()
+	for _, s := range m.loaded() {
+		s.flushMeta() // meta_touch.go
+	}
 	m.store.Release() // other processes may drive our sessions now
 }
 

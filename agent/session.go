@@ -94,9 +94,12 @@ type Session struct {
 	metaGen        uint64          // bumped by every metadata change (under mu)
 	// saveMu orders the metadata writes (never held with mu); savedGen is
 	// the generation last stored.
-	saveMu    sync.Mutex
-	savedGen  uint64
-	turnEnded chan struct{} // closed when the running turn ends
+	saveMu   sync.Mutex
+	savedGen uint64
+	// metaTouchedAt is when the end of a turn last wrote the metadata
+	// (meta_touch.go), under mu.
+	metaTouchedAt time.Time
+	turnEnded     chan struct{} // closed when the running turn ends
 	// lastResult is how the last turn ended (set before turnEnded closes).
 	lastResult TurnResult
 	pending    *pendingQuestion
@@ -252,18 +255,22 @@ func (s *Session) saveMetaLocked() func() {
 	s.meta.UpdatedAt = s.m.now()
 	s.metaGen++
 	gen, meta := s.metaGen, s.meta
-	return func() {
-		s.saveMu.Lock()
-		defer s.saveMu.Unlock()
-		if gen <= s.savedGen {
-			return
-		}
-		s.savedGen = gen
-		if err := s.m.store.SaveMeta(meta); err != nil {
-			s.persistFailed("metadata", err)
-		}
-		s.syncPlanLock(meta)
+	return func() { s.storeMeta(gen, meta) }
+}
+
+// storeMeta writes meta, generation gen, unless a newer one was written
+// (s.mu not held).
+func (s *Session) storeMeta(gen uint64, meta workspace.ChatMeta) {
+	s.saveMu.Lock()
+	defer s.saveMu.Unlock()
+	if gen <= s.savedGen {
+		return
 	}
+	s.savedGen = gen
+	if err := s.m.store.SaveMeta(meta); err != nil {
+		s.persistFailed("metadata", err)
+	}
+	s.syncPlanLock(meta)
 }
 
 // setMode switches the session's mode. source is "tool", "user" or "load";

@@ -183,7 +183,7 @@ func (s *Session) begin(ctx context.Context) (context.Context, func(), error) {
 		s.mu.Lock()
 		s.busy = false
 		s.cancel, s.turnCtx = nil, nil
-		save := s.saveMetaLocked()
+		save := s.touchMetaLocked() // meta_touch.go
 		s.mu.Unlock()
 		save()
 		close(ended)
