@@ -23,6 +23,7 @@ import (
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/internal/lspwire"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -95,7 +96,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	defer stop()
 	s := &Server{opts: opts, stop: stop, ctx: ctx}
 	stream := newFrameStream(eofNotifier{ReadWriteCloser: rwc, onEOF: stop}, opts.MaxMessageBytes)
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}), jsonrpc2.WithPreempter(s))
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspwire.Codec{ProtocolTypes: true}), jsonrpc2.WithPreempter(s))
 	s.docWork = s.startDocWork()
 	handler := swallowNotificationErrors(protocol.CancelHandler(jsonrpc2.AsyncHandler(recoverPanics(s.route))))
 	s.conn.Go(ctx, handler)
