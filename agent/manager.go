@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
+
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -619,15 +621,7 @@ func (m *Manager) ListPlans(status string, limit int) ([]PlanInfo, int, error) {
 // PlanInfo describes a plan file (PROTOCOL.md agent/listPlans). Error says
 // why a plan is not listed in full (its frontmatter cannot be parsed, it
 // cannot be read, it is a symlink); "" otherwise.
-type PlanInfo struct {
-	Path       string `json:"path"`
-	Title      string `json:"title"`
-	Status     string `json:"status"`
-	CreatedAt  string `json:"createdAt"`
-	StepsDone  int    `json:"stepsDone"`
-	StepsTotal int    `json:"stepsTotal"`
-	Error      string `json:"error,omitempty"`
-}
+type PlanInfo = agentproto.PlanInfo
 
 // planInfo is a listed plan as agent/listPlans reports it.
 func planInfo(p workspace.ListedPlan) PlanInfo {
