@@ -1,4 +1,4 @@
-package workspace
+package sessionstore
 
 import (
 	"encoding/json"
@@ -13,8 +13,8 @@ import (
 	"time"
 )
 
-func chatMeta(id string, updated time.Time) ChatMeta {
-	return ChatMeta{
+func chatMeta(id string, updated time.Time) Meta {
+	return Meta{
 		ID: id, Title: "Session " + id, Mode: "plan",
 		CreatedAt: updated.Add(-time.Hour), UpdatedAt: updated,
 	}
@@ -24,7 +24,7 @@ func msg(s string) json.RawMessage { return json.RawMessage(s) }
 
 func TestChatStoreRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".agentls", "chats")
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	at := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	meta := chatMeta("0192f0e2-7c1a-7b3e-8f00-000000000001", at)
 	meta.Title = "Fix: the \"login\" bug\n--- with a fence-like line"
@@ -76,7 +76,7 @@ func TestChatStoreRoundTrip(t *testing.T) {
 
 func TestChatPlanFileNull(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	m := chatMeta("abc", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	if err := s.Create(m); err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func TestChatPlanFileNull(t *testing.T) {
 
 func TestChatCrashRecovery(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	m := chatMeta("s1", time.Now().UTC().Truncate(time.Second))
 	if err := s.Create(m); err != nil {
 		t.Fatal(err)
@@ -160,7 +160,7 @@ func TestOldFormatChatLoads(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, id+".chat"), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	meta, msgs, err := s.Load(id)
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func TestOldFormatChatLoads(t *testing.T) {
 
 func TestChatErrors(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	if _, _, err := s.Load("nope"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("unknown id: %v", err)
 	}
@@ -242,8 +242,8 @@ func TestChatErrors(t *testing.T) {
 
 func TestChatList(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
-	if got, err := NewChatStore(filepath.Join(dir, "missing")).List(); err != nil || len(got) != 0 {
+	s := NewStore(dir)
+	if got, err := NewStore(filepath.Join(dir, "missing")).List(); err != nil || len(got) != 0 {
 		t.Errorf("List of a missing folder: %v %v", got, err)
 	}
 	base := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
@@ -277,7 +277,7 @@ func TestChatList(t *testing.T) {
 
 func TestChatConcurrent(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	ids := []string{"a", "b", "c"}
 	for _, id := range ids {
@@ -327,7 +327,7 @@ func TestChatConcurrent(t *testing.T) {
 }
 
 func TestChatStoreApproved(t *testing.T) {
-	st := NewChatStore(filepath.Join(t.TempDir(), "chats"))
+	st := NewStore(filepath.Join(t.TempDir(), "chats"))
 	if _, _, ok, err := st.Approved("s1"); ok || err != nil {
 		t.Fatalf("nothing stored: ok %v err %v", ok, err)
 	}
