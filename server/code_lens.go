@@ -63,7 +63,7 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 // approveTitle is the "Approve & Build" lens of a plan awaiting approval;
 // when approving grants commands it says so (the lens then opens the
 // approval question that lists them).
-func approveTitle(mgr *agent.Manager, id string) string {
+func approveTitle(mgr permissions, id string) string {
 	grants, _ := mgr.ApprovalGrants(id)
 	switch len(grants) {
 	case 0:

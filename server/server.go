@@ -18,7 +18,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
@@ -221,11 +220,13 @@ func (s *Server) hosted() *host.Host {
 }
 
 // manager is the agent's session manager (nil before initialize).
-func (s *Server) manager() *agent.Manager {
+func (s *Server) manager() agentServices {
 	if h := s.hosted(); h != nil {
-		return h.Manager()
+		if m := h.Manager(); m != nil {
+			return m
+		}
 	}
-	return nil
+	return nil // a nil interface: callers test mgr != nil
 }
 
 // workspace is the served workspace (nil before initialize).
