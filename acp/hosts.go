@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"slices"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
@@ -19,7 +18,7 @@ type hosted struct {
 	*host.Host
 	root string
 	ws   *workspace.Workspace
-	mgr  *agent.Manager
+	mgr  agentServices
 	ed   *editor
 	// models are the model names configured when the workspace opened
 	// (the choices of the model options).

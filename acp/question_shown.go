@@ -3,6 +3,8 @@ package acp
 import (
 	"context"
 	"strings"
+
+	"github.com/agentls/agentls/permission"
 )
 
 // Clients show a permission request differently: Zed and agent-shell show
@@ -62,26 +64,11 @@ func (e *editor) showText(ctx context.Context, sessionID, text string) {
 func approvalMessage(planFile, planText, grants string) string {
 	var b strings.Builder
 	b.WriteString("\n\nThe plan `" + planFile + "` asks for your approval (Accept & Build starts building it):\n\n")
-	fence := markdownFence(planText)
+	fence := permission.Fence(planText, 4) // at least four: the plan may hold ``` fences
 	b.WriteString(fence + "markdown\n" + strings.TrimRight(planText, "\n") + "\n" + fence + "\n")
 	if grants != "" {
 		b.WriteString("\n" + grants + "\n")
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-// markdownFence is a backtick fence longer than any run of backticks in
-// text (at least four), so the text cannot close it.
-func markdownFence(text string) string {
-	longest, run := 0, 0
-	for _, r := range text {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(4, longest+1))
 }

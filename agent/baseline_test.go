@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/internal/golden"
+	"github.com/agentls/agentls/sessionstore"
 
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
@@ -43,7 +44,7 @@ func TestBuiltPlans(t *testing.T) {
 	planner := newTestSession(t, m, "plan")
 	planner.attachPlan("plans/draft.plan")
 	now := time.Now()
-	for _, meta := range []workspace.ChatMeta{
+	for _, meta := range []sessionstore.Meta{
 		{ID: "disk-builder", Mode: "build", PlanFile: "plans/b.plan", CreatedAt: now, UpdatedAt: now},
 		{ID: "disk-legacy", Mode: "build", PlanFile: "plans/legacy.plan", CreatedAt: now, UpdatedAt: now},
 		{ID: "disk-planner", Mode: "plan", PlanFile: "plans/b.plan", CreatedAt: now, UpdatedAt: now},

@@ -8,6 +8,8 @@ import (
 	"os"
 	"sort"
 
+	"github.com/agentls/agentls/agentproto"
+
 	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/internal/udiff"
 )
@@ -18,32 +20,10 @@ import (
 // it (RewindRequest.Paths).
 
 // ChangedFile is a file whose content differs from a checkpoint's.
-type ChangedFile struct {
-	// Path is the manifest key: workspace-relative with "/" (absolute for
-	// a file of another workspace folder).
-	Path string `json:"path"`
-	// Status is "modified", "added" (not in the checkpoint) or "deleted"
-	// (not on disk now).
-	Status string `json:"status"`
-	// Added and Removed count the lines ("+17 −2"); zero when the file is
-	// not restorable.
-	Added   int `json:"added"`
-	Removed int `json:"removed"`
-	// Restorable is false for a binary file or one over 1 MiB: an Undo
-	// skips it.
-	Restorable bool `json:"restorable"`
-}
+type ChangedFile = agentproto.ChangedFile
 
 // CheckpointFileText is a file as a checkpoint has it.
-type CheckpointFileText struct {
-	Path string `json:"path"`
-	// Exists is false when the file was not there at the checkpoint.
-	Exists bool `json:"exists"`
-	// Text is its content (absent when it does not exist or is not kept).
-	Text *string `json:"text,omitempty"`
-	// Restorable is false when the checkpoint lists it but did not keep it.
-	Restorable bool `json:"restorable"`
-}
+type CheckpointFileText = agentproto.CheckpointFileText
 
 // checkpointOf loads the checkpoint of message id in session sessionID.
 func (m *Manager) checkpointOf(sessionID, messageID string) (*checkpoint.Store, checkpoint.Manifest, error) {

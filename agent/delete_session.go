@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/agentls/agentls/workspace"
+	"github.com/agentls/agentls/sessionstore"
 )
 
 // DeleteSession removes a session from disk. A session open in this
@@ -16,7 +16,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string) error {
 	if id == "" {
 		return invalidf("sessionId is required")
 	}
-	if err := workspace.ValidChatID(id); err != nil {
+	if err := sessionstore.ValidID(id); err != nil {
 		return &InvalidParamsError{Msg: err.Error()} // malformed, not merely unknown
 	}
 	meta := m.ownSessionMetas()[id] // for its plan lock, below
@@ -32,7 +32,7 @@ func (m *Manager) DeleteSession(ctx context.Context, id string) error {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return &InvalidParamsError{Msg: fmt.Sprintf("unknown session %q", id), Err: ErrUnknownSession}
-	case errors.Is(err, workspace.ErrSessionOwned):
+	case errors.Is(err, sessionstore.ErrSessionOwned):
 		return invalidf("session %s is open in another agentls process (another editor window?): close it there, then delete it", id)
 	case err != nil:
 		return err

@@ -12,6 +12,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/sessionstore"
+
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -110,7 +113,7 @@ type Manager struct {
 	tools    *tools.Registry
 	// toolSource supplies each session's extra tools (Options.ToolSource).
 	toolSource ToolSource
-	store      *workspace.ChatStore
+	store      *sessionstore.Store
 	// checkpoints is the workspace's checkpoint store (checkpoints.go).
 	checkpoints *checkpoint.Store
 	clock       func() time.Time
@@ -193,7 +196,7 @@ func NewManager(opts Options) (*Manager, error) {
 		stateDir:    opts.StateDir,
 		planOnly:    opts.PlanOnly,
 		locks:       guard.NewLockRegistry(opts.StateDir),
-		store:       workspace.NewChatStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
+		store:       sessionstore.NewStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
 		checkpoints: checkpoint.Open(opts.Workspace, checkpoint.DefaultRetention),
 		clock:       now,
 		sessions:    map[string]*Session{},
@@ -355,7 +358,7 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 	if title == "" {
 		title = DefaultTitle
 	}
-	meta := workspace.ChatMeta{Title: title, Mode: string(md)}
+	meta := sessionstore.Meta{Title: title, Mode: string(md)}
 	if md == guard.ModePlan {
 		meta.EnteredReason = reason
 	}
@@ -376,13 +379,13 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 
 // createSession gives meta a new id and timestamps (EnteredAt too, in plan
 // mode), stores it in .agentls/chats and registers the session.
-func (m *Manager) createSession(meta workspace.ChatMeta) (*Session, error) {
+func (m *Manager) createSession(meta sessionstore.Meta) (*Session, error) {
 	return m.createSessionOf(meta, nil)
 }
 
 // createSessionOf is createSession for a sub-agent's session when link is
 // set (subagent_run.go): the link is in place before anyone can find it.
-func (m *Manager) createSessionOf(meta workspace.ChatMeta, link *subLink) (*Session, error) {
+func (m *Manager) createSessionOf(meta sessionstore.Meta, link *subLink) (*Session, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return nil, fmt.Errorf("new session id: %w", err)
@@ -433,7 +436,7 @@ func (m *Manager) ignoreStateFolder() {
 	}
 }
 
-func (m *Manager) newSession(meta workspace.ChatMeta, msgs []llm.Message) *Session {
+func (m *Manager) newSession(meta sessionstore.Meta, msgs []llm.Message) *Session {
 	return &Session{
 		m: m, meta: meta, messages: msgs,
 		planPhase: map[string]string{}, edited: map[string]bool{},
@@ -622,15 +625,7 @@ func (m *Manager) ListPlans(status string, limit int) ([]PlanInfo, int, error) {
 // PlanInfo describes a plan file (PROTOCOL.md agent/listPlans). Error says
 // why a plan is not listed in full (its frontmatter cannot be parsed, it
 // cannot be read, it is a symlink); "" otherwise.
-type PlanInfo struct {
-	Path       string `json:"path"`
-	Title      string `json:"title"`
-	Status     string `json:"status"`
-	CreatedAt  string `json:"createdAt"`
-	StepsDone  int    `json:"stepsDone"`
-	StepsTotal int    `json:"stepsTotal"`
-	Error      string `json:"error,omitempty"`
-}
+type PlanInfo = agentproto.PlanInfo
 
 // planInfo is a listed plan as agent/listPlans reports it.
 func planInfo(p workspace.ListedPlan) PlanInfo {

@@ -2,7 +2,7 @@ package agent
 
 import (
 	"context"
-	"github.com/agentls/agentls/workspace"
+	"github.com/agentls/agentls/sessionstore"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -33,7 +33,7 @@ func TestTurnEndMetaWrittenAtMostEveryInterval(t *testing.T) {
 	}
 	id := info.SessionID
 	onDisk := func() time.Time {
-		meta, _, err := workspace.NewChatStore(filepath.Join(m.ws.Root(), ".agentls", "chats")).Load(id)
+		meta, _, err := sessionstore.NewStore(filepath.Join(m.ws.Root(), ".agentls", "chats")).Load(id)
 		if err != nil {
 			t.Fatal(err)
 		}

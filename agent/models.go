@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
+
 	"github.com/agentls/agentls/guard"
 )
 
@@ -20,23 +22,14 @@ type ModelLister interface {
 }
 
 // ModelInfo is a model a session may use.
-type ModelInfo struct {
-	ID       string `json:"id"`
-	Provider string `json:"provider"`
-}
+type ModelInfo = agentproto.ModelInfo
 
 // CurrentModels are the models of each mode.
-type CurrentModels struct {
-	Plan  string `json:"plan"`
-	Build string `json:"build"`
-}
+type CurrentModels = agentproto.CurrentModels
 
 // ModelList is agent/listModels's result: the models to choose from (the
 // configured ones first, then the endpoint's) and the current ones.
-type ModelList struct {
-	Models  []ModelInfo   `json:"models"`
-	Current CurrentModels `json:"current"`
-}
+type ModelList = agentproto.ModelList
 
 // configuredModels are model.name and model.plan_name, without blanks or
 // repeats.

@@ -51,7 +51,7 @@ func (s *Session) takePersistErr() error {
 // write of the session's files failed during the turn: then the turn ends
 // with that error.
 func (s *Session) persisted(res TurnResult) TurnResult {
-	// What the turn appended goes to the disk once, now (ChatStore.Sync).
+	// What the turn appended goes to the disk once, now (sessionstore.Store.Sync).
 	if err := s.m.store.Sync(s.meta.ID); err != nil {
 		s.persistFailed("messages", err)
 	}

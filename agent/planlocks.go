@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/workspace"
+	"github.com/agentls/agentls/sessionstore"
 )
 
 // A session that builds a plan registers it in the state folder's plan
@@ -23,7 +23,7 @@ import (
 // syncPlanLock registers or releases the session's plan lock after meta
 // was stored. s.saveMu must be held (it orders the metadata writes, and so
 // the lock's).
-func (s *Session) syncPlanLock(meta workspace.ChatMeta) {
+func (s *Session) syncPlanLock(meta sessionstore.Meta) {
 	m := s.m
 	if m.locks == nil {
 		return
@@ -46,7 +46,7 @@ func (s *Session) syncPlanLock(meta workspace.ChatMeta) {
 
 // planLockPath is the absolute resolved path of the plan meta builds, ""
 // when it builds none.
-func (m *Manager) planLockPath(meta workspace.ChatMeta) string {
+func (m *Manager) planLockPath(meta sessionstore.Meta) string {
 	if guard.Mode(meta.Mode) != guard.ModeBuild || meta.PlanFile == "" {
 		return ""
 	}
@@ -95,12 +95,12 @@ func (m *Manager) planFinishedLock(rel string) {
 
 // ownSessionMetas is the metadata of every session of this workspace: the
 // session files on disk overlaid with the sessions in memory.
-func (m *Manager) ownSessionMetas() map[string]workspace.ChatMeta {
+func (m *Manager) ownSessionMetas() map[string]sessionstore.Meta {
 	metas, err := m.store.List()
 	if err != nil {
 		slog.Warn("plan locks: list sessions", "err", err)
 	}
-	byID := make(map[string]workspace.ChatMeta, len(metas))
+	byID := make(map[string]sessionstore.Meta, len(metas))
 	for _, meta := range metas {
 		byID[meta.ID] = meta
 	}

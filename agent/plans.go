@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/sessionstore"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -146,7 +147,7 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 			title = strings.TrimSpace(plan.Meta.Title)
 		}
 	}
-	s, err := m.createSession(workspace.ChatMeta{Title: title, Mode: string(guard.ModeBuild), PlanFile: wp.Rel})
+	s, err := m.createSession(sessionstore.Meta{Title: title, Mode: string(guard.ModeBuild), PlanFile: wp.Rel})
 	if err != nil {
 		return Info{}, err
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/questions"
-	"github.com/agentls/agentls/workspace"
+	"github.com/agentls/agentls/sessionstore"
 )
 
 // Info is a session as the protocol shows it (PROTOCOL.md §2 Session).
@@ -58,7 +58,7 @@ type Session struct {
 	// ("Always allow this tool"), under mu.
 	mcpAlways map[string]bool
 	mu        sync.Mutex
-	meta      workspace.ChatMeta
+	meta      sessionstore.Meta
 	messages  []llm.Message
 	// view is how the model's view differs from messages (compaction,
 	// repairs, set-aside turns), as the session file's records say.
@@ -260,7 +260,7 @@ func (s *Session) saveMetaLocked() func() {
 
 // storeMeta writes meta, generation gen, unless a newer one was written
 // (s.mu not held).
-func (s *Session) storeMeta(gen uint64, meta workspace.ChatMeta) {
+func (s *Session) storeMeta(gen uint64, meta sessionstore.Meta) {
 	s.saveMu.Lock()
 	defer s.saveMu.Unlock()
 	if gen <= s.savedGen {

@@ -12,7 +12,7 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/workspace"
+	"github.com/agentls/agentls/sessionstore"
 )
 
 // The statuses of a task result.
@@ -84,7 +84,7 @@ func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRe
 	callID := s.rawCallID(wireCall)
 	link := &subLink{root: root, parent: s, kind: k, key: s.childKey(callID, k.name), depth: depth,
 		callID: callID, parentWire: wireCall, grantTools: grant, maxTurns: max(maxTurns, 1), maxTokens: max(cfg.MaxTokens, 1)}
-	meta := workspace.ChatMeta{Title: k.name + ": " + firstRunes(oneLine(req.Prompt), 60), Mode: string(s.State().Mode),
+	meta := sessionstore.Meta{Title: k.name + ": " + firstRunes(oneLine(req.Prompt), 60), Mode: string(s.State().Mode),
 		ParentID: s.meta.ID, ParentToolCallID: callID, Kind: k.name}
 	child, err := m.createSessionOf(meta, link)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/sessionstore"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -466,7 +467,7 @@ func TestChildSessionIsNotDriven(t *testing.T) {
 	ed := &memEditor{}
 	m, _ := newTestManager(t, "steps:\n  - text: hi\n", ed, nil)
 	s := newTestSession(t, m, "build")
-	child, err := m.createSession(workspace.ChatMeta{Title: "explore: x", Mode: "build", ParentID: s.ID(), ParentToolCallID: "t1", Kind: "explore"})
+	child, err := m.createSession(sessionstore.Meta{Title: "explore: x", Mode: "build", ParentID: s.ID(), ParentToolCallID: "t1", Kind: "explore"})
 	if err != nil {
 		t.Fatal(err)
 	}

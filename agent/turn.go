@@ -8,20 +8,22 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
+
 	"github.com/agentls/agentls/agent/llm"
 )
 
 // StopReason says why a turn ended (PROTOCOL.md §2).
-type StopReason string
+type StopReason = agentproto.StopReason
 
 // The stop reasons of a turn.
 const (
-	StopEndTurn         StopReason = "end_turn"
-	StopCancelled       StopReason = "cancelled"
-	StopQuestionPending StopReason = "question_pending"
-	StopMaxTurnRequests StopReason = "max_turn_requests"
-	StopRefusal         StopReason = "refusal"
-	StopError           StopReason = "error"
+	StopEndTurn         = agentproto.StopEndTurn
+	StopCancelled       = agentproto.StopCancelled
+	StopQuestionPending = agentproto.StopQuestionPending
+	StopMaxTurnRequests = agentproto.StopMaxTurnRequests
+	StopRefusal         = agentproto.StopRefusal
+	StopError           = agentproto.StopError
 )
 
 // PromptRequest is one user message.

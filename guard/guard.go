@@ -55,13 +55,20 @@ func (g *Guard) forCheck() *Guard {
 // ignored.
 func (g *Guard) WithConfig(paths ...string) *Guard {
 	c := *g
-	c.config = append([]string(nil), g.config...)
+	c.config = withAbs(g.config, paths)
+	return &c
+}
+
+// withAbs is a copy of list with the absolute paths of paths added,
+// cleaned; relative and empty ones are left out.
+func withAbs(list, paths []string) []string {
+	out := append([]string(nil), list...)
 	for _, p := range paths {
 		if filepath.IsAbs(p) {
-			c.config = append(c.config, filepath.Clean(p))
+			out = append(out, filepath.Clean(p))
 		}
 	}
-	return &c
+	return out
 }
 
 // New returns the guard of a workspace. plansDir is the plans folder as

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentls/agentls/internal/atomicfile"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentls/agentls/internal/atomicfile"
+	"github.com/agentls/agentls/sessionstore"
 
 	"github.com/agentls/agentls/workspace"
 )
@@ -140,7 +142,7 @@ func (r *LockRegistry) read(path string) (PlanLock, bool) {
 
 // live reports whether the entry's session still builds its plan.
 func (l PlanLock) live() bool {
-	meta, err := workspace.NewChatStore(filepath.Join(l.Workspace, stateDirName, "chats")).Meta(l.Session)
+	meta, err := sessionstore.NewStore(filepath.Join(l.Workspace, stateDirName, "chats")).Meta(l.Session)
 	if err != nil || Mode(meta.Mode) != ModeBuild || meta.PlanFile == "" {
 		return false
 	}

@@ -83,6 +83,12 @@ func protectedParts(parts []string) *protected {
 
 // foldElem is a path element as protectedName compares it, lower-cased.
 func foldElem(elem string) string {
+	return strings.ToLower(strings.TrimRight(visibleElem(elem), ". "))
+}
+
+// visibleElem is a path element without invisible format characters and,
+// on Windows, without an alternate-stream suffix.
+func visibleElem(elem string) string {
 	elem = strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.Cf, r) {
 			return -1
@@ -92,7 +98,7 @@ func foldElem(elem string) string {
 	if isWindows {
 		elem, _, _ = strings.Cut(elem, ":")
 	}
-	return strings.ToLower(strings.TrimRight(elem, ". "))
+	return elem
 }
 
 const configInstead = "agentls's configuration changes only by the user's hand; " +
@@ -125,16 +131,7 @@ func InsideProtected(abs string) (string, bool) {
 // dots and spaces dropped (Windows drops them), and on Windows an
 // alternate-stream suffix (".git::$INDEX_ALLOCATION") cut off.
 func protectedName(elem string) *protected {
-	elem = strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Cf, r) {
-			return -1
-		}
-		return r
-	}, elem)
-	if isWindows {
-		elem, _, _ = strings.Cut(elem, ":")
-	}
-	elem = strings.TrimRight(elem, ". ")
+	elem = strings.TrimRight(visibleElem(elem), ". ")
 	for i := range protectedNames {
 		if strings.EqualFold(elem, protectedNames[i].name) {
 			return &protectedNames[i]

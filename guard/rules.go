@@ -168,13 +168,19 @@ func (g *Guard) writeErr(given string, p workspace.Path) error {
 	return nil
 }
 
+// plainInPlans checks that given is a plain name (plainNameErr) and
+// returns the plans folder, resolved: where mkdir and rm may act.
+func (g *Guard) plainInPlans(given string) (string, error) {
+	if err := g.plainNameErr(given); err != nil {
+		return "", err
+	}
+	return g.plansReal()
+}
+
 // mkdirErr: a folder at or below the plans folder, none of whose new
 // elements is named like a plan file.
 func (g *Guard) mkdirErr(given string, p workspace.Path) error {
-	if err := g.plainNameErr(given); err != nil {
-		return err
-	}
-	plans, err := g.plansReal()
+	plans, err := g.plainInPlans(given)
 	if err != nil {
 		return err
 	}
@@ -205,10 +211,7 @@ func (g *Guard) mkdirErr(given string, p workspace.Path) error {
 // rmErr: inside the plans folder (not the folder itself), and either an
 // empty folder or a plan file.
 func (g *Guard) rmErr(given string, p workspace.Path) error {
-	if err := g.plainNameErr(given); err != nil {
-		return err
-	}
-	plans, err := g.plansReal()
+	plans, err := g.plainInPlans(given)
 	if err != nil {
 		return err
 	}

@@ -19,12 +19,7 @@ import (
 // Relative and empty paths are ignored.
 func (g *Guard) WithState(dirs ...string) *Guard {
 	c := *g
-	c.state = append([]string(nil), g.state...)
-	for _, d := range dirs {
-		if filepath.IsAbs(d) {
-			c.state = append(c.state, filepath.Clean(d))
-		}
-	}
+	c.state = withAbs(g.state, dirs)
 	return &c
 }
 

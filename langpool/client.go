@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/agentls/agentls/internal/lspwire"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -83,7 +84,7 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 		_ = cmd.Wait()
 		close(c.exited)
 	}()
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{r: stdout, w: stdin}), jsonrpc2.WithCodec(codec{}))
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{r: stdout, w: stdin}), jsonrpc2.WithCodec(lspwire.Codec{}))
 	c.conn.Go(context.Background(), c.handle)
 	ictx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/lspwire"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -28,7 +29,7 @@ func runFakeServer() {
 	docs := map[string]string{}
 	var applyReply atomic.Value // the client's answer to the server's applyEdit
 	done := make(chan struct{})
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdioRWC{}), jsonrpc2.WithCodec(codec{}))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdioRWC{}), jsonrpc2.WithCodec(lspwire.Codec{}))
 	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case "initialize":

@@ -12,19 +12,26 @@ import (
 // exec or wait; gopls may start go list): the sum of VmRSS read from
 // /proc, 0 where /proc is missing.
 func (p *Pool) MemoryBytes() int64 {
+	groups := p.processGroups()
+	var total int64
+	for _, n := range groupMemory(groups) {
+		total += n
+	}
+	return total
+}
+
+// processGroups are the process groups of the running servers (their
+// leaders' pids).
+func (p *Pool) processGroups() map[int]bool {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	groups := map[int]bool{}
 	for _, c := range p.clients {
 		if c.cmd.Process != nil {
 			groups[c.cmd.Process.Pid] = true
 		}
 	}
-	p.mu.Unlock()
-	var total int64
-	for _, n := range groupMemory(groups) {
-		total += n
-	}
-	return total
+	return groups
 }
 
 // groupMemory is the resident memory of each process group of groups.

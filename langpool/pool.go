@@ -190,15 +190,7 @@ func (p *Pool) ServesAny() bool {
 // Status implements intel.Source: each known file type, its server and
 // state, or why none serves it.
 func (p *Pool) Status() []intel.Serving {
-	p.mu.Lock()
-	groups := map[int]bool{}
-	for _, c := range p.clients {
-		if c.cmd.Process != nil {
-			groups[c.cmd.Process.Pid] = true
-		}
-	}
-	p.mu.Unlock()
-	mem := groupMemory(groups) // reads /proc: not under the lock
+	mem := groupMemory(p.processGroups()) // reads /proc: not under the lock
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []intel.Serving

@@ -11,6 +11,20 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
+// synced is the client of file's server, with file synchronised to it
+// (opened, or its changes sent), and file's URI.
+func (p *Pool) synced(ctx context.Context, file string) (*client, string, error) {
+	c, err := p.client(ctx, file)
+	if err != nil {
+		return nil, "", err
+	}
+	uri, err := c.sync(ctx, p.ws, file)
+	if err != nil {
+		return nil, "", err
+	}
+	return c, uri, nil
+}
+
 // Diagnostics implements intel.Source: the files' problems as their
 // servers see agentls's current text of them; with no paths, every
 // problem the running servers published.
@@ -31,11 +45,7 @@ func (p *Pool) Diagnostics(ctx context.Context, paths []string) (intel.Snapshot,
 		return snap, nil
 	}
 	for _, f := range paths {
-		c, err := p.client(ctx, f)
-		if err != nil {
-			return snap, err
-		}
-		uri, err := c.sync(ctx, p.ws, f)
+		c, uri, err := p.synced(ctx, f)
 		if err != nil {
 			return snap, err
 		}
@@ -52,11 +62,7 @@ func (p *Pool) Diagnostics(ctx context.Context, paths []string) (intel.Snapshot,
 // at syncs file to its server and returns the server and the position
 // params of pos in it.
 func (p *Pool) at(ctx context.Context, file string, pos workspace.Position) (*client, positionParams, error) {
-	c, err := p.client(ctx, file)
-	if err != nil {
-		return nil, positionParams{}, err
-	}
-	uri, err := c.sync(ctx, p.ws, file)
+	c, uri, err := p.synced(ctx, file)
 	if err != nil {
 		return nil, positionParams{}, err
 	}
@@ -115,11 +121,7 @@ func (p *Pool) Hover(ctx context.Context, file string, pos workspace.Position) (
 // server is started for a workspace query when none runs and it serves).
 func (p *Pool) Symbols(ctx context.Context, file, query string) ([]intel.Symbol, error) {
 	if file != "" {
-		c, err := p.client(ctx, file)
-		if err != nil {
-			return nil, err
-		}
-		uri, err := c.sync(ctx, p.ws, file)
+		c, uri, err := p.synced(ctx, file)
 		if err != nil {
 			return nil, err
 		}

@@ -106,21 +106,12 @@ func (s *Server) GetPrompt(ctx context.Context, name string, args map[string]str
 	if err != nil {
 		return "", fmt.Errorf("MCP server %q, prompt %q: %w", s.spec.Name, name, err)
 	}
-	var b strings.Builder
-	for i, m := range res.Messages {
-		if m == nil {
-			continue
-		}
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
+	return joinCapped(res.Messages, "\n\n", func(b *strings.Builder, m *mcp.PromptMessage) {
 		if m.Role != "user" {
-			fmt.Fprintf(&b, "(%s:) ", m.Role)
+			fmt.Fprintf(b, "(%s:) ", m.Role)
 		}
 		b.WriteString(contentText(m.Content))
-	}
-	text, _ := capText(b.String(), maxContextBytes)
-	return text, nil
+	}), nil
 }
 
 // ReadResource reads uri from the server (starting it if needed) as text of
@@ -139,22 +130,30 @@ func (s *Server) ReadResource(ctx context.Context, uri string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("MCP server %q, resource %s: %w", s.spec.Name, uri, err)
 	}
-	var b strings.Builder
-	for i, c := range res.Contents {
-		if c == nil {
-			continue
-		}
-		if i > 0 {
-			b.WriteString("\n")
-		}
+	return joinCapped(res.Contents, "\n", func(b *strings.Builder, c *mcp.ResourceContents) {
 		if c.Text != "" || len(c.Blob) == 0 {
 			b.WriteString(c.Text)
 		} else {
-			fmt.Fprintf(&b, "[binary resource %s %s, %d bytes, not shown]", c.URI, c.MIMEType, len(c.Blob))
+			fmt.Fprintf(b, "[binary resource %s %s, %d bytes, not shown]", c.URI, c.MIMEType, len(c.Blob))
 		}
+	}), nil
+}
+
+// joinCapped writes each item that is not nil, sep before every item but
+// the first, as text of at most maxContextBytes.
+func joinCapped[T any](items []*T, sep string, write func(*strings.Builder, *T)) string {
+	var b strings.Builder
+	for i, item := range items {
+		if item == nil {
+			continue
+		}
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		write(&b, item)
 	}
 	text, _ := capText(b.String(), maxContextBytes)
-	return text, nil
+	return text
 }
 
 // contentText is one content block as text (render's rules).

@@ -205,7 +205,7 @@ func (r Request) Text() string {
 	case KindEdit:
 		fmt.Fprintf(&b, "Apply this edit? %s", e.What)
 		if e.Diff != "" {
-			fence := fenceFor(e.Diff)
+			fence := Fence(e.Diff, 3)
 			fmt.Fprintf(&b, "\n\n%sdiff\n%s\n%s", fence, strings.TrimSuffix(e.Diff, "\n"), fence)
 		}
 	case KindMCP:
@@ -335,9 +335,9 @@ func (r Request) Wire() Wire {
 		Sandbox: e.Sandbox, Options: e.Options, Requester: e.Requester, ToolCallID: e.ToolCallID, Document: e.Document, Diff: e.Diff}
 }
 
-// fenceFor is a Markdown code fence longer than any run of backticks in
-// text, so that text cannot close it.
-func fenceFor(text string) string {
+// Fence is a Markdown code fence of at least least backticks and longer
+// than any run of backticks in text, so that text cannot close it.
+func Fence(text string, least int) string {
 	longest, run := 0, 0
 	for _, r := range text {
 		if r == '`' {
@@ -347,5 +347,5 @@ func fenceFor(text string) string {
 		}
 		run = 0
 	}
-	return strings.Repeat("`", max(3, longest+1))
+	return strings.Repeat("`", max(least, longest+1))
 }

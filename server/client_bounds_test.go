@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/internal/lspwire"
 )
 
 // pipedServer is a Server whose only part is its connection to a client on
@@ -19,7 +21,7 @@ func pipedServer(t *testing.T, drain bool) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
 	cli, srv := net.Pipe()
 	stream := newFrameStream(srv, 0)
-	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspwire.Codec{ProtocolTypes: true}))
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)

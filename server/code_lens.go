@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
@@ -34,16 +33,8 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 	if ws == nil || mgr == nil {
 		return lenses, nil
 	}
-	path, err := host.PathOfURI(p.TextDocument.URI)
-	if err != nil || !isPlanDoc(path) {
-		return lenses, nil
-	}
-	wp, err := ws.Resolve(path)
-	if err != nil {
-		return lenses, nil
-	}
-	text, err := ws.ReadFile(wp)
-	if err != nil {
+	wp, text, ok := planDoc(ws, p.TextDocument.URI)
+	if !ok {
 		return lenses, nil
 	}
 	plan, _ := workspace.ParsePlan(text)
@@ -72,7 +63,7 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 // approveTitle is the "Approve & Build" lens of a plan awaiting approval;
 // when approving grants commands it says so (the lens then opens the
 // approval question that lists them).
-func approveTitle(mgr *agent.Manager, id string) string {
+func approveTitle(mgr permissions, id string) string {
 	grants, _ := mgr.ApprovalGrants(id)
 	switch len(grants) {
 	case 0:

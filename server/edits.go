@@ -41,27 +41,36 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 			}
 			continue
 		}
-		edit := s.workspaceEdit(c)
-		ops, err := opsOfEdit(edit)
-		if err != nil {
+		if err := s.sendEdit(ctx, req, s.workspaceEdit(c), " to "+c.Path.Rel); err != nil {
 			return err
-		}
-		if err := req.Check(ops); err != nil {
-			return err
-		}
-		var res lspwire.ApplyEditResult
-		params := map[string]any{"label": req.Label, "edit": edit}
-		if err := s.callEditor(ctx, "workspace/applyEdit", params, &res); err != nil {
-			return fmt.Errorf("the editor did not apply the edit to %s: %w", c.Path.Rel, err)
-		}
-		if !res.Applied {
-			reason := "no reason given"
-			if res.FailureReason != nil && *res.FailureReason != "" {
-				reason = *res.FailureReason
-			}
-			return fmt.Errorf("the editor refused the edit to %s: %s", c.Path.Rel, reason)
 		}
 		s.appliedByEditor(c) // edits_save.go
+	}
+	return nil
+}
+
+// sendEdit sends edit with workspace/applyEdit once the guard's last check
+// passed on its exact operations; target (" to path", or "") names what it
+// changes in the errors.
+func (s *Server) sendEdit(ctx context.Context, req agent.ApplyRequest, edit lspwire.WorkspaceEdit, target string) error {
+	ops, err := opsOfEdit(edit)
+	if err != nil {
+		return err
+	}
+	if err := req.Check(ops); err != nil {
+		return err
+	}
+	var res lspwire.ApplyEditResult
+	params := map[string]any{"label": req.Label, "edit": edit}
+	if err := s.callEditor(ctx, "workspace/applyEdit", params, &res); err != nil {
+		return fmt.Errorf("the editor did not apply the edit%s: %w", target, err)
+	}
+	if !res.Applied {
+		reason := "no reason given"
+		if res.FailureReason != nil && *res.FailureReason != "" {
+			reason = *res.FailureReason
+		}
+		return fmt.Errorf("the editor refused the edit%s: %s", target, reason)
 	}
 	return nil
 }

@@ -207,11 +207,7 @@ func (s *Server) inferDeclined(changes []workspace.Change) int {
 // reviewTimeout bounds a reviewed edit's wait: a person answers it, as a
 // question (plan_mode.approval_timeout_secs).
 func (s *Server) reviewTimeout() time.Duration {
-	secs := s.currentConfig().PlanMode.ApprovalTimeoutSecs
-	if secs <= 0 {
-		secs = 86400
-	}
-	return time.Duration(secs) * time.Second
+	return secondsOr(s.currentConfig().PlanMode.ApprovalTimeoutSecs, 86400)
 }
 
 // describeReviewed is an annotation's description: what the change does.

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspwire"
@@ -27,23 +26,8 @@ func (s *Server) applyWhole(ctx context.Context, req agent.ApplyRequest) error {
 		}
 		edit.DocumentChanges = append(edit.DocumentChanges, s.workspaceEdit(c).DocumentChanges...)
 	}
-	ops, err := opsOfEdit(edit)
-	if err != nil {
+	if err := s.sendEdit(ctx, req, edit, ""); err != nil {
 		return err
-	}
-	if err := req.Check(ops); err != nil {
-		return err
-	}
-	var res lspwire.ApplyEditResult
-	if err := s.callEditor(ctx, "workspace/applyEdit", map[string]any{"label": req.Label, "edit": edit}, &res); err != nil {
-		return fmt.Errorf("the editor did not apply the edit: %w", err)
-	}
-	if !res.Applied {
-		reason := "no reason given"
-		if res.FailureReason != nil && *res.FailureReason != "" {
-			reason = *res.FailureReason
-		}
-		return fmt.Errorf("the editor refused the edit: %s", reason)
 	}
 	for _, c := range req.Changes {
 		s.appliedByEditor(c) // edits_save.go

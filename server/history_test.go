@@ -11,7 +11,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/fakeopenai"
 	"github.com/agentls/agentls/server/internal/lsptest"
-	"github.com/agentls/agentls/workspace"
+	"github.com/agentls/agentls/sessionstore"
 )
 
 // startWithFake starts a server in dir whose model is the fake endpoint,
@@ -68,10 +68,10 @@ func chatLines(t *testing.T, dir, id string) []map[string]any {
 func TestCrashedHistoryIsRepaired(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	store := workspace.NewChatStore(filepath.Join(dir, ".agentls", "chats"))
+	store := sessionstore.NewStore(filepath.Join(dir, ".agentls", "chats"))
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	const id = "crashed-session"
-	if err := store.Create(workspace.ChatMeta{ID: id, Title: "t", Mode: "build", CreatedAt: now, UpdatedAt: now}); err != nil {
+	if err := store.Create(sessionstore.Meta{ID: id, Title: "t", Mode: "build", CreatedAt: now, UpdatedAt: now}); err != nil {
 		t.Fatal(err)
 	}
 	lines := []string{

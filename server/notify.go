@@ -115,9 +115,14 @@ func cancelID(id jsonrpc2.ID) any {
 // requestTimeout is how long a request to the editor that needs no human
 // may take (config editor.request_timeout_secs).
 func (s *Server) requestTimeout() time.Duration {
-	secs := s.currentConfig().Editor.RequestTimeoutSecs
+	return secondsOr(s.currentConfig().Editor.RequestTimeoutSecs, 60)
+}
+
+// secondsOr is a configured number of seconds as a duration, def when it
+// is not set (0 or less).
+func secondsOr(secs, def int) time.Duration {
 	if secs <= 0 {
-		secs = 60
+		secs = def
 	}
 	return time.Duration(secs) * time.Second
 }

@@ -5,7 +5,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -27,16 +26,8 @@ func (s *Server) codeAction(_ context.Context, raw jsonrpc2.RawMessage) (any, er
 	if ws == nil {
 		return actions, nil
 	}
-	path, err := host.PathOfURI(p.TextDocument.URI)
-	if err != nil || !isPlanDoc(path) {
-		return actions, nil
-	}
-	wp, err := ws.Resolve(path)
-	if err != nil {
-		return actions, nil
-	}
-	text, err := ws.ReadFile(wp)
-	if err != nil {
+	_, text, ok := planDoc(ws, p.TextDocument.URI)
+	if !ok {
 		return actions, nil
 	}
 	if at, ok := commentInsertLine(text, int(p.Range.Start.Line)); ok {

@@ -18,11 +18,11 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/internal/lspwire"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -95,7 +95,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	defer stop()
 	s := &Server{opts: opts, stop: stop, ctx: ctx}
 	stream := newFrameStream(eofNotifier{ReadWriteCloser: rwc, onEOF: stop}, opts.MaxMessageBytes)
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}), jsonrpc2.WithPreempter(s))
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspwire.Codec{ProtocolTypes: true}), jsonrpc2.WithPreempter(s))
 	s.docWork = s.startDocWork()
 	handler := swallowNotificationErrors(protocol.CancelHandler(jsonrpc2.AsyncHandler(recoverPanics(s.route))))
 	s.conn.Go(ctx, handler)
@@ -220,11 +220,13 @@ func (s *Server) hosted() *host.Host {
 }
 
 // manager is the agent's session manager (nil before initialize).
-func (s *Server) manager() *agent.Manager {
+func (s *Server) manager() agentServices {
 	if h := s.hosted(); h != nil {
-		return h.Manager()
+		if m := h.Manager(); m != nil {
+			return m
+		}
 	}
-	return nil
+	return nil // a nil interface: callers test mgr != nil
 }
 
 // workspace is the served workspace (nil before initialize).

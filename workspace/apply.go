@@ -92,6 +92,12 @@ func writeAtomic(path string, data []byte, perm fs.FileMode) error {
 	return replaceFile(path, data, perm, true)
 }
 
+// WriteAtomic is writeAtomic for agentls's own files beside the workspace
+// (the session store): the same temporary files, which SweepTemps knows.
+func WriteAtomic(path string, data []byte, perm fs.FileMode) error {
+	return writeAtomic(path, data, perm)
+}
+
 // replaceFile is writeAtomic; durable says whether the data and the rename
 // are synced to the disk before it returns (without, a power failure may
 // lose the new content; a crash of the process never does).

@@ -68,6 +68,18 @@ func findFrontmatter(text string) frontmatter {
 	return frontmatter{found: true}
 }
 
+// SplitFrontmatter finds a complete YAML frontmatter at the start of text
+// (as findFrontmatter): the YAML between its fences and the byte offset
+// where the body starts; ok is false when text has none, or no closing
+// fence.
+func SplitFrontmatter(text string) (yaml string, body int, ok bool) {
+	fm := findFrontmatter(text)
+	if !fm.found || !fm.closed {
+		return "", 0, false
+	}
+	return fm.yaml, fm.body, true
+}
+
 // lineAt returns the line starting at start (without "\n" or a trailing
 // "\r") and the start of the next one (-1 when none follows).
 func lineAt(text string, start int) (string, int) {

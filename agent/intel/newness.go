@@ -1,6 +1,10 @@
 package intel
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentls/agentls/internal/udiff"
+)
 
 // Shift carries diagnostics of before's text over to after's (one edit of a
 // file): a problem above the changed lines keeps its lines, one below moves
@@ -12,14 +16,7 @@ func Shift(diags []Diagnostic, before, after string) []Diagnostic {
 		return diags
 	}
 	b, a := strings.Split(before, "\n"), strings.Split(after, "\n")
-	prefix := 0
-	for prefix < len(b) && prefix < len(a) && b[prefix] == a[prefix] {
-		prefix++
-	}
-	suffix := 0
-	for suffix < len(b)-prefix && suffix < len(a)-prefix && b[len(b)-1-suffix] == a[len(a)-1-suffix] {
-		suffix++
-	}
+	prefix, suffix := udiff.CommonEnds(b, a)
 	oldEnd, newEnd := len(b)-suffix, len(a)-suffix // first unchanged line after the region
 	delta := newEnd - oldEnd
 	out := make([]Diagnostic, 0, len(diags))

@@ -15,17 +15,6 @@ import (
 // DefaultBaseURL is used when Config.BaseURL is empty.
 const DefaultBaseURL = "https://api.openai.com/v1"
 
-// The retry and timeout defaults used when the Config fields are zero: the
-// provider kit's.
-const (
-	DefaultMaxRetries       = kit.DefaultMaxRetries
-	DefaultInitialBackoff   = kit.DefaultInitialBackoff
-	DefaultMaxBackoff       = kit.DefaultMaxBackoff
-	DefaultConnectTimeout   = kit.DefaultConnectTimeout
-	DefaultFirstByteTimeout = kit.DefaultFirstByteTimeout
-	DefaultIdleTimeout      = kit.DefaultIdleTimeout
-)
-
 // Config configures a Provider.
 type Config struct {
 	// BaseURL is the endpoint root, e.g. http://localhost:11434/v1 for Ollama.
@@ -36,7 +25,7 @@ type Config struct {
 	// Model is the model name used when a Request does not name one. Required.
 	Model string
 	// MaxRetries is how many times a transient failure is retried: 0 means
-	// DefaultMaxRetries, a negative value disables retries.
+	// kit.DefaultMaxRetries, a negative value disables retries.
 	MaxRetries int
 	// InitialBackoff is the delay before the first retry, doubled for each
 	// further one up to MaxBackoff. Zero means the defaults. A Retry-After
@@ -86,7 +75,7 @@ func (c Config) withDefaults() (Config, error) {
 	c.MaxRetries, c.InitialBackoff, c.MaxBackoff = pol.MaxRetries, pol.InitialBackoff, pol.MaxBackoff
 	c.FirstByteTimeout, c.IdleTimeout, c.Logger = pol.FirstByteTimeout, pol.IdleTimeout, pol.Logger
 	if c.ConnectTimeout <= 0 {
-		c.ConnectTimeout = DefaultConnectTimeout
+		c.ConnectTimeout = kit.DefaultConnectTimeout
 	}
 	if c.HTTPClient == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 func TestNew(t *testing.T) {
@@ -33,8 +35,8 @@ func TestNew(t *testing.T) {
 		name: "defaults",
 		cfg:  Config{Model: "gpt-4.1"},
 		check: func(t *testing.T, c Config) {
-			if c.BaseURL != DefaultBaseURL || c.MaxRetries != DefaultMaxRetries ||
-				c.InitialBackoff != DefaultInitialBackoff || c.MaxBackoff != DefaultMaxBackoff ||
+			if c.BaseURL != DefaultBaseURL || c.MaxRetries != kit.DefaultMaxRetries ||
+				c.InitialBackoff != kit.DefaultInitialBackoff || c.MaxBackoff != kit.DefaultMaxBackoff ||
 				c.HTTPClient == nil || c.Logger == nil {
 				t.Errorf("defaults not applied: %+v", c)
 			}

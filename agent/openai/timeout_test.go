@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/agent/llm/kit"
 )
 
 // stallBeforeHeaders signals reached, then sends nothing until the client
@@ -135,7 +137,7 @@ func TestConnectTimeoutDefault(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	d, _ := New(Config{Model: "m"})
-	if d.cfg.ConnectTimeout != DefaultConnectTimeout || d.cfg.FirstByteTimeout != DefaultFirstByteTimeout || d.cfg.IdleTimeout != DefaultIdleTimeout {
+	if d.cfg.ConnectTimeout != kit.DefaultConnectTimeout || d.cfg.FirstByteTimeout != kit.DefaultFirstByteTimeout || d.cfg.IdleTimeout != kit.DefaultIdleTimeout {
 		t.Fatalf("defaults %v %v %v", d.cfg.ConnectTimeout, d.cfg.FirstByteTimeout, d.cfg.IdleTimeout)
 	}
 }

@@ -138,13 +138,7 @@ func runCode(ctx context.Context, env Env, p CodeParams) (Result, error) {
 			return intelFailure(err)
 		}
 		out := CodeOutput{Total: len(locs)}
-		for i, l := range locs {
-			if i == MaxCodeItems {
-				out.Truncated = true
-				break
-			}
-			out.Locations = append(out.Locations, codeLocation(ws, l))
-		}
+		out.Locations, out.Truncated = firstItems(locs, func(l intel.Location) CodeLocation { return codeLocation(ws, l) })
 		return OK(out), nil
 	}
 	return Failf("unknown op %q: diagnostics, definition, references, hover or symbols", p.Op), nil
@@ -226,14 +220,22 @@ func symbolsResult(ws *workspace.Workspace, syms []intel.Symbol, err error) (Res
 		return intelFailure(err)
 	}
 	out := CodeOutput{Total: len(syms)}
-	for i, s := range syms {
-		if i == MaxCodeItems {
-			out.Truncated = true
-			break
-		}
-		out.Symbols = append(out.Symbols, CodeSymbol{Name: s.Name, Kind: s.Kind, Path: relPath(ws, s.Location.Path), Line: int(s.Location.Range.Start.Line) + 1, Container: s.Container})
-	}
+	out.Symbols, out.Truncated = firstItems(syms, func(s intel.Symbol) CodeSymbol {
+		return CodeSymbol{Name: s.Name, Kind: s.Kind, Path: relPath(ws, s.Location.Path), Line: int(s.Location.Range.Start.Line) + 1, Container: s.Container}
+	})
 	return OK(out), nil
+}
+
+// firstItems converts the first MaxCodeItems of items; cut says whether
+// more were left out.
+func firstItems[T, W any](items []T, conv func(T) W) (out []W, cut bool) {
+	for i, item := range items {
+		if i == MaxCodeItems {
+			return out, true
+		}
+		out = append(out, conv(item))
+	}
+	return out, false
 }
 
 // intelFailure is the result of a failed request to the source: a file

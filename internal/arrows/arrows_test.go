@@ -22,22 +22,29 @@ import (
 // Folders outside the house (cmd, bench, the root's assets) are not
 // listed: they may import everything.
 var mayImport = map[string][]string{
-	"server": {"agentproto", "host", "mcpclient", "langpool", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
-	"acp":    {"agentproto", "host", "mcpclient", "langpool", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"server": {"agentproto", "host", "mcpclient", "langpool", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "sessionstore", "checkpoint"},
+	"acp":    {"agentproto", "host", "mcpclient", "langpool", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "sessionstore", "checkpoint"},
 	// langpool is agentls as the LSP client of the user's language
 	// servers (agent.LanguageIntel, in the sandbox): only the faces and the
 	// command import it; it speaks LSP itself, so it is not below them.
-	"langpool": {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"langpool": {"agentproto", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "sessionstore", "checkpoint"},
 	// agentproto is the typed agent/* protocol (params, results, the method
-	// table): a leaf the faces dispatch from (see leafLibraries).
+	// table): a leaf the faces dispatch from (see leafLibraries); the agent
+	// uses its value types where they are the agent's own (one declaration,
+	// not a mirror), so it knows no LSP or ACP library either.
 	"agentproto": {},
-	"host":       {"mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"host":       {"agentproto", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "sessionstore", "checkpoint"},
 	// mcpclient turns MCP servers' tools into the agent's tools
 	// (agent/tools); host imports it.
-	"mcpclient":  {"agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
-	"agent":      {"workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"},
+	"mcpclient":  {"agentproto", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "sessionstore", "checkpoint"},
+	"agent":      {"agentproto", "workspace", "guard", "questions", "config", "permission", "sandbox", "sessionstore", "checkpoint"},
 	"checkpoint": {"workspace"},
-	"guard":      {"workspace"},
+	// sessionstore is the session store (.chat, .meta, .approved and
+	// .lock files): agentls's own state, read from the disk, never
+	// through workspace's overlay of open buffers.
+	"sessionstore": {"workspace"},
+	// guard reads a plan lock's session metadata (LockRegistry).
+	"guard":      {"workspace", "sessionstore"},
 	"workspace":  {},
 	"questions":  {},
 	"config":     {},
@@ -63,7 +70,7 @@ func testSupport(p string) bool { return strings.HasSuffix(path.Base(p), "test")
 var rpcLibraries = []string{"go.lsp.dev/", "github.com/sourcegraph/jsonrpc2", "github.com/coder/acp-go-sdk"}
 
 // belowFaces are the folders under server and acp.
-var belowFaces = []string{"host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint"}
+var belowFaces = []string{"host", "mcpclient", "agent", "workspace", "guard", "questions", "config", "permission", "sandbox", "checkpoint", "sessionstore"}
 
 // ownedLibraries are libraries only one folder imports: the MCP SDK is
 // mcpclient's.
@@ -153,6 +160,7 @@ func TestViolationsFound(t *testing.T) {
 		{"agent reaches a provider", "agent/llm", "agent/scripted", "agent may not depend on the model provider agent/scripted (agent → agent/llm → agent/scripted)"},
 		{"guard imports questions", "guard", "questions", "guard may not depend on questions"},
 		{"workspace imports guard", "workspace", "guard", "workspace may not depend on guard"},
+		{"workspace imports sessionstore", "workspace", "sessionstore", "workspace may not depend on sessionstore"},
 		{"through internal", "internal/x", "server", "questions may not depend on server (questions → internal/x → server)"},
 		{"anything imports cmd", "server", "cmd/agentls", "server imports cmd/agentls"},
 		{"host knows jsonrpc2", "host", "go.lsp.dev/jsonrpc2", "host depends on go.lsp.dev/jsonrpc2"},
@@ -162,7 +170,7 @@ func TestViolationsFound(t *testing.T) {
 		{"mcpclient imports host", "mcpclient", "host", "mcpclient may not depend on host"},
 		{"agentproto imports agent", "agentproto", "agent", "agentproto may not depend on agent"},
 		{"agentproto imports the ACP SDK", "agentproto", "github.com/coder/acp-go-sdk", "agentproto imports github.com/coder/acp-go-sdk: agentproto imports only"},
-		{"host imports agentproto", "host", "agentproto", "host may not depend on agentproto"},
+		{"guard imports agentproto", "guard", "agentproto", "guard may not depend on agentproto"},
 		{"host imports langpool", "host", "langpool", "host may not depend on langpool"},
 		{"agent imports langpool", "agent", "langpool", "agent may not depend on langpool"},
 		{"langpool imports server", "langpool", "server", "langpool may not depend on server"},

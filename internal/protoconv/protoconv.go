@@ -101,14 +101,12 @@ func Commands(list []agent.CommandInfo) []agentproto.CommandInfo {
 
 // ChangedFiles are files changed since a checkpoint on the wire.
 func ChangedFiles(list []agent.ChangedFile) agentproto.ChangedFilesResult {
-	return agentproto.ChangedFilesResult{Files: each(list, func(f agent.ChangedFile) agentproto.ChangedFile {
-		return agentproto.ChangedFile{Path: f.Path, Status: f.Status, Added: f.Added, Removed: f.Removed, Restorable: f.Restorable}
-	})}
+	return agentproto.ChangedFilesResult{Files: each(list, func(f agent.ChangedFile) agentproto.ChangedFile { return f })}
 }
 
 // CheckpointFileText is a checkpoint's file on the wire.
 func CheckpointFileText(t agent.CheckpointFileText) agentproto.CheckpointFileText {
-	return agentproto.CheckpointFileText{Path: t.Path, Exists: t.Exists, Text: t.Text, Restorable: t.Restorable}
+	return t // the agent's type is agentproto's
 }
 
 // ModelList is agent/listModels's result on the wire.

@@ -94,18 +94,23 @@ func Stat(before, after string) (added, removed int) {
 // that differs is shown as removed and added whole.
 const maxCells = 4 << 20
 
+// CommonEnds counts the lines a and b share at their start (head) and, of
+// the rest, at their end (tail).
+func CommonEnds(a, b []string) (head, tail int) {
+	for head < len(a) && head < len(b) && a[head] == b[head] {
+		head++
+	}
+	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
+		tail++
+	}
+	return head, tail
+}
+
 // diffLines is a line diff: the common head and tail, then a
 // longest-common-subsequence diff of the middle when it is small enough,
 // else the middle removed and added whole.
 func diffLines(a, b []string) []lineOp {
-	head := 0
-	for head < len(a) && head < len(b) && a[head] == b[head] {
-		head++
-	}
-	tail := 0
-	for tail < len(a)-head && tail < len(b)-head && a[len(a)-1-tail] == b[len(b)-1-tail] {
-		tail++
-	}
+	head, tail := CommonEnds(a, b)
 	var ops []lineOp
 	for i := 0; i < head; i++ {
 		ops = append(ops, lineOp{' ', a[i], i, i})

@@ -15,13 +15,7 @@ func lua(p *pkg) string {
 	fmt.Fprintf(&b, "-- %s\n-- The agent/* protocol (docs/protocol.md): method names and, as LuaCATS annotations, its types.\n\nlocal M = {}\n\n", header)
 	fmt.Fprintf(&b, "--- The protocol version the server advertises (experimental.agent.protocolVersion).\nM.version = %d\n", agentproto.ProtocolVersion)
 	b.WriteString("\n--- The result of a method that answers null.\n---@alias agentls.Null nil\n\n--- The params of a method that takes none.\n---@alias agentls.Empty table<string, never>\n")
-	for _, n := range nameTables {
-		fmt.Fprintf(&b, "\n--- %s\nM.%s = {\n", n.doc, n.lua)
-		for _, r := range n.rows() {
-			fmt.Fprintf(&b, "  %s = '%s',\n", r[0], r[1])
-		}
-		b.WriteString("}\n")
-	}
+	writeNames(&b, func(n nameTable) string { return fmt.Sprintf("\n--- %s\nM.%s = {\n", n.doc, n.lua) }, "  %s = '%s',\n", "}\n")
 	for _, t := range p.types {
 		b.WriteString("\n")
 		if t.doc != "" {
@@ -29,11 +23,7 @@ func lua(p *pkg) string {
 		}
 		switch {
 		case t.enum != nil:
-			quoted := make([]string, len(t.enum))
-			for i, v := range t.enum {
-				quoted[i] = `"` + v + `"`
-			}
-			fmt.Fprintf(&b, "---@alias agentls.%s %s\n", t.name, strings.Join(quoted, "|"))
+			fmt.Fprintf(&b, "---@alias agentls.%s %s\n", t.name, strings.Join(quoteAll(t.enum, `"`), "|"))
 		case t.basic != "":
 			fmt.Fprintf(&b, "---@alias agentls.%s %s\n", t.name, luaType(&ast.Ident{Name: t.basic}))
 		case t.union != "":
@@ -64,28 +54,4 @@ func lua(p *pkg) string {
 }
 
 // luaType is a Go type expression as a LuaCATS type.
-func luaType(e ast.Expr) string {
-	switch t := e.(type) {
-	case *ast.Ident:
-		switch t.Name {
-		case "string":
-			return "string"
-		case "bool":
-			return "boolean"
-		case "int", "int32", "int64", "uint", "uint32", "uint64":
-			return "integer"
-		case "float32", "float64":
-			return "number"
-		case "any":
-			return "any"
-		}
-		return "agentls." + t.Name
-	case *ast.StarExpr:
-		return luaType(t.X)
-	case *ast.ArrayType:
-		return luaType(t.Elt) + "[]"
-	case *ast.MapType:
-		return "table<" + luaType(t.Key) + ", " + luaType(t.Value) + ">"
-	}
-	return "any"
-}
+func luaType(e ast.Expr) string { return luaSpelling.of(e) }

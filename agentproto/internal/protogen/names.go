@@ -1,6 +1,11 @@
 package main
 
-import "github.com/agentls/agentls/agentproto"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentls/agentls/agentproto"
+)
 
 // nameTable is one generated table of names: the short name of each row
 // that has one, with its name on the wire.
@@ -31,4 +36,16 @@ func (n nameTable) rows() [][2]string {
 		}
 	}
 	return out
+}
+
+// writeNames writes every name table: head opens it, row (a format of the
+// name and its value) writes each of its rows and tail closes it.
+func writeNames(b *strings.Builder, head func(nameTable) string, row, tail string) {
+	for _, n := range nameTables {
+		b.WriteString(head(n))
+		for _, r := range n.rows() {
+			fmt.Fprintf(b, row, r[0], r[1])
+		}
+		b.WriteString(tail)
+	}
 }

@@ -27,11 +27,7 @@ func typescript(p *pkg) string {
 		tsDoc(&b, "", t.doc)
 		switch {
 		case t.enum != nil:
-			quoted := make([]string, len(t.enum))
-			for i, v := range t.enum {
-				quoted[i] = "'" + v + "'"
-			}
-			fmt.Fprintf(&b, "export type %s = %s;\n", t.name, strings.Join(quoted, " | "))
+			fmt.Fprintf(&b, "export type %s = %s;\n", t.name, strings.Join(quoteAll(t.enum, "'"), " | "))
 		case t.basic != "":
 			fmt.Fprintf(&b, "export type %s = %s;\n", t.name, tsType(&ast.Ident{Name: t.basic}))
 		case t.union != "":
@@ -58,13 +54,7 @@ func typescript(p *pkg) string {
 			b.WriteString("}\n")
 		}
 	}
-	for _, n := range nameTables {
-		fmt.Fprintf(&b, "\n/** %s */\nexport const %s = {\n", n.doc, n.ts)
-		for _, r := range n.rows() {
-			fmt.Fprintf(&b, "  %s: '%s',\n", r[0], r[1])
-		}
-		b.WriteString("} as const;\n")
-	}
+	writeNames(&b, func(n nameTable) string { return fmt.Sprintf("\n/** %s */\nexport const %s = {\n", n.doc, n.ts) }, "  %s: '%s',\n", "} as const;\n")
 	table := agentproto.Table()
 	b.WriteString("\n/** The params and result of each request, by name (methods and commands). */\nexport interface Requests {\n")
 	for _, m := range table {
@@ -96,37 +86,7 @@ func tsDoc(b *strings.Builder, indent, doc string) {
 }
 
 // tsType is a Go type expression in TypeScript.
-func tsType(e ast.Expr) string {
-	switch t := e.(type) {
-	case *ast.Ident:
-		switch t.Name {
-		case "string":
-			return "string"
-		case "bool":
-			return "boolean"
-		case "int", "int32", "int64", "uint", "uint32", "uint64", "float32", "float64":
-			return "number"
-		case "any":
-			return "unknown"
-		}
-		return t.Name
-	case *ast.StarExpr:
-		return tsType(t.X)
-	case *ast.ArrayType:
-		el := tsType(t.Elt)
-		if strings.ContainsAny(el, " |") {
-			el = "(" + el + ")"
-		}
-		return el + "[]"
-	case *ast.MapType:
-		return "Record<" + tsType(t.Key) + ", " + tsType(t.Value) + ">"
-	case *ast.SelectorExpr: // json.RawMessage and the like
-		return "unknown"
-	case *ast.InterfaceType:
-		return "unknown"
-	}
-	return "unknown"
-}
+func tsType(e ast.Expr) string { return tsSpelling.of(e) }
 
 var identRe = regexp.MustCompile(`[A-Z][A-Za-z0-9]*`)
 

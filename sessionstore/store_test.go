@@ -1,9 +1,10 @@
-package workspace
+package sessionstore
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,10 +12,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/workspace"
 )
 
-func chatMeta(id string, updated time.Time) ChatMeta {
-	return ChatMeta{
+func chatMeta(id string, updated time.Time) Meta {
+	return Meta{
 		ID: id, Title: "Session " + id, Mode: "plan",
 		CreatedAt: updated.Add(-time.Hour), UpdatedAt: updated,
 	}
@@ -24,7 +27,7 @@ func msg(s string) json.RawMessage { return json.RawMessage(s) }
 
 func TestChatStoreRoundTrip(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".agentls", "chats")
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	at := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	meta := chatMeta("0192f0e2-7c1a-7b3e-8f00-000000000001", at)
 	meta.Title = "Fix: the \"login\" bug\n--- with a fence-like line"
@@ -76,7 +79,7 @@ func TestChatStoreRoundTrip(t *testing.T) {
 
 func TestChatPlanFileNull(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	m := chatMeta("abc", time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
 	if err := s.Create(m); err != nil {
 		t.Fatal(err)
@@ -94,7 +97,7 @@ func TestChatPlanFileNull(t *testing.T) {
 
 func TestChatCrashRecovery(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	m := chatMeta("s1", time.Now().UTC().Truncate(time.Second))
 	if err := s.Create(m); err != nil {
 		t.Fatal(err)
@@ -160,7 +163,7 @@ func TestOldFormatChatLoads(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, id+".chat"), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	meta, msgs, err := s.Load(id)
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +193,7 @@ func TestOldFormatChatLoads(t *testing.T) {
 
 func TestChatErrors(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	if _, _, err := s.Load("nope"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("unknown id: %v", err)
 	}
@@ -242,8 +245,8 @@ func TestChatErrors(t *testing.T) {
 
 func TestChatList(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
-	if got, err := NewChatStore(filepath.Join(dir, "missing")).List(); err != nil || len(got) != 0 {
+	s := NewStore(dir)
+	if got, err := NewStore(filepath.Join(dir, "missing")).List(); err != nil || len(got) != 0 {
 		t.Errorf("List of a missing folder: %v %v", got, err)
 	}
 	base := time.Date(2025, 5, 1, 0, 0, 0, 0, time.UTC)
@@ -277,7 +280,7 @@ func TestChatList(t *testing.T) {
 
 func TestChatConcurrent(t *testing.T) {
 	dir := t.TempDir()
-	s := NewChatStore(dir)
+	s := NewStore(dir)
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	ids := []string{"a", "b", "c"}
 	for _, id := range ids {
@@ -327,7 +330,7 @@ func TestChatConcurrent(t *testing.T) {
 }
 
 func TestChatStoreApproved(t *testing.T) {
-	st := NewChatStore(filepath.Join(t.TempDir(), "chats"))
+	st := NewStore(filepath.Join(t.TempDir(), "chats"))
 	if _, _, ok, err := st.Approved("s1"); ok || err != nil {
 		t.Fatalf("nothing stored: ok %v err %v", ok, err)
 	}
@@ -354,25 +357,28 @@ func TestChatStoreApproved(t *testing.T) {
 // (or any other field) is.
 func TestSaveMetaSyncsOnlyRealChanges(t *testing.T) {
 	syncs := 0
-	fsync = func(f *os.File) error { syncs++; return f.Sync() }
-	t.Cleanup(func() { fsync = (*os.File).Sync })
-	s := NewChatStore(t.TempDir())
-	meta := ChatMeta{ID: "s1", Title: "New chat", Mode: "plan", CreatedAt: time.Unix(100, 0), UpdatedAt: time.Unix(100, 0)}
+	replaceDurable = func(path string, data []byte, perm fs.FileMode) error {
+		syncs++
+		return workspace.WriteAtomic(path, data, perm)
+	}
+	t.Cleanup(func() { replaceDurable = workspace.WriteAtomic })
+	s := NewStore(t.TempDir())
+	meta := Meta{ID: "s1", Title: "New chat", Mode: "plan", CreatedAt: time.Unix(100, 0), UpdatedAt: time.Unix(100, 0)}
 	if err := s.Create(meta); err != nil {
 		t.Fatal(err)
 	}
 	for _, step := range []struct {
 		name    string
-		change  func(*ChatMeta)
+		change  func(*Meta)
 		durable bool
 	}{
-		{"first save", func(m *ChatMeta) {}, true},
-		{"UpdatedAt only", func(m *ChatMeta) { m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, false},
-		{"UpdatedAt again", func(m *ChatMeta) { m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, false},
-		{"mode", func(m *ChatMeta) { m.Mode = "build"; m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, true},
-		{"title", func(m *ChatMeta) { m.Title = "Fix the parser" }, false},
-		{"review", func(m *ChatMeta) { m.Review = "edits" }, true},
-		{"nothing", func(m *ChatMeta) {}, false},
+		{"first save", func(m *Meta) {}, true},
+		{"UpdatedAt only", func(m *Meta) { m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, false},
+		{"UpdatedAt again", func(m *Meta) { m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, false},
+		{"mode", func(m *Meta) { m.Mode = "build"; m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, true},
+		{"title", func(m *Meta) { m.Title = "Fix the parser" }, false},
+		{"review", func(m *Meta) { m.Review = "edits" }, true},
+		{"nothing", func(m *Meta) {}, false},
 	} {
 		step.change(&meta)
 		before := syncs

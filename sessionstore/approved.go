@@ -1,4 +1,4 @@
-package workspace
+package sessionstore
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // approvedExt is the extension of the file beside a session file that holds
@@ -22,8 +24,8 @@ type approvedFile struct {
 // SaveApproved stores, beside the session file, the approved text of the
 // session's plan (workspace-relative path plan): the text at approval plus
 // the build session's own writes. It is replaced atomically.
-func (s *ChatStore) SaveApproved(id, plan, text string) error {
-	if err := ValidChatID(id); err != nil {
+func (s *Store) SaveApproved(id, plan, text string) error {
+	if err := ValidID(id); err != nil {
 		return fmt.Errorf("save approved plan: %w", err)
 	}
 	data, err := json.Marshal(approvedFile{Plan: plan, Text: text})
@@ -34,15 +36,15 @@ func (s *ChatStore) SaveApproved(id, plan, text string) error {
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return fmt.Errorf("save approved plan of %s: %w", id, err)
 	}
-	if err := writeAtomic(filepath.Join(s.dir, id+approvedExt), data, 0o644); err != nil {
+	if err := workspace.WriteAtomic(filepath.Join(s.dir, id+approvedExt), data, 0o644); err != nil {
 		return fmt.Errorf("save approved plan of %s: %w", id, err)
 	}
 	return nil
 }
 
 // Approved reads what SaveApproved stored; ok is false when nothing was.
-func (s *ChatStore) Approved(id string) (plan, text string, ok bool, err error) {
-	if err := ValidChatID(id); err != nil {
+func (s *Store) Approved(id string) (plan, text string, ok bool, err error) {
+	if err := ValidID(id); err != nil {
 		return "", "", false, fmt.Errorf("read approved plan: %w", err)
 	}
 	defer s.lock(id)()

@@ -1,4 +1,4 @@
-package workspace
+package sessionstore
 
 import (
 	"errors"
@@ -10,8 +10,8 @@ import (
 // lock first: a session another process drives is refused
 // (ErrSessionOwned), and none can open it while it goes. An unknown session
 // is os.ErrNotExist.
-func (s *ChatStore) Delete(id string) error {
-	if err := ValidChatID(id); err != nil {
+func (s *Store) Delete(id string) error {
+	if err := ValidID(id); err != nil {
 		return fmt.Errorf("delete session: %w", err)
 	}
 	if !s.Exists(id) {
@@ -38,6 +38,6 @@ func (s *ChatStore) Delete(id string) error {
 	return nil
 }
 
-func (s *ChatStore) lockPath(id string) string {
+func (s *Store) lockPath(id string) string {
 	return s.path(id)[:len(s.path(id))-len(chatExt)] + ".lock"
 }

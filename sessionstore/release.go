@@ -1,4 +1,4 @@
-package workspace
+package sessionstore
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 // Disown gives up one session this store owns (closes its lock file, which
 // releases the flock): another process may drive it from now on. Disowning
 // a session not owned is a no-op.
-func (s *ChatStore) Disown(id string) {
+func (s *Store) Disown(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f, ok := s.owned[id]; ok {
@@ -18,7 +18,7 @@ func (s *ChatStore) Disown(id string) {
 }
 
 // Owns tells whether this store holds the session's lock.
-func (s *ChatStore) Owns(id string) bool {
+func (s *Store) Owns(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, ok := s.owned[id]
@@ -26,8 +26,8 @@ func (s *ChatStore) Owns(id string) bool {
 }
 
 // Exists tells whether the session has a file in the store.
-func (s *ChatStore) Exists(id string) bool {
-	if ValidChatID(id) != nil {
+func (s *Store) Exists(id string) bool {
+	if ValidID(id) != nil {
 		return false
 	}
 	_, err := os.Stat(s.path(id))

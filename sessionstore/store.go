@@ -1,4 +1,4 @@
-package workspace
+package sessionstore
 
 import (
 	"bufio"
@@ -17,10 +17,12 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentls/agentls/workspace"
 )
 
-// ChatMeta is the frontmatter of a `.chat` session file.
-type ChatMeta struct {
+// Meta is the frontmatter of a `.chat` session file.
+type Meta struct {
 	ID    string `yaml:"id"`
 	Title string `yaml:"title"`
 	Mode  string `yaml:"mode"`
@@ -45,7 +47,7 @@ type ChatMeta struct {
 	BuildModel string `yaml:"build_model,omitempty"`
 }
 
-// chatFront is ChatMeta as written: plan_file may be null.
+// chatFront is Meta as written: plan_file may be null.
 type chatFront struct {
 	ID            string     `yaml:"id"`
 	Title         string     `yaml:"title"`
@@ -64,7 +66,7 @@ type chatFront struct {
 	BuildModel       string `yaml:"build_model,omitempty"`
 }
 
-// ChatStore keeps sessions in <dir>/<id>.chat: a YAML frontmatter (the
+// Store keeps sessions in <dir>/<id>.chat: a YAML frontmatter (the
 // metadata as the session was created), then the messages, one compact JSON
 // object per line, appended and never rewritten. Later metadata changes
 // (mode, plan, title, times) go to <id>.meta, a small file with the same
@@ -74,7 +76,7 @@ type chatFront struct {
 // written before .meta files (or never changed since) has none and loads
 // from its .chat alone. It is safe for concurrent use; the operations on one
 // id never interleave.
-type ChatStore struct {
+type Store struct {
 	dir   string
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
@@ -83,12 +85,19 @@ type ChatStore struct {
 	// title and UpdatedAt cleared (s.mu): a save that changes only those
 	// (the end of every turn, the first prompt's title) skips the fsyncs
 	// (SaveMeta).
-	synced map[string]ChatMeta
+	synced map[string]Meta
 }
 
-// NewChatStore returns a store over dir (created when the first session is).
-func NewChatStore(dir string) *ChatStore {
-	return &ChatStore{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File), synced: make(map[string]ChatMeta)}
+// replaceDurable and replaceQuick replace a file atomically, synced to the
+// disk or not (SaveMeta); tests count the calls.
+var (
+	replaceDurable = workspace.WriteAtomic
+	replaceQuick   = workspace.ReplaceFile
+)
+
+// NewStore returns a store over dir (created when the first session is).
+func NewStore(dir string) *Store {
+	return &Store{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File), synced: make(map[string]Meta)}
 }
 
 // errLocked is lockFile's error for a lock another process holds.
@@ -102,8 +111,8 @@ var ErrSessionOwned = errors.New("the session is open in another agentls process
 // this store lives or until Release: two processes sharing the folder never
 // drive one session at once. Owning a session twice is a no-op. The lock
 // ends with the process, so a crash leaves nothing to clean.
-func (s *ChatStore) Own(id string) error {
-	if err := ValidChatID(id); err != nil {
+func (s *Store) Own(id string) error {
+	if err := ValidID(id); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -130,7 +139,7 @@ func (s *ChatStore) Own(id string) error {
 }
 
 // Release gives up every session this store owns.
-func (s *ChatStore) Release() {
+func (s *Store) Release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, f := range s.owned {
@@ -145,25 +154,25 @@ const chatExt = ".chat"
 // chatIDRe is what a session id may look like (ids arrive over the wire).
 var chatIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
-// ValidChatID checks a session id: letters, digits, '.', '_' and '-', at most
+// ValidID checks a session id: letters, digits, '.', '_' and '-', at most
 // 128, no path separators and no "..".
-func ValidChatID(id string) error {
+func ValidID(id string) error {
 	if !chatIDRe.MatchString(id) || strings.Contains(id, "..") {
 		return fmt.Errorf("invalid session id %q: use letters, digits, '.', '_' and '-' only (no '..', at most 128)", id)
 	}
 	return nil
 }
 
-func (s *ChatStore) path(id string) string { return filepath.Join(s.dir, id+chatExt) }
+func (s *Store) path(id string) string { return filepath.Join(s.dir, id+chatExt) }
 
 // metaExt is the extension of session metadata files.
 const metaExt = ".meta"
 
-func (s *ChatStore) metaPath(id string) string { return filepath.Join(s.dir, id+metaExt) }
+func (s *Store) metaPath(id string) string { return filepath.Join(s.dir, id+metaExt) }
 
 // currentMeta is meta (from the .chat frontmatter) updated by the session's
 // .meta file, when it has one. The caller holds the id's lock.
-func (s *ChatStore) currentMeta(id string, meta ChatMeta) (ChatMeta, error) {
+func (s *Store) currentMeta(id string, meta Meta) (Meta, error) {
 	data, err := os.ReadFile(s.metaPath(id))
 	if errors.Is(err, os.ErrNotExist) {
 		return meta, nil
@@ -182,7 +191,7 @@ func (s *ChatStore) currentMeta(id string, meta ChatMeta) (ChatMeta, error) {
 }
 
 // lock takes the lock of one id.
-func (s *ChatStore) lock(id string) func() {
+func (s *Store) lock(id string) func() {
 	s.mu.Lock()
 	l, ok := s.locks[id]
 	if !ok {
@@ -195,8 +204,8 @@ func (s *ChatStore) lock(id string) func() {
 }
 
 // Create writes a new session with no messages. It fails if the id exists.
-func (s *ChatStore) Create(meta ChatMeta) error {
-	if err := ValidChatID(meta.ID); err != nil {
+func (s *Store) Create(meta Meta) error {
+	if err := ValidID(meta.ID); err != nil {
 		return fmt.Errorf("create session: %w", err)
 	}
 	defer s.lock(meta.ID)()
@@ -211,7 +220,7 @@ func (s *ChatStore) Create(meta ChatMeta) error {
 	if err != nil {
 		return fmt.Errorf("create session %s: %w", meta.ID, err)
 	}
-	if err := writeAtomic(p, front, 0o644); err != nil {
+	if err := workspace.WriteAtomic(p, front, 0o644); err != nil {
 		return fmt.Errorf("create session %s: %w", meta.ID, err)
 	}
 	return nil
@@ -223,8 +232,8 @@ func (s *ChatStore) Create(meta ChatMeta) error {
 // one is not synced to the disk (a crash of agentls never loses it; a power
 // failure may leave the previous ones); every other change (mode, plan,
 // review, models) is.
-func (s *ChatStore) SaveMeta(meta ChatMeta) error {
-	if err := ValidChatID(meta.ID); err != nil {
+func (s *Store) SaveMeta(meta Meta) error {
+	if err := ValidID(meta.ID); err != nil {
 		return fmt.Errorf("save session: %w", err)
 	}
 	defer s.lock(meta.ID)()
@@ -241,7 +250,11 @@ func (s *ChatStore) SaveMeta(meta ChatMeta) error {
 	last, ok := s.synced[meta.ID]
 	s.mu.Unlock()
 	durable := !ok || last != key
-	if err := replaceFile(s.metaPath(meta.ID), front, 0o644, durable); err != nil {
+	write := replaceQuick
+	if durable {
+		write = replaceDurable
+	}
+	if err := write(s.metaPath(meta.ID), front, 0o644); err != nil {
 		return fmt.Errorf("save session %s to %s: %w", meta.ID, s.metaPath(meta.ID), err)
 	}
 	if durable {
@@ -254,8 +267,8 @@ func (s *ChatStore) SaveMeta(meta ChatMeta) error {
 
 // Append adds messages (each a JSON object, stored compact on one line) to
 // an existing session; Sync makes them durable.
-func (s *ChatStore) Append(id string, msgs ...json.RawMessage) error {
-	if err := ValidChatID(id); err != nil {
+func (s *Store) Append(id string, msgs ...json.RawMessage) error {
+	if err := ValidID(id); err != nil {
 		return fmt.Errorf("append to session: %w", err)
 	}
 	var buf bytes.Buffer
@@ -297,8 +310,8 @@ func (s *ChatStore) Append(id string, msgs ...json.RawMessage) error {
 // survives a crash or kill of agentls (the data is in the kernel's
 // cache); Sync, at the end of each turn, also covers a power failure,
 // without a disk flush for every message.
-func (s *ChatStore) Sync(id string) error {
-	if err := ValidChatID(id); err != nil {
+func (s *Store) Sync(id string) error {
+	if err := ValidID(id); err != nil {
 		return fmt.Errorf("sync session: %w", err)
 	}
 	defer s.lock(id)()
@@ -316,24 +329,24 @@ func (s *ChatStore) Sync(id string) error {
 // Load reads a session. An unknown id gives an error wrapping
 // os.ErrNotExist. Lines that are not valid JSON (a torn last line after a
 // crash) are skipped with a warning.
-func (s *ChatStore) Load(id string) (ChatMeta, []json.RawMessage, error) {
-	if err := ValidChatID(id); err != nil {
-		return ChatMeta{}, nil, fmt.Errorf("load session: %w", err)
+func (s *Store) Load(id string) (Meta, []json.RawMessage, error) {
+	if err := ValidID(id); err != nil {
+		return Meta{}, nil, fmt.Errorf("load session: %w", err)
 	}
 	defer s.lock(id)()
 	data, err := os.ReadFile(s.path(id))
 	if err != nil {
-		return ChatMeta{}, nil, fmt.Errorf("load session %s: %w", id, err)
+		return Meta{}, nil, fmt.Errorf("load session %s: %w", id, err)
 	}
 	meta, msgStart, err := splitChat(data)
 	if err != nil {
-		return ChatMeta{}, nil, fmt.Errorf("load session %s: %w", id, err)
+		return Meta{}, nil, fmt.Errorf("load session %s: %w", id, err)
 	}
 	if meta.ID == "" {
 		meta.ID = id
 	}
 	if meta, err = s.currentMeta(id, meta); err != nil {
-		return ChatMeta{}, nil, fmt.Errorf("load session %s: %w", id, err)
+		return Meta{}, nil, fmt.Errorf("load session %s: %w", id, err)
 	}
 	var msgs []json.RawMessage
 	lineNo := 0
@@ -360,7 +373,7 @@ func (s *ChatStore) Load(id string) (ChatMeta, []json.RawMessage, error) {
 
 // List returns the metadata of every session, newest (UpdatedAt) first.
 // Unreadable files are skipped with a warning.
-func (s *ChatStore) List() ([]ChatMeta, error) {
+func (s *Store) List() ([]Meta, error) {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -368,11 +381,11 @@ func (s *ChatStore) List() ([]ChatMeta, error) {
 		}
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
-	var out []ChatMeta
+	var out []Meta
 	for _, e := range entries {
 		name := e.Name()
 		id, ok := strings.CutSuffix(name, chatExt)
-		if !ok || e.IsDir() || ValidChatID(id) != nil {
+		if !ok || e.IsDir() || ValidID(id) != nil {
 			continue
 		}
 		meta, err := s.readMeta(id)
@@ -382,7 +395,7 @@ func (s *ChatStore) List() ([]ChatMeta, error) {
 		}
 		out = append(out, meta)
 	}
-	slices.SortFunc(out, func(a, b ChatMeta) int {
+	slices.SortFunc(out, func(a, b Meta) int {
 		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
 			return c
 		}
@@ -392,11 +405,11 @@ func (s *ChatStore) List() ([]ChatMeta, error) {
 }
 
 // readMeta reads only the frontmatter of a session.
-func (s *ChatStore) readMeta(id string) (ChatMeta, error) {
+func (s *Store) readMeta(id string) (Meta, error) {
 	defer s.lock(id)()
 	f, err := os.Open(s.path(id))
 	if err != nil {
-		return ChatMeta{}, err
+		return Meta{}, err
 	}
 	defer f.Close()
 	var head bytes.Buffer
@@ -411,10 +424,10 @@ func (s *ChatStore) readMeta(id string) (ChatMeta, error) {
 			break
 		}
 		if err != nil {
-			return ChatMeta{}, err
+			return Meta{}, err
 		}
 		if head.Len() > 1<<20 {
-			return ChatMeta{}, errors.New("frontmatter larger than 1 MiB")
+			return Meta{}, errors.New("frontmatter larger than 1 MiB")
 		}
 	}
 	meta, _, err := splitChat(head.Bytes())
@@ -433,16 +446,16 @@ func isFence(line []byte) bool {
 
 // splitChat decodes the frontmatter of a session file and returns the
 // offset where the messages start.
-func splitChat(data []byte) (ChatMeta, int, error) {
-	fm := findFrontmatter(string(data))
-	if !fm.found || !fm.closed {
-		return ChatMeta{}, 0, errors.New("the session file has no complete frontmatter")
+func splitChat(data []byte) (Meta, int, error) {
+	front, body, ok := workspace.SplitFrontmatter(string(data))
+	if !ok {
+		return Meta{}, 0, errors.New("the session file has no complete frontmatter")
 	}
 	var f chatFront
-	if err := yaml.Unmarshal([]byte(fm.yaml), &f); err != nil {
-		return ChatMeta{}, 0, fmt.Errorf("session frontmatter: %w", err)
+	if err := yaml.Unmarshal([]byte(front), &f); err != nil {
+		return Meta{}, 0, fmt.Errorf("session frontmatter: %w", err)
 	}
-	m := ChatMeta{
+	m := Meta{
 		ID: f.ID, Title: f.Title, Mode: f.Mode,
 		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason, Review: f.Review, PlanModel: f.PlanModel, BuildModel: f.BuildModel,
 		ParentID: f.ParentID, ParentToolCallID: f.ParentToolCallID, Kind: f.Kind,
@@ -453,11 +466,11 @@ func splitChat(data []byte) (ChatMeta, int, error) {
 	if f.EnteredAt != nil {
 		m.EnteredAt = *f.EnteredAt
 	}
-	return m, fm.body, nil
+	return m, body, nil
 }
 
 // encodeChatFront renders the frontmatter block, fences included.
-func encodeChatFront(m ChatMeta) ([]byte, error) {
+func encodeChatFront(m Meta) ([]byte, error) {
 	f := chatFront{
 		ID: m.ID, Title: m.Title, Mode: m.Mode,
 		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason, Review: m.Review, PlanModel: m.PlanModel, BuildModel: m.BuildModel,
