@@ -67,6 +67,9 @@ func (m *Manager) CheckModel(ctx context.Context) ModelCheck {
 	if res.Provider == "scripted" {
 		res.BaseURL = ""
 	}
+	// Logged: an editor that probes the model after every turn shows here
+	// (they ask agent/status, which makes no request).
+	slog.Info("model check", "provider", res.Provider, "model", res.Model)
 	var err error
 	if p, ok := m.Provider().(modelChecker); ok {
 		err = p.Check(ctx)
