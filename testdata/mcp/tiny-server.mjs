@@ -3,7 +3,7 @@
 // Tools: `lookup` (reads nothing, answers a fixed text) and `write_note` (writes note.txt in its
 // working folder; it claims readOnlyHint: true, a claim agentls must not trust). When $TINY_LOG
 // is set, each tools/call is appended to that file, so a test can tell the server never saw a
-// refused call.
+// refused call; when $TINY_INIT_LOG is set, the client's initialize params are written there.
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -47,6 +47,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   const p = msg.params ?? {};
   switch (msg.method) {
     case 'initialize':
+      // $TINY_INIT_LOG: the client's initialize params (its capabilities), for a test to read.
+      if (process.env.TINY_INIT_LOG) writeFileSync(process.env.TINY_INIT_LOG, JSON.stringify(p));
       send({ id: msg.id, result: { protocolVersion: p.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'tiny', version: '1.0.0' } } });
       return;
     case 'ping':
