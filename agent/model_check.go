@@ -5,7 +5,6 @@ import (
 	"log/slog"
 
 	"github.com/agentls/agentls/agent/intel"
-
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -59,19 +58,18 @@ type modelChecker interface {
 // request to its endpoint, or the reason none can be made.
 func (m *Manager) CheckModel(ctx context.Context) ModelCheck {
 	cfg := m.config()
-	res := ModelCheck{Provider: cfg.Model.Provider, Model: cfg.Model.Name, BaseURL: cfg.Model.BaseURL, Sandbox: m.SandboxStatus()}
+	st := m.Status()
+	res := ModelCheck{Provider: cfg.Model.Provider, Model: cfg.Model.Name, BaseURL: cfg.Model.BaseURL,
+		Sandbox: st.Sandbox, MCPServers: st.MCPServers, LanguageIntel: st.LanguageIntel}
 	if res.Provider == "" {
 		res.Provider = "openai"
 	}
 	if res.Provider == "scripted" {
 		res.BaseURL = ""
 	}
-	if m.intel != nil {
-		res.LanguageIntel = m.intel.Status()
-	}
-	if st, ok := m.toolSource.(ServerStatuser); ok {
-		res.MCPServers = st.ServerStatus()
-	}
+	// Logged: an editor that probes the model after every turn shows here
+	// (they ask agent/status, which makes no request).
+	slog.Info("model check", "provider", res.Provider, "model", res.Model)
 	var err error
 	if p, ok := m.Provider().(modelChecker); ok {
 		err = p.Check(ctx)

@@ -84,6 +84,11 @@ var (
 		Command: "agentls.checkModel", CommandShape: `{}`,
 		Doc: "can the configured model answer (one cheap request), and what confines commands",
 	})
+	Status = request[Empty, AgentStatus](Method{
+		Name: "agent/status", Faces: LSP | Command, Since: 3,
+		Command: "agentls.status", CommandShape: `{}`,
+		Doc: "the sandbox, each MCP server's state (a failed one with its reason and stderr tail) and the language intelligence; no request to the model",
+	})
 	SetReview = request[SetReviewParams, ReviewInfo](Method{
 		Name: "agent/setReview", Faces: LSP | Command, Since: 3,
 		Command: "agentls.setReview", CommandShape: `{"review": "off" or "edits"} (and optionally "sessionId")`, CommandSession: true,

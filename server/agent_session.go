@@ -33,6 +33,7 @@ var agentHandlers = handlers(
 	handle(agentproto.ListPlans, (*Server).listPlans),
 	handle(agentproto.Compact, (*Server).compact),
 	handle(agentproto.CheckModel, (*Server).checkModel),
+	handle(agentproto.Status, (*Server).status), // status.go
 	handle(agentproto.Rewind, (*Server).rewind),
 	handle(agentproto.SetReview, (*Server).setReview),
 	handle(agentproto.ChangedFiles, (*Server).changedFiles),

@@ -36,6 +36,7 @@ var commandHandlers = handlers(
 	handle(agentproto.ApprovePlan, (*Server).approvePlanCommand),
 	handle(agentproto.RejectPlan, (*Server).rejectPlanCommand),
 	handle(agentproto.CheckModel, (*Server).checkModelCommand),
+	handle(agentproto.Status, (*Server).statusCommand), // status.go
 	handle(agentproto.ShowPlan, (*Server).showPlanCommand),
 	handle(agentproto.BuildPlan, (*Server).buildPlanCommand),
 	handle(agentproto.ArchivePlan, (*Server).archivePlanCommand),
@@ -301,6 +302,7 @@ func (s *Server) checkModelCommand(ctx context.Context, p agentproto.Empty) (age
 			typ, text = msgError, fmt.Sprintf("agentls: model %s: %s", c.Model, c.Message)
 		}
 		s.showLine(ctx, typ, text)
+		s.showMCPStatus(ctx, c.MCPServers)
 	}
 	return c, err
 }

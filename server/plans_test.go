@@ -454,7 +454,7 @@ func initializeCommands(t *testing.T) []string {
 func TestExecuteCommands(t *testing.T) {
 	t.Parallel()
 	want := []string{"agentls.answer", "agentls.approvePlan", "agentls.archivePlan", "agentls.buildPlan", "agentls.cancel",
-		"agentls.checkModel", "agentls.compact", "agentls.newSession", "agentls.prompt", "agentls.rejectPlan", "agentls.requestChanges", "agentls.rewind", "agentls.setMode", "agentls.setReview", "agentls.setTitle", "agentls.showPlan"}
+		"agentls.checkModel", "agentls.compact", "agentls.newSession", "agentls.prompt", "agentls.rejectPlan", "agentls.requestChanges", "agentls.rewind", "agentls.setMode", "agentls.setReview", "agentls.setTitle", "agentls.showPlan", "agentls.status"}
 	if got := initializeCommands(t); !slices.Equal(got, want) {
 		t.Fatalf("declared commands = %q, want %q", got, want)
 	}

@@ -113,8 +113,10 @@ mcp:
 
 // TestMCPHTTPServerFromACPClient: an HTTP MCP server given by the ACP
 // client in session/new is reached with the client's headers; its
-// user-listed read-only tool runs in plan mode and its writer (claiming
-// readOnlyHint) is refused before any request about it.
+// user-listed read-only tool runs in plan mode (named in
+// plan_mode.allow_network_tools: its reach is the network), another
+// user-listed read-only tool not named there is refused, and its writer
+// (claiming readOnlyHint) is refused, both before any request about them.
 func TestMCPHTTPServerFromACPClient(t *testing.T) {
 	t.Parallel()
 	bin := buildHostile(t)
@@ -145,12 +147,13 @@ steps:
   - tool_calls:
       - {id: w, name: mcp__web__write_note, args: {path: %q, content: "pwned"}}
       - {id: e, name: mcp__web__echo, args: {path: "x", content: "over http"}}
+      - {id: h, name: mcp__web__huge, args: {bytes: 10}}
   - text: "Done."
 `, filepath.Join(dir, "note.txt"))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(root, "agentls.yaml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("model: {provider: scripted, script: %q}\nmcp: {read_only: [\"web/echo\"]}\nplan_mode: {allow_network_tools: [\"mcp__web__echo\"]}\n", script)), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("model: {provider: scripted, script: %q}\nmcp: {read_only: [\"web/echo\", \"web/huge\"]}\nplan_mode: {allow_network_tools: [\"mcp__web__echo\"]}\n", script)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")
@@ -171,11 +174,15 @@ steps:
 		t.Fatalf("prompt: %+v %v; stderr:\n%s", res, err, stderr)
 	}
 	got := client.callOutcomes()
-	if !strings.Contains(got["w"], "System is in Plan Mode") || !strings.Contains(got["e"], "over http") {
+	// An HTTP server's tools have network reach: the read-only huge, not in
+	// plan_mode.allow_network_tools, is refused in plan mode like a writer.
+	if !strings.Contains(got["w"], "System is in Plan Mode") || !strings.Contains(got["e"], "over http") ||
+		!strings.HasPrefix(got["h"], "failed ") || !strings.Contains(got["h"], "System is in Plan Mode") {
 		t.Errorf("outcomes: %q", got)
 	}
 	calls, _ := os.ReadFile(callLog)
-	if !strings.Contains(string(calls), "http Bearer from-client") || !strings.Contains(string(calls), "echo over http") || strings.Contains(string(calls), "write_note") {
+	if !strings.Contains(string(calls), "http Bearer from-client") || !strings.Contains(string(calls), "echo over http") ||
+		strings.Contains(string(calls), "write_note") || strings.Contains(string(calls), "huge") {
 		t.Errorf("the HTTP server's log = %q", calls)
 	}
 	_ = in.Close()

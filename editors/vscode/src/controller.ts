@@ -47,11 +47,11 @@ export class AgentController implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly model = new ChatModel();
   private readonly status = new ModeStatusBar();
-  /** What confines commands, as agent/checkModel reported it at start. */
+  /** What confines commands, as agent/status reported it at start. */
   private sandbox: SandboxStatus | undefined;
-  /** Each MCP server's state (agent/checkModel's mcpServers), for the tooltip. */
+  /** Each MCP server's state (agent/status's mcpServers), for the tooltip. */
   private mcp: MCPServerStatus[] | undefined;
-  /** Which source serves each file type (agent/checkModel's languageIntel), for the tooltip. */
+  /** Which source serves each file type (agent/status's languageIntel), for the tooltip. */
   private languages: LanguageServing[] | undefined;
   private readonly view: ChatViewProvider;
   private readonly output = vscode.window.createOutputChannel('agentls', { log: true });
@@ -179,10 +179,10 @@ export class AgentController implements vscode.Disposable {
     await this.checkSandbox();
   }
 
-  /** Asks the server once what confines commands, for the status tooltip. */
+  /** Asks the server once what confines commands, for the status tooltip (agent/status: no request to the model). */
   private async checkSandbox(): Promise<void> {
     try {
-      const check = await this.request(Methods.checkModel, {});
+      const check = await this.request(Methods.status, {});
       this.sandbox = check.sandbox;
       this.languages = check.languageIntel;
       this.mcp = check.mcpServers;
@@ -192,10 +192,10 @@ export class AgentController implements vscode.Disposable {
     this.refresh();
   }
 
-  /** After a turn: the MCP servers' status again, for the tooltip and the chat's notice of a failed one. */
+  /** After a turn: the MCP servers' status again (agent/status, never a model request), for the tooltip and the chat's notice of a failed one. */
   private async mcpStatus(sessionId: string): Promise<void> {
     try {
-      const check = await this.request(Methods.checkModel, {});
+      const check = await this.request(Methods.status, {});
       this.mcp = check.mcpServers;
       this.model.mcpStatus(sessionId, this.mcp);
     } catch (e) {

@@ -619,6 +619,15 @@ export interface SetTitleParams {
   title: string;
 }
 
+/** AgentStatus is agent/status's result: the sandbox, each MCP server's state and the language intelligence, as agent/checkModel reports them, but read without any request to the model (editors ask it after every turn; docs/mcp.md, Status). */
+export interface AgentStatus {
+  sandbox: SandboxStatus;
+  /** MCPServers is each MCP server's state, when there are any. */
+  mcpServers?: MCPServerStatus[];
+  /** LanguageIntel says which source serves each file type (docs/language-intel.md). */
+  languageIntel?: LanguageServing[];
+}
+
 /** SessionUpdate is one update of a session's turn (agent/update's update), told apart by its sessionUpdate member. */
 export type SessionUpdate =
   | SessionInfoUpdate
@@ -782,6 +791,7 @@ export const Methods = {
   compact: 'agent/compact',
   listCommands: 'agent/listCommands',
   checkModel: 'agent/checkModel',
+  status: 'agent/status',
   setReview: 'agent/setReview',
   changedFiles: 'agent/changedFiles',
   checkpointFile: 'agent/checkpointFile',
@@ -807,6 +817,7 @@ export const Commands = {
   rejectPlan: 'agentls.rejectPlan',
   compact: 'agentls.compact',
   checkModel: 'agentls.checkModel',
+  status: 'agentls.status',
   setReview: 'agentls.setReview',
   setTitle: 'agentls.setTitle',
   rewind: 'agentls.rewind',
@@ -847,6 +858,8 @@ export interface Requests {
   'agent/listCommands': { params: ListCommandsParams; result: ListCommandsResult };
   'agent/checkModel': { params: Empty; result: ModelCheck };
   'agentls.checkModel': { params: Empty; result: ModelCheck };
+  'agent/status': { params: Empty; result: AgentStatus };
+  'agentls.status': { params: Empty; result: AgentStatus };
   'agent/setReview': { params: SetReviewParams; result: ReviewInfo };
   'agentls.setReview': { params: SetReviewParams; result: ReviewInfo };
   'agent/changedFiles': { params: CheckpointParams; result: ChangedFilesResult };

@@ -123,6 +123,11 @@ func main() {
 			return text(fmt.Sprintf("flooded %d", a.Count)), nil, nil
 		})
 	fmt.Fprintf(os.Stderr, "hostile: pid %d\n", os.Getpid())
+	// HOSTILE_LOG_ENV names variables whose values the server logs at start
+	// (what its environment holds: the sandbox's cache folders, …).
+	for _, k := range strings.Fields(os.Getenv("HOSTILE_LOG_ENV")) {
+		logCall("env", k+"="+os.Getenv(k))
+	}
 	if os.Getenv("HOSTILE_CHILD") != "" {
 		// A child that outlives its parent unless its process group is
 		// killed: it ignores stdin and the parent's exit.

@@ -1,6 +1,7 @@
 -- :checkhealth agentls — the binary and its version, the running server, the model (through
--- agent/checkModel), and the plugin's options. Uses vim.health (0.8+; start/ok/warn/error
--- from 0.10, report_* before) or require('health') on 0.7.
+-- agent/checkModel), the sandbox and the MCP servers (agent/status), and the plugin's options.
+-- Uses vim.health (0.8+; start/ok/warn/error from 0.10, report_* before) or require('health')
+-- on 0.7.
 local protocol = require('agentls.protocol')
 local M = {}
 
@@ -24,7 +25,16 @@ local function version(bin)
   return vim.split(vim.trim(out), '\n')[1]
 end
 
---- Runs the checks (`timeout_ms` bounds the agent/checkModel request; default 15000).
+-- Sends method with empty params and waits (at most timeout_ms, default 15000) for the answer.
+local function request(client, method, timeout_ms)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request_sync(method, vim.empty_dict(), timeout_ms or 15000)
+  end
+  return client.request_sync(method, vim.empty_dict(), timeout_ms or 15000)
+end
+
+--- Runs the checks (`timeout_ms` bounds each of the agent/checkModel and agent/status requests;
+--- default 15000).
 function M.check(timeout_ms)
   local r = reporter()
   local agentls = require('agentls')
@@ -91,15 +101,21 @@ function M.check(timeout_ms)
   r.ok(string.format('running (client %d, %s %s, protocol %s)', client.id, info.name or 'agentls', info.version or '?', tostring(st.protocol_version or '?')))
 
   r.start('agentls: model')
-  local res, err
-  if vim.fn.has('nvim-0.11') == 1 then
-    res, err = client:request_sync(protocol.methods.checkModel, vim.empty_dict(), timeout_ms or 15000)
-  else
-    res, err = client.request_sync(protocol.methods.checkModel, vim.empty_dict(), timeout_ms or 15000)
-  end
+  local m = M.model(r, request(client, protocol.methods.checkModel, timeout_ms)) or {}
+  -- The sandbox, language intelligence and MCP servers from agent/status (no request to the
+  -- model: reported even when the model does not answer); checkModel's copy from older servers.
+  local res = request(client, protocol.methods.status, timeout_ms)
+  local s = (res and not res.err and res.result) or m
+  M.sandbox(r, s.sandbox)
+  M.language_intel(r, s.languageIntel)
+  M.mcp_servers(r, s.mcpServers)
+end
+
+--- Reports agent/checkModel's answer (`res, err` of request_sync); returns its result, or nil.
+function M.model(r, res, err)
   if not res then
     r.error('agent/checkModel: ' .. tostring(err))
-    return
+    return nil
   end
   if res.err then
     if res.err.code == -32601 then
@@ -107,7 +123,7 @@ function M.check(timeout_ms)
     else
       r.error('agent/checkModel: ' .. tostring(res.err.message))
     end
-    return
+    return nil
   end
   local m = res.result or {}
   local what = string.format('%s %s at %s', tostring(m.provider), tostring(m.model), tostring(m.baseUrl))
@@ -116,9 +132,7 @@ function M.check(timeout_ms)
   else
     r.error('model not reachable: ' .. what .. (m.message and m.message ~= vim.NIL and (': ' .. m.message) or ''))
   end
-  M.sandbox(r, m.sandbox)
-  M.language_intel(r, m.languageIntel)
-  M.mcp_servers(r, m.mcpServers)
+  return m
 end
 
 --- Reports each MCP server's state (agent/checkModel's `mcpServers`, docs/mcp.md): running or

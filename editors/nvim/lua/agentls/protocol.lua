@@ -27,6 +27,7 @@ M.methods = {
   compact = 'agent/compact',
   listCommands = 'agent/listCommands',
   checkModel = 'agent/checkModel',
+  status = 'agent/status',
   setReview = 'agent/setReview',
   changedFiles = 'agent/changedFiles',
   checkpointFile = 'agent/checkpointFile',
@@ -52,6 +53,7 @@ M.commands = {
   rejectPlan = 'agentls.rejectPlan',
   compact = 'agentls.compact',
   checkModel = 'agentls.checkModel',
+  status = 'agentls.status',
   setReview = 'agentls.setReview',
   setTitle = 'agentls.setTitle',
   rewind = 'agentls.rewind',
@@ -532,6 +534,12 @@ M.acp_methods = {
 ---@class agentls.SetTitleParams
 ---@field sessionId string
 ---@field title string
+
+--- AgentStatus is agent/status's result: the sandbox, each MCP server's state and the language intelligence, as agent/checkModel reports them, but read without any request to the model (editors ask it after every turn; docs/mcp.md, Status).
+---@class agentls.AgentStatus
+---@field sandbox agentls.SandboxStatus
+---@field mcpServers? agentls.MCPServerStatus[] MCPServers is each MCP server's state, when there are any.
+---@field languageIntel? agentls.LanguageServing[] LanguageIntel says which source serves each file type (docs/language-intel.md).
 
 --- SessionUpdate is one update of a session's turn (agent/update's update), told apart by its sessionUpdate member.
 ---@alias agentls.SessionUpdate agentls.SessionInfoUpdate|agentls.MessageChunk|agentls.ToolCallStarted|agentls.ToolCallDone|agentls.PlanUpdate|agentls.ModeUpdate|agentls.QuestionPending|agentls.UsageUpdate|agentls.InstructionsLoaded
