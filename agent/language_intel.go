@@ -49,16 +49,22 @@ func (s *Session) intelState() *intelState {
 }
 
 // withoutIntelTools drops the tools that need language intelligence when
-// no source serves (they are offered only when one does).
+// no source serves (they are offered only when one does), and names the
+// served file types in their descriptions when one does.
 func (s *Session) withoutIntelTools(specs []llm.ToolSpec) []llm.ToolSpec {
-	if s.m.intel != nil && s.m.config().LSP.Source != "off" && servesAny(s.m.intel) {
-		return specs
+	var served []string
+	if s.m.intel != nil && s.m.config().LSP.Source != "off" {
+		served = intel.ServedTypes(s.m.intel)
 	}
 	out := specs[:0:0]
 	for _, t := range specs {
-		if !tools.NeedsLanguageIntel(t.Name) {
-			out = append(out, t)
+		if tools.NeedsLanguageIntel(t.Name) {
+			if len(served) == 0 {
+				continue
+			}
+			t.Description = tools.WithServedTypes(t.Description, served)
 		}
+		out = append(out, t)
 	}
 	return out
 }
@@ -356,18 +362,4 @@ func checkedSteps(text string) int {
 		}
 	}
 	return n
-}
-
-// servesAny reports whether a source serves some file type (asked at
-// every model request: a source may answer it cheaply, without Status).
-func servesAny(src intel.Source) bool {
-	if a, ok := src.(interface{ ServesAny() bool }); ok {
-		return a.ServesAny()
-	}
-	for _, s := range src.Status() {
-		if s.Source != "none" {
-			return true
-		}
-	}
-	return false
 }
