@@ -295,13 +295,13 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 	if plan == "" {
 		return nil
 	}
-	ticks := false
+	var ticked []string
 	for _, c := range changes {
 		if c.Path.Rel == plan && (c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate) {
-			ticks = ticks || checkedSteps(c.After) > checkedSteps(c.Before)
+			ticked = append(ticked, newlyTicked(c.Before, c.After)...)
 		}
 	}
-	if !ticks {
+	if len(ticked) == 0 {
 		return nil
 	}
 	st := s.intelState()
@@ -317,7 +317,7 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 		if err != nil {
 			slog.Warn("language intel: the tick's check", "files", files, "err", err)
 		} else if msg := tickRefusal(probs); msg != "" {
-			return tickRefused{msg}
+			return tickRefused{TickRefusal{Steps: ticked, Problems: blockingProblems(probs), Message: msg}}
 		}
 	}
 	st.mu.Lock()
@@ -325,12 +325,6 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 	st.mu.Unlock()
 	return nil
 }
-
-// tickRefused is the error of a refused tick (Apply's error: the tool's
-// failed result carries its text).
-type tickRefused struct{ msg string }
-
-func (e tickRefused) Error() string { return e.msg }
 
 // tickRefusal is the text of a tick refused for problems' errors ("" when
 // none is an error).
