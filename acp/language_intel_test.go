@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/realservers"
 )
 
@@ -57,8 +58,17 @@ func TestEditorsTruthOnACP(t *testing.T) {
 	if !strings.Contains(got, "New problems:\nmain.go:7: error: ") || !strings.Contains(got, "(compiler") || strings.Contains(got, "unused") {
 		t.Fatalf("the breaking edit's tool call content:\n%s\nwant the new main.go:7 error as text, not the old problem", got)
 	}
-	if got := text("t1"); client.finalStatus("t1") != sdk.ToolCallStatusFailed || !strings.Contains(got, "step not ticked") {
-		t.Fatalf("tick with a new error: %s %s", client.finalStatus("t1"), got)
+	if got := text("t1"); client.finalStatus("t1") != sdk.ToolCallStatusFailed || !strings.Contains(got, "step not ticked") || !strings.Contains(got, "main.go:7: error: ") {
+		t.Fatalf("tick with a new error: %s %s, want refused naming main.go:7", client.finalStatus("t1"), got)
+	}
+	// The plan update sent with the refusal says why, beside the open step.
+	refusals := client.tickRefusals()
+	if len(refusals) != 1 {
+		t.Fatalf("plan updates with agentls/tickRefused: %d, want exactly the one refused tick's", len(refusals))
+	}
+	tr := refusals[0]
+	if len(tr.Steps) != 1 || tr.Steps[0] != "Change the greeting" || len(tr.Problems) != 1 || tr.Problems[0].Path != "main.go" || tr.Problems[0].Line != 7 || tr.Problems[0].Severity != "error" || !strings.Contains(tr.Message, "step not ticked") {
+		t.Fatalf("the refused tick's plan update: %+v, want the step and main.go:7's error", tr)
 	}
 	if got := text("e2"); !strings.Contains(got, `"diagnostics":{"new":[],"settled":true}`) {
 		t.Fatalf("the fixing edit's content: %s", got)
@@ -66,4 +76,24 @@ func TestEditorsTruthOnACP(t *testing.T) {
 	if client.finalStatus("t2") != sdk.ToolCallStatusCompleted || !strings.Contains(r.read("plans/greet.plan"), "- [x] Change the greeting") {
 		t.Fatalf("tick after the fix: %s; plan:\n%s", client.finalStatus("t2"), r.read("plans/greet.plan"))
 	}
+}
+
+// tickRefusals are the agentls/tickRefused _meta of the plan updates
+// received, in order.
+func (c *testClient) tickRefusals() []agent.TickRefusal {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []agent.TickRefusal
+	for _, u := range c.updates {
+		if u.Update.Plan == nil || u.Update.Plan.Meta["agentls/tickRefused"] == nil {
+			continue
+		}
+		b, _ := json.Marshal(u.Update.Plan.Meta["agentls/tickRefused"])
+		var r agent.TickRefusal
+		if err := json.Unmarshal(b, &r); err != nil {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -19,6 +19,20 @@ import (
 type planUpdate struct {
 	SessionUpdate string       `json:"sessionUpdate"` // "plan_update"
 	Plan          planMarkdown `json:"plan"`
+	Meta          planMeta     `json:"_meta,omitempty"`
+}
+
+// planMeta is a plan update's _meta: after a refused tick, why
+// (docs/language-intel.md, "Step ticks"; the failed tool call's content
+// lists the same problems as text).
+type planMeta map[string]*agent.TickRefusal
+
+// tickMeta is the _meta of a plan update carrying r (nil for none).
+func tickMeta(r *agent.TickRefusal) planMeta {
+	if r == nil {
+		return nil
+	}
+	return planMeta{"agentls/tickRefused": r}
 }
 
 // planMarkdown is a plan as Markdown with the absolute path of its file.
@@ -40,7 +54,7 @@ func (e *editor) sendPlan(ctx context.Context, sessionID string, u agent.UpdateP
 		if p, err := e.h.ws.Resolve(u.PlanFile); err == nil {
 			if text, err := e.h.ws.ReadFile(p); err == nil {
 				e.send(ctx, sessionID, planUpdate{SessionUpdate: "plan_update",
-					Plan: planMarkdown{Type: "markdown", PlanID: u.PlanFile, Content: text, Path: p.Abs}})
+					Plan: planMarkdown{Type: "markdown", PlanID: u.PlanFile, Content: text, Path: p.Abs}, Meta: tickMeta(u.TickRefused)})
 				return
 			}
 		}
@@ -52,5 +66,5 @@ func (e *editor) sendPlan(ctx context.Context, sessionID string, u agent.UpdateP
 	for _, en := range u.Entries {
 		entries = append(entries, planEntry{Content: questions.EscapeLine(en.Content), Priority: en.Priority, Status: en.Status})
 	}
-	e.send(ctx, sessionID, planUpdate0{SessionUpdate: "plan", Entries: entries})
+	e.send(ctx, sessionID, planUpdate0{SessionUpdate: "plan", Entries: entries, Meta: tickMeta(u.TickRefused)})
 }

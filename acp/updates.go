@@ -66,6 +66,7 @@ type (
 	planUpdate0 struct {
 		SessionUpdate string      `json:"sessionUpdate"` // "plan"
 		Entries       []planEntry `json:"entries"`
+		Meta          planMeta    `json:"_meta,omitempty"`
 	}
 	planEntry struct {
 		Content  string `json:"content"`

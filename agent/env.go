@@ -70,8 +70,12 @@ func (e *env) Apply(ctx context.Context, tool, label string, changes []workspace
 	}
 	touchesPlan, err := e.applyOwned(ctx, tool, label, changes)
 	release()
-	if err != nil || !touchesPlan {
+	if err != nil {
+		s.sendTickRefused(ctx, err) // tick_refusal.go: the plan update says why
 		return err
+	}
+	if !touchesPlan {
+		return nil
 	}
 	// A sub-agent ticks its root's plan: the root's updates and status.
 	s.rootSession().sendPlanUpdate(ctx)

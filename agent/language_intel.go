@@ -49,16 +49,22 @@ func (s *Session) intelState() *intelState {
 }
 
 // withoutIntelTools drops the tools that need language intelligence when
-// no source serves (they are offered only when one does).
+// no source serves (they are offered only when one does), and names the
+// served file types in their descriptions when one does.
 func (s *Session) withoutIntelTools(specs []llm.ToolSpec) []llm.ToolSpec {
-	if s.m.intel != nil && s.m.config().LSP.Source != "off" && servesAny(s.m.intel) {
-		return specs
+	var served []string
+	if s.m.intel != nil && s.m.config().LSP.Source != "off" {
+		served = intel.ServedTypes(s.m.intel)
 	}
 	out := specs[:0:0]
 	for _, t := range specs {
-		if !tools.NeedsLanguageIntel(t.Name) {
-			out = append(out, t)
+		if tools.NeedsLanguageIntel(t.Name) {
+			if len(served) == 0 {
+				continue
+			}
+			t.Description = tools.WithServedTypes(t.Description, served)
 		}
+		out = append(out, t)
 	}
 	return out
 }
@@ -289,13 +295,13 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 	if plan == "" {
 		return nil
 	}
-	ticks := false
+	var ticked []string
 	for _, c := range changes {
 		if c.Path.Rel == plan && (c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate) {
-			ticks = ticks || checkedSteps(c.After) > checkedSteps(c.Before)
+			ticked = append(ticked, newlyTicked(c.Before, c.After)...)
 		}
 	}
-	if !ticks {
+	if len(ticked) == 0 {
 		return nil
 	}
 	st := s.intelState()
@@ -311,7 +317,7 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 		if err != nil {
 			slog.Warn("language intel: the tick's check", "files", files, "err", err)
 		} else if msg := tickRefusal(probs); msg != "" {
-			return tickRefused{msg}
+			return tickRefused{TickRefusal{Steps: ticked, Problems: blockingProblems(probs), Message: msg}}
 		}
 	}
 	st.mu.Lock()
@@ -319,12 +325,6 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 	st.mu.Unlock()
 	return nil
 }
-
-// tickRefused is the error of a refused tick (Apply's error: the tool's
-// failed result carries its text).
-type tickRefused struct{ msg string }
-
-func (e tickRefused) Error() string { return e.msg }
 
 // tickRefusal is the text of a tick refused for problems' errors ("" when
 // none is an error).
@@ -356,18 +356,4 @@ func checkedSteps(text string) int {
 		}
 	}
 	return n
-}
-
-// servesAny reports whether a source serves some file type (asked at
-// every model request: a source may answer it cheaply, without Status).
-func servesAny(src intel.Source) bool {
-	if a, ok := src.(interface{ ServesAny() bool }); ok {
-		return a.ServesAny()
-	}
-	for _, s := range src.Status() {
-		if s.Source != "none" {
-			return true
-		}
-	}
-	return false
 }

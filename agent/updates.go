@@ -87,6 +87,9 @@ type UpdatePlan struct {
 	SessionUpdate string      `json:"sessionUpdate"`
 	PlanFile      string      `json:"planFile"`
 	Entries       []PlanEntry `json:"entries"`
+	// TickRefused is set on the update sent right after the builder's tick
+	// was refused (tick_refusal.go); the next plan update has none.
+	TickRefused *TickRefusal `json:"tickRefused,omitempty"`
 }
 
 // UpdateMode is `current_mode_update`.

@@ -54,6 +54,34 @@ type PlanUpdate struct {
 	SessionUpdate string      `json:"sessionUpdate" ts:"'plan'" lua:"'plan'"`
 	PlanFile      string      `json:"planFile"`
 	Entries       []PlanEntry `json:"entries"`
+	// TickRefused is set on the update sent right after the builder's tick
+	// of a step was refused for new errors in the step's files
+	// (docs/language-intel.md, "Step ticks"); the next plan update has none.
+	TickRefused *TickRefusal `json:"tickRefused,omitempty"`
+}
+
+// TickRefusal says why the builder's tick of a step was refused.
+type TickRefusal struct {
+	// Steps are the texts of the steps the refused change would have
+	// ticked.
+	Steps []string `json:"steps"`
+	// Problems are the new errors, then the warnings, of the files changed
+	// in the step.
+	Problems []Problem `json:"problems"`
+	// Message is the tool error's text (what the model read).
+	Message string `json:"message"`
+}
+
+// Problem is a diagnostic as the model and the chat read it: the path
+// relative to the workspace, the line from 1.
+type Problem struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	// Severity is error, warning, information or hint.
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Source   string `json:"source,omitempty"`
+	Code     string `json:"code,omitempty"`
 }
 
 // ModeUpdate is current_mode_update.

@@ -174,17 +174,19 @@ func (p *Pool) Serves(file string) bool {
 	return t != "" && p.cmds[t].argv != nil && !p.closed
 }
 
-// ServesAny reports whether some file type has a server that did not fail
-// to start (the agent offers the code tools then).
-func (p *Pool) ServesAny() bool {
+// ServedTypes implements intel.TypeLister: the file types with a server
+// that did not fail to start (the agent offers the code tools for them,
+// and names them in the tools' descriptions).
+func (p *Pool) ServedTypes() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for t, c := range p.cmds {
-		if c.argv != nil && p.failed[t] == "" && !p.closed {
-			return true
+	var out []string
+	for _, t := range sortedTypes(p.cmds) {
+		if c := p.cmds[t]; c.argv != nil && p.failed[t] == "" && !p.closed {
+			out = append(out, t)
 		}
 	}
-	return false
+	return out
 }
 
 // Status implements intel.Source: each known file type, its server and

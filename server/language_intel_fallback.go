@@ -138,3 +138,6 @@ func (e *editorFirst) Rename(ctx context.Context, path string, pos workspace.Pos
 	e.mu.Unlock()
 	return pool.Rename(ctx, path, pos, newName)
 }
+
+// ServedTypes implements intel.TypeLister: the current source's.
+func (e *editorFirst) ServedTypes() []string { return intel.ServedTypes(e.current()) }

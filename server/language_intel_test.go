@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/langpool"
@@ -95,12 +96,54 @@ func checkEditorsTruth(t *testing.T, h *lsptest.Env) {
 	if status, out := h.ToolOutput("t1"); status != "failed" || !strings.Contains(fmt.Sprint(out["error"]), "main.go:7: error") || strings.Contains(fmt.Sprint(out["error"]), "unused") {
 		t.Fatalf("tick with a new error = %s %v, want refused naming main.go:7 only", status, out)
 	}
+	checkTickRefusedPlanUpdate(t, h)
 	_, fix := result(t, h, "e2")
 	if b, _ := json.Marshal(fix["diagnostics"]); string(b) != `{"new":[],"settled":true}` {
 		t.Fatalf("the fixing edit's diagnostics = %s, want none new, settled", b)
 	}
 	if status, _ := h.ToolOutput("t2"); status != "completed" || !strings.Contains(h.Read("plans/greet.plan"), "- [x] Change the greeting") {
 		t.Fatalf("tick after the fix = %s; plan:\n%s", status, h.Read("plans/greet.plan"))
+	}
+}
+
+// checkTickRefusedPlanUpdate: exactly one agent/update plan carries the
+// refused tick (the step still open, the step's text and main.go:7's
+// error), and the plan updates after it carry none.
+func checkTickRefusedPlanUpdate(t *testing.T, h *lsptest.Env) {
+	t.Helper()
+	var refused []agentproto.PlanUpdate
+	after := 0
+	for _, raw := range h.Messages("agent/update") {
+		var n struct {
+			Update json.RawMessage `json:"update"`
+		}
+		var kind struct {
+			SessionUpdate string `json:"sessionUpdate"`
+		}
+		if json.Unmarshal(raw, &n) != nil || json.Unmarshal(n.Update, &kind) != nil || kind.SessionUpdate != "plan" {
+			continue
+		}
+		var u agentproto.PlanUpdate
+		if err := json.Unmarshal(n.Update, &u); err != nil {
+			t.Fatalf("plan update %s: %v", n.Update, err)
+		}
+		switch {
+		case u.TickRefused != nil:
+			refused = append(refused, u)
+		case len(refused) > 0:
+			after++
+		}
+	}
+	if len(refused) != 1 || after == 0 {
+		t.Fatalf("plan updates with tickRefused: %d (then %d without), want one, then the later ones without", len(refused), after)
+	}
+	u := refused[0]
+	r := u.TickRefused
+	if len(r.Steps) != 1 || r.Steps[0] != "Change the greeting" || len(r.Problems) != 1 || r.Problems[0].Path != "main.go" || r.Problems[0].Line != 7 || r.Problems[0].Source != "compiler" || !strings.Contains(r.Message, "step not ticked") {
+		t.Fatalf("the refused tick's plan update: %+v, want the step and main.go:7's compiler error", r)
+	}
+	if len(u.Entries) == 0 || u.Entries[0].Content != "Change the greeting" || u.Entries[0].Status == agentproto.EntryCompleted {
+		t.Fatalf("the refused tick's plan update shows the step %+v, want it still open", u.Entries)
 	}
 }
 
@@ -237,6 +280,18 @@ func TestEditorsTruthPlainEditorLogLines(t *testing.T) {
 	}
 	if len(lines) != 1 || strings.Contains(lines[0], "unused") {
 		t.Fatalf("diagnostic log lines %q, want the one new problem", lines)
+	}
+	// The refused tick: a line naming the step, then one a problem.
+	var plan []string
+	for _, raw := range h.Messages("window/logMessage") {
+		var p struct{ Message string }
+		_ = json.Unmarshal(raw, &p)
+		if strings.Contains(p.Message, "[plan]") {
+			plan = append(plan, p.Message)
+		}
+	}
+	if len(plan) != 2 || !strings.Contains(plan[0], "[plan] step “Change the greeting” not ticked") || !strings.Contains(plan[1], "[plan]   main.go:7: error: cannot use 42") {
+		t.Fatalf("the refused tick's log lines %q, want the step, then main.go:7's error", plan)
 	}
 }
 

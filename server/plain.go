@@ -145,6 +145,12 @@ func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent
 		s.showPending(ctx, sessionID, u)
 	case agent.UpdateInstructions:
 		s.logLine(ctx, sessionID, agent.InstructionsSummary(u.Files))
+	case agent.UpdatePlan:
+		if u.TickRefused != nil { // why the builder's tick was refused: the step, then a line a problem
+			for _, line := range agent.TickRefusalLines(*u.TickRefused) {
+				s.logLine(ctx, sessionID, line)
+			}
+		}
 	}
 }
 

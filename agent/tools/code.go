@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -30,6 +31,12 @@ type IntelEnv interface {
 // NeedsLanguageIntel reports whether a tool is offered only when a source
 // serves (docs/language-intel.md).
 func NeedsLanguageIntel(name string) bool { return name == "code" || name == "rename" }
+
+// WithServedTypes is a language tool's description naming the file types
+// a source serves (the model is offered the tool only for them).
+func WithServedTypes(desc string, served []string) string {
+	return strings.TrimRight(desc, "\n") + " Only for these file types: " + intel.DescribeTypes(served) + "."
+}
 
 // intelOf is env's language intelligence, or nil.
 func intelOf(env Env) intel.Source {
@@ -265,9 +272,25 @@ func servedPath(env Env, src intel.Source, arg string) (workspace.Path, *Result)
 		return rp, failed("%s does not exist", rp.Rel)
 	}
 	if !src.Serves(rp.Abs) {
-		return rp, failed("no language server serves %s; use grep and read", rp.Rel)
+		return rp, notServed(src, rp)
 	}
 	return rp, nil
+}
+
+// notServed is the failure of a call on a file whose type no source
+// serves: it names the types served.
+func notServed(src intel.Source, rp workspace.Path) *Result {
+	what := "files of this type"
+	if t := intel.FileType(rp.Abs); t != "" {
+		what = intel.Family(t) + " files"
+	} else if ext := filepath.Ext(rp.Abs); ext != "" {
+		what = ext + " files"
+	}
+	served := intel.ServedTypes(src)
+	if len(served) == 0 {
+		return failed("no language server serves %s (%s); use grep and read", rp.Rel, what)
+	}
+	return failed("no language server serves %s (%s; served: %s); use grep and read", rp.Rel, what, intel.DescribeTypes(served))
 }
 
 // symbolPosition resolves path, line and symbol to the position of the

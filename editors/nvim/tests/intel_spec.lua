@@ -178,6 +178,12 @@ t.describe('language intelligence from the editor', function()
     t.ok(not h.read(root .. '/plans/greet.plan'):find('- [x] Change the greeting', 1, true), 'not ticked')
     st.chat:flush()
     t.match('main%.go:7: error: [^\n]*42[^\n]*%(compiler', h.text(st.chat.bufnr), 'the problem under the edit in the chat')
+    -- the plan update after the refused tick says why, under the step
+    t.match(
+      '%- %[.%] Change the greeting\n      ✗ not ticked: 1 new error\n        main%.go:7: error: [^\n]*42',
+      h.text(st.chat.bufnr),
+      'why the tick was refused, under its step in the chat'
+    )
     vim.cmd('Agentls problems')
     local qf = vim.fn.getqflist()
     t.eq(1, #qf, 'one quickfix item')
@@ -194,6 +200,8 @@ t.describe('language intelligence from the editor', function()
     t.eq({ new = {}, settled = true }, { new = fix.new, settled = fix.settled }, 'the fix: none new')
     t.eq('completed', tool_result(updates, 't2').status)
     t.contains(h.read(root .. '/plans/greet.plan'), '- [x] Change the greeting')
+    st.chat:flush()
+    t.ok(not h.text(st.chat.bufnr):find('not ticked', 1, true), 'the accepted tick clears the refusal')
   end)
 end)
 
@@ -284,6 +292,39 @@ t.describe('agentls.intel and agentls.problems (units)', function()
       'gopls did not start',
       problems.from_result(vim.json.encode({ result = { diagnostics = { new = {}, settled = false, error = 'gopls did not start' } } })).error
     )
+  end)
+
+  t.it('a refused tick: why under its step in the chat, the list for :Agentls problems; the next plan update clears it', function()
+    local c = require('agentls.chat').new(function() end)
+    local entries = {
+      { content = 'Change the greeting', priority = 'medium', status = 'in_progress' },
+      { content = 'Review', priority = 'medium', status = 'pending' },
+    }
+    c:update({
+      sessionUpdate = 'plan',
+      planFile = 'plans/greet.plan',
+      entries = entries,
+      tickRefused = {
+        steps = { 'Change the greeting' },
+        problems = {
+          { path = 'main.go', line = 7, severity = 'error', message = 'cannot use 42', source = 'compiler', code = 'IncompatibleAssign' },
+          { path = 'main.go', line = 9, severity = 'warning', message = 'unused parameter', source = 'unusedparams' },
+          { path = 3 },
+        },
+        message = 'step not ticked: …',
+      },
+    })
+    local text = table.concat(c:lines(), '\n')
+    t.contains(
+      text,
+      '- [~] Change the greeting\n      ✗ not ticked: 1 new error, 1 warning\n        main.go:7: error: cannot use 42 (compiler IncompatibleAssign)\n        main.go:9: warning: unused parameter (unusedparams)\n- [ ] Review'
+    )
+    t.eq({ 7, 9 }, vim.tbl_map(function(p)
+      return p.line
+    end, c.problems.new), ':Agentls problems lists them (the malformed one dropped)')
+    entries[1].status, entries[2].status = 'completed', 'in_progress'
+    c:update({ sessionUpdate = 'plan', planFile = 'plans/greet.plan', entries = entries })
+    t.ok(not table.concat(c:lines(), '\n'):find('not ticked', 1, true), 'cleared by the next plan update')
   end)
 end)
 

@@ -681,6 +681,29 @@ export interface PlanUpdate {
   sessionUpdate: 'plan';
   planFile: string;
   entries: PlanEntry[];
+  /** TickRefused is set on the update sent right after the builder's tick of a step was refused for new errors in the step's files (docs/language-intel.md, "Step ticks"); the next plan update has none. */
+  tickRefused?: TickRefusal;
+}
+
+/** TickRefusal says why the builder's tick of a step was refused. */
+export interface TickRefusal {
+  /** Steps are the texts of the steps the refused change would have ticked. */
+  steps: string[];
+  /** Problems are the new errors, then the warnings, of the files changed in the step. */
+  problems: Problem[];
+  /** Message is the tool error's text (what the model read). */
+  message: string;
+}
+
+/** Problem is a diagnostic as the model and the chat read it: the path relative to the workspace, the line from 1. */
+export interface Problem {
+  path: string;
+  line: number;
+  /** Severity is error, warning, information or hint. */
+  severity: string;
+  message: string;
+  source?: string;
+  code?: string;
 }
 
 /** ModeUpdate is current_mode_update. */

@@ -17,6 +17,7 @@ import type {
   SandboxStatus,
   Session,
   SessionUpdate,
+  TickRefusal,
   WireMessage,
 } from './protocol';
 import type { ChildUsageLine, SubagentInfo } from './subagents';
@@ -75,7 +76,8 @@ export interface PendingQuestion {
 export interface SessionState {
   session: Session;
   items: ChatItem[];
-  plan: { planFile: string; entries: PlanEntry[] } | null;
+  /** tickRefused: why the builder's last tick was refused (the plan update right after it; the next one clears it). */
+  plan: { planFile: string; entries: PlanEntry[]; tickRefused?: TickRefusal } | null;
   usage: UsageState | null;
   busy: boolean;
   question: PendingQuestion | null;
@@ -406,7 +408,7 @@ export class ChatModel {
         break;
       }
       case 'plan':
-        st.plan = { planFile: u.planFile, entries: u.entries };
+        st.plan = { planFile: u.planFile, entries: u.entries, ...(u.tickRefused ? { tickRefused: u.tickRefused } : {}) };
         if (!st.session.planFile) st.session.planFile = u.planFile;
         break;
       case 'current_mode_update':

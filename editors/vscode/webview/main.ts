@@ -11,6 +11,7 @@ import { shortId, taskSummary } from '../src/subagents';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
 import { problemsBlock } from './problems';
+import { refusedStepIndex, tickRefusedBlock } from './tickRefused';
 import { openCommentsRow, renderQuestionBar } from './questionBar';
 import { renderChanges, restoreButton, reviewToggle } from './review';
 import { SlashMenu, slashWord } from './slashMenu';
@@ -214,11 +215,14 @@ function renderPlan(st: SessionState | null): void {
     post({ type: 'openPlan', planFile: plan.planFile });
   });
   const list = h('ul', { class: 'plan-steps' });
-  for (const e of plan.entries) {
+  const refused = plan.tickRefused ? refusedStepIndex(plan.entries, plan.tickRefused) : -1;
+  plan.entries.forEach((e, i) => {
     const ic = e.status === 'completed' ? 'pass-filled' : e.status === 'in_progress' ? 'circle-large-filled' : 'circle-large-outline';
-    list.append(h('li', { class: `step ${e.status}`, 'data-status': e.status }, icon(ic), ` ${e.content}`));
-  }
-  planPanel.replaceChildren(h('div', { class: 'plan-head' }, icon('checklist'), ' Plan ', link, h('span', { class: 'plan-progress' }, ` ${done}/${plan.entries.length} steps done`)), list);
+    const why = i === refused && plan.tickRefused ? tickRefusedBlock(plan.tickRefused, (path, line) => post({ type: 'openProblem', path, line })) : null;
+    list.append(h('li', { class: `step ${e.status}`, 'data-status': e.status }, icon(ic), ` ${e.content}`, why));
+  });
+  const unplaced = plan.tickRefused && refused < 0 ? tickRefusedBlock(plan.tickRefused, (path, line) => post({ type: 'openProblem', path, line })) : null; // tick_refusal: its step renamed since
+  planPanel.replaceChildren(h('div', { class: 'plan-head' }, icon('checklist'), ' Plan ', link, h('span', { class: 'plan-progress' }, ` ${done}/${plan.entries.length} steps done`)), list, ...(unplaced ? [unplaced] : []));
 }
 
 function renderAwaiting(st: SessionState | null): void {

@@ -150,7 +150,12 @@ function Chat:update(u)
     t.problems = ps
     self:render()
   elseif kind == 'plan' then
-    self.plan = { file = u.planFile, entries = u.entries or {} }
+    -- a refused tick (problems.lua): why, under its step, and :Agentls problems' list
+    local refused = problems.from_refusal(u.tickRefused)
+    self.plan = { file = u.planFile, entries = u.entries or {}, refused = refused }
+    if refused then
+      self.problems = refused
+    end
     self:render()
   elseif kind == 'usage_update' then
     local children, total = self.usage and self.usage.children, self.usage and self.usage.total
@@ -253,9 +258,14 @@ function Chat:lines()
   if self.plan then
     table.insert(out, '')
     table.insert(out, '## Plan · ' .. tostring(self.plan.file))
-    for _, p in ipairs(self.plan.entries) do
+    local refused = self.plan.refused
+    local at = refused and (problems.refused_step(self.plan.entries, refused) or #self.plan.entries)
+    for i, p in ipairs(self.plan.entries) do
       local box = p.status == 'completed' and '[x]' or (p.status == 'in_progress' and '[~]' or '[ ]')
       table.insert(out, string.format('- %s %s', box, p.content or ''))
+      if i == at then
+        vim.list_extend(out, problems.refusal_lines(refused))
+      end
     end
   end
   if self.usage then

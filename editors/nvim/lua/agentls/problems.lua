@@ -59,6 +59,57 @@ function M.chat_lines(ps)
   return out
 end
 
+--- A refused tick (a plan update's `tickRefused`: {steps, problems, message}) as from_result's
+--- shape plus the steps, or nil when there is none.
+function M.from_refusal(r)
+  if type(r) ~= 'table' or type(r.problems) ~= 'table' then
+    return nil
+  end
+  local list = {}
+  for _, p in ipairs(r.problems) do
+    if type(p) == 'table' and type(p.path) == 'string' and type(p.line) == 'number' and type(p.message) == 'string' then
+      table.insert(list, p)
+    end
+  end
+  local steps = {}
+  for _, s in ipairs(type(r.steps) == 'table' and r.steps or {}) do
+    if type(s) == 'string' then
+      table.insert(steps, s)
+    end
+  end
+  return { new = list, settled = true, steps = steps }
+end
+
+--- The chat lines under a refused step: "✗ not ticked: N new errors", then one line a problem.
+function M.refusal_lines(ps)
+  local errors = 0
+  for _, p in ipairs(ps.new) do
+    if p.severity == 'error' then
+      errors = errors + 1
+    end
+  end
+  local head = string.format('      ✗ not ticked: %d new error%s', errors, errors == 1 and '' or 's')
+  if #ps.new > errors then
+    local w = #ps.new - errors
+    head = head .. string.format(', %d warning%s', w, w == 1 and '' or 's')
+  end
+  local out = { head }
+  for _, p in ipairs(ps.new) do
+    table.insert(out, '        ' .. M.format(p))
+  end
+  return out
+end
+
+--- The index of the step a refusal is about (the first not done that it names), or nil.
+function M.refused_step(entries, ps)
+  for i, e in ipairs(entries or {}) do
+    if e.status ~= 'completed' and vim.tbl_contains(ps.steps or {}, e.content) then
+      return i
+    end
+  end
+  return nil
+end
+
 local qf_kind = { error = 'E', warning = 'W', information = 'I', hint = 'N' }
 
 --- Quickfix items of the problems, paths under `root`.

@@ -577,6 +577,22 @@ M.acp_methods = {
 ---@field sessionUpdate 'plan'
 ---@field planFile string
 ---@field entries agentls.PlanEntry[]
+---@field tickRefused? agentls.TickRefusal TickRefused is set on the update sent right after the builder's tick of a step was refused for new errors in the step's files (docs/language-intel.md, "Step ticks"); the next plan update has none.
+
+--- TickRefusal says why the builder's tick of a step was refused.
+---@class agentls.TickRefusal
+---@field steps string[] Steps are the texts of the steps the refused change would have ticked.
+---@field problems agentls.Problem[] Problems are the new errors, then the warnings, of the files changed in the step.
+---@field message string Message is the tool error's text (what the model read).
+
+--- Problem is a diagnostic as the model and the chat read it: the path relative to the workspace, the line from 1.
+---@class agentls.Problem
+---@field path string
+---@field line integer
+---@field severity string Severity is error, warning, information or hint.
+---@field message string
+---@field source? string
+---@field code? string
 
 --- ModeUpdate is current_mode_update.
 ---@class agentls.ModeUpdate

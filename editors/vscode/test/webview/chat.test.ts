@@ -418,6 +418,38 @@ describe('chat', () => {
     assert.deepEqual((await posted()).filter((x) => x.type === 'openPlan'), [{ type: 'openPlan', planFile: 'plans/x.plan' }]);
   });
 
+  test('a refused tick shows why under its step, each problem linked; the next plan update clears it', async () => {
+    const m = model();
+    const entries = [
+      { content: 'Change the greeting', priority: 'medium', status: 'in_progress' as const },
+      { content: 'Review', priority: 'medium', status: 'pending' as const },
+    ];
+    m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/greet.plan', entries, tickRefused: {
+      steps: ['Change the greeting'],
+      problems: [
+        { path: 'main.go', line: 7, severity: 'error', message: 'cannot use 42 (untyped int constant) as string value', source: 'compiler', code: 'IncompatibleAssign' },
+        { path: 'main.go', line: 9, severity: 'warning', message: 'unused parameter', source: 'unusedparams' },
+      ],
+      message: 'step not ticked: the files changed in this step have new errors',
+    } });
+    await show(m);
+    const block = page.locator('.plan-steps .step[data-status="in_progress"] .tick-refused');
+    await block.waitFor();
+    assert.equal((await block.locator('.problems-heading').innerText()).trim(), 'Not ticked: 1 new error, 1 warning');
+    assert.match(await block.locator('.problem').nth(0).innerText(), /main\.go:7 cannot use 42 .*\(compiler IncompatibleAssign\)/);
+    assert.equal(await block.locator('.problem').nth(1).locator('.codicon-warning').count(), 1);
+    assert.equal(await page.locator('.plan-steps .step[data-status="pending"] .tick-refused').count(), 0, 'only under the refused step');
+    await page.screenshot({ path: path.join(out, 'tick-refused.png'), fullPage: true });
+    await block.locator('a.problem-link').first().click();
+    assert.deepEqual((await posted()).filter((p) => p.type === 'openProblem'), [{ type: 'openProblem', path: 'main.go', line: 7 }]);
+    // The fix, then the accepted tick: the next plan update has no refusal.
+    m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/greet.plan', entries: [{ ...entries[0], status: 'completed' }, { ...entries[1], status: 'in_progress' }] });
+    await show(m);
+    await page.locator('.plan-steps .step[data-status="completed"]').waitFor();
+    assert.equal(await page.locator('.tick-refused').count(), 0);
+    await noCspViolations();
+  });
+
   test('typing @ asks for a file; the pick replaces the @ and shows as an attachment that can be removed', async () => {
     const m = model();
     await show(m);

@@ -1,0 +1,105 @@
+package agent
+
+import (
+	"context"
+	"errors"
+
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/questions"
+)
+
+// TickRefusal says why the builder's tick of a plan step was refused
+// (docs/language-intel.md, "Step ticks"): the plan update sent right after
+// carries it, so that every face shows it beside the step.
+type TickRefusal struct {
+	// Steps are the texts of the steps the refused change would have
+	// ticked.
+	Steps []string `json:"steps"`
+	// Problems are the new errors (then the warnings) of the files changed
+	// in the step, as the tool error lists them.
+	Problems []tools.CodeProblem `json:"problems"`
+	// Message is the tool error's text.
+	Message string `json:"message"`
+}
+
+// tickRefused is the error of a refused tick (Apply's error: the tool's
+// failed result carries its text).
+type tickRefused struct{ r TickRefusal }
+
+func (e tickRefused) Error() string { return e.r.Message }
+
+// blockingProblems are the errors then the warnings of probs (the lines of
+// a refusal; hints and information left out).
+func blockingProblems(probs []tools.CodeProblem) []tools.CodeProblem {
+	out := []tools.CodeProblem{}
+	for _, sev := range []string{"error", "warning"} {
+		for _, p := range probs {
+			if p.Severity == sev {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// newlyTicked are the texts of the steps checked in after and not in
+// before.
+func newlyTicked(before, after string) []string {
+	was := map[string]int{}
+	for _, e := range planEntries(before) {
+		if e.Status == "completed" {
+			was[e.Content]++
+		}
+	}
+	var out []string
+	for _, e := range planEntries(after) {
+		if e.Status != "completed" {
+			continue
+		}
+		if was[e.Content] > 0 {
+			was[e.Content]--
+			continue
+		}
+		out = append(out, e.Content)
+	}
+	return out
+}
+
+// sendTickRefused tells the faces why a tick was refused: the plan update
+// (the plan as it stands, its step still open) with the refusal, and one
+// notify line a problem for plain editors' logs.
+func (s *Session) sendTickRefused(ctx context.Context, err error) {
+	var tr tickRefused
+	if !errors.As(err, &tr) {
+		return
+	}
+	root := s.rootSession()
+	rel := root.planFile()
+	if rel == "" {
+		return
+	}
+	text, rerr := s.m.readPlanText(rel)
+	if rerr != nil {
+		return
+	}
+	r := tr.r
+	s.m.notes.Update(ctx, root.meta.ID, UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text), TickRefused: &r})
+}
+
+// TickRefusalLines are a refusal's lines for a log: the step, then one
+// line a problem (the language server's text escaped: no control or bidi
+// character reaches a log line).
+func TickRefusalLines(r TickRefusal) []string {
+	step := "a step"
+	if len(r.Steps) > 0 {
+		step = "“" + r.Steps[0] + "”"
+		if len(r.Steps) > 1 {
+			step += " (and more)"
+		}
+	}
+	lines := []string{questions.EscapeLine("[plan] step " + step + " not ticked: the files changed in it have new errors")}
+	for _, p := range r.Problems {
+		lines = append(lines, questions.EscapeLine("[plan]   "+ProblemLine(p)))
+	}
+	return lines
+}
