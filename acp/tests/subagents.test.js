@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { callText, startSession, toolCalls, within } from "./harness.js";
+import { callText, choose, startSession, toolCalls, within } from "./harness.js";
 
 const PARENT = "agentls/parentToolCallId";
 const CHILD = "agentls/childSessionId";
@@ -230,4 +230,95 @@ children:
     const call = /** @type {Record<string, any>} */ (calls.get(id));
     assert.ok(call && call.status !== "in_progress" && call.status !== "pending", `${id} ended: ${JSON.stringify(call)}`);
   }
+});
+
+test("build: a build sub-agent's edit goes through the client, its command is asked in the parent's session (allow_always lands on the parent), it ticks the parent's plan; the parent switched to plan mode refuses its next edit", async (t) => {
+  const { ws, agent, sessionId } = await startSession(t, {
+    files: { "main.go": MAIN_GO },
+    caps: { writeTextFile: true, readTextFile: true },
+    script: `
+steps:
+  - tool_calls:
+      - {id: p1, name: plan_write, args: {path: plans/x.plan, title: X, content: "# Goal\\nTwo files.\\n\\n## Steps\\n- [ ] write a\\n- [ ] write b\\n"}}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/x.plan}}
+  - expect:
+      tool_result_contains: {x1: ['"approved":true']}
+    tool_calls:
+      - {id: t1, name: task, args: {kind: build, prompt: "write a", steps: ["write a"]}}
+  - expect:
+      tool_result_contains: {t1: ['"status":"completed"', "ticked"]}
+    tool_calls:
+      - {id: r0, name: run, args: {command: "echo checked"}}
+  - expect:
+      tool_result_contains: {r0: ['"success":true', "checked"]}
+    tool_calls:
+      - {id: t2, name: task, args: {kind: build, prompt: "write b", steps: ["write b"]}}
+  - expect:
+      tool_result_contains: {t2: ['"status":"completed"', "b refused"]}
+    text: done
+children:
+  build-1:
+    - expect:
+        system_contains: ["APPROVED EXECUTION PLAN", "- [ ] write a"]
+      tool_calls:
+        - {id: wa, name: write, args: {path: a.txt, content: "a\\n"}}
+    - expect:
+        tool_result_contains: {wa: ['"success":true']}
+      tool_calls:
+        - {id: r1, name: run, args: {command: "echo checked"}}
+    - expect:
+        tool_result_contains: {r1: ['"success":true', "checked"]}
+      tool_calls:
+        - {id: e, name: plan_edit, args: {path: plans/x.plan, old_string: "- [ ] write a", new_string: "- [x] write a"}}
+    - expect:
+        tool_result_contains: {e: ['"success":true']}
+      text: ticked
+  build-2:
+    - tool_calls:
+        - {id: ls, name: run, args: {command: "ls"}}
+    - tool_calls:
+        - {id: wb, name: write, args: {path: b.txt, content: "b\\n"}}
+    - expect:
+        tool_result_contains: {wb: ['"success":false', "System is in Plan Mode"]}
+      text: b refused
+`,
+  });
+  const turn = agent.prompt(sessionId, "build it");
+  choose(await agent.nextPermission("the plan's approval", 60000), "allow_once");
+
+  // The build sub-agent's command, asked in the parent's session: its call is one shown there
+  // with the task call as its parent; the question names the sub-agent.
+  const ask = await agent.nextPermission("build-1's `echo checked`", 60000);
+  assert.equal(ask.params.sessionId, sessionId);
+  const asked = toolCalls(agent.updates).get(ask.params.toolCall.toolCallId);
+  assert.equal(asked?._meta?.[PARENT], "t1", `the question's call is build-1's, under t1: ${JSON.stringify(asked)}`);
+  assert.match(JSON.stringify(ask.params.toolCall), /echo checked/);
+  // The question names the sub-agent and carries its call's _meta, as the call does.
+  assert.match(JSON.stringify(ask.params.toolCall.content), /Asked by sub-agent build-1 [0-9a-f]{8}\./, `the question names the sub-agent: ${JSON.stringify(ask.params)}`);
+  assert.equal(ask.params.toolCall._meta?.[PARENT], "t1", `the question's _meta: ${JSON.stringify(ask.params.toolCall)}`);
+  assert.equal(ask.params.toolCall._meta?.[CHILD], asked?._meta?.[CHILD]);
+  choose(ask, "allow_always");
+
+  // build-2's `ls` is asked; meanwhile the person switches the parent to plan mode, then rejects.
+  const ls = await agent.nextPermission("build-2's `ls`", 60000);
+  assert.match(JSON.stringify(ls.params.toolCall), /"ls"|\bls\b/);
+  await agent.setMode(sessionId, "plan");
+  choose(ls, "reject_once");
+
+  const res = await within(turn, "the build turn", 60000, () => agent.describe());
+  assert.equal(res.stopReason, "end_turn", agent.describe());
+  // Two questions after the approval: the parent's own `echo checked` ran on build-1's
+  // allow_always, stored on the parent.
+  assert.equal(agent.permissions.all.length, 3, `the approval, build-1's echo, build-2's ls: ${agent.describe()}`);
+  const r0 = /** @type {Record<string, any>} */ (toolCalls(agent.updates).get("r0"));
+  assert.equal(r0.status, "completed", JSON.stringify(r0));
+  // build-1's edit went through the client (fs/write_text_file, the same editor path) and it
+  // ticked the parent's plan; build-2's edit after the switch was refused.
+  const wa = agent.writes.find((w) => w.path === ws.path("a.txt"));
+  assert.ok(wa && wa.sessionId === sessionId && wa.content === "a\n", `fs/write_text_file of a.txt in the parent's session: ${JSON.stringify(agent.writes)}`);
+  assert.match(ws.read("plans/x.plan"), /- \[x\] write a/, "build-1 ticked the parent's plan");
+  assert.ok(!existsSync(ws.path("b.txt")), "b.txt exists: build-2 edited after its parent went to plan mode");
+  const wb = [...toolCalls(agent.updates).values()].find((c) => c._meta?.[PARENT] === "t2" && c.rawInput?.path === "b.txt");
+  assert.ok(wb && wb.status === "failed" && /System is in Plan Mode/.test(callText(wb)), `build-2's write refused: ${JSON.stringify(wb)}`);
 });
