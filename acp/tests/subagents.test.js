@@ -65,8 +65,10 @@ steps:
       - {id: t1, name: task, args: {kind: explore, prompt: "try to change things"}}
       - {id: t2, name: task, args: {kind: explore, prompt: "where is main?"}}
       - {id: t3, name: task, args: {kind: explore, prompt: "ask the server"}}
+      - {id: t4, name: task, args: {kind: build, prompt: "build it now"}}
   - expect:
       tool_result_contains:
+        t4: ['"success":false', "System is in Plan Mode", "only in build mode"]
         t1: ['"status":"completed"', "all refused"]
         t2: ['"status":"completed"', "main is in main.go"]
         t3: ['"status":"completed"', "the server says hello"]
@@ -121,7 +123,7 @@ test("plan mode: three explorers in parallel; their calls carry _meta parent ids
     assert.equal(sid, sessionId, "every tool call is shown in the parent session");
     const meta = /** @type {Record<string, unknown> | null | undefined} */ (u._meta);
     const parent = meta?.[PARENT];
-    if (["t1", "t2", "t3", "p1"].includes(u.toolCallId)) {
+    if (["t1", "t2", "t3", "t4", "p1"].includes(u.toolCallId)) {
       assert.equal(parent, undefined, `the parent's own call ${u.toolCallId} has no parent id: ${JSON.stringify(u)}`);
       continue;
     }
@@ -159,6 +161,11 @@ test("plan mode: three explorers in parallel; their calls carry _meta parent ids
     assert.equal(task.status, "completed", JSON.stringify(task));
     assert.match(JSON.stringify(task), /\\"status\\":\\"completed\\"/, `${id}'s result says completed`);
   }
+  // A build sub-agent is refused in plan mode before it starts: no sub-agent, no call under t4.
+  const t4 = /** @type {Record<string, any>} */ (calls.get("t4"));
+  assert.equal(t4.status, "failed", JSON.stringify(t4));
+  assert.match(callText(t4), /System is in Plan Mode/, JSON.stringify(t4));
+  assert.match(t4.rawOutput?.refusal?.hint ?? "", /only in build mode/, JSON.stringify(t4));
   assert.equal(agent.permissions.all.length, 0, "refusals come before any question");
   assert.equal(agent.elicitations.all.length, 0, "an explorer asks nothing");
 
