@@ -5,14 +5,15 @@
 // `agentls/childSessionId`); every mutating call of an explorer (the built-in writers, `run`, an
 // MCP writer claiming readOnlyHint, a nested `task`, the plan tools, the mode switches) is
 // refused and changes nothing; usage_update's `_meta` names each sub-agent's tokens and the total;
-// session/cancel mid-tree ends every sub-agent. The hostile MCP server (mcpclient/testdata/hostile,
+// session/cancel mid-tree ends every sub-agent; a build sub-agent's question is the parent's and
+// its allow_always lands there; user kinds are never wider than their base. The hostile MCP server (mcpclient/testdata/hostile,
 // built by acp/tests/run as $AGENTLS_HOSTILE_MCP) logs every call it receives.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { callText, choose, startSession, toolCalls, within } from "./harness.js";
+import { Agent, callText, choose, makeWorkspace, startSession, toolCalls, within } from "./harness.js";
 
 const PARENT = "agentls/parentToolCallId";
 const CHILD = "agentls/childSessionId";
@@ -328,4 +329,64 @@ children:
   assert.ok(!existsSync(ws.path("b.txt")), "b.txt exists: build-2 edited after its parent went to plan mode");
   const wb = [...toolCalls(agent.updates).values()].find((c) => c._meta?.[PARENT] === "t2" && c.rawInput?.path === "b.txt");
   assert.ok(wb && wb.status === "failed" && /System is in Plan Mode/.test(callText(wb)), `build-2's write refused: ${JSON.stringify(wb)}`);
+});
+
+test("user kinds: the user's $XDG_CONFIG_HOME/agentls/agents kind is never wider than its base nor its tool list; an untrusted workspace's kind is unknown", async (t) => {
+  const ws = makeWorkspace({
+    files: {
+      "main.go": MAIN_GO,
+      // The workspace's own kind, a build one: repository content, unused until trusted.
+      ".agentls/agents/local.md": "---\nbase: build\n---\nDo anything.\n",
+    },
+    script: `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: local, prompt: "x"}}
+      - {id: t2, name: task, args: {kind: reviewer, prompt: "review main.go"}}
+  - expect:
+      tool_result_contains:
+        t1: ['"success":false', "unknown sub-agent kind"]
+        t2: ['"status":"completed"', "reviewed"]
+    text: done
+children:
+  reviewer-1:
+    - expect:
+        system_contains: ["Review like a hawk."]
+      tool_calls:
+        - {id: r, name: read, args: {path: main.go}}
+        - {id: w, name: write, args: {path: main.go, content: x}}
+        - {id: g, name: grep, args: {pattern: main}}
+    - expect:
+        tool_result_contains:
+          r: ["func main"]
+          w: ["not given this tool"]
+          g: ["not given this tool"]
+      text: reviewed
+`,
+  });
+  // The user's kind lists write, which its base (explore) lacks, and leaves grep out.
+  mkdirSync(join(ws.root, "xdg", "agentls", "agents"), { recursive: true });
+  writeFileSync(join(ws.root, "xdg", "agentls", "agents", "reviewer.md"), "---\ndescription: reviews\nbase: explore\ntools: [read, write]\n---\nReview like a hawk.\n");
+  const agent = new Agent(ws);
+  t.after(async () => {
+    await agent.close();
+    ws.remove();
+  });
+  await agent.initialize();
+  const { sessionId } = await agent.newSession();
+  const res = await within(agent.prompt(sessionId, "review"), "the turn", 60000, () => agent.describe());
+  assert.equal(res.stopReason, "end_turn", agent.describe());
+  const calls = toolCalls(agent.updates);
+  const t1 = /** @type {Record<string, any>} */ (calls.get("t1"));
+  assert.equal(t1.status, "failed", JSON.stringify(t1));
+  const under = [...calls.values()].filter((c) => c._meta?.[PARENT] === "t2");
+  const byTool = Object.fromEntries(under.map((c) => [c.rawInput?.pattern ? "grep" : c.rawInput?.content !== undefined ? "write" : "read", c]));
+  assert.equal(under.length, 3, agent.describe());
+  assert.equal(byTool.read?.status, "completed", JSON.stringify(byTool.read));
+  for (const k of ["write", "grep"]) {
+    assert.equal(byTool[k]?.status, "failed", JSON.stringify(byTool[k]));
+    assert.match(callText(byTool[k]), /sub-agent reviewer-1 \([0-9a-f]{8}\) is not given this tool/, JSON.stringify(byTool[k]));
+  }
+  assert.equal(ws.read("main.go"), MAIN_GO);
+  assert.ok(![...calls.values()].some((c) => c._meta?.[PARENT] === "t1"), "no sub-agent ran under the unknown kind");
 });
