@@ -6,8 +6,9 @@
 // MCP writer claiming readOnlyHint, a nested `task`, the plan tools, the mode switches) is
 // refused and changes nothing; usage_update's `_meta` names each sub-agent's tokens and the total;
 // session/cancel mid-tree ends every sub-agent; a build sub-agent's question is the parent's and
-// its allow_always lands there; user kinds are never wider than their base. The hostile MCP server (mcpclient/testdata/hostile,
-// built by acp/tests/run as $AGENTLS_HOSTILE_MCP) logs every call it receives.
+// its allow_always lands there; user kinds are never wider than their base. The hostile MCP
+// server (mcpclient/testdata/hostile, built by acp/tests/run as $AGENTLS_HOSTILE_MCP) logs every
+// call it receives.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
