@@ -26,6 +26,8 @@ type Agent struct {
 	wire   *wire
 	conn   *sdk.AgentSideConnection
 	calls  callContents
+	// subCalls: the running sub-agents' calls' _meta (subagent_calls.go).
+	subCalls subagentCalls
 	// commands sends the slash commands (commands.go).
 	commands *commandAnnouncer
 	msgIDs   messageIDs

@@ -124,10 +124,15 @@ func (e *editor) Permit(ctx context.Context, req permission.Request) (permission
 	for _, o := range req.Escaped().Options {
 		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(o.ID), Name: o.Label, Kind: sdk.PermissionOptionKind(o.Kind)})
 	}
-	e.showPermission(ctx, req.SessionID, req.Text()) // question_shown.go
+	text := req.Text()
+	if by := askedBy(req.Escaped().Requester); by != "" { // a sub-agent asks (subagent_calls.go)
+		text += "\n\n" + by
+	}
+	e.showPermission(ctx, req.SessionID, text) // question_shown.go
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(req.Title()), Kind: sdk.Ptr(kind),
-		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(req.Text()))},
+		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(text))},
+		Meta:    e.a.subCalls.of(req.SessionID, callID),
 	}, options)
 	if err != nil {
 		return permission.Decision{}, err

@@ -42,6 +42,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 	case agent.UpdateToolCall:
 		e.a.msgIDs.end(sessionID) // the model's message ends with its tool calls
 		meta := subagentMeta(u.ParentToolCallID, u.ChildSessionID)
+		e.a.subCalls.note(sessionID, u.ToolCallID, meta)
 		if u.Status == "in_progress" {
 			e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress", Meta: meta})
 			return
@@ -50,6 +51,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 	case agent.UpdateToolCallDone:
 		done := e.toolCallDone(sessionID, u)
 		done.Meta = subagentMeta(u.ParentToolCallID, u.ChildSessionID)
+		e.a.subCalls.forget(sessionID, u.ToolCallID)
 		e.send(ctx, sessionID, done)
 	case agent.UpdateToolCallProgress:
 		var content []toolContent

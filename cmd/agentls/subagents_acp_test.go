@@ -139,16 +139,19 @@ mcp:
 // explorersScript: in plan mode three explorers run in one step; the first
 // tries every mutating tool, run, an MCP writer and a nested task (each
 // refused, the MCP writer before it reaches the server), the others answer
-// (one through a read-only MCP tool); the plan is written from their
-// answers.
+// (one through a read-only MCP tool); a build task in the same step is
+// refused before any sub-agent starts (plan mode); the plan is written
+// from the explorers' answers.
 const explorersScript = `
 steps:
   - tool_calls:
       - {id: t1, name: task, args: {kind: explore, prompt: "try to change things"}}
       - {id: t2, name: task, args: {kind: explore, prompt: "where is main?"}}
       - {id: t3, name: task, args: {kind: explore, prompt: "ask the server"}}
+      - {id: t4, name: task, args: {kind: build, prompt: "build it now"}}
   - expect:
       tool_result_contains:
+        t4: ['"success":false', "System is in Plan Mode", "only in build mode"]
         t1: ['"status":"completed"', "all refused"]
         t2: ['"status":"completed"', "main is in main.go"]
         t3: ['"status":"completed"', "the server says hello"]
@@ -429,7 +432,8 @@ children:
 // TestSubagentKillThenRestartACP (issue 23): the ACP face of
 // TestSubagentKillThenRestartLSP: agentls is killed (kill -9) while a
 // build child waits for a permission; a restarted `agentls acp` loads the
-// parent, whose open task call gets a result naming the cut-off child.
+// parent, whose open task call gets a result naming the cut-off child, and
+// the parent re-runs it as a new task call.
 func TestSubagentKillThenRestartACP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts agentls processes")
@@ -499,7 +503,18 @@ steps:
   - expect:
       tool_result_contains:
         t1: ["sub-agent ` + child + ` was cut off by a restart; partial transcript in session ` + child + `"]
-    text: the child was cut off
+    tool_calls:
+      - {id: t2, name: task, args: {kind: build, prompt: "check again"}}
+  - expect:
+      tool_result_contains: {t2: ['"status":"completed"', "wrote again"]}
+    text: the child was cut off; I ran it again
+children:
+  build-2:
+    - tool_calls:
+        - {id: w, name: write, args: {path: again.txt, content: "again\n"}}
+    - expect:
+        tool_result_contains: {w: ['"success":true']}
+      text: wrote again
 `)
 	cmd2, in2, out2, stderr2 := agentlsProcess(t, "--config", cfg, "acp")
 	client2 := &subClient{}
@@ -513,6 +528,9 @@ steps:
 	res, err := conn2.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("what happened?")}})
 	if err != nil || res.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("prompt after the restart: %+v %v", res, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "again.txt")); err != nil || string(b) != "again\n" {
+		t.Errorf("again.txt = %q, %v; the re-run (a new task call) should write it", b, err)
 	}
 	list, err := conn2.ListSessions(ctx, sdk.ListSessionsRequest{Cwd: &dir})
 	if err != nil || len(list.Sessions) != 1 || list.Sessions[0].SessionId != sess.SessionId {

@@ -184,7 +184,7 @@ func TestSubagentExplorersInPlanModeLSP(t *testing.T) {
 // TestSubagentKillThenRestartLSP (issue 23): agentls is killed (kill -9)
 // while a build child's edit waits for the editor; a restarted agentls
 // loads the parent, whose open task call gets a result naming the cut-off
-// child, and the next prompt works.
+// child, and the parent re-runs it as a new task call whose edit lands.
 func TestSubagentKillThenRestartLSP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts agentls processes")
@@ -231,7 +231,18 @@ steps:
   - expect:
       tool_result_contains:
         t1: ["sub-agent ` + child + ` was cut off by a restart; partial transcript in session ` + child + `"]
-    text: the child was cut off; I will run it again
+    tool_calls:
+      - {id: t2, name: task, args: {kind: build, prompt: "write it again", steps: ["write a"]}}
+  - expect:
+      tool_result_contains: {t2: ['"status":"completed"', "wrote a"]}
+    text: the child was cut off; I ran it again
+children:
+  build-2:
+    - tool_calls:
+        - {id: w, name: write, args: {path: a.txt, content: "a\n"}}
+    - expect:
+        tool_result_contains: {w: ['"success":true']}
+      text: wrote a
 `
 	ed2, _, _ := lspScripted(ctx, t, dir, second, lspclient.Handlers{}, "build")
 	defer ed2.Close()
@@ -246,6 +257,9 @@ steps:
 	}
 	if err := ed2.Call(ctx, "agent/prompt", map[string]any{"sessionId": sid, "text": "what happened?"}, &res); err != nil || res.StopReason != "end_turn" {
 		t.Fatalf("prompt after the restart: %+v %v", res, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a.txt")); err != nil || string(b) != "a\n" {
+		t.Errorf("a.txt = %q, %v; the re-run (a new task call) should write it", b, err)
 	}
 	chat, _ := os.ReadFile(filepath.Join(dir, ".agentls", "chats", sid+".chat"))
 	if !strings.Contains(string(chat), `"record":"repair"`) || !strings.Contains(string(chat), `"synthetic":["t1"]`) {
