@@ -27,6 +27,7 @@ type sessions interface {
 	ListModels(ctx context.Context, sessionID string) (agent.ModelList, error)
 	ListCommands(sessionID string) ([]agent.CommandInfo, error)
 	CheckModel(ctx context.Context) agent.ModelCheck
+	Status() agent.Status
 }
 
 // turns are a session's turns: prompting, cancelling, answering, compacting
