@@ -93,47 +93,6 @@ t.describe('state', function()
     t.eq({ chat.marker, '' }, vim.api.nvim_buf_get_lines(b, -3, -1, false), 'the prompt area is emptied')
   end)
 
-  t.it('the chat buffer: no false emphasis on _ inside words, real emphasis kept', function()
-    if vim.g.syntax_on == nil then -- as a user's Neovim has it
-      vim.cmd('syntax enable')
-      t.cleanup(function()
-        vim.cmd('syntax off')
-      end)
-    end
-    local c = chat.new(function() end)
-    local b = c:buffer()
-    t.cleanup(function()
-      vim.api.nvim_buf_delete(b, { force = true })
-    end)
-    c:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'Edited handlers_test.go and my_snake_name, _really_ done.\n' } })
-    c:flush()
-    vim.api.nvim_set_current_buf(b)
-    local lines = vim.api.nvim_buf_get_lines(b, 0, -1, false)
-    local row
-    for i, l in ipairs(lines) do
-      if l:find('handlers_test', 1, true) then
-        row = i
-      end
-    end
-    t.ok(row, 'the line in the chat')
-    local line = lines[row]
-    local function syn(col)
-      local names = {}
-      for _, id in ipairs(vim.fn.synstack(row, col)) do
-        table.insert(names, vim.fn.synIDattr(id, 'name'))
-      end
-      return table.concat(names, ' ')
-    end
-    for _, word in ipairs({ 'handlers_test', 'my_snake', 'snake_name' }) do
-      local col = line:find(word, 1, true) + word:find('_', 1, true) - 1
-      t.eq('', syn(col), 'the syntax of the _ in ' .. word)
-    end
-    t.match('markdownItalic', syn(line:find('really', 1, true)), '_really_ is italic')
-    vim.bo[b].syntax = 'markdown' -- set again (a colour scheme or :syntax on reloads it)
-    local col = line:find('handlers_test', 1, true) + #'handlers'
-    t.eq('', syn(col), 'after the syntax is loaded again')
-  end)
-
   t.it('doc/agentls.txt has valid, unique tags', function()
     local dir = h.tmpdir()
     vim.fn.writefile(vim.fn.readfile(h.plugin .. '/doc/agentls.txt'), dir .. '/agentls.txt')
