@@ -397,13 +397,28 @@ function Chat:take_prompt()
   return text
 end
 
---- The chat buffer, created on first use.
+M.name = 'agentls://chat'
+
+-- The chat buffer a previous setup() left (Neovim keeps it when setup() runs again), or nil.
+local function previous_buffer()
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_valid(b) and vim.api.nvim_buf_get_name(b) == M.name then
+      return b
+    end
+  end
+  return nil
+end
+
+--- The chat buffer, created on first use (or taken over from a previous setup()).
 function Chat:buffer()
   if valid(self.bufnr) then
     return self.bufnr
   end
-  local b = vim.api.nvim_create_buf(false, true)
-  vim.api.nvim_buf_set_name(b, 'agentls://chat')
+  local b = previous_buffer()
+  if not b then
+    b = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(b, M.name)
+  end
   vim.bo[b].buftype = 'nofile'
   vim.bo[b].bufhidden = 'hide'
   vim.bo[b].swapfile = false

@@ -38,6 +38,7 @@ function M.attach(b)
   vim.bo[b].syntax = 'markdown'
   plain_underscores(b)
   vim.api.nvim_create_autocmd('Syntax', {
+    group = vim.api.nvim_create_augroup('agentls.markdown.' .. b, { clear = true }),
     buffer = b,
     callback = function()
       plain_underscores(b)
