@@ -98,7 +98,7 @@ t.describe('state', function()
     vim.fn.writefile(vim.fn.readfile(h.plugin .. '/doc/agentls.txt'), dir .. '/agentls.txt')
     vim.cmd('helptags ' .. dir)
     local tags = table.concat(vim.fn.readfile(dir .. '/tags'), '\n')
-    for _, tag in ipairs({ 'agentls.setup()', ':AgentChat', ':AgentReject', 'hl-AgentlsPlan', 'agentls-versions' }) do
+    for _, tag in ipairs({ 'agentls.setup()', ':Agentls', ':Agentls-history', ':Agentls-rename', 'agentls-mappings', 'agentls-markdown', 'agentls-deprecated', ':AgentChat', ':AgentReject', 'hl-AgentlsPlan', 'agentls-versions' }) do
       t.contains(tags, tag .. '\t')
     end
   end)
