@@ -17,11 +17,16 @@ function M.treesitter_available()
   return (pcall(ts.language.inspect, 'markdown'))
 end
 
--- The markdown syntax marks every `_` inside a word (handlers_test.go) as an error; in the chat
--- it is a file or identifier name: plain text. Italic `_words_` and everything else stay.
-local function plain_underscores(b)
+-- Two fixes to Vim's markdown syntax for the chat. It marks every `_` inside a word
+-- (handlers_test.go) as an error; in the chat that is a file or identifier name: plain text
+-- (italic `_words_` and everything else stay). And its inline code (one backtick, not a fence)
+-- conceals its backticks like bold conceals its `**`.
+local function fix_syntax(b)
   vim.api.nvim_buf_call(b, function()
     vim.cmd('silent! syntax clear markdownError')
+    if vim.b.current_syntax == 'markdown' then
+      vim.cmd([[silent! syntax region markdownCode matchgroup=markdownCodeDelimiter start=/`\@<!``\@!/ end=/`/ keepend contains=markdownLineStart concealends]])
+    end
   end)
 end
 
@@ -36,12 +41,12 @@ function M.attach(b)
     end
   end
   vim.bo[b].syntax = 'markdown'
-  plain_underscores(b)
+  fix_syntax(b)
   vim.api.nvim_create_autocmd('Syntax', {
     group = vim.api.nvim_create_augroup('agentls.markdown.' .. b, { clear = true }),
     buffer = b,
     callback = function()
-      plain_underscores(b)
+      fix_syntax(b)
     end,
   })
   return 'syntax'
