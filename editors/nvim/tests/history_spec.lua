@@ -151,4 +151,51 @@ steps:
     t.contains(after, '**You:** Shout the first word')
     t.contains(after, 'Port noted.')
   end)
+
+  t.it('a failed prompt is marked after a restart and :Agentls retry sends it again, once', function()
+    local st = h.start({}, [[
+steps:
+  - error: "upstream exploded (503)"
+]])
+    vim.cmd('Agentls chat')
+    agentls.prompt('summarise the repo')
+    local r = h.turn(st)
+    t.eq('error', r.stopReason, vim.inspect(r))
+    t.wait(5000, function()
+      return chat_text(st):find('error: upstream exploded (503) (:Agentls retry sends it again)', 1, true)
+    end, 'the error with the retry hint in the chat')
+    local first = st.session.sessionId
+
+    -- restart with a model that now answers
+    local old = st:client()
+    local o = vim.deepcopy(st.opts)
+    o.model.script = h.tmpdir() .. '/script.yaml'
+    h.write(o.model.script, 'steps:\n  - text: "Recovered."\n    expect:\n      last_message_contains: ["summarise the repo"]\n')
+    local st2 = agentls.setup(o)
+    st2.trace = t.note
+    t.wait(5000, function()
+      return vim.lsp.get_client_by_id(old.id) == nil
+    end, 'the first server to exit')
+    vim.cmd('Agentls chat')
+    t.wait(10000, function()
+      return st2.session and st2.session.sessionId == first
+    end, 'the last chat reopened')
+    t.contains(chat_text(st2), '**You:** summarise the repo\n\n_error: upstream exploded (503) (:Agentls retry sends it again)_')
+    vim.cmd('Agentls retry')
+    r = h.turn(st2, ':Agentls retry')
+    t.eq('end_turn', r.stopReason, vim.inspect(r))
+    local text = chat_text(st2)
+    t.contains(text, 'Recovered.')
+    local _, prompts = text:gsub('%*%*You:%*%* summarise the repo', '')
+    t.eq(1, prompts, 'the prompt is not added again:\n' .. text)
+    local notes = {}
+    h.stub(vim, 'notify', function(msg)
+      table.insert(notes, msg)
+    end)
+    vim.cmd('Agentls retry')
+    t.wait(5000, function()
+      return #notes > 0
+    end, 'the answer to a second retry')
+    t.contains(notes, 'agentls: no failed prompt to retry')
+  end)
 end)

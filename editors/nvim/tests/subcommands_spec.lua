@@ -17,7 +17,7 @@ local function record(names)
   return calls
 end
 
-local entry_points = { 'chat', 'prompt', 'set_mode', 'approve', 'reject', 'cancel', 'sessions', 'rename', 'new_session', 'command' }
+local entry_points = { 'chat', 'prompt', 'set_mode', 'approve', 'reject', 'cancel', 'retry', 'sessions', 'rename', 'new_session', 'command' }
 
 t.describe(':Agentls subcommands', function()
   t.it('each subcommand runs its action with its arguments', function()
@@ -29,6 +29,7 @@ t.describe(':Agentls subcommands', function()
       { 'Agentls approve', { 'approve' } },
       { 'Agentls reject step two is wrong', { 'reject', 'step two is wrong' } },
       { 'Agentls cancel', { 'cancel' } },
+      { 'Agentls retry', { 'retry' } },
       { 'Agentls history', { 'sessions' } },
       { 'Agentls sessions', { 'sessions' } },
       { 'Agentls rename Fix the login bug', { 'rename', 'Fix the login bug' } },
@@ -102,7 +103,7 @@ t.describe(':Agentls subcommands', function()
 
   t.it('completion: the subcommands, the slash commands, and the arguments', function()
     local all = vim.fn.getcompletion('Agentls ', 'cmdline')
-    for _, n in ipairs({ 'chat', 'prompt', 'mode', 'switch', 'approve', 'reject', 'cancel', 'history', 'rename', 'diff', 'review', 'problems', 'requestchanges', 'health' }) do
+    for _, n in ipairs({ 'chat', 'prompt', 'mode', 'switch', 'approve', 'reject', 'cancel', 'retry', 'history', 'rename', 'diff', 'review', 'problems', 'requestchanges', 'health' }) do
       t.contains(all, n)
     end
     for _, n in ipairs({ 'plans', 'compact', 'new', 'model', 'rewind' }) do
@@ -128,6 +129,7 @@ t.describe(':Agentls subcommands', function()
       { 'approve', 'n' },
       { 'reject', 'n' },
       { 'cancel', 'n' },
+      { 'retry', 'n' },
       { 'history', 'n' },
       { 'mode-plan', 'n' },
       { 'mode-build', 'n' },

@@ -389,25 +389,58 @@ end
 function State:prompt(text, context, done)
   self:with_session(function(s)
     self.chat:user(text)
-    self.busy = true
-    self:request(protocol.methods.prompt, { sessionId = s.sessionId, text = text, context = context }, function(err, res)
-      self.busy = false
-      self.last_result = err and { error = err } or res
-      if err then
-        self.chat:note('error: ' .. (err.message or ''))
-        failed(err, 'prompt')
+    self:send_prompt(s, { sessionId = s.sessionId, text = text, context = context }, done)
+  end)
+end
+
+M.retry_hint = ':Agentls retry sends it again'
+
+-- Sends agent/prompt `params` for session `s` and shows how the turn ended.
+function State:send_prompt(s, params, done)
+  self.busy = true
+  self:request(protocol.methods.prompt, params, function(err, res)
+    self.busy = false
+    self.last_result = err and { error = err } or res
+    if err then
+      self.chat:note('error: ' .. (err.message or ''))
+      failed(err, 'prompt')
+      return
+    end
+    if res.stopReason == 'error' then
+      local why = res.error and res.error ~= vim.NIL and res.error.message or '?'
+      self.chat:note('error: ' .. tostring(why) .. ' (' .. M.retry_hint .. ')')
+    elseif res.stopReason ~= 'end_turn' then
+      local why = res.error and res.error ~= vim.NIL and res.error.message or nil
+      self.chat:note('turn ended: ' .. tostring(res.stopReason) .. (why and (' — ' .. why) or ''))
+    end
+    if type(res.sessionId) == 'string' and res.sessionId ~= s.sessionId then
+      self:load_session(res.sessionId) -- /new started it
+    end
+    if done then
+      done(res)
+    end
+  end)
+end
+
+--- Sends the current session's failed last prompt again (agent/prompt retryOf): the prompt
+--- whose turn ended with an error, also before a restart.
+function State:retry()
+  self:with_session(function(s)
+    self:request(protocol.methods.loadSession, { sessionId = s.sessionId }, function(err, loaded)
+      if failed(err, 'retry') then
         return
       end
-      if res.stopReason ~= 'end_turn' then
-        local why = res.error and res.error ~= vim.NIL and res.error.message or nil
-        self.chat:note('turn ended: ' .. tostring(res.stopReason) .. (why and (' — ' .. why) or ''))
+      local last
+      for _, m in ipairs(loaded.messages or {}) do
+        if m.role == 'user' then
+          last = m
+        end
       end
-      if type(res.sessionId) == 'string' and res.sessionId ~= s.sessionId then
-        self:load_session(res.sessionId) -- /new started it
+      if not (last and type(last.error) == 'string' and last.error ~= '' and type(last.id) == 'string') then
+        return notify('no failed prompt to retry')
       end
-      if done then
-        done(res)
-      end
+      self.chat:note('retrying: ' .. vim.split(tostring(last.content or ''), '\n', true)[1])
+      self:send_prompt(s, { sessionId = s.sessionId, text = '', retryOf = last.id })
     end)
   end)
 end
@@ -554,7 +587,7 @@ function State:replay(messages)
     if m.role == 'user' and content then
       chat:user(content)
       if given(m.error) and m.error ~= '' then
-        chat:note('error: ' .. tostring(m.error))
+        chat:note('error: ' .. tostring(m.error) .. ' (' .. M.retry_hint .. ')')
       end
     elseif m.role == 'assistant' then
       if content and content ~= '' then
@@ -1090,6 +1123,12 @@ end
 function M.sessions()
   local st = need()
   return st and st:pick_session()
+end
+
+--- `:Agentls retry`: sends the failed last prompt again.
+function M.retry()
+  local st = need()
+  return st and st:retry()
 end
 
 --- `:Agentls rename {title}`: renames the current chat (asks for the title when empty).

@@ -62,6 +62,12 @@ M.list = {
       a().cancel()
     end,
   },
+  retry = {
+    desc = 'send the failed last prompt again',
+    run = function()
+      a().retry()
+    end,
+  },
   history = {
     desc = 'pick a chat by title and date and open it',
     run = function()
@@ -112,6 +118,7 @@ M.names = {
   'approve',
   'reject',
   'cancel',
+  'retry',
   'history',
   'sessions',
   'rename',
@@ -180,6 +187,7 @@ M.plugs = {
   { '<Plug>(agentls-approve)', 'n', '<Cmd>Agentls approve<CR>', 'approve the plan' },
   { '<Plug>(agentls-reject)', 'n', '<Cmd>Agentls reject<CR>', 'keep planning (asks why)' },
   { '<Plug>(agentls-cancel)', 'n', '<Cmd>Agentls cancel<CR>', 'cancel the turn' },
+  { '<Plug>(agentls-retry)', 'n', '<Cmd>Agentls retry<CR>', 'send the failed last prompt again' },
   { '<Plug>(agentls-history)', 'n', '<Cmd>Agentls history<CR>', 'open a chat from the history' },
   { '<Plug>(agentls-mode-plan)', 'n', '<Cmd>Agentls mode plan<CR>', 'switch to plan mode' },
   { '<Plug>(agentls-mode-build)', 'n', '<Cmd>Agentls mode build<CR>', 'switch to build mode' },
