@@ -93,6 +93,29 @@ t.describe('state', function()
     t.eq({ chat.marker, '' }, vim.api.nvim_buf_get_lines(b, -3, -1, false), 'the prompt area is emptied')
   end)
 
+  t.it("a run's line says how its command ended, live and reloaded (the result as JSON text)", function()
+    local c = chat.new(function() end)
+    local b = c:buffer()
+    t.cleanup(function()
+      vim.api.nvim_buf_delete(b, { force = true })
+    end)
+    local runs = {
+      { 'r1', { success = true, result = { exit_code = 0, output = 'ok' } }, 'completed · exit 0 ✓' },
+      { 'r2', '{"success":true,"result":{"exit_code":2,"output":"FAIL"}}', 'completed · exit 2 ✗' },
+      { 'r3', { success = true, result = { exit_code = -1, timed_out = true } }, 'completed · timed out ✗' },
+      { 'r4', { success = false, error = 'denied' }, 'failed' },
+    }
+    for _, r in ipairs(runs) do
+      c:update({ sessionUpdate = 'tool_call', toolCallId = r[1], title = 'run go test ./... ' .. r[1], kind = 'execute', status = 'in_progress' })
+      c:update({ sessionUpdate = 'tool_call_update', toolCallId = r[1], status = r[2].success == false and 'failed' or 'completed', rawOutput = r[2] })
+    end
+    c:flush()
+    local text = h.text(b)
+    for _, r in ipairs(runs) do
+      t.contains(text, '  • run go test ./... ' .. r[1] .. ' … ' .. r[3] .. '\n')
+    end
+  end)
+
   t.it('doc/agentls.txt has valid, unique tags', function()
     local dir = h.tmpdir()
     vim.fn.writefile(vim.fn.readfile(h.plugin .. '/doc/agentls.txt'), dir .. '/agentls.txt')

@@ -94,6 +94,24 @@ function M.task_result(raw)
   return { status = r.status, tokens = tonumber(r.tokens), turns = tonumber(r.turns) }
 end
 
+--- How a `run` call's command ended, from its result (`rawOutput`, a table or its JSON text:
+--- `{success, result: {exit_code, timed_out}}`): "exit 0 ✓", "exit 1 ✗", "timed out ✗"; nil
+--- for any other result.
+function M.run_outcome(raw)
+  if type(raw) == 'string' then
+    local ok, v = pcall(vim.fn.json_decode, raw)
+    raw = ok and v or nil
+  end
+  local r = type(raw) == 'table' and type(raw.result) == 'table' and raw.result or nil
+  if not r or type(r.exit_code) ~= 'number' then
+    return nil
+  end
+  if r.timed_out == true then
+    return 'timed out ✗'
+  end
+  return string.format('exit %d %s', r.exit_code, r.exit_code == 0 and '✓' or '✗')
+end
+
 -- The entry of a tool call: a sub-agent's call (parentToolCallId) goes under its task call's
 -- entry (made as a placeholder when the child's call comes first), never into the transcript.
 local function tool_entry(self, u)
@@ -140,6 +158,7 @@ function Chat:update(u)
     if is_task(t) and u.status ~= 'in_progress' and u.status ~= 'pending' then
       t.result = M.task_result(u.rawOutput)
     end
+    t.outcome = M.run_outcome(u.rawOutput) or t.outcome
     -- an edit's new problems (problems.lua): under its line, and :Agentls problems' list
     -- (a clean edit, with diagnostics but none new, empties that list)
     local ps = problems.from_result(u.rawOutput)
@@ -253,6 +272,9 @@ local function tool_lines(out, e, depth)
   local status = e.refused and 'REFUSED (plan mode)' or (e.status or 'pending')
   if e.result and e.result.status ~= 'completed' then
     status = status .. ' (' .. e.result.status .. ')'
+  end
+  if e.outcome then
+    status = status .. ' · ' .. e.outcome
   end
   local tokens = e.tokens or (e.result and e.result.tokens)
   if is_task(e) and tokens then
