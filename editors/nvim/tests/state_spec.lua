@@ -116,6 +116,21 @@ t.describe('state', function()
     end
   end)
 
+  t.it('history dates are local time, whatever offset the server wrote', function()
+    local cases = {
+      { '2026-11-26T10:53:35Z', 1795690415 },
+      { '2026-11-26T11:53:35.250+01:00', 1795690415 },
+      { '2024-02-29T23:59:00-05:00', 1709269140 },
+    }
+    for _, c in ipairs(cases) do
+      t.eq(os.date('%Y-%m-%d %H:%M', c[2]), agentls.short_date(c[1]), c[1])
+    end
+    t.eq('yesterday', agentls.short_date('yesterday'), 'anything else as it is')
+    local item = agentls.history_item({ title = 'Fix the login bug', updatedAt = cases[1][1], mode = 'plan' })
+    t.eq('Fix the login bug  ·  ' .. os.date('%Y-%m-%d %H:%M', cases[1][2]) .. '  ·  PLAN', item)
+    t.match('^%(untitled%)', agentls.history_item({ title = vim.NIL, updatedAt = cases[1][1], mode = 'build' }))
+  end)
+
   t.it('doc/agentls.txt has valid, unique tags', function()
     local dir = h.tmpdir()
     vim.fn.writefile(vim.fn.readfile(h.plugin .. '/doc/agentls.txt'), dir .. '/agentls.txt')

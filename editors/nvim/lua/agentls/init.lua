@@ -505,14 +505,38 @@ function State:cancel()
   end)
 end
 
--- "2026-11-26T10:53:35Z" as "2026-11-26 10:53"; anything else as it is.
-local function short_date(ts)
+-- An RFC 3339 time ("2026-11-26T10:53:35Z", "…+02:00") as local time, "2026-11-26 11:53";
+-- anything else as it is.
+function M.short_date(ts)
   if type(ts) ~= 'string' then
     return ''
   end
-  local d, hm = ts:match('^(%d%d%d%d%-%d%d%-%d%d)T(%d%d:%d%d)')
-  return d and (d .. ' ' .. hm) or ts
+  local y, mo, d, hh, mi, ss, zone = ts:match('^(%d+)%-(%d+)%-(%d+)T(%d+):(%d+):(%d+)[%.%d]*(.*)$')
+  if not y then
+    return ts
+  end
+  local offset = 0 -- the time's offset from UTC, in seconds
+  local sign, zh, zm = zone:match('^([+-])(%d%d):?(%d%d)$')
+  if sign then
+    offset = (tonumber(zh) * 3600 + tonumber(zm) * 60) * (sign == '-' and -1 or 1)
+  elseif zone ~= 'Z' and zone ~= '' then
+    return ts
+  end
+  -- seconds since the epoch (days from the civil date: Howard Hinnant's algorithm)
+  local yy, m = tonumber(y), tonumber(mo)
+  if m <= 2 then
+    yy = yy - 1
+  end
+  local era = math.floor(yy / 400)
+  local yoe = yy - era * 400
+  local mp = (m + 9) % 12
+  local doy = math.floor((153 * mp + 2) / 5) + tonumber(d) - 1
+  local doe = yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy
+  local days = era * 146097 + doe - 719468
+  local epoch = days * 86400 + tonumber(hh) * 3600 + tonumber(mi) * 60 + tonumber(ss) - offset
+  return os.date('%Y-%m-%d %H:%M', epoch)
 end
+local short_date = M.short_date
 
 --- How a session is listed in the history: "Fix the login bug  ·  2026-11-26 10:53  ·  PLAN".
 ---@param s agentls.Session
@@ -1119,7 +1143,7 @@ function M.cancel()
   return st and st:cancel()
 end
 
---- `:Agentls history`: pick a chat by title and date and open it.
+--- `:Agentls history`: pick a chat by title and date (local time) and open it.
 function M.sessions()
   local st = need()
   return st and st:pick_session()
