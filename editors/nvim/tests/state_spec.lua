@@ -116,6 +116,25 @@ t.describe('state', function()
     end
   end)
 
+  t.it("answers as text: a button's label, yes/no, lists, objects, dismissed", function()
+    local qs = {
+      { name = 'd', question = 'Run `go test`?\nin /tmp', buttons = { { label = 'Run once', value = 'once' }, { label = 'Reject', value = 'reject' } } },
+      { name = 'ok', question = 'Proceed?' },
+      { name = 'langs', question = 'Languages?' },
+      { name = 'db', question = 'Database?' },
+      { name = 'skip', question = 'Optional?' },
+    }
+    local a = { d = 'once', ok = false, langs = { 'go', 'lua' }, db = { host = 'h', port = 5432 } }
+    t.eq({
+      { question = 'Run `go test`?', answer = 'Run once' },
+      { question = 'Proceed?', answer = 'no' },
+      { question = 'Languages?', answer = 'go, lua' },
+      { question = 'Database?', answer = 'host: h, port: 5432' },
+      { question = 'Optional?', answer = '(no answer)' },
+    }, chat.answered(qs, a))
+    t.eq({ { question = 'Proceed?', answer = '(dismissed)' } }, chat.answered({ qs[2] }, vim.NIL, true))
+  end)
+
   t.it('history dates are local time, whatever offset the server wrote', function()
     local cases = {
       { '2026-11-26T10:53:35Z', 1795690415 },

@@ -227,8 +227,16 @@ M.answer_text = answer_text
 function M.answered(questions, answers, dismissed)
   local out = {}
   for _, q in ipairs(given(questions) and questions or {}) do
-    local a = given(answers) and type(answers) == 'table' and answers[q.name] or nil
+    local a = nil
+    if given(answers) and type(answers) == 'table' then
+      a = answers[q.name] -- false stays false
+    end
     local text = dismissed == true and '(dismissed)' or answer_text(a)
+    for _, b in ipairs(given(q.buttons) and q.buttons or {}) do
+      if dismissed ~= true and given(a) and vim.deep_equal(b.value, a) and type(b.label) == 'string' then
+        text = b.label -- the button the user pressed, as it read
+      end
+    end
     table.insert(out, { question = vim.split(tostring(q.question or q.name or '?'), '\n', true)[1], answer = text })
   end
   return out
