@@ -505,8 +505,10 @@ function State:cancel()
   end)
 end
 
--- An RFC 3339 time ("2026-11-26T10:53:35Z", "…+02:00") as local time, "2026-11-26 11:53";
--- anything else as it is.
+--- An RFC 3339 time ("2026-11-26T10:53:35Z", "…+02:00") as local time, "2026-11-26 11:53";
+--- anything else as it is.
+---@param ts string|nil
+---@return string
 function M.short_date(ts)
   if type(ts) ~= 'string' then
     return ''
@@ -926,6 +928,7 @@ end
 --- root of setup() is fixed and only files under it start or attach to the server; a running
 --- agentls client of that root is reused; requests go to the current State's handlers. Each
 --- function looks at the current State when called (setup() again, teardown()).
+---@return table config what vim.lsp.config('agentls', …) takes
 function M.enable_config()
   local handlers = {}
   -- the method names, from a State that is not kept (M._state stays as it is)
