@@ -93,45 +93,61 @@ t.describe('state', function()
     t.eq({ chat.marker, '' }, vim.api.nvim_buf_get_lines(b, -3, -1, false), 'the prompt area is emptied')
   end)
 
-  t.it('the chat buffer: no false emphasis on _ inside words, real emphasis kept', function()
-    if vim.g.syntax_on == nil then -- as a user's Neovim has it
-      vim.cmd('syntax enable')
-      t.cleanup(function()
-        vim.cmd('syntax off')
-      end)
-    end
+  t.it("a run's line says how its command ended, live and reloaded (the result as JSON text)", function()
     local c = chat.new(function() end)
     local b = c:buffer()
     t.cleanup(function()
       vim.api.nvim_buf_delete(b, { force = true })
     end)
-    c:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'Edited handlers_test.go and my_snake_name, _really_ done.\n' } })
+    local runs = {
+      { 'r1', { success = true, result = { exit_code = 0, output = 'ok' } }, 'completed · exit 0 ✓' },
+      { 'r2', '{"success":true,"result":{"exit_code":2,"output":"FAIL"}}', 'completed · exit 2 ✗' },
+      { 'r3', { success = true, result = { exit_code = -1, timed_out = true } }, 'completed · timed out ✗' },
+      { 'r4', { success = false, error = 'denied' }, 'failed' },
+    }
+    for _, r in ipairs(runs) do
+      c:update({ sessionUpdate = 'tool_call', toolCallId = r[1], title = 'run go test ./... ' .. r[1], kind = 'execute', status = 'in_progress' })
+      c:update({ sessionUpdate = 'tool_call_update', toolCallId = r[1], status = r[2].success == false and 'failed' or 'completed', rawOutput = r[2] })
+    end
     c:flush()
-    vim.api.nvim_set_current_buf(b)
-    local lines = vim.api.nvim_buf_get_lines(b, 0, -1, false)
-    local row
-    for i, l in ipairs(lines) do
-      if l:find('handlers_test', 1, true) then
-        row = i
-      end
+    local text = h.text(b)
+    for _, r in ipairs(runs) do
+      t.contains(text, '  • run go test ./... ' .. r[1] .. ' … ' .. r[3] .. '\n')
     end
-    t.ok(row, 'the line in the chat')
-    local line = lines[row]
-    local function syn(col)
-      local names = {}
-      for _, id in ipairs(vim.fn.synstack(row, col)) do
-        table.insert(names, vim.fn.synIDattr(id, 'name'))
-      end
-      return table.concat(names, ' ')
+  end)
+
+  t.it("answers as text: a button's label, yes/no, lists, objects, dismissed", function()
+    local qs = {
+      { name = 'd', question = 'Run `go test`?\nin /tmp', buttons = { { label = 'Run once', value = 'once' }, { label = 'Reject', value = 'reject' } } },
+      { name = 'ok', question = 'Proceed?' },
+      { name = 'langs', question = 'Languages?' },
+      { name = 'db', question = 'Database?' },
+      { name = 'skip', question = 'Optional?' },
+    }
+    local a = { d = 'once', ok = false, langs = { 'go', 'lua' }, db = { host = 'h', port = 5432 } }
+    t.eq({
+      { question = 'Run `go test`?', answer = 'Run once' },
+      { question = 'Proceed?', answer = 'no' },
+      { question = 'Languages?', answer = 'go, lua' },
+      { question = 'Database?', answer = 'host: h, port: 5432' },
+      { question = 'Optional?', answer = '(no answer)' },
+    }, chat.answered(qs, a))
+    t.eq({ { question = 'Proceed?', answer = '(dismissed)' } }, chat.answered({ qs[2] }, vim.NIL, true))
+  end)
+
+  t.it('history dates are local time, whatever offset the server wrote', function()
+    local cases = {
+      { '2026-11-26T10:53:35Z', 1795690415 },
+      { '2026-11-26T11:53:35.250+01:00', 1795690415 },
+      { '2024-02-29T23:59:00-05:00', 1709269140 },
+    }
+    for _, c in ipairs(cases) do
+      t.eq(os.date('%Y-%m-%d %H:%M', c[2]), agentls.short_date(c[1]), c[1])
     end
-    for _, word in ipairs({ 'handlers_test', 'my_snake', 'snake_name' }) do
-      local col = line:find(word, 1, true) + word:find('_', 1, true) - 1
-      t.eq('', syn(col), 'the syntax of the _ in ' .. word)
-    end
-    t.match('markdownItalic', syn(line:find('really', 1, true)), '_really_ is italic')
-    vim.bo[b].syntax = 'markdown' -- set again (a colour scheme or :syntax on reloads it)
-    local col = line:find('handlers_test', 1, true) + #'handlers'
-    t.eq('', syn(col), 'after the syntax is loaded again')
+    t.eq('yesterday', agentls.short_date('yesterday'), 'anything else as it is')
+    local item = agentls.history_item({ title = 'Fix the login bug', updatedAt = cases[1][1], mode = 'plan' })
+    t.eq('Fix the login bug  ·  ' .. os.date('%Y-%m-%d %H:%M', cases[1][2]) .. '  ·  PLAN', item)
+    t.match('^%(untitled%)', agentls.history_item({ title = vim.NIL, updatedAt = cases[1][1], mode = 'build' }))
   end)
 
   t.it('doc/agentls.txt has valid, unique tags', function()
@@ -139,7 +155,7 @@ t.describe('state', function()
     vim.fn.writefile(vim.fn.readfile(h.plugin .. '/doc/agentls.txt'), dir .. '/agentls.txt')
     vim.cmd('helptags ' .. dir)
     local tags = table.concat(vim.fn.readfile(dir .. '/tags'), '\n')
-    for _, tag in ipairs({ 'agentls.setup()', ':AgentChat', ':AgentReject', 'hl-AgentlsPlan', 'agentls-versions' }) do
+    for _, tag in ipairs({ 'agentls.setup()', ':Agentls', ':Agentls-history', ':Agentls-rename', 'agentls-mappings', 'agentls-markdown', 'agentls-deprecated', ':AgentChat', ':AgentReject', 'hl-AgentlsPlan', 'agentls-versions' }) do
       t.contains(tags, tag .. '\t')
     end
   end)

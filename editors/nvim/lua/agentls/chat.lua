@@ -1,4 +1,4 @@
--- agentls.chat: the chat buffer (filetype `agentls-chat`, markdown syntax). It renders the
+-- agentls.chat: the chat buffer (filetype `agentls-chat`, rendered as markdown: markdown.lua). It renders the
 -- current session's transcript (streamed text, one line per tool call with its status,
 -- refusals marked), the plan checklist and token usage above a prompt area; `<CR>` in normal
 -- mode sends the prompt area's text.
@@ -94,6 +94,24 @@ function M.task_result(raw)
   return { status = r.status, tokens = tonumber(r.tokens), turns = tonumber(r.turns) }
 end
 
+--- How a `run` call's command ended, from its result (`rawOutput`, a table or its JSON text:
+--- `{success, result: {exit_code, timed_out}}`): "exit 0 ✓", "exit 1 ✗", "timed out ✗"; nil
+--- for any other result.
+function M.run_outcome(raw)
+  if type(raw) == 'string' then
+    local ok, v = pcall(vim.fn.json_decode, raw)
+    raw = ok and v or nil
+  end
+  local r = type(raw) == 'table' and type(raw.result) == 'table' and raw.result or nil
+  if not r or type(r.exit_code) ~= 'number' then
+    return nil
+  end
+  if r.timed_out == true then
+    return 'timed out ✗'
+  end
+  return string.format('exit %d %s', r.exit_code, r.exit_code == 0 and '✓' or '✗')
+end
+
 -- The entry of a tool call: a sub-agent's call (parentToolCallId) goes under its task call's
 -- entry (made as a placeholder when the child's call comes first), never into the transcript.
 local function tool_entry(self, u)
@@ -140,6 +158,7 @@ function Chat:update(u)
     if is_task(t) and u.status ~= 'in_progress' and u.status ~= 'pending' then
       t.result = M.task_result(u.rawOutput)
     end
+    t.outcome = M.run_outcome(u.rawOutput) or t.outcome
     -- an edit's new problems (problems.lua): under its line, and :Agentls problems' list
     -- (a clean edit, with diagnostics but none new, empties that list)
     local ps = problems.from_result(u.rawOutput)
@@ -178,11 +197,86 @@ function Chat:update(u)
     self:render()
   elseif kind == 'instructions_loaded' then
     add(self, 'note', M.instructions_text(u.files))
+  elseif kind == 'session_info_update' then
+    if type(u.title) == 'string' then
+      self.title = u.title
+    end
+    self:render()
   end
+end
+
+-- One answer as text: a string as it is, yes/no, a number, a list joined, an object's fields.
+local function answer_text(v)
+  if type(v) == 'boolean' then
+    return v and 'yes' or 'no'
+  elseif type(v) == 'table' then
+    if (vim.islist or vim.tbl_islist)(v) then
+      return table.concat(vim.tbl_map(answer_text, v), ', ')
+    end
+    local keys = vim.tbl_keys(v)
+    table.sort(keys)
+    local parts = {}
+    for _, k in ipairs(keys) do
+      table.insert(parts, k .. ': ' .. answer_text(v[k]))
+    end
+    return table.concat(parts, ', ')
+  elseif v == nil or v == vim.NIL then
+    return '(no answer)'
+  end
+  return tostring(v)
+end
+M.answer_text = answer_text
+
+--- The questions a tool call asked and the user's answers, as {question, answer} texts
+--- (`dismissed`: the user dismissed them).
+function M.answered(questions, answers, dismissed)
+  local out = {}
+  for _, q in ipairs(given(questions) and questions or {}) do
+    local a = nil
+    if given(answers) and type(answers) == 'table' then
+      a = answers[q.name] -- false stays false
+    end
+    local text = dismissed == true and '(dismissed)' or answer_text(a)
+    for _, b in ipairs(given(q.buttons) and q.buttons or {}) do
+      if dismissed ~= true and given(a) and vim.deep_equal(b.value, a) and type(b.label) == 'string' then
+        text = b.label -- the button the user pressed, as it read
+      end
+    end
+    table.insert(out, { question = vim.split(tostring(q.question or q.name or '?'), '\n', true)[1], answer = text })
+  end
+  return out
+end
+
+--- Shows the user's answers to `questions` as text under the tool call asking them (the last
+--- one still running), or as lines of their own when no call is running.
+function Chat:answered(questions, answers, dismissed)
+  local qa = M.answered(questions, answers, dismissed)
+  if #qa == 0 then
+    return
+  end
+  for i = #self.entries, 1, -1 do
+    local e = self.entries[i]
+    if e.kind == 'tool' and (e.status == 'in_progress' or e.status == 'pending') then
+      e.qa = qa
+      return self:render()
+    end
+  end
+  table.insert(self.entries, { kind = 'qa', qa = qa })
+  self:render()
 end
 
 local function split(text)
   return vim.split(text, '\n', true)
+end
+
+-- The questions and answers of a call: "    ? Which port?" then "    → 8080".
+local function qa_lines(out, qa)
+  for _, x in ipairs(qa or {}) do
+    table.insert(out, '    ? ' .. x.question)
+    for i, l in ipairs(vim.split(x.answer, '\n', true)) do
+      table.insert(out, (i == 1 and '    → ' or '      ') .. l)
+    end
+  end
 end
 
 -- A tool call's line, and under a task call its sub-agent's calls, indented (four spaces a
@@ -191,6 +285,9 @@ local function tool_lines(out, e, depth)
   local status = e.refused and 'REFUSED (plan mode)' or (e.status or 'pending')
   if e.result and e.result.status ~= 'completed' then
     status = status .. ' (' .. e.result.status .. ')'
+  end
+  if e.outcome then
+    status = status .. ' · ' .. e.outcome
   end
   local tokens = e.tokens or (e.result and e.result.tokens)
   if is_task(e) and tokens then
@@ -204,6 +301,7 @@ local function tool_lines(out, e, depth)
   if e.problems then
     vim.list_extend(out, problems.chat_lines(e.problems))
   end
+  qa_lines(out, e.qa)
   for _, c in ipairs(e.children or {}) do
     tool_lines(out, c, depth + 1)
   end
@@ -253,6 +351,8 @@ function Chat:lines()
       tool_lines(out, e, 0)
     elseif e.kind == 'note' then
       table.insert(out, '_' .. e.text .. '_')
+    elseif e.kind == 'qa' then
+      qa_lines(out, e.qa)
     end
   end
   if self.plan then
@@ -337,33 +437,33 @@ function Chat:take_prompt()
   return text
 end
 
--- The markdown syntax marks every `_` inside a word (handlers_test.go) as an error; in the chat
--- it is a file or identifier name: plain text. Italic `_words_` and everything else stay.
-local function plain_underscores(b)
-  vim.api.nvim_buf_call(b, function()
-    vim.cmd('silent! syntax clear markdownError')
-  end)
+M.name = 'agentls://chat'
+
+-- The chat buffer a previous setup() left (Neovim keeps it when setup() runs again), or nil.
+local function previous_buffer()
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_valid(b) and vim.api.nvim_buf_get_name(b) == M.name then
+      return b
+    end
+  end
+  return nil
 end
 
---- The chat buffer, created on first use.
+--- The chat buffer, created on first use (or taken over from a previous setup()).
 function Chat:buffer()
   if valid(self.bufnr) then
     return self.bufnr
   end
-  local b = vim.api.nvim_create_buf(false, true)
-  vim.api.nvim_buf_set_name(b, 'agentls://chat')
+  local b = previous_buffer()
+  if not b then
+    b = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(b, M.name)
+  end
   vim.bo[b].buftype = 'nofile'
   vim.bo[b].bufhidden = 'hide'
   vim.bo[b].swapfile = false
   vim.bo[b].filetype = 'agentls-chat'
-  vim.bo[b].syntax = 'markdown'
-  plain_underscores(b)
-  vim.api.nvim_create_autocmd('Syntax', {
-    buffer = b,
-    callback = function()
-      plain_underscores(b)
-    end,
-  })
+  self.highlighter = require('agentls.markdown').attach(b) -- 'treesitter' or 'syntax'
   vim.bo[b].omnifunc = "v:lua.require'agentls.commands'.omnifunc" -- slash commands
   vim.api.nvim_buf_set_keymap(b, 'n', '<CR>', '', {
     noremap = true,
@@ -382,8 +482,9 @@ function Chat:buffer()
   return b
 end
 
---- Shows the chat buffer in a window (`position`: right, left, below, above, tab, current).
-function Chat:open(position, width)
+--- Shows the chat buffer in a window (`position`: right, left, below, above, tab, current;
+--- `conceal` false shows the markdown markers).
+function Chat:open(position, width, conceal)
   local b = self:buffer()
   for _, w in ipairs(vim.api.nvim_list_wins()) do
     if vim.api.nvim_win_get_buf(w) == b then
@@ -402,6 +503,7 @@ function Chat:open(position, width)
   end
   vim.wo[w].wrap = true
   vim.wo[w].linebreak = true
+  require('agentls.markdown').window(w, conceal)
   pcall(vim.api.nvim_win_set_cursor, w, { vim.api.nvim_buf_line_count(b), 0 })
   return w
 end

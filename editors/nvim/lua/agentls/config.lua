@@ -17,13 +17,14 @@ local M = {}
 ---@field script? string a scripted model's script (tests)
 ---@field [string] any other keys of the model section
 
---- Where :AgentChat opens.
+--- Where the chat opens and how it shows markdown.
 ---@class agentls.ChatOpts
 ---@field position? agentls.ChatPosition default 'right'
 ---@field width? integer default 80 (right/left)
+---@field conceal? boolean hide the markdown markers (`**`, backticks) in the chat window, default true
 
 --- The options of require('agentls').setup() (:help agentls-options). Every field is optional.
----@class agentls.Opts
+---@class agentls.Config
 ---@field cmd? string[] the server command, default { 'agentls' }
 ---@field root? string the project root; default: found upwards from the current directory by root_markers
 ---@field root_markers? string[] default { '.agentls.yaml', '.git' }
@@ -34,8 +35,11 @@ local M = {}
 ---@field chat? agentls.ChatOpts
 ---@field log_level? string|integer passed to vim.lsp.set_log_level()
 
---- The options after setup() merged them over the defaults.
----@class agentls.Config: agentls.Opts
+--- The former name of agentls.Config.
+---@alias agentls.Opts agentls.Config
+
+--- The options after setup() merged them over the defaults: every default is there.
+---@class agentls.ResolvedConfig: agentls.Config
 ---@field cmd string[]
 ---@field root_markers string[]
 ---@field model agentls.ModelOpts
@@ -43,7 +47,7 @@ local M = {}
 ---@field chat agentls.ChatOpts
 
 --- The defaults; `setup(opts)` deep-merges the user's options over a copy.
----@return agentls.Config
+---@return agentls.ResolvedConfig
 function M.defaults()
   return {
     cmd = { 'agentls' }, -- the server command (a list)
@@ -53,7 +57,7 @@ function M.defaults()
     plan_mode = nil, -- passed as initializationOptions.plan_mode
     edits = nil, -- passed as initializationOptions.edits ("auto" | "client" | "disk")
     save_edits = true, -- write documents the agent edited after each applied edit
-    chat = { position = 'right', width = 80 }, -- where :AgentChat opens
+    chat = { position = 'right', width = 80, conceal = true }, -- where :Agentls chat opens
     log_level = nil, -- vim.lsp.set_log_level(...) if set
   }
 end
@@ -71,7 +75,7 @@ local function is_list_of_strings(v)
 end
 
 --- Checks merged options; returns a list of problems (empty when valid), each a sentence.
----@param o agentls.Config
+---@param o agentls.ResolvedConfig
 ---@return string[]
 function M.validate(o)
   local problems = {}
@@ -111,13 +115,15 @@ function M.validate(o)
   end
   if type(o.chat) ~= 'table' or not vim.tbl_contains({ 'right', 'left', 'below', 'above', 'tab', 'current' }, o.chat.position) then
     bad('chat.position must be one of right, left, below, above, tab, current')
+  elseif o.chat.conceal ~= nil and type(o.chat.conceal) ~= 'boolean' then
+    bad('chat.conceal must be true or false')
   end
   return problems
 end
 
 --- Merges user options over the defaults.
----@param user agentls.Opts?
----@return agentls.Config
+---@param user? agentls.Config
+---@return agentls.ResolvedConfig
 function M.merge(user)
   return vim.tbl_deep_extend('force', M.defaults(), user or {})
 end

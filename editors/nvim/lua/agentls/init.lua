@@ -16,7 +16,7 @@ local M = {}
 
 --- All the plugin's state for one setup(): options, root, client, sessions, chat.
 ---@class agentls.State
----@field opts agentls.Config
+---@field opts agentls.ResolvedConfig
 ---@field root string the project root
 ---@field client_id integer|nil
 ---@field session table|nil the current session (agent/newSession's result)
@@ -33,6 +33,9 @@ local function set_highlights()
 end
 
 --- The project root: the directory holding the first of `markers` found upwards from `dir`.
+---@param markers? string[]
+---@param dir? string default: the current directory
+---@return string
 function M.find_root(markers, dir)
   dir = dir or vim.fn.getcwd()
   for _, m in ipairs(markers or {}) do
@@ -386,25 +389,58 @@ end
 function State:prompt(text, context, done)
   self:with_session(function(s)
     self.chat:user(text)
-    self.busy = true
-    self:request(protocol.methods.prompt, { sessionId = s.sessionId, text = text, context = context }, function(err, res)
-      self.busy = false
-      self.last_result = err and { error = err } or res
-      if err then
-        self.chat:note('error: ' .. (err.message or ''))
-        failed(err, 'prompt')
+    self:send_prompt(s, { sessionId = s.sessionId, text = text, context = context }, done)
+  end)
+end
+
+M.retry_hint = ':Agentls retry sends it again'
+
+-- Sends agent/prompt `params` for session `s` and shows how the turn ended.
+function State:send_prompt(s, params, done)
+  self.busy = true
+  self:request(protocol.methods.prompt, params, function(err, res)
+    self.busy = false
+    self.last_result = err and { error = err } or res
+    if err then
+      self.chat:note('error: ' .. (err.message or ''))
+      failed(err, 'prompt')
+      return
+    end
+    if res.stopReason == 'error' then
+      local why = res.error and res.error ~= vim.NIL and res.error.message or '?'
+      self.chat:note('error: ' .. tostring(why) .. ' (' .. M.retry_hint .. ')')
+    elseif res.stopReason ~= 'end_turn' then
+      local why = res.error and res.error ~= vim.NIL and res.error.message or nil
+      self.chat:note('turn ended: ' .. tostring(res.stopReason) .. (why and (' — ' .. why) or ''))
+    end
+    if type(res.sessionId) == 'string' and res.sessionId ~= s.sessionId then
+      self:load_session(res.sessionId) -- /new started it
+    end
+    if done then
+      done(res)
+    end
+  end)
+end
+
+--- Sends the current session's failed last prompt again (agent/prompt retryOf): the prompt
+--- whose turn ended with an error, also before a restart.
+function State:retry()
+  self:with_session(function(s)
+    self:request(protocol.methods.loadSession, { sessionId = s.sessionId }, function(err, loaded)
+      if failed(err, 'retry') then
         return
       end
-      if res.stopReason ~= 'end_turn' then
-        local why = res.error and res.error ~= vim.NIL and res.error.message or nil
-        self.chat:note('turn ended: ' .. tostring(res.stopReason) .. (why and (' — ' .. why) or ''))
+      local last
+      for _, m in ipairs(loaded.messages or {}) do
+        if m.role == 'user' then
+          last = m
+        end
       end
-      if type(res.sessionId) == 'string' and res.sessionId ~= s.sessionId then
-        self:load_session(res.sessionId) -- /new started it
+      if not (last and type(last.error) == 'string' and last.error ~= '' and type(last.id) == 'string') then
+        return notify('no failed prompt to retry')
       end
-      if done then
-        done(res)
-      end
+      self.chat:note('retrying: ' .. vim.split(tostring(last.content or ''), '\n', true)[1])
+      self:send_prompt(s, { sessionId = s.sessionId, text = '', retryOf = last.id })
     end)
   end)
 end
@@ -469,7 +505,51 @@ function State:cancel()
   end)
 end
 
---- Lists sessions and loads the one picked (vim.ui.select).
+--- An RFC 3339 time ("2026-11-26T10:53:35Z", "…+02:00") as local time, "2026-11-26 11:53";
+--- anything else as it is.
+---@param ts string|nil
+---@return string
+function M.short_date(ts)
+  if type(ts) ~= 'string' then
+    return ''
+  end
+  local y, mo, d, hh, mi, ss, zone = ts:match('^(%d+)%-(%d+)%-(%d+)T(%d+):(%d+):(%d+)[%.%d]*(.*)$')
+  if not y then
+    return ts
+  end
+  local offset = 0 -- the time's offset from UTC, in seconds
+  local sign, zh, zm = zone:match('^([+-])(%d%d):?(%d%d)$')
+  if sign then
+    offset = (tonumber(zh) * 3600 + tonumber(zm) * 60) * (sign == '-' and -1 or 1)
+  elseif zone ~= 'Z' and zone ~= '' then
+    return ts
+  end
+  -- seconds since the epoch (days from the civil date: Howard Hinnant's algorithm)
+  local yy, m = tonumber(y), tonumber(mo)
+  if m <= 2 then
+    yy = yy - 1
+  end
+  local era = math.floor(yy / 400)
+  local yoe = yy - era * 400
+  local mp = (m + 9) % 12
+  local doy = math.floor((153 * mp + 2) / 5) + tonumber(d) - 1
+  local doe = yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy
+  local days = era * 146097 + doe - 719468
+  local epoch = days * 86400 + tonumber(hh) * 3600 + tonumber(mi) * 60 + tonumber(ss) - offset
+  return os.date('%Y-%m-%d %H:%M', epoch)
+end
+local short_date = M.short_date
+
+--- How a session is listed in the history: "Fix the login bug  ·  2026-11-26 10:53  ·  PLAN".
+---@param s agentls.Session
+---@return string
+function M.history_item(s)
+  local title = type(s.title) == 'string' and s.title ~= '' and s.title or '(untitled)'
+  return string.format('%s  ·  %s  ·  %s', title, short_date(s.updatedAt or s.createdAt), (s.mode or ''):upper())
+end
+
+--- The history: lists the sessions (newest first) with their titles and dates and opens the
+--- one picked (vim.ui.select) in the chat.
 function State:pick_session()
   self:request(protocol.methods.listSessions, vim.empty_dict(), function(err, res)
     if failed(err, 'list sessions') then
@@ -477,20 +557,88 @@ function State:pick_session()
     end
     local items = res.sessions or {}
     if #items == 0 then
-      return notify('no sessions yet')
+      return notify('no chats yet: :Agentls chat starts one')
     end
     vim.ui.select(items, {
-      prompt = 'Load session',
-      kind = 'agentls',
-      format_item = function(s)
-        return string.format('[%s] %s  %s', (s.mode or ''):upper(), s.title ~= vim.NIL and s.title or '(untitled)', s.updatedAt or '')
-      end,
+      prompt = 'agentls: open a chat (newest first)',
+      kind = 'agentls.history',
+      format_item = M.history_item,
     }, function(s)
       if s then
-        self:load_session(s.sessionId)
+        self:load_session(s.sessionId, function()
+          self.chat:open(self.opts.chat.position, self.opts.chat.width, self.opts.chat.conceal)
+        end)
       end
     end)
   end)
+end
+
+--- Renames the current session (agent/setTitle); without a title it asks for one.
+function State:rename(title)
+  self:with_session(function(s)
+    local function go(t)
+      self:request(protocol.methods.setTitle, { sessionId = s.sessionId, title = t }, function(err, res)
+        if failed(err, 'rename') then
+          return
+        end
+        local new = type(res) == 'table' and type(res.title) == 'string' and res.title or t
+        s.title = new
+        self.chat:update({ sessionUpdate = 'session_info_update', title = new })
+      end)
+    end
+    title = vim.trim(title or '')
+    if title ~= '' then
+      return go(title)
+    end
+    local current = type(s.title) == 'string' and s.title or ''
+    vim.ui.input({ prompt = 'Rename the chat: ', default = current }, function(t)
+      if t and vim.trim(t) ~= '' then
+        go(vim.trim(t))
+      end
+    end)
+  end)
+end
+
+local function given(v)
+  return v ~= nil and v ~= vim.NIL
+end
+
+--- Rebuilds the chat from a loaded session's messages, as it was shown: each tool call with
+--- its persisted title and status (a refused call stays refused), the questions it asked
+--- with the user's answers as text, and a failed prompt's error.
+function State:replay(messages)
+  local chat = self.chat
+  for _, m in ipairs(messages or {}) do
+    local content = given(m.content) and m.content or nil
+    if m.role == 'user' and content then
+      chat:user(content)
+      if given(m.error) and m.error ~= '' then
+        chat:note('error: ' .. tostring(m.error) .. ' (' .. M.retry_hint .. ')')
+      end
+    elseif m.role == 'assistant' then
+      if content and content ~= '' then
+        chat:update({ sessionUpdate = 'agent_message_chunk', content = { text = content .. '\n' } })
+      end
+      for _, tc in ipairs(given(m.tool_calls) and m.tool_calls or {}) do
+        local title = given(tc.title) and tc.title ~= '' and tc.title or tc.name
+        chat:update({ sessionUpdate = 'tool_call', toolCallId = tc.id, title = title, kind = tc.kind, status = 'pending' })
+      end
+    elseif m.role == 'tool' and given(m.tool_call_id) and chat.tools[m.tool_call_id] then
+      -- how the call ended (a refused call stays failed, with its refusal); a task call keeps
+      -- its sub-agent's result (status, tokens); its own calls are in its session
+      local status = given(m.status) and m.status or 'completed'
+      chat:update({
+        sessionUpdate = 'tool_call_update',
+        toolCallId = m.tool_call_id,
+        status = status,
+        refusal = given(m.refusal) and m.refusal or nil,
+        rawOutput = content,
+      })
+      if given(m.questions) then
+        chat.tools[m.tool_call_id].qa = chatmod.answered(m.questions, m.answers, m.dismissed)
+      end
+    end
+  end
 end
 
 --- Loads a session and shows its conversation in the chat.
@@ -503,22 +651,8 @@ function State:load_session(id, cb, on_error)
       return
     end
     self:use_session(s)
-    for _, m in ipairs(s.messages or {}) do
-      local content = m.content ~= vim.NIL and m.content or nil
-      if m.role == 'user' and content then
-        self.chat:user(content)
-      elseif m.role == 'assistant' then
-        if content and content ~= '' then
-          self.chat:update({ sessionUpdate = 'agent_message_chunk', content = { text = content .. '\n' } })
-        end
-        for _, tc in ipairs(m.tool_calls ~= vim.NIL and m.tool_calls or {}) do
-          self.chat:update({ sessionUpdate = 'tool_call', toolCallId = tc.id, title = tc.name, status = 'completed' })
-        end
-      elseif m.role == 'tool' and content and m.tool_call_id ~= vim.NIL and self.chat.tools[m.tool_call_id or ''] then
-        -- a task call keeps its sub-agent's result (status, tokens); its own calls are in its session
-        self.chat:update({ sessionUpdate = 'tool_call_update', toolCallId = m.tool_call_id, status = 'completed', rawOutput = content })
-      end
-    end
+    self:replay(s.messages)
+    self.chat:render()
     if cb then
       cb(s)
     end
@@ -528,7 +662,7 @@ end
 --- Opens the chat buffer; without a current session it reopens the workspace's last chat (or
 --- starts one).
 function State:open_chat()
-  local w = self.chat:open(self.opts.chat.position, self.opts.chat.width)
+  local w = self.chat:open(self.opts.chat.position, self.opts.chat.width, self.opts.chat.conceal)
   self:reopen_last()
   return w
 end
@@ -591,6 +725,9 @@ function State:on_ask(params)
     end
     if result.answers then
       self.answers[params.questionId] = result.answers
+    end
+    if self.session and params.sessionId == self.session.sessionId and (result.answers or result.dismissed) then
+      self.chat:answered(params.questions, result.answers, result.dismissed) -- the answers as text
     end
     if resolve_later then
       -- answered "dismissed" at once: resolve the pending approval now
@@ -684,6 +821,9 @@ function State:handlers()
         self:mode_changed(p.sessionId, u.currentModeId, nil, 'tool')
       end
       if self.session and p.sessionId == self.session.sessionId then
+        if u.sessionUpdate == 'session_info_update' and type(u.title) == 'string' then
+          self.session.title = u.title
+        end
         self.chat:update(u)
       end
     end,
@@ -746,7 +886,7 @@ function State:handlers()
 end
 
 --- Sets up the plugin: validates `opts`, starts the server, returns the State.
----@param opts agentls.Opts? (:help agentls-options)
+---@param opts? agentls.Config (:help agentls-options)
 ---@return agentls.State
 function M.setup(opts)
   local o = config.merge(opts)
@@ -788,6 +928,7 @@ end
 --- root of setup() is fixed and only files under it start or attach to the server; a running
 --- agentls client of that root is reused; requests go to the current State's handlers. Each
 --- function looks at the current State when called (setup() again, teardown()).
+---@return table config what vim.lsp.config('agentls', …) takes
 function M.enable_config()
   local handlers = {}
   -- the method names, from a State that is not kept (M._state stays as it is)
@@ -850,6 +991,7 @@ function M.state_or_default()
 end
 
 --- Stops the server and forgets the state.
+---@return nil
 function M.teardown()
   if M._state then
     M._state:stop()
@@ -899,13 +1041,17 @@ local function need()
   return M._state
 end
 
---- :AgentChat
+--- `:Agentls chat`: opens the chat (the last one after a restart).
+---@return integer|nil window the chat's window
 function M.chat()
   local st = need()
   return st and st:open_chat()
 end
 
---- :AgentPrompt {text}; with a range (line1, line2 of the current buffer) the lines go as context.
+--- `:Agentls prompt {text}`; with a range (line1, line2 of the current buffer) the lines go as context.
+---@param text? string asked for when empty
+---@param line1? integer
+---@param line2? integer
 function M.prompt(text, line1, line2)
   local st = need()
   if not st then
@@ -930,16 +1076,23 @@ function M.prompt(text, line1, line2)
   st:prompt(text, context)
 end
 
---- :Agentls {command} [args]: runs a slash command (docs/commands.md) as the prompt; its
+--- `:Agentls {subcommand} [args]`: one of the plugin's subcommands (agentls.subcommands: chat,
+--- prompt, mode, approve, reject, cancel, history, rename, diff, review, problems,
+--- requestchanges, health), else a slash command (docs/commands.md) sent as the prompt, whose
 --- answer is shown in the chat and as a message.
-function M.command(args)
+---@param args string
+---@param o? table the user command's table (range, line1, line2)
+function M.command(args, o)
+  args = vim.trim(args or '')
+  if args == '' then
+    return notify('usage: :Agentls {subcommand} [args] (Tab completes them)', vim.log.levels.WARN)
+  end
+  if require('agentls.subcommands').run(args, o) then
+    return
+  end
   local st = need()
   if not st then
     return
-  end
-  args = vim.trim(args or '')
-  if args == '' then
-    return notify('usage: :Agentls {command} [args] (Tab completes the commands)', vim.log.levels.WARN)
   end
   -- :Agentls diff and :Agentls review are the plugin's own (review.lua), and so is
   -- :Agentls requestchanges (plan_review.lua)
@@ -960,40 +1113,56 @@ function M.command(args)
   end)
 end
 
---- :AgentNew [plan|build]
+--- `:Agentls new` (and the deprecated :AgentNew [plan|build]): starts a new session.
+---@param mode? 'plan'|'build'|'' '' or nil: the server's default
 function M.new_session(mode)
   local st = need()
   return st and st:new_session(mode ~= '' and mode or nil)
 end
 
---- :AgentMode plan|build
+--- `:Agentls mode plan|build`: switches the current session's mode.
+---@param mode 'plan'|'build'
 function M.set_mode(mode)
   local st = need()
   return st and st:set_mode(mode)
 end
 
---- :AgentApprove
+--- `:Agentls approve`: approves the plan awaiting approval.
 function M.approve()
   local st = need()
   return st and st:resolve_plan('approve')
 end
 
---- :AgentReject {reason}
+--- `:Agentls reject {reason}`: keeps planning, telling the agent why.
+---@param reason? string asked for when empty
 function M.reject(reason)
   local st = need()
   return st and st:resolve_plan('reject', reason)
 end
 
---- :AgentCancel
+--- `:Agentls cancel`: cancels the current session's turn.
 function M.cancel()
   local st = need()
   return st and st:cancel()
 end
 
---- :AgentSessions
+--- `:Agentls history`: pick a chat by title and date (local time) and open it.
 function M.sessions()
   local st = need()
   return st and st:pick_session()
+end
+
+--- `:Agentls retry`: sends the failed last prompt again.
+function M.retry()
+  local st = need()
+  return st and st:retry()
+end
+
+--- `:Agentls rename {title}`: renames the current chat (asks for the title when empty).
+---@param title? string
+function M.rename(title)
+  local st = need()
+  return st and st:rename(title)
 end
 
 M._State = State
