@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -108,6 +109,13 @@ func TestRun(t *testing.T) {
 // TestRunWatchdog: an attempt that never answers is ended by the first-byte
 // timeout and retried; one silent after a beat by the idle timeout.
 func TestRunWatchdog(t *testing.T) {
+	// In a synctest bubble the clock moves only when every goroutine waits:
+	// the beat always comes before the first-byte timeout (on a loaded
+	// machine a real 1 ms timer could fire first).
+	synctest.Test(t, testRunWatchdog)
+}
+
+func testRunWatchdog(t *testing.T) {
 	pol := Policy{MaxRetries: -1, Logger: quiet, FirstByteTimeout: time.Millisecond, IdleTimeout: time.Millisecond}.WithDefaults()
 	for _, beat := range []bool{false, true} {
 		_, err := pol.Run(context.Background(), Call{Classify: Classify,
