@@ -247,6 +247,10 @@ describe('panels', () => {
     await show(page, m);
     const bar = page.locator('form.question-bar.approval');
     await bar.waitFor();
+    // Room, before the plan's text arrives and after (below): the transcript keeps ≥ 40 %, the page fits.
+    const before = await page.evaluate(() => document.querySelector('.messages')!.getBoundingClientRect().height / window.innerHeight);
+    assert.ok(before >= 0.4, `transcript share ${before.toFixed(3)} ≥ 0.4`);
+    await fitsWindow(page);
     assert.deepEqual((await posted(page)).filter((p) => p.type === 'readPlan'), [{ type: 'readPlan', planFile: 'plans/x.plan' }], 'the panel asks for the plan text');
     await send(page, { type: 'planText', planFile: 'plans/x.plan', text: planText });
     const rendered = bar.locator('.plan-rendered');
