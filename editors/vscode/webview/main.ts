@@ -175,6 +175,7 @@ function renderMessages(st: SessionState | null): void {
     messages.replaceChildren();
     rendered.clear();
     shownSession = id;
+    follower.jump(); // another chat opens at its end
   }
   if (!st) {
     messages.replaceChildren(h('div', { class: 'empty' }, 'Start a chat: the agent plans first (PLAN mode), and builds only what you approve.'));

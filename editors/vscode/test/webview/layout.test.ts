@@ -203,6 +203,16 @@ describe('follow', () => {
     say(m, ` and the very end ${'x '.repeat(200)}`);
     await show(page, m);
     assert.ok((await newestInView(page)).ok, 'following again after the pill');
+    // Scrolled up, another chat opens at its end.
+    await page.mouse.wheel(0, -600);
+    await page.waitForFunction(() => !document.querySelector<HTMLElement>('.jump-latest')!.hidden);
+    m.upsertSession({ sessionId: 's2', title: 'Other', mode: 'plan', planFile: null, createdAt: '2026-11-26T11:00:00Z', updatedAt: '2026-11-26T11:00:00Z' });
+    m.setCurrent('s2');
+    m.addPrompt('s2', 'Another question.');
+    for (let i = 0; i < 20; i++) m.applyUpdate('s2', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Other ${i}: ${'words '.repeat(30)}\n\n` } });
+    await show(page, m);
+    assert.ok((await newestInView(page)).ok, 'another chat opens at its end');
+    assert.equal((await scrollState(page)).pill, false);
     await page.close();
   });
 
