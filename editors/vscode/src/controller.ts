@@ -13,6 +13,7 @@ import {
 import { ChatViewProvider } from './chatView';
 import { answerDiagnostics, answerNavigate } from './intelFeature';
 import { editedUris, type WireWorkspaceEdit } from './edits';
+import { copyCode, insertCode, readPlan } from './layoutFeature';
 import type { FromWebview } from './messages';
 import {
   agentCapability,
@@ -631,6 +632,15 @@ export class AgentController implements vscode.Disposable {
         break;
       case 'setReview':
         await this.toggleReview(m.review);
+        break;
+      case 'copyCode':
+        await copyCode(m.text);
+        break;
+      case 'insertCode':
+        await insertCode(m.text);
+        break;
+      case 'readPlan':
+        this.view.post({ type: 'planText', planFile: m.planFile, text: await readPlan(m.planFile) });
         break;
     }
   }

@@ -28,11 +28,17 @@ export type FromWebview =
   | { type: 'diffFile'; path: string }
   | { type: 'keepFile'; path?: string }
   | { type: 'undoFile'; path?: string }
-  | { type: 'setReview'; review: 'off' | 'edits' };
+  | { type: 'setReview'; review: 'off' | 'edits' }
+  // Layout (layoutFeature.ts): a code block's Copy and Insert, the approval's rendered plan.
+  | { type: 'copyCode'; text: string }
+  | { type: 'insertCode'; text: string }
+  | { type: 'readPlan'; planFile: string };
 
 /** Extension → webview. */
 export type ToWebview =
   | { type: 'state'; snapshot: Snapshot; context: string | null }
   | { type: 'insert'; text: string }
   | { type: 'commands'; commands: CommandInfo[] }
-  | { type: 'changes'; changes: TurnChanges | null };
+  | { type: 'changes'; changes: TurnChanges | null }
+  // The answer to readPlan: the plan's text as the editor has it (null: unreadable).
+  | { type: 'planText'; planFile: string; text: string | null };

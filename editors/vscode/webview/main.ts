@@ -8,8 +8,12 @@ import type { FromWebview, ToWebview } from '../src/messages';
 import type { Mode } from '../src/protocol';
 import type { ChatItem, SessionState, Snapshot, ToolItem } from '../src/state';
 import { shortId, taskSummary } from '../src/subagents';
+import { approvalPlanWanted, setPlanText } from './approvalPanel';
+import { decorateCodeBlocks } from './codeBlocks';
 import { h, icon } from './dom';
+import { Follower } from './follow';
 import { renderMarkdown } from './markdown';
+import { collapsible } from './panels';
 import { problemsBlock } from './problems';
 import { refusedStepIndex, tickRefusedBlock } from './tickRefused';
 import { openCommentsRow, renderQuestionBar } from './questionBar';
@@ -35,12 +39,15 @@ const buildTab = h('button', { type: 'button', class: 'mode-tab build', role: 't
 const review = reviewToggle((m) => post(m));
 const header = h('header', { class: 'chat-header' }, sessionSelect, newChat, review.el, h('div', { class: 'mode-toggle', role: 'tablist', 'aria-label': 'Mode' }, planTab, buildTab));
 const planPanel = h('section', { class: 'plan-panel', hidden: true, 'aria-label': 'Plan' });
-const messages = h('main', { class: 'messages', 'aria-live': 'polite' });
+const messages = h('main', { class: 'messages', 'aria-live': 'polite', tabindex: '0' });
+// The transcript follows the stream unless the user scrolled up (webview/follow.ts).
+const follower = new Follower(messages);
+const transcript = h('div', { class: 'transcript' }, messages, follower.pill);
 const awaiting = h('div', { class: 'awaiting', hidden: true });
 const questionSlot = h('div', { class: 'question-slot' });
 const changesSlot = h('div', { class: 'changes-slot' });
 const contextChip = h('div', { class: 'context-chip', hidden: true });
-const input = h('textarea', { class: 'prompt', rows: '3', placeholder: 'Ask the agent… (Enter sends, Shift+Enter: new line, @ attaches a file)', 'aria-label': 'Prompt' });
+const input = h('textarea', { class: 'prompt', rows: '3', placeholder: 'Ask the agent… (@ file, / command)', title: 'Enter sends, Shift+Enter: new line, @ attaches a file, / runs a command', 'aria-label': 'Prompt' });
 const send = h('button', { type: 'button', class: 'btn btn-primary send', title: 'Send (Enter)' }, icon('send'), ' Send');
 const stop = h('button', { type: 'button', class: 'btn btn-danger stop', hidden: true, title: 'Stop the turn' }, icon('debug-stop'), ' Stop');
 const footer = h('footer', { class: 'usage' });
@@ -50,7 +57,7 @@ const slashMenu = new SlashMenu((text) => {
   input.focus();
 });
 const composer = h('div', { class: 'composer' }, slashMenu.el, contextChip, input, h('div', { class: 'composer-buttons' }, send, stop));
-document.getElementById('app')!.append(header, planPanel, messages, changesSlot, awaiting, questionSlot, composer, footer);
+document.getElementById('app')!.append(header, planPanel, transcript, changesSlot, awaiting, questionSlot, composer, footer);
 
 input.value = vscode.getState()?.draft ?? '';
 
@@ -67,6 +74,7 @@ function sendPrompt(): void {
   const text = input.value;
   if (!text.trim() || snapshot?.current?.busy) return;
   post({ type: 'prompt', text });
+  follower.jump(); // the user's own prompt brings the end back into view
   input.value = '';
   vscode.setState({ draft: '' });
 }
@@ -108,6 +116,7 @@ function renderItem(item: ChatItem): HTMLElement {
     case 'thought': {
       const body = h('div', { class: 'markdown' });
       body.innerHTML = renderMarkdown(item.text);
+      decorateCodeBlocks(body, post);
       return h('div', { class: `msg ${item.kind}` }, item.kind === 'thought' ? h('div', { class: 'who' }, icon('lightbulb'), ' Thinking') : null, body);
     }
     case 'tool':
@@ -167,13 +176,13 @@ function renderMessages(st: SessionState | null): void {
     messages.replaceChildren();
     rendered.clear();
     shownSession = id;
+    follower.jump(); // another chat opens at its end
   }
   if (!st) {
     messages.replaceChildren(h('div', { class: 'empty' }, 'Start a chat: the agent plans first (PLAN mode), and builds only what you approve.'));
     return;
   }
   messages.querySelector('.empty')?.remove();
-  const atBottom = messages.scrollHeight - messages.scrollTop - messages.clientHeight < 40;
   const keep = new Set(st.items.map((i) => i.id));
   for (const [k, v] of rendered) {
     if (!keep.has(k)) {
@@ -201,12 +210,13 @@ function renderMessages(st: SessionState | null): void {
     }
     prev = el;
   }
-  if (atBottom) messages.scrollTop = messages.scrollHeight;
+  follower.update();
 }
 
 function renderPlan(st: SessionState | null): void {
   const plan = st?.plan;
-  planPanel.hidden = !plan;
+  // At approval the approval panel shows the plan: its steps are not shown twice.
+  planPanel.hidden = !plan || st?.question?.purpose === 'plan_approval';
   if (!plan) return;
   const done = plan.entries.filter((e) => e.status === 'completed').length;
   const link = h('a', { href: '#', class: 'plan-link' }, icon('go-to-file'), ` ${plan.planFile}`);
@@ -222,7 +232,9 @@ function renderPlan(st: SessionState | null): void {
     list.append(h('li', { class: `step ${e.status}`, 'data-status': e.status }, icon(ic), ` ${e.content}`, why));
   });
   const unplaced = plan.tickRefused && refused < 0 ? tickRefusedBlock(plan.tickRefused, (path, line) => post({ type: 'openProblem', path, line })) : null; // tick_refusal: its step renamed since
-  planPanel.replaceChildren(h('div', { class: 'plan-head' }, icon('checklist'), ' Plan ', link, h('span', { class: 'plan-progress' }, ` ${done}/${plan.entries.length} steps done`)), list, ...(unplaced ? [unplaced] : []));
+  const head = h('div', { class: 'plan-head' }, icon('checklist'), h('span', { class: 'panel-title' }, ' Plan '), link, h('span', { class: 'plan-progress' }, ` ${done}/${plan.entries.length} steps done`));
+  planPanel.replaceChildren(head, list, ...(unplaced ? [unplaced] : []));
+  collapsible(planPanel, head, 'plan', 'plan');
 }
 
 function renderAwaiting(st: SessionState | null): void {
@@ -237,11 +249,9 @@ function renderAwaiting(st: SessionState | null): void {
   const keep = h('button', { type: 'button', class: 'btn btn-secondary keep' }, 'Keep Planning');
   approve.addEventListener('click', () => post({ type: 'resolvePlan', decision: 'approve' }));
   keep.addEventListener('click', () => post({ type: 'resolvePlan', decision: 'reject', reason: feedback.value.trim() || undefined }));
-  awaiting.replaceChildren(
-    h('div', { class: 'bar-head' }, icon('checklist'), h('span', { class: 'bar-title' }, ` Plan awaiting approval${a?.planFile ? `: ${a.planFile}` : ''}`)),
-    feedback,
-    h('div', { class: 'buttons' }, approve, keep),
-  );
+  const head = h('div', { class: 'bar-head' }, icon('checklist'), h('span', { class: 'bar-title' }, ` Plan awaiting approval${a?.planFile ? `: ${a.planFile}` : ''}`));
+  awaiting.replaceChildren(head, feedback, h('div', { class: 'buttons' }, approve, keep));
+  collapsible(awaiting, head, 'awaiting', 'approval');
   if (st && st.openComments > 0) awaiting.append(openCommentsRow(st.openComments, () => post({ type: 'requestChanges' })));
 }
 
@@ -261,14 +271,16 @@ function renderQuestion(st: SessionState | null): void {
     questionSlot.replaceChildren();
     return;
   }
-  questionSlot.replaceChildren(
-    renderQuestionBar(q, st.plan, {
+  if (q.purpose === 'plan_approval' && st.plan) approvalPlanWanted(st.plan.planFile, autofocus, post);
+  const bar = renderQuestionBar(q, st.plan, {
       submit: (answers) => post({ type: 'answer', questionId: q.questionId, answers }),
       dismiss: () => post({ type: 'dismiss', questionId: q.questionId }),
       openPlan: (planFile) => post({ type: 'openPlan', planFile }),
       requestChanges: () => post({ type: 'requestChanges' }),
-    }, { openComments: st.openComments, autofocus }),
-  );
+    }, { openComments: st.openComments, autofocus });
+  const head = bar.querySelector<HTMLElement>(':scope > .bar-head');
+  if (head) collapsible(bar, head, `question:${q.questionId}`, q.purpose === 'plan_approval' ? 'approval' : q.purpose === 'permission' ? 'permission request' : 'question');
+  questionSlot.replaceChildren(bar);
 }
 
 function render(s: Snapshot, context: string | null): void {
@@ -303,8 +315,9 @@ window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
   if (m.type === 'state') render(m.snapshot, m.context);
   if (m.type === 'changes') {
     renderChanges(changesSlot, m.changes, post);
-    messages.scrollTop = messages.scrollHeight; // the panel took room from the conversation: its end stays in view
+    follower.update(); // the panel took room from the conversation: its end stays in view (when following)
   }
+  if (m.type === 'planText') setPlanText(m.planFile, m.text);
   if (m.type === 'commands') {
     slashMenu.setCommands(m.commands);
     if (document.activeElement === input) slashMenu.update(input.value);

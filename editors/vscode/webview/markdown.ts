@@ -28,12 +28,16 @@ const md: MarkdownIt = new MarkdownIt({
   linkify: true,
   breaks: false,
   highlight(code: string, lang: string): string {
+    const data = lang ? ` data-lang="${md.utils.escapeHtml(lang)}"` : '';
     if (lang && hljs.getLanguage(lang)) {
-      return `<pre class="hljs"><code>${hljs.highlight(code, { language: lang, ignoreIllegals: true }).value}</code></pre>`;
+      return `<pre class="hljs"${data}><code>${hljs.highlight(code, { language: lang, ignoreIllegals: true }).value}</code></pre>`;
     }
-    return `<pre class="hljs"><code>${md.utils.escapeHtml(code)}</code></pre>`;
+    return `<pre class="hljs"${data}><code>${md.utils.escapeHtml(code)}</code></pre>`;
   },
 });
+// Tables scroll sideways in their own box instead of squeezing to a word per line.
+md.renderer.rules.table_open = () => '<div class="table-wrap"><table>\n';
+md.renderer.rules.table_close = () => '</table></div>\n';
 md.validateLink = (url: string) => /^(https?:|file:|#)/i.test(url.trim()) || !/^[a-z][a-z0-9+.-]*:/i.test(url.trim());
 
 /** Renders markdown to sanitised HTML. */

@@ -5,6 +5,7 @@
 import { buildForm, compactObject, type FieldSpec, parseJson, validateAnswers } from '../src/form';
 import type { PermissionRequest, PlanEntry } from '../src/protocol';
 import { type PendingQuestion, requestChangesLabel } from '../src/state';
+import { approvalPlan } from './approvalPanel';
 import { h, icon } from './dom';
 import { renderMarkdown } from './markdown';
 
@@ -200,16 +201,8 @@ export function renderQuestionBar(
   head.append(dismiss);
   bar.append(head);
 
-  if (q.purpose === 'plan_approval' && plan) {
-    const link = h('a', { href: '#', class: 'plan-link' }, icon('go-to-file'), ` ${plan.planFile}`);
-    link.addEventListener('click', (e) => {
-      e.preventDefault();
-      actions.openPlan(plan.planFile);
-    });
-    const steps = h('ol', { class: 'approval-steps' });
-    for (const e of plan.entries) steps.append(h('li', { class: `step ${e.status}` }, e.content));
-    bar.append(h('div', { class: 'approval-plan' }, link, steps));
-  }
+  // The plan rendered once, with its Open plan link (webview/approvalPanel.ts).
+  if (q.purpose === 'plan_approval' && plan) bar.append(approvalPlan(plan, actions.openPlan));
 
   if (q.permission) bar.append(renderPermission(q.permission));
   if (q.purpose === 'plan_approval' && openComments > 0) bar.append(openCommentsRow(openComments, actions.requestChanges));
@@ -235,7 +228,9 @@ export function renderQuestionBar(
     actions.submit(answers);
   };
   mounted = specs.map((s) => mountField(s, submit, false));
-  for (const m of mounted) {
+  // An approval's feedback box comes before its Accept / Keep Planning buttons.
+  const order = q.purpose === 'plan_approval' ? [...mounted.filter((m) => m.spec.kind !== 'buttons'), ...mounted.filter((m) => m.spec.kind === 'buttons')] : mounted;
+  for (const m of order) {
     bar.append(m.el);
     m.setError(q.errors?.[m.spec.name]);
   }

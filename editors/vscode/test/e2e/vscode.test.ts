@@ -126,7 +126,7 @@ test('plan → question → approval → build in a real VS Code', async () => {
   // The plan approval in the question bar, with the plan's steps and the command it grants.
   const approval = chat().locator('form.question-bar.approval');
   await approval.waitFor();
-  await approval.locator('.approval-steps li', { hasText: 'Replace alpha with ALPHA' }).waitFor();
+  await approval.locator('.approval-plan li', { hasText: 'Replace alpha with ALPHA' }).waitFor();
   await approval.locator('.permission-grants li', { hasText: 'git diff *' }).waitFor();
   await page.locator('.tab[aria-label^="shout.plan"]').waitFor(); // the server opened the plan
   await screenshot('approval');
