@@ -21,6 +21,7 @@ import type {
   WireMessage,
 } from './protocol';
 import type { ChildUsageLine, SubagentInfo } from './subagents';
+import { isTickRefusalResult } from './tickRefusal';
 import { applyTaskResult, shortId, subagentOf } from './subagents';
 
 /** One entry of the conversation as the chat view shows it. */
@@ -48,6 +49,8 @@ export interface ToolItem {
   children?: ToolItem[];
   /** The new problems an edit introduced (its result's diagnostics.new; docs/language-intel.md). */
   problems?: EditProblems;
+  /** Why this plan edit's tick was refused (the plan update before its result; tickRefusal.ts). */
+  tickRefused?: TickRefusal;
 }
 
 /** The token footer's numbers: summed usage_updates, and once the session has sub-agents each one's tokens and the total. */
@@ -382,6 +385,8 @@ export class ChatModel {
           const text = (u.content ?? []).map((c) => c.content?.text ?? '').join('');
           item.output = text || stringify(u.rawOutput);
           item.problems = editProblems(u.rawOutput);
+          const r = st.plan?.tickRefused;
+          if (u.status === 'failed' && r && isTickRefusalResult(u.rawOutput, r)) item.tickRefused = r;
           if (u.refusal) {
             item.refused = true;
             item.refusalHint = u.refusal.hint;

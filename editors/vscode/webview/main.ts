@@ -154,9 +154,11 @@ function renderTool(item: ToolItem): HTMLElement {
   }
   if (item.input) det.append(h('div', { class: 'tool-label' }, 'Input'), h('pre', { class: 'tool-io' }, item.input));
   if (item.output) det.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
+  const openProblem = (path: string, line: number) => post({ type: 'openProblem', path, line });
+  if (item.tickRefused) return h('div', { class: 'tool-row' }, det, tickRefusedBlock(item.tickRefused, openProblem)); // a refused tick: why, as in the plan panel
   if (!item.problems) return det;
   // The edit's new problems stay visible under the row, each linked to its line.
-  return h('div', { class: 'tool-row' }, det, problemsBlock(item.problems, (path, line) => post({ type: 'openProblem', path, line })));
+  return h('div', { class: 'tool-row' }, det, problemsBlock(item.problems, openProblem));
 }
 
 /** Keeps which rows (a task row and its sub-agent's rows) the user opened across a re-render. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TickRefusal } from '../../src/protocol';
-import { ChatModel } from '../../src/state';
+import { ChatModel, findTool } from '../../src/state';
 
 const refusal: TickRefusal = {
   steps: ['Change the greeting'],
@@ -22,4 +22,18 @@ test('the plan update after a refused tick carries why; the next one does not', 
   assert.deepEqual(m.get('s1')?.plan?.tickRefused, refusal);
   m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/g.plan', entries: [{ ...entries[0], status: 'completed' }] });
   assert.equal(m.get('s1')?.plan?.tickRefused, undefined, 'the accepted tick clears the refusal');
+});
+
+test("the refused tick's tool row carries the refusal; another failed call does not", () => {
+  const m = new ChatModel();
+  m.upsertSession({ sessionId: 's1', title: 't', mode: 'build', planFile: 'plans/g.plan', createdAt: 'x', updatedAt: 'x' });
+  const entries = [{ content: 'Change the greeting', priority: 'medium', status: 'in_progress' as const }];
+  m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'other', title: 'edit x', kind: 'edit', status: 'in_progress' });
+  m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'plan_edit plans/g.plan', kind: 'edit', status: 'in_progress' });
+  m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/g.plan', entries, tickRefused: refusal });
+  m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'other', status: 'failed', rawOutput: { success: false, error: 'old_string not found' } });
+  m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed', rawOutput: { success: false, error: refusal.message } });
+  const items = m.get('s1')!.items;
+  assert.deepEqual(findTool(items, 't1')?.item.tickRefused, refusal);
+  assert.equal(findTool(items, 'other')?.item.tickRefused, undefined);
 });

@@ -442,11 +442,19 @@ describe('chat', () => {
     await page.screenshot({ path: path.join(out, 'tick-refused.png'), fullPage: true });
     await block.locator('a.problem-link').first().click();
     assert.deepEqual((await posted()).filter((p) => p.type === 'openProblem'), [{ type: 'openProblem', path: 'main.go', line: 7 }]);
+    // The tick's failed tool row shows the same block.
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'plan_edit plans/greet.plan', kind: 'edit', status: 'in_progress' });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'failed', rawOutput: { success: false, error: 'step not ticked: the files changed in this step have new errors\nmain.go:7: error: …' } });
+    await show(m);
+    const row = page.locator('.tool-row', { has: page.locator('details[data-tool-id="t1"]') }).locator('.tick-refused');
+    await row.waitFor();
+    assert.equal((await row.locator('.problems-heading').innerText()).trim(), 'Not ticked: 1 new error, 1 warning');
+    await page.screenshot({ path: path.join(out, 'tick-refused-row.png'), fullPage: true });
     // The fix, then the accepted tick: the next plan update has no refusal.
     m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/greet.plan', entries: [{ ...entries[0], status: 'completed' }, { ...entries[1], status: 'in_progress' }] });
     await show(m);
     await page.locator('.plan-steps .step[data-status="completed"]').waitFor();
-    assert.equal(await page.locator('.tick-refused').count(), 0);
+    assert.equal(await page.locator('.plan-panel .tick-refused').count(), 0);
     await noCspViolations();
   });
 

@@ -1,0 +1,238 @@
+// Issue 20's rewind end to end in a real VS Code (code-server in Debian's
+// Chromium, the packaged .vsix, the real agentls binary, the scripted model of
+// fixtures/rewind.yaml): three BUILD turns create, edit, delete and rename
+// files (one change made by `run`); the user edits the file the agent created
+// through the editor; "Restore" on the first user message brings every other
+// path back byte for byte through the editor, reports the user's file as a
+// conflict and leaves it alone, never touches .git (index, refs, objects).
+// One Undo in the editor bringing the rewound state back is a todo test (it
+// fails in code-server 4.100.3; see below). Screenshots of each moment go to
+// the test output folder (rewind/).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { type CodeServer, codeServerBinary, launchChromium, outputDir, startCodeServer } from './harness';
+
+const out = outputDir('rewind');
+const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
+let server: CodeServer;
+let browser: Browser;
+let page: Page;
+let workspace: string;
+let shot = 0;
+
+/** The workspace before turn 1. */
+const seed: Record<string, string> = {
+  'main.txt': 'hello\n',
+  'util.txt': 'a helper\n',
+  'old_name.txt': 'renamed by turn two\n',
+  'notes.txt': 'notes\n',
+  'template.txt': 'made by run\n',
+};
+
+async function screenshot(name: string): Promise<void> {
+  shot++;
+  await page.screenshot({ path: path.join(out, `${String(shot).padStart(2, '0')}-${name}.png`) });
+}
+
+function chat(): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+}
+
+/** Each file under dir (paths with /, relative) and its sha256; the skipped top-level folders left out. */
+function digests(dir: string, ...skip: string[]): Record<string, string> {
+  const outMap: Record<string, string> = {};
+  const walk = (d: string, rel: string): void => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (!rel && skip.includes(e.name)) continue;
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p, r);
+      else if (e.isFile()) outMap[r] = crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir, '');
+  return outMap;
+}
+
+/** Waits (bounded) until the workspace's files (.git and .agentls aside) are want: the editor saves on its own schedule. */
+async function workspaceBecomes(wanted: Record<string, string | undefined>, what: string): Promise<void> {
+  const want = canonical(wanted);
+  const deadline = Date.now() + 30_000;
+  let got: Record<string, string> = {};
+  while (Date.now() < deadline) {
+    got = canonical(digests(workspace, '.git', '.agentls'));
+    if (JSON.stringify(got) === JSON.stringify(want)) return;
+    await page.waitForTimeout(200);
+  }
+  assert.deepEqual(got, want, what);
+}
+
+/** m with its keys sorted, those without a value (a path that must not exist) left out. */
+function canonical(m: Record<string, string | undefined>): Record<string, string> {
+  const outMap: Record<string, string> = {};
+  for (const k of Object.keys(m).sort()) if (m[k] !== undefined) outMap[k] = m[k]!;
+  return outMap;
+}
+
+/** What the user's .git is made of: every file's digest, the index, the refs and the number of objects. */
+function gitState(): { files: Record<string, string>; index: string; refs: string; objects: string } {
+  const git = (...args: string[]) => execFileSync('git', ['-C', workspace, ...args], { encoding: 'utf8' });
+  return { files: digests(path.join(workspace, '.git')), index: git('ls-files', '--stage'), refs: git('show-ref'), objects: git('count-objects', '-v') };
+}
+
+/** Opens a workspace file in an editor through Quick Open. */
+async function openFile(rel: string): Promise<void> {
+  await page.keyboard.press('Control+p');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(rel);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(rel) }).first().waitFor();
+  await input.press('Enter');
+  await page.locator(`.tab[aria-label^="${path.basename(rel)}"]`).waitFor();
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
+  const bin = codeServerBinary();
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-rewind-'));
+  workspace = path.join(data, 'project');
+  const script = path.join(data, 'rewind.yaml');
+  fs.copyFileSync(path.resolve('test', 'e2e', 'fixtures', 'rewind.yaml'), script);
+  fs.mkdirSync(workspace);
+  for (const [name, text] of Object.entries(seed)) fs.writeFileSync(path.join(workspace, name), text);
+  // The user's repository: a commit of the seed (agentls must never touch it).
+  const git = (...args: string[]) => execFileSync('git', ['-C', workspace, ...args], { stdio: 'ignore' });
+  git('init', '-q');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', '.');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'seed');
+  server = await startCodeServer(
+    bin,
+    vsix,
+    data,
+    {
+      'agentls.model.provider': 'scripted',
+      'agentls.model.script': script,
+      'agentls.serverArgs': ['--log-file', path.join(out, 'agentls.log')],
+      'agentls.planMode.defaultActive': false,
+      'agentls.run.allow': ['cp *'],
+      'files.autoSave': 'off',
+      // VS Code's own git support refreshes the index on its own: off, so that .git changes only if agentls changed it.
+      'git.enabled': false,
+      'git.autoRepositoryDetection': false,
+    },
+    path.join(out, 'code-server.log'),
+  );
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The workspace's files just before the Restore, and the user's .git before turn 1 (for the Undo test). */
+let beforeRewind: Record<string, string> = {};
+let gitBefore: ReturnType<typeof gitState>;
+
+test('three BUILD turns, then Restore to before turn 1: every path as it was, the user\'s file a conflict left alone, .git untouched', async () => {
+  const before = digests(workspace, '.git', '.agentls');
+  gitBefore = gitState();
+
+  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
+  const prompt = chat().locator('textarea.prompt');
+  await prompt.waitFor();
+  if ((await chat().locator('.mode-tab.build[aria-selected="true"]').count()) === 0) await chat().locator('.mode-tab.build').click();
+  await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
+  for (const [turn, done] of [['turn one', 'Turn one done.'], ['turn two', 'Turn two done.'], ['turn three', 'Turn three done.']]) {
+    await prompt.fill(turn);
+    await prompt.press('Enter');
+    await chat().locator('.msg.assistant', { hasText: done }).waitFor();
+    await screenshot(turn.replace(' ', '-'));
+  }
+  // The three turns' work, on disk (the extension saves what it applied).
+  await workspaceBecomes(
+    {
+      ...before,
+      'main.txt': sha('hello, turn three\n'),
+      'pkg/created.txt': sha('created in turn two\n'),
+      'new_name.txt': before['old_name.txt'],
+      'made_by_run.txt': before['template.txt'],
+      'util.txt': undefined,
+      'old_name.txt': undefined,
+    },
+    'the three turns created, edited, deleted and renamed',
+  );
+
+  // The user edits the file the agent created, through the editor, and saves it.
+  await openFile('pkg/created.txt');
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('mine: ');
+  await page.keyboard.press('Control+s');
+  const created = path.join(workspace, 'pkg', 'created.txt');
+  const deadline = Date.now() + 20_000;
+  while (!fs.readFileSync(created, 'utf8').startsWith('mine: ') && Date.now() < deadline) await page.waitForTimeout(100);
+  const mine = fs.readFileSync(created, 'utf8');
+  assert.equal(mine, 'mine: created in turn two\n', "the user's edit is saved");
+  await screenshot('user-edit');
+  beforeRewind = digests(workspace, '.git', '.agentls');
+  // main.txt open in an editor, as a user watching the agent has it: the rewind's edit of it is on its undo stack.
+  await openFile('main.txt');
+
+  // Restore on the first user message (the chat is still in the side bar: a click on its icon would hide it).
+  const sidebarTitle = page.locator('.part.sidebar .composite.title h2').first();
+  if (!/agentls/i.test(await sidebarTitle.innerText())) await page.locator('.activitybar [aria-label^="agentls"]').first().click();
+  await chat().locator('.msg.user', { hasText: 'turn one' }).first().locator('button.restore').click();
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
+  await dialog.waitFor();
+  await screenshot('restore-dialog');
+  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+
+  // The user's file: a conflict, shown, and left as the user wrote it.
+  const conflict = page.locator('.notification-toast', { hasText: 'changed by someone else' });
+  await conflict.waitFor();
+  assert.match(await conflict.innerText(), /pkg\/created\.txt/);
+  await screenshot('restored-conflict');
+  // Every other path as before turn 1, byte for byte.
+  await workspaceBecomes({ ...before, 'pkg/created.txt': sha(mine) }, 'after the rewind every path but the conflict is as before turn 1');
+  assert.equal(fs.readFileSync(created, 'utf8'), mine, "the user's file is untouched");
+  assert.deepEqual(gitState(), gitBefore, '.git (index, refs, objects, every file) is unchanged');
+
+});
+
+// The rewind is one workspace/applyEdit (server/rewind_test.go proves it on the wire). In
+// code-server 4.100.3, Ctrl+Z in main.txt (open in an editor before the Restore) after this rewind —
+// text edits plus a re-created, a deleted and a renamed-back file — undoes nothing and asks nothing:
+// the single-file case works (vscode.test.ts, "review"). Kept running as a todo until it passes.
+test('one Undo in the editor brings the rewound state back', { todo: 'Ctrl+Z after a rewind with file operations undoes nothing in code-server 4.100.3' }, async () => {
+  assert.ok(Object.keys(beforeRewind).length > 0, 'the rewind test ran first');
+  // One Undo in the editor brings the rewound state back (VS Code asks whether to undo it in every file).
+  await page.locator('.tab[aria-label^="main.txt"]').click();
+  await page.locator('.monaco-editor .view-line', { hasText: /^hello$/ }).first().waitFor();
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+z');
+  const across = page.locator('.monaco-dialog-box', { hasText: /undo/i });
+  await across.waitFor({ timeout: 10_000 }).catch(() => undefined);
+  await screenshot('undo-across-files');
+  if (await across.count()) await across.locator('.monaco-button', { hasText: /Undo in \d+ Files/ }).click();
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill('>File: Save All Files');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Save All Files' }).first().waitFor();
+  await page.locator('.quick-input-widget input').press('Enter');
+  await workspaceBecomes(beforeRewind, 'one Undo brought the rewound state back');
+  assert.deepEqual(gitState(), gitBefore, '.git is still unchanged');
+  await screenshot('undone');
+});
+
+function sha(text: string): string {
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
