@@ -10,7 +10,9 @@ import {
   type StaticFeature,
   State,
 } from 'vscode-languageclient/node';
+import { ChatBasics } from './basicsFeature';
 import { ChatViewProvider } from './chatView';
+import { notReadyLine } from './firstRun';
 import { answerDiagnostics, answerNavigate } from './intelFeature';
 import { editedUris, type WireWorkspaceEdit } from './edits';
 import type { FromWebview } from './messages';
@@ -36,7 +38,7 @@ import {
 import { apiKeySecret, type Attachment, attachment, confirmModeSwitch, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { resolveServer } from './serverPath';
-import { initializationOptions, serverEnv } from './settings';
+import { initializationOptions, serverEnv, trustedGetter } from './settings';
 import { ChatModel, openReviewComments, otherMode } from './state';
 import { ModeStatusBar } from './statusBar';
 
@@ -64,6 +66,8 @@ export class AgentController implements vscode.Disposable {
   private attached: Attachment | null = null;
   /** Review of the agent's edits: declined changes, diffs, Keep / Undo, Restore (reviewFeature.ts). */
   private readonly review: ReviewFeature;
+  /** First run, models, history, edit / regenerate / retry (basicsFeature.ts). */
+  private readonly basics: ChatBasics;
 
   constructor(private readonly ext: vscode.ExtensionContext) {
     this.view = new ChatViewProvider(ext.extensionUri, (m) => void this.onWebview(m));
@@ -77,6 +81,19 @@ export class AgentController implements vscode.Disposable {
       error: (e) => this.error(e),
     });
     this.disposables.push(this.review);
+    this.basics = new ChatBasics({
+      request: (method, params) => this.request(method, params),
+      model: this.model,
+      post: (m) => this.view.post(m),
+      refresh: () => this.refresh(),
+      currentSession: () => this.currentSession(),
+      openSession: (id) => this.onWebview({ type: 'selectSession', sessionId: id }),
+      prompt: (text, retryOf) => this.prompt(text, retryOf),
+      setApiKey: () => this.setApiKey(),
+      log: (m) => this.output.info(m),
+      error: (e) => this.error(e),
+    });
+    this.disposables.push(...this.basics.commands());
     this.disposables.push(
       this.status,
       this.output,
@@ -101,6 +118,10 @@ export class AgentController implements vscode.Disposable {
     cmd('agentls.ui.showLog', () => this.output.show(true));
     cmd('agentls.ui.restartServer', () => this.restart());
     cmd('agentls.ui.toggleReview', () => this.toggleReview());
+    cmd('agentls.ui.focusChat', async () => {
+      await this.view.reveal();
+      this.view.post({ type: 'focusPrompt' });
+    });
     this.model.defaultMode = this.settings().get<boolean>('planMode.defaultActive', true) ? 'plan' : 'build';
     this.refresh();
   }
@@ -129,7 +150,10 @@ export class AgentController implements vscode.Disposable {
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
-      initializationOptions: initializationOptions((k) => cfg.get(k)),
+      // Provider and base URL from the user's settings only (settings.ts, userOnlyKeys).
+      initializationOptions: initializationOptions(
+        trustedGetter((k) => cfg.get(k), (k) => cfg.inspect(k), (k) => this.output.warn(`agentls.${k} in the workspace's settings is ignored: only your user settings say where the API key goes`)),
+      ),
       outputChannel: this.output,
       middleware: {
         workspace: {
@@ -186,10 +210,12 @@ export class AgentController implements vscode.Disposable {
       this.sandbox = check.sandbox;
       this.languages = check.languageIntel;
       this.mcp = check.mcpServers;
+      this.basics.checked(check); // no model ready: the chat's setup card says what is missing
     } catch (e) {
       this.output.warn(`could not read the sandbox status: ${(e as Error).message}`);
     }
     this.refresh();
+    await this.basics.refreshModels();
   }
 
   /** After a turn: the MCP servers' status again, for the tooltip and the chat's notice of a failed one. */
@@ -221,6 +247,7 @@ export class AgentController implements vscode.Disposable {
     for (const [, a] of this.asks) a.resolve({ dismissed: true });
     this.asks.clear();
     this.model.serverStopped();
+    this.basics.reset();
     if (c && c.state !== State.Stopped) await c.stop().catch(() => undefined);
   }
 
@@ -261,9 +288,11 @@ export class AgentController implements vscode.Disposable {
   }
 
   private select(sessionId: string): void {
+    const changed = this.model.current?.session.sessionId !== sessionId;
     this.model.setCurrent(sessionId);
     void this.ext.workspaceState.update(lastSessionKey, sessionId);
     this.refresh();
+    if (changed) void this.basics.refreshModels(); // the picker shows the session's models
   }
 
   /** Pushes the state to the status bar and the chat view. */
@@ -281,7 +310,7 @@ export class AgentController implements vscode.Disposable {
     if (st) this.model.setOpenComments(st.session.sessionId, uri ? openReviewComments(vscode.languages.getDiagnostics(uri)) : 0);
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
-    else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages, this.mcp);
+    else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages, this.mcp, notReadyLine(this.basics.modelCheck));
     this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.attached?.label ?? null });
   }
 
@@ -305,14 +334,17 @@ export class AgentController implements vscode.Disposable {
     return (await this.newChat())?.sessionId;
   }
 
-  private async prompt(text: string): Promise<void> {
+  /** Sends a prompt; retryOf names the failed last prompt's message, sent again (its text is not added again). */
+  private async prompt(text: string, retryOf?: string): Promise<void> {
     const sessionId = await this.currentSession();
-    if (!sessionId || !text.trim()) return;
-    const params = promptParams(sessionId, text, this.attached);
-    this.attached = null;
+    if (!sessionId || (!text.trim() && !retryOf)) return;
+    const params = promptParams(sessionId, text, retryOf ? null : this.attached);
+    if (retryOf) params.retryOf = retryOf;
+    else this.attached = null;
     const st = this.model.get(sessionId);
     if (st?.question?.via === 'answer') st.question = null; // a new prompt withdraws a pending question
-    this.model.addPrompt(sessionId, text);
+    if (retryOf) this.model.retrying(sessionId);
+    else this.model.addPrompt(sessionId, text);
     this.refresh();
     try {
       const res = await this.request(Methods.prompt, params);
@@ -436,7 +468,7 @@ export class AgentController implements vscode.Disposable {
   private async setMode(mode: Mode): Promise<void> {
     const st = this.model.current;
     const from = st ? st.session.mode : this.model.defaultMode;
-    if (!(await confirmModeSwitch(from, mode, (msg, action) => vscode.window.showWarningMessage(msg, { modal: true }, action)))) return;
+    if (!(await confirmModeSwitch(from, mode, (msg, action) => vscode.window.showWarningMessage(msg, { modal: true }, action), !!st?.busy))) return;
     if (!st) {
       this.model.defaultMode = mode;
       this.refresh();
@@ -566,6 +598,7 @@ export class AgentController implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         this.refresh();
+        this.basics.post();
         break;
       case 'prompt':
         await this.prompt(m.text);
@@ -632,6 +665,8 @@ export class AgentController implements vscode.Disposable {
       case 'setReview':
         await this.toggleReview(m.review);
         break;
+      default:
+        await this.basics.onWebview(m);
     }
   }
 

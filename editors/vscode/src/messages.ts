@@ -1,6 +1,7 @@
 // Messages between the extension host and the chat webview.
 
-import type { CommandInfo, Mode } from './protocol';
+import type { SetupAction, SetupState } from './firstRun';
+import type { CommandInfo, Mode, ModelList } from './protocol';
 import type { TurnChanges } from './review';
 import type { Snapshot } from './state';
 
@@ -28,11 +29,23 @@ export type FromWebview =
   | { type: 'diffFile'; path: string }
   | { type: 'keepFile'; path?: string }
   | { type: 'undoFile'; path?: string }
-  | { type: 'setReview'; review: 'off' | 'edits' };
+  | { type: 'setReview'; review: 'off' | 'edits' }
+  // Chat basics (basicsFeature.ts): the model picker, history, copy, edit-and-resend, regenerate, retry, the setup card.
+  | { type: 'setModel'; model: string }
+  | { type: 'history' }
+  | { type: 'renameChat' }
+  | { type: 'copy'; text: string }
+  | { type: 'editMessage'; itemId: string; text: string }
+  | { type: 'regenerate'; itemId: string }
+  | { type: 'retry' }
+  | { type: 'setupAction'; action: SetupAction };
 
 /** Extension → webview. */
 export type ToWebview =
   | { type: 'state'; snapshot: Snapshot; context: string | null }
   | { type: 'insert'; text: string }
   | { type: 'commands'; commands: CommandInfo[] }
-  | { type: 'changes'; changes: TurnChanges | null };
+  | { type: 'changes'; changes: TurnChanges | null }
+  // The setup card (null: a model answers), the last "Test connection" result, the models to pick from.
+  | { type: 'basics'; setup: SetupState | null; connection: { ok: boolean; text: string } | null; models: ModelList | null }
+  | { type: 'focusPrompt' };
