@@ -43,6 +43,8 @@ export class ChatBasics {
   private check: ModelCheck | undefined;
   private connection: { ok: boolean; text: string } | null = null;
   private models: ModelList | null = null;
+  /** Counts model list requests: an older answer never overwrites a newer one (a listing racing a choice). */
+  private modelsSeq = 0;
 
   constructor(private readonly host: BasicsHost) {}
 
@@ -134,12 +136,15 @@ export class ChatBasics {
   /** Asks the server for the models (of the current session, when there is one). */
   async refreshModels(): Promise<void> {
     const sessionId = this.host.model.current?.session.sessionId;
+    const seq = ++this.modelsSeq;
+    let models: ModelList | null = null;
     try {
-      this.models = await this.host.request(Methods.listModels, sessionId ? { sessionId } : {});
+      models = await this.host.request(Methods.listModels, sessionId ? { sessionId } : {});
     } catch (e) {
       this.host.log(`could not list the models: ${(e as Error).message}`);
-      this.models = null;
     }
+    if (seq !== this.modelsSeq) return;
+    this.models = models;
     this.post();
   }
 
@@ -148,8 +153,10 @@ export class ChatBasics {
     const sessionId = await this.host.currentSession();
     const st = sessionId ? this.host.model.get(sessionId) : undefined;
     if (!sessionId || !st) return;
+    const seq = ++this.modelsSeq;
     try {
-      this.models = await this.host.request(Methods.setModel, { sessionId, mode: st.session.mode, model });
+      const models = await this.host.request(Methods.setModel, { sessionId, mode: st.session.mode, model });
+      if (seq === this.modelsSeq) this.models = models;
     } catch (e) {
       this.host.error(e);
     }
@@ -193,10 +200,12 @@ export class ChatBasics {
     qp.placeholder = 'Open a chat (the pencil renames it)';
     qp.matchOnDescription = true;
     fill();
+    // The rename input box hides the list for a while: it is shown again after, not disposed.
+    let renaming = false;
     qp.onDidTriggerItemButton(async (e) => {
-      qp.busy = true;
+      renaming = true;
       await this.rename(e.item.sessionId);
-      qp.busy = false;
+      renaming = false;
       fill();
       qp.show();
     });
@@ -205,7 +214,9 @@ export class ChatBasics {
       qp.hide();
       if (pick) await this.host.openSession(pick.sessionId);
     });
-    qp.onDidHide(() => qp.dispose());
+    qp.onDidHide(() => {
+      if (!renaming) qp.dispose();
+    });
     qp.show();
   }
 

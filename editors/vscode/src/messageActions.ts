@@ -24,7 +24,7 @@ export function laterTurnsChangedFiles(messages: WireMessage[], messageId: strin
 export function failedLastPrompt(messages: WireMessage[]): WireMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m.role === 'user') return m.error ? m : undefined;
+    if (m.role === 'user' && !m.rewound) return m.error ? m : undefined;
   }
   return undefined;
 }
@@ -51,15 +51,15 @@ export function regenerateTarget(items: { id: string; kind: string }[], busy: bo
 
 /**
  * The saved id of a user message shown in the chat: the nthFromEnd-last
- * saved user message with its text. Counted from the end because a `.chat`
- * file keeps the turns an edit or regenerate rewound (agent/loadSession
- * returns every message), while the chat shows the conversation after them.
+ * saved user message with its text that no rewind left out (a `.chat` file
+ * keeps the turns an edit or regenerate rewound; agent/loadSession returns
+ * them marked `rewound`, and the chat does not show them).
  */
 export function userMessageIdFromEnd(messages: WireMessage[], text: string, nthFromEnd: number): string | undefined {
   let seen = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
-    if (m.role !== 'user' || (m.content ?? '') !== text) continue;
+    if (m.rewound || m.role !== 'user' || (m.content ?? '') !== text) continue;
     if (seen === nthFromEnd) return m.id;
     seen++;
   }

@@ -252,6 +252,7 @@ export class ChatModel {
     st.items = [];
     const tools = new Map<string, ToolItem>();
     for (const m of messages) {
+      if (m.rewound) continue; // an edited or regenerated turn: the chat shows the conversation as the model sees it
       if (m.role === 'user' && m.content) {
         st.items.push({ kind: 'user', id: this.nextId('u'), rev: 1, text: m.content, ...(m.error ? { failed: m.error } : {}) });
         // A failed prompt keeps its error across restarts: shown, never sent again on its own.

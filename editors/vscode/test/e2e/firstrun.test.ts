@@ -198,6 +198,9 @@ test('a failed prompt survives a reload marked with its error, is not sent again
   await openChat();
   await failed.waitFor();
   await chat().locator('.msg.user.failed', { hasText: 'Fail once.' }).waitFor();
+  // The turns edit-and-resend and regenerate rewound stay out (agent/loadSession marks them rewound).
+  assert.equal(await chat().locator('.msg.user', { hasText: 'Say hi.' }).count(), 0, 'the edited-away prompt stays out after a reload');
+  assert.equal(await chat().locator('.msg.assistant', { hasText: 'you said "Say hello."' }).count(), 1, 'only the regenerated answer');
   // The history title came back with the chat.
   await chat().locator('select.sessions option:checked', { hasText: 'Say hi.' }).waitFor({ state: 'attached' });
   await screenshot('reloaded-failed');

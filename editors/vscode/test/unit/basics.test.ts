@@ -135,6 +135,8 @@ describe('edit, regenerate and retry: which saved message', () => {
     assert.equal(userMessageIdFromEnd(msgs, 'hi', 0), 'm7');
     assert.equal(userMessageIdFromEnd(msgs, 'hi', 1), 'm1');
     assert.equal(userMessageIdFromEnd(msgs, 'hi', 2), undefined);
+    const rewound = msgs.map((m) => (m.id === 'm7' || m.id === 'm8' ? { ...m, rewound: true } : m));
+    assert.equal(userMessageIdFromEnd(rewound, 'hi', 0), 'm1', 'a rewound message is not in the chat');
   });
   test('sameTextAfter, itemsBefore and regenerateTarget', () => {
     const items = [
@@ -182,6 +184,16 @@ describe('failed prompts in the chat state', () => {
     m.endTurn('s1', { stopReason: 'error', error: { message: 'boom' } });
     m.addPrompt('s1', 'something else');
     assert.deepEqual(kinds(m), ['user!', 'notice', 'user']);
+  });
+  test('messages a rewind left out are not shown after a reload', () => {
+    const m = new ChatModel();
+    m.loadMessages(session, [
+      { id: 'm1', role: 'user', content: 'Say hi.', rewound: true },
+      { id: 'm2', role: 'assistant', content: 'Hi.', rewound: true },
+      { id: 'm3', role: 'user', content: 'Say hello.' },
+      { id: 'm4', role: 'assistant', content: 'Hello.' },
+    ]);
+    assert.deepEqual(m.get('s1')!.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind)), ['Say hello.', 'Hello.']);
   });
   test('session_info_update retitles the chat', () => {
     const m = new ChatModel();
