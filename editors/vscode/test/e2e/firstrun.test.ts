@@ -221,10 +221,14 @@ test('history: the chats by title and date; rename', async () => {
   assert.match(await row.innerText(), /PLAN · (just now|\d+ min ago)/);
   await screenshot('history');
   await row.hover();
-  await row.locator('.action-label[aria-label="Rename"], .codicon-edit').first().click();
+  await row.locator('.codicon-edit').first().click();
+  // The rename box (the same widget as the list: wait for its prompt before typing).
+  await page.locator('.quick-input-widget', { hasText: 'Rename the chat' }).waitFor();
   const box = page.locator('.quick-input-widget input');
   await box.fill('Greetings');
   await box.press('Enter');
+  // The list comes back with the new title; Escape closes it.
+  await qp.locator('.monaco-list-row', { hasText: 'Greetings' }).waitFor();
   await page.keyboard.press('Escape');
   await chat().locator('select.sessions option:checked', { hasText: 'Greetings' }).waitFor({ state: 'attached' });
   await screenshot('renamed');
