@@ -141,6 +141,22 @@ describe('model picker', () => {
     await show(m);
     assert.equal(await picker.inputValue(), 'a');
   });
+
+  test('a 300 px sidebar wraps the header: nothing is cut', async () => {
+    await page.setViewportSize({ width: 300, height: 600 });
+    const m = model();
+    await show(m);
+    await send({ type: 'basics', setup: null, connection: null, models: { models: [{ id: 'gpt-4.1-mini', provider: 'openai' }], current: { plan: 'gpt-4.1-mini', build: 'gpt-4.1-mini' } } });
+    const cut = await page.evaluate(() => {
+      const header = document.querySelector('.chat-header')!.getBoundingClientRect();
+      return [...document.querySelectorAll('.chat-header > *')]
+        .filter((e) => !(e as HTMLElement).hidden)
+        .filter((e) => e.getBoundingClientRect().right > header.right + 0.5 || e.getBoundingClientRect().width < 24)
+        .map((e) => e.className);
+    });
+    await page.screenshot({ path: path.join(out, 'header-300px.png') });
+    assert.deepEqual(cut, [], 'header items cut or squeezed');
+  });
 });
 
 describe('message actions', () => {
