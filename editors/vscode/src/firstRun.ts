@@ -75,6 +75,18 @@ export function setupState(check: ModelCheck | undefined): SetupState | null {
   return { title: 'The model cannot answer yet', detail: 'Check the provider, base URL, model and API key, then test the connection.', actions: all, technical: msg || undefined };
 }
 
+/**
+ * The setup a failed prompt's error calls for (no key, a refused key, an
+ * endpoint out of reach, a model not offered, a configuration error), or
+ * null for other errors: the chat then says it in the user's words with the
+ * setup buttons, the server's text under "Details".
+ */
+export function promptErrorSetup(error: string): SetupState | null {
+  const s = setupState({ ok: false, provider: 'openai', model: '', baseUrl: '', message: error, sandbox: { mode: '', landlock: '', bwrap: '', network: false, summary: '' } });
+  if (!s || s.title === 'The model cannot answer yet' || s.title === 'No model is chosen') return null;
+  return { ...s, technical: error };
+}
+
 /** What "Test connection" tells the user: success names the model and where it answered. */
 export function connectionResult(check: ModelCheck): { ok: boolean; text: string } {
   if (check.ok) {

@@ -11,7 +11,7 @@ import { shortId, taskSummary } from '../src/subagents';
 import { regenerateTarget } from '../src/messageActions';
 import { h, icon } from './dom';
 import { headerBasics } from './header';
-import { copyButton, editButton, regenerateButton, retryButton } from './messageActions';
+import { copyButton, editButton, failedPromptNotice, regenerateButton } from './messageActions';
 import { renderSetup } from './setup';
 import { renderMarkdown } from './markdown';
 import { problemsBlock } from './problems';
@@ -125,7 +125,7 @@ function renderItem(item: ChatItem): HTMLElement {
     case 'tool':
       return renderTool(item);
     case 'notice':
-      return h('div', { class: `notice ${item.level}${item.retry ? ' failed-prompt' : ''}` }, icon(item.level === 'error' ? 'error' : 'info'), ` ${item.text}`, item.retry ? h('div', { class: 'buttons' }, retryButton(post)) : null);
+      return item.retry ? failedPromptNotice(item.text, post) : h('div', { class: `notice ${item.level}` }, icon(item.level === 'error' ? 'error' : 'info'), ` ${item.text}`);
   }
 }
 

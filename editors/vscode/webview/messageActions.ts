@@ -3,6 +3,7 @@
 // sends the new text), Regenerate (on the last answer) and Retry (on a failed
 // prompt's error). They post the user's choice (src/basicsFeature.ts).
 
+import { promptErrorSetup, setupActionLabels } from '../src/firstRun';
 import type { FromWebview } from '../src/messages';
 import { h, icon } from './dom';
 
@@ -70,4 +71,25 @@ export function editButton(itemId: string, msg: () => HTMLElement | null, post: 
     text.after(editor);
     box.focus();
   });
+}
+
+/**
+ * A failed prompt's notice with Retry. An error that needs setting up (no
+ * key, a refused key, …) is said in the user's words with the setup's
+ * buttons; the server's text is under "Details".
+ */
+export function failedPromptNotice(text: string, post: Post): HTMLElement {
+  const error = text.replace(/^The turn stopped: /, '');
+  const setup = promptErrorSetup(error);
+  const buttons = h('div', { class: 'buttons' }, retryButton(post));
+  if (!setup) return h('div', { class: 'notice error failed-prompt' }, icon('error'), ` ${text}`, buttons);
+  for (const a of setup.actions.filter((x) => x !== 'test')) {
+    const b = h('button', { type: 'button', class: `btn btn-secondary setup-${a}` }, setupActionLabels[a]);
+    b.addEventListener('click', () => post({ type: 'setupAction', action: a }));
+    buttons.append(b);
+  }
+  return h('div', { class: 'notice error failed-prompt needs-setup' },
+    icon('error'), ` The turn stopped: ${setup.title}. ${setup.detail}`,
+    h('details', { class: 'setup-technical' }, h('summary', {}, 'Details'), h('pre', {}, error)),
+    buttons);
 }

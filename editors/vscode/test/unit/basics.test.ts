@@ -4,7 +4,7 @@
 // regenerate or retry acts on, and failed prompts in the chat state.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { connectionResult, hostOf, notReadyLine, setupState } from '../../src/firstRun';
+import { connectionResult, hostOf, notReadyLine, promptErrorSetup, setupState } from '../../src/firstRun';
 import { historyEntries, relativeDate } from '../../src/history';
 import { failedLastPrompt, itemsBefore, laterTurnsChangedFiles, regenerateTarget, sameTextAfter, userMessageIdFromEnd } from '../../src/messageActions';
 import { modelPicker } from '../../src/models';
@@ -68,6 +68,13 @@ describe('connectionResult and the status bar warning', () => {
     assert.match(notReadyLine(check({ message: 'no API key' })), /^⚠ No model is ready: No API key is set\./);
     assert.equal(notReadyLine(check({ ok: true })), '');
     assert.equal(notReadyLine(undefined), '');
+  });
+  test("a prompt's error that needs setting up is said in the user's words; others are left as they are", () => {
+    const s = promptErrorSetup('no API key: set OPENAI_API_KEY, or model.api_key_env in .agentls.yaml')!;
+    assert.equal(s.title, 'No API key is set');
+    assert.doesNotMatch(`${s.title} ${s.detail}`, /OPENAI_API_KEY|agentls\.yaml/);
+    assert.match(s.technical!, /OPENAI_API_KEY/, 'the server text stays under Details');
+    assert.equal(promptErrorSetup('model request failed: 400 Bad Request: context too long'), null);
   });
   test('hostOf keeps what does not parse', () => {
     assert.equal(hostOf('not a url'), 'not a url');

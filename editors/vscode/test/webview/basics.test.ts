@@ -210,4 +210,18 @@ describe('message actions', () => {
     await show(m);
     assert.equal(await page.locator('.notice button.retry').count(), 0);
   });
+
+  test("a prompt that failed for want of a key says so in plain words, with the setup's buttons beside Retry", async () => {
+    const m = model();
+    m.addPrompt('s1', 'Hi.');
+    m.endTurn('s1', { stopReason: 'error', error: { message: 'no API key: set OPENAI_API_KEY, or model.api_key_env in .agentls.yaml' } });
+    await show(m);
+    const notice = page.locator('.notice.failed-prompt.needs-setup');
+    assert.match(await notice.innerText(), /^\s*The turn stopped: No API key is set\./);
+    assert.equal(await notice.locator('pre').isVisible(), false, 'the server text only under Details');
+    assert.deepEqual((await notice.locator('.buttons button').allInnerTexts()).map((t) => t.trim()), ['Retry', 'Set API Key', 'Open Settings', 'Open walkthrough']);
+    await notice.locator('button', { hasText: 'Set API Key' }).click();
+    assert.deepEqual((await posted()).filter((p) => p.type === 'setupAction'), [{ type: 'setupAction', action: 'apiKey' }]);
+    await page.screenshot({ path: path.join(out, 'failed-needs-setup.png'), fullPage: true });
+  });
 });
