@@ -77,6 +77,9 @@ type viewState struct {
 	// turnErrors are the errors failed prompts' turns ended with, by the
 	// prompt's message id (retry.go).
 	turnErrors map[string]string
+	// rewound are the [from, to) ranges conversation rewinds left out
+	// (rewound.go), a subset of aside.
+	rewound [][2]int
 }
 
 // apply folds a record into the state.
@@ -101,6 +104,7 @@ func (v *viewState) apply(r chatRecord) {
 		}
 		if r.Record == recordRewind && r.To > r.From {
 			v.rewindSummary(r.From) // checkpoints.go
+			v.rewound = append(v.rewound, [2]int{r.From, r.To})
 		}
 	case recordCheckpoint:
 		v.noteCheckpoint(r)

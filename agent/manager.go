@@ -501,7 +501,7 @@ func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Messa
 	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
 	s.sendPlanUpdate(ctx)
 	m.reportInterruptedRewind(ctx, id) // rewind_code.go
-	return info, s.withTurnErrors(m.Transcript(s.Messages())), nil
+	return info, s.withRewound(s.withTurnErrors(m.Transcript(s.Messages()))), nil
 }
 
 // ListSessions lists every session on disk but sub-agents', newest first.

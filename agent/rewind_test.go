@@ -118,6 +118,20 @@ func TestRewindConversationAndCode(t *testing.T) {
 	if len(s.Messages()) != all {
 		t.Fatalf("the history lost messages: %d, want %d", len(s.Messages()), all)
 	}
+	// agent/loadSession returns them all, turn two's marked rewound (an editor shows the conversation as the model sees it).
+	_, loaded, err := m.LoadSession(ctx, s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := slices.IndexFunc(loaded, func(msg llm.Message) bool { return msg.ID == ids[1] })
+	if at < 1 || len(loaded) != all {
+		t.Fatalf("turn two at %d of %d loaded messages (want %d)", at, len(loaded), all)
+	}
+	for i, msg := range loaded {
+		if msg.Rewound != (i >= at) {
+			t.Errorf("message %d (%s %q) rewound = %v, want %v", i, msg.Role, msg.Content, msg.Rewound, i >= at)
+		}
+	}
 	view := s.modelRequest().Messages
 	if last := view[len(view)-1]; last.Content != "planned" {
 		t.Fatalf("the model's view ends with %+v, want the answer of turn one", last)

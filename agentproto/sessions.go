@@ -89,6 +89,9 @@ type Message struct {
 	// Error is the error a failed prompt's turn ended with (on its user
 	// message): agent/prompt's retryOf sends it again.
 	Error string `json:"error,omitempty"`
+	// Rewound marks a message a conversation rewind left out (an edited or
+	// regenerated turn): kept in the file, not shown as the conversation.
+	Rewound bool `json:"rewound,omitempty"`
 }
 
 // ToolCall is one tool call of an assistant message.

@@ -51,6 +51,9 @@ type Message struct {
 	// Error is, on a user message shown to the editor, the error its turn
 	// ended with (never saved with the message nor sent to the model).
 	Error string `json:"error,omitempty"`
+	// Rewound is, on a message shown to the editor, set when a
+	// conversation rewind left it out (never saved nor sent to the model).
+	Rewound bool `json:"rewound,omitempty"`
 }
 
 // ToolOutcome is how a tool call ended, kept so that a reloaded chat shows

@@ -34,7 +34,7 @@ func Sessions(list []agent.Info) []agentproto.Session { return each(list, Sessio
 // Messages are a conversation on the wire (never nil: `[]`).
 func Messages(msgs []llm.Message) []agentproto.Message {
 	return each(msgs, func(m llm.Message) agentproto.Message {
-		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, ProviderState: m.ProviderState, Error: m.Error}
+		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, ProviderState: m.ProviderState, Error: m.Error, Rewound: m.Rewound}
 		for _, c := range m.ToolCalls {
 			w.ToolCalls = append(w.ToolCalls, agentproto.ToolCall(c))
 		}

@@ -10,7 +10,9 @@ import {
   type StaticFeature,
   State,
 } from 'vscode-languageclient/node';
+import { ChatBasics } from './basicsFeature';
 import { ChatViewProvider } from './chatView';
+import { notReadyLine } from './firstRun';
 import { answerDiagnostics, answerNavigate } from './intelFeature';
 import { editedUris, type WireWorkspaceEdit } from './edits';
 import { copyCode, insertCode, readPlan } from './layoutFeature';
@@ -37,7 +39,7 @@ import {
 import { apiKeySecret, type Attachment, attachment, confirmModeSwitch, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { resolveServer } from './serverPath';
-import { initializationOptions, serverEnv } from './settings';
+import { initializationOptions, serverEnv, trustedGetter } from './settings';
 import { ChatModel, openReviewComments, otherMode } from './state';
 import { ModeStatusBar } from './statusBar';
 
@@ -65,6 +67,8 @@ export class AgentController implements vscode.Disposable {
   private attached: Attachment | null = null;
   /** Review of the agent's edits: declined changes, diffs, Keep / Undo, Restore (reviewFeature.ts). */
   private readonly review: ReviewFeature;
+  /** First run, models, history, edit / regenerate / retry (basicsFeature.ts). */
+  private readonly basics: ChatBasics;
 
   constructor(private readonly ext: vscode.ExtensionContext) {
     this.view = new ChatViewProvider(ext.extensionUri, (m) => void this.onWebview(m));
@@ -78,6 +82,19 @@ export class AgentController implements vscode.Disposable {
       error: (e) => this.error(e),
     });
     this.disposables.push(this.review);
+    this.basics = new ChatBasics({
+      request: (method, params) => this.request(method, params),
+      model: this.model,
+      post: (m) => this.view.post(m),
+      refresh: () => this.refresh(),
+      currentSession: () => this.currentSession(),
+      openSession: (id) => this.onWebview({ type: 'selectSession', sessionId: id }),
+      prompt: (text, retryOf) => this.prompt(text, retryOf),
+      setApiKey: () => this.setApiKey(),
+      log: (m) => this.output.info(m),
+      error: (e) => this.error(e),
+    });
+    this.disposables.push(...this.basics.commands());
     this.disposables.push(
       this.status,
       this.output,
@@ -102,6 +119,10 @@ export class AgentController implements vscode.Disposable {
     cmd('agentls.ui.showLog', () => this.output.show(true));
     cmd('agentls.ui.restartServer', () => this.restart());
     cmd('agentls.ui.toggleReview', () => this.toggleReview());
+    cmd('agentls.ui.focusChat', async () => {
+      await this.view.reveal();
+      this.view.post({ type: 'focusPrompt' });
+    });
     this.model.defaultMode = this.settings().get<boolean>('planMode.defaultActive', true) ? 'plan' : 'build';
     this.refresh();
   }
@@ -130,7 +151,10 @@ export class AgentController implements vscode.Disposable {
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
-      initializationOptions: initializationOptions((k) => cfg.get(k)),
+      // Provider and base URL from the user's settings only (settings.ts, userOnlyKeys).
+      initializationOptions: initializationOptions(
+        trustedGetter((k) => cfg.get(k), (k) => cfg.inspect(k), (k) => this.output.warn(`agentls.${k} in the workspace's settings is ignored: only your user settings say where the API key goes`)),
+      ),
       outputChannel: this.output,
       middleware: {
         workspace: {
@@ -180,17 +204,23 @@ export class AgentController implements vscode.Disposable {
     await this.checkSandbox();
   }
 
-  /** Asks the server once what confines commands, for the status tooltip (agent/status: no request to the model). */
+  /**
+   * Asks the server once, at start, whether the model answers (the chat's setup card) and what
+   * confines commands (the status tooltip): agent/checkModel, the one request to the model the
+   * extension makes on its own. After each turn it asks agent/status, which never reaches the model.
+   */
   private async checkSandbox(): Promise<void> {
     try {
-      const check = await this.request(Methods.status, {});
+      const check = await this.request(Methods.checkModel, {});
       this.sandbox = check.sandbox;
       this.languages = check.languageIntel;
       this.mcp = check.mcpServers;
+      this.basics.checked(check); // no model ready: the chat's setup card says what is missing
     } catch (e) {
       this.output.warn(`could not read the sandbox status: ${(e as Error).message}`);
     }
     this.refresh();
+    await this.basics.refreshModels();
   }
 
   /** After a turn: the MCP servers' status again (agent/status, never a model request), for the tooltip and the chat's notice of a failed one. */
@@ -222,6 +252,7 @@ export class AgentController implements vscode.Disposable {
     for (const [, a] of this.asks) a.resolve({ dismissed: true });
     this.asks.clear();
     this.model.serverStopped();
+    this.basics.reset();
     if (c && c.state !== State.Stopped) await c.stop().catch(() => undefined);
   }
 
@@ -262,9 +293,11 @@ export class AgentController implements vscode.Disposable {
   }
 
   private select(sessionId: string): void {
+    const changed = this.model.current?.session.sessionId !== sessionId;
     this.model.setCurrent(sessionId);
     void this.ext.workspaceState.update(lastSessionKey, sessionId);
     this.refresh();
+    if (changed) void this.basics.refreshModels(); // the picker shows the session's models
   }
 
   /** Pushes the state to the status bar and the chat view. */
@@ -282,7 +315,7 @@ export class AgentController implements vscode.Disposable {
     if (st) this.model.setOpenComments(st.session.sessionId, uri ? openReviewComments(vscode.languages.getDiagnostics(uri)) : 0);
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
-    else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages, this.mcp);
+    else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages, this.mcp, notReadyLine(this.basics.modelCheck));
     this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.attached?.label ?? null });
   }
 
@@ -306,14 +339,17 @@ export class AgentController implements vscode.Disposable {
     return (await this.newChat())?.sessionId;
   }
 
-  private async prompt(text: string): Promise<void> {
+  /** Sends a prompt; retryOf names the failed last prompt's message, sent again (its text is not added again). */
+  private async prompt(text: string, retryOf?: string): Promise<void> {
     const sessionId = await this.currentSession();
-    if (!sessionId || !text.trim()) return;
-    const params = promptParams(sessionId, text, this.attached);
-    this.attached = null;
+    if (!sessionId || (!text.trim() && !retryOf)) return;
+    const params = promptParams(sessionId, text, retryOf ? null : this.attached);
+    if (retryOf) params.retryOf = retryOf;
+    else this.attached = null;
     const st = this.model.get(sessionId);
     if (st?.question?.via === 'answer') st.question = null; // a new prompt withdraws a pending question
-    this.model.addPrompt(sessionId, text);
+    if (retryOf) this.model.retrying(sessionId);
+    else this.model.addPrompt(sessionId, text);
     this.refresh();
     try {
       const res = await this.request(Methods.prompt, params);
@@ -437,7 +473,7 @@ export class AgentController implements vscode.Disposable {
   private async setMode(mode: Mode): Promise<void> {
     const st = this.model.current;
     const from = st ? st.session.mode : this.model.defaultMode;
-    if (!(await confirmModeSwitch(from, mode, (msg, action) => vscode.window.showWarningMessage(msg, { modal: true }, action)))) return;
+    if (!(await confirmModeSwitch(from, mode, (msg, action) => vscode.window.showWarningMessage(msg, { modal: true }, action), !!st?.busy))) return;
     if (!st) {
       this.model.defaultMode = mode;
       this.refresh();
@@ -567,6 +603,7 @@ export class AgentController implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         this.refresh();
+        this.basics.post();
         break;
       case 'prompt':
         await this.prompt(m.text);
@@ -642,6 +679,8 @@ export class AgentController implements vscode.Disposable {
       case 'readPlan':
         this.view.post({ type: 'planText', planFile: m.planFile, text: await readPlan(m.planFile) });
         break;
+      default:
+        await this.basics.onWebview(m);
     }
   }
 

@@ -10,18 +10,21 @@ import { newestFirst } from './state';
 /** Asks the user a question with one action; resolves to the action chosen, or undefined. */
 export type Confirm = (message: string, action: string) => Thenable<string | undefined> | Promise<string | undefined>;
 
-/** The confirmation shown before BUILD → PLAN. */
-export const planSwitchWarning = 'Switch to PLAN mode? Work in progress will stop: the agent may then change nothing but .plan documents.';
+/** The confirmation shown before BUILD → PLAN when no turn runs (nothing stops). */
+export const planSwitchWarning = 'Switch to PLAN mode? The agent may then change nothing but .plan documents.';
+/** The confirmation shown before BUILD → PLAN while a turn runs: it goes on, but its next edits are refused. */
+export const planSwitchWarningBusy = 'Switch to PLAN mode while the agent is working? The running turn goes on, but its next edits are refused: in PLAN mode the agent may change nothing but .plan documents.';
 /** The action that confirms BUILD → PLAN. */
 export const planSwitchAction = 'Switch to PLAN';
 
 /**
  * Whether a mode switch goes ahead: never to the same mode; BUILD → PLAN
- * only once the user confirmed that work in progress will stop.
+ * only once the user confirmed (the question says what happens to a
+ * running turn only when one runs).
  */
-export async function confirmModeSwitch(from: Mode, to: Mode, confirm: Confirm): Promise<boolean> {
+export async function confirmModeSwitch(from: Mode, to: Mode, confirm: Confirm, busy = false): Promise<boolean> {
   if (from === to) return false;
-  if (from === 'build' && to === 'plan') return (await confirm(planSwitchWarning, planSwitchAction)) === planSwitchAction;
+  if (from === 'build' && to === 'plan') return (await confirm(busy ? planSwitchWarningBusy : planSwitchWarning, planSwitchAction)) === planSwitchAction;
   return true;
 }
 

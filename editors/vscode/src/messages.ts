@@ -1,6 +1,7 @@
 // Messages between the extension host and the chat webview.
 
-import type { CommandInfo, Mode } from './protocol';
+import type { SetupAction, SetupState } from './firstRun';
+import type { CommandInfo, Mode, ModelList } from './protocol';
 import type { TurnChanges } from './review';
 import type { Snapshot } from './state';
 
@@ -32,7 +33,16 @@ export type FromWebview =
   // Layout (layoutFeature.ts): a code block's Copy and Insert, the approval's rendered plan.
   | { type: 'copyCode'; text: string }
   | { type: 'insertCode'; text: string }
-  | { type: 'readPlan'; planFile: string };
+  | { type: 'readPlan'; planFile: string }
+  // Chat basics (basicsFeature.ts): the model picker, history, copy, edit-and-resend, regenerate, retry, the setup card.
+  | { type: 'setModel'; model: string }
+  | { type: 'history' }
+  | { type: 'renameChat' }
+  | { type: 'copy'; text: string }
+  | { type: 'editMessage'; itemId: string; text: string }
+  | { type: 'regenerate'; itemId: string }
+  | { type: 'retry' }
+  | { type: 'setupAction'; action: SetupAction };
 
 /** Extension → webview. */
 export type ToWebview =
@@ -41,4 +51,7 @@ export type ToWebview =
   | { type: 'commands'; commands: CommandInfo[] }
   | { type: 'changes'; changes: TurnChanges | null }
   // The answer to readPlan: the plan's text as the editor has it (null: unreadable).
-  | { type: 'planText'; planFile: string; text: string | null };
+  | { type: 'planText'; planFile: string; text: string | null }
+  // The setup card (null: a model answers), the last "Test connection" result, the models to pick from.
+  | { type: 'basics'; setup: SetupState | null; connection: { ok: boolean; text: string } | null; models: ModelList | null }
+  | { type: 'focusPrompt' };

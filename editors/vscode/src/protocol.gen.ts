@@ -462,6 +462,8 @@ export interface Message {
   dismissed?: boolean;
   /** Error is the error a failed prompt's turn ended with (on its user message): agent/prompt's retryOf sends it again. */
   error?: string;
+  /** Rewound marks a message a conversation rewind left out (an edited or regenerated turn): kept in the file, not shown as the conversation. */
+  rewound?: boolean;
 }
 
 /** ToolCall is one tool call of an assistant message. */

@@ -5,6 +5,35 @@
 /** Reads one setting under "agentls." (undefined when unset). */
 export type SettingGetter = (key: string) => unknown;
 
+/**
+ * Settings that say where the API key goes: window-scoped (so they show in
+ * the User tab of a remote window too), but read from the user's own
+ * settings only: a repository's .vscode/settings.json could otherwise send
+ * the key to its own server (Guard II trust rule).
+ */
+export const userOnlyKeys = ['model.provider', 'model.baseUrl'];
+
+/** What VS Code's WorkspaceConfiguration.inspect says of a setting (the layers used here). */
+export interface InspectedSetting {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * The getter initializationOptions reads: get, except that userOnlyKeys
+ * come from the user's settings; onIgnored hears of a workspace's value
+ * left out.
+ */
+export function trustedGetter(get: SettingGetter, inspect: (key: string) => InspectedSetting | undefined, onIgnored?: (key: string) => void): SettingGetter {
+  return (key) => {
+    if (!userOnlyKeys.includes(key)) return get(key);
+    const i = inspect(key);
+    if (i && (i.workspaceValue !== undefined || i.workspaceFolderValue !== undefined)) onIgnored?.(key);
+    return i?.globalValue;
+  };
+}
+
 /** Setting keys whose change restarts the server. */
 export const restartKeys = [
   'serverPath',

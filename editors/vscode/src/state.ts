@@ -26,10 +26,12 @@ import { applyTaskResult, shortId, subagentOf } from './subagents';
 
 /** One entry of the conversation as the chat view shows it. */
 export type ChatItem =
-  | { kind: 'user'; id: string; rev: number; text: string }
+  // failed: the error the prompt's turn ended with (shown on the message; Retry sends it again).
+  | { kind: 'user'; id: string; rev: number; text: string; failed?: string }
   | { kind: 'assistant' | 'thought'; id: string; rev: number; text: string }
   | ToolItem
-  | { kind: 'notice'; id: string; rev: number; text: string; level: 'info' | 'error' };
+  // retry: the notice of a failed prompt's error, with a Retry button (agent/prompt retryOf).
+  | { kind: 'notice'; id: string; rev: number; text: string; level: 'info' | 'error'; retry?: boolean };
 
 /** A tool call row. A `task` row carries its sub-agent and the sub-agent's
  * own tool calls (children: never top-level rows); a reloaded session has
@@ -255,7 +257,12 @@ export class ChatModel {
     st.items = [];
     const tools = new Map<string, ToolItem>();
     for (const m of messages) {
-      if (m.role === 'user' && m.content) st.items.push({ kind: 'user', id: this.nextId('u'), rev: 1, text: m.content });
+      if (m.rewound) continue; // an edited or regenerated turn: the chat shows the conversation as the model sees it
+      if (m.role === 'user' && m.content) {
+        st.items.push({ kind: 'user', id: this.nextId('u'), rev: 1, text: m.content, ...(m.error ? { failed: m.error } : {}) });
+        // A failed prompt keeps its error across restarts: shown, never sent again on its own.
+        if (m.error) st.items.push({ kind: 'notice', id: this.nextId('n'), rev: 1, text: `The turn stopped: ${m.error}`, level: 'error', retry: true });
+      }
       if (m.role === 'assistant') {
         if (m.content) st.items.push({ kind: 'assistant', id: this.nextId('a'), rev: 1, text: m.content });
         for (const tc of m.tool_calls ?? []) {
@@ -289,6 +296,12 @@ export class ChatModel {
   addPrompt(sessionId: string, text: string): void {
     const st = this.states.get(sessionId);
     if (!st) return;
+    for (const it of st.items) {
+      if (it.kind === 'notice' && it.retry) {
+        it.retry = false; // only the last prompt can be retried
+        it.rev++;
+      }
+    }
     st.items.push({ kind: 'user', id: this.nextId('u'), rev: 1, text });
     st.busy = true;
     st.awaitingApproval = null;
@@ -300,7 +313,7 @@ export class ChatModel {
     if (!st) return;
     st.busy = false;
     if ('stopReason' in result) {
-      if (result.stopReason === 'error') this.notice(st, `The turn stopped: ${result.error?.message ?? 'error'}`, 'error');
+      if (result.stopReason === 'error') this.failedPrompt(st, result.error?.message ?? 'error');
       else if (result.stopReason === 'cancelled') this.notice(st, 'Cancelled.', 'info');
       else if (result.stopReason === 'max_turn_requests') this.notice(st, 'Stopped: too many model requests in one turn.', 'info');
       else if (result.stopReason === 'refusal') this.notice(st, 'The model refused to answer.', 'error');
@@ -327,6 +340,32 @@ export class ChatModel {
       this.mcpFailed.set(s.name, key);
       this.notice(st, `MCP server ${s.name} failed${s.reason ? `: ${s.reason}` : ''}${s.stderrTail ? ` (stderr: ${s.stderrTail})` : ''}`, 'error');
     }
+  }
+
+  /** A prompt's turn ended with an error: its message is marked, and the notice offers Retry. */
+  private failedPrompt(st: SessionState, error: string): void {
+    for (let i = st.items.length - 1; i >= 0; i--) {
+      const it = st.items[i];
+      if (it.kind !== 'user') continue;
+      it.failed = error;
+      it.rev++;
+      break;
+    }
+    st.items.push({ kind: 'notice', id: this.nextId('n'), rev: 1, text: `The turn stopped: ${error}`, level: 'error', retry: true });
+  }
+
+  /** Retry: the failed prompt's mark and notice go, the turn runs again. */
+  retrying(sessionId: string): void {
+    const st = this.states.get(sessionId);
+    if (!st) return;
+    st.items = st.items.filter((i) => !(i.kind === 'notice' && i.retry));
+    for (const it of st.items) {
+      if (it.kind === 'user' && it.failed) {
+        delete it.failed;
+        it.rev++;
+      }
+    }
+    st.busy = true;
   }
 
   private notice(st: SessionState, text: string, level: 'info' | 'error'): void {
@@ -454,6 +493,10 @@ export class ChatModel {
         relabel(st);
         break;
       }
+      case 'session_info_update':
+        st.session.title = u.title;
+        if (u.updatedAt) st.session.updatedAt = u.updatedAt;
+        break;
       case 'instructions_loaded':
         this.notice(st, instructionsText(u.files), 'info');
         break;

@@ -15,12 +15,13 @@ export class ModeStatusBar implements vscode.Disposable {
   }
 
   /** Shows a mode (and, in the tooltip, the sandbox, the language intelligence and the MCP servers when known). */
-  show(mode: Mode, planFile: string | null, sandbox?: SandboxStatus, languages?: LanguageServing[], mcp?: MCPServerStatus[]): void {
+  show(mode: Mode, planFile: string | null, sandbox?: SandboxStatus, languages?: LanguageServing[], mcp?: MCPServerStatus[], notReady = ''): void {
     const p = presentMode(mode, planFile, sandbox, languages, mcp);
-    this.item.text = p.text;
-    this.item.tooltip = p.tooltip;
+    // No model ready (firstRun.ts): the item says so instead of looking ready.
+    this.item.text = notReady ? `$(warning) ${p.text}` : p.text;
+    this.item.tooltip = notReady + p.tooltip;
     this.item.color = new vscode.ThemeColor(p.color);
-    this.item.accessibilityInformation = { label: `agentls mode: ${mode.toUpperCase()}` };
+    this.item.accessibilityInformation = { label: `agentls mode: ${mode.toUpperCase()}${notReady ? ' (no model ready)' : ''}` };
     this.item.command = 'agentls.ui.switchMode';
   }
 

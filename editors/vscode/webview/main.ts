@@ -8,10 +8,14 @@ import type { FromWebview, ToWebview } from '../src/messages';
 import type { Mode } from '../src/protocol';
 import type { ChatItem, SessionState, Snapshot, ToolItem } from '../src/state';
 import { shortId, taskSummary } from '../src/subagents';
+import { regenerateTarget } from '../src/messageActions';
 import { approvalPlanWanted, setPlanText } from './approvalPanel';
 import { decorateCodeBlocks } from './codeBlocks';
 import { h, icon } from './dom';
 import { Follower } from './follow';
+import { headerBasics } from './header';
+import { copyButton, editButton, failedPromptNotice, regenerateButton } from './messageActions';
+import { renderSetup } from './setup';
 import { renderMarkdown } from './markdown';
 import { collapsible } from './panels';
 import { problemsBlock } from './problems';
@@ -37,12 +41,17 @@ const newChat = h('button', { type: 'button', class: 'icon-btn new-chat', title:
 const planTab = h('button', { type: 'button', class: 'mode-tab plan', role: 'tab', 'data-mode': 'plan' }, icon('map'), ' PLAN');
 const buildTab = h('button', { type: 'button', class: 'mode-tab build', role: 'tab', 'data-mode': 'build' }, icon('tools'), ' BUILD');
 const review = reviewToggle((m) => post(m));
-const header = h('header', { class: 'chat-header' }, sessionSelect, newChat, review.el, h('div', { class: 'mode-toggle', role: 'tablist', 'aria-label': 'Mode' }, planTab, buildTab));
+const basics = headerBasics((m) => post(m));
+const header = h('header', { class: 'chat-header' }, sessionSelect, basics.history, newChat, review.el, basics.picker, h('div', { class: 'mode-toggle', role: 'tablist', 'aria-label': 'Mode' }, planTab, buildTab));
 const planPanel = h('section', { class: 'plan-panel', hidden: true, 'aria-label': 'Plan' });
 const messages = h('main', { class: 'messages', 'aria-live': 'polite', tabindex: '0' });
 // The transcript follows the stream unless the user scrolled up (webview/follow.ts).
 const follower = new Follower(messages);
 const transcript = h('div', { class: 'transcript' }, messages, follower.pill);
+// The setup card (no model ready) and the last answer's Regenerate (webview/setup.ts, messageActions.ts).
+const setupSlot = h('div', { class: 'setup-slot' });
+const turnActions = h('div', { class: 'turn-actions' });
+let lastBasics: Extract<ToWebview, { type: 'basics' }> | null = null;
 const awaiting = h('div', { class: 'awaiting', hidden: true });
 const questionSlot = h('div', { class: 'question-slot' });
 const changesSlot = h('div', { class: 'changes-slot' });
@@ -57,7 +66,7 @@ const slashMenu = new SlashMenu((text) => {
   input.focus();
 });
 const composer = h('div', { class: 'composer' }, slashMenu.el, contextChip, input, h('div', { class: 'composer-buttons' }, send, stop));
-document.getElementById('app')!.append(header, planPanel, transcript, changesSlot, awaiting, questionSlot, composer, footer);
+document.getElementById('app')!.append(header, setupSlot, planPanel, transcript, changesSlot, awaiting, questionSlot, composer, footer);
 
 input.value = vscode.getState()?.draft ?? '';
 
@@ -110,19 +119,23 @@ for (const tab of [planTab, buildTab]) {
 
 function renderItem(item: ChatItem): HTMLElement {
   switch (item.kind) {
-    case 'user':
-      return h('div', { class: 'msg user' }, h('div', { class: 'who' }, icon('account'), ' You', restoreButton(item.id, post)), h('div', { class: 'text' }, item.text));
+    case 'user': {
+      const el: HTMLElement = h('div', { class: `msg user${item.failed ? ' failed' : ''}`, 'data-item-id': item.id },
+        h('div', { class: 'who' }, icon('account'), ' You', restoreButton(item.id, post), h('span', { class: 'msg-actions' }, copyButton(item.text, post), editButton(item.id, () => el, post))),
+        h('div', { class: 'text' }, item.text));
+      return el;
+    }
     case 'assistant':
     case 'thought': {
       const body = h('div', { class: 'markdown' });
       body.innerHTML = renderMarkdown(item.text);
       decorateCodeBlocks(body, post);
-      return h('div', { class: `msg ${item.kind}` }, item.kind === 'thought' ? h('div', { class: 'who' }, icon('lightbulb'), ' Thinking') : null, body);
+      return h('div', { class: `msg ${item.kind}` }, item.kind === 'thought' ? h('div', { class: 'who' }, icon('lightbulb'), ' Thinking') : h('div', { class: 'msg-actions answer-actions' }, copyButton(item.text, post)), body);
     }
     case 'tool':
       return renderTool(item);
     case 'notice':
-      return h('div', { class: `notice ${item.level}` }, icon(item.level === 'error' ? 'error' : 'info'), ` ${item.text}`);
+      return item.retry ? failedPromptNotice(item.text, post) : h('div', { class: `notice ${item.level}` }, icon(item.level === 'error' ? 'error' : 'info'), ` ${item.text}`);
   }
 }
 
@@ -212,6 +225,12 @@ function renderMessages(st: SessionState | null): void {
     }
     prev = el;
   }
+  // Regenerate, under the last answer when no turn runs.
+  const target = regenerateTarget(st.items, st.busy);
+  if (target) {
+    turnActions.replaceChildren(regenerateButton(target, post));
+    messages.append(turnActions);
+  } else turnActions.remove();
   follower.update();
 }
 
@@ -295,6 +314,7 @@ function render(s: Snapshot, context: string | null): void {
   sessionSelect.replaceChildren(...s.sessions.map((x) => h('option', { value: x.sessionId, selected: x.sessionId === st?.session.sessionId }, `${x.mode === 'build' ? 'BUILD' : 'PLAN'} · ${x.title || 'Untitled'}`)));
   sessionSelect.hidden = s.sessions.length === 0;
   review.update(st?.session.review, !!st);
+  basics.update(lastBasics?.models ?? null, mode);
   renderPlan(st);
   renderMessages(st);
   renderAwaiting(st);
@@ -315,6 +335,12 @@ function render(s: Snapshot, context: string | null): void {
 window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
   const m = e.data;
   if (m.type === 'state') render(m.snapshot, m.context);
+  if (m.type === 'basics') {
+    lastBasics = m;
+    renderSetup(setupSlot, m.setup, m.connection, post);
+    basics.update(m.models, currentMode());
+  }
+  if (m.type === 'focusPrompt') input.focus();
   if (m.type === 'changes') {
     renderChanges(changesSlot, m.changes, post);
     follower.update(); // the panel took room from the conversation: its end stays in view (when following)

@@ -412,6 +412,7 @@ M.acp_methods = {
 ---@field answers? table<string, any>
 ---@field dismissed? boolean
 ---@field error? string Error is the error a failed prompt's turn ended with (on its user message): agent/prompt's retryOf sends it again.
+---@field rewound? boolean Rewound marks a message a conversation rewind left out (an edited or regenerated turn): kept in the file, not shown as the conversation.
 
 --- ToolCall is one tool call of an assistant message.
 ---@class agentls.ToolCall

@@ -234,7 +234,7 @@ test('the chat survives the view being hidden and the window reloading', async (
 });
 
 test('BUILD → PLAN asks first, from the chat toggle and from the status bar', async () => {
-  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Work in progress will stop' });
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Switch to PLAN mode? The agent may then change' });
   // The toggle: cancelled, the chat stays in BUILD.
   await chat().locator('.mode-tab.plan').click();
   await dialog.waitFor();

@@ -9,6 +9,8 @@ import {
   attachment,
   confirmModeSwitch,
   planSwitchAction,
+  planSwitchWarning,
+  planSwitchWarningBusy,
   promptParams,
   restartAction,
   restartOnChange,
@@ -40,9 +42,16 @@ describe('confirmModeSwitch (status bar click, Switch Mode command and the chat 
       const { asked, confirm } = confirmer((action) => (c.reply === 'accept' ? action : undefined));
       assert.equal(await confirmModeSwitch(c.from, c.to, confirm), c.want);
       assert.equal(asked.length, c.asks ? 1 : 0);
-      if (c.asks) assert.match(asked[0], /Work in progress will stop/);
+      if (c.asks) assert.equal(asked[0], planSwitchWarning);
+      if (c.asks) assert.doesNotMatch(asked[0], /stop/, 'nothing runs: nothing stops');
     });
   }
+  test('while a turn runs, BUILD → PLAN says the turn goes on with its edits refused', async () => {
+    const { asked, confirm } = confirmer((action) => action);
+    assert.equal(await confirmModeSwitch('build', 'plan', confirm, true), true);
+    assert.deepEqual(asked, [planSwitchWarningBusy]);
+    assert.match(asked[0], /edits are refused/);
+  });
   test('only the confirming action counts (a different button is a no)', async () => {
     const { confirm } = confirmer(() => 'Cancel');
     assert.equal(await confirmModeSwitch('build', 'plan', confirm), false);

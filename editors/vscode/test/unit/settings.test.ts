@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { editedUris } from '../../src/edits';
 import { agentCapability, Methods } from '../../src/protocol';
 import { binaryName, resolveServer } from '../../src/serverPath';
-import { initializationOptions, restartKeys, serverEnv } from '../../src/settings';
+import { initializationOptions, restartKeys, serverEnv, trustedGetter, userOnlyKeys } from '../../src/settings';
 
 describe('initializationOptions', () => {
   test('maps set settings to the config file shape', () => {
@@ -104,16 +104,39 @@ describe('protocol names', () => {
   });
 });
 
+describe('trustedGetter: where the API key goes comes from the user\'s settings only', () => {
+  const values: Record<string, unknown> = { 'model.provider': 'openai', 'model.baseUrl': 'https://evil.example/v1', 'model.name': 'm' };
+  const layers: Record<string, { globalValue?: unknown; workspaceValue?: unknown }> = {
+    'model.provider': { globalValue: 'openai' },
+    'model.baseUrl': { globalValue: 'https://api.openai.com/v1', workspaceValue: 'https://evil.example/v1' },
+  };
+  test('a workspace value of base URL is ignored and reported; other keys read as usual', () => {
+    const ignored: string[] = [];
+    const get = trustedGetter((k) => values[k], (k) => layers[k], (k) => ignored.push(k));
+    assert.deepEqual(initializationOptions(get).model, { provider: 'openai', base_url: 'https://api.openai.com/v1', name: 'm' });
+    assert.deepEqual(ignored, ['model.baseUrl']);
+  });
+  test('without a user value the server\'s configuration decides', () => {
+    const get = trustedGetter((k) => values[k], () => ({ workspaceValue: 'https://evil.example/v1' }));
+    assert.deepEqual(initializationOptions(get).model, { name: 'm' });
+  });
+});
+
 describe('package.json', () => {
   const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
   const props: Record<string, { scope?: string }> = pkg.contributes.configuration.properties;
 
   test('settings that widen what the agent may do cannot come from a workspace (Guard II trust rule)', () => {
     // A repository's .vscode/settings.json can set only window/resource-scoped settings.
-    const widening = ['serverPath', 'serverArgs', 'model.provider', 'model.baseUrl', 'model.script', 'planMode.requireApproval', 'edits', 'run.allow'];
+    const widening = ['serverPath', 'serverArgs', 'model.script', 'planMode.requireApproval', 'edits', 'run.allow'];
     for (const k of widening) {
       assert.ok(['machine', 'application'].includes(props[`agentls.${k}`]?.scope ?? ''), `agentls.${k} must be machine or application scoped`);
     }
+    // Where the key goes shows in remote windows' User tab (window scope), and is read from the user's settings only.
+    for (const k of userOnlyKeys) {
+      assert.equal(props[`agentls.${k}`]?.scope, 'window', `agentls.${k} is window scoped`);
+    }
+    assert.deepEqual(userOnlyKeys, ['model.provider', 'model.baseUrl']);
     assert.equal(Object.keys(props).some((k) => /api.?key/i.test(k)), false, 'the API key is never a setting');
   });
 

@@ -1,0 +1,227 @@
+// The chat page's basics in Debian's Chromium (the built page, strict CSP,
+// a fake acquireVsCodeApi recording posts, as in chat.test.ts): the setup
+// card and its buttons, the model picker, Copy / Edit / Regenerate on
+// messages and Retry on a failed prompt.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { setupState } from '../../src/firstRun';
+import { chatHtml } from '../../src/html';
+import type { FromWebview, ToWebview } from '../../src/messages';
+import { ChatModel } from '../../src/state';
+import { launchChromium, outputDir } from '../e2e/harness';
+
+const dist = path.resolve('dist');
+const out = outputDir('webview-basics');
+const nonce = 'testnonce123';
+// Records posts; getState/setState keep the webview's state across a reload
+// of the page (sessionStorage lives as long as the tab), as VS Code keeps it
+// when a hidden view's webview is destroyed and made again.
+const fakeApi = `window.__posted = [];
+window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => JSON.parse(sessionStorage.getItem('vscodeState') ?? 'null') ?? undefined, setState: (s) => sessionStorage.setItem('vscodeState', JSON.stringify(s)) });
+window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));`;
+
+let server: http.Server;
+let base: string;
+let browser: Browser;
+let page: Page;
+
+const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/') {
+      const html = chatHtml(base, { script: `${base}/webview.js`, style: `${base}/chat.css`, codicons: `${base}/codicon.css` }, nonce).replace(
+        `<script nonce="${nonce}" src=`,
+        `<script nonce="${nonce}" src="${base}/fake-vscode.js"></script>\n<script nonce="${nonce}" src=`,
+      );
+      res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+      return;
+    }
+    if (url.pathname === '/fake-vscode.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(fakeApi);
+      return;
+    }
+    const file = path.join(dist, path.basename(url.pathname));
+    if (!fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+  page.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(base);
+  await page.waitForFunction(() => (window as unknown as { __posted: FromWebview[] }).__posted.some((m) => m.type === 'ready'));
+  assert.deepEqual(errors, []);
+});
+
+// send posts m to the webview and returns once the webview has handled it:
+// window.postMessage delivers in a later task, and a listener added after the
+// webview's own runs after it for the same message.
+async function send(m: ToWebview): Promise<void> {
+  await page.evaluate(
+    (msg) =>
+      new Promise<void>((resolve) => {
+        window.addEventListener('message', () => resolve(), { once: true });
+        window.postMessage(msg, '*');
+      }),
+    m as unknown as Record<string, unknown>,
+  );
+}
+
+async function posted(): Promise<FromWebview[]> {
+  return page.evaluate(() => (window as unknown as { __posted: FromWebview[] }).__posted);
+}
+
+async function noCspViolations(): Promise<void> {
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp), []);
+}
+
+function model(): ChatModel {
+  const m = new ChatModel();
+  m.upsertSession({ sessionId: 's1', title: 'Louder', mode: 'plan', planFile: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:00:00Z' });
+  m.setCurrent('s1');
+  return m;
+}
+
+const show = (m: ChatModel) => send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+
+const sandbox = { mode: 'none', landlock: 'no', bwrap: 'no', network: false, summary: 'none' };
+
+describe('setup card', () => {
+  test('no key: what is missing in plain words, a button per fix; a passing test leaves a green line', async () => {
+    const setup = setupState({ ok: false, provider: 'openai', model: 'gpt-4.1', baseUrl: 'https://api.openai.com/v1', message: 'no API key: set OPENAI_API_KEY, or model.api_key_env in .agentls.yaml', sandbox });
+    await send({ type: 'basics', setup, connection: null, models: null });
+    const card = page.locator('.setup-card');
+    assert.match(await card.innerText(), /No API key is set/);
+    assert.doesNotMatch(await card.innerText(), /OPENAI_API_KEY|agentls\.yaml/);
+    assert.deepEqual(await card.locator('button').allInnerTexts(), ['Set API Key', 'Open Settings', 'Test connection', 'Open walkthrough']);
+    await page.screenshot({ path: path.join(out, 'setup-card.png'), fullPage: true });
+    await card.locator('button', { hasText: 'Test connection' }).click();
+    await card.locator('button', { hasText: 'Open walkthrough' }).click();
+    assert.deepEqual((await posted()).filter((p) => p.type === 'setupAction'), [{ type: 'setupAction', action: 'test' }, { type: 'setupAction', action: 'walkthrough' }]);
+    await send({ type: 'basics', setup: null, connection: { ok: true, text: 'Connected: m at h answers.' }, models: null });
+    assert.match(await page.locator('.setup-card.ready').innerText(), /Connected: m at h answers\./);
+    await noCspViolations();
+  });
+});
+
+describe('model picker', () => {
+  test('lists the models, selects the mode\'s, posts the choice', async () => {
+    const m = model();
+    await show(m);
+    const picker = page.locator('select.model-picker');
+    assert.equal(await picker.isHidden(), true, 'no models: no picker');
+    await send({ type: 'basics', setup: null, connection: null, models: { models: [{ id: 'a', provider: 'openai' }, { id: 'b', provider: 'openai' }], current: { plan: 'b', build: 'a' } } });
+    assert.deepEqual(await picker.locator('option').allInnerTexts(), ['a', 'b']);
+    assert.equal(await picker.inputValue(), 'b');
+    await picker.selectOption('a');
+    assert.deepEqual((await posted()).filter((p) => p.type === 'setModel'), [{ type: 'setModel', model: 'a' }]);
+    // BUILD in view: its model.
+    m.get('s1')!.session.mode = 'build';
+    await show(m);
+    assert.equal(await picker.inputValue(), 'a');
+  });
+
+  test('a 300 px sidebar wraps the header: nothing is cut', async () => {
+    await page.setViewportSize({ width: 300, height: 600 });
+    const m = model();
+    await show(m);
+    await send({ type: 'basics', setup: null, connection: null, models: { models: [{ id: 'gpt-4.1-mini', provider: 'openai' }], current: { plan: 'gpt-4.1-mini', build: 'gpt-4.1-mini' } } });
+    const cut = await page.evaluate(() => {
+      const header = document.querySelector('.chat-header')!.getBoundingClientRect();
+      return [...document.querySelectorAll('.chat-header > *')]
+        .filter((e) => !(e as HTMLElement).hidden)
+        .filter((e) => e.getBoundingClientRect().right > header.right + 0.5 || e.getBoundingClientRect().width < 24)
+        .map((e) => e.className);
+    });
+    await page.screenshot({ path: path.join(out, 'header-300px.png') });
+    assert.deepEqual(cut, [], 'header items cut or squeezed');
+  });
+});
+
+describe('message actions', () => {
+  function conversation(): ChatModel {
+    const m = model();
+    m.addPrompt('s1', 'Say hi.');
+    m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello.' } });
+    m.endTurn('s1', { stopReason: 'end_turn' });
+    return m;
+  }
+  test('Copy posts the text; Edit turns the message into an editor, Enter resends; Regenerate under the last answer', async () => {
+    const m = conversation();
+    await show(m);
+    const user = page.locator('.msg.user');
+    await user.locator('button.copy').click();
+    await user.locator('button.edit').click();
+    const box = user.locator('textarea.edit-box');
+    assert.equal(await box.inputValue(), 'Say hi.');
+    await box.fill('Say hello.');
+    await page.screenshot({ path: path.join(out, 'editing.png'), fullPage: true });
+    await box.press('Enter');
+    await box.waitFor({ state: 'detached' });
+    await page.locator('.turn-actions button.regenerate').click();
+    const id = m.get('s1')!.items[0].id;
+    assert.deepEqual((await posted()).filter((p) => ['copy', 'editMessage', 'regenerate'].includes(p.type)), [
+      { type: 'copy', text: 'Say hi.' },
+      { type: 'editMessage', itemId: id, text: 'Say hello.' },
+      { type: 'regenerate', itemId: id },
+    ]);
+    // Escape cancels an edit; no Regenerate while a turn runs.
+    await user.locator('button.edit').click();
+    await user.locator('textarea.edit-box').press('Escape');
+    assert.equal(await user.locator('textarea.edit-box').count(), 0);
+    m.addPrompt('s1', 'more');
+    await show(m);
+    assert.equal(await page.locator('.turn-actions button.regenerate').count(), 0);
+    await noCspViolations();
+  });
+
+  test('a failed prompt is marked, its error shown with Retry; a later prompt takes Retry away', async () => {
+    const m = model();
+    m.loadMessages(m.get('s1')!.session, [{ id: 'x', role: 'user', content: 'Fail once.', error: 'model request failed: 400 scripted' }]);
+    await show(m);
+    await page.locator('.msg.user.failed', { hasText: 'Fail once.' }).waitFor();
+    const notice = page.locator('.notice.failed-prompt');
+    assert.match(await notice.innerText(), /The turn stopped: model request failed: 400 scripted/);
+    await page.screenshot({ path: path.join(out, 'failed-prompt.png'), fullPage: true });
+    await notice.locator('button.retry').click();
+    assert.deepEqual((await posted()).filter((p) => p.type === 'retry'), [{ type: 'retry' }]);
+    m.addPrompt('s1', 'something else');
+    await show(m);
+    assert.equal(await page.locator('.notice button.retry').count(), 0);
+  });
+
+  test("a prompt that failed for want of a key says so in plain words, with the setup's buttons beside Retry", async () => {
+    const m = model();
+    m.addPrompt('s1', 'Hi.');
+    m.endTurn('s1', { stopReason: 'error', error: { message: 'no API key: set OPENAI_API_KEY, or model.api_key_env in .agentls.yaml' } });
+    await show(m);
+    const notice = page.locator('.notice.failed-prompt.needs-setup');
+    assert.match(await notice.innerText(), /^\s*The turn stopped: No API key is set\./);
+    assert.equal(await notice.locator('pre').isVisible(), false, 'the server text only under Details');
+    assert.deepEqual((await notice.locator('.buttons button').allInnerTexts()).map((t) => t.trim()), ['Retry', 'Set API Key', 'Open Settings', 'Open walkthrough']);
+    await notice.locator('button', { hasText: 'Set API Key' }).click();
+    assert.deepEqual((await posted()).filter((p) => p.type === 'setupAction'), [{ type: 'setupAction', action: 'apiKey' }]);
+    await page.screenshot({ path: path.join(out, 'failed-needs-setup.png'), fullPage: true });
+  });
+});
