@@ -33,7 +33,8 @@ import {
   type Session,
   type UpdateParams,
 } from './protocol';
-import { apiKeySecret, type Attachment, attachment, confirmModeSwitch, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
+import { apiKeySecret, confirmModeSwitch, restartOnChange, sessionToRestore, storeApiKey } from './flows';
+import { MentionList } from './mentionPicker';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { resolveServer } from './serverPath';
 import { initializationOptions, serverEnv } from './settings';
@@ -61,7 +62,10 @@ export class AgentController implements vscode.Disposable {
   /** Why the server is not running, while it is not. */
   private serverError: string | null = null;
   /** What the next prompt carries as context (an @file mention or a selection). */
-  private attached: Attachment | null = null;
+  private readonly mentions = new MentionList(() => {
+    const st = this.model.current;
+    return st ? this.model.planFileOf(st.session.sessionId) : null;
+  });
   /** Review of the agent's edits: declined changes, diffs, Keep / Undo, Restore (reviewFeature.ts). */
   private readonly review: ReviewFeature;
 
@@ -282,7 +286,7 @@ export class AgentController implements vscode.Disposable {
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
     else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages, this.mcp);
-    this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.attached?.label ?? null });
+    this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: null, mentions: this.mentions.chips() });
   }
 
   private async newChat(): Promise<Session | undefined> {
@@ -308,11 +312,10 @@ export class AgentController implements vscode.Disposable {
   private async prompt(text: string): Promise<void> {
     const sessionId = await this.currentSession();
     if (!sessionId || !text.trim()) return;
-    const params = promptParams(sessionId, text, this.attached);
-    this.attached = null;
+    const params = this.mentions.take(sessionId, text);
     const st = this.model.get(sessionId);
     if (st?.question?.via === 'answer') st.question = null; // a new prompt withdraws a pending question
-    this.model.addPrompt(sessionId, text);
+    this.model.addPrompt(sessionId, params.text);
     this.refresh();
     try {
       const res = await this.request(Methods.prompt, params);
@@ -503,27 +506,15 @@ export class AgentController implements vscode.Disposable {
     if (await storeApiKey(this.ext.secrets, key)) await this.restart();
   }
 
-  private attach(uri: vscode.Uri, selection?: vscode.Selection): void {
-    this.attached = attachment(uri.toString(), vscode.workspace.asRelativePath(uri), selection);
-  }
-
   private async sendSelection(): Promise<void> {
-    const ed = vscode.window.activeTextEditor;
-    if (!ed) return;
-    this.attach(ed.document.uri, ed.selection);
+    if (!this.mentions.addSelection(vscode.window.activeTextEditor)) return;
     await this.view.reveal();
     this.refresh();
   }
 
   private async mention(): Promise<void> {
-    const files = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 2000);
-    const pick = await vscode.window.showQuickPick(
-      files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })),
-      { placeHolder: 'Attach a file to the prompt' },
-    );
-    if (!pick) return;
-    this.attach(pick.uri);
-    this.view.post({ type: 'insert', text: `@${pick.label} ` });
+    if (!(await this.mentions.pick())) return; // cancelled: the typed @ stays, as text
+    this.view.post({ type: 'insert', text: '' }); // the typed @ gives way to the chip
     this.refresh();
   }
 
@@ -605,11 +596,15 @@ export class AgentController implements vscode.Disposable {
       case 'openProblem':
         await this.openProblem(m.path, m.line);
         break;
+      case 'openFile':
+        if (m.diff && this.review.canDiff(m.path)) await this.review.diff(m.path);
+        else await this.openProblem(m.path, 1);
+        break;
       case 'mention':
         await this.mention();
         break;
       case 'clearContext':
-        this.attached = null;
+        this.mentions.remove(m.index);
         this.refresh();
         break;
       case 'listCommands':
