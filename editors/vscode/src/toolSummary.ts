@@ -239,11 +239,11 @@ export function summarize(f: ToolFacts): RowSummary {
       return s;
     }
     case 'grep':
-      return { verb: verbFor(st, f.refused, 'Searched for', 'Searching for', 'Search for'), code: str(args.pattern) ?? '' };
+      return { verb: verbFor(st, f.refused, 'Searched for', 'Searching for', 'Search for'), code: str(args.pattern) ?? f.title.replace(/^grep\s*/, '') };
     case 'glob':
-      return { verb: verbFor(st, f.refused, 'Listed files', 'Listing files', 'List files'), code: str(args.pattern) ?? '' };
+      return { verb: verbFor(st, f.refused, 'Listed files', 'Listing files', 'List files'), code: str(args.pattern) ?? f.title.replace(/^glob\s*/, '') };
     case 'ls':
-      return { verb: verbFor(st, f.refused, 'Listed', 'Listing', 'List'), file: path ?? '.' };
+      return { verb: verbFor(st, f.refused, 'Listed', 'Listing', 'List'), file: path ?? (f.title.replace(/^ls\s*/, '') || '.') };
     default: {
       const s: RowSummary = { verb: capitalise(f.title || name) };
       // Other tools that ask (a permission inside them) still show the answers.

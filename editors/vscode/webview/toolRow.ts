@@ -67,10 +67,17 @@ export function renderTool(item: ToolItem, post: (m: FromWebview) => void): HTML
   }
   // The raw JSON only behind "Details".
   if (item.input || item.output) {
-    const raw = h('details', { class: 'tool-details', 'data-tool-id': `${item.id}:details` }, h('summary', {}, 'Details'));
-    if (item.input) raw.append(h('div', { class: 'tool-label' }, 'Input'), h('pre', { class: 'tool-io' }, pretty(item.input)));
-    if (item.output) raw.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
-    det.append(raw);
+    // A button, not a nested <details>: the row's own summary stays its only one.
+    const body = h('div', { class: 'tool-raw', hidden: true });
+    const toggle = h('button', { type: 'button', class: 'details-toggle', 'aria-expanded': 'false' }, icon('chevron-right'), ' Details');
+    toggle.addEventListener('click', () => {
+      body.hidden = !body.hidden;
+      toggle.setAttribute('aria-expanded', String(!body.hidden));
+      toggle.firstElementChild!.className = `codicon codicon-chevron-${body.hidden ? 'right' : 'down'}`;
+    });
+    if (item.input) body.append(h('div', { class: 'tool-label' }, 'Input'), h('pre', { class: 'tool-io' }, pretty(item.input)));
+    if (item.output) body.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
+    det.append(h('div', { class: 'tool-details' }, toggle, body));
   }
   // Under the row, always in view: the refusal's reason, the answers as text, an edit's new problems.
   const under: HTMLElement[] = [];
