@@ -456,6 +456,11 @@ export class ChatModel {
         relabel(st);
         break;
       }
+      case 'session_info_update':
+        // The title the first prompt gave (or agent/setTitle): the same as agent/listSessions shows after a reload.
+        st.session.title = u.title;
+        st.session.updatedAt = u.updatedAt;
+        break;
       case 'instructions_loaded':
         this.notice(st, instructionsText(u.files), 'info');
         break;
