@@ -231,7 +231,7 @@ export function summarize(f: ToolFacts): RowSummary {
       const s: RowSummary =
         name === 'exit_plan_mode'
           ? { verb: verbFor(st, f.refused, 'Asked to approve', 'Asking to approve', 'Ask to approve'), file: str(args.plan_file_path) }
-          : { verb: verbFor(st, f.refused, 'Asked:', 'Asking:', 'Ask:'), text: qs && qs.length > 1 ? `${qs.length} questions` : qs?.[0] ? plainQuestion(qs[0].question) : f.title.replace(/^ask:?\s*/, '') };
+          : { verb: verbFor(st, f.refused, 'Asked:', 'Asking:', 'Ask:'), text: qs?.[0] ? `${plainQuestion(qs[0].question)}${qs.length > 1 ? ` (+${qs.length - 1} more)` : ''}` : f.title.replace(/^ask:?\s*/, '') };
       if (!s.file) delete s.file;
       const al = answerLines(qs, answers);
       if (al.length) s.answers = al;

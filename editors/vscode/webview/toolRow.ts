@@ -47,12 +47,13 @@ export function renderTool(item: ToolItem, post: (m: FromWebview) => void): HTML
   const sub = item.subagent;
   // A task row shows its sub-agent's status once it ran; other rows the call's.
   const status = !sub ? item.status : sub.status !== 'running' ? sub.status : item.status === 'in_progress' ? 'running' : item.status;
-  const statusIcon = item.refused ? 'circle-slash' : (statusIcons[status] ?? 'loading codicon-modifier-spin');
   const s = sub ? null : summarize({ ...item, output: item.result ?? item.output });
+  // A command that exited non-zero ran, but did not succeed: its icon says so.
+  const statusIcon = item.refused ? 'circle-slash' : s?.ok === false ? 'error' : (statusIcons[status] ?? 'loading codicon-modifier-spin');
   const title = sub ? [` ${taskSummary(sub, item.children?.length)}`] : [' ', ...summaryParts(s!, post)];
   const statusText = item.refused ? 'refused in PLAN mode' : sub ? status.replace('_', ' ') : item.status === 'completed' ? '' : item.status.replace('_', ' ');
   const summary = h('summary', {}, icon(statusIcon), h('span', { class: 'tool-title' }, ...title), h('span', { class: 'tool-status' }, statusText));
-  const cls = `tool status-${item.status}${item.refused ? ' refused' : ''}${sub ? ` task subagent-${status}` : ''}`;
+  const cls = `tool status-${item.status}${item.refused ? ' refused' : ''}${s?.ok === false ? ' exit-failed' : ''}${sub ? ` task subagent-${status}` : ''}`;
   const det = h('details', { class: cls, 'data-tool-id': item.id, 'data-tool-name': s ? (item.name ?? '') : 'task' }, summary);
   if (sub) {
     const tokens = sub.tokens ? `${sub.tokens.inputTokens.toLocaleString()} in · ${sub.tokens.outputTokens.toLocaleString()} out` : sub.resultTokens !== undefined ? `${sub.resultTokens.toLocaleString()} tokens` : '';

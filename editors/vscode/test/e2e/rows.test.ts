@@ -23,7 +23,7 @@ let page: Page;
 let shot = 0;
 
 const firstPrompt = 'Look at main.go and ask me for a branch.';
-const wantRows = ['Read main.go', 'Edit main.go', 'Asked: Branch name?', 'Edited main.go +2 \u22121', 'Ran echo built ✓ (exit 0)', 'Ran false ✗ (exit 1)'];
+const wantRows = ['Read main.go', 'Edit main.go', 'Asked: Branch name? (+1 more)', 'Edited main.go +2 \u22121', 'Ran echo built ✓ (exit 0)', 'Ran false ✗ (exit 1)'];
 
 async function screenshot(name: string): Promise<void> {
   shot++;
@@ -118,12 +118,13 @@ test('PLAN: a read, a refused edit and a form with a pattern field, answered; th
   assert.equal((await chat().locator('.tool-row .tool-answers').innerText()).replace(/\s+/g, ' ').trim(), 'Branch name? fix-main');
   assert.doesNotMatch(await chat().locator('main.messages').innerText(), /"branch"|\{"/);
   // The session is titled from the first prompt (session_info_update).
-  await chat().locator('select.sessions option:checked', { hasText: firstPrompt }).waitFor();
+  await chat().locator('select.sessions option:checked', { hasText: firstPrompt }).waitFor({ state: 'attached' });
   await screenshot('plan-rows');
 });
 
 test('BUILD: two @-mentions and @selection as chips reach the model; an edit and two runs read as summaries', async () => {
-  // A selection in main.go (lines 3-4) for @selection.
+  // A selection in main.go (lines 3-4) for @selection, opened from the Explorer.
+  await page.locator('.activitybar [aria-label^="Explorer"]').first().click();
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'main.go' }).dblclick();
   await page.locator('.tab[aria-label^="main.go"]').waitFor();
   await page.locator('.editor-instance .monaco-editor .view-lines').click();
@@ -133,7 +134,8 @@ test('BUILD: two @-mentions and @selection as chips reach the model; an edit and
   await page.keyboard.press('Shift+ArrowDown');
   await page.keyboard.press('Shift+End');
 
-  // BUILD from the chat's toggle.
+  // Back to the chat (the editor stays the active one); BUILD from the chat's toggle.
+  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
   await chat().locator('.mode-tab.build').click();
   await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
 

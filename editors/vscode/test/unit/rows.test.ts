@@ -22,6 +22,7 @@ describe('summaries', () => {
     ['a run that timed out', { ...base, title: 'run sleep 99', input: '{"command":"sleep 99"}', output: ok({ exit_code: -1, timed_out: true }) }, 'Ran `sleep 99` ✗ (timed out)'],
     ['a run still going', { ...base, title: 'run make', status: 'in_progress', input: '{"command":"make"}' }, 'Running `make`'],
     ['a question', { ...base, title: 'ask: Branch name?', input: JSON.stringify({ questions: [{ name: 'branch', question: 'Branch **name**?', schema: { type: 'string' } }] }), output: ok({ status: 'answered', answers: { branch: 'fix-main' } }) }, 'Asked: Branch name?'],
+    ['several questions', { ...base, title: 'ask the user 3 questions', input: JSON.stringify({ questions: [{ name: 'a', question: 'First?' }, { name: 'b', question: 'B?' }, { name: 'c', question: 'C?' }] }) }, 'Asked: First? (+2 more)'],
     ['a plan approval', { ...base, name: 'exit_plan_mode', title: 'ask to approve plans/a.plan', input: '{"plan_file_path":"plans/a.plan"}' }, 'Asked to approve plans/a.plan'],
     ['a plan written', { ...base, title: 'write plan plans/a.plan', input: JSON.stringify({ path: 'plans/a.plan', title: 'A', content: '# A\n\nx\n' }) }, 'Wrote plans/a.plan +3'],
     ['grep', { ...base, title: 'grep alpha', input: '{"pattern":"alpha"}' }, 'Searched for `alpha`'],
