@@ -365,6 +365,7 @@ export class AgentController implements vscode.Disposable {
     const st = this.model.current;
     if (!st) return;
     const ask = this.asks.get(questionId);
+    this.model.noteAnswer(st.session.sessionId, questionId, answers); // the asking row shows them, as after a reload
     this.model.clearQuestion(st.session.sessionId, questionId);
     this.refresh();
     if (ask) {
@@ -385,6 +386,7 @@ export class AgentController implements vscode.Disposable {
     const st = this.model.current;
     if (!st) return;
     const ask = this.asks.get(questionId);
+    this.model.noteAnswer(st.session.sessionId, questionId, null);
     this.model.dismiss(st.session.sessionId, questionId);
     this.refresh();
     if (ask) {

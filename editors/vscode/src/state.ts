@@ -504,6 +504,26 @@ export class ChatModel {
     if (p.purpose === 'plan_approval') st.awaitingApproval = null;
   }
 
+  /**
+   * The user answered (answers) or dismissed (null) the question in view: the
+   * tool call asking it (the newest one still running) keeps the questions
+   * and the reply, as the server persists them for a reload.
+   */
+  noteAnswer(sessionId: string, questionId: string, answers: Record<string, unknown> | null): void {
+    const st = this.states.get(sessionId);
+    const q = st?.question;
+    if (!st || !q || q.questionId !== questionId) return;
+    for (let i = st.items.length - 1; i >= 0; i--) {
+      const it = st.items[i];
+      if (it.kind !== 'tool' || (it.status !== 'in_progress' && it.status !== 'pending')) continue;
+      it.questions = q.questions;
+      if (answers) it.answers = answers;
+      else it.dismissed = true;
+      it.rev++;
+      return;
+    }
+  }
+
   /** Removes a question (answered, withdrawn). */
   clearQuestion(sessionId: string, questionId: string): void {
     const st = this.states.get(sessionId);

@@ -217,6 +217,10 @@ export function summarize(f: ToolFacts): RowSummary {
     }
     case 'run': {
       const s: RowSummary = { verb: verbFor(st, f.refused, 'Ran', 'Running', 'Run'), code: str(args.command) ?? f.title.replace(/^run\s*/, '') };
+      // The permission asked before it ran, answered: as text.
+      const al = answerLines(f.questions, f.answers);
+      if (al.length) s.answers = al;
+      if (f.dismissed) s.dismissed = true;
       if (success && result && typeof result.exit_code === 'number') {
         s.exit = result.exit_code;
         s.timedOut = result.timed_out === true;

@@ -104,4 +104,29 @@ describe('a loaded session uses the persisted outcomes', () => {
     assert.equal(text(live), 'Edited main.go +2 \u22121');
     assert.equal(text(loaded), text(live));
   });
+
+  test("a live question's answers land on the row that asked, as a reload shows them (a run's permission too)", () => {
+    const m = new ChatModel();
+    m.upsertSession(session as never);
+    const permission = [{ name: 'decision', question: 'Run `make` in the project?', schema: { type: 'string' }, buttons: [{ label: 'Run', value: 'allow_once' }, { label: 'Reject', value: 'reject' }] }];
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'x', title: 'run make', kind: 'execute', status: 'in_progress', rawInput: { command: 'make' } });
+    m.ask({ sessionId: 's1', questionId: 'p1', createdAt: '', purpose: 'permission', questions: permission });
+    m.noteAnswer('s1', 'p1', { decision: 'allow_once' });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'x', status: 'completed', rawOutput: { success: true, result: { exit_code: 0 } } });
+    const live = m.get('s1')!.items[0] as ToolItem;
+    const loaded = new ChatModel().loadMessages(session as never, [
+      { role: 'assistant', tool_calls: [{ id: 'x', name: 'run', arguments: '{"command":"make"}', title: 'run make', kind: 'execute' }] },
+      { role: 'tool', tool_call_id: 'x', content: ok({ exit_code: 0 }), status: 'completed', questions: permission, answers: { decision: 'allow_once' } },
+    ]).items[0] as ToolItem;
+    const view = (t: ToolItem) => summarize({ ...t, output: t.result ?? t.output });
+    assert.deepEqual(view(live).answers, [{ question: 'Run make in the project?', answer: 'Run' }]);
+    assert.deepEqual(view(live), view(loaded));
+    // Dismissed: said so; a question for no running row changes nothing.
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'y', title: 'ask: Why?', kind: 'other', status: 'in_progress' });
+    m.ask({ sessionId: 's1', questionId: 'p2', createdAt: '', purpose: 'question', questions: [{ name: 'why', question: 'Why?', schema: { type: 'string' } }] });
+    m.noteAnswer('s1', 'other', { why: 'x' });
+    assert.equal((m.get('s1')!.items[1] as ToolItem).answers, undefined);
+    m.noteAnswer('s1', 'p2', null);
+    assert.equal(view(m.get('s1')!.items[1] as ToolItem).dismissed, true);
+  });
 });
