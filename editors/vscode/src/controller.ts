@@ -61,7 +61,7 @@ export class AgentController implements vscode.Disposable {
   private readonly asks = new Map<string, { sessionId: string; resolve: (r: AskUserResult) => void }>();
   /** Why the server is not running, while it is not. */
   private serverError: string | null = null;
-  /** What the next prompt carries as context (an @file mention or a selection). */
+  /** The mentions (chips) the next prompt carries: files, @selection, @problems, @plan (mentionPicker.ts). */
   private readonly mentions = new MentionList(() => {
     const st = this.model.current;
     return st ? this.model.planFileOf(st.session.sessionId) : null;

@@ -5,7 +5,7 @@
 
 import * as vscode from 'vscode';
 import { attachment } from './flows';
-import { addMention, chipOf, isInternal, type Mention, type MentionChip, mentionPrompt, pickerExclude, type ProblemFact, problemsMention } from './mentions';
+import { addMention, chipOf, isInternal, isSlashCommand, type Mention, type MentionChip, mentionPrompt, pickerExclude, type ProblemFact, problemsMention } from './mentions';
 import type { PromptParams } from './protocol';
 
 type Pick = vscode.QuickPickItem & { make: () => Mention | undefined };
@@ -35,8 +35,9 @@ export class MentionList {
     else this.list = this.list.filter((_, i) => i !== index);
   }
 
-  /** The prompt's params with the mentions, which are then cleared. */
+  /** The prompt's params with the mentions, which are then cleared; a slash command leaves them for the next prompt. */
   take(sessionId: string, text: string): PromptParams {
+    if (isSlashCommand(text)) return { sessionId, text };
     const params = mentionPrompt(sessionId, text, this.list);
     this.list = [];
     return params;

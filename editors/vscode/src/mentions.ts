@@ -118,6 +118,12 @@ export function mentionsBlock(mentions: readonly Mention[]): string {
   return `\n\nAttached by the user:\n${out.join('\n')}`;
 }
 
+/** Whether a prompt is a slash command (the server runs it; `//` sends a literal slash): mentions do not ride on one. */
+export function isSlashCommand(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith('/') && !t.startsWith('//');
+}
+
 /**
  * The agent/prompt params for text and the mentions: the selection (else
  * the first file) is the prompt's context, as a single attachment always

@@ -3,7 +3,7 @@
 // context, the rest named in the text).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { addMention, chipOf, isInternal, type Mention, mentionPrompt, type ProblemFact, problemsMention } from '../../src/mentions';
+import { addMention, chipOf, isInternal, isSlashCommand, type Mention, mentionPrompt, type ProblemFact, problemsMention } from '../../src/mentions';
 
 const file = (path: string): Mention => ({ kind: 'file', uri: `file:///w/${path}`, path });
 const sel: Mention = { kind: 'selection', uri: 'file:///w/main.go', path: 'main.go', range: { start: { line: 2, character: 0 }, end: { line: 4, character: 3 } } };
@@ -47,5 +47,12 @@ describe('mentions', () => {
   test('without a selection the first file is the context, as one attachment always was', () => {
     assert.deepEqual(mentionPrompt('s1', 'Hi', [file('a.go')]), { sessionId: 's1', text: 'Hi', context: { uri: 'file:///w/a.go' } });
     assert.deepEqual(mentionPrompt('s1', 'Hi', []), { sessionId: 's1', text: 'Hi' });
+  });
+
+  test('a slash command is not a prompt the mentions ride on', () => {
+    assert.ok(isSlashCommand('/plan'));
+    assert.ok(isSlashCommand('  /reject too big'));
+    assert.ok(!isSlashCommand('//not a command'));
+    assert.ok(!isSlashCommand('fix /etc/hosts'));
   });
 });
