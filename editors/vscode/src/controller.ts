@@ -36,7 +36,8 @@ import {
   type Session,
   type UpdateParams,
 } from './protocol';
-import { apiKeySecret, type Attachment, attachment, confirmModeSwitch, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
+import { apiKeySecret, confirmModeSwitch, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
+import { MentionList } from './mentionPicker';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { resolveServer } from './serverPath';
 import { initializationOptions, serverEnv, trustedGetter } from './settings';
@@ -63,8 +64,11 @@ export class AgentController implements vscode.Disposable {
   private readonly asks = new Map<string, { sessionId: string; resolve: (r: AskUserResult) => void }>();
   /** Why the server is not running, while it is not. */
   private serverError: string | null = null;
-  /** What the next prompt carries as context (an @file mention or a selection). */
-  private attached: Attachment | null = null;
+  /** The mentions (chips) the next prompt carries: files, @selection, @problems, @plan (mentionPicker.ts). */
+  private readonly mentions = new MentionList(() => {
+    const st = this.model.current;
+    return st ? this.model.planFileOf(st.session.sessionId) : null;
+  });
   /** Review of the agent's edits: declined changes, diffs, Keep / Undo, Restore (reviewFeature.ts). */
   private readonly review: ReviewFeature;
   /** First run, models, history, edit / regenerate / retry (basicsFeature.ts). */
@@ -316,7 +320,7 @@ export class AgentController implements vscode.Disposable {
     const ind = this.model.indicator();
     if (this.serverError) this.status.showError(this.serverError);
     else this.status.show(ind.mode, ind.planFile, this.sandbox, this.languages, this.mcp, notReadyLine(this.basics.modelCheck));
-    this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: this.attached?.label ?? null });
+    this.view.post({ type: 'state', snapshot: this.model.snapshot(), context: null, mentions: this.mentions.chips() });
   }
 
   private async newChat(): Promise<Session | undefined> {
@@ -343,13 +347,13 @@ export class AgentController implements vscode.Disposable {
   private async prompt(text: string, retryOf?: string): Promise<void> {
     const sessionId = await this.currentSession();
     if (!sessionId || (!text.trim() && !retryOf)) return;
-    const params = promptParams(sessionId, text, retryOf ? null : this.attached);
+    // A retry sends the failed prompt again as it was (no mentions ride on it); a prompt takes the chips.
+    const params = retryOf ? promptParams(sessionId, text, null) : this.mentions.take(sessionId, text);
     if (retryOf) params.retryOf = retryOf;
-    else this.attached = null;
     const st = this.model.get(sessionId);
     if (st?.question?.via === 'answer') st.question = null; // a new prompt withdraws a pending question
     if (retryOf) this.model.retrying(sessionId);
-    else this.model.addPrompt(sessionId, text);
+    else this.model.addPrompt(sessionId, params.text);
     this.refresh();
     try {
       const res = await this.request(Methods.prompt, params);
@@ -399,6 +403,7 @@ export class AgentController implements vscode.Disposable {
     const st = this.model.current;
     if (!st) return;
     const ask = this.asks.get(questionId);
+    this.model.noteAnswer(st.session.sessionId, questionId, answers); // the asking row shows them, as after a reload
     this.model.clearQuestion(st.session.sessionId, questionId);
     this.refresh();
     if (ask) {
@@ -419,6 +424,7 @@ export class AgentController implements vscode.Disposable {
     const st = this.model.current;
     if (!st) return;
     const ask = this.asks.get(questionId);
+    this.model.noteAnswer(st.session.sessionId, questionId, null);
     this.model.dismiss(st.session.sessionId, questionId);
     this.refresh();
     if (ask) {
@@ -540,27 +546,15 @@ export class AgentController implements vscode.Disposable {
     if (await storeApiKey(this.ext.secrets, key)) await this.restart();
   }
 
-  private attach(uri: vscode.Uri, selection?: vscode.Selection): void {
-    this.attached = attachment(uri.toString(), vscode.workspace.asRelativePath(uri), selection);
-  }
-
   private async sendSelection(): Promise<void> {
-    const ed = vscode.window.activeTextEditor;
-    if (!ed) return;
-    this.attach(ed.document.uri, ed.selection);
+    if (!this.mentions.addSelection(vscode.window.activeTextEditor)) return;
     await this.view.reveal();
     this.refresh();
   }
 
   private async mention(): Promise<void> {
-    const files = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 2000);
-    const pick = await vscode.window.showQuickPick(
-      files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })),
-      { placeHolder: 'Attach a file to the prompt' },
-    );
-    if (!pick) return;
-    this.attach(pick.uri);
-    this.view.post({ type: 'insert', text: `@${pick.label} ` });
+    if (!(await this.mentions.pick())) return; // cancelled: the typed @ stays, as text
+    this.view.post({ type: 'insert', text: '' }); // the typed @ gives way to the chip
     this.refresh();
   }
 
@@ -643,11 +637,15 @@ export class AgentController implements vscode.Disposable {
       case 'openProblem':
         await this.openProblem(m.path, m.line);
         break;
+      case 'openFile':
+        if (m.diff && this.review.canDiff(m.path)) await this.review.diff(m.path);
+        else await this.openProblem(m.path, 1);
+        break;
       case 'mention':
         await this.mention();
         break;
       case 'clearContext':
-        this.attached = null;
+        this.mentions.remove(m.index);
         this.refresh();
         break;
       case 'listCommands':

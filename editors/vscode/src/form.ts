@@ -72,12 +72,87 @@ export function hintOf(schema: JsonSchema): string {
   if (minLength !== undefined && maxLength !== undefined) parts.push(`${minLength}–${maxLength} characters`);
   else if (minLength !== undefined) parts.push(`at least ${minLength} characters`);
   else if (maxLength !== undefined) parts.push(`at most ${maxLength} characters`);
-  if (pattern !== undefined) parts.push(`pattern ${pattern}`);
+  if (pattern !== undefined) parts.push(...patternHint(schema));
   if (minItems !== undefined && maxItems !== undefined) parts.push(`choose ${minItems}–${maxItems}`);
   else if (minItems !== undefined) parts.push(`choose at least ${minItems}`);
   else if (maxItems !== undefined) parts.push(`choose at most ${maxItems}`);
   if (schema.description) parts.unshift(schema.description);
   return parts.join(' · ');
+}
+
+/** The first example of a schema, as text. */
+function exampleOf(schema: JsonSchema): string | undefined {
+  const ex = Array.isArray(schema.examples) ? schema.examples[0] : undefined;
+  if (ex === undefined || ex === null) return undefined;
+  return typeof ex === 'string' ? ex : JSON.stringify(ex);
+}
+
+/** The words for the characters of a simple class such as a-z0-9_- (undefined: not simple). */
+function classWords(cls: string): string | undefined {
+  const words: string[] = [];
+  let rest = cls;
+  const ranges: [string, string][] = [['a-z', 'lowercase letters'], ['A-Z', 'capital letters'], ['0-9', 'digits'], ['\\d', 'digits']];
+  for (const [r, w] of ranges) {
+    if (rest.includes(r)) {
+      if (!words.includes(w)) words.push(w);
+      rest = rest.split(r).join('');
+    }
+  }
+  rest = rest.replace(/\\(.)/g, '$1');
+  if (/[[\]^\\]/.test(rest) || (rest.includes('-') && rest.length > 1 && !rest.startsWith('-') && !rest.endsWith('-'))) return undefined;
+  for (const ch of rest) words.push(`“${ch}”`);
+  if (words.length === 0) return undefined;
+  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+/**
+ * A pattern in words when it is a simple one: ^[a-z0-9-]+$ → "only lowercase
+ * letters, digits and “-”"; undefined for any other pattern.
+ */
+export function patternWords(pattern: string): string | undefined {
+  const m = /^\^\[([^\]^]+)\](\+|\*|\{(\d+)(?:,(\d*))?\})\$$/.exec(pattern);
+  if (!m) return undefined;
+  const words = classWords(m[1]);
+  if (!words) return undefined;
+  let count = '';
+  if (m[3] !== undefined) {
+    const min = m[3];
+    const max = m[4];
+    count = max === undefined ? `, exactly ${min}` : max === '' ? `, at least ${min}` : `, ${min}–${max}`;
+  }
+  return `only ${words}${count}`;
+}
+
+/** The hint's words for a pattern: an example and the pattern in words before the regex; never the regex alone. */
+function patternHint(schema: JsonSchema): string[] {
+  const pattern = schema.pattern!;
+  const out: string[] = [];
+  const ex = exampleOf(schema);
+  if (ex !== undefined) out.push(`e.g. ${ex}`);
+  const words = schema.description ? undefined : patternWords(pattern); // a description already says it
+  if (words) out.push(words);
+  out.push(ex !== undefined || words || schema.description ? `format ${pattern}` : `in the format ${pattern}`);
+  return out;
+}
+
+/** The message for a value that does not match its schema's pattern: the description or an example first, then the regex. */
+export function patternMessage(schema: JsonSchema, where = ''): string {
+  const pattern = schema.pattern ?? '';
+  const ex = exampleOf(schema);
+  const lead = schema.description ?? (ex !== undefined ? `expected something like ${ex}` : patternWords(pattern) ? `use ${patternWords(pattern)}` : 'not in the expected format');
+  return `${lead}${where} (format: ${pattern})`;
+}
+
+/** The schema of the value at a validator's instance location (#/a/b) inside schema. */
+function schemaAt(schema: JsonSchema, at: string): JsonSchema {
+  let s = schema;
+  for (const key of at.replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    const k = decodeURIComponent(key).replace(/~1/g, '/').replace(/~0/g, '~');
+    const next = s.properties?.[k] ?? (typeof s.items === 'object' ? s.items : undefined);
+    if (!next) return s;
+    s = next;
+  }
+  return s;
 }
 
 function initialOf(schema: JsonSchema, kind: FieldKind): unknown {
@@ -148,7 +223,7 @@ function friendly(keyword: string, error: string, schema: JsonSchema, at: string
   const where = at && at !== '#' ? ` (${at.replace(/^#\//, '')})` : '';
   switch (keyword) {
     case 'pattern':
-      return `does not match the pattern${where}`;
+      return patternMessage(schemaAt(schema, at), where);
     case 'minLength':
     case 'maxLength':
       return `${hintOf({ minLength: schema.minLength, maxLength: schema.maxLength }) || error}${where}`;

@@ -1,6 +1,7 @@
 // Messages between the extension host and the chat webview.
 
 import type { SetupAction, SetupState } from './firstRun';
+import type { MentionChip } from './mentions';
 import type { CommandInfo, Mode, ModelList } from './protocol';
 import type { TurnChanges } from './review';
 import type { Snapshot } from './state';
@@ -21,8 +22,11 @@ export type FromWebview =
   | { type: 'openPlan'; planFile: string }
   // A problem under an edit's tool row: the workspace-relative path and its line (from 1).
   | { type: 'openProblem'; path: string; line: number }
+  // A tool row's file link (webview/toolRow.ts): the file, or an edit's diff when the turn's review has it.
+  | { type: 'openFile'; path: string; diff: boolean }
   | { type: 'mention' }
-  | { type: 'clearContext' }
+  // Removes the mention chip at index (all of them without one).
+  | { type: 'clearContext'; index?: number }
   | { type: 'listCommands' }
   // Review (reviewFeature.ts): Restore on a user message, the turn's changes, the review toggle.
   | { type: 'restore'; itemId: string }
@@ -46,7 +50,7 @@ export type FromWebview =
 
 /** Extension → webview. */
 export type ToWebview =
-  | { type: 'state'; snapshot: Snapshot; context: string | null }
+  | { type: 'state'; snapshot: Snapshot; context: string | null; mentions?: MentionChip[] }
   | { type: 'insert'; text: string }
   | { type: 'commands'; commands: CommandInfo[] }
   | { type: 'changes'; changes: TurnChanges | null }

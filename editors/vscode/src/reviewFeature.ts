@@ -130,6 +130,11 @@ export class ReviewFeature implements vscode.Disposable {
   }
 
   /** Diff of a file against the turn's checkpoint. */
+  /** Whether the last turn's changes hold path (a tool row's link then opens its diff). */
+  canDiff(path: string): boolean {
+    return !!this.changes?.files.some((f) => f.path === path);
+  }
+
   async diff(path: string): Promise<void> {
     const c = this.changes;
     if (!c) return;

@@ -53,6 +53,14 @@ export interface ToolItem {
   problems?: EditProblems;
   /** Why this plan edit's tick was refused (the plan update before its result; tickRefusal.ts). */
   tickRefused?: TickRefusal;
+  /** The result's JSON as the model saw it (the row's summary reads it; output may be a text). */
+  result?: string;
+  /** The tool's name (a loaded session has it; live rows read it off the title). */
+  name?: string;
+  /** What the call asked the user and the answers (persisted; docs/protocol.md, agent/loadSession). */
+  questions?: Question[];
+  answers?: Record<string, unknown>;
+  dismissed?: boolean;
 }
 
 /** The token footer's numbers: summed usage_updates, and once the session has sub-agents each one's tokens and the total. */
@@ -266,8 +274,9 @@ export class ChatModel {
       if (m.role === 'assistant') {
         if (m.content) st.items.push({ kind: 'assistant', id: this.nextId('a'), rev: 1, text: m.content });
         for (const tc of m.tool_calls ?? []) {
+          // The server keeps each call's title and kind (older servers: the tool's name).
           const item: ToolItem = {
-            kind: 'tool', id: tc.id, rev: 1, title: tc.name, toolKind: 'other', status: 'completed', input: tc.arguments, refused: false,
+            kind: 'tool', id: tc.id, rev: 1, name: tc.name, title: tc.title || tc.name, toolKind: tc.kind || 'other', status: 'completed', input: tc.arguments, refused: false,
           };
           const sub = subagentOf(tc.name, tc.name, tc.arguments);
           if (sub) item.subagent = sub;
@@ -279,11 +288,10 @@ export class ChatModel {
         const item = tools.get(m.tool_call_id);
         if (item) {
           item.output = m.content;
+          item.result = m.content;
           item.problems = editProblems(m.content);
-          const refused = /System is in Plan Mode/.test(m.content ?? '');
-          const failed = /^\s*\{\s*"success"\s*:\s*false/.test(m.content ?? '');
-          item.refused = refused;
-          item.status = failed ? 'failed' : 'completed';
+          applyOutcome(item, m);
+          const failed = item.status === 'failed';
           if (item.subagent) applyTaskResult(item.subagent, m.content, failed);
         }
       }
@@ -423,6 +431,7 @@ export class ChatModel {
           item.status = u.status;
           const text = (u.content ?? []).map((c) => c.content?.text ?? '').join('');
           item.output = text || stringify(u.rawOutput);
+          item.result = stringify(u.rawOutput);
           item.problems = editProblems(u.rawOutput);
           const r = st.plan?.tickRefused;
           if (u.status === 'failed' && r && isTickRefusalResult(u.rawOutput, r)) item.tickRefused = r;
@@ -494,6 +503,7 @@ export class ChatModel {
         break;
       }
       case 'session_info_update':
+        // The title the first prompt gave (or agent/setTitle): the same as agent/listSessions shows after a reload.
         st.session.title = u.title;
         if (u.updatedAt) st.session.updatedAt = u.updatedAt;
         break;
@@ -538,6 +548,26 @@ export class ChatModel {
     if (!st) return;
     st.question = { questionId: p.questionId, questions: p.questions, purpose: p.purpose, permission: p.permission, errors: p.errors, via: 'request' };
     if (p.purpose === 'plan_approval') st.awaitingApproval = null;
+  }
+
+  /**
+   * The user answered (answers) or dismissed (null) the question in view: the
+   * tool call asking it (the newest one still running) keeps the questions
+   * and the reply, as the server persists them for a reload.
+   */
+  noteAnswer(sessionId: string, questionId: string, answers: Record<string, unknown> | null): void {
+    const st = this.states.get(sessionId);
+    const q = st?.question;
+    if (!st || !q || q.questionId !== questionId) return;
+    for (let i = st.items.length - 1; i >= 0; i--) {
+      const it = st.items[i];
+      if (it.kind !== 'tool' || (it.status !== 'in_progress' && it.status !== 'pending')) continue;
+      it.questions = q.questions;
+      if (answers) it.answers = answers;
+      else it.dismissed = true;
+      it.rev++;
+      return;
+    }
   }
 
   /** Removes a question (answered, withdrawn). */
@@ -587,6 +617,22 @@ export class ChatModel {
       .sort(newestFirst);
     return { sessions, current: this.current, defaultMode: this.defaultMode };
   }
+}
+
+/** Sets a loaded tool row's status, refusal, questions and answers from its tool message: the
+ * persisted outcome when the server sent one, else what the result's JSON says (older servers). */
+export function applyOutcome(item: ToolItem, m: WireMessage): void {
+  if (m.status) {
+    item.status = m.status;
+    item.refused = !!m.refusal;
+    if (m.refusal?.hint) item.refusalHint = m.refusal.hint;
+  } else {
+    item.refused = /System is in Plan Mode/.test(m.content ?? '');
+    item.status = /^\s*\{\s*"success"\s*:\s*false/.test(m.content ?? '') ? 'failed' : 'completed';
+  }
+  if (m.questions?.length) item.questions = m.questions;
+  if (m.answers) item.answers = m.answers;
+  if (m.dismissed) item.dismissed = true;
 }
 
 function newToolItem(id: string, title: string, toolKind: string, status: string, rawInput: unknown): ToolItem {

@@ -4,10 +4,10 @@
 // extension's snapshots and posts the user's actions back; it holds no agent
 // state of its own.
 
+import type { MentionChip } from '../src/mentions';
 import type { FromWebview, ToWebview } from '../src/messages';
 import type { Mode } from '../src/protocol';
-import type { ChatItem, SessionState, Snapshot, ToolItem } from '../src/state';
-import { shortId, taskSummary } from '../src/subagents';
+import type { ChatItem, SessionState, Snapshot } from '../src/state';
 import { regenerateTarget } from '../src/messageActions';
 import { approvalPlanWanted, setPlanText } from './approvalPanel';
 import { decorateCodeBlocks } from './codeBlocks';
@@ -17,12 +17,13 @@ import { headerBasics } from './header';
 import { copyButton, editButton, failedPromptNotice, regenerateButton } from './messageActions';
 import { renderSetup } from './setup';
 import { renderMarkdown } from './markdown';
+import { renderChips } from './mentions';
 import { collapsible } from './panels';
-import { problemsBlock } from './problems';
 import { refusedStepIndex, tickRefusedBlock } from './tickRefused';
 import { openCommentsRow, renderQuestionBar } from './questionBar';
 import { renderChanges, restoreButton, reviewToggle } from './review';
 import { SlashMenu, slashWord } from './slashMenu';
+import { renderTool } from './toolRow';
 import { usageText } from './usage';
 
 interface VsCodeApi {
@@ -55,8 +56,8 @@ let lastBasics: Extract<ToWebview, { type: 'basics' }> | null = null;
 const awaiting = h('div', { class: 'awaiting', hidden: true });
 const questionSlot = h('div', { class: 'question-slot' });
 const changesSlot = h('div', { class: 'changes-slot' });
-const contextChip = h('div', { class: 'context-chip', hidden: true });
-const input = h('textarea', { class: 'prompt', rows: '3', placeholder: 'Ask the agent… (@ file, / command)', title: 'Enter sends, Shift+Enter: new line, @ attaches a file, / runs a command', 'aria-label': 'Prompt' });
+const chips = h('div', { class: 'mention-chips', hidden: true, 'aria-label': 'Attached to the prompt' });
+const input = h('textarea', { class: 'prompt', rows: '3', placeholder: 'Ask the agent… (@ file, / command)', title: 'Enter sends, Shift+Enter: new line, @ attaches a file, @selection, @problems or @plan, / runs a command', 'aria-label': 'Prompt' });
 const send = h('button', { type: 'button', class: 'btn btn-primary send', title: 'Send (Enter)' }, icon('send'), ' Send');
 const stop = h('button', { type: 'button', class: 'btn btn-danger stop', hidden: true, title: 'Stop the turn' }, icon('debug-stop'), ' Stop');
 const footer = h('footer', { class: 'usage' });
@@ -65,7 +66,7 @@ const slashMenu = new SlashMenu((text) => {
   vscode.setState({ draft: text });
   input.focus();
 });
-const composer = h('div', { class: 'composer' }, slashMenu.el, contextChip, input, h('div', { class: 'composer-buttons' }, send, stop));
+const composer = h('div', { class: 'composer' }, slashMenu.el, chips, input, h('div', { class: 'composer-buttons' }, send, stop));
 document.getElementById('app')!.append(header, setupSlot, planPanel, transcript, changesSlot, awaiting, questionSlot, composer, footer);
 
 input.value = vscode.getState()?.draft ?? '';
@@ -133,45 +134,10 @@ function renderItem(item: ChatItem): HTMLElement {
       return h('div', { class: `msg ${item.kind}` }, item.kind === 'thought' ? h('div', { class: 'who' }, icon('lightbulb'), ' Thinking') : h('div', { class: 'msg-actions answer-actions' }, copyButton(item.text, post)), body);
     }
     case 'tool':
-      return renderTool(item);
+      return renderTool(item, post);
     case 'notice':
       return item.retry ? failedPromptNotice(item.text, post) : h('div', { class: `notice ${item.level}` }, icon(item.level === 'error' ? 'error' : 'info'), ` ${item.text}`);
   }
-}
-
-const statusIcons: Record<string, string> = { completed: 'check', failed: 'error', error: 'error', cancelled: 'circle-slash', budget_exhausted: 'warning' };
-
-function renderTool(item: ToolItem): HTMLElement {
-  const sub = item.subagent;
-  // A task row shows its sub-agent's status once it ran; other rows the call's.
-  const status = !sub ? item.status : sub.status !== 'running' ? sub.status : item.status === 'in_progress' ? 'running' : item.status;
-  const statusIcon = item.refused ? 'circle-slash' : (statusIcons[status] ?? 'loading codicon-modifier-spin');
-  const summary = h('summary', {},
-    icon(statusIcon),
-    h('span', { class: 'tool-title' }, ` ${sub ? taskSummary(sub, item.children?.length) : item.title}`),
-    h('span', { class: 'tool-status' }, item.refused ? 'refused in PLAN mode' : sub ? status.replace('_', ' ') : item.status),
-  );
-  const cls = `tool status-${item.status}${item.refused ? ' refused' : ''}${sub ? ` task subagent-${status}` : ''}`;
-  const det = h('details', { class: cls, 'data-tool-id': item.id }, summary);
-  if (item.refusalHint) det.append(h('div', { class: 'refusal-hint' }, item.refusalHint));
-  if (sub) {
-    const tokens = sub.tokens ? `${sub.tokens.inputTokens.toLocaleString()} in · ${sub.tokens.outputTokens.toLocaleString()} out` : sub.resultTokens !== undefined ? `${sub.resultTokens.toLocaleString()} tokens` : '';
-    const who = [sub.kind && `sub-agent ${sub.kind}`, shortId(sub.childSessionId)].filter(Boolean).join(' ');
-    det.append(h('div', { class: 'subagent-meta' }, icon('hubot'), ` ${who || 'sub-agent'}${tokens ? ` · ${tokens}` : ''}`));
-    const steps = h('div', { class: 'subagent-steps' });
-    for (const c of item.children ?? []) steps.append(renderTool(c));
-    if (!item.children?.length && item.status !== 'pending' && item.status !== 'in_progress') {
-      steps.append(h('div', { class: 'subagent-none' }, `The sub-agent's steps are in its session${sub.childSessionId ? ` ${shortId(sub.childSessionId)}` : ''}.`));
-    }
-    det.append(steps);
-  }
-  if (item.input) det.append(h('div', { class: 'tool-label' }, 'Input'), h('pre', { class: 'tool-io' }, item.input));
-  if (item.output) det.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
-  const openProblem = (path: string, line: number) => post({ type: 'openProblem', path, line });
-  if (item.tickRefused) return h('div', { class: 'tool-row' }, det, tickRefusedBlock(item.tickRefused, openProblem)); // a refused tick: why, as in the plan panel
-  if (!item.problems) return det;
-  // The edit's new problems stay visible under the row, each linked to its line.
-  return h('div', { class: 'tool-row' }, det, problemsBlock(item.problems, openProblem));
 }
 
 /** Keeps which rows (a task row and its sub-agent's rows) the user opened across a re-render. */
@@ -304,7 +270,7 @@ function renderQuestion(st: SessionState | null): void {
   questionSlot.replaceChildren(bar);
 }
 
-function render(s: Snapshot, context: string | null): void {
+function render(s: Snapshot, mentions: MentionChip[]): void {
   snapshot = s;
   const st = s.current;
   const mode = currentMode();
@@ -323,18 +289,13 @@ function render(s: Snapshot, context: string | null): void {
   send.hidden = busy;
   stop.hidden = !busy;
   document.body.classList.toggle('busy', busy);
-  contextChip.hidden = !context;
-  if (context) {
-    const clear = h('button', { type: 'button', class: 'icon-btn', title: 'Remove', 'aria-label': 'Remove attachment' }, icon('close'));
-    clear.addEventListener('click', () => post({ type: 'clearContext' }));
-    contextChip.replaceChildren(icon('file'), ` ${context} `, clear);
-  }
+  renderChips(chips, mentions, (index) => post({ type: 'clearContext', index }));
   footer.textContent = usageText(st?.usage);
 }
 
 window.addEventListener('message', (e: MessageEvent<ToWebview>) => {
   const m = e.data;
-  if (m.type === 'state') render(m.snapshot, m.context);
+  if (m.type === 'state') render(m.snapshot, m.mentions ?? (m.context ? [{ kind: 'file', label: m.context, title: m.context }] : []));
   if (m.type === 'basics') {
     lastBasics = m;
     renderSetup(setupSlot, m.setup, m.connection, post);

@@ -46,14 +46,25 @@ function errorSlot(): HTMLElement {
   return h('div', { class: 'field-error', role: 'alert', hidden: true });
 }
 
+/** A field's mark: " *" when it needs an answer, " (optional)" when it may stay empty; none for a row of buttons. */
+export function fieldMark(spec: FieldSpec): HTMLElement | null {
+  if (spec.kind === 'buttons') return null;
+  return spec.required ? h('span', { class: 'required', title: 'required', 'aria-label': 'required' }, ' *') : h('span', { class: 'optional-mark' }, ' (optional)');
+}
+
 function mountField(spec: FieldSpec, onButton: () => void, nested: boolean): Mounted {
   const id = `f${++fieldSeq}`;
   const err = errorSlot();
   const wrap = h('div', { class: `field field-${spec.kind}`, 'data-field': spec.path.join('.') });
   const title = nested
-    ? h('label', { class: 'field-label', for: id }, spec.label, spec.required ? h('span', { class: 'required', title: 'required' }, ' *') : null)
+    ? h('label', { class: 'field-label', for: id }, spec.label, fieldMark(spec))
     : h('div', { class: 'field-label question-text' });
-  if (!nested) (title as HTMLElement).innerHTML = renderMarkdown(spec.label);
+  if (!nested) {
+    (title as HTMLElement).innerHTML = renderMarkdown(spec.label);
+    const mark = fieldMark(spec);
+    // The mark ends the question's last paragraph, not a line of its own.
+    if (mark) ((title as HTMLElement).lastElementChild?.tagName === 'P' ? (title as HTMLElement).lastElementChild! : title).append(mark);
+  }
   wrap.append(title);
   const hint = spec.hint && spec.kind !== 'buttons' ? h('div', { class: 'field-hint' }, spec.hint) : null;
   let read: () => Read;

@@ -118,7 +118,7 @@ test('plan → question → approval → build in a real VS Code', async () => {
   await bar.locator('[data-field="branch"] input').fill('No Spaces');
   await bar.locator('button.submit').click();
   await bar.locator('[data-field="branch"] .field-error').waitFor();
-  assert.match(await bar.locator('[data-field="branch"] .field-error').innerText(), /pattern/);
+  assert.match(await bar.locator('[data-field="branch"] .field-error').innerText(), /\(format: \^\[a-z0-9-\]\+\$\)$/);
   await screenshot('question-invalid');
   await bar.locator('[data-field="branch"] input').fill('shout-alpha');
   await bar.locator('button.submit').click();

@@ -2,8 +2,8 @@
 // fallbacks), with valid and invalid answers.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildForm, checkValue, compactObject, kindOf, maxRadioOptions, parseJson, validateAnswers } from '../../src/form';
-import type { Question } from '../../src/protocol';
+import { buildForm, checkValue, compactObject, hintOf, kindOf, maxRadioOptions, parseJson, patternWords, validateAnswers } from '../../src/form';
+import type { JsonSchema, Question } from '../../src/protocol';
 
 // The seed's §6.3 examples, verbatim in structure.
 const confirm: Question = {
@@ -76,7 +76,7 @@ describe('buildForm', () => {
     ]);
     assert.deepEqual(form[0].buttons?.map((b) => b.label), ['Yes', 'No']);
     assert.deepEqual(form[1].options, ['dev', 'staging', 'prod']);
-    assert.equal(form[2].hint, 'Branch name (lowercase, numbers, hyphens only) · 3–50 characters · pattern ^[a-z0-9-]+$');
+    assert.equal(form[2].hint, 'Branch name (lowercase, numbers, hyphens only) · 3–50 characters · format ^[a-z0-9-]+$');
     assert.equal(form[3].hint, 'Choose at least one component · choose at least 1');
     assert.deepEqual(form[3].initial, []);
     const obj = form[4].fields!;
@@ -111,13 +111,13 @@ describe('validateAnswers', () => {
     ['unanswered buttons', { confirm: undefined }, 'confirm', /choose one/],
     ['unanswered radio', { environment: undefined }, 'environment', /choose one/],
     ['enum value not offered', { environment: 'qa' }, 'environment', /not one of the choices/],
-    ['pattern', { branch_name: 'Bad Name' }, 'branch_name', /pattern/],
+    ['pattern (the description first, then the regex)', { branch_name: 'Bad Name' }, 'branch_name', /^Branch name \(lowercase, numbers, hyphens only\) \(format: \^\[a-z0-9-\]\+\$\)$/],
     ['too short', { branch_name: 'ab' }, 'branch_name', /3–50 characters/],
     ['too long', { branch_name: 'a'.repeat(51) }, 'branch_name', /3–50 characters/],
     ['minItems', { components: [] }, 'components', /at least 1/],
     ['item not in enum', { components: ['frontend', 'nope'] }, 'components', /not one of the choices/],
     ['object missing a required property', { endpoint_config: { path: '/x' } }, 'endpoint_config', /missing "?method/],
-    ['object property failing its pattern', { endpoint_config: { path: 'api', method: 'GET' } }, 'endpoint_config', /pattern.*path/],
+    ['object property failing its pattern', { endpoint_config: { path: 'api', method: 'GET' } }, 'endpoint_config', /^not in the expected format \(path\) \(format: \^\/\[a-z0-9\/-\]\+\$\)$/],
     ['boolean given a string', { confirm: 'yes' }, 'confirm', /boolean/],
   ];
   for (const [name, change, field, msg] of invalid) {
@@ -154,5 +154,28 @@ describe('helpers', () => {
   test('compactObject drops unset optional text', () => {
     const [obj] = buildForm([{ name: 'o', question: 'o', schema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['b'] } }]);
     assert.deepEqual(compactObject(obj, { a: '', b: '' }), { b: '' });
+  });
+});
+
+describe('pattern messages and hints (issue 21: never the raw regex alone)', () => {
+  const cases: [string, JsonSchema, string, RegExp][] = [
+    ['description first', { type: 'string', pattern: '^[a-z]+$', description: 'A short lowercase word' }, 'A short lowercase word · format ^[a-z]+$', /^A short lowercase word \(format: \^\[a-z\]\+\$\)$/],
+    ['examples[0] without a description', { type: 'string', pattern: '^v\\d+\\.\\d+$', examples: ['v1.2', 'v10.0'] }, 'e.g. v1.2 · format ^v\\d+\\.\\d+$', /^expected something like v1\.2 \(format: /],
+    ['a simple class in words', { type: 'string', pattern: '^[a-z0-9_-]+$' }, 'only lowercase letters, digits, “_” and “-” · format ^[a-z0-9_-]+$', /^use only lowercase letters, digits, “_” and “-” \(format: /],
+    ['counts in words', { type: 'string', pattern: '^[0-9]{4}$' }, 'only digits, exactly 4 · format ^[0-9]{4}$', /^use only digits, exactly 4 /],
+    ['anything else says so in words', { type: 'string', pattern: '^(a|b)c$' }, 'in the format ^(a|b)c$', /^not in the expected format \(format: \^\(a\|b\)c\$\)$/],
+  ];
+  for (const [name, schema, hint, msg] of cases) {
+    test(name, () => {
+      assert.equal(hintOf(schema), hint);
+      assert.notEqual(hintOf(schema), schema.pattern);
+      assert.match(checkValue(schema, 'NOT VALID!') ?? '', msg);
+      assert.doesNotMatch(checkValue(schema, 'NOT VALID!') ?? '', /does not match the pattern/);
+    });
+  }
+  test('patternWords leaves what it cannot say to the regex', () => {
+    assert.equal(patternWords('^[a-f0-9]+$'), undefined, 'a range it does not name');
+    assert.equal(patternWords('^[A-Z][a-z]+$'), undefined);
+    assert.equal(patternWords('^[A-Z]{2,3}$'), 'only capital letters, 2–3');
   });
 });

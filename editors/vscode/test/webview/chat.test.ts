@@ -136,7 +136,7 @@ describe('question bar', () => {
     assert.equal(await bar.locator('[data-field="environment"] input[type="radio"]').count(), 3);
     assert.equal(await bar.locator('[data-field="environment"] input[type="radio"]:checked').count(), 1, 'the default is preselected');
     assert.equal(await bar.locator('[data-field="region"] select option').count(), 7);
-    assert.match(await bar.locator('[data-field="branch_name"] .field-hint').innerText(), /3–50 characters · pattern/);
+    assert.match(await bar.locator('[data-field="branch_name"] .field-hint').innerText(), /3–50 characters · only lowercase letters, digits and “-” · format \^\[a-z0-9-\]\+\$/);
     assert.equal(await bar.locator('[data-field="components"] input[type="checkbox"]').count(), 4);
     assert.equal(await bar.locator('[data-field="endpoint_config"] fieldset .required').count(), 2, 'required marks on path and method');
     assert.equal(await bar.locator('[data-field="endpoint_config.auth_required"] input[role="switch"]:checked').count(), 1);
@@ -158,7 +158,7 @@ describe('question bar', () => {
     await bar.locator('[data-field="retries"] textarea').fill('{oops');
     await bar.locator('[data-field="confirm"] button', { hasText: 'Yes' }).click();
     // Blocked: errors next to the fields, nothing posted.
-    assert.match(await bar.locator('[data-field="branch_name"] .field-error').innerText(), /pattern/);
+    assert.match(await bar.locator('[data-field="branch_name"] .field-error').innerText(), /^use only lowercase letters, digits and “-” \(format: \^\[a-z0-9-\]\+\$\)$/);
     assert.match(await bar.locator('[data-field="components"] .field-error').innerText(), /at least 1/);
     assert.match(await bar.locator('[data-field="retries"] .field-error').innerText(), /not valid JSON/);
     assert.equal((await posted()).filter((p) => p.type === 'answer').length, 0);
@@ -354,9 +354,9 @@ describe('chat', () => {
     assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
     assert.equal(await page.locator('.msg.user .text').innerText(), 'hi <b>there</b>');
     const tool = page.locator('details.tool.refused');
-    assert.match(await tool.locator('summary').innerText(), /edit main\.go.*refused in PLAN mode/s);
-    await tool.locator('summary').click();
-    assert.match(await tool.locator('.refusal-hint').innerText(), /Only \.plan documents/);
+    assert.match(await tool.locator('summary').innerText(), /Edit main\.go.*refused in PLAN mode/s);
+    // The reason is in view without opening the row.
+    assert.match(await page.locator('.tool-row .refusal-hint').innerText(), /Refused: Only \.plan documents/);
     assert.match(await page.locator('footer.usage').innerText(), /1,200 in · 34 out/);
     await page.screenshot({ path: path.join(out, 'chat.png'), fullPage: true });
     await noCspViolations();
@@ -458,30 +458,30 @@ describe('chat', () => {
     await noCspViolations();
   });
 
-  test('typing @ asks for a file; the pick replaces the @ and shows as an attachment that can be removed', async () => {
+  test('typing @ asks for a mention; the pick replaces the @ with a chip that can be removed', async () => {
     const m = model();
     await show(m);
     const box = page.locator('textarea.prompt');
     await box.click();
     await page.keyboard.type('explain @');
     assert.deepEqual((await posted()).filter((x) => x.type === 'mention'), [{ type: 'mention' }]);
-    // The extension answers with the picked file and the attachment's label.
-    await send({ type: 'insert', text: '@src/main.go ' });
-    await send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: 'src/main.go' });
-    assert.equal(await box.inputValue(), 'explain @src/main.go ');
-    const chip = page.locator('.context-chip');
+    // The extension drops the typed @ and sends the chips.
+    await send({ type: 'insert', text: '' });
+    await send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null, mentions: [{ kind: 'file', label: 'src/main.go', title: 'src/main.go' }] });
+    assert.equal(await box.inputValue(), 'explain ');
+    const chip = page.locator('.mention-chip');
     await chip.waitFor();
     assert.match(await chip.innerText(), /src\/main\.go/);
-    await chip.locator('button[aria-label="Remove attachment"]').click();
-    assert.deepEqual((await posted()).filter((x) => x.type === 'clearContext'), [{ type: 'clearContext' }]);
+    await chip.locator('button[aria-label="Remove src/main.go"]').click();
+    assert.deepEqual((await posted()).filter((x) => x.type === 'clearContext'), [{ type: 'clearContext', index: 0 }]);
     await show(m);
-    await chip.waitFor({ state: 'hidden' });
+    await chip.waitFor({ state: 'detached' });
   });
 
   test('a sent selection shows as its file and lines until the prompt goes', async () => {
     const m = model();
-    await send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: 'src/main.go:5-10' });
-    assert.match(await page.locator('.context-chip').innerText(), /src\/main\.go:5-10/);
+    await send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null, mentions: [{ kind: 'selection', label: 'src/main.go:5-10', title: 'x' }] });
+    assert.match(await page.locator('.mention-chip').innerText(), /src\/main\.go:5-10/);
     await page.locator('textarea.prompt').fill('fix this');
     await page.locator('button.send').click();
     assert.deepEqual((await posted()).filter((x) => x.type === 'prompt'), [{ type: 'prompt', text: 'fix this' }]);
@@ -550,7 +550,7 @@ describe('chat', () => {
     assert.equal(await nested.first().isVisible(), false);
     await task.locator(':scope > summary').click();
     await nested.first().waitFor({ state: 'visible' });
-    assert.match(await nested.first().locator('summary').innerText(), /grep func main/);
+    assert.match(await nested.first().locator('summary').innerText(), /Searched for func main/);
     assert.match(await task.locator('.subagent-meta').innerText(), /sub-agent explore 1a2b3c4d · 900 in · 300 out/);
     const indent = await nested.first().evaluate((el) => el.getBoundingClientRect().left);
     const top = await task.evaluate((el) => el.getBoundingClientRect().left);
