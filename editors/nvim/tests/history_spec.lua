@@ -214,6 +214,16 @@ steps:
       return l:find('^  • ') ~= nil
     end, vim.split(before, '\n', true))
     t.eq({ '  • Edited app.txt +2 −1', '  • Ran `echo rows-ok` ✓ (exit 0)', '  • Ran `exit 3` ✗ (exit 3)' }, rows, before)
+    local full = {
+      '  • Edited app.txt +2 −1',
+      '  • Ran `echo rows-ok` ✓ (exit 0)',
+      '    ? Run `echo rows-ok`?',
+      '    → Run', -- the permission's answer, as text
+      '  • Ran `exit 3` ✗ (exit 3)',
+      '    ? Run `exit 3`?',
+      '    → Run',
+    }
+    t.eq(full, tool_lines(before), before)
 
     -- K on the run's line: its raw input and output
     local details = details_of(st, rows[2])
@@ -234,9 +244,7 @@ steps:
       return st2.session and st2.session.sessionId == first
     end, 'the last chat reopened')
     local after = chat_text(st2)
-    t.eq(rows, vim.tbl_filter(function(l)
-      return l:find('^  • ') ~= nil
-    end, vim.split(after, '\n', true)), after)
+    t.eq(full, tool_lines(after), 'the rows and answers as they were:\n' .. after)
     t.eq(details, details_of(st2, rows[2]), 'the same details after the restart')
   end)
 

@@ -117,7 +117,7 @@ t.describe('state', function()
     end
   end)
 
-  t.it("answers as text: a button's label, yes/no, lists, objects, dismissed", function()
+  t.it("answers as text: a button's label, Yes/No, lists, objects, dismissed", function()
     local qs = {
       { name = 'd', question = 'Run `go test`?\nin /tmp', buttons = { { label = 'Run once', value = 'once' }, { label = 'Reject', value = 'reject' } } },
       { name = 'ok', question = 'Proceed?' },
@@ -125,13 +125,14 @@ t.describe('state', function()
       { name = 'db', question = 'Database?' },
       { name = 'skip', question = 'Optional?' },
     }
-    local a = { d = 'once', ok = false, langs = { 'go', 'lua' }, db = { host = 'h', port = 5432 } }
+    local a = { d = 'once', ok = false, langs = { 'go', 'lua' }, db = { host = 'h', port = 5432 }, extra = {} }
     t.eq({
       { question = 'Run `go test`?', answer = 'Run once' },
-      { question = 'Proceed?', answer = 'no' },
+      { question = 'Proceed?', answer = 'No' },
       { question = 'Languages?', answer = 'go, lua' },
-      { question = 'Database?', answer = 'host: h, port: 5432' },
+      { question = 'Database?', answer = 'host: h; port: 5432' },
       { question = 'Optional?', answer = '(no answer)' },
+      { question = 'extra', answer = '(none)' }, -- an answer to no listed question comes last
     }, chat.answered(qs, a))
     t.eq({ { question = 'Proceed?', answer = '(dismissed)' } }, chat.answered({ qs[2] }, vim.NIL, true))
   end)

@@ -46,6 +46,56 @@ t.describe('tool_summary', function()
     end
   end)
 
+  t.it('an ask: its line, and the answers as text (a button by its label, Yes/No, lists, objects)', function()
+    local qs = {
+      { name = 'branch', question = 'Branch **name**?', schema = { type = 'string' } },
+      { name = 'push', question = 'Push?', schema = { type = 'boolean' } },
+      { name = 'mode', question = 'How?', buttons = { { label = 'Squash & merge', value = 'squash' }, { label = 'Rebase', value = 'rebase' } } },
+      { name = 'labels', question = 'Labels?' },
+      { name = 'db', question = 'Database?' },
+    }
+    local answers = { branch = 'fix/login', push = true, mode = 'squash', labels = { 'bug', 'ui' }, db = { host = 'h', port = 5432 } }
+    local cases = {
+      -- {status, answers, dismissed, row, answer lines}
+      {
+        'completed',
+        answers,
+        false,
+        'Asked: Branch name? (+4 more)',
+        {
+          { question = 'Branch **name**?', answer = 'fix/login' },
+          { question = 'Push?', answer = 'Yes' },
+          { question = 'How?', answer = 'Squash & merge' },
+          { question = 'Labels?', answer = 'bug, ui' },
+          { question = 'Database?', answer = 'host: h; port: 5432' },
+        },
+      },
+      -- as agent/loadSession gives them: JSON decoded, the same text
+      { 'completed', vim.fn.json_decode(vim.fn.json_encode(answers)), false, 'Asked: Branch name? (+4 more)', nil },
+      { 'completed', { push = false, labels = {} }, false, 'Asked: Branch name? (+4 more)', {
+        { question = 'Branch **name**?', answer = '(no answer)' },
+        { question = 'Push?', answer = 'No' },
+        { question = 'How?', answer = '(no answer)' },
+        { question = 'Labels?', answer = '(none)' },
+        { question = 'Database?', answer = '(no answer)' },
+      } },
+      { 'completed', vim.NIL, true, 'Asked: Branch name? (+4 more)', {
+        { question = 'Branch **name**?', answer = '(dismissed)' },
+        { question = 'Push?', answer = '(dismissed)' },
+        { question = 'How?', answer = '(dismissed)' },
+        { question = 'Labels?', answer = '(dismissed)' },
+        { question = 'Database?', answer = '(dismissed)' },
+      } },
+    }
+    local first
+    for _, c in ipairs(cases) do
+      t.eq(c[4], ts.row({ title = 'ask the user 5 questions', status = c[1], input = { questions = qs } }))
+      local got = ts.answered(qs, c[2], c[3])
+      first = first or got
+      t.eq(c[5] or first, got, vim.inspect(c[2]))
+    end
+  end)
+
   t.it('diff_counts is a line diff', function()
     local cases = {
       { '', '', 0, 0 },

@@ -196,47 +196,8 @@ function Chat:update(u)
   end
 end
 
--- One answer as text: a string as it is, yes/no, a number, a list joined, an object's fields.
-local function answer_text(v)
-  if type(v) == 'boolean' then
-    return v and 'yes' or 'no'
-  elseif type(v) == 'table' then
-    if (vim.islist or vim.tbl_islist)(v) then
-      return table.concat(vim.tbl_map(answer_text, v), ', ')
-    end
-    local keys = vim.tbl_keys(v)
-    table.sort(keys)
-    local parts = {}
-    for _, k in ipairs(keys) do
-      table.insert(parts, k .. ': ' .. answer_text(v[k]))
-    end
-    return table.concat(parts, ', ')
-  elseif v == nil or v == vim.NIL then
-    return '(no answer)'
-  end
-  return tostring(v)
-end
-M.answer_text = answer_text
-
---- The questions a tool call asked and the user's answers, as {question, answer} texts
---- (`dismissed`: the user dismissed them).
-function M.answered(questions, answers, dismissed)
-  local out = {}
-  for _, q in ipairs(given(questions) and questions or {}) do
-    local a = nil
-    if given(answers) and type(answers) == 'table' then
-      a = answers[q.name] -- false stays false
-    end
-    local text = dismissed == true and '(dismissed)' or answer_text(a)
-    for _, b in ipairs(given(q.buttons) and q.buttons or {}) do
-      if dismissed ~= true and given(a) and vim.deep_equal(b.value, a) and type(b.label) == 'string' then
-        text = b.label -- the button the user pressed, as it read
-      end
-    end
-    table.insert(out, { question = vim.split(tostring(q.question or q.name or '?'), '\n', true)[1], answer = text })
-  end
-  return out
-end
+M.answer_text = summary.answer_text
+M.answered = summary.answered
 
 --- Shows the user's answers to `questions` as text under the tool call asking them (the last
 --- one still running), or as lines of their own when no call is running.

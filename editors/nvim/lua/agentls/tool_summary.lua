@@ -38,6 +38,10 @@ function M.decode(v)
   return type(v) == 'table' and v or nil
 end
 
+local function islist(v)
+  return (vim.islist or vim.tbl_islist)(v)
+end
+
 local function str(v)
   return type(v) == 'string' and v ~= '' and v or nil
 end
@@ -295,8 +299,64 @@ function M.row(f)
   return M.summary_text(M.summarize(f)) .. M.state_text(f)
 end
 
-local function islist(v)
-  return (vim.islist or vim.tbl_islist)(v)
+--- One answer as text: a string as it is, Yes/No, a number, a list joined with ", ", an
+--- object's fields ("host: h; port: 5432"), "(none)" for an empty list, "(no answer)" for none.
+---@return string
+function M.answer_text(v)
+  if type(v) == 'boolean' then
+    return v and 'Yes' or 'No'
+  elseif not given(v) or v == '' then
+    return '(no answer)'
+  elseif type(v) == 'table' then
+    if vim.tbl_isempty(v) then
+      return '(none)'
+    elseif islist(v) then
+      return table.concat(vim.tbl_map(M.answer_text, v), ', ')
+    end
+    local keys = vim.tbl_keys(v)
+    table.sort(keys, function(a, b)
+      return tostring(a) < tostring(b)
+    end)
+    local parts = {}
+    for _, k in ipairs(keys) do
+      table.insert(parts, tostring(k) .. ': ' .. M.answer_text(v[k]))
+    end
+    return table.concat(parts, '; ')
+  end
+  return tostring(v)
+end
+
+--- The questions a call asked and the user's answers, as {question, answer} texts, in the
+--- questions' order (an answer to no listed question comes last): a button's label when a
+--- button gave the answer; "(dismissed)" when the user dismissed them.
+---@param questions? table[] {name, question, buttons?}
+---@param answers? table keyed by the questions' names
+---@param dismissed? boolean
+---@return {question: string, answer: string}[]
+function M.answered(questions, answers, dismissed)
+  local out, seen = {}, {}
+  answers = type(answers) == 'table' and answers or {}
+  for _, q in ipairs(given(questions) and questions or {}) do
+    seen[q.name or ''] = true
+    local a = answers[q.name] -- false stays false
+    local text = dismissed == true and '(dismissed)' or M.answer_text(a)
+    for _, b in ipairs(given(q.buttons) and q.buttons or {}) do
+      if dismissed ~= true and given(a) and vim.deep_equal(b.value, a) and type(b.label) == 'string' then
+        text = b.label -- the button the user pressed, as it read
+      end
+    end
+    table.insert(out, { question = vim.split(tostring(q.question or q.name or '?'), '\n', true)[1], answer = text })
+  end
+  local rest = vim.tbl_filter(function(k)
+    return not seen[k]
+  end, vim.tbl_keys(answers))
+  table.sort(rest, function(a, b)
+    return tostring(a) < tostring(b)
+  end)
+  for _, k in ipairs(rest) do
+    table.insert(out, { question = tostring(k), answer = M.answer_text(answers[k]) })
+  end
+  return out
 end
 
 -- JSON with two-space indents and sorted keys (the same text for a live call and a loaded one).
