@@ -45,7 +45,7 @@ function h.setup(files, script, opts)
   local st = agentls.setup(o)
   st.trace = t.note
   t.cleanup(function()
-    local c = st:client()
+    local c = (agentls._state or st):client() -- a test that set up again (a restart) left its own
     agentls.teardown()
     -- wait for the exit before wiping buffers (0.7 resets their diagnostics on exit)
     if c then

@@ -35,6 +35,25 @@ local function tool_lines(text)
   return out
 end
 
+-- K on the chat line `row`: the details buffer's text (then closed).
+local function details_of(st, row)
+  local lnum
+  for i, l in ipairs(vim.api.nvim_buf_get_lines(st.chat.bufnr, 0, -1, false)) do
+    if l == row then
+      lnum = i
+    end
+  end
+  t.ok(lnum, 'the line ' .. row)
+  vim.api.nvim_set_current_win(vim.fn.bufwinid(st.chat.bufnr))
+  vim.api.nvim_win_set_cursor(0, { lnum, 0 })
+  vim.api.nvim_feedkeys('K', 'x', false)
+  local b = vim.api.nvim_get_current_buf()
+  t.eq('agentls://details', vim.api.nvim_buf_get_name(b))
+  local text = h.text(b)
+  vim.cmd('close')
+  return text
+end
+
 local function header(text)
   return vim.split(text, '\n', true)[1]
 end
@@ -126,8 +145,9 @@ steps:
     t.eq('end_turn', h.turn(st).stopReason)
     local before = chat_text(st)
     local tools = tool_lines(before)
-    t.match('^  • [^\n]*app%.txt … completed$', tools[1], 'the read')
-    t.match('^  • [^\n]*app%.txt … REFUSED', tools[2], 'the refused edit')
+    t.eq('  • Read app.txt', tools[1], 'the read')
+    t.eq('  • Edit app.txt … REFUSED (plan mode)', tools[2], 'the refused edit')
+    t.eq('  • Asked: Which port?', tools[3], 'the question')
     t.contains(tools, '    ? Which port?')
     t.contains(tools, '    → 8080', 'the answer as text')
     t.contains(header(before), 'Shout the first word')
@@ -150,6 +170,82 @@ steps:
     t.eq(header(before), header(after), 'the title')
     t.contains(after, '**You:** Shout the first word')
     t.contains(after, 'Port noted.')
+  end)
+
+  t.it('BUILD rows read "Edited app.txt +2 −1" and "Ran `…` ✓ (exit 0)", live and after a restart; K shows the raw call', function()
+    local st = h.start({ ['app.txt'] = 'alpha\nbeta\n' }, [[
+steps:
+  - text: "Editing."
+    tool_calls:
+      - {id: e1, name: edit, args: {path: "app.txt", old_string: "alpha\n", new_string: "ALPHA\nGAMMA\n"}}
+  - text: "Testing."
+    expect:
+      tool_result_contains: {e1: ["\"success\":true"]}
+    tool_calls:
+      - {id: r1, name: run, args: {command: "echo rows-ok"}}
+  - text: "Failing."
+    tool_calls:
+      - {id: r2, name: run, args: {command: "exit 3"}}
+  - text: "Done."
+]])
+    vim.cmd('AgentNew build')
+    t.wait(10000, function()
+      return agentls.mode() == 'BUILD'
+    end, 'a build session')
+    h.stub(vim.ui, 'select', function(items, opts, cb)
+      for _, it in ipairs(items) do
+        local l = (opts.format_item or tostring)(it)
+        if l == 'Run' or l == 'Run once' then
+          return vim.schedule(function()
+            cb(it)
+          end)
+        end
+      end
+      vim.schedule(function()
+        cb(nil)
+      end)
+    end)
+    vim.cmd('Agentls chat')
+    agentls.prompt('edit and test')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+    local before = chat_text(st)
+    local rows = vim.tbl_filter(function(l)
+      return l:find('^  • ') ~= nil
+    end, vim.split(before, '\n', true))
+    t.eq({ '  • Edited app.txt +2 −1', '  • Ran `echo rows-ok` ✓ (exit 0)', '  • Ran `exit 3` ✗ (exit 3)' }, rows, before)
+    local full = {
+      '  • Edited app.txt +2 −1',
+      '  • Ran `echo rows-ok` ✓ (exit 0)',
+      '    ? Run `echo rows-ok`?',
+      '    → Run', -- the permission's answer, as text
+      '  • Ran `exit 3` ✗ (exit 3)',
+      '    ? Run `exit 3`?',
+      '    → Run',
+    }
+    t.eq(full, tool_lines(before), before)
+
+    -- K on the run's line: its raw input and output
+    local details = details_of(st, rows[2])
+    t.contains(details, '# Ran `echo rows-ok` ✓ (exit 0)\n')
+    t.contains(details, '## Input\n{\n  "command": "echo rows-ok"\n}')
+    t.match('"exit_code": 0', details)
+
+    -- Neovim and the server restart: the chat rebuilt from agent/loadSession reads the same
+    local first = st.session.sessionId
+    local old = st:client()
+    local st2 = agentls.setup(vim.deepcopy(st.opts))
+    st2.trace = t.note
+    t.wait(5000, function()
+      return vim.lsp.get_client_by_id(old.id) == nil
+    end, 'the first server to exit')
+    vim.cmd('Agentls chat')
+    t.wait(10000, function()
+      return st2.session and st2.session.sessionId == first
+    end, 'the last chat reopened')
+    local after = chat_text(st2)
+    t.eq(full, tool_lines(after), 'the rows and answers as they were:\n' .. after)
+    t.eq(details, details_of(st2, rows[2]), 'the same details after the restart')
   end)
 
   t.it('a failed prompt is marked after a restart and :Agentls retry sends it again, once', function()

@@ -68,9 +68,9 @@ t.describe('state', function()
     c:user('do it')
     c:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'Hello ' } })
     c:update({ sessionUpdate = 'agent_message_chunk', content = { type = 'text', text = 'world.\nSecond line.' } })
-    c:update({ sessionUpdate = 'tool_call', toolCallId = 'a', title = 'Read app.txt', kind = 'read', status = 'pending' })
+    c:update({ sessionUpdate = 'tool_call', toolCallId = 'a', title = 'read app.txt', kind = 'read', status = 'pending', rawInput = { path = 'app.txt' } })
     c:update({ sessionUpdate = 'tool_call_update', toolCallId = 'a', status = 'completed' })
-    c:update({ sessionUpdate = 'tool_call', toolCallId = 'b', title = 'Edit app.txt', kind = 'edit', status = 'pending' })
+    c:update({ sessionUpdate = 'tool_call', toolCallId = 'b', title = 'edit app.txt', kind = 'edit', status = 'pending', rawInput = { path = 'app.txt', old_string = 'a', new_string = 'b' } })
     c:update({ sessionUpdate = 'tool_call_update', toolCallId = 'b', status = 'failed', refusal = { tool_name = 'edit' } })
     c:update({ sessionUpdate = 'plan', planFile = 'plans/p.plan', entries = { { content = 'one', status = 'completed' }, { content = 'two', status = 'in_progress' } } })
     c:update({ sessionUpdate = 'usage_update', inputTokens = 10, outputTokens = 5, contextTokens = 100, contextWindow = 1000 })
@@ -81,7 +81,7 @@ t.describe('state', function()
     local text = table.concat(lines, '\n')
     t.contains(text, '**You:** do it')
     t.contains(text, 'Hello world.\nSecond line.')
-    t.contains(text, '  • Read app.txt … completed')
+    t.contains(text, '  • Read app.txt\n')
     t.contains(text, '  • Edit app.txt … REFUSED (plan mode)')
     t.contains(text, '## Plan · plans/p.plan\n- [x] one\n- [~] two')
     t.contains(text, 'Tokens: 10 in · 5 out · context 100/1000')
@@ -100,10 +100,10 @@ t.describe('state', function()
       vim.api.nvim_buf_delete(b, { force = true })
     end)
     local runs = {
-      { 'r1', { success = true, result = { exit_code = 0, output = 'ok' } }, 'completed · exit 0 ✓' },
-      { 'r2', '{"success":true,"result":{"exit_code":2,"output":"FAIL"}}', 'completed · exit 2 ✗' },
-      { 'r3', { success = true, result = { exit_code = -1, timed_out = true } }, 'completed · timed out ✗' },
-      { 'r4', { success = false, error = 'denied' }, 'failed' },
+      { 'r1', { success = true, result = { exit_code = 0, output = 'ok' } }, '✓ (exit 0)' },
+      { 'r2', '{"success":true,"result":{"exit_code":2,"output":"FAIL"}}', '✗ (exit 2)' },
+      { 'r3', { success = true, result = { exit_code = -1, timed_out = true } }, '✗ (timed out)' },
+      { 'r4', { success = false, error = 'denied' }, '… failed' },
     }
     for _, r in ipairs(runs) do
       c:update({ sessionUpdate = 'tool_call', toolCallId = r[1], title = 'run go test ./... ' .. r[1], kind = 'execute', status = 'in_progress' })
@@ -112,11 +112,12 @@ t.describe('state', function()
     c:flush()
     local text = h.text(b)
     for _, r in ipairs(runs) do
-      t.contains(text, '  • run go test ./... ' .. r[1] .. ' … ' .. r[3] .. '\n')
+      local verb = r[2].success == false and 'Run' or 'Ran'
+      t.contains(text, '  • ' .. verb .. ' `go test ./... ' .. r[1] .. '` ' .. r[3] .. '\n')
     end
   end)
 
-  t.it("answers as text: a button's label, yes/no, lists, objects, dismissed", function()
+  t.it("answers as text: a button's label, Yes/No, lists, objects, dismissed", function()
     local qs = {
       { name = 'd', question = 'Run `go test`?\nin /tmp', buttons = { { label = 'Run once', value = 'once' }, { label = 'Reject', value = 'reject' } } },
       { name = 'ok', question = 'Proceed?' },
@@ -124,13 +125,14 @@ t.describe('state', function()
       { name = 'db', question = 'Database?' },
       { name = 'skip', question = 'Optional?' },
     }
-    local a = { d = 'once', ok = false, langs = { 'go', 'lua' }, db = { host = 'h', port = 5432 } }
+    local a = { d = 'once', ok = false, langs = { 'go', 'lua' }, db = { host = 'h', port = 5432 }, extra = {} }
     t.eq({
       { question = 'Run `go test`?', answer = 'Run once' },
-      { question = 'Proceed?', answer = 'no' },
+      { question = 'Proceed?', answer = 'No' },
       { question = 'Languages?', answer = 'go, lua' },
-      { question = 'Database?', answer = 'host: h, port: 5432' },
+      { question = 'Database?', answer = 'host: h; port: 5432' },
       { question = 'Optional?', answer = '(no answer)' },
+      { question = 'extra', answer = '(none)' }, -- an answer to no listed question comes last
     }, chat.answered(qs, a))
     t.eq({ { question = 'Proceed?', answer = '(dismissed)' } }, chat.answered({ qs[2] }, vim.NIL, true))
   end)

@@ -3,6 +3,7 @@
 -- refusals marked), the plan checklist and token usage above a prompt area; `<CR>` in normal
 -- mode sends the prompt area's text.
 local problems = require('agentls.problems')
+local summary = require('agentls.tool_summary')
 local M = {}
 
 M.marker = '──── prompt: type below, <CR> in normal mode sends ────'
@@ -94,24 +95,6 @@ function M.task_result(raw)
   return { status = r.status, tokens = tonumber(r.tokens), turns = tonumber(r.turns) }
 end
 
---- How a `run` call's command ended, from its result (`rawOutput`, a table or its JSON text:
---- `{success, result: {exit_code, timed_out}}`): "exit 0 ✓", "exit 1 ✗", "timed out ✗"; nil
---- for any other result.
-function M.run_outcome(raw)
-  if type(raw) == 'string' then
-    local ok, v = pcall(vim.fn.json_decode, raw)
-    raw = ok and v or nil
-  end
-  local r = type(raw) == 'table' and type(raw.result) == 'table' and raw.result or nil
-  if not r or type(r.exit_code) ~= 'number' then
-    return nil
-  end
-  if r.timed_out == true then
-    return 'timed out ✗'
-  end
-  return string.format('exit %d %s', r.exit_code, r.exit_code == 0 and '✓' or '✗')
-end
-
 -- The entry of a tool call: a sub-agent's call (parentToolCallId) goes under its task call's
 -- entry (made as a placeholder when the child's call comes first), never into the transcript.
 local function tool_entry(self, u)
@@ -148,17 +131,25 @@ function Chat:update(u)
   elseif kind == 'tool_call' then
     local t = tool_entry(self, u)
     t.title, t.status = u.title or t.title or '?', u.status or t.status
+    if given(u.rawInput) then
+      t.input = u.rawInput -- the pending call has it, the in_progress one not
+    end
+    if type(u.name) == 'string' then
+      t.name = u.name -- a loaded session's call (replay)
+    end
     self:render()
   elseif kind == 'tool_call_update' then
     local t = tool_entry(self, u)
     t.status = u.status or t.status
+    if given(u.rawOutput) then
+      t.output = u.rawOutput
+    end
     if u.refusal and u.refusal ~= vim.NIL then
       t.refused = true
     end
     if is_task(t) and u.status ~= 'in_progress' and u.status ~= 'pending' then
       t.result = M.task_result(u.rawOutput)
     end
-    t.outcome = M.run_outcome(u.rawOutput) or t.outcome
     -- an edit's new problems (problems.lua): under its line, and :Agentls problems' list
     -- (a clean edit, with diagnostics but none new, empties that list)
     local ps = problems.from_result(u.rawOutput)
@@ -205,47 +196,8 @@ function Chat:update(u)
   end
 end
 
--- One answer as text: a string as it is, yes/no, a number, a list joined, an object's fields.
-local function answer_text(v)
-  if type(v) == 'boolean' then
-    return v and 'yes' or 'no'
-  elseif type(v) == 'table' then
-    if (vim.islist or vim.tbl_islist)(v) then
-      return table.concat(vim.tbl_map(answer_text, v), ', ')
-    end
-    local keys = vim.tbl_keys(v)
-    table.sort(keys)
-    local parts = {}
-    for _, k in ipairs(keys) do
-      table.insert(parts, k .. ': ' .. answer_text(v[k]))
-    end
-    return table.concat(parts, ', ')
-  elseif v == nil or v == vim.NIL then
-    return '(no answer)'
-  end
-  return tostring(v)
-end
-M.answer_text = answer_text
-
---- The questions a tool call asked and the user's answers, as {question, answer} texts
---- (`dismissed`: the user dismissed them).
-function M.answered(questions, answers, dismissed)
-  local out = {}
-  for _, q in ipairs(given(questions) and questions or {}) do
-    local a = nil
-    if given(answers) and type(answers) == 'table' then
-      a = answers[q.name] -- false stays false
-    end
-    local text = dismissed == true and '(dismissed)' or answer_text(a)
-    for _, b in ipairs(given(q.buttons) and q.buttons or {}) do
-      if dismissed ~= true and given(a) and vim.deep_equal(b.value, a) and type(b.label) == 'string' then
-        text = b.label -- the button the user pressed, as it read
-      end
-    end
-    table.insert(out, { question = vim.split(tostring(q.question or q.name or '?'), '\n', true)[1], answer = text })
-  end
-  return out
-end
+M.answer_text = summary.answer_text
+M.answered = summary.answered
 
 --- Shows the user's answers to `questions` as text under the tool call asking them (the last
 --- one still running), or as lines of their own when no call is running.
@@ -279,31 +231,34 @@ local function qa_lines(out, qa)
   end
 end
 
--- A tool call's line, and under a task call its sub-agent's calls, indented (four spaces a
--- level) and prefixed with the sub-agent's short id: "      ↳ [1a2b3c4d] read app.txt … completed".
-local function tool_lines(out, e, depth)
-  local status = e.refused and 'REFUSED (plan mode)' or (e.status or 'pending')
+-- A tool call's line (tool_summary.lua: "Edited app.txt +1 −1", "Ran `make` ✓ (exit 0)"), and
+-- under a task call its sub-agent's calls, indented (four spaces a level) and prefixed with the
+-- sub-agent's short id: "      ↳ [1a2b3c4d] Read app.txt". `rows` maps each line to its call
+-- (`:Agentls details`, `K`).
+local function tool_lines(out, e, depth, rows)
+  local text = summary.summary_text(summary.summarize(e))
   if e.result and e.result.status ~= 'completed' then
-    status = status .. ' (' .. e.result.status .. ')'
+    text = text .. ' (' .. e.result.status .. ')'
   end
-  if e.outcome then
-    status = status .. ' · ' .. e.outcome
-  end
+  text = text .. summary.state_text(e)
   local tokens = e.tokens or (e.result and e.result.tokens)
   if is_task(e) and tokens then
-    status = string.format('%s · %d tokens', status, tokens)
+    text = string.format('%s · %d tokens', text, tokens)
   end
   if depth == 0 then
-    table.insert(out, string.format('  • %s … %s', e.title or '?', status))
+    table.insert(out, '  • ' .. text)
   else
-    table.insert(out, string.format('%s  ↳ [%s] %s … %s', string.rep('    ', depth), e.short or '?', e.title or '?', status))
+    table.insert(out, string.format('%s  ↳ [%s] %s', string.rep('    ', depth), e.short or '?', text))
+  end
+  if rows then
+    rows[#out] = e
   end
   if e.problems then
     vim.list_extend(out, problems.chat_lines(e.problems))
   end
   qa_lines(out, e.qa)
   for _, c in ipairs(e.children or {}) do
-    tool_lines(out, c, depth + 1)
+    tool_lines(out, c, depth + 1, rows)
   end
 end
 
@@ -334,6 +289,7 @@ end
 --- The transcript's lines (everything above the prompt marker).
 function Chat:lines()
   local out = { string.format('# agentls · %s%s', (self.mode or '?'):upper(), self.title and (' · ' .. self.title) or ''), '' }
+  self.rows = {}
   for _, e in ipairs(self.entries) do
     if e.kind == 'user' then
       table.insert(out, '')
@@ -348,7 +304,7 @@ function Chat:lines()
         table.insert(out, '> ' .. l)
       end
     elseif e.kind == 'tool' then
-      tool_lines(out, e, 0)
+      tool_lines(out, e, 0, self.rows)
     elseif e.kind == 'note' then
       table.insert(out, '_' .. e.text .. '_')
     elseif e.kind == 'qa' then
@@ -437,6 +393,81 @@ function Chat:take_prompt()
   return text
 end
 
+--- The tool call shown on line `lnum` of the chat buffer, or the nearest one above it (a
+--- question or a problem under it); nil when there is none.
+function Chat:call_at(lnum)
+  local ls = self:lines() -- fills self.rows
+  for l = math.min(lnum, #ls), 1, -1 do
+    if self.rows[l] then
+      return self.rows[l]
+    end
+    if ls[l]:sub(1, 4) ~= '    ' then
+      return nil -- past the lines under a call
+    end
+  end
+  return nil
+end
+
+--- The last tool call of the transcript (the last one at the top level), or nil.
+function Chat:last_call()
+  for i = #self.entries, 1, -1 do
+    if self.entries[i].kind == 'tool' then
+      return self.entries[i]
+    end
+  end
+  return nil
+end
+
+M.details_name = 'agentls://details'
+
+--- Shows a tool call's details (its raw input and output, tool_summary.details_lines) in a
+--- scratch split, reused by the next call's details; `q` closes it.
+function M.show_details(e)
+  local b
+  for _, x in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_valid(x) and vim.api.nvim_buf_get_name(x) == M.details_name then
+      b = x
+    end
+  end
+  if not b then
+    b = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(b, M.details_name)
+    vim.bo[b].buftype = 'nofile'
+    vim.bo[b].bufhidden = 'hide'
+    vim.bo[b].swapfile = false
+    vim.api.nvim_buf_set_keymap(b, 'n', 'q', '<Cmd>close<CR>', { noremap = true, silent = true, desc = 'agentls: close the details' })
+  end
+  vim.bo[b].modifiable = true
+  vim.api.nvim_buf_set_lines(b, 0, -1, false, summary.details_lines(e))
+  vim.bo[b].modifiable = false
+  vim.bo[b].modified = false
+  vim.bo[b].filetype = 'markdown'
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(w) == b then
+      vim.api.nvim_set_current_win(w)
+      return b
+    end
+  end
+  vim.cmd('belowright split')
+  vim.api.nvim_win_set_buf(0, b)
+  return b
+end
+
+--- `:Agentls details` and `K` in the chat: the details of the call under the cursor in the chat
+--- window (else the last call). Returns the details buffer, or nil (and says why) without a call.
+function Chat:details()
+  local e
+  if valid(self.bufnr) and vim.api.nvim_get_current_buf() == self.bufnr then
+    e = self:call_at(vim.api.nvim_win_get_cursor(0)[1])
+  end
+  e = e or self:last_call()
+  if not e then
+    vim.notify('agentls: no tool call in the chat', vim.log.levels.WARN)
+    return nil
+  end
+  return M.show_details(e)
+end
+
 M.name = 'agentls://chat'
 
 -- The chat buffer a previous setup() left (Neovim keeps it when setup() runs again), or nil.
@@ -473,6 +504,13 @@ function Chat:buffer()
       if text then
         self.on_send(text)
       end
+    end,
+  })
+  vim.api.nvim_buf_set_keymap(b, 'n', 'K', '', {
+    noremap = true,
+    desc = "agentls: the tool call's details (raw input and output)",
+    callback = function()
+      self:details()
     end,
   })
   self.bufnr = b

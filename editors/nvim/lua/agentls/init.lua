@@ -621,7 +621,15 @@ function State:replay(messages)
       end
       for _, tc in ipairs(given(m.tool_calls) and m.tool_calls or {}) do
         local title = given(tc.title) and tc.title ~= '' and tc.title or tc.name
-        chat:update({ sessionUpdate = 'tool_call', toolCallId = tc.id, title = title, kind = tc.kind, status = 'pending' })
+        chat:update({
+          sessionUpdate = 'tool_call',
+          toolCallId = tc.id,
+          title = title,
+          kind = tc.kind,
+          status = 'pending',
+          name = given(tc.name) and tc.name or nil,
+          rawInput = given(tc.arguments) and tc.arguments or nil, -- JSON text: read as the live rawInput
+        })
       end
     elseif m.role == 'tool' and given(m.tool_call_id) and chat.tools[m.tool_call_id] then
       -- how the call ended (a refused call stays failed, with its refusal); a task call keeps
@@ -1163,6 +1171,13 @@ end
 function M.rename(title)
   local st = need()
   return st and st:rename(title)
+end
+
+--- `:Agentls details`: the raw input and output of the tool call under the cursor in the chat
+--- (else the last one), in a split (`K` on a call's line in the chat does the same).
+function M.details()
+  local st = need()
+  return st and st.chat:details()
 end
 
 M._State = State

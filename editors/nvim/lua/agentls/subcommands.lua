@@ -1,5 +1,5 @@
 -- agentls.subcommands: the plugin's own subcommands of `:Agentls {subcommand} [args]` (chat,
--- prompt, mode, approve, reject, cancel, history, rename, diff, review, problems,
+-- prompt, mode, approve, reject, cancel, retry, details, history, rename, diff, review, problems,
 -- requestchanges, health), their completion, and the `<Plug>(agentls-…)` mappings. Anything
 -- else after `:Agentls` is a slash command the server runs (agentls.commands).
 local M = {}
@@ -68,6 +68,12 @@ M.list = {
       a().retry()
     end,
   },
+  details = {
+    desc = "the tool call's raw input and output (the one under the cursor in the chat, else the last)",
+    run = function()
+      a().details()
+    end,
+  },
   history = {
     desc = 'pick a chat by title and date and open it',
     run = function()
@@ -119,6 +125,7 @@ M.names = {
   'reject',
   'cancel',
   'retry',
+  'details',
   'history',
   'sessions',
   'rename',
