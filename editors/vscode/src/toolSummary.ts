@@ -208,7 +208,9 @@ export function summarize(f: ToolFacts): RowSummary {
     }
     case 'write':
     case 'plan_write': {
-      const s: RowSummary = { verb: verbFor(st, f.refused, 'Wrote', 'Writing', 'Write'), edit: true };
+      // A write that made the file reads "Created" (its result says created), as in Neovim.
+      const created = st === 'completed' && !f.refused && result?.created === true;
+      const s: RowSummary = { verb: created ? 'Created' : verbFor(st, f.refused, 'Wrote', 'Writing', 'Write'), edit: true };
       const file = path ?? str(result?.path);
       if (file) s.file = file;
       else s.text = str(args.title) ?? '';

@@ -25,6 +25,8 @@ describe('summaries', () => {
     ['several questions', { ...base, title: 'ask the user 3 questions', input: JSON.stringify({ questions: [{ name: 'a', question: 'First?' }, { name: 'b', question: 'B?' }, { name: 'c', question: 'C?' }] }) }, 'Asked: First? (+2 more)'],
     ['a plan approval', { ...base, name: 'exit_plan_mode', title: 'ask to approve plans/a.plan', input: '{"plan_file_path":"plans/a.plan"}' }, 'Asked to approve plans/a.plan'],
     ['a plan written', { ...base, title: 'write plan plans/a.plan', input: JSON.stringify({ path: 'plans/a.plan', title: 'A', content: '# A\n\nx\n' }) }, 'Wrote plans/a.plan +3'],
+    ['a new file written', { ...base, title: 'write notes.md', input: JSON.stringify({ path: 'notes.md', content: 'a\nb\n' }), output: ok({ path: 'notes.md', created: true }) }, 'Created notes.md +2'],
+    ['a file overwritten', { ...base, title: 'write notes.md', input: JSON.stringify({ path: 'notes.md', content: 'a\n' }), output: ok({ path: 'notes.md', created: false }) }, 'Wrote notes.md +1'],
     ['grep', { ...base, title: 'grep alpha', input: '{"pattern":"alpha"}' }, 'Searched for `alpha`'],
     ['another tool keeps its title', { ...base, title: 'mv a.go → b.go' }, 'Mv a.go → b.go'],
   ];
