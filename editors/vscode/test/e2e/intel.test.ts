@@ -95,6 +95,12 @@ test("TypeScript's problems through the extension: the edit's type error in its 
   assert.equal(await chat().locator('details.tool.status-failed[data-tool-id="t1"]').count(), 1, 'the first tick refused');
   const refusal = (await chat().locator('details.tool[data-tool-id="t1"] pre.tool-io').last().textContent()) ?? '';
   assert.match(refusal, /main\.ts:4: error/);
+  // Why, under the refused tick's row (from the plan update sent with the refusal; the plan panel
+  // showed it under the step until the next tick).
+  const why = chat().locator('.tool-row:has(details.tool[data-tool-id="t1"]) .tick-refused');
+  assert.equal((await why.locator('.problems-heading').innerText()).trim(), 'Not ticked: 1 new error');
+  assert.match(await why.locator('.problem').innerText(), /main\.ts:4 Argument of type 'number'/);
+  assert.equal(await chat().locator('.plan-panel .tick-refused').count(), 0, 'the accepted tick cleared the plan panel');
   assert.equal(await chat().locator('.tool-row:has(details.tool[data-tool-id="e2"])').count(), 0, 'the fix: no problems block');
   assert.match(fs.readFileSync(path.join(workspace, 'plans', 'greet.plan'), 'utf8'), /- \[x\] Change the greeting/);
   assert.match(fs.readFileSync(path.join(workspace, 'main.ts'), 'utf8'), /greet\('y'\)/);
