@@ -3,98 +3,28 @@
 // card and its buttons, the model picker, Copy / Edit / Regenerate on
 // messages and Retry on a failed prompt.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { setupState } from '../../src/firstRun';
-import { chatHtml } from '../../src/html';
-import type { FromWebview, ToWebview } from '../../src/messages';
+import type { ToWebview } from '../../src/messages';
 import { ChatModel } from '../../src/state';
-import { launchChromium, outputDir } from '../e2e/harness';
+import { outputDir } from '../e2e/harness';
+import { ChatPages, noCspViolationsIn, postedBy, sendTo } from './chatPage';
 
-const dist = path.resolve('dist');
 const out = outputDir('webview-basics');
-const nonce = 'testnonce123';
-// Records posts; getState/setState keep the webview's state across a reload
-// of the page (sessionStorage lives as long as the tab), as VS Code keeps it
-// when a hidden view's webview is destroyed and made again.
-const fakeApi = `window.__posted = [];
-window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => JSON.parse(sessionStorage.getItem('vscodeState') ?? 'null') ?? undefined, setState: (s) => sessionStorage.setItem('vscodeState', JSON.stringify(s)) });
-window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));`;
-
-let server: http.Server;
-let base: string;
-let browser: Browser;
+const pages = new ChatPages();
 let page: Page;
 
-const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
-
-before(async () => {
-  server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/') {
-      const html = chatHtml(base, { script: `${base}/webview.js`, style: `${base}/chat.css`, codicons: `${base}/codicon.css` }, nonce).replace(
-        `<script nonce="${nonce}" src=`,
-        `<script nonce="${nonce}" src="${base}/fake-vscode.js"></script>\n<script nonce="${nonce}" src=`,
-      );
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html);
-      return;
-    }
-    if (url.pathname === '/fake-vscode.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(fakeApi);
-      return;
-    }
-    const file = path.join(dist, path.basename(url.pathname));
-    if (!fs.existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((r) => server?.close(r));
-});
-
+before(() => pages.start());
+after(() => pages.stop());
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 420, height: 900 } });
-  page.setDefaultTimeout(15_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(base);
-  await page.waitForFunction(() => (window as unknown as { __posted: FromWebview[] }).__posted.some((m) => m.type === 'ready'));
-  assert.deepEqual(errors, []);
+  page = await pages.open();
 });
 
-// send posts m to the webview and returns once the webview has handled it:
-// window.postMessage delivers in a later task, and a listener added after the
-// webview's own runs after it for the same message.
-async function send(m: ToWebview): Promise<void> {
-  await page.evaluate(
-    (msg) =>
-      new Promise<void>((resolve) => {
-        window.addEventListener('message', () => resolve(), { once: true });
-        window.postMessage(msg, '*');
-      }),
-    m as unknown as Record<string, unknown>,
-  );
-}
-
-async function posted(): Promise<FromWebview[]> {
-  return page.evaluate(() => (window as unknown as { __posted: FromWebview[] }).__posted);
-}
-
-async function noCspViolations(): Promise<void> {
-  assert.deepEqual(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp), []);
-}
+const send = (m: ToWebview) => sendTo(page, m);
+const posted = () => postedBy(page);
+const noCspViolations = () => noCspViolationsIn(page);
 
 function model(): ChatModel {
   const m = new ChatModel();

@@ -5,91 +5,33 @@
 // never squeeze the transcript; the approval shows the plan once, rendered;
 // markdown fits a 300 px sidebar, code blocks have Copy and Insert.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { chatHtml } from '../../src/html';
-import type { FromWebview, ToWebview } from '../../src/messages';
+import type { Page } from 'playwright-core';
+import type { ToWebview } from '../../src/messages';
 import type { Question } from '../../src/protocol';
 import { ChatModel } from '../../src/state';
 import { atEnd } from '../../webview/follow';
-import { launchChromium, outputDir } from '../e2e/harness';
+import { outputDir } from '../e2e/harness';
+import { ChatPages, postedBy, sendTo } from './chatPage';
 
-const dist = path.resolve('dist');
 const out = outputDir('webview-layout');
-const nonce = 'layoutnonce1';
-const fakeApi = `window.__posted = [];
-window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => {} });`;
-const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' };
+const pages = new ChatPages({ keepState: false, nonce: 'layoutnonce1' });
 
-let server: http.Server;
-let base: string;
-let browser: Browser;
+before(() => pages.start());
+after(() => pages.stop());
 
-before(async () => {
-  server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/') {
-      const html = chatHtml(base, { script: `${base}/webview.js`, style: `${base}/chat.css`, codicons: `${base}/codicon.css` }, nonce).replace(
-        `<script nonce="${nonce}" src=`,
-        `<script nonce="${nonce}" src="${base}/fake-vscode.js"></script>\n<script nonce="${nonce}" src=`,
-      );
-      res.writeHead(200, { 'content-type': 'text/html' }).end(html);
-      return;
-    }
-    if (url.pathname === '/fake-vscode.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(fakeApi);
-      return;
-    }
-    const file = path.join(dist, path.basename(url.pathname));
-    if (!fs.existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((r) => server?.close(r));
-});
-
-async function open(width: number, height: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height } });
-  page.setDefaultTimeout(15_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(base);
-  await page.waitForFunction(() => (window as unknown as { __posted: FromWebview[] }).__posted.some((m) => m.type === 'ready'));
-  assert.deepEqual(errors, []);
-  return page;
-}
+const open = (width: number, height: number) => pages.open({ width, height });
 
 async function send(page: Page, m: ToWebview): Promise<void> {
-  await page.evaluate(
-    (msg) =>
-      new Promise<void>((resolve) => {
-        window.addEventListener('message', () => resolve(), { once: true });
-        window.postMessage(msg, '*');
-      }),
-    m as unknown as Record<string, unknown>,
-  );
+  await sendTo(page, m);
   // Let the ResizeObserver and MutationObserver of the follower run (they run before the next paint).
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 const show = (page: Page, m: ChatModel) => send(page, { type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
 
-async function posted(page: Page): Promise<FromWebview[]> {
-  return page.evaluate(() => (window as unknown as { __posted: FromWebview[] }).__posted);
-}
+const posted = (page: Page) => postedBy(page);
 
 function model(): ChatModel {
   const m = new ChatModel();
