@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from './fakeOpenAI';
-import { type CodeServer, codeServerBinary, launchChromium, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
 
 const out = outputDir('firstrun');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -33,9 +33,7 @@ async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(out, `${String(shot).padStart(2, '0')}-${name}.png`) });
 }
 
-function chat(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready[src*="extensionId=agentls.agentls"]').frameLocator('#active-frame');
-}
+const chat = (): FrameLocator => chatFrame(page);
 
 const modeItem = () => page.locator('footer[role="status"] .statusbar-item[aria-label^="agentls mode"]');
 const activity = () => page.locator('.activitybar [aria-label^="agentls"]').first();
@@ -76,10 +74,7 @@ before(async () => {
   fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(workspace, 'notes.txt'), 'hello\n');
   server = await startCodeServer(bin, vsix, data, { 'agentls.serverArgs': ['--log-file', path.join(out, 'agentls.log')] }, path.join(out, 'code-server.log'));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+  ({ browser, page } = await openWorkbench(server, workspace));
 });
 
 after(async () => {

@@ -4,7 +4,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 
 /** The repository root (npm runs tests in editors/vscode). */
 export const repoRoot = path.resolve('..', '..');
@@ -29,6 +29,23 @@ export const chromiumArgs = ['--headless=new', '--no-sandbox', '--disable-gpu', 
 /** Launches Debian's Chromium (never a downloaded browser). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.AGENTLS_CHROMIUM ?? '/usr/bin/chromium', args: chromiumArgs });
+}
+
+/**
+ * The agentls chat view's frame. The selector names the extension: the
+ * walkthrough's pages are webviews too, and VS Code opens them on its own.
+ */
+export function chatFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview.ready[src*="extensionId=agentls.agentls"]').frameLocator('#active-frame');
+}
+
+/** Chromium on code-server's workbench of folder: a 1400×900 page with a 60 s default timeout. */
+export async function openWorkbench(server: CodeServer, folder: string): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
+  return { browser, page };
 }
 
 async function freePort(): Promise<number> {

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { type CodeServer, codeServerBinary, launchChromium, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
 
 const out = outputDir('e2e-intel');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -21,9 +21,7 @@ let browser: Browser;
 let page: Page;
 let workspace: string;
 
-function chat(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-}
+const chat = (): FrameLocator => chatFrame(page);
 
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
@@ -47,10 +45,7 @@ before(async () => {
     },
     path.join(out, 'code-server.log'),
   );
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+  ({ browser, page } = await openWorkbench(server, workspace));
 });
 
 after(async () => {

@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { type CodeServer, codeServerBinary, launchChromium, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
 
 const out = outputDir('e2e-layout');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -32,9 +32,7 @@ async function screenshot(name: string): Promise<string> {
   return file;
 }
 
-function chat(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-}
+const chat = (): FrameLocator => chatFrame(page);
 
 /** Where an element of the chat is, against the transcript's visible box (frame coordinates). */
 interface InView {
@@ -87,7 +85,7 @@ async function transcriptShare(): Promise<number> {
 
 /** Drags the sash right of the side bar until the chat view is width px wide. */
 async function sidebarWidth(width: number): Promise<number> {
-  const frame = page.locator('iframe.webview.ready');
+  const frame = page.locator('iframe.webview.ready[src*="extensionId=agentls.agentls"]');
   for (let i = 0; i < 3; i++) {
     const now = (await frame.boundingBox())!;
     if (Math.abs(now.width - width) <= 2) break;
@@ -124,10 +122,7 @@ before(async () => {
     },
     path.join(out, 'code-server.log'),
   );
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+  ({ browser, page } = await openWorkbench(server, workspace));
 });
 
 after(async () => {

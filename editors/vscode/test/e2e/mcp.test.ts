@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { type CodeServer, codeServerBinary, launchChromium, outputDir, repoRoot, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, repoRoot, startCodeServer } from './harness';
 
 const out = outputDir('e2e-mcp');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -24,9 +24,7 @@ let workspace: string;
 let callLog: string;
 let agentlsLog: string;
 
-function chat(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-}
+const chat = (): FrameLocator => chatFrame(page);
 
 const modeItem = () => page.locator('footer[role="status"] .statusbar-item[aria-label^="agentls mode"]');
 
@@ -74,10 +72,7 @@ sandbox: {allow_write: [${JSON.stringify(path.dirname(callLog))}]}
     },
     path.join(out, 'code-server.log'),
   );
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+  ({ browser, page } = await openWorkbench(server, workspace));
 });
 
 after(async () => {

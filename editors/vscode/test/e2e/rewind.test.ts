@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { type CodeServer, codeServerBinary, launchChromium, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
 
 const out = outputDir('rewind');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -40,9 +40,7 @@ async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(out, `${String(shot).padStart(2, '0')}-${name}.png`) });
 }
 
-function chat(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-}
+const chat = (): FrameLocator => chatFrame(page);
 
 /** Each file under dir (paths with /, relative) and its sha256; the skipped top-level folders left out. */
 function digests(dir: string, ...skip: string[]): Record<string, string> {
@@ -128,10 +126,7 @@ before(async () => {
     },
     path.join(out, 'code-server.log'),
   );
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+  ({ browser, page } = await openWorkbench(server, workspace));
 });
 
 after(async () => {

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { type CodeServer, codeServerBinary, launchChromium, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
 
 const out = outputDir('e2e-subagents');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -18,9 +18,7 @@ let server: CodeServer;
 let browser: Browser;
 let page: Page;
 
-function chat(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-}
+const chat = (): FrameLocator => chatFrame(page);
 
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
@@ -39,10 +37,7 @@ before(async () => {
     },
     path.join(out, 'code-server.log'),
   );
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+  ({ browser, page } = await openWorkbench(server, workspace));
 });
 
 after(async () => {

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { type CodeServer, codeServerBinary, launchChromium, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
 
 const out = outputDir('e2e');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -44,9 +44,7 @@ async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(out, `${String(shot).padStart(2, '0')}-${name}.png`) });
 }
 
-function chat(): FrameLocator {
-  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-}
+const chat = (): FrameLocator => chatFrame(page);
 
 const modeItem = () => page.locator('footer[role="status"] .statusbar-item[aria-label^="agentls mode"]');
 
@@ -78,10 +76,7 @@ before(async () => {
     },
     path.join(out, 'code-server.log'),
   );
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+  ({ browser, page } = await openWorkbench(server, workspace));
 });
 
 after(async () => {
