@@ -3,6 +3,7 @@
 // errors", one linked path:line a problem (errors, then warnings).
 import type { TickRefusal } from '../src/protocol';
 import { h, icon } from './dom';
+import { problemLine } from './problems';
 
 /** The heading of a refusal's block. */
 export function tickRefusedHeading(r: TickRefusal): string {
@@ -17,22 +18,7 @@ export function tickRefusedHeading(r: TickRefusal): string {
 export function tickRefusedBlock(r: TickRefusal, open: (path: string, line: number) => void): HTMLElement {
   const heading = tickRefusedHeading(r);
   const block = h('div', { class: 'problems tick-refused', role: 'group', 'aria-label': heading }, h('div', { class: 'problems-heading' }, icon('error'), ` ${heading}`));
-  for (const d of r.problems) {
-    const where = `${d.path}:${d.line}`;
-    const link = h('a', { href: '#', class: 'problem-link', title: `Open ${where}` }, where);
-    link.addEventListener('click', (e) => {
-      e.preventDefault();
-      open(d.path, d.line);
-    });
-    const tail = [d.source, d.code].filter(Boolean).join(' ');
-    block.append(
-      h('div', { class: `problem severity-${d.severity}` },
-        icon(d.severity === 'error' ? 'error' : 'warning'),
-        ' ', link, ` ${d.message}`,
-        tail ? h('span', { class: 'problem-source' }, ` (${tail})`) : null,
-      ),
-    );
-  }
+  for (const d of r.problems) block.append(problemLine(d, open));
   return block;
 }
 
