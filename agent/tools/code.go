@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"github.com/agentls/agentls/agentproto"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -58,15 +59,9 @@ type CodeParams struct {
 	Query  string `json:"query,omitempty"`
 }
 
-// CodeProblem is one diagnostic as the model reads it.
-type CodeProblem struct {
-	Path     string `json:"path"`
-	Line     int    `json:"line"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	Source   string `json:"source,omitempty"`
-	Code     string `json:"code,omitempty"`
-}
+// CodeProblem is one diagnostic as the model reads it: the protocol's
+// Problem (the chat shows the same fields under a refused tick).
+type CodeProblem = agentproto.Problem
 
 // CodeLocation is a location as the model reads it: the path relative,
 // lines from 1, and the line's text.
