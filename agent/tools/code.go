@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"github.com/agentls/agentls/agentproto"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
