@@ -10,8 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
