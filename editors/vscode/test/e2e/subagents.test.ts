@@ -93,7 +93,10 @@ test('after a window reload the task row keeps its result (the sub-agent\'s rows
   await sidebarTitle.waitFor();
   if (!/agentls/i.test(await sidebarTitle.innerText())) await activity.click();
   const task = chat().locator('main.messages > details.tool.task[data-tool-id="t1"]');
-  await task.waitFor();
+  await task.waitFor().catch(async (e: unknown) => {
+    await page.screenshot({ path: path.join(out, '03-reload-failed.png') }); // what the window showed instead
+    throw e;
+  });
   assert.match(await task.locator(':scope > summary').innerText(), /task explore: Where does app\.txt say alpha\? — 2 turns, \d+ tokens\s*completed/);
   assert.equal(await chat().locator('main.messages > details.tool').count(), 1);
   await task.locator(':scope > summary').click();
