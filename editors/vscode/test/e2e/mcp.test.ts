@@ -49,6 +49,7 @@ before(async () => {
   fs.mkdirSync(path.join(data, 'calls'));
   callLog = path.join(data, 'calls', 'mcp-calls.log'); // outside the workspace: sandbox.allow_write lets the server write there
   agentlsLog = path.join(out, 'agentls.log');
+  fs.rmSync(agentlsLog, { force: true }); // the probes are counted in this run's log only
   const config = path.join(data, 'agentls.yaml');
   fs.writeFileSync(
     config,
