@@ -11,8 +11,9 @@ import "time"
 const metaTouchInterval = 30 * time.Second
 
 // touchMetaLocked stamps UpdatedAt at the end of a turn (s.mu held) and
-// returns the function that stores it, which does nothing when the end of
-// a turn wrote the metadata less than metaTouchInterval ago.
+// returns the function that stores it, which does nothing when a save of
+// the metadata (a turn's end, the first prompt's title, a mode switch)
+// stamped it less than metaTouchInterval ago.
 func (s *Session) touchMetaLocked() func() {
 	now := s.m.now()
 	if since := now.Sub(s.metaTouchedAt); !s.metaTouchedAt.IsZero() && since >= 0 && since < metaTouchInterval {

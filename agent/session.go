@@ -96,7 +96,7 @@ type Session struct {
 	// the generation last stored.
 	saveMu   sync.Mutex
 	savedGen uint64
-	// metaTouchedAt is when the end of a turn last wrote the metadata
+	// metaTouchedAt is when a save last stamped the metadata's UpdatedAt
 	// (meta_touch.go), under mu.
 	metaTouchedAt time.Time
 	turnEnded     chan struct{} // closed when the running turn ends
@@ -253,6 +253,7 @@ func (s *Session) modelMessages() []llm.Message {
 // that finish out of order never store older metadata over newer.
 func (s *Session) saveMetaLocked() func() {
 	s.meta.UpdatedAt = s.m.now()
+	s.metaTouchedAt = s.meta.UpdatedAt // this save carries updated_at too (meta_touch.go)
 	s.metaGen++
 	gen, meta := s.metaGen, s.meta
 	return func() { s.storeMeta(gen, meta) }
