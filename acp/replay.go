@@ -15,7 +15,9 @@ const interruptedText = "The tool call was interrupted by a restart of agentls; 
 // replay sends a loaded session's history as session/update notifications:
 // user messages, agent messages, and each tool call with its outcome. A
 // tool call without a result (cut off by a crash) is reported failed,
-// "interrupted by a restart", not left pending.
+// "interrupted by a restart", not left pending. Messages a conversation
+// rewind left out (an edited or regenerated prompt on the LSP face) are
+// not replayed: the client sees the conversation the model sees.
 func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Message) {
 	var open []string // tool calls started and not yet answered, in order
 	interrupt := func() {
@@ -27,6 +29,9 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 	}
 	defer interrupt()
 	for _, m := range msgs {
+		if m.Rewound {
+			continue // left out by a conversation rewind: not what the model sees
+		}
 		if m.Role != llm.RoleTool {
 			interrupt() // results follow their calls: what is open now never gets one
 		}
