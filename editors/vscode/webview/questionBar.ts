@@ -49,6 +49,7 @@ function errorSlot(): HTMLElement {
 /** A field's mark: " *" when it needs an answer, " (optional)" when it may stay empty; none for a row of buttons. */
 export function fieldMark(spec: FieldSpec): HTMLElement | null {
   if (spec.kind === 'buttons') return null;
+  if (!spec.required && /\(optional\)\s*$/i.test(spec.label)) return null; // the question says it already
   return spec.required ? h('span', { class: 'required', title: 'required', 'aria-label': 'required' }, ' *') : h('span', { class: 'optional-mark' }, ' (optional)');
 }
 

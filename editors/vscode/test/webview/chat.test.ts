@@ -150,6 +150,9 @@ describe('plan approval', () => {
     await show(withPlan());
     const bar = page.locator('form.question-bar.approval');
     assert.deepEqual(await bar.locator('.approval-steps li').allInnerTexts(), ['Add the handler', 'Write the test']);
+    // The feedback question says "(optional)" itself: the form adds no second mark.
+    assert.match(await bar.innerText(), /What should change in the plan\? \(optional\)/);
+    assert.equal(await bar.locator('.optional-mark').count(), 0, 'a second "(optional)"');
     await page.screenshot({ path: path.join(out, 'approval.png'), fullPage: true });
     await bar.locator('.plan-link').click();
     await bar.locator('button', { hasText: 'Accept & Build' }).click();
