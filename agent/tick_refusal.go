@@ -5,22 +5,15 @@ import (
 	"errors"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
 )
 
 // TickRefusal says why the builder's tick of a plan step was refused
 // (docs/language-intel.md, "Step ticks"): the plan update sent right after
-// carries it, so that every face shows it beside the step.
-type TickRefusal struct {
-	// Steps are the texts of the steps the refused change would have
-	// ticked.
-	Steps []string `json:"steps"`
-	// Problems are the new errors (then the warnings) of the files changed
-	// in the step, as the tool error lists them.
-	Problems []tools.CodeProblem `json:"problems"`
-	// Message is the tool error's text.
-	Message string `json:"message"`
-}
+// carries it, so that every face shows it beside the step. It is the
+// protocol's own shape.
+type TickRefusal = agentproto.TickRefusal
 
 // tickRefused is the error of a refused tick (Apply's error: the tool's
 // failed result carries its text).
