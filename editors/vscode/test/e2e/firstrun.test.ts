@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from './fakeOpenAI';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer } from './harness';
 
 const out = outputDir('firstrun');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -36,20 +36,10 @@ async function screenshot(name: string): Promise<void> {
 const chat = (): FrameLocator => chatFrame(page);
 
 const modeItem = () => page.locator('footer[role="status"] .statusbar-item[aria-label^="agentls mode"]');
-const activity = () => page.locator('.activitybar [aria-label^="agentls"]').first();
 
-/** Shows the chat view (a click on an open container's icon would close it). */
+/** Shows the chat view (harness.ts, showChat). */
 async function openChat(): Promise<void> {
-  const title = page.locator('.part.sidebar .composite.title .title-label');
-  if (!(await title.isVisible()) || !/agentls/i.test(await title.innerText())) await activity().click();
-  const prompt = chat().locator('textarea.prompt');
-  // After a window reload under load, code-server sometimes restores the side bar's title without
-  // the view's webview; the user's way back is the chat's keybinding (agentls.ui.focusChat).
-  if (!(await prompt.waitFor({ timeout: 20_000 }).then(() => true, () => false))) {
-    await screenshot('chat-not-restored');
-    await page.keyboard.press('Control+Alt+A');
-  }
-  await prompt.waitFor();
+  await showChat(page, () => screenshot('chat-not-restored'));
 }
 
 /** Types into a text setting of the Settings editor (searched by its id); the editor saves it to the User settings. */

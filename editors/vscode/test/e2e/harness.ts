@@ -39,6 +39,27 @@ export function chatFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready[src*="extensionId=agentls.agentls"]').frameLocator('#active-frame');
 }
 
+/**
+ * Shows the agentls chat in the side bar and waits for its composer, as a user would: the side bar
+ * comes back with the container last open (a click on an open container's icon would close it).
+ * After a window reload under load, code-server sometimes restores the side bar's title without the
+ * view's webview (seen in CI, not alone); the user's way back is the chat's keybinding
+ * (agentls.ui.focusChat, Ctrl+Alt+A). `onMissing` records what the window showed instead.
+ */
+export async function showChat(page: Page, onMissing?: () => Promise<void>): Promise<FrameLocator> {
+  const title = page.locator('.part.sidebar .composite.title .title-label').first();
+  await title.waitFor({ timeout: 20_000 }).catch(() => undefined);
+  if (!(await title.isVisible()) || !/agentls/i.test(await title.innerText())) await page.locator('.activitybar [aria-label^="agentls"]').first().click();
+  const chat = chatFrame(page);
+  const prompt = chat.locator('textarea.prompt');
+  if (!(await prompt.waitFor({ timeout: 20_000 }).then(() => true, () => false))) {
+    await onMissing?.();
+    await page.keyboard.press('Control+Alt+A');
+  }
+  await prompt.waitFor();
+  return chat;
+}
+
 /** Chromium on code-server's workbench of folder: a 1400×900 page with a 60 s default timeout. */
 export async function openWorkbench(server: CodeServer, folder: string): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchChromium();

@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer } from './harness';
 
 const out = outputDir('e2e-rows');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -184,10 +184,7 @@ test('after a window reload (new extension host and server) the rows, the refusa
   const before = await rowsState();
   assert.deepEqual((before as { rows: string[] }).rows, wantRows);
   await page.reload();
-  const activity = page.locator('.activitybar [aria-label^="agentls"]').first();
-  const sidebarTitle = page.locator('.part.sidebar .composite.title .title-label');
-  await sidebarTitle.waitFor();
-  if (!/agentls/i.test(await sidebarTitle.innerText())) await activity.click();
+  await showChat(page, () => screenshot('chat-not-restored'));
   await chat().locator('.msg.assistant', { hasText: 'All done.' }).waitFor();
   await chat().locator('details.tool[data-tool-id="c_fail"]').waitFor();
   assert.deepEqual(await rowsState(), before);

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer } from './harness';
 
 const out = outputDir('e2e-subagents');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -88,10 +88,7 @@ test("a sub-agent's steps are collapsed under its task row; expanded they show; 
 
 test('after a window reload the task row keeps its result (the sub-agent\'s rows stay in its own session)', async () => {
   await page.reload();
-  const activity = page.locator('.activitybar [aria-label^="agentls"]').first();
-  const sidebarTitle = page.locator('.part.sidebar .composite.title .title-label');
-  await sidebarTitle.waitFor();
-  if (!/agentls/i.test(await sidebarTitle.innerText())) await activity.click();
+  await showChat(page, () => page.screenshot({ path: path.join(out, '03-chat-not-restored.png') }).then(() => undefined));
   const task = chat().locator('main.messages > details.tool.task[data-tool-id="t1"]');
   await task.waitFor().catch(async (e: unknown) => {
     await page.screenshot({ path: path.join(out, '03-reload-failed.png') }); // what the window showed instead

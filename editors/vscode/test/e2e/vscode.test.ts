@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer } from './harness';
 
 const out = outputDir('e2e');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -216,9 +216,7 @@ test('the chat survives the view being hidden and the window reloading', async (
   await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: BUILD"]').waitFor();
   // The sidebar comes back with the container last open; a click on an open
   // container's icon would close it.
-  const sidebarTitle = page.locator('.part.sidebar .composite.title .title-label');
-  await sidebarTitle.waitFor();
-  if (!/agentls/i.test(await sidebarTitle.innerText())) await activity.click();
+  await showChat(page, () => screenshot('chat-not-restored'));
   await done().waitFor();
   await chat().locator('.msg.user', { hasText: 'Make alpha louder.' }).waitFor();
   await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
@@ -275,10 +273,7 @@ test('plan comments: approval refused while two are open; the lens and the appro
   fs.copyFileSync(path.resolve('test', 'e2e', 'fixtures', 'plan-comments.yaml'), script);
   await page.reload();
   await modeItem().waitFor();
-  const activity = page.locator('.activitybar [aria-label^="agentls"]').first();
-  const sidebarTitle = page.locator('.part.sidebar .composite.title .title-label');
-  await sidebarTitle.waitFor();
-  if (!/agentls/i.test(await sidebarTitle.innerText())) await activity.click();
+  await showChat(page, () => screenshot('chat-not-restored'));
   await chat().locator('button.new-chat').click();
   await chat().locator('.mode-tab.plan[aria-selected="true"]').waitFor();
   const prompt = chat().locator('textarea.prompt');
