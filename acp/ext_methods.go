@@ -40,7 +40,7 @@ func (a *Agent) extHandler(h agentapi.Handler) ownHandler {
 				raw = json.RawMessage("{}")
 			}
 			if err := json.Unmarshal(raw, v); err != nil {
-				return invalidParams("%s: invalid params: %v", name, err)
+				return invalidParams("%s: invalid params: %s", name, agentapi.DescribeDecodeError(err))
 			}
 			return nil
 		}

@@ -3,9 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"reflect"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -13,6 +10,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/host/agentapi"
 	"github.com/agentls/agentls/internal/protoconv"
 	"github.com/agentls/agentls/questions"
 )
@@ -71,38 +69,9 @@ func decodeParams(raw jsonrpc2.RawMessage, v any) error {
 		raw = jsonrpc2.RawMessage("{}")
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return invalidParams("invalid params: %s", describeDecodeError(err))
+		return invalidParams("invalid params: %s", agentapi.DescribeDecodeError(err))
 	}
 	return nil
-}
-
-// describeDecodeError says what is wrong with a payload in the user's terms
-// (never Go type names).
-func describeDecodeError(err error) string {
-	var te *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &te):
-		want := map[reflect.Kind]string{
-			reflect.String: "text", reflect.Bool: "true or false", reflect.Struct: "an object", reflect.Map: "an object",
-			reflect.Slice: "a list", reflect.Array: "a list", reflect.Int: "a whole number", reflect.Int32: "a whole number",
-			reflect.Int64: "a whole number", reflect.Float64: "a number",
-		}[te.Type.Kind()]
-		if want == "" {
-			want = "something else"
-		}
-		got := map[string]string{"string": "text", "number": "a number", "bool": "true or false", "array": "a list", "object": "an object"}[te.Value]
-		if got == "" {
-			got = te.Value
-		}
-		if te.Field == "" {
-			return fmt.Sprintf("expected %s, got %s", want, got)
-		}
-		return fmt.Sprintf("%s should be %s, not %s", te.Field, want, got)
-	case errors.As(err, &se):
-		return fmt.Sprintf("not valid JSON (at byte %d)", se.Offset)
-	}
-	return "not valid JSON"
 }
 
 func (s *Server) newSession(ctx context.Context, p agentproto.NewSessionParams) (agentproto.Session, error) {
