@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/host/agentapi"
 )
 
 // The ACP face asks the agent through small interfaces, one a concern,
@@ -28,17 +29,17 @@ type sessions interface {
 	CheckModel(ctx context.Context) agent.ModelCheck
 }
 
-// turns are a session's turns: prompting, cancelling, compacting and
-// rewinding.
+// turns are a session's turns: prompting and cancelling.
 type turns interface {
 	Prompt(ctx context.Context, req agent.PromptRequest) (agent.TurnResult, error)
 	Cancel(id string) error
-	Compact(ctx context.Context, id string) (agent.CompactResult, error)
-	Rewind(ctx context.Context, req agent.RewindRequest) (agent.RewindResult, error)
 }
 
-// agentServices is the agent as the ACP face uses it.
+// agentServices is the agent as the ACP face uses it: its own calls, and
+// those of the face-neutral handlers it carries (host/agentapi, the
+// `_agentls/…` extension methods).
 type agentServices interface {
+	agentapi.Services
 	sessions
 	turns
 }

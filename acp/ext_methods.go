@@ -2,80 +2,66 @@ package acp
 
 // This file serves the rows of agentproto's table that name the ACP face,
 // as ACP extension methods (`_agentls/<name>`, docs/acp.md): the agent/*
-// calls ACP has no method of its own for.
+// calls ACP has no method of its own for. Their handlers are host/agentapi's,
+// the same as the LSP face's: this face only carries them.
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/internal/protoconv"
+	"github.com/agentls/agentls/host/agentapi"
 )
 
 // extMethods are the ACP face's handlers of agentproto's table, by their
 // ACP names; TestExtMethodsFromTable checks that every ACP row has one.
 func (a *Agent) extMethods() map[string]ownHandler {
 	out := map[string]ownHandler{}
-	for _, r := range []extRegistration{
-		extHandle(agentproto.Compact, a.compact),
-		extHandle(agentproto.Rewind, a.rewind),
-	} {
-		out[r.name] = r.run
+	for _, h := range agentapi.Handlers() {
+		if m := h.Method(); m.Faces.Has(agentproto.ACP) {
+			out[m.ACPName()] = a.extHandler(h)
+		}
 	}
 	return out
 }
 
-// extRegistration is one extension method with its handler.
-type extRegistration struct {
-	name string
-	run  ownHandler
-}
-
-// extHandle registers fn as r's extension method: fn gets r's params
-// decoded (a malformed payload is -32602 before fn runs) and returns r's
-// result type.
-func extHandle[P, R any](r agentproto.Request[P, R], fn func(ctx context.Context, p P) (R, error)) extRegistration {
-	name := r.Method().ACPName()
-	return extRegistration{name: name, run: func(ctx context.Context, raw json.RawMessage) (any, error) {
-		var p P
-		if len(raw) == 0 || string(raw) == "null" {
-			raw = json.RawMessage("{}")
+// extHandler serves h as its extension method: the params decoded (a
+// malformed payload is -32602 before the handler runs), the agent of the
+// workspace that holds the session opened on this connection, the agent's
+// errors through toRequestError.
+func (a *Agent) extHandler(h agentapi.Handler) ownHandler {
+	name := h.Method().ACPName()
+	return func(ctx context.Context, raw json.RawMessage) (any, error) {
+		decode := func(v any) error {
+			if len(raw) == 0 || string(raw) == "null" {
+				raw = json.RawMessage("{}")
+			}
+			if err := json.Unmarshal(raw, v); err != nil {
+				return invalidParams("%s: invalid params: %s", name, agentapi.DescribeDecodeError(err))
+			}
+			return nil
 		}
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return nil, invalidParams("%s: invalid params: %v", name, err)
-		}
-		res, err := fn(ctx, p)
+		res, err := h.Serve(ctx, a.agentAt, decode)
 		if err != nil {
-			return nil, err
+			var re *sdk.RequestError
+			if errors.As(err, &re) {
+				return nil, re
+			}
+			return nil, toRequestError(err)
 		}
 		return res, nil
-	}}
+	}
 }
 
-// compact is _agentls/compact (agent/compact): the session's history is
-// compacted now.
-func (a *Agent) compact(ctx context.Context, p agentproto.SessionParams) (agentproto.CompactResult, error) {
-	h, err := a.hostOf(p.SessionID)
+// agentAt is the agent of the workspace that holds the session, one
+// opened on this connection.
+func (a *Agent) agentAt(sessionID string) (agentapi.Services, error) {
+	h, err := a.hostOf(sessionID)
 	if err != nil {
-		return agentproto.CompactResult{}, err
+		return nil, err
 	}
-	res, err := h.mgr.Compact(ctx, p.SessionID)
-	if err != nil {
-		return agentproto.CompactResult{}, toRequestError(err)
-	}
-	return protoconv.CompactResult(res), nil
-}
-
-// rewind is _agentls/rewind (agent/rewind): the session's files,
-// conversation or both as they were before a message (docs/rewind.md).
-func (a *Agent) rewind(ctx context.Context, p agentproto.RewindParams) (agentproto.RewindResult, error) {
-	h, err := a.hostOf(p.SessionID)
-	if err != nil {
-		return agentproto.RewindResult{}, err
-	}
-	res, err := h.mgr.Rewind(ctx, protoconv.RewindRequest(p))
-	if err != nil {
-		return agentproto.RewindResult{}, toRequestError(err)
-	}
-	return protoconv.RewindResult(res), nil
+	return h.mgr, nil
 }

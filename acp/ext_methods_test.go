@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestExtMethods: the agent/* calls of agentproto's table that name the
@@ -47,5 +49,40 @@ func TestExtMethods(t *testing.T) {
 				t.Errorf("answer %v does not say %q", m, tc.result)
 			}
 		})
+	}
+}
+
+// TestExtMethodsCarried: every row of agentproto's table that names the ACP
+// face is carried with the face's own rules, over real pipes: a malformed
+// payload is -32602 naming the method in the user's terms (no Go types), a
+// session not opened on this connection is -32602 naming it, before the
+// agent is asked. A method added to the table (and host/agentapi) is
+// checked here without a line of its own.
+func TestExtMethodsCarried(t *testing.T) {
+	in, out, _ := rawAgent(t)
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}`)
+	nextID(t, out, 1)
+	var names []string
+	for _, m := range agentproto.Table() {
+		if m.Faces.Has(agentproto.ACP) {
+			names = append(names, m.ACPName())
+		}
+	}
+	if len(names) == 0 {
+		t.Fatal("no row names the ACP face: the test would check nothing")
+	}
+	id := 100
+	for _, name := range names {
+		for _, tc := range []struct{ params, says string }{
+			{`[1]`, name + ": invalid params: expected an object, got a list"},
+			{`{"sessionId":"elsewhere"}`, `unknown session "elsewhere"`},
+		} {
+			id++
+			fmt.Fprintf(in, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, name, tc.params)
+			m := nextID(t, out, float64(id))
+			if errCode(m) != -32602 || !strings.Contains(fmt.Sprint(m), tc.says) {
+				t.Errorf("%s %s = %v, want -32602 saying %q", name, tc.params, m, tc.says)
+			}
+		}
 	}
 }

@@ -5,48 +5,35 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/host/agentapi"
 )
 
 // The LSP face asks the agent through small interfaces, one a concern,
 // declared here where they are used: sessions, turns, plans and
-// permissions. *agent.Manager implements them all; a handler names the
-// concern it needs, and a new agent call shows in the one interface of its
-// concern.
+// permissions, for the calls of the face's own handlers (the current
+// session, commands, plain editors). The methods whose logic is the
+// agent's alone are served once for both faces by host/agentapi, whose
+// interfaces list their calls. *agent.Manager implements them all.
 
-// sessions are the agent's sessions: opening, listing, naming, their
-// settings (mode, model, review) and their checks.
+// sessions are the agent's sessions: opening, their mode and their checks.
 type sessions interface {
 	NewSession(ctx context.Context, mode, title string) (agent.Info, error)
 	LoadSession(ctx context.Context, id string) (agent.Info, []llm.Message, error)
-	ListSessionsOf(includeChildren bool) ([]agent.Info, error)
-	CloseSession(ctx context.Context, id string) error
-	SetTitle(ctx context.Context, id, title string) (agent.Info, error)
 	SetMode(ctx context.Context, id, mode string) (agent.Info, error)
-	SetReview(id, review string) (agent.ReviewInfo, error)
-	SetModel(ctx context.Context, sessionID, mode, model string) (agent.ModelList, error)
-	ListModels(ctx context.Context, sessionID string) (agent.ModelList, error)
-	ListCommands(sessionID string) ([]agent.CommandInfo, error)
 	CheckModel(ctx context.Context) agent.ModelCheck
 	Status() agent.Status
 }
 
-// turns are a session's turns: prompting, cancelling, answering, compacting
-// and rewinding, and the checkpoints a rewind goes back to.
+// turns are a session's turns: prompting, cancelling them all, answering.
 type turns interface {
 	Prompt(ctx context.Context, req agent.PromptRequest) (agent.TurnResult, error)
-	Cancel(id string) error
 	CancelAll()
 	Answer(id, questionID string, answers map[string]any) error
 	PendingQuestionID(id string) (string, error)
-	Compact(ctx context.Context, id string) (agent.CompactResult, error)
-	Rewind(ctx context.Context, req agent.RewindRequest) (agent.RewindResult, error)
-	ChangedFiles(ctx context.Context, sessionID, messageID string) ([]agent.ChangedFile, error)
-	CheckpointFile(sessionID, messageID, path string) (agent.CheckpointFileText, error)
 }
 
 // plans are the workspace's plans and their approval.
 type plans interface {
-	ListPlans(status string, limit int) ([]agent.PlanInfo, int, error)
 	ResolvePlan(ctx context.Context, id, decisionName, reason string) (agent.Info, error)
 	RequestChanges(ctx context.Context, id string) (agent.Info, error)
 	BuildPlan(ctx context.Context, p string) (agent.Info, error)
@@ -61,8 +48,10 @@ type permissions interface {
 	AskApprovalAgain(id string) bool
 }
 
-// agentServices is the agent as the LSP face uses it.
+// agentServices is the agent as the LSP face uses it: its own calls, and
+// those of the face-neutral handlers it carries (host/agentapi).
 type agentServices interface {
+	agentapi.Services
 	sessions
 	turns
 	plans

@@ -3,9 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"reflect"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -13,36 +10,25 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/host/agentapi"
 	"github.com/agentls/agentls/internal/protoconv"
 	"github.com/agentls/agentls/questions"
 )
 
 // agentHandlers are the agent/* client→server methods of agentproto's
-// table (PROTOCOL.md §2), each with its typed handler;
+// table (PROTOCOL.md §2), each with its typed handler: the LSP face's own
+// below, and the face-neutral ones of host/agentapi (shared_handlers.go);
 // TestHandlersFromTable checks that every LSP row has one.
-var agentHandlers = handlers(
+var agentHandlers = withShared(handlers(
 	handle(agentproto.NewSession, (*Server).newSession),
-	handle(agentproto.ListSessions, (*Server).listSessions),
 	handle(agentproto.LoadSession, (*Server).loadSession),
 	handle(agentproto.Prompt, (*Server).prompt),
-	handle(agentproto.Cancel, (*Server).cancel),
-	handle(agentproto.CloseSession, (*Server).closeSession),
 	handle(agentproto.SetMode, (*Server).setMode),
 	handle(agentproto.Answer, (*Server).answer),
 	handle(agentproto.ResolvePlan, (*Server).resolvePlan),
-	handle(agentproto.ListPlans, (*Server).listPlans),
-	handle(agentproto.Compact, (*Server).compact),
 	handle(agentproto.CheckModel, (*Server).checkModel),
 	handle(agentproto.Status, (*Server).status), // status.go
-	handle(agentproto.Rewind, (*Server).rewind),
-	handle(agentproto.SetReview, (*Server).setReview),
-	handle(agentproto.ChangedFiles, (*Server).changedFiles),
-	handle(agentproto.CheckpointFile, (*Server).checkpointFile),
-	handle(agentproto.ListCommands, (*Server).listCommands),
-	handle(agentproto.SetTitle, (*Server).setTitle),     // chat_ux.go
-	handle(agentproto.ListModels, (*Server).listModels), // chat_ux.go
-	handle(agentproto.SetModel, (*Server).setModel),     // chat_ux.go
-)
+))
 
 // registration is a method of the table with its handler.
 type registration struct {
@@ -83,38 +69,9 @@ func decodeParams(raw jsonrpc2.RawMessage, v any) error {
 		raw = jsonrpc2.RawMessage("{}")
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return invalidParams("invalid params: %s", describeDecodeError(err))
+		return invalidParams("invalid params: %s", agentapi.DescribeDecodeError(err))
 	}
 	return nil
-}
-
-// describeDecodeError says what is wrong with a payload in the user's terms
-// (never Go type names).
-func describeDecodeError(err error) string {
-	var te *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &te):
-		want := map[reflect.Kind]string{
-			reflect.String: "text", reflect.Bool: "true or false", reflect.Struct: "an object", reflect.Map: "an object",
-			reflect.Slice: "a list", reflect.Array: "a list", reflect.Int: "a whole number", reflect.Int32: "a whole number",
-			reflect.Int64: "a whole number", reflect.Float64: "a number",
-		}[te.Type.Kind()]
-		if want == "" {
-			want = "something else"
-		}
-		got := map[string]string{"string": "text", "number": "a number", "bool": "true or false", "array": "a list", "object": "an object"}[te.Value]
-		if got == "" {
-			got = te.Value
-		}
-		if te.Field == "" {
-			return fmt.Sprintf("expected %s, got %s", want, got)
-		}
-		return fmt.Sprintf("%s should be %s, not %s", te.Field, want, got)
-	case errors.As(err, &se):
-		return fmt.Sprintf("not valid JSON (at byte %d)", se.Offset)
-	}
-	return "not valid JSON"
 }
 
 func (s *Server) newSession(ctx context.Context, p agentproto.NewSessionParams) (agentproto.Session, error) {
@@ -124,14 +81,6 @@ func (s *Server) newSession(ctx context.Context, p agentproto.NewSessionParams) 
 	}
 	s.setCurrent(info.SessionID)
 	return protoconv.Session(info), nil
-}
-
-func (s *Server) listSessions(_ context.Context, p agentproto.ListSessionsParams) (agentproto.ListSessionsResult, error) {
-	list, err := s.manager().ListSessionsOf(p.IncludeChildren)
-	if err != nil {
-		return agentproto.ListSessionsResult{}, rpcError(err)
-	}
-	return agentproto.ListSessionsResult{Sessions: protoconv.Sessions(list)}, nil
 }
 
 // LoadedSession is agent/loadSession's result: Session & {messages}.
@@ -205,16 +154,6 @@ func (s *Server) checkModel(ctx context.Context, _ agentproto.Empty) (agentproto
 	return protoconv.ModelCheck(s.manager().CheckModel(ctx)), nil
 }
 
-func (s *Server) cancel(_ context.Context, p agentproto.SessionParams) (agentproto.Null, error) {
-	return agentproto.Null{}, rpcError(s.manager().Cancel(p.SessionID))
-}
-
-// closeSession is agent/closeSession: the session's turn ends, this
-// process forgets it and releases its lock (another window may load it).
-func (s *Server) closeSession(ctx context.Context, p agentproto.SessionParams) (agentproto.Null, error) {
-	return agentproto.Null{}, rpcError(s.manager().CloseSession(ctx, p.SessionID))
-}
-
 func (s *Server) setMode(ctx context.Context, p agentproto.SetModeParams) (agentproto.Session, error) {
 	info, err := s.manager().SetMode(jsonrpc2.DetachContext(ctx), p.SessionID, string(p.Mode))
 	return protoconv.Session(info), rpcError(err)
@@ -234,23 +173,4 @@ func (s *Server) answer(_ context.Context, p agentproto.AnswerParams) (agentprot
 func (s *Server) resolvePlan(ctx context.Context, p agentproto.ResolvePlanParams) (agentproto.Session, error) {
 	info, err := s.manager().ResolvePlan(ctx, p.SessionID, strings.TrimSpace(string(p.Decision)), p.Reason)
 	return protoconv.Session(info), rpcError(err)
-}
-
-func (s *Server) listPlans(_ context.Context, p agentproto.ListPlansParams) (agentproto.ListPlansResult, error) {
-	plans, total, err := s.manager().ListPlans(string(p.Status), p.Limit)
-	if err != nil {
-		return agentproto.ListPlansResult{}, rpcError(err)
-	}
-	return agentproto.ListPlansResult{Plans: protoconv.Plans(plans), Total: total}, nil
-}
-
-func (s *Server) compact(ctx context.Context, p agentproto.SessionParams) (agentproto.CompactResult, error) {
-	res, err := s.manager().Compact(ctx, p.SessionID)
-	if errors.Is(err, agent.ErrBusy) {
-		return agentproto.CompactResult{}, jsonrpc2.NewError(codeRequestFailed, "session busy: its turn is running")
-	}
-	if err != nil {
-		return agentproto.CompactResult{}, rpcError(err)
-	}
-	return protoconv.CompactResult(res), nil
 }

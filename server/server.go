@@ -256,7 +256,7 @@ func rpcError(err error) error {
 	case host.KindInvalidParams, host.KindUnknownSession:
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
 	case host.KindSessionBusy:
-		return jsonrpc2.NewError(codeRequestFailed, msg)
+		return jsonrpc2.NewError(codeRequestFailed, msg+": its turn is running")
 	case host.KindCancelled:
 		return jsonrpc2.NewError(requestCancelled, msg)
 	}

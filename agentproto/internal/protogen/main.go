@@ -1,8 +1,9 @@
 // Command protogen writes what is derived from the agentproto package:
 // the VS Code extension's TypeScript types (editors/vscode/src/protocol.gen.ts),
 // the Neovim plugin's method names and LuaCATS classes
-// (editors/nvim/lua/agentls/protocol.lua) and the method table of
-// docs/protocol.md (between its markers). Run it with `go generate
+// (editors/nvim/lua/agentls/protocol.lua), and between their markers the
+// method table of docs/protocol.md, the README's protocol table and
+// docs/acp.md's list of extension methods. Run it with `go generate
 // ./agentproto`; TestGeneratedFiles fails when a file drifts.
 package main
 
@@ -33,14 +34,24 @@ func main() {
 const (
 	tsFile  = "editors/vscode/src/protocol.gen.ts"
 	luaFile = "editors/nvim/lua/agentls/protocol.lua"
-	docFile = "docs/protocol.md"
 )
 
-// The markers around the method table in docs/protocol.md.
-const (
-	docStart = "<!-- BEGIN generated method table: go generate ./agentproto -->"
-	docEnd   = "<!-- END generated method table -->"
-)
+// section is a part of a hand-written document generated between two
+// marker lines: "<!-- BEGIN generated <name>: go generate ./agentproto -->"
+// and "<!-- END generated <name> -->".
+type section struct {
+	file, name string
+	text       func() string
+}
+
+// sections are the generated parts of the documents: docs/protocol.md's
+// method table (§7), the README's protocol table and docs/acp.md's list of
+// extension methods.
+var sections = []section{
+	{"docs/protocol.md", "method table", methodTable},
+	{"README.md", "protocol table", readmeTable},
+	{"docs/acp.md", "extension methods", acpTable},
+}
 
 // generate builds every generated file from the package's source (its
 // types and their comments) and its method table.
@@ -49,19 +60,26 @@ func generate(root string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := os.ReadFile(filepath.Join(root, docFile))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", docFile, err)
-	}
-	spliced, err := splice(string(doc), docStart, docEnd, methodTable())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", docFile, err)
-	}
-	return map[string][]byte{
+	files := map[string][]byte{
 		tsFile:  []byte(typescript(pkg)),
 		luaFile: []byte(lua(pkg)),
-		docFile: []byte(spliced),
-	}, nil
+	}
+	for _, sec := range sections {
+		doc, ok := files[sec.file]
+		if !ok {
+			if doc, err = os.ReadFile(filepath.Join(root, sec.file)); err != nil {
+				return nil, fmt.Errorf("read %s: %w", sec.file, err)
+			}
+		}
+		start := "<!-- BEGIN generated " + sec.name + ": go generate ./agentproto -->"
+		end := "<!-- END generated " + sec.name + " -->"
+		spliced, err := splice(string(doc), start, end, sec.text())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", sec.file, err)
+		}
+		files[sec.file] = []byte(spliced)
+	}
+	return files, nil
 }
 
 // write writes files under root.

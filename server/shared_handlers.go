@@ -1,0 +1,47 @@
+package server
+
+import (
+	"context"
+	"errors"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/host/agentapi"
+)
+
+// withShared adds to the LSP face's own handlers the face-neutral ones of
+// host/agentapi whose rows name the LSP face (a command of the table runs
+// its method's handler, commands.go): the LSP face only carries them (its
+// decoding, its one agent, its error codes).
+func withShared(own map[string]handlerFunc) map[string]handlerFunc {
+	for _, h := range agentapi.Handlers() {
+		m := h.Method()
+		if m.Faces.Has(agentproto.LSP) {
+			own[m.Name] = sharedHandler(h)
+		}
+	}
+	return own
+}
+
+// sharedHandler serves h on the LSP face: the params decoded by
+// decodeParams (a malformed payload is -32602 in the user's terms), the
+// connection's agent, the agent's errors through rpcError.
+func sharedHandler(h agentapi.Handler) handlerFunc {
+	return func(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
+		res, err := h.Serve(ctx, s.agentAt, func(v any) error { return decodeParams(raw, v) })
+		if err != nil {
+			var rpc *jsonrpc2.Error
+			if errors.As(err, &rpc) {
+				return nil, rpc
+			}
+			return nil, rpcError(err)
+		}
+		return res, nil
+	}
+}
+
+// agentAt is the agent of every session on the LSP face: the host's.
+func (s *Server) agentAt(string) (agentapi.Services, error) {
+	return s.manager(), nil
+}
