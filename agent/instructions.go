@@ -11,13 +11,15 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/agent/fence"
 )
 
 // Project instructions (docs/instructions.md): the user's own AGENTS.md,
 // then the workspace root's instruction file, then the instruction file of
 // each folder below the root from the first touch of a path under it. They
 // are data from the repository and the user: they shape the system prompt,
-// inside the data fence (Fence), and never change a mode, a permission or
+// inside the data fence (agent/fence), and never change a mode, a permission or
 // what a command may do; the guard does not read them.
 
 // instructionNames are a folder's instruction files: the first one present
@@ -342,7 +344,7 @@ func instructionsSection(set instructionSet, limit int) string {
 			}
 		}
 		b.WriteString("\n")
-		b.WriteString(Fence("instructions", body.String()))
+		b.WriteString(fence.Wrap("instructions", body.String()))
 	}
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agent/fence"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
@@ -102,7 +103,7 @@ func (c *Session) runChild(ctx context.Context, prompt string) tools.TaskResult 
 	link := c.sub
 	cctx, release, err := c.begin(ctx)
 	if err != nil {
-		return tools.TaskResult{Status: taskError, Answer: Fence("subagent-error", err.Error()), Session: c.meta.ID}
+		return tools.TaskResult{Status: taskError, Answer: fence.Wrap("subagent-error", err.Error()), Session: c.meta.ID}
 	}
 	c.append(llm.Message{Role: llm.RoleUser, Content: prompt})
 	res := c.endTurn(c.persisted(c.runTurn(cctx)))
@@ -115,7 +116,7 @@ func (c *Session) runChild(ctx context.Context, prompt string) tools.TaskResult 
 		if text == "" {
 			text = "(the sub-agent ended without an answer)"
 		}
-		out.Answer = Fence("subagent-answer", text)
+		out.Answer = fence.Wrap("subagent-answer", text)
 		return out
 	case StopMaxTurnRequests:
 		out.Status = taskBudgetExhausted
@@ -123,17 +124,17 @@ func (c *Session) runChild(ctx context.Context, prompt string) tools.TaskResult 
 		if why == "" {
 			why = "it used its budget"
 		}
-		out.Answer = Fence("subagent-partial", partialAnswer(why, text))
+		out.Answer = fence.Wrap("subagent-partial", partialAnswer(why, text))
 	case StopCancelled:
 		out.Status = taskCancelled
-		out.Answer = Fence("subagent-partial", partialAnswer("it was cancelled", text))
+		out.Answer = fence.Wrap("subagent-partial", partialAnswer("it was cancelled", text))
 	default:
 		out.Status = taskError
 		why := string(res.StopReason)
 		if res.Err != nil {
 			why = res.Err.Error()
 		}
-		out.Answer = Fence("subagent-partial", partialAnswer("it failed: "+why, text))
+		out.Answer = fence.Wrap("subagent-partial", partialAnswer("it failed: "+why, text))
 	}
 	return out
 }
