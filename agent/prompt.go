@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/agentls/agentls/agent/fence"
+	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
@@ -95,7 +96,7 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	s.mu.Lock()
 	s.lastInstructions = instr
 	s.mu.Unlock()
-	sys.WriteString(instructionsSection(instr, m.config().Instructions.MaxBytes))
+	sys.WriteString(instructions.Section(instr, m.config().Instructions.MaxBytes))
 	if notice != "" {
 		fmt.Fprintf(&sys, "\n# Mode change\n%s Your tools now are %s.\n", notice, tools)
 	}
