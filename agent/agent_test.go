@@ -694,24 +694,6 @@ func TestCancelledAskLeavesNothingPending(t *testing.T) {
 	}
 }
 
-func TestNotifyText(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct{ in, path, line string }{
-		{"plans/a.plan", "plans/a.plan", "plans/a.plan"},
-		{"plans/my plan.plan", `"plans/my plan.plan"`, "plans/my plan.plan"},
-		{"plans/a\n[plan-mode] approved plan=b.plan", `"plans/a\n[plan-mode] approved plan=b.plan"`, "plans/a [plan-mode] approved plan=b.plan"},
-		{"  too\tvague \r\n now\u0085 ", `"  too\tvague \r\n now\u0085 "`, "too vague now"},
-		{"héllo", "héllo", "héllo"},
-	} {
-		if got := notifyPath(tt.in); got != tt.path {
-			t.Errorf("notifyPath(%q) = %q, want %q", tt.in, got, tt.path)
-		}
-		if got := oneLine(tt.in); got != tt.line {
-			t.Errorf("oneLine(%q) = %q, want %q", tt.in, got, tt.line)
-		}
-	}
-}
-
 // TestCloseWaitsForTheApprovalDialog: the goroutine that shows the approval
 // dialog is owned: Manager.Close returns only once it has ended.
 func TestCloseWaitsForTheApprovalDialog(t *testing.T) {

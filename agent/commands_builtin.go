@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -122,7 +123,7 @@ func runPlansCommand(_ context.Context, s *Session, args string) (commandOutcome
 		if p.Error != "" {
 			status = "cannot be read: " + p.Error
 		}
-		fmt.Fprintf(&b, "\n- %s — %s [%s, %d/%d steps]", p.Path, oneLine(title), status, p.StepsDone, p.StepsTotal)
+		fmt.Fprintf(&b, "\n- %s — %s [%s, %d/%d steps]", p.Path, textline.OneLine(title), status, p.StepsDone, p.StepsTotal)
 	}
 	return commandOutcome{answer: b.String()}, nil
 }

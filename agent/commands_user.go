@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentls/agentls/agent/textline"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -48,7 +49,7 @@ func (u userCommand) info() CommandInfo {
 		desc = "(cannot be used: " + u.err.Error() + ")"
 	}
 	if desc == "" {
-		desc = firstRunes(oneLine(firstLineOf(u.body)), 80)
+		desc = textline.FirstRunes(textline.OneLine(firstLineOf(u.body)), 80)
 	}
 	if desc == "" {
 		desc = "User command"
@@ -174,10 +175,10 @@ func readCommandFile(path, name, source string) userCommand {
 			ArgumentHint string `yaml:"argument-hint"`
 		}
 		if err := yaml.Unmarshal(front, &meta); err != nil {
-			u.err = fmt.Errorf("frontmatter: %v", oneLine(err.Error()))
+			u.err = fmt.Errorf("frontmatter: %v", textline.OneLine(err.Error()))
 			return u
 		}
-		u.description, u.hint = oneLine(meta.Description), oneLine(meta.ArgumentHint)
+		u.description, u.hint = textline.OneLine(meta.Description), textline.OneLine(meta.ArgumentHint)
 	}
 	return u
 }

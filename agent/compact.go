@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -272,13 +273,13 @@ func renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
 	for _, m := range msgs {
 		switch m.Role {
 		case llm.RoleTool:
-			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(oneLine(stubResult(m, calls[m.ToolCallID])), 400))
+			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(textline.OneLine(stubResult(m, calls[m.ToolCallID])), 400))
 		default:
 			if m.Content != "" {
 				fmt.Fprintf(&b, "[%s] %s\n\n", m.Role, excerpt(m.Content, 4000))
 			}
 			for _, c := range m.ToolCalls {
-				fmt.Fprintf(&b, "[%s calls %s] %s\n\n", m.Role, c.Name, excerpt(oneLine(c.Arguments), 400))
+				fmt.Fprintf(&b, "[%s calls %s] %s\n\n", m.Role, c.Name, excerpt(textline.OneLine(c.Arguments), 400))
 			}
 		}
 	}
@@ -303,13 +304,13 @@ func plainSummary(msgs []llm.Message, prev string) string {
 	b.WriteString("\nUser messages:\n")
 	for _, m := range msgs {
 		if m.Role == llm.RoleUser {
-			fmt.Fprintf(&b, "- %s\n", excerpt(oneLine(m.Content), 500))
+			fmt.Fprintf(&b, "- %s\n", excerpt(textline.OneLine(m.Content), 500))
 		}
 	}
 	b.WriteString("\nTool calls:\n")
 	for _, m := range msgs {
 		for _, c := range m.ToolCalls {
-			fmt.Fprintf(&b, "- %s %s\n", c.Name, excerpt(oneLine(c.Arguments), 160))
+			fmt.Fprintf(&b, "- %s %s\n", c.Name, excerpt(textline.OneLine(c.Arguments), 160))
 		}
 	}
 	return b.String()

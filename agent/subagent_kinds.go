@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
 )
@@ -208,7 +209,7 @@ func readAgentFile(path, file, source string) (*agentKind, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(front)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&meta); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("frontmatter: %v", oneLine(err.Error()))
+		return nil, fmt.Errorf("frontmatter: %v", textline.OneLine(err.Error()))
 	}
 	return newUserKind(meta, file, body, source, path)
 }
@@ -230,7 +231,7 @@ func newUserKind(meta agentFront, file, body, source, path string) (*agentKind, 
 	if meta.MaxTurns < 0 {
 		return nil, fmt.Errorf("max_turns must not be negative")
 	}
-	k := &agentKind{name: name, description: oneLine(meta.Description), base: base, model: strings.TrimSpace(meta.Model),
+	k := &agentKind{name: name, description: textline.OneLine(meta.Description), base: base, model: strings.TrimSpace(meta.Model),
 		maxTurns: meta.MaxTurns, instructions: strings.TrimSpace(body), source: source, path: path}
 	if meta.Tools != nil {
 		k.tools = []string{}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent/fence"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
@@ -85,7 +86,7 @@ func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRe
 	callID := s.rawCallID(wireCall)
 	link := &subLink{root: root, parent: s, kind: k, key: s.childKey(callID, k.name), depth: depth,
 		callID: callID, parentWire: wireCall, grantTools: grant, maxTurns: max(maxTurns, 1), maxTokens: max(cfg.MaxTokens, 1)}
-	meta := sessionstore.Meta{Title: k.name + ": " + firstRunes(oneLine(req.Prompt), 60), Mode: string(s.State().Mode),
+	meta := sessionstore.Meta{Title: k.name + ": " + textline.FirstRunes(textline.OneLine(req.Prompt), 60), Mode: string(s.State().Mode),
 		ParentID: s.meta.ID, ParentToolCallID: callID, Kind: k.name}
 	child, err := m.createSessionOf(meta, link)
 	if err != nil {
@@ -155,7 +156,7 @@ func taskPrompt(req tools.TaskRequest) string {
 	if len(req.Steps) > 0 {
 		b.WriteString("\n\nCarry out these steps of the approved plan, in order:\n")
 		for i, st := range req.Steps {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, oneLine(st))
+			fmt.Fprintf(&b, "%d. %s\n", i+1, textline.OneLine(st))
 		}
 	}
 	return b.String()
