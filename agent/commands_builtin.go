@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/guard"
 )
@@ -174,7 +175,7 @@ func runModelCommand(_ context.Context, s *Session, args string) (commandOutcome
 	}
 	if !slices.Contains(choices, args) {
 		return commandOutcome{}, commandErrorf("/model: %q is not a configured model; the configured models are %s (configure others in .agentls.yaml: model.name, model.plan_name)",
-			quoteName(args), strings.Join(choices, ", "))
+			slash.QuoteName(args), strings.Join(choices, ", "))
 	}
 	if err := s.setModel(mode, args); err != nil {
 		return commandOutcome{}, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agent/textline"
 )
 
@@ -97,12 +98,12 @@ func utf8Printable(s string) bool {
 
 // mcpPromptCommand runs /mcp:<server>:<prompt> args: the prompt's text
 // goes on as the user's message.
-func (s *Session) mcpPromptCommand(ctx context.Context, cmd parsedCommand) (commandOutcome, error) {
+func (s *Session) mcpPromptCommand(ctx context.Context, cmd slash.Command) (commandOutcome, error) {
 	x := s.m.mcpExtras()
-	rest := strings.TrimPrefix(cmd.name, mcpCommandPrefix)
+	rest := strings.TrimPrefix(cmd.Name, mcpCommandPrefix)
 	server, name, ok := strings.Cut(rest, ":")
 	if x == nil || !ok || server == "" || name == "" {
-		return commandOutcome{}, commandErrorf("/%s: an MCP prompt's command is /mcp:<server>:<prompt>", quoteName(cmd.name))
+		return commandOutcome{}, commandErrorf("/%s: an MCP prompt's command is /mcp:<server>:<prompt>", slash.QuoteName(cmd.Name))
 	}
 	var prompt *MCPPrompt
 	for _, p := range x.SessionPrompts(s.meta.ID) {
@@ -112,18 +113,18 @@ func (s *Session) mcpPromptCommand(ctx context.Context, cmd parsedCommand) (comm
 		}
 	}
 	if prompt == nil {
-		return commandOutcome{}, commandErrorf("/%s: no prompt %q of a running MCP server %q in this session (servers start at the session's first request; see agent/listCommands)", quoteName(cmd.name), name, server)
+		return commandOutcome{}, commandErrorf("/%s: no prompt %q of a running MCP server %q in this session (servers start at the session's first request; see agent/listCommands)", slash.QuoteName(cmd.Name), name, server)
 	}
-	args, err := promptArgs(*prompt, cmd.args)
+	args, err := promptArgs(*prompt, cmd.Args)
 	if err != nil {
-		return commandOutcome{}, commandErrorf("/%s: %v", quoteName(cmd.name), err)
+		return commandOutcome{}, commandErrorf("/%s: %v", slash.QuoteName(cmd.Name), err)
 	}
 	text, err := x.GetPrompt(ctx, s.meta.ID, server, name, args)
 	if err != nil {
-		return commandOutcome{}, commandErrorf("/%s: %v", quoteName(cmd.name), err)
+		return commandOutcome{}, commandErrorf("/%s: %v", slash.QuoteName(cmd.Name), err)
 	}
 	if strings.TrimSpace(text) == "" {
-		return commandOutcome{}, commandErrorf("/%s: the server's prompt is empty", quoteName(cmd.name))
+		return commandOutcome{}, commandErrorf("/%s: the server's prompt is empty", slash.QuoteName(cmd.Name))
 	}
 	return commandOutcome{prompt: text}, nil
 }

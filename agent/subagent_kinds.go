@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentls/agentls/agent/mdfile"
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
@@ -198,7 +199,7 @@ func readAgentFile(path, file, source string) (*agentKind, error) {
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("not UTF-8 text")
 	}
-	front, body, err := splitCommandFrontmatter(data)
+	front, body, err := mdfile.Split(data)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +222,7 @@ func newUserKind(meta agentFront, file, body, source, path string) (*agentKind, 
 	if name == "" {
 		name = file
 	}
-	if !userCommandName.MatchString(name) {
+	if !mdfile.ValidName(name) {
 		return nil, fmt.Errorf("name %q: use letters, digits, '.', '_' or '-'", name)
 	}
 	base := strings.TrimSpace(meta.Base)
