@@ -86,7 +86,7 @@ func (s *Session) buildRequest() (llm.Request, string) {
 	tools := strings.Join(toolNames, ", ")
 	data := promptData{PlansDir: m.plansDir(), Root: m.ws.Root(), Tools: tools}
 	if s.sub != nil {
-		data.Kind, data.Base, data.Mode, data.KindInstructions = s.sub.kind.name, s.sub.kind.base, upper(mode), s.sub.kind.instructions
+		data.Kind, data.Base, data.Mode, data.KindInstructions = s.sub.kind.Name, s.sub.kind.Base, upper(mode), s.sub.kind.Instructions
 	}
 	if err := tmpl.Execute(&sys, data); err != nil {
 		sys.WriteString("(persona unavailable: " + err.Error() + ")")
@@ -118,8 +118,8 @@ func (s *Session) buildRequest() (llm.Request, string) {
 		req.Model = name // the user's /model (a sub-agent's root's)
 	}
 	if s.sub != nil {
-		if s.sub.kind.model != "" {
-			req.Model = s.sub.kind.model
+		if s.sub.kind.Model != "" {
+			req.Model = s.sub.kind.Model
 		}
 		req.Agent = s.sub.key
 	}
