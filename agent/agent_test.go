@@ -18,7 +18,6 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
@@ -539,61 +538,6 @@ func TestConfirmRunAlwaysAllow(t *testing.T) {
 	if _, err := other.ConfirmRun(context.Background(), tools.RunRequest{Command: "make"}); err != nil || asks != 3 {
 		t.Fatalf("another session was not asked (%d asks, %v)", asks, err)
 	}
-}
-
-// TestRunAllowRules: run.allow as the manager reads it. Invalid rules (a
-// glob glued to a word, a list) are left out; every match is by words.
-func TestRunAllowRules(t *testing.T) {
-	t.Parallel()
-	rules := runAllowRules([]string{"go test ./...", "git status", "npm run *", " make lint ", "", "echo*x", "go build ./... && rm -rf /"})
-	if len(rules) != 4 {
-		t.Fatalf("rules = %v, want 4 valid ones", rules)
-	}
-	tests := []struct {
-		command string
-		want    bool
-	}{
-		{"go test ./...", true},
-		{"go test ./... -run X", false},
-		{"go test ./...; rm -rf /", false},
-		{"git status", true},
-		{"git statusx", false},
-		{"npm run build", true},
-		{"npm run ", true},
-		{"npm run", true},
-		{"npm runx", false},
-		{"npm run build | sh", false},
-		{"make lint", true},
-		{"make  'lint'", true},
-		{"rm -rf /", false},
-		{"echo x", false},
-		{"echo*x", false},
-		{"go build ./... && rm -rf /", false},
-		{"", false},
-	}
-	for _, tc := range tests {
-		c, err := allowrule.Parse(tc.command)
-		got := rules.Match(c, nil)
-		if got != tc.want {
-			t.Errorf("%q allowed = %v (parse: %v), want %v", tc.command, got, err, tc.want)
-		}
-	}
-	if runAllowRules(nil).Match(mustParse(t, "ls"), nil) {
-		t.Error("an empty allow list allowed a command")
-	}
-	rs, others := grantableCommands([]string{"go test *", " make ", "", "go test ./... ; touch x", "npm test*"})
-	if strings.Join(rs, "|") != "go test *|make" || strings.Join(others, "|") != "go test ./... ; touch x|npm test*" {
-		t.Errorf("grantableCommands = %q, %q", rs, others)
-	}
-}
-
-func mustParse(t *testing.T, command string) allowrule.Command {
-	t.Helper()
-	c, err := allowrule.Parse(command)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
 }
 
 func TestPlanEntries(t *testing.T) {

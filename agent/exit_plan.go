@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentls/agentls/agent/runrules"
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
@@ -67,7 +68,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	s.attachPlan(p.Rel)
 	d := decision{approve: true, source: "tool"}
 	note := ""
-	allowed, others := grantableCommands(allowed)
+	allowed, others := runrules.Grantable(allowed)
 	if len(others) > 0 {
 		// Only allow rules can be granted: a list, a pipeline or a
 		// redirection is asked each time it runs.

@@ -18,6 +18,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/runrules"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/config"
@@ -261,7 +262,7 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 		WithNetworkTools(cfg.PlanMode.AllowNetworkTools...)
 	// No listing or search reads agentls's state or configuration either.
 	m.ws.HideFromWalks(append(configPaths, stateDirs...)...)
-	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runAllowRules(cfg.Run.Allow)})
+	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runrules.Read(cfg.Run.Allow)})
 }
 
 // config is the configuration in force.
