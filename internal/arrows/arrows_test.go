@@ -395,3 +395,59 @@ func load(root, module string) (graph, error) {
 	})
 	return g, err
 }
+
+// TestSubpackagesDocumented: every package under an orchestrator's folder
+// has a row in docs/contributing.md's "Where things live in agent" table,
+// and every row names a package that exists, so a newcomer finds each
+// sub-package and its job there.
+func TestSubpackagesDocumented(t *testing.T) {
+	root, module := moduleRoot(t)
+	g, err := load(root, module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "contributing.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const heading = "## Where things live in `agent`"
+	_, section, ok := strings.Cut(string(doc), heading)
+	if !ok {
+		t.Fatalf("docs/contributing.md has no %q section", heading)
+	}
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	rowNames := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " |")
+		for _, part := range strings.Split(first, "`") {
+			if strings.HasPrefix(part, "agent/") {
+				rowNames[part] = true
+			}
+		}
+	}
+	documented := func(p string) bool {
+		for cur := p; strings.Contains(cur, "/"); cur = path.Dir(cur) {
+			if rowNames[cur] {
+				return true
+			}
+		}
+		return false
+	}
+	for p := range g.local {
+		if slices.Contains(orchestrators, topOf(p)) && p != topOf(p) && !strings.Contains(p, "/internal") && !testSupport(p) && !documented(p) {
+			t.Errorf("%s has no row in docs/contributing.md's %q table", p, heading)
+		}
+	}
+	for name := range rowNames {
+		if _, ok := g.local[name]; !ok {
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(name))); err != nil {
+				t.Errorf("docs/contributing.md's table names %s, which does not exist", name)
+			}
+		}
+	}
+}
