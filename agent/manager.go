@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/runrules"
+	"github.com/agentls/agentls/agent/stateignore"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/config"
@@ -419,22 +420,10 @@ func (m *Manager) createSessionOf(meta sessionstore.Meta, link *subLink) (*Sessi
 }
 
 // ignoreStateFolder keeps agentls's own state out of the user's git status
-// while its commands/ and agents/ folders can be committed: it writes
-// .agentls/.gitignore (stateIgnore, ignore_file.go) if the folder has none,
-// or replaces the one-line "*" file older versions wrote.
+// while its commands/ and agents/ folders can be committed
+// (agent/stateignore).
 func (m *Manager) ignoreStateFolder() {
-	dir := filepath.Join(m.ws.Root(), ".agentls")
-	path := filepath.Join(dir, ".gitignore")
-	if !needsStateIgnore(path) {
-		return
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		slog.Warn("create state folder", "dir", dir, "err", err)
-		return
-	}
-	if err := os.WriteFile(path, []byte(stateIgnore), 0o644); err != nil {
-		slog.Warn("ignore state folder", "path", path, "err", err)
-	}
+	stateignore.Ensure(m.ws.Root())
 }
 
 func (m *Manager) newSession(meta sessionstore.Meta, msgs []llm.Message) *Session {
