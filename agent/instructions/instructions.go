@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentls/agentls/agent/fence"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -30,12 +31,9 @@ const copilotInstructions = ".github/copilot-instructions.md"
 
 // File is one loaded instruction file as the user is shown it
 // (`instructions_loaded`): its path (workspace-relative, or the user's
-// file under `~`), its size in bytes, and whether the cap cut it.
-type File struct {
-	Path  string `json:"path"`
-	Bytes int    `json:"bytes"`
-	Cut   bool   `json:"cut"`
-}
+// file under `~`), its size in bytes, and whether the cap cut it. It is
+// the protocol's own shape.
+type File = agentproto.InstructionFile
 
 // Set is the instructions of one model request.
 type Set struct {
