@@ -12,6 +12,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
@@ -73,7 +74,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 	case agent.UpdateInstructions:
 		// instructions_loaded: one line of the agent's text, once per
 		// content (the agent sends it only then).
-		e.send(ctx, sessionID, chunk("agent_message_chunk", agent.InstructionsSummary(u.Files)+"\n\n"))
+		e.send(ctx, sessionID, chunk("agent_message_chunk", instructions.Summary(u.Files)+"\n\n"))
 	case agent.UpdateSessionInfo:
 		e.send(ctx, sessionID, sessionInfoUpdate{SessionUpdate: "session_info_update", Title: u.Title, UpdatedAt: u.UpdatedAt})
 	default:

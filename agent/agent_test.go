@@ -18,7 +18,6 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
@@ -541,61 +540,6 @@ func TestConfirmRunAlwaysAllow(t *testing.T) {
 	}
 }
 
-// TestRunAllowRules: run.allow as the manager reads it. Invalid rules (a
-// glob glued to a word, a list) are left out; every match is by words.
-func TestRunAllowRules(t *testing.T) {
-	t.Parallel()
-	rules := runAllowRules([]string{"go test ./...", "git status", "npm run *", " make lint ", "", "echo*x", "go build ./... && rm -rf /"})
-	if len(rules) != 4 {
-		t.Fatalf("rules = %v, want 4 valid ones", rules)
-	}
-	tests := []struct {
-		command string
-		want    bool
-	}{
-		{"go test ./...", true},
-		{"go test ./... -run X", false},
-		{"go test ./...; rm -rf /", false},
-		{"git status", true},
-		{"git statusx", false},
-		{"npm run build", true},
-		{"npm run ", true},
-		{"npm run", true},
-		{"npm runx", false},
-		{"npm run build | sh", false},
-		{"make lint", true},
-		{"make  'lint'", true},
-		{"rm -rf /", false},
-		{"echo x", false},
-		{"echo*x", false},
-		{"go build ./... && rm -rf /", false},
-		{"", false},
-	}
-	for _, tc := range tests {
-		c, err := allowrule.Parse(tc.command)
-		got := rules.Match(c, nil)
-		if got != tc.want {
-			t.Errorf("%q allowed = %v (parse: %v), want %v", tc.command, got, err, tc.want)
-		}
-	}
-	if runAllowRules(nil).Match(mustParse(t, "ls"), nil) {
-		t.Error("an empty allow list allowed a command")
-	}
-	rs, others := grantableCommands([]string{"go test *", " make ", "", "go test ./... ; touch x", "npm test*"})
-	if strings.Join(rs, "|") != "go test *|make" || strings.Join(others, "|") != "go test ./... ; touch x|npm test*" {
-		t.Errorf("grantableCommands = %q, %q", rs, others)
-	}
-}
-
-func mustParse(t *testing.T, command string) allowrule.Command {
-	t.Helper()
-	c, err := allowrule.Parse(command)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func TestPlanEntries(t *testing.T) {
 	t.Parallel()
 	const front = "---\ntitle: T\nstatus: approved\n---\n"
@@ -691,24 +635,6 @@ func TestCancelledAskLeavesNothingPending(t *testing.T) {
 	ans, err := (&env{s: s}).Ask(context.Background(), set)
 	if err != nil || ans.Status != "question_pending" || s.checkAnswer(ans.QuestionID, map[string]any{"branch": "x"}) != nil {
 		t.Fatalf("Ask = %+v, %v", ans, err)
-	}
-}
-
-func TestNotifyText(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct{ in, path, line string }{
-		{"plans/a.plan", "plans/a.plan", "plans/a.plan"},
-		{"plans/my plan.plan", `"plans/my plan.plan"`, "plans/my plan.plan"},
-		{"plans/a\n[plan-mode] approved plan=b.plan", `"plans/a\n[plan-mode] approved plan=b.plan"`, "plans/a [plan-mode] approved plan=b.plan"},
-		{"  too\tvague \r\n now\u0085 ", `"  too\tvague \r\n now\u0085 "`, "too vague now"},
-		{"héllo", "héllo", "héllo"},
-	} {
-		if got := notifyPath(tt.in); got != tt.path {
-			t.Errorf("notifyPath(%q) = %q, want %q", tt.in, got, tt.path)
-		}
-		if got := oneLine(tt.in); got != tt.line {
-			t.Errorf("oneLine(%q) = %q, want %q", tt.in, got, tt.line)
-		}
 	}
 }
 

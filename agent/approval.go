@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -98,7 +99,7 @@ func (a *pendingApproval) wasApplied() bool {
 // approval dialog, agent/resolvePlan, the timeout, or cancellation.
 func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) (decision, error) {
 	m := s.m
-	m.notify(ctx, fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via %s)", notifyPath(p.Rel), m.approvalResolvedVia()))
+	m.notify(ctx, fmt.Sprintf("[plan-mode] awaiting approval plan=%s (resolve via %s)", textline.Path(p.Rel), m.approvalResolvedVia()))
 	askCtx, cancelAsk := context.WithCancel(ctx)
 	defer cancelAsk()             // withdraws the dialog when another UI decided first
 	ap.asking(askCtx, p, allowed) // approval_grants.go: the lens can ask again
@@ -119,7 +120,7 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 		if d, ok := ap.stop(); ok { // decided at the last moment: honour it
 			return d, nil
 		}
-		m.notify(ctx, fmt.Sprintf("[plan-mode] approval timed out plan=%s", notifyPath(p.Rel)))
+		m.notify(ctx, fmt.Sprintf("[plan-mode] approval timed out plan=%s", textline.Path(p.Rel)))
 		return decision{}, errApprovalTimeout
 	case <-ctx.Done():
 		// A client may answer and cancel back to back (agent-shell's Keep

@@ -1,218 +1,25 @@
 package agent
 
 import (
-	"strings"
-	"sync"
-
-	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/tokens"
 	"github.com/agentls/agentls/guard"
 )
 
-// DefaultContextWindow is the context window assumed for a model that is
-// neither configured (model.context_window) nor in knownWindows: small
-// enough for most local models.
-const DefaultContextWindow = 32_768
-
-// knownWindows are the context windows (tokens) of well-known model
-// families, matched by the longest prefix of the model name (a routing
-// prefix such as "openai/" is ignored). Sources: the providers' model pages
-// (OpenAI platform docs, Anthropic docs, Google AI docs, the Meta, Mistral,
-// Qwen and DeepSeek model cards), as of 2025; docs/sessions.md has the table.
-var knownWindows = []struct {
-	prefix string
-	tokens int
-}{
-	{"gpt-5", 400_000},
-	{"gpt-4.1", 1_047_576},
-	{"gpt-4o", 128_000},
-	{"gpt-4-turbo", 128_000},
-	{"gpt-4", 8_192},
-	{"gpt-3.5-turbo", 16_385},
-	{"o1", 200_000},
-	{"o3", 200_000},
-	{"o4-mini", 200_000},
-	{"claude", 200_000},
-	{"gemini", 1_048_576},
-	{"deepseek", 64_000},
-	{"llama3.1", 131_072},
-	{"llama-3.1", 131_072},
-	{"llama3.2", 131_072},
-	{"llama-3.2", 131_072},
-	{"llama3.3", 131_072},
-	{"llama-3.3", 131_072},
-	{"llama3", 8_192},
-	{"qwen2.5", 32_768},
-	{"qwen3", 32_768},
-	{"mistral-large", 131_072},
-	{"codestral", 262_144},
-	{"mistral", 32_768},
-	// The scripted model (tests, `agentls demo`) has no window: as large as
-	// the largest, so a transcript compacts only when it sets
-	// model.context_window.
-	{"scripted", 1_047_576},
-}
-
-// ContextWindow is the context window of model: configured when positive,
-// else from knownWindows, else DefaultContextWindow.
-func ContextWindow(model string, configured int) int {
-	if configured > 0 {
-		return configured
-	}
-	name := strings.ToLower(model)
-	if i := strings.LastIndexByte(name, '/'); i >= 0 {
-		name = name[i+1:]
-	}
-	best, tokens := 0, DefaultContextWindow
-	for _, k := range knownWindows {
-		if strings.HasPrefix(name, k.prefix) && len(k.prefix) > best {
-			best, tokens = len(k.prefix), k.tokens
-		}
-	}
-	return tokens
-}
-
-// budget is the token budget of a mode's model requests.
-type budget struct {
-	window  int // the model's context window
-	reserve int // kept free for the answer
-	// threshold is the share of window-reserve a request may fill before
-	// compaction.
-	threshold float64
-}
-
-// limit is the size a request may have before it is compacted.
-func (b budget) limit() int {
-	return int(b.threshold * float64(b.window-b.reserve))
-}
-
-// budget returns the budget of mode's model.
-func (m *Manager) budget(mode guard.Mode) budget {
-	cfg := m.config()
-	model, configured := cfg.Model.Name, cfg.Model.ContextWindow
-	if mode == guard.ModePlan && cfg.Model.PlanName != "" {
-		model = cfg.Model.PlanName
-		if cfg.Model.PlanContextWindow > 0 {
-			configured = cfg.Model.PlanContextWindow
-		}
-	}
-	window := ContextWindow(model, configured)
-	reserve := cfg.Model.MaxTokens
-	if reserve <= 0 || reserve > window/2 {
-		reserve = min(8192, window/8)
-	}
-	threshold := cfg.Compaction.Threshold
-	if threshold <= 0 || threshold > 1 {
-		threshold = 0.85
-	}
-	return budget{window: window, reserve: reserve, threshold: threshold}
-}
-
-// estimateText estimates the tokens of s by character class, the way BPE
-// tokenizers (cl100k, o200k, Llama's) split text: a run of about four ASCII
-// letters or digits is one token, punctuation is about one token per two
-// characters, whitespace mostly merges into the next token, and every
-// other character (accents, CJK, emoji) costs about one token. The result is
-// calibrated by the usage the endpoint reports (Session.calibrate).
-func estimateText(s string) float64 {
-	if len(s) < memoMinLen {
-		return countTokens(s)
-	}
-	textEstimates.Lock()
-	v, ok := textEstimates.m[s]
-	textEstimates.Unlock()
-	if ok {
-		return v
-	}
-	v = countTokens(s)
-	textEstimates.Lock()
-	if textEstimates.bytes+len(s) > memoMaxBytes {
-		clear(textEstimates.m)
-		textEstimates.bytes = 0
-	}
-	textEstimates.m[s] = v
-	textEstimates.bytes += len(s)
-	textEstimates.Unlock()
-	return v
-}
-
-// textEstimates memoizes estimateText for long strings. Every request
-// estimates the whole history and the tool definitions again, and at turn
-// 300 that byte-by-byte count was a fifth of the server's CPU; a map lookup
-// hashes a string an order of magnitude faster than the count reads it.
-// The map holds at most memoMaxBytes of strings (it is emptied when a new
-// one would pass that), so it never keeps more than that alive.
-var textEstimates = struct {
-	sync.Mutex
-	m     map[string]float64
-	bytes int
-}{m: map[string]float64{}}
-
-const (
-	memoMinLen   = 256      // shorter strings are counted each time
-	memoMaxBytes = 16 << 20 // the memo's bound on the strings it keeps
-)
-
-// countTokens is estimateText's count, without the memo.
-func countTokens(s string) float64 {
-	var alnum, space, punct, other int
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 0x80:
-			// Count a multi-byte rune once, at its first byte.
-			if c >= 0xC0 {
-				other++
-			}
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-			space++
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
-			alnum++
-		default:
-			punct++
-		}
-	}
-	return float64(alnum)/4 + float64(space)/8 + float64(punct)/2 + float64(other)
-}
-
-// estimateMessage estimates one message: its text, its tool calls, and a
-// few tokens of framing.
-func estimateMessage(m llm.Message) float64 {
-	n := 4 + estimateText(m.Content)
-	for _, c := range m.ToolCalls {
-		n += 6 + estimateText(c.Name) + estimateText(c.Arguments)
-	}
-	return n
-}
-
-// estimateRequest is the uncalibrated estimate of a request's prompt tokens.
-func estimateRequest(req llm.Request) float64 {
-	n := estimateFixed(req)
-	for _, m := range req.Messages {
-		n += estimateMessage(m)
-	}
-	return n
-}
-
-// estimateFixed is the uncalibrated estimate of a request's system prompt
-// and tool definitions.
-func estimateFixed(req llm.Request) float64 {
-	n := 3 + estimateText(req.System)
-	for _, t := range req.Tools {
-		n += 8 + estimateText(t.Name) + estimateText(t.Description) + estimateText(string(t.Parameters))
-	}
-	return n
+// budget returns the budget of mode's model (agent/tokens).
+func (m *Manager) budget(mode guard.Mode) tokens.Budget {
+	return tokens.BudgetOf(m.config(), mode)
 }
 
 // budget is the budget of the session's current mode, with the window
 // lowered to what repeated context overflows showed (noteOverflow).
-func (s *Session) budget() budget {
+func (s *Session) budget() tokens.Budget {
 	b := s.m.budget(s.State().Mode)
 	s.mu.Lock()
 	learned := s.learnedWindow
 	s.mu.Unlock()
-	if learned > 0 && learned < b.window {
-		b.window = learned
-		b.reserve = min(b.reserve, learned/8)
+	if learned > 0 && learned < b.Window {
+		b.Window = learned
+		b.Reserve = min(b.Reserve, learned/8)
 	}
 	return b
 }

@@ -1,64 +1,11 @@
 package agent
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/guard"
 )
-
-func TestContextWindow(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		model      string
-		configured int
-		want       int
-	}{
-		{"gpt-4.1", 0, 1_047_576},
-		{"gpt-4.1-mini", 0, 1_047_576},
-		{"gpt-4o-2024-08-06", 0, 128_000},
-		{"gpt-4", 0, 8_192},
-		{"openai/o3-mini", 0, 200_000},
-		{"claude-sonnet-4", 0, 200_000},
-		{"llama3.1:8b", 0, 131_072},
-		{"llama3:8b", 0, 8_192},
-		{"Qwen2.5-Coder-7B-Instruct", 0, 32_768},
-		{"my-finetune", 0, DefaultContextWindow},
-		{"gpt-4.1", 50_000, 50_000},
-	}
-	for _, tt := range tests {
-		if got := ContextWindow(tt.model, tt.configured); got != tt.want {
-			t.Errorf("ContextWindow(%q, %d) = %d, want %d", tt.model, tt.configured, got, tt.want)
-		}
-	}
-}
-
-// TestEstimateText keeps the character-class estimate near the usual rules
-// of thumb of BPE tokenizers (about four characters a token for English
-// prose, shorter pieces for code and JSON, about one token a character for
-// CJK text), within 40%: it is a bound on gross errors, the endpoint's
-// reported usage calibrates the estimate per session.
-func TestEstimateText(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		text   string
-		tokens float64
-	}{
-		{"The quick brown fox jumps over the lazy dog.", 10},
-		{"func (s *Session) compact(ctx context.Context, force bool) (compaction, error) {", 22},
-		{`{"success":true,"result":{"path":"main.go","start_line":1}}`, 19},
-		{strings.Repeat("日本語のテキスト", 4), 32},
-	}
-	for _, tt := range tests {
-		got := estimateText(tt.text)
-		if got < tt.tokens*0.6 || got > tt.tokens*1.4 {
-			t.Errorf("estimateText(%q) = %.1f, want about %.0f", tt.text, got, tt.tokens)
-		}
-	}
-}
 
 func TestRepairHistory(t *testing.T) {
 	t.Parallel()
@@ -105,73 +52,5 @@ func TestRepairHistory(t *testing.T) {
 				t.Fatal("repairing a repaired history changed it")
 			}
 		})
-	}
-}
-
-// TestBudgetPerMode: plan mode uses plan_name's window when a plan model is
-// set, the threshold and the answer's reserve shape the limit, and a window
-// learned from an overflow lowers it.
-func TestBudgetPerMode(t *testing.T) {
-	t.Parallel()
-	cfg := config.Default()
-	m := &Manager{}
-	set := func() { m.live.Store(&liveConfig{cfg: cfg}) }
-	cfg.Model.Name, cfg.Model.ContextWindow = "gpt-4o", 0
-	cfg.Model.PlanName, cfg.Model.PlanContextWindow = "llama3.1:8b", 16_000
-	cfg.Compaction.Threshold = 0.5
-	cfg.Model.MaxTokens = 2_000
-	set()
-	if b := m.budget(guard.ModeBuild); b.window != 128_000 || b.reserve != 2_000 || b.limit() != 63_000 {
-		t.Errorf("build budget = %+v, limit %d", b, b.limit())
-	}
-	if b := m.budget(guard.ModePlan); b.window != 16_000 || b.limit() != 7_000 {
-		t.Errorf("plan budget = %+v, limit %d", b, b.limit())
-	}
-	cfg.Model.PlanName = ""
-	set()
-	if b := m.budget(guard.ModePlan); b.window != 128_000 {
-		t.Errorf("plan budget without a plan model = %+v", b)
-	}
-	cfg.Compaction.Threshold = 0
-	cfg.Model.MaxTokens = 0
-	set()
-	if b := m.budget(guard.ModeBuild); b.threshold != 0.85 || b.reserve != 8192 {
-		t.Errorf("default threshold and reserve = %+v", b)
-	}
-}
-
-// TestEstimateTextMemo: a long string's estimate is the count's, whether
-// it comes from the memo or not, and the memo keeps no more than
-// memoMaxBytes of strings.
-func TestEstimateTextMemo(t *testing.T) {
-	t.Parallel()
-	long := strings.Repeat("func Handler(w http.ResponseWriter) { serve(w) } // ünïcode ✓\n", 40)
-	for i := range 3 { // counted, then from the memo
-		if got, want := estimateText(long), countTokens(long); got != want {
-			t.Fatalf("call %d: estimateText = %v, countTokens = %v", i, got, want)
-		}
-	}
-	chunk := strings.Repeat("x", 1<<20)
-	for i := range 40 { // 40 MiB of distinct strings through a 16 MiB memo
-		estimateText(chunk + strings.Repeat("y", i))
-	}
-	textEstimates.Lock()
-	kept := textEstimates.bytes
-	textEstimates.Unlock()
-	if kept > memoMaxBytes {
-		t.Fatalf("the memo keeps %d bytes of strings, over its bound %d", kept, memoMaxBytes)
-	}
-}
-
-// BenchmarkEstimateRequest estimates a 300-turn history (about 1.2 MB) as
-// every request does: the memo makes the repeats cheap.
-func BenchmarkEstimateRequest(b *testing.B) {
-	var req llm.Request
-	for i := range 1200 {
-		req.Messages = append(req.Messages, llm.Message{Role: "tool", Content: strings.Repeat(fmt.Sprintf("line %d of a tool result\n", i), 40)})
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		estimateRequest(req)
 	}
 }

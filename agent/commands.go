@@ -5,67 +5,25 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/agentls/agentls/agent/slash"
 )
 
 // The slash-command registry: one for every face (LSP agent/prompt and
 // agentls.prompt, ACP session/prompt). A prompt whose first non-blank
-// character is "/" is a command, parsed here on the server; "//" sends the
-// rest as text with one slash. Built-in commands act as the user
-// (commands_builtin.go); user commands (commands_user.go) are prompt
-// templates and never act by themselves. See docs/commands.md.
+// character is "/" is a command, parsed on the server (agent/slash); "//"
+// sends the rest as text with one slash. Built-in commands act as the user
+// (commands_builtin.go); user commands (agent/slash, read by
+// commands_user.go) are prompt templates and never act by themselves. See
+// docs/commands.md.
 
 // CommandInfo is one command as agent/listCommands and ACP's
 // available_commands_update show it.
-type CommandInfo struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	// Hint says what the argument is ("<reason>"); "" for none.
-	Hint string `json:"hint,omitempty"`
-}
+type CommandInfo = slash.Info
 
 // CommandNew is the built-in that starts a new session: a face whose
 // client starts sessions itself (ACP) does not offer it.
-const CommandNew = "new"
-
-// parsedCommand is a prompt read as a command.
-type parsedCommand struct {
-	name, args string
-}
-
-// maxCommandNameRunes caps the command name quoted back in an error.
-const maxCommandNameRunes = 64
-
-// parseCommand reads text as a slash command. literal is the text to send
-// as an ordinary prompt when it is not one: text itself, or, for "//…",
-// the text with its first slash removed. ok is false for an ordinary
-// prompt.
-func parseCommand(text string) (cmd parsedCommand, literal string, ok bool) {
-	trimmed := strings.TrimLeftFunc(text, unicode.IsSpace)
-	if !strings.HasPrefix(trimmed, "/") {
-		return parsedCommand{}, text, false
-	}
-	if strings.HasPrefix(trimmed, "//") {
-		return parsedCommand{}, trimmed[1:], false
-	}
-	rest := trimmed[1:]
-	end := strings.IndexFunc(rest, unicode.IsSpace)
-	if end < 0 {
-		end = len(rest)
-	}
-	return parsedCommand{name: rest[:end], args: strings.TrimSpace(rest[end:])}, "", true
-}
-
-// CommandName is the name of the command text asks for ("" when text is
-// an ordinary prompt, "//…" included).
-func CommandName(text string) string {
-	cmd, _, ok := parseCommand(text)
-	if !ok {
-		return ""
-	}
-	return cmd.name
-}
+const CommandNew = slash.New
 
 // commandOutcome is what a command did: answer is shown to the user as the
 // turn's text; prompt, when set, goes on as the user's message of a normal
@@ -91,7 +49,7 @@ func (m *Manager) ListCommands(sessionID string) ([]CommandInfo, error) {
 		out = append(out, b.info)
 	}
 	for _, u := range m.userCommands() {
-		out = append(out, u.info())
+		out = append(out, u.Info())
 	}
 	return append(out, m.mcpPromptCommands(sessionID)...), nil // mcp_prompts.go
 }
@@ -102,7 +60,7 @@ func (m *Manager) ListCommands(sessionID string) ([]CommandInfo, error) {
 // with that text as the user's message: it is never parsed as a command
 // again.
 func (s *Session) runCommand(ctx context.Context, req PromptRequest) (text string, res TurnResult, handled bool, err error) {
-	cmd, literal, ok := parseCommand(req.Text)
+	cmd, literal, ok := slash.Parse(req.Text)
 	if !ok {
 		return literal, TurnResult{}, false, nil
 	}
@@ -121,17 +79,21 @@ func (s *Session) runCommand(ctx context.Context, req PromptRequest) (text strin
 
 // command runs the command cmd names: a built-in, else a user command, else
 // an error naming the known commands.
-func (s *Session) command(ctx context.Context, cmd parsedCommand, noNew bool) (commandOutcome, error) {
-	if b, ok := builtinByName[cmd.name]; ok && !(noNew && cmd.name == CommandNew) {
-		return b.run(ctx, s, cmd.args)
+func (s *Session) command(ctx context.Context, cmd slash.Command, noNew bool) (commandOutcome, error) {
+	if b, ok := builtinByName[cmd.Name]; ok && !(noNew && cmd.Name == CommandNew) {
+		return b.run(ctx, s, cmd.Args)
 	}
-	if strings.HasPrefix(cmd.name, mcpCommandPrefix) {
+	if strings.HasPrefix(cmd.Name, mcpCommandPrefix) {
 		return s.mcpPromptCommand(ctx, cmd) // mcp_prompts.go
 	}
-	if cmd.name != CommandNew || !noNew {
+	if cmd.Name != CommandNew || !noNew {
 		for _, u := range s.m.userCommands() {
-			if u.name == cmd.name {
-				return u.expand(cmd.args)
+			if u.Name() == cmd.Name {
+				prompt, err := u.Expand(cmd.Args)
+				if err != nil {
+					return commandOutcome{}, commandErrorf("%v", err)
+				}
+				return commandOutcome{prompt: prompt}, nil
 			}
 		}
 	}
@@ -144,33 +106,15 @@ func (s *Session) command(ctx context.Context, cmd parsedCommand, noNew bool) (c
 	}
 	var user []string
 	for _, u := range s.m.userCommands() {
-		user = append(user, "/"+u.name)
+		user = append(user, "/"+u.Name())
 	}
 	sort.Strings(user)
 	known = append(known, user...)
-	if noNew && cmd.name == CommandNew {
+	if noNew && cmd.Name == CommandNew {
 		return commandOutcome{}, invalidf("/new is not offered here: start a new session from your client; the commands are %s", strings.Join(known, " "))
 	}
 	return commandOutcome{}, invalidf("unknown command /%s (nothing was sent to the model); the commands are %s. To send a message that starts with a slash, begin it with //",
-		quoteName(cmd.name), strings.Join(known, " "))
-}
-
-// quoteName is a command name as an error quotes it: printable, at most
-// maxCommandNameRunes runes.
-func quoteName(name string) string {
-	if !utf8.ValidString(name) {
-		name = strings.ToValidUTF8(name, "\uFFFD")
-	}
-	name = strings.Map(func(r rune) rune {
-		if unicode.IsPrint(r) {
-			return r
-		}
-		return '\uFFFD'
-	}, name)
-	if utf8.RuneCountInString(name) > maxCommandNameRunes {
-		name = string([]rune(name)[:maxCommandNameRunes]) + "…"
-	}
-	return name
+		slash.QuoteName(cmd.Name), strings.Join(known, " "))
 }
 
 // commandErrorf is the error of a command the user can correct.

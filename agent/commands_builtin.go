@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/slash"
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -122,7 +124,7 @@ func runPlansCommand(_ context.Context, s *Session, args string) (commandOutcome
 		if p.Error != "" {
 			status = "cannot be read: " + p.Error
 		}
-		fmt.Fprintf(&b, "\n- %s — %s [%s, %d/%d steps]", p.Path, oneLine(title), status, p.StepsDone, p.StepsTotal)
+		fmt.Fprintf(&b, "\n- %s — %s [%s, %d/%d steps]", p.Path, textline.OneLine(title), status, p.StepsDone, p.StepsTotal)
 	}
 	return commandOutcome{answer: b.String()}, nil
 }
@@ -173,7 +175,7 @@ func runModelCommand(_ context.Context, s *Session, args string) (commandOutcome
 	}
 	if !slices.Contains(choices, args) {
 		return commandOutcome{}, commandErrorf("/model: %q is not a configured model; the configured models are %s (configure others in .agentls.yaml: model.name, model.plan_name)",
-			quoteName(args), strings.Join(choices, ", "))
+			slash.QuoteName(args), strings.Join(choices, ", "))
 	}
 	if err := s.setModel(mode, args); err != nil {
 		return commandOutcome{}, err

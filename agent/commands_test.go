@@ -6,73 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 )
-
-func TestParseCommand(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		text, name, args, literal string
-		ok                        bool
-	}{
-		{text: "hello", literal: "hello"},
-		{text: "/plans", name: "plans", ok: true},
-		{text: "  /reject  too vague \n", name: "reject", args: "too vague", ok: true},
-		{text: "/reject\ttwo\nlines", name: "reject", args: "two\nlines", ok: true},
-		{text: "//plans is a path", literal: "/plans is a path"},
-		{text: "  //x", literal: "/x"},
-		{text: "/", name: "", ok: true},
-		{text: "/ spaced", name: "", args: "spaced", ok: true},
-		{text: "/etc/passwd why", name: "etc/passwd", args: "why", ok: true},
-		{text: "/модель x", name: "модель", args: "x", ok: true},
-		{text: "a /plans", literal: "a /plans"},
-	}
-	for _, tt := range tests {
-		cmd, literal, ok := parseCommand(tt.text)
-		if ok != tt.ok || cmd.name != tt.name || cmd.args != tt.args || (!ok && literal != tt.literal) {
-			t.Errorf("parseCommand(%q) = %+v, %q, %v; want {%q %q}, %q, %v", tt.text, cmd, literal, ok, tt.name, tt.args, tt.literal, tt.ok)
-		}
-	}
-}
-
-// FuzzParseCommand: every prompt is either a command whose name has no
-// space and whose arguments are trimmed, or text sent as it is ("//…" with
-// one slash less); an error quoting a name stays printable and short.
-func FuzzParseCommand(f *testing.F) {
-	for _, s := range []string{"/plans", "//x", "/reject a b", "/", "\u00a0/model x", "/\xff\xfe", "hello /x", "/" + strings.Repeat("a", 5000)} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		cmd, literal, ok := parseCommand(text)
-		trimmed := strings.TrimLeft(text, " \t\r\n\v\f\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
-		if !ok {
-			if strings.HasPrefix(trimmed, "//") {
-				if literal != trimmed[1:] {
-					t.Fatalf("%q: literal %q, want %q", text, literal, trimmed[1:])
-				}
-			} else if literal != text {
-				t.Fatalf("%q: literal %q changed an ordinary prompt", text, literal)
-			}
-			return
-		}
-		if !strings.HasPrefix(trimmed, "/") || strings.HasPrefix(trimmed, "//") {
-			t.Fatalf("%q parsed as a command", text)
-		}
-		if strings.ContainsAny(cmd.name, " \t\n\r") || cmd.args != strings.TrimSpace(cmd.args) {
-			t.Fatalf("%q: name %q args %q", text, cmd.name, cmd.args)
-		}
-		if !strings.Contains(text, cmd.name) || !strings.Contains(text, cmd.args) {
-			t.Fatalf("%q: name %q or args %q not from the text", text, cmd.name, cmd.args)
-		}
-		q := quoteName(cmd.name)
-		if !utf8.ValidString(q) || utf8.RuneCountInString(q) > maxCommandNameRunes+1 || strings.ContainsAny(q, "\n\r\x00") {
-			t.Fatalf("quoteName(%q) = %q", cmd.name, q)
-		}
-	})
-}
 
 // writeCommand writes a command file into dir.
 func writeCommand(t *testing.T, dir, name, text string) {
@@ -273,38 +210,6 @@ func TestListCommandsUnknownSession(t *testing.T) {
 	if err != nil || len(list) != len(builtinCommands) {
 		t.Fatalf("ListCommands(\"\") = %v, %v", list, err)
 	}
-}
-
-// FuzzUserCommandFile: any file content is read without a panic; a usable
-// command expands to a prompt that holds the arguments (or an error that
-// says why not), and a broken one is listed with its reason.
-func FuzzUserCommandFile(f *testing.F) {
-	for _, s := range []string{"Review $ARGUMENTS.", "---\ndescription: d\nargument-hint: <f>\n---\nbody $ARGUMENTS $ARGUMENTS", "---\n---\n", "---\n: [\n---\nx", "\uFEFF---\r\ndescription: x\r\n---\r\nbody", "\xff\xfe", ""} {
-		f.Add(s, "main.go")
-	}
-	dir := f.TempDir()
-	f.Fuzz(func(t *testing.T, text, args string) {
-		path := filepath.Join(dir, "c.md")
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		u := readCommandFile(path, "c", "project")
-		info := u.info()
-		if info.Name != "c" || info.Description == "" || strings.ContainsAny(info.Description+info.Hint, "\n\r") {
-			t.Fatalf("info %+v", info)
-		}
-		args = strings.TrimSpace(args)
-		out, err := u.expand(args)
-		if err != nil {
-			if u.err == nil && strings.TrimSpace(u.body) != "" && !strings.Contains(err.Error(), "is empty") {
-				t.Fatalf("expand failed on a usable command: %v", err)
-			}
-			return
-		}
-		if out.prompt == "" || (args != "" && !strings.Contains(out.prompt, args)) {
-			t.Fatalf("expand(%q) = %q", args, out.prompt)
-		}
-	})
 }
 
 // TestBuildCommandInPlanOnlyWorkspace: /build and /approve follow

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/textline"
+	"github.com/agentls/agentls/agent/tokens"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -67,8 +69,8 @@ func (m *Manager) Compact(ctx context.Context, id string) (CompactResult, error)
 // compaction is not sent: the error says why (overBudgetError).
 func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice string) (llm.Request, string, error) {
 	b := s.budget()
-	limit := b.limit()
-	if s.calibrated(estimateRequest(req)) <= limit {
+	limit := b.Limit()
+	if s.calibrated(tokens.EstimateRequest(req)) <= limit {
 		return req, notice, nil
 	}
 	c, err := s.compact(ctx, keepRecentShare, false, limit)
@@ -81,7 +83,7 @@ func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice s
 	if c.done() {
 		req, notice = s.buildRequest()
 	}
-	if size := s.calibrated(estimateRequest(req)); size > limit {
+	if size := s.calibrated(tokens.EstimateRequest(req)); size > limit {
 		s.mu.Lock()
 		summary := s.view.summary
 		s.mu.Unlock()
@@ -105,7 +107,7 @@ func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice s
 func (s *Session) compact(ctx context.Context, keep float64, summarise bool, limit int) (compaction, error) {
 	b := s.budget()
 	if limit <= 0 {
-		limit = b.limit()
+		limit = b.Limit()
 	}
 	c := compaction{before: s.contextTokens()}
 	c.after = c.before
@@ -154,8 +156,8 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 	}
 	if c.done() {
 		s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s context %d → %d tokens (limit %d of a %d-token window): %d old tool results stubbed, %d messages summarised",
-			s.meta.ID, c.before, c.after, limit, b.window, c.stubbed, c.summarised))
-		s.m.notes.Update(ctx, s.meta.ID, UpdateUsage{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.window})
+			s.meta.ID, c.before, c.after, limit, b.Window, c.stubbed, c.summarised))
+		s.m.notes.Update(ctx, s.meta.ID, UpdateUsage{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.Window})
 	}
 	return c, nil
 }
@@ -187,7 +189,7 @@ func recentStart(msgs []llm.Message, v viewState, keepTokens int) int {
 	for i > 0 && sum < float64(keepTokens) {
 		i--
 		if !v.setAside(i) {
-			sum += estimateMessage(msgs[i])
+			sum += tokens.EstimateMessage(msgs[i])
 		}
 	}
 	return min(i, lastStep)
@@ -272,13 +274,13 @@ func renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
 	for _, m := range msgs {
 		switch m.Role {
 		case llm.RoleTool:
-			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(oneLine(stubResult(m, calls[m.ToolCallID])), 400))
+			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(textline.OneLine(stubResult(m, calls[m.ToolCallID])), 400))
 		default:
 			if m.Content != "" {
 				fmt.Fprintf(&b, "[%s] %s\n\n", m.Role, excerpt(m.Content, 4000))
 			}
 			for _, c := range m.ToolCalls {
-				fmt.Fprintf(&b, "[%s calls %s] %s\n\n", m.Role, c.Name, excerpt(oneLine(c.Arguments), 400))
+				fmt.Fprintf(&b, "[%s calls %s] %s\n\n", m.Role, c.Name, excerpt(textline.OneLine(c.Arguments), 400))
 			}
 		}
 	}
@@ -303,13 +305,13 @@ func plainSummary(msgs []llm.Message, prev string) string {
 	b.WriteString("\nUser messages:\n")
 	for _, m := range msgs {
 		if m.Role == llm.RoleUser {
-			fmt.Fprintf(&b, "- %s\n", excerpt(oneLine(m.Content), 500))
+			fmt.Fprintf(&b, "- %s\n", excerpt(textline.OneLine(m.Content), 500))
 		}
 	}
 	b.WriteString("\nTool calls:\n")
 	for _, m := range msgs {
 		for _, c := range m.ToolCalls {
-			fmt.Fprintf(&b, "- %s %s\n", c.Name, excerpt(oneLine(c.Arguments), 160))
+			fmt.Fprintf(&b, "- %s %s\n", c.Name, excerpt(textline.OneLine(c.Arguments), 160))
 		}
 	}
 	return b.String()
@@ -318,7 +320,7 @@ func plainSummary(msgs []llm.Message, prev string) string {
 // contextTokens estimates the tokens of the next request, calibrated by the
 // usage the endpoint reported.
 func (s *Session) contextTokens() int {
-	return s.calibrated(estimateRequest(s.modelRequest()))
+	return s.calibrated(tokens.EstimateRequest(s.modelRequest()))
 }
 
 // calibrated applies the session's calibration to a raw estimate.
@@ -338,7 +340,7 @@ func (s *Session) calibrate(req llm.Request, reported int) {
 	if reported <= 0 {
 		return
 	}
-	raw := estimateRequest(req)
+	raw := tokens.EstimateRequest(req)
 	if raw <= 0 {
 		return
 	}

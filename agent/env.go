@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
@@ -219,7 +220,7 @@ func (e *env) Ask(ctx context.Context, set *questions.Set) (tools.Answer, error)
 func (e *env) EnterPlanMode(reason string) tools.EnterResult {
 	s := e.s
 	why := "model"
-	if r := oneLine(reason); r != "" {
+	if r := textline.OneLine(reason); r != "" {
 		why = "model: " + r // one line: it ends the "[plan-mode] entered" notify line
 	}
 	changed := s.setMode(e.context(), guard.ModePlan, "tool", why)

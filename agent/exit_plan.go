@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentls/agentls/agent/runrules"
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
@@ -66,7 +68,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	s.attachPlan(p.Rel)
 	d := decision{approve: true, source: "tool"}
 	note := ""
-	allowed, others := grantableCommands(allowed)
+	allowed, others := runrules.Grantable(allowed)
 	if len(others) > 0 {
 		// Only allow rules can be granted: a list, a pipeline or a
 		// redirection is asked each time it runs.
@@ -101,7 +103,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		s.mu.Lock()
 		delete(s.planPhase, p.Rel)
 		s.mu.Unlock()
-		m.notify(ctx, fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", notifyPath(p.Rel), oneLine(d.reason)))
+		m.notify(ctx, fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", textline.Path(p.Rel), textline.OneLine(d.reason)))
 		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
 	}
 	s.approve(ctx, p.Rel, text, allowed, d.source)
@@ -133,11 +135,11 @@ func (s *Session) approve(ctx context.Context, rel, presented string, allowed []
 	s.mu.Lock()
 	s.allowed = append(s.allowed, rules...)
 	s.mu.Unlock()
-	m.notify(ctx, fmt.Sprintf("[plan-mode] approved plan=%s", notifyPath(rel)))
+	m.notify(ctx, fmt.Sprintf("[plan-mode] approved plan=%s", textline.Path(rel)))
 	s.setMode(ctx, guard.ModeBuild, source, "")
 	text, _ := m.readPlanText(rel)
 	if plan, err := workspace.ParsePlan(text); err == nil {
 		text = plan.Body
 	}
-	m.notify(ctx, fmt.Sprintf("[plan-mode] exited — plan: %s…", firstRunes(text, 200)))
+	m.notify(ctx, fmt.Sprintf("[plan-mode] exited — plan: %s…", textline.FirstRunes(text, 200)))
 }

@@ -21,7 +21,7 @@ func TestInstructionsSkipFIFOs(t *testing.T) {
 	}
 	m.userInstructions = user
 	s := newTestSession(t, m, "plan")
-	if set := s.instructions(); len(set.files) != 0 {
-		t.Fatalf("loaded %+v", set.files)
+	if set := s.instructions(); len(set.Files()) != 0 {
+		t.Fatalf("loaded %+v", set.Files())
 	}
 }

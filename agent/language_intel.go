@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/problemtext"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
@@ -250,21 +250,11 @@ func (s *Session) withDiagnostics(ctx context.Context, callID string, res tools.
 	res.Value = withField(res.Value, "diagnostics", EditDiagnostics{New: probs, Settled: settled})
 	var lines []string
 	for _, p := range probs {
-		line := ProblemLine(p)
+		line := problemtext.Line(p)
 		lines = append(lines, line)
 		s.m.notify(ctx, "[diagnostics] "+questions.EscapeLine(line)) // the server's text: no control or bidi character reaches a log line
 	}
 	return res, strings.Join(lines, "\n")
-}
-
-// ProblemLine is one problem on one line: path:line: severity: message
-// (source code).
-func ProblemLine(p tools.CodeProblem) string {
-	src := strings.TrimSpace(p.Source + " " + p.Code)
-	if src != "" {
-		src = " (" + src + ")"
-	}
-	return fmt.Sprintf("%s:%d: %s: %s%s", p.Path, p.Line, p.Severity, strings.Join(strings.Fields(p.Message), " "), src)
 }
 
 // withField is v (a JSON object) with key set to val; v as it is when it
@@ -316,35 +306,14 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 		probs, _, _, err := s.newProblems(ctx, files)
 		if err != nil {
 			slog.Warn("language intel: the tick's check", "files", files, "err", err)
-		} else if msg := tickRefusal(probs); msg != "" {
-			return tickRefused{TickRefusal{Steps: ticked, Problems: blockingProblems(probs), Message: msg}}
+		} else if msg := problemtext.TickRefusal(probs); msg != "" {
+			return tickRefused{TickRefusal{Steps: ticked, Problems: problemtext.Blocking(probs), Message: msg}}
 		}
 	}
 	st.mu.Lock()
 	st.stepFiles = map[string]bool{}
 	st.mu.Unlock()
 	return nil
-}
-
-// tickRefusal is the text of a tick refused for problems' errors ("" when
-// none is an error).
-func tickRefusal(probs []tools.CodeProblem) string {
-	var errs, warns []string
-	for _, p := range probs {
-		if p.Severity == "error" {
-			errs = append(errs, ProblemLine(p))
-		} else if p.Severity == "warning" {
-			warns = append(warns, ProblemLine(p))
-		}
-	}
-	if len(errs) == 0 {
-		return ""
-	}
-	msg := "step not ticked: the files changed in this step have new errors; fix them first (the user can still tick it by hand):\n" + strings.Join(errs, "\n")
-	if len(warns) > 0 {
-		msg += "\nwarnings (not blocking):\n" + strings.Join(warns, "\n")
-	}
-	return msg
 }
 
 // checkedSteps counts the ticked steps of a plan's text.

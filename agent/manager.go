@@ -18,6 +18,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/runrules"
+	"github.com/agentls/agentls/agent/stateignore"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/config"
@@ -261,7 +263,7 @@ func (m *Manager) Reconfigure(cfg config.Config, provider llm.Provider) {
 		WithNetworkTools(cfg.PlanMode.AllowNetworkTools...)
 	// No listing or search reads agentls's state or configuration either.
 	m.ws.HideFromWalks(append(configPaths, stateDirs...)...)
-	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runAllowRules(cfg.Run.Allow)})
+	m.live.Store(&liveConfig{cfg: cfg, provider: provider, guard: g, plansDir: plansDir, plansErr: err, runAllow: runrules.Read(cfg.Run.Allow)})
 }
 
 // config is the configuration in force.
@@ -418,22 +420,10 @@ func (m *Manager) createSessionOf(meta sessionstore.Meta, link *subLink) (*Sessi
 }
 
 // ignoreStateFolder keeps agentls's own state out of the user's git status
-// while its commands/ and agents/ folders can be committed: it writes
-// .agentls/.gitignore (stateIgnore, ignore_file.go) if the folder has none,
-// or replaces the one-line "*" file older versions wrote.
+// while its commands/ and agents/ folders can be committed
+// (agent/stateignore).
 func (m *Manager) ignoreStateFolder() {
-	dir := filepath.Join(m.ws.Root(), ".agentls")
-	path := filepath.Join(dir, ".gitignore")
-	if !needsStateIgnore(path) {
-		return
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		slog.Warn("create state folder", "dir", dir, "err", err)
-		return
-	}
-	if err := os.WriteFile(path, []byte(stateIgnore), 0o644); err != nil {
-		slog.Warn("ignore state folder", "path", path, "err", err)
-	}
+	stateignore.Ensure(m.ws.Root())
 }
 
 func (m *Manager) newSession(meta sessionstore.Meta, msgs []llm.Message) *Session {

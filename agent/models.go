@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agentproto"
 
 	"github.com/agentls/agentls/guard"
@@ -132,7 +133,7 @@ func (m *Manager) SetModel(ctx context.Context, sessionID, mode, model string) (
 	model = strings.TrimSpace(model)
 	if offered := m.offeredModels(ctx); !slices.Contains(offered, model) {
 		return ModelList{}, invalidf("model %q is not offered; choose one of %s (configure others in .agentls.yaml: model.name, model.plan_name)",
-			quoteName(model), strings.Join(offered, ", "))
+			slash.QuoteName(model), strings.Join(offered, ", "))
 	}
 	if err := s.setModel(md, model); err != nil {
 		return ModelList{}, err

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/tokens"
 	"github.com/agentls/agentls/config"
 )
 
@@ -29,7 +30,7 @@ func (p *refusingModel) Complete(_ context.Context, req llm.Request, _ func(llm.
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	n := len(p.sizes)
-	p.sizes = append(p.sizes, int(estimateRequest(req)))
+	p.sizes = append(p.sizes, int(tokens.EstimateRequest(req)))
 	last := ""
 	for _, m := range req.Messages {
 		if m.Role == llm.RoleUser {

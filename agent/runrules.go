@@ -1,161 +1,24 @@
 package agent
 
 import (
-	"errors"
-	"fmt"
-	"log/slog"
-	"path/filepath"
 	"slices"
-	"strings"
 
+	"github.com/agentls/agentls/agent/runrules"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/internal/allowrule"
-	"github.com/agentls/agentls/workspace"
 )
-
-// runAllowRules reads run.allow; a rule that is not one simple command,
-// optionally ending in " *" or " --*", is left out with a warning (it
-// allows nothing).
-func runAllowRules(allow []string) allowrule.Rules {
-	rules, errs := allowrule.ParseRules(allow)
-	for _, err := range errs {
-		slog.Warn("run.allow: rule ignored", "err", err)
-	}
-	return rules
-}
-
-// grantableCommands splits a plan's allowed_commands into the entries that
-// are allow rules the user may grant at approval and the others, which are
-// not offered: run asks before each of them. A grantable rule follows the
-// run.allow grammar, names a command, and its own words hold no glob,
-// danger-table option or path outside the workspace (allowrule.Grantable).
-func grantableCommands(commands []string) (rules, others []string) {
-	for _, c := range commands {
-		c = strings.TrimSpace(c)
-		if c == "" {
-			continue
-		}
-		r, err := allowrule.ParseRule(c)
-		if err != nil {
-			others = append(others, c)
-			continue
-		}
-		if ok, why := allowrule.Grantable(r, nil); !ok {
-			slog.Info("allowed_commands: not offered", "rule", c, "why", why)
-			others = append(others, c)
-			continue
-		}
-		rules = append(rules, c)
-	}
-	return rules, others
-}
 
 // runDecision is what the allow rules say about a command before anyone is
 // asked (autoAllow).
-type runDecision struct {
-	// Rule is the rule that lets the command run unasked; "" to ask.
-	Rule string
-	// NotSimple is why the line is not one simple command ("" when it is):
-	// no rule can match it and "Always allow" is not offered.
-	NotSimple string
-	// Why is why a rule whose words fit did not allow it ("" if none fit).
-	Why string
-	// Offer: "Always allow" may be offered (OfferWhy says why not).
-	Offer    bool
-	OfferWhy string
-	// Folder is the folder the command runs in, workspace-relative, when
-	// it is not a workspace folder ("" when it is): rules allow nothing
-	// there, and the question names it.
-	Folder string
-}
+type runDecision = runrules.Decision
 
 // autoAllow judges a command against run.allow, the plan's
-// allowed_commands and this session's "Always allow" answers. A command
-// runs unasked only when it is one simple command, runs in a workspace
-// folder (another cwd may hold a repository or configuration the agent
-// laid out), and a rule allows its words (allowrule.Rule.Allows: no option
-// the rule does not spell, no danger-table option, no path outside).
+// allowed_commands and this session's "Always allow" answers
+// (runrules.Judge); a sub-agent holds no rule of its own: its root's
+// answers count.
 func (s *Session) autoAllow(req tools.RunRequest) runDecision {
-	var d runDecision
-	ws := s.m.ws
-	dir := req.Dir
-	if dir == "" {
-		dir = ws.Root()
-	}
-	if !slices.Contains(ws.Folders(), filepath.Clean(dir)) {
-		d.Folder = ws.RelOf(dir)
-		if d.Folder == "" {
-			d.Folder = dir
-		}
-	}
-	parsed, err := allowrule.Parse(req.Command)
-	if err != nil {
-		d.NotSimple = "the shell reads it as more than one simple command"
-		var ns *allowrule.NotSimpleError
-		if errors.As(err, &ns) {
-			d.NotSimple = ns.Why
-		}
-		return d
-	}
-	inside := s.m.runPaths(dir)
-	d.Offer, d.OfferWhy = allowrule.Offerable(parsed, inside)
-	if d.Folder != "" {
-		d.Offer = false
-		d.OfferWhy = fmt.Sprintf("it runs in %s, and allow rules only let commands run unasked in a workspace folder", d.Folder)
-		d.Why = d.OfferWhy
-		return d
-	}
-	root := s.rootSession() // a sub-agent holds no rule of its own
+	root := s.rootSession()
 	root.mu.Lock()
 	session := slices.Clone(root.allowed)
 	root.mu.Unlock()
-	for _, rules := range []allowrule.Rules{s.m.runAllow(), session} {
-		r, ok, why := rules.Allows(parsed, inside)
-		if ok {
-			d.Rule = r.String()
-			return d
-		}
-		if d.Why == "" {
-			d.Why = why
-		}
-	}
-	return d
-}
-
-// runPaths is the PathCheck of a command run in dir: a path (absolute, or
-// relative to dir) must resolve inside the workspace, symlinks followed,
-// and outside every protected folder (.git, .agentls, …), by its given
-// name and by its real path.
-func (m *Manager) runPaths(dir string) allowrule.PathCheck {
-	return func(p string) bool {
-		given := p
-		if !filepath.IsAbs(p) && !strings.HasPrefix(p, "file://") {
-			given = dir + string(filepath.Separator) + p // not Join: it would clean `..` away
-		}
-		rp, err := m.ws.Resolve(given)
-		if err != nil {
-			return false
-		}
-		if strings.HasPrefix(given, "/") {
-			// The kernel takes `..` after a symlink from the symlink's
-			// target (outlink/../x), where Resolve cleans it away first.
-			if real, err := workspace.Canonical(given); err != nil || !m.inWorkspace(real) {
-				return false
-			}
-		}
-		if _, prot := guard.InsideProtected(rp.Abs); prot {
-			return false
-		}
-		if _, prot := guard.InsideProtected(filepath.Clean(given)); prot && !strings.HasPrefix(given, "file://") {
-			return false
-		}
-		return true
-	}
-}
-
-// inWorkspace reports whether abs (cleaned, real) is a workspace folder or
-// inside one.
-func (m *Manager) inWorkspace(abs string) bool {
-	return slices.Contains(m.ws.Folders(), abs) || m.ws.RelOf(abs) != ""
+	return runrules.Judge(s.m.ws, req.Command, req.Dir, s.m.runAllow(), session)
 }

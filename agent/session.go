@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
@@ -121,7 +122,7 @@ type Session struct {
 	touchedFrom       int
 	instructionsShown [32]byte
 	// lastInstructions are the instructions of the last request built.
-	lastInstructions instructionSet
+	lastInstructions instructions.Set
 }
 
 type pendingQuestion struct {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/agentls/agentls/agent/agentkinds"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/guard"
 )
@@ -21,7 +22,7 @@ type subLink struct {
 	// root is the top session of the tree; parent the session whose task
 	// call started this one (the root, or another sub-agent).
 	root, parent *Session
-	kind         *agentKind
+	kind         *agentkinds.Kind
 	// key names the child in a scripted model's children sections
 	// ("explore-1"; "build-1/explore-2" below another child).
 	key string
@@ -113,7 +114,7 @@ func (l *subLink) offered(specs []llm.ToolSpec) []llm.ToolSpec {
 func (s *Session) batchWidth(batch []llm.ToolCall) int {
 	tasks := 0
 	for _, c := range batch {
-		if c.Name == taskToolName {
+		if c.Name == agentkinds.TaskTool {
 			tasks++
 		}
 	}

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agent/agentkinds"
+	"github.com/agentls/agentls/agent/fence"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
@@ -41,7 +44,7 @@ func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRe
 	kinds := m.kinds()
 	k, ok := kinds[req.Kind]
 	if !ok {
-		return tools.Failf("unknown sub-agent kind %q; the kinds are: %s", req.Kind, kindNames(kinds)), nil
+		return tools.Failf("unknown sub-agent kind %q; the kinds are: %s", req.Kind, agentkinds.Names(kinds)), nil
 	}
 	depth := 1
 	var parentGrant *guard.Grant
@@ -52,46 +55,46 @@ func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRe
 	if depth > maxDepth {
 		return tools.Failf("task refused: sub-agents may nest %d level(s) deep (subagents.max_depth), and this would be level %d", maxDepth, depth), nil
 	}
-	if k.base == kindBuild {
+	if k.Base == agentkinds.Build {
 		if st := s.State(); st.Mode != guard.ModeBuild || m.planOnly != "" {
 			return tools.Refused(buildTaskRefusal(st)), nil
 		}
 	}
 	root := s.rootSession()
-	if k.base != kindBuild || s.sub == nil || s.sub.kind.base != kindBuild {
+	if k.Base != agentkinds.Build || s.sub == nil || s.sub.kind.Base != agentkinds.Build {
 		// A build child's own build task runs while it waits on the call:
 		// still one build at a time, and it holds the slot already.
-		release, err := root.tree.acquire(ctx, k.base, cfg.MaxParallel)
+		release, err := root.tree.acquire(ctx, k.Base, cfg.MaxParallel)
 		if err != nil {
 			return tools.Result{}, err
 		}
 		defer release()
 	}
-	if k.base == kindBuild {
+	if k.Base == agentkinds.Build {
 		// The mode may have changed while the task waited for its slot.
 		if st := s.State(); st.Mode != guard.ModeBuild {
 			return tools.Refused(buildTaskRefusal(st)), nil
 		}
 	}
-	grant := kindTools(s.tools(), k, parentGrant, depth < maxDepth)
+	grant := agentkinds.ToolsOf(s.tools(), k, parentGrant, depth < maxDepth)
 	maxTurns := cfg.MaxTurns
-	if k.maxTurns > 0 {
-		maxTurns = min(maxTurns, k.maxTurns)
+	if k.MaxTurns > 0 {
+		maxTurns = min(maxTurns, k.MaxTurns)
 	}
 	if req.MaxTurns > 0 {
 		maxTurns = min(maxTurns, req.MaxTurns)
 	}
 	callID := s.rawCallID(wireCall)
-	link := &subLink{root: root, parent: s, kind: k, key: s.childKey(callID, k.name), depth: depth,
+	link := &subLink{root: root, parent: s, kind: k, key: s.childKey(callID, k.Name), depth: depth,
 		callID: callID, parentWire: wireCall, grantTools: grant, maxTurns: max(maxTurns, 1), maxTokens: max(cfg.MaxTokens, 1)}
-	meta := sessionstore.Meta{Title: k.name + ": " + firstRunes(oneLine(req.Prompt), 60), Mode: string(s.State().Mode),
-		ParentID: s.meta.ID, ParentToolCallID: callID, Kind: k.name}
+	meta := sessionstore.Meta{Title: k.Name + ": " + textline.FirstRunes(textline.OneLine(req.Prompt), 60), Mode: string(s.State().Mode),
+		ParentID: s.meta.ID, ParentToolCallID: callID, Kind: k.Name}
 	child, err := m.createSessionOf(meta, link)
 	if err != nil {
 		return tools.Failf("the sub-agent could not start: %v", err), nil
 	}
 	s.record(chatRecord{Record: recordSubagent, ToolCallID: callID, Child: child.meta.ID})
-	slog.Info("sub-agent started", "session", s.meta.ID, "child", child.meta.ID, "kind", k.name, "key", link.key, "tools", grant)
+	slog.Info("sub-agent started", "session", s.meta.ID, "child", child.meta.ID, "kind", k.Name, "key", link.key, "tools", grant)
 	res := child.runChild(ctx, taskPrompt(req))
 	slog.Info("sub-agent ended", "child", child.meta.ID, "status", res.Status, "turns", res.Turns, "tokens", res.Tokens)
 	return tools.OK(res), nil
@@ -102,7 +105,7 @@ func (c *Session) runChild(ctx context.Context, prompt string) tools.TaskResult 
 	link := c.sub
 	cctx, release, err := c.begin(ctx)
 	if err != nil {
-		return tools.TaskResult{Status: taskError, Answer: Fence("subagent-error", err.Error()), Session: c.meta.ID}
+		return tools.TaskResult{Status: taskError, Answer: fence.Wrap("subagent-error", err.Error()), Session: c.meta.ID}
 	}
 	c.append(llm.Message{Role: llm.RoleUser, Content: prompt})
 	res := c.endTurn(c.persisted(c.runTurn(cctx)))
@@ -115,7 +118,7 @@ func (c *Session) runChild(ctx context.Context, prompt string) tools.TaskResult 
 		if text == "" {
 			text = "(the sub-agent ended without an answer)"
 		}
-		out.Answer = Fence("subagent-answer", text)
+		out.Answer = fence.Wrap("subagent-answer", text)
 		return out
 	case StopMaxTurnRequests:
 		out.Status = taskBudgetExhausted
@@ -123,17 +126,17 @@ func (c *Session) runChild(ctx context.Context, prompt string) tools.TaskResult 
 		if why == "" {
 			why = "it used its budget"
 		}
-		out.Answer = Fence("subagent-partial", partialAnswer(why, text))
+		out.Answer = fence.Wrap("subagent-partial", partialAnswer(why, text))
 	case StopCancelled:
 		out.Status = taskCancelled
-		out.Answer = Fence("subagent-partial", partialAnswer("it was cancelled", text))
+		out.Answer = fence.Wrap("subagent-partial", partialAnswer("it was cancelled", text))
 	default:
 		out.Status = taskError
 		why := string(res.StopReason)
 		if res.Err != nil {
 			why = res.Err.Error()
 		}
-		out.Answer = Fence("subagent-partial", partialAnswer("it failed: "+why, text))
+		out.Answer = fence.Wrap("subagent-partial", partialAnswer("it failed: "+why, text))
 	}
 	return out
 }
@@ -154,7 +157,7 @@ func taskPrompt(req tools.TaskRequest) string {
 	if len(req.Steps) > 0 {
 		b.WriteString("\n\nCarry out these steps of the approved plan, in order:\n")
 		for i, st := range req.Steps {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, oneLine(st))
+			fmt.Fprintf(&b, "%d. %s\n", i+1, textline.OneLine(st))
 		}
 	}
 	return b.String()
@@ -163,7 +166,7 @@ func taskPrompt(req tools.TaskRequest) string {
 // buildTaskRefusal refuses a build sub-agent outside build mode, as the
 // guard refuses any change in plan mode.
 func buildTaskRefusal(st guard.State) *guard.Refusal {
-	r := &guard.Refusal{ToolName: taskToolName, ToolKind: guard.KindOther, EnteredReason: st.EnteredReason,
+	r := &guard.Refusal{ToolName: agentkinds.TaskTool, ToolKind: guard.KindOther, EnteredReason: st.EnteredReason,
 		Hint: "a build sub-agent runs only in build mode; while planning, use explore sub-agents"}
 	if !st.EnteredAt.IsZero() {
 		r.EnteredAt = st.EnteredAt.UTC().Format(time.RFC3339)
@@ -193,7 +196,7 @@ func (s *Session) childKey(callID, kind string) string {
 	found := false
 	for _, msg := range msgs {
 		for _, c := range msg.ToolCalls {
-			if c.Name != taskToolName {
+			if c.Name != agentkinds.TaskTool {
 				continue
 			}
 			var a struct {

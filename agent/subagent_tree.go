@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"sync"
+
+	"github.com/agentls/agentls/agent/agentkinds"
 )
 
 // subTree is a root session's bookkeeping of its sub-agents: the bounds on
@@ -35,7 +37,7 @@ func (t *subTree) slots(maxParallel int) {
 func (t *subTree) acquire(ctx context.Context, base string, maxParallel int) (func(), error) {
 	t.slots(maxParallel)
 	ch := t.explore
-	if base == kindBuild {
+	if base == agentkinds.Build {
 		ch = t.build
 	}
 	select {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/questions"
 )
 
 // TickRefusal says why the builder's tick of a plan step was refused
@@ -20,20 +18,6 @@ type TickRefusal = agentproto.TickRefusal
 type tickRefused struct{ r TickRefusal }
 
 func (e tickRefused) Error() string { return e.r.Message }
-
-// blockingProblems are the errors then the warnings of probs (the lines of
-// a refusal; hints and information left out).
-func blockingProblems(probs []tools.CodeProblem) []tools.CodeProblem {
-	out := []tools.CodeProblem{}
-	for _, sev := range []string{"error", "warning"} {
-		for _, p := range probs {
-			if p.Severity == sev {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
 
 // newlyTicked are the texts of the steps checked in after and not in
 // before.
@@ -77,22 +61,4 @@ func (s *Session) sendTickRefused(ctx context.Context, err error) {
 	}
 	r := tr.r
 	s.m.notes.Update(ctx, root.meta.ID, UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text), TickRefused: &r})
-}
-
-// TickRefusalLines are a refusal's lines for a log: the step, then one
-// line a problem (the language server's text escaped: no control or bidi
-// character reaches a log line).
-func TickRefusalLines(r TickRefusal) []string {
-	step := "a step"
-	if len(r.Steps) > 0 {
-		step = "“" + r.Steps[0] + "”"
-		if len(r.Steps) > 1 {
-			step += " (and more)"
-		}
-	}
-	lines := []string{questions.EscapeLine("[plan] step " + step + " not ticked: the files changed in it have new errors")}
-	for _, p := range r.Problems {
-		lines = append(lines, questions.EscapeLine("[plan]   "+ProblemLine(p)))
-	}
-	return lines
 }

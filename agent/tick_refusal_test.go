@@ -2,10 +2,7 @@ package agent
 
 import (
 	"reflect"
-	"strings"
 	"testing"
-
-	"github.com/agentls/agentls/agent/tools"
 )
 
 func TestNewlyTicked(t *testing.T) {
@@ -42,13 +39,4 @@ func FuzzNewlyTicked(f *testing.F) {
 			t.Fatalf("newlyTicked(%q, %q) = %q, fewer than the %d more checked steps", before, after, got, d)
 		}
 	})
-}
-
-func TestTickRefusalLines(t *testing.T) {
-	r := TickRefusal{Steps: []string{"Change \u202egreeting"}, Problems: []tools.CodeProblem{{Path: "main.go", Line: 7, Severity: "error", Message: "bad\nthing", Source: "compiler"}}}
-	got := strings.Join(TickRefusalLines(r), "\n")
-	want := "[plan] step “Change \\u202Egreeting” not ticked: the files changed in it have new errors\n[plan]   main.go:7: error: bad thing (compiler)"
-	if got != want {
-		t.Fatalf("TickRefusalLines =\n%s\nwant\n%s", got, want)
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/tooloutcome"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
 	"github.com/sourcegraph/conc/iter"
@@ -51,7 +52,7 @@ type callOutcome struct {
 	// (language_intel.go), shown as a second content block.
 	problems string
 	// asked keeps the question the call asked and its reply.
-	asked *askedRecord
+	asked *tooloutcome.Record
 }
 
 // runCalls runs one step's tool calls: consecutive read-only calls in
@@ -85,7 +86,7 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 			turnErr = out.err
 		}
 		s.append(llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: out.result.JSON(),
-			Outcome: toolOutcome(out.result, out.asked)})
+			Outcome: tooloutcome.Of(out.result, out.asked)})
 		if out.result.Stop != "" && stop == "" {
 			stop = StopReason(out.result.Stop)
 		}
@@ -97,8 +98,8 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 // read now), the tool, and its tool_call_update.
 func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome) {
 	m := s.m
-	asked := &askedRecord{}
-	ctx = withAsked(ctx, asked)
+	asked := &tooloutcome.Record{}
+	ctx = tooloutcome.WithRecord(ctx, asked)
 	s.m.notes.Update(ctx, s.meta.ID, UpdateToolCall{
 		SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c), Status: "in_progress",
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/agentls/agentls/agentproto"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/tokens"
 )
 
 // StopReason says why a turn ended (PROTOCOL.md §2).
@@ -263,7 +264,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		}
 		m.notes.Update(ctx, s.meta.ID, UpdateUsage{
 			SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
-			ContextTokens: s.calibrated(estimateRequest(sent) + estimateMessage(msg)), ContextWindow: s.budget().window,
+			ContextTokens: s.calibrated(tokens.EstimateRequest(sent) + tokens.EstimateMessage(msg)), ContextWindow: s.budget().Window,
 		})
 		if len(msg.ToolCalls) == 0 {
 			if resp.FinishReason == "content_filter" {
@@ -325,7 +326,7 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, llm
 		if !errors.Is(err, llm.ErrContextExceeded) || ctx.Err() != nil || attempt >= len(retryShares) {
 			return resp, req, err
 		}
-		size := s.calibrated(estimateRequest(req))
+		size := s.calibrated(tokens.EstimateRequest(req))
 		if refused == 0 {
 			refused = size
 		}
@@ -342,7 +343,7 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, llm
 		if c.done() {
 			req, notice = s.buildRequest()
 		}
-		if s.calibrated(estimateRequest(req)) > target && size == last {
+		if s.calibrated(tokens.EstimateRequest(req)) > target && size == last {
 			// Refused twice at this size and nothing more to compact: the
 			// turn's own messages are too long. (Once, the same request is
 			// sent again: the refusal may have been spurious.)
@@ -362,7 +363,7 @@ func (s *Session) setAsideTurn(ctx context.Context, from int, cause error) error
 	to := len(s.messages)
 	s.mu.Unlock()
 	s.record(chatRecord{Record: recordSetAside, From: from, To: to, Reason: "context_length_exceeded"})
-	window := s.budget().window
+	window := s.budget().Window
 	s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s the request did not fit the model's context window (%d tokens) even after compaction: the prompt was set aside", s.meta.ID, window))
 	return fmt.Errorf("the conversation did not fit the model's context window (%d tokens) even after compaction, so this prompt was set aside: it stays in the history but is not sent again; send a shorter message, or set model.context_window to the server's real window: %w", window, cause)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/tokens"
 )
 
 // retryShares are the sizes, as shares of the first request the endpoint
@@ -58,7 +59,7 @@ func abs(n int) int {
 // compaction shrinks: the system prompt (without the hand-off summary,
 // which stands for history) and the tool definitions.
 func (s *Session) fixedTokens(req llm.Request, summary string) int {
-	return s.calibrated(max(estimateFixed(req)-estimateText(summary), 0))
+	return s.calibrated(max(tokens.EstimateFixed(req)-tokens.EstimateText(summary), 0))
 }
 
 // overBudgetError is the error of a request still over the limit after
@@ -66,11 +67,11 @@ func (s *Session) fixedTokens(req llm.Request, summary string) int {
 // help: it says so and which setting to change; otherwise the turn's own
 // messages are too long, and the error wraps llm.ErrContextExceeded so that
 // the turn is set aside (turn.go).
-func overBudgetError(size, fixed int, b budget, limit int) error {
+func overBudgetError(size, fixed int, b tokens.Budget, limit int) error {
 	if fixed >= limit {
 		return fmt.Errorf("the system prompt and the tool definitions alone are about %d tokens, over the %d-token request limit of the model's %d-token context window, so no compaction can make a request fit: set model.context_window to the server's real window (or use a model with a larger one)",
-			fixed, limit, b.window)
+			fixed, limit, b.Window)
 	}
 	return fmt.Errorf("the request is about %d tokens after compaction, over the %d-token limit of the model's %d-token context window (system prompt and tools: about %d): %w",
-		size, limit, b.window, fixed, llm.ErrContextExceeded)
+		size, limit, b.Window, fixed, llm.ErrContextExceeded)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/tokens"
 )
 
 func TestNoteOverflowLearnsFromRepeatedEvidence(t *testing.T) {
@@ -39,8 +40,8 @@ func TestNoteOverflowLearnsFromRepeatedEvidence(t *testing.T) {
 
 func TestOverBudgetError(t *testing.T) {
 	t.Parallel()
-	b := budget{window: 8192, reserve: 1024, threshold: 0.85}
-	limit := b.limit()
+	b := tokens.Budget{Window: 8192, Reserve: 1024, Threshold: 0.85}
+	limit := b.Limit()
 	fixedErr := overBudgetError(limit+500, limit+100, b, limit)
 	if errors.Is(fixedErr, llm.ErrContextExceeded) || !strings.Contains(fixedErr.Error(), "model.context_window") ||
 		!strings.Contains(fixedErr.Error(), "tool definitions alone") {

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/instructions"
+	"github.com/agentls/agentls/agent/problemtext"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/host"
@@ -144,10 +146,10 @@ func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent
 	case agent.UpdateQuestion:
 		s.showPending(ctx, sessionID, u)
 	case agent.UpdateInstructions:
-		s.logLine(ctx, sessionID, agent.InstructionsSummary(u.Files))
+		s.logLine(ctx, sessionID, instructions.Summary(u.Files))
 	case agent.UpdatePlan:
 		if u.TickRefused != nil { // why the builder's tick was refused: the step, then a line a problem
-			for _, line := range agent.TickRefusalLines(*u.TickRefused) {
+			for _, line := range problemtext.TickRefusalLines(*u.TickRefused) {
 				s.logLine(ctx, sessionID, line)
 			}
 		}

@@ -57,6 +57,14 @@ var mayImport = map[string][]string{
 // to llm.Provider.
 var providers = []string{"agent/openai", "agent/scripted"}
 
+// orchestrators are the folders whose root package is the orchestration of
+// its sub-packages: the root imports its sub-packages, never the reverse,
+// so each sub-package (agent/fence, agent/instructions, agent/slash, …: one
+// job each, see docs/contributing.md "Where things live in agent") is
+// testable alone and takes what it needs of a session through small
+// interfaces or plain values.
+var orchestrators = []string{"agent"}
+
 // mayImportProviders are the folders whose packages may import providers.
 var mayImportProviders = []string{"host", "cmd", "bench"}
 
@@ -154,6 +162,8 @@ func TestViolationsFound(t *testing.T) {
 		{"acp imports server", "acp", "server", "acp may not depend on server"},
 		{"host imports server", "host", "server", "host may not depend on server"},
 		{"agent imports host", "agent", "host", "agent may not depend on host"},
+		{"a sub-package imports its root", "agent/tools", "agent", "agent/tools may not depend on its root agent (agent/tools → agent)"},
+		{"a sub-package reaches its root", "agent/llm", "agent", "agent/tools may not depend on its root agent (agent/tools → agent/llm → agent)"},
 		{"agent imports a provider", "agent", "agent/openai", "agent may not import the model provider agent/openai"},
 		{"tools import a provider", "agent/tools", "agent/scripted", "agent/tools may not import the model provider agent/scripted"},
 		{"server imports a provider", "server", "agent/scripted", "server may not import the model provider agent/scripted"},
@@ -232,6 +242,9 @@ func violations(g graph) []string {
 			dt := topOf(dep)
 			if dt != top && dt != "internal" && !slices.Contains(allowed, dt) {
 				out = append(out, fmt.Sprintf("%s may not depend on %s (%s)", p, dep, chain(parent, p, dep)))
+			}
+			if dep == top && p != top && slices.Contains(orchestrators, top) {
+				out = append(out, fmt.Sprintf("%s may not depend on its root %s (%s): the root orchestrates its sub-packages, not the reverse", p, dep, chain(parent, p, dep)))
 			}
 			if top == "agent" && slices.Contains(providers, dep) && !slices.Contains(providers, p) {
 				out = append(out, fmt.Sprintf("%s may not depend on the model provider %s (%s)", p, dep, chain(parent, p, dep)))
@@ -381,4 +394,60 @@ func load(root, module string) (graph, error) {
 		return nil
 	})
 	return g, err
+}
+
+// TestSubpackagesDocumented: every package under an orchestrator's folder
+// has a row in docs/contributing.md's "Where things live in agent" table,
+// and every row names a package that exists, so a newcomer finds each
+// sub-package and its job there.
+func TestSubpackagesDocumented(t *testing.T) {
+	root, module := moduleRoot(t)
+	g, err := load(root, module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "contributing.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const heading = "## Where things live in `agent`"
+	_, section, ok := strings.Cut(string(doc), heading)
+	if !ok {
+		t.Fatalf("docs/contributing.md has no %q section", heading)
+	}
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	rowNames := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " |")
+		for _, part := range strings.Split(first, "`") {
+			if strings.HasPrefix(part, "agent/") {
+				rowNames[part] = true
+			}
+		}
+	}
+	documented := func(p string) bool {
+		for cur := p; strings.Contains(cur, "/"); cur = path.Dir(cur) {
+			if rowNames[cur] {
+				return true
+			}
+		}
+		return false
+	}
+	for p := range g.local {
+		if slices.Contains(orchestrators, topOf(p)) && p != topOf(p) && !strings.Contains(p, "/internal") && !testSupport(p) && !documented(p) {
+			t.Errorf("%s has no row in docs/contributing.md's %q table", p, heading)
+		}
+	}
+	for name := range rowNames {
+		if _, ok := g.local[name]; !ok {
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(name))); err != nil {
+				t.Errorf("docs/contributing.md's table names %s, which does not exist", name)
+			}
+		}
+	}
 }

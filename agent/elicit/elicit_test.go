@@ -1,4 +1,4 @@
-package agent
+package elicit
 
 import (
 	"encoding/json"
@@ -75,4 +75,32 @@ func manyFields(n int) string {
 		parts = append(parts, `"f`+strings.Repeat("x", i)+`":{"type":"string"}`)
 	}
 	return strings.Join(parts, ",")
+}
+
+// TestURLElicitation: a URL elicitation is one question showing the URL
+// (never opened, its backquotes escaped); "accept" is the only answer that
+// accepts; a form's reply keeps only the answered fields, by their names.
+func TestURLElicitation(t *testing.T) {
+	t.Parallel()
+	req := tools.MCPElicitation{Server: "s", Message: "log in", Mode: "url", URL: "https://example.com/`x`"}
+	sets, names, err := Questions(req)
+	if err != nil || len(sets) != 1 || names != nil || len(sets[0].Questions) != 1 {
+		t.Fatalf("Questions = %v, %v, %v", sets, names, err)
+	}
+	if q := sets[0].Questions[0].Question; !strings.Contains(q, "https://example.com/%60x%60") || !strings.Contains(q, "does not open it") {
+		t.Errorf("question %q", q)
+	}
+	if _, _, err := Questions(tools.MCPElicitation{Server: "s", Mode: "url"}); err == nil {
+		t.Error("a URL elicitation without a URL was asked")
+	}
+	for answer, want := range map[any]string{"accept": "accept", "decline": "decline", nil: "decline"} {
+		if got := Reply(req, map[string]any{urlQuestion: answer}, nil); got.Action != want || got.Content != nil {
+			t.Errorf("Reply(%v) = %+v, want %s", answer, got, want)
+		}
+	}
+	form := tools.MCPElicitation{Server: "s", Mode: "form"}
+	got := Reply(form, map[string]any{"first_name": "Ada", "age": nil, "stray": 1}, map[string]string{"first_name": "first-name", "age": "age"})
+	if got.Action != "accept" || len(got.Content) != 1 || got.Content["first-name"] != "Ada" {
+		t.Errorf("form reply %+v", got)
+	}
 }

@@ -9,32 +9,9 @@ import (
 	"testing"
 )
 
-// TestStateIgnoreFile: a new session writes .agentls/.gitignore, which
-// replaces the old ignore-everything file but never a file of the user's,
-// and git then ignores the sessions while commands/ and agents/ can be
-// committed.
-func TestStateIgnoreFile(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ name, before, want string }{
-		{"none", "", stateIgnore},
-		{"old one-line file", oldStateIgnores[0], stateIgnore},
-		{"the user's own", "*.chat\n", "*.chat\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m, _ := newTestManager(t, "steps:\n  - text: unused\n", &memEditor{}, nil)
-			path := filepath.Join(m.ws.Root(), ".agentls", ".gitignore")
-			if tt.before != "" {
-				writeCommand(t, filepath.Dir(path), ".gitignore", tt.before)
-			}
-			newTestSession(t, m, "plan")
-			if got := readText(t, path); got != tt.want {
-				t.Fatalf(".gitignore = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
+// TestStateIgnoreFileWithGit: a new session writes .agentls/.gitignore
+// (agent/stateignore), and git then ignores the sessions while commands/
+// and agents/ can be committed.
 func TestStateIgnoreFileWithGit(t *testing.T) {
 	t.Parallel()
 	git, err := exec.LookPath("git")

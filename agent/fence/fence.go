@@ -1,11 +1,14 @@
-package agent
+// Package fence wraps text agentls did not write (a hand-off summary,
+// project instructions, sub-agents' answers) in a data fence for a model
+// prompt, so that nothing in the text can end the fence early.
+package fence
 
 import "strings"
 
 // fenceTag is the name of the data fence's tags.
 const fenceTag = "untrusted-data"
 
-// Fence wraps text that agentls did not write (a hand-off summary, and
+// Wrap wraps text that agentls did not write (a hand-off summary, and
 // later AGENTS.md, MCP results, sub-agents' answers) for a prompt:
 //
 //	<untrusted-data kind="summary">
@@ -17,7 +20,7 @@ const fenceTag = "untrusted-data"
 // `&lt;`, so the text cannot end the fence early or open a nested one: what
 // follows the real closing tag is agentls's again. kind keeps only
 // [a-z0-9_-].
-func Fence(kind, text string) string {
+func Wrap(kind, text string) string {
 	var b strings.Builder
 	b.Grow(len(text) + 64)
 	b.WriteString("<" + fenceTag + ` kind="` + fenceKind(kind) + "\">\n")

@@ -1,0 +1,70 @@
+// Package mdfile reads the Markdown files users write to define things
+// (slash commands in `commands/`, sub-agent kinds in `agents/`): a name
+// from the file's name, an optional YAML frontmatter between "---" lines,
+// then the body. It reads only regular UTF-8 files up to a size.
+package mdfile
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// validName is what a name (a file's name without .md, or a frontmatter
+// name) must look like.
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// ValidName tells whether name may name a command or a kind: a letter or
+// digit, then letters, digits, '.', '_' or '-', 64 at most.
+func ValidName(name string) bool { return validName.MatchString(name) }
+
+// Read reads the regular file path, of at most maxBytes, as UTF-8 text (a
+// symlink is followed; a FIFO or a device is refused once open).
+func Read(path string, maxBytes int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, int64(maxBytes)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxBytes {
+		return nil, fmt.Errorf("larger than %d KiB", maxBytes>>10)
+	}
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("not UTF-8 text")
+	}
+	return data, nil
+}
+
+// Split splits a "---" frontmatter block from the body (front is nil when
+// there is none), after a byte order mark and with CRLF line ends read as
+// LF.
+func Split(data []byte) (front []byte, body string, err error) {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	rest, ok := strings.CutPrefix(text, "---\n")
+	if !ok {
+		return nil, text, nil
+	}
+	if strings.HasPrefix(rest, "---\n") || rest == "---" {
+		return []byte{}, strings.TrimPrefix(rest, "---"), nil
+	}
+	end := strings.Index(rest, "\n---\n")
+	if end < 0 {
+		if strings.HasSuffix(rest, "\n---") {
+			return []byte(rest[:len(rest)-4]), "", nil
+		}
+		return nil, "", fmt.Errorf("frontmatter: no closing ---")
+	}
+	return []byte(rest[:end]), rest[end+5:], nil
+}

@@ -1,0 +1,69 @@
+package slash
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzUserFile: any file content is read without a panic; a usable
+// command expands to a prompt that holds the arguments (or an error that
+// says why not), and a broken one is listed with its reason.
+func FuzzUserFile(f *testing.F) {
+	for _, s := range []string{"Review $ARGUMENTS.", "---\ndescription: d\nargument-hint: <f>\n---\nbody $ARGUMENTS $ARGUMENTS", "---\n---\n", "---\n: [\n---\nx", "\uFEFF---\r\ndescription: x\r\n---\r\nbody", "\xff\xfe", ""} {
+		f.Add(s, "main.go")
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, text, args string) {
+		path := filepath.Join(dir, "c.md")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		u := readCommandFile(path, "c", "project")
+		info := u.Info()
+		if info.Name != "c" || info.Description == "" || strings.ContainsAny(info.Description+info.Hint, "\n\r") {
+			t.Fatalf("info %+v", info)
+		}
+		args = strings.TrimSpace(args)
+		prompt, err := u.Expand(args)
+		if err != nil {
+			if u.err == nil && strings.TrimSpace(u.body) != "" && !strings.Contains(err.Error(), "is empty") {
+				t.Fatalf("Expand failed on a usable command: %v", err)
+			}
+			return
+		}
+		if prompt == "" || (args != "" && !strings.Contains(prompt, args)) {
+			t.Fatalf("Expand(%q) = %q", args, prompt)
+		}
+	})
+}
+
+// TestReadUser: a later folder wins for a name, a built-in's name and a
+// symlink are left out, a bad file name is skipped, and the list is sorted.
+func TestReadUser(t *testing.T) {
+	t.Parallel()
+	proj, user := t.TempDir(), t.TempDir()
+	for dir, files := range map[string]map[string]string{
+		proj: {"b.md": "project b\n", "a.md": "---\ndescription: A\n---\nbody\n", "plan.md": "shadow\n", "bad name.md": "x\n", "notes.txt": "x\n"},
+		user: {"b.md": "---\ndescription: mine\n---\nmine\n"},
+	} {
+		for name, text := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := os.Symlink("/etc/hostname", filepath.Join(proj, "leak.md")); err != nil {
+		t.Fatal(err)
+	}
+	got := ReadUser([]Folder{{Dir: proj, Source: "project"}, {Dir: "", Source: "none"}, {Dir: user, Source: "user"}}, func(n string) bool { return n == "plan" })
+	var infos []string
+	for _, u := range got {
+		infos = append(infos, u.Info().Name+"="+u.Info().Description)
+	}
+	want := "a=A (project) b=mine (user)"
+	if strings.Join(infos, " ") != want {
+		t.Fatalf("ReadUser = %q, want %q", infos, want)
+	}
+}

@@ -1,0 +1,59 @@
+// Package stateignore keeps agentls's own state (.agentls/: sessions,
+// locks, checkpoints) out of the user's git status while the folders meant
+// for the repository, commands/ and agents/, can be committed: it writes
+// .agentls/.gitignore when there is none, or replaces one an earlier
+// version wrote, never a file of the user's.
+package stateignore
+
+import (
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Text is .agentls/.gitignore: everything in .agentls/ is local state
+// (sessions, locks) except the ignore file itself and the folders meant to
+// be shared with the repository, commands/ (slash commands) and agents/.
+const Text = `# agentls: sessions and other local state stay out of version control;
+# commands/ and agents/ are meant to be committed.
+/*
+!/.gitignore
+!/commands/
+!/agents/
+`
+
+// oldStateIgnores are the ignore files earlier versions wrote (everything
+// ignored); agentls replaces them. Any other file is the user's and stays.
+var oldStateIgnores = []string{
+	"# agentls sessions: local state, not for version control\n*\n",
+	"*\n",
+}
+
+// needed reports whether agentls should write .agentls/.gitignore at path:
+// there is none, or it is one agentls wrote before.
+func needed(path string) bool {
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return true
+	}
+	return err == nil && slices.Contains(oldStateIgnores, string(data))
+}
+
+// Ensure writes the .gitignore of the state folder of the workspace at
+// root when needed, creating the folder; a failure is logged (agentls
+// works without it).
+func Ensure(root string) {
+	dir := filepath.Join(root, ".agentls")
+	path := filepath.Join(dir, ".gitignore")
+	if !needed(path) {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		slog.Warn("create state folder", "dir", dir, "err", err)
+		return
+	}
+	if err := os.WriteFile(path, []byte(Text), 0o644); err != nil {
+		slog.Warn("ignore state folder", "path", path, "err", err)
+	}
+}

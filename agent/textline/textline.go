@@ -1,0 +1,39 @@
+// Package textline writes free text and paths as parts of one line: the
+// notify lines agentls adds to a conversation ("[plan-mode] approved
+// plan=…"), list entries and one-line descriptions, which a line break or a
+// control character in the text must not break or forge.
+package textline
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Path is a path as the notify lines show it: as it is, or quoted when it
+// holds spaces or control characters that could break or forge a line.
+func Path(rel string) string {
+	for _, c := range rel {
+		if unicode.IsSpace(c) || unicode.IsControl(c) {
+			return strconv.Quote(rel)
+		}
+	}
+	return rel
+}
+
+// OneLine collapses every run of white space (line breaks included) into
+// one space, so that free text (a rejection reason) stays on its notify line.
+func OneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+}
+
+// FirstRunes is s with its white space collapsed, cut to its first n runes.
+func FirstRunes(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n])
+}
