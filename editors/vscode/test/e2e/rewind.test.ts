@@ -5,7 +5,9 @@
 // through the editor; "Restore" on the first user message brings every other
 // path back byte for byte through the editor, reports the user's file as a
 // conflict and leaves it alone, never touches .git (index, refs, objects).
-// Then one Ctrl+Z in an editor brings the whole rewound state back.
+// Then one Ctrl+Z in an editor brings the whole rewound state back; and for a
+// fourth turn's rewind whose only text edit is a closed file, opening that file
+// and one Ctrl+Z there does.
 // Screenshots of each moment go to the test output folder (rewind/).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -229,6 +231,39 @@ test('one Undo in the editor brings the rewound state back', async () => {
   await workspaceBecomes(beforeRewind, 'one Undo brought the rewound state back');
   assert.deepEqual(gitState(), gitBefore, '.git is still unchanged');
   await screenshot('undone-saved');
+});
+
+// A rewind whose only text edit is a file not open in an editor (plus a file operation): VS Code
+// drops that file's single-file undo element once the file is saved and closed, and revalidates it
+// when the file is opened again with the same content (docs/rewind.md, "Undo"). Opening the file
+// and pressing Ctrl+Z there undoes the whole rewind.
+test('a rewind whose only text edit is a closed file: open it, then one Undo brings the rewound state back', async () => {
+  const start = digests(workspace, '.git', '.agentls');
+  const prompt = chat().locator('textarea.prompt');
+  await prompt.fill('turn four');
+  await prompt.press('Enter');
+  await chat().locator('.msg.assistant', { hasText: 'Turn four done.' }).waitFor();
+  const turnFour = { ...start, 'notes.txt': sha('notes, turn four\n'), 'extra.txt': sha('extra\n') };
+  await workspaceBecomes(turnFour, 'turn four edited notes.txt and created extra.txt');
+  assert.equal(await page.locator('.tab[aria-label^="notes.txt"]').count(), 0, 'notes.txt is not open in an editor');
+
+  await chat().locator('.msg.user', { hasText: 'turn four' }).first().locator('button.restore').click();
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
+  await dialog.waitFor();
+  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+  await workspaceBecomes(start, 'the rewind brought notes.txt back and deleted extra.txt');
+  await screenshot('closed-file-rewound');
+
+  await openFile('notes.txt');
+  await page.locator('.monaco-editor .view-line', { hasText: /^notes$/ }).first().waitFor();
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+z');
+  await page.locator('.monaco-editor .view-line', { hasText: /^notes,\sturn\sfour$/ }).first().waitFor();
+  await workspaceBecomes({ ...turnFour, 'notes.txt': sha('notes\n') }, 'one Undo re-created extra.txt (notes.txt is not saved yet)');
+  await screenshot('closed-file-undone');
+  await page.keyboard.press('Control+s');
+  await workspaceBecomes(turnFour, 'one Undo brought the rewound state back');
+  assert.deepEqual(gitState(), gitBefore, '.git is still unchanged');
 });
 
 function sha(text: string): string {
