@@ -19,13 +19,14 @@ func (s *Server) applyWhole(ctx context.Context, req agent.ApplyRequest) error {
 	if !docChanges || len(req.Changes) == 0 {
 		return agent.ErrNotWhole
 	}
-	var edit lspwire.WorkspaceEdit
+	parts := make([][]lspwire.DocumentChange, 0, len(req.Changes))
 	for _, c := range req.Changes {
 		if s.routeOf(c) != routeClient {
 			return agent.ErrNotWhole
 		}
-		edit.DocumentChanges = append(edit.DocumentChanges, s.workspaceEdit(c).DocumentChanges...)
+		parts = append(parts, s.workspaceEdit(c).DocumentChanges)
 	}
+	edit := lspwire.WorkspaceEdit{DocumentChanges: fileOpsFirst(parts)}
 	if err := s.sendEdit(ctx, req, edit, ""); err != nil {
 		return err
 	}
@@ -33,4 +34,52 @@ func (s *Server) applyWhole(ctx context.Context, req agent.ApplyRequest) error {
 		s.appliedByEditor(c) // edits_save.go
 	}
 	return nil
+}
+
+// fileOpsFirst joins the document changes of several changes into one list:
+// every resource operation (create, rename, delete) first, then every text
+// edit, each kind in its order — when no two changes name the same file, so
+// that the order between them does not matter; otherwise as given.
+//
+// VS Code applies a WorkspaceEdit as runs of consecutive changes of one kind
+// and pushes one undo element per run. Text edits split by file operations
+// become one single-file element per file, and such an element of a file
+// closed in the editor is dropped from the undo stack once its model is
+// disposed (after the save): one Undo then stops at it and undoes nothing.
+// One run of text edits over several files is one multi-file element, which
+// VS Code reopens closed files for on Undo (docs/rewind.md, "Undo").
+func fileOpsFirst(parts [][]lspwire.DocumentChange) []lspwire.DocumentChange {
+	owner := map[string]int{}
+	var ops, texts []lspwire.DocumentChange
+	for i, part := range parts {
+		for _, dc := range part {
+			for _, u := range []string{dc.URI, dc.OldURI, dc.NewURI, textURI(dc)} {
+				if u == "" {
+					continue
+				}
+				if j, ok := owner[u]; ok && j != i {
+					var all []lspwire.DocumentChange
+					for _, p := range parts {
+						all = append(all, p...)
+					}
+					return all
+				}
+				owner[u] = i
+			}
+			if dc.TextDocument != nil {
+				texts = append(texts, dc)
+			} else {
+				ops = append(ops, dc)
+			}
+		}
+	}
+	return append(ops, texts...)
+}
+
+// textURI is the document a text document edit names ("" for a resource operation).
+func textURI(dc lspwire.DocumentChange) string {
+	if dc.TextDocument == nil {
+		return ""
+	}
+	return dc.TextDocument.URI
 }

@@ -225,6 +225,9 @@ func TestRewindThreeBuildTurns(t *testing.T) {
 			if tc.wantRename && !strings.Contains(string(sent[0]), `"kind":"rename"`) {
 				t.Fatalf("the rewind's edit renames nothing back: %s", sent[0])
 			}
+			if tc.wantEdits == 1 {
+				wantFileOpsFirst(t, sent[0])
+			}
 
 			// Undo: a rewind to the rewind's own checkpoint.
 			if res.UndoMessageID == "" {
@@ -241,5 +244,37 @@ func TestRewindThreeBuildTurns(t *testing.T) {
 				t.Fatalf(".git changed: %v", d)
 			}
 		})
+	}
+}
+
+// wantFileOpsFirst fails unless the workspace/applyEdit request raw lists
+// every resource operation before the first text edit, and has both (VS
+// Code makes one undo element of one run of text edits: docs/rewind.md).
+func wantFileOpsFirst(t *testing.T, raw json.RawMessage) {
+	t.Helper()
+	var p struct {
+		Edit struct {
+			DocumentChanges []struct {
+				Kind         string          `json:"kind"`
+				TextDocument json.RawMessage `json:"textDocument"`
+			} `json:"documentChanges"`
+		} `json:"edit"`
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatalf("decode the rewind's edit: %v", err)
+	}
+	texts, ops := 0, 0
+	for _, dc := range p.Edit.DocumentChanges {
+		if dc.TextDocument != nil {
+			texts++
+			continue
+		}
+		ops++
+		if texts > 0 {
+			t.Fatalf("the rewind's edit has a %s after a text edit (file operations go first): %s", dc.Kind, raw)
+		}
+	}
+	if texts == 0 || ops == 0 {
+		t.Fatalf("the rewind's edit has %d text edits and %d file operations, want both: %s", texts, ops, raw)
 	}
 }
