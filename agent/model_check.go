@@ -37,6 +37,8 @@ type MCPServerStatus struct {
 	Reason     string `json:"reason,omitempty"`
 	StderrTail string `json:"stderrTail,omitempty"`
 	Tools      int    `json:"tools"`
+	// ToolNames are the tools' names as the server calls them.
+	ToolNames []string `json:"toolNames,omitempty"`
 	// DefinitionBytes is the size of the server's tool definitions sent
 	// to the model, apart from the built-in tools' budget.
 	DefinitionBytes int `json:"definitionBytes"`

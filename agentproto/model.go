@@ -40,6 +40,9 @@ type MCPServerStatus struct {
 	Reason     string `json:"reason,omitempty"`
 	StderrTail string `json:"stderrTail,omitempty"`
 	Tools      int    `json:"tools"`
+	// ToolNames are the tools' names as the server calls them (the
+	// editors' tooltips list them).
+	ToolNames []string `json:"toolNames,omitempty"`
 	// DefinitionBytes is the size of the server's tool definitions.
 	DefinitionBytes int `json:"definitionBytes"`
 }

@@ -52,7 +52,7 @@ func (s mcpSource) ServerStatus() []agent.MCPServerStatus {
 	var out []agent.MCPServerStatus
 	for _, st := range s.Status() {
 		out = append(out, agent.MCPServerStatus{Name: st.Name, State: string(st.State), Origin: string(st.Origin),
-			Command: st.Command, Reason: st.Reason, StderrTail: st.StderrTail, Tools: st.Tools, DefinitionBytes: st.DefinitionBytes})
+			Command: st.Command, Reason: st.Reason, StderrTail: st.StderrTail, Tools: st.Tools, ToolNames: st.ToolNames, DefinitionBytes: st.DefinitionBytes})
 	}
 	return out
 }

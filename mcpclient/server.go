@@ -69,6 +69,9 @@ type Status struct {
 	// StderrTail is the end of the server's stderr (failed servers).
 	StderrTail string `json:"stderrTail,omitempty"`
 	Tools      int    `json:"tools"`
+	// ToolNames are the names of the tools the server listed, as the server
+	// calls them (the editors' status tooltips show them).
+	ToolNames []string `json:"toolNames,omitempty"`
 	// DefinitionBytes is the size of the tool definitions the model is
 	// sent for this server (names, descriptions, schemas), reported apart
 	// from the built-in tools' budget.
@@ -151,6 +154,9 @@ func (s *Server) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := Status{Name: s.spec.Name, State: s.state, Origin: s.spec.Origin, Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools), DefinitionBytes: s.defBytes}
+	for _, t := range s.tools {
+		st.ToolNames = append(st.ToolNames, t.Name)
+	}
 	if s.state == StateFailed {
 		st.StderrTail = s.stderr.String()
 	}

@@ -128,7 +128,7 @@ func (s *Server) isOpen(c workspace.Change) bool {
 // workspaceEdit builds the WorkspaceEdit for a change routed to the editor.
 func (s *Server) workspaceEdit(c workspace.Change) lspwire.WorkspaceEdit {
 	s.mu.Lock()
-	docChanges := s.caps.documentChanges
+	docChanges, plugin := s.caps.documentChanges, s.caps.agentClient
 	s.mu.Unlock()
 	uri := host.URIOfPath(c.Path.Abs)
 	switch c.Kind {
@@ -160,6 +160,12 @@ func (s *Server) workspaceEdit(c workspace.Change) lspwire.WorkspaceEdit {
 	version := c.Version // the plan owner's (agent/plan_owner.go)
 	if _, v, open := overlay.Get(c.Path.Abs); open && version == nil {
 		version = &v
+	}
+	if !plugin && !overlay.VersionKnown(c.Path.Abs) {
+		// A plain editor has not reported our last edit back yet (eglot
+		// sends didChange when idle): the version it counted is unknown,
+		// and the stale one would be refused (workspace/overlay_version.go).
+		version = nil
 	}
 	return lspwire.WorkspaceEdit{DocumentChanges: []lspwire.DocumentChange{{TextDocument: &lspwire.VersionedDoc{URI: uri, Version: version}, Edits: c.Edits}}}
 }

@@ -16,6 +16,12 @@ import (
 // buffer then shows as modified while its text is what the disk holds
 // (docs/editors.md says what each editor shows). A failed write leaves the
 // buffer unsaved, as before, and `run` warns the model of it.
+//
+// A plan document is the exception: its open buffer changes only through
+// the editor. No command reads a plan, and a write behind the buffer made
+// the editor see its file changed on disk (Emacs asked "greet.plan changed
+// on disk; really edit the buffer?" when the user saved the plan the agent
+// had rewritten); the user saves the plan like any buffer.
 func (s *Server) appliedByEditor(c workspace.Change) {
 	if c.Kind != workspace.ChangeEdit && c.Kind != workspace.ChangeCreate {
 		return
@@ -28,6 +34,10 @@ func (s *Server) appliedByEditor(c workspace.Change) {
 	plugin, saves := s.caps.agentClient, s.caps.savesEdits
 	s.mu.Unlock()
 	if saves || plugin {
+		return
+	}
+	if s.isPlanDoc(c.Path) {
+		slog.Debug("left the edited plan to the editor's buffer (not written behind it)", "path", c.Path.Rel)
 		return
 	}
 	perm := fs.FileMode(0o644)
@@ -45,4 +55,18 @@ func (s *Server) appliedByEditor(c workspace.Change) {
 	after := c.After
 	overlay.Saved(c.Path.Abs, &after) // the disk has the buffer's text now
 	slog.Debug("saved the edited buffer for an editor without savesEdits", "path", c.Path.Rel)
+}
+
+// isPlanDoc tells whether p is a plan document (the guard's plan
+// predicate); false before the agent is up.
+func (s *Server) isPlanDoc(p workspace.Path) bool {
+	h := s.hosted()
+	if h == nil {
+		return false
+	}
+	m := h.Manager()
+	if m == nil {
+		return false
+	}
+	return m.Guard().IsPlanTarget(p)
 }

@@ -31,7 +31,7 @@ func tinyMCPServer(t *testing.T) string {
 }
 
 // TestStatusDoesNotProbeTheModel: agent/status reports the sandbox and the
-// MCP servers — one running with its tools, one failed with its reason and
+// MCP servers — one running with its tools (count and names), one failed with its reason and
 // the tail of its stderr — and the model's endpoint sees no request for it
 // (agent/checkModel, for comparison, makes one). The editors ask it after
 // every turn.
@@ -68,6 +68,9 @@ func TestStatusDoesNotProbeTheModel(t *testing.T) {
 	}
 	if m := byName["tiny"]; m.State != "running" || m.Tools != 2 || m.Origin != "config" {
 		t.Errorf("tiny: %+v", m)
+	}
+	if got := strings.Join(byName["tiny"].ToolNames, ","); got != "lookup,write_note" {
+		t.Errorf("tiny's tool names = %q, want lookup,write_note (the tooltips list them)", got)
 	}
 	if m := byName["broken"]; m.State != "failed" || !strings.Contains(m.StderrTail, "cannot open the database") || m.Reason == "" {
 		t.Errorf("broken: %+v", m)

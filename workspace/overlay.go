@@ -47,6 +47,10 @@ type overlayDoc struct {
 	// the editor reports the document again.
 	applied    string
 	hasApplied bool
+	// unreported: an applied agent edit the editor has not reported back
+	// with a didChange yet, so its version is unknown (the editor counts
+	// the edit's changes its own way); Saved does not clear it.
+	unreported bool
 }
 
 // NewOverlay returns an empty overlay that keys documents by cleaned path
@@ -141,7 +145,7 @@ func (o *Overlay) Change(abs string, version int32, changes []ContentChange) err
 	d.text = text
 	d.version = version
 	d.dirty = true
-	d.applied, d.hasApplied = "", false
+	d.applied, d.hasApplied, d.unreported = "", false, false
 	return nil
 }
 
@@ -185,7 +189,9 @@ func (o *Overlay) SetApplied(abs, text string) {
 		d = &overlayDoc{name: k}
 		o.docs[k] = d
 	}
-	d.applied, d.hasApplied = text, true
+	// The editor may have reported the edit already (a didChange before its
+	// answer): then its version is known.
+	d.applied, d.hasApplied, d.unreported = text, true, !(d.open && d.text == text)
 }
 
 // Saved records a textDocument/didSave. text is the saved content when the

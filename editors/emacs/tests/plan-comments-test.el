@@ -73,8 +73,8 @@
     (save-buffer))
   ;; the linter's diagnostics of the two open comments (the last publishDiagnostics of the plan)
   (pc-wait "the two comments' diagnostics" (lambda () (= (length pc-diagnostics) 2)) 15)
-  ;; the plan's lenses; then the user closes the plan (the planner rewrites it next: an open buffer
-  ;; would meet Emacs's "changed on disk" question, which a batch Emacs cannot answer)
+  ;; the plan's lenses; then the user closes the plan, so that the planner's revision is written
+  ;; on disk, where this test reads it (an open plan changes only in its buffer: plan-open-test.el)
   (let ((approve (pc-lens "^Approve & Build"))
         (request (pc-lens "^Request changes (2 comments)$")))
     (unless approve (pc-fail "no Approve & Build lens"))

@@ -93,6 +93,27 @@ t.describe('state', function()
     t.eq({ chat.marker, '' }, vim.api.nvim_buf_get_lines(b, -3, -1, false), 'the prompt area is emptied')
   end)
 
+  t.it("the file names of tool lines, a sub-agent's and an edit's problems are links at their bytes", function()
+    local c = chat.new(function() end)
+    local b = c:buffer()
+    t.cleanup(function()
+      vim.api.nvim_buf_delete(b, { force = true })
+    end)
+    c:update({ sessionUpdate = 'tool_call', toolCallId = 'e', title = 'edit dir/é.go', kind = 'edit', status = 'pending', rawInput = { path = 'dir/é.go', old_string = 'a', new_string = 'b' } })
+    local problems = { success = true, result = { replacements = 1, diagnostics = { settled = true, new = { { path = 'dir/é.go', line = 12, severity = 'error', message = 'undefined: x' } } } } }
+    c:update({ sessionUpdate = 'tool_call_update', toolCallId = 'e', status = 'completed', rawOutput = problems })
+    c:update({ sessionUpdate = 'tool_call', toolCallId = 't', title = 'task explore', kind = 'other', status = 'in_progress' })
+    c:update({ sessionUpdate = 'tool_call', toolCallId = 's', parentToolCallId = 't', childSessionId = 'abcdef123456', title = 'read x.go', kind = 'read', status = 'in_progress', rawInput = { path = 'x.go' } })
+    c:flush()
+    local got = {}
+    for _, m in ipairs(vim.api.nvim_buf_get_extmarks(b, chat.links_ns, 0, -1, { details = true })) do
+      local line = vim.api.nvim_buf_get_lines(b, m[2], m[2] + 1, false)[1]
+      local l = c:link_at(m[2] + 1)
+      table.insert(got, string.format('%s|%s|%s', line:sub(m[3] + 1, m[4].end_col), l.file, tostring(l.line)))
+    end
+    t.eq({ 'dir/é.go|dir/é.go|nil', 'dir/é.go|dir/é.go|12', 'x.go|x.go|nil' }, got, table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n'))
+  end)
+
   t.it("a run's line says how its command ended, live and reloaded (the result as JSON text)", function()
     local c = chat.new(function() end)
     local b = c:buffer()

@@ -126,6 +126,24 @@ t.describe('tool_summary', function()
     end
   end)
 
+  t.it('link: the file a line names and where in it (gf in the chat), live and loaded alike', function()
+    local cases = {
+      -- {facts, link}
+      { { title = 'edit app.txt', status = 'completed', input = { path = 'app.txt', old_string = 'a', new_string = '\n  GAMMA\nDELTA\n' } }, { file = 'app.txt', find = 'GAMMA' } },
+      { { name = 'edit', title = 'edit app.txt', status = 'completed', input = json({ path = 'app.txt', insert_line = 4, insert_content = 'x\n' }) }, { file = 'app.txt', line = 5 } },
+      { { title = 'read main.go', status = 'completed', input = { path = 'main.go', offset = 40 } }, { file = 'main.go', line = 40 } },
+      { { title = 'read main.go', status = 'completed', input = { path = 'main.go' }, output = json({ success = true, result = { start_line = 1 } }) }, { file = 'main.go', line = 1 } },
+      { { title = 'write notes.md', status = 'completed', input = { path = 'notes.md', content = 'a\n' } }, { file = 'notes.md' } },
+      { { title = 'ask to approve plans/x.plan', status = 'completed', input = { plan_file_path = 'plans/x.plan' } }, { file = 'plans/x.plan' } },
+      { { title = 'edit app.txt', status = 'failed', refused = true, input = { path = 'app.txt', old_string = 'a', new_string = 'b' } }, { file = 'app.txt', find = 'b' } },
+      { { title = 'run make', status = 'completed', input = { command = 'make' } }, nil },
+      { { title = 'grep alpha', status = 'completed', input = { pattern = 'alpha' } }, nil },
+    }
+    for _, c in ipairs(cases) do
+      t.eq(c[2], ts.link(c[1]), vim.inspect(c[1]))
+    end
+  end)
+
   t.it('details: the line, then the raw input and output as indented JSON, the same live and loaded', function()
     local live = { title = 'run make', status = 'completed', input = { command = 'make' }, output = { success = true, result = { exit_code = 0, output = 'ok' } } }
     local loaded = { name = 'run', title = 'run make', status = 'completed', input = json(live.input), output = json(live.output) }

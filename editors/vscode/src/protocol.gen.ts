@@ -152,6 +152,8 @@ export interface MCPServerStatus {
   reason?: string;
   stderrTail?: string;
   tools: number;
+  /** ToolNames are the tools' names as the server calls them (the editors' tooltips list them). */
+  toolNames?: string[];
   /** DefinitionBytes is the size of the server's tool definitions. */
   definitionBytes: number;
 }

@@ -148,15 +148,53 @@ export function languagesLine(languages?: LanguageServing[]): string {
   return `\n\nLanguage intelligence: ${each.join('; ')}`;
 }
 
-/** The tooltip's paragraph on the MCP servers (docs/mcp.md; "" when there are none): each one's state, a failed one with why and the tail of its stderr. */
+/** How many of a server's tool names the tooltip lists before "+N more". */
+export const MCP_TOOLTIP_TOOLS = 8;
+
+/** A name from an MCP server as tooltip text: control and bidi characters escaped (\uXXXX), never raw. */
+function visibleName(name: string): string {
+  return Array.from(name, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return hiddenChar(code) ? `\\u${code.toString(16).toUpperCase().padStart(4, '0')}` : c;
+  }).join('');
+}
+
+/** A control, line-separator or bidi character: one a tooltip must not show raw. */
+function hiddenChar(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x200e || code === 0x200f || code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
+/** A reason or stderr tail on the server's one line: runs of white space (newlines too) as one space, the rest as visibleName. */
+function oneLine(text: string): string {
+  return visibleName(text.replace(/\s+/g, ' ').trim());
+}
+
+/** A running or idle server's tools: the count and the first MCP_TOOLTIP_TOOLS names ("+N more" for the rest). */
+function toolsOf(s: MCPServerStatus): string {
+  const names = (s.toolNames ?? []).map(visibleName);
+  const count = `${s.tools} tool${s.tools === 1 ? '' : 's'}`;
+  if (!names.length) return ` (${count})`;
+  const shown = names.slice(0, MCP_TOOLTIP_TOOLS).join(', ');
+  const more = names.length > MCP_TOOLTIP_TOOLS ? `, +${names.length - MCP_TOOLTIP_TOOLS} more` : '';
+  return ` (${count}: ${shown}${more})`;
+}
+
+/**
+ * The tooltip's paragraph on the MCP servers (docs/mcp.md; "" when there are
+ * none): one line per server with its state, a running one with its tools'
+ * names (the first eight, then "+N more"), a failed one with why and the tail
+ * of its stderr.
+ */
 export function mcpLine(servers?: MCPServerStatus[]): string {
   if (!servers?.length) return '';
   const each = servers.map((s) => {
-    if (s.state === 'failed') return `⚠ ${s.name} failed${s.reason ? `: ${s.reason}` : ''}${s.stderrTail ? ` (stderr: ${s.stderrTail})` : ''}`;
-    if (s.state === 'skipped' || s.state === 'stopped') return `${s.name} ${s.state}${s.reason ? `: ${s.reason}` : ''}`;
-    return `${s.name} ${s.state} (${s.tools} tools)`;
+    const name = visibleName(s.name);
+    const reason = s.reason ? `: ${oneLine(s.reason)}` : '';
+    if (s.state === 'failed') return `⚠ ${name} failed${reason}${s.stderrTail ? ` (stderr: ${oneLine(s.stderrTail)})` : ''}`;
+    if (s.state === 'skipped' || s.state === 'stopped') return `${name} ${s.state}${reason}`;
+    return `${name} ${s.state}${s.state === 'idle' && !s.tools ? '' : toolsOf(s)}`;
   });
-  return `\n\nMCP servers: ${each.join('; ')}`;
+  return `\n\nMCP servers:\n${each.join('\n')}`;
 }
 
 /** The other mode. */

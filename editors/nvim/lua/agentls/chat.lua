@@ -234,9 +234,11 @@ end
 -- A tool call's line (tool_summary.lua: "Edited app.txt +1 −1", "Ran `make` ✓ (exit 0)"), and
 -- under a task call its sub-agent's calls, indented (four spaces a level) and prefixed with the
 -- sub-agent's short id: "      ↳ [1a2b3c4d] Read app.txt". `rows` maps each line to its call
--- (`:Agentls details`, `K`).
-local function tool_lines(out, e, depth, rows)
-  local text = summary.summary_text(summary.summarize(e))
+-- (`:Agentls details`, `K`); `links` maps each line naming a file (the call's, a problem's) to
+-- where it leads and the bytes the file name takes ({file, line?, find?, col, end_col}; `gf`).
+local function tool_lines(out, e, depth, rows, links)
+  local s = summary.summarize(e)
+  local text = summary.summary_text(s)
   if e.result and e.result.status ~= 'completed' then
     text = text .. ' (' .. e.result.status .. ')'
   end
@@ -245,20 +247,30 @@ local function tool_lines(out, e, depth, rows)
   if is_task(e) and tokens then
     text = string.format('%s · %d tokens', text, tokens)
   end
-  if depth == 0 then
-    table.insert(out, '  • ' .. text)
-  else
-    table.insert(out, string.format('%s  ↳ [%s] %s', string.rep('    ', depth), e.short or '?', text))
-  end
+  local prefix = depth == 0 and '  • ' or string.format('%s  ↳ [%s] ', string.rep('    ', depth), e.short or '?')
+  table.insert(out, prefix .. text)
   if rows then
     rows[#out] = e
   end
+  local link = links and summary.link(e)
+  if link then
+    link.col = #prefix + #s.verb + 1 -- summary_text: the verb, a space, the file
+    link.end_col = link.col + #link.file
+    links[#out] = link
+  end
   if e.problems then
+    local at = #out
     vim.list_extend(out, problems.chat_lines(e.problems))
+    for i, p in ipairs(e.problems.new) do
+      if links then
+        local col = #out[at + i] - #problems.format(p) -- the problem's line starts with its path
+        links[at + i] = { file = p.path, line = p.line, col = col, end_col = col + #p.path }
+      end
+    end
   end
   qa_lines(out, e.qa)
   for _, c in ipairs(e.children or {}) do
-    tool_lines(out, c, depth + 1, rows)
+    tool_lines(out, c, depth + 1, rows, links)
   end
 end
 
@@ -289,7 +301,7 @@ end
 --- The transcript's lines (everything above the prompt marker).
 function Chat:lines()
   local out = { string.format('# agentls · %s%s', (self.mode or '?'):upper(), self.title and (' · ' .. self.title) or ''), '' }
-  self.rows = {}
+  self.rows, self.links = {}, {}
   for _, e in ipairs(self.entries) do
     if e.kind == 'user' then
       table.insert(out, '')
@@ -304,7 +316,7 @@ function Chat:lines()
         table.insert(out, '> ' .. l)
       end
     elseif e.kind == 'tool' then
-      tool_lines(out, e, 0, self.rows)
+      tool_lines(out, e, 0, self.rows, self.links)
     elseif e.kind == 'note' then
       table.insert(out, '_' .. e.text .. '_')
     elseif e.kind == 'qa' then
@@ -345,6 +357,16 @@ local function marker_index(bufnr)
   return nil
 end
 
+M.links_ns = vim.api.nvim_create_namespace('agentls-chat-links')
+
+-- Marks each file name the chat's lines link to (`gf` follows it) with AgentlsChatLink.
+local function mark_links(bufnr, links)
+  vim.api.nvim_buf_clear_namespace(bufnr, M.links_ns, 0, -1)
+  for lnum, l in pairs(links or {}) do
+    pcall(vim.api.nvim_buf_set_extmark, bufnr, M.links_ns, lnum - 1, l.col, { end_col = l.end_col, hl_group = 'AgentlsChatLink' })
+  end
+end
+
 --- Writes the transcript into the buffer (once per event-loop turn), keeping the prompt area.
 function Chat:render()
   if not valid(self.bufnr) or self.pending then
@@ -366,6 +388,7 @@ function Chat:flush()
   local m = marker_index(self.bufnr) or vim.api.nvim_buf_line_count(self.bufnr)
   vim.api.nvim_buf_set_lines(self.bufnr, 0, m, false, lines)
   vim.bo[self.bufnr].modified = false
+  mark_links(self.bufnr, self.links)
   local cur = vim.api.nvim_get_current_win()
   for _, w in ipairs(vim.api.nvim_list_wins()) do
     if w ~= cur and vim.api.nvim_win_get_buf(w) == self.bufnr then
@@ -416,6 +439,74 @@ function Chat:last_call()
     end
   end
   return nil
+end
+
+--- Where line `lnum` of the chat leads: the file a tool call's line (or a problem under it)
+--- names, as tool_summary.link gives it, or nil.
+---@return agentls.ToolLink|nil
+function Chat:link_at(lnum)
+  self:lines() -- fills self.links
+  return self.links[lnum]
+end
+
+-- The window `gf` opens a file in: the previous window when it is a normal one not showing the
+-- chat, else the first such window, else a new split beside the chat.
+local function target_window(chat_buf)
+  local function usable(w)
+    return w ~= 0 and vim.api.nvim_win_is_valid(w) and vim.api.nvim_win_get_config(w).relative == '' and vim.api.nvim_win_get_buf(w) ~= chat_buf
+  end
+  local prev = vim.fn.win_getid(vim.fn.winnr('#'))
+  if usable(prev) then
+    return prev
+  end
+  for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if usable(w) then
+      return w
+    end
+  end
+  vim.cmd('aboveleft vsplit')
+  return vim.api.nvim_get_current_win()
+end
+
+--- `gf` in the chat: opens the file the line under the cursor names (a tool call's file, a
+--- problem's) in another window, at the call's line when it says one (a read's offset, a
+--- problem's line) or at the first line holding the text an edit wrote. Returns the window, or
+--- nil (and says why) when the line names no file.
+function Chat:follow_link()
+  local l
+  if valid(self.bufnr) and vim.api.nvim_get_current_buf() == self.bufnr then
+    l = self:link_at(vim.api.nvim_win_get_cursor(0)[1])
+  end
+  if not l then
+    vim.notify('agentls: no file on this line of the chat', vim.log.levels.WARN)
+    return nil
+  end
+  local path = l.file
+  if path:sub(1, 1) ~= '/' then
+    path = (self.root or vim.fn.getcwd()) .. '/' .. path
+  end
+  path = vim.fn.fnamemodify(path, ':p')
+  local w = target_window(self.bufnr)
+  vim.api.nvim_set_current_win(w)
+  if vim.api.nvim_buf_get_name(0) ~= path then
+    -- a window whose buffer has unsaved changes keeps it ('nohidden' would refuse :edit): a split
+    local modified = vim.bo.modified and not vim.o.hidden
+    vim.cmd((modified and 'split ' or 'edit ') .. vim.fn.fnameescape(path))
+    w = vim.api.nvim_get_current_win()
+  end
+  local line = l.line
+  if not line and l.find then
+    for i, x in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+      if x:find(l.find, 1, true) then
+        line = i
+        break
+      end
+    end
+  end
+  if line then
+    pcall(vim.api.nvim_win_set_cursor, w, { math.min(line, vim.api.nvim_buf_line_count(0)), 0 })
+  end
+  return w
 end
 
 M.details_name = 'agentls://details'
@@ -506,6 +597,13 @@ function Chat:buffer()
       end
     end,
   })
+  vim.api.nvim_buf_set_keymap(b, 'n', 'gf', '', {
+    noremap = true,
+    desc = 'agentls: open the file this line names (at its line)',
+    callback = function()
+      self:follow_link()
+    end,
+  })
   vim.api.nvim_buf_set_keymap(b, 'n', 'K', '', {
     noremap = true,
     desc = "agentls: the tool call's details (raw input and output)",
@@ -516,6 +614,7 @@ function Chat:buffer()
   self.bufnr = b
   vim.api.nvim_buf_set_lines(b, 0, -1, false, self:lines())
   vim.api.nvim_buf_set_lines(b, -1, -1, false, { '' })
+  mark_links(b, self.links)
   vim.bo[b].modified = false
   return b
 end

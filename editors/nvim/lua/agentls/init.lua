@@ -30,6 +30,7 @@ local notify = require('agentls.notify').notify
 local function set_highlights()
   vim.api.nvim_set_hl(0, 'AgentlsPlan', { default = true, fg = '#5f87ff', ctermfg = 69, bold = true })
   vim.api.nvim_set_hl(0, 'AgentlsBuild', { default = true, fg = '#5fd75f', ctermfg = 77, bold = true })
+  vim.api.nvim_set_hl(0, 'AgentlsChatLink', { default = true, link = 'Underlined' }) -- a file name `gf` follows
 end
 
 --- The project root: the directory holding the first of `markers` found upwards from `dir`.
@@ -66,6 +67,7 @@ function State.new(o)
   self.chat = chatmod.new(function(text)
     self:prompt(text)
   end)
+  self.chat.root = self.root -- the chat's file names are relative to it (`gf`)
   return self
 end
 

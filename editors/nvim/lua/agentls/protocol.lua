@@ -179,6 +179,7 @@ M.acp_methods = {
 ---@field reason? string
 ---@field stderrTail? string
 ---@field tools integer
+---@field toolNames? string[] ToolNames are the tools' names as the server calls them (the editors' tooltips list them).
 ---@field definitionBytes integer DefinitionBytes is the size of the server's tool definitions.
 
 --- ListModelsParams are agent/listModels's params.

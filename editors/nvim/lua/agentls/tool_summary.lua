@@ -230,6 +230,46 @@ function M.summarize(f)
   return { verb = capitalise(title ~= '' and title or name) }
 end
 
+---@class agentls.ToolLink
+---@field file string the file the call is about, as the model wrote it (relative to the root, or absolute)
+---@field line? integer the line to open it at (a read's first line, an insertion's first line)
+---@field find? string the text to look for when the line is not known (an edit's first new line)
+
+--- Where a call's line leads (`gf` in the chat): the file its summary names and, when the call
+--- says it, the line (a read's offset, an insertion's line) or the text an edit wrote there; nil
+--- for a call about no file (a run, a question).
+---@param f agentls.ToolFacts
+---@return agentls.ToolLink|nil
+function M.link(f)
+  local s = M.summarize(f)
+  if not s.file then
+    return nil
+  end
+  local name = M.tool_name(f.name, f.title or '')
+  local args = M.decode(f.input) or {}
+  local l = { file = s.file }
+  if name == 'read' or name == 'plan_read' then
+    local out = M.decode(f.output) or {}
+    local r = type(out.result) == 'table' and out.result or {}
+    local n = tonumber(args.offset) or tonumber(r.start_line)
+    if n and n >= 1 then
+      l.line = math.floor(n)
+    end
+  elseif name == 'edit' or name == 'plan_edit' then
+    if type(args.insert_line) == 'number' and type(args.insert_content) == 'string' then
+      l.line = math.floor(args.insert_line) + 1 -- inserted after that line (0: at the top)
+    elseif type(args.new_string) == 'string' then
+      for _, x in ipairs(vim.split(args.new_string, '\n', true)) do
+        if vim.trim(x) ~= '' then
+          l.find = vim.trim(x)
+          break
+        end
+      end
+    end
+  end
+  return l
+end
+
 --- "+17 −2" (the minus is U+2212, as diff views show it).
 ---@param s agentls.ToolSummary
 ---@return string

@@ -1,7 +1,7 @@
 // MCP servers end to end in a real VS Code (code-server in Debian's Chromium; docs/mcp.md): the
 // user's configuration (agentls --config) names a running server (testdata/mcp/tiny-server.mjs)
 // and one that fails at start with a message on stderr. After the first turn the PLAN/BUILD
-// item's tooltip lists both (the running one with its tools, the failed one with its reason and
+// item's tooltip lists both (the running one with its tools' names, the failed one with its reason and
 // stderr tail) and the chat says the failed one failed — read through agent/status, which never
 // asks the model. In PLAN the user-listed read-only tool runs and the writer is refused before
 // the server sees it; in BUILD the writer's permission question shows the arguments, the network
@@ -84,7 +84,7 @@ after(async () => {
 test('MCP servers in VS Code: status in the tooltip and the chat, plan-mode refusal, build-mode permission', async () => {
   await modeItem().waitFor();
   // Before the first turn the servers are idle (they start at a session's first tool listing).
-  await tooltip(/MCP servers: .*tiny idle/);
+  await tooltip(/MCP servers:\n(.*\n)*tiny idle$/m);
 
   await page.locator('.activitybar [aria-label^="agentls"]').first().click();
   const prompt = chat().locator('textarea.prompt');
@@ -108,9 +108,10 @@ test('MCP servers in VS Code: status in the tooltip and the chat, plan-mode refu
   await notice.scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(out, '01-plan-refused-and-failed-notice.png') });
 
-  // The tooltip: the running server with its tools, the failed one with its reason and stderr tail.
-  const tip = await tooltip(/tiny running \(2 tools\)/);
-  assert.match(tip, /⚠ broken failed: .+\(stderr: .*broken: cannot open the database\)/s);
+  // The tooltip: the running server with its tools by name, the failed one with its reason and
+  // stderr tail, each server on its own line.
+  const tip = await tooltip(/^tiny running \(2 tools: lookup, write_note\)$/m);
+  assert.match(tip, /^⚠ broken failed: .+\(stderr: .*broken: cannot open the database\)$/m);
   await page.screenshot({ path: path.join(out, '02-tooltip.png') });
   await page.mouse.move(0, 0);
 

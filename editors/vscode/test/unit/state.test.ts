@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, test } from 'node:test';
 import type { AskUserParams, Session } from '../../src/protocol';
-import { ChatModel, findTool, openReviewComments, otherMode, presentMode, requestChangesLabel, type ToolItem } from '../../src/state';
+import { ChatModel, findTool, mcpLine, openReviewComments, otherMode, presentMode, requestChangesLabel, type ToolItem } from '../../src/state';
 import { compactTokens, subagentOf, taskSummary } from '../../src/subagents';
 import { usageText } from '../../webview/usage';
 
@@ -41,11 +41,28 @@ describe('presentMode', () => {
 describe('presentMode with MCP servers', () => {
   test("the tooltip names each MCP server's state, a failed one with why and its stderr tail", () => {
     const p = presentMode('plan', null, undefined, undefined, [
-      { name: 'fs', state: 'running', origin: 'config', command: 'npx fs', tools: 14, definitionBytes: 900 },
-      { name: 'evil', state: 'failed', origin: '.mcp.json', command: 'node evil.js', reason: 'exited 3', stderrTail: 'boom', tools: 0, definitionBytes: 0 },
+      { name: 'fs', state: 'running', origin: 'config', command: 'npx fs', tools: 2, toolNames: ['read_file', 'list_dir'], definitionBytes: 900 },
+      { name: 'evil', state: 'failed', origin: '.mcp.json', command: 'node evil.js', reason: 'exited 3', stderrTail: 'boom\nat line 2', tools: 0, definitionBytes: 0 },
+      { name: 'later', state: 'idle', origin: 'config', command: 'npx later', tools: 0, definitionBytes: 0 },
     ]);
-    assert.match(p.tooltip, /\n\nMCP servers: fs running \(14 tools\); ⚠ evil failed: exited 3 \(stderr: boom\)/);
+    assert.match(p.tooltip, /\n\nMCP servers:\nfs running \(2 tools: read_file, list_dir\)\n⚠ evil failed: exited 3 \(stderr: boom at line 2\)\nlater idle\n/);
     assert.doesNotMatch(presentMode('plan', null).tooltip, /MCP servers/);
+  });
+
+  test("a running server's tools are listed by name, the first eight then +N more", () => {
+    const toolNames = Array.from({ length: 11 }, (_, i) => `t${i + 1}`);
+    const line = mcpLine([{ name: 'big', state: 'running', origin: 'config', command: 'big', tools: 11, toolNames, definitionBytes: 1 }]);
+    assert.equal(line, '\n\nMCP servers:\nbig running (11 tools: t1, t2, t3, t4, t5, t6, t7, t8, +3 more)');
+    const one = mcpLine([{ name: 'one', state: 'running', origin: 'config', command: 'one', tools: 1, toolNames: ['only'], definitionBytes: 1 }]);
+    assert.equal(one, '\n\nMCP servers:\none running (1 tool: only)');
+    // An older server (no toolNames) still shows the count.
+    const old = mcpLine([{ name: 'old', state: 'running', origin: 'config', command: 'old', tools: 3, definitionBytes: 1 }]);
+    assert.equal(old, '\n\nMCP servers:\nold running (3 tools)');
+  });
+
+  test("a server's names cannot break or reorder the tooltip: control and bidi characters are escaped", () => {
+    const line = mcpLine([{ name: 'x\ny', state: 'running', origin: 'config', command: 'x', tools: 1, toolNames: ['a\u202Eb'], definitionBytes: 1 }]);
+    assert.equal(line, '\n\nMCP servers:\nx\\u000Ay running (1 tool: a\\u202Eb)');
   });
 });
 

@@ -1,0 +1,106 @@
+package server_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/internal/lspclient"
+	"github.com/agentls/agentls/server/internal/lsptest"
+)
+
+// eglotCaps are a plain editor's capabilities as eglot declares them:
+// workspace/applyEdit with documentChanges (so edits name the buffer's
+// version), no experimental.agent, so no savesEdits.
+func eglotCaps() map[string]any {
+	c := lsptest.PlainCaps()
+	c["workspace"].(map[string]any)["workspaceEdit"].(map[string]any)["documentChanges"] = true
+	return c
+}
+
+// eglotApply answers workspace/applyEdit as eglot does: an edit naming a
+// version other than the buffer's is refused ("Edits on … require version
+// 0, you have 1"); an accepted one changes the open buffer, whose version
+// moves on, and is reported back (didChange) only later — never here.
+func eglotApply(h **lsptest.Env) func(json.RawMessage) (bool, string) {
+	return func(raw json.RawMessage) (bool, string) {
+		var edit struct {
+			DocumentChanges []struct {
+				TextDocument *struct {
+					URI     string `json:"uri"`
+					Version *int32 `json:"version"`
+				} `json:"textDocument"`
+			} `json:"documentChanges"`
+		}
+		if err := json.Unmarshal(raw, &edit); err != nil {
+			return false, err.Error()
+		}
+		for _, dc := range edit.DocumentChanges {
+			if dc.TextDocument == nil || dc.TextDocument.Version == nil {
+				continue
+			}
+			u, err := url.Parse(dc.TextDocument.URI)
+			if err != nil {
+				return false, err.Error()
+			}
+			rel, err := filepath.Rel((*h).Dir, filepath.FromSlash(u.Path))
+			if err != nil {
+				return false, err.Error()
+			}
+			rel = filepath.ToSlash(rel)
+			if have := (*h).Editor.Version(rel); *dc.TextDocument.Version != have {
+				return false, fmt.Sprintf("Edits on %s require version %d, you have %d", rel, *dc.TextDocument.Version, have)
+			}
+		}
+		return (*h).Editor.ApplyToDisk(raw) // the open buffer takes the text edits
+	}
+}
+
+// TestPlainEditorOpenPlanChangesOnlyInItsBuffer: a plan open in a plain
+// editor (eglot) is rewritten twice in a row, the second edit leaving before
+// the editor reported the first one back. Both reach the buffer through
+// workspace/applyEdit (the second names no stale version, which eglot would
+// refuse), and the file is never written behind the buffer: Emacs then
+// asked "lens.plan changed on disk; really edit the buffer?" when the user
+// saved it. The user saves the plan as any buffer (docs/editors.md).
+func TestPlainEditorOpenPlanChangesOnlyInItsBuffer(t *testing.T) {
+	t.Parallel()
+	const rel = "plans/lens.plan"
+	var h *lsptest.Env
+	h = lsptest.Start(t, lsptest.Setup{
+		Caps:     eglotCaps(),
+		Files:    map[string]string{rel: lensPlan},
+		Handlers: lspclient.Handlers{ApplyEdit: eglotApply(&h)},
+		Script: `
+name: open_plan_twice
+steps:
+  - tool_calls:
+      - {id: a, name: plan_edit, args: {path: plans/lens.plan, old_string: "Ship it.", new_string: "Ship it today."}}
+  - expect:
+      tool_result_contains: {a: ['"success":true']}
+    tool_calls:
+      - {id: b, name: plan_edit, args: {path: plans/lens.plan, old_string: "- [ ] two", new_string: "- [ ] two, twice"}}
+  - expect:
+      tool_result_contains: {b: ['"success":true']}
+    text: done
+`,
+	})
+	if err := h.Editor.Open(h.Ctx, rel, lensPlan); err != nil {
+		t.Fatal(err)
+	}
+	s := h.NewSession("plan")
+	wantStop(t, h.Prompt(s.SessionID, "revise the plan"), "end_turn")
+	if h.Model.Remaining() != 0 {
+		t.Fatalf("script has %d steps left: an edit failed", h.Model.Remaining())
+	}
+	want := strings.Replace(strings.Replace(lensPlan, "Ship it.", "Ship it today.", 1), "- [ ] two", "- [ ] two, twice", 1)
+	if buf, _ := h.Editor.Buffer(rel); buf != want {
+		t.Fatalf("buffer =\n%s\nwant\n%s", buf, want)
+	}
+	if got := h.Read(rel); got != lensPlan {
+		t.Fatalf("the plan was written behind its open buffer:\n%s", got)
+	}
+}
