@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // Project instructions (docs/instructions.md): the user's own AGENTS.md,
@@ -35,11 +37,7 @@ const maxTouchedDirs = 2000
 // InstructionFile is one loaded instruction file as the user is shown it
 // (`instructions_loaded`): its path (workspace-relative, or the user's
 // file under `~`), its size in bytes, and whether the cap cut it.
-type InstructionFile struct {
-	Path  string `json:"path"`
-	Bytes int    `json:"bytes"`
-	Cut   bool   `json:"cut"`
-}
+type InstructionFile = agentproto.InstructionFile
 
 // instructionSet is the instructions of one model request.
 type instructionSet struct {
