@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 )
@@ -62,17 +61,7 @@ func Plans(list []agent.PlanInfo) []agentproto.PlanInfo {
 
 // ModelCheck is agent/checkModel's result on the wire.
 func ModelCheck(c agent.ModelCheck) agentproto.ModelCheck {
-	out := agentproto.ModelCheck{
-		OK: c.OK, Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, Message: c.Message,
-		Sandbox: agentproto.SandboxStatus(c.Sandbox),
-	}
-	if c.MCPServers != nil {
-		out.MCPServers = each(c.MCPServers, func(s agent.MCPServerStatus) agentproto.MCPServerStatus { return agentproto.MCPServerStatus(s) })
-	}
-	if c.LanguageIntel != nil {
-		out.LanguageIntel = each(c.LanguageIntel, func(s intel.Serving) agentproto.LanguageServing { return agentproto.LanguageServing(s) })
-	}
-	return out
+	return c // the agent's type is agentproto's
 }
 
 // CompactResult is agent/compact's result on the wire.
