@@ -16,6 +16,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
@@ -329,7 +330,7 @@ func TestResolvePlanBeatsTheDialog(t *testing.T) {
 	}()
 	<-asked
 	info, err := m.ResolvePlan(context.Background(), s.ID(), "reject", "from the code lens")
-	if err != nil || info.Mode != guard.ModePlan {
+	if err != nil || info.Mode != agentproto.ModePlan {
 		t.Fatalf("ResolvePlan = %+v, %v", info, err)
 	}
 	close(answer)

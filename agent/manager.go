@@ -498,7 +498,7 @@ func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Messa
 		s.modelMessages() // records a repair the history needs
 	}
 	info := s.Info()
-	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
+	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: guard.Mode(info.Mode), PlanFile: info.PlanFile, Source: "load"})
 	s.sendPlanUpdate(ctx)
 	m.reportInterruptedRewind(ctx, id) // rewind_code.go
 	return info, s.withRewound(s.withTurnErrors(m.Transcript(s.Messages()))), nil

@@ -14,8 +14,7 @@ import (
 
 // Session is a session's info on the wire.
 func Session(i agent.Info) agentproto.Session {
-	return agentproto.Session{SessionID: i.SessionID, Title: i.Title, Mode: agentproto.Mode(i.Mode), PlanFile: i.PlanFile, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt,
-		ParentID: i.ParentID, ParentToolCallID: i.ParentToolCallID, Kind: i.Kind, Review: i.Review}
+	return i // the agent's type is agentproto's
 }
 
 // each converts every element of a list; the result is never nil (`[]`).
@@ -34,9 +33,7 @@ func Sessions(list []agent.Info) []agentproto.Session { return each(list, Sessio
 func Messages(msgs []llm.Message) []agentproto.Message {
 	return each(msgs, func(m llm.Message) agentproto.Message {
 		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, ProviderState: m.ProviderState, Error: m.Error, Rewound: m.Rewound}
-		for _, c := range m.ToolCalls {
-			w.ToolCalls = append(w.ToolCalls, agentproto.ToolCall(c))
-		}
+		w.ToolCalls = m.ToolCalls // llm's type is agentproto's
 		if o := m.Outcome; o != nil {
 			// The outcome is flat on the wire: status, refusal, questions, answers.
 			w.Status, w.Answers, w.Dismissed = o.Status, o.Answers, o.Dismissed
