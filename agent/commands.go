@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // The slash-command registry: one for every face (LSP agent/prompt and
@@ -18,12 +20,9 @@ import (
 
 // CommandInfo is one command as agent/listCommands and ACP's
 // available_commands_update show it.
-type CommandInfo struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	// Hint says what the argument is ("<reason>"); "" for none.
-	Hint string `json:"hint,omitempty"`
-}
+// Hint says what the argument is ("<reason>"); "" for none. It is the
+// protocol's type.
+type CommandInfo = agentproto.CommandInfo
 
 // CommandNew is the built-in that starts a new session: a face whose
 // client starts sessions itself (ACP) does not offer it.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -26,11 +27,8 @@ const (
 // this many characters per token of the limit (a cautious ratio).
 const summaryCharsPerToken = 3
 
-// CompactResult is the outcome of agent/compact.
-type CompactResult struct {
-	Compacted     bool `json:"compacted"`
-	ContextTokens int  `json:"contextTokens"`
-}
+// CompactResult is the outcome of agent/compact: the protocol's type.
+type CompactResult = agentproto.CompactResult
 
 // compaction is what one compaction did.
 type compaction struct {

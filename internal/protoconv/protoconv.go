@@ -63,7 +63,7 @@ func ModelCheck(c agent.ModelCheck) agentproto.ModelCheck {
 
 // CompactResult is agent/compact's result on the wire.
 func CompactResult(r agent.CompactResult) agentproto.CompactResult {
-	return agentproto.CompactResult(r)
+	return r // the agent's type is agentproto's
 }
 
 // RewindRequest is agent/rewind's params for the agent.
@@ -82,7 +82,10 @@ func RewindResult(r agent.RewindResult) agentproto.RewindResult {
 
 // Commands are slash commands on the wire (never nil: `[]`).
 func Commands(list []agent.CommandInfo) []agentproto.CommandInfo {
-	return each(list, func(c agent.CommandInfo) agentproto.CommandInfo { return agentproto.CommandInfo(c) })
+	if list == nil {
+		return []agentproto.CommandInfo{}
+	}
+	return list // the agent's type is agentproto's
 }
 
 // ChangedFiles are files changed since a checkpoint on the wire.
