@@ -17,8 +17,8 @@ import (
 //
 // Where an update carries only wire values it is the protocol's type
 // (agentproto/updates.go, declared once) under the agent's name; the
-// updates that carry the agent's own values (a guard refusal, a guard
-// mode, validated questions) keep their own types.
+// updates that carry the agent's own values (a guard refusal, validated
+// questions) keep their own types.
 type Update interface {
 	isUpdate()
 }
@@ -80,11 +80,9 @@ type UpdateToolCallDone struct {
 	ChildSessionID   string `json:"childSessionId,omitempty"`
 }
 
-// UpdateMode is `current_mode_update`.
-type UpdateMode struct {
-	SessionUpdate string     `json:"sessionUpdate"`
-	CurrentModeID guard.Mode `json:"currentModeId"`
-}
+// UpdateMode is `current_mode_update`: the session's mode, as the
+// protocol names it.
+type UpdateMode agentproto.ModeUpdate
 
 // UpdateQuestion is `question_pending`.
 type UpdateQuestion struct {
