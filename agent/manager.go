@@ -373,7 +373,7 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 		m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", entered.Format(time.RFC3339), reason))
 	}
 	info := s.Info()
-	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
+	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: agentproto.Mode(md), PlanFile: info.PlanFile, Source: "user"})
 	return info, nil
 }
 
@@ -498,7 +498,7 @@ func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Messa
 		s.modelMessages() // records a repair the history needs
 	}
 	info := s.Info()
-	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: guard.Mode(info.Mode), PlanFile: info.PlanFile, Source: "load"})
+	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
 	s.sendPlanUpdate(ctx)
 	m.reportInterruptedRewind(ctx, id) // rewind_code.go
 	return info, s.withRewound(s.withTurnErrors(m.Transcript(s.Messages()))), nil
