@@ -64,7 +64,7 @@ func (e *editor) sendPlan(ctx context.Context, sessionID string, u agent.UpdateP
 	// (agent-shell showed "Greet \u202Eolleh" as "Greet hello").
 	entries := make([]planEntry, 0, len(u.Entries))
 	for _, en := range u.Entries {
-		entries = append(entries, planEntry{Content: questions.EscapeLine(en.Content), Priority: en.Priority, Status: en.Status})
+		entries = append(entries, planEntry{Content: questions.EscapeLine(en.Content), Priority: en.Priority, Status: string(en.Status)})
 	}
 	e.send(ctx, sessionID, planUpdate0{SessionUpdate: "plan", Entries: entries, Meta: tickMeta(u.TickRefused)})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
@@ -328,7 +329,7 @@ func TestResolvePlanBeatsTheDialog(t *testing.T) {
 	}()
 	<-asked
 	info, err := m.ResolvePlan(context.Background(), s.ID(), "reject", "from the code lens")
-	if err != nil || info.Mode != guard.ModePlan {
+	if err != nil || info.Mode != agentproto.ModePlan {
 		t.Fatalf("ResolvePlan = %+v, %v", info, err)
 	}
 	close(answer)
@@ -550,22 +551,22 @@ func TestPlanEntries(t *testing.T) {
 	}{
 		{"no steps", front + "# Goal\nNothing.\n", []PlanEntry{}},
 		{"nothing done", front + "- [ ] a\n- [ ] b\n", []PlanEntry{
-			{"a", "medium", "pending"}, {"b", "medium", "pending"},
+			{Content: "a", Priority: "medium", Status: "pending"}, {Content: "b", Priority: "medium", Status: "pending"},
 		}},
 		{"first done", front + "- [x] a\n- [ ] b\n- [ ] c\n", []PlanEntry{
-			{"a", "medium", "completed"}, {"b", "medium", "in_progress"}, {"c", "medium", "pending"},
+			{Content: "a", Priority: "medium", Status: "completed"}, {Content: "b", Priority: "medium", Status: "in_progress"}, {Content: "c", Priority: "medium", Status: "pending"},
 		}},
 		{"gap", front + "- [ ] a\n- [X] b\n- [ ] c\n", []PlanEntry{
-			{"a", "medium", "in_progress"}, {"b", "medium", "completed"}, {"c", "medium", "pending"},
+			{Content: "a", Priority: "medium", Status: "in_progress"}, {Content: "b", Priority: "medium", Status: "completed"}, {Content: "c", Priority: "medium", Status: "pending"},
 		}},
 		{"all done", front + "- [x] a\n- [x] b\n", []PlanEntry{
-			{"a", "medium", "completed"}, {"b", "medium", "completed"},
+			{Content: "a", Priority: "medium", Status: "completed"}, {Content: "b", Priority: "medium", Status: "completed"},
 		}},
 		{"without frontmatter", "- [x] a\n- [ ] b\n", []PlanEntry{
-			{"a", "medium", "completed"}, {"b", "medium", "in_progress"},
+			{Content: "a", Priority: "medium", Status: "completed"}, {Content: "b", Priority: "medium", Status: "in_progress"},
 		}},
 		{"frontmatter being typed", "---\ntitle: [unclosed\n---\n- [x] a\n- [ ] b\n", []PlanEntry{
-			{"a", "medium", "completed"}, {"b", "medium", "in_progress"},
+			{Content: "a", Priority: "medium", Status: "completed"}, {Content: "b", Priority: "medium", Status: "in_progress"},
 		}},
 	}
 	for _, tc := range tests {

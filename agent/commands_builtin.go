@@ -9,6 +9,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agent/textline"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -68,7 +69,7 @@ func modeCommand(ctx context.Context, s *Session, mode, args string) (commandOut
 		return commandOutcome{}, err
 	}
 	answer := "Mode: " + string(info.Mode) + "."
-	if info.PlanFile != nil && info.Mode == guard.ModeBuild {
+	if info.PlanFile != nil && info.Mode == agentproto.ModeBuild {
 		answer = fmt.Sprintf("Mode: build, with the plan %s.", *info.PlanFile)
 	}
 	return commandOutcome{answer: answer}, nil

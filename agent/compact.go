@@ -11,6 +11,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tokens"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -28,11 +29,8 @@ const (
 // this many characters per token of the limit (a cautious ratio).
 const summaryCharsPerToken = 3
 
-// CompactResult is the outcome of agent/compact.
-type CompactResult struct {
-	Compacted     bool `json:"compacted"`
-	ContextTokens int  `json:"contextTokens"`
-}
+// CompactResult is the outcome of agent/compact: the protocol's type.
+type CompactResult = agentproto.CompactResult
 
 // compaction is what one compaction did.
 type compaction struct {

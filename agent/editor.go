@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
@@ -131,10 +132,6 @@ type AskReply struct {
 	Dismissed bool
 }
 
-// ModeChange is the payload of `agent/modeChanged`.
-type ModeChange struct {
-	SessionID string     `json:"sessionId"`
-	Mode      guard.Mode `json:"mode"`
-	PlanFile  *string    `json:"planFile"`
-	Source    string     `json:"source"` // tool | user | load
-}
+// ModeChange is the payload of `agent/modeChanged`: the protocol's type
+// (Source is tool, user or load).
+type ModeChange = agentproto.ModeChangedParams

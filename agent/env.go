@@ -167,15 +167,23 @@ func (e *env) PlanWritten(rel, text string) {
 
 // sendPlanUpdate sends the attached plan's steps as an ACP plan update.
 func (s *Session) sendPlanUpdate(ctx context.Context) {
+	if u, ok := s.planUpdate(); ok {
+		s.m.notes.Update(ctx, s.meta.ID, u)
+	}
+}
+
+// planUpdate is the plan update of the attached plan as it stands; false
+// when no plan is attached or it cannot be read.
+func (s *Session) planUpdate() (UpdatePlan, bool) {
 	rel := s.planFile()
 	if rel == "" {
-		return
+		return UpdatePlan{}, false
 	}
 	text, err := s.m.readPlanText(rel)
 	if err != nil {
-		return
+		return UpdatePlan{}, false
 	}
-	s.m.notes.Update(ctx, s.meta.ID, UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)})
+	return UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)}, true
 }
 
 // Ask puts questions to the user; without a surface they stay pending and

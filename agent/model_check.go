@@ -4,45 +4,20 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/agentls/agentls/agent/intel"
-	"github.com/agentls/agentls/sandbox"
+	"github.com/agentls/agentls/agentproto"
 )
 
-// ModelCheck is agent/checkModel's result (PROTOCOL.md §2).
-type ModelCheck struct {
-	OK       bool   `json:"ok"`
-	Provider string `json:"provider"`
-	Model    string `json:"model"`
-	BaseURL  string `json:"baseUrl"`
-	Message  string `json:"message,omitempty"`
-	// Sandbox is what confines commands here (docs/guard.md, Sandbox).
-	Sandbox sandbox.Status `json:"sandbox"`
-	// MCPServers is the state of each MCP server (docs/mcp.md), when there
-	// are any.
-	MCPServers []MCPServerStatus `json:"mcpServers,omitempty"`
-	// LanguageIntel says which source serves each file type
-	// (docs/language-intel.md); none when no source serves.
-	LanguageIntel []intel.Serving `json:"languageIntel,omitempty"`
-}
+// ModelCheck is agent/checkModel's result (PROTOCOL.md §2), the
+// protocol's type.
+type ModelCheck = agentproto.ModelCheck
 
-// MCPServerStatus is one MCP server's state: running, idle (not started
-// yet: servers start at a session's first tool listing), failed (with the
-// tail of its stderr), skipped (with the reason: an untrusted workspace
-// file, an ${input:…} value, disabled, an HTTP server) or stopped.
-type MCPServerStatus struct {
-	Name       string `json:"name"`
-	State      string `json:"state"`
-	Origin     string `json:"origin"`
-	Command    string `json:"command"`
-	Reason     string `json:"reason,omitempty"`
-	StderrTail string `json:"stderrTail,omitempty"`
-	Tools      int    `json:"tools"`
-	// ToolNames are the tools' names as the server calls them.
-	ToolNames []string `json:"toolNames,omitempty"`
-	// DefinitionBytes is the size of the server's tool definitions sent
-	// to the model, apart from the built-in tools' budget.
-	DefinitionBytes int `json:"definitionBytes"`
-}
+// MCPServerStatus is one MCP server's state (docs/mcp.md): running, idle
+// (not started yet: servers start at a session's first tool listing),
+// failed (with the tail of its stderr), skipped (with the reason: an
+// untrusted workspace file, an ${input:…} value, disabled, an HTTP
+// server) or stopped; DefinitionBytes is the size of its tool definitions
+// sent to the model, apart from the built-in tools' budget.
+type MCPServerStatus = agentproto.MCPServerStatus
 
 // ServerStatuser is a ToolSource that reports its servers' states (for
 // agent/checkModel).
@@ -62,7 +37,7 @@ func (m *Manager) CheckModel(ctx context.Context) ModelCheck {
 	cfg := m.config()
 	st := m.Status()
 	res := ModelCheck{Provider: cfg.Model.Provider, Model: cfg.Model.Name, BaseURL: cfg.Model.BaseURL,
-		Sandbox: st.Sandbox, MCPServers: st.MCPServers, LanguageIntel: st.LanguageIntel}
+		Sandbox: agentproto.SandboxStatus(st.Sandbox), MCPServers: st.MCPServers, LanguageIntel: st.LanguageIntel}
 	if res.Provider == "" {
 		res.Provider = "openai"
 	}

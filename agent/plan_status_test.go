@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -85,7 +86,7 @@ func TestPlanStatusChangesActAsTheSystem(t *testing.T) {
 			t.Errorf("request %d: its check on its own plan = %v", i, err)
 		}
 	}
-	if built.Mode != guard.ModeBuild {
+	if built.Mode != agentproto.ModeBuild {
 		t.Fatalf("the built session is in %s mode: the system's plan-mode check must not come from it", built.Mode)
 	}
 }

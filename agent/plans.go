@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/sessionstore"
 	"github.com/agentls/agentls/workspace"
@@ -152,7 +153,7 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 		return Info{}, err
 	}
 	info := s.Info()
-	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: guard.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
+	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: agentproto.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
 	if err := m.setPlanStatus(ctx, s, wp.Rel, workspace.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", wp.Rel, "err", err)
 	}

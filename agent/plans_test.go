@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // noTurns is a script for tests that never prompt the model.
@@ -61,7 +61,7 @@ func TestBuildPlanThenUserTicksLastStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Mode != guard.ModeBuild || info.PlanFile == nil || *info.PlanFile != "plans/health.plan" || info.Title != "Health" {
+	if info.Mode != agentproto.ModeBuild || info.PlanFile == nil || *info.PlanFile != "plans/health.plan" || info.Title != "Health" {
 		t.Fatalf("BuildPlan = %+v, want a build session named Health with the plan attached", info)
 	}
 	want := strings.Replace(planWithSteps, "status: draft", "status: approved", 1)

@@ -11,6 +11,7 @@ import (
 	"github.com/agentls/agentls/agent/fence"
 	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -263,17 +264,17 @@ func planEntries(text string) []PlanEntry {
 	entries := make([]PlanEntry, 0, len(plan.Steps))
 	firstOpen := true
 	for _, st := range plan.Steps {
-		status := "pending"
+		status := agentproto.EntryPending
 		if st.Done {
-			status = "completed"
+			status = agentproto.EntryCompleted
 		} else if firstOpen {
-			status = "in_progress"
+			status = agentproto.EntryInProgress
 			firstOpen = false
 		}
 		entries = append(entries, PlanEntry{Content: st.Text, Priority: "medium", Status: status})
 	}
-	if len(entries) > 0 && entries[0].Status == "in_progress" && plan.StepsDone() == 0 {
-		entries[0].Status = "pending"
+	if len(entries) > 0 && entries[0].Status == agentproto.EntryInProgress && plan.StepsDone() == 0 {
+		entries[0].Status = agentproto.EntryPending
 	}
 	return entries
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/guard"
 )
@@ -175,7 +176,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 	if _, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[0], What: RewindBoth}); err != nil {
 		t.Fatal(err)
 	}
-	if info := s.Info(); info.Mode != guard.ModePlan || info.PlanFile != nil {
+	if info := s.Info(); info.Mode != agentproto.ModePlan || info.PlanFile != nil {
 		t.Fatalf("after rewinding to turn one: %+v", info)
 	}
 	if _, err := os.Stat(filepath.Join(root, "plans", "t.plan")); !os.IsNotExist(err) {

@@ -18,28 +18,16 @@ import (
 
 	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/sessionstore"
 )
 
-// Info is a session as the protocol shows it (PROTOCOL.md §2 Session).
-type Info struct {
-	SessionID string     `json:"sessionId"`
-	Title     string     `json:"title"`
-	Mode      guard.Mode `json:"mode"`
-	PlanFile  *string    `json:"planFile"`
-	CreatedAt string     `json:"createdAt"`
-	UpdatedAt string     `json:"updatedAt"`
-	// ParentID, ParentToolCallID and Kind are set on a sub-agent's session
-	// (docs/subagents.md).
-	ParentID         string `json:"parentId,omitempty"`
-	ParentToolCallID string `json:"parentToolCallId,omitempty"`
-	Kind             string `json:"kind,omitempty"`
-	// Review is the session's review mode: "off" or "edits" (review.go).
-	Review string `json:"review,omitempty"`
-}
+// Info is a session as the protocol shows it (PROTOCOL.md §2 Session):
+// the protocol's type.
+type Info = agentproto.Session
 
 // Session is one conversation with its own mode. Its state is guarded by mu;
 // a turn runs at most once at a time (busy).
@@ -143,7 +131,7 @@ func (s *Session) infoLocked() Info {
 	return Info{
 		SessionID: s.meta.ID,
 		Title:     s.meta.Title,
-		Mode:      guard.Mode(s.meta.Mode),
+		Mode:      agentproto.Mode(s.meta.Mode),
 		PlanFile:  optional(s.meta.PlanFile),
 		CreatedAt: s.meta.CreatedAt.UTC().Format(time.RFC3339),
 		UpdatedAt: s.meta.UpdatedAt.UTC().Format(time.RFC3339),
@@ -306,8 +294,8 @@ func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason s
 	if mode == guard.ModePlan {
 		s.m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.UTC().Format(time.RFC3339), reason))
 	}
-	s.m.notes.Update(ctx, s.meta.ID, UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: mode})
-	s.m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: source})
+	s.m.notes.Update(ctx, s.meta.ID, UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: agentproto.Mode(mode)})
+	s.m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: agentproto.Mode(mode), PlanFile: info.PlanFile, Source: agentproto.ModeSource(source)})
 	return true
 }
 

@@ -51,14 +51,11 @@ func (s *Session) sendTickRefused(ctx context.Context, err error) {
 		return
 	}
 	root := s.rootSession()
-	rel := root.planFile()
-	if rel == "" {
-		return
-	}
-	text, rerr := s.m.readPlanText(rel)
-	if rerr != nil {
+	u, ok := root.planUpdate()
+	if !ok {
 		return
 	}
 	r := tr.r
-	s.m.notes.Update(ctx, root.meta.ID, UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text), TickRefused: &r})
+	u.TickRefused = &r
+	s.m.notes.Update(ctx, root.meta.ID, u)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/golden"
 	"github.com/agentls/agentls/questions"
@@ -24,7 +25,7 @@ var wireUpdates = []Update{
 		RawOutput: json.RawMessage(`{"success":false}`),
 		Refusal:   &guard.Refusal{ToolName: "write", ToolKind: guard.KindFileEdit, Hint: "write a .plan", EnteredAt: "2026-01-02T03:04:05Z", EnteredReason: "default"}},
 	UpdatePlan{SessionUpdate: "plan", PlanFile: "plans/a.plan", Entries: []PlanEntry{{Content: "Add the route", Priority: "medium", Status: "pending"}}},
-	UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: guard.ModeBuild},
+	UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: agentproto.ModeBuild},
 	UpdateQuestion{SessionUpdate: "question_pending", QuestionID: "q1", CreatedAt: "2026-01-02T03:04:05Z",
 		Questions: []questions.Question{{Name: "db", Question: "Which database?", Schema: json.RawMessage(`{"type":"string","enum":["pg","sqlite"]}`)}}},
 	UpdateUsage{SessionUpdate: "usage_update", InputTokens: 1200, OutputTokens: 80, ContextTokens: 1400, ContextWindow: 128000},

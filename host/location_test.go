@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -60,10 +61,10 @@ func TestWorkspaceLocation(t *testing.T) {
 		t.Errorf("a build session at home: %v, want refused", err)
 	}
 	info, err := mgr.NewSession(ctx, "", "")
-	if err != nil || info.Mode != guard.ModePlan {
+	if err != nil || info.Mode != agentproto.ModePlan {
 		t.Fatalf("default session at home: %+v %v, want plan mode", info, err)
 	}
-	if got, err := mgr.SetMode(ctx, info.SessionID, "build"); err == nil || got.Mode != guard.ModePlan || !strings.Contains(err.Error(), "your home folder") {
+	if got, err := mgr.SetMode(ctx, info.SessionID, "build"); err == nil || got.Mode != agentproto.ModePlan || !strings.Contains(err.Error(), "your home folder") {
 		t.Errorf("setMode build at home: %+v %v, want refused, still plan", got, err)
 	}
 	if _, err := mgr.BuildPlan(ctx, "plans/x.plan"); err == nil || !strings.Contains(err.Error(), "open a project folder") {
@@ -80,7 +81,7 @@ func TestWorkspaceLocation(t *testing.T) {
 		t.Fatalf("a project below home: %v", err)
 	}
 	defer h2.Close()
-	if info, err := h2.Manager().NewSession(ctx, "build", ""); err != nil || info.Mode != guard.ModeBuild {
+	if info, err := h2.Manager().NewSession(ctx, "build", ""); err != nil || info.Mode != agentproto.ModeBuild {
 		t.Errorf("a build session in a project below home: %+v %v", info, err)
 	}
 }

@@ -312,29 +312,6 @@ func (r Request) DecisionOf(answer any) (Decision, error) {
 	return Decision{Option: o.Kind}, nil
 }
 
-// Wire is the request's `permission` object on the LSP face (escaped).
-type Wire struct {
-	Kind       Kind     `json:"kind"`
-	What       string   `json:"what"`
-	Cwd        string   `json:"cwd,omitempty"`
-	Reach      string   `json:"reach,omitempty"`
-	Grants     []string `json:"grants"`
-	Network    string   `json:"network,omitempty"`
-	Sandbox    string   `json:"sandbox,omitempty"`
-	Options    []Option `json:"options"`
-	Requester  string   `json:"requester,omitempty"`
-	ToolCallID string   `json:"toolCallId,omitempty"`
-	Document   string   `json:"document,omitempty"`
-	Diff       string   `json:"diff,omitempty"`
-}
-
-// Wire is the request as the LSP face sends it.
-func (r Request) Wire() Wire {
-	e := r.Escaped()
-	return Wire{Kind: e.Kind, What: e.What, Cwd: e.Cwd, Reach: e.Reach, Grants: e.Grants, Network: e.Network,
-		Sandbox: e.Sandbox, Options: e.Options, Requester: e.Requester, ToolCallID: e.ToolCallID, Document: e.Document, Diff: e.Diff}
-}
-
 // Fence is a Markdown code fence of at least least backticks and longer
 // than any run of backticks in text, so that text cannot close it.
 func Fence(text string, least int) string {

@@ -61,7 +61,6 @@ func TestServerToClientShapes(t *testing.T) {
 		{agentproto.ModeChanged.Name(), agent.ModeChange{}, agentproto.ModeChangedParams{}},
 		{"Question", questions.Question{}, agentproto.Question{}},
 		{"QuestionButton", questions.Button{}, agentproto.QuestionButton{}},
-		{"PermissionRequest", permission.Wire{}, agentproto.PermissionRequest{}},
 		{"PermissionOption", permission.Option{}, agentproto.PermissionOption{}},
 		{"agent_message_chunk", agent.UpdateChunk{}, agentproto.MessageChunk{}},
 		{"tool_call", agent.UpdateToolCall{}, agentproto.ToolCallStarted{}},

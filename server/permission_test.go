@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -60,7 +60,7 @@ func TestApprovalShowsGrants(t *testing.T) {
 	}
 }
 
-func idsOf(opts []permission.Option) []string {
+func idsOf(opts []agentproto.PermissionOption) []string {
 	var out []string
 	for _, o := range opts {
 		out = append(out, string(o.ID))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/internal/protoconv"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
@@ -29,7 +30,7 @@ type askUserParams struct {
 	Errors     map[string]string    `json:"errors,omitempty"`
 	// Permission is the permission request the questions render (purpose
 	// "permission"), or what a plan approval grants (kind plan).
-	Permission *permission.Wire `json:"permission,omitempty"`
+	Permission *agentproto.PermissionRequest `json:"permission,omitempty"`
 }
 
 // The server is the agent's Asker.
@@ -59,7 +60,7 @@ func (s *Server) askWithForm(ctx context.Context, req agent.AskRequest) (agent.A
 		CreatedAt: req.CreatedAt.UTC().Format(time.RFC3339), Purpose: req.Purpose,
 	}
 	if req.Permission != nil {
-		w := req.Permission.Wire()
+		w := protoconv.Permission(*req.Permission)
 		params.Permission = &w
 	}
 	var lastErrs map[string]string

@@ -44,22 +44,14 @@ func (s *Server) Preempt(ctx context.Context, req *jsonrpc2.Request) (any, error
 func syncDocument(o *workspace.Overlay, method string, params jsonrpc2.RawMessage) (docRef, error) {
 	switch method {
 	case "textDocument/didOpen":
-		var p protocol.DidOpenTextDocumentParams
-		if err := protocol.Unmarshal(params, &p); err != nil {
-			return docRef{}, err
-		}
-		path, err := host.PathOfURI(p.TextDocument.URI.String())
+		p, doc, err := decodeSync(params, func(p protocol.DidOpenTextDocumentParams) string { return p.TextDocument.URI.String() })
 		if err != nil {
 			return docRef{}, err
 		}
-		o.Open(path, p.TextDocument.Version, p.TextDocument.Text)
-		return docRef{uri: p.TextDocument.URI.String(), path: path}, nil
+		o.Open(doc.path, p.TextDocument.Version, p.TextDocument.Text)
+		return doc, nil
 	case "textDocument/didChange":
-		var p protocol.DidChangeTextDocumentParams
-		if err := protocol.Unmarshal(params, &p); err != nil {
-			return docRef{}, err
-		}
-		path, err := host.PathOfURI(p.TextDocument.URI.String())
+		p, doc, err := decodeSync(params, func(p protocol.DidChangeTextDocumentParams) string { return p.TextDocument.URI.String() })
 		if err != nil {
 			return docRef{}, err
 		}
@@ -76,20 +68,31 @@ func syncDocument(o *workspace.Overlay, method string, params jsonrpc2.RawMessag
 				changes = append(changes, workspace.ContentChange{Text: c.Text})
 			}
 		}
-		return docRef{uri: p.TextDocument.URI.String(), path: path}, o.Change(path, p.TextDocument.Version, changes)
+		return doc, o.Change(doc.path, p.TextDocument.Version, changes)
 	case "textDocument/didClose":
-		var p protocol.DidCloseTextDocumentParams
-		if err := protocol.Unmarshal(params, &p); err != nil {
-			return docRef{}, err
-		}
-		path, err := host.PathOfURI(p.TextDocument.URI.String())
+		_, doc, err := decodeSync(params, func(p protocol.DidCloseTextDocumentParams) string { return p.TextDocument.URI.String() })
 		if err != nil {
 			return docRef{}, err
 		}
-		o.Close(path)
-		return docRef{uri: p.TextDocument.URI.String(), path: path}, nil
+		o.Close(doc.path)
+		return doc, nil
 	}
 	return docRef{}, nil
+}
+
+// decodeSync decodes a text synchronization notification's params and
+// resolves the document they name (uriOf picks its URI).
+func decodeSync[P any](params jsonrpc2.RawMessage, uriOf func(P) string) (P, docRef, error) {
+	var p P
+	if err := protocol.Unmarshal(params, &p); err != nil {
+		return p, docRef{}, err
+	}
+	uri := uriOf(p)
+	path, err := host.PathOfURI(uri)
+	if err != nil {
+		return p, docRef{}, err
+	}
+	return p, docRef{uri: uri, path: path}, nil
 }
 
 func (s *Server) didSave(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {

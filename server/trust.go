@@ -119,6 +119,13 @@ func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, e
 		}
 	}
 	defer func() { <-shown }() // the goroutine is owned: it ends within showDocumentBound
+	return s.trustGranted(ctx, req)
+}
+
+// trustGranted asks a trust question through the permission service:
+// trust is its "always" answer; a dismissed question, or an editor that
+// cannot be asked, is not trust.
+func (s *Server) trustGranted(ctx context.Context, req permission.Request) (bool, error) {
 	d, err := s.Permit(ctx, req)
 	if errors.Is(err, permission.ErrNoSurface) {
 		return false, nil
@@ -165,12 +172,5 @@ func (s *Server) reviewMCPFiles(ctx context.Context) {
 // (its command line, its env variable names, its network); "Don't trust"
 // first. A dismissed question is not trust.
 func (s *Server) askMCPFileTrust(ctx context.Context, f host.MCPFileTrust) (bool, error) {
-	d, err := s.Permit(ctx, f.Permission("", ""))
-	if errors.Is(err, permission.ErrNoSurface) {
-		return false, nil
-	}
-	if err != nil || d.Dismissed {
-		return false, err
-	}
-	return d.Option == permission.AllowAlways, nil
+	return s.trustGranted(ctx, f.Permission("", ""))
 }

@@ -47,25 +47,6 @@ type Meta struct {
 	BuildModel string `yaml:"build_model,omitempty"`
 }
 
-// chatFront is Meta as written: plan_file may be null.
-type chatFront struct {
-	ID            string     `yaml:"id"`
-	Title         string     `yaml:"title"`
-	Mode          string     `yaml:"mode"`
-	PlanFile      *string    `yaml:"plan_file"`
-	CreatedAt     time.Time  `yaml:"created_at"`
-	UpdatedAt     time.Time  `yaml:"updated_at"`
-	EnteredAt     *time.Time `yaml:"entered_at,omitempty"`
-	EnteredReason string     `yaml:"entered_reason,omitempty"`
-
-	ParentID         string `yaml:"parent_id,omitempty"`
-	ParentToolCallID string `yaml:"parent_tool_call_id,omitempty"`
-	Kind             string `yaml:"kind,omitempty"`
-	Review           string `yaml:"review,omitempty"`
-	PlanModel        string `yaml:"plan_model,omitempty"`
-	BuildModel       string `yaml:"build_model,omitempty"`
-}
-
 // Store keeps sessions in <dir>/<id>.chat: a YAML frontmatter (the
 // metadata as the session was created), then the messages, one compact JSON
 // object per line, appended and never rewritten. Later metadata changes
@@ -451,42 +432,39 @@ func splitChat(data []byte) (Meta, int, error) {
 	if !ok {
 		return Meta{}, 0, errors.New("the session file has no complete frontmatter")
 	}
-	var f chatFront
-	if err := yaml.Unmarshal([]byte(front), &f); err != nil {
+	var m Meta // a null plan_file reads as ""
+	if err := yaml.Unmarshal([]byte(front), &m); err != nil {
 		return Meta{}, 0, fmt.Errorf("session frontmatter: %w", err)
-	}
-	m := Meta{
-		ID: f.ID, Title: f.Title, Mode: f.Mode,
-		CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, EnteredReason: f.EnteredReason, Review: f.Review, PlanModel: f.PlanModel, BuildModel: f.BuildModel,
-		ParentID: f.ParentID, ParentToolCallID: f.ParentToolCallID, Kind: f.Kind,
-	}
-	if f.PlanFile != nil {
-		m.PlanFile = *f.PlanFile
-	}
-	if f.EnteredAt != nil {
-		m.EnteredAt = *f.EnteredAt
 	}
 	return m, body, nil
 }
 
+// nullValue makes the value of key in the mapping n null.
+func nullValue(n *yaml.Node, key string) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+		}
+	}
+}
+
 // encodeChatFront renders the frontmatter block, fences included.
 func encodeChatFront(m Meta) ([]byte, error) {
-	f := chatFront{
-		ID: m.ID, Title: m.Title, Mode: m.Mode,
-		CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC(), EnteredReason: m.EnteredReason, Review: m.Review, PlanModel: m.PlanModel, BuildModel: m.BuildModel,
-		ParentID: m.ParentID, ParentToolCallID: m.ParentToolCallID, Kind: m.Kind,
+	m.CreatedAt, m.UpdatedAt = m.CreatedAt.UTC(), m.UpdatedAt.UTC()
+	if !m.EnteredAt.IsZero() { // a zero entered_at is left out (omitempty)
+		m.EnteredAt = m.EnteredAt.UTC()
 	}
-	if m.PlanFile != "" {
-		f.PlanFile = &m.PlanFile
+	var f yaml.Node
+	if err := f.Encode(m); err != nil {
+		return nil, fmt.Errorf("encode session frontmatter: %w", err)
 	}
-	if !m.EnteredAt.IsZero() {
-		t := m.EnteredAt.UTC()
-		f.EnteredAt = &t
+	if m.PlanFile == "" {
+		nullValue(&f, "plan_file") // no plan attached: null, not ""
 	}
 	var b bytes.Buffer
 	b.WriteString("---\n")
 	enc := yaml.NewEncoder(&b)
-	if err := enc.Encode(f); err != nil {
+	if err := enc.Encode(&f); err != nil {
 		return nil, fmt.Errorf("encode session frontmatter: %w", err)
 	}
 	if err := enc.Close(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -59,15 +60,11 @@ type Snapshot struct {
 // FileEdits are a rename's text edits by file (absolute path).
 type FileEdits map[string][]workspace.TextEdit
 
-// Serving says which source serves a file type.
-type Serving struct {
-	// FileType is the language id: go, typescript, python, rust, c…
-	FileType string `json:"fileType"`
-	// Source is "editor", "pool" or "none"; Detail says more (the
-	// server's command, or why none serves it).
-	Source string `json:"source"`
-	Detail string `json:"detail,omitempty"`
-}
+// Serving says which source serves a file type (FileType, the language
+// id: go, typescript, python…): "editor", "pool" or "none", with Detail
+// saying more (the server's command, or why none serves it). It is the
+// protocol's type.
+type Serving = agentproto.LanguageServing
 
 // Source is language intelligence for the workspace's files. Every call
 // honours ctx; a file type no server handles is ErrNotServed.

@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // ErrContextExceeded is matched (errors.Is) by a provider's error when the
@@ -71,18 +73,13 @@ type ToolOutcome struct {
 	Dismissed bool            `json:"dismissed,omitempty"`
 }
 
-// ToolCall is one function call requested by the model.
-type ToolCall struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	// Arguments is the raw JSON text the model produced. It may be invalid JSON:
-	// the turn loop reports that to the model as a failed tool call.
-	Arguments string `json:"arguments"`
-	// Title and Kind are how the editor shows the call ("read main.go",
-	// read), kept with the history; never sent to the model.
-	Title string `json:"title,omitempty"`
-	Kind  string `json:"kind,omitempty"`
-}
+// ToolCall is one function call requested by the model: the protocol's
+// type, as agent/loadSession shows it. Its Arguments are the raw JSON
+// text the model produced: they may be invalid JSON (the turn loop
+// reports that to the model as a failed tool call). Its Title and Kind
+// are how the editor shows the call ("read main.go", read), kept with the
+// history; never sent to the model.
+type ToolCall = agentproto.ToolCall
 
 // ToolSpec describes a tool to the model.
 type ToolSpec struct {

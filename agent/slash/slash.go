@@ -10,16 +10,13 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // Info is one command as agent/listCommands and ACP's
-// available_commands_update show it.
-type Info struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	// Hint says what the argument is ("<reason>"); "" for none.
-	Hint string `json:"hint,omitempty"`
-}
+// available_commands_update show it: the protocol's type.
+type Info = agentproto.CommandInfo
 
 // New is the built-in that starts a new session: a face whose client
 // starts sessions itself (ACP) does not offer it.

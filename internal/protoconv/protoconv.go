@@ -8,15 +8,13 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 )
 
 // Session is a session's info on the wire.
 func Session(i agent.Info) agentproto.Session {
-	return agentproto.Session{SessionID: i.SessionID, Title: i.Title, Mode: agentproto.Mode(i.Mode), PlanFile: i.PlanFile, CreatedAt: i.CreatedAt, UpdatedAt: i.UpdatedAt,
-		ParentID: i.ParentID, ParentToolCallID: i.ParentToolCallID, Kind: i.Kind, Review: i.Review}
+	return i // the agent's type is agentproto's
 }
 
 // each converts every element of a list; the result is never nil (`[]`).
@@ -35,9 +33,7 @@ func Sessions(list []agent.Info) []agentproto.Session { return each(list, Sessio
 func Messages(msgs []llm.Message) []agentproto.Message {
 	return each(msgs, func(m llm.Message) agentproto.Message {
 		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, ProviderState: m.ProviderState, Error: m.Error, Rewound: m.Rewound}
-		for _, c := range m.ToolCalls {
-			w.ToolCalls = append(w.ToolCalls, agentproto.ToolCall(c))
-		}
+		w.ToolCalls = m.ToolCalls // llm's type is agentproto's
 		if o := m.Outcome; o != nil {
 			// The outcome is flat on the wire: status, refusal, questions, answers.
 			w.Status, w.Answers, w.Dismissed = o.Status, o.Answers, o.Dismissed
@@ -62,22 +58,12 @@ func Plans(list []agent.PlanInfo) []agentproto.PlanInfo {
 
 // ModelCheck is agent/checkModel's result on the wire.
 func ModelCheck(c agent.ModelCheck) agentproto.ModelCheck {
-	out := agentproto.ModelCheck{
-		OK: c.OK, Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, Message: c.Message,
-		Sandbox: agentproto.SandboxStatus(c.Sandbox),
-	}
-	if c.MCPServers != nil {
-		out.MCPServers = each(c.MCPServers, func(s agent.MCPServerStatus) agentproto.MCPServerStatus { return agentproto.MCPServerStatus(s) })
-	}
-	if c.LanguageIntel != nil {
-		out.LanguageIntel = each(c.LanguageIntel, func(s intel.Serving) agentproto.LanguageServing { return agentproto.LanguageServing(s) })
-	}
-	return out
+	return c // the agent's type is agentproto's
 }
 
 // CompactResult is agent/compact's result on the wire.
 func CompactResult(r agent.CompactResult) agentproto.CompactResult {
-	return agentproto.CompactResult(r)
+	return r // the agent's type is agentproto's
 }
 
 // RewindRequest is agent/rewind's params for the agent.
@@ -96,7 +82,10 @@ func RewindResult(r agent.RewindResult) agentproto.RewindResult {
 
 // Commands are slash commands on the wire (never nil: `[]`).
 func Commands(list []agent.CommandInfo) []agentproto.CommandInfo {
-	return each(list, func(c agent.CommandInfo) agentproto.CommandInfo { return agentproto.CommandInfo(c) })
+	if list == nil {
+		return []agentproto.CommandInfo{}
+	}
+	return list // the agent's type is agentproto's
 }
 
 // ChangedFiles are files changed since a checkpoint on the wire.

@@ -2,7 +2,6 @@ package protoconv
 
 import (
 	"encoding/json"
-	"github.com/agentls/agentls/agent/intel"
 	"reflect"
 	"testing"
 
@@ -22,11 +21,9 @@ func TestSameJSON(t *testing.T) {
 		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`, Title: "read a", Kind: "read"}}, ProviderState: json.RawMessage(`{"r":1}`)},
 		{Role: "tool", Content: "{}", ToolCallID: "c1", Name: "read"},
 	}
-	check := agent.ModelCheck{OK: true, Provider: "openai", Model: "m", BaseURL: "u", Message: "x",
-		Sandbox:       sandbox.Status{Mode: "landlock", Landlock: "ABI 4", Bwrap: "ok", Network: true, Summary: "s"},
-		MCPServers:    []agent.MCPServerStatus{{Name: "n", State: "failed", Origin: "o", Command: "c", Reason: "r", StderrTail: "e", Tools: 2, DefinitionBytes: 9}},
-		LanguageIntel: []intel.Serving{{FileType: "go", Source: "pool", Detail: "gopls"}},
-	}
+	// The sandbox's status is the one value the agent converts itself
+	// (agent.CheckModel, AgentStatus): the same JSON either way.
+	sandboxStatus := sandbox.Status{Mode: "landlock", Landlock: "ABI 4", Bwrap: "ok", Network: true, Summary: "s"}
 	rewind := agent.RewindResult{Restored: []string{"a"}, Conflicts: []agent.RewindConflict{{Path: "b", Reason: "r"}}, Skipped: []string{"c"}, UndoMessageID: "u"}
 	cases := []struct {
 		name        string
@@ -37,8 +34,8 @@ func TestSameJSON(t *testing.T) {
 		{"sessions", []agent.Info{info}, Sessions([]agent.Info{info})},
 		{"messages", msgs, Messages(msgs)},
 		{"plans", []agent.PlanInfo{{Path: "p", Title: "t", Status: "draft", CreatedAt: "c", StepsDone: 1, StepsTotal: 2, Error: "e"}}, Plans([]agent.PlanInfo{{Path: "p", Title: "t", Status: "draft", CreatedAt: "c", StepsDone: 1, StepsTotal: 2, Error: "e"}})},
-		{"model check", check, ModelCheck(check)},
-		{"empty model check", agent.ModelCheck{}, ModelCheck(agent.ModelCheck{})},
+		{"sandbox status", sandboxStatus, AgentStatus(agent.Status{Sandbox: sandboxStatus}).Sandbox},
+		{"empty sandbox status", sandbox.Status{}, AgentStatus(agent.Status{}).Sandbox},
 		{"compact", agent.CompactResult{Compacted: true, ContextTokens: 3}, CompactResult(agent.CompactResult{Compacted: true, ContextTokens: 3})},
 		{"rewind", rewind, RewindResult(rewind)},
 		{"empty rewind", agent.RewindResult{}, RewindResult(agent.RewindResult{})},

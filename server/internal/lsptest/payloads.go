@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -122,7 +122,7 @@ type AskUser struct {
 	Questions  []questions.Question `json:"questions"`
 	// Permission is the permission request (purpose "permission") or a
 	// plan approval's grants.
-	Permission *permission.Wire `json:"permission"`
+	Permission *agentproto.PermissionRequest `json:"permission"`
 }
 
 // AskUserRequests are the agent/askUser requests with this purpose ("" for
