@@ -5,18 +5,14 @@
 ;; it; the linter reports both; approving (agentls.approvePlan, as the plan's lens runs it) is
 ;; refused with the reason; the lens "Request changes (2 comments)" sends them; the planner's
 ;; revision resolves both, and the new approval question says "2 review comments were resolved."
-(require 'eglot)
-(load (expand-file-name "../agentls-jsonrpc-fix.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
-(require 'cl-lib)
+(load (expand-file-name "eglot-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
-(defvar pc-shown nil "Every message shown, newest first.")
+(defvar agentls-test-shown nil "Every message shown, newest first.")
 (advice-add 'message :around
             (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format fmt args) pc-shown))
+              (when fmt (push (apply #'format fmt args) agentls-test-shown))
               (apply orig fmt args)))
-(defvar pc-server nil "The eglot server.")
 (defvar pc-dir nil "The workspace.")
-(defvar pc-choices nil "The prompts completing-read was called with.")
 (defvar pc-refusal nil "The error of agentls.approvePlan while the comments were open.")
 (defvar pc-diagnostics nil "The plan's open-comment diagnostics, as published.")
 
@@ -27,21 +23,6 @@
           (cl-remove-if-not (lambda (d) (string-match-p "review comment" (plist-get d :message)))
                             (append diagnostics nil)))))
 
-(defun pc-fail (fmt &rest args)
-  (princ (format "FAIL %s\n" (apply #'format fmt args)))
-  (ignore-errors
-    (with-current-buffer (eglot-events-buffer pc-server)
-      (princ (buffer-substring-no-properties (max (point-min) (- (point-max) 4000)) (point-max)))))
-  (princ (format "messages:\n%s\nchoices:\n%s\n" (mapconcat #'identity (reverse pc-shown) "\n")
-                 (mapconcat #'identity (reverse pc-choices) "\n")))
-  (kill-emacs 1))
-
-(defun pc-wait (what pred secs)
-  (let ((deadline (+ (float-time) secs)))
-    (while (and (not (funcall pred)) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    (unless (funcall pred) (pc-fail "timed out waiting for %s" what))))
-
 (defun pc-plan () (expand-file-name "plans/greet.plan" pc-dir))
 
 ;; The workspace is the project of every file under it (no VCS here), so that eglot manages the plan.
@@ -51,20 +32,20 @@
 
 (defun pc-lens (title-re)
   "The plan's code lens whose title matches TITLE-RE, as the server lists it."
-  (let ((lenses (jsonrpc-request pc-server :textDocument/codeLens
+  (let ((lenses (jsonrpc-request agentls-test-server :textDocument/codeLens
                                  (list :textDocument (list :uri (eglot--path-to-uri (pc-plan)))))))
     (cl-find-if (lambda (l) (string-match-p title-re (plist-get (plist-get l :command) :title))) lenses)))
 
 (defun pc-run-lens (lens)
   (let ((cmd (plist-get lens :command)))
-    (eglot-execute-command pc-server (plist-get cmd :command) (plist-get cmd :arguments))))
+    (eglot-execute-command agentls-test-server (plist-get cmd :command) (plist-get cmd :arguments))))
 
 (defun pc-review ()
   "The user's part while the first approval is up: two comments, saved; approve refused; request changes."
   (with-current-buffer (find-file-noselect (pc-plan))
     (text-mode) ; the server's mode: eglot manages the buffer (didOpen, didChange, didSave)
     (let ((buf (current-buffer)))
-      (pc-wait "eglot to manage the plan" (lambda () (buffer-local-value 'eglot--managed-mode buf)) 10))
+      (agentls-test-wait "eglot to manage the plan" (lambda () (buffer-local-value 'eglot--managed-mode buf)) 10))
     (goto-char (point-min))
     (re-search-forward "^- \\[ \\] Write hello.txt$")
     (insert "\n> review: name it greeting.txt")
@@ -72,29 +53,27 @@
     (insert "\n> review: test the accent")
     (save-buffer))
   ;; the linter's diagnostics of the two open comments (the last publishDiagnostics of the plan)
-  (pc-wait "the two comments' diagnostics" (lambda () (= (length pc-diagnostics) 2)) 15)
+  (agentls-test-wait "the two comments' diagnostics" (lambda () (= (length pc-diagnostics) 2)) 15)
   ;; the plan's lenses; then the user closes the plan, so that the planner's revision is written
   ;; on disk, where this test reads it (an open plan changes only in its buffer: plan-open-test.el)
   (let ((approve (pc-lens "^Approve & Build"))
         (request (pc-lens "^Request changes (2 comments)$")))
-    (unless approve (pc-fail "no Approve & Build lens"))
-    (unless request (pc-fail "no Request changes (2 comments) lens"))
+    (unless approve (agentls-test-fail "no Approve & Build lens"))
+    (unless request (agentls-test-fail "no Request changes (2 comments) lens"))
     (kill-buffer (find-file-noselect (pc-plan)))
     ;; approving while they are open is refused, with the reason
-    (condition-case err (progn (pc-run-lens approve) (pc-fail "approval accepted with two open comments"))
+    (condition-case err (progn (pc-run-lens approve) (agentls-test-fail "approval accepted with two open comments"))
       (jsonrpc-error (setq pc-refusal (format "%S" err))))
     (pc-run-lens request)))
 
-(defalias 'completing-read
-  (lambda (prompt collection &rest _)
-    (push (format "%s %S" prompt collection) pc-choices)
-    (let ((titles (mapcar (lambda (c) (if (consp c) (car c) c)) collection)))
-      (cond
-       ;; the first approval: dismissed (it stays pending); the user reviews the plan first
-       ((and (member "Accept & Build" titles) (= 1 (cl-count-if (lambda (c) (string-match-p "Accept & Build" c)) pc-choices)))
-        nil)
-       ((member "Accept & Build" titles) "Accept & Build")
-       (t (car titles))))))
+(agentls-test-answer-with
+ (lambda (titles)
+   (cond
+    ;; the first approval: dismissed (it stays pending); the user reviews the plan first
+    ((and (member "Accept & Build" titles) (= 1 (cl-count-if (lambda (c) (string-match-p "Accept & Build" c)) agentls-test-choices)))
+     nil)
+    ((member "Accept & Build" titles) "Accept & Build")
+    (t (car titles)))))
 (defalias 'y-or-n-p (lambda (&rest _) t))
 ;; A dismissed question is a null reply (eglot answers :null). The jsonrpc.el of Emacs 28 cannot
 ;; encode :null (json-serialize with :null-object nil): there it is encoded as nil, which is null.
@@ -134,26 +113,26 @@ steps:
                               :initializationOptions
                               (list :model (list :provider "scripted" :script script)))
                         "text")))
-    (setq pc-server server)
+    (setq agentls-test-server server)
     (eglot-execute-command server "agentls.prompt" (vector (list :text "plan a greeting")))
-    (pc-wait "the first approval question"
-             (lambda () (cl-some (lambda (c) (string-match-p "Accept & Build" c)) pc-choices))
+    (agentls-test-wait "the first approval question"
+             (lambda () (cl-some (lambda (c) (string-match-p "Accept & Build" c)) agentls-test-choices))
              60)
     (pc-review)
-    (pc-wait "the final message"
-             (lambda () (cl-some (lambda (m) (string-match-p "Approved: building\\." m)) pc-shown))
+    (agentls-test-wait "the final message"
+             (lambda () (cl-some (lambda (m) (string-match-p "Approved: building\\." m)) agentls-test-shown))
              60)
     (unless (and pc-refusal (string-match-p "open review comment" pc-refusal) (string-match-p "name it greeting.txt" pc-refusal))
-      (pc-fail "approval with open comments was not refused with the reason: %s" pc-refusal))
-    (let ((approvals (cl-remove-if-not (lambda (c) (string-match-p "Accept & Build" c)) (reverse pc-choices))))
-      (unless (= (length approvals) 2) (pc-fail "%d approval questions, want 2" (length approvals)))
-      (when (string-match-p "resolved" (car approvals)) (pc-fail "the first approval counts resolved comments"))
+      (agentls-test-fail "approval with open comments was not refused with the reason: %s" pc-refusal))
+    (let ((approvals (cl-remove-if-not (lambda (c) (string-match-p "Accept & Build" c)) (reverse agentls-test-choices))))
+      (unless (= (length approvals) 2) (agentls-test-fail "%d approval questions, want 2" (length approvals)))
+      (when (string-match-p "resolved" (car approvals)) (agentls-test-fail "the first approval counts resolved comments"))
       (unless (string-match-p "2 review comments were resolved\\." (cadr approvals))
-        (pc-fail "the revision's approval does not say both comments were resolved")))
+        (agentls-test-fail "the revision's approval does not say both comments were resolved")))
     (with-temp-buffer
       (insert-file-contents (pc-plan))
-      (unless (string-match-p "status: approved" (buffer-string)) (pc-fail "the revised plan is not approved:\n%s\nbuffer:\n%s" (buffer-string) (with-current-buffer (find-file-noselect (pc-plan)) (buffer-string))))
-      (when (string-match-p "> review:" (buffer-string)) (pc-fail "a comment is still open")))
+      (unless (string-match-p "status: approved" (buffer-string)) (agentls-test-fail "the revised plan is not approved:\n%s\nbuffer:\n%s" (buffer-string) (with-current-buffer (find-file-noselect (pc-plan)) (buffer-string))))
+      (when (string-match-p "> review:" (buffer-string)) (agentls-test-fail "a comment is still open")))
     (eglot-shutdown server)
     (princ "ok   eglot: two plan comments, approval refused with the reason, Request changes lens, revision resolves both, approved\n")
     (kill-emacs 0)))

@@ -7,18 +7,14 @@
 ;; "A plan you have open"), so Emacs never asks "greet.plan changed on disk; really edit the
 ;; buffer?" — not while the agent edits, not when the user types, not when the user saves — and
 ;; the saved file is the buffer's plan.
-(require 'eglot)
-(load (expand-file-name "../agentls-jsonrpc-fix.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
-(require 'cl-lib)
+(load (expand-file-name "eglot-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
-(defvar po-shown nil "Every message shown, newest first.")
+(defvar agentls-test-shown nil "Every message shown, newest first.")
 (advice-add 'message :around
             (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format fmt args) po-shown))
+              (when fmt (push (apply #'format fmt args) agentls-test-shown))
               (apply orig fmt args)))
-(defvar po-server nil "The eglot server.")
 (defvar po-dir nil "The workspace.")
-(defvar po-choices nil "The prompts completing-read was called with.")
 (defvar po-threats nil "Each file Emacs asked \"changed on disk; really edit the buffer?\" about.")
 (defvar po-questions nil "Each yes-or-no-p question (\"… changed since visited or saved. Save anyway?\").")
 
@@ -30,26 +26,11 @@
   (lambda (fn) (push fn po-threats) nil))
 (defalias 'yes-or-no-p (lambda (prompt) (push prompt po-questions) t))
 (defalias 'y-or-n-p (lambda (&rest _) t))
-(defalias 'completing-read
-  (lambda (prompt collection &rest _)
-    (push (format "%s %S" prompt collection) po-choices)
-    (let ((titles (mapcar (lambda (c) (if (consp c) (car c) c)) collection)))
-      (or (cl-find "Accept & Build" titles :test #'equal) (car titles)))))
+(agentls-test-answer-with
+ (lambda (titles) (or (cl-find "Accept & Build" titles :test #'equal) (car titles))))
 
-(defun po-fail (fmt &rest args)
-  (princ (format "FAIL %s\n" (apply #'format fmt args)))
-  (ignore-errors
-    (with-current-buffer (eglot-events-buffer po-server)
-      (princ (buffer-substring-no-properties (max (point-min) (- (point-max) 4000)) (point-max)))))
-  (princ (format "messages:\n%s\nchoices:\n%s\nthreats: %S\nquestions: %S\n" (mapconcat #'identity (reverse po-shown) "\n")
-                 (mapconcat #'identity (reverse po-choices) "\n") po-threats po-questions))
-  (kill-emacs 1))
-
-(defun po-wait (what pred secs)
-  (let ((deadline (+ (float-time) secs)))
-    (while (and (not (funcall pred)) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    (unless (funcall pred) (po-fail "timed out waiting for %s" what))))
+(setq agentls-test-report-extra
+      (lambda () (format "threats: %S\nquestions: %S\n" po-threats po-questions)))
 
 (defun po-plan () (expand-file-name "plans/greet.plan" po-dir))
 (defun po-disk () (with-temp-buffer (insert-file-contents (po-plan)) (buffer-string)))
@@ -85,31 +66,31 @@ steps:
                               :initializationOptions
                               (list :model (list :provider "scripted" :script script)))
                         "text")))
-    (setq po-server server)
+    (setq agentls-test-server server)
     (eglot-execute-command server "agentls.prompt" (vector (list :text "plan a greeting")))
-    (po-wait "the first draft" (lambda () (cl-some (lambda (m) (string-match-p "First draft\\." m)) po-shown)) 30)
+    (agentls-test-wait "the first draft" (lambda () (cl-some (lambda (m) (string-match-p "First draft\\." m)) agentls-test-shown)) 30)
     ;; the user opens the plan (eglot manages it: didOpen)
     (let ((buf (find-file-noselect (po-plan))))
       (with-current-buffer buf
         (text-mode)
-        (po-wait "eglot to manage the plan" (lambda () (buffer-local-value 'eglot--managed-mode buf)) 10))
+        (agentls-test-wait "eglot to manage the plan" (lambda () (buffer-local-value 'eglot--managed-mode buf)) 10))
       (eglot-execute-command server "agentls.prompt" (vector (list :text "revise it")))
-      (po-wait "the second draft approved" (lambda () (cl-some (lambda (m) (string-match-p "Second draft approved\\." m)) po-shown)) 60)
+      (agentls-test-wait "the second draft approved" (lambda () (cl-some (lambda (m) (string-match-p "Second draft approved\\." m)) agentls-test-shown)) 60)
       (with-current-buffer buf
         ;; the buffer shows the new plan, approved; the file behind it was left alone
         (dolist (want '("Say hello twice\\." "- \\[ \\] Test it with accents" "status: approved"))
-          (unless (string-match-p want (buffer-string)) (po-fail "the buffer does not show %s:\n%s" want (buffer-string))))
-        (unless (buffer-modified-p) (po-fail "the edited plan's buffer is not marked modified"))
-        (unless (verify-visited-file-modtime buf) (po-fail "the plan's file was written behind its buffer"))
-        (when (string-match-p "twice" (po-disk)) (po-fail "the file has the new plan, written behind the buffer:\n%s" (po-disk)))
-        (when po-threats (po-fail "Emacs asked whether to edit a plan changed on disk during the turn: %S" po-threats))
+          (unless (string-match-p want (buffer-string)) (agentls-test-fail "the buffer does not show %s:\n%s" want (buffer-string))))
+        (unless (buffer-modified-p) (agentls-test-fail "the edited plan's buffer is not marked modified"))
+        (unless (verify-visited-file-modtime buf) (agentls-test-fail "the plan's file was written behind its buffer"))
+        (when (string-match-p "twice" (po-disk)) (agentls-test-fail "the file has the new plan, written behind the buffer:\n%s" (po-disk)))
+        (when po-threats (agentls-test-fail "Emacs asked whether to edit a plan changed on disk during the turn: %S" po-threats))
         ;; the user goes on editing, then saves: no question; the file is the buffer's plan
         (goto-char (point-max))
         (insert "- [ ] Say it in French\n")
         (save-buffer)
-        (unless (equal (buffer-string) (po-disk)) (po-fail "the saved file is not the buffer:\n%s\n---\n%s" (buffer-string) (po-disk)))))
-    (when po-threats (po-fail "Emacs asked whether to edit a buffer whose file changed on disk: %S" po-threats))
-    (when po-questions (po-fail "Emacs asked: %S" po-questions))
+        (unless (equal (buffer-string) (po-disk)) (agentls-test-fail "the saved file is not the buffer:\n%s\n---\n%s" (buffer-string) (po-disk)))))
+    (when po-threats (agentls-test-fail "Emacs asked whether to edit a buffer whose file changed on disk: %S" po-threats))
+    (when po-questions (agentls-test-fail "Emacs asked: %S" po-questions))
     (eglot-shutdown server)
     (princ "ok   eglot: the agent rewrites, edits and approves an open plan through its buffer; no changed-on-disk question, editing and saving\n")
     (kill-emacs 0)))

@@ -8,33 +8,21 @@
 ;; shows in its events buffer (M-x eglot-events-buffer; jsonrpc-events-buffer here: eglot leaves
 ;; window/logMessage there); the parent's own `task` line has no such prefix; the final answer is
 ;; a message.
-(require 'eglot)
-(load (expand-file-name "../agentls-jsonrpc-fix.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
-(require 'cl-lib)
+(load (expand-file-name "eglot-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
-(defvar sub-shown nil "Every message shown, newest first.")
+(defvar agentls-test-shown nil "Every message shown, newest first.")
 (advice-add 'message :around
             (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format fmt args) sub-shown))
+              (when fmt (push (apply #'format fmt args) agentls-test-shown))
               (apply orig fmt args)))
-(defvar sub-server nil "The eglot server.")
 
 (defun sub-events ()
   "The text of eglot's events buffer for the server."
-  (with-current-buffer (jsonrpc-events-buffer sub-server)
+  (with-current-buffer (jsonrpc-events-buffer agentls-test-server)
     (buffer-substring-no-properties (point-min) (point-max))))
 
-(defun sub-fail (fmt &rest args)
-  (princ (format "FAIL %s\n" (apply #'format fmt args)))
-  (ignore-errors (princ (let ((s (sub-events))) (substring s (max 0 (- (length s) 6000))))))
-  (princ (format "\nmessages:\n%s\n" (mapconcat #'identity (reverse sub-shown) "\n")))
-  (kill-emacs 1))
-
-(defun sub-wait (what pred secs)
-  (let ((deadline (+ (float-time) secs)))
-    (while (and (not (funcall pred)) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    (unless (funcall pred) (sub-fail "timed out waiting for %s" what))))
+(setq agentls-test-report-extra
+      (lambda () (let ((s (sub-events))) (substring s (max 0 (- (length s) 6000))))))
 
 (defun sub-child-id (dir)
   "The id of the one sub-agent session stored in DIR's .agentls/chats (its file has a parent_id)."
@@ -44,7 +32,7 @@
         (insert-file-contents f)
         (when (re-search-forward "^parent_id: " nil t)
           (push (file-name-base f) found))))
-    (unless (= (length found) 1) (sub-fail "want one sub-agent session file, found %S" found))
+    (unless (= (length found) 1) (agentls-test-fail "want one sub-agent session file, found %S" found))
     (car found)))
 
 (defun sub-event-line-p (events prefix rest)
@@ -78,32 +66,32 @@ children:
                               :initializationOptions
                               (list :model (list :provider "scripted" :script script)))
                         "text")))
-    (setq sub-server server)
+    (setq agentls-test-server server)
     (eglot-execute-command server "agentls.prompt" (vector (list :text "ask an explorer")))
-    (sub-wait "the final message"
-              (lambda () (cl-some (lambda (m) (string-match-p "The explorer says hello\\." m)) sub-shown))
+    (agentls-test-wait "the final message"
+              (lambda () (cl-some (lambda (m) (string-match-p "The explorer says hello\\." m)) agentls-test-shown))
               30)
     (let* ((child (replace-regexp-in-string "-" "" (sub-child-id dir)))
            (short (concat "[" (substring child -8) "] "))
            events)
       ;; The sub-agent's lines may trail the final message by a read: wait for its refusal's line.
-      (sub-wait (format "the sub-agent's lines prefixed %s in eglot's events buffer" short)
+      (agentls-test-wait (format "the sub-agent's lines prefixed %s in eglot's events buffer" short)
                 (lambda () (setq events (sub-events))
                   (sub-event-line-p events short "refused write hello.txt"))
                 10)
       (unless (sub-event-line-p events "[PLAN " (concat "] " short))
-        (sub-fail "the sub-agent's lines do not follow the session's [PLAN …] prefix"))
+        (agentls-test-fail "the sub-agent's lines do not follow the session's [PLAN …] prefix"))
       (unless (sub-event-line-p events short "read hello.txt")
-        (sub-fail "no line %sread hello.txt" short))
+        (agentls-test-fail "no line %sread hello.txt" short))
       (unless (sub-event-line-p events short "refused write hello.txt: not given to this sub-agent")
-        (sub-fail "no line %s… refused write hello.txt: not given to this sub-agent" short))
+        (agentls-test-fail "no line %s… refused write hello.txt: not given to this sub-agent" short))
       (unless (string-match-p "\\[PLAN [0-9a-f]+\\] [^\"\n[]*task explore" events)
-        (sub-fail "the parent's own task line (no sub-agent prefix) is missing"))
+        (agentls-test-fail "the parent's own task line (no sub-agent prefix) is missing"))
       (when (sub-event-line-p events short "task explore")
-        (sub-fail "the parent's task line carries the sub-agent's prefix")))
+        (agentls-test-fail "the parent's task line carries the sub-agent's prefix")))
     (with-temp-buffer
       (insert-file-contents (expand-file-name "hello.txt" dir))
-      (unless (equal (buffer-string) "hello\n") (sub-fail "hello.txt changed: %S" (buffer-string))))
+      (unless (equal (buffer-string) "hello\n") (agentls-test-fail "hello.txt changed: %S" (buffer-string))))
     (eglot-shutdown server)
     (princ "ok   eglot: a sub-agent's tool calls as log lines prefixed with its short id, its refused write, the parent's task line\n")
     (kill-emacs 0)))

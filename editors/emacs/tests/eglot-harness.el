@@ -1,0 +1,51 @@
+;;; eglot-harness.el --- what every eglot test here shares  -*- lexical-binding: t -*-
+;; Loaded first by each editors/emacs/tests/*-test.el (its name does not end in -test.el, so
+;; editors/emacs/tests/run does not run it alone). Loads eglot and agentls-jsonrpc-fix.el, records
+;; every message shown, and gives the tests one way to wait (bounded, on events, never a sleep)
+;; and one way to fail (the reason, the tail of the server's events and the messages shown).
+(require 'eglot)
+(require 'cl-lib)
+(load (expand-file-name "../agentls-jsonrpc-fix.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
+
+(defvar agentls-test-shown nil "Every message shown, newest first.")
+(defvar agentls-test-server nil "The eglot server of the test.")
+(defvar agentls-test-choices nil "The prompts completing-read was called with, newest first.")
+(defvar agentls-test-report-extra nil
+  "A function returning more text to print when the test fails (nil: nothing more).")
+
+(advice-add 'message :around
+            (lambda (orig fmt &rest args)
+              (when fmt (push (apply #'format fmt args) agentls-test-shown))
+              (apply orig fmt args)))
+
+(defun agentls-test-fail (fmt &rest args)
+  "Prints FAIL with FMT and ARGS, what the server and Emacs showed, and exits 1."
+  (princ (format "FAIL %s\n" (apply #'format fmt args)))
+  (ignore-errors
+    (with-current-buffer (eglot-events-buffer agentls-test-server)
+      (princ (buffer-substring-no-properties (max (point-min) (- (point-max) 4000)) (point-max)))))
+  (princ (format "\nmessages:\n%s\nchoices:\n%s\n" (mapconcat #'identity (reverse agentls-test-shown) "\n")
+                 (mapconcat #'identity (reverse agentls-test-choices) "\n")))
+  (when agentls-test-report-extra (ignore-errors (princ (funcall agentls-test-report-extra))))
+  (kill-emacs 1))
+
+(defun agentls-test-wait (what pred secs)
+  "Waits at most SECS seconds for PRED, reading the server's output; fails naming WHAT."
+  (let ((deadline (+ (float-time) secs)))
+    (while (and (not (funcall pred)) (< (float-time) deadline))
+      (accept-process-output nil 0.05))
+    (unless (funcall pred) (agentls-test-fail "timed out waiting for %s" what))))
+
+(defun agentls-test-count (re)
+  "How many messages shown match RE."
+  (cl-count-if (lambda (m) (string-match-p re m)) agentls-test-shown))
+
+(defun agentls-test-answer-with (choose)
+  "Answers every completing-read with (CHOOSE TITLES), recording the prompt and its choices."
+  (defalias 'completing-read
+    (lambda (prompt collection &rest _)
+      (push (format "%s %S" prompt collection) agentls-test-choices)
+      (funcall choose (mapcar (lambda (c) (if (consp c) (car c) c)) collection)))))
+
+(provide 'eglot-harness)
+;;; eglot-harness.el ends here
