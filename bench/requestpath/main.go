@@ -37,6 +37,7 @@ func main() {
 	oldBin := flag.String("old-bin", "", "binary A (default: built from -base)")
 	newBin := flag.String("new-bin", "", "binary B (default: built from this tree)")
 	window := flag.Int("window", 128000, "model.context_window (tokens)")
+	perTurn := flag.Bool("per-turn", false, "also print the median CPU of every turn (for finding spikes)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var lengths []int
@@ -48,13 +49,13 @@ func main() {
 		}
 		lengths = append(lengths, n)
 	}
-	if err := run(*pairs, lengths, *base, *oldBin, *newBin, *window); err != nil {
+	if err := run(*pairs, lengths, *base, *oldBin, *newBin, *window, *perTurn); err != nil {
 		fmt.Fprintln(os.Stderr, "requestpath:", err)
 		os.Exit(1)
 	}
 }
 
-func run(pairs int, lengths []int, base, oldBin, newBin string, window int) error {
+func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perTurn bool) error {
 	tmp, err := os.MkdirTemp("", "requestpath-")
 	if err != nil {
 		return err
@@ -109,6 +110,12 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int) erro
 			am, bm := atTurn(a, t), atTurn(b, t)
 			fmt.Printf("%8d %6d %10.2f %10.2f %8.2f\n", n, t, ms(am), ms(bm), float64(bm)/float64(max(am, 1)))
 		}
+		if perTurn {
+			for t := 1; t <= n; t++ {
+				am, bm := nthMedian(a, t), nthMedian(b, t)
+				fmt.Printf("%8d %6d %10.2f %10.2f %8.2f   (this turn alone)\n", n, t, ms(am), ms(bm), float64(bm)/float64(max(am, 1)))
+			}
+		}
 		at, bt := total(a), total(b)
 		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (whole session, median; %s wall for the pairs)\n", n, "all", ms(at), ms(bt),
 			float64(bt)/float64(max(at, 1)), time.Since(start).Round(time.Second))
@@ -131,6 +138,15 @@ func atTurn(runs [][]time.Duration, t int) time.Duration {
 			sum += r[i-1]
 		}
 		per = append(per, sum/time.Duration(t-from+1))
+	}
+	return median(per)
+}
+
+// nthMedian is the median over pairs of turn t's CPU.
+func nthMedian(runs [][]time.Duration, t int) time.Duration {
+	var per []time.Duration
+	for _, r := range runs {
+		per = append(per, r[t-1])
 	}
 	return median(per)
 }
