@@ -89,17 +89,18 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perT
 	fmt.Printf("%8s %6s %10s %10s %8s\n", "session", "turn", "A ms", "B ms", "B/A")
 	for _, n := range lengths {
 		var a, b [][]time.Duration // per pair, CPU per turn
+		var startA, startB, rssA, rssB []time.Duration
 		start := time.Now()
 		for p := range pairs {
 			for i, bin := range []string{oldBin, newBin} {
-				cpu, err := runSession(ctx, bin, ws, tmp, n, window)
+				r, err := runSession(ctx, bin, ws, tmp, n, window)
 				if err != nil {
 					return fmt.Errorf("%d-turn session, pair %d, %s: %w", n, p+1, []string{"A", "B"}[i], err)
 				}
 				if i == 0 {
-					a = append(a, cpu)
+					a, startA, rssA = append(a, r.turns), append(startA, r.start), append(rssA, time.Duration(r.peakRSS))
 				} else {
-					b = append(b, cpu)
+					b, startB, rssB = append(b, r.turns), append(startB, r.start), append(rssB, time.Duration(r.peakRSS))
 				}
 			}
 		}
@@ -119,6 +120,10 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perT
 		at, bt := total(a), total(b)
 		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (whole session, median; %s wall for the pairs)\n", n, "all", ms(at), ms(bt),
 			float64(bt)/float64(max(at, 1)), time.Since(start).Round(time.Second))
+		sa, sb := median(startA), median(startB)
+		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (start: exec to the session's creation, median)\n", n, "start", ms(sa), ms(sb), float64(sb)/float64(max(sa, 1)))
+		ra, rb := median(rssA), median(rssB)
+		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (peak RSS in MB, median)\n", n, "rss", float64(ra)/(1<<20), float64(rb)/(1<<20), float64(rb)/float64(max(ra, 1)))
 	}
 	fmt.Printf("load after: %s\n", loadAverage())
 	return nil
