@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -91,30 +92,33 @@ func (s *Store) usesOf(m stored) ([]string, error) {
 }
 
 // prune applies the retention rule (s.mu held). keep is the manifest just
-// written: it is never dropped.
-func (s *Store) prune(keep string) error {
+// written, of session: it is never dropped. Unless whole is set, it first
+// looks at session's checkpoints and the objects' total only, and stops
+// there when nothing needs dropping: a prune in a new process does not list
+// every manifest of a workspace with many sessions (another session's
+// checkpoints only age, and the whole prune, at most PruneInterval apart,
+// drops them).
+func (s *Store) prune(keep, session string, whole bool) error {
+	if !whole {
+		own := s.listingOf(session, nil)
+		drop, _ := s.retain(map[string][]stored{session: own}, keep)
+		_, total, err := s.objectSizes()
+		if err != nil {
+			return err
+		}
+		if len(drop) == 0 && (s.retention.MaxBytes <= 0 || total <= s.retention.MaxBytes) {
+			return nil
+		}
+	}
 	all, err := s.manifests()
 	if err != nil {
 		return err
 	}
-	now := s.now()
-	var drop, kept []stored
 	bySession := map[string][]stored{}
 	for _, m := range all {
 		bySession[m.session] = append(bySession[m.session], m)
 	}
-	for _, list := range bySession {
-		sort.Slice(list, func(i, j int) bool { return newer(list[i], list[j]) }) // newest first
-		for i, m := range list {
-			tooMany := s.retention.PerSession > 0 && i >= s.retention.PerSession
-			tooOld := s.retention.MaxAge > 0 && now.Sub(m.mtime) > s.retention.MaxAge
-			if m.path != keep && (tooMany || tooOld) {
-				drop = append(drop, m)
-			} else {
-				kept = append(kept, m)
-			}
-		}
-	}
+	drop, kept := s.retain(bySession, keep)
 	sort.Slice(kept, func(i, j int) bool { return newer(kept[j], kept[i]) }) // oldest first
 	objects, total, err := s.objectSizes()
 	if err != nil {
@@ -167,6 +171,26 @@ func (s *Store) prune(keep string) error {
 	return s.collect(refs)
 }
 
+// retain splits each session's manifests into those the per-session rules
+// (PerSession, MaxAge) drop and those they keep; keep is never dropped.
+func (s *Store) retain(bySession map[string][]stored, keep string) (drop, kept []stored) {
+	now := s.now()
+	for _, list := range bySession {
+		list = slices.Clone(list)
+		sort.Slice(list, func(i, j int) bool { return newer(list[i], list[j]) }) // newest first
+		for i, m := range list {
+			tooMany := s.retention.PerSession > 0 && i >= s.retention.PerSession
+			tooOld := s.retention.MaxAge > 0 && now.Sub(m.mtime) > s.retention.MaxAge
+			if m.path != keep && (tooMany || tooOld) {
+				drop = append(drop, m)
+			} else {
+				kept = append(kept, m)
+			}
+		}
+	}
+	return drop, kept
+}
+
 // collect removes the objects no manifest uses (older than objectGrace).
 func (s *Store) collect(refs map[string]int) error {
 	dir := filepath.Join(s.dir, "objects")
@@ -193,7 +217,10 @@ func (s *Store) collect(refs map[string]int) error {
 	return nil
 }
 
-// manifests lists every checkpoint manifest of the store.
+// manifests lists every checkpoint manifest of the store (s.mu held).
+// A session folder unchanged since it was last listed (its modification
+// time and size, see listingOf) is not listed again: a prune every ten
+// turns does not stat every manifest of every session of the workspace.
 func (s *Store) manifests() ([]stored, error) {
 	sessions, err := os.ReadDir(s.dir)
 	if err != nil {
@@ -203,27 +230,73 @@ func (s *Store) manifests() ([]stored, error) {
 		return nil, err
 	}
 	var out []stored
+	seen := make(map[string]bool, len(sessions))
 	for _, d := range sessions {
 		if !d.IsDir() || d.Name() == "objects" || !ValidID(d.Name()) {
 			continue
 		}
-		files, err := os.ReadDir(filepath.Join(s.dir, d.Name()))
+		seen[d.Name()] = true
+		fi, err := d.Info()
 		if err != nil {
 			continue
 		}
-		for _, f := range files {
-			name := f.Name()
-			if f.IsDir() || !strings.HasSuffix(name, ".json") || name == knownFile || !ValidID(strings.TrimSuffix(name, ".json")) {
-				continue
-			}
-			fi, err := f.Info()
-			if err != nil {
-				continue
-			}
-			out = append(out, stored{path: filepath.Join(s.dir, d.Name(), name), session: d.Name(), mtime: fi.ModTime(), size: fi.Size()})
+		out = append(out, s.listingOf(d.Name(), fi)...)
+	}
+	for name := range s.listings {
+		if !seen[name] {
+			delete(s.listings, name) // deleted, here or by another process
 		}
 	}
 	return out, nil
+}
+
+// sessionListing is a session folder's manifests as of the folder's
+// modification time and size: adding, renaming over or removing a
+// manifest (the only ways agentls changes one) changes the folder's
+// modification time.
+type sessionListing struct {
+	mtime   time.Time
+	size    int64
+	entries []stored
+}
+
+// listingOf returns the manifests of session folder name (dir being its
+// Lstat), from s.listings when the folder is unchanged and was already
+// older than racyWindow when it was listed: a change in the same clock
+// tick as the listing can keep the folder's modification time.
+//
+// A nil dir lists the folder without the cache (the session being saved,
+// whose folder just changed).
+func (s *Store) listingOf(name string, dir fs.FileInfo) []stored {
+	if dir != nil {
+		if l, ok := s.listings[name]; ok && l.mtime.Equal(dir.ModTime()) && l.size == dir.Size() {
+			return l.entries
+		}
+	}
+	listedAt := time.Now() // the file system's clock, not s.now (the retention clock tests move)
+	files, err := os.ReadDir(filepath.Join(s.dir, name))
+	if err != nil {
+		delete(s.listings, name)
+		return nil
+	}
+	var entries []stored
+	for _, f := range files {
+		fname := f.Name()
+		if f.IsDir() || !strings.HasSuffix(fname, ".json") || fname == knownFile || !ValidID(strings.TrimSuffix(fname, ".json")) {
+			continue
+		}
+		fi, err := f.Info()
+		if err != nil {
+			continue
+		}
+		entries = append(entries, stored{path: filepath.Join(s.dir, name, fname), session: name, mtime: fi.ModTime(), size: fi.Size()})
+	}
+	if dir != nil && listedAt.Sub(dir.ModTime()) > racyWindow {
+		s.listings[name] = sessionListing{mtime: dir.ModTime(), size: dir.Size(), entries: entries}
+	} else {
+		delete(s.listings, name)
+	}
+	return entries
 }
 
 // objectSizes returns each object's size and their total (s.mu held).

@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sync"
 	"time"
 
@@ -64,6 +63,8 @@ type Store struct {
 	uses  map[string]manifestUses // manifest path → the objects it uses (prune.go)
 	sizes map[string]int64        // object name → its size (prune.go)
 	known map[string]knownCache   // session → its Known as last read or written (known.go)
+	// listings is each session folder's manifests as last listed (prune.go).
+	listings map[string]sessionListing
 }
 
 // cached is a file's digest as of its size and modification time.
@@ -84,18 +85,29 @@ func Open(ws *workspace.Workspace, retention Retention) *Store {
 		ws: ws, dir: filepath.Join(ws.Root(), ".agentls", "checkpoints"),
 		retention: retention, now: time.Now, cache: map[string]cached{}, maxFiles: MaxFiles,
 		uses: map[string]manifestUses{}, sizes: map[string]int64{}, known: map[string]knownCache{}, pruneEvery: PruneEvery,
+		listings: map[string]sessionListing{},
 	}
 }
 
 // Dir is the store's folder.
 func (s *Store) Dir() string { return s.dir }
 
-// idPattern is what a session or message id may look like: no path
-// separators, no dots, so that it names one file under the store.
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)
-
-// ValidID reports whether id may name a session or a checkpoint.
-func ValidID(id string) bool { return idPattern.MatchString(id) }
+// ValidID reports whether id may name a session or a checkpoint: 1 to 100
+// of A-Z, a-z, 0-9, '_' and '-' (no path separators, no dots, so that it
+// names one file under the store). A loop, not a regular expression: a
+// prune checks the name of every manifest of the workspace.
+func ValidID(id string) bool {
+	if len(id) == 0 || len(id) > 100 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func (s *Store) manifestPath(sessionID, id string) (string, error) {
 	if !ValidID(sessionID) || !ValidID(id) || id+".json" == knownFile || sessionID == "objects" {
@@ -329,11 +341,21 @@ func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error
 	// PruneInterval), then every pruneEvery-th: the retention rule is held
 	// to within that many checkpoints, and a turn does not list every
 	// manifest and object of the workspace.
-	if s.sincePrune%s.pruneEvery == 0 && (s.sincePrune > 0 || s.pruneDue()) {
-		if err := s.prune(path); err != nil {
-			return man, fmt.Errorf("checkpoint retention: %w", err)
+	//
+	// A prune looks at the whole workspace only when the workspace's last
+	// whole prune is PruneInterval old (pruneDue); the others look at this
+	// session's checkpoints and the objects' total, and go on to the whole
+	// workspace only when they find something to drop (pruneSession).
+	if s.sincePrune%s.pruneEvery == 0 {
+		whole := s.pruneDue()
+		if whole || s.sincePrune > 0 {
+			if err := s.prune(path, sessionID, whole); err != nil {
+				return man, fmt.Errorf("checkpoint retention: %w", err)
+			}
+			if whole {
+				s.stampPrune()
+			}
 		}
-		s.stampPrune()
 	}
 	s.sincePrune++
 	return man, nil

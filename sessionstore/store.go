@@ -152,10 +152,13 @@ const metaExt = ".meta"
 func (s *Store) metaPath(id string) string { return filepath.Join(s.dir, id+metaExt) }
 
 // currentMeta is meta (from the .chat frontmatter) updated by the session's
-// .meta file, when it has one. The caller holds the id's lock.
+// .meta file, when it has one. The caller holds the id's lock. An empty
+// .meta counts as none: a power failure can leave a .meta created without
+// fsync (a title or UpdatedAt alone, SaveMeta) empty, and the frontmatter
+// is then the last durable metadata.
 func (s *Store) currentMeta(id string, meta Meta) (Meta, error) {
 	data, err := os.ReadFile(s.metaPath(id))
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || err == nil && len(data) == 0 {
 		return meta, nil
 	}
 	if err != nil {
@@ -204,6 +207,15 @@ func (s *Store) Create(meta Meta) error {
 	if err := workspace.WriteAtomic(p, front, 0o644); err != nil {
 		return fmt.Errorf("create session %s: %w", meta.ID, err)
 	}
+	// The frontmatter just synced is the durable metadata: the first
+	// prompt's title, saved next, need not sync a .meta file (SaveMeta; an
+	// empty .meta, which is what a power failure can leave of it, is
+	// ignored: currentMeta).
+	key := meta
+	key.Title, key.UpdatedAt = "", time.Time{}
+	s.mu.Lock()
+	s.synced[meta.ID] = key
+	s.mu.Unlock()
 	return nil
 }
 

@@ -353,8 +353,10 @@ func TestChatStoreApproved(t *testing.T) {
 
 // TestSaveMetaSyncsOnlyRealChanges: the end of every turn saves the
 // metadata with a new UpdatedAt and nothing else, the first prompt a
-// title; those saves are not synced to the disk, while a change of mode
-// (or any other field) is.
+// title; those saves are not synced to the disk (the first one after
+// Create neither: Create synced the frontmatter), while a change of mode
+// (or any other field) is. A store that did not create the session syncs
+// its first save.
 func TestSaveMetaSyncsOnlyRealChanges(t *testing.T) {
 	syncs := 0
 	replaceDurable = func(path string, data []byte, perm fs.FileMode) error {
@@ -372,7 +374,8 @@ func TestSaveMetaSyncsOnlyRealChanges(t *testing.T) {
 		change  func(*Meta)
 		durable bool
 	}{
-		{"first save", func(m *Meta) {}, true},
+		{"first save: the title (Create synced the rest)", func(m *Meta) { m.Title = "Look at the parser" }, false},
+		{"UpdatedAt and the title", func(m *Meta) { m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, false},
 		{"UpdatedAt only", func(m *Meta) { m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, false},
 		{"UpdatedAt again", func(m *Meta) { m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, false},
 		{"mode", func(m *Meta) { m.Mode = "build"; m.UpdatedAt = m.UpdatedAt.Add(time.Second) }, true},
@@ -392,5 +395,35 @@ func TestSaveMetaSyncsOnlyRealChanges(t *testing.T) {
 		if err != nil || got.Mode != meta.Mode || !got.UpdatedAt.Equal(meta.UpdatedAt) || got.Title != meta.Title {
 			t.Errorf("%s: loaded %+v, %v; want %+v", step.name, got, err, meta)
 		}
+	}
+	other := NewStore(s.dir) // another process: its first save syncs
+	before := syncs
+	meta.Title = "Another title"
+	if err := other.SaveMeta(meta); err != nil || syncs == before {
+		t.Errorf("another store's first save: %v, synced = %v", err, syncs > before)
+	}
+}
+
+// TestEmptyMetaIsIgnored: an empty .meta (what a power failure can leave
+// of one created without fsync) loads as the .chat frontmatter, the last
+// durable metadata, not as an error.
+func TestEmptyMetaIsIgnored(t *testing.T) {
+	s := NewStore(t.TempDir())
+	meta := Meta{ID: "s1", Title: "New chat", Mode: "plan", CreatedAt: time.Unix(100, 0), UpdatedAt: time.Unix(100, 0)}
+	if err := s.Create(meta); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.metaPath("s1"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := NewStore(s.dir).Load("s1")
+	if err != nil || got.Title != "New chat" || got.Mode != "plan" {
+		t.Fatalf("loaded %+v, %v; want the frontmatter's metadata", got, err)
+	}
+	if err := os.WriteFile(s.metaPath("s1"), []byte("not a frontmatter"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := NewStore(s.dir).Load("s1"); err == nil {
+		t.Fatal("a damaged (non-empty) .meta loaded without an error")
 	}
 }

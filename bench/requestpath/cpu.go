@@ -34,3 +34,21 @@ func processCPU(pid int) (time.Duration, error) {
 	}
 	return sum, nil
 }
+
+// peakRSS is a process's peak resident memory (VmHWM of /proc/PID/status)
+// in bytes, 0 when unknown.
+func peakRSS(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}

@@ -37,6 +37,7 @@ func main() {
 	oldBin := flag.String("old-bin", "", "binary A (default: built from -base)")
 	newBin := flag.String("new-bin", "", "binary B (default: built from this tree)")
 	window := flag.Int("window", 128000, "model.context_window (tokens)")
+	perTurn := flag.Bool("per-turn", false, "also print the median CPU of every turn (for finding spikes)")
 	flag.Parse()
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var lengths []int
@@ -48,13 +49,13 @@ func main() {
 		}
 		lengths = append(lengths, n)
 	}
-	if err := run(*pairs, lengths, *base, *oldBin, *newBin, *window); err != nil {
+	if err := run(*pairs, lengths, *base, *oldBin, *newBin, *window, *perTurn); err != nil {
 		fmt.Fprintln(os.Stderr, "requestpath:", err)
 		os.Exit(1)
 	}
 }
 
-func run(pairs int, lengths []int, base, oldBin, newBin string, window int) error {
+func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perTurn bool) error {
 	tmp, err := os.MkdirTemp("", "requestpath-")
 	if err != nil {
 		return err
@@ -88,17 +89,18 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int) erro
 	fmt.Printf("%8s %6s %10s %10s %8s\n", "session", "turn", "A ms", "B ms", "B/A")
 	for _, n := range lengths {
 		var a, b [][]time.Duration // per pair, CPU per turn
+		var startA, startB, rssA, rssB []time.Duration
 		start := time.Now()
 		for p := range pairs {
 			for i, bin := range []string{oldBin, newBin} {
-				cpu, err := runSession(ctx, bin, ws, tmp, n, window)
+				r, err := runSession(ctx, bin, ws, tmp, n, window)
 				if err != nil {
 					return fmt.Errorf("%d-turn session, pair %d, %s: %w", n, p+1, []string{"A", "B"}[i], err)
 				}
 				if i == 0 {
-					a = append(a, cpu)
+					a, startA, rssA = append(a, r.turns), append(startA, r.start), append(rssA, time.Duration(r.peakRSS))
 				} else {
-					b = append(b, cpu)
+					b, startB, rssB = append(b, r.turns), append(startB, r.start), append(rssB, time.Duration(r.peakRSS))
 				}
 			}
 		}
@@ -109,9 +111,19 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int) erro
 			am, bm := atTurn(a, t), atTurn(b, t)
 			fmt.Printf("%8d %6d %10.2f %10.2f %8.2f\n", n, t, ms(am), ms(bm), float64(bm)/float64(max(am, 1)))
 		}
+		if perTurn {
+			for t := 1; t <= n; t++ {
+				am, bm := nthMedian(a, t), nthMedian(b, t)
+				fmt.Printf("%8d %6d %10.2f %10.2f %8.2f   (this turn alone)\n", n, t, ms(am), ms(bm), float64(bm)/float64(max(am, 1)))
+			}
+		}
 		at, bt := total(a), total(b)
 		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (whole session, median; %s wall for the pairs)\n", n, "all", ms(at), ms(bt),
 			float64(bt)/float64(max(at, 1)), time.Since(start).Round(time.Second))
+		sa, sb := median(startA), median(startB)
+		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (start: exec to the session's creation, median)\n", n, "start", ms(sa), ms(sb), float64(sb)/float64(max(sa, 1)))
+		ra, rb := median(rssA), median(rssB)
+		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (peak RSS in MB, median)\n", n, "rss", float64(ra)/(1<<20), float64(rb)/(1<<20), float64(rb)/float64(max(ra, 1)))
 	}
 	fmt.Printf("load after: %s\n", loadAverage())
 	return nil
@@ -131,6 +143,15 @@ func atTurn(runs [][]time.Duration, t int) time.Duration {
 			sum += r[i-1]
 		}
 		per = append(per, sum/time.Duration(t-from+1))
+	}
+	return median(per)
+}
+
+// nthMedian is the median over pairs of turn t's CPU.
+func nthMedian(runs [][]time.Duration, t int) time.Duration {
+	var per []time.Duration
+	for _, r := range runs {
+		per = append(per, r[t-1])
 	}
 	return median(per)
 }

@@ -56,15 +56,23 @@ func reply(r fakeopenai.Request) fakeopenai.Reply {
 	return fakeopenai.Reply{Text: "Each file holds small HTTP handlers that call serve; nothing needs to change for this step."}
 }
 
+// sessionRun is what one session measured.
+type sessionRun struct {
+	turns   []time.Duration // server CPU per turn
+	start   time.Duration   // server CPU from exec to the session's creation (initialize, agent/newSession)
+	peakRSS int64           // the server's peak resident memory (VmHWM), bytes
+}
+
 // runSession starts bin as an LSP server on ws, runs a session of n turns
-// against a fresh fake endpoint, and returns the server's CPU time per turn.
-func runSession(ctx context.Context, bin, ws, tmp string, n, window int) ([]time.Duration, error) {
+// against a fresh fake endpoint, and returns what it measured.
+func runSession(ctx context.Context, bin, ws, tmp string, n, window int) (sessionRun, error) {
+	var run sessionRun
 	fake := fakeopenai.New(fakeopenai.Options{Reply: reply})
 	defer fake.Close()
 	cfg := filepath.Join(tmp, "config.yaml")
 	yaml := fmt.Sprintf("model:\n  provider: openai\n  base_url: %q\n  api_key_env: BENCH_KEY\n  name: bench-model\n  context_window: %d\n", fake.URL, window)
 	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
-		return nil, err
+		return run, err
 	}
 	pids := make(chan int, 1)
 	var stderr bytes.Buffer
@@ -92,34 +100,37 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int) ([]time
 	}
 	ed, err := lspclient.Start(ctx, ws, serve, lspclient.Handlers{})
 	if err != nil {
-		return nil, err
+		return run, err
 	}
 	defer ed.Close()
 	pid := <-pids
 	if pid == 0 {
-		return nil, fmt.Errorf("%s did not start: %s", bin, stderr.String())
+		return run, fmt.Errorf("%s did not start: %s", bin, stderr.String())
 	}
 	init := map[string]any{"rootUri": "file://" + filepath.ToSlash(ws),
 		"capabilities": map[string]any{"experimental": map[string]any{"agent": map[string]any{"askUser": true, "modeIndicator": true}}}}
 	ictx, cancel := context.WithTimeout(ctx, turnTimeout)
 	defer cancel()
 	if err := ed.Call(ictx, "initialize", init, nil); err != nil {
-		return nil, fmt.Errorf("initialize: %w (stderr: %s)", err, tail(stderr.String()))
+		return run, fmt.Errorf("initialize: %w (stderr: %s)", err, tail(stderr.String()))
 	}
 	if err := ed.Notify(ctx, "initialized", map[string]any{}); err != nil {
-		return nil, err
+		return run, err
 	}
 	var s struct {
 		SessionID string `json:"sessionId"`
 	}
 	if err := ed.Call(ictx, "agent/newSession", map[string]any{"mode": "build"}, &s); err != nil {
-		return nil, fmt.Errorf("agent/newSession: %w (last messages: %s; stderr: %s)", err, lastMessages(ed), tail(stderr.String()))
+		return run, fmt.Errorf("agent/newSession: %w (last messages: %s; stderr: %s)", err, lastMessages(ed), tail(stderr.String()))
+	}
+	if run.start, err = processCPU(pid); err != nil {
+		return run, err
 	}
 	cpu := make([]time.Duration, 0, n)
 	for turn := 1; turn <= n; turn++ {
 		before, err := processCPU(pid)
 		if err != nil {
-			return nil, err
+			return run, err
 		}
 		var res struct {
 			StopReason string `json:"stopReason"`
@@ -131,11 +142,11 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int) ([]time
 		err = ed.Call(tctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": fmt.Sprintf("task %d", turn)}, &res)
 		cancel()
 		if err != nil {
-			return nil, fmt.Errorf("turn %d: %w (last messages: %s; stderr: %s)", turn, err, lastMessages(ed), tail(stderr.String()))
+			return run, fmt.Errorf("turn %d: %w (last messages: %s; stderr: %s)", turn, err, lastMessages(ed), tail(stderr.String()))
 		}
 		after, err := processCPU(pid)
 		if err != nil {
-			return nil, err
+			return run, err
 		}
 		cpu = append(cpu, after-before)
 		if res.StopReason != "end_turn" {
@@ -143,16 +154,17 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int) ([]time
 			if res.Error != nil {
 				msg = res.Error.Message
 			}
-			return nil, fmt.Errorf("turn %d ended with %s: %s", turn, res.StopReason, msg)
+			return run, fmt.Errorf("turn %d ended with %s: %s", turn, res.StopReason, msg)
 		}
 	}
 	if err := toolsSucceeded(fake.Requests()); err != nil {
-		return nil, err
+		return run, err
 	}
+	run.turns, run.peakRSS = cpu, peakRSS(pid)
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	_ = ed.Shutdown(sctx)
-	return cpu, nil
+	return run, nil
 }
 
 // toolsSucceeded checks that the last turn's tool calls worked (a failing
