@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,8 +39,9 @@ type client struct {
 	stderr   *tail
 	// pull: the server offers pull diagnostics (textDocument/diagnostic).
 	pull bool
-	// exited is closed when the process has ended.
-	exited chan struct{}
+	// exited is closed when the process has ended; waitErr is then how.
+	exited  chan struct{}
+	waitErr error
 
 	// syncMu orders the document notifications (documents.go): a didChange
 	// must reach the server after its didOpen.
@@ -81,7 +83,7 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
 	go func() {
-		_ = cmd.Wait()
+		c.waitErr = cmd.Wait()
 		close(c.exited)
 	}()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{r: stdout, w: stdin}), jsonrpc2.WithCodec(lspwire.Codec{}))
@@ -101,6 +103,19 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 // (diagnosticsDelay), which every edit's settle wait would pay.
 var initOptions = map[string]map[string]any{"go": {"diagnosticsDelay": "0s"}}
 
+// parentPID is the processId initialize names: agentls's pid, or null
+// when the server runs in a PID namespace of its own (bwrap's
+// --unshare-pid), where that pid names no process or another one — a
+// server that watches its parent (typescript-language-server checks every
+// few seconds) would exit with status 1 mid-request. bwrap's
+// --die-with-parent ends it with agentls there.
+func (c *client) parentPID() any {
+	if c.prep != nil && strings.Contains(c.prep.Status.Mode, "bwrap") {
+		return nil
+	}
+	return os.Getpid()
+}
+
 // initialize runs the LSP handshake.
 func (c *client) initialize(ctx context.Context, root string, folders []string) error {
 	wf := make([]map[string]string, len(folders))
@@ -111,7 +126,7 @@ func (c *client) initialize(ctx context.Context, root string, folders []string) 
 	c.folders = wf
 	c.mu.Unlock()
 	params := map[string]any{
-		"processId":        os.Getpid(),
+		"processId":        c.parentPID(),
 		"rootUri":          fileURI(root),
 		"clientInfo":       map[string]string{"name": "agentls"},
 		"workspaceFolders": wf,
@@ -191,7 +206,17 @@ func (c *client) call(ctx context.Context, method string, params, result any) er
 		return fmt.Errorf("%s has exited (stderr: %s)", c.argv[0], c.stderr.String())
 	default:
 	}
-	return protocol.Call(ctx, c.conn, method, params, result)
+	err := protocol.Call(ctx, c.conn, method, params, result)
+	if err != nil && ctx.Err() == nil {
+		// A server that died under the call: say so, with its stderr's tail
+		// (the connection only says EOF); bounded, the process is reaped.
+		select {
+		case <-c.exited:
+			return fmt.Errorf("%s exited during %s (%v): %w (stderr: %s)", c.argv[0], method, c.waitErr, err, c.stderr.String())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return err
 }
 
 func (c *client) touch() {
