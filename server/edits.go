@@ -41,6 +41,10 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 			}
 			continue
 		}
+		c, err := s.settled(ctx, c) // edits_settle.go
+		if err != nil {
+			return err
+		}
 		if err := s.sendEdit(ctx, req, s.workspaceEdit(c), " to "+c.Path.Rel); err != nil {
 			return err
 		}
@@ -128,7 +132,7 @@ func (s *Server) isOpen(c workspace.Change) bool {
 // workspaceEdit builds the WorkspaceEdit for a change routed to the editor.
 func (s *Server) workspaceEdit(c workspace.Change) lspwire.WorkspaceEdit {
 	s.mu.Lock()
-	docChanges, plugin := s.caps.documentChanges, s.caps.agentClient
+	docChanges := s.caps.documentChanges
 	s.mu.Unlock()
 	uri := host.URIOfPath(c.Path.Abs)
 	switch c.Kind {
@@ -160,12 +164,6 @@ func (s *Server) workspaceEdit(c workspace.Change) lspwire.WorkspaceEdit {
 	version := c.Version // the plan owner's (agent/plan_owner.go)
 	if _, v, open := overlay.Get(c.Path.Abs); open && version == nil {
 		version = &v
-	}
-	if !plugin && !overlay.VersionKnown(c.Path.Abs) {
-		// A plain editor has not reported our last edit back yet (eglot
-		// sends didChange when idle): the version it counted is unknown,
-		// and the stale one would be refused (workspace/overlay_version.go).
-		version = nil
 	}
 	return lspwire.WorkspaceEdit{DocumentChanges: []lspwire.DocumentChange{{TextDocument: &lspwire.VersionedDoc{URI: uri, Version: version}, Edits: c.Edits}}}
 }

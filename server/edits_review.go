@@ -67,6 +67,10 @@ func (s *Server) applyReviewed(ctx context.Context, req agent.ApplyRequest) erro
 				NeedsConfirmation: true, Description: questions.EscapeLine(describeReviewed(c)),
 			}
 		}
+		c, err := s.settled(ctx, c) // edits_settle.go
+		if err != nil {
+			return err
+		}
 		f.changes = append(f.changes, c)
 		for _, dc := range s.workspaceEdit(c).DocumentChanges {
 			dc.AnnotationID = f.id

@@ -24,6 +24,10 @@ func (s *Server) applyWhole(ctx context.Context, req agent.ApplyRequest) error {
 		if s.routeOf(c) != routeClient {
 			return agent.ErrNotWhole
 		}
+		c, err := s.settled(ctx, c) // edits_settle.go
+		if err != nil {
+			return err
+		}
 		parts = append(parts, s.workspaceEdit(c).DocumentChanges)
 	}
 	edit := lspwire.WorkspaceEdit{DocumentChanges: fileOpsFirst(parts)}

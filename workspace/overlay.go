@@ -33,6 +33,9 @@ type Overlay struct {
 	// resolve turns a cleaned absolute path into its key; nil means the
 	// identity (tests of the overlay alone).
 	resolve func(string) string
+	// reported is closed (and replaced) when the editor reports a
+	// document: WaitReported waits on it (overlay_wait.go).
+	reported chan struct{}
 }
 
 type overlayDoc struct {
@@ -56,7 +59,7 @@ type overlayDoc struct {
 // NewOverlay returns an empty overlay that keys documents by cleaned path
 // (no symlink evaluation).
 func NewOverlay() *Overlay {
-	return &Overlay{docs: make(map[string]*overlayDoc), names: make(map[string]string)}
+	return &Overlay{docs: make(map[string]*overlayDoc), names: make(map[string]string), reported: make(chan struct{})}
 }
 
 // newResolvingOverlay returns an empty overlay that keys documents by their
@@ -106,6 +109,7 @@ func (o *Overlay) Open(abs string, version int32, text string) {
 	if key != name {
 		o.names[name] = key
 	}
+	o.reportedLocked()
 }
 
 // Change applies a textDocument/didChange: the changes are applied in order,
@@ -146,6 +150,7 @@ func (o *Overlay) Change(abs string, version int32, changes []ContentChange) err
 	d.version = version
 	d.dirty = true
 	d.applied, d.hasApplied, d.unreported = "", false, false
+	o.reportedLocked()
 	return nil
 }
 
@@ -159,6 +164,7 @@ func (o *Overlay) Close(abs string) {
 	}
 	delete(o.names, filepath.Clean(abs))
 	delete(o.docs, k)
+	o.reportedLocked()
 }
 
 // Get returns the current overlay text of abs: an applied agent edit if one is

@@ -139,3 +139,44 @@ func (e *Client) editBuffer(path string, edits []workspace.TextEdit) (ok bool, e
 	doc.version++
 	return true, nil
 }
+
+// Type changes an open buffer as the user's typing does, without telling
+// the server yet (an editor that reports changes when idle, as eglot):
+// Report sends them.
+func (e *Client) Type(rel string, edit workspace.TextEdit) error {
+	path := e.path(rel)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	doc, ok := e.docs[path]
+	if !ok {
+		return fmt.Errorf("%s is not open", rel)
+	}
+	text, err := workspace.ApplyEdits(doc.text, []workspace.TextEdit{edit})
+	if err != nil {
+		return err
+	}
+	doc.text = text
+	doc.version++
+	return nil
+}
+
+// Report sends an open buffer's whole text and version
+// (textDocument/didChange), as an editor that reports when idle does.
+func (e *Client) Report(ctx context.Context, rel string) error {
+	path := e.path(rel)
+	e.mu.Lock()
+	doc, ok := e.docs[path]
+	var text string
+	var version int32
+	if ok {
+		text, version = doc.text, doc.version
+	}
+	e.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%s is not open", rel)
+	}
+	return e.Notify(ctx, "textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": e.URI(rel), "version": version},
+		"contentChanges": []any{map[string]any{"text": text}},
+	})
+}

@@ -29,11 +29,22 @@
   (when agentls-test-report-extra (ignore-errors (princ (funcall agentls-test-report-extra))))
   (kill-emacs 1))
 
+(defun agentls-test-idle ()
+  "Does what eglot's idle timer does when the user stops typing: reports each managed buffer's
+pending changes (didChange). A batch Emacs waiting in `accept-process-output' is never idle, so
+its idle timers never run."
+  (dolist (b (buffer-list))
+    (with-current-buffer b
+      (when (bound-and-true-p eglot--managed-mode)
+        (eglot--signal-textDocument/didChange)))))
+
 (defun agentls-test-wait (what pred secs)
-  "Waits at most SECS seconds for PRED, reading the server's output; fails naming WHAT."
+  "Waits at most SECS seconds for PRED, reading the server's output and reporting the buffers'
+changes as an idle user's Emacs does; fails naming WHAT."
   (let ((deadline (+ (float-time) secs)))
     (while (and (not (funcall pred)) (< (float-time) deadline))
-      (accept-process-output nil 0.05))
+      (accept-process-output nil 0.05)
+      (agentls-test-idle))
     (unless (funcall pred) (agentls-test-fail "timed out waiting for %s" what))))
 
 (defun agentls-test-count (re)
