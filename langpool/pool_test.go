@@ -202,13 +202,20 @@ func TestIdleServerStops(t *testing.T) {
 	t.Cleanup(p.Close)
 	main := filepath.Join(ws.Root(), "main.go")
 	settle(t, p, main)
-	select {
-	case ft := <-stopped:
-		if ft != "go" || len(p.Running()) != 0 {
-			t.Fatalf("stopped %q, running %v; want the go server stopped", ft, p.Running())
+	// Under load settle itself can leave the server idle for longer than
+	// IdleAfter between two of its questions: it then stops and settle
+	// starts it again. What counts is the stop that leaves none running.
+	timeout := time.After(30 * time.Second)
+	for stoppedAll := false; !stoppedAll; {
+		select {
+		case ft := <-stopped:
+			if ft != "go" {
+				t.Fatalf("stopped %q; want the go server", ft)
+			}
+			stoppedAll = len(p.Running()) == 0
+		case <-timeout:
+			t.Fatalf("the idle server did not stop (running %v)", p.Running())
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the idle server did not stop")
 	}
 	if again := settle(t, p, main)[main]; len(again) != 1 {
 		t.Fatalf("after the idle stop, diagnostics = %+v: the server did not start again", again)
