@@ -18,11 +18,12 @@ const reportWait = 5 * time.Second
 // when the editor has not reported agentls's previous edit of c's open
 // document yet, it waits (bounded by reportWait and ctx) for its
 // didChange; then it names the version the editor reported when its buffer
-// is the text c was made for. Text the user typed meanwhile makes c stale: it is refused
-// (the model reads the file again) rather than sent to land on text it was
-// not made for, and so is an editor that does not report in time (its
-// stale version would be refused by the editor anyway). Our plugins report
-// versions as they apply (edits.go), and any other change passes as is.
+// is the text c was made for. Text the user typed meanwhile makes c stale:
+// it is refused (the model reads the file again) rather than sent to land
+// on text it was not made for, and so is an editor that does not report in
+// time (its stale version would be refused by the editor anyway). Our
+// plugins report versions as they apply (edits.go), and any other change
+// passes as is.
 func (s *Server) settled(ctx context.Context, c workspace.Change) (workspace.Change, error) {
 	s.mu.Lock()
 	plugin := s.caps.agentClient
