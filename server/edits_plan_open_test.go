@@ -101,39 +101,12 @@ func eglotApply(h **lsptest.Env, typed *workspace.TextEdit) func(json.RawMessage
 // saved it. The user saves the plan as any buffer (docs/editors.md).
 func TestPlainEditorOpenPlanChangesOnlyInItsBuffer(t *testing.T) {
 	t.Parallel()
-	const rel = "plans/lens.plan"
-	var h *lsptest.Env
-	h = lsptest.Start(t, lsptest.Setup{
-		Caps:     eglotCaps(),
-		Files:    map[string]string{rel: lensPlan},
-		Handlers: lspclient.Handlers{ApplyEdit: eglotApply(&h, nil)},
-		Script: `
-name: open_plan_twice
-steps:
-  - tool_calls:
-      - {id: a, name: plan_edit, args: {path: plans/lens.plan, old_string: "Ship it.", new_string: "Ship it today."}}
-  - expect:
-      tool_result_contains: {a: ['"success":true']}
-    tool_calls:
-      - {id: b, name: plan_edit, args: {path: plans/lens.plan, old_string: "- [ ] two", new_string: "- [ ] two, twice"}}
-  - expect:
-      tool_result_contains: {b: ['"success":true']}
-    text: done
-`,
-	})
-	if err := h.Editor.Open(h.Ctx, rel, lensPlan); err != nil {
-		t.Fatal(err)
-	}
-	s := h.NewSession("plan")
-	wantStop(t, h.Prompt(s.SessionID, "revise the plan"), "end_turn")
-	if h.Model.Remaining() != 0 {
-		t.Fatalf("script has %d steps left: an edit failed", h.Model.Remaining())
-	}
+	h := twoPlanEdits(t, nil, `'"success":true'`)
 	want := strings.Replace(strings.Replace(lensPlan, "Ship it.", "Ship it today.", 1), "- [ ] two", "- [ ] two, twice", 1)
-	if buf, _ := h.Editor.Buffer(rel); buf != want {
+	if buf, _ := h.Editor.Buffer(openPlan); buf != want {
 		t.Fatalf("buffer =\n%s\nwant\n%s", buf, want)
 	}
-	if got := h.Read(rel); got != lensPlan {
+	if got := h.Read(openPlan); got != lensPlan {
 		t.Fatalf("the plan was written behind its open buffer:\n%s", got)
 	}
 }
@@ -145,15 +118,29 @@ steps:
 // characters off, and the buffer keeps the first edit and the typing.
 func TestPlainEditorTypingMeanwhileRefusesTheStaleEdit(t *testing.T) {
 	t.Parallel()
-	const rel = "plans/lens.plan"
 	typed := workspace.TextEdit{Range: workspace.Range{}, NewText: "<!-- mine -->\n"}
+	h := twoPlanEdits(t, &typed, `'changed in the editor while the agent edited it'`)
+	want := "<!-- mine -->\n" + strings.Replace(lensPlan, "Ship it.", "Ship it today.", 1)
+	if buf, _ := h.Editor.Buffer(openPlan); buf != want {
+		t.Fatalf("buffer =\n%s\nwant (the first edit and the typing, nothing misplaced)\n%s", buf, want)
+	}
+}
+
+// openPlan is the plan the eglot-like editor has open.
+const openPlan = "plans/lens.plan"
+
+// twoPlanEdits runs a plan-mode turn of two plan_edits in a row on the plan
+// open in an eglot-like editor (eglotApply, typed as there) and returns
+// once it ended; wantSecond is what the second edit's result must hold.
+func twoPlanEdits(t *testing.T, typed *workspace.TextEdit, wantSecond string) *lsptest.Env {
+	t.Helper()
 	var h *lsptest.Env
 	h = lsptest.Start(t, lsptest.Setup{
 		Caps:     eglotCaps(),
-		Files:    map[string]string{rel: lensPlan},
-		Handlers: lspclient.Handlers{ApplyEdit: eglotApply(&h, &typed)},
+		Files:    map[string]string{openPlan: lensPlan},
+		Handlers: lspclient.Handlers{ApplyEdit: eglotApply(&h, typed)},
 		Script: `
-name: open_plan_typed
+name: open_plan_twice
 steps:
   - tool_calls:
       - {id: a, name: plan_edit, args: {path: plans/lens.plan, old_string: "Ship it.", new_string: "Ship it today."}}
@@ -162,11 +149,11 @@ steps:
     tool_calls:
       - {id: b, name: plan_edit, args: {path: plans/lens.plan, old_string: "- [ ] two", new_string: "- [ ] two, twice"}}
   - expect:
-      tool_result_contains: {b: ['changed in the editor while the agent edited it']}
+      tool_result_contains: {b: [` + wantSecond + `]}
     text: done
 `,
 	})
-	if err := h.Editor.Open(h.Ctx, rel, lensPlan); err != nil {
+	if err := h.Editor.Open(h.Ctx, openPlan, lensPlan); err != nil {
 		t.Fatal(err)
 	}
 	s := h.NewSession("plan")
@@ -174,8 +161,5 @@ steps:
 	if h.Model.Remaining() != 0 {
 		t.Fatalf("script has %d steps left", h.Model.Remaining())
 	}
-	want := "<!-- mine -->\n" + strings.Replace(lensPlan, "Ship it.", "Ship it today.", 1)
-	if buf, _ := h.Editor.Buffer(rel); buf != want {
-		t.Fatalf("buffer =\n%s\nwant (the first edit and the typing, nothing misplaced)\n%s", buf, want)
-	}
+	return h
 }
