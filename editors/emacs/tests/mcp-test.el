@@ -8,11 +8,6 @@
 ;; the tail of its stderr.
 (load (expand-file-name "eglot-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
-(defvar agentls-test-shown nil "Every message shown, newest first.")
-(advice-add 'message :around
-            (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format fmt args) agentls-test-shown))
-              (apply orig fmt args)))
 (defvar mcp-tiny (expand-file-name "../../../testdata/mcp/tiny-server.mjs"
                                    (file-name-directory (or load-file-name buffer-file-name))))
 

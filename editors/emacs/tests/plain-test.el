@@ -12,11 +12,6 @@
 ;; forever. On Emacs 30 the file does nothing, so the Emacs 30 run proves jsonrpc 1.0.25 needs no fix.
 (load (expand-file-name "eglot-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
-(defvar agentls-test-shown nil "Every message shown, newest first.")
-(advice-add 'message :around
-            (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format fmt args) agentls-test-shown))
-              (apply orig fmt args)))
 (agentls-test-answer-with
  (lambda (titles)
    (or (cl-find "prod" titles :test #'equal)

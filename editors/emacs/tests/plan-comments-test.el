@@ -7,11 +7,6 @@
 ;; revision resolves both, and the new approval question says "2 review comments were resolved."
 (load (expand-file-name "eglot-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
-(defvar agentls-test-shown nil "Every message shown, newest first.")
-(advice-add 'message :around
-            (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format fmt args) agentls-test-shown))
-              (apply orig fmt args)))
 (defvar pc-dir nil "The workspace.")
 (defvar pc-refusal nil "The error of agentls.approvePlan while the comments were open.")
 (defvar pc-diagnostics nil "The plan's open-comment diagnostics, as published.")

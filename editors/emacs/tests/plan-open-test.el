@@ -9,11 +9,6 @@
 ;; the saved file is the buffer's plan.
 (load (expand-file-name "eglot-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
-(defvar agentls-test-shown nil "Every message shown, newest first.")
-(advice-add 'message :around
-            (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format fmt args) agentls-test-shown))
-              (apply orig fmt args)))
 (defvar po-dir nil "The workspace.")
 (defvar po-threats nil "Each file Emacs asked \"changed on disk; really edit the buffer?\" about.")
 (defvar po-questions nil "Each yes-or-no-p question (\"… changed since visited or saved. Save anyway?\").")

@@ -10,11 +10,6 @@
 ;; a message.
 (load (expand-file-name "eglot-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
-(defvar agentls-test-shown nil "Every message shown, newest first.")
-(advice-add 'message :around
-            (lambda (orig fmt &rest args)
-              (when fmt (push (apply #'format fmt args) agentls-test-shown))
-              (apply orig fmt args)))
 
 (defun sub-events ()
   "The text of eglot's events buffer for the server."
