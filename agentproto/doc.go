@@ -5,8 +5,7 @@
 // `go generate ./agentproto` derives the VS Code extension's TypeScript
 // types (editors/vscode/src/protocol.gen.ts), the Neovim plugin's method
 // names and LuaCATS classes (editors/nvim/lua/agentls/protocol.lua), the
-// method table of docs/protocol.md, the README's protocol table and
-// docs/acp.md's list of extension methods from it, and TestGeneratedFiles
+// method table of docs/protocol.md (§7) from it, and TestGeneratedFiles
 // fails when any of them drifts.
 //
 // It is a leaf: it imports only the standard library. The types are the

@@ -50,39 +50,3 @@ func splice(doc, start, end, generated string) (string, error) {
 	}
 	return doc[:i+len(start)+1] + "\n" + generated + doc[j:], nil
 }
-
-// readmeTable is the README's protocol table: the methods an editor with
-// our plugins exchanges on the LSP face, who sends them and what they do.
-func readmeTable() string {
-	var b strings.Builder
-	b.WriteString("| direction | method | what |\n|---|---|---|\n")
-	for _, m := range agentproto.Table() {
-		if !m.Faces.Has(agentproto.LSP) {
-			continue
-		}
-		arrow := "←"
-		if m.Direction == agentproto.ClientRequest {
-			arrow = "→"
-		}
-		what := m.Doc
-		if m.Capability != "" {
-			what += "; only to editors that declared `" + m.Capability + "`"
-		}
-		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", arrow, m.Name, what)
-	}
-	return b.String()
-}
-
-// acpTable is docs/acp.md's list of extension methods: the rows of the
-// table that name the ACP face.
-func acpTable() string {
-	var b strings.Builder
-	b.WriteString("| extension method | as | params → result | does |\n|---|---|---|---|\n")
-	for _, m := range agentproto.Table() {
-		if !m.Faces.Has(agentproto.ACP) {
-			continue
-		}
-		fmt.Fprintf(&b, "| `%s` | `%s` | `%s` → `%s` | %s |\n", m.ACPName(), m.Name, m.Params.Name(), m.Result.Name(), m.Doc)
-	}
-	return b.String()
-}

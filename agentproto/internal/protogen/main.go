@@ -2,9 +2,9 @@
 // the VS Code extension's TypeScript types (editors/vscode/src/protocol.gen.ts),
 // the Neovim plugin's method names and LuaCATS classes
 // (editors/nvim/lua/agentls/protocol.lua), and between their markers the
-// method table of docs/protocol.md, the README's protocol table and
-// docs/acp.md's list of extension methods. Run it with `go generate
-// ./agentproto`; TestGeneratedFiles fails when a file drifts.
+// method table of docs/protocol.md (§7; the README and docs/acp.md link to
+// it rather than keep copies). Run it with `go generate ./agentproto`;
+// TestGeneratedFiles fails when a file drifts.
 package main
 
 import (
@@ -45,12 +45,9 @@ type section struct {
 }
 
 // sections are the generated parts of the documents: docs/protocol.md's
-// method table (§7), the README's protocol table and docs/acp.md's list of
-// extension methods.
+// method table (§7), the one table of every method, its faces and types.
 var sections = []section{
 	{"docs/protocol.md", "method table", methodTable},
-	{"README.md", "protocol table", readmeTable},
-	{"docs/acp.md", "extension methods", acpTable},
 }
 
 // generate builds every generated file from the package's source (its
