@@ -352,7 +352,7 @@ t.describe('checkhealth: language intelligence', function()
 end)
 
 t.describe('checkhealth: MCP servers', function()
-  t.it("names each server's state, a failed one with its stderr tail", function()
+  t.it("names each server's state and tools, a failed one with its stderr tail, nothing hidden", function()
     local lines = {}
     local function rec(kind)
       return function(msg, advice)
@@ -361,14 +361,23 @@ t.describe('checkhealth: MCP servers', function()
     end
     local r = { start = rec('##'), ok = rec('OK'), info = rec('INFO'), warn = rec('WARN'), error = rec('ERROR') }
     require('agentls.health').mcp_servers(r, {
-      { name = 'fs', state = 'running', origin = 'config', command = 'npx fs', tools = 14 },
-      { name = 'evil', state = 'failed', origin = '.mcp.json', command = 'node evil.js', reason = 'exited 3', stderrTail = 'boom' },
+      { name = 'fs', state = 'running', origin = 'config', command = 'npx fs', tools = 10,
+        toolNames = { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j' } },
+      { name = 'one', state = 'idle', origin = 'config', command = 'one', tools = 1, toolNames = { 'only' } },
+      { name = 'old', state = 'running', origin = 'config', command = 'old', tools = 3 },
+      -- A hostile server: a tool name that would start a forged line, one that reverses the text.
+      { name = 'ev\nil', state = 'running', origin = '.mcp.json', command = 'node evil.js', tools = 2,
+        toolNames = { 'x\nOK all good', 'y\226\128\174z' } },
+      { name = 'evil', state = 'failed', origin = '.mcp.json', command = 'node evil.js', reason = 'exited 3', stderrTail = 'boom\nOK forged\n' },
       { name = 'off', state = 'skipped', origin = 'workspace file', command = 'x', reason = 'not trusted', tools = 0 },
     })
     t.eq({
       '## agentls: MCP servers',
-      'OK fs (npx fs, from config): running, 14 tools',
-      'ERROR evil (node evil.js, from .mcp.json): failed | exited 3 | its stderr ends with: boom',
+      'OK fs (npx fs, from config): running, 10 tools: a, b, c, d, e, f, g, h, +2 more',
+      'OK one (one, from config): idle, 1 tool: only',
+      'OK old (old, from config): running, 3 tools',
+      'OK ev il (node evil.js, from .mcp.json): running, 2 tools: x\\u000AOK all good, y\\u202Ez',
+      'ERROR evil (node evil.js, from .mcp.json): failed | exited 3 | its stderr ends with: boom OK forged',
       'INFO off (x, from workspace file): skipped: not trusted',
     }, lines)
     lines = {}

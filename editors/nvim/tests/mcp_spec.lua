@@ -54,7 +54,7 @@ steps:
     t.eq('end_turn', h.turn(st).stopReason)
     vim.cmd('checkhealth agentls')
     report = h.text(vim.api.nvim_get_current_buf())
-    t.match('OK:? tiny %(node [^\n]*tiny%-server%.mjs, from config%): running, 2 tools', report)
+    t.match('OK:? tiny %(node [^\n]*tiny%-server%.mjs, from config%): running, 2 tools: lookup, write_note', report)
     t.match('ERROR:? broken %(sh %-c [^\n]*, from config%): failed', report)
     t.match('restarts at its next use after 1s', report, 'the reason')
     t.match('its stderr ends with: broken: cannot open the database', report, 'the stderr tail')

@@ -135,8 +135,49 @@ function M.model(r, res, err)
   return m
 end
 
+--- How many of a server's tool names the report lists before "+N more" (as VS Code's tooltip).
+M.mcp_tools_shown = 8
+
+--- `text` (a name an MCP server chose) with control, line-separator and bidi characters written
+--- as \uXXXX, so that it cannot start a line of its own or reorder the report's text.
+function M.visible(text)
+  local function code(c)
+    local b1, b2, b3 = c:byte(1, 3)
+    local cp = b1
+    if #c == 2 then
+      cp = (b1 % 32) * 64 + b2 % 64
+    elseif #c == 3 then
+      cp = (b1 % 16) * 4096 + (b2 % 64) * 64 + b3 % 64
+    end
+    return string.format('\\u%04X', cp)
+  end
+  return (
+    tostring(text)
+      :gsub('[%z\1-\31\127]', code)
+      :gsub('\194[\128-\159]', code)
+      :gsub('\226\128[\142\143\168\169\170-\174]', code)
+      :gsub('\226\129[\166-\169]', code)
+  )
+end
+
+--- A running or idle server's tools: the count and the first mcp_tools_shown names.
+local function tools_of(s)
+  local n = tonumber(s.tools) or 0
+  local text = string.format('%d tool%s', n, n == 1 and '' or 's')
+  local names = type(s.toolNames) == 'table' and s.toolNames or {}
+  if #names == 0 then
+    return text
+  end
+  local shown = {}
+  for i = 1, math.min(#names, M.mcp_tools_shown) do
+    table.insert(shown, M.visible(names[i]))
+  end
+  local more = #names > M.mcp_tools_shown and string.format(', +%d more', #names - M.mcp_tools_shown) or ''
+  return text .. ': ' .. table.concat(shown, ', ') .. more
+end
+
 --- Reports each MCP server's state (agent/checkModel's `mcpServers`, docs/mcp.md): running or
---- idle, failed with the tail of its stderr, or skipped / stopped with why.
+--- idle with its tools' names, failed with the tail of its stderr, or skipped / stopped with why.
 function M.mcp_servers(r, list)
   r.start('agentls: MCP servers')
   if type(list) ~= 'table' or #list == 0 then
@@ -144,8 +185,9 @@ function M.mcp_servers(r, list)
     return
   end
   for _, s in ipairs(list) do
+    -- What the server and the workspace's files chose, on one line and with nothing hidden.
     local function str(v)
-      return (v ~= nil and v ~= vim.NIL) and tostring(v) or ''
+      return (v ~= nil and v ~= vim.NIL) and M.visible(vim.trim((tostring(v):gsub('%s+', ' ')))) or ''
     end
     local what = string.format('%s (%s, from %s): %s', str(s.name), str(s.command), str(s.origin), str(s.state))
     if s.state == 'failed' then
@@ -160,7 +202,7 @@ function M.mcp_servers(r, list)
     elseif s.state == 'skipped' or s.state == 'stopped' or s.state == 'disabled' then
       r.info(what .. (str(s.reason) ~= '' and (': ' .. str(s.reason)) or ''))
     else
-      r.ok(string.format('%s, %d tools', what, tonumber(s.tools) or 0))
+      r.ok(what .. ', ' .. tools_of(s))
     end
   end
 end
