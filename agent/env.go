@@ -292,7 +292,9 @@ func (e *env) ConfirmRun(ctx context.Context, req tools.RunRequest) (tools.RunPe
 	return tools.RunPermit{}, nil
 }
 
-// UnsavedEdited lists files the agent edited that the editor holds unsaved.
+// UnsavedEdited lists files the agent edited that the editor holds unsaved,
+// except plans: a plan's buffer is its truth (in a plain editor the agent's
+// ticks land there only) and a build's commands do not read it.
 func (e *env) UnsavedEdited() []string {
 	s := e.s
 	s.mu.Lock()
@@ -303,9 +305,13 @@ func (e *env) UnsavedEdited() []string {
 	s.mu.Unlock()
 	var out []string
 	for _, p := range paths {
-		if s.m.ws.Overlay().IsDirty(p) {
-			out = append(out, s.m.ws.RelOf(p))
+		if !s.m.ws.Overlay().IsDirty(p) {
+			continue
 		}
+		if wp, err := s.m.ws.Resolve(p); err == nil && e.Guard().IsPlanTarget(wp) {
+			continue
+		}
+		out = append(out, s.m.ws.RelOf(p))
 	}
 	sort.Strings(out)
 	if len(out) > 0 {
