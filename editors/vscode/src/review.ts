@@ -133,7 +133,7 @@ export function keptUris(changes: ReviewedChange[], d: Declined): string[] {
 }
 
 /** A file a turn changed (agent/changedFiles). */
-import type { ChangedFile } from './protocol.gen';
+import type { ChangedFile, RewindResult } from './protocol.gen';
 export type { ChangedFile };
 
 /** The files a turn changed, as the chat's changes panel shows them. */
@@ -187,4 +187,20 @@ export function userMessageId(messages: { id?: string; role: string; content?: s
     seen++;
   }
   return undefined;
+}
+
+/** The button of the notification after a rewind of the files: a code rewind to its undoMessageId. */
+export const undoRewindLabel = 'Undo';
+
+/**
+ * The notification after a rewind of the files: what came back, and that the
+ * button rewinds the files to the moment before it (the conversation stays as
+ * the rewind left it); null when nothing can be undone (no file restored, or
+ * no undo checkpoint).
+ */
+export function rewoundMessage(res: RewindResult): string | null {
+  if (!res.undoMessageId || !res.restored.length) return null;
+  const n = res.restored.length;
+  const files = n === 1 ? `${res.restored[0]} restored` : `${n} files restored`;
+  return `agentls: ${files}. ${undoRewindLabel} puts the files back; the conversation stays.`;
 }

@@ -5,7 +5,7 @@
 // user message.
 
 import * as vscode from 'vscode';
-import { Methods, type Requests, type RewindParams } from './protocol.gen';
+import { Methods, type Requests, type RewindParams, type RewindResult } from './protocol.gen';
 export type { TurnChanges } from './review';
 import {
   type AnnotatedEdit,
@@ -19,6 +19,8 @@ import {
   judgeDeclined,
   keptUris,
   reviewedChanges,
+  rewoundMessage,
+  undoRewindLabel,
   userMessageId,
 } from './review';
 
@@ -162,9 +164,7 @@ export class ReviewFeature implements vscode.Disposable {
       const params: RewindParams = { sessionId: c.sessionId, toMessageId: c.messageId, what: 'code' };
       if (path) params.paths = [path];
       const res = await this.host.request(Methods.rewind, params);
-      if (res.conflicts.length) {
-        void vscode.window.showWarningMessage(`agentls: left as they are (changed by someone else): ${res.conflicts.map((x) => x.path).join(', ')}`);
-      }
+      this.rewound(c.sessionId, res);
       await this.showTurn(c.sessionId, c.messageId);
     } catch (e) {
       this.host.error(e);
@@ -189,15 +189,37 @@ export class ReviewFeature implements vscode.Disposable {
       if (!pick) return;
       const what = pick === 'Restore' ? 'both' : 'code';
       const res = await this.host.request(Methods.rewind, { sessionId, toMessageId: id, what });
-      if (res.conflicts.length) {
-        void vscode.window.showWarningMessage(`agentls: left as they are (changed by someone else): ${res.conflicts.map((x) => x.path).join(', ')}`);
-      }
+      this.rewound(sessionId, res);
       this.changes = null;
       this.host.showChanges(null);
       await this.host.reload(sessionId);
     } catch (e) {
       this.host.error(e);
     }
+  }
+
+  /**
+   * After a rewind: the files it left alone (a warning), and what it restored
+   * with a button that undoes it — a code rewind to the checkpoint taken just
+   * before it (undoMessageId), itself undoable the same way.
+   */
+  private rewound(sessionId: string, res: RewindResult): void {
+    if (res.conflicts.length) {
+      void vscode.window.showWarningMessage(`agentls: left as they are (changed by someone else): ${res.conflicts.map((x) => x.path).join(', ')}`);
+    }
+    const message = rewoundMessage(res);
+    if (!message || !res.undoMessageId) return;
+    const toMessageId = res.undoMessageId;
+    void vscode.window.showInformationMessage(message, undoRewindLabel).then(async (pick) => {
+      if (pick !== undoRewindLabel) return;
+      try {
+        this.rewound(sessionId, await this.host.request(Methods.rewind, { sessionId, toMessageId, what: 'code' }));
+        this.changes = null;
+        this.host.showChanges(null);
+      } catch (e) {
+        this.host.error(e);
+      }
+    });
   }
 
   dispose(): void {

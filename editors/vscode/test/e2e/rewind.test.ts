@@ -7,7 +7,8 @@
 // conflict and leaves it alone, never touches .git (index, refs, objects).
 // Then one Ctrl+Z in an editor brings the whole rewound state back; and for a
 // fourth turn's rewind whose only text edit is a closed file, opening that file
-// and one Ctrl+Z there does.
+// and one Ctrl+Z there does; and the notification after a fifth turn's Restore
+// undoes it with its Undo button.
 // Screenshots of each moment go to the test output folder (rewind/).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -264,6 +265,43 @@ test('a rewind whose only text edit is a closed file: open it, then one Undo bri
   await page.keyboard.press('Control+s');
   await workspaceBecomes(turnFour, 'one Undo brought the rewound state back');
   assert.deepEqual(gitState(), gitBefore, '.git is still unchanged');
+});
+
+// After a Restore a notification says what came back, with "Undo": a code rewind to the
+// checkpoint taken just before it (its undoMessageId), for a user who did not press Ctrl+Z in time.
+test('"Undo" in the notification after a Restore puts the files back', async () => {
+  const start = digests(workspace, '.git', '.agentls');
+  // The earlier Restores' notifications away, so that the one looked for is this Restore's.
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill('>Notifications: Clear All Notifications');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Clear All Notifications' }).first().waitFor();
+  await page.locator('.quick-input-widget input').press('Enter');
+  await page.locator('.notification-toast').first().waitFor({ state: 'detached' });
+
+  const prompt = chat().locator('textarea.prompt');
+  await prompt.fill('turn five');
+  await prompt.press('Enter');
+  await chat().locator('.msg.assistant', { hasText: 'Turn five done.' }).waitFor();
+  const turnFive = { ...start, 'notes.txt': sha('notes, turn five\n'), 'five.txt': sha('five\n') };
+  await workspaceBecomes(turnFive, 'turn five edited notes.txt and created five.txt');
+
+  await chat().locator('.msg.user', { hasText: 'turn five' }).first().locator('button.restore').click();
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
+  await dialog.waitFor();
+  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+  await workspaceBecomes(start, 'the Restore brought notes.txt back and deleted five.txt');
+  const toast = page.locator('.notification-toast', { hasText: '2 files restored' });
+  await toast.waitFor();
+  assert.match(await toast.innerText(), /Undo puts the files back; the conversation stays\./);
+  const undo = toast.locator('.monaco-button', { hasText: /^Undo$/ });
+  await undo.waitFor();
+  assert.ok(await undo.isVisible(), 'the Undo button is in view');
+  await screenshot('undo-rewind-offered');
+
+  await undo.click();
+  await workspaceBecomes(turnFive, 'the button put the files back as they were before the Restore');
+  assert.deepEqual(gitState(), gitBefore, '.git is still unchanged');
+  await screenshot('undo-rewind-done');
 });
 
 function sha(text: string): string {

@@ -14,6 +14,7 @@ import {
   judgeDeclined,
   keptUris,
   reviewedChanges,
+  rewoundMessage,
   userMessageId,
 } from '../../src/review';
 
@@ -116,4 +117,21 @@ describe('userMessageId', () => {
     assert.equal(userMessageId(msgs, 'go', 2), undefined);
     assert.equal(userMessageId(msgs, 'ok', 0), undefined);
   });
+});
+
+describe('rewoundMessage', () => {
+  const res = { restored: ['a.go', 'b.go'], conflicts: [], skipped: [], undoMessageId: 'rw-1' };
+  const cases: { name: string; res: typeof res; want: RegExp | null }[] = [
+    { name: 'several files', res, want: /^agentls: 2 files restored\. Undo puts the files back; the conversation stays\.$/ },
+    { name: 'one file by name', res: { ...res, restored: ['a.go'] }, want: /^agentls: a\.go restored\./ },
+    { name: 'nothing restored (a conversation rewind)', res: { ...res, restored: [] }, want: null },
+    { name: 'no undo checkpoint', res: { ...res, undoMessageId: '' }, want: null },
+  ];
+  for (const c of cases) {
+    test(c.name, () => {
+      const got = rewoundMessage(c.res);
+      if (c.want === null) assert.equal(got, null);
+      else assert.match(got ?? '', c.want);
+    });
+  }
 });
