@@ -11,9 +11,7 @@ import (
 // command, who sends it, the faces it is reached on, the version that
 // brought it, the capability that gates it and its types.
 func methodTable() string {
-	var b strings.Builder
-	b.WriteString("| method | direction | faces | since | capability | params → result | does |\n|---|---|---|---|---|---|---|\n")
-	for _, m := range agentproto.Table() {
+	return markdownTable([]string{"method", "direction", "faces", "since", "capability", "params → result", "does"}, func(m agentproto.Method) []string {
 		var faces []string
 		if m.Faces.Has(agentproto.LSP) {
 			faces = append(faces, "LSP")
@@ -34,7 +32,20 @@ func methodTable() string {
 		if m.Result != nil {
 			types += " → `" + m.Result.Name() + "`"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %d | %s | %s | %s |\n", m.Name, m.Direction, strings.Join(faces, ", "), m.Since, capability, types, m.Doc)
+		return []string{"`" + m.Name + "`", string(m.Direction), strings.Join(faces, ", "), fmt.Sprint(m.Since), capability, types, m.Doc}
+	})
+}
+
+// markdownTable lays out a Markdown table of agentproto's table: the
+// header of columns, and a row of cells for each method that row gives
+// cells for (nil: the method has no row).
+func markdownTable(columns []string, row func(agentproto.Method) []string) string {
+	var b strings.Builder
+	b.WriteString("| " + strings.Join(columns, " | ") + " |\n|" + strings.Repeat("---|", len(columns)) + "\n")
+	for _, m := range agentproto.Table() {
+		if cells := row(m); cells != nil {
+			b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+		}
 	}
 	return b.String()
 }
@@ -54,11 +65,9 @@ func splice(doc, start, end, generated string) (string, error) {
 // readmeTable is the README's protocol table: the methods an editor with
 // our plugins exchanges on the LSP face, who sends them and what they do.
 func readmeTable() string {
-	var b strings.Builder
-	b.WriteString("| direction | method | what |\n|---|---|---|\n")
-	for _, m := range agentproto.Table() {
+	return markdownTable([]string{"direction", "method", "what"}, func(m agentproto.Method) []string {
 		if !m.Faces.Has(agentproto.LSP) {
-			continue
+			return nil
 		}
 		arrow := "←"
 		if m.Direction == agentproto.ClientRequest {
@@ -68,21 +77,17 @@ func readmeTable() string {
 		if m.Capability != "" {
 			what += "; only to editors that declared `" + m.Capability + "`"
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", arrow, m.Name, what)
-	}
-	return b.String()
+		return []string{arrow, "`" + m.Name + "`", what}
+	})
 }
 
 // acpTable is docs/acp.md's list of extension methods: the rows of the
 // table that name the ACP face.
 func acpTable() string {
-	var b strings.Builder
-	b.WriteString("| extension method | as | params → result | does |\n|---|---|---|---|\n")
-	for _, m := range agentproto.Table() {
+	return markdownTable([]string{"extension method", "as", "params → result", "does"}, func(m agentproto.Method) []string {
 		if !m.Faces.Has(agentproto.ACP) {
-			continue
+			return nil
 		}
-		fmt.Fprintf(&b, "| `%s` | `%s` | `%s` → `%s` | %s |\n", m.ACPName(), m.Name, m.Params.Name(), m.Result.Name(), m.Doc)
-	}
-	return b.String()
+		return []string{"`" + m.ACPName() + "`", "`" + m.Name + "`", "`" + m.Params.Name() + "` → `" + m.Result.Name() + "`", m.Doc}
+	})
 }
