@@ -8,9 +8,6 @@ package acp
 import (
 	"context"
 	"encoding/json"
-	"errors"
-
-	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host/agentapi"
@@ -28,31 +25,19 @@ func (a *Agent) extMethods() map[string]ownHandler {
 	return out
 }
 
-// extHandler serves h as its extension method: the params decoded (a
-// malformed payload is -32602 before the handler runs), the agent of the
-// workspace that holds the session opened on this connection, the agent's
-// errors through toRequestError.
+// extHandler serves h as its extension method: a malformed payload is
+// -32602 naming the method, the agent of the workspace that holds the
+// session opened on this connection, the agent's errors through
+// toRequestError.
 func (a *Agent) extHandler(h agentapi.Handler) ownHandler {
 	name := h.Method().ACPName()
+	face := agentapi.Face{
+		Invalid: func(reason string) error { return invalidParams("%s: invalid params: %s", name, reason) },
+		At:      a.agentAt,
+		Error:   toRequestError,
+	}
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
-		decode := func(v any) error {
-			if len(raw) == 0 || string(raw) == "null" {
-				raw = json.RawMessage("{}")
-			}
-			if err := json.Unmarshal(raw, v); err != nil {
-				return invalidParams("%s: invalid params: %s", name, agentapi.DescribeDecodeError(err))
-			}
-			return nil
-		}
-		res, err := h.Serve(ctx, a.agentAt, decode)
-		if err != nil {
-			var re *sdk.RequestError
-			if errors.As(err, &re) {
-				return nil, re
-			}
-			return nil, toRequestError(err)
-		}
-		return res, nil
+		return h.Serve(ctx, face, raw)
 	}
 }
 

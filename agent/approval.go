@@ -65,6 +65,16 @@ func (a *pendingApproval) stop() (decision, bool) {
 	}
 }
 
+// stopWith ends the offers as the tool stops waiting for why (the
+// timeout, the cancel): a decision accepted at the last moment is
+// honoured, else why is the outcome.
+func (a *pendingApproval) stopWith(why error) (decision, error) {
+	if d, ok := a.stop(); ok {
+		return d, nil
+	}
+	return decision{}, why
+}
+
 // settle records whether the accepted decision was carried out and releases
 // a waiting agent/resolvePlan.
 func (a *pendingApproval) settle(applied bool) {
@@ -117,11 +127,11 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 	case d := <-ap.decide:
 		return d, nil
 	case <-timer.C:
-		if d, ok := ap.stop(); ok { // decided at the last moment: honour it
-			return d, nil
+		d, err := ap.stopWith(errApprovalTimeout)
+		if err != nil {
+			m.notify(ctx, fmt.Sprintf("[plan-mode] approval timed out plan=%s", textline.Path(p.Rel)))
 		}
-		m.notify(ctx, fmt.Sprintf("[plan-mode] approval timed out plan=%s", textline.Path(p.Rel)))
-		return decision{}, errApprovalTimeout
+		return d, err
 	case <-ctx.Done():
 		// A client may answer and cancel back to back (agent-shell's Keep
 		// Planning sends reject_once, then session/cancel): an answer already
@@ -133,10 +143,7 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 			return d, nil
 		case <-grace.C:
 		}
-		if d, ok := ap.stop(); ok { // decided at the last moment: honour it
-			return d, nil
-		}
-		return decision{}, ctx.Err() // a decision offered from now on is not carried out
+		return ap.stopWith(ctx.Err()) // a decision offered from now on is not carried out
 	}
 }
 
@@ -144,6 +151,14 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 // for an answer the client sent before cancelling: it is taken, not lost to
 // the cancel (the faces keep their request to the client open as long).
 const CancelAnswerGrace = 400 * time.Millisecond
+
+// currentApproval is the approval the session's turn waits for, nil when
+// none is pending.
+func (s *Session) currentApproval() *pendingApproval {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.approval
+}
 
 // startApproval registers a pending approval for agent/resolvePlan.
 func (s *Session) startApproval(rel string) *pendingApproval {
@@ -188,9 +203,7 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 	default:
 		return Info{}, invalidf("decision must be \"approve\" or \"reject\", not %q", decisionName)
 	}
-	s.mu.Lock()
-	ap := s.approval
-	s.mu.Unlock()
+	ap := s.currentApproval()
 	if ap == nil {
 		return Info{}, invalidf("no plan is awaiting approval in session %s", id)
 	}
@@ -216,9 +229,7 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 // then switches the mode, marks the plan approved and withdraws the dialog.
 // It reports whether an approval was pending and is now carried out.
 func (s *Session) approvePending(ctx context.Context) (bool, error) {
-	s.mu.Lock()
-	ap := s.approval
-	s.mu.Unlock()
+	ap := s.currentApproval()
 	if ap == nil {
 		return false, nil
 	}
@@ -233,9 +244,7 @@ func (s *Session) approvePending(ctx context.Context) (bool, error) {
 // (workspace-relative) is pending, if any.
 func (m *Manager) AwaitingApproval(rel string) (string, bool) {
 	for _, s := range m.loaded() {
-		s.mu.Lock()
-		ap := s.approval
-		s.mu.Unlock()
+		ap := s.currentApproval()
 		if ap != nil && ap.plan == rel {
 			return s.meta.ID, true
 		}

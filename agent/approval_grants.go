@@ -23,9 +23,7 @@ func (m *Manager) ApprovalGrants(id string) (grants []string, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	s.mu.Lock()
-	ap := s.approval
-	s.mu.Unlock()
+	ap := s.currentApproval()
 	if ap == nil {
 		return nil, false
 	}
@@ -43,9 +41,7 @@ func (m *Manager) AskApprovalAgain(id string) bool {
 	if err != nil {
 		return false
 	}
-	s.mu.Lock()
-	ap := s.approval
-	s.mu.Unlock()
+	ap := s.currentApproval()
 	if ap == nil {
 		return false
 	}

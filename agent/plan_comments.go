@@ -50,9 +50,7 @@ func (m *Manager) RequestChanges(ctx context.Context, id string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	s.mu.Lock()
-	ap := s.approval
-	s.mu.Unlock()
+	ap := s.currentApproval()
 	if ap == nil {
 		return Info{}, invalidf("no plan is awaiting approval in session %s", id)
 	}

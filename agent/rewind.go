@@ -10,47 +10,34 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
 // What a rewind restores (agent/rewind's `what`).
 const (
-	RewindCode         = "code"
-	RewindConversation = "conversation"
-	RewindBoth         = "both"
+	RewindCode         = agentproto.RewindCode
+	RewindConversation = agentproto.RewindConversation
+	RewindBoth         = agentproto.RewindBoth
 )
 
-// RewindRequest is agent/rewind's params (and the command agentls.rewind's
-// argument): return the session to the moment before a message.
-type RewindRequest struct {
-	SessionID   string `json:"sessionId"`
-	ToMessageID string `json:"toMessageId"`
-	// What is "code", "conversation" or "both".
-	What string `json:"what"`
-	// Paths, when set, limits a code rewind to these files
-	// (workspace-relative or absolute): "Undo" of one file.
-	Paths []string `json:"paths,omitempty"`
-}
+// RewindRequest is agent/rewind's params (the protocol's, and the command
+// agentls.rewind's argument): return the session to the moment before a
+// message, its code, its conversation or both; Paths, when set, limits a
+// code rewind to these files (workspace-relative or absolute): "Undo" of
+// one file.
+type RewindRequest = agentproto.RewindParams
 
 // RewindConflict is a file a rewind left alone, and why.
-type RewindConflict struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-}
+type RewindConflict = agentproto.RewindConflict
 
-// RewindResult is what a rewind did: the files it restored (rewritten,
-// re-created, deleted or renamed back), the files it left alone because
-// someone else changed them (conflicts), and the files it cannot restore
-// (skipped: not kept by the checkpoint, or protected).
-type RewindResult struct {
-	Restored  []string         `json:"restored"`
-	Conflicts []RewindConflict `json:"conflicts"`
-	Skipped   []string         `json:"skipped"`
-	// UndoMessageID names the checkpoint of the workspace taken right
-	// before this rewind: a code rewind to it undoes this one ("" when
-	// the code was not rewound).
-	UndoMessageID string `json:"undoMessageId,omitempty"`
-}
+// RewindResult is what a rewind did (the protocol's): the files it
+// restored (rewritten, re-created, deleted or renamed back), the files it
+// left alone because someone else changed them (conflicts), the files it
+// cannot restore (skipped: not kept by the checkpoint, or protected), and
+// the checkpoint taken right before it (UndoMessageID: a code rewind to it
+// undoes this one; "" when the code was not rewound).
+type RewindResult = agentproto.RewindResult
 
 // Rewind returns a session to the moment before a message: its files
 // (what "code": the message's checkpoint, through the editor as one edit,
@@ -98,7 +85,7 @@ func (m *Manager) Rewind(ctx context.Context, req RewindRequest) (RewindResult, 
 	defer release()
 
 	res := RewindResult{Restored: []string{}, Conflicts: []RewindConflict{}, Skipped: []string{}}
-	rec := rewindFields{Message: req.ToMessageID, ID: newMessageID(), What: req.What}
+	rec := rewindFields{Message: req.ToMessageID, ID: newMessageID(), What: string(req.What)}
 	if code {
 		res, err = m.rewindCode(ctx, s, req.ToMessageID, rec.ID, only)
 		if err != nil {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -65,13 +64,16 @@ func handlers(regs ...registration) map[string]handlerFunc {
 
 // decodeParams decodes params into v; a malformed payload is -32602.
 func decodeParams(raw jsonrpc2.RawMessage, v any) error {
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = jsonrpc2.RawMessage("{}")
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return invalidParams("invalid params: %s", agentapi.DescribeDecodeError(err))
+	if err := agentapi.DecodeParams(raw, v); err != nil {
+		return invalidPayload(err.Error())
 	}
 	return nil
+}
+
+// invalidPayload is the -32602 of params that do not decode; reason says
+// what is wrong in the user's terms.
+func invalidPayload(reason string) error {
+	return invalidParams("invalid params: %s", reason)
 }
 
 func (s *Server) newSession(ctx context.Context, p agentproto.NewSessionParams) (agentproto.Session, error) {

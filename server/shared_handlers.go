@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -24,20 +23,12 @@ func withShared(own map[string]handlerFunc) map[string]handlerFunc {
 	return own
 }
 
-// sharedHandler serves h on the LSP face: the params decoded by
-// decodeParams (a malformed payload is -32602 in the user's terms), the
-// connection's agent, the agent's errors through rpcError.
+// sharedHandler serves h on the LSP face: a malformed payload is
+// invalidPayload's -32602 (as decodeParams has it), the connection's
+// agent, the agent's errors through rpcError.
 func sharedHandler(h agentapi.Handler) handlerFunc {
 	return func(s *Server, ctx context.Context, raw jsonrpc2.RawMessage) (any, error) {
-		res, err := h.Serve(ctx, s.agentAt, func(v any) error { return decodeParams(raw, v) })
-		if err != nil {
-			var rpc *jsonrpc2.Error
-			if errors.As(err, &rpc) {
-				return nil, rpc
-			}
-			return nil, rpcError(err)
-		}
-		return res, nil
+		return h.Serve(ctx, agentapi.Face{Invalid: invalidPayload, At: s.agentAt, Error: rpcError}, raw)
 	}
 }
 

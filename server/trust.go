@@ -60,14 +60,7 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 		return
 	}
 	yes, err := s.askTrust(ctx, trust)
-	if err != nil {
-		if ctx.Err() == nil {
-			slog.Warn("trust question", "file", trust.Path, "err", err)
-		}
-		return
-	}
-	if !yes {
-		slog.Info("workspace configuration not trusted", "file", trust.Path)
+	if trustOutcome(ctx, "workspace configuration", trust.Path, yes, err) != trustGiven {
 		return
 	}
 	if err := h.Trust(trust); err != nil {
@@ -136,6 +129,33 @@ func (s *Server) trustGranted(ctx context.Context, req permission.Request) (bool
 	return d.Option == permission.AllowAlways, nil
 }
 
+// trustAnswer is the outcome of one trust question.
+type trustAnswer int
+
+const (
+	trustFailed   trustAnswer = iota // the question failed, or ctx ended: ask no more
+	trustDeclined                    // "Don't trust", or a dismissed question
+	trustGiven                       // "Trust"
+)
+
+// trustOutcome is the outcome of a trust question about the file at path
+// that answered yes or err, logged: a failed question (unless ctx ended:
+// the editor left, nothing to say) and a refusal, as subject's ("workspace
+// configuration", "workspace MCP file").
+func trustOutcome(ctx context.Context, subject, path string, yes bool, err error) trustAnswer {
+	switch {
+	case err != nil:
+		if ctx.Err() == nil {
+			slog.Warn(subject+" trust question", "file", path, "err", err)
+		}
+		return trustFailed
+	case !yes:
+		slog.Info(subject+" not trusted", "file", path)
+		return trustDeclined
+	}
+	return trustGiven
+}
+
 // reviewMCPFiles asks the user to trust each workspace MCP server file
 // (.mcp.json, .vscode/mcp.json) whose content is not trusted yet; a
 // "Trust" makes its servers startable (docs/mcp.md). "Don't trust" or a
@@ -147,14 +167,10 @@ func (s *Server) reviewMCPFiles(ctx context.Context) {
 	}
 	for _, f := range h.PendingMCPFiles() {
 		yes, err := s.askMCPFileTrust(ctx, f)
-		if err != nil {
-			if ctx.Err() == nil {
-				slog.Warn("MCP file trust question", "file", f.Path, "err", err)
-			}
+		switch trustOutcome(ctx, "workspace MCP file", f.Path, yes, err) {
+		case trustFailed:
 			return
-		}
-		if !yes {
-			slog.Info("workspace MCP file not trusted", "file", f.Path)
+		case trustDeclined:
 			continue
 		}
 		if err := h.TrustMCPFile(f); err != nil {

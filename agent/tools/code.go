@@ -163,10 +163,7 @@ func codeDiagnostics(ctx context.Context, env Env, src intel.Source, p CodeParam
 	}
 	probs := Problems(env.Workspace(), snap.Files)
 	out := CodeOutput{Total: len(probs), Settled: &settled}
-	if len(probs) > MaxCodeItems {
-		probs, out.Truncated = probs[:MaxCodeItems], true
-	}
-	out.Problems = probs
+	out.Problems, out.Truncated = capped(probs, MaxCodeItems)
 	return OK(out), nil
 }
 
@@ -231,13 +228,11 @@ func symbolsResult(ws *workspace.Workspace, syms []intel.Symbol, err error) (Res
 // firstItems converts the first MaxCodeItems of items; cut says whether
 // more were left out.
 func firstItems[T, W any](items []T, conv func(T) W) (out []W, cut bool) {
-	for i, item := range items {
-		if i == MaxCodeItems {
-			return out, true
-		}
+	items, cut = capped(items, MaxCodeItems)
+	for _, item := range items {
 		out = append(out, conv(item))
 	}
-	return out, false
+	return out, cut
 }
 
 // intelFailure is the result of a failed request to the source: a file

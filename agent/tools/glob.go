@@ -46,10 +46,8 @@ func runGlob(ctx context.Context, env Env, p GlobParams) (Result, error) {
 		}
 		return Failf("%v", err), nil
 	}
-	out := GlobOutput{Pattern: p.Pattern, Matches: matches, Count: len(matches)}
-	if len(matches) > maxGlobMatches {
-		out.Matches, out.Truncated = matches[:maxGlobMatches], true
-	}
+	out := GlobOutput{Pattern: p.Pattern, Count: len(matches)}
+	out.Matches, out.Truncated = capped(matches, maxGlobMatches)
 	if out.Matches == nil {
 		out.Matches = []string{}
 	}

@@ -28,6 +28,15 @@ func resolve(env Env, arg, p string) (workspace.Path, *Result) {
 	return rp, nil
 }
 
+// capped keeps the first n of items; cut reports that some were left out
+// (a result's Truncated).
+func capped[T any](items []T, n int) (kept []T, cut bool) {
+	if len(items) > n {
+		return items[:n], true
+	}
+	return items, false
+}
+
 // failed is Failf's Result, for a helper whose nil *Result means "go on".
 func failed(format string, args ...any) *Result {
 	r := Failf(format, args...)

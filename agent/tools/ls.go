@@ -62,9 +62,7 @@ func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
 		return Failf("%v", err), nil
 	}
 	out := LsOutput{Path: dir.Rel, Entries: make([]LsEntry, 0, min(len(entries), maxLsEntries)), Count: len(entries)}
-	if len(entries) > maxLsEntries {
-		entries, out.Truncated = entries[:maxLsEntries], true
-	}
+	entries, out.Truncated = capped(entries, maxLsEntries)
 	for _, e := range entries {
 		le := LsEntry{Path: e.Path, IsDir: e.IsDir}
 		if !e.IsDir {

@@ -43,10 +43,16 @@ func (c *cancelOnly) Cancel(id string) error {
 
 var errBusy = errors.New("busy")
 
-// TestServe: the params are decoded first, the agent found by their
-// sessionId next, and only then the agent asked; an error of the face's
-// decoding or resolving comes back as it is, the agent's too (the face
-// maps it).
+// faceError is a face's error, wrapping what it stands for.
+type faceError struct{ of error }
+
+func (e faceError) Error() string { return "face: " + e.of.Error() }
+func (e faceError) Unwrap() error { return e.of }
+
+// TestServe: the params are decoded first (a malformed payload is the
+// face's invalid-params error), the agent found by their sessionId next,
+// and only then the agent asked; an error of the face's resolving comes
+// back as it is, the agent's own through the face's mapping.
 func TestServe(t *testing.T) {
 	var cancel Handler
 	for _, h := range Handlers() {
@@ -54,36 +60,48 @@ func TestServe(t *testing.T) {
 			cancel = h
 		}
 	}
-	errDecode, errResolve := errors.New("decode"), errors.New("resolve")
+	errInvalid, errResolve := errors.New("invalid"), errors.New("resolve")
 	agent := &cancelOnly{}
-	var resolved []string
-	at := func(id string) (Services, error) {
-		resolved = append(resolved, id)
-		if id == "elsewhere" {
-			return nil, errResolve
-		}
-		return agent, nil
-	}
-	params := func(id string) Decode {
-		return func(v any) error { v.(*agentproto.SessionParams).SessionID = id; return nil }
+	var resolved, invalid []string
+	face := Face{
+		Invalid: func(reason string) error { invalid = append(invalid, reason); return errInvalid },
+		At: func(id string) (Services, error) {
+			resolved = append(resolved, id)
+			if id == "elsewhere" {
+				return nil, errResolve
+			}
+			return agent, nil
+		},
+		Error: func(err error) error { return faceError{err} },
 	}
 	tests := []struct {
-		name   string
-		decode Decode
-		want   error
-		asked  []string // the sessions resolved, and then cancelled
+		name    string
+		params  string
+		want    error
+		mapped  bool     // the error came through face.Error
+		invalid []string // the reasons face.Invalid was given
+		asked   []string // the sessions resolved, and then cancelled
 	}{
-		{"malformed", func(any) error { return errDecode }, errDecode, nil},
-		{"elsewhere", params("elsewhere"), errResolve, []string{"elsewhere"}},
-		{"busy", params("busy"), errBusy, []string{"busy"}},
-		{"cancelled", params("s1"), nil, []string{"s1"}},
+		{"malformed", `{"sessionId":1}`, errInvalid, false, []string{"sessionId should be text, not a number"}, nil},
+		{"not JSON", `{`, errInvalid, false, []string{"not valid JSON (at byte 1)"}, nil},
+		{"elsewhere", `{"sessionId":"elsewhere"}`, errResolve, false, nil, []string{"elsewhere"}},
+		{"busy", `{"sessionId":"busy"}`, errBusy, true, nil, []string{"busy"}},
+		{"cancelled", `{"sessionId":"s1"}`, nil, false, nil, []string{"s1"}},
+		{"null params", `null`, nil, false, nil, []string{""}},
+		{"no params", ``, nil, false, nil, []string{""}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			resolved, agent.cancelled = nil, nil
-			res, err := cancel.Serve(context.Background(), at, tc.decode)
+			resolved, invalid, agent.cancelled = nil, nil, nil
+			res, err := cancel.Serve(context.Background(), face, []byte(tc.params))
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if _, mapped := err.(faceError); mapped != tc.mapped {
+				t.Errorf("err %v mapped by the face: %v, want %v", err, mapped, tc.mapped)
+			}
+			if !slices.Equal(invalid, tc.invalid) {
+				t.Errorf("invalid-params reasons %q, want %q", invalid, tc.invalid)
 			}
 			if err == nil && res != (agentproto.Null{}) {
 				t.Errorf("result %#v, want agentproto.Null", res)

@@ -7,6 +7,20 @@ import (
 	"reflect"
 )
 
+// DecodeParams decodes a request's params into v as both faces decode
+// them: absent or null params are an empty object; params that do not
+// decode are an error saying what is wrong in the user's terms
+// (DescribeDecodeError), for the face to wrap in its invalid-params error.
+func DecodeParams(params []byte, v any) error {
+	if len(params) == 0 || string(params) == "null" {
+		params = []byte("{}")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return errors.New(DescribeDecodeError(err))
+	}
+	return nil
+}
+
 // DescribeDecodeError says what is wrong with a payload json.Unmarshal
 // refused, in the user's terms (never Go type names): both faces' message
 // for malformed params.

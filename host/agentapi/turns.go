@@ -30,8 +30,7 @@ func compact(ctx context.Context, a Services, p agentproto.SessionParams) (agent
 // rewind is agent/rewind: the session's files, conversation or both as
 // they were before a message (docs/rewind.md).
 func rewind(ctx context.Context, a Services, p agentproto.RewindParams) (agentproto.RewindResult, error) {
-	res, err := a.Rewind(ctx, protoconv.RewindRequest(p))
-	return protoconv.RewindResult(res), err
+	return a.Rewind(ctx, p) // the agent's types are agentproto's
 }
 
 // cancel is agent/cancel: the session's turn ends (stopReason cancelled).

@@ -2,8 +2,9 @@
 // harnesses (server/internal/lsptest for the LSP face, acp/internal/acptest
 // for the ACP face): named conditions on what a harness has seen so far,
 // each judged Met, Unmet (wait for more) or Unmeetable (fail at once),
-// combinators (OnceMet, Not, AnyOf, AllOf), and one bounded wait that
-// re-judges them whenever the harness's state changes.
+// combinators (OnceMet, Not, AnyOf, AllOf), one bounded wait that
+// re-judges them whenever the harness's state changes, and the state both
+// harnesses judge (Transcript: the messages and the prompt calls).
 //
 // Expectations are judged on a state that only grows (messages received,
 // calls returned), so a Met message expectation stays Met; Not relies on

@@ -2,6 +2,7 @@ package expect
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -137,5 +138,36 @@ func TestLog(t *testing.T) {
 	}
 	if items, _ := l.Snapshot(); len(items) != 1 || items[0] != "b" {
 		t.Fatalf("items %q", items)
+	}
+}
+
+// TestTranscript: the transcript's source sees both lists as they are and
+// wakes on a change of either; its report has a line per prompt call.
+func TestTranscript(t *testing.T) {
+	var msgs Log[string]
+	var calls Log[int]
+	source := TranscriptOf(msgs.Snapshot, calls.Snapshot)
+	msgs.Add("m1")
+	calls.Add(7)
+	st, changed := source()
+	if len(st.Messages) != 1 || st.Messages[0] != "m1" || len(st.Prompts) != 1 || st.Prompts[0] != 7 {
+		t.Fatalf("transcript %+v", st)
+	}
+	for i, add := range []func(){func() { msgs.Add("m2") }, func() { calls.Set(0, 8) }} {
+		add()
+		select {
+		case <-changed[i]:
+		default:
+			t.Fatalf("change %d did not signal", i)
+		}
+	}
+	st, _ = source()
+	f := &Failure[Transcript[string, int]]{Why: "unmeetable", Expectation: Expectation[Transcript[string, int]]{Description: "x"}, State: st}
+	got := ReportTranscript("h", f, "agent/prompt", func(c int) (string, string) { return "s", fmt.Sprint("returned ", c) }, "messages", func(m string) Shown {
+		return Shown{Method: m, Kind: "notification"}
+	})
+	want := "h: expectation unmeetable: x\nagent/prompt for session s: returned 8\nlast 2 of 2 messages:\n  #1 m1 (notification) \n  #2 m2 (notification) "
+	if got != want {
+		t.Fatalf("%q\nwant %q", got, want)
 	}
 }

@@ -66,20 +66,6 @@ func CompactResult(r agent.CompactResult) agentproto.CompactResult {
 	return r // the agent's type is agentproto's
 }
 
-// RewindRequest is agent/rewind's params for the agent.
-func RewindRequest(p agentproto.RewindParams) agent.RewindRequest {
-	return agent.RewindRequest{SessionID: p.SessionID, ToMessageID: p.ToMessageID, What: string(p.What), Paths: p.Paths}
-}
-
-// RewindResult is agent/rewind's result on the wire.
-func RewindResult(r agent.RewindResult) agentproto.RewindResult {
-	out := agentproto.RewindResult{Restored: r.Restored, Skipped: r.Skipped, UndoMessageID: r.UndoMessageID}
-	if r.Conflicts != nil { // null stays null
-		out.Conflicts = each(r.Conflicts, func(c agent.RewindConflict) agentproto.RewindConflict { return agentproto.RewindConflict(c) })
-	}
-	return out
-}
-
 // Commands are slash commands on the wire (never nil: `[]`).
 func Commands(list []agent.CommandInfo) []agentproto.CommandInfo {
 	if list == nil {

@@ -2,12 +2,10 @@ package protoconv
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -24,7 +22,6 @@ func TestSameJSON(t *testing.T) {
 	// The sandbox's status is the one value the agent converts itself
 	// (agent.CheckModel, AgentStatus): the same JSON either way.
 	sandboxStatus := sandbox.Status{Mode: "landlock", Landlock: "ABI 4", Bwrap: "ok", Network: true, Summary: "s"}
-	rewind := agent.RewindResult{Restored: []string{"a"}, Conflicts: []agent.RewindConflict{{Path: "b", Reason: "r"}}, Skipped: []string{"c"}, UndoMessageID: "u"}
 	cases := []struct {
 		name        string
 		agent, wire any
@@ -37,9 +34,6 @@ func TestSameJSON(t *testing.T) {
 		{"sandbox status", sandboxStatus, AgentStatus(agent.Status{Sandbox: sandboxStatus}).Sandbox},
 		{"empty sandbox status", sandbox.Status{}, AgentStatus(agent.Status{}).Sandbox},
 		{"compact", agent.CompactResult{Compacted: true, ContextTokens: 3}, CompactResult(agent.CompactResult{Compacted: true, ContextTokens: 3})},
-		{"rewind", rewind, RewindResult(rewind)},
-		{"empty rewind", agent.RewindResult{}, RewindResult(agent.RewindResult{})},
-		{"empty lists rewind", agent.RewindResult{Restored: []string{}, Conflicts: []agent.RewindConflict{}, Skipped: []string{}}, RewindResult(agent.RewindResult{Restored: []string{}, Conflicts: []agent.RewindConflict{}, Skipped: []string{}})},
 		{"models", agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}}, ModelList(agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}})},
 		{"commands", []agent.CommandInfo{{Name: "plan", Description: "d", Hint: "h"}}, Commands([]agent.CommandInfo{{Name: "plan", Description: "d", Hint: "h"}})},
 	}
@@ -57,10 +51,6 @@ func TestSameJSON(t *testing.T) {
 				t.Errorf("wire JSON\n%s\nwant (the agent's)\n%s", got, want)
 			}
 		})
-	}
-	got := RewindRequest(agentproto.RewindParams{SessionID: "s", ToMessageID: "m", What: "code", Paths: []string{"a.go"}})
-	if want := (agent.RewindRequest{SessionID: "s", ToMessageID: "m", What: "code", Paths: []string{"a.go"}}); !reflect.DeepEqual(got, want) {
-		t.Errorf("RewindRequest = %+v, want %+v", got, want)
 	}
 }
 

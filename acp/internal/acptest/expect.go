@@ -10,13 +10,10 @@ import (
 	"github.com/agentls/agentls/internal/expect"
 )
 
-// State is what expectations judge: every message agentls wrote to the
-// client so far, in wire order, and the session/prompt calls made through
-// the Env.
-type State struct {
-	Messages []Message
-	Prompts  []PromptState
-}
+// State is what expectations judge (internal/expect's Transcript): every
+// message agentls wrote to the client so far, in wire order (Messages),
+// and the session/prompt calls made through the Env (Prompts).
+type State = expect.Transcript[Message, PromptState]
 
 // Verdict is an expectation's judgement (internal/expect's).
 type Verdict = expect.Verdict
@@ -198,7 +195,7 @@ func decodeUpdate(m Message, kind string) (sdk.SessionUpdate, bool) {
 // the last messages.
 func (e *Env) Await(exps ...Expectation) {
 	e.T.Helper()
-	if f := expect.Wait(e.Ctx, e.waitTimeout, e.snapshot, exps...); f != nil {
+	if f := expect.Wait(e.Ctx, e.waitTimeout, e.source(), exps...); f != nil {
 		e.T.Fatalf("%s", failure(f))
 	}
 }
@@ -213,33 +210,29 @@ func (e *Env) AwaitInTurn(sid sdk.SessionId, exps ...Expectation) {
 
 // State is the State now.
 func (e *Env) State() State {
-	st, _ := e.snapshot()
+	st, _ := e.source()()
 	return st
 }
 
-// snapshot is what expectations judge now (the wire so far and the
-// prompt calls), with the channels that close when either grows.
-func (e *Env) snapshot() (State, []<-chan struct{}) {
-	wire, written := e.wire.msgs.Snapshot()
-	prompts, returned := e.prompts.Snapshot()
-	return State{Messages: wire, Prompts: prompts}, []<-chan struct{}{written, returned}
+// source is what expectations judge (the wire so far and the prompt
+// calls), with the channels that close when either grows.
+func (e *Env) source() expect.Source[State] {
+	return expect.TranscriptOf(e.wire.msgs.Snapshot, e.prompts.Snapshot)
 }
 
 // failure says why a wait failed, with each prompt call's state and the
 // last messages agentls wrote.
 func failure(f *expect.Failure[State]) string {
-	var calls []string
-	for _, p := range f.State.Prompts {
-		state := "running"
+	call := func(p PromptState) (string, string) {
 		switch {
 		case p.Returned && p.Err != nil:
-			state = fmt.Sprintf("failed: %v", p.Err)
+			return string(p.SessionID), fmt.Sprintf("failed: %v", p.Err)
 		case p.Returned:
-			state = fmt.Sprintf("returned %s", p.Stop)
+			return string(p.SessionID), fmt.Sprintf("returned %s", p.Stop)
 		}
-		calls = append(calls, fmt.Sprintf("session/prompt for session %s: %s", p.SessionID, state))
+		return string(p.SessionID), "running"
 	}
-	return expect.Report("acptest", f, calls, "messages from agentls", f.State.Messages, func(m Message) expect.Shown {
+	return expect.ReportTranscript("acptest", f, "session/prompt", call, "messages from agentls", func(m Message) expect.Shown {
 		kind := "notification"
 		switch {
 		case m.Method == "":

@@ -22,12 +22,10 @@ const (
 	Unmeetable = expect.Unmeetable
 )
 
-// State is what expectations judge: every message the server sent so far,
-// in wire order, and the agent/prompt calls made through the Env.
-type State struct {
-	Messages []lspclient.Message
-	Prompts  []PromptState
-}
+// State is what expectations judge (internal/expect's Transcript): every
+// message the server sent so far, in wire order (Messages), and the
+// agent/prompt calls made through the Env (Prompts).
+type State = expect.Transcript[lspclient.Message, PromptState]
 
 // PromptState is one agent/prompt call made through the Env.
 type PromptState struct {
@@ -141,32 +139,28 @@ func (e *Env) Await(exps ...Expectation) {
 
 // await is Await's wait; it returns the failure message ("" when met).
 func (e *Env) await(exps []Expectation) string {
-	if f := expect.Wait(e.Ctx, e.waitTimeout, e.snapshot, exps...); f != nil {
+	if f := expect.Wait(e.Ctx, e.waitTimeout, e.source(), exps...); f != nil {
 		return failure(f)
 	}
 	return ""
 }
 
-// snapshot is the State now, with channels closed on the next message and
+// source is the State now, with channels closed on the next message and
 // on the next returned prompt.
-func (e *Env) snapshot() (State, []<-chan struct{}) {
-	msgs, next := e.Editor.Snapshot()
-	prompts, returned := e.prompts.Snapshot()
-	return State{Messages: msgs, Prompts: prompts}, []<-chan struct{}{next, returned}
+func (e *Env) source() expect.Source[State] {
+	return expect.TranscriptOf(e.Editor.Snapshot, e.prompts.Snapshot)
 }
 
 // failure is a failed wait's message: the expectation, why, the prompts
 // and the last messages.
 func failure(f *expect.Failure[State]) string {
-	var calls []string
-	for _, p := range f.State.Prompts {
-		state := "running"
+	call := func(p PromptState) (string, string) {
 		if p.Returned {
-			state = "returned"
+			return p.SessionID, "returned"
 		}
-		calls = append(calls, fmt.Sprintf("agent/prompt for session %s: %s", p.SessionID, state))
+		return p.SessionID, "running"
 	}
-	return expect.Report("lsptest", f, calls, "messages from the server", f.State.Messages, func(m lspclient.Message) expect.Shown {
+	return expect.ReportTranscript("lsptest", f, "agent/prompt", call, "messages from the server", func(m lspclient.Message) expect.Shown {
 		kind := "notification"
 		if m.IsCall {
 			kind = "request " + m.ID
