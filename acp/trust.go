@@ -49,7 +49,7 @@ func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled b
 	callID := "trust-" + trust.Sum[:16]
 	req := permission.Request{
 		SessionID: sessionID, ToolCallID: callID, Requester: "agentls", Kind: permission.KindTrust, What: trust.Path,
-		Reach: string(guard.ReachWorkspace), Grants: trust.Grants(),
+		Reach: guard.ReachWorkspace, Grants: trust.Grants(),
 		Options: []permission.Option{
 			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
 			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),

@@ -104,7 +104,7 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 func approvalPermission(sessionID, rel string, allowed []string) permission.Request {
 	return permission.Request{
 		SessionID: sessionID, Requester: "exit_plan_mode", Kind: permission.KindPlan, What: rel,
-		Reach: string(guard.ReachEditor), Grants: allowed,
+		Reach: guard.ReachEditor, Grants: allowed,
 		Options: []permission.Option{
 			permission.Opt(permission.RejectOnce, "Keep Planning"),
 			permission.Opt(permission.AllowOnce, "Accept & Build"),

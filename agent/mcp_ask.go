@@ -81,7 +81,7 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 	}
 	return permission.Request{
 		SessionID: sessionID, ToolCallID: ToolCallID(ctx), Requester: req.Tool, Kind: permission.KindMCP,
-		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: string(reach), Network: network, Sandbox: sandboxState,
+		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: reach, Network: network, Sandbox: sandboxState,
 		Note: fmt.Sprintf("MCP server `%s` (`%s`), tool `%s`.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
 			req.Server, req.Command, req.ServerTool, fence, args, fence, req.Hints),
 		Options: []permission.Option{

@@ -128,7 +128,7 @@ func (s *Session) askToApply(ctx context.Context, tool string, changes []workspa
 	}
 	req := permission.Request{
 		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester(tool), Kind: permission.KindEdit,
-		What: strings.Join(targets, ", "), Reach: string(guard.ReachWorkspace), Diff: diff.String(),
+		What: strings.Join(targets, ", "), Reach: guard.ReachWorkspace, Diff: diff.String(),
 		Options: []permission.Option{permission.Opt(permission.RejectOnce, "Reject"), permission.Opt(permission.AllowOnce, "Apply")},
 	}
 	d, err := s.m.Permit(ctx, req)

@@ -19,7 +19,7 @@ func (s *Session) runPermission(ctx context.Context, command, dir string, d runD
 	network, sandbox := s.m.commandPlace(command)
 	req := permission.Request{
 		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester("run"), Kind: permission.KindRun,
-		What: command, Cwd: dir, Reach: string(guard.ReachProcess), Network: network, Sandbox: sandbox,
+		What: command, Cwd: dir, Reach: guard.ReachProcess, Network: network, Sandbox: sandbox,
 		Options: []permission.Option{
 			permission.Opt(permission.RejectOnce, "Reject"),
 			permission.Opt(permission.AllowOnce, "Run"),

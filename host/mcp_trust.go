@@ -78,7 +78,7 @@ func (h *Host) TrustMCPFile(f MCPFileTrust) error {
 func (f MCPFileTrust) Permission(sessionID, toolCallID string) permission.Request {
 	return permission.Request{
 		SessionID: sessionID, ToolCallID: toolCallID,
-		Requester: "agentls", Kind: permission.KindTrust, What: f.Path, Reach: string(guard.ReachProcess),
+		Requester: "agentls", Kind: permission.KindTrust, What: f.Path, Reach: guard.ReachProcess,
 		Grants: f.Servers, Note: f.Question,
 		Options: []permission.Option{
 			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),

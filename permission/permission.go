@@ -14,45 +14,38 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
 )
 
-// Kind is what a request asks to allow.
-type Kind string
+// Kind is what a request asks to allow: the protocol's PermissionKind
+// (PROTOCOL.md §9), declared once in agentproto.
+type Kind = agentproto.PermissionKind
 
-// The kinds of request (PROTOCOL.md §9).
+// The kinds of request (agentproto says what each asks).
 const (
-	KindRun      Kind = "run"      // a command the run tool would start
-	KindMCP      Kind = "mcp"      // a call to an MCP server's tool
-	KindNetwork  Kind = "network"  // a network fetch
-	KindTrust    Kind = "trust"    // the widening keys of a workspace .agentls.yaml
-	KindSubagent Kind = "subagent" // a sub-agent's session
-	// KindEdit is a BUILD edit in review mode, asked of an editor without
-	// change annotations (docs/review.md): Diff shows it.
-	KindEdit Kind = "edit"
-	// KindPlan is a plan approval's grants: the approval is the plan
-	// question (purpose "plan_approval"); the request it carries lists what
-	// approving grants.
-	KindPlan Kind = "plan"
+	KindRun      = agentproto.PermissionRun
+	KindMCP      = agentproto.PermissionMCP
+	KindNetwork  = agentproto.PermissionNetwork
+	KindTrust    = agentproto.PermissionTrust
+	KindSubagent = agentproto.PermissionSubagent
+	KindEdit     = agentproto.PermissionEdit
+	KindPlan     = agentproto.PermissionPlan
 )
 
 // OptionKind is one choice of a request; its wire id equals its kind (the
 // ACP PermissionOptionKind values).
-type OptionKind string
+type OptionKind = agentproto.OptionKind
 
 // The choices.
 const (
-	AllowOnce   OptionKind = "allow_once"
-	AllowAlways OptionKind = "allow_always"
-	RejectOnce  OptionKind = "reject_once"
+	AllowOnce   = agentproto.AllowOnce
+	AllowAlways = agentproto.AllowAlways
+	RejectOnce  = agentproto.RejectOnce
 )
 
 // Option is one choice offered, with its label.
-type Option struct {
-	ID    OptionKind `json:"id"`
-	Kind  OptionKind `json:"kind"`
-	Label string     `json:"label"`
-}
+type Option = agentproto.PermissionOption
 
 // Opt is the option of kind k labelled label.
 func Opt(k OptionKind, label string) Option { return Option{ID: k, Kind: k, Label: label} }
@@ -83,9 +76,9 @@ type Request struct {
 	What string
 	// Cwd is the folder a command runs in (absolute), for kind run.
 	Cwd string
-	// Reach is the asking tool's reach (guard.Reach: workspace, network,
-	// process, editor).
-	Reach string
+	// Reach is the asking tool's reach (workspace, network, process,
+	// editor).
+	Reach agentproto.Reach
 	// Grants lists what allowing grants beyond What itself: a plan's
 	// allowed_commands, a trusted file's widening `key: value` lines. Every
 	// one is shown in full.

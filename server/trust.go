@@ -92,7 +92,7 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 // dismissed question is not trust.
 func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, error) {
 	req := permission.Request{
-		Requester: "agentls", Kind: permission.KindTrust, What: w.Path, Reach: string(guard.ReachWorkspace),
+		Requester: "agentls", Kind: permission.KindTrust, What: w.Path, Reach: guard.ReachWorkspace,
 		Grants: w.Grants(),
 		Options: []permission.Option{
 			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
