@@ -345,7 +345,7 @@ func (s *Server) showPlanCommand(ctx context.Context, p agentproto.PlanPathParam
 		return agentproto.ShownPlan{}, invalidParams("agentls.showPlan: read %s: %v", wp.Rel, err)
 	}
 	plan, _ := workspace.ParsePlan(text)
-	res := agentproto.ShownPlan{Path: wp.Rel, Title: planTitle(plan, wp.Rel), Status: agentproto.PlanStatus(planStatus(plan)), Steps: make([]agentproto.PlanStep, 0, len(plan.Steps))}
+	res := agentproto.ShownPlan{Path: wp.Rel, Title: planTitle(plan, wp.Rel), Status: planStatus(plan), Steps: make([]agentproto.PlanStep, 0, len(plan.Steps))}
 	for _, st := range plan.Steps {
 		res.Steps = append(res.Steps, agentproto.PlanStep{Text: st.Text, Done: st.Done})
 	}

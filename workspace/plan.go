@@ -10,30 +10,24 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
-// PlanStatus is the lifecycle state of a plan.
-type PlanStatus string
+// PlanStatus is the lifecycle state of a plan: the protocol's PlanStatus,
+// declared once in agentproto (with Valid).
+type PlanStatus = agentproto.PlanStatus
 
 // The plan statuses.
 const (
-	PlanDraft       PlanStatus = "draft"
-	PlanApproved    PlanStatus = "approved"
-	PlanImplemented PlanStatus = "implemented"
-	PlanArchived    PlanStatus = "archived"
+	PlanDraft       = agentproto.PlanDraft
+	PlanApproved    = agentproto.PlanApproved
+	PlanImplemented = agentproto.PlanImplemented
+	PlanArchived    = agentproto.PlanArchived
 )
 
 // PlanStatuses lists the valid statuses in lifecycle order.
 var PlanStatuses = []PlanStatus{PlanDraft, PlanApproved, PlanImplemented, PlanArchived}
-
-// Valid reports whether s is one of the known statuses.
-func (s PlanStatus) Valid() bool {
-	switch s {
-	case PlanDraft, PlanApproved, PlanImplemented, PlanArchived:
-		return true
-	}
-	return false
-}
 
 // PlanMeta is a plan's YAML frontmatter.
 type PlanMeta struct {
