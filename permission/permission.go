@@ -19,30 +19,14 @@ import (
 )
 
 // Kind is what a request asks to allow: the protocol's PermissionKind
-// (PROTOCOL.md §9), declared once in agentproto.
+// (PROTOCOL.md §9; agentproto.PermissionRun, …), declared once in
+// agentproto.
 type Kind = agentproto.PermissionKind
 
-// The kinds of request (agentproto says what each asks).
-const (
-	KindRun      = agentproto.PermissionRun
-	KindMCP      = agentproto.PermissionMCP
-	KindNetwork  = agentproto.PermissionNetwork
-	KindTrust    = agentproto.PermissionTrust
-	KindSubagent = agentproto.PermissionSubagent
-	KindEdit     = agentproto.PermissionEdit
-	KindPlan     = agentproto.PermissionPlan
-)
-
-// OptionKind is one choice of a request; its wire id equals its kind (the
-// ACP PermissionOptionKind values).
+// OptionKind is one choice of a request (agentproto.AllowOnce,
+// AllowAlways, RejectOnce); its wire id equals its kind (the ACP
+// PermissionOptionKind values).
 type OptionKind = agentproto.OptionKind
-
-// The choices.
-const (
-	AllowOnce   = agentproto.AllowOnce
-	AllowAlways = agentproto.AllowAlways
-	RejectOnce  = agentproto.RejectOnce
-)
 
 // Option is one choice offered, with its label.
 type Option = agentproto.PermissionOption
@@ -106,7 +90,9 @@ type Decision struct {
 }
 
 // Allowed reports whether the decision allows (once or always).
-func (d Decision) Allowed() bool { return d.Option == AllowOnce || d.Option == AllowAlways }
+func (d Decision) Allowed() bool {
+	return d.Option == agentproto.AllowOnce || d.Option == agentproto.AllowAlways
+}
 
 // Permitter asks a person for permission: each face implements it.
 type Permitter interface {
@@ -163,13 +149,13 @@ func (r Request) Escaped() Request {
 func (r Request) Title() string {
 	e := r.Escaped()
 	switch r.Kind {
-	case KindRun:
+	case agentproto.PermissionRun:
 		return fmt.Sprintf("Run `%s` in %s", e.What, e.Cwd)
-	case KindTrust:
+	case agentproto.PermissionTrust:
 		return "Trust " + e.What
-	case KindPlan:
+	case agentproto.PermissionPlan:
 		return "Approve the plan " + e.What + " and start building?"
-	case KindEdit:
+	case agentproto.PermissionEdit:
 		return "Apply the edit: " + e.What
 	}
 	return fmt.Sprintf("Allow %s: %s", r.Kind, e.What)
@@ -184,24 +170,24 @@ func (r Request) Text() string {
 	e := r.Escaped()
 	var b strings.Builder
 	switch r.Kind {
-	case KindRun:
+	case agentproto.PermissionRun:
 		fmt.Fprintf(&b, "Run `%s`?\n\nFolder: %s\nNetwork: %s\nSandbox: %s", e.What, e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
-	case KindTrust:
+	case agentproto.PermissionTrust:
 		if base := filepath.Base(e.What); base == ".mcp.json" || base == "mcp.json" {
 			fmt.Fprintf(&b, "This workspace's %s starts MCP servers (below); they start only once you trust this content of the file. Trust it? (%s)", base, e.What)
 		} else {
 			fmt.Fprintf(&b, "This workspace's %s sets keys that widen what agentls may do; they apply only once you trust this content of the file. Trust it? (%s)",
 				base, e.What)
 		}
-	case KindPlan:
+	case agentproto.PermissionPlan:
 		fmt.Fprintf(&b, "Review the plan `%s`. Accept it and start building?", e.What)
-	case KindEdit:
+	case agentproto.PermissionEdit:
 		fmt.Fprintf(&b, "Apply this edit? %s", e.What)
 		if e.Diff != "" {
 			fence := Fence(e.Diff, 3)
 			fmt.Fprintf(&b, "\n\n%sdiff\n%s\n%s", fence, strings.TrimSuffix(e.Diff, "\n"), fence)
 		}
-	case KindMCP:
+	case agentproto.PermissionMCP:
 		fmt.Fprintf(&b, "Allow the MCP call `%s`?\n\nNetwork: %s\nSandbox: %s", e.What, orUnknown(e.Network), orUnknown(e.Sandbox))
 	default:
 		fmt.Fprintf(&b, "Allow %s `%s`?", r.Kind, e.What)
@@ -221,13 +207,13 @@ func (e Request) grantsText() string {
 		return ""
 	}
 	intro := GrantsIntro
-	if e.Kind == KindTrust {
+	if e.Kind == agentproto.PermissionTrust {
 		intro = "Trusting applies:"
 	}
 	if e.Document != "" {
 		return fmt.Sprintf("%s %d lines, in full in %s (opened beside this question).", strings.TrimSuffix(intro, ":"), len(e.Grants), e.Document)
 	}
-	return intro + "\n- " + strings.Join(quoteAll(e.Grants, e.Kind != KindTrust), "\n- ")
+	return intro + "\n- " + strings.Join(quoteAll(e.Grants, e.Kind != agentproto.PermissionTrust), "\n- ")
 }
 
 func quoteAll(lines []string, code bool) []string {
@@ -263,9 +249,9 @@ func (r Request) Question() (*questions.Set, error) {
 		enum = append(enum, `"`+string(o.ID)+`"`)
 		variant := "secondary"
 		switch o.Kind {
-		case AllowOnce:
+		case agentproto.AllowOnce:
 			variant = "primary"
-		case RejectOnce:
+		case agentproto.RejectOnce:
 			variant = "danger"
 		}
 		buttons = append(buttons, questions.Button{Label: o.Label, Value: string(o.ID), Variant: variant})
@@ -285,7 +271,7 @@ func (r Request) Actions() []questions.Action {
 	var out, allow []questions.Action
 	for _, o := range r.Escaped().Options {
 		a := questions.Action{Title: o.Label, Value: string(o.ID)}
-		if o.Kind == RejectOnce {
+		if o.Kind == agentproto.RejectOnce {
 			out = append(out, a)
 		} else {
 			allow = append(allow, a)
