@@ -557,7 +557,7 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 	}
 	if md == guard.ModeBuild {
 		if plan := s.planFile(); plan != "" {
-			if err := m.setPlanStatus(ctx, s, plan, workspace.PlanApproved); err != nil {
+			if err := m.setPlanStatus(ctx, s, plan, agentproto.PlanApproved); err != nil {
 				slog.Warn("mark plan approved", "plan", plan, "err", err)
 			}
 			s.baselineNow(plan)

@@ -363,7 +363,7 @@ func planTitle(plan workspace.Plan, rel string) string {
 
 func planStatus(plan workspace.Plan) workspace.PlanStatus {
 	if plan.Meta == nil || plan.Meta.Status == "" {
-		return workspace.PlanDraft
+		return agentproto.PlanDraft
 	}
 	return plan.Meta.Status
 }

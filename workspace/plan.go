@@ -14,20 +14,13 @@ import (
 	"github.com/agentls/agentls/agentproto"
 )
 
-// PlanStatus is the lifecycle state of a plan: the protocol's PlanStatus,
-// declared once in agentproto (with Valid).
+// PlanStatus is the lifecycle state of a plan: the protocol's PlanStatus
+// (agentproto.PlanDraft, PlanApproved, PlanImplemented, PlanArchived),
+// declared once in agentproto with Valid.
 type PlanStatus = agentproto.PlanStatus
 
-// The plan statuses.
-const (
-	PlanDraft       = agentproto.PlanDraft
-	PlanApproved    = agentproto.PlanApproved
-	PlanImplemented = agentproto.PlanImplemented
-	PlanArchived    = agentproto.PlanArchived
-)
-
 // PlanStatuses lists the valid statuses in lifecycle order.
-var PlanStatuses = []PlanStatus{PlanDraft, PlanApproved, PlanImplemented, PlanArchived}
+var PlanStatuses = []PlanStatus{agentproto.PlanDraft, agentproto.PlanApproved, agentproto.PlanImplemented, agentproto.PlanArchived}
 
 // PlanMeta is a plan's YAML frontmatter.
 type PlanMeta struct {
@@ -279,7 +272,7 @@ func SetPlanStatus(text string, status PlanStatus) (string, error) {
 // out.
 func RenderPlan(meta PlanMeta, body string) string {
 	if meta.Status == "" {
-		meta.Status = PlanDraft
+		meta.Status = agentproto.PlanDraft
 	}
 	fields := struct {
 		Title     string     `yaml:"title"`
