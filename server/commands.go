@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/internal/protoconv"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -315,7 +314,7 @@ func (s *Server) buildPlanCommand(ctx context.Context, p agentproto.PlanPathPara
 		return agentproto.Session{}, rpcError(err)
 	}
 	s.setCurrent(info.SessionID)
-	return protoconv.Session(info), nil
+	return info, nil
 }
 
 // archivePlanCommand is agentls.archivePlan {path}: the plan's status
