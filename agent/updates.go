@@ -15,9 +15,8 @@ import (
 // agent's names) and the agent's own updates of the same wire shape that
 // carry the agent's values (UpdateToolCallDone with a guard refusal,
 // UpdateQuestion with validated questions, UpdateToolCallProgress
-// (tool_progress.go), sent on ACP only). The set is closed: a face
-// type-switches on it, and each type's JSON is the update's wire shape
-// (ACP's names).
+// (tool_progress.go), sent on ACP only). A face type-switches on it, and
+// each type's JSON is the update's wire shape (ACP's names).
 type Update = agentproto.SessionUpdate
 
 func (UpdateToolCallDone) IsSessionUpdate() {}
