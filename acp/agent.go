@@ -14,7 +14,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/host"
 )
 
@@ -126,7 +125,7 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 	}
 	h.SetSessionMCPServers(info.SessionID, mcpSpecs(p.McpServers))
 	a.track(info.SessionID, h)
-	return sdk.NewSessionResponse{SessionId: sdk.SessionId(info.SessionID), Modes: modeState(guard.Mode(info.Mode)), ConfigOptions: h.configOptions(info.SessionID, guard.Mode(info.Mode))}, nil
+	return sdk.NewSessionResponse{SessionId: sdk.SessionId(info.SessionID), Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.SessionID, info.Mode)}, nil
 }
 
 // LoadSession loads a session of cwd's workspace and replays its history
@@ -138,7 +137,7 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 	}
 	h.ed.replay(ctx, info.SessionID, msgs)
 	a.commands.announce(ctx, info.SessionID, true) // before the answer, with the replay (commands.go)
-	return sdk.LoadSessionResponse{Modes: modeState(guard.Mode(info.Mode)), ConfigOptions: h.configOptions(info.SessionID, guard.Mode(info.Mode))}, nil
+	return sdk.LoadSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.SessionID, info.Mode)}, nil
 }
 
 // ResumeSession loads a session without replaying its history.
@@ -147,7 +146,7 @@ func (a *Agent) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
-	return sdk.ResumeSessionResponse{Modes: modeState(guard.Mode(info.Mode)), ConfigOptions: h.configOptions(info.SessionID, guard.Mode(info.Mode))}, nil
+	return sdk.ResumeSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.SessionID, info.Mode)}, nil
 }
 
 // load loads session id of cwd's workspace for this connection.
@@ -335,7 +334,7 @@ func (a *Agent) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionConf
 	if err != nil {
 		return sdk.SetSessionConfigOptionResponse{}, toRequestError(err)
 	}
-	return sdk.SetSessionConfigOptionResponse{ConfigOptions: h.configOptions(info.SessionID, guard.Mode(info.Mode))}, nil
+	return sdk.SetSessionConfigOptionResponse{ConfigOptions: h.configOptions(info.SessionID, info.Mode)}, nil
 }
 
 // track records which host has a session loaded.

@@ -12,6 +12,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 )
@@ -62,7 +63,7 @@ func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.A
 	}
 	planText = questions.Escape(planText)
 	callID := e.callID(ctx, req)
-	perm := permission.Request{Kind: permission.KindPlan, What: req.PlanFile}
+	perm := permission.Request{Kind: agentproto.PermissionPlan, What: req.PlanFile}
 	if req.Permission != nil {
 		perm = *req.Permission
 	}
@@ -82,13 +83,13 @@ func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.A
 		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(perm.Title()),
 		Kind: sdk.Ptr(sdk.ToolKindSwitchMode), Content: content,
 	}, []sdk.PermissionOption{
-		{OptionId: sdk.PermissionOptionId(permission.RejectOnce), Name: "Keep Planning", Kind: sdk.PermissionOptionKindRejectOnce},
-		{OptionId: sdk.PermissionOptionId(permission.AllowOnce), Name: "Accept & Build", Kind: sdk.PermissionOptionKindAllowOnce},
+		{OptionId: sdk.PermissionOptionId(agentproto.RejectOnce), Name: "Keep Planning", Kind: sdk.PermissionOptionKindRejectOnce},
+		{OptionId: sdk.PermissionOptionId(agentproto.AllowOnce), Name: "Accept & Build", Kind: sdk.PermissionOptionKindAllowOnce},
 	})
 	if err != nil {
 		return agent.AskReply{}, err
 	}
-	return agent.AskReply{Answers: map[string]any{"approve": optionID == string(permission.AllowOnce)}}, nil
+	return agent.AskReply{Answers: map[string]any{"approve": optionID == string(agentproto.AllowOnce)}}, nil
 }
 
 // grantsText is the text block that lists what approving grants, or "".
@@ -115,9 +116,9 @@ func (e *editor) Permit(ctx context.Context, req permission.Request) (permission
 	}
 	kind := sdk.ToolKindOther
 	switch req.Kind {
-	case permission.KindRun:
+	case agentproto.PermissionRun:
 		kind = sdk.ToolKindExecute
-	case permission.KindNetwork:
+	case agentproto.PermissionNetwork:
 		kind = sdk.ToolKindFetch
 	}
 	options := make([]sdk.PermissionOption, 0, len(req.Options))

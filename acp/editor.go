@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/instructions"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
@@ -65,7 +64,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 		e.sendPlan(ctx, sessionID, u) // plan_update.go
 	case agent.UpdateMode:
 		e.send(ctx, sessionID, modeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(u.CurrentModeID)})
-		e.send(ctx, sessionID, configUpdate{SessionUpdate: "config_option_update", ConfigOptions: e.h.configOptions(sessionID, guard.Mode(u.CurrentModeID))})
+		e.send(ctx, sessionID, configUpdate{SessionUpdate: "config_option_update", ConfigOptions: e.h.configOptions(sessionID, u.CurrentModeID)})
 	case agent.UpdateQuestion:
 		// question_pending: the turn ends (end_turn) with the question as
 		// the agent's text; the next prompt answers it.

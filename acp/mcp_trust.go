@@ -7,7 +7,7 @@ import (
 	"errors"
 	"log/slog"
 
-	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // reviewMCPTrust asks, at a prompt, whether to trust each workspace MCP
@@ -31,7 +31,7 @@ func (h *hosted) reviewMCPTrust(ctx context.Context, sessionID string) (cancelle
 		h.ed.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: callID, Title: req.Title(), Kind: "other", Status: "pending"})
 		d, err := h.ed.Permit(ctx, req)
 		status := "failed"
-		if err == nil && d.Option == permission.AllowAlways {
+		if err == nil && d.Option == agentproto.AllowAlways {
 			if terr := h.TrustMCPFile(f); terr != nil {
 				slog.Warn("acp: MCP file trust not remembered", "file", f.Path, "err", terr)
 			} else {

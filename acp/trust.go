@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/permission"
@@ -48,11 +49,11 @@ func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled b
 	}
 	callID := "trust-" + trust.Sum[:16]
 	req := permission.Request{
-		SessionID: sessionID, ToolCallID: callID, Requester: "agentls", Kind: permission.KindTrust, What: trust.Path,
-		Reach: string(guard.ReachWorkspace), Grants: trust.Grants(),
+		SessionID: sessionID, ToolCallID: callID, Requester: "agentls", Kind: agentproto.PermissionTrust, What: trust.Path,
+		Reach: guard.ReachWorkspace, Grants: trust.Grants(),
 		Options: []permission.Option{
-			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
-			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
+			permission.Opt(agentproto.RejectOnce, config.TrustAnswers[0]),
+			permission.Opt(agentproto.AllowAlways, config.TrustAnswers[1]),
 		},
 	}
 	h.ed.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: callID, Title: req.Title(), Kind: "other", Status: "pending"})
@@ -65,7 +66,7 @@ func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled b
 		slog.Warn("acp: trust question", "file", trust.Path, "err", err)
 		return errors.Is(err, errCancelledByClient) || ctx.Err() != nil
 	}
-	if d.Option != permission.AllowAlways {
+	if d.Option != agentproto.AllowAlways {
 		slog.Info("acp: workspace configuration not trusted", "file", trust.Path)
 		return false
 	}

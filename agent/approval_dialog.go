@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
@@ -103,11 +104,11 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 // face shows the allowed_commands beside the plan.
 func approvalPermission(sessionID, rel string, allowed []string) permission.Request {
 	return permission.Request{
-		SessionID: sessionID, Requester: "exit_plan_mode", Kind: permission.KindPlan, What: rel,
-		Reach: string(guard.ReachEditor), Grants: allowed,
+		SessionID: sessionID, Requester: "exit_plan_mode", Kind: agentproto.PermissionPlan, What: rel,
+		Reach: guard.ReachEditor, Grants: allowed,
 		Options: []permission.Option{
-			permission.Opt(permission.RejectOnce, "Keep Planning"),
-			permission.Opt(permission.AllowOnce, "Accept & Build"),
+			permission.Opt(agentproto.RejectOnce, "Keep Planning"),
+			permission.Opt(agentproto.AllowOnce, "Accept & Build"),
 		},
 	}
 }

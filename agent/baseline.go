@@ -9,6 +9,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -65,7 +66,7 @@ func (m *Manager) planFinished(rel string) bool {
 	if err != nil || plan.Meta == nil {
 		return false
 	}
-	return plan.Meta.Status == workspace.PlanImplemented || plan.Meta.Status == workspace.PlanArchived
+	return plan.Meta.Status == agentproto.PlanImplemented || plan.Meta.Status == agentproto.PlanArchived
 }
 
 // setBaseline records text as the approved text of the plan rel, in
@@ -167,7 +168,7 @@ func shortDiff(rel, approved, current string) string {
 
 // approvedText is a plan's text as it reads once its status is approved.
 func approvedText(text string) string {
-	if t, err := workspace.SetPlanStatus(text, workspace.PlanApproved); err == nil {
+	if t, err := workspace.SetPlanStatus(text, agentproto.PlanApproved); err == nil {
 		return t
 	}
 	return text

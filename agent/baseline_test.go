@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/golden"
 	"github.com/agentls/agentls/sessionstore"
 
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/workspace"
 )
 
 // TestBuiltPlans: the plans being built come from the sessions in memory and
@@ -99,7 +99,7 @@ func TestChangedSinceApproval(t *testing.T) {
 		t.Fatalf("fresh approval marked:\n%s", sec)
 	}
 	// The builder's own write (status implemented included) is not a change.
-	if err := m.setPlanStatus(ctx, s, "plans/a.plan", workspace.PlanImplemented); err != nil {
+	if err := m.setPlanStatus(ctx, s, "plans/a.plan", agentproto.PlanImplemented); err != nil {
 		t.Fatal(err)
 	}
 	if sec := section(); strings.Contains(sec, ChangedSinceApproval) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
@@ -273,9 +274,9 @@ func (e *env) ConfirmRun(ctx context.Context, req tools.RunRequest) (tools.RunPe
 		return tools.RunPermit{}, err
 	}
 	switch dec.Option {
-	case permission.AllowOnce:
+	case agentproto.AllowOnce:
 		return tools.RunPermit{Run: true}, nil
-	case permission.AllowAlways:
+	case agentproto.AllowAlways:
 		if !offered {
 			return tools.RunPermit{Run: true}, nil // not offered; the answer still says run
 		}

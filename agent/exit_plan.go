@@ -10,6 +10,7 @@ import (
 	"github.com/agentls/agentls/agent/runrules"
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/workspace"
@@ -122,7 +123,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 // agent/resolvePlan and agent/setMode).
 func (s *Session) approve(ctx context.Context, rel, presented string, allowed []string, source string) {
 	m := s.m
-	if err := m.setPlanStatus(ctx, s, rel, workspace.PlanApproved); err != nil {
+	if err := m.setPlanStatus(ctx, s, rel, agentproto.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", rel, "err", err)
 	}
 	// The approved text is the one presented for approval: what the user

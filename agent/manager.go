@@ -375,7 +375,7 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 		m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", entered.Format(time.RFC3339), reason))
 	}
 	info := s.Info()
-	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: agentproto.Mode(md), PlanFile: info.PlanFile, Source: "user"})
+	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
 	return info, nil
 }
 
@@ -557,7 +557,7 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 	}
 	if md == guard.ModeBuild {
 		if plan := s.planFile(); plan != "" {
-			if err := m.setPlanStatus(ctx, s, plan, workspace.PlanApproved); err != nil {
+			if err := m.setPlanStatus(ctx, s, plan, agentproto.PlanApproved); err != nil {
 				slog.Warn("mark plan approved", "plan", plan, "err", err)
 			}
 			s.baselineNow(plan)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/permission"
 )
@@ -42,9 +43,9 @@ func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, e
 		return false, err
 	}
 	switch d.Option {
-	case permission.AllowOnce:
+	case agentproto.AllowOnce:
 		return true, nil
-	case permission.AllowAlways:
+	case agentproto.AllowAlways:
 		s.mu.Lock()
 		if s.mcpAlways == nil {
 			s.mcpAlways = map[string]bool{}
@@ -80,14 +81,14 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 		fence += "`"
 	}
 	return permission.Request{
-		SessionID: sessionID, ToolCallID: ToolCallID(ctx), Requester: req.Tool, Kind: permission.KindMCP,
-		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: string(reach), Network: network, Sandbox: sandboxState,
+		SessionID: sessionID, ToolCallID: ToolCallID(ctx), Requester: req.Tool, Kind: agentproto.PermissionMCP,
+		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: reach, Network: network, Sandbox: sandboxState,
 		Note: fmt.Sprintf("MCP server `%s` (`%s`), tool `%s`.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
 			req.Server, req.Command, req.ServerTool, fence, args, fence, req.Hints),
 		Options: []permission.Option{
-			permission.Opt(permission.RejectOnce, "Reject"),
-			permission.Opt(permission.AllowOnce, "Allow"),
-			permission.Opt(permission.AllowAlways, fmt.Sprintf("Always allow %s (this session)", req.Tool)),
+			permission.Opt(agentproto.RejectOnce, "Reject"),
+			permission.Opt(agentproto.AllowOnce, "Allow"),
+			permission.Opt(agentproto.AllowAlways, fmt.Sprintf("Always allow %s (this session)", req.Tool)),
 		},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -165,10 +166,10 @@ func (e *env) completeWith(c workspace.Change) workspace.Change {
 		return c
 	}
 	if len(after.Steps) == 0 || after.StepsDone() < len(after.Steps) ||
-		after.Meta.Status == workspace.PlanImplemented || after.Meta.Status == workspace.PlanArchived {
+		after.Meta.Status == agentproto.PlanImplemented || after.Meta.Status == agentproto.PlanArchived {
 		return c
 	}
-	text, err := workspace.SetPlanStatus(c.After, workspace.PlanImplemented)
+	text, err := workspace.SetPlanStatus(c.After, agentproto.PlanImplemented)
 	if err != nil {
 		return c
 	}

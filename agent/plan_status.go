@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -38,7 +39,7 @@ func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, sta
 		e := &env{s: s, system: true, ctx: ctx}
 		err = e.Apply(ctx, guard.SystemActor, label, changes)
 	}
-	if err == nil && (status == workspace.PlanImplemented || status == workspace.PlanArchived) {
+	if err == nil && (status == agentproto.PlanImplemented || status == agentproto.PlanArchived) {
 		m.planFinishedLock(rel)
 	}
 	return err

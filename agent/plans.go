@@ -97,10 +97,10 @@ func (s *Session) completePlan(ctx context.Context) {
 	if err != nil || len(plan.Steps) == 0 || plan.StepsDone() < len(plan.Steps) {
 		return
 	}
-	if plan.Meta != nil && (plan.Meta.Status == workspace.PlanImplemented || plan.Meta.Status == workspace.PlanArchived) {
+	if plan.Meta != nil && (plan.Meta.Status == agentproto.PlanImplemented || plan.Meta.Status == agentproto.PlanArchived) {
 		return
 	}
-	if err := m.setPlanStatus(ctx, s, rel, workspace.PlanImplemented); err != nil {
+	if err := m.setPlanStatus(ctx, s, rel, agentproto.PlanImplemented); err != nil {
 		slog.Warn("mark plan implemented", "plan", rel, "session", s.ID(), "err", err)
 		return
 	}
@@ -117,7 +117,7 @@ func (m *Manager) ArchivePlan(ctx context.Context, p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := m.setPlanStatus(ctx, nil, wp.Rel, workspace.PlanArchived); err != nil {
+	if err := m.setPlanStatus(ctx, nil, wp.Rel, agentproto.PlanArchived); err != nil {
 		var fe *workspace.FrontmatterError
 		if errors.As(err, &fe) {
 			return "", invalidf("cannot archive %s: %v", wp.Rel, fe)
@@ -154,7 +154,7 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 	}
 	info := s.Info()
 	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: agentproto.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
-	if err := m.setPlanStatus(ctx, s, wp.Rel, workspace.PlanApproved); err != nil {
+	if err := m.setPlanStatus(ctx, s, wp.Rel, agentproto.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", wp.Rel, "err", err)
 	}
 	s.baselineNow(wp.Rel)

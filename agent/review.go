@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/udiff"
 	"github.com/agentls/agentls/permission"
@@ -127,9 +128,9 @@ func (s *Session) askToApply(ctx context.Context, tool string, changes []workspa
 		}
 	}
 	req := permission.Request{
-		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester(tool), Kind: permission.KindEdit,
-		What: strings.Join(targets, ", "), Reach: string(guard.ReachWorkspace), Diff: diff.String(),
-		Options: []permission.Option{permission.Opt(permission.RejectOnce, "Reject"), permission.Opt(permission.AllowOnce, "Apply")},
+		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester(tool), Kind: agentproto.PermissionEdit,
+		What: strings.Join(targets, ", "), Reach: guard.ReachWorkspace, Diff: diff.String(),
+		Options: []permission.Option{permission.Opt(agentproto.RejectOnce, "Reject"), permission.Opt(agentproto.AllowOnce, "Apply")},
 	}
 	d, err := s.m.Permit(ctx, req)
 	reason := "rejected when asked"

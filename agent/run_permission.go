@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/permission"
 )
@@ -18,12 +19,12 @@ func (s *Session) runPermission(ctx context.Context, command, dir string, d runD
 	}
 	network, sandbox := s.m.commandPlace(command)
 	req := permission.Request{
-		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester("run"), Kind: permission.KindRun,
-		What: command, Cwd: dir, Reach: string(guard.ReachProcess), Network: network, Sandbox: sandbox,
+		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester("run"), Kind: agentproto.PermissionRun,
+		What: command, Cwd: dir, Reach: guard.ReachProcess, Network: network, Sandbox: sandbox,
 		Options: []permission.Option{
-			permission.Opt(permission.RejectOnce, "Reject"),
-			permission.Opt(permission.AllowOnce, "Run"),
-			permission.Opt(permission.AllowAlways, fmt.Sprintf("Always allow %q", command)),
+			permission.Opt(agentproto.RejectOnce, "Reject"),
+			permission.Opt(agentproto.AllowOnce, "Run"),
+			permission.Opt(agentproto.AllowAlways, fmt.Sprintf("Always allow %q", command)),
 		},
 	}
 	switch {

@@ -76,17 +76,6 @@ func (m *Manager) TitleFirstPrompt(id, text string) (title, updatedAt string, ok
 	return title, updatedAt, true
 }
 
-// UpdateSessionInfo is a session_info_update update: the session's title
-// changed (its first prompt named it, or agent/setTitle renamed it).
-type UpdateSessionInfo struct {
-	SessionUpdate string `json:"sessionUpdate"` // "session_info_update"
-	Title         string `json:"title"`
-	// UpdatedAt is RFC 3339.
-	UpdatedAt string `json:"updatedAt"`
-}
-
-func (UpdateSessionInfo) isUpdate() {}
-
 // titleFirstPrompt is TitleFirstPrompt telling the editor the new title.
 func (m *Manager) titleFirstPrompt(ctx context.Context, id, text string) {
 	if title, at, ok := m.TitleFirstPrompt(id, text); ok {

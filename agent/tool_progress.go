@@ -33,4 +33,4 @@ type UpdateToolCallProgress struct {
 	Content       []ToolContent `json:"content"`
 }
 
-func (UpdateToolCallProgress) isUpdate() {}
+func (UpdateToolCallProgress) IsSessionUpdate() {}

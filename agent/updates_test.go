@@ -30,6 +30,7 @@ var wireUpdates = []Update{
 		Questions: []questions.Question{{Name: "db", Question: "Which database?", Schema: json.RawMessage(`{"type":"string","enum":["pg","sqlite"]}`)}}},
 	UpdateUsage{SessionUpdate: "usage_update", InputTokens: 1200, OutputTokens: 80, ContextTokens: 1400, ContextWindow: 128000},
 	UpdateInstructions{SessionUpdate: "instructions_loaded", Files: []InstructionFile{{Path: "AGENTS.md", Bytes: 1200}, {Path: "src/AGENTS.md", Bytes: 40000, Cut: true}}},
+	UpdateSessionInfo{SessionUpdate: "session_info_update", Title: "Add the route", UpdatedAt: "2026-01-02T03:04:05Z"},
 }
 
 // TestUpdateWireGolden: the JSON of each update, as the LSP face sends it
@@ -49,8 +50,10 @@ func TestUpdateWireGolden(t *testing.T) {
 	golden.Check(t, "testdata/updates.golden.jsonl", b.String())
 }
 
-// TestEveryUpdateHasAWireRow: each type that implements Update (updates.go)
-// has its row in wireUpdates, so a new update cannot skip the golden file.
+// TestEveryUpdateHasAWireRow: each update type updates.go declares (the
+// agent's own, which have IsSessionUpdate, and the protocol's under an
+// Update* name) has its row in wireUpdates, so a new update cannot skip the
+// golden file.
 func TestEveryUpdateHasAWireRow(t *testing.T) {
 	t.Parallel()
 	f, err := parser.ParseFile(token.NewFileSet(), "updates.go", nil, 0)
@@ -59,12 +62,24 @@ func TestEveryUpdateHasAWireRow(t *testing.T) {
 	}
 	var declared []string
 	for _, d := range f.Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Name.Name != "isUpdate" || fn.Recv == nil {
-			continue
-		}
-		if id, ok := fn.Recv.List[0].Type.(*ast.Ident); ok {
-			declared = append(declared, id.Name)
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Name.Name != "IsSessionUpdate" || d.Recv == nil {
+				continue
+			}
+			if id, ok := d.Recv.List[0].Type.(*ast.Ident); ok {
+				declared = append(declared, id.Name)
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				ts, ok := spec.(*ast.TypeSpec)
+				if !ok || !ts.Assign.IsValid() || !strings.HasPrefix(ts.Name.Name, "Update") || ts.Name.Name == "Update" {
+					continue
+				}
+				if sel, ok := ts.Type.(*ast.SelectorExpr); ok {
+					declared = append(declared, sel.Sel.Name) // an alias has the protocol type's name
+				}
+			}
 		}
 	}
 	var rows []string
@@ -74,6 +89,6 @@ func TestEveryUpdateHasAWireRow(t *testing.T) {
 	slices.Sort(declared)
 	slices.Sort(rows)
 	if len(declared) == 0 || !slices.Equal(declared, rows) {
-		t.Fatalf("types implementing Update %q, rows in wireUpdates %q", declared, rows)
+		t.Fatalf("update types declared %q, rows in wireUpdates %q", declared, rows)
 	}
 }

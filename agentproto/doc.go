@@ -8,9 +8,13 @@
 // method table of docs/protocol.md (§7) from it, and TestGeneratedFiles
 // fails when any of them drifts.
 //
-// It is a leaf: it imports only the standard library. The types are the
-// wire, not the domain: the faces convert the agent's values into them
-// (internal/protoconv).
+// It is a leaf of value types: it imports only the standard library, and
+// every room may import it (internal/arrows). A value the protocol carries
+// that a room also handles (a mode, a plan's status, a tool's reach, a
+// permission's kinds and options, an MCP server's status, the updates of a
+// turn) is declared once, here, and the room uses it directly or by an
+// alias; the faces convert only the values whose shape differs from the
+// wire's (internal/protoconv).
 package agentproto
 
 //go:generate go run ./internal/protogen -root ..

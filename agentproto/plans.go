@@ -44,6 +44,15 @@ const (
 	PlanArchived    PlanStatus = "archived"
 )
 
+// Valid reports whether s is one of the plan statuses.
+func (s PlanStatus) Valid() bool {
+	switch s {
+	case PlanDraft, PlanApproved, PlanImplemented, PlanArchived:
+		return true
+	}
+	return false
+}
+
 // ListPlansParams are agent/listPlans's params.
 type ListPlansParams struct {
 	// Status keeps the plans with that status.

@@ -79,13 +79,18 @@ type PermissionKind string
 
 // The permission kinds.
 const (
-	PermissionRun      PermissionKind = "run"
-	PermissionMCP      PermissionKind = "mcp"
-	PermissionNetwork  PermissionKind = "network"
-	PermissionTrust    PermissionKind = "trust"
-	PermissionSubagent PermissionKind = "subagent"
-	PermissionPlan     PermissionKind = "plan"
-	PermissionEdit     PermissionKind = "edit"
+	PermissionRun      PermissionKind = "run"      // a command the run tool would start
+	PermissionMCP      PermissionKind = "mcp"      // a call to an MCP server's tool
+	PermissionNetwork  PermissionKind = "network"  // a network fetch
+	PermissionTrust    PermissionKind = "trust"    // the widening keys of a workspace .agentls.yaml
+	PermissionSubagent PermissionKind = "subagent" // a sub-agent's session
+	// PermissionPlan is a plan approval's grants: the approval is the plan
+	// question (purpose "plan_approval"); the request it carries lists what
+	// approving grants.
+	PermissionPlan PermissionKind = "plan"
+	// PermissionEdit is a BUILD edit in review mode, asked of an editor
+	// without change annotations (docs/review.md): Diff shows it.
+	PermissionEdit PermissionKind = "edit"
 )
 
 // Reach is where a tool acts.
@@ -93,10 +98,18 @@ type Reach string
 
 // The reaches.
 const (
+	// ReachWorkspace tools read or change files of the workspace folders.
 	ReachWorkspace Reach = "workspace"
-	ReachNetwork   Reach = "network"
-	ReachProcess   Reach = "process"
-	ReachEditor    Reach = "editor"
+	// ReachNetwork tools send or fetch over the network (a web fetch, a
+	// remote MCP server): in plan mode the guard refuses them unless the
+	// user listed them in plan_mode.allow_network_tools, since what they
+	// send may carry workspace text.
+	ReachNetwork Reach = "network"
+	// ReachProcess tools start processes (run).
+	ReachProcess Reach = "process"
+	// ReachEditor tools talk only to the editor and the user (questions,
+	// the plan approval, mode switches).
+	ReachEditor Reach = "editor"
 )
 
 // PermissionOption is one choice of a permission request; its id equals

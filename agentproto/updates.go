@@ -4,7 +4,7 @@ import "encoding/json"
 
 // SessionUpdate is one update of a session's turn (agent/update's
 // update), told apart by its sessionUpdate member.
-type SessionUpdate interface{ isSessionUpdate() }
+type SessionUpdate interface{ IsSessionUpdate() }
 
 // MessageChunk is agent_message_chunk or agent_thought_chunk: streamed
 // text of the assistant's message or thoughts.
@@ -142,15 +142,19 @@ type SessionInfoUpdate struct {
 	UpdatedAt     string `json:"updatedAt"`
 }
 
-func (SessionInfoUpdate) isSessionUpdate()  {}
-func (MessageChunk) isSessionUpdate()       {}
-func (ToolCallStarted) isSessionUpdate()    {}
-func (ToolCallDone) isSessionUpdate()       {}
-func (PlanUpdate) isSessionUpdate()         {}
-func (ModeUpdate) isSessionUpdate()         {}
-func (QuestionPending) isSessionUpdate()    {}
-func (UsageUpdate) isSessionUpdate()        {}
-func (InstructionsLoaded) isSessionUpdate() {}
+// IsSessionUpdate marks the members of SessionUpdate. It is exported so
+// that the agent's own updates of the same wire shape (a tool call's end
+// with the guard's refusal, a question already validated) are members too:
+// agent.Update is SessionUpdate.
+func (SessionInfoUpdate) IsSessionUpdate()  {}
+func (MessageChunk) IsSessionUpdate()       {}
+func (ToolCallStarted) IsSessionUpdate()    {}
+func (ToolCallDone) IsSessionUpdate()       {}
+func (PlanUpdate) IsSessionUpdate()         {}
+func (ModeUpdate) IsSessionUpdate()         {}
+func (QuestionPending) IsSessionUpdate()    {}
+func (UsageUpdate) IsSessionUpdate()        {}
+func (InstructionsLoaded) IsSessionUpdate() {}
 
 // TextContent is a text block.
 type TextContent struct {

@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // Mode is the session's mode: plan (explore and write a plan) or build
-// (carry it out).
-type Mode string
+// (carry it out). It is the protocol's Mode, declared once in agentproto.
+type Mode = agentproto.Mode
 
 // The modes. Any other value is treated as plan mode (fail closed).
 const (
-	ModePlan  Mode = "plan"
-	ModeBuild Mode = "build"
+	ModePlan  = agentproto.ModePlan
+	ModeBuild = agentproto.ModeBuild
 )
 
 // ParseMode parses "plan" or "build" (surrounding spaces and letter case are

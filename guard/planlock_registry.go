@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/atomicfile"
 	"github.com/agentls/agentls/sessionstore"
 
@@ -161,5 +162,5 @@ func (l PlanLock) live() bool {
 	if err != nil || plan.Meta == nil {
 		return true
 	}
-	return plan.Meta.Status != workspace.PlanImplemented && plan.Meta.Status != workspace.PlanArchived
+	return plan.Meta.Status != agentproto.PlanImplemented && plan.Meta.Status != agentproto.PlanArchived
 }

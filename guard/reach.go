@@ -1,25 +1,22 @@
 package guard
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/agentls/agentls/agentproto"
+)
 
 // Reach is where a tool's effects go beyond its answer: every tool
-// declares one, and the permission question of a call shows it.
-type Reach string
+// declares one, and the permission question of a call shows it. It is the
+// protocol's type (agentproto.Reach), declared once there.
+type Reach = agentproto.Reach
 
-// The reaches.
+// The reaches (agentproto says what each means).
 const (
-	// ReachWorkspace tools read or change files of the workspace folders.
-	ReachWorkspace Reach = "workspace"
-	// ReachNetwork tools send or fetch over the network (a web fetch, a
-	// remote MCP server): in plan mode they are refused unless the user
-	// listed them in plan_mode.allow_network_tools, since what they send
-	// may carry workspace text.
-	ReachNetwork Reach = "network"
-	// ReachProcess tools start processes (run).
-	ReachProcess Reach = "process"
-	// ReachEditor tools talk only to the editor and the user (questions,
-	// the plan approval, mode switches).
-	ReachEditor Reach = "editor"
+	ReachWorkspace = agentproto.ReachWorkspace
+	ReachNetwork   = agentproto.ReachNetwork
+	ReachProcess   = agentproto.ReachProcess
+	ReachEditor    = agentproto.ReachEditor
 )
 
 // knownReach reports whether r is one of the reaches.

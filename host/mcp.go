@@ -47,15 +47,9 @@ func (h *Host) MCPStatus() []mcpclient.Status { return h.mcp.Status() }
 // states for agent/checkModel.
 type mcpSource struct{ *mcpclient.Pool }
 
-// ServerStatus implements agent.ServerStatuser.
-func (s mcpSource) ServerStatus() []agent.MCPServerStatus {
-	var out []agent.MCPServerStatus
-	for _, st := range s.Status() {
-		out = append(out, agent.MCPServerStatus{Name: st.Name, State: string(st.State), Origin: string(st.Origin),
-			Command: st.Command, Reason: st.Reason, StderrTail: st.StderrTail, Tools: st.Tools, ToolNames: st.ToolNames, DefinitionBytes: st.DefinitionBytes})
-	}
-	return out
-}
+// ServerStatus implements agent.ServerStatuser: the pool's status is the
+// protocol's.
+func (s mcpSource) ServerStatus() []agent.MCPServerStatus { return s.Status() }
 
 // SetSessionMCPServers gives a session the MCP servers its client named
 // (ACP session/new, session/load).

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/mcpclient"
@@ -78,11 +79,11 @@ func (h *Host) TrustMCPFile(f MCPFileTrust) error {
 func (f MCPFileTrust) Permission(sessionID, toolCallID string) permission.Request {
 	return permission.Request{
 		SessionID: sessionID, ToolCallID: toolCallID,
-		Requester: "agentls", Kind: permission.KindTrust, What: f.Path, Reach: string(guard.ReachProcess),
+		Requester: "agentls", Kind: agentproto.PermissionTrust, What: f.Path, Reach: guard.ReachProcess,
 		Grants: f.Servers, Note: f.Question,
 		Options: []permission.Option{
-			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
-			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
+			permission.Opt(agentproto.RejectOnce, config.TrustAnswers[0]),
+			permission.Opt(agentproto.AllowAlways, config.TrustAnswers[1]),
 		},
 	}
 }

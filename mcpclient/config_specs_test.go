@@ -57,10 +57,10 @@ func TestDisabledAndCwdInThePool(t *testing.T) {
 	for _, s := range p.Status() {
 		st[s.Name] = s
 	}
-	if s := st["off"]; s.State != StateSkipped || s.Reason != "disabled in the configuration" || s.StderrTail != "" {
+	if s := st["off"]; State(s.State) != StateSkipped || s.Reason != "disabled in the configuration" || s.StderrTail != "" {
 		t.Errorf("off: %+v", s)
 	}
-	if s := st["where"]; s.State != StateFailed || !strings.Contains(s.StderrTail, "cwd="+filepath.Join(root, "sub")) {
+	if s := st["where"]; State(s.State) != StateFailed || !strings.Contains(s.StderrTail, "cwd="+filepath.Join(root, "sub")) {
 		t.Errorf("where: %+v, want it run in %s", s, filepath.Join(root, "sub"))
 	}
 }

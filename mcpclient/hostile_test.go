@@ -37,7 +37,7 @@ func TestHostileAnswers(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "its connection broke") || !strings.Contains(err.Error(), "invalid character") {
 				t.Errorf("bad_json: err = %v", err)
 			}
-			if st := s.Status(); st.State != StateFailed || !strings.Contains(st.Reason, "connection broke") {
+			if st := s.Status(); State(st.State) != StateFailed || !strings.Contains(st.Reason, "connection broke") {
 				t.Errorf("status after bad JSON = %+v", st)
 			}
 			res, err = s.Call(context.Background(), "echo", map[string]any{"path": "x", "content": "back"}, 10*time.Second, 1000)
@@ -46,7 +46,7 @@ func TestHostileAnswers(t *testing.T) {
 			}
 		}},
 		{"a flood of notifications", "flood", map[string]any{"count": 5000}, func(t *testing.T, res CallResult, err error, s *Server) {
-			if err != nil || res.Text != "flooded 5000" || s.Status().State != StateRunning {
+			if err != nil || res.Text != "flooded 5000" || State(s.Status().State) != StateRunning {
 				t.Errorf("flood: %+v %v %+v", res, err, s.Status())
 			}
 		}},

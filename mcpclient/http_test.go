@@ -64,7 +64,7 @@ func TestHTTPServer(t *testing.T) {
 			t.Fatalf("a request without the static header: %q", auths)
 		}
 	}
-	if st := p.Status()[0]; st.State != StateRunning || st.Command != ts.URL {
+	if st := p.Status()[0]; State(st.State) != StateRunning || st.Command != ts.URL {
 		t.Errorf("status %+v", st)
 	}
 }

@@ -171,7 +171,7 @@ func (p *Pool) SessionTools(ctx context.Context, sessionID string) []tools.Tool 
 	lists := make([][]*Tool, len(servers))
 	var wg sync.WaitGroup
 	for i, s := range servers {
-		if st := s.Status().State; st == StateSkipped || st == StateStopped {
+		if st := State(s.Status().State); st == StateSkipped || st == StateStopped {
 			continue
 		}
 		wg.Add(1)

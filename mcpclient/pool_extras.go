@@ -63,7 +63,7 @@ func (p *Pool) ReadResource(ctx context.Context, sessionID, server, uri string) 
 	}
 	var errs []string
 	for _, s := range p.servers(sessionID) {
-		if st := s.Status().State; st == StateSkipped || st == StateStopped {
+		if st := State(s.Status().State); st == StateSkipped || st == StateStopped {
 			continue
 		}
 		text, err := s.ReadResource(ctx, uri)

@@ -115,7 +115,7 @@ func TestCalls(t *testing.T) {
 		t.Errorf("die: err = %v", err)
 	}
 	st := s.Status()
-	if st.State != StateFailed || !strings.Contains(st.StderrTail, "dying on purpose") {
+	if State(st.State) != StateFailed || !strings.Contains(st.StderrTail, "dying on purpose") {
 		t.Errorf("status after the exit = %+v", st)
 	}
 	log, _ := os.ReadFile(logf)
@@ -245,7 +245,7 @@ func TestRestartWithBackoff(t *testing.T) {
 			t.Fatalf("die %d: no error", i)
 		}
 		st := s.Status()
-		if st.State != StateFailed {
+		if State(st.State) != StateFailed {
 			t.Fatalf("after crash %d: %+v", i, st)
 		}
 		if i < 3 {
@@ -253,7 +253,7 @@ func TestRestartWithBackoff(t *testing.T) {
 				t.Fatalf("after crash %d: reason %q", i, st.Reason)
 			}
 			res, err := s.Call(ctx, "echo", map[string]any{"path": "x", "content": "back"}, 10*time.Second, 1000)
-			if err != nil || res.Text != "back" || s.Status().State != StateRunning {
+			if err != nil || res.Text != "back" || State(s.Status().State) != StateRunning {
 				t.Fatalf("restart %d: %+v %v %+v", i, res, err, s.Status())
 			}
 		}

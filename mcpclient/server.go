@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentls/agentls/sandbox"
 	"io"
 	"log/slog"
 	"os"
@@ -14,6 +13,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // Limits of a server's connection.
@@ -57,26 +59,15 @@ const (
 	StateStopped State = "stopped" // closed by agentls
 )
 
-// Status is what a face shows of one server.
-type Status struct {
-	Name   string `json:"name"`
-	State  State  `json:"state"`
-	Origin Origin `json:"origin"`
-	// Command is the command line (or URL).
-	Command string `json:"command"`
-	// Reason says why it failed or was skipped.
-	Reason string `json:"reason,omitempty"`
-	// StderrTail is the end of the server's stderr (failed servers).
-	StderrTail string `json:"stderrTail,omitempty"`
-	Tools      int    `json:"tools"`
-	// ToolNames are the names of the tools the server listed, as the server
-	// calls them (the editors' status tooltips show them).
-	ToolNames []string `json:"toolNames,omitempty"`
-	// DefinitionBytes is the size of the tool definitions the model is
-	// sent for this server (names, descriptions, schemas), reported apart
-	// from the built-in tools' budget.
-	DefinitionBytes int `json:"definitionBytes"`
-}
+// Status is what a face shows of one server: the protocol's
+// MCPServerStatus (agent/status, agent/checkModel), declared once in
+// agentproto. Its State is a State, its Origin an Origin; Reason says why
+// it failed or was skipped, StderrTail is the end of a failed server's
+// stderr, ToolNames the tools it listed as it calls them, and
+// DefinitionBytes the size of the tool definitions the model is sent for
+// it (names, descriptions, schemas), reported apart from the built-in
+// tools' budget.
+type Status = agentproto.MCPServerStatus
 
 // Server is one MCP server's connection, started lazily and kept until
 // Close. It is safe for concurrent use.
@@ -153,7 +144,7 @@ func (s *Server) Spec() ServerSpec { return s.spec }
 func (s *Server) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := Status{Name: s.spec.Name, State: s.state, Origin: s.spec.Origin, Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools), DefinitionBytes: s.defBytes}
+	st := Status{Name: s.spec.Name, State: string(s.state), Origin: string(s.spec.Origin), Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools), DefinitionBytes: s.defBytes}
 	for _, t := range s.tools {
 		st.ToolNames = append(st.ToolNames, t.Name)
 	}

@@ -14,45 +14,22 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
 )
 
-// Kind is what a request asks to allow.
-type Kind string
+// Kind is what a request asks to allow: the protocol's PermissionKind
+// (PROTOCOL.md §9; agentproto.PermissionRun, …), declared once in
+// agentproto.
+type Kind = agentproto.PermissionKind
 
-// The kinds of request (PROTOCOL.md §9).
-const (
-	KindRun      Kind = "run"      // a command the run tool would start
-	KindMCP      Kind = "mcp"      // a call to an MCP server's tool
-	KindNetwork  Kind = "network"  // a network fetch
-	KindTrust    Kind = "trust"    // the widening keys of a workspace .agentls.yaml
-	KindSubagent Kind = "subagent" // a sub-agent's session
-	// KindEdit is a BUILD edit in review mode, asked of an editor without
-	// change annotations (docs/review.md): Diff shows it.
-	KindEdit Kind = "edit"
-	// KindPlan is a plan approval's grants: the approval is the plan
-	// question (purpose "plan_approval"); the request it carries lists what
-	// approving grants.
-	KindPlan Kind = "plan"
-)
-
-// OptionKind is one choice of a request; its wire id equals its kind (the
-// ACP PermissionOptionKind values).
-type OptionKind string
-
-// The choices.
-const (
-	AllowOnce   OptionKind = "allow_once"
-	AllowAlways OptionKind = "allow_always"
-	RejectOnce  OptionKind = "reject_once"
-)
+// OptionKind is one choice of a request (agentproto.AllowOnce,
+// AllowAlways, RejectOnce); its wire id equals its kind (the ACP
+// PermissionOptionKind values).
+type OptionKind = agentproto.OptionKind
 
 // Option is one choice offered, with its label.
-type Option struct {
-	ID    OptionKind `json:"id"`
-	Kind  OptionKind `json:"kind"`
-	Label string     `json:"label"`
-}
+type Option = agentproto.PermissionOption
 
 // Opt is the option of kind k labelled label.
 func Opt(k OptionKind, label string) Option { return Option{ID: k, Kind: k, Label: label} }
@@ -83,9 +60,9 @@ type Request struct {
 	What string
 	// Cwd is the folder a command runs in (absolute), for kind run.
 	Cwd string
-	// Reach is the asking tool's reach (guard.Reach: workspace, network,
-	// process, editor).
-	Reach string
+	// Reach is the asking tool's reach (workspace, network, process,
+	// editor).
+	Reach agentproto.Reach
 	// Grants lists what allowing grants beyond What itself: a plan's
 	// allowed_commands, a trusted file's widening `key: value` lines. Every
 	// one is shown in full.
@@ -113,7 +90,9 @@ type Decision struct {
 }
 
 // Allowed reports whether the decision allows (once or always).
-func (d Decision) Allowed() bool { return d.Option == AllowOnce || d.Option == AllowAlways }
+func (d Decision) Allowed() bool {
+	return d.Option == agentproto.AllowOnce || d.Option == agentproto.AllowAlways
+}
 
 // Permitter asks a person for permission: each face implements it.
 type Permitter interface {
@@ -170,13 +149,13 @@ func (r Request) Escaped() Request {
 func (r Request) Title() string {
 	e := r.Escaped()
 	switch r.Kind {
-	case KindRun:
+	case agentproto.PermissionRun:
 		return fmt.Sprintf("Run `%s` in %s", e.What, e.Cwd)
-	case KindTrust:
+	case agentproto.PermissionTrust:
 		return "Trust " + e.What
-	case KindPlan:
+	case agentproto.PermissionPlan:
 		return "Approve the plan " + e.What + " and start building?"
-	case KindEdit:
+	case agentproto.PermissionEdit:
 		return "Apply the edit: " + e.What
 	}
 	return fmt.Sprintf("Allow %s: %s", r.Kind, e.What)
@@ -191,24 +170,24 @@ func (r Request) Text() string {
 	e := r.Escaped()
 	var b strings.Builder
 	switch r.Kind {
-	case KindRun:
+	case agentproto.PermissionRun:
 		fmt.Fprintf(&b, "Run `%s`?\n\nFolder: %s\nNetwork: %s\nSandbox: %s", e.What, e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
-	case KindTrust:
+	case agentproto.PermissionTrust:
 		if base := filepath.Base(e.What); base == ".mcp.json" || base == "mcp.json" {
 			fmt.Fprintf(&b, "This workspace's %s starts MCP servers (below); they start only once you trust this content of the file. Trust it? (%s)", base, e.What)
 		} else {
 			fmt.Fprintf(&b, "This workspace's %s sets keys that widen what agentls may do; they apply only once you trust this content of the file. Trust it? (%s)",
 				base, e.What)
 		}
-	case KindPlan:
+	case agentproto.PermissionPlan:
 		fmt.Fprintf(&b, "Review the plan `%s`. Accept it and start building?", e.What)
-	case KindEdit:
+	case agentproto.PermissionEdit:
 		fmt.Fprintf(&b, "Apply this edit? %s", e.What)
 		if e.Diff != "" {
 			fence := Fence(e.Diff, 3)
 			fmt.Fprintf(&b, "\n\n%sdiff\n%s\n%s", fence, strings.TrimSuffix(e.Diff, "\n"), fence)
 		}
-	case KindMCP:
+	case agentproto.PermissionMCP:
 		fmt.Fprintf(&b, "Allow the MCP call `%s`?\n\nNetwork: %s\nSandbox: %s", e.What, orUnknown(e.Network), orUnknown(e.Sandbox))
 	default:
 		fmt.Fprintf(&b, "Allow %s `%s`?", r.Kind, e.What)
@@ -228,13 +207,13 @@ func (e Request) grantsText() string {
 		return ""
 	}
 	intro := GrantsIntro
-	if e.Kind == KindTrust {
+	if e.Kind == agentproto.PermissionTrust {
 		intro = "Trusting applies:"
 	}
 	if e.Document != "" {
 		return fmt.Sprintf("%s %d lines, in full in %s (opened beside this question).", strings.TrimSuffix(intro, ":"), len(e.Grants), e.Document)
 	}
-	return intro + "\n- " + strings.Join(quoteAll(e.Grants, e.Kind != KindTrust), "\n- ")
+	return intro + "\n- " + strings.Join(quoteAll(e.Grants, e.Kind != agentproto.PermissionTrust), "\n- ")
 }
 
 func quoteAll(lines []string, code bool) []string {
@@ -270,9 +249,9 @@ func (r Request) Question() (*questions.Set, error) {
 		enum = append(enum, `"`+string(o.ID)+`"`)
 		variant := "secondary"
 		switch o.Kind {
-		case AllowOnce:
+		case agentproto.AllowOnce:
 			variant = "primary"
-		case RejectOnce:
+		case agentproto.RejectOnce:
 			variant = "danger"
 		}
 		buttons = append(buttons, questions.Button{Label: o.Label, Value: string(o.ID), Variant: variant})
@@ -292,7 +271,7 @@ func (r Request) Actions() []questions.Action {
 	var out, allow []questions.Action
 	for _, o := range r.Escaped().Options {
 		a := questions.Action{Title: o.Label, Value: string(o.ID)}
-		if o.Kind == RejectOnce {
+		if o.Kind == agentproto.RejectOnce {
 			out = append(out, a)
 		} else {
 			allow = append(allow, a)

@@ -4,11 +4,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 func runRequest(cmd string) Request {
-	return Request{Kind: KindRun, What: cmd, Cwd: "/w/sub", Network: NetworkNotIsolated, Sandbox: SandboxOff,
-		Options: []Option{Opt(RejectOnce, "Reject"), Opt(AllowOnce, "Run"), Opt(AllowAlways, `Always allow "`+cmd+`"`)}}
+	return Request{Kind: agentproto.PermissionRun, What: cmd, Cwd: "/w/sub", Network: NetworkNotIsolated, Sandbox: SandboxOff,
+		Options: []Option{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Run"), Opt(agentproto.AllowAlways, `Always allow "`+cmd+`"`)}}
 }
 
 // TestRequestRendering: every face's text says what, where and what it
@@ -29,7 +31,7 @@ func TestRequestRendering(t *testing.T) {
 			req:   runRequest("make test"),
 			text:  []string{"Run `make test`?", "Folder: /w/sub", "Network: not isolated", "Sandbox: off"},
 			title: "Run `make test` in /w/sub", actions: []string{"Reject", "Run", `Always allow "make test"`},
-			decision: map[any]OptionKind{"allow_once": AllowOnce, "allow_always": AllowAlways, "reject_once": RejectOnce, "run": "", true: ""},
+			decision: map[any]OptionKind{"allow_once": agentproto.AllowOnce, "allow_always": agentproto.AllowAlways, "reject_once": agentproto.RejectOnce, "run": "", true: ""},
 		},
 		{
 			name:    "control and bidi characters are escaped everywhere",
@@ -40,33 +42,33 @@ func TestRequestRendering(t *testing.T) {
 		},
 		{
 			name: "an MCP call names its server's network and sandbox",
-			req: Request{Kind: KindMCP, What: "write_file {\"path\":\"a\"}", Network: NetworkNo, Sandbox: "on (landlock+bwrap)",
-				Note: "MCP server `fs`", Options: []Option{Opt(RejectOnce, "Reject"), Opt(AllowOnce, "Allow")}},
+			req: Request{Kind: agentproto.PermissionMCP, What: "write_file {\"path\":\"a\"}", Network: NetworkNo, Sandbox: "on (landlock+bwrap)",
+				Note: "MCP server `fs`", Options: []Option{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Allow")}},
 			text:  []string{"Allow the MCP call `write_file {\"path\":\"a\"}`?\n\nNetwork: no\nSandbox: on (landlock+bwrap)", "MCP server `fs`"},
 			title: "Allow mcp: write_file {\"path\":\"a\"}", actions: []string{"Reject", "Allow"},
 		},
 		{
 			name: "plan approval lists every grant whole",
-			req: Request{Kind: KindPlan, What: "plans/x.plan", Grants: []string{"go test ./...", strings.Repeat("a", 100) + " sh *"},
-				Options: []Option{Opt(RejectOnce, "Keep Planning"), Opt(AllowOnce, "Accept & Build")}},
+			req: Request{Kind: agentproto.PermissionPlan, What: "plans/x.plan", Grants: []string{"go test ./...", strings.Repeat("a", 100) + " sh *"},
+				Options: []Option{Opt(agentproto.RejectOnce, "Keep Planning"), Opt(agentproto.AllowOnce, "Accept & Build")}},
 			text:  []string{"Review the plan `plans/x.plan`.", GrantsIntro + "\n- `go test ./...`\n- `" + strings.Repeat("a", 100) + " sh *`"},
 			title: "Approve the plan plans/x.plan and start building?", actions: []string{"Keep Planning", "Accept & Build"},
 		},
 		{
 			name: "trust with a document refers to it",
-			req: Request{Kind: KindTrust, What: "/w/.agentls.yaml", Grants: []string{"run.allow: [\"sh *\"]"}, Document: "/s/trust-1.md",
-				Options: []Option{Opt(RejectOnce, "Don't trust"), Opt(AllowAlways, "Trust")}},
+			req: Request{Kind: agentproto.PermissionTrust, What: "/w/.agentls.yaml", Grants: []string{"run.allow: [\"sh *\"]"}, Document: "/s/trust-1.md",
+				Options: []Option{Opt(agentproto.RejectOnce, "Don't trust"), Opt(agentproto.AllowAlways, "Trust")}},
 			text:  []string{"Trust it?", "in full in /s/trust-1.md"},
 			title: "Trust /w/.agentls.yaml", actions: []string{"Don't trust", "Trust"},
 		},
 		{
 			name: "an edit shows its diff in a fence it cannot close",
-			req: Request{Kind: KindEdit, What: "edit README.md", Diff: "--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,1 @@\n-x\n+````\n+\x1b[2J",
-				Options: []Option{Opt(RejectOnce, "Reject"), Opt(AllowOnce, "Apply")}},
+			req: Request{Kind: agentproto.PermissionEdit, What: "edit README.md", Diff: "--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,1 @@\n-x\n+````\n+\x1b[2J",
+				Options: []Option{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Apply")}},
 			text:    []string{"Apply this edit? edit README.md", "\n\n`````diff\n--- a/README.md", "+````\n+\\u001B[2J\n`````"},
 			notText: []string{"\x1b"},
 			title:   "Apply the edit: edit README.md", actions: []string{"Reject", "Apply"},
-			decision: map[any]OptionKind{"allow_once": AllowOnce, "reject_once": RejectOnce, "allow_always": ""},
+			decision: map[any]OptionKind{"allow_once": agentproto.AllowOnce, "reject_once": agentproto.RejectOnce, "allow_always": ""},
 		},
 	}
 	for _, tc := range tests {
@@ -117,7 +119,7 @@ func TestRequestRendering(t *testing.T) {
 					}
 					continue
 				}
-				if err != nil || d.Option != kind || d.Allowed() != (kind != RejectOnce) {
+				if err != nil || d.Option != kind || d.Allowed() != (kind != agentproto.RejectOnce) {
 					t.Errorf("DecisionOf(%v) = %+v, %v; want %s", answer, d, err, kind)
 				}
 			}

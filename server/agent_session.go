@@ -82,7 +82,7 @@ func (s *Server) newSession(ctx context.Context, p agentproto.NewSessionParams) 
 		return agentproto.Session{}, rpcError(err)
 	}
 	s.setCurrent(info.SessionID)
-	return protoconv.Session(info), nil
+	return info, nil
 }
 
 // LoadedSession is agent/loadSession's result: Session & {messages}.
@@ -94,7 +94,7 @@ func (s *Server) loadSession(ctx context.Context, p agentproto.SessionParams) (a
 		return agentproto.LoadedSession{}, rpcError(err)
 	}
 	s.setCurrent(info.SessionID)
-	return agentproto.LoadedSession{Session: protoconv.Session(info), Messages: protoconv.Messages(msgs)}, nil
+	return agentproto.LoadedSession{Session: info, Messages: protoconv.Messages(msgs)}, nil
 }
 
 // PromptResult is agent/prompt's result: how the turn ended, its last
@@ -153,12 +153,12 @@ func promptRequest(p agentproto.PromptParams) (agent.PromptRequest, error) {
 // checkModel is agent/checkModel: one cheap request to the model's
 // endpoint, or the reason none can be made.
 func (s *Server) checkModel(ctx context.Context, _ agentproto.Empty) (agentproto.ModelCheck, error) {
-	return protoconv.ModelCheck(s.manager().CheckModel(ctx)), nil
+	return s.manager().CheckModel(ctx), nil
 }
 
 func (s *Server) setMode(ctx context.Context, p agentproto.SetModeParams) (agentproto.Session, error) {
 	info, err := s.manager().SetMode(jsonrpc2.DetachContext(ctx), p.SessionID, string(p.Mode))
-	return protoconv.Session(info), rpcError(err)
+	return info, rpcError(err)
 }
 
 func (s *Server) answer(_ context.Context, p agentproto.AnswerParams) (agentproto.Accepted, error) {
@@ -174,5 +174,5 @@ func (s *Server) answer(_ context.Context, p agentproto.AnswerParams) (agentprot
 
 func (s *Server) resolvePlan(ctx context.Context, p agentproto.ResolvePlanParams) (agentproto.Session, error) {
 	info, err := s.manager().ResolvePlan(ctx, p.SessionID, strings.TrimSpace(string(p.Decision)), p.Reason)
-	return protoconv.Session(info), rpcError(err)
+	return info, rpcError(err)
 }

@@ -48,13 +48,13 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 		if lens, ok := requestChangesLens(id, text); ok { // review_plan.go
 			lenses = append(lenses, lens)
 		}
-	case status == workspace.PlanDraft && !hasLintErrors(text):
+	case status == agentproto.PlanDraft && !hasLintErrors(text):
 		lenses = append(lenses, newLens("Approve & Build", "agentls.buildPlan", show))
 	default:
 		lenses = append(lenses, newLens(statusTitle(status, text), "agentls.showPlan", show))
 	}
 	lenses = append(lenses, newLens(fmt.Sprintf("%d/%d steps done", plan.StepsDone(), len(plan.Steps)), "agentls.showPlan", show))
-	if status != workspace.PlanArchived {
+	if status != agentproto.PlanArchived {
 		lenses = append(lenses, newLens("Archive", "agentls.archivePlan", show))
 	}
 	return lenses, nil
@@ -104,7 +104,7 @@ func hasLintErrors(text string) bool {
 
 // statusTitle is the status lens of a plan that cannot be approved now.
 func statusTitle(status workspace.PlanStatus, text string) string {
-	if status == workspace.PlanDraft && hasLintErrors(text) {
+	if status == agentproto.PlanDraft && hasLintErrors(text) {
 		return "Draft (fix the plan's errors to approve it)"
 	}
 	return "Status: " + string(status)

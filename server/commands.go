@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/internal/protoconv"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -315,7 +314,7 @@ func (s *Server) buildPlanCommand(ctx context.Context, p agentproto.PlanPathPara
 		return agentproto.Session{}, rpcError(err)
 	}
 	s.setCurrent(info.SessionID)
-	return protoconv.Session(info), nil
+	return info, nil
 }
 
 // archivePlanCommand is agentls.archivePlan {path}: the plan's status
@@ -345,7 +344,7 @@ func (s *Server) showPlanCommand(ctx context.Context, p agentproto.PlanPathParam
 		return agentproto.ShownPlan{}, invalidParams("agentls.showPlan: read %s: %v", wp.Rel, err)
 	}
 	plan, _ := workspace.ParsePlan(text)
-	res := agentproto.ShownPlan{Path: wp.Rel, Title: planTitle(plan, wp.Rel), Status: agentproto.PlanStatus(planStatus(plan)), Steps: make([]agentproto.PlanStep, 0, len(plan.Steps))}
+	res := agentproto.ShownPlan{Path: wp.Rel, Title: planTitle(plan, wp.Rel), Status: planStatus(plan), Steps: make([]agentproto.PlanStep, 0, len(plan.Steps))}
 	for _, st := range plan.Steps {
 		res.Steps = append(res.Steps, agentproto.PlanStep{Text: st.Text, Done: st.Done})
 	}
@@ -363,7 +362,7 @@ func planTitle(plan workspace.Plan, rel string) string {
 
 func planStatus(plan workspace.Plan) workspace.PlanStatus {
 	if plan.Meta == nil || plan.Meta.Status == "" {
-		return workspace.PlanDraft
+		return agentproto.PlanDraft
 	}
 	return plan.Meta.Status
 }

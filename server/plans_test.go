@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
@@ -398,7 +399,7 @@ steps:
 		t.Fatalf("script has %d steps left", h.Model.Remaining())
 	}
 	plan, err := workspace.ParsePlan(h.Read(rel))
-	if err != nil || plan.Meta == nil || plan.Meta.Status != workspace.PlanApproved {
+	if err != nil || plan.Meta == nil || plan.Meta.Status != agentproto.PlanApproved {
 		t.Fatalf("plan status after approval: %+v (%v)", plan.Meta, err)
 	}
 	// Nobody waits now and the plan is approved: its status shows instead.

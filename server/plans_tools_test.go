@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
 )
@@ -166,7 +167,7 @@ steps:
 		t.Fatalf("hash %s is not the hash of the written plan", w.Hash)
 	}
 	plan, err := workspace.ParsePlan(text)
-	if err != nil || plan.Meta == nil || plan.Meta.Status != workspace.PlanDraft || plan.Meta.Title != w.Metadata.Title {
+	if err != nil || plan.Meta == nil || plan.Meta.Status != agentproto.PlanDraft || plan.Meta.Title != w.Metadata.Title {
 		t.Fatalf("written plan parses as %+v (%v):\n%s", plan.Meta, err, text)
 	}
 	if want := goldenStructuredBody(t); plan.Body != want {

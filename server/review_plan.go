@@ -3,9 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
-	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/internal/protoconv"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -31,5 +30,5 @@ func (s *Server) requestChanges(ctx context.Context, p agentproto.SessionParams)
 	if err != nil {
 		return agentproto.Session{}, rpcError(err)
 	}
-	return protoconv.Session(info), nil
+	return info, nil
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/host"
@@ -85,11 +86,11 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 // dismissed question is not trust.
 func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, error) {
 	req := permission.Request{
-		Requester: "agentls", Kind: permission.KindTrust, What: w.Path, Reach: string(guard.ReachWorkspace),
+		Requester: "agentls", Kind: agentproto.PermissionTrust, What: w.Path, Reach: guard.ReachWorkspace,
 		Grants: w.Grants(),
 		Options: []permission.Option{
-			permission.Opt(permission.RejectOnce, config.TrustAnswers[0]),
-			permission.Opt(permission.AllowAlways, config.TrustAnswers[1]),
+			permission.Opt(agentproto.RejectOnce, config.TrustAnswers[0]),
+			permission.Opt(agentproto.AllowAlways, config.TrustAnswers[1]),
 		},
 	}
 	shown := make(chan struct{})
@@ -126,7 +127,7 @@ func (s *Server) trustGranted(ctx context.Context, req permission.Request) (bool
 	if err != nil || d.Dismissed {
 		return false, err
 	}
-	return d.Option == permission.AllowAlways, nil
+	return d.Option == agentproto.AllowAlways, nil
 }
 
 // trustAnswer is the outcome of one trust question.

@@ -10,30 +10,17 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
-// PlanStatus is the lifecycle state of a plan.
-type PlanStatus string
-
-// The plan statuses.
-const (
-	PlanDraft       PlanStatus = "draft"
-	PlanApproved    PlanStatus = "approved"
-	PlanImplemented PlanStatus = "implemented"
-	PlanArchived    PlanStatus = "archived"
-)
+// PlanStatus is the lifecycle state of a plan: the protocol's PlanStatus
+// (agentproto.PlanDraft, PlanApproved, PlanImplemented, PlanArchived),
+// declared once in agentproto with Valid.
+type PlanStatus = agentproto.PlanStatus
 
 // PlanStatuses lists the valid statuses in lifecycle order.
-var PlanStatuses = []PlanStatus{PlanDraft, PlanApproved, PlanImplemented, PlanArchived}
-
-// Valid reports whether s is one of the known statuses.
-func (s PlanStatus) Valid() bool {
-	switch s {
-	case PlanDraft, PlanApproved, PlanImplemented, PlanArchived:
-		return true
-	}
-	return false
-}
+var PlanStatuses = []PlanStatus{agentproto.PlanDraft, agentproto.PlanApproved, agentproto.PlanImplemented, agentproto.PlanArchived}
 
 // PlanMeta is a plan's YAML frontmatter.
 type PlanMeta struct {
@@ -285,7 +272,7 @@ func SetPlanStatus(text string, status PlanStatus) (string, error) {
 // out.
 func RenderPlan(meta PlanMeta, body string) string {
 	if meta.Status == "" {
-		meta.Status = PlanDraft
+		meta.Status = agentproto.PlanDraft
 	}
 	fields := struct {
 		Title     string     `yaml:"title"`

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/golden"
 )
 
@@ -82,18 +83,18 @@ func TestSetPlanStatus(t *testing.T) {
 	}{
 		{"replace, keep the comment and spacing",
 			"---\ntitle: T\nstatus: draft          # draft | approved\ncreated_at: 2025-01-15T10:30:00Z\n---\nbody\n",
-			PlanApproved,
+			agentproto.PlanApproved,
 			"---\ntitle: T\nstatus: approved          # draft | approved\ncreated_at: 2025-01-15T10:30:00Z\n---\nbody\n"},
-		{"quoted value", "---\nstatus: 'draft'\n---\n", PlanArchived, "---\nstatus: archived\n---\n"},
-		{"empty value", "---\nstatus:\ntitle: x\n---\n", PlanDraft, "---\nstatus: draft\ntitle: x\n---\n"},
-		{"missing: added after the title", "---\ntitle: T\ncreated_at: 2025-01-15\n---\nbody", PlanImplemented,
+		{"quoted value", "---\nstatus: 'draft'\n---\n", agentproto.PlanArchived, "---\nstatus: archived\n---\n"},
+		{"empty value", "---\nstatus:\ntitle: x\n---\n", agentproto.PlanDraft, "---\nstatus: draft\ntitle: x\n---\n"},
+		{"missing: added after the title", "---\ntitle: T\ncreated_at: 2025-01-15\n---\nbody", agentproto.PlanImplemented,
 			"---\ntitle: T\nstatus: implemented\ncreated_at: 2025-01-15\n---\nbody"},
-		{"missing, no title: added at the end", "---\nowner: me\n---\n", PlanDraft, "---\nowner: me\nstatus: draft\n---\n"},
-		{"no frontmatter: one is added", "# Legacy\n- [ ] x\n", PlanApproved, "---\nstatus: approved\n---\n# Legacy\n- [ ] x\n"},
-		{"CRLF kept", "---\r\ntitle: T\r\nstatus: draft\r\n---\r\nb\r\n", PlanApproved, "---\r\ntitle: T\r\nstatus: approved\r\n---\r\nb\r\n"},
-		{"CRLF, added", "---\r\ntitle: T\r\n---\r\n", PlanApproved, "---\r\ntitle: T\r\nstatus: approved\r\n---\r\n"},
-		{"nested status key untouched", "---\nmeta:\n  status: x\ntitle: T\n---\n", PlanDraft, "---\nmeta:\n  status: x\ntitle: T\nstatus: draft\n---\n"},
-		{"status in the body untouched", "---\nstatus: draft\n---\nstatus: draft\n", PlanApproved, "---\nstatus: approved\n---\nstatus: draft\n"},
+		{"missing, no title: added at the end", "---\nowner: me\n---\n", agentproto.PlanDraft, "---\nowner: me\nstatus: draft\n---\n"},
+		{"no frontmatter: one is added", "# Legacy\n- [ ] x\n", agentproto.PlanApproved, "---\nstatus: approved\n---\n# Legacy\n- [ ] x\n"},
+		{"CRLF kept", "---\r\ntitle: T\r\nstatus: draft\r\n---\r\nb\r\n", agentproto.PlanApproved, "---\r\ntitle: T\r\nstatus: approved\r\n---\r\nb\r\n"},
+		{"CRLF, added", "---\r\ntitle: T\r\n---\r\n", agentproto.PlanApproved, "---\r\ntitle: T\r\nstatus: approved\r\n---\r\n"},
+		{"nested status key untouched", "---\nmeta:\n  status: x\ntitle: T\n---\n", agentproto.PlanDraft, "---\nmeta:\n  status: x\ntitle: T\nstatus: draft\n---\n"},
+		{"status in the body untouched", "---\nstatus: draft\n---\nstatus: draft\n", agentproto.PlanApproved, "---\nstatus: approved\n---\nstatus: draft\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,7 +111,7 @@ func TestSetPlanStatus(t *testing.T) {
 			}
 		})
 	}
-	if _, err := SetPlanStatus("---\n", PlanDraft); err == nil {
+	if _, err := SetPlanStatus("---\n", agentproto.PlanDraft); err == nil {
 		t.Error("an unclosed frontmatter must be an error")
 	}
 	if _, err := SetPlanStatus("x", "wip"); err == nil || !strings.Contains(err.Error(), "unknown plan status") {
@@ -143,7 +144,7 @@ func TestPlanSteps(t *testing.T) {
 
 func TestRenderPlan(t *testing.T) {
 	at := time.Date(2025, 1, 15, 11, 30, 0, 123456789, time.FixedZone("CET", 3600))
-	got := RenderPlan(PlanMeta{Title: "Fix: the \"parser\" # now", Status: PlanApproved, CreatedAt: at}, "# Goal\n- [ ] x")
+	got := RenderPlan(PlanMeta{Title: "Fix: the \"parser\" # now", Status: agentproto.PlanApproved, CreatedAt: at}, "# Goal\n- [ ] x")
 	want := "---\ntitle: 'Fix: the \"parser\" # now'\nstatus: approved\ncreated_at: 2025-01-15T10:30:00Z\n---\n# Goal\n- [ ] x\n"
 	if got != want {
 		t.Errorf("RenderPlan =\n%s\nwant\n%s", got, want)
@@ -152,7 +153,7 @@ func TestRenderPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Meta.Title != "Fix: the \"parser\" # now" || p.Meta.Status != PlanApproved || !p.Meta.CreatedAt.Equal(at.Truncate(time.Second)) ||
+	if p.Meta.Title != "Fix: the \"parser\" # now" || p.Meta.Status != agentproto.PlanApproved || !p.Meta.CreatedAt.Equal(at.Truncate(time.Second)) ||
 		p.Body != "# Goal\n- [ ] x\n" || len(p.Steps) != 1 {
 		t.Errorf("round trip: %+v %+v", p.Meta, p)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/golden"
 )
 
@@ -175,7 +176,7 @@ func TestListPlansReadsEditorBuffers(t *testing.T) {
 	p := mustResolve(t, ws, "plans/a.plan")
 	ws.Overlay().Open(p.Abs, 1, "---\ntitle: In the editor\nstatus: approved\n---\n")
 	plans, err := ws.ListPlans("plans")
-	if err != nil || len(plans) != 1 || plans[0].Plan.Meta == nil || plans[0].Plan.Meta.Title != "In the editor" || plans[0].Status() != PlanApproved {
+	if err != nil || len(plans) != 1 || plans[0].Plan.Meta == nil || plans[0].Plan.Meta.Title != "In the editor" || plans[0].Status() != agentproto.PlanApproved {
 		t.Fatalf("ListPlans = %+v, %v", plans, err)
 	}
 }
@@ -183,8 +184,8 @@ func TestListPlansReadsEditorBuffers(t *testing.T) {
 func TestSelectPlans(t *testing.T) {
 	meta := func(s PlanStatus) Plan { return Plan{Meta: &PlanMeta{Status: s}} }
 	plans := []ListedPlan{
-		{Name: "a", Plan: meta(PlanDraft)}, {Name: "b", Plan: meta(PlanApproved)},
-		{Name: "c"}, {Name: "d", Plan: meta(PlanDraft)}, {Name: "e", Plan: meta(PlanDraft)},
+		{Name: "a", Plan: meta(agentproto.PlanDraft)}, {Name: "b", Plan: meta(agentproto.PlanApproved)},
+		{Name: "c"}, {Name: "d", Plan: meta(agentproto.PlanDraft)}, {Name: "e", Plan: meta(agentproto.PlanDraft)},
 	}
 	names := func(ps []ListedPlan) string {
 		var out []string
@@ -201,9 +202,9 @@ func TestSelectPlans(t *testing.T) {
 	}{
 		{"", 0, "a,b,c,d,e", 5},
 		{"", 2, "a,b", 5},
-		{PlanDraft, 0, "a,d,e", 3},
-		{PlanDraft, 2, "a,d", 3},
-		{PlanArchived, 0, "", 0},
+		{agentproto.PlanDraft, 0, "a,d,e", 3},
+		{agentproto.PlanDraft, 2, "a,d", 3},
+		{agentproto.PlanArchived, 0, "", 0},
 		{"", -1, "a,b,c,d,e", 5},
 	}
 	for _, tt := range tests {

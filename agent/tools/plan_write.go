@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -73,7 +74,7 @@ func (w planWriter) run(ctx context.Context, env Env, p PlanWriteParams) (Result
 	if err != nil {
 		return Failf("%v", err), nil
 	}
-	status := workspace.PlanDraft
+	status := agentproto.PlanDraft
 	if p.Status != "" {
 		if status, err = parseStatus(p.Status); err != nil {
 			return Failf("%v", err), nil

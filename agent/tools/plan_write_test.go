@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/golden"
 
 	"github.com/agentls/agentls/guard"
@@ -39,7 +40,7 @@ func TestPlanWriteMarkdown(t *testing.T) {
 	if !planNameRE.MatchString(got.Path) {
 		t.Errorf("path %q is not an auto-named plan in plans/", got.Path)
 	}
-	meta := workspace.PlanMeta{Title: "Add auth", Status: workspace.PlanDraft, CreatedAt: fixedNow}
+	meta := workspace.PlanMeta{Title: "Add auth", Status: agentproto.PlanDraft, CreatedAt: fixedNow}
 	want := workspace.RenderPlan(meta, "# Goal\n\nAuth.\n\n## Steps\n\n- [ ] Add middleware\n- [ ] Add route\n")
 	if disk := env.file(got.Path); disk != want {
 		t.Errorf("file =\n%s\nwant\n%s", disk, want)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -52,9 +53,9 @@ func statusForMode(env Env, st workspace.PlanStatus) error {
 		return nil
 	}
 	switch st {
-	case workspace.PlanApproved:
+	case agentproto.PlanApproved:
 		return errors.New("status approved cannot be set in plan mode: the user approves the plan when you present it with exit_plan_mode")
-	case workspace.PlanImplemented:
+	case agentproto.PlanImplemented:
 		return errors.New("status implemented cannot be set in plan mode: a plan is implemented in build mode, once every step is ticked")
 	}
 	return nil

@@ -32,5 +32,5 @@ func changedFiles(ctx context.Context, a Services, p agentproto.CheckpointParams
 // file as that checkpoint has it, for a diff against the file now.
 func checkpointFile(_ context.Context, a Services, p agentproto.CheckpointFileParams) (agentproto.CheckpointFileText, error) {
 	out, err := a.CheckpointFile(p.SessionID, p.MessageID, p.Path)
-	return protoconv.CheckpointFileText(out), err
+	return out, err
 }

@@ -48,7 +48,7 @@ func closeSession(ctx context.Context, a Services, p agentproto.SessionParams) (
 // setTitle is agent/setTitle: the session's new title.
 func setTitle(ctx context.Context, a Services, p agentproto.SetTitleParams) (agentproto.Session, error) {
 	info, err := a.SetTitle(ctx, p.SessionID, p.Title)
-	return protoconv.Session(info), err
+	return info, err
 }
 
 // setReview is agent/setReview: the session's review mode.

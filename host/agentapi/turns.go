@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/internal/protoconv"
 )
 
 // Turns are a session's turns as the face-neutral handlers call them.
@@ -24,7 +23,7 @@ var turnHandlers = []Handler{
 // compact is agent/compact: the session's history is compacted now.
 func compact(ctx context.Context, a Services, p agentproto.SessionParams) (agentproto.CompactResult, error) {
 	res, err := a.Compact(ctx, p.SessionID)
-	return protoconv.CompactResult(res), err
+	return res, err
 }
 
 // rewind is agent/rewind: the session's files, conversation or both as

@@ -10,10 +10,7 @@ import (
 func Permission(r permission.Request) agentproto.PermissionRequest {
 	e := r.Escaped()
 	return agentproto.PermissionRequest{
-		Kind: agentproto.PermissionKind(e.Kind), What: e.What, Cwd: e.Cwd, Reach: agentproto.Reach(e.Reach), Grants: e.Grants,
-		Network: e.Network, Sandbox: e.Sandbox, Requester: e.Requester, ToolCallID: e.ToolCallID, Document: e.Document, Diff: e.Diff,
-		Options: each(e.Options, func(o permission.Option) agentproto.PermissionOption {
-			return agentproto.PermissionOption{ID: agentproto.OptionKind(o.ID), Kind: agentproto.OptionKind(o.Kind), Label: o.Label}
-		}),
+		Kind: e.Kind, What: e.What, Cwd: e.Cwd, Reach: e.Reach, Grants: e.Grants, Network: e.Network, Sandbox: e.Sandbox,
+		Options: e.Options, Requester: e.Requester, ToolCallID: e.ToolCallID, Document: e.Document, Diff: e.Diff,
 	}
 }

@@ -1,7 +1,8 @@
 // Package protoconv turns the agent's values into the agent/* protocol's
-// wire types (agentproto), for both faces: the agent knows no wire, the
-// protocol package no agent. Each conversion keeps the JSON the agent's
-// own type would give (TestSameJSON).
+// wire types (agentproto), for both faces, where the two differ (a loaded
+// message's outcome is flat on the wire, a nil list is `[]`): the agent's
+// values that are agentproto's types need no conversion. Each conversion
+// keeps the JSON the agent's own type would give (TestSameJSON).
 package protoconv
 
 import (
@@ -12,9 +13,12 @@ import (
 	"github.com/agentls/agentls/agentproto"
 )
 
-// Session is a session's info on the wire.
-func Session(i agent.Info) agentproto.Session {
-	return i // the agent's type is agentproto's
+// nonNil is list, or an empty list for nil (`[]` on the wire, not null).
+func nonNil[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
 }
 
 // each converts every element of a list; the result is never nil (`[]`).
@@ -26,8 +30,9 @@ func each[T, W any](list []T, conv func(T) W) []W {
 	return out
 }
 
-// Sessions are sessions' infos on the wire (never nil: `[]`).
-func Sessions(list []agent.Info) []agentproto.Session { return each(list, Session) }
+// Sessions are sessions' infos on the wire (never nil: `[]`; the agent's
+// Info is agentproto's Session).
+func Sessions(list []agent.Info) []agentproto.Session { return nonNil(list) }
 
 // Messages are a conversation on the wire (never nil: `[]`).
 func Messages(msgs []llm.Message) []agentproto.Message {
@@ -51,43 +56,22 @@ func Messages(msgs []llm.Message) []agentproto.Message {
 	})
 }
 
-// Plans are listed plans on the wire (never nil: `[]`).
-func Plans(list []agent.PlanInfo) []agentproto.PlanInfo {
-	return each(list, func(p agent.PlanInfo) agentproto.PlanInfo { return agentproto.PlanInfo(p) })
-}
+// Plans are listed plans on the wire (never nil: `[]`; the agent's
+// PlanInfo is agentproto's).
+func Plans(list []agent.PlanInfo) []agentproto.PlanInfo { return nonNil(list) }
 
-// ModelCheck is agent/checkModel's result on the wire.
-func ModelCheck(c agent.ModelCheck) agentproto.ModelCheck {
-	return c // the agent's type is agentproto's
-}
-
-// CompactResult is agent/compact's result on the wire.
-func CompactResult(r agent.CompactResult) agentproto.CompactResult {
-	return r // the agent's type is agentproto's
-}
-
-// Commands are slash commands on the wire (never nil: `[]`).
-func Commands(list []agent.CommandInfo) []agentproto.CommandInfo {
-	if list == nil {
-		return []agentproto.CommandInfo{}
-	}
-	return list // the agent's type is agentproto's
-}
+// Commands are slash commands on the wire (never nil: `[]`; the agent's
+// CommandInfo is agentproto's).
+func Commands(list []agent.CommandInfo) []agentproto.CommandInfo { return nonNil(list) }
 
 // ChangedFiles are files changed since a checkpoint on the wire.
 func ChangedFiles(list []agent.ChangedFile) agentproto.ChangedFilesResult {
-	return agentproto.ChangedFilesResult{Files: each(list, func(f agent.ChangedFile) agentproto.ChangedFile { return f })}
+	return agentproto.ChangedFilesResult{Files: nonNil(list)}
 }
 
-// CheckpointFileText is a checkpoint's file on the wire.
-func CheckpointFileText(t agent.CheckpointFileText) agentproto.CheckpointFileText {
-	return t // the agent's type is agentproto's
-}
-
-// ModelList is agent/listModels's result on the wire.
+// ModelList is agent/listModels's result on the wire (its models never
+// nil: `[]`; the agent's ModelList is agentproto's).
 func ModelList(l agent.ModelList) agentproto.ModelList {
-	return agentproto.ModelList{
-		Models:  each(l.Models, func(m agent.ModelInfo) agentproto.ModelInfo { return agentproto.ModelInfo(m) }),
-		Current: agentproto.CurrentModels(l.Current),
-	}
+	l.Models = nonNil(l.Models)
+	return l
 }

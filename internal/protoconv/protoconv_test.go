@@ -11,10 +11,9 @@ import (
 
 // TestSameJSON: each conversion writes the JSON the agent's own value
 // writes, full and empty, so moving a face onto the wire types changed no
-// byte on the wire.
+// byte on the wire. (The agent's values that are agentproto's types need
+// no row; TestEmptyListsAreLists checks what the helpers add to them.)
 func TestSameJSON(t *testing.T) {
-	plan := "plans/a.plan"
-	info := agent.Info{SessionID: "019a", Title: "t", Mode: "build", PlanFile: &plan, CreatedAt: "c", UpdatedAt: "u", ParentID: "p", ParentToolCallID: "tc", Kind: "explore"}
 	msgs := []llm.Message{
 		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`, Title: "read a", Kind: "read"}}, ProviderState: json.RawMessage(`{"r":1}`)},
 		{Role: "tool", Content: "{}", ToolCallID: "c1", Name: "read"},
@@ -26,16 +25,10 @@ func TestSameJSON(t *testing.T) {
 		name        string
 		agent, wire any
 	}{
-		{"session", info, Session(info)},
-		{"empty session", agent.Info{}, Session(agent.Info{})},
-		{"sessions", []agent.Info{info}, Sessions([]agent.Info{info})},
 		{"messages", msgs, Messages(msgs)},
-		{"plans", []agent.PlanInfo{{Path: "p", Title: "t", Status: "draft", CreatedAt: "c", StepsDone: 1, StepsTotal: 2, Error: "e"}}, Plans([]agent.PlanInfo{{Path: "p", Title: "t", Status: "draft", CreatedAt: "c", StepsDone: 1, StepsTotal: 2, Error: "e"}})},
 		{"sandbox status", sandboxStatus, AgentStatus(agent.Status{Sandbox: sandboxStatus}).Sandbox},
 		{"empty sandbox status", sandbox.Status{}, AgentStatus(agent.Status{}).Sandbox},
-		{"compact", agent.CompactResult{Compacted: true, ContextTokens: 3}, CompactResult(agent.CompactResult{Compacted: true, ContextTokens: 3})},
 		{"models", agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}}, ModelList(agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}})},
-		{"commands", []agent.CommandInfo{{Name: "plan", Description: "d", Hint: "h"}}, Commands([]agent.CommandInfo{{Name: "plan", Description: "d", Hint: "h"}})},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,5 +65,18 @@ func TestMessageOutcome(t *testing.T) {
 		`"questions":[{"name":"env","question":"Which?","schema":{"type":"string"}}],"answers":{"env":"dev"}}]`
 	if string(got) != want {
 		t.Errorf("wire JSON\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestEmptyListsAreLists: a nil list the agent gives is `[]` on the wire,
+// never null (editors iterate over these members unchecked).
+func TestEmptyListsAreLists(t *testing.T) {
+	for name, v := range map[string]any{
+		"sessions": Sessions(nil), "plans": Plans(nil), "commands": Commands(nil),
+		"changed files": ChangedFiles(nil).Files, "models": ModelList(agent.ModelList{}).Models,
+	} {
+		if got, err := json.Marshal(v); err != nil || string(got) != "[]" {
+			t.Errorf("%s of nil = %s (%v), want []", name, got, err)
+		}
 	}
 }
