@@ -171,18 +171,15 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
+// varint reads a signed varint: a uvarint holding the zigzag encoding
+// (binary.AppendVarint's).
 func (d *decoder) varint() int64 {
-	if d.err != nil {
-		return 0
+	ux := d.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	v, n := binary.Varint(d.b)
-	var buf [binary.MaxVarintLen64]byte
-	if n <= 0 || n != len(binary.AppendVarint(buf[:0], v)) {
-		d.err = errBadHashCache
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
+	return x
 }
 
 func (d *decoder) bytes(n int) []byte {
