@@ -221,9 +221,16 @@ func (s *Store) loadHashCache() {
 }
 
 // readHashCache reads and decodes the cache file, and returns its
-// modification time (when it was written).
+// modification time (when it was written). Only a regular file is read:
+// not a symbolic link (a repository could ship one to anywhere), and never
+// a FIFO or a device, whose opening or reading could block the checkpoint.
 func readHashCache(path string) ([]hashRecord, time.Time, error) {
-	f, err := os.Open(path)
+	if fi, err := os.Lstat(path); err != nil {
+		return nil, time.Time{}, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, time.Time{}, fmt.Errorf("%s: not a regular file", path)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
 	if err != nil {
 		return nil, time.Time{}, err
 	}
