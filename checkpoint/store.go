@@ -59,18 +59,24 @@ type Store struct {
 	// mu orders saves and prunes (a prune never drops an object a save in
 	// flight uses) and guards cache.
 	mu    sync.Mutex
-	cache map[string]cached       // absolute path → what it hashed to
-	uses  map[string]manifestUses // manifest path → the objects it uses (prune.go)
-	sizes map[string]int64        // object name → its size (prune.go)
-	known map[string]knownCache   // session → its Known as last read or written (known.go)
+	cache map[string]cached // absolute path → what it hashed to
+	// hashes is the persistent digest cache's state (hashcache.go).
+	hashes hashCacheState
+	// fsNow is the file system's clock, for the racy rule (time.Now; the
+	// retention clock now is one tests move).
+	fsNow func() time.Time
+	// hashed counts the files read and hashed (tests).
+	hashed int
+	uses   map[string]manifestUses // manifest path → the objects it uses (prune.go)
+	sizes  map[string]int64        // object name → its size (prune.go)
+	known  map[string]knownCache   // session → its Known as last read or written (known.go)
 	// listings is each session folder's manifests as last listed (prune.go).
 	listings map[string]sessionListing
 }
 
-// cached is a file's digest as of its size and modification time.
+// cached is a file's digest as of its stamp.
 type cached struct {
-	size  int64
-	mtime time.Time
+	stamp stamp
 	entry Entry
 }
 
@@ -83,7 +89,7 @@ const racyWindow = 2 * time.Second
 func Open(ws *workspace.Workspace, retention Retention) *Store {
 	return &Store{
 		ws: ws, dir: filepath.Join(ws.Root(), ".agentls", "checkpoints"),
-		retention: retention, now: time.Now, cache: map[string]cached{}, maxFiles: MaxFiles,
+		retention: retention, now: time.Now, fsNow: time.Now, cache: map[string]cached{}, maxFiles: MaxFiles,
 		uses: map[string]manifestUses{}, sizes: map[string]int64{}, known: map[string]knownCache{}, pruneEvery: PruneEvery,
 		listings: map[string]sessionListing{},
 	}
@@ -140,6 +146,7 @@ var ErrTooManyFiles = fmt.Errorf("the workspace has more than %d files (after .g
 // succeeded: a workspace over MaxFiles leaves no objects behind).
 func (s *Store) scan(ctx context.Context, keep bool) (Manifest, error) {
 	root := s.ws.Root()
+	s.loadHashCache()
 	out := Manifest{}
 	err := s.ws.WalkFiles(ctx, func(f workspace.WalkedFile) error {
 		if len(out) >= s.maxFiles {
@@ -193,24 +200,35 @@ func (s *Store) Current(abs string) (Entry, bool, error) {
 }
 
 // file hashes one file (s.mu held), storing its object when keep is set.
-// ok is false when it is gone or not a regular file.
+// ok is false when it is gone or not a regular file. A file whose stamp
+// matches the cache is not read (unless its object is needed and missing);
+// only its digest and whether it is restorable come from the cache, its
+// size and mode from the file system.
 func (s *Store) file(abs string, keep bool) (Entry, bool, error) {
 	fi, err := os.Lstat(abs)
 	if err != nil || !fi.Mode().IsRegular() {
 		delete(s.cache, abs)
 		return Entry{}, false, nil
 	}
-	if c, hit := s.cache[abs]; hit && c.size == fi.Size() && c.mtime.Equal(fi.ModTime()) {
-		if !keep || c.entry.Unrestorable || s.hasObject(c.entry.SHA256) {
-			return c.entry, true, nil
+	st := stampOf(fi)
+	if c, hit := s.cache[abs]; hit && c.stamp == st {
+		e := c.entry
+		e.Size, e.Mode = fi.Size(), uint32(fi.Mode().Perm())
+		if e.Size > MaxFileBytes {
+			e.Unrestorable = true
+		}
+		if !keep || e.Unrestorable || s.hasObject(e.SHA256) {
+			return e, true, nil
 		}
 	}
+	s.hashed++
 	data, sum, err := readFile(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Entry{}, false, nil
 		}
 		// An unreadable file is listed, not kept: a rewind skips it.
+		delete(s.cache, abs)
 		return Entry{SHA256: Digest([]byte("unreadable: " + err.Error())), Size: fi.Size(), Mode: uint32(fi.Mode().Perm()), Unrestorable: true}, true, nil
 	}
 	e := Entry{SHA256: sum, Size: fi.Size(), Mode: uint32(fi.Mode().Perm())}
@@ -224,8 +242,11 @@ func (s *Store) file(abs string, keep bool) (Entry, bool, error) {
 			return Entry{}, false, err
 		}
 	}
-	if s.now().Sub(fi.ModTime()) > racyWindow {
-		s.cache[abs] = cached{size: fi.Size(), mtime: fi.ModTime(), entry: e}
+	if cacheable(st, s.fsNow()) && e.Size == st.size {
+		s.cache[abs] = cached{stamp: st, entry: e}
+		if st.full() {
+			s.hashes.fresh++
+		}
 	} else {
 		delete(s.cache, abs)
 	}
@@ -337,6 +358,7 @@ func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error
 	if err := writeJSON(path, man, false); err != nil {
 		return nil, fmt.Errorf("checkpoint manifest: %w", err)
 	}
+	s.saveHashCache(man)
 	// The first save after Open prunes (when no process pruned within
 	// PruneInterval), then every pruneEvery-th: the retention rule is held
 	// to within that many checkpoints, and a turn does not list every

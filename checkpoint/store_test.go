@@ -96,8 +96,9 @@ func TestSave(t *testing.T) {
 	}
 }
 
-// TestCacheSparesRehash: a file whose size and modification time did not
-// change is not read again; one whose size changed is.
+// TestCacheSparesRehash: a file whose stamp did not change is not read
+// again; one whose size changed is, and so is (where stamps have the
+// change time) one rewritten with the same size and modification time.
 func TestCacheSparesRehash(t *testing.T) {
 	s, root := newStore(t, map[string]string{"a.txt": "alpha\n"}, DefaultRetention)
 	p := filepath.Join(root, "a.txt")
@@ -105,11 +106,16 @@ func TestCacheSparesRehash(t *testing.T) {
 	if err := os.Chtimes(p, old, old); err != nil {
 		t.Fatal(err)
 	}
+	s.fsNow = func() time.Time { return time.Now().Add(time.Minute) } // the change time is old too
 	first, err := s.Scan(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Same size, same mtime, other bytes: the cache answers.
+	hashed := s.hashed
+	if again, _ := s.Scan(context.Background()); s.hashed != hashed || again["a.txt"] != first["a.txt"] {
+		t.Fatalf("an unchanged file was hashed again (%d → %d hashes)", hashed, s.hashed)
+	}
+	// Same size, same mtime, other bytes.
 	if err := os.WriteFile(p, []byte("ALPHA\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +123,12 @@ func TestCacheSparesRehash(t *testing.T) {
 		t.Fatal(err)
 	}
 	second, _ := s.Scan(context.Background())
-	if second["a.txt"].SHA256 != first["a.txt"].SHA256 {
+	fi, _ := os.Lstat(p)
+	if stampOf(fi).full() {
+		if second["a.txt"].SHA256 != Digest([]byte("ALPHA\n")) {
+			t.Fatal("a file rewritten with the same size and mtime was answered from the cache despite its change time")
+		}
+	} else if second["a.txt"].SHA256 != first["a.txt"].SHA256 {
 		t.Fatal("the file was hashed again despite the same size and mtime")
 	}
 	if err := os.WriteFile(p, []byte("alpha, longer\n"), 0o644); err != nil {

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -132,16 +131,31 @@ func (s *Store) Release() {
 // chatExt is the extension of session files.
 const chatExt = ".chat"
 
-// chatIDRe is what a session id may look like (ids arrive over the wire).
-var chatIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-
-// ValidID checks a session id: letters, digits, '.', '_' and '-', at most
-// 128, no path separators and no "..".
+// ValidID checks a session id (ids arrive over the wire): 1 to 128 of
+// letters, digits, '.', '_' and '-', starting with a letter or a digit, no
+// path separators and no "..". A loop, not a regular expression: every
+// append of every message checks it.
 func ValidID(id string) error {
-	if !chatIDRe.MatchString(id) || strings.Contains(id, "..") {
+	if !validIDChars(id) || strings.Contains(id, "..") {
 		return fmt.Errorf("invalid session id %q: use letters, digits, '.', '_' and '-' only (no '..', at most 128)", id)
 	}
 	return nil
+}
+
+// validIDChars reports whether id is 1 to 128 of A-Z, a-z, 0-9, '.', '_'
+// and '-', the first a letter or a digit.
+func validIDChars(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		alnum := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *Store) path(id string) string { return filepath.Join(s.dir, id+chatExt) }

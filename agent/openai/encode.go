@@ -100,7 +100,7 @@ func (c *encodeCache) request(req llm.Request) (encoded, error) {
 	return enc, nil
 }
 
-// message returns m as sent (chatMessage, encoded).
+// message returns m as sent (messageJSON).
 func (c *encodeCache) message(m llm.Message) ([]byte, error) {
 	key := c.messageHash(m)
 	c.mu.Lock()
@@ -114,10 +114,7 @@ func (c *encodeCache) message(m llm.Message) ([]byte, error) {
 	if ok && sameMessage(e.msg, m) {
 		return e.json, nil
 	}
-	b, err := json.Marshal(chatMessage(m))
-	if err != nil {
-		return nil, fmt.Errorf("encode %s message: %w", m.Role, err)
-	}
+	b := messageJSON(m)
 	c.mu.Lock()
 	c.putLocked(key, msgEntry{msg: m, json: b})
 	c.mu.Unlock()

@@ -2,7 +2,6 @@ package openai
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	goopenai "github.com/sashabaranov/go-openai"
@@ -34,39 +33,6 @@ func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest,
 	}
 	enc, err := p.enc.request(req)
 	return out, enc, err
-}
-
-// chatTools maps the tool specs to the request's tool definitions.
-func chatTools(specs []llm.ToolSpec) ([]goopenai.Tool, error) {
-	var out []goopenai.Tool
-	for _, t := range specs {
-		params := t.Parameters
-		if len(params) == 0 {
-			params = emptyParameters
-		} else if !json.Valid(params) {
-			return nil, fmt.Errorf("tool %s: parameters are not valid JSON", t.Name)
-		}
-		out = append(out, goopenai.Tool{
-			Type: goopenai.ToolTypeFunction,
-			Function: &goopenai.FunctionDefinition{
-				Name:        t.Name,
-				Description: t.Description,
-				Parameters:  params,
-			},
-		})
-	}
-	return out, nil
-}
-
-// ToolsJSON is the request's "tools" array exactly as the provider sends it
-// for specs (what the tool definitions cost on every request; bench/tooldefs
-// prints it).
-func ToolsJSON(specs []llm.ToolSpec) ([]byte, error) {
-	tools, err := chatTools(specs)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(tools)
 }
 
 // chatMessage maps one conversation message. A tool message carries its
