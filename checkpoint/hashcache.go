@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -220,29 +219,10 @@ func (s *Store) loadHashCache() {
 	}
 }
 
-// readHashCache reads and decodes the cache file, and returns its
-// modification time (when it was written). Only a regular file is read:
-// not a symbolic link (a repository could ship one to anywhere), and never
-// a FIFO or a device, whose opening or reading could block the checkpoint.
+// readHashCache reads (readStateFile: a regular file only) and decodes the
+// cache file, and returns its modification time (when it was written).
 func readHashCache(path string) ([]hashRecord, time.Time, error) {
-	if fi, err := os.Lstat(path); err != nil {
-		return nil, time.Time{}, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, time.Time{}, fmt.Errorf("%s: not a regular file", path)
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, time.Time{}, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxHashCacheBytes {
-		return nil, time.Time{}, fmt.Errorf("%s: not a regular file of at most %d bytes", path, maxHashCacheBytes)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxHashCacheBytes+1))
+	data, fi, err := readStateFile(path, maxHashCacheBytes)
 	if err != nil {
 		return nil, time.Time{}, err
 	}

@@ -331,7 +331,7 @@ func (s *Store) Object(sha string) ([]byte, error) {
 	if !validDigest(sha) {
 		return nil, fmt.Errorf("checkpoint: invalid object name %q", sha)
 	}
-	data, err := os.ReadFile(s.objectPath(sha))
+	data, _, err := readStateFile(s.objectPath(sha), MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint object %s: %w", sha, err)
 	}
@@ -424,7 +424,7 @@ func writeJSON(path string, v any, durable bool) error {
 }
 
 func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, _, err := readStateFile(path, maxStateFileBytes)
 	if err != nil {
 		return err
 	}
