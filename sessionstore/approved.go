@@ -48,7 +48,7 @@ func (s *Store) Approved(id string) (plan, text string, ok bool, err error) {
 		return "", "", false, fmt.Errorf("read approved plan: %w", err)
 	}
 	defer s.lock(id)()
-	data, err := os.ReadFile(filepath.Join(s.dir, id+approvedExt))
+	data, err := readState(filepath.Join(s.dir, id+approvedExt))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", false, nil
 	}
