@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // Text is .agentls/.gitignore: everything in .agentls/ is local state
@@ -31,12 +33,18 @@ var oldStateIgnores = []string{
 }
 
 // needed reports whether agentls should write .agentls/.gitignore at path:
-// there is none, or it is one agentls wrote before.
+// there is none, or it is one agentls wrote before. A repository can ship
+// the file: anything but a small regular file (a link, a FIFO whose
+// reading would block the start, a folder) is not agentls's and stays.
 func needed(path string) bool {
-	data, err := os.ReadFile(path)
+	fi, err := os.Lstat(path)
 	if os.IsNotExist(err) {
 		return true
 	}
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1024 {
+		return false
+	}
+	data, err := os.ReadFile(path)
 	return err == nil && slices.Contains(oldStateIgnores, string(data))
 }
 
@@ -53,7 +61,9 @@ func Ensure(root string) {
 		slog.Warn("create state folder", "dir", dir, "err", err)
 		return
 	}
-	if err := os.WriteFile(path, []byte(Text), 0o644); err != nil {
+	// Replaced by a rename: a link put there meanwhile is replaced, never
+	// written through.
+	if err := workspace.ReplaceFile(path, []byte(Text), 0o644); err != nil {
 		slog.Warn("ignore state folder", "path", path, "err", err)
 	}
 }
