@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agentls/agentls/internal/statefile"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -219,10 +220,10 @@ func (s *Store) loadHashCache() {
 	}
 }
 
-// readHashCache reads (readStateFile: a regular file only) and decodes the
+// readHashCache reads (statefile.Read: a regular file only) and decodes the
 // cache file, and returns its modification time (when it was written).
 func readHashCache(path string) ([]hashRecord, time.Time, error) {
-	data, fi, err := readStateFile(path, maxHashCacheBytes)
+	data, fi, err := statefile.Read(path, maxHashCacheBytes)
 	if err != nil {
 		return nil, time.Time{}, err
 	}

@@ -13,7 +13,3 @@ func sysStamp(fi fs.FileInfo, st *stamp) {
 		st.ctime = int64(sys.Ctim.Sec)*1e9 + int64(sys.Ctim.Nsec)
 	}
 }
-
-// openNoFollow makes the opening of the digest cache fail on a symbolic
-// link and not wait on a FIFO swapped in after its Lstat.
-const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK

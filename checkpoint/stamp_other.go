@@ -8,7 +8,3 @@ import "io/fs"
 // change time and the inode the digests are cached in memory only (as
 // before), never persisted.
 func sysStamp(fs.FileInfo, *stamp) {}
-
-// openNoFollow adds nothing here: the digest cache is not used without
-// full stamps (its Lstat still refuses a link).
-const openNoFollow = 0

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentls/agentls/internal/statefile"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -331,7 +332,7 @@ func (s *Store) Object(sha string) ([]byte, error) {
 	if !validDigest(sha) {
 		return nil, fmt.Errorf("checkpoint: invalid object name %q", sha)
 	}
-	data, _, err := readStateFile(s.objectPath(sha), MaxFileBytes)
+	data, _, err := statefile.Read(s.objectPath(sha), MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint object %s: %w", sha, err)
 	}
@@ -423,8 +424,14 @@ func writeJSON(path string, v any, durable bool) error {
 	return workspace.ReplaceFile(path, b, 0o644)
 }
 
+// maxStateFileBytes bounds a manifest, a session's known.json or its
+// journal: far above what a real workspace writes.
+const maxStateFileBytes = 64 << 20
+
+// readJSON decodes the store's file path (a regular file only:
+// statefile.Read) into v.
 func readJSON(path string, v any) error {
-	b, _, err := readStateFile(path, maxStateFileBytes)
+	b, _, err := statefile.Read(path, maxStateFileBytes)
 	if err != nil {
 		return err
 	}

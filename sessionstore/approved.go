@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentls/agentls/internal/statefile"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -48,7 +49,7 @@ func (s *Store) Approved(id string) (plan, text string, ok bool, err error) {
 		return "", "", false, fmt.Errorf("read approved plan: %w", err)
 	}
 	defer s.lock(id)()
-	data, err := readState(filepath.Join(s.dir, id+approvedExt))
+	data, err := statefile.ReadAll(filepath.Join(s.dir, id+approvedExt))
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", "", false, nil
 	}

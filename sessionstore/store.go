@@ -17,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentls/agentls/internal/statefile"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -103,7 +104,7 @@ func (s *Store) Own(id string) error {
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return fmt.Errorf("lock session %s: %w", id, err)
 	}
-	f, err := openState(filepath.Join(s.dir, id+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := statefile.Open(filepath.Join(s.dir, id+".lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return fmt.Errorf("lock session %s: %w", id, err)
 	}
@@ -171,7 +172,7 @@ func (s *Store) metaPath(id string) string { return filepath.Join(s.dir, id+meta
 // fsync (a title or UpdatedAt alone, SaveMeta) empty, and the frontmatter
 // is then the last durable metadata.
 func (s *Store) currentMeta(id string, meta Meta) (Meta, error) {
-	data, err := readState(s.metaPath(id))
+	data, err := statefile.ReadAll(s.metaPath(id))
 	if errors.Is(err, os.ErrNotExist) || err == nil && len(data) == 0 {
 		return meta, nil
 	}
@@ -294,7 +295,7 @@ func (s *Store) Append(id string, msgs ...json.RawMessage) error {
 	}
 	out := buf.Bytes()
 	defer s.lock(id)()
-	f, err := openState(s.path(id), os.O_RDWR|os.O_APPEND, 0)
+	f, err := statefile.Open(s.path(id), os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("append to session %s: %w", id, err)
 	}
@@ -322,7 +323,7 @@ func (s *Store) Sync(id string) error {
 		return fmt.Errorf("sync session: %w", err)
 	}
 	defer s.lock(id)()
-	f, err := openState(s.path(id), os.O_RDWR, 0)
+	f, err := statefile.Open(s.path(id), os.O_RDWR, 0)
 	if err != nil {
 		return fmt.Errorf("sync session %s: %w", id, err)
 	}
@@ -341,7 +342,7 @@ func (s *Store) Load(id string) (Meta, []json.RawMessage, error) {
 		return Meta{}, nil, fmt.Errorf("load session: %w", err)
 	}
 	defer s.lock(id)()
-	data, err := readState(s.path(id))
+	data, err := statefile.ReadAll(s.path(id))
 	if err != nil {
 		return Meta{}, nil, fmt.Errorf("load session %s: %w", id, err)
 	}
@@ -414,7 +415,7 @@ func (s *Store) List() ([]Meta, error) {
 // readMeta reads only the frontmatter of a session.
 func (s *Store) readMeta(id string) (Meta, error) {
 	defer s.lock(id)()
-	f, err := openState(s.path(id), os.O_RDONLY, 0)
+	f, err := statefile.Open(s.path(id), os.O_RDONLY, 0)
 	if err != nil {
 		return Meta{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/agentls/agentls/internal/statefile"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -37,14 +38,10 @@ var oldStateIgnores = []string{
 // the file: anything but a small regular file (a link, a FIFO whose
 // reading would block the start, a folder) is not agentls's and stays.
 func needed(path string) bool {
-	fi, err := os.Lstat(path)
-	if os.IsNotExist(err) {
+	if _, err := os.Lstat(path); os.IsNotExist(err) {
 		return true
 	}
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1024 {
-		return false
-	}
-	data, err := os.ReadFile(path)
+	data, _, err := statefile.Read(path, 1024)
 	return err == nil && slices.Contains(oldStateIgnores, string(data))
 }
 

@@ -1,6 +1,6 @@
-//go:build linux
+//go:build unix
 
-package checkpoint
+package statefile
 
 import (
 	"os"
@@ -10,11 +10,11 @@ import (
 	"time"
 )
 
-// TestStateFilesSpecialFilesRefused: the store's own files (an object, a
-// manifest) that a repository ships as a FIFO, a link to a FIFO or a link
-// to a file elsewhere are refused at once: no read blocks, and nothing is
-// read through a link.
-func TestStateFilesSpecialFilesRefused(t *testing.T) {
+// TestSpecialFilesRefused: a state file a repository ships as a FIFO, a
+// folder, a link to a FIFO or a link to a file elsewhere is refused at
+// once (no read blocks, nothing is read through a link), and so is one
+// over the bound.
+func TestSpecialFilesRefused(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
@@ -53,13 +53,13 @@ func TestStateFilesSpecialFilesRefused(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			go func() {
-				data, _, err := readStateFile(path, 64)
+				data, _, err := Read(path, 64)
 				done <- result{data, err}
 			}()
 			select {
 			case r := <-done:
 				if (r.err == nil) != tc.ok {
-					t.Fatalf("readStateFile(%s) = %q, %v; want ok %v", tc.name, r.data, r.err, tc.ok)
+					t.Fatalf("Read(%s) = %q, %v; want ok %v", tc.name, r.data, r.err, tc.ok)
 				}
 			case <-time.After(10 * time.Second):
 				if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
@@ -69,37 +69,6 @@ func TestStateFilesSpecialFilesRefused(t *testing.T) {
 				t.Fatalf("the read blocked on %s", tc.name)
 			}
 		})
-	}
-}
-
-// TestObjectShippedAsFIFODoesNotBlock: an object a repository ships as a
-// FIFO under the object's name fails the read (the rewind says the object
-// is missing) instead of hanging it.
-func TestObjectShippedAsFIFODoesNotBlock(t *testing.T) {
-	s, _ := newStore(t, map[string]string{"a.txt": "alpha\n"}, DefaultRetention)
-	sha := Digest([]byte("shipped\n"))
-	if err := os.MkdirAll(filepath.Dir(s.objectPath(sha)), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(s.objectPath(sha), 0o644); err != nil {
-		t.Skipf("no FIFO here: %v", err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := s.Object(sha)
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err == nil {
-			t.Fatal("a FIFO read as an object")
-		}
-	case <-time.After(10 * time.Second):
-		if w, err := os.OpenFile(s.objectPath(sha), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-			w.Close()
-		}
-		<-done
-		t.Fatal("reading the object blocked")
 	}
 }
 

@@ -1,0 +1,9 @@
+//go:build unix
+
+package statefile
+
+import "syscall"
+
+// openNoFollow makes opening a state file fail on a symbolic link, and
+// not block on a FIFO (Open then refuses it).
+const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK

@@ -1,0 +1,71 @@
+// Package statefile opens agentls's own state files (sessions, locks,
+// checkpoints, the digest cache, .agentls/.gitignore). They live in the
+// workspace, under .agentls/, so a repository can ship any of them: only
+// a regular file is opened — never through a symbolic link (O_NOFOLLOW
+// where the system has it, and the name checked first), never a FIFO or a
+// device, whose opening or reading would block the turn, a rewind, the
+// session history or the guard's plan-lock check.
+package statefile
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// Open opens the state file path with flag (os.O_RDONLY, os.O_RDWR,
+// os.O_APPEND, …) as a regular file; with os.O_CREATE a missing file is
+// created, never through a link.
+func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	f, err := os.OpenFile(path, flag|openNoFollow, perm)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadAll is os.ReadFile of the state file path, through Open.
+func ReadAll(path string) ([]byte, error) {
+	data, _, err := Read(path, -1)
+	return data, err
+}
+
+// Read reads the state file path, a regular file of at most max bytes
+// (max < 0: no bound), and returns its information.
+func Read(path string, max int64) ([]byte, os.FileInfo, error) {
+	f, err := Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if max < 0 {
+		data, err := io.ReadAll(f)
+		return data, fi, err
+	}
+	if fi.Size() > max {
+		return nil, nil, fmt.Errorf("%s: more than %d bytes", path, max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, nil, fmt.Errorf("%s: more than %d bytes", path, max)
+	}
+	return data, fi, nil
+}
