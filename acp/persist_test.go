@@ -12,7 +12,8 @@ import (
 )
 
 // TestPersistenceFailureEndsTheTurn: a session whose `.chat` file cannot be
-// written (a link to /dev/full: ENOSPC, even as root) ends the prompt with
+// written (a link to /dev/full, which the store refuses to open: not a
+// regular file, even as root) ends the prompt with
 // the turn-failed error (data stopReason "error") naming the file and the
 // OS error; once the file can be written again the next prompt runs.
 func TestPersistenceFailureEndsTheTurn(t *testing.T) {
@@ -40,7 +41,7 @@ func TestPersistenceFailureEndsTheTurn(t *testing.T) {
 		t.Fatalf("prompt on a full disk: %v, want the turn-failed error -32000", err)
 	}
 	data := fmt.Sprint(re.Data)
-	for _, want := range []string{chat, "no space left on device"} {
+	for _, want := range []string{chat, "not a regular file"} {
 		if !strings.Contains(re.Message, want) {
 			t.Errorf("error %q does not name %q", re.Message, want)
 		}

@@ -13,8 +13,10 @@ import (
 // turn visibly (stopReason "error", naming the file and the OS error)
 // instead of going on with a conversation and a mode that no restart would
 // find. The faults are real ones that hold as root too: the `.chat` file
-// replaced by a link to /dev/full (every write: ENOSPC), the `.meta` file
-// replaced by a folder (the atomic rename onto it fails).
+// replaced by a link to /dev/full (the store refuses to open it: not a
+// regular file, as a repository could ship it; before internal/statefile,
+// every write failed with ENOSPC), the `.meta` file replaced by a folder
+// (the atomic rename onto it fails).
 
 // devFull skips a test on a system without /dev/full.
 func devFull(t *testing.T) {
@@ -61,7 +63,7 @@ steps:
 	if r.StopReason != "error" || r.Error == nil {
 		t.Fatalf("prompt on a full disk = %+v, want stopReason error", r)
 	}
-	for _, want := range []string{chat, "no space left on device", s.SessionID} {
+	for _, want := range []string{chat, "not a regular file", s.SessionID} {
 		if !strings.Contains(r.Error.Message, want) {
 			t.Errorf("error %q does not name %q", r.Error.Message, want)
 		}
