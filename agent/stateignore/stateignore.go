@@ -6,6 +6,8 @@
 package stateignore
 
 import (
+	"errors"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -38,10 +40,10 @@ var oldStateIgnores = []string{
 // the file: anything but a small regular file (a link, a FIFO whose
 // reading would block the start, a folder) is not agentls's and stays.
 func needed(path string) bool {
-	if _, err := os.Lstat(path); os.IsNotExist(err) {
+	data, _, err := statefile.Read(path, 1024)
+	if errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
-	data, _, err := statefile.Read(path, 1024)
 	return err == nil && slices.Contains(oldStateIgnores, string(data))
 }
 

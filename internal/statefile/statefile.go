@@ -17,12 +17,18 @@ import (
 // os.O_APPEND, …) as a regular file; with os.O_CREATE a missing file is
 // created, never through a link.
 func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	f, _, err := open(path, flag, perm)
+	return f, err
+}
+
+// open is Open, with the opened file's information.
+func open(path string, flag int, perm os.FileMode) (*os.File, os.FileInfo, error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
+		return nil, nil, fmt.Errorf("%s: not a regular file", path)
 	}
 	f, err := os.OpenFile(path, flag|openNoFollow, perm)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
@@ -30,9 +36,9 @@ func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return f, nil
+	return f, fi, nil
 }
 
 // ReadAll is os.ReadFile of the state file path, through Open.
@@ -44,15 +50,11 @@ func ReadAll(path string) ([]byte, error) {
 // Read reads the state file path, a regular file of at most max bytes
 // (max < 0: no bound), and returns its information.
 func Read(path string, max int64) ([]byte, os.FileInfo, error) {
-	f, err := Open(path, os.O_RDONLY, 0)
+	f, fi, err := open(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
 	if max < 0 {
 		data, err := io.ReadAll(f)
 		return data, fi, err
