@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
 
 const out = outputDir('rewind');
@@ -97,6 +97,30 @@ async function openFile(rel: string): Promise<void> {
   await page.locator(`.tab[aria-label^="${path.basename(rel)}"]`).waitFor();
 }
 
+/** Sends a prompt from the chat and waits for the agent's answer. */
+async function turn(text: string, answer: string): Promise<void> {
+  const prompt = chat().locator('textarea.prompt');
+  await prompt.fill(text);
+  await prompt.press('Enter');
+  await chat().locator('.msg.assistant', { hasText: answer }).waitFor();
+}
+
+/** Presses Restore on the user message with this text and returns its dialog, once shown. */
+async function restoreDialog(text: string): Promise<Locator> {
+  await chat().locator('.msg.user', { hasText: text }).first().locator('button.restore').click();
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** Runs a command of the command palette by its title. */
+async function runCommand(title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title.replace(/^.*: /, '') }).first().waitFor();
+  await page.locator('.quick-input-widget input').press('Enter');
+}
+
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
@@ -149,11 +173,9 @@ test('three BUILD turns, then Restore to before turn 1: every path as it was, th
   await prompt.waitFor();
   if ((await chat().locator('.mode-tab.build[aria-selected="true"]').count()) === 0) await chat().locator('.mode-tab.build').click();
   await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
-  for (const [turn, done] of [['turn one', 'Turn one done.'], ['turn two', 'Turn two done.'], ['turn three', 'Turn three done.']]) {
-    await prompt.fill(turn);
-    await prompt.press('Enter');
-    await chat().locator('.msg.assistant', { hasText: done }).waitFor();
-    await screenshot(turn.replace(' ', '-'));
+  for (const [text, done] of [['turn one', 'Turn one done.'], ['turn two', 'Turn two done.'], ['turn three', 'Turn three done.']]) {
+    await turn(text, done);
+    await screenshot(text.replace(' ', '-'));
   }
   // The three turns' work, on disk (the extension saves what it applied).
   await workspaceBecomes(
@@ -188,9 +210,7 @@ test('three BUILD turns, then Restore to before turn 1: every path as it was, th
   // Restore on the first user message (the chat is still in the side bar: a click on its icon would hide it).
   const sidebarTitle = page.locator('.part.sidebar .composite.title h2').first();
   if (!/agentls/i.test(await sidebarTitle.innerText())) await page.locator('.activitybar [aria-label^="agentls"]').first().click();
-  await chat().locator('.msg.user', { hasText: 'turn one' }).first().locator('button.restore').click();
-  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
-  await dialog.waitFor();
+  const dialog = await restoreDialog('turn one');
   await screenshot('restore-dialog');
   await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
 
@@ -225,10 +245,7 @@ test('one Undo in the editor brings the rewound state back', async () => {
   await screenshot('undone-by-ctrl-z');
   assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'the Undo asked nothing');
   // The undone text is in the editor, not yet saved, as after any Undo: the user saves.
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill('>File: Save All Files');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Save All Files' }).first().waitFor();
-  await page.locator('.quick-input-widget input').press('Enter');
+  await runCommand('File: Save All Files');
   await workspaceBecomes(beforeRewind, 'one Undo brought the rewound state back');
   assert.deepEqual(gitState(), gitBefore, '.git is still unchanged');
   await screenshot('undone-saved');
@@ -240,18 +257,12 @@ test('one Undo in the editor brings the rewound state back', async () => {
 // and pressing Ctrl+Z there undoes the whole rewind.
 test('a rewind whose only text edit is a closed file: open it, then one Undo brings the rewound state back', async () => {
   const start = digests(workspace, '.git', '.agentls');
-  const prompt = chat().locator('textarea.prompt');
-  await prompt.fill('turn four');
-  await prompt.press('Enter');
-  await chat().locator('.msg.assistant', { hasText: 'Turn four done.' }).waitFor();
+  await turn('turn four', 'Turn four done.');
   const turnFour = { ...start, 'notes.txt': sha('notes, turn four\n'), 'extra.txt': sha('extra\n') };
   await workspaceBecomes(turnFour, 'turn four edited notes.txt and created extra.txt');
   assert.equal(await page.locator('.tab[aria-label^="notes.txt"]').count(), 0, 'notes.txt is not open in an editor');
 
-  await chat().locator('.msg.user', { hasText: 'turn four' }).first().locator('button.restore').click();
-  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
-  await dialog.waitFor();
-  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+  await (await restoreDialog('turn four')).locator('.monaco-button', { hasText: /^Restore$/ }).click();
   await workspaceBecomes(start, 'the rewind brought notes.txt back and deleted extra.txt');
   await screenshot('closed-file-rewound');
 
@@ -272,23 +283,14 @@ test('a rewind whose only text edit is a closed file: open it, then one Undo bri
 test('"Undo" in the notification after a Restore puts the files back', async () => {
   const start = digests(workspace, '.git', '.agentls');
   // The earlier Restores' notifications away, so that the one looked for is this Restore's.
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill('>Notifications: Clear All Notifications');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Clear All Notifications' }).first().waitFor();
-  await page.locator('.quick-input-widget input').press('Enter');
+  await runCommand('Notifications: Clear All Notifications');
   await page.locator('.notification-toast').first().waitFor({ state: 'detached' });
 
-  const prompt = chat().locator('textarea.prompt');
-  await prompt.fill('turn five');
-  await prompt.press('Enter');
-  await chat().locator('.msg.assistant', { hasText: 'Turn five done.' }).waitFor();
+  await turn('turn five', 'Turn five done.');
   const turnFive = { ...start, 'notes.txt': sha('notes, turn five\n'), 'five.txt': sha('five\n') };
   await workspaceBecomes(turnFive, 'turn five edited notes.txt and created five.txt');
 
-  await chat().locator('.msg.user', { hasText: 'turn five' }).first().locator('button.restore').click();
-  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
-  await dialog.waitFor();
-  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+  await (await restoreDialog('turn five')).locator('.monaco-button', { hasText: /^Restore$/ }).click();
   await workspaceBecomes(start, 'the Restore brought notes.txt back and deleted five.txt');
   const toast = page.locator('.notification-toast', { hasText: '2 files restored' });
   await toast.waitFor();
