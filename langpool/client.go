@@ -52,6 +52,7 @@ type client struct {
 	published map[string]publishParams // by URI: the last publishDiagnostics
 	fresh     map[string]bool          // by URI: published since the last change
 	lastUse   time.Time
+	inFlight  int // calls under way: the client is in use, not idle
 }
 
 // startClient starts argv under pol in root and initializes it with the
@@ -200,7 +201,8 @@ func (c *client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 
 // call sends a request, cancelled with $/cancelRequest when ctx ends.
 func (c *client) call(ctx context.Context, method string, params, result any) error {
-	c.touch()
+	c.begin()
+	defer c.end()
 	select {
 	case <-c.exited:
 		return fmt.Errorf("%s has exited (stderr: %s)", c.argv[0], c.stderr.String())
@@ -225,11 +227,32 @@ func (c *client) touch() {
 	c.mu.Unlock()
 }
 
-// idleSince is when the client was last used.
-func (c *client) idleSince() time.Time {
+// begin marks a call under way: until its end the client is not idle,
+// however long the server takes to answer.
+func (c *client) begin() {
+	c.mu.Lock()
+	c.inFlight++
+	c.lastUse = time.Now()
+	c.mu.Unlock()
+}
+
+// end marks a call's end: the idle time counts from here.
+func (c *client) end() {
+	c.mu.Lock()
+	c.inFlight--
+	c.lastUse = time.Now()
+	c.mu.Unlock()
+}
+
+// idleFor is how long the client has been unused at now (0 while a call
+// is under way).
+func (c *client) idleFor(now time.Time) time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.lastUse
+	if c.inFlight > 0 {
+		return 0
+	}
+	return now.Sub(c.lastUse)
 }
 
 // alive reports whether the process still runs.

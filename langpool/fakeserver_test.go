@@ -71,6 +71,9 @@ func runFakeServer() {
 				TextDocument struct{ URI string } `json:"textDocument"`
 			}
 			_ = json.Unmarshal(req.Params(), &p)
+			if strings.Contains(docs[p.TextDocument.URI], "SLOW") {
+				time.Sleep(slowAnswer) // a server thinking longer than the pool's IdleAfter
+			}
 			items := []map[string]any{}
 			for i, line := range strings.Split(docs[p.TextDocument.URI], "\n") {
 				if strings.Contains(line, "BAD") {
@@ -96,6 +99,9 @@ func runFakeServer() {
 	case <-conn.Done():
 	}
 }
+
+// slowAnswer is how long the fake server thinks over a file holding SLOW.
+const slowAnswer = 800 * time.Millisecond
 
 type stdioRWC struct{}
 
@@ -162,5 +168,49 @@ func TestPullDiagnosticsAndAHostileServer(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "direct.txt")); err == nil {
 		t.Fatal("the server wrote into the workspace")
+	}
+}
+
+// TestBusyServerIsNotIdle: a server still answering a question is in use,
+// however much longer than IdleAfter it thinks; the idle time counts from
+// its answer, and then it stops.
+func TestBusyServerIsNotIdle(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "slow.go"), []byte("package a\n// SLOW BAD\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(fakeServerEnv, "1")
+	t.Setenv("LANGPOOL_FAKE_ROOT", root)
+	ws, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe}}}
+	stopped := make(chan string, 4)
+	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir(),
+		IdleAfter: slowAnswer / 8, idleStopped: func(ft string) { stopped <- ft }})
+	t.Cleanup(p.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	slow := filepath.Join(root, "slow.go")
+	snap, err := p.Diagnostics(ctx, []string{slow})
+	if err != nil {
+		t.Fatalf("the slow server's answer: %v (it was stopped as idle while it thought)", err)
+	}
+	if ds := snap.Files[slow]; len(ds) == 0 || ds[0].Message != "bad line" {
+		t.Fatalf("diagnostics = %+v, want the BAD line's", snap.Files)
+	}
+	if running := p.Running(); len(running) != 1 {
+		t.Fatalf("running %v right after the answer: the server was stopped as idle while it thought", running)
+	}
+	select {
+	case <-stopped:
+	case <-ctx.Done():
+		t.Fatalf("the server did not stop once idle (running %v)", p.Running())
 	}
 }

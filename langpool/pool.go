@@ -142,8 +142,9 @@ func (p *Pool) reap() {
 		}
 		var idle []*client
 		p.mu.Lock()
+		now := time.Now()
 		for ft, c := range p.clients {
-			if time.Since(c.idleSince()) >= p.opts.IdleAfter || !c.alive() {
+			if c.idleFor(now) >= p.opts.IdleAfter || !c.alive() {
 				idle = append(idle, c)
 				delete(p.clients, ft)
 			}
@@ -232,6 +233,10 @@ func (p *Pool) client(ctx context.Context, file string) (*client, error) {
 			return nil, fmt.Errorf("%w (%s)", intel.ErrNotServed, filepath.Base(file))
 		}
 		if c := p.clients[t]; c != nil && c.alive() {
+			// Touched under the pool's lock, which the idle watch holds
+			// while it judges: a client handed out now is not stopped
+			// before its caller uses it.
+			c.touch()
 			p.mu.Unlock()
 			return c, nil
 		}
