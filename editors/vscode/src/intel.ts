@@ -144,27 +144,45 @@ export function toSymbols(found: VsSymbol[] | undefined | null, documentUri: str
  * docs/language-intel.md) until `quietMs` passed without a change, when the
  * language support is taken to have found nothing new (an unchanged list is
  * not announced again).
+ *
+ * A change of the diagnostics sooner than `minAnswerMs` after the document's
+ * last change is taken to be for the text before that change: no answer to
+ * the new text comes that soon (VS Code's TypeScript support asks tsserver
+ * 200–800 ms after a change, sends the text with that request, and passes the
+ * answer on 50 ms later, VS Code's event 50 ms after that), while an answer
+ * to a request made before the change (TypeScript announces its unchanged
+ * list again at every check, at times of its own) can arrive any moment.
  */
 export class DiagnosticVersions {
-  private readonly edited = new Map<string, { version: number; at: number; before: number }>();
+  /** Each edited document's last change: its version, when, the version the diagnostics were for then, and the version before the change. */
+  private readonly edited = new Map<string, { version: number; at: number; before: number; previous: number }>();
   private readonly diagnosed = new Map<string, number>();
 
   constructor(
     private readonly now: () => number = Date.now,
     readonly quietMs = 1000,
+    readonly minAnswerMs = 300,
   ) {}
+
+  /** The document was opened (again): its versions start over, so what was known of the earlier ones is dropped. */
+  opened(uri: string): void {
+    this.edited.delete(uri);
+    this.diagnosed.delete(uri);
+  }
 
   /** The document changed to `version` (onDidChangeTextDocument); `before` is its version until then. */
   changed(uri: string, version: number, before: number): void {
     const prev = this.edited.get(uri);
     // The first change since the diagnostics: remember what they were for.
     const since = prev && (this.diagnosed.get(uri) ?? -1) < prev.version ? prev.before : before;
-    this.edited.set(uri, { version, at: this.now(), before: since });
+    this.edited.set(uri, { version, at: this.now(), before: since, previous: before });
   }
 
   /** The document's diagnostics changed while its text was at `version`. */
   diagnosticsChanged(uri: string, version: number): void {
-    this.diagnosed.set(uri, version);
+    const e = this.edited.get(uri);
+    const tooSoon = e !== undefined && e.version === version && this.now() - e.at < this.minAnswerMs;
+    this.diagnosed.set(uri, tooSoon ? e.previous : version);
   }
 
   /** The version to report for a document now at `version`. */

@@ -13,7 +13,10 @@ export function watchDiagnosticVersions(): vscode.Disposable {
   const before = new Map<string, number>();
   const version = (uri: vscode.Uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.version;
   return vscode.Disposable.from(
-    vscode.workspace.onDidOpenTextDocument((d) => before.set(d.uri.toString(), d.version)),
+    vscode.workspace.onDidOpenTextDocument((d) => {
+      before.set(d.uri.toString(), d.version);
+      diagnosticVersions.opened(d.uri.toString());
+    }),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length === 0) return;
       const u = e.document.uri.toString();
