@@ -138,12 +138,23 @@ export function toSymbols(found: VsSymbol[] | undefined | null, documentUri: str
 }
 
 /**
+ * Whether the language support behind these diagnostics announces its list
+ * after every check of the document, changed or not: VS Code's TypeScript
+ * support (source "ts") does while its list is not empty, so with one of its
+ * problems showing the answer to an edit always comes as an event.
+ */
+export function announcedAfterEveryCheck(diagnostics: readonly Pick<VsDiagnostic, 'source'>[]): boolean {
+  return diagnostics.some((d) => d.source === 'ts');
+}
+
+/**
  * The version of a document's text its diagnostics are for. VS Code's
  * diagnostics carry no version: a document edited since its diagnostics last
  * changed reports the older version (the server waits for it: Settle in
  * docs/language-intel.md) until `quietMs` passed without a change, when the
  * language support is taken to have found nothing new (an unchanged list is
- * not announced again).
+ * not announced again), unless its list is announced after every check
+ * (announcedAfterEveryCheck): then only the answer's event ends the wait.
  *
  * A change of the diagnostics sooner than `minAnswerMs` after the document's
  * last change is taken to be for the text before that change: no answer to
@@ -185,11 +196,14 @@ export class DiagnosticVersions {
     this.diagnosed.set(uri, tooSoon ? e.previous : version);
   }
 
-  /** The version to report for a document now at `version`. */
-  versionOf(uri: string, version: number): number {
+  /**
+   * The version to report for a document now at `version`; `alwaysAnnounced`:
+   * its language support announces its list after every check (no quiet time).
+   */
+  versionOf(uri: string, version: number, alwaysAnnounced = false): number {
     const e = this.edited.get(uri);
     if (!e || e.version !== version) return version;
     if ((this.diagnosed.get(uri) ?? -1) >= version) return version;
-    return this.now() - e.at >= this.quietMs ? version : e.before;
+    return !alwaysAnnounced && this.now() - e.at >= this.quietMs ? version : e.before;
   }
 }

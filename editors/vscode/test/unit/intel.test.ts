@@ -2,7 +2,7 @@
 // agent/diagnostics' and agent/navigate's wire types (docs/language-intel.md).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkNavigate, DiagnosticVersions, navigateCommand, symbolKind, toDiagnostic, toHover, toLocations, toSymbols, type VsSymbol } from '../../src/intel';
+import { announcedAfterEveryCheck, checkNavigate, DiagnosticVersions, navigateCommand, symbolKind, toDiagnostic, toHover, toLocations, toSymbols, type VsSymbol } from '../../src/intel';
 import type { NavigateParams } from '../../src/protocol';
 import { editProblems } from '../../src/state';
 
@@ -121,12 +121,13 @@ describe('an edit result’s problems (the chat’s block)', () => {
 describe('the version diagnostics are for', () => {
   // Each step at a time in ms: the document changed to a version (from the one before), its
   // diagnostics changed while it was at a version, it was opened again, or the version to
-  // report for the document now at a version is the one expected.
+  // report for the document now at a version is the one expected (announced: its language
+  // support announces its list after every check).
   type Step =
     | { at: number; change: [version: number, before: number] }
     | { at: number; diagnostics: number }
     | { at: number; opened: true }
-    | { at: number; versionOf: number; want: number; why?: string };
+    | { at: number; versionOf: number; want: number; announced?: true; why?: string };
   const u = 'file:///w/a.ts';
   const cases: [string, Step[]][] = [
     ['never edited: the document’s', [{ at: 0, versionOf: 1, want: 1 }]],
@@ -187,6 +188,28 @@ describe('the version diagnostics are for', () => {
       ],
     ],
     [
+      'a list announced after every check (TypeScript’s problems showing): no quiet time, only the answer ends the wait',
+      [
+        { at: 0, diagnostics: 1 },
+        { at: 0, change: [2, 1] },
+        { at: 1000, versionOf: 2, want: 1, announced: true, why: 'a slow TypeScript: its answer is still to come' },
+        { at: 1400, versionOf: 2, want: 1, announced: true },
+        { at: 1450, diagnostics: 2 },
+        { at: 1450, versionOf: 2, want: 2, announced: true },
+      ],
+    ],
+    [
+      'the old list announced again just after the change and the answer late: the version before until the answer',
+      [
+        { at: 0, diagnostics: 1 },
+        { at: 0, change: [2, 1] },
+        { at: 5, diagnostics: 2 },
+        { at: 1300, versionOf: 2, want: 1, announced: true },
+        { at: 1300, diagnostics: 2 },
+        { at: 1300, versionOf: 2, want: 2, announced: true },
+      ],
+    ],
+    [
       'a document opened again starts over: the diagnostics of its earlier versions do not count',
       [
         { at: 0, diagnostics: 7 },
@@ -206,8 +229,20 @@ describe('the version diagnostics are for', () => {
         if ('change' in s) v.changed(u, s.change[0], s.change[1]);
         else if ('diagnostics' in s) v.diagnosticsChanged(u, s.diagnostics);
         else if ('opened' in s) v.opened(u);
-        else assert.equal(v.versionOf(u, s.versionOf), s.want, `at ${s.at} ms: ${s.why ?? ''}`);
+        else assert.equal(v.versionOf(u, s.versionOf, s.announced), s.want, `at ${s.at} ms: ${s.why ?? ''}`);
       }
     });
   }
+});
+
+test('which lists are announced after every check: those with TypeScript’s problems', () => {
+  const cases: [{ source?: string }[], boolean][] = [
+    [[], false],
+    [[{ source: 'ts' }], true],
+    [[{ source: 'eslint' }, { source: 'ts' }], true],
+    [[{ source: 'eslint' }], false],
+    [[{ source: 'ts-plugin' }], false],
+    [[{}], false],
+  ];
+  for (const [ds, want] of cases) assert.equal(announcedAfterEveryCheck(ds), want, JSON.stringify(ds));
 });
