@@ -156,6 +156,20 @@ describe('the version diagnostics are for', () => {
       ],
     ],
     [
+      'measured in the end-to-end test: the fix (version 3) with the broken text’s list announced 104 ms after it',
+      [
+        { at: 5373, change: [2, 1] },
+        { at: 5853, diagnostics: 2 },
+        { at: 6314, change: [3, 2] },
+        { at: 6350, versionOf: 3, want: 2, announced: true },
+        { at: 6418, diagnostics: 3 }, // still the broken call's error: for version 2
+        { at: 6454, versionOf: 3, want: 2, announced: true },
+        { at: 6654, versionOf: 3, want: 2, announced: true, why: 'the stale list is not version 3’s' },
+        { at: 6772, diagnostics: 3 },
+        { at: 6772, versionOf: 3, want: 3, announced: true },
+      ],
+    ],
+    [
       'an event just after the second of two changes is for the text before it',
       [
         { at: 0, diagnostics: 1 },
