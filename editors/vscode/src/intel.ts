@@ -138,40 +138,72 @@ export function toSymbols(found: VsSymbol[] | undefined | null, documentUri: str
 }
 
 /**
+ * Whether the language support behind these diagnostics announces its list
+ * after every check of the document, changed or not: VS Code's TypeScript
+ * support (source "ts") does while its list is not empty, so with one of its
+ * problems showing the answer to an edit always comes as an event.
+ */
+export function announcedAfterEveryCheck(diagnostics: readonly Pick<VsDiagnostic, 'source'>[]): boolean {
+  return diagnostics.some((d) => d.source === 'ts');
+}
+
+/**
  * The version of a document's text its diagnostics are for. VS Code's
  * diagnostics carry no version: a document edited since its diagnostics last
  * changed reports the older version (the server waits for it: Settle in
  * docs/language-intel.md) until `quietMs` passed without a change, when the
  * language support is taken to have found nothing new (an unchanged list is
- * not announced again).
+ * not announced again), unless its list is announced after every check
+ * (announcedAfterEveryCheck): then only the answer's event ends the wait.
+ *
+ * A change of the diagnostics sooner than `minAnswerMs` after the document's
+ * last change is taken to be for the text before that change: no answer to
+ * the new text comes that soon (VS Code's TypeScript support asks tsserver
+ * 200–800 ms after a change, sends the text with that request, and passes the
+ * answer on 50 ms later, VS Code's event 50 ms after that), while an answer
+ * to a request made before the change (TypeScript announces its unchanged
+ * list again at every check, at times of its own) can arrive any moment.
  */
 export class DiagnosticVersions {
-  private readonly edited = new Map<string, { version: number; at: number; before: number }>();
+  /** Each edited document's last change: its version, when, the version the diagnostics were for then, and the version before the change. */
+  private readonly edited = new Map<string, { version: number; at: number; before: number; previous: number }>();
   private readonly diagnosed = new Map<string, number>();
 
   constructor(
     private readonly now: () => number = Date.now,
     readonly quietMs = 1000,
+    readonly minAnswerMs = 300,
   ) {}
+
+  /** The document was opened (again): its versions start over, so what was known of the earlier ones is dropped. */
+  opened(uri: string): void {
+    this.edited.delete(uri);
+    this.diagnosed.delete(uri);
+  }
 
   /** The document changed to `version` (onDidChangeTextDocument); `before` is its version until then. */
   changed(uri: string, version: number, before: number): void {
     const prev = this.edited.get(uri);
     // The first change since the diagnostics: remember what they were for.
     const since = prev && (this.diagnosed.get(uri) ?? -1) < prev.version ? prev.before : before;
-    this.edited.set(uri, { version, at: this.now(), before: since });
+    this.edited.set(uri, { version, at: this.now(), before: since, previous: before });
   }
 
   /** The document's diagnostics changed while its text was at `version`. */
   diagnosticsChanged(uri: string, version: number): void {
-    this.diagnosed.set(uri, version);
+    const e = this.edited.get(uri);
+    const tooSoon = e !== undefined && e.version === version && this.now() - e.at < this.minAnswerMs;
+    this.diagnosed.set(uri, tooSoon ? e.previous : version);
   }
 
-  /** The version to report for a document now at `version`. */
-  versionOf(uri: string, version: number): number {
+  /**
+   * The version to report for a document now at `version`; `alwaysAnnounced`:
+   * its language support announces its list after every check (no quiet time).
+   */
+  versionOf(uri: string, version: number, alwaysAnnounced = false): number {
     const e = this.edited.get(uri);
     if (!e || e.version !== version) return version;
     if ((this.diagnosed.get(uri) ?? -1) >= version) return version;
-    return this.now() - e.at >= this.quietMs ? version : e.before;
+    return !alwaysAnnounced && this.now() - e.at >= this.quietMs ? version : e.before;
   }
 }

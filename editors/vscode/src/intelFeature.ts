@@ -2,7 +2,7 @@
 // VS Code's own language support: every language server and extension the
 // user has. Documents are opened without being shown.
 import * as vscode from 'vscode';
-import { defaultLimit, DiagnosticVersions, checkNavigate, navigateCommand, toDiagnostic, toHover, toLocations, toSymbols, type VsHover, type VsLocation, type VsSymbol } from './intel';
+import { announcedAfterEveryCheck, defaultLimit, DiagnosticVersions, checkNavigate, navigateCommand, toDiagnostic, toHover, toLocations, toSymbols, type VsHover, type VsLocation, type VsSymbol } from './intel';
 import type { DiagnosticsParams, DiagnosticsResult, NavigateParams, NavigateResult } from './protocol.gen';
 
 /** Which version of each document its diagnostics are for, kept from VS Code's events. */
@@ -13,7 +13,10 @@ export function watchDiagnosticVersions(): vscode.Disposable {
   const before = new Map<string, number>();
   const version = (uri: vscode.Uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.version;
   return vscode.Disposable.from(
-    vscode.workspace.onDidOpenTextDocument((d) => before.set(d.uri.toString(), d.version)),
+    vscode.workspace.onDidOpenTextDocument((d) => {
+      before.set(d.uri.toString(), d.version);
+      diagnosticVersions.opened(d.uri.toString());
+    }),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length === 0) return;
       const u = e.document.uri.toString();
@@ -41,8 +44,9 @@ export async function answerDiagnostics(p: DiagnosticsParams): Promise<Diagnosti
     } catch {
       // A file that is gone has no problems and no version.
     }
-    res.diagnostics[u] = vscode.languages.getDiagnostics(uri).map(toDiagnostic);
-    if (version !== undefined) res.versions[u] = diagnosticVersions.versionOf(uri.toString(), version);
+    const found = vscode.languages.getDiagnostics(uri);
+    res.diagnostics[u] = found.map(toDiagnostic);
+    if (version !== undefined) res.versions[u] = diagnosticVersions.versionOf(uri.toString(), version, announcedAfterEveryCheck(found));
   }
   return res;
 }

@@ -2,7 +2,7 @@
 // agent/diagnostics' and agent/navigate's wire types (docs/language-intel.md).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkNavigate, DiagnosticVersions, navigateCommand, symbolKind, toDiagnostic, toHover, toLocations, toSymbols, type VsSymbol } from '../../src/intel';
+import { announcedAfterEveryCheck, checkNavigate, DiagnosticVersions, navigateCommand, symbolKind, toDiagnostic, toHover, toLocations, toSymbols, type VsSymbol } from '../../src/intel';
 import type { NavigateParams } from '../../src/protocol';
 import { editProblems } from '../../src/state';
 
@@ -119,23 +119,144 @@ describe('an edit result’s problems (the chat’s block)', () => {
 });
 
 describe('the version diagnostics are for', () => {
-  test('an edit not yet diagnosed reports the version before it, until the quiet time passed', () => {
-    let now = 0;
-    const v = new DiagnosticVersions(() => now, 1000);
-    const u = 'file:///w/a.ts';
-    assert.equal(v.versionOf(u, 1), 1, 'never edited: the document’s');
-    v.diagnosticsChanged(u, 1);
-    v.changed(u, 2, 1);
-    now = 50;
-    v.changed(u, 3, 2); // two changes before the diagnostics: still the version they were for
-    now = 100;
-    assert.equal(v.versionOf(u, 3), 1, 'pending: the diagnostics are for version 1');
-    v.diagnosticsChanged(u, 3);
-    assert.equal(v.versionOf(u, 3), 3, 'diagnosed');
-    v.changed(u, 4, 3);
-    now = 600;
-    assert.equal(v.versionOf(u, 4), 3);
-    now = 1100;
-    assert.equal(v.versionOf(u, 4), 4, 'a second of quiet: nothing new to announce');
-  });
+  // Each step at a time in ms: the document changed to a version (from the one before), its
+  // diagnostics changed while it was at a version, it was opened again, or the version to
+  // report for the document now at a version is the one expected (announced: its language
+  // support announces its list after every check).
+  type Step =
+    | { at: number; change: [version: number, before: number] }
+    | { at: number; diagnostics: number }
+    | { at: number; opened: true }
+    | { at: number; versionOf: number; want: number; announced?: true; why?: string };
+  const u = 'file:///w/a.ts';
+  const cases: [string, Step[]][] = [
+    ['never edited: the document’s', [{ at: 0, versionOf: 1, want: 1 }]],
+    [
+      'an edit not yet diagnosed reports the version before it; an answer at least 300 ms after the change counts',
+      [
+        { at: 0, diagnostics: 1 },
+        { at: 0, change: [2, 1] },
+        { at: 50, change: [3, 2] }, // two changes before the diagnostics: still the version they were for
+        { at: 100, versionOf: 3, want: 1, why: 'pending: the diagnostics are for version 1' },
+        { at: 350, diagnostics: 3 },
+        { at: 350, versionOf: 3, want: 3, why: 'diagnosed' },
+      ],
+    ],
+    [
+      'the race: the old text’s list announced again just after the change is not the new text’s',
+      [
+        { at: 0, diagnostics: 1 },
+        { at: 1000, change: [2, 1] },
+        { at: 1003, diagnostics: 2 }, // a request for version 1 answered while the change was on its way
+        { at: 1100, versionOf: 2, want: 1, why: 'the event came too soon to answer version 2' },
+        { at: 1299, diagnostics: 2 },
+        { at: 1299, versionOf: 2, want: 1, why: '299 ms: still too soon' },
+        { at: 1460, diagnostics: 2 },
+        { at: 1460, versionOf: 2, want: 2, why: 'the answer' },
+      ],
+    ],
+    [
+      'measured in the end-to-end test: the fix (version 3) with the broken text’s list announced 104 ms after it',
+      [
+        { at: 5373, change: [2, 1] },
+        { at: 5853, diagnostics: 2 },
+        { at: 6314, change: [3, 2] },
+        { at: 6350, versionOf: 3, want: 2, announced: true },
+        { at: 6418, diagnostics: 3 }, // still the broken call's error: for version 2
+        { at: 6454, versionOf: 3, want: 2, announced: true },
+        { at: 6654, versionOf: 3, want: 2, announced: true, why: 'the stale list is not version 3’s' },
+        { at: 6772, diagnostics: 3 },
+        { at: 6772, versionOf: 3, want: 3, announced: true },
+      ],
+    ],
+    [
+      'an event just after the second of two changes is for the text before it',
+      [
+        { at: 0, diagnostics: 1 },
+        { at: 0, change: [2, 1] },
+        { at: 400, diagnostics: 2 },
+        { at: 500, change: [3, 2] },
+        { at: 550, diagnostics: 3 },
+        { at: 600, versionOf: 3, want: 2 },
+        { at: 800, diagnostics: 3 },
+        { at: 800, versionOf: 3, want: 3 },
+      ],
+    ],
+    [
+      'an early event and no answer after it: a second of quiet still means nothing new',
+      [
+        { at: 0, diagnostics: 1 },
+        { at: 0, change: [2, 1] },
+        { at: 10, diagnostics: 2 },
+        { at: 999, versionOf: 2, want: 1 },
+        { at: 1000, versionOf: 2, want: 2, why: 'a second of quiet: nothing new to announce' },
+      ],
+    ],
+    [
+      'a second of quiet after a diagnosed version',
+      [
+        { at: 0, diagnostics: 3 },
+        { at: 0, change: [4, 3] },
+        { at: 600, versionOf: 4, want: 3 },
+        { at: 1000, versionOf: 4, want: 4 },
+      ],
+    ],
+    [
+      'a list announced after every check (TypeScript’s problems showing): no quiet time, only the answer ends the wait',
+      [
+        { at: 0, diagnostics: 1 },
+        { at: 0, change: [2, 1] },
+        { at: 1000, versionOf: 2, want: 1, announced: true, why: 'a slow TypeScript: its answer is still to come' },
+        { at: 1400, versionOf: 2, want: 1, announced: true },
+        { at: 1450, diagnostics: 2 },
+        { at: 1450, versionOf: 2, want: 2, announced: true },
+      ],
+    ],
+    [
+      'the old list announced again just after the change and the answer late: the version before until the answer',
+      [
+        { at: 0, diagnostics: 1 },
+        { at: 0, change: [2, 1] },
+        { at: 5, diagnostics: 2 },
+        { at: 1300, versionOf: 2, want: 1, announced: true },
+        { at: 1300, diagnostics: 2 },
+        { at: 1300, versionOf: 2, want: 2, announced: true },
+      ],
+    ],
+    [
+      'a document opened again starts over: the diagnostics of its earlier versions do not count',
+      [
+        { at: 0, diagnostics: 7 },
+        { at: 10, opened: true },
+        { at: 10, versionOf: 1, want: 1 },
+        { at: 20, change: [2, 1] },
+        { at: 100, versionOf: 2, want: 1, why: 'version 7 was the closed document’s' },
+      ],
+    ],
+  ];
+  for (const [name, steps] of cases) {
+    test(name, () => {
+      let now = 0;
+      const v = new DiagnosticVersions(() => now);
+      for (const s of steps) {
+        now = s.at;
+        if ('change' in s) v.changed(u, s.change[0], s.change[1]);
+        else if ('diagnostics' in s) v.diagnosticsChanged(u, s.diagnostics);
+        else if ('opened' in s) v.opened(u);
+        else assert.equal(v.versionOf(u, s.versionOf, s.announced), s.want, `at ${s.at} ms: ${s.why ?? ''}`);
+      }
+    });
+  }
+});
+
+test('which lists are announced after every check: those with TypeScript’s problems', () => {
+  const cases: [{ source?: string }[], boolean][] = [
+    [[], false],
+    [[{ source: 'ts' }], true],
+    [[{ source: 'eslint' }, { source: 'ts' }], true],
+    [[{ source: 'eslint' }], false],
+    [[{ source: 'ts-plugin' }], false],
+    [[{}], false],
+  ];
+  for (const [ds, want] of cases) assert.equal(announcedAfterEveryCheck(ds), want, JSON.stringify(ds));
 });
