@@ -38,7 +38,17 @@ func main() {
 	newBin := flag.String("new-bin", "", "binary B (default: built from this tree)")
 	window := flag.Int("window", 128000, "model.context_window (tokens)")
 	perTurn := flag.Bool("per-turn", false, "also print the median CPU of every turn (for finding spikes)")
+	marksFile := flag.String("marks", "", "write each turn's bounds on CLOCK_MONOTONIC to this file (\"pid turn start_ns end_ns\"), to split a `perf record -k CLOCK_MONOTONIC` profile")
 	flag.Parse()
+	if *marksFile != "" {
+		f, err := os.Create(*marksFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "requestpath: -marks:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		turnMarks.w = f
+	}
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var lengths []int
 	for _, s := range strings.Split(*sessions, ",") {

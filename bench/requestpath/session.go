@@ -139,8 +139,10 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int) (sessio
 			} `json:"error"`
 		}
 		tctx, cancel := context.WithTimeout(ctx, turnTimeout)
+		from := turnMarks.now()
 		err = ed.Call(tctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": fmt.Sprintf("task %d", turn)}, &res)
 		cancel()
+		turnMarks.turn(pid, turn, from, turnMarks.now())
 		if err != nil {
 			return run, fmt.Errorf("turn %d: %w (last messages: %s; stderr: %s)", turn, err, lastMessages(ed), tail(stderr.String()))
 		}
