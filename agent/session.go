@@ -191,7 +191,7 @@ func (s *Session) append(msgs ...llm.Message) {
 	s.mu.Unlock()
 	lines := make([]json.RawMessage, 0, len(msgs))
 	for _, msg := range msgs {
-		b, err := json.Marshal(msg)
+		b, err := chatMessageJSON(msg)
 		if err != nil {
 			slog.Error("encode message", "session", s.meta.ID, "err", err)
 			continue
