@@ -210,7 +210,7 @@ func (s *Session) record(r chatRecord) {
 	s.mu.Lock()
 	s.view.apply(r)
 	s.mu.Unlock()
-	b, err := json.Marshal(r)
+	b, err := recordJSON(r)
 	if err != nil {
 		slog.Error("encode record", "session", s.meta.ID, "err", err)
 		return

@@ -31,7 +31,7 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 		b = append(b, `,"text":`...)
 		b = jsonw.AppendString(b, u.Content.Text)
 		b = append(b, '}')
-		b = optionalString(b, `,"messageId":`, u.MessageID)
+		b = jsonw.AppendField(b, `,"messageId":`, u.MessageID)
 	case agent.UpdateToolCall:
 		if len(u.RawInput) > 0 && !json.Valid(u.RawInput) {
 			return nil, false
@@ -49,8 +49,8 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 			b = append(b, `,"rawInput":`...)
 			b = jsonw.AppendRaw(b, u.RawInput)
 		}
-		b = optionalString(b, `,"parentToolCallId":`, u.ParentToolCallID)
-		b = optionalString(b, `,"childSessionId":`, u.ChildSessionID)
+		b = jsonw.AppendField(b, `,"parentToolCallId":`, u.ParentToolCallID)
+		b = jsonw.AppendField(b, `,"childSessionId":`, u.ChildSessionID)
 	case agent.UpdateToolCallDone:
 		if u.Refusal != nil || (len(u.RawOutput) > 0 && !json.Valid(u.RawOutput)) {
 			return nil, false
@@ -80,8 +80,8 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 			b = append(b, `,"rawOutput":`...)
 			b = jsonw.AppendRaw(b, u.RawOutput)
 		}
-		b = optionalString(b, `,"parentToolCallId":`, u.ParentToolCallID)
-		b = optionalString(b, `,"childSessionId":`, u.ChildSessionID)
+		b = jsonw.AppendField(b, `,"parentToolCallId":`, u.ParentToolCallID)
+		b = jsonw.AppendField(b, `,"childSessionId":`, u.ChildSessionID)
 	case agent.UpdateUsage:
 		if len(u.Children) > 0 || u.Total != nil {
 			return nil, false
@@ -109,13 +109,4 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 		return nil, false
 	}
 	return append(b, `}}`...), true
-}
-
-// optionalString appends key and s unless s is empty (omitempty).
-func optionalString(b []byte, key, s string) []byte {
-	if s == "" {
-		return b
-	}
-	b = append(b, key...)
-	return jsonw.AppendString(b, s)
 }

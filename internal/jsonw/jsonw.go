@@ -74,3 +74,13 @@ func compactAndSafe(raw []byte) bool {
 	}
 	return true
 }
+
+// AppendField appends key (`,"name":`) and s unless s is empty: a string
+// field with omitempty.
+func AppendField(b []byte, key, s string) []byte {
+	if s == "" {
+		return b
+	}
+	b = append(b, key...)
+	return AppendString(b, s)
+}
