@@ -191,7 +191,7 @@ func (s *Session) append(msgs ...llm.Message) {
 	s.mu.Unlock()
 	lines := make([]json.RawMessage, 0, len(msgs))
 	for _, msg := range msgs {
-		b, err := json.Marshal(msg)
+		b, err := chatMessageJSON(msg)
 		if err != nil {
 			slog.Error("encode message", "session", s.meta.ID, "err", err)
 			continue
@@ -210,7 +210,7 @@ func (s *Session) record(r chatRecord) {
 	s.mu.Lock()
 	s.view.apply(r)
 	s.mu.Unlock()
-	b, err := json.Marshal(r)
+	b, err := recordJSON(r)
 	if err != nil {
 		slog.Error("encode record", "session", s.meta.ID, "err", err)
 		return

@@ -73,6 +73,9 @@ type Store struct {
 	known  map[string]knownCache   // session → its Known as last read or written (known.go)
 	// listings is each session folder's manifests as last listed (prune.go).
 	listings map[string]sessionListing
+	// last is each session's last manifest, for linking an unchanged
+	// workspace's next one to it (relink.go).
+	last map[string]lastManifest
 }
 
 // cached is a file's digest as of its stamp.
@@ -92,7 +95,7 @@ func Open(ws *workspace.Workspace, retention Retention) *Store {
 		ws: ws, dir: filepath.Join(ws.Root(), ".agentls", "checkpoints"),
 		retention: retention, now: time.Now, fsNow: time.Now, cache: map[string]cached{}, maxFiles: MaxFiles,
 		uses: map[string]manifestUses{}, sizes: map[string]int64{}, known: map[string]knownCache{}, pruneEvery: PruneEvery,
-		listings: map[string]sessionListing{},
+		listings: map[string]sessionListing{}, last: map[string]lastManifest{},
 	}
 }
 
@@ -356,8 +359,12 @@ func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint scan: %w", err)
 	}
-	if err := writeJSON(path, man, false); err != nil {
-		return nil, fmt.Errorf("checkpoint manifest: %w", err)
+	if !s.linkUnchanged(sessionID, path, man) {
+		if err := writeJSON(path, man, false); err != nil {
+			delete(s.last, sessionID)
+			return nil, fmt.Errorf("checkpoint manifest: %w", err)
+		}
+		s.rememberManifest(sessionID, path, man)
 	}
 	s.saveHashCache(man)
 	// The first save after Open prunes (when no process pruned within

@@ -33,6 +33,10 @@ func (s *Server) Update(ctx context.Context, sessionID string, update agent.Upda
 		s.plainUpdate(ctx, sessionID, update)
 		return
 	}
+	if params, ok := updateParams(sessionID, update); ok {
+		s.notifyClient(ctx, agentproto.Update.Name(), params)
+		return
+	}
 	s.notifyClient(ctx, agentproto.Update.Name(), map[string]any{"sessionId": sessionID, "update": update})
 }
 

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/internal/jsonw"
 )
 
 // messageJSON is m as sent (chatMessage), written directly: byte for byte
@@ -18,10 +19,10 @@ func messageJSON(m llm.Message) []byte {
 	}
 	b := make([]byte, 0, size+size/8)
 	b = append(b, `{"role":`...)
-	b = appendString(b, c.Role)
+	b = jsonw.AppendString(b, c.Role)
 	if c.Content != "" {
 		b = append(b, `,"content":`...)
-		b = appendString(b, c.Content)
+		b = jsonw.AppendString(b, c.Content)
 	}
 	if len(c.ToolCalls) > 0 {
 		b = append(b, `,"tool_calls":[`...)
@@ -32,22 +33,22 @@ func messageJSON(m llm.Message) []byte {
 			b = append(b, '{')
 			if tc.ID != "" {
 				b = append(b, `"id":`...)
-				b = appendString(b, tc.ID)
+				b = jsonw.AppendString(b, tc.ID)
 				b = append(b, ',')
 			}
 			b = append(b, `"type":`...)
-			b = appendString(b, string(tc.Type))
+			b = jsonw.AppendString(b, string(tc.Type))
 			b = append(b, `,"function":{`...)
 			sep := ""
 			if tc.Function.Name != "" {
 				b = append(b, `"name":`...)
-				b = appendString(b, tc.Function.Name)
+				b = jsonw.AppendString(b, tc.Function.Name)
 				sep = ","
 			}
 			if tc.Function.Arguments != "" {
 				b = append(b, sep...)
 				b = append(b, `"arguments":`...)
-				b = appendString(b, tc.Function.Arguments)
+				b = jsonw.AppendString(b, tc.Function.Arguments)
 			}
 			b = append(b, `}}`...)
 		}
@@ -55,7 +56,7 @@ func messageJSON(m llm.Message) []byte {
 	}
 	if c.ToolCallID != "" {
 		b = append(b, `,"tool_call_id":`...)
-		b = appendString(b, c.ToolCallID)
+		b = jsonw.AppendString(b, c.ToolCallID)
 	}
 	return append(b, '}')
 }

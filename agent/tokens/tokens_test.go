@@ -1,7 +1,9 @@
 package tokens
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,5 +121,57 @@ func BenchmarkEstimateRequest(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		EstimateRequest(req)
+	}
+}
+
+// TestEstimateToolsMemo: a tool set's estimate is its count whether it
+// comes from the memo or not, and a set whose text changed (even in place,
+// in the same schema bytes) is counted again.
+func TestEstimateToolsMemo(t *testing.T) {
+	t.Parallel()
+	specs := benchTools(12)
+	count := func(specs []llm.ToolSpec) float64 {
+		n := 3.0
+		for _, s := range specs {
+			n += 8 + countTokens(s.Name) + countTokens(s.Description) + countTokens([]byte(s.Parameters))
+		}
+		return n
+	}
+	req := llm.Request{Tools: specs}
+	for i := range 3 {
+		if got, want := EstimateFixed(req), count(specs); got != want {
+			t.Fatalf("call %d: EstimateFixed = %v, want %v", i, got, want)
+		}
+	}
+	other := slices.Clone(specs)
+	other[3].Description += " And one more sentence, of nine tokens or so."
+	if got, want := EstimateFixed(llm.Request{Tools: other}), count(other); got != want {
+		t.Fatalf("a changed description: EstimateFixed = %v, want %v", got, want)
+	}
+	copy(specs[5].Parameters, bytes.Repeat([]byte("!"), 40)) // the same bytes, changed in place
+	if got, want := EstimateFixed(req), count(specs); got != want {
+		t.Fatalf("a schema changed in place: EstimateFixed = %v, want %v", got, want)
+	}
+}
+
+// benchTools is n tool definitions the size of agentls's own.
+func benchTools(n int) []llm.ToolSpec {
+	out := make([]llm.ToolSpec, n)
+	for i := range out {
+		out[i] = llm.ToolSpec{
+			Name:        fmt.Sprintf("tool_%d", i),
+			Description: strings.Repeat(fmt.Sprintf("Tool %d reads the workspace and says what it found. ", i), 4),
+			Parameters:  []byte(fmt.Sprintf(`{"type":"object","properties":{"path":{"type":"string","description":"%s"},"limit":{"type":"integer","minimum":0}},"required":["path"]}`, strings.Repeat("a path relative to the root ", 10))),
+		}
+	}
+	return out
+}
+
+// BenchmarkEstimateFixed estimates a request's system prompt and 16 tool
+// definitions, as every request does about three times.
+func BenchmarkEstimateFixed(b *testing.B) {
+	req := llm.Request{System: strings.Repeat("You are a careful coding agent. ", 100), Tools: benchTools(16)}
+	for b.Loop() {
+		EstimateFixed(req)
 	}
 }

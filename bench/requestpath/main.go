@@ -38,7 +38,18 @@ func main() {
 	newBin := flag.String("new-bin", "", "binary B (default: built from this tree)")
 	window := flag.Int("window", 128000, "model.context_window (tokens)")
 	perTurn := flag.Bool("per-turn", false, "also print the median CPU of every turn (for finding spikes)")
+	warmup := flag.Bool("warmup", false, "run a one-turn session in each process before the measured one (turn 1 then shows a new session's cost without a new process's)")
+	marksFile := flag.String("marks", "", "write each turn's bounds on CLOCK_MONOTONIC to this file (\"pid turn start_ns end_ns\"), to split a `perf record -k CLOCK_MONOTONIC` profile")
 	flag.Parse()
+	if *marksFile != "" {
+		f, err := os.Create(*marksFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "requestpath: -marks:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		turnMarks.w = f
+	}
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var lengths []int
 	for _, s := range strings.Split(*sessions, ",") {
@@ -49,13 +60,13 @@ func main() {
 		}
 		lengths = append(lengths, n)
 	}
-	if err := run(*pairs, lengths, *base, *oldBin, *newBin, *window, *perTurn); err != nil {
+	if err := run(*pairs, lengths, *base, *oldBin, *newBin, *window, *perTurn, *warmup); err != nil {
 		fmt.Fprintln(os.Stderr, "requestpath:", err)
 		os.Exit(1)
 	}
 }
 
-func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perTurn bool) error {
+func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perTurn, warmup bool) error {
 	tmp, err := os.MkdirTemp("", "requestpath-")
 	if err != nil {
 		return err
@@ -85,6 +96,9 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perT
 	fmt.Printf("load before: %s\n", loadAverage())
 	fmt.Printf("A = %s, B = %s; %d interleaved pairs per session length; context window %d tokens\n",
 		nameA, nameB, pairs, window)
+	if warmup {
+		fmt.Println("each measured session follows a one-turn session in the same process (-warmup)")
+	}
 	fmt.Println("server CPU per turn in ms: median over the pairs of the mean over the turns ending at the one shown")
 	fmt.Printf("%8s %6s %10s %10s %8s\n", "session", "turn", "A ms", "B ms", "B/A")
 	for _, n := range lengths {
@@ -93,7 +107,7 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perT
 		start := time.Now()
 		for p := range pairs {
 			for i, bin := range []string{oldBin, newBin} {
-				r, err := runSession(ctx, bin, ws, tmp, n, window)
+				r, err := runSession(ctx, bin, ws, tmp, n, window, warmup)
 				if err != nil {
 					return fmt.Errorf("%d-turn session, pair %d, %s: %w", n, p+1, []string{"A", "B"}[i], err)
 				}

@@ -64,8 +64,9 @@ type sessionRun struct {
 }
 
 // runSession starts bin as an LSP server on ws, runs a session of n turns
-// against a fresh fake endpoint, and returns what it measured.
-func runSession(ctx context.Context, bin, ws, tmp string, n, window int) (sessionRun, error) {
+// against a fresh fake endpoint (after a one-turn session in the same
+// process when warmup is set), and returns what it measured.
+func runSession(ctx context.Context, bin, ws, tmp string, n, window int, warmup bool) (sessionRun, error) {
 	var run sessionRun
 	fake := fakeopenai.New(fakeopenai.Options{Reply: reply})
 	defer fake.Close()
@@ -120,6 +121,17 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int) (sessio
 	var s struct {
 		SessionID string `json:"sessionId"`
 	}
+	if warmup {
+		// A session of one turn first, in the same process: the measured
+		// session's turn 1 then pays only what a new session costs, not
+		// what a new process does (for telling the two apart).
+		if err := ed.Call(ictx, "agent/newSession", map[string]any{"mode": "build"}, &s); err != nil {
+			return run, fmt.Errorf("warm-up agent/newSession: %w (stderr: %s)", err, tail(stderr.String()))
+		}
+		if err := ed.Call(ictx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "task 0"}, nil); err != nil {
+			return run, fmt.Errorf("warm-up turn: %w (stderr: %s)", err, tail(stderr.String()))
+		}
+	}
 	if err := ed.Call(ictx, "agent/newSession", map[string]any{"mode": "build"}, &s); err != nil {
 		return run, fmt.Errorf("agent/newSession: %w (last messages: %s; stderr: %s)", err, lastMessages(ed), tail(stderr.String()))
 	}
@@ -139,8 +151,10 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int) (sessio
 			} `json:"error"`
 		}
 		tctx, cancel := context.WithTimeout(ctx, turnTimeout)
+		from := turnMarks.now()
 		err = ed.Call(tctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": fmt.Sprintf("task %d", turn)}, &res)
 		cancel()
+		turnMarks.turn(pid, turn, from, turnMarks.now())
 		if err != nil {
 			return run, fmt.Errorf("turn %d: %w (last messages: %s; stderr: %s)", turn, err, lastMessages(ed), tail(stderr.String()))
 		}

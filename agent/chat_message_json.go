@@ -1,0 +1,106 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/internal/jsonw"
+)
+
+// chatMessageJSON is m as the session file stores it: byte for byte what
+// json.Marshal makes of an llm.Message (its fields in order, empty ones
+// left out, strings HTML-escaped, raw JSON compacted), written directly.
+// Through encoding/json a process's first message built the encoders of
+// the message, its tool calls and its outcome (about 0.1 ms of the first
+// turn, issue 24). A raw field that is not valid JSON goes to json.Marshal,
+// for its error.
+func chatMessageJSON(m llm.Message) ([]byte, error) {
+	raws := [4]json.RawMessage{m.ProviderState}
+	if m.Outcome != nil {
+		raws[1], raws[2], raws[3] = m.Outcome.Refusal, m.Outcome.Questions, m.Outcome.Answers
+	}
+	size := len(m.ID) + len(m.Role) + len(m.Content) + len(m.ToolCallID) + len(m.Name) + len(m.Error) + 96
+	for _, raw := range raws {
+		if len(raw) > 0 && !json.Valid(raw) {
+			return json.Marshal(m)
+		}
+		size += len(raw)
+	}
+	for _, tc := range m.ToolCalls {
+		size += len(tc.ID) + len(tc.Name) + len(tc.Arguments) + len(tc.Title) + len(tc.Kind) + 64
+	}
+	b := make([]byte, 0, size+size/8)
+	b = append(b, '{')
+	if m.ID != "" {
+		b = append(b, `"id":`...)
+		b = jsonw.AppendString(b, m.ID)
+		b = append(b, ',')
+	}
+	b = append(b, `"role":`...)
+	b = jsonw.AppendString(b, string(m.Role))
+	if m.Content != "" {
+		b = append(b, `,"content":`...)
+		b = jsonw.AppendString(b, m.Content)
+	}
+	if len(m.ToolCalls) > 0 {
+		b = append(b, `,"tool_calls":[`...)
+		for i, tc := range m.ToolCalls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = jsonw.AppendString(b, tc.ID)
+			b = append(b, `,"name":`...)
+			b = jsonw.AppendString(b, tc.Name)
+			b = append(b, `,"arguments":`...)
+			b = jsonw.AppendString(b, tc.Arguments)
+			if tc.Title != "" {
+				b = append(b, `,"title":`...)
+				b = jsonw.AppendString(b, tc.Title)
+			}
+			if tc.Kind != "" {
+				b = append(b, `,"kind":`...)
+				b = jsonw.AppendString(b, tc.Kind)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if m.ToolCallID != "" {
+		b = append(b, `,"tool_call_id":`...)
+		b = jsonw.AppendString(b, m.ToolCallID)
+	}
+	if m.Name != "" {
+		b = append(b, `,"name":`...)
+		b = jsonw.AppendString(b, m.Name)
+	}
+	if len(m.ProviderState) > 0 {
+		b = append(b, `,"provider_state":`...)
+		b = jsonw.AppendRaw(b, m.ProviderState)
+	}
+	if o := m.Outcome; o != nil {
+		b = append(b, `,"outcome":{"status":`...)
+		b = jsonw.AppendString(b, o.Status)
+		for _, f := range [...]struct {
+			key string
+			raw json.RawMessage
+		}{{`,"refusal":`, o.Refusal}, {`,"questions":`, o.Questions}, {`,"answers":`, o.Answers}} {
+			if len(f.raw) > 0 {
+				b = append(b, f.key...)
+				b = jsonw.AppendRaw(b, f.raw)
+			}
+		}
+		if o.Dismissed {
+			b = append(b, `,"dismissed":true`...)
+		}
+		b = append(b, '}')
+	}
+	if m.Error != "" {
+		b = append(b, `,"error":`...)
+		b = jsonw.AppendString(b, m.Error)
+	}
+	if m.Rewound {
+		b = append(b, `,"rewound":true`...)
+	}
+	return append(b, '}'), nil
+}

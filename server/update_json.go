@@ -1,0 +1,112 @@
+package server
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/jsonw"
+)
+
+// updateParams is agent/update's params for the updates every turn sends
+// (message chunks, tool calls starting and ending, usage, the title),
+// written directly: byte for byte what encoding/json makes of
+// {"sessionId": id, "update": u} (the map's keys sorted, each struct's
+// fields in order, empty ones left out, strings HTML-escaped, raw JSON
+// compacted). Through encoding/json a process's first turn built an
+// encoder for each of these types (about 0.2 ms of it together, issue 24)
+// and every update sorted a map. ok is false for the other updates and
+// for the rarer shapes (a refusal, a sub-agent's usage) and raw JSON that
+// is not valid: those go through encoding/json.
+func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
+	b := make([]byte, 0, 256)
+	b = append(b, `{"sessionId":`...)
+	b = jsonw.AppendString(b, sessionID)
+	b = append(b, `,"update":{"sessionUpdate":`...)
+	switch u := u.(type) {
+	case agent.UpdateChunk:
+		b = jsonw.AppendString(b, u.SessionUpdate)
+		b = append(b, `,"content":{"type":`...)
+		b = jsonw.AppendString(b, u.Content.Type)
+		b = append(b, `,"text":`...)
+		b = jsonw.AppendString(b, u.Content.Text)
+		b = append(b, '}')
+		b = jsonw.AppendField(b, `,"messageId":`, u.MessageID)
+	case agent.UpdateToolCall:
+		if len(u.RawInput) > 0 && !json.Valid(u.RawInput) {
+			return nil, false
+		}
+		b = jsonw.AppendString(b, u.SessionUpdate)
+		b = append(b, `,"toolCallId":`...)
+		b = jsonw.AppendString(b, u.ToolCallID)
+		b = append(b, `,"title":`...)
+		b = jsonw.AppendString(b, u.Title)
+		b = append(b, `,"kind":`...)
+		b = jsonw.AppendString(b, u.Kind)
+		b = append(b, `,"status":`...)
+		b = jsonw.AppendString(b, u.Status)
+		if len(u.RawInput) > 0 {
+			b = append(b, `,"rawInput":`...)
+			b = jsonw.AppendRaw(b, u.RawInput)
+		}
+		b = jsonw.AppendField(b, `,"parentToolCallId":`, u.ParentToolCallID)
+		b = jsonw.AppendField(b, `,"childSessionId":`, u.ChildSessionID)
+	case agent.UpdateToolCallDone:
+		if u.Refusal != nil || (len(u.RawOutput) > 0 && !json.Valid(u.RawOutput)) {
+			return nil, false
+		}
+		b = jsonw.AppendString(b, u.SessionUpdate)
+		b = append(b, `,"toolCallId":`...)
+		b = jsonw.AppendString(b, u.ToolCallID)
+		b = append(b, `,"status":`...)
+		b = jsonw.AppendString(b, u.Status)
+		if len(u.Content) > 0 {
+			b = append(b, `,"content":[`...)
+			for i, c := range u.Content {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"type":`...)
+				b = jsonw.AppendString(b, c.Type)
+				b = append(b, `,"content":{"type":`...)
+				b = jsonw.AppendString(b, c.Content.Type)
+				b = append(b, `,"text":`...)
+				b = jsonw.AppendString(b, c.Content.Text)
+				b = append(b, `}}`...)
+			}
+			b = append(b, ']')
+		}
+		if len(u.RawOutput) > 0 {
+			b = append(b, `,"rawOutput":`...)
+			b = jsonw.AppendRaw(b, u.RawOutput)
+		}
+		b = jsonw.AppendField(b, `,"parentToolCallId":`, u.ParentToolCallID)
+		b = jsonw.AppendField(b, `,"childSessionId":`, u.ChildSessionID)
+	case agent.UpdateUsage:
+		if len(u.Children) > 0 || u.Total != nil {
+			return nil, false
+		}
+		b = jsonw.AppendString(b, u.SessionUpdate)
+		b = append(b, `,"inputTokens":`...)
+		b = strconv.AppendInt(b, int64(u.InputTokens), 10)
+		b = append(b, `,"outputTokens":`...)
+		b = strconv.AppendInt(b, int64(u.OutputTokens), 10)
+		if u.ContextTokens != 0 {
+			b = append(b, `,"contextTokens":`...)
+			b = strconv.AppendInt(b, int64(u.ContextTokens), 10)
+		}
+		if u.ContextWindow != 0 {
+			b = append(b, `,"contextWindow":`...)
+			b = strconv.AppendInt(b, int64(u.ContextWindow), 10)
+		}
+	case agent.UpdateSessionInfo:
+		b = jsonw.AppendString(b, u.SessionUpdate)
+		b = append(b, `,"title":`...)
+		b = jsonw.AppendString(b, u.Title)
+		b = append(b, `,"updatedAt":`...)
+		b = jsonw.AppendString(b, u.UpdatedAt)
+	default:
+		return nil, false
+	}
+	return append(b, `}}`...), true
+}
