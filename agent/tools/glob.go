@@ -29,15 +29,12 @@ func runGlob(ctx context.Context, env Env, p GlobParams) (Result, error) {
 	if strings.TrimSpace(p.Pattern) == "" {
 		return Failf("pattern is required"), nil
 	}
-	if p.Path == "" {
-		p.Path = "."
-	}
-	base, fail := resolve(env, "path", p.Path)
+	base, fail := searchBase(env, p.Path)
 	if fail != nil {
 		return *fail, nil
 	}
 	if !base.IsDir {
-		return Failf("path %s is not an existing folder", p.Path), nil
+		return Failf("path %s is not an existing folder", base.Rel), nil
 	}
 	matches, err := env.Workspace().GlobContext(ctx, p.Pattern, base)
 	if err != nil {

@@ -69,15 +69,9 @@ func runGrep(ctx context.Context, env Env, p GrepParams) (Result, error) {
 		p.MaxResults = defaultGrepResults
 	}
 	p.MaxResults = min(p.MaxResults, maxGrepResults)
-	if p.Path == "" {
-		p.Path = "."
-	}
-	base, fail := resolve(env, "path", p.Path)
+	base, fail := searchBase(env, p.Path)
 	if fail != nil {
 		return *fail, nil
-	}
-	if !base.Exists {
-		return Failf("%s does not exist", p.Path), nil
 	}
 	res, err := env.Workspace().Grep(ctx, workspace.GrepOptions{
 		Pattern: p.Pattern, Base: base, Include: p.Include,

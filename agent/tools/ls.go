@@ -36,9 +36,6 @@ type LsOutput struct {
 
 // runLs runs ls.
 func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
-	if p.Path == "" {
-		p.Path = "."
-	}
 	switch {
 	case p.Depth < 0:
 		return Failf("depth must not be negative"), nil
@@ -47,12 +44,9 @@ func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
 	case p.Depth > maxLsDepth:
 		p.Depth = maxLsDepth
 	}
-	dir, fail := resolve(env, "path", p.Path)
+	dir, fail := searchBase(env, p.Path)
 	if fail != nil {
 		return *fail, nil
-	}
-	if !dir.Exists {
-		return Failf("%s does not exist", p.Path), nil
 	}
 	if !dir.IsDir {
 		return Failf("%s is a file, not a folder; use read to see it", dir.Rel), nil
