@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 )
@@ -27,7 +28,7 @@ func commandChunks(ed *memEditor) []string {
 	defer ed.mu.Unlock()
 	var out []string
 	for _, u := range ed.updates {
-		if c, ok := u.(UpdateChunk); ok {
+		if c, ok := u.(agentproto.MessageChunk); ok {
 			out = append(out, c.Content.Text)
 		}
 	}
@@ -109,7 +110,7 @@ func TestInitInBuildModeIsAPrompt(t *testing.T) {
 `, ed, nil)
 	s := newTestSession(t, m, "build")
 	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "/init stress tests"})
-	if err != nil || res.StopReason != StopEndTurn || res.Text != "done" || model.Remaining() != 0 {
+	if err != nil || res.StopReason != agentproto.StopEndTurn || res.Text != "done" || model.Remaining() != 0 {
 		t.Fatalf("/init: %+v, %v, %d steps left", res, err, model.Remaining())
 	}
 }

@@ -155,7 +155,7 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 	if c.done() {
 		s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s context %d → %d tokens (limit %d of a %d-token window): %d old tool results stubbed, %d messages summarised",
 			s.meta.ID, c.before, c.after, limit, b.Window, c.stubbed, c.summarised))
-		s.m.notes.Update(ctx, s.meta.ID, UpdateUsage{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.Window})
+		s.m.notes.Update(ctx, s.meta.ID, agentproto.UsageUpdate{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.Window})
 	}
 	return c, nil
 }

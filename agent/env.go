@@ -175,16 +175,16 @@ func (s *Session) sendPlanUpdate(ctx context.Context) {
 
 // planUpdate is the plan update of the attached plan as it stands; false
 // when no plan is attached or it cannot be read.
-func (s *Session) planUpdate() (UpdatePlan, bool) {
+func (s *Session) planUpdate() (agentproto.PlanUpdate, bool) {
 	rel := s.planFile()
 	if rel == "" {
-		return UpdatePlan{}, false
+		return agentproto.PlanUpdate{}, false
 	}
 	text, err := s.m.readPlanText(rel)
 	if err != nil {
-		return UpdatePlan{}, false
+		return agentproto.PlanUpdate{}, false
 	}
-	return UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)}, true
+	return agentproto.PlanUpdate{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)}, true
 }
 
 // Ask puts questions to the user; without a surface they stay pending and

@@ -257,11 +257,11 @@ func clamp(v, lo, hi int) int {
 }
 
 // planEntries turns a plan's checkboxes into the ACP plan entries.
-func planEntries(text string) []PlanEntry {
+func planEntries(text string) []agentproto.PlanEntry {
 	// A frontmatter being typed may not parse; its steps still do, and the
 	// editor's step list should not go empty meanwhile.
 	plan, _ := workspace.ParsePlan(text)
-	entries := make([]PlanEntry, 0, len(plan.Steps))
+	entries := make([]agentproto.PlanEntry, 0, len(plan.Steps))
 	firstOpen := true
 	for _, st := range plan.Steps {
 		status := agentproto.EntryPending
@@ -271,7 +271,7 @@ func planEntries(text string) []PlanEntry {
 			status = agentproto.EntryInProgress
 			firstOpen = false
 		}
-		entries = append(entries, PlanEntry{Content: st.Text, Priority: "medium", Status: status})
+		entries = append(entries, agentproto.PlanEntry{Content: st.Text, Priority: "medium", Status: status})
 	}
 	if len(entries) > 0 && entries[0].Status == agentproto.EntryInProgress && plan.StepsDone() == 0 {
 		entries[0].Status = agentproto.EntryPending

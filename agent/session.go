@@ -294,7 +294,7 @@ func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason s
 	if mode == guard.ModePlan {
 		s.m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.UTC().Format(time.RFC3339), reason))
 	}
-	s.m.notes.Update(ctx, s.meta.ID, UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: mode})
+	s.m.notes.Update(ctx, s.meta.ID, agentproto.ModeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: mode})
 	s.m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: agentproto.ModeSource(source)})
 	return true
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // declaredTools are the tool registry's declarations, as written to
@@ -72,7 +74,7 @@ func TestFuzzToolsAreTheFileTools(t *testing.T) {
 // complete is a complete declaration for tests to break one trait of.
 func complete(name string) Decl {
 	return Decl{Name: name, Class: ClassMutating, Kind: KindFileEdit,
-		Paths: []PathArg{{Name: "dest", Role: Target}}, Interaction: Unattended, Plan: BuildOnly, Reach: ReachWorkspace}
+		Paths: []PathArg{{Name: "dest", Role: Target}}, Interaction: Unattended, Plan: BuildOnly, Reach: agentproto.ReachWorkspace}
 }
 
 func TestNewToolsRejects(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestNetworkReach: a tool of network reach is refused in plan mode (any
@@ -12,9 +14,9 @@ import (
 func TestNetworkReach(t *testing.T) {
 	sb := newSandbox(t, setupDefault)
 	fetch := complete("web_fetch")
-	fetch.Class, fetch.Kind, fetch.Paths, fetch.Reach = ClassReadOnly, KindReadOnly, NoPaths(), ReachNetwork
+	fetch.Class, fetch.Kind, fetch.Paths, fetch.Reach = ClassReadOnly, KindReadOnly, NoPaths(), agentproto.ReachNetwork
 	local := complete("lookup")
-	local.Class, local.Kind, local.Paths, local.Reach = ClassReadOnly, KindReadOnly, NoPaths(), ReachEditor
+	local.Class, local.Kind, local.Paths, local.Reach = ClassReadOnly, KindReadOnly, NoPaths(), agentproto.ReachEditor
 	ts, err := NewTools(fetch, local)
 	if err != nil {
 		t.Fatal(err)

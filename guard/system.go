@@ -1,5 +1,7 @@
 package guard
 
+import "github.com/agentls/agentls/agentproto"
+
 // SystemActor is the identity under which agentls itself changes a plan:
 // the status it writes when a plan is approved (an approved exit_plan_mode,
 // agent/resolvePlan, a switch to build, agentls.buildPlan), implemented
@@ -15,7 +17,7 @@ const SystemActor = "agentls"
 var systemDecl = Decl{
 	Name: SystemActor, Class: ClassPlanMutating, Kind: KindFileEdit,
 	Paths:       []PathArg{{Name: "path", Role: Target}},
-	Interaction: Unattended, Plan: OfferedInPlan, Reach: ReachWorkspace,
+	Interaction: Unattended, Plan: OfferedInPlan, Reach: agentproto.ReachWorkspace,
 }
 
 // SystemState is the State SystemActor's changes are checked under, in

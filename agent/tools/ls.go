@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -70,6 +71,6 @@ func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
 // lsTool lists a folder of the workspace.
 var lsTool = New(Def[LsParams]{Name: "ls", Kind: "read", Run: runLs,
 	Title: func(p LsParams) string { return title("ls", cmp.Or(p.Path, ".")) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })
