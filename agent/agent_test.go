@@ -340,7 +340,7 @@ func TestResolvePlanBeatsTheDialog(t *testing.T) {
 	if r.err != nil || r.res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("turn = %+v, %v", r.res, r.err)
 	}
-	if model.Remaining() != 0 || s.State().Mode != guard.ModePlan {
+	if model.Remaining() != 0 || s.State().Mode != agentproto.ModePlan {
 		t.Fatalf("steps left %d, mode %s", model.Remaining(), s.State().Mode)
 	}
 	lines := ed.notifyLines()

@@ -12,7 +12,6 @@ import (
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tokens"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 )
 
 //go:embed prompts/summarize.md
@@ -230,7 +229,7 @@ func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string
 		System:   summarizePrompt,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: transcript}},
 	}
-	if plan := s.m.config().Model.PlanName; s.State().Mode == guard.ModePlan && plan != "" {
+	if plan := s.m.config().Model.PlanName; s.State().Mode == agentproto.ModePlan && plan != "" {
 		req.Model = plan
 	}
 	resp, err := s.m.Provider().Complete(ctx, req, nil)

@@ -157,7 +157,7 @@ func (e *env) PlanWritten(rel, text string) {
 	s := e.s
 	s.mu.Lock()
 	s.planPhase[rel] = text
-	attach := s.meta.PlanFile == "" && guard.Mode(s.meta.Mode) == guard.ModePlan
+	attach := s.meta.PlanFile == "" && agentproto.Mode(s.meta.Mode) == agentproto.ModePlan
 	s.mu.Unlock()
 	if attach {
 		// Apply could not send the plan update before the plan was attached.
@@ -232,7 +232,7 @@ func (e *env) EnterPlanMode(reason string) tools.EnterResult {
 	if r := textline.OneLine(reason); r != "" {
 		why = "model: " + r // one line: it ends the "[plan-mode] entered" notify line
 	}
-	changed := s.setMode(e.context(), guard.ModePlan, "tool", why)
+	changed := s.setMode(e.context(), agentproto.ModePlan, "tool", why)
 	st := s.State()
 	return tools.EnterResult{
 		EnteredPlanMode:   true,

@@ -74,7 +74,7 @@ func (s *Session) reviewLocked() string {
 // review mode, in build mode, and not the plan's own files (the builder's
 // checkbox ticks are not the user's code).
 func (s *Session) reviews(st guard.State, changes []workspace.Change) bool {
-	if s.Review() != ReviewEdits || st.Mode != guard.ModeBuild {
+	if s.Review() != ReviewEdits || st.Mode != agentproto.ModeBuild {
 		return false
 	}
 	for _, c := range changes {

@@ -13,7 +13,6 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/checkpoint"
-	"github.com/agentls/agentls/guard"
 )
 
 // rewindScript: turn 1 (plan mode) writes a plan; turn 2 (build, after the
@@ -145,7 +144,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 	if got := planStatusOf(t, m); got != "approved" {
 		t.Fatalf("plan status after the conversation rewind = %s, want approved", got)
 	}
-	if s.State().Mode != guard.ModeBuild {
+	if s.State().Mode != agentproto.ModeBuild {
 		t.Fatalf("mode = %s, want build", s.State().Mode)
 	}
 	if got := readWS(t, m, "app.txt"); got != "beta\n" {

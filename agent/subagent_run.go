@@ -57,7 +57,7 @@ func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRe
 		return tools.Failf("task refused: sub-agents may nest %d level(s) deep (subagents.max_depth), and this would be level %d", maxDepth, depth), nil
 	}
 	if k.Base == agentkinds.Build {
-		if st := s.State(); st.Mode != guard.ModeBuild || m.planOnly != "" {
+		if st := s.State(); st.Mode != agentproto.ModeBuild || m.planOnly != "" {
 			return tools.Refused(buildTaskRefusal(st)), nil
 		}
 	}
@@ -73,7 +73,7 @@ func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRe
 	}
 	if k.Base == agentkinds.Build {
 		// The mode may have changed while the task waited for its slot.
-		if st := s.State(); st.Mode != guard.ModeBuild {
+		if st := s.State(); st.Mode != agentproto.ModeBuild {
 			return tools.Refused(buildTaskRefusal(st)), nil
 		}
 	}

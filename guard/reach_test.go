@@ -26,16 +26,16 @@ func TestNetworkReach(t *testing.T) {
 	tests := []struct {
 		name    string
 		g       *Guard
-		mode    Mode
+		mode    agentproto.Mode
 		tool    string
 		refused bool
 	}{
-		{"plan mode refuses a network tool", g, ModePlan, "web_fetch", true},
+		{"plan mode refuses a network tool", g, agentproto.ModePlan, "web_fetch", true},
 		{"an unknown mode is plan mode", g, "Build", "web_fetch", true},
-		{"build mode allows it", g, ModeBuild, "web_fetch", false},
-		{"listed: allowed in plan mode", g.WithNetworkTools("web_fetch"), ModePlan, "web_fetch", false},
-		{"another name listed", g.WithNetworkTools("web_fetch2", "WEB_FETCH", "web_fetch "), ModePlan, "web_fetch", true},
-		{"other reaches unaffected", g, ModePlan, "lookup", false},
+		{"build mode allows it", g, agentproto.ModeBuild, "web_fetch", false},
+		{"listed: allowed in plan mode", g.WithNetworkTools("web_fetch"), agentproto.ModePlan, "web_fetch", false},
+		{"another name listed", g.WithNetworkTools("web_fetch2", "WEB_FETCH", "web_fetch "), agentproto.ModePlan, "web_fetch", true},
+		{"other reaches unaffected", g, agentproto.ModePlan, "lookup", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

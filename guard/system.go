@@ -25,7 +25,7 @@ var systemDecl = Decl{
 // a plan document may change, in every mode) and no plan lock (Plans nil:
 // setting the status of a plan being built is agentls's own job).
 func SystemState() State {
-	return State{Mode: ModePlan, EnteredReason: "agentls's own change to a plan's status", Session: SystemActor}
+	return State{Mode: agentproto.ModePlan, EnteredReason: "agentls's own change to a plan's status", Session: SystemActor}
 }
 
 // isSystem reports whether a check is SystemActor's own: its tool and its
