@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
 )
 
@@ -257,14 +258,14 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{}, toRequestError(err)
 	}
 	switch res.StopReason {
-	case agent.StopEndTurn, agent.StopQuestionPending:
+	case agentproto.StopEndTurn, agentproto.StopQuestionPending:
 		// A pending question was sent as agent text; the next prompt answers it.
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
-	case agent.StopCancelled:
+	case agentproto.StopCancelled:
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
-	case agent.StopMaxTurnRequests:
+	case agentproto.StopMaxTurnRequests:
 		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests}, nil
-	case agent.StopRefusal:
+	case agentproto.StopRefusal:
 		return sdk.PromptResponse{StopReason: sdk.StopReasonRefusal}, nil
 	}
 	msg := "the turn failed"

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/instructions"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/workspace"
 )
@@ -33,14 +34,14 @@ var (
 // Update maps the agent's updates to ACP's.
 func (e *editor) Update(ctx context.Context, sessionID string, update agent.Update) {
 	switch u := update.(type) {
-	case agent.UpdateChunk:
+	case agentproto.MessageChunk:
 		c := chunk(u.SessionUpdate, u.Content.Text) // agent_message_chunk, agent_thought_chunk
 		c.MessageID = u.MessageID                   // the persisted message's id (rewind.md)
 		if c.MessageID == "" {
 			c.MessageID = e.a.msgIDs.of(sessionID, u.SessionUpdate)
 		}
 		e.send(ctx, sessionID, c)
-	case agent.UpdateToolCall:
+	case agentproto.ToolCallStarted:
 		e.a.msgIDs.end(sessionID) // the model's message ends with its tool calls
 		meta := subagentMeta(u.ParentToolCallID, u.ChildSessionID)
 		e.a.subCalls.note(sessionID, u.ToolCallID, meta)
@@ -60,22 +61,22 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 			content = append(content, textContent(c.Content.Text))
 		}
 		e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress", Content: content})
-	case agent.UpdatePlan:
+	case agentproto.PlanUpdate:
 		e.sendPlan(ctx, sessionID, u) // plan_update.go
-	case agent.UpdateMode:
+	case agentproto.ModeUpdate:
 		e.send(ctx, sessionID, modeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(u.CurrentModeID)})
 		e.send(ctx, sessionID, configUpdate{SessionUpdate: "config_option_update", ConfigOptions: e.h.configOptions(sessionID, u.CurrentModeID)})
 	case agent.UpdateQuestion:
 		// question_pending: the turn ends (end_turn) with the question as
 		// the agent's text; the next prompt answers it.
 		e.send(ctx, sessionID, chunk("agent_message_chunk", questionText(u)))
-	case agent.UpdateUsage:
+	case agentproto.UsageUpdate:
 		e.sendUsage(ctx, sessionID, u) // unstable.go
-	case agent.UpdateInstructions:
+	case agentproto.InstructionsLoaded:
 		// instructions_loaded: one line of the agent's text, once per
 		// content (the agent sends it only then).
 		e.send(ctx, sessionID, chunk("agent_message_chunk", instructions.Summary(u.Files)+"\n\n"))
-	case agent.UpdateSessionInfo:
+	case agentproto.SessionInfoUpdate:
 		e.send(ctx, sessionID, sessionInfoUpdate{SessionUpdate: "session_info_update", Title: u.Title, UpdatedAt: u.UpdatedAt})
 	default:
 		slog.Debug("acp: update without an ACP form", "type", fmt.Sprintf("%T", update))
@@ -121,7 +122,7 @@ func resultText(u agent.UpdateToolCallDone) string {
 }
 
 // ModeChanged needs nothing more: every mode change also comes as an
-// UpdateMode (current_mode_update), and session/new and session/load
+// agentproto.ModeUpdate (current_mode_update), and session/new and session/load
 // answer with the mode.
 func (e *editor) ModeChanged(context.Context, agent.ModeChange) {}
 

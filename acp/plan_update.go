@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -49,7 +50,7 @@ func (e *editor) clientTakesPlanUpdates() bool { return e.a.wire.init.clientAdve
 
 // sendPlan sends the attached plan: plan_update with the whole document
 // when the client takes it (and the file can be read), else the checklist.
-func (e *editor) sendPlan(ctx context.Context, sessionID string, u agent.UpdatePlan) {
+func (e *editor) sendPlan(ctx context.Context, sessionID string, u agentproto.PlanUpdate) {
 	if e.clientTakesPlanUpdates() && u.PlanFile != "" {
 		if p, err := e.h.ws.Resolve(u.PlanFile); err == nil {
 			if text, err := e.h.ws.ReadFile(p); err == nil {

@@ -2,9 +2,8 @@ package acp
 
 import (
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	sdk "github.com/coder/acp-go-sdk"
-
-	"github.com/agentls/agentls/guard"
 )
 
 // The ids of agentls's session configuration options.
@@ -17,14 +16,14 @@ const (
 
 // The modes as ACP shows them.
 var modes = []sdk.SessionMode{
-	{Id: sdk.SessionModeId(guard.ModePlan), Name: "Plan",
+	{Id: sdk.SessionModeId(agentproto.ModePlan), Name: "Plan",
 		Description: sdk.Ptr("Explore, ask and write a .plan; nothing but .plan files can change. The plan's approval switches to Build.")},
-	{Id: sdk.SessionModeId(guard.ModeBuild), Name: "Build",
+	{Id: sdk.SessionModeId(agentproto.ModeBuild), Name: "Build",
 		Description: sdk.Ptr("Carry out the approved plan: edit files and run commands (each command asked unless allowed).")},
 }
 
 // modeState is the session's mode as ACP's `modes`.
-func modeState(current guard.Mode) *sdk.SessionModeState {
+func modeState(current agentproto.Mode) *sdk.SessionModeState {
 	return &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(current), AvailableModes: modes}
 }
 
@@ -36,7 +35,7 @@ var reviewOpts = sdk.SessionConfigSelectOptionsUngrouped{
 
 // configOptions are the session's configuration options: the mode (the
 // same choice as `modes`), the model, the plan model and the review mode.
-func (h *hosted) configOptions(sessionID string, current guard.Mode) []sdk.SessionConfigOption {
+func (h *hosted) configOptions(sessionID string, current agentproto.Mode) []sdk.SessionConfigOption {
 	modeOpts := make(sdk.SessionConfigSelectOptionsUngrouped, 0, len(modes))
 	for _, m := range modes {
 		modeOpts = append(modeOpts, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.Id), Name: m.Name, Description: m.Description})

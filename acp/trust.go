@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/permission"
 )
 
@@ -50,7 +49,7 @@ func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled b
 	callID := "trust-" + trust.Sum[:16]
 	req := permission.Request{
 		SessionID: sessionID, ToolCallID: callID, Requester: "agentls", Kind: agentproto.PermissionTrust, What: trust.Path,
-		Reach: guard.ReachWorkspace, Grants: trust.Grants(),
+		Reach: agentproto.ReachWorkspace, Grants: trust.Grants(),
 		Options: []permission.Option{
 			permission.Opt(agentproto.RejectOnce, config.TrustAnswers[0]),
 			permission.Opt(agentproto.AllowAlways, config.TrustAnswers[1]),

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -132,7 +133,7 @@ type usageUpdate struct {
 // request (contextTokens), size the model's context window, cost the
 // session's spend on this connection when the model's price is known
 // (usage_cost.go).
-func (e *editor) sendUsage(ctx context.Context, sessionID string, u agent.UpdateUsage) {
+func (e *editor) sendUsage(ctx context.Context, sessionID string, u agentproto.UsageUpdate) {
 	var cost *usageCost
 	if p, ok := priceOf(e.h.Config()); ok {
 		cost = &usageCost{Amount: e.a.costs.add(sessionID, u.InputTokens, u.OutputTokens, p), Currency: "USD"}

@@ -337,10 +337,10 @@ func TestResolvePlanBeatsTheDialog(t *testing.T) {
 		t.Fatal("the dialog was not withdrawn after agent/resolvePlan decided")
 	}
 	r := <-turn
-	if r.err != nil || r.res.StopReason != StopEndTurn {
+	if r.err != nil || r.res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("turn = %+v, %v", r.res, r.err)
 	}
-	if model.Remaining() != 0 || s.State().Mode != guard.ModePlan {
+	if model.Remaining() != 0 || s.State().Mode != agentproto.ModePlan {
 		t.Fatalf("steps left %d, mode %s", model.Remaining(), s.State().Mode)
 	}
 	lines := ed.notifyLines()
@@ -379,7 +379,7 @@ func TestAnswerWaitsForTheAskingTurn(t *testing.T) {
 				SessionID: sid, Text: "and hurry",
 				QuestionAnswer: &QuestionAnswer{QuestionID: qid, Answers: map[string]any{"branch": "main"}},
 			})
-			if err == nil && res.StopReason != StopEndTurn {
+			if err == nil && res.StopReason != agentproto.StopEndTurn {
 				err = fmt.Errorf("stopReason %s (%v)", res.StopReason, res.Err)
 			}
 			return err
@@ -401,7 +401,7 @@ steps:
 `, ed, nil)
 				s := newTestSession(t, m, "plan")
 				res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "ask"})
-				if err != nil || res.StopReason != StopQuestionPending {
+				if err != nil || res.StopReason != agentproto.StopQuestionPending {
 					t.Fatalf("prompt = %+v, %v", res, err)
 				}
 				qid := ed.questionIDs()[0]
@@ -547,25 +547,25 @@ func TestPlanEntries(t *testing.T) {
 	tests := []struct {
 		name string
 		text string
-		want []PlanEntry
+		want []agentproto.PlanEntry
 	}{
-		{"no steps", front + "# Goal\nNothing.\n", []PlanEntry{}},
-		{"nothing done", front + "- [ ] a\n- [ ] b\n", []PlanEntry{
+		{"no steps", front + "# Goal\nNothing.\n", []agentproto.PlanEntry{}},
+		{"nothing done", front + "- [ ] a\n- [ ] b\n", []agentproto.PlanEntry{
 			{Content: "a", Priority: "medium", Status: "pending"}, {Content: "b", Priority: "medium", Status: "pending"},
 		}},
-		{"first done", front + "- [x] a\n- [ ] b\n- [ ] c\n", []PlanEntry{
+		{"first done", front + "- [x] a\n- [ ] b\n- [ ] c\n", []agentproto.PlanEntry{
 			{Content: "a", Priority: "medium", Status: "completed"}, {Content: "b", Priority: "medium", Status: "in_progress"}, {Content: "c", Priority: "medium", Status: "pending"},
 		}},
-		{"gap", front + "- [ ] a\n- [X] b\n- [ ] c\n", []PlanEntry{
+		{"gap", front + "- [ ] a\n- [X] b\n- [ ] c\n", []agentproto.PlanEntry{
 			{Content: "a", Priority: "medium", Status: "in_progress"}, {Content: "b", Priority: "medium", Status: "completed"}, {Content: "c", Priority: "medium", Status: "pending"},
 		}},
-		{"all done", front + "- [x] a\n- [x] b\n", []PlanEntry{
+		{"all done", front + "- [x] a\n- [x] b\n", []agentproto.PlanEntry{
 			{Content: "a", Priority: "medium", Status: "completed"}, {Content: "b", Priority: "medium", Status: "completed"},
 		}},
-		{"without frontmatter", "- [x] a\n- [ ] b\n", []PlanEntry{
+		{"without frontmatter", "- [x] a\n- [ ] b\n", []agentproto.PlanEntry{
 			{Content: "a", Priority: "medium", Status: "completed"}, {Content: "b", Priority: "medium", Status: "in_progress"},
 		}},
-		{"frontmatter being typed", "---\ntitle: [unclosed\n---\n- [x] a\n- [ ] b\n", []PlanEntry{
+		{"frontmatter being typed", "---\ntitle: [unclosed\n---\n- [x] a\n- [ ] b\n", []agentproto.PlanEntry{
 			{Content: "a", Priority: "medium", Status: "completed"}, {Content: "b", Priority: "medium", Status: "in_progress"},
 		}},
 	}
@@ -691,7 +691,7 @@ steps:
 `, ed, func(c *config.Config) { c.PlanMode.ApprovalTimeoutSecs = 1 })
 	s := newTestSession(t, m, "plan")
 	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "ask"})
-	if err != nil || res.StopReason != StopEndTurn {
+	if err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("turn = %+v, %v", res, err)
 	}
 	if model.Remaining() != 0 {

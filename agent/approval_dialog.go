@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
@@ -105,7 +104,7 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 func approvalPermission(sessionID, rel string, allowed []string) permission.Request {
 	return permission.Request{
 		SessionID: sessionID, Requester: "exit_plan_mode", Kind: agentproto.PermissionPlan, What: rel,
-		Reach: guard.ReachEditor, Grants: allowed,
+		Reach: agentproto.ReachEditor, Grants: allowed,
 		Options: []permission.Option{
 			permission.Opt(agentproto.RejectOnce, "Keep Planning"),
 			permission.Opt(agentproto.AllowOnce, "Accept & Build"),

@@ -38,7 +38,7 @@ func (m *Manager) BuiltPlans() []guard.BuiltPlan {
 	byID := m.ownSessionMetas()
 	builders := map[string][]string{}
 	for id, meta := range byID {
-		if guard.Mode(meta.Mode) == guard.ModeBuild && meta.PlanFile != "" {
+		if agentproto.Mode(meta.Mode) == agentproto.ModeBuild && meta.PlanFile != "" {
 			builders[meta.PlanFile] = append(builders[meta.PlanFile], id)
 		}
 	}

@@ -2,11 +2,11 @@ package agent
 
 import (
 	"github.com/agentls/agentls/agent/tokens"
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // budget returns the budget of mode's model (agent/tokens).
-func (m *Manager) budget(mode guard.Mode) tokens.Budget {
+func (m *Manager) budget(mode agentproto.Mode) tokens.Budget {
 	return tokens.BudgetOf(m.config(), mode)
 }
 

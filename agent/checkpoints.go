@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
@@ -31,14 +32,14 @@ type rewindFields struct {
 	ID   string `json:"id,omitempty"`
 	What string `json:"what,omitempty"`
 	// The session's state when the checkpoint was taken.
-	Mode       guard.Mode `json:"mode,omitempty"`
-	PlanFile   string     `json:"plan_file,omitempty"`
-	PlanStatus string     `json:"plan_status,omitempty"`
+	Mode       agentproto.Mode `json:"mode,omitempty"`
+	PlanFile   string          `json:"plan_file,omitempty"`
+	PlanStatus string          `json:"plan_status,omitempty"`
 }
 
 // sessionAt is the session's state as a checkpoint record saw it.
 type sessionAt struct {
-	mode       guard.Mode
+	mode       agentproto.Mode
 	planFile   string
 	planStatus string
 }
@@ -95,7 +96,7 @@ func (s *Session) checkpoint(ctx context.Context, messageID string) {
 	}
 	s.knowScan(man)
 	s.mu.Lock()
-	at := rewindFields{Message: messageID, Mode: guard.Mode(s.meta.Mode), PlanFile: s.meta.PlanFile}
+	at := rewindFields{Message: messageID, Mode: agentproto.Mode(s.meta.Mode), PlanFile: s.meta.PlanFile}
 	s.mu.Unlock()
 	if at.PlanFile != "" {
 		if text, err := s.m.readPlanText(at.PlanFile); err == nil {
@@ -201,7 +202,7 @@ func (s *Session) knowCurrent(abs ...string) {
 // that asks for it (a rewind to that message returns to the state before
 // the tick).
 func (s *Session) stepTick(ctx context.Context, tool string, changes []workspace.Change) {
-	if tool == guard.SystemActor || s.State().Mode != guard.ModeBuild {
+	if tool == guard.SystemActor || s.State().Mode != agentproto.ModeBuild {
 		return
 	}
 	plan := s.planFile()

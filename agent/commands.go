@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/slash"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // The slash-command registry: one for every face (LSP agent/prompt and
@@ -71,8 +72,8 @@ func (s *Session) runCommand(ctx context.Context, req PromptRequest) (text strin
 	if out.prompt != "" {
 		return out.prompt, TurnResult{}, false, nil
 	}
-	res = TurnResult{StopReason: StopEndTurn, Text: out.answer, SessionID: out.newSession}
-	s.m.notes.Update(ctx, s.ID(), UpdateChunk{SessionUpdate: "agent_message_chunk", Content: TextContent{Type: "text", Text: out.answer}})
+	res = TurnResult{StopReason: agentproto.StopEndTurn, Text: out.answer, SessionID: out.newSession}
+	s.m.notes.Update(ctx, s.ID(), agentproto.MessageChunk{SessionUpdate: "agent_message_chunk", Content: agentproto.TextContent{Type: "text", Text: out.answer}})
 	s.reportTurn(res)
 	return "", res, true, nil
 }

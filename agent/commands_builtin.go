@@ -10,7 +10,6 @@ import (
 	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 )
 
 // builtinCommand is a command agentls itself carries out, as the user's
@@ -186,12 +185,12 @@ func runModelCommand(_ context.Context, s *Session, args string) (commandOutcome
 
 // modelName is the model the session's requests in mode name: its /model
 // choice, else the configured one.
-func (s *Session) modelName(mode guard.Mode) string {
+func (s *Session) modelName(mode agentproto.Mode) string {
 	if name := s.chosenModel(mode); name != "" {
 		return name
 	}
 	cfg := s.m.config().Model
-	if mode == guard.ModePlan && cfg.PlanName != "" {
+	if mode == agentproto.ModePlan && cfg.PlanName != "" {
 		return cfg.PlanName
 	}
 	return cfg.Name
@@ -200,11 +199,11 @@ func (s *Session) modelName(mode guard.Mode) string {
 // chosenModel is the session's /model choice for mode ("" for none).
 // Plan mode without a model of its own (the session's or model.plan_name)
 // takes the session's build model, as it takes model.name.
-func (s *Session) chosenModel(mode guard.Mode) string {
+func (s *Session) chosenModel(mode agentproto.Mode) string {
 	planName := s.m.config().Model.PlanName
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if mode == guard.ModePlan && (s.meta.PlanModel != "" || planName != "") {
+	if mode == agentproto.ModePlan && (s.meta.PlanModel != "" || planName != "") {
 		return s.meta.PlanModel
 	}
 	return s.meta.BuildModel
@@ -220,7 +219,7 @@ const initPrompt = "The user ran /init: write a starter AGENTS.md at the workspa
 // write AGENTS.md with its normal (guarded) tools; in plan mode an answer
 // that it needs build mode.
 func runInitCommand(_ context.Context, s *Session, args string) (commandOutcome, error) {
-	if s.State().Mode != guard.ModeBuild {
+	if s.State().Mode != agentproto.ModeBuild {
 		return commandOutcome{answer: "/init writes AGENTS.md and needs build mode: switch with /build, then run /init again."}, nil
 	}
 	prompt := initPrompt

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/guard"
 )
 
 // writeCommand writes a command file into dir.
@@ -27,7 +27,7 @@ func commandChunks(ed *memEditor) []string {
 	defer ed.mu.Unlock()
 	var out []string
 	for _, u := range ed.updates {
-		if c, ok := u.(UpdateChunk); ok {
+		if c, ok := u.(agentproto.MessageChunk); ok {
 			out = append(out, c.Content.Text)
 		}
 	}
@@ -45,10 +45,10 @@ func TestBuiltinCommands(t *testing.T) {
 	}
 
 	res, err := prompt("/build")
-	if err != nil || s.State().Mode != guard.ModeBuild || !strings.Contains(res.Text, "build") {
+	if err != nil || s.State().Mode != agentproto.ModeBuild || !strings.Contains(res.Text, "build") {
 		t.Fatalf("/build: %+v, %v, mode %s", res, err, s.State().Mode)
 	}
-	if res, err = prompt("/plan"); err != nil || s.State().Mode != guard.ModePlan {
+	if res, err = prompt("/plan"); err != nil || s.State().Mode != agentproto.ModePlan {
 		t.Fatalf("/plan: %+v, %v", res, err)
 	}
 	if res, err = prompt("/plans"); err != nil || !strings.Contains(res.Text, "No plans") {
@@ -109,7 +109,7 @@ func TestInitInBuildModeIsAPrompt(t *testing.T) {
 `, ed, nil)
 	s := newTestSession(t, m, "build")
 	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "/init stress tests"})
-	if err != nil || res.StopReason != StopEndTurn || res.Text != "done" || model.Remaining() != 0 {
+	if err != nil || res.StopReason != agentproto.StopEndTurn || res.Text != "done" || model.Remaining() != 0 {
 		t.Fatalf("/init: %+v, %v, %d steps left", res, err, model.Remaining())
 	}
 }
@@ -186,7 +186,7 @@ func TestUserCommands(t *testing.T) {
 	}
 	// The body asked for build mode and run.allow: it was text for the
 	// model, nothing more.
-	if s.State().Mode != guard.ModePlan || len(m.runAllow()) != 0 || len(s.allowed) != 0 {
+	if s.State().Mode != agentproto.ModePlan || len(m.runAllow()) != 0 || len(s.allowed) != 0 {
 		t.Fatalf("a user command changed the session: mode %s, run.allow %v", s.State().Mode, m.runAllow())
 	}
 	if res, err = m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "/hi loudly"}); err != nil || res.Text != "hi" {
@@ -223,7 +223,7 @@ func TestBuildCommandInPlanOnlyWorkspace(t *testing.T) {
 	for _, text := range []string{"/build", "/approve"} {
 		_, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
 		wantInvalid(t, err, "build mode is refused: the workspace is your home folder")
-		if s.State().Mode != guard.ModePlan {
+		if s.State().Mode != agentproto.ModePlan {
 			t.Fatalf("%s: mode %s", text, s.State().Mode)
 		}
 	}

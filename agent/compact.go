@@ -12,7 +12,6 @@ import (
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tokens"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 )
 
 //go:embed prompts/summarize.md
@@ -155,7 +154,7 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 	if c.done() {
 		s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s context %d → %d tokens (limit %d of a %d-token window): %d old tool results stubbed, %d messages summarised",
 			s.meta.ID, c.before, c.after, limit, b.Window, c.stubbed, c.summarised))
-		s.m.notes.Update(ctx, s.meta.ID, UpdateUsage{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.Window})
+		s.m.notes.Update(ctx, s.meta.ID, agentproto.UsageUpdate{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.Window})
 	}
 	return c, nil
 }
@@ -230,7 +229,7 @@ func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string
 		System:   summarizePrompt,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: transcript}},
 	}
-	if plan := s.m.config().Model.PlanName; s.State().Mode == guard.ModePlan && plan != "" {
+	if plan := s.m.config().Model.PlanName; s.State().Mode == agentproto.ModePlan && plan != "" {
 		req.Model = plan
 	}
 	resp, err := s.m.Provider().Complete(ctx, req, nil)

@@ -157,7 +157,7 @@ func (e *env) PlanWritten(rel, text string) {
 	s := e.s
 	s.mu.Lock()
 	s.planPhase[rel] = text
-	attach := s.meta.PlanFile == "" && guard.Mode(s.meta.Mode) == guard.ModePlan
+	attach := s.meta.PlanFile == "" && agentproto.Mode(s.meta.Mode) == agentproto.ModePlan
 	s.mu.Unlock()
 	if attach {
 		// Apply could not send the plan update before the plan was attached.
@@ -175,16 +175,16 @@ func (s *Session) sendPlanUpdate(ctx context.Context) {
 
 // planUpdate is the plan update of the attached plan as it stands; false
 // when no plan is attached or it cannot be read.
-func (s *Session) planUpdate() (UpdatePlan, bool) {
+func (s *Session) planUpdate() (agentproto.PlanUpdate, bool) {
 	rel := s.planFile()
 	if rel == "" {
-		return UpdatePlan{}, false
+		return agentproto.PlanUpdate{}, false
 	}
 	text, err := s.m.readPlanText(rel)
 	if err != nil {
-		return UpdatePlan{}, false
+		return agentproto.PlanUpdate{}, false
 	}
-	return UpdatePlan{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)}, true
+	return agentproto.PlanUpdate{SessionUpdate: "plan", PlanFile: rel, Entries: planEntries(text)}, true
 }
 
 // Ask puts questions to the user; without a surface they stay pending and
@@ -232,7 +232,7 @@ func (e *env) EnterPlanMode(reason string) tools.EnterResult {
 	if r := textline.OneLine(reason); r != "" {
 		why = "model: " + r // one line: it ends the "[plan-mode] entered" notify line
 	}
-	changed := s.setMode(e.context(), guard.ModePlan, "tool", why)
+	changed := s.setMode(e.context(), agentproto.ModePlan, "tool", why)
 	st := s.State()
 	return tools.EnterResult{
 		EnteredPlanMode:   true,

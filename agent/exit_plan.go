@@ -11,7 +11,6 @@ import (
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/internal/allowrule"
 	"github.com/agentls/agentls/workspace"
 	"github.com/google/uuid"
@@ -26,7 +25,7 @@ func rejectionFollowUp(reason string) string {
 // ExitPlanMode presents a plan for approval (PROTOCOL.md §5).
 func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (tools.Result, error) {
 	s, m := e.s, e.s.m
-	if s.State().Mode != guard.ModePlan {
+	if s.State().Mode != agentproto.ModePlan {
 		return tools.Failf("the session is not in plan mode; exit_plan_mode presents a plan for approval from plan mode"), nil
 	}
 	if res, refused := m.exitPlanRefused(ctx); refused {
@@ -137,7 +136,7 @@ func (s *Session) approve(ctx context.Context, rel, presented string, allowed []
 	s.allowed = append(s.allowed, rules...)
 	s.mu.Unlock()
 	m.notify(ctx, fmt.Sprintf("[plan-mode] approved plan=%s", textline.Path(rel)))
-	s.setMode(ctx, guard.ModeBuild, source, "")
+	s.setMode(ctx, agentproto.ModeBuild, source, "")
 	text, _ := m.readPlanText(rel)
 	if plan, err := workspace.ParsePlan(text); err == nil {
 		text = plan.Body

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent/instructions"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // Project instructions (docs/instructions.md) are loaded by
@@ -114,5 +115,5 @@ func (s *Session) showInstructions(ctx context.Context, set instructions.Set) {
 	if len(files) == 0 {
 		return
 	}
-	s.m.notes.Update(ctx, s.meta.ID, UpdateInstructions{SessionUpdate: "instructions_loaded", Files: files})
+	s.m.notes.Update(ctx, s.meta.ID, agentproto.InstructionsLoaded{SessionUpdate: "instructions_loaded", Files: files})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 )
 
@@ -156,7 +157,7 @@ func TestInstructionsShownOncePerContent(t *testing.T) {
 		defer ed.mu.Unlock()
 		n := 0
 		for _, u := range ed.updates {
-			if _, ok := u.(UpdateInstructions); ok {
+			if _, ok := u.(agentproto.InstructionsLoaded); ok {
 				n++
 			}
 		}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -73,7 +73,7 @@ func TestLanguageToolsOfferedForServedTypes(t *testing.T) {
 			m.intel = tc.src
 			s := newTestSession(t, m, "build")
 			got := map[string]string{}
-			for _, spec := range s.withoutIntelTools(s.tools().Offered(guard.ModeBuild)) {
+			for _, spec := range s.withoutIntelTools(s.tools().Offered(agentproto.ModeBuild)) {
 				got[spec.Name] = spec.Description
 			}
 			for _, name := range []string{"code", "rename"} {

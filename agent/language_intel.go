@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/problemtext"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
@@ -37,7 +38,7 @@ type intelState struct {
 	baseline  map[string][]intel.Diagnostic
 	stepFiles map[string]bool
 	calls     map[string][]workspace.Change
-	lastMode  guard.Mode
+	lastMode  agentproto.Mode
 }
 
 // intelState is the session's state, made on first use.
@@ -72,7 +73,7 @@ func (s *Session) withoutIntelTools(specs []llm.ToolSpec) []llm.ToolSpec {
 // intelOn reports whether the session checks diagnostics around its edits:
 // a source serves and the session is in build mode.
 func (s *Session) intelOn() bool {
-	return s.m.intel != nil && s.m.config().LSP.Source != "off" && s.State().Mode == guard.ModeBuild
+	return s.m.intel != nil && s.m.config().LSP.Source != "off" && s.State().Mode == agentproto.ModeBuild
 }
 
 // observeMode notes the mode of a call: the first build-mode call after
@@ -85,7 +86,7 @@ func (s *Session) observeMode() {
 	st := s.intelState()
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if mode == guard.ModeBuild && st.lastMode != guard.ModeBuild {
+	if mode == agentproto.ModeBuild && st.lastMode != agentproto.ModeBuild {
 		st.stepFiles = map[string]bool{}
 	}
 	st.lastMode = mode

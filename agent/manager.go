@@ -343,16 +343,16 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 	reason := "user"
 	if mode == "" {
 		reason = "default"
-		mode = string(guard.ModeBuild)
+		mode = string(agentproto.ModeBuild)
 		if m.config().PlanMode.DefaultActive || m.planOnly != "" {
-			mode = string(guard.ModePlan)
+			mode = string(agentproto.ModePlan)
 		}
 	}
 	md, err := guard.ParseMode(mode)
 	if err != nil {
 		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
 	}
-	if md == guard.ModeBuild {
+	if md == agentproto.ModeBuild {
 		if err := m.buildRefused(); err != nil {
 			return Info{}, err
 		}
@@ -361,14 +361,14 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 		title = DefaultTitle
 	}
 	meta := sessionstore.Meta{Title: title, Mode: string(md)}
-	if md == guard.ModePlan {
+	if md == agentproto.ModePlan {
 		meta.EnteredReason = reason
 	}
 	s, err := m.createSession(meta)
 	if err != nil {
 		return Info{}, err
 	}
-	if md == guard.ModePlan {
+	if md == agentproto.ModePlan {
 		s.mu.Lock()
 		entered := s.meta.EnteredAt
 		s.mu.Unlock()
@@ -394,7 +394,7 @@ func (m *Manager) createSessionOf(meta sessionstore.Meta, link *subLink) (*Sessi
 	}
 	now := m.now()
 	meta.ID, meta.CreatedAt, meta.UpdatedAt = id.String(), now, now
-	if meta.Mode == string(guard.ModePlan) {
+	if meta.Mode == string(agentproto.ModePlan) {
 		meta.EnteredAt = now
 	}
 	m.ignoreStateFolder()
@@ -536,11 +536,11 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 	if err := s.driveable(); err != nil {
 		return Info{}, err
 	}
-	if md == guard.ModeBuild {
+	if md == agentproto.ModeBuild {
 		if err := m.buildRefused(); err != nil {
 			return s.Info(), err
 		}
-		if s.State().Mode == guard.ModePlan {
+		if s.State().Mode == agentproto.ModePlan {
 			// The switch approves the attached plan: not while it has open
 			// review comments (plan_comments.go).
 			if err := m.commentsRefusal(s.pendingOrAttachedPlan()); err != nil {
@@ -555,7 +555,7 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
 	if !s.setMode(ctx, md, "user", "user") {
 		return s.Info(), nil
 	}
-	if md == guard.ModeBuild {
+	if md == agentproto.ModeBuild {
 		if plan := s.planFile(); plan != "" {
 			if err := m.setPlanStatus(ctx, s, plan, agentproto.PlanApproved); err != nil {
 				slog.Warn("mark plan approved", "plan", plan, "err", err)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/permission"
 )
 
@@ -62,9 +61,9 @@ func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, e
 // and sandbox (MCPPlace), and a note with the whole arguments in a fence,
 // the server's command line and its hints.
 func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallRequest, network, sandboxState string) permission.Request {
-	reach := guard.ReachProcess
+	reach := agentproto.ReachProcess
 	if req.Remote {
-		reach = guard.ReachNetwork
+		reach = agentproto.ReachNetwork
 	}
 	args := string(req.Args)
 	short := strings.Join(strings.Fields(args), " ")

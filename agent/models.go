@@ -9,8 +9,6 @@ import (
 
 	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agentproto"
-
-	"github.com/agentls/agentls/guard"
 )
 
 // modelListBound bounds the provider's model listing (agent/listModels):
@@ -103,7 +101,7 @@ func (m *Manager) SessionModels(sessionID string) (CurrentModels, error) {
 	if err != nil {
 		return CurrentModels{}, err
 	}
-	return CurrentModels{Plan: s.modelName(guard.ModePlan), Build: s.modelName(guard.ModeBuild)}, nil
+	return CurrentModels{Plan: s.modelName(agentproto.ModePlan), Build: s.modelName(agentproto.ModeBuild)}, nil
 }
 
 // cmp is the first of a, b that is not empty.
@@ -122,11 +120,11 @@ func (m *Manager) SetModel(ctx context.Context, sessionID, mode, model string) (
 	if err != nil {
 		return ModelList{}, err
 	}
-	md := guard.Mode(mode)
+	md := agentproto.Mode(mode)
 	switch md {
 	case "":
 		md = s.State().Mode
-	case guard.ModePlan, guard.ModeBuild:
+	case agentproto.ModePlan, agentproto.ModeBuild:
 	default:
 		return ModelList{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
 	}
@@ -142,9 +140,9 @@ func (m *Manager) SetModel(ctx context.Context, sessionID, mode, model string) (
 }
 
 // setModel keeps model as the session's model for mode in its metadata.
-func (s *Session) setModel(mode guard.Mode, model string) error {
+func (s *Session) setModel(mode agentproto.Mode, model string) error {
 	s.mu.Lock()
-	if mode == guard.ModePlan {
+	if mode == agentproto.ModePlan {
 		s.meta.PlanModel = model
 	} else {
 		s.meta.BuildModel = model

@@ -3,6 +3,8 @@ package agent
 import (
 	"fmt"
 	"log/slog"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // PersistError is a write of the session's files (.agentls/chats: the
@@ -55,8 +57,8 @@ func (s *Session) persisted(res TurnResult) TurnResult {
 	if err := s.m.store.Sync(s.meta.ID); err != nil {
 		s.persistFailed("messages", err)
 	}
-	if err := s.takePersistErr(); err != nil && res.StopReason != StopCancelled {
-		return TurnResult{StopReason: StopError, Err: err}
+	if err := s.takePersistErr(); err != nil && res.StopReason != agentproto.StopCancelled {
+		return TurnResult{StopReason: agentproto.StopError, Err: err}
 	}
 	return res
 }

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -157,7 +156,7 @@ func (m *Manager) rebaseOnto(c workspace.Change, p workspace.Path, current strin
 // one.
 func (e *env) completeWith(c workspace.Change) workspace.Change {
 	s := e.s
-	if e.system || s.State().Mode != guard.ModeBuild || c.Path.Rel != s.planFile() {
+	if e.system || s.State().Mode != agentproto.ModeBuild || c.Path.Rel != s.planFile() {
 		return c
 	}
 	before, errB := workspace.ParsePlan(c.Before)

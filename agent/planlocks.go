@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/sessionstore"
 )
@@ -47,7 +48,7 @@ func (s *Session) syncPlanLock(meta sessionstore.Meta) {
 // planLockPath is the absolute resolved path of the plan meta builds, ""
 // when it builds none.
 func (m *Manager) planLockPath(meta sessionstore.Meta) string {
-	if guard.Mode(meta.Mode) != guard.ModeBuild || meta.PlanFile == "" {
+	if agentproto.Mode(meta.Mode) != agentproto.ModeBuild || meta.PlanFile == "" {
 		return ""
 	}
 	p, err := m.ws.Resolve(meta.PlanFile)

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/sessionstore"
 	"github.com/agentls/agentls/workspace"
 )
@@ -82,7 +81,7 @@ func (s *Session) planEdited(ctx context.Context) {
 func (s *Session) completePlan(ctx context.Context) {
 	m := s.m
 	rel := s.planFile()
-	if rel == "" || s.State().Mode != guard.ModeBuild {
+	if rel == "" || s.State().Mode != agentproto.ModeBuild {
 		return
 	}
 	if _, busy := m.implementing.LoadOrStore(rel, struct{}{}); busy {
@@ -148,7 +147,7 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 			title = strings.TrimSpace(plan.Meta.Title)
 		}
 	}
-	s, err := m.createSession(sessionstore.Meta{Title: title, Mode: string(guard.ModeBuild), PlanFile: wp.Rel})
+	s, err := m.createSession(sessionstore.Meta{Title: title, Mode: string(agentproto.ModeBuild), PlanFile: wp.Rel})
 	if err != nil {
 		return Info{}, err
 	}

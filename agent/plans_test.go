@@ -39,12 +39,12 @@ func readText(t *testing.T, abs string) string {
 }
 
 // planUpdates are the `plan` updates the editor got so far.
-func (e *memEditor) planUpdates() []UpdatePlan {
+func (e *memEditor) planUpdates() []agentproto.PlanUpdate {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var out []UpdatePlan
+	var out []agentproto.PlanUpdate
 	for _, u := range e.updates {
-		if p, ok := u.(UpdatePlan); ok {
+		if p, ok := u.(agentproto.PlanUpdate); ok {
 			out = append(out, p)
 		}
 	}

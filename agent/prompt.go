@@ -12,7 +12,6 @@ import (
 	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -57,7 +56,7 @@ func (s *Session) modelRequest() llm.Request {
 func (s *Session) buildRequest() (llm.Request, string) {
 	m := s.m
 	s.mu.Lock()
-	mode := guard.Mode(s.meta.Mode)
+	mode := agentproto.Mode(s.meta.Mode)
 	planFile := s.meta.PlanFile
 	notice := s.modeNotice
 	rewound := s.rewindNote
@@ -72,7 +71,7 @@ func (s *Session) buildRequest() (llm.Request, string) {
 
 	var sys bytes.Buffer
 	tmpl := plannerTmpl
-	if mode == guard.ModeBuild {
+	if mode == agentproto.ModeBuild {
 		tmpl = builderTmpl
 	}
 	offered := s.withoutIntelTools(s.tools().Offered(mode))
@@ -102,17 +101,17 @@ func (s *Session) buildRequest() (llm.Request, string) {
 		fmt.Fprintf(&sys, "\n# Mode change\n%s Your tools now are %s.\n", notice, tools)
 	}
 	sys.WriteString(rewindSection(rewound))
-	if mode == guard.ModeBuild && planFile != "" {
+	if mode == agentproto.ModeBuild && planFile != "" {
 		sys.WriteString(s.approvedPlanSection(planFile))
 	}
 	if summary != "" {
 		sys.WriteString(summarySection(summary))
-		if mode == guard.ModePlan {
+		if mode == agentproto.ModePlan {
 			sys.WriteString(m.planningSection(planFile, phasePlans))
 		}
 	}
 	req := llm.Request{System: sys.String(), Messages: msgs, Tools: offered}
-	if plan := m.config().Model.PlanName; mode == guard.ModePlan && plan != "" {
+	if plan := m.config().Model.PlanName; mode == agentproto.ModePlan && plan != "" {
 		req.Model = plan
 	}
 	if name := s.rootSession().chosenModel(mode); name != "" {
@@ -257,11 +256,11 @@ func clamp(v, lo, hi int) int {
 }
 
 // planEntries turns a plan's checkboxes into the ACP plan entries.
-func planEntries(text string) []PlanEntry {
+func planEntries(text string) []agentproto.PlanEntry {
 	// A frontmatter being typed may not parse; its steps still do, and the
 	// editor's step list should not go empty meanwhile.
 	plan, _ := workspace.ParsePlan(text)
-	entries := make([]PlanEntry, 0, len(plan.Steps))
+	entries := make([]agentproto.PlanEntry, 0, len(plan.Steps))
 	firstOpen := true
 	for _, st := range plan.Steps {
 		status := agentproto.EntryPending
@@ -271,7 +270,7 @@ func planEntries(text string) []PlanEntry {
 			status = agentproto.EntryInProgress
 			firstOpen = false
 		}
-		entries = append(entries, PlanEntry{Content: st.Text, Priority: "medium", Status: status})
+		entries = append(entries, agentproto.PlanEntry{Content: st.Text, Priority: "medium", Status: status})
 	}
 	if len(entries) > 0 && entries[0].Status == agentproto.EntryInProgress && plan.StepsDone() == 0 {
 		entries[0].Status = agentproto.EntryPending

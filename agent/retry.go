@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // noteTurnError keeps the error a prompt's turn ended with in the session
 // file, so a reloaded chat shows the prompt as failed and retryable.
 func (s *Session) noteTurnError(messageID string, res TurnResult) {
-	if res.StopReason != StopError || res.Err == nil || messageID == "" {
+	if res.StopReason != agentproto.StopError || res.Err == nil || messageID == "" {
 		return
 	}
 	s.record(chatRecord{Record: recordTurnError, rewindFields: rewindFields{Message: messageID}, Reason: res.Err.Error()})
@@ -82,7 +83,7 @@ func (s *Session) retry(ctx context.Context, req PromptRequest) (TurnResult, err
 		req.OnStart()
 	}
 	res = s.endTurn(s.persisted(s.runTurn(ctx)))
-	if res.StopReason == StopError && res.Err != nil {
+	if res.StopReason == agentproto.StopError && res.Err != nil {
 		s.noteTurnError(user.ID, res)
 	} else {
 		s.record(chatRecord{Record: recordTurnError, rewindFields: rewindFields{Message: user.ID}})

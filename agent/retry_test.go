@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tokens"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 )
 
@@ -76,7 +77,7 @@ func TestOverflowRetriesShrinkThenFail(t *testing.T) {
 	model := &refusingModel{refuse: func(n int) bool { return n < 3 }}
 	m, s := longSession(t, model)
 	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: prompt})
-	if err != nil || res.StopReason != StopEndTurn {
+	if err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("Prompt = %+v, %v; want end_turn after the third retry", res, err)
 	}
 	if len(model.sizes) != 4 {
@@ -94,7 +95,7 @@ func TestOverflowRetriesShrinkThenFail(t *testing.T) {
 	always := &refusingModel{refuse: func(int) bool { return true }}
 	m2, s2 := longSession(t, always)
 	res, err = m2.Prompt(context.Background(), PromptRequest{SessionID: s2.ID(), Text: prompt})
-	if err != nil || res.StopReason != StopError || res.Err == nil || !strings.Contains(res.Err.Error(), "set aside") {
+	if err != nil || res.StopReason != agentproto.StopError || res.Err == nil || !strings.Contains(res.Err.Error(), "set aside") {
 		t.Fatalf("Prompt against an endpoint that refuses everything = %+v, %v; want an error that sets the prompt aside", res, err)
 	}
 	if len(always.sizes) != 4 {

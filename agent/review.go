@@ -74,7 +74,7 @@ func (s *Session) reviewLocked() string {
 // review mode, in build mode, and not the plan's own files (the builder's
 // checkbox ticks are not the user's code).
 func (s *Session) reviews(st guard.State, changes []workspace.Change) bool {
-	if s.Review() != ReviewEdits || st.Mode != guard.ModeBuild {
+	if s.Review() != ReviewEdits || st.Mode != agentproto.ModeBuild {
 		return false
 	}
 	for _, c := range changes {
@@ -129,7 +129,7 @@ func (s *Session) askToApply(ctx context.Context, tool string, changes []workspa
 	}
 	req := permission.Request{
 		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester(tool), Kind: agentproto.PermissionEdit,
-		What: strings.Join(targets, ", "), Reach: guard.ReachWorkspace, Diff: diff.String(),
+		What: strings.Join(targets, ", "), Reach: agentproto.ReachWorkspace, Diff: diff.String(),
 		Options: []permission.Option{permission.Opt(agentproto.RejectOnce, "Reject"), permission.Opt(agentproto.AllowOnce, "Apply")},
 	}
 	d, err := s.m.Permit(ctx, req)

@@ -14,13 +14,6 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// What a rewind restores (agent/rewind's `what`).
-const (
-	RewindCode         = agentproto.RewindCode
-	RewindConversation = agentproto.RewindConversation
-	RewindBoth         = agentproto.RewindBoth
-)
-
 // RewindRequest is agent/rewind's params (the protocol's, and the command
 // agentls.rewind's argument): return the session to the moment before a
 // message, its code, its conversation or both; Paths, when set, limits a
@@ -47,14 +40,14 @@ type RewindResult = agentproto.RewindResult
 // protected path; a running turn must be cancelled first.
 func (m *Manager) Rewind(ctx context.Context, req RewindRequest) (RewindResult, error) {
 	switch req.What {
-	case RewindCode, RewindConversation, RewindBoth:
+	case agentproto.RewindCode, agentproto.RewindConversation, agentproto.RewindBoth:
 	default:
 		return RewindResult{}, invalidf("what must be \"code\", \"conversation\" or \"both\", not %q", req.What)
 	}
 	if req.ToMessageID == "" {
 		return RewindResult{}, invalidf("toMessageId is required")
 	}
-	if len(req.Paths) > 0 && req.What != RewindCode {
+	if len(req.Paths) > 0 && req.What != agentproto.RewindCode {
 		return RewindResult{}, invalidf("paths limits a code rewind: give what \"code\" with it, not %q", req.What)
 	}
 	only, err := m.rewindPaths(req.Paths) // checkpoint_view.go
@@ -65,7 +58,7 @@ func (m *Manager) Rewind(ctx context.Context, req RewindRequest) (RewindResult, 
 	if err != nil {
 		return RewindResult{}, err
 	}
-	code, conv := req.What != RewindConversation, req.What != RewindCode
+	code, conv := req.What != agentproto.RewindConversation, req.What != agentproto.RewindCode
 	s.mu.Lock()
 	idx := slices.IndexFunc(s.messages, func(msg llm.Message) bool { return msg.ID == req.ToMessageID })
 	s.mu.Unlock()

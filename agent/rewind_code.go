@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
@@ -211,7 +212,7 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 // mode; a plan-only workspace still holds it to plan mode's rules).
 func (s *Session) rewindState() guard.State {
 	st := s.State()
-	st.Mode = guard.ModeBuild
+	st.Mode = agentproto.ModeBuild
 	return st
 }
 

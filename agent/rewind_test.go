@@ -13,7 +13,6 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/checkpoint"
-	"github.com/agentls/agentls/guard"
 )
 
 // rewindScript: turn 1 (plan mode) writes a plan; turn 2 (build, after the
@@ -72,13 +71,13 @@ func TestRewindConversationAndCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newTestSession(t, m, "plan")
-	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "turn one"}); err != nil || res.StopReason != StopEndTurn {
+	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "turn one"}); err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("turn one: %+v %v", res, err)
 	}
 	if _, err := m.SetMode(ctx, s.ID(), "build"); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "turn two"}); err != nil || res.StopReason != StopEndTurn {
+	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "turn two"}); err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("turn two: %+v %v", res, err)
 	}
 	if got := planStatusOf(t, m); got != "implemented" {
@@ -109,7 +108,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 
 	// Conversation only, to turn two: the view ends before it; build mode
 	// and the plan's approved status as they were when turn two began.
-	res, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[1], What: RewindConversation})
+	res, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[1], What: agentproto.RewindConversation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +144,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 	if got := planStatusOf(t, m); got != "approved" {
 		t.Fatalf("plan status after the conversation rewind = %s, want approved", got)
 	}
-	if s.State().Mode != guard.ModeBuild {
+	if s.State().Mode != agentproto.ModeBuild {
 		t.Fatalf("mode = %s, want build", s.State().Mode)
 	}
 	if got := readWS(t, m, "app.txt"); got != "beta\n" {
@@ -154,7 +153,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 
 	// Code only, to turn two: app.txt and the plan's checkbox go back, and
 	// the model is told.
-	res, err = m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[1], What: RewindCode})
+	res, err = m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[1], What: agentproto.RewindCode})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +172,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 
 	// Both, to turn one: across the approval the session is back in plan
 	// mode, with no plan attached and no plan file (written in turn one).
-	if _, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[0], What: RewindBoth}); err != nil {
+	if _, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[0], What: agentproto.RewindBoth}); err != nil {
 		t.Fatal(err)
 	}
 	if info := s.Info(); info.Mode != agentproto.ModePlan || info.PlanFile != nil {
@@ -192,7 +191,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 		t.Fatalf("reloaded view: %+v", got)
 	}
 	// The next turn goes on from there.
-	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "turn three"}); err != nil || res.StopReason != StopEndTurn {
+	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "turn three"}); err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("turn three: %+v %v", res, err)
 	}
 	if view := s.modelRequest().Messages; len(view) != 2 || view[0].Content != "turn three" {
@@ -238,11 +237,11 @@ func TestRewindRefusals(t *testing.T) {
 		want string
 	}{
 		{"unknown what", RewindRequest{SessionID: s.ID(), ToMessageID: user, What: "files"}, `what must be "code", "conversation" or "both"`},
-		{"no message", RewindRequest{SessionID: s.ID(), What: RewindCode}, "toMessageId is required"},
-		{"unknown session", RewindRequest{SessionID: "nope", ToMessageID: user, What: RewindCode}, `unknown session "nope"`},
-		{"unknown message", RewindRequest{SessionID: s.ID(), ToMessageID: "0190f3a2-7c1e-7d4b-9a1f-2b3c4d5e6f70", What: RewindBoth}, "is not in session"},
-		{"no checkpoint", RewindRequest{SessionID: s.ID(), ToMessageID: answer, What: RewindCode}, "has no checkpoint for message"},
-		{"a path as id", RewindRequest{SessionID: s.ID(), ToMessageID: "../../chats/x", What: RewindCode}, "has no checkpoint for message"},
+		{"no message", RewindRequest{SessionID: s.ID(), What: agentproto.RewindCode}, "toMessageId is required"},
+		{"unknown session", RewindRequest{SessionID: "nope", ToMessageID: user, What: agentproto.RewindCode}, `unknown session "nope"`},
+		{"unknown message", RewindRequest{SessionID: s.ID(), ToMessageID: "0190f3a2-7c1e-7d4b-9a1f-2b3c4d5e6f70", What: agentproto.RewindBoth}, "is not in session"},
+		{"no checkpoint", RewindRequest{SessionID: s.ID(), ToMessageID: answer, What: agentproto.RewindCode}, "has no checkpoint for message"},
+		{"a path as id", RewindRequest{SessionID: s.ID(), ToMessageID: "../../chats/x", What: agentproto.RewindCode}, "has no checkpoint for message"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -258,7 +257,7 @@ func TestRewindRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: user, What: RewindBoth})
+	_, err = m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: user, What: agentproto.RewindBoth})
 	release()
 	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "cancel it") {
 		t.Fatalf("rewind during a turn: %v", err)
@@ -287,7 +286,7 @@ func TestMessageIDs(t *testing.T) {
 	ed.mu.Lock()
 	var chunkIDs []string
 	for _, u := range ed.updates {
-		if c, ok := u.(UpdateChunk); ok {
+		if c, ok := u.(agentproto.MessageChunk); ok {
 			chunkIDs = append(chunkIDs, c.MessageID)
 		}
 	}
@@ -353,7 +352,7 @@ func TestRewindTamperedCheckpoint(t *testing.T) {
 	if err := store.UpdateKnown(s.ID(), known); err != nil {
 		t.Fatal(err)
 	}
-	res, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: to, What: RewindCode})
+	res, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: to, What: agentproto.RewindCode})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/permission"
 )
 
@@ -20,7 +19,7 @@ func (s *Session) runPermission(ctx context.Context, command, dir string, d runD
 	network, sandbox := s.m.commandPlace(command)
 	req := permission.Request{
 		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester("run"), Kind: agentproto.PermissionRun,
-		What: command, Cwd: dir, Reach: guard.ReachProcess, Network: network, Sandbox: sandbox,
+		What: command, Cwd: dir, Reach: agentproto.ReachProcess, Network: network, Sandbox: sandbox,
 		Options: []permission.Option{
 			permission.Opt(agentproto.RejectOnce, "Reject"),
 			permission.Opt(agentproto.AllowOnce, "Run"),

@@ -162,7 +162,7 @@ func (s *Session) State() guard.State {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := guard.State{Mode: guard.Mode(s.meta.Mode), EnteredAt: s.meta.EnteredAt, EnteredReason: s.meta.EnteredReason, Session: s.meta.ID}
+	st := guard.State{Mode: agentproto.Mode(s.meta.Mode), EnteredAt: s.meta.EnteredAt, EnteredReason: s.meta.EnteredReason, Session: s.meta.ID}
 	if s.m != nil {
 		st.Plans = s.m
 	}
@@ -267,19 +267,19 @@ func (s *Session) storeMeta(gen uint64, meta sessionstore.Meta) {
 // reason is the plan-mode entry reason ("user", "default", "model: …").
 // It persists the change, tells the model at its next step, and tells the
 // editor. It reports whether the mode actually changed.
-func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason string) bool {
-	if mode == guard.ModeBuild && s.m.planOnly != "" {
+func (s *Session) setMode(ctx context.Context, mode agentproto.Mode, source, reason string) bool {
+	if mode == agentproto.ModeBuild && s.m.planOnly != "" {
 		return false // the callers refused first (buildRefused); never build here
 	}
 	s.mu.Lock()
-	old := guard.Mode(s.meta.Mode)
+	old := agentproto.Mode(s.meta.Mode)
 	if old == mode {
 		s.mu.Unlock()
 		return false
 	}
 	s.meta.Mode = string(mode)
 	now := s.m.now()
-	if mode == guard.ModePlan {
+	if mode == agentproto.ModePlan {
 		s.meta.EnteredAt = now
 		s.meta.EnteredReason = reason
 		s.planPhase = map[string]string{}
@@ -291,10 +291,10 @@ func (s *Session) setMode(ctx context.Context, mode guard.Mode, source, reason s
 	s.mu.Unlock()
 	save()
 
-	if mode == guard.ModePlan {
+	if mode == agentproto.ModePlan {
 		s.m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.UTC().Format(time.RFC3339), reason))
 	}
-	s.m.notes.Update(ctx, s.meta.ID, UpdateMode{SessionUpdate: "current_mode_update", CurrentModeID: mode})
+	s.m.notes.Update(ctx, s.meta.ID, agentproto.ModeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: mode})
 	s.m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: agentproto.ModeSource(source)})
 	return true
 }
@@ -323,8 +323,8 @@ func changeSource(source string) string {
 	}
 }
 
-func upper(m guard.Mode) string {
-	if m == guard.ModeBuild {
+func upper(m agentproto.Mode) string {
+	if m == agentproto.ModeBuild {
 		return "BUILD"
 	}
 	return "PLAN"

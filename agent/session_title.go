@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // DefaultTitle is a new session's title until its first prompt names it.
@@ -79,7 +81,7 @@ func (m *Manager) TitleFirstPrompt(id, text string) (title, updatedAt string, ok
 // titleFirstPrompt is TitleFirstPrompt telling the editor the new title.
 func (m *Manager) titleFirstPrompt(ctx context.Context, id, text string) {
 	if title, at, ok := m.TitleFirstPrompt(id, text); ok {
-		m.notes.Update(ctx, id, UpdateSessionInfo{SessionUpdate: "session_info_update", Title: title, UpdatedAt: at})
+		m.notes.Update(ctx, id, agentproto.SessionInfoUpdate{SessionUpdate: "session_info_update", Title: title, UpdatedAt: at})
 	}
 }
 
@@ -103,7 +105,7 @@ func (m *Manager) SetTitle(ctx context.Context, id, title string) (Info, error) 
 	info := s.infoLocked()
 	s.mu.Unlock()
 	save()
-	m.notes.Update(ctx, id, UpdateSessionInfo{SessionUpdate: "session_info_update", Title: info.Title, UpdatedAt: info.UpdatedAt})
+	m.notes.Update(ctx, id, agentproto.SessionInfoUpdate{SessionUpdate: "session_info_update", Title: info.Title, UpdatedAt: info.UpdatedAt})
 	return info, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -36,7 +37,7 @@ func FuzzChildNeverMutatesInPlanMode(f *testing.F) {
 				granted = append(granted, n)
 			}
 		}
-		st := guard.State{Mode: guard.ModePlan, Session: "root", Grant: guard.NewGrant("sub-agent fuzz", granted...)}
+		st := guard.State{Mode: agentproto.ModePlan, Session: "root", Grant: guard.NewGrant("sub-agent fuzz", granted...)}
 		tool := names[int(toolIdx)%len(names)]
 		d, _ := reg.Declarations().Lookup(tool)
 		if r := g.CheckCall(st, tool, []byte(args)); r == nil && d.Class != guard.ClassReadOnly {

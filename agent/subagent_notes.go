@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // treeNotes is the manager's Notifier: a root session's updates go to the
@@ -19,7 +21,7 @@ type treeNotes struct {
 func (n treeNotes) Update(ctx context.Context, sessionID string, u Update) {
 	s := n.m.loadedSession(sessionID)
 	if s == nil || s.sub == nil {
-		if usage, ok := u.(UpdateUsage); ok && s != nil {
+		if usage, ok := u.(agentproto.UsageUpdate); ok && s != nil {
 			u = s.tree.ownUsage(usage)
 		}
 		n.editor.Update(ctx, sessionID, u)
@@ -27,7 +29,7 @@ func (n treeNotes) Update(ctx context.Context, sessionID string, u Update) {
 	}
 	root := s.sub.root
 	switch v := u.(type) {
-	case UpdateToolCall:
+	case agentproto.ToolCallStarted:
 		v.ToolCallID = s.wireCallID(v.ToolCallID)
 		v.ParentToolCallID, v.ChildSessionID = s.sub.parentWire, s.meta.ID
 		n.editor.Update(ctx, root.meta.ID, v)
@@ -35,9 +37,9 @@ func (n treeNotes) Update(ctx context.Context, sessionID string, u Update) {
 		v.ToolCallID = s.wireCallID(v.ToolCallID)
 		v.ParentToolCallID, v.ChildSessionID = s.sub.parentWire, s.meta.ID
 		n.editor.Update(ctx, root.meta.ID, v)
-	case UpdatePlan:
+	case agentproto.PlanUpdate:
 		n.editor.Update(ctx, root.meta.ID, v) // the root's plan, ticked by a build child
-	case UpdateUsage:
+	case agentproto.UsageUpdate:
 		n.editor.Update(ctx, root.meta.ID, root.tree.childUsage(s.sub.parentWire, v))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/sessionstore"
@@ -56,7 +57,7 @@ func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRe
 		return tools.Failf("task refused: sub-agents may nest %d level(s) deep (subagents.max_depth), and this would be level %d", maxDepth, depth), nil
 	}
 	if k.Base == agentkinds.Build {
-		if st := s.State(); st.Mode != guard.ModeBuild || m.planOnly != "" {
+		if st := s.State(); st.Mode != agentproto.ModeBuild || m.planOnly != "" {
 			return tools.Refused(buildTaskRefusal(st)), nil
 		}
 	}
@@ -72,7 +73,7 @@ func (s *Session) runTask(ctx context.Context, wireCall string, req tools.TaskRe
 	}
 	if k.Base == agentkinds.Build {
 		// The mode may have changed while the task waited for its slot.
-		if st := s.State(); st.Mode != guard.ModeBuild {
+		if st := s.State(); st.Mode != agentproto.ModeBuild {
 			return tools.Refused(buildTaskRefusal(st)), nil
 		}
 	}
@@ -113,21 +114,21 @@ func (c *Session) runChild(ctx context.Context, prompt string) tools.TaskResult 
 	out := tools.TaskResult{Turns: int(link.turns.Load()), Tokens: int(link.tokens.Load()), Session: c.meta.ID}
 	text := res.Text
 	switch res.StopReason {
-	case StopEndTurn:
+	case agentproto.StopEndTurn:
 		out.Status = taskCompleted
 		if text == "" {
 			text = "(the sub-agent ended without an answer)"
 		}
 		out.Answer = fence.Wrap("subagent-answer", text)
 		return out
-	case StopMaxTurnRequests:
+	case agentproto.StopMaxTurnRequests:
 		out.Status = taskBudgetExhausted
 		why := link.exhausted()
 		if why == "" {
 			why = "it used its budget"
 		}
 		out.Answer = fence.Wrap("subagent-partial", partialAnswer(why, text))
-	case StopCancelled:
+	case agentproto.StopCancelled:
 		out.Status = taskCancelled
 		out.Answer = fence.Wrap("subagent-partial", partialAnswer("it was cancelled", text))
 	default:

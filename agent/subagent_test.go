@@ -14,6 +14,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/sessionstore"
@@ -79,7 +80,7 @@ func TestPlanModeExplorers(t *testing.T) {
 	}
 	s := newTestSession(t, m, "plan")
 	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan it"})
-	if err != nil || res.StopReason != StopEndTurn {
+	if err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("Prompt = %+v, %v", res, err)
 	}
 	if model.Remaining() != 0 {
@@ -157,7 +158,7 @@ children:
 		}
 	}
 	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"})
-	if err != nil || res.StopReason != StopEndTurn {
+	if err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("Prompt = %+v, %v", res, err)
 	}
 	if _, err := os.Stat(filepath.Join(m.ws.Root(), "b.txt")); err == nil {
@@ -200,7 +201,7 @@ children:
 	m, _ := newTestManager(t, script, ed, nil)
 	s := newTestSession(t, m, "build")
 	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"})
-	if err != nil || res.StopReason != StopEndTurn {
+	if err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("Prompt = %+v, %v", res, err)
 	}
 	if len(asked) != 1 {
@@ -230,7 +231,7 @@ type blockTools struct{ started chan string }
 func (b blockTools) SessionTools(context.Context, string) []tools.Tool {
 	return []tools.Tool{tools.New(tools.Def[struct{}]{Name: "block", Description: "Wait.\n", Kind: "read",
 		Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended,
-			Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace, Paths: guard.NoPaths()},
+			Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace, Paths: guard.NoPaths()},
 		Run: func(ctx context.Context, env tools.Env, _ struct{}) (tools.Result, error) {
 			b.started <- "block"
 			<-ctx.Done()
@@ -283,7 +284,7 @@ children:
 	}
 	select {
 	case res := <-done:
-		if res.StopReason != StopCancelled {
+		if res.StopReason != agentproto.StopCancelled {
 			t.Errorf("turn = %+v, want cancelled", res)
 		}
 	case <-time.After(10 * time.Second):
@@ -396,7 +397,7 @@ children:
 			trusted.Store(true)
 		}
 		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
-		if err != nil || res.StopReason != StopEndTurn {
+		if err != nil || res.StopReason != agentproto.StopEndTurn {
 			t.Fatalf("prompt %q = %+v, %v", text, res, err)
 		}
 	}
@@ -450,13 +451,13 @@ children:
 	ed := &memEditor{}
 	m, _ := newTestManager(t, script, ed, func(c *config.Config) { c.Subagents.MaxDepth = 2 })
 	s := newTestSession(t, m, "plan")
-	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan"}); err != nil || res.StopReason != StopEndTurn {
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan"}); err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("plan prompt = %+v, %v", res, err)
 	}
 	if _, err := m.SetMode(context.Background(), s.ID(), "build"); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "build"}); err != nil || res.StopReason != StopEndTurn {
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "build"}); err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("build prompt = %+v, %v", res, err)
 	}
 }
@@ -497,7 +498,7 @@ children:
 	ed := &memEditor{}
 	m, _ := newTestManager(t, script, ed, func(c *config.Config) { c.Subagents.MaxTokens = 100 })
 	s := newTestSession(t, m, "plan")
-	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"}); err != nil || res.StopReason != StopEndTurn {
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"}); err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("Prompt = %+v, %v", res, err)
 	}
 	results := map[string]tools.TaskResult{}
@@ -550,13 +551,13 @@ children:
 	ed := &memEditor{}
 	m, _ := newTestManager(t, script, ed, nil)
 	s := newTestSession(t, m, "plan")
-	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan"}); err != nil || res.StopReason != StopEndTurn {
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "plan"}); err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("plan prompt = %+v, %v", res, err)
 	}
 	if _, err := m.SetMode(context.Background(), s.ID(), "build"); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "build"}); err != nil || res.StopReason != StopEndTurn {
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "build"}); err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("build prompt = %+v, %v", res, err)
 	}
 	text, err := os.ReadFile(filepath.Join(m.ws.Root(), "plans", "x.plan"))
@@ -567,7 +568,7 @@ children:
 	defer ed.mu.Unlock()
 	ticked := false
 	for _, u := range ed.updates {
-		if p, ok := u.(UpdatePlan); ok && len(p.Entries) == 1 && p.Entries[0].Status == "completed" {
+		if p, ok := u.(agentproto.PlanUpdate); ok && len(p.Entries) == 1 && p.Entries[0].Status == "completed" {
 			ticked = true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agent/agentkinds"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // subTree is a root session's bookkeeping of its sub-agents: the bounds on
@@ -18,9 +19,9 @@ type subTree struct {
 	mu sync.Mutex
 	// children are the tokens per sub-agent, in the order they started
 	// (by the task call's id as the root's stream shows it).
-	children []ChildUsage
+	children []agentproto.ChildUsage
 	// own is the root's own tokens; context, window its last usage_update's.
-	own             TokenTotal
+	own             agentproto.TokenTotal
 	context, window int
 }
 
@@ -50,7 +51,7 @@ func (t *subTree) acquire(ctx context.Context, base string, maxParallel int) (fu
 
 // ownUsage records the root's own request and returns its usage_update
 // with the sub-agents' tokens and the total once it has any.
-func (t *subTree) ownUsage(u UpdateUsage) UpdateUsage {
+func (t *subTree) ownUsage(u agentproto.UsageUpdate) agentproto.UsageUpdate {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.own.InputTokens += u.InputTokens
@@ -62,7 +63,7 @@ func (t *subTree) ownUsage(u UpdateUsage) UpdateUsage {
 // childUsage records a sub-agent's request (under the task call
 // callID) and returns the root's usage_update for it: that request's
 // tokens, the root's last context size, the children and the total.
-func (t *subTree) childUsage(callID string, u UpdateUsage) UpdateUsage {
+func (t *subTree) childUsage(callID string, u agentproto.UsageUpdate) agentproto.UsageUpdate {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	i := 0
@@ -70,18 +71,18 @@ func (t *subTree) childUsage(callID string, u UpdateUsage) UpdateUsage {
 		i++
 	}
 	if i == len(t.children) {
-		t.children = append(t.children, ChildUsage{ToolCallID: callID})
+		t.children = append(t.children, agentproto.ChildUsage{ToolCallID: callID})
 	}
 	t.children[i].InputTokens += u.InputTokens
 	t.children[i].OutputTokens += u.OutputTokens
-	out := UpdateUsage{SessionUpdate: "usage_update", InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+	out := agentproto.UsageUpdate{SessionUpdate: "usage_update", InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		ContextTokens: t.context, ContextWindow: t.window}
 	return t.decorateLocked(out)
 }
 
 // decorateLocked adds the children and the total to u (none before the
 // first child).
-func (t *subTree) decorateLocked(u UpdateUsage) UpdateUsage {
+func (t *subTree) decorateLocked(u agentproto.UsageUpdate) agentproto.UsageUpdate {
 	if len(t.children) == 0 {
 		return u
 	}
@@ -90,7 +91,7 @@ func (t *subTree) decorateLocked(u UpdateUsage) UpdateUsage {
 		total.InputTokens += c.InputTokens
 		total.OutputTokens += c.OutputTokens
 	}
-	u.Children = append([]ChildUsage(nil), t.children...)
+	u.Children = append([]agentproto.ChildUsage(nil), t.children...)
 	u.Total = &total
 	return u
 }

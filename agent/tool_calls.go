@@ -11,6 +11,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tooloutcome"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/sourcegraph/conc/iter"
 	"github.com/sourcegraph/conc/panics"
@@ -57,9 +58,9 @@ type callOutcome struct {
 
 // runCalls runs one step's tool calls: consecutive read-only calls in
 // parallel, mutating calls one at a time, results appended in call order.
-func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReason, error) {
+func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (agentproto.StopReason, error) {
 	for _, c := range calls {
-		s.m.notes.Update(ctx, s.meta.ID, UpdateToolCall{
+		s.m.notes.Update(ctx, s.meta.ID, agentproto.ToolCallStarted{
 			SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c),
 			Status: "pending", RawInput: rawInput(c.Arguments),
 		})
@@ -78,7 +79,7 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 		copy(outcomes[i:j], res)
 		i = j
 	}
-	var stop StopReason
+	var stop agentproto.StopReason
 	var turnErr error
 	for i, c := range calls {
 		out := outcomes[i]
@@ -88,7 +89,7 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (StopReaso
 		s.append(llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: out.result.JSON(),
 			Outcome: tooloutcome.Of(out.result, out.asked)})
 		if out.result.Stop != "" && stop == "" {
-			stop = StopReason(out.result.Stop)
+			stop = agentproto.StopReason(out.result.Stop)
 		}
 	}
 	return stop, turnErr
@@ -100,7 +101,7 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 	m := s.m
 	asked := &tooloutcome.Record{}
 	ctx = tooloutcome.WithRecord(ctx, asked)
-	s.m.notes.Update(ctx, s.meta.ID, UpdateToolCall{
+	s.m.notes.Update(ctx, s.meta.ID, agentproto.ToolCallStarted{
 		SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c), Status: "in_progress",
 	})
 	defer func() {
@@ -113,9 +114,9 @@ func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome)
 		// The call's end is shown also when the turn was cancelled.
 		ctx, cancel := finalSendContext(ctx)
 		defer cancel()
-		content := []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: text}}}
+		content := []agentproto.ToolContent{{Type: "content", Content: agentproto.TextContent{Type: "text", Text: text}}}
 		if out.problems != "" {
-			content = append(content, ToolContent{Type: "content", Content: TextContent{Type: "text", Text: "New problems:\n" + out.problems}})
+			content = append(content, agentproto.ToolContent{Type: "content", Content: agentproto.TextContent{Type: "text", Text: "New problems:\n" + out.problems}})
 		}
 		m.notes.Update(ctx, s.meta.ID, UpdateToolCallDone{
 			SessionUpdate: "tool_call_update", ToolCallID: c.ID, Status: status,

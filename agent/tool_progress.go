@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -20,17 +21,17 @@ func (e *env) ReportProgress(ctx context.Context, tool, message string) {
 		return
 	}
 	e.s.m.notes.Update(ctx, e.s.meta.ID, UpdateToolCallProgress{SessionUpdate: "tool_call_update", ToolCallID: id, Status: "in_progress",
-		Content: []ToolContent{{Type: "content", Content: TextContent{Type: "text", Text: message}}}})
+		Content: []agentproto.ToolContent{{Type: "content", Content: agentproto.TextContent{Type: "text", Text: message}}}})
 }
 
 // UpdateToolCallProgress is a running call's progress (`tool_call_update`
 // with status in_progress and the progress as its content), e.g. an MCP
 // server's progress notifications.
 type UpdateToolCallProgress struct {
-	SessionUpdate string        `json:"sessionUpdate"`
-	ToolCallID    string        `json:"toolCallId"`
-	Status        string        `json:"status"`
-	Content       []ToolContent `json:"content"`
+	SessionUpdate string                   `json:"sessionUpdate"`
+	ToolCallID    string                   `json:"toolCallId"`
+	Status        string                   `json:"status"`
+	Content       []agentproto.ToolContent `json:"content"`
 }
 
 func (UpdateToolCallProgress) IsSessionUpdate() {}

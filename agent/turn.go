@@ -14,19 +14,6 @@ import (
 	"github.com/agentls/agentls/agent/tokens"
 )
 
-// StopReason says why a turn ended (PROTOCOL.md §2).
-type StopReason = agentproto.StopReason
-
-// The stop reasons of a turn.
-const (
-	StopEndTurn         = agentproto.StopEndTurn
-	StopCancelled       = agentproto.StopCancelled
-	StopQuestionPending = agentproto.StopQuestionPending
-	StopMaxTurnRequests = agentproto.StopMaxTurnRequests
-	StopRefusal         = agentproto.StopRefusal
-	StopError           = agentproto.StopError
-)
-
 // PromptRequest is one user message.
 type PromptRequest struct {
 	SessionID string
@@ -59,7 +46,7 @@ type PromptContext struct {
 
 // TurnResult is how a turn ended.
 type TurnResult struct {
-	StopReason StopReason
+	StopReason agentproto.StopReason
 	// Err is set when StopReason is StopError.
 	Err error
 	// Text is the turn's last assistant text ("" when it had none).
@@ -147,7 +134,7 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	}
 	if err := s.takePersistErr(); err != nil {
 		// The prompt (or a change since the last turn) is not on disk.
-		res, ran = s.endTurn(TurnResult{StopReason: StopError, Err: err}), true
+		res, ran = s.endTurn(TurnResult{StopReason: agentproto.StopError, Err: err}), true
 		return res, nil
 	}
 	s.checkpoint(ctx, user.ID) // the workspace before the turn, named by its message (checkpoints.go)
@@ -228,23 +215,23 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 	progress := progressOf(ctx)
 	for step := 0; step < limit; step++ {
 		if ctx.Err() != nil {
-			return TurnResult{StopReason: StopCancelled}
+			return TurnResult{StopReason: agentproto.StopCancelled}
 		}
 		if s.sub != nil && s.sub.exhausted() != "" {
-			return TurnResult{StopReason: StopMaxTurnRequests}
+			return TurnResult{StopReason: agentproto.StopMaxTurnRequests}
 		}
 		progress.Report(ctx, upper(s.State().Mode)+": thinking…")
 		msgID := newMessageID() // the chunks streamed carry the id the message is saved with
 		resp, sent, err := s.complete(ctx, msgID)
 		if ctx.Err() != nil {
-			return TurnResult{StopReason: StopCancelled}
+			return TurnResult{StopReason: agentproto.StopCancelled}
 		}
 		if errors.Is(err, llm.ErrContextExceeded) {
-			return TurnResult{StopReason: StopError, Err: s.setAsideTurn(ctx, turnStart, err)}
+			return TurnResult{StopReason: agentproto.StopError, Err: s.setAsideTurn(ctx, turnStart, err)}
 		}
 		if err != nil {
 			slog.Error("model request failed", "session", s.meta.ID, "err", err)
-			return TurnResult{StopReason: StopError, Err: err}
+			return TurnResult{StopReason: agentproto.StopError, Err: err}
 		}
 		if s.sub != nil {
 			s.sub.turns.Add(1)
@@ -260,33 +247,33 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		}
 		s.append(s.withCallViews(historyMessage(msg)))
 		if err := s.takePersistErr(); err != nil {
-			return TurnResult{StopReason: StopError, Err: err}
+			return TurnResult{StopReason: agentproto.StopError, Err: err}
 		}
-		m.notes.Update(ctx, s.meta.ID, UpdateUsage{
+		m.notes.Update(ctx, s.meta.ID, agentproto.UsageUpdate{
 			SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
 			ContextTokens: s.calibrated(tokens.EstimateRequest(sent) + tokens.EstimateMessage(msg)), ContextWindow: s.budget().Window,
 		})
 		if len(msg.ToolCalls) == 0 {
 			if resp.FinishReason == "content_filter" {
-				return TurnResult{StopReason: StopRefusal}
+				return TurnResult{StopReason: agentproto.StopRefusal}
 			}
-			return TurnResult{StopReason: StopEndTurn}
+			return TurnResult{StopReason: agentproto.StopEndTurn}
 		}
 		stop, err := s.runCalls(ctx, msg.ToolCalls)
 		if ctx.Err() != nil {
-			return TurnResult{StopReason: StopCancelled}
+			return TurnResult{StopReason: agentproto.StopCancelled}
 		}
 		if err != nil {
-			return TurnResult{StopReason: StopError, Err: err}
+			return TurnResult{StopReason: agentproto.StopError, Err: err}
 		}
 		if err := s.takePersistErr(); err != nil {
-			return TurnResult{StopReason: StopError, Err: err}
+			return TurnResult{StopReason: agentproto.StopError, Err: err}
 		}
 		if stop != "" {
 			return TurnResult{StopReason: stop}
 		}
 	}
-	return TurnResult{StopReason: StopMaxTurnRequests}
+	return TurnResult{StopReason: agentproto.StopMaxTurnRequests}
 }
 
 // complete makes one model request with the streamed text forwarded to the
@@ -312,7 +299,7 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, llm
 		if ev.Kind == llm.EventThought {
 			kind = "agent_thought_chunk"
 		}
-		m.notes.Update(ctx, s.meta.ID, UpdateChunk{SessionUpdate: kind, Content: TextContent{Type: "text", Text: ev.Text}, MessageID: msgID})
+		m.notes.Update(ctx, s.meta.ID, agentproto.MessageChunk{SessionUpdate: kind, Content: agentproto.TextContent{Type: "text", Text: ev.Text}, MessageID: msgID})
 	}
 	refused, last := 0, 0 // the sizes of the first and the last request refused as too long
 	for attempt := 0; ; attempt++ {

@@ -3,6 +3,8 @@ package guard
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // BenchmarkCheckCall measures layer 1 on the default sandbox: a plan-mode
@@ -13,13 +15,13 @@ func BenchmarkCheckCall(b *testing.B) {
 	sb := newSandbox(b, setupDefault)
 	cases := []struct {
 		name, tool string
-		mode       Mode
+		mode       agentproto.Mode
 		args       string
 	}{
-		{"plan-write-plan", "write", ModePlan, `{"path":"plans/new.plan","content":"x"}`},
-		{"plan-write-new-folder", "write", ModePlan, `{"path":"plans/a/b/new.plan","content":"x"}`},
-		{"build-write", "write", ModeBuild, `{"path":"src/main.go","content":"x"}`},
-		{"build-rm-folder", "rm", ModeBuild, `{"path":"src","recursive":true}`},
+		{"plan-write-plan", "write", agentproto.ModePlan, `{"path":"plans/new.plan","content":"x"}`},
+		{"plan-write-new-folder", "write", agentproto.ModePlan, `{"path":"plans/a/b/new.plan","content":"x"}`},
+		{"build-write", "write", agentproto.ModeBuild, `{"path":"src/main.go","content":"x"}`},
+		{"build-rm-folder", "rm", agentproto.ModeBuild, `{"path":"src","recursive":true}`},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // Class says whether a tool can change the workspace. The zero value is
@@ -117,8 +119,9 @@ type Decl struct {
 	Interaction Interaction `json:"interaction"`
 	// Plan says whether the tool is offered in plan mode.
 	Plan Offer `json:"plan_mode"`
-	// Reach is where the tool's effects go (reach.go).
-	Reach Reach `json:"reach"`
+	// Reach is where the tool's effects go beyond its answer; the
+	// permission question of a call shows it (reach.go).
+	Reach agentproto.Reach `json:"reach"`
 }
 
 // NoPaths declares that a tool has no path arguments.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // declaredTools are the tool registry's declarations, as written to
@@ -72,7 +74,7 @@ func TestFuzzToolsAreTheFileTools(t *testing.T) {
 // complete is a complete declaration for tests to break one trait of.
 func complete(name string) Decl {
 	return Decl{Name: name, Class: ClassMutating, Kind: KindFileEdit,
-		Paths: []PathArg{{Name: "dest", Role: Target}}, Interaction: Unattended, Plan: BuildOnly, Reach: ReachWorkspace}
+		Paths: []PathArg{{Name: "dest", Role: Target}}, Interaction: Unattended, Plan: BuildOnly, Reach: agentproto.ReachWorkspace}
 }
 
 func TestNewToolsRejects(t *testing.T) {
@@ -142,7 +144,7 @@ func TestFailsClosed(t *testing.T) {
 	bare := New(sb.w, "plans", nil)
 	call := `{"dest":"plans/a.plan","path":"plans/a.plan"}`
 	ops := []Op{{Kind: cEdit, Path: "plans/a.plan"}}
-	for _, mode := range []Mode{ModePlan, ModeBuild} {
+	for _, mode := range []agentproto.Mode{agentproto.ModePlan, agentproto.ModeBuild} {
 		for name := range broken {
 			for layer, r := range map[string]*Refusal{
 				"CheckCall": g.CheckCall(stateOf(mode), name, json.RawMessage(call)),
@@ -199,7 +201,7 @@ func TestDeclaredPathsAreJudged(t *testing.T) {
 		{"draft", `{"dest":"src/x.go"}`, false},
 	}
 	for _, tt := range tests {
-		r := g.CheckCall(stateOf(ModePlan), tt.tool, json.RawMessage(tt.args))
+		r := g.CheckCall(stateOf(agentproto.ModePlan), tt.tool, json.RawMessage(tt.args))
 		if (r == nil) != tt.allowed {
 			t.Errorf("plan mode %s %s: refusal %v, want allowed %v", tt.tool, tt.args, r, tt.allowed)
 		}
@@ -230,7 +232,7 @@ func FuzzUndeclaredTool(f *testing.F) {
 		if _, ok := declaredTools.Lookup(name); ok {
 			return
 		}
-		for _, mode := range []Mode{ModePlan, ModeBuild} {
+		for _, mode := range []agentproto.Mode{agentproto.ModePlan, agentproto.ModeBuild} {
 			r := sb.g.CheckCall(stateOf(mode), name, json.RawMessage(args))
 			if r == nil || r.ToolName != name || r.ToolKind != KindOther {
 				t.Fatalf("%s mode: CheckCall of undeclared %q = %+v", mode, name, r)

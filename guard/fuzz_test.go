@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // fuzzTools are the tools whose calls name files (TestFuzzToolsAreTheFileTools
@@ -35,7 +37,7 @@ func FuzzCheckCall(f *testing.F) {
 		if i < 0 {
 			continue
 		}
-		build := row.mode == ModeBuild
+		build := row.mode == agentproto.ModeBuild
 		f.Add(uint8(i), row.args, "", true, build)
 		var in struct{ Path, From, To string }
 		if json.Unmarshal([]byte(row.args), &in) == nil {
@@ -63,9 +65,9 @@ func FuzzCheckCall(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		mode := ModePlan
+		mode := agentproto.ModePlan
 		if buildMode {
-			mode = ModeBuild
+			mode = agentproto.ModeBuild
 		}
 		tc, _ := declaredTools.Lookup(tool)
 		r := sb.g.CheckCall(stateOf(mode), tool, args)
@@ -73,7 +75,7 @@ func FuzzCheckCall(f *testing.F) {
 			if r.ToolName != tool || r.ToolKind != tc.Kind || r.Hint == "" {
 				t.Fatalf("malformed refusal %+v", r)
 			}
-			if mode == ModePlan && r.Reason != ReasonPlanMode && r.Reason != ReasonAgentState && r.Reason != ReasonProtected {
+			if mode == agentproto.ModePlan && r.Reason != ReasonPlanMode && r.Reason != ReasonAgentState && r.Reason != ReasonProtected {
 				t.Fatalf("plan-mode refusal with reason %d", r.Reason)
 			}
 			return
@@ -95,7 +97,7 @@ func FuzzCheckCall(f *testing.F) {
 			names = []string{*in.From, *in.To}
 		} else if in.Path != nil && *in.Path != "" {
 			names = []string{*in.Path}
-		} else if tool != "plan_write" && mode == ModePlan {
+		} else if tool != "plan_write" && mode == agentproto.ModePlan {
 			t.Fatalf("allowed %s without a path in plan mode: %s", tool, args)
 		}
 		if len(names) == 0 {
@@ -105,7 +107,7 @@ func FuzzCheckCall(f *testing.F) {
 		}
 		what := map[string]string{"write": "plan-file-content", "edit": "plan-file-content", "touch": "plan-file-content",
 			"mv": "plan-file", "rm": "rm", "mkdir": "mkdir"}[physicalOp(tool)]
-		if mode == ModeBuild {
+		if mode == agentproto.ModeBuild {
 			what = "build"
 			if tool == "mv" || tool == "rm" {
 				what = "build-remove"
@@ -116,7 +118,7 @@ func FuzzCheckCall(f *testing.F) {
 		}
 		before := snapshot(t, sb.dir)
 		applyPhysically(t, sb, physicalOp(tool), names...)
-		checkTreeDiff(t, before, snapshot(t, sb.dir), physicalOp(tool), mode == ModePlan, tool+" "+string(args))
+		checkTreeDiff(t, before, snapshot(t, sb.dir), physicalOp(tool), mode == agentproto.ModePlan, tool+" "+string(args))
 	})
 }
 
@@ -149,7 +151,7 @@ func FuzzCheckOps(f *testing.F) {
 	for _, row := range opTable {
 		for _, op := range row.ops {
 			if i := fuzzOpKindIndex(op); i >= 0 {
-				f.Add(uint8(i), op.Path, op.From, row.mode == ModeBuild)
+				f.Add(uint8(i), op.Path, op.From, row.mode == agentproto.ModeBuild)
 			}
 		}
 	}
@@ -161,9 +163,9 @@ func FuzzCheckOps(f *testing.F) {
 		if op.Kind == cRename {
 			op.From = sb.expand(from)
 		}
-		mode := ModePlan
+		mode := agentproto.ModePlan
 		if buildMode {
-			mode = ModeBuild
+			mode = agentproto.ModeBuild
 		}
 		if r := sb.g.CheckOps(stateOf(mode), k.tool, []Op{op}); r != nil {
 			if r.ToolName != k.tool || r.ToolKind != kindOfChange(op.Kind) || r.Hint == "" {
@@ -176,7 +178,7 @@ func FuzzCheckOps(f *testing.F) {
 			names = []string{op.From, op.Path}
 		}
 		what := map[string]string{"edit": "plan-file-content", "write": "plan-file-content", "mv": "plan-file", "rm": "rm", "mkdir": "mkdir"}[k.disk]
-		if mode == ModeBuild {
+		if mode == agentproto.ModeBuild {
 			what = "build"
 			if op.Kind == cRename || op.Kind == cDelete {
 				what = "build-remove"
@@ -187,6 +189,6 @@ func FuzzCheckOps(f *testing.F) {
 		}
 		before := snapshot(t, sb.dir)
 		applyPhysically(t, sb, k.disk, names...)
-		checkTreeDiff(t, before, snapshot(t, sb.dir), k.disk, mode == ModePlan, string(op.Kind)+" "+op.From+" "+op.Path)
+		checkTreeDiff(t, before, snapshot(t, sb.dir), k.disk, mode == agentproto.ModePlan, string(op.Kind)+" "+op.From+" "+op.Path)
 	})
 }

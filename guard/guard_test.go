@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -69,7 +70,7 @@ func TestCheckChanges(t *testing.T) {
 		}
 		return r
 	}
-	plan, build := stateOf(ModePlan), stateOf(ModeBuild)
+	plan, build := stateOf(agentproto.ModePlan), stateOf(agentproto.ModeBuild)
 	tests := []struct {
 		name    string
 		st      State
@@ -130,7 +131,7 @@ func TestPlansDir(t *testing.T) {
 				t.Fatalf("PlansDir() = %s, want %s", got, want)
 			}
 			if err != nil {
-				r := g.CheckCall(stateOf(ModePlan), "mkdir", []byte(`{"path":"`+filepath.ToSlash(tt.plansDir)+`/x"}`))
+				r := g.CheckCall(stateOf(agentproto.ModePlan), "mkdir", []byte(`{"path":"`+filepath.ToSlash(tt.plansDir)+`/x"}`))
 				if r == nil {
 					t.Fatal("mkdir inside an unusable plans folder allowed")
 				}
@@ -145,14 +146,14 @@ func TestPlansDirNamedInHints(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := New(sb.w, "docs/plans", declaredTools)
-	r := g.CheckCall(stateOf(ModePlan), "write", []byte(`{"path":"src/main.go"}`))
+	r := g.CheckCall(stateOf(agentproto.ModePlan), "write", []byte(`{"path":"src/main.go"}`))
 	if r == nil || !strings.Contains(r.Hint, "docs/plans/<name>.plan") {
 		t.Fatalf("hint %v does not name docs/plans/", r)
 	}
-	if r := g.CheckCall(stateOf(ModePlan), "mkdir", []byte(`{"path":"docs/plans/x"}`)); r != nil {
+	if r := g.CheckCall(stateOf(agentproto.ModePlan), "mkdir", []byte(`{"path":"docs/plans/x"}`)); r != nil {
 		t.Fatalf("mkdir in the configured plans folder refused: %s", r.Hint)
 	}
-	if r := g.CheckCall(stateOf(ModePlan), "mkdir", []byte(`{"path":"plans/x"}`)); r == nil {
+	if r := g.CheckCall(stateOf(agentproto.ModePlan), "mkdir", []byte(`{"path":"plans/x"}`)); r == nil {
 		t.Fatal("mkdir in plans/ allowed while the plans folder is docs/plans")
 	}
 }
@@ -170,7 +171,7 @@ func TestMultiFolderWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := New(w, "plans", declaredTools)
-	plan, build := stateOf(ModePlan), stateOf(ModeBuild)
+	plan, build := stateOf(agentproto.ModePlan), stateOf(agentproto.ModeBuild)
 	tests := []struct {
 		name string
 		st   State
@@ -207,7 +208,7 @@ func TestWorkspaceWithSpecialCharactersInItsPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := New(w, "plans", declaredTools)
-	plan := stateOf(ModePlan)
+	plan := stateOf(agentproto.ModePlan)
 	p, err := w.Resolve("plans/x.plan")
 	if err != nil {
 		t.Fatal(err)

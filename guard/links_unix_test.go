@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 func TestFIFONamedPlanIsNoTarget(t *testing.T) {
@@ -20,7 +22,7 @@ func TestFIFONamedPlanIsNoTarget(t *testing.T) {
 	if sb.g.IsPlanTarget(p) {
 		t.Fatal("a FIFO named .plan is a plan target")
 	}
-	checkOutcome(t, sb.g.CheckCall(stateOf(ModePlan), "write", []byte(`{"path":"plans/pipe.plan"}`)), refPlan, "write", KindFileEdit)
+	checkOutcome(t, sb.g.CheckCall(stateOf(agentproto.ModePlan), "write", []byte(`{"path":"plans/pipe.plan"}`)), refPlan, "write", KindFileEdit)
 }
 
 func TestHardLinks(t *testing.T) {

@@ -8,30 +8,22 @@ import (
 	"github.com/agentls/agentls/agentproto"
 )
 
-// Mode is the session's mode: plan (explore and write a plan) or build
-// (carry it out). It is the protocol's Mode, declared once in agentproto.
-type Mode = agentproto.Mode
-
-// The modes. Any other value is treated as plan mode (fail closed).
-const (
-	ModePlan  = agentproto.ModePlan
-	ModeBuild = agentproto.ModeBuild
-)
-
 // ParseMode parses "plan" or "build" (surrounding spaces and letter case are
 // ignored).
-func ParseMode(s string) (Mode, error) {
-	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
-	case ModePlan, ModeBuild:
+func ParseMode(s string) (agentproto.Mode, error) {
+	switch m := agentproto.Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case agentproto.ModePlan, agentproto.ModeBuild:
 		return m, nil
 	}
-	return "", fmt.Errorf("parse mode %q: want %q or %q", s, ModePlan, ModeBuild)
+	return "", fmt.Errorf("parse mode %q: want %q or %q", s, agentproto.ModePlan, agentproto.ModeBuild)
 }
 
 // State is the session's mode as read at this instant (never cached per turn),
 // with when and why plan mode was entered (for the refusal), and who acts.
 type State struct {
-	Mode          Mode
+	// Mode is plan (explore and write a plan) or build (carry it out); any
+	// other value is treated as plan mode (fail closed).
+	Mode          agentproto.Mode
 	EnteredAt     time.Time
 	EnteredReason string
 	// Session is the id of the session whose call or change is checked.
@@ -48,4 +40,4 @@ type State struct {
 
 // planMode reports whether the guard applies the plan-mode rules: every mode
 // but build does.
-func (s State) planMode() bool { return s.Mode != ModeBuild }
+func (s State) planMode() bool { return s.Mode != agentproto.ModeBuild }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestParentsOfANestedPlansFolder: with plans_dir docs/plans and no docs/
@@ -23,7 +25,7 @@ func TestParentsOfANestedPlansFolder(t *testing.T) {
 		{`{"path":"src/newpkg/x.plan","content":"x"}`, false},
 	}
 	for _, tt := range tests {
-		r := g.CheckCall(stateOf(ModePlan), "write", json.RawMessage(tt.args))
+		r := g.CheckCall(stateOf(agentproto.ModePlan), "write", json.RawMessage(tt.args))
 		if (r == nil) != tt.allowed {
 			t.Errorf("write %s: refusal %v, want allowed %v", tt.args, r, tt.allowed)
 		}
@@ -31,10 +33,10 @@ func TestParentsOfANestedPlansFolder(t *testing.T) {
 			t.Errorf("write %s: refusal %+v, want the plan-mode sentence and a hint naming docs/plans/", tt.args, r)
 		}
 	}
-	if r := g.CheckCall(stateOf(ModePlan), "mkdir", json.RawMessage(`{"path":"docs/plans"}`)); r != nil {
+	if r := g.CheckCall(stateOf(agentproto.ModePlan), "mkdir", json.RawMessage(`{"path":"docs/plans"}`)); r != nil {
 		t.Errorf("mkdir docs/plans refused: %v", r)
 	}
-	if r := g.CheckOps(stateOf(ModePlan), "plan_write", []Op{{Kind: cCreate, Path: sb.ws + "/docs/plans/auto.plan"}}); r != nil {
+	if r := g.CheckOps(stateOf(agentproto.ModePlan), "plan_write", []Op{{Kind: cCreate, Path: sb.ws + "/docs/plans/auto.plan"}}); r != nil {
 		t.Errorf("create docs/plans/auto.plan refused: %v", r)
 	}
 }

@@ -144,7 +144,7 @@ func (r *LockRegistry) read(path string) (PlanLock, bool) {
 // live reports whether the entry's session still builds its plan.
 func (l PlanLock) live() bool {
 	meta, err := sessionstore.NewStore(filepath.Join(l.Workspace, stateDirName, "chats")).Meta(l.Session)
-	if err != nil || Mode(meta.Mode) != ModeBuild || meta.PlanFile == "" {
+	if err != nil || agentproto.Mode(meta.Mode) != agentproto.ModeBuild || meta.PlanFile == "" {
 		return false
 	}
 	attached := filepath.Join(l.Workspace, filepath.FromSlash(meta.PlanFile))

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // writeSession writes a session file of ws in the workspace format (its
@@ -117,14 +119,14 @@ func TestRegistryLockInGuard(t *testing.T) {
 	sb := newSandbox(t, setupDefault)
 	elsewhere := testLocks{{Rel: "plans/notes.plan", Abs: sb.expand("$WS/plans/notes.plan"), Workspace: sb.dir, Builders: []string{"b"}}}
 	for _, who := range []string{"b", "other"} {
-		st := stateOf(ModePlan)
+		st := stateOf(agentproto.ModePlan)
 		st.Session, st.Plans = who, elsewhere
 		r := sb.g.CheckCall(st, "write", json.RawMessage(`{"path":"plans/notes.plan","content":"x"}`))
 		if r == nil || r.Reason != ReasonPlanBuilt || r.Error() != PlanBuiltMessage("plans/notes.plan") {
 			t.Fatalf("session %s writes a plan another workspace builds: %v", who, r)
 		}
 	}
-	st := stateOf(ModeBuild)
+	st := stateOf(agentproto.ModeBuild)
 	st.Session, st.Plans = "b", testLocks{{Rel: "plans/notes.plan", Abs: sb.expand("$WS/plans/notes.plan"), Workspace: sb.ws, Builders: []string{"b"}}}
 	if r := sb.g.CheckCall(st, "write", json.RawMessage(`{"path":"plans/notes.plan","content":"x"}`)); r != nil {
 		t.Fatalf("the builder of this workspace is held back by its own entry: %v", r)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/golden"
 )
 
@@ -27,7 +28,7 @@ const (
 )
 
 // lockState is the State of a lock row.
-func lockState(mode Mode, who string) State {
+func lockState(mode agentproto.Mode, who string) State {
 	if who == asSystem {
 		return SystemState()
 	}
@@ -41,7 +42,7 @@ func lockState(mode Mode, who string) State {
 type lockCallRow struct {
 	name   string
 	who    string
-	mode   Mode
+	mode   agentproto.Mode
 	tool   string
 	args   string
 	locked bool // refused with ReasonPlanBuilt; else allowed
@@ -79,7 +80,7 @@ var lockCallTable = []lockCallRow{
 type lockOpRow struct {
 	name   string
 	who    string
-	mode   Mode
+	mode   agentproto.Mode
 	tool   string
 	ops    []Op
 	locked bool
@@ -176,13 +177,13 @@ func FuzzPlanLock(f *testing.F) {
 			if row.tool == "mv" {
 				a, b = in.From, in.To
 			}
-			f.Add(uint8(i), a, b, uint8(slices.Index(fuzzLockWho, row.who)), row.mode == ModeBuild, false)
+			f.Add(uint8(i), a, b, uint8(slices.Index(fuzzLockWho, row.who)), row.mode == agentproto.ModeBuild, false)
 		}
 	}
 	for _, row := range lockOpTable {
 		for _, op := range row.ops {
 			if i := fuzzOpKindIndex(op); i >= 0 {
-				f.Add(uint8(i), op.Path, op.From, uint8(slices.Index(fuzzLockWho, row.who)), row.mode == ModeBuild, true)
+				f.Add(uint8(i), op.Path, op.From, uint8(slices.Index(fuzzLockWho, row.who)), row.mode == agentproto.ModeBuild, true)
 			}
 		}
 	}
@@ -190,9 +191,9 @@ func FuzzPlanLock(f *testing.F) {
 		sb, release := sharedSandbox(t)
 		defer release()
 		who := fuzzLockWho[int(whoIdx)%len(fuzzLockWho)]
-		mode := ModePlan
+		mode := agentproto.ModePlan
 		if buildMode {
-			mode = ModeBuild
+			mode = agentproto.ModeBuild
 		}
 		st := lockState(mode, who)
 		a, b = sb.expand(a), sb.expand(b)

@@ -1,5 +1,7 @@
 package guard
 
+import "github.com/agentls/agentls/agentproto"
+
 // WithPlanOnly returns a copy of the guard under which every session counts
 // as in plan mode, whatever its state says; reason says why and reaches the
 // refusals. agentls uses it for a workspace rooted at the user's home folder
@@ -19,8 +21,8 @@ func (g *Guard) PlanOnly() string { return g.planOnly }
 
 // effective is the state the rules apply: plan mode under WithPlanOnly.
 func (g *Guard) effective(st State) State {
-	if g.planOnly != "" && st.Mode == ModeBuild {
-		st.Mode = ModePlan
+	if g.planOnly != "" && st.Mode == agentproto.ModeBuild {
+		st.Mode = agentproto.ModePlan
 		st.EnteredReason = g.planOnly
 	}
 	return st

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestPlanOnly: under WithPlanOnly (a workspace at the home folder) a
@@ -21,18 +23,18 @@ func TestPlanOnly(t *testing.T) {
 		{"run", `{"command":"true"}`},
 		{"write", `{"path":".bashrc.d/x.plan","content":"x"}`},
 	} {
-		r := g.CheckCall(stateOf(ModeBuild), c.tool, json.RawMessage(c.args))
+		r := g.CheckCall(stateOf(agentproto.ModeBuild), c.tool, json.RawMessage(c.args))
 		if r == nil || r.Reason != ReasonPlanMode || r.EnteredReason != why {
 			t.Fatalf("%s %s under plan-only: %+v, want a plan-mode refusal saying why", c.tool, c.args, r)
 		}
-		if sb.g.CheckCall(stateOf(ModeBuild), c.tool, json.RawMessage(c.args)) != nil && !strings.Contains(c.args, ".bashrc.d") {
+		if sb.g.CheckCall(stateOf(agentproto.ModeBuild), c.tool, json.RawMessage(c.args)) != nil && !strings.Contains(c.args, ".bashrc.d") {
 			t.Fatalf("%s %s refused in build mode without plan-only", c.tool, c.args)
 		}
 	}
-	if r := g.CheckOps(stateOf(ModeBuild), "edit", []Op{{Kind: cEdit, Path: sb.expand("$WS/src/main.go")}}); r == nil || r.Reason != ReasonPlanMode {
+	if r := g.CheckOps(stateOf(agentproto.ModeBuild), "edit", []Op{{Kind: cEdit, Path: sb.expand("$WS/src/main.go")}}); r == nil || r.Reason != ReasonPlanMode {
 		t.Fatalf("layer 2 under plan-only: %+v", r)
 	}
-	if r := g.CheckCall(stateOf(ModeBuild), "write", json.RawMessage(`{"path":"plans/new.plan","content":"x"}`)); r != nil {
+	if r := g.CheckCall(stateOf(agentproto.ModeBuild), "write", json.RawMessage(`{"path":"plans/new.plan","content":"x"}`)); r != nil {
 		t.Fatalf("a plan under plan-only: %v", r)
 	}
 }

@@ -1,6 +1,10 @@
 package guard
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentls/agentls/agentproto"
+)
 
 func TestProtectedName(t *testing.T) {
 	tests := []struct {
@@ -68,10 +72,10 @@ func TestWithConfigCopies(t *testing.T) {
 		t.Fatalf("base config %q, copy config %q", base.config, g.config)
 	}
 	args := []byte(`{"path":"conf/team.yaml","content":"x"}`)
-	if r := base.CheckCall(stateOf(ModeBuild), "write", args); r != nil {
+	if r := base.CheckCall(stateOf(agentproto.ModeBuild), "write", args); r != nil {
 		t.Fatalf("base guard refused: %v", r)
 	}
-	if r := g.CheckCall(stateOf(ModeBuild), "write", args); r == nil || r.Reason != ReasonAgentState || r.Protected != "agentls's configuration "+sb.ws+"/conf/team.yaml" {
+	if r := g.CheckCall(stateOf(agentproto.ModeBuild), "write", args); r == nil || r.Reason != ReasonAgentState || r.Protected != "agentls's configuration "+sb.ws+"/conf/team.yaml" {
 		t.Fatalf("guard with config: %+v", r)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestNetworkReach: a tool of network reach is refused in plan mode (any
@@ -12,9 +14,9 @@ import (
 func TestNetworkReach(t *testing.T) {
 	sb := newSandbox(t, setupDefault)
 	fetch := complete("web_fetch")
-	fetch.Class, fetch.Kind, fetch.Paths, fetch.Reach = ClassReadOnly, KindReadOnly, NoPaths(), ReachNetwork
+	fetch.Class, fetch.Kind, fetch.Paths, fetch.Reach = ClassReadOnly, KindReadOnly, NoPaths(), agentproto.ReachNetwork
 	local := complete("lookup")
-	local.Class, local.Kind, local.Paths, local.Reach = ClassReadOnly, KindReadOnly, NoPaths(), ReachEditor
+	local.Class, local.Kind, local.Paths, local.Reach = ClassReadOnly, KindReadOnly, NoPaths(), agentproto.ReachEditor
 	ts, err := NewTools(fetch, local)
 	if err != nil {
 		t.Fatal(err)
@@ -24,16 +26,16 @@ func TestNetworkReach(t *testing.T) {
 	tests := []struct {
 		name    string
 		g       *Guard
-		mode    Mode
+		mode    agentproto.Mode
 		tool    string
 		refused bool
 	}{
-		{"plan mode refuses a network tool", g, ModePlan, "web_fetch", true},
+		{"plan mode refuses a network tool", g, agentproto.ModePlan, "web_fetch", true},
 		{"an unknown mode is plan mode", g, "Build", "web_fetch", true},
-		{"build mode allows it", g, ModeBuild, "web_fetch", false},
-		{"listed: allowed in plan mode", g.WithNetworkTools("web_fetch"), ModePlan, "web_fetch", false},
-		{"another name listed", g.WithNetworkTools("web_fetch2", "WEB_FETCH", "web_fetch "), ModePlan, "web_fetch", true},
-		{"other reaches unaffected", g, ModePlan, "lookup", false},
+		{"build mode allows it", g, agentproto.ModeBuild, "web_fetch", false},
+		{"listed: allowed in plan mode", g.WithNetworkTools("web_fetch"), agentproto.ModePlan, "web_fetch", false},
+		{"another name listed", g.WithNetworkTools("web_fetch2", "WEB_FETCH", "web_fetch "), agentproto.ModePlan, "web_fetch", true},
+		{"other reaches unaffected", g, agentproto.ModePlan, "lookup", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

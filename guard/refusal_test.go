@@ -4,18 +4,20 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 func TestParseMode(t *testing.T) {
 	tests := []struct {
 		in   string
-		want Mode
+		want agentproto.Mode
 		ok   bool
 	}{
-		{"plan", ModePlan, true},
-		{"build", ModeBuild, true},
-		{" Build\n", ModeBuild, true},
-		{"PLAN", ModePlan, true},
+		{"plan", agentproto.ModePlan, true},
+		{"build", agentproto.ModeBuild, true},
+		{" Build\n", agentproto.ModeBuild, true},
+		{"PLAN", agentproto.ModePlan, true},
 		{"", "", false},
 		{"act", "", false},
 		{"build mode", "", false},
@@ -29,7 +31,7 @@ func TestParseMode(t *testing.T) {
 }
 
 func TestRefusalJSONShape(t *testing.T) {
-	r := refuse(State{Mode: ModePlan, EnteredAt: time.Date(2025, 1, 15, 11, 30, 0, 0, time.FixedZone("CET", 3600)), EnteredReason: "model: explore"},
+	r := refuse(State{Mode: agentproto.ModePlan, EnteredAt: time.Date(2025, 1, 15, 11, 30, 0, 0, time.FixedZone("CET", 3600)), EnteredReason: "model: explore"},
 		"write", KindFileEdit, ReasonPlanMode, "src/main.go", "in plan mode only .plan files may be written")
 	b, err := json.Marshal(r)
 	if err != nil {

@@ -168,24 +168,32 @@ func (g *Guard) writeErr(given string, p workspace.Path) error {
 	return nil
 }
 
-// plainInPlans checks that given is a plain name (plainNameErr) and
-// returns the plans folder, resolved: where mkdir and rm may act.
-func (g *Guard) plainInPlans(given string) (string, error) {
+// plainInPlans checks that given is a plain name (plainNameErr) and that p
+// is in the plans folder, where mkdir and rm may act: at or below it, or
+// strictly below it when the folder itself may not be p (rm). It returns
+// the plans folder, resolved.
+func (g *Guard) plainInPlans(given string, p workspace.Path, strictly bool) (string, error) {
 	if err := g.plainNameErr(given); err != nil {
 		return "", err
 	}
-	return g.plansReal()
+	plans, err := g.plansReal()
+	switch {
+	case err != nil:
+		return "", err
+	case strictly && !strictlyUnder(p.Abs, plans):
+		return "", fmt.Errorf("%s is not inside the plans folder", p.Rel)
+	case !strictly && !under(p.Abs, plans):
+		return "", fmt.Errorf("%s is outside the plans folder", p.Rel)
+	}
+	return plans, nil
 }
 
 // mkdirErr: a folder at or below the plans folder, none of whose new
 // elements is named like a plan file.
 func (g *Guard) mkdirErr(given string, p workspace.Path) error {
-	plans, err := g.plainInPlans(given)
+	plans, err := g.plainInPlans(given, p, false)
 	if err != nil {
 		return err
-	}
-	if !under(p.Abs, plans) {
-		return fmt.Errorf("%s is outside the plans folder", p.Rel)
 	}
 	if err := visibleErr(p.Rel); err != nil {
 		return fmt.Errorf("%s: %w", p.Rel, err)
@@ -211,12 +219,8 @@ func (g *Guard) mkdirErr(given string, p workspace.Path) error {
 // rmErr: inside the plans folder (not the folder itself), and either an
 // empty folder or a plan file.
 func (g *Guard) rmErr(given string, p workspace.Path) error {
-	plans, err := g.plainInPlans(given)
-	if err != nil {
+	if _, err := g.plainInPlans(given, p, true); err != nil {
 		return err
-	}
-	if !strictlyUnder(p.Abs, plans) {
-		return fmt.Errorf("%s is not inside the plans folder", p.Rel)
 	}
 	fi, err := os.Lstat(p.Abs)
 	if err == nil && fi.IsDir() {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -206,6 +207,6 @@ func (sb *sandbox) expand(s string) string {
 
 var testEnteredAt = time.Date(2025, 1, 15, 10, 30, 0, 0, time.UTC)
 
-func stateOf(m Mode) State {
+func stateOf(m agentproto.Mode) State {
 	return State{Mode: m, EnteredAt: testEnteredAt, EnteredReason: "user"}
 }

@@ -1,5 +1,7 @@
 package guard
 
+import "github.com/agentls/agentls/agentproto"
+
 // SystemActor is the identity under which agentls itself changes a plan:
 // the status it writes when a plan is approved (an approved exit_plan_mode,
 // agent/resolvePlan, a switch to build, agentls.buildPlan), implemented
@@ -15,7 +17,7 @@ const SystemActor = "agentls"
 var systemDecl = Decl{
 	Name: SystemActor, Class: ClassPlanMutating, Kind: KindFileEdit,
 	Paths:       []PathArg{{Name: "path", Role: Target}},
-	Interaction: Unattended, Plan: OfferedInPlan, Reach: ReachWorkspace,
+	Interaction: Unattended, Plan: OfferedInPlan, Reach: agentproto.ReachWorkspace,
 }
 
 // SystemState is the State SystemActor's changes are checked under, in
@@ -23,7 +25,7 @@ var systemDecl = Decl{
 // a plan document may change, in every mode) and no plan lock (Plans nil:
 // setting the status of a plan being built is agentls's own job).
 func SystemState() State {
-	return State{Mode: ModePlan, EnteredReason: "agentls's own change to a plan's status", Session: SystemActor}
+	return State{Mode: agentproto.ModePlan, EnteredReason: "agentls's own change to a plan's status", Session: SystemActor}
 }
 
 // isSystem reports whether a check is SystemActor's own: its tool and its

@@ -3,6 +3,8 @@ package guard
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestSystemActor: agentls's own plan status changes are checked as
@@ -14,7 +16,7 @@ func TestSystemActor(t *testing.T) {
 	system := SystemState()
 	locked := SystemState()
 	locked.Plans = sandboxLocks // a caller that handed over the locks: SystemState has none
-	build := stateOf(ModeBuild)
+	build := stateOf(agentproto.ModeBuild)
 	build.Session = "a-session"
 	tests := []struct {
 		name    string
@@ -73,7 +75,7 @@ func TestSystemActorIsNoToolName(t *testing.T) {
 	if _, ok := declaredTools.Lookup(SystemActor); ok {
 		t.Fatal("the declared tools hold SystemActor")
 	}
-	if st := SystemState(); st.Mode != ModePlan || st.Session != SystemActor || st.Plans != nil {
+	if st := SystemState(); st.Mode != agentproto.ModePlan || st.Session != SystemActor || st.Plans != nil {
 		t.Fatalf("SystemState() = %+v", st)
 	}
 }

@@ -3,6 +3,7 @@ package guard
 import (
 	"fmt"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -66,7 +67,7 @@ func (o outcome) reason() Reason {
 type callRow struct {
 	name  string
 	setup string
-	mode  Mode
+	mode  agentproto.Mode
 	tool  string
 	args  string
 	want  outcome
@@ -74,8 +75,8 @@ type callRow struct {
 }
 
 const (
-	plan  = ModePlan
-	build = ModeBuild
+	plan  = agentproto.ModePlan
+	build = agentproto.ModeBuild
 )
 
 // callTable is every bypass attempt at layer 1 (CheckCall). docs/guard.md
@@ -260,7 +261,7 @@ var callTable = []callRow{
 	{"unknown tool", "", plan, "bash", `{"command":"rm -rf /"}`, refPlan, KindOther},
 	{"tool name in another case", "", plan, "Write", `{"path":"plans/x.plan"}`, refPlan, KindOther},
 	{"empty tool name", "", plan, "", `{}`, refPlan, KindOther},
-	{"unknown mode is plan mode", "", Mode("BUILD "), "write", `{"path":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
+	{"unknown mode is plan mode", "", agentproto.Mode("BUILD "), "write", `{"path":"src/main.go","content":"x"}`, refPlan, KindFileEdit},
 
 	// agentls's own state.
 	{"plan: write a session file", "", plan, "write", `{"path":".agentls/chats/s1.chat","content":"mode: build"}`, refState, KindFileEdit},
@@ -437,7 +438,7 @@ var callTable = []callRow{
 type opRow struct {
 	name  string
 	setup string
-	mode  Mode
+	mode  agentproto.Mode
 	tool  string
 	ops   []Op
 	want  outcome

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -44,7 +45,7 @@ func TestDiskApplier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mode := guard.ModePlan
+	mode := agentproto.ModePlan
 	checked := 0
 	check := func(ops []guard.Op) error {
 		checked++
@@ -67,7 +68,7 @@ func TestDiskApplier(t *testing.T) {
 	if text, _, _ := ws.Overlay().Get(plan.Abs); text != "# A\n- [ ] step\n" {
 		t.Fatalf("the open plan's buffer does not know its new text: %q", text)
 	}
-	mode = guard.ModeBuild // the mode is read at the check, not before
+	mode = agentproto.ModeBuild // the mode is read at the check, not before
 	if err := (DiskApplier{Workspace: ws}).Apply(context.Background(), agent.ApplyRequest{Changes: []workspace.Change{srcEdit}, Check: check}); err != nil {
 		t.Fatal(err)
 	}

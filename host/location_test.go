@@ -70,7 +70,7 @@ func TestWorkspaceLocation(t *testing.T) {
 	if _, err := mgr.BuildPlan(ctx, "plans/x.plan"); err == nil || !strings.Contains(err.Error(), "open a project folder") {
 		t.Errorf("buildPlan at home: %v, want refused", err)
 	}
-	st := guard.State{Mode: guard.ModeBuild, Session: info.SessionID}
+	st := guard.State{Mode: agentproto.ModeBuild, Session: info.SessionID}
 	if r := mgr.Guard().CheckCall(st, "write", json.RawMessage(`{"path":".bashrc","content":"x"}`)); r == nil || r.Reason != guard.ReasonPlanMode {
 		t.Errorf("a write to .bashrc from a build state at home: %v, want the plan-mode refusal", r)
 	}

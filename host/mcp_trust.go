@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/mcpclient"
 	"github.com/agentls/agentls/permission"
 )
@@ -79,7 +78,7 @@ func (h *Host) TrustMCPFile(f MCPFileTrust) error {
 func (f MCPFileTrust) Permission(sessionID, toolCallID string) permission.Request {
 	return permission.Request{
 		SessionID: sessionID, ToolCallID: toolCallID,
-		Requester: "agentls", Kind: agentproto.PermissionTrust, What: f.Path, Reach: guard.ReachProcess,
+		Requester: "agentls", Kind: agentproto.PermissionTrust, What: f.Path, Reach: agentproto.ReachProcess,
 		Grants: f.Servers, Note: f.Question,
 		Options: []permission.Option{
 			permission.Opt(agentproto.RejectOnce, config.TrustAnswers[0]),

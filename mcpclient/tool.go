@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -57,9 +58,9 @@ func (t *Tool) Spec() tools.Spec {
 	// A stdio server is a process on this machine; an HTTP server's tools
 	// send what they get over the network (refused in plan mode unless
 	// plan_mode.allow_network_tools lists them).
-	reach := guard.ReachProcess
+	reach := agentproto.ReachProcess
 	if t.server.spec.Type == "http" || t.server.spec.URL != "" {
-		reach = guard.ReachNetwork
+		reach = agentproto.ReachNetwork
 	}
 	d := guard.Decl{Name: t.name, Class: guard.ClassMutating, Kind: guard.KindOther, Paths: guard.NoPaths(),
 		Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly, Reach: reach}

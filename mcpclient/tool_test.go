@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
@@ -20,14 +21,14 @@ import (
 type askEnv struct {
 	tools.Env
 	g     *guard.Guard
-	mode  atomic.Value // guard.Mode
+	mode  atomic.Value // agentproto.Mode
 	allow bool
 	onAsk func()
 	asked atomic.Int32
 }
 
 func (e *askEnv) Guard() *guard.Guard   { return e.g }
-func (e *askEnv) State() guard.State    { return guard.State{Mode: e.mode.Load().(guard.Mode)} }
+func (e *askEnv) State() guard.State    { return guard.State{Mode: e.mode.Load().(agentproto.Mode)} }
 func (e *askEnv) Config() config.Config { return config.Default() }
 func (e *askEnv) AskMCPCall(context.Context, tools.MCPCallRequest) (bool, error) {
 	e.asked.Add(1)
@@ -59,15 +60,15 @@ func TestMutatingCallAskedThenModeReadAgain(t *testing.T) {
 	args := json.RawMessage(`{"path":"` + target + `","content":"x"}`)
 
 	env := &askEnv{g: g, allow: false}
-	env.mode.Store(guard.ModeBuild)
+	env.mode.Store(agentproto.ModeBuild)
 	res, err := w.Run(context.Background(), env, args)
 	if err != nil || res.Success || !strings.Contains(res.Error, "rejected") || env.asked.Load() != 1 {
 		t.Fatalf("rejected call: %+v %v (asked %d)", res, err, env.asked.Load())
 	}
 
 	env = &askEnv{g: g, allow: true}
-	env.mode.Store(guard.ModeBuild)
-	env.onAsk = func() { env.mode.Store(guard.ModePlan) }
+	env.mode.Store(agentproto.ModeBuild)
+	env.onAsk = func() { env.mode.Store(agentproto.ModePlan) }
 	res, err = w.Run(context.Background(), env, args)
 	if err != nil || res.Refusal == nil || res.Error != guard.RefusalMessage {
 		t.Fatalf("allowed after a switch to plan mode: %+v %v", res, err)
@@ -81,7 +82,7 @@ func TestMutatingCallAskedThenModeReadAgain(t *testing.T) {
 
 	// Allowed in build mode: it runs.
 	env = &askEnv{g: g, allow: true}
-	env.mode.Store(guard.ModeBuild)
+	env.mode.Store(agentproto.ModeBuild)
 	if res, err = w.Run(context.Background(), env, args); err != nil || !res.Success {
 		t.Fatalf("allowed call: %+v %v", res, err)
 	}

@@ -25,7 +25,7 @@ func listedTitle(t *testing.T, h *lsptest.Env, sid string) string {
 
 // titleUpdate waits for session_info_update with this title.
 func titleUpdate(h *lsptest.Env, title string) lsptest.Expectation {
-	return lsptest.Update[agent.UpdateSessionInfo]("session_info_update", "title "+title, func(u agent.UpdateSessionInfo) bool {
+	return lsptest.Update[agentproto.SessionInfoUpdate]("session_info_update", "title "+title, func(u agentproto.SessionInfoUpdate) bool {
 		return u.Title == title && u.UpdatedAt != ""
 	})
 }

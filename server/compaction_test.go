@@ -134,7 +134,7 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 		t.Errorf("no compaction log line: %q", h.LogLines())
 	}
 	var sawContext bool
-	for _, u := range lsptest.Updates[agent.UpdateUsage](h, "usage_update") {
+	for _, u := range lsptest.Updates[agentproto.UsageUpdate](h, "usage_update") {
 		if u.ContextWindow == window && u.ContextTokens > 0 {
 			sawContext = true
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
@@ -47,7 +48,7 @@ steps:
 	}
 	for range 2 {
 		r := h.Prompt(s.SessionID, "plan")
-		if string(r.StopReason) != string(agent.StopError) || r.Error == nil || !strings.Contains(r.Error.Message, brokenConfigMessage) {
+		if string(r.StopReason) != string(agentproto.StopError) || r.Error == nil || !strings.Contains(r.Error.Message, brokenConfigMessage) {
 			t.Fatalf("prompt = %+v (%v), want stopReason error with %q", r, r.Error, brokenConfigMessage)
 		}
 	}
@@ -69,7 +70,7 @@ steps:
 		t.Fatal(err)
 	}
 	h.Await(lsptest.ShownContaining("the configuration loads again; model requests resume"))
-	if r := h.Prompt(s.SessionID, "plan"); string(r.StopReason) != string(agent.StopEndTurn) {
+	if r := h.Prompt(s.SessionID, "plan"); string(r.StopReason) != string(agentproto.StopEndTurn) {
 		t.Fatalf("prompt after the fix = %+v", r)
 	}
 	ok, raw, errText := planToolResult(h, "w")
@@ -94,7 +95,7 @@ func TestBrokenInitOptionsFailClosed(t *testing.T) {
 	})
 	s := h.NewSession("")
 	r := h.Prompt(s.SessionID, "hi")
-	if string(r.StopReason) != string(agent.StopError) || r.Error == nil ||
+	if string(r.StopReason) != string(agentproto.StopError) || r.Error == nil ||
 		!strings.Contains(r.Error.Message, "initializationOptions: model.base_url:") ||
 		!strings.Contains(r.Error.Message, "fix the editor's initializationOptions; agentls sends no request to the model until it loads") {
 		t.Fatalf("prompt = %+v (%v)", r, r.Error)

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
@@ -128,7 +129,7 @@ func TestAskUserResultsExact(t *testing.T) {
 		caps  map[string]any
 		reply any
 		want  func(qid string) map[string]any
-		stop  agent.StopReason
+		stop  agentproto.StopReason
 	}{
 		{"answered", nil, map[string]any{"answers": map[string]any{"env": "prod"}}, func(string) map[string]any {
 			return map[string]any{"success": true, "result": map[string]any{"status": "answered", "answers": map[string]any{"env": "prod"}}}

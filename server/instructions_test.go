@@ -154,7 +154,7 @@ func TestInstructionsInEveryRequest(t *testing.T) {
 	}
 
 	// Shown once per content: the first set, then the one with sub/.
-	loaded := lsptest.Updates[agent.UpdateInstructions](h, "instructions_loaded")
+	loaded := lsptest.Updates[agentproto.InstructionsLoaded](h, "instructions_loaded")
 	if len(loaded) != 2 {
 		t.Fatalf("%d instructions_loaded updates, want 2: %+v", len(loaded), loaded)
 	}
@@ -224,7 +224,7 @@ func TestInstructionsCapAndFallbacks(t *testing.T) {
 				}
 				return
 			}
-			loaded := lsptest.Updates[agent.UpdateInstructions](h, "instructions_loaded")
+			loaded := lsptest.Updates[agentproto.InstructionsLoaded](h, "instructions_loaded")
 			if len(loaded) != 1 || len(loaded[0].Files) != 1 || loaded[0].Files[0] != (agent.InstructionFile{Path: tc.file, Bytes: len(long), Cut: true}) {
 				t.Fatalf("instructions_loaded = %+v", loaded)
 			}

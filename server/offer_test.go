@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // offerServer is a fake OpenAI endpoint that records the names of the tools
@@ -109,7 +109,7 @@ func (o *offerServer) offered() [][]string {
 }
 
 // offeredNames are the names of the tools the registry offers in mode.
-func offeredNames(t *testing.T, mode guard.Mode) []string {
+func offeredNames(t *testing.T, mode agentproto.Mode) []string {
 	t.Helper()
 	reg, err := tools.NewRegistry(tools.All()...)
 	if err != nil {
@@ -144,7 +144,7 @@ func wantOffered(t *testing.T, got [][]string, want ...[]string) {
 // is still judged by the guard (a plan-mode refusal, not "unknown tool").
 func TestPlanModeOffersOnlyPlanTools(t *testing.T) {
 	t.Parallel()
-	planTools, allTools := offeredNames(t, guard.ModePlan), offeredNames(t, guard.ModeBuild)
+	planTools, allTools := offeredNames(t, agentproto.ModePlan), offeredNames(t, agentproto.ModeBuild)
 	if len(planTools) >= len(allTools) || slices.Contains(planTools, "run") || !slices.Contains(allTools, "run") {
 		t.Fatalf("plan mode offers %q, build mode %q", planTools, allTools)
 	}
@@ -191,7 +191,7 @@ func wantSystem(t *testing.T, system, want string) {
 // at the next request of the same turn.
 func TestOfferedToolsFollowModeMidTurn(t *testing.T) {
 	t.Parallel()
-	planTools, allTools := offeredNames(t, guard.ModePlan), offeredNames(t, guard.ModeBuild)
+	planTools, allTools := offeredNames(t, agentproto.ModePlan), offeredNames(t, agentproto.ModeBuild)
 	t.Run("enter_plan_mode", func(t *testing.T) {
 		chat := &offerServer{answers: []offerAnswer{{"enter_plan_mode", `{"reason":"risky"}`}, {}}}
 		h := startWithOpenAI(t, chat)

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -96,7 +96,7 @@ func TestOpenAIProviderThroughServer(t *testing.T) {
 		t.Errorf("second request lacks the tool result:\n%s", second)
 	}
 	var text strings.Builder
-	for _, u := range lsptest.Updates[agent.UpdateChunk](h, "agent_message_chunk") {
+	for _, u := range lsptest.Updates[agentproto.MessageChunk](h, "agent_message_chunk") {
 		text.WriteString(u.Content.Text)
 	}
 	if got := text.String(); got != "Let me look.The notes say hello." {

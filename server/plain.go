@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/agent/problemtext"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/host"
@@ -105,7 +106,7 @@ func cut(text string, n int, sessionID string) string {
 func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent.Update) {
 	p := &s.plain
 	switch u := update.(type) {
-	case agent.UpdateChunk:
+	case agentproto.MessageChunk:
 		if u.SessionUpdate != "agent_message_chunk" {
 			return // thoughts stay in the log
 		}
@@ -120,9 +121,9 @@ func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent
 		}
 		b.WriteString(u.Content.Text)
 		p.mu.Unlock()
-	case agent.UpdateUsage:
+	case agentproto.UsageUpdate:
 		s.flushStepText(ctx, sessionID) // a model step ended
-	case agent.UpdateToolCall:
+	case agentproto.ToolCallStarted:
 		s.flushStepText(ctx, sessionID)
 		p.mu.Lock()
 		if p.titles == nil {
@@ -145,9 +146,9 @@ func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent
 		s.logLine(ctx, sessionID, line)
 	case agent.UpdateQuestion:
 		s.showPending(ctx, sessionID, u)
-	case agent.UpdateInstructions:
+	case agentproto.InstructionsLoaded:
 		s.logLine(ctx, sessionID, instructions.Summary(u.Files))
-	case agent.UpdatePlan:
+	case agentproto.PlanUpdate:
 		if u.TickRefused != nil { // why the builder's tick was refused: the step, then a line a problem
 			for _, line := range problemtext.TickRefusalLines(*u.TickRefused) {
 				s.logLine(ctx, sessionID, line)
@@ -250,16 +251,16 @@ func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
 	prefix := s.plain.prefix(sessionID)
 	text := cut(res.Text, maxShowText, sessionID)
 	switch res.StopReason {
-	case agent.StopEndTurn:
+	case agentproto.StopEndTurn:
 		if text == "" {
 			text = "(the agent ended its turn without a message)"
 		}
 		s.showLine(ctx, msgInfo, prefix+" "+text)
-	case agent.StopQuestionPending:
+	case agentproto.StopQuestionPending:
 		if text != "" {
 			s.showLine(ctx, msgInfo, prefix+" "+text)
 		}
-	case agent.StopError:
+	case agentproto.StopError:
 		msg := "the turn stopped on an error"
 		if res.Err != nil {
 			msg += ": " + res.Err.Error()

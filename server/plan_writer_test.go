@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
@@ -149,7 +150,7 @@ func TestBuilderTickAndStatusNeverCorruptThePlan(t *testing.T) {
 					return
 				}
 				var p struct {
-					Update agent.UpdatePlan `json:"update"`
+					Update agentproto.PlanUpdate `json:"update"`
 				}
 				if json.Unmarshal(m.Params, &p) != nil || p.Update.SessionUpdate != "plan" || len(p.Update.Entries) != 2 {
 					return

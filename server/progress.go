@@ -67,26 +67,36 @@ type turnProgress struct {
 	ended   bool   // End was called while creating
 }
 
+// step moves the progress on a report of message, or on its end, and
+// returns the state it was in, which says what to send. While the create
+// is under way a report only keeps the latest message and the end is
+// noted, for create to send.
+func (p *turnProgress) step(end bool, message string) (was progressState) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	was = p.state
+	switch {
+	case was == progressCreating && end:
+		p.ended = true
+	case was == progressCreating:
+		p.pending = message
+	case end:
+		p.state = progressDone
+	case was == progressIdle:
+		p.state = progressCreating
+	}
+	return was
+}
+
 // Report shows message: the first report creates and begins the progress,
 // reports while that is under way only keep the latest message.
 func (p *turnProgress) Report(ctx context.Context, message string) {
-	p.mu.Lock()
-	switch p.state {
-	case progressDone:
-		p.mu.Unlock()
-		return
-	case progressCreating:
-		p.pending = message
-		p.mu.Unlock()
-		return
+	switch p.step(false, message) {
+	case progressIdle:
+		p.create(ctx, message)
 	case progressRunning:
-		p.mu.Unlock()
 		p.send(ctx, map[string]any{"kind": "report", "message": message})
-		return
 	}
-	p.state = progressCreating
-	p.mu.Unlock()
-	p.create(ctx, message)
 }
 
 // create asks the client for the token, then begins the progress with the
@@ -138,19 +148,9 @@ const progressEndGrace = 5 * time.Second
 // End ends the progress. It is sent even after the turn was cancelled (the
 // editor would show it forever otherwise), within progressEndGrace.
 func (p *turnProgress) End(ctx context.Context) {
-	p.mu.Lock()
-	switch p.state {
-	case progressIdle, progressDone:
-		p.state = progressDone
-		p.mu.Unlock()
-		return
-	case progressCreating:
-		p.ended = true
-		p.mu.Unlock()
+	if p.step(true, "") != progressRunning {
 		return
 	}
-	p.state = progressDone
-	p.mu.Unlock()
 	p.s.progressTokens.Delete(p.token)
 	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), progressEndGrace)
 	defer cancel()

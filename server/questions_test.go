@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -48,7 +49,7 @@ func cancelWhileAsked(h *lsptest.Env, t *testing.T, sessionID string, done <-cha
 }
 
 // wantStop fails the test unless the prompt ended with stop.
-func wantStop(t testing.TB, r server.PromptResult, stop agent.StopReason) {
+func wantStop(t testing.TB, r server.PromptResult, stop agentproto.StopReason) {
 	t.Helper()
 	if string(r.StopReason) != string(stop) {
 		t.Fatalf("stopReason = %q (error %v), want %q", r.StopReason, r.Error, stop)

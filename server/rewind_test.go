@@ -186,7 +186,7 @@ func TestRewindThreeBuildTurns(t *testing.T) {
 			for _, m := range loaded {
 				ids[m.ID] = m.Content
 			}
-			chunks := lsptest.Updates[agent.UpdateChunk](h, "agent_message_chunk")
+			chunks := lsptest.Updates[agentproto.MessageChunk](h, "agent_message_chunk")
 			if tc.streams && len(chunks) == 0 {
 				t.Fatal("no chunks")
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -110,7 +111,7 @@ func TestPlanThenBuild(t *testing.T) {
 	if !sawTool {
 		t.Fatal("no agent/modeChanged {mode: build, source: tool, planFile}")
 	}
-	if len(lsptest.Updates[agent.UpdateMode](h, "current_mode_update")) == 0 {
+	if len(lsptest.Updates[agentproto.ModeUpdate](h, "current_mode_update")) == 0 {
 		t.Fatal("no current_mode_update")
 	}
 	// The edits reached the editor through workspace/applyEdit.
@@ -183,7 +184,7 @@ func TestSessionSurvivesRestart(t *testing.T) {
 		t.Fatalf("status bar after load = %q", got)
 	}
 	// The plan's checklist comes back with the session.
-	plans := lsptest.Updates[agent.UpdatePlan](h2, "plan")
+	plans := lsptest.Updates[agentproto.PlanUpdate](h2, "plan")
 	if len(plans) != 1 || plans[0].PlanFile != "plans/shout.plan" {
 		t.Fatalf("plan updates after load = %v, want one for plans/shout.plan", plans)
 	}
@@ -282,7 +283,7 @@ func TestStreamedTextArrivesInOrder(t *testing.T) {
 	}
 	join := func(kind string) string {
 		var b strings.Builder
-		for _, u := range lsptest.Updates[agent.UpdateChunk](h, kind) {
+		for _, u := range lsptest.Updates[agentproto.MessageChunk](h, kind) {
 			b.WriteString(u.Content.Text)
 		}
 		return b.String()

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
@@ -73,7 +73,7 @@ steps:
 			continue
 		}
 		r, err := promptErr(h, s.SessionID, tc.text)
-		if err != nil || string(r.StopReason) != string(agent.StopEndTurn) || !strings.Contains(r.Text, tc.want) {
+		if err != nil || string(r.StopReason) != string(agentproto.StopEndTurn) || !strings.Contains(r.Text, tc.want) {
 			t.Fatalf("%s = %+v, %v; want text containing %q", tc.text, r, err, tc.want)
 		}
 		if tc.text == "/rewind" && !strings.Contains(r.Text, "Rewound the code") && !strings.Contains(r.Text, "Nothing to rewind yet") {

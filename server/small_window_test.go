@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/fakeopenai"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
@@ -185,7 +185,7 @@ func TestOverflowRetriesKeepThePrompt(t *testing.T) {
 // usageWindows lists the contextWindow of every usage_update.
 func usageWindows(h *lsptest.Env) []int {
 	var out []int
-	for _, u := range lsptest.Updates[agent.UpdateUsage](h, "usage_update") {
+	for _, u := range lsptest.Updates[agentproto.UsageUpdate](h, "usage_update") {
 		out = append(out, u.ContextWindow)
 	}
 	return out

@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
@@ -86,7 +85,7 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 // dismissed question is not trust.
 func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, error) {
 	req := permission.Request{
-		Requester: "agentls", Kind: agentproto.PermissionTrust, What: w.Path, Reach: guard.ReachWorkspace,
+		Requester: "agentls", Kind: agentproto.PermissionTrust, What: w.Path, Reach: agentproto.ReachWorkspace,
 		Grants: w.Grants(),
 		Options: []permission.Option{
 			permission.Opt(agentproto.RejectOnce, config.TrustAnswers[0]),

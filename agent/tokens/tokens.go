@@ -12,8 +12,8 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/guard"
 )
 
 // DefaultContextWindow is the context window assumed for a model that is
@@ -97,9 +97,9 @@ func (b Budget) Limit() int {
 // (configured, else known, else DefaultContextWindow), the answer's
 // reserve (model.max_tokens, at most half the window) and the compaction
 // threshold (compaction.threshold, 0.85 when unset or out of range).
-func BudgetOf(cfg config.Config, mode guard.Mode) Budget {
+func BudgetOf(cfg config.Config, mode agentproto.Mode) Budget {
 	model, configured := cfg.Model.Name, cfg.Model.ContextWindow
-	if mode == guard.ModePlan && cfg.Model.PlanName != "" {
+	if mode == agentproto.ModePlan && cfg.Model.PlanName != "" {
 		model = cfg.Model.PlanName
 		if cfg.Model.PlanContextWindow > 0 {
 			configured = cfg.Model.PlanContextWindow

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
 )
@@ -84,6 +85,6 @@ func runAskUser(ctx context.Context, env Env, p AskUserParams) (Result, error) {
 // askUserTool puts a batch of structured questions to the user.
 var askUserTool = New(Def[AskUserParams]{Name: "ask_user", Kind: "other", Run: runAskUser,
 	Title: askUserTitle,
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan, Reach: guard.ReachEditor,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan, Reach: agentproto.ReachEditor,
 		Paths: guard.NoPaths()},
 })

@@ -398,6 +398,6 @@ var codeTool = New(Def[CodeParams]{Name: "code", Kind: "search", Run: runCode,
 	Title: func(p CodeParams) string {
 		return title("code", strings.Join([]string{p.Op, p.Path, p.Symbol + p.Query}, " "))
 	},
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -98,6 +99,6 @@ func runRename(ctx context.Context, env Env, p RenameParams) (Result, error) {
 // renameTool renames a symbol everywhere the language server finds it.
 var renameTool = New(Def[RenameParams]{Name: "rename", Kind: "edit", Run: runRename,
 	Title: func(p RenameParams) string { return title("rename", p.Symbol+" → "+p.NewName) },
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

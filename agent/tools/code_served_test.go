@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestLanguageToolsRefuseUnservedTypes: a code or rename call on a file
@@ -20,7 +20,7 @@ func TestLanguageToolsRefuseUnservedTypes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e.setMode(guard.ModeBuild)
+	e.setMode(agentproto.ModeBuild)
 	tests := []struct {
 		tool Tool
 		args string

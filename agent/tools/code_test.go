@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/intel"
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -129,7 +129,7 @@ func TestRenameIsBuildOnly(t *testing.T) {
 	abs := filepath.Join(e.ws.Root(), "a.go")
 	e.src.renames = intel.FileEdits{abs: {{Range: workspace.Range{Start: workspace.Position{Line: 2, Character: 5}, End: workspace.Position{Line: 2, Character: 10}}, NewText: "Greet"}}}
 	args := `{"path":"a.go","line":3,"symbol":"Hello","new_name":"Greet"}`
-	e.setMode(guard.ModePlan)
+	e.setMode(agentproto.ModePlan)
 	if r := e.g.CheckCall(e.State(), "rename", json.RawMessage(args)); r == nil {
 		t.Fatal("the guard allowed rename in plan mode")
 	}
@@ -137,7 +137,7 @@ func TestRenameIsBuildOnly(t *testing.T) {
 	if res.Success || res.Refusal == nil || strings.Contains(e.file("a.go"), "Greet") {
 		t.Fatalf("rename in plan mode = %s; file %q", res.JSON(), e.file("a.go"))
 	}
-	e.setMode(guard.ModeBuild)
+	e.setMode(agentproto.ModeBuild)
 	res = call(t, renameTool, e, args)
 	if !res.Success || !strings.Contains(e.file("a.go"), "func Greet()") {
 		t.Fatalf("rename in build mode = %s; file %q", res.JSON(), e.file("a.go"))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/golden"
 
 	"github.com/agentls/agentls/guard"
@@ -84,14 +85,14 @@ func TestOffered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := func(mode guard.Mode) []string {
+	names := func(mode agentproto.Mode) []string {
 		var out []string
 		for _, s := range reg.Offered(mode) {
 			out = append(out, s.Name)
 		}
 		return out
 	}
-	if got := names(guard.ModeBuild); !slices.Equal(got, reg.Names()) {
+	if got := names(agentproto.ModeBuild); !slices.Equal(got, reg.Names()) {
 		t.Errorf("build mode offers %q, want every tool %q", got, reg.Names())
 	}
 	var wantPlan []string
@@ -105,12 +106,12 @@ func TestOffered(t *testing.T) {
 			t.Errorf("plan mode does not offer %s", must)
 		}
 	}
-	for _, mode := range []guard.Mode{guard.ModePlan, "", "Build"} {
+	for _, mode := range []agentproto.Mode{agentproto.ModePlan, "", "Build"} {
 		if got := names(mode); !slices.Equal(got, wantPlan) {
 			t.Errorf("mode %q offers %q, want %q", mode, got, wantPlan)
 		}
 	}
-	for _, s := range reg.Offered(guard.ModePlan) {
+	for _, s := range reg.Offered(agentproto.ModePlan) {
 		d, _ := reg.Declarations().Lookup(s.Name)
 		if d.Class == guard.ClassMutating {
 			t.Errorf("plan mode offers %s", s.Name)

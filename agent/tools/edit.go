@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -101,6 +102,6 @@ func editOutput(p workspace.Path, spec workspace.EditSpec, c workspace.Change) E
 
 // editTool changes part of an existing file.
 var editTool = New(Def[EditParams]{Name: "edit", Kind: "edit", Run: runEdit,
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

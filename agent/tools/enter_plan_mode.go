@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -20,6 +21,6 @@ func runEnterPlanMode(_ context.Context, env Env, p EnterPlanModeParams) (Result
 // enterPlanModeTool switches the session to plan mode.
 var enterPlanModeTool = New(Def[EnterPlanModeParams]{Name: "enter_plan_mode", Kind: "switch_mode", Run: runEnterPlanMode,
 	Title: func(EnterPlanModeParams) string { return "enter plan mode" },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.SwitchesMode, Plan: guard.BuildOnly, Reach: guard.ReachEditor,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.SwitchesMode, Plan: guard.BuildOnly, Reach: agentproto.ReachEditor,
 		Paths: guard.NoPaths()},
 })

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
@@ -38,7 +39,7 @@ type fakeEnv struct {
 	cfg config.Config
 
 	mu         sync.Mutex
-	mode       guard.Mode
+	mode       agentproto.Mode
 	planFile   string
 	applyErr   error // returned by Apply after the guard passed
 	applied    []applyCall
@@ -75,7 +76,7 @@ func newFake(t *testing.T, files map[string]string) *fakeEnv {
 	cfg := config.Default()
 	return &fakeEnv{
 		t: t, ws: ws, g: guard.New(ws, cfg.PlanMode.PlansDir, declared(t)), cfg: cfg,
-		mode: guard.ModeBuild, written: map[string]string{}, confirm: true,
+		mode: agentproto.ModeBuild, written: map[string]string{}, confirm: true,
 	}
 }
 
@@ -110,7 +111,7 @@ func (f *fakeEnv) missing(rel string) bool {
 	return os.IsNotExist(err)
 }
 
-func (f *fakeEnv) setMode(m guard.Mode) {
+func (f *fakeEnv) setMode(m agentproto.Mode) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.mode = m
@@ -124,7 +125,7 @@ func (f *fakeEnv) State() guard.State {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st := guard.State{Mode: f.mode}
-	if f.mode == guard.ModePlan {
+	if f.mode == agentproto.ModePlan {
 		st.EnteredAt = time.Date(2025, 1, 15, 10, 30, 0, 0, time.UTC)
 		st.EnteredReason = "user"
 	}
@@ -172,8 +173,8 @@ func (f *fakeEnv) Ask(_ context.Context, set *questions.Set) (Answer, error) {
 func (f *fakeEnv) EnterPlanMode(reason string) EnterResult {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	already := f.mode == guard.ModePlan
-	f.mode = guard.ModePlan
+	already := f.mode == agentproto.ModePlan
+	f.mode = agentproto.ModePlan
 	f.entered = append(f.entered, reason)
 	return EnterResult{EnteredPlanMode: true, AlreadyInPlanMode: already, EnteredAt: "2025-01-15T10:30:00Z", Reason: reason, Instructions: "plan"}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -29,15 +30,12 @@ func runGlob(ctx context.Context, env Env, p GlobParams) (Result, error) {
 	if strings.TrimSpace(p.Pattern) == "" {
 		return Failf("pattern is required"), nil
 	}
-	if p.Path == "" {
-		p.Path = "."
-	}
-	base, fail := resolve(env, "path", p.Path)
+	base, fail := searchBase(env, p.Path)
 	if fail != nil {
 		return *fail, nil
 	}
 	if !base.IsDir {
-		return Failf("path %s is not an existing folder", p.Path), nil
+		return Failf("path %s is not an existing folder", base.Rel), nil
 	}
 	matches, err := env.Workspace().GlobContext(ctx, p.Pattern, base)
 	if err != nil {
@@ -57,6 +55,6 @@ func runGlob(ctx context.Context, env Env, p GlobParams) (Result, error) {
 // globTool finds files by name pattern.
 var globTool = New(Def[GlobParams]{Name: "glob", Kind: "search", Run: runGlob,
 	Title: func(p GlobParams) string { return title("glob", p.Pattern) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })

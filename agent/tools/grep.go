@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -69,15 +70,9 @@ func runGrep(ctx context.Context, env Env, p GrepParams) (Result, error) {
 		p.MaxResults = defaultGrepResults
 	}
 	p.MaxResults = min(p.MaxResults, maxGrepResults)
-	if p.Path == "" {
-		p.Path = "."
-	}
-	base, fail := resolve(env, "path", p.Path)
+	base, fail := searchBase(env, p.Path)
 	if fail != nil {
 		return *fail, nil
-	}
-	if !base.Exists {
-		return Failf("%s does not exist", p.Path), nil
 	}
 	res, err := env.Workspace().Grep(ctx, workspace.GrepOptions{
 		Pattern: p.Pattern, Base: base, Include: p.Include,
@@ -106,6 +101,6 @@ func runGrep(ctx context.Context, env Env, p GrepParams) (Result, error) {
 // grepTool searches file contents with a regular expression.
 var grepTool = New(Def[GrepParams]{Name: "grep", Kind: "search", Run: runGrep,
 	Title: func(p GrepParams) string { return title("grep", p.Pattern) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,21 @@ func resolve(env Env, arg, p string) (workspace.Path, *Result) {
 		return workspace.Path{}, failed("%s: %s", arg, msg)
 	}
 	return rp, nil
+}
+
+// searchBase resolves the optional path argument of a tool that looks
+// through the workspace (glob, grep, ls): the root when it is empty; a path
+// that does not exist is a failed Result.
+func searchBase(env Env, given string) (workspace.Path, *Result) {
+	given = cmp.Or(given, ".")
+	base, fail := resolve(env, "path", given)
+	if fail != nil {
+		return base, fail
+	}
+	if !base.Exists {
+		return base, failed("%s does not exist", given)
+	}
+	return base, nil
 }
 
 // capped keeps the first n of items; cut reports that some were left out

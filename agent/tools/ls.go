@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -36,9 +37,6 @@ type LsOutput struct {
 
 // runLs runs ls.
 func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
-	if p.Path == "" {
-		p.Path = "."
-	}
 	switch {
 	case p.Depth < 0:
 		return Failf("depth must not be negative"), nil
@@ -47,12 +45,9 @@ func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
 	case p.Depth > maxLsDepth:
 		p.Depth = maxLsDepth
 	}
-	dir, fail := resolve(env, "path", p.Path)
+	dir, fail := searchBase(env, p.Path)
 	if fail != nil {
 		return *fail, nil
-	}
-	if !dir.Exists {
-		return Failf("%s does not exist", p.Path), nil
 	}
 	if !dir.IsDir {
 		return Failf("%s is a file, not a folder; use read to see it", dir.Rel), nil
@@ -76,6 +71,6 @@ func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
 // lsTool lists a folder of the workspace.
 var lsTool = New(Def[LsParams]{Name: "ls", Kind: "read", Run: runLs,
 	Title: func(p LsParams) string { return title("ls", cmp.Or(p.Path, ".")) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })

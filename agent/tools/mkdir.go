@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -29,6 +30,6 @@ func mkdirCheck(_ *workspace.Workspace, p workspace.Path, _ string) *Result {
 
 // mkdirTool creates a folder and any missing parents.
 var mkdirTool = New(Def[PathParams]{Name: "mkdir", Kind: "edit", Run: runMkdir,
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindMkdir, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindMkdir, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 )
 
 func TestEnterPlanMode(t *testing.T) {
@@ -15,7 +15,7 @@ func TestEnterPlanMode(t *testing.T) {
 	if !got.EnteredPlanMode || got.AlreadyInPlanMode || got.Reason != "explore the auth flow" {
 		t.Errorf("result = %+v", got)
 	}
-	if env.State().Mode != guard.ModePlan || !reflect.DeepEqual(env.entered, []string{"explore the auth flow"}) {
+	if env.State().Mode != agentproto.ModePlan || !reflect.DeepEqual(env.entered, []string{"explore the auth flow"}) {
 		t.Errorf("mode = %s, entered = %q", env.State().Mode, env.entered)
 	}
 	value(t, call(t, enterPlanModeTool, env, `{}`), &got)

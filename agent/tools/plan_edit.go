@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -91,6 +92,6 @@ func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error)
 // status changes.
 var planEditTool = New(Def[PlanEditParams]{Name: "plan_edit", Kind: "edit", Run: runPlanEdit,
 	Title: func(p PlanEditParams) string { return title("edit plan", p.Path) },
-	Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -19,13 +19,13 @@ func TestPlanEdit(t *testing.T) {
 	tests := []struct {
 		name       string
 		args       string
-		mode       guard.Mode
+		mode       agentproto.Mode
 		wantBody   string // the text after the frontmatter
 		wantStatus string // "" keeps the frontmatter byte for byte
 		wantError  []string
 	}{
 		{
-			name: "tick a step", mode: guard.ModePlan,
+			name: "tick a step", mode: agentproto.ModePlan,
 			args:     `{"path":"plans/a.plan","old_string":"- [ ] Add middleware","new_string":"- [x] Add middleware"}`,
 			wantBody: "# Goal\n\nAuth.\n\n## Steps\n\n- [x] Add middleware\n- [ ] Add route\n",
 		},
@@ -46,7 +46,7 @@ func TestPlanEdit(t *testing.T) {
 			wantStatus: "implemented",
 		},
 		{
-			name: "status only", mode: guard.ModePlan,
+			name: "status only", mode: agentproto.ModePlan,
 			args:       `{"path":"plans/a.plan","status":"archived","last_read_hash":"` + workspace.Hash(oddPlan) + `"}`,
 			wantBody:   "# Goal\n\nAuth.\n\n## Steps\n\n- [ ] Add middleware\n- [ ] Add route\n",
 			wantStatus: "archived",
@@ -58,8 +58,8 @@ func TestPlanEdit(t *testing.T) {
 		{name: "hash conflict on status only", args: `{"path":"plans/a.plan","status":"approved","last_read_hash":"ffffffffffffffff"}`, wantError: []string{"changed since you read it"}},
 		{name: "multiple matches", args: `{"path":"plans/a.plan","old_string":"- [ ] Add","new_string":"- [x] Add"}`, wantError: []string{"occurs 2 times"}},
 		{name: "bad status", args: `{"path":"plans/a.plan","status":"finished"}`, wantError: []string{`status "finished" is not valid`}},
-		{name: "approved in plan mode", mode: guard.ModePlan, args: `{"path":"plans/a.plan","status":"approved"}`, wantError: []string{"status approved cannot be set in plan mode"}},
-		{name: "implemented in plan mode", mode: guard.ModePlan, args: `{"path":"plans/a.plan","old_string":"Auth.","new_string":"x","status":"implemented"}`, wantError: []string{"status implemented cannot be set in plan mode"}},
+		{name: "approved in plan mode", mode: agentproto.ModePlan, args: `{"path":"plans/a.plan","status":"approved"}`, wantError: []string{"status approved cannot be set in plan mode"}},
+		{name: "implemented in plan mode", mode: agentproto.ModePlan, args: `{"path":"plans/a.plan","old_string":"Auth.","new_string":"x","status":"implemented"}`, wantError: []string{"status implemented cannot be set in plan mode"}},
 		{name: "nothing to do", args: `{"path":"plans/a.plan"}`, wantError: []string{"nothing to do"}},
 		{name: "not a plan", args: `{"path":"main.go","old_string":"package","new_string":"pkg"}`, wantError: []string{"main.go is not a .plan file"}},
 		{name: "missing plan", args: `{"path":"plans/nope.plan","status":"draft"}`, wantError: []string{"plans/nope.plan does not exist"}},

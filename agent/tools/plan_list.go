@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -83,6 +84,6 @@ func runPlanList(_ context.Context, env Env, p PlanListParams) (Result, error) {
 // planListTool lists the plans in the plans folder, newest first.
 var planListTool = New(Def[PlanListParams]{Name: "plan_list", Kind: "search", Run: runPlanList,
 	Title: planListTitle,
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: guard.NoPaths()},
 })

@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -111,6 +112,6 @@ func locatePlan(env Env, p, name string) (workspace.Path, *Result) {
 // planReadTool reads a plan with its parsed frontmatter and steps.
 var planReadTool = New(Def[PlanReadParams]{Name: "plan_read", Kind: "read", Run: runPlanRead,
 	Title: planReadTitle,
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })

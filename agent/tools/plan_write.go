@@ -52,7 +52,7 @@ type planWriter struct {
 func (w planWriter) tool() Tool {
 	return New(Def[PlanWriteParams]{Name: "plan_write", Kind: "edit", Run: w.run,
 		Title: planWriteTitle,
-		Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+		Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 			Paths: []guard.PathArg{{Name: "path", Role: guard.Target, Optional: true}}},
 	})
 }

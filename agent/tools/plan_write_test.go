@@ -33,7 +33,7 @@ var planNameRE = regexp.MustCompile(`^plans/[a-z]+-[a-z]+-[a-z]+\.plan$`)
 func TestPlanWriteMarkdown(t *testing.T) {
 	t.Parallel()
 	env := newFake(t, nil)
-	env.setMode(guard.ModePlan)
+	env.setMode(agentproto.ModePlan)
 	r := call(t, seeded(1), env, `{"title":"Add auth","content":"# Goal\n\nAuth.\n\n## Steps\n\n- [ ] Add middleware\n- [ ] Add route\n"}`)
 	var got PlanWriteOutput
 	value(t, r, &got)
@@ -169,7 +169,7 @@ func TestPlanWriteNeverOverwrites(t *testing.T) {
 func TestPlanWriteNamesNeverCollide(t *testing.T) {
 	t.Parallel()
 	env := newFake(t, nil)
-	env.setMode(guard.ModePlan)
+	env.setMode(agentproto.ModePlan)
 	seen := map[string]bool{}
 	for i := range 30 {
 		var got PlanWriteOutput
@@ -201,7 +201,7 @@ func TestPlanWriteCustomPlansDir(t *testing.T) {
 	env := newFake(t, nil)
 	env.cfg.PlanMode.PlansDir = "docs/plans/"
 	env.g = guard.New(env.ws, "docs/plans", declared(t))
-	env.setMode(guard.ModePlan)
+	env.setMode(agentproto.ModePlan)
 	var got PlanWriteOutput
 	value(t, call(t, seeded(3), env, `{"title":"T","content":"body\n"}`), &got)
 	if !strings.HasPrefix(got.Path, "docs/plans/") || !strings.HasSuffix(got.Path, ".plan") {
@@ -244,7 +244,7 @@ func TestPlanWriteErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
-		mode      guard.Mode
+		mode      agentproto.Mode
 		args      string
 		wantError []string
 	}{
@@ -263,8 +263,8 @@ func TestPlanWriteErrors(t *testing.T) {
 		{name: "upper-case extension", args: `{"title":"T","content":"x","path":"plans/x.PLAN"}`, wantError: []string{"must name a .plan file"}},
 		{name: "a folder", args: `{"title":"T","content":"x","path":"plans"}`, wantError: []string{"must name a .plan file"}},
 		{name: "outside", args: `{"title":"T","content":"x","path":"../x.plan"}`, wantError: []string{"outside the workspace"}},
-		{name: "approved in plan mode", mode: guard.ModePlan, args: `{"title":"T","content":"x","status":"approved"}`, wantError: []string{"status approved cannot be set in plan mode", "exit_plan_mode"}},
-		{name: "implemented in plan mode", mode: guard.ModePlan, args: `{"title":"T","content":"x","path":"plans/keep.plan","status":"implemented"}`, wantError: []string{"status implemented cannot be set in plan mode"}},
+		{name: "approved in plan mode", mode: agentproto.ModePlan, args: `{"title":"T","content":"x","status":"approved"}`, wantError: []string{"status approved cannot be set in plan mode", "exit_plan_mode"}},
+		{name: "implemented in plan mode", mode: agentproto.ModePlan, args: `{"title":"T","content":"x","path":"plans/keep.plan","status":"implemented"}`, wantError: []string{"status implemented cannot be set in plan mode"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

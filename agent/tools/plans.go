@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -49,7 +48,7 @@ func parseStatus(s string) (workspace.PlanStatus, error) {
 // switch to build) and `implemented` from build mode, once every step is
 // ticked. In plan mode the model may keep a plan draft or archive one.
 func statusForMode(env Env, st workspace.PlanStatus) error {
-	if env.State().Mode != guard.ModePlan {
+	if env.State().Mode != agentproto.ModePlan {
 		return nil
 	}
 	switch st {

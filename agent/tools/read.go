@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -92,6 +93,6 @@ func readWindow(ws *workspace.Workspace, p workspace.Path, offset, limit int) (R
 
 // readTool reads a text file of the workspace (the editor's unsaved text wins).
 var readTool = New(Def[ReadParams]{Name: "read", Kind: "read", Run: runRead,
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source}}},
 })

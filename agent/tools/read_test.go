@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -16,7 +16,7 @@ func TestRead(t *testing.T) {
 	tests := []struct {
 		name      string
 		args      string
-		mode      guard.Mode
+		mode      agentproto.Mode
 		want      ReadOutput
 		wantError []string
 	}{
@@ -35,7 +35,7 @@ func TestRead(t *testing.T) {
 		{
 			name: "plan file in plan mode",
 			args: `{"path":"plans/a.plan","limit":1}`,
-			mode: guard.ModePlan,
+			mode: agentproto.ModePlan,
 			want: ReadOutput{Path: "plans/a.plan", Content: "     1\t---\n", StartLine: 1, EndLine: 1, TotalLines: 6,
 				Truncated: true, Hash: workspace.Hash(plan), Continue: "more lines follow: continue at line 2 (offset 2)"},
 		},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -73,7 +74,7 @@ func (r *Registry) Declarations() *guard.Tools { return r.decls }
 
 // Specs returns the model-facing specs of every tool, in registration order.
 func (r *Registry) Specs() []llm.ToolSpec {
-	return r.Offered(guard.ModeBuild)
+	return r.Offered(agentproto.ModeBuild)
 }
 
 // Offered returns the model-facing specs of the tools offered in mode, in
@@ -81,11 +82,11 @@ func (r *Registry) Specs() []llm.ToolSpec {
 // than build, as the guard reads modes) only the tools declared
 // guard.OfferedInPlan. A call to a tool that is not offered still reaches the
 // guard, which judges it.
-func (r *Registry) Offered(mode guard.Mode) []llm.ToolSpec {
+func (r *Registry) Offered(mode agentproto.Mode) []llm.ToolSpec {
 	out := make([]llm.ToolSpec, 0, len(r.tools))
 	for _, t := range r.tools {
 		spec := t.Spec()
-		if mode != guard.ModeBuild && spec.Guard.Plan != guard.OfferedInPlan {
+		if mode != agentproto.ModeBuild && spec.Guard.Plan != guard.OfferedInPlan {
 			continue
 		}
 		out = append(out, spec.ToolSpec)

@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -51,7 +52,7 @@ func TestRegistryAll(t *testing.T) {
 func TestRegistryRejects(t *testing.T) {
 	t.Parallel()
 	complete := guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Paths: guard.NoPaths(),
-		Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace}
+		Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace}
 	with := func(name string, edit func(*guard.Decl)) fakeTool {
 		d := complete
 		edit(&d)

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -45,6 +46,6 @@ func rmCheck(_ *workspace.Workspace, p workspace.Path, arg string) *Result {
 
 // rmTool deletes a file or folder.
 var rmTool = New(Def[RmParams]{Name: "rm", Kind: "delete", Run: runRm,
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindDelete, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindDelete, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

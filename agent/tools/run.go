@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/sandbox"
 )
@@ -136,6 +137,6 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 // runTool runs a shell command in the workspace, after the user confirmed it.
 var runTool = New(Def[RunParams]{Name: "run", Kind: "execute", Run: runCommand,
 	Title: func(p RunParams) string { return title("run", p.Command) },
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindExecute, Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly, Reach: guard.ReachProcess,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindExecute, Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly, Reach: agentproto.ReachProcess,
 		Paths: []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}}},
 })

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -147,7 +148,7 @@ func TestRunCancelledWhileAsking(t *testing.T) {
 func TestRunRereadsModeBeforeStart(t *testing.T) {
 	t.Parallel()
 	env := newFake(t, nil)
-	env.onConfirm = func() { env.setMode(guard.ModePlan) }
+	env.onConfirm = func() { env.setMode(agentproto.ModePlan) }
 	r := call(t, runTool, env, `{"command":"touch ran.txt"}`)
 	if r.Refusal == nil || r.Refusal.ToolName != "run" || r.Refusal.ToolKind != guard.KindExecute || r.Error != guard.RefusalMessage {
 		t.Fatalf("result = %+v, want the plan-mode refusal", r)

@@ -77,6 +77,7 @@ func TestGlob(t *testing.T) {
 		{name: "escaping pattern", args: `{"pattern":"../*"}`, wantError: []string{"must not contain '..'"}},
 		{name: "outside base", args: `{"pattern":"*","path":"/"}`, wantError: []string{"outside the workspace"}},
 		{name: "base is a file", args: `{"pattern":"*","path":"main.go"}`, wantError: []string{"not an existing folder"}},
+		{name: "missing base", args: `{"pattern":"*","path":"nope"}`, wantError: []string{"nope does not exist"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

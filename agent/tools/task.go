@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -60,6 +61,6 @@ func runTask(ctx context.Context, env Env, p TaskParams) (Result, error) {
 // tasks of one step run in parallel like other read-only calls.
 var taskTool = New(Def[TaskParams]{Name: "task", Kind: "think", Run: runTask,
 	Title: func(p TaskParams) string { return title("task", p.Kind) },
-	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: guard.NoPaths()},
 })

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -19,6 +20,6 @@ func runTouch(ctx context.Context, env Env, p PathParams) (Result, error) {
 // touchTool creates an empty file if it does not exist; an existing file only
 // gets a new modification time.
 var touchTool = New(Def[PathParams]{Name: "touch", Kind: "edit", Run: runTouch,
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

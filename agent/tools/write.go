@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -38,6 +39,6 @@ func runWrite(ctx context.Context, env Env, p WriteParams) (Result, error) {
 
 // writeTool creates a file or replaces its whole content.
 var writeTool = New(Def[WriteParams]{Name: "write", Kind: "edit", Run: runWrite,
-	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: guard.ReachWorkspace,
+	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

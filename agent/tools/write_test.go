@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -12,7 +12,7 @@ func TestWrite(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
-		mode      guard.Mode
+		mode      agentproto.Mode
 		args      string
 		path      string // file expected on disk
 		content   string
@@ -24,8 +24,8 @@ func TestWrite(t *testing.T) {
 		{name: "create", args: `{"path":"src/new.go","content":"package src\n"}`, path: "src/new.go", content: "package src\n", created: true},
 		{name: "overwrite", args: `{"path":"a.go","content":"package b\n"}`, path: "a.go", content: "package b\n"},
 		{name: "empty content", args: `{"path":"empty.txt","content":""}`, path: "empty.txt", content: "", created: true},
-		{name: "plan in plan mode", mode: guard.ModePlan, args: `{"path":"plans/x.plan","content":"# Goal\n"}`, path: "plans/x.plan", content: "# Goal\n", created: true, plan: true},
-		{name: "source in plan mode", mode: guard.ModePlan, args: `{"path":"a.go","content":"package b\n"}`, refused: true},
+		{name: "plan in plan mode", mode: agentproto.ModePlan, args: `{"path":"plans/x.plan","content":"# Goal\n"}`, path: "plans/x.plan", content: "# Goal\n", created: true, plan: true},
+		{name: "source in plan mode", mode: agentproto.ModePlan, args: `{"path":"a.go","content":"package b\n"}`, refused: true},
 		{name: "missing content", args: `{"path":"a.go"}`, wantError: []string{"content is required"}},
 		{name: "directory", args: `{"path":"src","content":"x"}`, wantError: []string{"src is a directory"}},
 		{name: "outside", args: `{"path":"../x.go","content":"x"}`, wantError: []string{"outside the workspace"}},
@@ -173,7 +173,7 @@ func TestEditHashChainsAndPlanMode(t *testing.T) {
 		t.Fatalf("file = %q", env.file("f.txt"))
 	}
 
-	env.setMode(guard.ModePlan)
+	env.setMode(agentproto.ModePlan)
 	wantRefused(t, call(t, editTool, env, `{"path":"f.txt","old_string":"c","new_string":"d"}`), "edit")
 	value(t, call(t, editTool, env, `{"path":"plans/p.plan","old_string":"[ ]","new_string":"[x]"}`), &second)
 	if got := env.written["plans/p.plan"]; got != "- [x] step\n" {

@@ -16,15 +16,16 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/openai"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
 // targets are issue 9's goals for the tool definitions, in bytes.
-var targets = map[guard.Mode]int{guard.ModeBuild: 12 * 1024, guard.ModePlan: 8 * 1024}
+var targets = map[agentproto.Mode]int{agentproto.ModeBuild: 12 * 1024, agentproto.ModePlan: 8 * 1024}
 
 // beforeLean is what each mode sent before issue 9 item 6 ("leaner tool
 // definitions") shortened the descriptions, in bytes (measured at 51de538).
-var beforeLean = map[guard.Mode]int{guard.ModeBuild: 30159, guard.ModePlan: 19915}
+var beforeLean = map[agentproto.Mode]int{agentproto.ModeBuild: 30159, agentproto.ModePlan: 19915}
 
 func main() {
 	if err := run(os.Stdout); err != nil {
@@ -48,7 +49,7 @@ func run(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "%-30s %10s %16s %12s %12s\n", "tool definitions per request", "agentls", "before (all)", "before #9.6", "target")
-	for _, mode := range []guard.Mode{guard.ModeBuild, guard.ModePlan} {
+	for _, mode := range []agentproto.Mode{agentproto.ModeBuild, agentproto.ModePlan} {
 		offered := reg.Offered(mode)
 		n, err := size(offered)
 		if err != nil {

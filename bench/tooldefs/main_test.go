@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentls/agentls/agent/openai"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestRun: the bench prints both modes and a line for every tool.
@@ -46,7 +46,7 @@ func TestWithinTargets(t *testing.T) {
 			t.Errorf("%s mode: the tool definitions take %d bytes, over the %d of the target: shorten descriptions", mode, len(b), limit)
 		}
 	}
-	if _, ok := targets[guard.ModePlan]; !ok {
+	if _, ok := targets[agentproto.ModePlan]; !ok {
 		t.Fatal("no plan-mode target")
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 )
 
@@ -59,7 +59,7 @@ steps:
 
 // chunk is an agent_message_chunk containing text.
 func chunk(text string) Expectation {
-	return Update("agent_message_chunk", fmt.Sprintf("a chunk saying %q", text), func(u agent.UpdateChunk) bool {
+	return Update("agent_message_chunk", fmt.Sprintf("a chunk saying %q", text), func(u agentproto.MessageChunk) bool {
 		return strings.Contains(u.Content.Text, text)
 	})
 }
@@ -68,7 +68,7 @@ func chunk(text string) Expectation {
 func TestAwaitMet(t *testing.T) {
 	env := Start(t, Setup{Script: helloScript})
 	s := env.NewSession("plan")
-	if r := env.Prompt(s.SessionID, "hi"); string(r.StopReason) != string(agent.StopEndTurn) {
+	if r := env.Prompt(s.SessionID, "hi"); string(r.StopReason) != string(agentproto.StopEndTurn) {
 		t.Fatalf("prompt = %+v", r)
 	}
 	if f := awaitWith(env, chunk("hello from"), OnceMet(TurnEnded(s.SessionID), chunk("model")), Received("agent/update")); len(f) != 0 {
@@ -138,7 +138,7 @@ func TestVerdicts(t *testing.T) {
 	}{
 		{"chunk arrived", chunk("a"), State{Messages: []lspclient.Message{update("a")}}, Met},
 		{"chunk not yet", chunk("b"), State{Messages: []lspclient.Message{update("a")}}, Unmet},
-		{"other kind", Update[agent.UpdateToolCall]("tool_call", "", nil), State{Messages: []lspclient.Message{update("a")}}, Unmet},
+		{"other kind", Update[agentproto.ToolCallStarted]("tool_call", "", nil), State{Messages: []lspclient.Message{update("a")}}, Unmet},
 		{"no prompt: turn not ended", TurnEnded(""), State{}, Unmet},
 		{"turn running", TurnEnded("s"), State{Prompts: running}, Unmet},
 		{"turn ended", TurnEnded("s"), State{Prompts: ended}, Met},

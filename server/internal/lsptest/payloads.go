@@ -45,7 +45,7 @@ func decodeUpdate[T any](m lspclient.Message, kind string) (T, bool) {
 
 // Updates returns the agent/update updates of kind (their sessionUpdate)
 // so far, decoded into T (agent.UpdateToolCallDone for "tool_call_update",
-// agent.UpdateChunk for "agent_message_chunk", …).
+// agentproto.MessageChunk for "agent_message_chunk", …).
 func Updates[T any](e *Env, kind string) []T {
 	var out []T
 	for _, m := range e.Editor.Messages() {
@@ -180,7 +180,7 @@ func (e *Env) ToolOutput(callID string) (status string, out map[string]any) {
 // AwaitChunk waits for an agent_message_chunk containing text.
 func (e *Env) AwaitChunk(text string) {
 	e.T.Helper()
-	e.Await(Update("agent_message_chunk", fmt.Sprintf("an agent_message_chunk containing %q", text), func(u agent.UpdateChunk) bool {
+	e.Await(Update("agent_message_chunk", fmt.Sprintf("an agent_message_chunk containing %q", text), func(u agentproto.MessageChunk) bool {
 		return strings.Contains(u.Content.Text, text)
 	}))
 }
