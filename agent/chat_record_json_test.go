@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestRecordJSON: recordJSON writes what json.Marshal writes for every
@@ -19,8 +19,8 @@ func TestRecordJSON(t *testing.T) {
 	tricky := "a <b> & \"c\"\n\t\u2028 \xff ✓"
 	cases := []chatRecord{
 		{},
-		{Record: recordCheckpoint, At: at, rewindFields: rewindFields{Message: "m1", Mode: guard.ModeBuild, PlanFile: "plans/a.md", PlanStatus: "approved"}},
-		{Record: recordCheckpoint, At: at.UTC().Truncate(time.Second), rewindFields: rewindFields{Message: "m1", Mode: guard.ModePlan}},
+		{Record: recordCheckpoint, At: at, rewindFields: rewindFields{Message: "m1", Mode: agentproto.ModeBuild, PlanFile: "plans/a.md", PlanStatus: "approved"}},
+		{Record: recordCheckpoint, At: at.UTC().Truncate(time.Second), rewindFields: rewindFields{Message: "m1", Mode: agentproto.ModePlan}},
 		{Record: recordRewind, At: at, From: 3, To: 9, rewindFields: rewindFields{Message: "m1", ID: "u1", What: "both"}},
 		{Record: "repair", At: at, Synthetic: []string{"call_1", tricky}, Dropped: []string{"call_9"}},
 		{Record: "repair", At: at, Synthetic: []string{}, Dropped: []string{""}},
@@ -66,7 +66,7 @@ func FuzzRecordJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind, text, mode string, sec int64, n int, item string) {
 		r := chatRecord{Record: kind, At: time.Unix(sec%(1<<40), int64(n)), Synthetic: []string{item, text}, StubBefore: n, SummaryUpto: -n,
 			Summary: text, TokensBefore: n * 7, From: n, To: n + 1, Reason: item, ToolCallID: text, Child: item,
-			rewindFields: rewindFields{Message: text, ID: item, What: kind, Mode: guard.Mode(mode), PlanFile: text, PlanStatus: mode}}
+			rewindFields: rewindFields{Message: text, ID: item, What: kind, Mode: agentproto.Mode(mode), PlanFile: text, PlanStatus: mode}}
 		if n%3 == 0 {
 			r.Synthetic, r.Dropped = nil, []string{text}
 		}

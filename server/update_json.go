@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/jsonw"
 )
 
@@ -24,7 +25,7 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 	b = jsonw.AppendString(b, sessionID)
 	b = append(b, `,"update":{"sessionUpdate":`...)
 	switch u := u.(type) {
-	case agent.UpdateChunk:
+	case agentproto.MessageChunk:
 		b = jsonw.AppendString(b, u.SessionUpdate)
 		b = append(b, `,"content":{"type":`...)
 		b = jsonw.AppendString(b, u.Content.Type)
@@ -32,7 +33,7 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 		b = jsonw.AppendString(b, u.Content.Text)
 		b = append(b, '}')
 		b = jsonw.AppendField(b, `,"messageId":`, u.MessageID)
-	case agent.UpdateToolCall:
+	case agentproto.ToolCallStarted:
 		if len(u.RawInput) > 0 && !json.Valid(u.RawInput) {
 			return nil, false
 		}
@@ -82,7 +83,7 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 		}
 		b = jsonw.AppendField(b, `,"parentToolCallId":`, u.ParentToolCallID)
 		b = jsonw.AppendField(b, `,"childSessionId":`, u.ChildSessionID)
-	case agent.UpdateUsage:
+	case agentproto.UsageUpdate:
 		if len(u.Children) > 0 || u.Total != nil {
 			return nil, false
 		}
@@ -99,7 +100,7 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 			b = append(b, `,"contextWindow":`...)
 			b = strconv.AppendInt(b, int64(u.ContextWindow), 10)
 		}
-	case agent.UpdateSessionInfo:
+	case agentproto.SessionInfoUpdate:
 		b = jsonw.AppendString(b, u.SessionUpdate)
 		b = append(b, `,"title":`...)
 		b = jsonw.AppendString(b, u.Title)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -18,26 +19,26 @@ var updateCases = []struct {
 	u      agent.Update
 	direct bool
 }{
-	{"chunk", agent.UpdateChunk{SessionUpdate: "agent_message_chunk", Content: agent.TextContent{Type: "text", Text: "Looking at the code."}, MessageID: "m1"}, true},
-	{"thought chunk without id", agent.UpdateChunk{SessionUpdate: "agent_thought_chunk", Content: agent.TextContent{Type: "text", Text: trickyText}}, true},
-	{"tool call", agent.UpdateToolCall{SessionUpdate: "tool_call", ToolCallID: "call_1_read", Title: "read f1.go", Kind: "read", Status: "pending",
+	{"chunk", agentproto.MessageChunk{SessionUpdate: "agent_message_chunk", Content: agentproto.TextContent{Type: "text", Text: "Looking at the code."}, MessageID: "m1"}, true},
+	{"thought chunk without id", agentproto.MessageChunk{SessionUpdate: "agent_thought_chunk", Content: agentproto.TextContent{Type: "text", Text: trickyText}}, true},
+	{"tool call", agentproto.ToolCallStarted{SessionUpdate: "tool_call", ToolCallID: "call_1_read", Title: "read f1.go", Kind: "read", Status: "pending",
 		RawInput: json.RawMessage(`{ "path": "f1.go", "limit": 40, "q": "<&>" }`)}, true},
-	{"tool call, sub-agent", agent.UpdateToolCall{SessionUpdate: "tool_call", ToolCallID: trickyText, Title: trickyText, Kind: "other", Status: "in_progress",
+	{"tool call, sub-agent", agentproto.ToolCallStarted{SessionUpdate: "tool_call", ToolCallID: trickyText, Title: trickyText, Kind: "other", Status: "in_progress",
 		ParentToolCallID: "task_1", ChildSessionID: "child"}, true},
-	{"tool call, invalid input", agent.UpdateToolCall{SessionUpdate: "tool_call", RawInput: json.RawMessage(`{"path":`)}, false},
+	{"tool call, invalid input", agentproto.ToolCallStarted{SessionUpdate: "tool_call", RawInput: json.RawMessage(`{"path":`)}, false},
 	{"tool call done", agent.UpdateToolCallDone{SessionUpdate: "tool_call_update", ToolCallID: "call_1_read", Status: "completed",
-		Content:   []agent.ToolContent{{Type: "content", Content: agent.TextContent{Type: "text", Text: "package f1\n\nfunc A() { if a && b { } }\n"}}, {Type: "content"}},
+		Content:   []agentproto.ToolContent{{Type: "content", Content: agentproto.TextContent{Type: "text", Text: "package f1\n\nfunc A() { if a && b { } }\n"}}, {Type: "content"}},
 		RawOutput: json.RawMessage("{\"success\":true,\n \"result\": {\"content\": \"x < y && z\"}}"), ParentToolCallID: "p", ChildSessionID: "c"}, true},
 	{"tool call done, bare", agent.UpdateToolCallDone{SessionUpdate: "tool_call_update", ToolCallID: "c", Status: "failed"}, true},
 	{"tool call done, refused", agent.UpdateToolCallDone{SessionUpdate: "tool_call_update", ToolCallID: "c", Status: "failed",
 		Refusal: &guard.Refusal{ToolName: "write", Hint: "plan mode"}}, false},
 	{"tool call done, invalid output", agent.UpdateToolCallDone{SessionUpdate: "tool_call_update", RawOutput: json.RawMessage(`nope`)}, false},
-	{"usage", agent.UpdateUsage{SessionUpdate: "usage_update", InputTokens: 1234, OutputTokens: 56, ContextTokens: 7890, ContextWindow: 128000}, true},
-	{"usage, zero", agent.UpdateUsage{SessionUpdate: "usage_update", InputTokens: -1}, true},
-	{"usage with sub-agents", agent.UpdateUsage{SessionUpdate: "usage_update", Children: []agent.ChildUsage{{ToolCallID: "t", InputTokens: 1}}}, false},
-	{"usage with a total", agent.UpdateUsage{SessionUpdate: "usage_update", Total: &agent.TokenTotal{InputTokens: 3}}, false},
-	{"title", agent.UpdateSessionInfo{SessionUpdate: "session_info_update", Title: trickyText, UpdatedAt: "2026-11-26T19:37:40Z"}, true},
-	{"mode (not written directly)", agent.UpdateMode{SessionUpdate: "current_mode_update"}, false},
+	{"usage", agentproto.UsageUpdate{SessionUpdate: "usage_update", InputTokens: 1234, OutputTokens: 56, ContextTokens: 7890, ContextWindow: 128000}, true},
+	{"usage, zero", agentproto.UsageUpdate{SessionUpdate: "usage_update", InputTokens: -1}, true},
+	{"usage with sub-agents", agentproto.UsageUpdate{SessionUpdate: "usage_update", Children: []agentproto.ChildUsage{{ToolCallID: "t", InputTokens: 1}}}, false},
+	{"usage with a total", agentproto.UsageUpdate{SessionUpdate: "usage_update", Total: &agentproto.TokenTotal{InputTokens: 3}}, false},
+	{"title", agentproto.SessionInfoUpdate{SessionUpdate: "session_info_update", Title: trickyText, UpdatedAt: "2026-11-26T19:37:40Z"}, true},
+	{"mode (not written directly)", agentproto.ModeUpdate{SessionUpdate: "current_mode_update"}, false},
 }
 
 // TestUpdateParams: agent/update's params written directly are what
@@ -75,12 +76,12 @@ func FuzzUpdateParams(f *testing.F) {
 	f.Add("", "\xff<", "\u2028", "{ \"a\" : [1, \"<\"] }", 0)
 	f.Fuzz(func(t *testing.T, id, text, callID, raw string, n int) {
 		for _, u := range []agent.Update{
-			agent.UpdateChunk{SessionUpdate: text, Content: agent.TextContent{Type: callID, Text: text}, MessageID: callID},
-			agent.UpdateToolCall{SessionUpdate: "tool_call", ToolCallID: callID, Title: text, Kind: id, Status: raw, RawInput: json.RawMessage(raw), ChildSessionID: text},
+			agentproto.MessageChunk{SessionUpdate: text, Content: agentproto.TextContent{Type: callID, Text: text}, MessageID: callID},
+			agentproto.ToolCallStarted{SessionUpdate: "tool_call", ToolCallID: callID, Title: text, Kind: id, Status: raw, RawInput: json.RawMessage(raw), ChildSessionID: text},
 			agent.UpdateToolCallDone{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: text,
-				Content: []agent.ToolContent{{Type: raw, Content: agent.TextContent{Type: id, Text: text}}}, RawOutput: json.RawMessage(raw), ParentToolCallID: callID},
-			agent.UpdateUsage{SessionUpdate: text, InputTokens: n, OutputTokens: -n, ContextTokens: n * 3, ContextWindow: n % 7},
-			agent.UpdateSessionInfo{SessionUpdate: id, Title: text, UpdatedAt: raw},
+				Content: []agentproto.ToolContent{{Type: raw, Content: agentproto.TextContent{Type: id, Text: text}}}, RawOutput: json.RawMessage(raw), ParentToolCallID: callID},
+			agentproto.UsageUpdate{SessionUpdate: text, InputTokens: n, OutputTokens: -n, ContextTokens: n * 3, ContextWindow: n % 7},
+			agentproto.SessionInfoUpdate{SessionUpdate: id, Title: text, UpdatedAt: raw},
 		} {
 			got, ok := updateParams(id, u)
 			want, err := json.Marshal(map[string]any{"sessionId": id, "update": u})
