@@ -32,55 +32,34 @@ func chatMessageJSON(m llm.Message) ([]byte, error) {
 	b := make([]byte, 0, size+size/8)
 	b = append(b, '{')
 	if m.ID != "" {
-		b = append(b, `"id":`...)
-		b = jsonw.AppendString(b, m.ID)
+		b = jsonw.AppendMember(b, `"id":`, m.ID)
 		b = append(b, ',')
 	}
-	b = append(b, `"role":`...)
-	b = jsonw.AppendString(b, string(m.Role))
-	if m.Content != "" {
-		b = append(b, `,"content":`...)
-		b = jsonw.AppendString(b, m.Content)
-	}
+	b = jsonw.AppendMember(b, `"role":`, string(m.Role))
+	b = jsonw.AppendField(b, `,"content":`, m.Content)
 	if len(m.ToolCalls) > 0 {
 		b = append(b, `,"tool_calls":[`...)
 		for i, tc := range m.ToolCalls {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"id":`...)
-			b = jsonw.AppendString(b, tc.ID)
-			b = append(b, `,"name":`...)
-			b = jsonw.AppendString(b, tc.Name)
-			b = append(b, `,"arguments":`...)
-			b = jsonw.AppendString(b, tc.Arguments)
-			if tc.Title != "" {
-				b = append(b, `,"title":`...)
-				b = jsonw.AppendString(b, tc.Title)
-			}
-			if tc.Kind != "" {
-				b = append(b, `,"kind":`...)
-				b = jsonw.AppendString(b, tc.Kind)
-			}
+			b = jsonw.AppendMember(b, `{"id":`, tc.ID)
+			b = jsonw.AppendMember(b, `,"name":`, tc.Name)
+			b = jsonw.AppendMember(b, `,"arguments":`, tc.Arguments)
+			b = jsonw.AppendField(b, `,"title":`, tc.Title)
+			b = jsonw.AppendField(b, `,"kind":`, tc.Kind)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
 	}
-	if m.ToolCallID != "" {
-		b = append(b, `,"tool_call_id":`...)
-		b = jsonw.AppendString(b, m.ToolCallID)
-	}
-	if m.Name != "" {
-		b = append(b, `,"name":`...)
-		b = jsonw.AppendString(b, m.Name)
-	}
+	b = jsonw.AppendField(b, `,"tool_call_id":`, m.ToolCallID)
+	b = jsonw.AppendField(b, `,"name":`, m.Name)
 	if len(m.ProviderState) > 0 {
 		b = append(b, `,"provider_state":`...)
 		b = jsonw.AppendRaw(b, m.ProviderState)
 	}
 	if o := m.Outcome; o != nil {
-		b = append(b, `,"outcome":{"status":`...)
-		b = jsonw.AppendString(b, o.Status)
+		b = jsonw.AppendMember(b, `,"outcome":{"status":`, o.Status)
 		for _, f := range [...]struct {
 			key string
 			raw json.RawMessage
@@ -95,10 +74,7 @@ func chatMessageJSON(m llm.Message) ([]byte, error) {
 		}
 		b = append(b, '}')
 	}
-	if m.Error != "" {
-		b = append(b, `,"error":`...)
-		b = jsonw.AppendString(b, m.Error)
-	}
+	b = jsonw.AppendField(b, `,"error":`, m.Error)
 	if m.Rewound {
 		b = append(b, `,"rewound":true`...)
 	}

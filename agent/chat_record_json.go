@@ -21,8 +21,7 @@ func recordJSON(r chatRecord) ([]byte, error) {
 		return json.Marshal(r)
 	}
 	b := make([]byte, 0, 160+len(r.Summary)+len(r.Reason))
-	b = append(b, `{"record":`...)
-	b = jsonw.AppendString(b, r.Record)
+	b = jsonw.AppendMember(b, `{"record":`, r.Record)
 	b = append(b, `,"at":`...)
 	b = append(b, at...)
 	b = appendStrings(b, `,"synthetic":`, r.Synthetic)

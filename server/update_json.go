@@ -21,16 +21,13 @@ import (
 // is not valid: those go through encoding/json.
 func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 	b := make([]byte, 0, 256)
-	b = append(b, `{"sessionId":`...)
-	b = jsonw.AppendString(b, sessionID)
+	b = jsonw.AppendMember(b, `{"sessionId":`, sessionID)
 	b = append(b, `,"update":{"sessionUpdate":`...)
 	switch u := u.(type) {
 	case agentproto.MessageChunk:
 		b = jsonw.AppendString(b, u.SessionUpdate)
-		b = append(b, `,"content":{"type":`...)
-		b = jsonw.AppendString(b, u.Content.Type)
-		b = append(b, `,"text":`...)
-		b = jsonw.AppendString(b, u.Content.Text)
+		b = jsonw.AppendMember(b, `,"content":{"type":`, u.Content.Type)
+		b = jsonw.AppendMember(b, `,"text":`, u.Content.Text)
 		b = append(b, '}')
 		b = jsonw.AppendField(b, `,"messageId":`, u.MessageID)
 	case agentproto.ToolCallStarted:
@@ -38,14 +35,10 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 			return nil, false
 		}
 		b = jsonw.AppendString(b, u.SessionUpdate)
-		b = append(b, `,"toolCallId":`...)
-		b = jsonw.AppendString(b, u.ToolCallID)
-		b = append(b, `,"title":`...)
-		b = jsonw.AppendString(b, u.Title)
-		b = append(b, `,"kind":`...)
-		b = jsonw.AppendString(b, u.Kind)
-		b = append(b, `,"status":`...)
-		b = jsonw.AppendString(b, u.Status)
+		b = jsonw.AppendMember(b, `,"toolCallId":`, u.ToolCallID)
+		b = jsonw.AppendMember(b, `,"title":`, u.Title)
+		b = jsonw.AppendMember(b, `,"kind":`, u.Kind)
+		b = jsonw.AppendMember(b, `,"status":`, u.Status)
 		if len(u.RawInput) > 0 {
 			b = append(b, `,"rawInput":`...)
 			b = jsonw.AppendRaw(b, u.RawInput)
@@ -57,22 +50,17 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 			return nil, false
 		}
 		b = jsonw.AppendString(b, u.SessionUpdate)
-		b = append(b, `,"toolCallId":`...)
-		b = jsonw.AppendString(b, u.ToolCallID)
-		b = append(b, `,"status":`...)
-		b = jsonw.AppendString(b, u.Status)
+		b = jsonw.AppendMember(b, `,"toolCallId":`, u.ToolCallID)
+		b = jsonw.AppendMember(b, `,"status":`, u.Status)
 		if len(u.Content) > 0 {
 			b = append(b, `,"content":[`...)
 			for i, c := range u.Content {
 				if i > 0 {
 					b = append(b, ',')
 				}
-				b = append(b, `{"type":`...)
-				b = jsonw.AppendString(b, c.Type)
-				b = append(b, `,"content":{"type":`...)
-				b = jsonw.AppendString(b, c.Content.Type)
-				b = append(b, `,"text":`...)
-				b = jsonw.AppendString(b, c.Content.Text)
+				b = jsonw.AppendMember(b, `{"type":`, c.Type)
+				b = jsonw.AppendMember(b, `,"content":{"type":`, c.Content.Type)
+				b = jsonw.AppendMember(b, `,"text":`, c.Content.Text)
 				b = append(b, `}}`...)
 			}
 			b = append(b, ']')
@@ -102,10 +90,8 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 		}
 	case agentproto.SessionInfoUpdate:
 		b = jsonw.AppendString(b, u.SessionUpdate)
-		b = append(b, `,"title":`...)
-		b = jsonw.AppendString(b, u.Title)
-		b = append(b, `,"updatedAt":`...)
-		b = jsonw.AppendString(b, u.UpdatedAt)
+		b = jsonw.AppendMember(b, `,"title":`, u.Title)
+		b = jsonw.AppendMember(b, `,"updatedAt":`, u.UpdatedAt)
 	default:
 		return nil, false
 	}

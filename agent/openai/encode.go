@@ -22,11 +22,8 @@ import (
 // (the same fields, no messages, one placeholder tool) and recordingDoer
 // sends the assembled body in its place.
 
-// The budgets of the encoding cache: past them the older half is dropped.
-const (
-	maxCachedMessageBytes = 64 << 20
-	maxCachedToolSets     = 16
-)
+// The budget of the encoding cache's messages: past it the older half is dropped.
+const maxCachedMessageBytes = 64 << 20
 
 // encoded is a request's pre-encoded messages (system prompt first) and tools
 // array (nil when it offers no tools).
@@ -50,7 +47,7 @@ type encodeCache struct {
 	// moves to cur. Messages still in use thus survive, others age out.
 	cur, prev map[uint64]msgEntry
 	curBytes  int
-	tools     map[uint64]toolsEntry
+	tools     llm.ToolSetMemo[[]byte]
 }
 
 type msgEntry struct {
@@ -58,13 +55,8 @@ type msgEntry struct {
 	json []byte
 }
 
-type toolsEntry struct {
-	specs []llm.ToolSpec
-	json  []byte
-}
-
 func newEncodeCache() *encodeCache {
-	return &encodeCache{seed: maphash.MakeSeed(), maxBytes: maxCachedMessageBytes, cur: map[uint64]msgEntry{}, prev: map[uint64]msgEntry{}, tools: map[uint64]toolsEntry{}}
+	return &encodeCache{seed: maphash.MakeSeed(), maxBytes: maxCachedMessageBytes, cur: map[uint64]msgEntry{}, prev: map[uint64]msgEntry{}}
 }
 
 // request encodes req's system prompt and messages and its tools, from the
@@ -160,40 +152,7 @@ func sameMessage(a, b llm.Message) bool {
 // toolsJSON returns the tools array for specs (ToolsJSON, cached per tool
 // set).
 func (c *encodeCache) toolsJSON(specs []llm.ToolSpec) ([]byte, error) {
-	var h maphash.Hash
-	h.SetSeed(c.seed)
-	for _, t := range specs {
-		h.WriteString(t.Name)
-		h.WriteByte(0)
-		h.WriteString(t.Description)
-		h.WriteByte(0)
-		h.Write(t.Parameters)
-		h.WriteByte(0)
-	}
-	key := h.Sum64()
-	c.mu.Lock()
-	e, ok := c.tools[key]
-	c.mu.Unlock()
-	if ok && sameTools(e.specs, specs) {
-		return e.json, nil
-	}
-	b, err := ToolsJSON(specs)
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if len(c.tools) >= maxCachedToolSets {
-		clear(c.tools)
-	}
-	c.tools[key] = toolsEntry{specs: slices.Clone(specs), json: b}
-	c.mu.Unlock()
-	return b, nil
-}
-
-func sameTools(a, b []llm.ToolSpec) bool {
-	return slices.EqualFunc(a, b, func(x, y llm.ToolSpec) bool {
-		return x.Name == y.Name && x.Description == y.Description && bytes.Equal(x.Parameters, y.Parameters)
-	})
+	return c.tools.Get(specs, ToolsJSON)
 }
 
 // placeholderTools stands for a request's tools in the request go-openai

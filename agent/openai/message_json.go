@@ -18,12 +18,8 @@ func messageJSON(m llm.Message) []byte {
 		size += len(tc.ID) + len(tc.Function.Name) + len(tc.Function.Arguments) + 64
 	}
 	b := make([]byte, 0, size+size/8)
-	b = append(b, `{"role":`...)
-	b = jsonw.AppendString(b, c.Role)
-	if c.Content != "" {
-		b = append(b, `,"content":`...)
-		b = jsonw.AppendString(b, c.Content)
-	}
+	b = jsonw.AppendMember(b, `{"role":`, c.Role)
+	b = jsonw.AppendField(b, `,"content":`, c.Content)
 	if len(c.ToolCalls) > 0 {
 		b = append(b, `,"tool_calls":[`...)
 		for i, tc := range c.ToolCalls {
@@ -32,31 +28,24 @@ func messageJSON(m llm.Message) []byte {
 			}
 			b = append(b, '{')
 			if tc.ID != "" {
-				b = append(b, `"id":`...)
-				b = jsonw.AppendString(b, tc.ID)
+				b = jsonw.AppendMember(b, `"id":`, tc.ID)
 				b = append(b, ',')
 			}
-			b = append(b, `"type":`...)
-			b = jsonw.AppendString(b, string(tc.Type))
+			b = jsonw.AppendMember(b, `"type":`, string(tc.Type))
 			b = append(b, `,"function":{`...)
 			sep := ""
 			if tc.Function.Name != "" {
-				b = append(b, `"name":`...)
-				b = jsonw.AppendString(b, tc.Function.Name)
+				b = jsonw.AppendMember(b, `"name":`, tc.Function.Name)
 				sep = ","
 			}
 			if tc.Function.Arguments != "" {
 				b = append(b, sep...)
-				b = append(b, `"arguments":`...)
-				b = jsonw.AppendString(b, tc.Function.Arguments)
+				b = jsonw.AppendMember(b, `"arguments":`, tc.Function.Arguments)
 			}
 			b = append(b, `}}`...)
 		}
 		b = append(b, ']')
 	}
-	if c.ToolCallID != "" {
-		b = append(b, `,"tool_call_id":`...)
-		b = jsonw.AppendString(b, c.ToolCallID)
-	}
+	b = jsonw.AppendField(b, `,"tool_call_id":`, c.ToolCallID)
 	return append(b, '}')
 }

@@ -36,12 +36,8 @@ func ToolsJSON(specs []llm.ToolSpec) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"function":{"name":`...)
-		b = jsonw.AppendString(b, t.Name)
-		if t.Description != "" {
-			b = append(b, `,"description":`...)
-			b = jsonw.AppendString(b, t.Description)
-		}
+		b = jsonw.AppendMember(b, `{"function":{"name":`, t.Name)
+		b = jsonw.AppendField(b, `,"description":`, t.Description)
 		b = append(b, `,"parameters":`...)
 		b = jsonw.AppendRaw(b, params)
 		b = append(b, `},"type":"function"}`...)

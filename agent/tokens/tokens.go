@@ -5,9 +5,6 @@
 package tokens
 
 import (
-	"bytes"
-	"hash/maphash"
-	"slices"
 	"strings"
 	"sync"
 
@@ -218,60 +215,15 @@ func estimateTools(specs []llm.ToolSpec) float64 {
 	if len(specs) == 0 {
 		return 0
 	}
-	var h maphash.Hash
-	h.SetSeed(toolEstimates.seed)
-	for _, t := range specs {
-		h.WriteString(t.Name)
-		h.WriteByte(0)
-		h.WriteString(t.Description)
-		h.WriteByte(0)
-		h.Write(t.Parameters)
-		h.WriteByte(0)
-	}
-	key := h.Sum64()
-	toolEstimates.Lock()
-	e, ok := toolEstimates.m[key]
-	toolEstimates.Unlock()
-	if ok && sameTools(e.specs, specs) {
-		return e.tokens
-	}
-	n := 0.0
-	for _, t := range specs {
-		n += 8 + EstimateText(t.Name) + EstimateText(t.Description) + countTokens([]byte(t.Parameters))
-	}
-	kept := make([]llm.ToolSpec, len(specs))
-	for i, t := range specs {
-		kept[i] = llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: bytes.Clone(t.Parameters)}
-	}
-	toolEstimates.Lock()
-	if len(toolEstimates.m) >= maxToolSets {
-		clear(toolEstimates.m)
-	}
-	toolEstimates.m[key] = toolsEstimate{specs: kept, tokens: n}
-	toolEstimates.Unlock()
+	n, _ := toolEstimates.Get(specs, func(specs []llm.ToolSpec) (float64, error) {
+		n := 0.0
+		for _, t := range specs {
+			n += 8 + EstimateText(t.Name) + EstimateText(t.Description) + countTokens([]byte(t.Parameters))
+		}
+		return n, nil
+	})
 	return n
 }
 
-// toolEstimates memoizes estimateTools by a hash of the tool set's text,
-// checked against the text itself on a hit.
-var toolEstimates = struct {
-	sync.Mutex
-	seed maphash.Seed
-	m    map[uint64]toolsEstimate
-}{seed: maphash.MakeSeed(), m: map[uint64]toolsEstimate{}}
-
-// maxToolSets bounds toolEstimates (a session has a tool set per mode, a
-// few more with MCP servers or sub-agents): past it the memo is emptied.
-const maxToolSets = 64
-
-type toolsEstimate struct {
-	specs  []llm.ToolSpec
-	tokens float64
-}
-
-// sameTools reports whether two tool sets have the same text.
-func sameTools(a, b []llm.ToolSpec) bool {
-	return slices.EqualFunc(a, b, func(x, y llm.ToolSpec) bool {
-		return x.Name == y.Name && x.Description == y.Description && bytes.Equal(x.Parameters, y.Parameters)
-	})
-}
+// toolEstimates memoizes estimateTools per tool set.
+var toolEstimates llm.ToolSetMemo[float64]

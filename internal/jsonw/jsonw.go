@@ -75,12 +75,18 @@ func compactAndSafe(raw []byte) bool {
 	return true
 }
 
+// AppendMember appends key (`,"name":` or `"name":`) and s: a string
+// field without omitempty.
+func AppendMember(b []byte, key, s string) []byte {
+	b = append(b, key...)
+	return AppendString(b, s)
+}
+
 // AppendField appends key (`,"name":`) and s unless s is empty: a string
 // field with omitempty.
 func AppendField(b []byte, key, s string) []byte {
 	if s == "" {
 		return b
 	}
-	b = append(b, key...)
-	return AppendString(b, s)
+	return AppendMember(b, key, s)
 }
