@@ -111,13 +111,11 @@ func (stdioRWC) Close() error                { return nil }
 
 var _ io.ReadWriteCloser = stdioRWC{}
 
-// TestPullDiagnosticsAndAHostileServer: a server offering pull diagnostics
-// is asked with textDocument/diagnostic (numeric codes read as text); its
-// workspace/applyEdit is refused and never applied, and its own write into
-// the workspace fails in the sandbox.
-func TestPullDiagnosticsAndAHostileServer(t *testing.T) {
-	root := t.TempDir()
-	for name, text := range map[string]string{"a.go": "package a\n// BAD\n", "victim.txt": "safe\n"} {
+// fakePool is a pool over a workspace at root holding files, whose go
+// server is the fake one (the test binary); opts adds to the pool's options.
+func fakePool(t *testing.T, root string, files map[string]string, opts Options) *Pool {
+	t.Helper()
+	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -132,10 +130,22 @@ func TestPullDiagnosticsAndAHostileServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe}}}
-	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
+	opts.Workspace, opts.Config = ws, config.Default()
+	opts.Config.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe}}}
+	opts.Getenv = func(string) string { return "" }
+	opts.CacheDir = t.TempDir()
+	p := New(opts)
 	t.Cleanup(p.Close)
+	return p
+}
+
+// TestPullDiagnosticsAndAHostileServer: a server offering pull diagnostics
+// is asked with textDocument/diagnostic (numeric codes read as text); its
+// workspace/applyEdit is refused and never applied, and its own write into
+// the workspace fails in the sandbox.
+func TestPullDiagnosticsAndAHostileServer(t *testing.T) {
+	root := t.TempDir()
+	p := fakePool(t, root, map[string]string{"a.go": "package a\n// BAD\n", "victim.txt": "safe\n"}, Options{})
 	a := filepath.Join(root, "a.go")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -157,7 +167,7 @@ func TestPullDiagnosticsAndAHostileServer(t *testing.T) {
 	if !strings.Contains(answer, `"applied":false`) {
 		t.Fatalf("the server's workspace/applyEdit was answered %q, want applied false", answer)
 	}
-	ws.Overlay().SetApplied(a, "package a\n")
+	p.ws.Overlay().SetApplied(a, "package a\n")
 	snap, _, err = intel.Settle(ctx, p, []string{a}, 10*time.Second)
 	if errs, _ := errorsOf(snap.Files[a]); err != nil || len(errs) != 0 {
 		t.Fatalf("after the fix: %+v, %v", snap.Files, err)
@@ -176,25 +186,9 @@ func TestPullDiagnosticsAndAHostileServer(t *testing.T) {
 // its answer, and then it stops.
 func TestBusyServerIsNotIdle(t *testing.T) {
 	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "slow.go"), []byte("package a\n// SLOW BAD\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(fakeServerEnv, "1")
-	t.Setenv("LANGPOOL_FAKE_ROOT", root)
-	ws, err := workspace.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe}}}
 	stopped := make(chan string, 4)
-	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir(),
-		IdleAfter: slowAnswer / 8, idleStopped: func(ft string) { stopped <- ft }})
-	t.Cleanup(p.Close)
+	p := fakePool(t, root, map[string]string{"slow.go": "package a\n// SLOW BAD\n"},
+		Options{IdleAfter: slowAnswer / 8, idleStopped: func(ft string) { stopped <- ft }})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	slow := filepath.Join(root, "slow.go")
