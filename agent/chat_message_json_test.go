@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -44,14 +43,11 @@ func TestChatMessageJSON(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			want, werr := json.Marshal(tc.m)
 			got, err := chatMessageJSON(tc.m)
-			if err != nil || werr != nil {
-				t.Fatalf("errors: %v, json.Marshal's %v", err, werr)
+			if err != nil {
+				t.Fatalf("chatMessageJSON: %v", err)
 			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("chatMessageJSON:\n%s\njson.Marshal:\n%s", got, want)
-			}
+			sameAsMarshal(t, "chatMessageJSON", tc.m, got, err)
 		})
 	}
 	for _, bad := range []llm.Message{
@@ -94,14 +90,8 @@ func FuzzChatMessageJSON(f *testing.F) {
 			m.Outcome = &llm.ToolOutcome{Status: text, Refusal: json.RawMessage(raw), Answers: json.RawMessage(args), Dismissed: len(id)%2 == 0}
 			m.Rewound = true
 		}
-		want, werr := json.Marshal(m)
 		got, err := chatMessageJSON(m)
-		if (err != nil) != (werr != nil) {
-			t.Fatalf("error %v, json.Marshal's %v", err, werr)
-		}
-		if err == nil && !bytes.Equal(got, want) {
-			t.Fatalf("chatMessageJSON:\n%s\njson.Marshal:\n%s", got, want)
-		}
+		sameAsMarshal(t, "chatMessageJSON", m, got, err)
 	})
 }
 

@@ -70,13 +70,7 @@ func FuzzRecordJSON(f *testing.F) {
 		if n%3 == 0 {
 			r.Synthetic, r.Dropped = nil, []string{text}
 		}
-		want, werr := json.Marshal(r)
 		got, err := recordJSON(r)
-		if (err != nil) != (werr != nil) {
-			t.Fatalf("error %v, json.Marshal's %v", err, werr)
-		}
-		if err == nil && !bytes.Equal(got, want) {
-			t.Fatalf("recordJSON:\n%s\njson.Marshal:\n%s", got, want)
-		}
+		sameAsMarshal(t, "recordJSON", r, got, err)
 	})
 }
