@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -182,7 +183,8 @@ func decodeHistory(id string, lines []json.RawMessage) ([]llm.Message, viewState
 // "interrupted" one when it has none) and every tool result answers a call
 // of the assistant message just before it (others are dropped). It returns
 // the repaired messages and the ids it added and dropped; msgs is not
-// changed.
+// changed, and is itself the result when nothing needed repair (the usual
+// case: no copy of the history for every request).
 func repairHistory(msgs []llm.Message) (out []llm.Message, synthetic, dropped []string) {
 	return repairHistoryWith(msgs, nil)
 }
@@ -190,6 +192,14 @@ func repairHistory(msgs []llm.Message) (out []llm.Message, synthetic, dropped []
 // repairHistoryWith is repairHistory where interrupted, when set, gives the
 // synthetic result of a call ("" for the usual one).
 func repairHistoryWith(msgs []llm.Message, interrupted func(llm.ToolCall) string) (out []llm.Message, synthetic, dropped []string) {
+	if wellFormed(msgs) {
+		return msgs, nil, nil
+	}
+	return repairCopy(msgs, interrupted)
+}
+
+// repairCopy is repairHistoryWith's repair, into a new slice.
+func repairCopy(msgs []llm.Message, interrupted func(llm.ToolCall) string) (out []llm.Message, synthetic, dropped []string) {
 	out = make([]llm.Message, 0, len(msgs))
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
@@ -230,6 +240,37 @@ func repairHistoryWith(msgs []llm.Message, interrupted func(llm.ToolCall) string
 		i = j - 1
 	}
 	return out, synthetic, dropped
+}
+
+// wellFormed reports whether repairHistory would leave msgs as they are:
+// every run of tool results follows an assistant message with tool calls
+// and answers each of its calls exactly once, in any order.
+func wellFormed(msgs []llm.Message) bool {
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		if m.Role == llm.RoleTool {
+			return false // not right after the calls it answers
+		}
+		if m.Role != llm.RoleAssistant || len(m.ToolCalls) == 0 {
+			continue
+		}
+		j := i + 1
+		for ; j < len(msgs) && msgs[j].Role == llm.RoleTool; j++ {
+			id := msgs[j].ToolCallID
+			if !slices.ContainsFunc(m.ToolCalls, func(c llm.ToolCall) bool { return c.ID == id }) ||
+				slices.ContainsFunc(msgs[i+1:j], func(r llm.Message) bool { return r.ToolCallID == id }) {
+				return false // a result of another call, or a second one
+			}
+		}
+		results := msgs[i+1 : j]
+		for _, c := range m.ToolCalls {
+			if !slices.ContainsFunc(results, func(r llm.Message) bool { return r.ToolCallID == c.ID }) {
+				return false // a call without its result
+			}
+		}
+		i = j - 1
+	}
+	return true
 }
 
 // view is the conversation as the model gets it: messages before the summary

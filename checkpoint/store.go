@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -226,7 +227,7 @@ func (s *Store) file(abs string, keep bool) (Entry, bool, error) {
 		}
 	}
 	s.hashed++
-	data, sum, err := readFile(abs)
+	data, sum, err := readFile(abs, fi.Size())
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Entry{}, false, nil
@@ -258,36 +259,41 @@ func (s *Store) file(abs string, keep bool) (Entry, bool, error) {
 }
 
 // readFile returns a file's digest and, when it has at most MaxFileBytes,
-// its content (nil for a larger file, which is hashed as it streams).
-func readFile(abs string) ([]byte, string, error) {
+// its content (nil for a larger file, which is hashed as it streams). size
+// is the file's size as last seen: the content is read into one buffer of
+// that size (the file may have changed since; the read goes on to its end
+// and the buffer grows), and a file of at most MaxFileBytes is hashed in
+// one call, without a copy buffer.
+func readFile(abs string, size int64) ([]byte, string, error) {
 	f, err := os.Open(abs)
 	if err != nil {
 		return nil, "", err
 	}
 	defer f.Close()
+	// One byte more than the file holds: the read that sees its end then
+	// needs no room of its own, and a file grown past the cap shows.
+	data := make([]byte, 0, min(max(size, 0), MaxFileBytes)+1)
+	for len(data) <= MaxFileBytes {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, min(cap(data), MaxFileBytes+1-len(data)))
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			sum := sha256.Sum256(data)
+			return data, hex.EncodeToString(sum[:]), nil
+		}
+		if err != nil {
+			return nil, "", err
+		}
+	}
+	// Over the cap: hash what was read and stream the rest.
 	h := sha256.New()
-	var buf bytes.Buffer
-	if _, err := io.Copy(io.MultiWriter(h, &capped{buf: &buf, limit: MaxFileBytes + 1}), f); err != nil {
+	h.Write(data)
+	if _, err := io.Copy(h, f); err != nil {
 		return nil, "", err
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	if buf.Len() > MaxFileBytes {
-		return nil, sum, nil
-	}
-	return buf.Bytes(), sum, nil
-}
-
-// capped keeps the first limit bytes written to it and drops the rest.
-type capped struct {
-	buf   *bytes.Buffer
-	limit int
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	if room := c.limit - c.buf.Len(); room > 0 {
-		c.buf.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
+	return nil, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // validDigest reports whether sha is a hex SHA-256 (an object's name: a

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/sourcegraph/conc"
@@ -121,8 +122,9 @@ func (g *grepRun) single(ctx context.Context) (GrepResult, error) {
 	if err := ctx.Err(); err != nil {
 		return GrepResult{}, err
 	}
-	var buf []byte
-	r := g.searchFile(grepJob{rel: g.opts.Base.Rel, abs: g.opts.Base.Abs}, &buf)
+	buf := getGrepBuf()
+	defer putGrepBuf(buf)
+	r := g.searchFile(grepJob{rel: g.opts.Base.Rel, abs: g.opts.Base.Abs}, buf)
 	res := GrepResult{Matches: r.matches}
 	if r.searched {
 		res.FilesSearched = 1
@@ -180,12 +182,13 @@ func (g *grepRun) tree(ctx context.Context) (GrepResult, error) {
 	var searchers conc.WaitGroup
 	for range workers {
 		searchers.Go(func() {
-			var buf []byte
+			buf := getGrepBuf()
+			defer putGrepBuf(buf)
 			for job := range jobs {
 				if inner.Err() != nil || int64(job.seq) > cutoff.Load() {
 					continue
 				}
-				r := g.searchFile(job, &buf)
+				r := g.searchFile(job, buf)
 				select {
 				case results <- r:
 				case <-inner.Done():
@@ -320,6 +323,25 @@ func linesAfter(data []byte, end, n int) []string {
 		start = e + 1
 	}
 	return out
+}
+
+// grepBufs keeps the searchers' read buffers from one grep to the next
+// (each searcher had allocated 64 KiB a call: garbage and fresh heap pages
+// on every grep). A buffer grown past maxPooledGrepBuf by a large file is
+// left to the collector.
+var grepBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledGrepBuf is the largest buffer grepBufs keeps.
+const maxPooledGrepBuf = 1 << 20
+
+// getGrepBuf takes a read buffer for one searcher; putGrepBuf gives it back
+// (the matches copy their lines: nothing refers to it after the search).
+func getGrepBuf() *[]byte { return grepBufs.Get().(*[]byte) }
+
+func putGrepBuf(b *[]byte) {
+	if cap(*b) <= maxPooledGrepBuf {
+		grepBufs.Put(b)
+	}
 }
 
 // growBuf returns (*buf)[:0] with room for size+1 bytes (the extra byte lets

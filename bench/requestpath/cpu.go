@@ -52,3 +52,28 @@ func peakRSS(pid int) int64 {
 	}
 	return 0
 }
+
+// minorFaults is the minor page faults a process has taken so far (field
+// 10 of /proc/PID/stat): each is a page the kernel had to map (a fresh heap
+// page, a stack's), counted in the turn's CPU as kernel time. 0 when
+// unknown.
+func minorFaults(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) is in parentheses and may hold spaces.
+	_, rest, ok := strings.Cut(string(data), ") ")
+	if !ok {
+		return 0
+	}
+	f := strings.Fields(rest)
+	if len(f) < 8 {
+		return 0
+	}
+	n, err := strconv.ParseInt(f[7], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}

@@ -103,7 +103,7 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perT
 	fmt.Printf("%8s %6s %10s %10s %8s\n", "session", "turn", "A ms", "B ms", "B/A")
 	for _, n := range lengths {
 		var a, b [][]time.Duration // per pair, CPU per turn
-		var startA, startB, rssA, rssB []time.Duration
+		var startA, startB, rssA, rssB, faultsA, faultsB []time.Duration
 		start := time.Now()
 		for p := range pairs {
 			for i, bin := range []string{oldBin, newBin} {
@@ -113,8 +113,10 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perT
 				}
 				if i == 0 {
 					a, startA, rssA = append(a, r.turns), append(startA, r.start), append(rssA, time.Duration(r.peakRSS))
+					faultsA = append(faultsA, time.Duration(r.faults))
 				} else {
 					b, startB, rssB = append(b, r.turns), append(startB, r.start), append(rssB, time.Duration(r.peakRSS))
+					faultsB = append(faultsB, time.Duration(r.faults))
 				}
 			}
 		}
@@ -138,6 +140,8 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perT
 		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (start: exec to the session's creation, median)\n", n, "start", ms(sa), ms(sb), float64(sb)/float64(max(sa, 1)))
 		ra, rb := median(rssA), median(rssB)
 		fmt.Printf("%8d %6s %10.1f %10.1f %8.2f   (peak RSS in MB, median)\n", n, "rss", float64(ra)/(1<<20), float64(rb)/(1<<20), float64(rb)/float64(max(ra, 1)))
+		fa, fb := float64(median(faultsA))/float64(n), float64(median(faultsB))/float64(n)
+		fmt.Printf("%8d %6s %10.0f %10.0f %8.2f   (minor page faults per turn, median)\n", n, "faults", fa, fb, fb/max(fa, 1))
 	}
 	fmt.Printf("load after: %s\n", loadAverage())
 	return nil

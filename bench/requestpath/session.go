@@ -61,6 +61,7 @@ type sessionRun struct {
 	turns   []time.Duration // server CPU per turn
 	start   time.Duration   // server CPU from exec to the session's creation (initialize, agent/newSession)
 	peakRSS int64           // the server's peak resident memory (VmHWM), bytes
+	faults  int64           // the server's minor page faults over the turns
 }
 
 // runSession starts bin as an LSP server on ws, runs a session of n turns
@@ -139,6 +140,7 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int, warmup 
 		return run, err
 	}
 	cpu := make([]time.Duration, 0, n)
+	faultsBefore := minorFaults(pid)
 	for turn := 1; turn <= n; turn++ {
 		before, err := processCPU(pid)
 		if err != nil {
@@ -174,7 +176,7 @@ func runSession(ctx context.Context, bin, ws, tmp string, n, window int, warmup 
 	if err := toolsSucceeded(fake.Requests()); err != nil {
 		return run, err
 	}
-	run.turns, run.peakRSS = cpu, peakRSS(pid)
+	run.turns, run.peakRSS, run.faults = cpu, peakRSS(pid), minorFaults(pid)-faultsBefore
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	_ = ed.Shutdown(sctx)

@@ -51,6 +51,8 @@ Flags:
   --max-message-mb N  cap one incoming message at N MB (default 64); a larger
                     one is dropped and answered with an error
   --profile-cpu FILE  write a CPU profile of the run to FILE (go tool pprof)
+  --profile-alloc FILE  write a profile of the run's allocations to FILE at
+                    exit (go tool pprof -sample_index=alloc_space)
   --version         print the version
   --help            print this help
 
@@ -75,6 +77,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	maxMessageMB := fs.Int("max-message-mb", server.DefaultMaxMessageBytes>>20, "cap on one incoming message, in MB")
 	showVersion := fs.Bool("version", false, "print the version")
 	profileCPU := fs.String("profile-cpu", "", "write a CPU profile of the whole run to this file (go tool pprof reads it)")
+	profileAlloc := fs.String("profile-alloc", "", "write a profile of the whole run's allocations to this file at exit (go tool pprof reads it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage) // asked for: stdout, like help
@@ -109,6 +112,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		defer stopProfile()
+	}
+	if *profileAlloc != "" {
+		defer startAllocProfile(*profileAlloc)()
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
