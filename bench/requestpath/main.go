@@ -30,6 +30,12 @@ import (
 	"time"
 )
 
+// settle is -settle; workspaceSettle is how long it waits (the checkpoint
+// store's racy window, 2 s, and a margin).
+var settle bool
+
+const workspaceSettle = 2100 * time.Millisecond
+
 func main() {
 	pairs := flag.Int("pairs", 10, "A/B pairs per session length")
 	sessions := flag.String("sessions", "12,300", "session lengths in turns, comma-separated")
@@ -39,6 +45,7 @@ func main() {
 	window := flag.Int("window", 128000, "model.context_window (tokens)")
 	perTurn := flag.Bool("per-turn", false, "also print the median CPU of every turn (for finding spikes)")
 	warmup := flag.Bool("warmup", false, "run a one-turn session in each process before the measured one (turn 1 then shows a new session's cost without a new process's)")
+	flag.BoolVar(&settle, "settle", true, "wait out the checkpoint store's racy window after writing the workspace (false: the first sessions hash every file every turn)")
 	marksFile := flag.String("marks", "", "write each turn's bounds on CLOCK_MONOTONIC to this file (\"pid turn start_ns end_ns\"), to split a `perf record -k CLOCK_MONOTONIC` profile")
 	flag.Parse()
 	if *marksFile != "" {
@@ -91,6 +98,14 @@ func run(pairs int, lengths []int, base, oldBin, newBin string, window int, perT
 	ws, err := makeWorkspace(tmp)
 	if err != nil {
 		return err
+	}
+	if settle {
+		// A file written in the last two seconds is hashed again at every
+		// checkpoint (checkpoint's racy window): without this wait the
+		// sessions of the run's first two seconds would hash the whole
+		// workspace every turn and the later ones would not, unlike a
+		// workspace at rest.
+		time.Sleep(workspaceSettle)
 	}
 	ctx := context.Background()
 	fmt.Printf("load before: %s\n", loadAverage())
