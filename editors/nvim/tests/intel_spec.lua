@@ -86,43 +86,60 @@ local function tool_result(updates, id)
   return found
 end
 
+-- gopls, or nil after saying the test is skipped (never on CI).
+local function gopls_or_skip()
+  local bin = gopls()
+  if not bin then
+    t.ok(not vim.env.CI or vim.env.CI == '', 'gopls not found (scripts/install-lsp installs it): CI does not skip')
+    io.stderr:write('SKIP: gopls not found (run scripts/install-lsp)\n')
+  end
+  return bin
+end
+
+-- Starts gopls on `root` and attaches it to every Go buffer from now on, as a user's config does.
+local function attach_gopls(bin, root)
+  local gopls_id = vim.lsp.start_client({ name = 'gopls', cmd = { bin }, root_dir = root })
+  t.ok(gopls_id, 'gopls started')
+  local group = vim.api.nvim_create_augroup('intel_spec_gopls', { clear = true })
+  vim.api.nvim_create_autocmd('FileType', {
+    group = group,
+    pattern = 'go',
+    callback = function(ev)
+      vim.lsp.buf_attach_client(ev.buf, gopls_id)
+    end,
+  })
+  t.cleanup(function()
+    vim.api.nvim_del_augroup_by_id(group)
+    vim.lsp.stop_client(gopls_id, true)
+  end)
+end
+
+-- The user's config (read by the server at start): only the editor answers, with room to settle
+-- on a loaded machine (settling ends at 200 ms of quiet anyway); `extra` adds lines.
+local function editor_only_config(extra)
+  local xdg = h.tmpdir()
+  h.write(xdg .. '/agentls/config.yaml', 'lsp:\n  source: editor\n  settle_ms: 30000\n' .. (extra or ''))
+  local old_xdg = vim.env.XDG_CONFIG_HOME
+  vim.env.XDG_CONFIG_HOME = xdg
+  t.cleanup(function()
+    vim.env.XDG_CONFIG_HOME = old_xdg
+  end)
+end
+
 t.describe('language intelligence from the editor', function()
   t.it('gopls through the plugin: the edit’s type error in its result, tick refused until fixed, quickfix', function()
-    local bin = gopls()
+    local bin = gopls_or_skip()
     if not bin then
-      t.ok(not vim.env.CI or vim.env.CI == '', 'gopls not found (scripts/install-lsp installs it): CI does not skip')
-      io.stderr:write('SKIP: gopls not found (run scripts/install-lsp)\n')
       return
     end
-    -- the user's config (read by the server at start): only the editor answers, with room to
-    -- settle on a loaded machine (settling ends at 200 ms of quiet anyway)
-    local xdg = h.tmpdir()
-    h.write(xdg .. '/agentls/config.yaml', 'lsp:\n  source: editor\n  settle_ms: 30000\n')
-    local old_xdg = vim.env.XDG_CONFIG_HOME
-    vim.env.XDG_CONFIG_HOME = xdg
-    t.cleanup(function()
-      vim.env.XDG_CONFIG_HOME = old_xdg
-    end)
+    editor_only_config()
 
     -- gopls attached to every Go buffer, as a user's config does
     local root = h.tmpdir()
     for name, text in pairs(files) do
       h.write(root .. '/' .. name, text)
     end
-    local gopls_id = vim.lsp.start_client({ name = 'gopls', cmd = { bin }, root_dir = root })
-    t.ok(gopls_id, 'gopls started')
-    local group = vim.api.nvim_create_augroup('intel_spec_gopls', { clear = true })
-    vim.api.nvim_create_autocmd('FileType', {
-      group = group,
-      pattern = 'go',
-      callback = function(ev)
-        vim.lsp.buf_attach_client(ev.buf, gopls_id)
-      end,
-    })
-    t.cleanup(function()
-      vim.api.nvim_del_augroup_by_id(group)
-      vim.lsp.stop_client(gopls_id, true)
-    end)
+    attach_gopls(bin, root)
 
     local st = h.start({}, script, { root = root })
     local asked, updates = {}, {}
@@ -203,6 +220,65 @@ t.describe('language intelligence from the editor', function()
     st.chat:flush()
     t.ok(not h.text(st.chat.bufnr):find('not ticked', 1, true), 'the accepted tick clears the refusal')
   end)
+
+  -- A file the user never opened: the plugin loads it without showing it, the user's gopls
+  -- attaches as to any Go buffer, and its problems are the edit's (its old one not new).
+  t.it('a file never opened: loaded unshown, gopls attaches, the edit’s new error and only it', function()
+    local bin = gopls_or_skip()
+    if not bin then
+      return
+    end
+    editor_only_config('plan_mode:\n  default_active: false\n')
+    local root = h.tmpdir()
+    h.write(root .. '/go.mod', 'module example.com/h\n\ngo 1.22\n')
+    h.write(root .. '/main.go', 'package main\n\nfunc main() { println(Greet("x")) }\n')
+    -- line 7's unused variable is an error before any edit: never new
+    h.write(
+      root .. '/hidden.go',
+      'package main\n\n// Greet greets.\nfunc Greet(name string) string { return "hello " + name }\n\nfunc old() {\n\tstale := 1\n}\n'
+    )
+    attach_gopls(bin, root)
+    local hidden_script = [[
+name: nvim_hidden_file
+steps:
+  - text: "Changing the greeting."
+    tool_calls:
+      - {id: e1, name: edit, args: {path: hidden.go, old_string: "return \"hello \" + name", new_string: "return 42"}}
+  - text: "Done."
+]]
+    local st = h.start({}, hidden_script, { root = root })
+    local updates = {}
+    st.trace = function(method, p)
+      t.note(method, p)
+      if method == 'agent/update' then
+        table.insert(updates, p)
+      end
+    end
+    local windows_before = #vim.api.nvim_list_wins()
+    t.eq(-1, vim.fn.bufnr(root .. '/hidden.go'), 'hidden.go is not loaded before the turn')
+
+    vim.cmd('AgentChat')
+    t.wait(5000, function()
+      return agentls.mode() == 'BUILD'
+    end, 'the new session in BUILD')
+    local chat_windows = #vim.api.nvim_list_wins()
+    agentls.prompt('greet with a number')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+
+    local d = tool_result(updates, 'e1').rawOutput.result.diagnostics
+    t.eq(true, d.settled, 'settled: ' .. vim.inspect(d))
+    t.eq(1, #d.new, 'one new problem (the unused variable of line 7 was there before): ' .. vim.inspect(d.new))
+    t.eq('hidden.go', d.new[1].path)
+    t.eq(4, d.new[1].line)
+    t.eq('error', d.new[1].severity)
+    t.match('42', d.new[1].message)
+    -- loaded for gopls, shown nowhere: the user's windows are as they were
+    local b = vim.fn.bufnr(root .. '/hidden.go')
+    t.ok(b ~= -1 and vim.api.nvim_buf_is_loaded(b), 'hidden.go loaded')
+    t.eq(-1, vim.fn.bufwinid(b), 'hidden.go in no window')
+    t.eq(chat_windows, #vim.api.nvim_list_wins(), 'no window opened by the turn (before the chat: ' .. windows_before .. ')')
+  end)
 end)
 
 t.describe('agentls.intel and agentls.problems (units)', function()
@@ -211,6 +287,25 @@ t.describe('agentls.intel and agentls.problems (units)', function()
   local r = function(l1, c1, l2, c2)
     return { start = { line = l1, character = c1 }, ['end'] = { line = l2, character = c2 } }
   end
+
+  t.it('the version problems are for: older while a server has not caught up, or has not published in a fresh buffer', function()
+    local rows = {
+      -- { what, current, attached ids, published, fresh, want }
+      { 'no language server attached', 3, {}, {}, true, 3 },
+      { 'published for the current text', 3, { 7 }, { [7] = 3 }, false, 3 },
+      { 'published for an older text', 3, { 7 }, { [7] = 1 }, false, 1 },
+      { 'the oldest of two servers', 3, { 7, 8 }, { [7] = 2, [8] = 1 }, false, 1 },
+      { 'published without a version', 3, { 7 }, { [7] = false }, true, 3 },
+      { 'fresh, none published yet: the text before', 0, { 7 }, {}, true, -1 },
+      { 'fresh, one of two published', 0, { 7, 8 }, { [7] = 0 }, true, -1 },
+      { 'fresh, both published', 0, { 7, 8 }, { [7] = 0, [8] = 0 }, true, 0 },
+      { 'not fresh, none published: taken as it is', 4, { 7 }, {}, false, 4 },
+      { 'a server of another buffer published, not this one', 2, { 7 }, { [9] = 2 }, true, 1 },
+    }
+    for _, r in ipairs(rows) do
+      t.eq(r[6], intel.version_for(r[2], r[3], r[4], r[5]), r[1])
+    end
+  end)
 
   t.it('columns convert between UTF-8, UTF-16 and UTF-32', function()
     local line = 'a€𝄞b' -- 1 + 3 + 4 + 1 bytes; 1 + 1 + 2 + 1 UTF-16 units; 4 code points

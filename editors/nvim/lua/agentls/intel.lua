@@ -69,11 +69,22 @@ local function convert_range(uri, r, from, to)
   return { start = convert_pos(uri, r.start, from, to), ['end'] = convert_pos(uri, r['end'], from, to) }
 end
 
+--- How long after a buffer is loaded its problems wait for its language servers' first
+--- publishDiagnostics (ms): until one has published for it, a buffer loaded this recently reports
+--- the version before its text, so that the server waits for them instead of taking "no problems
+--- yet" for "no problems" (docs/language-intel.md). A server that never publishes (one that only
+--- completes, say) costs a first question about a file at most this long.
+M.first_publish_ms = 3000
+
+-- When each buffer was loaded (vim.loop.now()), for first_publish_ms.
+M.loaded_at = {}
+
 --- Loads the file of `uri` into a buffer, not shown (its language servers attach); its number.
 function M.load(uri)
   local b = vim.fn.bufadd(vim.uri_to_fname(uri))
   if not vim.api.nvim_buf_is_loaded(b) then
     pcall(vim.fn.bufload, b)
+    M.loaded_at[b] = vim.loop.now()
   end
   return b
 end
@@ -135,12 +146,26 @@ end
 -- The version of each document each client last published diagnostics for: published[uri][id].
 M.published = {}
 
---- Records the version a publishDiagnostics is for (wraps the handler Neovim uses, once).
+--- Records the version a publishDiagnostics is for (wraps the handler Neovim uses, once), and
+--- when each buffer is loaded.
 function M.watch_published()
   if M.watching then
     return
   end
   M.watching = true
+  local group = vim.api.nvim_create_augroup('agentls_intel_loaded', { clear = true })
+  vim.api.nvim_create_autocmd('BufReadPost', {
+    group = group,
+    callback = function(a)
+      M.loaded_at[a.buf] = vim.loop.now()
+    end,
+  })
+  vim.api.nvim_create_autocmd({ 'BufUnload', 'BufWipeout' }, {
+    group = group,
+    callback = function(a)
+      M.loaded_at[a.buf] = nil
+    end,
+  })
   local default = vim.lsp.handlers['textDocument/publishDiagnostics']
   -- luacheck: ignore 122 (Neovim's handler table is meant to be replaced)
   vim.lsp.handlers['textDocument/publishDiagnostics'] = function(err, result, ctx, cfg)
@@ -152,22 +177,41 @@ function M.watch_published()
   end
 end
 
--- The version of the text the problems of `uri` (buffer `b`) are for: the buffer's, or older
--- when an attached language server last published for an older one (the server then waits
--- for it: docs/language-intel.md, Settle).
+--- The version of the text the problems of buffer `b` are for, given its current version, when
+--- each attached client last published for it (`pub[id]`: a version, false for one without, nil
+--- for none yet) and whether it was loaded less than first_publish_ms ago: the buffer's, or older
+--- when an attached language server last published for an older one, or, in a buffer loaded just
+--- now, has not published for it yet (the server then waits: docs/language-intel.md, Settle).
+---@param current integer
+---@param ids integer[] the attached clients, agentls left out
+---@param pub table<integer, integer|false>
+---@param fresh boolean
+---@return integer
+function M.version_for(current, ids, pub, fresh)
+  local v = current
+  for _, id in ipairs(ids) do
+    local pv = pub[id]
+    if type(pv) == 'number' and pv < v then
+      v = pv
+    elseif pv == nil and fresh then
+      v = math.min(v, current - 1)
+    end
+  end
+  return v
+end
+
 local function diagnostics_version(uri, b, self_id)
   local v = vim.lsp.util.buf_versions[b]
   if type(v) ~= 'number' then
     return nil
   end
-  local pub = M.published[uri] or {}
+  local ids = {}
   for _, c in ipairs(clients(b, self_id)) do
-    local pv = pub[c.id]
-    if type(pv) == 'number' and pv < v then
-      v = pv
-    end
+    table.insert(ids, c.id)
   end
-  return v
+  local loaded = M.loaded_at[b]
+  local fresh = loaded ~= nil and vim.loop.now() - loaded < M.first_publish_ms
+  return M.version_for(v, ids, M.published[uri] or {}, fresh)
 end
 
 --- agent/diagnostics: each document's problems (every namespace but agentls's own) and the
