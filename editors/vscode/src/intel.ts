@@ -163,22 +163,38 @@ export function announcedAfterEveryCheck(diagnostics: readonly Pick<VsDiagnostic
  * answer on 50 ms later, VS Code's event 50 ms after that), while an answer
  * to a request made before the change (TypeScript announces its unchanged
  * list again at every check, at times of its own) can arrive any moment.
+ *
+ * A document just opened (one the agent touches first, opened for the
+ * question) reports the version before its text until its diagnostics first
+ * change or `firstAnswerMs` passed: its language support has not looked at it
+ * yet, and "no problems yet" taken for "no problems" would make every problem
+ * it already had come back as new after the agent's first edit of it.
  */
 export class DiagnosticVersions {
-  /** Each edited document's last change: its version, when, the version the diagnostics were for then, and the version before the change. */
-  private readonly edited = new Map<string, { version: number; at: number; before: number; previous: number }>();
+  /**
+   * Each edited or just opened document's last change: its version, when, the
+   * version the diagnostics were for then, the version before the change, and
+   * how long a quiet time ends the wait.
+   */
+  private readonly edited = new Map<string, { version: number; at: number; before: number; previous: number; quietMs: number }>();
   private readonly diagnosed = new Map<string, number>();
 
   constructor(
     private readonly now: () => number = Date.now,
     readonly quietMs = 1000,
     readonly minAnswerMs = 300,
+    readonly firstAnswerMs = 3000,
   ) {}
 
-  /** The document was opened (again): its versions start over, so what was known of the earlier ones is dropped. */
-  opened(uri: string): void {
-    this.edited.delete(uri);
+  /**
+   * The document was opened (again) at `version`: its versions start over, so
+   * what was known of the earlier ones is dropped, and it waits for its
+   * language support's first look (any diagnostics change from now on is for
+   * this text).
+   */
+  opened(uri: string, version: number): void {
     this.diagnosed.delete(uri);
+    this.edited.set(uri, { version, at: this.now(), before: version - 1, previous: version, quietMs: this.firstAnswerMs });
   }
 
   /** The document changed to `version` (onDidChangeTextDocument); `before` is its version until then. */
@@ -186,7 +202,9 @@ export class DiagnosticVersions {
     const prev = this.edited.get(uri);
     // The first change since the diagnostics: remember what they were for.
     const since = prev && (this.diagnosed.get(uri) ?? -1) < prev.version ? prev.before : before;
-    this.edited.set(uri, { version, at: this.now(), before: since, previous: before });
+    // Not looked at since it was opened: the first look's time still applies.
+    const quietMs = prev && !this.diagnosed.has(uri) ? prev.quietMs : this.quietMs;
+    this.edited.set(uri, { version, at: this.now(), before: since, previous: before, quietMs });
   }
 
   /** The document's diagnostics changed while its text was at `version`. */
@@ -204,6 +222,6 @@ export class DiagnosticVersions {
     const e = this.edited.get(uri);
     if (!e || e.version !== version) return version;
     if ((this.diagnosed.get(uri) ?? -1) >= version) return version;
-    return !alwaysAnnounced && this.now() - e.at >= this.quietMs ? version : e.before;
+    return !alwaysAnnounced && this.now() - e.at >= e.quietMs ? version : e.before;
   }
 }

@@ -15,7 +15,7 @@ export function watchDiagnosticVersions(): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.workspace.onDidOpenTextDocument((d) => {
       before.set(d.uri.toString(), d.version);
-      diagnosticVersions.opened(d.uri.toString());
+      diagnosticVersions.opened(d.uri.toString(), d.version);
     }),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.contentChanges.length === 0) return;

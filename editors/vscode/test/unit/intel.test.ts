@@ -126,7 +126,7 @@ describe('the version diagnostics are for', () => {
   type Step =
     | { at: number; change: [version: number, before: number] }
     | { at: number; diagnostics: number }
-    | { at: number; opened: true }
+    | { at: number; opened: number }
     | { at: number; versionOf: number; want: number; announced?: true; why?: string };
   const u = 'file:///w/a.ts';
   const cases: [string, Step[]][] = [
@@ -227,10 +227,40 @@ describe('the version diagnostics are for', () => {
       'a document opened again starts over: the diagnostics of its earlier versions do not count',
       [
         { at: 0, diagnostics: 7 },
-        { at: 10, opened: true },
-        { at: 10, versionOf: 1, want: 1 },
-        { at: 20, change: [2, 1] },
-        { at: 100, versionOf: 2, want: 1, why: 'version 7 was the closed document’s' },
+        { at: 10, opened: 1 },
+        { at: 400, diagnostics: 1 },
+        { at: 400, versionOf: 1, want: 1 },
+        { at: 420, change: [2, 1] },
+        { at: 500, versionOf: 2, want: 1, why: 'version 7 was the closed document’s' },
+      ],
+    ],
+    [
+      'a document just opened waits for its language support’s first look, at most three seconds',
+      [
+        { at: 0, opened: 1 },
+        { at: 10, versionOf: 1, want: 0, why: 'nothing looked at it yet: no problems yet is not no problems' },
+        { at: 1500, versionOf: 1, want: 0, why: 'a second of quiet is not enough for a first look' },
+        { at: 2999, versionOf: 1, want: 0 },
+        { at: 3000, versionOf: 1, want: 1, why: 'three seconds: taken as having none' },
+      ],
+    ],
+    [
+      'a document just opened: its first diagnostics, however soon, are for its text',
+      [
+        { at: 0, opened: 1 },
+        { at: 40, diagnostics: 1 },
+        { at: 40, versionOf: 1, want: 1 },
+      ],
+    ],
+    [
+      'a document just opened and edited before its first look: it waits for that look',
+      [
+        { at: 0, opened: 1 },
+        { at: 100, change: [2, 1] },
+        { at: 200, versionOf: 2, want: 0, why: 'no diagnostics yet for any version' },
+        { at: 1200, versionOf: 2, want: 0, why: 'the first look’s three seconds, not an edit’s one' },
+        { at: 1500, diagnostics: 2 },
+        { at: 1500, versionOf: 2, want: 2 },
       ],
     ],
   ];
@@ -242,7 +272,7 @@ describe('the version diagnostics are for', () => {
         now = s.at;
         if ('change' in s) v.changed(u, s.change[0], s.change[1]);
         else if ('diagnostics' in s) v.diagnosticsChanged(u, s.diagnostics);
-        else if ('opened' in s) v.opened(u);
+        else if ('opened' in s) v.opened(u, s.opened);
         else assert.equal(v.versionOf(u, s.versionOf, s.announced), s.want, `at ${s.at} ms: ${s.why ?? ''}`);
       }
     });
