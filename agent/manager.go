@@ -590,7 +590,7 @@ func (m *Manager) Cancel(id string) error {
 // (50 when limit ≤ 0) of the total that have the status ("" for every plan).
 // A plan that cannot be listed in full carries its Error.
 func (m *Manager) ListPlans(status string, limit int) ([]PlanInfo, int, error) {
-	if status != "" && !workspace.PlanStatus(status).Valid() {
+	if status != "" && !agentproto.PlanStatus(status).Valid() {
 		return nil, 0, invalidf("status must be draft, approved, implemented or archived, not %q", status)
 	}
 	live := m.live.Load()
@@ -604,7 +604,7 @@ func (m *Manager) ListPlans(status string, limit int) ([]PlanInfo, int, error) {
 	if limit <= 0 {
 		limit = 50
 	}
-	selected, total := workspace.SelectPlans(plans, workspace.PlanStatus(status), limit)
+	selected, total := workspace.SelectPlans(plans, agentproto.PlanStatus(status), limit)
 	out := make([]PlanInfo, 0, len(selected))
 	for _, p := range selected {
 		out = append(out, planInfo(p))

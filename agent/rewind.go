@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/workspace"
 )
 
 // RewindRequest is agent/rewind's params (the protocol's, and the command
@@ -122,7 +121,7 @@ func (s *Session) restoreState(ctx context.Context, id string, codeToo bool) {
 	if at.planFile != "" && at.planStatus != "" && !codeToo {
 		// As agentls's own change for no session: the session's follow-up
 		// (implemented once every step is ticked) would undo it at once.
-		if err := s.m.setPlanStatus(ctx, nil, at.planFile, workspace.PlanStatus(at.planStatus)); err != nil {
+		if err := s.m.setPlanStatus(ctx, nil, at.planFile, agentproto.PlanStatus(at.planStatus)); err != nil {
 			slog.Warn("rewind: plan status", "plan", at.planFile, "err", err)
 		}
 		if p, err := s.m.ws.Resolve(at.planFile); err == nil {

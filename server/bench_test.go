@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
@@ -91,7 +92,7 @@ func BenchmarkScriptedTurn20Calls(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		var r server.PromptResult
+		var r agentproto.PromptResult
 		if err := ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "explore"}, &r); err != nil || r.StopReason != "end_turn" {
 			b.Fatalf("prompt = %+v, %v", r, err)
 		}

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -325,7 +325,7 @@ steps:
       last_message_contains: ['` + tc.expect + `']
     text: thanks
 `})
-			var pr server.PromptResult
+			var pr agentproto.PromptResult
 			s := h.NewSession("plan")
 			if err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "ask"}, &pr); err != nil || pr.StopReason != "question_pending" {
 				t.Fatalf("prompt = %+v, %v", pr, err)

@@ -11,7 +11,6 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -212,7 +211,7 @@ steps:
 	if s.Title != "Explain" {
 		t.Fatalf("title = %q", s.Title)
 	}
-	var r server.PromptResult
+	var r agentproto.PromptResult
 	err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{
 		"sessionId": s.SessionID, "text": "explain this",
 		"context": map[string]any{"uri": h.Editor.URI("a.txt"), "range": map[string]any{
