@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host/agentapi"
 )
 
@@ -25,7 +26,7 @@ type sessions interface {
 	SetReview(id, review string) (agent.ReviewInfo, error)
 	SetModel(ctx context.Context, sessionID, mode, model string) (agent.ModelList, error)
 	SessionModels(sessionID string) (agent.CurrentModels, error)
-	ListCommands(sessionID string) ([]agent.CommandInfo, error)
+	ListCommands(sessionID string) ([]agentproto.CommandInfo, error)
 	CheckModel(ctx context.Context) agent.ModelCheck
 }
 

@@ -589,7 +589,7 @@ func TestPlanEntries(t *testing.T) {
 
 func TestHistoryMessage(t *testing.T) {
 	t.Parallel()
-	in := llm.Message{Role: llm.RoleAssistant, Content: "hi", ToolCalls: []llm.ToolCall{
+	in := llm.Message{Role: llm.RoleAssistant, Content: "hi", ToolCalls: []agentproto.ToolCall{
 		{ID: "a", Name: "read", Arguments: `{"path":"x"}`},
 		{ID: "b", Name: "read", Arguments: `{"path": "x",`},
 		{ID: "c", Name: "ls", Arguments: ""},

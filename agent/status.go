@@ -1,7 +1,7 @@
 package agent
 
 import (
-	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -11,7 +11,7 @@ import (
 type Status struct {
 	Sandbox       sandbox.Status
 	MCPServers    []MCPServerStatus
-	LanguageIntel []intel.Serving
+	LanguageIntel []agentproto.LanguageServing
 }
 
 // Status reports the sandbox, the MCP servers and the language

@@ -64,7 +64,7 @@ func TestServerToClientShapes(t *testing.T) {
 		{"tool_call_update", agent.UpdateToolCallDone{}, agentproto.ToolCallDone{}},
 		{"question_pending", agent.UpdateQuestion{}, agentproto.QuestionPending{}},
 		{"Refusal", guard.Refusal{}, agentproto.Refusal{}},
-		{"InstructionFile", agent.InstructionFile{}, agentproto.InstructionFile{}},
+		{"InstructionFile", agentproto.InstructionFile{}, agentproto.InstructionFile{}},
 	} {
 		if got, want := jsonMembers(reflect.TypeOf(tc.sent)), jsonMembers(reflect.TypeOf(tc.decl)); got != want {
 			t.Errorf("%s: the server sends %s; agentproto declares %s", tc.name, got, want)

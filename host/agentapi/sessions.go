@@ -17,7 +17,7 @@ type Sessions interface {
 	SetReview(id, review string) (agent.ReviewInfo, error)
 	ListModels(ctx context.Context, sessionID string) (agent.ModelList, error)
 	SetModel(ctx context.Context, sessionID, mode, model string) (agent.ModelList, error)
-	ListCommands(sessionID string) ([]agent.CommandInfo, error)
+	ListCommands(sessionID string) ([]agentproto.CommandInfo, error)
 	ListPlans(status string, limit int) ([]agent.PlanInfo, int, error)
 }
 

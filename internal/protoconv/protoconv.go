@@ -60,9 +60,8 @@ func Messages(msgs []llm.Message) []agentproto.Message {
 // PlanInfo is agentproto's).
 func Plans(list []agent.PlanInfo) []agentproto.PlanInfo { return nonNil(list) }
 
-// Commands are slash commands on the wire (never nil: `[]`; the agent's
-// CommandInfo is agentproto's).
-func Commands(list []agent.CommandInfo) []agentproto.CommandInfo { return nonNil(list) }
+// Commands are slash commands on the wire (never nil: `[]`).
+func Commands(list []agentproto.CommandInfo) []agentproto.CommandInfo { return nonNil(list) }
 
 // ChangedFiles are files changed since a checkpoint on the wire.
 func ChangedFiles(list []agent.ChangedFile) agentproto.ChangedFilesResult {
