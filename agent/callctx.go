@@ -76,10 +76,10 @@ func (m *Manager) ToolCallView(name, args string) (title, kind string) {
 
 // SessionInfo returns a session as the protocol shows it, loading it from
 // disk when it is not in memory.
-func (m *Manager) SessionInfo(id string) (Info, error) {
+func (m *Manager) SessionInfo(id string) (agentproto.Session, error) {
 	s, err := m.session(id)
 	if err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	return s.Info(), nil
 }

@@ -245,7 +245,7 @@ func runRewindCommand(ctx context.Context, s *Session, args string) (commandOutc
 			return commandOutcome{answer: "Nothing to rewind yet: this session has no earlier turn."}, nil
 		}
 	}
-	res, err := s.m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: to, What: "code"})
+	res, err := s.m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: to, What: "code"})
 	if err != nil {
 		return commandOutcome{}, err
 	}
@@ -253,7 +253,7 @@ func runRewindCommand(ctx context.Context, s *Session, args string) (commandOutc
 }
 
 // rewindSummary says what a code rewind did, in a few lines.
-func rewindSummary(to string, res RewindResult) string {
+func rewindSummary(to string, res agentproto.RewindResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Rewound the code to before message %s: %d file(s) restored", to, len(res.Restored))
 	if len(res.Skipped) > 0 {

@@ -308,7 +308,7 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 		if err != nil {
 			slog.Warn("language intel: the tick's check", "files", files, "err", err)
 		} else if msg := problemtext.TickRefusal(probs); msg != "" {
-			return tickRefused{TickRefusal{Steps: ticked, Problems: problemtext.Blocking(probs), Message: msg}}
+			return tickRefused{agentproto.TickRefusal{Steps: ticked, Problems: problemtext.Blocking(probs), Message: msg}}
 		}
 	}
 	st.mu.Lock()

@@ -10,7 +10,7 @@ import (
 // without any request to the model (agent/checkModel adds that probe).
 type Status struct {
 	Sandbox       sandbox.Status
-	MCPServers    []MCPServerStatus
+	MCPServers    []agentproto.MCPServerStatus
 	LanguageIntel []agentproto.LanguageServing
 }
 

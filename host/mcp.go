@@ -50,7 +50,7 @@ type mcpSource struct{ *mcpclient.Pool }
 
 // ServerStatus implements agent.ServerStatuser: the pool's status is the
 // protocol's.
-func (s mcpSource) ServerStatus() []agent.MCPServerStatus { return s.Status() }
+func (s mcpSource) ServerStatus() []agentproto.MCPServerStatus { return s.Status() }
 
 // SetSessionMCPServers gives a session the MCP servers its client named
 // (ACP session/new, session/load).

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/agentproto"
@@ -87,7 +86,7 @@ func BenchmarkScriptedTurn20Calls(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		model = scripted.New(sc)
-		var s agent.Info
+		var s agentproto.Session
 		if err := ed.Call(ctx, "agent/newSession", map[string]any{"mode": "plan"}, &s); err != nil {
 			b.Fatal(err)
 		}

@@ -143,7 +143,7 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 	}
 
 	// Build mode: the approved plan stays pinned through compactions.
-	var info agent.Info
+	var info agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func TestServerToClientShapes(t *testing.T) {
 		sent, decl any
 	}{
 		{agentproto.AskUser.Name(), askUserParams{}, agentproto.AskUserParams{}},
-		{agentproto.ModeChanged.Name(), agent.ModeChange{}, agentproto.ModeChangedParams{}},
+		{agentproto.ModeChanged.Name(), agentproto.ModeChangedParams{}, agentproto.ModeChangedParams{}},
 		{"Question", questions.Question{}, agentproto.Question{}},
 		{"QuestionButton", questions.Button{}, agentproto.QuestionButton{}},
 		{"tool_call_update", agent.UpdateToolCallDone{}, agentproto.ToolCallDone{}},

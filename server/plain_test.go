@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -151,7 +150,7 @@ steps:
 	h.AwaitShown("second answer")
 
 	// agentls.newSession with [] says its id, and becomes the current session.
-	var s agent.Info
+	var s agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.newSession", "arguments": []any{}}, &s); err != nil {
 		t.Fatal(err)
 	}

@@ -164,7 +164,7 @@ func TestSessionSurvivesRestart(t *testing.T) {
 
 	h2 := lsptest.Start(t, lsptest.Setup{Dir: dir})
 	var list struct {
-		Sessions []agent.Info `json:"sessions"`
+		Sessions []agentproto.Session `json:"sessions"`
 	}
 	if err := h2.Editor.Call(h2.Ctx, "agent/listSessions", map[string]any{}, &list); err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ steps:
       last_message_contains: ["explain this", "Selected in a.txt, lines 2-3", "two\nthree"]
 `,
 	})
-	var s agent.Info
+	var s agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "agent/newSession", map[string]any{"title": "Explain"}, &s); err != nil {
 		t.Fatal(err)
 	}

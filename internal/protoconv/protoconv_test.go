@@ -29,7 +29,7 @@ func TestSameJSON(t *testing.T) {
 		{"messages", msgs, Messages(msgs)},
 		{"sandbox status", sandboxStatus, AgentStatus(agent.Status{Sandbox: sandboxStatus}).Sandbox},
 		{"empty sandbox status", sandbox.Status{}, AgentStatus(agent.Status{}).Sandbox},
-		{"models", agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}}, ModelList(agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}})},
+		{"models", agentproto.ModelList{Models: []agentproto.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agentproto.CurrentModels{Plan: "p", Build: "b"}}, ModelList(agentproto.ModelList{Models: []agentproto.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agentproto.CurrentModels{Plan: "p", Build: "b"}})},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestMessageOutcome(t *testing.T) {
 func TestEmptyListsAreLists(t *testing.T) {
 	for name, v := range map[string]any{
 		"sessions": Sessions(nil), "plans": Plans(nil), "commands": Commands(nil),
-		"changed files": ChangedFiles(nil).Files, "models": ModelList(agent.ModelList{}).Models,
+		"changed files": ChangedFiles(nil).Files, "models": ModelList(agentproto.ModelList{}).Models,
 	} {
 		if got, err := json.Marshal(v); err != nil || string(got) != "[]" {
 			t.Errorf("%s of nil = %s (%v), want []", name, got, err)

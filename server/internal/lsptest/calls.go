@@ -5,7 +5,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 )
 
@@ -79,7 +78,7 @@ func RPCCode(err error) int64 {
 
 // Rewind calls agent/rewind; the error is the server's answer when it
 // refuses.
-func (e *Env) Rewind(req agent.RewindRequest) (agentproto.RewindResult, error) {
+func (e *Env) Rewind(req agentproto.RewindParams) (agentproto.RewindResult, error) {
 	e.T.Helper()
 	return Call(e, agentproto.Rewind, agentproto.RewindParams{SessionID: req.SessionID, ToMessageID: req.ToMessageID, What: agentproto.RewindWhat(req.What), Paths: req.Paths})
 }
