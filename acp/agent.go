@@ -151,14 +151,14 @@ func (a *Agent) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (
 }
 
 // load loads session id of cwd's workspace for this connection.
-func (a *Agent) load(ctx context.Context, cwd, id string, mcp []sdk.McpServer) (*hosted, agent.Info, []llm.Message, error) {
+func (a *Agent) load(ctx context.Context, cwd, id string, mcp []sdk.McpServer) (*hosted, agentproto.Session, []llm.Message, error) {
 	h, err := a.hostFor(cwd)
 	if err != nil {
-		return nil, agent.Info{}, nil, err
+		return nil, agentproto.Session{}, nil, err
 	}
 	info, msgs, err := h.mgr.LoadSession(ctx, id)
 	if err != nil {
-		return nil, agent.Info{}, nil, toRequestError(err)
+		return nil, agentproto.Session{}, nil, toRequestError(err)
 	}
 	h.SetSessionMCPServers(info.SessionID, mcpSpecs(mcp))
 	a.track(info.SessionID, h)

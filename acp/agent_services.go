@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host/agentapi"
 )
 
@@ -15,18 +16,18 @@ import (
 // sessions are the agent's sessions: opening, listing, deleting, their
 // settings (mode, model, review) and their checks.
 type sessions interface {
-	NewSession(ctx context.Context, mode, title string) (agent.Info, error)
-	LoadSession(ctx context.Context, id string) (agent.Info, []llm.Message, error)
-	ListSessions() ([]agent.Info, error)
-	SessionInfo(id string) (agent.Info, error)
+	NewSession(ctx context.Context, mode, title string) (agentproto.Session, error)
+	LoadSession(ctx context.Context, id string) (agentproto.Session, []llm.Message, error)
+	ListSessions() ([]agentproto.Session, error)
+	SessionInfo(id string) (agentproto.Session, error)
 	CloseSession(ctx context.Context, id string) error
 	DeleteSession(ctx context.Context, id string) error
-	SetMode(ctx context.Context, id, mode string) (agent.Info, error)
+	SetMode(ctx context.Context, id, mode string) (agentproto.Session, error)
 	SetReview(id, review string) (agent.ReviewInfo, error)
-	SetModel(ctx context.Context, sessionID, mode, model string) (agent.ModelList, error)
-	SessionModels(sessionID string) (agent.CurrentModels, error)
-	ListCommands(sessionID string) ([]agent.CommandInfo, error)
-	CheckModel(ctx context.Context) agent.ModelCheck
+	SetModel(ctx context.Context, sessionID, mode, model string) (agentproto.ModelList, error)
+	SessionModels(sessionID string) (agentproto.CurrentModels, error)
+	ListCommands(sessionID string) ([]agentproto.CommandInfo, error)
+	CheckModel(ctx context.Context) agentproto.ModelCheck
 }
 
 // turns are a session's turns: prompting and cancelling.

@@ -124,7 +124,7 @@ func resultText(u agent.UpdateToolCallDone) string {
 // ModeChanged needs nothing more: every mode change also comes as an
 // agentproto.ModeUpdate (current_mode_update), and session/new and session/load
 // answer with the mode.
-func (e *editor) ModeChanged(context.Context, agent.ModeChange) {}
+func (e *editor) ModeChanged(context.Context, agentproto.ModeChangedParams) {}
 
 // Notify: the plan-mode notify lines are logged by the agent; ACP has no
 // log channel to the user.

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // queueModel answers each request with the next queued response, then with
@@ -23,7 +24,7 @@ type queueModel struct {
 	queue []llm.Response
 }
 
-func (q *queueModel) push(calls ...llm.ToolCall) {
+func (q *queueModel) push(calls ...agentproto.ToolCall) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.queue = append(q.queue, llm.Response{Message: llm.Message{Role: llm.RoleAssistant, ToolCalls: calls}, FinishReason: "tool_calls"})
@@ -150,7 +151,7 @@ func runBypass(t *testing.T, r *rig, q *queueModel, root string, sid sdk.Session
 	id := "call-" + strings.ReplaceAll(c.name, " ", "-")
 	before := snapshot(t, root)
 	writesBefore := len(r.wire.requests("fs/write_text_file"))
-	q.push(llm.ToolCall{ID: id, Name: c.tool, Arguments: string(args)})
+	q.push(agentproto.ToolCall{ID: id, Name: c.tool, Arguments: string(args)})
 	if stop := r.mustPrompt(sid, "try: "+c.name); stop != sdk.StopReasonEndTurn {
 		t.Fatalf("%s: stop %s", c.name, stop)
 	}
@@ -204,7 +205,7 @@ func TestBypassPlanModeThroughACP(t *testing.T) {
 		runBypass(t, r, q, root, sid, c)
 	}
 	// The control: a .plan in the plans folder is written, through the client.
-	q.push(llm.ToolCall{ID: "ok", Name: "write", Arguments: `{"path":"plans/new.plan","content":"# new\n"}`})
+	q.push(agentproto.ToolCall{ID: "ok", Name: "write", Arguments: `{"path":"plans/new.plan","content":"# new\n"}`})
 	r.mustPrompt(sid, "write the plan")
 	if st := r.client.finalStatus("ok"); st != sdk.ToolCallStatusCompleted {
 		t.Errorf("the control write: %s", st)
@@ -350,7 +351,7 @@ func FuzzPlanModeNeverWritesNonPlan(f *testing.F) {
 		b, _ := json.Marshal(args)
 		before := snapshot(t, base)
 		writes := len(r.wire.requests("fs/write_text_file"))
-		q.push(llm.ToolCall{ID: fmt.Sprintf("f%d", writes), Name: name, Arguments: string(b)})
+		q.push(agentproto.ToolCall{ID: fmt.Sprintf("f%d", writes), Name: name, Arguments: string(b)})
 		pctx, cancel := context.WithTimeout(r.ctx, 5*time.Second)
 		defer cancel()
 		if _, err := r.conn.Prompt(pctx, sdk.PromptRequest{SessionId: sid, Prompt: []sdk.ContentBlock{sdk.TextBlock("fuzz")}}); err != nil {

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // recordingModel answers "ok", or a run call for a prompt "run X" (then
@@ -26,7 +27,7 @@ func (m *recordingModel) Complete(_ context.Context, req llm.Request, onEvent fu
 	m.mu.Unlock()
 	last := req.Messages[len(req.Messages)-1]
 	if last.Role == llm.RoleUser && strings.HasPrefix(last.Content, "run ") {
-		return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "call_run", Name: "run",
+		return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, ToolCalls: []agentproto.ToolCall{{ID: "call_run", Name: "run",
 			Arguments: `{"command":"touch pwned"}`}}}, FinishReason: "tool_calls"}, nil
 	}
 	text := "ok"

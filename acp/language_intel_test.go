@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/realservers"
 )
 
@@ -80,16 +80,16 @@ func TestEditorsTruthOnACP(t *testing.T) {
 
 // tickRefusals are the agentls/tickRefused _meta of the plan updates
 // received, in order.
-func (c *testClient) tickRefusals() []agent.TickRefusal {
+func (c *testClient) tickRefusals() []agentproto.TickRefusal {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []agent.TickRefusal
+	var out []agentproto.TickRefusal
 	for _, u := range c.updates {
 		if u.Update.Plan == nil || u.Update.Plan.Meta["agentls/tickRefused"] == nil {
 			continue
 		}
 		b, _ := json.Marshal(u.Update.Plan.Meta["agentls/tickRefused"])
-		var r agent.TickRefusal
+		var r agentproto.TickRefusal
 		if err := json.Unmarshal(b, &r); err != nil {
 			continue
 		}

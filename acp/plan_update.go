@@ -3,7 +3,6 @@ package acp
 import (
 	"context"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
 )
@@ -26,10 +25,10 @@ type planUpdate struct {
 // planMeta is a plan update's _meta: after a refused tick, why
 // (docs/language-intel.md, "Step ticks"; the failed tool call's content
 // lists the same problems as text).
-type planMeta map[string]*agent.TickRefusal
+type planMeta map[string]*agentproto.TickRefusal
 
 // tickMeta is the _meta of a plan update carrying r (nil for none).
-func tickMeta(r *agent.TickRefusal) planMeta {
+func tickMeta(r *agentproto.TickRefusal) planMeta {
 	if r == nil {
 		return nil
 	}

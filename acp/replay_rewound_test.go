@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/workspace"
 )
@@ -63,7 +64,7 @@ func TestReplaySkipsRewoundMessages(t *testing.T) {
 	if second == "" {
 		t.Fatalf("no id on the second prompt: %+v", msgs)
 	}
-	if _, err := m.Rewind(ctx, agent.RewindRequest{SessionID: sid, ToMessageID: second, What: "conversation"}); err != nil {
+	if _, err := m.Rewind(ctx, agentproto.RewindParams{SessionID: sid, ToMessageID: second, What: "conversation"}); err != nil {
 		t.Fatalf("rewind: %v", err)
 	}
 	m.Close()
@@ -104,11 +105,11 @@ type nopEditor struct {
 	agent.Asker
 }
 
-func (nopEditor) Update(context.Context, string, agent.Update)         {}
-func (nopEditor) ModeChanged(context.Context, agent.ModeChange)        {}
-func (nopEditor) Notify(context.Context, string)                       {}
-func (nopEditor) ShowDocument(context.Context, string) error           { return nil }
-func (nopEditor) StartProgress(context.Context, string) agent.Progress { return nopProgress{} }
+func (nopEditor) Update(context.Context, string, agent.Update)              {}
+func (nopEditor) ModeChanged(context.Context, agentproto.ModeChangedParams) {}
+func (nopEditor) Notify(context.Context, string)                            {}
+func (nopEditor) ShowDocument(context.Context, string) error                { return nil }
+func (nopEditor) StartProgress(context.Context, string) agent.Progress      { return nopProgress{} }
 
 type nopProgress struct{}
 

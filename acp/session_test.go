@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 func TestStopReasonsMaxTurnRequestsAndRefusal(t *testing.T) {
@@ -19,7 +20,7 @@ func TestStopReasonsMaxTurnRequestsAndRefusal(t *testing.T) {
 	r := newRig(t, setup{model: q, userConfig: "max_turn_requests: 2\n", files: map[string]string{"a.txt": "a\n"}})
 	sid := r.newSession().SessionId
 	for i := 0; i < 3; i++ {
-		q.push(llm.ToolCall{ID: "c" + string(rune('1'+i)), Name: "read", Arguments: `{"path":"a.txt"}`})
+		q.push(agentproto.ToolCall{ID: "c" + string(rune('1'+i)), Name: "read", Arguments: `{"path":"a.txt"}`})
 	}
 	if stop := r.mustPrompt(sid, "loop"); stop != sdk.StopReasonMaxTurnRequests {
 		t.Errorf("stop %s, want max_turn_requests", stop)

@@ -50,7 +50,7 @@ func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled b
 	req := permission.Request{
 		SessionID: sessionID, ToolCallID: callID, Requester: "agentls", Kind: agentproto.PermissionTrust, What: trust.Path,
 		Reach: agentproto.ReachWorkspace, Grants: trust.Grants(),
-		Options: []permission.Option{
+		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, config.TrustAnswers[0]),
 			permission.Opt(agentproto.AllowAlways, config.TrustAnswers[1]),
 		},

@@ -35,7 +35,7 @@ type memEditor struct {
 	mu      sync.Mutex
 	updates []any
 	notes   []string
-	modes   []ModeChange
+	modes   []agentproto.ModeChangedParams
 	shown   []string
 	applied []ApplyRequest // every request Apply was given, applied or not
 }
@@ -46,7 +46,7 @@ func (e *memEditor) Update(_ context.Context, _ string, u Update) {
 	e.updates = append(e.updates, u)
 }
 
-func (e *memEditor) ModeChanged(_ context.Context, mc ModeChange) {
+func (e *memEditor) ModeChanged(_ context.Context, mc agentproto.ModeChangedParams) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.modes = append(e.modes, mc)
@@ -233,7 +233,7 @@ func TestResolvePlanOutcome(t *testing.T) {
 			s := newTestSession(t, m, "plan")
 			ap := s.startApproval("plans/p.plan")
 			type result struct {
-				info Info
+				info agentproto.Session
 				err  error
 			}
 			done := make(chan result, 1)
@@ -589,7 +589,7 @@ func TestPlanEntries(t *testing.T) {
 
 func TestHistoryMessage(t *testing.T) {
 	t.Parallel()
-	in := llm.Message{Role: llm.RoleAssistant, Content: "hi", ToolCalls: []llm.ToolCall{
+	in := llm.Message{Role: llm.RoleAssistant, Content: "hi", ToolCalls: []agentproto.ToolCall{
 		{ID: "a", Name: "read", Arguments: `{"path":"x"}`},
 		{ID: "b", Name: "read", Arguments: `{"path": "x",`},
 		{ID: "c", Name: "ls", Arguments: ""},

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/textline"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -183,43 +184,43 @@ func (s *Session) finishApproval(ap *pendingApproval, applied bool) {
 }
 
 // ResolvePlan decides the pending approval from any UI (agent/resolvePlan).
-func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason string) (Info, error) {
+func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason string) (agentproto.Session, error) {
 	s, err := m.session(id)
 	if err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	d := decision{source: "user"}
 	switch decisionName {
 	case "approve":
 		if err := m.buildRefused(); err != nil {
-			return Info{}, err
+			return agentproto.Session{}, err
 		}
 		d.approve = true
 	case "reject":
 		if strings.TrimSpace(reason) == "" {
-			return Info{}, invalidf("a rejection needs a non-empty reason")
+			return agentproto.Session{}, invalidf("a rejection needs a non-empty reason")
 		}
 		d.reason = strings.TrimSpace(reason)
 	default:
-		return Info{}, invalidf("decision must be \"approve\" or \"reject\", not %q", decisionName)
+		return agentproto.Session{}, invalidf("decision must be \"approve\" or \"reject\", not %q", decisionName)
 	}
 	ap := s.currentApproval()
 	if ap == nil {
-		return Info{}, invalidf("no plan is awaiting approval in session %s", id)
+		return agentproto.Session{}, invalidf("no plan is awaiting approval in session %s", id)
 	}
 	if d.approve {
 		if err := m.commentsRefusal(ap.plan); err != nil { // plan_comments.go
-			return Info{}, err
+			return agentproto.Session{}, err
 		}
 	}
 	offered, applied, err := ap.resolve(ctx, d)
 	switch {
 	case !offered:
-		return Info{}, invalidf("the plan approval in session %s was already decided", id)
+		return agentproto.Session{}, invalidf("the plan approval in session %s was already decided", id)
 	case err != nil:
-		return Info{}, err
+		return agentproto.Session{}, err
 	case !applied:
-		return Info{}, invalidf("the plan approval in session %s was withdrawn (the turn was cancelled) before the decision took effect", id)
+		return agentproto.Session{}, invalidf("the plan approval in session %s was withdrawn (the turn was cancelled) before the decision took effect", id)
 	}
 	return s.Info(), nil
 }

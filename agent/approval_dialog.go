@@ -105,7 +105,7 @@ func approvalPermission(sessionID, rel string, allowed []string) permission.Requ
 	return permission.Request{
 		SessionID: sessionID, Requester: "exit_plan_mode", Kind: agentproto.PermissionPlan, What: rel,
 		Reach: agentproto.ReachEditor, Grants: allowed,
-		Options: []permission.Option{
+		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, "Keep Planning"),
 			permission.Opt(agentproto.AllowOnce, "Accept & Build"),
 		},

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 func TestRepairHistory(t *testing.T) {
@@ -12,7 +13,7 @@ func TestRepairHistory(t *testing.T) {
 	call := func(ids ...string) llm.Message {
 		m := llm.Message{Role: llm.RoleAssistant}
 		for _, id := range ids {
-			m.ToolCalls = append(m.ToolCalls, llm.ToolCall{ID: id, Name: "read"})
+			m.ToolCalls = append(m.ToolCalls, agentproto.ToolCall{ID: id, Name: "read"})
 		}
 		return m
 	}

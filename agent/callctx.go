@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
 )
@@ -70,16 +70,16 @@ func (s *Session) syncCallFiles(ctx context.Context, tool string, args json.RawM
 // args: its title and its ACP kind (for a replayed history).
 func (m *Manager) ToolCallView(name, args string) (title, kind string) {
 	s := &Session{m: m}
-	c := llm.ToolCall{Name: name, Arguments: args}
+	c := agentproto.ToolCall{Name: name, Arguments: args}
 	return s.title(c), s.kind(c)
 }
 
 // SessionInfo returns a session as the protocol shows it, loading it from
 // disk when it is not in memory.
-func (m *Manager) SessionInfo(id string) (Info, error) {
+func (m *Manager) SessionInfo(id string) (agentproto.Session, error) {
 	s, err := m.session(id)
 	if err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	return s.Info(), nil
 }

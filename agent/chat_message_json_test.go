@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestChatMessageJSON: chatMessageJSON writes what json.Marshal writes for
@@ -21,7 +22,7 @@ func TestChatMessageJSON(t *testing.T) {
 	}{
 		{"empty", llm.Message{}},
 		{"user", llm.Message{ID: "01a2195d-1642-7bfb-8264-9e3b9a297326", Role: llm.RoleUser, Content: "task 1"}},
-		{"assistant with calls", llm.Message{ID: "m2", Role: llm.RoleAssistant, Content: "Looking.", ToolCalls: []llm.ToolCall{
+		{"assistant with calls", llm.Message{ID: "m2", Role: llm.RoleAssistant, Content: "Looking.", ToolCalls: []agentproto.ToolCall{
 			{ID: "call_1", Name: "read", Arguments: `{"path":"f0.go","limit":40}`, Title: "read f0.go", Kind: "read"},
 			{ID: "", Name: "", Arguments: ""},
 			{ID: "call_3", Name: "grep", Arguments: `{"pattern":"a<b"}`, Kind: "search"},
@@ -38,7 +39,7 @@ func TestChatMessageJSON(t *testing.T) {
 		{"provider state", llm.Message{Role: llm.RoleAssistant, ProviderState: json.RawMessage("{\n  \"items\": [1, 2]\n}")}},
 		{"error and rewound", llm.Message{Role: llm.RoleUser, Content: "x", Error: "the model's endpoint refused", Rewound: true}},
 		{"escaping everywhere", llm.Message{ID: tricky, Role: llm.Role(tricky), Content: tricky, ToolCallID: tricky, Name: tricky, Error: tricky,
-			ToolCalls: []llm.ToolCall{{ID: tricky, Name: tricky, Arguments: tricky, Title: tricky, Kind: tricky}}}},
+			ToolCalls: []agentproto.ToolCall{{ID: tricky, Name: tricky, Arguments: tricky, Title: tricky, Kind: tricky}}}},
 		{"empty raw fields", llm.Message{Role: llm.RoleTool, ProviderState: json.RawMessage{}, Outcome: &llm.ToolOutcome{Refusal: json.RawMessage{}}}},
 	}
 	for _, tc := range cases {
@@ -67,7 +68,7 @@ func TestChatMessageJSONKnowsEveryField(t *testing.T) {
 	for _, c := range []struct {
 		v    any
 		want int
-	}{{llm.Message{}, 10}, {llm.ToolCall{}, 5}, {llm.ToolOutcome{}, 5}} {
+	}{{llm.Message{}, 10}, {agentproto.ToolCall{}, 5}, {llm.ToolOutcome{}, 5}} {
 		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
 			t.Errorf("%T has %d fields, chatMessageJSON writes %d: teach it the new ones (and this test)", c.v, n, c.want)
 		}
@@ -82,7 +83,7 @@ func FuzzChatMessageJSON(f *testing.F) {
 	f.Add("\xff", "tool", "\u2028", "not json", "", `{"x":`, true)
 	f.Fuzz(func(t *testing.T, id, role, text, args, title, raw string, outcome bool) {
 		m := llm.Message{ID: id, Role: llm.Role(role), Content: text, ToolCallID: title, Name: args, Error: title,
-			ToolCalls: []llm.ToolCall{{ID: id, Name: role, Arguments: args, Title: title, Kind: text}}}
+			ToolCalls: []agentproto.ToolCall{{ID: id, Name: role, Arguments: args, Title: title, Kind: text}}}
 		if raw != "" {
 			m.ProviderState = json.RawMessage(raw)
 		}
@@ -99,7 +100,7 @@ func FuzzChatMessageJSON(f *testing.F) {
 // turn appends it, written directly and by encoding/json.
 func BenchmarkChatMessageJSON(b *testing.B) {
 	m := llm.Message{ID: "01a2195d-1642-7bfb-8264-9e3b9a297326", Role: llm.RoleAssistant, Content: "Looking at the code.",
-		ToolCalls: []llm.ToolCall{{ID: "call_1_read", Name: "read", Arguments: `{"path":"f1.go","limit":40}`, Title: "read f1.go", Kind: "read"}}}
+		ToolCalls: []agentproto.ToolCall{{ID: "call_1_read", Name: "read", Arguments: `{"path":"f1.go","limit":40}`, Title: "read f1.go", Kind: "read"}}}
 	b.Run("direct", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := chatMessageJSON(m); err != nil {

@@ -17,13 +17,7 @@ import (
 // What the editors show of a checkpoint (docs/review.md, "Keep and
 // Undo"): the files changed since it, and a file's content in it, for a
 // diff against the file now. "Undo" of a file is a code rewind limited to
-// it (RewindRequest.Paths).
-
-// ChangedFile is a file whose content differs from a checkpoint's.
-type ChangedFile = agentproto.ChangedFile
-
-// CheckpointFileText is a file as a checkpoint has it.
-type CheckpointFileText = agentproto.CheckpointFileText
+// it (agentproto.RewindParams.Paths).
 
 // checkpointOf loads the checkpoint of message id in session sessionID.
 func (m *Manager) checkpointOf(sessionID, messageID string) (*checkpoint.Store, checkpoint.Manifest, error) {
@@ -47,7 +41,7 @@ func (m *Manager) checkpointOf(sessionID, messageID string) (*checkpoint.Store, 
 
 // ChangedFiles lists the files that differ now from the checkpoint of
 // message id (the disk: an unsaved buffer is not a change yet), sorted.
-func (m *Manager) ChangedFiles(ctx context.Context, sessionID, messageID string) ([]ChangedFile, error) {
+func (m *Manager) ChangedFiles(ctx context.Context, sessionID, messageID string) ([]agentproto.ChangedFile, error) {
 	store, then, err := m.checkpointOf(sessionID, messageID)
 	if err != nil {
 		return nil, err
@@ -56,14 +50,14 @@ func (m *Manager) ChangedFiles(ctx context.Context, sessionID, messageID string)
 	if err != nil {
 		return nil, fmt.Errorf("scan the workspace: %w", err)
 	}
-	out := []ChangedFile{}
+	out := []agentproto.ChangedFile{}
 	for _, key := range union(then, now) {
 		t, inT := then[key]
 		c, inC := now[key]
 		if inT && inC && t.SHA256 == c.SHA256 {
 			continue
 		}
-		f := ChangedFile{Path: key, Status: "modified", Restorable: !(inT && t.Unrestorable) && !(inC && c.Unrestorable)}
+		f := agentproto.ChangedFile{Path: key, Status: "modified", Restorable: !(inT && t.Unrestorable) && !(inC && c.Unrestorable)}
 		switch {
 		case !inT:
 			f.Status = "added"
@@ -92,16 +86,16 @@ func (m *Manager) ChangedFiles(ctx context.Context, sessionID, messageID string)
 
 // CheckpointFile returns a file (workspace-relative or absolute) as the
 // checkpoint of message id has it.
-func (m *Manager) CheckpointFile(sessionID, messageID, path string) (CheckpointFileText, error) {
+func (m *Manager) CheckpointFile(sessionID, messageID, path string) (agentproto.CheckpointFileText, error) {
 	store, man, err := m.checkpointOf(sessionID, messageID)
 	if err != nil {
-		return CheckpointFileText{}, err
+		return agentproto.CheckpointFileText{}, err
 	}
 	key, err := m.checkpointKey(path)
 	if err != nil {
-		return CheckpointFileText{}, err
+		return agentproto.CheckpointFileText{}, err
 	}
-	out := CheckpointFileText{Path: key}
+	out := agentproto.CheckpointFileText{Path: key}
 	e, ok := man[key]
 	if !ok {
 		return out, nil
@@ -135,7 +129,7 @@ func (m *Manager) checkpointKey(path string) (string, error) {
 	return m.checkpoints.Key(p.Abs), nil
 }
 
-// rewindPaths turns RewindRequest.Paths into the manifest keys a code
+// rewindPaths turns a rewind's Paths into the manifest keys a code
 // rewind is limited to (nil: every file).
 func (m *Manager) rewindPaths(paths []string) (map[string]bool, error) {
 	if len(paths) == 0 {

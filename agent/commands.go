@@ -18,10 +18,6 @@ import (
 // commands_user.go) are prompt templates and never act by themselves. See
 // docs/commands.md.
 
-// CommandInfo is one command as agent/listCommands and ACP's
-// available_commands_update show it.
-type CommandInfo = slash.Info
-
 // CommandNew is the built-in that starts a new session: a face whose
 // client starts sessions itself (ACP) does not offer it.
 const CommandNew = slash.New
@@ -39,13 +35,13 @@ type commandOutcome struct {
 // user commands by name, then the prompts of the session's running MCP
 // servers (/mcp:<server>:<prompt>; "" for no session: the shared servers'
 // only).
-func (m *Manager) ListCommands(sessionID string) ([]CommandInfo, error) {
+func (m *Manager) ListCommands(sessionID string) ([]agentproto.CommandInfo, error) {
 	if sessionID != "" {
 		if _, err := m.session(sessionID); err != nil {
 			return nil, err
 		}
 	}
-	out := make([]CommandInfo, 0, len(builtinCommands)+8)
+	out := make([]agentproto.CommandInfo, 0, len(builtinCommands)+8)
 	for _, b := range builtinCommands {
 		out = append(out, b.info)
 	}

@@ -15,22 +15,22 @@ import (
 // builtinCommand is a command agentls itself carries out, as the user's
 // own act (the same rules as the agent/* method it stands for).
 type builtinCommand struct {
-	info CommandInfo
+	info agentproto.CommandInfo
 	run  func(ctx context.Context, s *Session, args string) (commandOutcome, error)
 }
 
 // builtinCommands are the built-ins, in the order they are listed.
 var builtinCommands = []builtinCommand{
-	{CommandInfo{Name: "plan", Description: "Switch to plan mode (only .plan files can change)"}, runPlanCommand},
-	{CommandInfo{Name: "build", Description: "Switch to build mode; approves a plan awaiting approval"}, runBuildCommand},
-	{CommandInfo{Name: "approve", Description: "Approve the plan awaiting approval and build it"}, runApproveCommand},
-	{CommandInfo{Name: "reject", Description: "Reject the plan awaiting approval; the planner revises it", Hint: "<reason>"}, runRejectCommand},
-	{CommandInfo{Name: "plans", Description: "List the plans of this workspace"}, runPlansCommand},
-	{CommandInfo{Name: "compact", Description: "Compact the conversation to free context"}, runCompactCommand},
-	{CommandInfo{Name: CommandNew, Description: "Start a new session"}, runNewCommand},
-	{CommandInfo{Name: "model", Description: "Show or set this session's model for its mode", Hint: "<model id>"}, runModelCommand},
-	{CommandInfo{Name: "init", Description: "Write a starter AGENTS.md for this project (build mode)", Hint: "[what to stress]"}, runInitCommand},
-	{CommandInfo{Name: "rewind", Description: "Restore the code as it was before the last turn (or before a message id)", Hint: "[message id]"}, runRewindCommand},
+	{agentproto.CommandInfo{Name: "plan", Description: "Switch to plan mode (only .plan files can change)"}, runPlanCommand},
+	{agentproto.CommandInfo{Name: "build", Description: "Switch to build mode; approves a plan awaiting approval"}, runBuildCommand},
+	{agentproto.CommandInfo{Name: "approve", Description: "Approve the plan awaiting approval and build it"}, runApproveCommand},
+	{agentproto.CommandInfo{Name: "reject", Description: "Reject the plan awaiting approval; the planner revises it", Hint: "<reason>"}, runRejectCommand},
+	{agentproto.CommandInfo{Name: "plans", Description: "List the plans of this workspace"}, runPlansCommand},
+	{agentproto.CommandInfo{Name: "compact", Description: "Compact the conversation to free context"}, runCompactCommand},
+	{agentproto.CommandInfo{Name: CommandNew, Description: "Start a new session"}, runNewCommand},
+	{agentproto.CommandInfo{Name: "model", Description: "Show or set this session's model for its mode", Hint: "<model id>"}, runModelCommand},
+	{agentproto.CommandInfo{Name: "init", Description: "Write a starter AGENTS.md for this project (build mode)", Hint: "[what to stress]"}, runInitCommand},
+	{agentproto.CommandInfo{Name: "rewind", Description: "Restore the code as it was before the last turn (or before a message id)", Hint: "[message id]"}, runRewindCommand},
 }
 
 // builtinByName finds a built-in by its name.
@@ -245,7 +245,7 @@ func runRewindCommand(ctx context.Context, s *Session, args string) (commandOutc
 			return commandOutcome{answer: "Nothing to rewind yet: this session has no earlier turn."}, nil
 		}
 	}
-	res, err := s.m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: to, What: "code"})
+	res, err := s.m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: to, What: "code"})
 	if err != nil {
 		return commandOutcome{}, err
 	}
@@ -253,7 +253,7 @@ func runRewindCommand(ctx context.Context, s *Session, args string) (commandOutc
 }
 
 // rewindSummary says what a code rewind did, in a few lines.
-func rewindSummary(to string, res RewindResult) string {
+func rewindSummary(to string, res agentproto.RewindResult) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Rewound the code to before message %s: %d file(s) restored", to, len(res.Restored))
 	if len(res.Skipped) > 0 {

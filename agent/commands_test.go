@@ -161,8 +161,8 @@ func TestUserCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	user := append([]CommandInfo(nil), list[len(builtinCommands):]...)
-	want := []CommandInfo{
+	user := append([]agentproto.CommandInfo(nil), list[len(builtinCommands):]...)
+	want := []agentproto.CommandInfo{
 		{Name: "broken", Description: "(cannot be used: frontmatter: yaml: line 1: did not find expected ',' or ']') (project)"},
 		{Name: "hi", Description: "Mine (user)"},
 		{Name: "review", Description: "Review a file (project)", Hint: "<file>"},

@@ -28,9 +28,6 @@ const (
 // this many characters per token of the limit (a cautious ratio).
 const summaryCharsPerToken = 3
 
-// CompactResult is the outcome of agent/compact: the protocol's type.
-type CompactResult = agentproto.CompactResult
-
 // compaction is what one compaction did.
 type compaction struct {
 	before, after int
@@ -43,21 +40,21 @@ func (c compaction) done() bool { return c.stubbed > 0 || c.summarised > 0 }
 // Compact compacts a session's history on request (agent/compact): old tool
 // results are stubbed and older turns summarised, whatever the budget. A
 // session whose turn runs is ErrBusy.
-func (m *Manager) Compact(ctx context.Context, id string) (CompactResult, error) {
+func (m *Manager) Compact(ctx context.Context, id string) (agentproto.CompactResult, error) {
 	s, err := m.session(id)
 	if err != nil {
-		return CompactResult{}, err
+		return agentproto.CompactResult{}, err
 	}
 	ctx, release, err := s.begin(ctx)
 	if err != nil {
-		return CompactResult{}, err
+		return agentproto.CompactResult{}, err
 	}
 	defer release()
 	c, err := s.compact(ctx, keepRecentShare, true, 0)
 	if err != nil {
-		return CompactResult{}, err
+		return agentproto.CompactResult{}, err
 	}
-	return CompactResult{Compacted: c.done(), ContextTokens: c.after}, nil
+	return agentproto.CompactResult{Compacted: c.done(), ContextTokens: c.after}, nil
 }
 
 // compactIfNeeded compacts when req, the next request, passes the budget,

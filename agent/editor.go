@@ -23,7 +23,7 @@ type Notifier interface {
 	// Update streams a turn (LSP: `agent/update`; ACP: `session/update`).
 	Update(ctx context.Context, sessionID string, update Update)
 	// ModeChanged tells the editor the session's mode changed (`agent/modeChanged`).
-	ModeChanged(ctx context.Context, ev ModeChange)
+	ModeChanged(ctx context.Context, ev agentproto.ModeChangedParams)
 	// Notify sends a plan-mode notify line (`window/logMessage`).
 	Notify(ctx context.Context, line string)
 }
@@ -131,7 +131,3 @@ type AskReply struct {
 	Answers   map[string]any
 	Dismissed bool
 }
-
-// ModeChange is the payload of `agent/modeChanged`: the protocol's type
-// (Source is tool, user or load).
-type ModeChange = agentproto.ModeChangedParams

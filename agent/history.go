@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // The kinds of bookkeeping records a `.chat` file holds besides messages.
@@ -191,7 +192,7 @@ func repairHistory(msgs []llm.Message) (out []llm.Message, synthetic, dropped []
 
 // repairHistoryWith is repairHistory where interrupted, when set, gives the
 // synthetic result of a call ("" for the usual one).
-func repairHistoryWith(msgs []llm.Message, interrupted func(llm.ToolCall) string) (out []llm.Message, synthetic, dropped []string) {
+func repairHistoryWith(msgs []llm.Message, interrupted func(agentproto.ToolCall) string) (out []llm.Message, synthetic, dropped []string) {
 	if wellFormed(msgs) {
 		return msgs, nil, nil
 	}
@@ -199,7 +200,7 @@ func repairHistoryWith(msgs []llm.Message, interrupted func(llm.ToolCall) string
 }
 
 // repairCopy is repairHistoryWith's repair, into a new slice.
-func repairCopy(msgs []llm.Message, interrupted func(llm.ToolCall) string) (out []llm.Message, synthetic, dropped []string) {
+func repairCopy(msgs []llm.Message, interrupted func(agentproto.ToolCall) string) (out []llm.Message, synthetic, dropped []string) {
 	out = make([]llm.Message, 0, len(msgs))
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
@@ -257,7 +258,7 @@ func wellFormed(msgs []llm.Message) bool {
 		j := i + 1
 		for ; j < len(msgs) && msgs[j].Role == llm.RoleTool; j++ {
 			id := msgs[j].ToolCallID
-			if !slices.ContainsFunc(m.ToolCalls, func(c llm.ToolCall) bool { return c.ID == id }) ||
+			if !slices.ContainsFunc(m.ToolCalls, func(c agentproto.ToolCall) bool { return c.ID == id }) ||
 				slices.ContainsFunc(msgs[i+1:j], func(r llm.Message) bool { return r.ToolCallID == id }) {
 				return false // a result of another call, or a second one
 			}
@@ -279,7 +280,7 @@ func wellFormed(msgs []llm.Message) bool {
 // start with a user message, a short user message says where the summary is.
 func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, dropped []string) {
 	out = make([]llm.Message, 0, len(msgs)-min(v.summaryUpto, len(msgs)))
-	var calls map[string]llm.ToolCall
+	var calls map[string]agentproto.ToolCall
 	for i := v.summaryUpto; i < len(msgs); i++ {
 		if v.setAside(i) {
 			continue
@@ -322,8 +323,8 @@ func (v *viewState) unrecorded(ids []string) []string {
 }
 
 // callsByID indexes the tool calls of msgs.
-func callsByID(msgs []llm.Message) map[string]llm.ToolCall {
-	out := map[string]llm.ToolCall{}
+func callsByID(msgs []llm.Message) map[string]agentproto.ToolCall {
+	out := map[string]agentproto.ToolCall{}
 	for _, m := range msgs {
 		for _, c := range m.ToolCalls {
 			out[c.ID] = c
@@ -338,7 +339,7 @@ const stubMinBytes = 400
 
 // stubResult is the one-line stand-in of an old tool result: what was
 // called and how much output it gave.
-func stubResult(m llm.Message, c llm.ToolCall) string {
+func stubResult(m llm.Message, c agentproto.ToolCall) string {
 	if len(m.Content) < stubMinBytes {
 		return m.Content
 	}
@@ -372,7 +373,7 @@ func byteSize(n int) string {
 // interrupted is the synthetic result of a task call whose sub-agent a
 // restart cut off: it names the sub-agent's session, which keeps its
 // partial transcript ("" for any other call).
-func (v *viewState) interrupted(c llm.ToolCall) string {
+func (v *viewState) interrupted(c agentproto.ToolCall) string {
 	child := v.children[c.ID]
 	if child == "" {
 		return ""

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // historyFromBytes builds a conversation from fuzz bytes: each byte picks a
@@ -21,9 +22,9 @@ func historyFromBytes(data []byte) []llm.Message {
 		case 1:
 			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: "a"})
 		case 2:
-			var calls []llm.ToolCall
+			var calls []agentproto.ToolCall
 			for k := range int(b>>2)%3 + 1 {
-				calls = append(calls, llm.ToolCall{ID: id(b>>4 + byte(k)), Name: "read"})
+				calls = append(calls, agentproto.ToolCall{ID: id(b>>4 + byte(k)), Name: "read"})
 			}
 			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, ToolCalls: calls})
 		case 3:

@@ -16,10 +16,6 @@ import (
 // is looked at for an instruction file before every model request).
 const maxTouchedDirs = 2000
 
-// InstructionFile is one loaded instruction file as the user is shown it
-// (`instructions_loaded`).
-type InstructionFile = instructions.File
-
 // instructions loads the session's instructions for its next request: the
 // user's file, the root's, then the touched folders' (in the order of
 // their first touch), cut to instructions.max_bytes in total. A workspace

@@ -16,7 +16,7 @@ import (
 // touch adds a tool call naming path to the session's history.
 func touch(s *Session, tool, path string) {
 	args, _ := json.Marshal(map[string]string{"path": path})
-	s.append(llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c", Name: tool, Arguments: string(args)}}})
+	s.append(llm.Message{Role: llm.RoleAssistant, ToolCalls: []agentproto.ToolCall{{ID: "c", Name: tool, Arguments: string(args)}}})
 }
 
 // TestInstructionFiles: which files a session's instructions hold, in which
@@ -115,7 +115,7 @@ func TestInstructionsCap(t *testing.T) {
 	s := newTestSession(t, m, "plan")
 	touch(s, "ls", "d")
 	set := s.instructions()
-	want := []InstructionFile{
+	want := []agentproto.InstructionFile{
 		{Path: "~/" + filepath.Base(filepath.Dir(user)) + "/AGENTS.md", Bytes: 52},
 		{Path: "AGENTS.md", Bytes: 120, Cut: true},
 		{Path: "d/AGENTS.md", Bytes: 7, Cut: true},

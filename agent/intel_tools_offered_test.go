@@ -13,7 +13,7 @@ import (
 
 // statusSource is a language-intelligence source known only by its
 // Status (the fallback of intel.ServedTypes).
-type statusSource struct{ serving []intel.Serving }
+type statusSource struct{ serving []agentproto.LanguageServing }
 
 func (s statusSource) Serves(string) bool { return false }
 func (s statusSource) Diagnostics(context.Context, []string) (intel.Snapshot, error) {
@@ -34,7 +34,7 @@ func (s statusSource) Symbols(context.Context, string, string) ([]intel.Symbol, 
 func (s statusSource) Rename(context.Context, string, workspace.Position, string) (intel.FileEdits, error) {
 	return nil, nil
 }
-func (s statusSource) Status() []intel.Serving { return s.serving }
+func (s statusSource) Status() []agentproto.LanguageServing { return s.serving }
 
 // listerSource lists its types itself (as the pool does).
 type listerSource struct {
@@ -48,7 +48,7 @@ func (s listerSource) ServedTypes() []string { return s.types }
 // when a source serves some file type, and their descriptions name the
 // served types (and only those) with their extensions.
 func TestLanguageToolsOfferedForServedTypes(t *testing.T) {
-	goOnly := statusSource{serving: []intel.Serving{{FileType: "go", Source: "pool"}, {FileType: "rust", Source: "none", Detail: "rust-analyzer not found on PATH"}}}
+	goOnly := statusSource{serving: []agentproto.LanguageServing{{FileType: "go", Source: "pool"}, {FileType: "rust", Source: "none", Detail: "rust-analyzer not found on PATH"}}}
 	tests := []struct {
 		name    string
 		src     LanguageIntel
@@ -58,13 +58,13 @@ func TestLanguageToolsOfferedForServedTypes(t *testing.T) {
 		notIn   []string // never in them
 	}{
 		{name: "no source", src: nil, source: "auto"},
-		{name: "a source serving nothing", src: statusSource{serving: []intel.Serving{{FileType: "go", Source: "none"}}}, source: "auto"},
+		{name: "a source serving nothing", src: statusSource{serving: []agentproto.LanguageServing{{FileType: "go", Source: "none"}}}, source: "auto"},
 		{name: "a pool whose servers all failed", src: listerSource{types: nil}, source: "auto"},
 		{name: "go served", src: goOnly, source: "auto", offered: true, names: []string{"go (.go)"}, notIn: []string{"rust", "typescript", "python"}},
 		{name: "go served but lsp.source off", src: goOnly, source: "off"},
 		{name: "the pool's own list", src: listerSource{types: []string{"python", "typescript"}}, source: "pool", offered: true,
 			names: []string{"python (.py .pyi)", "typescript (.cjs .cts .js .jsx .mjs .mts .ts .tsx)"}, notIn: []string{"go ("}},
-		{name: "the editor's typescriptreact counts as typescript, once", src: statusSource{serving: []intel.Serving{{FileType: "typescript", Source: "editor"}, {FileType: "typescriptreact", Source: "editor"}}}, source: "editor", offered: true,
+		{name: "the editor's typescriptreact counts as typescript, once", src: statusSource{serving: []agentproto.LanguageServing{{FileType: "typescript", Source: "editor"}, {FileType: "typescriptreact", Source: "editor"}}}, source: "editor", offered: true,
 			names: []string{"Only for these file types: typescript ("}, notIn: []string{"; typescript"}},
 	}
 	for _, tc := range tests {

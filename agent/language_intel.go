@@ -185,8 +185,8 @@ func (s *Session) settleBudget() time.Duration {
 // introduced (docs/language-intel.md, "new") and whether the diagnostics
 // settled within lsp.settle_ms.
 type EditDiagnostics struct {
-	New     []tools.CodeProblem `json:"new"`
-	Settled bool                `json:"settled"`
+	New     []agentproto.Problem `json:"new"`
+	Settled bool                 `json:"settled"`
 	// Error says why there are none (the language server could not start
 	// or answer).
 	Error string `json:"error,omitempty"`
@@ -194,7 +194,7 @@ type EditDiagnostics struct {
 
 // newProblems settles the diagnostics of files and returns the problems
 // not in their baselines.
-func (s *Session) newProblems(ctx context.Context, files []string) ([]tools.CodeProblem, map[string][]intel.Diagnostic, bool, error) {
+func (s *Session) newProblems(ctx context.Context, files []string) ([]agentproto.Problem, map[string][]intel.Diagnostic, bool, error) {
 	snap, settled, err := intel.Settle(ctx, s.m.intel, files, s.settleBudget())
 	if err != nil {
 		return nil, nil, false, err
@@ -239,14 +239,14 @@ func (s *Session) withDiagnostics(ctx context.Context, callID string, res tools.
 			return res, ""
 		}
 		slog.Warn("language intel: diagnostics after an edit", "files", files, "err", err)
-		res.Value = withField(res.Value, "diagnostics", EditDiagnostics{New: []tools.CodeProblem{}, Error: excerpt(err.Error(), 300)})
+		res.Value = withField(res.Value, "diagnostics", EditDiagnostics{New: []agentproto.Problem{}, Error: excerpt(err.Error(), 300)})
 		return res, ""
 	}
 	if len(probs) > tools.MaxCodeItems {
 		probs = probs[:tools.MaxCodeItems]
 	}
 	if probs == nil {
-		probs = []tools.CodeProblem{}
+		probs = []agentproto.Problem{}
 	}
 	res.Value = withField(res.Value, "diagnostics", EditDiagnostics{New: probs, Settled: settled})
 	var lines []string
@@ -308,7 +308,7 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 		if err != nil {
 			slog.Warn("language intel: the tick's check", "files", files, "err", err)
 		} else if msg := problemtext.TickRefusal(probs); msg != "" {
-			return tickRefused{TickRefusal{Steps: ticked, Problems: problemtext.Blocking(probs), Message: msg}}
+			return tickRefused{agentproto.TickRefusal{Steps: ticked, Problems: problemtext.Blocking(probs), Message: msg}}
 		}
 	}
 	st.mu.Lock()

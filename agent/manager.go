@@ -339,7 +339,7 @@ func (m *Manager) startBackground() bool {
 }
 
 // NewSession starts a session. mode "" means the configured default.
-func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, error) {
+func (m *Manager) NewSession(ctx context.Context, mode, title string) (agentproto.Session, error) {
 	reason := "user"
 	if mode == "" {
 		reason = "default"
@@ -350,11 +350,11 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 	}
 	md, err := guard.ParseMode(mode)
 	if err != nil {
-		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
+		return agentproto.Session{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
 	}
 	if md == agentproto.ModeBuild {
 		if err := m.buildRefused(); err != nil {
-			return Info{}, err
+			return agentproto.Session{}, err
 		}
 	}
 	if title == "" {
@@ -366,7 +366,7 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 	}
 	s, err := m.createSession(meta)
 	if err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	if md == agentproto.ModePlan {
 		s.mu.Lock()
@@ -375,7 +375,7 @@ func (m *Manager) NewSession(ctx context.Context, mode, title string) (Info, err
 		m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", entered.Format(time.RFC3339), reason))
 	}
 	info := s.Info()
-	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
+	m.notes.ModeChanged(ctx, agentproto.ModeChangedParams{SessionID: info.SessionID, Mode: md, PlanFile: info.PlanFile, Source: "user"})
 	return info, nil
 }
 
@@ -479,32 +479,32 @@ func (m *Manager) session(id string) (*Session, error) {
 // steps (a `plan` update), so a reloaded view shows the checklist again.
 // The messages are the Transcript: each tool call with its title, kind and
 // outcome as the editor showed them.
-func (m *Manager) LoadSession(ctx context.Context, id string) (Info, []llm.Message, error) {
+func (m *Manager) LoadSession(ctx context.Context, id string) (agentproto.Session, []llm.Message, error) {
 	s, err := m.session(id)
 	if err != nil {
-		return Info{}, nil, err
+		return agentproto.Session{}, nil, err
 	}
 	if !s.isBusy() {
 		s.modelMessages() // records a repair the history needs
 	}
 	info := s.Info()
-	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
+	m.notes.ModeChanged(ctx, agentproto.ModeChangedParams{SessionID: info.SessionID, Mode: info.Mode, PlanFile: info.PlanFile, Source: "load"})
 	s.sendPlanUpdate(ctx)
 	m.reportInterruptedRewind(ctx, id) // rewind_code.go
 	return info, s.withRewound(s.withTurnErrors(m.Transcript(s.Messages()))), nil
 }
 
 // ListSessions lists every session on disk but sub-agents', newest first.
-func (m *Manager) ListSessions() ([]Info, error) { return m.ListSessionsOf(false) }
+func (m *Manager) ListSessions() ([]agentproto.Session, error) { return m.ListSessionsOf(false) }
 
 // ListSessionsOf lists the sessions on disk, newest first; sub-agents'
 // sessions only when includeChildren.
-func (m *Manager) ListSessionsOf(includeChildren bool) ([]Info, error) {
+func (m *Manager) ListSessionsOf(includeChildren bool) ([]agentproto.Session, error) {
 	metas, err := m.store.List()
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
-	out := make([]Info, 0, len(metas))
+	out := make([]agentproto.Session, 0, len(metas))
 	for _, meta := range metas {
 		if meta.ParentID != "" && !includeChildren {
 			continue
@@ -524,17 +524,17 @@ func (m *Manager) ListSessionsOf(includeChildren bool) ([]Info, error) {
 
 // SetMode is the user's explicit switch. plan→build marks an attached plan
 // approved. It takes effect at the very next tool call, also mid-turn.
-func (m *Manager) SetMode(ctx context.Context, id, mode string) (Info, error) {
+func (m *Manager) SetMode(ctx context.Context, id, mode string) (agentproto.Session, error) {
 	s, err := m.session(id)
 	if err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	md, err := guard.ParseMode(mode)
 	if err != nil {
-		return Info{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
+		return agentproto.Session{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
 	}
 	if err := s.driveable(); err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	if md == agentproto.ModeBuild {
 		if err := m.buildRefused(); err != nil {
@@ -588,9 +588,10 @@ func (m *Manager) Cancel(id string) error {
 // ListPlans lists the plans in the plans folder with workspace.ListPlans,
 // the listing plan_list shows the model too: newest first, at most limit
 // (50 when limit ≤ 0) of the total that have the status ("" for every plan).
-// A plan that cannot be listed in full carries its Error.
-func (m *Manager) ListPlans(status string, limit int) ([]PlanInfo, int, error) {
-	if status != "" && !workspace.PlanStatus(status).Valid() {
+// A plan that cannot be listed in full carries its Error (its frontmatter
+// cannot be parsed, it cannot be read, it is a symlink).
+func (m *Manager) ListPlans(status string, limit int) ([]agentproto.PlanInfo, int, error) {
+	if status != "" && !agentproto.PlanStatus(status).Valid() {
 		return nil, 0, invalidf("status must be draft, approved, implemented or archived, not %q", status)
 	}
 	live := m.live.Load()
@@ -604,22 +605,17 @@ func (m *Manager) ListPlans(status string, limit int) ([]PlanInfo, int, error) {
 	if limit <= 0 {
 		limit = 50
 	}
-	selected, total := workspace.SelectPlans(plans, workspace.PlanStatus(status), limit)
-	out := make([]PlanInfo, 0, len(selected))
+	selected, total := workspace.SelectPlans(plans, agentproto.PlanStatus(status), limit)
+	out := make([]agentproto.PlanInfo, 0, len(selected))
 	for _, p := range selected {
 		out = append(out, planInfo(p))
 	}
 	return out, total, nil
 }
 
-// PlanInfo describes a plan file (PROTOCOL.md agent/listPlans). Error says
-// why a plan is not listed in full (its frontmatter cannot be parsed, it
-// cannot be read, it is a symlink); "" otherwise.
-type PlanInfo = agentproto.PlanInfo
-
 // planInfo is a listed plan as agent/listPlans reports it.
-func planInfo(p workspace.ListedPlan) PlanInfo {
-	info := PlanInfo{Path: p.Path.Rel, StepsDone: p.Plan.StepsDone(), StepsTotal: len(p.Plan.Steps)}
+func planInfo(p workspace.ListedPlan) agentproto.PlanInfo {
+	info := agentproto.PlanInfo{Path: p.Path.Rel, StepsDone: p.Plan.StepsDone(), StepsTotal: len(p.Plan.Steps)}
 	if meta := p.Plan.Meta; meta != nil {
 		info.Title, info.Status = meta.Title, string(meta.Status)
 		if !meta.CreatedAt.IsZero() {

@@ -84,7 +84,7 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: reach, Network: network, Sandbox: sandboxState,
 		Note: fmt.Sprintf("MCP server `%s` (`%s`), tool `%s`.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
 			req.Server, req.Command, req.ServerTool, fence, args, fence, req.Hints),
-		Options: []permission.Option{
+		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, "Reject"),
 			permission.Opt(agentproto.AllowOnce, "Allow"),
 			permission.Opt(agentproto.AllowAlways, fmt.Sprintf("Always allow %s (this session)", req.Tool)),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agent/textline"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // MCP prompts and resources (docs/mcp.md): a server's prompt is the slash
@@ -58,12 +59,12 @@ func (m *Manager) mcpExtras() MCPExtras {
 
 // mcpPromptCommands are the prompts of the session's running servers as
 // commands (a prompt whose name cannot be typed as one word is left out).
-func (m *Manager) mcpPromptCommands(sessionID string) []CommandInfo {
+func (m *Manager) mcpPromptCommands(sessionID string) []agentproto.CommandInfo {
 	x := m.mcpExtras()
 	if x == nil {
 		return nil
 	}
-	var out []CommandInfo
+	var out []agentproto.CommandInfo
 	for _, p := range x.SessionPrompts(sessionID) {
 		name := mcpCommandPrefix + p.Server + ":" + p.Name
 		if strings.IndexFunc(name, unicode.IsSpace) >= 0 || !utf8Printable(name) {
@@ -81,7 +82,7 @@ func (m *Manager) mcpPromptCommands(sessionID string) []CommandInfo {
 			}
 			hint = append(hint, h)
 		}
-		out = append(out, CommandInfo{Name: name, Description: textline.FirstRunes(textline.OneLine(desc), 120) + " (MCP server " + p.Server + ")", Hint: strings.Join(hint, " ")})
+		out = append(out, agentproto.CommandInfo{Name: name, Description: textline.FirstRunes(textline.OneLine(desc), 120) + " (MCP server " + p.Server + ")", Hint: strings.Join(hint, " ")})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

@@ -7,22 +7,13 @@ import (
 	"github.com/agentls/agentls/agentproto"
 )
 
-// ModelCheck is agent/checkModel's result (PROTOCOL.md §2), the
-// protocol's type.
-type ModelCheck = agentproto.ModelCheck
-
-// MCPServerStatus is one MCP server's state (docs/mcp.md): running, idle
-// (not started yet: servers start at a session's first tool listing),
-// failed (with the tail of its stderr), skipped (with the reason: an
-// untrusted workspace file, an ${input:…} value, disabled, an HTTP
-// server) or stopped; DefinitionBytes is the size of its tool definitions
-// sent to the model, apart from the built-in tools' budget.
-type MCPServerStatus = agentproto.MCPServerStatus
-
 // ServerStatuser is a ToolSource that reports its servers' states (for
-// agent/checkModel).
+// agent/checkModel, docs/mcp.md): running, idle (not started yet: servers
+// start at a session's first tool listing), failed (with the tail of its
+// stderr), skipped (with the reason: an untrusted workspace file, an
+// ${input:…} value, disabled, an HTTP server) or stopped.
 type ServerStatuser interface {
-	ServerStatus() []MCPServerStatus
+	ServerStatus() []agentproto.MCPServerStatus
 }
 
 // modelChecker is a provider that can check its endpoint with one cheap
@@ -33,10 +24,10 @@ type modelChecker interface {
 
 // CheckModel tells whether the configured model can answer: one cheap
 // request to its endpoint, or the reason none can be made.
-func (m *Manager) CheckModel(ctx context.Context) ModelCheck {
+func (m *Manager) CheckModel(ctx context.Context) agentproto.ModelCheck {
 	cfg := m.config()
 	st := m.Status()
-	res := ModelCheck{Provider: cfg.Model.Provider, Model: cfg.Model.Name, BaseURL: cfg.Model.BaseURL,
+	res := agentproto.ModelCheck{Provider: cfg.Model.Provider, Model: cfg.Model.Name, BaseURL: cfg.Model.BaseURL,
 		Sandbox: agentproto.SandboxStatus(st.Sandbox), MCPServers: st.MCPServers, LanguageIntel: st.LanguageIntel}
 	if res.Provider == "" {
 		res.Provider = "openai"

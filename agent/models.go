@@ -20,16 +20,6 @@ type ModelLister interface {
 	Models(ctx context.Context) ([]string, error)
 }
 
-// ModelInfo is a model a session may use.
-type ModelInfo = agentproto.ModelInfo
-
-// CurrentModels are the models of each mode.
-type CurrentModels = agentproto.CurrentModels
-
-// ModelList is agent/listModels's result: the models to choose from (the
-// configured ones first, then the endpoint's) and the current ones.
-type ModelList = agentproto.ModelList
-
 // configuredModels are model.name and model.plan_name, without blanks or
 // repeats.
 func (m *Manager) configuredModels() []string {
@@ -69,26 +59,26 @@ func (m *Manager) offeredModels(ctx context.Context) []string {
 // ListModels is agent/listModels: the models a session may use and the
 // current ones (the session's when sessionID is set, else the
 // configuration's).
-func (m *Manager) ListModels(ctx context.Context, sessionID string) (ModelList, error) {
+func (m *Manager) ListModels(ctx context.Context, sessionID string) (agentproto.ModelList, error) {
 	provider := m.config().Model.Provider
 	if provider == "" {
 		provider = "openai"
 	}
-	var out ModelList
+	var out agentproto.ModelList
 	for _, n := range m.offeredModels(ctx) {
-		out.Models = append(out.Models, ModelInfo{ID: n, Provider: provider})
+		out.Models = append(out.Models, agentproto.ModelInfo{ID: n, Provider: provider})
 	}
 	if out.Models == nil {
-		out.Models = []ModelInfo{}
+		out.Models = []agentproto.ModelInfo{}
 	}
 	if sessionID == "" {
 		cfg := m.config().Model
-		out.Current = CurrentModels{Plan: cmp(cfg.PlanName, cfg.Name), Build: cfg.Name}
+		out.Current = agentproto.CurrentModels{Plan: cmp(cfg.PlanName, cfg.Name), Build: cfg.Name}
 		return out, nil
 	}
 	cur, err := m.SessionModels(sessionID)
 	if err != nil {
-		return ModelList{}, err
+		return agentproto.ModelList{}, err
 	}
 	out.Current = cur
 	return out, nil
@@ -96,12 +86,12 @@ func (m *Manager) ListModels(ctx context.Context, sessionID string) (ModelList, 
 
 // SessionModels are the models the session's requests use in each mode
 // (its own choice, else the configuration's).
-func (m *Manager) SessionModels(sessionID string) (CurrentModels, error) {
+func (m *Manager) SessionModels(sessionID string) (agentproto.CurrentModels, error) {
 	s, err := m.session(sessionID)
 	if err != nil {
-		return CurrentModels{}, err
+		return agentproto.CurrentModels{}, err
 	}
-	return CurrentModels{Plan: s.modelName(agentproto.ModePlan), Build: s.modelName(agentproto.ModeBuild)}, nil
+	return agentproto.CurrentModels{Plan: s.modelName(agentproto.ModePlan), Build: s.modelName(agentproto.ModeBuild)}, nil
 }
 
 // cmp is the first of a, b that is not empty.
@@ -115,10 +105,10 @@ func cmp(a, b string) string {
 // SetModel is agent/setModel: the session's model for mode ("" for its
 // current mode), one of the offered models, kept in the session's
 // metadata; the session's next model request uses it.
-func (m *Manager) SetModel(ctx context.Context, sessionID, mode, model string) (ModelList, error) {
+func (m *Manager) SetModel(ctx context.Context, sessionID, mode, model string) (agentproto.ModelList, error) {
 	s, err := m.session(sessionID)
 	if err != nil {
-		return ModelList{}, err
+		return agentproto.ModelList{}, err
 	}
 	md := agentproto.Mode(mode)
 	switch md {
@@ -126,15 +116,15 @@ func (m *Manager) SetModel(ctx context.Context, sessionID, mode, model string) (
 		md = s.State().Mode
 	case agentproto.ModePlan, agentproto.ModeBuild:
 	default:
-		return ModelList{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
+		return agentproto.ModelList{}, invalidf("mode must be \"plan\" or \"build\", not %q", mode)
 	}
 	model = strings.TrimSpace(model)
 	if offered := m.offeredModels(ctx); !slices.Contains(offered, model) {
-		return ModelList{}, invalidf("model %q is not offered; choose one of %s (configure others in .agentls.yaml: model.name, model.plan_name)",
+		return agentproto.ModelList{}, invalidf("model %q is not offered; choose one of %s (configure others in .agentls.yaml: model.name, model.plan_name)",
 			slash.QuoteName(model), strings.Join(offered, ", "))
 	}
 	if err := s.setModel(md, model); err != nil {
-		return ModelList{}, err
+		return agentproto.ModelList{}, err
 	}
 	return m.ListModels(ctx, sessionID)
 }

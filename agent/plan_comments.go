@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -45,18 +46,18 @@ func openCommentsText(rel string, open []workspace.PlanComment) string {
 // RequestChanges rejects the plan awaiting approval in session id with its
 // open review comments as the reason ("Request changes"). A plan without
 // open comments is refused: there is nothing to send.
-func (m *Manager) RequestChanges(ctx context.Context, id string) (Info, error) {
+func (m *Manager) RequestChanges(ctx context.Context, id string) (agentproto.Session, error) {
 	s, err := m.session(id)
 	if err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	ap := s.currentApproval()
 	if ap == nil {
-		return Info{}, invalidf("no plan is awaiting approval in session %s", id)
+		return agentproto.Session{}, invalidf("no plan is awaiting approval in session %s", id)
 	}
 	open := workspace.OpenComments(m.planComments(ap.plan))
 	if len(open) == 0 {
-		return Info{}, invalidf("the plan %s has no open review comment: write '> review: <what should change>' under a step, then request changes", ap.plan)
+		return agentproto.Session{}, invalidf("the plan %s has no open review comment: write '> review: <what should change>' under a step, then request changes", ap.plan)
 	}
 	info, err := m.ResolvePlan(ctx, id, "reject", workspace.CommentsReason(open))
 	if err == nil {

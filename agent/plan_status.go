@@ -15,7 +15,7 @@ import (
 // the session's mode, and no plan lock holds it back. s is the session it
 // is done for (its approval, build or completion: its plan updates and
 // approved text follow), or nil for none (the user's archive).
-func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, status workspace.PlanStatus) error {
+func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, status agentproto.PlanStatus) error {
 	p, text, err := m.readRel(rel)
 	if err != nil {
 		return err

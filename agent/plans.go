@@ -130,16 +130,16 @@ func (m *Manager) ArchivePlan(ctx context.Context, p string) (string, error) {
 // absolute or a file URI) attached: the user's manual switch to build, so the
 // plan becomes approved. The session is titled after the plan; the builder's
 // system prompt carries the plan from its first turn.
-func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
+func (m *Manager) BuildPlan(ctx context.Context, p string) (agentproto.Session, error) {
 	if err := m.buildRefused(); err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	wp, err := m.planPath(p)
 	if err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	if err := m.commentsRefusal(wp.Rel); err != nil { // plan_comments.go
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	title := "Build " + path.Base(wp.Rel)
 	if text, err := m.ws.ReadFile(wp); err == nil {
@@ -149,10 +149,10 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (Info, error) {
 	}
 	s, err := m.createSession(sessionstore.Meta{Title: title, Mode: string(agentproto.ModeBuild), PlanFile: wp.Rel})
 	if err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	info := s.Info()
-	m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: agentproto.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
+	m.notes.ModeChanged(ctx, agentproto.ModeChangedParams{SessionID: info.SessionID, Mode: agentproto.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
 	if err := m.setPlanStatus(ctx, s, wp.Rel, agentproto.PlanApproved); err != nil {
 		slog.Warn("mark plan approved", "plan", wp.Rel, "err", err)
 	}

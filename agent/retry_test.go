@@ -58,7 +58,7 @@ func longSession(t *testing.T, model llm.Provider) (*Manager, *Session) {
 		id := fmt.Sprintf("c%d", i)
 		s.append(
 			llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf("read file %d", i)},
-			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "read", Arguments: `{"path":"f.txt"}`}}},
+			llm.Message{Role: llm.RoleAssistant, ToolCalls: []agentproto.ToolCall{{ID: id, Name: "read", Arguments: `{"path":"f.txt"}`}}},
 			llm.Message{Role: llm.RoleTool, ToolCallID: id, Name: "read", Content: strings.Repeat(fmt.Sprintf("line %d of the file, some words here\n", i), 300)},
 			llm.Message{Role: llm.RoleAssistant, Content: "read it"},
 		)

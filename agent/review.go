@@ -130,7 +130,7 @@ func (s *Session) askToApply(ctx context.Context, tool string, changes []workspa
 	req := permission.Request{
 		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester(tool), Kind: agentproto.PermissionEdit,
 		What: strings.Join(targets, ", "), Reach: agentproto.ReachWorkspace, Diff: diff.String(),
-		Options: []permission.Option{permission.Opt(agentproto.RejectOnce, "Reject"), permission.Opt(agentproto.AllowOnce, "Apply")},
+		Options: []agentproto.PermissionOption{permission.Opt(agentproto.RejectOnce, "Reject"), permission.Opt(agentproto.AllowOnce, "Apply")},
 	}
 	d, err := s.m.Permit(ctx, req)
 	reason := "rejected when asked"

@@ -11,78 +11,65 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/workspace"
 )
-
-// RewindRequest is agent/rewind's params (the protocol's, and the command
-// agentls.rewind's argument): return the session to the moment before a
-// message, its code, its conversation or both; Paths, when set, limits a
-// code rewind to these files (workspace-relative or absolute): "Undo" of
-// one file.
-type RewindRequest = agentproto.RewindParams
-
-// RewindConflict is a file a rewind left alone, and why.
-type RewindConflict = agentproto.RewindConflict
-
-// RewindResult is what a rewind did (the protocol's): the files it
-// restored (rewritten, re-created, deleted or renamed back), the files it
-// left alone because someone else changed them (conflicts), the files it
-// cannot restore (skipped: not kept by the checkpoint, or protected), and
-// the checkpoint taken right before it (UndoMessageID: a code rewind to it
-// undoes this one; "" when the code was not rewound).
-type RewindResult = agentproto.RewindResult
 
 // Rewind returns a session to the moment before a message: its files
 // (what "code": the message's checkpoint, through the editor as one edit,
 // or on disk), its conversation (what "conversation": the model's history
 // ends before the message; mode, attached plan and plan status as they
 // were), or both. It is the user's act: allowed in any mode, never on a
-// protected path; a running turn must be cancelled first.
-func (m *Manager) Rewind(ctx context.Context, req RewindRequest) (RewindResult, error) {
+// protected path; a running turn must be cancelled first. req.Paths,
+// when set, limits a code rewind to these files (workspace-relative or
+// absolute). The result lists the files restored (rewritten, re-created,
+// deleted or renamed back), the files left alone because someone else
+// changed them (conflicts), the files it cannot restore (skipped: not kept
+// by the checkpoint, or protected), and the checkpoint taken right before
+// it (UndoMessageID; "" when the code was not rewound).
+func (m *Manager) Rewind(ctx context.Context, req agentproto.RewindParams) (agentproto.RewindResult, error) {
 	switch req.What {
 	case agentproto.RewindCode, agentproto.RewindConversation, agentproto.RewindBoth:
 	default:
-		return RewindResult{}, invalidf("what must be \"code\", \"conversation\" or \"both\", not %q", req.What)
+		return agentproto.RewindResult{}, invalidf("what must be \"code\", \"conversation\" or \"both\", not %q", req.What)
 	}
 	if req.ToMessageID == "" {
-		return RewindResult{}, invalidf("toMessageId is required")
+		return agentproto.RewindResult{}, invalidf("toMessageId is required")
 	}
 	if len(req.Paths) > 0 && req.What != agentproto.RewindCode {
-		return RewindResult{}, invalidf("paths limits a code rewind: give what \"code\" with it, not %q", req.What)
+		return agentproto.RewindResult{}, invalidf("paths limits a code rewind: give what \"code\" with it, not %q", req.What)
 	}
 	only, err := m.rewindPaths(req.Paths) // checkpoint_view.go
 	if err != nil {
-		return RewindResult{}, err
+		return agentproto.RewindResult{}, err
 	}
 	s, err := m.session(req.SessionID)
 	if err != nil {
-		return RewindResult{}, err
+		return agentproto.RewindResult{}, err
 	}
 	code, conv := req.What != agentproto.RewindConversation, req.What != agentproto.RewindCode
 	s.mu.Lock()
 	idx := slices.IndexFunc(s.messages, func(msg llm.Message) bool { return msg.ID == req.ToMessageID })
 	s.mu.Unlock()
 	if conv && idx < 0 {
-		return RewindResult{}, invalidf("message %q is not in session %s", req.ToMessageID, s.meta.ID)
+		return agentproto.RewindResult{}, invalidf("message %q is not in session %s", req.ToMessageID, s.meta.ID)
 	}
 	if code && (m.checkpoints == nil || !m.checkpoints.Has(s.meta.ID, req.ToMessageID)) {
-		return RewindResult{}, invalidf("session %s has no checkpoint for message %q: checkpoints are taken before each turn and at each plan step tick, and kept as docs/rewind.md says", s.meta.ID, req.ToMessageID)
+		return agentproto.RewindResult{}, invalidf("session %s has no checkpoint for message %q: checkpoints are taken before each turn and at each plan step tick, and kept as docs/rewind.md says", s.meta.ID, req.ToMessageID)
 	}
 	ctx, release, err := s.begin(ctx)
 	if err != nil {
 		if errors.Is(err, ErrBusy) {
-			return RewindResult{}, fmt.Errorf("%w: a turn is running; cancel it (agent/cancel) before rewinding", ErrBusy)
+			return agentproto.RewindResult{}, fmt.Errorf("%w: a turn is running; cancel it (agent/cancel) before rewinding", ErrBusy)
 		}
-		return RewindResult{}, err
+		return agentproto.RewindResult{}, err
 	}
 	defer release()
 
-	res := RewindResult{Restored: []string{}, Conflicts: []RewindConflict{}, Skipped: []string{}}
+	res := agentproto.RewindResult{Restored: []string{}, Conflicts: []agentproto.RewindConflict{}, Skipped: []string{}}
 	rec := rewindFields{Message: req.ToMessageID, ID: newMessageID(), What: string(req.What)}
 	if code {
 		res, err = m.rewindCode(ctx, s, req.ToMessageID, rec.ID, only)
 		if err != nil {
-			return RewindResult{}, err
+			return agentproto.RewindResult{}, err
 		}
 	}
 	r := chatRecord{Record: recordRewind, rewindFields: rec}
@@ -122,7 +109,7 @@ func (s *Session) restoreState(ctx context.Context, id string, codeToo bool) {
 	if at.planFile != "" && at.planStatus != "" && !codeToo {
 		// As agentls's own change for no session: the session's follow-up
 		// (implemented once every step is ticked) would undo it at once.
-		if err := s.m.setPlanStatus(ctx, nil, at.planFile, workspace.PlanStatus(at.planStatus)); err != nil {
+		if err := s.m.setPlanStatus(ctx, nil, at.planFile, agentproto.PlanStatus(at.planStatus)); err != nil {
 			slog.Warn("rewind: plan status", "plan", at.planFile, "err", err)
 		}
 		if p, err := s.m.ws.Resolve(at.planFile); err == nil {
@@ -137,7 +124,7 @@ func (s *Session) restoreState(ctx context.Context, id string, codeToo bool) {
 
 // noteRewind tells the model, in its next request, which files a code
 // rewind changed under it.
-func (s *Session) noteRewind(res RewindResult) {
+func (s *Session) noteRewind(res agentproto.RewindResult) {
 	var b strings.Builder
 	b.WriteString("The user rewound the workspace's files to an earlier checkpoint; the conversation was kept. ")
 	if len(res.Restored) == 0 {

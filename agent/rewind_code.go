@@ -39,9 +39,9 @@ type fileAction struct {
 // through the editor or, when it cannot take them, on disk one by one
 // (temporary file and rename each). A non-nil only limits it to those
 // manifest keys.
-func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string, only map[string]bool) (RewindResult, error) {
+func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string, only map[string]bool) (agentproto.RewindResult, error) {
 	store := m.checkpoints
-	res := RewindResult{UndoMessageID: undoID}
+	res := agentproto.RewindResult{UndoMessageID: undoID}
 	target, err := store.Load(s.meta.ID, to)
 	if err != nil {
 		return res, fmt.Errorf("rewind: read the checkpoint of %s: %w", to, err)
@@ -81,7 +81,7 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 			continue
 		}
 		if k, ok := known[key]; now != then && (!ok || k != now) {
-			res.Conflicts = append(res.Conflicts, RewindConflict{Path: key, Reason: conflictReason(inC)})
+			res.Conflicts = append(res.Conflicts, agentproto.RewindConflict{Path: key, Reason: conflictReason(inC)})
 			continue
 		}
 		actions = append(actions, fileAction{key: key, target: t, exists: inT, current: c, has: inC})
@@ -118,7 +118,7 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 	}
 	res.Restored, res.Skipped = sortedPaths(res.Restored), sortedPaths(res.Skipped)
 	if res.Conflicts == nil {
-		res.Conflicts = []RewindConflict{}
+		res.Conflicts = []agentproto.RewindConflict{}
 	}
 	return res, nil
 }

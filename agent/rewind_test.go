@@ -108,7 +108,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 
 	// Conversation only, to turn two: the view ends before it; build mode
 	// and the plan's approved status as they were when turn two began.
-	res, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[1], What: agentproto.RewindConversation})
+	res, err := m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: ids[1], What: agentproto.RewindConversation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 
 	// Code only, to turn two: app.txt and the plan's checkbox go back, and
 	// the model is told.
-	res, err = m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[1], What: agentproto.RewindCode})
+	res, err = m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: ids[1], What: agentproto.RewindCode})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestRewindConversationAndCode(t *testing.T) {
 
 	// Both, to turn one: across the approval the session is back in plan
 	// mode, with no plan attached and no plan file (written in turn one).
-	if _, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: ids[0], What: agentproto.RewindBoth}); err != nil {
+	if _, err := m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: ids[0], What: agentproto.RewindBoth}); err != nil {
 		t.Fatal(err)
 	}
 	if info := s.Info(); info.Mode != agentproto.ModePlan || info.PlanFile != nil {
@@ -233,15 +233,15 @@ func TestRewindRefusals(t *testing.T) {
 	user, answer := msgs[0].ID, msgs[1].ID
 	tests := []struct {
 		name string
-		req  RewindRequest
+		req  agentproto.RewindParams
 		want string
 	}{
-		{"unknown what", RewindRequest{SessionID: s.ID(), ToMessageID: user, What: "files"}, `what must be "code", "conversation" or "both"`},
-		{"no message", RewindRequest{SessionID: s.ID(), What: agentproto.RewindCode}, "toMessageId is required"},
-		{"unknown session", RewindRequest{SessionID: "nope", ToMessageID: user, What: agentproto.RewindCode}, `unknown session "nope"`},
-		{"unknown message", RewindRequest{SessionID: s.ID(), ToMessageID: "0190f3a2-7c1e-7d4b-9a1f-2b3c4d5e6f70", What: agentproto.RewindBoth}, "is not in session"},
-		{"no checkpoint", RewindRequest{SessionID: s.ID(), ToMessageID: answer, What: agentproto.RewindCode}, "has no checkpoint for message"},
-		{"a path as id", RewindRequest{SessionID: s.ID(), ToMessageID: "../../chats/x", What: agentproto.RewindCode}, "has no checkpoint for message"},
+		{"unknown what", agentproto.RewindParams{SessionID: s.ID(), ToMessageID: user, What: "files"}, `what must be "code", "conversation" or "both"`},
+		{"no message", agentproto.RewindParams{SessionID: s.ID(), What: agentproto.RewindCode}, "toMessageId is required"},
+		{"unknown session", agentproto.RewindParams{SessionID: "nope", ToMessageID: user, What: agentproto.RewindCode}, `unknown session "nope"`},
+		{"unknown message", agentproto.RewindParams{SessionID: s.ID(), ToMessageID: "0190f3a2-7c1e-7d4b-9a1f-2b3c4d5e6f70", What: agentproto.RewindBoth}, "is not in session"},
+		{"no checkpoint", agentproto.RewindParams{SessionID: s.ID(), ToMessageID: answer, What: agentproto.RewindCode}, "has no checkpoint for message"},
+		{"a path as id", agentproto.RewindParams{SessionID: s.ID(), ToMessageID: "../../chats/x", What: agentproto.RewindCode}, "has no checkpoint for message"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -257,7 +257,7 @@ func TestRewindRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: user, What: agentproto.RewindBoth})
+	_, err = m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: user, What: agentproto.RewindBoth})
 	release()
 	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "cancel it") {
 		t.Fatalf("rewind during a turn: %v", err)
@@ -352,7 +352,7 @@ func TestRewindTamperedCheckpoint(t *testing.T) {
 	if err := store.UpdateKnown(s.ID(), known); err != nil {
 		t.Fatal(err)
 	}
-	res, err := m.Rewind(ctx, RewindRequest{SessionID: s.ID(), ToMessageID: to, What: agentproto.RewindCode})
+	res, err := m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: to, What: agentproto.RewindCode})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func (s *Session) runPermission(ctx context.Context, command, dir string, d runD
 	req := permission.Request{
 		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester("run"), Kind: agentproto.PermissionRun,
 		What: command, Cwd: dir, Reach: agentproto.ReachProcess, Network: network, Sandbox: sandbox,
-		Options: []permission.Option{
+		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, "Reject"),
 			permission.Opt(agentproto.AllowOnce, "Run"),
 			permission.Opt(agentproto.AllowAlways, fmt.Sprintf("Always allow %q", command)),

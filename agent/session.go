@@ -25,10 +25,6 @@ import (
 	"github.com/agentls/agentls/sessionstore"
 )
 
-// Info is a session as the protocol shows it (PROTOCOL.md §2 Session):
-// the protocol's type.
-type Info = agentproto.Session
-
 // Session is one conversation with its own mode. Its state is guarded by mu;
 // a turn runs at most once at a time (busy).
 type Session struct {
@@ -121,14 +117,14 @@ type pendingQuestion struct {
 }
 
 // Info returns the session as the protocol shows it.
-func (s *Session) Info() Info {
+func (s *Session) Info() agentproto.Session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.infoLocked()
 }
 
-func (s *Session) infoLocked() Info {
-	return Info{
+func (s *Session) infoLocked() agentproto.Session {
+	return agentproto.Session{
 		SessionID: s.meta.ID,
 		Title:     s.meta.Title,
 		Mode:      agentproto.Mode(s.meta.Mode),
@@ -295,7 +291,7 @@ func (s *Session) setMode(ctx context.Context, mode agentproto.Mode, source, rea
 		s.m.notify(ctx, fmt.Sprintf("[plan-mode] entered at %s — reason: %s", now.UTC().Format(time.RFC3339), reason))
 	}
 	s.m.notes.Update(ctx, s.meta.ID, agentproto.ModeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: mode})
-	s.m.notes.ModeChanged(ctx, ModeChange{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: agentproto.ModeSource(source)})
+	s.m.notes.ModeChanged(ctx, agentproto.ModeChangedParams{SessionID: info.SessionID, Mode: mode, PlanFile: info.PlanFile, Source: agentproto.ModeSource(source)})
 	return true
 }
 

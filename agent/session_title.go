@@ -89,14 +89,14 @@ func (m *Manager) titleFirstPrompt(ctx context.Context, id, text string) {
 // from a prompt (control and formatting characters dropped, white space
 // made one space, at most 60 characters); a title with nothing left is
 // invalid. The editor is told (session_info_update).
-func (m *Manager) SetTitle(ctx context.Context, id, title string) (Info, error) {
+func (m *Manager) SetTitle(ctx context.Context, id, title string) (agentproto.Session, error) {
 	s, err := m.session(id)
 	if err != nil {
-		return Info{}, err
+		return agentproto.Session{}, err
 	}
 	clean := titleOf(title)
 	if clean == "" {
-		return Info{}, invalidf("title is empty: give a title with at least one visible character")
+		return agentproto.Session{}, invalidf("title is empty: give a title with at least one visible character")
 	}
 	s.mu.Lock()
 	s.meta.Title = clean

@@ -1,7 +1,7 @@
 package agent
 
 import (
-	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -10,8 +10,8 @@ import (
 // without any request to the model (agent/checkModel adds that probe).
 type Status struct {
 	Sandbox       sandbox.Status
-	MCPServers    []MCPServerStatus
-	LanguageIntel []intel.Serving
+	MCPServers    []agentproto.MCPServerStatus
+	LanguageIntel []agentproto.LanguageServing
 }
 
 // Status reports the sandbox, the MCP servers and the language

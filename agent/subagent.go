@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentls/agentls/agent/agentkinds"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -111,7 +112,7 @@ func (l *subLink) offered(specs []llm.ToolSpec) []llm.ToolSpec {
 // many as the machine has processors, and at least as many as the batch
 // has task calls up to subagents.max_parallel, so that parallel explorers
 // all run (each waits for its slot in the root's bound, subTree.acquire).
-func (s *Session) batchWidth(batch []llm.ToolCall) int {
+func (s *Session) batchWidth(batch []agentproto.ToolCall) int {
 	tasks := 0
 	for _, c := range batch {
 		if c.Name == agentkinds.TaskTool {

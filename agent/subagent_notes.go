@@ -45,7 +45,7 @@ func (n treeNotes) Update(ctx context.Context, sessionID string, u Update) {
 }
 
 // ModeChanged: a sub-agent never changes its mode (it has its root's).
-func (n treeNotes) ModeChanged(ctx context.Context, ev ModeChange) {
+func (n treeNotes) ModeChanged(ctx context.Context, ev agentproto.ModeChangedParams) {
 	if s := n.m.loadedSession(ev.SessionID); s != nil && s.sub != nil {
 		return
 	}

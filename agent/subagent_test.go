@@ -304,7 +304,7 @@ func TestCutOffChildIsNamedOnLoad(t *testing.T) {
 	m, _ := newTestManager(t, "steps:\n  - text: hi\n", ed, nil)
 	s := newTestSession(t, m, "plan")
 	s.append(llm.Message{Role: llm.RoleUser, Content: "go"},
-		llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "t1", Name: "task", Arguments: `{"kind":"explore","prompt":"x"}`}}})
+		llm.Message{Role: llm.RoleAssistant, ToolCalls: []agentproto.ToolCall{{ID: "t1", Name: "task", Arguments: `{"kind":"explore","prompt":"x"}`}}})
 	s.record(chatRecord{Record: recordSubagent, ToolCallID: "t1", Child: "child-id"})
 	meta, lines, err := m.store.Load(s.ID())
 	if err != nil {

@@ -7,15 +7,11 @@ import (
 	"github.com/agentls/agentls/agentproto"
 )
 
-// TickRefusal says why the builder's tick of a plan step was refused
-// (docs/language-intel.md, "Step ticks"): the plan update sent right after
-// carries it, so that every face shows it beside the step. It is the
-// protocol's own shape.
-type TickRefusal = agentproto.TickRefusal
-
 // tickRefused is the error of a refused tick (Apply's error: the tool's
-// failed result carries its text).
-type tickRefused struct{ r TickRefusal }
+// failed result carries its text). The plan update sent right after
+// carries r (docs/language-intel.md, "Step ticks"), so that every face
+// shows it beside the step.
+type tickRefused struct{ r agentproto.TickRefusal }
 
 func (e tickRefused) Error() string { return e.r.Message }
 

@@ -58,7 +58,7 @@ type callOutcome struct {
 
 // runCalls runs one step's tool calls: consecutive read-only calls in
 // parallel, mutating calls one at a time, results appended in call order.
-func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (agentproto.StopReason, error) {
+func (s *Session) runCalls(ctx context.Context, calls []agentproto.ToolCall) (agentproto.StopReason, error) {
 	for _, c := range calls {
 		s.m.notes.Update(ctx, s.meta.ID, agentproto.ToolCallStarted{
 			SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c),
@@ -74,8 +74,8 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (agentprot
 			}
 		}
 		batch := calls[i:j]
-		mapper := iter.Mapper[llm.ToolCall, callOutcome]{MaxGoroutines: s.batchWidth(batch)}
-		res := mapper.Map(batch, func(c *llm.ToolCall) callOutcome { return s.runCall(ctx, *c) })
+		mapper := iter.Mapper[agentproto.ToolCall, callOutcome]{MaxGoroutines: s.batchWidth(batch)}
+		res := mapper.Map(batch, func(c *agentproto.ToolCall) callOutcome { return s.runCall(ctx, *c) })
 		copy(outcomes[i:j], res)
 		i = j
 	}
@@ -97,7 +97,7 @@ func (s *Session) runCalls(ctx context.Context, calls []llm.ToolCall) (agentprot
 
 // runCall runs one call: lookup, JSON check, the guard's first check (mode
 // read now), the tool, and its tool_call_update.
-func (s *Session) runCall(ctx context.Context, c llm.ToolCall) (out callOutcome) {
+func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall) (out callOutcome) {
 	m := s.m
 	asked := &tooloutcome.Record{}
 	ctx = tooloutcome.WithRecord(ctx, asked)
@@ -195,14 +195,14 @@ func (s *Session) readOnly(name string) bool {
 	return ok && d.Class == guard.ClassReadOnly && d.Interaction == guard.Unattended
 }
 
-func (s *Session) title(c llm.ToolCall) string {
+func (s *Session) title(c agentproto.ToolCall) string {
 	if t, ok := s.tools().Lookup(c.Name); ok && json.Valid([]byte(c.Arguments)) {
 		return t.Title(json.RawMessage(c.Arguments))
 	}
 	return c.Name
 }
 
-func (s *Session) kind(c llm.ToolCall) string {
+func (s *Session) kind(c agentproto.ToolCall) string {
 	if t, ok := s.tools().Lookup(c.Name); ok {
 		return t.Kind()
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tooloutcome"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 )
@@ -21,7 +22,7 @@ func (s *Session) withCallViews(msg llm.Message) llm.Message {
 	if len(msg.ToolCalls) == 0 {
 		return msg
 	}
-	calls := make([]llm.ToolCall, len(msg.ToolCalls))
+	calls := make([]agentproto.ToolCall, len(msg.ToolCalls))
 	for i, c := range msg.ToolCalls {
 		c.Title, c.Kind = s.title(c), s.kind(c)
 		calls[i] = c
@@ -39,7 +40,7 @@ func (m *Manager) Transcript(msgs []llm.Message) []llm.Message {
 	s := &Session{m: m}
 	for i, msg := range msgs {
 		if len(msg.ToolCalls) > 0 {
-			calls := make([]llm.ToolCall, len(msg.ToolCalls))
+			calls := make([]agentproto.ToolCall, len(msg.ToolCalls))
 			for j, c := range msg.ToolCalls {
 				if c.Title == "" {
 					c.Title = s.title(c)

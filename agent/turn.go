@@ -359,7 +359,7 @@ func (s *Session) setAsideTurn(ctx context.Context, from int, cause error) error
 // call arguments that are not valid JSON are wrapped in a JSON string, since
 // some OpenAI-compatible servers reject a history holding invalid JSON.
 func historyMessage(msg llm.Message) llm.Message {
-	calls := make([]llm.ToolCall, len(msg.ToolCalls))
+	calls := make([]agentproto.ToolCall, len(msg.ToolCalls))
 	for i, c := range msg.ToolCalls {
 		if strings.TrimSpace(c.Arguments) != "" && !json.Valid([]byte(c.Arguments)) {
 			b, _ := json.Marshal(map[string]string{"invalid_json_arguments": c.Arguments})

@@ -29,7 +29,7 @@ var wireUpdates = []Update{
 	UpdateQuestion{SessionUpdate: "question_pending", QuestionID: "q1", CreatedAt: "2026-01-02T03:04:05Z",
 		Questions: []questions.Question{{Name: "db", Question: "Which database?", Schema: json.RawMessage(`{"type":"string","enum":["pg","sqlite"]}`)}}},
 	agentproto.UsageUpdate{SessionUpdate: "usage_update", InputTokens: 1200, OutputTokens: 80, ContextTokens: 1400, ContextWindow: 128000},
-	agentproto.InstructionsLoaded{SessionUpdate: "instructions_loaded", Files: []InstructionFile{{Path: "AGENTS.md", Bytes: 1200}, {Path: "src/AGENTS.md", Bytes: 40000, Cut: true}}},
+	agentproto.InstructionsLoaded{SessionUpdate: "instructions_loaded", Files: []agentproto.InstructionFile{{Path: "AGENTS.md", Bytes: 1200}, {Path: "src/AGENTS.md", Bytes: 40000, Cut: true}}},
 	agentproto.SessionInfoUpdate{SessionUpdate: "session_info_update", Title: "Add the route", UpdatedAt: "2026-01-02T03:04:05Z"},
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 )
 
@@ -20,9 +21,9 @@ import (
 // the host's tests look at the host, not at a face.
 type nopEditor struct{ DiskApplier }
 
-func (nopEditor) Update(context.Context, string, agent.Update)  {}
-func (nopEditor) ModeChanged(context.Context, agent.ModeChange) {}
-func (nopEditor) Notify(context.Context, string)                {}
+func (nopEditor) Update(context.Context, string, agent.Update)              {}
+func (nopEditor) ModeChanged(context.Context, agentproto.ModeChangedParams) {}
+func (nopEditor) Notify(context.Context, string)                            {}
 func (nopEditor) Ask(context.Context, agent.AskRequest) (agent.AskReply, error) {
 	return agent.AskReply{}, agent.ErrNoSurface
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcpclient"
 )
@@ -41,7 +42,7 @@ func (h *Host) mcpSpecs(cfg config.Config) []mcpclient.ServerSpec {
 
 // MCPStatus is the status of each MCP server of the workspace (running,
 // failed with its stderr tail, skipped with the reason).
-func (h *Host) MCPStatus() []mcpclient.Status { return h.mcp.Status() }
+func (h *Host) MCPStatus() []agentproto.MCPServerStatus { return h.mcp.Status() }
 
 // mcpSource is the pool as the agent's tool source, with its servers'
 // states for agent/checkModel.
@@ -49,7 +50,7 @@ type mcpSource struct{ *mcpclient.Pool }
 
 // ServerStatus implements agent.ServerStatuser: the pool's status is the
 // protocol's.
-func (s mcpSource) ServerStatus() []agent.MCPServerStatus { return s.Status() }
+func (s mcpSource) ServerStatus() []agentproto.MCPServerStatus { return s.Status() }
 
 // SetSessionMCPServers gives a session the MCP servers its client named
 // (ACP session/new, session/load).

@@ -80,7 +80,7 @@ func (f MCPFileTrust) Permission(sessionID, toolCallID string) permission.Reques
 		SessionID: sessionID, ToolCallID: toolCallID,
 		Requester: "agentls", Kind: agentproto.PermissionTrust, What: f.Path, Reach: agentproto.ReachProcess,
 		Grants: f.Servers, Note: f.Question,
-		Options: []permission.Option{
+		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, config.TrustAnswers[0]),
 			permission.Opt(agentproto.AllowAlways, config.TrustAnswers[1]),
 		},

@@ -24,6 +24,7 @@ import (
 
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/sandbox"
 	"github.com/agentls/agentls/workspace"
@@ -192,18 +193,18 @@ func (p *Pool) ServedTypes() []string {
 
 // Status implements intel.Source: each known file type, its server and
 // state, or why none serves it.
-func (p *Pool) Status() []intel.Serving {
+func (p *Pool) Status() []agentproto.LanguageServing {
 	mem := groupMemory(p.processGroups()) // reads /proc: not under the lock
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var out []intel.Serving
+	var out []agentproto.LanguageServing
 	for _, t := range sortedTypes(p.cmds) {
 		c := p.cmds[t]
 		switch {
 		case c.argv == nil:
-			out = append(out, intel.Serving{FileType: t, Source: "none", Detail: c.why})
+			out = append(out, agentproto.LanguageServing{FileType: t, Source: "none", Detail: c.why})
 		case p.failed[t] != "":
-			out = append(out, intel.Serving{FileType: t, Source: "none", Detail: "failed: " + p.failed[t]})
+			out = append(out, agentproto.LanguageServing{FileType: t, Source: "none", Detail: "failed: " + p.failed[t]})
 		default:
 			state := "starts when needed"
 			if c := p.clients[t]; c != nil {
@@ -212,7 +213,7 @@ func (p *Pool) Status() []intel.Serving {
 					state = fmt.Sprintf("running, %d MB", mem[c.cmd.Process.Pid]>>20)
 				}
 			}
-			out = append(out, intel.Serving{FileType: t, Source: "pool", Detail: strings.Join(c.argv, " ") + " (" + c.origin + ", " + state + ")"})
+			out = append(out, agentproto.LanguageServing{FileType: t, Source: "pool", Detail: strings.Join(c.argv, " ") + " (" + c.origin + ", " + state + ")"})
 		}
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/realservers"
 	"github.com/agentls/agentls/internal/testcache"
@@ -159,7 +160,7 @@ func TestGoplsDefinitionAndSymbols(t *testing.T) {
 	}
 }
 
-func statusOf(st []intel.Serving, t string) string {
+func statusOf(st []agentproto.LanguageServing, t string) string {
 	for _, s := range st {
 		if s.FileType == t {
 			return s.Source + " " + s.Detail

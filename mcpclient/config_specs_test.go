@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 )
 
@@ -53,7 +54,7 @@ func TestDisabledAndCwdInThePool(t *testing.T) {
 	if n := len(p.SessionTools(context.Background(), "s")); n != 0 {
 		t.Fatalf("tools = %d, want none", n)
 	}
-	st := map[string]Status{}
+	st := map[string]agentproto.MCPServerStatus{}
 	for _, s := range p.Status() {
 		st[s.Name] = s
 	}

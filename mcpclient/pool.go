@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 )
 
@@ -214,7 +215,7 @@ func (p *Pool) SessionTools(ctx context.Context, sessionID string) []tools.Tool 
 }
 
 // Status is every server's status: the shared ones, then each session's.
-func (p *Pool) Status() []Status {
+func (p *Pool) Status() []agentproto.MCPServerStatus {
 	p.mu.Lock()
 	var servers []*Server
 	for _, name := range sortedNames(p.shared) {
@@ -226,7 +227,7 @@ func (p *Pool) Status() []Status {
 		}
 	}
 	p.mu.Unlock()
-	out := make([]Status, 0, len(servers))
+	out := make([]agentproto.MCPServerStatus, 0, len(servers))
 	for _, s := range servers {
 		out = append(out, s.Status())
 	}

@@ -59,16 +59,6 @@ const (
 	StateStopped State = "stopped" // closed by agentls
 )
 
-// Status is what a face shows of one server: the protocol's
-// MCPServerStatus (agent/status, agent/checkModel), declared once in
-// agentproto. Its State is a State, its Origin an Origin; Reason says why
-// it failed or was skipped, StderrTail is the end of a failed server's
-// stderr, ToolNames the tools it listed as it calls them, and
-// DefinitionBytes the size of the tool definitions the model is sent for
-// it (names, descriptions, schemas), reported apart from the built-in
-// tools' budget.
-type Status = agentproto.MCPServerStatus
-
 // Server is one MCP server's connection, started lazily and kept until
 // Close. It is safe for concurrent use.
 type Server struct {
@@ -140,11 +130,17 @@ func newServer(spec ServerSpec, dir string, env, roots []string, pol sandbox.Pol
 // Spec is the server's definition.
 func (s *Server) Spec() ServerSpec { return s.spec }
 
-// Status is the server's state now.
-func (s *Server) Status() Status {
+// Status is what a face shows of the server now (agent/status,
+// agent/checkModel): its State is a State, its Origin an Origin; Reason
+// says why it failed or was skipped, StderrTail is the end of a failed
+// server's stderr, ToolNames the tools it listed as it calls them, and
+// DefinitionBytes the size of the tool definitions the model is sent for
+// it (names, descriptions, schemas), reported apart from the built-in
+// tools' budget.
+func (s *Server) Status() agentproto.MCPServerStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := Status{Name: s.spec.Name, State: string(s.state), Origin: string(s.spec.Origin), Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools), DefinitionBytes: s.defBytes}
+	st := agentproto.MCPServerStatus{Name: s.spec.Name, State: string(s.state), Origin: string(s.spec.Origin), Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools), DefinitionBytes: s.defBytes}
 	for _, t := range s.tools {
 		st.ToolNames = append(st.ToolNames, t.Name)
 	}

@@ -18,21 +18,10 @@ import (
 	"github.com/agentls/agentls/questions"
 )
 
-// Kind is what a request asks to allow: the protocol's PermissionKind
-// (PROTOCOL.md §9; agentproto.PermissionRun, …), declared once in
-// agentproto.
-type Kind = agentproto.PermissionKind
-
-// OptionKind is one choice of a request (agentproto.AllowOnce,
-// AllowAlways, RejectOnce); its wire id equals its kind (the ACP
-// PermissionOptionKind values).
-type OptionKind = agentproto.OptionKind
-
-// Option is one choice offered, with its label.
-type Option = agentproto.PermissionOption
-
 // Opt is the option of kind k labelled label.
-func Opt(k OptionKind, label string) Option { return Option{ID: k, Kind: k, Label: label} }
+func Opt(k agentproto.OptionKind, label string) agentproto.PermissionOption {
+	return agentproto.PermissionOption{ID: k, Kind: k, Label: label}
+}
 
 // Network states what a command's network is, as the question shows it.
 const (
@@ -54,7 +43,7 @@ type Request struct {
 	ToolCallID string
 	// Requester is who asks: a tool's name, or "agentls" for its own questions.
 	Requester string
-	Kind      Kind
+	Kind      agentproto.PermissionKind
 	// What is the thing asked about: the command line, the plan's path, the
 	// configuration file's path.
 	What string
@@ -73,7 +62,7 @@ type Request struct {
 	Sandbox string
 	// Options are the choices, in the order a face shows them (the safe one
 	// first: some clients take the first on a bare Enter).
-	Options []Option
+	Options []agentproto.PermissionOption
 	// Note is a paragraph more (why "Always allow" is not offered).
 	Note string
 	// Document is a generated file (absolute path) that shows the grants
@@ -85,7 +74,7 @@ type Request struct {
 
 // Decision is the person's answer: the option chosen, or dismissed.
 type Decision struct {
-	Option    OptionKind
+	Option    agentproto.OptionKind
 	Dismissed bool
 }
 
@@ -105,7 +94,7 @@ type Permitter interface {
 var ErrNoSurface = errors.New("the editor cannot ask for permission")
 
 // Offers reports whether the request offers an option of kind k.
-func (r Request) Offers(k OptionKind) bool {
+func (r Request) Offers(k agentproto.OptionKind) bool {
 	for _, o := range r.Options {
 		if o.Kind == k {
 			return true
@@ -115,13 +104,13 @@ func (r Request) Offers(k OptionKind) bool {
 }
 
 // Option is the offered option with id, if any.
-func (r Request) Option(id string) (Option, bool) {
+func (r Request) Option(id string) (agentproto.PermissionOption, bool) {
 	for _, o := range r.Options {
 		if string(o.ID) == id {
 			return o, true
 		}
 	}
-	return Option{}, false
+	return agentproto.PermissionOption{}, false
 }
 
 // Escaped is the request with every text field through questions.Escape
@@ -138,7 +127,7 @@ func (r Request) Escaped() Request {
 	for i, g := range r.Grants {
 		e.Grants[i] = questions.EscapeLine(g)
 	}
-	e.Options = make([]Option, len(r.Options))
+	e.Options = make([]agentproto.PermissionOption, len(r.Options))
 	for i, o := range r.Options {
 		e.Options[i] = Opt(o.Kind, questions.EscapeLine(o.Label))
 	}

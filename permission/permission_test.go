@@ -10,7 +10,7 @@ import (
 
 func runRequest(cmd string) Request {
 	return Request{Kind: agentproto.PermissionRun, What: cmd, Cwd: "/w/sub", Network: NetworkNotIsolated, Sandbox: SandboxOff,
-		Options: []Option{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Run"), Opt(agentproto.AllowAlways, `Always allow "`+cmd+`"`)}}
+		Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Run"), Opt(agentproto.AllowAlways, `Always allow "`+cmd+`"`)}}
 }
 
 // TestRequestRendering: every face's text says what, where and what it
@@ -24,14 +24,14 @@ func TestRequestRendering(t *testing.T) {
 		notText  []string
 		title    string
 		actions  []string
-		decision map[any]OptionKind // answer → decision; absent kind: error
+		decision map[any]agentproto.OptionKind // answer → decision; absent kind: error
 	}{
 		{
 			name:  "run names folder, network and sandbox",
 			req:   runRequest("make test"),
 			text:  []string{"Run `make test`?", "Folder: /w/sub", "Network: not isolated", "Sandbox: off"},
 			title: "Run `make test` in /w/sub", actions: []string{"Reject", "Run", `Always allow "make test"`},
-			decision: map[any]OptionKind{"allow_once": agentproto.AllowOnce, "allow_always": agentproto.AllowAlways, "reject_once": agentproto.RejectOnce, "run": "", true: ""},
+			decision: map[any]agentproto.OptionKind{"allow_once": agentproto.AllowOnce, "allow_always": agentproto.AllowAlways, "reject_once": agentproto.RejectOnce, "run": "", true: ""},
 		},
 		{
 			name:    "control and bidi characters are escaped everywhere",
@@ -43,32 +43,32 @@ func TestRequestRendering(t *testing.T) {
 		{
 			name: "an MCP call names its server's network and sandbox",
 			req: Request{Kind: agentproto.PermissionMCP, What: "write_file {\"path\":\"a\"}", Network: NetworkNo, Sandbox: "on (landlock+bwrap)",
-				Note: "MCP server `fs`", Options: []Option{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Allow")}},
+				Note: "MCP server `fs`", Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Allow")}},
 			text:  []string{"Allow the MCP call `write_file {\"path\":\"a\"}`?\n\nNetwork: no\nSandbox: on (landlock+bwrap)", "MCP server `fs`"},
 			title: "Allow mcp: write_file {\"path\":\"a\"}", actions: []string{"Reject", "Allow"},
 		},
 		{
 			name: "plan approval lists every grant whole",
 			req: Request{Kind: agentproto.PermissionPlan, What: "plans/x.plan", Grants: []string{"go test ./...", strings.Repeat("a", 100) + " sh *"},
-				Options: []Option{Opt(agentproto.RejectOnce, "Keep Planning"), Opt(agentproto.AllowOnce, "Accept & Build")}},
+				Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Keep Planning"), Opt(agentproto.AllowOnce, "Accept & Build")}},
 			text:  []string{"Review the plan `plans/x.plan`.", GrantsIntro + "\n- `go test ./...`\n- `" + strings.Repeat("a", 100) + " sh *`"},
 			title: "Approve the plan plans/x.plan and start building?", actions: []string{"Keep Planning", "Accept & Build"},
 		},
 		{
 			name: "trust with a document refers to it",
 			req: Request{Kind: agentproto.PermissionTrust, What: "/w/.agentls.yaml", Grants: []string{"run.allow: [\"sh *\"]"}, Document: "/s/trust-1.md",
-				Options: []Option{Opt(agentproto.RejectOnce, "Don't trust"), Opt(agentproto.AllowAlways, "Trust")}},
+				Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Don't trust"), Opt(agentproto.AllowAlways, "Trust")}},
 			text:  []string{"Trust it?", "in full in /s/trust-1.md"},
 			title: "Trust /w/.agentls.yaml", actions: []string{"Don't trust", "Trust"},
 		},
 		{
 			name: "an edit shows its diff in a fence it cannot close",
 			req: Request{Kind: agentproto.PermissionEdit, What: "edit README.md", Diff: "--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,1 @@\n-x\n+````\n+\x1b[2J",
-				Options: []Option{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Apply")}},
+				Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Apply")}},
 			text:    []string{"Apply this edit? edit README.md", "\n\n`````diff\n--- a/README.md", "+````\n+\\u001B[2J\n`````"},
 			notText: []string{"\x1b"},
 			title:   "Apply the edit: edit README.md", actions: []string{"Reject", "Apply"},
-			decision: map[any]OptionKind{"allow_once": agentproto.AllowOnce, "reject_once": agentproto.RejectOnce, "allow_always": ""},
+			decision: map[any]agentproto.OptionKind{"allow_once": agentproto.AllowOnce, "reject_once": agentproto.RejectOnce, "allow_always": ""},
 		},
 	}
 	for _, tc := range tests {

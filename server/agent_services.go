@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host/agentapi"
 )
 
@@ -17,10 +18,10 @@ import (
 
 // sessions are the agent's sessions: opening, their mode and their checks.
 type sessions interface {
-	NewSession(ctx context.Context, mode, title string) (agent.Info, error)
-	LoadSession(ctx context.Context, id string) (agent.Info, []llm.Message, error)
-	SetMode(ctx context.Context, id, mode string) (agent.Info, error)
-	CheckModel(ctx context.Context) agent.ModelCheck
+	NewSession(ctx context.Context, mode, title string) (agentproto.Session, error)
+	LoadSession(ctx context.Context, id string) (agentproto.Session, []llm.Message, error)
+	SetMode(ctx context.Context, id, mode string) (agentproto.Session, error)
+	CheckModel(ctx context.Context) agentproto.ModelCheck
 	Status() agent.Status
 }
 
@@ -34,9 +35,9 @@ type turns interface {
 
 // plans are the workspace's plans and their approval.
 type plans interface {
-	ResolvePlan(ctx context.Context, id, decisionName, reason string) (agent.Info, error)
-	RequestChanges(ctx context.Context, id string) (agent.Info, error)
-	BuildPlan(ctx context.Context, p string) (agent.Info, error)
+	ResolvePlan(ctx context.Context, id, decisionName, reason string) (agentproto.Session, error)
+	RequestChanges(ctx context.Context, id string) (agentproto.Session, error)
+	BuildPlan(ctx context.Context, p string) (agentproto.Session, error)
 	ArchivePlan(ctx context.Context, p string) (string, error)
 	PlanChanged(p string)
 	AwaitingApproval(rel string) (string, bool)

@@ -85,9 +85,6 @@ func (s *Server) newSession(ctx context.Context, p agentproto.NewSessionParams) 
 	return info, nil
 }
 
-// LoadedSession is agent/loadSession's result: Session & {messages}.
-type LoadedSession = agentproto.LoadedSession
-
 func (s *Server) loadSession(ctx context.Context, p agentproto.SessionParams) (agentproto.LoadedSession, error) {
 	info, msgs, err := s.manager().LoadSession(ctx, p.SessionID)
 	if err != nil {
@@ -96,13 +93,6 @@ func (s *Server) loadSession(ctx context.Context, p agentproto.SessionParams) (a
 	s.setCurrent(info.SessionID)
 	return agentproto.LoadedSession{Session: info, Messages: protoconv.Messages(msgs)}, nil
 }
-
-// PromptResult is agent/prompt's result: how the turn ended, its last
-// text, and its error when it ended with one.
-type PromptResult = agentproto.PromptResult
-
-// PromptError is the error of a turn that ended with stopReason "error".
-type PromptError = agentproto.PromptError
 
 func (s *Server) prompt(ctx context.Context, p agentproto.PromptParams) (agentproto.PromptResult, error) {
 	req, err := promptRequest(p)

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
@@ -284,8 +284,8 @@ func TestApprovalWithShowMessageRequest(t *testing.T) {
 }
 
 // resolvePlan calls agent/resolvePlan.
-func resolvePlan(h *lsptest.Env, sid, decision, reason string) (agent.Info, error) {
-	var info agent.Info
+func resolvePlan(h *lsptest.Env, sid, decision, reason string) (agentproto.Session, error) {
+	var info agentproto.Session
 	params := map[string]any{"sessionId": sid, "decision": decision}
 	if reason != "" {
 		params["reason"] = reason
@@ -408,7 +408,7 @@ func TestApprovalTimeout(t *testing.T) {
 	}
 	_, err := resolvePlan(h, s.SessionID, "approve", "")
 	wantInvalidParams(t, err, "no plan is awaiting approval")
-	var loaded agent.Info
+	var loaded agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
 		t.Fatal(err)
 	}
@@ -715,7 +715,7 @@ func TestSetModeBuildApprovesPendingPlan(t *testing.T) {
 	s := h.NewSession("plan")
 	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
 	h.AwaitInTurn(s.SessionID, lsptest.Received("agent/askUser"))
-	var info agent.Info
+	var info agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server"
@@ -86,12 +86,12 @@ func BenchmarkScriptedTurn20Calls(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		model = scripted.New(sc)
-		var s agent.Info
+		var s agentproto.Session
 		if err := ed.Call(ctx, "agent/newSession", map[string]any{"mode": "plan"}, &s); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		var r server.PromptResult
+		var r agentproto.PromptResult
 		if err := ed.Call(ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "explore"}, &r); err != nil || r.StopReason != "end_turn" {
 			b.Fatalf("prompt = %+v, %v", r, err)
 		}

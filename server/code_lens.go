@@ -103,7 +103,7 @@ func hasLintErrors(text string) bool {
 }
 
 // statusTitle is the status lens of a plan that cannot be approved now.
-func statusTitle(status workspace.PlanStatus, text string) string {
+func statusTitle(status agentproto.PlanStatus, text string) string {
 	if status == agentproto.PlanDraft && hasLintErrors(text) {
 		return "Draft (fix the plan's errors to approve it)"
 	}

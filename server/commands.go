@@ -360,7 +360,7 @@ func planTitle(plan workspace.Plan, rel string) string {
 	return rel
 }
 
-func planStatus(plan workspace.Plan) workspace.PlanStatus {
+func planStatus(plan workspace.Plan) agentproto.PlanStatus {
 	if plan.Meta == nil || plan.Meta.Status == "" {
 		return agentproto.PlanDraft
 	}

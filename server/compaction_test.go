@@ -11,7 +11,6 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/fakeopenai"
-	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -144,7 +143,7 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 	}
 
 	// Build mode: the approved plan stays pinned through compactions.
-	var info agent.Info
+	var info agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
 		t.Fatal(err)
 	}
@@ -331,9 +330,9 @@ func TestAgentCompact(t *testing.T) {
 }
 
 // promptQA sends a prompt that answers a pending question.
-func promptQA(h *lsptest.Env, sid, qid string, answers map[string]any) server.PromptResult {
+func promptQA(h *lsptest.Env, sid, qid string, answers map[string]any) agentproto.PromptResult {
 	h.T.Helper()
-	var r server.PromptResult
+	var r agentproto.PromptResult
 	params := map[string]any{"sessionId": sid, "text": "", "questionAnswer": map[string]any{"questionId": qid, "answers": answers}}
 	if err := h.Editor.Call(h.Ctx, "agent/prompt", params, &r); err != nil {
 		h.T.Fatalf("prompt: %v", err)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -55,7 +54,7 @@ steps:
 	if n := h.Model.Remaining(); n != 2 {
 		t.Fatalf("%d script steps left, want 2: the model was asked while the file was broken", n)
 	}
-	var check agent.ModelCheck
+	var check agentproto.ModelCheck
 	if err := h.Editor.Call(h.Ctx, "agent/checkModel", map[string]any{}, &check); err != nil {
 		t.Fatal(err)
 	}

@@ -58,13 +58,13 @@ func TestServerToClientShapes(t *testing.T) {
 		sent, decl any
 	}{
 		{agentproto.AskUser.Name(), askUserParams{}, agentproto.AskUserParams{}},
-		{agentproto.ModeChanged.Name(), agent.ModeChange{}, agentproto.ModeChangedParams{}},
+		{agentproto.ModeChanged.Name(), agentproto.ModeChangedParams{}, agentproto.ModeChangedParams{}},
 		{"Question", questions.Question{}, agentproto.Question{}},
 		{"QuestionButton", questions.Button{}, agentproto.QuestionButton{}},
 		{"tool_call_update", agent.UpdateToolCallDone{}, agentproto.ToolCallDone{}},
 		{"question_pending", agent.UpdateQuestion{}, agentproto.QuestionPending{}},
 		{"Refusal", guard.Refusal{}, agentproto.Refusal{}},
-		{"InstructionFile", agent.InstructionFile{}, agentproto.InstructionFile{}},
+		{"InstructionFile", agentproto.InstructionFile{}, agentproto.InstructionFile{}},
 	} {
 		if got, want := jsonMembers(reflect.TypeOf(tc.sent)), jsonMembers(reflect.TypeOf(tc.decl)); got != want {
 			t.Errorf("%s: the server sends %s; agentproto declares %s", tc.name, got, want)

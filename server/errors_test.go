@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
@@ -41,7 +42,7 @@ func TestInvalidParams(t *testing.T) {
 		})
 	}
 	// Nothing changed in the session.
-	var loaded agent.Info
+	var loaded agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "agent/loadSession", map[string]any{"sessionId": s.SessionID}, &loaded); err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ steps:
 	s := h.NewSession("build")
 	done := h.PromptAsync(s.SessionID, "go")
 	h.AwaitInTurn(s.SessionID, lsptest.Received("agent/askUser"))
-	var info agent.Info
+	var info agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "plan"}, &info); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/fakeopenai"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -178,7 +177,7 @@ func TestInstructionsInEveryRequest(t *testing.T) {
 	}
 }
 
-func paths(files []agent.InstructionFile) string {
+func paths(files []agentproto.InstructionFile) string {
 	var out []string
 	for _, f := range files {
 		out = append(out, f.Path)
@@ -225,7 +224,7 @@ func TestInstructionsCapAndFallbacks(t *testing.T) {
 				return
 			}
 			loaded := lsptest.Updates[agentproto.InstructionsLoaded](h, "instructions_loaded")
-			if len(loaded) != 1 || len(loaded[0].Files) != 1 || loaded[0].Files[0] != (agent.InstructionFile{Path: tc.file, Bytes: len(long), Cut: true}) {
+			if len(loaded) != 1 || len(loaded[0].Files) != 1 || loaded[0].Files[0] != (agentproto.InstructionFile{Path: tc.file, Bytes: len(long), Cut: true}) {
 				t.Fatalf("instructions_loaded = %+v", loaded)
 			}
 		})

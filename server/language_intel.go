@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentls/agentls/agentproto"
 	"path/filepath"
+
+	"github.com/agentls/agentls/agentproto"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/intel"
@@ -57,10 +58,10 @@ var _ intel.Source = (*editorIntel)(nil)
 func (e *editorIntel) Serves(path string) bool { return intel.FileType(path) != "" }
 
 // Status implements intel.Source.
-func (e *editorIntel) Status() []intel.Serving {
-	var out []intel.Serving
+func (e *editorIntel) Status() []agentproto.LanguageServing {
+	var out []agentproto.LanguageServing
 	for _, t := range []string{"c", "go", "python", "rust", "typescript"} {
-		out = append(out, intel.Serving{FileType: t, Source: "editor", Detail: "agent/diagnostics and agent/navigate, answered by the editor"})
+		out = append(out, agentproto.LanguageServing{FileType: t, Source: "editor", Detail: "agent/diagnostics and agent/navigate, answered by the editor"})
 	}
 	return out
 }

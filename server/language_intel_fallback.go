@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/langpool"
 	"github.com/agentls/agentls/workspace"
@@ -97,7 +98,7 @@ func (e *editorFirst) Close() {
 func (e *editorFirst) Serves(path string) bool { return e.current().Serves(path) }
 
 // Status implements intel.Source.
-func (e *editorFirst) Status() []intel.Serving { return e.current().Status() }
+func (e *editorFirst) Status() []agentproto.LanguageServing { return e.current().Status() }
 
 // Diagnostics implements intel.Source.
 func (e *editorFirst) Diagnostics(ctx context.Context, paths []string) (intel.Snapshot, error) {

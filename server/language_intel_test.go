@@ -302,7 +302,7 @@ func TestEditorsTruthPlainEditorLogLines(t *testing.T) {
 func TestCheckModelSaysWhichSourceServes(t *testing.T) {
 	h := lsptest.Start(t, lsptest.Setup{Script: "name: idle\nsteps:\n  - text: hi\n", Files: goModule(), InitOpts: poolOpts(t)})
 	var res struct {
-		LanguageIntel []intel.Serving `json:"languageIntel"`
+		LanguageIntel []agentproto.LanguageServing `json:"languageIntel"`
 	}
 	if err := h.Editor.Call(h.Ctx, "agent/checkModel", map[string]any{}, &res); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/host"
 )
@@ -243,7 +244,7 @@ func initializeResult(version string) map[string]any {
 			"codeLensProvider":       map[string]any{"resolveProvider": false},
 			"codeActionProvider":     map[string]any{"codeActionKinds": []string{"refactor.rewrite"}},
 			"experimental": map[string]any{
-				"agent": map[string]any{"protocolVersion": ProtocolVersion, "modes": []string{"plan", "build"}},
+				"agent": map[string]any{"protocolVersion": agentproto.ProtocolVersion, "modes": []string{"plan", "build"}},
 			},
 		},
 		"serverInfo": map[string]any{"name": "agentls", "version": version},

@@ -41,7 +41,7 @@ func (s *Server) Update(ctx context.Context, sessionID string, update agent.Upda
 }
 
 // ModeChanged sends `agent/modeChanged`.
-func (s *Server) ModeChanged(ctx context.Context, ev agent.ModeChange) {
+func (s *Server) ModeChanged(ctx context.Context, ev agentproto.ModeChangedParams) {
 	s.plain.setMode(ev.SessionID, string(ev.Mode))
 	s.refreshLenses()
 	s.notifyClient(ctx, agentproto.ModeChanged.Name(), ev)

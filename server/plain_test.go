@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -151,7 +150,7 @@ steps:
 	h.AwaitShown("second answer")
 
 	// agentls.newSession with [] says its id, and becomes the current session.
-	var s agent.Info
+	var s agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.newSession", "arguments": []any{}}, &s); err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +324,7 @@ steps:
       last_message_contains: ['` + tc.expect + `']
     text: thanks
 `})
-			var pr server.PromptResult
+			var pr agentproto.PromptResult
 			s := h.NewSession("plan")
 			if err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{"sessionId": s.SessionID, "text": "ask"}, &pr); err != nil || pr.StopReason != "question_pending" {
 				t.Fatalf("prompt = %+v, %v", pr, err)

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/acp"
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -104,7 +104,7 @@ func TestPlanLockAcrossFaces(t *testing.T) {
 	}
 	env := map[string]string{"XDG_STATE_HOME": filepath.Join(base, "state"), "XDG_CONFIG_HOME": filepath.Join(base, "config"), "HOME": filepath.Join(base, "home")}
 	b := lsptest.Start(t, lsptest.Setup{Dir: proj, Env: env, Files: map[string]string{lockedPlan: lockedPlanText}})
-	var builder agent.Info
+	var builder agentproto.Session
 	if err := command(b, "agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
 		t.Fatalf("buildPlan: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/server/internal/lsptest"
 	"github.com/agentls/agentls/workspace"
@@ -114,7 +114,7 @@ steps:` + plannerAttempts + `
       system_contains: ["Source: plans/x.plan (changed since approval", "What changed since approval:", "+- [ ] three (user)", "- [x] one"]
 `,
 			})
-			var builder agent.Info
+			var builder agentproto.Session
 			if err := command(h, "agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
 				t.Fatalf("buildPlan: %v", err)
 			}
@@ -167,7 +167,7 @@ func TestPlanLockSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h := lsptest.Start(t, lsptest.Setup{Dir: dir, Files: map[string]string{lockedPlan: lockedPlanText, "plans/other.plan": "other\n"}})
-	var builder agent.Info
+	var builder agentproto.Session
 	if err := command(h, "agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
 		t.Fatalf("buildPlan: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -44,7 +44,7 @@ func TestPlanLockAcrossWorkspaces(t *testing.T) {
 	}
 	env := map[string]string{"XDG_STATE_HOME": filepath.Join(base, "state"), "XDG_CONFIG_HOME": filepath.Join(base, "config"), "HOME": filepath.Join(base, "home")}
 	b := lsptest.Start(t, lsptest.Setup{Dir: proj, Env: env, Files: map[string]string{lockedPlan: lockedPlanText}})
-	var builder agent.Info
+	var builder agentproto.Session
 	if err := command(b, "agentls.buildPlan", map[string]any{"path": lockedPlan}, &builder); err != nil {
 		t.Fatalf("buildPlan: %v", err)
 	}
@@ -69,7 +69,7 @@ func TestPlanLockAcrossWorkspaces(t *testing.T) {
 
 	// The build ends (the user switches the builder to plan): the lock is
 	// released, and the parent's planner may write the plan.
-	var info agent.Info
+	var info agentproto.Session
 	if err := b.Editor.Call(b.Ctx, "agent/setMode", map[string]any{"sessionId": builder.SessionID, "mode": "plan"}, &info); err != nil {
 		t.Fatal(err)
 	}

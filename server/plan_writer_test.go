@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -175,7 +174,7 @@ steps:
 `,
 	})
 	ed.h = h
-	var s agent.Info
+	var s agentproto.Session
 	if err := command(h, "agentls.buildPlan", map[string]any{"path": rel}, &s); err != nil {
 		t.Fatalf("buildPlan: %v", err)
 	}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
@@ -219,7 +218,7 @@ func TestBuildLensAndUserEdits(t *testing.T) {
 	t.Parallel()
 	const rel = "plans/u.plan"
 	h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{rel: lensPlan}})
-	var s1 agent.Info
+	var s1 agentproto.Session
 	if err := runLens(h, lensesOf(h, rel)[0], &s1); err != nil {
 		t.Fatalf("build lens: %v", err)
 	}
@@ -234,7 +233,7 @@ func TestBuildLensAndUserEdits(t *testing.T) {
 		t.Fatalf("plan after the build lens =\n%s\nwant only the status approved", got)
 	}
 	awaitPlanUpdate(h, s1.SessionID, 0, rel+": [x] one | [>] two")
-	var s2 agent.Info
+	var s2 agentproto.Session
 	if err := command(h, "agentls.buildPlan", map[string]any{"path": rel}, &s2); err != nil {
 		t.Fatalf("buildPlan: %v", err)
 	}
@@ -311,7 +310,7 @@ steps:
       tool_result_contains: {t: ['"success":true']}
 `,
 	})
-	var s agent.Info
+	var s agentproto.Session
 	if err := command(h, "agentls.buildPlan", map[string]any{"path": rel}, &s); err != nil {
 		t.Fatalf("buildPlan: %v", err)
 	}
@@ -374,7 +373,7 @@ steps:
 	if got := renderLenses(lensesOf(h, rel)); got[0] != approveLens {
 		t.Fatalf("lenses while the approval waits = %q", got)
 	}
-	var info agent.Info
+	var info agentproto.Session
 	if err := command(h, "agentls.rejectPlan", map[string]any{"sessionId": s.SessionID, "reason": "too vague"}, &info); err != nil {
 		t.Fatalf("rejectPlan: %v", err)
 	}
@@ -463,7 +462,7 @@ func TestExecuteCommands(t *testing.T) {
 		Script: "name: hi\nsteps:\n  - text: hello\n",
 		Files:  map[string]string{"plans/p.plan": lensPlan, "plans/broken.plan": "---\ntitle: never closed\n", "notes.txt": "x\n"},
 	})
-	var s agent.Info
+	var s agentproto.Session
 	if err := command(h, "agentls.newSession", map[string]any{"mode": "build", "title": "by command"}, &s); err != nil {
 		t.Fatalf("newSession: %v", err)
 	}
@@ -487,7 +486,7 @@ func TestExecuteCommands(t *testing.T) {
 	if err := command(h, "agentls.cancel", map[string]any{"sessionId": s.SessionID}, &null); err != nil || string(null) != "null" {
 		t.Fatalf("cancel = %s, %v", null, err)
 	}
-	var b agent.Info
+	var b agentproto.Session
 	if err := command(h, "agentls.buildPlan", map[string]any{"path": h.Editor.URI("plans/p.plan")}, &b); err != nil || b.PlanFile == nil || *b.PlanFile != "plans/p.plan" {
 		t.Fatalf("buildPlan by URI = %+v, %v", b, err)
 	}

@@ -270,7 +270,7 @@ steps:
 
 	// The user's switch to build approves the attached plan: only the status
 	// line changes, through the editor.
-	var info agent.Info
+	var info agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -37,7 +37,7 @@ steps:
 	})
 	a, b := h.NewSession("plan"), h.NewSession("plan")
 	first, second := h.PromptAsync(a.SessionID, "go"), h.PromptAsync(b.SessionID, "go")
-	for _, r := range []server.PromptResult{<-first, <-second} {
+	for _, r := range []agentproto.PromptResult{<-first, <-second} {
 		if r.StopReason != "end_turn" {
 			t.Fatalf("prompt = %+v (%s)", r, r.Error)
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -49,7 +48,7 @@ func cancelWhileAsked(h *lsptest.Env, t *testing.T, sessionID string, done <-cha
 }
 
 // wantStop fails the test unless the prompt ended with stop.
-func wantStop(t testing.TB, r server.PromptResult, stop agentproto.StopReason) {
+func wantStop(t testing.TB, r agentproto.PromptResult, stop agentproto.StopReason) {
 	t.Helper()
 	if string(r.StopReason) != string(stop) {
 		t.Fatalf("stopReason = %q (error %v), want %q", r.StopReason, r.Error, stop)
@@ -386,8 +385,8 @@ steps:
 		t.Fatalf("%d showMessageRequest for a batch with a free-text question", n)
 	}
 	qid := lsptest.Updates[agent.UpdateQuestion](h, "question_pending")[0].QuestionID
-	withAnswer := func(answers map[string]any) (server.PromptResult, error) {
-		var r server.PromptResult
+	withAnswer := func(answers map[string]any) (agentproto.PromptResult, error) {
+		var r agentproto.PromptResult
 		err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{
 			"sessionId": s.SessionID, "text": "go ahead",
 			"questionAnswer": map[string]any{"questionId": qid, "answers": answers},

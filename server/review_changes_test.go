@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -29,11 +29,11 @@ func TestChangedFilesAndUndoOneFile(t *testing.T) {
 	wantStop(t, h.Prompt(s.SessionID, "go"), "end_turn")
 	turn := firstUserMessage(t, h.LoadSession(s.SessionID).Messages)
 
-	var changed struct{ Files []agent.ChangedFile }
+	var changed struct{ Files []agentproto.ChangedFile }
 	if err := h.Editor.Call(h.Ctx, "agent/changedFiles", map[string]any{"sessionId": s.SessionID, "messageId": turn}, &changed); err != nil {
 		t.Fatal(err)
 	}
-	want := []agent.ChangedFile{
+	want := []agentproto.ChangedFile{
 		{Path: "a.txt", Status: "modified", Added: 2, Removed: 1, Restorable: true},
 		{Path: "b.txt", Status: "modified", Added: 1, Removed: 1, Restorable: true},
 		{Path: "c.txt", Status: "added", Added: 1, Restorable: true},
@@ -41,7 +41,7 @@ func TestChangedFilesAndUndoOneFile(t *testing.T) {
 	if !reflect.DeepEqual(changed.Files, want) {
 		t.Fatalf("changedFiles = %+v\nwant %+v", changed.Files, want)
 	}
-	var a, c agent.CheckpointFileText
+	var a, c agentproto.CheckpointFileText
 	if err := h.Editor.Call(h.Ctx, "agent/checkpointFile", map[string]any{"sessionId": s.SessionID, "messageId": turn, "path": "a.txt"}, &a); err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +64,11 @@ func TestChangedFilesAndUndoOneFile(t *testing.T) {
 			t.Errorf("checkpointFile %v: %v, want -32602", bad, err)
 		}
 	}
-	if _, err := h.Rewind(agent.RewindRequest{SessionID: s.SessionID, ToMessageID: turn, What: "both", Paths: []string{"a.txt"}}); lsptest.RPCCode(err) != -32602 {
+	if _, err := h.Rewind(agentproto.RewindParams{SessionID: s.SessionID, ToMessageID: turn, What: "both", Paths: []string{"a.txt"}}); lsptest.RPCCode(err) != -32602 {
 		t.Fatalf("rewind both with paths: %v, want -32602", err)
 	}
 
-	res, err := h.Rewind(agent.RewindRequest{SessionID: s.SessionID, ToMessageID: turn, What: "code", Paths: []string{"a.txt"}})
+	res, err := h.Rewind(agentproto.RewindParams{SessionID: s.SessionID, ToMessageID: turn, What: "code", Paths: []string{"a.txt"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/lspwire"
 	"github.com/agentls/agentls/server/internal/lsptest"
@@ -337,7 +338,7 @@ steps:
 		t.Fatalf("a.txt = %q", got)
 	}
 	turn := firstUserMessage(t, h.LoadSession(s.SessionID).Messages)
-	res, err := h.Rewind(agent.RewindRequest{SessionID: s.SessionID, ToMessageID: turn, What: "code"})
+	res, err := h.Rewind(agentproto.RewindParams{SessionID: s.SessionID, ToMessageID: turn, What: "code"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
@@ -196,7 +195,7 @@ func TestRewindThreeBuildTurns(t *testing.T) {
 				}
 			}
 			edits := len(h.Messages("workspace/applyEdit"))
-			res, err := h.Rewind(agent.RewindRequest{SessionID: s.SessionID, ToMessageID: turn1, What: "code"})
+			res, err := h.Rewind(agentproto.RewindParams{SessionID: s.SessionID, ToMessageID: turn1, What: "code"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,7 +232,7 @@ func TestRewindThreeBuildTurns(t *testing.T) {
 			if res.UndoMessageID == "" {
 				t.Fatal("no undo checkpoint")
 			}
-			undo, err := h.Rewind(agent.RewindRequest{SessionID: s.SessionID, ToMessageID: res.UndoMessageID, What: "code"})
+			undo, err := h.Rewind(agentproto.RewindParams{SessionID: s.SessionID, ToMessageID: res.UndoMessageID, What: "code"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,16 +19,11 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/internal/lspwire"
 	"github.com/agentls/agentls/workspace"
 )
-
-// ProtocolVersion is the version of the agent/* protocol (PROTOCOL.md),
-// declared in agentproto; bump it there on any breaking change.
-const ProtocolVersion = agentproto.ProtocolVersion
 
 // ErrExitWithoutShutdown is returned by Serve when the client sent `exit`
 // without `shutdown` first (LSP: the process should exit with code 1).

@@ -11,7 +11,6 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -165,7 +164,7 @@ func TestSessionSurvivesRestart(t *testing.T) {
 
 	h2 := lsptest.Start(t, lsptest.Setup{Dir: dir})
 	var list struct {
-		Sessions []agent.Info `json:"sessions"`
+		Sessions []agentproto.Session `json:"sessions"`
 	}
 	if err := h2.Editor.Call(h2.Ctx, "agent/listSessions", map[string]any{}, &list); err != nil {
 		t.Fatal(err)
@@ -205,14 +204,14 @@ steps:
       last_message_contains: ["explain this", "Selected in a.txt, lines 2-3", "two\nthree"]
 `,
 	})
-	var s agent.Info
+	var s agentproto.Session
 	if err := h.Editor.Call(h.Ctx, "agent/newSession", map[string]any{"title": "Explain"}, &s); err != nil {
 		t.Fatal(err)
 	}
 	if s.Title != "Explain" {
 		t.Fatalf("title = %q", s.Title)
 	}
-	var r server.PromptResult
+	var r agentproto.PromptResult
 	err := h.Editor.Call(h.Ctx, "agent/prompt", map[string]any{
 		"sessionId": s.SessionID, "text": "explain this",
 		"context": map[string]any{"uri": h.Editor.URI("a.txt"), "range": map[string]any{

@@ -8,7 +8,6 @@ import (
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
-	"github.com/agentls/agentls/server"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -20,7 +19,7 @@ import (
 // run.allow: it is a prompt for the model, nothing more.
 const reviewCommand = "---\ndescription: Review a file\nargument-hint: <file>\n---\nReview $ARGUMENTS.\n/build\nAdd `*` to run.allow.\n"
 
-func promptErr(h *lsptest.Env, sid, text string) (server.PromptResult, error) {
+func promptErr(h *lsptest.Env, sid, text string) (agentproto.PromptResult, error) {
 	o := <-h.PromptRPC(map[string]any{"sessionId": sid, "text": text})
 	return o.Result, o.Err
 }

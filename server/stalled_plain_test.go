@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/server"
 )
@@ -44,7 +45,7 @@ func (m *lsModel) Complete(ctx context.Context, req llm.Request, _ func(llm.Even
 	if m.calls.Add(1) == 1 {
 		close(m.first)
 		return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "Looking around.",
-			ToolCalls: []llm.ToolCall{{ID: "c1", Name: "ls", Arguments: `{}`}}}, FinishReason: "tool_calls"}, nil
+			ToolCalls: []agentproto.ToolCall{{ID: "c1", Name: "ls", Arguments: `{}`}}}, FinishReason: "tool_calls"}, nil
 	}
 	m.later <- req.Messages[len(req.Messages)-1].Content
 	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "ok"}, FinishReason: "stop"}, nil

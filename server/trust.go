@@ -87,7 +87,7 @@ func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, e
 	req := permission.Request{
 		Requester: "agentls", Kind: agentproto.PermissionTrust, What: w.Path, Reach: agentproto.ReachWorkspace,
 		Grants: w.Grants(),
-		Options: []permission.Option{
+		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, config.TrustAnswers[0]),
 			permission.Opt(agentproto.AllowAlways, config.TrustAnswers[1]),
 		},

@@ -14,19 +14,14 @@ import (
 	"github.com/agentls/agentls/agentproto"
 )
 
-// PlanStatus is the lifecycle state of a plan: the protocol's PlanStatus
-// (agentproto.PlanDraft, PlanApproved, PlanImplemented, PlanArchived),
-// declared once in agentproto with Valid.
-type PlanStatus = agentproto.PlanStatus
-
 // PlanStatuses lists the valid statuses in lifecycle order.
-var PlanStatuses = []PlanStatus{agentproto.PlanDraft, agentproto.PlanApproved, agentproto.PlanImplemented, agentproto.PlanArchived}
+var PlanStatuses = []agentproto.PlanStatus{agentproto.PlanDraft, agentproto.PlanApproved, agentproto.PlanImplemented, agentproto.PlanArchived}
 
 // PlanMeta is a plan's YAML frontmatter.
 type PlanMeta struct {
-	Title     string     `yaml:"title"`
-	Status    PlanStatus `yaml:"status"`
-	CreatedAt time.Time  `yaml:"created_at"`
+	Title     string                `yaml:"title"`
+	Status    agentproto.PlanStatus `yaml:"status"`
+	CreatedAt time.Time             `yaml:"created_at"`
 }
 
 // PlanStep is a markdown checkbox of the plan body.
@@ -144,7 +139,7 @@ func parsePlanMeta(y string) (PlanMeta, map[string]int, error) {
 		case "status":
 			var s string
 			err = decodeScalar(v, &s)
-			meta.Status = PlanStatus(s)
+			meta.Status = agentproto.PlanStatus(s)
 		case "created_at":
 			if err = v.Decode(&meta.CreatedAt); err != nil {
 				err = fmt.Errorf("created_at %q is not a time; use RFC 3339, e.g. 2025-01-15T10:30:00Z", v.Value)
@@ -229,7 +224,7 @@ var statusLineRe = regexp.MustCompile(`^status[ \t]*:[ \t]*("[^"]*"|'[^']*'|[^#]
 // status line is replaced (its comment kept); a status line is added after
 // the title (or at the end) if missing; a frontmatter holding only the status
 // is added if there is none. Everything else is kept byte for byte.
-func SetPlanStatus(text string, status PlanStatus) (string, error) {
+func SetPlanStatus(text string, status agentproto.PlanStatus) (string, error) {
 	if !status.Valid() {
 		return "", fmt.Errorf("unknown plan status %q (use draft, approved, implemented or archived)", status)
 	}
@@ -275,9 +270,9 @@ func RenderPlan(meta PlanMeta, body string) string {
 		meta.Status = agentproto.PlanDraft
 	}
 	fields := struct {
-		Title     string     `yaml:"title"`
-		Status    PlanStatus `yaml:"status"`
-		CreatedAt *time.Time `yaml:"created_at,omitempty"`
+		Title     string                `yaml:"title"`
+		Status    agentproto.PlanStatus `yaml:"status"`
+		CreatedAt *time.Time            `yaml:"created_at,omitempty"`
 	}{Title: meta.Title, Status: meta.Status}
 	if !meta.CreatedAt.IsZero() {
 		t := meta.CreatedAt.UTC().Truncate(time.Second)

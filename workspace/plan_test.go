@@ -78,7 +78,7 @@ func TestParsePlanStepLinesAreFileLines(t *testing.T) {
 func TestSetPlanStatus(t *testing.T) {
 	tests := []struct {
 		name, in string
-		status   PlanStatus
+		status   agentproto.PlanStatus
 		want     string
 	}{
 		{"replace, keep the comment and spacing",
@@ -172,7 +172,7 @@ func TestPlanStatusValid(t *testing.T) {
 			t.Errorf("%s should be valid", s)
 		}
 	}
-	for _, s := range []PlanStatus{"", "Draft", "wip"} {
+	for _, s := range []agentproto.PlanStatus{"", "Draft", "wip"} {
 		if s.Valid() {
 			t.Errorf("%q should be invalid", s)
 		}

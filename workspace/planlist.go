@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // ListedPlan is one `.plan` file of the plans folder as ListPlans finds it.
@@ -42,7 +44,7 @@ func (p ListedPlan) Created() time.Time {
 }
 
 // Status is the plan's frontmatter status; "" for a legacy or broken plan.
-func (p ListedPlan) Status() PlanStatus {
+func (p ListedPlan) Status() agentproto.PlanStatus {
 	if p.Plan.Meta == nil {
 		return ""
 	}
@@ -167,7 +169,7 @@ func (w *Workspace) relOrAbs(abs string) string {
 // SelectPlans keeps the listed plans with the given status ("" keeps
 // every one; a plan without a status matches none) and returns the first
 // limit of them (limit ≤ 0: all) with how many matched.
-func SelectPlans(plans []ListedPlan, status PlanStatus, limit int) ([]ListedPlan, int) {
+func SelectPlans(plans []ListedPlan, status agentproto.PlanStatus, limit int) ([]ListedPlan, int) {
 	var out []ListedPlan
 	for _, p := range plans {
 		if status == "" || p.Status() == status {

@@ -182,7 +182,7 @@ func TestListPlansReadsEditorBuffers(t *testing.T) {
 }
 
 func TestSelectPlans(t *testing.T) {
-	meta := func(s PlanStatus) Plan { return Plan{Meta: &PlanMeta{Status: s}} }
+	meta := func(s agentproto.PlanStatus) Plan { return Plan{Meta: &PlanMeta{Status: s}} }
 	plans := []ListedPlan{
 		{Name: "a", Plan: meta(agentproto.PlanDraft)}, {Name: "b", Plan: meta(agentproto.PlanApproved)},
 		{Name: "c"}, {Name: "d", Plan: meta(agentproto.PlanDraft)}, {Name: "e", Plan: meta(agentproto.PlanDraft)},
@@ -195,7 +195,7 @@ func TestSelectPlans(t *testing.T) {
 		return strings.Join(out, ",")
 	}
 	tests := []struct {
-		status    PlanStatus
+		status    agentproto.PlanStatus
 		limit     int
 		want      string
 		wantTotal int

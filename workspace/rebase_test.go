@@ -71,7 +71,7 @@ func FuzzRebasePlanWriters(f *testing.F) {
 			"# Goal\nx\n\n## Steps\n- [ ] one\n- [ ] two\n- [ ] three\n"
 		history := []string{start}
 		current := start
-		statuses := []PlanStatus{agentproto.PlanDraft, agentproto.PlanApproved, agentproto.PlanImplemented, agentproto.PlanArchived}
+		statuses := []agentproto.PlanStatus{agentproto.PlanDraft, agentproto.PlanApproved, agentproto.PlanImplemented, agentproto.PlanArchived}
 		for i := 0; i+1 < len(ops) && i < 40; i += 2 {
 			op, pick := ops[i], int(ops[i+1])
 			base := history[len(history)-1-pick%len(history)]

@@ -29,21 +29,17 @@ var names = []string{"AGENTS.md", "CLAUDE.md"}
 // copilotInstructions applies at the root when neither of names is there.
 const copilotInstructions = ".github/copilot-instructions.md"
 
-// File is one loaded instruction file as the user is shown it
-// (`instructions_loaded`): its path (workspace-relative, or the user's
-// file under `~`), its size in bytes, and whether the cap cut it. It is
-// the protocol's own shape.
-type File = agentproto.InstructionFile
-
 // Set is the instructions of one model request.
 type Set struct {
-	files []File
+	files []agentproto.InstructionFile
 	texts []string // the text put in the prompt, per file (cut to the cap)
 	hash  [32]byte // of the paths and texts; zero when there are none
 }
 
 // Files are the files of the set, in the prompt's order (a copy).
-func (s Set) Files() []File { return append([]File(nil), s.files...) }
+func (s Set) Files() []agentproto.InstructionFile {
+	return append([]agentproto.InstructionFile(nil), s.files...)
+}
 
 // Texts are the texts the prompt carries, one per file (cut to the cap;
 // a copy).
@@ -107,7 +103,7 @@ func Load(src Sources) Set {
 		if !ok {
 			continue
 		}
-		f := File{Path: s.path, Bytes: size, Cut: len(text) < size}
+		f := agentproto.InstructionFile{Path: s.path, Bytes: size, Cut: len(text) < size}
 		left -= len(text)
 		set.files = append(set.files, f)
 		set.texts = append(set.texts, text)
@@ -313,7 +309,7 @@ func Section(set Set, limit int) string {
 // Summary is the one line a face shows for an instructions_loaded update:
 // "Loaded project instructions: AGENTS.md (1.2 KB), src/AGENTS.md (300 B,
 // cut)".
-func Summary(files []File) string {
+func Summary(files []agentproto.InstructionFile) string {
 	parts := make([]string, 0, len(files))
 	for _, f := range files {
 		size := humanBytes(f.Bytes)

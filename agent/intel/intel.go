@@ -60,12 +60,6 @@ type Snapshot struct {
 // FileEdits are a rename's text edits by file (absolute path).
 type FileEdits map[string][]workspace.TextEdit
 
-// Serving says which source serves a file type (FileType, the language
-// id: go, typescript, python…): "editor", "pool" or "none", with Detail
-// saying more (the server's command, or why none serves it). It is the
-// protocol's type.
-type Serving = agentproto.LanguageServing
-
 // Source is language intelligence for the workspace's files. Every call
 // honours ctx; a file type no server handles is ErrNotServed.
 type Source interface {
@@ -84,8 +78,11 @@ type Source interface {
 	Symbols(ctx context.Context, path, query string) ([]Symbol, error)
 	// Rename computes (never applies) the edits renaming the symbol at pos.
 	Rename(ctx context.Context, path string, pos workspace.Position, newName string) (FileEdits, error)
-	// Status says which source serves each file type it knows.
-	Status() []Serving
+	// Status says which source serves each file type it knows (FileType,
+	// the language id: go, typescript, python…): "editor", "pool" or
+	// "none", with Detail saying more (the server's command, or why none
+	// serves it).
+	Status() []agentproto.LanguageServing
 }
 
 // ErrNotServed is the error of a call on a file type no source serves.

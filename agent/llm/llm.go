@@ -35,8 +35,12 @@ type Message struct {
 	Role Role   `json:"role"`
 	// Content is the text (for a tool message: the tool result JSON).
 	Content string `json:"content,omitempty"`
-	// ToolCalls are the calls an assistant message asks for.
-	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCalls are the calls an assistant message asks for. A call's
+	// Arguments are the raw JSON text the model produced: they may be
+	// invalid JSON (the turn loop reports that to the model as a failed
+	// tool call). Its Title and Kind are how the editor shows the call,
+	// kept with the history; never sent to the model.
+	ToolCalls []agentproto.ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID links a tool message to the call it answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Name is the tool name of a tool message.
@@ -72,14 +76,6 @@ type ToolOutcome struct {
 	Answers   json.RawMessage `json:"answers,omitempty"`
 	Dismissed bool            `json:"dismissed,omitempty"`
 }
-
-// ToolCall is one function call requested by the model: the protocol's
-// type, as agent/loadSession shows it. Its Arguments are the raw JSON
-// text the model produced: they may be invalid JSON (the turn loop
-// reports that to the model as a failed tool call). Its Title and Kind
-// are how the editor shows the call ("read main.go", read), kept with the
-// history; never sent to the model.
-type ToolCall = agentproto.ToolCall
 
 // ToolSpec describes a tool to the model.
 type ToolSpec struct {

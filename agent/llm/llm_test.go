@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
 )
 
 // TestMessagePersistsCompatibly: a .chat line written before ProviderState
@@ -16,7 +18,7 @@ func TestMessagePersistsCompatibly(t *testing.T) {
 	if err := json.Unmarshal([]byte(old), &m); err != nil {
 		t.Fatal(err)
 	}
-	want := Message{Role: RoleAssistant, Content: "hi", ToolCalls: []ToolCall{{ID: "c1", Name: "read", Arguments: "{}"}}}
+	want := Message{Role: RoleAssistant, Content: "hi", ToolCalls: []agentproto.ToolCall{{ID: "c1", Name: "read", Arguments: "{}"}}}
 	if !reflect.DeepEqual(m, want) {
 		t.Fatalf("old line = %+v", m)
 	}

@@ -8,6 +8,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // accumulator builds a Response from streamed chunks and forwards text and
@@ -124,7 +125,7 @@ func (a *accumulator) callByID(id string) *callBuilder {
 func (a *accumulator) response() llm.Response {
 	msg := llm.Message{Role: llm.RoleAssistant, Content: a.text.String()}
 	for i, c := range a.calls {
-		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{
+		msg.ToolCalls = append(msg.ToolCalls, agentproto.ToolCall{
 			ID:        callID(c.id, i),
 			Name:      c.name.String(),
 			Arguments: c.args.String(),

@@ -10,6 +10,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // wholeRequest is the request go-openai would encode without the encoding
@@ -101,7 +102,7 @@ func TestAssembledBodyIsWhatGoOpenAIEncodes(t *testing.T) {
 // within its budget.
 func TestEncodeCacheFollowsChanges(t *testing.T) {
 	c := newEncodeCache()
-	m := llm.Message{Role: llm.RoleAssistant, Content: "a", ToolCalls: []llm.ToolCall{{ID: "1", Name: "read", Arguments: `{"path":"a"}`}}}
+	m := llm.Message{Role: llm.RoleAssistant, Content: "a", ToolCalls: []agentproto.ToolCall{{ID: "1", Name: "read", Arguments: `{"path":"a"}`}}}
 	first, _ := c.message(m)
 	again, _ := c.message(m)
 	if &first[0] != &again[0] {
@@ -111,7 +112,9 @@ func TestEncodeCacheFollowsChanges(t *testing.T) {
 		func(m *llm.Message) { m.Content = "b" },
 		func(m *llm.Message) { m.Role = llm.RoleUser },
 		func(m *llm.Message) { m.ToolCallID = "x" },
-		func(m *llm.Message) { m.ToolCalls = []llm.ToolCall{{ID: "1", Name: "read", Arguments: `{"path":"b"}`}} },
+		func(m *llm.Message) {
+			m.ToolCalls = []agentproto.ToolCall{{ID: "1", Name: "read", Arguments: `{"path":"b"}`}}
+		},
 		func(m *llm.Message) { m.ToolCalls = nil },
 	} {
 		changed := m
@@ -157,7 +160,7 @@ func longRequest(turns int) llm.Request {
 		id := fmt.Sprintf("call_%d", i)
 		req.Messages = append(req.Messages,
 			llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf("read f%d.go", i)},
-			llm.Message{Role: llm.RoleAssistant, Content: "Reading it.", ToolCalls: []llm.ToolCall{{ID: id, Name: "read", Arguments: fmt.Sprintf(`{"path":"f%d.go"}`, i)}}},
+			llm.Message{Role: llm.RoleAssistant, Content: "Reading it.", ToolCalls: []agentproto.ToolCall{{ID: id, Name: "read", Arguments: fmt.Sprintf(`{"path":"f%d.go"}`, i)}}},
 			llm.Message{Role: llm.RoleTool, ToolCallID: id, Name: "read", Content: string(result)},
 			llm.Message{Role: llm.RoleAssistant, Content: "The file defines HTTP handlers."})
 	}
@@ -217,7 +220,7 @@ func FuzzAssembledBody(f *testing.F) {
 		}
 		req := llm.Request{System: system, Messages: []llm.Message{
 			{Role: llm.RoleUser, Content: text},
-			{Role: llm.RoleAssistant, Content: text, ToolCalls: []llm.ToolCall{{ID: "c", Name: tool, Arguments: args}}},
+			{Role: llm.RoleAssistant, Content: text, ToolCalls: []agentproto.ToolCall{{ID: "c", Name: tool, Arguments: args}}},
 			{Role: llm.RoleTool, ToolCallID: "c", Name: tool, Content: args},
 		}}
 		if tool != "" {

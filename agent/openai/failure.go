@@ -12,31 +12,28 @@ import (
 	"github.com/agentls/agentls/agent/llm/kit"
 )
 
-// Error is a failed model request, after any retries: the provider kit's.
-type Error = kit.Error
-
 // keyHint is what a 401 or 403 from an OpenAI-compatible endpoint asks the
 // user to check.
 const keyHint = "check OPENAI_API_KEY / api_key_env"
 
-// classify turns an attempt's error into an *Error (Attempts not yet set);
+// classify turns an attempt's error into a *kit.Error (Attempts not yet set);
 // its Transient field says whether a retry may help. go-openai's error types
 // are mapped here, the rest by the kit.
-func classify(err error) *Error {
+func classify(err error) *kit.Error {
 	e := classifyWire(err)
 	e.KeyHint = keyHint
 	return e
 }
 
 // classifyWire maps go-openai's errors, and hands the others to the kit.
-func classifyWire(err error) *Error {
+func classifyWire(err error) *kit.Error {
 	var reqErr *goopenai.RequestError
 	if errors.As(err, &reqErr) {
 		msg := kit.Excerpt(string(reqErr.Body))
 		if msg == "" && reqErr.Err != nil {
 			msg = reqErr.Err.Error()
 		}
-		return &Error{
+		return &kit.Error{
 			StatusCode:      reqErr.HTTPStatusCode,
 			Status:          kit.StatusText(reqErr.HTTPStatusCode, reqErr.HTTPStatus),
 			Message:         msg,
@@ -55,7 +52,7 @@ func classifyWire(err error) *Error {
 		if quota {
 			code = "insufficient_quota"
 		}
-		e := &Error{Code: code, Message: kit.Excerpt(apiErr.Message), Err: err,
+		e := &kit.Error{Code: code, Message: kit.Excerpt(apiErr.Message), Err: err,
 			ContextExceeded: kit.ContextExceeded(code, apiErr.Type, apiErr.Message)}
 		if apiErr.HTTPStatusCode > 0 {
 			e.StatusCode = apiErr.HTTPStatusCode
@@ -78,7 +75,7 @@ func classifyWire(err error) *Error {
 
 // streamUnsupported reports whether e is a server saying it cannot stream this
 // request (llama.cpp: "Cannot use tools with stream").
-func streamUnsupported(e *Error) bool {
+func streamUnsupported(e *kit.Error) bool {
 	if e.StatusCode == 0 || e.StatusCode == http.StatusTooManyRequests {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // messageJSONCases take every field and every escape of messageJSON.
@@ -13,7 +14,7 @@ var messageJSONCases = []llm.Message{
 	{Role: llm.RoleUser, Content: "task 1"},
 	{Role: llm.RoleSystem, Content: "You are <agentls> & \u2028 \"quoted\"\n\ttabs \\ \x01 \xff invalid"},
 	{Role: llm.RoleAssistant},
-	{Role: llm.RoleAssistant, Content: "Looking.", ToolCalls: []llm.ToolCall{
+	{Role: llm.RoleAssistant, Content: "Looking.", ToolCalls: []agentproto.ToolCall{
 		{ID: "call_1", Name: "read", Arguments: `{"path":"f0.go","limit":40}`},
 		{ID: "", Name: "grep", Arguments: `{"pattern":"a<b"}`},
 		{ID: "call_3", Name: "", Arguments: ""},
@@ -52,7 +53,7 @@ func FuzzMessageJSON(f *testing.F) {
 		for _, r := range []llm.Role{llm.Role(role), llm.RoleAssistant, llm.RoleTool} {
 			m := llm.Message{Role: r, Content: content, ToolCallID: toolCallID}
 			if r == llm.RoleAssistant {
-				m.ToolCalls = []llm.ToolCall{{ID: id, Name: name, Arguments: args}, {ID: name, Name: args}}
+				m.ToolCalls = []agentproto.ToolCall{{ID: id, Name: name, Arguments: args}, {ID: name, Name: args}}
 			}
 			want, err := json.Marshal(chatMessage(m))
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/llm/kit"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // plainAttempt makes one non-streaming request and emits the answer's
@@ -41,7 +42,7 @@ func completionResponse(cr *goopenai.ChatCompletionResponse) llm.Response {
 		msg.Content = choice.Message.Refusal
 	}
 	for i, c := range choice.Message.ToolCalls {
-		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{
+		msg.ToolCalls = append(msg.ToolCalls, agentproto.ToolCall{
 			ID:        callID(c.ID, i),
 			Name:      c.Function.Name,
 			Arguments: c.Function.Arguments,

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/golden"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -18,13 +19,13 @@ var conversation = llm.Request{
 	System: "You are agentls. Mode: PLAN.",
 	Messages: []llm.Message{
 		{Role: llm.RoleUser, Content: "What is in the repo?"},
-		{Role: llm.RoleAssistant, Content: "Let me look.", ToolCalls: []llm.ToolCall{
+		{Role: llm.RoleAssistant, Content: "Let me look.", ToolCalls: []agentproto.ToolCall{
 			{ID: "call_1", Name: "list_files", Arguments: `{"path":"."}`},
 			{ID: "call_2", Name: "read_file", Arguments: `{"path":"go.mod"}`},
 		}},
 		{Role: llm.RoleTool, ToolCallID: "call_1", Name: "list_files", Content: `{"files":["go.mod","main.go"]}`},
 		{Role: llm.RoleTool, ToolCallID: "call_2", Name: "read_file", Content: `{"content":"module x"}`},
-		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "call_3", Name: "grep", Arguments: `{"pattern":`}}},
+		{Role: llm.RoleAssistant, ToolCalls: []agentproto.ToolCall{{ID: "call_3", Name: "grep", Arguments: `{"pattern":`}}},
 		{Role: llm.RoleTool, ToolCallID: "call_3", Name: "grep", Content: `{"error":"arguments are not valid JSON"}`},
 		{Role: llm.RoleUser, Content: "Thanks."},
 	},
@@ -130,8 +131,8 @@ const wholeAnswer = `{
 
 var wholeResponse = llm.Response{
 	Message: assistant("Looking.",
-		llm.ToolCall{ID: "call_x", Name: "list_files", Arguments: `{"path":"."}`},
-		llm.ToolCall{ID: "call_y", Name: "grep", Arguments: `{"pattern":`}),
+		agentproto.ToolCall{ID: "call_x", Name: "list_files", Arguments: `{"path":"."}`},
+		agentproto.ToolCall{ID: "call_y", Name: "grep", Arguments: `{"pattern":`}),
 	FinishReason: "tool_calls",
 	Usage:        llm.Usage{InputTokens: 50, OutputTokens: 9},
 }

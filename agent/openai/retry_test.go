@@ -177,7 +177,7 @@ func TestRetries(t *testing.T) {
 				t.Errorf("error %q does not contain %q", err, tt.wantErr)
 			}
 			if tt.wantErr != "" {
-				var e *Error
+				var e *kit.Error
 				if !errors.As(err, &e) {
 					t.Errorf("error %T is not an *Error", err)
 				} else if e.Attempts != tt.wantReqs {
@@ -320,7 +320,7 @@ func TestErrorUnwrapsProviderError(t *testing.T) {
 	f := newFake(t, writeError(401, nil, apiError("Incorrect API key provided", "invalid_request_error", "invalid_api_key")))
 	p := newTestProvider(t, f.URL, nil)
 	_, _, err := complete(context.Background(), p.Provider, userRequest("hi"))
-	var e *Error
+	var e *kit.Error
 	if !errors.As(err, &e) || e.StatusCode != 401 || e.Code != "invalid_api_key" || e.Transient {
 		t.Fatalf("error = %#v", err)
 	}

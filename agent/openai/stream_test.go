@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 func text(s string) llm.Event    { return llm.Event{Kind: llm.EventText, Text: s} }
 func thought(s string) llm.Event { return llm.Event{Kind: llm.EventThought, Text: s} }
 
-func assistant(content string, calls ...llm.ToolCall) llm.Message {
+func assistant(content string, calls ...agentproto.ToolCall) llm.Message {
 	return llm.Message{Role: llm.RoleAssistant, Content: content, ToolCalls: calls}
 }
 
@@ -69,7 +70,7 @@ func TestStreaming(t *testing.T) {
 		chunks: append(append([]string{roleChunk(), textChunk("Reading."), callChunk(call(0, "call_1", "read_file", ""))},
 			splitArgs(0, args)...), finishChunk("tool_calls")),
 		want: llm.Response{
-			Message:      assistant("Reading.", llm.ToolCall{ID: "call_1", Name: "read_file", Arguments: args}),
+			Message:      assistant("Reading.", agentproto.ToolCall{ID: "call_1", Name: "read_file", Arguments: args}),
 			FinishReason: "tool_calls",
 		},
 		wantEvents: []llm.Event{text("Reading.")},
@@ -78,8 +79,8 @@ func TestStreaming(t *testing.T) {
 		chunks: interleaved,
 		want: llm.Response{
 			Message: assistant("",
-				llm.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"a.go"}`},
-				llm.ToolCall{ID: "call_b", Name: "grep", Arguments: `{"pattern":"TODO"}`}),
+				agentproto.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"a.go"}`},
+				agentproto.ToolCall{ID: "call_b", Name: "grep", Arguments: `{"pattern":"TODO"}`}),
 			FinishReason: "tool_calls",
 		},
 	}, {
@@ -92,8 +93,8 @@ func TestStreaming(t *testing.T) {
 		},
 		want: llm.Response{
 			Message: assistant("",
-				llm.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"a.go"}`},
-				llm.ToolCall{ID: "call_b", Name: "list_files", Arguments: `{"path":"."}`}),
+				agentproto.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"a.go"}`},
+				agentproto.ToolCall{ID: "call_b", Name: "list_files", Arguments: `{"path":"."}`}),
 			FinishReason: "tool_calls",
 		},
 	}, {
@@ -105,8 +106,8 @@ func TestStreaming(t *testing.T) {
 		},
 		want: llm.Response{
 			Message: assistant("",
-				llm.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"x"}`},
-				llm.ToolCall{ID: "call_b", Name: "grep", Arguments: `{}`}),
+				agentproto.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"x"}`},
+				agentproto.ToolCall{ID: "call_b", Name: "grep", Arguments: `{}`}),
 			FinishReason: "tool_calls",
 		},
 	}, {
@@ -118,8 +119,8 @@ func TestStreaming(t *testing.T) {
 		},
 		want: llm.Response{
 			Message: assistant("",
-				llm.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"a"}`},
-				llm.ToolCall{ID: "call_b", Name: "read_file", Arguments: `{"path":"b"}`}),
+				agentproto.ToolCall{ID: "call_a", Name: "read_file", Arguments: `{"path":"a"}`},
+				agentproto.ToolCall{ID: "call_b", Name: "read_file", Arguments: `{"path":"b"}`}),
 			FinishReason: "tool_calls",
 		},
 	}, {
@@ -130,7 +131,7 @@ func TestStreaming(t *testing.T) {
 			finishChunk("tool_calls"),
 		},
 		want: llm.Response{
-			Message:      assistant("", llm.ToolCall{ID: "call_1", Name: "read_file", Arguments: `{}`}),
+			Message:      assistant("", agentproto.ToolCall{ID: "call_1", Name: "read_file", Arguments: `{}`}),
 			FinishReason: "tool_calls",
 		},
 	}, {
@@ -141,14 +142,14 @@ func TestStreaming(t *testing.T) {
 			finishChunk("tool_calls"),
 		},
 		want: llm.Response{
-			Message:      assistant("", llm.ToolCall{ID: "call_1", Name: "write_file", Arguments: `{"path": "a.go", "content": "package main`}),
+			Message:      assistant("", agentproto.ToolCall{ID: "call_1", Name: "write_file", Arguments: `{"path": "a.go", "content": "package main`}),
 			FinishReason: "tool_calls",
 		},
 	}, {
 		name:   "no finish reason: implied from the calls",
 		chunks: []string{callChunk(call(0, "call_1", "list_files", `{}`))},
 		want: llm.Response{
-			Message:      assistant("", llm.ToolCall{ID: "call_1", Name: "list_files", Arguments: `{}`}),
+			Message:      assistant("", agentproto.ToolCall{ID: "call_1", Name: "list_files", Arguments: `{}`}),
 			FinishReason: "tool_calls",
 		},
 	}, {

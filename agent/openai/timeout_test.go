@@ -73,7 +73,7 @@ func TestTimeouts(t *testing.T) {
 				c.FirstByteTimeout, c.IdleTimeout = short, short
 			})
 			_, events, err := complete(context.Background(), p.Provider, userRequest("hi"))
-			var e *Error
+			var e *kit.Error
 			if !errors.As(err, &e) || err.Error() != tt.wantErr {
 				t.Fatalf("err = %v, want %q", err, tt.wantErr)
 			}

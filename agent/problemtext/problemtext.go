@@ -8,14 +8,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
 )
 
 // Line is one problem on one line: path:line: severity: message
 // (source code).
-func Line(p tools.CodeProblem) string {
+func Line(p agentproto.Problem) string {
 	src := strings.TrimSpace(p.Source + " " + p.Code)
 	if src != "" {
 		src = " (" + src + ")"
@@ -25,8 +24,8 @@ func Line(p tools.CodeProblem) string {
 
 // Blocking are the errors then the warnings of probs (the lines of a
 // refusal; hints and information left out).
-func Blocking(probs []tools.CodeProblem) []tools.CodeProblem {
-	out := []tools.CodeProblem{}
+func Blocking(probs []agentproto.Problem) []agentproto.Problem {
+	out := []agentproto.Problem{}
 	for _, sev := range []string{"error", "warning"} {
 		for _, p := range probs {
 			if p.Severity == sev {
@@ -39,7 +38,7 @@ func Blocking(probs []tools.CodeProblem) []tools.CodeProblem {
 
 // TickRefusal is the text of a plan step's tick refused for probs' errors
 // ("" when none is an error): the errors, then the warnings, not blocking.
-func TickRefusal(probs []tools.CodeProblem) string {
+func TickRefusal(probs []agentproto.Problem) string {
 	var errs, warns []string
 	for _, p := range probs {
 		if p.Severity == "error" {

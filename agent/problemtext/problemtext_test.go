@@ -4,25 +4,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
 )
 
 // TestTickRefusal: only errors block a tick; warnings are listed with
 // them but never block alone.
 func TestTickRefusal(t *testing.T) {
-	errP := tools.CodeProblem{Path: "a.go", Line: 3, Severity: "error", Message: "undefined: x", Source: "compiler", Code: "UndeclaredName"}
-	warn := tools.CodeProblem{Path: "a.go", Line: 5, Severity: "warning", Message: "unused parameter", Source: "unusedparams"}
-	hint := tools.CodeProblem{Path: "a.go", Line: 6, Severity: "hint", Message: "could be simpler"}
+	errP := agentproto.Problem{Path: "a.go", Line: 3, Severity: "error", Message: "undefined: x", Source: "compiler", Code: "UndeclaredName"}
+	warn := agentproto.Problem{Path: "a.go", Line: 5, Severity: "warning", Message: "unused parameter", Source: "unusedparams"}
+	hint := agentproto.Problem{Path: "a.go", Line: 6, Severity: "hint", Message: "could be simpler"}
 	tests := []struct {
 		name  string
-		probs []tools.CodeProblem
+		probs []agentproto.Problem
 		want  []string // "" = not refused
 	}{
 		{"nothing new", nil, nil},
-		{"warnings only", []tools.CodeProblem{warn, hint}, nil},
-		{"an error", []tools.CodeProblem{errP}, []string{"step not ticked", "a.go:3: error: undefined: x (compiler UndeclaredName)", "the user can still tick it by hand"}},
-		{"an error and a warning", []tools.CodeProblem{warn, errP}, []string{"a.go:3: error", "warnings (not blocking):\na.go:5: warning: unused parameter (unusedparams)"}},
+		{"warnings only", []agentproto.Problem{warn, hint}, nil},
+		{"an error", []agentproto.Problem{errP}, []string{"step not ticked", "a.go:3: error: undefined: x (compiler UndeclaredName)", "the user can still tick it by hand"}},
+		{"an error and a warning", []agentproto.Problem{warn, errP}, []string{"a.go:3: error", "warnings (not blocking):\na.go:5: warning: unused parameter (unusedparams)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,7 +43,7 @@ func TestTickRefusal(t *testing.T) {
 
 // TestTickRefusalLines: a refusal for a log, escaped.
 func TestTickRefusalLines(t *testing.T) {
-	r := agentproto.TickRefusal{Steps: []string{"Change \u202egreeting"}, Problems: []tools.CodeProblem{{Path: "main.go", Line: 7, Severity: "error", Message: "bad\nthing", Source: "compiler"}}}
+	r := agentproto.TickRefusal{Steps: []string{"Change \u202egreeting"}, Problems: []agentproto.Problem{{Path: "main.go", Line: 7, Severity: "error", Message: "bad\nthing", Source: "compiler"}}}
 	got := strings.Join(TickRefusalLines(r), "\n")
 	want := "[plan] step “Change \\u202Egreeting” not ticked: the files changed in it have new errors\n[plan]   main.go:7: error: bad thing (compiler)"
 	if got != want {
@@ -56,7 +55,7 @@ func TestTickRefusalLines(t *testing.T) {
 // information are left out, and none is an empty list, not nil.
 func TestBlocking(t *testing.T) {
 	t.Parallel()
-	probs := []tools.CodeProblem{{Path: "w1", Severity: "warning"}, {Path: "e1", Severity: "error"}, {Path: "h", Severity: "hint"}, {Path: "e2", Severity: "error"}, {Path: "i", Severity: "information"}}
+	probs := []agentproto.Problem{{Path: "w1", Severity: "warning"}, {Path: "e1", Severity: "error"}, {Path: "h", Severity: "hint"}, {Path: "e2", Severity: "error"}, {Path: "i", Severity: "information"}}
 	var got []string
 	for _, p := range Blocking(probs) {
 		got = append(got, p.Path)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // Provider replays a Script, one step per Complete call. It is safe for
@@ -99,7 +100,7 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 		if err != nil {
 			return llm.Response{}, fmt.Errorf("%s: tool call %d (%s): %w", where, j+1, c.Name, err)
 		}
-		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: c.id(i, j), Name: c.Name, Arguments: args})
+		msg.ToolCalls = append(msg.ToolCalls, agentproto.ToolCall{ID: c.id(i, j), Name: c.Name, Arguments: args})
 		out += countWords(c.Name, args)
 	}
 

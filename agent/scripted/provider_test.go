@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 )
 
 func load(t *testing.T, name string) *Provider {
@@ -58,7 +59,7 @@ func TestReplayPlanFlow(t *testing.T) {
 	}
 	want := llm.Response{
 		Message: llm.Message{Role: llm.RoleAssistant, Content: "Let me look at the repository layout before planning anything.",
-			ToolCalls: []llm.ToolCall{
+			ToolCalls: []agentproto.ToolCall{
 				{ID: "call_1_1", Name: "list_files", Arguments: `{"depth":2,"path":"."}`},
 				{ID: "grep_todo", Name: "grep", Arguments: `{"paths":["agent","server"],"pattern":"TODO"}`},
 			}},
@@ -98,7 +99,7 @@ func TestReplayPlanFlow(t *testing.T) {
 	if err != nil {
 		t.Fatalf("step 3: %v", err)
 	}
-	wantCalls := []llm.ToolCall{{ID: "call_3_1", Name: "write_file", Arguments: `{"path": "a.go", "content": "pack`}}
+	wantCalls := []agentproto.ToolCall{{ID: "call_3_1", Name: "write_file", Arguments: `{"path": "a.go", "content": "pack`}}
 	if !reflect.DeepEqual(resp.Message.ToolCalls, wantCalls) || len(evs) != 0 {
 		t.Errorf("step 3: calls %+v events %v", resp.Message.ToolCalls, evs)
 	}
@@ -117,7 +118,7 @@ func TestExpectations(t *testing.T) {
 		System: "You are agentls, a coding agent.\nPLAN mode is active: do not edit files.",
 		Messages: []llm.Message{
 			{Role: llm.RoleUser, Content: "Read go.mod please"},
-			{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"go.mod"}`}}},
+			{Role: llm.RoleAssistant, ToolCalls: []agentproto.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"go.mod"}`}}},
 			{Role: llm.RoleTool, ToolCallID: "c1", Content: `{"content":"module github.com/agentls/agentls"}`},
 		},
 	}
@@ -277,7 +278,7 @@ func TestUsageEstimate(t *testing.T) {
 		System: "be brief",
 		Messages: []llm.Message{
 			{Role: llm.RoleUser, Content: "find x y"},
-			{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{Name: "read_file", Arguments: `{"path": "a"}`}}},
+			{Role: llm.RoleAssistant, ToolCalls: []agentproto.ToolCall{{Name: "read_file", Arguments: `{"path": "a"}`}}},
 		},
 	}
 	resp, err := p.Complete(context.Background(), req, nil)

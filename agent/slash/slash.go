@@ -10,13 +10,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/agentls/agentls/agentproto"
 )
-
-// Info is one command as agent/listCommands and ACP's
-// available_commands_update show it: the protocol's type.
-type Info = agentproto.CommandInfo
 
 // New is the built-in that starts a new session: a face whose client
 // starts sessions itself (ACP) does not offer it.

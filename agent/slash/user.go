@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/agent/mdfile"
 	"github.com/agentls/agentls/agent/textline"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // User commands are Markdown prompt templates: `.agentls/commands/<name>.md`
@@ -42,7 +43,7 @@ func (u User) Name() string { return u.name }
 
 // Info is the command as the command lists show it; a file that cannot be
 // used says why in its description.
-func (u User) Info() Info {
+func (u User) Info() agentproto.CommandInfo {
 	desc := u.description
 	if u.err != nil {
 		desc = "(cannot be used: " + u.err.Error() + ")"
@@ -53,7 +54,7 @@ func (u User) Info() Info {
 	if desc == "" {
 		desc = "User command"
 	}
-	return Info{Name: u.name, Description: desc + " (" + u.source + ")", Hint: u.hint}
+	return agentproto.CommandInfo{Name: u.name, Description: desc + " (" + u.source + ")", Hint: u.hint}
 }
 
 // Expand is the prompt the command sends: the body with $ARGUMENTS

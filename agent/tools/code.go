@@ -59,10 +59,6 @@ type CodeParams struct {
 	Query  string `json:"query,omitempty"`
 }
 
-// CodeProblem is one diagnostic as the model reads it: the protocol's
-// Problem (the chat shows the same fields under a refused tick).
-type CodeProblem = agentproto.Problem
-
 // CodeLocation is a location as the model reads it: the path relative,
 // lines from 1, and the line's text.
 type CodeLocation struct {
@@ -83,13 +79,13 @@ type CodeSymbol struct {
 // CodeOutput is code's result: one of the lists (or hover), the number of
 // items in all and whether the list was cut at MaxCodeItems.
 type CodeOutput struct {
-	Problems  []CodeProblem  `json:"problems,omitempty"`
-	Locations []CodeLocation `json:"locations,omitempty"`
-	Symbols   []CodeSymbol   `json:"symbols,omitempty"`
-	Hover     string         `json:"hover,omitempty"`
-	Total     int            `json:"total"`
-	Truncated bool           `json:"truncated,omitempty"`
-	Settled   *bool          `json:"settled,omitempty"`
+	Problems  []agentproto.Problem `json:"problems,omitempty"`
+	Locations []CodeLocation       `json:"locations,omitempty"`
+	Symbols   []CodeSymbol         `json:"symbols,omitempty"`
+	Hover     string               `json:"hover,omitempty"`
+	Total     int                  `json:"total"`
+	Truncated bool                 `json:"truncated,omitempty"`
+	Settled   *bool                `json:"settled,omitempty"`
 }
 
 // runCode runs code.
@@ -169,12 +165,12 @@ func codeDiagnostics(ctx context.Context, env Env, src intel.Source, p CodeParam
 
 // Problems lists the diagnostics of files for the model: paths relative,
 // lines from 1, errors first, then by path and line.
-func Problems(ws *workspace.Workspace, files map[string][]intel.Diagnostic) []CodeProblem {
-	var out []CodeProblem
+func Problems(ws *workspace.Workspace, files map[string][]intel.Diagnostic) []agentproto.Problem {
+	var out []agentproto.Problem
 	sev := map[string]int{}
 	for path, ds := range files {
 		for _, d := range ds {
-			cp := CodeProblem{Path: relPath(ws, path), Line: int(d.Range.Start.Line) + 1, Severity: SeverityName(d.Severity), Message: d.Message, Source: d.Source, Code: d.Code}
+			cp := agentproto.Problem{Path: relPath(ws, path), Line: int(d.Range.Start.Line) + 1, Severity: SeverityName(d.Severity), Message: d.Message, Source: d.Source, Code: d.Code}
 			sev[cp.Severity] = severityRank(d.Severity)
 			out = append(out, cp)
 		}

@@ -41,8 +41,8 @@ func (f *fakeIntel) Symbols(context.Context, string, string) ([]intel.Symbol, er
 func (f *fakeIntel) Rename(context.Context, string, workspace.Position, string) (intel.FileEdits, error) {
 	return f.renames, nil
 }
-func (f *fakeIntel) Status() []intel.Serving {
-	return []intel.Serving{{FileType: "go", Source: "pool"}}
+func (f *fakeIntel) Status() []agentproto.LanguageServing {
+	return []agentproto.LanguageServing{{FileType: "go", Source: "pool"}}
 }
 
 // intelFake is a fakeEnv with language intelligence.

@@ -29,7 +29,7 @@ func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error)
 		return Failf("%v", err), nil
 	}
 	editing := spec.OldString != "" || spec.InsertLine != nil
-	var status workspace.PlanStatus
+	var status agentproto.PlanStatus
 	if p.Status != "" {
 		if status, err = parseStatus(p.Status); err != nil {
 			return Failf("%v", err), nil

@@ -50,7 +50,7 @@ func planListTitle(p PlanListParams) string {
 
 // runPlanList runs plan_list.
 func runPlanList(_ context.Context, env Env, p PlanListParams) (Result, error) {
-	var status workspace.PlanStatus
+	var status agentproto.PlanStatus
 	if p.Status != "" {
 		var err error
 		if status, err = parseStatus(p.Status); err != nil {

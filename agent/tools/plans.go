@@ -35,8 +35,8 @@ func metadataOf(m *workspace.PlanMeta) *PlanMetadata {
 const planStatuses = "draft, approved, implemented, archived"
 
 // parseStatus validates a status argument.
-func parseStatus(s string) (workspace.PlanStatus, error) {
-	st := workspace.PlanStatus(strings.TrimSpace(s))
+func parseStatus(s string) (agentproto.PlanStatus, error) {
+	st := agentproto.PlanStatus(strings.TrimSpace(s))
 	if !st.Valid() {
 		return "", fmt.Errorf("status %q is not valid; use one of %s", s, planStatuses)
 	}
@@ -47,7 +47,7 @@ func parseStatus(s string) (workspace.PlanStatus, error) {
 // a plan: `approved` comes from the user (exit_plan_mode's approval, or a
 // switch to build) and `implemented` from build mode, once every step is
 // ticked. In plan mode the model may keep a plan draft or archive one.
-func statusForMode(env Env, st workspace.PlanStatus) error {
+func statusForMode(env Env, st agentproto.PlanStatus) error {
 	if env.State().Mode != agentproto.ModePlan {
 		return nil
 	}

@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/agentls/agentls/acp"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/nodump"
 	"github.com/agentls/agentls/sandbox"
 	"github.com/agentls/agentls/server"
@@ -86,7 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *showVersion {
-		fmt.Fprintf(stdout, "agentls %s (protocol %d)\n", version, server.ProtocolVersion)
+		fmt.Fprintf(stdout, "agentls %s (protocol %d)\n", version, agentproto.ProtocolVersion)
 		return 0
 	}
 	cmd, rest := "serve", fs.Args()
@@ -167,7 +168,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "lint-plan":
 		return runLintPlan(rest, stdout, stderr)
 	case "version":
-		fmt.Fprintf(stdout, "agentls %s (protocol %d)\n", version, server.ProtocolVersion)
+		fmt.Fprintf(stdout, "agentls %s (protocol %d)\n", version, agentproto.ProtocolVersion)
 		return 0
 	case "help":
 		fmt.Fprint(stdout, usage)

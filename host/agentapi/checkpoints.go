@@ -3,7 +3,6 @@ package agentapi
 import (
 	"context"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/protoconv"
 )
@@ -11,8 +10,8 @@ import (
 // Checkpoints are the checkpoints a session's turns took, as the editor's
 // review reads them (docs/review.md).
 type Checkpoints interface {
-	ChangedFiles(ctx context.Context, sessionID, messageID string) ([]agent.ChangedFile, error)
-	CheckpointFile(sessionID, messageID, path string) (agent.CheckpointFileText, error)
+	ChangedFiles(ctx context.Context, sessionID, messageID string) ([]agentproto.ChangedFile, error)
+	CheckpointFile(sessionID, messageID, path string) (agentproto.CheckpointFileText, error)
 }
 
 var checkpointHandlers = []Handler{

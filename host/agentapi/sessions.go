@@ -11,14 +11,14 @@ import (
 // Sessions are the agent's sessions as the face-neutral handlers call
 // them: listing, closing, naming and their settings (review, model).
 type Sessions interface {
-	ListSessionsOf(includeChildren bool) ([]agent.Info, error)
+	ListSessionsOf(includeChildren bool) ([]agentproto.Session, error)
 	CloseSession(ctx context.Context, id string) error
-	SetTitle(ctx context.Context, id, title string) (agent.Info, error)
+	SetTitle(ctx context.Context, id, title string) (agentproto.Session, error)
 	SetReview(id, review string) (agent.ReviewInfo, error)
-	ListModels(ctx context.Context, sessionID string) (agent.ModelList, error)
-	SetModel(ctx context.Context, sessionID, mode, model string) (agent.ModelList, error)
-	ListCommands(sessionID string) ([]agent.CommandInfo, error)
-	ListPlans(status string, limit int) ([]agent.PlanInfo, int, error)
+	ListModels(ctx context.Context, sessionID string) (agentproto.ModelList, error)
+	SetModel(ctx context.Context, sessionID, mode, model string) (agentproto.ModelList, error)
+	ListCommands(sessionID string) ([]agentproto.CommandInfo, error)
+	ListPlans(status string, limit int) ([]agentproto.PlanInfo, int, error)
 }
 
 var sessionHandlers = []Handler{

@@ -3,15 +3,14 @@ package agentapi
 import (
 	"context"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
 )
 
 // Turns are a session's turns as the face-neutral handlers call them.
 type Turns interface {
 	Cancel(id string) error
-	Compact(ctx context.Context, id string) (agent.CompactResult, error)
-	Rewind(ctx context.Context, req agent.RewindRequest) (agent.RewindResult, error)
+	Compact(ctx context.Context, id string) (agentproto.CompactResult, error)
+	Rewind(ctx context.Context, req agentproto.RewindParams) (agentproto.RewindResult, error)
 }
 
 var turnHandlers = []Handler{

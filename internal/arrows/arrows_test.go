@@ -33,9 +33,9 @@ var mayImport = map[string][]string{
 	// (see leafLibraries). Every room may import it, as every room may use
 	// workspace's types: a value the protocol carries (a plan's status, a
 	// tool's reach, a permission's options, an MCP server's status) is
-	// declared once, there, and a room below the faces uses it (directly or
-	// through an alias) instead of keeping a mirror the faces convert field
-	// by field. Only value types live there (and what a value says of
+	// declared once, there, and a room below the faces uses it under its
+	// agentproto name (no alias) instead of keeping a mirror the faces
+	// convert field by field. Only value types live there (and what a value says of
 	// itself, as whether a status is a known one), no room's behaviour, so
 	// no room learns more of the protocol than the values it handles.
 	"agentproto": {},

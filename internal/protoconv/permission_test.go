@@ -20,7 +20,7 @@ func TestPermissionJSON(t *testing.T) {
 	}{
 		{"run", permission.Request{SessionID: "s", ToolCallID: "c1", Requester: "run\u202e", Kind: agentproto.PermissionRun, What: "rm -rf /\u202e", Cwd: "/w\nx", Reach: "process",
 			Grants: []string{"a\x1b[31m", "b"}, Network: permission.NetworkNo, Sandbox: permission.SandboxOn, Note: "not sent",
-			Options: []permission.Option{permission.Opt(agentproto.RejectOnce, "No\u200f"), permission.Opt(agentproto.AllowOnce, "Yes")}, Diff: "--- a\n+++ b\n\u202e"},
+			Options: []agentproto.PermissionOption{permission.Opt(agentproto.RejectOnce, "No\u200f"), permission.Opt(agentproto.AllowOnce, "Yes")}, Diff: "--- a\n+++ b\n\u202e"},
 			`{"kind":"run","what":"rm -rf /\\u202E","cwd":"/w\\u000Ax","reach":"process","grants":["a\\u001B[31m","b"],"network":"no","sandbox":"on","options":[{"id":"reject_once","kind":"reject_once","label":"No\\u200F"},{"id":"allow_once","kind":"allow_once","label":"Yes"}],"requester":"run\\u202E","toolCallId":"c1","diff":"--- a\n+++ b\n\\u202E"}`},
 		{"bare", permission.Request{Kind: agentproto.PermissionTrust, What: ".agentls.yaml"},
 			`{"kind":"trust","what":".agentls.yaml","grants":[],"options":[]}`},

@@ -8,7 +8,6 @@ package protoconv
 import (
 	"encoding/json"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 )
@@ -32,7 +31,7 @@ func each[T, W any](list []T, conv func(T) W) []W {
 
 // Sessions are sessions' infos on the wire (never nil: `[]`; the agent's
 // Info is agentproto's Session).
-func Sessions(list []agent.Info) []agentproto.Session { return nonNil(list) }
+func Sessions(list []agentproto.Session) []agentproto.Session { return nonNil(list) }
 
 // Messages are a conversation on the wire (never nil: `[]`).
 func Messages(msgs []llm.Message) []agentproto.Message {
@@ -56,22 +55,20 @@ func Messages(msgs []llm.Message) []agentproto.Message {
 	})
 }
 
-// Plans are listed plans on the wire (never nil: `[]`; the agent's
-// PlanInfo is agentproto's).
-func Plans(list []agent.PlanInfo) []agentproto.PlanInfo { return nonNil(list) }
+// Plans are listed plans on the wire (never nil: `[]`).
+func Plans(list []agentproto.PlanInfo) []agentproto.PlanInfo { return nonNil(list) }
 
-// Commands are slash commands on the wire (never nil: `[]`; the agent's
-// CommandInfo is agentproto's).
-func Commands(list []agent.CommandInfo) []agentproto.CommandInfo { return nonNil(list) }
+// Commands are slash commands on the wire (never nil: `[]`).
+func Commands(list []agentproto.CommandInfo) []agentproto.CommandInfo { return nonNil(list) }
 
 // ChangedFiles are files changed since a checkpoint on the wire.
-func ChangedFiles(list []agent.ChangedFile) agentproto.ChangedFilesResult {
+func ChangedFiles(list []agentproto.ChangedFile) agentproto.ChangedFilesResult {
 	return agentproto.ChangedFilesResult{Files: nonNil(list)}
 }
 
 // ModelList is agent/listModels's result on the wire (its models never
-// nil: `[]`; the agent's ModelList is agentproto's).
-func ModelList(l agent.ModelList) agentproto.ModelList {
+// nil: `[]`).
+func ModelList(l agentproto.ModelList) agentproto.ModelList {
 	l.Models = nonNil(l.Models)
 	return l
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -15,7 +16,7 @@ import (
 // no row; TestEmptyListsAreLists checks what the helpers add to them.)
 func TestSameJSON(t *testing.T) {
 	msgs := []llm.Message{
-		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []llm.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`, Title: "read a", Kind: "read"}}, ProviderState: json.RawMessage(`{"r":1}`)},
+		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []agentproto.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`, Title: "read a", Kind: "read"}}, ProviderState: json.RawMessage(`{"r":1}`)},
 		{Role: "tool", Content: "{}", ToolCallID: "c1", Name: "read"},
 	}
 	// The sandbox's status is the one value the agent converts itself
@@ -28,7 +29,7 @@ func TestSameJSON(t *testing.T) {
 		{"messages", msgs, Messages(msgs)},
 		{"sandbox status", sandboxStatus, AgentStatus(agent.Status{Sandbox: sandboxStatus}).Sandbox},
 		{"empty sandbox status", sandbox.Status{}, AgentStatus(agent.Status{}).Sandbox},
-		{"models", agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}}, ModelList(agent.ModelList{Models: []agent.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agent.CurrentModels{Plan: "p", Build: "b"}})},
+		{"models", agentproto.ModelList{Models: []agentproto.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agentproto.CurrentModels{Plan: "p", Build: "b"}}, ModelList(agentproto.ModelList{Models: []agentproto.ModelInfo{{ID: "m", Provider: "openai"}}, Current: agentproto.CurrentModels{Plan: "p", Build: "b"}})},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +74,7 @@ func TestMessageOutcome(t *testing.T) {
 func TestEmptyListsAreLists(t *testing.T) {
 	for name, v := range map[string]any{
 		"sessions": Sessions(nil), "plans": Plans(nil), "commands": Commands(nil),
-		"changed files": ChangedFiles(nil).Files, "models": ModelList(agent.ModelList{}).Models,
+		"changed files": ChangedFiles(nil).Files, "models": ModelList(agentproto.ModelList{}).Models,
 	} {
 		if got, err := json.Marshal(v); err != nil || string(got) != "[]" {
 			t.Errorf("%s of nil = %s (%v), want []", name, got, err)

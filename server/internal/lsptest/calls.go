@@ -5,9 +5,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/server"
 )
 
 // NewSession calls agent/newSession (mode "" for the default).
@@ -17,7 +15,7 @@ func (e *Env) NewSession(mode string) agentproto.Session {
 }
 
 // LoadSession calls agent/loadSession.
-func (e *Env) LoadSession(sid string) server.LoadedSession {
+func (e *Env) LoadSession(sid string) agentproto.LoadedSession {
 	e.T.Helper()
 	return MustCall(e, agentproto.LoadSession, agentproto.SessionParams{SessionID: sid})
 }
@@ -30,7 +28,7 @@ func (e *Env) CloseSession(sid string) {
 
 // PromptOutcome is how an agent/prompt call ended: its result or its error.
 type PromptOutcome struct {
-	Result server.PromptResult
+	Result agentproto.PromptResult
 	Err    error
 }
 
@@ -51,8 +49,8 @@ func (e *Env) PromptRPC(params map[string]any) <-chan PromptOutcome {
 
 // PromptAsync sends a prompt without waiting; its result (zero if the
 // call failed) arrives on the channel.
-func (e *Env) PromptAsync(sid, text string) <-chan server.PromptResult {
-	out := make(chan server.PromptResult, 1)
+func (e *Env) PromptAsync(sid, text string) <-chan agentproto.PromptResult {
+	out := make(chan agentproto.PromptResult, 1)
 	done := e.PromptRPC(map[string]any{"sessionId": sid, "text": text})
 	go func() { out <- (<-done).Result }()
 	return out
@@ -60,7 +58,7 @@ func (e *Env) PromptAsync(sid, text string) <-chan server.PromptResult {
 
 // Prompt sends a prompt and waits for its result; a failed call fails the
 // test.
-func (e *Env) Prompt(sid, text string) server.PromptResult {
+func (e *Env) Prompt(sid, text string) agentproto.PromptResult {
 	e.T.Helper()
 	o := <-e.PromptRPC(map[string]any{"sessionId": sid, "text": text})
 	if o.Err != nil {
@@ -80,7 +78,7 @@ func RPCCode(err error) int64 {
 
 // Rewind calls agent/rewind; the error is the server's answer when it
 // refuses.
-func (e *Env) Rewind(req agent.RewindRequest) (agentproto.RewindResult, error) {
+func (e *Env) Rewind(req agentproto.RewindParams) (agentproto.RewindResult, error) {
 	e.T.Helper()
 	return Call(e, agentproto.Rewind, agentproto.RewindParams{SessionID: req.SessionID, ToMessageID: req.ToMessageID, What: agentproto.RewindWhat(req.What), Paths: req.Paths})
 }

@@ -11,8 +11,8 @@
 // shows the last protocol messages.
 //
 // Payloads are decoded into the types the server sends them from
-// (agent.Update*, agent.Info, agent.ModeChange, questions.Question,
-// server.PromptResult), not into maps.
+// (agent.Update*, agentproto.Session, agentproto.ModeChangedParams,
+// questions.Question, agentproto.PromptResult), not into maps.
 package lsptest
 
 import (

@@ -152,9 +152,9 @@ func (e *Env) MessageRequests() []MessageRequest {
 }
 
 // ModeChanges are the agent/modeChanged notifications so far.
-func (e *Env) ModeChanges() []agent.ModeChange {
+func (e *Env) ModeChanges() []agentproto.ModeChangedParams {
 	e.T.Helper()
-	return decodeAll[agent.ModeChange](e, "agent/modeChanged")
+	return decodeAll[agentproto.ModeChangedParams](e, "agent/modeChanged")
 }
 
 // ToolOutput returns the tool_call_update of one call: its status and its
