@@ -48,7 +48,7 @@ export async function answerDiagnostics(p: DiagnosticsParams): Promise<Diagnosti
     } catch {
       // A file that is gone has no problems and no version.
     }
-    if (doc && diagnosticsPath(doc.languageId, uri.toString(), tabs) === 'tsserver') {
+    if (doc && diagnosticsPath(doc.languageId, doc.uri.toString(), tabs) === 'tsserver') {
       const found = await typeScriptProblemsOf(doc);
       res.diagnostics[u] = found.diagnostics.map(toDiagnostic);
       res.versions[u] = found.version;
@@ -93,10 +93,7 @@ async function typeScriptProblemsOf(doc: vscode.TextDocument): Promise<DocumentP
     const ext = vscode.extensions.getExtension(typeScriptExtension);
     if (ext && !ext.isActive) await ext.activate();
     // The file as a Uri: the extension syncs the document into tsserver first (toOpenTsFilePath).
-    responses = [];
-    for (const request of typeScriptRequests) {
-      responses.push(await vscode.commands.executeCommand<unknown>('typescript.tsserverRequest', request, { file: doc.uri }));
-    }
+    responses = await Promise.all(typeScriptRequests.map((request) => vscode.commands.executeCommand<unknown>('typescript.tsserverRequest', request, { file: doc.uri })));
   } catch {
     responses = undefined;
   }
