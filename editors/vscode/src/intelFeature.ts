@@ -1,6 +1,8 @@
 // Answers agent/diagnostics and agent/navigate (docs/language-intel.md) from
 // VS Code's own language support: every language server and extension the
-// user has. Documents are opened without being shown.
+// user has. Documents are opened without being shown; TypeScript's problems of
+// a TypeScript or JavaScript document in no tab come from tsserver through the
+// TypeScript extension (which checks only the documents in tabs).
 import * as vscode from 'vscode';
 import {
   announcedAfterEveryCheck, defaultLimit, DiagnosticVersions, checkNavigate, diagnosticsPath, navigateCommand, toDiagnostic, toHover, toLocations, toSymbols,
