@@ -9,55 +9,28 @@
 // until the model fixed it, and no tab was opened for main.ts.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
+import type { FrameLocator, Page } from 'playwright-core';
+import { chatFrame, outputDir } from './harness';
+import { startTsProject, tabLabels as tabsOf, type TsProject } from './tsProject';
 
 const out = outputDir('e2e-intel-untabbed');
-const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
-let server: CodeServer;
-let browser: Browser;
+let project: TsProject;
 let page: Page;
 let workspace: string;
 
 const chat = (): FrameLocator => chatFrame(page);
+const tabLabels = () => tabsOf(page);
 
 before(async () => {
-  assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
-  const bin = codeServerBinary();
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-intel-untabbed-'));
-  workspace = path.join(data, 'project');
-  fs.mkdirSync(workspace);
-  fs.writeFileSync(path.join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'commonjs' } }, null, 2));
-  fs.writeFileSync(path.join(workspace, 'greet.ts'), "export function greet(name: string): string {\n  return 'hello ' + name;\n}\n");
-  // Line 3's error is there before any edit: never reported as new.
-  fs.writeFileSync(path.join(workspace, 'main.ts'), "import { greet } from './greet';\n\nconst count: number = 'many';\nconsole.log(greet('x'), count);\n");
-  server = await startCodeServer(
-    bin,
-    vsix,
-    data,
-    {
-      'agentls.model.provider': 'scripted',
-      'agentls.model.script': path.resolve('test', 'e2e', 'fixtures', 'intel-untabbed.yaml'),
-      'agentls.serverArgs': ['--log-file', path.join(out, 'agentls.log')],
-      'files.autoSave': 'off',
-    },
-    path.join(out, 'code-server.log'),
-  );
-  ({ browser, page } = await openWorkbench(server, workspace));
+  project = await startTsProject('intel-untabbed', 'intel-untabbed.yaml', out);
+  ({ page, workspace } = project);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.stop();
+  await project?.stop();
 });
-
-/** The labels of the editor tabs showing. */
-async function tabLabels(): Promise<string[]> {
-  return page.locator('.tabs-container .tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));
-}
 
 test("TypeScript's problems of a file in no tab: the edit's type error is new, the old one is not, the tick refused until fixed, no tab opened", async () => {
   // No file open: TypeScript has checked nothing (and may not even have started).
