@@ -225,3 +225,161 @@ export class DiagnosticVersions {
     return !alwaysAnnounced && this.now() - e.at >= e.quietMs ? version : e.before;
   }
 }
+
+// ---- TypeScript's problems of a document not shown in a tab ----
+//
+// VS Code's TypeScript support only checks the documents shown in an editor
+// tab (extensions/typescript-language-features, bufferSyncSupport.ts
+// shouldValidate: "Only validate resources that are showing to the user"),
+// so getDiagnostics of a TypeScript or JavaScript document the agent edits
+// without a tab never holds TypeScript's problems. For those documents the
+// extension asks tsserver itself through the TypeScript extension's
+// `typescript.tsserverRequest` command (its allow-list has the
+// *DiagnosticsSync requests) and maps the answer as the TypeScript
+// extension maps its own (typeScriptServiceClientHost.ts
+// tsDiagnosticToVsDiagnostic, diagnostics.ts): a problem looks the same
+// whichever way it came.
+
+/** The language ids VS Code's TypeScript support checks (its standardLanguageDescriptions). */
+export const typeScriptLanguageIds: readonly string[] = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'];
+
+/** The source the TypeScript extension gives its problems of TypeScript and JavaScript (diagnosticSource). */
+export const typeScriptSource = 'ts';
+
+/** The tsserver requests asked, in the order the TypeScript extension lists their problems. */
+export const typeScriptRequests = ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync'] as const;
+
+/** How a document's problems are read: VS Code's (getDiagnostics) or tsserver's through the TypeScript extension. */
+export type DiagnosticsPath = 'editor' | 'tsserver';
+
+/**
+ * The path for a document: tsserver's for a TypeScript or JavaScript
+ * document shown in no tab (`tabUris`: the documents of every text and diff
+ * tab), VS Code's for every other (a tab's: TypeScript checks it and
+ * DiagnosticVersions follows its answers).
+ */
+export function diagnosticsPath(languageId: string, uri: string, tabUris: ReadonlySet<string>): DiagnosticsPath {
+  return typeScriptLanguageIds.includes(languageId) && !tabUris.has(uri) ? 'tsserver' : 'editor';
+}
+
+/** The configuration section of a document's TypeScript settings (the extension's language description id). */
+export function typeScriptSection(languageId: string): 'typescript' | 'javascript' {
+  return languageId.startsWith('javascript') ? 'javascript' : 'typescript';
+}
+
+/** tsserver's protocol.Diagnostic, in the parts read (line and offset from 1, offset in UTF-16 units). */
+export interface TsDiagnostic {
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+  text: string;
+  code?: number;
+  /** "error", "warning", "suggestion" or "message". */
+  category: string;
+  source?: string;
+  reportsUnnecessary?: unknown;
+  reportsDeprecated?: unknown;
+}
+
+/** The TypeScript extension's settings that decide which of tsserver's problems it shows, and how. */
+export interface TypeScriptSettings {
+  /** <section>.validate.enable: nothing is shown when off. */
+  validate: boolean;
+  /** <section>.suggestionActions.enabled: when off, only the unused and deprecated suggestions are shown. */
+  suggestionActions: boolean;
+  /** <section>.showUnused and .showDeprecated: when off, those hints are not shown. */
+  showUnused: boolean;
+  showDeprecated: boolean;
+  /** typescript.reportStyleChecksAsWarnings: the style checks' errors are warnings. */
+  reportStyleChecksAsWarnings: boolean;
+}
+
+/** The settings' defaults (the TypeScript extension's). */
+export const defaultTypeScriptSettings: TypeScriptSettings = { validate: true, suggestionActions: true, showUnused: true, showDeprecated: true, reportStyleChecksAsWarnings: true };
+
+/** The style checks reportStyleChecksAsWarnings makes warnings (unused, unreachable, fallthrough, not all paths return). */
+const styleCheckCodes = new Set([6133, 6196, 6138, 6192, 7027, 7028, 7029, 7030]);
+
+/** A VS Code diagnostic as the TypeScript extension makes it, with its unused and deprecated marks. */
+export interface TsVsDiagnostic extends VsDiagnostic {
+  unnecessary: boolean;
+  deprecated: boolean;
+}
+
+/** tsserver's diagnostic as the TypeScript extension turns it into VS Code's (tsDiagnosticToVsDiagnostic). */
+export function fromTsDiagnostic(d: TsDiagnostic, settings: Pick<TypeScriptSettings, 'reportStyleChecksAsWarnings'> = defaultTypeScriptSettings): TsVsDiagnostic {
+  let severity: number;
+  if (settings.reportStyleChecksAsWarnings && d.category === 'error' && typeof d.code === 'number' && styleCheckCodes.has(d.code)) severity = 1;
+  else if (d.category === 'warning') severity = 1;
+  else if (d.category === 'suggestion') severity = 3;
+  else severity = 0; // error and message
+  const out: TsVsDiagnostic = {
+    range: { start: { line: d.start.line - 1, character: d.start.offset - 1 }, end: { line: d.end.line - 1, character: d.end.offset - 1 } },
+    message: d.text,
+    severity,
+    source: d.source || typeScriptSource,
+    unnecessary: !!d.reportsUnnecessary,
+    deprecated: !!d.reportsDeprecated,
+  };
+  if (d.code) out.code = d.code;
+  return out;
+}
+
+/** The body of a successful tsserver response (`{type: 'response', success: true, body: [...]}`), else undefined. */
+export function tsResponseBody(res: unknown): TsDiagnostic[] | undefined {
+  if (typeof res !== 'object' || res === null) return undefined;
+  const r = res as { type?: unknown; success?: unknown; body?: unknown };
+  if (r.type !== 'response' || r.success !== true || !Array.isArray(r.body)) return undefined;
+  const ok = r.body.every((d) => {
+    const x = d as Partial<TsDiagnostic> | null;
+    return typeof x === 'object' && x !== null && typeof x.text === 'string' && typeof x.category === 'string' && isLocation(x.start) && isLocation(x.end);
+  });
+  return ok ? (r.body as TsDiagnostic[]) : undefined;
+}
+
+function isLocation(l: unknown): boolean {
+  const x = l as { line?: unknown; offset?: unknown } | null | undefined;
+  return typeof x === 'object' && x !== null && Number.isInteger(x.line) && Number.isInteger(x.offset);
+}
+
+/**
+ * The problems the TypeScript extension would show for the document from
+ * tsserver's answers to typeScriptRequests (syntactic, semantic, suggestion),
+ * filtered by its settings as it filters them (languageProvider.ts
+ * diagnosticsReceived, diagnostics.ts getAllDiagnostics).
+ */
+export function typeScriptProblems(answers: { syntactic: TsDiagnostic[]; semantic: TsDiagnostic[]; suggestion: TsDiagnostic[] }, settings: TypeScriptSettings): VsDiagnostic[] {
+  if (!settings.validate) return [];
+  const shown = (d: TsVsDiagnostic) => !((!settings.showUnused && d.unnecessary && d.severity === 3) || (!settings.showDeprecated && d.deprecated && d.severity === 3));
+  const map = (ds: TsDiagnostic[]) => ds.map((d) => fromTsDiagnostic(d, settings)).filter(shown);
+  const suggestions = map(answers.suggestion).filter((d) => settings.suggestionActions || d.unnecessary || d.deprecated);
+  return [...map(answers.syntactic), ...map(answers.semantic), ...suggestions].map(({ unnecessary: _u, deprecated: _d, ...d }) => d);
+}
+
+/** A document's problems and the version of its text they are for. */
+export interface DocumentProblems {
+  diagnostics: VsDiagnostic[];
+  version: number;
+}
+
+/**
+ * A TypeScript or JavaScript document's answer on the tsserver path.
+ * `responses`: the command's results for typeScriptRequests, in order
+ * (undefined when it failed); `editor`: getDiagnostics of the document;
+ * `version`: the document's version when tsserver was asked.
+ *
+ * tsserver answered all three: its problems and every other source's from
+ * VS Code (a TypeScript problem VS Code still holds is an old list's), for
+ * `version` (exact: the TypeScript extension sends the document's changes
+ * before a request). Otherwise VS Code's list, which lacks TypeScript's
+ * problems of a document in no tab, for the version before `version`: the
+ * server waits for an answer that does not come and reports the list as
+ * not settled instead of clean.
+ */
+export function typeScriptAnswer(responses: readonly unknown[] | undefined, editor: readonly VsDiagnostic[], settings: TypeScriptSettings, version: number): DocumentProblems {
+  const bodies = (responses ?? []).map(tsResponseBody);
+  if (bodies.length !== typeScriptRequests.length || bodies.some((b) => b === undefined)) return { diagnostics: [...editor], version: version - 1 };
+  const [syntactic, semantic, suggestion] = bodies as TsDiagnostic[][];
+  const ts = typeScriptProblems({ syntactic, semantic, suggestion }, settings);
+  const tsSources = new Set([typeScriptSource, ...ts.map((d) => d.source)]);
+  return { diagnostics: [...ts, ...editor.filter((d) => !tsSources.has(d.source ?? ''))], version };
+}

@@ -1,8 +1,13 @@
 // Answers agent/diagnostics and agent/navigate (docs/language-intel.md) from
 // VS Code's own language support: every language server and extension the
-// user has. Documents are opened without being shown.
+// user has. Documents are opened without being shown; TypeScript's problems of
+// a TypeScript or JavaScript document in no tab come from tsserver through the
+// TypeScript extension (which checks only the documents in tabs).
 import * as vscode from 'vscode';
-import { announcedAfterEveryCheck, defaultLimit, DiagnosticVersions, checkNavigate, navigateCommand, toDiagnostic, toHover, toLocations, toSymbols, type VsHover, type VsLocation, type VsSymbol } from './intel';
+import {
+  announcedAfterEveryCheck, defaultLimit, DiagnosticVersions, checkNavigate, diagnosticsPath, navigateCommand, toDiagnostic, toHover, toLocations, toSymbols,
+  typeScriptAnswer, typeScriptRequests, typeScriptSection, type DocumentProblems, type TypeScriptSettings, type VsHover, type VsLocation, type VsSymbol,
+} from './intel';
 import type { DiagnosticsParams, DiagnosticsResult, NavigateParams, NavigateResult } from './protocol.gen';
 
 /** Which version of each document its diagnostics are for, kept from VS Code's events. */
@@ -35,20 +40,78 @@ export function watchDiagnosticVersions(): vscode.Disposable {
 /** agent/diagnostics: each document's current problems and the version of the text they are for. */
 export async function answerDiagnostics(p: DiagnosticsParams): Promise<DiagnosticsResult> {
   const res: DiagnosticsResult = { diagnostics: {}, versions: {} };
+  const tabs = tabUris();
   for (const u of p.uris ?? []) {
     const uri = vscode.Uri.parse(u, true);
-    let version: number | undefined;
+    let doc: vscode.TextDocument | undefined;
     try {
       // Opening (not showing) the document lets the language support see it.
-      version = (await vscode.workspace.openTextDocument(uri)).version;
+      doc = await vscode.workspace.openTextDocument(uri);
     } catch {
       // A file that is gone has no problems and no version.
     }
+    if (doc && diagnosticsPath(doc.languageId, doc.uri.toString(), tabs) === 'tsserver') {
+      const found = await typeScriptProblemsOf(doc);
+      res.diagnostics[u] = found.diagnostics.map(toDiagnostic);
+      res.versions[u] = found.version;
+      continue;
+    }
     const found = vscode.languages.getDiagnostics(uri);
     res.diagnostics[u] = found.map(toDiagnostic);
-    if (version !== undefined) res.versions[u] = diagnosticVersions.versionOf(uri.toString(), version, announcedAfterEveryCheck(found));
+    if (doc) res.versions[u] = diagnosticVersions.versionOf(uri.toString(), doc.version, announcedAfterEveryCheck(found));
   }
   return res;
+}
+
+/** The documents shown in a text or diff tab (those VS Code's TypeScript support checks). */
+function tabUris(): Set<string> {
+  const out = new Set<string>();
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      if (tab.input instanceof vscode.TabInputText) out.add(tab.input.uri.toString());
+      else if (tab.input instanceof vscode.TabInputTextDiff) {
+        out.add(tab.input.original.toString());
+        out.add(tab.input.modified.toString());
+      }
+    }
+  }
+  return out;
+}
+
+/** The TypeScript extension's id (built in). */
+const typeScriptExtension = 'vscode.typescript-language-features';
+
+/**
+ * A TypeScript or JavaScript document in no tab: tsserver's problems through
+ * the TypeScript extension's typescript.tsserverRequest, with every other
+ * source's from VS Code (typeScriptAnswer; it falls back to VS Code's list,
+ * not settled, when the command does not answer).
+ */
+async function typeScriptProblemsOf(doc: vscode.TextDocument): Promise<DocumentProblems> {
+  const version = doc.version;
+  let responses: unknown[] | undefined;
+  try {
+    // The command exists once the extension is active (opening the document starts that, not waiting for it).
+    const ext = vscode.extensions.getExtension(typeScriptExtension);
+    if (ext && !ext.isActive) await ext.activate();
+    // The file as a Uri: the extension syncs the document into tsserver first (toOpenTsFilePath).
+    responses = await Promise.all(typeScriptRequests.map((request) => vscode.commands.executeCommand<unknown>('typescript.tsserverRequest', request, { file: doc.uri })));
+  } catch {
+    responses = undefined;
+  }
+  return typeScriptAnswer(responses, vscode.languages.getDiagnostics(doc.uri), typeScriptSettings(doc), version);
+}
+
+/** The TypeScript extension's settings for the document. */
+function typeScriptSettings(doc: vscode.TextDocument): TypeScriptSettings {
+  const c = vscode.workspace.getConfiguration(typeScriptSection(doc.languageId), doc.uri);
+  return {
+    validate: c.get('validate.enable', true),
+    suggestionActions: c.get('suggestionActions.enabled', true),
+    showUnused: c.get('showUnused', true),
+    showDeprecated: c.get('showDeprecated', true),
+    reportStyleChecksAsWarnings: vscode.workspace.getConfiguration('typescript', doc.uri).get('reportStyleChecksAsWarnings', true),
+  };
 }
 
 /** agent/navigate: the definition, references, implementation, hover or symbols VS Code's providers give. */

@@ -2,7 +2,10 @@
 // agent/diagnostics' and agent/navigate's wire types (docs/language-intel.md).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { announcedAfterEveryCheck, checkNavigate, DiagnosticVersions, navigateCommand, symbolKind, toDiagnostic, toHover, toLocations, toSymbols, type VsSymbol } from '../../src/intel';
+import {
+  announcedAfterEveryCheck, checkNavigate, defaultTypeScriptSettings, diagnosticsPath, DiagnosticVersions, fromTsDiagnostic, navigateCommand, symbolKind, toDiagnostic, toHover, toLocations,
+  toSymbols, tsResponseBody, typeScriptAnswer, typeScriptProblems, typeScriptSection, type TsDiagnostic, type TypeScriptSettings, type VsDiagnostic, type VsSymbol,
+} from '../../src/intel';
 import type { NavigateParams } from '../../src/protocol';
 import { editProblems } from '../../src/state';
 
@@ -289,4 +292,133 @@ test('which lists are announced after every check: those with TypeScript’s pro
     [[{}], false],
   ];
   for (const [ds, want] of cases) assert.equal(announcedAfterEveryCheck(ds), want, JSON.stringify(ds));
+});
+
+describe('TypeScript’s problems of a document in no tab (tsserver through the TypeScript extension)', () => {
+  test('which path serves a document: tsserver’s for TypeScript and JavaScript in no tab, VS Code’s otherwise', () => {
+    const tabs = new Set(['file:///w/open.ts', 'file:///w/diff.js']);
+    const cases: [languageId: string, uri: string, want: string][] = [
+      ['typescript', 'file:///w/a.ts', 'tsserver'],
+      ['typescriptreact', 'file:///w/a.tsx', 'tsserver'],
+      ['javascript', 'file:///w/a.js', 'tsserver'],
+      ['javascriptreact', 'file:///w/a.jsx', 'tsserver'],
+      ['typescript', 'file:///w/open.ts', 'editor'], // in a tab: TypeScript checks it
+      ['javascript', 'file:///w/diff.js', 'editor'], // a diff tab's side counts
+      ['go', 'file:///w/a.go', 'editor'],
+      ['json', 'file:///w/tsconfig.json', 'editor'],
+      ['plaintext', 'file:///w/a.ts', 'editor'], // the language, not the name, decides
+    ];
+    for (const [id, u, want] of cases) assert.equal(diagnosticsPath(id, u, tabs), want, `${id} ${u}`);
+  });
+
+  test('the settings’ section: javascript for JavaScript, typescript for TypeScript', () => {
+    assert.equal(typeScriptSection('javascriptreact'), 'javascript');
+    assert.equal(typeScriptSection('javascript'), 'javascript');
+    assert.equal(typeScriptSection('typescriptreact'), 'typescript');
+  });
+
+  const ts = (line: number, offset: number, text: string, code: number | undefined, category: string, more: Partial<TsDiagnostic> = {}): TsDiagnostic => ({
+    start: { line, offset }, end: { line, offset: offset + 5 }, text, code, category, ...more,
+  });
+
+  test('mapped as the TypeScript extension maps them (tsDiagnosticToVsDiagnostic)', () => {
+    // [tsserver's, settings, VS Code's severity, source, code]
+    const cases: [string, TsDiagnostic, Partial<TypeScriptSettings>, number, string, number | undefined][] = [
+      ['an error', ts(3, 7, 'bad', 2322, 'error'), {}, 0, 'ts', 2322],
+      ['a warning', ts(1, 1, 'w', 1234, 'warning'), {}, 1, 'ts', 1234],
+      ['a suggestion is a hint', ts(1, 1, 's', 80001, 'suggestion'), {}, 3, 'ts', 80001],
+      ['a message is an error', ts(1, 1, 'm', 1, 'message'), {}, 0, 'ts', 1],
+      ['an unknown category is an error', ts(1, 1, 'm', 1, 'fatal'), {}, 0, 'ts', 1],
+      ['a style check’s error is a warning', ts(1, 1, "'x' is declared but its value is never read.", 6133, 'error'), {}, 1, 'ts', 6133],
+      ['… unless reportStyleChecksAsWarnings is off', ts(1, 1, 'unreachable', 7027, 'error'), { reportStyleChecksAsWarnings: false }, 0, 'ts', 7027],
+      ['a style check’s suggestion stays a hint', ts(1, 1, 'unused', 6133, 'suggestion'), {}, 3, 'ts', 6133],
+      ['a plugin’s own source is kept', ts(1, 1, 'p', 9, 'error', { source: 'my-plugin' }), {}, 0, 'my-plugin', 9],
+      ['code 0 is no code', ts(1, 1, 'z', 0, 'error'), {}, 0, 'ts', undefined],
+    ];
+    for (const [name, d, settings, severity, source, code] of cases) {
+      const got = fromTsDiagnostic(d, { ...defaultTypeScriptSettings, ...settings });
+      assert.deepEqual([got.severity, got.source, got.code], [severity, source, code], name);
+      assert.equal(got.message, d.text, name);
+    }
+  });
+
+  test('lines and offsets from 1 become lines and characters from 0 (UTF-16 both)', () => {
+    const got = fromTsDiagnostic({ start: { line: 4, offset: 13 }, end: { line: 5, offset: 1 }, text: 't', code: 2345, category: 'error' });
+    assert.deepEqual(got.range, r(3, 12, 4, 0));
+  });
+
+  test('a problem is the same on the wire whichever path gave it (the “new” comparison: source, code, message, line)', () => {
+    const message = "Argument of type 'number' is not assignable to parameter of type 'string'.";
+    // What getDiagnostics gives for the file in a tab: the TypeScript extension's vscode.Diagnostic.
+    const fromTab: VsDiagnostic = { range: r(3, 18, 3, 20), message, severity: 0, source: 'ts', code: 2345 };
+    const fromTsserver = fromTsDiagnostic({ start: { line: 4, offset: 19 }, end: { line: 4, offset: 21 }, text: message, code: 2345, category: 'error' });
+    assert.deepEqual(toDiagnostic(fromTsserver), toDiagnostic(fromTab));
+  });
+
+  test('tsserver’s response: only a successful response’s diagnostics count', () => {
+    const d = ts(1, 1, 'bad', 2322, 'error');
+    const cases: [string, unknown, TsDiagnostic[] | undefined][] = [
+      ['success', { type: 'response', success: true, body: [d] }, [d]],
+      ['success, no problems', { type: 'response', success: true, body: [] }, []],
+      ['not allowed or no TypeScript (undefined)', undefined, undefined],
+      ['failed', { type: 'response', success: false, message: 'No Project.' }, undefined],
+      ['no server', { type: 'noServer' }, undefined],
+      ['cancelled', { type: 'cancelled', reason: 'x' }, undefined],
+      ['no body', { type: 'response', success: true }, undefined],
+      ['a malformed diagnostic', { type: 'response', success: true, body: [{ text: 'x', category: 'error', start: { line: '1', offset: 1 }, end: { line: 1, offset: 2 } }] }, undefined],
+      ['a null diagnostic', { type: 'response', success: true, body: [null] }, undefined],
+      ['a string', 'response', undefined],
+    ];
+    for (const [name, res, want] of cases) assert.deepEqual(tsResponseBody(res), want, name);
+  });
+
+  test('the TypeScript extension’s filters: validate, suggestionActions, showUnused, showDeprecated', () => {
+    const answers = {
+      syntactic: [ts(1, 1, 'syntax', 1005, 'error')],
+      semantic: [ts(2, 1, 'semantic', 2322, 'error')],
+      suggestion: [
+        ts(3, 1, 'unused', 6133, 'suggestion', { reportsUnnecessary: {} }),
+        ts(4, 1, 'deprecated', 6385, 'suggestion', { reportsDeprecated: {} }),
+        ts(5, 1, 'commonjs', 80001, 'suggestion'),
+      ],
+    };
+    const cases: [string, Partial<TypeScriptSettings>, string[]][] = [
+      ['the defaults: all, syntactic then semantic then suggestions', {}, ['syntax', 'semantic', 'unused', 'deprecated', 'commonjs']],
+      ['validate off: nothing', { validate: false }, []],
+      ['suggestion actions off: only the unused and deprecated hints', { suggestionActions: false }, ['syntax', 'semantic', 'unused', 'deprecated']],
+      ['showUnused off', { showUnused: false }, ['syntax', 'semantic', 'deprecated', 'commonjs']],
+      ['showDeprecated off', { showDeprecated: false }, ['syntax', 'semantic', 'unused', 'commonjs']],
+    ];
+    for (const [name, settings, want] of cases) {
+      const got = typeScriptProblems(answers, { ...defaultTypeScriptSettings, ...settings });
+      assert.deepEqual(got.map((d) => d.message), want, name);
+      for (const d of got) assert.deepEqual(Object.keys(d).sort(), ['code', 'message', 'range', 'severity', 'source'], `${name}: VS Code's diagnostic's parts only`);
+    }
+    // An unused error (not a hint) stays with showUnused off, as in the TypeScript extension.
+    const kept = typeScriptProblems({ syntactic: [], semantic: [ts(1, 1, 'unused error', 6133, 'error', { reportsUnnecessary: {} })], suggestion: [] }, { ...defaultTypeScriptSettings, showUnused: false });
+    assert.deepEqual(kept.map((d) => [d.message, d.severity]), [['unused error', 1]]);
+  });
+
+  test('the answer: tsserver’s problems and the other sources’ from VS Code, for the current version; else VS Code’s, not current', () => {
+    const ok = (...body: TsDiagnostic[]) => ({ type: 'response', success: true, body });
+    const eslint: VsDiagnostic = { range: r(0, 0, 0, 1), message: 'no-var', severity: 1, source: 'eslint', code: 'no-var' };
+    const staleTs: VsDiagnostic = { range: r(2, 0, 2, 1), message: 'an old list’s', severity: 0, source: 'ts', code: 2322 };
+    const pluginStale: VsDiagnostic = { range: r(2, 0, 2, 1), message: 'old plugin', severity: 0, source: 'my-plugin' };
+    const noSource: VsDiagnostic = { range: r(2, 0, 2, 1), message: 'anonymous', severity: 2 };
+    const semantic = ts(4, 19, 'bad call', 2345, 'error');
+    const plugin = ts(5, 1, 'new plugin', 9, 'error', { source: 'my-plugin' });
+    const cases: [string, unknown[] | undefined, VsDiagnostic[], { messages: string[]; version: number }][] = [
+      ['all answered: exact, the stale TypeScript list dropped, eslint kept', [ok(), ok(semantic), ok()], [staleTs, eslint, noSource], { messages: ['bad call', 'no-var', 'anonymous'], version: 7 }],
+      ['all answered, nothing: clean and current', [ok(), ok(), ok()], [staleTs], { messages: [], version: 7 }],
+      ['a tsserver plugin’s source: tsserver’s list replaces VS Code’s', [ok(), ok(plugin), ok()], [pluginStale, eslint], { messages: ['new plugin', 'no-var'], version: 7 }],
+      ['the command failed (no TypeScript extension): VS Code’s list, the version before', undefined, [eslint], { messages: ['no-var'], version: 6 }],
+      ['one request not answered', [ok(), undefined, ok()], [staleTs, eslint], { messages: ['an old list’s', 'no-var'], version: 6 }],
+      ['one request failed', [ok(), ok(semantic), { type: 'response', success: false }], [], { messages: [], version: 6 }],
+      ['too few answers', [ok(), ok()], [], { messages: [], version: 6 }],
+    ];
+    for (const [name, responses, editor, want] of cases) {
+      const got = typeScriptAnswer(responses, editor, defaultTypeScriptSettings, 7);
+      assert.deepEqual({ messages: got.diagnostics.map((d) => d.message), version: got.version }, want, name);
+    }
+  });
 });

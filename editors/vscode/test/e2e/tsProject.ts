@@ -1,0 +1,69 @@
+// A TypeScript project in a real code-server for the editor's-truth tests
+// (intelUntabbed.test.ts, intelFallback.test.ts): greet.ts, and main.ts with a
+// type error on line 3 from before any edit (never to be reported as new),
+// served by code-server's built-in TypeScript support.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { type CodeServer, codeServerBinary, openWorkbench, startCodeServer } from './harness';
+
+/** The running project: its folder, code-server and the workbench page. */
+export interface TsProject {
+  workspace: string;
+  server: CodeServer;
+  browser: Browser;
+  page: Page;
+  stop(): Promise<void>;
+}
+
+/** Writes the project, starts code-server with the scripted model `fixture` (test/e2e/fixtures) and `settings`, and opens it. */
+export async function startTsProject(name: string, fixture: string, out: string, settings: Record<string, unknown> = {}): Promise<TsProject> {
+  const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
+  assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
+  const bin = codeServerBinary();
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), `agentls-vscode-${name}-`));
+  const workspace = path.join(data, 'project');
+  fs.mkdirSync(workspace);
+  fs.writeFileSync(path.join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'commonjs' } }, null, 2));
+  fs.writeFileSync(path.join(workspace, 'greet.ts'), "export function greet(name: string): string {\n  return 'hello ' + name;\n}\n");
+  // Line 3's error is there before any edit: never reported as new.
+  fs.writeFileSync(path.join(workspace, 'main.ts'), "import { greet } from './greet';\n\nconst count: number = 'many';\nconsole.log(greet('x'), count);\n");
+  const server = await startCodeServer(
+    bin,
+    vsix,
+    data,
+    {
+      'agentls.model.provider': 'scripted',
+      'agentls.model.script': path.resolve('test', 'e2e', 'fixtures', fixture),
+      'agentls.serverArgs': ['--log-file', path.join(out, 'agentls.log')],
+      'files.autoSave': 'off',
+      ...settings,
+    },
+    path.join(out, 'code-server.log'),
+  );
+  let opened: { browser: Browser; page: Page };
+  try {
+    opened = await openWorkbench(server, workspace);
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  const { browser, page } = opened;
+  return {
+    workspace,
+    server,
+    browser,
+    page,
+    stop: async () => {
+      await browser.close();
+      await server.stop();
+    },
+  };
+}
+
+/** The labels of the editor tabs showing. */
+export async function tabLabels(page: Page): Promise<string[]> {
+  return page.locator('.tabs-container .tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));
+}
