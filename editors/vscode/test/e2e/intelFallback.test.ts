@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { chatFrame, outputDir } from './harness';
-import { startTsProject, tabLabels, type TsProject } from './tsProject';
+import { greetAndBuild, startTsProject, tabLabels, type TsProject } from './tsProject';
 
 const out = outputDir('e2e-intel-fallback');
 let project: TsProject;
@@ -29,24 +29,8 @@ after(async () => {
 
 test('tsserver cannot answer for a file in no tab: the edit is not called clean, its problems not settled', async () => {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'main.ts' }).waitFor();
-  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
-  const prompt = chat().locator('textarea.prompt');
-  await prompt.waitFor();
-  await prompt.fill('Greet someone else.');
-  await prompt.press('Enter');
-
-  const approval = chat().locator('form.question-bar.approval');
-  await approval.waitFor({ timeout: 120_000 });
-  await approval.locator('button', { hasText: 'Accept & Build' }).click();
-
   // The scripted model's expectation (the edit's result not settled) fails the turn with a notice.
-  const done = chat().locator('.msg.assistant', { hasText: 'Done: the greeting changed' });
-  const failed = chat().locator('.notice.error');
-  await done.or(failed).first().waitFor({ timeout: 120_000 });
-  if (await failed.count()) {
-    await page.screenshot({ path: path.join(out, 'failed.png') });
-    assert.fail(`the turn stopped: ${await failed.first().innerText()}`);
-  }
+  await greetAndBuild(page, out);
 
   const block = chat().locator('.tool-row:has(details.tool[data-tool-id="e1"]) .problems');
   await block.waitFor();

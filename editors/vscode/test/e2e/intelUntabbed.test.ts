@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { chatFrame, outputDir } from './harness';
-import { startTsProject, tabLabels as tabsOf, type TsProject } from './tsProject';
+import { greetAndBuild, startTsProject, tabLabels as tabsOf, type TsProject } from './tsProject';
 
 const out = outputDir('e2e-intel-untabbed');
 let project: TsProject;
@@ -37,24 +37,8 @@ test("TypeScript's problems of a file in no tab: the edit's type error is new, t
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'main.ts' }).waitFor();
   assert.deepEqual((await tabLabels()).filter((l) => l.startsWith('main.ts')), []);
 
-  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
-  const prompt = chat().locator('textarea.prompt');
-  await prompt.waitFor();
-  await prompt.fill('Greet someone else.');
-  await prompt.press('Enter');
-
-  const approval = chat().locator('form.question-bar.approval');
-  await approval.waitFor({ timeout: 120_000 });
-  await approval.locator('button', { hasText: 'Accept & Build' }).click();
-
   // The scripted model's expectations fail the turn with a notice (e.g. an edit result without the error).
-  const done = chat().locator('.msg.assistant', { hasText: 'Done: the greeting changed' });
-  const failed = chat().locator('.notice.error');
-  await done.or(failed).first().waitFor({ timeout: 120_000 });
-  if (await failed.count()) {
-    await page.screenshot({ path: path.join(out, 'failed.png') });
-    assert.fail(`the turn stopped: ${await failed.first().innerText()}`);
-  }
+  await greetAndBuild(page, out);
 
   // The breaking edit's row: exactly one new problem, TypeScript's error of line 4 (line 3's was there before).
   const block = chat().locator('.tool-row:has(details.tool[data-tool-id="e1"]) .problems');

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { type CodeServer, codeServerBinary, openWorkbench, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, startCodeServer } from './harness';
 
 /** The running project: its folder, code-server and the workbench page. */
 export interface TsProject {
@@ -66,4 +66,30 @@ export async function startTsProject(name: string, fixture: string, out: string,
 /** The labels of the editor tabs showing. */
 export async function tabLabels(page: Page): Promise<string[]> {
   return page.locator('.tabs-container .tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));
+}
+
+/**
+ * Asks the agent to greet someone else from the chat, accepts the plan and
+ * waits for the turn's end ("Done: the greeting changed"); a turn the scripted
+ * model's expectations stopped fails the test with its notice (and out/failed.png).
+ */
+export async function greetAndBuild(page: Page, out: string): Promise<void> {
+  const chat = chatFrame(page);
+  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
+  const prompt = chat.locator('textarea.prompt');
+  await prompt.waitFor();
+  await prompt.fill('Greet someone else.');
+  await prompt.press('Enter');
+
+  const approval = chat.locator('form.question-bar.approval');
+  await approval.waitFor({ timeout: 120_000 });
+  await approval.locator('button', { hasText: 'Accept & Build' }).click();
+
+  const done = chat.locator('.msg.assistant', { hasText: 'Done: the greeting changed' });
+  const failed = chat.locator('.notice.error');
+  await done.or(failed).first().waitFor({ timeout: 120_000 });
+  if (await failed.count()) {
+    await page.screenshot({ path: path.join(out, 'failed.png') });
+    assert.fail(`the turn stopped: ${await failed.first().innerText()}`);
+  }
 }
