@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
+import { expectOneNewTypeError } from './tsProject';
 
 const out = outputDir('e2e-intel');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -76,13 +77,7 @@ test("TypeScript's problems through the extension: the edit's type error in its 
   await chat().locator('.msg.assistant', { hasText: 'Done: the greeting changed' }).waitFor({ timeout: 120_000 });
 
   // The breaking edit's row: one new problem, VS Code's TypeScript error of line 4, linked.
-  const block = chat().locator('.tool-row:has(details.tool[data-tool-id="e1"]) .problems');
-  await block.waitFor();
-  assert.equal(await block.locator('.problems-heading').innerText(), '1 new problem');
-  const row = block.locator('.problem');
-  assert.equal(await row.count(), 1, 'the error of line 3 was there before: not new');
-  assert.match(await row.innerText(), /main\.ts:4 Argument of type 'number' is not assignable to parameter of type 'string'\. \(ts 2345\)/);
-  assert.equal(await row.locator('.codicon-error').count(), 1);
+  const { block, row } = await expectOneNewTypeError(chat());
   await block.scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(out, 'edit-problems.png') });
 

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { chatFrame, outputDir } from './harness';
-import { greetAndBuild, startTsProject, tabLabels as tabsOf, type TsProject } from './tsProject';
+import { expectOneNewTypeError, greetAndBuild, startTsProject, tabLabels as tabsOf, type TsProject } from './tsProject';
 
 const out = outputDir('e2e-intel-untabbed');
 let project: TsProject;
@@ -41,13 +41,7 @@ test("TypeScript's problems of a file in no tab: the edit's type error is new, t
   await greetAndBuild(page, out);
 
   // The breaking edit's row: exactly one new problem, TypeScript's error of line 4 (line 3's was there before).
-  const block = chat().locator('.tool-row:has(details.tool[data-tool-id="e1"]) .problems');
-  await block.waitFor();
-  assert.equal(await block.locator('.problems-heading').innerText(), '1 new problem');
-  const row = block.locator('.problem');
-  assert.equal(await row.count(), 1, 'the error of line 3 was there before: not new');
-  assert.match(await row.innerText(), /main\.ts:4 Argument of type 'number' is not assignable to parameter of type 'string'\. \(ts 2345\)/);
-  assert.equal(await row.locator('.codicon-error').count(), 1);
+  const { block } = await expectOneNewTypeError(chat());
   const edit = (await chat().locator('details.tool[data-tool-id="e1"] pre.tool-io').last().textContent()) ?? '';
   assert.doesNotMatch(edit, /Type 'string' is not assignable to type 'number'/, `the old error is not in the edit's result: ${edit}`);
   await block.scrollIntoViewIfNeeded();

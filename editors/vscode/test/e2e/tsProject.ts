@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, startCodeServer } from './harness';
 
 /** The running project: its folder, code-server and the workbench page. */
@@ -92,4 +92,20 @@ export async function greetAndBuild(page: Page, out: string): Promise<void> {
     await page.screenshot({ path: path.join(out, 'failed.png') });
     assert.fail(`the turn stopped: ${await failed.first().innerText()}`);
   }
+}
+
+/**
+ * The breaking edit's (tool call e1) problems block in the chat: exactly one
+ * new problem, TypeScript's error of main.ts line 4, drawn as an error (line
+ * 3's was there before: never new). Returns the block and its one row.
+ */
+export async function expectOneNewTypeError(chat: FrameLocator): Promise<{ block: Locator; row: Locator }> {
+  const block = chat.locator('.tool-row:has(details.tool[data-tool-id="e1"]) .problems');
+  await block.waitFor();
+  assert.equal(await block.locator('.problems-heading').innerText(), '1 new problem');
+  const row = block.locator('.problem');
+  assert.equal(await row.count(), 1, 'the error of line 3 was there before: not new');
+  assert.match(await row.innerText(), /main\.ts:4 Argument of type 'number' is not assignable to parameter of type 'string'\. \(ts 2345\)/);
+  assert.equal(await row.locator('.codicon-error').count(), 1);
+  return { block, row };
 }
