@@ -101,9 +101,9 @@ function h.record_notifications(c)
   return sent
 end
 
---- Waits for the current prompt's turn to end; returns its result.
-function h.turn(st, what)
-  t.wait(20000, function()
+--- Waits for the current prompt's turn to end (at most `ms`, default 20 s); returns its result.
+function h.turn(st, what, ms)
+  t.wait(ms or 20000, function()
     return st.last_result ~= nil
   end, what or 'the turn to end')
   local r = st.last_result

@@ -173,7 +173,8 @@ t.describe('language intelligence from the editor', function()
 
     -- turn 1: definition from gopls, the breaking edit, the refused tick
     agentls.prompt('greet someone else')
-    local r = h.turn(st)
+    -- gopls's first look at a module can take long on a loaded machine
+    local r = h.turn(st, 'the turn to end', 60000)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
     t.ok((asked['agent/navigate'] or 0) > 0, 'the server asked the plugin agent/navigate')
     t.ok((asked['agent/diagnostics'] or 0) > 0, 'the server asked the plugin agent/diagnostics')
@@ -211,7 +212,7 @@ t.describe('language intelligence from the editor', function()
 
     -- turn 2: the fix, then the tick is accepted
     agentls.prompt('fix it')
-    r = h.turn(st)
+    r = h.turn(st, 'the turn to end', 60000)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
     local fix = tool_result(updates, 'e2').rawOutput.result.diagnostics
     t.eq({ new = {}, settled = true }, { new = fix.new, settled = fix.settled }, 'the fix: none new')
@@ -263,7 +264,8 @@ steps:
     end, 'the new session in BUILD')
     local chat_windows = #vim.api.nvim_list_wins()
     agentls.prompt('greet with a number')
-    local r = h.turn(st)
+    -- gopls's first look at a module can take long on a loaded machine
+    local r = h.turn(st, 'the turn to end', 60000)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
 
     local d = tool_result(updates, 'e1').rawOutput.result.diagnostics
