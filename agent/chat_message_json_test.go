@@ -65,14 +65,9 @@ func TestChatMessageJSON(t *testing.T) {
 // or its outcome gain a field: chatMessageJSON must write it too.
 func TestChatMessageJSONKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		v    any
-		want int
-	}{{llm.Message{}, 10}, {agentproto.ToolCall{}, 5}, {llm.ToolOutcome{}, 5}} {
-		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
-			t.Errorf("%T has %d fields, chatMessageJSON writes %d: teach it the new ones (and this test)", c.v, n, c.want)
-		}
-	}
+	writesEveryField(t, "chatMessageJSON", map[reflect.Type]int{
+		reflect.TypeFor[llm.Message](): 10, reflect.TypeFor[agentproto.ToolCall](): 5, reflect.TypeFor[llm.ToolOutcome](): 5,
+	})
 }
 
 // FuzzChatMessageJSON: for any text in any field and any raw JSON,

@@ -48,14 +48,7 @@ func TestRecordJSON(t *testing.T) {
 // a field: recordJSON must write it too.
 func TestRecordJSONKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct {
-		v    any
-		want int
-	}{{chatRecord{}, 14}, {rewindFields{}, 6}} {
-		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
-			t.Errorf("%T has %d fields, recordJSON writes %d: teach it the new ones (and this test)", c.v, n, c.want)
-		}
-	}
+	writesEveryField(t, "recordJSON", map[reflect.Type]int{reflect.TypeFor[chatRecord](): 14, reflect.TypeFor[rewindFields](): 6})
 }
 
 // FuzzRecordJSON: for any text and numbers in any field, recordJSON and

@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -16,5 +17,17 @@ func sameAsMarshal(t testing.TB, writer string, v any, got []byte, err error) {
 	}
 	if err == nil && !bytes.Equal(got, want) {
 		t.Fatalf("%s:\n%s\njson.Marshal:\n%s", writer, got, want)
+	}
+}
+
+// writesEveryField fails t when a type a direct writer encodes has gained
+// (or lost) a field: each type must have the number of fields given, those
+// the writer knows.
+func writesEveryField(t *testing.T, writer string, types map[reflect.Type]int) {
+	t.Helper()
+	for typ, want := range types {
+		if n := typ.NumField(); n != want {
+			t.Errorf("%s has %d fields, %s writes %d: teach it the new ones (and this test)", typ, n, writer, want)
+		}
 	}
 }

@@ -2,11 +2,12 @@ package agent
 
 import (
 	"context"
-	"github.com/agentls/agentls/sessionstore"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/sessionstore"
 )
 
 // TestTurnEndMetaWrittenAtMostEveryInterval: the end of a turn changes only
