@@ -76,15 +76,15 @@ end
 --- completes, say) costs a first question about a file at most this long.
 M.first_publish_ms = 3000
 
--- When each buffer was loaded (vim.loop.now()), for first_publish_ms.
+-- When each buffer was loaded (vim.loop.now()), for first_publish_ms: kept by watch_published's
+-- BufReadPost, which M.load's bufload fires too.
 M.loaded_at = {}
 
 --- Loads the file of `uri` into a buffer, not shown (its language servers attach); its number.
 function M.load(uri)
   local b = vim.fn.bufadd(vim.uri_to_fname(uri))
   if not vim.api.nvim_buf_is_loaded(b) then
-    pcall(vim.fn.bufload, b)
-    M.loaded_at[b] = vim.loop.now()
+    pcall(vim.fn.bufload, b) -- BufReadPost: loaded_at (watch_published)
   end
   return b
 end
