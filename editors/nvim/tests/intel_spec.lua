@@ -96,21 +96,34 @@ local function gopls_or_skip()
   return bin
 end
 
--- Starts gopls on `root` and attaches it to every Go buffer from now on, as a user's config does.
-local function attach_gopls(bin, root)
-  local gopls_id = vim.lsp.start_client({ name = 'gopls', cmd = { bin }, root_dir = root })
-  t.ok(gopls_id, 'gopls started')
+-- Attaches gopls on `root` to every Go buffer from now on, as a user's config does: started now,
+-- or with `lazily` at the first Go buffer (as lspconfig starts it) and a second late, as in a
+-- module larger than the test's: then gopls has published nothing when the first question about
+-- the file comes, whatever the machine's speed.
+local function attach_gopls(bin, root, lazily)
+  local gopls_id
+  local cmd = lazily and { 'sh', '-c', 'sleep 1 && exec "$0"', bin } or { bin }
+  local function start()
+    gopls_id = gopls_id or vim.lsp.start_client({ name = 'gopls', cmd = cmd, root_dir = root })
+    t.ok(gopls_id, 'gopls started')
+    return gopls_id
+  end
+  if not lazily then
+    start()
+  end
   local group = vim.api.nvim_create_augroup('intel_spec_gopls', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
     pattern = 'go',
     callback = function(ev)
-      vim.lsp.buf_attach_client(ev.buf, gopls_id)
+      vim.lsp.buf_attach_client(ev.buf, start())
     end,
   })
   t.cleanup(function()
     vim.api.nvim_del_augroup_by_id(group)
-    vim.lsp.stop_client(gopls_id, true)
+    if gopls_id then
+      vim.lsp.stop_client(gopls_id, true)
+    end
   end)
 end
 
@@ -238,7 +251,7 @@ t.describe('language intelligence from the editor', function()
       root .. '/hidden.go',
       'package main\n\n// Greet greets.\nfunc Greet(name string) string { return "hello " + name }\n\nfunc old() {\n\tstale := 1\n}\n'
     )
-    attach_gopls(bin, root)
+    attach_gopls(bin, root, true)
     local hidden_script = [[
 name: nvim_hidden_file
 steps:
@@ -293,7 +306,9 @@ t.describe('agentls.intel and agentls.problems (units)', function()
   t.it('the version problems are for: older while a server has not caught up, or has not published in a fresh buffer', function()
     local rows = {
       -- { what, current, attached ids, published, fresh, want }
-      { 'no language server attached', 3, {}, {}, true, 3 },
+      { 'no language server attached, not fresh', 3, {}, {}, false, 3 },
+      { 'fresh, none attached yet (one starting is listed once initialized): the text before', 0, {}, {}, true, -1 },
+      { 'fresh, none attached, but one published for the document', 2, {}, { [9] = 2 }, true, 2 },
       { 'published for the current text', 3, { 7 }, { [7] = 3 }, false, 3 },
       { 'published for an older text', 3, { 7 }, { [7] = 1 }, false, 1 },
       { 'the oldest of two servers', 3, { 7, 8 }, { [7] = 2, [8] = 1 }, false, 1 },

@@ -182,13 +182,19 @@ end
 --- for none yet) and whether it was loaded less than first_publish_ms ago: the buffer's, or older
 --- when an attached language server last published for an older one, or, in a buffer loaded just
 --- now, has not published for it yet (the server then waits: docs/language-intel.md, Settle).
+--- A buffer loaded just now that no server has published for waits too even with none attached:
+--- a server the buffer's FileType is starting (as lspconfig starts one at the first buffer of its
+--- type) is listed as attached only once it is initialized.
 ---@param current integer
 ---@param ids integer[] the attached clients, agentls left out
----@param pub table<integer, integer|false>
+---@param pub table<integer, integer|false> who published for the buffer's document
 ---@param fresh boolean
 ---@return integer
 function M.version_for(current, ids, pub, fresh)
   local v = current
+  if fresh and next(pub) == nil then
+    v = current - 1
+  end
   for _, id in ipairs(ids) do
     local pv = pub[id]
     if type(pv) == 'number' and pv < v then
