@@ -54,21 +54,12 @@ func chatMessageJSON(m llm.Message) ([]byte, error) {
 	}
 	b = jsonw.AppendField(b, `,"tool_call_id":`, m.ToolCallID)
 	b = jsonw.AppendField(b, `,"name":`, m.Name)
-	if len(m.ProviderState) > 0 {
-		b = append(b, `,"provider_state":`...)
-		b = jsonw.AppendRaw(b, m.ProviderState)
-	}
+	b = jsonw.AppendRawField(b, `,"provider_state":`, m.ProviderState)
 	if o := m.Outcome; o != nil {
 		b = jsonw.AppendMember(b, `,"outcome":{"status":`, o.Status)
-		for _, f := range [...]struct {
-			key string
-			raw json.RawMessage
-		}{{`,"refusal":`, o.Refusal}, {`,"questions":`, o.Questions}, {`,"answers":`, o.Answers}} {
-			if len(f.raw) > 0 {
-				b = append(b, f.key...)
-				b = jsonw.AppendRaw(b, f.raw)
-			}
-		}
+		b = jsonw.AppendRawField(b, `,"refusal":`, o.Refusal)
+		b = jsonw.AppendRawField(b, `,"questions":`, o.Questions)
+		b = jsonw.AppendRawField(b, `,"answers":`, o.Answers)
 		if o.Dismissed {
 			b = append(b, `,"dismissed":true`...)
 		}

@@ -39,10 +39,7 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 		b = jsonw.AppendMember(b, `,"title":`, u.Title)
 		b = jsonw.AppendMember(b, `,"kind":`, u.Kind)
 		b = jsonw.AppendMember(b, `,"status":`, u.Status)
-		if len(u.RawInput) > 0 {
-			b = append(b, `,"rawInput":`...)
-			b = jsonw.AppendRaw(b, u.RawInput)
-		}
+		b = jsonw.AppendRawField(b, `,"rawInput":`, u.RawInput)
 		b = jsonw.AppendField(b, `,"parentToolCallId":`, u.ParentToolCallID)
 		b = jsonw.AppendField(b, `,"childSessionId":`, u.ChildSessionID)
 	case agent.UpdateToolCallDone:
@@ -65,10 +62,7 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 			}
 			b = append(b, ']')
 		}
-		if len(u.RawOutput) > 0 {
-			b = append(b, `,"rawOutput":`...)
-			b = jsonw.AppendRaw(b, u.RawOutput)
-		}
+		b = jsonw.AppendRawField(b, `,"rawOutput":`, u.RawOutput)
 		b = jsonw.AppendField(b, `,"parentToolCallId":`, u.ParentToolCallID)
 		b = jsonw.AppendField(b, `,"childSessionId":`, u.ChildSessionID)
 	case agentproto.UsageUpdate:

@@ -90,3 +90,12 @@ func AppendField(b []byte, key, s string) []byte {
 	}
 	return AppendMember(b, key, s)
 }
+
+// AppendRawField appends key (`,"name":`) and raw (as AppendRaw) unless raw
+// is empty: a json.RawMessage field with omitempty.
+func AppendRawField(b []byte, key string, raw []byte) []byte {
+	if len(raw) == 0 {
+		return b
+	}
+	return AppendRaw(append(b, key...), raw)
+}

@@ -49,3 +49,18 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+// TestAppendRawField: an empty raw value writes nothing (omitempty), any
+// other its key and the value as AppendRaw writes it.
+func TestAppendRawField(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ raw, want string }{
+		{"", `{`},
+		{`{"a": 1}`, `{,"x":{"a":1}`},
+		{`"<"`, `{,"x":"\u003c"`},
+	} {
+		if got := string(AppendRawField([]byte("{"), `,"x":`, []byte(tc.raw))); got != tc.want {
+			t.Errorf("%q: got %s, want %s", tc.raw, got, tc.want)
+		}
+	}
+}
