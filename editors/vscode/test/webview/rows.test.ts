@@ -121,6 +121,39 @@ describe('tool rows', () => {
     await page.screenshot({ path: path.join(out, 'rows-live.png'), fullPage: true });
   });
 
+  test('a long question with a short answer in a narrow side bar: the answer keeps its words whole', async () => {
+    // Seen in the e2e screenshots: exit_plan_mode's question took the whole width and its answer,
+    // "Accept & Build", stood one letter a line in what was left.
+    await page.setViewportSize({ width: 300, height: 600 });
+    const approve: Question = { name: 'decision', question: 'Review the plan plans/notes.plan. Accept it and start building?', schema: { type: 'string', enum: ['Accept & Build', 'Reject'] } };
+    const m = new ChatModel();
+    m.loadMessages({ sessionId: 's1', title: 'Notes', mode: 'build', planFile: 'plans/notes.plan', createdAt: 'x', updatedAt: 'x' }, [
+      { role: 'user', content: 'Use BAD for third.' },
+      { role: 'assistant', tool_calls: [{ id: 'a', name: 'exit_plan_mode', arguments: '{"plan_file_path":"plans/notes.plan"}', title: 'exit_plan_mode plans/notes.plan', kind: 'other' }] },
+      { role: 'tool', tool_call_id: 'a', content: ok({ approved: true }), status: 'completed', questions: [approve], answers: { decision: 'Accept & Build' } },
+    ]);
+    m.setCurrent('s1');
+    await show(m);
+    const answer = page.locator('.tool-row[data-tool-id="a"] .tool-answers dd');
+    await answer.waitFor({ state: 'attached' });
+    await page.screenshot({ path: path.join(out, 'rows-long-question.png') });
+    // Each word of the answer fits on its line: the answer is at least as wide as its longest word.
+    const { width, longestWord } = await answer.evaluate((dd) => {
+      const probe = document.createElement('span');
+      probe.style.whiteSpace = 'nowrap';
+      dd.append(probe);
+      let longest = 0;
+      for (const w of (dd.firstChild?.textContent ?? '').split(/\s+/)) {
+        probe.textContent = w;
+        longest = Math.max(longest, probe.getBoundingClientRect().width);
+      }
+      probe.remove();
+      return { width: dd.getBoundingClientRect().width, longestWord: longest };
+    });
+    assert.ok(width >= longestWord, `the answer is ${width} px wide, its longest word ${longestWord} px`);
+    assert.equal((await answer.innerText()).trim(), 'Accept & Build');
+  });
+
   test('a task row keeps its sub-agent rows collapsed inside, summarised too', async () => {
     const m = model();
     m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'task explore', kind: 'other', status: 'in_progress', rawInput: { kind: 'explore', prompt: 'find main' } });
