@@ -10,4 +10,10 @@ export default tseslint.config(
     languageOptions: { globals: { console: 'readonly', process: 'readonly', document: 'readonly', window: 'readonly' } },
     rules: { '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }] },
   },
+  {
+    // Fixture extensions the e2e tests install beside agentls: plain CommonJS, as VS Code loads them.
+    files: ['test/e2e/fixtures/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -88,11 +88,11 @@ export interface CodeServer {
 }
 
 /**
- * Installs the .vsix into a fresh extensions folder, writes user settings
+ * Installs the .vsix (and `moreVsix`, other extensions the test needs) into a fresh extensions folder, writes user settings
  * (workspace trust off so extensions run; plus the given ones), and serves
  * the workbench on 127.0.0.1. Resolves when code-server says it listens.
  */
-export async function startCodeServer(bin: string, vsix: string, dataDir: string, settings: Record<string, unknown>, log: string): Promise<CodeServer> {
+export async function startCodeServer(bin: string, vsix: string, dataDir: string, settings: Record<string, unknown>, log: string, moreVsix: string[] = []): Promise<CodeServer> {
   const ext = path.join(dataDir, 'ext');
   const user = path.join(dataDir, 'user');
   for (const scope of ['User', 'Machine']) {
@@ -103,7 +103,7 @@ export async function startCodeServer(bin: string, vsix: string, dataDir: string
     );
   }
   const common = ['--extensions-dir', ext, '--user-data-dir', user];
-  execFileSync(bin, [...common, '--install-extension', vsix], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dataDir } });
+  for (const v of [vsix, ...moreVsix]) execFileSync(bin, [...common, '--install-extension', v], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dataDir } });
   const port = await freePort();
   const out = fs.openSync(log, 'a');
   const proc = spawn(bin, [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust'], {

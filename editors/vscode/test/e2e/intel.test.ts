@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
-import { expectOneNewTypeError } from './tsProject';
+import { expectOneNewTypeError } from './project';
 
 const out = outputDir('e2e-intel');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);

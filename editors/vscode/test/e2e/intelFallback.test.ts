@@ -10,16 +10,16 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { chatFrame, outputDir } from './harness';
-import { greetAndBuild, startTsProject, tabLabels, type TsProject } from './tsProject';
+import { greetAndBuild, startTypeScriptProject, tabLabels, type Project } from './project';
 
 const out = outputDir('e2e-intel-fallback');
-let project: TsProject;
+let project: Project;
 let page: Page;
 
 const chat = (): FrameLocator => chatFrame(page);
 
 before(async () => {
-  project = await startTsProject('intel-fallback', 'intel-fallback.yaml', out, { 'typescript.tsserver.useSyntaxServer': 'always' });
+  project = await startTypeScriptProject('intel-fallback', 'intel-fallback.yaml', out, { 'typescript.tsserver.useSyntaxServer': 'always' });
   ({ page } = project);
 });
 

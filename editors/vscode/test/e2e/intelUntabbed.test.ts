@@ -13,10 +13,10 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { chatFrame, outputDir } from './harness';
-import { expectOneNewTypeError, greetAndBuild, startTsProject, tabLabels as tabsOf, type TsProject } from './tsProject';
+import { expectOneNewTypeError, greetAndBuild, startTypeScriptProject, tabLabels as tabsOf, type Project } from './project';
 
 const out = outputDir('e2e-intel-untabbed');
-let project: TsProject;
+let project: Project;
 let page: Page;
 let workspace: string;
 
@@ -24,7 +24,7 @@ const chat = (): FrameLocator => chatFrame(page);
 const tabLabels = () => tabsOf(page);
 
 before(async () => {
-  project = await startTsProject('intel-untabbed', 'intel-untabbed.yaml', out);
+  project = await startTypeScriptProject('intel-untabbed', 'intel-untabbed.yaml', out);
   ({ page, workspace } = project);
 });
 

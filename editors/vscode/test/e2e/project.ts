@@ -1,8 +1,10 @@
-// A TypeScript project in a real code-server for the editor's-truth tests
-// (intelUntabbed.test.ts, intelFallback.test.ts): greet.ts, and main.ts with a
-// type error on line 3 from before any edit (never to be reported as new),
-// served by code-server's built-in TypeScript support.
+// A project in a real code-server for the editor's-truth tests: the
+// TypeScript one (intelUntabbed.test.ts, intelFallback.test.ts): greet.ts, and
+// main.ts with a type error on line 3 from before any edit (never to be
+// reported as new), served by code-server's built-in TypeScript support; and
+// any other files with more extensions (intelFirstLook.test.ts).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,7 +12,7 @@ import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, startCodeServer } from './harness';
 
 /** The running project: its folder, code-server and the workbench page. */
-export interface TsProject {
+export interface Project {
   workspace: string;
   server: CodeServer;
   browser: Browser;
@@ -18,18 +20,29 @@ export interface TsProject {
   stop(): Promise<void>;
 }
 
-/** Writes the project, starts code-server with the scripted model `fixture` (test/e2e/fixtures) and `settings`, and opens it. */
-export async function startTsProject(name: string, fixture: string, out: string, settings: Record<string, unknown> = {}): Promise<TsProject> {
+/** Writes the TypeScript project, starts code-server with the scripted model `fixture` (test/e2e/fixtures) and `settings`, and opens it. */
+export async function startTypeScriptProject(name: string, fixture: string, out: string, settings: Record<string, unknown> = {}): Promise<Project> {
+  return startProject(name, fixture, out, {
+    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'commonjs' } }, null, 2),
+    'greet.ts': "export function greet(name: string): string {\n  return 'hello ' + name;\n}\n",
+    // Line 3's error is there before any edit: never reported as new.
+    'main.ts': "import { greet } from './greet';\n\nconst count: number = 'many';\nconsole.log(greet('x'), count);\n",
+  }, settings);
+}
+
+/**
+ * Writes `files` (name → text) into a new project folder, starts code-server
+ * with agentls's .vsix and `moreVsix`, the scripted model `fixture`
+ * (test/e2e/fixtures) and `settings`, and opens the folder.
+ */
+export async function startProject(name: string, fixture: string, out: string, files: Record<string, string>, settings: Record<string, unknown> = {}, moreVsix: string[] = []): Promise<Project> {
   const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
   const data = fs.mkdtempSync(path.join(os.tmpdir(), `agentls-vscode-${name}-`));
   const workspace = path.join(data, 'project');
   fs.mkdirSync(workspace);
-  fs.writeFileSync(path.join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'commonjs' } }, null, 2));
-  fs.writeFileSync(path.join(workspace, 'greet.ts'), "export function greet(name: string): string {\n  return 'hello ' + name;\n}\n");
-  // Line 3's error is there before any edit: never reported as new.
-  fs.writeFileSync(path.join(workspace, 'main.ts'), "import { greet } from './greet';\n\nconst count: number = 'many';\nconsole.log(greet('x'), count);\n");
+  for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(workspace, file), text);
   const server = await startCodeServer(
     bin,
     vsix,
@@ -42,6 +55,7 @@ export async function startTsProject(name: string, fixture: string, out: string,
       ...settings,
     },
     path.join(out, 'code-server.log'),
+    moreVsix,
   );
   let opened: { browser: Browser; page: Page };
   try {
@@ -63,6 +77,17 @@ export async function startTsProject(name: string, fixture: string, out: string,
   };
 }
 
+/** Packages the extension in test/e2e/fixtures/`name` with vsce into `out`; returns the .vsix. */
+export function packageFixtureExtension(name: string, out: string): string {
+  const vsix = path.join(out, `${name}.vsix`);
+  const vsce = path.resolve('node_modules', '@vscode', 'vsce', 'vsce');
+  execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', vsix], {
+    cwd: path.resolve('test', 'e2e', 'fixtures', name),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return vsix;
+}
+
 /** The labels of the editor tabs showing. */
 export async function tabLabels(page: Page): Promise<string[]> {
   return page.locator('.tabs-container .tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));
@@ -73,21 +98,30 @@ export async function tabLabels(page: Page): Promise<string[]> {
  * waits for the turn's end ("Done: the greeting changed"); a turn the scripted
  * model's expectations stopped fails the test with its notice (and out/failed.png).
  */
-export async function greetAndBuild(page: Page, out: string): Promise<void> {
+export function greetAndBuild(page: Page, out: string): Promise<void> {
+  return promptAndBuild(page, out, 'Greet someone else.', 'Done: the greeting changed');
+}
+
+/**
+ * Sends `text` from the chat, accepts the plan and waits for the turn's end
+ * (an answer holding `done`); a turn the scripted model's expectations stopped
+ * fails the test with its notice (and out/failed.png).
+ */
+export async function promptAndBuild(page: Page, out: string, text: string, done: string): Promise<void> {
   const chat = chatFrame(page);
   await page.locator('.activitybar [aria-label^="agentls"]').first().click();
   const prompt = chat.locator('textarea.prompt');
   await prompt.waitFor();
-  await prompt.fill('Greet someone else.');
+  await prompt.fill(text);
   await prompt.press('Enter');
 
   const approval = chat.locator('form.question-bar.approval');
   await approval.waitFor({ timeout: 120_000 });
   await approval.locator('button', { hasText: 'Accept & Build' }).click();
 
-  const done = chat.locator('.msg.assistant', { hasText: 'Done: the greeting changed' });
+  const answer = chat.locator('.msg.assistant', { hasText: done });
   const failed = chat.locator('.notice.error');
-  await done.or(failed).first().waitFor({ timeout: 120_000 });
+  await answer.or(failed).first().waitFor({ timeout: 120_000 });
   if (await failed.count()) {
     await page.screenshot({ path: path.join(out, 'failed.png') });
     assert.fail(`the turn stopped: ${await failed.first().innerText()}`);
