@@ -195,7 +195,7 @@ export class AgentController implements vscode.Disposable {
       this.refresh();
     });
     client.onRequest(Methods.askUser, (p: AskUserParams, token: vscode.CancellationToken) => this.askUser(p, token));
-    client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => answerDiagnostics(p));
+    client.onRequest(Methods.diagnostics, (p: DiagnosticsParams) => answerDiagnostics(p, (m) => this.output.debug(m)));
     client.onRequest(Methods.navigate, (p: NavigateParams) => answerNavigate(p));
     this.client = client;
     try {

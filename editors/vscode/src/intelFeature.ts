@@ -37,8 +37,16 @@ export function watchDiagnosticVersions(): vscode.Disposable {
   );
 }
 
-/** agent/diagnostics: each document's current problems and the version of the text they are for. */
-export async function answerDiagnostics(p: DiagnosticsParams): Promise<DiagnosticsResult> {
+/** A debug log line (the agentls output channel's debug level). */
+export type DebugLog = (message: string) => void;
+
+/**
+ * agent/diagnostics: each document's current problems and the version of the
+ * text they are for. `debug` gets the time each tsserver question took
+ * (docs/language-intel.md, "What the tsserver path costs").
+ */
+export async function answerDiagnostics(p: DiagnosticsParams, debug?: DebugLog): Promise<DiagnosticsResult> {
+  const started = performance.now();
   const res: DiagnosticsResult = { diagnostics: {}, versions: {} };
   const tabs = tabUris();
   for (const u of p.uris ?? []) {
@@ -51,7 +59,7 @@ export async function answerDiagnostics(p: DiagnosticsParams): Promise<Diagnosti
       // A file that is gone has no problems and no version.
     }
     if (doc && diagnosticsPath(doc.languageId, doc.uri.toString(), tabs) === 'tsserver') {
-      const found = await typeScriptProblemsOf(doc);
+      const found = await typeScriptProblemsOf(doc, debug);
       res.diagnostics[u] = found.diagnostics.map(toDiagnostic);
       res.versions[u] = found.version;
       continue;
@@ -60,6 +68,7 @@ export async function answerDiagnostics(p: DiagnosticsParams): Promise<Diagnosti
     res.diagnostics[u] = found.map(toDiagnostic);
     if (doc) res.versions[u] = diagnosticVersions.versionOf(uri.toString(), doc.version, announcedAfterEveryCheck(found));
   }
+  debug?.(`agent/diagnostics ${p.uris?.length ?? 0} file(s): ${(performance.now() - started).toFixed(1)} ms`);
   return res;
 }
 
@@ -87,18 +96,29 @@ const typeScriptExtension = 'vscode.typescript-language-features';
  * source's from VS Code (typeScriptAnswer; it falls back to VS Code's list,
  * not settled, when the command does not answer).
  */
-async function typeScriptProblemsOf(doc: vscode.TextDocument): Promise<DocumentProblems> {
+async function typeScriptProblemsOf(doc: vscode.TextDocument, debug?: DebugLog): Promise<DocumentProblems> {
   const version = doc.version;
   let responses: unknown[] | undefined;
+  const started = performance.now();
+  const answered: number[] = [];
   try {
     // The command exists once the extension is active (opening the document starts that, not waiting for it).
     const ext = vscode.extensions.getExtension(typeScriptExtension);
     if (ext && !ext.isActive) await ext.activate();
     // The file as a Uri: the extension syncs the document into tsserver first (toOpenTsFilePath).
-    responses = await Promise.all(typeScriptRequests.map((request) => vscode.commands.executeCommand<unknown>('typescript.tsserverRequest', request, { file: doc.uri })));
+    // tsserver answers one request at a time, in order: each one's time is from the question.
+    responses = await Promise.all(
+      typeScriptRequests.map((request, i) =>
+        vscode.commands.executeCommand<unknown>('typescript.tsserverRequest', request, { file: doc.uri }).then((r) => {
+          answered[i] = performance.now() - started;
+          return r;
+        }),
+      ),
+    );
   } catch {
     responses = undefined;
   }
+  debug?.(`agent/diagnostics tsserver ${vscode.workspace.asRelativePath(doc.uri)} v${version}: ${typeScriptRequests.map((r, i) => `${r} ${answered[i]?.toFixed(1) ?? '-'} ms`).join(', ')}`);
   return typeScriptAnswer(responses, vscode.languages.getDiagnostics(doc.uri), typeScriptSettings(doc), version);
 }
 

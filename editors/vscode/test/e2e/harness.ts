@@ -106,7 +106,9 @@ export async function startCodeServer(bin: string, vsix: string, dataDir: string
   for (const v of [vsix, ...moreVsix]) execFileSync(bin, [...common, '--install-extension', v], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dataDir } });
   const port = await freePort();
   const out = fs.openSync(log, 'a');
-  const proc = spawn(bin, [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust'], {
+  // AGENTLS_CODE_SERVER_LOG=debug: the extensions' log channels at that level (user/logs/…/exthost1).
+  const logLevel = process.env.AGENTLS_CODE_SERVER_LOG ? ['--log', process.env.AGENTLS_CODE_SERVER_LOG] : [];
+  const proc = spawn(bin, [...common, ...logLevel, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust'], {
     stdio: ['ignore', 'pipe', out],
     env: { ...process.env, HOME: dataDir },
   });
