@@ -36,8 +36,19 @@ func (s *Store) heldFile(id string) (f *os.File, ok bool, err error) {
 	s.mu.Lock()
 	f, ok = s.held[id]
 	s.mu.Unlock()
-	if !ok || f != nil {
-		return f, ok, nil
+	if !ok {
+		return nil, false, nil
+	}
+	if f != nil {
+		// The name must still lead to the file held: one replaced or
+		// removed since (another file, a symlink renamed over it) is judged
+		// as a fresh open would judge it, not written to unseen.
+		fi, err := f.Stat()
+		cur, lerr := os.Lstat(s.path(id))
+		if err == nil && lerr == nil && os.SameFile(fi, cur) {
+			return f, true, nil
+		}
+		s.dropHeld(id)
 	}
 	f, err = statefile.Open(s.path(id), os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {

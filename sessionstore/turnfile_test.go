@@ -1,7 +1,6 @@
 package sessionstore
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,8 +91,9 @@ func TestHoldKeepsAppendSemantics(t *testing.T) {
 		name string
 		// between runs after the turn's first append.
 		between func(t *testing.T, s *Store, id, path string)
-		// wantErr: the second append fails (the turn ends with an error).
-		wantErr bool
+		// wantErr: the second append fails (the turn ends with an error)
+		// with this in its message.
+		wantErr string
 		want    int // messages loaded at the end, when the second append succeeds
 	}{
 		{
@@ -117,6 +117,44 @@ func TestHoldKeepsAppendSemantics(t *testing.T) {
 			want: 2,
 		},
 		{
+			// Another file renamed over the session file: the append goes to
+			// the file the name leads to, as an append opening it would.
+			name: "the file is replaced",
+			between: func(t *testing.T, _ *Store, _, path string) {
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tmp := path + ".new"
+				if err := os.WriteFile(tmp, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, path); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: 2,
+		},
+		{
+			// A symlink renamed over the session file: refused, as a fresh
+			// open refuses it, not written to the unlinked file.
+			name: "a symlink replaces the file",
+			between: func(t *testing.T, _ *Store, _, path string) {
+				other := filepath.Join(filepath.Dir(path), "elsewhere.chat")
+				if err := os.WriteFile(other, nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				link := path + ".link"
+				if err := os.Symlink(other, link); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(link, path); err != nil {
+					t.Fatal(err)
+				}
+			},
+			wantErr: "not a regular file",
+		},
+		{
 			// The session deleted during the turn: the append must fail, not
 			// write to the unlinked file.
 			name: "the session is deleted",
@@ -125,7 +163,7 @@ func TestHoldKeepsAppendSemantics(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			wantErr: true,
+			wantErr: "no such file",
 		},
 	}
 	for _, tt := range tests {
@@ -137,12 +175,12 @@ func TestHoldKeepsAppendSemantics(t *testing.T) {
 			}
 			tt.between(t, s, id, path)
 			err := s.Append(id, msg(`{"role":"user","content":"two"}`))
-			if tt.wantErr {
+			if tt.wantErr != "" {
 				if err == nil {
 					t.Fatal("second append succeeded, want an error")
 				}
-				if !errors.Is(err, os.ErrNotExist) {
-					t.Errorf("error = %v, want one wrapping os.ErrNotExist", err)
+				if !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("error = %v, want one saying %q", err, tt.wantErr)
 				}
 				return
 			}
