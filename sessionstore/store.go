@@ -298,9 +298,9 @@ func (s *Store) Append(id string, msgs ...json.RawMessage) error {
 	}
 	out := buf.Bytes()
 	defer s.lock(id)()
-	f, held, err := s.heldFile(id)
+	f, fi, held, err := s.heldFile(id)
 	if !held && err == nil {
-		f, err = statefile.Open(s.path(id), os.O_RDWR|os.O_APPEND, 0)
+		f, fi, err = statefile.OpenInfo(s.path(id), os.O_RDWR|os.O_APPEND, 0)
 		if err == nil {
 			defer f.Close()
 		}
@@ -309,8 +309,9 @@ func (s *Store) Append(id string, msgs ...json.RawMessage) error {
 		return fmt.Errorf("append to session %s: %w", id, err)
 	}
 	// A crash in an earlier append may have left a torn last line: start on
-	// a fresh line so that only the torn one is lost.
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+	// a fresh line so that only the torn one is lost. (fi is the file's
+	// fstat, taken just now under id's lock.)
+	if fi.Size() > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
 			out = append([]byte{'\n'}, out...)

@@ -29,15 +29,16 @@ func (s *Store) Hold(id string) (release func()) {
 	}
 }
 
-// heldFile returns the open file of a held session, opening it at the
-// first call; ok is false when the session is not held (the caller opens
-// and closes the file itself). The caller holds id's lock.
-func (s *Store) heldFile(id string) (f *os.File, ok bool, err error) {
+// heldFile returns the open file of a held session and its information,
+// opening it at the first call; ok is false when the session is not held
+// (the caller opens and closes the file itself). The caller holds id's
+// lock.
+func (s *Store) heldFile(id string) (f *os.File, fi os.FileInfo, ok bool, err error) {
 	s.mu.Lock()
 	f, ok = s.held[id]
 	s.mu.Unlock()
 	if !ok {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	if f != nil {
 		// The name must still lead to the file held: one replaced or
@@ -46,18 +47,18 @@ func (s *Store) heldFile(id string) (f *os.File, ok bool, err error) {
 		fi, err := f.Stat()
 		cur, lerr := os.Lstat(s.path(id))
 		if err == nil && lerr == nil && os.SameFile(fi, cur) {
-			return f, true, nil
+			return f, fi, true, nil
 		}
 		s.dropHeld(id)
 	}
-	f, err = statefile.Open(s.path(id), os.O_RDWR|os.O_APPEND, 0)
+	f, fi, err = statefile.OpenInfo(s.path(id), os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
 	s.mu.Lock()
 	s.held[id] = f
 	s.mu.Unlock()
-	return f, true, nil
+	return f, fi, true, nil
 }
 
 // dropHeld closes a held session's file after a failed write, keeping the
