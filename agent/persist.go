@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 
@@ -47,6 +48,14 @@ func (s *Session) takePersistErr() error {
 		return nil
 	}
 	return err
+}
+
+// runPersisted runs the turn with the session file held open for its
+// appends (sessionstore.Store.Hold; persisted's Sync closes it, the
+// deferred release if the turn panics) and returns persisted's result.
+func (s *Session) runPersisted(ctx context.Context) TurnResult {
+	defer s.m.store.Hold(s.meta.ID)()
+	return s.persisted(s.runTurn(ctx))
 }
 
 // persisted is res, after syncing the turn's messages to the disk, unless a

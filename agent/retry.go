@@ -82,7 +82,7 @@ func (s *Session) retry(ctx context.Context, req PromptRequest) (TurnResult, err
 	if req.OnStart != nil {
 		req.OnStart()
 	}
-	res = s.endTurn(s.persisted(s.runTurn(ctx)))
+	res = s.endTurn(s.runPersisted(ctx))
 	if res.StopReason == agentproto.StopError && res.Err != nil {
 		s.noteTurnError(user.ID, res)
 	} else {

@@ -109,7 +109,7 @@ func (c *Session) runChild(ctx context.Context, prompt string) tools.TaskResult 
 		return tools.TaskResult{Status: taskError, Answer: fence.Wrap("subagent-error", err.Error()), Session: c.meta.ID}
 	}
 	c.append(llm.Message{Role: llm.RoleUser, Content: prompt})
-	res := c.endTurn(c.persisted(c.runTurn(cctx)))
+	res := c.endTurn(c.runPersisted(cctx))
 	release()
 	out := tools.TaskResult{Turns: int(link.turns.Load()), Tokens: int(link.tokens.Load()), Session: c.meta.ID}
 	text := res.Text

@@ -138,7 +138,7 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 		return res, nil
 	}
 	s.checkpoint(ctx, user.ID) // the workspace before the turn, named by its message (checkpoints.go)
-	res, ran = s.endTurn(s.persisted(s.runTurn(ctx))), true
+	res, ran = s.endTurn(s.runPersisted(ctx)), true
 	s.noteTurnError(user.ID, res) // retry.go
 	return res, nil
 }

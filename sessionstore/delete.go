@@ -22,6 +22,7 @@ func (s *Store) Delete(id string) error {
 	}
 	defer s.Disown(id)
 	defer s.lock(id)()
+	s.closeHeld(id) // a turn's next append must find the file gone, not write to its unlinked inode
 	s.mu.Lock()
 	delete(s.synced, id)
 	s.mu.Unlock()

@@ -67,6 +67,9 @@ type Store struct {
 	// (the end of every turn, the first prompt's title) skips the fsyncs
 	// (SaveMeta).
 	synced map[string]Meta
+	// held are the sessions whose turn keeps their file open (Hold): the
+	// open file, nil until the turn's first Append.
+	held map[string]*os.File
 }
 
 // replaceDurable and replaceQuick replace a file atomically, synced to the
@@ -78,7 +81,7 @@ var (
 
 // NewStore returns a store over dir (created when the first session is).
 func NewStore(dir string) *Store {
-	return &Store{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File), synced: make(map[string]Meta)}
+	return &Store{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File), synced: make(map[string]Meta), held: make(map[string]*os.File)}
 }
 
 // errLocked is lockFile's error for a lock another process holds.
@@ -295,20 +298,29 @@ func (s *Store) Append(id string, msgs ...json.RawMessage) error {
 	}
 	out := buf.Bytes()
 	defer s.lock(id)()
-	f, err := statefile.Open(s.path(id), os.O_RDWR|os.O_APPEND, 0)
+	f, fi, held, err := s.heldFile(id)
+	if !held && err == nil {
+		f, fi, err = statefile.OpenInfo(s.path(id), os.O_RDWR|os.O_APPEND, 0)
+		if err == nil {
+			defer f.Close()
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("append to session %s: %w", id, err)
 	}
-	defer f.Close()
 	// A crash in an earlier append may have left a torn last line: start on
-	// a fresh line so that only the torn one is lost.
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+	// a fresh line so that only the torn one is lost. (fi is the file's
+	// fstat, taken just now under id's lock.)
+	if fi.Size() > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
 			out = append([]byte{'\n'}, out...)
 		}
 	}
 	if _, err := f.Write(out); err != nil {
+		if held {
+			s.dropHeld(id) // the next append opens the file again
+		}
 		return fmt.Errorf("append to session %s: %w", id, err)
 	}
 	return nil
@@ -323,6 +335,9 @@ func (s *Store) Sync(id string) error {
 		return fmt.Errorf("sync session: %w", err)
 	}
 	defer s.lock(id)()
+	if done, err := s.syncHeld(id); done {
+		return err
+	}
 	f, err := statefile.Open(s.path(id), os.O_RDWR, 0)
 	if err != nil {
 		return fmt.Errorf("sync session %s: %w", id, err)

@@ -21,6 +21,12 @@ func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return f, err
 }
 
+// OpenInfo is Open, with the opened file's information (its fstat just
+// after the open).
+func OpenInfo(path string, flag int, perm os.FileMode) (*os.File, os.FileInfo, error) {
+	return open(path, flag, perm)
+}
+
 // open is Open, with the opened file's information.
 func open(path string, flag int, perm os.FileMode) (*os.File, os.FileInfo, error) {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
