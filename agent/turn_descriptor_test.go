@@ -3,27 +3,20 @@ package agent
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/internal/proctest"
 )
 
 // chatDescriptors counts this process's descriptors open on session id's
 // .chat file (Linux's /proc/self/fd; the test is skipped elsewhere).
 func chatDescriptors(t *testing.T, id string) int {
 	t.Helper()
-	entries, err := os.ReadDir("/proc/self/fd")
+	n, err := proctest.OpenFiles(func(path string) bool { return strings.HasSuffix(path, id+".chat") })
 	if err != nil {
-		t.Skipf("no /proc/self/fd: %v", err)
-	}
-	n := 0
-	for _, e := range entries {
-		if target, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err == nil && strings.HasSuffix(target, id+".chat") {
-			n++
-		}
+		t.Skip(err)
 	}
 	return n
 }

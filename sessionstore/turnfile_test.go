@@ -6,21 +6,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/internal/proctest"
 )
 
 // openChats counts this process's descriptors open on path (Linux's
 // /proc/self/fd; the test is skipped elsewhere).
 func openChats(t *testing.T, path string) int {
 	t.Helper()
-	entries, err := os.ReadDir("/proc/self/fd")
+	n, err := proctest.OpenFiles(func(p string) bool { return strings.HasPrefix(p, path) })
 	if err != nil {
-		t.Skipf("no /proc/self/fd: %v", err)
-	}
-	n := 0
-	for _, e := range entries {
-		if target, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err == nil && strings.HasPrefix(target, path) {
-			n++
-		}
+		t.Skip(err)
 	}
 	return n
 }

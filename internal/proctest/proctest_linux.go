@@ -1,7 +1,8 @@
 //go:build linux && (amd64 || arm64)
 
 // Package proctest watches processes from tests: whether a process (a
-// command's background child, say) has exited, without polling or sleeps.
+// command's background child, say) has exited, without polling or sleeps,
+// and counts the test process's own open descriptors (OpenFiles).
 package proctest
 
 import (
