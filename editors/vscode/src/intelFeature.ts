@@ -5,7 +5,7 @@
 // TypeScript extension (which checks only the documents in tabs).
 import * as vscode from 'vscode';
 import {
-  announcedAfterEveryCheck, defaultLimit, DiagnosticVersions, checkNavigate, diagnosticsPath, navigateCommand, toDiagnostic, toHover, toLocations, toSymbols,
+  announcedAfterEveryCheck, defaultLimit, defaultTypeScriptSettings, DiagnosticVersions, checkNavigate, diagnosticsPath, navigateCommand, toDiagnostic, toHover, toLocations, toSymbols,
   typeScriptAnswer, typeScriptRequests, typeScriptSection, type DocumentProblems, type TypeScriptSettings, type VsHover, type VsLocation, type VsSymbol,
 } from './intel';
 import type { DiagnosticsParams, DiagnosticsResult, NavigateParams, NavigateResult } from './protocol.gen';
@@ -125,12 +125,13 @@ async function typeScriptProblemsOf(doc: vscode.TextDocument, debug?: DebugLog):
 /** The TypeScript extension's settings for the document. */
 function typeScriptSettings(doc: vscode.TextDocument): TypeScriptSettings {
   const c = vscode.workspace.getConfiguration(typeScriptSection(doc.languageId), doc.uri);
+  const d = defaultTypeScriptSettings;
   return {
-    validate: c.get('validate.enable', true),
-    suggestionActions: c.get('suggestionActions.enabled', true),
-    showUnused: c.get('showUnused', true),
-    showDeprecated: c.get('showDeprecated', true),
-    reportStyleChecksAsWarnings: vscode.workspace.getConfiguration('typescript', doc.uri).get('reportStyleChecksAsWarnings', true),
+    validate: c.get('validate.enable', d.validate),
+    suggestionActions: c.get('suggestionActions.enabled', d.suggestionActions),
+    showUnused: c.get('showUnused', d.showUnused),
+    showDeprecated: c.get('showDeprecated', d.showDeprecated),
+    reportStyleChecksAsWarnings: vscode.workspace.getConfiguration('typescript', doc.uri).get('reportStyleChecksAsWarnings', d.reportStyleChecksAsWarnings),
   };
 }
 
