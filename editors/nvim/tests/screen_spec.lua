@@ -143,6 +143,44 @@ t.describe('questions on a real screen', function()
     t.ok(not messages:find('q2', 1, true), 'the question echoed into :messages: ' .. messages)
   end)
 
+  t.it('a run question: the chat shows what led to it before the choice is asked', function()
+    local c = child()
+    local root = h.tmpdir()
+    local from = #c.out()
+    -- The updates and the question as they come from the server: in one go, the question
+    -- right behind the agent's words and the end of the call before it.
+    c.notify_lua([[
+      local root = ...
+      local agentls = require('agentls')
+      local st = agentls._State.new(require('agentls.config').merge({ root = root }))
+      st.chat:open('right', 60, false)
+      vim.cmd('redraw')
+      st.chat:update({ sessionUpdate = 'tool_call', toolCallId = 'e1', title = 'Edit main.go', status = 'in_progress' })
+      st.chat:update({ sessionUpdate = 'tool_call_update', toolCallId = 'e1', status = 'completed' })
+      st.chat:update({ sessionUpdate = 'agent_message_chunk', content = { text = 'WHY-VET-MARKER now.\n' } })
+      _G.res = nil
+      vim.schedule(function()
+        _G.res = st:on_ask({
+          sessionId = 's1', questionId = 'q', purpose = 'permission',
+          questions = { { name = 'decision', question = 'Run `go vet ./...`?', severity = 'major',
+            schema = { type = 'string', enum = { 'reject_once', 'allow_once' } },
+            buttons = { { label = 'Reject', value = 'reject_once' }, { label = 'Run', value = 'allow_once' } } } },
+          permission = { kind = 'run', what = 'go vet ./...', cwd = root, network = 'no', sandbox = 'on', grants = {} },
+        })
+      end)
+    ]], root)
+    asked(c, 'the run question')
+    on_screen(c, from, 'Folder:', 'the question on the screen')
+    local screen = c.since(from)
+    local why_at = screen:find('WHY%-VET%-MARKER')
+    t.ok(why_at, 'the agent\'s words on the screen when the question is asked; the screen showed:\n' .. screen:sub(-3000))
+    t.ok(why_at < screen:find('Folder:', 1, true), 'the chat drawn before the question')
+    t.ok(not screen:find('Edit%s*main%.go%s*…'), 'the finished call still shown as running')
+    c.input('1<CR>')
+    settled(c, 'the child back in Normal mode after the answer')
+    t.eq({ answers = { decision = 'reject_once' } }, c.lua('return _G.res'))
+  end)
+
   t.it('plan approval: the plan is on the screen before the choice is asked', function()
     local c = child()
     local root = h.tmpdir()

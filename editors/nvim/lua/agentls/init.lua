@@ -755,10 +755,13 @@ function State:on_ask(params)
   vim.schedule(function()
     if approval then
       self:show_plan(params)
-      -- Draw the plan now: the default vim.ui.select (an inputlist) blocks the screen until the
-      -- choice is made, so without this the plan appeared only after it (0.7).
-      vim.cmd('redraw')
     end
+    -- Draw the chat and the plan now: the default vim.ui.select (an inputlist) blocks the
+    -- screen until the choice is made, so without this the plan appeared only after it (0.7),
+    -- and a run question stood under a chat that did not yet show what led to it (the agent's
+    -- words, the last tool call still "…").
+    self.chat:flush()
+    vim.cmd('redraw')
     ask.collect(params, self.answers[params.questionId], finish)
   end)
   if d.mode == 'none' then
