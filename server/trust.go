@@ -55,12 +55,19 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 		return
 	}
 	slog.Warn("untrusted workspace configuration", "file", trust.Path, "ignored", trust.Widening)
-	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageWarning, "message": questions.Escape(trust.Warning())})
 	if !trust.Askable() { // a file that cannot be trusted: the warning says why
+		s.warnUntrusted(ctx, trust)
 		return
 	}
+	// The question comes first and names the keys itself; the warning only
+	// when they stay ignored. Before it, editors that echo messages (Neovim,
+	// Emacs) stood a long warning in front of the question: a hit-enter
+	// prompt, or the warning overwritten unread.
 	yes, err := s.askTrust(ctx, trust)
 	if trustOutcome(ctx, "workspace configuration", trust.Path, yes, err) != trustGiven {
+		if ctx.Err() == nil {
+			s.warnUntrusted(ctx, trust)
+		}
 		return
 	}
 	if err := h.Trust(trust); err != nil {
@@ -75,6 +82,12 @@ func (s *Server) reviewWorkspaceConfig(ctx context.Context) {
 	slog.Info("workspace configuration trusted", "file", trust.Path, "sha256", trust.Sum)
 	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageInfo,
 		"message": questions.Escape(fmt.Sprintf("agentls: you trusted %s; all of its settings apply now", trust.Path))})
+}
+
+// warnUntrusted tells the user which keys of the workspace file are ignored
+// and why (window/showMessage, a warning).
+func (s *Server) warnUntrusted(ctx context.Context, trust config.WorkspaceTrust) {
+	s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageWarning, "message": questions.Escape(trust.Warning())})
 }
 
 // askTrust asks, through the permission service, whether to trust the

@@ -60,6 +60,18 @@ func (r *trustRecorder) counts() (trust, run int) {
 	return len(r.trustAsks), r.runAsks
 }
 
+// messageIndex is the position among the messages the editor received of
+// the first one of method whose params contain sub, or -1.
+func messageIndex(h *lsptest.Env, method, sub string) int {
+	h.T.Helper()
+	for i, m := range h.Editor.Messages() {
+		if m.Method == method && strings.Contains(string(m.Params), sub) {
+			return i
+		}
+	}
+	return -1
+}
+
 // noAskUser is an editor without agent/askUser: questions come as
 // window/showMessageRequest.
 func noAskUser() map[string]any {
@@ -111,6 +123,9 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 		!strings.Contains(q.Message, "Trust it?") || !strings.Contains(q.Message, "Trusting applies:\n- run.allow: [\"*\",\"echo trusted-run\"]") {
 		t.Fatalf("trust question = %+v", q)
 	}
+	if q, w := messageIndex(h, "window/showMessageRequest", "Trust it?"), messageIndex(h, "window/showMessage", "untrusted"); q > w {
+		t.Fatalf("the warning (message %d) came before the question (message %d): it stands in front of the question in editors that echo it", w, q)
+	}
 	if runOutcome(h) {
 		t.Fatal("the untrusted run.allow let the command run without asking")
 	}
@@ -129,6 +144,9 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 	h = lsptest.Start(t, lsptest.Setup{Dir: dir, Env: env, Caps: noAskUser(), Script: runEchoScript,
 		Handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
 	h.AwaitMessage("window/showMessage", `"type":3`, "you trusted")
+	if i := messageIndex(h, "window/showMessage", "untrusted"); i >= 0 {
+		t.Fatalf("a warning about ignored keys (message %d) although the user trusted the file", i)
+	}
 	if !runOutcome(h) {
 		t.Fatal("the trusted run.allow did not apply")
 	}
