@@ -281,6 +281,7 @@ steps:
     t.match('OK:? config files: the server reported no problem', report)
     t.match('OK:? running %(client %d+, agentls', report)
     t.match('OK:? model reachable: scripted', report, 'agent/checkModel')
+    t.ok(not report:find('model reachable: [^\n]* at%s*\n'), 'an " at" without an address: ' .. report)
     t.match('OK:? sandbox: [^\n]*writes only in the workspace', report, 'agent/checkModel sandbox')
     t.match('landlock: [^\n]*; bwrap: ', report, 'sandbox layers')
     t.ok(not report:find('ERROR'), 'no error in:\n' .. report)

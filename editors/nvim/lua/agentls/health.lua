@@ -126,7 +126,10 @@ function M.model(r, res, err)
     return nil
   end
   local m = res.result or {}
-  local what = string.format('%s %s at %s', tostring(m.provider), tostring(m.model), tostring(m.baseUrl))
+  local what = string.format('%s %s', tostring(m.provider), tostring(m.model))
+  if type(m.baseUrl) == 'string' and m.baseUrl ~= '' then
+    what = what .. ' at ' .. m.baseUrl -- none for the scripted model
+  end
   if m.ok then
     r.ok('model reachable: ' .. what)
   else
