@@ -246,6 +246,7 @@ export function renderQuestionBar(
     bar.append(m.el);
     m.setError(q.errors?.[m.spec.name]);
   }
+  if (q.purpose === 'plan_approval') feedbackInBox(bar);
   // Without buttons, a Submit button; with buttons, they submit.
   if (!specs.some((s) => s.kind === 'buttons')) {
     bar.append(h('div', { class: 'buttons submit-row' }, h('button', { type: 'submit', class: 'btn btn-primary submit' }, 'Submit')));
@@ -266,6 +267,19 @@ export function renderQuestionBar(
   });
   if (opts.autofocus !== false) queueMicrotask(() => mounted[0]?.focus());
   return bar;
+}
+
+/**
+ * An approval's feedback question as its box's placeholder and accessible name: its own line is
+ * hidden (chat.css), which leaves the plan above two more lines in a narrow side bar.
+ */
+function feedbackInBox(bar: HTMLElement): void {
+  const field = bar.querySelector<HTMLElement>('[data-field="feedback"]');
+  const box = field?.querySelector<HTMLTextAreaElement | HTMLInputElement>('textarea, input');
+  const text = field?.querySelector('.question-text')?.textContent?.trim();
+  if (!box || !text) return;
+  box.placeholder = text;
+  box.setAttribute('aria-label', text);
 }
 
 /** The heading of a permission's grants list, by kind. */

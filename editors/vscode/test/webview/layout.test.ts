@@ -238,6 +238,52 @@ describe('panels', () => {
     await page.close();
   });
 
+  for (const [height, lines] of [[780, 0], [1000, 3]] as const) {
+    test(`at approval in a 300 × ${height} side bar the card fits: Open plan in view, nothing scrolled under its head${lines ? `, at least ${lines} lines of the plan` : ''}`, async () => {
+      const page = await open(300, height);
+      const m = model();
+      longTalk(m, 10, 'The plan is ready for your review.');
+      withPlan(m);
+      m.ask({ sessionId: 's1', questionId: 'qa', createdAt: 'x', purpose: 'plan_approval', questions: approvalQuestions, permission: {
+        kind: 'plan', what: 'plans/x.plan', grants: ['git diff *'],
+        options: [{ id: 'reject_once', kind: 'reject_once', label: 'Keep Planning' }, { id: 'allow_once', kind: 'allow_once', label: 'Accept & Build' }],
+      } });
+      await show(page, m);
+      const bar = page.locator('form.question-bar.approval');
+      await bar.waitFor();
+      await send(page, { type: 'planText', planFile: 'plans/x.plan', text: planText });
+      await bar.locator('.plan-rendered h1', { hasText: 'Goal' }).waitFor();
+      await send(page, { type: 'planText', planFile: 'plans/x.plan', text: planText }); // one more frame: the autofocus has run
+      await page.screenshot({ path: path.join(out, `approval-sidebar-${height}.png`) });
+      const g = await page.evaluate(() => {
+        const card = document.querySelector<HTMLElement>('form.question-bar.approval')!;
+        const head = card.querySelector('.panel-head')!.getBoundingClientRect();
+        const link = card.querySelector('a.open-plan')!.getBoundingClientRect();
+        const box = card.querySelector<HTMLElement>('.plan-rendered')!;
+        const shown = box.getBoundingClientRect();
+        const clip = box.closest('.approval-plan')!.getBoundingClientRect();
+        const line = parseFloat(getComputedStyle(box).lineHeight) || 1.2 * parseFloat(getComputedStyle(box).fontSize);
+        const visible = Math.max(0, Math.min(shown.bottom, clip.bottom) - Math.max(shown.top, clip.top, head.bottom));
+        return { cardScroll: card.scrollTop, headBottom: head.bottom, linkTop: link.top, linkBottom: link.bottom, cardBottom: card.getBoundingClientRect().bottom, lines: visible / line };
+      });
+      assert.equal(g.cardScroll, 0, 'the card itself is not scrolled (its content would slide under its sticky head)');
+      assert.ok(g.linkTop >= g.headBottom - 1 && g.linkBottom <= g.cardBottom, `Open plan in view (${g.linkTop}–${g.linkBottom}, head ends ${g.headBottom})`);
+      assert.ok(g.lines >= lines, `at least ${lines} lines of the plan in view (${g.lines.toFixed(1)})`);
+      // The feedback question is the box's placeholder and accessible name.
+      const fb = bar.locator('[data-field="feedback"] textarea');
+      assert.equal(await fb.getAttribute('placeholder'), 'What should change in the plan? (optional)');
+      assert.equal(await fb.getAttribute('aria-label'), 'What should change in the plan? (optional)');
+      const accept = (await bar.locator('button', { hasText: 'Accept & Build' }).boundingBox())!;
+      const card = (await bar.boundingBox())!;
+      assert.ok(accept.y + accept.height <= card.y + card.height + 1, 'Accept & Build inside the card, not cut');
+      const share = await page.evaluate(() => document.querySelector('.messages')!.getBoundingClientRect().height / window.innerHeight);
+      assert.ok(share >= 0.4, `transcript share ${share.toFixed(3)} ≥ 0.4`);
+      assert.ok((await newestInView(page)).ok, 'the newest line in view');
+      await fitsWindow(page);
+      await page.close();
+    });
+  }
+
   test('panels fold and unfold by mouse and keyboard, and stay folded across renders', async () => {
     const page = await open(420, 700);
     const m = model();
