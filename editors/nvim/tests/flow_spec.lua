@@ -50,10 +50,11 @@ t.describe('plugin flow', function()
       return agentls.mode() == 'PLAN'
     end, 'the new session in PLAN')
     t.match('AgentlsPlan#PLAN', agentls.statusline())
-    local plan_visible_at_question, plan_drawn_at_question, prompts = nil, nil, {}
+    local plan_visible_at_question, plan_drawn_at_question, working_at_question, prompts = nil, nil, nil, {}
     h.stub(vim.ui, 'select', function(items, opts, cb)
       table.insert(prompts, opts.prompt)
       plan_drawn_at_question = h.screen():find('Replace alpha with ALPHA', 1, true) ~= nil
+      working_at_question = h.text(st.chat.bufnr):find(require('agentls.chat').working, 1, true) ~= nil
       plan_visible_at_question = false
       for _, w in ipairs(vim.api.nvim_list_wins()) do
         if vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w)) == root .. '/plans/shout.plan' then
@@ -83,6 +84,7 @@ t.describe('plugin flow', function()
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
     t.eq(true, plan_visible_at_question, 'the plan was in a window when the question came')
     t.eq(true, plan_drawn_at_question, 'the plan was on the screen when the question came')
+    t.eq(true, working_at_question, 'the chat said the turn was running while the question waited')
     t.eq(1, #prompts, 'one approval question')
     t.eq('BUILD', agentls.mode())
     t.match('AgentlsBuild#BUILD', agentls.statusline())
@@ -103,6 +105,7 @@ t.describe('plugin flow', function()
     t.contains(chat, '## Plan · plans/shout.plan')
     t.contains(chat, 'Replace alpha with ALPHA')
     t.match('Tokens: %d+ in · %d+ out', chat)
+    t.ok(not chat:find(require('agentls.chat').working, 1, true), 'the working line is gone after the turn')
   end)
 
   t.it('an askUser text question: local check, server error shown on re-ask, the model gets the answer', function()

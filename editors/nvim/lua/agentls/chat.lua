@@ -7,6 +7,9 @@ local summary = require('agentls.tool_summary')
 local M = {}
 
 M.marker = '──── prompt: type below, <CR> in normal mode sends ────'
+--- The line under the transcript while a turn runs (nothing else shows that the model is
+--- thinking before its first word).
+M.working = '_… working (:Agentls cancel stops it)_'
 
 local Chat = {}
 Chat.__index = Chat
@@ -18,8 +21,16 @@ end
 
 --- Forgets the transcript (a new or loaded session).
 function Chat:reset(title)
-  self.entries, self.tools, self.plan, self.usage, self.title = {}, {}, nil, nil, title
+  self.entries, self.tools, self.plan, self.usage, self.title, self.working = {}, {}, nil, nil, title, false
   self:render()
+end
+
+--- Shows (or removes) the working line under the transcript.
+function Chat:set_working(on)
+  if self.working ~= on then
+    self.working = on
+    self:render()
+  end
 end
 
 local function add(self, kind, text)
@@ -322,6 +333,10 @@ function Chat:lines()
     elseif e.kind == 'qa' then
       qa_lines(out, e.qa)
     end
+  end
+  if self.working then
+    table.insert(out, '')
+    table.insert(out, M.working)
   end
   if self.plan then
     table.insert(out, '')

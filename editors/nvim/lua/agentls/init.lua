@@ -400,8 +400,10 @@ M.retry_hint = ':Agentls retry sends it again'
 -- Sends agent/prompt `params` for session `s` and shows how the turn ended.
 function State:send_prompt(s, params, done)
   self.busy = true
+  self.chat:set_working(true)
   self:request(protocol.methods.prompt, params, function(err, res)
     self.busy = false
+    self.chat:set_working(false)
     self.last_result = err and { error = err } or res
     if err then
       self.chat:note('error: ' .. (err.message or ''))
