@@ -361,6 +361,9 @@ func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.checkOwnFolders(sessionID); err != nil {
+		return nil, err
+	}
 	man, err := s.scan(ctx, true)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint scan: %w", err)
