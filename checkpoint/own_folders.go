@@ -17,24 +17,41 @@ import (
 // it leads to, through a linked checkpoints/ the store would write there.
 // Such a store takes no checkpoint and says why.
 func (s *Store) checkOwnFolders(sessionID string) error {
-	dirs := []string{filepath.Dir(s.dir), s.dir, filepath.Join(s.dir, "objects")}
-	if sessionID != "" {
-		dirs = append(dirs, filepath.Join(s.dir, sessionID))
+	// .agentls/ and checkpoints/ hold the others: when one of them is
+	// missing, so are they.
+	for _, d := range []string{filepath.Dir(s.dir), s.dir} {
+		ok, err := ownFolder(d)
+		if err != nil || !ok {
+			return err
+		}
 	}
-	for _, d := range dirs {
-		fi, err := os.Lstat(d)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil // and so are the folders below it
-		}
-		if err != nil {
-			return fmt.Errorf("checkpoint: %w", err)
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("checkpoint: %s is a symbolic link: agentls keeps its checkpoints only in a real folder of its own (remove the link)", d)
-		}
-		if !fi.IsDir() {
-			return fmt.Errorf("checkpoint: %s is not a folder: agentls keeps its checkpoints only in a real folder of its own (remove it)", d)
+	leaves := []string{filepath.Join(s.dir, "objects")}
+	if sessionID != "" {
+		leaves = append(leaves, filepath.Join(s.dir, sessionID))
+	}
+	for _, d := range leaves {
+		if _, err := ownFolder(d); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// ownFolder reports whether d exists as a real folder; an error when it
+// is a symbolic link or anything else.
+func ownFolder(d string) (bool, error) {
+	fi, err := os.Lstat(d)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("checkpoint: %w", err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return false, fmt.Errorf("checkpoint: %s is a symbolic link: agentls keeps its checkpoints only in a real folder of its own (remove the link)", d)
+	}
+	if !fi.IsDir() {
+		return false, fmt.Errorf("checkpoint: %s is not a folder: agentls keeps its checkpoints only in a real folder of its own (remove it)", d)
+	}
+	return true, nil
 }
