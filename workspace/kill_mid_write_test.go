@@ -157,6 +157,14 @@ func TestKillMidWriteChild(t *testing.T) {
 		stop(stepRenamed)
 		return nil
 	}
+	renameIn = func(r *os.Root, from, to string) error {
+		stop(stepSynced)
+		if err := r.Rename(from, to); err != nil {
+			return err
+		}
+		stop(stepRenamed)
+		return nil
+	}
 	var err error
 	switch how {
 	case "state-file":
