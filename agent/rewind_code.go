@@ -358,6 +358,11 @@ func (m *Manager) reportInterruptedRewind(ctx context.Context, sessionID string)
 		dirs[filepath.Dir(m.checkpoints.Abs(key))] = true
 	}
 	for d := range dirs {
+		// Only a real folder of the workspace: a journal's path through a
+		// symlink (a journal edited by hand) sweeps nothing where it leads.
+		if real, err := workspace.Canonical(d); err != nil || real != d {
+			continue
+		}
 		if m.insideFolder(d) || slices.Contains(m.ws.Folders(), d) {
 			workspace.SweepTemps(d)
 		}
