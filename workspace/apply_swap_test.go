@@ -117,3 +117,76 @@ func outsideTree(t *testing.T, dir string) string {
 	}
 	return b.String()
 }
+
+// FuzzApplyToDiskSwap: whatever change is computed (kind, target, a move's
+// source) and whichever element of its path is swapped for a symbolic link
+// to the same name outside after it was computed, applying it on disk
+// changes nothing outside the workspace.
+func FuzzApplyToDiskSwap(f *testing.F) {
+	for _, seed := range []struct {
+		kind         uint8
+		target, from string
+		swap         uint8
+	}{
+		{0, "plans/x.plan", "", 0}, {1, "plans/new.plan", "", 0}, {1, "plans/sub/deep/new.plan", "", 1},
+		{2, "plans/x.plan", "", 1}, {3, "plans/sub", "", 0}, {4, "plans/moved.plan", "x.plan", 0},
+		{5, "plans/newdir/deeper", "", 0}, {0, "plans/sub/y.plan", "", 1}, {3, "plans/sub/y.plan", "", 2},
+	} {
+		f.Add(seed.kind, seed.target, seed.from, seed.swap)
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, target, from string, swap uint8) {
+		if !filepath.IsLocal(target) || from != "" && !filepath.IsLocal(from) {
+			return
+		}
+		tree := map[string]string{"plans/x.plan": "old\n", "plans/sub/y.plan": "y\n", "x.plan": "top\n", "src/main.go": "package main\n"}
+		ws := newTestWorkspace(t, tree)
+		outside, err := filepath.EvalSymlinks(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeTree(t, outside, tree)
+		p, err := ws.Resolve(target)
+		if err != nil {
+			return
+		}
+		var c Change
+		switch kind % 6 {
+		case 0:
+			c, err = ws.ComputeWrite(p, "new\n")
+		case 1:
+			c, err = ws.ComputeWrite(p, "created\n")
+		case 2:
+			c, err = ws.ComputeTouch(p)
+		case 3:
+			c, err = ws.ComputeRemove(p, true)
+		case 4:
+			var src Path
+			if src, err = ws.Resolve(from); err == nil {
+				c, err = ws.ComputeMove(src, p)
+			}
+		case 5:
+			c, err = ws.ComputeMkdir(p)
+		}
+		if err != nil {
+			return
+		}
+		// Swap the swap-th element of the target's path (from the top).
+		parts := strings.Split(filepath.ToSlash(filepath.Clean(target)), "/")
+		swapped := strings.Join(parts[:int(swap)%len(parts)+1], "/")
+		abs := filepath.Join(ws.Root(), filepath.FromSlash(swapped))
+		if _, err := os.Lstat(abs); err != nil {
+			return // nothing there to swap
+		}
+		if err := os.Rename(abs, abs+".moved"); err != nil {
+			return
+		}
+		if err := os.Symlink(filepath.Join(outside, filepath.FromSlash(swapped)), abs); err != nil {
+			t.Fatal(err)
+		}
+		before := outsideTree(t, outside)
+		err = ws.ApplyToDisk(c)
+		if after := outsideTree(t, outside); after != before {
+			t.Fatalf("%s of %s (from %q), %s swapped: the change went outside (err %v):\nbefore:\n%s\nafter:\n%s", c.Kind, target, from, swapped, err, before, after)
+		}
+	})
+}
