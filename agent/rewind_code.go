@@ -87,10 +87,15 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 		actions = append(actions, fileAction{key: key, target: t, exists: inT, current: c, has: inC})
 	}
 
-	changes, done, skipped, err := m.rewindChanges(s, actions)
+	changes, restored, skipped, err := m.rewindChanges(s, actions)
 	if err != nil {
 		return res, err
 	}
+	done := make([]string, 0, len(restored))
+	for key := range restored {
+		done = append(done, key)
+	}
+	done = sortedPaths(done)
 	res.Skipped = append(res.Skipped, skipped...)
 	res.Restored = done
 	if len(changes) > 0 {
@@ -101,7 +106,7 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 			_ = store.EndJournal(s.meta.ID)
 			return res, err
 		}
-		m.finishRewind(target, actions)
+		m.finishRewind(target, actions, restored)
 		if err := store.EndJournal(s.meta.ID); err != nil {
 			slog.Warn("rewind: remove the journal", "session", s.meta.ID, "err", err)
 		}
@@ -132,11 +137,13 @@ func conflictReason(exists bool) string {
 
 // rewindChanges computes the changes of the actions: a deleted file whose
 // content the checkpoint has under another name is renamed back; each
-// change the guard refuses is skipped. It returns the changes, the paths
-// they restore, and the skipped paths.
-func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []workspace.Change, done, skipped []string, err error) {
+// change the guard refuses is skipped. It returns the changes, the keys
+// they restore with the resolved path each change names for it, and the
+// skipped keys.
+func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []workspace.Change, restored map[string]string, skipped []string, err error) {
 	store := m.checkpoints
 	st := s.rewindState()
+	restored = map[string]string{}
 	// Renames: a file to delete whose content is a file to re-create.
 	createBySHA := map[string]int{}
 	for i, a := range actions {
@@ -147,6 +154,8 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 		}
 	}
 	renamed := map[int]bool{}
+	// add keeps c when the guard allows it; paths are its keys, the
+	// first for c.Path, a rename's second for c.From.
 	add := func(c workspace.Change, paths ...string) {
 		if r := m.Guard().CheckChanges(st, rewindActor, []workspace.Change{c}); r != nil {
 			slog.Info("rewind: refused by the guard", "paths", paths, "reason", r.Error())
@@ -154,7 +163,10 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 			return
 		}
 		changes = append(changes, c)
-		done = append(done, paths...)
+		restored[paths[0]] = c.Path.Abs
+		if len(paths) > 1 {
+			restored[paths[1]] = c.From.Abs
+		}
 	}
 	for i, a := range actions {
 		if a.exists || !a.has {
@@ -174,7 +186,7 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 			continue
 		}
 		renamed[i], renamed[j] = true, true
-		add(c, a.key, actions[j].key)
+		add(c, actions[j].key, a.key)
 	}
 	for i, a := range actions {
 		if renamed[i] {
@@ -204,7 +216,7 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 		}
 		add(c, a.key)
 	}
-	return changes, done, skipped, nil
+	return changes, restored, skipped, nil
 }
 
 // rewindState is the state a rewind's changes are judged in: the
@@ -253,8 +265,13 @@ func (m *Manager) applyRewind(ctx context.Context, s *Session, to string, change
 
 // finishRewind gives re-created files the checkpoint's permissions and
 // removes the folders a deleted file leaves empty, unless the checkpoint
-// has files in them.
-func (m *Manager) finishRewind(target checkpoint.Manifest, actions []fileAction) {
+// has files in them. It touches only what the rewind restored (restored:
+// key → the resolved path its change named, which the guard judged), and
+// a mode only on a regular file, not through a symlink: a checkpoint entry
+// the rewind skipped — refused by the guard (.git/), outside the
+// workspace, a file now replaced by a symlink to a private key — changes
+// no permission anywhere.
+func (m *Manager) finishRewind(target checkpoint.Manifest, actions []fileAction, restored map[string]string) {
 	store := m.checkpoints
 	dirs := map[string]bool{}
 	for key := range target {
@@ -263,9 +280,12 @@ func (m *Manager) finishRewind(target checkpoint.Manifest, actions []fileAction)
 		}
 	}
 	for _, a := range actions {
-		abs := store.Abs(a.key)
+		abs, ok := restored[a.key]
+		if !ok {
+			continue // skipped: not the rewind's to touch
+		}
 		if a.exists {
-			if fi, err := os.Stat(abs); err == nil && uint32(fi.Mode().Perm()) != a.target.Mode && a.target.Mode != 0 {
+			if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() && uint32(fi.Mode().Perm()) != a.target.Mode && a.target.Mode != 0 {
 				_ = os.Chmod(abs, os.FileMode(a.target.Mode).Perm())
 			}
 			continue
@@ -338,6 +358,11 @@ func (m *Manager) reportInterruptedRewind(ctx context.Context, sessionID string)
 		dirs[filepath.Dir(m.checkpoints.Abs(key))] = true
 	}
 	for d := range dirs {
+		// Only a real folder of the workspace: a journal's path through a
+		// symlink (a journal edited by hand) sweeps nothing where it leads.
+		if real, err := workspace.Canonical(d); err != nil || real != d {
+			continue
+		}
 		if m.insideFolder(d) || slices.Contains(m.ws.Folders(), d) {
 			workspace.SweepTemps(d)
 		}

@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,11 +29,23 @@ type Journal struct {
 
 // BeginJournal stores j before a rewind touches its first file.
 func (s *Store) BeginJournal(j Journal) error {
+	if !ValidID(j.SessionID) {
+		return fmt.Errorf("checkpoint: invalid session id %q", j.SessionID)
+	}
+	if err := s.checkOwnFolders(j.SessionID); err != nil {
+		return err
+	}
 	return writeJSON(filepath.Join(s.dir, j.SessionID, journalFile), j, true)
 }
 
 // EndJournal removes the session's journal once its rewind is done.
 func (s *Store) EndJournal(sessionID string) error {
+	if !ValidID(sessionID) {
+		return fmt.Errorf("checkpoint: invalid session id %q", sessionID)
+	}
+	if err := s.checkOwnFolders(sessionID); err != nil {
+		return err
+	}
 	err := os.Remove(filepath.Join(s.dir, sessionID, journalFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

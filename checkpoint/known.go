@@ -84,6 +84,9 @@ func (s *Store) UpdateKnown(sessionID string, changes Known) error {
 		k = Known{}
 	}
 	maps.Copy(k, changes)
+	if err := s.checkOwnFolders(sessionID); err != nil {
+		return err
+	}
 	path := filepath.Join(s.dir, sessionID, knownFile)
 	if err := writeJSON(path, k, false); err != nil {
 		delete(s.known, sessionID)

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // objectGrace is how old an unreferenced object must be before a prune
@@ -30,15 +32,20 @@ func (s *Store) pruneDue() bool {
 }
 
 // stampPrune records that a prune ran now; a failure only costs the next
-// process one more prune.
+// process one more prune. The stamp is replaced (a new file renamed over
+// it), never written through: a stamp a repository shipped as a symbolic
+// link to a file of the user's is replaced by a file of agentls's own,
+// and the file it led to is left alone.
 func (s *Store) stampPrune() {
 	path := filepath.Join(s.dir, pruneStamp)
-	if err := os.WriteFile(path, nil, 0o644); err != nil {
+	if err := workspace.ReplaceFile(path, nil, 0o644); err != nil {
 		slog.Debug("checkpoint: prune stamp", "err", err)
 		return
 	}
-	now := s.now()
-	_ = os.Chtimes(path, now, now)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		now := s.now()
+		_ = os.Chtimes(path, now, now)
+	}
 }
 
 // stored is one manifest on disk.
@@ -203,7 +210,8 @@ func (s *Store) collect(refs map[string]int) error {
 	}
 	now := s.now()
 	for _, e := range entries {
-		if refs[e.Name()] > 0 || strings.HasPrefix(e.Name(), ".") {
+		// Only what a save writes there: a regular file named by a digest.
+		if refs[e.Name()] > 0 || !validDigest(e.Name()) || !e.Type().IsRegular() {
 			continue
 		}
 		fi, err := e.Info()

@@ -227,7 +227,7 @@ func (s *Store) file(abs string, keep bool) (Entry, bool, error) {
 		}
 	}
 	s.hashed++
-	data, sum, err := readFile(abs, fi.Size())
+	data, sum, err := readListed(abs, fi.Size(), fi)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Entry{}, false, nil
@@ -264,12 +264,27 @@ func (s *Store) file(abs string, keep bool) (Entry, bool, error) {
 // that size (the file may have changed since; the read goes on to its end
 // and the buffer grows), and a file of at most MaxFileBytes is hashed in
 // one call, without a copy buffer.
+//
+// Only a regular file is read, never through a symbolic link and never a
+// FIFO (statefile.Open): the file was listed by Lstat, and one swapped in
+// since for a link (to a private key outside) or a FIFO (whose opening
+// would block the turn) is not read.
 func readFile(abs string, size int64) ([]byte, string, error) {
-	f, err := os.Open(abs)
+	return readListed(abs, size, nil)
+}
+
+// readListed is readFile of the file listed as fi (nil: any regular file):
+// a file that is not the one listed (another inode, reached through a
+// folder swapped for a link since) is not read.
+func readListed(abs string, size int64, listed fs.FileInfo) ([]byte, string, error) {
+	f, fi, err := statefile.OpenInfo(abs, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, "", err
 	}
 	defer f.Close()
+	if listed != nil && !os.SameFile(fi, listed) {
+		return nil, "", fmt.Errorf("%s changed since it was listed", abs)
+	}
 	// One byte more than the file holds: the read that sees its end then
 	// needs no room of its own, and a file grown past the cap shows.
 	data := make([]byte, 0, min(max(size, 0), MaxFileBytes)+1)
@@ -361,6 +376,9 @@ func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.checkOwnFolders(sessionID); err != nil {
+		return nil, err
+	}
 	man, err := s.scan(ctx, true)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint scan: %w", err)

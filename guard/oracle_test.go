@@ -172,6 +172,10 @@ func oracleTarget(t *testing.T, sb *sandbox, what, given string) {
 		if !strings.HasSuffix(given, ".plan") || !strings.HasSuffix(real, ".plan") {
 			t.Fatalf("allowed %s of %q (resolved %s): not a .plan name on both ends", what, given, real)
 		}
+		// On Windows a ':' names a stream of another file (main.go:x.plan).
+		if rel, err := filepath.Rel(sb.ws, real); err != nil || strings.Contains(rel, ":") {
+			t.Fatalf("allowed %s of %q (resolved %s): a ':' below the workspace", what, given, real)
+		}
 		if statErr == nil && !fi.Mode().IsRegular() {
 			t.Fatalf("allowed %s of %q: %s is a %v, not a file", what, given, real, fi.Mode().Type())
 		}

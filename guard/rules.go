@@ -16,7 +16,8 @@ import (
 // plainNameErr reports why a name given for a plan-mode target is not plain:
 // `..` components, and below the workspace folder invalid UTF-8, NUL and
 // other control or invisible format characters (bidi overrides, zero-width
-// characters, line separators), `%`, `?` and `#` (URL-encoding tricks) are
+// characters, line separators), `%`, `?` and `#` (URL-encoding tricks) and
+// `:` (an NTFS alternate data stream: `src/main.go:x.plan` is main.go) are
 // refused, in the name as given and as decoded from a file:// URI. Where the
 // workspace itself lives is not the model's choice and is not judged.
 func (g *Guard) plainNameErr(given string) error {
@@ -41,6 +42,9 @@ func (g *Guard) plainNameErr(given string) error {
 	for _, s := range tails {
 		if strings.ContainsAny(s, "%?#") {
 			return fmt.Errorf("%q contains %%, ? or #; give a plain path", given)
+		}
+		if strings.ContainsRune(s, ':') {
+			return fmt.Errorf("%q contains ':', which on Windows names another stream of a file (src/main.go:x.plan is main.go); give a plain path", given)
 		}
 	}
 	return nil
@@ -118,6 +122,9 @@ func (g *Guard) planTargetErr(p workspace.Path) error {
 	}
 	if err := visibleErr(r.Rel); err != nil {
 		return fmt.Errorf("%s: %w", r.Rel, err)
+	}
+	if strings.ContainsRune(r.Rel, ':') {
+		return fmt.Errorf("%s contains ':', which on Windows names another stream of a file", r.Rel)
 	}
 	if pr := g.protectedAt(r.Abs); pr != nil {
 		return fmt.Errorf("%s is inside %s", r.Rel, pr.what)

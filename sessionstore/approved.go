@@ -34,6 +34,9 @@ func (s *Store) SaveApproved(id, plan, text string) error {
 		return fmt.Errorf("save approved plan of %s: %w", id, err)
 	}
 	defer s.lock(id)()
+	if err := s.checkOwnFolder(); err != nil {
+		return fmt.Errorf("save approved plan of %s: %w", id, err)
+	}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return fmt.Errorf("save approved plan of %s: %w", id, err)
 	}

@@ -104,6 +104,9 @@ func (s *Store) Own(id string) error {
 	if _, ok := s.owned[id]; ok {
 		return nil
 	}
+	if err := s.checkOwnFolder(); err != nil {
+		return fmt.Errorf("lock session %s: %w", id, err)
+	}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return fmt.Errorf("lock session %s: %w", id, err)
 	}
@@ -212,6 +215,9 @@ func (s *Store) Create(meta Meta) error {
 	}
 	defer s.lock(meta.ID)()
 	p := s.path(meta.ID)
+	if err := s.checkOwnFolder(); err != nil {
+		return fmt.Errorf("create session %s: %w", meta.ID, err)
+	}
 	if _, err := os.Lstat(p); err == nil {
 		return fmt.Errorf("create session %s: %w", meta.ID, os.ErrExist)
 	}
@@ -248,6 +254,9 @@ func (s *Store) SaveMeta(meta Meta) error {
 		return fmt.Errorf("save session: %w", err)
 	}
 	defer s.lock(meta.ID)()
+	if err := s.checkOwnFolder(); err != nil {
+		return fmt.Errorf("save session %s: %w", meta.ID, err)
+	}
 	if _, err := os.Stat(s.path(meta.ID)); err != nil {
 		return fmt.Errorf("save session %s: %w", meta.ID, err)
 	}

@@ -133,7 +133,11 @@ func TestApplyToDiskRenameFailure(t *testing.T) {
 	}
 	boom := errors.New("rename failed")
 	rename = func(string, string) error { return boom }
-	t.Cleanup(func() { rename = os.Rename })
+	renameIn = func(*os.Root, string, string) error { return boom }
+	t.Cleanup(func() {
+		rename = os.Rename
+		renameIn = func(r *os.Root, from, to string) error { return r.Rename(from, to) }
+	})
 
 	err = ws.ApplyToDisk(c)
 	if !errors.Is(err, boom) {

@@ -52,6 +52,13 @@ func needed(path string) bool {
 // works without it).
 func Ensure(root string) {
 	dir := filepath.Join(root, ".agentls")
+	// A state folder a repository shipped as a link is not agentls's: a
+	// .gitignore written where it leads (the folder above, in a monorepo)
+	// would ignore files that are not agentls's.
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		slog.Warn("the state folder is a symbolic link; agentls writes no .gitignore through it", "dir", dir)
+		return
+	}
 	path := filepath.Join(dir, ".gitignore")
 	if !needed(path) {
 		return

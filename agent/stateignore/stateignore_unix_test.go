@@ -54,3 +54,23 @@ func TestEnsureLeavesShippedSpecialFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestEnsureNotThroughALinkedStateFolder: a repository that ships
+// .agentls itself as a link (to the folder above, in a monorepo) does not
+// get a .gitignore written where the link leads: there it would ignore
+// every file of the parent repository.
+func TestEnsureNotThroughALinkedStateFolder(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	root := filepath.Join(parent, "sub")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("..", filepath.Join(root, ".agentls")); err != nil {
+		t.Fatal(err)
+	}
+	Ensure(root)
+	if _, err := os.Lstat(filepath.Join(parent, ".gitignore")); !os.IsNotExist(err) {
+		t.Fatalf("a .gitignore was written through the linked .agentls: %v", err)
+	}
+}
