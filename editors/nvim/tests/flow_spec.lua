@@ -347,6 +347,28 @@ t.describe('while a question waits', function()
     end, 'the open question withdrawn ($/cancelRequest)')
   end)
 
+  t.it('the server killed mid-turn: the working line goes and the chat says so', function()
+    local st = h.start({}, approval_script)
+    local asked = false
+    h.stub(vim.ui, 'select', function()
+      asked = true -- never answers: the turn waits when the server dies
+    end)
+    vim.cmd('AgentChat')
+    agentls.prompt('Plan something tiny')
+    t.wait(10000, function()
+      return asked
+    end, 'the approval question')
+    st.chat:flush()
+    t.contains(h.text(st.chat.bufnr), require('agentls.chat').working, 'the working line while the turn runs')
+    local killed = vim.fn.system({ 'pkill', '-KILL', '-P', tostring(vim.fn.getpid()), '-f', 'agentls' })
+    t.eq(0, vim.v.shell_error, 'pkill found the server: ' .. killed)
+    t.wait(10000, function()
+      st.chat:flush()
+      return not h.text(st.chat.bufnr):find(require('agentls.chat').working, 1, true)
+    end, 'the working line to go after the server died')
+    t.contains(h.text(st.chat.bufnr), 'the server exited', 'the chat says why the turn ended')
+  end)
+
   t.it(':AgentApprove approves the pending plan', function()
     local st = h.start({}, [[
 steps:

@@ -94,11 +94,20 @@ function State:client_config()
       if id == self.client_id then
         self.client_id = nil
       end
-      if code ~= 0 and not self.stopping then
-        vim.schedule(function()
+      local abnormal = (code ~= 0 or signal ~= 0) and not self.stopping
+      vim.schedule(function()
+        -- The turn's reply never comes (Neovim calls no pending callback on exit).
+        if self.busy then
+          self.busy = false
+          self.chat:set_working(false)
+          if abnormal then
+            self.chat:note(string.format('the server exited during the turn (code %d, signal %d); see :LspLog', code, signal))
+          end
+        end
+        if abnormal then
           notify(string.format('the server exited (code %d, signal %d); see :LspLog', code, signal), vim.log.levels.ERROR)
-        end)
-      end
+        end
+      end)
     end,
   }
 end
