@@ -36,7 +36,7 @@ import {
   type Session,
   type UpdateParams,
 } from './protocol';
-import { apiKeySecret, confirmModeSwitch, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
+import { apiKeySecret, confirmModeSwitch, connectionLost, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
 import { MentionList } from './mentionPicker';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { resolveServer } from './serverPath';
@@ -362,7 +362,16 @@ export class AgentController implements vscode.Disposable {
       else void this.review.turnEnded(sessionId);
       if (this.mcp?.length) void this.mcpStatus(sessionId); // MCP servers start at a session's first listing
     } catch (e) {
-      this.model.endTurn(sessionId, { error: (e as Error).message });
+      const lost = connectionLost(e);
+      if (lost) {
+        // The turn is lost with the connection (a server killed mid-turn): its open questions too.
+        for (const [id, a] of this.asks) {
+          if (a.sessionId !== sessionId) continue;
+          this.asks.delete(id);
+          a.resolve({ dismissed: true });
+        }
+      }
+      this.model.endTurn(sessionId, { error: (e as Error).message, lost });
     }
     this.refresh();
   }
@@ -686,3 +695,4 @@ export class AgentController implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 }
+

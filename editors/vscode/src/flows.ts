@@ -109,3 +109,16 @@ export function sessionToRestore(sessions: Session[], last: string | undefined):
   if (found) return found;
   return [...sessions].sort(newestFirst)[0];
 }
+
+/**
+ * vscode-jsonrpc's ErrorCodes.PendingResponseRejected (-32097: the connection went with the
+ * request pending) and ConnectionInactive (-32096: the client is not running); the unit test
+ * checks them against the library.
+ */
+export const connectionLostCodes: readonly number[] = [-32097, -32096];
+
+/** Whether a request failed because the connection to the server went, not with the server's answer. */
+export function connectionLost(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'number' && connectionLostCodes.includes(code);
+}

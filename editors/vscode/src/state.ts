@@ -354,7 +354,7 @@ export class ChatModel {
   }
 
   /** Records the end of a turn (agent/prompt's result or its error). */
-  endTurn(sessionId: string, result: PromptResult | { error: string }): void {
+  endTurn(sessionId: string, result: PromptResult | { error: string; lost?: boolean }): void {
     const st = this.states.get(sessionId);
     if (!st) return;
     st.busy = false;
@@ -363,6 +363,20 @@ export class ChatModel {
       else if (result.stopReason === 'cancelled') this.notice(st, 'Cancelled.', 'info');
       else if (result.stopReason === 'max_turn_requests') this.notice(st, 'Stopped: too many model requests in one turn.', 'info');
       else if (result.stopReason === 'refusal') this.notice(st, 'The model refused to answer.', 'error');
+    } else if (result.lost) {
+      // The connection went with the turn (a server killed mid-turn): nothing of it can be
+      // answered any more, so its question and a pending approval go too, and its unfinished
+      // tool calls end as failed. (A refused prompt, "session busy", leaves the running turn
+      // alone.)
+      this.notice(st, 'The agentls server stopped during this turn; it starts again with your next prompt.', 'error');
+      st.question = null;
+      st.awaitingApproval = null;
+      for (const it of st.items) {
+        if (it.kind === 'tool' && (it.status === 'pending' || it.status === 'in_progress')) {
+          it.status = 'failed';
+          it.rev++;
+        }
+      }
     } else {
       this.notice(st, result.error, 'error');
     }

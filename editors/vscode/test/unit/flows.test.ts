@@ -8,6 +8,8 @@ import {
   apiKeySecret,
   attachment,
   confirmModeSwitch,
+  connectionLost,
+  connectionLostCodes,
   planSwitchAction,
   planSwitchWarning,
   planSwitchWarningBusy,
@@ -164,4 +166,19 @@ describe('sessionToRestore (after a reload or restart)', () => {
   test('the chat last in view comes back', () => assert.equal(sessionToRestore(list, 'mid')?.sessionId, 'mid'));
   test('else the newest', () => assert.equal(sessionToRestore(list, 'gone')?.sessionId, 'newest'));
   test('no sessions: nothing to load', () => assert.equal(sessionToRestore([], 'x'), undefined));
+});
+
+describe('connectionLost: a request that failed with the connection, not with the server\'s answer', () => {
+  test('the codes are vscode-jsonrpc\'s', async () => {
+    const { ErrorCodes, ResponseError } = await import('vscode-jsonrpc');
+    assert.deepEqual(connectionLostCodes, [ErrorCodes.PendingResponseRejected, ErrorCodes.ConnectionInactive]);
+    assert.equal(connectionLost(new ResponseError(ErrorCodes.PendingResponseRejected, 'Pending response rejected since connection got disposed')), true);
+    assert.equal(connectionLost(new ResponseError(ErrorCodes.ConnectionInactive, 'Client is not running')), true);
+  });
+
+  test('a server\'s error answer or anything else is not', () => {
+    for (const e of [{ code: -32603, message: 'session busy' }, { code: -32001 }, new Error('x'), null, undefined, { code: '-32097' }]) {
+      assert.equal(connectionLost(e), false, JSON.stringify(e));
+    }
+  });
 });

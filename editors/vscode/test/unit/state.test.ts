@@ -220,6 +220,21 @@ describe('ChatModel', () => {
     assert.equal(m.current!.question?.via, 'request');
   });
 
+  test('a turn lost with the connection takes its question and pending approval along; a refused prompt does not', () => {
+    m.addPrompt('s1', 'x');
+    m.ask(approval('s1'));
+    m.endTurn('s1', { error: 'session busy' });
+    assert.equal(m.current!.question?.questionId, 'q-approve', 'the running turn keeps its question');
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'x1', title: 'Asking to approve plans/x.plan', kind: 'switch_mode', status: 'in_progress' });
+    m.endTurn('s1', { error: 'Pending response rejected since connection got disposed', lost: true });
+    assert.equal(m.current!.question, null, 'the lost turn\'s question goes');
+    assert.equal(m.current!.awaitingApproval, null);
+    assert.equal(m.current!.busy, false);
+    assert.equal((m.current!.items.find((i) => i.kind === 'tool') as ToolItem).status, 'failed', 'its unfinished call ends as failed');
+    const notice = [...m.current!.items].reverse().find((i) => i.kind === 'notice');
+    assert.match(notice?.kind === 'notice' ? notice.text : '', /server stopped during this turn/, 'the notice in the user\'s words, not the library\'s');
+  });
+
   test('turn endings leave notices', () => {
     m.addPrompt('s1', 'x');
     m.endTurn('s1', { stopReason: 'error', error: { message: 'approval timed out' } });
