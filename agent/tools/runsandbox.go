@@ -39,8 +39,9 @@ func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool
 	if !protectGit {
 		// A worktree's or submodule's .git is a file naming a git folder
 		// elsewhere: a command the user approved may commit there too.
+		// Only a link git itself laid out counts (gitlink.go).
 		for _, f := range folders {
-			writable = append(writable, linkedGitDirs(f)...)
+			writable = append(writable, linkedGitDirs(f, writable)...)
 		}
 	}
 	return sandbox.Policy{
@@ -51,32 +52,6 @@ func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool
 		Network:    network,
 		CacheDir:   cacheDir(folders),
 	}
-}
-
-// linkedGitDirs are the git folders a `.git` file in folder names
-// ("gitdir: <path>", as in a worktree or submodule) and, for a worktree,
-// the repository's common folder; none when .git is a folder or absent.
-func linkedGitDirs(folder string) []string {
-	b, err := os.ReadFile(filepath.Join(folder, ".git"))
-	if err != nil {
-		return nil
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok || dir == "" {
-		return nil
-	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(folder, dir)
-	}
-	out := []string{filepath.Clean(dir)}
-	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
-		common := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(dir, common)
-		}
-		out = append(out, filepath.Clean(common))
-	}
-	return out
 }
 
 // expandHome makes ~/… paths absolute under home (paths that are neither
