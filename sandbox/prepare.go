@@ -86,6 +86,7 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 		Deny:     resolveAll(pol.DenyRead),
 		Set:      map[string]string{"TMPDIR": tmp, "GOTMPDIR": tmp, "TMP": tmp, "TEMP": tmp},
 		Unset:    unsetVars,
+		PathDeny: resolveAll(pol.UntrustedPath),
 	}
 	if pol.CacheDir != "" {
 		cache, err := filepath.Abs(pol.CacheDir)

@@ -51,7 +51,32 @@ func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool
 		DenyRead:   deny,
 		Network:    network,
 		CacheDir:   cacheDir(folders),
+		// No program is looked up in a folder the agent writes.
+		UntrustedPath: pathFolders(folders, home),
 	}
+}
+
+// pathFolders are the workspace folders whose PATH entries a command does
+// not get (sandbox.Policy.UntrustedPath), all but the home folder: a
+// workspace there is held to plan mode, where the agent writes only .plan
+// files and no command runs, while the language servers and MCP servers
+// it starts are found in ~/go/bin, ~/.cargo/bin, ~/.local/bin.
+func pathFolders(folders []string, home string) []string {
+	var out []string
+	for _, f := range folders {
+		if home != "" && (filepath.Clean(f) == filepath.Clean(home) || sameFile(f, home)) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// sameFile reports whether a and b name the same existing folder.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // expandHome makes ~/… paths absolute under home (paths that are neither
