@@ -117,7 +117,7 @@ func (r Request) Option(id string) (agentproto.PermissionOption, bool) {
 // (one-line fields through questions.EscapeLine): what reaches a client.
 func (r Request) Escaped() Request {
 	e := r
-	e.What = questions.EscapeLine(r.What)
+	e.What = countSpaces(questions.EscapeLine(r.What))
 	e.Cwd = questions.EscapeLine(r.Cwd)
 	e.Requester = questions.EscapeLine(r.Requester)
 	e.Document = questions.EscapeLine(r.Document)
@@ -129,9 +129,41 @@ func (r Request) Escaped() Request {
 	}
 	e.Options = make([]agentproto.PermissionOption, len(r.Options))
 	for i, o := range r.Options {
-		e.Options[i] = Opt(o.Kind, questions.EscapeLine(o.Label))
+		e.Options[i] = Opt(o.Kind, countSpaces(questions.EscapeLine(o.Label))) // "Always allow" names the command
 	}
 	return e
+}
+
+// spaceRun is the longest run of spaces What shows as it is.
+const spaceRun = 3
+
+// countSpaces shows each run of more than spaceRun spaces in a one-line
+// text as ` ⟨N spaces⟩ `: a command padded with hundreds of spaces would
+// push what follows (`; curl …|sh`) past the end of a one-line title, which
+// some clients show alone, or out of a narrow question.
+func countSpaces(s string) string {
+	if !strings.Contains(s, strings.Repeat(" ", spaceRun+1)) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		switch n := j - i; {
+		case n > spaceRun:
+			fmt.Fprintf(&b, " ⟨%d spaces⟩ ", n)
+			i = j
+		case n > 0:
+			b.WriteString(s[i:j])
+			i = j
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
 }
 
 // Title is the request in one line (escaped): an ACP tool call's title.
