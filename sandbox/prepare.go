@@ -121,7 +121,10 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	if pol.RunAs != nil {
 		uid = int(pol.RunAs.UID)
 	}
-	p.Argv = append(bwrapArgs(probe.BwrapPath, s, pol.Network, uid), inner...)
+	runUser := "/run/user/" + strconv.Itoa(uid)
+	sockets := slices.DeleteFunc(liveSockets(os.Environ(), append(append(slices.Clone(s.Writable), s.Deny...), runUser)),
+		func(sock string) bool { return !reachableBy(sock, pol.RunAs) })
+	p.Argv = append(bwrapArgs(probe.BwrapPath, s, pol.Network, uid, sockets), inner...)
 	ok = true
 	return p, nil
 }
@@ -142,8 +145,9 @@ func Command(pol Policy, launcher string, argv, environ []string) (*exec.Cmd, *P
 // bwrapArgs is the bwrap command line up to the launcher: fresh PID (and,
 // without network, network) namespaces, the whole tree read-only, the
 // writable folders bound writable, the read-only ones bound read-only
-// again inside them, the denied ones and the user's runtime folder hidden.
-func bwrapArgs(bwrap string, s spec, network bool, uid int) []string {
+// again inside them, the denied ones and the user's runtime folder hidden,
+// and /dev/null over each of sockets (outsideSockets).
+func bwrapArgs(bwrap string, s spec, network bool, uid int, sockets []string) []string {
 	a := []string{bwrap, "--die-with-parent", "--unshare-pid"}
 	if !network {
 		a = append(a, "--unshare-net")
@@ -167,6 +171,9 @@ func bwrapArgs(bwrap string, s spec, network bool, uid int) []string {
 		case exists(d):
 			a = append(a, "--ro-bind", "/dev/null", d)
 		}
+	}
+	for _, sock := range sockets { // outsideSockets: a connect is refused
+		a = append(a, "--ro-bind", "/dev/null", sock)
 	}
 	return append(a, "--proc", "/proc", "--dev", "/dev", "--")
 }
