@@ -36,7 +36,11 @@ func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool
 	}
 	deny = append(deny, config.UserDirs(os.Getenv)...)
 	writable := append(append([]string(nil), folders...), expandHome(cfg.Sandbox.AllowWrite, home)...)
-	if !protectGit {
+	var readOnly []string
+	if protectGit {
+		// Every repository in the workspace, not only each folder's .git.
+		readOnly = vcsFolders(folders)
+	} else {
 		// A worktree's or submodule's .git is a file naming a git folder
 		// elsewhere: a command the user approved may commit there too.
 		// Only a link git itself laid out counts (gitlink.go).
@@ -48,6 +52,7 @@ func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool
 		Mode:       sandbox.Mode(cfg.Sandbox.Mode),
 		Writable:   writable,
 		ProtectGit: protectGit,
+		ReadOnly:   readOnly,
 		DenyRead:   deny,
 		Network:    network,
 		CacheDir:   cacheDir(folders),
