@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -42,5 +43,27 @@ func TestSearchPath(t *testing.T) {
 	}
 	if got := searchPath(".:/usr/bin", nil); got != "/usr/bin" {
 		t.Errorf("without folders a relative entry stays: %q", got)
+	}
+}
+
+// TestUnconfinedLookUp: a process no sandbox confines (mode off, or no
+// layer here) is still never looked up in a workspace folder or through a
+// relative PATH entry, and its environment's PATH lacks them too.
+func TestUnconfinedLookUp(t *testing.T) {
+	ws := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(ws, "bin"), 0o755))
+	must(t, os.WriteFile(filepath.Join(ws, "bin", "true"), []byte("#!/bin/sh\necho planted\n"), 0o755))
+	system, err := exec.LookPath("true")
+	must(t, err)
+	t.Setenv("PATH", filepath.Join(ws, "bin")+":.:"+filepath.Dir(system))
+	pol := Policy{Mode: ModeOff, UntrustedPath: []string{ws}}
+	p, err := Prepare(pol, "", []string{"true", "x"})
+	must(t, err)
+	if p.Argv[0] != system || p.Argv[1] != "x" {
+		t.Errorf("unconfined argv %q, want %s first", p.Argv, system)
+	}
+	env := Environ(pol, []string{"HOME=/h", "PATH=" + os.Getenv("PATH")})
+	if env[0] != "HOME=/h" || env[1] != "PATH="+filepath.Dir(system) {
+		t.Errorf("Environ = %q", env)
 	}
 }

@@ -56,6 +56,9 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	st := probe.Status(pol.Mode)
 	p := &Prepared{Argv: argv, Status: st, Note: st.Note(pol.Network)}
 	if !st.Confines() {
+		// Unconfined, the program is looked up here (exec.Command uses
+		// agentls's PATH): never in a folder the agent writes.
+		p.Argv = append([]string{lookUp(argv[0], resolveAll(pol.UntrustedPath))}, argv[1:]...)
 		return p, nil
 	}
 	if launcher == "" {
@@ -137,7 +140,7 @@ func Command(pol Policy, launcher string, argv, environ []string) (*exec.Cmd, *P
 		return nil, nil, err
 	}
 	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
-	cmd.Env = environ
+	cmd.Env = Environ(pol, environ)
 	setUser(cmd, pol.RunAs)
 	return cmd, p, nil
 }

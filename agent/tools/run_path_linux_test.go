@@ -40,14 +40,18 @@ func TestRunPathNeverLeadsIntoTheWorkspace(t *testing.T) {
 				}
 			}
 			t.Setenv("PATH", tc.path(env.ws.Root()))
-			for _, rule := range []string{"git --version", ""} { // auto-allowed, approved
-				env.confirmRule = rule
-				var got RunOutput
-				value(t, call(t, runTool, env, `{"command":"git --version"}`), &got)
-				if strings.Contains(got.Output, "planted") || !strings.Contains(got.Output, "git version") {
-					t.Errorf("rule %q: `git --version` ran %q", rule, got.Output)
+			for _, mode := range []string{"auto", "off"} { // confined, and unconfined (every command asked)
+				env.cfg.Sandbox.Mode = mode
+				for _, rule := range []string{"git --version", ""} { // auto-allowed, approved
+					env.confirmRule = rule
+					var got RunOutput
+					value(t, call(t, runTool, env, `{"command":"git --version"}`), &got)
+					if strings.Contains(got.Output, "planted") || !strings.Contains(got.Output, "git version") {
+						t.Errorf("mode %s, rule %q: `git --version` ran %q", mode, rule, got.Output)
+					}
 				}
 			}
+			env.cfg.Sandbox.Mode = "auto"
 			var got RunOutput
 			value(t, call(t, runTool, env, `{"command":"echo \"$PATH\""}`), &got)
 			if strings.TrimSpace(got.Output) != system {
