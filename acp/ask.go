@@ -98,7 +98,11 @@ func grantsText(r permission.Request) string {
 		return ""
 	}
 	e := r.Escaped()
-	return permission.GrantsIntro + "\n- `" + strings.Join(e.Grants, "`\n- `") + "`"
+	lines := make([]string, len(e.Grants))
+	for i, g := range e.Grants {
+		lines[i] = permission.CodeSpan(g) // a backtick in a grant cannot end its span
+	}
+	return permission.GrantsIntro + "\n- " + strings.Join(lines, "\n- ")
 }
 
 // Permit is the permission service's ACP rendering: one

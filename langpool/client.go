@@ -64,7 +64,7 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 	}
 	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.Dir = root
-	cmd.Env = environ
+	cmd.Env = sandbox.Environ(pol, environ) // PATH never into the workspace
 	setGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -15,7 +15,8 @@ import (
 // run's, points a server's caches (npm's, the XDG one) into agentls's
 // per-workspace cache folder, whatever the user's environment said (issue
 // 18: "the npm cache is redirected into agentls's per-workspace cache"): an
-// `npx` server's downloads land there, writable, and nowhere else.
+// `npx` server's downloads land there, writable, and nowhere else — in the
+// servers' own folder (`<hash>-mcp`), which run's commands cannot write.
 func TestServerCachesInTheWorkspaceCache(t *testing.T) {
 	if st := sandbox.Detect().Status(sandbox.Mode("auto")); !st.Confines() {
 		t.Skipf("no sandbox layer on this machine: %s", st.Summary)
@@ -37,7 +38,7 @@ func TestServerCachesInTheWorkspaceCache(t *testing.T) {
 		t.Fatalf("tools = %d; %+v", n, p.Status())
 	}
 	got, _ := os.ReadFile(logf)
-	cache := regexp.QuoteMeta(filepath.Join(base, "agentls")) + `/[0-9a-f]{16}`
+	cache := regexp.QuoteMeta(filepath.Join(base, "agentls")) + `/[0-9a-f]{16}-mcp`
 	for _, want := range []string{`(?m)^env npm_config_cache=` + cache + `/npm$`, `(?m)^env XDG_CACHE_HOME=` + cache + `$`} {
 		if !regexp.MustCompile(want).Match(got) {
 			t.Errorf("the server's environment does not match %s:\n%s", want, got)

@@ -127,8 +127,9 @@ func (p *Pool) newServer(spec ServerSpec, cfg config.Config) *Server {
 		}
 	}
 	// The profile `mcp`: run's sandbox, .git read-only (nobody is asked
-	// about what a server does), the network as its origin allows.
-	pol := tools.CommandPolicy(cfg, p.folders, spec.Network, true)
+	// about what a server does), the network as its origin allows, caches
+	// of its own out of run's reach.
+	pol := tools.MCPPolicy(cfg, p.folders, spec.Network)
 	return newServer(spec, dir, env, p.folders, pol)
 }
 

@@ -39,8 +39,8 @@ func serverCmd(spec ServerSpec, dir string, env []string, pol sandbox.Policy) (*
 	}
 	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = env
-	cmd.ExtraFiles = []*os.File{r} // fd 3
+	cmd.Env = sandbox.Environ(pol, env) // PATH never into the workspace
+	cmd.ExtraFiles = []*os.File{r}      // fd 3
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd, watchdog{r: r, w: w, prep: prep}, nil
 }

@@ -117,7 +117,7 @@ func (r Request) Option(id string) (agentproto.PermissionOption, bool) {
 // (one-line fields through questions.EscapeLine): what reaches a client.
 func (r Request) Escaped() Request {
 	e := r
-	e.What = questions.EscapeLine(r.What)
+	e.What = countSpaces(questions.EscapeLine(r.What))
 	e.Cwd = questions.EscapeLine(r.Cwd)
 	e.Requester = questions.EscapeLine(r.Requester)
 	e.Document = questions.EscapeLine(r.Document)
@@ -129,9 +129,41 @@ func (r Request) Escaped() Request {
 	}
 	e.Options = make([]agentproto.PermissionOption, len(r.Options))
 	for i, o := range r.Options {
-		e.Options[i] = Opt(o.Kind, questions.EscapeLine(o.Label))
+		e.Options[i] = Opt(o.Kind, countSpaces(questions.EscapeLine(o.Label))) // "Always allow" names the command
 	}
 	return e
+}
+
+// spaceRun is the longest run of spaces What shows as it is.
+const spaceRun = 3
+
+// countSpaces shows each run of more than spaceRun spaces in a one-line
+// text as ` ⟨N spaces⟩ `: a command padded with hundreds of spaces would
+// push what follows (`; curl …|sh`) past the end of a one-line title, which
+// some clients show alone, or out of a narrow question.
+func countSpaces(s string) string {
+	if !strings.Contains(s, strings.Repeat(" ", spaceRun+1)) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		switch n := j - i; {
+		case n > spaceRun:
+			fmt.Fprintf(&b, " ⟨%d spaces⟩ ", n)
+			i = j
+		case n > 0:
+			b.WriteString(s[i:j])
+			i = j
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
 }
 
 // Title is the request in one line (escaped): an ACP tool call's title.
@@ -139,7 +171,7 @@ func (r Request) Title() string {
 	e := r.Escaped()
 	switch r.Kind {
 	case agentproto.PermissionRun:
-		return fmt.Sprintf("Run `%s` in %s", e.What, e.Cwd)
+		return fmt.Sprintf("Run %s in %s", CodeSpan(e.What), e.Cwd)
 	case agentproto.PermissionTrust:
 		return "Trust " + e.What
 	case agentproto.PermissionPlan:
@@ -160,7 +192,7 @@ func (r Request) Text() string {
 	var b strings.Builder
 	switch r.Kind {
 	case agentproto.PermissionRun:
-		fmt.Fprintf(&b, "Run `%s`?\n\nFolder: %s\nNetwork: %s\nSandbox: %s", e.What, e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
+		fmt.Fprintf(&b, "Run %s?\n\nFolder: %s\nNetwork: %s\nSandbox: %s", CodeSpan(e.What), e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
 	case agentproto.PermissionTrust:
 		if base := filepath.Base(e.What); base == ".mcp.json" || base == "mcp.json" {
 			fmt.Fprintf(&b, "This workspace's %s starts MCP servers (below); they start only once you trust this content of the file. Trust it? (%s)", base, e.What)
@@ -169,7 +201,7 @@ func (r Request) Text() string {
 				base, e.What)
 		}
 	case agentproto.PermissionPlan:
-		fmt.Fprintf(&b, "Review the plan `%s`. Accept it and start building?", e.What)
+		fmt.Fprintf(&b, "Review the plan %s. Accept it and start building?", CodeSpan(e.What))
 	case agentproto.PermissionEdit:
 		fmt.Fprintf(&b, "Apply this edit? %s", e.What)
 		if e.Diff != "" {
@@ -177,9 +209,9 @@ func (r Request) Text() string {
 			fmt.Fprintf(&b, "\n\n%sdiff\n%s\n%s", fence, strings.TrimSuffix(e.Diff, "\n"), fence)
 		}
 	case agentproto.PermissionMCP:
-		fmt.Fprintf(&b, "Allow the MCP call `%s`?\n\nNetwork: %s\nSandbox: %s", e.What, orUnknown(e.Network), orUnknown(e.Sandbox))
+		fmt.Fprintf(&b, "Allow the MCP call %s?\n\nNetwork: %s\nSandbox: %s", CodeSpan(e.What), orUnknown(e.Network), orUnknown(e.Sandbox))
 	default:
-		fmt.Fprintf(&b, "Allow %s `%s`?", r.Kind, e.What)
+		fmt.Fprintf(&b, "Allow %s %s?", r.Kind, CodeSpan(e.What))
 	}
 	if g := e.grantsText(); g != "" {
 		b.WriteString("\n\n" + g)
@@ -202,16 +234,16 @@ func (e Request) grantsText() string {
 	if e.Document != "" {
 		return fmt.Sprintf("%s %d lines, in full in %s (opened beside this question).", strings.TrimSuffix(intro, ":"), len(e.Grants), e.Document)
 	}
-	return intro + "\n- " + strings.Join(quoteAll(e.Grants, e.Kind != agentproto.PermissionTrust), "\n- ")
+	// Each grant is a code span, a trusted file's `key: value` lines too:
+	// that file comes with the repository, and its text must not render
+	// as Markdown (a link hides its target).
+	return intro + "\n- " + strings.Join(quoteAll(e.Grants), "\n- ")
 }
 
-func quoteAll(lines []string, code bool) []string {
-	if !code {
-		return lines
-	}
+func quoteAll(lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = "`" + l + "`"
+		out[i] = CodeSpan(l)
 	}
 	return out
 }
@@ -278,6 +310,21 @@ func (r Request) DecisionOf(answer any) (Decision, error) {
 		return Decision{}, fmt.Errorf("the answer %v is not one of the options offered", answer)
 	}
 	return Decision{Option: o.Kind}, nil
+}
+
+// CodeSpan is text (one line, already escaped) as one Markdown code span
+// that no backtick in it can close: fenced by a run of backticks longer
+// than any in text, padded with a space where text begins or ends with a
+// backtick or a space (CommonMark strips one from each end). With single
+// backticks, a command holding them would leave the span early and the
+// rest render as Markdown: a link whose target, never shown, is what the
+// shell runs (`npm test '`[npm test](<';curl …|sh;'>)`'`).
+func CodeSpan(text string) string {
+	fence := Fence(text, 1)
+	if text != "" && (strings.ContainsRune("` ", rune(text[0])) || strings.ContainsRune("` ", rune(text[len(text)-1]))) {
+		return fence + " " + text + " " + fence
+	}
+	return fence + text + fence
 }
 
 // Fence is a Markdown code fence of at least least backticks and longer

@@ -29,6 +29,11 @@ func helper(args []string) int {
 		if c, err = net.DialTimeout("tcp", arg, 5*time.Second); err == nil {
 			c.Close()
 		}
+	case "connect-unix":
+		var c net.Conn
+		if c, err = net.DialTimeout("unix", arg, 5*time.Second); err == nil {
+			c.Close()
+		}
 	case "loopback":
 		var l net.Listener
 		if l, err = net.Listen("tcp", "127.0.0.1:0"); err == nil {

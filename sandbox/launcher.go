@@ -47,6 +47,9 @@ func Exec(args []string) error {
 	for k, v := range s.Set {
 		os.Setenv(k, v)
 	}
+	if p, ok := os.LookupEnv("PATH"); ok {
+		os.Setenv("PATH", searchPath(p, s.PathDeny)) // never a folder the agent writes
+	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return fmt.Errorf("%s: %w", argv[0], err)

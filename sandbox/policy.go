@@ -53,6 +53,11 @@ type Policy struct {
 	CacheDir string
 	// RunAs runs the command as another user (tests); nil: agentls's user.
 	RunAs *User
+	// UntrustedPath are folders (the workspace folders) whose entries on
+	// PATH the command does not get, beside relative entries, which it
+	// never gets (searchPath): a program the agent put there would answer
+	// to an allowed command's name.
+	UntrustedPath []string
 }
 
 // DefaultDenyRead are the secret places under home no command reads.

@@ -56,6 +56,9 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	st := probe.Status(pol.Mode)
 	p := &Prepared{Argv: argv, Status: st, Note: st.Note(pol.Network)}
 	if !st.Confines() {
+		// Unconfined, the program is looked up here (exec.Command uses
+		// agentls's PATH): never in a folder the agent writes.
+		p.Argv = append([]string{lookUp(argv[0], resolveAll(pol.UntrustedPath))}, argv[1:]...)
 		return p, nil
 	}
 	if launcher == "" {
@@ -86,6 +89,7 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 		Deny:     resolveAll(pol.DenyRead),
 		Set:      map[string]string{"TMPDIR": tmp, "GOTMPDIR": tmp, "TMP": tmp, "TEMP": tmp},
 		Unset:    unsetVars,
+		PathDeny: resolveAll(pol.UntrustedPath),
 	}
 	if pol.CacheDir != "" {
 		cache, err := filepath.Abs(pol.CacheDir)
@@ -120,7 +124,10 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	if pol.RunAs != nil {
 		uid = int(pol.RunAs.UID)
 	}
-	p.Argv = append(bwrapArgs(probe.BwrapPath, s, pol.Network, uid), inner...)
+	runUser := "/run/user/" + strconv.Itoa(uid)
+	sockets := slices.DeleteFunc(liveSockets(os.Environ(), append(append(slices.Clone(s.Writable), s.Deny...), runUser)),
+		func(sock string) bool { return !reachableBy(sock, pol.RunAs) })
+	p.Argv = append(bwrapArgs(probe.BwrapPath, s, pol.Network, uid, sockets), inner...)
 	ok = true
 	return p, nil
 }
@@ -133,7 +140,7 @@ func Command(pol Policy, launcher string, argv, environ []string) (*exec.Cmd, *P
 		return nil, nil, err
 	}
 	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
-	cmd.Env = environ
+	cmd.Env = Environ(pol, environ)
 	setUser(cmd, pol.RunAs)
 	return cmd, p, nil
 }
@@ -141,8 +148,9 @@ func Command(pol Policy, launcher string, argv, environ []string) (*exec.Cmd, *P
 // bwrapArgs is the bwrap command line up to the launcher: fresh PID (and,
 // without network, network) namespaces, the whole tree read-only, the
 // writable folders bound writable, the read-only ones bound read-only
-// again inside them, the denied ones and the user's runtime folder hidden.
-func bwrapArgs(bwrap string, s spec, network bool, uid int) []string {
+// again inside them, the denied ones and the user's runtime folder hidden,
+// and /dev/null over each of sockets (outsideSockets).
+func bwrapArgs(bwrap string, s spec, network bool, uid int, sockets []string) []string {
 	a := []string{bwrap, "--die-with-parent", "--unshare-pid"}
 	if !network {
 		a = append(a, "--unshare-net")
@@ -166,6 +174,9 @@ func bwrapArgs(bwrap string, s spec, network bool, uid int) []string {
 		case exists(d):
 			a = append(a, "--ro-bind", "/dev/null", d)
 		}
+	}
+	for _, sock := range sockets { // outsideSockets: a connect is refused
+		a = append(a, "--ro-bind", "/dev/null", sock)
 	}
 	return append(a, "--proc", "/proc", "--dev", "/dev", "--")
 }

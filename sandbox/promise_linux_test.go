@@ -286,6 +286,35 @@ func TestPromiseNetwork(t *testing.T) {
 	})
 }
 
+// TestPromiseNoSocketsOutside: a listening named unix socket outside the
+// sandbox (a Docker daemon's, tmux's, a Neovim server's), which the user
+// running the command could reach, refuses its connect under bubblewrap;
+// one in the workspace still answers. Before, the read-only mount let the
+// connect through.
+func TestPromiseNoSocketsOutside(t *testing.T) {
+	for _, mode := range []Mode{ModeAuto, ModeBwrap} {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			outside := filepath.Join(r.outside, "docker.sock")
+			inside := filepath.Join(r.ws, "src", "dev.sock")
+			for _, p := range []string{outside, inside} {
+				l, err := net.Listen("unix", p)
+				must(t, err)
+				t.Cleanup(func() { l.Close() })
+				must(t, os.Chmod(p, 0o777)) // the command's user may connect, but for the sandbox
+			}
+			pol := r.policy(mode)
+			if out, code := r.run(pol, nil, "connect-unix", outside); code == 0 {
+				t.Errorf("connected to %s outside the sandbox: %s", outside, out)
+			}
+			if out, code := r.run(pol, nil, "connect-unix", inside); code != 0 {
+				t.Errorf("a socket in the workspace is out of reach: %s", out)
+			}
+		})
+	}
+}
+
 // escape runs the escape op and returns the escaped grandchild's pid and
 // the pipe it holds.
 func (r *rig) escape(pol Policy) (pid int, held *os.File) {

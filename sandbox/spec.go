@@ -22,6 +22,9 @@ type spec struct {
 	// Set and Unset change the command's environment.
 	Set   map[string]string `json:"set,omitempty"`
 	Unset []string          `json:"unset,omitempty"`
+	// PathDeny are the folders whose PATH entries are dropped (relative
+	// entries always are): searchPath.
+	PathDeny []string `json:"pathdeny,omitempty"`
 }
 
 // maxSpec bounds an encoded spec.

@@ -221,7 +221,7 @@ func TestTrustQuestionShowsEveryValueInFull(t *testing.T) {
 		if err := json.Unmarshal(h.AwaitMessage("window/showMessageRequest", "Trust it?"), &q); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(q.Message, "- run.allow: "+string(allow)) || !strings.Contains(q.Message, `"sh *"]`) {
+		if !strings.Contains(q.Message, "- `run.allow: "+string(allow)+"`") || !strings.Contains(q.Message, `"sh *"]`) {
 			t.Fatalf("trust question cuts the value: %q", q.Message)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 )
 
@@ -38,7 +39,7 @@ func writeTrustDocument(stateDir string, w config.WorkspaceTrust) (string, error
 		"They apply only once you answer \"%s\" to the question beside this document.\n\n", w.Sum, len(w.Widening), config.TrustAnswers[1])
 	b.WriteString("| key: value (JSON, in full) |\n|---|\n")
 	for _, g := range w.Grants() {
-		fmt.Fprintf(&b, "| `%s` |\n", strings.ReplaceAll(questions.EscapeLine(g), "|", `\|`))
+		fmt.Fprintf(&b, "| %s |\n", permission.CodeSpan(strings.ReplaceAll(questions.EscapeLine(g), "|", `\|`)))
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		return "", fmt.Errorf("trust document: %w", err)

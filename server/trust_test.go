@@ -120,7 +120,7 @@ func TestWorkspaceConfigTrust(t *testing.T) {
 	}
 	if len(q.Actions) != 2 || q.Actions[0].Title != "Don't trust" || q.Actions[1].Title != "Trust" ||
 		!strings.HasPrefix(q.Message, `This workspace's .agentls.yaml sets keys that widen what agentls may do;`) ||
-		!strings.Contains(q.Message, "Trust it?") || !strings.Contains(q.Message, "Trusting applies:\n- run.allow: [\"*\",\"echo trusted-run\"]") {
+		!strings.Contains(q.Message, "Trust it?") || !strings.Contains(q.Message, "Trusting applies:\n- `run.allow: [\"*\",\"echo trusted-run\"]`") {
 		t.Fatalf("trust question = %+v", q)
 	}
 	if q, w := messageIndex(h, "window/showMessageRequest", "Trust it?"), messageIndex(h, "window/showMessage", "untrusted"); q > w {

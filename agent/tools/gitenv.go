@@ -69,10 +69,27 @@ func safeGitFor(rule, command, dir string) gitSafety {
 	return gitSafety{set: set, drop: gitDropped}
 }
 
-// isGit reports whether a command line runs git.
+// isGit reports whether a command line runs git: its command is git, or
+// a command that runs another (`timeout 60 git fetch`, `nohup git
+// status`, which an exact rule may allow) with a word git after it.
 func isGit(command string) bool {
 	c, err := allowrule.Parse(command)
-	return err == nil && allowrule.CommandName(c.Words()[0]) == "git"
+	if err != nil {
+		return false
+	}
+	words := c.Words()
+	if allowrule.CommandName(words[0]) == "git" {
+		return true
+	}
+	if !allowrule.RunsAnother(allowrule.CommandName(words[0])) {
+		return false
+	}
+	for _, w := range words[1:] {
+		if allowrule.CommandName(w) == "git" {
+			return true
+		}
+	}
+	return false
 }
 
 // apply is environ without the dropped variables, with the set ones.

@@ -114,28 +114,3 @@ func FuzzNetworkRule(f *testing.F) {
 		}
 	})
 }
-
-// TestRunPolicyLinkedGitDir: in a git worktree (.git is a file naming the
-// git folder elsewhere) a command the user approved may write that folder
-// and the repository's common one; an auto-allowed command may not.
-func TestRunPolicyLinkedGitDir(t *testing.T) {
-	env := newFake(t, nil)
-	repo := t.TempDir()
-	gitdir := filepath.Join(repo, ".git", "worktrees", "wt")
-	if err := os.MkdirAll(gitdir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../..\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(env.path(".git"), []byte("gitdir: "+gitdir+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p := runPolicy(env, "git commit -m x", false)
-	if !contains(p.Writable, gitdir) || !contains(p.Writable, filepath.Join(repo, ".git")) {
-		t.Errorf("approved: writable %q lacks the linked git folders", p.Writable)
-	}
-	if p := runPolicy(env, "git status", true); contains(p.Writable, gitdir) {
-		t.Errorf("auto-allowed: writable %q holds the git folder", p.Writable)
-	}
-}

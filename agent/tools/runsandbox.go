@@ -36,47 +36,52 @@ func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool
 	}
 	deny = append(deny, config.UserDirs(os.Getenv)...)
 	writable := append(append([]string(nil), folders...), expandHome(cfg.Sandbox.AllowWrite, home)...)
-	if !protectGit {
+	var readOnly []string
+	if protectGit {
+		// Every repository in the workspace, not only each folder's .git.
+		readOnly = vcsFolders(folders)
+	} else {
 		// A worktree's or submodule's .git is a file naming a git folder
 		// elsewhere: a command the user approved may commit there too.
+		// Only a link git itself laid out counts (gitlink.go).
 		for _, f := range folders {
-			writable = append(writable, linkedGitDirs(f)...)
+			writable = append(writable, linkedGitDirs(f, writable)...)
 		}
 	}
 	return sandbox.Policy{
 		Mode:       sandbox.Mode(cfg.Sandbox.Mode),
 		Writable:   writable,
 		ProtectGit: protectGit,
+		ReadOnly:   readOnly,
 		DenyRead:   deny,
 		Network:    network,
 		CacheDir:   cacheDir(folders),
+		// No program is looked up in a folder the agent writes.
+		UntrustedPath: pathFolders(folders, home),
 	}
 }
 
-// linkedGitDirs are the git folders a `.git` file in folder names
-// ("gitdir: <path>", as in a worktree or submodule) and, for a worktree,
-// the repository's common folder; none when .git is a folder or absent.
-func linkedGitDirs(folder string) []string {
-	b, err := os.ReadFile(filepath.Join(folder, ".git"))
-	if err != nil {
-		return nil
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok || dir == "" {
-		return nil
-	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(folder, dir)
-	}
-	out := []string{filepath.Clean(dir)}
-	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
-		common := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(dir, common)
+// pathFolders are the workspace folders whose PATH entries a command does
+// not get (sandbox.Policy.UntrustedPath), all but the home folder: a
+// workspace there is held to plan mode, where the agent writes only .plan
+// files and no command runs, while the language servers and MCP servers
+// it starts are found in ~/go/bin, ~/.cargo/bin, ~/.local/bin.
+func pathFolders(folders []string, home string) []string {
+	var out []string
+	for _, f := range folders {
+		if home != "" && (filepath.Clean(f) == filepath.Clean(home) || sameFile(f, home)) {
+			continue
 		}
-		out = append(out, filepath.Clean(common))
+		out = append(out, f)
 	}
 	return out
+}
+
+// sameFile reports whether a and b name the same existing folder.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // expandHome makes ~/… paths absolute under home (paths that are neither

@@ -57,9 +57,9 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 		w.Close()
 		return shellResult{}, err
 	}
-	defer dog.stop()     // last: after the group is killed and waited for
-	defer prep.Cleanup() // the private TMPDIR, once the group is gone
-	cmd.Dir, cmd.Env = job.dir, job.env
+	defer dog.stop()                                                 // last: after the group is killed and waited for
+	defer prep.Cleanup()                                             // the private TMPDIR, once the group is gone
+	cmd.Dir, cmd.Env = job.dir, sandbox.Environ(job.policy, job.env) // PATH never into the workspace
 	cmd.Stdout, cmd.Stderr = w, w
 	if err := job.beforeStart(); err != nil {
 		w.Close()

@@ -27,6 +27,7 @@ var bypasses = []string{
 	"go test ./...\ntouch x",
 	"go test ./...\n",
 	"go test ./...\r\ntouch x",
+	"touch x; go test ./...\rgo test ./...", // a terminal shows only what follows the \r
 	"go test ./... \\\n; touch x",
 	"! go test ./...",
 	// redirections

@@ -137,6 +137,11 @@ func grepPattern(words []string) []int {
 // it (`/usr/bin/GIT.exe` is git).
 func CommandName(w string) string { return commandName(w) }
 
+// RunsAnother reports whether a command (by CommandName) runs the command
+// its arguments name (nohup, timeout, sh, env, …): a rule for it can only
+// be an exact line.
+func RunsAnother(name string) bool { return wrappers[name] }
+
 // commandName is the name a command word runs, as the tables know it: the
 // last path element, letter case folded (a case-insensitive file system
 // runs `GIT` as git), without `.exe`.

@@ -1,0 +1,122 @@
+package tools
+
+import (
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// linkedGitDirs are the git folders that a `.git` file in folder names
+// ("gitdir: <path>") and that a command the user approved may write
+// besides the workspace, when they are what git itself lays out:
+//
+//   - a worktree's folder <common>/worktrees/<name>, whose own `gitdir`
+//     file names folder's `.git` back and whose `commondir` names <common>
+//     (both folders are returned);
+//   - a submodule's folder inside <top>/.git/modules/ of a folder <top>
+//     above folder (the superproject).
+//
+// Anything else — a `.git` file naming any other folder, a `commondir`
+// naming another one, a link whose deciding files lie in a folder already
+// writable (writable: the workspace folders and sandbox.allow_write, which
+// commands can fill) — adds nothing: a command can write a `.git` file
+// where none existed (the sandbox cannot protect a path that does not
+// exist yet), and the next approved command would otherwise write
+// wherever it points (docs/guard.md, Sandbox).
+func linkedGitDirs(folder string, writable []string) []string {
+	b, err := os.ReadFile(filepath.Join(folder, ".git"))
+	if err != nil {
+		return nil
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok || dir == "" {
+		return nil
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(folder, dir)
+	}
+	gitdir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil
+	}
+	realFolder, err := filepath.EvalSymlinks(folder)
+	if err != nil {
+		return nil
+	}
+	for _, w := range writable {
+		if rw, err := filepath.EvalSymlinks(w); err == nil && pathWithin(gitdir, rw) {
+			return nil // already writable, and its files are the commands' to write
+		}
+	}
+	if common, ok := worktreeCommon(gitdir, realFolder); ok {
+		return []string{gitdir, common}
+	}
+	if submoduleOf(gitdir, realFolder) {
+		return []string{gitdir}
+	}
+	slog.Warn("sandbox: a .git file names a folder git did not link to this one; it stays read-only", "git", filepath.Join(folder, ".git"), "gitdir", dir)
+	return nil
+}
+
+// worktreeCommon is the repository's common folder when gitdir is the
+// administrative folder of the worktree at folder (all paths real):
+// gitdir is <common>/worktrees/<name>, its `gitdir` file names
+// folder/.git and its `commondir` (if any) names <common>.
+func worktreeCommon(gitdir, folder string) (string, bool) {
+	parent := filepath.Dir(gitdir)
+	if filepath.Base(parent) != "worktrees" {
+		return "", false
+	}
+	common := filepath.Dir(parent)
+	back, ok := linkFile(gitdir, "gitdir")
+	if !ok || back != filepath.Join(folder, ".git") {
+		return "", false
+	}
+	if c, ok := linkFile(gitdir, "commondir"); ok && c != common {
+		return "", false
+	}
+	return common, true
+}
+
+// submoduleOf reports whether gitdir (real) lies inside <top>/.git/modules/
+// of a folder <top> above folder (real), with <top>/.git a folder: where
+// git keeps a submodule's repository.
+func submoduleOf(gitdir, folder string) bool {
+	for top := filepath.Dir(folder); ; top = filepath.Dir(top) {
+		modules := filepath.Join(top, ".git", "modules")
+		if fi, err := os.Lstat(filepath.Join(top, ".git")); err == nil && fi.IsDir() && gitdir != modules && pathWithin(gitdir, modules) {
+			return true
+		}
+		if filepath.Dir(top) == top {
+			return false
+		}
+	}
+}
+
+// linkFile reads a one-line path file of a git folder (`gitdir`,
+// `commondir`), relative paths taken from dir, symlinks evaluated.
+func linkFile(dir, name string) (string, bool) {
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return "", false
+	}
+	p := strings.TrimSpace(string(b))
+	if p == "" {
+		return "", false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	return real, true
+}
+
+// pathWithin reports whether path is dir or inside it (both clean).
+func pathWithin(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
