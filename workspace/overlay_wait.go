@@ -19,9 +19,9 @@ func (o *Overlay) WaitReported(ctx context.Context, abs string, d time.Duration)
 		if ok && doc.open && !doc.unreported {
 			text, version = doc.text, doc.version
 		}
-		known = ok && doc.open && !doc.unreported
+		known = ok && doc.open && !doc.unreported && doc.lost == ""
 		o.mu.RUnlock()
-		if known || !ok || !doc.open {
+		if known || !ok || !doc.open || doc.lost != "" {
 			return text, version, known
 		}
 		select {
