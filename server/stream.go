@@ -249,8 +249,10 @@ func readFrameHeader(r *bufio.Reader) (length, consumed int, err error) {
 		}
 		v := string(bytes.TrimSpace(value))
 		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			return 0, 0, &FrameError{Reason: fmt.Sprintf("Content-Length %q is not a positive number", truncate(v, 80))}
+		if err != nil || n < 0 {
+			// Zero is in sync (an empty body, answered as invalid JSON);
+			// a negative or non-numeric length is not.
+			return 0, 0, &FrameError{Reason: fmt.Sprintf("Content-Length %q is not a number of bytes", truncate(v, 80))}
 		}
 		length = n
 	}
