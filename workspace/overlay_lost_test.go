@@ -68,3 +68,51 @@ func TestOverlayLostBuffer(t *testing.T) {
 		})
 	}
 }
+
+// FuzzOverlayLostBuffer: whatever ranges a didChange carries, the overlay
+// never panics, a change either applies or loses the buffer (never keeps a
+// text the editor no longer has), a lost buffer stays lost through ranged
+// changes, and a whole-text change always makes it known again.
+func FuzzOverlayLostBuffer(f *testing.F) {
+	f.Add("one\ntwo\n", uint32(9), uint32(0), uint32(9), uint32(0), "zero\n", uint32(0), uint32(1))
+	f.Add("a\r\nb", uint32(0), uint32(5), uint32(1), uint32(0), "x", uint32(0), uint32(0))
+	f.Add("héllo 😀", uint32(0), uint32(7), uint32(0), uint32(2), "", uint32(1), uint32(0))
+	f.Fuzz(func(t *testing.T, text string, sl, sc, el, ec uint32, newText string, l2, c2 uint32) {
+		o := NewOverlay()
+		const abs = "/ws/f.txt"
+		o.Open(abs, 1, text)
+		r := &Range{Start: Position{Line: sl, Character: sc}, End: Position{Line: el, Character: ec}}
+		err := o.Change(abs, 2, []ContentChange{{Range: r, Text: newText}})
+		got, v, open := o.Get(abs)
+		if !open || v != 2 {
+			t.Fatalf("after a change: open %v version %d, want open at 2", open, v)
+		}
+		if (err != nil) != (o.Lost(abs) != "") {
+			t.Fatalf("change error %v but lost %q", err, o.Lost(abs))
+		}
+		if err == nil {
+			want, aerr := applyContentChange(text, *r, newText)
+			if aerr != nil || got != want {
+				t.Fatalf("applied %q, want %q (%v)", got, want, aerr)
+			}
+			return
+		}
+		if got != "" {
+			t.Fatalf("a lost buffer still shows text %q", got)
+		}
+		p := Path{Abs: abs, Rel: "f.txt"}
+		if err := o.lostError(p); !errors.Is(err, ErrBufferLost) {
+			t.Fatalf("lostError = %v", err)
+		}
+		r2 := &Range{Start: Position{Line: l2, Character: c2}, End: Position{Line: l2, Character: c2}}
+		if err := o.Change(abs, 3, []ContentChange{{Range: r2, Text: "x"}}); err != nil || o.Lost(abs) == "" {
+			t.Fatalf("a ranged change to a lost buffer: %v, lost %q", err, o.Lost(abs))
+		}
+		if err := o.Change(abs, 4, []ContentChange{{Text: text}}); err != nil || o.Lost(abs) != "" {
+			t.Fatalf("the whole text did not make it known: %v, lost %q", err, o.Lost(abs))
+		}
+		if got, _, _ := o.Get(abs); got != text {
+			t.Fatalf("after the whole text: %q, want %q", got, text)
+		}
+	})
+}
