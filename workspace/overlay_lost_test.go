@@ -32,6 +32,13 @@ func TestOverlayLostBuffer(t *testing.T) {
 			o.Saved(abs, nil)
 			return nil
 		}, ""},
+		{"saved without the text, then reloaded from disk, stays lost", func(o *Overlay, abs string) error {
+			o.Saved(abs, nil)
+			if o.Reload(abs, "on disk\n") {
+				return errors.New("a lost buffer took the disk's text")
+			}
+			return nil
+		}, ""},
 		{"reopened", func(o *Overlay, abs string) error {
 			o.Open(abs, 4, "again\n")
 			return nil
