@@ -259,12 +259,16 @@ var errApprovalTimeout = errors.New("approval timed out")
 // joinApprovalTurn handles a prompt that arrives while the session's turn
 // waits for a plan approval: the prompt rejects the plan with its text as
 // the reason, and its result is that of the turn that goes on. ok is false
-// when no approval is pending (the prompt proceeds as usual).
+// when no approval is pending (the prompt proceeds as usual). A turn that
+// was cancelled is not joined even while its approval still takes answers
+// already on their way (CancelAnswerGrace): a prompt sent after the cancel
+// is a turn of its own, begun once the cancelled one has ended.
 func (s *Session) joinApprovalTurn(ctx context.Context, text string, onStart func()) (res TurnResult, ok bool, err error) {
 	s.mu.Lock()
 	ap, ended, busy := s.approval, s.turnEnded, s.busy
+	cancelled := s.turnCtx != nil && s.turnCtx.Err() != nil
 	s.mu.Unlock()
-	if ap == nil || !busy {
+	if ap == nil || !busy || cancelled {
 		return TurnResult{}, false, nil
 	}
 	reason := strings.TrimSpace(text)

@@ -25,6 +25,7 @@ type docWork struct {
 	lint   *keyedQueue[string, lintJob]  // by path
 	plans  *keyedQueue[string, struct{}] // by path
 	config *keyedQueue[string, struct{}] // configReview: reload and review the configuration (trust.go)
+	lost   *keyedQueue[string, string]   // by path: the URI of a document whose buffer is out of sync (text_sync_lost.go)
 }
 
 // lintJob asks for a document's diagnostics.
@@ -35,10 +36,12 @@ type lintJob struct {
 
 // startDocWork starts the document goroutines; they end with the connection.
 func (s *Server) startDocWork() *docWork {
-	w := &docWork{lint: newKeyedQueue[string, lintJob](), plans: newKeyedQueue[string, struct{}](), config: newKeyedQueue[string, struct{}]()}
+	w := &docWork{lint: newKeyedQueue[string, lintJob](), plans: newKeyedQueue[string, struct{}](), config: newKeyedQueue[string, struct{}](),
+		lost: newKeyedQueue[string, string]()}
 	done := s.conn.Done()
 	go w.config.serve(done, func(string, struct{}) { s.reviewWorkspaceConfig(s.ctx) })
 	go w.lint.serve(done, s.lintDocument)
+	go w.lost.serve(done, s.warnLostDocument) // text_sync_lost.go
 	go w.plans.serve(done, func(path string, _ struct{}) {
 		if mgr := s.manager(); mgr != nil {
 			mgr.PlanChanged(path)
@@ -123,6 +126,9 @@ func (s *Server) lintDocument(path string, job lintJob) {
 	ws := s.workspace()
 	if ws == nil {
 		return
+	}
+	if ws.Overlay().Lost(path) != "" {
+		return // its text is unknown: the diagnostics it has stay until it is known again
 	}
 	text, version, open := ws.Overlay().Get(path)
 	open = open && !job.closed

@@ -111,6 +111,11 @@ func (e *editorIntel) Diagnostics(ctx context.Context, paths []string) (intel.Sn
 	if err := e.ask(ctx, agentproto.Diagnostics.Name(), p, &res); err != nil {
 		return intel.Snapshot{}, err
 	}
+	if res.Diagnostics == nil {
+		// null, {} or a null member: the editor said nothing about the
+		// files, which is not "no problems".
+		return intel.Snapshot{}, fmt.Errorf("%s: the editor's answer has no diagnostics object (null or missing), so it tells nothing about the files", agentproto.Diagnostics.Name())
+	}
 	snap := intel.Snapshot{Files: map[string][]intel.Diagnostic{}}
 	for _, path := range paths {
 		snap.Files[path] = nil

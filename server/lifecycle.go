@@ -203,9 +203,9 @@ func (s *Server) initializedNote(ctx context.Context, _ jsonrpc2.RawMessage) (an
 // which cancels the turns and replies; a second one is refused.
 func (s *Server) preemptLifecycle(method string) (any, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	switch method {
 	case "shutdown":
+		defer s.mu.Unlock()
 		if s.shutdown {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down: only exit is accepted")
 		}
@@ -213,7 +213,8 @@ func (s *Server) preemptLifecycle(method string) (any, error) {
 		return nil, jsonrpc2.ErrNotHandled
 	default: // exit
 		s.exitReceived = true
-		s.stop()
+		s.mu.Unlock()
+		s.halt() // server.go: the turns end before the connection does
 		return nil, nil
 	}
 }

@@ -40,6 +40,14 @@ var _ agent.Asker = (*Server)(nil)
 // agent/askUser form, else one window/showMessageRequest per question, else
 // agent.ErrNoSurface (the question stays pending).
 func (s *Server) Ask(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
+	reply, err := s.ask(ctx, req)
+	if err != nil {
+		s.warnBadReply(ctx, req, err) // questions_bad_reply.go
+	}
+	return reply, err
+}
+
+func (s *Server) ask(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
 	s.mu.Lock()
 	caps := s.caps
 	s.mu.Unlock()
@@ -87,7 +95,7 @@ func (s *Server) askWithForm(ctx context.Context, req agent.AskRequest) (agent.A
 		}
 		params.Errors = lastErrs
 	}
-	return agent.AskReply{}, fmt.Errorf("the answers failed validation %d times: %s", maxAsks, questions.ValidationError(lastErrs))
+	return agent.AskReply{}, badReply("the answers failed validation %d times: %s", maxAsks, questions.ValidationError(lastErrs))
 }
 
 // messageParams is window/showMessageRequest's payload; actions may carry a
@@ -189,7 +197,7 @@ func (s *Server) showMessage(ctx context.Context, text string, typ int, actions 
 		Value json.RawMessage `json:"value"`
 	}
 	if err := json.Unmarshal(raw, &chosen); err != nil {
-		return nil, false, fmt.Errorf("window/showMessageRequest reply: %w", err)
+		return nil, false, badReply("window/showMessageRequest reply: %w", err)
 	}
 	if caps.messageActionProps && len(chosen.Value) > 0 {
 		return actionByValue(actions, chosen.Value)
@@ -199,7 +207,7 @@ func (s *Server) showMessage(ctx context.Context, text string, typ int, actions 
 			return a.Value, false, nil
 		}
 	}
-	return nil, false, fmt.Errorf("window/showMessageRequest reply: unknown action %q", chosen.Title)
+	return nil, false, badReply("window/showMessageRequest reply: unknown action %q", chosen.Title)
 }
 
 // actionByValue finds the offered action whose value is raw (compared as
@@ -207,7 +215,7 @@ func (s *Server) showMessage(ctx context.Context, text string, typ int, actions 
 func actionByValue(actions []questions.Action, raw json.RawMessage) (any, bool, error) {
 	want, err := normalJSON(raw)
 	if err != nil {
-		return nil, false, fmt.Errorf("window/showMessageRequest reply: value: %w", err)
+		return nil, false, badReply("window/showMessageRequest reply: value: %w", err)
 	}
 	for _, a := range actions {
 		b, err := json.Marshal(a.Value)
@@ -218,7 +226,7 @@ func actionByValue(actions []questions.Action, raw json.RawMessage) (any, bool, 
 			return a.Value, false, nil
 		}
 	}
-	return nil, false, fmt.Errorf("window/showMessageRequest reply: value %s is not one of the offered actions", want)
+	return nil, false, badReply("window/showMessageRequest reply: value %s is not one of the offered actions", want)
 }
 
 // normalJSON re-encodes one JSON value (numbers kept as written, object keys

@@ -102,6 +102,10 @@ func TestMalformedJSONRPC(t *testing.T) {
 	if m := c.next(); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32700 {
 		t.Fatalf("garbage = %v, want a -32700 parse error", m)
 	}
+	c.send(``) // Content-Length: 0 is in sync: an empty, invalid message
+	if m := c.next(); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32700 {
+		t.Fatalf("empty body = %v, want a -32700 parse error", m)
+	}
 	c.send(`{"jsonrpc":"2.0","method":"$/unknownNotification","params":{}}`)
 	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":{"nested":true}}}`)
 	c.send(`{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///nowhere.txt","version":2},"contentChanges":[{"range":{"start":{"line":9,"character":0},"end":{"line":9,"character":0}},"text":"x"}]}}`)

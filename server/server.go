@@ -86,10 +86,12 @@ type Server struct {
 // is cancelled. Outstanding turns are cancelled and pending requests to the
 // client are withdrawn before it returns.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
-	ctx, stop := context.WithCancel(ctx)
+	outer := ctx
+	ctx, stop := context.WithCancel(context.WithoutCancel(outer))
 	defer stop()
 	s := &Server{opts: opts, stop: stop, ctx: ctx}
-	stream := newFrameStream(eofNotifier{ReadWriteCloser: rwc, onEOF: stop}, opts.MaxMessageBytes)
+	defer context.AfterFunc(outer, s.halt)() // the caller's cancel ends turns first too
+	stream := newFrameStream(eofNotifier{ReadWriteCloser: rwc, onEOF: s.halt}, opts.MaxMessageBytes)
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspwire.Codec{ProtocolTypes: true}), jsonrpc2.WithPreempter(s))
 	s.docWork = s.startDocWork()
 	handler := swallowNotificationErrors(protocol.CancelHandler(jsonrpc2.AsyncHandler(recoverPanics(s.route))))
@@ -121,6 +123,20 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		return frameErr // the editor must see a failure and restart the server
 	}
 	return nil
+}
+
+// halt stops the server: the running turns are cancelled first, then the
+// connection's context. A request handler's context hears of the
+// connection's end only through the JSON-RPC library's own propagation,
+// which may come after the pending requests to the editor have failed with
+// the closed connection; a turn whose edit failed that way could then ask
+// the model for another step after `exit`. Cancelling the turns first makes
+// every wait on the editor end as a cancel.
+func (s *Server) halt() {
+	if mgr := s.manager(); mgr != nil {
+		mgr.CancelAll()
+	}
+	s.stop()
 }
 
 // eofNotifier cancels the server when the input ends: the client is gone, so

@@ -200,7 +200,13 @@ func (s *frameStream) readMessage() (jsonrpc2.Message, int64, error) {
 				rpcErr = jsonrpc2.NewError(jsonrpc2.ParseError, err.Error())
 			}
 			slog.Warn("malformed message from the client", "err", err)
-			if err := s.answerInvalid(ctx, rpcErr); err != nil {
+			id, kind := invalidMessageID(body) // invalid_message.go
+			if kind == invalidResponse {
+				// Ends the server's request it answers, with the reason.
+				return jsonrpc2.NewResponse(id, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest,
+					"the editor's reply is not valid JSON-RPC: "+rpcErr.Message)), int64(headerLen + length), nil
+			}
+			if err := s.answerInvalid(ctx, id, rpcErr); err != nil {
 				return nil, 0, err
 			}
 			continue
@@ -209,9 +215,10 @@ func (s *frameStream) readMessage() (jsonrpc2.Message, int64, error) {
 	}
 }
 
-// answerInvalid answers a message that has no usable id (id: null).
-func (s *frameStream) answerInvalid(ctx context.Context, rpcErr *jsonrpc2.Error) error {
-	_, err := s.Write(ctx, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, rpcErr))
+// answerInvalid answers an invalid message with id (the zero ID, sent as
+// null, when the message shows none).
+func (s *frameStream) answerInvalid(ctx context.Context, id jsonrpc2.ID, rpcErr *jsonrpc2.Error) error {
+	_, err := s.Write(ctx, jsonrpc2.NewResponse(id, nil, rpcErr))
 	return err
 }
 
@@ -249,8 +256,10 @@ func readFrameHeader(r *bufio.Reader) (length, consumed int, err error) {
 		}
 		v := string(bytes.TrimSpace(value))
 		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			return 0, 0, &FrameError{Reason: fmt.Sprintf("Content-Length %q is not a positive number", truncate(v, 80))}
+		if err != nil || n < 0 {
+			// Zero is in sync (an empty body, answered as invalid JSON);
+			// a negative or non-numeric length is not.
+			return 0, 0, &FrameError{Reason: fmt.Sprintf("Content-Length %q is not a number of bytes", truncate(v, 80))}
 		}
 		length = n
 	}

@@ -33,6 +33,9 @@ func (s *Server) Preempt(ctx context.Context, req *jsonrpc2.Request) (any, error
 	doc, err := syncDocument(ws.Overlay(), req.Method(), req.Params())
 	if err != nil {
 		slog.Warn("text sync", "method", req.Method(), "err", err)
+		if doc.path != "" && ws.Overlay().Lost(doc.path) != "" {
+			s.docWork.lost.put(doc.path, doc.uri) // text_sync_lost.go: tell the user
+		}
 	} else {
 		s.documentSynced(req.Method(), doc) // diagnostics.go: only queues work
 	}

@@ -54,6 +54,9 @@ type overlayDoc struct {
 	// with a didChange yet, so its version is unknown (the editor counts
 	// the edit's changes its own way); Saved does not clear it.
 	unreported bool
+	// lost says why the buffer's text is unknown: a didChange could not be
+	// applied (overlay_lost.go). Empty while the text is known.
+	lost string
 }
 
 // NewOverlay returns an empty overlay that keys documents by cleaned path
@@ -113,8 +116,11 @@ func (o *Overlay) Open(abs string, version int32, text string) {
 }
 
 // Change applies a textDocument/didChange: the changes are applied in order,
-// each against the text the previous one produced, with UTF-16 ranges. On error
-// the document is left as it was.
+// each against the text the previous one produced, with UTF-16 ranges. A
+// change that cannot be applied (a range past the end of the text) leaves
+// the buffer's text unknown: the document is lost (overlay_lost.go) until a
+// change with the whole text, a save with the text or a new didOpen, and
+// the error says why. Ranged changes to a lost document are dropped quietly.
 func (o *Overlay) Change(abs string, version int32, changes []ContentChange) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -122,36 +128,61 @@ func (o *Overlay) Change(abs string, version int32, changes []ContentChange) err
 	if !ok || !d.open {
 		return fmt.Errorf("didChange for %s: document is not open", abs)
 	}
-	text := d.text
+	text, known := d.text, d.lost == ""
+	var failed error
 	for i, c := range changes {
 		if c.Range == nil {
-			text = c.Text
+			text, known = c.Text, true
 			continue
 		}
-		start, err := OffsetOf(text, c.Range.Start)
+		if !known {
+			continue
+		}
+		next, err := applyContentChange(text, *c.Range, c.Text)
 		if err != nil {
-			return fmt.Errorf("didChange for %s: change %d: %w", abs, i, err)
+			failed = fmt.Errorf("change %d of version %d: %w", i, version, err)
+			known = false
+			continue
 		}
-		end, err := OffsetOf(text, c.Range.End)
-		if err != nil {
-			return fmt.Errorf("didChange for %s: change %d: %w", abs, i, err)
-		}
-		if end < start {
-			return fmt.Errorf("didChange for %s: change %d: range end is before its start", abs, i)
-		}
-		var b strings.Builder
-		b.Grow(len(text) - (end - start) + len(c.Text))
-		b.WriteString(text[:start])
-		b.WriteString(c.Text)
-		b.WriteString(text[end:])
-		text = b.String()
+		text = next
 	}
-	d.text = text
 	d.version = version
 	d.dirty = true
 	d.applied, d.hasApplied, d.unreported = "", false, false
+	if known {
+		d.text, d.lost = text, ""
+	} else {
+		d.text = ""
+		if failed != nil {
+			d.lost = failed.Error()
+		}
+	}
 	o.reportedLocked()
+	if failed != nil {
+		return fmt.Errorf("didChange for %s: %w", abs, failed)
+	}
 	return nil
+}
+
+// applyContentChange replaces r (UTF-16 positions) in text with newText.
+func applyContentChange(text string, r Range, newText string) (string, error) {
+	start, err := OffsetOf(text, r.Start)
+	if err != nil {
+		return "", err
+	}
+	end, err := OffsetOf(text, r.End)
+	if err != nil {
+		return "", err
+	}
+	if end < start {
+		return "", fmt.Errorf("range end is before its start")
+	}
+	var b strings.Builder
+	b.Grow(len(text) - (end - start) + len(newText))
+	b.WriteString(text[:start])
+	b.WriteString(newText)
+	b.WriteString(text[end:])
+	return b.String(), nil
 }
 
 // Close forgets a document the editor closed: the disk is the truth again.
@@ -169,7 +200,8 @@ func (o *Overlay) Close(abs string) {
 
 // Get returns the current overlay text of abs: an applied agent edit if one is
 // pending, else the open buffer. ok is false when the overlay has no text for
-// abs (read the disk).
+// abs (read the disk). A lost buffer (overlay_lost.go) is open with the text
+// "": Workspace.ReadFile refuses it.
 func (o *Overlay) Get(abs string) (text string, version int32, ok bool) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
@@ -216,7 +248,7 @@ func (o *Overlay) Saved(abs string, text *string) {
 		return
 	}
 	if text != nil {
-		d.text = *text
+		d.text, d.lost = *text, ""
 	}
 	d.dirty = false
 	d.applied, d.hasApplied = "", false
@@ -268,7 +300,7 @@ func (o *Overlay) snapshot() map[string]string {
 		switch {
 		case d.hasApplied:
 			m[k] = d.applied
-		case d.open:
+		case d.open && d.lost == "":
 			m[k] = d.text
 		}
 	}

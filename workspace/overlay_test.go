@@ -58,10 +58,16 @@ func TestOverlayChangeErrors(t *testing.T) {
 	if err == nil {
 		t.Fatal("a change past the end should fail")
 	}
-	if got, v, _ := o.Get("/ws/a"); got != "abc" || v != 1 {
-		t.Errorf("a failed change must leave the doc alone: %q v%d", got, v)
+	// Neither the text before the change nor a part of it is the editor's
+	// buffer now: the document is lost (overlay_lost.go), not left alone.
+	if reason := o.Lost("/ws/a"); !strings.Contains(reason, "change 1 of version 2") {
+		t.Errorf("a failed change must lose the doc, saying which change: %q", reason)
 	}
-	if err := o.Change("/ws/a", 3, []ContentChange{{Range: &Range{pos(0, 2), pos(0, 1)}}}); err == nil {
+	if err := o.Change("/ws/a", 3, []ContentChange{{Range: &Range{pos(0, 0), pos(0, 0)}, Text: "Z"}}); err != nil || o.Lost("/ws/a") == "" {
+		t.Errorf("a ranged change to a lost doc = %v (lost %q), want dropped quietly", err, o.Lost("/ws/a"))
+	}
+	o.Open("/ws/b", 1, "abc")
+	if err := o.Change("/ws/b", 2, []ContentChange{{Range: &Range{pos(0, 2), pos(0, 1)}}}); err == nil {
 		t.Error("a reversed range should fail")
 	}
 }

@@ -19,9 +19,10 @@ func (o *Overlay) WaitReported(ctx context.Context, abs string, d time.Duration)
 		if ok && doc.open && !doc.unreported {
 			text, version = doc.text, doc.version
 		}
-		known = ok && doc.open && !doc.unreported
+		lost := ok && doc.lost != ""
+		known = ok && doc.open && !doc.unreported && !lost
 		o.mu.RUnlock()
-		if known || !ok || !doc.open {
+		if known || !ok || !doc.open || lost {
 			return text, version, known
 		}
 		select {

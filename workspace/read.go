@@ -33,6 +33,9 @@ func isBinary(data []byte) bool {
 // or an applied agent edit) if it has one, else the disk's. Directories and
 // binary files are refused.
 func (w *Workspace) ReadFile(p Path) (string, error) {
+	if err := w.overlay.lostError(p); err != nil {
+		return "", err
+	}
 	if text, _, ok := w.overlay.Get(p.Abs); ok {
 		return text, nil
 	}
@@ -67,6 +70,9 @@ func (w *Workspace) readDisk(p Path) ([]byte, error) {
 
 // rawText is the current text of p (overlay first) without the binary check.
 func (w *Workspace) rawText(p Path) (string, error) {
+	if err := w.overlay.lostError(p); err != nil {
+		return "", err
+	}
 	if text, _, ok := w.overlay.Get(p.Abs); ok {
 		return text, nil
 	}
