@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -215,11 +216,14 @@ func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []worksp
 		return
 	}
 	for _, p := range paths {
-		var res sdk.ReadTextFileResponse
+		var content string
 		err := e.clientCall(ctx, "fs/read_text_file", func(ctx context.Context) (err error) {
-			res, err = e.a.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: p.Abs})
+			content, err = e.readThroughClient(ctx, sessionID, p)
 			return err
 		})
+		if errors.Is(err, errNoContent) {
+			slog.Warn("acp: "+err.Error()+"; reading the disk", "path", p.Rel)
+		}
 		if err != nil {
 			// An earlier read's text must not outlive this answer: an edit
 			// computed on it would overwrite newer text on disk.
@@ -227,11 +231,11 @@ func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []worksp
 			slog.Debug("acp: fs/read_text_file failed; reading the disk", "path", p.Rel, "err", err)
 			continue
 		}
-		if data, err := os.ReadFile(p.Abs); err == nil && string(data) == res.Content {
+		if data, err := os.ReadFile(p.Abs); err == nil && string(data) == content {
 			e.h.ws.Overlay().Close(p.Abs)
 			continue
 		}
-		e.h.ws.Overlay().Open(p.Abs, 0, res.Content)
+		e.h.ws.Overlay().Open(p.Abs, 0, content)
 	}
 }
 

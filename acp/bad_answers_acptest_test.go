@@ -1,0 +1,147 @@
+package acp_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/acp/internal/acptest"
+)
+
+// A hostile or broken client's answers to agentls's requests: each gets a
+// clear error and loses nothing (acptest, the expectation harness).
+
+// answerMarker is the option id (or file text) a test's client answers
+// with, which answerAs then rewrites into the answer under test.
+const answerMarker = "REWRITE-THIS-ANSWER"
+
+// answerAs rewrites the client's response that carries answerMarker: its
+// result becomes result (raw JSON), or, when result is "", the response
+// becomes an error response.
+func answerAs(result string) func([]byte) []byte {
+	return func(line []byte) []byte {
+		var m map[string]json.RawMessage
+		if !bytes.Contains(line, []byte(answerMarker)) || json.Unmarshal(line, &m) != nil || m["method"] != nil || m["result"] == nil {
+			return line
+		}
+		delete(m, "result")
+		if result == "" {
+			m["error"] = json.RawMessage(`{"code":-32603,"message":"the client broke"}`)
+		} else {
+			m["result"] = json.RawMessage(result)
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}
+}
+
+const approvalScript = `
+steps:
+  - tool_calls: [{id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: "# Goal\nSay hi.\n\n## Steps\n- [ ] Write hi.txt\n"}}]
+  - tool_calls: [{id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}]
+  - text: "The model must not be asked again."
+`
+
+// TestApprovalWithAnInvalidAnswerEndsTheTurn: a plan approval answered
+// with an option that was not offered, with no outcome (`null`, `{}`) or
+// with an error is no decision — not "Keep Planning" (the model told the
+// user rejected it), not a wait of plan_mode.approval_timeout_secs for a
+// decision no other surface of ACP can make: the turn ends with an error
+// naming the answer, the plan stays unapproved and the mode plan.
+func TestApprovalWithAnInvalidAnswerEndsTheTurn(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		permit  string
+		rewrite func([]byte) []byte
+		want    []string
+	}{
+		{name: "an option not offered", permit: "allow_always", want: []string{"allow_always", "which is not one of the options offered"}},
+		{name: "another option id", permit: "yes", want: []string{"yes", "which is not one of the options offered"}},
+		{name: "null", permit: answerMarker, rewrite: answerAs("null"), want: []string{"without an outcome"}},
+		{name: "empty object", permit: answerMarker, rewrite: answerAs("{}"), want: []string{"without an outcome"}},
+		{name: "an error", permit: answerMarker, rewrite: answerAs(""), want: []string{"session/request_permission failed: the client broke"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			env := acptest.Start(t, acptest.Setup{Script: approvalScript, Permit: acptest.Choose(tc.permit), Rewrite: tc.rewrite})
+			sid := env.NewSession()
+			env.PromptAsync(sid, "plan a greeting")
+			want := append([]string{"the plan approval could not be asked", "plans/greet.plan was not approved and the session stays in plan mode"}, tc.want...)
+			env.Await(
+				acptest.TurnFailedWith(sid, want...),
+				acptest.ToolCallStatus("x", sdk.ToolCallStatusFailed),
+				acptest.Not(acptest.Update("current_mode_update", "", nil)),
+			)
+			if n := env.Model.Remaining(); n != 1 {
+				t.Errorf("the model was asked %d more times after the failed approval", 1-n)
+			}
+			if plan := env.Read("plans/greet.plan"); !bytes.Contains([]byte(plan), []byte("status: draft")) {
+				t.Errorf("the plan's status changed:\n%s", plan)
+			}
+		})
+	}
+}
+
+// TestRunPermissionWithoutAnOutcomeFails: a run permission answered
+// `null` or `{}` is an invalid answer: the command does not run and the
+// model reads why (the script's expect), and the turn goes on — it is not a cancel the user
+// never made.
+func TestRunPermissionWithoutAnOutcomeFails(t *testing.T) {
+	t.Parallel()
+	for _, result := range []string{"null", "{}"} {
+		t.Run(result, func(t *testing.T) {
+			t.Parallel()
+			env := acptest.Start(t, acptest.Setup{UserConfig: buildByDefault, Permit: acptest.Choose(answerMarker), Rewrite: answerAs(result), Script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r1: ["without an outcome"]}}
+    text: "The client's answer was broken."
+`})
+			sid := env.NewSession()
+			env.PromptAsync(sid, "make it")
+			env.Await(
+				acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn),
+				acptest.ToolCallStatus("r1", sdk.ToolCallStatusFailed),
+			)
+			if env.Exists("made") {
+				t.Error("a command ran without a permission")
+			}
+		})
+	}
+}
+
+// TestClientReadWithoutContentReadsTheDisk: an fs/read_text_file answered
+// `null`, `{}` or with a content that is not text is an invalid answer,
+// not an empty file (an edit computed on "" would replace the file): the
+// read falls back to the disk, as after an error.
+func TestClientReadWithoutContentReadsTheDisk(t *testing.T) {
+	t.Parallel()
+	for _, result := range []string{"null", "{}", `{"content":5}`} {
+		t.Run(result, func(t *testing.T) {
+			t.Parallel()
+			env := acptest.Start(t, acptest.Setup{
+				Caps:    sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}},
+				Files:   map[string]string{"a.txt": answerMarker + "\n"},
+				Rewrite: answerAs(result),
+				Script: `
+steps:
+  - tool_calls: [{id: r1, name: read, args: {path: a.txt}}]
+  - expect: {tool_result_contains: {r1: ["` + answerMarker + `", '"total_lines":1']}}
+    text: "Read it."
+`})
+			sid := env.NewSession()
+			env.PromptAsync(sid, "read a.txt")
+			env.Await(
+				acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn),
+				acptest.Received("fs/read_text_file"),
+			)
+		})
+	}
+}
