@@ -20,10 +20,13 @@ const answerMarker = "REWRITE-THIS-ANSWER"
 // answerAs rewrites the client's response that carries answerMarker: its
 // result becomes result (raw JSON), or, when result is "", the response
 // becomes an error response.
-func answerAs(result string) func([]byte) []byte {
+func answerAs(result string) func([]byte) []byte { return rewriteAnswer(answerMarker, result) }
+
+// rewriteAnswer is answerAs for the client's responses that contain marker.
+func rewriteAnswer(marker, result string) func([]byte) []byte {
 	return func(line []byte) []byte {
 		var m map[string]json.RawMessage
-		if !bytes.Contains(line, []byte(answerMarker)) || json.Unmarshal(line, &m) != nil || m["method"] != nil || m["result"] == nil {
+		if !bytes.Contains(line, []byte(marker)) || json.Unmarshal(line, &m) != nil || m["method"] != nil || m["result"] == nil {
 			return line
 		}
 		delete(m, "result")
@@ -141,6 +144,47 @@ steps:
 			env.Await(
 				acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn),
 				acptest.Received("fs/read_text_file"),
+			)
+		})
+	}
+}
+
+// TestElicitationWithoutAValidActionAsksAnotherWay: an elicitation/create
+// answered `null`, `{}` or with an action ACP does not have is no answer —
+// not the user's dismissal (the model was told "dismissed"): the question
+// is asked another way (here as the agent's text, the turn ending
+// question_pending), as after an error.
+func TestElicitationWithoutAValidActionAsksAnotherWay(t *testing.T) {
+	t.Parallel()
+	for _, result := range []string{"null", "{}", `{"action":"sure"}`} {
+		t.Run(result, func(t *testing.T) {
+			t.Parallel()
+			env := acptest.Start(t, acptest.Setup{
+				Caps:    sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}},
+				Rewrite: rewriteAnswer(`"action":"decline"`, result), // the harness's client declines
+				Script: `
+steps:
+  - tool_calls:
+      - id: q1
+        name: ask_user
+        args:
+          questions:
+            - {name: env, question: "Which environment?", schema: {type: string, enum: [dev, staging]}}
+            - {name: confirm, question: "Really?", schema: {type: boolean}}
+`})
+			sid := env.NewSession()
+			env.PromptAsync(sid, "ask me")
+			env.Await(
+				acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn),
+				acptest.Received("elicitation/create"),
+				acptest.Update("agent_message_chunk", "the questions as the agent's text", func(u sdk.SessionUpdate) bool {
+					c := u.AgentMessageChunk.Content.Text
+					return c != nil && bytes.Contains([]byte(c.Text), []byte("Which environment?"))
+				}),
+				acptest.Not(acptest.Update("tool_call_update", "q1 reported dismissed", func(u sdk.SessionUpdate) bool {
+					b, _ := json.Marshal(u.ToolCallUpdate.RawOutput)
+					return bytes.Contains(b, []byte("dismissed"))
+				})),
 			)
 		})
 	}
