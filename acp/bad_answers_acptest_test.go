@@ -189,3 +189,91 @@ steps:
 		})
 	}
 }
+
+// terminalAnswers makes the harness's client (which has no terminals and
+// answers terminal/* "method not found") answer each method named in
+// results with that raw result instead.
+func terminalAnswers(results map[string]string) func([]byte) []byte {
+	return func(line []byte) []byte {
+		var m struct {
+			ID    json.RawMessage `json:"id"`
+			Error *struct {
+				Data struct {
+					Method string `json:"method"`
+				} `json:"data"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(line, &m) != nil || m.Error == nil {
+			return line
+		}
+		result, ok := results[m.Error.Data.Method]
+		if !ok {
+			return line
+		}
+		b, err := json.Marshal(map[string]json.RawMessage{"jsonrpc": json.RawMessage(`"2.0"`), "id": m.ID, "result": json.RawMessage(result)})
+		if err != nil {
+			panic(err)
+		}
+		return b
+	}
+}
+
+// TestClientTerminalThatLies: a client terminal whose answers leave out
+// what agentls needs is named in the run's result, never taken for a
+// clean run: terminal/create without a terminalId fails the call (the
+// command is not run again by agentls's own shell); terminal/wait_for_exit
+// without an exit code or a signal says the status is unknown;
+// terminal/output without an output says the output was not returned
+// (not an empty output).
+func TestClientTerminalThatLies(t *testing.T) {
+	t.Parallel()
+	ok := map[string]string{
+		"terminal/create": `{"terminalId":"t1"}`, "terminal/wait_for_exit": `{"exitCode":0}`,
+		"terminal/output": `{"output":"hi\n","truncated":false}`, "terminal/release": `null`, "terminal/kill": `null`,
+	}
+	with := func(method, result string) map[string]string {
+		m := map[string]string{}
+		for k, v := range ok {
+			m[k] = v
+		}
+		m[method] = result
+		return m
+	}
+	tests := []struct {
+		name    string
+		answers map[string]string
+		status  sdk.ToolCallStatus
+		want    []string
+	}{
+		{"the truth", ok, sdk.ToolCallStatusCompleted, []string{`"exit_code":0`, `"output":"hi\n"`}},
+		{"create without terminalId", with("terminal/create", `{}`), sdk.ToolCallStatusFailed, []string{"without a terminalId"}},
+		{"create null", with("terminal/create", `null`), sdk.ToolCallStatusFailed, []string{"without a terminalId"}},
+		{"exit without a status", with("terminal/wait_for_exit", `{}`), sdk.ToolCallStatusCompleted, []string{`"exit_code":-1`, "neither an exit code nor a signal"}},
+		{"exit null", with("terminal/wait_for_exit", `null`), sdk.ToolCallStatusCompleted, []string{`"exit_code":-1`, "neither an exit code nor a signal"}},
+		{"exit by a signal", with("terminal/wait_for_exit", `{"signal":"SIGKILL"}`), sdk.ToolCallStatusCompleted, []string{`"exit_code":-1`, "ended by signal SIGKILL"}},
+		{"output null", with("terminal/output", `null`), sdk.ToolCallStatusCompleted, []string{"did not return the command's output", "without a text output"}},
+		{"output {}", with("terminal/output", `{}`), sdk.ToolCallStatusCompleted, []string{"did not return the command's output"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			want, _ := json.Marshal(tc.want)
+			env := acptest.Start(t, acptest.Setup{
+				UserConfig: buildByDefault + "run: {allow: ['touch made']}\n",
+				Caps:       sdk.ClientCapabilities{Terminal: true},
+				Rewrite:    terminalAnswers(tc.answers),
+				Script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
+  - expect: {tool_result_contains: {r1: ` + string(want) + `}}
+    text: "Told."
+`})
+			sid := env.NewSession()
+			env.PromptAsync(sid, "run it")
+			env.Await(acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn), acptest.Received("terminal/create"), acptest.ToolCallStatus("r1", tc.status))
+			if env.Exists("made") {
+				t.Error("agentls ran the command itself after the client's terminal/create") // the client only said it did
+			}
+		})
+	}
+}
