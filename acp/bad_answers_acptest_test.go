@@ -277,3 +277,32 @@ steps:
 		})
 	}
 }
+
+// TestClientWriteAnyResultIsSuccess: docs/acp.md says any result of
+// fs/write_text_file counts as success and only an error response fails
+// the write: a client answering `true`, a string or a list wrote the file
+// (here it did), so the write is not reported failed (a retry would then
+// find the file there).
+func TestClientWriteAnyResultIsSuccess(t *testing.T) {
+	t.Parallel()
+	for _, result := range []string{"true", `"ok"`, "[]", "null"} {
+		t.Run(result, func(t *testing.T) {
+			t.Parallel()
+			env := acptest.Start(t, acptest.Setup{
+				Caps:    sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{WriteTextFile: true}},
+				Rewrite: rewriteAnswer(`"result":{}`, result), // the harness's client answers a write {}
+				Script: `
+steps:
+  - tool_calls: [{id: w, name: plan_write, args: {title: Shout, path: plans/shout.plan, content: "# Goal\nShout.\n\n## Steps\n- [ ] Shout\n"}}]
+  - expect: {tool_result_contains: {w: ['"success":true']}}
+    text: "Written."
+`})
+			sid := env.NewSession()
+			env.PromptAsync(sid, "plan a shout")
+			env.Await(acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn), acptest.Received("fs/write_text_file"), acptest.ToolCallStatus("w", sdk.ToolCallStatusCompleted))
+			if !bytes.Contains([]byte(env.Read("plans/shout.plan")), []byte("- [ ] Shout")) {
+				t.Error("the plan is not on disk")
+			}
+		})
+	}
+}

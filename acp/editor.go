@@ -193,8 +193,10 @@ func (e *editor) writeThroughClient(ctx context.Context, sessionID string, c wor
 		}
 	}
 	err := e.clientCall(ctx, "fs/write_text_file", func(ctx context.Context) error {
-		_, err := e.a.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: c.Path.Abs, Content: c.After})
-		return err
+		// Through the wire, which does not decode the result: any result
+		// is success (`{}`, `null`, and a client's `true` alike); only an
+		// error response fails the write.
+		return e.a.wire.call(ctx, "fs/write_text_file", sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: c.Path.Abs, Content: c.After}, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("the client did not write %s: %s", c.Path.Rel, clientError(err))

@@ -449,7 +449,14 @@ func (w *wire) call(ctx context.Context, method string, params any, result any) 
 			return errors.New("the client connection closed before it answered")
 		}
 		if res.Error != nil {
-			return fmt.Errorf("the client answered %s with error %d: %s", method, res.Error.Code, res.Error.Message)
+			msg := res.Error.Message
+			var data struct {
+				Error string `json:"error"`
+			}
+			if json.Unmarshal(res.Error.Data, &data) == nil && data.Error != "" {
+				msg += ": " + data.Error // the SDK's internal errors carry the detail here
+			}
+			return fmt.Errorf("the client answered %s with error %d: %s", method, res.Error.Code, msg)
 		}
 		if result != nil && len(res.Result) > 0 {
 			if err := json.Unmarshal(res.Result, result); err != nil {
