@@ -26,10 +26,6 @@ const optChoicePrefix = "choice_"
 // the `cancelled` outcome: the turn was cancelled.
 var errCancelledByClient = errors.New("the client cancelled the permission request: the turn is cancelled")
 
-// errNoOutcome is a session/request_permission answered without an outcome
-// (`null`, `{}`, or neither "selected" nor "cancelled").
-var errNoOutcome = errors.New(`the client answered session/request_permission without an outcome (neither "selected" nor "cancelled")`)
-
 // Ask puts questions to the user: a plan approval or a run permission as
 // session/request_permission; other questions as an elicitation form when
 // the client takes one, else one choice question as request_permission,
@@ -214,15 +210,11 @@ func (e *editor) requestPermission(ctx context.Context, sessionID string, call s
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", fmt.Errorf("session/request_permission failed: %s", clientError(err))
+		return "", err // it names session/request_permission and what the client answered
 	}
 	switch {
 	case res.Outcome.Selected != nil:
 		return string(res.Outcome.Selected.OptionId), nil
-	case res.Outcome.Cancelled == nil:
-		// `null`, `{}` or an outcome of neither kind: an invalid answer,
-		// not a cancel nobody asked for.
-		return "", errNoOutcome
 	default:
 		slog.Info("acp: permission request cancelled by the client; cancelling the turn", "session", sessionID)
 		_ = e.h.mgr.Cancel(sessionID)

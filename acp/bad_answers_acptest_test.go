@@ -66,9 +66,10 @@ func TestApprovalWithAnInvalidAnswerEndsTheTurn(t *testing.T) {
 	}{
 		{name: "an option not offered", permit: "allow_always", want: []string{"allow_always", "which is not one of the options offered"}},
 		{name: "another option id", permit: "yes", want: []string{"yes", "which is not one of the options offered"}},
-		{name: "null", permit: answerMarker, rewrite: answerAs("null"), want: []string{"without an outcome"}},
-		{name: "empty object", permit: answerMarker, rewrite: answerAs("{}"), want: []string{"without an outcome"}},
-		{name: "an error", permit: answerMarker, rewrite: answerAs(""), want: []string{"session/request_permission failed: the client broke"}},
+		{name: "null", permit: answerMarker, rewrite: answerAs("null"), want: []string{"without a valid outcome"}},
+		{name: "empty object", permit: answerMarker, rewrite: answerAs("{}"), want: []string{"without a valid outcome"}},
+		{name: "a misspelt outcome", permit: answerMarker, rewrite: answerAs(`{"outcome":{"outcome":"selectd","optionId":"allow_once"}}`), want: []string{"without a valid outcome", "selectd"}},
+		{name: "an error", permit: answerMarker, rewrite: answerAs(""), want: []string{"the client answered session/request_permission with error -32603: the client broke"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,18 +94,20 @@ func TestApprovalWithAnInvalidAnswerEndsTheTurn(t *testing.T) {
 }
 
 // TestRunPermissionWithoutAnOutcomeFails: a run permission answered
-// `null` or `{}` is an invalid answer: the command does not run and the
+// `null`, `{}` or with an outcome of neither shape (the SDK reads most of
+// them as `cancelled`) is an invalid answer: the command does not run and the
 // model reads why (the script's expect), and the turn goes on — it is not a cancel the user
 // never made.
 func TestRunPermissionWithoutAnOutcomeFails(t *testing.T) {
 	t.Parallel()
-	for _, result := range []string{"null", "{}"} {
+	for _, result := range []string{"null", "{}", `{"outcome":"selected"}`, `{"outcome":{"optionId":"allow_once"}}`,
+		`{"outcome":{"outcome":"selectd","optionId":"allow_once"}}`, `{"outcome":{"outcome":"selected"}}`} {
 		t.Run(result, func(t *testing.T) {
 			t.Parallel()
 			env := acptest.Start(t, acptest.Setup{UserConfig: buildByDefault, Permit: acptest.Choose(answerMarker), Rewrite: answerAs(result), Script: `
 steps:
   - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
-  - expect: {tool_result_contains: {r1: ["without an outcome"]}}
+  - expect: {tool_result_contains: {r1: ["without a valid outcome"]}}
     text: "The client's answer was broken."
 `})
 			sid := env.NewSession()

@@ -398,14 +398,25 @@ func (w *wire) writeMessage(ctx context.Context, msg any) error {
 	return nil
 }
 
-// ownIDPrefix marks the ids of the wire's own requests (the SDK numbers its
-// requests, so the two never meet).
-const ownIDPrefix = "agentls-"
+// ownIDBase is where the ids of the wire's own requests start: numbers, as
+// the SDK's (clients that take a request id for a number read them too),
+// far above the SDK's, which count from 1.
+const ownIDBase = 1_000_000_000
+
+// ownKey is the pending key of a response's id when it is one of the
+// wire's own (a number from ownIDBase up; a client may echo it as 1e9).
+func ownKey(id json.RawMessage) (string, bool) {
+	var f float64
+	if json.Unmarshal(id, &f) != nil || f < ownIDBase || f >= 1<<53 || f != float64(uint64(f)) {
+		return "", false
+	}
+	return strconv.FormatUint(uint64(f), 10), true
+}
 
 // deliver hands a response to the own request it answers.
 func (w *wire) deliver(id json.RawMessage, line []byte) bool {
-	var key string
-	if json.Unmarshal(id, &key) != nil {
+	key, ok := ownKey(id)
+	if !ok {
 		return false
 	}
 	w.mu.Lock()
@@ -430,7 +441,8 @@ func (w *wire) deliver(id json.RawMessage, line []byte) bool {
 // call sends a request the SDK cannot express (see unstable.go) and waits for
 // its result; on ctx's end it tells the client ($/cancel_request) and returns.
 func (w *wire) call(ctx context.Context, method string, params any, result any) error {
-	id := ownIDPrefix + strconv.FormatUint(w.nextID.Add(1), 10)
+	n := ownIDBase + w.nextID.Add(1)
+	id := strconv.FormatUint(n, 10)
 	ch := make(chan rawResponse, 1)
 	w.mu.Lock()
 	if w.pending == nil {
@@ -439,7 +451,7 @@ func (w *wire) call(ctx context.Context, method string, params any, result any) 
 	}
 	w.pending[id] = ch
 	w.mu.Unlock()
-	if err := w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
+	if err := w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "id": n, "method": method, "params": params}); err != nil {
 		w.forget(id)
 		return fmt.Errorf("send %s: %w", method, err)
 	}
@@ -468,7 +480,7 @@ func (w *wire) call(ctx context.Context, method string, params any, result any) 
 		w.forget(id)
 		// ctx has ended: the notice goes out when there is room, else it is
 		// dropped (a client that reads nothing has not read the request either).
-		_ = w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "method": "$/cancel_request", "params": map[string]any{"requestId": id}})
+		_ = w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "method": "$/cancel_request", "params": map[string]any{"requestId": n}})
 		return ctx.Err()
 	}
 }
