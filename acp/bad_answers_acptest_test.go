@@ -3,7 +3,9 @@ package acp_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -308,4 +310,28 @@ steps:
 			}
 		})
 	}
+}
+
+// TestClientAnswerOverTheSizeCapFailsAtOnce: a client's answer to
+// fs/read_text_file over the line cap (10 MB) is dropped, and the read it
+// answers fails at once — the read falls back to the disk — instead of
+// waiting editor.request_timeout_secs (60 s) for an answer that was
+// dropped.
+func TestClientAnswerOverTheSizeCapFailsAtOnce(t *testing.T) {
+	t.Parallel()
+	huge, _ := json.Marshal(map[string]string{"content": strings.Repeat("x", 11<<20)})
+	env := acptest.Start(t, acptest.Setup{
+		Caps:        sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true}},
+		Files:       map[string]string{"a.txt": answerMarker + "\n"},
+		Rewrite:     answerAs(string(huge)),
+		WaitTimeout: 30 * time.Second, // under the 60 s a dropped answer waited
+		Script: `
+steps:
+  - tool_calls: [{id: r1, name: read, args: {path: a.txt}}]
+  - expect: {tool_result_contains: {r1: ["` + answerMarker + `"]}}
+    text: "Read it."
+`})
+	sid := env.NewSession()
+	env.PromptAsync(sid, "read a.txt")
+	env.Await(acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn), acptest.Received("fs/read_text_file"))
 }

@@ -196,8 +196,7 @@ func (w *wire) pump() {
 	for {
 		line, tooLong, err := readLine(r)
 		if tooLong {
-			slog.Warn("acp: message over the size cap dropped", "cap_bytes", maxLineBytes)
-			w.replyError(nil, -32600, fmt.Sprintf("Invalid request: the message is over %d KB; it was dropped", maxLineBytes>>10))
+			w.refuseOversize(line) // oversize.go: line is the head of the message
 		} else if len(line) > 0 {
 			w.route(line)
 		}
@@ -223,13 +222,14 @@ func (w *wire) pump() {
 const releaseOverBytes = 4 << 20
 
 // readLine reads one line (without its newline). A line over maxLineBytes is
-// consumed and reported as tooLong.
+// consumed and reported as tooLong, with its first sniffBytes as line.
 func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if !tooLong {
 			if len(line)+len(chunk) > maxLineBytes {
-				tooLong, line = true, nil
+				tooLong = true
+				line = append(make([]byte, 0, sniffBytes), line[:min(len(line), sniffBytes)]...)
 			} else {
 				line = append(line, chunk...)
 			}
@@ -237,7 +237,7 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if n := len(line); n > 0 && line[n-1] == '\n' {
+		if n := len(line); n > 0 && line[n-1] == '\n' && !tooLong {
 			line = line[:n-1]
 		}
 		return line, tooLong, err
