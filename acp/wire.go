@@ -304,6 +304,12 @@ func (w *wire) route(line []byte) {
 	if method == "initialize" && id != nil {
 		w.init.sawInitialize(*id, trimmed)
 	}
+	if method == "session/prompt" && id != nil {
+		if problem := promptBlocksProblem(trimmed); problem != "" { // prompt_blocks.go
+			w.replyError(id, -32602, problem)
+			return
+		}
+	}
 	if h, ok := w.own[method]; ok && id != nil {
 		var p struct {
 			Params json.RawMessage `json:"params"`
