@@ -335,3 +335,29 @@ steps:
 	env.PromptAsync(sid, "read a.txt")
 	env.Await(acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn), acptest.Received("fs/read_text_file"))
 }
+
+// TestTrustQuestionWithAnInvalidAnswerAsksAgain: the workspace
+// configuration's trust question answered `null` decided nothing: its call
+// says why (the file stays untrusted for now), and the next prompt asks
+// again — before, the failure was a bare `failed` and the question was not
+// asked again on this connection.
+func TestTrustQuestionWithAnInvalidAnswerAsksAgain(t *testing.T) {
+	t.Parallel()
+	env := acptest.Start(t, acptest.Setup{
+		UserConfig: buildByDefault, Permit: acptest.Choose(answerMarker), Rewrite: answerAs("null"),
+		Files:  map[string]string{".agentls.yaml": "run: {allow: ['touch *']}\n"},
+		Script: "steps:\n  - text: One.\n  - text: Two.\n",
+	})
+	sid := env.NewSession()
+	env.PromptAsync(sid, "one")
+	env.Await(
+		acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn),
+		acptest.Update("tool_call_update", "the trust call failed saying why", func(u sdk.SessionUpdate) bool {
+			b, _ := json.Marshal(u.ToolCallUpdate.Content)
+			return strings.HasPrefix(string(u.ToolCallUpdate.ToolCallId), "trust-") && u.ToolCallUpdate.Status != nil &&
+				*u.ToolCallUpdate.Status == sdk.ToolCallStatusFailed && bytes.Contains(b, []byte("could not be asked")) && bytes.Contains(b, []byte("without a valid outcome"))
+		}),
+	)
+	env.PromptAsync(sid, "two")
+	env.Await(acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn), acptest.MethodCount("session/request_permission", 2))
+}
