@@ -33,6 +33,8 @@ type Agent struct {
 	commands *commandAnnouncer
 	msgIDs   messageIDs
 	costs    sessionCosts
+	// prompts are the running session/prompt calls (prompt_supersede.go).
+	prompts runningPrompts
 
 	// opening serialises opening hosts (a workspace is opened once).
 	opening sync.Mutex
@@ -240,6 +242,8 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
+	ctx, stop := a.turnContext(ctx, h, string(p.SessionId)) // prompt_supersede.go: a turn awaiting approval is not superseded
+	defer stop()
 	if h.reviewTrust(ctx, string(p.SessionId)) { // trust.go: a workspace file waiting for trust is asked first
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
 	}

@@ -30,10 +30,12 @@ type sessions interface {
 	CheckModel(ctx context.Context) agentproto.ModelCheck
 }
 
-// turns are a session's turns: prompting and cancelling.
+// turns are a session's turns: prompting and cancelling, and whether the
+// turn waits for a plan approval (ok of ApprovalGrants).
 type turns interface {
 	Prompt(ctx context.Context, req agent.PromptRequest) (agent.TurnResult, error)
 	Cancel(id string) error
+	ApprovalGrants(id string) (grants []string, ok bool)
 }
 
 // agentServices is the agent as the ACP face uses it: its own calls, and

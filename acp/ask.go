@@ -86,10 +86,23 @@ func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.A
 		{OptionId: sdk.PermissionOptionId(agentproto.RejectOnce), Name: "Keep Planning", Kind: sdk.PermissionOptionKindRejectOnce},
 		{OptionId: sdk.PermissionOptionId(agentproto.AllowOnce), Name: "Accept & Build", Kind: sdk.PermissionOptionKindAllowOnce},
 	})
+	if err == nil && optionID != string(agentproto.AllowOnce) && optionID != string(agentproto.RejectOnce) {
+		err = notOffered(optionID)
+	}
+	if err != nil && ctx.Err() == nil && !errors.Is(err, errCancelledByClient) {
+		// The request is the only way to ask on ACP: the turn ends saying
+		// why (agent.ErrAskFailed) instead of waiting for a decision.
+		err = fmt.Errorf("%w: %w", agent.ErrAskFailed, err)
+	}
 	if err != nil {
 		return agent.AskReply{}, err
 	}
 	return agent.AskReply{Answers: map[string]any{"approve": optionID == string(agentproto.AllowOnce)}}, nil
+}
+
+// notOffered is the error of an answer naming an option that was not offered.
+func notOffered(optionID string) error {
+	return fmt.Errorf("the client chose %q, which is not one of the options offered", optionID)
 }
 
 // grantsText is the text block that lists what approving grants, or "".
@@ -144,7 +157,7 @@ func (e *editor) Permit(ctx context.Context, req permission.Request) (permission
 	}
 	d, err := req.DecisionOf(optionID)
 	if err != nil {
-		return permission.Decision{}, fmt.Errorf("the client chose %q, which is not one of the options offered", optionID)
+		return permission.Decision{}, notOffered(optionID)
 	}
 	return d, nil
 }
@@ -170,7 +183,7 @@ func (e *editor) askChoice(ctx context.Context, req agent.AskRequest, actions []
 	}
 	i, err := strconv.Atoi(strings.TrimPrefix(optionID, optChoicePrefix))
 	if !strings.HasPrefix(optionID, optChoicePrefix) || err != nil || i < 0 || i >= len(actions) {
-		return agent.AskReply{}, fmt.Errorf("the client chose %q, which is not one of the options offered", optionID)
+		return agent.AskReply{}, notOffered(optionID)
 	}
 	return agent.AskReply{Answers: map[string]any{q.Name: actions[i].Value}}, nil
 }
@@ -201,7 +214,7 @@ func (e *editor) requestPermission(ctx context.Context, sessionID string, call s
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", fmt.Errorf("session/request_permission failed: %s", clientError(err))
+		return "", err // it names session/request_permission and what the client answered
 	}
 	switch {
 	case res.Outcome.Selected != nil:

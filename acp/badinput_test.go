@@ -106,13 +106,29 @@ func TestMalformedLinesGetErrorsAndTheProcessLives(t *testing.T) {
 			t.Errorf("batch element: got %v, want -32600 with id %v", m, want)
 		}
 	}
-	// An oversized line (over the SDK reader's cap) is answered too.
+	// A prompt block of a type ACP does not have (or none) is refused naming
+	// it: the SDK would read it as an empty text block and drop it unsaid.
+	for i, block := range []string{`{"type":"weird","text":"hi"}`, `{"text":"hi"}`} {
+		fmt.Fprintf(in, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"look"},%s]}}`+"\n", 60+i, block)
+		if m := next(t, out); errCode(m) != -32602 || m["id"] != float64(60+i) || !strings.Contains(fmt.Sprint(m), "prompt[1]:") {
+			t.Errorf("prompt with %s: %v, want -32602 naming prompt[1]", block, m)
+		}
+	}
+	// An oversized line (over the SDK reader's cap) is answered too, with
+	// its own id (read from the line's start): the client's call ends.
 	huge := `{"jsonrpc":"2.0","id":50,"method":"session/list","params":{"x":"` + strings.Repeat("a", 11<<20) + `"}}`
 	if _, err := fmt.Fprintln(in, huge); err != nil {
 		t.Fatal(err)
 	}
-	if m := next(t, out); errCode(m) != -32600 {
-		t.Errorf("oversized line: %v", m)
+	if m := next(t, out); errCode(m) != -32600 || m["id"] != float64(50) || !strings.Contains(fmt.Sprint(m), "session/list the message is over") {
+		t.Errorf("oversized line: %v, want -32600 with id 50 naming session/list", m)
+	}
+	// One whose start is not a request's is answered with id null.
+	if _, err := fmt.Fprintln(in, `["`+strings.Repeat("a", 11<<20)+`"]`); err != nil {
+		t.Fatal(err)
+	}
+	if m := next(t, out); errCode(m) != -32600 || m["id"] != nil {
+		t.Errorf("oversized non-request: %v, want -32600 with id null", m)
 	}
 	// Still serving.
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":99,"method":"initialize","params":{"protocolVersion":1}}`)

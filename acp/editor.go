@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -192,8 +193,10 @@ func (e *editor) writeThroughClient(ctx context.Context, sessionID string, c wor
 		}
 	}
 	err := e.clientCall(ctx, "fs/write_text_file", func(ctx context.Context) error {
-		_, err := e.a.conn.WriteTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: c.Path.Abs, Content: c.After})
-		return err
+		// Through the wire, which does not decode the result: any result
+		// is success (`{}`, `null`, and a client's `true` alike); only an
+		// error response fails the write.
+		return e.a.wire.call(ctx, "fs/write_text_file", sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: c.Path.Abs, Content: c.After}, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("the client did not write %s: %s", c.Path.Rel, clientError(err))
@@ -215,11 +218,14 @@ func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []worksp
 		return
 	}
 	for _, p := range paths {
-		var res sdk.ReadTextFileResponse
+		var content string
 		err := e.clientCall(ctx, "fs/read_text_file", func(ctx context.Context) (err error) {
-			res, err = e.a.conn.ReadTextFile(ctx, sdk.ReadTextFileRequest{SessionId: sdk.SessionId(sessionID), Path: p.Abs})
+			content, err = e.readThroughClient(ctx, sessionID, p)
 			return err
 		})
+		if errors.Is(err, errNoContent) {
+			slog.Warn("acp: "+err.Error()+"; reading the disk", "path", p.Rel)
+		}
 		if err != nil {
 			// An earlier read's text must not outlive this answer: an edit
 			// computed on it would overwrite newer text on disk.
@@ -227,11 +233,11 @@ func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []worksp
 			slog.Debug("acp: fs/read_text_file failed; reading the disk", "path", p.Rel, "err", err)
 			continue
 		}
-		if data, err := os.ReadFile(p.Abs); err == nil && string(data) == res.Content {
+		if data, err := os.ReadFile(p.Abs); err == nil && string(data) == content {
 			e.h.ws.Overlay().Close(p.Abs)
 			continue
 		}
-		e.h.ws.Overlay().Open(p.Abs, 0, res.Content)
+		e.h.ws.Overlay().Open(p.Abs, 0, content)
 	}
 }
 

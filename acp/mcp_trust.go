@@ -39,10 +39,16 @@ func (h *hosted) reviewMCPTrust(ctx context.Context, sessionID string) (cancelle
 				slog.Info("acp: workspace MCP file trusted", "file", f.Path)
 			}
 		}
-		h.ed.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: status})
+		var content []toolContent
+		cancelled := err != nil && (errors.Is(err, errCancelledByClient) || ctx.Err() != nil)
+		if err != nil && !cancelled {
+			h.trustAsked.again("mcp-" + hexSum) // decided nothing: asked again at the next prompt
+			content = []toolContent{textContent(trustAskFailed(f.Path, err))}
+		}
+		h.ed.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: status, Content: content})
 		if err != nil {
 			slog.Warn("acp: MCP file trust question", "file", f.Path, "err", err)
-			if errors.Is(err, errCancelledByClient) || ctx.Err() != nil {
+			if cancelled {
 				return true
 			}
 		}

@@ -24,7 +24,7 @@ func (e *editor) timedPermission(ctx context.Context, req sdk.RequestPermissionR
 	asked := time.Now()
 	rctx, stop := outliveCancel(ctx, agent.CancelAnswerGrace)
 	defer stop()
-	res, err := e.a.conn.RequestPermission(rctx, req)
+	res, err := e.askPermission(rctx, req) // permission_answer.go
 	took := time.Since(asked)
 	if err != nil || res.Outcome.Selected == nil || took >= humanAnswerFloor {
 		return res, err

@@ -81,6 +81,9 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	if err != nil {
 		return tools.TerminalResult{}, true, fmt.Errorf("the client's terminal did not start the command: %s", clientError(err))
 	}
+	if created.TerminalId == "" {
+		return tools.TerminalResult{}, true, errNoTerminalID // terminal_answers.go
+	}
 	id := created.TerminalId
 	defer func() {
 		rctx, cancel := graceContext(ctx)
@@ -95,6 +98,7 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 		e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Content: []toolContent{content}})
 	}
 	res := tools.TerminalResult{}
+	note := "" // how it ended, when the client said no exit code; its output lost
 	wctx, cancel := context.WithTimeout(ctx, job.Timeout)
 	defer cancel()
 	exit, err := e.a.conn.WaitForTerminalExit(wctx, sdk.WaitForTerminalExitRequest{SessionId: sid, TerminalId: id})
@@ -111,17 +115,22 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	} else if exit.ExitCode != nil {
 		res.ExitCode = *exit.ExitCode
 	} else {
-		res.ExitCode = -1 // ended by a signal
+		res.ExitCode = -1 // ended by a signal, or the client did not say
+		note = exitNote(exit)
 	}
 	octx, cancelOut := graceContext(ctx)
 	defer cancelOut()
-	out, err := e.a.conn.TerminalOutput(octx, sdk.TerminalOutputRequest{SessionId: sid, TerminalId: id})
-	if err != nil && !errors.Is(err, context.Canceled) {
-		slog.Debug("acp: terminal/output failed", "terminal", id, "err", err)
+	out, err := e.terminalOutput(octx, sid, id) // terminal_answers.go
+	if err != nil {
+		slog.Warn("acp: terminal/output failed", "terminal", id, "err", err)
+		note = withNote(note, "(the client's terminal did not return the command's output: "+clientError(err)+")")
 	}
 	res.Output = out.Output
 	if out.Truncated {
 		res.Output = "(the start of the output was cut by the client's output limit)\n" + res.Output
+	}
+	if note != "" {
+		res.Output = withNote(res.Output, note)
 	}
 	res.Duration = time.Since(start)
 	return res, true, nil

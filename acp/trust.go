@@ -32,6 +32,20 @@ func (t *trustAsked) first(sum string) bool {
 	return true
 }
 
+// again forgets that sum was asked: an ask that failed (the client's
+// answer was an error or invalid) decided nothing, so the next prompt asks
+// again.
+func (t *trustAsked) again(sum string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.sums, sum)
+}
+
+// trustAskFailed is the text of a trust call whose question failed.
+func trustAskFailed(path string, err error) string {
+	return "The question could not be asked (" + err.Error() + "): " + path + " stays untrusted for now (its widening keys ignored); the next prompt asks again."
+}
+
 // reviewTrust asks, at a prompt, whether to trust the workspace's
 // .agentls.yaml when keys of it wait for trust: through the permission
 // service, as a session/request_permission on a tool call of its own
@@ -58,12 +72,18 @@ func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled b
 	h.ed.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: callID, Title: req.Title(), Kind: "other", Status: "pending"})
 	d, err := h.ed.Permit(ctx, req)
 	status := "failed"
+	var content []toolContent
 	defer func() {
-		h.ed.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: status})
+		h.ed.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: status, Content: content})
 	}()
 	if err != nil {
 		slog.Warn("acp: trust question", "file", trust.Path, "err", err)
-		return errors.Is(err, errCancelledByClient) || ctx.Err() != nil
+		cancelled := errors.Is(err, errCancelledByClient) || ctx.Err() != nil
+		if !cancelled {
+			h.trustAsked.again(trust.Sum)
+			content = []toolContent{textContent(trustAskFailed(trust.Path, err))}
+		}
+		return cancelled
 	}
 	if d.Option != agentproto.AllowAlways {
 		slog.Info("acp: workspace configuration not trusted", "file", trust.Path)

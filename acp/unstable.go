@@ -34,7 +34,7 @@ type elicitationForm struct {
 }
 
 // elicitationReply is the client's answer: accept (with content), decline
-// or cancel.
+// or cancel; any other action (or none: `null`) is no answer.
 type elicitationReply struct {
 	Action  string         `json:"action"`
 	Content map[string]any `json:"content"`
@@ -63,10 +63,16 @@ func (e *editor) elicit(ctx context.Context, req agent.AskRequest) (agent.AskRep
 		slog.Warn("acp: elicitation failed; trying another way to ask", "err", err)
 		return agent.AskReply{}, false, nil
 	}
-	if reply.Action != "accept" {
+	switch reply.Action {
+	case "accept":
+		return agent.AskReply{Answers: reply.Content}, true, nil
+	case "decline", "cancel":
 		return agent.AskReply{Dismissed: true}, true, nil
 	}
-	return agent.AskReply{Answers: reply.Content}, true, nil
+	// `null`, `{}` or an action ACP does not have: no answer, and not the
+	// user's dismissal either; the questions are asked another way.
+	slog.Warn("acp: elicitation answered without a valid action (accept, decline or cancel); trying another way to ask", "action", reply.Action)
+	return agent.AskReply{}, false, nil
 }
 
 // formSchema is the questions as one elicitation schema: each question a

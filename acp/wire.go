@@ -196,8 +196,7 @@ func (w *wire) pump() {
 	for {
 		line, tooLong, err := readLine(r)
 		if tooLong {
-			slog.Warn("acp: message over the size cap dropped", "cap_bytes", maxLineBytes)
-			w.replyError(nil, -32600, fmt.Sprintf("Invalid request: the message is over %d KB; it was dropped", maxLineBytes>>10))
+			w.refuseOversize(line) // oversize.go: line is the head of the message
 		} else if len(line) > 0 {
 			w.route(line)
 		}
@@ -223,13 +222,14 @@ func (w *wire) pump() {
 const releaseOverBytes = 4 << 20
 
 // readLine reads one line (without its newline). A line over maxLineBytes is
-// consumed and reported as tooLong.
+// consumed and reported as tooLong, with its first sniffBytes as line.
 func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if !tooLong {
 			if len(line)+len(chunk) > maxLineBytes {
-				tooLong, line = true, nil
+				tooLong = true
+				line = append(make([]byte, 0, sniffBytes), line[:min(len(line), sniffBytes)]...)
 			} else {
 				line = append(line, chunk...)
 			}
@@ -237,7 +237,7 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if n := len(line); n > 0 && line[n-1] == '\n' {
+		if n := len(line); n > 0 && line[n-1] == '\n' && !tooLong {
 			line = line[:n-1]
 		}
 		return line, tooLong, err
@@ -303,6 +303,12 @@ func (w *wire) route(line []byte) {
 	}
 	if method == "initialize" && id != nil {
 		w.init.sawInitialize(*id, trimmed)
+	}
+	if method == "session/prompt" && id != nil {
+		if problem := promptBlocksProblem(trimmed); problem != "" { // prompt_blocks.go
+			w.replyError(id, -32602, problem)
+			return
+		}
 	}
 	if h, ok := w.own[method]; ok && id != nil {
 		var p struct {
@@ -398,14 +404,25 @@ func (w *wire) writeMessage(ctx context.Context, msg any) error {
 	return nil
 }
 
-// ownIDPrefix marks the ids of the wire's own requests (the SDK numbers its
-// requests, so the two never meet).
-const ownIDPrefix = "agentls-"
+// ownIDBase is where the ids of the wire's own requests start: numbers, as
+// the SDK's (clients that take a request id for a number read them too),
+// far above the SDK's, which count from 1.
+const ownIDBase = 1_000_000_000
+
+// ownKey is the pending key of a response's id when it is one of the
+// wire's own (a number from ownIDBase up; a client may echo it as 1e9).
+func ownKey(id json.RawMessage) (string, bool) {
+	var f float64
+	if json.Unmarshal(id, &f) != nil || f < ownIDBase || f >= 1<<53 || f != float64(uint64(f)) {
+		return "", false
+	}
+	return strconv.FormatUint(uint64(f), 10), true
+}
 
 // deliver hands a response to the own request it answers.
 func (w *wire) deliver(id json.RawMessage, line []byte) bool {
-	var key string
-	if json.Unmarshal(id, &key) != nil {
+	key, ok := ownKey(id)
+	if !ok {
 		return false
 	}
 	w.mu.Lock()
@@ -430,7 +447,8 @@ func (w *wire) deliver(id json.RawMessage, line []byte) bool {
 // call sends a request the SDK cannot express (see unstable.go) and waits for
 // its result; on ctx's end it tells the client ($/cancel_request) and returns.
 func (w *wire) call(ctx context.Context, method string, params any, result any) error {
-	id := ownIDPrefix + strconv.FormatUint(w.nextID.Add(1), 10)
+	n := ownIDBase + w.nextID.Add(1)
+	id := strconv.FormatUint(n, 10)
 	ch := make(chan rawResponse, 1)
 	w.mu.Lock()
 	if w.pending == nil {
@@ -439,7 +457,7 @@ func (w *wire) call(ctx context.Context, method string, params any, result any) 
 	}
 	w.pending[id] = ch
 	w.mu.Unlock()
-	if err := w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
+	if err := w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "id": n, "method": method, "params": params}); err != nil {
 		w.forget(id)
 		return fmt.Errorf("send %s: %w", method, err)
 	}
@@ -449,7 +467,14 @@ func (w *wire) call(ctx context.Context, method string, params any, result any) 
 			return errors.New("the client connection closed before it answered")
 		}
 		if res.Error != nil {
-			return fmt.Errorf("the client answered %s with error %d: %s", method, res.Error.Code, res.Error.Message)
+			msg := res.Error.Message
+			var data struct {
+				Error string `json:"error"`
+			}
+			if json.Unmarshal(res.Error.Data, &data) == nil && data.Error != "" {
+				msg += ": " + data.Error // the SDK's internal errors carry the detail here
+			}
+			return fmt.Errorf("the client answered %s with error %d: %s", method, res.Error.Code, msg)
 		}
 		if result != nil && len(res.Result) > 0 {
 			if err := json.Unmarshal(res.Result, result); err != nil {
@@ -461,7 +486,7 @@ func (w *wire) call(ctx context.Context, method string, params any, result any) 
 		w.forget(id)
 		// ctx has ended: the notice goes out when there is room, else it is
 		// dropped (a client that reads nothing has not read the request either).
-		_ = w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "method": "$/cancel_request", "params": map[string]any{"requestId": id}})
+		_ = w.writeMessage(ctx, map[string]any{"jsonrpc": "2.0", "method": "$/cancel_request", "params": map[string]any{"requestId": n}})
 		return ctx.Err()
 	}
 }

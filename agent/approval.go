@@ -38,6 +38,9 @@ type decision struct {
 	approve bool
 	reason  string
 	source  string
+	// failed is why the face could not ask (ErrAskFailed): no decision,
+	// and none will come.
+	failed error
 }
 
 // offer hands d to the waiting tool. It reports false when a decision was

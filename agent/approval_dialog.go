@@ -76,6 +76,8 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 	switch {
 	case errors.Is(err, ErrNoSurface):
 		return decision{}, false
+	case err != nil && ctx.Err() == nil && errors.Is(err, ErrAskFailed):
+		return decision{failed: err}, true // the face has no other way to ask
 	case err != nil:
 		if ctx.Err() == nil {
 			slog.Warn("approval question failed; waiting for agent/resolvePlan", "err", err)

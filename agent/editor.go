@@ -79,6 +79,13 @@ type Progress interface {
 // questions: they stay pending until agent/answer.
 var ErrNoSurface = errors.New("the editor cannot show these questions")
 
+// ErrAskFailed wraps a face's error when its plan approval question failed
+// (the client answered with an error, or with an option it was not offered)
+// and no other surface of that face can decide the approval (ACP has no
+// lens): the exit_plan_mode call then ends the turn with that error, the
+// plan unapproved, instead of waiting for a decision nobody can make.
+var ErrAskFailed = errors.New("the plan approval could not be asked")
+
 // ApplyRequest is a set of changes to apply as one undoable edit.
 type ApplyRequest struct {
 	// SessionID is the session the change is made for; "" for none (the

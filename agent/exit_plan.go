@@ -86,6 +86,11 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 			}
 			return tools.Failf("%v", err), err
 		}
+		if d.failed != nil {
+			// Nobody can decide: the turn ends saying why, the plan unapproved.
+			err := fmt.Errorf("%w; %s was not approved and the session stays in plan mode (switch to build mode to approve it, or prompt again)", d.failed, p.Rel)
+			return tools.Failf("%v", err), err
+		}
 		applied = true // both outcomes below take effect
 		if open := workspace.OpenComments(m.planComments(p.Rel)); d.approve && len(open) > 0 {
 			// A comment written while the question was open holds the

@@ -165,7 +165,7 @@ func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall) (out callO
 		return callOutcome{result: tools.Failf("internal error in %s: %v", c.Name, rec.Value)}
 	}
 	if err != nil {
-		if errors.Is(err, errApprovalTimeout) {
+		if errors.Is(err, errApprovalTimeout) || errors.Is(err, ErrAskFailed) {
 			return callOutcome{result: tools.Failf("%v", err), err: err}
 		}
 		var r *guard.Refusal

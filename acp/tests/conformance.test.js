@@ -56,7 +56,8 @@ const HELLO = "name: hello\nsteps:\n  - text: \"Héllo ✓ — done.\"\n  - text
 class Wire {
   /**
    * @param {ReturnType<typeof makeWorkspace>} ws
-   * @param {(m: any) => any} [answer] the result for a request from the agent; undefined: -32601
+   * @param {(m: any) => any} [answer] the result for a request from the agent (a promise: when it
+   *   settles; never, for one that never does); undefined: -32601
    */
   constructor(ws, answer) {
     this.ws = ws;
@@ -101,6 +102,9 @@ class Wire {
       this.calls.push(m);
       const result = this.answer?.(m);
       if (result === undefined) this.send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: `the test client does not serve ${m.method}` } });
+      // A promise is answered when it settles: one that never does is a request left unanswered
+      // (sent as is, it would go out as `{}`, which agentls reads as an invalid answer).
+      else if (result instanceof Promise) result.then((r) => this.send({ jsonrpc: "2.0", id: m.id, result: r }));
       else this.send({ jsonrpc: "2.0", id: m.id, result });
     }
     this.wake();

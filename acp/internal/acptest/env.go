@@ -13,6 +13,7 @@
 package acptest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -56,6 +57,11 @@ type Setup struct {
 	Permit func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
 	// WaitTimeout bounds each Await; zero is DefaultWaitTimeout.
 	WaitTimeout time.Duration
+	// Rewrite, when set, changes each message the client writes before
+	// agentls reads it (a line without its newline; the SDK writes one
+	// message per write): a hostile client's answers (`null`, an error,
+	// a result of the wrong shape) made from the SDK client's own.
+	Rewrite func(line []byte) []byte
 }
 
 // Env is one ACP agent driven by an SDK client over real pipes.
@@ -125,7 +131,11 @@ func Start(t testing.TB, s Setup) *Env {
 	if e.waitTimeout <= 0 {
 		e.waitTimeout = DefaultWaitTimeout
 	}
-	e.Conn = sdk.NewClientSideConnection(client, c2aW, a2cR)
+	var toAgent io.Writer = c2aW
+	if s.Rewrite != nil {
+		toAgent = rewriter{w: c2aW, rewrite: s.Rewrite}
+	}
+	e.Conn = sdk.NewClientSideConnection(client, toAgent, a2cR)
 	t.Cleanup(func() {
 		_ = c2aW.Close()
 		select {
@@ -225,4 +235,18 @@ func (e *Env) Read(name string) string {
 func (e *Env) Exists(name string) bool {
 	_, err := os.Stat(filepath.Join(e.Dir, filepath.FromSlash(name)))
 	return err == nil
+}
+
+// rewriter passes each message the client writes through rewrite.
+type rewriter struct {
+	w       io.Writer
+	rewrite func([]byte) []byte
+}
+
+func (r rewriter) Write(p []byte) (int, error) {
+	line := bytes.TrimSuffix(p, []byte("\n"))
+	if _, err := r.w.Write(append(r.rewrite(bytes.Clone(line)), '\n')); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -72,6 +72,28 @@ func TurnEndedWith(sid sdk.SessionId, stop sdk.StopReason) Expectation {
 	}}
 }
 
+// TurnFailedWith is met once the last session/prompt call for sid returned
+// an error whose text holds every one of subs, and unmeetable once it
+// returned otherwise.
+func TurnFailedWith(sid sdk.SessionId, subs ...string) Expectation {
+	return Expectation{Description: fmt.Sprintf("the turn of session %s failed with %q", sid, subs), Check: func(s State) Verdict {
+		for i := len(s.Prompts) - 1; i >= 0; i-- {
+			p := s.Prompts[i]
+			if p.SessionID != sid {
+				continue
+			}
+			switch {
+			case !p.Returned:
+				return Unmet
+			case p.Err != nil && expect.ContainsAll(p.Err.Error(), subs):
+				return Met
+			}
+			return Unmeetable
+		}
+		return Unmet
+	}}
+}
+
 // MessageMatching is met once a message for which match holds arrived.
 func MessageMatching(desc string, match func(Message) bool) Expectation {
 	return expect.Seen(desc, messages, match)

@@ -1,0 +1,90 @@
+package acp
+
+import (
+	"context"
+	"sync"
+)
+
+// runningPrompts are the running session/prompt calls, the newest of each
+// session.
+type runningPrompts struct {
+	mu    sync.Mutex
+	byKey map[string]*runningPrompt
+}
+
+// runningPrompt is one session/prompt call: the SDK's context for it and
+// the cancel of its turn's context.
+type runningPrompt struct {
+	sdkCtx context.Context
+	cancel context.CancelCauseFunc
+	// decided: the SDK's cancel was judged once (passCancel), when it came;
+	// a later look would see the approval already answered by the new
+	// prompt and cancel the turn that goes on.
+	decided sync.Once
+}
+
+// turnContext is the context of a session/prompt's turn. The ACP Go SDK
+// cancels a session's running prompt when another session/prompt for it
+// arrives: that cancel reaches the running turn before the new prompt
+// starts (the new prompt then waits for it to wind down), except while the
+// turn waits for a plan approval. Then the new prompt is the user's answer
+// to it (the agent reads its text as the reason to keep planning, and the
+// waiting turn goes on with the model's revision). session/cancel always
+// cancels the turn (Agent.Cancel), and so does the connection's end. stop
+// releases it.
+func (a *Agent) turnContext(ctx context.Context, h *hosted, sessionID string) (context.Context, func()) {
+	tctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	p := &runningPrompt{sdkCtx: ctx, cancel: cancel}
+	a.prompts.mu.Lock()
+	if a.prompts.byKey == nil {
+		a.prompts.byKey = map[string]*runningPrompt{}
+	}
+	prev := a.prompts.byKey[sessionID]
+	a.prompts.byKey[sessionID] = p
+	a.prompts.mu.Unlock()
+	if prev != nil {
+		a.passCancel(h, sessionID, prev) // the SDK cancelled it for this prompt: now, before this one starts
+	}
+	after := context.AfterFunc(ctx, func() { a.passCancel(h, sessionID, p) })
+	return tctx, func() {
+		after()
+		cancel(context.Canceled)
+		a.prompts.mu.Lock()
+		if a.prompts.byKey[sessionID] == p {
+			delete(a.prompts.byKey, sessionID)
+		}
+		a.prompts.mu.Unlock()
+	}
+}
+
+// passCancel passes the SDK's cancel of p on to its turn, unless the turn
+// waits for a plan approval (and the connection lives). The first call
+// after the cancel decides: the new prompt's, before it starts, or the
+// AfterFunc's, whichever comes first.
+func (a *Agent) passCancel(h *hosted, sessionID string, p *runningPrompt) {
+	if p.sdkCtx.Err() == nil {
+		return
+	}
+	p.decided.Do(func() {
+		if _, awaiting := h.mgr.ApprovalGrants(sessionID); awaiting && !a.connClosed() {
+			return
+		}
+		p.cancel(context.Cause(p.sdkCtx))
+	})
+}
+
+// connClosed reports whether the client connection has ended.
+func (a *Agent) connClosed() bool {
+	a.mu.Lock()
+	closed := a.closed
+	a.mu.Unlock()
+	if closed || a.conn == nil {
+		return true
+	}
+	select {
+	case <-a.conn.Done():
+		return true
+	default:
+		return false
+	}
+}
