@@ -113,7 +113,7 @@ steps:
 	}
 	// The trust question came first, through the permission service: every
 	// widening key in full, "Don't trust" first.
-	if text := permissionText(perms[0]); !strings.HasPrefix(text, "Trust ") || !strings.Contains(text, `- run.allow: ["touch *"]`) {
+	if text := permissionText(perms[0]); !strings.HasPrefix(text, "Trust ") || !strings.Contains(text, "- `run.allow: [\"touch *\"]`") {
 		t.Errorf("trust request:\n%s", text)
 	}
 	if got := optionIDs(perms[0]); strings.Join(got, " ") != "reject_once/reject_once allow_always/allow_always" {
