@@ -54,29 +54,22 @@ func TurnEnded(sid sdk.SessionId) Expectation {
 // with stop reason stop, and unmeetable once it returned otherwise (another
 // reason, or an error).
 func TurnEndedWith(sid sdk.SessionId, stop sdk.StopReason) Expectation {
-	return Expectation{Description: fmt.Sprintf("the turn of session %s ended with %s", sid, stop), Check: func(s State) Verdict {
-		for i := len(s.Prompts) - 1; i >= 0; i-- {
-			p := s.Prompts[i]
-			if p.SessionID != sid {
-				continue
-			}
-			switch {
-			case !p.Returned:
-				return Unmet
-			case p.Err == nil && p.Stop == stop:
-				return Met
-			}
-			return Unmeetable
-		}
-		return Unmet
-	}}
+	return lastTurn(fmt.Sprintf("the turn of session %s ended with %s", sid, stop), sid,
+		func(p PromptState) bool { return p.Err == nil && p.Stop == stop })
 }
 
 // TurnFailedWith is met once the last session/prompt call for sid returned
 // an error whose text holds every one of subs, and unmeetable once it
 // returned otherwise.
 func TurnFailedWith(sid sdk.SessionId, subs ...string) Expectation {
-	return Expectation{Description: fmt.Sprintf("the turn of session %s failed with %q", sid, subs), Check: func(s State) Verdict {
+	return lastTurn(fmt.Sprintf("the turn of session %s failed with %q", sid, subs), sid,
+		func(p PromptState) bool { return p.Err != nil && expect.ContainsAll(p.Err.Error(), subs) })
+}
+
+// lastTurn is met once the last session/prompt call for sid returned as
+// ended says, and unmeetable once it returned otherwise.
+func lastTurn(desc string, sid sdk.SessionId, ended func(PromptState) bool) Expectation {
+	return Expectation{Description: desc, Check: func(s State) Verdict {
 		for i := len(s.Prompts) - 1; i >= 0; i-- {
 			p := s.Prompts[i]
 			if p.SessionID != sid {
@@ -85,7 +78,7 @@ func TurnFailedWith(sid sdk.SessionId, subs ...string) Expectation {
 			switch {
 			case !p.Returned:
 				return Unmet
-			case p.Err != nil && expect.ContainsAll(p.Err.Error(), subs):
+			case ended(p):
 				return Met
 			}
 			return Unmeetable
