@@ -33,20 +33,14 @@ func isBinary(data []byte) bool {
 // or an applied agent edit) if it has one, else the disk's. Directories and
 // binary files are refused.
 func (w *Workspace) ReadFile(p Path) (string, error) {
-	if err := w.overlay.lostError(p); err != nil {
-		return "", err
-	}
-	if text, _, ok := w.overlay.Get(p.Abs); ok {
-		return text, nil
-	}
-	data, err := w.readDisk(p)
+	text, data, err := w.current(p)
 	if err != nil {
 		return "", err
 	}
-	if isBinary(data) {
+	if data != nil && isBinary(data) {
 		return "", fmt.Errorf("%s is a binary file; only text files can be read: %w", p.Rel, ErrBinary)
 	}
-	return string(data), nil
+	return text, nil
 }
 
 // readDisk reads p from disk without the binary check.
@@ -70,14 +64,24 @@ func (w *Workspace) readDisk(p Path) ([]byte, error) {
 
 // rawText is the current text of p (overlay first) without the binary check.
 func (w *Workspace) rawText(p Path) (string, error) {
+	text, _, err := w.current(p)
+	return text, err
+}
+
+// current is the current text of p: the overlay's, else the disk's (then
+// also as data, for the binary check); an error for a buffer out of sync.
+func (w *Workspace) current(p Path) (text string, data []byte, err error) {
 	if err := w.overlay.lostError(p); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if text, _, ok := w.overlay.Get(p.Abs); ok {
-		return text, nil
+		return text, nil, nil
 	}
-	data, err := w.readDisk(p)
-	return string(data), err
+	data, err = w.readDisk(p)
+	if err != nil {
+		return "", nil, err
+	}
+	return string(data), data, nil
 }
 
 // Hash is the content hash given to the model as `last_read_hash`: the first
