@@ -38,9 +38,9 @@ func (c *memConn) written() []byte {
 }
 
 // readAll reads every message of input through a frameStream (cap maxBody)
-// and returns them, the error that ended the input, and what the stream
-// wrote back (its answers to invalid messages).
-func readAll(t *testing.T, input []byte, maxBody int) (msgs []jsonrpc2.Message, end error, written []byte) {
+// and returns them, what the stream wrote back (its answers to invalid
+// messages) and the error that ended the input.
+func readAll(t *testing.T, input []byte, maxBody int) (msgs []jsonrpc2.Message, written []byte, end error) {
 	t.Helper()
 	conn := &memConn{in: bytes.NewReader(input)}
 	s := newFrameStream(conn, maxBody)
@@ -53,7 +53,7 @@ func readAll(t *testing.T, input []byte, maxBody int) (msgs []jsonrpc2.Message, 
 			if errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("the stream hung on %d bytes of input", len(input))
 			}
-			return msgs, err, conn.written()
+			return msgs, conn.written(), err
 		}
 		if n <= 0 {
 			t.Fatalf("message read with size %d", n)
@@ -122,7 +122,7 @@ func FuzzFrameStream(f *testing.F) {
 	}
 	const next = `{"jsonrpc":"2.0","id":"after","method":"agent/listSessions","params":{}}`
 	f.Fuzz(func(t *testing.T, input []byte) {
-		_, end, written := readAll(t, input, 1<<10)
+		_, written, end := readAll(t, input, 1<<10)
 		if end == nil {
 			t.Fatal("the input ended without an error")
 		}
