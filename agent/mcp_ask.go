@@ -25,8 +25,9 @@ const (
 // shown escaped. A tool the user allowed for the session runs unasked.
 func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, error) {
 	s := e.s.rootSession() // a sub-agent asks through its root, whose answers it uses
+	key := mcpAlwaysKey(req)
 	s.mu.Lock()
-	always := s.mcpAlways[req.Tool]
+	always := s.mcpAlways[key]
 	s.mu.Unlock()
 	if always {
 		return true, nil
@@ -49,11 +50,21 @@ func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, e
 		if s.mcpAlways == nil {
 			s.mcpAlways = map[string]bool{}
 		}
-		s.mcpAlways[req.Tool] = true
+		s.mcpAlways[key] = true
 		s.mu.Unlock()
 		return true, nil
 	}
 	return false, nil
+}
+
+// mcpAlwaysKey is what an "Always allow" answer holds: the server (its
+// name and command line) and the tool as the server names it, never the
+// model-facing name alone. Two servers' tools can share that name once
+// sanitised (`ev.il` and `ev_il`, a name cut at 64 characters), and which
+// one holds it can change from one listing to the next (a server drops a
+// tool, fails or restarts): an answer about one must never allow the other.
+func mcpAlwaysKey(req tools.MCPCallRequest) string {
+	return strings.Join([]string{req.Server, req.Command, req.ServerTool}, "\x00")
 }
 
 // mcpCallPermission is the permission request of one MCP tool call: what
