@@ -49,10 +49,16 @@ type client struct {
 
 	mu        sync.Mutex
 	docs      map[string]*document     // by URI: what the server was sent
-	published map[string]publishParams // by URI: the last publishDiagnostics
+	published map[string]publishParams // by URI: the last publishDiagnostics (published.go bounds it)
 	fresh     map[string]bool          // by URI: published since the last change
-	lastUse   time.Time
-	inFlight  int // calls under way: the client is in use, not idle
+	// unopenedSize is the size of each kept publish of a file agentls did
+	// not open, unopenedBytes their sum (within maxUnopenedBytes);
+	// overBudget: a publish was dropped (logged once).
+	unopenedSize  map[string]int
+	unopenedBytes int
+	overBudget    bool
+	lastUse       time.Time
+	inFlight      int // calls under way: the client is in use, not idle
 }
 
 // startClient starts argv under pol in root and initializes it with the
@@ -77,7 +83,7 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 		return nil, err
 	}
 	c := &client{fileType: fileType, argv: argv, cmd: cmd, prep: prep, stderr: &tail{max: 4096}, exited: make(chan struct{}),
-		docs: map[string]*document{}, published: map[string]publishParams{}, fresh: map[string]bool{}, lastUse: time.Now()}
+		docs: map[string]*document{}, published: map[string]publishParams{}, fresh: map[string]bool{}, unopenedSize: map[string]int{}, lastUse: time.Now()}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		prep.Cleanup()
@@ -174,9 +180,9 @@ func (c *client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	case "textDocument/publishDiagnostics":
 		var p publishParams
 		if err := json.Unmarshal(req.Params(), &p); err == nil {
+			p.Diagnostics = boundDiagnostics(p.Diagnostics)
 			c.mu.Lock()
-			c.published[p.URI] = p
-			c.fresh[p.URI] = true
+			c.keepPublished(p)
 			c.mu.Unlock()
 		}
 		return nil, nil

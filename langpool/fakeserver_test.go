@@ -3,6 +3,7 @@ package langpool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -55,6 +57,9 @@ func runFakeServer() {
 			}
 			_ = json.Unmarshal(req.Params(), &p)
 			docs[p.TextDocument.URI] = p.TextDocument.Text
+			if strings.Contains(p.TextDocument.Text, "FLOOD") {
+				publishFlood(ctx, conn, p.TextDocument.URI)
+			}
 			return nil, nil
 		case "textDocument/didChange":
 			var p struct {
@@ -98,6 +103,33 @@ func runFakeServer() {
 	case <-done:
 	case <-conn.Done():
 	}
+}
+
+// Sizes of the fake server's flood of publishDiagnostics.
+const (
+	floodFiles      = 3000 // unopened files, one long diagnostic each
+	floodMessage    = 5000 // bytes of each of their messages
+	floodOneFileLen = 5000 // diagnostics of one more unopened file
+)
+
+// publishFlood publishes diagnostics for many files agentls never opened,
+// long messages and one file of very many diagnostics, then one
+// diagnostic "flood done" for the opened file uri.
+func publishFlood(ctx context.Context, conn jsonrpc2.Conn, uri string) {
+	diag := func(msg string) map[string]any {
+		return map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}}, "severity": 1, "message": msg}
+	}
+	dir := strings.TrimSuffix(uri, filepath.Base(uri))
+	many := make([]map[string]any, floodOneFileLen)
+	for i := range many {
+		many[i] = diag("one of many")
+	}
+	_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": dir + "many.go", "diagnostics": many})
+	long := strings.Repeat("é", floodMessage/2)
+	for i := 0; i < floodFiles; i++ {
+		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": fmt.Sprintf("%sflood/%d.go", dir, i), "diagnostics": []map[string]any{diag(long)}})
+	}
+	_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": uri, "diagnostics": []map[string]any{diag("flood done")}})
 }
 
 // slowAnswer is how long the fake server thinks over a file holding SLOW.
@@ -206,5 +238,60 @@ func TestBusyServerIsNotIdle(t *testing.T) {
 	case <-stopped:
 	case <-ctx.Done():
 		t.Fatalf("the server did not stop once idle (running %v)", p.Running())
+	}
+}
+
+// TestPublishedDiagnosticsAreBounded: a server that publishes diagnostics
+// for thousands of files agentls never opened, with long messages, and
+// one file of thousands of diagnostics, costs agentls a bounded memory:
+// at most maxFileDiagnostics per file, messages cut to maxDiagnosticText,
+// unopened files' publishes within maxUnopenedBytes; the opened file's
+// publish is kept.
+func TestPublishedDiagnosticsAreBounded(t *testing.T) {
+	root := t.TempDir()
+	p := fakePool(t, root, map[string]string{"flood.go": "package a\n// FLOOD\n"}, Options{})
+	file := filepath.Join(root, "flood.go")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := p.Diagnostics(ctx, []string{file}); err != nil {
+		t.Fatal(err)
+	}
+	var known map[string][]intel.Diagnostic
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for done := false; !done; {
+		snap, err := p.Diagnostics(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		known = snap.Files
+		for _, d := range known[file] {
+			done = done || d.Message == "flood done"
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			t.Fatalf("the opened file's publish was not kept (%d files known)", len(known))
+		}
+	}
+	total := 0
+	for f, ds := range known {
+		if len(ds) > maxFileDiagnostics {
+			t.Errorf("%s: %d diagnostics kept, want at most %d", f, len(ds), maxFileDiagnostics)
+		}
+		for _, d := range ds {
+			if len(d.Message) > maxDiagnosticText+len("…") {
+				t.Fatalf("%s: a message of %d bytes kept, want at most %d", f, len(d.Message), maxDiagnosticText)
+			}
+			if !utf8.ValidString(d.Message) {
+				t.Fatalf("%s: a message cut inside a character", f)
+			}
+			if f != file {
+				total += len(d.Message)
+			}
+		}
+	}
+	if total > maxUnopenedBytes || len(known) >= floodFiles {
+		t.Errorf("unopened files kept: %d, %d bytes of messages; want within %d bytes", len(known)-1, total, maxUnopenedBytes)
 	}
 }
