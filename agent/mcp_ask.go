@@ -9,6 +9,7 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/questions"
 )
 
 // maxShownArgs is the most bytes of a call's arguments a question shows;
@@ -93,12 +94,28 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 	return permission.Request{
 		SessionID: sessionID, ToolCallID: ToolCallID(ctx), Requester: req.Tool, Kind: agentproto.PermissionMCP,
 		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: reach, Network: network, Sandbox: sandboxState,
-		Note: fmt.Sprintf("MCP server `%s` (`%s`), tool `%s`.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
-			req.Server, req.Command, req.ServerTool, fence, args, fence, req.Hints),
+		Note: fmt.Sprintf("MCP server %s (%s), tool %s.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
+			codeSpan(req.Server), codeSpan(req.Command), codeSpan(req.ServerTool), fence, args, fence, req.Hints),
 		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, "Reject"),
 			permission.Opt(agentproto.AllowOnce, "Allow"),
 			permission.Opt(agentproto.AllowAlways, fmt.Sprintf("Always allow %s (this session)", req.Tool)),
 		},
 	}
+}
+
+// codeSpan shows s as one Markdown code span: escaped for one line (a
+// newline in a server's tool name would otherwise forge lines of the
+// question, a fake "Arguments:" block among them) and fenced with more
+// backticks than any run in it.
+func codeSpan(s string) string {
+	s = questions.EscapeLine(s)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if s == "" || strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
 }
