@@ -71,6 +71,11 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.Dir = root
 	cmd.Env = environ
+	// A child that left the server's process group (setsid: killGroup
+	// misses it, and only bubblewrap's PID namespace would end it) may hold
+	// the server's stderr open: once the server exited, Wait waits that
+	// long for its pipes, then closes them, so exited and stop stay bounded.
+	cmd.WaitDelay = stopTimeout
 	setGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

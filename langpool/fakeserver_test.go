@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -35,6 +38,15 @@ func runFakeServer() {
 	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case "initialize":
+			if os.Getenv(fakeDetachEnv) != "" {
+				// A child in a session of its own, out of the server's
+				// process group, holding the server's stderr open.
+				child := exec.Command("sleep", "600")
+				child.Stderr, child.SysProcAttr = os.Stderr, &syscall.SysProcAttr{Setsid: true}
+				if err := child.Start(); err == nil {
+					detached.Store(int64(child.Process.Pid))
+				}
+			}
 			return map[string]any{"capabilities": map[string]any{
 				"textDocumentSync":   1,
 				"diagnosticProvider": map[string]any{"interFileDependencies": false, "workspaceDiagnostics": false},
@@ -86,6 +98,10 @@ func runFakeServer() {
 						"severity": 1, "source": "fake", "code": 7, "message": "bad line"})
 				}
 			}
+			if pid := detached.Load(); pid != 0 {
+				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
+					"severity": 4, "source": "fake", "message": fmt.Sprintf("detached %d", pid)})
+			}
 			if reply, ok := applyReply.Load().(string); ok {
 				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
 					"severity": 3, "source": "fake", "message": "applyEdit answered " + reply})
@@ -132,6 +148,12 @@ func publishFlood(ctx context.Context, conn jsonrpc2.Conn, uri string) {
 	_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": uri, "diagnostics": []map[string]any{diag("flood done")}})
 }
 
+// fakeDetachEnv makes the fake server start a child that leaves its
+// process group and keeps its stderr open; detached is that child's pid.
+const fakeDetachEnv = "LANGPOOL_FAKE_DETACH"
+
+var detached atomic.Int64
+
 // slowAnswer is how long the fake server thinks over a file holding SLOW.
 const slowAnswer = 800 * time.Millisecond
 
@@ -146,6 +168,12 @@ var _ io.ReadWriteCloser = stdioRWC{}
 // fakePool is a pool over a workspace at root holding files, whose go
 // server is the fake one (the test binary); opts adds to the pool's options.
 func fakePool(t *testing.T, root string, files map[string]string, opts Options) *Pool {
+	t.Helper()
+	return fakePoolWith(t, root, files, opts, nil)
+}
+
+// fakePoolWith is fakePool with the configuration changed by edit.
+func fakePoolWith(t *testing.T, root string, files map[string]string, opts Options, edit func(*config.Config)) *Pool {
 	t.Helper()
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
@@ -164,6 +192,9 @@ func fakePool(t *testing.T, root string, files map[string]string, opts Options) 
 	}
 	opts.Workspace, opts.Config = ws, config.Default()
 	opts.Config.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe}}}
+	if edit != nil {
+		edit(&opts.Config)
+	}
 	opts.Getenv = func(string) string { return "" }
 	opts.CacheDir = t.TempDir()
 	p := New(opts)
@@ -293,5 +324,45 @@ func TestPublishedDiagnosticsAreBounded(t *testing.T) {
 	}
 	if total > maxUnopenedBytes || len(known) >= floodFiles {
 		t.Errorf("unopened files kept: %d, %d bytes of messages; want within %d bytes", len(known)-1, total, maxUnopenedBytes)
+	}
+}
+
+// TestStopIsBoundedWhenAChildHoldsStderr: a language server (here under
+// the Landlock layer alone, which has no PID namespace to end its
+// children) that leaves a child outside its process group holding its
+// stderr open must not keep the pool from closing: the server's own exit
+// is awaited, the child's pipe only for a bounded time.
+func TestStopIsBoundedWhenAChildHoldsStderr(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("setsid child of the fake server: linux")
+	}
+	root := t.TempDir()
+	t.Setenv(fakeDetachEnv, "1")
+	p := fakePoolWith(t, root, map[string]string{"a.go": "package a\n"}, Options{}, func(c *config.Config) { c.Sandbox.Mode = "landlock" })
+	a := filepath.Join(root, "a.go")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	snap, err := p.Diagnostics(ctx, []string{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := 0
+	for _, d := range snap.Files[a] {
+		if _, err := fmt.Sscanf(d.Message, "detached %d", &pid); err == nil {
+			break
+		}
+	}
+	if pid == 0 {
+		t.Fatalf("the fake server started no detached child: %+v", snap.Files)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	closed := make(chan struct{})
+	go func() { defer close(closed); p.Close() }()
+	select {
+	case <-closed:
+	case <-time.After(4 * stopTimeout):
+		_ = syscall.Kill(pid, syscall.SIGKILL) // lets the stuck Close end
+		<-closed
+		t.Fatalf("the pool did not close within %s while a detached child held the server's stderr", 4*stopTimeout)
 	}
 }
