@@ -9,6 +9,7 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/questions"
 )
 
 // maxShownArgs is the most bytes of a call's arguments a question shows;
@@ -25,8 +26,9 @@ const (
 // shown escaped. A tool the user allowed for the session runs unasked.
 func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, error) {
 	s := e.s.rootSession() // a sub-agent asks through its root, whose answers it uses
+	key := mcpAlwaysKey(req)
 	s.mu.Lock()
-	always := s.mcpAlways[req.Tool]
+	always := s.mcpAlways[key]
 	s.mu.Unlock()
 	if always {
 		return true, nil
@@ -49,11 +51,21 @@ func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, e
 		if s.mcpAlways == nil {
 			s.mcpAlways = map[string]bool{}
 		}
-		s.mcpAlways[req.Tool] = true
+		s.mcpAlways[key] = true
 		s.mu.Unlock()
 		return true, nil
 	}
 	return false, nil
+}
+
+// mcpAlwaysKey is what an "Always allow" answer holds: the server (its
+// name and command line) and the tool as the server names it, never the
+// model-facing name alone. Two servers' tools can share that name once
+// sanitised (`ev.il` and `ev_il`, a name cut at 64 characters), and which
+// one holds it can change from one listing to the next (a server drops a
+// tool, fails or restarts): an answer about one must never allow the other.
+func mcpAlwaysKey(req tools.MCPCallRequest) string {
+	return strings.Join([]string{req.Server, req.Command, req.ServerTool}, "\x00")
 }
 
 // mcpCallPermission is the permission request of one MCP tool call: what
@@ -82,12 +94,28 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 	return permission.Request{
 		SessionID: sessionID, ToolCallID: ToolCallID(ctx), Requester: req.Tool, Kind: agentproto.PermissionMCP,
 		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: reach, Network: network, Sandbox: sandboxState,
-		Note: fmt.Sprintf("MCP server `%s` (`%s`), tool `%s`.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
-			req.Server, req.Command, req.ServerTool, fence, args, fence, req.Hints),
+		Note: fmt.Sprintf("MCP server %s (%s), tool %s.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
+			codeSpan(req.Server), codeSpan(req.Command), codeSpan(req.ServerTool), fence, args, fence, req.Hints),
 		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, "Reject"),
 			permission.Opt(agentproto.AllowOnce, "Allow"),
 			permission.Opt(agentproto.AllowAlways, fmt.Sprintf("Always allow %s (this session)", req.Tool)),
 		},
 	}
+}
+
+// codeSpan shows s as one Markdown code span: escaped for one line (a
+// newline in a server's tool name would otherwise forge lines of the
+// question, a fake "Arguments:" block among them) and fenced with more
+// backticks than any run in it.
+func codeSpan(s string) string {
+	s = questions.EscapeLine(s)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if s == "" || strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
 }

@@ -40,7 +40,7 @@ type Session struct {
 	// (session_tools.go); nil is the manager's.
 	toolset atomic.Pointer[sessionTools]
 	// mcpAlways are the MCP tools the user allowed for the session
-	// ("Always allow this tool"), under mu.
+	// ("Always allow this tool"), by mcpAlwaysKey (server and its tool), under mu.
 	mcpAlways map[string]bool
 	mu        sync.Mutex
 	meta      sessionstore.Meta

@@ -11,6 +11,7 @@ import (
 	"github.com/agentls/agentls/agentproto"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agent/tokens"
 )
 
@@ -71,11 +72,20 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if s.sub == nil {
 		m.titleFirstPrompt(ctx, req.SessionID, req.Text) // session_title.go: a new chat is named by its first prompt
 	}
+	// mentions is the text whose @server:uri mentions are read: the user's
+	// own words, never a command's expansion (an MCP server's prompt, a
+	// command file) nor an attached file's content (mcpResourceNotes).
+	mentions := req.Text
 	if req.QuestionAnswer == nil {
 		// A slash command (commands.go): done here, or a prompt that goes on.
 		text, res, handled, err := s.runCommand(ctx, req)
 		if handled {
 			return res, err
+		}
+		if _, _, isCommand := slash.Parse(req.Text); isCommand {
+			mentions = ""
+		} else {
+			mentions = text
 		}
 		req.Text = text
 	}
@@ -123,7 +133,7 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	if req.Context != nil {
 		text += m.contextNote(req.Context)
 	}
-	text += s.mcpResourceNotes(ctx, text, req.Resources) // mcp_prompts.go
+	text += s.mcpResourceNotes(ctx, mentions, req.Resources) // mcp_prompts.go
 	if strings.TrimSpace(text) == "" {
 		return TurnResult{}, invalidf("text is empty")
 	}

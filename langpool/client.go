@@ -49,10 +49,16 @@ type client struct {
 
 	mu        sync.Mutex
 	docs      map[string]*document     // by URI: what the server was sent
-	published map[string]publishParams // by URI: the last publishDiagnostics
+	published map[string]publishParams // by URI: the last publishDiagnostics (published.go bounds it)
 	fresh     map[string]bool          // by URI: published since the last change
-	lastUse   time.Time
-	inFlight  int // calls under way: the client is in use, not idle
+	// unopenedSize is the size of each kept publish of a file agentls did
+	// not open, unopenedBytes their sum (within maxUnopenedBytes);
+	// overBudget: a publish was dropped (logged once).
+	unopenedSize  map[string]int
+	unopenedBytes int
+	overBudget    bool
+	lastUse       time.Time
+	inFlight      int // calls under way: the client is in use, not idle
 }
 
 // startClient starts argv under pol in root and initializes it with the
@@ -65,6 +71,11 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.Dir = root
 	cmd.Env = sandbox.Environ(pol, environ) // PATH never into the workspace
+	// A child that left the server's process group (setsid: killGroup
+	// misses it, and only bubblewrap's PID namespace would end it) may hold
+	// the server's stderr open: once the server exited, Wait waits that
+	// long for its pipes, then closes them, so exited and stop stay bounded.
+	cmd.WaitDelay = stopTimeout
 	setGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -77,7 +88,7 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 		return nil, err
 	}
 	c := &client{fileType: fileType, argv: argv, cmd: cmd, prep: prep, stderr: &tail{max: 4096}, exited: make(chan struct{}),
-		docs: map[string]*document{}, published: map[string]publishParams{}, fresh: map[string]bool{}, lastUse: time.Now()}
+		docs: map[string]*document{}, published: map[string]publishParams{}, fresh: map[string]bool{}, unopenedSize: map[string]int{}, lastUse: time.Now()}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		prep.Cleanup()
@@ -174,9 +185,9 @@ func (c *client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	case "textDocument/publishDiagnostics":
 		var p publishParams
 		if err := json.Unmarshal(req.Params(), &p); err == nil {
+			p.Diagnostics = boundDiagnostics(p.Diagnostics)
 			c.mu.Lock()
-			c.published[p.URI] = p
-			c.fresh[p.URI] = true
+			c.keepPublished(p)
 			c.mu.Unlock()
 		}
 		return nil, nil

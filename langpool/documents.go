@@ -72,7 +72,7 @@ func (c *client) diagnostics(ctx context.Context, uri string) ([]intel.Diagnosti
 		if err := c.call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": textDocumentID{URI: uri}}, &res); err != nil {
 			return nil, false, err
 		}
-		return convert(res.Items), false, nil
+		return convert(boundDiagnostics(res.Items)), false, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -3,13 +3,18 @@ package langpool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -33,6 +38,15 @@ func runFakeServer() {
 	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case "initialize":
+			if os.Getenv(fakeDetachEnv) != "" {
+				// A child in a session of its own, out of the server's
+				// process group, holding the server's stderr open.
+				child := exec.Command("sleep", "600")
+				child.Stderr, child.SysProcAttr = os.Stderr, &syscall.SysProcAttr{Setsid: true}
+				if err := child.Start(); err == nil {
+					detached.Store(int64(child.Process.Pid))
+				}
+			}
 			return map[string]any{"capabilities": map[string]any{
 				"textDocumentSync":   1,
 				"diagnosticProvider": map[string]any{"interFileDependencies": false, "workspaceDiagnostics": false},
@@ -55,6 +69,9 @@ func runFakeServer() {
 			}
 			_ = json.Unmarshal(req.Params(), &p)
 			docs[p.TextDocument.URI] = p.TextDocument.Text
+			if strings.Contains(p.TextDocument.Text, "FLOOD") {
+				publishFlood(ctx, conn, p.TextDocument.URI)
+			}
 			return nil, nil
 		case "textDocument/didChange":
 			var p struct {
@@ -81,6 +98,10 @@ func runFakeServer() {
 						"severity": 1, "source": "fake", "code": 7, "message": "bad line"})
 				}
 			}
+			if pid := detached.Load(); pid != 0 {
+				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
+					"severity": 4, "source": "fake", "message": fmt.Sprintf("detached %d", pid)})
+			}
 			if reply, ok := applyReply.Load().(string); ok {
 				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
 					"severity": 3, "source": "fake", "message": "applyEdit answered " + reply})
@@ -100,6 +121,39 @@ func runFakeServer() {
 	}
 }
 
+// Sizes of the fake server's flood of publishDiagnostics.
+const (
+	floodFiles      = 3000 // unopened files, one long diagnostic each
+	floodMessage    = 5000 // bytes of each of their messages
+	floodOneFileLen = 5000 // diagnostics of one more unopened file
+)
+
+// publishFlood publishes diagnostics for many files agentls never opened,
+// long messages and one file of very many diagnostics, then one
+// diagnostic "flood done" for the opened file uri.
+func publishFlood(ctx context.Context, conn jsonrpc2.Conn, uri string) {
+	diag := func(msg string) map[string]any {
+		return map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}}, "severity": 1, "message": msg}
+	}
+	dir := strings.TrimSuffix(uri, filepath.Base(uri))
+	many := make([]map[string]any, floodOneFileLen)
+	for i := range many {
+		many[i] = diag("one of many")
+	}
+	_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": dir + "many.go", "diagnostics": many})
+	long := strings.Repeat("é", floodMessage/2)
+	for i := 0; i < floodFiles; i++ {
+		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": fmt.Sprintf("%sflood/%d.go", dir, i), "diagnostics": []map[string]any{diag(long)}})
+	}
+	_ = conn.Notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": uri, "diagnostics": []map[string]any{diag("flood done")}})
+}
+
+// fakeDetachEnv makes the fake server start a child that leaves its
+// process group and keeps its stderr open; detached is that child's pid.
+const fakeDetachEnv = "LANGPOOL_FAKE_DETACH"
+
+var detached atomic.Int64
+
 // slowAnswer is how long the fake server thinks over a file holding SLOW.
 const slowAnswer = 800 * time.Millisecond
 
@@ -114,6 +168,12 @@ var _ io.ReadWriteCloser = stdioRWC{}
 // fakePool is a pool over a workspace at root holding files, whose go
 // server is the fake one (the test binary); opts adds to the pool's options.
 func fakePool(t *testing.T, root string, files map[string]string, opts Options) *Pool {
+	t.Helper()
+	return fakePoolWith(t, root, files, opts, nil)
+}
+
+// fakePoolWith is fakePool with the configuration changed by edit.
+func fakePoolWith(t *testing.T, root string, files map[string]string, opts Options, edit func(*config.Config)) *Pool {
 	t.Helper()
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
@@ -132,6 +192,9 @@ func fakePool(t *testing.T, root string, files map[string]string, opts Options) 
 	}
 	opts.Workspace, opts.Config = ws, config.Default()
 	opts.Config.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe}}}
+	if edit != nil {
+		edit(&opts.Config)
+	}
 	opts.Getenv = func(string) string { return "" }
 	opts.CacheDir = t.TempDir()
 	p := New(opts)
@@ -206,5 +269,100 @@ func TestBusyServerIsNotIdle(t *testing.T) {
 	case <-stopped:
 	case <-ctx.Done():
 		t.Fatalf("the server did not stop once idle (running %v)", p.Running())
+	}
+}
+
+// TestPublishedDiagnosticsAreBounded: a server that publishes diagnostics
+// for thousands of files agentls never opened, with long messages, and
+// one file of thousands of diagnostics, costs agentls a bounded memory:
+// at most maxFileDiagnostics per file, messages cut to maxDiagnosticText,
+// unopened files' publishes within maxUnopenedBytes; the opened file's
+// publish is kept.
+func TestPublishedDiagnosticsAreBounded(t *testing.T) {
+	root := t.TempDir()
+	p := fakePool(t, root, map[string]string{"flood.go": "package a\n// FLOOD\n"}, Options{})
+	file := filepath.Join(root, "flood.go")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := p.Diagnostics(ctx, []string{file}); err != nil {
+		t.Fatal(err)
+	}
+	var known map[string][]intel.Diagnostic
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for done := false; !done; {
+		snap, err := p.Diagnostics(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		known = snap.Files
+		for _, d := range known[file] {
+			done = done || d.Message == "flood done"
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			t.Fatalf("the opened file's publish was not kept (%d files known)", len(known))
+		}
+	}
+	total := 0
+	for f, ds := range known {
+		if len(ds) > maxFileDiagnostics {
+			t.Errorf("%s: %d diagnostics kept, want at most %d", f, len(ds), maxFileDiagnostics)
+		}
+		for _, d := range ds {
+			if len(d.Message) > maxDiagnosticText+len("…") {
+				t.Fatalf("%s: a message of %d bytes kept, want at most %d", f, len(d.Message), maxDiagnosticText)
+			}
+			if !utf8.ValidString(d.Message) {
+				t.Fatalf("%s: a message cut inside a character", f)
+			}
+			if f != file {
+				total += len(d.Message)
+			}
+		}
+	}
+	if total > maxUnopenedBytes || len(known) >= floodFiles {
+		t.Errorf("unopened files kept: %d, %d bytes of messages; want within %d bytes", len(known)-1, total, maxUnopenedBytes)
+	}
+}
+
+// TestStopIsBoundedWhenAChildHoldsStderr: a language server (here under
+// the Landlock layer alone, which has no PID namespace to end its
+// children) that leaves a child outside its process group holding its
+// stderr open must not keep the pool from closing: the server's own exit
+// is awaited, the child's pipe only for a bounded time.
+func TestStopIsBoundedWhenAChildHoldsStderr(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("setsid child of the fake server: linux")
+	}
+	root := t.TempDir()
+	t.Setenv(fakeDetachEnv, "1")
+	p := fakePoolWith(t, root, map[string]string{"a.go": "package a\n"}, Options{}, func(c *config.Config) { c.Sandbox.Mode = "landlock" })
+	a := filepath.Join(root, "a.go")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	snap, err := p.Diagnostics(ctx, []string{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := 0
+	for _, d := range snap.Files[a] {
+		if _, err := fmt.Sscanf(d.Message, "detached %d", &pid); err == nil {
+			break
+		}
+	}
+	if pid == 0 {
+		t.Fatalf("the fake server started no detached child: %+v", snap.Files)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	closed := make(chan struct{})
+	go func() { defer close(closed); p.Close() }()
+	select {
+	case <-closed:
+	case <-time.After(4 * stopTimeout):
+		_ = syscall.Kill(pid, syscall.SIGKILL) // lets the stuck Close end
+		<-closed
+		t.Fatalf("the pool did not close within %s while a detached child held the server's stderr", 4*stopTimeout)
 	}
 }

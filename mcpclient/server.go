@@ -448,10 +448,23 @@ func (s *Server) kill() {
 	killGroup(p)
 }
 
-// Tools lists the server's tools, starting it if needed.
+// Tools lists the server's tools, starting it if needed. While the list
+// is being read again after tools/list_changed, it waits for that listing
+// (bounded by listTimeout and ctx): a listing taken after the server said
+// its tools changed must not offer the old ones.
 func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	if _, err := s.session(ctx); err != nil {
 		return nil, err
+	}
+	s.mu.Lock()
+	relisting, listed := s.relisting, s.listed
+	s.mu.Unlock()
+	if relisting {
+		select {
+		case <-listed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/questions"
 )
 
 // Tool is one MCP server tool as a tool of the agent's registry.
@@ -82,9 +83,10 @@ func (t *Tool) Kind() string {
 	return "other"
 }
 
-// Title implements tools.Tool.
+// Title implements tools.Tool: the names escaped for one line (a server
+// chooses its tools' names: no control or bidi character reaches a title).
 func (t *Tool) Title(json.RawMessage) string {
-	return fmt.Sprintf("%s (MCP %s)", t.tool.Name, t.server.spec.Name)
+	return questions.EscapeLine(fmt.Sprintf("%s (MCP %s)", t.tool.Name, t.server.spec.Name))
 }
 
 // Run implements tools.Tool: a mutating tool asks the user first (the
