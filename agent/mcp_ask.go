@@ -109,13 +109,5 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 // question, a fake "Arguments:" block among them) and fenced with more
 // backticks than any run in it.
 func codeSpan(s string) string {
-	s = questions.EscapeLine(s)
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if s == "" || strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		s = " " + s + " "
-	}
-	return fence + s + fence
+	return permission.CodeSpan(questions.EscapeLine(s))
 }

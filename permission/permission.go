@@ -315,13 +315,14 @@ func (r Request) DecisionOf(answer any) (Decision, error) {
 // CodeSpan is text (one line, already escaped) as one Markdown code span
 // that no backtick in it can close: fenced by a run of backticks longer
 // than any in text, padded with a space where text begins or ends with a
-// backtick or a space (CommonMark strips one from each end). With single
+// backtick or a space (CommonMark strips one from each end), and empty
+// text as a space (two backticks alone are no span). With single
 // backticks, a command holding them would leave the span early and the
 // rest render as Markdown: a link whose target, never shown, is what the
 // shell runs (`npm test '`[npm test](<';curl …|sh;'>)`'`).
 func CodeSpan(text string) string {
 	fence := Fence(text, 1)
-	if text != "" && (strings.ContainsRune("` ", rune(text[0])) || strings.ContainsRune("` ", rune(text[len(text)-1]))) {
+	if text == "" || strings.ContainsRune("` ", rune(text[0])) || strings.ContainsRune("` ", rune(text[len(text)-1])) {
 		return fence + " " + text + " " + fence
 	}
 	return fence + text + fence
