@@ -176,10 +176,8 @@ func (s *Server) session(ctx context.Context) (*mcp.ClientSession, error) {
 	}
 	ch := s.starting
 	s.mu.Unlock()
-	select {
-	case <-ch:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := await(ctx, ch); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -460,10 +458,8 @@ func (s *Server) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	relisting, listed := s.relisting, s.listed
 	s.mu.Unlock()
 	if relisting {
-		select {
-		case <-listed:
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		if err := await(ctx, listed); err != nil {
+			return nil, err
 		}
 	}
 	s.mu.Lock()
@@ -684,4 +680,14 @@ func (s *Server) toolsListed() <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.listed
+}
+
+// await waits until ch is closed or ctx ends (then its error).
+func await(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
