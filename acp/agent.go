@@ -238,7 +238,7 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
-	text, resources, err := h.promptText(p.Prompt)
+	text, typed, resources, err := h.promptText(p.Prompt)
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
@@ -253,7 +253,7 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	a.commands.announce(ctx, string(p.SessionId), false) // the user commands may have changed
 	a.msgIDs.end(string(p.SessionId))
 	defer a.msgIDs.end(string(p.SessionId))
-	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text, NoNewSession: true, Resources: resources})
+	res, err := h.mgr.Prompt(ctx, agent.PromptRequest{SessionID: string(p.SessionId), Text: text, Typed: &typed, NoNewSession: true, Resources: resources})
 	a.commands.announce(ctx, string(p.SessionId), false) // the session's MCP servers' prompts, once they started
 	if err != nil {
 		if ctx.Err() != nil {

@@ -17,9 +17,11 @@ const maxEmbeddedBytes = 256 << 10
 // scheme are returned apart (MCP resources, read by the agent). A resource
 // link is never read here, and one outside the workspace is named as such
 // (the model's tools cannot read it either). A prompt shaped as avante.nvim's
-// replay of earlier messages is read as its newest message.
-func (h *hosted) promptText(blocks []sdk.ContentBlock) (string, []string, error) {
-	var text, ctx, resources []string
+// replay of earlier messages is read as its newest message. typed is the
+// text blocks alone: the user's words, the only text whose @server:uri
+// mentions are read (an attached file's content names none).
+func (h *hosted) promptText(blocks []sdk.ContentBlock) (msg, typed string, resources []string, err error) {
+	var text, ctx []string
 	blocks = unwrapReplayedPrompt(blocks) // replayed_prompt.go: avante.nvim's replays
 	for i, b := range blocks {
 		switch {
@@ -32,24 +34,25 @@ func (h *hosted) promptText(blocks []sdk.ContentBlock) (string, []string, error)
 		case b.Resource != nil:
 			ctx = append(ctx, h.embeddedNote(b.Resource.Resource))
 		case b.Image != nil:
-			return "", nil, invalidParams("prompt[%d]: agentls does not take images (promptCapabilities.image is false); describe the image in text", i)
+			return "", "", nil, invalidParams("prompt[%d]: agentls does not take images (promptCapabilities.image is false); describe the image in text", i)
 		case b.Audio != nil:
-			return "", nil, invalidParams("prompt[%d]: agentls does not take audio (promptCapabilities.audio is false)", i)
+			return "", "", nil, invalidParams("prompt[%d]: agentls does not take audio (promptCapabilities.audio is false)", i)
 		default:
-			return "", nil, invalidParams("prompt[%d]: unknown content block", i)
+			return "", "", nil, invalidParams("prompt[%d]: unknown content block", i)
 		}
 	}
-	msg := strings.TrimSpace(strings.Join(text, "\n"))
+	typed = strings.TrimSpace(strings.Join(text, "\n"))
+	msg = typed
 	if len(ctx) > 0 {
 		msg = strings.TrimSpace(msg + "\n\n" + strings.Join(ctx, "\n\n"))
 	}
 	if msg == "" && len(resources) == 0 {
-		return "", nil, invalidParams("the prompt is empty: send at least one text block")
+		return "", "", nil, invalidParams("the prompt is empty: send at least one text block")
 	}
 	if msg == "" {
 		msg = "(The user attached the MCP resources below.)"
 	}
-	return msg, resources, nil
+	return msg, typed, resources, nil
 }
 
 // isMCPResource reports whether a resource link names no file (a scheme

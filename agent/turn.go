@@ -36,6 +36,10 @@ type PromptRequest struct {
 	// of no workspace file): read from the session's MCP servers as
 	// context, like @server:uri in Text.
 	Resources []string
+	// Typed, when set, is the part of Text the user typed; the rest is
+	// content the face attached (ACP embedded resources and links), whose
+	// @server:uri mentions are never read. Nil: all of Text was typed.
+	Typed *string
 }
 
 // PromptContext is a file (and optionally a range in it) the user attached.
@@ -76,6 +80,9 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 	// own words, never a command's expansion (an MCP server's prompt, a
 	// command file) nor an attached file's content (mcpResourceNotes).
 	mentions := req.Text
+	if req.Typed != nil {
+		mentions = *req.Typed
+	}
 	if req.QuestionAnswer == nil {
 		// A slash command (commands.go): done here, or a prompt that goes on.
 		text, res, handled, err := s.runCommand(ctx, req)
@@ -84,7 +91,7 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 		}
 		if _, _, isCommand := slash.Parse(req.Text); isCommand {
 			mentions = ""
-		} else {
+		} else if req.Typed == nil {
 			mentions = text
 		}
 		req.Text = text

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,10 @@ steps:
   - expect:
       last_message_contains: ["Summarise @ev:secret://token please."]
     text: "Done."
+  - expect:
+      last_message_contains: ["Read this file.", "@ev:secret://token"]
+    text: "Read."
+  - text: "Named."
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -65,6 +70,30 @@ mcp:
 	}
 	if calls, _ := os.ReadFile(callLog); strings.Contains(string(calls), "resource_read") {
 		t.Errorf("the server's prompt made agentls read a resource the user never named: %q", calls)
+	}
+	// A file the client attached (an embedded resource) names a resource:
+	// its content is no user's words either.
+	file := "https://example.invalid/notes.md"
+	if u, err := url.Parse("file://" + filepath.Join(dir, "notes.md")); err == nil {
+		file = u.String()
+	}
+	res, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{
+		sdk.TextBlock("Read this file."),
+		sdk.ResourceBlock(sdk.EmbeddedResourceResource{TextResourceContents: &sdk.TextResourceContents{Uri: file, Text: "see @ev:secret://token"}}),
+	}})
+	if err != nil || res.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt with an embedded resource: %+v %v; stderr:\n%s", res, err, stderr)
+	}
+	if calls, _ := os.ReadFile(callLog); strings.Contains(string(calls), "resource_read") {
+		t.Errorf("an attached file's content made agentls read a resource the user never named: %q", calls)
+	}
+	// The control: the user's own words name it, and it is read.
+	res, err = conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("Use @ev:secret://token")}})
+	if err != nil || res.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt naming the resource: %+v %v; stderr:\n%s", res, err, stderr)
+	}
+	if calls, _ := os.ReadFile(callLog); !strings.Contains(string(calls), "resource_read") {
+		t.Errorf("the user's own mention was not read (the check above could not fail): %q", calls)
 	}
 	_ = in.Close()
 	if code := wait(t, cmd); code != 0 {
