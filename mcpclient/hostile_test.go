@@ -34,10 +34,16 @@ func TestHostileAnswers(t *testing.T) {
 			}
 		}},
 		{"bad JSON ends the call and restarts the server", "bad_json", map[string]any{}, func(t *testing.T, res CallResult, err error, s *Server) {
-			if err == nil || !strings.Contains(err.Error(), "its connection broke") || !strings.Contains(err.Error(), "invalid character") {
+			// Mostly the broken protocol is what is said. Under load the server
+			// can die first (SIGPIPE, once the client closed the connection its
+			// bad JSON broke), and then its exit is (an open race in how the
+			// crash is worded; the call fails and the restart works either way).
+			broke := err != nil && strings.Contains(err.Error(), "its connection broke") && strings.Contains(err.Error(), "invalid character")
+			exited := err != nil && strings.Contains(err.Error(), "exited during the call")
+			if !broke && !exited {
 				t.Errorf("bad_json: err = %v", err)
 			}
-			if st := s.Status(); State(st.State) != StateFailed || !strings.Contains(st.Reason, "connection broke") {
+			if st := s.Status(); State(st.State) != StateFailed || !strings.Contains(st.Reason, "connection broke") && !strings.Contains(st.Reason, "exited") {
 				t.Errorf("status after bad JSON = %+v", st)
 			}
 			res, err = s.Call(context.Background(), "echo", map[string]any{"path": "x", "content": "back"}, 10*time.Second, 1000)
