@@ -9,7 +9,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	sdk "github.com/coder/acp-go-sdk"
 	"io"
 	"os"
 	"os/exec"
@@ -18,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
 )
 
 // acpMessage reads stdout lines until one whose id is id (JSON-encoded,

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/internal/testcache"
+	sdk "github.com/coder/acp-go-sdk"
 )
 
 // TestMain lets the tests run this binary as the real agentls process:
@@ -262,4 +264,23 @@ func TestStderrQuietByDefault(t *testing.T) {
 	if !strings.Contains(string(b), "an info line") || !strings.Contains(string(b), "a warning") {
 		t.Fatalf("log file = %q", b)
 	}
+}
+
+// startACPSession starts the real `agentls --config cfg acp`, connects
+// client to it through the ACP SDK, initializes it and opens one session
+// in dir. Its context ends after timeout or with the test.
+func startACPSession(t *testing.T, cfg, dir string, client sdk.Client, timeout time.Duration) (*exec.Cmd, io.WriteCloser, *sdk.ClientSideConnection, context.Context, *sdk.NewSessionResponse, *bytes.Buffer) {
+	t.Helper()
+	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")
+	conn := sdk.NewClientSideConnection(client, in, out)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
+		t.Fatalf("initialize: %v; stderr:\n%s", err, stderr)
+	}
+	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
+	if err != nil {
+		t.Fatalf("session/new: %v; stderr:\n%s", err, stderr)
+	}
+	return cmd, in, conn, ctx, &sess, stderr
 }

@@ -69,18 +69,8 @@ mcp:
 `, script, root, bin, callLog)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")
 	client := &permClient{}
-	conn := sdk.NewClientSideConnection(client, in, out)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatalf("session/new: %v", err)
-	}
+	cmd, in, conn, ctx, sess, stderr := startACPSession(t, cfg, dir, client, 2*time.Minute)
 	res, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("go")}})
 	if err != nil || res.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("prompt: %+v %v; stderr:\n%s", res, err, stderr)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -55,18 +54,8 @@ mcp:
 `, script, root, bin, logA, bin, logB)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")
 	client := &permClient{answers: []string{"Always allow", "Reject"}}
-	conn := sdk.NewClientSideConnection(client, in, out)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
-	if err != nil {
-		t.Fatalf("session/new: %v", err)
-	}
+	cmd, in, conn, ctx, sess, stderr := startACPSession(t, cfg, dir, client, 2*time.Minute)
 	if _, err := conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: "build"}); err != nil {
 		t.Fatalf("session/set_mode build: %v", err)
 	}
