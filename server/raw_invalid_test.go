@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/textproto"
-	"strconv"
 	"testing"
 	"time"
 
@@ -15,32 +12,6 @@ import (
 	"github.com/agentls/agentls/internal/setuptest"
 	"github.com/agentls/agentls/server"
 )
-
-// nextMatching reads messages until one for which match holds.
-func (c *rawClient) nextMatching(match func(m map[string]any) bool) map[string]any {
-	c.t.Helper()
-	for {
-		hdr, err := textproto.NewReader(c.out).ReadMIMEHeader()
-		if err != nil {
-			c.t.Fatalf("read header: %v", err)
-		}
-		n, err := strconv.Atoi(hdr.Get("Content-Length"))
-		if err != nil {
-			c.t.Fatalf("bad header %v", hdr)
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(c.out, body); err != nil {
-			c.t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(body, &m); err != nil {
-			c.t.Fatalf("server sent invalid JSON %q", body)
-		}
-		if match(m) {
-			return m
-		}
-	}
-}
 
 // TestInvalidMessagesAnsweredWithTheirIDs: a request that is not valid
 // JSON-RPC but shows its id and method (a wrong or missing "jsonrpc"

@@ -35,6 +35,15 @@ func (c *rawClient) send(body string) {
 // next reads the next message that is a response (skipping notifications).
 func (c *rawClient) next() map[string]any {
 	c.t.Helper()
+	return c.nextMatching(func(m map[string]any) bool {
+		_, isResponse := m["id"]
+		return isResponse && m["method"] == nil
+	})
+}
+
+// nextMatching reads messages until one for which match holds.
+func (c *rawClient) nextMatching(match func(m map[string]any) bool) map[string]any {
+	c.t.Helper()
 	for {
 		hdr, err := textproto.NewReader(c.out).ReadMIMEHeader()
 		if err != nil {
@@ -52,7 +61,7 @@ func (c *rawClient) next() map[string]any {
 		if err := json.Unmarshal(body, &m); err != nil {
 			c.t.Fatalf("server sent invalid JSON %q", body)
 		}
-		if _, isResponse := m["id"]; isResponse && m["method"] == nil {
+		if match(m) {
 			return m
 		}
 	}
