@@ -153,6 +153,37 @@ steps:
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
   end)
 
+  -- A prompt sent from the code with the chat closed: the answer must be on the screen (it was
+  -- only in a hidden buffer), and the cursor stays in the code.
+  local seen = 'steps:\n  - text: "The answer is here."\n'
+  t.it('a prompt with the chat closed opens it beside the code; the cursor stays', function()
+    local st, root = h.start({ ['app.txt'] = 'one\n' }, seen)
+    vim.cmd('edit ' .. root .. '/app.txt')
+    local code = vim.api.nvim_get_current_win()
+    vim.cmd('Agentls prompt Explain')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+    t.eq(code, vim.api.nvim_get_current_win(), 'the cursor stayed in the code window')
+    local w = vim.fn.bufwinid(st.chat.bufnr or -1)
+    t.ok(w ~= -1, 'a window shows the chat')
+    st.chat:flush()
+    vim.cmd('redraw')
+    t.contains(h.screen(), 'The answer is here.', 'the answer on the screen')
+    t.eq(2, #vim.api.nvim_tabpage_list_wins(0), 'one chat window beside the code')
+    vim.cmd('Agentls prompt Again')
+    h.turn(st)
+    t.eq(2, #vim.api.nvim_tabpage_list_wins(0), 'a chat already shown opens no second window')
+  end)
+
+  t.it('chat.open_on_prompt = false leaves the chat closed', function()
+    local st, root = h.start({ ['app.txt'] = 'one\n' }, seen, { chat = { open_on_prompt = false } })
+    vim.cmd('edit ' .. root .. '/app.txt')
+    vim.cmd('Agentls prompt Explain')
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+    t.eq(1, #vim.api.nvim_tabpage_list_wins(0), 'no chat window')
+  end)
+
   t.it('build→plan asks for confirmation', function()
     local st = h.start({}, 'steps: []\n')
     vim.cmd('AgentNew build')

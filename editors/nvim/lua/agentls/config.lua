@@ -22,6 +22,7 @@ local M = {}
 ---@field position? agentls.ChatPosition default 'right'
 ---@field width? integer default 80 (right/left)
 ---@field conceal? boolean hide the markdown markers (`**`, backticks) in the chat window, default true
+---@field open_on_prompt? boolean open the chat when a prompt is sent while no window shows it, default true
 
 --- The options of require('agentls').setup() (:help agentls-options). Every field is optional.
 ---@class agentls.Config
@@ -57,7 +58,7 @@ function M.defaults()
     plan_mode = nil, -- passed as initializationOptions.plan_mode
     edits = nil, -- passed as initializationOptions.edits ("auto" | "client" | "disk")
     save_edits = true, -- write documents the agent edited after each applied edit
-    chat = { position = 'right', width = 80, conceal = true }, -- where :Agentls chat opens
+    chat = { position = 'right', width = 80, conceal = true, open_on_prompt = true }, -- where :Agentls chat opens
     log_level = nil, -- vim.lsp.set_log_level(...) if set
   }
 end
@@ -117,6 +118,8 @@ function M.validate(o)
     bad('chat.position must be one of right, left, below, above, tab, current')
   elseif o.chat.conceal ~= nil and type(o.chat.conceal) ~= 'boolean' then
     bad('chat.conceal must be true or false')
+  elseif o.chat.open_on_prompt ~= nil and type(o.chat.open_on_prompt) ~= 'boolean' then
+    bad('chat.open_on_prompt must be true or false')
   end
   return problems
 end

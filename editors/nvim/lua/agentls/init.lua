@@ -688,6 +688,22 @@ function State:open_chat()
   return w
 end
 
+--- Opens the chat for a prompt sent while no window shows it (`chat.open_on_prompt`), so that the
+--- agent's answer is on the screen: beside the current window, whose cursor stays where it was
+--- (`tab` and `current` show it where they say). Unlike :Agentls chat it reopens no earlier chat.
+function State:show_chat_for_prompt()
+  local b = self.chat.bufnr
+  if self.opts.chat.open_on_prompt == false or (b and vim.fn.bufwinid(b) ~= -1) then
+    return
+  end
+  local from = vim.api.nvim_get_current_win()
+  local pos = self.opts.chat.position
+  self.chat:open(pos, self.opts.chat.width, self.opts.chat.conceal)
+  if pos ~= 'tab' and pos ~= 'current' and vim.api.nvim_win_is_valid(from) then
+    vim.api.nvim_set_current_win(from)
+  end
+end
+
 -- The plan file of a plan-approval question: the session's, else one named in the question.
 function State:approval_plan(params)
   local rel = self.plan_files[params.sessionId]
@@ -1093,10 +1109,12 @@ function M.prompt(text, line1, line2)
   if not text or text == '' then
     return vim.ui.input({ prompt = 'Prompt: ' }, function(t)
       if t and t ~= '' then
+        st:show_chat_for_prompt()
         st:prompt(t, context)
       end
     end)
   end
+  st:show_chat_for_prompt()
   st:prompt(text, context)
 end
 
