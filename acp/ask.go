@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -17,18 +16,13 @@ import (
 	"github.com/agentls/agentls/questions"
 )
 
-// optChoicePrefix is a question's choice option id: choice_<index>. A
-// permission's options have ids equal to their kinds (allow_once,
-// allow_always, reject_once): clients such as avante.nvim decide by the id.
-const optChoicePrefix = "choice_"
-
 // errCancelledByClient is a permission request the client answered with
 // the `cancelled` outcome: the turn was cancelled.
 var errCancelledByClient = errors.New("the client cancelled the permission request: the turn is cancelled")
 
 // Ask puts questions to the user: a plan approval or a run permission as
 // session/request_permission; other questions as an elicitation form when
-// the client takes one, else one choice question as request_permission,
+// the client takes one, else one yes/no question as request_permission,
 // else none (agent.ErrNoSurface: the turn ends with the question as text).
 func (e *editor) Ask(ctx context.Context, req agent.AskRequest) (agent.AskReply, error) {
 	switch {
@@ -46,8 +40,8 @@ func (e *editor) Ask(ctx context.Context, req agent.AskRequest) (agent.AskReply,
 		}
 	}
 	if len(req.Set.Questions) == 1 {
-		if actions, ok := questions.MessageActions(req.Set.Questions[0]); ok {
-			return e.askChoice(ctx, req, actions)
+		if yes, no, ok := yesNo(req.Set.Questions[0]); ok {
+			return e.askYesNo(ctx, req, yes, no)
 		}
 	}
 	return agent.AskReply{}, agent.ErrNoSurface
@@ -162,17 +156,19 @@ func (e *editor) Permit(ctx context.Context, req permission.Request) (permission
 	return d, nil
 }
 
-// askChoice asks one question with buttons, a boolean or a string enum as
-// a permission request, one option per choice.
-func (e *editor) askChoice(ctx context.Context, req agent.AskRequest, actions []questions.Action) (agent.AskReply, error) {
+// askYesNo asks one yes/no question as a permission request: yes as
+// allow_once, no as reject_once. Only such a question goes this way:
+// CodeCompanion.nvim and avante.nvim show and answer a permission request
+// by its options' kinds (one key or button per kind, answered with that
+// kind's last option), so two choices of one kind — the values of an enum —
+// would reach the model as the other one whichever the person picked, and
+// their labels ("Accept", "Reject") say nothing of a choice that is not
+// yes or no. Other choices go as an elicitation form or as text.
+func (e *editor) askYesNo(ctx context.Context, req agent.AskRequest, yes, no questions.Action) (agent.AskReply, error) {
 	q := req.Set.Questions[0]
-	options := make([]sdk.PermissionOption, 0, len(actions))
-	for i, act := range actions {
-		kind := sdk.PermissionOptionKindAllowOnce
-		if v, isBool := act.Value.(bool); isBool && !v || buttonVariant(q, act) == "danger" {
-			kind = sdk.PermissionOptionKindRejectOnce
-		}
-		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(optChoicePrefix + strconv.Itoa(i)), Name: questions.EscapeLine(act.Title), Kind: kind})
+	options := []sdk.PermissionOption{
+		{OptionId: sdk.PermissionOptionId(agentproto.AllowOnce), Name: questions.EscapeLine(yes.Title), Kind: sdk.PermissionOptionKindAllowOnce},
+		{OptionId: sdk.PermissionOptionId(agentproto.RejectOnce), Name: questions.EscapeLine(no.Title), Kind: sdk.PermissionOptionKindRejectOnce},
 	}
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(e.callID(ctx, req)), Title: sdk.Ptr(questions.EscapeLine(q.Question)), Kind: sdk.Ptr(sdk.ToolKindOther),
@@ -181,20 +177,31 @@ func (e *editor) askChoice(ctx context.Context, req agent.AskRequest, actions []
 	if err != nil {
 		return agent.AskReply{}, err
 	}
-	i, err := strconv.Atoi(strings.TrimPrefix(optionID, optChoicePrefix))
-	if !strings.HasPrefix(optionID, optChoicePrefix) || err != nil || i < 0 || i >= len(actions) {
-		return agent.AskReply{}, notOffered(optionID)
+	switch optionID {
+	case string(agentproto.AllowOnce):
+		return agent.AskReply{Answers: map[string]any{q.Name: yes.Value}}, nil
+	case string(agentproto.RejectOnce):
+		return agent.AskReply{Answers: map[string]any{q.Name: no.Value}}, nil
 	}
-	return agent.AskReply{Answers: map[string]any{q.Name: actions[i].Value}}, nil
+	return agent.AskReply{}, notOffered(optionID)
 }
 
-func buttonVariant(q questions.Question, act questions.Action) string {
-	for _, b := range q.Buttons {
-		if b.Label == act.Title {
-			return b.Variant
+// yesNo gives the two choices of a yes/no question — a boolean one, or two
+// buttons whose values are true and false — and whether q is one.
+func yesNo(q questions.Question) (yes, no questions.Action, ok bool) {
+	actions, ok := questions.MessageActions(q)
+	if !ok || len(actions) != 2 {
+		return yes, no, false
+	}
+	for _, a := range actions {
+		switch a.Value {
+		case true:
+			yes = a
+		case false:
+			no = a
 		}
 	}
-	return ""
+	return yes, no, yes.Value != nil && no.Value != nil
 }
 
 // callID is the tool call a request belongs to (the one asking), or one

@@ -120,30 +120,76 @@ steps:
 	}
 }
 
-func TestSingleChoiceQuestionAsPermission(t *testing.T) {
+// Choice questions without elicitation, answered by a client that decides
+// by option kind as CodeCompanion.nvim and avante.nvim do (a kind's last
+// option is the one it sends): a yes/no question is a permission request
+// whose two options have different kinds, so the person's pick is the
+// answer; any other choice (an enum, buttons of other values) is asked as
+// text, answered by the next prompt. Before, an enum went as one allow_once
+// option per value, and either key answered the last value.
+func TestChoiceQuestionsSurviveKindMappingClients(t *testing.T) {
 	t.Parallel()
-	client := &testClient{permit: func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
-		for _, o := range p.Options {
-			if o.Name == "staging" {
-				return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: o.OptionId}}
+	for _, tc := range []struct {
+		name, question string
+		pick           sdk.PermissionOptionKind // what the person presses; "" for a text question
+		answer         string                   // the next prompt, for a text question
+		want           string                   // in the ask_user result or the model's last message
+		names          []string                 // the options' names, for a permission request
+	}{
+		{"enum", `{name: env, question: "Which environment?", schema: {type: string, enum: [dev, staging]}}`, "", "dev", `dev`, nil},
+		{"string buttons", `{name: env, question: "Which environment?", schema: {type: string}, buttons: [{label: Dev, value: dev}, {label: Staging, value: staging, variant: danger}]}`, "", "dev", `dev`, nil},
+		{"boolean, no", `{name: keep, question: "Keep the old API?", schema: {type: boolean}}`, sdk.PermissionOptionKindRejectOnce, "", `"keep":false`, []string{"Yes", "No"}},
+		{"boolean, yes", `{name: keep, question: "Keep the old API?", schema: {type: boolean}}`, sdk.PermissionOptionKindAllowOnce, "", `"keep":true`, []string{"Yes", "No"}},
+		{"boolean buttons, danger yes", `{name: del, question: "Delete the old API?", schema: {type: boolean}, buttons: [{label: Delete, value: true, variant: danger}, {label: Keep, value: false}]}`, sdk.PermissionOptionKindAllowOnce, "", `"del":true`, []string{"Delete", "Keep"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			client := &testClient{permit: func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+				byKind := map[sdk.PermissionOptionKind]sdk.PermissionOptionId{}
+				for _, o := range p.Options {
+					byKind[o.Kind] = o.OptionId // the last of a kind wins, as in those clients
+				}
+				return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: byKind[tc.pick]}}
+			}}
+			expect := "{tool_result_contains: {q1: ['" + tc.want + "']}}"
+			if tc.pick == "" {
+				expect = "{last_message_contains: ['" + tc.want + "']}"
 			}
-		}
-		return sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
-	}}
-	r := newRig(t, setup{client: client, script: `
+			r := newRig(t, setup{client: client, script: `
 steps:
   - tool_calls:
-      - {id: q1, name: ask_user, args: {questions: [{name: env, question: "Which environment?", schema: {type: string, enum: [dev, staging]}}]}}
-  - expect: {tool_result_contains: {q1: ['"env":"staging"']}}
-    text: "Staging it is."
+      - {id: q1, name: ask_user, args: {questions: [` + tc.question + `]}}
+  - expect: ` + expect + `
+    text: "Noted."
 `})
-	sid := r.newSession().SessionId
-	if stop := r.mustPrompt(sid, "ask me"); stop != sdk.StopReasonEndTurn {
-		t.Fatalf("stop %s", stop)
-	}
-	perms := client.permissionsSeen()
-	if len(perms) != 1 || len(perms[0].Options) != 2 || perms[0].ToolCall.ToolCallId != "q1" {
-		t.Fatalf("permission requests %+v", perms)
+			sid := r.newSession().SessionId
+			if stop := r.mustPrompt(sid, "ask me"); stop != sdk.StopReasonEndTurn {
+				t.Fatalf("stop %s", stop)
+			}
+			perms := client.permissionsSeen()
+			if tc.pick == "" {
+				if len(perms) != 0 {
+					t.Fatalf("a choice that is not yes/no went as a permission request: %+v", perms)
+				}
+				if !strings.Contains(r.client.agentText(), "Which environment?") {
+					t.Fatalf("agent text %q lacks the question", r.client.agentText())
+				}
+				if stop := r.mustPrompt(sid, tc.answer); stop != sdk.StopReasonEndTurn {
+					t.Fatalf("answer: stop %s", stop)
+				}
+			} else {
+				if len(perms) != 1 || perms[0].ToolCall.ToolCallId != "q1" || len(perms[0].Options) != 2 {
+					t.Fatalf("permission requests %+v", perms)
+				}
+				o := perms[0].Options
+				if o[0].Kind == o[1].Kind || o[0].Name != tc.names[0] || o[1].Name != tc.names[1] {
+					t.Fatalf("options %+v: want two kinds, named %v", o, tc.names)
+				}
+			}
+			if !strings.HasSuffix(r.client.agentText(), "Noted.") {
+				t.Errorf("the model did not get %s: agent text %q", tc.want, r.client.agentText())
+			}
+		})
 	}
 }
 

@@ -1,8 +1,8 @@
 // @ts-check
-// ask_user over ACP: a free-text question without elicitation ends the turn with the question as
-// agent text (answered by the next prompt); a single choice question goes as
-// session/request_permission with one option per choice; with form elicitation the batch goes as
-// one elicitation/create form. Also usage_update's used/size.
+// ask_user over ACP: a free-text or choice question without elicitation ends the turn with the
+// question as agent text (answered by the next prompt); a single yes/no question goes as
+// session/request_permission with a Yes (allow_once) and a No (reject_once) option; with form
+// elicitation the batch goes as one elicitation/create form. Also usage_update's used/size.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { agentText, startSession, within } from "./harness.js";
@@ -29,27 +29,52 @@ steps:
   assert.match(agentText(agent.updates, from), /Planning for prod-eu\./, agent.describe());
 });
 
-test("a single choice question goes as session/request_permission with one option per choice, and the choice is the answer", async (t) => {
+test("a yes/no question goes as session/request_permission with one option of each kind, and the pick is the answer", async (t) => {
+  const { agent, sessionId } = await startSession(t, {
+    script: `name: yes-no
+steps:
+  - tool_calls:
+      - {id: q1, name: ask_user, args: {questions: [{name: keep, question: "Keep the old API?", schema: {type: boolean}}]}}
+  - expect:
+      tool_result_contains: {q1: ['"keep":false']}
+    text: "Removing it."
+`,
+  });
+  const turn = agent.prompt(sessionId, "clean up");
+  const ask = await agent.nextPermission("the yes/no question");
+  assert.match(JSON.stringify(ask.params.toolCall), /Keep the old API\?/, JSON.stringify(ask.params));
+  assert.deepEqual(
+    ask.params.options.map((o) => [o.name, o.kind]),
+    [["Yes", "allow_once"], ["No", "reject_once"]],
+    `one option of each kind: clients that answer by kind (CodeCompanion, avante) can tell them apart: ${JSON.stringify(ask.params.options)}`,
+  );
+  const no = ask.params.options.find((o) => o.kind === "reject_once");
+  ask.respond({ outcome: { outcome: "selected", optionId: no?.optionId ?? "" } });
+  const res = await within(turn, "the end of the turn", undefined, () => agent.describe());
+  assert.equal(res.stopReason, "end_turn", agent.describe());
+  assert.match(agentText(agent.updates), /Removing it\./);
+});
+
+test("a choice of values goes as text, not as options of one kind; the next prompt answers it", async (t) => {
   const { agent, sessionId } = await startSession(t, {
     script: `name: choice
 steps:
   - tool_calls:
       - {id: q1, name: ask_user, args: {questions: [{name: env, question: "Which environment?", schema: {type: string, enum: [dev, prod]}}]}}
   - expect:
-      tool_result_contains: {q1: ['"env":"prod"']}
+      last_message_contains: ["prod"]
     text: "Deploying to prod."
 `,
   });
-  const turn = agent.prompt(sessionId, "deploy");
-  const ask = await agent.nextPermission("the environment question");
-  assert.match(JSON.stringify(ask.params.toolCall), /Which environment\?/, JSON.stringify(ask.params));
-  const names = ask.params.options.map((o) => o.name);
-  assert.ok(names.some((n) => /dev/.test(n)) && names.some((n) => /prod/.test(n)), `one option per choice: ${JSON.stringify(ask.params.options)}`);
-  const prod = ask.params.options.find((o) => /prod/.test(o.name));
-  ask.respond({ outcome: { outcome: "selected", optionId: prod?.optionId ?? "" } });
-  const res = await within(turn, "the end of the turn", undefined, () => agent.describe());
+  const res = await within(agent.prompt(sessionId, "deploy"), "the end of the asking turn", undefined, () => agent.describe());
   assert.equal(res.stopReason, "end_turn", agent.describe());
-  assert.match(agentText(agent.updates), /Deploying to prod\./);
+  assert.equal(agent.permissions.all.length, 0, "no permission request for a choice of values");
+  assert.match(agentText(agent.updates), /Which environment\?/, agent.describe());
+  assert.match(agentText(agent.updates), /dev/, `the choices are in the text: ${agent.describe()}`);
+  const from = agent.updates.length;
+  const next = await within(agent.prompt(sessionId, "prod"), "the answering turn", undefined, () => agent.describe());
+  assert.equal(next.stopReason, "end_turn", agent.describe());
+  assert.match(agentText(agent.updates, from), /Deploying to prod\./, agent.describe());
 });
 
 test("with form elicitation, the question batch goes as one elicitation/create form with the questions' schemas", async (t) => {

@@ -7,6 +7,30 @@ local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
 package.path = here .. "/?.lua;" .. package.path
 local lib = require("lib")
 
+-- CodeCompanion's own steps, between the build and the cancelled run: a yes/no question (a
+-- permission request with one option of each kind, so its Reject key answers no) and a choice of
+-- values, asked as text: CodeCompanion answers a permission request by kind, and values sent as
+-- options of one kind were two "Accept" keys that both answered the last value.
+local shared_script = lib.script
+function lib.script()
+  local s = shared_script()
+  local at = assert(s:find("  - tool_calls:\n      - {id: r1,", 1, true), "the run step in lib.script()")
+  return s:sub(1, at - 1)
+    .. table.concat({
+      "  - tool_calls:",
+      '      - {id: q1, name: ask_user, args: {questions: [{name: keep, question: "Keep the old text as a comment?", schema: {type: boolean}}]}}',
+      "  - expect:",
+      "      tool_result_contains: {q1: ['\"keep\":false']}",
+      "    tool_calls:",
+      '      - {id: q2, name: ask_user, args: {questions: [{name: env, question: "Which environment?", schema: {type: string, enum: [dev, prod]}}]}}',
+      "  - expect:",
+      '      last_message_contains: ["prod"]',
+      '    text: "Deploying to prod."',
+      "",
+    }, "\n")
+    .. s:sub(at)
+end
+
 vim.opt.runtimepath:prepend(lib.clients .. "/plenary.nvim")
 vim.opt.runtimepath:prepend(lib.clients .. "/codecompanion.nvim")
 vim.opt.runtimepath:append(lib.clients) -- parser/yaml.so: CodeCompanion's prompt library wants it
@@ -125,7 +149,31 @@ lib.run(client, function()
   end)
   lib.dump(client, "slash-command", buf)
 
-  -- 5. Cancel: the run's permission is left pending and the turn stopped with the stop key.
+  -- 5. Questions: the yes/no one is a permission prompt answered "no" with the Reject key; the
+  -- choice of values arrives as the agent's text (no second prompt) and the next message answers.
+  mark = #lib.text(buf)
+  send(chat, "ask me")
+  lib.wait("the yes/no question's prompt", function()
+    return since(buf, mark):find("Please select an option", 1, true)
+  end)
+  lib.dump(client, "yes-no", buf)
+  lib.expect_contains("the chat buffer at the yes/no question", since(buf, mark), { "Keep the old text as a comment?" })
+  press(buf, keys.reject, "No")
+  lib.wait("the choice question as the agent's text", function()
+    return not chat.current_request and since(buf, mark):find("Which environment?", 1, true)
+  end)
+  lib.dump(client, "choice-as-text", buf)
+  local _, prompts = since(buf, mark):gsub("Please select an option", "")
+  if prompts ~= 1 then
+    lib.fail("the choice of values came as a permission prompt (" .. prompts .. " prompts)")
+  end
+  mark = #lib.text(buf)
+  send(chat, "prod")
+  lib.wait("the answer reaching the model", function()
+    return not chat.current_request and since(buf, mark):find("Deploying to prod.", 1, true)
+  end)
+
+  -- 6. Cancel: the run's permission is left pending and the turn stopped with the stop key.
   mark = #lib.text(buf)
   send(chat, "run the command")
   lib.wait("the run's permission prompt", function()
