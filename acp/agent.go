@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -35,6 +36,10 @@ type Agent struct {
 	costs    sessionCosts
 	// prompts are the running session/prompt calls (prompt_supersede.go).
 	prompts runningPrompts
+	// readsUnanswered is set once the client left an fs/read_text_file
+	// unanswered past its bound: files are read from the disk from then on
+	// (editor.go SyncFiles), instead of each read waiting the bound again.
+	readsUnanswered atomic.Bool
 
 	// opening serialises opening hosts (a workspace is opened once).
 	opening sync.Mutex

@@ -31,7 +31,17 @@ func (e *editor) clientCall(ctx context.Context, method string, call func(contex
 	defer cancel()
 	err := call(cctx)
 	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
-		return fmt.Errorf("the client did not answer %s within %s (editor.request_timeout_secs)", method, timeout)
+		return &unansweredError{method: method, after: timeout}
 	}
 	return err
+}
+
+// unansweredError is a request to the client that the bound ended.
+type unansweredError struct {
+	method string
+	after  time.Duration
+}
+
+func (e *unansweredError) Error() string {
+	return fmt.Sprintf("the client did not answer %s within %s (editor.request_timeout_secs)", e.method, e.after)
 }

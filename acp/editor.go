@@ -212,12 +212,18 @@ func (e *editor) writeThroughClient(ctx context.Context, sessionID string, c wor
 // SyncFiles reads files through the client (fs/read_text_file) when it
 // offers it, so that reads and edit computation see its unsaved buffers:
 // text that differs from the disk goes to the overlay; on error, or when it
-// equals the disk, the disk is the truth.
+// equals the disk, the disk is the truth. Once the client left one read
+// unanswered past its bound, the disk is the truth for the rest of the
+// connection: a client that stopped answering would cost the bound per file.
 func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []workspace.Path) {
 	if !e.clientReads() { // client_fs.go
 		return
 	}
 	for _, p := range paths {
+		if e.a.readsUnanswered.Load() {
+			e.h.ws.Overlay().Close(p.Abs) // as for a failed read: the disk is the truth
+			continue
+		}
 		var content string
 		err := e.clientCall(ctx, "fs/read_text_file", func(ctx context.Context) (err error) {
 			content, err = e.readThroughClient(ctx, sessionID, p)
@@ -225,6 +231,10 @@ func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []worksp
 		})
 		if errors.Is(err, errNoContent) {
 			slog.Warn("acp: "+err.Error()+"; reading the disk", "path", p.Rel)
+		}
+		var unanswered *unansweredError
+		if errors.As(err, &unanswered) && e.a.readsUnanswered.CompareAndSwap(false, true) {
+			slog.Warn("acp: "+err.Error()+"; files are read from the disk for the rest of this connection (the client's unsaved buffers are not seen)", "path", p.Rel)
 		}
 		if err != nil {
 			// An earlier read's text must not outlive this answer: an edit

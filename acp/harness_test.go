@@ -313,7 +313,10 @@ type testClient struct {
 	// hangWrites, when set, holds every fs/write_text_file unanswered
 	// until it is closed (a hung editor).
 	hangWrites chan struct{}
-	terms      terminals
+	// hangReads, when set, holds every fs/read_text_file unanswered until
+	// it is closed.
+	hangReads chan struct{}
+	terms     terminals
 	// createErr, when set, makes terminal/create fail with its message.
 	createErr string
 	// onTerminal, when set, is called with each terminal the client starts.
@@ -333,8 +336,11 @@ func (c *testClient) ReadTextFile(_ context.Context, p sdk.ReadTextFileRequest) 
 	c.mu.Lock()
 	c.reads = append(c.reads, p.Path)
 	text, ok := c.buffers[p.Path]
-	fail := c.failReads
+	fail, hang := c.failReads, c.hangReads
 	c.mu.Unlock()
+	if hang != nil {
+		<-hang
+	}
 	if fail {
 		return sdk.ReadTextFileResponse{}, sdk.NewInternalError(map[string]any{"error": "the editor cannot read it now"})
 	}

@@ -124,3 +124,47 @@ steps:
 		})
 	}
 }
+
+// TestUnansweredReadTextFileFallsBackOnce: a client that stops answering
+// fs/read_text_file costs one editor.request_timeout_secs, not one per
+// file: after the first unanswered read every file comes from the disk.
+// Before, the turn below asked the client four times and waited 4 s.
+func TestUnansweredReadTextFileFallsBackOnce(t *testing.T) {
+	t.Parallel()
+	hang := make(chan struct{})
+	client := &testClient{hangReads: hang}
+	r := newRig(t, setup{
+		client: client, userConfig: "editor: {request_timeout_secs: 1}\n",
+		caps:  sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true}},
+		files: map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n", "c.txt": "gamma\n", "d.txt": "delta\n"},
+		script: `
+steps:
+  - tool_calls:
+      - {id: r1, name: read, args: {path: a.txt}}
+  - tool_calls:
+      - {id: r2, name: read, args: {path: b.txt}}
+  - tool_calls:
+      - {id: r3, name: read, args: {path: c.txt}}
+  - tool_calls:
+      - {id: r4, name: read, args: {path: d.txt}}
+  - text: "Read them all."
+    expect:
+      tool_result_contains: {r1: ["alpha"], r2: ["beta"], r3: ["gamma"], r4: ["delta"]}
+`})
+	t.Cleanup(func() { close(hang) }) // before the rig's cleanup
+	sid := r.newSession().SessionId
+	select {
+	case res := <-r.promptAsync(sid, "read the files"):
+		if res.err != nil || res.stop != sdk.StopReasonEndTurn {
+			t.Fatalf("prompt = %s, %v", res.stop, res.err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the turn waited on unanswered fs/read_text_file calls")
+	}
+	client.mu.Lock()
+	asked := len(client.reads)
+	client.mu.Unlock()
+	if asked != 1 {
+		t.Errorf("the client was asked %d times for a file, want once (then the disk)", asked)
+	}
+}
