@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/agentls/agentls/agentproto"
@@ -121,5 +122,40 @@ steps:
 	}
 	if got := h.Read("a.txt"); got != "alpha\n" {
 		t.Fatalf("a.txt = %q", got)
+	}
+}
+
+// TestRunOutputInWorkDoneProgress: while a command runs, its newest output
+// line is the turn's work-done progress ("BUILD: run: compiling"), shown by
+// any editor with progress (the status line of Neovim, Helix, eglot 1.12+,
+// VS Code's progress) before the command ends.
+func TestRunOutputInWorkDoneProgress(t *testing.T) {
+	t.Parallel()
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps:     progressCaps(),
+		InitOpts: map[string]any{"plan_mode": map[string]any{"default_active": false}, "run": map[string]any{"allow": []string{"sh build.sh"}}},
+		Files:    map[string]string{"build.sh": "echo compiling; sleep 2; echo done\n"},
+		Script: `
+name: run-progress
+steps:
+  - tool_calls:
+      - {id: r1, name: run, args: {command: "sh build.sh"}}
+  - text: built
+`,
+	})
+	s := h.NewSession("build")
+	if r := h.Prompt(s.SessionID, "build"); r.StopReason != "end_turn" {
+		t.Fatalf("prompt = %+v (%s)", r, r.Error)
+	}
+	var texts []string
+	for _, raw := range h.Messages("$/progress") {
+		var p struct {
+			Value struct{ Message string } `json:"value"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		texts = append(texts, p.Value.Message)
+	}
+	if !slices.Contains(texts, "BUILD: run: compiling") {
+		t.Fatalf("progress messages %q lack the command's output line", texts)
 	}
 }

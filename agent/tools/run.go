@@ -109,6 +109,9 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 		timeout: time.Duration(timeout) * time.Second, maxOut: maxOut, beforeStart: recheck,
 		policy: runPolicy(env, command, permit.Rule != ""), // .git read-only for a command nobody was asked about
 	}
+	if pr, ok := env.(ProgressReporter); ok {
+		job.progress = func(line string) { pr.ReportProgress(ctx, "run", line) } // the newest output line, live
+	}
 	git := safeGitFor(permit.Rule, command, dir) // auto-allowed git: no repository-local programs (gitenv.go)
 	job.env = git.apply(job.env)
 	status := sandbox.Detect().Status(job.policy.Mode)

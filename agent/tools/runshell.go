@@ -39,6 +39,9 @@ type shellJob struct {
 	beforeStart func() error
 	// policy is the sandbox the command runs in (runPolicy).
 	policy sandbox.Policy
+	// progress, when set, gets the newest output line while the command
+	// runs, at most every progressEvery (runprogress.go).
+	progress func(line string)
 }
 
 // runShell runs the command with /bin/sh -c in its folder, in its own process
@@ -78,10 +81,17 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 	w.Close() // the children hold the write end now
 	dog.started()
 	out := newHeadTail(job.maxOut)
+	var sink io.Writer = out
+	live := &lastLine{}
+	if job.progress != nil {
+		sink = io.MultiWriter(out, live)
+	}
+	stopProgress := reportLines(job.progress, live)
+	defer stopProgress()
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
-		if _, err := io.Copy(out, r); err != nil && !errors.Is(err, os.ErrClosed) {
+		if _, err := io.Copy(sink, r); err != nil && !errors.Is(err, os.ErrClosed) {
 			slog.Debug("run: reading output", "err", err)
 		}
 	}()

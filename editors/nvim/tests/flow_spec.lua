@@ -184,6 +184,40 @@ steps:
     t.eq(1, #vim.api.nvim_tabpage_list_wins(0), 'no chat window')
   end)
 
+  t.it('a running command shows its newest output line under the working line', function()
+    local st = h.start({ ['build.sh'] = 'echo compiling; sleep 2; echo done\n' }, [[
+steps:
+  - tool_calls:
+      - {id: r1, name: run, args: {command: "sh build.sh"}}
+  - text: "Built."
+    expect:
+      tool_result_contains: {r1: ["compiling", "done"]}
+]])
+    vim.cmd('AgentNew build')
+    t.wait(5000, function()
+      return agentls.mode() == 'BUILD'
+    end, 'a BUILD session')
+    h.stub(vim.ui, 'select', function(items, opts, cb)
+      for _, it in ipairs(items) do
+        if opts.format_item(it) == 'Run' then
+          vim.schedule(function()
+            cb(it)
+          end)
+        end
+      end
+    end)
+    vim.cmd('Agentls chat')
+    agentls.prompt('build')
+    t.wait(15000, function()
+      st.chat:flush()
+      return h.text(st.chat.bufnr):find('⋯ run: compiling', 1, true) ~= nil
+    end, "the command's output line in the chat while it runs")
+    local r = h.turn(st)
+    t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
+    st.chat:flush()
+    t.ok(not h.text(st.chat.bufnr):find('⋯', 1, true), 'the activity line is gone after the turn')
+  end)
+
   t.it('build→plan asks for confirmation', function()
     local st = h.start({}, 'steps: []\n')
     vim.cmd('AgentNew build')

@@ -29,6 +29,17 @@ end
 function Chat:set_working(on)
   if self.working ~= on then
     self.working = on
+    self.activity = nil
+    self:render()
+  end
+end
+
+--- Shows what the running turn does now under the working line (the server's work-done
+--- progress: "thinking…", "running grep…", a running command's newest output line), or nothing.
+---@param text? string
+function Chat:set_activity(text)
+  if self.working and self.activity ~= text then
+    self.activity = text
     self:render()
   end
 end
@@ -337,6 +348,9 @@ function Chat:lines()
   if self.working then
     table.insert(out, '')
     table.insert(out, M.working)
+    if self.activity then
+      table.insert(out, '  ⋯ ' .. self.activity)
+    end
   end
   if self.plan then
     table.insert(out, '')

@@ -889,6 +889,21 @@ function State:handlers()
     [protocol.methods.askUser] = function(_, p)
       return self:on_ask(p)
     end,
+    ['$/progress'] = function(err, p, ctx, cfg)
+      -- the turn's work-done progress, also under the chat's working line (without its mode)
+      local v = type(p) == 'table' and p.value
+      if type(v) == 'table' then
+        if v.kind == 'end' then
+          self.chat:set_activity(nil)
+        elseif type(v.message) == 'string' and v.message ~= '' then
+          self.chat:set_activity((v.message:gsub('^%u+: ', '')))
+        end
+      end
+      local default = vim.lsp.handlers['$/progress']
+      if default then
+        return default(err, p, ctx, cfg)
+      end
+    end,
     ['$/cancelRequest'] = function(_, p)
       local a = p and self.asks[p.id]
       if a then
