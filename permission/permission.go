@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
@@ -76,6 +77,10 @@ type Request struct {
 type Decision struct {
 	Option    agentproto.OptionKind
 	Dismissed bool
+	// Fast is how soon the client answered when it allowed within
+	// HumanFloor of the question's send (fast.go), else 0: no person
+	// decided. The decision stands; FastNote says so.
+	Fast time.Duration
 }
 
 // Allowed reports whether the decision allows (once or always).
