@@ -13,6 +13,17 @@ import (
 	"github.com/agentls/agentls/internal/lspclient"
 )
 
+// planApprovedScript writes a plan (call p1), asks its approval (x1) and,
+// once approved, says "Building.".
+const planApprovedScript = `
+steps:
+  - tool_calls:
+      - {id: p1, name: plan_write, args: {title: T, path: plans/t.plan, content: "# T\n\n## Steps\n- [ ] one\n"}}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/t.plan}}
+  - text: "Building."
+`
+
 // TestLSPAnswerFasterThanAPerson: against the real agentls binary on the
 // LSP face, a client that allows at once — the Go fake editor answering
 // agent/askUser, and a plain client answering window/showMessageRequest —
@@ -37,14 +48,7 @@ steps:
       - {id: r1, name: run, args: {command: "echo fast-answer"}}
   - text: "Ran."
 `, "r1"},
-		"plan approval": {"plan", `
-steps:
-  - tool_calls:
-      - {id: p1, name: plan_write, args: {title: T, path: plans/t.plan, content: "# T\n\n## Steps\n- [ ] one\n"}}
-  - tool_calls:
-      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/t.plan}}
-  - text: "Building."
-`, "x1"},
+		"plan approval": {"plan", planApprovedScript, "x1"},
 	}
 	for _, face := range []struct {
 		name  string
