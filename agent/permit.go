@@ -50,7 +50,9 @@ func (p AskPermitter) Permit(ctx context.Context, req permission.Request) (permi
 // asks a person to allow something goes through it, bounded by
 // plan_mode.approval_timeout_secs like every question. The editor renders
 // the request itself when it is a permission.Permitter (ACP), else through
-// its questions (AskPermitter).
+// its questions (AskPermitter). permission.Ask times the answer: one that
+// allowed faster than a person decides is named in the asking tool call's
+// result and the editor's log (noteFast).
 func (m *Manager) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
 	timeout := m.approvalTimeout()
 	pctx, cancel := context.WithTimeout(ctx, timeout)

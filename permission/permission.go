@@ -4,7 +4,9 @@
 // fetch, a sub-agent — is one Request, which each face renders the same
 // way (LSP `agent/askUser` with purpose "permission", plain
 // `window/showMessageRequest`, ACP `session/request_permission`), and
-// whose answer is a Decision. A request shows everything it grants.
+// whose answer is a Decision. A request shows everything it grants. Ask
+// (fast.go) times each answer from the face's send: an allowing one that
+// came faster than a person decides (HumanFloor) is marked.
 package permission
 
 import (
