@@ -50,6 +50,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) {
 	ownCtx, cancelOwn := context.WithCancel(ctx)
 	defer cancelOwn()
 	w.own, w.ownCtx = a.ownMethods(), ownCtx
+	w.prompts.withdrawn = a.promptWithdrawn // prompt_withdrawn.go
 	conn := sdk.NewAgentSideConnection(a, a.commands.watchAnswers(w.out), a.commands.watchRequests(w.sdkIn))
 	conn.SetLogger(slog.Default())
 	a.conn = conn

@@ -214,9 +214,14 @@ func (e *editor) callID(ctx context.Context, req agent.AskRequest) string {
 }
 
 // requestPermission sends session/request_permission and returns the chosen
-// option. The `cancelled` outcome cancels the session's turn.
+// option. The `cancelled` outcome cancels the session's turn. The request
+// outlives the turn's cancel by agent.CancelAnswerGrace (outliveCancel);
+// the permission service times the answer from its send (permission.Sent).
 func (e *editor) requestPermission(ctx context.Context, sessionID string, call sdk.ToolCallUpdate, options []sdk.PermissionOption) (string, error) {
-	res, err := e.timedPermission(ctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sessionID), ToolCall: call, Options: options})
+	rctx, stop := outliveCancel(ctx, agent.CancelAnswerGrace)
+	defer stop()
+	permission.Sent(ctx)
+	res, err := e.askPermission(rctx, sdk.RequestPermissionRequest{SessionId: sdk.SessionId(sessionID), ToolCall: call, Options: options}) // permission_answer.go
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/permission"
 )
 
 // reviewMCPTrust asks, at a prompt, whether to trust each workspace MCP
@@ -29,7 +30,7 @@ func (h *hosted) reviewMCPTrust(ctx context.Context, sessionID string) (cancelle
 		callID := "trust-mcp-" + hexSum[:16]
 		req := f.Permission(sessionID, callID)
 		h.ed.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: callID, Title: req.Title(), Kind: "other", Status: "pending"})
-		d, err := h.ed.Permit(ctx, req)
+		d, err := permission.Ask(ctx, h.ed, req) // timed: permission/fast.go
 		status := "failed"
 		if err == nil && d.Option == agentproto.AllowAlways {
 			if terr := h.TrustMCPFile(f); terr != nil {
@@ -40,6 +41,9 @@ func (h *hosted) reviewMCPTrust(ctx context.Context, sessionID string) (cancelle
 			}
 		}
 		var content []toolContent
+		if note := d.FastNote(); note != "" {
+			content = []toolContent{textContent(note)}
+		}
 		cancelled := err != nil && (errors.Is(err, errCancelledByClient) || ctx.Err() != nil)
 		if err != nil && !cancelled {
 			h.trustAsked.again("mcp-" + hexSum) // decided nothing: asked again at the next prompt

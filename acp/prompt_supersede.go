@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // runningPrompts are the running session/prompt calls, the newest of each
@@ -21,6 +22,10 @@ type runningPrompt struct {
 	// a later look would see the approval already answered by the new
 	// prompt and cancel the turn that goes on.
 	decided sync.Once
+	// withdrawn: the client withdrew this prompt ($/cancel_request,
+	// prompt_withdrawn.go): its cancel is passed on even while the turn
+	// waits for a plan approval.
+	withdrawn atomic.Bool
 }
 
 // turnContext is the context of a session/prompt's turn. The ACP Go SDK
@@ -66,7 +71,7 @@ func (a *Agent) passCancel(h *hosted, sessionID string, p *runningPrompt) {
 		return
 	}
 	p.decided.Do(func() {
-		if _, awaiting := h.mgr.ApprovalGrants(sessionID); awaiting && !a.connClosed() {
+		if _, awaiting := h.mgr.ApprovalGrants(sessionID); awaiting && !a.connClosed() && !p.withdrawn.Load() {
 			return
 		}
 		p.cancel(context.Cause(p.sdkCtx))

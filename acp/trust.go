@@ -70,9 +70,12 @@ func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled b
 		},
 	}
 	h.ed.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: callID, Title: req.Title(), Kind: "other", Status: "pending"})
-	d, err := h.ed.Permit(ctx, req)
+	d, err := permission.Ask(ctx, h.ed, req) // timed: permission/fast.go
 	status := "failed"
 	var content []toolContent
+	if note := d.FastNote(); note != "" {
+		content = []toolContent{textContent(note)}
+	}
 	defer func() {
 		h.ed.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: status, Content: content})
 	}()

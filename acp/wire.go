@@ -48,6 +48,10 @@ type wire struct {
 	own     map[string]ownHandler
 	ownCtx  context.Context
 	serving sync.WaitGroup
+
+	// prompts tells a withdrawn prompt from a superseded one
+	// (prompt_withdrawn.go).
+	prompts promptIDs
 }
 
 // rawResponse is a JSON-RPC response to one of the wire's own requests.
@@ -309,6 +313,10 @@ func (w *wire) route(line []byte) {
 			w.replyError(id, -32602, problem)
 			return
 		}
+		w.prompts.routed(*id, trimmed) // prompt_withdrawn.go
+	}
+	if method == "$/cancel_request" && id == nil {
+		w.prompts.cancelRequested(trimmed) // then the SDK cancels the request's context
 	}
 	if h, ok := w.own[method]; ok && id != nil {
 		var p struct {

@@ -64,7 +64,8 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 	if err != nil {
 		return decision{}, false
 	}
-	reply, err := m.asker.Ask(ctx, AskRequest{
+	tctx, took := permission.Timed(ctx) // the face marks the send (permission.Sent)
+	reply, err := m.asker.Ask(tctx, AskRequest{
 		SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "plan_approval", PlanFile: rel, CreatedAt: m.now(),
 		Permission: &perm,
 		// The safe action first: eglot takes the first one on a bare Enter.
@@ -92,6 +93,11 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 	approve, _ := reply.Answers["approve"].(bool)
 	feedback, _ := reply.Answers["feedback"].(string)
 	if approve {
+		// Approved faster than a person reads a plan: the client's
+		// auto-approve, not the user. It stands (as on Claude Code or Zed,
+		// where auto-approve is the user's setting), and the user is told
+		// in exit_plan_mode's result and the log; the model is not told.
+		m.noteFast(ctx, permission.Mark(perm, permission.Approval(true), took()).FastNote())
 		return decision{approve: true, source: "tool"}, true
 	}
 	if strings.TrimSpace(feedback) == "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/agentls/agentls/agent/tooloutcome"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/sandbox"
@@ -49,20 +50,35 @@ func (p AskPermitter) Permit(ctx context.Context, req permission.Request) (permi
 // asks a person to allow something goes through it, bounded by
 // plan_mode.approval_timeout_secs like every question. The editor renders
 // the request itself when it is a permission.Permitter (ACP), else through
-// its questions (AskPermitter).
+// its questions (AskPermitter). permission.Ask times the answer: one that
+// allowed faster than a person decides is named in the asking tool call's
+// result and the editor's log (noteFast).
 func (m *Manager) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
 	timeout := m.approvalTimeout()
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	d, err := m.permitter().Permit(pctx, req)
+	d, err := permission.Ask(pctx, m.permitter(), req) // timed: permission/fast.go
 	if err == nil {
 		notePermit(ctx, req, d) // tool_outcome.go
+		m.noteFast(ctx, d.FastNote())
 	}
 	if err != nil && ctx.Err() == nil && pctx.Err() != nil {
 		slog.Warn("permission timed out", "session", req.SessionID, "kind", req.Kind, "timeout", timeout)
 		return permission.Decision{}, fmt.Errorf("the user did not answer within %s (plan_mode.approval_timeout_secs); the question was withdrawn", timeout)
 	}
 	return d, err
+}
+
+// noteFast tells the user that the client, not a person, answered (note
+// is a Decision.FastNote; "" says nothing): in the asking tool call's
+// result, which every face shows, and on the LSP face also as a log
+// message (window/logMessage). permission.Mark has logged it.
+func (m *Manager) noteFast(ctx context.Context, note string) {
+	if note == "" {
+		return
+	}
+	tooloutcome.Note(ctx, note)
+	m.notes.Notify(ctx, note)
 }
 
 // permitter is the editor's own permission rendering, or its questions.

@@ -115,6 +115,9 @@ func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall) (out callO
 		ctx, cancel := finalSendContext(ctx)
 		defer cancel()
 		content := []agentproto.ToolContent{{Type: "content", Content: agentproto.TextContent{Type: "text", Text: text}}}
+		for _, note := range asked.Notes() { // e.g. a permission the client answered by itself
+			content = append(content, agentproto.ToolContent{Type: "content", Content: agentproto.TextContent{Type: "text", Text: note}})
+		}
 		if out.problems != "" {
 			content = append(content, agentproto.ToolContent{Type: "content", Content: agentproto.TextContent{Type: "text", Text: "New problems:\n" + out.problems}})
 		}

@@ -4,7 +4,9 @@
 // fetch, a sub-agent — is one Request, which each face renders the same
 // way (LSP `agent/askUser` with purpose "permission", plain
 // `window/showMessageRequest`, ACP `session/request_permission`), and
-// whose answer is a Decision. A request shows everything it grants.
+// whose answer is a Decision. A request shows everything it grants. Ask
+// (fast.go) times each answer from the face's send: an allowing one that
+// came faster than a person decides (HumanFloor) is marked.
 package permission
 
 import (
@@ -13,6 +15,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
@@ -76,6 +79,10 @@ type Request struct {
 type Decision struct {
 	Option    agentproto.OptionKind
 	Dismissed bool
+	// Fast is how soon the client answered when it allowed within
+	// HumanFloor of the question's send (fast.go), else 0: no person
+	// decided. The decision stands; FastNote says so.
+	Fast time.Duration
 }
 
 // Allowed reports whether the decision allows (once or always).

@@ -74,6 +74,7 @@ func (s *Server) askWithForm(ctx context.Context, req agent.AskRequest) (agent.A
 	var lastErrs map[string]string
 	for attempt := 1; attempt <= maxAsks; attempt++ {
 		var raw json.RawMessage
+		permission.Sent(ctx) // the answer is timed from here (permission/fast.go)
 		if err := s.callClient(ctx, agentproto.AskUser.Name(), params, &raw); err != nil {
 			return agent.AskReply{}, fmt.Errorf("agent/askUser: %w", err)
 		}
@@ -186,6 +187,7 @@ func (s *Server) showMessage(ctx context.Context, text string, typ int, actions 
 		params.Actions = append(params.Actions, item)
 	}
 	var raw json.RawMessage
+	permission.Sent(ctx) // the answer is timed from here (permission/fast.go)
 	if err := s.callClient(ctx, "window/showMessageRequest", params, &raw); err != nil {
 		return nil, false, fmt.Errorf("window/showMessageRequest: %w", err)
 	}

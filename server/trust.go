@@ -132,7 +132,10 @@ func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, e
 // trust is its "always" answer; a dismissed question, or an editor that
 // cannot be asked, is not trust.
 func (s *Server) trustGranted(ctx context.Context, req permission.Request) (bool, error) {
-	d, err := s.Permit(ctx, req)
+	d, err := permission.Ask(ctx, s, req) // timed: permission/fast.go
+	if note := d.FastNote(); note != "" {
+		s.Notify(ctx, note) // no tool call holds a trust question: the log message says it
+	}
 	if errors.Is(err, permission.ErrNoSurface) {
 		return false, nil
 	}

@@ -26,6 +26,7 @@ type Record struct {
 	questions []questions.Question
 	answers   map[string]any
 	dismissed bool
+	notes     []string
 }
 
 // WithRecord marks ctx as the context of a tool call whose questions rec
@@ -44,6 +45,30 @@ func NoteAsked(ctx context.Context, set *questions.Set, answers map[string]any, 
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	rec.questions, rec.answers, rec.dismissed = set.Questions, answers, dismissed
+}
+
+// Note adds a line for the person to the result of the tool call of ctx
+// (nothing outside a tool call): the face shows it after the result, and
+// the model does not read it. A permission answered faster than a person
+// decides says so here (permission.Decision.FastNote).
+func Note(ctx context.Context, text string) {
+	rec, _ := ctx.Value(recordKey{}).(*Record)
+	if rec == nil || text == "" {
+		return
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	rec.notes = append(rec.notes, text)
+}
+
+// Notes are the lines Note added, in order (nil for a nil record).
+func (rec *Record) Notes() []string {
+	if rec == nil {
+		return nil
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([]string(nil), rec.notes...)
 }
 
 // Of is the persisted outcome of a call that gave res, having asked what

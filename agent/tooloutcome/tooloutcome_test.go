@@ -54,3 +54,21 @@ func TestRecord(t *testing.T) {
 		t.Fatalf("outcome without a record %+v", out)
 	}
 }
+
+// TestNotes: a note made within a call's context reaches its record in
+// order; one made outside any call, or empty, is kept nowhere.
+func TestNotes(t *testing.T) {
+	t.Parallel()
+	Note(context.Background(), "outside") // nothing, no panic
+	rec := &Record{}
+	ctx := WithRecord(context.Background(), rec)
+	Note(ctx, "first")
+	Note(ctx, "")
+	Note(ctx, "second")
+	if got := strings.Join(rec.Notes(), "|"); got != "first|second" {
+		t.Fatalf("notes %q", got)
+	}
+	if (*Record)(nil).Notes() != nil {
+		t.Fatal("a nil record has notes")
+	}
+}

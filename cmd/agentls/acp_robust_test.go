@@ -266,14 +266,7 @@ func TestACPApprovalAnsweredByTheClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := filepath.Join(root, "script.yaml")
-	if err := os.WriteFile(script, []byte(`
-steps:
-  - tool_calls:
-      - {id: p1, name: plan_write, args: {title: T, path: plans/t.plan, content: "# T\n\n## Steps\n- [ ] one\n"}}
-  - tool_calls:
-      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/t.plan}}
-  - text: "Building."
-`), 0o644); err != nil {
+	if err := os.WriteFile(script, []byte(planApprovedScript), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(root, "agentls.yaml")

@@ -196,6 +196,20 @@ func (e *Env) PromptAsync(sid sdk.SessionId, text string) {
 	}()
 }
 
+// PromptAsyncCtx is PromptAsync under ctx: when ctx ends first, the SDK
+// client withdraws the call ($/cancel_request with its id) and the call
+// returns ctx's error at once; what agentls answers to it is in the
+// messages (a response whose id is the call's).
+func (e *Env) PromptAsyncCtx(ctx context.Context, sid sdk.SessionId, text string) {
+	i := e.startPrompt(sid)
+	e.prompting.Add(1)
+	go func() {
+		defer e.prompting.Done()
+		res, err := e.Conn.Prompt(ctx, sdk.PromptRequest{SessionId: sid, Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}})
+		e.prompts.Set(i, PromptState{SessionID: sid, Returned: true, Stop: res.StopReason, Err: err})
+	}()
+}
+
 // MustPrompt is Prompt that fails the test on an error.
 func (e *Env) MustPrompt(sid sdk.SessionId, text string) sdk.StopReason {
 	e.T.Helper()
