@@ -107,7 +107,7 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 	job := shellJob{
 		command: command, dir: dir, env: commandEnv(os.Environ(), env.Config()),
 		timeout: time.Duration(timeout) * time.Second, maxOut: maxOut, beforeStart: recheck,
-		policy: runPolicy(env, command, permit.Rule != ""), // .git read-only for a command nobody was asked about
+		policy: runPolicy(env, command, permit.Rule != ""), // repositories read-only when nobody was asked, their hooks and config when the user was
 	}
 	git := safeGitFor(permit.Rule, command, dir) // auto-allowed git: no repository-local programs (gitenv.go)
 	job.env = git.apply(job.env)
