@@ -54,15 +54,16 @@ func repoWorkspace(t *testing.T, mode string) *fakeEnv {
 		t.Skip("git is not installed")
 	}
 	env := newFake(t, map[string]string{
-		"a.txt":                  "a\n",
-		"src/main.go":            "package main\n",
-		".vscode/tasks.json":     "{}\n",
-		"sub/.dir-locals.el":     "()\n",
-		".envrc":                 "\n",
-		"App.Code-Workspace":     "{}\n",
-		".hg/hgrc":               "[ui]\n",
-		"conf/vscode/tasks.json": "{}\n",
-		"node_modules/.keep":     "",
+		"a.txt":                                  "a\n",
+		"src/main.go":                            "package main\n",
+		".vscode/tasks.json":                     "{}\n",
+		"sub/.dir-locals.el":                     "()\n",
+		".envrc":                                 "\n",
+		"App.Code-Workspace":                     "{}\n",
+		".hg/hgrc":                               "[ui]\n",
+		"conf/vscode/tasks.json":                 "{}\n",
+		"node_modules/.keep":                     "",
+		"node_modules/pkg/.vscode/settings.json": "{}\n",
 	})
 	root := env.ws.Root()
 	gitOut(t, root, "init", "-q", "-b", "main")
@@ -196,8 +197,9 @@ func TestRunApprovedCannotPlantAutoRun(t *testing.T) {
 // TestRunApprovedGitStillWorks: git itself, approved, still commits,
 // makes a tracking branch, adds a remote and sets its configuration (git
 // writes .git/config and creates its lock files in .git/), and an
-// approved build still writes the workspace and node_modules, in every
-// layer.
+// approved build still writes the workspace and replaces a package in
+// node_modules (one that ships a .vscode/: `npm ci` removes them all), in
+// every layer.
 func TestRunApprovedGitStillWorks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sandbox")
@@ -212,7 +214,7 @@ func TestRunApprovedGitStillWorks(t *testing.T) {
 				{"git checkout -q -b x --track origin/main", "branch.x.remote"},
 				{"timeout 60 git remote add up /nonexistent", "remote.up.url"},
 				{"git config user.email me@example.com && git config user.name me", "user.email"},
-				{"mkdir -p node_modules/pkg && echo x > node_modules/pkg/index.js && echo y > src/new.go", ""},
+				{"rm -rf node_modules/pkg && mkdir -p node_modules/pkg && echo x > node_modules/pkg/index.js && echo y > src/new.go", ""},
 			} {
 				got := runApproved(t, env, c.command)
 				if got.ExitCode != 0 {

@@ -27,7 +27,7 @@ type workspaceScan struct {
 	vcs []string
 	// autoRun are the files and folders that make an editor or shell run
 	// programs by itself (guard.IsAutoRunName), and symbolic links named
-	// like one.
+	// like one, but none below a node_modules folder (inPackages).
 	autoRun []string
 }
 
@@ -49,14 +49,13 @@ func scanWorkspace(folders []string) workspaceScan {
 				return nil
 			}
 			name, dir := d.Name(), d.IsDir()
+			link := d.Type()&fs.ModeSymlink != 0
 			switch {
 			case isVCSName(name):
 				out.vcs = append(out.vcs, p)
-			case d.Type()&fs.ModeSymlink != 0 && (guard.IsAutoRunName(name, true) || guard.IsAutoRunName(name, false)):
-				// An editor follows the link: its target is what it reads
-				// (the sandbox keeps a link's target read-only too).
-				out.autoRun = append(out.autoRun, p)
-			case guard.IsAutoRunName(name, dir):
+			// A link so named: an editor follows it, and the sandbox keeps
+			// its target read-only too.
+			case (guard.IsAutoRunName(name, dir) || link && guard.IsAutoRunName(name, !dir)) && !inPackages(root, p):
 				out.autoRun = append(out.autoRun, p)
 			default:
 				return nil
@@ -74,6 +73,24 @@ func scanWorkspace(folders []string) workspaceScan {
 		slog.Warn("sandbox: stopped looking for nested repositories and auto-run files to keep read-only", "limit", maxVCSWalk)
 	}
 	return out
+}
+
+// inPackages reports whether p lies below a node_modules folder of root:
+// the package manager replaces such folders whole (`npm ci` removes
+// node_modules; a read-only mount in it would stop that), a command can
+// make any file there anew, and neither editor opens them as a project
+// (VS Code's git extension skips them too).
+func inPackages(root, p string) bool {
+	rel, err := filepath.Rel(root, filepath.Dir(p))
+	if err != nil {
+		return false
+	}
+	for _, e := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.EqualFold(e, "node_modules") {
+			return true
+		}
+	}
+	return false
 }
 
 // isVCSName reports a version-control folder's name, letter case folded.

@@ -1,6 +1,11 @@
 package tools
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
 
 // TestVCSTool: only a line whose every simple command is the same
 // version-control tool, directly or behind a wrapper that runs its
@@ -45,5 +50,44 @@ func TestVCSTool(t *testing.T) {
 		if got := vcsTool(c.line); got != c.want {
 			t.Errorf("vcsTool(%q) = %q, want %q", c.line, got, c.want)
 		}
+	}
+}
+
+// TestScanWorkspace: one walk finds the repositories at any depth and the
+// auto-run files and folders (a link so named too), looks into neither,
+// and leaves out the auto-run files below node_modules, which the package
+// manager replaces whole.
+func TestScanWorkspace(t *testing.T) {
+	env := newFake(t, map[string]string{
+		".vscode/tasks.json":            "{}",
+		".vscode/.envrc":                "",
+		"sub/.dir-locals.el":            "()",
+		"sub/App.code-workspace":        "{}",
+		"a/.idea":                       "a file named like a folder",
+		"node_modules/p/.vscode/x.json": "{}",
+		"node_modules/p/.envrc":         "",
+		"node_modules/p/.git/config":    "",
+		"deep/x/y/.git/config":          "",
+		"deep/x/y/.git/hooks/.envrc":    "",
+		"src/main.go":                   "package main",
+	})
+	if err := os.Symlink("../src", env.path("sub/.zed")); err != nil {
+		t.Fatal(err)
+	}
+	scan := scanWorkspace(env.ws.Folders())
+	rel := func(paths []string) []string {
+		var out []string
+		for _, p := range paths {
+			r, _ := filepath.Rel(env.ws.Root(), p)
+			out = append(out, filepath.ToSlash(r))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := rel(scan.autoRun), []string{".vscode", "sub/.dir-locals.el", "sub/.zed", "sub/App.code-workspace"}; !slices.Equal(got, want) {
+		t.Errorf("auto-run %q, want %q", got, want)
+	}
+	if got, want := rel(scan.vcs), []string{"deep/x/y/.git", "node_modules/p/.git"}; !slices.Equal(got, want) {
+		t.Errorf("repositories %q, want %q", got, want)
 	}
 }
