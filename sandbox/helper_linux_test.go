@@ -24,6 +24,12 @@ func helper(args []string) int {
 		_, err = os.ReadFile(arg)
 	case "list":
 		_, err = os.ReadDir(arg)
+	case "rename":
+		if len(args) < 3 {
+			err = fmt.Errorf("rename needs two paths")
+		} else {
+			err = os.Rename(arg, args[2])
+		}
 	case "connect":
 		var c net.Conn
 		if c, err = net.DialTimeout("tcp", arg, 5*time.Second); err == nil {

@@ -43,6 +43,18 @@ type Policy struct {
 	// ReadOnly are paths kept read-only even inside a writable folder;
 	// each writable folder's .agentls is added always.
 	ReadOnly []string
+	// MountReadOnly are paths kept read-only only where bubblewrap runs:
+	// under Landlock alone a read-only path takes the rights to create,
+	// remove and rename entries from every folder above it, and the folder
+	// above these must keep them (a git folder where an approved git
+	// command creates its lock files next to hooks/).
+	MountReadOnly []string
+	// Fixed are folders inside a writable one whose own entries the
+	// command can neither create, remove nor rename, while the folders and
+	// files already in them stay writable (but ReadOnly and DenyRead): a
+	// repository's git folder, where a new `commondir` or a `hooks` folder
+	// renamed away and made anew would lead git elsewhere.
+	Fixed []string
 	// DenyRead are paths the command can neither read nor write.
 	DenyRead []string
 	// Network lets the command reach the network; without it, and with
@@ -73,10 +85,14 @@ func DefaultDenyRead(home string) []string {
 	return out
 }
 
-// readOnly is every read-only path of p: ReadOnly, and each writable
-// folder's .agentls (and .git when ProtectGit).
-func (p Policy) readOnly() []string {
+// readOnly is every read-only path of p: ReadOnly, MountReadOnly when
+// bubblewrap's mounts keep them (mounted), and each writable folder's
+// .agentls (and .git when ProtectGit).
+func (p Policy) readOnly(mounted bool) []string {
 	out := slices.Clone(p.ReadOnly)
+	if mounted {
+		out = append(out, p.MountReadOnly...)
+	}
 	for _, w := range p.Writable {
 		out = append(out, filepath.Join(w, ".agentls"))
 		if p.ProtectGit {

@@ -85,7 +85,8 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	s := spec{
 		Landlock: st.landlockOn(), Bwrap: st.bwrapOn(),
 		Writable: resolveAll(append(slices.Clone(pol.Writable), tmp)),
-		ReadOnly: resolveAll(pol.readOnly()),
+		ReadOnly: resolveAll(pol.readOnly(st.bwrapOn())),
+		Fixed:    resolveAll(pol.Fixed),
 		Deny:     resolveAll(pol.DenyRead),
 		Set:      map[string]string{"TMPDIR": tmp, "GOTMPDIR": tmp, "TMP": tmp, "TEMP": tmp},
 		Unset:    unsetVars,
@@ -161,8 +162,13 @@ func bwrapArgs(bwrap string, s spec, network bool, uid int, sockets []string) []
 			a = append(a, "--bind", w, w)
 		}
 	}
+	for _, f := range s.Fixed {
+		a = append(a, fixedMounts(f, s)...)
+	}
 	for _, r := range s.ReadOnly {
-		if exists(r) && underAny(r, s.Writable) {
+		// Followed: a mount lands on a link's target, and a link that
+		// leads nowhere would stop bwrap (resolveAll names the target).
+		if existsFollow(r) && underAny(r, s.Writable) {
 			a = append(a, "--ro-bind", r, r)
 		}
 	}
@@ -181,6 +187,29 @@ func bwrapArgs(bwrap string, s spec, network bool, uid int, sockets []string) []
 	return append(a, "--proc", "/proc", "--dev", "/dev", "--")
 }
 
+// fixedMounts are the mounts that keep folder f's own entries as they
+// are (Policy.Fixed): f read-only, each folder and file in it (but a
+// symbolic link, a read-only or a denied path) writable again. Each entry
+// is then a mount point, which a command can neither remove nor rename.
+func fixedMounts(f string, s spec) []string {
+	if !isDir(f) || !underAny(f, s.Writable) {
+		return nil
+	}
+	a := []string{"--ro-bind", f, f}
+	entries, err := os.ReadDir(f)
+	if err != nil {
+		return a // fail closed: f read-only whole
+	}
+	for _, e := range entries {
+		child := filepath.Join(f, e.Name())
+		if e.Type()&os.ModeSymlink != 0 || slices.Contains(s.ReadOnly, child) || underAny(child, s.Deny) {
+			continue
+		}
+		a = append(a, "--bind", child, child)
+	}
+	return a
+}
+
 // underAny reports whether path is inside one of dirs.
 func underAny(path string, dirs []string) bool {
 	return slices.ContainsFunc(dirs, func(d string) bool { return within(path, d) })
@@ -194,6 +223,11 @@ func isDir(p string) bool {
 func isDirFollow(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+func existsFollow(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 func exists(p string) bool {

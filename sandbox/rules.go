@@ -39,7 +39,7 @@ func (s spec) grants() []grant {
 	// A path that does not exist has nothing to protect yet (and Landlock
 	// cannot name it): it excludes nothing.
 	deny := slices.DeleteFunc(slices.Clone(s.Deny), missing)
-	carve("/", deny, &out, readTree, readFile, listTree)
+	carve("/", deny, nil, &out, readTree, readFile, listTree)
 	excluded := slices.DeleteFunc(append(slices.Clone(s.ReadOnly), deny...), missing)
 	// A folder above a read-only path gets no rights of its own under
 	// Landlock alone (they would reach the read-only path); under bwrap,
@@ -48,19 +48,24 @@ func (s spec) grants() []grant {
 	if s.Bwrap {
 		above = writeTree
 	}
+	fixed := slices.DeleteFunc(slices.Clone(s.Fixed), missing)
 	for _, w := range s.Writable {
-		carve(w, excluded, &out, writeTree, writeFile, above)
+		carve(w, excluded, fixed, &out, writeTree, writeFile, above)
 	}
 	return out
 }
 
-// carve grants dir whole when no excluded path is in it; else, unless dir
-// itself is (or is in) an excluded path, it grants dir `above` (if ≥ 0)
-// and each entry of dir in turn: files with `file`, folders by carving
-// them. Symbolic links get nothing (access through one is checked on its
-// target). A folder that cannot be listed gets nothing (fail closed).
-func carve(dir string, excluded []string, out *[]grant, whole, file, above grantKind) {
-	var inside []string
+// carve grants dir whole when no excluded path and no fixed folder is in
+// it; else, unless dir itself is (or is in) an excluded path, it grants
+// dir `above` (if ≥ 0, dir is not fixed — a fixed folder's own entries
+// stay as they are — and no excluded path in dir is a symbolic link: a
+// bind mount lands on the link's target, so only Landlock keeps the link
+// itself from being removed and made anew) and each entry of dir in turn: files with `file`,
+// folders by carving them. Symbolic links get nothing (access through one
+// is checked on its target). A folder that cannot be listed gets nothing
+// (fail closed).
+func carve(dir string, excluded, fixed []string, out *[]grant, whole, file, above grantKind) {
+	var inside, fixedIn []string
 	for _, e := range excluded {
 		if within(dir, e) {
 			return
@@ -69,11 +74,16 @@ func carve(dir string, excluded []string, out *[]grant, whole, file, above grant
 			inside = append(inside, e)
 		}
 	}
-	if len(inside) == 0 {
+	for _, f := range fixed {
+		if within(f, dir) {
+			fixedIn = append(fixedIn, f)
+		}
+	}
+	if len(inside) == 0 && len(fixedIn) == 0 {
 		*out = append(*out, grant{dir, whole})
 		return
 	}
-	if above >= 0 {
+	if above >= 0 && !slices.Contains(fixedIn, dir) && !slices.ContainsFunc(inside, func(e string) bool { return filepath.Dir(e) == dir && isLink(e) }) {
 		*out = append(*out, grant{dir, above})
 	}
 	entries, err := os.ReadDir(dir)
@@ -85,11 +95,17 @@ func carve(dir string, excluded []string, out *[]grant, whole, file, above grant
 		switch {
 		case e.Type()&os.ModeSymlink != 0:
 		case e.IsDir():
-			carve(child, inside, out, whole, file, above)
+			carve(child, inside, fixedIn, out, whole, file, above)
 		case e.Type().IsRegular() && !slices.Contains(inside, child):
 			*out = append(*out, grant{child, file})
 		}
 	}
+}
+
+// isLink reports whether path is a symbolic link.
+func isLink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
 // missing reports whether nothing is at path.

@@ -3,18 +3,21 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // FuzzGrantsNeverReachExcluded: whatever the layout and the excluded
 // paths, no read rule covers a denied path and no write rule covers a
-// read-only or denied one (Landlock rights reach everything below a rule).
+// read-only or denied one (Landlock rights reach everything below a rule),
+// and none covers a fixed folder (its own entries stay as they are).
 func FuzzGrantsNeverReachExcluded(f *testing.F) {
-	f.Add("a/b/c,a/d,e", "a/b", "a")
-	f.Add(".ssh/id,.git/hooks/x,src/main.go", ".ssh", ".git")
-	f.Add("x/y/z", "x/y/z", "x/y")
-	f.Fuzz(func(t *testing.T, files, deny, ro string) {
+	f.Add("a/b/c,a/d,e", "a/b", "a", "")
+	f.Add(".ssh/id,.git/hooks/x,src/main.go", ".ssh", ".git", "")
+	f.Add("x/y/z", "x/y/z", "x/y", "")
+	f.Add(".git/hooks/pre-commit,.git/config,.git/objects/a,.git/HEAD,src/x", "", ".git/hooks,.git/config", ".git")
+	f.Fuzz(func(t *testing.T, files, deny, ro, fixed string) {
 		root := t.TempDir()
 		clean := func(list string) []string {
 			var out []string
@@ -34,8 +37,9 @@ func FuzzGrantsNeverReachExcluded(f *testing.F) {
 		}
 		s := spec{Writable: []string{root}, ReadOnly: clean(ro), Deny: clean(deny), Bwrap: false}
 		var reads, writes []grant
-		carve(root, s.Deny, &reads, readTree, readFile, listTree)
-		carve(root, append(s.ReadOnly, s.Deny...), &writes, writeTree, writeFile, -1)
+		carve(root, s.Deny, nil, &reads, readTree, readFile, listTree)
+		fx := slices.DeleteFunc(clean(fixed), func(p string) bool { return !isDir(p) }) // folders only
+		carve(root, append(s.ReadOnly, s.Deny...), fx, &writes, writeTree, writeFile, -1)
 		for _, g := range reads {
 			for _, d := range s.Deny {
 				if g.kind != listTree && within(d, g.path) {
@@ -47,6 +51,11 @@ func FuzzGrantsNeverReachExcluded(f *testing.F) {
 			for _, x := range append(s.ReadOnly, s.Deny...) {
 				if within(x, g.path) {
 					t.Fatalf("write rule %v reaches excluded %s", g, x)
+				}
+			}
+			for _, x := range fx {
+				if within(x, g.path) {
+					t.Fatalf("write rule %v reaches fixed folder %s", g, x)
 				}
 			}
 		}

@@ -19,6 +19,8 @@ type spec struct {
 	Writable []string `json:"rw,omitempty"`
 	ReadOnly []string `json:"ro,omitempty"`
 	Deny     []string `json:"deny,omitempty"`
+	// Fixed are folders whose own entries stay as they are (Policy.Fixed).
+	Fixed []string `json:"fixed,omitempty"`
 	// Set and Unset change the command's environment.
 	Set   map[string]string `json:"set,omitempty"`
 	Unset []string          `json:"unset,omitempty"`

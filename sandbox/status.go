@@ -48,7 +48,7 @@ func (s Status) Note(network bool) string {
 	case !s.Network:
 		n = "network: not isolated (install bubblewrap)"
 	}
-	return s.Mode + ": writes only in the workspace (not .agentls/, nor .git when auto-allowed) and a private TMPDIR; secrets unreadable; " + n
+	return s.Mode + ": writes only in the workspace (not .agentls/, repositories' hooks and config, editors' auto-run files, nor .git when auto-allowed) and a private TMPDIR; secrets unreadable; " + n
 }
 
 // Probe is what this machine offers, found once (Detect).

@@ -25,38 +25,65 @@ import (
 // exist yet), and the next approved command would otherwise write
 // wherever it points (docs/guard.md, Sandbox).
 func linkedGitDirs(folder string, writable []string) []string {
-	b, err := os.ReadFile(filepath.Join(folder, ".git"))
-	if err != nil {
-		return nil
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-	if !ok || dir == "" {
-		return nil
-	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(folder, dir)
-	}
-	gitdir, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil
-	}
-	realFolder, err := filepath.EvalSymlinks(folder)
-	if err != nil {
+	l, ok := readGitLink(folder)
+	if !ok {
 		return nil
 	}
 	for _, w := range writable {
-		if rw, err := filepath.EvalSymlinks(w); err == nil && pathWithin(gitdir, rw) {
+		if rw, err := filepath.EvalSymlinks(w); err == nil && pathWithin(l.gitdir, rw) {
 			return nil // already writable, and its files are the commands' to write
 		}
 	}
-	if common, ok := worktreeCommon(gitdir, realFolder); ok {
-		return []string{gitdir, common}
+	switch {
+	case l.common == "":
+		slog.Warn("sandbox: a .git file names a folder git did not link to this one; it stays read-only", "git", filepath.Join(folder, ".git"), "gitdir", l.named)
+		return nil
+	case l.common != l.gitdir:
+		return []string{l.gitdir, l.common}
 	}
-	if submoduleOf(gitdir, realFolder) {
-		return []string{gitdir}
+	return []string{l.gitdir}
+}
+
+// gitLink is what a `.git` file names.
+type gitLink struct {
+	// named is the path as the file spells it.
+	named string
+	// gitdir is the folder it names (real).
+	gitdir string
+	// common is the repository's common folder when git laid gitdir out
+	// for this folder: a worktree's <common>, a submodule's gitdir itself;
+	// "" for any other folder.
+	common string
+}
+
+// readGitLink reads the `.git` file in folder; false when there is none,
+// it names nothing, or what it names does not exist.
+func readGitLink(folder string) (gitLink, bool) {
+	b, err := os.ReadFile(filepath.Join(folder, ".git"))
+	if err != nil {
+		return gitLink{}, false
 	}
-	slog.Warn("sandbox: a .git file names a folder git did not link to this one; it stays read-only", "git", filepath.Join(folder, ".git"), "gitdir", dir)
-	return nil
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok || dir == "" {
+		return gitLink{}, false
+	}
+	l := gitLink{named: dir}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(folder, dir)
+	}
+	if l.gitdir, err = filepath.EvalSymlinks(dir); err != nil {
+		return gitLink{}, false
+	}
+	realFolder, err := filepath.EvalSymlinks(folder)
+	if err != nil {
+		return gitLink{}, false
+	}
+	if common, ok := worktreeCommon(l.gitdir, realFolder); ok {
+		l.common = common
+	} else if submoduleOf(l.gitdir, realFolder) {
+		l.common = l.gitdir
+	}
+	return l, true
 }
 
 // worktreeCommon is the repository's common folder when gitdir is the

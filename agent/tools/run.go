@@ -107,7 +107,7 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 	job := shellJob{
 		command: command, dir: dir, env: commandEnv(os.Environ(), env.Config()),
 		timeout: time.Duration(timeout) * time.Second, maxOut: maxOut, beforeStart: recheck,
-		policy: runPolicy(env, command, permit.Rule != ""), // .git read-only for a command nobody was asked about
+		policy: runPolicy(env, command, permit.Rule != ""), // repositories read-only when nobody was asked, their hooks and config when the user was
 	}
 	if pr, ok := env.(ProgressReporter); ok {
 		job.progress = func(line string) { pr.ReportProgress(ctx, "run", line) } // the newest output line, live

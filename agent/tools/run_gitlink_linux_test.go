@@ -106,10 +106,10 @@ func TestRunPolicyLinkedGitDir(t *testing.T) {
 				t.Errorf("linked git folders %q, want %q", got, want)
 			}
 			cfg := config.Default()
-			if p := CommandPolicy(cfg, []string{ws}, false, true); len(p.Writable) != 1 {
+			if p := CommandPolicy(cfg, []string{ws}, false, Unasked); len(p.Writable) != 1 {
 				t.Errorf("auto-allowed: writable %q holds more than the workspace", p.Writable)
 			}
-			if p := CommandPolicy(cfg, []string{ws}, false, false); len(p.Writable) != 1+len(want) {
+			if p := CommandPolicy(cfg, []string{ws}, false, approvedCommand("go test")); len(p.Writable) != 1+len(want) {
 				t.Errorf("approved: writable %q, want the workspace and %q", p.Writable, want)
 			}
 		})

@@ -67,7 +67,7 @@ func TestRunPathNeverLeadsIntoTheWorkspace(t *testing.T) {
 func TestCommandPolicyUntrustedPath(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
-	p := CommandPolicy(config.Default(), []string{home, proj}, false, true)
+	p := CommandPolicy(config.Default(), []string{home, proj}, false, Unasked)
 	if len(p.UntrustedPath) != 1 || p.UntrustedPath[0] != proj {
 		t.Errorf("UntrustedPath %q, want only %s", p.UntrustedPath, proj)
 	}

@@ -14,21 +14,30 @@ import (
 )
 
 // runPolicy is the sandbox policy of one run command, built here only
-// (CommandPolicy): .git stays read-only for a command that runs without
-// asking (autoAllowed); the network only for commands run.network allows.
+// (CommandPolicy): the repositories stay read-only for a command that runs
+// without asking (autoAllowed), their hooks and configuration for one the
+// user approved; the network only for commands run.network allows.
 func runPolicy(env Env, command string, autoAllowed bool) sandbox.Policy {
 	cfg := env.Config()
-	return CommandPolicy(cfg, env.Workspace().Folders(), NetworkAllowed(cfg.Run.Network, command), autoAllowed)
+	a := Unasked
+	if !autoAllowed {
+		a = approvedCommand(command)
+	}
+	return CommandPolicy(cfg, env.Workspace().Folders(), NetworkAllowed(cfg.Run.Network, command), a)
 }
 
 // CommandPolicy is the sandbox of a process agentls starts for the
 // workspace folders under cfg (the run tool's commands, MCP stdio
-// servers): writable are the folders and sandbox.allow_write; unreadable
-// the built-in secret places, sandbox.deny_read and agentls's own state
-// and config folders; .git read-only when protectGit (a process nobody
-// was asked about); the network only when network (and a layer can switch
-// it off); caches in the workspace's cache folder.
-func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool) sandbox.Policy {
+// servers, language servers): writable are the folders and
+// sandbox.allow_write; unreadable the built-in secret places,
+// sandbox.deny_read and agentls's own state and config folders; read-only
+// every auto-run file and folder in the workspace (guard.IsAutoRunName),
+// and every repository in it for a process nobody was asked about (a is
+// Unasked), or, for a command the user approved, each repository's hooks
+// and configuration (guardRepos); the network only when network (and a
+// layer can switch it off); caches in the workspace's cache folder. One
+// bounded walk of the workspace finds them all (scanWorkspace).
+func CommandPolicy(cfg config.Config, folders []string, network bool, a Approval) sandbox.Policy {
 	home, _ := os.UserHomeDir()
 	deny := append(sandbox.DefaultDenyRead(home), expandHome(cfg.Sandbox.DenyRead, home)...)
 	if state := config.StateDir(os.Getenv); state != "" {
@@ -36,10 +45,12 @@ func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool
 	}
 	deny = append(deny, config.UserDirs(os.Getenv)...)
 	writable := append(append([]string(nil), folders...), expandHome(cfg.Sandbox.AllowWrite, home)...)
-	var readOnly []string
-	if protectGit {
+	scan := scanWorkspace(folders)
+	readOnly := scan.autoRun
+	var repos repoGuard
+	if !a.User {
 		// Every repository in the workspace, not only each folder's .git.
-		readOnly = vcsFolders(folders)
+		readOnly = append(readOnly, scan.vcs...)
 	} else {
 		// A worktree's or submodule's .git is a file naming a git folder
 		// elsewhere: a command the user approved may commit there too.
@@ -47,15 +58,19 @@ func CommandPolicy(cfg config.Config, folders []string, network, protectGit bool
 		for _, f := range folders {
 			writable = append(writable, linkedGitDirs(f, writable)...)
 		}
+		repos = guardRepos(scan.vcs, a)
+		readOnly = append(readOnly, repos.readOnly...)
 	}
 	return sandbox.Policy{
-		Mode:       sandbox.Mode(cfg.Sandbox.Mode),
-		Writable:   writable,
-		ProtectGit: protectGit,
-		ReadOnly:   readOnly,
-		DenyRead:   deny,
-		Network:    network,
-		CacheDir:   cacheDir(folders),
+		Mode:          sandbox.Mode(cfg.Sandbox.Mode),
+		Writable:      writable,
+		ProtectGit:    !a.User,
+		ReadOnly:      readOnly,
+		MountReadOnly: repos.mountReadOnly,
+		Fixed:         repos.fixed,
+		DenyRead:      deny,
+		Network:       network,
+		CacheDir:      cacheDir(folders),
 		// No program is looked up in a folder the agent writes.
 		UntrustedPath: pathFolders(folders, home),
 	}
@@ -142,7 +157,7 @@ func sandboxHint(st sandbox.Status, network bool, exitCode int, output string) s
 	if !refusedPattern.MatchString(output) {
 		return ""
 	}
-	h := "the sandbox may have refused this (" + st.Mode + "): commands write only in the workspace folders (never .agentls/, nor .git when run without asking) and their private TMPDIR, and cannot read ~/.ssh, ~/.aws and the like or agentls's own folders"
+	h := "the sandbox may have refused this (" + st.Mode + "): commands write only in the workspace folders and their private TMPDIR — never .agentls/; never a repository's hooks, config or new files directly in .git/ (.hg/hgrc, .jj/repo/config.toml) unless the user approved a command that is only git (hg, jj), nor any of .git/ when run without asking; never the files that make an editor or shell run programs (.vscode/, .idea/, .zed/, .helix/, .envrc, .dir-locals.el, .nvim.lua, .exrc, *.code-workspace) — and cannot read ~/.ssh, ~/.aws and the like or agentls's own folders"
 	if st.Network && !network {
 		h += "; this command had no network (run.network names the commands that get it)"
 	}

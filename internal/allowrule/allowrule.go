@@ -70,6 +70,15 @@ func Parse(line string) (Command, error) {
 		return Command{}, notSimple("it is %d commands", len(f.Stmts))
 	}
 	st := f.Stmts[0]
+	if st.Semicolon.IsValid() {
+		return Command{}, notSimple("it ends with `;` or `&`")
+	}
+	return simpleStmt(st)
+}
+
+// simpleStmt is one statement read as a simple command of literal words
+// (Parse's rules for everything but the line as a whole).
+func simpleStmt(st *syntax.Stmt) (Command, error) {
 	switch {
 	case len(st.Comments) > 0:
 		return Command{}, notSimple("it has a comment")
@@ -77,8 +86,6 @@ func Parse(line string) (Command, error) {
 		return Command{}, notSimple("it is negated with `!`")
 	case st.Background || st.Coprocess || st.Disown:
 		return Command{}, notSimple("it runs in the background (`&`)")
-	case st.Semicolon.IsValid():
-		return Command{}, notSimple("it ends with `;` or `&`")
 	case len(st.Redirs) > 0:
 		return Command{}, notSimple("it has a redirection")
 	}
