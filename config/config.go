@@ -87,6 +87,11 @@ type Sandbox struct {
 	// AllowWrite are folders (absolute or ~/…) commands may write beside
 	// the workspace folders.
 	AllowWrite []string `json:"allow_write" yaml:"allow_write"`
+	// AllowGitConfig lets every command the user approved write the
+	// repositories' git configuration and create files in their git
+	// folders, as git itself may (husky's `prepare`, `npm version`, a
+	// Makefile running git); hooks stay read-only where bubblewrap runs.
+	AllowGitConfig bool `json:"allow_git_config" yaml:"allow_git_config"`
 }
 
 // MCPServer is one MCP server of mcp.servers (the shape of .mcp.json's

@@ -236,6 +236,37 @@ func TestRunApprovedGitStillWorks(t *testing.T) {
 	}
 }
 
+// TestRunAllowGitConfig: sandbox.allow_git_config lets an approved command
+// that is not only git set git's configuration and commit (husky's prepare
+// script, npm version), as git itself may; without it the same command is
+// refused (TestRunApprovedGitStillWorks).
+func TestRunAllowGitConfig(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sandbox")
+	}
+	for _, mode := range layerModes {
+		t.Run(mode, func(t *testing.T) {
+			requireMode(t, mode)
+			env := repoWorkspace(t, mode)
+			env.cfg.Sandbox.AllowGitConfig = true
+			writeFile(t, env.path("a.txt"), "c\n")
+			cmd := "echo x > /dev/null && git config core.hooksPath .husky/_ && git -c user.name=t -c user.email=t@t commit -q -am three"
+			if got := runApproved(t, env, cmd); got.ExitCode != 0 {
+				t.Fatalf("exit %d: %s %s", got.ExitCode, got.Output, got.Hint)
+			}
+			if !strings.Contains(gitOut(t, env.ws.Root(), "config", "--list", "--local"), "core.hookspath=.husky/_") {
+				t.Error("the setting is not in .git/config")
+			}
+			if mode != "landlock" { // under Landlock alone hooks/ is kept only from commands git is not
+				got := runApproved(t, env, "echo x > /dev/null; echo pwned > .git/hooks/pre-commit")
+				if !env.missing(".git/hooks/pre-commit") {
+					t.Errorf("hooks/ was writable with allow_git_config: %+v", got)
+				}
+			}
+		})
+	}
+}
+
 // TestRunMakesMissingHooksFolder: a git folder without hooks/ gets the
 // empty one git init makes before an approved command, so it is kept
 // read-only like any other; on 4ed693b the command made it and planted a

@@ -22,6 +22,9 @@ func runPolicy(env Env, command string, autoAllowed bool) sandbox.Policy {
 	a := Unasked
 	if !autoAllowed {
 		a = approvedCommand(command)
+		if cfg.Sandbox.AllowGitConfig && a.Tool == "" {
+			a.Tool = "git" // sandbox.allow_git_config: as git itself may
+		}
 	}
 	return CommandPolicy(cfg, env.Workspace().Folders(), NetworkAllowed(cfg.Run.Network, command), a)
 }
