@@ -1,8 +1,10 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentls/agentls/agentproto"
@@ -49,7 +51,8 @@ func editorScript(n int) string {
 }
 
 // TestBytesMatrixEditor is the data-integrity matrix for edits through the
-// editor's workspace/applyEdit (b) and a rewind after them (d): the fake
+// editor's workspace/applyEdit (b), in review mode (c) and a rewind after
+// them (d): the fake
 // editor decodes a file it opens as VS Code does and counts positions in
 // UTF-16 units on its own. Whatever the route, the file's bytes outside
 // the edited word stay, and a rewind restores the file byte for byte.
@@ -64,10 +67,14 @@ func TestBytesMatrixEditor(t *testing.T) {
 		caps map[string]any
 		// open: the editor has each file open, with this text in its buffer.
 		open func(k editorKind) string
+		// review: review mode (c), each edit applied once the user's
+		// Apply (window/showMessageRequest) answers its question.
+		review bool
 	}{
 		{name: "vscode, files not open", caps: lsptest.FullCaps()},
 		{name: "vscode, files open", caps: lsptest.FullCaps(),
 			open: func(k editorKind) string { return lspclient.EditorText([]byte(k.data)) }},
+		{name: "review, plain editor, files not open", caps: lsptest.PlainCaps(), review: true},
 		{name: "plain editor writing behind, files open decoded", caps: lsptest.PlainCaps(),
 			open: func(k editorKind) string {
 				if k.decoded != "" {
@@ -79,7 +86,26 @@ func TestBytesMatrixEditor(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			h := lsptest.Start(t, lsptest.Setup{Caps: tc.caps, Files: files, Script: editorScript(len(editorKinds))})
+			var mu sync.Mutex
+			var asked []string // the review questions
+			apply := func(raw json.RawMessage) any {
+				var p struct {
+					Message string            `json:"message"`
+					Actions []json.RawMessage `json:"actions"`
+				}
+				_ = json.Unmarshal(raw, &p)
+				mu.Lock()
+				asked = append(asked, p.Message)
+				mu.Unlock()
+				for _, a := range p.Actions {
+					if strings.Contains(string(a), `"Apply"`) {
+						return a
+					}
+				}
+				return nil
+			}
+			h := lsptest.Start(t, lsptest.Setup{Caps: tc.caps, Files: files, Script: editorScript(len(editorKinds)),
+				Handlers: lspclient.Handlers{ShowMessageRequest: apply}})
 			for i, k := range editorKinds {
 				if tc.open != nil {
 					if err := h.Editor.Open(h.Ctx, fmt.Sprintf("k%d.txt", i), tc.open(k)); err != nil {
@@ -88,7 +114,15 @@ func TestBytesMatrixEditor(t *testing.T) {
 				}
 			}
 			s := h.NewSession("build")
+			if tc.review {
+				setReview(t, h, s.SessionID, "edits")
+			}
 			wantStop(t, h.Prompt(s.SessionID, "edit"), "end_turn")
+			mu.Lock()
+			if n := len(asked); tc.review && n != len(editorKinds) {
+				t.Errorf("asked %d review questions, want one per edit (%d)", n, len(editorKinds))
+			}
+			mu.Unlock()
 			for i, k := range editorKinds {
 				name := fmt.Sprintf("k%d.txt", i)
 				if tc.open != nil && tc.caps["experimental"] != nil {
