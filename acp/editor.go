@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -175,6 +176,11 @@ func (e *editor) viaClient(c workspace.Change) bool {
 	if !e.clientWrites() || e.h.Config().Edits == "disk" { // client_fs.go
 		return false
 	}
+	if !utf8.ValidString(c.After) {
+		// JSON would carry its bytes that are not UTF-8 as U+FFFD: written
+		// on disk, the edit changes only the bytes it replaces.
+		return false
+	}
 	return c.Kind == workspace.ChangeCreate || c.Kind == workspace.ChangeEdit && len(c.Edits) > 0
 }
 
@@ -243,7 +249,10 @@ func (e *editor) SyncFiles(ctx context.Context, sessionID string, paths []worksp
 			slog.Debug("acp: fs/read_text_file failed; reading the disk", "path", p.Rel, "err", err)
 			continue
 		}
-		if data, err := os.ReadFile(p.Abs); err == nil && string(data) == content {
+		// The client's text of a file that is not UTF-8 has U+FFFD for
+		// its odd bytes: the disk has them (edits then change only the
+		// bytes they replace, on disk: viaClient).
+		if data, err := os.ReadFile(p.Abs); err == nil && (string(data) == content || workspace.SameDecoded(data, content)) {
 			e.h.ws.Overlay().Close(p.Abs)
 			continue
 		}

@@ -1,7 +1,6 @@
 package checkpoint
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -327,10 +326,12 @@ func Digest(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Restorable reports whether data is kept by a checkpoint: text (no NUL
-// byte) of at most MaxFileBytes.
+// Restorable reports whether data is kept by a checkpoint: text of at most
+// MaxFileBytes, by the workspace's one rule (workspace.IsBinary: no NUL
+// byte in its first 8 KiB), so that every file the agent may edit is one a
+// rewind restores.
 func Restorable(data []byte) bool {
-	return len(data) <= MaxFileBytes && bytes.IndexByte(data, 0) < 0
+	return len(data) <= MaxFileBytes && !workspace.IsBinary(data)
 }
 
 func (s *Store) hasObject(sha string) bool {

@@ -89,6 +89,12 @@ func (s *Server) routeOf(c workspace.Change) editRoute {
 	if mode == "disk" || (mode != "client" && !caps.applyEdit) {
 		return routeDisk
 	}
+	if c.Kind == workspace.ChangeEdit && !s.isOpen(c) && !workspace.FormOf(c.Before).EditorSafe() {
+		// An editor would open the file by decoding it (bytes that are not
+		// UTF-8 replaced, its BOM dropped, line breaks made one kind) and
+		// save it so: written on disk, the edit changes only its bytes.
+		return routeDisk
+	}
 	if mode != "client" && !caps.savesEdits && !s.isOpen(c) {
 		// A plain editor would keep the edit in a hidden, unsaved buffer
 		// (:qa then refuses to quit): the server writes files it has not open.

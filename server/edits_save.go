@@ -41,14 +41,27 @@ func (s *Server) appliedByEditor(c workspace.Change) {
 		return
 	}
 	perm := fs.FileMode(0o644)
+	data := []byte(c.After)
 	if fi, err := os.Stat(c.Path.Abs); err == nil {
 		if !fi.Mode().IsRegular() {
 			slog.Warn("not saving the edited buffer: the file on disk is not a regular file", "path", c.Path.Rel)
 			return
 		}
 		perm = fi.Mode().Perm()
+		// In the file's form (BOM, line breaks, Latin-1), as the editor's
+		// save would write it: not the buffer's text re-encoded.
+		disk, err := os.ReadFile(c.Path.Abs)
+		if err != nil {
+			slog.Warn("not saving the edited buffer: the file cannot be read", "path", c.Path.Rel, "err", err)
+			return
+		}
+		var ok bool
+		if data, ok = workspace.EncodeLike(disk, c.Before, c.After); !ok {
+			slog.Warn("not saving the edited buffer: its text is not the file's in a form agentls knows (encoding, line breaks); it stays unsaved in the editor", "path", c.Path.Rel)
+			return
+		}
 	}
-	if err := workspace.WriteFileAtomic(c.Path.Abs, []byte(c.After), perm); err != nil {
+	if err := workspace.WriteFileAtomic(c.Path.Abs, data, perm); err != nil {
 		slog.Warn("could not save the edited buffer to disk; it stays unsaved in the editor", "path", c.Path.Rel, "err", err)
 		return
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unicode/utf8"
 )
 
 // EditSpec is what the `edit` tool asks for: replace OldString by NewString
@@ -33,12 +32,35 @@ func (w *Workspace) ComputeWrite(p Path, content string) (Change, error) {
 	}
 	before, err := w.ReadFile(p)
 	if err != nil {
-		if errors.Is(err, ErrBinary) {
+		if errors.Is(err, ErrBinary) && !strings.Contains(err.Error(), "UTF-16") {
 			return Change{}, fmt.Errorf("%s is a binary file; write will not overwrite it (rm it first if you mean to replace it)", p.Rel)
 		}
 		return Change{}, err
 	}
 	return Change{Kind: ChangeEdit, Path: p, Before: before, After: content, Edits: diffEdit(before, content)}, nil
+}
+
+// ComputeWriteText is ComputeWrite for the write tool, whose content is text
+// as the model reads it: an existing file keeps its form (its BOM, its line
+// breaks; keepForm), and one that is not UTF-8 is refused, since the model
+// saw its odd bytes as U+FFFD and content would replace them. New text
+// holding read's cut note is refused too.
+func (w *Workspace) ComputeWriteText(p Path, content string) (Change, error) {
+	if hasCutNote(content) {
+		return Change{}, fmt.Errorf("content holds read's note %q: a line was cut when shown, and writing it would cut the file's line; change the file with edit instead", cutNote)
+	}
+	c, err := w.ComputeWrite(p, content)
+	if err != nil || c.Kind != ChangeEdit {
+		return c, err
+	}
+	f := FormOf(c.Before)
+	if f.Invalid >= 0 {
+		return Change{}, fmt.Errorf("%s is not UTF-8 (byte 0x%02X at line %d is not): write would replace its bytes with the text you read, where they show as U+FFFD; change it with edit, which changes only the bytes it replaces, or ask the user, or use run",
+			p.Rel, c.Before[f.Invalid], lineOf(c.Before, f.Invalid))
+	}
+	c.After = keepForm(c.Before, f, content)
+	c.Edits = diffEdit(c.Before, c.After)
+	return c, nil
 }
 
 // ComputeEdit computes an `edit` against the current text of p (overlay
@@ -60,6 +82,9 @@ func (w *Workspace) ComputeEdit(p Path, spec EditSpec) (Change, error) {
 			return Change{}, fmt.Errorf("file changed since you read it (hash %s, now %s); read it again", spec.LastReadHash, now)
 		}
 	}
+	if hasCutNote(spec.NewString) || hasCutNote(spec.InsertContent) {
+		return Change{}, fmt.Errorf("the new text holds read's note %q: that line was cut when shown, and the note is not the file's text; edit the part of the line you can see instead", cutNote)
+	}
 	if spec.InsertLine != nil {
 		if spec.OldString != "" || spec.NewString != "" || spec.ReplaceAll {
 			return Change{}, errors.New("give either old_string/new_string or insert_line/insert_content, not both")
@@ -77,15 +102,20 @@ func replaceChange(p Path, text string, spec EditSpec) (Change, error) {
 	if oldS == newS {
 		return Change{}, errors.New("old_string and new_string are identical; nothing would change")
 	}
+	form := FormOf(text)
 	count := strings.Count(text, oldS)
-	if count == 0 && usesCRLF(text) && strings.Contains(oldS, "\n") && !strings.Contains(oldS, "\r\n") {
-		// The model saw the lines without their "\r": match the file's endings.
-		oldS, newS = toCRLF(oldS), toCRLF(newS)
+	if count == 0 && form.EOL != "\n" && strings.Contains(oldS, "\n") {
+		// The model saw the lines without their "\r": match the file's breaks.
+		oldS = form.Breaks(oldS)
 		count = strings.Count(text, oldS)
 	}
+	// New lines get the file's line break, whichever the model wrote.
+	newS = form.Breaks(newS)
 	switch {
 	case count == 0:
-		return Change{}, fmt.Errorf("old_string not found in %s; read the file again and copy the text exactly, including whitespace and indentation", p.Rel)
+		return Change{}, fmt.Errorf("old_string not found in %s; read the file again and copy the text exactly, including whitespace and indentation%s", p.Rel, form.notFoundHint(text))
+	case oldS == newS:
+		return Change{}, errors.New("old_string and new_string differ only in their line breaks, which follow the file's; nothing would change")
 	case count > 1 && !spec.ReplaceAll:
 		return Change{}, fmt.Errorf("old_string occurs %d times; add context or set replace_all", count)
 	}
@@ -136,27 +166,30 @@ func insertChange(p Path, text string, line int, content string) (Change, error)
 	if content == "" {
 		return Change{}, errors.New("insert_content is empty; nothing to insert")
 	}
-	eol := "\n"
-	if usesCRLF(text) {
-		eol = "\r\n"
-		content = toCRLF(content)
-	}
-	// Byte offset of the start of line+1 (1-based), i.e. just after line.
+	form := FormOf(text)
+	eol := form.EOL
+	content = form.Breaks(content)
+	// Byte offset of the start of line+1 (1-based), i.e. just after line;
+	// the first line starts after a BOM.
 	offset := 0
+	if form.BOM {
+		offset = len(utf8BOM)
+	}
 	for range line {
-		i := strings.IndexByte(text[offset:], '\n')
-		if i < 0 {
+		_, next := nextLine(text, offset)
+		if next < 0 {
 			offset = len(text)
 			break
 		}
-		offset += i + 1
+		offset = next
 	}
 	insert := content
-	if offset == len(text) && text != "" && !strings.HasSuffix(text, "\n") {
+	endsWithBreak := strings.HasSuffix(content, "\n") || strings.HasSuffix(content, "\r")
+	if offset == len(text) && text != "" && !strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\r") {
 		// After a last line that has no line break: the file keeps ending
 		// without one.
-		insert = eol + strings.TrimSuffix(strings.TrimSuffix(content, "\n"), "\r")
-	} else if !strings.HasSuffix(insert, "\n") {
+		insert = eol + strings.TrimSuffix(content, eol)
+	} else if !endsWithBreak {
 		insert += eol
 	}
 	pos := PositionOf(text, offset)
@@ -173,11 +206,6 @@ func insertChange(p Path, text string, line int, content string) (Change, error)
 func usesCRLF(text string) bool {
 	i := strings.IndexByte(text, '\n')
 	return i > 0 && text[i-1] == '\r'
-}
-
-// toCRLF turns lone "\n" into "\r\n".
-func toCRLF(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
 }
 
 // diffEdit returns the single TextEdit turning before into after (replacing
@@ -218,7 +246,7 @@ func boundary(s string, i int) bool {
 	if i <= 0 || i >= len(s) {
 		return true
 	}
-	return utf8.RuneStart(s[i]) && !(s[i] == '\n' && s[i-1] == '\r')
+	return runeBoundary(s, i) && !(s[i] == '\n' && s[i-1] == '\r')
 }
 
 // ComputeMove computes moving from to to: from must exist, to must not.

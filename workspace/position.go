@@ -97,7 +97,7 @@ func OffsetOf(text string, pos Position) (int, error) {
 // "\n" of a line break is moved back to the nearest boundary.
 func PositionOf(text string, offset int) Position {
 	offset = max(0, min(offset, len(text)))
-	for offset > 0 && offset < len(text) && !utf8.RuneStart(text[offset]) {
+	for offset > 0 && offset < len(text) && !runeBoundary(text, offset) {
 		offset--
 	}
 	if offset > 0 && offset < len(text) && text[offset] == '\n' && text[offset-1] == '\r' {
@@ -167,4 +167,17 @@ func ApplyEdits(text string, edits []TextEdit) (string, error) {
 	}
 	b.WriteString(text[last:])
 	return b.String(), nil
+}
+
+// runeBoundary reports whether offset i of s (0 < i < len(s)) starts a rune
+// as ranging over s decodes it: not inside a valid UTF-8 sequence. A byte
+// of an invalid sequence (a lone continuation byte) is a rune of its own.
+func runeBoundary(s string, i int) bool {
+	for k := 1; k <= utf8.UTFMax-1 && i-k >= 0; k++ {
+		if utf8.RuneStart(s[i-k]) {
+			_, size := utf8.DecodeRuneInString(s[i-k:])
+			return size <= k
+		}
+	}
+	return true
 }

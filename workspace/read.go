@@ -29,6 +29,20 @@ func isBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0
 }
 
+// IsBinary is the one rule for a binary file: read, edit and write refuse
+// it, and a checkpoint does not keep it (a file the agent may change must
+// be one a rewind can restore).
+func IsBinary(data []byte) bool { return isBinary(data) }
+
+// binaryError is the error about p, a binary file holding data: UTF-16
+// (with a BOM, whose NUL bytes make it look binary) is named as such.
+func binaryError(p Path, data []byte) error {
+	if bytes.HasPrefix(data, []byte("\xFF\xFE")) || bytes.HasPrefix(data, []byte("\xFE\xFF")) {
+		return fmt.Errorf("%s is UTF-16 (it starts with a UTF-16 byte order mark): agentls reads and edits UTF-8 text only, and would change its bytes; ask the user, or use run: %w", p.Rel, ErrBinary)
+	}
+	return fmt.Errorf("%s is a binary file; only text files can be read: %w", p.Rel, ErrBinary)
+}
+
 // ReadFile returns the current text of p: the overlay's (an open editor buffer
 // or an applied agent edit) if it has one, else the disk's. Directories and
 // binary files are refused.
@@ -38,7 +52,7 @@ func (w *Workspace) ReadFile(p Path) (string, error) {
 		return "", err
 	}
 	if data != nil && isBinary(data) {
-		return "", fmt.Errorf("%s is a binary file; only text files can be read: %w", p.Rel, ErrBinary)
+		return "", binaryError(p, data)
 	}
 	return text, nil
 }
@@ -107,11 +121,15 @@ type ReadResult struct {
 	Truncated bool
 	// Hash is Hash of the whole file text.
 	Hash string
+	// Note says what the shown text does not: bytes that are not UTF-8, a
+	// BOM, line breaks other than "\n" (Form.note); empty for plain text.
+	Note string
 }
 
 // Read returns lines of p: offset is the 1-based first line (0 means 1) and
-// limit the number of lines (0 means DefaultReadLimit). A trailing "\r" is not
-// shown; lines longer than MaxLineLen characters are cut.
+// limit the number of lines (0 means DefaultReadLimit). Lines are shown
+// without their line breaks ("\n", "\r\n" or a lone "\r", as LSP counts
+// them); lines longer than MaxLineLen characters are cut.
 func (w *Workspace) Read(p Path, offset, limit int) (ReadResult, error) {
 	if offset < 0 || limit < 0 {
 		return ReadResult{}, fmt.Errorf("read %s: offset and limit must not be negative", p.Rel)
@@ -130,22 +148,18 @@ func (w *Workspace) Read(p Path, offset, limit int) (ReadResult, error) {
 	if offset > total && !(offset == 1 && total == 0) {
 		return ReadResult{}, fmt.Errorf("offset %d is past the end of %s (%d lines)", offset, p.Rel, total)
 	}
-	res := ReadResult{Path: p.Rel, StartLine: offset, TotalLines: total, Hash: Hash(text)}
+	res := ReadResult{Path: p.Rel, StartLine: offset, TotalLines: total, Hash: Hash(text), Note: FormOf(text).note(text)}
 	var b strings.Builder
-	rest := text
+	// Lines end as LSP and editors end them: "\n", "\r\n" or a lone "\r".
+	start := 0
 	for n := 1; n < offset; n++ {
-		i := strings.IndexByte(rest, '\n')
-		rest = rest[i+1:]
+		_, start = nextLine(text, start)
 	}
 	n := offset
-	for ; n < offset+limit && rest != ""; n++ {
-		line := rest
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		line = strings.TrimSuffix(line, "\r")
+	for ; n < offset+limit && start >= 0 && start < len(text); n++ {
+		end, next := nextLine(text, start)
+		line := text[start:end]
+		start = next
 		if cut, ok := cutLine(line); ok {
 			line = cut
 			res.Truncated = true
@@ -162,15 +176,27 @@ func (w *Workspace) Read(p Path, offset, limit int) (ReadResult, error) {
 	return res, nil
 }
 
-// countLines counts lines the way `cat -n` numbers them: a final line without
-// "\n" counts, an empty text has none.
+// countLines counts lines the way `cat -n` numbers them, with line breaks as
+// LSP has them ("\n", "\r\n", a lone "\r"): a final line without a break
+// counts, an empty text has none.
 func countLines(text string) int {
-	n := strings.Count(text, "\n")
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		n++
+	n := 0
+	for start := 0; start < len(text); n++ {
+		_, next := nextLine(text, start)
+		if next < 0 {
+			return n + 1
+		}
+		start = next
 	}
 	return n
 }
+
+// cutNote ends a line Read and Grep cut (cutLine).
+var cutNote = "[line cut at " + strconv.Itoa(MaxLineLen) + " characters]"
+
+// hasCutNote reports whether s holds cutNote: new text copied from a cut
+// line would lose the rest of it.
+func hasCutNote(s string) bool { return strings.Contains(s, cutNote) }
 
 // cutLine cuts line after MaxLineLen characters, marking the cut.
 func cutLine(line string) (string, bool) {
@@ -183,5 +209,5 @@ func cutLine(line string) (string, bool) {
 		i += size
 		n++
 	}
-	return line[:i] + " … [line cut at " + strconv.Itoa(MaxLineLen) + " characters]", true
+	return line[:i] + " … " + cutNote, true
 }

@@ -31,6 +31,9 @@ type ReadOutput struct {
 	Hash       string `json:"hash"`
 	// Continue says where to read on when lines follow EndLine.
 	Continue string `json:"continue,omitempty"`
+	// Note says what the content does not show: bytes that are not UTF-8,
+	// a BOM, line breaks other than LF (workspace.ReadResult.Note).
+	Note string `json:"note,omitempty"`
 }
 
 // MaxReadBytes caps the content of one read (about 12k tokens): a window
@@ -69,7 +72,7 @@ func readWindow(ws *workspace.Workspace, p workspace.Path, offset, limit int) (R
 	}
 	out := ReadOutput{
 		Path: p.Rel, Content: rr.Content, StartLine: rr.StartLine, EndLine: rr.EndLine,
-		TotalLines: rr.TotalLines, Truncated: rr.Truncated, Hash: rr.Hash,
+		TotalLines: rr.TotalLines, Truncated: rr.Truncated, Hash: rr.Hash, Note: rr.Note,
 	}
 	capped := false
 	if len(out.Content) > MaxReadBytes {

@@ -29,10 +29,10 @@ func runWrite(ctx context.Context, env Env, p WriteParams) (Result, error) {
 	}
 	return pathChange{tool: "write", label: "write", check: refuseDir, recordsPlans: true,
 		compute: func(ws *workspace.Workspace, rp workspace.Path) (workspace.Change, error) {
-			return ws.ComputeWrite(rp, *p.Content)
+			return ws.ComputeWriteText(rp, *p.Content)
 		},
 		output: func(rp workspace.Path, c workspace.Change) any {
-			return WriteOutput{Path: rp.Rel, Bytes: len(*p.Content), Created: c.Kind == workspace.ChangeCreate, Hash: workspace.Hash(*p.Content)}
+			return WriteOutput{Path: rp.Rel, Bytes: len(c.After), Created: c.Kind == workspace.ChangeCreate, Hash: workspace.Hash(c.After)}
 		},
 	}.run(ctx, env, p.Path)
 }

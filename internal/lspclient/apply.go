@@ -94,11 +94,12 @@ func editFile(u string, edits []workspace.TextEdit, buffer func(string, []worksp
 	if err != nil {
 		return fmt.Errorf("edit %s: %w", path, err)
 	}
-	text, err := workspace.ApplyEdits(string(data), edits)
-	if err != nil {
+	// As VS Code: the file is opened (decoded), edited and saved.
+	m := openFile(data)
+	if err := m.apply(edits); err != nil {
 		return fmt.Errorf("edit %s: %w", path, err)
 	}
-	return os.WriteFile(path, []byte(text), 0o644)
+	return os.WriteFile(path, m.save(), 0o644)
 }
 
 func filePath(u string) (string, error) {

@@ -131,7 +131,7 @@ func (e *Client) editBuffer(path string, edits []workspace.TextEdit) (ok bool, e
 	if !open {
 		return false, nil
 	}
-	text, err := workspace.ApplyEdits(doc.text, edits)
+	text, err := applyText(doc.text, edits)
 	if err != nil {
 		return true, err
 	}
