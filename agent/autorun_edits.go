@@ -30,6 +30,12 @@ func autoRunWhy(c workspace.Change, name string) string {
 	return "your editor or shell runs what " + name + " names by itself, outside agentls's sandbox"
 }
 
+// autoRunNote ends the reason the model reads for a declined change to
+// name, a file the editor or shell runs by itself.
+func autoRunNote(name string) string {
+	return "; " + name + " is a file the user's editor or shell runs by itself, so every change to it is asked"
+}
+
 // givenPathsKey is the context key of the paths a tool call was given.
 type givenPathsKey struct{}
 

@@ -356,6 +356,9 @@ func TestAutoRunEditReviewedByTheEditor(t *testing.T) {
 			if asks != tc.asks || exists(ws.Root(), ".vscode/tasks.json") != tc.applied {
 				t.Fatalf("%d asks, applied %v; want %d, %v (result %s)", asks, exists(ws.Root(), ".vscode/tasks.json"), tc.asks, tc.applied, mem.toolResult("c"))
 			}
+			if r := mem.toolResult("c"); tc.decline && !strings.Contains(r, "declined in the editor's review; .vscode/tasks.json is a file the user's editor or shell runs by itself") {
+				t.Errorf("the model read %s, want why it was reviewed", r)
+			}
 			ed.mu.Lock()
 			defer ed.mu.Unlock()
 			if !tc.confirms {

@@ -137,6 +137,12 @@ func (e *env) reviewedApply(ctx context.Context, tool, label string, changes []w
 		var declined *workspace.DeclinedError
 		if errors.As(err, &declined) {
 			s.knowReviewed(changes, declined)
+			for _, d := range declined.Declined {
+				if name, ok := autoRun[d.Path]; ok {
+					declined.Reason += autoRunNote(name)
+					break
+				}
+			}
 		}
 		return err
 	}
@@ -203,7 +209,7 @@ func (s *Session) askToApply(ctx context.Context, tool string, changes []workspa
 		reason = "dismissed when asked"
 	}
 	if runs != "" {
-		reason += "; " + runs + " is a file the user's editor or shell runs by itself, so every change to it is asked"
+		reason += autoRunNote(runs)
 	}
 	return declinedAll(changes, reason)
 }
