@@ -449,3 +449,36 @@ children:
 		t.Errorf("asked %q and %q", asked[0].Permission.What, asked[1].Permission.What)
 	}
 }
+
+// TestAutoRunRewindNotAsked: the user's rewind of a turn that changed
+// .vscode/tasks.json (asked, applied) restores it without a question.
+func TestAutoRunRewindNotAsked(t *testing.T) {
+	t.Parallel()
+	asks := 0
+	ed := &memEditor{ask: func(context.Context, AskRequest) (AskReply, error) {
+		asks++
+		return AskReply{Answers: map[string]any{"decision": "allow_once"}}, nil
+	}}
+	m, _ := newTestManager(t, `
+name: rewind
+steps:
+  - tool_calls:
+      - {id: c, name: edit, args: {path: .vscode/tasks.json, old_string: "old", new_string: "new"}}
+  - text: done
+`, ed, nil)
+	setUpFiles(t, m.ws.Root(), map[string]string{".vscode/tasks.json": "old\n"}, nil, nil)
+	s := newTestSession(t, m, "build")
+	ctx := context.Background()
+	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "go"}); err != nil || res.StopReason != agentproto.StopEndTurn {
+		t.Fatalf("Prompt = %+v, %v", res, err)
+	}
+	if got := readWS(t, m, ".vscode/tasks.json"); got != "new\n" || asks != 1 {
+		t.Fatalf("tasks.json = %q after %d asks, want the applied edit after one", got, asks)
+	}
+	if _, err := m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: s.Messages()[0].ID, What: agentproto.RewindCode}); err != nil {
+		t.Fatal(err)
+	}
+	if got := readWS(t, m, ".vscode/tasks.json"); got != "old\n" || asks != 1 {
+		t.Fatalf("tasks.json = %q after the rewind and %d asks, want it restored unasked", got, asks)
+	}
+}
