@@ -26,16 +26,21 @@ local function win_of(name)
   return nil
 end
 
+-- Starts a build session on st and waits for it.
+local function build_session(st)
+  local ready = false
+  st:new_session('build', function()
+    ready = true
+  end)
+  t.wait(5000, function()
+    return ready
+  end, 'a build session')
+end
+
 t.describe('review', function()
   t.it(':Agentls diff shows each changed file against its checkpoint; ku undoes one, kk keeps one', function()
     local st, root = h.start({ ['a.txt'] = 'one\n', ['b.txt'] = 'two\n' }, script)
-    local ready = false
-    st:new_session('build', function()
-      ready = true
-    end)
-    t.wait(5000, function()
-      return ready
-    end, 'a build session')
+    build_session(st)
     st:prompt('edit both')
     local r = h.turn(st)
     t.ok(not r.error, 'the turn ended well')
@@ -81,13 +86,7 @@ steps:
     expect:
       tool_result_contains: {w: ['"success":false', 'rejected when asked', 'runs by itself']}
 ]])
-    local ready = false
-    st:new_session('build', function()
-      ready = true
-    end)
-    t.wait(5000, function()
-      return ready
-    end, 'a build session')
+    build_session(st)
     t.eq('off', st.session.review, 'review mode is off')
     local prompts = {}
     h.stub(vim.ui, 'select', function(items, opts, cb)
@@ -110,13 +109,7 @@ steps:
 
   t.it(':Agentls review on|off sets the session\'s review on the server', function()
     local st = h.start({}, 'name: idle\nsteps:\n  - text: "hi"\n')
-    local ready = false
-    st:new_session('build', function()
-      ready = true
-    end)
-    t.wait(5000, function()
-      return ready
-    end, 'a session')
+    build_session(st)
     vim.cmd('Agentls review on')
     t.wait(5000, function()
       return st.session.review == 'edits'
