@@ -116,7 +116,7 @@ func (e *memEditor) questionIDs() []string {
 }
 
 // newTestManager is a manager on a temporary workspace with a scripted model.
-func newTestManager(t *testing.T, script string, ed *memEditor, tweak func(*config.Config)) (*Manager, *scripted.Provider) {
+func newTestManager(t testing.TB, script string, ed *memEditor, tweak func(*config.Config)) (*Manager, *scripted.Provider) {
 	t.Helper()
 	ws, err := workspace.New(t.TempDir())
 	if err != nil {
@@ -140,7 +140,7 @@ func newTestManager(t *testing.T, script string, ed *memEditor, tweak func(*conf
 	return m, model
 }
 
-func newTestSession(t *testing.T, m *Manager, mode string) *Session {
+func newTestSession(t testing.TB, m *Manager, mode string) *Session {
 	t.Helper()
 	info, err := m.NewSession(context.Background(), mode, "")
 	if err != nil {

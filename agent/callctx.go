@@ -41,20 +41,8 @@ func (s *Session) syncCallFiles(ctx context.Context, tool string, args json.RawM
 	if !ok {
 		return
 	}
-	d, ok := s.tools().Declarations().Lookup(tool)
-	if !ok {
-		return
-	}
-	var named map[string]any
-	if json.Unmarshal(args, &named) != nil {
-		return
-	}
 	var paths []workspace.Path
-	for _, pa := range d.Paths {
-		v, _ := named[pa.Name].(string)
-		if v == "" || (pa.Role != guard.Source && pa.Role != guard.Target) {
-			continue
-		}
+	for _, v := range s.callPaths(tool, args) {
 		p, err := s.m.ws.Resolve(v)
 		if err != nil || !p.Exists || p.IsDir {
 			continue
@@ -64,6 +52,28 @@ func (s *Session) syncCallFiles(ctx context.Context, tool string, args json.RawM
 	if len(paths) > 0 {
 		src.SyncFiles(ctx, s.faceID(), paths)
 	}
+}
+
+// callPaths are the paths a call of tool is given in its declared source
+// and target arguments, as written.
+func (s *Session) callPaths(tool string, args json.RawMessage) []string {
+	d, ok := s.tools().Declarations().Lookup(tool)
+	if !ok {
+		return nil
+	}
+	var named map[string]any
+	if json.Unmarshal(args, &named) != nil {
+		return nil
+	}
+	var out []string
+	for _, pa := range d.Paths {
+		v, _ := named[pa.Name].(string)
+		if v == "" || (pa.Role != guard.Source && pa.Role != guard.Target) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // ToolCallView is how the editor shows a call of tool name with arguments

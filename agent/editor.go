@@ -108,6 +108,10 @@ type ApplyRequest struct {
 	// reviews them). The changes the user declines are not applied: the
 	// applier returns a *workspace.DeclinedError naming them.
 	Review bool
+	// Why says, by a change's Path.Rel, why it is asked though review mode
+	// may be off (a file the editor runs by itself): the review shows it
+	// with the change.
+	Why map[string]string
 }
 
 // ErrNotWhole is an Applier's answer to a Whole request it cannot send as

@@ -29,6 +29,15 @@ type EditReviewer interface {
 	ReviewsEdits(changes []workspace.Change) bool
 }
 
+// EditConfirmer is an EditReviewer whose review holds every change until
+// the user confirms it (LSP change annotations with needsConfirmation): a
+// change to a file the editor runs by itself may go to it instead of a
+// question. An ACP client's review of diffs is not one (the change is
+// written first).
+type EditConfirmer interface {
+	ConfirmsEdits(changes []workspace.Change) bool
+}
+
 // ReviewInfo is agent/setReview's result.
 type ReviewInfo struct {
 	SessionID string `json:"sessionId"`
@@ -53,8 +62,12 @@ func (m *Manager) SetReview(id, review string) (ReviewInfo, error) {
 	return ReviewInfo{SessionID: id, Review: review}, nil
 }
 
-// Review is the session's review mode: its own, else the configuration's.
+// Review is the session's review mode: its own, else the configuration's;
+// a sub-agent's is its root's, read now.
 func (s *Session) Review() string {
+	if s.sub != nil {
+		return s.sub.root.Review()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.reviewLocked()
@@ -87,42 +100,88 @@ func (s *Session) reviews(st guard.State, changes []workspace.Change) bool {
 	return false
 }
 
-// reviewedApply is guardedApply for a tool's changes: in review mode they
-// go to the editor marked for review when it can show them so, else after a
-// permission question (Apply / Reject, with the diff). A rejection is a
+// reviewedApply is guardedApply for a tool's changes: in review mode, and
+// in BUILD mode for a change to a file the editor or shell runs by itself
+// (autorun_edits.go) in any review mode, they go to the editor marked for
+// review when it can show them so, else after a permission question
+// (Apply / Reject, with the diff). A rejection is a
 // *workspace.DeclinedError.
 func (e *env) reviewedApply(ctx context.Context, tool, label string, changes []workspace.Change) error {
 	s, m := e.s, e.s.m
-	if e.system || !s.reviews(e.State(), changes) {
+	if e.system {
 		return m.guardedApply(ctx, s.faceID(), tool, label, e.State, changes)
 	}
-	if r := m.Guard().CheckChanges(e.State(), tool, changes); r != nil {
+	st := e.State()
+	var autoRun map[string]string
+	if st.Mode == agentproto.ModeBuild {
+		autoRun = s.autoRunChanges(ctx, changes)
+	}
+	if len(autoRun) == 0 && !s.reviews(st, changes) {
+		return m.guardedApply(ctx, s.faceID(), tool, label, e.State, changes)
+	}
+	if r := m.Guard().CheckChanges(st, tool, changes); r != nil {
 		return r
 	}
-	if rv, ok := m.applier.(EditReviewer); ok && rv.ReviewsEdits(changes) {
+	if reviewsThem(m.applier, changes, len(autoRun) > 0) {
 		req := m.guardedRequest(s.faceID(), tool, label, e.State, changes)
 		req.Review = true
+		for _, c := range changes {
+			if name, ok := autoRun[c.Path.Rel]; ok {
+				if req.Why == nil {
+					req.Why = map[string]string{}
+				}
+				req.Why[c.Path.Rel] = autoRunWhy(c, name)
+			}
+		}
 		err := m.applier.Apply(ctx, req)
 		var declined *workspace.DeclinedError
 		if errors.As(err, &declined) {
 			s.knowReviewed(changes, declined)
+			for _, d := range declined.Declined {
+				if name, ok := autoRun[d.Path]; ok {
+					declined.Reason += autoRunNote(name)
+					break
+				}
+			}
 		}
 		return err
 	}
-	if err := s.askToApply(ctx, tool, changes); err != nil {
+	if err := s.askToApply(ctx, tool, changes, autoRun); err != nil {
 		return err
 	}
 	return m.guardedApply(ctx, s.faceID(), tool, label, e.State, changes)
 }
 
+// reviewsThem tells whether the applier shows changes for review itself:
+// any EditReviewer in review mode; for a file the editor runs by itself
+// only one that holds them until the user confirms (EditConfirmer).
+func reviewsThem(applier Applier, changes []workspace.Change, autoRun bool) bool {
+	if autoRun {
+		c, ok := applier.(EditConfirmer)
+		return ok && c.ConfirmsEdits(changes)
+	}
+	rv, ok := applier.(EditReviewer)
+	return ok && rv.ReviewsEdits(changes)
+}
+
 // askToApply asks the user whether to apply changes (an editor without
-// change annotations in review mode). A rejection, a dismissal or an editor
-// that cannot ask declines them all: nothing is applied unreviewed.
-func (s *Session) askToApply(ctx context.Context, tool string, changes []workspace.Change) error {
+// change annotations in review mode, or a file the editor runs by itself:
+// autoRun maps those changes to the file, and the question and the model's
+// answer say why). A rejection, a dismissal, a timeout or an editor that
+// cannot ask declines them all: nothing is applied unreviewed.
+func (s *Session) askToApply(ctx context.Context, tool string, changes []workspace.Change, autoRun map[string]string) error {
 	targets := make([]string, 0, len(changes))
 	var diff strings.Builder
+	runs := ""
 	for _, c := range changes {
-		targets = append(targets, describeChange(c))
+		t := describeChange(c)
+		if name, ok := autoRun[c.Path.Rel]; ok {
+			t += " — " + autoRunWhy(c, name)
+			if runs == "" {
+				runs = name
+			}
+		}
+		targets = append(targets, t)
 		if c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate {
 			diff.WriteString(udiff.Unified(c.Path.Rel, c.Before, c.After))
 		}
@@ -135,17 +194,22 @@ func (s *Session) askToApply(ctx context.Context, tool string, changes []workspa
 	d, err := s.m.Permit(ctx, req)
 	reason := "rejected when asked"
 	switch {
+	case errors.Is(err, permission.ErrNoSurface) && runs != "":
+		reason = "the editor cannot ask"
 	case errors.Is(err, permission.ErrNoSurface):
 		reason = "review mode is on and the editor cannot ask"
 	case err != nil:
 		if ctx.Err() != nil {
 			return err
 		}
-		return fmt.Errorf("ask to apply: %w", err)
+		reason = "not applied: " + err.Error() // a timeout, an editor that failed to ask
 	case d.Allowed():
 		return nil
 	case d.Dismissed:
 		reason = "dismissed when asked"
+	}
+	if runs != "" {
+		reason += autoRunNote(runs)
 	}
 	return declinedAll(changes, reason)
 }

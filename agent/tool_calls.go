@@ -149,6 +149,7 @@ func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall) (out callO
 		return callOutcome{result: tools.Refused(r)}
 	}
 	s.syncCallFiles(ctx, c.Name, args)
+	ctx = withGivenPaths(ctx, s.callPaths(c.Name, args)) // autorun_edits.go: the names as given
 	var before map[string]string
 	mcpWriter := s.mcpMutating(c.Name)
 	if mcpWriter {

@@ -70,6 +70,16 @@ func TestRequestRendering(t *testing.T) {
 			title:   "Apply the edit: edit README.md", actions: []string{"Reject", "Apply"},
 			decision: map[any]agentproto.OptionKind{"allow_once": agentproto.AllowOnce, "reject_once": agentproto.RejectOnce, "allow_always": ""},
 		},
+		{
+			name: "an edit of a file the editor runs by itself names it and why, escaped, in one line",
+			req: Request{Kind: agentproto.PermissionEdit, What: "create .vscode/\u202Etasks.json\n — your editor or shell runs what it names by itself, outside agentls's sandbox",
+				Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Apply")}},
+			text:     []string{"Apply this edit? create .vscode/\\u202Etasks.json\\u000A — your editor or shell runs what it names by itself, outside agentls's sandbox"},
+			notText:  []string{"\u202E", "json\n"},
+			title:    "Apply the edit: create .vscode/\\u202Etasks.json\\u000A — your editor or shell runs what it names by itself, outside agentls's sandbox",
+			actions:  []string{"Reject", "Apply"},
+			decision: map[any]agentproto.OptionKind{"allow_once": agentproto.AllowOnce, "reject_once": agentproto.RejectOnce},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -36,6 +36,14 @@ func (s *Server) ReviewsEdits(changes []workspace.Change) bool {
 	return true
 }
 
+// The server's review holds each change until the user confirms it
+// (needsConfirmation): a change to a file the editor runs by itself goes to
+// it instead of a question (docs/review.md).
+var _ agent.EditConfirmer = (*Server)(nil)
+
+// ConfirmsEdits is ReviewsEdits: an annotated edit waits for the user.
+func (s *Server) ConfirmsEdits(changes []workspace.Change) bool { return s.ReviewsEdits(changes) }
+
 // reviewFile is one file of a reviewed edit: its annotation and changes.
 type reviewFile struct {
 	id      string
@@ -43,8 +51,8 @@ type reviewFile struct {
 }
 
 // applyReviewed sends req's changes as one WorkspaceEdit whose changes
-// carry one ChangeAnnotation per file, labelled "agentls: <tool> <path>",
-// with needsConfirmation: the editor lets the user decline each. The reply
+// carry one ChangeAnnotation per file, labelled "agentls: <tool> <path>"
+// (and " — <why>" when req.Why says why it is asked), with needsConfirmation: the editor lets the user decline each. The reply
 // says what was declined: the VS Code extension's `_agentls.declined`
 // annotation ids; `applied: false` without a reason declines everything
 // ("Discard"); otherwise each file is compared with what the change would
@@ -62,8 +70,12 @@ func (s *Server) applyReviewed(ctx context.Context, req agent.ApplyRequest) erro
 			files[c.Path.Rel] = f
 			order = append(order, f)
 			// Escaped: a file name cannot disguise itself in the preview (bidi, control characters).
+			label := fmt.Sprintf("agentls: %s %s", req.Actor, c.Path.Rel)
+			if why := req.Why[c.Path.Rel]; why != "" { // a file the editor runs by itself
+				label += " — " + why
+			}
 			edit.ChangeAnnotations[f.id] = lspwire.ChangeAnnotation{
-				Label:             questions.EscapeLine(fmt.Sprintf("agentls: %s %s", req.Actor, c.Path.Rel)),
+				Label:             questions.EscapeLine(label),
 				NeedsConfirmation: true, Description: questions.EscapeLine(describeReviewed(c)),
 			}
 		}

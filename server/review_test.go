@@ -203,8 +203,7 @@ func TestReviewWithoutAnnotationsAsks(t *testing.T) {
 		Files: map[string]string{"a.txt": "one\n", "b.txt": "two\n"},
 		Handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {
 			var p struct {
-				Message string            `json:"message"`
-				Actions []json.RawMessage `json:"actions"`
+				Message string `json:"message"`
 			}
 			_ = json.Unmarshal(raw, &p)
 			mu.Lock()
@@ -214,16 +213,7 @@ func TestReviewWithoutAnnotationsAsks(t *testing.T) {
 			if strings.Contains(p.Message, "b.txt") {
 				want = "Reject"
 			}
-			for _, a := range p.Actions {
-				var act struct {
-					Title string `json:"title"`
-				}
-				_ = json.Unmarshal(a, &act)
-				if act.Title == want {
-					return a
-				}
-			}
-			return nil
+			return answerAction(raw, want)
 		}},
 	})
 	s := h.NewSession("build")

@@ -21,8 +21,20 @@ func lspScripted(ctx context.Context, t *testing.T, dir, script string, h lspcli
 	return lspScriptedWith(ctx, t, dir, script, h, mode, nil)
 }
 
+// agentCaps are an agent client's capabilities (askUser, documentChanges).
+func agentCaps() map[string]any {
+	return map[string]any{"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
+		"experimental": map[string]any{"agent": map[string]any{"savesEdits": true, "askUser": true}}}
+}
+
 // lspScriptedWith is lspScripted with more initializationOptions.
 func lspScriptedWith(ctx context.Context, t *testing.T, dir, script string, h lspclient.Handlers, mode string, opts map[string]any) (*lspclient.Client, *os.Process, string) {
+	t.Helper()
+	return lspScriptedCaps(ctx, t, dir, script, h, mode, opts, agentCaps())
+}
+
+// lspScriptedCaps is lspScriptedWith for a client with capabilities caps.
+func lspScriptedCaps(ctx context.Context, t *testing.T, dir, script string, h lspclient.Handlers, mode string, opts, caps map[string]any) (*lspclient.Client, *os.Process, string) {
 	t.Helper()
 	scriptPath := filepath.Join(t.TempDir(), "script.yaml")
 	if err := os.WriteFile(scriptPath, []byte(script), 0o644); err != nil {
@@ -38,9 +50,8 @@ func lspScriptedWith(ctx context.Context, t *testing.T, dir, script string, h ls
 	}
 	proc := <-started
 	init := map[string]any{
-		"rootUri": "file://" + filepath.ToSlash(dir),
-		"capabilities": map[string]any{"workspace": map[string]any{"applyEdit": true, "workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
-			"experimental": map[string]any{"agent": map[string]any{"savesEdits": true, "askUser": true}}},
+		"rootUri":               "file://" + filepath.ToSlash(dir),
+		"capabilities":          caps,
 		"initializationOptions": map[string]any{"model": map[string]any{"provider": "scripted", "script": scriptPath}},
 	}
 	for k, v := range opts {

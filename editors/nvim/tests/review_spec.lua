@@ -26,16 +26,21 @@ local function win_of(name)
   return nil
 end
 
+-- Starts a build session on st and waits for it.
+local function build_session(st)
+  local ready = false
+  st:new_session('build', function()
+    ready = true
+  end)
+  t.wait(5000, function()
+    return ready
+  end, 'a build session')
+end
+
 t.describe('review', function()
   t.it(':Agentls diff shows each changed file against its checkpoint; ku undoes one, kk keeps one', function()
     local st, root = h.start({ ['a.txt'] = 'one\n', ['b.txt'] = 'two\n' }, script)
-    local ready = false
-    st:new_session('build', function()
-      ready = true
-    end)
-    t.wait(5000, function()
-      return ready
-    end, 'a build session')
+    build_session(st)
     st:prompt('edit both')
     local r = h.turn(st)
     t.ok(not r.error, 'the turn ended well')
@@ -71,15 +76,40 @@ t.describe('review', function()
     t.eq(1, vim.fn.tabpagenr('$'))
   end)
 
+  t.it('review off, an edit of .vscode/tasks.json is asked, saying why; Reject writes nothing', function()
+    local st, root = h.start({}, [[
+name: nvim_autorun
+steps:
+  - tool_calls:
+      - {id: w, name: write, args: {path: .vscode/tasks.json, content: "{}"}}
+  - text: "Declined."
+    expect:
+      tool_result_contains: {w: ['"success":false', 'rejected when asked', 'runs by itself']}
+]])
+    build_session(st)
+    t.eq('off', st.session.review, 'review mode is off')
+    local prompts = {}
+    h.stub(vim.ui, 'select', function(items, opts, cb)
+      table.insert(prompts, opts.prompt)
+      for _, it in ipairs(items) do
+        if (opts.format_item and opts.format_item(it) or it) == 'Reject' then
+          return cb(it)
+        end
+      end
+      cb(nil)
+    end)
+    st:prompt('set up the editor')
+    local r = h.turn(st)
+    t.ok(not r.error, 'the turn ended well: ' .. vim.inspect(r.error))
+    t.eq(1, #prompts, 'asked once')
+    t.ok(prompts[1]:find(".vscode/tasks.json — your editor or shell runs what it names by itself, outside agentls's sandbox", 1, true),
+      'the question names the file and why: ' .. tostring(prompts[1]))
+    t.eq(0, vim.fn.filereadable(root .. '/.vscode/tasks.json'), 'nothing written')
+  end)
+
   t.it(':Agentls review on|off sets the session\'s review on the server', function()
     local st = h.start({}, 'name: idle\nsteps:\n  - text: "hi"\n')
-    local ready = false
-    st:new_session('build', function()
-      ready = true
-    end)
-    t.wait(5000, function()
-      return ready
-    end, 'a session')
+    build_session(st)
     vim.cmd('Agentls review on')
     t.wait(5000, function()
       return st.session.review == 'edits'
