@@ -197,15 +197,7 @@ steps:
     t.wait(5000, function()
       return agentls.mode() == 'BUILD'
     end, 'a BUILD session')
-    h.stub(vim.ui, 'select', function(items, opts, cb)
-      for _, it in ipairs(items) do
-        if opts.format_item(it) == 'Run' then
-          vim.schedule(function()
-            cb(it)
-          end)
-        end
-      end
-    end)
+    h.choose('Run')
     vim.cmd('Agentls chat')
     agentls.prompt('build')
     t.wait(15000, function()
@@ -562,15 +554,7 @@ steps:
     expect:
       tool_result_contains: {c2: ["\"approved\":true"]}
 ]])
-    h.stub(vim.ui, 'select', function(items, opts, cb)
-      for _, it in ipairs(items) do
-        if opts.format_item(it) == 'Accept & Build' then
-          vim.schedule(function()
-            cb(it)
-          end)
-        end
-      end
-    end)
+    h.choose('Accept & Build')
     agentls.prompt('Plan something tiny')
     local r = h.turn(st)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))

@@ -20,6 +20,20 @@ function h.stub(tbl, key, value)
   end)
 end
 
+--- Stubs vim.ui.select for the current test to pick, in every list it is shown, the item
+--- labelled `label` (as a person clicking it would, on the next tick).
+function h.choose(label)
+  h.stub(vim.ui, 'select', function(items, opts, cb)
+    for _, it in ipairs(items) do
+      if opts.format_item(it) == label then
+        vim.schedule(function()
+          cb(it)
+        end)
+      end
+    end
+  end)
+end
+
 --- The lines of buffer b as one string.
 function h.text(b)
   return table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')

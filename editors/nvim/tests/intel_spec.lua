@@ -174,15 +174,7 @@ t.describe('language intelligence from the editor', function()
     t.wait(5000, function()
       return agentls.mode() == 'PLAN'
     end, 'the new session in PLAN')
-    h.stub(vim.ui, 'select', function(items, opts, cb)
-      for _, it in ipairs(items) do
-        if opts.format_item(it) == 'Accept & Build' then
-          vim.schedule(function()
-            cb(it)
-          end)
-        end
-      end
-    end)
+    h.choose('Accept & Build')
 
     -- turn 1: definition from gopls, the breaking edit, the refused tick
     agentls.prompt('greet someone else')
