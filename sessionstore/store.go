@@ -130,9 +130,20 @@ func (s *Store) Release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, f := range s.owned {
-		f.Close() // closing the file releases its flock
+		unlock(id, f)
 		delete(s.owned, id)
 	}
+}
+
+// unlock gives up a session's lock and closes its lock file (the caller
+// holds s.mu). The lock is given up explicitly, not by the close alone
+// (unlockFile): the next Own of the session, in this process or another,
+// must find it free.
+func unlock(id string, f *os.File) {
+	if err := unlockFile(f); err != nil {
+		slog.Warn("unlock session", "session", id, "err", err) // the close below still releases it
+	}
+	f.Close()
 }
 
 // chatExt is the extension of session files.
