@@ -312,7 +312,10 @@ func (m *Manager) loaded() []*Session {
 	return out
 }
 
-// Close cancels everything and waits for background turns to end.
+// Close cancels everything, waits for background turns to end and gives
+// up the sessions' locks. A request that comes later (one still under way
+// when the connection ended) cannot take a lock again: it fails
+// (sessionstore.ErrReleased).
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closing = true
@@ -324,6 +327,13 @@ func (m *Manager) Close() {
 		s.flushMeta() // meta_touch.go
 	}
 	m.store.Release() // other processes may drive our sessions now
+}
+
+// isClosing reports whether Close has begun.
+func (m *Manager) isClosing() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closing
 }
 
 // startBackground counts one background job that Close waits for. It
@@ -397,6 +407,9 @@ func (m *Manager) createSessionOf(meta sessionstore.Meta, link *subLink) (*Sessi
 	if meta.Mode == string(agentproto.ModePlan) {
 		meta.EnteredAt = now
 	}
+	if m.isClosing() { // no file for a session nothing would drive (Own fails too)
+		return nil, fmt.Errorf("create session: %w", sessionstore.ErrReleased)
+	}
 	m.ignoreStateFolder()
 	if err := m.store.Create(meta); err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
@@ -456,7 +469,7 @@ func (m *Manager) session(id string) (*Session, error) {
 	// Driving a session takes its lock: another process (editor window,
 	// face of agentls) that drives it gets a clear error.
 	if err := m.store.Own(id); err != nil {
-		return nil, invalidf("%v", err)
+		return nil, &InvalidParamsError{Msg: err.Error(), Err: err} // ErrSessionOwned, ErrReleased
 	}
 	msgs, view := decodeHistory(id, lines)
 	s = m.newSession(meta, msgs)
