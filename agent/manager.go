@@ -147,6 +147,7 @@ type Manager struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	wg       sync.WaitGroup // background jobs (resumed turns, plan changes); see startBackground
+	turns    sync.WaitGroup // running turns, every face's (Session.begin); see startTurn
 	closing  bool           // Close has begun (under mu)
 
 	// implementing holds the plans (workspace-relative) whose status is
@@ -312,22 +313,28 @@ func (m *Manager) loaded() []*Session {
 	return out
 }
 
-// Close cancels everything, waits for background turns to end and gives
-// up the sessions' locks. A request that comes later (one still under way
+// Close cancels everything, waits for every turn (the requests' and the
+// background ones) to end and gives up the sessions' locks: no turn
+// writes a session another process may drive by then. A request that comes later (one still under way
 // when the connection ended) cannot take a lock again: it fails
 // (sessionstore.ErrReleased).
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closing = true
 	m.mu.Unlock()
-	m.stopBase()
+	m.stopBase() // also ends the turns (Session.begin)
 	m.CancelAll()
+	m.turns.Wait() // a turn winding down still writes its session
 	m.wg.Wait()
 	for _, s := range m.loaded() {
 		s.flushMeta() // meta_touch.go
 	}
 	m.store.Release() // other processes may drive our sessions now
 }
+
+// startTurn counts one turn that Close waits for (Session.begin). It
+// reports false once Close has begun: the turn must not start.
+func (m *Manager) startTurn() bool { return m.count(&m.turns) }
 
 // isClosing reports whether Close has begun.
 func (m *Manager) isClosing() bool {
@@ -338,13 +345,17 @@ func (m *Manager) isClosing() bool {
 
 // startBackground counts one background job that Close waits for. It
 // reports false once Close has begun: the job must not start.
-func (m *Manager) startBackground() bool {
+func (m *Manager) startBackground() bool { return m.count(&m.wg) }
+
+// count adds one to wg, one of the groups Close waits for, unless Close
+// has begun (false).
+func (m *Manager) count(wg *sync.WaitGroup) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closing {
 		return false
 	}
-	m.wg.Add(1)
+	wg.Add(1)
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"testing/synctest"
 
 	"github.com/agentls/agentls/sessionstore"
 )
@@ -56,4 +57,63 @@ func TestClosedManagerTakesNoLock(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCloseWaitsForTheTurns: a turn that is still winding down when the
+// server shuts down (its request's handler has not returned: a tool that
+// takes a while to notice the cancel) must end before Close gives the
+// session's lock up; otherwise it writes to a session another process may
+// already drive. The turn here is held in ask_user past its cancel, until
+// the test lets it go; synctest.Wait tells when Close is blocked.
+func TestCloseWaitsForTheTurns(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		asked, letGo := make(chan struct{}), make(chan struct{})
+		ed := &memEditor{ask: func(ctx context.Context, _ AskRequest) (AskReply, error) {
+			close(asked)
+			<-ctx.Done() // Close cancels the turn...
+			<-letGo      // ...which takes its time to wind down
+			return AskReply{}, ctx.Err()
+		}}
+		m, _ := newTestManager(t, `
+name: slow
+steps:
+  - tool_calls:
+      - {id: q, name: ask_user, args: {questions: [{name: branch, question: "Branch?", schema: {type: string}}]}}
+  - text: never
+`, ed, nil)
+		id := newTestSession(t, m, "plan").ID()
+		prompted := make(chan error, 1)
+		go func() {
+			_, err := m.Prompt(context.Background(), PromptRequest{SessionID: id, Text: "ask"})
+			prompted <- err
+		}()
+		<-asked
+		closed := make(chan struct{})
+		go func() {
+			m.Close()
+			close(closed)
+		}()
+		synctest.Wait()
+		select {
+		case <-closed:
+			t.Error("Close returned while a turn was still running")
+		default:
+			if !m.store.Owns(id) {
+				t.Error("Close gave the lock up while a turn was still running")
+			}
+		}
+		close(letGo)
+		<-closed
+		if err := <-prompted; err != nil {
+			t.Errorf("prompt: %v", err)
+		}
+		if m.store.Owns(id) {
+			t.Error("the lock outlived Close")
+		}
+		// A turn asked for after Close does not start.
+		if _, err := m.Prompt(context.Background(), PromptRequest{SessionID: id, Text: "again"}); !errors.Is(err, sessionstore.ErrReleased) {
+			t.Errorf("prompt after Close = %v, want ErrReleased", err)
+		}
+	})
 }
