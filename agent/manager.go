@@ -147,6 +147,7 @@ type Manager struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	wg       sync.WaitGroup // background jobs (resumed turns, plan changes); see startBackground
+	turns    sync.WaitGroup // running turns, every face's (Session.begin); see startTurn
 	closing  bool           // Close has begun (under mu)
 
 	// implementing holds the plans (workspace-relative) whose status is
@@ -312,13 +313,18 @@ func (m *Manager) loaded() []*Session {
 	return out
 }
 
-// Close cancels everything and waits for background turns to end.
+// Close cancels everything, waits for every turn (the requests' and the
+// background ones) to end and gives up the sessions' locks: no turn
+// writes a session another process may drive by then. A request that comes later (one still under way
+// when the connection ended) cannot take a lock again: it fails
+// (sessionstore.ErrReleased).
 func (m *Manager) Close() {
 	m.mu.Lock()
 	m.closing = true
 	m.mu.Unlock()
-	m.stopBase()
+	m.stopBase() // also ends the turns (Session.begin)
 	m.CancelAll()
+	m.turns.Wait() // a turn winding down still writes its session
 	m.wg.Wait()
 	for _, s := range m.loaded() {
 		s.flushMeta() // meta_touch.go
@@ -326,15 +332,30 @@ func (m *Manager) Close() {
 	m.store.Release() // other processes may drive our sessions now
 }
 
+// startTurn counts one turn that Close waits for (Session.begin). It
+// reports false once Close has begun: the turn must not start.
+func (m *Manager) startTurn() bool { return m.count(&m.turns) }
+
+// isClosing reports whether Close has begun.
+func (m *Manager) isClosing() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closing
+}
+
 // startBackground counts one background job that Close waits for. It
 // reports false once Close has begun: the job must not start.
-func (m *Manager) startBackground() bool {
+func (m *Manager) startBackground() bool { return m.count(&m.wg) }
+
+// count adds one to wg, one of the groups Close waits for, unless Close
+// has begun (false).
+func (m *Manager) count(wg *sync.WaitGroup) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closing {
 		return false
 	}
-	m.wg.Add(1)
+	wg.Add(1)
 	return true
 }
 
@@ -397,6 +418,9 @@ func (m *Manager) createSessionOf(meta sessionstore.Meta, link *subLink) (*Sessi
 	if meta.Mode == string(agentproto.ModePlan) {
 		meta.EnteredAt = now
 	}
+	if m.isClosing() { // no file for a session nothing would drive (Own fails too)
+		return nil, fmt.Errorf("create session: %w", sessionstore.ErrReleased)
+	}
 	m.ignoreStateFolder()
 	if err := m.store.Create(meta); err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
@@ -456,7 +480,7 @@ func (m *Manager) session(id string) (*Session, error) {
 	// Driving a session takes its lock: another process (editor window,
 	// face of agentls) that drives it gets a clear error.
 	if err := m.store.Own(id); err != nil {
-		return nil, invalidf("%v", err)
+		return nil, &InvalidParamsError{Msg: err.Error(), Err: err} // ErrSessionOwned, ErrReleased
 	}
 	msgs, view := decodeHistory(id, lines)
 	s = m.newSession(meta, msgs)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/sessionstore"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/slash"
@@ -163,7 +164,27 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 // begin marks the session busy and returns the turn's context. A turn that
 // was cancelled but is still winding down is waited for (the user may prompt
 // again right after agent/cancel); any other running turn is ErrBusy.
+//
+// Manager.Close waits for the turn (startTurn) and ends it (its context
+// ends with the manager's base); once Close has begun, begin fails with
+// sessionstore.ErrReleased.
 func (s *Session) begin(ctx context.Context) (context.Context, func(), error) {
+	if !s.m.startTurn() {
+		return nil, nil, fmt.Errorf("session %s: %w", s.ID(), sessionstore.ErrReleased)
+	}
+	ctx, release, err := s.beginCounted(ctx)
+	if err != nil {
+		s.m.turns.Done()
+		return nil, nil, err
+	}
+	return ctx, func() {
+		release()
+		s.m.turns.Done()
+	}, nil
+}
+
+// beginCounted is begin once the turn is counted.
+func (s *Session) beginCounted(ctx context.Context) (context.Context, func(), error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for s.busy {
@@ -182,10 +203,13 @@ func (s *Session) begin(ctx context.Context) (context.Context, func(), error) {
 	}
 	s.busy = true
 	ctx, cancel := context.WithCancel(ctx)
+	// Close ends the turn even if it began after Close's CancelAll looked.
+	unhook := context.AfterFunc(s.m.base, cancel)
 	s.cancel, s.turnCtx = cancel, ctx
 	ended := make(chan struct{})
 	s.turnEnded = ended
 	return ctx, func() {
+		unhook()
 		cancel()
 		s.mu.Lock()
 		s.busy = false

@@ -29,3 +29,27 @@ func TestSessionOwnership(t *testing.T) {
 	}
 	b.Release()
 }
+
+// TestNoOwnAfterRelease: Release is the end of the store's process (the
+// server shutting down). An Own that comes later (a request still under
+// way) fails and takes no lock: another process can drive the session.
+func TestNoOwnAfterRelease(t *testing.T) {
+	dir := t.TempDir()
+	a, b := NewStore(dir), NewStore(dir)
+	if err := a.Own("s1"); err != nil {
+		t.Fatal(err)
+	}
+	a.Release()
+	for _, id := range []string{"s1", "s2"} { // owned before, never owned
+		if err := a.Own(id); !errors.Is(err, ErrReleased) {
+			t.Errorf("Own(%s) after Release = %v, want ErrReleased", id, err)
+		}
+		if a.Owns(id) {
+			t.Errorf("released store owns %s", id)
+		}
+		if err := b.Own(id); err != nil {
+			t.Errorf("another process cannot own %s after the release: %v", id, err)
+		}
+	}
+	b.Release()
+}

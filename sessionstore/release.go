@@ -5,14 +5,14 @@ import (
 	"os"
 )
 
-// Disown gives up one session this store owns (closes its lock file, which
-// releases the flock): another process may drive it from now on. Disowning
-// a session not owned is a no-op.
+// Disown gives up one session this store owns (unlocks and closes its lock
+// file): another process may drive it from now on. Disowning a session not
+// owned is a no-op.
 func (s *Store) Disown(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if f, ok := s.owned[id]; ok {
-		f.Close() // closing the file releases its flock
+		unlock(id, f) // store.go
 		delete(s.owned, id)
 	}
 }

@@ -62,6 +62,9 @@ type Store struct {
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
 	owned map[string]*os.File // sessions this store owns: their locked <id>.lock
+	// released is set by Release: the store owns nothing from then on and
+	// refuses Own (s.mu).
+	released bool
 	// synced is, per session, the metadata last saved durably with its
 	// title and UpdatedAt cleared (s.mu): a save that changes only those
 	// (the end of every turn, the first prompt's title) skips the fsyncs
@@ -87,6 +90,10 @@ func NewStore(dir string) *Store {
 // errLocked is lockFile's error for a lock another process holds.
 var errLocked = errors.New("locked")
 
+// ErrReleased is wrapped by Own's error once the store was released: the
+// process is giving its sessions up (the server is shutting down).
+var ErrReleased = errors.New("agentls is shutting down: its sessions were released")
+
 // ErrSessionOwned is wrapped by Own's error for a session another process
 // (another editor window, another face of agentls) drives.
 var ErrSessionOwned = errors.New("the session is open in another agentls process")
@@ -94,13 +101,18 @@ var ErrSessionOwned = errors.New("the session is open in another agentls process
 // Own takes the session's lock (flock on <dir>/<id>.lock) for as long as
 // this store lives or until Release: two processes sharing the folder never
 // drive one session at once. Owning a session twice is a no-op. The lock
-// ends with the process, so a crash leaves nothing to clean.
+// ends with the process, so a crash leaves nothing to clean. After Release
+// Own fails (ErrReleased): a request still under way when the server shut
+// down must not take a lock nothing would give up.
 func (s *Store) Own(id string) error {
 	if err := ValidID(id); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.released {
+		return fmt.Errorf("lock session %s: %w", id, ErrReleased)
+	}
 	if _, ok := s.owned[id]; ok {
 		return nil
 	}
@@ -125,14 +137,27 @@ func (s *Store) Own(id string) error {
 	return nil
 }
 
-// Release gives up every session this store owns.
+// Release gives up every session this store owns, for good: Own fails from
+// then on (the store's process is shutting down). Disown gives up one.
 func (s *Store) Release() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.released = true
 	for id, f := range s.owned {
-		f.Close() // closing the file releases its flock
+		unlock(id, f)
 		delete(s.owned, id)
 	}
+}
+
+// unlock gives up a session's lock and closes its lock file (the caller
+// holds s.mu). The lock is given up explicitly, not by the close alone
+// (unlockFile): the next Own of the session, in this process or another,
+// must find it free.
+func unlock(id string, f *os.File) {
+	if err := unlockFile(f); err != nil {
+		slog.Warn("unlock session", "session", id, "err", err) // the close below still releases it
+	}
+	f.Close()
 }
 
 // chatExt is the extension of session files.
