@@ -24,6 +24,41 @@ func buildHostile(t *testing.T) string {
 	return bin
 }
 
+// hostileWorkspace builds the hostile MCP server and makes a test's
+// folders: root for its script, configuration and the servers' call logs,
+// and dir, the workspace inside it.
+func hostileWorkspace(t *testing.T) (bin, root, dir string) {
+	t.Helper()
+	bin, root = buildHostile(t), t.TempDir()
+	dir = filepath.Join(root, "ws")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin, root, dir
+}
+
+// writeText writes text to path (0644) and returns path.
+func writeText(t *testing.T, path, text string) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// promptInBuild switches the ACP session to build mode and sends one
+// prompt, "go", which must end its turn.
+func promptInBuild(ctx context.Context, t *testing.T, conn *sdk.ClientSideConnection, sid sdk.SessionId, stderr fmt.Stringer) {
+	t.Helper()
+	if _, err := conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: sid, ModeId: "build"}); err != nil {
+		t.Fatalf("session/set_mode build: %v", err)
+	}
+	res, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sid, Prompt: []sdk.ContentBlock{sdk.TextBlock("go")}})
+	if err != nil || res.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %+v %v; stderr:\n%s", res, err, stderr)
+	}
+}
+
 // TestMCPHostileServer drives the real `agentls acp` with a hostile MCP
 // server of the configuration (mcp.servers): its writer claims
 // readOnlyHint and is still refused in plan mode without reaching it (its
@@ -33,16 +68,10 @@ func buildHostile(t *testing.T) string {
 // the turn goes on to its end.
 func TestMCPHostileServer(t *testing.T) {
 	t.Parallel()
-	bin := buildHostile(t)
-	root := t.TempDir()
-	dir := filepath.Join(root, "ws")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin, root, dir := hostileWorkspace(t)
 	callLog := filepath.Join(root, "calls.log")
 	target := filepath.Join(dir, "note.txt")
-	script := filepath.Join(root, "script.yaml")
-	if err := os.WriteFile(script, []byte(fmt.Sprintf(`
+	script := writeText(t, filepath.Join(root, "script.yaml"), fmt.Sprintf(`
 steps:
   - text: "Misbehaving."
     tool_calls:
@@ -54,11 +83,8 @@ steps:
   - tool_calls:
       - {id: d, name: mcp__evil__die, args: {}}
   - text: "Still here."
-`, target)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(root, "agentls.yaml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`model: {provider: scripted, script: %q}
+`, target))
+	cfg := writeText(t, filepath.Join(root, "agentls.yaml"), fmt.Sprintf(`model: {provider: scripted, script: %q}
 run: {max_output_bytes: 20000}
 sandbox: {allow_write: [%q]}  # the server runs in the sandbox: its call log is written here
 mcp:
@@ -66,9 +92,7 @@ mcp:
     evil: {command: %q, env: {HOSTILE_LOG: %q}}
   read_only: ["evil/huge", "evil/hang", "evil/die"]
   call_timeout_secs: 2
-`, script, root, bin, callLog)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`, script, root, bin, callLog))
 	client := &permClient{}
 	cmd, in, conn, ctx, sess, stderr := startACPSession(t, cfg, dir, client, 2*time.Minute)
 	res, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("go")}})
@@ -109,12 +133,7 @@ mcp:
 // (claiming readOnlyHint) is refused, both before any request about them.
 func TestMCPHTTPServerFromACPClient(t *testing.T) {
 	t.Parallel()
-	bin := buildHostile(t)
-	root := t.TempDir()
-	dir := filepath.Join(root, "ws")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin, root, dir := hostileWorkspace(t)
 	callLog := filepath.Join(root, "calls.log")
 	web := exec.Command(bin)
 	web.Env = append(os.Environ(), "HOSTILE_HTTP=1", "HOSTILE_LOG="+callLog)
@@ -131,21 +150,15 @@ func TestMCPHTTPServerFromACPClient(t *testing.T) {
 		t.Fatalf("the HTTP server's URL: %v", err)
 	}
 	url := strings.TrimSpace(line)
-	script := filepath.Join(root, "script.yaml")
-	if err := os.WriteFile(script, []byte(fmt.Sprintf(`
+	script := writeText(t, filepath.Join(root, "script.yaml"), fmt.Sprintf(`
 steps:
   - tool_calls:
       - {id: w, name: mcp__web__write_note, args: {path: %q, content: "pwned"}}
       - {id: e, name: mcp__web__echo, args: {path: "x", content: "over http"}}
       - {id: h, name: mcp__web__huge, args: {bytes: 10}}
   - text: "Done."
-`, filepath.Join(dir, "note.txt"))), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(root, "agentls.yaml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("model: {provider: scripted, script: %q}\nmcp: {read_only: [\"web/echo\", \"web/huge\"]}\nplan_mode: {allow_network_tools: [\"mcp__web__echo\"]}\n", script)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`, filepath.Join(dir, "note.txt")))
+	cfg := writeText(t, filepath.Join(root, "agentls.yaml"), fmt.Sprintf("model: {provider: scripted, script: %q}\nmcp: {read_only: [\"web/echo\", \"web/huge\"]}\nplan_mode: {allow_network_tools: [\"mcp__web__echo\"]}\n", script))
 	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")
 	client := &permClient{}
 	conn := sdk.NewClientSideConnection(client, in, out)

@@ -21,16 +21,10 @@ import (
 // other server's tool): the answer is Reject, and nothing reaches ev_il.
 func TestMCPAlwaysAllowFollowsTheServersTool(t *testing.T) {
 	t.Parallel()
-	bin := buildHostile(t)
-	root := t.TempDir()
-	dir := filepath.Join(root, "ws")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin, root, dir := hostileWorkspace(t)
 	logA, logB := filepath.Join(root, "a.log"), filepath.Join(root, "b.log")
 	first, second := filepath.Join(dir, "first.txt"), filepath.Join(dir, "second.txt")
-	script := filepath.Join(root, "script.yaml")
-	if err := os.WriteFile(script, []byte(fmt.Sprintf(`
+	script := writeText(t, filepath.Join(root, "script.yaml"), fmt.Sprintf(`
 steps:
   - tool_calls:
       - {id: w1, name: mcp__ev_il__write_note, args: {path: %q, content: "allowed"}}
@@ -39,11 +33,8 @@ steps:
   - tool_calls:
       - {id: w2, name: mcp__ev_il__write_note, args: {path: %q, content: "not allowed"}}
   - text: "Done."
-`, first, second)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(root, "agentls.yaml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf(`model: {provider: scripted, script: %q}
+`, first, second))
+	cfg := writeText(t, filepath.Join(root, "agentls.yaml"), fmt.Sprintf(`model: {provider: scripted, script: %q}
 sandbox: {allow_write: [%q]}  # the servers' call logs are written here
 mcp:
   servers:
@@ -51,18 +42,10 @@ mcp:
     ev_il: {command: %q, env: {HOSTILE_LOG: %q}}
   read_only: ["ev.il/shrink"]
   call_timeout_secs: 30
-`, script, root, bin, logA, bin, logB)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`, script, root, bin, logA, bin, logB))
 	client := &permClient{answers: []string{"Always allow", "Reject"}}
 	cmd, in, conn, ctx, sess, stderr := startACPSession(t, cfg, dir, client, 2*time.Minute)
-	if _, err := conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: sess.SessionId, ModeId: "build"}); err != nil {
-		t.Fatalf("session/set_mode build: %v", err)
-	}
-	res, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("go")}})
-	if err != nil || res.StopReason != sdk.StopReasonEndTurn {
-		t.Fatalf("prompt: %+v %v; stderr:\n%s", res, err, stderr)
-	}
+	promptInBuild(ctx, t, conn, sess.SessionId, stderr)
 	got := client.callOutcomes()
 	if !strings.HasPrefix(got["w1"], "completed ") || !strings.HasPrefix(got["s"], "completed ") {
 		t.Fatalf("w1 = %q, s = %q: want ev.il's write_note allowed and its shrink run", got["w1"], got["s"])
