@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -117,6 +118,9 @@ func isProtectedRel(rel string) bool {
 	return false
 }
 
+// oracleDevice matches a path with an element Windows takes for a device.
+var oracleDevice = regexp.MustCompile(`(?i)(^|[/\\])(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³]) *(\.[^/\\]*)?($|[/\\])`)
+
 // holdsProtected reports whether the folder at real (not following
 // symlinks) holds anything protected.
 func holdsProtected(sb *sandbox, real string) bool {
@@ -175,6 +179,10 @@ func oracleTarget(t *testing.T, sb *sandbox, what, given string) {
 		// On Windows a ':' names a stream of another file (main.go:x.plan).
 		if rel, err := filepath.Rel(sb.ws, real); err != nil || strings.Contains(rel, ":") {
 			t.Fatalf("allowed %s of %q (resolved %s): a ':' below the workspace", what, given, real)
+		}
+		// On Windows such an element is a device, not a file (nul.plan).
+		if rel, _ := filepath.Rel(sb.ws, real); oracleDevice.MatchString(rel) {
+			t.Fatalf("allowed %s of %q (resolved %s): a Windows device name", what, given, real)
 		}
 		if statErr == nil && !fi.Mode().IsRegular() {
 			t.Fatalf("allowed %s of %q: %s is a %v, not a file", what, given, real, fi.Mode().Type())

@@ -17,9 +17,10 @@ import (
 // `..` components, and below the workspace folder invalid UTF-8, NUL and
 // other control or invisible format characters (bidi overrides, zero-width
 // characters, line separators), `%`, `?` and `#` (URL-encoding tricks) and
-// `:` (an NTFS alternate data stream: `src/main.go:x.plan` is main.go) are
-// refused, in the name as given and as decoded from a file:// URI. Where the
-// workspace itself lives is not the model's choice and is not judged.
+// `:` (an NTFS alternate data stream: `src/main.go:x.plan` is main.go) and
+// Windows device names (`nul.plan`, deviceNameErr) are refused, in the name
+// as given and as decoded from a file:// URI. Where the workspace itself
+// lives is not the model's choice and is not judged.
 func (g *Guard) plainNameErr(given string) error {
 	decoded, err := decodeGiven(given)
 	if err != nil {
@@ -45,6 +46,9 @@ func (g *Guard) plainNameErr(given string) error {
 		}
 		if strings.ContainsRune(s, ':') {
 			return fmt.Errorf("%q contains ':', which on Windows names another stream of a file (src/main.go:x.plan is main.go); give a plain path", given)
+		}
+		if err := deviceNameErr(s); err != nil {
+			return fmt.Errorf("%q: %w", given, err)
 		}
 	}
 	return nil
@@ -125,6 +129,9 @@ func (g *Guard) planTargetErr(p workspace.Path) error {
 	}
 	if strings.ContainsRune(r.Rel, ':') {
 		return fmt.Errorf("%s contains ':', which on Windows names another stream of a file", r.Rel)
+	}
+	if err := deviceNameErr(r.Rel); err != nil {
+		return fmt.Errorf("%s: %w", r.Rel, err)
 	}
 	if pr := g.protectedAt(r.Abs); pr != nil {
 		return fmt.Errorf("%s is inside %s", r.Rel, pr.what)
