@@ -46,13 +46,7 @@ steps:
     text: \"Turn two: written.\"
 "))
   (find-file (expand-file-name "hello.txt" dir))
-  (let* ((eglot-sync-connect t)
-         (server (eglot '(text-mode) (cons 'transient dir) 'eglot-lsp-server
-                        (list (or (getenv "AGENTLS_BIN") "agentls")
-                              :initializationOptions
-                              (list :model (list :provider "scripted" :script script)))
-                        "text")))
-    (setq agentls-test-server server)
+  (let ((server (agentls-test-connect dir script)))
     ;; Turn 1: Reject.
     (eglot-execute-command server "agentls.prompt" (vector (list :text "add a build task")))
     (agentls-test-wait "turn one's end" (lambda () (cl-some (lambda (m) (string-match-p "Turn one: declined\\." m)) agentls-test-shown)) 60)
