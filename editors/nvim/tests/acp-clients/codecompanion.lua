@@ -81,6 +81,19 @@ local function since(bufnr, from)
   return lib.text(bufnr):sub(from + 1)
 end
 
+--- Sends text, waits for the permission prompt it brings (named what), dumps the chat as
+--- moment and fails unless the text since holds every string of wants; returns where it began.
+local function permission_prompt(chat, text, what, moment, wants)
+  local mark = #lib.text(chat.bufnr)
+  send(chat, text)
+  lib.wait(what, function()
+    return since(chat.bufnr, mark):find("Please select an option", 1, true)
+  end)
+  lib.dump(client, moment, chat.bufnr)
+  lib.expect_contains("the chat buffer at " .. what, since(chat.bufnr, mark), wants)
+  return mark
+end
+
 --- The accept / reject / cancel keys of CodeCompanion's approval prompt (its own config).
 local keys = require("codecompanion.interactions.chat.tools.labels").keymaps()
 
@@ -183,13 +196,7 @@ lib.run(client, function()
   -- 6. A file the shell runs by itself (.envrc, direnv): the write is asked in BUILD although
   -- review mode is off; CodeCompanion shows the permission request naming the file and why, and
   -- its Reject key leaves the file unwritten.
-  mark = #lib.text(buf)
-  send(chat, "set up direnv")
-  lib.wait("the .envrc write's permission prompt", function()
-    return since(buf, mark):find("Please select an option", 1, true)
-  end)
-  lib.dump(client, "envrc-permission", buf)
-  lib.expect_contains("the chat buffer at the .envrc write's permission prompt", since(buf, mark), {
+  mark = permission_prompt(chat, "set up direnv", "the .envrc write's permission prompt", "envrc-permission", {
     ".envrc",
     "your editor or shell runs what it names by itself, outside agentls's sandbox",
   })
@@ -206,13 +213,7 @@ lib.run(client, function()
   end
 
   -- 7. Cancel: the run's permission is left pending and the turn stopped with the stop key.
-  mark = #lib.text(buf)
-  send(chat, "run the command")
-  lib.wait("the run's permission prompt", function()
-    return since(buf, mark):find("Please select an option", 1, true)
-  end)
-  lib.dump(client, "run-permission", buf)
-  lib.expect_contains("the chat buffer at the run's permission prompt", since(buf, mark), {
+  mark = permission_prompt(chat, "run the command", "the run's permission prompt", "run-permission", {
     "Run `touch cancelled-run`?",
     "Folder: " .. lib.ws,
     "Network: ",
