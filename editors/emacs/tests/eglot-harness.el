@@ -58,5 +58,16 @@ changes as an idle user's Emacs does; fails naming WHAT."
       (push (format "%s %S" prompt collection) agentls-test-choices)
       (funcall choose (mapcar (lambda (c) (if (consp c) (car c) c)) collection)))))
 
+(defun agentls-test-connect (dir script)
+  "Connects eglot, from the current buffer (a text file of DIR), to the agentls binary
+($AGENTLS_BIN) with the scripted model SCRIPT; the server becomes `agentls-test-server'."
+  (let ((eglot-sync-connect t))
+    (setq agentls-test-server
+          (eglot '(text-mode) (cons 'transient dir) 'eglot-lsp-server
+                 (list (or (getenv "AGENTLS_BIN") "agentls")
+                       :initializationOptions
+                       (list :model (list :provider "scripted" :script script)))
+                 "text"))))
+
 (provide 'eglot-harness)
 ;;; eglot-harness.el ends here

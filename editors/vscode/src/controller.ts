@@ -39,6 +39,7 @@ import {
 import { apiKeySecret, confirmModeSwitch, connectionLost, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
 import { MentionList } from './mentionPicker';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
+import { reencodedOnSave, showAskedWhy, warnLeftUnsaved } from './saveCheck';
 import { resolveServer } from './serverPath';
 import { initializationOptions, serverEnv, trustedGetter } from './settings';
 import { ChatModel, openReviewComments, otherMode } from './state';
@@ -71,6 +72,8 @@ export class AgentController implements vscode.Disposable {
   });
   /** Review of the agent's edits: declined changes, diffs, Keep / Undo, Restore (reviewFeature.ts). */
   private readonly review: ReviewFeature;
+  /** Documents the edit being applied leaves unsaved: a save would re-encode them (saveCheck.ts). */
+  private readonly reencoded = new Set<string>();
   /** First run, models, history, edit / regenerate / retry (basicsFeature.ts). */
   private readonly basics: ChatBasics;
 
@@ -164,12 +167,22 @@ export class AgentController implements vscode.Disposable {
         workspace: {
           handleApplyEdit: async (params, next) => {
             const apply = async () => next(params, new vscode.CancellationTokenSource().token);
-            if (this.review.reviews(params.edit)) return this.review.applyEdit(params.edit, apply);
-            const result = await apply();
-            if (!(result instanceof Error) && result.applied && this.settings().get<boolean>('saveAgentEdits', true)) {
-              await this.save(editedUris(params.edit as WireWorkspaceEdit));
+            // Documents a save would re-encode stay unsaved (saveCheck.ts), looked at before the edit.
+            const reencoded = await reencodedOnSave(editedUris(params.edit as WireWorkspaceEdit));
+            reencoded.forEach((u) => this.reencoded.add(u));
+            try {
+              if (this.review.reviews(params.edit)) {
+                showAskedWhy(params.edit);
+                return await this.review.applyEdit(params.edit, apply);
+              }
+              const result = await apply();
+              if (!(result instanceof Error) && result.applied && this.settings().get<boolean>('saveAgentEdits', true)) {
+                await this.save(editedUris(params.edit as WireWorkspaceEdit));
+              }
+              return result;
+            } finally {
+              reencoded.forEach((u) => this.reencoded.delete(u));
             }
-            return result;
           },
         },
       },
@@ -589,6 +602,10 @@ export class AgentController implements vscode.Disposable {
 
   private async save(uris: string[]): Promise<void> {
     for (const u of uris) {
+      if (this.reencoded.has(u)) {
+        warnLeftUnsaved(u);
+        continue;
+      }
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u);
       if (doc?.isDirty) await doc.save();
     }

@@ -31,11 +31,11 @@ export async function startTypeScriptProject(name: string, fixture: string, out:
 }
 
 /**
- * Writes `files` (name → text) into a new project folder, starts code-server
+ * Writes `files` (name → text or bytes) into a new project folder, starts code-server
  * with agentls's .vsix and `moreVsix`, the scripted model `fixture`
  * (test/e2e/fixtures) and `settings`, and opens the folder.
  */
-export async function startProject(name: string, fixture: string, out: string, files: Record<string, string>, settings: Record<string, unknown> = {}, moreVsix: string[] = []): Promise<Project> {
+export async function startProject(name: string, fixture: string, out: string, files: Record<string, string | Buffer>, settings: Record<string, unknown> = {}, moreVsix: string[] = []): Promise<Project> {
   const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();

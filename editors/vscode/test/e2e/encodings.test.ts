@@ -1,0 +1,104 @@
+// Edits keep a file's bytes, end to end in a real VS Code (code-server in
+// Debian's Chromium, the packaged .vsix, the real agentls binary, the scripted
+// model of fixtures/encodings.yaml): after the plan's approval the builder
+// edits one line of each of CRLF, UTF-8-with-BOM, Latin-1, CR-only and mixed
+// line-break files, some open in an editor (VS Code decodes them its own way,
+// normalises line breaks and drops the BOM from its positions), some closed.
+// Once the edits are applied and saved, each file's bytes on disk are exactly
+// the old ones with that one line changed. Screenshots go to the test output
+// folder (e2e-encodings).
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { outputDir } from './harness';
+import { type Project, promptAndBuild, startProject } from './project';
+
+const out = outputDir('e2e-encodings');
+let project: Project;
+let page: Page;
+let workspace: string;
+
+const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+const latin1 = (s: string) => Buffer.from(s, 'latin1');
+
+/**
+ * Each file: its bytes before, and on disk after the edit of its line "two"
+ * (fixtures/encodings.yaml). An open file VS Code decoded (Latin-1 as U+FFFD,
+ * a lone CR or mixed breaks made one kind) would be rewritten whole by a
+ * save: the edit stays in its unsaved editor, the disk as it was.
+ */
+const files: { name: string; open: boolean; before: Buffer; after: Buffer; unsaved?: true }[] = [
+  // "two\n" → "TWO\nand more\n": the inserted line break is the file's.
+  { name: 'crlf-open.txt', open: true, before: Buffer.from('one\r\ntwo\r\nthree\r\n'), after: Buffer.from('one\r\nTWO\r\nand more\r\nthree\r\n') },
+  { name: 'crlf-closed.txt', open: false, before: Buffer.from('one\r\ntwo\r\nthree\r\n'), after: Buffer.from('one\r\nTWO\r\nand more\r\nthree\r\n') },
+  // "two" → "TWO" in the rest.
+  { name: 'bom-open.txt', open: true, before: Buffer.concat([bom, Buffer.from('one\ntwo\nthrée\n')]), after: Buffer.concat([bom, Buffer.from('one\nTWO\nthrée\n')]) },
+  { name: 'bom-closed.txt', open: false, before: Buffer.concat([bom, Buffer.from('one\ntwo\nthrée\n')]), after: Buffer.concat([bom, Buffer.from('one\nTWO\nthrée\n')]) },
+  { name: 'latin1-open.txt', open: true, before: latin1('café\ntwo\nnaïve\n'), after: latin1('café\ntwo\nnaïve\n'), unsaved: true },
+  { name: 'latin1-closed.txt', open: false, before: latin1('café\ntwo\nnaïve\n'), after: latin1('café\nTWO\nnaïve\n') },
+  { name: 'cr-open.txt', open: true, before: Buffer.from('one\rtwo\rthree\r'), after: Buffer.from('one\rtwo\rthree\r'), unsaved: true },
+  { name: 'mixed-open.txt', open: true, before: Buffer.from('one\r\ntwo\nthree\r\n'), after: Buffer.from('one\r\ntwo\nthree\r\n'), unsaved: true },
+];
+
+/** Bytes as text a person can read in a failure: \r, \n and bytes above 0x7e escaped. */
+function shown(b: Buffer | undefined): string {
+  if (!b) return '(no file)';
+  return Array.from(b, (c) => (c === 0x0d ? '\\r' : c === 0x0a ? '\\n' : c < 0x20 || c > 0x7e ? `\\x${c.toString(16).padStart(2, '0')}` : String.fromCharCode(c))).join('');
+}
+
+/** Opens a workspace file in an editor through Quick Open. */
+async function openFile(rel: string): Promise<void> {
+  await page.keyboard.press('Control+p');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(rel);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: rel }).first().waitFor();
+  await input.press('Enter');
+  await page.locator(`.tab[aria-label^="${rel}"]`).waitFor();
+}
+
+before(async () => {
+  project = await startProject('encodings', 'encodings.yaml', out, Object.fromEntries(files.map((f) => [f.name, f.before])));
+  ({ workspace, page } = project);
+});
+
+after(async () => {
+  await project?.stop();
+});
+
+test("an edit of one line of CRLF, BOM, Latin-1, CR and mixed files, open or closed, changes only that line's bytes on disk", async () => {
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor();
+  for (const f of files) if (f.open) await openFile(f.name);
+  await page.screenshot({ path: path.join(out, '01-open.png') });
+
+  await promptAndBuild(page, out, 'Shout two in every file.', 'Edited every file.');
+  const unsaved = files.filter((f) => f.unsaved).map((f) => f.name).sort();
+  // The extension saves each applied edit it can: wait until only the others' tabs are dirty (a timeout leaves the assertions to fail).
+  const dirtyTabs = () => page.locator('.tab.dirty').evaluateAll((tabs) => tabs.map((t) => (t.getAttribute('aria-label') ?? '').split(',')[0]).sort());
+  const deadline = Date.now() + 20_000;
+  const read = (name: string) => (fs.existsSync(path.join(workspace, name)) ? fs.readFileSync(path.join(workspace, name)) : undefined);
+  const settled = async () => files.every((f) => read(f.name)?.equals(f.after)) && JSON.stringify(await dirtyTabs()) === JSON.stringify(unsaved);
+  while (!(await settled()) && Date.now() < deadline) await page.waitForTimeout(200);
+  await page.mouse.move(700, 300);
+  await page.screenshot({ path: path.join(out, '02-edited.png') });
+
+  const wrong = files.filter((f) => !read(f.name)?.equals(f.after)).map((f) => `${f.name}${f.open ? ' (open)' : ''}: want ${shown(f.after)}, got ${shown(read(f.name))}`);
+  assert.deepEqual(wrong, [], 'bytes on disk');
+  assert.deepEqual(await dirtyTabs(), unsaved, 'the editors left unsaved are those a save would re-encode');
+  // Each says so, naming the file; the edit is in its editor.
+  for (const name of unsaved) {
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: `agentls left ${name} unsaved` });
+    const center = page.locator('.notifications-center', { hasText: `agentls left ${name} unsaved` });
+    if (!(await toast.or(center).first().isVisible())) {
+      await page.keyboard.press('Control+Shift+P');
+      await page.locator('.quick-input-widget input').fill('>Notifications: Show Notifications');
+      await page.locator('.quick-input-widget input').press('Enter');
+      await center.waitFor();
+    }
+  }
+  await page.locator('.tab[aria-label^="latin1-open.txt"]').click();
+  await page.locator('.editor-instance .monaco-editor .view-line', { hasText: 'TWO' }).first().waitFor();
+  await page.screenshot({ path: path.join(out, '03-unsaved.png') });
+});
