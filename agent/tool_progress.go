@@ -11,8 +11,8 @@ import (
 // ReportProgress implements tools.ProgressReporter: the running call's
 // progress shown as the turn's progress ("BUILD: <tool>: <message>", the
 // LSP face's work-done progress) and as an UpdateToolCallProgress of the
-// call (ACP's tool_call_update, status in_progress; the LSP face does not
-// send it: PROTOCOL.md's tool_call_update carries a call's end only).
+// call (tool_call_update, status in_progress: on ACP, and on the LSP face
+// only to an editor that declared experimental.agent.toolCallProgress).
 func (e *env) ReportProgress(ctx context.Context, tool, message string) {
 	message = questions.EscapeLine(message)
 	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: %s: %s", upper(e.s.State().Mode), tool, message))

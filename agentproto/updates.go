@@ -35,7 +35,9 @@ type ToolCallStarted struct {
 }
 
 // ToolCallDone is tool_call_update: a tool call ended (completed or
-// failed).
+// failed). A client that declared experimental.agent.toolCallProgress also
+// gets it while the call runs: status in_progress, and the newest progress
+// line (untrusted text: a command's output) as its one content block.
 type ToolCallDone struct {
 	SessionUpdate string        `json:"sessionUpdate" ts:"'tool_call_update'" lua:"'tool_call_update'"`
 	ToolCallID    string        `json:"toolCallId"`

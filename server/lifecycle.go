@@ -42,6 +42,7 @@ type clientCaps struct {
 	codeLensRefresh    bool // workspace.codeLens.refreshSupport
 	changeAnnotations  bool // workspace.workspaceEdit.changeAnnotationSupport (review mode)
 	languageIntel      bool // experimental.agent.languageIntel: answers agent/diagnostics, agent/navigate
+	toolCallProgress   bool // experimental.agent.toolCallProgress: shows a running call's progress (tool_progress.go)
 }
 
 // initializeParams is the part of LSP's InitializeParams agentls reads.
@@ -79,12 +80,7 @@ type initializeParams struct {
 			} `json:"showMessage"`
 		} `json:"window"`
 		Experimental struct {
-			Agent *struct {
-				AskUser       bool `json:"askUser"`
-				ModeIndicator bool `json:"modeIndicator"`
-				SavesEdits    bool `json:"savesEdits"`
-				LanguageIntel bool `json:"languageIntel"`
-			} `json:"agent"`
+			Agent *agentproto.AgentClientCapabilities `json:"agent"`
 		} `json:"experimental"`
 	} `json:"capabilities"`
 }
@@ -127,7 +123,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	}
 	if a := p.Capabilities.Experimental.Agent; a != nil {
 		caps.agentClient, caps.askUser, caps.modeIndicator, caps.savesEdits = true, a.AskUser, a.ModeIndicator, a.SavesEdits
-		caps.languageIntel = a.LanguageIntel
+		caps.languageIntel, caps.toolCallProgress = a.LanguageIntel, a.ToolCallProgress
 	}
 	for _, k := range p.Capabilities.Workspace.WorkspaceEdit.ResourceOperations {
 		caps.resourceOps[k] = true

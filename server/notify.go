@@ -24,10 +24,14 @@ var (
 )
 
 // Update sends `agent/update` to an editor that declared
-// experimental.agent; others get log lines and messages (plain.go).
+// experimental.agent; others get log lines and messages (plain.go). A
+// running call's progress goes only to an editor that declared
+// experimental.agent.toolCallProgress (tool_progress.go); others see it as
+// the turn's work-done progress (PROTOCOL.md: their tool_call_update is a
+// call's end).
 func (s *Server) Update(ctx context.Context, sessionID string, update agent.Update) {
-	if _, ok := update.(agent.UpdateToolCallProgress); ok {
-		return // a running call's progress shows as the turn's work-done progress (PROTOCOL.md: tool_call_update is a call's end)
+	if s.trackToolCall(ctx, sessionID, update) {
+		return
 	}
 	if s.plainClient() {
 		s.plainUpdate(ctx, sessionID, update)

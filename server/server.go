@@ -74,6 +74,8 @@ type Server struct {
 	ctx context.Context
 	// plain holds the messages for editors without experimental.agent.
 	plain plainNotes
+	// live orders running calls' progress before their ends (tool_progress.go).
+	live liveCalls
 	// current is the session agentls.prompt uses without a sessionId: the
 	// last one created, loaded or prompted on this connection (under mu).
 	current string

@@ -12,6 +12,20 @@ export type Null = null;
 /** The params of a method that takes none. */
 export type Empty = Record<string, never>;
 
+/** AgentClientCapabilities is initialize's capabilities.experimental.agent: what the editor can show or answer (docs/protocol.md, "Client capabilities read"). A client that declares the object at all gets agent/update instead of log lines; each member turns on one more thing. */
+export interface AgentClientCapabilities {
+  /** AskUser: the editor answers agent/askUser (a form UI). */
+  askUser?: boolean;
+  /** ModeIndicator: the editor listens to agent/modeChanged. */
+  modeIndicator?: boolean;
+  /** SavesEdits: the editor saves the documents the agent edited. */
+  savesEdits?: boolean;
+  /** LanguageIntel: the editor answers agent/diagnostics and agent/navigate (docs/language-intel.md). */
+  languageIntel?: boolean;
+  /** ToolCallProgress: the editor shows a running call's progress, a tool_call_update with status in_progress whose content is the newest line (a run command's output, an MCP server's progress); the call's end (completed or failed) follows it. */
+  toolCallProgress?: boolean;
+}
+
 /** UpdateParams are agent/update's params: one update of a session's turn. */
 export interface UpdateParams {
   sessionId: string;
@@ -666,7 +680,7 @@ export interface ToolCallStarted {
   childSessionId?: string;
 }
 
-/** ToolCallDone is tool_call_update: a tool call ended (completed or failed). */
+/** ToolCallDone is tool_call_update: a tool call ended (completed or failed). A client that declared experimental.agent.toolCallProgress also gets it while the call runs: status in_progress, and the newest progress line (untrusted text: a command's output) as its one content block. */
 export interface ToolCallDone {
   sessionUpdate: 'tool_call_update';
   toolCallId: string;

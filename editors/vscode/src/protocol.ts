@@ -5,12 +5,13 @@
 export * from './protocol.gen';
 export * from './protocolTypes';
 
-import type { Message } from './protocol.gen';
+import type { AgentClientCapabilities, Message } from './protocol.gen';
 
 /** A message of a loaded session, as the model saw it. */
 export type WireMessage = Message;
 
-/** The client's experimental.agent capability: languageIntel, the extension answers agent/diagnostics and agent/navigate (intelFeature.ts). */
-export function agentCapability(savesEdits: boolean): { askUser: boolean; modeIndicator: boolean; savesEdits: boolean; languageIntel: boolean } {
-  return { askUser: true, modeIndicator: true, savesEdits, languageIntel: true };
+/** The client's experimental.agent capability: languageIntel, the extension answers agent/diagnostics and
+ * agent/navigate (intelFeature.ts); toolCallProgress, the chat shows a running call's newest line (state.ts). */
+export function agentCapability(savesEdits: boolean): Required<AgentClientCapabilities> {
+  return { askUser: true, modeIndicator: true, savesEdits, languageIntel: true, toolCallProgress: true };
 }

@@ -18,6 +18,7 @@ import type {
   Session,
   SessionUpdate,
   TickRefusal,
+  ToolCallDone,
   WireMessage,
 } from './protocol';
 import type { ChildUsageLine, SubagentInfo } from './subagents';
@@ -61,6 +62,10 @@ export interface ToolItem {
   questions?: Question[];
   answers?: Record<string, unknown>;
   dismissed?: boolean;
+  /** The running call's newest progress line (tool_call_update in_progress: a command's output, an
+   * MCP server's progress; experimental.agent.toolCallProgress). Untrusted text, shown as text; gone
+   * when the call ends. */
+  progress?: string;
 }
 
 /** The token footer's numbers: summed usage_updates, and once the session has sub-agents each one's tokens and the total. */
@@ -374,6 +379,7 @@ export class ChatModel {
       for (const it of st.items) {
         if (it.kind === 'tool' && (it.status === 'pending' || it.status === 'in_progress')) {
           it.status = 'failed';
+          delete it.progress;
           it.rev++;
         }
       }
@@ -479,7 +485,12 @@ export class ChatModel {
         break;
       }
       case 'tool_call_update': {
+        if (u.status === 'in_progress') {
+          this.toolProgress(st, u);
+          break;
+        }
         const done = (item: ToolItem) => {
+          delete item.progress;
           item.status = u.status;
           const text = (u.content ?? []).map((c) => c.content?.text ?? '').join('');
           item.output = text || stringify(u.rawOutput);
@@ -600,6 +611,23 @@ export class ChatModel {
     if (!st) return;
     st.question = { questionId: p.questionId, questions: p.questions, purpose: p.purpose, permission: p.permission, errors: p.errors, via: 'request' };
     if (p.purpose === 'plan_approval') st.awaitingApproval = null;
+  }
+
+  /**
+   * A running call's progress (tool_call_update in_progress): its newest line replaces the one before,
+   * on a row that is still running (a line after the call's end, or for a call not shown, is dropped).
+   */
+  private toolProgress(st: SessionState, u: ToolCallDone): void {
+    const text = (u.content ?? []).map((c) => c.content?.text ?? '').join(' ');
+    const show = (item: ToolItem | undefined): boolean => {
+      if (!item || (item.status !== 'pending' && item.status !== 'in_progress') || item.progress === text) return false;
+      item.status = 'in_progress';
+      item.progress = text;
+      item.rev++;
+      return true;
+    };
+    const found = findTool(st.items, u.toolCallId); // a sub-agent's call too, inside its task row
+    if (found && show(found.item) && found.top !== found.item) found.top.rev++; // the task row holding it is drawn again
   }
 
   /**

@@ -140,7 +140,8 @@ function renderItem(item: ChatItem): HTMLElement {
   }
 }
 
-/** Keeps which rows (a task row and its sub-agent's rows) the user opened across a re-render. */
+/** Keeps which rows (a task row and its sub-agent's rows) and which rows' Details the user opened
+ * across a re-render (a running call's row is drawn again at each new output line). */
 function keepOpen(from: HTMLElement, to: HTMLElement): void {
   const open = new Set<string>();
   for (const d of [from, ...from.querySelectorAll('details')]) {
@@ -148,6 +149,11 @@ function keepOpen(from: HTMLElement, to: HTMLElement): void {
   }
   for (const d of [to, ...to.querySelectorAll('details')]) {
     if (d instanceof HTMLDetailsElement && open.has(d.dataset.toolId ?? '')) d.open = true;
+  }
+  const rowOf = (b: Element) => b.closest<HTMLElement>('details[data-tool-id]')?.dataset.toolId ?? '';
+  const shown = new Set([...from.querySelectorAll('.details-toggle[aria-expanded="true"]')].map(rowOf));
+  for (const b of to.querySelectorAll<HTMLButtonElement>('.details-toggle')) {
+    if (shown.has(rowOf(b))) b.click();
   }
 }
 

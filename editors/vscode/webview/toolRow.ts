@@ -1,7 +1,8 @@
 // A tool call's row: one readable line ("Edited store.go +17 −2", "Ran
-// `go test ./...` ✓ (exit 0)", "Asked: …") whose file is a link, the
-// refusal's reason and the user's answers as text under it, and the raw
-// arguments and result only behind "Details". A task row keeps its
+// `go test ./...` ✓ (exit 0)", "Asked: …") whose file is a link, while it
+// runs its newest output line, the refusal's reason and the user's answers
+// as text under it, and the raw arguments and result only behind
+// "Details". A task row keeps its
 // sub-agent's rows collapsed inside (src/subagents.ts).
 
 import type { FromWebview } from '../src/messages';
@@ -81,8 +82,11 @@ export function renderTool(item: ToolItem, post: (m: FromWebview) => void): HTML
     if (item.output) body.append(h('div', { class: 'tool-label' }, 'Result'), h('pre', { class: 'tool-io' }, item.output));
     det.append(h('div', { class: 'tool-details' }, toggle, body));
   }
-  // Under the row, always in view: the refusal's reason, the answers as text, an edit's new problems.
+  // Under the row, always in view: a running call's newest line, the refusal's reason, the answers
+  // as text, an edit's new problems.
   const under: HTMLElement[] = [];
+  // Untrusted (a command's output): a text node, one line, its whole text in the tooltip.
+  if (item.progress && item.status === 'in_progress') under.push(h('div', { class: 'tool-progress', title: item.progress }, item.progress));
   if (item.refused) under.push(h('div', { class: 'refusal-hint' }, icon('circle-slash'), ` Refused: ${item.refusalHint || 'not allowed in PLAN mode'}`));
   if (s?.answers?.length || s?.dismissed) {
     const list = h('dl', { class: 'tool-answers', 'aria-label': 'Your answers' });

@@ -69,6 +69,14 @@ M.acp_methods = {
   rewind = '_agentls/rewind',
 }
 
+--- AgentClientCapabilities is initialize's capabilities.experimental.agent: what the editor can show or answer (docs/protocol.md, "Client capabilities read"). A client that declares the object at all gets agent/update instead of log lines; each member turns on one more thing.
+---@class agentls.AgentClientCapabilities
+---@field askUser? boolean AskUser: the editor answers agent/askUser (a form UI).
+---@field modeIndicator? boolean ModeIndicator: the editor listens to agent/modeChanged.
+---@field savesEdits? boolean SavesEdits: the editor saves the documents the agent edited.
+---@field languageIntel? boolean LanguageIntel: the editor answers agent/diagnostics and agent/navigate (docs/language-intel.md).
+---@field toolCallProgress? boolean ToolCallProgress: the editor shows a running call's progress, a tool_call_update with status in_progress whose content is the newest line (a run command's output, an MCP server's progress); the call's end (completed or failed) follows it.
+
 --- UpdateParams are agent/update's params: one update of a session's turn.
 ---@class agentls.UpdateParams
 ---@field sessionId string
@@ -563,7 +571,7 @@ M.acp_methods = {
 ---@field parentToolCallId? string ParentToolCallID and ChildSessionID are set on a sub-agent's call: the parent's task call it runs under and the sub-agent's session (docs/subagents.md).
 ---@field childSessionId? string
 
---- ToolCallDone is tool_call_update: a tool call ended (completed or failed).
+--- ToolCallDone is tool_call_update: a tool call ended (completed or failed). A client that declared experimental.agent.toolCallProgress also gets it while the call runs: status in_progress, and the newest progress line (untrusted text: a command's output) as its one content block.
 ---@class agentls.ToolCallDone
 ---@field sessionUpdate 'tool_call_update'
 ---@field toolCallId string

@@ -99,8 +99,8 @@ describe('protocol names', () => {
     const doc = fs.readFileSync(path.resolve('..', '..', 'docs', 'protocol.md'), 'utf8') // npm runs tests in editors/vscode;
     for (const m of Object.values(Methods)) assert.ok(doc.includes(`\`${m}`), `${m} missing from docs/protocol.md`);
   });
-  test('the capability declares askUser, modeIndicator and savesEdits', () => {
-    assert.deepEqual(agentCapability(false), { askUser: true, modeIndicator: true, savesEdits: false, languageIntel: true });
+  test('the capability declares askUser, modeIndicator, savesEdits, languageIntel and toolCallProgress', () => {
+    assert.deepEqual(agentCapability(false), { askUser: true, modeIndicator: true, savesEdits: false, languageIntel: true, toolCallProgress: true });
   });
 });
 

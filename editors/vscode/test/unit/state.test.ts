@@ -163,6 +163,37 @@ describe('ChatModel', () => {
     assert.match(t.output ?? '', /System is in Plan Mode/);
   });
 
+  test("a running call's progress: the newest line replaces the last, the end takes it away, a late line is dropped", () => {
+    const line = (id: string, text: string) => m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text } }] });
+    const row = (id = 'r1') => findTool(m.current!.items, id)!.item;
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'run go test ./...', kind: 'execute', status: 'pending', rawInput: { command: 'go test ./...' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'run go test ./...', kind: 'execute', status: 'in_progress' });
+    const rev = row().rev;
+    line('r1', 'compiling');
+    assert.equal(row().progress, 'compiling');
+    assert.equal(row().rev, rev + 1, 'a new line re-renders the row');
+    assert.equal(row().status, 'in_progress');
+    assert.equal(row().output, undefined, "a line is not the call's result");
+    line('r1', '<img src=x onerror=alert(1)> **bold**');
+    assert.equal(row().progress, '<img src=x onerror=alert(1)> **bold**', 'kept as the text it is');
+    line('r1', '<img src=x onerror=alert(1)> **bold**');
+    assert.equal(row().rev, rev + 2, 'the same line again draws nothing');
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'r1', status: 'completed', rawOutput: { success: true, result: { exit_code: 0, output: 'ok' } } });
+    assert.equal(row().progress, undefined);
+    assert.equal(row().status, 'completed');
+    line('r1', 'late');
+    assert.equal(row().progress, undefined, 'a line after the end is dropped');
+    assert.equal(row().status, 'completed');
+    line('nope', 'for no row');
+    assert.equal(m.current!.items.length, 1, 'a line for an unknown call makes no row');
+    // A turn lost with the connection ends its running calls, and their lines.
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'r2', title: 'run make', kind: 'execute', status: 'in_progress' });
+    line('r2', 'building');
+    m.endTurn('s1', { error: 'connection got disposed', lost: true });
+    assert.equal(row('r2').status, 'failed');
+    assert.equal(row('r2').progress, undefined);
+  });
+
   test('updates for unknown sessions are ignored', () => {
     assert.equal(m.applyUpdate('nope', { sessionUpdate: 'current_mode_update', currentModeId: 'build' }), false);
   });
