@@ -22,14 +22,19 @@ import (
 // agentls's sandbox the next time the user opens the folder, and no
 // approved plan has to mention it.
 
-// autoRunWhy is the question's reason for a change to name, a file the
-// editor or shell runs by itself; it is "it" when the change names it.
-func autoRunWhy(c workspace.Change, name string) string {
+// autoRunWhy is the reason for a change to name, a file the editor or
+// shell runs by itself; it is "it" when the change names it. quote shows
+// the file name: codeSpan in a question's Markdown, plainName in a change
+// annotation's label (plain text).
+func autoRunWhy(c workspace.Change, name string, quote func(string) string) string {
 	if c.Kind != workspace.ChangeRename && name == c.Path.Rel {
-		name = "it"
+		return "your editor or shell runs what it names by itself, outside agentls's sandbox"
 	}
-	return "your editor or shell runs what " + name + " names by itself, outside agentls's sandbox"
+	return "your editor or shell runs what " + quote(name) + " names by itself, outside agentls's sandbox"
 }
+
+// plainName shows a file name as it is (plain text).
+func plainName(name string) string { return name }
 
 // autoRunNote ends the reason the model reads for a declined change to
 // name, a file the editor or shell runs by itself.
