@@ -4,55 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/internal/mdcode"
 	"github.com/agentls/agentls/questions"
 )
-
-// splitCodeSpans reads text as CommonMark reads its code spans: a run of n
-// backticks opens a span closed by the next run of exactly n (one space
-// stripped from each end when both ends have one); a run never closed is
-// literal text. It returns the spans' contents and the text outside them.
-func splitCodeSpans(text string) (spans []string, outside string) {
-	var out strings.Builder
-	for i := 0; i < len(text); {
-		if text[i] != '`' {
-			out.WriteByte(text[i])
-			i++
-			continue
-		}
-		n := 0
-		for i+n < len(text) && text[i+n] == '`' {
-			n++
-		}
-		rest, closed := text[i+n:], -1
-		for j := 0; j < len(rest); {
-			if rest[j] != '`' {
-				j++
-				continue
-			}
-			k := j
-			for k < len(rest) && rest[k] == '`' {
-				k++
-			}
-			if k-j == n {
-				closed = j
-				break
-			}
-			j = k
-		}
-		if closed < 0 {
-			out.WriteString(text[i : i+n]) // no closing run: literal backticks
-			i += n
-			continue
-		}
-		c := rest[:closed]
-		if len(c) >= 2 && c[0] == ' ' && c[len(c)-1] == ' ' && strings.Trim(c, " ") != "" {
-			c = c[1 : len(c)-1]
-		}
-		spans = append(spans, c)
-		i += n + closed + n
-	}
-	return spans, out.String()
-}
 
 // TestEditQuestionNamesFilesInCodeSpans: the edit question (review mode,
 // and a file the editor runs by itself) shows every file name as one
@@ -96,7 +50,7 @@ func TestEditQuestionNamesFilesInCodeSpans(t *testing.T) {
 				t.Fatalf("asked %+v, want one question", asked)
 			}
 			for field, text := range map[string]string{"What": asked[0].What, "Title": strings.TrimPrefix(asked[0].Title(), "Apply the edit: ")} {
-				spans, outside := splitCodeSpans(text)
+				spans, outside := mdcode.Split(text)
 				if outside != tc.outside || len(spans) != len(tc.spans) {
 					t.Fatalf("%s %q: spans %q, outside %q; want spans %q, outside %q", field, text, spans, outside, tc.spans, tc.outside)
 				}
