@@ -42,6 +42,9 @@ type Options struct {
 // (then it ends when its write does; for stdio, with the process).
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) {
 	w := newWire(in, out)
+	if wireServed != nil {
+		wireServed(w) // tests only (export_test.go)
+	}
 	go w.out.run()
 	// Once ctx ends, a sender waiting on a client that does not read gives
 	// up.
@@ -51,7 +54,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) {
 	defer cancelOwn()
 	w.own, w.ownCtx = a.ownMethods(), ownCtx
 	w.prompts.withdrawn = a.promptWithdrawn // prompt_withdrawn.go
-	conn := sdk.NewAgentSideConnection(a, a.commands.watchAnswers(w.out), a.commands.watchRequests(w.sdkIn))
+	conn := sdk.NewAgentSideConnection(a, w.prompts.watchAnswers(a.commands.watchAnswers(w.out)), a.commands.watchRequests(w.sdkIn))
 	conn.SetLogger(slog.Default())
 	a.conn = conn
 	pumped := make(chan struct{})
@@ -102,3 +105,7 @@ func getenvOf(opts Options) func(string) string {
 	}
 	return os.Getenv
 }
+
+// wireServed, when set (only by a test, before it starts a connection),
+// is told of each connection's wire as Serve begins.
+var wireServed func(*wire)

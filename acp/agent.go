@@ -186,6 +186,7 @@ func (a *Agent) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sd
 	a.mu.Lock()
 	delete(a.sessions, string(p.SessionId))
 	a.mu.Unlock()
+	a.wire.prompts.closed(string(p.SessionId)) // prompt_withdrawn.go
 	return sdk.CloseSessionResponse{}, nil
 }
 

@@ -56,7 +56,7 @@ steps:
 				t.Fatalf("%d permission requests, want 1", len(client.permissions))
 			}
 			p := client.permissions[0].ToolCall
-			const title = "Apply the edit: create .vscode/tasks.json — your editor or shell runs what it names by itself, outside agentls's sandbox"
+			const title = "Apply the edit: create `.vscode/tasks.json` — your editor or shell runs what it names by itself, outside agentls's sandbox"
 			if p.Title == nil || *p.Title != title {
 				t.Errorf("title = %v, want %q", p.Title, title)
 			}

@@ -12,3 +12,11 @@ func SetPriceForTest(in, out float64) func() {
 	priceOf = func(config.Config) (modelPrice, bool) { return modelPrice{InputPerMTok: in, OutputPerMTok: out}, true }
 	return func() { priceOf = old }
 }
+
+// TrackPromptIDsForTest calls f, as each later connection starts, with a
+// count of the prompt ids that connection keeps (promptIDs.tracked);
+// restore undoes it. The caller must not run in parallel.
+func TrackPromptIDsForTest(f func(tracked func() int)) (restore func()) {
+	wireServed = func(w *wire) { f(w.prompts.tracked) }
+	return func() { wireServed = nil }
+}

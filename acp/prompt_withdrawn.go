@@ -1,7 +1,9 @@
 package acp
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"sync"
 )
 
@@ -17,7 +19,10 @@ import (
 // granted, the prompt ends `cancelled`).
 
 // promptIDs is the id of each session's newest session/prompt, as the wire
-// routed it to the SDK.
+// routed it to the SDK, while that prompt is unanswered: an entry goes when
+// the SDK writes the prompt's answer (watchAnswers) or the session closes
+// (closed), so the map holds at most one entry per session with a prompt
+// running, however many sessions a connection opens.
 type promptIDs struct {
 	mu     sync.Mutex
 	newest map[string]string // session id → idKey
@@ -44,6 +49,66 @@ func (p *promptIDs) routed(id json.RawMessage, line []byte) {
 		p.newest = map[string]string{}
 	}
 	p.newest[m.Params.SessionID] = key
+}
+
+// closed forgets sessionID's prompt (session/close).
+func (p *promptIDs) closed(sessionID string) {
+	p.mu.Lock()
+	delete(p.newest, sessionID)
+	p.mu.Unlock()
+}
+
+// tracked is how many sessions have an unanswered prompt on record.
+func (p *promptIDs) tracked() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.newest)
+}
+
+// answered forgets the prompt an answer the SDK writes (line) is to, if
+// it is a session's newest. A superseded prompt's answer leaves the newer
+// prompt's entry alone; a request's id is unique while it runs, so an
+// answer with the id of a running prompt is that prompt's.
+func (p *promptIDs) answered(line []byte) {
+	p.mu.Lock()
+	none := len(p.newest) == 0
+	p.mu.Unlock()
+	if none || !bytes.Contains(line, []byte(`"id"`)) {
+		return
+	}
+	var res struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(line, &res) != nil || res.Method != "" {
+		return // a request or notification, not an answer
+	}
+	key, ok := idKey(res.ID)
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for s, k := range p.newest {
+		if k == key {
+			delete(p.newest, s)
+		}
+	}
+}
+
+// promptAnswers is the SDK's output as promptIDs watches it.
+type promptAnswers struct {
+	p *promptIDs
+	w io.Writer
+}
+
+// watchAnswers returns w, telling p of each line the SDK writes before it
+// goes out: once the client can read a prompt's answer, its id is gone.
+func (p *promptIDs) watchAnswers(w io.Writer) io.Writer { return &promptAnswers{p: p, w: w} }
+
+func (a *promptAnswers) Write(b []byte) (int, error) {
+	a.p.answered(b)
+	return a.w.Write(b)
 }
 
 // cancelRequested handles a $/cancel_request line: when it names a

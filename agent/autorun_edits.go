@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"net/url"
 	"os"
 	"path"
@@ -21,14 +22,19 @@ import (
 // agentls's sandbox the next time the user opens the folder, and no
 // approved plan has to mention it.
 
-// autoRunWhy is the question's reason for a change to name, a file the
-// editor or shell runs by itself; it is "it" when the change names it.
-func autoRunWhy(c workspace.Change, name string) string {
+// autoRunWhy is the reason for a change to name, a file the editor or
+// shell runs by itself; it is "it" when the change names it. quote shows
+// the file name: codeSpan in a question's Markdown, plainName in a change
+// annotation's label (plain text).
+func autoRunWhy(c workspace.Change, name string, quote func(string) string) string {
 	if c.Kind != workspace.ChangeRename && name == c.Path.Rel {
-		name = "it"
+		return "your editor or shell runs what it names by itself, outside agentls's sandbox"
 	}
-	return "your editor or shell runs what " + name + " names by itself, outside agentls's sandbox"
+	return "your editor or shell runs what " + quote(name) + " names by itself, outside agentls's sandbox"
 }
+
+// plainName shows a file name as it is (plain text).
+func plainName(name string) string { return name }
 
 // autoRunNote ends the reason the model reads for a declined change to
 // name, a file the editor or shell runs by itself.
@@ -56,9 +62,10 @@ func givenPaths(ctx context.Context) []string {
 // it (workspace-relative). A change touches one when its target or a
 // rename's source is one (guard.IsAutoRun, letter case folded) on the
 // resolved path, on a name the tool call was given (a symlink .vscode →
-// cfg), or below a symlink named like one at the top of a workspace folder
-// (cfg/tasks.json when .vscode → cfg); or when a delete or a rename takes
-// one along inside a folder. Nil when none does.
+// cfg), or is where a symlink named like one leads, at any depth of a
+// workspace folder but below node_modules (cfg/tasks.json when .vscode →
+// cfg, notes.txt when sub/.envrc → ../notes.txt), or below it; or when a
+// delete or a rename takes one along inside a folder. Nil when none does.
 func (s *Session) autoRunChanges(ctx context.Context, changes []workspace.Change) map[string]string {
 	ws := s.m.ws
 	given := ""
@@ -127,32 +134,89 @@ func givenRel(ws *workspace.Workspace, given string) string {
 	return rel
 }
 
-// autoRunRoot is a symlink named like an auto-run file or folder at the top
-// of a workspace folder, and the real path it leads to.
+// autoRunRoot is a symlink named like an auto-run file or folder (or lying
+// in an auto-run folder), anywhere in a workspace folder, and the real path
+// it leads to: a change there changes what the editor or shell runs.
 type autoRunRoot struct {
-	name string // workspace-relative
+	name string // relative to its workspace folder
 	real string
 }
 
-// autoRunRoots lists the symlinks at the top of each workspace folder named
-// like a file or folder the editor runs by itself, read now.
+// maxAutoRunLinkWalk bounds the entries autoRunRoots reads across the
+// workspace folders (tools.scanWorkspace's bound).
+const maxAutoRunLinkWalk = 200_000
+
+// autoRunRoots lists, read now, the symlinks at any depth of each workspace
+// folder that guard.IsAutoRun names (sub/.envrc, a/.vscode,
+// .vscode/tasks.json), with where they lead (through a chain of links).
+// The walk follows no link, reads at most maxAutoRunLinkWalk entries, and
+// skips version-control folders and node_modules (the package manager
+// replaces those whole and no editor opens them as a project, as the
+// sandbox's scan treats them).
 func autoRunRoots(ws *workspace.Workspace) []autoRunRoot {
 	var out []autoRunRoot
+	budget := maxAutoRunLinkWalk
 	for _, f := range ws.Folders() {
-		entries, err := os.ReadDir(f)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if e.Type()&fs.ModeSymlink == 0 || !(guard.IsAutoRunName(e.Name(), true) || guard.IsAutoRunName(e.Name(), false)) {
-				continue
+		_ = filepath.WalkDir(f, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || p == f {
+				return nil // unreadable: nothing found there
 			}
-			if real, err := workspace.Canonical(filepath.Join(f, e.Name())); err == nil {
-				out = append(out, autoRunRoot{name: e.Name(), real: real})
+			if budget--; budget < 0 {
+				return filepath.SkipAll
 			}
-		}
+			if d.IsDir() {
+				if skipForAutoRunLinks(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink == 0 {
+				return nil
+			}
+			rel, err := filepath.Rel(f, p)
+			if err != nil || !guard.IsAutoRun(filepath.ToSlash(rel)) {
+				return nil
+			}
+			if real := linkLeadsTo(p); real != "" {
+				out = append(out, autoRunRoot{name: filepath.ToSlash(rel), real: real})
+			}
+			return nil
+		})
+	}
+	if budget < 0 {
+		slog.Warn("stopped looking for symlinks named like files the editor runs by itself", "limit", maxAutoRunLinkWalk)
 	}
 	return out
+}
+
+// skipForAutoRunLinks reports a folder autoRunRoots does not enter.
+func skipForAutoRunLinks(name string) bool {
+	switch strings.ToLower(name) {
+	case "node_modules", ".git", ".hg", ".jj", ".svn":
+		return true
+	}
+	return false
+}
+
+// linkLeadsTo is the real path of the symlink p: where its chain ends, or,
+// when that does not exist yet, the path a write through it would create
+// (its last link's target in a real folder); "" when neither resolves.
+func linkLeadsTo(p string) string {
+	if real, err := workspace.Canonical(p); err == nil {
+		return real
+	}
+	target, err := os.Readlink(p)
+	if err != nil {
+		return ""
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(p), target)
+	}
+	dir, err := workspace.Canonical(filepath.Dir(target))
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, filepath.Base(target))
 }
 
 // underAutoRunRoot names abs through the auto-run symlink that leads to it

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/agentproto"
@@ -16,7 +17,9 @@ import (
 // a workspace with auto-run files, folders and symlinks to and from them,
 // the editor that cannot ask is handed no change whose target or source is
 // a file the editor or shell runs by itself (guard.IsAutoRun on the
-// resolved path), and nothing at all when the name as given is one.
+// resolved path) or where a symlink so named leads (at any depth: sub/.vscode
+// → real2, sub/.nvim.lua → notes.txt), and nothing at all when the name as
+// given is one.
 func FuzzAutoRunNeverAppliedUnasked(f *testing.F) {
 	for _, seed := range []struct {
 		kind uint8
@@ -24,6 +27,7 @@ func FuzzAutoRunNeverAppliedUnasked(f *testing.F) {
 	}{
 		{0, ".vscode/tasks.json"}, {1, "cfg/settings.json"}, {2, ".envrc"}, {3, ".IDEA"}, {4, "src/../.zed"},
 		{5, "sub"}, {0, "x.Code-Workspace"}, {1, ".Vscode/./tasks.json"}, {2, "link/a.json"}, {3, "a.txt"},
+		{1, "notes.txt"}, {0, "real2/tasks.json"}, {3, "real2/x"}, {5, "notes.txt"}, {2, "node_modules/p/.envrc"},
 	} {
 		f.Add(seed.kind, seed.path)
 	}
@@ -31,8 +35,9 @@ func FuzzAutoRunNeverAppliedUnasked(f *testing.F) {
 	m, _ := newTestManager(f, "name: f\nsteps:\n  - text: x\n", ed, nil)
 	root := m.ws.Root()
 	setUpFiles(f, root, map[string]string{
-		".vscode/settings.json": "{}", ".envrc": "x", "sub/.dir-locals.el": "x", "a.txt": "a", "cfg/settings.json": "{}",
-	}, []string{"src", ".idea", "real"}, map[string]string{"link": ".vscode", ".helix": "real"})
+		".vscode/settings.json": "{}", ".envrc": "x", "sub/.dir-locals.el": "x", "a.txt": "a", "cfg/settings.json": "{}", "notes.txt": "{}",
+	}, []string{"src", ".idea", "real", "real2", "node_modules/p"}, map[string]string{"link": ".vscode", ".helix": "real",
+		"sub/.nvim.lua": "../notes.txt", "sub/.vscode": "../real2", "node_modules/p/.envrc": "../../a.txt"})
 	s := newTestSession(f, m, "build")
 	f.Fuzz(func(t *testing.T, kind uint8, p string) {
 		var name string
@@ -68,7 +73,7 @@ func FuzzAutoRunNeverAppliedUnasked(f *testing.F) {
 		for _, req := range applied {
 			for _, c := range req.Changes {
 				for _, tp := range c.Targets() {
-					if guard.IsAutoRun(tp.Rel) || underAutoRunRoot(autoRunRoots(m.ws), tp.Abs) != "" {
+					if guard.IsAutoRun(tp.Rel) || underAutoRunRoot(autoRunRoots(m.ws), tp.Abs) != "" || deepLinked(tp.Rel) {
 						t.Fatalf("%s %q: %s of %s applied unasked", name, p, c.Kind, tp.Rel)
 					}
 				}
@@ -81,7 +86,7 @@ func FuzzAutoRunNeverAppliedUnasked(f *testing.F) {
 // restore puts back the fixture files a fuzzed call moved or removed.
 func restore(t *testing.T, root string) {
 	t.Helper()
-	for name, text := range map[string]string{"a.txt": "a", ".envrc": "x", "sub/.dir-locals.el": "x", "cfg/settings.json": "{}"} {
+	for name, text := range map[string]string{"a.txt": "a", ".envrc": "x", "sub/.dir-locals.el": "x", "cfg/settings.json": "{}", "notes.txt": "{}"} {
 		p := filepath.Join(root, name)
 		if _, err := os.Lstat(p); err == nil {
 			continue
@@ -93,4 +98,12 @@ func restore(t *testing.T, root string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// deepLinked reports a path the fixture's deep auto-run symlinks lead to
+// (sub/.nvim.lua → notes.txt, sub/.vscode → real2), known without
+// autoRunRoots.
+func deepLinked(rel string) bool {
+	rel = strings.ToLower(rel)
+	return rel == "notes.txt" || rel == "real2" || strings.HasPrefix(rel, "real2/")
 }

@@ -40,54 +40,75 @@ type autoRunCase struct {
 // inside a folder removed; and a plain file, never asked.
 var autoRunCases = []autoRunCase{
 	{name: "write tasks.json", call: `{id: c, name: write, args: {path: .vscode/tasks.json, content: "{}"}}`,
-		what: "create .vscode/tasks.json" + autoRunReason, applied: map[string]bool{".vscode/tasks.json": true}},
+		what: "create `.vscode/tasks.json`" + autoRunReason, applied: map[string]bool{".vscode/tasks.json": true}},
 	{name: "edit settings in another case", files: map[string]string{".VSCode/Settings.JSON": "{\"a\": 1}\n"},
 		call: `{id: c, name: edit, args: {path: .VSCode/Settings.JSON, old_string: "1", new_string: "2"}}`,
-		what: "edit .VSCode/Settings.JSON" + autoRunReason},
+		what: "edit `.VSCode/Settings.JSON`" + autoRunReason},
 	{name: "symlink to .vscode", dirs: []string{".vscode"}, links: map[string]string{"cfg": ".vscode"},
 		call: `{id: c, name: write, args: {path: cfg/tasks.json, content: "{}"}}`,
-		what: "create .vscode/tasks.json" + autoRunReason, applied: map[string]bool{".vscode/tasks.json": true}},
+		what: "create `.vscode/tasks.json`" + autoRunReason, applied: map[string]bool{".vscode/tasks.json": true}},
 	{name: ".vscode is a symlink, by its name", dirs: []string{"cfg"}, links: map[string]string{".vscode": "cfg"},
 		call:    `{id: c, name: write, args: {path: .vscode/tasks.json, content: "{}"}}`,
-		what:    "create cfg/tasks.json — your editor or shell runs what .vscode/tasks.json names by itself, outside agentls's sandbox",
+		what:    "create `cfg/tasks.json` — your editor or shell runs what `.vscode/tasks.json` names by itself, outside agentls's sandbox",
 		applied: map[string]bool{"cfg/tasks.json": true}},
 	{name: ".vscode is a symlink, by its target", dirs: []string{"cfg"}, links: map[string]string{".vscode": "cfg"},
 		call:    `{id: c, name: write, args: {path: cfg/tasks.json, content: "{}"}}`,
-		what:    "create cfg/tasks.json — your editor or shell runs what .vscode/tasks.json names by itself, outside agentls's sandbox",
+		what:    "create `cfg/tasks.json` — your editor or shell runs what `.vscode/tasks.json` names by itself, outside agentls's sandbox",
 		applied: map[string]bool{"cfg/tasks.json": true}},
 	{name: "dot dot", dirs: []string{"src", ".vscode"},
 		call: `{id: c, name: write, args: {path: src/../.vscode/launch.json, content: "{}"}}`,
-		what: "create .vscode/launch.json" + autoRunReason, applied: map[string]bool{".vscode/launch.json": true}},
+		what: "create `.vscode/launch.json`" + autoRunReason, applied: map[string]bool{".vscode/launch.json": true}},
 	{name: "nested dir-locals", call: `{id: c, name: write, args: {path: sub/.dir-locals.el, content: "((nil . ((eval . (x)))))"}}`,
-		what: "create sub/.dir-locals.el" + autoRunReason, applied: map[string]bool{"sub/.dir-locals.el": true}},
+		what: "create `sub/.dir-locals.el`" + autoRunReason, applied: map[string]bool{"sub/.dir-locals.el": true}},
 	{name: "code-workspace", call: `{id: c, name: write, args: {path: team.code-workspace, content: "{}"}}`,
-		what: "create team.code-workspace" + autoRunReason, applied: map[string]bool{"team.code-workspace": true}},
+		what: "create `team.code-workspace`" + autoRunReason, applied: map[string]bool{"team.code-workspace": true}},
 	{name: "helix languages", call: `{id: c, name: write, args: {path: .helix/languages.toml, content: "x"}}`,
-		what: "create .helix/languages.toml" + autoRunReason, applied: map[string]bool{".helix/languages.toml": true}},
+		what: "create `.helix/languages.toml`" + autoRunReason, applied: map[string]bool{".helix/languages.toml": true}},
 	{name: "mv into tasks.json", files: map[string]string{"a.json": "{}"}, dirs: []string{".vscode"},
 		call:    `{id: c, name: mv, args: {from: a.json, to: .vscode/tasks.json}}`,
-		what:    "rename a.json → .vscode/tasks.json — your editor or shell runs what .vscode/tasks.json names by itself, outside agentls's sandbox",
+		what:    "rename `a.json` → `.vscode/tasks.json` — your editor or shell runs what `.vscode/tasks.json` names by itself, outside agentls's sandbox",
 		applied: map[string]bool{".vscode/tasks.json": true, "a.json": false}},
 	// (mv .vscode away is refused: the guard keeps .vscode/mcp.json.)
 	{name: "mv .idea away", files: map[string]string{".idea/workspace.xml": "<x/>"},
 		call:    `{id: c, name: mv, args: {from: .idea, to: old}}`,
-		what:    "rename .idea → old — your editor or shell runs what .idea names by itself, outside agentls's sandbox",
+		what:    "rename `.idea` → `old` — your editor or shell runs what `.idea` names by itself, outside agentls's sandbox",
 		applied: map[string]bool{"old/workspace.xml": true, ".idea": false}},
 	{name: "mv a folder into .idea", files: map[string]string{"runs/app.xml": "<x/>"},
 		call:    `{id: c, name: mv, args: {from: runs, to: .idea}}`,
-		what:    "rename runs → .idea — your editor or shell runs what .idea names by itself, outside agentls's sandbox",
+		what:    "rename `runs` → `.idea` — your editor or shell runs what `.idea` names by itself, outside agentls's sandbox",
 		applied: map[string]bool{".idea/app.xml": true, "runs": false}},
 	{name: "rm envrc", files: map[string]string{".envrc": "export A=1\n"},
 		call: `{id: c, name: rm, args: {path: .envrc}}`,
-		what: "delete .envrc" + autoRunReason, applied: map[string]bool{".envrc": false}},
+		what: "delete `.envrc`" + autoRunReason, applied: map[string]bool{".envrc": false}},
 	{name: "rm a folder holding one", files: map[string]string{"sub/.exrc": "x\n", "sub/a.txt": "a\n"},
 		call:    `{id: c, name: rm, args: {path: sub, recursive: true}}`,
-		what:    "delete sub — your editor or shell runs what sub/.exrc names by itself, outside agentls's sandbox",
+		what:    "delete `sub` — your editor or shell runs what `sub/.exrc` names by itself, outside agentls's sandbox",
 		applied: map[string]bool{"sub": false}},
 	{name: "touch nvim.lua", call: `{id: c, name: touch, args: {path: .nvim.lua}}`,
-		what: "create .nvim.lua" + autoRunReason, applied: map[string]bool{".nvim.lua": true}},
+		what: "create `.nvim.lua`" + autoRunReason, applied: map[string]bool{".nvim.lua": true}},
 	{name: "mkdir .zed", call: `{id: c, name: mkdir, args: {path: .zed}}`,
-		what: "mkdir .zed" + autoRunReason, applied: map[string]bool{".zed": true}},
+		what: "mkdir `.zed`" + autoRunReason, applied: map[string]bool{".zed": true}},
+	{name: "a deep symlink to a file, by its target", files: map[string]string{"notes.txt": "a\n"}, dirs: []string{"sub"},
+		links: map[string]string{"sub/.envrc": "../notes.txt"},
+		call:  `{id: c, name: edit, args: {path: notes.txt, old_string: "a", new_string: "b"}}`,
+		what:  "edit `notes.txt` — your editor or shell runs what `sub/.envrc` names by itself, outside agentls's sandbox"},
+	{name: "a deep symlink to a folder, by its target", dirs: []string{"sub", "cfg"},
+		links:   map[string]string{"sub/.vscode": "../cfg"},
+		call:    `{id: c, name: write, args: {path: cfg/tasks.json, content: "{}"}}`,
+		what:    "create `cfg/tasks.json` — your editor or shell runs what `sub/.vscode/tasks.json` names by itself, outside agentls's sandbox",
+		applied: map[string]bool{"cfg/tasks.json": true}},
+	{name: "a chain of two symlinks", files: map[string]string{"notes.txt": "a\n"}, dirs: []string{"a/b"},
+		links: map[string]string{"a/b/.nvim.lua": "../mid", "a/mid": "../notes.txt"},
+		call:  `{id: c, name: edit, args: {path: notes.txt, old_string: "a", new_string: "b"}}`,
+		what:  "edit `notes.txt` — your editor or shell runs what `a/b/.nvim.lua` names by itself, outside agentls's sandbox"},
+	{name: "a deep symlink to a file not made yet", dirs: []string{"sub"},
+		links:   map[string]string{"sub/.exrc": "../later.vim"},
+		call:    `{id: c, name: write, args: {path: later.vim, content: "x"}}`,
+		what:    "create `later.vim` — your editor or shell runs what `sub/.exrc` names by itself, outside agentls's sandbox",
+		applied: map[string]bool{"later.vim": true}},
+	{name: "a symlink inside node_modules is not asked", files: map[string]string{"notes.txt": "a\n"}, dirs: []string{"node_modules/pkg"},
+		links: map[string]string{"node_modules/pkg/.envrc": "../../notes.txt"},
+		call:  `{id: c, name: edit, args: {path: notes.txt, old_string: "a", new_string: "b"}}`},
 	{name: "a plain file is not asked", call: `{id: c, name: write, args: {path: src/a.go, content: "package a"}}`,
 		applied: map[string]bool{"src/a.go": true}},
 }
@@ -245,7 +266,7 @@ func TestAutoRunEditAskedOnceInReviewMode(t *testing.T) {
 		t.Fatalf("asked %+v", asked)
 	}
 	_, asked, _ = runAutoRunCase(t, autoRunCase{call: `{id: c, name: write, args: {path: a.go, content: "package a"}}`}, ReviewEdits, apply)
-	if len(asked) != 1 || asked[0].What != "create a.go" {
+	if len(asked) != 1 || asked[0].What != "create `a.go`" {
 		t.Fatalf("review mode asked %+v for a plain file", asked)
 	}
 }
@@ -445,7 +466,7 @@ children:
 			t.Errorf("question %+v (permission %+v): want the root's session, the child named", q, q.Permission)
 		}
 	}
-	if asked[0].Permission.What != "create .vscode/tasks.json"+autoRunReason || asked[1].Permission.What != "create a.txt" {
+	if asked[0].Permission.What != "create `.vscode/tasks.json`"+autoRunReason || asked[1].Permission.What != "create `a.txt`" {
 		t.Errorf("asked %q and %q", asked[0].Permission.What, asked[1].Permission.What)
 	}
 }

@@ -130,7 +130,7 @@ func (e *env) reviewedApply(ctx context.Context, tool, label string, changes []w
 				if req.Why == nil {
 					req.Why = map[string]string{}
 				}
-				req.Why[c.Path.Rel] = autoRunWhy(c, name)
+				req.Why[c.Path.Rel] = autoRunWhy(c, name, plainName)
 			}
 		}
 		err := m.applier.Apply(ctx, req)
@@ -174,9 +174,9 @@ func (s *Session) askToApply(ctx context.Context, tool string, changes []workspa
 	var diff strings.Builder
 	runs := ""
 	for _, c := range changes {
-		t := describeChange(c)
+		t := describeChange(c, codeSpan) // every file name a code span: the question is Markdown
 		if name, ok := autoRun[c.Path.Rel]; ok {
-			t += " — " + autoRunWhy(c, name)
+			t += " — " + autoRunWhy(c, name, codeSpan)
 			if runs == "" {
 				runs = name
 			}
@@ -227,12 +227,13 @@ func declinedAll(changes []workspace.Change, reason string) *workspace.DeclinedE
 	return out
 }
 
-// describeChange is a change in a few words: "edit a.go", "rename a → b".
-func describeChange(c workspace.Change) string {
+// describeChange is a change in a few words, each file name shown by
+// quote: "edit `a.go`", "rename `a` → `b`" (codeSpan).
+func describeChange(c workspace.Change, quote func(string) string) string {
 	if c.Kind == workspace.ChangeRename {
-		return fmt.Sprintf("rename %s → %s", c.From.Rel, c.Path.Rel)
+		return fmt.Sprintf("rename %s → %s", quote(c.From.Rel), quote(c.Path.Rel))
 	}
-	return string(c.Kind) + " " + c.Path.Rel
+	return string(c.Kind) + " " + quote(c.Path.Rel)
 }
 
 // appliedOf lists the changes d does not name as declined.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testcache"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 	if out, err := exec.Command("go", "build", "-o", hostileBin, "./testdata/hostile").CombinedOutput(); err != nil {
 		panic("build the hostile server: " + err.Error() + "\n" + string(out))
 	}
-	code := m.Run()
+	code := testcache.Run(m) // the servers' caches go to a temporary folder
 	_ = os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -232,7 +232,7 @@ func TestReviewWithoutAnnotationsAsks(t *testing.T) {
 	if len(asked) != 2 {
 		t.Fatalf("asked %d times, want once per edit: %q", len(asked), asked)
 	}
-	if !strings.Contains(asked[0], "edit a.txt") || !strings.Contains(asked[0], "-one\n+ONE") {
+	if !strings.Contains(asked[0], "edit `a.txt`") || !strings.Contains(asked[0], "-one\n+ONE") {
 		t.Errorf("the question does not show the edit's diff:\n%s", asked[0])
 	}
 	for _, raw := range h.Messages("workspace/applyEdit") {

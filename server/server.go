@@ -82,6 +82,9 @@ type Server struct {
 	// bg counts the turns started by agentls.prompt (run under ctx) and
 	// lens refreshes, for Serve to wait on.
 	bg sync.WaitGroup
+	// handlers counts the request handlers running, for Serve to wait on
+	// before it closes the session manager (inflight.go).
+	handlers inflight
 }
 
 // Serve serves the editor on rwc until `exit`, the end of the input, or ctx
@@ -96,7 +99,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	stream := newFrameStream(eofNotifier{ReadWriteCloser: rwc, onEOF: s.halt}, opts.MaxMessageBytes)
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspwire.Codec{ProtocolTypes: true}), jsonrpc2.WithPreempter(s))
 	s.docWork = s.startDocWork()
-	handler := swallowNotificationErrors(protocol.CancelHandler(jsonrpc2.AsyncHandler(recoverPanics(s.route))))
+	handler := swallowNotificationErrors(protocol.CancelHandler(jsonrpc2.AsyncHandler(s.handlers.counted(recoverPanics(s.route)))))
 	s.conn.Go(ctx, handler)
 
 	select {
@@ -107,7 +110,10 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	h := s.host
 	exitWithout := s.exitReceived && !s.shutdown
 	s.mu.Unlock()
-	stop() // ends turns started by agentls.prompt
+	s.halt() // ends the turns, those started by agentls.prompt too
+	// A handler that began as the client hung up may still be on its way
+	// to the manager: it finishes (or is refused) before the sessions close.
+	s.handlers.wait(handlerDrainBound)
 	if h != nil {
 		h.Close()
 	}

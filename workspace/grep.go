@@ -39,7 +39,8 @@ type GrepOptions struct {
 type GrepMatch struct {
 	// Path is workspace-relative, with forward slashes.
 	Path string
-	// Line is 1-based.
+	// Line is 1-based, numbered as Read numbers lines ("\n", "\r\n" or a
+	// lone "\r" ends one: grep_cr.go).
 	Line int
 	// Text is the line without its line break (cut after MaxLineLen characters).
 	Text string
@@ -272,6 +273,10 @@ func (g *grepRun) searchFile(job grepJob, buf *[]byte) fileResult {
 	}
 	out.searched = true
 	limit := g.opts.MaxResults + 1
+	if hasLoneCR(data) {
+		g.searchCRLines(job, data, limit, &out) // grep_cr.go
+		return out
+	}
 	line, counted := 1, 0
 	g.m.scan(data, func(start, end int) bool {
 		line += bytes.Count(data[counted:start], []byte{'\n'})

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/realservers"
+	"github.com/agentls/agentls/internal/testcache"
 	"github.com/agentls/agentls/sandbox"
 )
 
 func TestMain(m *testing.M) {
 	sandbox.Main()
-	os.Exit(m.Run())
+	os.Exit(testcache.Run(m)) // the language servers' caches go to a temporary folder
 }
 
 // TestRun: the bench measures the start, the edits and the memory.

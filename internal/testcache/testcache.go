@@ -3,7 +3,10 @@
 package testcache
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,14 +22,18 @@ func Run(m *testing.M) int {
 // test binary, so the per-workspace caches of the commands the tests run
 // (agent/tools.cacheDir: one folder per throw-away workspace) land there,
 // not in the user's ~/.cache/agentls. Call it (or Run) from TestMain,
-// after sandbox.Main, and run the returned cleanup after m.Run.
+// after sandbox.Main, and run the returned cleanup after m.Run. It panics
+// when it cannot: the tests must not fall back to the user's folder.
 func Private() (cleanup func()) {
 	dir, err := os.MkdirTemp("", "agentls-test-cache-")
 	if err != nil {
-		return func() {}
+		panic(fmt.Sprintf("testcache: a private cache folder: %v", err))
 	}
 	old, had := os.LookupEnv("XDG_CACHE_HOME")
 	os.Setenv("XDG_CACHE_HOME", dir)
+	if err := Inside(os.TempDir()); err != nil {
+		panic("testcache: " + err.Error())
+	}
 	return func() {
 		if had {
 			os.Setenv("XDG_CACHE_HOME", old)
@@ -35,4 +42,18 @@ func Private() (cleanup func()) {
 		}
 		os.RemoveAll(dir)
 	}
+}
+
+// Inside reports (as an error) when os.UserCacheDir, where agentls puts
+// its caches, is not a folder inside dir.
+func Inside(dir string) error {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return nil // no cache folder at all: nothing is written
+	}
+	rel, err := filepath.Rel(dir, cache)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("the cache folder %s is not inside %s", cache, dir)
+	}
+	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/internal/testcache"
 )
 
 // TestMain keeps agentls's logs out of test output unless AGENTLS_TEST_LOG is set.
@@ -19,7 +21,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGENTLS_TEST_LOG") == "" {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
-	os.Exit(m.Run())
+	os.Exit(testcache.Run(m)) // the commands' caches go to a temporary folder
 }
 
 // fakeTB records a failure and ends the failing goroutine, as t.Fatal does,

@@ -102,7 +102,7 @@ steps:
     local r = h.turn(st)
     t.ok(not r.error, 'the turn ended well: ' .. vim.inspect(r.error))
     t.eq(1, #prompts, 'asked once')
-    t.ok(prompts[1]:find(".vscode/tasks.json — your editor or shell runs what it names by itself, outside agentls's sandbox", 1, true),
+    t.ok(prompts[1]:find("`.vscode/tasks.json` — your editor or shell runs what it names by itself, outside agentls's sandbox", 1, true),
       'the question names the file and why: ' .. tostring(prompts[1]))
     t.eq(0, vim.fn.filereadable(root .. '/.vscode/tasks.json'), 'nothing written')
   end)
