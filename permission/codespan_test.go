@@ -49,7 +49,8 @@ func firstCodeSpan(text string) (content string, ok bool) {
 	return "", false
 }
 
-// TestCommandShownInOneCodeSpan: the run question, its title, the MCP
+// TestCommandShownInOneCodeSpan: the run question, its title, the
+// question after a command (kind edit with Done), the MCP
 // question and a plan's grants show each command as one Markdown code
 // span holding the whole (escaped) command, whatever backticks it holds,
 // so no part of it renders as a link, emphasis or anything else.
@@ -57,6 +58,12 @@ func TestCommandShownInOneCodeSpan(t *testing.T) {
 	for _, cmd := range []string{"make test", hiddenLink, "`rm -rf ~`", "echo ``a`` ```", " spaced ", "a`", "`"} {
 		r := runRequest(cmd)
 		for name, text := range map[string]string{"Text": r.Text(), "Title": r.Title()} {
+			if got, ok := firstCodeSpan(text); !ok || got != questions.EscapeLine(cmd) {
+				t.Errorf("%s of %q: first code span %q (closed %v), want the whole command\n%s", name, cmd, got, ok, text)
+			}
+		}
+		done := Request{Kind: agentproto.PermissionEdit, What: "created .envrc", Done: cmd} // the question after a command (agent/tools/sentinel.go)
+		for name, text := range map[string]string{"after Text": done.Text(), "after Title": done.Title()} {
 			if got, ok := firstCodeSpan(text); !ok || got != questions.EscapeLine(cmd) {
 				t.Errorf("%s of %q: first code span %q (closed %v), want the whole command\n%s", name, cmd, got, ok, text)
 			}
