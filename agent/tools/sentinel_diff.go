@@ -15,7 +15,8 @@ type autoRunChange struct {
 	before, after *snapEntry // nil: absent then
 	// what says what happened, as the question shows it ("created",
 	// "changed", "made executable", …); "" for a folder, which is put back
-	// or removed with what it holds but asked about only through it.
+	// or removed with what it holds but asked about only through it, and
+	// for a removed hook or configuration file.
 	what string
 	// capped: the file was over the snapshot's caps before, so its content
 	// cannot be put back.
@@ -24,8 +25,9 @@ type autoRunChange struct {
 
 // diffSnaps lists what differs from before to after, in path order: new,
 // changed, re-moded and removed files and links (a new `*.sample` in a
-// hooks folder runs nothing and is left out), and the folders they need
-// or leave. git's configuration is left out when gitConfig (git may write
+// hooks folder runs nothing and is left out; a removed hook or
+// configuration file is put back with the rest but not asked about), and
+// the folders they need or leave. git's configuration is left out when gitConfig (git may write
 // it: the command is git's own, or sandbox.allow_git_config).
 func diffSnaps(before, after *autoRunSnap, gitConfig bool) []autoRunChange {
 	seen := map[string]bool{}
@@ -76,8 +78,8 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool) []autoRunChange {
 func describeDiff(b, a *snapEntry, kind watchKind, p string) (what string, capped bool) {
 	switch {
 	case a == nil:
-		if b.mode.IsDir() {
-			return "", false
+		if b.mode.IsDir() || kind != watchAutoRun {
+			return "", false // a removed hook or configuration runs nothing: put back on Remove, not asked about
 		}
 		return "removed", b.capped && b.mode.IsRegular()
 	case b == nil:

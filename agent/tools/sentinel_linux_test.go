@@ -229,17 +229,23 @@ func TestRunSentinelUndoesAutoRunFiles(t *testing.T) {
 	})
 }
 
-// TestRunSentinelQuietForOrdinaryCommands: a build writing ordinary files
-// and `git commit` in an existing repository are asked nothing and keep
-// what they did.
+// TestRunSentinelQuietForOrdinaryCommands: a build writing ordinary files,
+// `git commit` in an existing repository and a clean that removes a
+// nested repository (its hooks run nothing once gone) are asked nothing
+// and keep what they did.
 func TestRunSentinelQuietForOrdinaryCommands(t *testing.T) {
 	inEveryMode(t, func(t *testing.T, mode string) {
 		env, _ := sentinelWorkspace(t, mode)
 		writeFile(t, env.path("repo/a.txt"), "b\n")
-		for _, c := range []struct{ command, made string }{
+		commands := []struct{ command, made string }{
 			{"mkdir -p lib/build && echo x > lib/build/out.txt && echo y > lib/gen.go", "lib/build/out.txt"},
 			{"git -C repo -c user.name=t -c user.email=t@t commit -q -am two", ""},
-		} {
+		}
+		if mode == "off" { // the sandbox keeps a repository's hooks: only unconfined can a clean remove one
+			gitOut(t, env.path("lib"), "init", "-q", "dep")
+			commands = append(commands, struct{ command, made string }{"rm -rf lib/dep", ""})
+		}
+		for _, c := range commands {
 			got, asked := runSentinel(t, env, &AutoRunAnswer{Why: "the user chose Remove when asked"}, c.command)
 			if got.ExitCode != 0 || got.AutoRun != "" || len(asked) != 0 {
 				t.Errorf("%s: exit %d, asked %+v, told %q (%s)", c.command, got.ExitCode, asked, got.AutoRun, got.Output)
