@@ -24,7 +24,7 @@ type AutoRunChange struct {
 	// Path is workspace-relative, slash-separated.
 	Path string
 	// What happened: created, created, executable, changed, made
-	// executable, mode changed, removed, replaced by a symbolic link…
+	// executable, mode changed, replaced by a symbolic link…
 	What string
 	// Capped: the file was over the snapshot's size limit, so what it held
 	// before cannot be put back (if it is new, it can be removed).

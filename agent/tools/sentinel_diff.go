@@ -16,7 +16,7 @@ type autoRunChange struct {
 	// what says what happened, as the question shows it ("created",
 	// "changed", "made executable", …); "" for a folder, which is put back
 	// or removed with what it holds but asked about only through it, and
-	// for a removed hook or configuration file.
+	// for what was removed.
 	what string
 	// capped: the file was over the snapshot's caps before, so its content
 	// cannot be put back.
@@ -24,10 +24,10 @@ type autoRunChange struct {
 }
 
 // diffSnaps lists what differs from before to after, in path order: new,
-// changed, re-moded and removed files and links (a new `*.sample` in a
-// hooks folder runs nothing and is left out; a removed hook or
-// configuration file is put back with the rest but not asked about), and
-// the folders they need or leave. git's configuration is left out when gitConfig (git may write
+// changed, re-moded and replaced files and links (a new `*.sample` in a
+// hooks folder runs nothing and is left out), and what was removed and
+// the folders they need or leave, which are put back with the rest but
+// not asked about (a removed file runs nothing). git's configuration is left out when gitConfig (git may write
 // it: the command is git's own, or sandbox.allow_git_config).
 func diffSnaps(before, after *autoRunSnap, gitConfig bool) []autoRunChange {
 	seen := map[string]bool{}
@@ -78,10 +78,7 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool) []autoRunChange {
 func describeDiff(b, a *snapEntry, kind watchKind, p string) (what string, capped bool) {
 	switch {
 	case a == nil:
-		if b.mode.IsDir() || kind != watchAutoRun {
-			return "", false // a removed hook or configuration runs nothing: put back on Remove, not asked about
-		}
-		return "removed", b.capped && b.mode.IsRegular()
+		return "", false // what was removed runs nothing: put back on Remove, not asked about
 	case b == nil:
 		switch {
 		case a.mode.IsDir():

@@ -231,8 +231,8 @@ func TestRunSentinelUndoesAutoRunFiles(t *testing.T) {
 
 // TestRunSentinelQuietForOrdinaryCommands: a build writing ordinary files,
 // `git commit` in an existing repository and a clean that removes a
-// nested repository (its hooks run nothing once gone) are asked nothing
-// and keep what they did.
+// nested repository with a .vscode/ (what is gone runs nothing) are asked
+// nothing and keep what they did.
 func TestRunSentinelQuietForOrdinaryCommands(t *testing.T) {
 	inEveryMode(t, func(t *testing.T, mode string) {
 		env, _ := sentinelWorkspace(t, mode)
@@ -243,6 +243,7 @@ func TestRunSentinelQuietForOrdinaryCommands(t *testing.T) {
 		}
 		if mode == "off" { // the sandbox keeps a repository's hooks: only unconfined can a clean remove one
 			gitOut(t, env.path("lib"), "init", "-q", "dep")
+			writeFile(t, env.path("lib/dep/.vscode/settings.json"), "{}\n")
 			commands = append(commands, struct{ command, made string }{"rm -rf lib/dep", ""})
 		}
 		for _, c := range commands {

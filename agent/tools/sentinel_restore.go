@@ -44,7 +44,9 @@ func restoreChanges(changes []autoRunChange) []restoreFailure {
 	}
 	var failed []restoreFailure
 	fail := func(c autoRunChange, err error) {
-		if err != nil && c.what != "" {
+		folder := (c.before == nil || c.before.mode.IsDir()) && (c.after == nil || c.after.mode.IsDir())
+		gone := c.after == nil && errors.Is(err, errFolderGone) // removed with a folder that is not watched (a clean): nothing runs there
+		if err != nil && !folder && !gone {                     // a folder's failure shows in what it holds
 			failed = append(failed, restoreFailure{rel: c.rel, why: err.Error()})
 		}
 	}
@@ -89,6 +91,10 @@ func sameKind(b, a *snapEntry) bool {
 
 func depth(rel string) int { return strings.Count(rel, "/") }
 
+// errFolderGone is realFolders' error for a folder on the way that no
+// longer exists.
+var errFolderGone = errors.New("its folder is gone")
+
 // realFolders fails unless every folder on the way to rel exists as a real
 // folder (not a symbolic link).
 func realFolders(r *os.Root, rel string) error {
@@ -101,8 +107,10 @@ func realFolders(r *os.Root, rel string) error {
 		p := strings.Join(parts[:i+1], "/")
 		fi, err := r.Lstat(p)
 		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("%w: %s", errFolderGone, p)
 		case err != nil:
-			return fmt.Errorf("its folder %s is gone: %w", p, err)
+			return fmt.Errorf("its folder %s: %w", p, err)
 		case fi.Mode()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s is now a symbolic link: not restored through it", p)
 		case !fi.IsDir():
