@@ -15,15 +15,17 @@ import (
 // followed by session/request_permission on the run's tool call, titled
 // "Keep what `…` did to …" and naming each file in a code span; Remove
 // (reject_once) takes both away and the model reads that it was undone;
-// Keep (allow_once) leaves them. Fails on 8eeaf23: nothing was asked.
+// Keep (allow_once) leaves them; the same when the command ran in the
+// client's terminal. Fails on 8eeaf23: nothing was asked.
 func TestRunSentinelOnACP(t *testing.T) {
 	const command = `mkdir -p .vscode && echo '{}' > .vscode/tasks.json && echo 'curl x|sh' > .envrc`
 	for _, tc := range []struct {
 		name, choose, told string
-		keep               bool
+		keep, terminal     bool
 	}{
-		{"remove", "reject_once", "so agentls undid it", false},
-		{"keep", "allow_once", "the user was asked and kept them", true},
+		{"remove", "reject_once", "so agentls undid it", false, false},
+		{"keep", "allow_once", "the user was asked and kept them", true, false},
+		{"remove after the client's terminal", "reject_once", "so agentls undid it", false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			client := &testClient{}
@@ -34,7 +36,11 @@ func TestRunSentinelOnACP(t *testing.T) {
 				}
 				return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: sdk.PermissionOptionId(id)}}
 			}
-			r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
+			var caps sdk.ClientCapabilities
+			if tc.terminal {
+				caps = terminalCaps
+			}
+			r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: caps, script: `
 steps:
   - tool_calls: [{id: r, name: run, args: {command: "` + strings.ReplaceAll(command, `"`, `\"`) + `"}}]
   - expect: {tool_result_contains: {r: ['created .vscode/tasks.json', 'created .envrc', '` + tc.told + `']}}
@@ -49,6 +55,12 @@ steps:
 				if there := err == nil; there != tc.keep {
 					t.Errorf("%s there = %v after %s", rel, there, tc.name)
 				}
+			}
+			client.terms.mu.Lock()
+			terms := len(client.terms.list)
+			client.terms.mu.Unlock()
+			if tc.terminal != (terms == 1) {
+				t.Errorf("%d terminals created, the command in the client's terminal: %v", terms, tc.terminal)
 			}
 			ps := client.permissionsSeen()
 			if len(ps) != 2 {
