@@ -73,6 +73,12 @@ type Request struct {
 	Document string
 	// Diff is the change asked about, in the unified format (kind edit).
 	Diff string
+	// Done, for kind edit, is the command that already made the change (the
+	// run tool's check after a command, agent/tools/sentinel.go): the
+	// question asks whether to keep it (allow) or undo it (reject), What
+	// lists the files and Note says what happened to each and why it is
+	// asked.
+	Done string
 }
 
 // Decision is the person's answer: the option chosen, or dismissed.
@@ -130,6 +136,7 @@ func (r Request) Escaped() Request {
 	e.Document = questions.EscapeLine(r.Document)
 	e.Note = questions.Escape(r.Note)
 	e.Diff = questions.Escape(r.Diff)
+	e.Done = countSpaces(questions.EscapeLine(r.Done))
 	e.Grants = make([]string, len(r.Grants))
 	for i, g := range r.Grants {
 		e.Grants[i] = questions.EscapeLine(g)
@@ -184,6 +191,9 @@ func (r Request) Title() string {
 	case agentproto.PermissionPlan:
 		return "Approve the plan " + e.What + " and start building?"
 	case agentproto.PermissionEdit:
+		if r.Done != "" {
+			return "Keep what " + CodeSpan(e.Done) + " did to " + e.What + "?"
+		}
 		return "Apply the edit: " + e.What
 	}
 	return fmt.Sprintf("Allow %s: %s", r.Kind, e.What)
@@ -210,6 +220,10 @@ func (r Request) Text() string {
 	case agentproto.PermissionPlan:
 		fmt.Fprintf(&b, "Review the plan %s. Accept it and start building?", CodeSpan(e.What))
 	case agentproto.PermissionEdit:
+		if r.Done != "" {
+			fmt.Fprintf(&b, "Keep what the command %s did to files your editor or shell runs by itself?", CodeSpan(e.Done))
+			break
+		}
 		fmt.Fprintf(&b, "Apply this edit? %s", e.What)
 		if e.Diff != "" {
 			fence := Fence(e.Diff, 3)

@@ -39,6 +39,11 @@ type RunOutput struct {
 	// way the sandbox may have caused, says what the sandbox refuses.
 	Sandbox string `json:"sandbox,omitempty"`
 	Hint    string `json:"hint,omitempty"`
+	// AutoRun, when the command created or changed a file the user's
+	// editor or shell runs by itself (or a repository's hooks or
+	// configuration), says what and whether the user kept it or agentls
+	// undid it (sentinel.go).
+	AutoRun string `json:"auto_run,omitempty"`
 }
 
 // runCommand runs run.
@@ -104,10 +109,10 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 		}
 		return nil
 	}
+	policy, scan, approval := runPolicyScan(env, command, permit.Rule != "") // repositories read-only when nobody was asked, their hooks and config when the user was
 	job := shellJob{
 		command: command, dir: dir, env: commandEnv(os.Environ(), env.Config()),
-		timeout: time.Duration(timeout) * time.Second, maxOut: maxOut, beforeStart: recheck,
-		policy: runPolicy(env, command, permit.Rule != ""), // repositories read-only when nobody was asked, their hooks and config when the user was
+		timeout: time.Duration(timeout) * time.Second, maxOut: maxOut, beforeStart: recheck, policy: policy,
 	}
 	if pr, ok := env.(ProgressReporter); ok {
 		job.progress = func(line string) { pr.ReportProgress(ctx, "run", line) } // the newest output line, live
@@ -115,26 +120,37 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 	git := safeGitFor(permit.Rule, command, dir) // auto-allowed git: no repository-local programs (gitenv.go)
 	job.env = git.apply(job.env)
 	status := sandbox.Detect().Status(job.policy.Mode)
-	res, inTerminal, err := runInTerminal(ctx, env, job, git) // the editor's terminal, if it has one
+	watch := newSentinel(env.Workspace().Folders(), scan, approval) // what runs by itself, as it is before the command (sentinel.go)
+	res, inTerminal, err := runInTerminal(ctx, env, job, git)       // the editor's terminal, if it has one
 	if !inTerminal {
 		res, err = runShell(ctx, job)
 	}
 	var refusal *guard.Refusal
 	if errors.As(err, &refusal) {
-		return Refused(refusal), nil
+		return Refused(refusal), nil // nothing started
 	}
+	autoRun := watch.check(ctx, env, command) // after the command, whatever its end
 	if err != nil {
-		return Failf("run %s: %v", command, err), nil
+		return Failf("run %s: %v%s", command, err, withNote(autoRun)), nil
 	}
 	if res.cancelled {
-		return Failf("cancelled: %s was stopped and its processes killed after %dms", command, res.duration.Milliseconds()), nil
+		return Failf("cancelled: %s was stopped and its processes killed after %dms%s", command, res.duration.Milliseconds(), withNote(autoRun)), nil
 	}
 	return OK(RunOutput{
 		ExitCode: res.exitCode, Output: res.output, TimedOut: res.timedOut,
 		DurationMs: res.duration.Milliseconds(), Warning: warning,
 		Sandbox: status.Note(job.policy.Network),
 		Hint:    sandboxHint(status, job.policy.Network, res.exitCode, res.output),
+		AutoRun: autoRun,
 	}), nil
+}
+
+// withNote is "; note" for a failed result's text, or "".
+func withNote(note string) string {
+	if note == "" {
+		return ""
+	}
+	return "; " + note
 }
 
 // runTool runs a shell command in the workspace, after the user confirmed it.

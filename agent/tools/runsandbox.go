@@ -18,6 +18,13 @@ import (
 // without asking (autoAllowed), their hooks and configuration for one the
 // user approved; the network only for commands run.network allows.
 func runPolicy(env Env, command string, autoAllowed bool) sandbox.Policy {
+	p, _, _ := runPolicyScan(env, command, autoAllowed)
+	return p
+}
+
+// runPolicyScan is runPolicy, with the walk it made of the workspace and
+// the command's approval (for the check after it, sentinel.go).
+func runPolicyScan(env Env, command string, autoAllowed bool) (sandbox.Policy, workspaceScan, Approval) {
 	cfg := env.Config()
 	a := Unasked
 	if !autoAllowed {
@@ -26,7 +33,9 @@ func runPolicy(env Env, command string, autoAllowed bool) sandbox.Policy {
 			a.Tool = "git" // sandbox.allow_git_config: as git itself may
 		}
 	}
-	return CommandPolicy(cfg, env.Workspace().Folders(), NetworkAllowed(cfg.Run.Network, command), a)
+	folders := env.Workspace().Folders()
+	scan := scanWorkspace(folders)
+	return policyOf(cfg, folders, NetworkAllowed(cfg.Run.Network, command), a, scan), scan, a
 }
 
 // CommandPolicy is the sandbox of a process agentls starts for the
@@ -41,6 +50,11 @@ func runPolicy(env Env, command string, autoAllowed bool) sandbox.Policy {
 // layer can switch it off); caches in the workspace's cache folder. One
 // bounded walk of the workspace finds them all (scanWorkspace).
 func CommandPolicy(cfg config.Config, folders []string, network bool, a Approval) sandbox.Policy {
+	return policyOf(cfg, folders, network, a, scanWorkspace(folders))
+}
+
+// policyOf is CommandPolicy from a walk already made.
+func policyOf(cfg config.Config, folders []string, network bool, a Approval, scan workspaceScan) sandbox.Policy {
 	home, _ := os.UserHomeDir()
 	deny := append(sandbox.DefaultDenyRead(home), expandHome(cfg.Sandbox.DenyRead, home)...)
 	if state := config.StateDir(os.Getenv); state != "" {
@@ -48,7 +62,6 @@ func CommandPolicy(cfg config.Config, folders []string, network bool, a Approval
 	}
 	deny = append(deny, config.UserDirs(os.Getenv)...)
 	writable := append(append([]string(nil), folders...), expandHome(cfg.Sandbox.AllowWrite, home)...)
-	scan := scanWorkspace(folders)
 	readOnly := scan.autoRun
 	var repos repoGuard
 	if !a.User {
