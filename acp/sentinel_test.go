@@ -13,7 +13,7 @@ import (
 // TestRunSentinelOnACP: an approved command that makes a new .envrc and
 // .vscode/tasks.json (no sandbox can keep paths that do not exist yet) is
 // followed by session/request_permission on the run's tool call, titled
-// "Keep what `…` did to …" and naming each file in a code span; Remove
+// "Keep what `…` did (…)" and naming each file in a code span; Remove
 // (reject_once) takes both away and the model reads that it was undone;
 // Keep (allow_once) leaves them; the same when the command ran in the
 // client's terminal. Fails on 8eeaf23: nothing was asked.

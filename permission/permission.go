@@ -192,7 +192,7 @@ func (r Request) Title() string {
 		return "Approve the plan " + e.What + " and start building?"
 	case agentproto.PermissionEdit:
 		if r.Done != "" {
-			return "Keep what " + CodeSpan(e.Done) + " did to " + e.What + "?"
+			return "Keep what " + CodeSpan(e.Done) + " did (" + e.What + ")?"
 		}
 		return "Apply the edit: " + e.What
 	}
