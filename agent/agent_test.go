@@ -118,6 +118,13 @@ func (e *memEditor) questionIDs() []string {
 // newTestManager is a manager on a temporary workspace with a scripted model.
 func newTestManager(t testing.TB, script string, ed *memEditor, tweak func(*config.Config)) (*Manager, *scripted.Provider) {
 	t.Helper()
+	return newTestManagerOf(t, script, ed, ed, tweak)
+}
+
+// newTestManagerOf is newTestManager with whole as the manager's Editor
+// (ed, extended).
+func newTestManagerOf(t testing.TB, script string, ed *memEditor, whole Editor, tweak func(*config.Config)) (*Manager, *scripted.Provider) {
+	t.Helper()
 	ws, err := workspace.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +139,7 @@ func newTestManager(t testing.TB, script string, ed *memEditor, tweak func(*conf
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	m, err := NewManager(Options{Workspace: ws, Config: cfg, Provider: model, Editor: ed})
+	m, err := NewManager(Options{Workspace: ws, Config: cfg, Provider: model, Editor: whole})
 	if err != nil {
 		t.Fatal(err)
 	}

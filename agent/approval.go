@@ -103,6 +103,13 @@ func (a *pendingApproval) resolve(ctx context.Context, d decision) (offered, app
 	return true, a.wasApplied(), nil
 }
 
+// open reports whether the approval still takes a decision.
+func (a *pendingApproval) open() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return !a.closed
+}
+
 func (a *pendingApproval) wasApplied() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -170,6 +177,7 @@ func (s *Session) startApproval(rel string) *pendingApproval {
 	s.mu.Lock()
 	s.approval = ap
 	s.mu.Unlock()
+	s.reportApproval(rel)
 	return ap
 }
 
@@ -184,6 +192,7 @@ func (s *Session) finishApproval(ap *pendingApproval, applied bool) {
 	}
 	s.mu.Unlock()
 	ap.settle(applied)
+	s.reportApproval(ap.plan)
 }
 
 // ResolvePlan decides the pending approval from any UI (agent/resolvePlan).
@@ -245,11 +254,13 @@ func (s *Session) approvePending(ctx context.Context) (bool, error) {
 }
 
 // AwaitingApproval returns the session whose approval of the plan at rel
-// (workspace-relative) is pending, if any.
+// (workspace-relative) is pending and still takes a decision, if any: once
+// a decision was accepted (its carrying out may still be under way) or the
+// tool stopped waiting, the plan awaits nothing.
 func (m *Manager) AwaitingApproval(rel string) (string, bool) {
 	for _, s := range m.loaded() {
 		ap := s.currentApproval()
-		if ap != nil && ap.plan == rel {
+		if ap != nil && ap.plan == rel && ap.open() {
 			return s.meta.ID, true
 		}
 	}

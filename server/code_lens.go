@@ -110,6 +110,19 @@ func statusTitle(status agentproto.PlanStatus, text string) string {
 	return "Status: " + string(status)
 }
 
+// The server wants to know when a plan approval starts or stops taking a
+// decision: the plan's lenses change then.
+var _ agent.ApprovalReporter = (*Server)(nil)
+
+// ApprovalChanged refreshes the lenses when a plan's approval starts (the
+// plan shows "Approve & Build" / "Keep Planning") and once it is withdrawn
+// (the plan shows its status again, e.g. "Status: approved"): the refresh
+// with the mode change goes out while the approval is still being carried
+// out, and a rejection changes neither the mode nor the plan's text, so an
+// editor that re-requests lenses only when told would keep the approval
+// lenses.
+func (s *Server) ApprovalChanged(string, string) { s.refreshLenses() }
+
 // refreshLenses asks the editor to re-request code lenses
 // (workspace/codeLens/refresh) when it supports that: a plan changed.
 func (s *Server) refreshLenses() {

@@ -113,8 +113,7 @@ func (s *Server) askWithActions(ctx context.Context, req agent.AskRequest, caps 
 	q := req.Set.Questions[0]
 	text := q.Question
 	if req.Purpose == "plan_approval" && req.PlanFile != "" {
-		text = s.approvalText(req.PlanFile, q.Question)
-		s.refreshLenses() // the plan now shows "Approve & Build" / "Keep Planning"
+		text = s.approvalText(req.PlanFile, q.Question) // the lenses were refreshed as the approval started (ApprovalChanged)
 	}
 	v, dismissed, err := s.showMessage(ctx, text, questions.MessageType(q.Severity), req.Actions, caps)
 	if err != nil || dismissed {
