@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 )
 
@@ -60,12 +61,16 @@ type sentinel struct {
 	// gitConfig: git may write its configuration (the command is only
 	// git, or sandbox.allow_git_config): it is not compared.
 	gitConfig bool
+	// kept is what the command's sandbox kept read-only: a difference
+	// there is someone else's (sentinel_kept.go).
+	kept keptPaths
 }
 
 // newSentinel takes the snapshot before a command from the walk its
-// policy made (scan) right before it starts, for approval a.
-func newSentinel(folders []string, scan workspaceScan, a Approval) sentinel {
-	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: a.Tool == "git"}
+// policy made (scan) right before it starts, for approval a; kept is what
+// its sandbox keeps read-only (keptBySandbox).
+func newSentinel(folders []string, scan workspaceScan, a Approval, kept keptPaths) sentinel {
+	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: a.Tool == "git", kept: kept}
 }
 
 // check compares the workspace now with the snapshot, asks the user about
@@ -75,7 +80,13 @@ func newSentinel(folders []string, scan workspaceScan, a Approval) sentinel {
 func (s sentinel) check(ctx context.Context, env Env, command string) string {
 	folders := s.before.folders
 	after := takeSnapshot(folders, scanWorkspace(folders), s.before.repos)
-	changes := diffSnaps(s.before, after, s.gitConfig)
+	changes := slices.DeleteFunc(diffSnaps(s.before, after, s.gitConfig), func(c autoRunChange) bool {
+		if s.kept.notTheCommands(c, s.before) {
+			slog.Debug("run: a change the sandbox kept from the command (someone else's)", "path", c.rel, "what", c.what)
+			return true
+		}
+		return false
+	})
 	shown := reported(changes)
 	if len(shown) == 0 {
 		return ""

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // askingEnv is a fakeEnv that can ask about auto-run changes after a
@@ -276,4 +278,52 @@ func inEveryMode(t *testing.T, fn func(t *testing.T, mode string)) {
 			fn(t, mode)
 		})
 	}
+}
+
+// TestRunSentinelIgnoresWhatTheSandboxKept: what differs after a command
+// at a path its sandbox kept read-only was not the command's doing (the
+// editor's own writes while it ran: JetBrains saving
+// .idea/workspace.xml), so it is neither asked about nor undone; with the
+// sandbox off nothing tells them apart and it is asked. Under Landlock
+// alone a changed mode still counts (Landlock cannot refuse a chmod).
+// Before this, a long command under any sandbox asked about, and by
+// default undid, the editor's own saves.
+func TestRunSentinelIgnoresWhatTheSandboxKept(t *testing.T) {
+	inEveryMode(t, func(t *testing.T, mode string) {
+		env, _ := sentinelWorkspace(t, mode)
+		root := env.ws.Root()
+		policy, scan, approval := runPolicyScan(env, "true", false)
+		status := sandbox.Detect().Status(policy.Mode)
+		watch := newSentinel(env.ws.Folders(), scan, approval, keptBySandbox(policy, status))
+		// Meanwhile the editor, outside the sandbox:
+		writeFile(t, filepath.Join(root, "old/.vscode/settings.json"), "{\"editor.tabSize\": 2}\n")
+		writeFile(t, filepath.Join(root, "old/.vscode/launch.json"), "{}\n")
+		if err := os.Chmod(filepath.Join(root, "repo/.git/hooks/pre-push"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		a := &askingEnv{fakeEnv: env, answer: AutoRunAnswer{Why: "rejected when asked"}}
+		note := watch.check(context.Background(), a, "true")
+		var named []string
+		for _, r := range a.asked {
+			for _, c := range r.Changes {
+				named = append(named, c.Path)
+			}
+		}
+		want := map[string][]string{
+			"off":      {"old/.vscode/launch.json", "old/.vscode/settings.json", "repo/.git/hooks/pre-push"},
+			"auto":     nil,
+			"bwrap":    nil,
+			"landlock": {"repo/.git/hooks/pre-push"},
+		}[mode]
+		if mode == "auto" && !strings.Contains(status.Mode, "bwrap") {
+			want = []string{"repo/.git/hooks/pre-push"}
+		}
+		slices.Sort(named)
+		if !slices.Equal(named, want) {
+			t.Fatalf("%s (%s): asked about %q, want %q; note %q", mode, status.Mode, named, want, note)
+		}
+		if got, _ := os.ReadFile(filepath.Join(root, "old/.vscode/settings.json")); mode != "off" && string(got) != "{\"editor.tabSize\": 2}\n" {
+			t.Errorf("%s: the editor's own save was undone: %q", mode, got)
+		}
+	})
 }
