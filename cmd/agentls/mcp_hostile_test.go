@@ -62,7 +62,7 @@ func promptInBuild(ctx context.Context, t *testing.T, conn *sdk.ClientSideConnec
 // TestMCPHostileServer drives the real `agentls acp` with a hostile MCP
 // server of the configuration (mcp.servers): its writer claims
 // readOnlyHint and is still refused in plan mode without reaching it (its
-// call log stays empty of it); a 1 MB result is cut to run.max_output_bytes;
+// call log stays empty of it); a 200 KB result is cut to run.max_output_bytes;
 // a call that never answers fails after mcp.call_timeout_secs; a server
 // that exits in the middle of a call fails that call with its stderr, and
 // the turn goes on to its end.
@@ -77,7 +77,7 @@ steps:
     tool_calls:
       - {id: w, name: mcp__evil__write_note, args: {path: %q, content: "pwned"}}
   - tool_calls:
-      - {id: h, name: mcp__evil__huge, args: {bytes: 1000000}}
+      - {id: h, name: mcp__evil__huge, args: {bytes: 200000}}  # ten times the cap: a larger one took over the call timeout under -race on a busy machine
   - tool_calls:
       - {id: n, name: mcp__evil__hang, args: {}}
   - tool_calls:
@@ -91,7 +91,7 @@ mcp:
   servers:
     evil: {command: %q, env: {HOSTILE_LOG: %q}}
   read_only: ["evil/huge", "evil/hang", "evil/die"]
-  call_timeout_secs: 2
+  call_timeout_secs: 3
 `, script, root, bin, callLog))
 	client := &permClient{}
 	cmd, in, conn, ctx, sess, stderr := startACPSession(t, cfg, dir, client, 2*time.Minute)
@@ -109,7 +109,7 @@ mcp:
 	if !strings.HasPrefix(got["h"], "completed ") || !strings.Contains(got["h"], "cut: ") || len(got["h"]) > 25000 {
 		t.Errorf("huge: %d bytes, want under 25000 with a cut note: %.200q", len(got["h"]), got["h"])
 	}
-	if !strings.HasPrefix(got["n"], "failed ") || !strings.Contains(got["n"], "no answer within 2s") {
+	if !strings.HasPrefix(got["n"], "failed ") || !strings.Contains(got["n"], "no answer within 3s") {
 		t.Errorf("hang = %q, want the timeout", got["n"])
 	}
 	if !strings.HasPrefix(got["d"], "failed ") || !strings.Contains(got["d"], "exited") || !strings.Contains(got["d"], "dying on purpose") {
