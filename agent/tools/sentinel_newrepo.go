@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -126,22 +127,10 @@ func readNewRepoConfig(data []byte) newRepoConfig {
 		return out
 	}
 	out.clean = writeConfig(kept)
-	if again, err := gitListConfig(out.clean); err != nil || !sameEntries(again, kept) {
+	if again, err := gitListConfig(out.clean); err != nil || !slices.Equal(again, kept) {
 		out.clean = nil // what git would not read back as written: removed whole on Remove
 	}
 	return out
-}
-
-func sameEntries(a, b []configEntry) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // writeConfig writes entries (allowed keys: plain section and variable

@@ -61,7 +61,7 @@ func TestNewRepoConfigReported(t *testing.T) {
 				}
 			}
 			again, err := gitListConfig(got.clean)
-			if err != nil || !sameEntries(again, want) {
+			if err != nil || !slices.Equal(again, want) {
 				t.Errorf("rewritten as %q: git lists %v (%v), want %v", got.clean, again, err, want)
 			}
 		})
