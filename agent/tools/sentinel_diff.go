@@ -27,8 +27,11 @@ type autoRunChange struct {
 // changed, re-moded and replaced files and links (a new `*.sample` in a
 // hooks folder runs nothing and is left out), and what was removed and
 // the folders they need or leave, which are put back with the rest but
-// not asked about (a removed file runs nothing). git's configuration is left out when gitConfig (git may write
-// it: the command is git's own, or sandbox.allow_git_config).
+// not asked about (a removed file runs nothing), and a new repository's
+// config that holds more than git's own settings (describeNewRepoConfig).
+// git's configuration of a repository that existed is left out when
+// gitConfig (git may write it: the command is git's own, or
+// sandbox.allow_git_config); a new one's is not.
 func diffSnaps(before, after *autoRunSnap, gitConfig bool) []autoRunChange {
 	seen := map[string]bool{}
 	var paths []string
@@ -63,7 +66,13 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool) []autoRunChange {
 		if inA {
 			c.after = &a
 		}
-		c.what, c.capped = describeDiff(c.before, c.after, kind, p)
+		if kind == watchNewConfig && !inB {
+			// A new repository's config: asked about for what it holds; on
+			// Remove rewritten with only git's own settings (or removed).
+			c.what, c.before = describeNewRepoConfig(a)
+		} else {
+			c.what, c.capped = describeDiff(c.before, c.after, kind, p)
+		}
 		if c.what == "-" {
 			continue
 		}

@@ -82,6 +82,15 @@ type sentinelRow struct {
 	allowGitConfig bool
 	// unrestorable is a path Remove cannot put back (over the cap).
 	unrestorable string
+	// repoConfig is a new repository's config and dangerous the keys the
+	// command set in it: the question names each; Keep leaves them, any
+	// other answer leaves the repository without them (its config
+	// rewritten, or gone when removed is set) yet still a repository.
+	repoConfig string
+	dangerous  []string
+	removed    bool
+	// made is a path a command that is not asked about must have made.
+	made string
 }
 
 var (
@@ -129,6 +138,40 @@ func sentinelRows() []sentinelRow {
 	}
 }
 
+// newRepoRows: a repository the command creates, whose configuration
+// runs programs once git runs there (VS Code's git extension runs `git
+// status` in a nested repository by itself); its hooks are the rows
+// above. Before, only a new repository's hooks were compared.
+func newRepoRows() []sentinelRow {
+	const cfg = "lib/sub/.git/config"
+	return []sentinelRow{
+		{name: "git init and core.fsmonitor by git config", command: `git init -q lib/sub && git -C lib/sub config core.fsmonitor 'sh -c "echo pwned"'`,
+			bites: everyMode, named: []string{cfg}, repoConfig: cfg, dangerous: []string{"core.fsmonitor"}},
+		{name: "git init and core.fsmonitor written to .git/config", command: `git init -q lib/sub && printf '[Core]\n\tFsMonitor = "sh -c \\"echo pwned\\""\n' >> lib/sub/.git/config`,
+			bites: everyMode, named: []string{cfg}, repoConfig: cfg, dangerous: []string{"core.fsmonitor"}},
+		{name: "a new repository's config made by hand", command: `mkdir -p lib/sub/.git/objects lib/sub/.git/refs && echo 'ref: refs/heads/main' > lib/sub/.git/HEAD && printf '[core]fsmonitor=x\n' > lib/sub/.git/config`,
+			bites: everyMode, named: []string{cfg}, repoConfig: cfg, dangerous: []string{"core.fsmonitor"}, removed: true},
+		{name: "git clone and core.pager, git alone", command: `git clone -q repo lib/sub && git -C lib/sub config core.pager 'less; echo pwned'`,
+			bites: everyMode, named: []string{cfg}, repoConfig: cfg, dangerous: []string{"core.pager"}},
+		{name: "git init and include.path", command: `git init -q lib/sub && git -C lib/sub config include.path ../../evil.inc`,
+			bites: everyMode, named: []string{cfg}, repoConfig: cfg, dangerous: []string{"include.path"}},
+		{name: "git init and an alias that runs a program", command: `git init -q lib/sub && git -C lib/sub config alias.st '!echo pwned'`,
+			bites: everyMode, named: []string{cfg}, repoConfig: cfg, dangerous: []string{"alias.st"}},
+		{name: "git init, a filter and .gitattributes", command: `git init -q lib/sub && git -C lib/sub config filter.x.clean 'echo pwned' && echo '* filter=x' > lib/sub/.gitattributes`,
+			bites: everyMode, named: []string{cfg}, repoConfig: cfg, dangerous: []string{"filter.x.clean"}},
+		{name: "git init and core.hooksPath with allow_git_config", command: `git init -q lib/sub && git -C lib/sub config core.hooksPath /tmp/x`,
+			bites: everyMode, named: []string{cfg}, repoConfig: cfg, dangerous: []string{"core.hookspath"}, allowGitConfig: true},
+		{name: "git init and a commondir", command: `git init -q lib/sub && echo ../../../repo/.git > lib/sub/.git/commondir`,
+			bites: everyMode, watch: []string{"lib/sub/.git/commondir"}, named: []string{"lib/sub/.git/commondir"}},
+		{name: "a .git file to a folder with an evil config", command: `git init -q --bare lib/evil && git -C lib/evil config core.fsmonitor 'echo pwned' && mkdir lib/sub && echo 'gitdir: ../evil' > lib/sub/.git`,
+			bites: everyMode, watch: []string{"lib/sub/.git"}, named: []string{"lib/sub/.git"}},
+		{name: "git init alone", command: "git init -q lib/sub", made: cfg},
+		{name: "git clone alone", command: "git clone -q repo lib/sub", made: cfg},
+		{name: "a clone-like config by hand", command: `git init -q -b main lib/sub && git -C lib/sub remote add origin https://example.invalid/x.git && git -C lib/sub config branch.main.remote origin && git -C lib/sub config branch.main.merge refs/heads/main && git -C lib/sub config user.name me`,
+			made: cfg},
+	}
+}
+
 // sentinelAnswers are the user's answers; nil: no surface to ask.
 var sentinelAnswers = []struct {
 	name   string
@@ -166,7 +209,7 @@ func runSentinel(t *testing.T, env *fakeEnv, answer *AutoRunAnswer, command stri
 // the command.
 func TestRunSentinelUndoesAutoRunFiles(t *testing.T) {
 	inEveryMode(t, func(t *testing.T, mode string) {
-		for _, row := range sentinelRows() {
+		for _, row := range append(sentinelRows(), newRepoRows()...) {
 			for i, ans := range sentinelAnswers {
 				bites := slices.Contains(row.bites, mode)
 				if (!bites || mode != "off") && i != 1 {
@@ -188,6 +231,9 @@ func TestRunSentinelUndoesAutoRunFiles(t *testing.T) {
 						if got.AutoRun != "" || len(asked) != 0 {
 							t.Errorf("%s: the sandbox held, yet asked %+v: %s", row.name, asked, got.AutoRun)
 						}
+						if row.made != "" && env.missing(row.made) {
+							t.Errorf("%s: %s is missing (exit %d: %s)", row.name, row.made, got.ExitCode, got.Output)
+						}
 					} else {
 						if got.AutoRun == "" || !strings.Contains(got.AutoRun, ans.told) {
 							t.Fatalf("the model read %q, want %q (output %s)", got.AutoRun, ans.told, got.Output)
@@ -202,6 +248,11 @@ func TestRunSentinelUndoesAutoRunFiles(t *testing.T) {
 							for _, n := range row.named {
 								if !slices.ContainsFunc(asked[0].Changes, func(c AutoRunChange) bool { return c.Path == n }) {
 									t.Errorf("the question %+v does not name %s", asked[0].Changes, n)
+								}
+							}
+							for _, k := range row.dangerous {
+								if !slices.ContainsFunc(asked[0].Changes, func(c AutoRunChange) bool { return strings.Contains(strings.ToLower(c.What), k) }) {
+									t.Errorf("the question %+v does not name %s", asked[0].Changes, k)
 								}
 							}
 							if row.unrestorable != "" && !slices.ContainsFunc(asked[0].Changes, func(c AutoRunChange) bool { return c.Path == row.unrestorable && c.Capped }) {
@@ -221,6 +272,9 @@ func TestRunSentinelUndoesAutoRunFiles(t *testing.T) {
 						case !ans.keep && now != before[rel]:
 							t.Errorf("%s: %s is %q, was %q (%s)", ans.name, rel, now, before[rel], got.AutoRun)
 						}
+					}
+					if row.repoConfig != "" && bites {
+						checkNewRepoConfig(t, root, row, ans.keep)
 					}
 					if after := treeState(t, outside); !maps.Equal(after, outsideBefore) {
 						t.Errorf("outside the workspace changed: %v → %v", outsideBefore, after)
@@ -326,4 +380,36 @@ func TestRunSentinelIgnoresWhatTheSandboxKept(t *testing.T) {
 			t.Errorf("%s: the editor's own save was undone: %q", mode, got)
 		}
 	})
+}
+
+// checkNewRepoConfig: after Keep the new repository's config still holds
+// the keys the command set; after any other answer none of them (nor
+// anything but git's own settings), and the folder is still a repository
+// git opens.
+func checkNewRepoConfig(t *testing.T, root string, row sentinelRow, keep bool) {
+	t.Helper()
+	cfg := filepath.Join(root, filepath.FromSlash(row.repoConfig))
+	data, err := os.ReadFile(cfg)
+	if row.removed && !keep {
+		if err == nil {
+			t.Errorf("%s: not removed: %q", row.repoConfig, data)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", row.repoConfig, err)
+	}
+	got := readNewRepoConfig(data)
+	if keep {
+		for _, k := range row.dangerous {
+			if !slices.Contains(got.flagged, k) {
+				t.Errorf("Keep: %s lost %s: %q", row.repoConfig, k, data)
+			}
+		}
+		return
+	}
+	if len(got.flagged) != 0 || got.unreadable != "" {
+		t.Errorf("after Remove %s still holds %v (%s): %q", row.repoConfig, got.flagged, got.unreadable, data)
+	}
+	gitOut(t, filepath.Dir(filepath.Dir(cfg)), "rev-parse", "--git-dir")
 }

@@ -29,10 +29,11 @@ const (
 type watchKind int
 
 const (
-	watchAutoRun  watchKind = iota // an auto-run file or folder, or what is in one (guard.IsAutoRunName)
-	watchHook                      // a repository's hooks folder, or what is in it
-	watchConfig                    // git's config and config.worktree: not watched when git may write them
-	watchRepoFile                  // a `.git` file, commondir, .hg/hgrc, .jj/repo/config.toml
+	watchAutoRun   watchKind = iota // an auto-run file or folder, or what is in one (guard.IsAutoRunName)
+	watchHook                       // a repository's hooks folder, or what is in it
+	watchConfig                     // git's config and config.worktree: not watched when git may write them
+	watchRepoFile                   // a `.git` file, commondir, .hg/hgrc, .jj/repo/config.toml
+	watchNewConfig                  // a new repository's config: reported for what it holds (sentinel_newrepo.go)
 )
 
 // snapEntry is one path as a snapshot saw it (os.Lstat: a symbolic link is
@@ -85,7 +86,8 @@ type autoRunSnap struct {
 // auto-run file and folder with all it holds, and for each repository its
 // hooks folder with all it holds and its configuration (repoprotect.go's
 // list). known are the repositories of the snapshot before, when this one
-// is taken after: a repository that is new has only its hooks recorded.
+// is taken after: a repository that is new has its hooks, its config
+// (judged by what it holds, not compared) and a commondir recorded.
 func takeSnapshot(folders []string, scan workspaceScan, known map[string]bool) *autoRunSnap {
 	s := &autoRunSnap{folders: folders, entries: map[string]snapEntry{}, repos: map[string]bool{}, budget: sentinelEntries}
 	for _, p := range scan.autoRun {
@@ -121,11 +123,15 @@ func takeSnapshot(folders []string, scan workspaceScan, known map[string]bool) *
 	return s
 }
 
-// gitFolder records a git folder's hooks and, unless the repository is
-// new (fresh), its configuration and each linked worktree's.
+// gitFolder records a git folder's hooks and its configuration and each
+// linked worktree's; of a new repository (fresh) its config as a new one
+// and a commondir (which makes git read another folder's config), which
+// neither `git init` nor `git clone` writes.
 func (s *autoRunSnap) gitFolder(dir string, fresh bool) {
 	s.walk(filepath.Join(dir, "hooks"), watchHook)
 	if fresh {
+		s.record(filepath.Join(dir, "config"), watchNewConfig)
+		s.record(filepath.Join(dir, "commondir"), watchRepoFile)
 		return
 	}
 	s.record(filepath.Join(dir, "config"), watchConfig)
