@@ -95,14 +95,6 @@ func (s *Server) routeOf(c workspace.Change) editRoute {
 		// save it so: written on disk, the edit changes only its bytes.
 		return routeDisk
 	}
-	if (c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate) && !workspace.FormOf(c.After).EditorSafe() {
-		// Text an editor cannot hold as it is (a rewind's checkpoint bytes:
-		// not UTF-8, which JSON cannot carry, a BOM, CR or mixed line
-		// breaks, which its buffer makes one kind), open or not: on disk,
-		// the file gets exactly these bytes, and an editor reloads a buffer
-		// it has not changed.
-		return routeDisk
-	}
 	if mode != "client" && !caps.savesEdits && !s.isOpen(c) {
 		// A plain editor would keep the edit in a hidden, unsaved buffer
 		// (:qa then refuses to quit): the server writes files it has not open.
