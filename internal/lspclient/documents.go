@@ -170,6 +170,7 @@ func (e *Client) Type(rel string, edit workspace.TextEdit) error {
 	}
 	doc.text = text
 	doc.version++
+	doc.dirty = true
 	return nil
 }
 
