@@ -96,3 +96,25 @@ test('Restore to before two turns of edits brings CRLF, BOM and Latin-1 files ba
   const dirty = await page.locator('.tab.dirty').evaluateAll((tabs) => tabs.map((t) => (t.getAttribute('aria-label') ?? '').split(',')[0]));
   assert.ok(!dirty.includes('crlf-open.txt') && !dirty.includes('bom-open.txt'), `modified editors: ${dirty.join(', ')}`);
 });
+
+// A rewind of open files only, a CRLF and a BOM file, that VS Code would take as one edit: the BOM
+// file's checkpoint bytes are more than its document holds (its text has no BOM), so the rewind is
+// written on disk and VS Code reloads both documents (docs/rewind.md, "Exact bytes").
+test('Restore of a turn that edited only open CRLF and BOM files brings their bytes back', async () => {
+  const only = ['crlf-open.txt', 'bom-open.txt'];
+  await turn('turn three', 'Turn three done.');
+  const edited = (f: (typeof files)[number]): Buffer => (only.includes(f.name) ? Buffer.from(f.before.toString('latin1').replace('one', 'ONE'), 'latin1') : f.before);
+  await bytesBecome(edited, 'after turn three');
+  const chat = chatFrame(page);
+  await chat.locator('.msg.user', { hasText: 'turn three' }).first().locator('button.restore').click();
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
+  await dialog.waitFor();
+  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+  await bytesBecome((f) => f.before, 'after the Restore of turn three');
+  await page.locator('.tab[aria-label^="bom-open.txt"]').click();
+  await page.locator('.editor-instance .monaco-editor .view-line', { hasText: /^one$/ }).first().waitFor();
+  await page.mouse.move(700, 300);
+  await page.screenshot({ path: path.join(out, '03-restored-open-only.png') });
+  const dirty = await page.locator('.tab.dirty').evaluateAll((tabs) => tabs.map((t) => (t.getAttribute('aria-label') ?? '').split(',')[0]));
+  assert.ok(!dirty.includes('crlf-open.txt') && !dirty.includes('bom-open.txt'), `modified editors: ${dirty.join(', ')}`);
+});
