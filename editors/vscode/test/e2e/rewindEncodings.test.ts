@@ -51,6 +51,14 @@ async function turn(text: string, answer: string): Promise<void> {
   await chatFrame(page).locator('.msg.assistant', { hasText: answer }).waitFor({ timeout: 120_000 });
 }
 
+/** Presses Restore on the user message with this text and confirms it (files and conversation). */
+async function restore(text: string): Promise<void> {
+  await chatFrame(page).locator('.msg.user', { hasText: text }).first().locator('button.restore').click();
+  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
+  await dialog.waitFor();
+  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+}
+
 before(async () => {
   project = await startProject('rewind-encodings', 'rewind-encodings.yaml', out, Object.fromEntries(files.map((f) => [f.name, f.before])), {
     'agentls.planMode.defaultActive': false,
@@ -83,10 +91,7 @@ test('Restore to before two turns of edits brings CRLF, BOM and Latin-1 files ba
   await bytesBecome(edited, 'after two turns');
   await page.screenshot({ path: path.join(out, '01-edited.png') });
 
-  await chat.locator('.msg.user', { hasText: 'turn one' }).first().locator('button.restore').click();
-  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
-  await dialog.waitFor();
-  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+  await restore('turn one');
   await bytesBecome((f) => f.before, 'after the Restore every file has its bytes of before turn 1');
   // The open CRLF and BOM files' editors show the restored text, with nothing left to save.
   await page.locator('.tab[aria-label^="crlf-open.txt"]').click();
@@ -105,11 +110,7 @@ test('Restore of a turn that edited only open CRLF and BOM files brings their by
   await turn('turn three', 'Turn three done.');
   const edited = (f: (typeof files)[number]): Buffer => (only.includes(f.name) ? Buffer.from(f.before.toString('latin1').replace('one', 'ONE'), 'latin1') : f.before);
   await bytesBecome(edited, 'after turn three');
-  const chat = chatFrame(page);
-  await chat.locator('.msg.user', { hasText: 'turn three' }).first().locator('button.restore').click();
-  const dialog = page.locator('.monaco-dialog-box', { hasText: 'Restore the files and the conversation' });
-  await dialog.waitFor();
-  await dialog.locator('.monaco-button', { hasText: /^Restore$/ }).click();
+  await restore('turn three');
   await bytesBecome((f) => f.before, 'after the Restore of turn three');
   await page.locator('.tab[aria-label^="bom-open.txt"]').click();
   await page.locator('.editor-instance .monaco-editor .view-line', { hasText: /^one$/ }).first().waitFor();
