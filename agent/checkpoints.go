@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -156,7 +157,7 @@ func (s *Session) knowWrites(changes []workspace.Change) {
 	for _, c := range changes {
 		switch c.Kind {
 		case workspace.ChangeEdit, workspace.ChangeCreate:
-			k[store.Key(c.Path.Abs)] = checkpoint.Digest([]byte(c.After))
+			k[store.Key(c.Path.Abs)] = writtenDigest(c.Path.Abs, c.After)
 		case workspace.ChangeDelete:
 			k[store.Key(c.Path.Abs)] = ""
 		case workspace.ChangeRename:
@@ -172,6 +173,23 @@ func (s *Session) knowWrites(changes []workspace.Change) {
 	if err := store.UpdateKnown(s.meta.ID, k); err != nil {
 		slog.Warn("checkpoint: record the agent's write", "session", s.meta.ID, "err", err)
 	}
+}
+
+// writtenDigest is the digest of the file at abs that an edit leaving its
+// text after made: after's own, or, when the editor applied the edit and
+// saved it in the file's form (VS Code writes back the BOM its buffer does
+// not show, a CRLF file's line breaks), the bytes on disk when they are
+// after in that form — not someone else's change.
+func writtenDigest(abs, after string) string {
+	d := checkpoint.Digest([]byte(after))
+	disk, err := os.ReadFile(abs)
+	if err != nil || string(disk) == after {
+		return d
+	}
+	if b, ok := workspace.EncodeLike(disk, after, after); ok && string(b) == string(disk) {
+		return checkpoint.Digest(disk)
+	}
+	return d
 }
 
 // knowCurrent records the files at abs as agentls knows them now (its

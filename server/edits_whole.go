@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/lspwire"
+	"github.com/agentls/agentls/workspace"
 )
 
 // applyWhole sends every change of req as one `workspace/applyEdit` (one
@@ -21,7 +22,7 @@ func (s *Server) applyWhole(ctx context.Context, req agent.ApplyRequest) error {
 	}
 	parts := make([][]lspwire.DocumentChange, 0, len(req.Changes))
 	for _, c := range req.Changes {
-		if s.routeOf(c) != routeClient {
+		if s.routeOf(c) != routeClient || !holdsAsIs(c) {
 			return agent.ErrNotWhole
 		}
 		c, err := s.settled(ctx, c) // edits_settle.go
@@ -38,6 +39,19 @@ func (s *Server) applyWhole(ctx context.Context, req agent.ApplyRequest) error {
 		s.appliedByEditor(c) // edits_save.go
 	}
 	return nil
+}
+
+// holdsAsIs tells whether an editor given c's text holds and saves it as it
+// is. A rewind restores a checkpoint's bytes: when they are not UTF-8 (JSON
+// cannot carry them), start with a BOM (VS Code's text has none, and saves
+// it again) or have CR or mixed line breaks (its buffer makes them one
+// kind), the rewind is written on disk, open files too, and VS Code reloads
+// a document without unsaved changes (docs/rewind.md, "Exact bytes").
+func holdsAsIs(c workspace.Change) bool {
+	if c.Kind != workspace.ChangeEdit && c.Kind != workspace.ChangeCreate {
+		return true
+	}
+	return workspace.FormOf(c.After).EditorSafe()
 }
 
 // fileOpsFirst joins the document changes of several changes into one list:

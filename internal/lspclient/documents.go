@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/agentls/agentls/workspace"
 )
@@ -13,6 +14,10 @@ import (
 type document struct {
 	text    string
 	version int32
+	// vscode is the file as VS Code opened it (OpenFile), nil for Open.
+	vscode *fileModel
+	// dirty: the buffer has changes it has not saved.
+	dirty bool
 }
 
 // path is the absolute path of a workspace-relative one.
@@ -53,6 +58,7 @@ func (e *Client) Change(ctx context.Context, rel string, edit workspace.TextEdit
 	}
 	doc.text = text
 	doc.version++
+	doc.dirty = true
 	version := doc.version
 	e.mu.Unlock()
 	return e.Notify(ctx, "textDocument/didChange", map[string]any{
@@ -80,14 +86,16 @@ func (e *Client) Save(ctx context.Context, rel string) error {
 	e.mu.Lock()
 	doc, ok := e.docs[path]
 	var text string
+	var data []byte
 	if ok {
-		text = doc.text
+		text, data = doc.text, doc.saved()
+		doc.dirty = false
 	}
 	e.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("%s is not open", rel)
 	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("save %s: %w", rel, err)
 	}
 	return e.Notify(ctx, "textDocument/didSave", map[string]any{
@@ -131,12 +139,17 @@ func (e *Client) editBuffer(path string, edits []workspace.TextEdit) (ok bool, e
 	if !open {
 		return false, nil
 	}
-	text, err := applyText(doc.text, edits)
+	norm := slices.Clone(edits)
+	for i := range norm {
+		norm[i].NewText = doc.normalized(norm[i].NewText)
+	}
+	text, err := applyText(doc.text, norm)
 	if err != nil {
 		return true, err
 	}
 	doc.text = text
 	doc.version++
+	doc.dirty = true
 	return true, nil
 }
 
@@ -157,6 +170,7 @@ func (e *Client) Type(rel string, edit workspace.TextEdit) error {
 	}
 	doc.text = text
 	doc.version++
+	doc.dirty = true
 	return nil
 }
 

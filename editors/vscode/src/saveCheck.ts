@@ -3,20 +3,25 @@
 // with a warning naming each.
 
 import * as vscode from 'vscode';
-import { askedWhy, savesBack } from './savedForm';
+import { askedWhy, openedText, savesBack } from './savedForm';
 
 /**
- * The URIs among uris whose document is open, has no unsaved changes, and
- * would not save back the bytes on disk (a file VS Code decoded: not UTF-8,
- * a lone CR or mixed line breaks). Read before the edit applies.
+ * The URIs among uris whose document is open and would not save back the
+ * bytes on disk (a file VS Code decoded: not UTF-8, a lone CR or mixed line
+ * breaks). A document with unsaved changes (an earlier agent edit left
+ * unsaved, the user's typing) is judged by the text VS Code opens the file
+ * with: saved, it would re-encode the file just the same. Read before the
+ * edit applies.
  */
 export async function reencodedOnSave(uris: string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (const u of uris) {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u);
-    if (!doc || doc.isDirty || doc.uri.scheme !== 'file') continue;
+    if (!doc || doc.uri.scheme !== 'file') continue;
     const disk = await Promise.resolve(vscode.workspace.fs.readFile(doc.uri)).catch(() => undefined);
-    if (disk && !savesBack(disk, doc.getText())) out.add(u);
+    if (!disk) continue;
+    const text = doc.isDirty ? openedText(disk, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n') : doc.getText();
+    if (!savesBack(disk, text)) out.add(u);
   }
   return out;
 }

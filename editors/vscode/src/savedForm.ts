@@ -25,6 +25,17 @@ export function savesBack(disk: Uint8Array, text: string): boolean {
 }
 
 /**
+ * The text VS Code's document holds for a file of these bytes, eol its
+ * line break: the BOM dropped, bytes that are not UTF-8 as U+FFFD (the
+ * WHATWG decoder, VS Code's), every line break ("\r\n", "\n", a lone
+ * "\r") made eol. A document with unsaved changes is judged by it: its
+ * own text is not the file's.
+ */
+export function openedText(disk: Uint8Array, eol: '\n' | '\r\n'): string {
+  return new TextDecoder('utf-8').decode(disk).replace(/\r\n|\r|\n/g, eol);
+}
+
+/**
  * The reason a change annotation's label gives for asking, or undefined: the
  * server labels a change to a file the editor runs by itself "agentls:
  * <tool> <path> — <why>" (docs/review.md); a change of review mode has no

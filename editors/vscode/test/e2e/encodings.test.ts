@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { outputDir } from './harness';
-import { type Project, promptAndBuild, startProject } from './project';
+import { openFile, type Project, promptAndBuild, shownBytes, startProject } from './project';
 
 const out = outputDir('e2e-encodings');
 let project: Project;
@@ -42,23 +42,6 @@ const files: { name: string; open: boolean; before: Buffer; after: Buffer; unsav
   { name: 'mixed-open.txt', open: true, before: Buffer.from('one\r\ntwo\nthree\r\n'), after: Buffer.from('one\r\ntwo\nthree\r\n'), unsaved: true },
 ];
 
-/** Bytes as text a person can read in a failure: \r, \n and bytes above 0x7e escaped. */
-function shown(b: Buffer | undefined): string {
-  if (!b) return '(no file)';
-  return Array.from(b, (c) => (c === 0x0d ? '\\r' : c === 0x0a ? '\\n' : c < 0x20 || c > 0x7e ? `\\x${c.toString(16).padStart(2, '0')}` : String.fromCharCode(c))).join('');
-}
-
-/** Opens a workspace file in an editor through Quick Open. */
-async function openFile(rel: string): Promise<void> {
-  await page.keyboard.press('Control+p');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(rel);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: rel }).first().waitFor();
-  await input.press('Enter');
-  await page.locator(`.tab[aria-label^="${rel}"]`).waitFor();
-}
-
 before(async () => {
   project = await startProject('encodings', 'encodings.yaml', out, Object.fromEntries(files.map((f) => [f.name, f.before])));
   ({ workspace, page } = project);
@@ -70,7 +53,7 @@ after(async () => {
 
 test("an edit of one line of CRLF, BOM, Latin-1, CR and mixed files, open or closed, changes only that line's bytes on disk", async () => {
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor();
-  for (const f of files) if (f.open) await openFile(f.name);
+  for (const f of files) if (f.open) await openFile(page, f.name);
   await page.screenshot({ path: path.join(out, '01-open.png') });
 
   await promptAndBuild(page, out, 'Shout two in every file.', 'Edited every file.');
@@ -84,7 +67,7 @@ test("an edit of one line of CRLF, BOM, Latin-1, CR and mixed files, open or clo
   await page.mouse.move(700, 300);
   await page.screenshot({ path: path.join(out, '02-edited.png') });
 
-  const wrong = files.filter((f) => !read(f.name)?.equals(f.after)).map((f) => `${f.name}${f.open ? ' (open)' : ''}: want ${shown(f.after)}, got ${shown(read(f.name))}`);
+  const wrong = files.filter((f) => !read(f.name)?.equals(f.after)).map((f) => `${f.name}${f.open ? ' (open)' : ''}: want ${shownBytes(f.after)}, got ${shownBytes(read(f.name))}`);
   assert.deepEqual(wrong, [], 'bytes on disk');
   assert.deepEqual(await dirtyTabs(), unsaved, 'the editors left unsaved are those a save would re-encode');
   // Each says so, naming the file; the edit is in its editor.

@@ -88,6 +88,23 @@ export function packageFixtureExtension(name: string, out: string): string {
   return vsix;
 }
 
+/** Opens a workspace file in an editor through Quick Open. */
+export async function openFile(page: Page, rel: string): Promise<void> {
+  await page.keyboard.press('Control+p');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(rel);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: rel }).first().waitFor();
+  await input.press('Enter');
+  await page.locator(`.tab[aria-label^="${rel}"]`).waitFor();
+}
+
+/** Bytes as text a person can read in a failure: \r, \n and bytes above 0x7e escaped. */
+export function shownBytes(b: Buffer | undefined): string {
+  if (!b) return '(no file)';
+  return Array.from(b, (c) => (c === 0x0d ? '\\r' : c === 0x0a ? '\\n' : c < 0x20 || c > 0x7e ? `\\x${c.toString(16).padStart(2, '0')}` : String.fromCharCode(c))).join('');
+}
+
 /** The labels of the editor tabs showing. */
 export async function tabLabels(page: Page): Promise<string[]> {
   return page.locator('.tabs-container .tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? ''));

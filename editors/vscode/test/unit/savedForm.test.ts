@@ -2,10 +2,12 @@
 // document unsaved when not), and the reason an annotation's label gives.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { askedWhy, savesBack } from '../../src/savedForm';
+import { askedWhy, openedText, savesBack } from '../../src/savedForm';
+
+/** Bytes of UTF-8 text and raw byte values. */
+const b = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
 
 test('savesBack: only a document VS Code encodes to the same bytes saves back', () => {
-  const b = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p))));
   for (const [name, disk, text, want] of [
     ['LF', b('one\ntwo\n'), 'one\ntwo\n', true],
     ['CRLF, the document CRLF', b('one\r\ntwo\r\n'), 'one\r\ntwo\r\n', true],
@@ -20,6 +22,21 @@ test('savesBack: only a document VS Code encodes to the same bytes saves back', 
   ] as const) {
     assert.equal(savesBack(disk, text), want, name);
   }
+});
+
+test('openedText: a dirty document is judged by the file as VS Code opens it', () => {
+  for (const [name, disk, eol, want] of [
+    ['LF', b('one\ntwo\n'), '\n', true],
+    ['CRLF', b('one\r\ntwo\r\n'), '\r\n', true],
+    ['a BOM', b([0xef, 0xbb, 0xbf], 'one\n'), '\n', true],
+    ['astral', b('\u{1F600} \u{1D11E}\n'), '\n', true],
+    ['Latin-1', b('caf', [0xe9], '\n'), '\n', false],
+    ['a lone CR', b('one\rtwo\r'), '\n', false],
+    ['mixed breaks', b('one\r\ntwo\n'), '\r\n', false],
+  ] as const) {
+    assert.equal(savesBack(disk, openedText(disk, eol)), want, name);
+  }
+  assert.equal(openedText(b([0xef, 0xbb, 0xbf], 'caf', [0xe9], '\r\nx\r'), '\n'), 'caf\uFFFD\nx\n');
 });
 
 test('askedWhy: the reason after the dash of an annotation label, none for review mode', () => {
