@@ -23,21 +23,7 @@ vim.o.lines = 60
 
 -- avante's own step, before the cancelled run: a command that prints a line, waits until the
 -- test saw it (go.flag), prints another and ends.
-local shared_script = lib.script
-function lib.script()
-  local s = shared_script()
-  local at = assert(s:find("  - tool_calls:\n      - {id: r1,", 1, true), "the run step in lib.script()")
-  return s:sub(1, at - 1)
-    .. table.concat({
-      "  - tool_calls:",
-      '      - {id: v1, name: run, args: {command: "sh wait.sh"}}',
-      "  - expect:",
-      "      tool_result_contains: {v1: ['\"exit_code\":0', 'vet finished']}",
-      '    text: "Vet done."',
-      "",
-    }, "\n")
-    .. s:sub(at)
-end
+lib.steps_before_run(lib.wait_steps)
 
 lib.setup_workspace()
 
@@ -157,11 +143,7 @@ lib.run(client, function()
   -- the call is "generating", so the command's newest output line (agentls's tool_call_update
   -- in_progress) is on the screen, colour dropped, while the command waits; then "succeeded"
   -- and the final text.
-  local f = assert(io.open(lib.ws .. "/wait.sh", "w"))
-  f:write("printf '\\033[32mvetting ./pkg\\033[0m\\n'\n"
-    .. "i=0; while [ ! -e go.flag ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\n"
-    .. "echo vet finished\n")
-  f:close()
+  lib.write_wait_script()
   send("vet it")
   lib.wait("the command's permission buttons", function()
     local text = lib.text(result_buf())
@@ -180,9 +162,7 @@ lib.run(client, function()
   if running:find("Vet done.", 1, true) then
     lib.fail("the turn ended before the command was let go on")
   end
-  f = assert(io.open(lib.ws .. "/go.flag", "w"))
-  f:write("go\n")
-  f:close()
+  lib.let_go()
   local done = lib.wait("the end of the command's turn", function()
     local text = lib.text(result_buf())
     return not sidebar().is_generating and text:find("Vet done.", 1, true) and text

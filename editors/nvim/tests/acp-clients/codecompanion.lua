@@ -33,16 +33,13 @@ function lib.script()
       "  - expect:",
       "      tool_result_contains: {w1: ['rejected when asked', '.envrc is a file the user''s editor or shell runs by itself']}",
       '    text: "Left .envrc alone."',
-      -- A command that prints a line, waits until the test saw it (go.flag), prints another.
-      "  - tool_calls:",
-      '      - {id: v1, name: run, args: {command: "sh wait.sh"}}',
-      "  - expect:",
-      "      tool_result_contains: {v1: ['\"exit_code\":0', 'vet finished']}",
-      '    text: "Vet done."',
       "",
     }, "\n")
     .. s:sub(at)
 end
+
+-- Then a command that prints a line, waits until the test saw it (go.flag), prints another.
+lib.steps_before_run(lib.wait_steps)
 
 vim.opt.runtimepath:prepend(lib.clients .. "/plenary.nvim")
 vim.opt.runtimepath:prepend(lib.clients .. "/codecompanion.nvim")
@@ -135,11 +132,7 @@ end
 --- NN-codecompanion-running-command.txt and -command-done.txt).
 local function run_progress(chat)
   local buf = chat.bufnr
-  local f = assert(io.open(lib.ws .. "/wait.sh", "w"))
-  f:write("printf '\\033[32mvetting ./pkg\\033[0m\\n'\n"
-    .. "i=0; while [ ! -e go.flag ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\n"
-    .. "echo vet finished\n")
-  f:close()
+  lib.write_wait_script()
   local mark = permission_prompt(chat, "vet it", "the command's permission prompt", "command-permission", { "sh wait.sh" })
   press(buf, keys.accept, "Accept")
   local update = lib.wait("the command's line as the call's in-progress update", function()
@@ -158,27 +151,21 @@ local function run_progress(chat)
     return s:find("CodeCompanionChatToolInProgress%] [^\n]*sh wait%.sh") and s
   end)
   lib.dump(client, "running-command", buf)
-  local f2 = assert(io.open(string.format("%s/%s-running-command-screen.txt", lib.artifacts, client), "w"))
-  f2:write(running .. "\n")
-  f2:close()
+  lib.keep(client, "running-command-screen", running)
   if lib.text(buf):sub(mark + 1):find("vetting", 1, true) then
     lib.fail("CodeCompanion showed the in-progress content (the test's note on what it shows is wrong)")
   end
   if running:find("Vet done.", 1, true) then
     lib.fail("the turn ended before the command was let go on")
   end
-  f = assert(io.open(lib.ws .. "/go.flag", "w"))
-  f:write("go\n")
-  f:close()
+  lib.let_go()
   local done = lib.wait("the end of the command's turn, its line marked done", function()
     local s = screen(buf)
     return not chat.current_request and s:find("Vet done.", 1, true)
       and s:find("CodeCompanionChatToolSuccessIcon%] [^\n]*sh wait%.sh") and s
   end)
   lib.dump(client, "command-done", buf)
-  local f3 = assert(io.open(string.format("%s/%s-command-done-screen.txt", lib.artifacts, client), "w"))
-  f3:write(done .. "\n")
-  f3:close()
+  lib.keep(client, "command-done-screen", done)
 end
 
 lib.run(client, function()
