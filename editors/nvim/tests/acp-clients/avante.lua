@@ -21,10 +21,15 @@ vim.o.swapfile = false
 vim.o.columns = 200
 vim.o.lines = 60
 
+-- avante's own step, before the cancelled run: a command that prints a line, waits until the
+-- test saw it (go.flag), prints another and ends.
+lib.steps_before_run(lib.wait_steps)
+
 lib.setup_workspace()
 
 local client = "avante"
 local Config = require("avante.config")
+
 
 local function sidebar()
   return require("avante").get()
@@ -134,7 +139,40 @@ lib.run(client, function()
   end)
   lib.dump(client, "slash-command", result_buf())
 
-  -- 5. Cancel: the run's permission is left pending and the turn stopped with :AvanteStop.
+  -- 5. A running command (docs/acp.md): avante shows the call's content under its header while
+  -- the call is "generating", so the command's newest output line (agentls's tool_call_update
+  -- in_progress) is on the screen, colour dropped, while the command waits; then "succeeded"
+  -- and the final text.
+  lib.write_wait_script()
+  send("vet it")
+  lib.wait("the command's permission buttons", function()
+    local text = lib.text(result_buf())
+    return text:find("Waiting for Confirmation", 1, true) and text:find("sh wait.sh", 1, true)
+  end)
+  click("Run")
+  local running = lib.wait("the command's line under its call", function()
+    local text = lib.text(result_buf())
+    -- under the call's header, as its last line ("╰─  vetting ./pkg") or one above it ("│   ")
+    return (text:find("╰─  vetting ./pkg", 1, true) or text:find("│   vetting ./pkg", 1, true)) and text
+  end)
+  lib.dump(client, "running-command", result_buf())
+  if running:find("\27", 1, true) or running:find("[32m", 1, true) then
+    lib.fail("avante shows the line's colour codes")
+  end
+  if running:find("Vet done.", 1, true) then
+    lib.fail("the turn ended before the command was let go on")
+  end
+  lib.let_go()
+  local done = lib.wait("the end of the command's turn", function()
+    local text = lib.text(result_buf())
+    return not sidebar().is_generating and text:find("Vet done.", 1, true) and text
+  end)
+  lib.dump(client, "command-done", result_buf())
+  if not done:find("sh wait.sh[^\n]*succeeded") then
+    lib.fail("avante's sidebar does not show the command's call as succeeded")
+  end
+
+  -- 6. Cancel: the run's permission is left pending and the turn stopped with :AvanteStop.
   send("run the command")
   lib.wait("the run's permission buttons", function()
     local text = lib.text(result_buf())
@@ -156,7 +194,7 @@ lib.run(client, function()
     lib.fail("the cancelled command ran")
   end
 
-  -- 6. The attacker's case: avante's default auto_approve_tool_permissions = true accepts the
+  -- 7. The attacker's case: avante's default auto_approve_tool_permissions = true accepts the
   -- plan approval by itself, in milliseconds. The decision stands, but agentls marks it as the
   -- client's in the tool call's result, which avante shows, and in its log.
   lib.wait("the stopped turn to end", function()

@@ -38,6 +38,9 @@ function lib.script()
     .. s:sub(at)
 end
 
+-- Then a command that prints a line, waits until the test saw it (go.flag), prints another.
+lib.steps_before_run(lib.wait_steps)
+
 vim.opt.runtimepath:prepend(lib.clients .. "/plenary.nvim")
 vim.opt.runtimepath:prepend(lib.clients .. "/codecompanion.nvim")
 vim.opt.runtimepath:append(lib.clients) -- parser/yaml.so: CodeCompanion's prompt library wants it
@@ -96,6 +99,74 @@ end
 
 --- The accept / reject / cancel keys of CodeCompanion's approval prompt (its own config).
 local keys = require("codecompanion.interactions.chat.tools.labels").keymaps()
+
+--- The chat buffer as a person sees it: each line with the status icon CodeCompanion overlays.
+local function screen(bufnr)
+  local ns = vim.api.nvim_get_namespaces()["CodeCompanion-tool_icons"]
+  local icons = {}
+  for _, m in ipairs(ns and vim.api.nvim_buf_get_extmarks(bufnr, ns, 0, -1, { details = true }) or {}) do
+    local vt = m[4].virt_text
+    if vt then
+      icons[m[2]] = string.format("%s[%s] ", vt[1][1], vt[1][2])
+    end
+  end
+  local out = {}
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    table.insert(out, (icons[i - 1] or "") .. line)
+  end
+  return table.concat(out, "\n")
+end
+
+--- The chat's tool_call_update params CodeCompanion's handler got, oldest first.
+local tool_updates = {}
+do
+  local handler = require("codecompanion.interactions.chat.acp.handler")
+  local process = handler.process_tool_call
+  handler.process_tool_call = function(self, call)
+    table.insert(tool_updates, vim.deepcopy(call))
+    return process(self, call)
+  end
+end
+
+--- Step 7: the running command as CodeCompanion shows it (the screen with icons is kept as
+--- NN-codecompanion-running-command.txt and -command-done.txt).
+local function run_progress(chat)
+  local buf = chat.bufnr
+  lib.write_wait_script()
+  local mark = permission_prompt(chat, "vet it", "the command's permission prompt", "command-permission", { "sh wait.sh" })
+  press(buf, keys.accept, "Accept")
+  local update = lib.wait("the command's line as the call's in-progress update", function()
+    for _, u in ipairs(tool_updates) do
+      if u.status == "in_progress" and vim.inspect(u.content or {}):find("vetting ./pkg", 1, true) then
+        return u
+      end
+    end
+  end)
+  local text = vim.inspect(update.content)
+  if text:find("\27", 1, true) or text:find("[32m", 1, true) then
+    lib.fail("the in-progress line carries its colour codes: " .. text)
+  end
+  local running = lib.wait("the call's line with the in-progress icon", function()
+    local s = screen(buf)
+    return s:find("CodeCompanionChatToolInProgress%] [^\n]*sh wait%.sh") and s
+  end)
+  lib.dump(client, "running-command", buf)
+  lib.keep(client, "running-command-screen", running)
+  if lib.text(buf):sub(mark + 1):find("vetting", 1, true) then
+    lib.fail("CodeCompanion showed the in-progress content (the test's note on what it shows is wrong)")
+  end
+  if running:find("Vet done.", 1, true) then
+    lib.fail("the turn ended before the command was let go on")
+  end
+  lib.let_go()
+  local done = lib.wait("the end of the command's turn, its line marked done", function()
+    local s = screen(buf)
+    return not chat.current_request and s:find("Vet done.", 1, true)
+      and s:find("CodeCompanionChatToolSuccessIcon%] [^\n]*sh wait%.sh") and s
+  end)
+  lib.dump(client, "command-done", buf)
+  lib.keep(client, "command-done-screen", done)
+end
 
 lib.run(client, function()
   -- The configuration is docs/acp.md's, run as it stands there.
@@ -212,7 +283,15 @@ lib.run(client, function()
     lib.fail("a rejected .envrc is on disk")
   end
 
-  -- 7. Cancel: the run's permission is left pending and the turn stopped with the stop key.
+  -- 7. A running command (docs/acp.md, "What a running command shows"): agentls sends its
+  -- newest output line as the call's tool_call_update in_progress. CodeCompanion keeps one line
+  -- per call ("Execute: run sh wait.sh") with a status icon and never renders an in-progress
+  -- call's content, so the person sees the call's line with the in-progress icon while the
+  -- command waits (the update with the line reached CodeCompanion and left the line alone), then
+  -- the completed icon and the final text.
+  run_progress(chat)
+
+  -- 8. Cancel: the run's permission is left pending and the turn stopped with the stop key.
   mark = permission_prompt(chat, "run the command", "the run's permission prompt", "run-permission", {
     "Run `touch cancelled-run`?",
     "Folder: " .. lib.ws,

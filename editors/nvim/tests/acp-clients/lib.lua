@@ -210,4 +210,43 @@ function M.ws_file(name)
   return read(M.ws .. "/" .. name)
 end
 
+--- Wraps M.script so that `steps` (transcript lines) come right before the cancelled run (r1):
+--- a client's own steps. Call it before M.setup_workspace().
+function M.steps_before_run(steps)
+  local shared = M.script
+  M.script = function()
+    local s = shared()
+    local at = assert(s:find("  - tool_calls:\n      - {id: r1,", 1, true), "the run step in lib.script()")
+    return s:sub(1, at - 1) .. table.concat(steps, "\n") .. "\n" .. s:sub(at)
+  end
+end
+
+--- The running-command step's transcript (for M.steps_before_run): `sh wait.sh`, which prints a
+--- coloured line, waits (at most 60 s, polling) for go.flag, which the test creates once it saw
+--- the line (M.let_go), prints another line and ends; then the text "Vet done.".
+M.wait_steps = {
+  "  - tool_calls:",
+  '      - {id: v1, name: run, args: {command: "sh wait.sh"}}',
+  "  - expect:",
+  "      tool_result_contains: {v1: ['\"exit_code\":0', 'vet finished']}",
+  '    text: "Vet done."',
+}
+
+--- Writes wait.sh (M.wait_steps's command) into the workspace.
+function M.write_wait_script()
+  write(M.ws .. "/wait.sh", "printf '\\033[32mvetting ./pkg\\033[0m\\n'\n"
+    .. "i=0; while [ ! -e go.flag ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done\n"
+    .. "echo vet finished\n")
+end
+
+--- Lets wait.sh go on.
+function M.let_go()
+  write(M.ws .. "/go.flag", "go\n")
+end
+
+--- Keeps text in the artifacts folder as <client>-<name>.txt (a screen with what a dump lacks).
+function M.keep(client, name, text)
+  write(string.format("%s/%s-%s.txt", M.artifacts, client, name), text .. "\n")
+end
+
 return M
