@@ -50,6 +50,21 @@ func Environ(pol Policy, environ []string) []string {
 	return out
 }
 
+// LookUp is name found on agentls's own PATH without the entries a
+// confined command does not get (relative ones, and those at or below
+// untrusted, the workspace folders), or name itself when it holds a slash
+// or is not found: for a program agentls starts itself, outside any
+// sandbox, for the workspace (the after-command check's git), which must
+// never be one a command put on PATH.
+func LookUp(name string, untrusted []string) string {
+	return lookUp(name, resolveAll(untrusted))
+}
+
+// SearchPath is value (a PATH) without the entries LookUp does not look in.
+func SearchPath(value string, untrusted []string) string {
+	return searchPath(value, resolveAll(untrusted))
+}
+
 // lookUp is name found on agentls's own PATH without the entries
 // searchPath drops, or name itself when it holds a slash or is not found
 // (starting it then fails as it would have).

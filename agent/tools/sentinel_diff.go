@@ -69,7 +69,7 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool) []autoRunChange {
 		if kind == watchNewConfig && !inB {
 			// A new repository's config: asked about for what it holds; on
 			// Remove rewritten with only git's own settings (or removed).
-			c.what, c.before = describeNewRepoConfig(a)
+			c.what, c.before = describeNewRepoConfig(a, untrustedPath(before.folders))
 		} else {
 			c.what, c.capped = describeDiff(c.before, c.after, kind, p)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -399,7 +400,7 @@ func checkNewRepoConfig(t *testing.T, root string, row sentinelRow, keep bool) {
 	if err != nil {
 		t.Fatalf("%s: %v", row.repoConfig, err)
 	}
-	got := readNewRepoConfig(data)
+	got := readNewRepoConfig(data, nil)
 	if keep {
 		for _, k := range row.dangerous {
 			if !slices.Contains(got.flagged, k) {
@@ -412,4 +413,32 @@ func checkNewRepoConfig(t *testing.T, root string, row sentinelRow, keep bool) {
 		t.Errorf("after Remove %s still holds %v (%s): %q", row.repoConfig, got.flagged, got.unreadable, data)
 	}
 	gitOut(t, filepath.Dir(filepath.Dir(cfg)), "rev-parse", "--git-dir")
+}
+
+// TestSentinelNeverRunsAWorkspaceGit: the after-command check reads a new
+// repository's configuration with git, outside every sandbox, so it must
+// find git as a command would, never on a PATH entry in the workspace (a
+// direnv `PATH_add bin`): there a command could have put its own git, and
+// the check would have run it unconfined. Failed before: the planted git
+// wrote outside the workspace.
+func TestSentinelNeverRunsAWorkspaceGit(t *testing.T) {
+	requireGit(t)
+	env, outside := sentinelWorkspace(t, "off")
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(outside, "pwned")
+	writeFile(t, env.path("lib/bin/git"), "#!/bin/sh\necho ran > "+marker+"\nexec "+realGit+" \"$@\"\n")
+	if err := os.Chmod(env.path("lib/bin/git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", env.path("lib/bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	_, asked := runSentinel(t, env, &AutoRunAnswer{Why: "rejected when asked"}, "git init -q lib/sub && git -C lib/sub config core.fsmonitor 'echo x'")
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the after-command check ran the git a command could plant in the workspace")
+	}
+	if len(asked) != 1 || !strings.Contains(asked[0].Summary(), "core.fsmonitor") {
+		t.Fatalf("asked %+v, want the new repository's core.fsmonitor (read with the real git)", asked)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // A repository the command created (its `.git` did not exist before) has
@@ -104,9 +106,10 @@ type newRepoConfig struct {
 }
 
 // readNewRepoConfig judges a new repository's configuration file's
-// content (read within the snapshot's caps).
-func readNewRepoConfig(data []byte) newRepoConfig {
-	entries, err := gitListConfig(data)
+// content (read within the snapshot's caps) with the git found on PATH
+// outside untrusted (the workspace folders, untrustedPath).
+func readNewRepoConfig(data []byte, untrusted []string) newRepoConfig {
+	entries, err := gitListConfig(data, untrusted)
 	if err != nil {
 		return newRepoConfig{unreadable: "git cannot read it: " + err.Error()}
 	}
@@ -127,7 +130,7 @@ func readNewRepoConfig(data []byte) newRepoConfig {
 		return out
 	}
 	out.clean = writeConfig(kept)
-	if again, err := gitListConfig(out.clean); err != nil || !slices.Equal(again, kept) {
+	if again, err := gitListConfig(out.clean, untrusted); err != nil || !slices.Equal(again, kept) {
 		out.clean = nil // what git would not read back as written: removed whole on Remove
 	}
 	return out
@@ -165,9 +168,10 @@ const gitListTimeout = 10 * time.Second
 // itself: `git config --file <copy> --no-includes --null --list`, on a
 // copy in a temporary folder (git reads exactly what was judged, never a
 // link), with no system, global or environment configuration and no
-// repository around it. Listing only reads: nothing in the file makes git
-// run a program while it lists.
-func gitListConfig(data []byte) ([]configEntry, error) {
+// repository around it, with the git a command would find (never one on a
+// PATH entry in untrusted). Listing only reads: nothing in the file makes
+// git run a program while it lists.
+func gitListConfig(data []byte, untrusted []string) ([]configEntry, error) {
 	dir, err := os.MkdirTemp("", "agentls-newrepo-")
 	if err != nil {
 		return nil, fmt.Errorf("make a temporary folder: %w", err)
@@ -183,10 +187,13 @@ func gitListConfig(data []byte) ([]configEntry, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitListTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "config", "--file", file, "--no-includes", "--null", "--list")
+	// git as a command would find it, never one on a PATH entry in the
+	// workspace: a command could have put it there, and this one runs
+	// outside the sandbox.
+	cmd := exec.CommandContext(ctx, sandbox.LookUp("git", untrusted), "config", "--file", file, "--no-includes", "--null", "--list")
 	cmd.Dir = dir
 	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + home, "LC_ALL=C",
+		"PATH=" + sandbox.SearchPath(os.Getenv("PATH"), untrusted), "HOME=" + home, "XDG_CONFIG_HOME=" + home, "LC_ALL=C",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
 		"GIT_CEILING_DIRECTORIES=" + filepath.Dir(dir),
 	}
@@ -228,10 +235,11 @@ func configKeyLabel(key string) string {
 }
 
 // describeNewRepoConfig says what a new repository's configuration (a, as
-// the snapshot after the command recorded it) holds that is reported, "-"
+// the snapshot after the command recorded it; read with git found outside
+// untrusted) holds that is reported, "-"
 // when nothing is; and, when Remove can rewrite it with only the allowed
 // keys, the entry to put back (nil: Remove removes the file).
-func describeNewRepoConfig(a snapEntry) (what string, clean *snapEntry) {
+func describeNewRepoConfig(a snapEntry, untrusted []string) (what string, clean *snapEntry) {
 	switch {
 	case a.mode.Type()&os.ModeSymlink != 0:
 		return "created as a symbolic link (git reads what it leads to)", nil
@@ -240,7 +248,7 @@ func describeNewRepoConfig(a snapEntry) (what string, clean *snapEntry) {
 	case a.capped:
 		return "created, over the size limit: its settings could not be read", nil
 	}
-	cfg := readNewRepoConfig(a.data)
+	cfg := readNewRepoConfig(a.data, untrusted)
 	if cfg.unreadable != "" {
 		return "created, with settings git cannot read", nil
 	}
@@ -263,4 +271,12 @@ func describeNewRepoConfig(a snapEntry) (what string, clean *snapEntry) {
 	e := a
 	e.data, e.size = cfg.clean, int64(len(cfg.clean))
 	return what, &e
+}
+
+// untrustedPath are the PATH entries no git of the after-command check is
+// looked up in: the workspace folders, as for the commands themselves
+// (pathFolders).
+func untrustedPath(folders []string) []string {
+	home, _ := os.UserHomeDir()
+	return pathFolders(folders, home)
 }

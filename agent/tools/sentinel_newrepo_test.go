@@ -43,7 +43,7 @@ func TestNewRepoConfigReported(t *testing.T) {
 	requireGit(t)
 	for _, row := range newRepoConfigRows {
 		t.Run(row.name, func(t *testing.T) {
-			got := readNewRepoConfig([]byte(row.text))
+			got := readNewRepoConfig([]byte(row.text), nil)
 			if got.unreadable != "" {
 				t.Fatalf("unreadable: %s", got.unreadable)
 			}
@@ -53,24 +53,24 @@ func TestNewRepoConfigReported(t *testing.T) {
 			if row.flagged == nil {
 				return
 			}
-			before, _ := gitListConfig([]byte(row.text))
+			before, _ := gitListConfig([]byte(row.text), nil)
 			var want []configEntry
 			for _, e := range before {
 				if allowedNewRepoKey(e.key) {
 					want = append(want, e)
 				}
 			}
-			again, err := gitListConfig(got.clean)
+			again, err := gitListConfig(got.clean, nil)
 			if err != nil || !slices.Equal(again, want) {
 				t.Errorf("rewritten as %q: git lists %v (%v), want %v", got.clean, again, err, want)
 			}
 		})
 	}
-	bad := readNewRepoConfig([]byte("[core\n\tfsmonitor = x\n"))
+	bad := readNewRepoConfig([]byte("[core\n\tfsmonitor = x\n"), nil)
 	if bad.unreadable == "" {
 		t.Errorf("a config git cannot read is not reported as such: %+v", bad)
 	}
-	if what, clean := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte("[alias \"x`y\"]\n\tz = !sh\n[core]\n\tfsmonitor = x\n\tbare = false\n")}); what != "created with settings beyond git's own (alias.x?y.z, core.fsmonitor)" || clean == nil {
+	if what, clean := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte("[alias \"x`y\"]\n\tz = !sh\n[core]\n\tfsmonitor = x\n\tbare = false\n")}, nil); what != "created with settings beyond git's own (alias.x?y.z, core.fsmonitor)" || clean == nil {
 		t.Errorf("described as %q (clean %v)", what, clean)
 	}
 }
@@ -102,7 +102,7 @@ func FuzzNewRepoConfig(f *testing.F) {
 		if _, err := exec.LookPath("git"); err != nil || len(text) > 4096 {
 			t.Skip()
 		}
-		got := readNewRepoConfig([]byte(text))
+		got := readNewRepoConfig([]byte(text), nil)
 		file := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
 			t.Fatal(err)
@@ -129,7 +129,7 @@ func FuzzNewRepoConfig(f *testing.F) {
 			}
 		}
 		if got.clean != nil {
-			again, err := gitListConfig(got.clean)
+			again, err := gitListConfig(got.clean, nil)
 			if err != nil {
 				t.Fatalf("the rewritten %q: %v", got.clean, err)
 			}
