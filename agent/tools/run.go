@@ -129,6 +129,7 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 	if errors.As(err, &refusal) {
 		return Refused(refusal), nil // nothing started
 	}
+	res.output = plainText(res.output)        // no colour codes for the model, nor terminal sequences for the chat
 	autoRun := watch.check(ctx, env, command) // after the command, whatever its end
 	if err != nil {
 		return Failf("run %s: %v%s", command, err, withNote(autoRun)), nil

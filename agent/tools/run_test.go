@@ -29,6 +29,7 @@ func TestRun(t *testing.T) {
 		{name: "success", args: `{"command":"echo hi; echo err >&2"}`, want: RunOutput{Output: "hi\nerr\n"}, confirmed: true},
 		{name: "non-zero exit is still a success", args: `{"command":"echo failing; exit 3"}`, want: RunOutput{ExitCode: 3, Output: "failing\n"}, confirmed: true},
 		{name: "cwd", args: `{"command":"cat b.txt","cwd":"sub"}`, want: RunOutput{Output: "in sub\n"}, confirmed: true},
+		{name: "terminal sequences dropped (a forced colour, a title, a hyperlink)", args: `{"command":"printf '\\033[1;32mok\\033[0m \\033]0;title\\007\\033]8;;https://x\\033\\\\link\\033]8;;\\033\\\\\\n'"}`, want: RunOutput{Output: "ok link\n"}, confirmed: true},
 		{name: "killed by a signal", args: `{"command":"kill -TERM $$"}`, want: RunOutput{ExitCode: 128 + int(syscall.SIGTERM)}, confirmed: true},
 		{
 			name: "unsaved files warning", args: `{"command":"true"}`, unsaved: []string{"a.go", "b/c.go"},

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -16,10 +15,6 @@ const progressEvery = time.Second
 
 // maxProgressLine bounds the reported line, in bytes.
 const maxProgressLine = 200
-
-// csi matches a terminal's control sequences (colours, cursor moves), which
-// a tool may print even into a pipe: they are dropped from the line shown.
-var csi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]`)
 
 // lastLine is an io.Writer that keeps the newest non-blank line written to
 // it, a carriage return ending a line as a newline does (a progress bar
@@ -72,7 +67,7 @@ func appendCapped(b, p []byte) []byte {
 // control characters dropped, spaces trimmed, at most maxProgressLine bytes
 // cut at a character's boundary.
 func progressText(raw []byte) string {
-	s := csi.ReplaceAllString(string(raw), "")
+	s := plainText(string(raw))
 	s = strings.Map(func(r rune) rune {
 		if r == '\t' {
 			return ' '

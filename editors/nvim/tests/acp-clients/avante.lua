@@ -168,6 +168,11 @@ lib.run(client, function()
     return not sidebar().is_generating and text:find("Vet done.", 1, true) and text
   end)
   lib.dump(client, "command-done", result_buf())
+  -- The result's output is plain text (agentls drops terminal sequences; avante showed
+  -- "\u001b[32mvetting" before).
+  if done:find("u001b", 1, true) or done:find("\27", 1, true) or not done:find('"output":"vetting ./pkg', 1, true) then
+    lib.fail("avante does not show the command's output as plain text in its result")
+  end
   if not done:find("sh wait.sh[^\n]*succeeded") then
     lib.fail("avante's sidebar does not show the command's call as succeeded")
   end
