@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { test } from "node:test";
-import { agentText, choose, findCall, startSession, within } from "./harness.js";
+import { agentText, callText, choose, findCall, startSession, within } from "./harness.js";
 
 test("run asks permission (allow once / allow always / reject): reject_once runs nothing, allow_once runs the command", async (t) => {
   const { ws, agent, sessionId } = await startSession(t, {
@@ -110,3 +110,41 @@ steps:
   const res = await within(agent.prompt(sessionId, "look around"), "the end of the turn", undefined, () => agent.describe());
   assert.equal(res.stopReason, "max_turn_requests", agent.describe());
 });
+
+for (const { choice, kind, kept } of [
+  { choice: "Remove (restore)", kind: "reject_once", kept: false },
+  { choice: "Keep", kind: "allow_once", kept: true },
+]) {
+  test(`a command that creates .envrc is asked about after it ran (the run sentinel): ${choice} ${kept ? "keeps" : "removes"} it`, async (t) => {
+    const { ws, agent, sessionId } = await startSession(t, {
+      script: `name: sentinel
+steps:
+  - tool_calls:
+      - {id: r1, name: run, args: {command: "printf 'export X=1\\\\n' > .envrc"}}
+  - text: "Done."
+`,
+    });
+    await agent.setMode(sessionId, "build");
+    const turn = agent.prompt(sessionId, "write an envrc");
+    choose(await agent.nextPermission("running the command"), "allow_once");
+
+    // After the command: the same tool call, titled "Keep what `…` did (created .envrc)?".
+    const after = await agent.nextPermission("keep what the command did");
+    const title = String(after.params.toolCall.title ?? "");
+    assert.match(title, /^Keep what `printf .+` did \(created \.envrc\)/, title);
+    const shown = JSON.stringify(after.params.toolCall.content ?? []);
+    assert.ok(shown.includes("`.envrc`: created") && shown.includes("outside agentls's sandbox"), shown);
+    assert.deepEqual(
+      after.params.options.map((o) => `${o.name}/${o.kind}`),
+      ["Remove (restore)/reject_once", "Keep/allow_once"],
+    );
+    assert.equal(existsSync(ws.path(".envrc")), true, "the command ran before the question");
+    choose(after, kind);
+
+    const res = await within(turn, "the end of the turn", undefined, () => agent.describe());
+    assert.equal(res.stopReason, "end_turn", agent.describe());
+    assert.equal(existsSync(ws.path(".envrc")), kept, `.envrc there after ${choice}`);
+    const call = findCall(agent.updates, "for the run", (c) => JSON.stringify(c).includes("export X=1"));
+    assert.match(callText(call), kept ? /kept/ : /undid/, callText(call));
+  });
+}
