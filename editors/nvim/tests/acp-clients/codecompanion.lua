@@ -33,6 +33,13 @@ function lib.script()
       "  - expect:",
       "      tool_result_contains: {w1: ['rejected when asked', '.envrc is a file the user''s editor or shell runs by itself']}",
       '    text: "Left .envrc alone."',
+      -- A command that writes .envrc (the sandbox cannot keep a file that does not exist yet):
+      -- asked after it ran (the run sentinel); the test removes it.
+      "  - tool_calls:",
+      "      - {id: s1, name: run, args: {command: \"printf 'export X=1\\\\n' > .envrc\"}}",
+      "  - expect:",
+      "      tool_result_contains: {s1: ['created .envrc', 'so agentls undid it']}",
+      '    text: "The command\'s .envrc is gone."',
       "",
     }, "\n")
     .. s:sub(at)
@@ -281,6 +288,31 @@ lib.run(client, function()
   lib.dump(client, "envrc-rejected", buf)
   if lib.ws_file(".envrc") then
     lib.fail("a rejected .envrc is on disk")
+  end
+
+  -- 6b. The same file written by an approved command: after the command CodeCompanion shows the
+  -- run sentinel's permission request ("Keep what `printf …` did (created .envrc)?"), and its
+  -- Reject key (Remove (restore)) takes the file away again.
+  permission_prompt(chat, "let a command set up direnv", "the command's permission prompt", "sentinel-run-permission", {
+    "printf 'export X=1",
+  })
+  mark = #lib.text(buf)
+  press(buf, keys.accept, "Accept")
+  lib.wait("the question after the command", function()
+    return since(buf, mark):find("Please select an option", 1, true) and since(buf, mark):find("Keep what", 1, true)
+  end)
+  lib.dump(client, "sentinel-question", buf)
+  lib.expect_contains("the chat buffer at the question after the command", since(buf, mark), { "Keep what", "created .envrc" })
+  if not lib.ws_file(".envrc") then
+    lib.fail("the command's .envrc is not on disk while its question is open")
+  end
+  press(buf, keys.reject, "Remove (restore)")
+  lib.wait("the end of the command's .envrc turn", function()
+    return not chat.current_request and since(buf, mark):find("The command's .envrc is gone.", 1, true)
+  end)
+  lib.dump(client, "sentinel-removed", buf)
+  if lib.ws_file(".envrc") then
+    lib.fail("the command's .envrc is still on disk after Remove")
   end
 
   -- 7. A running command (docs/acp.md, "What a running command shows"): agentls sends its
