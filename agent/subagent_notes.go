@@ -9,7 +9,8 @@ import (
 // treeNotes is the manager's Notifier: a root session's updates go to the
 // editor as they are; a sub-agent's go to its root's stream, where the
 // face knows a session (subagent tool calls with parentToolCallId and
-// childSessionId, usage folded into the root's usage_update). What a
+// childSessionId, their progress while they run, usage folded into the
+// root's usage_update). What a
 // sub-agent streams as text, its instructions notice and its mode are not
 // shown: its answer is its task call's result.
 type treeNotes struct {
@@ -37,6 +38,8 @@ func (n treeNotes) Update(ctx context.Context, sessionID string, u Update) {
 		v.ToolCallID = s.wireCallID(v.ToolCallID)
 		v.ParentToolCallID, v.ChildSessionID = s.sub.parentWire, s.meta.ID
 		n.editor.Update(ctx, root.meta.ID, v)
+	case UpdateToolCallProgress: // a running call's newest line (a command's output)
+		n.editor.Update(ctx, root.meta.ID, v) // its id came from the call's context: the stream's already
 	case agentproto.PlanUpdate:
 		n.editor.Update(ctx, root.meta.ID, v) // the root's plan, ticked by a build child
 	case agentproto.UsageUpdate:
