@@ -156,6 +156,18 @@ func cacheDir(folders []string) string {
 	return filepath.Join(base, "agentls", hex.EncodeToString(sum[:8]))
 }
 
+// CacheFolders are the cache folders agentls keeps for a workspace whose
+// first folder is folder: run's (cacheDir) and the MCP servers' (MCPPolicy).
+// A caller that removes a workspace for good (the demo's temporary one)
+// removes these with it; nothing else reclaims them.
+func CacheFolders(folder string) []string {
+	run := cacheDir([]string{folder})
+	if run == "" {
+		return nil
+	}
+	return []string{run, run + "-mcp"}
+}
+
 // refusedPattern is output that a sandbox refusal leaves: EACCES, EPERM,
 // EROFS, an unreachable network or name service, the launcher's failure.
 var refusedPattern = regexp.MustCompile(`(?i)permission denied|operation not permitted|read-only file system|network is unreachable|could not resolve host|temporary failure in name resolution|EACCES|EPERM|EROFS|ENETUNREACH|agentls sandbox-exec:`)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/udiff"
@@ -52,7 +54,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *keep {
 		fmt.Fprintf(stdout, "workspace: %s\n", dir)
 	} else {
-		defer os.RemoveAll(dir)
+		defer removeDemo(dir)
 	}
 	if err := d.run(ctx, dir); err != nil {
 		fmt.Fprintf(stdout, "\nDEMO FAILED: %v\n", err)
@@ -60,6 +62,26 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "\nDemo complete: every step happened.")
 	return 0
+}
+
+// removeDemo removes the demo's workspace and the cache folders the
+// sandbox gave its commands (`go test` fills about 100 MB of build cache
+// there, which nothing would reclaim once the workspace is gone).
+func removeDemo(dir string) {
+	folders := []string{dir}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		folders = append(folders, real) // the folder as the server may have named it
+	}
+	for _, f := range folders {
+		for _, c := range tools.CacheFolders(f) {
+			if err := os.RemoveAll(c); err != nil {
+				slog.Warn("demo: remove the workspace's cache", "folder", c, "err", err)
+			}
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		slog.Warn("demo: remove the workspace", "folder", dir, "err", err)
+	}
 }
 
 type demo struct {
