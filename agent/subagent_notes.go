@@ -10,9 +10,8 @@ import (
 // editor as they are; a sub-agent's go to its root's stream, where the
 // face knows a session (subagent tool calls with parentToolCallId and
 // childSessionId, their progress while they run, usage folded into the
-// root's usage_update). What a
-// sub-agent streams as text, its instructions notice and its mode are not
-// shown: its answer is its task call's result.
+// root's usage_update). What a sub-agent streams as text, its instructions
+// notice and its mode are not shown: its answer is its task call's result.
 type treeNotes struct {
 	editor Notifier
 	m      *Manager
