@@ -24,10 +24,12 @@ import (
 // bytesEdit returns the file's bytes now and the bytes to write for c when
 // c is such an edit: an edit of an open file whose bytes the editor cannot
 // hold as they are, whose buffer (c.Before) is the file as decoded, and
-// whose result can be written in the file's form. ok is false otherwise
+// whose result can be written in the file's form, and that is not a plan
+// document. ok is false otherwise
 // (the edit goes on as any other).
 func (s *Server) bytesEdit(c workspace.Change) (disk, data []byte, ok bool) {
-	if c.Kind != workspace.ChangeEdit || len(c.Edits) == 0 || !s.isOpen(c) {
+	if c.Kind != workspace.ChangeEdit || len(c.Edits) == 0 || !s.isOpen(c) || s.isPlanDoc(c.Path) {
+		// An open plan changes only in its buffer (edits_save.go).
 		return nil, nil, false
 	}
 	fi, err := os.Lstat(c.Path.Abs)
