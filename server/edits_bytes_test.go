@@ -188,19 +188,7 @@ func TestEditBytesOfOpenFiles(t *testing.T) {
 					}
 				}
 			}
-			turn1 := firstUserMessage(t, h.LoadSession(s.SessionID).Messages)
-			res, err := h.Rewind(agentproto.RewindParams{SessionID: s.SessionID, ToMessageID: turn1, What: "code"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(res.Conflicts) > 0 || len(res.Skipped) > 0 {
-				t.Errorf("rewind: conflicts %v, skipped %v", res.Conflicts, res.Skipped)
-			}
-			for i, k := range bytesKinds {
-				if got := h.Read(fmt.Sprintf("f%d.txt", i)); got != k.data {
-					t.Errorf("%s: disk after the rewind\n got %q\nwant %q", k.name, got, k.data)
-				}
-			}
+			rewindToStart(t, h, s.SessionID)
 		})
 	}
 }
@@ -346,7 +334,14 @@ func TestEditBytesRewindKnowsTheWrite(t *testing.T) {
 			t.Errorf("%s: disk\n got %q\nwant %q", k.name, got, want)
 		}
 	}
-	res, err := h.Rewind(agentproto.RewindParams{SessionID: s.SessionID, ToMessageID: firstUserMessage(t, h.LoadSession(s.SessionID).Messages), What: "code"})
+	rewindToStart(t, h, s.SessionID)
+}
+
+// rewindToStart rewinds the session's code to before its first message:
+// no conflict, nothing skipped, every bytesKinds file f<i>.txt as before.
+func rewindToStart(t *testing.T, h *lsptest.Env, sid string) {
+	t.Helper()
+	res, err := h.Rewind(agentproto.RewindParams{SessionID: sid, ToMessageID: firstUserMessage(t, h.LoadSession(sid).Messages), What: "code"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,9 @@ func decode(disk []byte, text string) (d decoding, ok bool) {
 
 // invalidRun is the length of the maximal subpart of an invalid UTF-8
 // sequence that b starts with (at least 1): the bytes one U+FFFD stands
-// for in the WHATWG decoder.
+// for in the WHATWG decoder. The test editor's decoder
+// (internal/lspclient/textmodel.go) is written apart on purpose: the
+// fuzz test holds one against the other.
 func invalidRun(b []byte) int {
 	var need int
 	lo, hi := byte(0x80), byte(0xBF)
