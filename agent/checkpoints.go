@@ -179,14 +179,16 @@ func (s *Session) knowWrites(changes []workspace.Change) {
 // text after made: after's own, or, when the editor applied the edit and
 // saved it in the file's form (VS Code writes back the BOM its buffer does
 // not show, a CRLF file's line breaks), the bytes on disk when they are
-// after in that form — not someone else's change.
+// after in that form, or agentls wrote the edit on disk under the
+// editor's saved buffer, byte for byte (server/edits_bytes.go: the disk
+// decodes to after as the editor shows it) — not someone else's change.
 func writtenDigest(abs, after string) string {
 	d := checkpoint.Digest([]byte(after))
 	disk, err := os.ReadFile(abs)
 	if err != nil || string(disk) == after {
 		return d
 	}
-	if b, ok := workspace.EncodeLike(disk, after, after); ok && string(b) == string(disk) {
+	if b, ok := workspace.EncodeLike(disk, after, after); ok && string(b) == string(disk) || workspace.DecodesTo(disk, after) {
 		return checkpoint.Digest(disk)
 	}
 	return d

@@ -10,6 +10,7 @@ import (
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/server/internal/lsptest"
+	"github.com/agentls/agentls/workspace"
 )
 
 // editorKind is a file kind of the data-integrity matrix for the editor
@@ -125,6 +126,22 @@ func TestBytesMatrixEditor(t *testing.T) {
 			mu.Unlock()
 			for i, k := range editorKinds {
 				name := fmt.Sprintf("k%d.txt", i)
+				edited := strings.Replace(k.data, "TARGET", "CHANGED", 1)
+				if tc.open != nil && tc.caps["experimental"] != nil && !workspace.FormOf(k.data).EditorSafe() {
+					// A file the editor cannot hold as it is: agentls
+					// writes the edit on disk (edits_bytes.go) and VS
+					// Code reloads the document.
+					if got := h.Read(name); got != edited {
+						t.Errorf("%s: disk bytes\n got %q\nwant %q", k.name, got, edited)
+					}
+					if _, err := h.Editor.Revert(h.Ctx, name); err != nil {
+						t.Fatal(err)
+					}
+					if buf, _ := h.Editor.Buffer(name); buf != lspclient.EditorText([]byte(edited)) {
+						t.Errorf("%s: buffer after the reload\n got %q\nwant %q", k.name, buf, lspclient.EditorText([]byte(edited)))
+					}
+					continue
+				}
 				if tc.open != nil && tc.caps["experimental"] != nil {
 					// The editor saves its buffer itself: the buffer is
 					// what it holds, edited at the right columns.

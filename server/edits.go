@@ -18,6 +18,9 @@ type editRoute int
 const (
 	routeDisk editRoute = iota
 	routeClient
+	// routeBytes: on disk, applied to the file's bytes under its open,
+	// saved buffer (edits_bytes.go).
+	routeBytes
 )
 
 // The server is the agent's Applier.
@@ -35,7 +38,18 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 	}
 	ws := s.workspace()
 	for _, c := range req.Changes {
-		if s.routeOf(c) == routeDisk {
+		route := s.routeOf(c)
+		if route == routeBytes {
+			done, err := s.applyBytes(ctx, req, c) // edits_bytes.go
+			if err != nil {
+				return err
+			}
+			if done {
+				continue
+			}
+			route = s.routeOther(c) // the file changed meanwhile
+		}
+		if route == routeDisk {
 			if err := host.WriteChange(ws, c, req.Check); err != nil {
 				return err
 			}
@@ -80,8 +94,18 @@ func (s *Server) sendEdit(ctx context.Context, req agent.ApplyRequest, edit lspw
 }
 
 // routeOf decides whether the editor or the server applies a change
-// (PROTOCOL.md §3 workspace/applyEdit, config `edits`).
+// (PROTOCOL.md §3 workspace/applyEdit, config `edits`): an edit of an open
+// file the editor cannot hold as it is goes on disk byte for byte while
+// its buffer is saved (edits_bytes.go), whatever `edits` says.
 func (s *Server) routeOf(c workspace.Change) editRoute {
+	if _, _, ok := s.bytesEdit(c); ok {
+		return routeBytes
+	}
+	return s.routeOther(c)
+}
+
+// routeOther is routeOf for a change that is not a bytes edit.
+func (s *Server) routeOther(c workspace.Change) editRoute {
 	mode := s.currentConfig().Edits
 	s.mu.Lock()
 	caps := s.caps

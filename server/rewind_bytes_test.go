@@ -97,8 +97,10 @@ func vscodeLike(ctx context.Context, ed func() *lspclient.Client, dir string) fu
 // breaks, Latin-1, astral characters), open in a VS Code-like editor or not,
 // a rewind after one turn, or after two to the first, restores them byte
 // for byte, and an open document then shows the file as VS Code shows it
-// from disk with nothing to save that would re-encode it; an edit accepted
-// in review mode changes only the edited bytes.
+// from disk with nothing to save that would re-encode it (the agent's edits
+// of an open file VS Code cannot hold as it is went on disk and VS Code
+// reloaded them: edits_bytes.go); an edit accepted in review mode changes
+// only the edited bytes.
 func TestRewindBytes(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{}
@@ -141,6 +143,13 @@ func TestRewindBytes(t *testing.T) {
 					for i, k := range rewindKinds {
 						name := fmt.Sprintf("f%d.txt", i)
 						edited := strings.Replace(k.data, "ONE", "CHANGED1", 1)
+						if open {
+							// An edit agentls wrote under a saved document
+							// (edits_bytes.go): VS Code reloads it.
+							if _, err := h.Editor.Revert(h.Ctx, name); err != nil {
+								t.Fatal(err)
+							}
+						}
 						disk := h.Read(name)
 						if !open && disk != edited || open && disk != edited && disk != k.data {
 							t.Errorf("%s: disk\n got %q\nwant %q", k.name, disk, edited)
@@ -172,16 +181,6 @@ func TestRewindBytes(t *testing.T) {
 						t.Errorf("%s: disk after the rewind\n got %q\nwant %q", k.name, got, k.data)
 					}
 					if !open {
-						continue
-					}
-					if !lspclient.RoundTrips([]byte(k.data)) {
-						// The agent's edits of a file VS Code would re-encode
-						// stay unsaved in its document (the disk never had
-						// them): the rewind, of files, leaves the document
-						// modified, and nothing saves it (docs/rewind.md).
-						if !h.Editor.Dirty(name) {
-							t.Errorf("%s: the document is not modified; want the agent's unsaved edit", k.name)
-						}
 						continue
 					}
 					if buf, want := mustBuffer(t, h, name), lspclient.EditorText([]byte(k.data)); buf != want {

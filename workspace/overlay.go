@@ -54,6 +54,9 @@ type overlayDoc struct {
 	// with a didChange yet, so its version is unknown (the editor counts
 	// the edit's changes its own way); Saved does not clear it.
 	unreported bool
+	// behind: the applied agent edit was written on disk under a buffer
+	// with no unsaved change (overlay_behind.go): the disk has it.
+	behind bool
 	// lost says why the buffer's text is unknown: a didChange could not be
 	// applied (overlay_lost.go). Empty while the text is known.
 	lost string
@@ -147,8 +150,8 @@ func (o *Overlay) Change(abs string, version int32, changes []ContentChange) err
 		text = next
 	}
 	d.version = version
-	d.dirty = true
-	d.applied, d.hasApplied, d.unreported = "", false, false
+	d.dirty = !d.reloaded(text, known)
+	d.applied, d.hasApplied, d.unreported, d.behind = "", false, false, false
 	if known {
 		d.text, d.lost = text, ""
 	} else {
@@ -229,7 +232,7 @@ func (o *Overlay) SetApplied(abs, text string) {
 	}
 	// The editor may have reported the edit already (a didChange before its
 	// answer): then its version is known.
-	d.applied, d.hasApplied, d.unreported = text, true, !(d.open && d.text == text)
+	d.applied, d.hasApplied, d.unreported, d.behind = text, true, !(d.open && d.text == text), false
 }
 
 // Saved records a textDocument/didSave. text is the saved content when the
@@ -251,7 +254,7 @@ func (o *Overlay) Saved(abs string, text *string) {
 		d.text, d.lost = *text, ""
 	}
 	d.dirty = false
-	d.applied, d.hasApplied = "", false
+	d.applied, d.hasApplied, d.behind = "", false, false
 }
 
 // IsDirty reports whether abs has text the disk may not have: an open buffer
@@ -261,7 +264,7 @@ func (o *Overlay) IsDirty(abs string) bool {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
 	d, ok := o.docs[o.keyLocked(abs)]
-	return ok && (d.open && d.dirty || d.hasApplied)
+	return ok && (d.open && d.dirty || d.hasApplied && !d.behind)
 }
 
 // EditorName returns the path the editor named an open document by (it may
@@ -283,7 +286,7 @@ func (o *Overlay) DirtyPaths() []string {
 	defer o.mu.RUnlock()
 	var out []string
 	for k, d := range o.docs {
-		if d.open && d.dirty || d.hasApplied {
+		if d.open && d.dirty || d.hasApplied && !d.behind {
 			out = append(out, k)
 		}
 	}

@@ -4,10 +4,11 @@
 // turns each edit one line of CRLF, UTF-8-with-BOM and Latin-1 files, some
 // open in an editor (VS Code decodes them: Latin-1 bytes as U+FFFD, the BOM
 // out of the text), some closed; "Restore" on the first user message brings
-// every file back byte for byte. The open Latin-1 file's edits were never
-// saved (a save would re-encode it, the second edit's too), so its disk never
-// changed; its editor keeps them, modified (docs/rewind.md). Screenshots go to
-// the test output folder (e2e-rewind-encodings).
+// every file back byte for byte. The open Latin-1 file's edits went on disk
+// byte for byte from agentls (a save would re-encode it) and VS Code reloaded
+// it; so did the Restore, and its editor is left with nothing to save
+// (docs/rewind.md). Screenshots go to the test output folder
+// (e2e-rewind-encodings).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -81,25 +82,24 @@ test('Restore to before two turns of edits brings CRLF, BOM and Latin-1 files ba
   await chat.locator('.mode-tab.build[aria-selected="true"]').waitFor();
   await turn('turn one', 'Turn one done.');
   await turn('turn two', 'Turn two done.');
-  // Both edits on disk in the form of each file, but the open Latin-1 file's: VS Code would
-  // re-encode it (U+FFFD for é), so its edits stay in its editor, the second one too.
-  const edited = (f: (typeof files)[number]): Buffer => {
-    if (f.name === 'latin1-open.txt') return f.before;
-    // As Latin-1 every byte is one character: the bytes around the words stay as they are.
-    return Buffer.from(f.before.toString('latin1').replace('two', 'TWO').replace('three', 'THREE'), 'latin1');
-  };
+  // Both edits on disk in the form of each file, the open Latin-1 file's too (VS Code would
+  // re-encode it, U+FFFD for é: agentls writes its edits on disk, byte for byte).
+  // As Latin-1 every byte is one character: the bytes around the words stay as they are.
+  const edited = (f: (typeof files)[number]): Buffer => Buffer.from(f.before.toString('latin1').replace('two', 'TWO').replace('three', 'THREE'), 'latin1');
   await bytesBecome(edited, 'after two turns');
   await page.screenshot({ path: path.join(out, '01-edited.png') });
 
   await restore('turn one');
   await bytesBecome((f) => f.before, 'after the Restore every file has its bytes of before turn 1');
-  // The open CRLF and BOM files' editors show the restored text, with nothing left to save.
+  // The open files' editors show the restored text, with nothing left to save.
+  await page.locator('.tab[aria-label^="latin1-open.txt"]').click();
+  await page.locator('.editor-instance .monaco-editor .view-line', { hasText: /^two$/ }).first().waitFor();
   await page.locator('.tab[aria-label^="crlf-open.txt"]').click();
   await page.locator('.editor-instance .monaco-editor .view-line', { hasText: /^two$/ }).first().waitFor();
   await page.mouse.move(700, 300);
   await page.screenshot({ path: path.join(out, '02-restored.png') });
   const dirty = await page.locator('.tab.dirty').evaluateAll((tabs) => tabs.map((t) => (t.getAttribute('aria-label') ?? '').split(',')[0]));
-  assert.ok(!dirty.includes('crlf-open.txt') && !dirty.includes('bom-open.txt'), `modified editors: ${dirty.join(', ')}`);
+  assert.ok(!dirty.includes('crlf-open.txt') && !dirty.includes('bom-open.txt') && !dirty.includes('latin1-open.txt'), `modified editors: ${dirty.join(', ')}`);
 });
 
 // A rewind of open files only, a CRLF and a BOM file, that VS Code would take as one edit: the BOM
