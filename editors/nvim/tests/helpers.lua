@@ -96,6 +96,19 @@ function h.screen()
   return table.concat(rows, '\n')
 end
 
+--- Keeps `text` as an artifact: `name` in $AGENTLS_NVIM_ARTIFACTS (tests/run makes the folder
+--- and prints it; nothing is kept when it is unset). Returns the file's path, or nil.
+function h.keep(name, text)
+  local dir = vim.env.AGENTLS_NVIM_ARTIFACTS
+  if not dir or dir == '' then
+    return nil
+  end
+  vim.fn.mkdir(dir, 'p')
+  local path = dir .. '/' .. name
+  vim.fn.writefile(vim.split(text, '\n', true), path, 'b')
+  return path
+end
+
 --- Records the notifications client `c` sends (method, params), on every Neovim version
 --- (a method on 0.11, a closure before). Returns the list.
 function h.record_notifications(c)
