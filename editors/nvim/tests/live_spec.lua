@@ -110,7 +110,12 @@ t.describe('the chat: a running call shows its newest line', function()
     return c, w
   end
   local function progress(c, id, text)
-    c:update({ sessionUpdate = 'tool_call_update', toolCallId = id, status = 'in_progress', content = { { type = 'content', content = { type = 'text', text = text } } } })
+    c:update({
+      sessionUpdate = 'tool_call_update',
+      toolCallId = id,
+      status = 'in_progress',
+      content = { { type = 'content', content = { type = 'text', text = text } } },
+    })
     c:flush()
   end
 
@@ -187,18 +192,19 @@ printf 'all done\n'
 
 t.describe('a running command in the chat (end to end)', function()
   t.it('each newest line under the row, hostile ones plain and cut, the view at the end, gone after', function()
-    local st, root = h.start({ ['live.sh'] = live_sh }, [[
+    local st, root = h.start(
+      { ['live.sh'] = live_sh },
+      [[
 steps:
   - tool_calls:
       - {id: r1, name: run, args: {command: "sh live.sh"}}
   - text: "Ran it."
     expect:
       tool_result_contains: {r1: ["all done"]}
-]], { chat = { position = 'right', width = 60 } })
-    vim.cmd('AgentNew build')
-    t.wait(5000, function()
-      return agentls.mode() == 'BUILD'
-    end, 'a BUILD session')
+]],
+      { chat = { position = 'right', width = 60 } }
+    )
+    h.build_session()
     h.choose('Run')
     vim.cmd('Agentls chat')
     local w = vim.api.nvim_get_current_win()
@@ -216,12 +222,18 @@ steps:
       { 'step two', 'step two' },
       { 'markdown and HTML', '**bold** <img src=x onerror=alert(1)>' },
       { 'a colour code', 'red alert' },
-      { 'a 5 KB line', function()
-        return string.rep('x', room() - 1) .. '…'
-      end },
-      { 'a wide character at the cut', function() -- 52 a's, then 中 across the edge of 53 cells
-        return string.rep('a', math.min(52, room() - 1)) .. '…'
-      end },
+      {
+        'a 5 KB line',
+        function()
+          return string.rep('x', room() - 1) .. '…'
+        end,
+      },
+      {
+        'a wide character at the cut',
+        function() -- 52 a's, then 中 across the edge of 53 cells
+          return string.rep('a', math.min(52, room() - 1)) .. '…'
+        end,
+      },
     }
     for i, s in ipairs(steps) do
       local want = s[2]
@@ -231,7 +243,17 @@ steps:
         want = type(s[2]) == 'function' and s[2]() or s[2]
         return only_live(st.chat) == want
       end, 10) then
-        error(string.format('timed out waiting for %s under the row (%q); shown: %s; windows %s', s[1], want, vim.inspect(live(st.chat)), vim.inspect(vim.tbl_map(function(x) return { x, vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(x)), vim.api.nvim_win_get_width(x), vim.api.nvim_win_get_config(x).relative } end, vim.api.nvim_list_wins()))))
+        error(
+          string.format(
+            'timed out waiting for %s under the row (%q); shown: %s; windows %s',
+            s[1],
+            want,
+            vim.inspect(live(st.chat)),
+            vim.inspect(vim.tbl_map(function(x)
+              return { x, vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(x)), vim.api.nvim_win_get_width(x), vim.api.nvim_win_get_config(x).relative }
+            end, vim.api.nvim_list_wins()))
+          )
+        )
       end
       local _, l = only_live(st.chat)
       local ls = vim.api.nvim_buf_get_lines(st.chat.bufnr, 0, -1, false)

@@ -26,24 +26,14 @@ steps:
 t.describe('the run sentinel in the plugin', function()
   t.it('asks after a command created .envrc: Remove undoes it, Keep keeps it', function()
     local st, root = h.start({ ['hello.txt'] = 'hello\n' }, script)
-    vim.cmd('AgentNew build')
-    t.wait(5000, function()
-      return agentls.mode() == 'BUILD'
-    end, 'a BUILD session')
+    h.build_session()
     local answer, asked = 'Remove (restore)', {}
-    h.stub(vim.ui, 'select', function(items, opts, cb)
-      local labels = vim.tbl_map(opts.format_item, items)
-      local want = vim.tbl_contains(labels, 'Run') and 'Run' or answer
-      if want == answer then
-        table.insert(asked, { prompt = opts.prompt, labels = labels })
+    h.answer(function(labels, opts)
+      if vim.tbl_contains(labels, 'Run') then
+        return 'Run'
       end
-      for _, it in ipairs(items) do
-        if opts.format_item(it) == want then
-          vim.schedule(function()
-            cb(it)
-          end)
-        end
-      end
+      table.insert(asked, { prompt = opts.prompt, labels = labels })
+      return answer
     end)
     local envrc = root .. '/.envrc'
     t.eq(nil, vim.loop.fs_stat(envrc), 'no .envrc before')
