@@ -138,6 +138,22 @@ t.describe('the chat: a running call shows its newest line', function()
     t.ok(not h.text(c.bufnr):find('⋯', 1, true), 'no mark left: ' .. h.text(c.bufnr))
   end)
 
+  t.it("with 'ambiwidth' double the text starts after the mark and stays within the window", function()
+    local old = vim.o.ambiwidth
+    vim.o.ambiwidth = 'double'
+    t.cleanup(function()
+      vim.o.ambiwidth = old
+    end)
+    local c = chat_in_window(40)
+    c:update({ sessionUpdate = 'tool_call', toolCallId = 'r1', title = 'run', status = 'in_progress', rawInput = { command = 'make' } })
+    progress(c, 'r1', string.rep('y', 100))
+    local m = vim.api.nvim_buf_get_extmarks(c.bufnr, chatmod.live_ns, 0, -1, { details = true })[1]
+    local col = vim.api.nvim_strwidth('    ⋯') + 1
+    t.eq(col, m[4].virt_text_win_col, 'after `    ⋯` and a space')
+    t.eq(2, vim.api.nvim_strwidth('…'), 'a double-width ellipsis')
+    t.eq(string.rep('y', 40 - col - 2) .. '…', m[4].virt_text[1][1], 'the rest of the 40 cells')
+  end)
+
   t.it('the activity line does not repeat it, and is plain text too', function()
     local c = chat_in_window(60)
     c:set_working(true)

@@ -314,7 +314,7 @@ local function tool_lines(out, e, depth, rows, links, shown)
     local indent = string.rep('    ', depth + 1)
     table.insert(out, indent .. M.live_mark)
     if shown then
-      shown[#out] = { text = e.live, col = #indent + 2, row = row }
+      shown[#out] = { text = e.live, col = vim.api.nvim_strwidth(out[#out]) + 1, row = row }
     end
   end
   for _, c in ipairs(e.children or {}) do
@@ -378,7 +378,7 @@ function Chat:lines()
     local activity = self.activity and plain.clean(self.activity) or ''
     if activity ~= '' and next(self.shown) == nil then
       table.insert(out, '  ' .. M.live_mark)
-      self.shown[#out] = { text = activity, col = 4 }
+      self.shown[#out] = { text = activity, col = vim.api.nvim_strwidth(out[#out]) + 1 }
     end
   end
   if self.plan then
