@@ -184,7 +184,7 @@ steps:
     t.eq(1, #vim.api.nvim_tabpage_list_wins(0), 'no chat window')
   end)
 
-  t.it('a running command shows its newest output line under the working line', function()
+  t.it("a running command shows its newest output line under its row, as text (live_spec.lua)", function()
     local st = h.start({ ['build.sh'] = 'echo compiling; sleep 2; echo done\n' }, [[
 steps:
   - tool_calls:
@@ -200,14 +200,20 @@ steps:
     h.choose('Run')
     vim.cmd('Agentls chat')
     agentls.prompt('build')
+    local live_ns = require('agentls.chat').live_ns
     t.wait(15000, function()
       st.chat:flush()
-      return h.text(st.chat.bufnr):find('⋯ run: compiling', 1, true) ~= nil
+      for _, m in ipairs(vim.api.nvim_buf_get_extmarks(st.chat.bufnr, live_ns, 0, -1, { details = true })) do
+        if m[4].virt_text[1][1] == 'compiling' then
+          return vim.api.nvim_buf_get_lines(st.chat.bufnr, m[2], m[2] + 1, false)[1] == '    ⋯'
+        end
+      end
     end, "the command's output line in the chat while it runs")
     local r = h.turn(st)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
     st.chat:flush()
-    t.ok(not h.text(st.chat.bufnr):find('⋯', 1, true), 'the activity line is gone after the turn')
+    t.ok(not h.text(st.chat.bufnr):find('⋯', 1, true), 'the live line is gone after the turn')
+    t.eq({}, vim.api.nvim_buf_get_extmarks(st.chat.bufnr, live_ns, 0, -1, {}), 'no live text after the turn')
   end)
 
   t.it('build→plan asks for confirmation', function()

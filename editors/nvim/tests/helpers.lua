@@ -21,17 +21,34 @@ function h.stub(tbl, key, value)
 end
 
 --- Stubs vim.ui.select for the current test to pick, in every list it is shown, the item
---- labelled `label` (as a person clicking it would, on the next tick).
-function h.choose(label)
+--- labelled `pick(labels, opts)` (as a person clicking it would, on the next tick).
+function h.answer(pick)
   h.stub(vim.ui, 'select', function(items, opts, cb)
+    local want = pick(vim.tbl_map(opts.format_item, items), opts)
     for _, it in ipairs(items) do
-      if opts.format_item(it) == label then
+      if opts.format_item(it) == want then
         vim.schedule(function()
           cb(it)
         end)
       end
     end
   end)
+end
+
+--- Stubs vim.ui.select for the current test to pick, in every list it is shown, the item
+--- labelled `label`.
+function h.choose(label)
+  h.answer(function()
+    return label
+  end)
+end
+
+--- Starts a new BUILD session (:AgentNew build) and waits for it.
+function h.build_session()
+  vim.cmd('AgentNew build')
+  t.wait(5000, function()
+    return require('agentls').mode() == 'BUILD'
+  end, 'a BUILD session')
 end
 
 --- The lines of buffer b as one string.
@@ -94,6 +111,19 @@ function h.screen()
     table.insert(rows, table.concat(cells))
   end
   return table.concat(rows, '\n')
+end
+
+--- Keeps `text` as an artifact: `name` in $AGENTLS_NVIM_ARTIFACTS (tests/run makes the folder
+--- and prints it; nothing is kept when it is unset). Returns the file's path, or nil.
+function h.keep(name, text)
+  local dir = vim.env.AGENTLS_NVIM_ARTIFACTS
+  if not dir or dir == '' then
+    return nil
+  end
+  vim.fn.mkdir(dir, 'p')
+  local path = dir .. '/' .. name
+  vim.fn.writefile(vim.split(text, '\n', true), path, 'b')
+  return path
 end
 
 --- Records the notifications client `c` sends (method, params), on every Neovim version

@@ -2,7 +2,8 @@
 -- a pty, driven over its --listen socket. It asks through the plugin with Neovim's own
 -- vim.ui.select/vim.ui.input (no stubs), the way they block the screen; the pty output is the
 -- screen. Checked: no "Press ENTER" prompt before, during or after a question, the question not
--- echoed again into :messages, and the plan drawn on the screen before the approval choice.
+-- echoed again into :messages, and the plan drawn on the screen before the approval choice. And
+-- a running call's newest line as the terminal draws it (live_spec.lua has the rest).
 local t = require('runner')
 local h = require('helpers')
 
@@ -149,7 +150,8 @@ t.describe('questions on a real screen', function()
     local from = #c.out()
     -- The updates and the question as they come from the server: in one go, the question
     -- right behind the agent's words and the end of the call before it.
-    c.notify_lua([[
+    c.notify_lua(
+      [[
       local root = ...
       local agentls = require('agentls')
       local st = agentls._State.new(require('agentls.config').merge({ root = root }))
@@ -168,12 +170,14 @@ t.describe('questions on a real screen', function()
           permission = { kind = 'run', what = 'go vet ./...', cwd = root, network = 'no', sandbox = 'on', grants = {} },
         })
       end)
-    ]], root)
+    ]],
+      root
+    )
     asked(c, 'the run question')
     on_screen(c, from, 'Folder:', 'the question on the screen')
     local screen = c.since(from)
     local why_at = screen:find('WHY%-VET%-MARKER')
-    t.ok(why_at, 'the agent\'s words on the screen when the question is asked; the screen showed:\n' .. screen:sub(-3000))
+    t.ok(why_at, "the agent's words on the screen when the question is asked; the screen showed:\n" .. screen:sub(-3000))
     t.ok(why_at < screen:find('Folder:', 1, true), 'the chat drawn before the question')
     t.ok(not screen:find('Edit%s*main%.go%s*…'), 'the finished call still shown as running')
     c.input('1<CR>')
@@ -181,12 +185,52 @@ t.describe('questions on a real screen', function()
     t.eq({ answers = { decision = 'reject_once' } }, c.lua('return _G.res'))
   end)
 
+  t.it("a running call's newest line on a real screen: as typed under its row, cut at the window", function()
+    local c = child()
+    local from = #c.out()
+    c.lua(
+      [[
+      local st = require('agentls')._State.new(require('agentls.config').merge({ root = ... }))
+      _G.st = st
+      st.chat:open('right', 60, true)
+      st.chat:update({ sessionUpdate = 'tool_call', toolCallId = 'r1', title = 'run', status = 'in_progress', rawInput = { command = 'make' } })
+      local function line(text)
+        st.chat:update({ sessionUpdate = 'tool_call_update', toolCallId = 'r1', status = 'in_progress',
+          content = { { type = 'content', content = { type = 'text', text = text } } } })
+      end
+      _G.line = line
+      line('**LIVE-MARK** <img src=x onerror=alert(1)>')
+    ]],
+      h.tmpdir()
+    )
+    on_screen(c, from, '⋯%s*%*%*LIVE%-MARK%*%*%s*<img%s*src=x%s*onerror=alert%(1%)>', 'the line as typed under the row')
+    local shown = c.since(from)
+    h.keep(string.format('screen-live-%d-markdown.txt', vim.version().minor), shown)
+    t.ok((shown:find('Running%s*`?make') or math.huge) < shown:find('LIVE%-MARK'), 'the line under the running row')
+    from = #c.out()
+    c.lua("line(string.rep('a', 52) .. '中文 WIDE-TAIL')")
+    on_screen(c, from, string.rep('a', 52) .. '…', 'the wide line cut before the wide char')
+    shown = c.since(from)
+    t.ok(not shown:find(string.rep('a', 53), 1, true), 'more than 52 cells of a: ' .. shown)
+    h.keep(string.format('screen-live-%d-cut.txt', vim.version().minor), shown)
+    t.ok(not shown:find('WIDE-TAIL', 1, true) and not shown:find('中', 1, true), 'past the cut on the screen')
+    from = #c.out()
+    c.lua(
+      "st.chat:update({ sessionUpdate = 'tool_call_update', toolCallId = 'r1', status = 'completed', rawOutput = { success = true, result = { exit_code = 0 } } })"
+    )
+    on_screen(c, from, 'make`?%s*✓', 'the final row')
+    h.keep(string.format('screen-live-%d-after.txt', vim.version().minor), c.since(from))
+    t.ok(not c.since(from):find('aaaa', 1, true), 'the live line drawn again after the end')
+    t.eq({}, c.lua("return vim.api.nvim_buf_get_extmarks(st.chat.bufnr, require('agentls.chat').live_ns, 0, -1, {})"), 'the live line gone')
+  end)
+
   t.it('plan approval: the plan is on the screen before the choice is asked', function()
     local c = child()
     local root = h.tmpdir()
     h.write(root .. '/plans/p.plan', '# Goal\nPLAN-ON-SCREEN-MARKER\n\n## Steps\n- [ ] One\n')
     local from = #c.out()
-    c.notify_lua([[
+    c.notify_lua(
+      [[
       local root = ...
       local agentls = require('agentls')
       local st = agentls._State.new(require('agentls.config').merge({ root = root }))
@@ -202,7 +246,9 @@ t.describe('questions on a real screen', function()
           },
         })
       end)
-    ]], root)
+    ]],
+      root
+    )
     asked(c, 'the approval choice')
     on_screen(c, from, 'Accept%s*&%s*Build', 'the choice on the screen')
     local screen = c.since(from)
@@ -211,12 +257,18 @@ t.describe('questions on a real screen', function()
     t.ok(plan_at < screen:find('Accept%s*&%s*Build'), 'the plan drawn before the choice')
     c.input('1<CR>')
     settled(c, 'the child back in Normal mode after the answer')
-    t.ok(c.lua([[
+    t.ok(
+      c.lua(
+        [[
       for _, w in ipairs(vim.api.nvim_list_wins()) do
         if vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w)) == ... then return true end
       end
       return false
-    ]], root .. '/plans/p.plan'), 'the plan in a window')
+    ]],
+        root .. '/plans/p.plan'
+      ),
+      'the plan in a window'
+    )
     t.eq({ answers = { approve = true } }, c.lua('return _G.res'))
     t.ok(not c.since(from):find('Press%s*ENTER'), 'a Press ENTER prompt')
   end)

@@ -1,7 +1,10 @@
 -- agentls.chat: the chat buffer (filetype `agentls-chat`, rendered as markdown: markdown.lua). It renders the
 -- current session's transcript (streamed text, one line per tool call with its status,
 -- refusals marked), the plan checklist and token usage above a prompt area; `<CR>` in normal
--- mode sends the prompt area's text.
+-- mode sends the prompt area's text. Untrusted live text (a running call's newest output line,
+-- the turn's activity) is never put in the markdown: its line holds only `⋯`, and the text is
+-- drawn after it as virtual text (plain_line.lua), cut to the window.
+local plain = require('agentls.plain_line')
 local problems = require('agentls.problems')
 local summary = require('agentls.tool_summary')
 local M = {}
@@ -10,6 +13,8 @@ M.marker = '──── prompt: type below, <CR> in normal mode sends ───
 --- The line under the transcript while a turn runs (nothing else shows that the model is
 --- thinking before its first word).
 M.working = '_… working (:Agentls cancel stops it)_'
+--- What a line of live text holds in the buffer (the text is virtual text after it).
+M.live_mark = '⋯'
 
 local Chat = {}
 Chat.__index = Chat
@@ -163,6 +168,17 @@ function Chat:update(u)
   elseif kind == 'tool_call_update' then
     local t = tool_entry(self, u)
     t.status = u.status or t.status
+    if u.status == 'in_progress' then
+      -- a running call's progress (experimental.agent.toolCallProgress): its newest line
+      local c = type(u.content) == 'table' and u.content[1]
+      local text = type(c) == 'table' and type(c.content) == 'table' and c.content.text
+      if type(text) == 'string' then
+        t.live = plain.clean(text)
+        return self:render()
+      end
+    else
+      t.live = nil
+    end
     if given(u.rawOutput) then
       t.output = u.rawOutput
     end
@@ -258,7 +274,9 @@ end
 -- sub-agent's short id: "      ↳ [1a2b3c4d] Read app.txt". `rows` maps each line to its call
 -- (`:Agentls details`, `K`); `links` maps each line naming a file (the call's, a problem's) to
 -- where it leads and the bytes the file name takes ({file, line?, find?, col, end_col}; `gf`).
-local function tool_lines(out, e, depth, rows, links)
+-- A running call's newest progress line goes under it: a line of `⋯`, the text in `shown`
+-- (line -> {text, col: the display column it starts at, row: the call's line}).
+local function tool_lines(out, e, depth, rows, links, shown)
   local s = summary.summarize(e)
   local text = summary.summary_text(s)
   if e.result and e.result.status ~= 'completed' then
@@ -274,6 +292,7 @@ local function tool_lines(out, e, depth, rows, links)
   if rows then
     rows[#out] = e
   end
+  local row = #out
   local link = links and summary.link(e)
   if link then
     link.col = #prefix + #s.verb + 1 -- summary_text: the verb, a space, the file
@@ -291,8 +310,15 @@ local function tool_lines(out, e, depth, rows, links)
     end
   end
   qa_lines(out, e.qa)
+  if e.live and e.live ~= '' and (e.status == 'in_progress' or e.status == 'pending') then
+    local indent = string.rep('    ', depth + 1)
+    table.insert(out, indent .. M.live_mark)
+    if shown then
+      shown[#out] = { text = e.live, col = vim.api.nvim_strwidth(out[#out]) + 1, row = row }
+    end
+  end
   for _, c in ipairs(e.children or {}) do
-    tool_lines(out, c, depth + 1, rows, links)
+    tool_lines(out, c, depth + 1, rows, links, shown)
   end
 end
 
@@ -323,7 +349,7 @@ end
 --- The transcript's lines (everything above the prompt marker).
 function Chat:lines()
   local out = { string.format('# agentls · %s%s', (self.mode or '?'):upper(), self.title and (' · ' .. self.title) or ''), '' }
-  self.rows, self.links = {}, {}
+  self.rows, self.links, self.shown = {}, {}, {}
   for _, e in ipairs(self.entries) do
     if e.kind == 'user' then
       table.insert(out, '')
@@ -338,7 +364,7 @@ function Chat:lines()
         table.insert(out, '> ' .. l)
       end
     elseif e.kind == 'tool' then
-      tool_lines(out, e, 0, self.rows, self.links)
+      tool_lines(out, e, 0, self.rows, self.links, self.shown)
     elseif e.kind == 'note' then
       table.insert(out, '_' .. e.text .. '_')
     elseif e.kind == 'qa' then
@@ -348,8 +374,11 @@ function Chat:lines()
   if self.working then
     table.insert(out, '')
     table.insert(out, M.working)
-    if self.activity then
-      table.insert(out, '  ⋯ ' .. self.activity)
+    -- what the turn does now, unless a call's own line shows it already
+    local activity = self.activity and plain.clean(self.activity) or ''
+    if activity ~= '' and next(self.shown) == nil then
+      table.insert(out, '  ' .. M.live_mark)
+      self.shown[#out] = { text = activity, col = vim.api.nvim_strwidth(out[#out]) + 1 }
     end
   end
   if self.plan then
@@ -408,21 +437,78 @@ function Chat:render()
   end)
 end
 
---- Renders now.
+M.live_ns = vim.api.nvim_create_namespace('agentls-chat-live')
+
+-- The display cells the narrowest window showing the chat gives its text (80 when none does).
+local function text_width(bufnr)
+  local width
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(w) == bufnr then
+      local info = vim.fn.getwininfo(w)[1]
+      local tw = vim.api.nvim_win_get_width(w) - (info and info.textoff or 0)
+      width = math.min(width or tw, tw)
+    end
+  end
+  return width or 80
+end
+
+-- Draws each live text (a running call's newest line, the turn's activity) after the `⋯` of its
+-- line as virtual text (AgentlsChatLive): never parsed as markdown, one line cut to the window.
+local function mark_shown(bufnr, shown)
+  vim.api.nvim_buf_clear_namespace(bufnr, M.live_ns, 0, -1)
+  local width = text_width(bufnr)
+  for lnum, s in pairs(shown or {}) do
+    local opts = { virt_text = { { plain.cut(s.text, width - s.col), 'AgentlsChatLive' } }, virt_text_win_col = s.col }
+    pcall(vim.api.nvim_buf_set_extmark, bufnr, M.live_ns, lnum - 1, 0, opts)
+  end
+end
+
+-- The last line showing a running call's newest line, or nil.
+local function newest_live(shown)
+  local last
+  for lnum, s in pairs(shown or {}) do
+    if s.row and (not last or lnum > last) then
+      last = lnum
+    end
+  end
+  return last
+end
+
+--- Renders now. A window showing the chat that is not the current one follows the end (its
+--- cursor on the prompt marker) when it was at the end (the cursor on the marker or below it, or
+--- where the last render put it), with a running call's newest line kept in view.
 function Chat:flush()
   if not valid(self.bufnr) then
     return
   end
   local lines = self:lines()
   local m = marker_index(self.bufnr) or vim.api.nvim_buf_line_count(self.bufnr)
+  local cur = vim.api.nvim_get_current_win()
+  local placed, follow = self.placed or {}, {}
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if w ~= cur and vim.api.nvim_win_get_buf(w) == self.bufnr then
+      local l = vim.api.nvim_win_get_cursor(w)[1]
+      if l >= m or l == placed[w] then
+        table.insert(follow, w)
+      end
+    end
+  end
   vim.api.nvim_buf_set_lines(self.bufnr, 0, m, false, lines)
   vim.bo[self.bufnr].modified = false
   mark_links(self.bufnr, self.links)
-  local cur = vim.api.nvim_get_current_win()
-  for _, w in ipairs(vim.api.nvim_list_wins()) do
-    if w ~= cur and vim.api.nvim_win_get_buf(w) == self.bufnr then
-      pcall(vim.api.nvim_win_set_cursor, w, { #lines, 0 })
+  mark_shown(self.bufnr, self.shown)
+  self.placed = {}
+  local live = newest_live(self.shown)
+  for _, w in ipairs(follow) do
+    local at = #lines
+    pcall(vim.api.nvim_win_set_cursor, w, { at, 0 })
+    if live and vim.api.nvim_win_call(w, function()
+      return vim.fn.line('w0')
+    end) > live then
+      at = live -- the window is too short for both: the live line wins
+      pcall(vim.api.nvim_win_set_cursor, w, { at, 0 })
     end
+    self.placed[w] = at
   end
 end
 
@@ -640,10 +726,23 @@ function Chat:buffer()
       self:details()
     end,
   })
+  -- a live line is cut to the window's width: cut again when it changes (WinResized: 0.9+)
+  local group = vim.api.nvim_create_augroup('agentls.chat.resize', { clear = true })
+  for _, ev in ipairs({ 'VimResized', 'WinResized' }) do
+    pcall(vim.api.nvim_create_autocmd, ev, {
+      group = group,
+      callback = function()
+        if next(self.shown or {}) then
+          self:render()
+        end
+      end,
+    })
+  end
   self.bufnr = b
   vim.api.nvim_buf_set_lines(b, 0, -1, false, self:lines())
   vim.api.nvim_buf_set_lines(b, -1, -1, false, { '' })
   mark_links(b, self.links)
+  mark_shown(b, self.shown)
   vim.bo[b].modified = false
   return b
 end

@@ -152,8 +152,15 @@ end
 function M.capabilities(o, base)
   local caps = vim.deepcopy(base or vim.lsp.protocol.make_client_capabilities())
   caps.experimental = caps.experimental or {}
-  -- languageIntel: the plugin answers agent/diagnostics and agent/navigate (intel.lua)
-  caps.experimental.agent = { askUser = true, modeIndicator = true, savesEdits = o.save_edits and true or false, languageIntel = true }
+  -- languageIntel: the plugin answers agent/diagnostics and agent/navigate (intel.lua);
+  -- toolCallProgress: the chat shows a running call's newest line under its row (chat.lua)
+  caps.experimental.agent = {
+    askUser = true,
+    modeIndicator = true,
+    savesEdits = o.save_edits and true or false,
+    languageIntel = true,
+    toolCallProgress = true,
+  }
   return caps
 end
 

@@ -31,6 +31,7 @@ local function set_highlights()
   vim.api.nvim_set_hl(0, 'AgentlsPlan', { default = true, fg = '#5f87ff', ctermfg = 69, bold = true })
   vim.api.nvim_set_hl(0, 'AgentlsBuild', { default = true, fg = '#5fd75f', ctermfg = 77, bold = true })
   vim.api.nvim_set_hl(0, 'AgentlsChatLink', { default = true, link = 'Underlined' }) -- a file name `gf` follows
+  vim.api.nvim_set_hl(0, 'AgentlsChatLive', { default = true, link = 'Comment' }) -- a running call's newest line
 end
 
 --- The project root: the directory holding the first of `markers` found upwards from `dir`.
