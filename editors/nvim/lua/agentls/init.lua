@@ -861,6 +861,10 @@ function State:handlers()
       if u.sessionUpdate == 'current_mode_update' then
         self:mode_changed(p.sessionId, u.currentModeId, nil, 'tool')
       end
+      if u.sessionUpdate == 'tool_call_update' and (u.status == 'completed' or u.status == 'failed') then
+        -- an edit may have gone on disk behind an open buffer (reload.lua)
+        require('agentls.reload').unmodified()
+      end
       if self.session and p.sessionId == self.session.sessionId then
         if u.sessionUpdate == 'session_info_update' and type(u.title) == 'string' then
           self.session.title = u.title
@@ -896,6 +900,7 @@ function State:handlers()
       if type(v) == 'table' then
         if v.kind == 'end' then
           self.chat:set_activity(nil)
+          require('agentls.reload').unmodified() -- a command's rewind may have written on disk
         elseif type(v.message) == 'string' and v.message ~= '' then
           self.chat:set_activity((v.message:gsub('^%u+: ', '')))
         end

@@ -104,7 +104,7 @@ local function open_diff(st, msg_id, f, text)
       else
         notify('undone: ' .. f.path)
       end
-      vim.cmd('checktime')
+      require('agentls.reload').unmodified()
       close()
     end)
   end, { buffer = b, desc = 'agentls: undo this file (back to before the turn)' })
