@@ -129,7 +129,7 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 	if m.startBackground() {
 		go func() {
 			defer m.wg.Done()
-			s.showApproval(askCtx, ap, p, allowed)
+			s.showApproval(ctx, askCtx, ap, p, allowed)
 		}()
 	}
 	timer := time.NewTimer(m.approvalTimeout())

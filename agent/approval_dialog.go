@@ -20,13 +20,17 @@ const KeepPlanningReason = "the user chose to keep planning"
 // showApproval opens the plan and shows the approval dialog; the user's
 // decision is offered to ap. The plan is opened beside the question, not
 // before it: an editor slow to open a document (the face bounds it) never
-// delays the question. It returns once both are done.
-func (s *Session) showApproval(askCtx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) {
+// delays the question. The question ends with askCtx (withdrawn once
+// anything decided); the plan's opening only with the turn (turnCtx): a
+// decision that came before the editor was asked to open it (a client that
+// answers at once) does not take it back, so the plan is always on screen
+// with its question. It returns once both are done.
+func (s *Session) showApproval(turnCtx, askCtx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) {
 	m := s.m
 	shown := make(chan struct{})
 	go func() { // owned: waited for below
 		defer close(shown)
-		if err := m.shower.ShowDocument(askCtx, p.Abs); err != nil && askCtx.Err() == nil {
+		if err := m.shower.ShowDocument(turnCtx, p.Abs); err != nil && turnCtx.Err() == nil {
 			slog.Warn("show plan", "plan", p.Rel, "err", err)
 		}
 	}()
