@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"log/slog"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -27,11 +25,19 @@ import (
 // the file name: codeSpan in a question's Markdown, plainName in a change
 // annotation's label (plain text).
 func autoRunWhy(c workspace.Change, name string, quote func(string) string) string {
+	if name == autoRunUnchecked {
+		return "the workspace is too large for agentls to look through it all for a symbolic link named like a file your editor or shell runs by itself that could lead here"
+	}
 	if c.Kind != workspace.ChangeRename && name == c.Path.Rel {
 		return "your editor or shell runs what it names by itself, outside agentls's sandbox"
 	}
 	return "your editor or shell runs what " + quote(name) + " names by itself, outside agentls's sandbox"
 }
+
+// autoRunUnchecked stands for the name of the file a change touches when
+// the index of auto-run links stopped at its bound (no file name is
+// empty or holds a NUL byte).
+const autoRunUnchecked = "\x00unchecked"
 
 // plainName shows a file name as it is (plain text).
 func plainName(name string) string { return name }
@@ -39,6 +45,9 @@ func plainName(name string) string { return name }
 // autoRunNote ends the reason the model reads for a declined change to
 // name, a file the editor or shell runs by itself.
 func autoRunNote(name string) string {
+	if name == autoRunUnchecked {
+		return "; the workspace is too large for agentls to look through it all for symbolic links named like files the user's editor or shell runs by itself, so every change is asked"
+	}
 	return "; " + name + " is a file the user's editor or shell runs by itself, so every change to it is asked"
 }
 
@@ -64,8 +73,11 @@ func givenPaths(ctx context.Context) []string {
 // resolved path, on a name the tool call was given (a symlink .vscode →
 // cfg), or is where a symlink named like one leads, at any depth of a
 // workspace folder but below node_modules (cfg/tasks.json when .vscode →
-// cfg, notes.txt when sub/.envrc → ../notes.txt), or below it; or when a
-// delete or a rename takes one along inside a folder. Nil when none does.
+// cfg, notes.txt when sub/.envrc → ../notes.txt), or below it, as the
+// workspace's index of such links has them (autorun_links.go); or when a
+// delete or a rename takes one along inside a folder. A change that
+// touches none is mapped to autoRunUnchecked when the index could not look
+// through the whole workspace. Nil when none does.
 func (s *Session) autoRunChanges(ctx context.Context, changes []workspace.Change) map[string]string {
 	ws := s.m.ws
 	given := ""
@@ -76,7 +88,7 @@ func (s *Session) autoRunChanges(ctx context.Context, changes []workspace.Change
 		}
 	}
 	var roots []autoRunRoot
-	rootsRead := false
+	rootsRead, complete := false, true
 	var out map[string]string
 	for _, c := range changes {
 		name := ""
@@ -89,7 +101,8 @@ func (s *Session) autoRunChanges(ctx context.Context, changes []workspace.Change
 				continue
 			}
 			if !rootsRead {
-				roots, rootsRead = autoRunRoots(ws), true
+				roots, complete = s.m.autoRunLinks.roots(ws.Folders())
+				rootsRead = true
 			}
 			name = underAutoRunRoot(roots, p.Abs)
 		}
@@ -102,6 +115,9 @@ func (s *Session) autoRunChanges(ctx context.Context, changes []workspace.Change
 		}
 		if name == "" {
 			name = given
+		}
+		if name == "" && !complete {
+			name = autoRunUnchecked // a link past the walk's bound could lead here
 		}
 		if name != "" {
 			if out == nil {
@@ -132,91 +148,6 @@ func givenRel(ws *workspace.Workspace, given string) string {
 		return ""
 	}
 	return rel
-}
-
-// autoRunRoot is a symlink named like an auto-run file or folder (or lying
-// in an auto-run folder), anywhere in a workspace folder, and the real path
-// it leads to: a change there changes what the editor or shell runs.
-type autoRunRoot struct {
-	name string // relative to its workspace folder
-	real string
-}
-
-// maxAutoRunLinkWalk bounds the entries autoRunRoots reads across the
-// workspace folders (tools.scanWorkspace's bound).
-const maxAutoRunLinkWalk = 200_000
-
-// autoRunRoots lists, read now, the symlinks at any depth of each workspace
-// folder that guard.IsAutoRun names (sub/.envrc, a/.vscode,
-// .vscode/tasks.json), with where they lead (through a chain of links).
-// The walk follows no link, reads at most maxAutoRunLinkWalk entries, and
-// skips version-control folders and node_modules (the package manager
-// replaces those whole and no editor opens them as a project, as the
-// sandbox's scan treats them).
-func autoRunRoots(ws *workspace.Workspace) []autoRunRoot {
-	var out []autoRunRoot
-	budget := maxAutoRunLinkWalk
-	for _, f := range ws.Folders() {
-		_ = filepath.WalkDir(f, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || p == f {
-				return nil // unreadable: nothing found there
-			}
-			if budget--; budget < 0 {
-				return filepath.SkipAll
-			}
-			if d.IsDir() {
-				if skipForAutoRunLinks(d.Name()) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.Type()&fs.ModeSymlink == 0 {
-				return nil
-			}
-			rel, err := filepath.Rel(f, p)
-			if err != nil || !guard.IsAutoRun(filepath.ToSlash(rel)) {
-				return nil
-			}
-			if real := linkLeadsTo(p); real != "" {
-				out = append(out, autoRunRoot{name: filepath.ToSlash(rel), real: real})
-			}
-			return nil
-		})
-	}
-	if budget < 0 {
-		slog.Warn("stopped looking for symlinks named like files the editor runs by itself", "limit", maxAutoRunLinkWalk)
-	}
-	return out
-}
-
-// skipForAutoRunLinks reports a folder autoRunRoots does not enter.
-func skipForAutoRunLinks(name string) bool {
-	switch strings.ToLower(name) {
-	case "node_modules", ".git", ".hg", ".jj", ".svn":
-		return true
-	}
-	return false
-}
-
-// linkLeadsTo is the real path of the symlink p: where its chain ends, or,
-// when that does not exist yet, the path a write through it would create
-// (its last link's target in a real folder); "" when neither resolves.
-func linkLeadsTo(p string) string {
-	if real, err := workspace.Canonical(p); err == nil {
-		return real
-	}
-	target, err := os.Readlink(p)
-	if err != nil {
-		return ""
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(filepath.Dir(p), target)
-	}
-	dir, err := workspace.Canonical(filepath.Dir(target))
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, filepath.Base(target))
 }
 
 // underAutoRunRoot names abs through the auto-run symlink that leads to it

@@ -70,10 +70,11 @@ func FuzzAutoRunNeverAppliedUnasked(f *testing.F) {
 		if rel := givenRel(m.ws, p); rel != "" && guard.IsAutoRun(rel) && len(applied) != 0 {
 			t.Fatalf("%s %q (an auto-run name as given) applied unasked: %+v", name, p, applied)
 		}
+		roots, _ := new(autoRunLinks).roots(m.ws.Folders()) // a walk of its own, not the session's index
 		for _, req := range applied {
 			for _, c := range req.Changes {
 				for _, tp := range c.Targets() {
-					if guard.IsAutoRun(tp.Rel) || underAutoRunRoot(autoRunRoots(m.ws), tp.Abs) != "" || deepLinked(tp.Rel) {
+					if guard.IsAutoRun(tp.Rel) || underAutoRunRoot(roots, tp.Abs) != "" || deepLinked(tp.Rel) {
 						t.Fatalf("%s %q: %s of %s applied unasked", name, p, c.Kind, tp.Rel)
 					}
 				}
@@ -102,7 +103,7 @@ func restore(t *testing.T, root string) {
 
 // deepLinked reports a path the fixture's deep auto-run symlinks lead to
 // (sub/.nvim.lua → notes.txt, sub/.vscode → real2), known without
-// autoRunRoots.
+// the index.
 func deepLinked(rel string) bool {
 	rel = strings.ToLower(rel)
 	return rel == "notes.txt" || rel == "real2" || strings.HasPrefix(rel, "real2/")

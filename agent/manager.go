@@ -103,6 +103,9 @@ type Options struct {
 // Manager owns the sessions of one workspace.
 type Manager struct {
 	ws *workspace.Workspace
+	// autoRunLinks indexes the workspace's links named like auto-run
+	// files (autorun_links.go).
+	autoRunLinks autoRunLinks
 	// The editor's side, each code path through the small interface it
 	// needs (editor.go); editor is the whole, for optional extensions such
 	// as TurnReporter.

@@ -120,8 +120,8 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 	git := safeGitFor(permit.Rule, command, dir) // auto-allowed git: no repository-local programs (gitenv.go)
 	job.env = git.apply(job.env)
 	status := sandbox.Detect().Status(job.policy.Mode)
-	watch := newSentinel(env.Workspace().Folders(), scan, approval, keptBySandbox(policy, status)) // what runs by itself, as it is before the command (sentinel.go)
-	res, inTerminal, err := runInTerminal(ctx, env, job, git)                                      // the editor's terminal, if it has one
+	watch := newSentinel(env.Workspace().Folders(), scan, approval, policy, status) // what runs by itself, as it is before the command (sentinel.go)
+	res, inTerminal, err := runInTerminal(ctx, env, job, git)                       // the editor's terminal, if it has one
 	if !inTerminal {
 		res, err = runShell(ctx, job)
 	}

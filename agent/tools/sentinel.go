@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // The after-command check ("sentinel"). The sandbox keeps read-only what
@@ -64,13 +66,19 @@ type sentinel struct {
 	// kept is what the command's sandbox kept read-only: a difference
 	// there is someone else's (sentinel_kept.go).
 	kept keptPaths
+	// untrusted are the folders of PATH the command's policy does not
+	// trust (sandbox.Policy.UntrustedPath): the git that reads a new
+	// repository's configuration is never looked up there.
+	untrusted []string
 }
 
 // newSentinel takes the snapshot before a command from the walk its
-// policy made (scan) right before it starts, for approval a; kept is what
-// its sandbox keeps read-only (keptBySandbox).
-func newSentinel(folders []string, scan workspaceScan, a Approval, kept keptPaths) sentinel {
-	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: a.Tool == "git", kept: kept}
+// policy made (scan) right before it starts, for approval a; status is
+// what its sandbox could enforce: what it keeps read-only (keptBySandbox)
+// is someone else's, and what the policy does not trust on PATH this
+// check does not either.
+func newSentinel(folders []string, scan workspaceScan, a Approval, policy sandbox.Policy, status sandbox.Status) sentinel {
+	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: a.Tool == "git", kept: keptBySandbox(policy, status), untrusted: policy.UntrustedPath}
 }
 
 // check compares the workspace now with the snapshot, asks the user about
@@ -80,7 +88,7 @@ func newSentinel(folders []string, scan workspaceScan, a Approval, kept keptPath
 func (s sentinel) check(ctx context.Context, env Env, command string) string {
 	folders := s.before.folders
 	after := takeSnapshot(folders, scanWorkspace(folders), s.before.repos)
-	changes := slices.DeleteFunc(diffSnaps(s.before, after, s.gitConfig), func(c autoRunChange) bool {
+	changes := slices.DeleteFunc(diffSnaps(s.before, after, s.gitConfig, s.untrusted), func(c autoRunChange) bool {
 		if s.kept.notTheCommands(c, s.before) {
 			slog.Debug("run: a change the sandbox kept from the command (someone else's)", "path", c.rel, "what", c.what)
 			return true

@@ -31,8 +31,10 @@ type autoRunChange struct {
 // config that holds more than git's own settings (describeNewRepoConfig).
 // git's configuration of a repository that existed is left out when
 // gitConfig (git may write it: the command is git's own, or
-// sandbox.allow_git_config); a new one's is not.
-func diffSnaps(before, after *autoRunSnap, gitConfig bool) []autoRunChange {
+// sandbox.allow_git_config); a new one's is not, and is read with the git
+// found on PATH outside untrusted (the command's
+// sandbox.Policy.UntrustedPath).
+func diffSnaps(before, after *autoRunSnap, gitConfig bool, untrusted []string) []autoRunChange {
 	seen := map[string]bool{}
 	var paths []string
 	for _, s := range []*autoRunSnap{before, after} {
@@ -69,7 +71,7 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool) []autoRunChange {
 		if kind == watchNewConfig && !inB {
 			// A new repository's config: asked about for what it holds; on
 			// Remove rewritten with only git's own settings (or removed).
-			c.what, c.before = describeNewRepoConfig(a, untrustedPath(before.folders))
+			c.what, c.before = describeNewRepoConfig(a, untrusted)
 		} else {
 			c.what, c.capped = describeDiff(c.before, c.after, kind, p)
 		}

@@ -113,9 +113,9 @@ func FuzzSentinelRestore(f *testing.F) {
 			}
 			fuzzOp(root, outside, ops[i], fuzzPaths[int(ops[i+1])%len(fuzzPaths)], data)
 		}
-		changes := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false)
+		changes := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, folders)
 		failed := restoreChanges(changes)
-		left := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false)
+		left := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, folders)
 		for _, c := range left {
 			if (c.before == nil || c.before.mode.IsDir()) && (c.after == nil || c.after.mode.IsDir()) {
 				continue // a folder: made by the command and holding what is not watched, or shown by what it held

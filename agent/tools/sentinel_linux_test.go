@@ -349,7 +349,7 @@ func TestRunSentinelIgnoresWhatTheSandboxKept(t *testing.T) {
 		root := env.ws.Root()
 		policy, scan, approval := runPolicyScan(env, "true", false)
 		status := sandbox.Detect().Status(policy.Mode)
-		watch := newSentinel(env.ws.Folders(), scan, approval, keptBySandbox(policy, status))
+		watch := newSentinel(env.ws.Folders(), scan, approval, policy, status)
 		// Meanwhile the editor, outside the sandbox:
 		writeFile(t, filepath.Join(root, "old/.vscode/settings.json"), "{\"editor.tabSize\": 2}\n")
 		writeFile(t, filepath.Join(root, "old/.vscode/launch.json"), "{}\n")
@@ -424,16 +424,8 @@ func checkNewRepoConfig(t *testing.T, root string, row sentinelRow, keep bool) {
 func TestSentinelNeverRunsAWorkspaceGit(t *testing.T) {
 	requireGit(t)
 	env, outside := sentinelWorkspace(t, "off")
-	realGit, err := exec.LookPath("git")
-	if err != nil {
-		t.Fatal(err)
-	}
 	marker := filepath.Join(outside, "pwned")
-	writeFile(t, env.path("lib/bin/git"), "#!/bin/sh\necho ran > "+marker+"\nexec "+realGit+" \"$@\"\n")
-	if err := os.Chmod(env.path("lib/bin/git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", env.path("lib/bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	plantGit(t, env.path("lib/bin"), marker)
 	_, asked := runSentinel(t, env, &AutoRunAnswer{Why: "rejected when asked"}, "git init -q lib/sub && git -C lib/sub config core.fsmonitor 'echo x'")
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the after-command check ran the git a command could plant in the workspace")
@@ -441,4 +433,51 @@ func TestSentinelNeverRunsAWorkspaceGit(t *testing.T) {
 	if len(asked) != 1 || !strings.Contains(asked[0].Summary(), "core.fsmonitor") {
 		t.Fatalf("asked %+v, want the new repository's core.fsmonitor (read with the real git)", asked)
 	}
+}
+
+// TestSentinelTrustsOnPathWhatThePolicyDoes: the check after a command
+// looks git up outside the folders its command's policy does not trust
+// on PATH (sandbox.Policy.UntrustedPath), not a list of its own: a folder
+// the policy adds there holds no git the check runs. Failed while the
+// check computed the list again from the workspace folders: the git
+// planted in that folder ran.
+func TestSentinelTrustsOnPathWhatThePolicyDoes(t *testing.T) {
+	requireGit(t)
+	env, outside := sentinelWorkspace(t, "off")
+	bin, marker := filepath.Join(outside, "bin"), filepath.Join(t.TempDir(), "pwned")
+	policy, scan, approval := runPolicyScan(env, "true", false)
+	policy.UntrustedPath = append(policy.UntrustedPath, bin)
+	watch := newSentinel(env.ws.Folders(), scan, approval, policy, sandbox.Detect().Status(policy.Mode))
+	realGit := plantGit(t, bin, marker)
+	for _, args := range [][]string{{"init", "-q", "lib/sub"}, {"-C", "lib/sub", "config", "core.fsmonitor", "echo x"}} { // the command, with the real git
+		cmd := exec.Command(realGit, args...)
+		cmd.Dir = env.ws.Root()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	a := &askingEnv{fakeEnv: env, answer: AutoRunAnswer{Why: "rejected when asked"}}
+	watch.check(context.Background(), a, "git init")
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the after-command check ran a git on a PATH entry the command's policy does not trust")
+	}
+	if len(a.asked) != 1 || !strings.Contains(a.asked[0].Summary(), "core.fsmonitor") {
+		t.Fatalf("asked %+v, want the new repository's core.fsmonitor (read with the real git)", a.asked)
+	}
+}
+
+// plantGit puts in bin a git that writes marker and runs the real one
+// (whose path it returns), first on PATH for the test.
+func plantGit(t *testing.T, bin, marker string) string {
+	t.Helper()
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(bin, "git"), "#!/bin/sh\necho ran > "+marker+"\nexec "+realGit+" \"$@\"\n")
+	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return realGit
 }

@@ -107,7 +107,7 @@ type newRepoConfig struct {
 
 // readNewRepoConfig judges a new repository's configuration file's
 // content (read within the snapshot's caps) with the git found on PATH
-// outside untrusted (the workspace folders, untrustedPath).
+// outside untrusted (the command's sandbox.Policy.UntrustedPath).
 func readNewRepoConfig(data []byte, untrusted []string) newRepoConfig {
 	entries, err := gitListConfig(data, untrusted)
 	if err != nil {
@@ -271,12 +271,4 @@ func describeNewRepoConfig(a snapEntry, untrusted []string) (what string, clean 
 	e := a
 	e.data, e.size = cfg.clean, int64(len(cfg.clean))
 	return what, &e
-}
-
-// untrustedPath are the PATH entries no git of the after-command check is
-// looked up in: the workspace folders, as for the commands themselves
-// (pathFolders).
-func untrustedPath(folders []string) []string {
-	home, _ := os.UserHomeDir()
-	return pathFolders(folders, home)
 }
