@@ -3,10 +3,7 @@
 package langpool
 
 import (
-	"context"
-	"fmt"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -25,23 +22,7 @@ func TestStopReapsDetachedChild(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			root := t.TempDir()
 			p := fakePoolWith(t, root, map[string]string{"a.go": "package a\n"}, Options{}, func(c *config.Config) { c.Sandbox.Mode = mode })
-			a := filepath.Join(root, "a.go")
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			snap, err := p.Diagnostics(ctx, []string{a})
-			if err != nil {
-				t.Fatal(err)
-			}
-			pid := 0
-			for _, d := range snap.Files[a] {
-				if _, err := fmt.Sscanf(d.Message, "detached %d", &pid); err == nil {
-					break
-				}
-			}
-			if pid == 0 {
-				t.Fatalf("the fake server started no detached child: %+v", snap.Files)
-			}
-			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+			pid := detachedChild(t, p, filepath.Join(root, "a.go"))
 			child, err := proctest.Watch(pid)
 			if err != nil {
 				t.Fatalf("the detached child %d: %v", pid, err)

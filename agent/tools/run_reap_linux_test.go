@@ -104,13 +104,7 @@ func TestRunReapsWhatOutlivesTheCommand(t *testing.T) {
 					if !present(env.path("out/S")) {
 						t.Fatalf("the leftover never ran: %s", r.JSON())
 					}
-					writeFile(t, env.path("out/E"), "")
-					if !within(reapBound, func() bool { return len(tokenProcs(tok)) == 0 }) {
-						t.Fatalf("processes of the command still run after it ended: %v", tokenProcs(tok))
-					}
-					if present(env.path("out/X")) {
-						t.Errorf("a process of the command wrote out/X after it ended")
-					}
+					endAndCheck(t, env, tok, "out/E", "out/X")
 				})
 			}
 		}
@@ -132,13 +126,7 @@ func TestRunSentinelOutlivedWriteReaped(t *testing.T) {
 		if got.AutoRun != "" {
 			t.Errorf("asked about %s", got.AutoRun)
 		}
-		writeFile(t, env.path("lib/E"), "")
-		if !within(reapBound, func() bool { return len(tokenProcs(tok)) == 0 }) {
-			t.Fatalf("processes of the command still run after it ended: %v", tokenProcs(tok))
-		}
-		if present(env.path("lib/.envrc")) {
-			t.Errorf("lib/.envrc was written after the command and its check")
-		}
+		endAndCheck(t, env, tok, "lib/E", "lib/.envrc")
 	})
 }
 
@@ -177,6 +165,20 @@ func TestRunExitCodesUnchanged(t *testing.T) {
 			})
 		}
 	})
+}
+
+// endAndCheck makes end (a leftover of the command would now write
+// written), waits until no process of the command (token tok) is left, and
+// checks that written was not written.
+func endAndCheck(t *testing.T, env *fakeEnv, tok, end, written string) {
+	t.Helper()
+	writeFile(t, env.path(end), "")
+	if !within(reapBound, func() bool { return len(tokenProcs(tok)) == 0 }) {
+		t.Fatalf("processes of the command still run after it ended: %v", tokenProcs(tok))
+	}
+	if present(env.path(written)) {
+		t.Errorf("a process of the command wrote %s after the command ended", written)
+	}
 }
 
 // reapWorkspace is a workspace whose out/ any command may write (under
