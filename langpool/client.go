@@ -72,9 +72,10 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 	cmd.Dir = root
 	cmd.Env = sandbox.Environ(pol, environ) // PATH never into the workspace
 	// A child that left the server's process group (setsid: killGroup
-	// misses it, and only bubblewrap's PID namespace would end it) may hold
-	// the server's stderr open: once the server exited, Wait waits that
-	// long for its pipes, then closes them, so exited and stop stay bounded.
+	// misses it; the server's reaper or bubblewrap's PID namespace ends it,
+	// unless it escaped them) may hold the server's stderr open: once the
+	// server exited, Wait waits that long for its pipes, then closes them,
+	// so exited and stop stay bounded.
 	cmd.WaitDelay = stopTimeout
 	setGroup(cmd)
 	stdin, err := cmd.StdinPipe()
@@ -276,8 +277,9 @@ func (c *client) alive() bool {
 	}
 }
 
-// stop asks the server to shut down and exit, then kills its process
-// group if it has not ended within stopTimeout.
+// stop asks the server to shut down and exit, then ends it (its reaper
+// kills what it started, or its process group is killed) if it has not
+// exited within stopTimeout.
 func (c *client) stop() {
 	if c.alive() {
 		ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
@@ -290,6 +292,7 @@ func (c *client) stop() {
 		case <-time.After(stopTimeout):
 		}
 	}
+	c.prep.Terminate(c.cmd.Process, c.exited)
 	killGroup(c.cmd)
 	<-c.exited
 	_ = c.conn.Close()

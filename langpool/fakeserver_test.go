@@ -327,19 +327,11 @@ func TestPublishedDiagnosticsAreBounded(t *testing.T) {
 	}
 }
 
-// TestStopIsBoundedWhenAChildHoldsStderr: a language server (here under
-// the Landlock layer alone, which has no PID namespace to end its
-// children) that leaves a child outside its process group holding its
-// stderr open must not keep the pool from closing: the server's own exit
-// is awaited, the child's pipe only for a bounded time.
-func TestStopIsBoundedWhenAChildHoldsStderr(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("setsid child of the fake server: linux")
-	}
-	root := t.TempDir()
-	t.Setenv(fakeDetachEnv, "1")
-	p := fakePoolWith(t, root, map[string]string{"a.go": "package a\n"}, Options{}, func(c *config.Config) { c.Sandbox.Mode = "landlock" })
-	a := filepath.Join(root, "a.go")
+// detachedChild is the pid of the child the fake server (fakeDetachEnv)
+// started outside its process group, read from the diagnostics of file a;
+// it is killed when the test ends.
+func detachedChild(t *testing.T, p *Pool, a string) int {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	snap, err := p.Diagnostics(ctx, []string{a})
@@ -356,6 +348,22 @@ func TestStopIsBoundedWhenAChildHoldsStderr(t *testing.T) {
 		t.Fatalf("the fake server started no detached child: %+v", snap.Files)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	return pid
+}
+
+// TestStopIsBoundedWhenAChildHoldsStderr: a language server (here under
+// the Landlock layer alone, which has no PID namespace to end its
+// children) that leaves a child outside its process group holding its
+// stderr open must not keep the pool from closing: the server's own exit
+// is awaited, the child's pipe only for a bounded time.
+func TestStopIsBoundedWhenAChildHoldsStderr(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("setsid child of the fake server: linux")
+	}
+	root := t.TempDir()
+	t.Setenv(fakeDetachEnv, "1")
+	p := fakePoolWith(t, root, map[string]string{"a.go": "package a\n"}, Options{}, func(c *config.Config) { c.Sandbox.Mode = "landlock" })
+	pid := detachedChild(t, p, filepath.Join(root, "a.go"))
 	closed := make(chan struct{})
 	go func() { defer close(closed); p.Close() }()
 	select {

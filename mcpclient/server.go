@@ -437,11 +437,13 @@ func (s *Server) crashed(reason string) {
 	s.reason = fmt.Sprintf("%s; restarts at its next use after %s", reason, d)
 }
 
-// kill kills the server's process group.
+// kill ends the server: its reaper kills everything it started (or its
+// process group is killed), and its watchdog fires.
 func (s *Server) kill() {
 	s.mu.Lock()
-	p, wd := s.proc, s.wd
+	p, wd, exited := s.proc, s.wd, s.exited
 	s.mu.Unlock()
+	wd.prep.Terminate(p, exited)
 	wd.stop()
 	killGroup(p)
 }

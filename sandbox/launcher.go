@@ -31,8 +31,15 @@ var ErrLauncher = errors.New("agentls sandbox-exec")
 
 // Exec is the launcher: args are `--policy <spec> -- <argv>`. It changes
 // the environment, applies Landlock (when the spec says so) and execs
-// argv; it returns only on failure.
+// argv; it returns only on failure. With `--reap` first (Prepared.Reaps)
+// it is the command's reaper instead (reaper_linux.go): it starts the
+// launcher without `--reap` as its child, and when that child ends it
+// kills every process the command left behind and exits with the child's
+// status.
 func Exec(args []string) error {
+	if len(args) > 0 && args[0] == reapFlag {
+		return reap(args[1:])
+	}
 	if len(args) < 4 || args[0] != "--policy" || args[2] != "--" {
 		return errors.New("usage: agentls sandbox-exec --policy <base64 JSON> -- <command> [args…]")
 	}

@@ -59,8 +59,12 @@ func TestUnconfinedLookUp(t *testing.T) {
 	pol := Policy{Mode: ModeOff, UntrustedPath: []string{ws}}
 	p, err := Prepare(pol, "", []string{"true", "x"})
 	must(t, err)
-	if p.Argv[0] != system || p.Argv[1] != "x" {
+	// The command, behind the reaper where there is one (Linux).
+	if cmd := p.Argv[len(p.Argv)-2:]; cmd[0] != system || cmd[1] != "x" {
 		t.Errorf("unconfined argv %q, want %s first", p.Argv, system)
+	}
+	if p.Reaps != (p.Argv[0] != system) {
+		t.Errorf("argv %q, Reaps %v", p.Argv, p.Reaps)
 	}
 	env := Environ(pol, []string{"HOME=/h", "PATH=" + os.Getenv("PATH")})
 	if env[0] != "HOME=/h" || env[1] != "PATH="+filepath.Dir(system) {

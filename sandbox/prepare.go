@@ -30,6 +30,13 @@ type Prepared struct {
 	Note string
 	// TempDir is the command's private TMPDIR ("" when unconfined).
 	TempDir string
+	// Reaps says Argv starts the launcher as the command's reaper (Linux,
+	// every mode but bubblewrap's, whose PID namespace does this): when
+	// the command ends it kills every process the command left behind,
+	// also those that left its process group. End it with Terminate, not
+	// a SIGKILL, so that it can; and let its parent-death signal be
+	// ParentDeathSignal.
+	Reaps bool
 }
 
 // Cleanup removes the command's private TMPDIR; call it once the command
@@ -59,6 +66,11 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 		// Unconfined, the program is looked up here (exec.Command uses
 		// agentls's PATH): never in a folder the agent writes.
 		p.Argv = append([]string{lookUp(argv[0], resolveAll(pol.UntrustedPath))}, argv[1:]...)
+		if reaperOn && filepath.IsAbs(p.Argv[0]) {
+			// Nothing confines it, but the reaper still ends what it
+			// leaves behind; a program not found fails to start as before.
+			p.reapUnconfined(launcher, pol)
+		}
 		return p, nil
 	}
 	if launcher == "" {
@@ -117,6 +129,10 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	}
 	inner := append([]string{launcher, Subcommand, "--policy", enc, "--"}, argv...)
 	if !st.bwrapOn() {
+		if reaperOn {
+			inner = slices.Insert(inner, 2, reapFlag)
+			p.Reaps = true
+		}
 		p.Argv = inner
 		ok = true
 		return p, nil
@@ -131,6 +147,27 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	p.Argv = append(bwrapArgs(probe.BwrapPath, s, pol.Network, uid, sockets), inner...)
 	ok = true
 	return p, nil
+}
+
+// reapUnconfined puts the reaper (and nothing else: no Landlock, no
+// environment change, PATH as Environ leaves it) around p's command. Where
+// the agentls executable cannot be found the command runs without it.
+func (p *Prepared) reapUnconfined(launcher string, pol Policy) {
+	if launcher == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			slog.Warn("sandbox: the agentls executable: the command runs without its reaper", "err", err)
+			return
+		}
+		launcher = exe
+	}
+	enc, err := spec{PathDeny: resolveAll(pol.UntrustedPath)}.encode()
+	if err != nil {
+		slog.Warn("sandbox: the command runs without its reaper", "err", err)
+		return
+	}
+	p.Argv = append([]string{launcher, Subcommand, reapFlag, "--policy", enc, "--"}, p.Argv...)
+	p.Reaps = true
 }
 
 // Command is Prepare's argv as an exec.Cmd with environ as its

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -335,9 +334,12 @@ func (r *rig) escape(pol Policy) (pid int, held *os.File) {
 }
 
 // TestPromiseNoSetsidEscape: a process that left the command's session
-// and group dies with the command (bwrap's PID namespace).
+// and group dies with the command, in every mode: bwrap's PID namespace,
+// and elsewhere the launcher as the command's child subreaper (Landlock
+// alone, and the sandbox off). Fails for landlock and off on 5a68df6,
+// where the launcher exec'd the command and nothing reaped.
 func TestPromiseNoSetsidEscape(t *testing.T) {
-	for _, mode := range []Mode{ModeAuto, ModeBwrap} {
+	for _, mode := range []Mode{ModeAuto, ModeBwrap, ModeLandlock, ModeOff} {
 		t.Run(string(mode), func(t *testing.T) {
 			requireLayers(t, mode)
 			r := newRig(t)
@@ -385,7 +387,9 @@ func TestPromiseEnvironment(t *testing.T) {
 }
 
 // TestModeOffChangesEverything: with sandbox.mode off the same commands
-// run unconfined and succeed; the status says every command is asked.
+// run unconfined and succeed; the status says every command is asked. (A
+// setsid grandchild still dies with the command: the reaper is no
+// confinement, TestPromiseNoSetsidEscape.)
 func TestModeOffChangesEverything(t *testing.T) {
 	r := newRig(t)
 	pol := r.policy(ModeOff)
@@ -407,11 +411,6 @@ func TestModeOffChangesEverything(t *testing.T) {
 	if out, _ := r.run(pol, nil, "env"); !strings.Contains(out, `SSH_AUTH_SOCK="/tmp/agent.sock" true`) {
 		t.Errorf("mode off changed the environment:\n%s", out)
 	}
-	gpid, _ := r.escape(pol)
-	if !alive(gpid) {
-		t.Errorf("with mode off the setsid grandchild should outlive the command")
-	}
-	syscall.Kill(gpid, syscall.SIGKILL)
 	if out, code := r.run(pol, nil, "kill", strconv.Itoa(pid)); code != 0 {
 		t.Errorf("kill with mode off: %s", out)
 	}

@@ -46,9 +46,12 @@ type shellJob struct {
 
 // runShell runs the command with /bin/sh -c in its folder, in its own process
 // group, with stdout and stderr combined and capped at maxOut bytes (head and
-// tail kept). On timeout or cancellation of ctx the whole group is killed;
-// when the shell exits, whatever it left running in its group is killed too;
-// and if agentls itself dies, the group's watchdog kills it (shellCommand).
+// tail kept). On timeout or cancellation of ctx the command is ended
+// (Prepared.Terminate: its reaper kills everything it started, or the whole
+// group is killed); when the shell exits, whatever it left running is killed
+// too (by its reaper, or in its group); and if agentls itself dies, the
+// reaper's parent-death signal, or the group's watchdog, kills it
+// (shellCommand).
 func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -95,23 +98,23 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 			slog.Debug("run: reading output", "err", err)
 		}
 	}()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	var waitErr error
+	exited := make(chan struct{})
+	go func() { defer close(exited); waitErr = cmd.Wait() }()
 
 	var res shellResult
 	timer := time.NewTimer(job.timeout)
 	defer timer.Stop()
-	var waitErr error
 	select {
-	case waitErr = <-exited:
+	case <-exited:
 	case <-timer.C:
 		res.timedOut = true
-		killGroup(cmd.Process)
-		waitErr = <-exited
+		prep.Terminate(cmd.Process, exited)
+		<-exited
 	case <-ctx.Done():
 		res.cancelled = true
-		killGroup(cmd.Process)
-		waitErr = <-exited
+		prep.Terminate(cmd.Process, exited)
+		<-exited
 	}
 	killGroup(cmd.Process)
 	drain := time.NewTimer(drainGrace)

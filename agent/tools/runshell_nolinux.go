@@ -6,4 +6,4 @@ import "syscall"
 
 // setParentDeathSignal: only Linux has a parent-death signal; the watchdog
 // (shellCommand) still kills the group when agentls is gone.
-func setParentDeathSignal(*syscall.SysProcAttr) {}
+func setParentDeathSignal(*syscall.SysProcAttr, syscall.Signal) {}

@@ -38,16 +38,18 @@ func shellCommand(command string, pol sandbox.Policy) (*exec.Cmd, watchdog, *san
 	}
 	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.ExtraFiles = []*os.File{r} // fd 3
-	cmd.SysProcAttr = processGroupAttr()
+	cmd.SysProcAttr = processGroupAttr(prep.ParentDeathSignal())
 	return cmd, watchdog{r: r, w: w}, prep, nil
 }
 
 // processGroupAttr puts the command in a process group of its own, so that it
 // and everything it starts can be killed together, and (on Linux) has the
-// kernel kill the shell when the thread that started it ends.
-func processGroupAttr() *syscall.SysProcAttr {
+// kernel send it sig when the thread that started it ends: SIGKILL to the
+// shell or bwrap, SIGTERM to the command's reaper, which then kills all the
+// command started.
+func processGroupAttr(sig syscall.Signal) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setpgid: true}
-	setParentDeathSignal(a)
+	setParentDeathSignal(a, sig)
 	return a
 }
 

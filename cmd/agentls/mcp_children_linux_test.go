@@ -18,12 +18,17 @@ import (
 // TestMCPServerChildrenGoWithAgentls: an MCP server's whole process group
 // (here a child of the server that ignores stdin) is gone once agentls
 // ends, whether it ends at stdin EOF or is killed with SIGKILL (the
-// watchdog then kills the group).
+// watchdog then kills the group); and so is a child that left the group
+// for a session of its own (the server's reaper kills it: at stdin EOF
+// agentls stops the server, which the reaper outlives only to end what it
+// left; after a SIGKILL the reaper sees agentls gone). The setsid rows fail
+// on 5a68df6, where that child lived on.
 func TestMCPServerChildrenGoWithAgentls(t *testing.T) {
 	t.Parallel()
 	bin := buildHostile(t)
-	for _, end := range []string{"eof", "kill -9"} {
-		t.Run(end, func(t *testing.T) {
+	for _, c := range []struct{ end, child string }{{"eof", "1"}, {"kill -9", "1"}, {"eof", "setsid"}, {"kill -9", "setsid"}} {
+		end := c.end
+		t.Run(end+" child "+c.child, func(t *testing.T) {
 			root := t.TempDir()
 			dir := filepath.Join(root, "ws")
 			if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -48,9 +53,9 @@ steps:
 sandbox: {mode: landlock, allow_write: [%q]}
 mcp:
   servers:
-    evil: {command: %q, env: {HOSTILE_LOG: %q, HOSTILE_CHILD: "1"}}
+    evil: {command: %q, env: {HOSTILE_LOG: %q, HOSTILE_CHILD: %q}}
   read_only: ["evil/echo"]
-`, script, logDir, bin, callLog)), 0o644); err != nil {
+`, script, logDir, bin, callLog, c.child)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")

@@ -161,8 +161,13 @@ func main() {
 	}
 	if os.Getenv("HOSTILE_CHILD") != "" {
 		// A child that outlives its parent unless its process group is
-		// killed: it ignores stdin and the parent's exit.
+		// killed: it ignores stdin and the parent's exit. With
+		// HOSTILE_CHILD=setsid it leaves the group too (a session of its
+		// own): only the server's reaper ends it.
 		child := exec.Command("sleep", "600")
+		if os.Getenv("HOSTILE_CHILD") == "setsid" {
+			newSession(child)
+		}
 		if err := child.Start(); err != nil {
 			log.Fatal(err)
 		}

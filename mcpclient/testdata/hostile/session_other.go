@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "os/exec"
+
+// newSession: no sessions here.
+func newSession(*exec.Cmd) {}

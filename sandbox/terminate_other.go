@@ -1,0 +1,13 @@
+//go:build !unix
+
+package sandbox
+
+import "os"
+
+// Terminate kills the command's process (no process groups here; exited
+// is not waited for).
+func (p *Prepared) Terminate(proc *os.Process, _ <-chan struct{}) {
+	if proc != nil {
+		_ = proc.Kill()
+	}
+}
