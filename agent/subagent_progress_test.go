@@ -4,12 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/workspace"
 )
 
 // progressTools is a tool source with one read-only tool, tick, that
@@ -43,21 +40,7 @@ children:
     - tool_calls: [{id: k, name: tick}]
     - text: ticked
 `
-	ed := &memEditor{}
-	ws, err := workspace.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ed.ws = ws
-	sc, err := scripted.Parse([]byte(script))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := NewManager(Options{Workspace: ws, Config: config.Default(), Provider: scripted.New(sc), Editor: ed, ToolSource: progressTools{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
+	m, ed := newToolSourceManager(t, script, progressTools{})
 	s := newTestSession(t, m, "plan")
 	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"}); err != nil || res.StopReason != agentproto.StopEndTurn {
 		t.Fatalf("Prompt = %+v, %v", res, err)

@@ -224,6 +224,28 @@ children:
 	}
 }
 
+// newToolSourceManager is a manager of a new workspace with the scripted
+// model of script and src's tools beside the built-in ones.
+func newToolSourceManager(t *testing.T, script string, src ToolSource) (*Manager, *memEditor) {
+	t.Helper()
+	ed := &memEditor{}
+	ws, err := workspace.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed.ws = ws
+	sc, err := scripted.Parse([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := NewManager(Options{Workspace: ws, Config: config.Default(), Provider: scripted.New(sc), Editor: ed, ToolSource: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m, ed
+}
+
 // blockTools is a tool source with one read-only tool, block, that waits
 // until its call is cancelled and tells started each time it begins.
 type blockTools struct{ started chan string }
@@ -254,22 +276,8 @@ children:
   explore-2: [{tool_calls: [{id: b, name: block}]}]
   explore-3: [{tool_calls: [{id: b, name: block}]}]
 `
-	ed := &memEditor{}
-	ws, err := workspace.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ed.ws = ws
-	sc, err := scripted.Parse([]byte(script))
-	if err != nil {
-		t.Fatal(err)
-	}
 	src := blockTools{started: make(chan string, 3)}
-	m, err := NewManager(Options{Workspace: ws, Config: config.Default(), Provider: scripted.New(sc), Editor: ed, ToolSource: src})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
+	m, _ := newToolSourceManager(t, script, src)
 	s := newTestSession(t, m, "plan")
 	done := make(chan TurnResult, 1)
 	go func() {
