@@ -125,6 +125,13 @@ func newTestManager(t testing.TB, script string, ed *memEditor, tweak func(*conf
 // (ed, extended).
 func newTestManagerOf(t testing.TB, script string, ed *memEditor, whole Editor, tweak func(*config.Config)) (*Manager, *scripted.Provider) {
 	t.Helper()
+	return newManagerOfSource(t, script, ed, whole, tweak, nil)
+}
+
+// newManagerOfSource is newTestManagerOf with src's tools beside the built-in
+// ones (nil: none).
+func newManagerOfSource(t testing.TB, script string, ed *memEditor, whole Editor, tweak func(*config.Config), src ToolSource) (*Manager, *scripted.Provider) {
+	t.Helper()
 	ws, err := workspace.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +146,7 @@ func newTestManagerOf(t testing.TB, script string, ed *memEditor, whole Editor, 
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	m, err := NewManager(Options{Workspace: ws, Config: cfg, Provider: model, Editor: whole})
+	m, err := NewManager(Options{Workspace: ws, Config: cfg, Provider: model, Editor: whole, ToolSource: src})
 	if err != nil {
 		t.Fatal(err)
 	}

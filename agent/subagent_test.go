@@ -229,20 +229,7 @@ children:
 func newToolSourceManager(t *testing.T, script string, src ToolSource) (*Manager, *memEditor) {
 	t.Helper()
 	ed := &memEditor{}
-	ws, err := workspace.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ed.ws = ws
-	sc, err := scripted.Parse([]byte(script))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := NewManager(Options{Workspace: ws, Config: config.Default(), Provider: scripted.New(sc), Editor: ed, ToolSource: src})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
+	m, _ := newManagerOfSource(t, script, ed, ed, nil, src)
 	return m, ed
 }
 
