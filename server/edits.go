@@ -38,17 +38,13 @@ func (s *Server) Apply(ctx context.Context, req agent.ApplyRequest) error {
 	}
 	ws := s.workspace()
 	for _, c := range req.Changes {
-		route := s.routeOf(c)
-		if route == routeBytes {
-			done, err := s.applyBytes(ctx, req, c) // edits_bytes.go
-			if err != nil {
+		if disk, data, ok := s.bytesEdit(c); ok { // routeBytes, the file read once
+			if err := s.applyBytes(ctx, req, c, disk, data); err != nil { // edits_bytes.go
 				return err
 			}
-			if done {
-				continue
-			}
-			route = s.routeOther(c) // the file changed meanwhile
+			continue
 		}
+		route := s.routeOther(c)
 		if route == routeDisk {
 			if err := host.WriteChange(ws, c, req.Check); err != nil {
 				return err

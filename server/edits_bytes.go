@@ -47,27 +47,22 @@ func (s *Server) bytesEdit(c workspace.Change) (disk, data []byte, ok bool) {
 	return disk, data, true
 }
 
-// applyBytes writes c, an edit bytesEdit takes, on disk after the guard's
-// last check on its operation (the one the editor's edit would have had),
-// and records its text as the buffer's until the editor reloads the file.
-// It returns false, having done nothing, when c is not such an edit (any
-// more).
-func (s *Server) applyBytes(ctx context.Context, req agent.ApplyRequest, c workspace.Change) (bool, error) {
-	disk, data, ok := s.bytesEdit(c)
-	if !ok {
-		return false, nil
-	}
+// applyBytes writes c, an edit bytesEdit took (disk: the file's bytes it
+// read, data: the bytes to write), on disk after the guard's last check on
+// its operation (the one the editor's edit would have had), and records
+// its text as the buffer's until the editor reloads the file.
+func (s *Server) applyBytes(ctx context.Context, req agent.ApplyRequest, c workspace.Change, disk, data []byte) error {
 	if err := ctx.Err(); err != nil {
-		return true, err
+		return err
 	}
 	if err := req.Check(host.OpsOfChange(c)); err != nil {
-		return true, err
+		return err
 	}
 	onDisk := workspace.Change{Kind: workspace.ChangeEdit, Path: c.Path, Before: string(disk), After: string(data), Edits: c.Edits}
 	if err := s.workspace().ApplyToDisk(onDisk); err != nil {
-		return true, fmt.Errorf("write %s: %w", c.Path.Rel, err)
+		return fmt.Errorf("write %s: %w", c.Path.Rel, err)
 	}
 	s.workspace().Overlay().WrittenBehind(c.Path.Abs, c.After)
 	slog.Debug("wrote the edit of a file the editor cannot hold as it is on disk, byte for byte", "path", c.Path.Rel, "bytes", len(data))
-	return true, nil
+	return nil
 }
