@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { chatFrame, outputDir } from './harness';
+import { answered, chatFrame, outputDir } from './harness';
 import { type Project, startProject } from './project';
 
 const out = outputDir('e2e-autorun');
@@ -38,17 +38,6 @@ const chat = (): FrameLocator => chatFrame(page);
 function tasksOnDisk(): string | undefined {
   const f = path.join(workspace, '.vscode', 'tasks.json');
   return fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined;
-}
-
-/** Fails with a screenshot when the turn stopped with an error notice instead of `answer`. */
-async function answered(answer: string, name: string): Promise<void> {
-  const msg = chat().locator('.msg.assistant', { hasText: answer });
-  const failed = chat().locator('.notice.error');
-  await msg.or(failed).first().waitFor({ timeout: 120_000 });
-  if (await failed.count()) {
-    await screenshot(`${name}-failed`);
-    assert.fail(`the turn stopped: ${await failed.first().innerText()}`);
-  }
 }
 
 /**
@@ -98,7 +87,7 @@ test('review off: the write of .vscode/tasks.json is asked in the Refactor Previ
   const preview = await previewAsking('asked');
   assert.equal(tasksOnDisk(), undefined, 'nothing is written while the question is open');
   await preview.locator('.buttons .monaco-button', { hasText: 'Discard' }).click();
-  await answered('Turn one: you declined the task file.', 'declined');
+  await answered(page, 'Turn one: you declined the task file.', () => screenshot('declined-failed'));
   assert.equal(tasksOnDisk(), undefined, 'a discarded change applies nothing');
   assert.equal(fs.existsSync(path.join(workspace, '.vscode')), false, 'not even the folder');
   // The chat's row of the write: failed, its result saying it was declined and why.
@@ -124,7 +113,7 @@ test('the same write asked again, checked and applied: the file is on disk as wr
   await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLInputElement>('.bulk-edit-panel input.edit-checkbox')).every((b) => b.checked), undefined, { timeout: 10_000 });
   await screenshot('checked');
   await preview.locator('.buttons .monaco-button', { hasText: 'Apply' }).click();
-  await answered('Turn two: the task file is written.', 'applied');
+  await answered(page, 'Turn two: the task file is written.', () => screenshot('applied-failed'));
   const deadline = Date.now() + 20_000; // the extension saves the applied edit on its own schedule
   while (tasksOnDisk() !== tasksJson && Date.now() < deadline) await page.waitForTimeout(100);
   assert.equal(tasksOnDisk(), tasksJson);

@@ -40,6 +40,20 @@ export function chatFrame(page: Page): FrameLocator {
 }
 
 /**
+ * Waits for the assistant's message holding `answer` in the chat. When the turn stopped with an
+ * error notice instead, calls onFailed (a screenshot) and fails with the notice's text.
+ */
+export async function answered(page: Page, answer: string, onFailed: () => Promise<void>): Promise<void> {
+  const msg = chatFrame(page).locator('.msg.assistant', { hasText: answer });
+  const failed = chatFrame(page).locator('.notice.error');
+  await msg.or(failed).first().waitFor({ timeout: 120_000 });
+  if (await failed.count()) {
+    await onFailed();
+    throw new Error(`the turn stopped: ${await failed.first().innerText()}`);
+  }
+}
+
+/**
  * Shows the agentls chat in the side bar and waits for its composer, as a user would: the side bar
  * comes back with the container last open (a click on an open container's icon would close it).
  * After a window reload under load, code-server sometimes restores the side bar's title without the

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { chatFrame, outputDir } from './harness';
+import { answered, chatFrame, outputDir } from './harness';
 import { type Project, startProject } from './project';
 
 const out = outputDir('e2e-sentinel');
@@ -51,18 +51,6 @@ async function commandThenQuestion(prompt: string, name: string): Promise<Locato
   return bar;
 }
 
-/** Waits for `answer`, failing with a screenshot when the turn stopped with an error notice. */
-async function answered(answer: string, name: string): Promise<void> {
-  const msg = chat().locator('.msg.assistant', { hasText: answer });
-  const failed = chat().locator('.notice.error');
-  await msg.or(failed).first().waitFor({ timeout: 120_000 });
-  if (await failed.count()) {
-    await screenshot(`${name}-failed`);
-    assert.fail(`the turn stopped: ${await failed.first().innerText()}`);
-  }
-  await screenshot(name);
-}
-
 before(async () => {
   project = await startProject('sentinel', 'sentinel.yaml', out, { 'app.txt': 'alpha\n' });
   ({ workspace, page } = project);
@@ -78,13 +66,15 @@ after(async () => {
 test("after a command that wrote .envrc, the question bar asks whether to keep it; Remove (restore) takes it away", async () => {
   const bar = await commandThenQuestion('Set up direnv.', '01-asked');
   await bar.locator('button', { hasText: 'Remove (restore)' }).click();
-  await answered('Turn one: the .envrc is gone.', '02-removed');
+  await answered(page, 'Turn one: the .envrc is gone.', () => screenshot('02-removed-failed'));
+  await screenshot('02-removed');
   assert.equal(fs.existsSync(envrc()), false, 'Remove took the file away');
 });
 
 test('the same command again: Keep leaves the file as the command wrote it', async () => {
   const bar = await commandThenQuestion('Once more.', '03-asked-again');
   await bar.locator('button', { hasText: /^Keep$/ }).click();
-  await answered('Turn two: the .envrc stays.', '04-kept');
+  await answered(page, 'Turn two: the .envrc stays.', () => screenshot('04-kept-failed'));
+  await screenshot('04-kept');
   assert.equal(fs.readFileSync(envrc(), 'utf8'), 'export X=1\n');
 });
