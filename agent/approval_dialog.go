@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/permission"
@@ -17,20 +18,28 @@ import (
 // Planning" without feedback (in the dialog, or on the plan's lens).
 const KeepPlanningReason = "the user chose to keep planning"
 
+// planShowBound bounds the opening of a plan beside its approval question
+// (the faces bound the request to the editor as well).
+const planShowBound = 10 * time.Second
+
 // showApproval opens the plan and shows the approval dialog; the user's
 // decision is offered to ap. The plan is opened beside the question, not
 // before it: an editor slow to open a document (the face bounds it) never
 // delays the question. The question ends with askCtx (withdrawn once
-// anything decided); the plan's opening only with the turn (turnCtx): a
-// decision that came before the editor was asked to open it (a client that
-// answers at once) does not take it back, so the plan is always on screen
-// with its question. It returns once both are done.
+// anything decided); the plan's opening neither with the decision nor with
+// the turn, only after planShowBound or when the manager closes: a decision
+// that came before the editor was asked to open it (a client that answers
+// at once, a turn that ends right after) does not take it back, so the plan
+// is always on screen with its question. It returns once both are done.
 func (s *Session) showApproval(turnCtx, askCtx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) {
 	m := s.m
+	showCtx, cancel := context.WithTimeout(context.WithoutCancel(turnCtx), planShowBound)
+	defer cancel()
+	defer context.AfterFunc(m.base, cancel)()
 	shown := make(chan struct{})
 	go func() { // owned: waited for below
 		defer close(shown)
-		if err := m.shower.ShowDocument(turnCtx, p.Abs); err != nil && turnCtx.Err() == nil {
+		if err := m.shower.ShowDocument(showCtx, p.Abs); err != nil && showCtx.Err() == nil {
 			slog.Warn("show plan", "plan", p.Rel, "err", err)
 		}
 	}()
