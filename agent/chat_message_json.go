@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/jsonw"
 )
 
@@ -37,21 +38,14 @@ func chatMessageJSON(m llm.Message) ([]byte, error) {
 	}
 	b = jsonw.AppendMember(b, `"role":`, string(m.Role))
 	b = jsonw.AppendField(b, `,"content":`, m.Content)
-	if len(m.ToolCalls) > 0 {
-		b = append(b, `,"tool_calls":[`...)
-		for i, tc := range m.ToolCalls {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonw.AppendMember(b, `{"id":`, tc.ID)
-			b = jsonw.AppendMember(b, `,"name":`, tc.Name)
-			b = jsonw.AppendMember(b, `,"arguments":`, tc.Arguments)
-			b = jsonw.AppendField(b, `,"title":`, tc.Title)
-			b = jsonw.AppendField(b, `,"kind":`, tc.Kind)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = jsonw.AppendArrayField(b, `,"tool_calls":`, m.ToolCalls, func(b []byte, tc agentproto.ToolCall) []byte {
+		b = jsonw.AppendMember(b, `{"id":`, tc.ID)
+		b = jsonw.AppendMember(b, `,"name":`, tc.Name)
+		b = jsonw.AppendMember(b, `,"arguments":`, tc.Arguments)
+		b = jsonw.AppendField(b, `,"title":`, tc.Title)
+		b = jsonw.AppendField(b, `,"kind":`, tc.Kind)
+		return append(b, '}')
+	})
 	b = jsonw.AppendField(b, `,"tool_call_id":`, m.ToolCallID)
 	b = jsonw.AppendField(b, `,"name":`, m.Name)
 	b = jsonw.AppendRawField(b, `,"provider_state":`, m.ProviderState)

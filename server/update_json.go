@@ -49,19 +49,12 @@ func updateParams(sessionID string, u agent.Update) (json.RawMessage, bool) {
 		b = jsonw.AppendString(b, u.SessionUpdate)
 		b = jsonw.AppendMember(b, `,"toolCallId":`, u.ToolCallID)
 		b = jsonw.AppendMember(b, `,"status":`, u.Status)
-		if len(u.Content) > 0 {
-			b = append(b, `,"content":[`...)
-			for i, c := range u.Content {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = jsonw.AppendMember(b, `{"type":`, c.Type)
-				b = jsonw.AppendMember(b, `,"content":{"type":`, c.Content.Type)
-				b = jsonw.AppendMember(b, `,"text":`, c.Content.Text)
-				b = append(b, `}}`...)
-			}
-			b = append(b, ']')
-		}
+		b = jsonw.AppendArrayField(b, `,"content":`, u.Content, func(b []byte, c agentproto.ToolContent) []byte {
+			b = jsonw.AppendMember(b, `{"type":`, c.Type)
+			b = jsonw.AppendMember(b, `,"content":{"type":`, c.Content.Type)
+			b = jsonw.AppendMember(b, `,"text":`, c.Content.Text)
+			return append(b, `}}`...)
+		})
 		b = jsonw.AppendRawField(b, `,"rawOutput":`, u.RawOutput)
 		b = jsonw.AppendField(b, `,"parentToolCallId":`, u.ParentToolCallID)
 		b = jsonw.AppendField(b, `,"childSessionId":`, u.ChildSessionID)

@@ -3,6 +3,7 @@ package openai
 import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/internal/jsonw"
+	goopenai "github.com/sashabaranov/go-openai"
 )
 
 // messageJSON is m as sent (chatMessage), written directly: byte for byte
@@ -20,32 +21,29 @@ func messageJSON(m llm.Message) []byte {
 	b := make([]byte, 0, size+size/8)
 	b = jsonw.AppendMember(b, `{"role":`, c.Role)
 	b = jsonw.AppendField(b, `,"content":`, c.Content)
-	if len(c.ToolCalls) > 0 {
-		b = append(b, `,"tool_calls":[`...)
-		for i, tc := range c.ToolCalls {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '{')
-			if tc.ID != "" {
-				b = jsonw.AppendMember(b, `"id":`, tc.ID)
-				b = append(b, ',')
-			}
-			b = jsonw.AppendMember(b, `"type":`, string(tc.Type))
-			b = append(b, `,"function":{`...)
-			sep := ""
-			if tc.Function.Name != "" {
-				b = jsonw.AppendMember(b, `"name":`, tc.Function.Name)
-				sep = ","
-			}
-			if tc.Function.Arguments != "" {
-				b = append(b, sep...)
-				b = jsonw.AppendMember(b, `"arguments":`, tc.Function.Arguments)
-			}
-			b = append(b, `}}`...)
-		}
-		b = append(b, ']')
-	}
+	b = jsonw.AppendArrayField(b, `,"tool_calls":`, c.ToolCalls, appendToolCall)
 	b = jsonw.AppendField(b, `,"tool_call_id":`, c.ToolCallID)
 	return append(b, '}')
+}
+
+// appendToolCall writes one tool call as the chat completions API takes it
+// (omitting an empty id, name or arguments, as go-openai's tags do).
+func appendToolCall(b []byte, tc goopenai.ToolCall) []byte {
+	b = append(b, '{')
+	if tc.ID != "" {
+		b = jsonw.AppendMember(b, `"id":`, tc.ID)
+		b = append(b, ',')
+	}
+	b = jsonw.AppendMember(b, `"type":`, string(tc.Type))
+	b = append(b, `,"function":{`...)
+	sep := ""
+	if tc.Function.Name != "" {
+		b = jsonw.AppendMember(b, `"name":`, tc.Function.Name)
+		sep = ","
+	}
+	if tc.Function.Arguments != "" {
+		b = append(b, sep...)
+		b = jsonw.AppendMember(b, `"arguments":`, tc.Function.Arguments)
+	}
+	return append(b, `}}`...)
 }

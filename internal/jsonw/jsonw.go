@@ -99,3 +99,20 @@ func AppendRawField(b []byte, key string, raw []byte) []byte {
 	}
 	return AppendRaw(append(b, key...), raw)
 }
+
+// AppendArrayField appends key (`,"name":`) and items as a JSON array, each
+// written by each, unless items is empty: a slice field with omitempty.
+func AppendArrayField[T any](b []byte, key string, items []T, each func([]byte, T) []byte) []byte {
+	if len(items) == 0 {
+		return b
+	}
+	b = append(b, key...)
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = each(b, it)
+	}
+	return append(b, ']')
+}

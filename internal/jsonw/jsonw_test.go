@@ -64,3 +64,19 @@ func TestAppendRawField(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendArrayField(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, `{`},
+		{[]string{"a"}, `{,"x":["a"]`},
+		{[]string{"a", "<b>"}, `{,"x":["a","\u003cb\u003e"]`},
+	} {
+		if got := string(AppendArrayField([]byte("{"), `,"x":`, tc.items, AppendString)); got != tc.want {
+			t.Errorf("%q: got %s, want %s", tc.items, got, tc.want)
+		}
+	}
+}
