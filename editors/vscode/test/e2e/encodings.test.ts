@@ -108,4 +108,14 @@ test("an edit of one line of CRLF, BOM, Latin-1, CR and mixed files, open or clo
   await page.screenshot({ path: path.join(out, '03-reloaded.png') });
   await page.locator('.tab[aria-label^="cr-typed.txt"]').click();
   await page.screenshot({ path: path.join(out, '04-unsaved.png') });
+
+  // What agentls wrote behind an editor is on that editor's undo stack:
+  // Undo there brings the old line back (unsaved), as after an edit applied
+  // through the editor.
+  await page.locator('.tab[aria-label^="latin1-open.txt"]').click();
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+Z');
+  await page.locator('.editor-instance .monaco-editor .view-line', { hasText: /^two$/ }).first().waitFor({ timeout: 10_000 });
+  await page.locator('.tab.dirty[aria-label^="latin1-open.txt"]').waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: path.join(out, '05-undone.png') });
 });
