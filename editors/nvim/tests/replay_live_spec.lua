@@ -9,17 +9,10 @@ local h = require('helpers')
 local agentls = require('agentls')
 local chatmod = require('agentls.chat')
 
--- The live texts the chat draws: buffer line (1-based) -> text.
-local function live(chat)
-  local out = {}
-  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(chat.bufnr, chatmod.live_ns, 0, -1, { details = true })) do
-    out[m[2] + 1] = m[4].virt_text[1][1]
-  end
-  return out
-end
+local live = require('live_lines').live
 
 -- Prints one line, waits (bounded) for go.flag, prints another.
-local live_sh = [[
+local slow_sh = [[
 printf 'still running here\n'
 i=0; while [ ! -e go.flag ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
 printf 'all done\n'
@@ -28,18 +21,31 @@ printf 'all done\n'
 local script = [[
 steps:
   - tool_calls:
-      - {id: r1, name: run, args: {command: "sh live.sh"}}
-  - text: "Ran it."
+      - {id: r1, name: run, args: {command: "sh slow.sh"}}
+  - text: "The command finished."
     expect:
       tool_result_contains: {r1: ["all done"]}
 ]]
 
--- Waits until the chat shows `want` as the live text of the call running `sh live.sh`.
+-- Waits until the chat shows `want` as the live text of the call running `sh slow.sh`.
 local function wait_live(st, want)
   t.wait(20000, function()
     local _, text = next(live(st.chat))
     return text == want
   end, 'the live line ' .. want)
+end
+
+-- A BUILD session whose prompt runs slow.sh (allowed when asked), the chat open beside the
+-- current window; returns once the command's first line is the call's live text.
+local function start_run()
+  local st, root = h.start({ ['slow.sh'] = slow_sh }, script, { chat = { position = 'right', width = 60 } })
+  h.build_session()
+  h.choose('Run')
+  vim.cmd('Agentls chat')
+  vim.cmd('wincmd p')
+  agentls.prompt('run it')
+  wait_live(st, 'still running here')
+  return st, root
 end
 
 -- The chat as the screen shows it (kept as an artifact named `name`).
@@ -56,7 +62,7 @@ local function nothing_running(st, what)
   local text = h.text(st.chat.bufnr)
   t.eq({}, live(st.chat), what .. ': no live text')
   t.ok(not text:find(chatmod.live_mark, 1, true), what .. ': no live mark:\n' .. text)
-  t.ok(not text:find('Running `sh live.sh`', 1, true), what .. ': the run is not shown running:\n' .. text)
+  t.ok(not text:find('Running `sh slow.sh`', 1, true), what .. ': the run is not shown running:\n' .. text)
   local s = screen(what:gsub('%W+', '-'))
   t.ok(not s:find('still running here', 1, true), what .. ': the old live text on the screen:\n' .. s)
   return text
@@ -92,19 +98,13 @@ end
 
 t.describe('the live line of a session opened again', function()
   t.it('a finished run: loaded again and reopened after a restart, it reads Ran ✓ with no live line', function()
-    local st, root = h.start({ ['live.sh'] = live_sh }, script, { chat = { position = 'right', width = 60 } })
-    h.build_session()
-    h.choose('Run')
-    vim.cmd('Agentls chat')
-    vim.cmd('wincmd p')
-    agentls.prompt('run it')
-    wait_live(st, 'still running here')
+    local st, root = start_run()
     t.contains(screen('running'), '    ⋯ still running here', 'the live line while it runs')
     h.write(root .. '/go.flag', '')
     local r = h.turn(st)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))
     local id = st.session.sessionId
-    t.contains(nothing_running(st, 'after the turn'), '  • Ran `sh live.sh` ✓ (exit 0)')
+    t.contains(nothing_running(st, 'after the turn'), '  • Ran `sh slow.sh` ✓ (exit 0)')
 
     -- the same session loaded again into the chat
     local loaded = false
@@ -114,20 +114,14 @@ t.describe('the live line of a session opened again', function()
     t.wait(5000, function()
       return loaded
     end, 'the session loaded again')
-    t.contains(nothing_running(st, 'loaded again'), '  • Ran `sh live.sh` ✓ (exit 0)', 'the replayed row')
+    t.contains(nothing_running(st, 'loaded again'), '  • Ran `sh slow.sh` ✓ (exit 0)', 'the replayed row')
 
     local st2 = restart(st, id)
-    t.contains(nothing_running(st2, 'reopened after a restart'), '  • Ran `sh live.sh` ✓ (exit 0)', 'the replayed row')
+    t.contains(nothing_running(st2, 'reopened after a restart'), '  • Ran `sh slow.sh` ✓ (exit 0)', 'the replayed row')
   end)
 
   t.it('a run the server never finished: its live line goes with the server, and reopened it is not running', function()
-    local st = h.start({ ['live.sh'] = live_sh }, script, { chat = { position = 'right', width = 60 } })
-    h.build_session()
-    h.choose('Run')
-    vim.cmd('Agentls chat')
-    vim.cmd('wincmd p')
-    agentls.prompt('run it')
-    wait_live(st, 'still running here')
+    local st = start_run()
     local id = st.session.sessionId
     local pid = server_pid()
     t.ok(pid, 'the server is a child of this Neovim')
@@ -143,6 +137,6 @@ t.describe('the live line of a session opened again', function()
 
     local st2 = restart(st, id)
     local text = nothing_running(st2, 'reopened after the kill')
-    t.match('\n  • [^\n]*sh live%.sh[^\n]*interrupted', text, 'the call reads as interrupted')
+    t.match('\n  • [^\n]*sh slow%.sh[^\n]*interrupted', text, 'the call reads as interrupted')
   end)
 end)

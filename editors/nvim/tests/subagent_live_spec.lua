@@ -7,16 +7,8 @@
 local t = require('runner')
 local h = require('helpers')
 local agentls = require('agentls')
-local chatmod = require('agentls.chat')
 
--- The live texts the chat draws: buffer line (1-based) -> text.
-local function live(chat)
-  local out = {}
-  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(chat.bufnr, chatmod.live_ns, 0, -1, { details = true })) do
-    out[m[2] + 1] = m[4].virt_text[1][1]
-  end
-  return out
-end
+local live = require('live_lines').live
 
 -- The command's lines, each let out once the test saw the one before (flag files go0…).
 local live_sh = [[
@@ -59,7 +51,9 @@ t.describe("a sub-agent's running command in the chat", function()
         local l, text = next(live(st.chat))
         return l and text == want
       end, 10) then
-        error(string.format('timed out waiting for %q under the child row; shown: %s; chat:\n%s', want, vim.inspect(live(st.chat)), h.text(st.chat.bufnr)))
+        local shown = vim.inspect(live(st.chat))
+        local chat = h.text(st.chat.bufnr)
+        error(string.format('timed out waiting for %q under the child row; shown: %s; chat:\n%s', want, shown, chat))
       end
       t.eq(1, vim.tbl_count(live(st.chat)), want .. ': one live line')
       local l = next(live(st.chat))
