@@ -10,14 +10,7 @@ local agentls = require('agentls')
 local chatmod = require('agentls.chat')
 local plain = require('agentls.plain_line')
 
--- The live texts the chat draws: buffer line (1-based) -> text.
-local function live(chat)
-  local out = {}
-  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(chat.bufnr, chatmod.live_ns, 0, -1, { details = true })) do
-    out[m[2] + 1] = m[4].virt_text[1][1]
-  end
-  return out
-end
+local live = require('live_lines').live
 
 -- The only live text and its line, or nil.
 local function only_live(chat)

@@ -234,6 +234,18 @@ function Chat:update(u)
   end
 end
 
+--- Ends every call the chat still shows running, none of which will get a result: the server
+--- exited during the turn, or a loaded session's call has none (it was killed while the call ran).
+--- Each reads " … interrupted" and its live line goes.
+function Chat:interrupt_running()
+  for _, t in pairs(self.tools) do
+    if t.status == 'in_progress' or t.status == 'pending' then
+      t.status, t.interrupted, t.live = 'failed', true, nil
+    end
+  end
+  self:render()
+end
+
 M.answer_text = summary.answer_text
 M.answered = summary.answered
 

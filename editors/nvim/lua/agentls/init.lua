@@ -99,7 +99,8 @@ function State:client_config()
       vim.schedule(function()
         -- The turn's reply never comes (Neovim calls no pending callback on exit).
         if self.busy then
-          self.busy = false
+          self.busy, self.busy_session = false, nil
+          self.chat:interrupt_running() -- no call of the turn gets its end now
           self.chat:set_working(false)
           if abnormal then
             self.chat:note(string.format('the server exited during the turn (code %d, signal %d); see :LspLog', code, signal))
@@ -409,10 +410,10 @@ M.retry_hint = ':Agentls retry sends it again'
 
 -- Sends agent/prompt `params` for session `s` and shows how the turn ended.
 function State:send_prompt(s, params, done)
-  self.busy = true
+  self.busy, self.busy_session = true, s.sessionId
   self.chat:set_working(true)
   self:request(protocol.methods.prompt, params, function(err, res)
-    self.busy = false
+    self.busy, self.busy_session = false, nil
     self.chat:set_working(false)
     self.last_result = err and { error = err } or res
     if err then
@@ -674,6 +675,10 @@ function State:load_session(id, cb, on_error)
     end
     self:use_session(s)
     self:replay(s.messages)
+    if not (self.busy and self.busy_session == id) then
+      -- a call the history has no result for ran when the server was killed: it never ends
+      self.chat:interrupt_running()
+    end
     self.chat:render()
     if cb then
       cb(s)

@@ -12,6 +12,7 @@ local M = {}
 ---@field input? table|string the call's arguments (a table, or its JSON text)
 ---@field output? table|string the call's result ({success, result|error}, or its JSON text)
 ---@field refused? boolean refused by the guard (stays failed)
+---@field interrupted? boolean ended without a result: the server exited while it ran
 
 ---@class agentls.ToolSummary
 ---@field verb string "Read", "Edited", "Ran", "Asked:", or the server's title for other tools
@@ -318,12 +319,15 @@ function M.summary_text(s)
 end
 
 --- How a call stands, after its summary: nothing once completed, " …" while it runs,
---- " … failed", and " … REFUSED (plan mode)" for a call the guard refused.
+--- " … failed", " … interrupted" for a call that never got a result (the server exited while it
+--- ran), and " … REFUSED (plan mode)" for a call the guard refused.
 ---@param f agentls.ToolFacts
 ---@return string
 function M.state_text(f)
   if f.refused then
     return ' … REFUSED (plan mode)'
+  elseif f.interrupted then
+    return ' … interrupted'
   elseif f.status == 'completed' then
     return ''
   elseif f.status == 'failed' then

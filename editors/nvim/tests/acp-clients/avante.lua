@@ -5,7 +5,9 @@
 -- "Accept & Build" button (cursor on the button, the button line's <CR>), the turn stopped with
 -- :AvanteStop. Then avante's default, auto_approve_tool_permissions = true, as the attacker's
 -- case: the approval it gives by itself within milliseconds is marked as the client's in the tool
--- call's result (which avante shows) and in agentls's log.
+-- call's result (which avante shows) and in agentls's log. Before the running command, two commands
+-- that create .envrc: the question agentls asks after each (the run sentinel) answered with its
+-- Remove (restore) button, then its Keep button.
 -- Prints "avante: PASS|FAIL ...".
 local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
 package.path = here .. "/?.lua;" .. package.path
@@ -21,8 +23,22 @@ vim.o.swapfile = false
 vim.o.columns = 200
 vim.o.lines = 60
 
--- avante's own step, before the cancelled run: a command that prints a line, waits until the
--- test saw it (go.flag), prints another and ends.
+-- avante's own steps, before the cancelled run: two commands that each create .envrc, asked about
+-- after they ran (the run sentinel, docs/guard.md "After the command"): the first removed, the
+-- second kept; then a command that prints a line, waits until the test saw it (go.flag), prints
+-- another and ends.
+lib.steps_before_run({
+  "  - tool_calls:",
+  "      - {id: s1, name: run, args: {command: \"echo export X=1 > .envrc\"}}",
+  "  - expect:",
+  "      tool_result_contains: {s1: ['created .envrc', 'so agentls undid it']}",
+  '    text: "The first .envrc is gone."',
+  "  - tool_calls:",
+  "      - {id: s2, name: run, args: {command: \"echo export X=2 > .envrc\"}}",
+  "  - expect:",
+  "      tool_result_contains: {s2: ['created .envrc', 'the user was asked and kept them']}",
+  '    text: "The second .envrc stays."',
+})
 lib.steps_before_run(lib.wait_steps)
 
 lib.setup_workspace()
@@ -73,6 +89,48 @@ local function click(name)
   vim.api.nvim_win_set_cursor(win, { at[1], at[2] - 1 })
   vim.api.nvim_exec_autocmds("CursorMoved", { buffer = buf })
   press(win, "<CR>")
+end
+
+--- The run sentinel's question after `command` (which creates .envrc), as avante shows it:
+--- sends the prompt, clicks Run at the command's question, waits for the question after it,
+--- checks what it shows, clicks `answer` and waits for the turn's `ending` text.
+local function sentinel(command, answer, ending)
+  send("set up direnv with " .. command)
+  lib.wait("the command's permission buttons", function()
+    local text = lib.text(result_buf())
+    return text:find("Waiting for Confirmation", 1, true) and text:find("Run `" .. command .. "`?", 1, true)
+  end)
+  click("Run")
+  local title = "Keep what `" .. command .. "` did (created .envrc)?"
+  local asked = lib.wait("the question after the command (" .. title .. ")", function()
+    local text = lib.text(result_buf())
+    return text:find("Waiting for Confirmation", 1, true) and text:find(title, 1, true) and text
+  end)
+  local moment = answer == "Keep" and "sentinel-keep-question" or "sentinel-remove-question"
+  lib.dump(client, moment, result_buf())
+  lib.expect_contains("avante's sidebar at the question after the command", asked, { title, "Remove (restore)", "Keep" })
+  local buttons
+  for _, line in ipairs(vim.split(asked, "\n")) do
+    if line:find("Waiting for Confirmation", 1, true) then
+      buttons = line
+    end
+  end
+  local remove, keep = buttons:find("Remove (restore)", 1, true), buttons:find("Keep", 1, true)
+  if not (remove and keep) then
+    lib.fail("the question's buttons are not Remove (restore) and Keep: " .. buttons)
+  end
+  -- avante orders its buttons by name, not as offered: docs/acp.md says Keep comes first here.
+  if keep > remove then
+    lib.fail("avante now shows Remove (restore) before Keep (docs/acp.md says the other way): " .. buttons)
+  end
+  if lib.ws_file(".envrc") == nil then
+    lib.fail("the command's .envrc is not on disk while its question is open")
+  end
+  click(answer)
+  lib.wait("the end of the turn after " .. answer, function()
+    return not sidebar().is_generating and lib.text(result_buf()):find(ending, 1, true)
+  end)
+  lib.dump(client, answer == "Keep" and "sentinel-kept" or "sentinel-removed", result_buf())
 end
 
 lib.run(client, function()
@@ -138,6 +196,20 @@ lib.run(client, function()
     return not sidebar().is_generating and lib.text(result_buf()):find("plans/shout.plan — Shout", 1, true)
   end)
   lib.dump(client, "slash-command", result_buf())
+
+  -- 4b. The run sentinel: a command that created .envrc is asked about after it ran, on the run's
+  -- call: its title names the command and the file, under it the buttons Remove (restore) and
+  -- Keep (avante sorts its buttons by name: Keep is shown first). Remove takes the file away;
+  -- Keep, the second time, leaves it.
+  sentinel("echo export X=1 > .envrc", "Remove (restore)", "The first .envrc is gone.")
+  if lib.ws_file(".envrc") then
+    lib.fail("the command's .envrc is still on disk after Remove (restore)")
+  end
+  sentinel("echo export X=2 > .envrc", "Keep", "The second .envrc stays.")
+  if lib.ws_file(".envrc") ~= "export X=2\n" then
+    lib.fail("the command's .envrc is not on disk as the command wrote it after Keep: " .. vim.inspect(lib.ws_file(".envrc")))
+  end
+  os.remove(lib.ws .. "/.envrc")
 
   -- 5. A running command (docs/acp.md): avante shows the call's content under its header while
   -- the call is "generating", so the command's newest output line (agentls's tool_call_update
