@@ -50,7 +50,12 @@ func (p *refusingModel) Complete(_ context.Context, req llm.Request, _ func(llm.
 // is compacted before the endpoint refuses.
 func longSession(t *testing.T, model llm.Provider) (*Manager, *Session) {
 	t.Helper()
-	ed := &memEditor{}
+	return longSessionOn(t, model, &memEditor{})
+}
+
+// longSessionOn is longSession telling ed what the session shows.
+func longSessionOn(t *testing.T, model llm.Provider, ed *memEditor) (*Manager, *Session) {
+	t.Helper()
 	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 1_000_000 })
 	m.Reconfigure(m.config(), model)
 	s := newTestSession(t, m, "build")
