@@ -76,6 +76,26 @@ func (s *Store) UpdateKnown(sessionID string, changes Known) error {
 	if err != nil {
 		old = Known{} // a damaged file is rebuilt from what is known now
 	}
+	return s.updateKnownLocked(sessionID, old, changes)
+}
+
+// KnowScan records man, a scan of the workspace, as what agentls last knew
+// of each file: UpdateKnown of KnownOf(man, the session's Known), with one
+// look at known.json instead of one to read it and another to update it
+// (every checkpoint does this).
+func (s *Store) KnowScan(sessionID string, man Manifest) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, err := s.loadKnownLocked(sessionID)
+	if err != nil {
+		old = Known{} // a damaged file is rebuilt from what is known now
+	}
+	return s.updateKnownLocked(sessionID, old, KnownOf(man, old))
+}
+
+// updateKnownLocked is UpdateKnown once old, the session's Known, is read
+// (s.mu held).
+func (s *Store) updateKnownLocked(sessionID string, old, changes Known) error {
 	if len(old) > 0 && subsetOf(changes, old) {
 		return nil
 	}
