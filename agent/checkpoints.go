@@ -112,12 +112,7 @@ func (s *Session) checkpoint(ctx context.Context, messageID string) {
 // knowScan records a scan of the workspace as what agentls last knew of
 // each file (checkpoint.Known).
 func (s *Session) knowScan(man checkpoint.Manifest) {
-	store := s.m.checkpoints
-	prev, err := store.LoadKnown(s.meta.ID)
-	if err != nil {
-		prev = nil
-	}
-	if err := store.UpdateKnown(s.meta.ID, checkpoint.KnownOf(man, prev)); err != nil {
+	if err := s.m.checkpoints.KnowScan(s.meta.ID, man); err != nil {
 		slog.Warn("checkpoint: record the scan", "session", s.meta.ID, "err", err)
 	}
 }

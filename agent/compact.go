@@ -58,32 +58,36 @@ func (m *Manager) Compact(ctx context.Context, id string) (agentproto.CompactRes
 }
 
 // compactIfNeeded compacts when req, the next request, passes the budget,
-// and returns the request to send (rebuilt after a compaction) and the
-// mode-change notice it carries. A request still over the budget after
+// and returns the request to send (rebuilt after a compaction), the
+// mode-change notice it carries and its raw (uncalibrated) estimate, which
+// the caller reuses for the calibration and the usage update instead of
+// estimating the same request again. A request still over the budget after
 // compaction is not sent: the error says why (overBudgetError).
-func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice string) (llm.Request, string, error) {
+func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice string) (llm.Request, string, float64, error) {
 	b := s.budget()
 	limit := b.Limit()
-	if s.calibrated(tokens.EstimateRequest(req)) <= limit {
-		return req, notice, nil
+	raw := tokens.EstimateRequest(req)
+	if s.calibrated(raw) <= limit {
+		return req, notice, raw, nil
 	}
 	c, err := s.compact(ctx, keepRecentShare, false, limit)
 	if err != nil {
 		if ctx.Err() != nil {
-			return req, notice, ctx.Err()
+			return req, notice, raw, ctx.Err()
 		}
 		slog.Warn("compaction failed", "session", s.meta.ID, "err", err)
 	}
 	if c.done() {
 		req, notice = s.buildRequest()
+		raw = tokens.EstimateRequest(req)
 	}
-	if size := s.calibrated(tokens.EstimateRequest(req)); size > limit {
+	if size := s.calibrated(raw); size > limit {
 		s.mu.Lock()
 		summary := s.view.summary
 		s.mu.Unlock()
-		return req, notice, overBudgetError(size, s.fixedTokens(req, summary), b, limit)
+		return req, notice, raw, overBudgetError(size, s.fixedTokens(req, summary), b, limit)
 	}
-	return req, notice, nil
+	return req, notice, raw, nil
 }
 
 // compact makes the model's view of the history smaller, until the next
@@ -329,12 +333,12 @@ func (s *Session) calibrated(raw float64) int {
 }
 
 // calibrate records the ratio of the prompt tokens the endpoint reported
-// for req to the raw estimate, smoothed, within [0.5, 4].
-func (s *Session) calibrate(req llm.Request, reported int) {
+// for a request to raw, the request's raw estimate (tokens.EstimateRequest),
+// smoothed, within [0.5, 4].
+func (s *Session) calibrate(raw float64, reported int) {
 	if reported <= 0 {
 		return
 	}
-	raw := tokens.EstimateRequest(req)
 	if raw <= 0 {
 		return
 	}

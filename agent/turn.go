@@ -263,7 +263,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		}
 		progress.Report(ctx, upper(s.State().Mode)+": thinking…")
 		msgID := newMessageID() // the chunks streamed carry the id the message is saved with
-		resp, sent, err := s.complete(ctx, msgID)
+		resp, sentTokens, err := s.complete(ctx, msgID)
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: agentproto.StopCancelled}
 		}
@@ -292,7 +292,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		}
 		m.notes.Update(ctx, s.meta.ID, agentproto.UsageUpdate{
 			SessionUpdate: "usage_update", InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
-			ContextTokens: s.calibrated(tokens.EstimateRequest(sent) + tokens.EstimateMessage(msg)), ContextWindow: s.budget().Window,
+			ContextTokens: s.calibrated(sentTokens + tokens.EstimateMessage(msg)), ContextWindow: s.budget().Window,
 		})
 		if len(msg.ToolCalls) == 0 {
 			if resp.FinishReason == "content_filter" {
@@ -321,15 +321,17 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 // editor: compacted first when over the budget (and not sent when it stays
 // over), and when the endpoint says it is too long anyway, compacted to
 // 90 %, then 75 %, then 60 % of the refused size and sent again before the
-// error ends the turn (retryShares). It returns the answer and the request
-// that got it. The streamed chunks carry msgID, the answer's message id.
-func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, llm.Request, error) {
+// error ends the turn (retryShares). It returns the answer and the raw
+// estimate (tokens.EstimateRequest) of the request that got it: each
+// request is estimated once, here, not again for the calibration and the
+// usage update. The streamed chunks carry msgID, the answer's message id.
+func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, float64, error) {
 	m := s.m
 	s.loadTools(ctx)
 	req, notice := s.buildRequest()
-	req, notice, err := s.compactIfNeeded(ctx, req, notice)
+	req, notice, raw, err := s.compactIfNeeded(ctx, req, notice)
 	if err != nil {
-		return llm.Response{}, req, err
+		return llm.Response{}, raw, err
 	}
 	s.mu.Lock()
 	instr := s.lastInstructions
@@ -348,13 +350,13 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, llm
 		if err == nil {
 			s.clearNotice(notice)
 			s.clearRewindNote(req.System)
-			s.calibrate(req, resp.Usage.InputTokens)
-			return resp, req, nil
+			s.calibrate(raw, resp.Usage.InputTokens)
+			return resp, raw, nil
 		}
 		if !errors.Is(err, llm.ErrContextExceeded) || ctx.Err() != nil || attempt >= len(retryShares) {
-			return resp, req, err
+			return resp, raw, err
 		}
-		size := s.calibrated(tokens.EstimateRequest(req))
+		size := s.calibrated(raw)
 		if refused == 0 {
 			refused = size
 		}
@@ -366,16 +368,17 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, llm
 			"attempt", attempt+1, "target_tokens", target, "err", err)
 		c, cerr := s.compact(ctx, keepRecentShareHard, false, target)
 		if cerr != nil {
-			return resp, req, err
+			return resp, raw, err
 		}
 		if c.done() {
 			req, notice = s.buildRequest()
+			raw = tokens.EstimateRequest(req)
 		}
-		if s.calibrated(tokens.EstimateRequest(req)) > target && size == last {
+		if s.calibrated(raw) > target && size == last {
 			// Refused twice at this size and nothing more to compact: the
 			// turn's own messages are too long. (Once, the same request is
 			// sent again: the refusal may have been spurious.)
-			return resp, req, err
+			return resp, raw, err
 		}
 		last = size
 	}

@@ -70,12 +70,27 @@ func (s *Store) loadKnownLocked(sessionID string) (Known, error) {
 // atomically; changes that change nothing write nothing (every turn's scan
 // of an unchanged workspace).
 func (s *Store) UpdateKnown(sessionID string, changes Known) error {
+	return s.updateKnown(sessionID, func(Known) Known { return changes })
+}
+
+// KnowScan records man, a scan of the workspace, as what agentls last knew
+// of each file: UpdateKnown of KnownOf(man, the session's Known), with one
+// look at known.json instead of one to read it and another to update it
+// (every checkpoint does this).
+func (s *Store) KnowScan(sessionID string, man Manifest) error {
+	return s.updateKnown(sessionID, func(old Known) Known { return KnownOf(man, old) })
+}
+
+// updateKnown merges changesOf(the session's Known) into it, as UpdateKnown
+// says, under one hold of s.mu.
+func (s *Store) updateKnown(sessionID string, changesOf func(old Known) Known) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, err := s.loadKnownLocked(sessionID)
 	if err != nil {
 		old = Known{} // a damaged file is rebuilt from what is known now
 	}
+	changes := changesOf(old)
 	if len(old) > 0 && subsetOf(changes, old) {
 		return nil
 	}

@@ -54,6 +54,7 @@ type stored struct {
 	session string
 	mtime   time.Time
 	size    int64
+	st      stamp // as listed
 }
 
 // newer orders manifests by modification time, then by name (checkpoint
@@ -78,14 +79,29 @@ type manifestUses struct {
 // usesOf is the objects manifest m uses, from s.uses when m is unchanged
 // since it was read (s.mu held): a prune after each turn reads only the
 // manifest just written, not the hundred it keeps.
+//
+// Nor does it read a hard link of the session's last manifest (relink.go)
+// that is still as this store left it: linking an unchanged workspace's
+// checkpoint dates the shared file now, so every earlier link of it looks
+// rewritten to the cache above, and a whole prune of a long session read
+// them all again. A manifest listed with exactly the last manifest's full
+// stamp (inode, device, size, modification and change times; the kernel
+// sets the change time at any write, and no one can set it back) is that
+// file unchanged since the store wrote or linked it: its content is the
+// store's own copy.
 func (s *Store) usesOf(m stored) ([]string, error) {
 	if u, ok := s.uses[m.path]; ok && u.mtime.Equal(m.mtime) && u.size == m.size {
 		return u.shas, nil
 	}
 	var man Manifest
-	if err := readJSON(m.path, &man); err != nil {
-		delete(s.uses, m.path)
-		return nil, err
+	if last, ok := s.last[m.session]; ok && m.st.full() && m.st == last.stamp {
+		man = last.man
+	} else {
+		s.manifestReads++
+		if err := readJSON(m.path, &man); err != nil {
+			delete(s.uses, m.path)
+			return nil, err
+		}
 	}
 	var shas []string
 	for _, e := range man {
@@ -297,7 +313,7 @@ func (s *Store) listingOf(name string, dir fs.FileInfo) []stored {
 		if err != nil {
 			continue
 		}
-		entries = append(entries, stored{path: filepath.Join(s.dir, name, fname), session: name, mtime: fi.ModTime(), size: fi.Size()})
+		entries = append(entries, stored{path: filepath.Join(s.dir, name, fname), session: name, mtime: fi.ModTime(), size: fi.Size(), st: stampOf(fi)})
 	}
 	if dir != nil && listedAt.Sub(dir.ModTime()) > racyWindow {
 		s.listings[name] = sessionListing{mtime: dir.ModTime(), size: dir.Size(), entries: entries}

@@ -68,9 +68,11 @@ type Store struct {
 	fsNow func() time.Time
 	// hashed counts the files read and hashed (tests).
 	hashed int
-	uses   map[string]manifestUses // manifest path → the objects it uses (prune.go)
-	sizes  map[string]int64        // object name → its size (prune.go)
-	known  map[string]knownCache   // session → its Known as last read or written (known.go)
+	// manifestReads counts the manifests a prune read (tests).
+	manifestReads int
+	uses          map[string]manifestUses // manifest path → the objects it uses (prune.go)
+	sizes         map[string]int64        // object name → its size (prune.go)
+	known         map[string]knownCache   // session → its Known as last read or written (known.go)
 	// listings is each session folder's manifests as last listed (prune.go).
 	listings map[string]sessionListing
 	// last is each session's last manifest, for linking an unchanged

@@ -22,6 +22,7 @@ func BenchmarkCheckCall(b *testing.B) {
 		{"plan-write-new-folder", "write", agentproto.ModePlan, `{"path":"plans/a/b/new.plan","content":"x"}`},
 		{"build-write", "write", agentproto.ModeBuild, `{"path":"src/main.go","content":"x"}`},
 		{"build-rm-folder", "rm", agentproto.ModeBuild, `{"path":"src","recursive":true}`},
+		{"build-read", "read", agentproto.ModeBuild, `{"path":"src/main.go"}`},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

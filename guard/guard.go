@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentls/agentls/workspace"
@@ -60,11 +61,14 @@ func (g *Guard) WithConfig(paths ...string) *Guard {
 }
 
 // withAbs is a copy of list with the absolute paths of paths added,
-// cleaned; relative and empty ones are left out.
+// cleaned; relative and empty ones are left out, and so is a path the list
+// holds already (the user's config folder comes both from the environment
+// and from the manager's own list): each is canonicalised at every check,
+// and a second copy would protect nothing more.
 func withAbs(list, paths []string) []string {
 	out := append([]string(nil), list...)
 	for _, p := range paths {
-		if filepath.IsAbs(p) {
+		if filepath.IsAbs(p) && !slices.Contains(out, filepath.Clean(p)) {
 			out = append(out, filepath.Clean(p))
 		}
 	}

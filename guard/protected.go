@@ -158,21 +158,7 @@ func (g *Guard) protectedRoots() []protectedRoot {
 	if g.roots != nil {
 		return *g.roots
 	}
-	var roots []protectedRoot
-	for _, c := range g.config {
-		p := &protected{reason: ReasonAgentState, what: "agentls's configuration " + c, instead: configInstead}
-		roots = append(roots, protectedRoot{abs: c, p: p, unreadable: true})
-		if real, err := workspace.Canonical(c); err == nil && real != c {
-			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
-		}
-	}
-	for _, d := range g.state {
-		p := &protected{reason: ReasonAgentState, what: stateWhat(d), instead: stateInstead}
-		roots = append(roots, protectedRoot{abs: d, p: p, unreadable: true})
-		if real, err := workspace.Canonical(d); err == nil && real != d {
-			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
-		}
-	}
+	roots := g.knownRoots()
 	for _, f := range g.ws.Folders() {
 		entries, err := os.ReadDir(f)
 		if err != nil {
@@ -186,6 +172,29 @@ func (g *Guard) protectedRoots() []protectedRoot {
 			if real, err := workspace.Canonical(filepath.Join(f, e.Name())); err == nil {
 				roots = append(roots, protectedRoot{abs: real, p: p})
 			}
+		}
+	}
+	return roots
+}
+
+// knownRoots are the protected roots known by path, read from scratch:
+// agentls's configuration (WithConfig) and state (WithState), as given and
+// as their symlinks lead; all of them unreadable. protectedRoots adds the
+// workspace's symlinked protected names, which may be read.
+func (g *Guard) knownRoots() []protectedRoot {
+	var roots []protectedRoot
+	for _, c := range g.config {
+		p := &protected{reason: ReasonAgentState, what: "agentls's configuration " + c, instead: configInstead}
+		roots = append(roots, protectedRoot{abs: c, p: p, unreadable: true})
+		if real, err := workspace.Canonical(c); err == nil && real != c {
+			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
+		}
+	}
+	for _, d := range g.state {
+		p := &protected{reason: ReasonAgentState, what: stateWhat(d), instead: stateInstead}
+		roots = append(roots, protectedRoot{abs: d, p: p, unreadable: true})
+		if real, err := workspace.Canonical(d); err == nil && real != d {
+			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
 		}
 	}
 	return roots

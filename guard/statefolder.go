@@ -33,10 +33,15 @@ const stateInstead = "it is agentls's own bookkeeping, changed only by agentls o
 // unreadableRoots are the places no tool may read: agentls's state folder
 // and its configuration known by path (the user's config folders and the
 // --config file, which may hold model.api_key), as given and as their
-// symlinks lead.
+// symlinks lead. Outside a check's copy (forCheck) they are read from
+// scratch without the workspace's symlinked protected names, which are
+// never unreadable: a read-only call does not list the workspace folders.
 func (g *Guard) unreadableRoots() []protectedRoot {
+	if g.roots == nil {
+		return g.knownRoots()
+	}
 	var out []protectedRoot
-	for _, r := range g.protectedRoots() {
+	for _, r := range *g.roots {
 		if r.unreadable {
 			out = append(out, r)
 		}

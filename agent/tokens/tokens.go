@@ -159,27 +159,61 @@ const (
 	memoMaxBytes = 16 << 20 // the memo's bound on the strings it keeps
 )
 
-// countTokens is EstimateText's count, without the memo.
+// countTokens is EstimateText's count, without the memo: each byte counted
+// in its class (byteClass), one table look-up a byte instead of a chain of
+// comparisons (the count ran over every short string of the history at
+// every request: a fifth of an estimate at turn 300).
 func countTokens[T string | []byte](s T) float64 {
-	var alnum, space, punct, other int
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 0x80:
-			// Count a multi-byte rune once, at its first byte.
-			if c >= 0xC0 {
-				other++
-			}
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
-			space++
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
-			alnum++
-		default:
-			punct++
+	// Four sets of counters, one per byte of each group of four: the
+	// increments of neighbouring bytes do not wait for each other.
+	var n [4][classes]int
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		n[0][byteClass[s[i]]]++
+		n[1][byteClass[s[i+1]]]++
+		n[2][byteClass[s[i+2]]]++
+		n[3][byteClass[s[i+3]]]++
+	}
+	for ; i < len(s); i++ {
+		n[0][byteClass[s[i]]]++
+	}
+	var c [classes]int
+	for k := range n {
+		for j := range c {
+			c[j] += n[k][j]
 		}
 	}
-	return float64(alnum)/4 + float64(space)/8 + float64(punct)/2 + float64(other)
+	return float64(c[classAlnum])/4 + float64(c[classSpace])/8 + float64(c[classPunct])/2 + float64(c[classOther])
 }
+
+// The byte classes of countTokens.
+const (
+	classPunct    = iota // ASCII punctuation and control characters
+	classAlnum           // ASCII letters and digits, '_'
+	classSpace           // ' ', '\n', '\t', '\r'
+	classOther           // the first byte of a multi-byte UTF-8 rune (and 0xF8-0xFF)
+	classContinue        // a UTF-8 continuation byte (0x80-0xBF): its rune counted at its first byte
+	classes
+)
+
+// byteClass is each byte's class.
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 0xC0:
+			t[c] = classOther
+		case c >= 0x80:
+			t[c] = classContinue
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			t[c] = classSpace
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_':
+			t[c] = classAlnum
+		default:
+			t[c] = classPunct
+		}
+	}
+	return t
+}()
 
 // EstimateMessage estimates one message: its text, its tool calls, and a
 // few tokens of framing.
