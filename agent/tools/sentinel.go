@@ -32,6 +32,9 @@ type AutoRunChange struct {
 	// Capped: the file was over the snapshot's size limit, so what it held
 	// before cannot be put back (if it is new, it can be removed).
 	Capped bool
+	// Details show what it holds, each line in full: a new repository's
+	// settings beyond git's own, `key = value` (Keep keeps them all).
+	Details []string
 }
 
 // AutoRunReport is what a command did to such files.
@@ -101,7 +104,7 @@ func (s sentinel) check(ctx context.Context, env Env, command string) string {
 	}
 	report := AutoRunReport{Command: command}
 	for _, c := range shown {
-		report.Changes = append(report.Changes, AutoRunChange{Path: c.rel, What: c.what, Capped: c.capped})
+		report.Changes = append(report.Changes, AutoRunChange{Path: c.rel, What: c.what, Capped: c.capped, Details: c.details})
 	}
 	ans := AutoRunAnswer{Why: "the editor cannot ask"}
 	switch c, ok := env.(AutoRunConfirmer); {
@@ -137,4 +140,17 @@ func (r AutoRunReport) Summary() string {
 		parts[i] = c.What + " " + c.Path
 	}
 	return strings.Join(parts, ", ")
+}
+
+// summaryMost is how many changes Short names.
+const summaryMost = 3
+
+// Short is Summary of at most summaryMost changes, then how many more: a
+// question's title (the question itself lists them all).
+func (r AutoRunReport) Short() string {
+	if len(r.Changes) <= summaryMost {
+		return r.Summary()
+	}
+	head := AutoRunReport{Changes: r.Changes[:summaryMost]}.Summary()
+	return fmt.Sprintf("%s and %d more", head, len(r.Changes)-summaryMost)
 }

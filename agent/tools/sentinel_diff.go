@@ -21,6 +21,9 @@ type autoRunChange struct {
 	// capped: the file was over the snapshot's caps before, so its content
 	// cannot be put back.
 	capped bool
+	// details show what it holds (a new repository's settings beyond
+	// git's own, each with its value).
+	details []string
 }
 
 // diffSnaps lists what differs from before to after, in path order: new,
@@ -71,7 +74,7 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool, untrusted []string) [
 		if kind == watchNewConfig && !inB {
 			// A new repository's config: asked about for what it holds; on
 			// Remove rewritten with only git's own settings (or removed).
-			c.what, c.before = describeNewRepoConfig(a, untrusted)
+			c.what, c.details, c.before = describeNewRepoConfig(a, untrusted)
 		} else {
 			c.what, c.capped = describeDiff(c.before, c.after, kind, p)
 		}

@@ -96,6 +96,9 @@ type newRepoConfig struct {
 	// flagged are the keys beyond newRepoKeys, in the file's order, each
 	// once; empty when the file holds nothing else.
 	flagged []string
+	// settings are those keys with their values, each as often as the
+	// file sets it: what Keep keeps, all shown.
+	settings []configEntry
 	// unreadable says why git could not read the file ("" when it
 	// could): then it is reported whole and removed on Remove.
 	unreadable string
@@ -121,6 +124,7 @@ func readNewRepoConfig(data []byte, untrusted []string) newRepoConfig {
 			kept = append(kept, e)
 			continue
 		}
+		out.settings = append(out.settings, e)
 		if !seen[e.key] {
 			seen[e.key] = true
 			out.flagged = append(out.flagged, e.key)
@@ -234,27 +238,49 @@ func configKeyLabel(key string) string {
 	return section + "." + string(s) + "." + variable
 }
 
+// settingLine is one setting as the question shows it, in full: `key =
+// value`, or the key alone for one written without `=` (a true boolean).
+func settingLine(e configEntry) string {
+	if !e.set {
+		return e.key + " (no value: true)"
+	}
+	return e.key + " = " + e.value
+}
+
+// settingLines are the settings beyond git's own as the question shows
+// them, each as often as the file sets it (settingLine).
+func (c newRepoConfig) settingLines() []string {
+	out := make([]string, len(c.settings))
+	for i, e := range c.settings {
+		out[i] = settingLine(e)
+	}
+	return out
+}
+
 // describeNewRepoConfig says what a new repository's configuration (a, as
 // the snapshot after the command recorded it; read with git found outside
 // untrusted) holds that is reported, "-"
-// when nothing is; and, when Remove can rewrite it with only the allowed
-// keys, the entry to put back (nil: Remove removes the file).
-func describeNewRepoConfig(a snapEntry, untrusted []string) (what string, clean *snapEntry) {
+// when nothing is, with every such setting and its value (settingLine: Keep
+// keeps them all, so the question shows them all); and, when Remove can
+// rewrite it with only the allowed keys, the entry to put back (nil:
+// Remove removes the file).
+func describeNewRepoConfig(a snapEntry, untrusted []string) (what string, settings []string, clean *snapEntry) {
 	switch {
 	case a.mode.Type()&os.ModeSymlink != 0:
-		return "created as a symbolic link (git reads what it leads to)", nil
+		return "created as a symbolic link (git reads what it leads to)", nil, nil
 	case !a.mode.IsRegular():
-		return "-", nil // git cannot read a folder as its configuration: nothing runs
+		return "-", nil, nil // git cannot read a folder as its configuration: nothing runs
 	case a.capped:
-		return "created, over the size limit: its settings could not be read", nil
+		return "created, over the size limit: its settings could not be read", nil, nil
 	}
 	cfg := readNewRepoConfig(a.data, untrusted)
 	if cfg.unreadable != "" {
-		return "created, with settings git cannot read", nil
+		return "created, with settings git cannot read", nil, nil
 	}
 	if len(cfg.flagged) == 0 {
-		return "-", nil
+		return "-", nil, nil
 	}
+	settings = cfg.settingLines()
 	const most = 8
 	labels := make([]string, 0, most+1)
 	for i, k := range cfg.flagged {
@@ -266,9 +292,9 @@ func describeNewRepoConfig(a snapEntry, untrusted []string) (what string, clean 
 	}
 	what = "created with settings beyond git's own (" + strings.Join(labels, ", ") + ")"
 	if cfg.clean == nil {
-		return what, nil
+		return what, settings, nil
 	}
 	e := a
 	e.data, e.size = cfg.clean, int64(len(cfg.clean))
-	return what, &e
+	return what, settings, &e
 }
