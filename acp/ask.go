@@ -115,8 +115,9 @@ func grantsText(r permission.Request) string {
 // Permit is the permission service's ACP rendering: one
 // session/request_permission on the asking tool call, its title the
 // request in one line, its content the whole question (the command, its
-// folder, network and sandbox, what it grants), its options' ids equal to
-// their kinds.
+// folder, network and sandbox, what it grants, every change a command
+// made, even when a generated document holds them on the LSP face), its
+// options' ids equal to their kinds.
 func (e *editor) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
 	callID := req.ToolCallID
 	if callID == "" {
@@ -136,6 +137,10 @@ func (e *editor) Permit(ctx context.Context, req permission.Request) (permission
 	for _, o := range req.Escaped().Options {
 		options = append(options, sdk.PermissionOption{OptionId: sdk.PermissionOptionId(o.ID), Name: o.Label, Kind: sdk.PermissionOptionKind(o.Kind)})
 	}
+	// ACP cannot open a document (editor.ShowDocument) and its clients
+	// scroll: the question holds every line itself, never a reference to
+	// a generated document the user does not see.
+	req.Document = ""
 	text := req.Text()
 	if by := askedBy(req.Escaped().Requester); by != "" { // a sub-agent asks (subagent_calls.go)
 		text += "\n\n" + by

@@ -32,20 +32,30 @@ const planShowBound = 10 * time.Second
 // at once, a turn that ends right after) does not take it back, so the plan
 // is always on screen with its question. It returns once both are done.
 func (s *Session) showApproval(turnCtx, askCtx context.Context, ap *pendingApproval, p workspace.Path, allowed []string) {
-	m := s.m
-	showCtx, cancel := context.WithTimeout(context.WithoutCancel(turnCtx), planShowBound)
-	defer cancel()
-	defer context.AfterFunc(m.base, cancel)()
-	shown := make(chan struct{})
-	go func() { // owned: waited for below
-		defer close(shown)
-		if err := m.shower.ShowDocument(showCtx, p.Abs); err != nil && showCtx.Err() == nil {
-			slog.Warn("show plan", "plan", p.Rel, "err", err)
-		}
-	}()
-	defer func() { <-shown }()
+	defer s.m.showBeside(context.WithoutCancel(turnCtx), p.Abs, "plan")()
 	if d, ok := s.askApproval(askCtx, p.Rel, allowed); ok {
 		ap.offer(d)
+	}
+}
+
+// showBeside opens the file abs (what it is: "plan") in the editor while
+// a question about it is asked, bounded by planShowBound, ctx and the
+// manager's Close; wait returns once the opening is done (the goroutine is
+// owned: defer wait).
+func (m *Manager) showBeside(ctx context.Context, abs, what string) (wait func()) {
+	showCtx, cancel := context.WithTimeout(ctx, planShowBound)
+	stop := context.AfterFunc(m.base, cancel)
+	shown := make(chan struct{})
+	go func() {
+		defer close(shown)
+		if err := m.shower.ShowDocument(showCtx, abs); err != nil && showCtx.Err() == nil {
+			slog.Warn("show "+what, "path", abs, "err", err)
+		}
+	}()
+	return func() {
+		<-shown
+		stop()
+		cancel()
 	}
 }
 

@@ -68,17 +68,21 @@ type Request struct {
 	Options []agentproto.PermissionOption
 	// Note is a paragraph more (why "Always allow" is not offered).
 	Note string
-	// Document is a generated file (absolute path) that shows the grants
-	// when they are too many for a question; the text refers to it.
+	// Document is a generated file (absolute path) that shows the grants,
+	// or the changes, when they are too many for a question (DocLines);
+	// the text refers to it. A face that cannot open it shows the
+	// question without it (Request.Document = ""): every line in full.
 	Document string
 	// Diff is the change asked about, in the unified format (kind edit).
 	Diff string
 	// Done, for kind edit, is the command that already made the change (the
 	// run tool's check after a command, agent/tools/sentinel.go): the
 	// question asks whether to keep it (allow) or undo it (reject), What
-	// lists the files and Note says what happened to each and why it is
-	// asked.
+	// sums them up, Changes lists them and Note says why it is asked.
 	Done string
+	// Changes are what the command in Done did, each shown in full (or in
+	// Document): keeping them keeps all they hold.
+	Changes []Change
 }
 
 // Decision is the person's answer: the option chosen, or dismissed.
@@ -222,6 +226,9 @@ func (r Request) Text() string {
 	case agentproto.PermissionEdit:
 		if r.Done != "" {
 			fmt.Fprintf(&b, "Keep what the command %s did to files your editor or shell runs by itself?", CodeSpan(e.Done))
+			if c := e.changesText(); c != "" {
+				b.WriteString("\n\n" + c)
+			}
 			break
 		}
 		fmt.Fprintf(&b, "Apply this edit? %s", e.What)

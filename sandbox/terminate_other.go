@@ -2,7 +2,10 @@
 
 package sandbox
 
-import "os"
+import (
+	"os"
+	"syscall"
+)
 
 // Terminate kills the command's process (no process groups here; exited
 // is not waited for).
@@ -11,3 +14,6 @@ func (p *Prepared) Terminate(proc *os.Process, _ <-chan struct{}) {
 		_ = proc.Kill()
 	}
 }
+
+// groupAttr: no process groups here.
+func groupAttr() *syscall.SysProcAttr { return nil }

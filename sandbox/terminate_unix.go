@@ -46,3 +46,7 @@ func (p *Prepared) Terminate(proc *os.Process, exited <-chan struct{}) {
 		slog.Warn("sandbox: kill process group", "pgid", proc.Pid, "err", err)
 	}
 }
+
+// groupAttr starts a process in a process group of its own (Terminate
+// ends the group).
+func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }

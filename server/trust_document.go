@@ -1,10 +1,7 @@
 package server
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/agentls/agentls/config"
@@ -14,25 +11,16 @@ import (
 
 // trustDocLines is the most widening keys the trust question lists itself;
 // more go into a generated document it refers to.
-const trustDocLines = 20
+const trustDocLines = permission.DocLines
 
 // writeTrustDocument writes the trust question's keys and values, in full,
-// as a markdown file in the state folder (stateDir/questions/), and
-// returns its path. The file is agentls's own: the guard protects the
-// state folder from every tool.
+// as a markdown file in the state folder (permission.WriteDocument), and
+// returns its path.
 func writeTrustDocument(stateDir string, w config.WorkspaceTrust) (string, error) {
-	if stateDir == "" {
-		return "", errors.New("no state folder (neither XDG_STATE_HOME nor HOME is set)")
-	}
-	dir := filepath.Join(stateDir, "questions")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("trust document folder: %w", err)
-	}
 	name := "trust-" + w.Sum
 	if len(name) > 6+16 {
 		name = name[:6+16]
 	}
-	path := filepath.Join(dir, name+".md")
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trust %s?\n\n", questions.EscapeLine(w.Path))
 	fmt.Fprintf(&b, "This content of the file (SHA-256 %s) sets %d keys that widen what agentls may do. "+
@@ -41,7 +29,8 @@ func writeTrustDocument(stateDir string, w config.WorkspaceTrust) (string, error
 	for _, g := range w.Grants() {
 		fmt.Fprintf(&b, "| %s |\n", permission.CodeSpan(strings.ReplaceAll(questions.EscapeLine(g), "|", `\|`)))
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+	path, err := permission.WriteDocument(stateDir, name, b.String())
+	if err != nil {
 		return "", fmt.Errorf("trust document: %w", err)
 	}
 	return path, nil

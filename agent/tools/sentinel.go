@@ -32,6 +32,9 @@ type AutoRunChange struct {
 	// Capped: the file was over the snapshot's size limit, so what it held
 	// before cannot be put back (if it is new, it can be removed).
 	Capped bool
+	// Details show what it holds, each line in full: a new repository's
+	// settings beyond git's own, `key = value` (Keep keeps them all).
+	Details []string
 }
 
 // AutoRunReport is what a command did to such files.
@@ -66,10 +69,10 @@ type sentinel struct {
 	// kept is what the command's sandbox kept read-only: a difference
 	// there is someone else's (sentinel_kept.go).
 	kept keptPaths
-	// untrusted are the folders of PATH the command's policy does not
-	// trust (sandbox.Policy.UntrustedPath): the git that reads a new
-	// repository's configuration is never looked up there.
-	untrusted []string
+	// list confines the git that reads a new repository's configuration
+	// (listPolicy): in the command's mode, never looked up in the folders
+	// of PATH the command's policy does not trust.
+	list sandbox.Policy
 }
 
 // newSentinel takes the snapshot before a command from the walk its
@@ -78,7 +81,7 @@ type sentinel struct {
 // is someone else's, and what the policy does not trust on PATH this
 // check does not either.
 func newSentinel(folders []string, scan workspaceScan, a Approval, policy sandbox.Policy, status sandbox.Status) sentinel {
-	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: a.Tool == "git", kept: keptBySandbox(policy, status), untrusted: policy.UntrustedPath}
+	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: a.Tool == "git", kept: keptBySandbox(policy, status), list: listPolicy(policy, folders)}
 }
 
 // check compares the workspace now with the snapshot, asks the user about
@@ -88,7 +91,7 @@ func newSentinel(folders []string, scan workspaceScan, a Approval, policy sandbo
 func (s sentinel) check(ctx context.Context, env Env, command string) string {
 	folders := s.before.folders
 	after := takeSnapshot(folders, scanWorkspace(folders), s.before.repos)
-	changes := slices.DeleteFunc(diffSnaps(s.before, after, s.gitConfig, s.untrusted), func(c autoRunChange) bool {
+	changes := slices.DeleteFunc(diffSnaps(s.before, after, s.gitConfig, s.list), func(c autoRunChange) bool {
 		if s.kept.notTheCommands(c, s.before) {
 			slog.Debug("run: a change the sandbox kept from the command (someone else's)", "path", c.rel, "what", c.what)
 			return true
@@ -101,7 +104,7 @@ func (s sentinel) check(ctx context.Context, env Env, command string) string {
 	}
 	report := AutoRunReport{Command: command}
 	for _, c := range shown {
-		report.Changes = append(report.Changes, AutoRunChange{Path: c.rel, What: c.what, Capped: c.capped})
+		report.Changes = append(report.Changes, AutoRunChange{Path: c.rel, What: c.what, Capped: c.capped, Details: c.details})
 	}
 	ans := AutoRunAnswer{Why: "the editor cannot ask"}
 	switch c, ok := env.(AutoRunConfirmer); {
@@ -137,4 +140,17 @@ func (r AutoRunReport) Summary() string {
 		parts[i] = c.What + " " + c.Path
 	}
 	return strings.Join(parts, ", ")
+}
+
+// summaryMost is how many changes Short names.
+const summaryMost = 3
+
+// Short is Summary of at most summaryMost changes, then how many more: a
+// question's title (the question itself lists them all).
+func (r AutoRunReport) Short() string {
+	if len(r.Changes) <= summaryMost {
+		return r.Summary()
+	}
+	head := AutoRunReport{Changes: r.Changes[:summaryMost]}.Summary()
+	return fmt.Sprintf("%s and %d more", head, len(r.Changes)-summaryMost)
 }

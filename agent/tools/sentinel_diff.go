@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // autoRunChange is one path that differs between the snapshot before a
@@ -21,6 +23,9 @@ type autoRunChange struct {
 	// capped: the file was over the snapshot's caps before, so its content
 	// cannot be put back.
 	capped bool
+	// details show what it holds (a new repository's settings beyond
+	// git's own, each with its value).
+	details []string
 }
 
 // diffSnaps lists what differs from before to after, in path order: new,
@@ -31,10 +36,9 @@ type autoRunChange struct {
 // config that holds more than git's own settings (describeNewRepoConfig).
 // git's configuration of a repository that existed is left out when
 // gitConfig (git may write it: the command is git's own, or
-// sandbox.allow_git_config); a new one's is not, and is read with the git
-// found on PATH outside untrusted (the command's
-// sandbox.Policy.UntrustedPath).
-func diffSnaps(before, after *autoRunSnap, gitConfig bool, untrusted []string) []autoRunChange {
+// sandbox.allow_git_config); a new one's is not, and is read with git
+// confined by list (listPolicy).
+func diffSnaps(before, after *autoRunSnap, gitConfig bool, list sandbox.Policy) []autoRunChange {
 	seen := map[string]bool{}
 	var paths []string
 	for _, s := range []*autoRunSnap{before, after} {
@@ -71,7 +75,7 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool, untrusted []string) [
 		if kind == watchNewConfig && !inB {
 			// A new repository's config: asked about for what it holds; on
 			// Remove rewritten with only git's own settings (or removed).
-			c.what, c.before = describeNewRepoConfig(a, untrusted)
+			c.what, c.details, c.before = describeNewRepoConfig(a, list)
 		} else {
 			c.what, c.capped = describeDiff(c.before, c.after, kind, p)
 		}

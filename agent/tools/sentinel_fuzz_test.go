@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/sandbox"
 )
 
 // fuzzPaths are the workspace paths the fuzzed operations act on: auto-run
@@ -113,9 +115,9 @@ func FuzzSentinelRestore(f *testing.F) {
 			}
 			fuzzOp(root, outside, ops[i], fuzzPaths[int(ops[i+1])%len(fuzzPaths)], data)
 		}
-		changes := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, folders)
+		changes := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, sandbox.Policy{UntrustedPath: folders})
 		failed := restoreChanges(changes)
-		left := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, folders)
+		left := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, sandbox.Policy{UntrustedPath: folders})
 		for _, c := range left {
 			if (c.before == nil || c.before.mode.IsDir()) && (c.after == nil || c.after.mode.IsDir()) {
 				continue // a folder: made by the command and holding what is not watched, or shown by what it held

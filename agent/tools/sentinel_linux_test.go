@@ -400,7 +400,7 @@ func checkNewRepoConfig(t *testing.T, root string, row sentinelRow, keep bool) {
 	if err != nil {
 		t.Fatalf("%s: %v", row.repoConfig, err)
 	}
-	got := readNewRepoConfig(data, nil)
+	got := readNewRepoConfig(data, sandbox.Policy{})
 	if keep {
 		for _, k := range row.dangerous {
 			if !slices.Contains(got.flagged, k) {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentls/agentls/sandbox"
@@ -96,6 +98,9 @@ type newRepoConfig struct {
 	// flagged are the keys beyond newRepoKeys, in the file's order, each
 	// once; empty when the file holds nothing else.
 	flagged []string
+	// settings are those keys with their values, each as often as the
+	// file sets it: what Keep keeps, all shown.
+	settings []configEntry
 	// unreadable says why git could not read the file ("" when it
 	// could): then it is reported whole and removed on Remove.
 	unreadable string
@@ -106,10 +111,10 @@ type newRepoConfig struct {
 }
 
 // readNewRepoConfig judges a new repository's configuration file's
-// content (read within the snapshot's caps) with the git found on PATH
-// outside untrusted (the command's sandbox.Policy.UntrustedPath).
-func readNewRepoConfig(data []byte, untrusted []string) newRepoConfig {
-	entries, err := gitListConfig(data, untrusted)
+// content (read within the snapshot's caps) with git, confined by list
+// (listPolicy).
+func readNewRepoConfig(data []byte, list sandbox.Policy) newRepoConfig {
+	entries, err := gitListConfig(data, list)
 	if err != nil {
 		return newRepoConfig{unreadable: "git cannot read it: " + err.Error()}
 	}
@@ -121,6 +126,7 @@ func readNewRepoConfig(data []byte, untrusted []string) newRepoConfig {
 			kept = append(kept, e)
 			continue
 		}
+		out.settings = append(out.settings, e)
 		if !seen[e.key] {
 			seen[e.key] = true
 			out.flagged = append(out.flagged, e.key)
@@ -130,7 +136,7 @@ func readNewRepoConfig(data []byte, untrusted []string) newRepoConfig {
 		return out
 	}
 	out.clean = writeConfig(kept)
-	if again, err := gitListConfig(out.clean, untrusted); err != nil || !slices.Equal(again, kept) {
+	if again, err := gitListConfig(out.clean, list); err != nil || !slices.Equal(again, kept) {
 		out.clean = nil // what git would not read back as written: removed whole on Remove
 	}
 	return out
@@ -164,14 +170,34 @@ func writeConfig(entries []configEntry) []byte {
 // configuration.
 const gitListTimeout = 10 * time.Second
 
+// listPolicy is the sandbox of the git that lists a new repository's
+// configuration after the command whose policy is cmd, in folders: no
+// network, nothing writable (but the launcher's private TMPDIR), neither
+// the workspace folders nor what cmd cannot read readable, PATH as cmd
+// trusts it, in cmd's mode. Listing only reads a copy; confined, a git
+// bug a crafted configuration reaches cannot act with the user's rights.
+func listPolicy(cmd sandbox.Policy, folders []string) sandbox.Policy {
+	return sandbox.Policy{
+		Mode:          cmd.Mode,
+		DenyRead:      append(slices.Clone(cmd.DenyRead), folders...),
+		UntrustedPath: cmd.UntrustedPath,
+	}
+}
+
+// unconfinedListing logs once that a new repository's configuration is
+// listed without a sandbox (mode off, or no layer usable here).
+var unconfinedListing sync.Once
+
 // gitListConfig lists the keys and values of configuration text with git
 // itself: `git config --file <copy> --no-includes --null --list`, on a
 // copy in a temporary folder (git reads exactly what was judged, never a
 // link), with no system, global or environment configuration and no
 // repository around it, with the git a command would find (never one on a
-// PATH entry in untrusted). Listing only reads: nothing in the file makes
-// git run a program while it lists.
-func gitListConfig(data []byte, untrusted []string) ([]configEntry, error) {
+// PATH entry in list.UntrustedPath), confined by list (listPolicy; run as
+// before, unconfined, when no sandbox layer is usable, and the log says
+// so once). Listing only reads: nothing in the file makes git run a
+// program while it lists.
+func gitListConfig(data []byte, list sandbox.Policy) ([]configEntry, error) {
 	dir, err := os.MkdirTemp("", "agentls-newrepo-")
 	if err != nil {
 		return nil, fmt.Errorf("make a temporary folder: %w", err)
@@ -185,23 +211,30 @@ func gitListConfig(data []byte, untrusted []string) ([]configEntry, error) {
 	if err := os.WriteFile(file, data, 0o600); err != nil {
 		return nil, fmt.Errorf("copy the configuration: %w", err)
 	}
+	// A denied folder that holds the copy (a TMPDIR in the workspace)
+	// would hide it: it stays readable.
+	list.DenyRead = slices.DeleteFunc(slices.Clone(list.DenyRead), func(d string) bool { return d != "" && pathWithin(dir, d) })
 	ctx, cancel := context.WithTimeout(context.Background(), gitListTimeout)
 	defer cancel()
 	// git as a command would find it, never one on a PATH entry in the
-	// workspace: a command could have put it there, and this one runs
-	// outside the sandbox.
-	cmd := exec.CommandContext(ctx, sandbox.LookUp("git", untrusted), "config", "--file", file, "--no-includes", "--null", "--list")
-	cmd.Dir = dir
-	cmd.Env = []string{
-		"PATH=" + sandbox.SearchPath(os.Getenv("PATH"), untrusted), "HOME=" + home, "XDG_CONFIG_HOME=" + home, "LC_ALL=C",
+	// workspace: a command could have put it there.
+	environ := []string{
+		"PATH=" + sandbox.SearchPath(os.Getenv("PATH"), list.UntrustedPath), "HOME=" + home, "XDG_CONFIG_HOME=" + home, "LC_ALL=C",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
 		"GIT_CEILING_DIRECTORIES=" + filepath.Dir(dir),
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	argv := []string{sandbox.LookUp("git", list.UntrustedPath), "config", "--file", file, "--no-includes", "--null", "--list"}
+	var out []byte
+	if st := sandbox.Detect().Status(list.Mode); st.Confines() {
+		out, err = sandbox.Output(ctx, list, "", dir, argv, environ)
+	} else {
+		unconfinedListing.Do(func() {
+			slog.Warn("run: a new repository's configuration is listed with git outside any sandbox", "sandbox", st.Summary)
+		})
+		out, err = unconfinedOutput(ctx, dir, argv, environ)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("git config --list: %w: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("git config --list: %w", err)
 	}
 	var entries []configEntry
 	for _, item := range strings.Split(string(out), "\x00") {
@@ -212,6 +245,20 @@ func gitListConfig(data []byte, untrusted []string) ([]configEntry, error) {
 		entries = append(entries, configEntry{key: key, value: value, set: set})
 	}
 	return entries, nil
+}
+
+// unconfinedOutput runs argv in dir with environ, outside any sandbox (no
+// layer usable, or mode off), and returns its standard output.
+func unconfinedOutput(ctx context.Context, dir string, argv, environ []string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = dir, environ
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
 }
 
 // configKeyLabel is a key as the question shows it: a subsection's
@@ -234,27 +281,49 @@ func configKeyLabel(key string) string {
 	return section + "." + string(s) + "." + variable
 }
 
+// settingLine is one setting as the question shows it, in full: `key =
+// value`, or the key alone for one written without `=` (a true boolean).
+func settingLine(e configEntry) string {
+	if !e.set {
+		return e.key + " (no value: true)"
+	}
+	return e.key + " = " + e.value
+}
+
+// settingLines are the settings beyond git's own as the question shows
+// them, each as often as the file sets it (settingLine).
+func (c newRepoConfig) settingLines() []string {
+	out := make([]string, len(c.settings))
+	for i, e := range c.settings {
+		out[i] = settingLine(e)
+	}
+	return out
+}
+
 // describeNewRepoConfig says what a new repository's configuration (a, as
-// the snapshot after the command recorded it; read with git found outside
-// untrusted) holds that is reported, "-"
-// when nothing is; and, when Remove can rewrite it with only the allowed
-// keys, the entry to put back (nil: Remove removes the file).
-func describeNewRepoConfig(a snapEntry, untrusted []string) (what string, clean *snapEntry) {
+// the snapshot after the command recorded it; read with git confined by
+// list) holds that is reported, "-"
+// when nothing is, with every such setting and its value (settingLine: Keep
+// keeps them all, so the question shows them all); and, when Remove can
+// rewrite it with only the allowed keys, the entry to put back (nil:
+// Remove removes the file).
+func describeNewRepoConfig(a snapEntry, list sandbox.Policy) (what string, settings []string, clean *snapEntry) {
 	switch {
 	case a.mode.Type()&os.ModeSymlink != 0:
-		return "created as a symbolic link (git reads what it leads to)", nil
+		return "created as a symbolic link (git reads what it leads to)", nil, nil
 	case !a.mode.IsRegular():
-		return "-", nil // git cannot read a folder as its configuration: nothing runs
+		return "-", nil, nil // git cannot read a folder as its configuration: nothing runs
 	case a.capped:
-		return "created, over the size limit: its settings could not be read", nil
+		return "created, over the size limit: its settings could not be read", nil, nil
 	}
-	cfg := readNewRepoConfig(a.data, untrusted)
+	cfg := readNewRepoConfig(a.data, list)
 	if cfg.unreadable != "" {
-		return "created, with settings git cannot read", nil
+		return "created, with settings git cannot read", nil, nil
 	}
 	if len(cfg.flagged) == 0 {
-		return "-", nil
+		return "-", nil, nil
 	}
+	settings = cfg.settingLines()
 	const most = 8
 	labels := make([]string, 0, most+1)
 	for i, k := range cfg.flagged {
@@ -266,9 +335,9 @@ func describeNewRepoConfig(a snapEntry, untrusted []string) (what string, clean 
 	}
 	what = "created with settings beyond git's own (" + strings.Join(labels, ", ") + ")"
 	if cfg.clean == nil {
-		return what, nil
+		return what, settings, nil
 	}
 	e := a
 	e.data, e.size = cfg.clean, int64(len(cfg.clean))
-	return what, &e
+	return what, settings, &e
 }

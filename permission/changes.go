@@ -1,0 +1,63 @@
+package permission
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentls/agentls/questions"
+)
+
+// Change is one change a command already made (a Request of kind edit
+// with Done): keeping it keeps all it holds, so the question shows it
+// whole.
+type Change struct {
+	// Path is the file, workspace-relative.
+	Path string
+	// What says what happened to it ("created", "made executable").
+	What string
+	// Details are the lines that show what it holds, each in full: a new
+	// repository's settings beyond git's own, `key = value`.
+	Details []string
+}
+
+// ChangeLines is how many lines the changes take: one for each, one for
+// each of its details.
+func ChangeLines(changes []Change) int {
+	n := len(changes)
+	for _, c := range changes {
+		n += len(c.Details)
+	}
+	return n
+}
+
+// ChangesList is the changes as a Markdown list (escaped): each file a
+// code span with what happened to it, each detail a code span below it.
+// File names and settings are the command's text: no part of them renders
+// as Markdown.
+func ChangesList(changes []Change) string {
+	var b strings.Builder
+	for _, c := range changes {
+		b.WriteString("- " + CodeSpan(questions.EscapeLine(c.Path)) + ": " + questions.EscapeLine(c.What) + "\n")
+		for _, d := range c.Details {
+			b.WriteString("  - " + CodeSpan(questions.EscapeLine(d)) + "\n")
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// NeedsDocument reports whether changes are too many, or too long, for
+// the question to list them itself (DocLines, DocChars).
+func NeedsDocument(changes []Change) bool {
+	return ChangeLines(changes) > DocLines || len(ChangesList(changes)) > DocChars
+}
+
+// changesText lists the changes, or refers to the document that does.
+func (r Request) changesText() string {
+	if len(r.Changes) == 0 {
+		return ""
+	}
+	if r.Document != "" {
+		return fmt.Sprintf("What it did: %d lines, in full in %s (opened beside this question).", ChangeLines(r.Changes), questions.EscapeLine(r.Document))
+	}
+	return ChangesList(r.Changes)
+}
