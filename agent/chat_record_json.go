@@ -55,16 +55,5 @@ func appendInt(b []byte, key string, n int) []byte {
 
 // appendStrings appends key and ss unless ss is empty (omitempty).
 func appendStrings(b []byte, key string, ss []string) []byte {
-	if len(ss) == 0 {
-		return b
-	}
-	b = append(b, key...)
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonw.AppendString(b, s)
-	}
-	return append(b, ']')
+	return jsonw.AppendArrayField(b, key, ss, jsonw.AppendString)
 }
