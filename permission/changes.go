@@ -51,13 +51,14 @@ func NeedsDocument(changes []Change) bool {
 	return ChangeLines(changes) > DocLines || len(ChangesList(changes)) > DocChars
 }
 
-// changesText lists the changes, or refers to the document that does.
+// changesText lists the changes, or refers to the document that does. r
+// is escaped (Escaped): its Document is already.
 func (r Request) changesText() string {
 	if len(r.Changes) == 0 {
 		return ""
 	}
 	if r.Document != "" {
-		return fmt.Sprintf("What it did: %d lines, in full in %s (opened beside this question).", ChangeLines(r.Changes), questions.EscapeLine(r.Document))
+		return fmt.Sprintf("What it did: %d lines, in full in %s (opened beside this question).", ChangeLines(r.Changes), r.Document)
 	}
 	return ChangesList(r.Changes)
 }
