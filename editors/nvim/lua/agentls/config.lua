@@ -151,6 +151,10 @@ end
 --- The client capabilities: Neovim's own plus experimental.agent.
 function M.capabilities(o, base)
   local caps = vim.deepcopy(base or vim.lsp.protocol.make_client_capabilities())
+  -- the plugin opens what the server shows beside a question itself (init.lua), also on
+  -- Neovim 0.7, whose own capabilities lack it: else a long question's document never shows
+  caps.window = caps.window or {}
+  caps.window.showDocument = { support = true }
   caps.experimental = caps.experimental or {}
   -- languageIntel: the plugin answers agent/diagnostics and agent/navigate (intel.lua);
   -- toolCallProgress: the chat shows a running call's newest line under its row (chat.lua)

@@ -878,9 +878,10 @@ function State:handlers()
       end
     end,
     ['window/showDocument'] = function(err, p, ctx, cfg)
-      -- Neovim 0.8+ declares showDocument: the server opens a plan this way before asking
-      -- for its approval. A plan goes in a split, so the window you were in stays.
-      if p and type(p.uri) == 'string' and p.uri:match('%.plan$') then
+      -- The server opens a file only beside a question: a plan before its approval, the
+      -- generated document of a question too long to list itself (config.capabilities declares
+      -- showDocument on every Neovim). It goes in a split, so the window you were in stays.
+      if p and type(p.uri) == 'string' and p.uri:match('^file:') then
         local w = self:show_in_split(vim.uri_to_fname(p.uri))
         if w and p.takeFocus == false then
           vim.cmd('wincmd p')
