@@ -71,7 +71,7 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.Dir = root
 	cmd.Env = sandbox.Environ(pol, environ) // PATH never into the workspace
-	// A child that left the server's process group (setsid: killGroup
+	// A child that left the server's process group (setsid: the group's kill
 	// misses it; the server's reaper or bubblewrap's PID namespace ends it,
 	// unless it escaped them) may hold the server's stderr open: once the
 	// server exited, Wait waits that long for its pipes, then closes them,
@@ -292,8 +292,7 @@ func (c *client) stop() {
 		case <-time.After(stopTimeout):
 		}
 	}
-	c.prep.Terminate(c.cmd.Process, c.exited)
-	killGroup(c.cmd)
+	c.prep.Terminate(c.cmd.Process, c.exited) // then kills the group, whatever the reaper did
 	<-c.exited
 	_ = c.conn.Close()
 	c.prep.Cleanup()
