@@ -47,7 +47,8 @@ func (p *Provider) name() string {
 // req, then streams its thought and text to onEvent (which may be nil) and
 // returns its text and tool calls, with FinishReason "tool_calls" when there
 // are calls and "stop" otherwise. A step with an error returns that error
-// text as is. The step is used up even when its expectations fail. Usage is
+// text as is. The step is used up even when its expectations fail, except
+// an optional one, which is passed over for the step after it. Usage is
 // an estimate: the words of the system prompt and messages (content and
 // tool-call arguments) as input tokens, and the words of the answer as
 // output tokens. A cancelled ctx returns ctx.Err() (wrapped) and, if it was
@@ -76,7 +77,12 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 		return llm.Response{}, fmt.Errorf("script %s %shas no step left", p.name(), section)
 	}
 	i := *next
-	*next++
+	// An optional step whose expectations the request does not meet is
+	// passed over (Step.Optional): validation put a step after it.
+	for i+1 < len(steps) && steps[i].Optional && steps[i].Expect != nil && steps[i].Expect.check(req) != nil {
+		i++
+	}
+	*next = i + 1
 	if req.Agent != "" {
 		p.children[req.Agent] = *next
 	}

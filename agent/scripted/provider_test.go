@@ -179,6 +179,60 @@ func TestExpectations(t *testing.T) {
 	}
 }
 
+// TestOptionalStep: an optional step answers a request that meets its
+// expectations and is passed over for the next step when the request does
+// not (a turn the client cancelled before its last request).
+func TestOptionalStep(t *testing.T) {
+	user := func(text string) llm.Request {
+		return llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: text}}}
+	}
+	tests := []struct {
+		name     string
+		requests []string // the last message of each request
+		want     []string // the text each answers with
+	}{
+		{"met: played in turn", []string{"go", "result", "again"}, []string{"first", "maybe", "after"}},
+		{"unmet: passed over", []string{"go", "again"}, []string{"first", "after"}},
+		{"two optional passed over", []string{"go", "again"}, []string{"first", "after"}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			steps := []Step{
+				{Text: "first"},
+				{Text: "maybe", Optional: true, Expect: &Expect{LastMessageContains: []string{"result"}}},
+				{Text: "after", Expect: &Expect{LastMessageContains: []string{"again"}}},
+			}
+			if i == 2 {
+				extra := Step{Text: "perhaps", Optional: true, Expect: &Expect{LastMessageContains: []string{"other"}}}
+				steps = append(steps[:2], append([]Step{extra}, steps[2:]...)...)
+			}
+			s := &Script{Name: "t", Steps: steps}
+			if err := s.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			p := New(s)
+			for j, r := range tt.requests {
+				resp, _, err := play(p, user(r))
+				if err != nil || resp.Message.Content != tt.want[j] {
+					t.Fatalf("request %d (%q): %q, %v; want %q", j+1, r, resp.Message.Content, err, tt.want[j])
+				}
+			}
+			if p.Remaining() != 0 {
+				t.Errorf("%d steps left, want none", p.Remaining())
+			}
+		})
+	}
+	// A required step after an unmet optional one still fails on its own
+	// expectations.
+	p := New(&Script{Name: "t", Steps: []Step{
+		{Text: "maybe", Optional: true, Expect: &Expect{LastMessageContains: []string{"result"}}},
+		{Text: "after", Expect: &Expect{LastMessageContains: []string{"again"}}},
+	}})
+	if _, _, err := play(p, user("neither")); err == nil || !strings.Contains(err.Error(), "script t step 2: expect last_message_contains \"again\"") {
+		t.Errorf("error %v, want step 2's unmet expectation", err)
+	}
+}
+
 func TestErrorStep(t *testing.T) {
 	p := load(t, "error_step.yaml")
 	_, evs, err := play(p, llm.Request{})

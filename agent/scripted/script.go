@@ -45,6 +45,12 @@ type Step struct {
 	// to test how model errors are handled. It excludes the other answer
 	// fields.
 	Error string `yaml:"error"`
+	// Optional passes the step over when its Expect does not match the
+	// request: the next step answers instead. It is for the last request
+	// of a turn that a client may cancel before it is sent (agent-shell
+	// interrupts the turn after any rejection), so that the script goes on
+	// either way. An optional step needs an expect.
+	Optional bool `yaml:"optional"`
 }
 
 // Call is a tool call of a Step.
@@ -148,6 +154,10 @@ func validateSteps(steps []Step, where string, stepLine func(int) string, callLi
 			return fmt.Errorf("%sstep %d: error excludes text, thought and tool_calls", at, i+1)
 		case st.Error == "" && !answers:
 			return fmt.Errorf("%sstep %d is empty: give text, thought, tool_calls or error", at, i+1)
+		case st.Optional && st.Expect == nil:
+			return fmt.Errorf("%sstep %d: optional needs an expect (what tells the step's request from the next one's)", at, i+1)
+		case st.Optional && i == len(steps)-1:
+			return fmt.Errorf("%sstep %d: optional needs a step after it", at, i+1)
 		}
 		ids := map[string]bool{}
 		for j, c := range st.ToolCalls {

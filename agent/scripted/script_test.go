@@ -23,6 +23,8 @@ func TestParseInvalid(t *testing.T) {
 		{"args_not_json.yaml", []string{"line 3: step 1: tool call 1 (grep): args cannot be written as JSON"}},
 		{"syntax.yaml", []string{"yaml:", "line 2"}},
 		{"steps_not_list.yaml", []string{"line 2", "cannot unmarshal"}},
+		{"optional_without_expect.yaml", []string{"line 3: step 2: optional needs an expect"}},
+		{"optional_last.yaml", []string{"line 3: step 2: optional needs a step after it"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
