@@ -33,7 +33,7 @@ func (g *Guard) CheckCall(st State, tool string, args json.RawMessage) *Refusal 
 		return g.planRefusal(st, tool, d.Kind, "", "a tool of network reach runs in plan mode only when listed in plan_mode.allow_network_tools")
 	}
 	if d.Class == ClassReadOnly {
-		return g.readRefusal(st, tool, d, args)
+		return g.forRead().readRefusal(st, tool, d, args)
 	}
 	var change workspace.ChangeKind
 	switch d.Kind {

@@ -27,7 +27,7 @@ func (g *Guard) dotDotErr(given string, p workspace.Path) error {
 	if filepath.IsAbs(decoded) {
 		start = ""
 	}
-	real, err := workspace.Canonical(start + decoded) // not Join: it would clean `..` away
+	real, err := g.canonical(start + decoded) // not Join: it would clean `..` away
 	if err != nil {
 		return fmt.Errorf("%q: %w", given, err)
 	}

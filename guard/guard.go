@@ -32,6 +32,11 @@ type Guard struct {
 	// the protected roots read once at its start; nil reads them on every
 	// use.
 	roots *[]protectedRoot
+	// batch, on the copy of the guard one check works with (forCheck,
+	// forRead), canonicalises the check's paths sharing their lstats; nil
+	// canonicalises each path on its own. Never on a guard that outlives
+	// the check.
+	batch *workspace.CanonicalBatch
 	// networkTools are the network-reach tools allowed in plan mode
 	// (plan_mode.allow_network_tools).
 	networkTools []string
@@ -39,13 +44,31 @@ type Guard struct {
 
 // forCheck returns a copy of the guard for one check, which reads the
 // protected roots (symlinks, configuration paths) once instead of at every
-// path it looks at.
+// path it looks at, and canonicalises all its paths in one batch.
 func (g *Guard) forCheck() *Guard {
-	c := *g
-	c.roots = nil
+	c := g.forRead()
 	r := c.protectedRoots()
 	c.roots = &r
+	return c
+}
+
+// forRead returns a copy of the guard for one read-only check: its paths
+// are canonicalised in one batch (each place looked at once), and nothing
+// else is read ahead.
+func (g *Guard) forRead() *Guard {
+	c := *g
+	c.roots = nil
+	c.batch = workspace.NewCanonicalBatch()
 	return &c
+}
+
+// canonical is workspace.Canonical; on a check's copy it shares the
+// check's batch.
+func (g *Guard) canonical(p string) (string, error) {
+	if g.batch != nil {
+		return g.batch.Path(p)
+	}
+	return workspace.Canonical(p)
 }
 
 // WithConfig returns a copy of the guard that also protects agentls's

@@ -169,7 +169,7 @@ func (g *Guard) protectedRoots() []protectedRoot {
 			if p == nil || e.Type()&fs.ModeSymlink == 0 {
 				continue
 			}
-			if real, err := workspace.Canonical(filepath.Join(f, e.Name())); err == nil {
+			if real, err := g.canonical(filepath.Join(f, e.Name())); err == nil {
 				roots = append(roots, protectedRoot{abs: real, p: p})
 			}
 		}
@@ -186,14 +186,14 @@ func (g *Guard) knownRoots() []protectedRoot {
 	for _, c := range g.config {
 		p := &protected{reason: ReasonAgentState, what: "agentls's configuration " + c, instead: configInstead}
 		roots = append(roots, protectedRoot{abs: c, p: p, unreadable: true})
-		if real, err := workspace.Canonical(c); err == nil && real != c {
+		if real, err := g.canonical(c); err == nil && real != c {
 			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
 		}
 	}
 	for _, d := range g.state {
 		p := &protected{reason: ReasonAgentState, what: stateWhat(d), instead: stateInstead}
 		roots = append(roots, protectedRoot{abs: d, p: p, unreadable: true})
-		if real, err := workspace.Canonical(d); err == nil && real != d {
+		if real, err := g.canonical(d); err == nil && real != d {
 			roots = append(roots, protectedRoot{abs: real, p: p, unreadable: true})
 		}
 	}

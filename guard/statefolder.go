@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-
-	"github.com/agentls/agentls/workspace"
 )
 
 // WithState returns a copy of the guard that also keeps every tool out of
@@ -91,7 +89,7 @@ func unreadableAt(g *Guard, roots []protectedRoot, given string) *protected {
 		decoded = filepath.Join(g.ws.Root(), decoded)
 	}
 	paths := []string{filepath.Clean(decoded)}
-	if real, err := workspace.Canonical(filepath.Clean(decoded)); err == nil {
+	if real, err := g.canonical(filepath.Clean(decoded)); err == nil {
 		paths = append(paths, real)
 	}
 	for _, p := range paths {

@@ -34,7 +34,10 @@ const maxLinks = 255
 // its existing components. A dangling symlink (one whose target is
 // missing), a symlink loop, a name below a file, or a component that
 // cannot be examined is an error: the place cannot be told.
-func Path(p string) (string, error) {
+func Path(p string) (string, error) { return walk(p, nil) }
+
+// walk is Path, looking at the file system through b (nil: directly).
+func walk(p string, b *Batch) (string, error) {
 	if p == "" {
 		return "", errors.New("canonical path: empty path")
 	}
@@ -69,18 +72,18 @@ func Path(p string) (string, error) {
 			missing = append(missing, part)
 		default:
 			at := filepath.Join(cur, part)
-			fi, err := os.Lstat(at)
+			mode, err := b.lstat(at)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				missing = append(missing, part)
 			case err != nil:
 				return "", fmt.Errorf("canonical path of %s: %w", p, err)
-			case fi.Mode()&fs.ModeSymlink != 0:
+			case mode&fs.ModeSymlink != 0:
 				links++
 				if links > maxLinks {
 					return "", fmt.Errorf("canonical path of %s: too many symlinks (a loop at %s?)", p, at)
 				}
-				target, err := os.Readlink(at)
+				target, err := b.readlink(at)
 				if err != nil {
 					return "", fmt.Errorf("canonical path of %s: %w", p, err)
 				}
@@ -89,12 +92,12 @@ func Path(p string) (string, error) {
 					cur = v + string(filepath.Separator)
 					target = target[len(v):]
 				}
-				if err := danglingErr(at, target, cur); err != nil {
+				if err := danglingErr(b, at, target, cur); err != nil {
 					return "", fmt.Errorf("canonical path of %s: %w", p, err)
 				}
 				rest = target + string(filepath.Separator) + rest
 			default:
-				if !fi.IsDir() && hasName(rest) {
+				if !mode.IsDir() && hasName(rest) {
 					return "", fmt.Errorf("canonical path of %s: %s is not a folder", p, at)
 				}
 				cur = at
@@ -107,8 +110,8 @@ func Path(p string) (string, error) {
 // danglingErr refuses a symlink (at) whose target (taken from folder from)
 // does not exist: the kernel would create that target on a write, so the
 // place a later check saw and the place a write reaches could differ.
-func danglingErr(at, target, from string) error {
-	if _, err := os.Stat(at); err != nil {
+func danglingErr(b *Batch, at, target, from string) error {
+	if err := b.stat(at); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s is a dangling symlink (to %s)", at, filepath.Join(from, target))
 		}
