@@ -2,7 +2,8 @@
 -- a BUILD command makes a new repository with 30 hooks, too many for the question to list itself
 -- (permission.DocLines). The server writes the whole list into questions/autorun-<hash>.md in the
 -- state folder and opens it beside the question (window/showDocument, which the plugin declares
--- on every Neovim): while the question is pending the document is in a split, its buffer holding
+-- on every Neovim; the plugin also opens the document the question names, whichever comes
+-- first): while the question is pending the document is in a split, its buffer holding
 -- every change, the chat's window still there, and the question's prompt names the command and
 -- where the list is. Remove (restore) takes the hooks away; Keep, in a second repository, keeps
 -- them. What the windows and the screen showed is kept as an artifact (h.keep).
