@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { answered, chatFrame, outputDir } from './harness';
-import { type Project, startProject } from './project';
+import { type Project, startBuildProject } from './project';
 
 const out = outputDir('e2e-autorun-document');
 const hooks = 30;
@@ -118,11 +118,8 @@ async function closeEditors(): Promise<void> {
 }
 
 before(async () => {
-  project = await startProject('autorun-document', 'autorun-document.yaml', out, { 'app.txt': 'alpha\n' });
+  project = await startBuildProject('autorun-document', 'autorun-document.yaml', out, { 'app.txt': 'alpha\n' });
   ({ workspace, page } = project);
-  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
-  await chat().locator('.mode-tab.build').click();
-  await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
 });
 
 after(async () => {
