@@ -272,4 +272,42 @@ t.describe('questions on a real screen', function()
     t.eq({ answers = { approve = true } }, c.lua('return _G.res'))
     t.ok(not c.since(from):find('Press%s*ENTER'), 'a Press ENTER prompt')
   end)
+
+  t.it("a question's generated document is on the screen before the choice, showDocument or not", function()
+    -- The server opens the document with window/showDocument, but it may be read after the
+    -- question: on 0.7 the default vim.ui.select then blocked it until the question was answered.
+    local c = child()
+    local doc = h.tmpdir() .. '/questions/autorun-1.md'
+    h.write(doc, '# Keep what `x` did?\n\n- `DOC-ON-SCREEN-MARKER/.git/hooks/h1`: created\n')
+    local from = #c.out()
+    c.notify_lua(
+      [[
+      local root, doc = ...
+      local st = require('agentls')._State.new(require('agentls.config').merge({ root = root }))
+      local text = 'Keep what the command `x` did?\n\nWhat it did: 30 lines, in full in ' .. doc .. ' (opened beside this question).'
+      _G.res = nil
+      vim.schedule(function()
+        _G.res = st:on_ask({
+          sessionId = 's1', questionId = 'q', purpose = 'permission',
+          questions = { { name = 'decision', question = text,
+            schema = { type = 'string', enum = { 'reject_once', 'allow_once' } },
+            buttons = { { label = 'Remove (restore)', value = 'reject_once' }, { label = 'Keep', value = 'allow_once' } } } },
+          permission = { kind = 'edit', what = 'created x and 29 more', document = doc, grants = {} },
+        })
+      end)
+    ]],
+      h.tmpdir(),
+      doc
+    )
+    asked(c, 'the question')
+    on_screen(c, from, 'Remove%s*%(restore%)', 'the choice on the screen')
+    local screen = c.since(from)
+    h.keep(string.format('screen-document-%d.txt', vim.version().minor), screen)
+    local doc_at = screen:find('DOC-ON-SCREEN-MARKER', 1, true)
+    t.ok(doc_at, 'the document on the screen when the choice is asked; the screen showed:\n' .. screen:sub(-3000))
+    t.ok(doc_at < screen:find('Remove%s*%(restore%)'), 'the document drawn before the choice')
+    c.input('1<CR>')
+    settled(c, 'the child back in Normal mode after the answer')
+    t.eq({ answers = { decision = 'reject_once' } }, c.lua('return _G.res'))
+  end)
 end)

@@ -789,6 +789,14 @@ function State:on_ask(params)
     if approval then
       self:show_plan(params)
     end
+    -- A question too long to list itself names its generated document (permission.document):
+    -- shown here too, not only when the server's window/showDocument is handled. On 0.7 the
+    -- default vim.ui.select blocks every callback, so a showDocument read after the question
+    -- would open the list only once the question was answered.
+    local doc = type(params.permission) == 'table' and params.permission.document
+    if type(doc) == 'string' and doc:sub(1, 1) == '/' and vim.loop.fs_stat(doc) then
+      self:show_in_split(doc)
+    end
     -- Draw the chat and the plan now: the default vim.ui.select (an inputlist) blocks the
     -- screen until the choice is made, so without this the plan appeared only after it (0.7),
     -- and a run question stood under a chat that did not yet show what led to it (the agent's

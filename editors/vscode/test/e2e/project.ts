@@ -77,6 +77,21 @@ export async function startProject(name: string, fixture: string, out: string, f
   };
 }
 
+/** startProject, then the agentls chat shown and switched to BUILD mode (the run sentinel's tests). */
+export async function startBuildProject(name: string, fixture: string, out: string, files: Record<string, string | Buffer>): Promise<Project> {
+  const project = await startProject(name, fixture, out, files);
+  try {
+    const chat = chatFrame(project.page);
+    await project.page.locator('.activitybar [aria-label^="agentls"]').first().click();
+    await chat.locator('.mode-tab.build').click();
+    await chat.locator('.mode-tab.build[aria-selected="true"]').waitFor();
+  } catch (err) {
+    await project.stop();
+    throw err;
+  }
+  return project;
+}
+
 /** Packages the extension in test/e2e/fixtures/`name` with vsce into `out`; returns the .vsix. */
 export function packageFixtureExtension(name: string, out: string): string {
   const vsix = path.join(out, `${name}.vsix`);

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { answered, chatFrame, outputDir } from './harness';
-import { type Project, startProject } from './project';
+import { type Project, startBuildProject } from './project';
 
 const out = outputDir('e2e-sentinel');
 let project: Project;
@@ -52,11 +52,8 @@ async function commandThenQuestion(prompt: string, name: string): Promise<Locato
 }
 
 before(async () => {
-  project = await startProject('sentinel', 'sentinel.yaml', out, { 'app.txt': 'alpha\n' });
+  project = await startBuildProject('sentinel', 'sentinel.yaml', out, { 'app.txt': 'alpha\n' });
   ({ workspace, page } = project);
-  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
-  await chat().locator('.mode-tab.build').click();
-  await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
 });
 
 after(async () => {
