@@ -64,20 +64,18 @@ type client struct {
 // startClient starts argv under pol in root and initializes it with the
 // workspace folders.
 func startClient(ctx context.Context, fileType string, argv []string, root string, folders []string, pol sandbox.Policy, launcher string, environ []string) (*client, error) {
-	prep, err := sandbox.Prepare(pol, launcher, argv)
+	// In a process group of its own, PATH never into the workspace.
+	cmd, prep, err := sandbox.Command(pol, launcher, argv, environ)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.Dir = root
-	cmd.Env = sandbox.Environ(pol, environ) // PATH never into the workspace
 	// A child that left the server's process group (setsid: the group's kill
 	// misses it; the server's reaper or bubblewrap's PID namespace ends it,
 	// unless it escaped them) may hold the server's stderr open: once the
 	// server exited, Wait waits that long for its pipes, then closes them,
 	// so exited and stop stay bounded.
 	cmd.WaitDelay = stopTimeout
-	setGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		prep.Cleanup()

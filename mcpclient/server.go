@@ -387,7 +387,7 @@ func (s *Server) exitedErr(exited chan struct{}, err error) error {
 func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, wd watchdog, errPipe stderrPipe) {
 	defer s.wg.Done()
 	err := cmd.Wait()
-	killGroup(cmd.Process)
+	sandbox.KillGroup(cmd.Process) // what the server left in its group
 	s.drain(errPipe)
 	s.mu.Lock()
 	var dead *mcp.ClientSession
@@ -445,7 +445,7 @@ func (s *Server) kill() {
 	s.mu.Unlock()
 	wd.prep.Terminate(p, exited)
 	wd.stop()
-	killGroup(p)
+	sandbox.KillGroup(p)
 }
 
 // Tools lists the server's tools, starting it if needed. While the list

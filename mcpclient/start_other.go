@@ -3,7 +3,6 @@
 package mcpclient
 
 import (
-	"os"
 	"os/exec"
 
 	"github.com/agentls/agentls/sandbox"
@@ -16,11 +15,4 @@ func serverCmd(spec ServerSpec, dir string, env []string, _ sandbox.Policy) (*ex
 	cmd.Dir = dir
 	cmd.Env = env
 	return cmd, watchdog{}, nil
-}
-
-// killGroup kills the process p.
-func killGroup(p *os.Process) {
-	if p != nil {
-		_ = p.Kill()
-	}
 }

@@ -3,12 +3,9 @@
 package mcpclient
 
 import (
-	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/exec"
-	"syscall"
 
 	"github.com/agentls/agentls/sandbox"
 )
@@ -23,12 +20,12 @@ const watchdogScript = `(read x <&3; kill -9 0) </dev/null >/dev/null 2>&1 & exe
 
 // serverCmd is the one place an MCP stdio server's process is made: the
 // command behind the watchdog, in a process group of its own, in dir, with
-// env, started in the sandbox of pol (sandbox.Prepare: the launcher, and
+// env, started in the sandbox of pol (sandbox.Command: the launcher, and
 // bwrap when usable, around it; the profile `mcp`, docs/mcp.md). The
 // returned watchdog's stop kills the group.
 func serverCmd(spec ServerSpec, dir string, env []string, pol sandbox.Policy) (*exec.Cmd, watchdog, error) {
 	argv := append([]string{"/bin/sh", "-c", watchdogScript, "sh", spec.Command}, spec.Args...)
-	prep, err := sandbox.Prepare(pol, "", argv)
+	cmd, prep, err := sandbox.Command(pol, "", argv, env) // PATH never into the workspace
 	if err != nil {
 		return nil, watchdog{}, fmt.Errorf("sandbox: %w", err)
 	}
@@ -37,20 +34,7 @@ func serverCmd(spec ServerSpec, dir string, env []string, pol sandbox.Policy) (*
 		prep.Cleanup()
 		return nil, watchdog{}, err
 	}
-	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = sandbox.Environ(pol, env) // PATH never into the workspace
-	cmd.ExtraFiles = []*os.File{r}      // fd 3
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.ExtraFiles = []*os.File{r} // fd 3
 	return cmd, watchdog{r: r, w: w, prep: prep}, nil
-}
-
-// killGroup sends SIGKILL to the process group led by p.
-func killGroup(p *os.Process) {
-	if p == nil {
-		return
-	}
-	if err := syscall.Kill(-p.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		slog.Warn("mcp: kill process group", "pgid", p.Pid, "err", err)
-	}
 }

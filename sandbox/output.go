@@ -28,7 +28,6 @@ func Output(ctx context.Context, pol Policy, launcher, dir string, argv, environ
 	cmd.Dir = dir
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
-	cmd.SysProcAttr = groupAttr()
 	cmd.WaitDelay = outputWaitDelay
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
@@ -36,12 +35,8 @@ func Output(ctx context.Context, pol Policy, launcher, dir string, argv, environ
 	var waitErr error
 	exited := make(chan struct{})
 	go func() { defer close(exited); waitErr = cmd.Wait() }() // owned: waited for below
-	select {
-	case <-exited:
-	case <-ctx.Done():
-		p.Terminate(cmd.Process, exited)
-		<-exited
-		return nil, fmt.Errorf("%s: %w", argv[0], ctx.Err())
+	if err := p.Wait(ctx, cmd.Process, exited); err != nil {
+		return nil, fmt.Errorf("%s: %w", argv[0], err)
 	}
 	if waitErr != nil {
 		return nil, fmt.Errorf("%s: %w: %s", argv[0], waitErr, strings.TrimSpace(stderr.String()))

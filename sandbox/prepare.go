@@ -171,7 +171,10 @@ func (p *Prepared) reapUnconfined(launcher string, pol Policy) {
 }
 
 // Command is Prepare's argv as an exec.Cmd with environ as its
-// environment (the launcher changes it further), run as pol.RunAs.
+// environment (the launcher changes it further, and Environ keeps PATH out
+// of the workspace), run as pol.RunAs, in a process group of its own
+// (where there are process groups): end it with the Prepared's Terminate,
+// and what it left behind with KillGroup.
 func Command(pol Policy, launcher string, argv, environ []string) (*exec.Cmd, *Prepared, error) {
 	p, err := Prepare(pol, launcher, argv)
 	if err != nil {
@@ -179,6 +182,7 @@ func Command(pol Policy, launcher string, argv, environ []string) (*exec.Cmd, *P
 	}
 	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
 	cmd.Env = Environ(pol, environ)
+	cmd.SysProcAttr = groupAttr()
 	setUser(cmd, pol.RunAs)
 	return cmd, p, nil
 }

@@ -9,7 +9,10 @@ import (
 
 // Terminate kills the command's process (no process groups here; exited
 // is not waited for).
-func (p *Prepared) Terminate(proc *os.Process, _ <-chan struct{}) {
+func (p *Prepared) Terminate(proc *os.Process, _ <-chan struct{}) { KillGroup(proc) }
+
+// KillGroup kills proc itself (no process groups here); nil does nothing.
+func KillGroup(proc *os.Process) {
 	if proc != nil {
 		_ = proc.Kill()
 	}

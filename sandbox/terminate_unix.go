@@ -42,11 +42,21 @@ func (p *Prepared) Terminate(proc *os.Process, exited <-chan struct{}) {
 			t.Stop()
 		}
 	}
+	KillGroup(proc)
+}
+
+// KillGroup sends SIGKILL to the process group proc leads (proc started
+// in a group of its own: Command puts it there): everything left in it
+// ends. A group already gone is no error; nil does nothing.
+func KillGroup(proc *os.Process) {
+	if proc == nil {
+		return
+	}
 	if err := syscall.Kill(-proc.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
 		slog.Warn("sandbox: kill process group", "pgid", proc.Pid, "err", err)
 	}
 }
 
 // groupAttr starts a process in a process group of its own (Terminate
-// ends the group).
+// and KillGroup end the group).
 func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }

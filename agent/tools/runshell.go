@@ -18,6 +18,9 @@ import (
 // command's process group is gone (a process that left the group may keep it).
 const drainGrace = 2 * time.Second
 
+// errTimedOut is the cause of a command's end at its timeout.
+var errTimedOut = errors.New("the command timed out")
+
 // shellResult is the outcome of one command.
 type shellResult struct {
 	exitCode  int
@@ -58,14 +61,14 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 		return shellResult{}, fmt.Errorf("output pipe: %w", err)
 	}
 	defer r.Close()
-	cmd, dog, prep, err := shellCommand(job.command, job.policy)
+	cmd, dog, prep, err := shellCommand(job.command, job.policy, job.env)
 	if err != nil {
 		w.Close()
 		return shellResult{}, err
 	}
-	defer dog.stop()                                                 // last: after the group is killed and waited for
-	defer prep.Cleanup()                                             // the private TMPDIR, once the group is gone
-	cmd.Dir, cmd.Env = job.dir, sandbox.Environ(job.policy, job.env) // PATH never into the workspace
+	defer dog.stop()     // last: after the group is killed and waited for
+	defer prep.Cleanup() // the private TMPDIR, once the group is gone
+	cmd.Dir = job.dir
 	cmd.Stdout, cmd.Stderr = w, w
 	if err := job.beforeStart(); err != nil {
 		w.Close()
@@ -103,20 +106,13 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 	go func() { defer close(exited); waitErr = cmd.Wait() }()
 
 	var res shellResult
-	timer := time.NewTimer(job.timeout)
-	defer timer.Stop()
-	select {
-	case <-exited:
-	case <-timer.C:
-		res.timedOut = true
-		prep.Terminate(cmd.Process, exited)
-		<-exited
-	case <-ctx.Done():
-		res.cancelled = true
-		prep.Terminate(cmd.Process, exited)
-		<-exited
+	timed, stopTimer := context.WithTimeoutCause(ctx, job.timeout, errTimedOut)
+	defer stopTimer()
+	if err := prep.Wait(timed, cmd.Process, exited); err != nil {
+		res.timedOut = errors.Is(context.Cause(timed), errTimedOut) // else ctx ended first
+		res.cancelled = !res.timedOut
 	}
-	killGroup(cmd.Process)
+	sandbox.KillGroup(cmd.Process) // what the shell left in its group
 	drain := time.NewTimer(drainGrace)
 	select {
 	case <-copied:

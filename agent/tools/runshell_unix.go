@@ -3,9 +3,7 @@
 package tools
 
 import (
-	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/exec"
 	"syscall"
@@ -25,9 +23,14 @@ const watchdogScript = `(read x <&3; kill -9 0) </dev/null >/dev/null 2>&1 & exe
 
 // shellCommand builds /bin/sh -c command behind the watchdog, in the
 // sandbox pol describes (the sandbox's launcher, and bwrap, start the
-// watchdog's shell), in a process group of its own.
-func shellCommand(command string, pol sandbox.Policy) (*exec.Cmd, watchdog, *sandbox.Prepared, error) {
-	prep, err := sandbox.Prepare(pol, "", []string{"/bin/sh", "-c", watchdogScript, "sh", command})
+// watchdog's shell), with environ (sandbox.Command: PATH never into the
+// workspace), in a process group of its own, so that it and everything it
+// starts can be killed together. On Linux the kernel sends its first
+// process the Prepared's ParentDeathSignal when the thread that started
+// it ends: SIGKILL to the shell or bwrap, SIGTERM to the command's
+// reaper, which then kills all the command started.
+func shellCommand(command string, pol sandbox.Policy, environ []string) (*exec.Cmd, watchdog, *sandbox.Prepared, error) {
+	cmd, prep, err := sandbox.Command(pol, "", []string{"/bin/sh", "-c", watchdogScript, "sh", command}, environ)
 	if err != nil {
 		return nil, watchdog{}, nil, err
 	}
@@ -36,28 +39,9 @@ func shellCommand(command string, pol sandbox.Policy) (*exec.Cmd, watchdog, *san
 		prep.Cleanup()
 		return nil, watchdog{}, nil, fmt.Errorf("watchdog pipe: %w", err)
 	}
-	cmd := exec.Command(prep.Argv[0], prep.Argv[1:]...)
 	cmd.ExtraFiles = []*os.File{r} // fd 3
-	cmd.SysProcAttr = processGroupAttr(prep.ParentDeathSignal())
+	setParentDeathSignal(cmd.SysProcAttr, prep.ParentDeathSignal())
 	return cmd, watchdog{r: r, w: w}, prep, nil
-}
-
-// processGroupAttr puts the command in a process group of its own, so that it
-// and everything it starts can be killed together, and (on Linux) has the
-// kernel send it sig when the thread that started it ends: SIGKILL to the
-// shell or bwrap, SIGTERM to the command's reaper, which then kills all the
-// command started.
-func processGroupAttr(sig syscall.Signal) *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setpgid: true}
-	setParentDeathSignal(a, sig)
-	return a
-}
-
-// killGroup sends SIGKILL to the process group led by p.
-func killGroup(p *os.Process) {
-	if err := syscall.Kill(-p.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		slog.Warn("run: kill process group", "pgid", p.Pid, "err", err)
-	}
 }
 
 // exitCode is the command's exit code; a command killed by a signal gets

@@ -47,9 +47,10 @@ var newRepoConfigRows = []struct {
 // them.
 func TestNewRepoConfigReported(t *testing.T) {
 	requireGit(t)
+	off := sandbox.Policy{Mode: sandbox.ModeOff} // the judging, not the sandbox: TestNewRepoListingConfined
 	for _, row := range newRepoConfigRows {
 		t.Run(row.name, func(t *testing.T) {
-			got := readNewRepoConfig([]byte(row.text), sandbox.Policy{})
+			got := readNewRepoConfig([]byte(row.text), off)
 			if got.unreadable != "" {
 				t.Fatalf("unreadable: %s", got.unreadable)
 			}
@@ -59,24 +60,24 @@ func TestNewRepoConfigReported(t *testing.T) {
 			if row.flagged == nil {
 				return
 			}
-			before, _ := gitListConfig([]byte(row.text), sandbox.Policy{})
+			before, _ := gitListConfig([]byte(row.text), off)
 			var want []configEntry
 			for _, e := range before {
 				if allowedNewRepoKey(e.key) {
 					want = append(want, e)
 				}
 			}
-			again, err := gitListConfig(got.clean, sandbox.Policy{})
+			again, err := gitListConfig(got.clean, off)
 			if err != nil || !slices.Equal(again, want) {
 				t.Errorf("rewritten as %q: git lists %v (%v), want %v", got.clean, again, err, want)
 			}
 		})
 	}
-	bad := readNewRepoConfig([]byte("[core\n\tfsmonitor = x\n"), sandbox.Policy{})
+	bad := readNewRepoConfig([]byte("[core\n\tfsmonitor = x\n"), off)
 	if bad.unreadable == "" {
 		t.Errorf("a config git cannot read is not reported as such: %+v", bad)
 	}
-	what, settings, clean := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte("[alias \"x`y\"]\n\tz = !sh\n[core]\n\tfsmonitor = x\n\tbare = false\n\tpager\n")}, sandbox.Policy{})
+	what, settings, clean := describeNewRepoConfig(snapEntry{mode: 0o644, data: []byte("[alias \"x`y\"]\n\tz = !sh\n[core]\n\tfsmonitor = x\n\tbare = false\n\tpager\n")}, off)
 	if what != "created with settings beyond git's own (alias.x?y.z, core.fsmonitor, core.pager)" || clean == nil ||
 		!slices.Equal(settings, []string{"alias.x`y.z = !sh", "core.fsmonitor = x", "core.pager (no value: true)"}) {
 		t.Errorf("described as %q, settings %q (clean %v)", what, settings, clean)

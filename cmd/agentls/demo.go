@@ -45,7 +45,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := fset.Parse(args); err != nil {
 		return 2
 	}
-	d := &demo{out: stdout, color: *color}
+	d := &demo{out: stdout, progress: stderr, color: *color}
 	dir, err := os.MkdirTemp("", "agentls-demo-")
 	if err != nil {
 		fmt.Fprintf(stderr, "demo: %v\n", err)
@@ -85,10 +85,28 @@ func removeDemo(dir string) {
 }
 
 type demo struct {
-	out   io.Writer
-	color bool
-	mu    sync.Mutex
-	inMsg bool // in the middle of streamed assistant text
+	out io.Writer
+	// progress gets what the demo waits for before a step that may take
+	// long (stderr: the transcript stays as it is).
+	progress io.Writer
+	color    bool
+	mu       sync.Mutex
+	inMsg    bool // in the middle of streamed assistant text
+}
+
+// slowStep is what the demo says on progress before the scripted `go
+// test`: with a fresh build cache (the sandbox gives each workspace its
+// own) it compiles the standard library first, minutes on a slow machine.
+const slowStep = "demo: running go test in the demo workspace (the first run compiles the standard library: this may take a few minutes)…"
+
+// waitingFor tells progress what the demo waits for, when the tool call
+// titled title may take long.
+func (d *demo) waitingFor(title string) {
+	if strings.Contains(title, "go test") {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		fmt.Fprintln(d.progress, slowStep)
+	}
 }
 
 func (d *demo) printf(format string, args ...any) {
@@ -286,6 +304,7 @@ func (d *demo) show(m lspclient.Message) {
 		case "tool_call":
 			if u.Status == "in_progress" {
 				d.printf("  → %s\n", u.Title)
+				d.waitingFor(u.Title)
 			}
 		case "tool_call_update":
 			if u.Status == "failed" {

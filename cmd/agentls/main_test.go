@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -31,12 +32,22 @@ func TestMain(m *testing.M) {
 	os.Exit(testcache.Run(m)) // the commands' caches go to a temporary folder
 }
 
+// TestDemo: the demo tells every step of its story, and says on stderr
+// what it waits for before the `go test` that may take minutes, right as
+// that step starts (before the go test's result).
 func TestDemo(t *testing.T) {
 	t.Parallel()
 	var out, errOut bytes.Buffer
-	code := run([]string{"demo", "--color=false"}, nil, &out, &errOut)
+	both := &interleaved{}
+	code := run([]string{"demo", "--color=false"}, nil, both.to(&out), both.to(&errOut))
 	if code != 0 {
 		t.Fatalf("demo exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(errOut.String(), slowStep) {
+		t.Errorf("the demo's stderr lacks %q", slowStep)
+	}
+	if want := "  → run go test ./...\n" + slowStep + "\n"; !strings.Contains(both.String(), want) {
+		t.Errorf("the progress line does not follow the go test's start at once:\n%s", both.String())
 	}
 	for _, want := range []string{
 		"status bar: [ PLAN ]",
@@ -283,4 +294,32 @@ func startACPSession(t *testing.T, cfg, dir string, client sdk.Client, timeout t
 		t.Fatalf("session/new: %v; stderr:\n%s", err, stderr)
 	}
 	return cmd, in, conn, ctx, &sess, stderr
+}
+
+// interleaved records what several writers write, in the order written.
+type interleaved struct {
+	mu  sync.Mutex
+	all bytes.Buffer
+}
+
+// to is a writer that writes to w and to the record.
+func (r *interleaved) to(w io.Writer) io.Writer { return recorder{r, w} }
+
+// String is everything written so far.
+func (r *interleaved) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.all.String()
+}
+
+type recorder struct {
+	r *interleaved
+	w io.Writer
+}
+
+func (c recorder) Write(b []byte) (int, error) {
+	c.r.mu.Lock()
+	defer c.r.mu.Unlock()
+	c.r.all.Write(b)
+	return c.w.Write(b)
 }

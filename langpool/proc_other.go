@@ -1,7 +1,0 @@
-//go:build !unix
-
-package langpool
-
-import "os/exec"
-
-func setGroup(*exec.Cmd) {}
