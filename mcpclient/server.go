@@ -437,15 +437,15 @@ func (s *Server) crashed(reason string) {
 	s.reason = fmt.Sprintf("%s; restarts at its next use after %s", reason, d)
 }
 
-// kill ends the server: its reaper kills everything it started (or its
-// process group is killed), and its watchdog fires.
+// kill ends the server: its reaper kills everything it started, then its
+// process group is killed (Terminate ends with sandbox.KillGroup), and its
+// watchdog fires.
 func (s *Server) kill() {
 	s.mu.Lock()
 	p, wd, exited := s.proc, s.wd, s.exited
 	s.mu.Unlock()
 	wd.prep.Terminate(p, exited)
 	wd.stop()
-	sandbox.KillGroup(p)
 }
 
 // Tools lists the server's tools, starting it if needed. While the list
