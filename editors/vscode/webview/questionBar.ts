@@ -216,7 +216,7 @@ export function renderQuestionBar(
   // The plan rendered once, with its Open plan link (webview/approvalPanel.ts).
   if (q.purpose === 'plan_approval' && plan) bar.append(approvalPlan(plan, actions.openPlan));
 
-  if (q.permission) bar.append(renderPermission(q.permission));
+  if (q.permission) bar.append(renderPermission(q.permission, q.questions.map((x) => x.question).join('\n')));
   if (q.purpose === 'plan_approval' && openComments > 0) bar.append(openCommentsRow(openComments, actions.requestChanges));
 
   const specs = buildForm(q.questions);
@@ -297,9 +297,10 @@ function grantsHeading(kind: PermissionRequest['kind']): string {
 /**
  * What a permission request asks and grants, shown whole (text nodes only: the server has
  * escaped control and bidi characters): a command's folder, network and sandbox, and every
- * grant (a plan's allowed commands, a trusted file's settings), never cut.
+ * grant (a plan's allowed commands, a trusted file's settings), never cut. The generated
+ * document's path is shown only when the questions' text (`said`) does not name it already.
  */
-export function renderPermission(p: PermissionRequest): HTMLElement {
+export function renderPermission(p: PermissionRequest, said = ''): HTMLElement {
   const box = h('div', { class: `permission permission-${p.kind}`, 'data-permission-kind': p.kind });
   if (p.kind !== 'plan') box.append(h('div', { class: 'permission-what' }, h('code', {}, p.what)));
   const facts: [string, string | undefined][] = [
@@ -319,6 +320,6 @@ export function renderPermission(p: PermissionRequest): HTMLElement {
     for (const g of grants) list.append(h('li', {}, h('code', {}, g)));
     box.append(h('div', { class: 'permission-grants-head' }, grantsHeading(p.kind)), list);
   }
-  if (p.document) box.append(h('div', { class: 'permission-document' }, `In full in ${p.document}`));
+  if (p.document && !said.includes(p.document)) box.append(h('div', { class: 'permission-document' }, `In full in ${p.document}`));
   return box;
 }

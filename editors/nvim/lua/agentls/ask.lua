@@ -192,8 +192,12 @@ local grants_heading = {
 
 --- The lines that show what a permission request (agent/askUser's `permission`) asks and
 --- grants: a command's folder, network and sandbox, then every grant, whole (the server has
---- escaped control and bidi characters).
-function M.permission_lines(p)
+--- escaped control and bidi characters), and the generated document's path unless the
+--- questions' text (`said`) names it already.
+---@param p table?
+---@param said string?
+---@return string[]
+function M.permission_lines(p, said)
   if type(p) ~= 'table' then
     return {}
   end
@@ -209,7 +213,7 @@ function M.permission_lines(p)
       table.insert(lines, '  - ' .. tostring(g))
     end
   end
-  if type(p.document) == 'string' and p.document ~= '' then
+  if type(p.document) == 'string' and p.document ~= '' and not (said or ''):find(p.document, 1, true) then
     table.insert(lines, 'In full in ' .. p.document)
   end
   return lines
@@ -227,7 +231,11 @@ function M.collect(params, previous, done)
   end
   -- Nothing is echoed: the question is printed once, by vim.ui (an echo before the prompt
   -- brought a "Press ENTER" prompt on every question).
-  local extra = M.permission_lines(params.permission)
+  local said = {}
+  for _, q in ipairs(qs) do
+    table.insert(said, type(q.question) == 'string' and q.question or '')
+  end
+  local extra = M.permission_lines(params.permission, table.concat(said, '\n'))
   local others = other_errors(errors, qs)
   if #others > 0 then
     extra = vim.list_extend({ 'Please correct: ' .. table.concat(others, '; ') }, extra)

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { FromWebview, ToWebview } from '../../src/messages';
-import type { AskUserParams, Question } from '../../src/protocol';
+import type { AskUserParams, PermissionRequest, Question } from '../../src/protocol';
 import { ChatModel } from '../../src/state';
 import { outputDir } from '../e2e/harness';
 import { ChatPages, noCspViolationsIn, postedBy, sendTo } from './chatPage';
@@ -196,6 +196,23 @@ describe('plan approval', () => {
     assert.equal(await bar.locator('[data-fact="sandbox"]').innerText(), 'off');
     await bar.locator('button', { hasText: 'Run' }).click();
     assert.deepEqual((await posted()).filter((x) => x.type === 'answer'), [{ type: 'answer', questionId: 'qp', answers: { decision: 'allow_once' } }]);
+  });
+
+  test("a question's generated document is named once: by the question, or by the permission box when the question does not", async () => {
+    const doc = '/state/agentls/questions/autorun-1.md';
+    const decision = (text: string): Question => ({ name: 'decision', question: text, schema: { type: 'string', enum: ['reject_once', 'allow_once'] },
+      buttons: [{ label: 'Remove (restore)', value: 'reject_once' }, { label: 'Keep', value: 'allow_once' }] });
+    const permission: PermissionRequest = { kind: 'edit', what: 'created x and 29 more', reach: 'workspace', grants: [], document: doc,
+      options: [{ id: 'reject_once', kind: 'reject_once', label: 'Remove (restore)' }, { id: 'allow_once', kind: 'allow_once', label: 'Keep' }] };
+    for (const [id, text, boxes] of [['qd1', `What it did: 30 lines, in full in ${doc} (opened beside this question).`, 0], ['qd2', 'What it did: 30 lines.', 1]] as const) {
+      const m = model();
+      ask(m, [decision(text)], { purpose: 'permission', questionId: id, permission });
+      await show(m);
+      const bar = page.locator(`form.question-bar[data-question-id="${id}"]`);
+      await bar.locator('.permission').waitFor();
+      assert.equal(await bar.locator('.permission-document').count(), boxes, text);
+      assert.equal((await bar.innerText()).split(doc).length - 1, 1, `the path once in: ${await bar.innerText()}`);
+    }
   });
 
   test('Keep Planning carries the feedback', async () => {
