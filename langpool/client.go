@@ -64,8 +64,10 @@ type client struct {
 // startClient starts argv under pol in root and initializes it with the
 // workspace folders.
 func startClient(ctx context.Context, fileType string, argv []string, root string, folders []string, pol sandbox.Policy, launcher string, environ []string) (*client, error) {
-	// In a process group of its own, PATH never into the workspace.
-	cmd, prep, err := sandbox.Command(pol, launcher, argv, environ)
+	// In a process group of its own behind the sandbox's watchdog (what is
+	// left in the group dies with agentls, however agentls ends), PATH
+	// never into the workspace.
+	cmd, prep, err := sandbox.WatchedCommand(pol, launcher, argv, environ)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
@@ -89,7 +91,7 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 	c := &client{fileType: fileType, argv: argv, cmd: cmd, prep: prep, stderr: &tail{max: 4096}, exited: make(chan struct{}),
 		docs: map[string]*document{}, published: map[string]publishParams{}, fresh: map[string]bool{}, unopenedSize: map[string]int{}, lastUse: time.Now()}
 	cmd.Stderr = c.stderr
-	if err := cmd.Start(); err != nil {
+	if err := prep.Start(cmd); err != nil {
 		prep.Cleanup()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
@@ -276,8 +278,9 @@ func (c *client) alive() bool {
 }
 
 // stop asks the server to shut down and exit, then ends it (its reaper
-// kills what it started, or its process group is killed) if it has not
-// exited within stopTimeout.
+// kills what it started, or its process group is killed; then its
+// watchdog kills the server's own group, also when the reaper is gone) if
+// it has not exited within stopTimeout.
 func (c *client) stop() {
 	if c.alive() {
 		ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
@@ -290,7 +293,7 @@ func (c *client) stop() {
 		case <-time.After(stopTimeout):
 		}
 	}
-	c.prep.Terminate(c.cmd.Process, c.exited) // then kills the group, whatever the reaper did
+	c.prep.Terminate(c.cmd.Process, c.exited) // then kills the group and fires the watchdog, whatever the reaper did
 	<-c.exited
 	_ = c.conn.Close()
 	c.prep.Cleanup()

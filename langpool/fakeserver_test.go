@@ -332,12 +332,7 @@ func TestPublishedDiagnosticsAreBounded(t *testing.T) {
 // it is killed when the test ends.
 func detachedChild(t *testing.T, p *Pool, a string) int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	snap, err := p.Diagnostics(ctx, []string{a})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := diagnosticsOf(t, p, a)
 	pid := 0
 	for _, d := range snap.Files[a] {
 		if _, err := fmt.Sscanf(d.Message, "detached %d", &pid); err == nil {
@@ -349,6 +344,18 @@ func detachedChild(t *testing.T, p *Pool, a string) int {
 	}
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 	return pid
+}
+
+// diagnosticsOf asks the pool for file a's diagnostics (within a minute).
+func diagnosticsOf(t *testing.T, p *Pool, a string) intel.Snapshot {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	snap, err := p.Diagnostics(ctx, []string{a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
 }
 
 // TestStopIsBoundedWhenAChildHoldsStderr: a language server (here under

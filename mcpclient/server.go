@@ -76,8 +76,8 @@ type Server struct {
 	starting chan struct{} // closed when a start attempt ended
 	cs       *mcp.ClientSession
 	proc     *os.Process
-	wd       watchdog
-	exited   chan struct{} // closed when the process exited
+	prep     *sandbox.Prepared // the running process's sandbox and watchdog
+	exited   chan struct{}     // closed when the process exited
 	// ended is closed when the running connection ended (cs.Wait);
 	// broke says why, when the server's output broke the protocol.
 	ended chan struct{}
@@ -277,46 +277,45 @@ func (s *Server) watchConnection(cs *mcp.ClientSession, ended, exited chan struc
 
 // connect starts the process, runs the handshake and lists the tools.
 func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, error) {
-	cmd, wd, err := serverCmd(s.spec, s.dir, s.env, s.policy)
+	cmd, prep, err := serverCmd(s.spec, s.dir, s.env, s.policy)
 	if err != nil {
 		return nil, nil, fmt.Errorf("prepare %s: %w", s.spec.CommandLine(), err)
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		wd.stop()
+		prep.Cleanup()
 		return nil, nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		wd.stop()
+		prep.Cleanup()
 		closeAll(inR, inW)
 		return nil, nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
-		wd.stop()
+		prep.Cleanup()
 		closeAll(inR, inW, outR, outW)
 		return nil, nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
-		wd.stop()
+	if err := prep.Start(cmd); err != nil {
+		prep.Cleanup()
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, nil, fmt.Errorf("start %s: %w", s.spec.CommandLine(), err)
 	}
-	wd.started()
 	closeAll(inR, outW, errW)
 	exited := make(chan struct{})
 	s.mu.Lock()
 	s.gen++
 	gen := s.gen
-	s.proc, s.wd, s.exited = cmd.Process, wd, exited
+	s.proc, s.prep, s.exited = cmd.Process, prep, exited
 	closed := s.closed
 	s.mu.Unlock()
 	s.wg.Add(2)
 	errPipe := newStderrPipe()
 	go s.readStderr(errR, errPipe)
-	go s.wait(cmd, exited, gen, wd, errPipe)
+	go s.wait(cmd, exited, gen, prep, errPipe)
 	if closed {
 		closeAll(inW, outR)
 		return nil, nil, errors.New("stopped")
@@ -384,7 +383,7 @@ func (s *Server) exitedErr(exited chan struct{}, err error) error {
 // wait waits for the process of start attempt gen to exit, kills what is
 // left of its group, lets its stderr drain (bounded), then marks the
 // server failed (unless agentls stopped it, or a later attempt runs).
-func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, wd watchdog, errPipe stderrPipe) {
+func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, prep *sandbox.Prepared, errPipe stderrPipe) {
 	defer s.wg.Done()
 	err := cmd.Wait()
 	sandbox.KillGroup(cmd.Process) // what the server left in its group
@@ -405,7 +404,7 @@ func (s *Server) wait(cmd *exec.Cmd, exited chan struct{}, gen int, wd watchdog,
 		s.crashed(reason)
 	}
 	s.mu.Unlock()
-	wd.stop()
+	prep.Cleanup() // the watchdog fires, the private TMPDIR goes
 	close(exited)
 	if dead != nil {
 		_ = dead.Close()
@@ -442,10 +441,10 @@ func (s *Server) crashed(reason string) {
 // watchdog fires.
 func (s *Server) kill() {
 	s.mu.Lock()
-	p, wd, exited := s.proc, s.wd, s.exited
+	p, prep, exited := s.proc, s.prep, s.exited
 	s.mu.Unlock()
-	wd.prep.Terminate(p, exited)
-	wd.stop()
+	prep.Terminate(p, exited)
+	prep.Cleanup()
 }
 
 // Tools lists the server's tools, starting it if needed. While the list

@@ -37,11 +37,19 @@ type Prepared struct {
 	// a SIGKILL, so that it can; and let its parent-death signal be
 	// ParentDeathSignal.
 	Reaps bool
+	// dog is the command's watchdog (WatchedCommand); nil without one.
+	dog *watchdog
 }
 
-// Cleanup removes the command's private TMPDIR; call it once the command
-// has ended.
+// Cleanup closes agentls's end of the command's watchdog (which then kills
+// what is left in the command's group) and removes its private TMPDIR;
+// call it once the command has ended. More than one call, and a nil p,
+// do no harm.
 func (p *Prepared) Cleanup() {
+	if p == nil {
+		return
+	}
+	p.stopWatchdog()
 	if p.TempDir != "" {
 		if err := os.RemoveAll(p.TempDir); err != nil {
 			slog.Warn("sandbox: the command's TMPDIR stays behind", "dir", p.TempDir, "err", err)

@@ -7,8 +7,8 @@ import (
 	"syscall"
 )
 
-// Terminate kills the command's process (no process groups here; exited
-// is not waited for).
+// Terminate kills the command's process (no process groups, so no
+// watchdog, here; exited is not waited for).
 func (p *Prepared) Terminate(proc *os.Process, _ <-chan struct{}) { KillGroup(proc) }
 
 // KillGroup kills proc itself (no process groups here); nil does nothing.

@@ -26,11 +26,15 @@ func (p *Prepared) ParentDeathSignal() syscall.Signal {
 // reaper (p.Reaps) gets SIGTERM and kills everything the command started
 // before it exits; only if it has not exited within TerminateGrace is the
 // group killed. Anything else has its group killed (SIGKILL) at once, as
-// a killed reaper could no longer end what left the group.
+// a killed reaper could no longer end what left the group. Then the
+// command's watchdog (WatchedCommand) fires: it kills the command's own
+// group, which the reaper's group kill does not reach, also when the
+// reaper is gone.
 func (p *Prepared) Terminate(proc *os.Process, exited <-chan struct{}) {
 	if proc == nil {
 		return
 	}
+	defer p.stopWatchdog()
 	if p != nil && p.Reaps {
 		if err := proc.Signal(syscall.SIGTERM); err == nil {
 			t := time.NewTimer(TerminateGrace)

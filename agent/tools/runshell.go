@@ -61,13 +61,12 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 		return shellResult{}, fmt.Errorf("output pipe: %w", err)
 	}
 	defer r.Close()
-	cmd, dog, prep, err := shellCommand(job.command, job.policy, job.env)
+	cmd, prep, err := shellCommand(job.command, job.policy, job.env)
 	if err != nil {
 		w.Close()
 		return shellResult{}, err
 	}
-	defer dog.stop()     // last: after the group is killed and waited for
-	defer prep.Cleanup() // the private TMPDIR, once the group is gone
+	defer prep.Cleanup() // the watchdog and the private TMPDIR, once the group is gone
 	cmd.Dir = job.dir
 	cmd.Stdout, cmd.Stderr = w, w
 	if err := job.beforeStart(); err != nil {
@@ -80,12 +79,11 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := prep.Start(cmd); err != nil {
 		w.Close()
 		return shellResult{}, fmt.Errorf("start: %w", err)
 	}
 	w.Close() // the children hold the write end now
-	dog.started()
 	out := newHeadTail(job.maxOut)
 	var sink io.Writer = out
 	live := &lastLine{}
@@ -129,26 +127,4 @@ func runShell(ctx context.Context, job shellJob) (shellResult, error) {
 	}
 	res.exitCode = exitCode(cmd.ProcessState)
 	return res, nil
-}
-
-// watchdog is agentls's end of a command's watchdog pipe (shellCommand):
-// while it is open the watchdog waits; once closed — by stop, or by the
-// kernel when agentls dies — the watchdog kills the command's group.
-type watchdog struct {
-	r, w *os.File // nil where there is no watchdog
-}
-
-// started closes agentls's copy of the read end, which the watchdog now holds.
-func (d watchdog) started() {
-	if d.r != nil {
-		d.r.Close()
-	}
-}
-
-// stop closes both ends: the watchdog, if it still runs, kills the group.
-func (d watchdog) stop() {
-	if d.r != nil {
-		d.r.Close()
-		d.w.Close()
-	}
 }

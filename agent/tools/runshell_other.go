@@ -12,12 +12,8 @@ import (
 // shellCommand is /bin/sh -c command; this platform has no process groups,
 // no watchdog and no sandbox (sandbox.Prepare leaves the command as it is:
 // the status says so and every command is asked).
-func shellCommand(command string, pol sandbox.Policy, environ []string) (*exec.Cmd, watchdog, *sandbox.Prepared, error) {
-	cmd, prep, err := sandbox.Command(pol, "", []string{"/bin/sh", "-c", command}, environ)
-	if err != nil {
-		return nil, watchdog{}, nil, err
-	}
-	return cmd, watchdog{}, prep, nil
+func shellCommand(command string, pol sandbox.Policy, environ []string) (*exec.Cmd, *sandbox.Prepared, error) {
+	return sandbox.WatchedCommand(pol, "", []string{"/bin/sh", "-c", command}, environ)
 }
 
 // exitCode is the command's exit code.

@@ -63,16 +63,7 @@ mcp:
 			conn := sdk.NewClientSideConnection(client, in, out)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			if _, err := conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber}); err != nil {
-				t.Fatalf("initialize: %v", err)
-			}
-			sess, err := conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: dir, McpServers: []sdk.McpServer{}})
-			if err != nil {
-				t.Fatalf("session/new: %v", err)
-			}
-			if res, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("go")}}); err != nil || res.StopReason != sdk.StopReasonEndTurn {
-				t.Fatalf("prompt: %+v %v; stderr:\n%s", res, err, stderr)
-			}
+			promptOnce(ctx, t, conn, dir, stderr)
 			if got := client.callOutcomes()["e"]; !strings.HasPrefix(got, "completed ") || !strings.Contains(got, "hi") {
 				t.Fatalf("echo = %q", got)
 			}

@@ -17,9 +17,16 @@ import (
 // buildHostile builds the hostile MCP server (mcpclient/testdata/hostile).
 func buildHostile(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hostile")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../mcpclient/testdata/hostile").CombinedOutput(); err != nil {
-		t.Fatalf("build the hostile server: %v\n%s", err, out)
+	return buildProgram(t, "../../mcpclient/testdata/hostile")
+}
+
+// buildProgram builds the test program in folder pkg (a path from here)
+// and returns its path.
+func buildProgram(t *testing.T, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("build %s: %v\n%s", pkg, err, out)
 	}
 	return bin
 }

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// keepAfterParent: only Linux has a parent-death signal.
+func keepAfterParent() {}
