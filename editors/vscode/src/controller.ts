@@ -40,6 +40,7 @@ import { apiKeySecret, confirmModeSwitch, connectionLost, promptParams, restartO
 import { MentionList } from './mentionPicker';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { reencodedOnSave, showAskedWhy, warnLeftUnsaved } from './saveCheck';
+import { watchSelfOpened } from './selfOpenedTabs';
 import { resolveServer } from './serverPath';
 import { initializationOptions, serverEnv, trustedGetter } from './settings';
 import { ChatModel, openReviewComments, otherMode } from './state';
@@ -167,19 +168,25 @@ export class AgentController implements vscode.Disposable {
         workspace: {
           handleApplyEdit: async (params, next) => {
             const apply = async () => next(params, new vscode.CancellationTokenSource().token);
+            const uris = editedUris(params.edit as WireWorkspaceEdit);
             // Documents a save would re-encode stay unsaved (saveCheck.ts), looked at before the edit.
-            const reencoded = await reencodedOnSave(editedUris(params.edit as WireWorkspaceEdit));
+            const reencoded = await reencodedOnSave(uris);
             reencoded.forEach((u) => this.reencoded.add(u));
             try {
               if (this.review.reviews(params.edit)) {
                 showAskedWhy(params.edit);
                 return await this.review.applyEdit(params.edit, apply);
               }
-              const result = await apply();
-              if (!(result instanceof Error) && result.applied && this.settings().get<boolean>('saveAgentEdits', true)) {
-                await this.save(editedUris(params.edit as WireWorkspaceEdit));
+              // The tabs VS Code opens for the edit's files while they are unsaved (selfOpenedTabs.ts);
+              // not around a review, which waits for the user, who may open them meanwhile.
+              const tabs = watchSelfOpened(uris, (m) => this.output.info(m));
+              try {
+                const result = await apply();
+                if (!(result instanceof Error) && result.applied && this.settings().get<boolean>('saveAgentEdits', true)) await this.save(uris);
+                return result;
+              } finally {
+                await tabs.closeSaved().catch((e: unknown) => this.output.warn(`closing the tabs VS Code opened for the edit: ${e instanceof Error ? e.message : String(e)}`));
               }
-              return result;
             } finally {
               reencoded.forEach((u) => this.reencoded.delete(u));
             }

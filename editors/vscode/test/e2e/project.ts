@@ -20,14 +20,14 @@ export interface Project {
   stop(): Promise<void>;
 }
 
-/** Writes the TypeScript project, starts code-server with the scripted model `fixture` (test/e2e/fixtures) and `settings`, and opens it. */
-export async function startTypeScriptProject(name: string, fixture: string, out: string, settings: Record<string, unknown> = {}): Promise<Project> {
+/** Writes the TypeScript project, starts code-server with the scripted model `fixture` (test/e2e/fixtures), `settings` and `moreVsix`, and opens it. */
+export async function startTypeScriptProject(name: string, fixture: string, out: string, settings: Record<string, unknown> = {}, moreVsix: string[] = []): Promise<Project> {
   return startProject(name, fixture, out, {
     'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'commonjs' } }, null, 2),
     'greet.ts': "export function greet(name: string): string {\n  return 'hello ' + name;\n}\n",
     // Line 3's error is there before any edit: never reported as new.
     'main.ts': "import { greet } from './greet';\n\nconst count: number = 'many';\nconsole.log(greet('x'), count);\n",
-  }, settings);
+  }, settings, moreVsix);
 }
 
 /**
