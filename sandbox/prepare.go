@@ -88,7 +88,11 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 		}
 		launcher = exe
 	}
-	tmp, err := os.MkdirTemp("", "agentls-run-")
+	root, err := privateTempRoot()
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp(root, "agentls-run-")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: private TMPDIR: %w", err)
 	}

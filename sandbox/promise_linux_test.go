@@ -381,7 +381,11 @@ func TestPromiseEnvironment(t *testing.T) {
 			t.Errorf("env lacks %s:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(out, `TMPDIR="`+os.TempDir()+`/agentls-run-`) || !strings.Contains(out, "GOTMPDIR=\""+os.TempDir()+"/agentls-run-") {
+	root, err := privateTempRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `TMPDIR="`+root+`/agentls-run-`) || !strings.Contains(out, "GOTMPDIR=\""+root+"/agentls-run-") {
 		t.Errorf("no private TMPDIR:\n%s", out)
 	}
 }
