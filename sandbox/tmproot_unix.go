@@ -5,6 +5,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,49 +16,66 @@ import (
 )
 
 // The commands' private TMPDIRs stand in one folder per agentls process,
-// $TMPDIR/agentls-tmp-<random>, whose lock file the process holds locked
-// (flock) as long as it runs; a command's own TMPDIR is removed when it
-// ends (Cleanup). A process killed with SIGKILL removes nothing, but the
-// kernel lets its lock go: the next agentls process to make its folder
-// removes every such folder whose lock it can take (sweepStaleTemp).
+// $TMPDIR/agentls-tmp-<random>, which the process holds locked (flock on
+// the folder itself) as long as it runs; a command's own TMPDIR is removed
+// when it ends (Cleanup). A process killed with SIGKILL removes nothing,
+// but the kernel lets its lock go: the next agentls process to make its
+// folder removes every such folder it can lock (sweepStaleTemp). A locked
+// folder is also one systemd-tmpfiles does not clean, however long the
+// process stays idle.
 
 // tempRootPrefix names the per-process folders in $TMPDIR.
 const tempRootPrefix = "agentls-tmp-"
 
-// tempLockName is the lock file in a per-process folder.
-const tempLockName = "lock"
+// unlockedGrace is how old an unlocked per-process folder must be before a
+// sweep takes it as left behind: a process locks its folder right after
+// making it, so only a folder in that moment, or a killed process's, is
+// unlocked.
+const unlockedGrace = time.Minute
 
-// lockless is how old a per-process folder without its lock file must be
-// before a sweep takes it as left behind: the lock file is made right
-// after the folder, by a rename, so only a process killed between the two
-// leaves one without.
-const lockless = 10 * time.Minute
-
-// tempRoot is this process's folder and its held lock.
-var tempRoot struct {
-	once sync.Once
-	dir  string
-	lock *os.File // open, and locked, for the process's life
-	err  error
+// tempRoots holds one process's folder and the open descriptor that holds
+// its lock.
+type tempRoots struct {
+	mu    sync.Mutex
+	dir   string
+	lock  *os.File // open, and locked, while dir is this process's folder
+	swept bool
 }
+
+// tempRoot is this process's.
+var tempRoot tempRoots
 
 // privateTempRoot is the folder this process makes its commands' private
-// TMPDIRs in; the first call makes it, then removes the folders of agentls
-// processes that are gone.
-func privateTempRoot() (string, error) {
-	tempRoot.once.Do(func() {
-		tempRoot.dir, tempRoot.lock, tempRoot.err = makeTempRoot(os.TempDir())
-		if tempRoot.err == nil {
-			sweepStaleTemp(os.TempDir(), tempRoot.dir, time.Now())
+// TMPDIRs in (tempRoots.in the system's temporary folder).
+func privateTempRoot() (string, error) { return tempRoot.in(os.TempDir()) }
+
+// in is the process's folder in parent. The first call makes it and then
+// removes the folders of agentls processes that are gone; a folder removed
+// since (by the user, a cleaner that ignores locks) is made anew.
+func (r *tempRoots) in(parent string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.dir != "" {
+		if _, err := os.Lstat(r.dir); !errors.Is(err, fs.ErrNotExist) {
+			return r.dir, nil
 		}
-	})
-	return tempRoot.dir, tempRoot.err
+		r.lock.Close()
+		r.dir, r.lock = "", nil
+	}
+	dir, lock, err := makeTempRoot(parent)
+	if err != nil {
+		return "", err
+	}
+	r.dir, r.lock = dir, lock
+	if !r.swept {
+		r.swept = true
+		sweepStaleTemp(parent, dir, time.Now())
+	}
+	return dir, nil
 }
 
-// makeTempRoot makes a per-process folder in parent, with its lock file
-// locked: written under another name, locked, then renamed into place, so
-// that no sweep ever finds the lock file unlocked while its process lives.
-// The folder can be passed through (0711): a command run as another user
+// makeTempRoot makes a per-process folder in parent and locks it. The
+// folder can be passed through (0711): a command run as another user
 // (Policy.RunAs) reaches its own TMPDIR in it, and lists nothing.
 func makeTempRoot(parent string) (string, *os.File, error) {
 	dir, err := os.MkdirTemp(parent, tempRootPrefix)
@@ -71,7 +89,7 @@ func makeTempRoot(parent string) (string, *os.File, error) {
 	if err := os.Chmod(dir, 0o711); err != nil {
 		return fail(err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, tempLockName+".new"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := os.Open(dir)
 	if err != nil {
 		return fail(err)
 	}
@@ -79,18 +97,14 @@ func makeTempRoot(parent string) (string, *os.File, error) {
 		f.Close()
 		return fail(fmt.Errorf("lock: %w", err))
 	}
-	if err := os.Rename(f.Name(), filepath.Join(dir, tempLockName)); err != nil {
-		f.Close()
-		return fail(err)
-	}
 	return dir, f, nil
 }
 
 // sweepStaleTemp removes the per-process folders in parent but own whose
-// process is gone: a folder of this user (not a link) whose lock file it
-// can lock, or that has had no lock file for longer than lockless. It
-// holds the lock while it removes, so two sweeps never remove one folder
-// twice, and it logs what it removed or could not.
+// process is gone: a folder of this user (not a link) older than
+// unlockedGrace that it can lock. It holds the lock while it removes, so
+// two sweeps never remove one folder twice, and it logs what it removed or
+// could not.
 func sweepStaleTemp(parent, own string, now time.Time) {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
@@ -105,36 +119,34 @@ func sweepStaleTemp(parent, own string, now time.Time) {
 		if dir == own {
 			continue
 		}
-		if stale, release := staleTempRoot(dir, now); stale {
+		if lock := lockStaleTemp(dir, now); lock != nil {
 			if err := os.RemoveAll(dir); err != nil {
 				slog.Warn("sandbox: a private TMPDIR left behind stays", "dir", dir, "err", err)
 			} else {
 				slog.Info("sandbox: removed the private TMPDIRs of an agentls process that is gone", "dir", dir)
 			}
-			release()
+			lock.Close()
 		}
 	}
 }
 
-// staleTempRoot reports whether dir is the folder of a process that is
-// gone, and if so returns what lets its lock go once it is removed.
-func staleTempRoot(dir string, now time.Time) (bool, func()) {
+// lockStaleTemp locks dir and returns the descriptor holding the lock when
+// dir is the folder of a process that is gone; nil when it is not (or is
+// not such a folder).
+func lockStaleTemp(dir string, now time.Time) *os.File {
 	info, err := os.Lstat(dir)
-	if err != nil || !info.IsDir() || !ownedByUs(info) {
-		return false, nil
+	if err != nil || !info.IsDir() || !ownedByUs(info) || now.Sub(info.ModTime()) < unlockedGrace {
+		return nil
 	}
-	f, err := os.OpenFile(filepath.Join(dir, tempLockName), os.O_RDWR|syscall.O_NOFOLLOW, 0)
-	if errors.Is(err, os.ErrNotExist) {
-		return now.Sub(info.ModTime()) > lockless, func() {}
-	}
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_DIRECTORY, 0)
 	if err != nil {
-		return false, nil
+		return nil
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close() // held: its process runs
-		return false, nil
+		return nil
 	}
-	return true, func() { f.Close() }
+	return f
 }
 
 // ownedByUs reports whether info is of a file this process's user owns.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/sandbox"
 )
@@ -16,7 +17,8 @@ import (
 // TestKilledServersTempSwept: a command's private TMPDIR outlives an
 // agentls killed with SIGKILL while the command runs (nothing of agentls
 // runs to remove it); the next agentls to run a confined command removes
-// it, with the folder of that killed process around it. Without the sweep
+// it, with the folder of that killed process around it (dated back past
+// the minute a sweep leaves an unlocked folder alone). Without the sweep
 // the folder stays.
 func TestKilledServersTempSwept(t *testing.T) {
 	t.Parallel()
@@ -58,6 +60,12 @@ func TestKilledServersTempSwept(t *testing.T) {
 	_, _ = r.proc.Wait()
 	if _, err := os.Stat(private); err != nil {
 		t.Fatalf("the killed agentls's command TMPDIR is already gone (%v): the test proves nothing", err)
+	}
+	// A sweep passes over an unlocked folder younger than a minute (one
+	// being made): this one is dated back as if the next agentls came later.
+	past := time.Now().Add(-2 * time.Minute)
+	if err := os.Chtimes(folder, past, past); err != nil {
+		t.Fatal(err)
 	}
 
 	again := t.TempDir()
