@@ -50,28 +50,36 @@ var tempRoot tempRoots
 func privateTempRoot() (string, error) { return tempRoot.in(os.TempDir()) }
 
 // in is the process's folder in parent. The first call makes it and then
-// removes the folders of agentls processes that are gone; a folder removed
-// since (by the user, a cleaner that ignores locks) is made anew.
+// removes the folders of agentls processes that are gone (outside the
+// lock: other commands need not wait for that); a folder removed since (by
+// the user, a cleaner that ignores locks) is made anew.
 func (r *tempRoots) in(parent string) (string, error) {
+	dir, sweep, err := r.current(parent)
+	if sweep {
+		sweepStaleTemp(parent, dir, time.Now())
+	}
+	return dir, err
+}
+
+// current is the process's folder in parent, made if there is none, and
+// whether this call is the first to make one (and so is to sweep).
+func (r *tempRoots) current(parent string) (dir string, sweep bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.dir != "" {
 		if _, err := os.Lstat(r.dir); !errors.Is(err, fs.ErrNotExist) {
-			return r.dir, nil
+			return r.dir, false, nil
 		}
 		r.lock.Close()
 		r.dir, r.lock = "", nil
 	}
 	dir, lock, err := makeTempRoot(parent)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	r.dir, r.lock = dir, lock
-	if !r.swept {
-		r.swept = true
-		sweepStaleTemp(parent, dir, time.Now())
-	}
-	return dir, nil
+	sweep, r.swept = !r.swept, true
+	return dir, sweep, nil
 }
 
 // makeTempRoot makes a per-process folder in parent and locks it. The

@@ -21,7 +21,8 @@ type watchdog struct {
 	// agentls's copy); w the write end, agentls's only.
 	r, w *os.File
 	// arg is the index in the command's argv of the script's descriptor
-	// argument (Start sets it).
+	// argument (WatchedCommand finds it; Start writes the descriptor
+	// there).
 	arg int
 }
 
