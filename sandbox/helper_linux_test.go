@@ -40,6 +40,25 @@ func helper(args []string) int {
 		if c, err = net.DialTimeout("unix", arg, 5*time.Second); err == nil {
 			c.Close()
 		}
+	case "socketpair":
+		var fds [2]int
+		if fds, err = syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0); err == nil {
+			syscall.Close(fds[0])
+			syscall.Close(fds[1])
+		}
+	case "syscall":
+		// syscall NR [ARG0]: a raw system call, its errno as the error.
+		nr, _ := strconv.ParseUint(arg, 0, 64)
+		var a0 uint64
+		if len(args) > 2 {
+			a0, _ = strconv.ParseUint(args[2], 0, 64)
+		}
+		r, _, errno := syscall.RawSyscall(uintptr(nr), uintptr(a0), syscall.SOCK_STREAM, 0)
+		if errno != 0 {
+			err = errno
+		} else if int(r) >= 0 {
+			syscall.Close(int(r))
+		}
 	case "loopback":
 		var l net.Listener
 		if l, err = net.Listen("tcp", "127.0.0.1:0"); err == nil {

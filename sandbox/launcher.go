@@ -30,12 +30,13 @@ const LauncherFailed = 126
 var ErrLauncher = errors.New("agentls sandbox-exec")
 
 // Exec is the launcher: args are `--policy <spec> -- <argv>`. It changes
-// the environment, applies Landlock (when the spec says so) and execs
-// argv; it returns only on failure. With `--reap` first (Prepared.Reaps)
-// it is the command's reaper instead (reaper_linux.go): it starts the
-// launcher without `--reap` as its child, and when that child ends it
-// kills every process the command left behind and exits with the child's
-// status.
+// the environment, applies Landlock (when the spec says so) and, under
+// Landlock alone, the filter that refuses unix sockets
+// (socketfilter_linux.go), and execs argv; it returns only on failure.
+// With `--reap` first (Prepared.Reaps) it is the command's reaper instead
+// (reaper_linux.go): it starts the launcher without `--reap` as its
+// child, and when that child ends it kills every process the command left
+// behind and exits with the child's status.
 func Exec(args []string) error {
 	if len(args) > 0 && args[0] == reapFlag {
 		return reap(args[1:])
@@ -63,6 +64,11 @@ func Exec(args []string) error {
 	}
 	if s.Landlock {
 		if err := restrictSelf(s); err != nil {
+			return err
+		}
+	}
+	if s.NoUnixSockets {
+		if err := denyUnixSockets(); err != nil {
 			return err
 		}
 	}

@@ -107,7 +107,7 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 		return nil, err
 	}
 	s := spec{
-		Landlock: st.landlockOn(), Bwrap: st.bwrapOn(),
+		Landlock: st.landlockOn(), Bwrap: st.bwrapOn(), NoUnixSockets: st.landlockOn() && !st.bwrapOn(),
 		Writable: resolveAll(append(slices.Clone(pol.Writable), tmp)),
 		ReadOnly: resolveAll(pol.readOnly(st.bwrapOn())),
 		Fixed:    resolveAll(pol.Fixed),

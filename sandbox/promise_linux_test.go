@@ -2,11 +2,13 @@ package sandbox
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -451,6 +453,62 @@ func TestPromiseNestedLauncherNarrowsOnly(t *testing.T) {
 				t.Errorf("the nested launcher widened the sandbox: %s", out)
 			} else if !strings.Contains(string(out), "permission denied") && !strings.Contains(string(out), "read-only file system") {
 				t.Errorf("refused other than by the sandbox: %v %s", err, out)
+			}
+		})
+	}
+}
+
+// TestPromiseNoUnixSocketsUnderLandlockAlone: where bubblewrap cannot
+// cover the sockets outside, the launcher's seccomp filter refuses every
+// socket(AF_UNIX): the Docker daemon's socket outside, an abstract one, and
+// (the cost, said in the status) one in the workspace; socketpair, TCP
+// (the network is not isolated there) and the other system calls work.
+// io_uring, which could open a socket without a system call the filter
+// sees, is refused. Before, the connect outside succeeded.
+func TestPromiseNoUnixSocketsUnderLandlockAlone(t *testing.T) {
+	st := requireLayers(t, ModeLandlock)
+	if !strings.Contains(st.Summary, "no unix sockets") {
+		t.Errorf("the status does not say so: %q", st.Summary)
+	}
+	r := newRig(t)
+	outside := filepath.Join(r.outside, "docker.sock")
+	inside := filepath.Join(r.ws, "src", "dev.sock")
+	for _, p := range []string{outside, inside} {
+		l, err := net.Listen("unix", p)
+		must(t, err)
+		t.Cleanup(func() { l.Close() })
+		must(t, os.Chmod(p, 0o777))
+	}
+	abstract, err := net.Listen("unix", "@agentls-test-"+strconv.Itoa(os.Getpid()))
+	must(t, err)
+	t.Cleanup(func() { abstract.Close() })
+	native := filterABIs[runtime.GOARCH].abis[0]
+	tcp := listen(t)
+	for _, c := range []struct {
+		name string
+		op   []string
+		want string // "ok", or what the error says
+	}{
+		{"a socket outside", []string{"connect-unix", outside}, "permission denied"},
+		{"a socket in the workspace", []string{"connect-unix", inside}, "permission denied"},
+		{"an abstract socket", []string{"connect-unix", abstract.Addr().String()}, "permission denied"},
+		{"socket(AF_UNIX) with high bits above the family", []string{"syscall", fmt.Sprint(native.socket), "0x100000001"}, "permission denied"},
+		{"io_uring_setup", []string{"syscall", fmt.Sprint(native.ioUring), "1"}, "function not implemented"},
+		{"socketpair", []string{"socketpair"}, "ok"},
+		{"socket(AF_INET)", []string{"syscall", fmt.Sprint(native.socket), "2"}, "ok"},
+		{"TCP outside (not isolated here)", []string{"connect", tcp}, "ok"},
+		{"loopback TCP", []string{"loopback"}, "ok"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, code := r.run(r.policy(ModeLandlock), nil, c.op...)
+			if c.want == "ok" {
+				if code != 0 {
+					t.Errorf("%v: %s", c.op, out)
+				}
+				return
+			}
+			if code == 0 || !strings.Contains(out, c.want) {
+				t.Errorf("%v: exit %d, %q; want an error saying %q", c.op, code, out, c.want)
 			}
 		})
 	}

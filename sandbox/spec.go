@@ -15,6 +15,10 @@ type spec struct {
 	// Bwrap says bubblewrap's read-only mounts cover ReadOnly, so the
 	// folders above them may get rights to create and remove entries.
 	Bwrap bool `json:"bwrap,omitempty"`
+	// NoUnixSockets adds the seccomp filter that refuses socket(AF_UNIX)
+	// (socketfilter_linux.go): Landlock alone, where nothing covers the
+	// named sockets outside.
+	NoUnixSockets bool `json:"nounix,omitempty"`
 	// Writable, ReadOnly and Deny are absolute, clean paths.
 	Writable []string `json:"rw,omitempty"`
 	ReadOnly []string `json:"ro,omitempty"`

@@ -46,7 +46,7 @@ func (s Status) Note(network bool) string {
 	case network:
 		n = "network on (run.network)"
 	case !s.Network:
-		n = "network: not isolated (install bubblewrap)"
+		n = "no unix sockets, network: not isolated (install bubblewrap)"
 	}
 	return s.Mode + ": writes only in the workspace (not .agentls/, repositories' hooks and config, editors' auto-run files, nor .git when auto-allowed) and a private TMPDIR; secrets unreadable; " + n
 }
@@ -140,7 +140,7 @@ func (p Probe) Status(mode Mode) Status {
 	st.Network = useBwrap
 	net := "network off unless run.network allows it"
 	if !useBwrap {
-		net = "network: not isolated (install bubblewrap)"
+		net = "no unix sockets, network: not isolated (install bubblewrap)"
 	}
 	st.Summary = st.Mode + ": writes only in the workspace, secrets unreadable, " + net
 	return st

@@ -1,0 +1,179 @@
+package sandbox
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// Under Landlock alone (no bubblewrap to cover the sockets outside with
+// /dev/null, and Landlock restricting a named socket's connect only from
+// ABI 9) a command could connect to any named unix socket its user may
+// open: the Docker daemon's (a container with / mounted: root), tmux's
+// (keys typed into the user's shell), an editor's. So there the launcher
+// adds a seccomp filter before it execs the command: socket(AF_UNIX, …)
+// fails with EACCES — named and abstract alike, wherever they stand —
+// while socketpair(2) (pipes between a program's own processes: Node's,
+// Python's) and the other families work. io_uring_setup fails with ENOSYS
+// (a ring could open and connect a socket without a system call the
+// filter sees), and so does every system call of an ABI the filter does
+// not know (x32 on x86-64) — programs fall back from both. A 32-bit x86
+// program's socketcall(SYS_SOCKET) is refused whatever its family (the
+// family is behind a pointer). docs/guard.md "What each layer gives".
+
+// seccomp_data's offsets (linux/seccomp.h): nr, arch, args[0]'s low word
+// (little-endian: every architecture below).
+const (
+	offNr   = 0
+	offArch = 4
+	offArg0 = 16
+)
+
+// x32Bit marks an x32 system call on x86-64 (__X32_SYSCALL_BIT).
+const x32Bit = 0x40000000
+
+// sysSocketCall is socketcall(2)'s call number for socket(2).
+const sysSocketCall = 1
+
+// abiCalls is one system call ABI's numbers (0: the ABI has no such call).
+type abiCalls struct {
+	arch                        uint32 // AUDIT_ARCH_*
+	socket, socketcall, ioUring uint32
+}
+
+// filterABIs are the ABIs a process of GOARCH can make system calls in:
+// the native one first. x32 says whether the native ABI's numbers with
+// x32Bit set are x32's.
+var filterABIs = map[string]struct {
+	abis []abiCalls
+	x32  bool
+}{
+	"amd64": {abis: []abiCalls{
+		{arch: unix.AUDIT_ARCH_X86_64, socket: 41, ioUring: 425},
+		{arch: unix.AUDIT_ARCH_I386, socket: 359, socketcall: 102, ioUring: 425},
+	}, x32: true},
+	"arm64": {abis: []abiCalls{
+		{arch: unix.AUDIT_ARCH_AARCH64, socket: 198, ioUring: 425},
+		{arch: unix.AUDIT_ARCH_ARM, socket: 281, ioUring: 425},
+	}},
+	"riscv64": {abis: []abiCalls{{arch: unix.AUDIT_ARCH_RISCV64, socket: 198, ioUring: 425}}},
+	"loong64": {abis: []abiCalls{{arch: unix.AUDIT_ARCH_LOONGARCH64, socket: 198, ioUring: 425}}},
+}
+
+// The filter's verdicts.
+const (
+	retAllow   = unix.SECCOMP_RET_ALLOW
+	retEACCES  = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	retENOSYS  = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+	labelAllow = "allow"
+	labelDeny  = "eacces"
+	labelNoSys = "enosys"
+)
+
+// socketFilter is the classic BPF program of the filter for a process of
+// goarch; an error for an architecture it does not know (the launcher
+// then refuses to start the command: fail closed).
+func socketFilter(goarch string) ([]unix.SockFilter, error) {
+	table, ok := filterABIs[goarch]
+	if !ok {
+		return nil, fmt.Errorf("no unix socket filter for %s: install bubblewrap, or set sandbox.mode", goarch)
+	}
+	var a bpfAsm
+	a.load(offArch)
+	for i, abi := range table.abis {
+		a.jumpIfEqual(abi.arch, fmt.Sprint("abi", i), "")
+	}
+	a.ret(retENOSYS) // an ABI not listed
+	for i, abi := range table.abis {
+		a.label(fmt.Sprint("abi", i))
+		a.load(offNr)
+		if i == 0 && table.x32 {
+			a.jumpIfAtLeast(x32Bit, labelNoSys, "")
+		}
+		a.jumpIfEqual(abi.ioUring, labelNoSys, "")
+		a.jumpIfEqual(abi.socket, fmt.Sprint("socket", i), "")
+		if abi.socketcall != 0 {
+			a.jumpIfEqual(abi.socketcall, fmt.Sprint("socketcall", i), "")
+		}
+		a.ret(retAllow)
+		a.label(fmt.Sprint("socket", i))
+		a.load(offArg0)
+		a.jumpIfEqual(unix.AF_UNIX, labelDeny, labelAllow)
+		if abi.socketcall != 0 {
+			a.label(fmt.Sprint("socketcall", i))
+			a.load(offArg0)
+			a.jumpIfEqual(sysSocketCall, labelDeny, labelAllow)
+		}
+	}
+	a.label(labelAllow)
+	a.ret(retAllow)
+	a.label(labelDeny)
+	a.ret(retEACCES)
+	a.label(labelNoSys)
+	a.ret(retENOSYS)
+	return a.assemble()
+}
+
+// bpfAsm assembles a classic BPF program whose jumps name labels (always
+// forward, as BPF's are).
+type bpfAsm struct {
+	prog   []unix.SockFilter
+	labels map[string]int
+	jumps  []bpfJump
+}
+
+// bpfJump is a conditional jump's labels ("" is the next instruction).
+type bpfJump struct {
+	at      int
+	yes, no string
+}
+
+func (a *bpfAsm) load(offset uint32) {
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: offset})
+}
+
+func (a *bpfAsm) ret(v uint32) {
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: v})
+}
+
+func (a *bpfAsm) jumpIfEqual(k uint32, yes, no string) { a.jump(unix.BPF_JEQ, k, yes, no) }
+
+func (a *bpfAsm) jumpIfAtLeast(k uint32, yes, no string) { a.jump(unix.BPF_JGE, k, yes, no) }
+
+func (a *bpfAsm) jump(op uint16, k uint32, yes, no string) {
+	a.jumps = append(a.jumps, bpfJump{len(a.prog), yes, no})
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
+}
+
+func (a *bpfAsm) label(name string) {
+	if a.labels == nil {
+		a.labels = map[string]int{}
+	}
+	a.labels[name] = len(a.prog)
+}
+
+// assemble resolves the jumps.
+func (a *bpfAsm) assemble() ([]unix.SockFilter, error) {
+	offset := func(at int, label string) (uint8, error) {
+		if label == "" {
+			return 0, nil
+		}
+		to, ok := a.labels[label]
+		if !ok || to <= at || to-at-1 > 255 {
+			return 0, fmt.Errorf("socket filter: jump from %d to %q out of reach", at, label)
+		}
+		return uint8(to - at - 1), nil
+	}
+	for _, j := range a.jumps {
+		yes, err := offset(j.at, j.yes)
+		if err != nil {
+			return nil, err
+		}
+		no, err := offset(j.at, j.no)
+		if err != nil {
+			return nil, err
+		}
+		a.prog[j.at].Jt, a.prog[j.at].Jf = yes, no
+	}
+	return a.prog, nil
+}
