@@ -2,13 +2,30 @@ package sandbox
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 )
+
+// helperOut runs op in this process and returns what it printed (its
+// last line) and its exit code.
+func helperOut(op ...string) (string, int) {
+	r, w, _ := os.Pipe()
+	stdout := os.Stdout
+	os.Stdout = w
+	code := helper(op)
+	os.Stdout = stdout
+	w.Close()
+	b, _ := io.ReadAll(r)
+	r.Close()
+	return strings.TrimSpace(string(b)), code
+}
 
 // helper does one thing and prints "ok" (exit 0) or "err: …" (exit 1).
 func helper(args []string) int {
@@ -22,6 +39,12 @@ func helper(args []string) int {
 		err = os.WriteFile(arg, []byte("x"), 0o644)
 	case "read":
 		_, err = os.ReadFile(arg)
+	case "open-read":
+		// Opens arg for reading without waiting on it (a terminal).
+		var f *os.File
+		if f, err = os.OpenFile(arg, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0); err == nil {
+			f.Close()
+		}
 	case "list":
 		_, err = os.ReadDir(arg)
 	case "rename":
@@ -58,6 +81,40 @@ func helper(args []string) int {
 			err = errno
 		} else if int(r) >= 0 {
 			syscall.Close(int(r))
+		}
+	case "tiocsti":
+		// Push a character into the input of the controlling terminal.
+		var fd int
+		if fd, err = syscall.Open("/dev/tty", syscall.O_RDWR, 0); err == nil {
+			c := byte('#')
+			if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TIOCSTI, uintptr(unsafe.Pointer(&c))); errno != 0 {
+				err = fmt.Errorf("TIOCSTI: %w", errno)
+			}
+			syscall.Close(fd)
+		}
+	case "on-tty":
+		// on-tty MODE WS UID: in a session whose controlling terminal is
+		// fd 0, as agentls started from a terminal editor: TIOCSTI itself
+		// (the control), then the op tiocsti as a command under MODE.
+		if len(args) < 4 {
+			err = fmt.Errorf("on-tty MODE WS UID")
+			break
+		}
+		control, code := helperOut("tiocsti")
+		fmt.Printf("control: %s exit %d\n", control, code)
+		pol := Policy{Mode: Mode(arg), Writable: []string{args[2]}}
+		if args[3] != "" {
+			uid, _ := strconv.Atoi(args[3])
+			pol.RunAs = &User{UID: uint32(uid), GID: uint32(uid)}
+		}
+		self, _ := os.Executable()
+		var cmd *exec.Cmd
+		var prep *Prepared
+		if cmd, prep, err = Command(pol, self, []string{self, helperArg, "tiocsti"}, os.Environ()); err == nil {
+			cmd.Dir = args[2]
+			out, runErr := cmd.CombinedOutput()
+			prep.Cleanup()
+			fmt.Printf("command: %s (%v)\n", strings.TrimSpace(string(out)), runErr)
 		}
 	case "loopback":
 		var l net.Listener

@@ -29,11 +29,16 @@ func restrictSelf(s spec) error {
 			r = landlock.RWDirs(g.path).WithRefer()
 		case writeFile:
 			r = landlock.RWFiles(g.path)
+		case deviceFile:
+			r = landlock.RWFiles(g.path).WithIoctlDev()
 		}
 		rules = append(rules, r.IgnoreIfMissing())
 	}
-	// Devices: /dev/null, /dev/tty and the like are written by everyone.
-	rules = append(rules, landlock.RWDirs("/dev").WithIoctlDev().IgnoreIfMissing())
+	if s.Bwrap {
+		// bwrap's fresh /dev (its own pseudo-terminals): all of it; under
+		// Landlock alone, the host's: grants lists the devices.
+		rules = append(rules, landlock.RWDirs("/dev").WithIoctlDev().IgnoreIfMissing())
+	}
 	if err := cfg.BestEffort().Restrict(rules...); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}

@@ -11,8 +11,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // nobody is the user the sandboxed commands run as when the tests run as
@@ -510,6 +513,100 @@ func TestPromiseNoUnixSocketsUnderLandlockAlone(t *testing.T) {
 			if code == 0 || !strings.Contains(out, c.want) {
 				t.Errorf("%v: exit %d, %q; want an error saying %q", c.op, code, out, c.want)
 			}
+		})
+	}
+}
+
+// TestPromiseNoControllingTerminal: where agentls has a controlling
+// terminal (started from a terminal editor that does not detach it, or
+// `agentls demo`), a command — confined or not — gets none, so it cannot
+// push input into it (TIOCSTI: keys typed into the user's shell, outside
+// any sandbox) nor read what the user types. The control: the process
+// standing for agentls can. Before, the command shared agentls's session
+// and injected in every mode.
+func TestPromiseNoControllingTerminal(t *testing.T) {
+	for _, mode := range []Mode{ModeAuto, ModeBwrap, ModeLandlock, ModeOff} {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			master, slave := openPty(t)
+			defer master.Close()
+			uid := ""
+			if r.runAs != nil {
+				uid = strconv.Itoa(int(r.runAs.UID))
+			}
+			cmd := exec.Command(r.bin, helperArg, "on-tty", string(mode), r.ws, uid)
+			cmd.Stdin = slave
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+			out, err := cmd.Output()
+			slave.Close()
+			if err != nil {
+				t.Fatalf("on-tty: %v: %s", err, out)
+			}
+			if !strings.Contains(string(out), "control: ok exit 0") {
+				t.Fatalf("the stand-in for agentls has no controlling terminal, the test proves nothing: %s", out)
+			}
+			if !strings.Contains(string(out), "command: err:") {
+				t.Errorf("the command pushed input into agentls's terminal: %s", out)
+			}
+		})
+	}
+}
+
+// openPty opens a new pseudo-terminal: its master, and its slave without
+// making it this process's controlling terminal.
+func openPty(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, s
+}
+
+// TestPromiseDevices: a command cannot open the user's terminals (what
+// the user types there), in any confining mode: bwrap's /dev has its own
+// pseudo-terminals, and under Landlock alone only the listed devices of
+// the host's /dev are open to it. The common devices work. Under
+// Landlock alone the pseudo-terminal opened before this check.
+func TestPromiseDevices(t *testing.T) {
+	master, slave := openPty(t)
+	defer master.Close()
+	defer slave.Close()
+	shm := "/dev/shm/agentls-test-" + strconv.Itoa(os.Getpid())
+	t.Cleanup(func() { os.Remove(shm) })
+	for _, mode := range []Mode{ModeAuto, ModeBwrap, ModeLandlock} {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			must(t, os.Chmod(slave.Name(), 0o666)) // the command's user may open it, but for the sandbox
+			for _, c := range []struct {
+				op   []string
+				want bool
+			}{
+				{[]string{"open-read", slave.Name()}, false},
+				{[]string{"open-read", "/dev/urandom"}, true},
+				{[]string{"write", "/dev/null"}, true},
+				{[]string{"write", shm}, true},
+				{[]string{"list", "/dev"}, true},
+			} {
+				out, code := r.run(r.policy(mode), nil, c.op...)
+				if (code == 0) != c.want {
+					t.Errorf("%v: exit %d, %s (want success %v)", c.op, code, out, c.want)
+				}
+			}
+			os.Remove(shm)
 		})
 	}
 }

@@ -28,8 +28,8 @@ const parentPoll = 200 * time.Millisecond
 // reparented to it, not to init — starts the plain launcher with args as
 // its child (same file descriptors and environment; Landlock applies
 // there, so the command cannot signal or trace its reaper where Landlock
-// scopes signals; a process group of its own, so a `kill 0` in the command
-// cannot reach the reaper), and waits for it. When the child has exited,
+// scopes signals; a session and process group of its own, so a `kill 0`
+// in the command cannot reach the reaper), and waits for it. When the child has exited,
 // or on SIGTERM, SIGINT or SIGHUP (agentls ending the command: a timeout,
 // a cancelled turn, a stopped server, or agentls's own death through the
 // parent-death signal), or once its parent is gone (agentls killed with
@@ -55,8 +55,8 @@ func reap(args []string) error {
 	signal.Notify(stop, unix.SIGTERM, unix.SIGINT, unix.SIGHUP)
 	parentGone := watchParent()
 	child, err := os.StartProcess("/proc/self/exe", append([]string{os.Args[0], Subcommand}, args...), &os.ProcAttr{
-		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}, // and every other descriptor not closed on exec
-		Sys:   &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},                     // and every other descriptor not closed on exec
+		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}, // no controlling terminal: groupAttr
 	})
 	if err != nil {
 		return fmt.Errorf("start the command: %w", err)

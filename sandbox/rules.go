@@ -21,6 +21,21 @@ const (
 	writeTree
 	// writeFile: read and write one file.
 	writeFile
+	// deviceFile: read, write and ioctl one device file.
+	deviceFile
+)
+
+// Under Landlock alone the command gets the host's /dev, so only these
+// devices of it (what bwrap's fresh /dev holds but for its own
+// pseudo-terminals, docs/guard.md "What each layer gives"): not the
+// user's terminals (/dev/pts: what the user types, and /dev/ptmx), nor
+// sound, cameras, input, GPUs, security keys (hidraw) or KVM, which the
+// user's login may open.
+var (
+	landlockDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
+	// landlockShm is POSIX shared memory and semaphores (Python's
+	// multiprocessing locks): writable.
+	landlockShm = "/dev/shm"
 )
 
 // grant is one Landlock rule.
@@ -30,8 +45,8 @@ type grant struct {
 }
 
 // grants are the Landlock rules of s: reads everywhere but the denied
-// paths, writes in the writable folders but neither their read-only nor
-// their denied paths. Landlock only allows, so a folder holding an
+// paths (and, without bwrap, /dev but landlockDevices), writes in the
+// writable folders but neither their read-only nor their denied paths. Landlock only allows, so a folder holding an
 // excluded path is not granted whole: each of its other entries is,
 // down to the excluded path (carve).
 func (s spec) grants() []grant {
@@ -39,7 +54,16 @@ func (s spec) grants() []grant {
 	// A path that does not exist has nothing to protect yet (and Landlock
 	// cannot name it): it excludes nothing.
 	deny := slices.DeleteFunc(slices.Clone(s.Deny), missing)
+	if !s.Bwrap { // the host's /dev: only landlockDevices
+		deny = append(deny, "/dev")
+	}
 	carve("/", deny, nil, &out, readTree, readFile, listTree)
+	if !s.Bwrap {
+		out = append(out, grant{"/dev", listTree}, grant{landlockShm, writeTree})
+		for _, d := range landlockDevices {
+			out = append(out, grant{d, deviceFile})
+		}
+	}
 	excluded := slices.DeleteFunc(append(slices.Clone(s.ReadOnly), deny...), missing)
 	// A folder above a read-only path gets no rights of its own under
 	// Landlock alone (they would reach the read-only path); under bwrap,

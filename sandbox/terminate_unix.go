@@ -61,6 +61,11 @@ func KillGroup(proc *os.Process) {
 	}
 }
 
-// groupAttr starts a process in a process group of its own (Terminate
-// and KillGroup end the group).
-func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+// groupAttr starts a process in a session of its own, whose process
+// group it leads (Terminate and KillGroup end the group). A new session
+// has no controlling terminal: where agentls has one (a plugin in a
+// terminal Neovim started it, or `agentls demo` from a shell),
+// a command could otherwise push input into it with TIOCSTI — typed into
+// the user's shell or editor, outside any sandbox — or read what the user
+// types there.
+func groupAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/internal/inheritedfd"
 	"github.com/agentls/agentls/internal/nodump"
 	"github.com/agentls/agentls/sandbox"
 	"github.com/agentls/agentls/server"
@@ -64,7 +65,17 @@ See README.md and docs/protocol.md.
 
 func main() {
 	sandboxExec()
+	keepInheritedHome()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// keepInheritedHome sees that no descriptor this process inherited
+// reaches a command, MCP server or language server. It runs after
+// sandboxExec: the launcher hands its descriptors on.
+func keepInheritedHome() {
+	if err := inheritedfd.CloseOnExec(); err != nil {
+		slog.Warn("the processes agentls starts may inherit what agentls inherited", "err", err)
+	}
 }
 
 // run is main without the process: it returns the exit code.

@@ -27,6 +27,7 @@ import (
 func TestMain(m *testing.M) {
 	sandboxExec() // the test binary is the sandbox's launcher too
 	if os.Getenv("AGENTLS_TEST_MAIN") == "1" {
+		keepInheritedHome()
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(testcache.Run(m)) // the commands' caches go to a temporary folder
