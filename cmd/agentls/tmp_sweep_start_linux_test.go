@@ -162,3 +162,78 @@ func TestStartSweepsKilledServersTemp(t *testing.T) {
 		})
 	}
 }
+
+// TestKilledDemoSwept: the workspace of a demo killed before it could
+// remove it stands in the demo's own swept folder, so the next agentls
+// removes it; one kept (--keep) stands in TMPDIR itself, where no sweep
+// looks. Before, the killed demo's workspace stayed in TMPDIR for good.
+func TestKilledDemoSwept(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts agentls processes")
+	}
+	for _, keep := range []bool{false, true} {
+		name := "removed"
+		args := []string{"demo", "--color=false"}
+		if keep {
+			name = "kept"
+			args = append(args, "--keep")
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			demo, _, lines := startLogged(t, tmp, args...)
+			// The session starts (plan mode entered) once the workspace is
+			// copied and the server runs in it.
+			if !awaitLine(lines, "[plan-mode] entered") {
+				t.Fatalf("the demo's session did not start within %v", sweepWait)
+			}
+			if err := demo.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			for range lines {
+			}
+			_ = demo.Wait()
+
+			found := append(glob(t, filepath.Join(tmp, "agentls-demo-*")), glob(t, filepath.Join(tmp, "agentls-tmp-*", "agentls-demo-*"))...)
+			if len(found) != 1 {
+				t.Fatalf("the demo's workspaces in TMPDIR: %v, want one", found)
+			}
+			ws := found[0]
+			parent := filepath.Dir(ws)
+			if keep {
+				if parent != tmp {
+					t.Errorf("the kept workspace %s is not in TMPDIR itself: a sweep would take it", ws)
+				}
+				return
+			}
+			if parent == tmp {
+				t.Fatalf("the killed demo's workspace %s stands in TMPDIR, where no sweep takes it", ws)
+			}
+			past := time.Now().Add(-2 * time.Minute) // as if the next agentls came later
+			if err := os.Chtimes(parent, past, past); err != nil {
+				t.Fatal(err)
+			}
+			cmd, stdin, lines := startLogged(t, tmp, "serve")
+			if !awaitSwept(lines, parent) {
+				t.Errorf("no sweep of %s within %v of agentls starting", parent, sweepWait)
+			}
+			stdin.Close()
+			for range lines {
+			}
+			_ = cmd.Wait()
+			if _, err := os.Lstat(ws); !os.IsNotExist(err) {
+				t.Errorf("the killed demo's workspace %s stays (%v)", ws, err)
+			}
+		})
+	}
+}
+
+func glob(t *testing.T, pattern string) []string {
+	t.Helper()
+	m, err := filepath.Glob(pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
