@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,10 +20,12 @@ import (
 // $TMPDIR/agentls-tmp-<random>, which the process holds locked (flock on
 // the folder itself) as long as it runs; a command's own TMPDIR is removed
 // when it ends (Cleanup). A process killed with SIGKILL removes nothing,
-// but the kernel lets its lock go: the next agentls process to make its
-// folder removes every such folder it can lock (sweepStaleTemp). A locked
-// folder is also one systemd-tmpfiles does not clean, however long the
-// process stays idle.
+// but the kernel lets its lock go: the next agentls process removes every
+// such folder it can lock (sweepStaleTemp), once when it starts (`serve`
+// and `acp`: SweepStaleTemp, which makes no folder) and again when it
+// makes its own folder (a killed process's folder may have been too young
+// at the start). A locked folder is also one systemd-tmpfiles does not
+// clean, however long the process stays idle.
 
 // tempRootPrefix names the per-process folders in $TMPDIR.
 const tempRootPrefix = "agentls-tmp-"
@@ -56,9 +59,26 @@ func privateTempRoot() (string, error) { return tempRoot.in(os.TempDir()) }
 func (r *tempRoots) in(parent string) (string, error) {
 	dir, sweep, err := r.current(parent)
 	if sweep {
-		sweepStaleTemp(parent, dir, time.Now())
+		sweepStaleTemp(context.Background(), parent, dir, time.Now())
 	}
 	return dir, err
+}
+
+// SweepStaleTemp removes the per-process folders that agentls processes
+// now gone left in the system's temporary folder (sweepStaleTemp), without
+// making this process's own; it stops between two folders when ctx is
+// done. It never removes a folder a running process holds locked (this
+// one's included), another user's, or anything through a link.
+func SweepStaleTemp(ctx context.Context) { tempRoot.sweep(ctx, os.TempDir()) }
+
+// sweep removes the folders in parent of processes that are gone, but the
+// process's own, which it does not make.
+func (r *tempRoots) sweep(ctx context.Context, parent string) {
+	r.mu.Lock()
+	own := r.dir
+	r.mu.Unlock()
+	// A folder this process makes from now on is locked by it: passed by.
+	sweepStaleTemp(ctx, parent, own, time.Now())
 }
 
 // current is the process's folder in parent, made if there is none, and
@@ -112,14 +132,17 @@ func makeTempRoot(parent string) (string, *os.File, error) {
 // process is gone: a folder of this user (not a link) older than
 // unlockedGrace that it can lock. It holds the lock while it removes, so
 // two sweeps never remove one folder twice, and it logs what it removed or
-// could not.
-func sweepStaleTemp(parent, own string, now time.Time) {
+// could not. It stops before the next folder once ctx is done.
+func sweepStaleTemp(ctx context.Context, parent, own string, now time.Time) {
 	entries, err := os.ReadDir(parent)
 	if err != nil {
 		slog.Warn("sandbox: looking for private TMPDIRs left behind", "dir", parent, "err", err)
 		return
 	}
 	for _, e := range entries {
+		if ctx.Err() != nil {
+			return
+		}
 		if !strings.HasPrefix(e.Name(), tempRootPrefix) || !e.IsDir() {
 			continue // a link is not a folder here: never followed
 		}

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -77,7 +78,7 @@ func TestSweepStaleTemp(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(parent, c.name)
 			c.make(t, dir)
-			sweepStaleTemp(parent, own, time.Now())
+			sweepStaleTemp(context.Background(), parent, own, time.Now())
 			_, err := os.Lstat(dir)
 			if kept := err == nil; kept != c.kept {
 				t.Errorf("%s: kept %v, want %v (%v)", c.name, kept, c.kept, err)
@@ -143,5 +144,82 @@ func writeTestFile(t *testing.T, path, text string) {
 	mkdir(t, filepath.Dir(path))
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSweepAtStart: the sweep at start-up (SweepStaleTemp) removes a gone
+// process's folder without making one of its own, passes by the folder
+// this process holds, and removes nothing once its context is done.
+func TestSweepAtStart(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		hasOwn    bool // the process made its folder before the sweep
+		cancelled bool
+		goneKept  bool
+	}{
+		{"fresh process", false, false, false},
+		{"with its own folder", true, false, false},
+		{"cancelled", false, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			parent := t.TempDir()
+			gone, lock, err := makeTempRoot(parent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lock.Close()
+			old := time.Now().Add(-unlockedGrace - time.Minute)
+			if err := os.Chtimes(gone, old, old); err != nil {
+				t.Fatal(err)
+			}
+			var r tempRoots
+			own := ""
+			if c.hasOwn {
+				if own, err = r.in(t.TempDir()); err != nil { // elsewhere: not swept with gone
+					t.Fatal(err)
+				}
+				if err := os.Rename(own, filepath.Join(parent, filepath.Base(own))); err != nil {
+					t.Fatal(err)
+				}
+				own = filepath.Join(parent, filepath.Base(own))
+				r.dir = own
+				if err := os.Chtimes(own, old, old); err != nil {
+					t.Fatal(err)
+				}
+				defer r.lock.Close()
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			if c.cancelled {
+				cancel()
+			}
+			defer cancel()
+			r.sweep(ctx, parent)
+			if _, err := os.Lstat(gone); (err == nil) != c.goneKept {
+				t.Errorf("the gone process's folder: kept %v, want %v (%v)", err == nil, c.goneKept, err)
+			}
+			entries, err := os.ReadDir(parent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, e := range entries {
+				if filepath.Join(parent, e.Name()) != gone {
+					names = append(names, e.Name())
+				}
+			}
+			var want []string
+			if own != "" {
+				want = []string{filepath.Base(own)}
+			}
+			if len(names) != len(want) || len(want) == 1 && names[0] != want[0] {
+				t.Errorf("the sweep left %v besides the gone folder, want %v (it makes no folder, keeps its own)", names, want)
+			}
+			if c.hasOwn && r.dir != own {
+				t.Errorf("the process's folder is now %q, want %q", r.dir, own)
+			}
+			if !c.hasOwn && r.dir != "" {
+				t.Errorf("the sweep made the process's folder %q", r.dir)
+			}
+		})
 	}
 }

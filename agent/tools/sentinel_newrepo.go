@@ -196,9 +196,18 @@ var unconfinedListing sync.Once
 // PATH entry in list.UntrustedPath), confined by list (listPolicy; run as
 // before, unconfined, when no sandbox layer is usable, and the log says
 // so once). Listing only reads: nothing in the file makes git run a
-// program while it lists.
+// program while it lists. The temporary folder stands in this process's
+// own (sandbox.TempRoot): a later agentls removes it when this one is
+// killed during the listing. It is this user's (0700) in a folder this
+// user can list: the confined git, run as this user, reads it under every
+// layer (bubblewrap binds the whole tree read-only, Landlock grants every
+// path but the denied ones).
 func gitListConfig(data []byte, list sandbox.Policy) ([]configEntry, error) {
-	dir, err := os.MkdirTemp("", "agentls-newrepo-")
+	root, err := sandbox.TempRoot()
+	if err != nil {
+		return nil, fmt.Errorf("make a temporary folder: %w", err)
+	}
+	dir, err := os.MkdirTemp(root, "agentls-newrepo-")
 	if err != nil {
 		return nil, fmt.Errorf("make a temporary folder: %w", err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/udiff"
+	"github.com/agentls/agentls/sandbox"
 	"github.com/agentls/agentls/server"
 )
 
@@ -46,7 +47,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	d := &demo{out: stdout, progress: stderr, color: *color}
-	dir, err := os.MkdirTemp("", "agentls-demo-")
+	dir, err := demoFolder(*keep)
 	if err != nil {
 		fmt.Fprintf(stderr, "demo: %v\n", err)
 		return 1
@@ -62,6 +63,25 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "\nDemo complete: every step happened.")
 	return 0
+}
+
+// demoFolder makes the demo's workspace: one to keep in the system's
+// temporary folder; else in this process's own (sandbox.TempRoot), so
+// that a later agentls removes it when the demo is killed before it could.
+func demoFolder(keep bool) (string, error) {
+	parent := ""
+	if !keep {
+		root, err := sandbox.TempRoot()
+		if err != nil {
+			return "", err
+		}
+		parent = root
+	}
+	dir, err := os.MkdirTemp(parent, "agentls-demo-")
+	if err != nil {
+		return "", fmt.Errorf("the demo's workspace: %w", err)
+	}
+	return dir, nil
 }
 
 // removeDemo removes the demo's workspace and the cache folders the

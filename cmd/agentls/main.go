@@ -148,6 +148,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
 		}
 		go sandbox.Detect() // probe the sandbox's layers once, at start, off the start-up path
+		defer startTempSweep(ctx)()
 		defer startGCFloor(os.Getenv)()
 		err := server.Serve(ctx, stdio{Reader: stdin, Writer: stdout}, server.Options{
 			ConfigFile: *configFile, Version: version, MaxMessageBytes: *maxMessageMB << 20,
@@ -169,6 +170,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
 		}
 		go sandbox.Detect() // probe the sandbox's layers once, at start, off the start-up path
+		defer startTempSweep(ctx)()
 		defer startGCFloor(os.Getenv)()
 		acp.Serve(ctx, stdin, stdout, acp.Options{ConfigFile: *configFile, Version: version})
 		return 0

@@ -16,8 +16,9 @@ import (
 
 // TestKilledServersTempSwept: a command's private TMPDIR outlives an
 // agentls killed with SIGKILL while the command runs (nothing of agentls
-// runs to remove it); the next agentls to run a confined command removes
-// it, with the folder of that killed process around it (dated back past
+// runs to remove it); the next agentls removes it (as it starts, and at
+// its first confined command), with the folder of that killed process
+// around it (dated back past
 // the minute a sweep leaves an unlocked folder alone). Without the sweep
 // the folder stays.
 func TestKilledServersTempSwept(t *testing.T) {
