@@ -1,7 +1,6 @@
 package langpool
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,7 +8,6 @@ import (
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/realservers"
 	"github.com/agentls/agentls/sandbox"
-	"github.com/agentls/agentls/workspace"
 )
 
 // TestRealServersUnderLandlockAlone: gopls and typescript-language-server
@@ -36,23 +34,11 @@ func TestRealServersUnderLandlockAlone(t *testing.T) {
 		}, "a.ts", "string"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			command := c.command(t)
-			root := t.TempDir()
-			for name, text := range c.files {
-				if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			ws, err := workspace.New(root)
-			if err != nil {
-				t.Fatal(err)
-			}
 			cfg := config.Default()
 			cfg.Sandbox.Mode = "landlock"
-			cfg.LSP.Servers = map[string]config.LSPServer{c.fileType: {Command: command}}
-			p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
-			t.Cleanup(p.Close)
-			file := filepath.Join(root, c.file)
+			cfg.LSP.Servers = map[string]config.LSPServer{c.fileType: {Command: c.command(t)}}
+			p, ws := poolOver(t, c.files, cfg)
+			file := filepath.Join(ws.Root(), c.file)
 			got := settle(t, p, file)[file]
 			if len(got) != 1 || !strings.Contains(got[0].Message, c.problem) {
 				t.Fatalf("diagnostics = %+v, want one about %q", got, c.problem)

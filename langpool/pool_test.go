@@ -55,8 +55,16 @@ func Greet(name string) string { return "hello " + name }
 // newPool is a pool over a fresh Go module served by the real gopls.
 func newPool(t *testing.T, cmd []string) (*Pool, *workspace.Workspace) {
 	t.Helper()
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: cmd}}
+	return poolOver(t, map[string]string{"go.mod": goMod, "main.go": mainGo, "greet.go": greetGo}, cfg)
+}
+
+// poolOver is a pool with cfg over a fresh workspace holding files.
+func poolOver(t *testing.T, files map[string]string, cfg config.Config) (*Pool, *workspace.Workspace) {
+	t.Helper()
 	root := t.TempDir()
-	for name, text := range map[string]string{"go.mod": goMod, "main.go": mainGo, "greet.go": greetGo} {
+	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -65,8 +73,6 @@ func newPool(t *testing.T, cmd []string) (*Pool, *workspace.Workspace) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: cmd}}
 	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
 	t.Cleanup(p.Close)
 	return p, ws
@@ -263,25 +269,14 @@ func TestWorkspaceSymbolsStartTheProjectsServer(t *testing.T) {
 // is pending until its next publish).
 func TestTypeScriptDiagnostics(t *testing.T) {
 	tsls := realservers.TypeScriptLanguageServer(t)
-	root := t.TempDir()
 	files := map[string]string{
 		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}}`,
 		"a.ts":          "export function greet(name: string): string {\n  return \"hello \" + name;\n}\n\nconst n: number = 1;\nconsole.log(greet(\"x\"), n);\n",
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ws, err := workspace.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := config.Default()
 	cfg.LSP.Servers = map[string]config.LSPServer{"typescript": {Command: []string{tsls, "--stdio"}}}
-	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
-	t.Cleanup(p.Close)
-	a := filepath.Join(root, "a.ts")
+	p, ws := poolOver(t, files, cfg)
+	a := filepath.Join(ws.Root(), "a.ts")
 	if before := settle(t, p, a)[a]; len(before) != 0 {
 		t.Fatalf("a clean file has problems: %+v", before)
 	}

@@ -290,6 +290,22 @@ func TestPromiseNetwork(t *testing.T) {
 	})
 }
 
+// sockets listens on a named unix socket outside the rig's workspace (a
+// Docker daemon's) and on one inside it, each open to every user (the
+// command's user may connect, but for the sandbox).
+func (r *rig) sockets() (outside, inside string) {
+	r.t.Helper()
+	outside = filepath.Join(r.outside, "docker.sock")
+	inside = filepath.Join(r.ws, "src", "dev.sock")
+	for _, p := range []string{outside, inside} {
+		l, err := net.Listen("unix", p)
+		must(r.t, err)
+		r.t.Cleanup(func() { l.Close() })
+		must(r.t, os.Chmod(p, 0o777))
+	}
+	return outside, inside
+}
+
 // TestPromiseNoSocketsOutside: a listening named unix socket outside the
 // sandbox (a Docker daemon's, tmux's, a Neovim server's), which the user
 // running the command could reach, refuses its connect under bubblewrap;
@@ -300,14 +316,7 @@ func TestPromiseNoSocketsOutside(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			requireLayers(t, mode)
 			r := newRig(t)
-			outside := filepath.Join(r.outside, "docker.sock")
-			inside := filepath.Join(r.ws, "src", "dev.sock")
-			for _, p := range []string{outside, inside} {
-				l, err := net.Listen("unix", p)
-				must(t, err)
-				t.Cleanup(func() { l.Close() })
-				must(t, os.Chmod(p, 0o777)) // the command's user may connect, but for the sandbox
-			}
+			outside, inside := r.sockets()
 			pol := r.policy(mode)
 			if out, code := r.run(pol, nil, "connect-unix", outside); code == 0 {
 				t.Errorf("connected to %s outside the sandbox: %s", outside, out)
@@ -474,14 +483,7 @@ func TestPromiseNoUnixSocketsUnderLandlockAlone(t *testing.T) {
 		t.Errorf("the status does not say so: %q", st.Summary)
 	}
 	r := newRig(t)
-	outside := filepath.Join(r.outside, "docker.sock")
-	inside := filepath.Join(r.ws, "src", "dev.sock")
-	for _, p := range []string{outside, inside} {
-		l, err := net.Listen("unix", p)
-		must(t, err)
-		t.Cleanup(func() { l.Close() })
-		must(t, os.Chmod(p, 0o777))
-	}
+	outside, inside := r.sockets()
 	abstract, err := net.Listen("unix", "@agentls-test-"+strconv.Itoa(os.Getpid()))
 	must(t, err)
 	t.Cleanup(func() { abstract.Close() })
