@@ -36,9 +36,13 @@ type rig struct {
 }
 
 // newRig builds the rig in a folder everybody can enter.
-func newRig(t *testing.T) *rig {
+func newRig(t *testing.T) *rig { t.Helper(); return newRigIn(t, "") }
+
+// newRigIn builds the rig in a new folder in parent ("": the system's
+// temporary folder).
+func newRigIn(t *testing.T, parent string) *rig {
 	t.Helper()
-	base, err := os.MkdirTemp("", "sandbox-promise-")
+	base, err := os.MkdirTemp(parent, "sandbox-promise-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -610,5 +614,43 @@ func TestPromiseDevices(t *testing.T) {
 			}
 			os.Remove(shm)
 		})
+	}
+}
+
+// TestPromiseWorkspaceInSharedMemory: under Landlock alone /dev is closed
+// but for the listed devices and /dev/shm, which stays writable; a
+// workspace kept there still has its read-only paths (.git, .agentls)
+// and its secrets' denial. Before, /dev/shm was granted whole, over them.
+// (Under bwrap a workspace there is out of sight: bwrap's /dev is fresh.)
+func TestPromiseWorkspaceInSharedMemory(t *testing.T) {
+	requireLayers(t, ModeLandlock)
+	if fi, err := os.Stat(landlockShm); err != nil || !fi.IsDir() {
+		t.Skipf("no %s here", landlockShm)
+	}
+	r := newRigIn(t, landlockShm)
+	secret := filepath.Join(r.ws, "keys", "secret.txt")
+	must(t, os.MkdirAll(filepath.Dir(secret), 0o755))
+	must(t, os.WriteFile(secret, []byte("secret\n"), 0o644))
+	if r.runAs != nil {
+		must(t, os.Chown(secret, int(r.runAs.UID), int(r.runAs.GID)))
+	}
+	pol := r.policy(ModeLandlock)
+	pol.DenyRead = append(pol.DenyRead, secret)
+	for _, c := range []struct {
+		op   []string
+		want bool
+	}{
+		{[]string{"write", filepath.Join(r.ws, "src", "a.go")}, true},
+		{[]string{"read", filepath.Join(r.ws, "go.mod")}, true},
+		{[]string{"read", filepath.Join(r.ws, ".git", "config")}, true},
+		{[]string{"write", filepath.Join(r.ws, ".git", "config")}, false},
+		{[]string{"write", filepath.Join(r.ws, ".agentls", "session.chat")}, false},
+		{[]string{"read", secret}, false},
+		{[]string{"write", filepath.Join(r.outside, "shared")}, true}, // elsewhere in /dev/shm
+	} {
+		out, code := r.run(pol, nil, c.op...)
+		if (code == 0) != c.want {
+			t.Errorf("%v: exit %d, %s (want success %v)", c.op, code, out, c.want)
+		}
 	}
 }

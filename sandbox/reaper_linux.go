@@ -29,13 +29,13 @@ const parentPoll = 200 * time.Millisecond
 // its child (same file descriptors and environment; Landlock applies
 // there, so the command cannot signal or trace its reaper where Landlock
 // scopes signals; a session and process group of its own, so a `kill 0`
-// in the command cannot reach the reaper), and waits for it. When the child has exited,
-// or on SIGTERM, SIGINT or SIGHUP (agentls ending the command: a timeout,
-// a cancelled turn, a stopped server, or agentls's own death through the
-// parent-death signal), or once its parent is gone (agentls killed with
-// SIGKILL), it kills everything left below it (reapAll) and exits with the
-// child's status, a death by signal n as 128+n. It returns only when it
-// could not start the child.
+// in the command cannot reach the reaper), and waits for it. When the
+// child has exited, or on SIGTERM, SIGINT or SIGHUP (agentls ending the
+// command: a timeout, a cancelled turn, a stopped server, or agentls's own
+// death through the parent-death signal), or once its parent is gone
+// (agentls killed with SIGKILL), it kills everything left below it
+// (reapAll) and exits with the child's status, a death by signal n as
+// 128+n. It returns only when it could not start the child.
 func reap(args []string) error {
 	if len(args) < 4 || args[0] != "--policy" || args[2] != "--" {
 		return errors.New("usage: agentls sandbox-exec --reap --policy <base64 JSON> -- <command> [args…]")

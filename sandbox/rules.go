@@ -46,24 +46,20 @@ type grant struct {
 
 // grants are the Landlock rules of s: reads everywhere but the denied
 // paths (and, without bwrap, /dev but landlockDevices), writes in the
-// writable folders but neither their read-only nor their denied paths. Landlock only allows, so a folder holding an
-// excluded path is not granted whole: each of its other entries is,
-// down to the excluded path (carve).
+// writable folders but neither their read-only nor their denied paths.
+// Landlock only allows, so a folder holding an excluded path is not
+// granted whole: each of its other entries is, down to the excluded path
+// (carve).
 func (s spec) grants() []grant {
 	var out []grant
 	// A path that does not exist has nothing to protect yet (and Landlock
 	// cannot name it): it excludes nothing.
 	deny := slices.DeleteFunc(slices.Clone(s.Deny), missing)
-	if !s.Bwrap { // the host's /dev: only landlockDevices
-		deny = append(deny, "/dev")
+	readDeny := deny
+	if !s.Bwrap { // the host's /dev: only landlockDevices and landlockShm
+		readDeny = append(slices.Clone(deny), "/dev")
 	}
-	carve("/", deny, nil, &out, readTree, readFile, listTree)
-	if !s.Bwrap {
-		out = append(out, grant{"/dev", listTree}, grant{landlockShm, writeTree})
-		for _, d := range landlockDevices {
-			out = append(out, grant{d, deviceFile})
-		}
-	}
+	carve("/", readDeny, nil, &out, readTree, readFile, listTree)
 	excluded := slices.DeleteFunc(append(slices.Clone(s.ReadOnly), deny...), missing)
 	// A folder above a read-only path gets no rights of its own under
 	// Landlock alone (they would reach the read-only path); under bwrap,
@@ -73,8 +69,23 @@ func (s spec) grants() []grant {
 		above = writeTree
 	}
 	fixed := slices.DeleteFunc(slices.Clone(s.Fixed), missing)
+	writeExcluded := excluded
+	if !s.Bwrap { // nothing of /dev (a writable "/" included) but landlockShm's carve
+		writeExcluded = append(slices.Clone(excluded), "/dev")
+	}
 	for _, w := range s.Writable {
-		carve(w, excluded, fixed, &out, writeTree, writeFile, above)
+		carve(w, writeExcluded, fixed, &out, writeTree, writeFile, above)
+	}
+	if !s.Bwrap {
+		out = append(out, grant{"/dev", listTree})
+		for _, d := range landlockDevices {
+			out = append(out, grant{d, deviceFile})
+		}
+		// Shared memory as any other folder: readable but the denied
+		// paths, writable but those and the read-only ones (a workspace
+		// or TMPDIR kept there).
+		carve(landlockShm, deny, nil, &out, readTree, readFile, listTree)
+		carve(landlockShm, excluded, fixed, &out, writeTree, writeFile, above)
 	}
 	return out
 }
