@@ -28,7 +28,7 @@ func (m *Manager) CheckModel(ctx context.Context) agentproto.ModelCheck {
 	cfg := m.config()
 	st := m.Status()
 	res := agentproto.ModelCheck{Provider: cfg.Model.Provider, Model: cfg.Model.Name, BaseURL: cfg.Model.BaseURL,
-		Sandbox: agentproto.SandboxStatus(st.Sandbox), MCPServers: st.MCPServers, LanguageIntel: st.LanguageIntel}
+		Sandbox: WireSandboxStatus(st.Sandbox), MCPServers: st.MCPServers, LanguageIntel: st.LanguageIntel}
 	if res.Provider == "" {
 		res.Provider = "openai"
 	}

@@ -1,6 +1,9 @@
 package agent
 
-import "github.com/agentls/agentls/sandbox"
+import (
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/sandbox"
+)
 
 // SandboxStatus is the sandbox commands get under the current
 // configuration on this machine (probed once: sandbox.Detect).
@@ -16,4 +19,9 @@ func (m *Manager) unconfinedRun() string {
 		return st.Summary
 	}
 	return ""
+}
+
+// WireSandboxStatus is st as agent/checkModel and agent/status send it.
+func WireSandboxStatus(st sandbox.Status) agentproto.SandboxStatus {
+	return agentproto.SandboxStatus{Mode: st.Mode, Landlock: st.Landlock, Bwrap: st.Bwrap, Network: st.Network, Summary: st.Summary}
 }

@@ -107,7 +107,7 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 		return nil, err
 	}
 	s := spec{
-		Landlock: st.landlockOn(), Bwrap: st.bwrapOn(), NoUnixSockets: st.landlockOn() && !st.bwrapOn(),
+		Landlock: st.landlockOn(), Bwrap: st.bwrapOn(), NoUnixSockets: st.unixSocketsOff(pol.Network),
 		Writable: resolveAll(append(slices.Clone(pol.Writable), tmp)),
 		ReadOnly: resolveAll(pol.readOnly(st.bwrapOn())),
 		Fixed:    resolveAll(pol.Fixed),
@@ -188,7 +188,12 @@ func (p *Prepared) reapUnconfined(launcher string, pol Policy) {
 // (where there are process groups): end it with the Prepared's Terminate,
 // and what it left behind with KillGroup.
 func Command(pol Policy, launcher string, argv, environ []string) (*exec.Cmd, *Prepared, error) {
-	p, err := Prepare(pol, launcher, argv)
+	return commandWith(Detect(), pol, launcher, argv, environ)
+}
+
+// commandWith is Command with a given probe.
+func commandWith(probe Probe, pol Policy, launcher string, argv, environ []string) (*exec.Cmd, *Prepared, error) {
+	p, err := prepareWith(probe, pol, launcher, argv)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -91,7 +91,13 @@ func (r *rig) policy(mode Mode) Policy {
 // run runs the helper op under pol and returns its output and exit code.
 func (r *rig) run(pol Policy, extra []*os.File, op ...string) (string, int) {
 	r.t.Helper()
-	cmd, prep, err := Command(pol, r.bin, append([]string{r.bin, helperArg}, op...), r.environ)
+	return r.runProbed(Detect(), pol, extra, op...)
+}
+
+// runProbed is run on a machine as probe describes it.
+func (r *rig) runProbed(probe Probe, pol Policy, extra []*os.File, op ...string) (string, int) {
+	r.t.Helper()
+	cmd, prep, err := commandWith(probe, pol, r.bin, append([]string{r.bin, helperArg}, op...), r.environ)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -652,5 +658,50 @@ func TestPromiseWorkspaceInSharedMemory(t *testing.T) {
 		if (code == 0) != c.want {
 			t.Errorf("%v: exit %d, %s (want success %v)", c.op, code, out, c.want)
 		}
+	}
+}
+
+// TestPromiseNoUnixSocketsWithNetworkBeforeScoping: a command given the
+// network under bubblewrap shares the host's network namespace, where
+// abstract unix sockets live (an X server's @/tmp/.X11-unix/X0, D-Bus's);
+// Landlock scopes them only from ABI 6. On a machine with bubblewrap and
+// an older Landlock (or none), such a command gets the unix socket
+// filter, so a socket in the workspace is refused too; without the
+// network, or with scoping, it is not. This kernel scopes, so the probe
+// says what an older one would; a socket in the workspace (which only the
+// filter refuses) tells the filter is on.
+func TestPromiseNoUnixSocketsWithNetworkBeforeScoping(t *testing.T) {
+	requireLayers(t, ModeAuto)
+	r := newRig(t)
+	_, inside := r.sockets()
+	for _, c := range []struct {
+		name     string
+		abi      int
+		mode     Mode
+		network  bool
+		want     bool // the connect succeeds
+		filtered bool // the note says so
+	}{
+		{"Landlock ABI 5 and bwrap, network", 5, ModeAuto, true, false, true},
+		{"bwrap alone, network", 0, ModeBwrap, true, false, true},
+		{"Landlock ABI 5 and bwrap, no network", 5, ModeAuto, false, true, false},
+		{"Landlock ABI 7 and bwrap, network", 7, ModeAuto, true, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			probe := Detect()
+			probe.LandlockABI = c.abi
+			if c.abi == 0 {
+				probe.LandlockErr = "none (the test says so)"
+			}
+			pol := r.policy(c.mode)
+			pol.Network = c.network
+			out, code := r.runProbed(probe, pol, nil, "connect-unix", inside)
+			if (code == 0) != c.want {
+				t.Errorf("connect to %s: exit %d, %s (want success %v)", inside, code, out, c.want)
+			}
+			if note := probe.Status(c.mode).Note(c.network); strings.Contains(note, "no unix sockets") != c.filtered {
+				t.Errorf("note %q", note)
+			}
+		})
 	}
 }

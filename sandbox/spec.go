@@ -16,8 +16,7 @@ type spec struct {
 	// folders above them may get rights to create and remove entries.
 	Bwrap bool `json:"bwrap,omitempty"`
 	// NoUnixSockets adds the seccomp filter that refuses socket(AF_UNIX)
-	// (socketfilter_linux.go): Landlock alone, where nothing covers the
-	// named sockets outside.
+	// (socketfilter_linux.go): Status.unixSocketsOff.
 	NoUnixSockets bool `json:"nounix,omitempty"`
 	// Writable, ReadOnly and Deny are absolute, clean paths.
 	Writable []string `json:"rw,omitempty"`

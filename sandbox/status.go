@@ -25,6 +25,19 @@ type Status struct {
 	Network bool `json:"network"`
 	// Summary says it in one line.
 	Summary string `json:"summary"`
+	// scoped is true when Landlock applies and scopes abstract unix
+	// sockets (ABI ≥ 6).
+	scoped bool
+}
+
+// unixSocketsOff reports whether a command under s, with the network or
+// not, gets the filter that refuses every unix socket
+// (socketfilter_linux.go): under Landlock alone (nothing covers the
+// named sockets outside), and under bubblewrap with the network where
+// Landlock does not scope abstract sockets (the host's network namespace:
+// an X server's or D-Bus's abstract socket in reach).
+func (s Status) unixSocketsOff(network bool) bool {
+	return s.landlockOn() && !s.bwrapOn() || s.bwrapOn() && network && !s.scoped
 }
 
 // Confines reports whether commands run under at least one layer; when
@@ -43,6 +56,8 @@ func (s Status) Note(network bool) string {
 	}
 	n := "network off"
 	switch {
+	case network && s.unixSocketsOff(network):
+		n = "network on (run.network), no unix sockets"
 	case network:
 		n = "network on (run.network)"
 	case !s.Network:
@@ -138,6 +153,7 @@ func (p Probe) Status(mode Mode) Status {
 		return st
 	}
 	st.Network = useBwrap
+	st.scoped = useLandlock && p.LandlockABI >= 6
 	net := "network off unless run.network allows it"
 	if !useBwrap {
 		net = "no unix sockets, network: not isolated (install bubblewrap)"

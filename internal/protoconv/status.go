@@ -7,5 +7,5 @@ import (
 
 // AgentStatus is agent/status's result on the wire.
 func AgentStatus(st agent.Status) agentproto.AgentStatus {
-	return agentproto.AgentStatus{Sandbox: agentproto.SandboxStatus(st.Sandbox), MCPServers: st.MCPServers, LanguageIntel: st.LanguageIntel}
+	return agentproto.AgentStatus{Sandbox: agent.WireSandboxStatus(st.Sandbox), MCPServers: st.MCPServers, LanguageIntel: st.LanguageIntel}
 }
