@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 
@@ -116,14 +115,16 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 // (diagnosticsDelay), which every edit's settle wait would pay.
 var initOptions = map[string]map[string]any{"go": {"diagnosticsDelay": "0s"}}
 
-// parentPID is the processId initialize names: agentls's pid, or null
-// when the server runs in a PID namespace of its own (bwrap's
-// --unshare-pid), where that pid names no process or another one — a
-// server that watches its parent (typescript-language-server checks every
-// few seconds) would exit with status 1 mid-request. bwrap's
-// --die-with-parent ends it with agentls there.
+// parentPID is the processId initialize names: agentls's pid when the
+// server runs unconfined, else null. A server that watches its parent
+// (typescript-language-server sends it signal 0 every three seconds)
+// exits with status 1 mid-request when it cannot: in a PID namespace of
+// its own (bwrap's --unshare-pid) the pid names no process or another
+// one, and where Landlock scopes signals (ABI 6 on, Landlock alone) the
+// signal is refused. A confined server ends with agentls all the same
+// (bwrap's --die-with-parent, or its reaper and watchdog).
 func (c *client) parentPID() any {
-	if c.prep != nil && strings.Contains(c.prep.Status.Mode, "bwrap") {
+	if c.prep != nil && c.prep.Status.Confines() {
 		return nil
 	}
 	return os.Getpid()
