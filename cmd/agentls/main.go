@@ -69,6 +69,26 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// startServing readies this process to serve an editor (`serve`) or an
+// ACP client (`acp`) and returns what to call before it exits: agentls
+// holds the model's key and runs commands the model wrote, so it keeps
+// them (and every other process of this user) out of its
+// /proc/<pid>/environ and memory; it probes the sandbox's layers off the
+// start-up path (that goroutine ends with the probe, bounded); it sweeps
+// what killed agentls processes left in $TMPDIR; and it sets the GC floor.
+func startServing(ctx context.Context) (stop func()) {
+	if err := nodump.Enable(); err != nil {
+		slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
+	}
+	go sandbox.Detect()
+	stopSweep := startTempSweep(ctx)
+	stopFloor := startGCFloor(os.Getenv)
+	return func() {
+		stopFloor()
+		stopSweep()
+	}
+}
+
 // keepInheritedHome sees that no descriptor this process inherited
 // reaches a command, MCP server or language server. It runs after
 // sandboxExec: the launcher hands its descriptors on.
@@ -141,15 +161,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "agentls: --max-message-mb must be at least 1, not %d\n", *maxMessageMB)
 			return 2
 		}
-		// agentls holds the model's key and runs commands the model wrote:
-		// keep them (and every other process of this user) out of its
-		// /proc/<pid>/environ and memory.
-		if err := nodump.Enable(); err != nil {
-			slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
-		}
-		go sandbox.Detect() // probe the sandbox's layers once, at start, off the start-up path
-		defer startTempSweep(ctx)()
-		defer startGCFloor(os.Getenv)()
+		defer startServing(ctx)()
 		err := server.Serve(ctx, stdio{Reader: stdin, Writer: stdout}, server.Options{
 			ConfigFile: *configFile, Version: version, MaxMessageBytes: *maxMessageMB << 20,
 		})
@@ -166,12 +178,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "agentls acp: unexpected arguments %q\n", rest)
 			return 2
 		}
-		if err := nodump.Enable(); err != nil {
-			slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
-		}
-		go sandbox.Detect() // probe the sandbox's layers once, at start, off the start-up path
-		defer startTempSweep(ctx)()
-		defer startGCFloor(os.Getenv)()
+		defer startServing(ctx)()
 		acp.Serve(ctx, stdin, stdout, acp.Options{ConfigFile: *configFile, Version: version})
 		return 0
 	case "demo":
