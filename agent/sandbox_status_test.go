@@ -1,32 +1,51 @@
 package agent
 
 import (
-	"reflect"
-	"slices"
+	"context"
+	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/sandbox"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/config"
 )
 
-// TestWireSandboxStatusKeepsEveryField: every exported field of
-// sandbox.Status reaches the wire (a field added to one and not the other
-// fails here), with its value.
-func TestWireSandboxStatusKeepsEveryField(t *testing.T) {
-	exported := func(v any) (names []string) {
-		for f := range reflect.TypeOf(v).Fields() {
-			if f.IsExported() {
-				names = append(names, f.Name)
+// TestConfirmRunWithoutSandbox: with sandbox.mode off (as where no layer is
+// usable) no command runs unasked: run.allow and "Always allow" do not
+// apply, and the question says why.
+func TestConfirmRunWithoutSandbox(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		mode string
+		asks int
+	}{{"off", 3}, {"auto", 1}} {
+		t.Run(c.mode, func(t *testing.T) {
+			if c.mode == "auto" {
+				if m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", &memEditor{}, nil); !m.SandboxStatus().Confines() {
+					t.Skipf("no sandbox layer here: %s", m.SandboxStatus().Summary)
+				}
 			}
-		}
-		return names
-	}
-	if a, b := exported(sandbox.Status{}), exported(agentproto.SandboxStatus{}); !slices.Equal(a, b) {
-		t.Fatalf("sandbox.Status %v, agentproto.SandboxStatus %v", a, b)
-	}
-	st := sandbox.Probe{LandlockABI: 7, BwrapPath: "/usr/bin/bwrap"}.Status(sandbox.ModeAuto)
-	w := WireSandboxStatus(st)
-	if w.Mode != st.Mode || w.Landlock != st.Landlock || w.Bwrap != st.Bwrap || w.Network != st.Network || w.Summary != st.Summary || w.Mode == "" {
-		t.Fatalf("%+v → %+v", st, w)
+			asks := 0
+			ed := &memEditor{ask: func(_ context.Context, req AskRequest) (AskReply, error) {
+				asks++
+				if q := req.Set.Questions[0].Question; c.mode == "off" && !strings.Contains(q, "No sandbox: sandbox off") {
+					t.Errorf("the question does not say why it is asked: %q", q)
+				}
+				return AskReply{Answers: map[string]any{"decision": "allow_always"}}, nil
+			}}
+			m, _ := newTestManager(t, "name: x\nsteps:\n  - text: hi\n", ed, func(cfg *config.Config) {
+				cfg.Run.Allow = []string{"go test *"}
+				cfg.Sandbox.Mode = c.mode
+			})
+			e := &env{s: newTestSession(t, m, "build")}
+			for _, cmd := range []string{"go test ./...", "make", "make"} {
+				if p, err := e.ConfirmRun(context.Background(), tools.RunRequest{Command: cmd, Dir: m.ws.Root()}); !p.Run || err != nil {
+					t.Fatalf("%s: %v %v", cmd, p.Run, err)
+				}
+			}
+			want := c.asks
+			if asks != want {
+				t.Errorf("mode %s: %d asks, want %d", c.mode, asks, want)
+			}
+		})
 	}
 }
