@@ -204,14 +204,16 @@ func commandWith(probe Probe, pol Policy, launcher string, argv, environ []strin
 	return cmd, p, nil
 }
 
-// bwrapArgs is the bwrap command line up to the launcher: a session of
-// its own (no controlling terminal, as groupAttr), fresh PID (and,
+// bwrapArgs is the bwrap command line up to the launcher (started in a
+// session of its own, so without a controlling terminal: groupAttr; not
+// --new-session, whose setsid would take bwrap's child out of the process
+// group KillGroup ends): fresh PID (and,
 // without network, network) namespaces, the whole tree read-only, the
 // writable folders bound writable, the read-only ones bound read-only
 // again inside them, the denied ones and the user's runtime folder hidden,
 // and /dev/null over each of sockets (outsideSockets).
 func bwrapArgs(bwrap string, s spec, network bool, uid int, sockets []string) []string {
-	a := []string{bwrap, "--die-with-parent", "--new-session", "--unshare-pid"}
+	a := []string{bwrap, "--die-with-parent", "--unshare-pid"}
 	if !network {
 		a = append(a, "--unshare-net")
 	}

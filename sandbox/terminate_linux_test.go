@@ -92,7 +92,10 @@ func TestCommandLeadsAProcessGroup(t *testing.T) {
 			must(t, cmd.Start())
 			exited := make(chan struct{})
 			go func() { defer close(exited); _ = cmd.Wait() }()
-			defer func() { _ = cmd.Process.Kill(); <-exited }()
+			// Ended as agentls ends it: the group, bwrap's child in it (a
+			// kill of bwrap alone, right after its start, could come
+			// before that child asks to die with bwrap, and leave it).
+			defer p.Terminate(cmd.Process, exited)
 			pgid, err := syscall.Getpgid(cmd.Process.Pid)
 			if err != nil || pgid != cmd.Process.Pid {
 				t.Errorf("process group %d (%v), want its own, %d", pgid, err, cmd.Process.Pid)
