@@ -3,6 +3,8 @@ package server_test
 import (
 	"testing"
 
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/sandbox"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
@@ -18,9 +20,9 @@ func TestCheckModelReportsSandbox(t *testing.T) {
 				Script:   "name: x\nsteps:\n  - text: hi\n",
 				InitOpts: map[string]any{"sandbox": map[string]any{"mode": mode}},
 			})
-			want := sandbox.Detect().Status(sandbox.Mode(mode))
+			want := agent.WireSandboxStatus(sandbox.Detect().Status(sandbox.Mode(mode)))
 			var viaMethod, viaCommand struct {
-				Sandbox sandbox.Status `json:"sandbox"`
+				Sandbox agentproto.SandboxStatus `json:"sandbox"`
 			}
 			if err := h.Editor.Call(h.Ctx, "agent/checkModel", map[string]any{}, &viaMethod); err != nil {
 				t.Fatal(err)
@@ -28,7 +30,7 @@ func TestCheckModelReportsSandbox(t *testing.T) {
 			if err := h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.checkModel", "arguments": []any{map[string]any{}}}, &viaCommand); err != nil {
 				t.Fatal(err)
 			}
-			for _, got := range []sandbox.Status{viaMethod.Sandbox, viaCommand.Sandbox} {
+			for _, got := range []agentproto.SandboxStatus{viaMethod.Sandbox, viaCommand.Sandbox} {
 				if got != want || got.Summary == "" || got.Landlock == "" || got.Bwrap == "" {
 					t.Errorf("sandbox = %+v, want %+v", got, want)
 				}
