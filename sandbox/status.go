@@ -40,6 +40,11 @@ func (s Status) unixSocketsOff(network bool) bool {
 	return s.landlockOn() && !s.bwrapOn() || s.bwrapOn() && network && !s.scoped
 }
 
+// landlockAloneNote is what the status and each command's note say of
+// Landlock alone: no bubblewrap, so the unix socket filter and the
+// network as it is.
+const landlockAloneNote = "no unix sockets, network: not isolated (install bubblewrap)"
+
 // Confines reports whether commands run under at least one layer; when
 // they do not, every command must be asked.
 func (s Status) Confines() bool { return s.Mode != "none" && s.Mode != "off" && s.Mode != "" }
@@ -61,7 +66,7 @@ func (s Status) Note(network bool) string {
 	case network:
 		n = "network on (run.network)"
 	case !s.Network:
-		n = "no unix sockets, network: not isolated (install bubblewrap)"
+		n = landlockAloneNote
 	}
 	return s.Mode + ": writes only in the workspace (not .agentls/, repositories' hooks and config, editors' auto-run files, nor .git when auto-allowed) and a private TMPDIR; secrets unreadable; " + n
 }
@@ -156,7 +161,7 @@ func (p Probe) Status(mode Mode) Status {
 	st.scoped = useLandlock && p.LandlockABI >= 6
 	net := "network off unless run.network allows it"
 	if !useBwrap {
-		net = "no unix sockets, network: not isolated (install bubblewrap)"
+		net = landlockAloneNote
 	}
 	st.Summary = st.Mode + ": writes only in the workspace, secrets unreadable, " + net
 	return st
