@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // helperOut runs op in this process and returns what it printed (its
@@ -25,6 +27,65 @@ func helperOut(op ...string) (string, int) {
 	b, _ := io.ReadAll(r)
 	r.Close()
 	return strings.TrimSpace(string(b)), code
+}
+
+// reach does op to the process pid (kill-group: its process group) by
+// one of the system calls that name another process: each kills it or
+// changes it only as far as its own settings already are.
+func reach(op string, pid int) error {
+	switch op {
+	case "kill":
+		return unix.Kill(pid, unix.SIGKILL)
+	case "kill-group":
+		return unix.Kill(-pid, unix.SIGKILL)
+	case "tgkill":
+		return unix.Tgkill(pid, pid, unix.SIGKILL)
+	case "pidfd-kill":
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			return fmt.Errorf("pidfd_open: %w", err)
+		}
+		defer unix.Close(fd)
+		return unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+	case "prlimit":
+		var lim unix.Rlimit
+		if err := unix.Prlimit(pid, unix.RLIMIT_NOFILE, nil, &lim); err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		return unix.Prlimit(pid, unix.RLIMIT_NOFILE, &lim, nil)
+	case "setpriority":
+		prio, err := unix.Getpriority(unix.PRIO_PROCESS, pid)
+		if err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		return unix.Setpriority(unix.PRIO_PROCESS, pid, 20-prio) // the same niceness
+	case "setaffinity":
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(pid, &set); err != nil {
+			return fmt.Errorf("read: %w", err)
+		}
+		return unix.SchedSetaffinity(pid, &set)
+	case "sigio":
+		// SIGKILL at pid when a pipe becomes readable (F_SETOWN, F_SETSIG).
+		var p [2]int
+		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+			return err
+		}
+		defer unix.Close(p[0])
+		defer unix.Close(p[1])
+		if _, err := unix.FcntlInt(uintptr(p[0]), unix.F_SETOWN, pid); err != nil {
+			return fmt.Errorf("F_SETOWN: %w", err)
+		}
+		if _, err := unix.FcntlInt(uintptr(p[0]), unix.F_SETSIG, int(unix.SIGKILL)); err != nil {
+			return fmt.Errorf("F_SETSIG: %w", err)
+		}
+		if _, err := unix.FcntlInt(uintptr(p[0]), unix.F_SETFL, unix.O_ASYNC|unix.O_NONBLOCK); err != nil {
+			return fmt.Errorf("O_ASYNC: %w", err)
+		}
+		_, err := unix.Write(p[1], []byte("x"))
+		return err
+	}
+	return fmt.Errorf("unknown op %q", op)
 }
 
 // helper does one thing and prints "ok" (exit 0) or "err: …" (exit 1).
@@ -125,9 +186,20 @@ func helper(args []string) int {
 			}
 			l.Close()
 		}
-	case "kill":
+	case "kill", "kill-group", "tgkill", "pidfd-kill", "prlimit", "setpriority", "setaffinity", "sigio":
 		pid, _ := strconv.Atoi(arg)
-		err = syscall.Kill(pid, syscall.SIGKILL)
+		err = reach(args[0], pid)
+	case "own":
+		// own OP: OP on a child of this command (the command's own
+		// processes stay in its reach).
+		self, _ := os.Executable()
+		c := exec.Command(self, helperArg, "sleep")
+		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err = c.Start(); err == nil {
+			err = reach(arg, c.Process.Pid)
+			c.Process.Kill()
+			c.Wait()
+		}
 	case "env":
 		for _, k := range []string{"TMPDIR", "GOTMPDIR", "GOCACHE", "SSH_AUTH_SOCK", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS"} {
 			v, ok := os.LookupEnv(k)

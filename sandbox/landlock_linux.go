@@ -7,13 +7,14 @@ import (
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
-// restrictSelf applies s's Landlock rules to this process for good: V7,
-// best effort (the strongest the kernel offers up to V7), file access and
+// restrictSelf applies s's Landlock rules to this process for good: the
+// ABI agentls found (s.LandlockABI; V7 at most, and when unknown), best
+// effort (the strongest the kernel offers up to that), file access and
 // IPC scoping (signals, abstract unix sockets) handled, network not
 // (bwrap's namespace isolates it: Landlock would stop loopback TCP and
 // miss UDP and MPTCP).
 func restrictSelf(s spec) error {
-	cfg := landlock.V7
+	cfg := landlockConfig(s.LandlockABI)
 	cfg.HandledAccessNet = 0
 	var rules []landlock.Rule
 	for _, g := range s.grants() {
@@ -43,4 +44,15 @@ func restrictSelf(s spec) error {
 		return fmt.Errorf("landlock: %w", err)
 	}
 	return nil
+}
+
+// landlockConfigs are the Landlock versions the launcher applies.
+var landlockConfigs = []landlock.Config{landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5, landlock.V6, landlock.V7}
+
+// landlockConfig is ABI abi's configuration: V7 for 0 (unknown) and above.
+func landlockConfig(abi int) landlock.Config {
+	if abi < 1 || abi > len(landlockConfigs) {
+		return landlockConfigs[len(landlockConfigs)-1]
+	}
+	return landlockConfigs[abi-1]
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 )
 
 // Main runs the launcher when this process was started as one
@@ -32,7 +33,9 @@ var ErrLauncher = errors.New("agentls sandbox-exec")
 // Exec is the launcher: args are `--policy <spec> -- <argv>`. It changes
 // the environment, applies Landlock (when the spec says so) and, under
 // Landlock alone, the filter that refuses unix sockets
-// (socketfilter_linux.go), and execs argv; it returns only on failure.
+// (socketfilter_linux.go) and the one that hands the calls naming another
+// process to the reaper (processfilter_linux.go; `--notify <fd>` first,
+// from the reaper), and execs argv; it returns only on failure.
 // With `--reap` first (Prepared.Reaps) it is the command's reaper instead
 // (reaper_linux.go): it starts the launcher without `--reap` as its
 // child, and when that child ends it kills every process the command left
@@ -41,12 +44,23 @@ func Exec(args []string) error {
 	if len(args) > 0 && args[0] == reapFlag {
 		return reap(args[1:])
 	}
+	notify := -1
+	if len(args) > 1 && args[0] == notifyFlag {
+		fd, err := strconv.Atoi(args[1])
+		if err != nil || fd < 3 {
+			return fmt.Errorf("%s %q: not a descriptor", notifyFlag, args[1])
+		}
+		notify, args = fd, args[2:]
+	}
 	if len(args) < 4 || args[0] != "--policy" || args[2] != "--" {
 		return errors.New("usage: agentls sandbox-exec --policy <base64 JSON> -- <command> [args…]")
 	}
 	s, err := decodeSpec(args[1])
 	if err != nil {
 		return err
+	}
+	if s.Supervised && notify < 0 { // fail closed: no reaper to answer the filter
+		return fmt.Errorf("the policy asks for the process filter, but no %s socket was given", notifyFlag)
 	}
 	argv := args[3:]
 	for _, k := range s.Unset {
@@ -71,6 +85,13 @@ func Exec(args []string) error {
 		if err := denyUnixSockets(); err != nil {
 			return err
 		}
+	}
+	if s.Supervised {
+		if err := watchProcessCalls(notify); err != nil {
+			return err
+		}
+	} else if notify >= 0 {
+		os.NewFile(uintptr(notify), "notify").Close()
 	}
 	return execve(path, slices.Clone(argv), os.Environ())
 }

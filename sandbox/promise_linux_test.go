@@ -223,29 +223,106 @@ func alive(pid int) bool {
 	return len(f) > 0 && f[0] != "Z"
 }
 
+// reachOps are the system calls that name another process by its pid
+// (helper's reach): a confined command's own processes stay in reach of
+// each but pidfd-kill (refused as on a kernel without pidfds, which
+// programs fall back from: Go's os.Process to kill).
+var reachOps = []string{"kill", "kill-group", "tgkill", "pidfd-kill", "prlimit", "setpriority", "setaffinity", "sigio"}
+
 // TestPromiseOtherProcesses: a confined command can neither read another
-// process's /proc/<pid>/environ nor signal it, though both run as the
-// same user: Landlock's ptrace rule and scoping, bwrap's PID namespace.
+// process's /proc/<pid>/environ nor signal it, change its limits,
+// priority or CPUs, or aim SIGIO at it, though both run as the same user:
+// Landlock's ptrace rule, signal scoping (ABI 6) and the reaper's watch
+// over the calls that name a pid (Landlock alone, every ABI: the row
+// "landlock, ABI 5" applies ABI 5's rules, which scope no signal), bwrap's
+// PID namespace. Its own processes stay in reach.
 func TestPromiseOtherProcesses(t *testing.T) {
+	type row struct {
+		name  string
+		mode  Mode
+		probe Probe
+	}
+	var rows []row
 	for _, mode := range confinedModes {
-		t.Run(string(mode), func(t *testing.T) {
-			st := requireLayers(t, mode)
-			if mode == ModeLandlock && Detect().LandlockABI < 6 {
-				t.Skipf("signal scoping needs Landlock ABI 6: %s", st.Landlock)
-			}
+		rows = append(rows, row{string(mode), mode, Detect()})
+	}
+	if p := Detect(); p.LandlockABI > 5 {
+		p.LandlockABI = 5
+		rows = append(rows, row{"landlock, ABI 5", ModeLandlock, p})
+	}
+	for _, tc := range rows {
+		t.Run(tc.name, func(t *testing.T) {
+			requireLayers(t, tc.mode)
 			r := newRig(t)
 			pid := r.victim()
-			if out, code := r.run(r.policy(mode), nil, "read", "/proc/"+strconv.Itoa(pid)+"/environ"); code == 0 {
+			if out, code := r.runProbed(tc.probe, r.policy(tc.mode), nil, "read", "/proc/"+strconv.Itoa(pid)+"/environ"); code == 0 {
 				t.Errorf("read another process's environ: %s", out)
 			}
-			if out, code := r.run(r.policy(mode), nil, "kill", strconv.Itoa(pid)); code == 0 {
-				t.Errorf("killed a process outside the sandbox: %s", out)
-			}
-			if !alive(pid) {
-				t.Errorf("the process outside the sandbox died")
+			for _, op := range reachOps {
+				if !alive(pid) {
+					pid = r.victim()
+				}
+				group := pid
+				if op == "kill-group" {
+					group = r.victimGroup()
+				}
+				if out, code := r.runProbed(tc.probe, r.policy(tc.mode), nil, op, strconv.Itoa(group)); code == 0 {
+					t.Errorf("%s on a process outside the sandbox: %s", op, out)
+				}
+				if !alive(pid) || !alive(group) {
+					t.Errorf("%s: the process outside the sandbox died", op)
+				}
+				out, code := r.runProbed(tc.probe, r.policy(tc.mode), nil, "own", op)
+				if want := op != "pidfd-kill" || !tc.probe.Status(tc.mode).supervised(); (code == 0) != want {
+					t.Errorf("%s on the command's own child: %s (exit %d), want success %v", op, strings.TrimSpace(out), code, want)
+				}
 			}
 		})
 	}
+}
+
+// TestPromiseNestedSupervision: agentls's launcher run again inside a
+// command under Landlock alone (agentls's own tests run by the agent) has
+// no listener of its own (the kernel allows one), and the outer reaper's
+// watch still holds: the nested command reaches its own child and not a
+// process outside.
+func TestPromiseNestedSupervision(t *testing.T) {
+	requireLayers(t, ModeLandlock)
+	r := newRig(t)
+	inner, err := spec{Landlock: true, Supervised: true, NoUnixSockets: true, Writable: []string{"/"}}.encode()
+	must(t, err)
+	pid := r.victim()
+	for _, c := range []struct {
+		op   []string
+		want bool
+	}{
+		{[]string{"own", "kill"}, true},
+		{[]string{"kill", strconv.Itoa(pid)}, false},
+		{[]string{"prlimit", strconv.Itoa(pid)}, false},
+	} {
+		argv := append([]string{r.bin, Subcommand, reapFlag, "--policy", inner, "--", r.bin, helperArg}, c.op...)
+		cmd, prep, err := Command(r.policy(ModeLandlock), r.bin, argv, r.environ)
+		must(t, err)
+		out, err := cmd.CombinedOutput()
+		prep.Cleanup()
+		if (err == nil) != c.want {
+			t.Errorf("nested %v: %v %s, want success %v", c.op, err, out, c.want)
+		}
+	}
+	if !alive(pid) {
+		t.Error("the process outside the sandbox died")
+	}
+}
+
+// victimGroup is a victim leading a process group of its own.
+func (r *rig) victimGroup() int {
+	r.t.Helper()
+	v := exec.Command(r.bin, helperArg, "sleep")
+	v.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setUser(v, r.runAs)
+	must(r.t, v.Start())
+	r.t.Cleanup(func() { v.Process.Kill(); v.Wait() })
+	return v.Process.Pid
 }
 
 // listen is a TCP listener outside the sandbox.

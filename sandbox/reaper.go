@@ -6,6 +6,11 @@ import "time"
 // reaper (Exec, reaper_linux.go).
 const reapFlag = "--reap"
 
+// notifyFlag, in the reaper's launcher child (`--notify <fd> --policy …`),
+// is the socket on which the launcher hands the process filter's listener
+// to the reaper (watchProcessCalls).
+const notifyFlag = "--notify"
+
 // reapTimeout bounds how long the reaper kills and reaps what the command
 // left behind (a process stuck in the kernel cannot be reaped); it then
 // exits all the same.

@@ -1,12 +1,12 @@
 package sandbox
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -51,15 +51,42 @@ func reap(args []string) error {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return fmt.Errorf("not dumpable: %w", err)
 	}
+	s, err := decodeSpec(args[1])
+	if err != nil {
+		return err
+	}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, unix.SIGTERM, unix.SIGINT, unix.SIGHUP)
 	parentGone := watchParent()
-	child, err := os.StartProcess("/proc/self/exe", append([]string{os.Args[0], Subcommand}, args...), &os.ProcAttr{
+	childArgs := append([]string{os.Args[0], Subcommand}, args...)
+	ours, theirs := -1, -1
+	if s.Supervised {
+		// The child sends the process filter's listener back over a
+		// socket it inherits (at the same number: Files leaves it be).
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET, 0)
+		if err != nil {
+			return fmt.Errorf("process filter: socket to the launcher: %w", err)
+		}
+		ours, theirs = fds[0], fds[1]
+		unix.CloseOnExec(ours)
+		childArgs = slices.Insert(childArgs, 2, notifyFlag, strconv.Itoa(theirs))
+	}
+	child, err := os.StartProcess("/proc/self/exe", childArgs, &os.ProcAttr{
 		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},                     // and every other descriptor not closed on exec
 		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}, // no controlling terminal: groupAttr
 	})
+	if theirs >= 0 {
+		unix.Close(theirs)
+	}
 	if err != nil {
 		return fmt.Errorf("start the command: %w", err)
+	}
+	if ours >= 0 {
+		go func() { // ends when the launcher sent nothing, or with the process
+			if listener := receiveListener(ours); listener >= 0 {
+				newSupervisor().serve(listener)
+			}
+		}()
 	}
 	waited := make(chan *os.ProcessState, 1)
 	go func() { // ends when the child has been waited for
@@ -145,29 +172,9 @@ func reapOne(options int) bool {
 // children lists the processes whose parent is ppid (/proc/<pid>/stat:
 // this kernel may lack /proc/<pid>/task/<tid>/children).
 func children(ppid int) []int {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return nil
-	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
-	want := []byte(strconv.Itoa(ppid))
 	var out []int
-	for _, name := range names {
-		pid, err := strconv.Atoi(name)
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + name + "/stat")
-		if err != nil {
-			continue // gone meanwhile
-		}
-		// "pid (comm) state ppid …": comm may hold spaces and parentheses.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		if f := bytes.Fields(b[i+1:]); len(f) > 1 && bytes.Equal(f[1], want) {
+	for _, pid := range processes() {
+		if st, err := readStat(pid); err == nil && st.ppid == ppid { // else gone meanwhile
 			out = append(out, pid)
 		}
 	}

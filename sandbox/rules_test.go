@@ -123,4 +123,17 @@ func TestSpecRoundTrip(t *testing.T) {
 	if err := Exec([]string{"--policy"}); err == nil {
 		t.Errorf("Exec without a command: no error")
 	}
+	// A policy that wants the reaper's watch but no socket to it: refused
+	// before anything is applied (fail closed).
+	sup, err := spec{Supervised: true, Landlock: true}.encode()
+	must(t, err)
+	for _, args := range [][]string{
+		{"--policy", sup, "--", "true"},
+		{notifyFlag, "x", "--policy", sup, "--", "true"},
+		{notifyFlag, "1", "--policy", sup, "--", "true"},
+	} {
+		if err := Exec(args); err == nil || !strings.Contains(err.Error(), notifyFlag) {
+			t.Errorf("Exec(%q) = %v, want a refusal that names %s", args, err, notifyFlag)
+		}
+	}
 }

@@ -8,3 +8,8 @@ import "errors"
 func denyUnixSockets() error {
 	return errors.New("no unix socket filter on this system")
 }
+
+// watchProcessCalls: only Linux has the filter (and Landlock).
+func watchProcessCalls(int) error {
+	return errors.New("no process filter on this system")
+}

@@ -11,14 +11,16 @@ import (
 const badProgram = ^uint32(0)
 
 // runFilter runs a classic BPF program (the instructions socketFilter
-// uses) over seccomp_data of arch, nr and args[0], and returns its
+// and processFilter use) over seccomp_data of arch, nr and args, and returns its
 // verdict; badProgram when the program misbehaves (a load out of bounds,
 // an unknown instruction, running off its end).
-func runFilter(prog []unix.SockFilter, arch, nr uint32, arg0 uint64) uint32 {
+func runFilter(prog []unix.SockFilter, arch, nr uint32, args ...uint64) uint32 {
 	var data [64]byte
 	binary.LittleEndian.PutUint32(data[offNr:], nr)
 	binary.LittleEndian.PutUint32(data[offArch:], arch)
-	binary.LittleEndian.PutUint64(data[offArg0:], arg0)
+	for i, a := range args {
+		binary.LittleEndian.PutUint64(data[offArg0+8*i:], a)
+	}
 	var acc uint32
 	for pc := 0; pc < len(prog); pc++ {
 		in := prog[pc]

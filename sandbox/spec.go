@@ -18,6 +18,13 @@ type spec struct {
 	// NoUnixSockets adds the seccomp filter that refuses socket(AF_UNIX)
 	// (socketfilter_linux.go): Status.unixSocketsOff.
 	NoUnixSockets bool `json:"nounix,omitempty"`
+	// LandlockABI is the Landlock ABI agentls found (Probe.LandlockABI):
+	// the launcher applies that version's rules (at most V7).
+	LandlockABI int `json:"abi,omitempty"`
+	// Supervised puts the system calls that reach another process by its
+	// pid under the reaper's watch (processfilter_linux.go,
+	// supervisor_linux.go): Status.supervised.
+	Supervised bool `json:"supervised,omitempty"`
 	// Writable, ReadOnly and Deny are absolute, clean paths.
 	Writable []string `json:"rw,omitempty"`
 	ReadOnly []string `json:"ro,omitempty"`

@@ -40,6 +40,12 @@ func (s Status) unixSocketsOff(network bool) bool {
 	return s.landlockOn() && !s.bwrapOn() || s.bwrapOn() && network && !s.scoped
 }
 
+// supervised reports whether a command under s gets the reaper's watch
+// over the system calls that reach another process by its pid
+// (processfilter_linux.go): under Landlock alone, where no PID namespace
+// hides the user's other processes.
+func (s Status) supervised() bool { return s.landlockOn() && !s.bwrapOn() }
+
 // landlockAloneNote is what the status and each command's note say of
 // Landlock alone: no bubblewrap, so the unix socket filter and the
 // network as it is.

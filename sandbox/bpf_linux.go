@@ -1,0 +1,71 @@
+package sandbox
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// bpfAsm assembles a classic BPF program whose jumps name labels (always
+// forward, as BPF's are).
+type bpfAsm struct {
+	prog   []unix.SockFilter
+	labels map[string]int
+	jumps  []bpfJump
+}
+
+// bpfJump is a conditional jump's labels ("" is the next instruction).
+type bpfJump struct {
+	at      int
+	yes, no string
+}
+
+func (a *bpfAsm) load(offset uint32) {
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: offset})
+}
+
+func (a *bpfAsm) ret(v uint32) {
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: v})
+}
+
+func (a *bpfAsm) jumpIfEqual(k uint32, yes, no string) { a.jump(unix.BPF_JEQ, k, yes, no) }
+
+func (a *bpfAsm) jumpIfAtLeast(k uint32, yes, no string) { a.jump(unix.BPF_JGE, k, yes, no) }
+
+func (a *bpfAsm) jump(op uint16, k uint32, yes, no string) {
+	a.jumps = append(a.jumps, bpfJump{len(a.prog), yes, no})
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
+}
+
+func (a *bpfAsm) label(name string) {
+	if a.labels == nil {
+		a.labels = map[string]int{}
+	}
+	a.labels[name] = len(a.prog)
+}
+
+// assemble resolves the jumps.
+func (a *bpfAsm) assemble() ([]unix.SockFilter, error) {
+	offset := func(at int, label string) (uint8, error) {
+		if label == "" {
+			return 0, nil
+		}
+		to, ok := a.labels[label]
+		if !ok || to <= at || to-at-1 > 255 {
+			return 0, fmt.Errorf("seccomp filter: jump from %d to %q out of reach", at, label)
+		}
+		return uint8(to - at - 1), nil
+	}
+	for _, j := range a.jumps {
+		yes, err := offset(j.at, j.yes)
+		if err != nil {
+			return nil, err
+		}
+		no, err := offset(j.at, j.no)
+		if err != nil {
+			return nil, err
+		}
+		a.prog[j.at].Jt, a.prog[j.at].Jf = yes, no
+	}
+	return a.prog, nil
+}

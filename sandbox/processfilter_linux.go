@@ -1,0 +1,169 @@
+package sandbox
+
+import (
+	"fmt"
+	"sort"
+
+	"golang.org/x/sys/unix"
+)
+
+// Under Landlock alone no PID namespace hides the user's other processes
+// (the editor, agentls, the user's shell), and Landlock itself keeps a
+// command only from tracing them (every ABI) and, from ABI 6, from
+// signalling them. A command could still kill them before ABI 6, and on
+// every ABI change their resource limits (prlimit: RLIMIT_CPU kills,
+// RLIMIT_NOFILE breaks), priority and CPUs, or aim SIGIO (any signal,
+// with F_SETSIG) at them. So there the launcher adds a second seccomp
+// filter whose listener it hands to its reaper (supervisor_linux.go): the
+// calls below that name another process go to the reaper, which lets them
+// through only when the target is one of the command's own processes (a
+// descendant of the reaper) and refuses them with EPERM otherwise. A
+// call aimed at the caller itself (pid 0) passes without a stop.
+// pidfd_send_signal fails with ENOSYS (its target is a descriptor, which
+// the command could swap under the check; programs fall back to kill, as
+// on a kernel before 5.1), and so do F_SETOWN_EX and the FIOSETOWN and
+// SIOCSPGRP ioctls with EPERM (their target is behind a pointer).
+// docs/guard.md "What each layer gives".
+
+// procCall is a system call the process filter watches.
+type procCall int
+
+// The watched calls. The pid they name is their first argument but for
+// tgkillCall's (the second: the thread), setpriorityCall's and
+// ioprioCall's (the second: who) and fcntlCall's (the third).
+const (
+	killCall        procCall = iota + 1 // kill(pid, sig): pid < -1 is a process group, -1 all
+	taskCall                            // tkill, rt_sigqueueinfo, prlimit64, sched_set*: a pid or tid
+	tgkillCall                          // tgkill, rt_tgsigqueueinfo: (tgid, tid, …)
+	setpriorityCall                     // setpriority(which, who, prio)
+	ioprioCall                          // ioprio_set(which, who, ioprio)
+	fcntlCall                           // fcntl, fcntl64: F_SETOWN, F_SETOWN_EX
+	ioctlCall                           // ioctl: FIOSETOWN, SIOCSPGRP
+	pidfdSignalCall                     // pidfd_send_signal
+)
+
+// procABI is one system call ABI's watched calls, by number.
+type procABI struct {
+	arch  uint32 // AUDIT_ARCH_*
+	calls map[uint32]procCall
+}
+
+// The generic table's numbers (arm64, riscv64, loong64), x86-64's, i386's
+// and 32-bit arm's.
+var (
+	genericCalls = map[uint32]procCall{
+		129: killCall, 130: taskCall, 131: tgkillCall, 138: taskCall, 240: tgkillCall,
+		261: taskCall, 118: taskCall, 119: taskCall, 122: taskCall, 274: taskCall,
+		140: setpriorityCall, 30: ioprioCall, 25: fcntlCall, 29: ioctlCall, 424: pidfdSignalCall,
+	}
+	x86_64Calls = map[uint32]procCall{
+		62: killCall, 200: taskCall, 234: tgkillCall, 129: taskCall, 297: tgkillCall,
+		302: taskCall, 142: taskCall, 144: taskCall, 203: taskCall, 314: taskCall,
+		141: setpriorityCall, 251: ioprioCall, 72: fcntlCall, 16: ioctlCall, 424: pidfdSignalCall,
+	}
+	i386Calls = map[uint32]procCall{
+		37: killCall, 238: taskCall, 270: tgkillCall, 178: taskCall, 335: tgkillCall,
+		340: taskCall, 154: taskCall, 156: taskCall, 241: taskCall, 351: taskCall,
+		97: setpriorityCall, 289: ioprioCall, 55: fcntlCall, 221: fcntlCall, 54: ioctlCall, 424: pidfdSignalCall,
+	}
+	armCalls = map[uint32]procCall{
+		37: killCall, 238: taskCall, 268: tgkillCall, 178: taskCall, 363: tgkillCall,
+		369: taskCall, 154: taskCall, 156: taskCall, 241: taskCall, 380: taskCall,
+		97: setpriorityCall, 314: ioprioCall, 55: fcntlCall, 221: fcntlCall, 54: ioctlCall, 424: pidfdSignalCall,
+	}
+)
+
+// procABIs are the ABIs a process of GOARCH can make system calls in, the
+// native one first (x32's numbers on x86-64 fail with ENOSYS, as in the
+// unix socket filter).
+var procABIs = map[string][]procABI{
+	"amd64":   {{unix.AUDIT_ARCH_X86_64, x86_64Calls}, {unix.AUDIT_ARCH_I386, i386Calls}},
+	"arm64":   {{unix.AUDIT_ARCH_AARCH64, genericCalls}, {unix.AUDIT_ARCH_ARM, armCalls}},
+	"riscv64": {{unix.AUDIT_ARCH_RISCV64, genericCalls}},
+	"loong64": {{unix.AUDIT_ARCH_LOONGARCH64, genericCalls}},
+}
+
+// offArg1 is seccomp_data's args[1]'s low word.
+const offArg1 = offArg0 + 8
+
+// The filter's own verdicts, and its labels.
+const (
+	retNotify   = unix.SECCOMP_RET_USER_NOTIF
+	retEPERM    = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	labelNotify = "notify"
+	labelEPERM  = "eperm"
+)
+
+// fioSetOwn is the FIOSETOWN ioctl (asm-generic/sockios.h).
+const fioSetOwn = 0x8901
+
+// whoUser is setpriority's PRIO_USER and ioprio_set's IOPRIO_WHO_USER: every
+// process of a user.
+var whoUser = map[procCall]uint32{setpriorityCall: unix.PRIO_USER, ioprioCall: 3}
+
+// processFilter is the classic BPF program of the process filter for a
+// process of goarch; an error for an architecture it does not know (the
+// launcher then refuses to start the command: fail closed).
+func processFilter(goarch string) ([]unix.SockFilter, error) {
+	abis, ok := procABIs[goarch]
+	if !ok {
+		return nil, fmt.Errorf("no process filter for %s: install bubblewrap, or set sandbox.mode", goarch)
+	}
+	var a bpfAsm
+	a.load(offArch)
+	for i, abi := range abis {
+		a.jumpIfEqual(abi.arch, fmt.Sprint("abi", i), "")
+	}
+	a.ret(retENOSYS)
+	for i, abi := range abis {
+		a.label(fmt.Sprint("abi", i))
+		a.load(offNr)
+		if i == 0 && filterABIs[goarch].x32 {
+			a.jumpIfAtLeast(x32Bit, labelNoSys, "")
+		}
+		nrs := make([]uint32, 0, len(abi.calls))
+		for nr := range abi.calls {
+			nrs = append(nrs, nr)
+		}
+		sort.Slice(nrs, func(a, b int) bool { return nrs[a] < nrs[b] })
+		for _, nr := range nrs {
+			a.jumpIfEqual(nr, callLabel(abi.calls[nr]), "")
+		}
+		a.ret(retAllow)
+	}
+	// The calls' checks: pid 0 (the caller, its group) passes at once.
+	for _, c := range []procCall{killCall, taskCall, tgkillCall} {
+		a.label(callLabel(c))
+		a.load(offArg0)
+		a.jumpIfEqual(0, labelAllow, labelNotify)
+	}
+	for _, c := range []procCall{setpriorityCall, ioprioCall} {
+		a.label(callLabel(c))
+		a.load(offArg0)
+		a.jumpIfEqual(whoUser[c], labelNotify, "")
+		a.load(offArg1)
+		a.jumpIfEqual(0, labelAllow, labelNotify)
+	}
+	a.label(callLabel(fcntlCall))
+	a.load(offArg1)
+	a.jumpIfEqual(unix.F_SETOWN, labelNotify, "")
+	a.jumpIfEqual(unix.F_SETOWN_EX, labelEPERM, labelAllow)
+	a.label(callLabel(ioctlCall))
+	a.load(offArg1)
+	a.jumpIfEqual(fioSetOwn, labelEPERM, "")
+	a.jumpIfEqual(unix.SIOCSPGRP, labelEPERM, labelAllow)
+	a.label(callLabel(pidfdSignalCall))
+	a.ret(retENOSYS)
+	a.label(labelAllow)
+	a.ret(retAllow)
+	a.label(labelNotify)
+	a.ret(retNotify)
+	a.label(labelEPERM)
+	a.ret(retEPERM)
+	a.label(labelNoSys)
+	a.ret(retENOSYS)
+	return a.assemble()
+}
+
+// callLabel is the label of c's checks.
+func callLabel(c procCall) string { return fmt.Sprint("call", int(c)) }

@@ -1,0 +1,81 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestSupervisorDecides: with this test process as the reaper, its child
+// and grandchild (in a session of their own, as an escaping daemon) and
+// the child's group are in a watched call's reach; this process, its
+// parent, init, a group it shares with its parent, every process (kill
+// -1) and every process of the user are not; a pid that is gone is ESRCH.
+func TestSupervisorDecides(t *testing.T) {
+	start := func(attr *syscall.SysProcAttr) int {
+		c := exec.Command("sleep", "1000")
+		c.SysProcAttr = attr
+		must(t, c.Start())
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		return c.Process.Pid
+	}
+	child := start(&syscall.SysProcAttr{Setpgid: true})
+	// A grandchild: a shell's background child, in a session of its own.
+	sh := exec.Command("sh", "-c", `setsid sleep 1000 & echo $!; wait`)
+	out, err := sh.StdoutPipe()
+	must(t, err)
+	must(t, sh.Start())
+	t.Cleanup(func() { sh.Process.Kill(); sh.Wait() })
+	var grandchild int
+	if _, err := fmt.Fscan(out, &grandchild); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Kill(grandchild, unix.SIGKILL) })
+	gone := start(nil)
+	p, _ := os.FindProcess(gone)
+	p.Kill()
+	p.Wait()
+
+	s := newSupervisor()
+	i := func(v int) uint64 { return uint64(uint32(int32(v))) } // as a register holds an int
+	self, parent := os.Getpid(), os.Getppid()
+	for _, c := range []struct {
+		name string
+		call procCall
+		args [6]uint64
+		want unix.Errno
+	}{
+		{"kill the child", killCall, [6]uint64{i(child), 9}, 0},
+		{"kill the grandchild", killCall, [6]uint64{i(grandchild), 9}, 0},
+		{"kill the child's group", killCall, [6]uint64{i(-child), 9}, 0},
+		{"kill the reaper", killCall, [6]uint64{i(self), 9}, unix.EPERM},
+		{"kill the reaper's parent", killCall, [6]uint64{i(parent), 9}, unix.EPERM},
+		{"kill init", killCall, [6]uint64{1, 9}, unix.EPERM},
+		{"kill every process", killCall, [6]uint64{i(-1), 9}, unix.EPERM},
+		{"kill the reaper's group", killCall, [6]uint64{i(-unix.Getpgrp()), 9}, unix.EPERM},
+		{"kill a gone process", killCall, [6]uint64{i(gone), 9}, unix.ESRCH},
+		{"kill: the high word is not read", killCall, [6]uint64{1<<32 | i(parent), 9}, unix.EPERM},
+		{"tgkill the child", tgkillCall, [6]uint64{i(child), i(child), 9}, 0},
+		{"tgkill names the reaper's parent's thread", tgkillCall, [6]uint64{i(child), i(parent), 9}, unix.EPERM},
+		{"prlimit the reaper's parent", taskCall, [6]uint64{i(parent)}, unix.EPERM},
+		{"prlimit the child", taskCall, [6]uint64{i(child)}, 0},
+		{"setpriority the child", setpriorityCall, [6]uint64{unix.PRIO_PROCESS, i(child)}, 0},
+		{"setpriority the reaper's parent", setpriorityCall, [6]uint64{unix.PRIO_PROCESS, i(parent)}, unix.EPERM},
+		{"setpriority the child's group", setpriorityCall, [6]uint64{unix.PRIO_PGRP, i(child)}, 0},
+		{"setpriority every process of the user", setpriorityCall, [6]uint64{unix.PRIO_USER, 0}, unix.EPERM},
+		{"ioprio_set every process of the user", ioprioCall, [6]uint64{3, 0}, unix.EPERM},
+		{"ioprio_set the reaper's parent", ioprioCall, [6]uint64{1, i(parent)}, unix.EPERM},
+		{"F_SETOWN the child", fcntlCall, [6]uint64{3, unix.F_SETOWN, i(child)}, 0},
+		{"F_SETOWN the reaper's group", fcntlCall, [6]uint64{3, unix.F_SETOWN, i(-unix.Getpgrp())}, unix.EPERM},
+		{"F_SETOWN none", fcntlCall, [6]uint64{3, unix.F_SETOWN, 0}, 0},
+		{"a call not watched", procCall(0), [6]uint64{}, unix.EPERM},
+	} {
+		if got := s.decide(c.call, c.args); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
