@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -189,6 +190,54 @@ func helper(args []string) int {
 	case "kill", "kill-group", "tgkill", "pidfd-kill", "prlimit", "setpriority", "setaffinity", "sigio":
 		pid, _ := strconv.Atoi(arg)
 		err = reach(args[0], pid)
+	case "keyring":
+		// keyring NAME: find the key NAME in the keyrings this process
+		// possesses (session, user) and read it.
+		for _, ring := range []int{unix.KEY_SPEC_SESSION_KEYRING, unix.KEY_SPEC_USER_KEYRING} {
+			var id int
+			if id, err = unix.KeyctlSearch(ring, "user", arg, 0); err != nil {
+				continue
+			}
+			buf := make([]byte, 256)
+			var n int
+			if n, err = unix.KeyctlBuffer(unix.KEYCTL_READ, id, buf, 0); err == nil {
+				fmt.Printf("read %q\n", buf[:n])
+				break
+			}
+		}
+	case "with-key":
+		// with-key MODE WS NAME: as agentls runs as its user, with a key
+		// NAME in a session keyring of its own and in the user keyring, run
+		// the op keyring NAME as a command under MODE.
+		if len(args) < 4 {
+			err = fmt.Errorf("with-key MODE WS NAME")
+			break
+		}
+		runtime.LockOSThread() // the session keyring is this thread's; the command forks from it
+		if _, err = unix.KeyctlJoinSessionKeyring(args[3]); err != nil {
+			break
+		}
+		for _, ring := range []int{unix.KEY_SPEC_SESSION_KEYRING, unix.KEY_SPEC_USER_KEYRING} {
+			if _, err = unix.AddKey("user", args[3], []byte("hunter2"), ring); err != nil {
+				break
+			}
+		}
+		if control, code := helperOut("keyring", args[3]); code != 0 {
+			err = fmt.Errorf("control: %s", control)
+			break
+		}
+		self, _ := os.Executable()
+		var cmd *exec.Cmd
+		var prep *Prepared
+		if cmd, prep, err = Command(Policy{Mode: Mode(arg), Writable: []string{args[2]}}, self, []string{self, helperArg, "keyring", args[3]}, os.Environ()); err == nil {
+			cmd.Dir = args[2]
+			out, runErr := cmd.CombinedOutput()
+			prep.Cleanup()
+			fmt.Printf("command: %s (%v)\n", strings.TrimSpace(string(out)), runErr)
+		}
+		if id, kerr := unix.KeyctlSearch(unix.KEY_SPEC_USER_KEYRING, "user", args[3], 0); kerr == nil {
+			unix.KeyctlInt(unix.KEYCTL_UNLINK, id, unix.KEY_SPEC_USER_KEYRING, 0, 0)
+		}
 	case "own":
 		// own OP: OP on a child of this command (the command's own
 		// processes stay in its reach).

@@ -31,7 +31,8 @@ const LauncherFailed = 126
 var ErrLauncher = errors.New("agentls sandbox-exec")
 
 // Exec is the launcher: args are `--policy <spec> -- <argv>`. It changes
-// the environment, applies Landlock (when the spec says so) and, under
+// the environment, applies Landlock (when the spec says so), the filter
+// that refuses the kernel's keyrings (keyringfilter_linux.go) and, under
 // Landlock alone, the filter that refuses unix sockets
 // (socketfilter_linux.go) and the one that hands the calls naming another
 // process to the reaper (processfilter_linux.go; `--notify <fd>` first,
@@ -78,6 +79,11 @@ func Exec(args []string) error {
 	}
 	if s.Landlock {
 		if err := restrictSelf(s); err != nil {
+			return err
+		}
+	}
+	if s.NoKeyrings {
+		if err := denyKeyrings(); err != nil {
 			return err
 		}
 	}

@@ -108,7 +108,7 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	}
 	s := spec{
 		Landlock: st.landlockOn(), Bwrap: st.bwrapOn(), NoUnixSockets: st.unixSocketsOff(pol.Network),
-		LandlockABI: probe.LandlockABI, Supervised: st.supervised(),
+		NoKeyrings: true, LandlockABI: probe.LandlockABI, Supervised: st.supervised(),
 		Writable: resolveAll(append(slices.Clone(pol.Writable), tmp)),
 		ReadOnly: resolveAll(pol.readOnly(st.bwrapOn())),
 		Fixed:    resolveAll(pol.Fixed),

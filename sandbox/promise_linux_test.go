@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -311,6 +312,32 @@ func TestPromiseNestedSupervision(t *testing.T) {
 	}
 	if !alive(pid) {
 		t.Error("the process outside the sandbox died")
+	}
+}
+
+// TestPromiseNoKeyring: a confined command reads no key of the kernel's
+// keyrings its user's agentls possesses (its session keyring, which
+// setsid keeps and bwrap's user namespace does not replace; the user
+// keyring): Kerberos tickets (KEYRING: caches, Fedora's default), an
+// ecryptfs passphrase. With the sandbox off it does. The stand-in for
+// agentls runs as the rig's user with a session keyring of its own.
+func TestPromiseNoKeyring(t *testing.T) {
+	for _, mode := range append(slices.Clone(confinedModes), ModeOff) {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			name := fmt.Sprintf("agentls-promise-%d-%s", os.Getpid(), mode)
+			cmd := exec.Command(r.bin, helperArg, "with-key", string(mode), r.ws, name)
+			cmd.Env = r.environ
+			setUser(cmd, r.runAs)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("with-key: %v: %s", err, out)
+			}
+			if read := strings.Contains(string(out), `command: read "hunter2"`); read != (mode == ModeOff) {
+				t.Errorf("the command read the key: %v, want %v: %s", read, mode == ModeOff, out)
+			}
+		})
 	}
 }
 

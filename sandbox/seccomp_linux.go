@@ -22,6 +22,19 @@ func denyUnixSockets() error {
 	return nil
 }
 
+// denyKeyrings installs keyringFilter on every thread of this process for
+// good.
+func denyKeyrings() error {
+	prog, err := keyringFilter(runtime.GOARCH)
+	if err != nil {
+		return err
+	}
+	if _, err := installFilter(prog, 0); err != nil {
+		return fmt.Errorf("keyring filter: %w", err)
+	}
+	return nil
+}
+
 // watchProcessCalls installs processFilter on every thread of this
 // process for good and sends its listener over the socket sock to the
 // reaper, which answers the filter's questions (supervisor_linux.go); it

@@ -13,3 +13,8 @@ func denyUnixSockets() error {
 func watchProcessCalls(int) error {
 	return errors.New("no process filter on this system")
 }
+
+// denyKeyrings: only Linux has the filter (and keyrings).
+func denyKeyrings() error {
+	return errors.New("no keyring filter on this system")
+}

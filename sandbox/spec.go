@@ -18,6 +18,9 @@ type spec struct {
 	// NoUnixSockets adds the seccomp filter that refuses socket(AF_UNIX)
 	// (socketfilter_linux.go): Status.unixSocketsOff.
 	NoUnixSockets bool `json:"nounix,omitempty"`
+	// NoKeyrings adds the seccomp filter that refuses the kernel's
+	// keyrings (keyringfilter_linux.go): every confined mode.
+	NoKeyrings bool `json:"nokeys,omitempty"`
 	// LandlockABI is the Landlock ABI agentls found (Probe.LandlockABI):
 	// the launcher applies that version's rules (at most V7).
 	LandlockABI int `json:"abi,omitempty"`
