@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/agentproto"
@@ -80,14 +81,28 @@ func startServing(ctx context.Context) (stop func()) {
 	if err := nodump.Enable(); err != nil {
 		slog.Warn("could not mark agentls as not dumpable; other processes of this user can read its environment", "err", err)
 	}
-	go sandbox.Detect()
+	probed := make(chan struct{})
+	go func() { // ends with the probe, which is bounded (one bwrap run)
+		defer close(probed)
+		sandbox.Detect()
+	}()
 	stopSweep := startTempSweep(ctx)
 	stopFloor := startGCFloor(os.Getenv)
 	return func() {
 		stopFloor()
 		stopSweep()
+		t := time.NewTimer(probeStopWait)
+		defer t.Stop()
+		select {
+		case <-probed:
+		case <-t.C: // bwrap's probe dies with agentls (--die-with-parent)
+		}
 	}
 }
+
+// probeStopWait bounds how long an ending agentls waits for the sandbox
+// probe it started.
+const probeStopWait = time.Second
 
 // keepInheritedHome sees that no descriptor this process inherited
 // reaches a command, MCP server or language server. It runs after
