@@ -238,6 +238,12 @@ func helper(args []string) int {
 		if id, kerr := unix.KeyctlSearch(unix.KEY_SPEC_USER_KEYRING, "user", args[3], 0); kerr == nil {
 			unix.KeyctlInt(unix.KEYCTL_UNLINK, id, unix.KEY_SPEC_USER_KEYRING, 0, 0)
 		}
+	case "nnp":
+		// Fails unless no_new_privs is set (set-id programs get no rights).
+		var v int
+		if v, err = unix.PrctlRetInt(unix.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); err == nil && v != 1 {
+			err = fmt.Errorf("no_new_privs is %d", v)
+		}
 	case "own":
 		// own OP: OP on a child of this command (the command's own
 		// processes stay in its reach).

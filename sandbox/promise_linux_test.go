@@ -341,6 +341,21 @@ func TestPromiseNoKeyring(t *testing.T) {
 	}
 }
 
+// TestPromiseNoNewPrivileges: every confined command runs with
+// no_new_privs, so a set-user-id or set-group-id program (at, sudo) gets
+// no rights from its mode bits.
+func TestPromiseNoNewPrivileges(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			if out, code := r.run(r.policy(mode), nil, "nnp"); code != 0 {
+				t.Errorf("no_new_privs: %s", out)
+			}
+		})
+	}
+}
+
 // victimGroup is a victim leading a process group of its own.
 func (r *rig) victimGroup() int {
 	r.t.Helper()
