@@ -6,6 +6,41 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// perABI assembles the opening every filter of the launcher shares: a
+// jump by the calling ABI among the n of arch(i) (an ABI not listed: ENOSYS), then
+// for each its label, its system call number loaded (x32's numbers on the
+// first, native ABI refused with ENOSYS when x32), and body(i). The
+// caller ends the program with the verdicts its bodies jump to.
+func (a *bpfAsm) perABI(n int, arch func(i int) uint32, x32 bool, body func(i int)) {
+	a.load(offArch)
+	for i := range n {
+		a.jumpIfEqual(arch(i), fmt.Sprint("abi", i), "")
+	}
+	a.ret(retENOSYS)
+	for i := range n {
+		a.label(fmt.Sprint("abi", i))
+		a.load(offNr)
+		if i == 0 && x32 {
+			a.jumpIfAtLeast(x32Bit, labelNoSys, "")
+		}
+		body(i)
+	}
+}
+
+// verdict is a labelled return at a program's end.
+type verdict struct {
+	label string
+	ret   uint32
+}
+
+// verdicts ends a program with vs.
+func (a *bpfAsm) verdicts(vs ...verdict) {
+	for _, v := range vs {
+		a.label(v.label)
+		a.ret(v.ret)
+	}
+}
+
 // bpfAsm assembles a classic BPF program whose jumps name labels (always
 // forward, as BPF's are).
 type bpfAsm struct {

@@ -42,25 +42,12 @@ func keyringFilter(goarch string) ([]unix.SockFilter, error) {
 		return nil, fmt.Errorf("no keyring filter for %s: set sandbox.mode", goarch)
 	}
 	var a bpfAsm
-	a.load(offArch)
-	for i, abi := range abis {
-		a.jumpIfEqual(abi.arch, fmt.Sprint("abi", i), "")
-	}
-	a.ret(retENOSYS)
-	for i, abi := range abis {
-		a.label(fmt.Sprint("abi", i))
-		a.load(offNr)
-		if i == 0 && filterABIs[goarch].x32 {
-			a.jumpIfAtLeast(x32Bit, labelNoSys, "")
-		}
-		for _, nr := range abi.nrs {
+	a.perABI(len(abis), func(i int) uint32 { return abis[i].arch }, filterABIs[goarch].x32, func(i int) {
+		for _, nr := range abis[i].nrs {
 			a.jumpIfEqual(nr, labelEPERM, "")
 		}
 		a.ret(retAllow)
-	}
-	a.label(labelEPERM)
-	a.ret(retEPERM)
-	a.label(labelNoSys)
-	a.ret(retENOSYS)
+	})
+	a.verdicts(verdict{labelEPERM, retEPERM}, verdict{labelNoSys, retENOSYS})
 	return a.assemble()
 }

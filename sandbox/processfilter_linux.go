@@ -110,27 +110,17 @@ func processFilter(goarch string) ([]unix.SockFilter, error) {
 		return nil, fmt.Errorf("no process filter for %s: install bubblewrap, or set sandbox.mode", goarch)
 	}
 	var a bpfAsm
-	a.load(offArch)
-	for i, abi := range abis {
-		a.jumpIfEqual(abi.arch, fmt.Sprint("abi", i), "")
-	}
-	a.ret(retENOSYS)
-	for i, abi := range abis {
-		a.label(fmt.Sprint("abi", i))
-		a.load(offNr)
-		if i == 0 && filterABIs[goarch].x32 {
-			a.jumpIfAtLeast(x32Bit, labelNoSys, "")
-		}
-		nrs := make([]uint32, 0, len(abi.calls))
-		for nr := range abi.calls {
+	a.perABI(len(abis), func(i int) uint32 { return abis[i].arch }, filterABIs[goarch].x32, func(i int) {
+		nrs := make([]uint32, 0, len(abis[i].calls))
+		for nr := range abis[i].calls {
 			nrs = append(nrs, nr)
 		}
 		sort.Slice(nrs, func(a, b int) bool { return nrs[a] < nrs[b] })
 		for _, nr := range nrs {
-			a.jumpIfEqual(nr, callLabel(abi.calls[nr]), "")
+			a.jumpIfEqual(nr, callLabel(abis[i].calls[nr]), "")
 		}
 		a.ret(retAllow)
-	}
+	})
 	// The calls' checks: pid 0 (the caller, its group) passes at once.
 	for _, c := range []procCall{killCall, taskCall, tgkillCall} {
 		a.label(callLabel(c))
@@ -154,14 +144,7 @@ func processFilter(goarch string) ([]unix.SockFilter, error) {
 	a.jumpIfEqual(unix.SIOCSPGRP, labelEPERM, labelAllow)
 	a.label(callLabel(pidfdSignalCall))
 	a.ret(retENOSYS)
-	a.label(labelAllow)
-	a.ret(retAllow)
-	a.label(labelNotify)
-	a.ret(retNotify)
-	a.label(labelEPERM)
-	a.ret(retEPERM)
-	a.label(labelNoSys)
-	a.ret(retENOSYS)
+	a.verdicts(verdict{labelAllow, retAllow}, verdict{labelNotify, retNotify}, verdict{labelEPERM, retEPERM}, verdict{labelNoSys, retENOSYS})
 	return a.assemble()
 }
 

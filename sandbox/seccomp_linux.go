@@ -11,26 +11,20 @@ import (
 
 // denyUnixSockets installs socketFilter on every thread of this process
 // for good (execve keeps it; children inherit it).
-func denyUnixSockets() error {
-	prog, err := socketFilter(runtime.GOARCH)
-	if err != nil {
-		return err
-	}
-	if _, err := installFilter(prog, 0); err != nil {
-		return fmt.Errorf("unix socket filter: %w", err)
-	}
-	return nil
-}
+func denyUnixSockets() error { return addFilter("unix socket filter", socketFilter) }
 
-// denyKeyrings installs keyringFilter on every thread of this process for
-// good.
-func denyKeyrings() error {
-	prog, err := keyringFilter(runtime.GOARCH)
+// denyKeyrings installs keyringFilter the same way.
+func denyKeyrings() error { return addFilter("keyring filter", keyringFilter) }
+
+// addFilter installs the filter build makes for this architecture on
+// every thread of this process for good.
+func addFilter(name string, build func(goarch string) ([]unix.SockFilter, error)) error {
+	prog, err := build(runtime.GOARCH)
 	if err != nil {
 		return err
 	}
 	if _, err := installFilter(prog, 0); err != nil {
-		return fmt.Errorf("keyring filter: %w", err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }

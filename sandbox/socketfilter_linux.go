@@ -79,17 +79,8 @@ func socketFilter(goarch string) ([]unix.SockFilter, error) {
 		return nil, fmt.Errorf("no unix socket filter for %s: install bubblewrap, or set sandbox.mode", goarch)
 	}
 	var a bpfAsm
-	a.load(offArch)
-	for i, abi := range table.abis {
-		a.jumpIfEqual(abi.arch, fmt.Sprint("abi", i), "")
-	}
-	a.ret(retENOSYS) // an ABI not listed
-	for i, abi := range table.abis {
-		a.label(fmt.Sprint("abi", i))
-		a.load(offNr)
-		if i == 0 && table.x32 {
-			a.jumpIfAtLeast(x32Bit, labelNoSys, "")
-		}
+	a.perABI(len(table.abis), func(i int) uint32 { return table.abis[i].arch }, table.x32, func(i int) {
+		abi := table.abis[i]
 		a.jumpIfEqual(abi.ioUring, labelNoSys, "")
 		a.jumpIfEqual(abi.socket, fmt.Sprint("socket", i), "")
 		if abi.socketcall != 0 {
@@ -104,12 +95,7 @@ func socketFilter(goarch string) ([]unix.SockFilter, error) {
 			a.load(offArg0)
 			a.jumpIfEqual(sysSocketCall, labelDeny, labelAllow)
 		}
-	}
-	a.label(labelAllow)
-	a.ret(retAllow)
-	a.label(labelDeny)
-	a.ret(retEACCES)
-	a.label(labelNoSys)
-	a.ret(retENOSYS)
+	})
+	a.verdicts(verdict{labelAllow, retAllow}, verdict{labelDeny, retEACCES}, verdict{labelNoSys, retENOSYS})
 	return a.assemble()
 }
