@@ -49,7 +49,11 @@ type client struct {
 	mu        sync.Mutex
 	docs      map[string]*document     // by URI: what the server was sent
 	published map[string]publishParams // by URI: the last publishDiagnostics (published.go bounds it)
-	fresh     map[string]bool          // by URI: published since the last change
+	// publishedAt is by URI when the last publish came, kept only while
+	// no change was sent since (settled.go judges it).
+	publishedAt map[string]time.Time
+	// now is the clock publishes are timed by (time.Now; a test's own).
+	now func() time.Time
 	// unopenedSize is the size of each kept publish of a file agentls did
 	// not open, unopenedBytes their sum (within maxUnopenedBytes);
 	// overBudget: a publish was dropped (logged once).
@@ -61,8 +65,8 @@ type client struct {
 }
 
 // startClient starts argv under pol in root and initializes it with the
-// workspace folders.
-func startClient(ctx context.Context, fileType string, argv []string, root string, folders []string, pol sandbox.Policy, launcher string, environ []string) (*client, error) {
+// workspace folders; now times its publishes.
+func startClient(ctx context.Context, fileType string, argv []string, root string, folders []string, pol sandbox.Policy, launcher string, environ []string, now func() time.Time) (*client, error) {
 	// In a process group of its own behind the sandbox's watchdog (what is
 	// left in the group dies with agentls, however agentls ends), PATH
 	// never into the workspace.
@@ -88,7 +92,7 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 		return nil, err
 	}
 	c := &client{fileType: fileType, argv: argv, cmd: cmd, prep: prep, stderr: &tail{max: 4096}, exited: make(chan struct{}),
-		docs: map[string]*document{}, published: map[string]publishParams{}, fresh: map[string]bool{}, unopenedSize: map[string]int{}, lastUse: time.Now()}
+		docs: map[string]*document{}, published: map[string]publishParams{}, publishedAt: map[string]time.Time{}, now: now, unopenedSize: map[string]int{}, lastUse: time.Now()}
 	cmd.Stderr = c.stderr
 	if err := prep.Start(cmd); err != nil {
 		prep.Cleanup()

@@ -12,6 +12,7 @@ import (
 type document struct {
 	version int
 	text    string
+	lines   int // the text's line count (settled.go)
 }
 
 // sync forwards agentls's view of a file (the editor's unsaved text or
@@ -31,19 +32,10 @@ func (c *client) sync(ctx context.Context, ws *workspace.Workspace, abs string) 
 	c.touch()
 	c.syncMu.Lock()
 	defer c.syncMu.Unlock() // orders this file's notifications (they only queue a write)
-	c.mu.Lock()
-	doc, open := c.docs[uri]
-	if open && doc.text == text {
-		c.mu.Unlock()
+	version, open, changed := c.noteSent(uri, text)
+	if !changed {
 		return uri, nil
 	}
-	version := 1
-	if open {
-		version = doc.version + 1
-	}
-	c.docs[uri] = &document{version: version, text: text}
-	c.fresh[uri] = false
-	c.mu.Unlock()
 	if !open {
 		err = c.conn.Notify(ctx, "textDocument/didOpen", map[string]any{
 			"textDocument": map[string]any{"uri": uri, "languageId": intel.FileType(p.Abs), "version": version, "text": text},
@@ -60,9 +52,29 @@ func (c *client) sync(ctx context.Context, ws *workspace.Workspace, abs string) 
 	return uri, nil
 }
 
+// noteSent records text as uri's, to be sent to the server: its version,
+// whether the server has the file open already, and whether the text
+// changed (else there is nothing to send). A change forgets when the file
+// was last published (settled.go).
+func (c *client) noteSent(uri, text string) (version int, open, changed bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	doc, open := c.docs[uri]
+	if open && doc.text == text {
+		return doc.version, true, false
+	}
+	version = 1
+	if open {
+		version = doc.version + 1
+	}
+	c.docs[uri] = &document{version: version, text: text, lines: lineCount(text)}
+	delete(c.publishedAt, uri)
+	return version, open, true
+}
+
 // diagnostics are the file's current problems: pulled when the server
-// offers it, else the last published ones, pending while the server has
-// not published for the text it was last sent.
+// offers it, else the last published ones, pending while they are not
+// known to be for the text the server was last sent (settled.go).
 func (c *client) diagnostics(ctx context.Context, uri string) ([]intel.Diagnostic, bool, error) {
 	if c.pull {
 		var res struct {
@@ -76,17 +88,8 @@ func (c *client) diagnostics(ctx context.Context, uri string) ([]intel.Diagnosti
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	pub, ok := c.published[uri]
-	doc := c.docs[uri]
-	pending := !ok
-	if ok && doc != nil {
-		switch {
-		case pub.Version != nil:
-			pending = *pub.Version < doc.version
-		default:
-			pending = !c.fresh[uri]
-		}
-	}
+	pending := c.pendingLocked(uri, c.now())
+	pub := c.published[uri]
 	return convert(pub.Diagnostics), pending, nil
 }
 

@@ -29,12 +29,28 @@ import (
 // once initialized, asks the client to edit the workspace.
 const fakeServerEnv = "LANGPOOL_FAKE_SERVER"
 
+// fakePushEnv makes the fake server publish its diagnostics instead of
+// offering pull diagnostics: "versionless" without a version (as
+// typescript-language-server does), "versioned" with one. At every change
+// it first publishes the old text's (a late publish of the run the change
+// overtook); the new text's only when the client notifies fake/publish.
+const fakePushEnv = "LANGPOOL_FAKE_PUSH"
+
 // runFakeServer serves LSP on stdin/stdout until the client says exit.
 func runFakeServer() {
 	docs := map[string]string{}
+	versions := map[string]int{}
+	push := os.Getenv(fakePushEnv)
 	var applyReply atomic.Value // the client's answer to the server's applyEdit
 	done := make(chan struct{})
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdioRWC{}), jsonrpc2.WithCodec(lspwire.Codec{}))
+	publish := func(ctx context.Context, uri string) {
+		params := map[string]any{"uri": uri, "diagnostics": badLines(docs[uri])}
+		if push == "versioned" {
+			params["version"] = versions[uri]
+		}
+		_ = conn.Notify(ctx, "textDocument/publishDiagnostics", params)
+	}
 	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case "initialize":
@@ -47,10 +63,11 @@ func runFakeServer() {
 					detached.Store(int64(child.Process.Pid))
 				}
 			}
-			return map[string]any{"capabilities": map[string]any{
-				"textDocumentSync":   1,
-				"diagnosticProvider": map[string]any{"interFileDependencies": false, "workspaceDiagnostics": false},
-			}}, nil
+			caps := map[string]any{"textDocumentSync": 1}
+			if push == "" {
+				caps["diagnosticProvider"] = map[string]any{"interFileDependencies": false, "workspaceDiagnostics": false}
+			}
+			return map[string]any{"capabilities": caps}, nil
 		case "initialized":
 			// A hostile server: it asks the client to overwrite a file.
 			go func() {
@@ -65,23 +82,40 @@ func runFakeServer() {
 			return nil, nil
 		case "textDocument/didOpen":
 			var p struct {
-				TextDocument struct{ URI, Text string } `json:"textDocument"`
+				TextDocument struct {
+					URI, Text string
+					Version   int
+				} `json:"textDocument"`
 			}
 			_ = json.Unmarshal(req.Params(), &p)
-			docs[p.TextDocument.URI] = p.TextDocument.Text
+			docs[p.TextDocument.URI], versions[p.TextDocument.URI] = p.TextDocument.Text, p.TextDocument.Version
+			if push != "" {
+				publish(ctx, p.TextDocument.URI)
+			}
 			if strings.Contains(p.TextDocument.Text, "FLOOD") {
 				publishFlood(ctx, conn, p.TextDocument.URI)
 			}
 			return nil, nil
 		case "textDocument/didChange":
 			var p struct {
-				TextDocument   struct{ URI string }    `json:"textDocument"`
+				TextDocument struct {
+					URI     string
+					Version int
+				} `json:"textDocument"`
 				ContentChanges []struct{ Text string } `json:"contentChanges"`
 			}
 			_ = json.Unmarshal(req.Params(), &p)
-			if n := len(p.ContentChanges); n > 0 {
-				docs[p.TextDocument.URI] = p.ContentChanges[n-1].Text
+			if push != "" {
+				publish(ctx, p.TextDocument.URI) // the old text's, late
 			}
+			if n := len(p.ContentChanges); n > 0 {
+				docs[p.TextDocument.URI], versions[p.TextDocument.URI] = p.ContentChanges[n-1].Text, p.TextDocument.Version
+			}
+			return nil, nil
+		case "fake/publish":
+			var p struct{ URI string }
+			_ = json.Unmarshal(req.Params(), &p)
+			publish(ctx, p.URI)
 			return nil, nil
 		case "textDocument/diagnostic":
 			var p struct {
@@ -91,13 +125,7 @@ func runFakeServer() {
 			if strings.Contains(docs[p.TextDocument.URI], "SLOW") {
 				time.Sleep(slowAnswer) // a server thinking longer than the pool's IdleAfter
 			}
-			items := []map[string]any{}
-			for i, line := range strings.Split(docs[p.TextDocument.URI], "\n") {
-				if strings.Contains(line, "BAD") {
-					items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": i}, "end": map[string]int{"line": i, "character": 3}},
-						"severity": 1, "source": "fake", "code": 7, "message": "bad line"})
-				}
-			}
+			items := badLines(docs[p.TextDocument.URI])
 			if pid := detached.Load(); pid != 0 {
 				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
 					"severity": 4, "source": "fake", "message": fmt.Sprintf("detached %d", pid)})
@@ -119,6 +147,19 @@ func runFakeServer() {
 	case <-done:
 	case <-conn.Done():
 	}
+}
+
+// badLines are the fake server's diagnostics of text: an error on every
+// line holding BAD.
+func badLines(text string) []map[string]any {
+	items := []map[string]any{}
+	for i, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "BAD") {
+			items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": i}, "end": map[string]int{"line": i, "character": 3}},
+				"severity": 1, "source": "fake", "code": 7, "message": "bad line"})
+		}
+	}
+	return items
 }
 
 // Sizes of the fake server's flood of publishDiagnostics.

@@ -50,6 +50,9 @@ type Options struct {
 	// idleStopped, when set (tests), is told each file type whose server
 	// stopped for being idle, once it stopped.
 	idleStopped func(fileType string)
+	// now, when set (tests), is the clock the servers' publishes are
+	// timed by (settled.go); nil is time.Now.
+	now func() time.Time
 }
 
 // Pool is the workspace's language servers by file type.
@@ -78,6 +81,9 @@ func New(opts Options) *Pool {
 	}
 	if opts.IdleAfter <= 0 {
 		opts.IdleAfter = DefaultIdleAfter
+	}
+	if opts.now == nil {
+		opts.now = time.Now
 	}
 	if opts.CacheDir == "" {
 		if base, err := os.UserCacheDir(); err == nil {
@@ -259,7 +265,7 @@ func (p *Pool) client(ctx context.Context, file string) (*client, error) {
 		cfg := p.cfg
 		p.mu.Unlock()
 
-		c, err := startClient(ctx, t, cmd.argv, p.ws.Root(), p.ws.Folders(), p.policy(cfg, t), p.opts.Launcher, p.environ(cfg))
+		c, err := startClient(ctx, t, cmd.argv, p.ws.Root(), p.ws.Folders(), p.policy(cfg, t), p.opts.Launcher, p.environ(cfg), p.opts.now)
 		p.mu.Lock()
 		delete(p.starting, t)
 		close(wait)

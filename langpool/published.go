@@ -84,6 +84,6 @@ func (c *client) keepPublished(p publishParams) bool {
 		c.unopenedSize[p.URI] = size
 	}
 	c.published[p.URI] = p
-	c.fresh[p.URI] = true
+	c.publishedAt[p.URI] = c.now()
 	return true
 }
