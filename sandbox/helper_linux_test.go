@@ -238,6 +238,52 @@ func helper(args []string) int {
 		if id, kerr := unix.KeyctlSearch(unix.KEY_SPEC_USER_KEYRING, "user", args[3], 0); kerr == nil {
 			unix.KeyctlInt(unix.KEYCTL_UNLINK, id, unix.KEY_SPEC_USER_KEYRING, 0, 0)
 		}
+	case "shm":
+		// shm KEY: attach the SysV shared memory segment KEY and read it.
+		key, _ := strconv.Atoi(arg)
+		var id int
+		if id, err = unix.SysvShmGet(key, 0, 0); err != nil {
+			err = fmt.Errorf("shmget: %w", err)
+			break
+		}
+		var mem []byte
+		if mem, err = unix.SysvShmAttach(id, 0, unix.SHM_RDONLY); err != nil {
+			err = fmt.Errorf("shmat: %w", err)
+			break
+		}
+		fmt.Printf("read %q\n", strings.TrimRight(string(mem[:16]), "\x00"))
+		unix.SysvShmDetach(mem)
+	case "own-shm":
+		// A segment of the command's own: made, attached, written, read
+		// by a child (another process of the command) and removed.
+		if arg == "" {
+			var id int
+			if id, err = unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o600); err != nil {
+				err = fmt.Errorf("shmget: %w", err)
+				break
+			}
+			var mem []byte
+			if mem, err = unix.SysvShmAttach(id, 0, 0); err == nil {
+				copy(mem, "own")
+				self, _ := os.Executable()
+				var out []byte
+				out, err = exec.Command(self, helperArg, "own-shm", strconv.Itoa(id)).CombinedOutput()
+				if err != nil || !strings.Contains(string(out), "own") {
+					err = fmt.Errorf("the child: %v: %s", err, out)
+				}
+				unix.SysvShmDetach(mem)
+			}
+			if _, rmErr := unix.SysvShmCtl(id, unix.IPC_RMID, nil); err == nil && rmErr != nil {
+				err = fmt.Errorf("IPC_RMID: %w", rmErr)
+			}
+			break
+		}
+		id, _ := strconv.Atoi(arg)
+		var mem []byte
+		if mem, err = unix.SysvShmAttach(id, 0, unix.SHM_RDONLY); err == nil {
+			fmt.Printf("read %q\n", strings.TrimRight(string(mem[:8]), "\x00"))
+			unix.SysvShmDetach(mem)
+		}
 	case "nnp":
 		// Fails unless no_new_privs is set (set-id programs get no rights).
 		var v int

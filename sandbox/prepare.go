@@ -208,13 +208,14 @@ func commandWith(probe Probe, pol Policy, launcher string, argv, environ []strin
 // bwrapArgs is the bwrap command line up to the launcher (started in a
 // session of its own, so without a controlling terminal: groupAttr; not
 // --new-session, whose setsid would take bwrap's child out of the process
-// group KillGroup ends): fresh PID (and,
-// without network, network) namespaces, the whole tree read-only, the
+// group KillGroup ends): fresh PID and IPC (System V objects and POSIX
+// message queues: the user's other processes' shared memory) and, without
+// network, network namespaces, the whole tree read-only, the
 // writable folders bound writable, the read-only ones bound read-only
 // again inside them, the denied ones and the user's runtime folder hidden,
 // and /dev/null over each of sockets (outsideSockets).
 func bwrapArgs(bwrap string, s spec, network bool, uid int, sockets []string) []string {
-	a := []string{bwrap, "--die-with-parent", "--unshare-pid"}
+	a := []string{bwrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc"}
 	if !network {
 		a = append(a, "--unshare-net")
 	}

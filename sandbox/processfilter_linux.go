@@ -13,12 +13,18 @@ import (
 // signalling them. A command could still kill them before ABI 6, and on
 // every ABI change their resource limits (prlimit: RLIMIT_CPU kills,
 // RLIMIT_NOFILE breaks), priority and CPUs, or aim SIGIO (any signal,
-// with F_SETSIG) at them. So there the launcher adds a second seccomp
+// with F_SETSIG) at them, or attach their System V shared memory (X11's
+// MIT-SHM segments: the pixels of the user's windows). So there the
+// launcher adds a second seccomp
 // filter whose listener it hands to its reaper (supervisor_linux.go): the
 // calls below that name another process go to the reaper, which lets them
 // through only when the target is one of the command's own processes (a
-// descendant of the reaper) and refuses them with EPERM otherwise. A
-// call aimed at the caller itself (pid 0) passes without a stop.
+// descendant of the reaper; a shared memory segment, when its creator
+// is) and refuses them with EPERM otherwise. A call aimed at the caller
+// itself (pid 0) passes without a stop. System V semaphores and message
+// queues and POSIX message queues name no creator the reaper could check:
+// their calls fail with ENOSYS (as on a kernel without them), as does
+// i386's ipc() multiplexer.
 // pidfd_send_signal fails with ENOSYS (its target is a descriptor, which
 // the command could swap under the check; programs fall back to kill, as
 // on a kernel before 5.1), and so do F_SETOWN_EX and the FIOSETOWN and
@@ -40,6 +46,9 @@ const (
 	fcntlCall                           // fcntl, fcntl64: F_SETOWN, F_SETOWN_EX
 	ioctlCall                           // ioctl: FIOSETOWN, SIOCSPGRP
 	pidfdSignalCall                     // pidfd_send_signal
+	shmatCall                           // shmat(shmid, addr, flags)
+	shmctlCall                          // shmctl(shmid, cmd, buf)
+	ipcCall                             // System V semaphores and messages, POSIX message queues, i386's ipc()
 )
 
 // procABI is one system call ABI's watched calls, by number.
@@ -55,21 +64,30 @@ var (
 		129: killCall, 130: taskCall, 131: tgkillCall, 138: taskCall, 240: tgkillCall,
 		261: taskCall, 118: taskCall, 119: taskCall, 122: taskCall, 274: taskCall,
 		140: setpriorityCall, 30: ioprioCall, 25: fcntlCall, 29: ioctlCall, 424: pidfdSignalCall,
+		195: shmctlCall, 196: shmatCall, 180: ipcCall, 181: ipcCall, 182: ipcCall, 183: ipcCall, 184: ipcCall, 185: ipcCall,
+		186: ipcCall, 187: ipcCall, 188: ipcCall, 189: ipcCall, 190: ipcCall, 191: ipcCall, 192: ipcCall, 193: ipcCall,
 	}
 	x86_64Calls = map[uint32]procCall{
 		62: killCall, 200: taskCall, 234: tgkillCall, 129: taskCall, 297: tgkillCall,
 		302: taskCall, 142: taskCall, 144: taskCall, 203: taskCall, 314: taskCall,
 		141: setpriorityCall, 251: ioprioCall, 72: fcntlCall, 16: ioctlCall, 424: pidfdSignalCall,
+		30: shmatCall, 31: shmctlCall, 64: ipcCall, 65: ipcCall, 66: ipcCall, 68: ipcCall, 69: ipcCall, 70: ipcCall, 71: ipcCall,
+		220: ipcCall, 240: ipcCall, 241: ipcCall, 242: ipcCall, 243: ipcCall, 244: ipcCall, 245: ipcCall,
 	}
 	i386Calls = map[uint32]procCall{
 		37: killCall, 238: taskCall, 270: tgkillCall, 178: taskCall, 335: tgkillCall,
 		340: taskCall, 154: taskCall, 156: taskCall, 241: taskCall, 351: taskCall,
 		97: setpriorityCall, 289: ioprioCall, 55: fcntlCall, 221: fcntlCall, 54: ioctlCall, 424: pidfdSignalCall,
+		396: shmctlCall, 397: shmatCall, 117: ipcCall, 393: ipcCall, 394: ipcCall, 399: ipcCall, 400: ipcCall, 401: ipcCall, 402: ipcCall,
+		277: ipcCall, 278: ipcCall, 279: ipcCall, 280: ipcCall, 281: ipcCall, 282: ipcCall, 418: ipcCall, 419: ipcCall, 420: ipcCall,
 	}
 	armCalls = map[uint32]procCall{
 		37: killCall, 238: taskCall, 268: tgkillCall, 178: taskCall, 363: tgkillCall,
 		369: taskCall, 154: taskCall, 156: taskCall, 241: taskCall, 380: taskCall,
 		97: setpriorityCall, 314: ioprioCall, 55: fcntlCall, 221: fcntlCall, 54: ioctlCall, 424: pidfdSignalCall,
+		305: shmatCall, 308: shmctlCall, 274: ipcCall, 275: ipcCall, 276: ipcCall, 277: ipcCall, 278: ipcCall, 279: ipcCall,
+		298: ipcCall, 299: ipcCall, 300: ipcCall, 301: ipcCall, 302: ipcCall, 303: ipcCall, 304: ipcCall, 312: ipcCall,
+		418: ipcCall, 419: ipcCall, 420: ipcCall,
 	}
 )
 
@@ -142,7 +160,11 @@ func processFilter(goarch string) ([]unix.SockFilter, error) {
 	a.load(offArg1)
 	a.jumpIfEqual(fioSetOwn, labelEPERM, "")
 	a.jumpIfEqual(unix.SIOCSPGRP, labelEPERM, labelAllow)
+	a.label(callLabel(shmatCall))
+	a.label(callLabel(shmctlCall))
+	a.ret(retNotify)
 	a.label(callLabel(pidfdSignalCall))
+	a.label(callLabel(ipcCall))
 	a.ret(retENOSYS)
 	a.verdicts(verdict{labelAllow, retAllow}, verdict{labelNotify, retNotify}, verdict{labelEPERM, retEPERM}, verdict{labelNoSys, retENOSYS})
 	return a.assemble()

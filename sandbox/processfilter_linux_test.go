@@ -39,7 +39,9 @@ func wantProcessVerdict(goarch string, arch, nr uint32, args [3]uint64) uint32 {
 			if low(1) == fioSetOwn || low(1) == unix.SIOCSPGRP {
 				return retEPERM
 			}
-		case pidfdSignalCall:
+		case shmatCall, shmctlCall:
+			return retNotify
+		case pidfdSignalCall, ipcCall:
 			return retENOSYS
 		}
 		return retAllow
@@ -82,6 +84,16 @@ func TestProcessFilter(t *testing.T) {
 		{"TCGETS", "amd64", x86, 16, [3]uint64{0, unix.TCGETS}, retAllow},
 		{"pidfd_send_signal", "amd64", x86, 424, [3]uint64{3, 9}, retENOSYS},
 		{"read", "amd64", x86, 0, [3]uint64{3}, retAllow},
+		{"shmat", "amd64", x86, 30, [3]uint64{77}, retNotify},
+		{"shmctl", "amd64", x86, 31, [3]uint64{77, unix.IPC_RMID}, retNotify},
+		{"shmget", "amd64", x86, 29, [3]uint64{0, 4096}, retAllow},
+		{"shmdt", "amd64", x86, 67, [3]uint64{0x1000}, retAllow},
+		{"semget", "amd64", x86, 64, [3]uint64{1}, retENOSYS},
+		{"mq_open", "amd64", x86, 240, [3]uint64{0x1000}, retENOSYS},
+		{"i386 ipc", "amd64", i386, 117, [3]uint64{21}, retENOSYS},
+		{"i386 shmat", "amd64", i386, 397, [3]uint64{77}, retNotify},
+		{"arm64 shmctl", "arm64", arm64, 195, [3]uint64{77}, retNotify},
+		{"arm msgrcv", "arm64", arm, 302, [3]uint64{77}, retENOSYS},
 		{"x32 kill", "amd64", x86, x32Bit | 62, [3]uint64{77}, retENOSYS},
 		{"i386 kill", "amd64", i386, 37, [3]uint64{77}, retNotify},
 		{"i386 fcntl64 F_SETOWN", "amd64", i386, 221, [3]uint64{3, unix.F_SETOWN, 77}, retNotify},
@@ -122,6 +134,11 @@ func TestProcessFilterNumbers(t *testing.T) {
 		unix.SYS_SCHED_SETPARAM: taskCall, unix.SYS_SCHED_SETSCHEDULER: taskCall, unix.SYS_SCHED_SETAFFINITY: taskCall,
 		unix.SYS_SCHED_SETATTR: taskCall, unix.SYS_SETPRIORITY: setpriorityCall, unix.SYS_IOPRIO_SET: ioprioCall,
 		unix.SYS_FCNTL: fcntlCall, unix.SYS_IOCTL: ioctlCall, unix.SYS_PIDFD_SEND_SIGNAL: pidfdSignalCall,
+		unix.SYS_SHMAT: shmatCall, unix.SYS_SHMCTL: shmctlCall,
+		unix.SYS_SEMGET: ipcCall, unix.SYS_SEMOP: ipcCall, unix.SYS_SEMCTL: ipcCall, unix.SYS_SEMTIMEDOP: ipcCall,
+		unix.SYS_MSGGET: ipcCall, unix.SYS_MSGSND: ipcCall, unix.SYS_MSGRCV: ipcCall, unix.SYS_MSGCTL: ipcCall,
+		unix.SYS_MQ_OPEN: ipcCall, unix.SYS_MQ_UNLINK: ipcCall, unix.SYS_MQ_TIMEDSEND: ipcCall,
+		unix.SYS_MQ_TIMEDRECEIVE: ipcCall, unix.SYS_MQ_NOTIFY: ipcCall, unix.SYS_MQ_GETSETATTR: ipcCall,
 	}
 	got := abis[0].calls
 	if len(got) != len(want) {

@@ -356,6 +356,38 @@ func TestPromiseNoNewPrivileges(t *testing.T) {
 	}
 }
 
+// TestPromiseNoSharedMemoryOutside: a confined command cannot attach a
+// System V shared memory segment of a process outside the sandbox (X11's
+// MIT-SHM segments hold the pixels of the user's windows), though its
+// user may: bubblewrap's IPC namespace, the reaper's watch under Landlock
+// alone. With the sandbox off it can. A segment the command makes works
+// across its processes.
+func TestPromiseNoSharedMemoryOutside(t *testing.T) {
+	key := 0x61670000 | os.Getpid()&0xffff
+	id, err := unix.SysvShmGet(key, 4096, unix.IPC_CREAT|unix.IPC_EXCL|0o666)
+	if err != nil {
+		t.Skipf("no System V shared memory here: %v", err)
+	}
+	t.Cleanup(func() { unix.SysvShmCtl(id, unix.IPC_RMID, nil) })
+	mem, err := unix.SysvShmAttach(id, 0, 0)
+	must(t, err)
+	copy(mem, "hunter2")
+	t.Cleanup(func() { unix.SysvShmDetach(mem) })
+	for _, mode := range append(slices.Clone(confinedModes), ModeOff) {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			out, code := r.run(r.policy(mode), nil, "shm", strconv.Itoa(key))
+			if read := code == 0 && strings.Contains(out, "hunter2"); read != (mode == ModeOff) {
+				t.Errorf("read the segment: %v (%s), want %v", read, strings.TrimSpace(out), mode == ModeOff)
+			}
+			if out, code := r.run(r.policy(mode), nil, "own-shm"); code != 0 {
+				t.Errorf("a segment of the command's own: %s", out)
+			}
+		})
+	}
+}
+
 // victimGroup is a victim leading a process group of its own.
 func (r *rig) victimGroup() int {
 	r.t.Helper()

@@ -118,7 +118,7 @@ func probeBwrap() (path, why string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), bwrapProbeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "--die-with-parent", "--unshare-pid", "--unshare-net",
+	cmd := exec.CommandContext(ctx, path, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-net",
 		"--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

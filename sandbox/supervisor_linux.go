@@ -132,6 +132,14 @@ func (s *supervisor) decide(call procCall, args [6]uint64) unix.Errno {
 			return s.group(int64(who))
 		}
 		return unix.EPERM // every process of a user
+	case shmatCall:
+		return s.segment(arg(0))
+	case shmctlCall:
+		switch arg(1) &^ ipc64 {
+		case unix.IPC_STAT, ipcInfo, shmStat, shmInfo, shmStatAny: // what it is, not what it holds
+			return 0
+		}
+		return s.segment(arg(0))
 	case fcntlCall: // F_SETOWN (the filter refuses F_SETOWN_EX)
 		if owner := arg(2); owner != 0 {
 			return s.pidOrGroup(owner)
@@ -139,6 +147,33 @@ func (s *supervisor) decide(call procCall, args [6]uint64) unix.Errno {
 		return 0
 	}
 	return unix.EPERM
+}
+
+// shmctl's commands the supervisor lets through for any segment (they
+// read its size, owner and times), and the flag some libcs add to them.
+const (
+	ipcInfo    = 3
+	shmStat    = 13
+	shmInfo    = 14
+	shmStatAny = 15
+	ipc64      = 0x100
+)
+
+// segment lets a call reach the System V shared memory segment shmid when
+// the process that created it is a descendant of the reaper (while that
+// process lives: a segment whose creator is gone is refused).
+func (s *supervisor) segment(shmid int32) unix.Errno {
+	var ds unix.SysvShmDesc
+	if _, err := unix.SysvShmCtl(int(shmid), unix.IPC_STAT, &ds); err != nil {
+		if errno, ok := err.(unix.Errno); ok && errno != unix.EACCES {
+			return errno // EINVAL: no such segment, as the call would say
+		}
+		return unix.EPERM
+	}
+	if ours, err := s.descends(int(ds.Cpid)); err != nil || !ours {
+		return unix.EPERM
+	}
+	return 0
 }
 
 // pidOrGroup is kill's and F_SETOWN's target: pid > 0 a process, -1

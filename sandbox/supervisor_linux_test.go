@@ -40,6 +40,11 @@ func TestSupervisorDecides(t *testing.T) {
 	p.Kill()
 	p.Wait()
 
+	// A segment the reaper itself made (a process outside the command).
+	shm, err := unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o600)
+	must(t, err)
+	t.Cleanup(func() { unix.SysvShmCtl(shm, unix.IPC_RMID, nil) })
+
 	s := newSupervisor()
 	i := func(v int) uint64 { return uint64(uint32(int32(v))) } // as a register holds an int
 	self, parent := os.Getpid(), os.Getppid()
@@ -72,6 +77,10 @@ func TestSupervisorDecides(t *testing.T) {
 		{"F_SETOWN the child", fcntlCall, [6]uint64{3, unix.F_SETOWN, i(child)}, 0},
 		{"F_SETOWN the reaper's group", fcntlCall, [6]uint64{3, unix.F_SETOWN, i(-unix.Getpgrp())}, unix.EPERM},
 		{"F_SETOWN none", fcntlCall, [6]uint64{3, unix.F_SETOWN, 0}, 0},
+		{"shmat a segment from outside", shmatCall, [6]uint64{i(shm)}, unix.EPERM},
+		{"remove a segment from outside", shmctlCall, [6]uint64{i(shm), unix.IPC_RMID}, unix.EPERM},
+		{"IPC_STAT a segment from outside", shmctlCall, [6]uint64{i(shm), unix.IPC_STAT | ipc64}, 0},
+		{"shmat no segment", shmatCall, [6]uint64{i(-5)}, unix.EINVAL},
 		{"a call not watched", procCall(0), [6]uint64{}, unix.EPERM},
 	} {
 		if got := s.decide(c.call, c.args); got != c.want {
