@@ -151,6 +151,9 @@ func sweepStaleTemp(ctx context.Context, parent, own string, now time.Time) {
 			continue
 		}
 		if lock := lockStaleTemp(dir, now); lock != nil {
+			if hook := staleTempHook.Load(); hook != nil {
+				(*hook)(dir)
+			}
 			if err := os.RemoveAll(dir); err != nil {
 				slog.Warn("sandbox: a private TMPDIR left behind stays", "dir", dir, "err", err)
 			} else {

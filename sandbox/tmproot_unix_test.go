@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -78,10 +79,22 @@ func TestSweepStaleTemp(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(parent, c.name)
 			c.make(t, dir)
+			// The hook is told of what goes, while it is whole.
+			var told []string
+			SetStaleTempHook(func(d string) {
+				if _, err := os.Stat(filepath.Join(d, "agentls-run-1", "go-build1", "x.o")); err != nil {
+					t.Errorf("the hook got %s no longer whole: %v", d, err)
+				}
+				told = append(told, d)
+			})
+			defer SetStaleTempHook(nil)
 			sweepStaleTemp(context.Background(), parent, own, time.Now())
 			_, err := os.Lstat(dir)
 			if kept := err == nil; kept != c.kept {
 				t.Errorf("%s: kept %v, want %v (%v)", c.name, kept, c.kept, err)
+			}
+			if slices.Contains(told, dir) == c.kept { // earlier rows' folders may go now too
+				t.Errorf("the hook was told of %v; %s kept: %v", told, c.name, c.kept)
 			}
 			if _, err := os.Stat(own); err != nil {
 				t.Errorf("the sweep removed its own process's folder: %v", err)

@@ -65,6 +65,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// demoPrefix begins the name of the demo's workspace folder.
+const demoPrefix = "agentls-demo-"
+
 // demoFolder makes the demo's workspace: one to keep in the system's
 // temporary folder; else in this process's own (sandbox.TempRoot), so
 // that a later agentls removes it when the demo is killed before it could.
@@ -77,17 +80,26 @@ func demoFolder(keep bool) (string, error) {
 		}
 		parent = root
 	}
-	dir, err := os.MkdirTemp(parent, "agentls-demo-")
+	dir, err := os.MkdirTemp(parent, demoPrefix)
 	if err != nil {
 		return "", fmt.Errorf("the demo's workspace: %w", err)
 	}
 	return dir, nil
 }
 
-// removeDemo removes the demo's workspace and the cache folders the
-// sandbox gave its commands (`go test` fills about 100 MB of build cache
-// there, which nothing would reclaim once the workspace is gone).
+// removeDemo removes the demo's workspace and its cache folders
+// (removeDemoCaches).
 func removeDemo(dir string) {
+	removeDemoCaches(dir)
+	if err := os.RemoveAll(dir); err != nil {
+		slog.Warn("demo: remove the workspace", "folder", dir, "err", err)
+	}
+}
+
+// removeDemoCaches removes the cache folders the sandbox gave the commands
+// of the demo's workspace dir (`go test` fills about 100 MB of build cache
+// there, which nothing would reclaim once the workspace is gone).
+func removeDemoCaches(dir string) {
 	folders := []string{dir}
 	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
 		folders = append(folders, real) // the folder as the server may have named it
@@ -99,8 +111,15 @@ func removeDemo(dir string) {
 			}
 		}
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		slog.Warn("demo: remove the workspace", "folder", dir, "err", err)
+}
+
+// sweepDemoCaches is the sweep's hook (sandbox.SetStaleTempHook): the
+// cache folders of each demo workspace in a killed agentls's folder go
+// with it.
+func sweepDemoCaches(stale string) {
+	demos, _ := filepath.Glob(filepath.Join(stale, demoPrefix+"*"))
+	for _, d := range demos {
+		removeDemoCaches(d)
 	}
 }
 

@@ -115,6 +115,7 @@ func keepInheritedHome() {
 
 // run is main without the process: it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	sandbox.SetStaleTempHook(sweepDemoCaches) // a killed demo's caches go with its workspace
 	fs := flag.NewFlagSet("agentls", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }

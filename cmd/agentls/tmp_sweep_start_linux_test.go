@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/agent/tools"
 )
 
 // sweepWait bounds the wait for a start-up sweep's log line.
@@ -165,8 +167,10 @@ func TestStartSweepsKilledServersTemp(t *testing.T) {
 
 // TestKilledDemoSwept: the workspace of a demo killed before it could
 // remove it stands in the demo's own swept folder, so the next agentls
-// removes it; one kept (--keep) stands in TMPDIR itself, where no sweep
-// looks. Before, the killed demo's workspace stayed in TMPDIR for good.
+// removes it, and its cache folders with it (another workspace's stay);
+// one kept (--keep) stands in TMPDIR itself, where no sweep looks.
+// Before, the killed demo's workspace stayed in TMPDIR for good, and then
+// its cache folders (about 100 MB after its go test).
 func TestKilledDemoSwept(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -210,6 +214,24 @@ func TestKilledDemoSwept(t *testing.T) {
 			if parent == tmp {
 				t.Fatalf("the killed demo's workspace %s stands in TMPDIR, where no sweep takes it", ws)
 			}
+			// The cache folders the sandbox gave the demo's commands (the
+			// kill came before its go test: made here as it would have).
+			caches := tools.CacheFolders(ws)
+			if real, err := filepath.EvalSymlinks(ws); err == nil && real != ws {
+				caches = append(caches, tools.CacheFolders(real)...)
+			}
+			if len(caches) == 0 {
+				t.Fatal("no cache folder for the demo's workspace")
+			}
+			for _, c := range caches {
+				if err := os.MkdirAll(filepath.Join(c, "go-build"), 0o700); err != nil {
+					t.Fatal(err)
+				}
+			}
+			other := tools.CacheFolders(filepath.Join(tmp, "another-workspace"))[0]
+			if err := os.MkdirAll(other, 0o700); err != nil {
+				t.Fatal(err)
+			}
 			past := time.Now().Add(-2 * time.Minute) // as if the next agentls came later
 			if err := os.Chtimes(parent, past, past); err != nil {
 				t.Fatal(err)
@@ -224,6 +246,14 @@ func TestKilledDemoSwept(t *testing.T) {
 			_ = cmd.Wait()
 			if _, err := os.Lstat(ws); !os.IsNotExist(err) {
 				t.Errorf("the killed demo's workspace %s stays (%v)", ws, err)
+			}
+			for _, c := range caches {
+				if _, err := os.Lstat(c); !os.IsNotExist(err) {
+					t.Errorf("the killed demo's cache folder %s stays (%v)", c, err)
+				}
+			}
+			if _, err := os.Lstat(other); err != nil {
+				t.Errorf("another workspace's cache folder went too: %v", err)
 			}
 		})
 	}
