@@ -107,6 +107,13 @@ func helper(args []string) int {
 		if f, err = os.OpenFile(arg, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0); err == nil {
 			f.Close()
 		}
+	case "read-each":
+		// read-each PATH…: "readable: PATH" for each one it could read.
+		for _, p := range args[1:] {
+			if _, rerr := os.ReadFile(p); rerr == nil {
+				fmt.Printf("readable: %s\n", p)
+			}
+		}
 	case "list":
 		_, err = os.ReadDir(arg)
 	case "rename":

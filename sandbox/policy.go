@@ -72,14 +72,31 @@ type Policy struct {
 	UntrustedPath []string
 }
 
-// DefaultDenyRead are the secret places under home no command reads.
+// secretHomePlaces are the places under a home folder that hold
+// credentials or sessions and that no build or test reads: keys, cloud
+// and registry logins, tokens, browsers' and mail's profiles (cookies:
+// the user's sessions), password stores. A database client's password
+// file (~/.pgpass, ~/.my.cnf) is not among them: a project's tests may
+// reach a local database with it (sandbox.deny_read adds it).
+var secretHomePlaces = []string{
+	".ssh", ".aws", ".gnupg", ".netrc", ".config/gh", ".git-credentials", ".docker", ".kube", ".npmrc", ".pypirc",
+	".config/gcloud", ".azure", ".oci", ".config/doctl", ".s3cfg", ".boto", ".config/rclone",
+	".vault-token", ".terraform.d/credentials.tfrc.json", ".config/containers/auth.json",
+	".cargo/credentials.toml", ".cargo/credentials", ".gem/credentials", ".m2/settings-security.xml",
+	".config/glab-cli", ".config/hub",
+	".mozilla", "snap/firefox/common/.mozilla", ".config/google-chrome", ".config/chromium",
+	"snap/chromium/common/chromium", ".config/BraveSoftware", ".config/microsoft-edge", ".thunderbird",
+	".local/share/keyrings", ".password-store",
+}
+
+// DefaultDenyRead are the secret places under home no command reads
+// (secretHomePlaces).
 func DefaultDenyRead(home string) []string {
 	if home == "" {
 		return nil
 	}
-	names := []string{".ssh", ".aws", ".gnupg", ".netrc", ".config/gh", ".git-credentials", ".docker", ".kube", ".npmrc", ".pypirc"}
-	out := make([]string, len(names))
-	for i, n := range names {
+	out := make([]string, len(secretHomePlaces))
+	for i, n := range secretHomePlaces {
 		out[i] = filepath.Join(home, filepath.FromSlash(n))
 	}
 	return out

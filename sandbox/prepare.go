@@ -106,13 +106,24 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	if err := chownFor(tmp, pol.RunAs); err != nil {
 		return nil, err
 	}
+	uid := os.Getuid()
+	if pol.RunAs != nil {
+		uid = int(pol.RunAs.UID)
+	}
+	// The user's runtime folder (its sessions' sockets, podman's registry
+	// logins): bwrap hides it under an empty tmpfs, Landlock alone denies it.
+	runUser := "/run/user/" + strconv.Itoa(uid)
+	deny := slices.Clone(pol.DenyRead)
+	if !st.bwrapOn() {
+		deny = append(deny, runUser)
+	}
 	s := spec{
 		Landlock: st.landlockOn(), Bwrap: st.bwrapOn(), NoUnixSockets: st.unixSocketsOff(pol.Network),
 		NoKeyrings: true, LandlockABI: probe.LandlockABI, Supervised: st.supervised(),
 		Writable: resolveAll(append(slices.Clone(pol.Writable), tmp)),
 		ReadOnly: resolveAll(pol.readOnly(st.bwrapOn())),
 		Fixed:    resolveAll(pol.Fixed),
-		Deny:     resolveAll(pol.DenyRead),
+		Deny:     resolveAll(deny),
 		Set:      map[string]string{"TMPDIR": tmp, "GOTMPDIR": tmp, "TMP": tmp, "TEMP": tmp},
 		Unset:    unsetVars,
 		PathDeny: resolveAll(pol.UntrustedPath),
@@ -150,11 +161,6 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 		ok = true
 		return p, nil
 	}
-	uid := os.Getuid()
-	if pol.RunAs != nil {
-		uid = int(pol.RunAs.UID)
-	}
-	runUser := "/run/user/" + strconv.Itoa(uid)
 	sockets := slices.DeleteFunc(liveSockets(os.Environ(), append(append(slices.Clone(s.Writable), s.Deny...), runUser)),
 		func(sock string) bool { return !reachableBy(sock, pol.RunAs) })
 	p.Argv = append(bwrapArgs(probe.BwrapPath, s, pol.Network, uid, sockets), inner...)

@@ -184,6 +184,76 @@ func TestPromiseFiles(t *testing.T) {
 	}
 }
 
+// secretPlaces are credentials and sessions in a home folder that no
+// build or test needs (paths under the home; DefaultDenyRead).
+var secretPlaces = []string{
+	".config/gcloud/application_default_credentials.json", ".azure/msal_token_cache.json",
+	".mozilla/firefox/x.default/cookies.sqlite", "snap/firefox/common/.mozilla/firefox/x/cookies.sqlite",
+	".config/google-chrome/Default/Cookies", ".config/chromium/Default/Cookies",
+	".config/BraveSoftware/Brave-Browser/Default/Cookies", ".config/microsoft-edge/Default/Cookies",
+	".thunderbird/x.default/logins.json", ".local/share/keyrings/login.keyring",
+	".password-store/site.gpg", ".cargo/credentials.toml", ".cargo/credentials", ".gem/credentials",
+	".config/containers/auth.json", ".config/rclone/rclone.conf", ".vault-token",
+	".terraform.d/credentials.tfrc.json", ".config/glab-cli/config.yml", ".config/hub",
+	".config/doctl/config.yaml", ".oci/config", ".s3cfg", ".boto", ".m2/settings-security.xml",
+}
+
+// TestPromiseSecretPlaces: a confined command reads none of the secret
+// places of its user's home (each a file readable by the command's user,
+// so only the sandbox can refuse it), nor the user's runtime folder
+// (podman's registry logins, $XDG_RUNTIME_DIR/containers/auth.json), and
+// still reads the home's ordinary configuration.
+func TestPromiseSecretPlaces(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			for _, p := range append(slices.Clone(secretPlaces), ".config/git/config") {
+				f := filepath.Join(r.home, filepath.FromSlash(p))
+				must(t, os.MkdirAll(filepath.Dir(f), 0o755))
+				must(t, os.WriteFile(f, []byte("secret\n"), 0o644))
+			}
+			paths := []string{}
+			for _, p := range secretPlaces {
+				paths = append(paths, filepath.Join(r.home, filepath.FromSlash(p)))
+			}
+			if runtime := r.runtimeDir(); runtime != "" {
+				paths = append(paths, runtime)
+			}
+			out, code := r.run(r.policy(mode), nil, append([]string{"read-each"}, paths...)...)
+			if code != 0 || strings.Contains(out, "readable: ") {
+				t.Errorf("secrets a command read (exit %d):\n%s", code, out)
+			}
+			if out, code := r.run(r.policy(mode), nil, "read", filepath.Join(r.home, ".config/git/config")); code != 0 {
+				t.Errorf("read ~/.config/git/config: %s", strings.TrimSpace(out))
+			}
+		})
+	}
+}
+
+// runtimeDir puts a file readable by the commands' user in that user's
+// runtime folder (/run/user/<uid>, made when missing and this test runs
+// as root) and returns its path; "" when it cannot.
+func (r *rig) runtimeDir() string {
+	r.t.Helper()
+	uid := os.Getuid()
+	if r.runAs != nil {
+		uid = int(r.runAs.UID)
+	}
+	dir := "/run/user/" + strconv.Itoa(uid)
+	if _, err := os.Stat(dir); err != nil {
+		if os.Geteuid() != 0 || os.MkdirAll(dir, 0o700) != nil {
+			return ""
+		}
+		r.t.Cleanup(func() { os.RemoveAll(dir) })
+		must(r.t, os.Chown(dir, uid, uid))
+	}
+	f := filepath.Join(dir, fmt.Sprintf("agentls-promise-%d-auth.json", os.Getpid()))
+	must(r.t, os.WriteFile(f, []byte("secret\n"), 0o644))
+	r.t.Cleanup(func() { os.Remove(f) })
+	return f
+}
+
 // TestPromiseNewFilesAtTop: with bwrap the workspace's top folder takes
 // new entries; Landlock alone cannot allow that next to .agentls/.
 func TestPromiseNewFilesAtTop(t *testing.T) {
