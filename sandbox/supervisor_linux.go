@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -170,6 +171,13 @@ func (s *supervisor) segment(shmid int32) unix.Errno {
 		}
 		return unix.EPERM
 	}
+	// shm_cpid may name a pid used again since (a command can fork until
+	// it holds the pid of a gone creator): a process that started after
+	// the segment was made is not its maker.
+	maker, err := readStat(int(ds.Cpid))
+	if err != nil || !couldMake(maker.start, int64(ds.Ctime)) {
+		return unix.EPERM
+	}
 	if ours, err := s.descends(int(ds.Cpid)); err != nil || !ours {
 		return unix.EPERM
 	}
@@ -251,6 +259,36 @@ func (s *supervisor) descends(pid int) (bool, error) {
 // procStat is what the supervisor and the reaper read of /proc/<pid>/stat.
 type procStat struct {
 	ppid, pgrp int
+	// start is when the process started, in clock ticks (userHZ) since
+	// boot.
+	start uint64
+}
+
+// userHZ is the clock tick /proc reports times in (USER_HZ).
+const userHZ = 100
+
+// bootTime is when the machine booted, in seconds since the epoch
+// (/proc/stat's btime); 0 when unknown.
+var bootTime = sync.OnceValue(func() int64 {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte("btime ")); ok {
+			t, _ := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
+			return t
+		}
+	}
+	return 0
+})
+
+// couldMake reports whether a process that started start ticks after boot
+// can have made a segment whose shm_ctime is ctime (seconds since the
+// epoch; a second's slack for the rounding of both).
+func couldMake(start uint64, ctime int64) bool {
+	boot := bootTime()
+	return boot > 0 && boot+int64(start/userHZ) <= ctime+1
 }
 
 // readStat reads pid's /proc/<pid>/stat ("pid (comm) state ppid pgrp …":
@@ -265,12 +303,14 @@ func readStat(pid int) (procStat, error) {
 		return procStat{}, fmt.Errorf("/proc/%d/stat: no command name", pid)
 	}
 	f := bytes.Fields(b[i+1:])
-	if len(f) < 3 {
+	if len(f) < 20 {
 		return procStat{}, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
 	}
 	var st procStat
 	if st.ppid, err = strconv.Atoi(string(f[1])); err == nil {
-		st.pgrp, err = strconv.Atoi(string(f[2]))
+		if st.pgrp, err = strconv.Atoi(string(f[2])); err == nil {
+			st.start, err = strconv.ParseUint(string(f[19]), 10, 64)
+		}
 	}
 	return st, err
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -86,5 +87,35 @@ func TestSupervisorDecides(t *testing.T) {
 		if got := s.decide(c.call, c.args); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestCouldMake: a process that started after a segment was made (a pid
+// used again) is not its maker; one that started before, or in the same
+// second, may be.
+func TestCouldMake(t *testing.T) {
+	boot := bootTime()
+	if boot == 0 {
+		t.Skip("no btime in /proc/stat")
+	}
+	self, err := readStat(os.Getpid())
+	must(t, err)
+	started := boot + int64(self.start/userHZ)
+	for _, c := range []struct {
+		name  string
+		ctime int64
+		want  bool
+	}{
+		{"made after the process started", started + 60, true},
+		{"made in the same second", started, true},
+		{"made a second before (rounding)", started - 1, true},
+		{"made before the process started", started - 60, false},
+	} {
+		if got := couldMake(self.start, c.ctime); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if now := time.Now().Unix(); started > now+1 || started < now-24*3600 {
+		t.Errorf("this process started at %d by /proc, now is %d: the clock arithmetic is off", started, now)
 	}
 }
