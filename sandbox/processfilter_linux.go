@@ -12,24 +12,23 @@ import (
 // command only from tracing them (every ABI) and, from ABI 6, from
 // signalling them. A command could still kill them before ABI 6, and on
 // every ABI change their resource limits (prlimit: RLIMIT_CPU kills,
-// RLIMIT_NOFILE breaks), priority and CPUs, or aim SIGIO (any signal,
-// with F_SETSIG) at them, or attach their System V shared memory (X11's
+// RLIMIT_NOFILE breaks), priority and CPUs, aim SIGIO (any signal, with
+// F_SETSIG) at them, or attach their System V shared memory (X11's
 // MIT-SHM segments: the pixels of the user's windows). So there the
-// launcher adds a second seccomp
-// filter whose listener it hands to its reaper (supervisor_linux.go): the
-// calls below that name another process go to the reaper, which lets them
-// through only when the target is one of the command's own processes (a
-// descendant of the reaper; a shared memory segment, when its creator
-// is) and refuses them with EPERM otherwise. A call aimed at the caller
-// itself (pid 0) passes without a stop. System V semaphores and message
-// queues and POSIX message queues name no creator the reaper could check:
-// their calls fail with ENOSYS (as on a kernel without them), as does
-// i386's ipc() multiplexer.
-// pidfd_send_signal fails with ENOSYS (its target is a descriptor, which
-// the command could swap under the check; programs fall back to kill, as
-// on a kernel before 5.1), and so do F_SETOWN_EX and the FIOSETOWN and
-// SIOCSPGRP ioctls with EPERM (their target is behind a pointer).
-// docs/guard.md "What each layer gives".
+// launcher adds a second seccomp filter whose listener it hands to its
+// reaper (supervisor_linux.go): the calls below that name another process
+// go to the reaper, which lets them through only when the target is one
+// of the command's own processes (a descendant of the reaper; a shared
+// memory segment, when its creator is) and refuses them with EPERM
+// otherwise. A call aimed at the caller itself (pid 0) passes without a
+// stop. Targets the reaper cannot check without a race or at all are
+// refused outright: pidfd_send_signal fails with ENOSYS (its target is a
+// descriptor, which the command could swap under the check; programs fall
+// back to kill, as on a kernel before 5.1), F_SETOWN_EX and the FIOSETOWN
+// and SIOCSPGRP ioctls with EPERM (their target is behind a pointer), and
+// System V semaphores and message queues, POSIX message queues and i386's
+// ipc() multiplexer, which name no creator, with ENOSYS (as on a kernel
+// without them). docs/guard.md "What each layer gives".
 
 // procCall is a system call the process filter watches.
 type procCall int

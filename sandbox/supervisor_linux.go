@@ -84,8 +84,10 @@ func receiveListener(sock int) int {
 }
 
 // serve answers every question on listener until it fails (the process
-// exits meanwhile: the reaper's goroutine ends with it).
+// exits meanwhile: the reaper's goroutine ends with it); then it closes
+// listener, so that a watched call fails (ENOSYS) rather than waits.
 func (s *supervisor) serve(listener int) {
+	defer unix.Close(listener)
 	for {
 		var n seccompNotif
 		if _, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(listener), unix.SECCOMP_IOCTL_NOTIF_RECV, uintptr(unsafe.Pointer(&n))); errno != 0 {
