@@ -6,12 +6,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// perABI assembles the opening every filter of the launcher shares: a
-// jump by the calling ABI among the n of arch(i) (an ABI not listed: ENOSYS), then
-// for each its label, its system call number loaded (x32's numbers on the
-// first, native ABI refused with ENOSYS when x32), and body(i). The
-// caller ends the program with the verdicts its bodies jump to.
-func (a *bpfAsm) perABI(n int, arch func(i int) uint32, x32 bool, body func(i int)) {
+// x32Bit marks an x32 system call on x86-64 (__X32_SYSCALL_BIT).
+const x32Bit = 0x40000000
+
+// hasX32 reports whether a process of goarch can make x32 system calls:
+// its native ABI's numbers with x32Bit set.
+func hasX32(goarch string) bool { return goarch == "amd64" }
+
+// perABI assembles the opening every filter of the launcher shares for a
+// process of goarch: a jump by the calling ABI among the n of arch(i) (an
+// ABI not listed: ENOSYS), then for each its label, its system call
+// number loaded (x32's numbers on the first, native ABI refused with
+// ENOSYS: hasX32), and body(i). The caller ends the program with the
+// verdicts its bodies jump to.
+func (a *bpfAsm) perABI(goarch string, n int, arch func(i int) uint32, body func(i int)) {
 	a.load(offArch)
 	for i := range n {
 		a.jumpIfEqual(arch(i), fmt.Sprint("abi", i), "")
@@ -20,7 +28,7 @@ func (a *bpfAsm) perABI(n int, arch func(i int) uint32, x32 bool, body func(i in
 	for i := range n {
 		a.label(fmt.Sprint("abi", i))
 		a.load(offNr)
-		if i == 0 && x32 {
+		if i == 0 && hasX32(goarch) {
 			a.jumpIfAtLeast(x32Bit, labelNoSys, "")
 		}
 		body(i)

@@ -42,7 +42,7 @@ func keyringFilter(goarch string) ([]unix.SockFilter, error) {
 		return nil, fmt.Errorf("no keyring filter for %s: set sandbox.mode", goarch)
 	}
 	var a bpfAsm
-	a.perABI(len(abis), func(i int) uint32 { return abis[i].arch }, filterABIs[goarch].x32, func(i int) {
+	a.perABI(goarch, len(abis), func(i int) uint32 { return abis[i].arch }, func(i int) {
 		for _, nr := range abis[i].nrs {
 			a.jumpIfEqual(nr, labelEPERM, "")
 		}

@@ -127,7 +127,7 @@ func processFilter(goarch string) ([]unix.SockFilter, error) {
 		return nil, fmt.Errorf("no process filter for %s: install bubblewrap, or set sandbox.mode", goarch)
 	}
 	var a bpfAsm
-	a.perABI(len(abis), func(i int) uint32 { return abis[i].arch }, filterABIs[goarch].x32, func(i int) {
+	a.perABI(goarch, len(abis), func(i int) uint32 { return abis[i].arch }, func(i int) {
 		nrs := make([]uint32, 0, len(abis[i].calls))
 		for nr := range abis[i].calls {
 			nrs = append(nrs, nr)

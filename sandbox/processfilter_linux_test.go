@@ -14,7 +14,7 @@ func wantProcessVerdict(goarch string, arch, nr uint32, args [3]uint64) uint32 {
 		if arch != abi.arch {
 			continue
 		}
-		if i == 0 && filterABIs[goarch].x32 && nr&x32Bit != 0 {
+		if i == 0 && hasX32(goarch) && nr&x32Bit != 0 {
 			return retENOSYS
 		}
 		switch abi.calls[nr] {

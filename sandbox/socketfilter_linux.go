@@ -29,9 +29,6 @@ const (
 	offArg0 = 16
 )
 
-// x32Bit marks an x32 system call on x86-64 (__X32_SYSCALL_BIT).
-const x32Bit = 0x40000000
-
 // sysSocketCall is socketcall(2)'s call number for socket(2).
 const sysSocketCall = 1
 
@@ -42,22 +39,18 @@ type abiCalls struct {
 }
 
 // filterABIs are the ABIs a process of GOARCH can make system calls in:
-// the native one first. x32 says whether the native ABI's numbers with
-// x32Bit set are x32's.
-var filterABIs = map[string]struct {
-	abis []abiCalls
-	x32  bool
-}{
-	"amd64": {abis: []abiCalls{
+// the native one first.
+var filterABIs = map[string][]abiCalls{
+	"amd64": {
 		{arch: unix.AUDIT_ARCH_X86_64, socket: 41, ioUring: 425},
 		{arch: unix.AUDIT_ARCH_I386, socket: 359, socketcall: 102, ioUring: 425},
-	}, x32: true},
-	"arm64": {abis: []abiCalls{
+	},
+	"arm64": {
 		{arch: unix.AUDIT_ARCH_AARCH64, socket: 198, ioUring: 425},
 		{arch: unix.AUDIT_ARCH_ARM, socket: 281, ioUring: 425},
-	}},
-	"riscv64": {abis: []abiCalls{{arch: unix.AUDIT_ARCH_RISCV64, socket: 198, ioUring: 425}}},
-	"loong64": {abis: []abiCalls{{arch: unix.AUDIT_ARCH_LOONGARCH64, socket: 198, ioUring: 425}}},
+	},
+	"riscv64": {{arch: unix.AUDIT_ARCH_RISCV64, socket: 198, ioUring: 425}},
+	"loong64": {{arch: unix.AUDIT_ARCH_LOONGARCH64, socket: 198, ioUring: 425}},
 }
 
 // The filter's verdicts.
@@ -79,8 +72,8 @@ func socketFilter(goarch string) ([]unix.SockFilter, error) {
 		return nil, fmt.Errorf("no unix socket filter for %s: install bubblewrap, or set sandbox.mode", goarch)
 	}
 	var a bpfAsm
-	a.perABI(len(table.abis), func(i int) uint32 { return table.abis[i].arch }, table.x32, func(i int) {
-		abi := table.abis[i]
+	a.perABI(goarch, len(table), func(i int) uint32 { return table[i].arch }, func(i int) {
+		abi := table[i]
 		a.jumpIfEqual(abi.ioUring, labelNoSys, "")
 		a.jumpIfEqual(abi.socket, fmt.Sprint("socket", i), "")
 		if abi.socketcall != 0 {

@@ -37,13 +37,14 @@ type Status struct {
 // Landlock does not scope abstract sockets (the host's network namespace:
 // an X server's or D-Bus's abstract socket in reach).
 func (s Status) unixSocketsOff(network bool) bool {
-	return s.landlockOn() && !s.bwrapOn() || s.bwrapOn() && network && !s.scoped
+	return s.supervised() || s.bwrapOn() && network && !s.scoped
 }
 
 // supervised reports whether a command under s gets the reaper's watch
 // over the system calls that reach another process by its pid
 // (processfilter_linux.go): under Landlock alone, where no PID namespace
-// hides the user's other processes.
+// hides the user's other processes (and no bubblewrap covers the unix
+// sockets outside: unixSocketsOff).
 func (s Status) supervised() bool { return s.landlockOn() && !s.bwrapOn() }
 
 // landlockAloneNote is what the status and each command's note say of
