@@ -89,6 +89,22 @@ func reach(op string, pid int) error {
 	return fmt.Errorf("unknown op %q", op)
 }
 
+// commandHere runs the op as a command under pol in ws, started from this
+// process (a stand-in for agentls), and prints "command: <its output>
+// (<its error>)"; an error only when it could not be prepared.
+func commandHere(pol Policy, ws string, op ...string) error {
+	self, _ := os.Executable()
+	cmd, prep, err := Command(pol, self, append([]string{self, helperArg}, op...), os.Environ())
+	if err != nil {
+		return err
+	}
+	cmd.Dir = ws
+	out, runErr := cmd.CombinedOutput()
+	prep.Cleanup()
+	fmt.Printf("command: %s (%v)\n", strings.TrimSpace(string(out)), runErr)
+	return nil
+}
+
 // helper does one thing and prints "ok" (exit 0) or "err: …" (exit 1).
 func helper(args []string) int {
 	arg := ""
@@ -176,15 +192,7 @@ func helper(args []string) int {
 			uid, _ := strconv.Atoi(args[3])
 			pol.RunAs = &User{UID: uint32(uid), GID: uint32(uid)}
 		}
-		self, _ := os.Executable()
-		var cmd *exec.Cmd
-		var prep *Prepared
-		if cmd, prep, err = Command(pol, self, []string{self, helperArg, "tiocsti"}, os.Environ()); err == nil {
-			cmd.Dir = args[2]
-			out, runErr := cmd.CombinedOutput()
-			prep.Cleanup()
-			fmt.Printf("command: %s (%v)\n", strings.TrimSpace(string(out)), runErr)
-		}
+		err = commandHere(pol, args[2], "tiocsti")
 	case "loopback":
 		var l net.Listener
 		if l, err = net.Listen("tcp", "127.0.0.1:0"); err == nil {
@@ -233,15 +241,7 @@ func helper(args []string) int {
 			err = fmt.Errorf("control: %s", control)
 			break
 		}
-		self, _ := os.Executable()
-		var cmd *exec.Cmd
-		var prep *Prepared
-		if cmd, prep, err = Command(Policy{Mode: Mode(arg), Writable: []string{args[2]}}, self, []string{self, helperArg, "keyring", args[3]}, os.Environ()); err == nil {
-			cmd.Dir = args[2]
-			out, runErr := cmd.CombinedOutput()
-			prep.Cleanup()
-			fmt.Printf("command: %s (%v)\n", strings.TrimSpace(string(out)), runErr)
-		}
+		err = commandHere(Policy{Mode: Mode(arg), Writable: []string{args[2]}}, args[2], "keyring", args[3])
 		if id, kerr := unix.KeyctlSearch(unix.KEY_SPEC_USER_KEYRING, "user", args[3], 0); kerr == nil {
 			unix.KeyctlInt(unix.KEYCTL_UNLINK, id, unix.KEY_SPEC_USER_KEYRING, 0, 0)
 		}

@@ -276,8 +276,15 @@ func TestPromiseNewFilesAtTop(t *testing.T) {
 // (as the editor or agentls are) and returns its pid.
 func (r *rig) victim() int {
 	r.t.Helper()
+	return r.startVictim(nil)
+}
+
+// startVictim starts a victim with attr.
+func (r *rig) startVictim(attr *syscall.SysProcAttr) int {
+	r.t.Helper()
 	v := exec.Command(r.bin, helperArg, "sleep")
 	v.Env = append(os.Environ(), "VICTIM_SECRET=hunter2")
+	v.SysProcAttr = attr
 	setUser(v, r.runAs)
 	must(r.t, v.Start())
 	r.t.Cleanup(func() { v.Process.Kill(); v.Wait() })
@@ -461,12 +468,7 @@ func TestPromiseNoSharedMemoryOutside(t *testing.T) {
 // victimGroup is a victim leading a process group of its own.
 func (r *rig) victimGroup() int {
 	r.t.Helper()
-	v := exec.Command(r.bin, helperArg, "sleep")
-	v.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	setUser(v, r.runAs)
-	must(r.t, v.Start())
-	r.t.Cleanup(func() { v.Process.Kill(); v.Wait() })
-	return v.Process.Pid
+	return r.startVictim(&syscall.SysProcAttr{Setpgid: true})
 }
 
 // listen is a TCP listener outside the sandbox.
@@ -718,7 +720,7 @@ func TestPromiseNoUnixSocketsUnderLandlockAlone(t *testing.T) {
 	abstract, err := net.Listen("unix", "@agentls-test-"+strconv.Itoa(os.Getpid()))
 	must(t, err)
 	t.Cleanup(func() { abstract.Close() })
-	native := filterABIs[runtime.GOARCH].abis[0]
+	native := filterABIs[runtime.GOARCH][0]
 	tcp := listen(t)
 	for _, c := range []struct {
 		name string
