@@ -4,6 +4,8 @@
 
 import * as vscode from 'vscode';
 import {
+  ErrorAction,
+  type ErrorHandler,
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
@@ -37,6 +39,7 @@ import {
   type UpdateParams,
 } from './protocol';
 import { apiKeySecret, confirmModeSwitch, connectionLost, promptParams, restartOnChange, sessionToRestore, storeApiKey } from './flows';
+import { Lifecycle } from './lifecycle';
 import { MentionList } from './mentionPicker';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { reencodedOnSave, showAskedWhy, warnLeftUnsaved } from './saveCheck';
@@ -51,6 +54,8 @@ const lastSessionKey = 'agentls.lastSession';
 /** Everything the extension runs, disposed on deactivation. */
 export class AgentController implements vscode.Disposable {
   private client: LanguageClient | undefined;
+  /** Starts, stops and restarts, one at a time (lifecycle.ts). */
+  private readonly lifecycle = new Lifecycle();
   private readonly model = new ChatModel();
   private readonly status = new ModeStatusBar();
   /** What confines commands, as agent/status reported it at start. */
@@ -140,7 +145,24 @@ export class AgentController implements vscode.Disposable {
   }
 
   /** Starts the server; a failure is shown with "Open Settings" / "Show Log". */
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    return this.lifecycle.run('start', () => this.startNow());
+  }
+
+  /** Stops the server. */
+  stop(): Promise<void> {
+    return this.lifecycle.run('stop', () => this.stopNow());
+  }
+
+  /** Stops the server and starts it again (after the steps asked before it: lifecycle.ts). */
+  private restart(): Promise<void> {
+    return this.lifecycle.run('restart', async () => {
+      await this.stopNow();
+      await this.startNow();
+    });
+  }
+
+  private async startNow(): Promise<void> {
     const cfg = this.settings();
     const found = resolveServer(cfg.get<string>('serverPath'), this.ext.extensionPath, process.env.PATH);
     if ('error' in found) {
@@ -164,6 +186,14 @@ export class AgentController implements vscode.Disposable {
         trustedGetter((k) => cfg.get(k), (k) => cfg.inspect(k), (k) => this.output.warn(`agentls.${k} in the workspace's settings is ignored: only your user settings say where the API key goes`)),
       ),
       outputChannel: this.output,
+      // A server that died (kill -9, out of memory) fails the writes still queued for it (EPIPE). The
+      // default handler gives the server up after three of them, a race with the close it restarts on:
+      // here only the close decides (the default's rule: restarted unless it crashed 5 times in 3
+      // minutes), and the chat, not a pile of toasts, says what happened to the turn.
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue, handled: true }),
+        closed: () => crashes.closed(),
+      },
       middleware: {
         workspace: {
           handleApplyEdit: async (params, next) => {
@@ -195,6 +225,7 @@ export class AgentController implements vscode.Disposable {
       },
     };
     const client = new LanguageClient('agentls', 'agentls', serverOptions, clientOptions);
+    const crashes: ErrorHandler = client.createDefaultErrorHandler();
     const savesEdits = cfg.get<boolean>('saveAgentEdits', true);
     const feature: StaticFeature = {
       fillClientCapabilities: (caps) => {
@@ -269,8 +300,7 @@ export class AgentController implements vscode.Disposable {
     });
   }
 
-  /** Stops the server. */
-  async stop(): Promise<void> {
+  private async stopNow(): Promise<void> {
     const c = this.client;
     this.client = undefined;
     for (const [, a] of this.asks) a.resolve({ dismissed: true });
@@ -278,11 +308,6 @@ export class AgentController implements vscode.Disposable {
     this.model.serverStopped();
     this.basics.reset();
     if (c && c.state !== State.Stopped) await c.stop().catch(() => undefined);
-  }
-
-  private async restart(): Promise<void> {
-    await this.stop();
-    await this.start();
   }
 
   private async onConfig(e: vscode.ConfigurationChangeEvent): Promise<void> {
@@ -294,6 +319,8 @@ export class AgentController implements vscode.Disposable {
 
   /** Sends the request method of the protocol table (protocol.gen.ts): its params and result are the generated types. */
   private async request<M extends keyof Requests>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
+    // A server given up after crashes (errorHandler): the next request starts it again (the chat's notice says so).
+    if (this.client?.state === State.Stopped) await this.restart();
     if (!this.client || !this.client.isRunning()) throw new Error('the agentls server is not running (see agentls: Show Server Log)');
     return this.client.sendRequest<Requests[M]['result']>(method, params);
   }

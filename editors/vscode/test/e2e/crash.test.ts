@@ -2,13 +2,17 @@
 // (code-server, the packaged .vsix, the real binary, fixtures/crash.yaml): the
 // chat ends the turn with an error, the approval card goes (its buttons would
 // answer a server that is gone), Stop turns back into Send; the extension
-// starts the server again and the next prompt runs a turn to its end.
+// starts the server again and the next prompt runs a turn to its end. A server
+// that crashed five times in three minutes is given up (vscode-languageclient's
+// rule): the next request (here a new chat) starts it again, as the chat's
+// notice says.
 // Screenshots go to the test output folder (crash/).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chatFrame, outputDir } from './harness';
+import { chatFrame, outputDir, serversLogging } from './harness';
 import { type Project, startProject } from './project';
 
 const out = outputDir('crash');
@@ -52,4 +56,40 @@ test('a server killed while the plan waits: the turn ends with an error, the car
   await chat.locator('.msg.assistant', { hasText: 'Approved after the restart.' }).waitFor({ timeout: 120_000 });
   await page.screenshot({ path: path.join(out, '03-after-the-restart.png') });
   assert.equal(await approval.count(), 0, 'no approval card left');
+});
+
+test('a server that crashed five times in three minutes is given up; the next request (a new chat) starts it again', async () => {
+  const { page } = project;
+  const chat = chatFrame(page);
+  const log = path.join(out, 'agentls.log');
+  // Each server logs "sandbox probed" once it is up (the log is appended to): kill each new one then.
+  const started = () => (fs.readFileSync(log, 'utf8').match(/msg="sandbox probed"/g) ?? []).length;
+  const until = async (what: string, ok: () => boolean) => {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !ok()) await page.waitForTimeout(100);
+    assert.ok(ok(), what);
+  };
+  // The first test's kill was the first crash; four more make five (the client restarts a server 4 times in 3 minutes).
+  for (let crash = 2; crash <= 5; crash++) {
+    const before = started();
+    const [pid] = serversLogging(log);
+    assert.ok(pid, `a server runs before crash ${crash}`);
+    process.kill(pid, 'SIGKILL');
+    if (crash < 5) await until(`the server started again after crash ${crash}`, () => started() > before && serversLogging(log).length === 1);
+  }
+  await page.locator('.notifications-toasts', { hasText: 'will not be restarted' }).first().waitFor({ timeout: 60_000 });
+  assert.deepEqual(serversLogging(log), [], 'given up: no server runs');
+  await page.screenshot({ path: path.join(out, '04-given-up.png') });
+
+  // A new chat (PLAN): its request starts the server again, and the prompt reaches the model.
+  await chat.locator('button.new-chat').click();
+  await until('the new chat started one server', () => serversLogging(log).length === 1);
+  await chat.locator('.mode-toggle [aria-selected="true"]', { hasText: 'PLAN' }).waitFor();
+  const prompt = chat.locator('textarea.prompt');
+  await prompt.fill('Plan after giving up.');
+  await prompt.press('Enter');
+  await chat.locator('.msg.assistant', { hasText: 'Writing the plan.' }).waitFor({ timeout: 120_000 });
+  await chat.locator('button.stop').waitFor({ state: 'hidden', timeout: 60_000 });
+  assert.equal(serversLogging(log).length, 1, 'one server runs');
+  await page.screenshot({ path: path.join(out, '05-started-by-the-chat.png') });
 });

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from './fakeOpenAI';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, serversLogging, showChat, startCodeServer } from './harness';
 
 const out = outputDir('firstrun');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -117,11 +117,20 @@ test('the walkthrough: provider and model in Settings, the key, Test connection'
   await screenshot('test-refused');
   await walk.locator('button.getting-started-step', { hasText: 'Set the API key' }).click();
   await walk.getByRole('button', { name: 'Set API Key' }).click();
+  // The extension's own input box (its prompt shown), not the quick input still closing or opening:
+  // typed into too early, the key is lost and Enter stores nothing.
+  await page.locator('.quick-input-widget', { hasText: 'API key for the model provider' }).waitFor();
   const box = page.locator('.quick-input-widget input');
-  await box.waitFor();
   await box.fill(key);
+  assert.equal(await box.inputValue(), key);
   await box.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: PLAN"]').waitFor(); // the server restarted with the key and checked it
+  // Three restarts (two settings, the key), one after another: none left its server running.
+  const log = path.join(out, 'agentls.log');
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && serversLogging(log).length !== 1) await page.waitForTimeout(100);
+  assert.equal(serversLogging(log).length, 1, `one agentls server runs after the restarts (pids ${serversLogging(log).join(', ')})`);
   await walk.locator('button.getting-started-step', { hasText: 'Test the connection' }).click();
   await walk.getByRole('button', { name: 'Test connection' }).click();
   await page.locator('.notifications-toasts', { hasText: `Connected: fake-1 at ${new URL(endpoint.baseUrl).host} answers.` }).waitFor();

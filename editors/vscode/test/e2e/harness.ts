@@ -148,3 +148,23 @@ export async function startCodeServer(bin: string, vsix: string, dataDir: string
       }),
   };
 }
+
+/**
+ * The pids of the agentls servers that write `logFile` (started with --log-file logFile, as the
+ * tests' serverArgs say): one per running server, so a restart that left the old one behind shows.
+ */
+export function serversLogging(logFile: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const i = argv.indexOf('--log-file');
+    if (i > 0 && argv[i + 1] === logFile && path.basename(argv[0]).startsWith('agentls')) pids.push(Number(entry));
+  }
+  return pids;
+}
