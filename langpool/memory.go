@@ -1,11 +1,6 @@
 package langpool
 
-import (
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
-)
+import "github.com/agentls/agentls/internal/procstat"
 
 // MemoryBytes is the resident memory of every running server, each with
 // the processes of its process group (the sandbox's launcher and bwrap
@@ -40,42 +35,10 @@ func groupMemory(groups map[int]bool) map[int]int64 {
 	if len(groups) == 0 {
 		return out
 	}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, stat := range stats {
-		b, err := os.ReadFile(stat)
-		if err != nil {
-			continue
+	for _, pid := range procstat.PIDs() {
+		if st, err := procstat.Read(pid); err == nil && groups[st.PGRP] { // else gone meanwhile
+			out[st.PGRP] += procstat.RSS(pid)
 		}
-		// pid (comm) state ppid pgrp …: comm may hold spaces, so split after ')'.
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		pgrp, _ := strconv.Atoi(f[2])
-		if !groups[pgrp] {
-			continue
-		}
-		out[pgrp] += rss(filepath.Join(filepath.Dir(stat), "status"))
 	}
 	return out
-}
-
-// rss is the VmRSS of a /proc/<pid>/status file, in bytes.
-func rss(status string) int64 {
-	b, err := os.ReadFile(status)
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb * 1024
-		}
-	}
-	return 0
 }

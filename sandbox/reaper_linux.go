@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentls/agentls/internal/procstat"
 )
 
 // reaperOn: the launcher reaps where no PID namespace ends what a command
@@ -173,8 +175,8 @@ func reapOne(options int) bool {
 // this kernel may lack /proc/<pid>/task/<tid>/children).
 func children(ppid int) []int {
 	var out []int
-	for _, pid := range processes() {
-		if st, err := readStat(pid); err == nil && st.ppid == ppid { // else gone meanwhile
+	for _, pid := range procstat.PIDs() {
+		if st, err := procstat.Read(pid); err == nil && st.PPID == ppid { // else gone meanwhile
 			out = append(out, pid)
 		}
 	}

@@ -1,16 +1,15 @@
 package sandbox
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"runtime"
-	"strconv"
-	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentls/agentls/internal/procstat"
 )
 
 // seccompNotif is struct seccomp_notif (linux/seccomp.h): one watched
@@ -176,8 +175,8 @@ func (s *supervisor) segment(shmid int32) unix.Errno {
 	// shm_cpid may name a pid used again since (a command can fork until
 	// it holds the pid of a gone creator): a process that started after
 	// the segment was made is not its maker.
-	maker, err := readStat(int(ds.Cpid))
-	if err != nil || !couldMake(maker.start, int64(ds.Ctime)) {
+	maker, err := procstat.Read(int(ds.Cpid))
+	if err != nil || !couldMake(maker.Start, int64(ds.Ctime)) {
 		return unix.EPERM
 	}
 	if ours, err := s.descends(int(ds.Cpid)); err != nil || !ours {
@@ -223,9 +222,9 @@ func (s *supervisor) group(pgid int64) unix.Errno {
 		return unix.ESRCH
 	}
 	members := 0
-	for _, pid := range processes() {
-		st, err := readStat(pid)
-		if err != nil || int64(st.pgrp) != pgid {
+	for _, pid := range procstat.PIDs() {
+		st, err := procstat.Read(pid)
+		if err != nil || int64(st.PGRP) != pgid {
 			continue
 		}
 		members++
@@ -243,93 +242,25 @@ func (s *supervisor) group(pgid int64) unix.Errno {
 // itself does not descend from itself); an error when pid is gone.
 func (s *supervisor) descends(pid int) (bool, error) {
 	for range maxAncestry {
-		st, err := readStat(pid)
+		st, err := procstat.Read(pid)
 		if err != nil {
 			return false, err
 		}
 		switch {
-		case st.ppid == s.reaper:
+		case st.PPID == s.reaper:
 			return true, nil
-		case st.ppid <= 1:
+		case st.PPID <= 1:
 			return false, nil
 		}
-		pid = st.ppid
+		pid = st.PPID
 	}
 	return false, nil
 }
-
-// procStat is what the supervisor and the reaper read of /proc/<pid>/stat.
-type procStat struct {
-	ppid, pgrp int
-	// start is when the process started, in clock ticks (userHZ) since
-	// boot.
-	start uint64
-}
-
-// userHZ is the clock tick /proc reports times in (USER_HZ).
-const userHZ = 100
-
-// bootTime is when the machine booted, in seconds since the epoch
-// (/proc/stat's btime); 0 when unknown.
-var bootTime = sync.OnceValue(func() int64 {
-	b, err := os.ReadFile("/proc/stat")
-	if err != nil {
-		return 0
-	}
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if v, ok := bytes.CutPrefix(line, []byte("btime ")); ok {
-			t, _ := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
-			return t
-		}
-	}
-	return 0
-})
 
 // couldMake reports whether a process that started start ticks after boot
 // can have made a segment whose shm_ctime is ctime (seconds since the
 // epoch; a second's slack for the rounding of both).
 func couldMake(start uint64, ctime int64) bool {
-	boot := bootTime()
-	return boot > 0 && boot+int64(start/userHZ) <= ctime+1
-}
-
-// readStat reads pid's /proc/<pid>/stat ("pid (comm) state ppid pgrp …":
-// comm may hold spaces and parentheses).
-func readStat(pid int) (procStat, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return procStat{}, err
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return procStat{}, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 20 {
-		return procStat{}, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
-	}
-	var st procStat
-	if st.ppid, err = strconv.Atoi(string(f[1])); err == nil {
-		if st.pgrp, err = strconv.Atoi(string(f[2])); err == nil {
-			st.start, err = strconv.ParseUint(string(f[19]), 10, 64)
-		}
-	}
-	return st, err
-}
-
-// processes lists every process's pid in /proc.
-func processes() []int {
-	d, err := os.Open("/proc")
-	if err != nil {
-		return nil
-	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
-	out := make([]int, 0, len(names))
-	for _, name := range names {
-		if pid, err := strconv.Atoi(name); err == nil {
-			out = append(out, pid)
-		}
-	}
-	return out
+	boot := procstat.BootTime()
+	return boot > 0 && boot+int64(start/procstat.UserHZ) <= ctime+1
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentls/agentls/internal/procstat"
 )
 
 // TestSupervisorDecides: with this test process as the reaper, its child
@@ -94,13 +96,13 @@ func TestSupervisorDecides(t *testing.T) {
 // used again) is not its maker; one that started before, or in the same
 // second, may be.
 func TestCouldMake(t *testing.T) {
-	boot := bootTime()
+	boot := procstat.BootTime()
 	if boot == 0 {
 		t.Skip("no btime in /proc/stat")
 	}
-	self, err := readStat(os.Getpid())
+	self, err := procstat.Read(os.Getpid())
 	must(t, err)
-	started := boot + int64(self.start/userHZ)
+	started := boot + int64(self.Start/procstat.UserHZ)
 	for _, c := range []struct {
 		name  string
 		ctime int64
@@ -111,7 +113,7 @@ func TestCouldMake(t *testing.T) {
 		{"made a second before (rounding)", started - 1, true},
 		{"made before the process started", started - 60, false},
 	} {
-		if got := couldMake(self.start, c.ctime); got != c.want {
+		if got := couldMake(self.Start, c.ctime); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
