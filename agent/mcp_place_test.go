@@ -10,7 +10,7 @@ import (
 // and sandbox, for each sandbox and origin.
 func TestMCPPlace(t *testing.T) {
 	bwrap := sandbox.Status{Mode: "landlock+bwrap", Network: true}
-	landlock := sandbox.Status{Mode: "landlock"}
+	landlock := sandbox.Status{Mode: "landlock", Network: true} // the socket filter keeps the network off
 	none := sandbox.Status{Mode: "none"}
 	off := sandbox.Status{Mode: "off"}
 	tests := []struct {
@@ -23,7 +23,9 @@ func TestMCPPlace(t *testing.T) {
 		{"http server, no sandbox", none, true, false, "yes", "off (a remote HTTP server)"},
 		{"configured stdio server", bwrap, false, true, "yes", "on (landlock+bwrap)"},
 		{"untrusted workspace server", bwrap, false, false, "no", "on (landlock+bwrap)"},
-		{"landlock cannot cut the network", landlock, false, false, "not isolated", "on (landlock)"},
+		{"landlock alone: the socket filter cuts the network", landlock, false, false, "no", "on (landlock)"},
+		{"landlock alone, a server given the network", landlock, false, true, "yes", "on (landlock)"},
+		{"a layer that could not cut the network", sandbox.Status{Mode: "landlock"}, false, false, "not isolated", "on (landlock)"},
 		{"no layer", none, false, false, "not isolated", "off"},
 		{"sandbox.mode off", off, false, true, "not isolated", "off"},
 	}

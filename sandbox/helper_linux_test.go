@@ -155,13 +155,18 @@ func helper(args []string) int {
 			syscall.Close(fds[1])
 		}
 	case "syscall":
-		// syscall NR [ARG0]: a raw system call, its errno as the error.
+		// syscall NR [ARG0 [ARG1]]: a raw system call (ARG1: SOCK_STREAM
+		// unless given), its errno as the error.
 		nr, _ := strconv.ParseUint(arg, 0, 64)
 		var a0 uint64
+		a1 := uint64(syscall.SOCK_STREAM)
 		if len(args) > 2 {
 			a0, _ = strconv.ParseUint(args[2], 0, 64)
 		}
-		r, _, errno := syscall.RawSyscall(uintptr(nr), uintptr(a0), syscall.SOCK_STREAM, 0)
+		if len(args) > 3 {
+			a1, _ = strconv.ParseUint(args[3], 0, 64)
+		}
+		r, _, errno := syscall.RawSyscall(uintptr(nr), uintptr(a0), uintptr(a1), 0)
 		if errno != 0 {
 			err = errno
 		} else if int(r) >= 0 {

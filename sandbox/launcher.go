@@ -87,8 +87,8 @@ func Exec(args []string) error {
 			return err
 		}
 	}
-	if s.NoUnixSockets {
-		if err := denyUnixSockets(); err != nil {
+	if s.NoUnixSockets || s.NoNetwork {
+		if err := denySockets(s.NoUnixSockets, s.NoNetwork); err != nil {
 			return err
 		}
 	}

@@ -492,35 +492,39 @@ func listen(t *testing.T) string {
 
 // TestPromiseNetwork: with bwrap a command has a network of its own: the
 // host's 127.0.0.1 is out of reach, its own loopback works; Policy.Network
-// gives it the host's network back. Landlock alone does not isolate.
+// gives it the host's network back. Under Landlock alone (no namespace)
+// the socket filter refuses IP sockets: nothing outside, and no loopback
+// of its own either (the cost, said in the status); Policy.Network gives
+// the network back there too. Before, a command under Landlock alone
+// reached every listener of the machine and the internet.
 func TestPromiseNetwork(t *testing.T) {
-	for _, mode := range []Mode{ModeAuto, ModeBwrap} {
-		t.Run(string(mode), func(t *testing.T) {
-			st := requireLayers(t, mode)
+	for _, c := range []struct {
+		mode     Mode
+		loopback bool
+	}{{ModeAuto, true}, {ModeBwrap, true}, {ModeLandlock, false}} {
+		t.Run(string(c.mode), func(t *testing.T) {
+			st := requireLayers(t, c.mode)
 			if !st.Network {
-				t.Fatalf("status says the network is not isolated: %+v", st)
+				t.Fatalf("status says commands have the network: %+v", st)
 			}
 			r := newRig(t)
 			addr := listen(t)
-			pol := r.policy(mode)
+			pol := r.policy(c.mode)
 			if out, code := r.run(pol, nil, "connect", addr); code == 0 {
 				t.Errorf("reached a listener outside the sandbox: %s", out)
 			}
-			if out, code := r.run(pol, nil, "loopback"); code != 0 {
-				t.Errorf("loopback inside the sandbox: %s", out)
+			if out, code := r.run(pol, nil, "loopback"); (code == 0) != c.loopback {
+				t.Errorf("loopback inside the sandbox: exit %d, want it to work: %v: %s", code, c.loopback, out)
 			}
 			pol.Network = true
 			if out, code := r.run(pol, nil, "connect", addr); code != 0 {
 				t.Errorf("with Network the listener is out of reach: %s", out)
 			}
+			if out, code := r.run(pol, nil, "loopback"); code != 0 {
+				t.Errorf("with Network, loopback: %s", out)
+			}
 		})
 	}
-	t.Run("landlock", func(t *testing.T) {
-		st := requireLayers(t, ModeLandlock)
-		if st.Network || !strings.Contains(st.Summary, "not isolated (install bubblewrap)") {
-			t.Errorf("Landlock alone must say the network is not isolated: %+v", st)
-		}
-	})
 }
 
 // sockets listens on a named unix socket outside the rig's workspace (a
@@ -706,10 +710,12 @@ func TestPromiseNestedLauncherNarrowsOnly(t *testing.T) {
 // TestPromiseNoUnixSocketsUnderLandlockAlone: where bubblewrap cannot
 // cover the sockets outside, the launcher's seccomp filter refuses every
 // socket(AF_UNIX): the Docker daemon's socket outside, an abstract one, and
-// (the cost, said in the status) one in the workspace; socketpair, TCP
-// (the network is not isolated there) and the other system calls work.
-// io_uring, which could open a socket without a system call the filter
-// sees, is refused. Before, the connect outside succeeded.
+// (the cost, said in the status) one in the workspace; socketpair and the
+// other system calls work. Without the network it refuses every family
+// that leaves the kernel (IP, vsock, packet…: TestPromiseNetwork), with it
+// (Policy.Network) only unix sockets. io_uring, which could open a socket
+// without a system call the filter sees, is refused. Before, the connect
+// outside succeeded.
 func TestPromiseNoUnixSocketsUnderLandlockAlone(t *testing.T) {
 	st := requireLayers(t, ModeLandlock)
 	if !strings.Contains(st.Summary, "no unix sockets") {
@@ -722,23 +728,49 @@ func TestPromiseNoUnixSocketsUnderLandlockAlone(t *testing.T) {
 	t.Cleanup(func() { abstract.Close() })
 	native := filterABIs[runtime.GOARCH][0]
 	tcp := listen(t)
+	socket := func(family int, typ ...int) []string {
+		op := []string{"syscall", fmt.Sprint(native.socket), fmt.Sprint(family)}
+		for _, t := range typ {
+			op = append(op, fmt.Sprint(t))
+		}
+		return op
+	}
 	for _, c := range []struct {
-		name string
-		op   []string
-		want string // "ok", or what the error says
+		name    string
+		network bool
+		op      []string
+		want    string // "ok", "not refused" (the kernel may lack the family), or what the error says
 	}{
-		{"a socket outside", []string{"connect-unix", outside}, "permission denied"},
-		{"a socket in the workspace", []string{"connect-unix", inside}, "permission denied"},
-		{"an abstract socket", []string{"connect-unix", abstract.Addr().String()}, "permission denied"},
-		{"socket(AF_UNIX) with high bits above the family", []string{"syscall", fmt.Sprint(native.socket), "0x100000001"}, "permission denied"},
-		{"io_uring_setup", []string{"syscall", fmt.Sprint(native.ioUring), "1"}, "function not implemented"},
-		{"socketpair", []string{"socketpair"}, "ok"},
-		{"socket(AF_INET)", []string{"syscall", fmt.Sprint(native.socket), "2"}, "ok"},
-		{"TCP outside (not isolated here)", []string{"connect", tcp}, "ok"},
-		{"loopback TCP", []string{"loopback"}, "ok"},
+		{"a socket outside", false, []string{"connect-unix", outside}, "permission denied"},
+		{"a socket outside, with the network", true, []string{"connect-unix", outside}, "permission denied"},
+		{"a socket in the workspace", false, []string{"connect-unix", inside}, "permission denied"},
+		{"an abstract socket", true, []string{"connect-unix", abstract.Addr().String()}, "permission denied"},
+		{"socket(AF_UNIX) with high bits above the family", true, []string{"syscall", fmt.Sprint(native.socket), "0x100000001"}, "permission denied"},
+		{"io_uring_setup", false, []string{"syscall", fmt.Sprint(native.ioUring), "1"}, "function not implemented"},
+		{"io_uring_setup, with the network", true, []string{"syscall", fmt.Sprint(native.ioUring), "1"}, "function not implemented"},
+		{"socketpair", false, []string{"socketpair"}, "ok"},
+		{"netlink (routes, addresses)", false, socket(unix.AF_NETLINK, unix.SOCK_RAW), "not refused"},
+		{"AF_ALG (the kernel's ciphers)", false, socket(unix.AF_ALG, unix.SOCK_SEQPACKET), "not refused"},
+		{"socket(AF_INET)", false, socket(unix.AF_INET), "permission denied"},
+		{"socket(AF_INET6)", false, socket(unix.AF_INET6), "permission denied"},
+		{"socket(AF_INET) with high bits above the family", false, []string{"syscall", fmt.Sprint(native.socket), "0x100000002"}, "permission denied"},
+		{"vsock (a hypervisor's services)", false, socket(unix.AF_VSOCK), "permission denied"},
+		{"packet", false, socket(unix.AF_PACKET), "permission denied"},
+		{"TCP outside", false, []string{"connect", tcp}, "permission denied"},
+		{"socket(AF_INET), with the network", true, socket(unix.AF_INET), "ok"},
+		{"TCP outside, with the network", true, []string{"connect", tcp}, "ok"},
+		{"loopback TCP, with the network", true, []string{"loopback"}, "ok"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out, code := r.run(r.policy(ModeLandlock), nil, c.op...)
+			pol := r.policy(ModeLandlock)
+			pol.Network = c.network
+			out, code := r.run(pol, nil, c.op...)
+			if c.want == "not refused" {
+				if code != 0 && strings.Contains(out, "permission denied") {
+					t.Errorf("%v: refused: %s", c.op, out)
+				}
+				return
+			}
 			if c.want == "ok" {
 				if code != 0 {
 					t.Errorf("%v: %s", c.op, out)

@@ -91,10 +91,10 @@ func TestStatusModes(t *testing.T) {
 	}{
 		{full, ModeAuto, "landlock+bwrap", true, true, "network off unless run.network"},
 		{full, "", "landlock+bwrap", true, true, ""},
-		{full, ModeLandlock, "landlock", true, false, "network: not isolated (install bubblewrap)"},
+		{full, ModeLandlock, "landlock", true, true, "network off (no loopback either: install bubblewrap for one)"},
 		{full, ModeBwrap, "bwrap", true, true, ""},
 		{full, ModeOff, "off", false, false, "every command is asked"},
-		{noBwrap, ModeAuto, "landlock", true, false, "not isolated (install bubblewrap)"},
+		{noBwrap, ModeAuto, "landlock", true, true, "no unix sockets, network off (no loopback"},
 		{noBwrap, ModeBwrap, "none", false, false, "every command is asked"},
 		{none, ModeAuto, "none", false, false, "the kernel has no Landlock"},
 	} {
@@ -108,11 +108,11 @@ func TestStatusModes(t *testing.T) {
 // TestSpecRoundTrip: the launcher reads back what Prepare wrote, and
 // refuses garbage with an error.
 func TestSpecRoundTrip(t *testing.T) {
-	s := spec{Landlock: true, Writable: []string{"/w"}, Deny: []string{"/d"}, Set: map[string]string{"A": "b"}, Unset: []string{"X"}}
+	s := spec{Landlock: true, NoNetwork: true, Writable: []string{"/w"}, Deny: []string{"/d"}, Set: map[string]string{"A": "b"}, Unset: []string{"X"}}
 	enc, err := s.encode()
 	must(t, err)
 	got, err := decodeSpec(enc)
-	if err != nil || !got.Landlock || got.Writable[0] != "/w" || got.Set["A"] != "b" {
+	if err != nil || !got.Landlock || !got.NoNetwork || got.NoUnixSockets || got.Writable[0] != "/w" || got.Set["A"] != "b" {
 		t.Fatalf("round trip: %+v %v", got, err)
 	}
 	for _, bad := range []string{"!!", "e30", strings.Repeat("A", maxSpec+1)} {

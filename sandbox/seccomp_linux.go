@@ -9,9 +9,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// denyUnixSockets installs socketFilter on every thread of this process
-// for good (execve keeps it; children inherit it).
-func denyUnixSockets() error { return addFilter("unix socket filter", socketFilter) }
+// denySockets installs socketFilter, refusing unix sockets (noUnix) or
+// every family that leaves the kernel (noNetwork), on every thread of this
+// process for good (execve keeps it; children inherit it).
+func denySockets(noUnix, noNetwork bool) error {
+	return addFilter("socket filter", func(goarch string) ([]unix.SockFilter, error) {
+		return socketFilter(goarch, socketRule{noUnix: noUnix, noNetwork: noNetwork})
+	})
+}
 
 // denyKeyrings installs keyringFilter the same way.
 func denyKeyrings() error { return addFilter("keyring filter", keyringFilter) }

@@ -4,9 +4,9 @@ package sandbox
 
 import "errors"
 
-// denyUnixSockets: only Linux has the filter (and Landlock).
-func denyUnixSockets() error {
-	return errors.New("no unix socket filter on this system")
+// denySockets: only Linux has the filter (and Landlock).
+func denySockets(bool, bool) error {
+	return errors.New("no socket filter on this system")
 }
 
 // watchProcessCalls: only Linux has the filter (and Landlock).

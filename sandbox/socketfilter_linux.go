@@ -20,6 +20,17 @@ import (
 // not know (x32 on x86-64) — programs fall back from both. A 32-bit x86
 // program's socketcall(SYS_SOCKET) is refused whatever its family (the
 // family is behind a pointer). docs/guard.md "What each layer gives".
+//
+// Landlock alone has no network namespace either: a command without the
+// network (no run.network rule) would reach the internet and every
+// service of this machine on its loopback (a database, Docker's TCP
+// socket, a notebook server). There the filter lets socket(2) open only
+// the families that stay in the kernel (socketRule.noNetwork): netlink
+// (routes and addresses, which getaddrinfo reads) and AF_ALG (its
+// ciphers); IP, and every family that reaches another machine or a
+// hypervisor (vsock, packet, bluetooth, CAN…), fails with EACCES, as
+// under Codex's Linux sandbox. The cost: no loopback of the command's own
+// (a test's local server); bubblewrap gives one.
 
 // seccomp_data's offsets (linux/seccomp.h): nr, arch, args[0]'s low word
 // (little-endian: every architecture below).
@@ -63,13 +74,26 @@ const (
 	labelNoSys = "enosys"
 )
 
+// socketRule says which sockets the filter refuses.
+type socketRule struct {
+	// noUnix refuses AF_UNIX (Status.unixSocketsOff).
+	noUnix bool
+	// noNetwork refuses every family but AF_UNIX (unless noUnix) and
+	// kernelFamilies (Status.networkOff).
+	noNetwork bool
+}
+
+// kernelFamilies are the socket families a command without the network
+// keeps under Landlock alone: they reach only the kernel.
+var kernelFamilies = []uint32{unix.AF_NETLINK, unix.AF_ALG}
+
 // socketFilter is the classic BPF program of the filter for a process of
-// goarch; an error for an architecture it does not know (the launcher
-// then refuses to start the command: fail closed).
-func socketFilter(goarch string) ([]unix.SockFilter, error) {
+// goarch under rule; an error for an architecture it does not know (the
+// launcher then refuses to start the command: fail closed).
+func socketFilter(goarch string, rule socketRule) ([]unix.SockFilter, error) {
 	table, ok := filterABIs[goarch]
 	if !ok {
-		return nil, fmt.Errorf("no unix socket filter for %s: install bubblewrap, or set sandbox.mode", goarch)
+		return nil, fmt.Errorf("no socket filter for %s: install bubblewrap, or set sandbox.mode", goarch)
 	}
 	var a bpfAsm
 	a.perABI(goarch, len(table), func(i int) uint32 { return table[i].arch }, func(i int) {
@@ -82,7 +106,19 @@ func socketFilter(goarch string) ([]unix.SockFilter, error) {
 		a.ret(retAllow)
 		a.label(fmt.Sprint("socket", i))
 		a.load(offArg0)
-		a.jumpIfEqual(unix.AF_UNIX, labelDeny, labelAllow)
+		if rule.noNetwork {
+			for _, f := range kernelFamilies {
+				a.jumpIfEqual(f, labelAllow, "")
+			}
+			if !rule.noUnix {
+				a.jumpIfEqual(unix.AF_UNIX, labelAllow, "")
+			}
+			a.ret(retEACCES)
+		} else if rule.noUnix {
+			a.jumpIfEqual(unix.AF_UNIX, labelDeny, labelAllow)
+		} else {
+			a.ret(retAllow)
+		}
 		if abi.socketcall != 0 {
 			a.label(fmt.Sprint("socketcall", i))
 			a.load(offArg0)

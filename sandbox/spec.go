@@ -18,6 +18,9 @@ type spec struct {
 	// NoUnixSockets adds the seccomp filter that refuses socket(AF_UNIX)
 	// (socketfilter_linux.go): Status.unixSocketsOff.
 	NoUnixSockets bool `json:"nounix,omitempty"`
+	// NoNetwork makes that filter refuse every socket family but the
+	// kernel's own (and AF_UNIX unless NoUnixSockets): Status.networkOff.
+	NoNetwork bool `json:"nonet,omitempty"`
 	// NoKeyrings adds the seccomp filter that refuses the kernel's
 	// keyrings (keyringfilter_linux.go): every confined mode.
 	NoKeyrings bool `json:"nokeys,omitempty"`

@@ -20,8 +20,10 @@ type Status struct {
 	Landlock string `json:"landlock"`
 	// Bwrap is "ok" or why bubblewrap is not used.
 	Bwrap string `json:"bwrap"`
-	// Network is true when commands get a network namespace of their own
-	// (no network unless run.network allows it).
+	// Network is true when commands get no network unless run.network
+	// allows it: a network namespace of their own with bubblewrap (its
+	// own loopback), the socket filter under Landlock alone (no IP socket
+	// at all: networkOff).
 	Network bool `json:"network"`
 	// Summary says it in one line.
 	Summary string `json:"summary"`
@@ -40,6 +42,12 @@ func (s Status) unixSocketsOff(network bool) bool {
 	return s.supervised() || s.bwrapOn() && network && !s.scoped
 }
 
+// networkOff reports whether a command under s without the network
+// gets the socket filter's network clause (socketfilter_linux.go): under
+// Landlock alone, where no network namespace of its own keeps it from the
+// internet and this machine's loopback.
+func (s Status) networkOff(network bool) bool { return s.supervised() && !network }
+
 // supervised reports whether a command under s gets the reaper's watch
 // over the system calls that reach another process by its pid
 // (processfilter_linux.go): under Landlock alone, where no PID namespace
@@ -48,9 +56,9 @@ func (s Status) unixSocketsOff(network bool) bool {
 func (s Status) supervised() bool { return s.landlockOn() && !s.bwrapOn() }
 
 // landlockAloneNote is what the status and each command's note say of
-// Landlock alone: no bubblewrap, so the unix socket filter and the
-// network as it is.
-const landlockAloneNote = "no unix sockets, network: not isolated (install bubblewrap)"
+// Landlock alone: no bubblewrap, so the socket filter refuses unix
+// sockets and, without run.network, the network, loopback included.
+const landlockAloneNote = "no unix sockets, network off (no loopback either: install bubblewrap for one)"
 
 // Confines reports whether commands run under at least one layer; when
 // they do not, every command must be asked.
@@ -72,7 +80,7 @@ func (s Status) Note(network bool) string {
 		n = "network on (run.network), no unix sockets"
 	case network:
 		n = "network on (run.network)"
-	case !s.Network:
+	case s.networkOff(network):
 		n = landlockAloneNote
 	}
 	return s.Mode + ": writes only in the workspace (not .agentls/, repositories' hooks and config, editors' auto-run files, nor .git when auto-allowed) and a private TMPDIR; secrets unreadable; " + n
@@ -164,7 +172,7 @@ func (p Probe) Status(mode Mode) Status {
 		st.Summary = fmt.Sprintf("no sandbox (mode %s; landlock: %s; bwrap: %s): every command is asked", modeName(mode), st.Landlock, st.Bwrap)
 		return st
 	}
-	st.Network = useBwrap
+	st.Network = true
 	st.scoped = useLandlock && p.LandlockABI >= 6
 	net := "network off unless run.network allows it"
 	if !useBwrap {

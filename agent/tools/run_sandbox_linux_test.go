@@ -114,3 +114,36 @@ func FuzzNetworkRule(f *testing.F) {
 		}
 	})
 }
+
+// TestSandboxHintNetwork: a refused command's hint says it had no network
+// when it had none, and under Landlock alone that loopback went too.
+func TestSandboxHintNetwork(t *testing.T) {
+	const refused = "dial tcp 127.0.0.1:5432: socket: permission denied"
+	for _, c := range []struct {
+		name    string
+		st      sandbox.Status
+		network bool
+		want    string // "" when the hint must not speak of the network
+	}{
+		{"bubblewrap, no network", sandbox.Status{Mode: "landlock+bwrap", Network: true}, false, "this command had no network (run.network"},
+		{"landlock alone, no network", sandbox.Status{Mode: "landlock", Network: true}, false, "not even loopback"},
+		{"landlock alone, given the network", sandbox.Status{Mode: "landlock", Network: true}, true, ""},
+		{"bubblewrap, given the network", sandbox.Status{Mode: "landlock+bwrap", Network: true}, true, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := sandboxHint(c.st, c.network, 1, refused)
+			if !strings.Contains(h, "the sandbox may have refused this") {
+				t.Fatalf("no hint: %q", h)
+			}
+			if c.want == "" && strings.Contains(h, "had no network") {
+				t.Errorf("the hint speaks of the network: %q", h)
+			}
+			if c.want != "" && !strings.Contains(h, c.want) {
+				t.Errorf("hint %q; want it to say %q", h, c.want)
+			}
+			if c.st.Mode != "landlock" && strings.Contains(h, "loopback") {
+				t.Errorf("only Landlock alone loses loopback: %q", h)
+			}
+		})
+	}
+}

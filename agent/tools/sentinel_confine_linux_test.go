@@ -19,8 +19,9 @@ import (
 // writes outside its temporary folder, or connects to the host's
 // 127.0.0.1, cannot — while the listing still works, in every mode. It
 // says what it managed by adding entries to its output. With the sandbox
-// off, or under Landlock alone for the network, it can (docs/guard.md
-// "After the command"). Failed on b6eedb7 (gitListConfig(data, []string{ws})):
+// off it can (docs/guard.md "After the command"); under Landlock alone the
+// socket filter keeps it off the network (it reached 127.0.0.1 there
+// before the filter's network clause). Failed on b6eedb7 (gitListConfig(data, []string{ws})):
 // the listing ran unconfined, the write got through.
 func TestNewRepoListingConfined(t *testing.T) {
 	requireGit(t)
@@ -39,7 +40,7 @@ func TestNewRepoListingConfined(t *testing.T) {
 		write, network bool // what the planted git manages
 	}{
 		{"off", true, true},
-		{"landlock", false, true}, // Landlock does not handle the network here
+		{"landlock", false, false}, // the socket filter: no IP socket
 		{"bwrap", false, false},
 		{"auto", false, false},
 	} {
