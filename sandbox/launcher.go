@@ -87,7 +87,7 @@ func Exec(args []string) error {
 			return err
 		}
 	}
-	if s.NoUnixSockets || s.NoNetwork {
+	if s.Sockets || s.NoUnixSockets || s.NoNetwork {
 		if err := denySockets(s.NoUnixSockets, s.NoNetwork); err != nil {
 			return err
 		}

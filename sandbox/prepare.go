@@ -119,7 +119,7 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 	}
 	s := spec{
 		Landlock: st.landlockOn(), Bwrap: st.bwrapOn(), NoUnixSockets: st.unixSocketsOff(pol.Network),
-		NoNetwork: st.networkOff(pol.Network), NoKeyrings: true, LandlockABI: probe.LandlockABI, Supervised: st.supervised(),
+		NoNetwork: st.networkOff(pol.Network), Sockets: true, NoKeyrings: true, LandlockABI: probe.LandlockABI, Supervised: st.supervised(),
 		Writable: resolveAll(append(slices.Clone(pol.Writable), tmp)),
 		ReadOnly: resolveAll(pol.readOnly(st.bwrapOn())),
 		Fixed:    resolveAll(pol.Fixed),

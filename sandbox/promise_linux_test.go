@@ -527,6 +527,44 @@ func TestPromiseNetwork(t *testing.T) {
 	}
 }
 
+// TestPromiseNoForeignSockets: in every confined mode a command opens no
+// socket of a family that leaves the machine or reaches its hypervisor and
+// that no network namespace holds — vsock (a VM's host: WSL's, a cloud
+// VM's agent), packet — while the families it needs still open (the
+// network given, where Landlock alone would refuse IP otherwise). Before,
+// a command opened a vsock socket in every mode, bubblewrap's too.
+func TestPromiseNoForeignSockets(t *testing.T) {
+	native := filterABIs[runtime.GOARCH][0]
+	socket := func(family, typ int) []string {
+		return []string{"syscall", fmt.Sprint(native.socket), fmt.Sprint(family), fmt.Sprint(typ)}
+	}
+	for _, mode := range confinedModes {
+		t.Run(string(mode), func(t *testing.T) {
+			requireLayers(t, mode)
+			r := newRig(t)
+			pol := r.policy(mode)
+			pol.Network = mode == ModeLandlock // IP there; bubblewrap's own network elsewhere
+			for _, c := range []struct {
+				name    string
+				op      []string
+				refused bool
+			}{
+				{"vsock", socket(unix.AF_VSOCK, unix.SOCK_STREAM), true},
+				{"vsock, datagrams", socket(unix.AF_VSOCK, unix.SOCK_DGRAM), true},
+				{"packet", socket(unix.AF_PACKET, unix.SOCK_RAW), true},
+				{"IPv4", socket(unix.AF_INET, unix.SOCK_STREAM), false},
+				{"IPv6", socket(unix.AF_INET6, unix.SOCK_DGRAM), false},
+				{"netlink", socket(unix.AF_NETLINK, unix.SOCK_RAW), false},
+			} {
+				out, code := r.run(pol, nil, c.op...)
+				if refused := code != 0 && strings.Contains(out, "permission denied"); refused != c.refused {
+					t.Errorf("%s: exit %d, %q; want refused: %v", c.name, code, out, c.refused)
+				}
+			}
+		})
+	}
+}
+
 // sockets listens on a named unix socket outside the rig's workspace (a
 // Docker daemon's) and on one inside it, each open to every user (the
 // command's user may connect, but for the sandbox).

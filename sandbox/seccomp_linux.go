@@ -9,8 +9,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// denySockets installs socketFilter, refusing unix sockets (noUnix) or
-// every family that leaves the kernel (noNetwork), on every thread of this
+// denySockets installs socketFilter, refusing the foreign families and
+// also unix sockets (noUnix) or IP (noNetwork), on every thread of this
 // process for good (execve keeps it; children inherit it).
 func denySockets(noUnix, noNetwork bool) error {
 	return addFilter("socket filter", func(goarch string) ([]unix.SockFilter, error) {

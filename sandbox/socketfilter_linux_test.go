@@ -75,15 +75,21 @@ func wantVerdict(goarch string, rule socketRule, arch, nr uint32, arg0 uint64) u
 
 // familyVerdict is what socket(family, …) gets under rule.
 func familyVerdict(rule socketRule, family uint32) uint32 {
-	switch {
-	case family == unix.AF_UNIX && rule.noUnix:
-		return retEACCES
-	case family == unix.AF_UNIX, family == unix.AF_NETLINK, family == unix.AF_ALG:
+	switch family {
+	case unix.AF_NETLINK, unix.AF_ALG:
 		return retAllow
-	case rule.noNetwork:
-		return retEACCES
+	case unix.AF_UNIX:
+		if rule.noUnix {
+			return retEACCES
+		}
+		return retAllow
+	case unix.AF_INET, unix.AF_INET6:
+		if rule.noNetwork {
+			return retEACCES
+		}
+		return retAllow
 	}
-	return retAllow
+	return retEACCES
 }
 
 // TestSocketFilter: the filter's verdicts for each architecture it knows,
@@ -123,6 +129,21 @@ func TestSocketFilter(t *testing.T) {
 		{"arm64", netOff, unix.AUDIT_ARCH_AARCH64, 198, unix.AF_NETLINK, retAllow},
 		{"arm64", netOff, unix.AUDIT_ARCH_ARM, 281, afInet, retEACCES},
 		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, afUnix, retAllow},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, afInet, retAllow},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, afInet6, retAllow},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, unix.AF_NETLINK, retAllow},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, unix.AF_VSOCK, retEACCES},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, 1<<32 | unix.AF_VSOCK, retEACCES},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, unix.AF_PACKET, retEACCES},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, unix.AF_BLUETOOTH, retEACCES},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, unix.AF_UNSPEC, retEACCES},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_X86_64, 41, 1 << 31, retEACCES},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_I386, 359, unix.AF_VSOCK, retEACCES},
+		{"amd64", socketRule{}, unix.AUDIT_ARCH_I386, 102, sysSocketCall, retEACCES},
+		{"arm64", socketRule{}, unix.AUDIT_ARCH_AARCH64, 198, unix.AF_VSOCK, retEACCES},
+		{"arm64", socketRule{}, unix.AUDIT_ARCH_AARCH64, 198, afInet, retAllow},
+		{"riscv64", socketRule{}, unix.AUDIT_ARCH_RISCV64, 198, unix.AF_VSOCK, retEACCES},
+		{"amd64", unixOff, unix.AUDIT_ARCH_X86_64, 41, unix.AF_VSOCK, retEACCES},
 		{"amd64", unixOff, unix.AUDIT_ARCH_X86_64, 41, afUnix, retEACCES},
 		{"amd64", unixOff, unix.AUDIT_ARCH_X86_64, 41, 1<<32 | afUnix, retEACCES}, // the kernel reads an int
 		{"amd64", unixOff, unix.AUDIT_ARCH_X86_64, 41, afInet, retAllow},
@@ -174,6 +195,7 @@ func FuzzSocketFilter(f *testing.F) {
 	f.Add(uint8(1), uint8(1), uint32(281), uint64(1), uint32(0), uint8(3))
 	f.Add(uint8(0), uint8(2), uint32(0), uint64(0), uint32(0x40000003), uint8(2))
 	f.Add(uint8(0), uint8(0), uint32(41), uint64(2), uint32(0), uint8(3))
+	f.Add(uint8(0), uint8(0), uint32(41), uint64(40), uint32(0), uint8(0))
 	goarchs := []string{"amd64", "arm64", "riscv64", "loong64"}
 	f.Fuzz(func(t *testing.T, g, a uint8, nr uint32, arg0 uint64, rawArch uint32, r uint8) {
 		goarch := goarchs[int(g)%len(goarchs)]

@@ -15,11 +15,13 @@ type spec struct {
 	// Bwrap says bubblewrap's read-only mounts cover ReadOnly, so the
 	// folders above them may get rights to create and remove entries.
 	Bwrap bool `json:"bwrap,omitempty"`
-	// NoUnixSockets adds the seccomp filter that refuses socket(AF_UNIX)
-	// (socketfilter_linux.go): Status.unixSocketsOff.
+	// Sockets adds the socket filter (socketfilter_linux.go), which refuses
+	// the foreign socket families (vsock, packet…): every confined mode.
+	Sockets bool `json:"sockets,omitempty"`
+	// NoUnixSockets makes the socket filter refuse AF_UNIX too:
+	// Status.unixSocketsOff.
 	NoUnixSockets bool `json:"nounix,omitempty"`
-	// NoNetwork makes that filter refuse every socket family but the
-	// kernel's own (and AF_UNIX unless NoUnixSockets): Status.networkOff.
+	// NoNetwork makes the socket filter refuse IP too: Status.networkOff.
 	NoNetwork bool `json:"nonet,omitempty"`
 	// NoKeyrings adds the seccomp filter that refuses the kernel's
 	// keyrings (keyringfilter_linux.go): every confined mode.
