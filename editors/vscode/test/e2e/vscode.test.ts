@@ -287,13 +287,27 @@ test('plan comments: approval refused while two are open; the lens and the appro
   await tab.waitFor();
   await tab.click();
   // The user's two comments, typed under their steps (not saved: the server reads the editor's text).
+  // The cursor goes to each step by Go to Line (Ctrl+G), not by a click on the line: the server's
+  // code lenses arrive meanwhile and move the lines (CI stop 41 typed a comment into the front matter).
   const line = (text: string) => page.locator('.editor-instance .monaco-editor .view-line', { hasText: text });
+  const planLines = fs.readFileSync(path.join(workspace, 'plans', 'greet.plan'), 'utf8').split('\n');
+  let typed = 0;
   for (const [step, comment] of [['- [ ] Write hello.txt', '> review: name it greeting.txt'], ['- [ ] Test it', '> review: test the accent']]) {
-    await line(step).click();
+    const n = planLines.indexOf(step) + 1 + typed;
+    assert.ok(n > typed, `${step} in the plan on disk:\n${planLines.join('\n')}`);
+    await line(step).waitFor();
+    await page.keyboard.press('Control+g');
+    const goTo = page.locator('.quick-input-widget input');
+    await goTo.waitFor();
+    await goTo.fill(`:${n}`);
+    await goTo.press('Enter');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await page.locator('footer[role="status"] .statusbar-item', { hasText: `Ln ${n},` }).waitFor();
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.keyboard.type(comment);
     await line(comment).waitFor();
+    typed++;
   }
   // Each step is still there, its comment on the line below.
   const lines = await page.locator('.editor-instance .monaco-editor .view-line').evaluateAll((els) =>
