@@ -102,6 +102,9 @@ func TestStatusModes(t *testing.T) {
 		if st.Mode != c.want || st.Confines() != c.confines || st.Network != c.network || !strings.Contains(st.Summary, c.summary) {
 			t.Errorf("%+v in mode %q: %+v", c.probe, c.mode, st)
 		}
+		if st.NoLoopback() != (st.Mode == "landlock") {
+			t.Errorf("%+v in mode %q: NoLoopback = %v; only Landlock alone loses it", c.probe, c.mode, st.NoLoopback())
+		}
 	}
 }
 

@@ -48,6 +48,11 @@ func (s Status) unixSocketsOff(network bool) bool {
 // internet and this machine's loopback.
 func (s Status) networkOff(network bool) bool { return s.supervised() && !network }
 
+// NoLoopback reports whether a command under s without the network has
+// no loopback of its own either (Landlock alone: networkOff refuses every
+// IP socket; bubblewrap's network namespace has its own loopback).
+func (s Status) NoLoopback() bool { return s.supervised() }
+
 // supervised reports whether a command under s gets the reaper's watch
 // over the system calls that reach another process by its pid
 // (processfilter_linux.go): under Landlock alone, where no PID namespace
