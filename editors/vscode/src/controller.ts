@@ -319,8 +319,9 @@ export class AgentController implements vscode.Disposable {
 
   /** Sends the request method of the protocol table (protocol.gen.ts): its params and result are the generated types. */
   private async request<M extends keyof Requests>(method: M, params: Requests[M]['params']): Promise<Requests[M]['result']> {
-    // A server given up after crashes (errorHandler): the next request starts it again (the chat's notice says so).
-    if (this.client?.state === State.Stopped) await this.restart();
+    // A server given up after crashes (errorHandler): the next request starts it again (the chat's
+    // notice says so) — but not one a start makes itself (restoreSessions), which would wait for itself.
+    if (this.client?.state === State.Stopped && !this.lifecycle.busy) await this.restart();
     if (!this.client || !this.client.isRunning()) throw new Error('the agentls server is not running (see agentls: Show Server Log)');
     return this.client.sendRequest<Requests[M]['result']>(method, params);
   }

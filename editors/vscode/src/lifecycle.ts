@@ -14,14 +14,28 @@ export type Step = 'start' | 'stop' | 'restart';
 export class Lifecycle {
   private tail: Promise<void> = Promise.resolve();
   private readonly waiting = new Map<Step, Promise<void>>();
+  private running = false;
+
+  /**
+   * Whether a step runs now. What a step awaits must not ask for another step (it would wait for
+   * the one that waits for it): the controller's requests start a given-up server only when false.
+   */
+  get busy(): boolean {
+    return this.running;
+  }
 
   /** Runs `run` as `step` once the steps asked before it have ended (failed ones too). */
   run(step: Step, run: () => Promise<void>): Promise<void> {
     const queued = this.waiting.get(step);
     if (queued) return queued;
-    const next = this.tail.then(() => {
+    const next = this.tail.then(async () => {
       this.waiting.delete(step);
-      return run();
+      this.running = true;
+      try {
+        await run();
+      } finally {
+        this.running = false;
+      }
     });
     this.waiting.set(step, next);
     this.tail = next.catch(() => undefined);

@@ -73,6 +73,25 @@ describe('Lifecycle', () => {
     assert.deepEqual(order, ['start', 'restart', 'stop']);
   });
 
+  test('busy while a step runs, also one that fails; not before nor after', async () => {
+    const lc = new Lifecycle();
+    assert.equal(lc.busy, false);
+    const seen: boolean[] = [];
+    await lc.run('start', async () => {
+      seen.push(lc.busy);
+      await settle();
+      seen.push(lc.busy);
+    });
+    assert.deepEqual(seen, [true, true]);
+    assert.equal(lc.busy, false);
+    await assert.rejects(
+      lc.run('restart', async () => {
+        throw new Error('no');
+      }),
+    );
+    assert.equal(lc.busy, false);
+  });
+
   test('a failed step rejects its own caller only; the next one runs', async () => {
     const lc = new Lifecycle();
     const failed = lc.run('start', async () => {
