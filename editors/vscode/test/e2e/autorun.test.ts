@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { answered, chatFrame, outputDir } from './harness';
+import { answered, chatFrame, outputDir, until } from './harness';
 import { type Project, startProject } from './project';
 
 const out = outputDir('e2e-autorun');
@@ -114,8 +114,7 @@ test('the same write asked again, checked and applied: the file is on disk as wr
   await screenshot('checked');
   await preview.locator('.buttons .monaco-button', { hasText: 'Apply' }).click();
   await answered(page, 'Turn two: the task file is written.', () => screenshot('applied-failed'));
-  const deadline = Date.now() + 20_000; // the extension saves the applied edit on its own schedule
-  while (tasksOnDisk() !== tasksJson && Date.now() < deadline) await page.waitForTimeout(100);
+  await until(page, 20_000, () => tasksOnDisk() === tasksJson); // the extension saves the applied edit on its own schedule
   assert.equal(tasksOnDisk(), tasksJson);
   assert.equal(await chat().locator('details.tool[data-tool-id="w2"].status-completed').count(), 1);
   await page.mouse.move(700, 450);

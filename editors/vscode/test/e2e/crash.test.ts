@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chatFrame, outputDir, serversLogging } from './harness';
+import { chatFrame, outputDir, serversLogging, until } from './harness';
 import { type Project, startProject } from './project';
 
 const out = outputDir('crash');
@@ -64,18 +64,14 @@ test('a server that crashed five times in three minutes is given up; the next re
   const log = path.join(out, 'agentls.log');
   // Each server logs "sandbox probed" once it is up (the log is appended to): kill each new one then.
   const started = () => (fs.readFileSync(log, 'utf8').match(/msg="sandbox probed"/g) ?? []).length;
-  const until = async (what: string, ok: () => boolean) => {
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && !ok()) await page.waitForTimeout(100);
-    assert.ok(ok(), what);
-  };
+  const waitFor = async (what: string, ok: () => boolean) => assert.ok(await until(page, 60_000, ok), what);
   // The first test's kill was the first crash; four more make five (the client restarts a server 4 times in 3 minutes).
   for (let crash = 2; crash <= 5; crash++) {
     const before = started();
     const [pid] = serversLogging(log);
     assert.ok(pid, `a server runs before crash ${crash}`);
     process.kill(pid, 'SIGKILL');
-    if (crash < 5) await until(`the server started again after crash ${crash}`, () => started() > before && serversLogging(log).length === 1);
+    if (crash < 5) await waitFor(`the server started again after crash ${crash}`, () => started() > before && serversLogging(log).length === 1);
   }
   await page.locator('.notifications-toasts', { hasText: 'will not be restarted' }).first().waitFor({ timeout: 60_000 });
   assert.deepEqual(serversLogging(log), [], 'given up: no server runs');
@@ -83,7 +79,7 @@ test('a server that crashed five times in three minutes is given up; the next re
 
   // A new chat (PLAN): its request starts the server again, and the prompt reaches the model.
   await chat.locator('button.new-chat').click();
-  await until('the new chat started one server', () => serversLogging(log).length === 1);
+  await waitFor('the new chat started one server', () => serversLogging(log).length === 1);
   await chat.locator('.mode-toggle [aria-selected="true"]', { hasText: 'PLAN' }).waitFor();
   const prompt = chat.locator('textarea.prompt');
   await prompt.fill('Plan after giving up.');

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { outputDir } from './harness';
+import { outputDir, until } from './harness';
 import { openFile, type Project, promptAndBuild, shownBytes, startProject } from './project';
 
 const out = outputDir('e2e-encodings');
@@ -72,10 +72,9 @@ test("an edit of one line of CRLF, BOM, Latin-1, CR and mixed files, open or clo
   const unsaved = files.filter((f) => f.unsaved).map((f) => f.name).sort();
   // The extension saves each applied edit it can: wait until only the others' tabs are dirty (a timeout leaves the assertions to fail).
   const dirtyTabs = () => page.locator('.tab.dirty').evaluateAll((tabs) => tabs.map((t) => (t.getAttribute('aria-label') ?? '').split(',')[0]).sort());
-  const deadline = Date.now() + 20_000;
   const read = (name: string) => (fs.existsSync(path.join(workspace, name)) ? fs.readFileSync(path.join(workspace, name)) : undefined);
   const settled = async () => files.every((f) => read(f.name)?.equals(f.after)) && JSON.stringify(await dirtyTabs()) === JSON.stringify(unsaved);
-  while (!(await settled()) && Date.now() < deadline) await page.waitForTimeout(200);
+  await until(page, 20_000, settled, 200);
   await page.mouse.move(700, 300);
   await page.screenshot({ path: path.join(out, '02-edited.png') });
 

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from './fakeOpenAI';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, serversLogging, showChat, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, serversLogging, showChat, startCodeServer, until } from './harness';
 
 const out = outputDir('firstrun');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -54,9 +54,8 @@ async function setSetting(id: string, value: string): Promise<void> {
   await input.press('Tab');
   // The Settings editor writes on its own schedule: wait (bounded) until the User settings hold it.
   const file = path.join(data, 'user', 'User', 'settings.json');
-  const deadline = Date.now() + 20_000;
   const saved = () => (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>)[id] === value;
-  while (Date.now() < deadline && !saved()) await page.waitForTimeout(100);
+  await until(page, 20_000, saved);
   assert.ok(saved(), `${id} saved in the User settings`);
 }
 
@@ -128,8 +127,7 @@ test('the walkthrough: provider and model in Settings, the key, Test connection'
   await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: PLAN"]').waitFor(); // the server restarted with the key and checked it
   // Three restarts (two settings, the key), one after another: none left its server running.
   const log = path.join(out, 'agentls.log');
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && serversLogging(log).length !== 1) await page.waitForTimeout(100);
+  await until(page, 10_000, () => serversLogging(log).length === 1);
   assert.equal(serversLogging(log).length, 1, `one agentls server runs after the restarts (pids ${serversLogging(log).join(', ')})`);
   await walk.locator('button.getting-started-step', { hasText: 'Test the connection' }).click();
   await walk.getByRole('button', { name: 'Test connection' }).click();

@@ -150,6 +150,20 @@ export async function startCodeServer(bin: string, vsix: string, dataDir: string
 }
 
 /**
+ * Waits, bounded, until ok() holds, looking every `every` ms: for what the page does not show (files
+ * on disk, processes), which locators cannot wait for. Returns whether it holds; the caller asserts
+ * what it needs, with its own message.
+ */
+export async function until(page: Page, ms: number, ok: () => boolean | Promise<boolean>, every = 100): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() >= deadline) return false;
+    await page.waitForTimeout(every);
+  }
+  return true;
+}
+
+/**
  * The pids of the agentls servers that write `logFile` (started with --log-file logFile, as the
  * tests' serverArgs say): one per running server, so a restart that left the old one behind shows.
  */

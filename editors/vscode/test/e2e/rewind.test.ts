@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, until } from './harness';
 
 const out = outputDir('rewind');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -63,13 +63,12 @@ function digests(dir: string, ...skip: string[]): Record<string, string> {
 /** Waits (bounded) until the workspace's files (.git and .agentls aside) are want: the editor saves on its own schedule. */
 async function workspaceBecomes(wanted: Record<string, string | undefined>, what: string): Promise<void> {
   const want = canonical(wanted);
-  const deadline = Date.now() + 30_000;
   let got: Record<string, string> = {};
-  while (Date.now() < deadline) {
+  const same = () => {
     got = canonical(digests(workspace, '.git', '.agentls'));
-    if (JSON.stringify(got) === JSON.stringify(want)) return;
-    await page.waitForTimeout(200);
-  }
+    return JSON.stringify(got) === JSON.stringify(want);
+  };
+  if (await until(page, 30_000, same, 200)) return;
   assert.deepEqual(got, want, what);
 }
 
@@ -198,8 +197,7 @@ test('three BUILD turns, then Restore to before turn 1: every path as it was, th
   await page.keyboard.type('mine: ');
   await page.keyboard.press('Control+s');
   const created = path.join(workspace, 'pkg', 'created.txt');
-  const deadline = Date.now() + 20_000;
-  while (!fs.readFileSync(created, 'utf8').startsWith('mine: ') && Date.now() < deadline) await page.waitForTimeout(100);
+  await until(page, 20_000, () => fs.readFileSync(created, 'utf8').startsWith('mine: '));
   const mine = fs.readFileSync(created, 'utf8');
   assert.equal(mine, 'mine: created in turn two\n', "the user's edit is saved");
   await screenshot('user-edit');

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chatFrame, outputDir } from './harness';
+import { chatFrame, outputDir, until } from './harness';
 import { openFile, type Project, shownBytes, startProject } from './project';
 
 const out = outputDir('e2e-rewind-encodings');
@@ -39,8 +39,7 @@ const read = (name: string) => (fs.existsSync(path.join(workspace, name)) ? fs.r
 /** Waits (bounded) until every file's bytes are want's, then asserts it. */
 async function bytesBecome(want: (f: (typeof files)[number]) => Buffer, what: string): Promise<void> {
   const wrong = () => files.filter((f) => !read(f.name)?.equals(want(f))).map((f) => `${f.name}: want ${shownBytes(want(f))}, got ${shownBytes(read(f.name))}`);
-  const deadline = Date.now() + 30_000;
-  while (wrong().length > 0 && Date.now() < deadline) await page.waitForTimeout(200);
+  await until(page, 30_000, () => wrong().length === 0, 200);
   assert.deepEqual(wrong(), [], what);
 }
 

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer, until } from './harness';
 
 const out = outputDir('e2e');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -29,13 +29,12 @@ const buildColour = 'rgb(137, 209, 133)'; // #89D185
 
 /** Waits (bounded) until the file holds want: the editor saves on its own schedule. */
 async function fileBecomes(file: string, want: string, what: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
   let got = '';
-  while (Date.now() < deadline) {
+  const same = () => {
     got = fs.readFileSync(file, 'utf8');
-    if (got === want) return;
-    await page.waitForTimeout(100);
-  }
+    return got === want;
+  };
+  if (await until(page, 20_000, same)) return;
   assert.equal(got, want, what);
 }
 
