@@ -338,12 +338,14 @@ func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, 
 	if err != nil {
 		closeAll(inW, outR)
 		s.kill()
+		settle(exited)
 		return nil, nil, fmt.Errorf("connect to %s: %w", s.spec.CommandLine(), s.exitedErr(exited, err))
 	}
 	tools, err := listTools(hctx, cs)
 	if err != nil {
 		_ = cs.Close()
 		s.kill()
+		settle(exited)
 		return nil, nil, fmt.Errorf("list the tools of %q: %w", s.spec.Name, s.exitedErr(exited, err))
 	}
 	return cs, tools, nil

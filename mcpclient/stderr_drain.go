@@ -13,6 +13,10 @@ import (
 // shows the old race with it).
 var stderrDrainGrace = time.Second
 
+// settleGrace bounds, beyond stderrDrainGrace, how long a start attempt
+// that failed waits for its killed process to be reaped.
+const settleGrace = 2 * time.Second
+
 // stderrHold, when set (tests), runs before the reader keeps each chunk of
 // a server's stderr; draining is closed once the waiter waits for the
 // reader.
@@ -61,5 +65,20 @@ func (s *Server) drain(p stderrPipe) {
 	case <-p.drained:
 	case <-t.C:
 		slog.Warn("mcp: the stderr of an exited server stays open; its exit is described without the rest", "server", s.spec.Name, "waited", stderrDrainGrace)
+	}
+}
+
+// settle waits, bounded, for the waiter of a failed start attempt (its
+// process killed) to record the exit once the stderr drained: the failure
+// then says the server exited, with the lines it wrote before it died,
+// instead of the transport's EOF with an empty stderr (the race seen in
+// CI: the status was read before the reader kept the server's last line).
+func settle(exited <-chan struct{}) {
+	t := time.NewTimer(stderrDrainGrace + settleGrace)
+	defer t.Stop()
+	select {
+	case <-exited:
+	case <-t.C:
+		slog.Warn("mcp: a server that failed to start was not reaped in time; its failure is described without its exit", "waited", stderrDrainGrace+settleGrace)
 	}
 }

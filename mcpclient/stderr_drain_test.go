@@ -64,3 +64,44 @@ func TestExitErrorEndsWithLastStderrLine(t *testing.T) {
 		})
 	}
 }
+
+// TestStartFailureEndsWithLastStderrLine: a server that writes why and
+// exits before the handshake fails with that line in its status and the
+// exit in its reason, every time: the start attempt waits for its waiter
+// (which drains the stderr) before it describes the failure. The reader is
+// held until the waiter drains it or the status was read; without the
+// wait (the CI failure of TestDisabledAndCwdInThePool) the status is read
+// first and its stderr is empty.
+func TestStartFailureEndsWithLastStderrLine(t *testing.T) {
+	var release atomic.Pointer[chan struct{}]
+	oldHold := stderrHold
+	stderrHold = func(draining <-chan struct{}) {
+		select {
+		case <-draining:
+		case <-*release.Load():
+		}
+	}
+	t.Cleanup(func() { stderrHold = oldHold })
+	root := t.TempDir()
+	for i := range 5 {
+		ch := make(chan struct{})
+		release.Store(&ch)
+		cfg := config.Default()
+		cfg.MCP.Servers = map[string]config.MCPServer{
+			"why": {Command: "sh", Args: []string{"-c", fmt.Sprintf("echo no config file %d >&2; exit 3", i)}},
+		}
+		p := NewPool(root, []string{root}, nil)
+		p.Configure(cfg, SpecsFromConfig(cfg))
+		p.SessionTools(context.Background(), "s")
+		st := p.Status()
+		close(ch)
+		p.Close()
+		if len(st) != 1 {
+			t.Fatalf("statuses: %+v", st)
+		}
+		want := fmt.Sprintf("no config file %d", i)
+		if s := st[0]; State(s.State) != StateFailed || !strings.Contains(s.StderrTail, want) || !strings.Contains(s.Reason, "exit status 3") {
+			t.Errorf("attempt %d: %+v, want failed with %q in its stderr and the exit in its reason", i, s, want)
+		}
+	}
+}
