@@ -24,10 +24,7 @@ func MCPPlace(st sandbox.Status, remote, network bool) (networkState, sandboxSta
 		return permission.NetworkNotIsolated, permission.SandboxOff
 	}
 	sandboxState = permission.SandboxOn + " (" + st.Mode + ")"
-	switch {
-	case !st.Network:
-		return permission.NetworkNotIsolated, sandboxState
-	case network:
+	if network {
 		return permission.NetworkYes, sandboxState
 	}
 	return permission.NetworkNo, sandboxState

@@ -104,13 +104,8 @@ func RunPlace(st sandbox.Status, networkRules []string, command string) (network
 		return permission.NetworkNotIsolated, permission.SandboxOff
 	}
 	sandboxState = permission.SandboxOn + " (" + st.Mode + ")"
-	switch {
-	case !st.Network:
-		network = permission.NetworkNotIsolated
-	case tools.NetworkAllowed(networkRules, command):
-		network = permission.NetworkYes
-	default:
-		network = permission.NetworkNo
+	if tools.NetworkAllowed(networkRules, command) {
+		return permission.NetworkYes, sandboxState
 	}
-	return network, sandboxState
+	return permission.NetworkNo, sandboxState
 }

@@ -23,7 +23,8 @@ type Status struct {
 	// Network is true when commands get no network unless run.network
 	// allows it: a network namespace of their own with bubblewrap (its
 	// own loopback), the socket filter under Landlock alone (no IP socket
-	// at all: networkOff).
+	// at all: networkOff). Every confining mode does (Confines), so the
+	// questions ask Confines; the field tells the editors.
 	Network bool `json:"network"`
 	// Summary says it in one line.
 	Summary string `json:"summary"`

@@ -187,9 +187,9 @@ func sandboxHint(st sandbox.Status, network bool, exitCode int, output string) s
 	}
 	h := "the sandbox may have refused this (" + st.Mode + "): commands write only in the workspace folders and their private TMPDIR — never .agentls/; never a repository's hooks, config or new files directly in .git/ (.hg/hgrc, .jj/repo/config.toml) unless the user approved a command that is only git (hg, jj), nor any of .git/ when run without asking; never the files that make an editor or shell run programs (.vscode/, .idea/, .zed/, .helix/, .envrc, .dir-locals.el, .nvim.lua, .exrc, *.code-workspace) — and cannot read ~/.ssh, ~/.aws and the like or agentls's own folders"
 	switch {
-	case st.Network && !network && st.NoLoopback():
+	case !network && st.NoLoopback():
 		h += "; this command had no network, not even loopback: a server it starts on 127.0.0.1 is refused too (run.network names the commands that get it; bubblewrap would give it a loopback of its own)"
-	case st.Network && !network:
+	case !network:
 		h += "; this command had no network (run.network names the commands that get it)"
 	}
 	return h + ". Do not retry the same way: ask the user, who can run it or change sandbox.* / run.network."
