@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 
@@ -38,6 +39,8 @@ type client struct {
 	stderr   *tail
 	// pull: the server offers pull diagnostics (textDocument/diagnostic).
 	pull bool
+	// checksClean: the server offers tsserverCommand (clean.go).
+	checksClean bool
 	// exited is closed when the process has ended; waitErr is then how.
 	exited  chan struct{}
 	waitErr error
@@ -172,7 +175,10 @@ func (c *client) initialize(ctx context.Context, root string, folders []string) 
 	}
 	var res struct {
 		Capabilities struct {
-			DiagnosticProvider json.RawMessage `json:"diagnosticProvider"`
+			DiagnosticProvider     json.RawMessage `json:"diagnosticProvider"`
+			ExecuteCommandProvider struct {
+				Commands []string `json:"commands"`
+			} `json:"executeCommandProvider"`
 		} `json:"capabilities"`
 	}
 	if err := protocol.Call(ctx, c.conn, "initialize", params, &res); err != nil {
@@ -180,6 +186,7 @@ func (c *client) initialize(ctx context.Context, root string, folders []string) 
 	}
 	p := string(res.Capabilities.DiagnosticProvider)
 	c.pull = p != "" && p != "null" && p != "false"
+	c.checksClean = slices.Contains(res.Capabilities.ExecuteCommandProvider.Commands, tsserverCommand)
 	return c.conn.Notify(ctx, "initialized", map[string]any{})
 }
 

@@ -13,6 +13,9 @@ type document struct {
 	version int
 	text    string
 	lines   int // the text's line count (settled.go)
+	// askedClean is the latest version checked for staying clean, clean
+	// the latest found so (clean.go); 0 for none.
+	askedClean, clean int
 }
 
 // sync forwards agentls's view of a file (the editor's unsaved text or
@@ -74,7 +77,8 @@ func (c *client) noteSent(uri, text string) (version int, open, changed bool) {
 
 // diagnostics are the file's current problems: pulled when the server
 // offers it, else the last published ones, pending while they are not
-// known to be for the text the server was last sent (settled.go).
+// known to be for the text the server was last sent (settled.go; a clean
+// file that stays clean: clean.go).
 func (c *client) diagnostics(ctx context.Context, uri string) ([]intel.Diagnostic, bool, error) {
 	if c.pull {
 		var res struct {
@@ -87,9 +91,17 @@ func (c *client) diagnostics(ctx context.Context, uri string) ([]intel.Diagnosti
 		return convert(boundDiagnostics(res.Items)), false, nil
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	pending := c.pendingLocked(uri, c.now())
 	pub := c.published[uri]
+	version, ask := c.askCleanLocked(uri, pending)
+	c.mu.Unlock()
+	if ask && c.stillClean(ctx, uri) {
+		c.mu.Lock()
+		c.markCleanLocked(uri, version)
+		pending = c.pendingLocked(uri, c.now())
+		pub = c.published[uri]
+		c.mu.Unlock()
+	}
 	return convert(pub.Diagnostics), pending, nil
 }
 

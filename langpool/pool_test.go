@@ -267,6 +267,54 @@ func TestWorkspaceSymbolsStartTheProjectsServer(t *testing.T) {
 // TestTypeScriptDiagnostics: the pool serves TypeScript with the real
 // typescript-language-server (it publishes without versions: a change
 // is pending until its next publish).
+// TestTypeScriptCleanFileStaysClean: typescript-language-server publishes
+// nothing after an edit that leaves a clean file clean, so the file stayed
+// pending until the settle budget ran out (settled: false after every
+// such edit). The pool asks tsserver's own checks instead (clean.go): the
+// edit settles well within the budget, with no problem; an edit that then
+// breaks the file still gets its problem from the publishes, and one that
+// mends it settles clean again.
+func TestTypeScriptCleanFileStaysClean(t *testing.T) {
+	tsls := realservers.TypeScriptLanguageServer(t)
+	const clean = "export function greet(name: string): string {\n  return \"hello \" + name;\n}\n\nconsole.log(greet(\"x\"));\n"
+	files := map[string]string{"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}}`, "a.ts": clean}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"typescript": {Command: []string{tsls, "--stdio"}}}
+	p, ws := poolOver(t, files, cfg)
+	a := filepath.Join(ws.Root(), "a.ts")
+	if before := settle(t, p, a)[a]; len(before) != 0 {
+		t.Fatalf("a clean file has problems: %+v", before)
+	}
+	steps := []struct {
+		name, text  string
+		wantProblem bool
+	}{
+		{"a clean edit", strings.Replace(clean, `"x"`, `"y"`, 1), false},
+		{"another clean edit", strings.Replace(clean, `"hello "`, `"hi "`, 1), false},
+		{"an edit that breaks it", strings.Replace(clean, `greet("x")`, `greet(42)`, 1), true},
+		{"an edit that mends it", clean, false},
+		{"a clean edit after the mend", strings.Replace(clean, `"x"`, `"z"`, 1), false},
+	}
+	for _, st := range steps {
+		ws.Overlay().SetApplied(a, st.text)
+		start := time.Now()
+		// Budget: the settle_ms default (1.5 s) plus room for a loaded
+		// machine; before the check, a clean edit never settled.
+		snap, settled, err := intel.Settle(context.Background(), p, []string{a}, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := snap.Files[a]
+		t.Logf("%s: settled %v in %v, %d problems", st.name, settled, time.Since(start).Round(time.Millisecond), len(got))
+		if !settled {
+			t.Fatalf("%s: did not settle: %+v", st.name, got)
+		}
+		if (len(got) != 0) != st.wantProblem {
+			t.Fatalf("%s: problems %+v, want a problem: %v", st.name, got, st.wantProblem)
+		}
+	}
+}
+
 func TestTypeScriptDiagnostics(t *testing.T) {
 	tsls := realservers.TypeScriptLanguageServer(t)
 	files := map[string]string{

@@ -60,6 +60,8 @@ func (c *client) pendingLocked(uri string, now time.Time) bool {
 		return false
 	case pub.Version != nil:
 		return *pub.Version < doc.version
+	case doc.clean == doc.version && len(pub.Diagnostics) == 0:
+		return false // tsserver said this text has no problem (clean.go)
 	}
 	at, fresh := c.publishedAt[uri]
 	return !fresh || now.Sub(at) < quietFor(doc.lines)
