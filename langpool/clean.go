@@ -28,7 +28,8 @@ const tsserverCommand = "typescript.tsserverRequest"
 // the server publishes for a file.
 var cleanChecks = []string{"syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"}
 
-// cleanCheckTimeout bounds the three checks of one version.
+// cleanCheckTimeout bounds the three checks of one version (a server
+// that exits ends them sooner).
 const cleanCheckTimeout = 10 * time.Second
 
 // askCleanLocked reports whether uri's text should be checked for staying
@@ -43,6 +44,27 @@ func (c *client) askCleanLocked(uri string, pending bool) (version int, ask bool
 	}
 	doc.askedClean = doc.version
 	return doc.version, true
+}
+
+// checkClean asks whether uri's text of version stayed clean and marks
+// it so; it runs beside the polls (one of c.checks), so a slow tsserver
+// never holds a poll: the settle budget bounds the wait, as for a publish.
+func (c *client) checkClean(uri string, version int) {
+	defer c.checks.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), cleanCheckTimeout)
+	defer cancel()
+	go func() { // a server that exits ends the check
+		select {
+		case <-c.exited:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if c.stillClean(ctx, uri) {
+		c.mu.Lock()
+		c.markCleanLocked(uri, version)
+		c.mu.Unlock()
+	}
 }
 
 // stillClean asks tsserver, through the server, whether uri has no

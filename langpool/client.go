@@ -39,8 +39,10 @@ type client struct {
 	stderr   *tail
 	// pull: the server offers pull diagnostics (textDocument/diagnostic).
 	pull bool
-	// checksClean: the server offers tsserverCommand (clean.go).
+	// checksClean: the server offers tsserverCommand (clean.go); checks
+	// are the checks under way, which stop waits for.
 	checksClean bool
+	checks      sync.WaitGroup
 	// exited is closed when the process has ended; waitErr is then how.
 	exited  chan struct{}
 	waitErr error
@@ -308,6 +310,7 @@ func (c *client) stop() {
 	c.prep.Terminate(c.cmd.Process, c.exited) // then kills the group and fires the watchdog, whatever the reaper did
 	<-c.exited
 	_ = c.conn.Close()
+	c.checks.Wait() // the server exited: they end
 	c.prep.Cleanup()
 	slog.Info("language server stopped", "fileType", c.fileType, "argv", c.argv)
 }

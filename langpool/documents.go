@@ -91,16 +91,12 @@ func (c *client) diagnostics(ctx context.Context, uri string) ([]intel.Diagnosti
 		return convert(boundDiagnostics(res.Items)), false, nil
 	}
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	pending := c.pendingLocked(uri, c.now())
 	pub := c.published[uri]
-	version, ask := c.askCleanLocked(uri, pending)
-	c.mu.Unlock()
-	if ask && c.stillClean(ctx, uri) {
-		c.mu.Lock()
-		c.markCleanLocked(uri, version)
-		pending = c.pendingLocked(uri, c.now())
-		pub = c.published[uri]
-		c.mu.Unlock()
+	if version, ask := c.askCleanLocked(uri, pending); ask {
+		c.checks.Add(1)
+		go c.checkClean(uri, version) // a later poll sees its answer
 	}
 	return convert(pub.Diagnostics), pending, nil
 }
