@@ -70,8 +70,6 @@ func (c *client) checkClean(uri string, version int) {
 // stillClean asks tsserver, through the server, whether uri has no
 // problem at all in the text it was last sent.
 func (c *client) stillClean(ctx context.Context, uri string) bool {
-	ctx, cancel := context.WithTimeout(ctx, cleanCheckTimeout)
-	defer cancel()
 	for _, check := range cleanChecks {
 		var res struct {
 			Success bool              `json:"success"`
