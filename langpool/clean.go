@@ -33,13 +33,14 @@ var cleanChecks = []string{"syntacticDiagnosticsSync", "semanticDiagnosticsSync"
 const cleanCheckTimeout = 10 * time.Second
 
 // askCleanLocked reports whether uri's text should be checked for staying
-// clean: the server can be asked, uri is pending, the publish kept for it
-// is versionless and empty, and this version was not asked about yet. It
-// returns that version, now marked as asked (c.mu held).
+// clean: the server can be asked (and is not stopping), uri is pending,
+// the publish kept for it is versionless and empty, and this version was
+// not asked about yet. It returns that version, now marked as asked (c.mu
+// held).
 func (c *client) askCleanLocked(uri string, pending bool) (version int, ask bool) {
 	doc := c.docs[uri]
 	pub, ok := c.published[uri]
-	if !c.checksClean || !pending || doc == nil || !ok || pub.Version != nil || len(pub.Diagnostics) != 0 || doc.askedClean >= doc.version {
+	if !c.checksClean || c.stopping || !pending || doc == nil || !ok || pub.Version != nil || len(pub.Diagnostics) != 0 || doc.askedClean >= doc.version {
 		return 0, false
 	}
 	doc.askedClean = doc.version

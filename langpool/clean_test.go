@@ -13,24 +13,26 @@ func TestAskClean(t *testing.T) {
 	tests := []struct {
 		name        string
 		checks      bool
+		stopping    bool
 		pending     bool
 		pub         *publishParams
 		askedBefore int
 		want        bool
 	}{
-		{"a clean file changed", true, true, &publishParams{}, 0, true},
-		{"the server cannot be asked", false, true, &publishParams{}, 0, false},
-		{"not pending", true, false, &publishParams{}, 0, false},
-		{"never published", true, true, nil, 0, false},
-		{"its last publish had a problem", true, true, &publishParams{Diagnostics: []wireDiagnostic{{Message: "x"}}}, 0, false},
-		{"a versioned publish", true, true, &publishParams{Version: &one}, 0, false},
-		{"this version was asked about", true, true, &publishParams{}, 2, false},
-		{"an earlier version was asked about", true, true, &publishParams{}, 1, true},
+		{"a clean file changed", true, false, true, &publishParams{}, 0, true},
+		{"the server cannot be asked", false, false, true, &publishParams{}, 0, false},
+		{"not pending", true, false, false, &publishParams{}, 0, false},
+		{"never published", true, false, true, nil, 0, false},
+		{"its last publish had a problem", true, false, true, &publishParams{Diagnostics: []wireDiagnostic{{Message: "x"}}}, 0, false},
+		{"a versioned publish", true, false, true, &publishParams{Version: &one}, 0, false},
+		{"this version was asked about", true, false, true, &publishParams{}, 2, false},
+		{"an earlier version was asked about", true, false, true, &publishParams{}, 1, true},
+		{"the server is stopping", true, true, true, &publishParams{}, 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			const uri = "file:///w/a.ts"
-			c := &client{checksClean: tc.checks, docs: map[string]*document{uri: {version: 2, askedClean: tc.askedBefore}}, published: map[string]publishParams{}}
+			c := &client{checksClean: tc.checks, stopping: tc.stopping, docs: map[string]*document{uri: {version: 2, askedClean: tc.askedBefore}}, published: map[string]publishParams{}}
 			if tc.pub != nil {
 				c.published[uri] = *tc.pub
 			}

@@ -40,7 +40,8 @@ type client struct {
 	// pull: the server offers pull diagnostics (textDocument/diagnostic).
 	pull bool
 	// checksClean: the server offers tsserverCommand (clean.go); checks
-	// are the checks under way, which stop waits for.
+	// are the checks under way, which stop waits for (none starts once
+	// stopping is set, under mu).
 	checksClean bool
 	checks      sync.WaitGroup
 	// exited is closed when the process has ended; waitErr is then how.
@@ -67,6 +68,7 @@ type client struct {
 	overBudget    bool
 	lastUse       time.Time
 	inFlight      int // calls under way: the client is in use, not idle
+	stopping      bool
 }
 
 // startClient starts argv under pol in root and initializes it with the
@@ -310,6 +312,9 @@ func (c *client) stop() {
 	c.prep.Terminate(c.cmd.Process, c.exited) // then kills the group and fires the watchdog, whatever the reaper did
 	<-c.exited
 	_ = c.conn.Close()
+	c.mu.Lock()
+	c.stopping = true
+	c.mu.Unlock()
 	c.checks.Wait() // the server exited: they end
 	c.prep.Cleanup()
 	slog.Info("language server stopped", "fileType", c.fileType, "argv", c.argv)
