@@ -267,6 +267,23 @@ func TestWorkspaceSymbolsStartTheProjectsServer(t *testing.T) {
 // TestTypeScriptDiagnostics: the pool serves TypeScript with the real
 // typescript-language-server (it publishes without versions: a change
 // is pending until its next publish).
+// cleanTypeScriptFile is a pool with typescript-language-server over a
+// strict project whose a.ts holds text, and a.ts's path, once its
+// diagnostics settled with no problem.
+func cleanTypeScriptFile(t *testing.T, text string) (*Pool, *workspace.Workspace, string) {
+	t.Helper()
+	tsls := realservers.TypeScriptLanguageServer(t)
+	files := map[string]string{"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}}`, "a.ts": text}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"typescript": {Command: []string{tsls, "--stdio"}}}
+	p, ws := poolOver(t, files, cfg)
+	a := filepath.Join(ws.Root(), "a.ts")
+	if before := settle(t, p, a)[a]; len(before) != 0 {
+		t.Fatalf("a clean file has problems: %+v", before)
+	}
+	return p, ws, a
+}
+
 // TestTypeScriptCleanFileStaysClean: typescript-language-server publishes
 // nothing after an edit that leaves a clean file clean, so the file stayed
 // pending until the settle budget ran out (settled: false after every
@@ -275,16 +292,8 @@ func TestWorkspaceSymbolsStartTheProjectsServer(t *testing.T) {
 // breaks the file still gets its problem from the publishes, and one that
 // mends it settles clean again.
 func TestTypeScriptCleanFileStaysClean(t *testing.T) {
-	tsls := realservers.TypeScriptLanguageServer(t)
 	const clean = "export function greet(name: string): string {\n  return \"hello \" + name;\n}\n\nconsole.log(greet(\"x\"));\n"
-	files := map[string]string{"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}}`, "a.ts": clean}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"typescript": {Command: []string{tsls, "--stdio"}}}
-	p, ws := poolOver(t, files, cfg)
-	a := filepath.Join(ws.Root(), "a.ts")
-	if before := settle(t, p, a)[a]; len(before) != 0 {
-		t.Fatalf("a clean file has problems: %+v", before)
-	}
+	p, ws, a := cleanTypeScriptFile(t, clean)
 	steps := []struct {
 		name, text  string
 		wantProblem bool
@@ -316,19 +325,9 @@ func TestTypeScriptCleanFileStaysClean(t *testing.T) {
 }
 
 func TestTypeScriptDiagnostics(t *testing.T) {
-	tsls := realservers.TypeScriptLanguageServer(t)
-	files := map[string]string{
-		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}}`,
-		"a.ts":          "export function greet(name: string): string {\n  return \"hello \" + name;\n}\n\nconst n: number = 1;\nconsole.log(greet(\"x\"), n);\n",
-	}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"typescript": {Command: []string{tsls, "--stdio"}}}
-	p, ws := poolOver(t, files, cfg)
-	a := filepath.Join(ws.Root(), "a.ts")
-	if before := settle(t, p, a)[a]; len(before) != 0 {
-		t.Fatalf("a clean file has problems: %+v", before)
-	}
-	ws.Overlay().SetApplied(a, strings.Replace(files["a.ts"], `greet("x")`, `greet(42)`, 1))
+	const text = "export function greet(name: string): string {\n  return \"hello \" + name;\n}\n\nconst n: number = 1;\nconsole.log(greet(\"x\"), n);\n"
+	p, ws, a := cleanTypeScriptFile(t, text)
+	ws.Overlay().SetApplied(a, strings.Replace(text, `greet("x")`, `greet(42)`, 1))
 	after := settle(t, p, a)[a]
 	if len(after) != 1 || after[0].Range.Start.Line != 5 || after[0].Severity != intel.SeverityError || !strings.Contains(after[0].Message, "number") {
 		t.Fatalf("after the edit: %+v, want the type error on line 6", after)
