@@ -23,6 +23,7 @@ import (
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/udiff"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/sandbox"
 	"github.com/agentls/agentls/server"
 )
@@ -196,6 +197,13 @@ func (d *demo) run(ctx context.Context, dir string) error {
 			if p.Purpose == "plan_approval" {
 				approvals++
 				d.printf("  [editor] the plan opens; the user reads it and clicks \"Accept & Build\"\n")
+				// A person takes a moment: an answer within
+				// permission.HumanFloor is marked as a client's
+				// auto-approve, which the demo's user is not.
+				select {
+				case <-time.After(permission.HumanFloor):
+				case <-ctx.Done():
+				}
 				return map[string]any{"answers": map[string]any{"approve": true}}
 			}
 			d.printf("  [editor] the user dismisses a question\n")
@@ -378,8 +386,12 @@ func (d *demo) show(m lspclient.Message) {
 		var p struct {
 			Message string `json:"message"`
 		}
-		if json.Unmarshal(m.Params, &p) == nil && strings.HasPrefix(p.Message, "[plan-mode]") {
+		switch {
+		case json.Unmarshal(m.Params, &p) != nil:
+		case strings.HasPrefix(p.Message, "[plan-mode]"):
 			d.printf("  %s\n", p.Message)
+		default: // what the editor's log shows the user
+			d.printf("  [editor log] %s\n", p.Message)
 		}
 	case "workspace/applyEdit":
 		var p struct {

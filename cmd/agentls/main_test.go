@@ -35,7 +35,8 @@ func TestMain(m *testing.M) {
 
 // TestDemo: the demo tells every step of its story, and says on stderr
 // what it waits for before the `go test` that may take minutes, right as
-// that step starts (before the go test's result).
+// that step starts (before the go test's result); its user approves as a
+// person does, not as an auto-approve.
 func TestDemo(t *testing.T) {
 	t.Parallel()
 	var out, errOut bytes.Buffer
@@ -63,6 +64,11 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q", want)
 		}
+	}
+	// The demo's user reads the plan before approving it: no note that a
+	// client auto-approved (the editor's log, which the demo shows).
+	if strings.Contains(out.String(), "faster than a person") {
+		t.Errorf("the demo's approval is marked as a client's auto-approve")
 	}
 	if t.Failed() {
 		t.Log(out.String())
