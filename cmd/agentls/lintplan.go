@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/agentls/agentls/workspace"
 )
 
-// lintPlanUsage is printed when lint-plan gets no file.
-const lintPlanUsage = `usage: agentls lint-plan FILE...
+// lintPlanUsage is printed for --help (stdout) and when lint-plan gets no
+// file or an option it does not know (stderr).
+const lintPlanUsage = `usage: agentls lint-plan [--] FILE...
 
 Checks .plan files and prints one line per problem:
   file:line:col: severity: message
@@ -20,6 +22,19 @@ Exit status: 1 if any file has an error or cannot be read, else 0.
 // runLintPlan is `agentls lint-plan FILE...`: the plan linter of the
 // editor's diagnostics, on files. It returns the exit code.
 func runLintPlan(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch a := args[0]; {
+		case a == "-h" || a == "-help" || a == "--help":
+			fmt.Fprint(stdout, lintPlanUsage)
+			return 0
+		case a == "--": // the files follow, whatever their names
+			args = args[1:]
+		case strings.HasPrefix(a, "-") && a != "-":
+			fmt.Fprintf(stderr, "agentls lint-plan: unknown option %q (a file so named: -- %s)\n", a, a)
+			fmt.Fprint(stderr, lintPlanUsage)
+			return 2
+		}
+	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, lintPlanUsage)
 		return 2

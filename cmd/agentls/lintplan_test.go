@@ -35,7 +35,9 @@ func TestLintPlanCommand(t *testing.T) {
 		{name: "errors, 1-based UTF-16 columns", args: []string{good, bad}, code: 1, stdout: bad + ":3:9: error: unknown status \"wip\": use draft, approved, implemented or archived\n" +
 			bad + ":8:7: error: duplicate step \"🎉 a\" (first on line 7): merge the two, or say in each what is different\n"},
 		{name: "unreadable file", args: []string{missing, good}, code: 1, stdout: missing + ": error: cannot read the plan: "},
-		{name: "no file", args: nil, code: 2, inStderr: "usage: agentls lint-plan FILE..."},
+		{name: "no file", args: nil, code: 2, inStderr: "usage: agentls lint-plan [--] FILE..."},
+		{name: "help", args: []string{"--help"}, code: 0, stdout: lintPlanUsage},
+		{name: "unknown option", args: []string{"--strict", good}, code: 2, inStderr: `unknown option "--strict"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,6 +57,27 @@ func TestLintPlanCommand(t *testing.T) {
 				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.inStderr)
 			}
 		})
+	}
+}
+
+// TestLintPlanDashedFile: a file named like an option is linted after
+// "--", and refused as an unknown option without it (not parallel: it
+// changes the working folder).
+func TestLintPlanDashedFile(t *testing.T) {
+	t.Chdir(t.TempDir())
+	const dashed = "--bad.plan"
+	if err := os.WriteFile(dashed, []byte("---\ntitle: t\nstatus: wip\n---\n## Files\n- a\n## Steps\n- [ ] a\n## Verification\n- ok\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"lint-plan", "--", dashed}, strings.NewReader(""), &stdout, &stderr); code != 1 ||
+		stdout.String() != dashed+":3:9: error: unknown status \"wip\": use draft, approved, implemented or archived\n" {
+		t.Errorf("after --: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"lint-plan", dashed}, strings.NewReader(""), &stdout, &stderr); code != 2 || stdout.Len() > 0 {
+		t.Errorf("without --: exit %d, stdout %q (want 2, nothing)", code, stdout.String())
 	}
 }
 

@@ -118,7 +118,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sandbox.SetStaleTempHook(sweepDemoCaches) // a killed demo's caches go with its workspace
 	fs := flag.NewFlagSet("agentls", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	fs.Usage = func() {} // --help prints it to stdout, a wrong flag to stderr: once each (below)
 	configFile := fs.String("config", "", "config file")
 	logFile := fs.String("log-file", "", "log file")
 	logLevel := fs.String("log-level", "info", "log level")
@@ -131,6 +131,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, usage) // asked for: stdout, like help
 			return 0
 		}
+		fmt.Fprint(stderr, usage) // after flag's own line naming the wrong flag
 		return 2
 	}
 	if *showVersion {
