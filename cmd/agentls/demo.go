@@ -42,9 +42,15 @@ var demoFS embed.FS
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fset.SetOutput(stderr)
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fset.SetOutput(stdout) // asked for: stdout, like agentls --help
+	}
 	keep := fset.Bool("keep", false, "keep the temporary workspace and print its path")
 	color := fset.Bool("color", isTerminal(stdout), "colour the status bar")
 	if err := fset.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) { // asked for (its usage went to stdout)
+			return 0
+		}
 		return 2
 	}
 	d := &demo{out: stdout, progress: stderr, color: *color}

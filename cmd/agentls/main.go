@@ -166,6 +166,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer startAllocProfile(*profileAlloc)()
 	}
 
+	if askedHelp(cmd, rest) {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch cmd {
@@ -213,6 +217,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "agentls: unknown command %q\n\n%s", cmd, usage)
 	return 2
+}
+
+// askedHelp reports whether rest is only a help flag given to a command
+// that has no flags of its own (demo and lint-plan answer --help
+// themselves): `agentls serve --help` is a question, not a stray argument.
+func askedHelp(cmd string, rest []string) bool {
+	switch cmd {
+	case "serve", "acp", "login", "version", "help":
+		return len(rest) == 1 && (rest[0] == "-h" || rest[0] == "-help" || rest[0] == "--help")
+	}
+	return false
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {

@@ -91,6 +91,12 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"--log-level", "loud", "version"}, 2, "", "--log-level"},
 		{[]string{"serve", "extra"}, 2, "", "unexpected arguments"},
 		{[]string{"--bogus"}, 2, "", "flag provided but not defined: -bogus\nagentls — "},
+		{[]string{"login", "--help"}, 0, "Usage:", ""},
+		{[]string{"acp", "-h"}, 0, "Usage:", ""},
+		{[]string{"serve", "--help"}, 0, "Usage:", ""},
+		{[]string{"lint-plan", "--help"}, 0, "usage: agentls lint-plan", ""},
+		{[]string{"demo", "--help"}, 0, "Usage of demo", ""},
+		{[]string{"demo", "--colour"}, 2, "", "Usage of demo"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
