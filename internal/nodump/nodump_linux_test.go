@@ -3,14 +3,24 @@ package nodump
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"syscall"
 	"testing"
 )
 
 // TestEnable: the flag is set process-wide (every thread), and the
-// process's own /proc files now belong to root. This test binary stays
-// non-dumpable afterwards; nothing else runs in it.
+// process's own /proc files now belong to root. The checks run in a fresh
+// copy of the test binary (Enable cannot be undone, so a second run in one
+// process, -count=2, would start non-dumpable).
 func TestEnable(t *testing.T) {
+	if os.Getenv(childEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestEnable$", "-test.count=1")
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the fresh process: %v\n%s", err, out)
+		}
+		return
+	}
 	if d, err := dumpable(); err != nil || !d {
 		t.Fatalf("before Enable: dumpable = %v, %v; want true", d, err)
 	}
@@ -28,6 +38,9 @@ func TestEnable(t *testing.T) {
 		t.Errorf("/proc/self/environ is owned by uid %d, want root (0)", uid)
 	}
 }
+
+// childEnv marks the fresh process TestEnable runs its checks in.
+const childEnv = "AGENTLS_NODUMP_TEST_CHILD"
 
 // prGetDumpable is prctl's PR_GET_DUMPABLE (linux/prctl.h).
 const prGetDumpable = 3
