@@ -225,12 +225,32 @@ t.describe('start for real', function()
     t.cleanup(function()
       vim.lsp.enable('agentls', false)
       agentls.teardown()
-      for _, c in ipairs(vim.lsp.get_clients({ name = 'agentls' })) do
+      local function left()
+        return vim.lsp.get_clients({ name = 'agentls', _uninitialized = true })
+      end
+      for _, c in ipairs(left()) do
         c:stop(true)
       end
-      t.wait(10000, function()
-        return #vim.lsp.get_clients({ name = 'agentls' }) == 0
-      end, 'the clients to exit')
+      if not vim.wait(10000, function()
+        return #left() == 0
+      end, 10) then
+        -- Which clients stayed, and in what state: what a flake needs told.
+        local seen = {}
+        for _, c in ipairs(left()) do
+          table.insert(
+            seen,
+            string.format(
+              'id %d root %s initialized %s stopped %s buffers %s',
+              c.id,
+              tostring(c.root_dir),
+              tostring(c.initialized),
+              tostring(c:is_stopped()),
+              vim.inspect(vim.tbl_keys(c.attached_buffers))
+            )
+          )
+        end
+        error('the clients did not exit in 10 s: ' .. table.concat(seen, '; '))
+      end
       vim.cmd('silent! %bwipeout!')
     end)
     local function count()

@@ -1019,9 +1019,9 @@ function M.enable_config()
     root_dir = function(b, on_dir)
       local st = M._state
       if st and st.started and not st.stopping then
-        if start.attachable(b, st.root) then
-          on_dir(st.root)
-        end
+        -- setup()'s own attach filter attaches b to its client (start.lua). Handing the root to
+        -- vim.lsp.enable would only schedule a vim.lsp.start that runs after whatever comes
+        -- next, and once teardown() stopped the client, it would start a new one nobody owns.
         return
       end
       -- no setup(): the file's project, found by the root markers
