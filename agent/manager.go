@@ -584,9 +584,7 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (agentproto.Sess
 	}
 	if md == agentproto.ModeBuild {
 		if plan := s.planFile(); plan != "" {
-			if err := m.setPlanStatus(ctx, s, plan, agentproto.PlanApproved); err != nil {
-				slog.Warn("mark plan approved", "plan", plan, "err", err)
-			}
+			m.markForBuild(ctx, s, plan) // plan_status.go
 			s.baselineNow(plan)
 		}
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
@@ -43,6 +44,24 @@ func (m *Manager) setPlanStatus(ctx context.Context, s *Session, rel string, sta
 		m.planFinishedLock(rel)
 	}
 	return err
+}
+
+// markForBuild sets the status of the plan rel when the user switches to
+// build with it attached (agent/setMode, agentls.buildPlan): approved, or
+// implemented when every step is already ticked — what build mode would
+// set right after (completePlan). So a finished plan is not reopened by a
+// mode switch: no flip to approved and back, and no edit at all when it
+// already says implemented.
+func (m *Manager) markForBuild(ctx context.Context, s *Session, rel string) {
+	status := agentproto.PlanApproved
+	if text, err := m.readPlanText(rel); err == nil {
+		if plan, err := workspace.ParsePlan(text); err == nil && len(plan.Steps) > 0 && plan.StepsDone() == len(plan.Steps) {
+			status = agentproto.PlanImplemented
+		}
+	}
+	if err := m.setPlanStatus(ctx, s, rel, status); err != nil {
+		slog.Warn("mark plan "+string(status), "plan", rel, "err", err)
+	}
 }
 
 // applyOwnedSystem applies agentls's own change to plans no session is

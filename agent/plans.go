@@ -153,9 +153,7 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (agentproto.Session, 
 	}
 	info := s.Info()
 	m.notes.ModeChanged(ctx, agentproto.ModeChangedParams{SessionID: info.SessionID, Mode: agentproto.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
-	if err := m.setPlanStatus(ctx, s, wp.Rel, agentproto.PlanApproved); err != nil {
-		slog.Warn("mark plan approved", "plan", wp.Rel, "err", err)
-	}
+	m.markForBuild(ctx, s, wp.Rel) // plan_status.go
 	s.baselineNow(wp.Rel)
 	s.sendPlanUpdate(ctx)
 	return s.Info(), nil

@@ -149,3 +149,51 @@ func TestClosedManagerIgnoresPlanChanges(t *testing.T) {
 		t.Fatalf("a closed manager sent %d plan updates", n)
 	}
 }
+
+// TestSwitchToBuildKeepsAFinishedPlan: the user's switch to build (a
+// session's agent/setMode, agentls.buildPlan) approves the attached plan,
+// unless every step is ticked: then it is implemented, as build mode would
+// make it at once, in one edit — an implemented plan is not reopened as
+// approved (and then implemented again) by toggling the mode.
+func TestSwitchToBuildKeepsAFinishedPlan(t *testing.T) {
+	t.Parallel()
+	allTicked := strings.Replace(planWithSteps, "- [ ] add test", "- [x] add test", 1)
+	tests := []struct {
+		name, status, text string
+		want               string // the status after the switch
+		edits              int    // status edits sent to the editor
+	}{
+		{"a step left", "draft", planWithSteps, "approved", 1},
+		{"every step ticked, approved", "approved", allTicked, "implemented", 1},
+		{"every step ticked, implemented", "implemented", allTicked, "implemented", 0},
+		{"every step ticked, draft", "draft", allTicked, "implemented", 1},
+	}
+	for _, tt := range tests {
+		for _, how := range []string{"setMode", "buildPlan"} {
+			t.Run(tt.name+"/"+how, func(t *testing.T) {
+				t.Parallel()
+				ctx := context.Background()
+				ed := &memEditor{}
+				m, _ := newTestManager(t, noTurns, ed, nil)
+				text := strings.Replace(tt.text, "status: draft", "status: "+tt.status, 1)
+				abs := writePlan(t, m, "plans/health.plan", text)
+				if how == "setMode" {
+					s := newTestSession(t, m, "plan")
+					s.attachPlan("plans/health.plan")
+					if _, err := m.SetMode(ctx, s.ID(), "build"); err != nil {
+						t.Fatal(err)
+					}
+				} else if _, err := m.BuildPlan(ctx, "plans/health.plan"); err != nil {
+					t.Fatal(err)
+				}
+				want := strings.Replace(text, "status: "+tt.status, "status: "+tt.want, 1)
+				if got := readText(t, abs); got != want {
+					t.Errorf("after the switch the plan is\n%s\nwant\n%s", got, want)
+				}
+				if got := len(ed.appliedRequests()); got != tt.edits {
+					t.Errorf("%d edits sent to the editor, want %d", got, tt.edits)
+				}
+			})
+		}
+	}
+}

@@ -265,6 +265,13 @@ test('slash commands: "/" completes from the server (built-ins and .agentls/comm
   await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: BUILD"]').waitFor();
   await chat().locator('.mode-tab.build[aria-selected="true"]').waitFor();
   await screenshot('slash-build');
+  // The plan's every step is ticked: back in BUILD it stays implemented (a mode switch does
+  // not reopen a finished plan), in the buffer and on disk, with nothing left unsaved.
+  const planFile = path.join(workspace, 'plans', 'shout.plan');
+  assert.match(fs.readFileSync(planFile, 'utf8'), /^status: implemented$/m, 'the finished plan is implemented');
+  await page.waitForFunction(() => document.querySelectorAll('.tab.dirty').length === 0, undefined, { timeout: 10_000 }).catch(() => undefined);
+  assert.equal(await page.locator('.tab.dirty').count(), 0, 'no editor is left unsaved');
+  assert.match(fs.readFileSync(planFile, 'utf8'), /^status: implemented$/m, 'still implemented');
 });
 
 // Last: it replaces the script and reloads the window (a fresh server replays it from its start).
