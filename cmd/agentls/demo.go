@@ -42,7 +42,7 @@ var demoFS embed.FS
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fset.SetOutput(stderr)
-	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+	if len(args) == 1 && isHelpFlag(args[0]) {
 		fset.SetOutput(stdout) // asked for: stdout, like agentls --help
 	}
 	keep := fset.Bool("keep", false, "keep the temporary workspace and print its path")

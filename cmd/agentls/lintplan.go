@@ -24,7 +24,7 @@ Exit status: 1 if any file has an error or cannot be read, else 0.
 func runLintPlan(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch a := args[0]; {
-		case a == "-h" || a == "-help" || a == "--help":
+		case isHelpFlag(a):
 			fmt.Fprint(stdout, lintPlanUsage)
 			return 0
 		case a == "--": // the files follow, whatever their names

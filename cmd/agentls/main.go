@@ -225,9 +225,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func askedHelp(cmd string, rest []string) bool {
 	switch cmd {
 	case "serve", "acp", "login", "version", "help":
-		return len(rest) == 1 && (rest[0] == "-h" || rest[0] == "-help" || rest[0] == "--help")
+		return len(rest) == 1 && isHelpFlag(rest[0])
 	}
 	return false
+}
+
+// isHelpFlag reports whether arg asks for help the way Go's flag package
+// takes it (-h, -help, --help).
+func isHelpFlag(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help"
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
