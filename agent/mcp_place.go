@@ -17,10 +17,19 @@ const SandboxRemote = permission.SandboxOff + " (a remote HTTP server)"
 // it in, "not isolated" when no layer can switch it off; the sandbox is
 // "on (<layers>)" or "off".
 func MCPPlace(st sandbox.Status, remote, network bool) (networkState, sandboxState string) {
-	switch {
-	case remote:
+	if remote {
 		return permission.NetworkYes, SandboxRemote
-	case !st.Confines():
+	}
+	return localPlace(st, network)
+}
+
+// localPlace is where a process of this machine runs under the sandbox st,
+// as a question shows it: the network "yes" when it is given it
+// (network), "no" when the sandbox keeps it in, "not isolated" when no
+// layer confines it; the sandbox "on (<layers>)" or "off". Commands
+// (RunPlace) and stdio MCP servers (MCPPlace) are both such processes.
+func localPlace(st sandbox.Status, network bool) (networkState, sandboxState string) {
+	if !st.Confines() {
 		return permission.NetworkNotIsolated, permission.SandboxOff
 	}
 	sandboxState = permission.SandboxOn + " (" + st.Mode + ")"

@@ -100,12 +100,5 @@ func (m *Manager) commandPlace(command string) (network, sandboxState string) {
 // layer can switch it off) and whether a sandbox confines it ("on
 // (<layers>)" or "off").
 func RunPlace(st sandbox.Status, networkRules []string, command string) (network, sandboxState string) {
-	if !st.Confines() {
-		return permission.NetworkNotIsolated, permission.SandboxOff
-	}
-	sandboxState = permission.SandboxOn + " (" + st.Mode + ")"
-	if tools.NetworkAllowed(networkRules, command) {
-		return permission.NetworkYes, sandboxState
-	}
-	return permission.NetworkNo, sandboxState
+	return localPlace(st, tools.NetworkAllowed(networkRules, command)) // mcp_place.go
 }
