@@ -264,9 +264,6 @@ func TestWorkspaceSymbolsStartTheProjectsServer(t *testing.T) {
 	}
 }
 
-// TestTypeScriptDiagnostics: the pool serves TypeScript with the real
-// typescript-language-server (it publishes without versions: a change
-// is pending until its next publish).
 // cleanTypeScriptFile is a pool with typescript-language-server over a
 // strict project whose a.ts holds text, and a.ts's path, once its
 // diagnostics settled with no problem.
@@ -324,6 +321,9 @@ func TestTypeScriptCleanFileStaysClean(t *testing.T) {
 	}
 }
 
+// TestTypeScriptDiagnostics: the pool serves TypeScript with the real
+// typescript-language-server (it publishes without versions: a change
+// is pending until its next publish).
 func TestTypeScriptDiagnostics(t *testing.T) {
 	const text = "export function greet(name: string): string {\n  return \"hello \" + name;\n}\n\nconst n: number = 1;\nconsole.log(greet(\"x\"), n);\n"
 	p, ws, a := cleanTypeScriptFile(t, text)
