@@ -142,6 +142,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		cmd, rest = rest[0], rest[1:]
 	}
+	if askedHelp(cmd, rest) { // before logging and profiles: nothing runs
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
 	// stderr stays quiet unless asked (Neovim logs each stderr line as an
 	// [ERROR]); the log file keeps --log-level's own default.
 	stderrLevel := "warn"
@@ -166,10 +170,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer startAllocProfile(*profileAlloc)()
 	}
 
-	if askedHelp(cmd, rest) {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch cmd {
