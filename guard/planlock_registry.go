@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/atomicfile"
@@ -102,7 +103,10 @@ func (r *LockRegistry) Release(plan, session, ws string) error {
 // Live lists the entries that hold: the session file, in the builder's
 // workspace, says build mode with this plan attached, and the plan is not
 // implemented or archived (a plan whose status cannot be read holds: fail
-// closed).
+// closed). An entry whose session file is gone (the session deleted, its
+// workspace removed) can never hold again: Live removes it (forget), so
+// the folder does not grow with every plan a session left unfinished and
+// each plan write does not read them all again.
 func (r *LockRegistry) Live() []PlanLock {
 	if r == nil {
 		return nil
@@ -119,13 +123,42 @@ func (r *LockRegistry) Live() []PlanLock {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		l, ok := r.read(filepath.Join(r.dir, e.Name()))
-		if ok && l.live() {
+		path := filepath.Join(r.dir, e.Name())
+		l, ok := r.read(path)
+		if !ok {
+			continue
+		}
+		switch holds, gone := l.live(); {
+		case holds:
 			out = append(out, l)
+		case gone:
+			r.forget(path, l)
 		}
 	}
 	return out
 }
+
+// forget removes the entry at path if it is still l. A Take of the same
+// plan may replace the file between Live's read and the removal, so the
+// file is first moved aside, then read again: when it is no longer l, it
+// goes back (unless a newer entry stands there already).
+func (r *LockRegistry) forget(path string, l PlanLock) {
+	aside := fmt.Sprintf("%s.gone-%d-%d", path, os.Getpid(), forgetSeq.Add(1))
+	if err := os.Rename(path, aside); err != nil {
+		return // gone already, or replaced and moved by another reader
+	}
+	if moved, ok := r.read(aside); ok && moved != l {
+		if err := os.Link(aside, path); err != nil && !errors.Is(err, fs.ErrExist) {
+			slog.Warn("plan locks: put back a newer entry", "plan", moved.Plan, "err", err)
+		}
+	}
+	if err := os.Remove(aside); err != nil {
+		slog.Warn("plan locks: forget a dead entry", "entry", aside, "err", err)
+	}
+}
+
+// forgetSeq makes forget's aside names unique within the process.
+var forgetSeq atomic.Uint64
 
 // read decodes one entry; false when it is unreadable or malformed (an
 // entry must name an absolute plan, a session and an absolute workspace).
@@ -141,26 +174,31 @@ func (r *LockRegistry) read(path string) (PlanLock, bool) {
 	return l, true
 }
 
-// live reports whether the entry's session still builds its plan.
-func (l PlanLock) live() bool {
+// live reports whether the entry's session still builds its plan (holds),
+// and whether the session's file is gone for good (gone: session ids are
+// never reused, so nothing can make the entry hold again).
+func (l PlanLock) live() (holds, gone bool) {
 	meta, err := sessionstore.NewStore(filepath.Join(l.Workspace, stateDirName, "chats")).Meta(l.Session)
-	if err != nil || agentproto.Mode(meta.Mode) != agentproto.ModeBuild || meta.PlanFile == "" {
-		return false
+	if err != nil {
+		return false, errors.Is(err, fs.ErrNotExist)
+	}
+	if agentproto.Mode(meta.Mode) != agentproto.ModeBuild || meta.PlanFile == "" {
+		return false, false
 	}
 	attached := filepath.Join(l.Workspace, filepath.FromSlash(meta.PlanFile))
 	if real, err := workspace.Canonical(attached); err == nil {
 		attached = real
 	}
 	if attached != l.Plan {
-		return false
+		return false, false
 	}
 	data, err := os.ReadFile(l.Plan)
 	if err != nil {
-		return !errors.Is(err, fs.ErrNotExist) // a removed plan holds nothing
+		return !errors.Is(err, fs.ErrNotExist), false // a removed plan holds nothing
 	}
 	plan, err := workspace.ParsePlan(string(data))
 	if err != nil || plan.Meta == nil {
-		return true
+		return true, false
 	}
-	return plan.Meta.Status != agentproto.PlanImplemented && plan.Meta.Status != agentproto.PlanArchived
+	return plan.Meta.Status != agentproto.PlanImplemented && plan.Meta.Status != agentproto.PlanArchived, false
 }

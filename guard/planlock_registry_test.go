@@ -90,6 +90,19 @@ func TestLockRegistryLive(t *testing.T) {
 		b, _ := json.Marshal(live)
 		t.Fatalf("live entries %s, want only draft.plan (building) and nofront.plan (status unreadable: fail closed)", b)
 	}
+	// Live forgot the entry whose session file is gone, and only it: the
+	// others may hold again (a switch back to build, a plan written anew).
+	kept := map[string]bool{}
+	entries, err := os.ReadDir(filepath.Join(base, "state", "planlocks"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		kept[e.Name()] = true
+	}
+	if kept[filepath.Base(r.entryPath(abs("no-session.plan")))] || len(kept) != 9 {
+		t.Fatalf("after Live the folder holds %v; want the 7 entries of existing sessions and the 2 malformed files, not the entry of the missing session", kept)
+	}
 
 	// Release: another session's entry stays; the own one goes.
 	if err := r.Release(abs("draft.plan"), "someone-else", ws); err != nil {
@@ -130,5 +143,76 @@ func TestRegistryLockInGuard(t *testing.T) {
 	st.Session, st.Plans = "b", testLocks{{Rel: "plans/notes.plan", Abs: sb.expand("$WS/plans/notes.plan"), Workspace: sb.ws, Builders: []string{"b"}}}
 	if r := sb.g.CheckCall(st, "write", json.RawMessage(`{"path":"plans/notes.plan","content":"x"}`)); r != nil {
 		t.Fatalf("the builder of this workspace is held back by its own entry: %v", r)
+	}
+}
+
+// TestLockRegistryForgetsDeadEntries: entries whose session can never hold
+// again (its file deleted, its workspace removed) leave the folder at the
+// next Live; forget leaves an entry a Take replaced meanwhile in place.
+func TestLockRegistryForgetsDeadEntries(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(base, "ws")
+	gone := filepath.Join(base, "gone-ws")
+	plan := func(ws, name string) string { return filepath.Join(ws, "plans", name) }
+	if err := os.MkdirAll(filepath.Join(ws, "plans"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plan(ws, "live.plan"), []byte("---\nstatus: approved\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeSession(t, ws, "s-live", "build", "plans/live.plan")
+	writeSession(t, ws, "s-deleted", "build", "plans/deleted.plan")
+	writeSession(t, gone, "s-gone", "build", "plans/g.plan")
+	r := NewLockRegistry(filepath.Join(base, "state"))
+	locks := []PlanLock{
+		{plan(ws, "live.plan"), "s-live", ws, 1},
+		{plan(ws, "deleted.plan"), "s-deleted", ws, 1},
+		{plan(gone, "g.plan"), "s-gone", gone, 1},
+	}
+	for _, l := range locks {
+		if err := r.Take(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Remove(filepath.Join(ws, ".agentls", "chats", "s-deleted.chat")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(gone); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Live(); len(got) != 1 || got[0] != locks[0] {
+		t.Fatalf("Live = %v, want only %v", got, locks[0])
+	}
+	names := func() []string {
+		entries, err := os.ReadDir(r.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range entries {
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	if got := names(); len(got) != 1 || got[0] != filepath.Base(r.entryPath(locks[0].Plan)) {
+		t.Fatalf("the folder holds %v after Live, want only the live entry", got)
+	}
+
+	// A Take replaced the dead entry between Live's read and forget: the
+	// new entry stays, and no file is left aside.
+	newer := PlanLock{locks[1].Plan, "s-live", ws, 2}
+	if err := r.Take(newer); err != nil {
+		t.Fatal(err)
+	}
+	r.forget(r.entryPath(newer.Plan), locks[1])
+	if l, ok := r.read(r.entryPath(newer.Plan)); !ok || l != newer {
+		t.Fatalf("forget of a replaced entry left %v (%v), want %v", l, ok, newer)
+	}
+	r.forget(r.entryPath(newer.Plan), newer)
+	if got := names(); len(got) != 1 {
+		t.Fatalf("the folder holds %v after forget, want only the live entry", got)
 	}
 }
