@@ -94,10 +94,41 @@ func demoFolder(keep bool) (string, error) {
 	return dir, nil
 }
 
-// removeDemo removes the demo's workspace and its cache folders
-// (removeDemoCaches).
+// demoHome is the demo's own home folder, beside its workspace dir (not
+// inside: agentls opens no workspace that holds the home folder): the
+// server's environment (demoEnv) names it as HOME, XDG_CONFIG_HOME and
+// XDG_STATE_HOME, so that the demo reads no configuration of the user's (a
+// broken file failed the demo; a model, MCP servers to start, commands and
+// run rules changed its story) and leaves nothing in the user's state
+// folder (plan locks, trust). Nothing needs to exist in it.
+func demoHome(dir string) string {
+	return filepath.Join(filepath.Dir(dir), "agentls-home-"+strings.TrimPrefix(filepath.Base(dir), demoPrefix))
+}
+
+// demoEnv is the demo server's environment: its own home (demoHome) and
+// nothing else (no key, no network settings).
+func demoEnv(dir string) func(string) string {
+	home := demoHome(dir)
+	return func(key string) string {
+		switch key {
+		case "HOME":
+			return home
+		case "XDG_CONFIG_HOME":
+			return filepath.Join(home, ".config")
+		case "XDG_STATE_HOME":
+			return filepath.Join(home, ".local", "state")
+		}
+		return ""
+	}
+}
+
+// removeDemo removes the demo's workspace, its home (demoHome) and its
+// cache folders (removeDemoCaches).
 func removeDemo(dir string) {
 	removeDemoCaches(dir)
+	if err := os.RemoveAll(demoHome(dir)); err != nil {
+		slog.Warn("demo: remove the demo's home", "folder", demoHome(dir), "err", err)
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		slog.Warn("demo: remove the workspace", "folder", dir, "err", err)
 	}
@@ -185,7 +216,7 @@ func (d *demo) run(ctx context.Context, dir string) error {
 		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 			return model, nil
 		},
-		Getenv: func(string) string { return "" }, // no key, no network: nothing from the environment
+		Getenv: demoEnv(dir), // the demo's own home; no key, no network: nothing from the environment
 	}
 	var approvals int
 	ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
