@@ -75,8 +75,10 @@ func (m *Manager) releasePlanLock(abs, session string) {
 	}
 }
 
-// planFinishedLock releases every entry of the plan rel once it is
-// implemented or archived: nothing builds it any more.
+// planFinishedLock releases the entry of the plan rel that a session of
+// this workspace registered, once the plan is implemented or archived:
+// nothing builds it any more. Cheap when there is none (one stat), as
+// every later change of a finished plan calls it again.
 func (m *Manager) planFinishedLock(rel string) {
 	if m.locks == nil {
 		return
@@ -85,12 +87,12 @@ func (m *Manager) planFinishedLock(rel string) {
 	if err != nil {
 		return
 	}
-	for id, meta := range m.ownSessionMetas() {
-		if m.planLockPath(meta) == p.Abs {
-			if err := m.locks.Release(p.Abs, id, m.ws.Root()); err != nil {
-				slog.Warn("plan lock: release", "plan", p.Abs, "session", id, "err", err)
-			}
-		}
+	l, ok := m.locks.Entry(p.Abs)
+	if !ok || l.Workspace != m.ws.Root() {
+		return // none, or another workspace's (it stops holding by itself: LockRegistry.Live)
+	}
+	if err := m.locks.Release(p.Abs, l.Session, m.ws.Root()); err != nil {
+		slog.Warn("plan lock: release", "plan", p.Abs, "session", l.Session, "err", err)
 	}
 }
 

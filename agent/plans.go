@@ -93,10 +93,16 @@ func (s *Session) completePlan(ctx context.Context) {
 		return
 	}
 	plan, err := workspace.ParsePlan(text)
-	if err != nil || len(plan.Steps) == 0 || plan.StepsDone() < len(plan.Steps) {
+	if err != nil {
 		return
 	}
 	if plan.Meta != nil && (plan.Meta.Status == agentproto.PlanImplemented || plan.Meta.Status == agentproto.PlanArchived) {
+		// Set by the builder with its last tick, or by the user in the
+		// editor: the plan's lock goes as when agentls sets it.
+		m.planFinishedLock(rel)
+		return
+	}
+	if len(plan.Steps) == 0 || plan.StepsDone() < len(plan.Steps) {
 		return
 	}
 	if err := m.setPlanStatus(ctx, s, rel, agentproto.PlanImplemented); err != nil {

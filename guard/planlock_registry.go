@@ -84,6 +84,15 @@ func (r *LockRegistry) Take(l PlanLock) error {
 	return nil
 }
 
+// Entry is the plan's entry (plan absolute and resolved), whether it
+// holds or not; false when there is none or it cannot be read.
+func (r *LockRegistry) Entry(plan string) (PlanLock, bool) {
+	if r == nil {
+		return PlanLock{}, false
+	}
+	return r.read(r.entryPath(plan))
+}
+
 // Release removes the plan's entry when it is this session's of this
 // workspace (another builder's entry stays).
 func (r *LockRegistry) Release(plan, session, ws string) error {

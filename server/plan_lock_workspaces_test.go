@@ -10,6 +10,7 @@ import (
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/server/internal/lsptest"
+	"github.com/agentls/agentls/workspace"
 )
 
 // parentPlannerScript: a plan-mode session of the project's parent folder
@@ -82,5 +83,89 @@ func TestPlanLockAcrossWorkspaces(t *testing.T) {
 	}
 	if got := b.Read(lockedPlan); !strings.Contains(got, "mine") {
 		t.Fatalf("plan after the parent's write:\n%s", got)
+	}
+}
+
+// TestFinishedPlanReleasesItsLock: once the plan a session builds is
+// implemented, its entry leaves the state folder's plan locks, whoever set
+// the status: agentls after the last tick, the builder in the same
+// plan_edit as its last tick (as plan_edit's description asks, and as the
+// demo's model does), or the user saving the plan in the editor. Before,
+// only agentls's own status write released it: every plan finished the
+// other two ways left its entry for good, read again at each plan write of
+// every workspace.
+func TestFinishedPlanReleasesItsLock(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		script string // the builder's turn; "" for none
+		user   bool   // the user ticks and sets the status in the editor, and saves
+	}{
+		{name: "agentls sets it after the last tick", script: `
+name: ticks
+steps:
+  - tool_calls:
+      - {id: t, name: plan_edit, args: {path: plans/x.plan, old_string: "- [ ] one\n- [ ] two", new_string: "- [x] one\n- [x] two"}}
+  - text: done
+`},
+		{name: "the builder sets it with the last tick", script: `
+name: ticks-and-status
+steps:
+  - tool_calls:
+      - {id: t, name: plan_edit, args: {path: plans/x.plan, old_string: "- [ ] one\n- [ ] two", new_string: "- [x] one\n- [x] two", status: implemented}}
+  - text: done
+`},
+		{name: "the user sets it in the editor", user: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			base := t.TempDir()
+			env := map[string]string{"XDG_STATE_HOME": filepath.Join(base, "state"), "XDG_CONFIG_HOME": filepath.Join(base, "config"), "HOME": filepath.Join(base, "home")}
+			h := lsptest.Start(t, lsptest.Setup{Env: env, Files: map[string]string{lockedPlan: lockedPlanText}, Script: tc.script})
+			var s agentproto.Session
+			if err := command(h, "agentls.buildPlan", map[string]any{"path": lockedPlan}, &s); err != nil {
+				t.Fatalf("buildPlan: %v", err)
+			}
+			dir := filepath.Join(env["XDG_STATE_HOME"], "agentls", "planlocks")
+			if locks, _ := os.ReadDir(dir); len(locks) != 1 {
+				t.Fatalf("plan locks while building: %v, want one", locks)
+			}
+			done := strings.NewReplacer("status: draft", "status: implemented", "- [ ]", "- [x]").Replace(lockedPlanText)
+			if tc.user {
+				approved := h.Read(lockedPlan)
+				if err := h.Editor.Open(h.Ctx, lockedPlan, approved); err != nil {
+					t.Fatal(err)
+				}
+				lines := strings.Count(approved, "\n")
+				if err := h.Editor.Change(h.Ctx, lockedPlan, workspace.TextEdit{Range: workspace.Range{End: workspace.Position{Line: uint32(lines)}}, NewText: done}); err != nil {
+					t.Fatal(err)
+				}
+				if err := h.Editor.Save(h.Ctx, lockedPlan); err != nil {
+					t.Fatal(err)
+				}
+				// The plan's changes are told to the sessions one after
+				// another: once the update of a later change comes, the
+				// one that finished the plan has been handled whole.
+				h.AwaitMessage("agent/update", `{"content":"one","priority":"medium","status":"completed"},{"content":"two","priority":"medium","status":"completed"}`)
+				line := uint32(strings.Count(done[:strings.Index(done, "- [x] one")], "\n"))
+				if err := h.Editor.Change(h.Ctx, lockedPlan, workspace.TextEdit{Range: workspace.Range{Start: workspace.Position{Line: line, Character: 6}, End: workspace.Position{Line: line, Character: 9}}, NewText: "uno"}); err != nil {
+					t.Fatal(err)
+				}
+				h.AwaitMessage("agent/update", `{"content":"uno","priority":"medium","status":"completed"}`)
+				done = strings.Replace(done, "- [x] one", "- [x] uno", 1)
+				if err := h.Editor.Save(h.Ctx, lockedPlan); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				// The lock goes with the tool call's edit, before the turn ends.
+				wantStop(t, h.Prompt(s.SessionID, "build it"), "end_turn")
+			}
+			if got := h.Read(lockedPlan); got != done {
+				t.Fatalf("the plan =\n%s\nwant\n%s", got, done)
+			}
+			if locks, _ := os.ReadDir(dir); len(locks) != 0 {
+				t.Fatalf("plan locks once the plan is implemented: %v, want none", locks)
+			}
+		})
 	}
 }
