@@ -481,15 +481,15 @@ class Terminal {
 }
 
 /**
- * The environment of the agent: no model key, no user configuration (XDG_CONFIG_HOME and HOME
- * point into the throw-away folder).
+ * The environment of the agent: no model key, no user configuration, nothing written into the
+ * user's state or cache folders (HOME and every XDG folder point into the throw-away folder).
  * @param {string} root
  */
 export function cleanEnv(root) {
   /** @type {NodeJS.ProcessEnv} */
   const env = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (!/^(OPENAI_|AGENTLS_)/.test(k)) env[k] = v;
+    if (!/^(OPENAI_|AGENTLS_|XDG_(STATE|CACHE|DATA)_HOME$)/.test(k)) env[k] = v;
   }
   env.XDG_CONFIG_HOME = join(root, "xdg");
   env.HOME = root;

@@ -3,6 +3,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 
@@ -13,6 +14,28 @@ export const repoRoot = path.resolve('..', '..');
 export function outputDir(name: string): string {
   const dir = path.resolve(process.env.AGENTLS_TEST_OUTPUT ?? path.join('out', 'test-output'), name);
   fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * A new folder under the system's temporary folder for one test file's code-server (its HOME,
+ * user data and extensions, about 20 MB) and workspace. It is removed when the test file's process
+ * ends with every test passed, and kept (named on stderr) when one failed or AGENTLS_E2E_KEEP=1:
+ * a run used to leave some 400 MB of these behind.
+ */
+export function testFolder(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  process.once('exit', (code) => {
+    if (code !== 0 || process.env.AGENTLS_E2E_KEEP === '1') {
+      process.stderr.write(`kept the test's folder: ${dir}\n`);
+      return;
+    }
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      process.stderr.write(`could not remove the test's folder ${dir}: ${String(err)}\n`);
+    }
+  });
   return dir;
 }
 
@@ -102,6 +125,22 @@ export interface CodeServer {
 }
 
 /**
+ * code-server's environment, and so agentls's: HOME and the XDG folders in dataDir, so that agentls
+ * reads no configuration of the user's and writes nothing into the user's state and cache folders
+ * (an XDG_* variable set in the developer's environment would win over HOME).
+ */
+function isolatedEnv(dataDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME: dataDir,
+    XDG_CONFIG_HOME: path.join(dataDir, '.config'),
+    XDG_STATE_HOME: path.join(dataDir, '.local', 'state'),
+    XDG_CACHE_HOME: path.join(dataDir, '.cache'),
+    XDG_DATA_HOME: path.join(dataDir, '.local', 'share'),
+  };
+}
+
+/**
  * Installs the .vsix (and `moreVsix`, other extensions the test needs) into a fresh extensions folder, writes user settings
  * (workspace trust off so extensions run; plus the given ones), and serves
  * the workbench on 127.0.0.1. Resolves when code-server says it listens.
@@ -117,14 +156,14 @@ export async function startCodeServer(bin: string, vsix: string, dataDir: string
     );
   }
   const common = ['--extensions-dir', ext, '--user-data-dir', user];
-  for (const v of [vsix, ...moreVsix]) execFileSync(bin, [...common, '--install-extension', v], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, HOME: dataDir } });
+  for (const v of [vsix, ...moreVsix]) execFileSync(bin, [...common, '--install-extension', v], { stdio: ['ignore', 'pipe', 'pipe'], env: isolatedEnv(dataDir) });
   const port = await freePort();
   const out = fs.openSync(log, 'a');
   // AGENTLS_CODE_SERVER_LOG=debug: the extensions' log channels at that level (user/logs/…/exthost1).
   const logLevel = process.env.AGENTLS_CODE_SERVER_LOG ? ['--log', process.env.AGENTLS_CODE_SERVER_LOG] : [];
   const proc = spawn(bin, [...common, ...logLevel, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust'], {
     stdio: ['ignore', 'pipe', out],
-    env: { ...process.env, HOME: dataDir },
+    env: isolatedEnv(dataDir),
   });
   await new Promise<void>((resolve, reject) => {
     let buf = '';

@@ -8,11 +8,10 @@
 // model fixed it; the error that was there before is never reported as new.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, testFolder } from './harness';
 import { expectOneNewTypeError } from './project';
 
 const out = outputDir('e2e-intel');
@@ -27,7 +26,7 @@ const chat = (): FrameLocator => chatFrame(page);
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-intel-'));
+  const data = testFolder('agentls-vscode-intel-');
   workspace = path.join(data, 'project');
   fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'commonjs' } }, null, 2));

@@ -11,11 +11,10 @@
 // moment to media/screenshot.png (the README's picture).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, testFolder } from './harness';
 
 const out = outputDir('e2e-layout');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -104,7 +103,7 @@ async function sidebarWidth(width: number): Promise<number> {
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-layout-'));
+  const data = testFolder('agentls-vscode-layout-');
   workspace = path.join(data, 'project');
   const script = path.join(data, 'layout.yaml');
   fs.copyFileSync(path.resolve('test', 'e2e', 'fixtures', 'layout.yaml'), script);

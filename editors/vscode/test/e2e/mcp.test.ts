@@ -8,11 +8,10 @@
 // and the sandbox, and Allow runs it. Screenshots go to the test output folder (e2e-mcp).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, repoRoot, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, repoRoot, startCodeServer, testFolder } from './harness';
 
 const out = outputDir('e2e-mcp');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -42,7 +41,7 @@ async function tooltip(want: RegExp): Promise<string> {
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-mcp-'));
+  const data = testFolder('agentls-vscode-mcp-');
   workspace = path.join(data, 'project');
   fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(workspace, 'readme.txt'), 'a tiny project\n');

@@ -6,10 +6,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, startCodeServer, testFolder } from './harness';
 
 /** The running project: its folder, code-server and the workbench page. */
 export interface Project {
@@ -39,7 +38,7 @@ export async function startProject(name: string, fixture: string, out: string, f
   const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), `agentls-vscode-${name}-`));
+  const data = testFolder(`agentls-vscode-${name}-`);
   const workspace = path.join(data, 'project');
   fs.mkdirSync(workspace);
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(workspace, file), text);

@@ -14,11 +14,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, until } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, testFolder, until } from './harness';
 
 const out = outputDir('rewind');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -123,7 +122,7 @@ async function runCommand(title: string): Promise<void> {
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-rewind-'));
+  const data = testFolder('agentls-vscode-rewind-');
   workspace = path.join(data, 'project');
   const script = path.join(data, 'rewind.yaml');
   fs.copyFileSync(path.resolve('test', 'e2e', 'fixtures', 'rewind.yaml'), script);

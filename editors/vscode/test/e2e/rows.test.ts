@@ -9,11 +9,10 @@
 // A screenshot per moment goes to the test output folder (e2e-rows).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer, testFolder } from './harness';
 
 const out = outputDir('e2e-rows');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -51,7 +50,7 @@ async function rowsState(): Promise<unknown> {
 
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-e2e-rows-'));
+  const data = testFolder('agentls-vscode-e2e-rows-');
   const workspace = path.join(data, 'project');
   fs.mkdirSync(path.join(workspace, '.agentls', 'chats'), { recursive: true });
   fs.writeFileSync(path.join(workspace, 'main.go'), 'package main\n\nfunc main() {\n\told()\n}\n');

@@ -6,11 +6,10 @@
 // test output folder (e2e-subagents).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer, testFolder } from './harness';
 
 const out = outputDir('e2e-subagents');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -22,7 +21,7 @@ const chat = (): FrameLocator => chatFrame(page);
 
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-e2e-sub-'));
+  const data = testFolder('agentls-vscode-e2e-sub-');
   const workspace = path.join(data, 'project');
   fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(workspace, 'app.txt'), 'alpha\n');

@@ -7,11 +7,10 @@
 // BUILD → PLAN asks first. Screenshots of each step go to the test output folder.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer, until } from './harness';
+import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer, testFolder, until } from './harness';
 
 const out = outputDir('e2e');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -54,7 +53,7 @@ async function modeColour(): Promise<string> {
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-e2e-'));
+  const data = testFolder('agentls-vscode-e2e-');
   workspace = path.join(data, 'project');
   script = path.join(data, 'script.yaml');
   fs.copyFileSync(path.resolve('test', 'e2e', 'fixtures', 'script.yaml'), script);
