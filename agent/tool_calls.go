@@ -101,9 +101,6 @@ func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall) (out callO
 	m := s.m
 	asked := &tooloutcome.Record{}
 	ctx = tooloutcome.WithRecord(ctx, asked)
-	s.m.notes.Update(ctx, s.meta.ID, agentproto.ToolCallStarted{
-		SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c), Status: "in_progress",
-	})
 	defer func() {
 		out.asked = asked
 		status := "completed"
@@ -127,6 +124,15 @@ func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall) (out callO
 			RawOutput: json.RawMessage(text), Refusal: out.result.Refusal,
 		})
 	}()
+	if ctx.Err() != nil {
+		// The turn was cancelled while an earlier call of the step ran (its
+		// question was open): the calls after it do not start — no edit,
+		// no command, no new question for a turn the user stopped.
+		return callOutcome{result: tools.Failf("not run: the user cancelled the turn before this call started")}
+	}
+	s.m.notes.Update(ctx, s.meta.ID, agentproto.ToolCallStarted{
+		SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c), Status: "in_progress",
+	})
 	ctx = withToolCall(ctx, s.wireCallID(c.ID))
 	s.observeMode()
 	progressOf(ctx).Report(ctx, fmt.Sprintf("%s: running %s…", upper(s.State().Mode), c.Name))

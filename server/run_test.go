@@ -311,3 +311,47 @@ steps:
 		t.Fatal("the command ran after the cancellation")
 	}
 }
+
+// TestCancelStopsTheStepsLaterCalls: agent/cancel while the first call of
+// a step waits for its permission ends the step: the write and the command
+// the model asked for after it do not run, and no second question comes.
+// Before, the later calls ran after the cancel (the write landed on disk)
+// and the turn answered cancelled only then.
+func TestCancelStopsTheStepsLaterCalls(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release)
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "allow_once"}})},
+		Script: `
+name: cancel_later_calls
+steps:
+  - tool_calls:
+      - {id: r1, name: run, args: {command: "touch ran.txt"}}
+      - {id: w, name: write, args: {path: after-cancel.txt, content: "written after the cancel\n"}}
+      - {id: r2, name: run, args: {command: "touch ran2.txt"}}
+`,
+	})
+	s := h.NewSession("build")
+	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "run"})
+	cancelWhileAsked(h, t, s.SessionID, done, "agent/askUser")
+	for _, id := range []string{"w", "r2"} {
+		if status, res := h.ToolOutput(id); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "not run: the user cancelled the turn") {
+			t.Errorf("%s = %s %v, want not run", id, status, res)
+		}
+	}
+	for _, f := range []string{"ran.txt", "after-cancel.txt", "ran2.txt"} {
+		if exists(t, h, f) {
+			t.Errorf("%s exists: a call ran after the cancellation", f)
+		}
+	}
+	asks := 0
+	for _, m := range h.Editor.Messages() {
+		if m.Method == "agent/askUser" {
+			asks++
+		}
+	}
+	if n := asks; n != 1 {
+		t.Errorf("%d agent/askUser requests, want 1 (none after the cancel)", n)
+	}
+}
