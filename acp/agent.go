@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/llm/kit"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
 )
@@ -278,11 +280,30 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	case agentproto.StopRefusal:
 		return sdk.PromptResponse{StopReason: sdk.StopReasonRefusal}, nil
 	}
+	return sdk.PromptResponse{}, turnFailed(res.Err)
+}
+
+// turnFailed is the error of a turn that ended in err. Its message says
+// what to do. The code is ACP's auth_required (-32000) only when the model
+// could not be reached with the configured credentials — the endpoint
+// refused the key (401, 403) or the model is not configured — so that a
+// client offers authenticate (its model check names the fix); any other
+// failure (the endpoint down, an approval timed out, a session file that
+// cannot be written) is an internal error (-32603): a client that shows
+// its login screen for -32000 (Zed) must not ask for a login when the
+// endpoint answered 502.
+func turnFailed(err error) *sdk.RequestError {
 	msg := "the turn failed"
-	if res.Err != nil {
-		msg = res.Err.Error()
+	if err != nil {
+		msg = err.Error()
 	}
-	return sdk.PromptResponse{}, &sdk.RequestError{Code: codeTurnFailed, Message: msg, Data: map[string]any{"stopReason": "error"}}
+	code := codeInternal
+	var kerr *kit.Error
+	var nc *host.NotConfiguredError
+	if errors.As(err, &nc) || (errors.As(err, &kerr) && (kerr.StatusCode == http.StatusUnauthorized || kerr.StatusCode == http.StatusForbidden)) {
+		code = codeAuthRequired
+	}
+	return &sdk.RequestError{Code: code, Message: msg, Data: map[string]any{"stopReason": "error"}}
 }
 
 // Cancel ends the session's turn and withdraws its pending permission
@@ -372,9 +393,6 @@ func (a *Agent) hostOf(id string) (*hosted, error) {
 const (
 	codeInvalidParams = -32602
 	codeInternal      = -32603
-	// codeTurnFailed is a turn that ended in an error (the model endpoint,
-	// an approval that timed out): the message says what to do.
-	codeTurnFailed = -32000
 	// codeRequestCancelled is a request whose context was cancelled.
 	codeRequestCancelled = -32800
 )
@@ -392,7 +410,7 @@ func toRequestError(err error) error {
 	case host.KindInvalidParams, host.KindUnknownSession:
 		return &sdk.RequestError{Code: codeInvalidParams, Message: msg}
 	case host.KindSessionBusy:
-		return &sdk.RequestError{Code: codeTurnFailed, Message: "session busy: its turn is still running; wait for it or send session/cancel"}
+		return &sdk.RequestError{Code: codeInternal, Message: "session busy: its turn is still running; wait for it or send session/cancel"}
 	case host.KindCancelled:
 		return &sdk.RequestError{Code: codeRequestCancelled, Message: msg}
 	}

@@ -24,7 +24,7 @@ func TestRequestErrorsFollowClassify(t *testing.T) {
 	}{
 		{"invalid params", &agent.InvalidParamsError{Msg: "text is empty"}, -32602, "text is empty"},
 		{"unknown session", fmt.Errorf("load: %w", &agent.InvalidParamsError{Msg: `unknown session "x"`, Err: agent.ErrUnknownSession}), -32602, `unknown session "x"`},
-		{"busy", fmt.Errorf("prompt: %w", agent.ErrBusy), -32000, "session busy: its turn is still running; wait for it or send session/cancel"},
+		{"busy", fmt.Errorf("prompt: %w", agent.ErrBusy), -32603, "session busy: its turn is still running; wait for it or send session/cancel"},
 		{"cancelled", fmt.Errorf("new session: %w", context.Canceled), -32800, "request cancelled"},
 		{"internal", errors.New("write x.chat: disk full "), -32603, "write x.chat: disk full"},
 	}

@@ -37,8 +37,8 @@ func TestPersistenceFailureEndsTheTurn(t *testing.T) {
 	}
 	_, err = r.prompt(sid, "on a full disk")
 	var re *sdk.RequestError
-	if !errors.As(err, &re) || re.Code != -32000 {
-		t.Fatalf("prompt on a full disk: %v, want the turn-failed error -32000", err)
+	if !errors.As(err, &re) || re.Code != -32603 {
+		t.Fatalf("prompt on a full disk: %v, want the internal error -32603 (not -32000: ACP's auth_required)", err)
 	}
 	data := fmt.Sprint(re.Data)
 	for _, want := range []string{chat, "not a regular file"} {

@@ -65,9 +65,18 @@ func isLoopbackURL(raw string) bool {
 // could not be configured, so the editor still starts and every turn says why.
 type BrokenProvider struct{ Err error }
 
+// NotConfiguredError is every request of a BrokenProvider: the model could
+// not be configured (Err says why).
+type NotConfiguredError struct{ Err error }
+
+func (e *NotConfiguredError) Error() string { return "the model is not configured: " + e.Err.Error() }
+
+// Unwrap returns the configuration error.
+func (e *NotConfiguredError) Unwrap() error { return e.Err }
+
 // Complete returns the configuration error.
 func (b BrokenProvider) Complete(context.Context, llm.Request, func(llm.Event)) (llm.Response, error) {
-	return llm.Response{}, fmt.Errorf("the model is not configured: %w", b.Err)
+	return llm.Response{}, &NotConfiguredError{Err: b.Err}
 }
 
 // Check returns the configuration error (agent/checkModel).
