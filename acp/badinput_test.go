@@ -22,12 +22,19 @@ func rawAgent(t *testing.T) (io.Writer, <-chan map[string]any, string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	dir := t.TempDir()
+	home := t.TempDir() // the only variable: no configuration or state of the developer's
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		acp.Serve(ctx, inR, outW, acp.Options{Getenv: func(string) string { return "" }})
+		acp.Serve(ctx, inR, outW, acp.Options{Getenv: getenv})
 		_ = outW.Close()
 	}()
 	t.Cleanup(func() {

@@ -61,7 +61,7 @@ func BenchmarkScriptedTurn20Calls(b *testing.B) {
 	ctx := context.Background()
 	var model *scripted.Provider
 	opts := server.Options{
-		Getenv: func(string) string { return "" },
+		Getenv: homeOnly(b),
 		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 			return providerFunc(func(ctx context.Context, r llm.Request, f func(llm.Event)) (llm.Response, error) {
 				return model.Complete(ctx, r, f)
@@ -107,10 +107,11 @@ func (f providerFunc) Complete(ctx context.Context, r llm.Request, ev func(llm.E
 // BenchmarkInitialize measures a server's start to its initialize result.
 func BenchmarkInitialize(b *testing.B) {
 	dir := b.TempDir()
+	getenv := homeOnly(b)
 	ctx := context.Background()
 	for i := 0; i < b.N; i++ {
 		ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
-			return server.Serve(ctx, rwc, server.Options{Getenv: func(string) string { return "" }})
+			return server.Serve(ctx, rwc, server.Options{Getenv: getenv})
 		}, lspclient.Handlers{})
 		if err != nil {
 			b.Fatal(err)

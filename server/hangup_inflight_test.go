@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/config"
@@ -46,7 +47,7 @@ func TestServeWaitsForHandlersOfAHungUpClient(t *testing.T) {
 		go func() {
 			defer close(served)
 			_ = server.Serve(context.Background(), srv, server.Options{
-				Getenv:      func(string) string { return "" },
+				Getenv:      homeOnly(t),
 				NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) { return model, nil },
 			})
 		}()
@@ -57,7 +58,15 @@ func TestServeWaitsForHandlersOfAHungUpClient(t *testing.T) {
 		c.send(`{"jsonrpc":"2.0","id":2,"method":"agent/newSession","params":{"mode":"plan"}}`)
 		sid := c.next()["result"].(map[string]any)["sessionId"].(string)
 		c.send(`{"jsonrpc":"2.0","id":3,"method":"agent/checkModel","params":{}}`)
-		<-model.entered
+		// Bounded (the bubble's clock: at once in real time when nothing
+		// else can run): a model check that never reaches the model (a
+		// configuration that did not load) fails here, not at the test
+		// binary's timeout.
+		select {
+		case <-model.entered:
+		case <-time.After(time.Minute):
+			t.Fatal("agent/checkModel did not reach the model")
+		}
 		_ = cli.Close() // the client hangs up with its request in flight
 		synctest.Wait()
 
@@ -78,7 +87,14 @@ func TestServeWaitsForHandlersOfAHungUpClient(t *testing.T) {
 			ownable bool
 		}{
 			{"while the handler runs", func() {}, false},
-			{"once the handler and Serve returned", func() { close(model.release); <-served }, true},
+			{"once the handler and Serve returned", func() {
+				close(model.release)
+				select {
+				case <-served:
+				case <-time.After(time.Minute):
+					t.Fatal("Serve did not return after the handler did")
+				}
+			}, true},
 		} {
 			step.act()
 			if got := ownable(); got != step.ownable {

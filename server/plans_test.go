@@ -416,7 +416,7 @@ func initializeCapabilities(t *testing.T, caps any) {
 	dir := t.TempDir()
 	ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return server.Serve(ctx, rwc, server.Options{
-			Getenv: func(string) string { return "" },
+			Getenv: homeOnly(t),
 			NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 				return nil, os.ErrNotExist
 			},

@@ -25,6 +25,20 @@ type rawClient struct {
 	out *bufio.Reader
 }
 
+// homeOnly is an environment that holds only HOME, a new temporary folder:
+// a server started with it reads no configuration of the developer's and
+// writes nothing into their state folder. (An environment of nothing would
+// not do: agentls then finds the home in the password database.)
+func homeOnly(tb testing.TB) func(string) string {
+	home := tb.TempDir()
+	return func(key string) string {
+		if key == "HOME" {
+			return home
+		}
+		return ""
+	}
+}
+
 func (c *rawClient) send(body string) {
 	c.t.Helper()
 	if _, err := fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
@@ -101,7 +115,7 @@ func TestMalformedJSONRPC(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, done := serveRaw(t, ctx, server.Options{Getenv: func(string) string { return "" }})
+	c, done := serveRaw(t, ctx, server.Options{Getenv: homeOnly(t)})
 
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://` + t.TempDir() + `","capabilities":{}}}`)
 	if m := c.next(); m["result"] == nil {
@@ -183,7 +197,7 @@ func TestConcurrentInitialize(t *testing.T) {
 	var builds atomic.Int32
 	release := make(chan struct{})
 	opts := server.Options{
-		Getenv: func(string) string { return "" },
+		Getenv: homeOnly(t),
 		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 			if builds.Add(1) == 1 {
 				<-release
@@ -219,7 +233,7 @@ func TestExitRightBehindShutdown(t *testing.T) {
 		s2cR, s2cW, _ := os.Pipe()
 		done := make(chan error, 1)
 		go func() {
-			done <- server.Serve(context.Background(), rwc{c2sR, s2cW}, server.Options{Getenv: func(string) string { return "" }})
+			done <- server.Serve(context.Background(), rwc{c2sR, s2cW}, server.Options{Getenv: homeOnly(t)})
 			s2cW.Close()
 		}()
 		go func() { _, _ = io.Copy(io.Discard, s2cR) }()
@@ -236,7 +250,7 @@ func TestExitRightBehindShutdown(t *testing.T) {
 	s2cR, s2cW, _ := os.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- server.Serve(context.Background(), rwc{c2sR, s2cW}, server.Options{Getenv: func(string) string { return "" }})
+		done <- server.Serve(context.Background(), rwc{c2sR, s2cW}, server.Options{Getenv: homeOnly(t)})
 		s2cW.Close()
 	}()
 	c := &rawClient{t: t, in: c2sW, out: bufio.NewReader(s2cR)}

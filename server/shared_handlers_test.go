@@ -21,7 +21,7 @@ func TestSharedHandlersCarried(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, done := serveRaw(t, ctx, server.Options{Getenv: func(string) string { return "" }})
+	c, done := serveRaw(t, ctx, server.Options{Getenv: homeOnly(t)})
 	var methods []string
 	for _, h := range agentapi.Handlers() {
 		if m := h.Method(); m.Faces.Has(agentproto.LSP) {

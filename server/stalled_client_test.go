@@ -49,7 +49,7 @@ func TestStalledClientDoesNotHoldCancelledTurn(t *testing.T) {
 	model := &floodModel{flooded: make(chan struct{}), stopped: make(chan struct{}), second: make(chan struct{}, 1)}
 	dir := t.TempDir()                       // before serveRaw: removed after the server stopped
 	c, _ := serveRaw(t, ctx, server.Options{ // the server stops when the test cleanup closes the pipes
-		Getenv: func(string) string { return "" },
+		Getenv: homeOnly(t),
 		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 			return model, nil
 		},

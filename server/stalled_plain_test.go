@@ -70,7 +70,7 @@ func TestPlainEditorThatStopsReadingDoesNotHoldCancelledTurn(t *testing.T) {
 		model := &lsModel{first: make(chan struct{}), later: make(chan string, 4)}
 		dir := t.TempDir()
 		c := serveNetPipe(t, ctx, server.Options{
-			Getenv: func(string) string { return "" },
+			Getenv: homeOnly(t),
 			NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
 				return model, nil
 			},
