@@ -279,6 +279,8 @@ func (a *Agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTurnRequests}, nil
 	case agentproto.StopRefusal:
 		return sdk.PromptResponse{StopReason: sdk.StopReasonRefusal}, nil
+	case agentproto.StopMaxTokens:
+		return sdk.PromptResponse{StopReason: sdk.StopReasonMaxTokens}, nil
 	}
 	return sdk.PromptResponse{}, turnFailed(res.Err)
 }

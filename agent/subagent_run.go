@@ -131,6 +131,9 @@ func (c *Session) runChild(ctx context.Context, prompt string) tools.TaskResult 
 	case agentproto.StopCancelled:
 		out.Status = taskCancelled
 		out.Answer = fence.Wrap("subagent-partial", partialAnswer("it was cancelled", text))
+	case agentproto.StopMaxTokens:
+		out.Status = taskError
+		out.Answer = fence.Wrap("subagent-partial", partialAnswer("the model's output token limit cut its answer off", text))
 	default:
 		out.Status = taskError
 		why := string(res.StopReason)

@@ -295,8 +295,11 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			ContextTokens: s.calibrated(sentTokens + tokens.EstimateMessage(msg)), ContextWindow: s.budget().Window,
 		})
 		if len(msg.ToolCalls) == 0 {
-			if resp.FinishReason == "content_filter" {
+			switch resp.FinishReason {
+			case "content_filter":
 				return TurnResult{StopReason: agentproto.StopRefusal}
+			case "length":
+				return TurnResult{StopReason: agentproto.StopMaxTokens}
 			}
 			return TurnResult{StopReason: agentproto.StopEndTurn}
 		}

@@ -162,6 +162,10 @@ const (
 	StopMaxTurnRequests StopReason = "max_turn_requests"
 	StopRefusal         StopReason = "refusal"
 	StopError           StopReason = "error"
+	// StopMaxTokens is an answer the model's output token limit cut off
+	// (the endpoint's finish_reason "length"): its text is shown as it
+	// came, and the user is told it may be incomplete.
+	StopMaxTokens StopReason = "max_tokens"
 )
 
 // PromptResult is agent/prompt's result: how the turn ended, its last

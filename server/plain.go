@@ -31,6 +31,10 @@ const (
 	maxShowText = 1200
 )
 
+// maxTokensNote follows an answer the model's output token limit cut off
+// (stopReason max_tokens), on every face that shows it as text.
+const maxTokensNote = "(cut off: the model reached its output token limit — model.max_tokens, or the endpoint's own; ask it to continue)"
+
 // LSP message types.
 const (
 	msgError   = 1
@@ -269,6 +273,8 @@ func (s *Server) TurnEnded(sessionID string, res agent.TurnResult) {
 			msg = text + "\n" + msg
 		}
 		s.showLine(ctx, msgWarning, prefix+" "+msg)
+	case agentproto.StopMaxTokens:
+		s.showLine(ctx, msgWarning, prefix+" "+text+"\n"+maxTokensNote)
 	default:
 		msg := "the turn stopped: " + string(res.StopReason)
 		if text != "" {

@@ -119,9 +119,13 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 		}
 	}
 
-	finish := "stop"
-	if len(msg.ToolCalls) > 0 {
+	finish := step.FinishReason
+	switch {
+	case finish != "":
+	case len(msg.ToolCalls) > 0:
 		finish = "tool_calls"
+	default:
+		finish = "stop"
 	}
 	return llm.Response{
 		Message:      msg,

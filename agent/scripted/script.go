@@ -45,6 +45,10 @@ type Step struct {
 	// to test how model errors are handled. It excludes the other answer
 	// fields.
 	Error string `yaml:"error"`
+	// FinishReason is the answer's finish_reason when set ("length": an
+	// answer cut off at the output token limit; "content_filter"); else
+	// "tool_calls" with tool calls, "stop" without. Not with error.
+	FinishReason string `yaml:"finish_reason"`
 	// Optional passes the step over when its Expect does not match the
 	// request: the next step answers instead. It is for the last request
 	// of a turn that a client may cancel before it is sent (agent-shell
@@ -150,8 +154,8 @@ func validateSteps(steps []Step, where string, stepLine func(int) string, callLi
 		at := where + stepLine(i)
 		answers := st.Text != "" || st.Thought != "" || len(st.ToolCalls) > 0
 		switch {
-		case st.Error != "" && answers:
-			return fmt.Errorf("%sstep %d: error excludes text, thought and tool_calls", at, i+1)
+		case st.Error != "" && (answers || st.FinishReason != ""):
+			return fmt.Errorf("%sstep %d: error excludes text, thought, tool_calls and finish_reason", at, i+1)
 		case st.Error == "" && !answers:
 			return fmt.Errorf("%sstep %d is empty: give text, thought, tool_calls or error", at, i+1)
 		case st.Optional && st.Expect == nil:

@@ -17,7 +17,7 @@ func TestParseInvalid(t *testing.T) {
 		{"empty.yaml", []string{"the document is empty"}},
 		{"call_without_name.yaml", []string{"line 8: step 2: tool call 2 has no name"}},
 		{"args_and_raw_args.yaml", []string{"line 3: step 1: tool call 1 (read_file): args and raw_args are exclusive"}},
-		{"error_with_text.yaml", []string{"line 3: step 2: error excludes text, thought and tool_calls"}},
+		{"error_with_text.yaml", []string{"line 3: step 2: error excludes text, thought, tool_calls and finish_reason"}},
 		{"empty_step.yaml", []string{"line 3: step 2 is empty"}},
 		{"duplicate_id.yaml", []string{"line 4: step 1: tool call 2: duplicate id \"c1\""}},
 		{"args_not_json.yaml", []string{"line 3: step 1: tool call 1 (grep): args cannot be written as JSON"}},

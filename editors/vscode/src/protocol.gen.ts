@@ -537,7 +537,7 @@ export interface QuestionAnswer {
 }
 
 /** StopReason is how a turn ended. */
-export type StopReason = 'end_turn' | 'cancelled' | 'question_pending' | 'max_turn_requests' | 'refusal' | 'error';
+export type StopReason = 'end_turn' | 'cancelled' | 'question_pending' | 'max_turn_requests' | 'refusal' | 'error' | 'max_tokens';
 
 /** PromptResult is agent/prompt's result: how the turn ended, its last text, and its error when it ended with one. */
 export interface PromptResult {

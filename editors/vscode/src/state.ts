@@ -368,6 +368,7 @@ export class ChatModel {
       else if (result.stopReason === 'cancelled') this.notice(st, 'Cancelled.', 'info');
       else if (result.stopReason === 'max_turn_requests') this.notice(st, 'Stopped: too many model requests in one turn.', 'info');
       else if (result.stopReason === 'refusal') this.notice(st, 'The model refused to answer.', 'error');
+      else if (result.stopReason === 'max_tokens') this.notice(st, "Cut off: the model reached its output token limit (model.max_tokens, or the endpoint's own). Ask it to continue.", 'info');
     } else if (result.lost) {
       // The connection went with the turn (a server killed mid-turn): nothing of it can be
       // answered any more, so its question and a pending approval go too, and its unfinished

@@ -424,6 +424,8 @@ function State:send_prompt(s, params, done)
     if res.stopReason == 'error' then
       local why = res.error and res.error ~= vim.NIL and res.error.message or '?'
       self.chat:note('error: ' .. tostring(why) .. ' (' .. M.retry_hint .. ')')
+    elseif res.stopReason == 'max_tokens' then
+      self.chat:note("cut off: the model reached its output token limit (model.max_tokens, or the endpoint's own); ask it to continue")
     elseif res.stopReason ~= 'end_turn' then
       local why = res.error and res.error ~= vim.NIL and res.error.message or nil
       self.chat:note('turn ended: ' .. tostring(res.stopReason) .. (why and (' — ' .. why) or ''))

@@ -465,7 +465,7 @@ M.acp_methods = {
 ---@field answers table<string, any>
 
 --- StopReason is how a turn ended.
----@alias agentls.StopReason "end_turn"|"cancelled"|"question_pending"|"max_turn_requests"|"refusal"|"error"
+---@alias agentls.StopReason "end_turn"|"cancelled"|"question_pending"|"max_turn_requests"|"refusal"|"error"|"max_tokens"
 
 --- PromptResult is agent/prompt's result: how the turn ended, its last text, and its error when it ended with one.
 ---@class agentls.PromptResult

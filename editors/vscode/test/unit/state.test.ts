@@ -272,8 +272,14 @@ describe('ChatModel', () => {
     m.endTurn('s1', { stopReason: 'cancelled' });
     m.endTurn('s1', { stopReason: 'end_turn' });
     m.endTurn('s1', { error: 'session busy' });
+    m.endTurn('s1', { stopReason: 'max_tokens' });
     const notices = m.current!.items.filter((i) => i.kind === 'notice').map((i) => (i.kind === 'notice' ? `${i.level}:${i.text}` : ''));
-    assert.deepEqual(notices, ['error:The turn stopped: approval timed out', 'info:Cancelled.', 'error:session busy']);
+    assert.deepEqual(notices, [
+      'error:The turn stopped: approval timed out',
+      'info:Cancelled.',
+      'error:session busy',
+      "info:Cut off: the model reached its output token limit (model.max_tokens, or the endpoint's own). Ask it to continue.",
+    ]);
     assert.equal(m.current!.busy, false);
   });
 
