@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Subcommand is the launcher's argv[1]: `agentls sandbox-exec --policy
@@ -231,6 +232,9 @@ func bwrapArgs(bwrap string, s spec, network bool, uid int, sockets []string) []
 			a = append(a, "--bind", w, w)
 		}
 	}
+	for _, d := range pinnedAncestors(s) {
+		a = append(a, "--bind", d, d)
+	}
 	for _, f := range s.Fixed {
 		a = append(a, fixedMounts(f, s)...)
 	}
@@ -254,6 +258,54 @@ func bwrapArgs(bwrap string, s spec, network bool, uid int, sockets []string) []
 		a = append(a, "--ro-bind", "/dev/null", sock)
 	}
 	return append(a, "--proc", "/proc", "--dev", "/dev", "--")
+}
+
+// pinnedAncestors are the folders between a writable root and each path
+// mounted read-only or hidden inside it, shallowest first. A mount follows
+// its folder when a folder above it is renamed: a command could move
+// vendor/dep away with its read-only .git and make a new vendor/dep whose
+// .git/config nothing protects (core.fsmonitor then runs at the editor's
+// next git status). Bound onto themselves they become mount points, which
+// a command can neither rename nor remove (EBUSY), so each protected path
+// stays where it is named. Landlock alone needs none of this: it gives the
+// folders above a protected path no rights to move it.
+func pinnedAncestors(s spec) []string {
+	var mounted []string
+	for _, r := range s.ReadOnly {
+		if existsFollow(r) {
+			mounted = append(mounted, r)
+		}
+	}
+	for _, d := range s.Deny {
+		if exists(d) {
+			mounted = append(mounted, d)
+		}
+	}
+	for _, f := range s.Fixed {
+		if isDir(f) {
+			mounted = append(mounted, f)
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range mounted {
+		for _, w := range s.Writable {
+			if m == w || !within(m, w) || !isDir(w) {
+				continue
+			}
+			for d := filepath.Dir(m); d != w && within(d, w) && !seen[d]; d = filepath.Dir(d) {
+				if !isDir(d) {
+					break // not a folder of its own (a link): the mount lands elsewhere
+				}
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		return strings.Count(a, string(filepath.Separator)) - strings.Count(b, string(filepath.Separator))
+	})
+	return out
 }
 
 // fixedMounts are the mounts that keep folder f's own entries as they
