@@ -87,15 +87,42 @@ var tables = map[string]*table{
 var npmSubs = setOf("exec", "x", "explore", "init", "innit", "create", "config", "c", "set", "link", "ln",
 	"publish", "adduser", "add-user", "login", "logout", "token", "edit")
 
+// npmSafeShort are the commands and aliases of npm and its kin that begin
+// a risky subcommand's name but are not abbreviations of it (`npm i` and
+// `npm in` are install, `npm add` is install, `npm t` is test, `npm s`
+// and `npm se` are search).
+var npmSafeShort = setOf("i", "in", "add", "t", "s", "se")
+
 func npmTable(subs []string) *table {
 	risky := setOf(subs...)
+	// npm runs any unambiguous abbreviation of a command (`npm exe` is
+	// exec, `npm conf` config, `npm pub` publish): a word that begins a
+	// risky subcommand's name counts as it, unless it is a command of its
+	// own.
+	abbreviates := func(w string) string {
+		if w == "" || npmSafeShort[w] {
+			return ""
+		}
+		for _, sub := range subs {
+			if len(w) < len(sub) && strings.HasPrefix(sub, w) {
+				return sub
+			}
+		}
+		return ""
+	}
 	return &table{style: getopt, singleLong: true, short: "cgC", long: []string{
 		"prefix", "userconfig", "globalconfig", "script-shell", "shell", "call", "global", "location",
 		"node-options", "git", "editor", "browser", "viewer", "cache", "init-module", "package",
 	}, operands: func(words []string, from int) string {
 		i := firstOperand(words, 1, nil)
-		if i >= from && i < len(words) && risky[words[i]] {
+		if i < from || i >= len(words) {
+			return ""
+		}
+		if risky[words[i]] {
 			return fmt.Sprintf("`%s %s` runs or installs a program the line does not name, or changes configuration outside the workspace", words[0], words[i])
+		}
+		if sub := abbreviates(words[i]); sub != "" {
+			return fmt.Sprintf("`%s %s` may be read as `%s %s` (npm takes abbreviations), which runs or installs a program the line does not name, or changes configuration outside the workspace", words[0], words[i], words[0], sub)
 		}
 		return ""
 	}}
@@ -231,6 +258,7 @@ var gitValueOptions = setOf("-C", "-c", "--git-dir", "--work-tree", "--namespace
 // gitRiskySubs are git commands that run a program, serve or send the
 // repository, or change configuration.
 var gitRiskySubs = setOf("config", "filter-branch", "difftool", "mergetool", "instaweb", "daemon", "web--browse",
+	"submodule--helper", "merge-index", // what `submodule foreach` runs; runs its program for each unmerged file
 	"hook", "credential", "credential-cache", "credential-store", "upload-pack", "receive-pack", "upload-archive",
 	"remote-ext", "remote-fd", "send-email", "imap-send", "archimport", "cvsimport", "cvsserver", "cvsexportcommit",
 	"p4", "svn", "shell", "http-backend", "http-fetch", "http-push", "sh-setup", "fsmonitor--daemon")
