@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -42,6 +43,31 @@ func linkedGitDirs(folder string, writable []string) []string {
 		return []string{l.gitdir, l.common}
 	}
 	return []string{l.gitdir}
+}
+
+// namedGitDirs are the git folders the `.git` files among vcs
+// (scanWorkspace) name, when they are git folders (looksLikeGitDir): a
+// command that runs without asking gets them read-only whole, like each
+// `.git` folder — git runs their hooks and config as a .git folder's, and
+// one inside the workspace (`git init --separate-git-dir=.gitstore`) is
+// not named like one.
+func namedGitDirs(vcs []string) []string {
+	var out []string
+	for _, p := range vcs {
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || !strings.EqualFold(filepath.Base(p), ".git") {
+			continue
+		}
+		l, ok := readGitLink(filepath.Dir(p))
+		if !ok {
+			continue
+		}
+		for _, d := range []string{l.gitdir, l.common} {
+			if d != "" && looksLikeGitDir(d) && !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }
 
 // gitLink is what a `.git` file names.

@@ -76,6 +76,13 @@ func guardRepos(vcs []string, a Approval) repoGuard {
 				if l, ok := readGitLink(filepath.Dir(p)); ok && l.common != "" {
 					g.gitFolder(l.gitdir, a, seen)
 					g.gitFolder(l.common, a, seen)
+				} else if ok && looksLikeGitDir(l.gitdir) {
+					// Any other git folder it names (`git init
+					// --separate-git-dir=.gitstore`) is kept too: git
+					// runs its hooks and config as those of a .git
+					// folder, and inside the workspace commands could
+					// write them (read-only elsewhere anyway).
+					g.gitFolder(l.gitdir, a, seen)
 				}
 			} else if fi.IsDir() {
 				g.gitFolder(p, a, seen)
@@ -92,6 +99,18 @@ func guardRepos(vcs []string, a Approval) repoGuard {
 		}
 	}
 	return g
+}
+
+// looksLikeGitDir reports whether dir is a git folder (its HEAD file and
+// objects/ folder): only such a folder named by a `.git` file is kept, and
+// gets a hooks/ made (ensureHooks), not any folder a `.git` file names.
+func looksLikeGitDir(dir string) bool {
+	head, err := os.Lstat(filepath.Join(dir, "HEAD"))
+	if err != nil || !head.Mode().IsRegular() {
+		return false
+	}
+	objects, err := os.Lstat(filepath.Join(dir, "objects"))
+	return err == nil && objects.IsDir()
 }
 
 // gitFolder keeps one git folder (once).

@@ -65,8 +65,9 @@ func policyOf(cfg config.Config, folders []string, network bool, a Approval, sca
 	readOnly := scan.autoRun
 	var repos repoGuard
 	if !a.User {
-		// Every repository in the workspace, not only each folder's .git.
-		readOnly = append(readOnly, scan.vcs...)
+		// Every repository in the workspace, not only each folder's .git,
+		// and the git folders `.git` files name (gitlink.go).
+		readOnly = append(append(readOnly, scan.vcs...), namedGitDirs(scan.vcs)...)
 	} else {
 		// A worktree's or submodule's .git is a file naming a git folder
 		// elsewhere: a command the user approved may commit there too.
