@@ -1,5 +1,7 @@
 // Package testcache keeps the test binaries' build caches out of the
-// user's cache folder.
+// user's cache folder, and agentls's configuration and state folders out of
+// the user's: a test reads no config.yaml of the developer's and writes no
+// plan lock or trust record into their state folder.
 package testcache
 
 import (
@@ -18,27 +20,49 @@ func Run(m *testing.M) int {
 	return m.Run()
 }
 
-// Private points $XDG_CACHE_HOME at a fresh temporary folder for the whole
-// test binary, so the per-workspace caches of the commands the tests run
+// Private points $XDG_CACHE_HOME, $XDG_CONFIG_HOME and $XDG_STATE_HOME at
+// a fresh temporary folder for the whole test binary, so that the
+// per-workspace caches of the commands the tests run
 // (agent/tools.cacheDir: one folder per throw-away workspace) land there,
-// not in the user's ~/.cache/agentls. Call it (or Run) from TestMain,
-// after sandbox.Main, and run the returned cleanup after m.Run. It panics
-// when it cannot: the tests must not fall back to the user's folder.
+// not in the user's ~/.cache/agentls, and the agentls processes the tests
+// start read no configuration of the developer's (a broken
+// ~/.config/agentls/config.yaml failed the process tests) and write
+// nothing into their state folder. $GOENV keeps naming the developer's go
+// env file (`go env -w` settings such as GOPROXY live in the config
+// folder). Call it (or Run) from TestMain, after sandbox.Main, and run the
+// returned cleanup after m.Run. It panics when it cannot: the tests must
+// not fall back to the user's folders.
 func Private() (cleanup func()) {
 	dir, err := os.MkdirTemp("", "agentls-test-cache-")
 	if err != nil {
 		panic(fmt.Sprintf("testcache: a private cache folder: %v", err))
 	}
-	old, had := os.LookupEnv("XDG_CACHE_HOME")
-	os.Setenv("XDG_CACHE_HOME", dir)
+	restore := map[string]func(){}
+	set := func(key, value string) {
+		old, had := os.LookupEnv(key)
+		restore[key] = func() {
+			if had {
+				os.Setenv(key, old)
+			} else {
+				os.Unsetenv(key)
+			}
+		}
+		os.Setenv(key, value)
+	}
+	if _, ok := os.LookupEnv("GOENV"); !ok {
+		if cfg, err := os.UserConfigDir(); err == nil {
+			set("GOENV", filepath.Join(cfg, "go", "env"))
+		}
+	}
+	set("XDG_CACHE_HOME", dir)
+	set("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	set("XDG_STATE_HOME", filepath.Join(dir, "state"))
 	if err := Inside(os.TempDir()); err != nil {
 		panic("testcache: " + err.Error())
 	}
 	return func() {
-		if had {
-			os.Setenv("XDG_CACHE_HOME", old)
-		} else {
-			os.Unsetenv("XDG_CACHE_HOME")
+		for _, r := range restore {
+			r()
 		}
 		os.RemoveAll(dir)
 	}
