@@ -96,7 +96,13 @@ func newRig(t testing.TB, s setup) *rig {
 	if s.userConfig != "" {
 		writeFiles(t, xdg, map[string]string{"agentls/config.yaml": s.userConfig})
 	}
-	env := map[string]string{"XDG_CONFIG_HOME": xdg, "XDG_STATE_HOME": filepath.Join(root, "state"), "HOME": root}
+	// The state folder is the workspace's when the rig reuses one (a
+	// restart finds the sessions the first agentls made), else the rig's.
+	state := filepath.Join(root, "state")
+	if s.dir != "" {
+		state = s.dir + ".state"
+	}
+	env := map[string]string{"XDG_CONFIG_HOME": xdg, "XDG_STATE_HOME": state, "HOME": root}
 	for k, v := range s.env {
 		env[k] = v
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/agentls/agentls/sessionstore"
@@ -36,6 +37,9 @@ func (m *Manager) DeleteSession(ctx context.Context, id string) error {
 		return invalidf("session %s is open in another agentls process (another editor window?): close it there, then delete it", id)
 	case err != nil:
 		return err
+	}
+	if err := m.known.Remove(m.ws.Root(), id); err != nil {
+		slog.Warn("delete session: its record", "session", id, "err", err)
 	}
 	// A session that built a plan no longer does: its plan lock goes (it
 	// would not hold without the session file either: LockRegistry.Live).

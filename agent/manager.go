@@ -138,6 +138,10 @@ type Manager struct {
 	projectAgentsTrusted func() bool
 	// locks is the state folder's plan lock registry (nil without one).
 	locks *guard.LockRegistry
+	// known records the sessions this user's agentls made or took in
+	// (known_sessions.go): a session file it does not know came with the
+	// workspace.
+	known *sessionstore.Known
 	// live is the configuration with the model, the guard and the allow
 	// rules it decides; Reconfigure replaces it whole (a workspace file
 	// the user trusted).
@@ -202,6 +206,7 @@ func NewManager(opts Options) (*Manager, error) {
 		stateDir:    opts.StateDir,
 		planOnly:    opts.PlanOnly,
 		locks:       guard.NewLockRegistry(opts.StateDir),
+		known:       sessionstore.NewKnown(opts.StateDir),
 		store:       sessionstore.NewStore(filepath.Join(opts.Workspace.Root(), ".agentls", "chats")),
 		checkpoints: checkpoint.Open(opts.Workspace, checkpoint.DefaultRetention),
 		clock:       now,
@@ -428,6 +433,7 @@ func (m *Manager) createSessionOf(meta sessionstore.Meta, link *subLink) (*Sessi
 	if err := m.store.Create(meta); err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
+	m.recordSession(meta.ID)
 	if err := m.store.Own(meta.ID); err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
@@ -485,6 +491,7 @@ func (m *Manager) session(id string) (*Session, error) {
 	if err := m.store.Own(id); err != nil {
 		return nil, &InvalidParamsError{Msg: err.Error(), Err: err} // ErrSessionOwned, ErrReleased
 	}
+	meta = m.takeIn(meta) // known_sessions.go: a session file that came with the workspace
 	msgs, view := decodeHistory(id, lines)
 	s = m.newSession(meta, msgs)
 	s.view = view
@@ -542,6 +549,9 @@ func (m *Manager) ListSessionsOf(includeChildren bool) ([]agentproto.Session, er
 		if live {
 			out = append(out, s.Info())
 			continue
+		}
+		if !m.known.Has(m.ws.Root(), meta.ID) {
+			meta = takenIn(meta, m.now()) // as it will load: its mode is not trusted
 		}
 		out = append(out, (&Session{m: m, meta: meta}).infoLocked())
 	}

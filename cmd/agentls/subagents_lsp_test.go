@@ -40,7 +40,12 @@ func lspScriptedCaps(ctx context.Context, t *testing.T, dir, script string, h ls
 	if err := os.WriteFile(scriptPath, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	home := t.TempDir()
+	// The home is the workspace's (beside it): a restart on dir finds the
+	// state the first process left (the sessions it made).
+	home := dir + ".home"
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	started := make(chan *os.Process, 1)
 	ed, err := lspclient.Start(ctx, dir, processServeWith(t, started, func(cmd *exec.Cmd) {
 		cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "HOME="+home)

@@ -123,12 +123,17 @@ func Start(t testing.TB, s Setup) *Env {
 	setuptest.WriteFiles(t, dir, s.Files)
 	model := setuptest.Model(t, s.Script)
 	// Without HOME or the XDG folders a server uses the password
-	// database's home (config.Home): each test gets folders of its own.
+	// database's home (config.Home): each workspace gets folders of its
+	// own beside it, the same for every server started on it (a restart
+	// finds the state the first one left: the sessions it made).
 	defaults := map[string]string{}
 	if _, home := s.Env["HOME"]; !home {
-		for _, k := range []string{"XDG_STATE_HOME", "XDG_CONFIG_HOME"} {
+		for k, suffix := range map[string]string{"XDG_STATE_HOME": ".xdg-state", "XDG_CONFIG_HOME": ".xdg-config"} {
 			if _, ok := s.Env[k]; !ok {
-				defaults[k] = t.TempDir()
+				defaults[k] = dir + suffix
+				if err := os.MkdirAll(defaults[k], 0o700); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}
