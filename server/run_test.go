@@ -286,24 +286,33 @@ steps:
 	}
 }
 
+// cancelAtFirstQuestion runs script's turn in a build session and sends
+// agent/cancel while its first question (a permission) is open in the
+// editor; it returns once the turn ended.
+func cancelAtFirstQuestion(t *testing.T, script string) *lsptest.Env {
+	t.Helper()
+	release := make(chan struct{})
+	h := lsptest.Start(t, lsptest.Setup{
+		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "allow_once"}})},
+		Script:   script,
+	})
+	t.Cleanup(func() { close(release) }) // before the server's and client's own (cleanups run last first)
+	s := h.NewSession("build")
+	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "run"})
+	cancelWhileAsked(h, t, s.SessionID, done, "agent/askUser")
+	return h
+}
+
 // TestCancelWithdrawsPermission: agent/cancel while the permission question
 // is open withdraws it and the command never runs.
 func TestCancelWithdrawsPermission(t *testing.T) {
 	t.Parallel()
-	release := make(chan struct{})
-	defer close(release)
-	h := lsptest.Start(t, lsptest.Setup{
-		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "allow_once"}})},
-		Script: `
+	h := cancelAtFirstQuestion(t, `
 name: cancel_permission
 steps:
   - tool_calls:
       - {id: r, name: run, args: {command: "touch ran.txt"}}
-`,
-	})
-	s := h.NewSession("build")
-	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "run"})
-	cancelWhileAsked(h, t, s.SessionID, done, "agent/askUser")
+`)
 	if status, res := h.ToolOutput("r"); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "cancelled by the user") {
 		t.Fatalf("run = %s %v", status, res)
 	}
@@ -319,22 +328,14 @@ steps:
 // and the turn answered cancelled only then.
 func TestCancelStopsTheStepsLaterCalls(t *testing.T) {
 	t.Parallel()
-	release := make(chan struct{})
-	defer close(release)
-	h := lsptest.Start(t, lsptest.Setup{
-		Handlers: lspclient.Handlers{AskUser: blockingAsk(release, map[string]any{"answers": map[string]any{"decision": "allow_once"}})},
-		Script: `
+	h := cancelAtFirstQuestion(t, `
 name: cancel_later_calls
 steps:
   - tool_calls:
       - {id: r1, name: run, args: {command: "touch ran.txt"}}
       - {id: w, name: write, args: {path: after-cancel.txt, content: "written after the cancel\n"}}
       - {id: r2, name: run, args: {command: "touch ran2.txt"}}
-`,
-	})
-	s := h.NewSession("build")
-	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "run"})
-	cancelWhileAsked(h, t, s.SessionID, done, "agent/askUser")
+`)
 	for _, id := range []string{"w", "r2"} {
 		if status, res := h.ToolOutput(id); status != "failed" || !strings.Contains(fmt.Sprint(res["error"]), "not run: the user cancelled the turn") {
 			t.Errorf("%s = %s %v, want not run", id, status, res)
