@@ -294,8 +294,11 @@ func pinnedAncestors(s spec) []string {
 				continue
 			}
 			for d := filepath.Dir(m); d != w && within(d, w) && !seen[d]; d = filepath.Dir(d) {
-				if !isDir(d) {
-					break // not a folder of its own (a link): the mount lands elsewhere
+				if !isDir(d) || underAny(d, mounted) {
+					// A link (the mount lands elsewhere), or inside a
+					// mounted path: that one is pinned, and read-only
+					// or hidden inside.
+					break
 				}
 				seen[d] = true
 				out = append(out, d)
