@@ -165,12 +165,20 @@ func (g *Guard) protectedRoots() []protectedRoot {
 			continue
 		}
 		for _, e := range entries {
-			p := protectedName(e.Name())
-			if p == nil || e.Type()&fs.ModeSymlink == 0 {
+			if e.Type()&fs.ModeSymlink == 0 {
 				continue
 			}
-			if real, err := g.canonical(filepath.Join(f, e.Name())); err == nil {
+			real, err := g.canonical(filepath.Join(f, e.Name()))
+			if err != nil {
+				continue
+			}
+			if p := protectedName(e.Name()); p != nil {
 				roots = append(roots, protectedRoot{abs: real, p: p})
+			} else if foldElem(e.Name()) == ".vscode" {
+				// .vscode/mcp.json is protected as a pair of names:
+				// through a linked .vscode it is the target's mcp.json,
+				// which VS Code and agentls read as .vscode/mcp.json.
+				roots = append(roots, protectedRoot{abs: filepath.Join(real, "mcp.json"), p: &vscodeMCP})
 			}
 		}
 	}
