@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { editedUris } from '../../src/edits';
 import { agentCapability, Methods } from '../../src/protocol';
 import { binaryName, resolveServer } from '../../src/serverPath';
@@ -47,6 +47,7 @@ describe('initializationOptions', () => {
 
 describe('resolveServer', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-'));
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const exe = (p: string) => {
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, '#!/bin/sh\n', { mode: 0o755 });
