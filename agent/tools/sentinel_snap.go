@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,11 +89,36 @@ type autoRunSnap struct {
 // list). known are the repositories of the snapshot before, when this one
 // is taken after: a repository that is new has its hooks, its config
 // (judged by what it holds, not compared) and a commondir recorded.
+//
+// The repositories' single files (configs, commondir, `.git` files) are
+// recorded first and outside the budget (the scan bounds how many there
+// are), and the folders' contents after: a command that fills one hooks
+// or auto-run folder past the budget cannot hide a new repository's
+// core.fsmonitor further on.
 func takeSnapshot(folders []string, scan workspaceScan, known map[string]bool) *autoRunSnap {
 	s := &autoRunSnap{folders: folders, entries: map[string]snapEntry{}, repos: map[string]bool{}, budget: sentinelEntries}
+	s.repoFiles(scan, known)
 	for _, p := range scan.autoRun {
 		s.walk(p, watchAutoRun)
 	}
+	for _, p := range scan.vcs {
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() && strings.EqualFold(filepath.Base(p), ".git") {
+			s.walk(filepath.Join(p, "hooks"), watchHook)
+		}
+	}
+	if s.budget < 0 {
+		slog.Warn("run: stopped recording auto-run files and hooks to check after the command", "limit", sentinelEntries)
+	}
+	return s
+}
+
+// repoFiles records each repository's single files (gitFolder's configs
+// and commondir, a `.git` file, .hg/hgrc, .jj/repo/config.toml), outside
+// the budget.
+func (s *autoRunSnap) repoFiles(scan workspaceScan, known map[string]bool) {
+	budget := s.budget
+	s.budget = math.MaxInt
+	defer func() { s.budget = budget }()
 	for _, p := range scan.vcs {
 		fi, err := os.Lstat(p)
 		if err != nil {
@@ -117,18 +143,14 @@ func takeSnapshot(folders []string, scan workspaceScan, known map[string]bool) *
 			}
 		}
 	}
-	if s.budget < 0 {
-		slog.Warn("run: stopped recording auto-run files and hooks to check after the command", "limit", sentinelEntries)
-	}
-	return s
 }
 
-// gitFolder records a git folder's hooks and its configuration and each
-// linked worktree's; of a new repository (fresh) its config as a new one
-// and a commondir (which makes git read another folder's config), which
-// neither `git init` nor `git clone` writes.
+// gitFolder records a git folder's configuration and each linked
+// worktree's; of a new repository (fresh) its config as a new one and a
+// commondir (which makes git read another folder's config), which neither
+// `git init` nor `git clone` writes. Its hooks are walked after
+// (takeSnapshot).
 func (s *autoRunSnap) gitFolder(dir string, fresh bool) {
-	s.walk(filepath.Join(dir, "hooks"), watchHook)
 	if fresh {
 		s.record(filepath.Join(dir, "config"), watchNewConfig)
 		s.record(filepath.Join(dir, "commondir"), watchRepoFile)
