@@ -489,6 +489,24 @@ steps:
   end)
 end)
 
+t.describe('turn endings', function()
+  t.it('an answer the output token limit cut off says so in the chat', function()
+    local st = h.start({}, [[
+steps:
+  - text: "The first half of the answer, cut off in the mid"
+    finish_reason: length
+]])
+    agentls.prompt('Explain')
+    local r = h.turn(st)
+    t.eq('max_tokens', r.stopReason, 'stop reason')
+    st.chat:buffer()
+    st.chat:flush()
+    local text = h.text(st.chat.bufnr)
+    t.contains(text, 'cut off in the mid')
+    t.contains(text, 'cut off: the model reached its output token limit')
+  end)
+end)
+
 t.describe('checkhealth', function()
   t.it('reports an invalid .agentls.yaml as an error', function()
     local st = h.start({ ['.agentls.yaml'] = 'edits: sometimes\n' }, 'steps: []\n')
