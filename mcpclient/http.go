@@ -15,18 +15,34 @@ import (
 const httpTimeout = 10 * time.Minute
 
 // headerTransport adds a server's static headers to each request (HTTP
-// servers authenticate with these; OAuth is not supported).
+// servers authenticate with these; OAuth is not supported) that goes to
+// the configured scheme and host: a redirect elsewhere gets none (net/http
+// drops Authorization on such a redirect; re-adding it would hand the
+// user's token to a host they never configured).
 type headerTransport struct {
 	headers map[string]string
+	origin  string // the configured URL's scheme://host
 	base    http.RoundTripper
 }
 
 func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Scheme+"://"+r.URL.Host != h.origin {
+		return h.base.RoundTrip(r)
+	}
 	r = r.Clone(r.Context())
 	for k, v := range h.headers {
 		r.Header.Set(k, v)
 	}
 	return h.base.RoundTrip(r)
+}
+
+// originOf is raw's scheme://host ("" when it does not parse).
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // checkURL reports why an HTTP server's URL cannot be used, or nil.
@@ -47,7 +63,7 @@ func (s *Server) connectHTTP(ctx context.Context) (*mcp.ClientSession, []*mcp.To
 	client := s.newClient()
 	tr := &mcp.StreamableClientTransport{
 		Endpoint:   s.spec.URL,
-		HTTPClient: &http.Client{Timeout: httpTimeout, Transport: headerTransport{headers: s.spec.Headers, base: http.DefaultTransport}},
+		HTTPClient: &http.Client{Timeout: httpTimeout, Transport: headerTransport{headers: s.spec.Headers, origin: originOf(s.spec.URL), base: http.DefaultTransport}},
 		// The standalone SSE stream stays on: a server sends its requests
 		// (elicitation) and notifications (list_changed, progress) there
 		// when it answers calls with plain JSON.

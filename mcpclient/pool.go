@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 
@@ -64,6 +65,11 @@ func (p *Pool) Configure(cfg config.Config, specs []ServerSpec) {
 		p.mu.Unlock()
 		return
 	}
+	// A server whose entry is unchanged is kept only when it would also
+	// start with the same environment and sandbox: a change of
+	// model.api_key_env, run.env_deny or the sandbox's settings replaces
+	// it, so that no server keeps a variable the user has just denied.
+	sandboxSame := reflect.DeepEqual(p.cfg.Sandbox, cfg.Sandbox)
 	p.cfg = cfg
 	next := map[string]*Server{}
 	var stop []*Server
@@ -72,7 +78,7 @@ func (p *Pool) Configure(cfg config.Config, specs []ServerSpec) {
 			slog.Warn("mcp: server defined twice; the first definition is used", "server", spec.Name, "source", spec.Source)
 			continue
 		}
-		if old := p.shared[spec.Name]; old != nil && reflect.DeepEqual(old.spec, spec) {
+		if old := p.shared[spec.Name]; old != nil && reflect.DeepEqual(old.spec, spec) && sandboxSame && slices.Equal(old.env, p.envOf(spec, cfg)) {
 			next[spec.Name] = old
 			continue
 		}
@@ -113,12 +119,18 @@ func (p *Pool) SetSessionServers(sessionID string, specs []ServerSpec) {
 	}
 }
 
-// newServer makes a server of spec under cfg (p.mu held).
-func (p *Pool) newServer(spec ServerSpec, cfg config.Config) *Server {
+// envOf is the whole environment a server of spec starts with under cfg.
+func (p *Pool) envOf(spec ServerSpec, cfg config.Config) []string {
 	env := tools.CommandEnv(p.environ(), cfg)
 	for _, k := range spec.EnvNames() {
 		env = append(env, k+"="+spec.Env[k])
 	}
+	return env
+}
+
+// newServer makes a server of spec under cfg (p.mu held).
+func (p *Pool) newServer(spec ServerSpec, cfg config.Config) *Server {
+	env := p.envOf(spec, cfg)
 	dir := p.root
 	if spec.Cwd != "" {
 		dir = spec.Cwd

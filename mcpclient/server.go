@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -641,7 +643,8 @@ func (s *Server) newClient() *mcp.Client {
 	// capabilities), though the 2026-07-28 revision deprecates roots.
 	var roots []*mcp.Root //lint:ignore SA1019 roots are advertised on purpose (see above)
 	for _, r := range s.roots {
-		roots = append(roots, &mcp.Root{URI: "file://" + r, Name: r}) //lint:ignore SA1019 see above
+		uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(r)}).String() // escaped: a folder named C# or 50% stays itself
+		roots = append(roots, &mcp.Root{URI: uri, Name: r})                   //lint:ignore SA1019 see above
 	}
 	if len(roots) > 0 {
 		c.AddRoots(roots...) //lint:ignore SA1019 see above
