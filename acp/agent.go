@@ -185,6 +185,7 @@ func (a *Agent) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sd
 	if err := h.mgr.CloseSession(ctx, string(p.SessionId)); err != nil {
 		return sdk.CloseSessionResponse{}, toRequestError(err)
 	}
+	h.DropSessionMCPServers(string(p.SessionId)) // its own servers, from session/new or session/load
 	a.mu.Lock()
 	delete(a.sessions, string(p.SessionId))
 	a.mu.Unlock()

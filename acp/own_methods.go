@@ -81,6 +81,9 @@ func (a *Agent) deleteSession(ctx context.Context, raw json.RawMessage) (any, er
 		}
 	}
 	err = h.mgr.DeleteSession(ctx, p.SessionID)
+	if err == nil {
+		h.DropSessionMCPServers(p.SessionID) // its own servers go with it
+	}
 	if errors.Is(err, agent.ErrUnknownSession) {
 		// Deleting what is not there succeeds silently (the ACP
 		// session-delete page's SHOULD; acp-tck ACP-DELETE-002).

@@ -58,6 +58,10 @@ func (h *Host) SetSessionMCPServers(sessionID string, specs []mcpclient.ServerSp
 	h.mcp.SetSessionServers(sessionID, specs)
 }
 
+// DropSessionMCPServers stops the servers a session had of its own (it
+// closed or was deleted).
+func (h *Host) DropSessionMCPServers(sessionID string) { h.mcp.DropSession(sessionID) }
+
 // SessionPrompts implements agent.MCPExtras.
 func (s mcpSource) SessionPrompts(sessionID string) []agent.MCPPrompt {
 	var out []agent.MCPPrompt

@@ -128,6 +128,19 @@ func (p *Pool) envOf(spec ServerSpec, cfg config.Config) []string {
 	return env
 }
 
+// DropSession stops the servers a session had of its own (SetSessionServers)
+// and forgets them: the session closed or went. A later session/load
+// names its servers anew.
+func (p *Pool) DropSession(sessionID string) {
+	p.mu.Lock()
+	old := p.sessions[sessionID]
+	delete(p.sessions, sessionID)
+	p.mu.Unlock()
+	for _, s := range old {
+		s.Close()
+	}
+}
+
 // newServer makes a server of spec under cfg (p.mu held).
 func (p *Pool) newServer(spec ServerSpec, cfg config.Config) *Server {
 	env := p.envOf(spec, cfg)
