@@ -176,8 +176,8 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 		if !ok || renamed[j] {
 			continue
 		}
-		from, err1 := m.ws.Resolve(store.Abs(a.key))
-		dest, err2 := m.ws.Resolve(store.Abs(actions[j].key))
+		from, err1 := m.rewindPath(a.key)
+		dest, err2 := m.rewindPath(actions[j].key)
 		if err1 != nil || err2 != nil {
 			continue
 		}
@@ -192,8 +192,9 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 		if renamed[i] {
 			continue
 		}
-		p, err := m.ws.Resolve(store.Abs(a.key))
+		p, err := m.rewindPath(a.key)
 		if err != nil {
+			slog.Info("rewind: skipped", "path", a.key, "err", err)
 			skipped = append(skipped, a.key)
 			continue
 		}
@@ -217,6 +218,24 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 		add(c, a.key)
 	}
 	return changes, restored, skipped, nil
+}
+
+// rewindPath is the workspace path of a checkpoint key, refused when it
+// leads through a symbolic link (the file, or a folder on its way, became
+// a link since the checkpoint): a rewind writes the key's own file, never
+// another one the link names — that would put the old content over a file
+// the user edited since (b.txt behind a.txt -> b.txt) and report it as a
+// conflict left alone.
+func (m *Manager) rewindPath(key string) (workspace.Path, error) {
+	abs := m.checkpoints.Abs(key)
+	p, err := m.ws.Resolve(abs)
+	if err != nil {
+		return workspace.Path{}, err
+	}
+	if p.Abs != filepath.Clean(abs) {
+		return workspace.Path{}, fmt.Errorf("%s now leads through a symbolic link to %s: not rewound", key, p.Abs)
+	}
+	return p, nil
 }
 
 // rewindState is the state a rewind's changes are judged in: the
