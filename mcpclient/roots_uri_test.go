@@ -45,7 +45,7 @@ func TestRootsAreTheWorkspaceFolders(t *testing.T) {
 				return nil, nil, err
 			}
 			var paths []string
-			for _, r := range res.Roots { //lint:ignore SA1019 see above
+			for _, r := range res.Roots {
 				u, err := url.Parse(r.URI)
 				if err != nil {
 					paths = append(paths, "unparsable "+r.URI)
