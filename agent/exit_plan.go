@@ -65,7 +65,12 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 		PlanFile: p.Rel, PlanID: id.String(), PlanBytes: len(text), PlanChars: utf8.RuneCountInString(text),
 		ApprovalRequired: requireApproval,
 	}
-	s.attachPlan(p.Rel)
+	if s.attachPlan(p.Rel) {
+		// Another plan than the one the editor shows (the session's first):
+		// its plan update goes out before the approval question, so the
+		// plan on screen is the plan approved.
+		s.sendPlanUpdate(ctx)
+	}
 	d := decision{approve: true, source: "tool"}
 	note := ""
 	allowed, others := runrules.Grantable(allowed)

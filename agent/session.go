@@ -295,17 +295,19 @@ func (s *Session) setMode(ctx context.Context, mode agentproto.Mode, source, rea
 	return true
 }
 
-// attachPlan sets the session's plan file (workspace-relative).
-func (s *Session) attachPlan(rel string) {
+// attachPlan sets the session's plan file (workspace-relative) and reports
+// whether it changed.
+func (s *Session) attachPlan(rel string) (changed bool) {
 	s.mu.Lock()
 	if s.meta.PlanFile == rel {
 		s.mu.Unlock()
-		return
+		return false
 	}
 	s.meta.PlanFile = rel
 	save := s.saveMetaLocked()
 	s.mu.Unlock()
 	save()
+	return true
 }
 
 func changeSource(source string) string {
