@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -52,12 +50,7 @@ steps:
 		t.Fatalf("stop %s", stop)
 	}
 	calls, _ := os.ReadFile(callLog)
-	var pid int
-	for _, line := range strings.Split(string(calls), "\n") {
-		if v, ok := strings.CutPrefix(line, "child "); ok {
-			pid, _ = strconv.Atoi(v)
-		}
-	}
+	pid := proctest.LoggedChild(calls)
 	if pid == 0 {
 		t.Fatalf("the session's server did not start (no child pid in %q)", calls)
 	}

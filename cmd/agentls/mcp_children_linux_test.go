@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,12 +67,7 @@ mcp:
 				t.Fatalf("echo = %q", got)
 			}
 			calls, _ := os.ReadFile(callLog)
-			var pid int
-			for _, line := range strings.Split(string(calls), "\n") {
-				if v, ok := strings.CutPrefix(line, "child "); ok {
-					pid, _ = strconv.Atoi(v)
-				}
-			}
+			pid := proctest.LoggedChild(calls)
 			if pid == 0 {
 				t.Fatalf("no child pid in %q", calls)
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,12 +48,7 @@ steps:
 		t.Fatalf("prompt: %+v %v", res, err)
 	}
 	calls, _ := os.ReadFile(callLog)
-	var pid int
-	for _, line := range strings.Split(string(calls), "\n") {
-		if v, ok := strings.CutPrefix(line, "child "); ok {
-			pid, _ = strconv.Atoi(v)
-		}
-	}
+	pid := proctest.LoggedChild(calls)
 	if pid == 0 || !strings.Contains(string(calls), "echo") {
 		t.Fatalf("no echo call or no child pid in %q", calls)
 	}
