@@ -215,7 +215,10 @@ func (s *Session) knowCurrent(abs ...string) {
 // stepTick takes the checkpoint of a plan step tick: in build mode, before
 // a change to the attached plan is applied, named by the assistant message
 // that asks for it (a rewind to that message returns to the state before
-// the tick).
+// the tick). A message that ticks two steps keeps the checkpoint of its
+// first: a second would replace the state before the message's ticks by
+// one that holds its edits between them, while the conversation's side
+// returns to the first (noteCheckpoint).
 func (s *Session) stepTick(ctx context.Context, tool string, changes []workspace.Change) {
 	if tool == guard.SystemActor || s.State().Mode != agentproto.ModeBuild {
 		return
@@ -242,7 +245,7 @@ func (s *Session) stepTick(ctx context.Context, tool string, changes []workspace
 		}
 	}
 	s.mu.Unlock()
-	if id != "" {
+	if id != "" && s.m.checkpoints != nil && !s.m.checkpoints.Has(s.meta.ID, id) {
 		s.checkpoint(ctx, id)
 	}
 }

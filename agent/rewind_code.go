@@ -51,7 +51,16 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 		slog.Warn("rewind: what agentls knew of the files is unreadable; every changed file is a conflict", "session", s.meta.ID, "err", err)
 		known = checkpoint.Known{}
 	}
-	current, err := store.Save(ctx, s.meta.ID, undoID)
+	// A rewind that was interrupted (agentls killed midway) wrote some of
+	// its files before known.json could learn of it: those are agentls's
+	// own writes too, so rewinding to its journal's id undoes it wholly.
+	interrupted, err := store.PendingJournal(s.meta.ID)
+	if err != nil {
+		slog.Warn("rewind: the journal of an interrupted rewind is unreadable", "session", s.meta.ID, "err", err)
+	}
+	// The undo checkpoint is one more of the session's: the prune it may
+	// run keeps the checkpoint this rewind goes back to, and its objects.
+	current, err := store.Save(ctx, s.meta.ID, undoID, to)
 	if current == nil {
 		return res, fmt.Errorf("rewind: checkpoint the workspace first: %w", err)
 	}
@@ -80,7 +89,7 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 			res.Skipped = append(res.Skipped, key)
 			continue
 		}
-		if k, ok := known[key]; now != then && (!ok || k != now) {
+		if k, ok := known[key]; now != then && (!ok || k != now) && !interrupted.Wrote(key, now) {
 			res.Conflicts = append(res.Conflicts, agentproto.RewindConflict{Path: key, Reason: conflictReason(inC)})
 			continue
 		}
@@ -98,8 +107,19 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 	done = sortedPaths(done)
 	res.Skipped = append(res.Skipped, skipped...)
 	res.Restored = done
+	// What the rewind writes: each restored file's digest ("" deleted).
+	wrote := checkpoint.Known{}
+	for _, a := range actions {
+		if _, ok := restored[a.key]; !ok {
+			continue // refused by the guard: left as it is
+		}
+		wrote[a.key] = ""
+		if a.exists {
+			wrote[a.key] = a.target.SHA256
+		}
+	}
 	if len(changes) > 0 {
-		if err := store.BeginJournal(checkpoint.Journal{ID: undoID, SessionID: s.meta.ID, To: to, Started: m.now(), Paths: done}); err != nil {
+		if err := store.BeginJournal(checkpoint.Journal{ID: undoID, SessionID: s.meta.ID, To: to, Started: m.now(), Paths: done, Digests: wrote}); err != nil {
 			return res, fmt.Errorf("rewind: write the journal: %w", err)
 		}
 		if err := m.applyRewind(ctx, s, to, changes); err != nil {
@@ -107,19 +127,16 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 			return res, err
 		}
 		m.finishRewind(target, actions, restored)
+	}
+	// known.json learns of the rewind's writes before its journal goes: a
+	// kill in between leaves the journal, which says the same.
+	if err := store.UpdateKnown(s.meta.ID, wrote); err != nil {
+		slog.Warn("rewind: record the restored files", "session", s.meta.ID, "err", err)
+	}
+	if len(changes) > 0 {
 		if err := store.EndJournal(s.meta.ID); err != nil {
 			slog.Warn("rewind: remove the journal", "session", s.meta.ID, "err", err)
 		}
-	}
-	k := checkpoint.Known{}
-	for _, a := range actions {
-		k[a.key] = ""
-		if a.exists {
-			k[a.key] = a.target.SHA256
-		}
-	}
-	if err := store.UpdateKnown(s.meta.ID, k); err != nil {
-		slog.Warn("rewind: record the restored files", "session", s.meta.ID, "err", err)
 	}
 	res.Restored, res.Skipped = sortedPaths(res.Restored), sortedPaths(res.Skipped)
 	if res.Conflicts == nil {

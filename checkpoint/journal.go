@@ -25,6 +25,21 @@ type Journal struct {
 	Started   time.Time `json:"started"`
 	// Paths are the files the rewind is about to change.
 	Paths []string `json:"paths"`
+	// Digests are, by the same keys, the digest each file has once the
+	// rewind wrote it ("" for a file it deletes): a file found so after
+	// the rewind was interrupted is the rewind's own write, not someone
+	// else's change (Wrote).
+	Digests map[string]string `json:"digests,omitempty"`
+}
+
+// Wrote reports whether the file of key, whose digest is now now ("" for
+// absent), is as the journal's rewind writes it.
+func (j *Journal) Wrote(key, now string) bool {
+	if j == nil {
+		return false
+	}
+	d, ok := j.Digests[key]
+	return ok && d == now
 }
 
 // BeginJournal stores j before a rewind touches its first file.

@@ -114,14 +114,15 @@ func (s *Store) usesOf(m stored) ([]string, error) {
 	return shas, nil
 }
 
-// prune applies the retention rule (s.mu held). keep is the manifest just
-// written, of session: it is never dropped. Unless whole is set, it first
+// prune applies the retention rule (s.mu held). keep holds the manifest
+// just written, of session, and those its save named: they are never
+// dropped. Unless whole is set, it first
 // looks at session's checkpoints and the objects' total only, and stops
 // there when nothing needs dropping: a prune in a new process does not list
 // every manifest of a workspace with many sessions (another session's
 // checkpoints only age, and the whole prune, at most PruneInterval apart,
 // drops them).
-func (s *Store) prune(keep, session string, whole bool) error {
+func (s *Store) prune(keep map[string]bool, session string, whole bool) error {
 	if !whole {
 		own := s.listingOf(session, nil)
 		drop, _ := s.retain(map[string][]stored{session: own}, keep)
@@ -175,7 +176,7 @@ func (s *Store) prune(keep, session string, whole bool) error {
 		live += objects[sha]
 	}
 	for i := 0; i < len(kept) && s.retention.MaxBytes > 0 && live > s.retention.MaxBytes; i++ {
-		if kept[i].path == keep {
+		if keep[kept[i].path] {
 			continue
 		}
 		drop = append(drop, kept[i])
@@ -195,8 +196,8 @@ func (s *Store) prune(keep, session string, whole bool) error {
 }
 
 // retain splits each session's manifests into those the per-session rules
-// (PerSession, MaxAge) drop and those they keep; keep is never dropped.
-func (s *Store) retain(bySession map[string][]stored, keep string) (drop, kept []stored) {
+// (PerSession, MaxAge) drop and those they keep; keep's are never dropped.
+func (s *Store) retain(bySession map[string][]stored, keep map[string]bool) (drop, kept []stored) {
 	now := s.now()
 	for _, list := range bySession {
 		list = slices.Clone(list)
@@ -204,7 +205,7 @@ func (s *Store) retain(bySession map[string][]stored, keep string) (drop, kept [
 		for i, m := range list {
 			tooMany := s.retention.PerSession > 0 && i >= s.retention.PerSession
 			tooOld := s.retention.MaxAge > 0 && now.Sub(m.mtime) > s.retention.MaxAge
-			if m.path != keep && (tooMany || tooOld) {
+			if !keep[m.path] && (tooMany || tooOld) {
 				drop = append(drop, m)
 			} else {
 				kept = append(kept, m)

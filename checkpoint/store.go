@@ -371,11 +371,21 @@ func (s *Store) Object(sha string) ([]byte, error) {
 
 // Save takes a checkpoint of the workspace named by sessionID and id: the
 // content of its restorable files as objects, the manifest last. Then,
-// every PruneEvery saves, the store is pruned (Retention).
-func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error) {
+// every PruneEvery saves, the store is pruned (Retention); the session's
+// checkpoints named by keep (a rewind's target, whose undo checkpoint
+// this is) are kept through that prune, with their objects.
+func (s *Store) Save(ctx context.Context, sessionID, id string, keep ...string) (Manifest, error) {
 	path, err := s.manifestPath(sessionID, id)
 	if err != nil {
 		return nil, err
+	}
+	kept := map[string]bool{path: true}
+	for _, k := range keep {
+		p, err := s.manifestPath(sessionID, k)
+		if err != nil {
+			return nil, err
+		}
+		kept[p] = true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -406,7 +416,7 @@ func (s *Store) Save(ctx context.Context, sessionID, id string) (Manifest, error
 	if s.sincePrune%s.pruneEvery == 0 {
 		whole := s.pruneDue()
 		if whole || s.sincePrune > 0 {
-			if err := s.prune(path, sessionID, whole); err != nil {
+			if err := s.prune(kept, sessionID, whole); err != nil {
 				return man, fmt.Errorf("checkpoint retention: %w", err)
 			}
 			if whole {

@@ -354,7 +354,7 @@ func TestPruneAfterOpen(t *testing.T) {
 				t.Fatalf("%d manifests after the first save, want %d", got, tc.want)
 			}
 			// back to one manifest for the next row
-			if err := again.prune("", "", true); err != nil {
+			if err := again.prune(nil, "", true); err != nil {
 				t.Fatal(err)
 			}
 		})
