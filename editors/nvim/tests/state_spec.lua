@@ -45,6 +45,17 @@ t.describe('state', function()
     t.eq('AgentlsBuild', c.color())
   end)
 
+  t.it('a plan approval shows the plan it approves, not the session\'s attached one', function()
+    -- exit_plan_mode on a second plan: the session's plan (from its plan updates) is still the
+    -- first while the question approves permission.what.
+    local st = state()
+    st.plan_files.s1 = 'plans/a.plan'
+    local q = { { name = 'approve', question = 'Review the plan `plans/a.plan`. Accept it and start building?' } }
+    t.eq(st.root .. '/plans/b.plan', st:approval_plan({ sessionId = 's1', questions = q, permission = { kind = 'plan', what = 'plans/b.plan' } }))
+    t.eq(st.root .. '/plans/a.plan', st:approval_plan({ sessionId = 's1', questions = q }), 'an older server: the attached plan')
+    t.eq(st.root .. '/plans/a.plan', st:approval_plan({ sessionId = 's1', questions = q, permission = { kind = 'run', what = 'plans/b.plan' } }))
+  end)
+
   t.it('highlight groups exist and can be overridden', function()
     local st = state()
     st.augroup = vim.api.nvim_create_augroup('agentls', { clear = true })

@@ -5,16 +5,32 @@
 // included); until it arrives, or when it cannot be read, the steps stand in.
 
 import type { FromWebview } from '../src/messages';
+import type { PendingQuestion } from '../src/state';
 import type { PlanEntry } from '../src/protocol';
 import { h, icon } from './dom';
-import { renderMarkdown } from './markdown';
+import { renderPlanMarkdown } from './markdown';
 
 const texts = new Map<string, string | null>();
 
-/** The plan's body without its front matter (the YAML block between --- lines). */
+/**
+ * The plan's body without its front matter: as the server splits it (workspace/frontmatter.go), a
+ * first line "---" (after an optional byte order mark) and the next line "---" or "..." (YAML's
+ * document end), trailing blanks allowed. A front matter that is not closed is no front matter.
+ */
 export function planBody(text: string): string {
-  const m = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  const m = /^\ufeff?---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
   return m ? text.slice(m[0].length) : text;
+}
+
+/**
+ * The plan an approval shows: the one its permission approves (`what` of a `plan` permission), with
+ * the session's steps only when they are that plan's — not the session's attached plan, which can
+ * be another one (exit_plan_mode on a second plan).
+ */
+export function approvedPlan(q: PendingQuestion, attached: { planFile: string; entries: PlanEntry[] } | null): { planFile: string; entries: PlanEntry[] } | null {
+  const what = q.permission?.kind === 'plan' ? q.permission.what : '';
+  if (!what) return attached;
+  return { planFile: what, entries: attached?.planFile === what ? attached.entries : [] };
 }
 
 /** Task-list items ("[ ] step", "[x] step") get a check icon instead of the brackets. */
@@ -35,7 +51,7 @@ function tickBoxes(root: HTMLElement): void {
 function fill(box: HTMLElement, entries: PlanEntry[]): void {
   const text = texts.get(box.dataset.planFile ?? '');
   if (typeof text === 'string' && text.trim()) {
-    box.innerHTML = renderMarkdown(planBody(text));
+    box.innerHTML = renderPlanMarkdown(planBody(text));
     tickBoxes(box);
     box.classList.add('markdown');
     return;

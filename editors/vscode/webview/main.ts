@@ -9,7 +9,7 @@ import type { FromWebview, ToWebview } from '../src/messages';
 import type { Mode } from '../src/protocol';
 import type { ChatItem, SessionState, Snapshot } from '../src/state';
 import { regenerateTarget } from '../src/messageActions';
-import { approvalPlanWanted, setPlanText } from './approvalPanel';
+import { approvalPlanWanted, approvedPlan, setPlanText } from './approvalPanel';
 import { decorateCodeBlocks } from './codeBlocks';
 import { h, icon } from './dom';
 import { Follower } from './follow';
@@ -264,8 +264,9 @@ function renderQuestion(st: SessionState | null): void {
     questionSlot.replaceChildren();
     return;
   }
-  if (q.purpose === 'plan_approval' && st.plan) approvalPlanWanted(st.plan.planFile, autofocus, post);
-  const bar = renderQuestionBar(q, st.plan, {
+  const plan = q.purpose === 'plan_approval' ? approvedPlan(q, st.plan) : st.plan;
+  if (q.purpose === 'plan_approval' && plan) approvalPlanWanted(plan.planFile, autofocus, post);
+  const bar = renderQuestionBar(q, plan, {
       submit: (answers) => post({ type: 'answer', questionId: q.questionId, answers }),
       dismiss: () => post({ type: 'dismiss', questionId: q.questionId }),
       openPlan: (planFile) => post({ type: 'openPlan', planFile }),

@@ -44,3 +44,25 @@ md.validateLink = (url: string) => /^(https?:|file:|#)/i.test(url.trim()) || !/^
 export function renderMarkdown(text: string): string {
   return md.render(text);
 }
+
+// A plan in its approval is rendered so that every line the builder will read shows: a link
+// reference definition (`[//]: # "…"`, which markdown renders as nothing) stays as its text, an
+// image as its text, and a link shows where it leads after its label when the two differ.
+const planMd: MarkdownIt = new MarkdownIt({ html: false, linkify: true, breaks: false, highlight: md.options.highlight });
+planMd.disable(['reference', 'image']);
+planMd.validateLink = md.validateLink;
+planMd.renderer.rules.table_open = md.renderer.rules.table_open;
+planMd.renderer.rules.table_close = md.renderer.rules.table_close;
+planMd.renderer.rules.link_close = (tokens, idx, options, _env, self) => {
+  let open = idx - 1;
+  while (open >= 0 && tokens[open].type !== 'link_open') open--;
+  const href = open >= 0 ? (tokens[open].attrGet('href') ?? '') : '';
+  const label = tokens.slice(open + 1, idx).map((t) => t.content).join('');
+  const shown = href && label.trim() !== href && label.trim() !== href.replace(/^mailto:/, '') ? ` <span class="link-target">(${planMd.utils.escapeHtml(href)})</span>` : '';
+  return self.renderToken(tokens, idx, options) + shown;
+};
+
+/** Renders a plan for its approval: markdown, with nothing of its text rendered away. */
+export function renderPlanMarkdown(text: string): string {
+  return planMd.render(text);
+}

@@ -265,7 +265,7 @@ export function renderQuestionBar(
       submit();
     }
   });
-  if (opts.autofocus !== false) queueMicrotask(() => mounted[0]?.focus());
+  if (opts.autofocus !== false) queueMicrotask(() => autofocus(bar, q.purpose === 'plan_approval' ? (mounted.find((m) => m.spec.kind !== 'buttons') ?? mounted[0]) : mounted[0]));
   return bar;
 }
 
@@ -273,6 +273,18 @@ export function renderQuestionBar(
  * An approval's feedback question as its box's placeholder and accessible name: its own line is
  * hidden (chat.css), which leaves the plan above two more lines in a narrow side bar.
  */
+/**
+ * Focuses a new question's first field, unless the user is typing in a field outside it (the
+ * prompt box): a key meant for that field must not answer the question (a space on a focused
+ * "Accept & Build" approved the plan). A plan approval's first field is its feedback box, never
+ * its Accept button.
+ */
+function autofocus(bar: HTMLElement, first: Mounted | undefined): void {
+  const active = document.activeElement;
+  if (active instanceof HTMLElement && !bar.contains(active) && active.matches('textarea, input, select, [contenteditable="true"]')) return;
+  first?.focus();
+}
+
 function feedbackInBox(bar: HTMLElement): void {
   const field = bar.querySelector<HTMLElement>('[data-field="feedback"]');
   const box = field?.querySelector<HTMLTextAreaElement | HTMLInputElement>('textarea, input');

@@ -712,9 +712,13 @@ function State:show_chat_for_prompt()
   end
 end
 
--- The plan file of a plan-approval question: the session's, else one named in the question.
+-- The plan file of a plan-approval question: the one it approves (permission.what), else the
+-- session's, else one named in the question.
 function State:approval_plan(params)
-  local rel = self.plan_files[params.sessionId]
+  -- The plan the question approves (its permission's `what`), not the session's attached plan,
+  -- which can be another one (exit_plan_mode on a second plan).
+  local p = type(params.permission) == 'table' and params.permission or {}
+  local rel = (p.kind == 'plan' and type(p.what) == 'string' and p.what ~= '') and p.what or self.plan_files[params.sessionId]
   if not rel then
     for _, q in ipairs(params.questions or {}) do
       rel = rel or (q.question or ''):match('([%w%._/%-]+%.plan)')
