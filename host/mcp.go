@@ -18,7 +18,7 @@ import (
 func (h *Host) mcpSpecs(cfg config.Config) []mcpclient.ServerSpec {
 	specs := mcpclient.SpecsFromConfig(cfg)
 	root := h.ws.Root()
-	for _, f := range mcpclient.ReadWorkspaceFiles(root, h.opts.Getenv) {
+	for _, f := range mcpclient.ReadWorkspaceFiles(root, h.opts.Getenv, mcpclient.Denied(cfg)) {
 		rel, _ := filepath.Rel(root, f.Path)
 		if f.Err != nil {
 			slog.Warn("mcp: workspace file left out", "file", rel, "err", f.Err)

@@ -19,8 +19,9 @@ type MCPFileTrust struct {
 	Path    string
 	Content []byte
 	// Servers lists each server the file would start, one line each: its
-	// command line in full, the names of its env variables, and network
-	// yes/no (what trusting the file grants).
+	// command line (or URL) in full, the names of its env variables and
+	// headers, each variable of your environment it reads and where it
+	// puts it, and network (what trusting the file grants).
 	Servers []string
 	// Question says what the file is and asks whether to trust it.
 	Question string
@@ -33,20 +34,15 @@ type MCPFileTrust struct {
 func (h *Host) PendingMCPFiles() []MCPFileTrust {
 	root := h.ws.Root()
 	var out []MCPFileTrust
-	for _, f := range mcpclient.ReadWorkspaceFiles(root, h.opts.Getenv) {
+	for _, f := range mcpclient.ReadWorkspaceFiles(root, h.opts.Getenv, mcpclient.Denied(h.Config())) {
 		if f.Err != nil || h.untrustable(f.Path) != "" || h.trust.Trusted(f.Path, f.Content) {
 			continue
 		}
 		var lines []string
 		for _, s := range f.Specs {
-			if s.Skip != "" {
-				continue
+			if s.Skip == "" {
+				lines = append(lines, trustLine(s))
 			}
-			env := "none"
-			if names := s.EnvNames(); len(names) > 0 {
-				env = strings.Join(names, ", ")
-			}
-			lines = append(lines, fmt.Sprintf("%s: `%s` (env variables: %s; network: yes)", s.Name, s.CommandLine(), env))
 		}
 		if len(lines) == 0 {
 			continue
@@ -56,6 +52,29 @@ func (h *Host) PendingMCPFiles() []MCPFileTrust {
 		out = append(out, MCPFileTrust{Path: f.Path, Content: f.Content, Servers: lines, Question: q})
 	}
 	return out
+}
+
+// trustLine is what trusting a file grants one of its servers: its command
+// line (or URL), its env variables' and headers' names, each variable of
+// the user's environment it reads (a token handed to it, in a header to
+// another host), and network.
+func trustLine(s mcpclient.ServerSpec) string {
+	parts := []string{"env variables: " + namesOrNone(s.EnvNames())}
+	if s.Type == "http" {
+		parts = []string{"headers: " + namesOrNone(s.HeaderNames())}
+	}
+	for _, r := range s.EnvRefs {
+		parts = append(parts, fmt.Sprintf("reads your environment's %s into %s", r.Var, r.In))
+	}
+	parts = append(parts, "network: yes")
+	return fmt.Sprintf("%s: `%s` (%s)", s.Name, s.CommandLine(), strings.Join(parts, "; "))
+}
+
+func namesOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 // TrustMCPFile remembers that the user trusted the file's content and

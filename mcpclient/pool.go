@@ -128,6 +128,13 @@ func (p *Pool) envOf(spec ServerSpec, cfg config.Config) []string {
 	return env
 }
 
+// Denied reports, under cfg, whether a variable is one no server gets from
+// agentls's environment (the model's key, run.env_deny): a workspace file
+// may not pass it on either (ReadWorkspaceFiles).
+func Denied(cfg config.Config) func(name string) bool {
+	return func(name string) bool { return tools.CommandEnvDenied(name, cfg) }
+}
+
 // DropSession stops the servers a session had of its own (SetSessionServers)
 // and forgets them: the session closed or went. A later session/load
 // names its servers anew.

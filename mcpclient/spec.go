@@ -2,7 +2,8 @@ package mcpclient
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -43,7 +44,21 @@ type ServerSpec struct {
 	// Skip, when set, says why the server is not started (an ${input:…}
 	// value, an untrusted workspace file, disabled, an HTTP server).
 	Skip string
+	// EnvRefs are the variables of agentls's environment a workspace
+	// file's entry reads (${env:VAR}), and where it puts each: what
+	// trusting the file hands the server (shown in the trust question).
+	EnvRefs []EnvRef
 }
+
+// EnvRef is one ${env:VAR} of a workspace file's server entry.
+type EnvRef struct {
+	// Var is the variable read; In is where its value goes ("env FOO",
+	// "header Authorization", "its arguments", "its URL"…).
+	Var, In string
+}
+
+// HeaderNames are the names of the HTTP headers the spec sends, sorted.
+func (s ServerSpec) HeaderNames() []string { return slices.Sorted(maps.Keys(s.Headers)) }
 
 // CommandLine is the server's command line as one string, for questions and
 // status lines: each argument quoted when it holds a space or a quote.
@@ -59,14 +74,7 @@ func (s ServerSpec) CommandLine() string {
 }
 
 // EnvNames are the names of the variables the spec sets, sorted.
-func (s ServerSpec) EnvNames() []string {
-	out := make([]string, 0, len(s.Env))
-	for k := range s.Env {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func (s ServerSpec) EnvNames() []string { return slices.Sorted(maps.Keys(s.Env)) }
 
 func quoteArg(a string) string {
 	if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$") {

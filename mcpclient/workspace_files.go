@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -46,8 +48,11 @@ type fileServer struct {
 // ReadWorkspaceFiles reads the workspace files of root that exist, with
 // ${workspaceFolder} and ${env:VAR} expanded (getenv reads the
 // environment). An entry that uses ${input:…} (VS Code asks the user for
-// it) or another variable is skipped with the reason.
-func ReadWorkspaceFiles(root string, getenv func(string) string) []WorkspaceFile {
+// it) or another variable is skipped with the reason, and so is one that
+// reads a variable denied reports (the model's key, run.env_deny: a
+// repository's file could hand it to its server under another name or in
+// a header).
+func ReadWorkspaceFiles(root string, getenv func(string) string, denied func(string) bool) []WorkspaceFile {
 	var out []WorkspaceFile
 	for i, rel := range WorkspaceFiles {
 		path := filepath.Join(root, rel)
@@ -61,7 +66,7 @@ func ReadWorkspaceFiles(root string, getenv func(string) string) []WorkspaceFile
 			if i == 1 {
 				key = "servers"
 			}
-			wf.Specs, wf.Err = parseWorkspaceFile(data, key, root, path, getenv)
+			wf.Specs, wf.Err = parseWorkspaceFile(data, key, root, path, getenv, denied)
 		}
 		out = append(out, wf)
 	}
@@ -82,7 +87,7 @@ func readSmall(path string) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-func parseWorkspaceFile(data []byte, key, root, path string, getenv func(string) string) ([]ServerSpec, error) {
+func parseWorkspaceFile(data []byte, key, root, path string, getenv func(string) string, denied func(string) bool) ([]ServerSpec, error) {
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -99,15 +104,16 @@ func parseWorkspaceFile(data []byte, key, root, path string, getenv func(string)
 		if spec.Type == "sse" {
 			spec.Skip = "SSE servers are not supported"
 		}
-		ex := expander{root: root, getenv: getenv}
-		spec.Command = ex.expand(fsrv.Command)
+		ex := expander{root: root, getenv: getenv, denied: denied}
+		spec.Command = ex.expand(fsrv.Command, "its command")
 		for _, a := range fsrv.Args {
-			spec.Args = append(spec.Args, ex.expand(a))
+			spec.Args = append(spec.Args, ex.expand(a, "its arguments"))
 		}
-		spec.Env = ex.expandMap(fsrv.Env)
-		spec.Headers = ex.expandMap(fsrv.Headers)
-		spec.Cwd = ex.expand(spec.Cwd)
-		spec.URL = ex.expand(spec.URL)
+		spec.Env = ex.expandMap(fsrv.Env, "env ")
+		spec.Headers = ex.expandMap(fsrv.Headers, "header ")
+		spec.Cwd = ex.expand(spec.Cwd, "its cwd")
+		spec.URL = ex.expand(spec.URL, "its URL")
+		spec.EnvRefs = ex.refs
 		if ex.skip != "" && spec.Skip == "" {
 			spec.Skip = ex.skip
 		}
@@ -123,21 +129,35 @@ func parseWorkspaceFile(data []byte, key, root, path string, getenv func(string)
 var varRE = regexp.MustCompile(`\$\{([^}]*)\}`)
 
 // expander expands the variables of a workspace file's values; skip is set
-// at the first value it cannot expand.
+// at the first value it cannot (or may not) expand, refs lists each
+// ${env:VAR} it read.
 type expander struct {
 	root   string
 	getenv func(string) string
+	denied func(string) bool
 	skip   string
+	refs   []EnvRef
 }
 
-func (e *expander) expand(s string) string {
+// expand expands s, the value of where ("its arguments", "env FOO"…).
+func (e *expander) expand(s, where string) string {
 	return varRE.ReplaceAllStringFunc(s, func(m string) string {
 		v := m[2 : len(m)-1]
 		switch {
 		case v == "workspaceFolder":
 			return e.root
 		case strings.HasPrefix(v, "env:"):
-			return e.getenv(strings.TrimPrefix(v, "env:"))
+			name := strings.TrimPrefix(v, "env:")
+			if e.denied != nil && e.denied(name) {
+				if e.skip == "" {
+					e.skip = fmt.Sprintf("it passes ${env:%s} (%s) to the server, a variable agentls keeps from every command and server (model.api_key_env, run.env_deny): define the server under mcp.servers of your own configuration if it needs it", name, where)
+				}
+				return m
+			}
+			if !slices.Contains(e.refs, EnvRef{Var: name, In: where}) {
+				e.refs = append(e.refs, EnvRef{Var: name, In: where})
+			}
+			return e.getenv(name)
 		case strings.HasPrefix(v, "input:"):
 			if e.skip == "" {
 				e.skip = fmt.Sprintf("it uses %s, a value VS Code asks the user for; agentls cannot ask for it: put the value in mcp.servers of your own configuration", m)
@@ -151,13 +171,14 @@ func (e *expander) expand(s string) string {
 	})
 }
 
-func (e *expander) expandMap(m map[string]string) map[string]string {
+// expandMap expands each value of m, whose keys are named prefix+key.
+func (e *expander) expandMap(m map[string]string, prefix string) map[string]string {
 	if m == nil {
 		return nil
 	}
 	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = e.expand(v)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out[k] = e.expand(m[k], prefix+k)
 	}
 	return out
 }

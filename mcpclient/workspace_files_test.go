@@ -22,7 +22,7 @@ func TestReadWorkspaceFiles(t *testing.T) {
 	}}`), 0o644))
 	must(os.MkdirAll(filepath.Join(root, ".vscode"), 0o755))
 	must(os.WriteFile(filepath.Join(root, ".vscode", "mcp.json"), []byte(`{"servers": {"web": {"type": "http", "url": "https://example.com/mcp"}}, "inputs": []}`), 0o644))
-	files := ReadWorkspaceFiles(root, func(k string) string { return map[string]string{"HOME2": "/h"}[k] })
+	files := ReadWorkspaceFiles(root, func(k string) string { return map[string]string{"HOME2": "/h"}[k] }, nil)
 	if len(files) != 2 {
 		t.Fatalf("files = %+v", files)
 	}
@@ -40,7 +40,7 @@ func TestReadWorkspaceFiles(t *testing.T) {
 		t.Errorf("vscode = %+v", w)
 	}
 	must(os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(`{"mcpServers": [1]}`), 0o644))
-	if files := ReadWorkspaceFiles(root, os.Getenv); files[0].Err == nil {
+	if files := ReadWorkspaceFiles(root, os.Getenv, nil); files[0].Err == nil {
 		t.Error("a malformed .mcp.json gives no error")
 	}
 }

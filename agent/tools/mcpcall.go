@@ -37,6 +37,11 @@ type MCPAsker interface {
 // MCP servers): environ without the model's key variable and run.env_deny.
 func CommandEnv(environ []string, cfg config.Config) []string { return commandEnv(environ, cfg) }
 
+// CommandEnvDenied reports whether CommandEnv keeps the variable name out.
+func CommandEnvDenied(name string, cfg config.Config) bool {
+	return envDenied(name, envDenyPatterns(cfg))
+}
+
 // MCPElicitation is a server's request for input during one of its tool
 // calls (MCP elicitation/create): a form (Schema, a flat JSON object
 // schema) or a URL to visit (never opened by agentls: shown).
