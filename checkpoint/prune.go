@@ -116,9 +116,9 @@ func (s *Store) usesOf(m stored) ([]string, error) {
 
 // prune applies the retention rule (s.mu held). keep holds the manifest
 // just written, of session, and those its save named: they are never
-// dropped. Unless whole is set, it first
-// looks at session's checkpoints and the objects' total only, and stops
-// there when nothing needs dropping: a prune in a new process does not list
+// dropped. Unless whole is set, it first looks at session's checkpoints
+// and the objects' total only, and stops there when nothing needs
+// dropping: a prune in a new process does not list
 // every manifest of a workspace with many sessions (another session's
 // checkpoints only age, and the whole prune, at most PruneInterval apart,
 // drops them).
