@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -37,8 +38,11 @@ type client struct {
 	cmd      *exec.Cmd
 	prep     *sandbox.Prepared
 	stderr   *tail
-	// pull: the server offers pull diagnostics (textDocument/diagnostic).
-	pull bool
+	// pull: the server offers pull diagnostics (textDocument/diagnostic);
+	// pulled: it has answered one (its later pulls are bounded by the
+	// settle budget: documents.go).
+	pull   bool
+	pulled atomic.Bool
 	// checksClean: the server offers tsserverCommand (clean.go); checks
 	// are the checks under way, which stop waits for (none starts once
 	// stopping is set, under mu).
@@ -236,7 +240,14 @@ func (c *client) call(ctx context.Context, method string, params, result any) er
 		return fmt.Errorf("%s has exited (stderr: %s)", c.argv[0], c.stderr.String())
 	default:
 	}
-	err := protocol.Call(ctx, c.conn, method, params, result)
+	// No question waits on a server for ever: one that is alive but stuck
+	// (a loop, a deadlock) fails the call after requestTimeout.
+	rctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	err := protocol.Call(rctx, c.conn, method, params, result)
+	if err != nil && ctx.Err() == nil && rctx.Err() != nil {
+		return fmt.Errorf("%s did not answer %s within %v: %w", c.argv[0], method, requestTimeout, errStuck)
+	}
 	if err != nil && ctx.Err() == nil {
 		// A server that died under the call: say so, with its stderr's tail
 		// (the connection only says EOF); bounded, the process is reaped.
@@ -248,6 +259,13 @@ func (c *client) call(ctx context.Context, method string, params, result any) er
 	}
 	return err
 }
+
+// requestTimeout bounds every request to a language server: its start's
+// initialize, its first diagnostics, a definition or rename question.
+const requestTimeout = 60 * time.Second
+
+// errStuck is a request the server did not answer in time.
+var errStuck = errors.New("the language server is not answering")
 
 func (c *client) touch() {
 	c.mu.Lock()

@@ -3,6 +3,7 @@ package langpool
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/workspace"
@@ -79,15 +80,29 @@ func (c *client) noteSent(uri, text string) (version int, open, changed bool) {
 // offers it, else the last published ones, pending while they are not
 // known to be for the text the server was last sent (settled.go; a clean
 // file that stays clean: clean.go).
-func (c *client) diagnostics(ctx context.Context, uri string) ([]intel.Diagnostic, bool, error) {
+func (c *client) diagnostics(ctx context.Context, uri string, budget time.Duration) ([]intel.Diagnostic, bool, error) {
 	if c.pull {
 		var res struct {
 			Kind  string           `json:"kind"`
 			Items []wireDiagnostic `json:"items"`
 		}
-		if err := c.call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": textDocumentID{URI: uri}}, &res); err != nil {
+		// A server's first answer is part of its start (requestTimeout);
+		// once it has answered, a pull it does not answer within the settle
+		// budget is pending: the settle ends unsettled at its budget instead
+		// of waiting on a stuck server (docs/language-intel.md).
+		pctx := ctx
+		if c.pulled.Load() && budget > 0 {
+			var cancel context.CancelFunc
+			pctx, cancel = context.WithTimeout(ctx, budget)
+			defer cancel()
+		}
+		if err := c.call(pctx, "textDocument/diagnostic", map[string]any{"textDocument": textDocumentID{URI: uri}}, &res); err != nil {
+			if ctx.Err() == nil && pctx.Err() != nil {
+				return nil, true, nil
+			}
 			return nil, false, err
 		}
+		c.pulled.Store(true)
 		return convert(boundDiagnostics(res.Items)), false, nil
 	}
 	c.mu.Lock()

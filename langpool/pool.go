@@ -100,7 +100,10 @@ func New(opts Options) *Pool {
 // Configure takes a new configuration (a workspace file the user
 // trusted): servers whose command changed stop, to start anew when asked.
 func (p *Pool) Configure(cfg config.Config) {
-	cmds := commands(cfg.LSP, p.opts.Getenv("PATH"))
+	// Never a program of the workspace's: PATH entries at or below its
+	// folders (an activated .venv/bin, direnv's bin) are left out, as for
+	// run and MCP servers (docs/guard.md).
+	cmds := commands(cfg.LSP, sandbox.SearchPath(p.opts.Getenv("PATH"), p.opts.Workspace.Folders()))
 	var stale []*client
 	p.mu.Lock()
 	p.cfg = cfg

@@ -80,7 +80,7 @@ func FuzzLatePublishNeverSettles(f *testing.F) {
 			c.mu.Unlock()
 		}
 		ask := func() {
-			ds, pending, err := c.diagnostics(context.Background(), uri)
+			ds, pending, err := c.diagnostics(context.Background(), uri, 0)
 			if err != nil || pending {
 				return
 			}
@@ -129,7 +129,7 @@ func FuzzLatePublishNeverSettles(f *testing.F) {
 		// settles by itself once the quiet spell passed.
 		if n := len(pubs); changes > 0 && n > 0 && pubs[n-1].version == nil && pubs[n-1].afterChange {
 			clock.advance(quietFor(c.docs[uri].lines))
-			if _, pending, _ := c.diagnostics(context.Background(), uri); pending {
+			if _, pending, _ := c.diagnostics(context.Background(), uri, 0); pending {
 				t.Fatal("still pending after the quiet spell")
 			}
 		}

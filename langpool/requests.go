@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/workspace"
@@ -49,7 +50,7 @@ func (p *Pool) Diagnostics(ctx context.Context, paths []string) (intel.Snapshot,
 		if err != nil {
 			return snap, err
 		}
-		ds, pending, err := c.diagnostics(ctx, uri)
+		ds, pending, err := c.diagnostics(ctx, uri, p.settleBudget())
 		if err != nil {
 			return snap, err
 		}
@@ -57,6 +58,13 @@ func (p *Pool) Diagnostics(ctx context.Context, paths []string) (intel.Snapshot,
 		snap.Pending = snap.Pending || pending
 	}
 	return snap, nil
+}
+
+// settleBudget is lsp.settle_ms in force.
+func (p *Pool) settleBudget() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return time.Duration(p.cfg.LSP.SettleMs) * time.Millisecond
 }
 
 // at syncs file to its server and returns the server and the position

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"sort"
@@ -136,7 +137,14 @@ func runCode(ctx context.Context, env Env, p CodeParams) (Result, error) {
 			return intelFailure(err)
 		}
 		out := CodeOutput{Total: len(locs)}
-		out.Locations, out.Truncated = firstItems(locs, func(l intel.Location) CodeLocation { return codeLocation(ws, l) })
+		// A location's line is quoted only when read may open its file: a
+		// server's answer never hands the model a line of agentls's
+		// configuration or state (docs/guard.md, "No reads either").
+		readable := func(abs string) bool {
+			args, err := json.Marshal(ReadParams{Path: abs})
+			return err == nil && env.Guard().CheckCall(env.State(), "read", args) == nil
+		}
+		out.Locations, out.Truncated = firstItems(locs, func(l intel.Location) CodeLocation { return codeLocation(ws, l, readable) })
 		return OK(out), nil
 	}
 	return Failf("unknown op %q: diagnostics, definition, references, hover or symbols", p.Op), nil
@@ -347,8 +355,11 @@ func identRune(r rune) bool {
 }
 
 // codeLocation is l for the model, with its line's text.
-func codeLocation(ws *workspace.Workspace, l intel.Location) CodeLocation {
+func codeLocation(ws *workspace.Workspace, l intel.Location, readable func(abs string) bool) CodeLocation {
 	out := CodeLocation{Path: relPath(ws, l.Path), Line: int(l.Range.Start.Line) + 1}
+	if !readable(l.Path) {
+		return out
+	}
 	if rp, err := ws.Resolve(l.Path); err == nil {
 		if text, err := ws.ReadFile(rp); err == nil {
 			if off, ok := lineOffset(text, out.Line); ok {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,18 +57,34 @@ func runRename(ctx context.Context, env Env, p RenameParams) (Result, error) {
 		paths = append(paths, path)
 	}
 	sort.Strings(paths)
-	var changes []workspace.Change
-	out := RenameOutput{}
+	// One file may be named under several paths (a "./" segment, a
+	// symbolic link inside the workspace): its edits are gathered under
+	// its real path and applied to its text once, an edit named twice
+	// counted once — two writes from the same original text would lose
+	// the first.
+	files := map[string]workspace.Path{}
+	byFile := map[string][]workspace.TextEdit{}
 	for _, path := range paths {
 		fp, err := ws.Resolve(path)
 		if err != nil {
 			return Failf("the rename would change %s, outside the workspace: nothing was changed", path), nil
 		}
+		files[fp.Abs] = fp
+		for _, e := range edits[path] {
+			if !slices.Contains(byFile[fp.Abs], e) {
+				byFile[fp.Abs] = append(byFile[fp.Abs], e)
+			}
+		}
+	}
+	var changes []workspace.Change
+	out := RenameOutput{}
+	for _, abs := range slices.Sorted(maps.Keys(files)) {
+		fp := files[abs]
 		before, err := ws.ReadFile(fp)
 		if err != nil {
 			return Failf("%s: %v: nothing was changed", fp.Rel, err), nil
 		}
-		after, err := workspace.ApplyEdits(before, edits[path])
+		after, err := workspace.ApplyEdits(before, byFile[abs])
 		if err != nil {
 			return Failf("the language server's edits of %s do not apply (%v): nothing was changed", fp.Rel, err), nil
 		}
@@ -76,7 +94,7 @@ func runRename(ctx context.Context, env Env, p RenameParams) (Result, error) {
 		}
 		changes = append(changes, c)
 		out.Files = append(out.Files, fp.Rel)
-		out.Edits += len(edits[path])
+		out.Edits += len(byFile[abs])
 	}
 	if len(out.Files) > MaxCodeItems {
 		out.Files = append(out.Files[:MaxCodeItems], fmt.Sprintf("… %d more", len(out.Files)-MaxCodeItems))

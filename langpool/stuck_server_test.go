@@ -17,20 +17,20 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// auditServerArg makes the test binary (run with it as its only argument)
+// stuckServerArg makes the test binary (run with it as its only argument)
 // a language server that offers pull diagnostics and answers them, except
 // for a document whose text holds HANG: that question it never answers (a
 // server stuck in a loop or a deadlock, alive and reading its input).
-const auditServerArg = "audit-langintel-server"
+const stuckServerArg = "stuck-language-server"
 
 func init() {
-	if len(os.Args) == 2 && os.Args[1] == auditServerArg {
-		runAuditServer()
+	if len(os.Args) == 2 && os.Args[1] == stuckServerArg {
+		runStuckServer()
 		os.Exit(0)
 	}
 }
 
-func runAuditServer() {
+func runStuckServer() {
 	docs := map[string]string{}
 	done := make(chan struct{})
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdioRWC{}), jsonrpc2.WithCodec(lspwire.Codec{}))
@@ -68,7 +68,7 @@ func runAuditServer() {
 	}
 }
 
-// TestAuditSettleIsBoundedWhenARunningServerStopsAnswering: after an edit
+// TestSettleIsBoundedWhenARunningServerStopsAnswering: after an edit
 // agentls settles the file's diagnostics "at most lsp.settle_ms counted
 // from the first answer (a server that is starting is not charged to it)"
 // (docs/language-intel.md); the editor's agent/diagnostics is bounded by
@@ -78,7 +78,7 @@ func runAuditServer() {
 // the edit tool's result (and the baseline before the next edit, and a
 // plan tick's check) wait for ever, until the user cancels the turn. It
 // must end within a bound, unsettled or with an error.
-func TestAuditSettleIsBoundedWhenARunningServerStopsAnswering(t *testing.T) {
+func TestSettleIsBoundedWhenARunningServerStopsAnswering(t *testing.T) {
 	root := t.TempDir()
 	a := filepath.Join(root, "a.go")
 	if err := os.WriteFile(a, []byte("package a\n// BAD\n"), 0o644); err != nil {
@@ -93,7 +93,7 @@ func TestAuditSettleIsBoundedWhenARunningServerStopsAnswering(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, auditServerArg}}}
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, stuckServerArg}}}
 	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
 	t.Cleanup(p.Close)
 

@@ -10,7 +10,7 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// TestAuditCodeLocationDoesNotReadAgentlsConfiguration: the configuration
+// TestCodeLocationDoesNotReadAgentlsConfiguration: the configuration
 // known by path (the --config file, which may hold model.api_key and MCP
 // servers' tokens) is refused to every read-only tool "and any tool's
 // declared path argument" (docs/guard.md, "No reads either"), and the
@@ -19,7 +19,7 @@ import (
 // read by agentls itself: a server pointing into that file (a hostile one,
 // or one misled by a repository's source map or line directive) hands its
 // lines to the model. The location may be named; its text must not be.
-func TestAuditCodeLocationDoesNotReadAgentlsConfiguration(t *testing.T) {
+func TestCodeLocationDoesNotReadAgentlsConfiguration(t *testing.T) {
 	e := newIntelFake(t)
 	cfgFile := filepath.Join(e.ws.Root(), "agentls-local.yaml")
 	writeFile(t, cfgFile, "model:\n  api_key: sk-live-SECRET-1234\n")

@@ -11,7 +11,7 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// TestAuditRenameAliasesOfOneFile: a language server's rename may name one
+// TestRenameAliasesOfOneFile: a language server's rename may name one
 // file under two URIs (a `./` segment, a symbolic link inside the
 // workspace: pnpm/yarn workspaces link packages under node_modules). Each
 // alias's edits are computed from the same original text and applied as
@@ -19,7 +19,7 @@ import (
 // earlier: the rename reports success, with every edit counted, while half
 // of it is gone. The rename must either apply every edit or change nothing
 // and say why.
-func TestAuditRenameAliasesOfOneFile(t *testing.T) {
+func TestRenameAliasesOfOneFile(t *testing.T) {
 	ed := func(line, from, to uint32, text string) workspace.TextEdit {
 		return workspace.TextEdit{Range: workspace.Range{Start: workspace.Position{Line: line, Character: from}, End: workspace.Position{Line: line, Character: to}}, NewText: text}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// TestAuditDefaultServerIsNeverLookedUpInTheWorkspace: docs/guard.md
+// TestDefaultServerIsNeverLookedUpInTheWorkspace: docs/guard.md
 // (Sandbox, "environment") promises that PATH entries at or below a
 // workspace folder are never used to look up the program of run, MCP
 // servers "and language servers, whose program agentls looks up", confined
@@ -22,7 +22,7 @@ import (
 // `PATH_add bin`, `$PWD/node_modules/.bin`), a `bin/gopls` the repository
 // ships (or the agent wrote) is the Go server agentls starts at the first
 // `code` question, plan mode included, unconfined when the sandbox is off.
-func TestAuditDefaultServerIsNeverLookedUpInTheWorkspace(t *testing.T) {
+func TestDefaultServerIsNeverLookedUpInTheWorkspace(t *testing.T) {
 	for _, mode := range []string{"auto", "off"} {
 		t.Run("sandbox "+mode, func(t *testing.T) {
 			root := t.TempDir()
