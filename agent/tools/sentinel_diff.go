@@ -1,8 +1,10 @@
 package tools
 
 import (
+	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,6 +28,9 @@ type autoRunChange struct {
 	// details show what it holds (a new repository's settings beyond
 	// git's own, each with its value).
 	details []string
+	// cut: a folder the snapshot after the command could not wholly
+	// record (its budget ran out inside it).
+	cut bool
 }
 
 // diffSnaps lists what differs from before to after, in path order: new,
@@ -84,6 +89,30 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool, list sandbox.Policy) 
 		}
 		out = append(out, c)
 	}
+	// A folder whose walk the budget stopped after the command: what it
+	// holds past the budget was not compared, so it is asked about as
+	// such, never taken for unchanged (undoing it removes it whole when
+	// the command made it, and says it could not otherwise).
+	for _, p := range after.cut {
+		folder, rel := workspaceRel(before.folders, p)
+		if folder == "" {
+			continue
+		}
+		what := fmt.Sprintf("holds more than the %d files agentls checks: what the command did in it is not all listed", sentinelEntries)
+		if k := slices.IndexFunc(out, func(c autoRunChange) bool { return c.abs == p }); k >= 0 {
+			out[k].what, out[k].cut = what, true
+			continue
+		}
+		c := autoRunChange{abs: p, rel: rel, folder: folder, what: what, cut: true}
+		if b, ok := before.entries[p]; ok {
+			c.before = &b
+		}
+		if a, ok := after.entries[p]; ok {
+			c.after = &a
+		}
+		out = append(out, c)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].abs < out[j].abs })
 	return out
 }
 

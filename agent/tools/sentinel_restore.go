@@ -134,6 +134,14 @@ func removeEntry(r *os.Root, c autoRunChange) error {
 	if err != nil {
 		return err
 	}
+	if c.cut && c.before == nil && fi.IsDir() {
+		// A folder the command made and filled past what the check
+		// records: all it holds is the command's.
+		if err := r.RemoveAll(c.rel); err != nil {
+			return fmt.Errorf("remove: %w", err)
+		}
+		return nil
+	}
 	err = r.Remove(c.rel)
 	if err != nil && fi.IsDir() && c.what == "" {
 		return nil // not empty: a folder the command made holds what is not ours to judge

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -81,6 +82,22 @@ type autoRunSnap struct {
 	repos   map[string]bool      // the `.git` folders and files seen
 	budget  int
 	bytes   int64
+	// walking is the auto-run or hooks folder being walked; cut lists
+	// those whose walk the budget stopped (not all they hold is recorded).
+	walking string
+	cut     []string
+}
+
+// gitHookNames are the hooks git runs (githooks(5)): in every hooks folder
+// they are recorded outside the budget, so that a command that fills a
+// hooks folder with other files cannot hide a pre-commit behind them.
+var gitHookNames = []string{
+	"applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+	"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+	"pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+	"reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate",
+	"fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
+	"post-index-change",
 }
 
 // takeSnapshot records, for the scan of folders (scanWorkspace), every
@@ -99,11 +116,11 @@ func takeSnapshot(folders []string, scan workspaceScan, known map[string]bool) *
 	s := &autoRunSnap{folders: folders, entries: map[string]snapEntry{}, repos: map[string]bool{}, budget: sentinelEntries}
 	s.repoFiles(scan, known)
 	for _, p := range scan.autoRun {
-		s.walk(p, watchAutoRun)
+		s.walkRoot(p, watchAutoRun)
 	}
 	for _, p := range scan.vcs {
 		if fi, err := os.Lstat(p); err == nil && fi.IsDir() && strings.EqualFold(filepath.Base(p), ".git") {
-			s.walk(filepath.Join(p, "hooks"), watchHook)
+			s.walkRoot(filepath.Join(p, "hooks"), watchHook)
 		}
 	}
 	if s.budget < 0 {
@@ -148,9 +165,12 @@ func (s *autoRunSnap) repoFiles(scan workspaceScan, known map[string]bool) {
 // gitFolder records a git folder's configuration and each linked
 // worktree's; of a new repository (fresh) its config as a new one and a
 // commondir (which makes git read another folder's config), which neither
-// `git init` nor `git clone` writes. Its hooks are walked after
-// (takeSnapshot).
+// `git init` nor `git clone` writes; and the hooks git runs
+// (gitHookNames). Its hooks folder is walked after (takeSnapshot).
 func (s *autoRunSnap) gitFolder(dir string, fresh bool) {
+	for _, name := range gitHookNames {
+		s.record(filepath.Join(dir, "hooks", name), watchHook)
+	}
 	if fresh {
 		s.record(filepath.Join(dir, "config"), watchNewConfig)
 		s.record(filepath.Join(dir, "commondir"), watchRepoFile)
@@ -167,6 +187,14 @@ func (s *autoRunSnap) gitFolder(dir string, fresh bool) {
 			s.record(filepath.Join(wt, "commondir"), watchRepoFile)
 		}
 	}
+}
+
+// walkRoot walks one auto-run or hooks folder, noting it in cut when the
+// budget stops the walk.
+func (s *autoRunSnap) walkRoot(p string, kind watchKind) {
+	s.walking = p
+	s.walk(p, kind)
+	s.walking = ""
 }
 
 // walk records p and, when it is a folder (not a link), all it holds.
@@ -188,6 +216,9 @@ func (s *autoRunSnap) walk(p string, kind watchKind) {
 // budget is spent.
 func (s *autoRunSnap) record(p string, kind watchKind) (fs.FileInfo, bool) {
 	if s.budget--; s.budget < 0 {
+		if s.walking != "" && !slices.Contains(s.cut, s.walking) {
+			s.cut = append(s.cut, s.walking)
+		}
 		return nil, false
 	}
 	fi, err := os.Lstat(p)
