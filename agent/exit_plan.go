@@ -133,7 +133,7 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 func (s *Session) approve(ctx context.Context, rel, presented string, allowed []string, source string) {
 	m := s.m
 	if err := m.setPlanStatus(ctx, s, rel, agentproto.PlanApproved); err != nil {
-		slog.Warn("mark plan approved", "plan", rel, "err", err)
+		m.planStatusFailed(ctx, rel, agentproto.PlanApproved, err)
 	}
 	// The approved text is the one presented for approval: what the user
 	// changed while deciding shows to the builder as changed since approval.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/workspace"
@@ -60,8 +61,16 @@ func (m *Manager) markForBuild(ctx context.Context, s *Session, rel string) {
 		}
 	}
 	if err := m.setPlanStatus(ctx, s, rel, status); err != nil {
-		slog.Warn("mark plan "+string(status), "plan", rel, "err", err)
+		m.planStatusFailed(ctx, rel, status, err)
 	}
+}
+
+// planStatusFailed tells the user that the plan's status could not be
+// written (the editor refused the edit, a full disk): the session goes on
+// in its mode while the plan says otherwise.
+func (m *Manager) planStatusFailed(ctx context.Context, rel string, status agentproto.PlanStatus, err error) {
+	slog.Warn("mark plan "+string(status), "plan", rel, "err", err)
+	m.notify(ctx, fmt.Sprintf("[plan-mode] could not mark plan=%s %s: %s", textline.Path(rel), status, textline.OneLine(err.Error())))
 }
 
 // applyOwnedSystem applies agentls's own change to plans no session is

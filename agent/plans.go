@@ -106,7 +106,7 @@ func (s *Session) completePlan(ctx context.Context) {
 		return
 	}
 	if err := m.setPlanStatus(ctx, s, rel, agentproto.PlanImplemented); err != nil {
-		slog.Warn("mark plan implemented", "plan", rel, "session", s.ID(), "err", err)
+		m.planStatusFailed(ctx, rel, agentproto.PlanImplemented, err)
 		return
 	}
 	slog.Info("plan implemented", "plan", rel, "session", s.ID())

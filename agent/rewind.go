@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"sort"
 	"strings"
@@ -110,7 +109,7 @@ func (s *Session) restoreState(ctx context.Context, id string, codeToo bool) {
 		// As agentls's own change for no session: the session's follow-up
 		// (implemented once every step is ticked) would undo it at once.
 		if err := s.m.setPlanStatus(ctx, nil, at.planFile, agentproto.PlanStatus(at.planStatus)); err != nil {
-			slog.Warn("rewind: plan status", "plan", at.planFile, "err", err)
+			s.m.planStatusFailed(ctx, at.planFile, agentproto.PlanStatus(at.planStatus), err)
 		}
 		if p, err := s.m.ws.Resolve(at.planFile); err == nil {
 			s.knowCurrent(p.Abs) // agentls's own write, not the user's
