@@ -104,3 +104,44 @@ children:
 	}
 	t.Fatalf("sub/AGENTS.md was in the sub-agent's request, but no instructions_loaded update named it to the user")
 }
+
+// TestAuditDeletingARootDeletesItsSubagents: the user deletes a chat
+// (agent/deleteSession, ACP session/delete) whose explore sub-agent read a
+// secret. The sub-agent's own session file, hidden from every session
+// list (agent/listSessions, ACP session/list), keeps the transcript with
+// the secret, pointing at a parent that no longer exists: the user has no
+// way left to see or delete it. Deleting a session should delete its
+// sub-agents' sessions too.
+func TestAuditDeletingARootDeletesItsSubagents(t *testing.T) {
+	t.Parallel()
+	script := `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: explore, prompt: "read the token"}}
+  - text: done
+children:
+  explore-1:
+    - tool_calls:
+        - {id: r1, name: read, args: {path: token.txt}}
+    - text: the token is hunter2
+`
+	ctx := context.Background()
+	m, model := newTestManager(t, script, &memEditor{}, nil)
+	if err := os.WriteFile(filepath.Join(m.ws.Root(), "token.txt"), []byte("hunter2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newTestSession(t, m, "plan")
+	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "go"}); err != nil || res.StopReason != agentproto.StopEndTurn || model.Remaining() != 0 {
+		t.Fatalf("Prompt = %+v, %v, %d steps left", res, err, model.Remaining())
+	}
+	if err := m.DeleteSession(ctx, s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	all, err := m.ListSessionsOf(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range all {
+		t.Errorf("after deleting its root, session %s (parent %s, kind %q) is still on disk", info.SessionID, info.ParentID, info.Kind)
+	}
+}
