@@ -109,10 +109,15 @@ func (s *Session) checkpoint(ctx context.Context, messageID string) {
 	s.record(chatRecord{Record: recordCheckpoint, rewindFields: at})
 }
 
+// knownID is the session whose checkpoint.Known records s's writes and
+// scans: its root's. A sub-agent's edits are agentls's own work in its
+// root's turn, which the user rewinds (a sub-agent is never rewound).
+func (s *Session) knownID() string { return s.rootSession().meta.ID }
+
 // knowScan records a scan of the workspace as what agentls last knew of
 // each file (checkpoint.Known).
 func (s *Session) knowScan(man checkpoint.Manifest) {
-	if err := s.m.checkpoints.KnowScan(s.meta.ID, man); err != nil {
+	if err := s.m.checkpoints.KnowScan(s.knownID(), man); err != nil {
 		slog.Warn("checkpoint: record the scan", "session", s.meta.ID, "err", err)
 	}
 }
@@ -165,7 +170,7 @@ func (s *Session) knowWrites(changes []workspace.Change) {
 	if len(k) == 0 {
 		return
 	}
-	if err := store.UpdateKnown(s.meta.ID, k); err != nil {
+	if err := store.UpdateKnown(s.knownID(), k); err != nil {
 		slog.Warn("checkpoint: record the agent's write", "session", s.meta.ID, "err", err)
 	}
 }
@@ -207,7 +212,7 @@ func (s *Session) knowCurrent(abs ...string) {
 			k[store.Key(a)] = e.SHA256
 		}
 	}
-	if err := store.UpdateKnown(s.meta.ID, k); err != nil {
+	if err := store.UpdateKnown(s.knownID(), k); err != nil {
 		slog.Warn("checkpoint: record agentls's write", "session", s.meta.ID, "err", err)
 	}
 }

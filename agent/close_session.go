@@ -46,5 +46,14 @@ func (m *Manager) CloseSession(ctx context.Context, id string) error {
 	delete(m.sessions, id)
 	m.store.Disown(id)
 	m.intelStates.Delete(id) // language_intel.go: its baselines and step files
+	// Its sub-agents go with it (their turns ended with the root's): none
+	// stays in memory holding its session file's lock.
+	for cid, c := range m.sessions {
+		if c.sub != nil && c.sub.root == s {
+			delete(m.sessions, cid)
+			m.store.Disown(cid)
+			m.intelStates.Delete(cid)
+		}
+	}
 	return nil
 }

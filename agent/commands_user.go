@@ -15,7 +15,7 @@ func (m *Manager) projectCommandsDir() string {
 // folder wins over the project's for the same name, and no user command
 // shadows a built-in.
 func (m *Manager) userCommands() []slash.User {
-	folders := []slash.Folder{{Dir: m.projectCommandsDir(), Source: "project"}, {Dir: m.userCommandsDir, Source: "user"}}
+	folders := []slash.Folder{{Dir: m.projectCommandsDir(), Source: "project", Within: m.ws.Root()}, {Dir: m.userCommandsDir, Source: "user"}}
 	return slash.ReadUser(folders, func(name string) bool {
 		_, builtin := builtinByName[name]
 		return builtin

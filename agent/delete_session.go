@@ -10,9 +10,11 @@ import (
 	"github.com/agentls/agentls/sessionstore"
 )
 
-// DeleteSession removes a session from disk. A session open in this
-// process is closed first (its turn cancelled); one another process drives
-// is refused with an error saying so; an unknown one is ErrUnknownSession.
+// DeleteSession removes a session from disk, and its sub-agents' sessions
+// (hidden from every listing, they would keep its transcript's secrets with
+// no way left to see or delete them). A session open in this process is
+// closed first (its turn cancelled); one another process drives is refused
+// with an error saying so; an unknown one is ErrUnknownSession.
 func (m *Manager) DeleteSession(ctx context.Context, id string) error {
 	if id == "" {
 		return invalidf("sessionId is required")
@@ -20,7 +22,39 @@ func (m *Manager) DeleteSession(ctx context.Context, id string) error {
 	if err := sessionstore.ValidID(id); err != nil {
 		return &InvalidParamsError{Msg: err.Error()} // malformed, not merely unknown
 	}
-	meta := m.ownSessionMetas()[id] // for its plan lock, below
+	metas := m.ownSessionMetas()
+	meta := metas[id] // for its plan lock, below
+	// Its sub-agents first (the deepest first): a failure leaves the
+	// session itself, so that deleting it again finishes the job.
+	for _, child := range descendants(metas, id) {
+		if err := m.deleteOne(ctx, child, metas[child]); err != nil && !errors.Is(err, ErrUnknownSession) {
+			return fmt.Errorf("delete session %s: its sub-agent %s: %w", id, child, err)
+		}
+	}
+	return m.deleteOne(ctx, id, meta)
+}
+
+// descendants are the sub-agent sessions below id (by their parent_id),
+// the deepest first; each once, whatever loops session files on disk make.
+func descendants(metas map[string]sessionstore.Meta, id string) []string {
+	seen := map[string]bool{id: true}
+	var out []string
+	var walk func(parent string)
+	walk = func(parent string) {
+		for cid, meta := range metas {
+			if meta.ParentID == parent && !seen[cid] {
+				seen[cid] = true
+				walk(cid)
+				out = append(out, cid)
+			}
+		}
+	}
+	walk(id)
+	return out
+}
+
+// deleteOne removes one session (DeleteSession).
+func (m *Manager) deleteOne(ctx context.Context, id string, meta sessionstore.Meta) error {
 	m.mu.Lock()
 	_, open := m.sessions[id]
 	m.mu.Unlock()

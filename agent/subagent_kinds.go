@@ -13,7 +13,7 @@ import (
 func (m *Manager) kinds() map[string]*agentkinds.Kind {
 	var folders []agentkinds.Folder
 	if m.projectAgentsTrusted != nil && m.projectAgentsTrusted() {
-		folders = append(folders, agentkinds.Folder{Dir: filepath.Join(m.ws.Root(), ".agentls", "agents"), Source: "project"})
+		folders = append(folders, agentkinds.Folder{Dir: filepath.Join(m.ws.Root(), ".agentls", "agents"), Source: "project", Within: m.ws.Root()})
 	}
 	if m.userAgentsDir != "" {
 		folders = append(folders, agentkinds.Folder{Dir: m.userAgentsDir, Source: "user"})

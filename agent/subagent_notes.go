@@ -10,8 +10,9 @@ import (
 // editor as they are; a sub-agent's go to its root's stream, where the
 // face knows a session (subagent tool calls with parentToolCallId and
 // childSessionId, their progress while they run, usage folded into the
-// root's usage_update). What a sub-agent streams as text, its instructions
-// notice and its mode are not shown: its answer is its task call's result.
+// root's usage_update, the instruction files its requests carry). What a
+// sub-agent streams as text and its mode are not shown: its answer is its
+// task call's result.
 type treeNotes struct {
 	editor Notifier
 	m      *Manager
@@ -43,6 +44,10 @@ func (n treeNotes) Update(ctx context.Context, sessionID string, u Update) {
 		n.editor.Update(ctx, root.meta.ID, v) // the root's plan, ticked by a build child
 	case agentproto.UsageUpdate:
 		n.editor.Update(ctx, root.meta.ID, root.tree.childUsage(s.sub.parentWire, v))
+	case agentproto.InstructionsLoaded:
+		// Repository text that shaped the sub-agent's answer (a nested
+		// AGENTS.md it read its way into): the user is shown it too.
+		n.editor.Update(ctx, root.meta.ID, v)
 	}
 }
 

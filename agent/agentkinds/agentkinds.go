@@ -111,6 +111,10 @@ const (
 // Folder is a kinds folder and where it is ("project" or "user").
 type Folder struct {
 	Dir, Source string
+	// Within, for a repository's folder, is the workspace root: Dir must
+	// be a real folder below it, no symbolic link on the way
+	// (mdfile.ReadDir).
+	Within string
 }
 
 // Read is the kinds of sub-agents now: the built-in ones, then those of
@@ -123,7 +127,7 @@ func Read(folders []Folder) map[string]*Kind {
 		out[n] = k
 	}
 	for _, d := range folders {
-		for _, k := range readAgentDir(d.Dir, d.Source) {
+		for _, k := range readAgentDir(d.Dir, d.Source, d.Within) {
 			if _, builtin := builtins[k.Name]; builtin {
 				slog.Warn("sub-agent kind ignored: a built-in kind has its name", "path", k.Path)
 				continue
@@ -146,8 +150,8 @@ func Names(kinds map[string]*Kind) string {
 
 // readAgentDir reads the *.md kind files of dir (regular files only);
 // files that cannot be used are logged and left out.
-func readAgentDir(dir, source string) []*Kind {
-	entries, err := os.ReadDir(dir)
+func readAgentDir(dir, source, within string) []*Kind {
+	entries, err := mdfile.ReadDir(dir, within)
 	if err != nil {
 		if !os.IsNotExist(err) {
 			slog.Warn("read sub-agent kinds folder", "dir", dir, "err", err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -21,6 +22,32 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 // ValidName tells whether name may name a command or a kind: a letter or
 // digit, then letters, digits, '.', '_' or '-', 64 at most.
 func ValidName(name string) bool { return validName.MatchString(name) }
+
+// ReadDir lists dir like os.ReadDir. With within set (dir is the
+// repository's, below the workspace root within), dir and every folder
+// between within and it must be a real folder, not a symbolic link: a
+// repository's `.agentls/commands -> ~/notes` would make files of any
+// folder on the machine its definitions.
+func ReadDir(dir, within string) ([]os.DirEntry, error) {
+	if within != "" {
+		rel, err := filepath.Rel(within, dir)
+		if err != nil || !filepath.IsLocal(rel) {
+			return nil, fmt.Errorf("%s is not below %s", dir, within)
+		}
+		p := within
+		for _, elem := range strings.Split(rel, string(filepath.Separator)) {
+			p = filepath.Join(p, elem)
+			fi, err := os.Lstat(p)
+			if err != nil {
+				return nil, err
+			}
+			if !fi.IsDir() {
+				return nil, fmt.Errorf("%s is not a folder (a symbolic link is not followed)", p)
+			}
+		}
+	}
+	return os.ReadDir(dir)
+}
 
 // Read reads the regular file path, of at most maxBytes, as UTF-8 text (a
 // symlink is followed; a FIFO or a device is refused once open).

@@ -27,7 +27,12 @@ func NamedArgs(params []Param, text string) (map[string]string, error) {
 	out := map[string]string{}
 	words, err := splitWords(text)
 	if err != nil {
-		return nil, err
+		if len(params) != 1 || strings.HasPrefix(strings.TrimSpace(text), params[0].Name+"=") {
+			return nil, err
+		}
+		// A sentence with an apostrophe ("what's new") for a prompt of
+		// one argument: the whole text is its value.
+		words = nil
 	}
 	named := len(words) > 0
 	for _, w := range words {

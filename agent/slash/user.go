@@ -81,6 +81,10 @@ func (u User) Expand(args string) (string, error) {
 // Folder is a commands folder and where it is ("project" or "user").
 type Folder struct {
 	Dir, Source string
+	// Within, for a repository's folder, is the workspace root: Dir must
+	// be a real folder below it, no symbolic link on the way
+	// (mdfile.ReadDir).
+	Within string
 }
 
 // ReadUser reads the user commands of folders now, sorted by name: a later
@@ -93,7 +97,7 @@ func ReadUser(folders []Folder, builtin func(name string) bool) []User {
 		if src.Dir == "" {
 			continue
 		}
-		for _, u := range readCommandDir(src.Dir, src.Source) {
+		for _, u := range readCommandDir(src.Dir, src.Source, src.Within) {
 			if builtin(u.name) {
 				slog.Warn("user command ignored: a built-in has its name", "path", u.path)
 				continue
@@ -111,8 +115,8 @@ func ReadUser(folders []Folder, builtin func(name string) bool) []User {
 
 // readCommandDir reads the *.md command files of dir (regular files only:
 // a symlink could make repository content of any file on the machine).
-func readCommandDir(dir, source string) []User {
-	entries, err := os.ReadDir(dir)
+func readCommandDir(dir, source, within string) []User {
+	entries, err := mdfile.ReadDir(dir, within)
 	if err != nil {
 		if !os.IsNotExist(err) {
 			slog.Warn("read commands folder", "dir", dir, "err", err)

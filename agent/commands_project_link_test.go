@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// TestAuditProjectCommandsFolderSymlinkIsNotFollowed: a cloned repository
+// TestProjectCommandsFolderSymlinkIsNotFollowed: a cloned repository
 // ships `.agentls/commands` as a symlink to a folder elsewhere on the
 // machine. docs/commands.md promises that only regular files count ("a
 // symlink is skipped, so a repository cannot make a command of any file on
 // your machine"): the files of the linked folder must not become commands
 // whose text goes to the model as the user's message.
-func TestAuditProjectCommandsFolderSymlinkIsNotFollowed(t *testing.T) {
+func TestProjectCommandsFolderSymlinkIsNotFollowed(t *testing.T) {
 	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, "steps:\n  - text: leaked\n", ed, nil)

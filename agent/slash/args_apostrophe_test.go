@@ -2,12 +2,12 @@ package slash
 
 import "testing"
 
-// TestAuditOneArgumentPromptTakesTextWithAnApostrophe: docs/commands.md
+// TestOneArgumentPromptTakesTextWithAnApostrophe: docs/commands.md
 // says "a prompt of one argument also takes the whole text". A sentence
 // with an apostrophe (`/mcp:notes:summarise what's new in the release`) is
 // such a text, yet the quote parser refuses it ("a quote (') is not
 // closed") before the one-argument rule is applied.
-func TestAuditOneArgumentPromptTakesTextWithAnApostrophe(t *testing.T) {
+func TestOneArgumentPromptTakesTextWithAnApostrophe(t *testing.T) {
 	one := []Param{{Name: "text", Required: true}}
 	for _, text := range []string{
 		`what's new in the release`,
