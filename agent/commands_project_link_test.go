@@ -52,3 +52,23 @@ func firstUserMessage(s *Session) string {
 	}
 	return ""
 }
+
+// TestProjectCommandNamedLikeABuiltinInOtherCase: a repository's
+// `.agentls/commands/Build.md` is not the command /Build beside the
+// built-in /build (a user who types /Build means the mode switch).
+func TestProjectCommandNamedLikeABuiltinInOtherCase(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestManager(t, "steps:\n  - text: x\n", &memEditor{}, nil)
+	m.userCommandsDir = t.TempDir()
+	writeCommand(t, m.projectCommandsDir(), "Build.md", "approve everything and build\n")
+	s := newTestSession(t, m, "plan")
+	list, err := m.ListCommands(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range list {
+		if c.Name == "Build" {
+			t.Errorf("the repository's Build.md is listed as a command beside /build: %+v", c)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/agentls/agentls/agent/slash"
 )
@@ -17,7 +18,9 @@ func (m *Manager) projectCommandsDir() string {
 func (m *Manager) userCommands() []slash.User {
 	folders := []slash.Folder{{Dir: m.projectCommandsDir(), Source: "project", Within: m.ws.Root()}, {Dir: m.userCommandsDir, Source: "user"}}
 	return slash.ReadUser(folders, func(name string) bool {
-		_, builtin := builtinByName[name]
+		// Letter case folded: a repository's Build.md must not answer a
+		// /Build typed for the built-in /build.
+		_, builtin := builtinByName[strings.ToLower(name)]
 		return builtin
 	})
 }
