@@ -16,19 +16,20 @@ import (
 // user's configured review and models instead of the file's, then it is
 // recorded, so what the user sets from then on holds across restarts.
 
-// recordSession records a session this agentls made.
-func (m *Manager) recordSession(id string) {
-	if err := m.known.Add(m.ws.Root(), id); err != nil {
-		slog.Warn("session record", "session", id, "err", err)
+// recordSession records a session this agentls made, or whose metadata
+// it saved, with what only the user may set of it.
+func (m *Manager) recordSession(meta sessionstore.Meta) {
+	if err := m.known.Add(m.ws.Root(), meta.ID, meta.Trusted()); err != nil {
+		slog.Warn("session record", "session", meta.ID, "err", err)
 	}
 }
 
 // takeIn is meta as a session loaded from disk may be trusted: as it is
-// when this user's agentls made it or took it in before, else takenIn,
-// saved, and recorded.
+// when this user's agentls made it or took it in before and last saved it
+// so, else takenIn, saved, and recorded.
 func (m *Manager) takeIn(meta sessionstore.Meta) sessionstore.Meta {
 	root := m.ws.Root()
-	if m.known.Has(root, meta.ID) {
+	if m.known.Has(root, meta.ID, meta.Trusted()) {
 		return meta
 	}
 	taken := takenIn(meta, m.now())
@@ -39,7 +40,7 @@ func (m *Manager) takeIn(meta sessionstore.Meta) sessionstore.Meta {
 			slog.Warn("session taken in: save", "session", meta.ID, "err", err)
 		}
 	}
-	m.recordSession(meta.ID)
+	m.recordSession(taken)
 	return taken
 }
 

@@ -433,7 +433,7 @@ func (m *Manager) createSessionOf(meta sessionstore.Meta, link *subLink) (*Sessi
 	if err := m.store.Create(meta); err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
-	m.recordSession(meta.ID)
+	m.recordSession(meta)
 	if err := m.store.Own(meta.ID); err != nil {
 		return nil, fmt.Errorf("create session: %w", err)
 	}
@@ -550,7 +550,7 @@ func (m *Manager) ListSessionsOf(includeChildren bool) ([]agentproto.Session, er
 			out = append(out, s.Info())
 			continue
 		}
-		if !m.known.Has(m.ws.Root(), meta.ID) {
+		if !m.known.Has(m.ws.Root(), meta.ID, meta.Trusted()) {
 			meta = takenIn(meta, m.now()) // as it will load: its mode is not trusted
 		}
 		out = append(out, (&Session{m: m, meta: meta}).infoLocked())

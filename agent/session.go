@@ -81,6 +81,10 @@ type Session struct {
 	// the generation last stored.
 	saveMu   sync.Mutex
 	savedGen uint64
+	// recorded is what the known-sessions record holds of the session
+	// (sessionstore.Trusted), under saveMu: a save whose mode, review or
+	// models differ records them anew.
+	recorded sessionstore.Trusted
 	// metaTouchedAt is when a save last stamped the metadata's UpdatedAt
 	// (meta_touch.go), under mu.
 	metaTouchedAt time.Time
@@ -255,6 +259,11 @@ func (s *Session) storeMeta(gen uint64, meta sessionstore.Meta) {
 	s.savedGen = gen
 	if err := s.m.store.SaveMeta(meta); err != nil {
 		s.persistFailed("metadata", err)
+	} else if meta.Trusted() != s.recorded {
+		// The record follows what agentls saved of the mode, review and
+		// models: a .meta that says otherwise later was not agentls's.
+		s.m.recordSession(meta)
+		s.recorded = meta.Trusted()
 	}
 	s.syncPlanLock(meta)
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -57,7 +56,7 @@ func FileLayer(path string) (Source, []Diagnostic, error) {
 	if path == "" {
 		return src, nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return src, nil, nil
 	}

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/agentls/agentls/config"
@@ -27,7 +26,7 @@ func (h *Host) projectAgentsTrusted() bool {
 	if f == "" {
 		return false
 	}
-	data, err := os.ReadFile(f)
+	data, err := config.ReadFile(f)
 	if err != nil {
 		return false
 	}

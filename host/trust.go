@@ -42,7 +42,7 @@ func (h *Host) IsTrustFile(path string) bool {
 // below it (lower) and the trust store: the layer that applies now, and
 // the keys that wait for trust.
 func (h *Host) judgeWorkspaceFile(path string, lower []config.Source) (config.WorkspaceTrust, []config.Diagnostic) {
-	data, err := os.ReadFile(path)
+	data, err := config.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return config.WorkspaceTrust{Path: path, Layer: config.Source{Name: path}}, nil
 	}

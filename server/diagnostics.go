@@ -1,7 +1,6 @@
 package server
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -150,7 +149,7 @@ func (s *Server) lintDocument(path string, job lintJob) {
 	ver := &version
 	if !open {
 		ver = nil
-		data, err := os.ReadFile(path)
+		data, err := config.ReadFile(path) // a regular file only: a link to a FIFO blocks nothing
 		if err != nil {
 			s.publishDiagnostics(job.uri, nil, []lspDiagnostic{}) // no file, no problems
 			return

@@ -1,6 +1,7 @@
 package sessionstore
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -8,17 +9,38 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentls/agentls/internal/statefile"
+	"github.com/agentls/agentls/workspace"
 )
 
 // Known is the state folder's record of the sessions this user's agentls
-// made, or took in, in each workspace: one empty file per session,
-// `<state>/sessions/<sha256 of the workspace root and the id>`. A session
-// file not in it came with the workspace — a cloned repository can commit
-// .agentls/chats — and is not trusted with what only the user may set:
-// its mode (only a human switches a session to build), its review and its
-// models. The nil Known (no state folder) knows no session. It is safe for
-// concurrent use.
+// made, or took in, in each workspace: one file per session,
+// `<state>/sessions/<sha256 of the workspace root and the id>`, holding a
+// digest of what only the user may set (Trusted) as agentls last saved
+// it. A session file not in it, or whose mode, review or models differ
+// from the record (a later `git pull` brought a .meta of its own), came
+// with the workspace — a cloned repository can commit .agentls/chats — and
+// is not trusted with them: only a human switches a session to build. The
+// nil Known (no state folder) knows no session. It is safe for concurrent
+// use.
 type Known struct{ dir string }
+
+// Trusted is what of a session's metadata only the user may set.
+type Trusted struct {
+	Mode, Review, PlanModel, BuildModel string
+}
+
+// Trusted is meta's Trusted part.
+func (m Meta) Trusted() Trusted {
+	return Trusted{Mode: m.Mode, Review: m.Review, PlanModel: m.PlanModel, BuildModel: m.BuildModel}
+}
+
+// digest is what a record holds for t.
+func (t Trusted) digest() []byte {
+	h := sha256.Sum256([]byte(t.Mode + "\x00" + t.Review + "\x00" + t.PlanModel + "\x00" + t.BuildModel))
+	return []byte(hex.EncodeToString(h[:]))
+}
 
 // NewKnown returns the record in stateDir/sessions; nil when stateDir is "".
 func NewKnown(stateDir string) *Known {
@@ -34,29 +56,30 @@ func (k *Known) entry(root, id string) string {
 	return filepath.Join(k.dir, hex.EncodeToString(h[:]))
 }
 
-// Add records the session.
-func (k *Known) Add(root, id string) error {
+// Add records the session with t, what agentls saved of it (replacing the
+// record atomically).
+func (k *Known) Add(root, id string, t Trusted) error {
 	if k == nil {
 		return nil
 	}
 	if err := os.MkdirAll(k.dir, 0o700); err != nil {
 		return fmt.Errorf("record session %s: %w", id, err)
 	}
-	f, err := os.OpenFile(k.entry(root, id), os.O_WRONLY|os.O_CREATE, 0o600)
-	if err != nil {
+	if err := workspace.ReplaceFile(k.entry(root, id), t.digest(), 0o600); err != nil {
 		return fmt.Errorf("record session %s: %w", id, err)
 	}
-	return f.Close()
+	return nil
 }
 
-// Has reports whether the session is recorded (a record that cannot be
-// read counts as none: fail closed).
-func (k *Known) Has(root, id string) bool {
+// Has reports whether the session is recorded with t (a record that
+// cannot be read, or one of another t — or an empty one, from before
+// records held it — counts as none: fail closed).
+func (k *Known) Has(root, id string, t Trusted) bool {
 	if k == nil {
 		return false
 	}
-	fi, err := os.Lstat(k.entry(root, id))
-	return err == nil && fi.Mode().IsRegular()
+	data, _, err := statefile.Read(k.entry(root, id), 128)
+	return err == nil && bytes.Equal(data, t.digest())
 }
 
 // Remove forgets the session (it was deleted).

@@ -214,9 +214,7 @@ func (s *Store) currentMeta(id string, meta Meta) (Meta, error) {
 	if err != nil {
 		return meta, fmt.Errorf("%s: %w", s.metaPath(id), err)
 	}
-	if m.ID == "" {
-		m.ID = meta.ID
-	}
+	m.ID = meta.ID // the file's name, whatever the .meta says
 	return m, nil
 }
 
@@ -399,9 +397,7 @@ func (s *Store) Load(id string) (Meta, []json.RawMessage, error) {
 	if err != nil {
 		return Meta{}, nil, fmt.Errorf("load session %s: %w", id, err)
 	}
-	if meta.ID == "" {
-		meta.ID = id
-	}
+	meta.ID = id // the file's name is the id: a frontmatter naming another session is not believed
 	if meta, err = s.currentMeta(id, meta); err != nil {
 		return Meta{}, nil, fmt.Errorf("load session %s: %w", id, err)
 	}
@@ -488,9 +484,7 @@ func (s *Store) readMeta(id string) (Meta, error) {
 		}
 	}
 	meta, _, err := splitChat(head.Bytes())
-	if meta.ID == "" {
-		meta.ID = id
-	}
+	meta.ID = id // the file's name is the id: a frontmatter naming another session is not believed
 	if err != nil {
 		return meta, err
 	}

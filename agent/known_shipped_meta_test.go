@@ -45,7 +45,9 @@ func TestTakenInSessionDoesNotTrustALaterShippedMode(t *testing.T) {
 			t.Fatal(err)
 		}
 		ed := &memEditor{ws: ws}
-		m, err := NewManager(Options{Workspace: ws, Config: config.Default(), Provider: scripted.New(sc), Editor: ed, StateDir: state})
+		cfg := config.Default()
+		cfg.Review = "edits" // the user's: a session file's "off" must not override it
+		m, err := NewManager(Options{Workspace: ws, Config: cfg, Provider: scripted.New(sc), Editor: ed, StateDir: state})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +77,7 @@ func TestTakenInSessionDoesNotTrustALaterShippedMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Mode != agentproto.ModePlan || info.Review == "off" {
+	if info.Mode != agentproto.ModePlan || info.Review != "edits" {
 		t.Fatalf("after a pull changed the taken-in session's .meta: mode %q, review %q; want plan mode and the configured review: "+
 			"no human switched this session to build", info.Mode, info.Review)
 	}
