@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 // Delete removes a session's files (.chat, .meta). It takes the session's
@@ -26,7 +27,7 @@ func (s *Store) Delete(id string) error {
 	s.mu.Lock()
 	delete(s.synced, id)
 	s.mu.Unlock()
-	for _, p := range []string{s.metaPath(id), s.path(id)} {
+	for _, p := range []string{s.metaPath(id), filepath.Join(s.dir, id+approvedExt), s.path(id)} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("delete session %s: %w", id, err)
 		}
