@@ -58,12 +58,12 @@ var (
 	})
 	ApprovePlan = request[PlanDecisionParams, ApprovePlanResult](Method{
 		Name: "agentls.approvePlan", Faces: Command, Since: 1,
-		Command: "agentls.approvePlan", CommandShape: `{"sessionId": "…"} (optional: the current session)`, CommandSession: true,
+		Command: "agentls.approvePlan", CommandShape: `{"sessionId": "…", "planFile": "…"} (optional: the current session; with planFile, refused unless the session awaits that plan)`, CommandSession: true,
 		Doc: "agent/resolvePlan approve, or the approval question again when approving grants commands",
 	})
 	RejectPlan = request[PlanDecisionParams, Session](Method{
 		Name: "agentls.rejectPlan", Faces: Command, Since: 1,
-		Command: "agentls.rejectPlan", CommandShape: `{"reason": "…"} (and optionally "sessionId")`, CommandSession: true,
+		Command: "agentls.rejectPlan", CommandShape: `{"reason": "…"} (and optionally "sessionId", "planFile")`, CommandSession: true,
 		Doc: "agent/resolvePlan reject",
 	})
 	ListPlans = request[ListPlansParams, ListPlansResult](Method{

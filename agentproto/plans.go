@@ -22,6 +22,10 @@ type ResolvePlanParams struct {
 type PlanDecisionParams struct {
 	SessionID string `json:"sessionId,omitempty"`
 	Reason    string `json:"reason,omitempty"`
+	// PlanFile is the plan the decision is about (a code lens's): the
+	// decision is refused unless the session awaits that plan's approval
+	// (a lens still drawn above a plan never decides another).
+	PlanFile string `json:"planFile,omitempty"`
 }
 
 // ApprovePlanResult is agentls.approvePlan's result: the Session once

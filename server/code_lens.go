@@ -43,8 +43,8 @@ func (s *Server) codeLens(_ context.Context, raw jsonrpc2.RawMessage) (any, erro
 	switch id, awaiting := mgr.AwaitingApproval(wp.Rel); {
 	case awaiting:
 		lenses = append(lenses,
-			newLens(approveTitle(mgr, id), "agentls.approvePlan", map[string]string{"sessionId": id}),
-			newLens("Keep Planning", "agentls.rejectPlan", map[string]string{"sessionId": id, "reason": agent.KeepPlanningReason}))
+			newLens(approveTitle(mgr, id), "agentls.approvePlan", map[string]string{"sessionId": id, "planFile": wp.Rel}),
+			newLens("Keep Planning", "agentls.rejectPlan", map[string]string{"sessionId": id, "reason": agent.KeepPlanningReason, "planFile": wp.Rel}))
 		if lens, ok := requestChangesLens(id, text); ok { // review_plan.go
 			lenses = append(lenses, lens)
 		}
@@ -81,6 +81,9 @@ func approveTitle(mgr permissions, id string) string {
 // unseen. When the question cannot be shown again the lens's title, which
 // names the grants, was what the user saw, and the click approves.
 func (s *Server) approvePlanCommand(ctx context.Context, p agentproto.PlanDecisionParams) (agentproto.ApprovePlanResult, error) {
+	if err := s.decidesTheAwaitedPlan(p); err != nil {
+		return agentproto.ApprovePlanResult{}, err
+	}
 	if mgr := s.manager(); mgr != nil && p.SessionID != "" {
 		if grants, ok := mgr.ApprovalGrants(p.SessionID); ok && len(grants) > 0 && mgr.AskApprovalAgain(p.SessionID) {
 			return agentproto.ApprovePlanResult{Asked: true, Grants: grants}, nil
@@ -91,6 +94,21 @@ func (s *Server) approvePlanCommand(ctx context.Context, p agentproto.PlanDecisi
 		return agentproto.ApprovePlanResult{}, err
 	}
 	return agentproto.ApprovePlanResult{Session: &info}, nil
+}
+
+// decidesTheAwaitedPlan refuses a decision about a plan (a lens's
+// planFile) that the session does not await now: a plain editor keeps
+// drawing a lens until it asks again, and a click on the one above the plan
+// the user read must not approve the one the session moved on to.
+func (s *Server) decidesTheAwaitedPlan(p agentproto.PlanDecisionParams) error {
+	mgr := s.manager()
+	if p.PlanFile == "" || mgr == nil {
+		return nil
+	}
+	if id, ok := mgr.AwaitingApproval(p.PlanFile); !ok || id != p.SessionID {
+		return invalidParams("%s does not await approval in session %s now: nothing was decided (its lenses show what it awaits; approve a plan from its own lens or question)", p.PlanFile, p.SessionID)
+	}
+	return nil
 }
 
 func hasLintErrors(text string) bool {

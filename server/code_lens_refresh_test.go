@@ -162,7 +162,7 @@ steps:
 				}
 			}
 
-			approveLens := `Approve & Build → agentls.approvePlan {"sessionId":"` + s.SessionID + `"}`
+			approveLens := `Approve & Build → agentls.approvePlan {"planFile":"plans/greet.plan","sessionId":"` + s.SessionID + `"}`
 			view.await(t, "while the approval waits", approveLens)
 			if tc.dialog != nil {
 				decide <- tc.dialog

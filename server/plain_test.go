@@ -198,7 +198,7 @@ func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
 	// The approval was registered before the dialog was sent, and stays.
 	ls := lensesOf(h, "plans/greet.plan")
 	if got := renderLenses(ls); len(got) < 2 || !strings.HasPrefix(got[0], "Approve & Build → agentls.approvePlan") ||
-		got[1] != `Keep Planning → agentls.rejectPlan {"reason":"the user chose to keep planning","sessionId":"`+s.SessionID+`"}` {
+		got[1] != `Keep Planning → agentls.rejectPlan {"planFile":"plans/greet.plan","reason":"the user chose to keep planning","sessionId":"`+s.SessionID+`"}` {
 		t.Fatalf("lenses while pending = %q", got)
 	}
 	for _, l := range ls {

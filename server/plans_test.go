@@ -369,7 +369,7 @@ steps:
 		h.Await(lsptest.MethodCount("agent/askUser", n))
 	}
 	awaitAskCount(1)
-	approveLens := `Approve & Build → agentls.approvePlan {"sessionId":"` + s.SessionID + `"}`
+	approveLens := `Approve & Build → agentls.approvePlan {"planFile":"` + rel + `","sessionId":"` + s.SessionID + `"}`
 	if got := renderLenses(lensesOf(h, rel)); got[0] != approveLens {
 		t.Fatalf("lenses while the approval waits = %q", got)
 	}

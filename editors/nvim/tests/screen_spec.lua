@@ -255,7 +255,8 @@ t.describe('questions on a real screen', function()
     local plan_at = screen:find('PLAN-ON-SCREEN-MARKER', 1, true)
     t.ok(plan_at, 'the plan on the screen when the choice is asked')
     t.ok(plan_at < screen:find('Accept%s*&%s*Build'), 'the plan drawn before the choice')
-    c.input('1<CR>')
+    t.ok(screen:find('Keep%s*Planning') < screen:find('Accept%s*&%s*Build'), 'the safe choice listed first')
+    c.input('2<CR>') -- Accept & Build, second
     settled(c, 'the child back in Normal mode after the answer')
     t.ok(
       c.lua(

@@ -219,6 +219,8 @@ export interface ResolvePlanParams {
 export interface PlanDecisionParams {
   sessionId?: string;
   reason?: string;
+  /** PlanFile is the plan the decision is about (a code lens's): the decision is refused unless the session awaits that plan's approval (a lens still drawn above a plan never decides another). */
+  planFile?: string;
 }
 
 /** ApprovePlanResult is agentls.approvePlan's result: the Session once approved, or, when approving also grants commands, {asked: true, grants}: the approval question was asked again. */

@@ -122,7 +122,20 @@ local function ask_one(q, err, previous, cb, extra)
     prompt = prompt .. ' [' .. tostring(err) .. ']'
   end
   if type(q.buttons) == 'table' and #q.buttons > 0 then
-    return select(q.buttons, prompt, function(b)
+    -- The safe choice first (PROTOCOL.md §5): a floating picker takes its first item on a bare
+    -- <CR>, and the plan approval's buttons come Accept & Build first (VS Code's order).
+    local buttons = {}
+    for _, b in ipairs(q.buttons) do
+      if b.value == false then
+        table.insert(buttons, b)
+      end
+    end
+    for _, b in ipairs(q.buttons) do
+      if b.value ~= false then
+        table.insert(buttons, b)
+      end
+    end
+    return select(buttons, prompt, function(b)
       return b.label
     end, function(b)
       if not b then

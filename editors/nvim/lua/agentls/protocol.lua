@@ -228,6 +228,7 @@ M.acp_methods = {
 ---@class agentls.PlanDecisionParams
 ---@field sessionId? string
 ---@field reason? string
+---@field planFile? string PlanFile is the plan the decision is about (a code lens's): the decision is refused unless the session awaits that plan's approval (a lens still drawn above a plan never decides another).
 
 --- ApprovePlanResult is agentls.approvePlan's result: the Session once approved, or, when approving also grants commands, {asked: true, grants}: the approval question was asked again.
 ---@class agentls.ApprovePlanResult : agentls.Session

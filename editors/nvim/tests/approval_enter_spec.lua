@@ -1,4 +1,4 @@
--- Audit (plain LSP face and the Neovim plugin): the plan approval and a bare <CR>.
+-- The plan approval and a bare <CR> (from the plain-face and Neovim audit).
 --
 -- The plugin asks every question through vim.ui.select, and its help recommends a
 -- replacement "that is not modal, such as a floating picker" (|agentls-versions|). Such pickers
