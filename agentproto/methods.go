@@ -58,7 +58,7 @@ var (
 	})
 	ApprovePlan = request[PlanDecisionParams, ApprovePlanResult](Method{
 		Name: "agentls.approvePlan", Faces: Command, Since: 1,
-		Command: "agentls.approvePlan", CommandShape: `{"sessionId": "…", "planFile": "…"} (optional: the current session; with planFile, refused unless the session awaits that plan)`, CommandSession: true,
+		Command: "agentls.approvePlan", CommandShape: `{"sessionId": "…", "planFile": "…"} (both optional: the current session; planFile, a lens's, must await approval)`, CommandSession: true,
 		Doc: "agent/resolvePlan approve, or the approval question again when approving grants commands",
 	})
 	RejectPlan = request[PlanDecisionParams, Session](Method{

@@ -498,7 +498,7 @@ func TestExecuteCommands(t *testing.T) {
 	}{
 		{"agentls.approvePlan", map[string]any{"sessionId": s.SessionID}, "no plan is awaiting approval"},
 		{"agentls.rejectPlan", map[string]any{"sessionId": s.SessionID, "reason": "no"}, "no plan is awaiting approval"},
-		{"agentls.approvePlan", "not an object", `agentls.approvePlan expects {"sessionId": "…"} (optional: the current session); got the text "not an object"`},
+		{"agentls.approvePlan", "not an object", `agentls.approvePlan expects {"sessionId": "…", "planFile": "…"} (both optional: the current session; planFile, a lens's, must await approval); got the text "not an object"`},
 		{"agentls.setMode", map[string]any{"sessionId": s.SessionID, "mode": "yolo"}, `mode must be "plan" or "build"`},
 		{"agentls.buildPlan", map[string]any{}, "path is required"},
 		{"agentls.buildPlan", map[string]any{"path": "notes.txt"}, "is not an existing .plan file"},
