@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/agentls/agentls/internal/statefile"
 )
 
 // WorkspaceFiles are the workspace files that define MCP servers, relative
@@ -73,18 +74,11 @@ func ReadWorkspaceFiles(root string, getenv func(string) string, denied func(str
 	return out
 }
 
+// readSmall reads a workspace MCP file: a regular file (not a link, never
+// a FIFO) of at most maxWorkspaceFile bytes.
 func readSmall(path string) ([]byte, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > maxWorkspaceFile {
-		return nil, fmt.Errorf("%s is over %d bytes", path, maxWorkspaceFile)
-	}
-	return os.ReadFile(path)
+	data, _, err := statefile.Read(path, maxWorkspaceFile)
+	return data, err
 }
 
 func parseWorkspaceFile(data []byte, key, root, path string, getenv func(string) string, denied func(string) bool) ([]ServerSpec, error) {
