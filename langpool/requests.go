@@ -64,7 +64,7 @@ func (p *Pool) Diagnostics(ctx context.Context, paths []string) (intel.Snapshot,
 func (p *Pool) settleBudget() time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return time.Duration(p.cfg.LSP.SettleMs) * time.Millisecond
+	return intel.Budget(p.cfg.LSP.SettleMs)
 }
 
 // at syncs file to its server and returns the server and the position

@@ -15,6 +15,14 @@ const (
 	DefaultBudget = 1500 * time.Millisecond
 )
 
+// Budget is lsp.settle_ms (ms) as a duration: DefaultBudget when unset.
+func Budget(ms int) time.Duration {
+	if ms <= 0 {
+		return DefaultBudget
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
 // Settle polls src for the diagnostics of paths until they stop changing:
 // every PollEvery, until the snapshot is the same (and not Pending) for
 // QuietFor, or budget ran out. settled is false when the budget ran out

@@ -393,11 +393,7 @@ func relPath(ws *workspace.Workspace, path string) string {
 
 // SettleBudget is lsp.settle_ms as a duration.
 func SettleBudget(env Env) time.Duration {
-	ms := env.Config().LSP.SettleMs
-	if ms <= 0 {
-		return intel.DefaultBudget
-	}
-	return time.Duration(ms) * time.Millisecond
+	return intel.Budget(env.Config().LSP.SettleMs)
 }
 
 // codeTool answers questions about code from the language servers.
