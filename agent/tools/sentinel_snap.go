@@ -212,9 +212,12 @@ func (s *autoRunSnap) walk(p string, kind watchKind) {
 	}
 }
 
-// record records one path (Lstat); false when it does not exist or the
-// budget is spent.
+// record records one path (Lstat); false when it does not exist, a file
+// was recorded already, or the budget is spent.
 func (s *autoRunSnap) record(p string, kind watchKind) (fs.FileInfo, bool) {
+	if e, done := s.entries[p]; done && !e.mode.IsDir() {
+		return nil, false // recorded already (a hook git runs): read and counted once
+	}
 	if s.budget--; s.budget < 0 {
 		if s.walking != "" && !slices.Contains(s.cut, s.walking) {
 			s.cut = append(s.cut, s.walking)
