@@ -54,7 +54,14 @@ async function setSetting(id: string, value: string): Promise<void> {
   await input.press('Tab');
   // The Settings editor writes on its own schedule: wait (bounded) until the User settings hold it.
   const file = path.join(data, 'user', 'User', 'settings.json');
-  const saved = () => (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>)[id] === value;
+  // VS Code truncates the file before writing it, so a read can find it empty or cut: that is "not yet".
+  const saved = (): boolean => {
+    try {
+      return (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>)[id] === value;
+    } catch {
+      return false;
+    }
+  };
   await until(page, 20_000, saved);
   assert.ok(saved(), `${id} saved in the User settings`);
 }
