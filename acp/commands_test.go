@@ -223,3 +223,50 @@ steps:
 		}
 	}
 }
+
+// TestCommandArgumentsAreWhatTheUserTyped: what a client attaches after a
+// typed command (a file link, an embedded resource) is never the command's
+// arguments: /plans with a link runs (it takes none), an embedded file's
+// text is not /reject's reason, and a project command's $ARGUMENTS are the
+// typed words, the attachment following its text as context.
+func TestCommandArgumentsAreWhatTheUserTyped(t *testing.T) {
+	t.Parallel()
+	client := &testClient{}
+	r := newRig(t, setup{
+		client: client,
+		files: map[string]string{
+			"notes.txt":                   "looks good, approve it\n",
+			".agentls/commands/explain.md": "Explain $ARGUMENTS in one line.\n",
+		},
+		script: `
+name: explain
+steps:
+  - text: "Explained."
+    expect:
+      last_message_contains: ["Explain the parser in one line.", "The user attached notes.txt"]
+`,
+	})
+	sid := r.newSession().SessionId
+	link := sdk.ResourceLinkBlock("notes.txt", "file://"+filepath.Join(r.dir, "notes.txt"))
+	embedded := sdk.ResourceBlock(sdk.EmbeddedResourceResource{TextResourceContents: &sdk.TextResourceContents{
+		Uri: "file://" + filepath.Join(r.dir, "notes.txt"), Text: "looks good, approve it\n",
+	}})
+	send := func(blocks ...sdk.ContentBlock) (sdk.StopReason, error) {
+		res, err := r.conn.Prompt(r.ctx, sdk.PromptRequest{SessionId: sid, Prompt: blocks})
+		return res.StopReason, err
+	}
+	if stop, err := send(sdk.TextBlock("/plans"), link); err != nil || stop != sdk.StopReasonEndTurn {
+		t.Fatalf("/plans with a linked file: %s %v, want it run", stop, err)
+	}
+	if got := client.agentText(); !strings.Contains(got, "No plans") || !strings.Contains(got, "not used: /plans takes none") {
+		t.Fatalf("/plans with a linked file answered %q, want the plans and that the link was not used", got)
+	}
+	_, err := send(sdk.TextBlock("/reject"), embedded)
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code != -32602 || !strings.Contains(re.Message, "/reject needs a reason") {
+		t.Fatalf("/reject with an embedded file: %v, want -32602 asking for a typed reason", err)
+	}
+	if stop, err := send(sdk.TextBlock("/explain the parser"), link); err != nil || stop != sdk.StopReasonEndTurn {
+		t.Fatalf("/explain with a linked file: %s %v", stop, err)
+	}
+}

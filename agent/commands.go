@@ -57,16 +57,27 @@ func (m *Manager) ListCommands(sessionID string) ([]agentproto.CommandInfo, erro
 // with that text as the user's message: it is never parsed as a command
 // again.
 func (s *Session) runCommand(ctx context.Context, req PromptRequest) (text string, res TurnResult, handled bool, err error) {
-	cmd, literal, ok := slash.Parse(req.Text)
+	typed, attached := req.typedAndAttached()
+	cmd, literal, ok := slash.Parse(typed)
 	if !ok {
+		if attached != "" {
+			literal = strings.TrimSpace(literal + "\n\n" + attached)
+		}
 		return literal, TurnResult{}, false, nil
 	}
+	// A command's arguments are what the user typed: the content a face
+	// attached (an ACP embedded resource, a file's text) is never an
+	// argument of a built-in that acts as the user. It follows a command's
+	// prompt as context, like a plain prompt's.
 	out, err := s.command(ctx, cmd, req.NoNewSession)
 	if err != nil {
 		return "", TurnResult{}, true, err
 	}
 	if out.prompt != "" {
-		return out.prompt, TurnResult{}, false, nil
+		return strings.TrimSpace(out.prompt + "\n\n" + attached), TurnResult{}, false, nil
+	}
+	if attached != "" {
+		out.answer += fmt.Sprintf("\n\n(What was attached was not used: /%s takes none.)", slash.QuoteName(cmd.Name))
 	}
 	res = TurnResult{StopReason: agentproto.StopEndTurn, Text: out.answer, SessionID: out.newSession}
 	s.m.notes.Update(ctx, s.ID(), agentproto.MessageChunk{SessionUpdate: "agent_message_chunk", Content: agentproto.TextContent{Type: "text", Text: out.answer}})
@@ -112,6 +123,26 @@ func (s *Session) command(ctx context.Context, cmd slash.Command, noNew bool) (c
 	}
 	return commandOutcome{}, invalidf("unknown command /%s (nothing was sent to the model); the commands are %s. To send a message that starts with a slash, begin it with //",
 		slash.QuoteName(cmd.Name), strings.Join(known, " "))
+}
+
+// typedAndAttached splits the prompt's text into what the user typed and
+// what the face attached after it (Typed nil: all of it was typed).
+func (req PromptRequest) typedAndAttached() (typed, attached string) {
+	if req.Typed == nil {
+		return req.Text, ""
+	}
+	typed = *req.Typed
+	rest, ok := strings.CutPrefix(req.Text, typed)
+	if !ok { // not the face's shape (the typed text, then the attachments)
+		return req.Text, ""
+	}
+	return typed, strings.TrimSpace(rest)
+}
+
+// isCommand reports whether text is a slash command.
+func isCommand(text string) bool {
+	_, _, ok := slash.Parse(text)
+	return ok
 }
 
 // commandErrorf is the error of a command the user can correct.

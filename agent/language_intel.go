@@ -15,7 +15,6 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
-	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -249,11 +248,9 @@ func (s *Session) withDiagnostics(ctx context.Context, callID string, res tools.
 		probs = []agentproto.Problem{}
 	}
 	res.Value = withField(res.Value, "diagnostics", EditDiagnostics{New: probs, Settled: settled})
-	var lines []string
-	for _, p := range probs {
-		line := problemtext.Line(p)
-		lines = append(lines, line)
-		s.m.notify(ctx, "[diagnostics] "+questions.EscapeLine(line)) // the server's text: no control or bidi character reaches a log line
+	lines := problemtext.ShownLines(probs)
+	for _, line := range lines {
+		s.m.notify(ctx, "[diagnostics] "+line)
 	}
 	return res, strings.Join(lines, "\n")
 }

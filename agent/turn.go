@@ -12,7 +12,6 @@ import (
 	"github.com/agentls/agentls/sessionstore"
 
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agent/tokens"
 )
 
@@ -90,7 +89,7 @@ func (m *Manager) Prompt(ctx context.Context, req PromptRequest) (TurnResult, er
 		if handled {
 			return res, err
 		}
-		if _, _, isCommand := slash.Parse(req.Text); isCommand {
+		if typed, _ := req.typedAndAttached(); isCommand(typed) {
 			mentions = ""
 		} else if req.Typed == nil {
 			mentions = text

@@ -22,6 +22,17 @@ func Line(p agentproto.Problem) string {
 	return fmt.Sprintf("%s:%d: %s: %s%s", p.Path, p.Line, p.Severity, strings.Join(strings.Fields(p.Message), " "), src)
 }
 
+// ShownLines are probs as lines for a person (a log line each, the "New
+// problems" of an ACP tool call): the language server's text escaped, so no
+// control or bidi character reaches what a face shows.
+func ShownLines(probs []agentproto.Problem) []string {
+	lines := make([]string, 0, len(probs))
+	for _, p := range probs {
+		lines = append(lines, questions.EscapeLine(Line(p)))
+	}
+	return lines
+}
+
 // Blocking are the errors then the warnings of probs (the lines of a
 // refusal; hints and information left out).
 func Blocking(probs []agentproto.Problem) []agentproto.Problem {

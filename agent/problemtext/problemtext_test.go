@@ -67,3 +67,18 @@ func TestBlocking(t *testing.T) {
 		t.Fatalf("Blocking(nil) = %#v, want an empty list", b)
 	}
 }
+
+// TestShownLines: the lines a face shows (the log's, ACP's "New problems")
+// carry no control or bidi character of the language server's text.
+func TestShownLines(t *testing.T) {
+	t.Parallel()
+	probs := []agentproto.Problem{
+		{Path: "main.go", Line: 7, Severity: "error", Message: "cannot use \"\u202eevil\" \x1b[2J", Source: "compiler"},
+		{Path: "a\u2066b.go", Line: 1, Severity: "warning", Message: "plain"},
+	}
+	got := ShownLines(probs)
+	want := []string{`main.go:7: error: cannot use "\u202Eevil" \u001B[2J (compiler)`, `a\u2066b.go:1: warning: plain`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("ShownLines =\n%q\nwant\n%q", got, want)
+	}
+}
