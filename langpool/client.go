@@ -113,8 +113,23 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 		c.waitErr = cmd.Wait()
 		close(c.exited)
 	}()
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{r: stdout, w: stdin}), jsonrpc2.WithCodec(lspwire.Codec{}))
+	c.conn = jsonrpc2.NewConn(newServerStream(stdio{r: stdout, w: stdin}), jsonrpc2.WithCodec(lspwire.Codec{}))
 	c.conn.Go(context.Background(), c.handle)
+	go func() { // ends with the connection: at stop, or when the server broke it
+		<-c.conn.Done()
+		select {
+		case <-c.exited: // stopped, or it crashed (its output ended)
+			return
+		case <-time.After(time.Second):
+		}
+		if c.alive() {
+			// A server still running whose connection broke (a message over
+			// the cap, bytes that are not LSP) answers nothing more: end it,
+			// and the next request starts it again like a crashed one.
+			slog.Warn("language server connection broken; stopping the server", "fileType", fileType, "argv", argv, "err", c.conn.Err())
+			sandbox.KillGroup(c.cmd.Process)
+		}
+	}()
 	ictx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	if err := c.initialize(ictx, root, folders); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,9 @@ import (
 // stuckServerArg makes the test binary (run with it as its only argument)
 // a language server that offers pull diagnostics and answers them, except
 // for a document whose text holds HANG: that question it never answers (a
-// server stuck in a loop or a deadlock, alive and reading its input).
+// server stuck in a loop or a deadlock, alive and reading its input). A
+// change to a text holding HUGE is answered with the header of a message
+// of almost a GiB and a few bytes of its body.
 const stuckServerArg = "stuck-language-server"
 
 func init() {
@@ -51,6 +54,10 @@ func runStuckServer() {
 		case "textDocument/didChange":
 			if n := len(p.ContentChanges); n > 0 {
 				docs[p.TextDocument.URI] = p.ContentChanges[n-1].Text
+			}
+			if strings.Contains(docs[p.TextDocument.URI], "HUGE") {
+				// A message declaring almost a GiB, whose body never comes.
+				_, _ = os.Stdout.WriteString("Content-Length: 1073741000\r\n\r\n{\"jsonrpc\":\"2.0\"")
 			}
 		case "textDocument/diagnostic":
 			if strings.Contains(docs[p.TextDocument.URI], "HANG") {
@@ -131,5 +138,56 @@ func TestSettleIsBoundedWhenARunningServerStopsAnswering(t *testing.T) {
 		qcancel() // the turn's cancel is all that ends it
 		r := <-got
 		t.Fatalf("Settle after an edit, over a running server that does not answer, still waited after %v (ended only by the turn's cancel: %v); lsp.settle_ms is %v", bound, r.err, budget)
+	}
+}
+
+// TestServerMessageOverTheCap: a language server's message declaring
+// almost a GiB is not read (agentls allocated what it claimed and waited
+// for the body for ever, the server's answers stuck behind it): the
+// connection ends, the server is ended, and the next question starts it
+// again and is answered.
+func TestServerMessageOverTheCap(t *testing.T) {
+	root := t.TempDir()
+	a := filepath.Join(root, "a.go")
+	if err := os.WriteFile(a, []byte("package a\n// BAD\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, stuckServerArg}}}
+	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
+	t.Cleanup(p.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const budget = 500 * time.Millisecond
+	if snap, settled, err := intel.Settle(ctx, p, []string{a}, budget); err != nil || !settled || len(snap.Files[a]) != 1 {
+		t.Fatalf("rig: the server's first answer = %+v (settled %v, %v)", snap.Files, settled, err)
+	}
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ws.Overlay().SetApplied(a, "package a\n// HUGE\n")
+	_, _, _ = intel.Settle(ctx, p, []string{a}, budget) // over the broken message: unsettled or an error
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
+		t.Errorf("reading the server's message allocated %d MiB, the size it declared", grew>>20)
+	}
+	ws.Overlay().SetApplied(a, "package a\n// BAD\n// BAD\n")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		snap, settled, err := intel.Settle(ctx, p, []string{a}, budget)
+		if err == nil && settled && len(snap.Files[a]) == 2 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the broken message the server answers nothing: %+v (settled %v, %v), want the two BAD lines from a restarted server", snap.Files, settled, err)
+		}
 	}
 }

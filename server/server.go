@@ -126,7 +126,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	if exitWithout {
 		return ErrExitWithoutShutdown
 	}
-	var frameErr *FrameError
+	var frameErr *lspwire.FrameError
 	if errors.As(connErr, &frameErr) {
 		return frameErr // the editor must see a failure and restart the server
 	}

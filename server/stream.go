@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/internal/lspwire"
 )
 
 // DefaultMaxMessageBytes is the default cap on one incoming message's body
@@ -23,21 +24,12 @@ const (
 	// reusedBodyCap is the largest body read into the stream's reused buffer;
 	// a larger one gets its own buffer, dropped after use.
 	reusedBodyCap = 1 << 20
-	// maxHeaderBytes caps a frame's header block.
-	maxHeaderBytes = 64 << 10
 	// writeQueueLen is how many outgoing frames may wait for the writer.
 	writeQueueLen = 64
 	// maxDeclaredBody is the largest Content-Length read at all: a larger
 	// one is a framing error (draining it would swallow the input for good).
 	maxDeclaredBody = 1 << 30
 )
-
-// FrameError is a broken frame header (a missing or non-numeric
-// Content-Length, a header line without a colon, an endless header): the
-// stream cannot be resynchronised after it, so the server ends with it.
-type FrameError struct{ Reason string }
-
-func (e *FrameError) Error() string { return "broken message header from the client: " + e.Reason }
 
 // frameStream is the LSP base protocol (Content-Length framed JSON-RPC) with
 // agentls's limits and failure handling, replacing jsonrpc2's header stream:
@@ -49,7 +41,7 @@ func (e *FrameError) Error() string { return "broken message header from the cli
 //   - a body over reusedBodyCap gets a buffer of its own, and the memory is
 //     handed back to the OS after it (a reused buffer would keep the
 //     process at its largest message for good);
-//   - a broken header ends the stream with a *FrameError;
+//   - a broken header ends the stream with a *lspwire.FrameError;
 //   - every Write honours its context, also while the client is not reading:
 //     frames go through a queue to one writer goroutine, and a caller whose
 //     context ends stops waiting (a frame not yet started is dropped).
@@ -156,12 +148,12 @@ func (s *frameStream) readMessage() (jsonrpc2.Message, int64, error) {
 			s.body = nil
 			debug.FreeOSMemory()
 		}
-		length, headerLen, err := readFrameHeader(s.in)
+		length, headerLen, err := lspwire.ReadFrameHeader(s.in)
 		if err != nil {
 			return nil, 0, err
 		}
 		if length > maxDeclaredBody {
-			return nil, 0, &FrameError{Reason: fmt.Sprintf("Content-Length %d is over the 1 GiB a message may declare", length)}
+			return nil, 0, &lspwire.FrameError{Reason: fmt.Sprintf("Content-Length %d is over the 1 GiB a message may declare", length)}
 		}
 		if length > s.maxBody {
 			// Logged before draining: a body shorter than declared swallows
@@ -220,60 +212,6 @@ func (s *frameStream) readMessage() (jsonrpc2.Message, int64, error) {
 func (s *frameStream) answerInvalid(ctx context.Context, id jsonrpc2.ID, rpcErr *jsonrpc2.Error) error {
 	_, err := s.Write(ctx, jsonrpc2.NewResponse(id, nil, rpcErr))
 	return err
-}
-
-// readFrameHeader reads one header block and returns the body's length and
-// the header's size.
-func readFrameHeader(r *bufio.Reader) (length, consumed int, err error) {
-	length = -1
-	for {
-		line, err := r.ReadSlice('\n')
-		if err != nil {
-			switch {
-			case errors.Is(err, io.EOF) && consumed == 0 && len(line) == 0:
-				return 0, 0, io.EOF // the client closed the stream between messages
-			case errors.Is(err, io.EOF):
-				return 0, 0, io.ErrUnexpectedEOF
-			case errors.Is(err, bufio.ErrBufferFull):
-				return 0, 0, &FrameError{Reason: "a header line longer than 4 KiB"}
-			}
-			return 0, 0, err
-		}
-		consumed += len(line)
-		if consumed > maxHeaderBytes {
-			return 0, 0, &FrameError{Reason: "a header block longer than 64 KiB"}
-		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(line) == 0 {
-			break
-		}
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		if !ok {
-			return 0, 0, &FrameError{Reason: fmt.Sprintf("header line %q has no colon", truncate(string(line), 80))}
-		}
-		if !bytes.EqualFold(bytes.TrimSpace(name), []byte("Content-Length")) {
-			continue // Content-Type and unknown fields
-		}
-		v := string(bytes.TrimSpace(value))
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			// Zero is in sync (an empty body, answered as invalid JSON);
-			// a negative or non-numeric length is not.
-			return 0, 0, &FrameError{Reason: fmt.Sprintf("Content-Length %q is not a number of bytes", truncate(v, 80))}
-		}
-		length = n
-	}
-	if length < 0 {
-		return 0, 0, &FrameError{Reason: "no Content-Length"}
-	}
-	return length, consumed, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // Write frames msg and waits until the writer has written it, or ctx ends,

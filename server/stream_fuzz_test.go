@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/internal/lspwire"
 )
 
 // memConn is a connection whose input is fixed bytes and whose output is
@@ -78,7 +80,7 @@ func frames(t *testing.T, out []byte) [][]byte {
 	r := bufio.NewReader(bytes.NewReader(out))
 	var bodies [][]byte
 	for {
-		n, _, err := readFrameHeader(r)
+		n, _, err := lspwire.ReadFrameHeader(r)
 		if errors.Is(err, io.EOF) {
 			return bodies
 		}
