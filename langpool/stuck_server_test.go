@@ -86,23 +86,7 @@ func runStuckServer() {
 // plan tick's check) wait for ever, until the user cancels the turn. It
 // must end within a bound, unsettled or with an error.
 func TestSettleIsBoundedWhenARunningServerStopsAnswering(t *testing.T) {
-	root := t.TempDir()
-	a := filepath.Join(root, "a.go")
-	if err := os.WriteFile(a, []byte("package a\n// BAD\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, stuckServerArg}}}
-	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
-	t.Cleanup(p.Close)
+	p, ws, a := stuckPool(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -147,23 +131,7 @@ func TestSettleIsBoundedWhenARunningServerStopsAnswering(t *testing.T) {
 // connection ends, the server is ended, and the next question starts it
 // again and is answered.
 func TestServerMessageOverTheCap(t *testing.T) {
-	root := t.TempDir()
-	a := filepath.Join(root, "a.go")
-	if err := os.WriteFile(a, []byte("package a\n// BAD\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, stuckServerArg}}}
-	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
-	t.Cleanup(p.Close)
+	p, ws, a := stuckPool(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	const budget = 500 * time.Millisecond
@@ -190,4 +158,28 @@ func TestServerMessageOverTheCap(t *testing.T) {
 			t.Fatalf("after the broken message the server answers nothing: %+v (settled %v, %v), want the two BAD lines from a restarted server", snap.Files, settled, err)
 		}
 	}
+}
+
+// stuckPool is a pool whose go server is the stuck one, over a workspace
+// holding a.go (one BAD line), whose path it returns.
+func stuckPool(t *testing.T) (*Pool, *workspace.Workspace, string) {
+	t.Helper()
+	root := t.TempDir()
+	a := filepath.Join(root, "a.go")
+	if err := os.WriteFile(a, []byte("package a\n// BAD\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, stuckServerArg}}}
+	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
+	t.Cleanup(p.Close)
+	return p, ws, a
 }
