@@ -81,18 +81,28 @@ export async function answered(page: Page, answer: string, onFailed: () => Promi
  * comes back with the container last open (a click on an open container's icon would close it).
  * After a window reload under load, code-server sometimes restores the side bar's title without the
  * view's webview (seen in CI, not alone); the user's way back is the chat's keybinding
- * (agentls.ui.focusChat, Ctrl+Alt+A). `onMissing` records what the window showed instead.
+ * (agentls.ui.focusChat, Ctrl+Alt+A), then a second reload. `onMissing` records what the window
+ * showed instead.
  */
 export async function showChat(page: Page, onMissing?: () => Promise<void>): Promise<FrameLocator> {
-  const title = page.locator('.part.sidebar .composite.title .title-label').first();
-  await title.waitFor({ timeout: 20_000 }).catch(() => undefined);
-  if (!(await title.isVisible()) || !/agentls/i.test(await title.innerText())) await page.locator('.activitybar [aria-label^="agentls"]').first().click();
   const chat = chatFrame(page);
   const prompt = chat.locator('textarea.prompt');
-  if (!(await prompt.waitFor({ timeout: 20_000 }).then(() => true, () => false))) {
-    await onMissing?.();
-    await page.keyboard.press('Control+Alt+A');
-  }
+  const shown = () => prompt.waitFor({ timeout: 20_000 }).then(() => true, () => false);
+  const openContainer = async () => {
+    const title = page.locator('.part.sidebar .composite.title .title-label').first();
+    await title.waitFor({ timeout: 20_000 }).catch(() => undefined);
+    if (!(await title.isVisible()) || !/agentls/i.test(await title.innerText())) await page.locator('.activitybar [aria-label^="agentls"]').first().click();
+  };
+  await openContainer();
+  if (await shown()) return chat;
+  await onMissing?.();
+  await page.keyboard.press('Control+Alt+A');
+  if (await shown()) return chat;
+  // Also seen in CI: the view stays blank after the keybinding too. The user's next way back is
+  // reloading the window once more; a chat that does not come back after it fails the test.
+  console.error('showChat: the chat view stayed blank after its keybinding; reloading the window once more');
+  await page.reload();
+  await openContainer();
   await prompt.waitFor();
   return chat;
 }
