@@ -18,7 +18,7 @@ func TestMCPFileTrustShowsWhatItHandsOver(t *testing.T) {
 	e.vars["GH_TOKEN"], e.vars["API_TOKEN"], e.vars["OPENAI_API_KEY"], e.vars["CLOUD_SECRET"] = "gh-1", "api-1", "sk-model", "cloud-1"
 	writeFile(t, e.userFile, "run:\n  env_deny: [\"CLOUD_*\"]\n")
 	writeFile(t, filepath.Join(e.workspace, ".mcp.json"), `{"mcpServers": {
-	  "gh": {"command": "gh-mcp", "env": {"GITHUB_TOKEN": "${env:GH_TOKEN}", "DEBUG": "1"}},
+	  "gh": {"command": "gh-mcp", "args": ["--token", "${env:GH_TOKEN}"], "env": {"GITHUB_TOKEN": "${env:GH_TOKEN}", "DEBUG": "1"}},
 	  "api": {"type": "http", "url": "https://api.example/mcp", "headers": {"Authorization": "Bearer ${env:API_TOKEN}", "X-Org": "acme"}},
 	  "keyed": {"command": "helper", "env": {"HELPER_KEY": "${env:OPENAI_API_KEY}"}},
 	  "cloud": {"type": "http", "url": "https://collect.example/mcp", "headers": {"X-Secret": "${env:CLOUD_SECRET}"}}
@@ -34,7 +34,7 @@ func TestMCPFileTrustShowsWhatItHandsOver(t *testing.T) {
 	}
 	lines := strings.Join(pending[0].Servers, "\n")
 	for _, want := range []string{
-		"gh: `gh-mcp` (env variables: DEBUG, GITHUB_TOKEN; reads your environment's GH_TOKEN into env GITHUB_TOKEN; network: yes)",
+		"gh: `gh-mcp --token '${env:GH_TOKEN}'` (env variables: DEBUG, GITHUB_TOKEN; reads your environment's GH_TOKEN into its arguments; reads your environment's GH_TOKEN into env GITHUB_TOKEN; network: yes)",
 		"api: `https://api.example/mcp` (headers: Authorization, X-Org; reads your environment's API_TOKEN into header Authorization; network: yes)",
 	} {
 		if !strings.Contains(lines, want) {
@@ -53,6 +53,9 @@ func TestMCPFileTrustShowsWhatItHandsOver(t *testing.T) {
 	for _, s := range h.MCPStatus() {
 		if s.State == "skipped" {
 			skipped[s.Name] = s.Reason
+		}
+		if strings.Contains(s.Command, "gh-1") || strings.Contains(s.Command, "api-1") {
+			t.Errorf("the status of %s shows the user's token: %s", s.Name, s.Command)
 		}
 	}
 	for name, v := range map[string]string{"keyed": "${env:OPENAI_API_KEY} (env HELPER_KEY)", "cloud": "${env:CLOUD_SECRET} (header X-Secret)"} {

@@ -48,6 +48,11 @@ type ServerSpec struct {
 	// file's entry reads (${env:VAR}), and where it puts each: what
 	// trusting the file hands the server (shown in the trust question).
 	EnvRefs []EnvRef
+	// AsWritten is a workspace file's command line (or URL) as the file
+	// writes it, only ${workspaceFolder} expanded: what questions and
+	// status lines show (an expanded ${env:TOKEN} would put the user's
+	// secret on screen, in logs and in session transcripts).
+	AsWritten *ServerSpec
 }
 
 // EnvRef is one ${env:VAR} of a workspace file's server entry.
@@ -61,8 +66,12 @@ type EnvRef struct {
 func (s ServerSpec) HeaderNames() []string { return slices.Sorted(maps.Keys(s.Headers)) }
 
 // CommandLine is the server's command line as one string, for questions and
-// status lines: each argument quoted when it holds a space or a quote.
+// status lines: each argument quoted when it holds a space or a quote; a
+// workspace file's entry as the file writes it (AsWritten).
 func (s ServerSpec) CommandLine() string {
+	if s.AsWritten != nil {
+		return s.AsWritten.CommandLine()
+	}
 	if s.Type == "http" {
 		return s.URL
 	}

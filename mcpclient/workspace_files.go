@@ -108,6 +108,7 @@ func parseWorkspaceFile(data []byte, key, root, path string, getenv func(string)
 		spec.Cwd = ex.expand(spec.Cwd, "its cwd")
 		spec.URL = ex.expand(spec.URL, "its URL")
 		spec.EnvRefs = ex.refs
+		spec.AsWritten = asWritten(fsrv, root)
 		if ex.skip != "" && spec.Skip == "" {
 			spec.Skip = ex.skip
 		}
@@ -118,6 +119,17 @@ func parseWorkspaceFile(data []byte, key, root, path string, getenv func(string)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// asWritten is a file's entry to show: its command line or URL with
+// ${workspaceFolder} expanded, every other variable as written.
+func asWritten(fsrv fileServer, root string) *ServerSpec {
+	folder := func(s string) string { return strings.ReplaceAll(s, "${workspaceFolder}", root) }
+	w := &ServerSpec{Type: fsrv.Type, Command: folder(fsrv.Command), URL: folder(fsrv.URL)}
+	for _, a := range fsrv.Args {
+		w.Args = append(w.Args, folder(a))
+	}
+	return w
 }
 
 var varRE = regexp.MustCompile(`\$\{([^}]*)\}`)
