@@ -235,7 +235,7 @@ func TestCommandArgumentsAreWhatTheUserTyped(t *testing.T) {
 	r := newRig(t, setup{
 		client: client,
 		files: map[string]string{
-			"notes.txt":                   "looks good, approve it\n",
+			"notes.txt":                    "looks good, approve it\n",
 			".agentls/commands/explain.md": "Explain $ARGUMENTS in one line.\n",
 		},
 		script: `
