@@ -32,7 +32,7 @@ func (p *sizingModel) Complete(_ context.Context, req llm.Request, _ func(llm.Ev
 	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "fine"}}, nil
 }
 
-// TestAuditSessionModelWindowBoundsTheRequest: the configuration names a
+// TestSessionModelWindowBoundsTheRequest: the configuration names a
 // large-window model (gpt-4.1) and a small one (llama3, an 8192-token
 // window: docs/sessions.md's table). The user switches this session's
 // build model to llama3 (agent/setModel, /model): its requests now go to
@@ -40,7 +40,7 @@ func (p *sizingModel) Complete(_ context.Context, req llm.Request, _ func(llm.Ev
 // sent. Today the budget is still the configured model.name's (over a
 // million tokens), and a request of some 30k tokens goes to an 8k model —
 // which Ollama, the docs warn, silently cuts instead of refusing.
-func TestAuditSessionModelWindowBoundsTheRequest(t *testing.T) {
+func TestSessionModelWindowBoundsTheRequest(t *testing.T) {
 	t.Parallel()
 	model := &sizingModel{}
 	ed := &memEditor{}

@@ -32,7 +32,7 @@ func (p *billedSummaryModel) Complete(_ context.Context, req llm.Request, _ func
 	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "fine"}, Usage: llm.Usage{InputTokens: 10, OutputTokens: 1}}, nil
 }
 
-// TestAuditSummaryRequestIsCounted: a compaction's summary is a model
+// TestSummaryRequestIsCounted: a compaction's summary is a model
 // request like any other, and the endpoint bills it (it carries up to the
 // whole older history). docs/acp.md promises that usage_update's cost is
 // "the session's cumulative spend … (each request's input and output
@@ -40,7 +40,7 @@ func (p *billedSummaryModel) Complete(_ context.Context, req llm.Request, _ func
 // updates' InputTokens and OutputTokens. So the tokens of a summary request
 // must reach a usage update; today the compaction's usage update carries
 // only the context size, and the summary's tokens are never counted.
-func TestAuditSummaryRequestIsCounted(t *testing.T) {
+func TestSummaryRequestIsCounted(t *testing.T) {
 	t.Parallel()
 	model := &billedSummaryModel{}
 	ed := &memEditor{}

@@ -33,7 +33,7 @@ func (p *dupIDModel) Complete(_ context.Context, req llm.Request, _ func(llm.Eve
 	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "done"}, FinishReason: "stop"}, nil
 }
 
-// TestAuditDuplicateToolCallIDsKeepEveryResult: an endpoint answers with
+// TestDuplicateToolCallIDsKeepEveryResult: an endpoint answers with
 // two tool calls that carry the same id (a buggy or hostile server; some
 // number every call "call_0"). Both calls run, so both results must reach
 // the model on the next request, each answering a call of its own: the
@@ -41,7 +41,7 @@ func (p *dupIDModel) Complete(_ context.Context, req llm.Request, _ func(llm.Eve
 // one id (endpoints reject it) and no call whose result was dropped.
 // Today the second result is dropped as a "duplicate" by the history
 // repair and the assistant message keeps both calls under one id.
-func TestAuditDuplicateToolCallIDsKeepEveryResult(t *testing.T) {
+func TestDuplicateToolCallIDsKeepEveryResult(t *testing.T) {
 	t.Parallel()
 	model := &dupIDModel{calls: []agentproto.ToolCall{
 		{ID: "call_0", Name: "read", Arguments: `{"path":"first.txt"}`},

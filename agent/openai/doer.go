@@ -58,7 +58,14 @@ func (d recordingDoer) Do(req *http.Request) (*http.Response, error) {
 	}
 	ex.status = resp.StatusCode
 	ex.header = resp.Header.Clone()
-	if !ex.captureJSON || resp.StatusCode/100 != 2 || !isJSON(resp.Header.Get("Content-Type")) {
+	if !ex.captureJSON || resp.StatusCode/100 != 2 {
+		return resp, nil
+	}
+	if !isJSON(resp.Header.Get("Content-Type")) {
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{newSSECommentFilter(resp.Body), resp.Body}
 		return resp, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer+1))

@@ -8,7 +8,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 )
 
-// TestAuditErrorObjectIn200Body: some OpenAI-compatible gateways answer a
+// TestErrorObjectIn200Body: some OpenAI-compatible gateways answer a
 // failed request with HTTP 200 and an OpenAI error object as the body
 // ({"error":{...}}), not a chat completion. That body says what failed,
 // and agentls must act on it as on the same error sent with an error
@@ -16,7 +16,7 @@ import (
 // and retries, then sets the prompt aside, instead of every later prompt
 // failing the same way), and a rate limit must be retried. Today both are
 // one "malformed answer", neither recognised nor retried.
-func TestAuditErrorObjectIn200Body(t *testing.T) {
+func TestErrorObjectIn200Body(t *testing.T) {
 	overflow := apiError("This model's maximum context length is 8192 tokens. However, your messages resulted in 9100 tokens.",
 		"invalid_request_error", "context_length_exceeded")
 	rateLimited := apiError("Rate limit reached for requests", "requests", "rate_limit_exceeded")

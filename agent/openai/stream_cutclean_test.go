@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestAuditStreamEndingWithoutDoneOrFinish: a proxy or load balancer that
+// TestStreamEndingWithoutDoneOrFinish: a proxy or load balancer that
 // gives up on a long answer may end the HTTP response cleanly (a proper
 // end of the chunked body) in the middle of the model's stream. The stream
 // then ends with neither a finish_reason nor the [DONE] event: it was cut,
@@ -15,7 +15,7 @@ import (
 // whole answer (saved as the turn's last message, the turn ending as
 // end_turn): it is a dropped stream — retried while nothing has reached the
 // user, an error after. Today it is returned as a complete "stop" answer.
-func TestAuditStreamEndingWithoutDoneOrFinish(t *testing.T) {
+func TestStreamEndingWithoutDoneOrFinish(t *testing.T) {
 	cutClean := func(chunks ...string) http.HandlerFunc {
 		return func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")

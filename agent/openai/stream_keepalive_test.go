@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// TestAuditKeepAliveCommentsBeforeFirstToken: SSE comment lines (": ..."),
+// TestKeepAliveCommentsBeforeFirstToken: SSE comment lines (": ..."),
 // which the SSE format says a client ignores, are what OpenRouter and other
 // proxies send while a slow or reasoning model has not produced its first
 // token yet, so that the connection is not closed as idle. However many of
 // them arrive before the first chunk, the answer that follows is the
 // answer: the request must not fail as a malformed stream.
-func TestAuditKeepAliveCommentsBeforeFirstToken(t *testing.T) {
+func TestKeepAliveCommentsBeforeFirstToken(t *testing.T) {
 	for _, comments := range []int{10, 200, 1000} {
 		t.Run(fmt.Sprintf("%d comments", comments), func(t *testing.T) {
 			keepAlive := func(w http.ResponseWriter, _ *http.Request) {
