@@ -22,11 +22,12 @@ const maxJSONAnswer = 16 << 20
 // answered with plain JSON, which go-openai's stream reader cannot parse.
 // An attempt runs in one goroutine, so no lock is needed.
 type exchange struct {
-	captureJSON bool          // set for streaming requests
+	captureJSON bool          // set for streaming requests, and plain ones (an error object in a 200 body)
 	dog         *kit.Watchdog // told of every streamed event
 	status      int
 	header      http.Header
 	jsonBody    []byte
+	sawDone     bool // the stream's [DONE] event was read
 	// body, when set, is the request body sent instead of the one go-openai
 	// encoded (see encode.go).
 	body *requestBody
@@ -65,7 +66,7 @@ func (d recordingDoer) Do(req *http.Request) (*http.Response, error) {
 		resp.Body = struct {
 			io.Reader
 			io.Closer
-		}{newSSECommentFilter(resp.Body), resp.Body}
+		}{newSSECommentFilter(resp.Body, &ex.sawDone), resp.Body}
 		return resp, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer+1))

@@ -2,7 +2,7 @@ package openai
 
 import (
 	"context"
-	"errors"
+	"fmt"
 
 	goopenai "github.com/sashabaranov/go-openai"
 
@@ -21,12 +21,16 @@ func (p *Provider) plainAttempt(ctx context.Context, creq goopenai.ChatCompletio
 	if ex.body, err = body(wire, enc); err != nil {
 		return llm.Response{}, false, err
 	}
+	ex.captureJSON = true // the body of a 200 that holds an error object instead of choices
 	cr, err := p.client.CreateChatCompletion(withExchange(ctx, ex), wire)
 	if err != nil {
 		return llm.Response{}, false, err
 	}
 	if len(cr.Choices) == 0 {
-		return llm.Response{}, false, &kit.Malformed{Err: errors.New("the answer has no choices")}
+		if err := errorObject(ex.jsonBody); err != nil {
+			return llm.Response{}, false, err
+		}
+		return llm.Response{}, false, &kit.Malformed{Err: fmt.Errorf("the answer has no choices: %s", kit.Excerpt(string(ex.jsonBody)))}
 	}
 	resp := completionResponse(&cr)
 	emitted := emitWhole(cr.Choices[0].Message, onEvent)

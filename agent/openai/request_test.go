@@ -193,7 +193,7 @@ func TestNonStreamingErrors(t *testing.T) {
 		jsonBody(`{"id":"x","object":"chat.completion","choices":[]}`))
 	p := newTestProvider(t, f.URL, func(c *Config) { c.NoStream = true })
 	_, _, err := complete(context.Background(), p.Provider, userRequest("hi"))
-	if err == nil || err.Error() != "model request failed after 2 attempts: malformed answer: the answer has no choices" {
+	if err == nil || err.Error() != `model request failed after 2 attempts: malformed answer: the answer has no choices: {"id":"x","object":"chat.completion","choices":[]}` {
 		t.Fatalf("error = %v", err)
 	}
 	if len(f.requests()) != 2 {

@@ -11,17 +11,23 @@ import (
 // proxies such as OpenRouter send while a model has not produced its first
 // token) and the events left empty by them. go-openai counts every line
 // that is not data as an "empty message" and fails the stream after 300 of
-// them, and keeps them all in memory for its error text.
+// them, and keeps them all in memory for its error text. It also notes the
+// [DONE] event, which go-openai reports as the same io.EOF as a body that
+// was cut.
 type sseCommentFilter struct {
 	in      *bufio.Reader
 	pending []byte // kept bytes not yet read
 	kept    bool   // the current event has a kept line
 	err     error
+	// sawDone, when set, is told of the stream's end event (data: [DONE]).
+	sawDone *bool
 }
 
-func newSSECommentFilter(r io.Reader) *sseCommentFilter {
-	return &sseCommentFilter{in: bufio.NewReader(r)}
+func newSSECommentFilter(r io.Reader, sawDone *bool) *sseCommentFilter {
+	return &sseCommentFilter{in: bufio.NewReader(r), sawDone: sawDone}
 }
+
+var doneLine = []byte("data: [DONE]")
 
 func (f *sseCommentFilter) Read(p []byte) (int, error) {
 	for len(f.pending) == 0 {
@@ -42,6 +48,9 @@ func (f *sseCommentFilter) Read(p []byte) (int, error) {
 		default:
 			f.kept = true
 			f.pending = line
+			if f.sawDone != nil && bytes.Equal(bytes.TrimSpace(line), doneLine) {
+				*f.sawDone = true
+			}
 		}
 	}
 	n := copy(p, f.pending)

@@ -50,6 +50,11 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 		}
 		return llm.Response{}, false, &kit.StreamDrop{Err: errors.New("the stream ended before any data")}
 	}
+	if acc.finish == "" && !ex.sawDone {
+		// Neither a finish_reason nor [DONE]: the body ended in the middle
+		// of the answer (a proxy giving up cleanly), not a whole answer.
+		return llm.Response{}, acc.emitted, &kit.StreamDrop{Err: errors.New("the stream ended before the answer did (no finish_reason, no [DONE])")}
+	}
 	return acc.response(), acc.emitted, nil
 }
 
@@ -73,6 +78,9 @@ func streamReadError(err error) error {
 // jsonAnswer parses the plain JSON body a server sent in answer to a
 // streaming request, emits its reasoning and text, and returns it.
 func jsonAnswer(body []byte, onEvent func(llm.Event)) (llm.Response, bool, error) {
+	if err := errorObject(body); err != nil {
+		return llm.Response{}, false, err
+	}
 	var cr goopenai.ChatCompletionResponse
 	if err := json.Unmarshal(body, &cr); err != nil || len(cr.Choices) == 0 {
 		return llm.Response{}, false, &kit.Malformed{Err: fmt.Errorf("a streaming request was answered with a JSON body that is not a chat completion: %s", kit.Excerpt(string(body)))}
@@ -80,4 +88,17 @@ func jsonAnswer(body []byte, onEvent func(llm.Event)) (llm.Response, bool, error
 	resp := completionResponse(&cr)
 	emitted := emitWhole(cr.Choices[0].Message, onEvent)
 	return resp, emitted, nil
+}
+
+// errorObject is the OpenAI error object some gateways send as the body of
+// an HTTP 200 answer ({"error": {...}}) in place of a completion, as a
+// *goopenai.APIError without a status: classified by its code and type
+// like an error event in a stream (an overflow, a rate limit retried);
+// nil when body is not one.
+func errorObject(body []byte) error {
+	var e goopenai.ErrorResponse
+	if json.Unmarshal(body, &e) != nil || e.Error == nil || (e.Error.Message == "" && e.Error.Code == nil && e.Error.Type == "") {
+		return nil
+	}
+	return e.Error
 }
