@@ -2,18 +2,14 @@ package agent
 
 import (
 	"github.com/agentls/agentls/agent/tokens"
-	"github.com/agentls/agentls/agentproto"
 )
 
-// budget returns the budget of mode's model (agent/tokens).
-func (m *Manager) budget(mode agentproto.Mode) tokens.Budget {
-	return tokens.BudgetOf(m.config(), mode)
-}
-
-// budget is the budget of the session's current mode, with the window
+// budget is the budget of the model the session's requests go to in its
+// current mode (requestModel; agent/tokens), with the window
 // lowered to what repeated context overflows showed (noteOverflow).
 func (s *Session) budget() tokens.Budget {
-	b := s.m.budget(s.State().Mode)
+	mode := s.State().Mode
+	b := tokens.BudgetOf(s.m.config(), mode, s.requestModel(mode))
 	s.mu.Lock()
 	learned := s.learnedWindow
 	s.mu.Unlock()

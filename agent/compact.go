@@ -31,8 +31,9 @@ const summaryCharsPerToken = 3
 // compaction is what one compaction did.
 type compaction struct {
 	before, after int
-	stubbed       int // tool results newly stubbed
-	summarised    int // messages newly summarised
+	stubbed       int       // tool results newly stubbed
+	summarised    int       // messages newly summarised
+	used          llm.Usage // the summary request's
 }
 
 func (c compaction) done() bool { return c.stubbed > 0 || c.summarised > 0 }
@@ -131,7 +132,8 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 		// 2. Summarise the older turns, never the current prompt.
 		cut := summaryCut(msgs, v.summaryUpto, min(keepFrom, prompt))
 		if cut > v.summaryUpto {
-			summary := s.summarise(ctx, v.visible(msgs, v.summaryUpto, cut), v.summary, max(history, limit/5))
+			summary, used := s.summarise(ctx, v.visible(msgs, v.summaryUpto, cut), v.summary, max(history, limit/5))
+			c.used = used
 			if ctx.Err() != nil {
 				return c, ctx.Err()
 			}
@@ -155,7 +157,11 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 	if c.done() {
 		s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s context %d → %d tokens (limit %d of a %d-token window): %d old tool results stubbed, %d messages summarised",
 			s.meta.ID, c.before, c.after, limit, b.Window, c.stubbed, c.summarised))
-		s.m.notes.Update(ctx, s.meta.ID, agentproto.UsageUpdate{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.Window})
+	}
+	if c.done() || c.used != (llm.Usage{}) {
+		// The summary request's tokens count like a turn's (ACP's cost).
+		s.m.notes.Update(ctx, s.meta.ID, agentproto.UsageUpdate{SessionUpdate: "usage_update", ContextTokens: c.after, ContextWindow: b.Window,
+			InputTokens: c.used.InputTokens, OutputTokens: c.used.OutputTokens})
 	}
 	return c, nil
 }
@@ -223,20 +229,20 @@ func summaryCut(msgs []llm.Message, from, keepFrom int) int {
 
 // summarise asks the model for a hand-off summary of msgs (which follow the
 // earlier summary prev). When the model cannot give one, a summary made of
-// the user's messages and the tools called stands in.
-func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string, limit int) string {
+// the user's messages and the tools called stands in. used is the
+// request's usage (the endpoint bills it).
+func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string, limit int) (summary string, used llm.Usage) {
 	transcript := renderTranscript(msgs, prev, limit*summaryCharsPerToken/2)
 	req := llm.Request{
 		System:   summarizePrompt,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: transcript}},
-	}
-	if plan := s.m.config().Model.PlanName; s.State().Mode == agentproto.ModePlan && plan != "" {
-		req.Model = plan
+		Model:    s.requestModel(s.State().Mode), // the model the turns go to
 	}
 	resp, err := s.m.Provider().Complete(ctx, req, nil)
+	used = resp.Usage // billed whether or not it is used
 	text := strings.TrimSpace(resp.Message.Content)
 	if err == nil && text != "" {
-		return capSummary(text, limit)
+		return capSummary(text, limit), used
 	}
 	if err == nil {
 		err = errors.New("the model answered with no text")
@@ -244,7 +250,7 @@ func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string
 	if ctx.Err() == nil {
 		slog.Warn("the model could not summarise the conversation; using a plain summary", "session", s.meta.ID, "err", err)
 	}
-	return capSummary(plainSummary(msgs, prev), limit)
+	return capSummary(plainSummary(msgs, prev), limit), used
 }
 
 // capSummary keeps a summary within a fifth of the limit (about four

@@ -110,20 +110,29 @@ func (s *Session) buildRequest() (llm.Request, string) {
 			sys.WriteString(m.planningSection(planFile, phasePlans))
 		}
 	}
-	req := llm.Request{System: sys.String(), Messages: msgs, Tools: offered}
-	if plan := m.config().Model.PlanName; mode == agentproto.ModePlan && plan != "" {
-		req.Model = plan
-	}
-	if name := s.rootSession().chosenModel(mode); name != "" {
-		req.Model = name // the user's /model (a sub-agent's root's)
-	}
+	req := llm.Request{System: sys.String(), Messages: msgs, Tools: offered, Model: s.requestModel(mode)}
 	if s.sub != nil {
-		if s.sub.kind.Model != "" {
-			req.Model = s.sub.kind.Model
-		}
 		req.Agent = s.sub.key
 	}
 	return req, notice
+}
+
+// requestModel is the model the session's requests in mode go to ("": the
+// provider's default, model.name): model.plan_name in plan mode, the
+// user's /model (a sub-agent's root's), a sub-agent kind's own model. Its
+// turns, its summaries and its budget all follow it.
+func (s *Session) requestModel(mode agentproto.Mode) string {
+	model := ""
+	if plan := s.m.config().Model.PlanName; mode == agentproto.ModePlan && plan != "" {
+		model = plan
+	}
+	if name := s.rootSession().chosenModel(mode); name != "" {
+		model = name
+	}
+	if s.sub != nil && s.sub.kind.Model != "" {
+		model = s.sub.kind.Model
+	}
+	return model
 }
 
 // summarySection is the hand-off summary of compacted turns, fenced as

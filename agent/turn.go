@@ -279,10 +279,8 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		}
 		msg := resp.Message
 		msg.Role, msg.ID = llm.RoleAssistant, msgID
+		s.uniqueCallIDs(msgID, msg.ToolCalls) // tool_call_ids.go
 		for i := range msg.ToolCalls {
-			if msg.ToolCalls[i].ID == "" {
-				msg.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", step, i)
-			}
 			msg.ToolCalls[i].Arguments = capArguments(msg.ToolCalls[i].Arguments)
 		}
 		s.append(s.withCallViews(historyMessage(msg)))

@@ -63,17 +63,25 @@ func ContextWindow(model string, configured int) int {
 	if configured > 0 {
 		return configured
 	}
+	if tokens, ok := knownWindow(model); ok {
+		return tokens
+	}
+	return DefaultContextWindow
+}
+
+// knownWindow is model's window from knownWindows, if its family is there.
+func knownWindow(model string) (int, bool) {
 	name := strings.ToLower(model)
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
 	}
-	best, tokens := 0, DefaultContextWindow
+	best, tokens := 0, 0
 	for _, k := range knownWindows {
 		if strings.HasPrefix(name, k.prefix) && len(k.prefix) > best {
 			best, tokens = len(k.prefix), k.tokens
 		}
 	}
-	return tokens
+	return tokens, best > 0
 }
 
 // Budget is the token budget of a mode's model requests.
@@ -90,11 +98,12 @@ func (b Budget) Limit() int {
 	return int(b.Threshold * float64(b.Window-b.Reserve))
 }
 
-// BudgetOf is the budget of mode's model under cfg: its context window
-// (configured, else known, else DefaultContextWindow), the answer's
+// BudgetOf is the budget of mode's model under cfg, or of chosen (the
+// session's own model; "" for none): its context window (configured, else
+// known, else DefaultContextWindow; a chosen model's known one), the answer's
 // reserve (model.max_tokens, at most half the window) and the compaction
 // threshold (compaction.threshold, 0.85 when unset or out of range).
-func BudgetOf(cfg config.Config, mode agentproto.Mode) Budget {
+func BudgetOf(cfg config.Config, mode agentproto.Mode, chosen string) Budget {
 	model, configured := cfg.Model.Name, cfg.Model.ContextWindow
 	if mode == agentproto.ModePlan && cfg.Model.PlanName != "" {
 		model = cfg.Model.PlanName
@@ -103,6 +112,13 @@ func BudgetOf(cfg config.Config, mode agentproto.Mode) Budget {
 		}
 	}
 	window := ContextWindow(model, configured)
+	if chosen != "" && chosen != model {
+		// A session's own model (/model): its family's window when known;
+		// else the configured one, the best the user said.
+		if w, ok := knownWindow(chosen); ok {
+			window = w
+		}
+	}
 	reserve := cfg.Model.MaxTokens
 	if reserve <= 0 || reserve > window/2 {
 		reserve = min(8192, window/8)
