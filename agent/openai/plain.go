@@ -82,9 +82,11 @@ func emitWhole(m goopenai.ChatCompletionMessage, onEvent func(llm.Event)) bool {
 // usage converts the token counts, with the prompt-cache hits when the
 // endpoint reports them.
 func usage(u *goopenai.Usage) llm.Usage {
-	out := llm.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens}
+	// A negative count (a broken or hostile endpoint) would lower the
+	// session's cost and give a sub-agent's token budget back: none is.
+	out := llm.Usage{InputTokens: max(u.PromptTokens, 0), OutputTokens: max(u.CompletionTokens, 0)}
 	if d := u.PromptTokensDetails; d != nil {
-		out.CachedInputTokens = d.CachedTokens
+		out.CachedInputTokens = min(max(d.CachedTokens, 0), out.InputTokens)
 	}
 	return out
 }

@@ -66,6 +66,11 @@ func TestStreaming(t *testing.T) {
 		want:       llm.Response{Message: assistant("hi"), FinishReason: "stop", Usage: llm.Usage{InputTokens: 120, OutputTokens: 7, CachedInputTokens: 100}},
 		wantEvents: []llm.Event{text("hi")},
 	}, {
+		name:       "negative usage counts nothing",
+		chunks:     []string{textChunk("hi"), finishChunk("stop"), cachedUsageChunk(-5000, -7, 900)},
+		want:       llm.Response{Message: assistant("hi"), FinishReason: "stop"},
+		wantEvents: []llm.Event{text("hi")},
+	}, {
 		name: "tool-call arguments split across many chunks",
 		chunks: append(append([]string{roleChunk(), textChunk("Reading."), callChunk(call(0, "call_1", "read_file", ""))},
 			splitArgs(0, args)...), finishChunk("tool_calls")),
