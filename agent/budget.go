@@ -9,10 +9,9 @@ import (
 // lowered to what repeated context overflows showed (noteOverflow).
 func (s *Session) budget() tokens.Budget {
 	mode := s.State().Mode
-	b := tokens.BudgetOf(s.m.config(), mode, s.requestModel(mode))
-	s.mu.Lock()
-	learned := s.learnedWindow
-	s.mu.Unlock()
+	model := s.requestModel(mode)
+	b := tokens.BudgetOf(s.m.config(), mode, model)
+	learned := s.learned(model)
 	if learned > 0 && learned < b.Window {
 		b.Window = learned
 		b.Reserve = min(b.Reserve, learned/8)

@@ -53,12 +53,9 @@ type Session struct {
 	view viewState
 	// calib scales the token estimate to what the endpoint reports (0: 1).
 	calib float64
-	// learnedWindow, when set, is a context window smaller than the
-	// configured one, learned from an endpoint's overflow error.
-	learnedWindow int
-	// overflows are the sizes (tokens) of the last requests the endpoint
-	// refused as too long (window.go).
-	overflows []int
+	// windows are what the endpoint's overflow errors taught of each model
+	// the session's requests went to (window.go), by requestModel.
+	windows map[string]*learnedWindow
 	// modeNotice, when set, is told to the model at its next step.
 	modeNotice string
 	// rewindNote, when set, tells the model at its next step which files a

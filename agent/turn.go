@@ -360,7 +360,7 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, flo
 		if refused == 0 {
 			refused = size
 		}
-		if s.noteOverflow(size) {
+		if s.noteOverflow(s.requestModel(s.State().Mode), size) {
 			slog.Warn("the endpoint refused requests of this size twice: its context window is smaller than assumed", "session", s.meta.ID, "window", size)
 		}
 		target := int(retryShares[attempt] * float64(refused))

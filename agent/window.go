@@ -19,33 +19,63 @@ const sameSize = 0.10
 // maxOverflows bounds the overflow sizes a session remembers.
 const maxOverflows = 8
 
+// learnedWindow is what overflow errors taught of one model's window.
+type learnedWindow struct {
+	// window, when set, is a context window smaller than the configured
+	// one.
+	window int
+	// overflows are the sizes (tokens) of the last requests the endpoint
+	// refused as too long.
+	overflows []int
+}
+
 // noteOverflow records that the endpoint refused a request of size tokens
-// (calibrated estimate) as too long for its context window. One refusal
-// teaches nothing (an endpoint may fail spuriously); a second one at the
-// same size (within sameSize of an earlier one) shows the real window is
-// smaller than assumed, and the session's window becomes the smaller of
-// the two sizes (it only ever shrinks). It reports whether a window was
-// learned.
-func (s *Session) noteOverflow(size int) bool {
+// (calibrated estimate) to model (requestModel) as too long for its
+// context window. One refusal teaches nothing (an endpoint may fail
+// spuriously); a second one at the same size (within sameSize of an
+// earlier one) shows the real window is smaller than assumed, and the
+// model's window in this session becomes the smaller of the two sizes (it
+// only ever shrinks). Each model learns alone: a small plan model's
+// overflows do not shrink the build model's window. It reports whether a
+// window was learned.
+func (s *Session) noteOverflow(model string, size int) bool {
 	if size <= 0 {
 		return false
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.windows == nil {
+		s.windows = map[string]*learnedWindow{}
+	}
+	lw := s.windows[model]
+	if lw == nil {
+		lw = &learnedWindow{}
+		s.windows[model] = lw
+	}
 	learned := false
-	for _, o := range s.overflows {
+	for _, o := range lw.overflows {
 		if float64(abs(size-o)) > sameSize*float64(max(size, o)) {
 			continue
 		}
-		if w := min(size, o); s.learnedWindow == 0 || w < s.learnedWindow {
-			s.learnedWindow, learned = w, true
+		if w := min(size, o); lw.window == 0 || w < lw.window {
+			lw.window, learned = w, true
 		}
 	}
-	s.overflows = append(s.overflows, size)
-	if len(s.overflows) > maxOverflows {
-		s.overflows = s.overflows[1:]
+	lw.overflows = append(lw.overflows, size)
+	if len(lw.overflows) > maxOverflows {
+		lw.overflows = lw.overflows[1:]
 	}
 	return learned
+}
+
+// learned is the window overflows taught of model (0: none).
+func (s *Session) learned(model string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if lw := s.windows[model]; lw != nil {
+		return lw.window
+	}
+	return 0
 }
 
 func abs(n int) int {

@@ -29,10 +29,13 @@ func TestNoteOverflowLearnsFromRepeatedEvidence(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := &Session{}
 			for _, n := range tt.sizes {
-				s.noteOverflow(n)
+				s.noteOverflow("llama3", n)
 			}
-			if s.learnedWindow != tt.want {
-				t.Fatalf("learned window %d, want %d", s.learnedWindow, tt.want)
+			if got := s.learned("llama3"); got != tt.want {
+				t.Fatalf("learned window %d, want %d", got, tt.want)
+			}
+			if got := s.learned("qwen3"); got != 0 {
+				t.Fatalf("another model learned a window of %d from llama3's overflows", got)
 			}
 		})
 	}
