@@ -45,9 +45,6 @@ type Session struct {
 	mu        sync.Mutex
 	meta      sessionstore.Meta
 	messages  []llm.Message
-	// callIDs are the tool call ids the session has used (tool_call_ids.go),
-	// built from messages at first use; under mu.
-	callIDs map[string]bool
 	// view is how the model's view differs from messages (compaction,
 	// repairs, set-aside turns), as the session file's records say.
 	view viewState

@@ -93,3 +93,31 @@ func TestDuplicateToolCallIDsKeepEveryResult(t *testing.T) {
 		}
 	}
 }
+
+// TestUniqueCallIDs: empty and repeated ids of one answer get fresh ones,
+// never one another call of the answer holds.
+func TestUniqueCallIDs(t *testing.T) {
+	t.Parallel()
+	const msgID = "01a223f9-18d9-7613-abfb-a5ee8221b3e1"
+	fresh := "call_" + ShortID(msgID) + "_"
+	tests := []struct{ in, want []string }{
+		{[]string{"a", "b"}, []string{"a", "b"}},
+		{[]string{"call_0", "call_0"}, []string{"call_0", fresh + "1"}},
+		{[]string{"", ""}, []string{fresh + "0", fresh + "1"}},
+		{[]string{"", fresh + "0"}, []string{fresh + "0_1", fresh + "0"}},
+	}
+	for _, tc := range tests {
+		calls := make([]agentproto.ToolCall, len(tc.in))
+		for i, id := range tc.in {
+			calls[i].ID = id
+		}
+		uniqueCallIDs(msgID, calls)
+		var got []string
+		for _, c := range calls {
+			got = append(got, c.ID)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("uniqueCallIDs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
