@@ -22,6 +22,21 @@ func (m *Manager) DeleteSession(ctx context.Context, id string) error {
 	if err := sessionstore.ValidID(id); err != nil {
 		return &InvalidParamsError{Msg: err.Error()} // malformed, not merely unknown
 	}
+	// A session another process drives is refused before anything goes:
+	// its sub-agents' sessions are that process's too. The lock taken here
+	// is the one Delete takes (owning twice is a no-op).
+	m.mu.Lock()
+	_, open := m.sessions[id]
+	m.mu.Unlock()
+	if !open && m.store.Exists(id) {
+		if err := m.store.Own(id); err != nil {
+			if errors.Is(err, sessionstore.ErrSessionOwned) {
+				return ownedElsewhere(id)
+			}
+			return fmt.Errorf("delete session %s: %w", id, err)
+		}
+		defer m.store.Disown(id) // when a sub-agent's delete failed and it stays
+	}
 	metas := m.ownSessionMetas()
 	meta := metas[id] // for its plan lock, below
 	// Its sub-agents first (the deepest first): a failure leaves the
@@ -68,7 +83,7 @@ func (m *Manager) deleteOne(ctx context.Context, id string, meta sessionstore.Me
 	case errors.Is(err, os.ErrNotExist):
 		return &InvalidParamsError{Msg: fmt.Sprintf("unknown session %q", id), Err: ErrUnknownSession}
 	case errors.Is(err, sessionstore.ErrSessionOwned):
-		return invalidf("session %s is open in another agentls process (another editor window?): close it there, then delete it", id)
+		return ownedElsewhere(id)
 	case err != nil:
 		return err
 	}
@@ -83,4 +98,9 @@ func (m *Manager) deleteOne(ctx context.Context, id string, meta sessionstore.Me
 		}
 	}
 	return nil
+}
+
+// ownedElsewhere is the refusal to delete a session another process drives.
+func ownedElsewhere(id string) error {
+	return invalidf("session %s is open in another agentls process (another editor window?): close it there, then delete it", id)
 }
