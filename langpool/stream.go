@@ -3,7 +3,6 @@ package langpool
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -31,9 +30,6 @@ func newServerStream(rwc io.ReadWriteCloser) *serverStream {
 	return &serverStream{Stream: jsonrpc2.NewStream(rwc), in: bufio.NewReader(rwc)}
 }
 
-// errServerMessageTooLarge is a message over maxServerMessageBytes.
-var errServerMessageTooLarge = errors.New("message too large")
-
 // Read reads the next message.
 func (s *serverStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	if err := ctx.Err(); err != nil {
@@ -44,7 +40,7 @@ func (s *serverStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error
 		return nil, 0, err
 	}
 	if length > maxServerMessageBytes {
-		return nil, 0, fmt.Errorf("the language server sent a message of %d bytes, over the %d MiB cap: %w", length, maxServerMessageBytes>>20, errServerMessageTooLarge)
+		return nil, 0, fmt.Errorf("the language server sent a message of %d bytes, over the %d MiB cap", length, maxServerMessageBytes>>20)
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(s.in, body); err != nil {
