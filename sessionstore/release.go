@@ -14,6 +14,8 @@ func (s *Store) Disown(id string) {
 	if f, ok := s.owned[id]; ok {
 		unlock(id, f) // store.go
 		delete(s.owned, id)
+		delete(s.synced, id) // another process may save it from now on
+
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentls/agentls/internal/flock"
 	"github.com/agentls/agentls/internal/statefile"
 	"github.com/agentls/agentls/workspace"
 )
@@ -68,7 +69,9 @@ type Store struct {
 	// synced is, per session, the metadata last saved durably with its
 	// title and UpdatedAt cleared (s.mu): a save that changes only those
 	// (the end of every turn, the first prompt's title) skips the fsyncs
-	// (SaveMeta).
+	// (SaveMeta). It is forgotten when the session's lock is given up
+	// (Disown, Release): another process may save the session from then on,
+	// and the next change of mode or plan here is synced again.
 	synced map[string]Meta
 	// held are the sessions whose turn keeps their file open (Hold): the
 	// open file, nil until the turn's first Append.
@@ -86,9 +89,6 @@ var (
 func NewStore(dir string) *Store {
 	return &Store{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File), synced: make(map[string]Meta), held: make(map[string]*os.File)}
 }
-
-// errLocked is lockFile's error for a lock another process holds.
-var errLocked = errors.New("locked")
 
 // ErrReleased is wrapped by Own's error once the store was released: the
 // process is giving its sessions up (the server is shutting down).
@@ -126,12 +126,12 @@ func (s *Store) Own(id string) error {
 	if err != nil {
 		return fmt.Errorf("lock session %s: %w", id, err)
 	}
-	if err := lockFile(f); err != nil {
+	if ok, err := flock.Try(f, true); err != nil || !ok {
 		f.Close()
-		if errors.Is(err, errLocked) {
-			return fmt.Errorf("session %s: %w (another editor window?); close it there or start a new session", id, ErrSessionOwned)
+		if err != nil {
+			return fmt.Errorf("lock session %s: %w", id, err)
 		}
-		return fmt.Errorf("lock session %s: %w", id, err)
+		return fmt.Errorf("session %s: %w (another editor window?); close it there or start a new session", id, ErrSessionOwned)
 	}
 	s.owned[id] = f
 	return nil
@@ -146,15 +146,16 @@ func (s *Store) Release() {
 	for id, f := range s.owned {
 		unlock(id, f)
 		delete(s.owned, id)
+		delete(s.synced, id)
 	}
 }
 
 // unlock gives up a session's lock and closes its lock file (the caller
 // holds s.mu). The lock is given up explicitly, not by the close alone
-// (unlockFile): the next Own of the session, in this process or another,
+// (flock.Unlock): the next Own of the session, in this process or another,
 // must find it free.
 func unlock(id string, f *os.File) {
-	if err := unlockFile(f); err != nil {
+	if err := flock.Unlock(f); err != nil {
 		slog.Warn("unlock session", "session", id, "err", err) // the close below still releases it
 	}
 	f.Close()

@@ -8,7 +8,7 @@ import (
 	"github.com/agentls/agentls/workspace"
 )
 
-// TestAuditModeChangeSyncedAfterAnotherProcessSavedIt: docs/sessions.md
+// TestModeChangeSyncedAfterAnotherProcessSavedIt: docs/sessions.md
 // promises that the .meta file "is synced at each change of mode, plan,
 // review or model". A store decides by what it last saved durably itself
 // (Store.synced), which another process's saves make stale: VS Code's
@@ -19,7 +19,7 @@ import (
 // replaced without fsync, because that process's cache still holds the
 // mode it saved two owners ago. A power failure can then bring back the
 // other process's mode (build, after the human stopped the build).
-func TestAuditModeChangeSyncedAfterAnotherProcessSavedIt(t *testing.T) {
+func TestModeChangeSyncedAfterAnotherProcessSavedIt(t *testing.T) {
 	syncs := 0
 	replaceDurable = func(path string, data []byte, perm fs.FileMode) error {
 		syncs++
