@@ -22,6 +22,7 @@ func TestStoreKeepsToItsOwnFolders(t *testing.T) {
 		file bool   // the link points at the victim file itself
 	}{
 		{name: "prune stamp linked to a file outside", link: ".agentls/checkpoints/.pruned", file: true},
+		{name: "store lock linked to a file outside", link: ".agentls/checkpoints/.lock", file: true},
 		{name: "objects folder linked outside", link: ".agentls/checkpoints/objects"},
 		{name: "checkpoints folder linked outside", link: ".agentls/checkpoints"},
 		{name: "state folder linked outside", link: ".agentls"},
@@ -82,7 +83,7 @@ func TestStoreKeepsToItsOwnFolders(t *testing.T) {
 				t.Fatalf("save through the link %s: errors %v, want one naming the symbolic link", tc.link, errs)
 			}
 			if tc.file && len(errs) > 0 {
-				t.Fatalf("a linked prune stamp failed the save: %v", errs)
+				t.Fatalf("a linked %s failed the save: %v", tc.link, errs)
 			}
 		})
 	}
@@ -116,13 +117,13 @@ func listTree(t *testing.T, dir string) string {
 
 // FuzzStoreOwnFolders: a symbolic link a repository put anywhere under
 // .agentls/ (a folder of the store, a manifest, known.json, the digest
-// cache, an object, the prune stamp), to a folder or a file of the
+// cache, an object, the prune stamp, the lock), to a folder or a file of the
 // user's, never makes checkpoints and their prunes write, truncate or
 // remove anything where it leads.
 func FuzzStoreOwnFolders(f *testing.F) {
 	for _, seed := range []string{
 		".agentls", ".agentls/checkpoints", ".agentls/checkpoints/objects", ".agentls/checkpoints/s1",
-		".agentls/checkpoints/.pruned", ".agentls/checkpoints/.hashes", ".agentls/checkpoints/s1/known.json",
+		".agentls/checkpoints/.pruned", ".agentls/checkpoints/.lock", ".agentls/checkpoints/.hashes", ".agentls/checkpoints/s1/known.json",
 		".agentls/checkpoints/s1/c1.json", ".agentls/checkpoints/s1/c2.json", ".agentls/checkpoints/objects/" + Digest([]byte("v2\n")),
 	} {
 		f.Add(seed, false)

@@ -215,8 +215,18 @@ func (s *Store) retain(bySession map[string][]stored, keep map[string]bool) (dro
 	return drop, kept
 }
 
-// collect removes the objects no manifest uses (older than objectGrace).
+// collect removes the objects no manifest uses (older than objectGrace),
+// holding the store's lock exclusively: while a save of another process
+// holds it, nothing is collected (the next prune does). A save refreshes
+// the objects it reuses (hasObject), so one that found an object before
+// this prune listed its manifest keeps it young.
 func (s *Store) collect(refs map[string]int) error {
+	unlock, ok := s.tryLockExclusive()
+	if !ok {
+		slog.Debug("checkpoint: a save in another process holds the store: objects are collected at a later prune")
+		return nil
+	}
+	defer unlock()
 	dir := filepath.Join(s.dir, "objects")
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -147,10 +147,10 @@ const MaxFiles = 50000
 var ErrTooManyFiles = fmt.Errorf("the workspace has more than %d files (after .gitignore): agentls takes no checkpoints of it", MaxFiles)
 
 // scan hashes the workspace's files (the cache spares unchanged ones) and
-// returns them as a manifest; when keep is set, the content of each
-// restorable file is then stored as an object (only once the whole walk
-// succeeded: a workspace over MaxFiles leaves no objects behind).
-func (s *Store) scan(ctx context.Context, keep bool) (Manifest, error) {
+// returns them as a manifest. It stores no object: storeObjects does, once
+// the whole walk succeeded (a workspace over MaxFiles leaves no objects
+// behind).
+func (s *Store) scan(ctx context.Context) (Manifest, error) {
 	root := s.ws.Root()
 	s.loadHashCache()
 	out := Manifest{}
@@ -167,34 +167,39 @@ func (s *Store) scan(ctx context.Context, keep bool) (Manifest, error) {
 		}
 		return nil
 	})
-	if err != nil || !keep {
-		return out, err
-	}
-	for key, e := range out {
-		if e.Unrestorable || s.hasObject(e.SHA256) {
+	return out, err
+}
+
+// storeObjects stores the content of each restorable file of man whose
+// object is missing or damaged (hasObject), updating man for a file that
+// changed since the walk. The caller holds the store's shared lock
+// (lockShared) until the manifest is on disk.
+func (s *Store) storeObjects(ctx context.Context, man Manifest) error {
+	for key, e := range man {
+		if e.Unrestorable || s.hasObject(e.SHA256, e.Size) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		e, ok, err := s.file(s.Abs(key), true) // changed since the walk: its content now
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ok {
-			out[key] = e
+			man[key] = e
 		} else {
-			delete(out, key)
+			delete(man, key)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // Scan hashes the workspace's files without storing them.
 func (s *Store) Scan(ctx context.Context) (Manifest, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.scan(ctx, false)
+	return s.scan(ctx)
 }
 
 // Current is the entry of one file as it is now; ok is false when it does
@@ -223,7 +228,7 @@ func (s *Store) file(abs string, keep bool) (Entry, bool, error) {
 		if e.Size > MaxFileBytes {
 			e.Unrestorable = true
 		}
-		if !keep || e.Unrestorable || s.hasObject(e.SHA256) {
+		if !keep || e.Unrestorable || s.hasObject(e.SHA256, e.Size) {
 			return e, true, nil
 		}
 	}
@@ -243,7 +248,7 @@ func (s *Store) file(abs string, keep bool) (Entry, bool, error) {
 	} else {
 		e.Size = int64(len(data))
 	}
-	if keep && !e.Unrestorable && !s.hasObject(e.SHA256) {
+	if keep && !e.Unrestorable && !s.hasObject(e.SHA256, e.Size) {
 		if err := s.putObject(e.SHA256, data); err != nil {
 			return Entry{}, false, err
 		}
@@ -336,9 +341,28 @@ func Restorable(data []byte) bool {
 	return len(data) <= MaxFileBytes && !workspace.IsBinary(data)
 }
 
-func (s *Store) hasObject(sha string) bool {
-	_, err := os.Stat(s.objectPath(sha))
-	return err == nil
+// hasObject reports whether the object sha is stored whole: a regular
+// file of size bytes. An object a power failure left empty or cut short
+// (objects are not synced: putObject) is not, and is stored again: every
+// later checkpoint of that content would name a damaged object.
+//
+// An object found whole is reused, so it is refreshed (its modification
+// time set to now) when it is older than half of objectGrace: a prune,
+// here or in another process, that listed the manifests before this
+// save's is written then finds it young and keeps it (collect). The
+// caller holds the shared lock, which a collect waits out.
+func (s *Store) hasObject(sha string, size int64) bool {
+	path := s.objectPath(sha)
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != size {
+		return false
+	}
+	if now := time.Now(); now.Sub(fi.ModTime()) > objectGrace/2 {
+		if err := os.Chtimes(path, now, now); err != nil {
+			return false // gone since (collected): store it again
+		}
+	}
+	return true
 }
 
 func (s *Store) putObject(sha string, data []byte) error {
@@ -351,6 +375,7 @@ func (s *Store) putObject(sha string, data []byte) error {
 	if err := workspace.ReplaceFile(s.objectPath(sha), data, 0o644); err != nil {
 		return fmt.Errorf("checkpoint object %s: %w", sha, err)
 	}
+	delete(s.sizes, sha) // a damaged object's size, replaced
 	return nil
 }
 
@@ -392,16 +417,12 @@ func (s *Store) Save(ctx context.Context, sessionID, id string, keep ...string) 
 	if err := s.checkOwnFolders(sessionID); err != nil {
 		return nil, err
 	}
-	man, err := s.scan(ctx, true)
+	man, err := s.scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint scan: %w", err)
 	}
-	if !s.linkUnchanged(sessionID, path, man) {
-		if err := writeJSON(path, man, false); err != nil {
-			delete(s.last, sessionID)
-			return nil, fmt.Errorf("checkpoint manifest: %w", err)
-		}
-		s.rememberManifest(sessionID, path, man)
+	if err := s.storeAndList(ctx, sessionID, path, man); err != nil {
+		return nil, err
 	}
 	s.saveHashCache(man)
 	// The first save after Open prunes (when no process pruned within
@@ -426,6 +447,29 @@ func (s *Store) Save(ctx context.Context, sessionID, id string, keep ...string) 
 	}
 	s.sincePrune++
 	return man, nil
+}
+
+// storeAndList stores man's objects and writes it as the manifest path,
+// under the shared lock (lockShared): no prune, in this process or
+// another, collects an object between this save finding it and its
+// manifest naming it.
+func (s *Store) storeAndList(ctx context.Context, sessionID, path string, man Manifest) error {
+	unlock, err := s.lockShared(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := s.storeObjects(ctx, man); err != nil {
+		return fmt.Errorf("checkpoint scan: %w", err)
+	}
+	if !s.linkUnchanged(sessionID, path, man) {
+		if err := writeJSON(path, man, false); err != nil {
+			delete(s.last, sessionID)
+			return fmt.Errorf("checkpoint manifest: %w", err)
+		}
+		s.rememberManifest(sessionID, path, man)
+	}
+	return nil
 }
 
 // Load reads the manifest of a checkpoint; an unknown one is fs.ErrNotExist.

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestAuditSaveReplacesADamagedObject: objects are written without fsync
+// TestSaveReplacesADamagedObject: objects are written without fsync
 // (putObject: "an object lost to a power failure is found damaged or
 // missing, never wrong"). After a power failure, a freshly written object
 // can be left as an empty file (ext4's delayed allocation: a new file
@@ -18,7 +18,7 @@ import (
 // the agent's later edit of it can never be undone, although its content
 // was on disk at each of those checkpoints. A save should find an object
 // whose size is not the file's and store the content again.
-func TestAuditSaveReplacesADamagedObject(t *testing.T) {
+func TestSaveReplacesADamagedObject(t *testing.T) {
 	ctx := context.Background()
 	const content = "the user's work, before the agent's turn\n"
 	for _, tc := range []struct {
