@@ -45,9 +45,11 @@ export function renderMarkdown(text: string): string {
   return md.render(text);
 }
 
-// A plan in its approval is rendered so that every line the builder will read shows: a link
+// A plan in its approval is rendered so that every word the builder will read shows: a link
 // reference definition (`[//]: # "…"`, which markdown renders as nothing) stays as its text, an
-// image as its text, and a link shows where it leads after its label when the two differ.
+// image as its text, a link shows where it leads after its label when the two differ and its
+// title, a code fence the words of its info string after the language, and a table with a row of
+// more cells than its header (markdown drops the extra ones) is shown as its source text.
 const planMd: MarkdownIt = new MarkdownIt({ html: false, linkify: true, breaks: false, highlight: md.options.highlight });
 planMd.disable(['reference', 'image']);
 planMd.validateLink = md.validateLink;
@@ -57,10 +59,68 @@ planMd.renderer.rules.link_close = (tokens, idx, options, _env, self) => {
   let open = idx - 1;
   while (open >= 0 && tokens[open].type !== 'link_open') open--;
   const href = open >= 0 ? (tokens[open].attrGet('href') ?? '') : '';
-  const label = tokens.slice(open + 1, idx).map((t) => t.content).join('');
-  const shown = href && label.trim() !== href && label.trim() !== href.replace(/^mailto:/, '') ? ` <span class="link-target">(${planMd.utils.escapeHtml(href)})</span>` : '';
+  const title = open >= 0 ? (tokens[open].attrGet('title') ?? '') : '';
+  const label = tokens.slice(open + 1, idx).map((t) => t.content).join('').trim();
+  const target = href && label !== href && label !== href.replace(/^mailto:/, '') ? href : '';
+  const parts = [target, title ? JSON.stringify(title) : ''].filter((p) => p !== '');
+  const shown = parts.length ? ` <span class="link-target">(${planMd.utils.escapeHtml(parts.join(' '))})</span>` : '';
   return self.renderToken(tokens, idx, options) + shown;
 };
+const fence = planMd.renderer.rules.fence!;
+planMd.renderer.rules.fence = (tokens, idx, options, env, self) => {
+  const info = planMd.utils.unescapeAll(tokens[idx].info).trim();
+  const html = fence(tokens, idx, options, env, self);
+  return /\s/.test(info) ? `<div class="fence-info">${planMd.utils.escapeHtml(info)}</div>${html}` : html;
+};
+planMd.core.ruler.after('block', 'plan_table_cells', (state) => {
+  const lines = state.src.split('\n');
+  const out: typeof state.tokens = [];
+  for (let i = 0; i < state.tokens.length; i++) {
+    const open = state.tokens[i];
+    let close = i;
+    if (open.type === 'table_open') while (state.tokens[close].type !== 'table_close') close++;
+    const table = state.tokens.slice(i, close + 1);
+    if (open.type !== 'table_open' || !open.map || !dropsCells(table, lines)) {
+      out.push(...table);
+    } else {
+      const text = new state.Token('fence', 'code', 0);
+      text.content = lines.slice(open.map[0], open.map[1]).join('\n') + '\n';
+      text.markup = '```';
+      text.info = '';
+      text.map = open.map;
+      text.block = true;
+      text.level = open.level;
+      out.push(text);
+    }
+    i = close;
+  }
+  state.tokens = out;
+});
+
+/** Whether markdown-it dropped cells of a table's row: the row's source line has more cells than it shows. */
+function dropsCells(table: { type: string; map: [number, number] | null }[], lines: string[]): boolean {
+  for (let i = 0; i < table.length; i++) {
+    const tr = table[i];
+    if (tr.type !== 'tr_open' || !tr.map) continue;
+    let shown = 0;
+    for (let j = i + 1; j < table.length && table[j].type !== 'tr_close'; j++) {
+      if (table[j].type === 'td_open' || table[j].type === 'th_open') shown++;
+    }
+    if (sourceCells(lines[tr.map[0]] ?? '') > shown) return true;
+  }
+  return false;
+}
+
+/** The cells of a table row's source line as markdown-it splits it (unescaped pipes; a leading and a trailing one open and close the row), after any blockquote markers. */
+function sourceCells(line: string): number {
+  const row = line.replace(/^\s*(>\s?)*/, '').trim();
+  let pipes = 0;
+  for (let i = 0; i < row.length; i++) if (row[i] === '|' && row[i - 1] !== '\\') pipes++;
+  let cells = pipes + 1;
+  if (row.startsWith('|')) cells--;
+  if (row.endsWith('|') && !row.endsWith('\\|') && row.length > 1) cells--;
+  return cells;
+}
 
 /** Renders a plan for its approval: markdown, with nothing of its text rendered away. */
 export function renderPlanMarkdown(text: string): string {

@@ -1,4 +1,4 @@
-// Audit (model text): the plan approval promises that "nothing of its text [is] rendered away"
+// The plan approval promises that "nothing of its text [is] rendered away"
 // (webview/markdown.ts renderPlanMarkdown): the builder reads the plan's text
 // (agent/exit_plan.go), so every word the model wrote into the plan must be on screen when a
 // person approves it. markdown-it still drops three kinds of text a planner (or a prompt
@@ -59,7 +59,7 @@ const cases: { name: string; plan: string }[] = [
   { name: 'a code fence info string after the language', plan: `# Steps\n\n- [ ] Run the tests:\n\n\`\`\`sh ${hidden}\ngo test ./...\n\`\`\`\n` },
 ];
 
-describe('audit: every word of the plan shows in its approval', () => {
+describe('every word of the plan shows in its approval', () => {
   for (const c of cases) {
     test(`${c.name} is not rendered away`, async () => {
       await askApproval('plans/a.plan');
@@ -68,4 +68,24 @@ describe('audit: every word of the plan shows in its approval', () => {
       assert.ok(shown.includes(hidden), `the approval shows "${hidden}", which the builder reads in the plan (shows ${JSON.stringify(shown.trim())})`);
     });
   }
+});
+
+describe('a plan that hides nothing keeps its layout in the approval', () => {
+  test('a table, a fence with a language alone and a plain link render as markdown', async () => {
+    await askApproval('plans/a.plan');
+    const bar = page.locator('form.question-bar.approval');
+    await bar.waitFor();
+    await send({ type: 'planText', planFile: 'plans/a.plan', text: '# Steps\n\n| Step | Why |\n|------|-----|\n| Add a test | coverage |\n| Fix it \\| now | bug |\n\n```go\nfunc f() {}\n```\n\nSee <https://go.dev/doc>.\n\n> | Quoted | table |\n> |---|---|\n> | a | b |\n' });
+    await bar.locator('.plan-rendered.markdown').waitFor();
+    const box = bar.locator('.plan-rendered');
+    assert.equal(await box.locator('table').count(), 2, 'both tables are tables');
+    assert.equal(await box.locator('.fence-info').count(), 0, 'a fence with its language alone shows no info line');
+    assert.equal(await box.locator('.link-target').count(), 0, 'a link whose label is its target shows it once');
+    assert.match(await box.innerText(), /Fix it \| now/);
+  });
+  test('a quoted table with a cell past its header is shown as its text', async () => {
+    await askApproval('plans/a.plan');
+    const shown = await rendered('plans/a.plan', `# Steps\n\n> | Step |\n> |------|\n> | Add a test | ${hidden} |\n`);
+    assert.ok(shown.includes(hidden), `shows ${JSON.stringify(shown)}`);
+  });
 });
