@@ -61,8 +61,9 @@ func (e *editor) askApproval(ctx context.Context, req agent.AskRequest) (agent.A
 	if req.Permission != nil {
 		perm = *req.Permission
 	}
-	blocks := []toolContent{textContent(planText)}
-	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(planText))}
+	shown := fencedPlan(planText) // question_shown.go
+	blocks := []toolContent{textContent(shown)}
+	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(shown))}
 	if g := grantsText(perm); g != "" {
 		blocks = append(blocks, textContent(g))
 		content = append(content, sdk.ToolContent(sdk.TextBlock(g)))

@@ -64,11 +64,19 @@ func (e *editor) showText(ctx context.Context, sessionID, text string) {
 func approvalMessage(planFile, planText, grants string) string {
 	var b strings.Builder
 	b.WriteString("\n\nThe plan `" + planFile + "` asks for your approval (Accept & Build starts building it):\n\n")
-	fence := permission.Fence(planText, 4) // at least four: the plan may hold ``` fences
-	b.WriteString(fence + "markdown\n" + strings.TrimRight(planText, "\n") + "\n" + fence + "\n")
+	b.WriteString(fencedPlan(planText))
 	if grants != "" {
 		b.WriteString("\n" + grants + "\n")
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// fencedPlan is a plan's text in a fence it cannot close, ending in a line
+// break: clients render text as Markdown, and a plan line the builder reads
+// may render as nothing there (a link reference definition `[//]: # "…"`).
+// Every client gets the plan so, in the chat and in the approval's content.
+func fencedPlan(planText string) string {
+	fence := permission.Fence(planText, 4) // at least four: the plan may hold ``` fences
+	return fence + "markdown\n" + strings.TrimRight(planText, "\n") + "\n" + fence + "\n"
 }
