@@ -1,9 +1,14 @@
 package agent
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/agentls/agentls/agent/tools"
@@ -12,12 +17,10 @@ import (
 	"github.com/agentls/agentls/questions"
 )
 
-// maxShownArgs is the most bytes of a call's arguments a question shows;
-// maxTitleArgs the most its one-line title shows.
-const (
-	maxShownArgs = 4000
-	maxTitleArgs = 120
-)
+// maxTitleArgs is the most characters of a call's arguments the
+// question's one-line title shows (the question shows them all:
+// mcpCallPermission).
+const maxTitleArgs = 120
 
 // AskMCPCall asks the user, through the permission service, whether a
 // mutating MCP tool may run (build mode; the guard refuses it in plan mode
@@ -36,6 +39,14 @@ func (e *env) AskMCPCall(ctx context.Context, req tools.MCPCallRequest) (bool, e
 	network, sandboxState := MCPPlace(s.m.SandboxStatus(), req.Remote, req.Network)
 	pr := mcpCallPermission(ctx, s.faceID(), req, network, sandboxState)
 	pr.Requester = e.s.requester(pr.Requester)
+	if len(pr.Args) > permission.DocChars {
+		if doc, err := writeMCPArgsDocument(s.m.stateDir, pr); err != nil {
+			slog.Warn("mcp: arguments document; the question shows every argument", "err", err)
+		} else {
+			pr.Document = doc
+			defer s.m.showBeside(ctx, doc, "MCP arguments document")()
+		}
+	}
 	d, err := s.m.Permit(ctx, pr)
 	if errors.Is(err, permission.ErrNoSurface) {
 		return false, fmt.Errorf("the editor cannot ask for permission to run MCP tools; list the tool in mcp.read_only only if it changes nothing")
@@ -70,38 +81,69 @@ func mcpAlwaysKey(req tools.MCPCallRequest) string {
 
 // mcpCallPermission is the permission request of one MCP tool call: what
 // (the tool and its arguments, cut for the title), the server's network
-// and sandbox (MCPPlace), and a note with the whole arguments in a fence,
-// the server's command line and its hints.
+// and sandbox (MCPPlace), a note with the server's command line and its
+// hints, and the arguments as the server gets them (sentArgs), every one
+// (a face that can open a document gets a long list there:
+// writeMCPArgsDocument).
 func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallRequest, network, sandboxState string) permission.Request {
 	reach := agentproto.ReachProcess
 	if req.Remote {
 		reach = agentproto.ReachNetwork
 	}
-	args := string(req.Args)
+	args := sentArgs(req.Args)
 	short := strings.Join(strings.Fields(args), " ")
 	if r := []rune(short); len(r) > maxTitleArgs {
 		short = string(r[:maxTitleArgs-1]) + "…"
 	}
-	if len(args) > maxShownArgs {
-		args = args[:maxShownArgs] + "…"
-	}
-	// A fence longer than any backtick run in the arguments keeps them
-	// shown as they are.
-	fence := "```"
-	for strings.Contains(args, fence) {
-		fence += "`"
-	}
 	return permission.Request{
 		SessionID: sessionID, ToolCallID: ToolCallID(ctx), Requester: req.Tool, Kind: agentproto.PermissionMCP,
 		What: fmt.Sprintf("%s %s", req.ServerTool, short), Reach: reach, Network: network, Sandbox: sandboxState,
-		Note: fmt.Sprintf("MCP server %s (%s), tool %s.\n\nArguments:\n%s json\n%s\n%s\n\nThe server's own hints (not trusted): %s.",
-			codeSpan(req.Server), codeSpan(req.Command), codeSpan(req.ServerTool), fence, args, fence, req.Hints),
+		Note: fmt.Sprintf("MCP server %s (%s), tool %s.\n\nThe server's own hints (not trusted): %s.",
+			codeSpan(req.Server), codeSpan(req.Command), codeSpan(req.ServerTool), req.Hints),
+		Args: args,
 		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, "Reject"),
 			permission.Opt(agentproto.AllowOnce, "Allow"),
 			permission.Opt(agentproto.AllowAlways, fmt.Sprintf("Always allow %s (this session)", req.Tool)),
 		},
 	}
+}
+
+// sentArgs is a call's arguments as the MCP server gets them: mcpclient
+// parses them into an object (a repeated key's last value wins) and sends
+// that, so the question shows that object (indented, its keys sorted),
+// never the model's text, in which a padded value can push a later key out
+// of view or a repeated key show the value that loses. Arguments that are
+// not an object are shown as they came (mcpclient refuses the call).
+func sentArgs(raw json.RawMessage) string {
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return string(raw)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(obj); err != nil {
+		return string(raw)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// writeMCPArgsDocument writes a call's arguments in full as a generated
+// question document (permission.WriteDocument), for a question that shows
+// only their beginning, and returns its path.
+func writeMCPArgsDocument(stateDir string, pr permission.Request) (string, error) {
+	sum := sha256.Sum256([]byte(pr.Requester + "\x00" + pr.Args))
+	args := questions.Escape(pr.Args)
+	fence := permission.Fence(args, 3)
+	text := fmt.Sprintf("# Arguments of the MCP call %s\n\n%s\n\n%sjson\n%s\n%s\n",
+		permission.CodeSpan(questions.EscapeLine(pr.What)), questions.Escape(pr.Note), fence, args, fence)
+	path, err := permission.WriteDocument(stateDir, "mcp-"+hex.EncodeToString(sum[:8]), text)
+	if err != nil {
+		return "", fmt.Errorf("MCP arguments document: %w", err)
+	}
+	return path, nil
 }
 
 // codeSpan shows s as one Markdown code span: escaped for one line (a

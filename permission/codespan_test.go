@@ -53,7 +53,7 @@ func FuzzCommandShownInOneCodeSpan(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		want := countSpaces(questions.EscapeLine(cmd)) // as What is shown
+		want := countBlanks(questions.EscapeLine(cmd)) // as What is shown
 		if strings.Trim(want, " ") == "" {
 			return // an empty or blank command never reaches a question
 		}

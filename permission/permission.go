@@ -14,8 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/questions"
@@ -75,6 +78,10 @@ type Request struct {
 	Document string
 	// Diff is the change asked about, in the unified format (kind edit).
 	Diff string
+	// Args, for kind mcp, are the call's arguments as the server gets them
+	// (indented JSON), shown after the note: in full, or, with a Document,
+	// their first DocChars bytes and a reference to it.
+	Args string
 	// Done, for kind edit, is the command that already made the change (the
 	// run tool's check after a command, agent/tools/sentinel.go): the
 	// question asks whether to keep it (allow) or undo it (reject), What
@@ -134,54 +141,104 @@ func (r Request) Option(id string) (agentproto.PermissionOption, bool) {
 // (one-line fields through questions.EscapeLine): what reaches a client.
 func (r Request) Escaped() Request {
 	e := r
-	e.What = countSpaces(questions.EscapeLine(r.What))
+	e.What = countBlanks(questions.EscapeLine(r.What))
 	e.Cwd = questions.EscapeLine(r.Cwd)
 	e.Requester = questions.EscapeLine(r.Requester)
 	e.Document = questions.EscapeLine(r.Document)
 	e.Note = questions.Escape(r.Note)
 	e.Diff = questions.Escape(r.Diff)
-	e.Done = countSpaces(questions.EscapeLine(r.Done))
+	e.Args = questions.Escape(r.Args)
+	e.Done = countBlanks(questions.EscapeLine(r.Done))
 	e.Grants = make([]string, len(r.Grants))
 	for i, g := range r.Grants {
 		e.Grants[i] = questions.EscapeLine(g)
 	}
 	e.Options = make([]agentproto.PermissionOption, len(r.Options))
 	for i, o := range r.Options {
-		e.Options[i] = Opt(o.Kind, countSpaces(questions.EscapeLine(o.Label))) // "Always allow" names the command
+		e.Options[i] = Opt(o.Kind, countBlanks(questions.EscapeLine(o.Label))) // "Always allow" names the command
 	}
 	return e
 }
 
-// spaceRun is the longest run of spaces What shows as it is.
+// spaceRun is the longest run of ASCII spaces What shows as it is.
 const spaceRun = 3
 
-// countSpaces shows each run of more than spaceRun spaces in a one-line
-// text as ` ⟨N spaces⟩ `: a command padded with hundreds of spaces would
-// push what follows (`; curl …|sh`) past the end of a one-line title, which
-// some clients show alone, or out of a narrow question.
-func countSpaces(s string) string {
-	if !strings.Contains(s, strings.Repeat(" ", spaceRun+1)) {
+// countBlanks shows each run of more than spaceRun spaces in a one-line
+// text as ` ⟨N spaces⟩ `, and each run holding any other blank character
+// (a no-break, em or ideographic space, a Hangul filler, a braille blank:
+// otherBlank) as ` ⟨N blanks: U+00A0⟩ `, however short: a command padded with
+// hundreds of them would push what follows (`; curl …|sh`) past the end of
+// a one-line title, which some clients show alone, or out of a narrow
+// question; and none of them separates words for the shell, so one that
+// looks like a space between two words is named.
+func countBlanks(s string) string {
+	if !strings.Contains(s, strings.Repeat(" ", spaceRun+1)) && !strings.ContainsFunc(s, otherBlank) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && s[j] == ' ' {
-			j++
+		j, n, other := i, 0, false
+		for j < len(s) {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if r != ' ' && !otherBlank(r) {
+				break
+			}
+			other = other || r != ' '
+			j, n = j+size, n+1
 		}
-		switch n := j - i; {
+		switch {
+		case n == 0:
+			_, size := utf8.DecodeRuneInString(s[i:])
+			b.WriteString(s[i : i+size])
+			j = i + size
+		case other:
+			fmt.Fprintf(&b, " ⟨%d %s: %s⟩ ", n, plural(n, "blank", "blanks"), codePoints(s[i:j]))
 		case n > spaceRun:
 			fmt.Fprintf(&b, " ⟨%d spaces⟩ ", n)
-			i = j
-		case n > 0:
-			b.WriteString(s[i:j])
-			i = j
 		default:
-			b.WriteByte(s[i])
-			i++
+			b.WriteString(s[i:j])
 		}
+		i = j
 	}
 	return b.String()
+}
+
+// otherBlank reports whether r, not an ASCII space, renders as blank
+// space: Unicode's space separators (Zs) and the fillers fonts draw empty.
+// (Tabs, line breaks and format characters are escaped before:
+// questions.EscapeLine.)
+func otherBlank(r rune) bool {
+	switch r {
+	case ' ':
+		return false
+	case '\u115F', '\u1160', '\u3164', '\uFFA0', '\u2800':
+		return true
+	}
+	return unicode.Is(unicode.Zs, r)
+}
+
+// codePoints names the distinct characters of a blank run, in order
+// (U+0020 U+00A0), at most four.
+func codePoints(run string) string {
+	var names []string
+	for _, r := range run {
+		name := fmt.Sprintf("U+%04X", r)
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	if len(names) > 4 {
+		names = append(names[:4], "…")
+	}
+	return strings.Join(names, " ")
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Title is the request in one line (escaped): an ACP tool call's title.
@@ -247,7 +304,30 @@ func (r Request) Text() string {
 	if e.Note != "" {
 		b.WriteString("\n\n" + e.Note)
 	}
+	if a := e.argsText(); a != "" {
+		b.WriteString("\n\n" + a)
+	}
 	return b.String()
+}
+
+// argsText shows the arguments in a fence they cannot close: all of them,
+// or, when a document holds them, their first DocChars bytes and where the
+// rest is.
+func (e Request) argsText() string {
+	if e.Args == "" {
+		return ""
+	}
+	args, intro := e.Args, "Arguments:"
+	if e.Document != "" && len(args) > DocChars {
+		n := DocChars
+		for n > 0 && !utf8.RuneStart(args[n]) {
+			n--
+		}
+		args = args[:n] + "…"
+		intro = fmt.Sprintf("Arguments (the first %d of %d bytes; all of them in %s, opened beside this question):", n, len(e.Args), e.Document)
+	}
+	fence := Fence(args, 3)
+	return intro + "\n" + fence + "json\n" + args + "\n" + fence
 }
 
 // grantsText lists the grants, one per line, or refers to the document.

