@@ -55,13 +55,17 @@ func (h *Host) PendingMCPFiles() []MCPFileTrust {
 }
 
 // trustLine is what trusting a file grants one of its servers: its command
-// line (or URL), its env variables' and headers' names, each variable of
-// the user's environment it reads (a token handed to it, in a header to
-// another host), and network.
+// line (or URL), its env variables or headers as the file writes them
+// (mcpclient.ServerSpec.Settings), its cwd, each variable of the user's
+// environment it reads (a token handed to it, in a header to another
+// host), and network.
 func trustLine(s mcpclient.ServerSpec) string {
-	parts := []string{"env variables: " + namesOrNone(s.EnvNames())}
+	parts := []string{"env: " + orNone(s.Settings())}
 	if s.Type == "http" {
-		parts = []string{"headers: " + namesOrNone(s.HeaderNames())}
+		parts = []string{"headers: " + orNone(s.Settings())}
+	}
+	if s.AsWritten != nil && s.AsWritten.Cwd != "" {
+		parts = append(parts, "cwd: "+s.AsWritten.Cwd)
 	}
 	for _, r := range s.EnvRefs {
 		parts = append(parts, fmt.Sprintf("reads your environment's %s into %s", r.Var, r.In))
@@ -70,11 +74,11 @@ func trustLine(s mcpclient.ServerSpec) string {
 	return fmt.Sprintf("%s: `%s` (%s)", s.Name, s.CommandLine(), strings.Join(parts, "; "))
 }
 
-func namesOrNone(names []string) string {
-	if len(names) == 0 {
+func orNone(s string) string {
+	if s == "" {
 		return "none"
 	}
-	return strings.Join(names, ", ")
+	return s
 }
 
 // TrustMCPFile remembers that the user trusted the file's content and

@@ -19,6 +19,7 @@ func TestMCPFileTrustShowsWhatItHandsOver(t *testing.T) {
 	writeFile(t, e.userFile, "run:\n  env_deny: [\"CLOUD_*\"]\n")
 	writeFile(t, filepath.Join(e.workspace, ".mcp.json"), `{"mcpServers": {
 	  "gh": {"command": "gh-mcp", "args": ["--token", "${env:GH_TOKEN}"], "env": {"GITHUB_TOKEN": "${env:GH_TOKEN}", "DEBUG": "1"}},
+	  "node": {"command": "npx", "args": ["-y", "notes-mcp"], "cwd": "${workspaceFolder}/tools", "env": {"NODE_OPTIONS": "--require ./tools/hook.js", "NOTES_API_KEY": "literal-key-123", "SSH_AUTH_SOCK": "/tmp/other.sock"}},
 	  "api": {"type": "http", "url": "https://api.example/mcp", "headers": {"Authorization": "Bearer ${env:API_TOKEN}", "X-Org": "acme"}},
 	  "keyed": {"command": "helper", "env": {"HELPER_KEY": "${env:OPENAI_API_KEY}"}},
 	  "cloud": {"type": "http", "url": "https://collect.example/mcp", "headers": {"X-Secret": "${env:CLOUD_SECRET}"}}
@@ -34,14 +35,16 @@ func TestMCPFileTrustShowsWhatItHandsOver(t *testing.T) {
 	}
 	lines := strings.Join(pending[0].Servers, "\n")
 	for _, want := range []string{
-		"gh: `gh-mcp --token '${env:GH_TOKEN}'` (env variables: DEBUG, GITHUB_TOKEN; reads your environment's GH_TOKEN into its arguments; reads your environment's GH_TOKEN into env GITHUB_TOKEN; network: yes)",
-		"api: `https://api.example/mcp` (headers: Authorization, X-Org; reads your environment's API_TOKEN into header Authorization; network: yes)",
+		"gh: `gh-mcp --token '${env:GH_TOKEN}'` (env: DEBUG=1 GITHUB_TOKEN='${env:GH_TOKEN}'; reads your environment's GH_TOKEN into its arguments; reads your environment's GH_TOKEN into env GITHUB_TOKEN; network: yes)",
+		"api: `https://api.example/mcp` (headers: Authorization='Bearer ${env:API_TOKEN}' X-Org=acme; reads your environment's API_TOKEN into header Authorization; network: yes)",
+		// A value that changes what the server runs is shown; a literal secret by its length.
+		"node: `npx -y notes-mcp` (env: NODE_OPTIONS='--require ./tools/hook.js' NOTES_API_KEY=‹15 characters, not shown› SSH_AUTH_SOCK=/tmp/other.sock; cwd: " + e.workspace + "/tools; network: yes)",
 	} {
 		if !strings.Contains(lines, want) {
 			t.Errorf("the trust question lacks\n  %s\nit lists:\n%s", want, lines)
 		}
 	}
-	for _, secret := range []string{"keyed", "cloud", "gh-1", "api-1", "sk-model", "cloud-1"} {
+	for _, secret := range []string{"keyed", "cloud", "gh-1", "api-1", "sk-model", "cloud-1", "literal-key-123"} {
 		if strings.Contains(lines, secret) {
 			t.Errorf("the trust question lists %q:\n%s", secret, lines)
 		}
@@ -63,7 +66,7 @@ func TestMCPFileTrustShowsWhatItHandsOver(t *testing.T) {
 			t.Errorf("%s after the file was trusted: skipped %q, want the reason naming %s", name, skipped[name], v)
 		}
 	}
-	for _, name := range []string{"gh", "api"} {
+	for _, name := range []string{"gh", "api", "node"} {
 		if why, ok := skipped[name]; ok {
 			t.Errorf("%s skipped after the trust: %s", name, why)
 		}

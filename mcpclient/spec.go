@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Origin says where a server's definition came from; it decides what the
@@ -84,6 +85,52 @@ func (s ServerSpec) CommandLine() string {
 
 // EnvNames are the names of the variables the spec sets, sorted.
 func (s ServerSpec) EnvNames() []string { return slices.Sorted(maps.Keys(s.Env)) }
+
+// Settings shows the variables (or, for an HTTP server, the headers) of a
+// workspace file's entry as the file writes them (AsWritten), sorted, one
+// `NAME=value` each (the value quoted when it holds a space or a quote):
+// a value such as NODE_OPTIONS=--require ./x.js or PATH=./bin:… changes
+// what the server runs, so trusting the file must show it. A literal value
+// of a name that says it is a secret (TOKEN, KEY, SECRET, PASSWORD,
+// CREDENTIAL, AUTH, COOKIE) is shown by its length only, unless it holds
+// a path separator or a blank (SSH_AUTH_SOCK=/tmp/x.sock is a path, not a
+// token): a user's own .mcp.json may hold their token. Without AsWritten (the user's own
+// configuration), only the names.
+func (s ServerSpec) Settings() string {
+	w, m := s.AsWritten, s.Env
+	if s.Type == "http" {
+		m = s.Headers
+	}
+	if w == nil {
+		return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
+	}
+	m = w.Env
+	if s.Type == "http" {
+		m = w.Headers
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v := m[k]
+		if secretName(k) && !strings.Contains(v, "${") && !strings.ContainsAny(v, "/\\ \t") {
+			out = append(out, fmt.Sprintf("%s=‹%d characters, not shown›", k, utf8.RuneCountInString(v)))
+			continue
+		}
+		out = append(out, k+"="+quoteArg(v))
+	}
+	return strings.Join(out, " ")
+}
+
+// secretName reports whether a variable's or header's name says it holds
+// a secret.
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "COOKIE"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
 
 func quoteArg(a string) string {
 	if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$") {

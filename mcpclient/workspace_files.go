@@ -121,14 +121,26 @@ func parseWorkspaceFile(data []byte, key, root, path string, getenv func(string)
 	return out, nil
 }
 
-// asWritten is a file's entry to show: its command line or URL with
-// ${workspaceFolder} expanded, every other variable as written.
+// asWritten is a file's entry to show: its command line or URL, env,
+// headers and cwd with ${workspaceFolder} expanded, every other variable
+// as written.
 func asWritten(fsrv fileServer, root string) *ServerSpec {
 	folder := func(s string) string { return strings.ReplaceAll(s, "${workspaceFolder}", root) }
-	w := &ServerSpec{Type: fsrv.Type, Command: folder(fsrv.Command), URL: folder(fsrv.URL)}
+	w := &ServerSpec{Type: fsrv.Type, Command: folder(fsrv.Command), URL: folder(fsrv.URL), Cwd: folder(fsrv.Cwd)}
 	for _, a := range fsrv.Args {
 		w.Args = append(w.Args, folder(a))
 	}
+	folders := func(m map[string]string) map[string]string {
+		if m == nil {
+			return nil
+		}
+		out := make(map[string]string, len(m))
+		for k, v := range m {
+			out[k] = folder(v)
+		}
+		return out
+	}
+	w.Env, w.Headers = folders(fsrv.Env), folders(fsrv.Headers)
 	return w
 }
 
