@@ -100,24 +100,22 @@ func TestSaveWaitsForACollect(t *testing.T) {
 	if err := os.Chtimes(stray, old, old); err != nil {
 		t.Fatal(err)
 	}
-	s.mu.Lock()
-	err = s.collect(map[string]int{})
-	s.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
+	collect := func() {
+		t.Helper()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err := s.collect(map[string]int{}); err != nil {
+			t.Fatal(err)
+		}
 	}
+	collect()
 	if _, err := os.Stat(stray); err != nil {
 		t.Errorf("an unused object was collected while another process's save held the store: %v", err)
 	}
 	if err := flock.Unlock(other); err != nil {
 		t.Fatal(err)
 	}
-	s.mu.Lock()
-	err = s.collect(map[string]int{})
-	s.mu.Unlock()
-	if err != nil {
-		t.Fatal(err)
-	}
+	collect()
 	if _, err := os.Stat(stray); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the unused object once no save holds the store: %v, want collected", err)
 	}
