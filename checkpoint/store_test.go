@@ -16,7 +16,7 @@ import (
 )
 
 // newStore is a store on a temporary workspace holding files.
-func newStore(t *testing.T, files map[string]string, r Retention) (*Store, string) {
+func newStore(t testing.TB, files map[string]string, r Retention) (*Store, string) {
 	t.Helper()
 	root := t.TempDir()
 	for name, content := range files {
