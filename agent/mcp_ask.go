@@ -90,8 +90,8 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 	if req.Remote {
 		reach = agentproto.ReachNetwork
 	}
-	args := sentArgs(req.Args)
-	short := strings.Join(strings.Fields(args), " ")
+	args := sentArgs(req.Args, "  ")
+	short := strings.Join(strings.Fields(sentArgs(req.Args, "")), " ")
 	if r := []rune(short); len(r) > maxTitleArgs {
 		short = string(r[:maxTitleArgs-1]) + "…"
 	}
@@ -111,11 +111,12 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 
 // sentArgs is a call's arguments as the MCP server gets them: mcpclient
 // parses them into an object (a repeated key's last value wins) and sends
-// that, so the question shows that object (indented, its keys sorted),
-// never the model's text, in which a padded value can push a later key out
-// of view or a repeated key show the value that loses. Arguments that are
-// not an object are shown as they came (mcpclient refuses the call).
-func sentArgs(raw json.RawMessage) string {
+// that, so the question shows that object (its keys sorted; indented by
+// indent, or compact for the title), never the model's text, in which a
+// padded value can push a later key out of view or a repeated key show the
+// value that loses. Arguments that are not an object are shown as they
+// came (mcpclient refuses the call).
+func sentArgs(raw json.RawMessage, indent string) string {
 	var obj map[string]any
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
 		return string(raw)
@@ -123,7 +124,7 @@ func sentArgs(raw json.RawMessage) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
+	enc.SetIndent("", indent)
 	if err := enc.Encode(obj); err != nil {
 		return string(raw)
 	}
