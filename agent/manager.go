@@ -479,17 +479,31 @@ func (m *Manager) session(id string) (*Session, error) {
 	if id == "" {
 		return nil, invalidf("sessionId is required")
 	}
+	if err := sessionstore.ValidID(id); err != nil {
+		return nil, invalidf("session %q cannot be loaded: %v", id, err)
+	}
+	if !m.store.Exists(id) {
+		return nil, &InvalidParamsError{Msg: fmt.Sprintf("unknown session %q", id), Err: ErrUnknownSession}
+	}
+	// Driving a session takes its lock: another process (editor window,
+	// face of agentls) that drives it gets a clear error. The lock comes
+	// before the file is read: a process taking a session over reads what
+	// its previous owner left, not what it had before its last turn.
+	if err := m.store.Own(id); err != nil {
+		return nil, &InvalidParamsError{Msg: err.Error(), Err: err} // ErrSessionOwned, ErrReleased
+	}
 	meta, lines, err := m.store.Load(id)
 	if err != nil {
+		m.mu.Lock()
+		_, registered := m.sessions[id] // a request that loaded it at once owns the lock
+		m.mu.Unlock()
+		if !registered {
+			m.store.Disown(id)
+		}
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, &InvalidParamsError{Msg: fmt.Sprintf("unknown session %q", id), Err: ErrUnknownSession}
 		}
 		return nil, invalidf("session %q cannot be loaded: %v", id, err)
-	}
-	// Driving a session takes its lock: another process (editor window,
-	// face of agentls) that drives it gets a clear error.
-	if err := m.store.Own(id); err != nil {
-		return nil, &InvalidParamsError{Msg: err.Error(), Err: err} // ErrSessionOwned, ErrReleased
 	}
 	meta = m.takeIn(meta) // known_sessions.go: a session file that came with the workspace
 	msgs, view := decodeHistory(id, lines)
