@@ -58,27 +58,19 @@ func (m *Manager) planLockPath(meta sessionstore.Meta) string {
 	return p.Abs
 }
 
-// releasePlanLock removes the session's entry for the plan at abs; when
-// another session of this workspace still builds it, that one is
-// registered instead.
+// releasePlanLock removes the session's entry for the plan at abs (every
+// other builder, of this workspace or another, keeps its own).
 func (m *Manager) releasePlanLock(abs, session string) {
 	if err := m.locks.Release(abs, session, m.ws.Root()); err != nil {
 		slog.Warn("plan lock: release", "plan", abs, "session", session, "err", err)
-	}
-	for id, meta := range m.ownSessionMetas() {
-		if id != session && m.planLockPath(meta) == abs {
-			if err := m.locks.Take(guard.PlanLock{Plan: abs, Session: id, Workspace: m.ws.Root(), PID: os.Getpid()}); err != nil {
-				slog.Warn("plan lock: register", "plan", abs, "session", id, "err", err)
-			}
-			return
-		}
 	}
 }
 
 // planFinishedLock releases the entry of the plan rel that a session of
 // this workspace registered, once the plan is implemented or archived:
-// nothing builds it any more. Cheap when there is none (one stat), as
-// every later change of a finished plan calls it again.
+// nothing builds it any more. Cheap when there is none (one listing of the
+// small registry folder), as every later change of a finished plan calls
+// it again.
 func (m *Manager) planFinishedLock(rel string) {
 	if m.locks == nil {
 		return
@@ -87,12 +79,13 @@ func (m *Manager) planFinishedLock(rel string) {
 	if err != nil {
 		return
 	}
-	l, ok := m.locks.Entry(p.Abs)
-	if !ok || l.Workspace != m.ws.Root() {
-		return // none, or another workspace's (it stops holding by itself: LockRegistry.Live)
-	}
-	if err := m.locks.Release(p.Abs, l.Session, m.ws.Root()); err != nil {
-		slog.Warn("plan lock: release", "plan", p.Abs, "session", l.Session, "err", err)
+	for _, l := range m.locks.Entries(p.Abs) {
+		if l.Workspace != m.ws.Root() {
+			continue // another workspace's: it stops holding by itself (LockRegistry.Live)
+		}
+		if err := m.locks.Release(p.Abs, l.Session, m.ws.Root()); err != nil {
+			slog.Warn("plan lock: release", "plan", p.Abs, "session", l.Session, "err", err)
+		}
 	}
 }
 

@@ -42,12 +42,16 @@ type PlanLock struct {
 }
 
 // LockRegistry is the folder of plan locks, `<state>/planlocks/`: one file
-// per plan, `<sha256 of Plan>.json`, replaced atomically. An entry counts
-// only while its session file says the session builds that plan and the
-// plan is not implemented or archived (Live), so a lock left behind by a
-// process that was killed stops holding once the session leaves build
-// mode, its file is removed or the plan is finished. The nil registry (no
-// state folder) knows no locks. It is safe for concurrent use.
+// per plan and builder, `<sha256 of Plan>-<sha256 of Workspace and
+// Session, 16 hex digits>.json`, replaced atomically. Every builder keeps
+// its own entry: a second build of the plan from another workspace (its
+// parent folder in another window) neither replaces the first builder's
+// entry nor, when it stops, removes it. An entry counts only while its
+// session file says the session builds that plan and the plan is not
+// implemented or archived (Live), so a lock left behind by a process that
+// was killed stops holding once the session leaves build mode, its file is
+// removed or the plan is finished. The nil registry (no state folder)
+// knows no locks. It is safe for concurrent use.
 type LockRegistry struct{ dir string }
 
 // NewLockRegistry returns the registry in stateDir/planlocks; nil when
@@ -59,14 +63,26 @@ func NewLockRegistry(stateDir string) *LockRegistry {
 	return &LockRegistry{dir: filepath.Join(stateDir, "planlocks")}
 }
 
-// entryPath is the file of a plan's lock.
-func (r *LockRegistry) entryPath(plan string) string {
+// planPrefix is the start of the names of a plan's entries.
+func (r *LockRegistry) planPrefix(plan string) string {
 	h := sha256.Sum256([]byte(plan))
-	return filepath.Join(r.dir, hex.EncodeToString(h[:])+".json")
+	return hex.EncodeToString(h[:])
 }
 
-// Take registers l (its Plan absolute and resolved), replacing any entry
-// of the plan.
+// entryPath is the file of one builder's lock of a plan.
+func (r *LockRegistry) entryPath(plan, ws, session string) string {
+	b := sha256.Sum256([]byte(ws + "\x00" + session))
+	return filepath.Join(r.dir, r.planPrefix(plan)+"-"+hex.EncodeToString(b[:8])+".json")
+}
+
+// legacyPath is where agentls before per-builder entries kept the plan's
+// one entry: still read (Live, Entries) and released.
+func (r *LockRegistry) legacyPath(plan string) string {
+	return filepath.Join(r.dir, r.planPrefix(plan)+".json")
+}
+
+// Take registers l (its Plan absolute and resolved), replacing the
+// builder's own earlier entry of the plan, never another builder's.
 func (r *LockRegistry) Take(l PlanLock) error {
 	if r == nil {
 		return nil
@@ -78,33 +94,42 @@ func (r *LockRegistry) Take(l PlanLock) error {
 	if err := os.MkdirAll(r.dir, 0o700); err != nil {
 		return fmt.Errorf("plan lock of %s: %w", l.Plan, err)
 	}
-	if err := atomicfile.Write(r.entryPath(l.Plan), append(data, '\n'), 0o600); err != nil {
+	if err := atomicfile.Write(r.entryPath(l.Plan, l.Workspace, l.Session), append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("plan lock of %s: %w", l.Plan, err)
 	}
 	return nil
 }
 
-// Entry is the plan's entry (plan absolute and resolved), whether it
-// holds or not; false when there is none or it cannot be read.
-func (r *LockRegistry) Entry(plan string) (PlanLock, bool) {
+// Entries are the plan's entries (plan absolute and resolved), whether
+// they hold or not.
+func (r *LockRegistry) Entries(plan string) []PlanLock {
 	if r == nil {
-		return PlanLock{}, false
+		return nil
 	}
-	return r.read(r.entryPath(plan))
+	paths, _ := filepath.Glob(filepath.Join(r.dir, r.planPrefix(plan)+"-*.json"))
+	var out []PlanLock
+	for _, p := range append(paths, r.legacyPath(plan)) {
+		if l, ok := r.read(p); ok && l.Plan == plan {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
-// Release removes the plan's entry when it is this session's of this
-// workspace (another builder's entry stays).
+// Release removes the session's entry of the plan in workspace ws
+// (another builder's entry stays).
 func (r *LockRegistry) Release(plan, session, ws string) error {
 	if r == nil {
 		return nil
 	}
-	l, ok := r.read(r.entryPath(plan))
-	if !ok || l.Session != session || l.Workspace != ws {
-		return nil
-	}
-	if err := os.Remove(r.entryPath(plan)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := os.Remove(r.entryPath(plan, ws, session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("release plan lock of %s: %w", plan, err)
+	}
+	legacy := r.legacyPath(plan)
+	if l, ok := r.read(legacy); ok && l.Session == session && l.Workspace == ws {
+		if err := os.Remove(legacy); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("release plan lock of %s: %w", plan, err)
+		}
 	}
 	return nil
 }

@@ -100,7 +100,7 @@ func TestLockRegistryLive(t *testing.T) {
 	for _, e := range entries {
 		kept[e.Name()] = true
 	}
-	if kept[filepath.Base(r.entryPath(abs("no-session.plan")))] || len(kept) != 9 {
+	if kept[filepath.Base(r.entryPath(abs("no-session.plan"), ws, "s-missing"))] || len(kept) != 9 {
 		t.Fatalf("after Live the folder holds %v; want the 7 entries of existing sessions and the 2 malformed files, not the entry of the missing session", kept)
 	}
 
@@ -111,13 +111,13 @@ func TestLockRegistryLive(t *testing.T) {
 	if err := r.Release(abs("draft.plan"), "s-draft", filepath.Join(base, "other-ws")); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := r.read(r.entryPath(abs("draft.plan"))); !ok {
+	if _, ok := r.read(r.entryPath(abs("draft.plan"), ws, "s-draft")); !ok {
 		t.Fatal("Release removed another session's entry")
 	}
 	if err := r.Release(abs("draft.plan"), "s-draft", ws); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := r.read(r.entryPath(abs("draft.plan"))); ok {
+	if _, ok := r.read(r.entryPath(abs("draft.plan"), ws, "s-draft")); ok {
 		t.Fatal("Release left the session's own entry")
 	}
 	if NewLockRegistry("") != nil || (*LockRegistry)(nil).Live() != nil || (*LockRegistry)(nil).Take(PlanLock{}) != nil {
@@ -197,22 +197,86 @@ func TestLockRegistryForgetsDeadEntries(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(); len(got) != 1 || got[0] != filepath.Base(r.entryPath(locks[0].Plan)) {
+	if got := names(); len(got) != 1 || got[0] != filepath.Base(r.entryPath(locks[0].Plan, ws, "s-live")) {
 		t.Fatalf("the folder holds %v after Live, want only the live entry", got)
 	}
 
-	// A Take replaced the dead entry between Live's read and forget: the
-	// new entry stays, and no file is left aside.
-	newer := PlanLock{locks[1].Plan, "s-live", ws, 2}
+	// A Take (the same builder, from a new process) replaced the dead
+	// entry between Live's read and forget: the new entry stays, and no
+	// file is left aside.
+	newer := PlanLock{locks[1].Plan, locks[1].Session, ws, 2}
 	if err := r.Take(newer); err != nil {
 		t.Fatal(err)
 	}
-	r.forget(r.entryPath(newer.Plan), locks[1])
-	if l, ok := r.read(r.entryPath(newer.Plan)); !ok || l != newer {
+	at := r.entryPath(newer.Plan, newer.Workspace, newer.Session)
+	r.forget(at, locks[1])
+	if l, ok := r.read(at); !ok || l != newer {
 		t.Fatalf("forget of a replaced entry left %v (%v), want %v", l, ok, newer)
 	}
-	r.forget(r.entryPath(newer.Plan), newer)
+	r.forget(at, newer)
 	if got := names(); len(got) != 1 {
 		t.Fatalf("the folder holds %v after forget, want only the live entry", got)
+	}
+}
+
+// TestLockRegistryKeepsEveryBuilder: two workspaces build one plan (the
+// project and its parent folder): each keeps its own entry, and one's
+// release leaves the other's. An entry in the one-per-plan file of older
+// versions is still read and released by its own builder only.
+func TestLockRegistryKeepsEveryBuilder(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(base, "p", "proj")
+	parent := filepath.Join(base, "p")
+	plan := filepath.Join(proj, "plans", "x.plan")
+	if err := os.MkdirAll(filepath.Dir(plan), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plan, []byte("---\nstatus: approved\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeSession(t, proj, "s-proj", "build", "plans/x.plan")
+	writeSession(t, parent, "s-parent", "build", "proj/plans/x.plan")
+	r := NewLockRegistry(filepath.Join(base, "state"))
+	first, second := PlanLock{plan, "s-proj", proj, 1}, PlanLock{plan, "s-parent", parent, 2}
+	for _, l := range []PlanLock{first, second} {
+		if err := r.Take(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := r.Live(); len(got) != 2 {
+		t.Fatalf("Live = %v, want both builders", got)
+	}
+	if err := r.Release(plan, "s-parent", parent); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Live(); len(got) != 1 || got[0] != first {
+		t.Fatalf("Live after the parent's release = %v, want the project's entry %v", got, first)
+	}
+
+	// The one-per-plan file of older versions.
+	if err := r.Release(plan, "s-proj", proj); err != nil {
+		t.Fatal(err)
+	}
+	legacy, _ := json.Marshal(first)
+	if err := os.WriteFile(r.legacyPath(plan), legacy, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Entries(plan); len(got) != 1 || got[0] != first {
+		t.Fatalf("Entries with an old-format entry = %v, want %v", got, first)
+	}
+	if err := r.Release(plan, "s-parent", parent); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Live(); len(got) != 1 {
+		t.Fatalf("another builder's release removed the old-format entry: Live = %v", got)
+	}
+	if err := r.Release(plan, "s-proj", proj); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Entries(plan); len(got) != 0 {
+		t.Fatalf("Entries after its builder's release = %v, want none", got)
 	}
 }
