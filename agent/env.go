@@ -94,7 +94,7 @@ func (e *env) applyOwned(ctx context.Context, tool, label string, changes []work
 	touchesPlan := false
 	for _, c := range changes {
 		for _, p := range c.Targets() {
-			touchesPlan = touchesPlan || (plan != "" && p.Rel == plan)
+			touchesPlan = touchesPlan || (plan != "" && s.m.ws.Key(p) == plan)
 		}
 	}
 	var before string

@@ -42,18 +42,19 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	if err != nil {
 		return tools.Failf("read plan %s: %v", p.Rel, err), nil
 	}
+	key := m.ws.Key(p) // the plan_file stored: a plan of another folder than the root is named absolutely
 	s.mu.Lock()
-	_, fresh := s.planPhase[p.Rel]
+	_, fresh := s.planPhase[key]
 	s.mu.Unlock()
 	if !fresh {
 		return tools.Failf("the plan %s was not written or edited in this planning phase (or since the user rejected it), so it may be stale; "+
-			"update it with plan_write or plan_edit, then call exit_plan_mode again", p.Rel), nil
+			"update it with plan_write or plan_edit, then call exit_plan_mode again", key), nil
 	}
 	comments := workspace.PlanComments(text)
 	if open := workspace.OpenComments(comments); len(open) > 0 {
 		return tools.Failf("%s", workspace.CommentsReason(open)+"\nThen call exit_plan_mode again."), nil
 	}
-	if msg := s.droppedComments(p.Rel, comments); msg != "" { // plan_comments.go
+	if msg := s.droppedComments(key, comments); msg != "" { // plan_comments.go
 		return tools.Failf("%s", msg), nil
 	}
 	id, err := uuid.NewV7()
@@ -62,10 +63,10 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	}
 	requireApproval := m.config().PlanMode.RequireApproval
 	res := tools.ExitResult{
-		PlanFile: p.Rel, PlanID: id.String(), PlanBytes: len(text), PlanChars: utf8.RuneCountInString(text),
+		PlanFile: key, PlanID: id.String(), PlanBytes: len(text), PlanChars: utf8.RuneCountInString(text),
 		ApprovalRequired: requireApproval,
 	}
-	if s.attachPlan(p.Rel) {
+	if s.attachPlan(key) {
 		// Another plan than the one the editor shows (the session's first):
 		// its plan update goes out before the approval question, so the
 		// plan on screen is the plan approved.
@@ -81,26 +82,26 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 			"can be allowed up front: `" + strings.Join(others, "`, `") + "`; run asks before each of them."
 	}
 	if requireApproval {
-		ap := s.startApproval(p.Rel)
+		ap := s.startApproval(key)
 		applied := false
 		defer func() { s.finishApproval(ap, applied) }()
 		var err error
 		if d, err = s.awaitApproval(ctx, ap, p, allowed); err != nil {
 			if ctx.Err() != nil {
-				return tools.Failf("cancelled by the user: the plan approval was withdrawn; %s was not approved and the session stays in plan mode", p.Rel), nil
+				return tools.Failf("cancelled by the user: the plan approval was withdrawn; %s was not approved and the session stays in plan mode", key), nil
 			}
 			return tools.Failf("%v", err), err
 		}
 		if d.failed != nil {
 			// Nobody can decide: the turn ends saying why, the plan unapproved.
-			err := fmt.Errorf("%w; %s was not approved and the session stays in plan mode (switch to build mode to approve it, or prompt again)", d.failed, p.Rel)
+			err := fmt.Errorf("%w; %s was not approved and the session stays in plan mode (switch to build mode to approve it, or prompt again)", d.failed, key)
 			return tools.Failf("%v", err), err
 		}
 		applied = true // both outcomes below take effect
-		if open := workspace.OpenComments(m.planComments(p.Rel)); d.approve && len(open) > 0 {
+		if open := workspace.OpenComments(m.planComments(key)); d.approve && len(open) > 0 {
 			// A comment written while the question was open holds the
 			// approval: the planner gets the comments (plan_comments.go).
-			m.notify(ctx, "[plan-mode] "+openCommentsText(p.Rel, open))
+			m.notify(ctx, "[plan-mode] "+openCommentsText(key, open))
 			d = decision{reason: workspace.CommentsReason(open), source: d.source}
 		}
 	} else if len(allowed) > 0 {
@@ -111,13 +112,13 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 	if !d.approve {
 		// The same plan must not be presented again: it is stale until revised.
 		s.mu.Lock()
-		delete(s.planPhase, p.Rel)
+		delete(s.planPhase, key)
 		s.mu.Unlock()
-		m.notify(ctx, fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", textline.Path(p.Rel), textline.OneLine(d.reason)))
+		m.notify(ctx, fmt.Sprintf("[plan-mode] rejected plan=%s reason=%s", textline.Path(key), textline.OneLine(d.reason)))
 		return tools.Failf("%s", rejectionFollowUp(d.reason)), nil
 	}
-	s.approve(ctx, p.Rel, text, allowed, d.source)
-	s.commentsApproved(p.Rel)
+	s.approve(ctx, key, text, allowed, d.source)
+	s.commentsApproved(key)
 	res.ExitedPlanMode, res.Approved = true, true
 	res.Message = "The user approved the plan."
 	if !requireApproval {

@@ -285,7 +285,7 @@ func (s *Session) tickGate(ctx context.Context, changes []workspace.Change) erro
 	}
 	var ticked []string
 	for _, c := range changes {
-		if c.Path.Rel == plan && (c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate) {
+		if s.m.ws.Key(c.Path) == plan && (c.Kind == workspace.ChangeEdit || c.Kind == workspace.ChangeCreate) {
 			ticked = append(ticked, newlyTicked(c.Before, c.After)...)
 		}
 	}

@@ -55,7 +55,7 @@ func (m *Manager) PlanChanged(p string) {
 	if err != nil {
 		return
 	}
-	for _, s := range m.sessionsWithPlan(wp.Rel) {
+	for _, s := range m.sessionsWithPlan(m.ws.Key(wp)) { // as plan_file names it
 		s.sendPlanUpdate(m.base)
 		s.completePlan(m.base)
 	}
@@ -116,20 +116,22 @@ func (s *Session) completePlan(ctx context.Context) {
 // or a file URI) to archived, the user's end of its lifecycle. Only the
 // frontmatter changes, through the guarded edit path as guard.SystemActor
 // (plan-mode rules: nothing but a `.plan` file can change), for no session.
-// It returns the plan's workspace-relative path.
+// It returns the plan as a session's plan_file names it (workspace.Key:
+// workspace-relative, or absolute in another folder than the root).
 func (m *Manager) ArchivePlan(ctx context.Context, p string) (string, error) {
 	wp, err := m.planPath(p)
 	if err != nil {
 		return "", err
 	}
-	if err := m.setPlanStatus(ctx, nil, wp.Rel, agentproto.PlanArchived); err != nil {
+	key := m.ws.Key(wp)
+	if err := m.setPlanStatus(ctx, nil, key, agentproto.PlanArchived); err != nil {
 		var fe *workspace.FrontmatterError
 		if errors.As(err, &fe) {
-			return "", invalidf("cannot archive %s: %v", wp.Rel, fe)
+			return "", invalidf("cannot archive %s: %v", key, fe)
 		}
-		return "", fmt.Errorf("archive plan %s: %w", wp.Rel, err)
+		return "", fmt.Errorf("archive plan %s: %w", key, err)
 	}
-	return wp.Rel, nil
+	return key, nil
 }
 
 // BuildPlan starts a build session with the plan at p (workspace-relative,
@@ -144,23 +146,24 @@ func (m *Manager) BuildPlan(ctx context.Context, p string) (agentproto.Session, 
 	if err != nil {
 		return agentproto.Session{}, err
 	}
-	if err := m.commentsRefusal(wp.Rel); err != nil { // plan_comments.go
+	key := m.ws.Key(wp)                            // plan_file: a plan of another folder than the root is named absolutely
+	if err := m.commentsRefusal(key); err != nil { // plan_comments.go
 		return agentproto.Session{}, err
 	}
-	title := "Build " + path.Base(wp.Rel)
+	title := "Build " + path.Base(key)
 	if text, err := m.ws.ReadFile(wp); err == nil {
 		if plan, err := workspace.ParsePlan(text); err == nil && plan.Meta != nil && strings.TrimSpace(plan.Meta.Title) != "" {
 			title = strings.TrimSpace(plan.Meta.Title)
 		}
 	}
-	s, err := m.createSession(sessionstore.Meta{Title: title, Mode: string(agentproto.ModeBuild), PlanFile: wp.Rel})
+	s, err := m.createSession(sessionstore.Meta{Title: title, Mode: string(agentproto.ModeBuild), PlanFile: key})
 	if err != nil {
 		return agentproto.Session{}, err
 	}
 	info := s.Info()
 	m.notes.ModeChanged(ctx, agentproto.ModeChangedParams{SessionID: info.SessionID, Mode: agentproto.ModeBuild, PlanFile: info.PlanFile, Source: "user"})
-	m.markForBuild(ctx, s, wp.Rel) // plan_status.go
-	s.baselineNow(wp.Rel)
+	m.markForBuild(ctx, s, key) // plan_status.go
+	s.baselineNow(key)
 	s.sendPlanUpdate(ctx)
 	return s.Info(), nil
 }

@@ -150,6 +150,18 @@ func (w *Workspace) MissingParents(p Path) []Path {
 	return missing
 }
 
+// Key names p without ambiguity across the workspace's folders: Rel for a
+// path of the first folder (the root), its absolute path (with '/') for
+// one of another folder, whose Rel would resolve against the root. What
+// is stored to name a file again later (a session's plan_file) is a Key;
+// Resolve takes it back.
+func (w *Workspace) Key(p Path) string {
+	if p.Folder == w.folders[0] {
+		return p.Rel
+	}
+	return filepath.ToSlash(p.Abs)
+}
+
 // RelOf returns the workspace-relative form (forward slashes) of an absolute
 // path inside a workspace folder, or "" if it is outside.
 func (w *Workspace) RelOf(abs string) string {

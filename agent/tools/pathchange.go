@@ -61,7 +61,7 @@ func (pc pathChange) run(ctx context.Context, env Env, arg string) (Result, erro
 	}
 	return apply(ctx, env, pc.tool, pc.label+" "+rp.Rel, c, func() Result {
 		if pc.recordsPlans && isPlanFile(rp) {
-			env.PlanWritten(rp.Rel, c.After)
+			env.PlanWritten(env.Workspace().Key(rp), c.After)
 		}
 		return OK(pc.output(rp, c))
 	})

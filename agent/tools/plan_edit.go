@@ -72,7 +72,7 @@ func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error)
 		}
 	}
 	return apply(ctx, env, "plan_edit", "edit plan "+rp.Rel, c, func() Result {
-		env.PlanWritten(rp.Rel, c.After)
+		env.PlanWritten(env.Workspace().Key(rp), c.After)
 		out := PlanEditOutput{EditOutput: editOutput(rp, spec, c)}
 		// The metadata is the plan's as it is now: the plan's owner may
 		// have set implemented in the same edit (the last tick in build

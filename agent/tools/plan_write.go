@@ -103,7 +103,7 @@ func (w planWriter) run(ctx context.Context, env Env, p PlanWriteParams) (Result
 		return Failf("write plan %s: %v", rp.Rel, err), nil
 	}
 	return apply(ctx, env, "plan_write", "write plan "+rp.Rel, c, func() Result {
-		env.PlanWritten(rp.Rel, text)
+		env.PlanWritten(env.Workspace().Key(rp), text)
 		steps := 0
 		if pl, err := workspace.ParsePlan(text); err == nil {
 			steps = len(pl.Steps)
