@@ -52,6 +52,7 @@ func compileQuestion(p *problems, at, name string, i int, raw []byte) *compiled 
 	}
 	before := len(p.list)
 	checkEnums(p, at, doc)
+	checkSchemaText(p, at, doc) // schema_text.go
 	if len(p.list) > before {
 		return nil
 	}
