@@ -27,7 +27,11 @@ func (s *Store) Delete(id string) error {
 	s.mu.Lock()
 	delete(s.synced, id)
 	s.mu.Unlock()
-	for _, p := range []string{s.metaPath(id), filepath.Join(s.dir, id+approvedExt), s.path(id)} {
+	// The .chat goes first: the session exists by it (Exists, List), so a
+	// delete cut short (a crash, a kill -9) leaves a session gone, never one
+	// brought back by its .chat frontmatter alone with the metadata it was
+	// created with (build mode, its first plan).
+	for _, p := range []string{s.path(id), filepath.Join(s.dir, id+approvedExt), s.metaPath(id)} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("delete session %s: %w", id, err)
 		}

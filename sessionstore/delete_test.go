@@ -37,3 +37,37 @@ func TestDeleteLeavesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestDeleteCutShortLeavesTheSessionGone: a delete that stops after its
+// first removal (here the .meta cannot be removed; a kill -9 or a power
+// failure does the same) leaves a session that no longer exists, never one
+// brought back by its .chat frontmatter, which holds the metadata the
+// session was created with (build mode, its first plan).
+func TestDeleteCutShortLeavesTheSessionGone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	s := NewStore(dir)
+	const id = "0192f000-0000-7000-8000-00000000d0d1"
+	now := time.Now()
+	if err := s.Create(Meta{ID: id, Mode: "build", PlanFile: "plans/first.plan", CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveMeta(Meta{ID: id, Mode: "plan", CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	// A .meta that cannot be removed: a folder with a file in it.
+	meta := s.metaPath(id)
+	if err := os.Remove(meta); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(meta, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(id); err == nil {
+		t.Fatal("the delete went through a .meta it cannot remove")
+	}
+	if s.Exists(id) {
+		m, _, err := s.Load(id)
+		t.Errorf("after a delete cut short the session is back (mode %q, plan %q, %v): its .chat went last", m.Mode, m.PlanFile, err)
+	}
+}
