@@ -103,8 +103,19 @@ func (s *Session) restoreState(ctx context.Context, id string, codeToo bool) {
 	if !ok || at.mode == "" {
 		return
 	}
-	s.attachPlan(at.planFile)
-	s.setMode(ctx, at.mode, "user", "user")
+	// The plan and the mode are written in one save of the metadata (the
+	// mode change's): never build mode with a plan the rewind does not go
+	// back to, not even after a kill -9 between two writes.
+	s.mu.Lock()
+	planChanged := s.meta.PlanFile != at.planFile
+	s.meta.PlanFile = at.planFile
+	s.mu.Unlock()
+	if !s.setMode(ctx, at.mode, "user", "user") && planChanged {
+		s.mu.Lock()
+		save := s.saveMetaLocked()
+		s.mu.Unlock()
+		save()
+	}
 	if at.planFile != "" && at.planStatus != "" && !codeToo {
 		// As agentls's own change for no session: the session's follow-up
 		// (implemented once every step is ticked) would undo it at once.
