@@ -12,6 +12,13 @@ import (
 // again. Closing a session that exists but is not open here does nothing;
 // an unknown session is an error.
 func (m *Manager) CloseSession(ctx context.Context, id string) error {
+	return m.closeSession(ctx, id, false)
+}
+
+// closeSession is CloseSession; keepLock keeps the session's lock (a
+// delete that goes on: no other process may take the session between its
+// close and its removal).
+func (m *Manager) closeSession(ctx context.Context, id string, keepLock bool) error {
 	if id == "" {
 		return invalidf("sessionId is required")
 	}
@@ -44,7 +51,9 @@ func (m *Manager) CloseSession(ctx context.Context, id string) error {
 	// Under m.mu: a request naming the session from now on loads it again
 	// and takes the lock anew.
 	delete(m.sessions, id)
-	m.store.Disown(id)
+	if !keepLock {
+		m.store.Disown(id)
+	}
 	m.intelStates.Delete(id) // language_intel.go: its baselines and step files
 	// Its sub-agents go with it (their turns ended with the root's): none
 	// stays in memory holding its session file's lock.

@@ -74,11 +74,17 @@ func (m *Manager) deleteOne(ctx context.Context, id string, meta sessionstore.Me
 	_, open := m.sessions[id]
 	m.mu.Unlock()
 	if open {
-		if err := m.CloseSession(ctx, id); err != nil {
+		// The lock stays (store.Delete gives it up once the files are gone):
+		// another process taking the session in between would have its
+		// delete refused with its sub-agents already gone.
+		if err := m.closeSession(ctx, id, true); err != nil {
 			return fmt.Errorf("delete session %s: %w", id, err)
 		}
 	}
 	err := m.store.Delete(id)
+	if open && err != nil {
+		m.store.Disown(id) // the lock the close kept (Delete gives it up only once it took it)
+	}
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return &InvalidParamsError{Msg: fmt.Sprintf("unknown session %q", id), Err: ErrUnknownSession}
