@@ -42,13 +42,23 @@ func (j *Journal) Wrote(key, now string) bool {
 	return ok && d == now
 }
 
-// BeginJournal stores j before a rewind touches its first file.
+// syncStore is Store.syncDisk (tests watch it).
+var syncStore = (*Store).syncDisk
+
+// BeginJournal stores j before a rewind touches its first file. The
+// undo checkpoint the rewind took before (its objects and manifest, which
+// a save does not sync) reaches the disk first (syncDisk): the rewind's
+// own writes will, and a power failure after them must not lose the work
+// they replaced, which only that checkpoint holds.
 func (s *Store) BeginJournal(j Journal) error {
 	if !ValidID(j.SessionID) {
 		return fmt.Errorf("checkpoint: invalid session id %q", j.SessionID)
 	}
 	if err := s.checkOwnFolders(j.SessionID); err != nil {
 		return err
+	}
+	if err := syncStore(s); err != nil {
+		return fmt.Errorf("checkpoint: sync the undo checkpoint to the disk: %w", err)
 	}
 	return writeJSON(filepath.Join(s.dir, j.SessionID, journalFile), j, true)
 }
