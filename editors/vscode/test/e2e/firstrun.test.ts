@@ -130,7 +130,16 @@ test('the walkthrough: provider and model in Settings, the key, Test connection'
   await box.fill(key);
   assert.equal(await box.inputValue(), key);
   await box.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  // Under load code-server can drop the first Enter (CI saw the box stay open with the key typed and
+  // nothing stored): once, and only while the box still asks for the key with the key in it, Enter
+  // again; a box that stays open after that fails the test.
+  const widget = page.locator('.quick-input-widget');
+  if (!(await widget.waitFor({ state: 'hidden', timeout: 15_000 }).then(() => true, () => false))) {
+    await screenshot('key-box-still-open');
+    const asks = page.locator('.quick-input-widget', { hasText: 'API key for the model provider' });
+    if ((await asks.count()) > 0 && (await box.inputValue()) === key) await box.press('Enter');
+    await widget.waitFor({ state: 'hidden' });
+  }
   await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: PLAN"]').waitFor(); // the server restarted with the key and checked it
   // Three restarts (two settings, the key), one after another: none left its server running.
   const log = path.join(out, 'agentls.log');
