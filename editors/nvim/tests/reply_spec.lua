@@ -65,6 +65,22 @@ t.describe('reply', function()
     t.eq({ dismissed = true }, result)
   end)
 
+  t.it("coroutine mode: the request's id from the rpc closure (0.10 and later), for a withdrawal", function()
+    local d
+    local decoded = { id = 77, method = 'agent/askUser' }
+    local co = coroutine.create(function()
+      local function dispatched() -- holds `decoded` as an upvalue, like rpc.lua's coroutine
+        d = reply.defer()
+        return decoded.id and d.wait()
+      end
+      return dispatched()
+    end)
+    coroutine.resume(co)
+    t.eq('coroutine', d.mode)
+    t.eq(77, d.id)
+    d.send({ dismissed = true })
+  end)
+
   t.it('none: no coroutine and no rpc frame', function()
     local d = reply.defer()
     t.eq('none', d.mode)

@@ -311,4 +311,54 @@ t.describe('questions on a real screen', function()
     settled(c, 'the child back in Normal mode after the answer')
     t.eq({ answers = { decision = 'reject_once' } }, c.lua('return _G.res'))
   end)
+
+  t.it('a floating picker: what the question grants is on the screen beside it', function()
+    -- A picker as dressing.nvim's: a float in the middle holding the prompt on one line and the
+    -- items; _G.pick(i) picks. The plugin's window shows the whole question above it.
+    local c = child()
+    local from = #c.out()
+    c.notify_lua([[
+      vim.ui.select = function(items, opts, cb)
+        local lines = { vim.fn.strcharpart((opts.prompt or ''):gsub('\n', ' '), 0, 50) }
+        for i, it in ipairs(items) do
+          table.insert(lines, i .. ' PICK-' .. opts.format_item(it))
+        end
+        local buf = vim.api.nvim_create_buf(false, true)
+        vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+        local win = vim.api.nvim_open_win(buf, true, { relative = 'editor', row = 12, col = 25, width = 50,
+          height = #lines, border = 'rounded' })
+        _G.pick = function(i)
+          vim.api.nvim_win_close(win, true)
+          cb(items[i], i)
+        end
+      end
+      _G.res = nil
+      require('agentls.ask').collect({
+        purpose = 'permission',
+        questions = { { name = 'decision', question = "This workspace's .agentls.yaml sets keys that widen what agentls may do; they apply only if you trust it.",
+          schema = { type = 'string', enum = { 'reject_once', 'allow_always' } },
+          buttons = { { label = "Don't trust", value = 'reject_once' }, { label = 'Trust', value = 'allow_always' } } } },
+        permission = { kind = 'trust', what = '.agentls.yaml', grants = { 'run.allow: ["GRANT-ON-SCREEN-MARK publish *"]' } },
+      }, nil, function(r) _G.res = r end)
+    ]])
+    on_screen(c, from, 'PICK%-Trust', 'the picker on the screen')
+    on_screen(c, from, 'GRANT%-ON%-SCREEN%-MARK%s*publish%s*%*', 'the grant on the screen beside the picker')
+    h.keep(string.format('screen-floating-picker-%d.txt', vim.version().minor), c.since(from))
+    t.eq(2, c.lua([[
+      local n = 0
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        if vim.api.nvim_win_get_config(w).relative ~= '' then n = n + 1 end
+      end
+      return n
+    ]]), 'the picker and the question window')
+    c.lua('_G.pick(1)')
+    t.eq({ answers = { decision = 'reject_once' } }, c.lua('return _G.res'))
+    t.eq(0, c.lua([[
+      local n = 0
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        if vim.api.nvim_win_get_config(w).relative ~= '' then n = n + 1 end
+      end
+      return n
+    ]]), 'no float left after the answer')
+  end)
 end)

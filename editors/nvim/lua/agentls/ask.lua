@@ -3,6 +3,7 @@
 -- field), checking each answer's simple schema constraints first (agentls.schema) and showing
 -- the server's `errors` when it asks again. Everything is callback-driven: nothing waits.
 local schema = require('agentls.schema')
+local question_window = require('agentls.question_window')
 
 local M = {}
 
@@ -37,34 +38,54 @@ local function other_errors(errors, qs)
   return lines
 end
 
--- select(items, prompt, cb(item|nil)) through vim.ui.select, looked up at call time.
-local function select(items, prompt, format, cb)
-  vim.ui.select(items, { prompt = prompt, kind = 'agentls', format_item = format }, cb)
+-- Calls `cb` through a window showing the whole `prompt` while `fn` (a vim.ui replacement
+-- that may show it on one line) asks it; `cb` itself when `fn` is Neovim's own or the prompt
+-- fits. The window closes when the answer comes or the form is closed (`form.window`).
+local function shown(fn, prompt, form, cb)
+  if question_window.builtin(fn) or question_window.fits(prompt) then
+    return cb
+  end
+  local w = question_window.open(prompt)
+  form.window = w
+  return function(...)
+    w.close()
+    return cb(...)
+  end
+end
+
+-- select(form, items, prompt, format, cb(item|nil)) through vim.ui.select, looked up at call time.
+local function select(form, items, prompt, format, cb)
+  local fn = vim.ui.select
+  fn(items, { prompt = prompt, kind = 'agentls', format_item = format }, shown(fn, prompt, form, cb))
 end
 
 -- Asks for text until it parses and passes the schema (or the user cancels: cb(nil, true)).
-local function ask_text(prompt, sch, default, optional, cb, err)
+local function ask_text(form, prompt, sch, default, optional, cb, err)
   local p = prompt .. schema.hint(sch) .. (err and (' [' .. err .. ']') or '') .. ': '
-  vim.ui.input({ prompt = p, default = default }, function(text)
-    if text == nil then
-      return cb(nil, true)
-    end
-    if text == '' and optional then
-      return cb(nil, false)
-    end
-    local v, perr = schema.parse(sch, text)
-    if v ~= nil then
-      perr = schema.check(sch, v)
-    end
-    if perr then
-      return ask_text(prompt, sch, text, optional, cb, perr)
-    end
-    cb(v, false)
-  end)
+  local fn = vim.ui.input
+  fn(
+    { prompt = p, default = default },
+    shown(fn, p, form, function(text)
+      if text == nil then
+        return cb(nil, true)
+      end
+      if text == '' and optional then
+        return cb(nil, false)
+      end
+      local v, perr = schema.parse(sch, text)
+      if v ~= nil then
+        perr = schema.check(sch, v)
+      end
+      if perr then
+        return ask_text(form, prompt, sch, text, optional, cb, perr)
+      end
+      cb(v, false)
+    end)
+  )
 end
 
 -- Multi-select: a toggle list ending with "Done".
-local function ask_multi(prompt, sch, chosen, cb, err)
+local function ask_multi(form, prompt, sch, chosen, cb, err)
   local values = (sch.items or {}).enum or {}
   local items = {}
   for _, v in ipairs(values) do
@@ -77,14 +98,14 @@ local function ask_multi(prompt, sch, chosen, cb, err)
     end
     return (vim.tbl_contains(chosen, it.value) and '[x] ' or '[ ] ') .. label(it.value)
   end
-  select(items, prompt .. (err and (' [' .. err .. ']') or ''), fmt, function(it)
+  select(form, items, prompt .. (err and (' [' .. err .. ']') or ''), fmt, function(it)
     if not it then
       return cb(nil, true)
     end
     if it.done then
       local e = schema.check(sch, chosen)
       if e then
-        return ask_multi(prompt, sch, chosen, cb, e)
+        return ask_multi(form, prompt, sch, chosen, cb, e)
       end
       return cb(chosen, false)
     end
@@ -100,12 +121,12 @@ local function ask_multi(prompt, sch, chosen, cb, err)
     if not had then
       table.insert(next_chosen, it.value)
     end
-    ask_multi(prompt, sch, next_chosen, cb)
+    ask_multi(form, prompt, sch, next_chosen, cb)
   end)
 end
 
 -- Asks one question; cb(value, dismissed). `err` is the server's error for it, if any.
-local function ask_one(q, err, previous, cb, extra)
+local function ask_one(form, q, err, previous, cb, extra)
   local sch = q.schema or {}
   if sch == vim.NIL then
     sch = {}
@@ -135,7 +156,7 @@ local function ask_one(q, err, previous, cb, extra)
         table.insert(buttons, b)
       end
     end
-    return select(buttons, prompt, function(b)
+    return select(form, buttons, prompt, function(b)
       return b.label
     end, function(b)
       if not b then
@@ -145,7 +166,7 @@ local function ask_one(q, err, previous, cb, extra)
     end)
   end
   if k == 'boolean' then
-    return select({ true, false }, prompt, function(v)
+    return select(form, { true, false }, prompt, function(v)
       return v and 'Yes' or 'No'
     end, function(v)
       if v == nil then
@@ -155,7 +176,7 @@ local function ask_one(q, err, previous, cb, extra)
     end)
   end
   if sch.enum and (k == 'string' or k == 'number' or k == 'integer') then
-    return select(sch.enum, prompt, label, function(v)
+    return select(form, sch.enum, prompt, label, function(v)
       if v == nil then
         return cb(nil, true)
       end
@@ -163,7 +184,7 @@ local function ask_one(q, err, previous, cb, extra)
     end)
   end
   if k == 'array' and sch.items and sch.items.enum then
-    return ask_multi(prompt, sch, type(previous) == 'table' and previous or {}, cb)
+    return ask_multi(form, prompt, sch, type(previous) == 'table' and previous or {}, cb)
   end
   if k == 'object' and type(sch.properties) == 'table' then
     local names = vim.tbl_keys(sch.properties)
@@ -179,13 +200,13 @@ local function ask_one(q, err, previous, cb, extra)
       if i > #names then
         local e = schema.check(sch, obj)
         if e then
-          return ask_one(q, e, obj, cb)
+          return ask_one(form, q, e, obj, cb)
         end
         return cb(obj, false)
       end
       local n = names[i]
       local prev = type(previous) == 'table' and previous[n] or nil
-      ask_text(prompt .. ' › ' .. n, sch.properties[n], prev ~= nil and tostring(prev) or nil, not required[n], function(v, dismissed)
+      ask_text(form, prompt .. ' › ' .. n, sch.properties[n], prev ~= nil and tostring(prev) or nil, not required[n], function(v, dismissed)
         if dismissed then
           return cb(nil, true)
         end
@@ -195,7 +216,7 @@ local function ask_one(q, err, previous, cb, extra)
     end
     return step()
   end
-  ask_text(prompt, sch, previous ~= nil and type(previous) ~= 'table' and tostring(previous) or nil, q.optional, cb)
+  ask_text(form, prompt, sch, previous ~= nil and type(previous) ~= 'table' and tostring(previous) or nil, q.optional, cb)
 end
 
 local grants_heading = {
@@ -235,8 +256,16 @@ end
 --- Asks every question of an `agent/askUser` request in turn and calls done({answers}) or
 --- done({dismissed = true}). `previous` holds the answers sent last time for this questionId
 --- (the defaults when the server asks again). For a plan approval, `approve == true` skips
---- the remaining optional questions (the feedback is for Keep Planning).
+--- the remaining optional questions (the feedback is for Keep Planning). Returns the form,
+--- whose `close()` closes the window showing a question (a withdrawn request).
+---@return { close: fun() }
 function M.collect(params, previous, done)
+  local form = {}
+  function form.close()
+    if form.window then
+      form.window.close()
+    end
+  end
   local qs = params.questions or {}
   local errors = params.errors
   if errors == vim.NIL then
@@ -268,7 +297,7 @@ function M.collect(params, previous, done)
       return step()
     end
     local err = errors and errors[q.name] or (errors and errors.answers) or nil
-    ask_one(q, err, previous and previous[q.name], function(v, dismissed)
+    ask_one(form, q, err, previous and previous[q.name], function(v, dismissed)
       if dismissed then
         if q.optional then
           return step()
@@ -280,6 +309,7 @@ function M.collect(params, previous, done)
     end, i == 1 and extra or nil)
   end
   step()
+  return form
 end
 
 return M

@@ -809,7 +809,7 @@ function State:on_ask(params)
     -- words, the last tool call still "…").
     self.chat:flush()
     vim.cmd('redraw')
-    ask.collect(params, self.answers[params.questionId], finish)
+    pending.form = ask.collect(params, self.answers[params.questionId], finish)
   end)
   if d.mode == 'none' then
     if resolve_later then
@@ -935,6 +935,9 @@ function State:handlers()
       if a then
         a.withdrawn = true
         self.asks[p.id] = nil
+        if a.form then
+          a.form.close() -- the window showing it; the picker is the vim.ui replacement's
+        end
         notify('the question was withdrawn')
       end
     end,

@@ -38,6 +38,27 @@ function M.find_dispatch(max_level)
   return nil
 end
 
+--- The id of the server request being handled in a coroutine (Neovim 0.10 and later): the
+--- `decoded` message the rpc's dispatching closure holds; or nil.
+function M.find_request_id(max_level)
+  for level = 2, max_level or 30 do
+    local info = debug.getinfo(level, 'f')
+    if not info then
+      return nil
+    end
+    for i = 1, 60 do
+      local name, value = debug.getupvalue(info.func, i)
+      if not name then
+        break
+      end
+      if name == 'decoded' and type(value) == 'table' and value.id ~= nil and type(value.method) == 'string' then
+        return value.id
+      end
+    end
+  end
+  return nil
+end
+
 --- Prepares a deferred reply for the server request being handled. Returns an object with
 --- `mode` ('coroutine', 'stack' or 'none'), `id` (the request id when known), `send(result)`
 --- (call it once, from anywhere, when the answer is known) and `wait()` (the handler's
@@ -53,6 +74,9 @@ function M.defer()
     end
   end
   local f, idx, id
+  if d.mode == 'coroutine' then
+    d.id = M.find_request_id() -- for a withdrawal ($/cancelRequest) to find the question
+  end
   if d.mode == 'none' then
     f, idx, id = M.find_dispatch()
     if f then
