@@ -151,7 +151,7 @@ func (r Request) Escaped() Request {
 	e.Done = countBlanks(questions.EscapeLine(r.Done))
 	e.Grants = make([]string, len(r.Grants))
 	for i, g := range r.Grants {
-		e.Grants[i] = questions.EscapeLine(g)
+		e.Grants[i] = countBlanks(questions.EscapeLine(g)) // a padded allowed command, like What
 	}
 	e.Options = make([]agentproto.PermissionOption, len(r.Options))
 	for i, o := range r.Options {
