@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -27,8 +29,9 @@ type pendingApproval struct {
 	grants  []string        // the allowed_commands approving grants
 	askCtx  context.Context // the dialog's context; nil before it is shown
 	path    workspace.Path
-	closed  bool // a decision was accepted or the tool stopped waiting
-	applied bool // the accepted decision was carried out (read after done)
+	closed  bool      // a decision was accepted or the tool stopped waiting
+	applied bool      // the accepted decision was carried out (read after done)
+	since   time.Time // when it became pending: agent/resolvePlan's clock
 }
 
 // decision is the user's verdict on a plan. source is the agent/modeChanged
@@ -41,6 +44,10 @@ type decision struct {
 	// failed is why the face could not ask (ErrAskFailed): no decision,
 	// and none will come.
 	failed error
+	// fast says that a client, not a person, approved through
+	// agent/resolvePlan or agent/setMode (permission.FastNote): the
+	// waiting exit_plan_mode notes it as the dialog's own answer is.
+	fast string
 }
 
 // offer hands d to the waiting tool. It reports false when a decision was
@@ -136,6 +143,7 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 	defer timer.Stop()
 	select {
 	case d := <-ap.decide:
+		m.noteFast(ctx, d.fast)
 		return d, nil
 	case <-timer.C:
 		d, err := ap.stopWith(errApprovalTimeout)
@@ -151,6 +159,7 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 		defer grace.Stop()
 		select {
 		case d := <-ap.decide:
+			m.noteFast(ctx, d.fast)
 			return d, nil
 		case <-grace.C:
 		}
@@ -163,6 +172,20 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 // the cancel (the faces keep their request to the client open as long).
 const CancelAnswerGrace = 400 * time.Millisecond
 
+// fastApproval is the note for an approval of ap decided now by
+// agent/resolvePlan or agent/setMode, "" when a person had time to read
+// the plan (permission.HumanFloor since it became pending). A client that
+// dismisses the question at once and approves on its own (Neovim 0.7
+// without a deferred reply answers through agent/resolvePlan) is marked as
+// the dialog's own answer is.
+func (s *Session) fastApproval(ap *pendingApproval) string {
+	ap.mu.Lock()
+	grants, since := slices.Clone(ap.grants), ap.since
+	ap.mu.Unlock()
+	perm := approvalPermission(s.meta.ID, ap.plan, grants)
+	return permission.Mark(perm, permission.Approval(true), time.Since(since)).FastNote()
+}
+
 // currentApproval is the approval the session's turn waits for, nil when
 // none is pending.
 func (s *Session) currentApproval() *pendingApproval {
@@ -173,7 +196,7 @@ func (s *Session) currentApproval() *pendingApproval {
 
 // startApproval registers a pending approval for agent/resolvePlan.
 func (s *Session) startApproval(rel string) *pendingApproval {
-	ap := &pendingApproval{plan: rel, decide: make(chan decision, 1), done: make(chan struct{})}
+	ap := &pendingApproval{plan: rel, decide: make(chan decision, 1), done: make(chan struct{}), since: time.Now()}
 	s.mu.Lock()
 	s.approval = ap
 	s.mu.Unlock()
@@ -224,6 +247,7 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 		if err := m.commentsRefusal(ap.plan); err != nil { // plan_comments.go
 			return agentproto.Session{}, err
 		}
+		d.fast = s.fastApproval(ap)
 	}
 	offered, applied, err := ap.resolve(ctx, d)
 	switch {
@@ -246,7 +270,7 @@ func (s *Session) approvePending(ctx context.Context) (bool, error) {
 	if ap == nil {
 		return false, nil
 	}
-	offered, applied, err := ap.resolve(ctx, decision{approve: true, source: "user"})
+	offered, applied, err := ap.resolve(ctx, decision{approve: true, source: "user", fast: s.fastApproval(ap)})
 	if !offered {
 		return false, nil
 	}
