@@ -90,8 +90,8 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 	if req.Remote {
 		reach = agentproto.ReachNetwork
 	}
-	args := sentArgs(req.Args, "  ")
-	short := strings.Join(strings.Fields(sentArgs(req.Args, "")), " ")
+	args, compact := sentArgs(req.Args)
+	short := strings.Join(strings.Fields(compact), " ")
 	if r := []rune(short); len(r) > maxTitleArgs {
 		short = string(r[:maxTitleArgs-1]) + "…"
 	}
@@ -111,24 +111,27 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 
 // sentArgs is a call's arguments as the MCP server gets them: mcpclient
 // parses them into an object (a repeated key's last value wins) and sends
-// that, so the question shows that object (its keys sorted; indented by
-// indent, or compact for the title), never the model's text, in which a
-// padded value can push a later key out of view or a repeated key show the
-// value that loses. Arguments that are not an object are shown as they
-// came (mcpclient refuses the call).
-func sentArgs(raw json.RawMessage, indent string) string {
+// that, so the question shows that object (its keys sorted; indented, and
+// compact for the title), never the model's text, in which a padded value
+// can push a later key out of view or a repeated key show the value that
+// loses. Arguments that are not an object are shown as they came
+// (mcpclient refuses the call).
+func sentArgs(raw json.RawMessage) (indented, compact string) {
 	var obj map[string]any
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return string(raw)
+		return string(raw), string(raw)
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
-	if err := enc.Encode(obj); err != nil {
-		return string(raw)
+	encode := func(indent string) string {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", indent)
+		if err := enc.Encode(obj); err != nil {
+			return string(raw)
+		}
+		return strings.TrimSuffix(b.String(), "\n")
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return encode("  "), encode("")
 }
 
 // writeMCPArgsDocument writes a call's arguments in full as a generated

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // knownFile holds, per session, the digest agentls last knew each file by.
@@ -138,10 +140,9 @@ func KnownOf(man Manifest, previous Known) Known {
 
 // Key is the manifest key of an absolute path of the workspace.
 func (s *Store) Key(abs string) string {
-	root := s.ws.Root()
 	for _, f := range s.ws.Folders() {
 		if rel, err := filepath.Rel(f, abs); err == nil && filepath.IsLocal(rel) {
-			return keyOf(root, f, filepath.ToSlash(rel), abs)
+			return s.ws.Key(workspace.Path{Abs: abs, Rel: filepath.ToSlash(rel), Folder: f})
 		}
 	}
 	return filepath.ToSlash(abs)

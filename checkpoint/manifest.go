@@ -1,9 +1,6 @@
 package checkpoint
 
-import (
-	"path/filepath"
-	"sort"
-)
+import "sort"
 
 // MaxFileBytes is the size above which a file is listed but not kept.
 const MaxFileBytes = 1 << 20
@@ -33,12 +30,4 @@ func (m Manifest) Keys() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// keyOf is the manifest key of abs in folder, rel being its path there.
-func keyOf(root, folder, rel, abs string) string {
-	if folder == root {
-		return rel
-	}
-	return filepath.ToSlash(abs)
 }

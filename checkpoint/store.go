@@ -151,7 +151,6 @@ var ErrTooManyFiles = fmt.Errorf("the workspace has more than %d files (after .g
 // the whole walk succeeded (a workspace over MaxFiles leaves no objects
 // behind).
 func (s *Store) scan(ctx context.Context) (Manifest, error) {
-	root := s.ws.Root()
 	s.loadHashCache()
 	out := Manifest{}
 	err := s.ws.WalkFiles(ctx, func(f workspace.WalkedFile) error {
@@ -163,7 +162,7 @@ func (s *Store) scan(ctx context.Context) (Manifest, error) {
 			return err
 		}
 		if ok {
-			out[keyOf(root, f.Folder, f.Rel, f.Abs)] = e
+			out[s.ws.Key(workspace.Path{Abs: f.Abs, Rel: f.Rel, Folder: f.Folder})] = e
 		}
 		return nil
 	})

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/agentls/agentls/internal/flock"
 )
 
 // The commands' private TMPDIRs stand in one folder per agentls process,
@@ -121,8 +123,11 @@ func makeTempRoot(parent string) (string, *os.File, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if ok, err := flock.Try(f, true); !ok {
 		f.Close()
+		if err == nil {
+			err = errors.New("held by another process")
+		}
 		return fail(fmt.Errorf("lock: %w", err))
 	}
 	return dir, f, nil
@@ -176,7 +181,7 @@ func lockStaleTemp(dir string, now time.Time) *os.File {
 	if err != nil {
 		return nil
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if ok, _ := flock.Try(f, true); !ok {
 		f.Close() // held: its process runs
 		return nil
 	}
