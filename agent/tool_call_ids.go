@@ -11,9 +11,12 @@ import (
 // under one id ("call_0", as some servers number every call), would lose a
 // result in the history's repair (the model never sees it, and strict
 // endpoints refuse the history) and merge two calls' rows on the faces.
-// An id an earlier answer used is kept (the history pairs results with
-// the answer they follow).
-func uniqueCallIDs(msgID string, calls []agentproto.ToolCall) {
+// An id an earlier answer of the session used (earlier: servers that
+// number each answer's calls from call_0 again) is replaced too: the faces
+// key a call's row by its id, so the new call would overwrite the old
+// one's row, and the history pairs each result with the call of its own
+// answer under the id given here.
+func uniqueCallIDs(msgID string, calls []agentproto.ToolCall, earlier map[string]bool) {
 	seen := make(map[string]bool, len(calls))
 	for _, c := range calls {
 		seen[c.ID] = true
@@ -21,16 +24,29 @@ func uniqueCallIDs(msgID string, calls []agentproto.ToolCall) {
 	used := make(map[string]bool, len(calls))
 	for i := range calls {
 		id := calls[i].ID
-		for n := 0; id == "" || used[id]; n++ {
+		for n := 0; id == "" || used[id] || earlier[id]; n++ {
 			cand := fmt.Sprintf("call_%s_%d", ShortID(msgID), i)
 			if n > 0 {
 				cand += fmt.Sprintf("_%d", n)
 			}
-			if !seen[cand] && !used[cand] {
+			if !seen[cand] && !used[cand] && !earlier[cand] {
 				id = cand
 			}
 		}
 		calls[i].ID = id
 		used[id] = true
 	}
+}
+
+// callIDs are the ids of every tool call in the session's history.
+func (s *Session) callIDs() map[string]bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make(map[string]bool)
+	for _, m := range s.messages {
+		for _, c := range m.ToolCalls {
+			ids[c.ID] = true
+		}
+	}
+	return ids
 }

@@ -94,30 +94,37 @@ func TestDuplicateToolCallIDsKeepEveryResult(t *testing.T) {
 	}
 }
 
-// TestUniqueCallIDs: empty and repeated ids of one answer get fresh ones,
-// never one another call of the answer holds.
+// TestUniqueCallIDs: empty and repeated ids of one answer, and ids an
+// earlier answer used, get fresh ones, never one another call holds.
 func TestUniqueCallIDs(t *testing.T) {
 	t.Parallel()
 	const msgID = "01a223f9-18d9-7613-abfb-a5ee8221b3e1"
 	fresh := "call_" + ShortID(msgID) + "_"
-	tests := []struct{ in, want []string }{
-		{[]string{"a", "b"}, []string{"a", "b"}},
-		{[]string{"call_0", "call_0"}, []string{"call_0", fresh + "1"}},
-		{[]string{"", ""}, []string{fresh + "0", fresh + "1"}},
-		{[]string{"", fresh + "0"}, []string{fresh + "0_1", fresh + "0"}},
+	tests := []struct{ in, earlier, want []string }{
+		{[]string{"a", "b"}, nil, []string{"a", "b"}},
+		{[]string{"call_0", "call_0"}, nil, []string{"call_0", fresh + "1"}},
+		{[]string{"", ""}, nil, []string{fresh + "0", fresh + "1"}},
+		{[]string{"", fresh + "0"}, nil, []string{fresh + "0_1", fresh + "0"}},
+		// An earlier answer's ids: numbered from call_0 again, or ours.
+		{[]string{"call_0", "call_1"}, []string{"call_0"}, []string{fresh + "0", "call_1"}},
+		{[]string{"call_0", ""}, []string{"call_0", fresh + "1"}, []string{fresh + "0", fresh + "1_1"}},
 	}
 	for _, tc := range tests {
 		calls := make([]agentproto.ToolCall, len(tc.in))
 		for i, id := range tc.in {
 			calls[i].ID = id
 		}
-		uniqueCallIDs(msgID, calls)
+		earlier := map[string]bool{}
+		for _, id := range tc.earlier {
+			earlier[id] = true
+		}
+		uniqueCallIDs(msgID, calls, earlier)
 		var got []string
 		for _, c := range calls {
 			got = append(got, c.ID)
 		}
 		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
-			t.Errorf("uniqueCallIDs(%q) = %q, want %q", tc.in, got, tc.want)
+			t.Errorf("uniqueCallIDs(%q, earlier %q) = %q, want %q", tc.in, tc.earlier, got, tc.want)
 		}
 	}
 }
