@@ -141,7 +141,7 @@ func (a *Agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.Ne
 // LoadSession loads a session of cwd's workspace and replays its history
 // as session/update notifications before it answers.
 func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	h, info, msgs, err := a.load(ctx, p.Cwd, string(p.SessionId), p.McpServers)
+	h, info, msgs, err := a.load(ctx, p.Cwd, p.AdditionalDirectories, string(p.SessionId), p.McpServers)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -152,16 +152,19 @@ func (a *Agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.
 
 // ResumeSession loads a session without replaying its history.
 func (a *Agent) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	h, info, _, err := a.load(ctx, p.Cwd, string(p.SessionId), p.McpServers)
+	h, info, _, err := a.load(ctx, p.Cwd, p.AdditionalDirectories, string(p.SessionId), p.McpServers)
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
 	return sdk.ResumeSessionResponse{Modes: modeState(info.Mode), ConfigOptions: h.configOptions(info.SessionID, info.Mode)}, nil
 }
 
-// load loads session id of cwd's workspace for this connection.
-func (a *Agent) load(ctx context.Context, cwd, id string, mcp []sdk.McpServer) (*hosted, agentproto.Session, []llm.Message, error) {
-	h, err := a.hostFor(cwd)
+// load loads session id of the workspace of cwd and the additional
+// folders dirs (the session's complete list, as session/new took it: the
+// same workspace, so the session reaches its folders again and this
+// connection's own copy of it is the one loaded) for this connection.
+func (a *Agent) load(ctx context.Context, cwd string, dirs []string, id string, mcp []sdk.McpServer) (*hosted, agentproto.Session, []llm.Message, error) {
+	h, err := a.hostForDirs(cwd, dirs)
 	if err != nil {
 		return nil, agentproto.Session{}, nil, err
 	}
@@ -195,7 +198,7 @@ func (a *Agent) CloseSession(ctx context.Context, p sdk.CloseSessionRequest) (sd
 
 // ListSessions lists the sessions of cwd's workspace (every served
 // workspace's when cwd is not given, or the working directory's when none
-// is served yet), newest first per workspace.
+// is served yet), newest first per workspace, each folder's once.
 func (a *Agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
 	var hosts []*hosted
 	if p.Cwd != nil && *p.Cwd != "" {
@@ -227,7 +230,12 @@ func (a *Agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.
 		}
 	}
 	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
+	roots := map[string]bool{} // two served workspaces of one folder (other additional folders) share its sessions
 	for _, h := range hosts {
+		if roots[h.root] {
+			continue
+		}
+		roots[h.root] = true
 		infos, err := h.mgr.ListSessions()
 		if err != nil {
 			return sdk.ListSessionsResponse{}, toRequestError(err)

@@ -48,9 +48,13 @@ func (a *Agent) turnContext(ctx context.Context, h *hosted, sessionID string) (c
 	a.prompts.byKey[sessionID] = p
 	a.prompts.mu.Unlock()
 	if prev != nil {
-		a.passCancel(h, sessionID, prev) // the SDK cancelled it for this prompt: now, before this one starts
+		// Superseded by this prompt: cancelled now, before this one starts.
+		// Not from the SDK's cancel alone: the SDK forgets a session's
+		// running prompt when an older one's call returns, so a third
+		// prompt would find the second's context still live.
+		a.passCancel(h, sessionID, prev, true)
 	}
-	after := context.AfterFunc(ctx, func() { a.passCancel(h, sessionID, p) })
+	after := context.AfterFunc(ctx, func() { a.passCancel(h, sessionID, p, false) })
 	return tctx, func() {
 		after()
 		cancel(context.Canceled)
@@ -62,19 +66,24 @@ func (a *Agent) turnContext(ctx context.Context, h *hosted, sessionID string) (c
 	}
 }
 
-// passCancel passes the SDK's cancel of p on to its turn, unless the turn
-// waits for a plan approval (and the connection lives). The first call
-// after the cancel decides: the new prompt's, before it starts, or the
-// AfterFunc's, whichever comes first.
-func (a *Agent) passCancel(h *hosted, sessionID string, p *runningPrompt) {
-	if p.sdkCtx.Err() == nil {
+// passCancel passes the SDK's cancel of p on to its turn (or, superseded,
+// cancels it for a newer prompt of its session), unless the turn waits
+// for a plan approval (and the connection lives). The first call after the
+// cancel decides: the new prompt's, before it starts, or the AfterFunc's,
+// whichever comes first.
+func (a *Agent) passCancel(h *hosted, sessionID string, p *runningPrompt, superseded bool) {
+	if !superseded && p.sdkCtx.Err() == nil {
 		return
 	}
 	p.decided.Do(func() {
 		if _, awaiting := h.mgr.ApprovalGrants(sessionID); awaiting && !a.connClosed() && !p.withdrawn.Load() {
 			return
 		}
-		p.cancel(context.Cause(p.sdkCtx))
+		cause := context.Cause(p.sdkCtx)
+		if cause == nil {
+			cause = context.Canceled
+		}
+		p.cancel(cause)
 	})
 }
 

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -65,12 +66,17 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 		req.OutputByteLimit = sdk.Ptr(job.MaxOut)
 	}
 	// terminal/create is not abandoned on cancellation: a terminal the
-	// client starts meanwhile would run on, never released.
+	// client starts meanwhile would run on, never released. Its answer is
+	// read raw, not through the SDK, which reports a result that does not
+	// decode ({"terminalId":5}, true) as an error response of its own: that
+	// would read as the client's refusal, and agentls's own shell would run
+	// a command the client may have started.
 	cctx, cancelCreate := graceContext(ctx)
-	created, err := e.a.conn.CreateTerminal(cctx, req)
+	var raw json.RawMessage
+	err = e.a.wire.call(cctx, "terminal/create", req, &raw)
 	unanswered := cctx.Err() != nil
 	cancelCreate()
-	var refused *sdk.RequestError
+	var refused *answeredError
 	if err != nil && !unanswered && ctx.Err() == nil && errors.As(err, &refused) {
 		// The client answered that it could not start it (its terminal
 		// cannot run the agentls launcher, say): nothing started, so
@@ -81,7 +87,8 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	if err != nil {
 		return tools.TerminalResult{}, true, fmt.Errorf("the client's terminal did not start the command: %s", clientError(err))
 	}
-	if created.TerminalId == "" {
+	var created sdk.CreateTerminalResponse
+	if json.Unmarshal(raw, &created) != nil || created.TerminalId == "" {
 		return tools.TerminalResult{}, true, errNoTerminalID // terminal_answers.go
 	}
 	id := created.TerminalId

@@ -9,10 +9,11 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 )
 
-// errNoTerminalID is a terminal/create answered without a terminalId: the
+// errNoTerminalID is a terminal/create answered without a terminalId (or
+// with a result of another shape): the
 // client may or may not have started the command, and agentls cannot wait
 // for, read, kill or release it.
-var errNoTerminalID = errors.New("the client answered terminal/create without a terminalId; whether the command started is unknown")
+var errNoTerminalID = errors.New("the client answered terminal/create without a terminalId (a string); whether the command started is unknown")
 
 // exitNote says how the command ended when the client's
 // terminal/wait_for_exit gave no exit code: the signal it names, or that

@@ -453,6 +453,19 @@ func (w *wire) deliver(id json.RawMessage, line []byte) bool {
 }
 
 // call sends a request the SDK cannot express (see unstable.go) and waits for
+// answeredError is the client's error response to a request of agentls's
+// (wire.call): the client answered that it could not do it, as opposed to
+// an answer that did not decode, a send that failed or no answer.
+type answeredError struct {
+	method string
+	code   int
+	msg    string
+}
+
+func (e *answeredError) Error() string {
+	return fmt.Sprintf("the client answered %s with error %d: %s", e.method, e.code, e.msg)
+}
+
 // its result; on ctx's end it tells the client ($/cancel_request) and returns.
 func (w *wire) call(ctx context.Context, method string, params any, result any) error {
 	n := ownIDBase + w.nextID.Add(1)
@@ -482,7 +495,7 @@ func (w *wire) call(ctx context.Context, method string, params any, result any) 
 			if json.Unmarshal(res.Error.Data, &data) == nil && data.Error != "" {
 				msg += ": " + data.Error // the SDK's internal errors carry the detail here
 			}
-			return fmt.Errorf("the client answered %s with error %d: %s", method, res.Error.Code, msg)
+			return &answeredError{method: method, code: res.Error.Code, msg: msg}
 		}
 		if result != nil && len(res.Result) > 0 {
 			if err := json.Unmarshal(res.Result, result); err != nil {
