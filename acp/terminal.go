@@ -66,11 +66,14 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 		req.OutputByteLimit = sdk.Ptr(job.MaxOut)
 	}
 	// terminal/create is not abandoned on cancellation: a terminal the
-	// client starts meanwhile would run on, never released. Its answer is
-	// read raw, not through the SDK, which reports a result that does not
-	// decode ({"terminalId":5}, true) as an error response of its own: that
-	// would read as the client's refusal, and agentls's own shell would run
-	// a command the client may have started.
+	// client starts meanwhile would run on, never released. The terminal
+	// requests go through the wire, not the SDK: the SDK reports a result
+	// that does not decode ({"terminalId":5}, true) as an error response of
+	// its own, which would read as the client's refusal (and agentls's own
+	// shell would run a command the client may have started), and its
+	// writes wait without a context, so a client that stops reading while
+	// the output queue is full would hold terminal/kill, and the cancelled
+	// turn, until it read again.
 	cctx, cancelCreate := graceContext(ctx)
 	var raw json.RawMessage
 	err = e.a.wire.call(cctx, "terminal/create", req, &raw)
@@ -95,7 +98,7 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	defer func() {
 		rctx, cancel := graceContext(ctx)
 		defer cancel()
-		if _, err := e.a.conn.ReleaseTerminal(rctx, sdk.ReleaseTerminalRequest{SessionId: sid, TerminalId: id}); err != nil {
+		if err := e.a.wire.call(rctx, "terminal/release", sdk.ReleaseTerminalRequest{SessionId: sid, TerminalId: id}, nil); err != nil {
 			slog.Debug("acp: terminal/release failed", "terminal", id, "err", err)
 		}
 	}()
@@ -108,14 +111,15 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 	note := "" // how it ended, when the client said no exit code; its output lost
 	wctx, cancel := context.WithTimeout(ctx, job.Timeout)
 	defer cancel()
-	exit, err := e.a.conn.WaitForTerminalExit(wctx, sdk.WaitForTerminalExitRequest{SessionId: sid, TerminalId: id})
+	var exit sdk.WaitForTerminalExitResponse
+	err = e.a.wire.call(wctx, "terminal/wait_for_exit", sdk.WaitForTerminalExitRequest{SessionId: sid, TerminalId: id}, &exit)
 	if err != nil {
 		if wctx.Err() == nil {
 			return tools.TerminalResult{}, true, fmt.Errorf("waiting for the client's terminal: %s", clientError(err))
 		}
 		res.TimedOut, res.Cancelled = ctx.Err() == nil, ctx.Err() != nil
 		kctx, cancel := graceContext(ctx)
-		if _, err := e.a.conn.KillTerminal(kctx, sdk.KillTerminalRequest{SessionId: sid, TerminalId: id}); err != nil {
+		if err := e.a.wire.call(kctx, "terminal/kill", sdk.KillTerminalRequest{SessionId: sid, TerminalId: id}, nil); err != nil {
 			slog.Warn("acp: terminal/kill failed", "terminal", id, "err", err)
 		}
 		cancel()
