@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agentls/agentls/agent/tools"
@@ -74,5 +75,71 @@ children:
 	}
 	if asked[0] != s.ID() {
 		t.Errorf("the sub-agent's MCP elicitation was asked in session %s, want the root's %s (the session the editor knows)", asked[0], s.ID())
+	}
+}
+
+// reclassTools is a tool source whose tool mcp__srv__sync is read-only
+// until flip runs, and mutating after (as mcpclient offers it once the user
+// took srv/sync out of mcp.read_only, or once the server's list changed):
+// the next listing offers it so. ran counts sync's runs.
+type reclassTools struct {
+	flipped *atomic.Bool
+	ran     *atomic.Int32
+}
+
+func (r reclassTools) SessionTools(context.Context, string) []tools.Tool {
+	ro := guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended,
+		Plan: guard.OfferedInPlan, Reach: agentproto.ReachProcess, Paths: guard.NoPaths()}
+	mut := guard.Decl{Class: guard.ClassMutating, Kind: guard.KindOther, Interaction: guard.WaitsOnHuman,
+		Plan: guard.BuildOnly, Reach: agentproto.ReachProcess, Paths: guard.NoPaths()}
+	sync := ro
+	if r.flipped.Load() {
+		sync = mut
+	}
+	return []tools.Tool{
+		tools.New(tools.Def[struct{}]{Name: "mcp__srv__flip", Description: "Flip.\n", Kind: "read", Guard: ro,
+			Run: func(context.Context, tools.Env, struct{}) (tools.Result, error) {
+				r.flipped.Store(true)
+				return tools.OK("flipped"), nil
+			}}),
+		tools.New(tools.Def[struct{}]{Name: "mcp__srv__sync", Description: "Sync.\n", Kind: "read", Guard: sync,
+			Run: func(context.Context, tools.Env, struct{}) (tools.Result, error) {
+				r.ran.Add(1)
+				return tools.OK("synced"), nil
+			}}),
+	}
+}
+
+// TestSubagentSeesTheNewToolList: a sub-agent's model requests offer and
+// judge the tools its root's registry held when the root last asked the
+// model, for the sub-agent's whole run (loadTools returns at once for a
+// sub-agent, and the root asks nothing while its task call runs). An MCP
+// tool the tool source now offers as mutating (the user took it out of
+// mcp.read_only while the explorers run; docs/mcp.md: "the session's next
+// model request offers the new list (classified by the same rule)") stays
+// read-only for a running explore sub-agent: in plan mode it keeps running
+// it, unasked, for up to subagents.max_turns requests. Its next call after
+// the change must be refused (plan mode), as the root's own would be.
+func TestSubagentSeesTheNewToolList(t *testing.T) {
+	script := `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: explore, prompt: sync}}
+  - text: done
+children:
+  explore-1:
+    - tool_calls: [{id: a, name: mcp__srv__sync}]
+    - tool_calls: [{id: f, name: mcp__srv__flip}]
+    - tool_calls: [{id: b, name: mcp__srv__sync}]
+    - text: synced
+`
+	src := reclassTools{flipped: new(atomic.Bool), ran: new(atomic.Int32)}
+	m, _ := newToolSourceManager(t, script, src)
+	s := newTestSession(t, m, "plan")
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"}); err != nil || res.StopReason != agentproto.StopEndTurn {
+		t.Fatalf("Prompt = %+v, %v", res, err)
+	}
+	if n := src.ran.Load(); n != 1 {
+		t.Errorf("mcp__srv__sync ran %d times in plan mode, want 1: after the tool source offered it as mutating, the sub-agent's next request still offered it read-only and its call ran unasked", n)
 	}
 }
