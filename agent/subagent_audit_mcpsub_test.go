@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -141,5 +142,69 @@ children:
 	}
 	if n := src.ran.Load(); n != 1 {
 		t.Errorf("mcp__srv__sync ran %d times in plan mode, want 1: after the tool source offered it as mutating, the sub-agent's next request still offered it read-only and its call ran unasked", n)
+	}
+}
+
+// askingTools is a tool source with one mutating MCP-like tool, note, that
+// asks through the env's AskMCPCall as mcpclient's tools do.
+type askingTools struct{}
+
+func (askingTools) SessionTools(context.Context, string) []tools.Tool {
+	return []tools.Tool{tools.New(tools.Def[struct{}]{Name: "mcp__srv__note", Description: "Note.\n", Kind: "other",
+		Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindOther, Interaction: guard.WaitsOnHuman,
+			Plan: guard.BuildOnly, Reach: agentproto.ReachProcess, Paths: guard.NoPaths()},
+		Run: func(ctx context.Context, env tools.Env, _ struct{}) (tools.Result, error) {
+			ok, err := env.(tools.MCPAsker).AskMCPCall(ctx, tools.MCPCallRequest{Tool: "mcp__srv__note", Server: "srv",
+				ServerTool: "note", Args: json.RawMessage(`{}`), Hints: "none", Command: "srv-bin"})
+			if err != nil || !ok {
+				return tools.Failf("not allowed: %v", err), nil
+			}
+			return tools.OK("noted"), nil
+		}})}
+}
+
+// TestSubagentMCPQuestionNamesTheSubagent: a build sub-agent's MCP call is
+// asked in its root's session. On ACP the question's text ends "Asked by
+// sub-agent build-1 …" (acp/ask.go); on the LSP faces the text a person
+// reads (agent/askUser's question, window/showMessageRequest's message)
+// is permission.Request.Text, which never names the sub-agent: only the
+// payload's requester does, and neither VS Code nor Neovim shows it. The
+// person allows (or "Always allows", which lands on the root) a call they
+// take for the root's own.
+func TestSubagentMCPQuestionNamesTheSubagent(t *testing.T) {
+	script := `
+steps:
+  - tool_calls:
+      - {id: t1, name: task, args: {kind: build, prompt: "note it"}}
+  - text: done
+children:
+  build-1:
+    - tool_calls: [{id: n1, name: mcp__srv__note}]
+    - text: noted
+`
+	m, ed := newToolSourceManager(t, script, askingTools{})
+	var mu sync.Mutex
+	var asked []AskRequest
+	ed.ask = func(_ context.Context, req AskRequest) (AskReply, error) {
+		mu.Lock()
+		asked = append(asked, req)
+		mu.Unlock()
+		return AskReply{Answers: map[string]any{"decision": "reject_once"}}, nil
+	}
+	s := newTestSession(t, m, "build")
+	if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "go"}); err != nil || res.StopReason != agentproto.StopEndTurn {
+		t.Fatalf("Prompt = %+v, %v", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 || asked[0].Permission == nil {
+		t.Fatalf("%d questions, want the child's MCP call", len(asked))
+	}
+	q := asked[0].Set.Questions[0].Question
+	if !strings.Contains(asked[0].Permission.Requester, "sub-agent build-1") {
+		t.Fatalf("requester %q does not name the child (rig)", asked[0].Permission.Requester)
+	}
+	if !strings.Contains(q, "sub-agent") {
+		t.Errorf("the question a person reads does not say a sub-agent asks:\n%s", q)
 	}
 }
