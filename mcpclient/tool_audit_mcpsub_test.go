@@ -14,10 +14,15 @@ import (
 // hostile server cannot give (a JSON-RPC error of its choosing): it
 // answers initialize, tools/list with TOOLS (a JSON list), and each
 // tools/call with CALL (a JSON object: {"error": {...}} or {"result": {...}}).
+// A tool named "LONG:<n>" is offered as n letters n; an error message
+// "HUGE" is sent as 5 MB.
 const pyServer = `
 import sys, json, os
 tools = json.loads(os.environ["PY_TOOLS"])
 call = json.loads(os.environ["PY_CALL"])
+for t in tools:
+    if t["name"].startswith("LONG:"):
+        t["name"] = "n" * int(t["name"][5:])
 def send(o):
     sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
 for line in sys.stdin:
@@ -81,5 +86,25 @@ func TestCallErrorIsCapped(t *testing.T) {
 	limit := config.Default().Run.MaxOutputBytes + 1000
 	if res.Success || len(res.JSON()) > limit {
 		t.Fatalf("the error result is %d bytes (success %v), want at most %d (run.max_output_bytes and a note)", len(res.JSON()), res.Success, limit)
+	}
+}
+
+// TestLongToolNameKeepsTheDefinitionSmall: a server names a tool with
+// 200 000 characters. The model-facing name is cut to 64 and the
+// description to 1 KiB (docs/mcp.md, "The tools"), but the description's
+// prefix repeats the server's own name of the tool whole, so every model
+// request carries 200 KB the user never chose (and the call's title and
+// permission question carry it too). The definition the model is sent
+// must stay within the limits the docs give.
+func TestLongToolNameKeepsTheDefinitionSmall(t *testing.T) {
+	p := pyPool(t, config.Default(), []map[string]any{{"name": "LONG:200000", "inputSchema": map[string]any{"type": "object"}}},
+		map[string]any{"result": map[string]any{"content": []any{}}})
+	ts := p.SessionTools(context.Background(), "s")
+	if len(ts) != 1 {
+		t.Fatalf("%d tools, want the long-named one; status %+v", len(ts), p.Status())
+	}
+	spec := ts[0].Spec()
+	if n := len(spec.Name) + len(spec.Description) + len(spec.Parameters); n > maxToolName+2*maxDescription+16<<10 {
+		t.Errorf("the tool's definition is %d bytes (name %d, description %d), want within the name, description and schema limits", n, len(spec.Name), len(spec.Description))
 	}
 }
