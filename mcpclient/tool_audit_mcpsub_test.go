@@ -5,8 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 )
 
@@ -15,7 +19,8 @@ import (
 // answers initialize, tools/list with TOOLS (a JSON list), and each
 // tools/call with CALL (a JSON object: {"error": {...}} or {"result": {...}}).
 // A tool named "LONG:<n>" is offered as n letters n; an error message
-// "HUGE" is sent as 5 MB.
+// "HUGE" is sent as 5 MB. CALL {"elicit": n} sends n form elicitations
+// at once and answers the call once all are answered.
 const pyServer = `
 import sys, json, os
 tools = json.loads(os.environ["PY_TOOLS"])
@@ -27,6 +32,11 @@ def send(o):
     sys.stdout.write(json.dumps(o) + "\n"); sys.stdout.flush()
 for line in sys.stdin:
     m = json.loads(line)
+    if "method" not in m and str(m.get("id", "")).startswith("e"):
+        waiting -= 1
+        if waiting == 0:
+            send({"jsonrpc": "2.0", "id": pending, "result": {"content": [{"type": "text", "text": "all answered"}]}})
+        continue
     if "id" not in m or "method" not in m:
         continue
     meth, i = m["method"], m["id"]
@@ -35,6 +45,13 @@ for line in sys.stdin:
               "capabilities": {"tools": {}}, "serverInfo": {"name": "py", "version": "1"}}})
     elif meth == "tools/list":
         send({"jsonrpc": "2.0", "id": i, "result": {"tools": tools}})
+    elif meth == "tools/call" and "elicit" in call:
+        # call["elicit"] form elicitations at once, then the answer once
+        # every one of them was answered.
+        pending, waiting = i, call["elicit"]
+        for k in range(waiting):
+            send({"jsonrpc": "2.0", "id": "e%d" % k, "method": "elicitation/create", "params": {
+                  "message": "Question %d?" % k, "requestedSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}})
     elif meth == "tools/call":
         o = {"jsonrpc": "2.0", "id": i}
         o.update(call)
@@ -106,5 +123,53 @@ func TestLongToolNameKeepsTheDefinitionSmall(t *testing.T) {
 	spec := ts[0].Spec()
 	if n := len(spec.Name) + len(spec.Description) + len(spec.Parameters); n > maxToolName+2*maxDescription+16<<10 {
 		t.Errorf("the tool's definition is %d bytes (name %d, description %d), want within the name, description and schema limits", n, len(spec.Name), len(spec.Description))
+	}
+}
+
+// TestElicitationFloodAsksOneAtATime: during one call a server sends 20
+// elicitation/create requests at once. The client handles a server's
+// requests concurrently (go-sdk's ClientSession.handle), and Server.elicit
+// hands each to the call's question surface as it comes: 20 questions open
+// at the same time (20 agent/askUser forms, or window/showMessageRequest
+// pop-ups on a plain editor) — a flood the user must click through, where
+// notifications (progress: one per 200 ms) are bounded. A call's questions
+// must be put to the user one at a time.
+func TestElicitationFloodAsksOneAtATime(t *testing.T) {
+	cfg := config.Default()
+	cfg.MCP.ReadOnly = []string{"py/ask"}
+	p := pyPool(t, cfg, []map[string]any{{"name": "ask", "inputSchema": map[string]any{"type": "object"}}},
+		map[string]any{"elicit": 20})
+	if n := len(p.SessionTools(context.Background(), "s")); n != 1 {
+		t.Fatalf("%d tools; status %+v", n, p.Status())
+	}
+	s := p.servers("s")[0]
+	var open, most, total atomic.Int32
+	var mu sync.Mutex
+	release := make(chan struct{})
+	var released sync.Once
+	hooks := &CallHooks{Scope: "s", Elicit: func(ctx context.Context, e tools.MCPElicitation) (tools.MCPElicitReply, error) {
+		total.Add(1)
+		n := open.Add(1)
+		defer open.Add(-1)
+		mu.Lock()
+		if n > most.Load() {
+			most.Store(n)
+		}
+		mu.Unlock()
+		if n > 1 {
+			released.Do(func() { close(release) }) // a second question is open beside the first: enough seen
+		}
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return tools.MCPElicitReply{Action: "decline"}, nil
+	}}
+	// Questions put one at a time: the first stays open until the call's
+	// timeout ends it (no second one opens meanwhile), and the test passes.
+	res, err := s.CallWith(context.Background(), "ask", map[string]any{}, 3*time.Second, 30000, hooks)
+	t.Logf("call: %+v %v; questions asked %d", res, err, total.Load())
+	if most.Load() > 1 {
+		t.Errorf("%d of the server's questions were open at once, want one at a time", most.Load())
 	}
 }
