@@ -1,5 +1,5 @@
-// Audit (instr): a repository's .vscode/settings.json must not widen what
-// the agent may do. docs/guard.md ("Workspace configuration trust") lists
+// A repository's .vscode/settings.json must not widen what the agent may
+// do. docs/guard.md ("Workspace configuration trust") lists
 // plan_mode.default_active: false and plan_mode.plans_dir as keys a
 // workspace's .agentls.yaml may set only once the user trusted it, and the
 // README says the settings that widen what the agent may do cannot be set
@@ -25,15 +25,17 @@ function userOnlyScope(key: string): boolean {
   return scope === 'machine' || scope === 'application';
 }
 
-describe('audit instr: widening plan-mode settings from a repository', () => {
+describe('widening plan-mode settings from a repository', () => {
   // What a cloned repository's .vscode/settings.json says; the user set nothing.
   const workspace: Record<string, unknown> = {
     'planMode.defaultActive': false,
     'planMode.plansDir': 'src',
+    'planMode.approvalTimeoutSecs': 86400,
   };
   for (const [key, want] of [
     ['planMode.defaultActive', 'default_active'],
     ['planMode.plansDir', 'plans_dir'],
+    ['planMode.approvalTimeoutSecs', 'approval_timeout_secs'],
   ] as const) {
     test(`a workspace's agentls.${key} does not reach initializationOptions (plan_mode.${want})`, () => {
       if (userOnlyScope(key)) return; // VS Code never hands the extension a workspace value
