@@ -56,7 +56,12 @@ func trustAskFailed(path string, err error) string {
 // ignored. cancelled reports that the client cancelled the question (or
 // the prompt): the prompt ends cancelled.
 func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled bool) {
-	_, trust := h.Reload()
+	// What the file says now applies before anything is asked: a change
+	// that narrows at once, and a changed file's widening keys stay
+	// ignored (the old content's trust does not carry over) whatever the
+	// answer; a Trust applies them below.
+	cfg, trust := h.Reload()
+	h.Reconfigure(cfg)
 	if !trust.Pending() || !h.trustAsked.first(trust.Sum) {
 		return false
 	}
@@ -95,7 +100,7 @@ func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled b
 	if err := h.Trust(trust); err != nil {
 		slog.Warn("acp: trust not remembered; it holds until agentls stops", "err", err)
 	}
-	cfg, _ := h.Reload()
+	cfg, _ = h.Reload()
 	h.Reconfigure(cfg)
 	status = "completed"
 	slog.Info("acp: workspace configuration trusted", "file", trust.Path, "sha256", trust.Sum)

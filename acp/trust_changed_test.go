@@ -16,10 +16,9 @@ import (
 // (a pull; here one comment line). At the next prompt agentls asks about the
 // new content and the user answers "Don't trust". docs/acp.md: "Don't
 // trust" leaves the keys ignored; docs/guard.md: any change to the file
-// asks again, and in between the widening keys are ignored. Today the ACP
-// host only re-applies the configuration after a "Trust": the old trusted
-// content's run.allow stays in force, and the model's `touch made` runs
-// without asking, under a file the user just declined.
+// asks again, and in between the widening keys are ignored: the old trusted
+// content's run.allow does not stay in force, and the model's `touch made`
+// is asked about (and refused here) under a file the user just declined.
 func TestDeclinedChangedConfigKeepsNoOldTrust(t *testing.T) {
 	var mu sync.Mutex
 	trustAsked := 0
