@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/questions"
 )
 
 // Project instructions (docs/instructions.md) are loaded by
@@ -110,6 +111,9 @@ func (s *Session) showInstructions(ctx context.Context, set instructions.Set) {
 	files := set.Files()
 	if len(files) == 0 {
 		return
+	}
+	for i := range files { // a repository's folder names reach a person: escaped (a line break, a bidi override)
+		files[i].Path = questions.EscapeLine(files[i].Path)
 	}
 	s.m.notes.Update(ctx, s.meta.ID, agentproto.InstructionsLoaded{SessionUpdate: "instructions_loaded", Files: files})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentls/agentls/agent/slash"
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/questions"
 )
 
 // MCP prompts and resources (docs/mcp.md): a server's prompt is the slash
@@ -82,7 +83,9 @@ func (m *Manager) mcpPromptCommands(sessionID string) []agentproto.CommandInfo {
 			}
 			hint = append(hint, h)
 		}
-		out = append(out, agentproto.CommandInfo{Name: name, Description: textline.FirstRunes(textline.OneLine(desc), 120) + " (MCP server " + p.Server + ")", Hint: strings.Join(hint, " ")})
+		out = append(out, agentproto.CommandInfo{Name: name, // the server's text, escaped as every text that reaches a person
+			Description: questions.EscapeLine(textline.FirstRunes(textline.OneLine(desc), 120)) + " (MCP server " + p.Server + ")",
+			Hint:        questions.EscapeLine(strings.Join(hint, " "))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

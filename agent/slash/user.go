@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent/mdfile"
 	"github.com/agentls/agentls/agent/textline"
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/questions"
 )
 
 // User commands are Markdown prompt templates: `.agentls/commands/<name>.md`
@@ -54,7 +55,9 @@ func (u User) Info() agentproto.CommandInfo {
 	if desc == "" {
 		desc = "User command"
 	}
-	return agentproto.CommandInfo{Name: u.name, Description: desc + " (" + u.source + ")", Hint: u.hint}
+	// The file's text reaches a person (a face's command list): escaped as
+	// every such text is, so a bidi override cannot disguise the command.
+	return agentproto.CommandInfo{Name: u.name, Description: questions.EscapeLine(desc) + " (" + u.source + ")", Hint: questions.EscapeLine(u.hint)}
 }
 
 // Expand is the prompt the command sends: the body with $ARGUMENTS

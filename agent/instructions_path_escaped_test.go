@@ -17,7 +17,7 @@ import (
 // log line. docs/protocol.md promises that every text reaching a person —
 // paths included — passes the one server-side escape: a folder named with a
 // right-to-left override, or with a line break that starts a forged line of
-// agentls's own, must not arrive as it is. Today the path is sent raw.
+// agentls's own, must not arrive as it is.
 func TestInstructionsLoadedPathEscaped(t *testing.T) {
 	t.Parallel()
 	for _, dir := range []string{

@@ -13,8 +13,8 @@ import (
 // promises that every text reaching a person passes the one server-side
 // escape (questions.Escape): a bidi override (U+202E), a zero-width
 // character or an isolate must arrive as `\u202E`, so a listed command cannot
-// read as something else. Today textline.OneLine drops only white space and
-// C0/C1 controls: Unicode format characters (Cf) go out as they are.
+// read as something else (textline.OneLine drops only white space and C0/C1
+// controls, not Unicode format characters).
 func TestProjectCommandTextEscapedInList(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ name, file string }{
