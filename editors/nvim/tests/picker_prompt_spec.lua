@@ -72,6 +72,18 @@ local function seen(a, text)
     or vim.tbl_contains(a.labels, text)
 end
 
+-- A plan written, then offered for approval allowing two commands; the turn ends after a rejection.
+local grants_script = [[
+steps:
+  - tool_calls:
+      - id: w
+        name: plan_write
+        args: {title: Grants, path: plans/grants.plan, content: "# Goal\nG.\n\n## Steps\n- [ ] One\n"}
+  - tool_calls:
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/grants.plan, allowed_commands: ["go test ./...", "go vet ./..."]}}
+  - text: "Kept planning."
+]]
+
 t.describe('a floating picker shows what a question grants', function()
   t.it('the trust question: the values trusting applies are on screen', function()
     local asked = floating_picker("Don't trust")
@@ -87,16 +99,7 @@ t.describe('a floating picker shows what a question grants', function()
   end)
 
   t.it('the plan approval: the commands approving allows are on screen', function()
-    local st = h.start({}, [[
-steps:
-  - tool_calls:
-      - id: w
-        name: plan_write
-        args: {title: Grants, path: plans/grants.plan, content: "# Goal\nG.\n\n## Steps\n- [ ] One\n"}
-  - tool_calls:
-      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/grants.plan, allowed_commands: ["go test ./...", "go vet ./..."]}}
-  - text: "Kept planning."
-]])
+    local st = h.start({}, grants_script)
     local asked = floating_picker('Keep Planning')
     h.stub(vim.ui, 'input', function(_, cb)
       vim.schedule(function()
@@ -127,16 +130,7 @@ steps:
   end)
 
   t.it('a withdrawn question takes its window along', function()
-    local st = h.start({}, [[
-steps:
-  - tool_calls:
-      - id: w
-        name: plan_write
-        args: {title: Grants, path: plans/grants.plan, content: "# Goal\nG.\n\n## Steps\n- [ ] One\n"}
-  - tool_calls:
-      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/grants.plan, allowed_commands: ["go test ./..."]}}
-  - text: "Kept planning."
-]])
+    local st = h.start({}, grants_script)
     local asked = false
     h.stub(vim.ui, 'select', function()
       asked = true -- the person is still deciding: never answers

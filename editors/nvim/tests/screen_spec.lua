@@ -313,6 +313,13 @@ t.describe('questions on a real screen', function()
   end)
 
   t.it('a floating picker: what the question grants is on the screen beside it', function()
+    local count_floats = [[
+      local n = 0
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        if vim.api.nvim_win_get_config(w).relative ~= '' then n = n + 1 end
+      end
+      return n
+    ]]
     -- A picker as dressing.nvim's: a float in the middle holding the prompt on one line and the
     -- items; _G.pick(i) picks. The plugin's window shows the whole question above it.
     local c = child()
@@ -344,21 +351,9 @@ t.describe('questions on a real screen', function()
     on_screen(c, from, 'PICK%-Trust', 'the picker on the screen')
     on_screen(c, from, 'GRANT%-ON%-SCREEN%-MARK%s*publish%s*%*', 'the grant on the screen beside the picker')
     h.keep(string.format('screen-floating-picker-%d.txt', vim.version().minor), c.since(from))
-    t.eq(2, c.lua([[
-      local n = 0
-      for _, w in ipairs(vim.api.nvim_list_wins()) do
-        if vim.api.nvim_win_get_config(w).relative ~= '' then n = n + 1 end
-      end
-      return n
-    ]]), 'the picker and the question window')
+    t.eq(2, c.lua(count_floats), 'the picker and the question window')
     c.lua('_G.pick(1)')
     t.eq({ answers = { decision = 'reject_once' } }, c.lua('return _G.res'))
-    t.eq(0, c.lua([[
-      local n = 0
-      for _, w in ipairs(vim.api.nvim_list_wins()) do
-        if vim.api.nvim_win_get_config(w).relative ~= '' then n = n + 1 end
-      end
-      return n
-    ]]), 'no float left after the answer')
+    t.eq(0, c.lua(count_floats), 'no float left after the answer')
   end)
 end)

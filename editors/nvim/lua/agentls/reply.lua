@@ -10,53 +10,51 @@
 -- 'none' and the caller chooses a fallback (see agentls.ask).
 local M = {}
 
---- Finds the rpc closure that dispatched the current server request: returns the function,
---- the index of its `send_response` upvalue, and the request id; or nil.
-function M.find_dispatch(max_level)
+-- Calls visit(f, upvalues) for each function on the call stack, innermost first (at most
+-- max_level levels), upvalues mapping each upvalue's name to {index, value}; returns what
+-- visit returns first that is not nil.
+local function each_frame(max_level, visit)
   for level = 2, max_level or 30 do
     local info = debug.getinfo(level, 'f')
     if not info then
       return nil
     end
-    local f = info.func
-    local send_idx, decoded
-    for i = 1, 60 do
-      local name, value = debug.getupvalue(f, i)
-      if not name then
-        break
-      end
-      if name == 'send_response' and type(value) == 'function' then
-        send_idx = i
-      elseif name == 'decoded' and type(value) == 'table' then
-        decoded = value
-      end
-    end
-    if send_idx and decoded and decoded.id ~= nil then
-      return f, send_idx, decoded.id
-    end
-  end
-  return nil
-end
-
---- The id of the server request being handled in a coroutine (Neovim 0.10 and later): the
---- `decoded` message the rpc's dispatching closure holds; or nil.
-function M.find_request_id(max_level)
-  for level = 2, max_level or 30 do
-    local info = debug.getinfo(level, 'f')
-    if not info then
-      return nil
-    end
+    local ups = {}
     for i = 1, 60 do
       local name, value = debug.getupvalue(info.func, i)
       if not name then
         break
       end
-      if name == 'decoded' and type(value) == 'table' and value.id ~= nil and type(value.method) == 'string' then
-        return value.id
-      end
+      ups[name] = { i, value }
+    end
+    local a, b, c = visit(info.func, ups)
+    if a ~= nil then
+      return a, b, c
     end
   end
   return nil
+end
+
+--- Finds the rpc closure that dispatched the current server request: returns the function,
+--- the index of its `send_response` upvalue, and the request id; or nil.
+function M.find_dispatch(max_level)
+  return each_frame(max_level, function(f, ups)
+    local send, decoded = ups.send_response, ups.decoded
+    if send and type(send[2]) == 'function' and decoded and type(decoded[2]) == 'table' and decoded[2].id ~= nil then
+      return f, send[1], decoded[2].id
+    end
+  end)
+end
+
+--- The id of the server request being handled in a coroutine (Neovim 0.10 and later): the
+--- `decoded` message the rpc's dispatching closure holds; or nil.
+function M.find_request_id(max_level)
+  return each_frame(max_level, function(_, ups)
+    local decoded = ups.decoded and ups.decoded[2]
+    if type(decoded) == 'table' and decoded.id ~= nil and type(decoded.method) == 'string' then
+      return decoded.id
+    end
+  end)
 end
 
 --- Prepares a deferred reply for the server request being handled. Returns an object with
