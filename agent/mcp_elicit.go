@@ -37,16 +37,17 @@ func (e *env) ElicitMCP(ctx context.Context, req tools.MCPElicitation) (tools.MC
 	return elicit.Reply(req, answers, names), nil
 }
 
-// askSet asks one batch of an elicitation's questions. action is "cancel"
-// when the user dismissed it or no surface can show it now (a server
-// cannot wait for a later prompt); the answers are validated.
+// askSet asks one batch of an elicitation's questions in the session the
+// editor knows (a sub-agent's root). action is "cancel" when the user
+// dismissed it or no surface can show it now (a server cannot wait for a
+// later prompt); the answers are validated.
 func (e *env) askSet(ctx context.Context, set *questions.Set) (answers map[string]any, action string, err error) {
 	s := e.s
 	id, err := uuid.NewV7()
 	if err != nil {
 		return nil, "", fmt.Errorf("question id: %w", err)
 	}
-	reply, err := s.m.askUser(ctx, AskRequest{SessionID: s.meta.ID, QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()})
+	reply, err := s.m.askUser(ctx, AskRequest{SessionID: s.faceID(), QuestionID: id.String(), Set: set, Purpose: "question", CreatedAt: s.m.now()})
 	switch {
 	case errors.Is(err, ErrNoSurface):
 		return nil, "cancel", nil
@@ -61,5 +62,7 @@ func (e *env) askSet(ctx context.Context, set *questions.Set) (answers map[strin
 	return reply.Answers, "", nil
 }
 
-// MCPScope implements tools.MCPElicitor: the session asks.
-func (e *env) MCPScope() string { return e.s.meta.ID }
+// MCPScope implements tools.MCPElicitor: the session the editor knows
+// asks, a sub-agent's root for it. A root and its sub-agents share one
+// user, so their calls of one server may ask; another session's may not.
+func (e *env) MCPScope() string { return e.s.faceID() }

@@ -39,6 +39,8 @@ type Session struct {
 	// toolset is the session's registry with the tool source's tools
 	// (session_tools.go); nil is the manager's.
 	toolset atomic.Pointer[sessionTools]
+	// toolSeq counts the session's tool listings (loadTools).
+	toolSeq atomic.Uint64
 	// mcpAlways are the MCP tools the user allowed for the session
 	// ("Always allow this tool"), by mcpAlwaysKey (server and its tool), under mu.
 	mcpAlways map[string]bool

@@ -17,21 +17,31 @@ type ToolSource interface {
 }
 
 // sessionTools is a session's tool registry: the manager's, plus the
-// tool source's tools of this session.
+// tool source's tools of this session. seq orders the listings: the one
+// asked for last is kept.
 type sessionTools struct {
 	reg *tools.Registry
+	seq uint64
 }
 
 // loadTools asks the tool source for the session's tools (starting its
-// servers on the first call) and makes the session's registry of them.
+// servers on the first call) and makes the session's registry of them. It
+// runs before each model request of the session and of its sub-agents (a
+// sub-agent reloads its root's, so that a tool reclassified or gone while
+// it runs is judged anew at its next request); the tool source keeps the
+// servers' lists, so a listing costs no round trip.
 func (s *Session) loadTools(ctx context.Context) {
 	if s.sub != nil {
-		return // a sub-agent has its root's tools, narrowed by its grant
+		s.sub.root.loadTools(ctx) // a sub-agent has its root's tools, narrowed by its grant
+		return
 	}
 	src := s.m.toolSource
 	if src == nil {
 		return
 	}
+	// Sub-agents running in parallel list at once: a listing is kept
+	// unless one asked for after it is kept already.
+	seq := s.toolSeq.Add(1)
 	extra := src.SessionTools(ctx, s.meta.ID)
 	if len(extra) == 0 && s.toolset.Load() == nil {
 		return
@@ -41,7 +51,16 @@ func (s *Session) loadTools(ctx context.Context) {
 		slog.Error("session tools: the extra tools are left out", "session", s.meta.ID, "err", err)
 		return
 	}
-	s.toolset.Store(&sessionTools{reg: reg})
+	next := &sessionTools{reg: reg, seq: seq}
+	for {
+		cur := s.toolset.Load()
+		if cur != nil && cur.seq > seq {
+			return
+		}
+		if s.toolset.CompareAndSwap(cur, next) {
+			return
+		}
+	}
 }
 
 // tools is the session's registry: the manager's unless the tool source

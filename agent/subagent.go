@@ -9,6 +9,7 @@ import (
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
 )
 
 // A sub-agent is a session like any other, started by its parent's `task`
@@ -74,7 +75,7 @@ func (s *Session) requester(tool string) string {
 	if s.sub == nil {
 		return tool
 	}
-	return tool + " (sub-agent " + s.sub.key + " " + s.sub.short + ")"
+	return permission.SubagentRequester(tool, s.sub.key+" "+s.sub.short)
 }
 
 // wireCallID is the id of s's tool call id as the editor's stream shows it:

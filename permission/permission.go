@@ -47,7 +47,8 @@ const (
 type Request struct {
 	SessionID  string
 	ToolCallID string
-	// Requester is who asks: a tool's name, or "agentls" for its own questions.
+	// Requester is who asks: a tool's name, or "agentls" for its own
+	// questions; a sub-agent's request names it too (SubagentRequester).
 	Requester string
 	Kind      agentproto.PermissionKind
 	// What is the thing asked about: the command line, the plan's path, the
@@ -363,11 +364,31 @@ func orUnknown(s string) string {
 	return s
 }
 
+// SubagentRequester is the Requester of a request a sub-agent asks: the
+// tool, and who ("run (sub-agent build-1 1a2b3c4d)"; who is its key and
+// short id).
+func SubagentRequester(tool, who string) string {
+	return tool + " (sub-agent " + who + ")"
+}
+
+// AskedBy is the line a question gains when a sub-agent asks ("Asked by
+// sub-agent build-1 1a2b3c4d.", escaped), read from the Requester that
+// SubagentRequester made; "" for a session's own request.
+func (r Request) AskedBy() string {
+	_, who, ok := strings.Cut(r.Escaped().Requester, "(sub-agent ")
+	if !ok || !strings.HasSuffix(who, ")") {
+		return ""
+	}
+	return "Asked by sub-agent " + strings.TrimSuffix(who, ")") + "."
+}
+
 // QuestionName is the name of a permission's one question.
 const QuestionName = "decision"
 
 // Question is the request as one `questions` question named "decision"
-// whose values are the option ids, for clients that read only `questions`.
+// whose values are the option ids, for clients that read only `questions`:
+// its text is Text, ending with AskedBy when a sub-agent asks (a person
+// reads only the text, never the Requester).
 func (r Request) Question() (*questions.Set, error) {
 	if len(r.Options) == 0 {
 		return nil, errors.New("permission request offers no option")
@@ -385,8 +406,12 @@ func (r Request) Question() (*questions.Set, error) {
 		}
 		buttons = append(buttons, questions.Button{Label: o.Label, Value: string(o.ID), Variant: variant})
 	}
+	text := r.Text()
+	if by := r.AskedBy(); by != "" {
+		text += "\n\n" + by
+	}
 	set, err := questions.New([]questions.Question{{
-		Name: QuestionName, Question: r.Text(), Schema: []byte(`{"type":"string","enum":[` + strings.Join(enum, ",") + `]}`),
+		Name: QuestionName, Question: text, Schema: []byte(`{"type":"string","enum":[` + strings.Join(enum, ",") + `]}`),
 		Buttons: buttons, Severity: "major",
 	}})
 	if err != nil {

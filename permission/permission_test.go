@@ -136,3 +136,35 @@ func TestRequestRendering(t *testing.T) {
 		})
 	}
 }
+
+// TestQuestionNamesTheSubagent: the question a person reads on the LSP
+// faces ends "Asked by sub-agent …" for every kind a sub-agent asks
+// (run, edit, an MCP call), and says nothing of the kind for a session's
+// own request or a requester that only looks like one.
+func TestQuestionNamesTheSubagent(t *testing.T) {
+	opts := []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Allow")}
+	for _, kind := range []agentproto.PermissionKind{agentproto.PermissionRun, agentproto.PermissionEdit, agentproto.PermissionMCP} {
+		for _, c := range []struct{ requester, want string }{
+			{SubagentRequester("run", "build-1 1a2b3c4d"), "\n\nAsked by sub-agent build-1 1a2b3c4d."},
+			{SubagentRequester("mcp__s__t", "build-1/build-1 0000abcd"), "\n\nAsked by sub-agent build-1/build-1 0000abcd."},
+			{"run", ""},
+			{"run (sub-agent build-1 1a2b3c4d", ""},
+		} {
+			r := Request{Kind: kind, What: "x", Requester: c.requester, Options: opts}
+			set, err := r.Question()
+			if err != nil {
+				t.Fatal(err)
+			}
+			q := set.Questions[0].Question
+			if c.want == "" {
+				if strings.Contains(q, "sub-agent") {
+					t.Errorf("%s by %q: %q names a sub-agent", kind, c.requester, q)
+				}
+				continue
+			}
+			if !strings.HasSuffix(q, c.want) || !strings.HasPrefix(q, r.Text()) {
+				t.Errorf("%s by %q: question %q, want Text then %q", kind, c.requester, q, c.want)
+			}
+		}
+	}
+}

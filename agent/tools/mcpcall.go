@@ -68,8 +68,9 @@ type MCPElicitReply struct {
 // An Env without it declines every elicitation.
 type MCPElicitor interface {
 	ElicitMCP(ctx context.Context, req MCPElicitation) (MCPElicitReply, error)
-	// MCPScope is who ElicitMCP asks (the session's id): a server shared
-	// by sessions asks no one when its calls of two of them are running.
+	// MCPScope is who ElicitMCP asks (the id of the session the editor
+	// knows: a sub-agent's root): a server shared by sessions asks no one
+	// when its calls of two of them are running.
 	MCPScope() string
 }
 

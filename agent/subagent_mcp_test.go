@@ -38,13 +38,10 @@ func (elicitTools) SessionTools(context.Context, string) []tools.Tool {
 
 // TestSubagentMCPElicitationAskedInTheRoot: an explore sub-agent calls a
 // read-only MCP tool whose server asks the user a question (elicitation).
-// The question must be asked in the root's session, the one the editor
-// knows (as a sub-agent's ask_user and its permission questions are:
-// docs/subagents.md, "questions ... go to its root's stream"). It is asked
-// with the sub-agent's own session id instead (agent/mcp_elicit.go uses
-// s.meta.ID, not s.faceID()): an editor or ACP client knows no such session,
-// so the question lands nowhere (the server gets "cancel"), or in a chat of
-// its own.
+// The question is asked in the root's session, the one the editor knows
+// (as a sub-agent's ask_user and its permission questions are), never with
+// the sub-agent's own id, which no editor or ACP client knows (the question
+// would land nowhere and the server get "cancel").
 func TestSubagentMCPElicitationAskedInTheRoot(t *testing.T) {
 	script := `
 steps:
@@ -111,16 +108,12 @@ func (r reclassTools) SessionTools(context.Context, string) []tools.Tool {
 	}
 }
 
-// TestSubagentSeesTheNewToolList: a sub-agent's model requests offer and
-// judge the tools its root's registry held when the root last asked the
-// model, for the sub-agent's whole run (loadTools returns at once for a
-// sub-agent, and the root asks nothing while its task call runs). An MCP
-// tool the tool source now offers as mutating (the user took it out of
-// mcp.read_only while the explorers run; docs/mcp.md: "the session's next
-// model request offers the new list (classified by the same rule)") stays
-// read-only for a running explore sub-agent: in plan mode it keeps running
-// it, unasked, for up to subagents.max_turns requests. Its next call after
-// the change must be refused (plan mode), as the root's own would be.
+// TestSubagentSeesTheNewToolList: each of a sub-agent's model requests
+// lists its root's tools again (the root asks nothing while its task call
+// runs). An MCP tool the tool source now offers as mutating (the user took
+// it out of mcp.read_only while the explorers run; docs/mcp.md) is judged
+// so at the running explore sub-agent's next request: in plan mode its
+// next call is refused, as the root's own would be, not run unasked.
 func TestSubagentSeesTheNewToolList(t *testing.T) {
 	script := `
 steps:
@@ -164,12 +157,11 @@ func (askingTools) SessionTools(context.Context, string) []tools.Tool {
 }
 
 // TestSubagentMCPQuestionNamesTheSubagent: a build sub-agent's MCP call is
-// asked in its root's session. On ACP the question's text ends "Asked by
-// sub-agent build-1 …" (acp/ask.go); on the LSP faces the text a person
+// asked in its root's session, and on the LSP faces too the text a person
 // reads (agent/askUser's question, window/showMessageRequest's message)
-// is permission.Request.Text, which never names the sub-agent: only the
-// payload's requester does, and neither VS Code nor Neovim shows it. The
-// person allows (or "Always allows", which lands on the root) a call they
+// says a sub-agent asks, as ACP's does ("Asked by sub-agent build-1 …"):
+// neither VS Code nor Neovim shows the payload's requester, and a person
+// must not allow (or "Always allow", which lands on the root) a call they
 // take for the root's own.
 func TestSubagentMCPQuestionNamesTheSubagent(t *testing.T) {
 	script := `
