@@ -143,7 +143,7 @@ func (e *editor) Permit(ctx context.Context, req permission.Request) (permission
 	// a generated document the user does not see.
 	req.Document = ""
 	text := req.Text()
-	if by := askedBy(req.Escaped().Requester); by != "" { // a sub-agent asks (subagent_calls.go)
+	if by := req.AskedBy(); by != "" { // a sub-agent asks
 		text += "\n\n" + by
 	}
 	e.showPermission(ctx, req.SessionID, text) // question_shown.go

@@ -1,9 +1,6 @@
 package acp
 
-import (
-	"strings"
-	"sync"
-)
+import "sync"
 
 // subagentCalls remembers which running tool calls shown in a session are
 // a sub-agent's, with their _meta (subagentMeta), so that a permission
@@ -44,15 +41,4 @@ func (c *subagentCalls) of(sessionID, callID string) map[string]any {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.meta[callKey(sessionID, callID)]
-}
-
-// askedBy is the line a permission request's text gains when a sub-agent
-// asks ("Asked by sub-agent build-1 1a2b3c4d."), from its requester
-// ("run (sub-agent build-1 1a2b3c4d)"); "" for the session's own requests.
-func askedBy(requester string) string {
-	_, who, ok := strings.Cut(requester, "(sub-agent ")
-	if !ok || !strings.HasSuffix(who, ")") {
-		return ""
-	}
-	return "Asked by sub-agent " + strings.TrimSuffix(who, ")") + "."
 }

@@ -2,22 +2,6 @@ package acp
 
 import "testing"
 
-func TestAskedBy(t *testing.T) {
-	for _, c := range []struct{ requester, want string }{
-		{"run (sub-agent build-1 1a2b3c4d)", "Asked by sub-agent build-1 1a2b3c4d."},
-		{"edit (sub-agent build-1/build-1 0000abcd)", "Asked by sub-agent build-1/build-1 0000abcd."},
-		{"run", ""},
-		{"agentls", ""},
-		{"exit_plan_mode", ""},
-		{"run (sub-agent build-1 1a2b3c4d", ""}, // not closed: not ours
-		{"", ""},
-	} {
-		if got := askedBy(c.requester); got != c.want {
-			t.Errorf("askedBy(%q) = %q, want %q", c.requester, got, c.want)
-		}
-	}
-}
-
 func TestSubagentCallsKeepMetaUntilTheCallEnds(t *testing.T) {
 	var c subagentCalls
 	c.note("s", "own", nil)

@@ -168,3 +168,21 @@ func TestQuestionNamesTheSubagent(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedBy: the line a sub-agent's question gains, read back from the
+// requester SubagentRequester made; nothing for a session's own request.
+func TestAskedBy(t *testing.T) {
+	for _, c := range []struct{ requester, want string }{
+		{SubagentRequester("run", "build-1 1a2b3c4d"), "Asked by sub-agent build-1 1a2b3c4d."},
+		{"edit (sub-agent build-1/build-1 0000abcd)", "Asked by sub-agent build-1/build-1 0000abcd."},
+		{"run", ""},
+		{"agentls", ""},
+		{"exit_plan_mode", ""},
+		{"run (sub-agent build-1 1a2b3c4d", ""}, // not closed: not ours
+		{"", ""},
+	} {
+		if got := (Request{Requester: c.requester}).AskedBy(); got != c.want {
+			t.Errorf("AskedBy of requester %q = %q, want %q", c.requester, got, c.want)
+		}
+	}
+}
