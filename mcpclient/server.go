@@ -480,7 +480,8 @@ func (s *Server) Call(ctx context.Context, tool string, args map[string]any, tim
 }
 
 // CallWith is Call with hooks: the server's elicitations during the call
-// go to hooks.Elicit, its progress notifications to hooks.Progress.
+// go to hooks.Elicit (one at a time), its progress notifications to
+// hooks.Progress. A server's error answer is cut to maxBytes like a result.
 func (s *Server) CallWith(ctx context.Context, tool string, args map[string]any, timeout time.Duration, maxBytes int, hooks *CallHooks) (CallResult, error) {
 	cs, err := s.session(ctx)
 	if err != nil {
@@ -535,9 +536,31 @@ func (s *Server) CallWith(ctx context.Context, tool string, args map[string]any,
 			}
 			return CallResult{}, fmt.Errorf("MCP server %q: %v", s.spec.Name, cause)
 		}
-		return CallResult{}, fmt.Errorf("MCP server %q: %w", s.spec.Name, err)
+		// A JSON-RPC error's message is the server's to choose: cut like a
+		// result.
+		return CallResult{}, fmt.Errorf("MCP server %q: %w", s.spec.Name, cutError(err, maxBytes))
 	}
 	return render(res, maxBytes), nil
+}
+
+// cutErr is an error whose text is cut to a call's result cap; it
+// unwraps to the whole error.
+type cutErr struct {
+	text string
+	err  error
+}
+
+func (e *cutErr) Error() string { return e.text }
+func (e *cutErr) Unwrap() error { return e.err }
+
+// cutError is err with its text cut to maxBytes (capText), or err itself
+// when it is short enough.
+func cutError(err error, maxBytes int) error {
+	text, cut := capText(err.Error(), maxBytes)
+	if !cut {
+		return err
+	}
+	return &cutErr{text: text, err: err}
 }
 
 // failureIfExited describes the exit of a server whose process is gone

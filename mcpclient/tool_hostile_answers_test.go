@@ -85,10 +85,9 @@ func pyPool(t *testing.T, cfg config.Config, tools []map[string]any, call map[st
 
 // TestCallErrorIsCapped: a server that answers a call with a JSON-RPC
 // error of 5 MB (its message is the server's to choose) reaches the model
-// capped at run.max_output_bytes, as a result of 5 MB is (docs/mcp.md: "A
-// call's result is … cut to run.max_output_bytes"). The error's message
-// goes into the tool result whole: 5 MB into the history, resent with every
-// later request, and onto every face's tool_call_update.
+// cut to run.max_output_bytes, as a result of 5 MB is (docs/mcp.md: "A
+// call's result is … cut to run.max_output_bytes"): the history, every
+// later request and every face's tool_call_update carry the cut text.
 func TestCallErrorIsCapped(t *testing.T) {
 	cfg := config.Default()
 	cfg.MCP.ReadOnly = []string{"py/boom"}
@@ -107,12 +106,11 @@ func TestCallErrorIsCapped(t *testing.T) {
 }
 
 // TestLongToolNameKeepsTheDefinitionSmall: a server names a tool with
-// 200 000 characters. The model-facing name is cut to 64 and the
-// description to 1 KiB (docs/mcp.md, "The tools"), but the description's
-// prefix repeats the server's own name of the tool whole, so every model
-// request carries 200 KB the user never chose (and the call's title and
-// permission question carry it too). The definition the model is sent
-// must stay within the limits the docs give.
+// 200 000 characters. The tool is offered, its model-facing name cut to 64
+// and its description to 1 KiB (docs/mcp.md, "The tools"), and the
+// description's prefix shows the server's own name cut to 128 characters
+// (as do the call's title and permission question): the definition every
+// model request carries stays within the limits the docs give.
 func TestLongToolNameKeepsTheDefinitionSmall(t *testing.T) {
 	p := pyPool(t, config.Default(), []map[string]any{{"name": "LONG:200000", "inputSchema": map[string]any{"type": "object"}}},
 		map[string]any{"result": map[string]any{"content": []any{}}})
@@ -128,12 +126,10 @@ func TestLongToolNameKeepsTheDefinitionSmall(t *testing.T) {
 
 // TestElicitationFloodAsksOneAtATime: during one call a server sends 20
 // elicitation/create requests at once. The client handles a server's
-// requests concurrently (go-sdk's ClientSession.handle), and Server.elicit
-// hands each to the call's question surface as it comes: 20 questions open
-// at the same time (20 agent/askUser forms, or window/showMessageRequest
-// pop-ups on a plain editor) — a flood the user must click through, where
-// notifications (progress: one per 200 ms) are bounded. A call's questions
-// must be put to the user one at a time.
+// requests concurrently (go-sdk's ClientSession.handle), but a server's
+// questions are put to the user one at a time: the next waits until the
+// one before is answered (or the call ends), so no flood of agent/askUser
+// forms or window/showMessageRequest pop-ups opens at once.
 func TestElicitationFloodAsksOneAtATime(t *testing.T) {
 	cfg := config.Default()
 	cfg.MCP.ReadOnly = []string{"py/ask"}
