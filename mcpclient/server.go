@@ -135,16 +135,16 @@ func (s *Server) Spec() ServerSpec { return s.spec }
 // Status is what a face shows of the server now (agent/status,
 // agent/checkModel): its State is a State, its Origin an Origin; Reason
 // says why it failed or was skipped, StderrTail is the end of a failed
-// server's stderr, ToolNames the tools it listed as it calls them, and
-// DefinitionBytes the size of the tool definitions the model is sent for
-// it (names, descriptions, schemas), reported apart from the built-in
-// tools' budget.
+// server's stderr, ToolNames the tools it listed as it calls them (a long
+// name cut, shownName), and DefinitionBytes the size of the tool
+// definitions the model is sent for it (names, descriptions, schemas),
+// reported apart from the built-in tools' budget.
 func (s *Server) Status() agentproto.MCPServerStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := agentproto.MCPServerStatus{Name: s.spec.Name, State: string(s.state), Origin: string(s.spec.Origin), Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools), DefinitionBytes: s.defBytes}
 	for _, t := range s.tools {
-		st.ToolNames = append(st.ToolNames, t.Name)
+		st.ToolNames = append(st.ToolNames, shownName(t.Name))
 	}
 	if s.state == StateFailed {
 		st.StderrTail = s.stderr.String()

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
@@ -121,6 +123,29 @@ func TestLongToolNameKeepsTheDefinitionSmall(t *testing.T) {
 	spec := ts[0].Spec()
 	if n := len(spec.Name) + len(spec.Description) + len(spec.Parameters); n > maxToolName+2*maxDescription+16<<10 {
 		t.Errorf("the tool's definition is %d bytes (name %d, description %d), want within the name, description and schema limits", n, len(spec.Name), len(spec.Description))
+	}
+	if title := ts[0].Title(nil); len(title) > 4*maxShownName+100 {
+		t.Errorf("the call's title is %d bytes, want the tool's name cut", len(title))
+	}
+	if names := p.Status()[0].ToolNames; len(names) != 1 || len(names[0]) > 4*maxShownName+100 {
+		t.Errorf("the status names the tool %d bytes long, want it cut", len(strings.Join(names, "")))
+	}
+}
+
+// TestShownNameCutsLongNames: a server's own tool name is shown whole up
+// to 128 characters; a longer one is cut at a character, with its length
+// and a hash that keeps two long names apart.
+func TestShownNameCutsLongNames(t *testing.T) {
+	short := strings.Repeat("é", maxShownName)
+	if got := shownName(short); got != short {
+		t.Errorf("a name of %d characters is shown as %q, want it whole", maxShownName, got)
+	}
+	a, b := shownName(short+"a"), shownName(short+"b")
+	if !strings.HasPrefix(a, short+"…[129 characters, sha256 ") || !utf8.ValidString(a) {
+		t.Errorf("a long name is shown as %q", a)
+	}
+	if a == b {
+		t.Errorf("two long names are both shown as %q", a)
 	}
 }
 
