@@ -109,6 +109,9 @@ type Server struct {
 	// calls are the running calls whose caller lent hooks (elicitation,
 	// progress).
 	calls calls
+	// asking holds a token while one of the server's elicitations is put
+	// to the user: its questions are asked one at a time.
+	asking chan struct{}
 	// prompts are the server's prompts (when it offers prompts), read at
 	// start and again after prompts/list_changed; resources says it offers
 	// resources.
@@ -120,7 +123,7 @@ type Server struct {
 // (already scrubbed), dir its working folder, pol the sandbox its process
 // starts in.
 func newServer(spec ServerSpec, dir string, env, roots []string, pol sandbox.Policy) *Server {
-	s := &Server{spec: spec, dir: dir, env: env, roots: roots, policy: pol, stderr: newTail(2048), state: StateIdle, listed: make(chan struct{})}
+	s := &Server{spec: spec, dir: dir, env: env, roots: roots, policy: pol, stderr: newTail(2048), state: StateIdle, listed: make(chan struct{}), asking: make(chan struct{}, 1)}
 	if spec.Skip != "" {
 		s.state, s.reason = StateSkipped, spec.Skip
 	} else if err := spec.check(); err != nil {
