@@ -130,8 +130,11 @@ func (s *Server) progress(_ context.Context, req *mcp.ProgressNotificationClient
 }
 
 // elicit puts a server's elicitation to the user of its running call
-// (cancel when none can ask). The SDK validates an accepted form against
-// the requested schema and fills in the schema's defaults (SEP-1034).
+// (cancel when none can ask). The SDK hands a server's requests over
+// concurrently: its questions wait their turn (s.asking), so the user sees
+// one at a time, and one whose call ends while it waits is cancelled
+// unasked. The SDK validates an accepted form against the requested schema
+// and fills in the schema's defaults (SEP-1034).
 func (s *Server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	f := s.calls.newestElicitor()
 	if f == nil {
@@ -158,6 +161,15 @@ func (s *Server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	defer cancel()
 	stop := context.AfterFunc(f.ctx, cancel)
 	defer stop()
+	select {
+	case s.asking <- struct{}{}:
+		defer func() { <-s.asking }()
+	case <-ctx.Done():
+	}
+	if ctx.Err() != nil {
+		slog.Debug("mcp: elicitation's call ended before it could be asked; cancelled", "server", s.spec.Name)
+		return &mcp.ElicitResult{Action: "cancel"}, nil
+	}
 	ans, err := f.hooks.Elicit(ctx, e)
 	if err != nil {
 		slog.Info("mcp: elicitation not answered", "server", s.spec.Name, "err", err)

@@ -109,6 +109,9 @@ type Server struct {
 	// calls are the running calls whose caller lent hooks (elicitation,
 	// progress).
 	calls calls
+	// asking holds a token while one of the server's elicitations is put
+	// to the user: its questions are asked one at a time.
+	asking chan struct{}
 	// prompts are the server's prompts (when it offers prompts), read at
 	// start and again after prompts/list_changed; resources says it offers
 	// resources.
@@ -120,7 +123,7 @@ type Server struct {
 // (already scrubbed), dir its working folder, pol the sandbox its process
 // starts in.
 func newServer(spec ServerSpec, dir string, env, roots []string, pol sandbox.Policy) *Server {
-	s := &Server{spec: spec, dir: dir, env: env, roots: roots, policy: pol, stderr: newTail(2048), state: StateIdle, listed: make(chan struct{})}
+	s := &Server{spec: spec, dir: dir, env: env, roots: roots, policy: pol, stderr: newTail(2048), state: StateIdle, listed: make(chan struct{}), asking: make(chan struct{}, 1)}
 	if spec.Skip != "" {
 		s.state, s.reason = StateSkipped, spec.Skip
 	} else if err := spec.check(); err != nil {
@@ -135,16 +138,16 @@ func (s *Server) Spec() ServerSpec { return s.spec }
 // Status is what a face shows of the server now (agent/status,
 // agent/checkModel): its State is a State, its Origin an Origin; Reason
 // says why it failed or was skipped, StderrTail is the end of a failed
-// server's stderr, ToolNames the tools it listed as it calls them, and
-// DefinitionBytes the size of the tool definitions the model is sent for
-// it (names, descriptions, schemas), reported apart from the built-in
-// tools' budget.
+// server's stderr, ToolNames the tools it listed as it calls them (a long
+// name cut, shownName), and DefinitionBytes the size of the tool
+// definitions the model is sent for it (names, descriptions, schemas),
+// reported apart from the built-in tools' budget.
 func (s *Server) Status() agentproto.MCPServerStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := agentproto.MCPServerStatus{Name: s.spec.Name, State: string(s.state), Origin: string(s.spec.Origin), Command: s.spec.CommandLine(), Reason: s.reason, Tools: len(s.tools), DefinitionBytes: s.defBytes}
 	for _, t := range s.tools {
-		st.ToolNames = append(st.ToolNames, t.Name)
+		st.ToolNames = append(st.ToolNames, shownName(t.Name))
 	}
 	if s.state == StateFailed {
 		st.StderrTail = s.stderr.String()
@@ -480,7 +483,8 @@ func (s *Server) Call(ctx context.Context, tool string, args map[string]any, tim
 }
 
 // CallWith is Call with hooks: the server's elicitations during the call
-// go to hooks.Elicit, its progress notifications to hooks.Progress.
+// go to hooks.Elicit (one at a time), its progress notifications to
+// hooks.Progress. A server's error answer is cut to maxBytes like a result.
 func (s *Server) CallWith(ctx context.Context, tool string, args map[string]any, timeout time.Duration, maxBytes int, hooks *CallHooks) (CallResult, error) {
 	cs, err := s.session(ctx)
 	if err != nil {
@@ -535,9 +539,31 @@ func (s *Server) CallWith(ctx context.Context, tool string, args map[string]any,
 			}
 			return CallResult{}, fmt.Errorf("MCP server %q: %v", s.spec.Name, cause)
 		}
-		return CallResult{}, fmt.Errorf("MCP server %q: %w", s.spec.Name, err)
+		// A JSON-RPC error's message is the server's to choose: cut like a
+		// result.
+		return CallResult{}, fmt.Errorf("MCP server %q: %w", s.spec.Name, cutError(err, maxBytes))
 	}
 	return render(res, maxBytes), nil
+}
+
+// cutErr is an error whose text is cut to a call's result cap; it
+// unwraps to the whole error.
+type cutErr struct {
+	text string
+	err  error
+}
+
+func (e *cutErr) Error() string { return e.text }
+func (e *cutErr) Unwrap() error { return e.err }
+
+// cutError is err with its text cut to maxBytes (capText), or err itself
+// when it is short enough.
+func cutError(err error, maxBytes int) error {
+	text, cut := capText(err.Error(), maxBytes)
+	if !cut {
+		return err
+	}
+	return &cutErr{text: text, err: err}
 }
 
 // failureIfExited describes the exit of a server whose process is gone

@@ -20,6 +20,7 @@ type Tool struct {
 	server   *Server
 	name     string // mcp__<server>__<tool>
 	tool     *mcp.Tool
+	shown    string // the server's name of the tool as shown (shownName)
 	readOnly bool
 	params   json.RawMessage
 	desc     string
@@ -37,8 +38,9 @@ func newTool(s *Server, t *mcp.Tool, c Classifier) (*Tool, error) {
 	if ro {
 		class = "read-only (listed by the user)"
 	}
-	desc = fmt.Sprintf("[MCP server %s, tool %s; %s] %s", s.spec.Name, t.Name, class, desc)
-	return &Tool{server: s, name: ToolName(s.spec.Name, t.Name), tool: t, readOnly: ro, params: params, desc: desc}, nil
+	shown := shownName(t.Name)
+	desc = fmt.Sprintf("[MCP server %s, tool %s; %s] %s", s.spec.Name, shown, class, desc)
+	return &Tool{server: s, name: ToolName(s.spec.Name, t.Name), tool: t, shown: shown, readOnly: ro, params: params, desc: desc}, nil
 }
 
 // callHooks lends a call the env's question surfaces (the server's
@@ -84,9 +86,10 @@ func (t *Tool) Kind() string {
 }
 
 // Title implements tools.Tool: the names escaped for one line (a server
-// chooses its tools' names: no control or bidi character reaches a title).
+// chooses its tools' names: no control or bidi character reaches a title,
+// and a long one is cut, shownName).
 func (t *Tool) Title(json.RawMessage) string {
-	return questions.EscapeLine(fmt.Sprintf("%s (MCP %s)", t.tool.Name, t.server.spec.Name))
+	return questions.EscapeLine(fmt.Sprintf("%s (MCP %s)", t.shown, t.server.spec.Name))
 }
 
 // Run implements tools.Tool: a mutating tool asks the user first (the
@@ -104,7 +107,7 @@ func (t *Tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 			return tools.Failf("%s cannot run here: no one can be asked to allow it", t.name), nil
 		}
 		allow, err := asker.AskMCPCall(ctx, tools.MCPCallRequest{
-			Tool: t.name, Server: t.server.spec.Name, ServerTool: t.tool.Name, Args: args,
+			Tool: t.name, Server: t.server.spec.Name, ServerTool: t.shown, Args: args,
 			Hints: hints(t.tool), Command: t.server.spec.CommandLine(),
 			Remote: t.server.spec.Type == "http" || t.server.spec.URL != "", Network: t.server.spec.Network,
 		})

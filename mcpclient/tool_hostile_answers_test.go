@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
@@ -85,10 +87,9 @@ func pyPool(t *testing.T, cfg config.Config, tools []map[string]any, call map[st
 
 // TestCallErrorIsCapped: a server that answers a call with a JSON-RPC
 // error of 5 MB (its message is the server's to choose) reaches the model
-// capped at run.max_output_bytes, as a result of 5 MB is (docs/mcp.md: "A
-// call's result is … cut to run.max_output_bytes"). The error's message
-// goes into the tool result whole: 5 MB into the history, resent with every
-// later request, and onto every face's tool_call_update.
+// cut to run.max_output_bytes, as a result of 5 MB is (docs/mcp.md: "A
+// call's result is … cut to run.max_output_bytes"): the history, every
+// later request and every face's tool_call_update carry the cut text.
 func TestCallErrorIsCapped(t *testing.T) {
 	cfg := config.Default()
 	cfg.MCP.ReadOnly = []string{"py/boom"}
@@ -107,12 +108,11 @@ func TestCallErrorIsCapped(t *testing.T) {
 }
 
 // TestLongToolNameKeepsTheDefinitionSmall: a server names a tool with
-// 200 000 characters. The model-facing name is cut to 64 and the
-// description to 1 KiB (docs/mcp.md, "The tools"), but the description's
-// prefix repeats the server's own name of the tool whole, so every model
-// request carries 200 KB the user never chose (and the call's title and
-// permission question carry it too). The definition the model is sent
-// must stay within the limits the docs give.
+// 200 000 characters. The tool is offered, its model-facing name cut to 64
+// and its description to 1 KiB (docs/mcp.md, "The tools"), and the
+// description's prefix shows the server's own name cut to 128 characters
+// (as do the call's title and permission question): the definition every
+// model request carries stays within the limits the docs give.
 func TestLongToolNameKeepsTheDefinitionSmall(t *testing.T) {
 	p := pyPool(t, config.Default(), []map[string]any{{"name": "LONG:200000", "inputSchema": map[string]any{"type": "object"}}},
 		map[string]any{"result": map[string]any{"content": []any{}}})
@@ -124,16 +124,37 @@ func TestLongToolNameKeepsTheDefinitionSmall(t *testing.T) {
 	if n := len(spec.Name) + len(spec.Description) + len(spec.Parameters); n > maxToolName+2*maxDescription+16<<10 {
 		t.Errorf("the tool's definition is %d bytes (name %d, description %d), want within the name, description and schema limits", n, len(spec.Name), len(spec.Description))
 	}
+	if title := ts[0].Title(nil); len(title) > 4*maxShownName+100 {
+		t.Errorf("the call's title is %d bytes, want the tool's name cut", len(title))
+	}
+	if names := p.Status()[0].ToolNames; len(names) != 1 || len(names[0]) > 4*maxShownName+100 {
+		t.Errorf("the status names the tool %d bytes long, want it cut", len(strings.Join(names, "")))
+	}
+}
+
+// TestShownNameCutsLongNames: a server's own tool name is shown whole up
+// to 128 characters; a longer one is cut at a character, with its length
+// and a hash that keeps two long names apart.
+func TestShownNameCutsLongNames(t *testing.T) {
+	short := strings.Repeat("é", maxShownName)
+	if got := shownName(short); got != short {
+		t.Errorf("a name of %d characters is shown as %q, want it whole", maxShownName, got)
+	}
+	a, b := shownName(short+"a"), shownName(short+"b")
+	if !strings.HasPrefix(a, short+"…[129 characters, sha256 ") || !utf8.ValidString(a) {
+		t.Errorf("a long name is shown as %q", a)
+	}
+	if a == b {
+		t.Errorf("two long names are both shown as %q", a)
+	}
 }
 
 // TestElicitationFloodAsksOneAtATime: during one call a server sends 20
 // elicitation/create requests at once. The client handles a server's
-// requests concurrently (go-sdk's ClientSession.handle), and Server.elicit
-// hands each to the call's question surface as it comes: 20 questions open
-// at the same time (20 agent/askUser forms, or window/showMessageRequest
-// pop-ups on a plain editor) — a flood the user must click through, where
-// notifications (progress: one per 200 ms) are bounded. A call's questions
-// must be put to the user one at a time.
+// requests concurrently (go-sdk's ClientSession.handle), but a server's
+// questions are put to the user one at a time: the next waits until the
+// one before is answered (or the call ends), so no flood of agent/askUser
+// forms or window/showMessageRequest pop-ups opens at once.
 func TestElicitationFloodAsksOneAtATime(t *testing.T) {
 	cfg := config.Default()
 	cfg.MCP.ReadOnly = []string{"py/ask"}
