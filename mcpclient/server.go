@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentls/agentls/agentproto"
@@ -515,8 +516,9 @@ func (s *Server) CallWith(ctx context.Context, tool string, args map[string]any,
 	res, err := cs.CallTool(ctx, params)
 	if err != nil {
 		// A connection that ended is most often a server that exited: give
-		// its waiter a moment to say so, with its stderr.
-		if exited != nil { // a process (not an HTTP server)
+		// its waiter a moment to say so, with its stderr. An error the
+		// server answered with is no such thing: it is returned at once.
+		if exited != nil && !serverAnswered(err) { // a process (not an HTTP server)
 			select {
 			case <-exited:
 				s.mu.Lock()
@@ -544,6 +546,14 @@ func (s *Server) CallWith(ctx context.Context, tool string, args map[string]any,
 		return CallResult{}, fmt.Errorf("MCP server %q: %w", s.spec.Name, cutError(err, maxBytes))
 	}
 	return render(res, maxBytes), nil
+}
+
+// serverAnswered reports whether err is a JSON-RPC error the server sent,
+// not one the SDK made of a connection that closed (client or server
+// closing, rejected by the transport: -32003 to -32005).
+func serverAnswered(err error) bool {
+	var e *jsonrpc.Error
+	return errors.As(err, &e) && (e.Code < -32005 || e.Code > -32003)
 }
 
 // cutErr is an error whose text is cut to a call's result cap; it

@@ -97,9 +97,15 @@ func TestCallErrorIsCapped(t *testing.T) {
 		map[string]any{"error": map[string]any{"code": -32000, "message": "HUGE"}})
 	ts := p.SessionTools(context.Background(), "s")
 	boom := toolByName(t, ts, "mcp__py__boom")
+	start := time.Now()
 	res, err := boom.Run(context.Background(), plainEnv{}, json.RawMessage(`{}`))
 	if err != nil {
 		t.Fatalf("Run: %v", err)
+	}
+	// The server answered: no wait for it to exit (exitGrace is for a
+	// connection that broke).
+	if took := time.Since(start); took >= exitGrace {
+		t.Errorf("the error answer took %v: it waited for the server to exit", took)
 	}
 	limit := config.Default().Run.MaxOutputBytes + 1000
 	if res.Success || len(res.JSON()) > limit {
