@@ -3,7 +3,11 @@
 // prompt, so that nothing in the text can end the fence early.
 package fence
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // fenceTag is the name of the data fence's tags.
 const fenceTag = "untrusted-data"
@@ -48,42 +52,63 @@ func fenceKind(kind string) string {
 }
 
 // escapeFenceTags writes `&lt;` for each `<` that begins a tag of the
-// fence's name: `<`, then any spaces, tabs, line breaks and slashes, then
-// the name in any case.
+// fence's name: `<` (or its fullwidth or small form, `＜` `﹤`, which a
+// model reads alike), then any spaces, tabs, line breaks and slashes, then
+// the name in any case, fullwidth letters folded to ASCII and invisible
+// format characters (zero-width, bidi) skipped.
 func escapeFenceTags(text string) string {
-	if !strings.Contains(text, "<") {
+	if !strings.ContainsAny(text, "<\uFF1C\uFE64") {
 		return text
 	}
 	var b strings.Builder
 	b.Grow(len(text) + 16)
 	last := 0
-	for i := 0; i < len(text); i++ {
-		if text[i] == '<' && opensFenceTag(text[i+1:]) {
+	for i, r := range text {
+		if isTagOpener(r) && opensFenceTag(text[i+utf8.RuneLen(r):]) {
 			b.WriteString(text[last:i])
 			b.WriteString("&lt;")
-			last = i + 1
+			last = i + utf8.RuneLen(r)
 		}
 	}
 	b.WriteString(text[last:])
 	return b.String()
 }
 
+// isTagOpener reports whether r reads as a tag's `<`.
+func isTagOpener(r rune) bool { return r == '<' || r == '\uFF1C' || r == '\uFE64' }
+
 // opensFenceTag tells whether rest (what follows a `<`) continues as a tag
 // of the fence's name, under Unicode case folding (so `ſ` or the Kelvin
-// sign, which fold to ASCII letters, count too).
+// sign, which fold to ASCII letters, count too), fullwidth forms folded
+// (`／ｕｎｔｒｕｓｔｅｄ`) and format characters skipped.
 func opensFenceTag(rest string) bool {
-	j := 0
-	for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t' || rest[j] == '\n' || rest[j] == '\r' || rest[j] == '/') {
-		j++
-	}
-	name := rest[j:]
-	n := 0
-	for i := range name {
-		if n == len(fenceTag) {
-			name = name[:i]
+	var name []rune
+	leading := true
+	for _, r := range rest {
+		r = foldWidth(r)
+		switch {
+		case unicode.Is(unicode.Cf, r):
+			continue // invisible: a model reads the tag without it
+		case leading && (r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '/'):
+			continue
+		}
+		leading = false
+		name = append(name, r)
+		if len(name) == len(fenceTag) {
 			break
 		}
-		n++
 	}
-	return n == len(fenceTag) && strings.EqualFold(name, fenceTag)
+	return len(name) == len(fenceTag) && strings.EqualFold(string(name), fenceTag)
+}
+
+// foldWidth maps a fullwidth ASCII form (U+FF01–U+FF5E) to its ASCII
+// character and the ideographic space to a space.
+func foldWidth(r rune) rune {
+	switch {
+	case r >= 0xFF01 && r <= 0xFF5E:
+		return r - 0xFEE0
+	case r == 0x3000:
+		return ' '
+	}
+	return r
 }
