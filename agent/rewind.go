@@ -68,7 +68,9 @@ func (m *Manager) Rewind(ctx context.Context, req agentproto.RewindParams) (agen
 	if code {
 		res, err = m.rewindCode(ctx, s, req.ToMessageID, rec.ID, only)
 		if err != nil {
-			return agentproto.RewindResult{}, err
+			// The undo id stays in the result: a rewind that stopped
+			// midway (its journal kept) is undone by a rewind to it.
+			return agentproto.RewindResult{UndoMessageID: res.UndoMessageID}, err
 		}
 	}
 	r := chatRecord{Record: recordRewind, rewindFields: rec}

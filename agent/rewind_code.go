@@ -44,7 +44,7 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 	res := agentproto.RewindResult{UndoMessageID: undoID}
 	target, err := store.Load(s.meta.ID, to)
 	if err != nil {
-		return res, fmt.Errorf("rewind: read the checkpoint of %s: %w", to, err)
+		return agentproto.RewindResult{}, fmt.Errorf("rewind: read the checkpoint of %s: %w", to, err)
 	}
 	known, err := store.LoadKnown(s.meta.ID)
 	if err != nil {
@@ -62,13 +62,14 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 	// run keeps the checkpoint this rewind goes back to, and its objects.
 	current, err := store.Save(ctx, s.meta.ID, undoID, to)
 	if current == nil {
-		return res, fmt.Errorf("rewind: checkpoint the workspace first: %w", err)
+		return agentproto.RewindResult{}, fmt.Errorf("rewind: checkpoint the workspace first: %w", err)
 	}
 	if err != nil {
 		slog.Warn("rewind: checkpoint", "session", s.meta.ID, "err", err)
 	}
 
 	var actions []fileAction
+	var modeOnly []string
 	for _, key := range union(target, current) {
 		if only != nil && !only[key] {
 			continue // a rewind of some files only
@@ -76,6 +77,9 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 		t, inT := target[key]
 		c, inC := current[key]
 		if inT && inC && t.SHA256 == c.SHA256 {
+			if t.Mode != 0 && c.Mode != 0 && t.Mode != c.Mode {
+				modeOnly = append(modeOnly, key) // the content is the checkpoint's; its permissions are not
+			}
 			continue
 		}
 		now, then := "", ""
@@ -93,17 +97,25 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 			res.Conflicts = append(res.Conflicts, agentproto.RewindConflict{Path: key, Reason: conflictReason(inC)})
 			continue
 		}
+		// What the undo checkpoint does not hold is never overwritten: a
+		// buffer with unsaved changes (the disk is not what the person
+		// sees), a file the scan leaves out (ignored since the checkpoint).
+		if why := m.unheldReason(store.Abs(key), inC); why != "" {
+			res.Conflicts = append(res.Conflicts, agentproto.RewindConflict{Path: key, Reason: why})
+			continue
+		}
 		actions = append(actions, fileAction{key: key, target: t, exists: inT, current: c, has: inC})
 	}
 
 	changes, restored, skipped, err := m.rewindChanges(s, actions)
 	if err != nil {
-		return res, err
+		return agentproto.RewindResult{}, err
 	}
 	done := make([]string, 0, len(restored))
 	for key := range restored {
 		done = append(done, key)
 	}
+	done = append(done, m.restoreModes(s, target, modeOnly)...)
 	done = sortedPaths(done)
 	res.Skipped = append(res.Skipped, skipped...)
 	res.Restored = done
@@ -120,11 +132,13 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 	}
 	if len(changes) > 0 {
 		if err := store.BeginJournal(checkpoint.Journal{ID: undoID, SessionID: s.meta.ID, To: to, Started: m.now(), Paths: done, Digests: wrote}); err != nil {
-			return res, fmt.Errorf("rewind: write the journal: %w", err)
+			return agentproto.RewindResult{}, fmt.Errorf("rewind: write the journal: %w", err)
 		}
 		if err := m.applyRewind(ctx, s, to, changes); err != nil {
-			_ = store.EndJournal(s.meta.ID)
-			return res, err
+			// Some files may be rewound already: the journal stays, as for
+			// a rewind agentls was killed in (their writes are agentls's
+			// own to a rewind again, which finishes it, or to the undo).
+			return res, fmt.Errorf("%w; the rewind may have stopped midway: rewind again to finish it, or to %s to undo it", err, undoID)
 		}
 		m.finishRewind(target, actions, restored)
 	}
@@ -132,6 +146,18 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 	// kill in between leaves the journal, which says the same.
 	if err := store.UpdateKnown(s.meta.ID, wrote); err != nil {
 		slog.Warn("rewind: record the restored files", "session", s.meta.ID, "err", err)
+	}
+	if len(changes) == 0 && interrupted != nil && interrupted.To == to {
+		// A rewind again to the interrupted one's checkpoint that finds
+		// nothing left to change has finished it: its writes are
+		// agentls's (known.json learns them), and its journal goes.
+		if err := store.UpdateKnown(s.meta.ID, interrupted.Digests); err != nil {
+			slog.Warn("rewind: record the interrupted rewind's files", "session", s.meta.ID, "err", err)
+		} else {
+			if err := store.EndJournal(s.meta.ID); err != nil {
+				slog.Warn("rewind: remove the journal", "session", s.meta.ID, "err", err)
+			}
+		}
 	}
 	if len(changes) > 0 {
 		if err := store.EndJournal(s.meta.ID); err != nil {
@@ -143,6 +169,22 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 		res.Conflicts = []agentproto.RewindConflict{}
 	}
 	return res, nil
+}
+
+// unheldReason says why the file at abs is someone else's though the
+// checkpoints say agentls may restore it — an editor buffer of it holds
+// unsaved changes, or it exists on disk while the scan (scanned: it is in
+// the undo checkpoint) left it out, as an ignored file — or "".
+func (m *Manager) unheldReason(abs string, scanned bool) string {
+	if m.ws.Overlay().ChangedUnsaved(abs) {
+		return "has unsaved changes in the editor; left as it is (save or revert it, then rewind again)"
+	}
+	if !scanned {
+		if fi, err := os.Lstat(abs); err == nil && !fi.IsDir() {
+			return "exists but is not checkpointed now (ignored, or too large): a rewind could not undo overwriting it; left as it is"
+		}
+	}
+	return ""
 }
 
 func conflictReason(exists bool) string {
@@ -235,6 +277,33 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 		add(c, a.key)
 	}
 	return changes, restored, skipped, nil
+}
+
+// restoreModes gives the files of keys, whose content is the checkpoint's
+// already, the checkpoint's permissions (a `chmod -x` since): only a
+// regular file reached without a symbolic link, and only where the guard
+// allows the rewind to write it. It returns the keys it changed.
+func (m *Manager) restoreModes(s *Session, target checkpoint.Manifest, keys []string) []string {
+	var out []string
+	for _, key := range keys {
+		p, err := m.rewindPath(key)
+		if err != nil {
+			continue
+		}
+		fi, err := os.Lstat(p.Abs)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if r := m.Guard().CheckChanges(s.rewindState(), rewindActor, []workspace.Change{{Kind: workspace.ChangeEdit, Path: p}}); r != nil {
+			continue
+		}
+		if err := os.Chmod(p.Abs, os.FileMode(target[key].Mode).Perm()); err != nil {
+			slog.Warn("rewind: permissions", "path", key, "err", err)
+			continue
+		}
+		out = append(out, key)
+	}
+	return out
 }
 
 // rewindPath is the workspace path of a checkpoint key, refused when it

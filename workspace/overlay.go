@@ -267,6 +267,17 @@ func (o *Overlay) IsDirty(abs string) bool {
 	return ok && (d.open && d.dirty || d.hasApplied && !d.behind)
 }
 
+// ChangedUnsaved reports whether abs is open with text changed in its
+// editor and not saved, other than by an agent edit it applied (a buffer
+// holding exactly the text agentls applied is agentls's): what a person
+// typed and the disk does not have.
+func (o *Overlay) ChangedUnsaved(abs string) bool {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	d, ok := o.docs[o.keyLocked(abs)]
+	return ok && d.open && d.dirty && !(d.hasApplied && d.text == d.applied)
+}
+
 // EditorName returns the path the editor named an open document by (it may
 // go through a symlink), or abs itself when the editor has no such document
 // open. Edits sent to the editor use it, so that they reach the editor's
