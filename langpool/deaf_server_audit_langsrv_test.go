@@ -1,0 +1,145 @@
+package langpool
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/textproto"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/agent/intel"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/sandbox"
+	"github.com/agentls/agentls/workspace"
+)
+
+// deafServerArg makes the test binary (run with it as its only argument) a
+// language server that answers initialize and then never reads its input
+// again: alive, stuck in a loop (a single-threaded server indexing on its
+// main thread, a server stopped by a debugger, a hostile one). Its stdin
+// pipe fills once agentls has written about 64 KiB to it.
+const deafServerArg = "deaf-language-server"
+
+func init() {
+	if len(os.Args) == 2 && os.Args[1] == deafServerArg {
+		runDeafServer()
+		os.Exit(0)
+	}
+}
+
+func runDeafServer() {
+	in := textproto.NewReader(bufio.NewReader(os.Stdin))
+	hdr, err := in.ReadMIMEHeader()
+	if err != nil {
+		return
+	}
+	n, _ := strconv.Atoi(hdr.Get("Content-Length"))
+	body := make([]byte, n)
+	if _, err := io.ReadFull(in.R, body); err != nil {
+		return
+	}
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(body, &req)
+	res := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1}}}`, req.ID)
+	fmt.Fprintf(os.Stdout, "Content-Length: %d\r\n\r\n%s", len(res), res)
+	select {} // never reads again
+}
+
+// TestQuestionEndsWhenTheServerStopsReading: a running language server
+// that stops reading its input (alive, stuck) must not hold agentls's
+// question about a file for ever. The docs promise that "a server that is
+// alive but stuck ends the settle unsettled at its budget instead of
+// holding the edit until the user cancels" and that every request to a
+// pool server fails after 60 s unanswered. But the pool writes the file's
+// text to the server (didOpen/didChange) with a blocking pipe write that
+// no context bounds: once the pipe is full, the poll blocks in the write,
+// neither lsp.settle_ms nor the turn's cancel ends it, and every later
+// write to that server (the next question, the shutdown at Close or at
+// the idle stop) queues behind it on the connection's write lock.
+func TestQuestionEndsWhenTheServerStopsReading(t *testing.T) {
+	root := t.TempDir()
+	a := filepath.Join(root, "a.go")
+	if err := os.WriteFile(a, []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, deafServerArg}}}
+	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
+	// Ends the deaf server, so that a write stuck on it fails and Close
+	// can end (registered after Close's cleanup: runs before it).
+	killServer := func() {
+		p.mu.Lock()
+		c := p.clients["go"]
+		p.mu.Unlock()
+		if c != nil {
+			sandbox.KillGroup(c.cmd.Process)
+		}
+	}
+	t.Cleanup(p.Close)
+	t.Cleanup(killServer)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const budget = 500 * time.Millisecond
+	// The server starts and takes the small file (it fits in the pipe):
+	// unsettled (it never publishes), but the question ends.
+	if _, _, err := intel.Settle(ctx, p, []string{a}, budget); err != nil {
+		t.Fatalf("rig: the first question: %v", err)
+	}
+	if p.Running() == nil {
+		t.Fatal("rig: the deaf server is not running")
+	}
+
+	// The agent's edit makes the file 4 MiB: its didChange fills the pipe.
+	big := "package a\n" + strings.Repeat("// "+strings.Repeat("x", 60)+"\n", 4<<20/64)
+	ws.Overlay().SetApplied(a, big)
+	type result struct {
+		settled bool
+		err     error
+	}
+	got := make(chan result, 1)
+	qctx, qcancel := context.WithCancel(ctx)
+	defer qcancel()
+	asked := time.Now()
+	go func() {
+		_, settled, err := intel.Settle(qctx, p, []string{a}, budget)
+		got <- result{settled, err}
+	}()
+	bound := 20 * budget
+	select {
+	case r := <-got:
+		if r.settled {
+			t.Fatalf("Settle over a server that reads nothing said settled")
+		}
+		t.Logf("ended after %v: %v", time.Since(asked), r.err)
+		return
+	case <-time.After(bound):
+	}
+	// The budget did not end it: the turn's cancel, then.
+	qcancel()
+	select {
+	case r := <-got:
+		t.Fatalf("the question about the edited file, over a server that stopped reading, still waited after %v (lsp.settle_ms %v); only the turn's cancel ended it (%v)", bound, budget, r.err)
+	case <-time.After(5 * time.Second):
+	}
+	killServer()
+	r := <-got
+	t.Fatalf("the question about the edited file, over a server that stopped reading, waited %v past lsp.settle_ms (%v) and 5 s past the turn's cancel: it ended only when the server was killed (%v)", bound, budget, r.err)
+}
