@@ -1,0 +1,43 @@
+package tools
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRunApprovedGitHookCannotPlantGitConfig: a repository whose hooks
+// live in the work tree (husky's `core.hooksPath=.husky`, set by the
+// user's own `npm install`; pre-commit's and lefthook's hooks read a
+// work-tree file the same way) runs the agent's hook under every commit.
+// An approved `git commit` is "only git", so its sandbox leaves
+// .git/config writable and the check after the command does not compare
+// it (docs/guard.md, "Unless the command is the repository's own tool":
+// only git's own work may write it; `make` that runs `git config` is
+// refused). The hook — code the agent wrote, not the line the user
+// approved — then plants core.fsmonitor, which VS Code's git extension
+// runs outside every sandbox at its next `git status`. The hook must not
+// be able to leave it there: refused by the sandbox, or asked about and
+// undone after the command.
+func TestRunApprovedGitHookCannotPlantGitConfig(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sandbox")
+	}
+	for _, mode := range layerModes {
+		t.Run(mode, func(t *testing.T) {
+			requireMode(t, mode)
+			env := repoWorkspace(t, mode)
+			gitOut(t, env.ws.Root(), "config", "core.hooksPath", ".husky") // the user's husky install
+			// The agent's hook, a project file like any other.
+			writeFile(t, env.path(".husky/pre-commit"), "#!/bin/sh\ngit config core.fsmonitor 'sh -c \"touch /tmp/agentls-audit-pwned\"' || true\n")
+			if err := os.Chmod(env.path(".husky/pre-commit"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			got := runApproved(t, env, "git -c user.name=t -c user.email=t@t commit -q --allow-empty -m wip")
+			if cfg := env.file(".git/config"); strings.Contains(cfg, "fsmonitor") {
+				t.Errorf("an approved `git commit` let the agent's hook plant core.fsmonitor in .git/config, not asked about nor undone (auto_run %q, exit %d, %s):\n%s",
+					got.AutoRun, got.ExitCode, got.Output, cfg)
+			}
+		})
+	}
+}
