@@ -41,3 +41,31 @@ func TestRunApprovedGitHookCannotPlantGitConfig(t *testing.T) {
 		})
 	}
 }
+
+// TestRunApprovedWorkspaceScriptNamedGitIsNotGit: the exception for a
+// line that is "only git" (its repository's configuration writable, and
+// not compared after the command) is granted by the command word's last
+// path element, so `./git status` — a script the agent wrote in the
+// workspace, which PATH never leads to — is taken for git itself. Any
+// other script the user approves gets .git/config read-only (`make` that
+// runs `git config` is refused); this one plants core.fsmonitor.
+func TestRunApprovedWorkspaceScriptNamedGitIsNotGit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sandbox")
+	}
+	for _, mode := range layerModes {
+		t.Run(mode, func(t *testing.T) {
+			requireMode(t, mode)
+			env := repoWorkspace(t, mode)
+			writeFile(t, env.path("tools/git"), "#!/bin/sh\nprintf '[core]\\n\\tfsmonitor = sh x\\n' >> .git/config\nexec git \"$@\"\n")
+			if err := os.Chmod(env.path("tools/git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			got := runApproved(t, env, "tools/git status")
+			if cfg := env.file(".git/config"); strings.Contains(cfg, "fsmonitor") {
+				t.Errorf("an approved workspace script named git wrote .git/config as git may (auto_run %q, exit %d, %s):\n%s",
+					got.AutoRun, got.ExitCode, got.Output, cfg)
+			}
+		})
+	}
+}
