@@ -2,6 +2,8 @@ package tools
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,6 +67,74 @@ func TestRunApprovedWorkspaceScriptNamedGitIsNotGit(t *testing.T) {
 			if cfg := env.file(".git/config"); strings.Contains(cfg, "fsmonitor") {
 				t.Errorf("an approved workspace script named git wrote .git/config as git may (auto_run %q, exit %d, %s):\n%s",
 					got.AutoRun, got.ExitCode, got.Output, cfg)
+			}
+		})
+	}
+}
+
+// TestRunApprovedInAWorktreeCannotPlantInTheCommonGitFolder: in a linked
+// worktree (the workspace's .git is a file naming
+// <main>/.git/worktrees/<name>) a command the user approved may write the
+// repository's common folder <main>/.git, outside the workspace, so that
+// it can commit; the policy keeps that folder's own hooks/, config and
+// commondir, but not the git folders inside it: another worktree's
+// <main>/.git/worktrees/<other>/commondir (docs/guard.md keeps "each
+// .git/worktrees/<name>": it names the folder whose hooks and config git
+// uses there) and the main checkout's submodule repositories
+// <main>/.git/modules/<sub> (their hooks run at the user's next commit
+// there). The check after the command looks only inside the workspace, so
+// nothing is asked or undone: an approved `make test` in one worktree
+// plants what runs outside every sandbox in another checkout.
+func TestRunApprovedInAWorktreeCannotPlantInTheCommonGitFolder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real sandbox")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	for _, mode := range layerModes {
+		t.Run(mode, func(t *testing.T) {
+			requireMode(t, mode)
+			env := newFake(t, nil) // the workspace: a linked worktree of main
+			base := t.TempDir()
+			main, lib, wt2 := filepath.Join(base, "main"), filepath.Join(base, "lib"), filepath.Join(base, "wt2")
+			for _, d := range []string{main, lib} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				gitOut(t, d, "init", "-q", "-b", "main")
+				writeFile(t, filepath.Join(d, "a.txt"), "a\n")
+				gitOut(t, d, "add", "a.txt")
+				gitOut(t, d, "commit", "-q", "-m", "one")
+			}
+			gitOut(t, main, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib")
+			gitOut(t, main, "commit", "-q", "-m", "lib")
+			gitOut(t, main, "worktree", "add", "-q", "-b", "w1", env.ws.Root())
+			gitOut(t, main, "worktree", "add", "-q", "-b", "w2", wt2)
+			env.cfg.Sandbox.Mode = mode
+			env.confirmRule = "" // the user approved the command
+			common := filepath.Join(main, ".git")
+			kept := []string{
+				filepath.Join(common, "worktrees", "wt2", "commondir"),          // leads git in wt2 to another config and hooks
+				filepath.Join(common, "modules", "lib", "hooks", "post-checkout"), // runs at the next checkout in main/lib
+				filepath.Join(common, "modules", "lib", "config"),                 // core.fsmonitor for main/lib
+			}
+			before := map[string]string{}
+			for _, p := range kept {
+				b, _ := os.ReadFile(p)
+				before[p] = string(b)
+			}
+			var cmd []string
+			for _, p := range kept {
+				cmd = append(cmd, "printf '[core]\\n\\tfsmonitor = sh x\\n' >> "+p)
+			}
+			got := runApproved(t, env, strings.Join(cmd, "; "))
+			for _, p := range kept {
+				b, _ := os.ReadFile(p)
+				if string(b) != before[p] {
+					rel, _ := filepath.Rel(base, p)
+					t.Errorf("an approved command in the worktree wrote %s, outside the workspace (auto_run %q): %q → %q", rel, got.AutoRun, before[p], string(b))
+				}
 			}
 		})
 	}
