@@ -115,7 +115,7 @@ func TestRunApprovedInAWorktreeCannotPlantInTheCommonGitFolder(t *testing.T) {
 			env.confirmRule = "" // the user approved the command
 			common := filepath.Join(main, ".git")
 			kept := []string{
-				filepath.Join(common, "worktrees", "wt2", "commondir"),          // leads git in wt2 to another config and hooks
+				filepath.Join(common, "worktrees", "wt2", "commondir"),            // leads git in wt2 to another config and hooks
 				filepath.Join(common, "modules", "lib", "hooks", "post-checkout"), // runs at the next checkout in main/lib
 				filepath.Join(common, "modules", "lib", "config"),                 // core.fsmonitor for main/lib
 			}
