@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -107,13 +109,17 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 		actions = append(actions, fileAction{key: key, target: t, exists: inT, current: c, has: inC})
 	}
 
-	changes, restored, skipped, err := m.rewindChanges(s, actions)
+	changes, deferred, restored, skipped, err := m.rewindChanges(s, actions, false)
 	if err != nil {
 		return agentproto.RewindResult{}, err
 	}
-	done := make([]string, 0, len(restored))
+	done := make([]string, 0, len(restored)+len(deferred))
 	for key := range restored {
 		done = append(done, key)
+	}
+	for _, a := range deferred { // meant to be written: the journal names them
+		done = append(done, a.key)
+		restored[a.key] = ""
 	}
 	done = append(done, m.restoreModes(s, target, modeOnly)...)
 	done = sortedPaths(done)
@@ -140,7 +146,17 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 			// own to a rewind again, which finishes it, or to the undo).
 			return res, fmt.Errorf("%w; the rewind may have stopped midway: rewind again to finish it, or to %s to undo it", err, undoID)
 		}
-		m.finishRewind(target, actions, restored)
+		m.finishRewind(target, actions, restored) // removes the folders the deletes emptied
+		if len(deferred) > 0 {
+			if err := m.applyDeferred(ctx, s, to, target, deferred, restored, &res); err != nil {
+				return res, fmt.Errorf("%w; the rewind may have stopped midway: rewind again to finish it, or to %s to undo it", err, undoID)
+			}
+			for _, a := range deferred {
+				if _, ok := restored[a.key]; !ok {
+					delete(wrote, a.key) // skipped after all: not written
+				}
+			}
+		}
 	}
 	// known.json learns of the rewind's writes before its journal goes: a
 	// kill in between leaves the journal, which says the same.
@@ -196,10 +212,14 @@ func conflictReason(exists bool) string {
 
 // rewindChanges computes the changes of the actions: a deleted file whose
 // content the checkpoint has under another name is renamed back; each
-// change the guard refuses is skipped. It returns the changes, the keys
-// they restore with the resolved path each change names for it, and the
-// skipped keys.
-func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []workspace.Change, restored map[string]string, skipped []string, err error) {
+// change the guard refuses is skipped. A file to re-create where a folder
+// now stands whose every file the rewind deletes (a file the agent
+// replaced by a folder), or under a file the rewind deletes (the other way
+// round), is deferred: computed again once the first changes are made
+// (final: nothing is deferred). It returns the changes, the deferred
+// actions, the keys the changes restore with the resolved path each change
+// names for it, and the skipped keys.
+func (m *Manager) rewindChanges(s *Session, actions []fileAction, final bool) (changes []workspace.Change, deferred []fileAction, restored map[string]string, skipped []string, err error) {
 	store := m.checkpoints
 	st := s.rewindState()
 	restored = map[string]string{}
@@ -213,6 +233,23 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 		}
 	}
 	renamed := map[int]bool{}
+	// The folders the rewind empties: every file the scan found under them
+	// is one it deletes.
+	emptied := map[string]bool{}
+	kept := map[string]bool{}
+	deletedFile := map[string]bool{}
+	for _, a := range actions {
+		if a.has && !a.exists {
+			deletedFile[a.key] = true
+		}
+		for d := path.Dir(a.key); d != "." && d != "/"; d = path.Dir(d) {
+			if a.has && !a.exists {
+				emptied[d] = true
+			} else if a.has {
+				kept[d] = true
+			}
+		}
+	}
 	// add keeps c when the guard allows it; paths are its keys, the
 	// first for c.Path, a rename's second for c.From.
 	add := func(c workspace.Change, paths ...string) {
@@ -252,6 +289,10 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 			continue
 		}
 		p, err := m.rewindPath(a.key)
+		if !final && a.exists && (err == nil && p.IsDir && emptied[a.key] && !kept[a.key] || err != nil && underAny(a.key, deletedFile)) {
+			deferred = append(deferred, a) // where a folder or file the first changes remove stands
+			continue
+		}
 		if err != nil {
 			slog.Info("rewind: skipped", "path", a.key, "err", err)
 			skipped = append(skipped, a.key)
@@ -276,7 +317,41 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction) (changes []wor
 		}
 		add(c, a.key)
 	}
-	return changes, restored, skipped, nil
+	return changes, deferred, restored, skipped, nil
+}
+
+// applyDeferred makes the deferred writes of a rewind whose first changes
+// are made (rewindChanges): computed now, guarded, applied, and given the
+// checkpoint's permissions; one it cannot make is skipped, not restored.
+func (m *Manager) applyDeferred(ctx context.Context, s *Session, to string, target checkpoint.Manifest, deferred []fileAction, restored map[string]string, res *agentproto.RewindResult) error {
+	changes, _, done, skipped, err := m.rewindChanges(s, deferred, true)
+	if err != nil {
+		return err
+	}
+	for _, key := range skipped {
+		delete(restored, key)
+		res.Restored = slices.DeleteFunc(res.Restored, func(k string) bool { return k == key })
+	}
+	res.Skipped = append(res.Skipped, skipped...)
+	maps.Copy(restored, done)
+	if len(changes) == 0 {
+		return nil
+	}
+	if err := m.applyRewind(ctx, s, to, changes); err != nil {
+		return err
+	}
+	m.finishRewind(target, deferred, done)
+	return nil
+}
+
+// underAny reports whether key lies under one of the keys of files.
+func underAny(key string, files map[string]bool) bool {
+	for d := path.Dir(key); d != "." && d != "/"; d = path.Dir(d) {
+		if files[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // restoreModes gives the files of keys, whose content is the checkpoint's
@@ -396,7 +471,7 @@ func (m *Manager) finishRewind(target checkpoint.Manifest, actions []fileAction,
 			continue
 		}
 		for d := filepath.Dir(abs); !dirs[d] && m.insideFolder(d); d = filepath.Dir(d) {
-			if os.Remove(d) != nil { // not empty (or gone): stop
+			if fi, err := os.Lstat(d); err != nil || !fi.IsDir() || os.Remove(d) != nil { // not empty, gone, or a file again: stop
 				break
 			}
 		}

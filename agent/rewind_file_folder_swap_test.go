@@ -47,4 +47,12 @@ steps:
 		fi, serr := os.Lstat(filepath.Join(root, "x"))
 		t.Fatalf("after the rewind x = %q (lstat: %v %v), want the file as it was before turn one (restored %v, skipped %v)", got, fi, serr, res.Restored, res.Skipped)
 	}
+	// Its undo puts the folder back.
+	undo, err := m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: res.UndoMessageID, What: agentproto.RewindCode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readOrAbsent(m, "x/y.txt"); got != "inside\n" {
+		t.Fatalf("after the undo x/y.txt = %q, want %q (undo %+v)", got, "inside\n", undo)
+	}
 }
