@@ -52,10 +52,12 @@ func Blocking(probs []agentproto.Problem) []agentproto.Problem {
 func TickRefusal(probs []agentproto.Problem) string {
 	var errs, warns []string
 	for _, p := range probs {
+		// The language server's text, escaped: it reaches the model and,
+		// as the tool's error, every face (an ACP client shows it as is).
 		if p.Severity == "error" {
-			errs = append(errs, Line(p))
+			errs = append(errs, questions.EscapeLine(Line(p)))
 		} else if p.Severity == "warning" {
-			warns = append(warns, Line(p))
+			warns = append(warns, questions.EscapeLine(Line(p)))
 		}
 	}
 	if len(errs) == 0 {

@@ -22,6 +22,7 @@ func TestTickRefusal(t *testing.T) {
 		{"warnings only", []agentproto.Problem{warn, hint}, nil},
 		{"an error", []agentproto.Problem{errP}, []string{"step not ticked", "a.go:3: error: undefined: x (compiler UndeclaredName)", "the user can still tick it by hand"}},
 		{"an error and a warning", []agentproto.Problem{warn, errP}, []string{"a.go:3: error", "warnings (not blocking):\na.go:5: warning: unused parameter (unusedparams)"}},
+		{"a server's bidi and escape characters", []agentproto.Problem{{Path: "a.go", Line: 1, Severity: "error", Message: "x\u202E\x1b[2Jy", Source: "evil"}}, []string{`a.go:1: error: x\u202E\u001B[2Jy (evil)`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -33,6 +34,9 @@ func TestTickRefusal(t *testing.T) {
 				if !strings.Contains(got, w) {
 					t.Errorf("TickRefusal = %q, lacks %q", got, w)
 				}
+			}
+			if strings.ContainsAny(got, "\u202E\x1b") {
+				t.Errorf("a raw bidi or escape character: %q", got)
 			}
 			if strings.Contains(got, "hint") {
 				t.Errorf("hints are not listed: %q", got)
