@@ -124,7 +124,7 @@ func runCode(ctx context.Context, env Env, p CodeParams) (Result, error) {
 				return intelFailure(err)
 			}
 			if len(text) > maxHoverBytes {
-				text = text[:maxHoverBytes] + "…"
+				text = cutBytes(text, maxHoverBytes) + "…"
 			}
 			return OK(CodeOutput{Hover: text, Total: 1}), nil
 		}
@@ -375,11 +375,18 @@ func excerptLine(s string) string {
 	if len(s) <= 160 {
 		return s
 	}
-	cut := 160
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	return cutBytes(s, 160) + "…"
+}
+
+// cutBytes is s cut to at most n bytes at a character boundary.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s[:cut] + "…"
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // relPath is path relative to the workspace (forward slashes), or the path

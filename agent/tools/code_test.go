@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/agentproto"
@@ -176,5 +177,27 @@ func TestRenameReachingOutsideIsRefusedWhole(t *testing.T) {
 				t.Fatalf("a refused rename changed %s", other)
 			}
 		})
+	}
+}
+
+// TestCutBytes: a hover or an excerpt is cut at a character boundary, never
+// inside one (a half character would reach the model and the faces as
+// U+FFFD, or break a client's JSON decoding of invalid UTF-8).
+func TestCutBytes(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"abcdef", 3, "abc"},
+		{"ab€", 3, "ab"},
+		{"ab€", 4, "ab"},
+		{"ab€", 5, "ab€"},
+		{"𝄞", 2, ""},
+	} {
+		if got := cutBytes(c.in, c.n); got != c.want || !utf8.ValidString(got) {
+			t.Errorf("cutBytes(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
 	}
 }
