@@ -71,6 +71,11 @@ func (a *bpfAsm) ret(v uint32) {
 	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: v})
 }
 
+// and masks the accumulator with k.
+func (a *bpfAsm) and(k uint32) {
+	a.prog = append(a.prog, unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: k})
+}
+
 func (a *bpfAsm) jumpIfEqual(k uint32, yes, no string) { a.jump(unix.BPF_JEQ, k, yes, no) }
 
 func (a *bpfAsm) jumpIfAtLeast(k uint32, yes, no string) { a.jump(unix.BPF_JGE, k, yes, no) }

@@ -82,6 +82,11 @@ func Exec(args []string) error {
 			return err
 		}
 	}
+	if needsTruncateFilter(s) {
+		if err := denyTruncation(); err != nil {
+			return err
+		}
+	}
 	if s.NoKeyrings {
 		if err := denyKeyrings(); err != nil {
 			return err

@@ -18,3 +18,8 @@ func watchProcessCalls(int) error {
 func denyKeyrings() error {
 	return errors.New("no keyring filter on this system")
 }
+
+// denyTruncation: only Linux has the filter (and Landlock).
+func denyTruncation() error {
+	return errors.New("no truncate filter on this system")
+}

@@ -42,6 +42,8 @@ func runFilter(prog []unix.SockFilter, arch, nr uint32, args ...uint64) uint32 {
 			} else {
 				pc += int(in.Jf)
 			}
+		case unix.BPF_ALU | unix.BPF_AND | unix.BPF_K:
+			acc &= in.K
 		case unix.BPF_RET | unix.BPF_K:
 			return in.K
 		default:

@@ -74,3 +74,11 @@ func decodeSpec(text string) (spec, error) {
 	}
 	return s, nil
 }
+
+// needsTruncateFilter reports whether the launcher adds the truncate
+// filter (truncatefilter_linux.go) under s: Landlock alone (bubblewrap's
+// read-only mounts refuse any write, truncation included) at an ABI that
+// does not know truncation (below 3), or an unknown one.
+func needsTruncateFilter(s spec) bool {
+	return s.Landlock && !s.Bwrap && s.LandlockABI < 3
+}

@@ -18,15 +18,20 @@ type Approval struct {
 	// Tool is the version-control tool every simple command of that
 	// command runs (vcsTool: "git", "hg", "jj"), or "".
 	Tool string
+	// AnyGitConfig is set when sandbox.allow_git_config lets the command
+	// write git's configuration as git may (Tool is then "git"): the check
+	// after it does not compare the configuration at all.
+	AnyGitConfig bool
 }
 
 // Unasked is the approval of a process nobody was asked about: an
 // auto-allowed command, an MCP stdio server, a language server.
 var Unasked = Approval{}
 
-// approvedCommand is the approval of a command line the user approved.
-func approvedCommand(command string) Approval {
-	return Approval{User: true, Tool: vcsTool(command)}
+// approvedCommand is the approval of a command line the user approved;
+// untrusted are the PATH folders it does not get (vcsTool).
+func approvedCommand(command string, untrusted []string) Approval {
+	return Approval{User: true, Tool: vcsTool(command, untrusted)}
 }
 
 // gitKept are the files and folders of a git folder that run programs
@@ -50,7 +55,9 @@ type repoGuard struct {
 // guardRepos keeps, for a command the user approved (a), what in each
 // repository found (vcs, scanWorkspace) runs programs outside the
 // sandbox: a git folder's gitKept, its `.git` file when it is one (and
-// what that names, as gitlink.go accepts it), Mercurial's .hg/hgrc
+// what that names, as gitlink.go accepts it, with the other worktrees'
+// folders and the submodules' git folders of its common folder),
+// Mercurial's .hg/hgrc
 // ([hooks], [extensions]) and Jujutsu's .jj/repo/config.toml (aliases,
 // fix tools, editors, signing programs); Subversion keeps nothing of the
 // kind in a working copy. The repository's folder is fixed (no new
@@ -76,6 +83,11 @@ func guardRepos(vcs []string, a Approval) repoGuard {
 				if l, ok := readGitLink(filepath.Dir(p)); ok && l.common != "" {
 					g.gitFolder(l.gitdir, a, seen)
 					g.gitFolder(l.common, a, seen)
+					// The common folder is writable for this command
+					// (linkedGitDirs): the git folders inside it stay
+					// kept as the workspace's own would be.
+					g.worktreeFolders(l.common, a, seen)
+					g.moduleFolders(filepath.Join(l.common, "modules"), a, seen, 0)
 				} else if ok && looksLikeGitDir(l.gitdir) {
 					// Any other git folder it names (`git init
 					// --separate-git-dir=.gitstore`) is kept too: git
@@ -87,6 +99,7 @@ func guardRepos(vcs []string, a Approval) repoGuard {
 			} else if fi.IsDir() {
 				g.gitFolder(p, a, seen)
 				g.worktreeFolders(p, a, seen)
+				g.moduleFolders(filepath.Join(p, "modules"), a, seen, 0)
 			}
 		case ".hg":
 			if fi.IsDir() {
@@ -140,6 +153,38 @@ func (g *repoGuard) worktreeFolders(dir string, a Approval, seen map[string]bool
 		if e.IsDir() {
 			g.gitFolder(filepath.Join(dir, "worktrees", e.Name()), a, seen)
 		}
+	}
+}
+
+// moduleDepth bounds how deep moduleFolders looks: a submodule's name may
+// hold slashes (modules/libs/a), and a submodule's own submodules lie in
+// its modules/ folder.
+const moduleDepth = 8
+
+// moduleFolders keeps each submodule's git folder below modules (a git
+// folder's modules/, where git keeps its submodules' repositories), and
+// theirs in turn: its hooks run and its config is read at the user's next
+// git command in the submodule's checkout, which may lie outside the
+// workspace (the main checkout of a worktree the workspace is).
+func (g *repoGuard) moduleFolders(modules string, a Approval, seen map[string]bool, depth int) {
+	if depth >= moduleDepth {
+		return
+	}
+	entries, err := os.ReadDir(modules)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(modules, e.Name())
+		if looksLikeGitDir(dir) {
+			g.gitFolder(dir, a, seen)
+			g.moduleFolders(filepath.Join(dir, "modules"), a, seen, depth+1)
+			continue
+		}
+		g.moduleFolders(dir, a, seen, depth+1) // a name with a slash: modules/libs/a
 	}
 }
 

@@ -109,7 +109,7 @@ func TestRunPolicyLinkedGitDir(t *testing.T) {
 			if p := CommandPolicy(cfg, []string{ws}, false, Unasked); len(p.Writable) != 1 {
 				t.Errorf("auto-allowed: writable %q holds more than the workspace", p.Writable)
 			}
-			if p := CommandPolicy(cfg, []string{ws}, false, approvedCommand("go test")); len(p.Writable) != 1+len(want) {
+			if p := CommandPolicy(cfg, []string{ws}, false, approvedCommand("go test", nil)); len(p.Writable) != 1+len(want) {
 				t.Errorf("approved: writable %q, want the workspace and %q", p.Writable, want)
 			}
 		})

@@ -26,14 +26,16 @@ func runPolicy(env Env, command string, autoAllowed bool) sandbox.Policy {
 // the command's approval (for the check after it, sentinel.go).
 func runPolicyScan(env Env, command string, autoAllowed bool) (sandbox.Policy, workspaceScan, Approval) {
 	cfg := env.Config()
+	folders := env.Workspace().Folders()
 	a := Unasked
 	if !autoAllowed {
-		a = approvedCommand(command)
+		home, _ := os.UserHomeDir()
+		a = approvedCommand(command, pathFolders(folders, home))
 		if cfg.Sandbox.AllowGitConfig && a.Tool == "" {
 			a.Tool = "git" // sandbox.allow_git_config: as git itself may
+			a.AnyGitConfig = true
 		}
 	}
-	folders := env.Workspace().Folders()
 	scan := scanWorkspace(folders)
 	return policyOf(cfg, folders, NetworkAllowed(cfg.Run.Network, command), a, scan), scan, a
 }

@@ -63,9 +63,10 @@ type AutoRunConfirmer interface {
 // sentinel holds the snapshot taken before one command.
 type sentinel struct {
 	before *autoRunSnap
-	// gitConfig: git may write its configuration (the command is only
-	// git, or sandbox.allow_git_config): it is not compared.
-	gitConfig bool
+	// gitConfig is how git's configuration is compared (configCheck):
+	// only what runs programs when the command is only git, not at all
+	// with sandbox.allow_git_config.
+	gitConfig configCheck
 	// kept is what the command's sandbox kept read-only: a difference
 	// there is someone else's (sentinel_kept.go).
 	kept keptPaths
@@ -81,7 +82,7 @@ type sentinel struct {
 // is someone else's, and what the policy does not trust on PATH this
 // check does not either.
 func newSentinel(folders []string, scan workspaceScan, a Approval, policy sandbox.Policy, status sandbox.Status) sentinel {
-	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: a.Tool == "git", kept: keptBySandbox(policy, status), list: listPolicy(policy, folders)}
+	return sentinel{before: takeSnapshot(folders, scan, nil), gitConfig: configCheckOf(a), kept: keptBySandbox(policy, status), list: listPolicy(policy, folders)}
 }
 
 // check compares the workspace now with the snapshot, asks the user about

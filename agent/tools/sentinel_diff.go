@@ -39,11 +39,12 @@ type autoRunChange struct {
 // the folders they need or leave, which are put back with the rest but
 // not asked about (a removed file runs nothing), and a new repository's
 // config that holds more than git's own settings (describeNewRepoConfig).
-// git's configuration of a repository that existed is left out when
-// gitConfig (git may write it: the command is git's own, or
-// sandbox.allow_git_config); a new one's is not, and is read with git
-// confined by list (listPolicy).
-func diffSnaps(before, after *autoRunSnap, gitConfig bool, list sandbox.Policy) []autoRunChange {
+// git's configuration of a repository that existed is compared as
+// gitConfig says (configCheck: whole, only the settings beyond git's own
+// when the command is git's own, not at all with
+// sandbox.allow_git_config); a new one's is judged for what it holds. Both
+// are read with git confined by list (listPolicy).
+func diffSnaps(before, after *autoRunSnap, gitConfig configCheck, list sandbox.Policy) []autoRunChange {
 	seen := map[string]bool{}
 	var paths []string
 	for _, s := range []*autoRunSnap{before, after} {
@@ -63,7 +64,7 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool, list sandbox.Policy) 
 		if !inB {
 			kind = a.kind
 		}
-		if (kind == watchConfig && gitConfig) || (inB && inA && b.sameAs(a)) {
+		if (kind == watchConfig && gitConfig == configNone) || (inB && inA && b.sameAs(a)) {
 			continue
 		}
 		folder, rel := workspaceRel(before.folders, p)
@@ -81,6 +82,8 @@ func diffSnaps(before, after *autoRunSnap, gitConfig bool, list sandbox.Policy) 
 			// A new repository's config: asked about for what it holds; on
 			// Remove rewritten with only git's own settings (or removed).
 			c.what, c.details, c.before = describeNewRepoConfig(a, list)
+		} else if kind == watchConfig && gitConfig == configBeyondOwn {
+			c.what, c.details, c.capped = describeGitConfigChange(c.before, c.after, p, list)
 		} else {
 			c.what, c.capped = describeDiff(c.before, c.after, kind, p)
 		}

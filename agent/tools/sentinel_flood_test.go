@@ -37,7 +37,7 @@ func TestSentinelFloodCannotHideANewRepoConfig(t *testing.T) {
 		}
 	}
 	writeFile(t, filepath.Join(root, "z", ".git", "config"), "[core]\n\tfsmonitor = \"touch pwned; :\"\n")
-	changes := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, sandbox.Policy{Mode: sandbox.ModeOff, UntrustedPath: folders})
+	changes := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), configAll, sandbox.Policy{Mode: sandbox.ModeOff, UntrustedPath: folders})
 	for _, c := range changes {
 		if c.rel == "z/.git/config" {
 			if !strings.Contains(c.what, "core.fsmonitor") {
@@ -77,7 +77,7 @@ func TestSentinelFloodCannotHideAHookOrAnAutoRunFile(t *testing.T) {
 	writeFile(t, filepath.Join(root, "a", ".git", "config"), "[core]\n\tbare = false\n")
 	writeFile(t, filepath.Join(root, "a", ".git", "hooks", "pre-commit"), "#!/bin/sh\ntouch pwned\n")
 	writeFile(t, filepath.Join(root, ".idea", "runConfigurations", "evil.xml"), "<component/>\n")
-	changes := reported(diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, sandbox.Policy{Mode: sandbox.ModeOff, UntrustedPath: folders}))
+	changes := reported(diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), configAll, sandbox.Policy{Mode: sandbox.ModeOff, UntrustedPath: folders}))
 	var hook, idea bool
 	for _, c := range changes {
 		switch {

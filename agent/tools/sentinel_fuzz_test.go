@@ -115,9 +115,9 @@ func FuzzSentinelRestore(f *testing.F) {
 			}
 			fuzzOp(root, outside, ops[i], fuzzPaths[int(ops[i+1])%len(fuzzPaths)], data)
 		}
-		changes := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, sandbox.Policy{UntrustedPath: folders})
+		changes := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), configAll, sandbox.Policy{UntrustedPath: folders})
 		failed := restoreChanges(changes)
-		left := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), false, sandbox.Policy{UntrustedPath: folders})
+		left := diffSnaps(before, takeSnapshot(folders, scanWorkspace(folders), before.repos), configAll, sandbox.Policy{UntrustedPath: folders})
 		for _, c := range left {
 			if (c.before == nil || c.before.mode.IsDir()) && (c.after == nil || c.after.mode.IsDir()) {
 				continue // a folder: made by the command and holding what is not watched, or shown by what it held

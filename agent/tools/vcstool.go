@@ -1,9 +1,11 @@
 package tools
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/agentls/agentls/internal/allowrule"
+	"github.com/agentls/agentls/sandbox"
 )
 
 // plainWrappers run the command their operands name after a fixed number
@@ -21,16 +23,20 @@ var plainWrappers = map[string]int{
 // (`git fetch && timeout 60 git checkout --track origin/x`), or "" when the
 // line runs anything else, or is more than simple commands joined by `;`,
 // `&&`, `||`, `|` (a redirection, a substitution, a variable set for the
-// command: allowrule.SimpleCommands). It picks which of a repository's
-// files that tool's own work needs writable (CommandPolicy).
-func vcsTool(command string) string {
+// command: allowrule.SimpleCommands). A command word counts as the tool
+// only when it is the bare name, found on the PATH a command gets, or the
+// path of the very program found so (untrusted: the PATH folders a
+// command does not get, Policy.UntrustedPath): `tools/git` or `./git` is
+// a script like any other. It picks which of a repository's files that
+// tool's own work needs writable (CommandPolicy).
+func vcsTool(command string, untrusted []string) string {
 	cs, err := allowrule.SimpleCommands(command)
 	if err != nil {
 		return ""
 	}
 	tool := ""
 	for _, c := range cs {
-		t := wrappedTool(c.Words())
+		t := wrappedTool(c.Words(), untrusted)
 		if t == "" || (tool != "" && t != tool) {
 			return ""
 		}
@@ -40,9 +46,12 @@ func vcsTool(command string) string {
 }
 
 // wrappedTool is the tool one simple command runs, past plainWrappers.
-func wrappedTool(words []string) string {
+func wrappedTool(words []string, untrusted []string) string {
 	for len(words) > 0 {
 		name := allowrule.CommandName(words[0])
+		if !trustedProgram(words[0], name, untrusted) {
+			return ""
+		}
 		switch name {
 		case "git", "hg", "jj":
 			return name
@@ -77,4 +86,25 @@ func attachedOption(w string) bool {
 		return strings.Contains(w, "=") && !strings.HasPrefix(w, "--command")
 	}
 	return len(w) > 2 && w[1] != 'c'
+}
+
+// trustedProgram reports whether a command word runs the program name
+// that the PATH a command gets leads to: the bare name (the sandbox takes
+// the workspace's entries off PATH, sandbox/path.go), or an absolute path
+// to the same file (`/usr/bin/git`). A relative path (`tools/git`,
+// `./nohup`) or any other absolute one runs whatever file is there.
+func trustedProgram(word, name string, untrusted []string) bool {
+	if !strings.ContainsAny(word, `/\`) {
+		return true
+	}
+	if !filepath.IsAbs(word) {
+		return false
+	}
+	found := sandbox.LookUp(name, untrusted)
+	if !filepath.IsAbs(found) {
+		return false
+	}
+	a, errA := filepath.EvalSymlinks(word)
+	b, errB := filepath.EvalSymlinks(found)
+	return errA == nil && errB == nil && a == b
 }

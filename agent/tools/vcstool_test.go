@@ -46,8 +46,13 @@ func TestVCSTool(t *testing.T) {
 		{"timeout 60", ""},
 		{"if git status; then git log; fi", ""},
 		{"git status # x", ""},
+		{"tools/git status", ""},
+		{"./git status", ""},
+		{"nohup ./git status", ""},
+		{"./nohup git status", ""},
+		{"/tmp/git status", ""},
 	} {
-		if got := vcsTool(c.line); got != c.want {
+		if got := vcsTool(c.line, nil); got != c.want {
 			t.Errorf("vcsTool(%q) = %q, want %q", c.line, got, c.want)
 		}
 	}

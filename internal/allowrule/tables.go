@@ -114,18 +114,48 @@ func npmTable(subs []string) *table {
 		"prefix", "userconfig", "globalconfig", "script-shell", "shell", "call", "global", "location",
 		"node-options", "git", "editor", "browser", "viewer", "cache", "init-module", "package",
 	}, operands: func(words []string, from int) string {
-		i := firstOperand(words, 1, nil)
-		if i < from || i >= len(words) {
-			return ""
-		}
-		if risky[words[i]] {
-			return fmt.Sprintf("`%s %s` runs or installs a program the line does not name, or changes configuration outside the workspace", words[0], words[i])
-		}
-		if sub := abbreviates(words[i]); sub != "" {
-			return fmt.Sprintf("`%s %s` may be read as `%s %s` (npm takes abbreviations), which runs or installs a program the line does not name, or changes configuration outside the workspace", words[0], words[i], words[0], sub)
+		for _, i := range npmSubcommands(words) {
+			if i < from {
+				continue
+			}
+			if risky[words[i]] {
+				return fmt.Sprintf("`%s %s` runs or installs a program the line does not name, or changes configuration outside the workspace", words[0], words[i])
+			}
+			if sub := abbreviates(words[i]); sub != "" {
+				return fmt.Sprintf("`%s %s` may be read as `%s %s` (npm takes abbreviations), which runs or installs a program the line does not name, or changes configuration outside the workspace", words[0], words[i], words[0], sub)
+			}
 		}
 		return ""
 	}}
+}
+
+// npmSubcommands are the indices of the words npm (pnpm, yarn, bun) may
+// take for its subcommand: the first word that is not an option, and,
+// while the word before it is an option without `=` (which may take it as
+// its value: `--loglevel silent`, `-w web`, yarn's `--cwd sub`; which of
+// their many options do is each tool's own and changes between
+// versions), the next such word too. After `--` the next word is the
+// subcommand.
+func npmSubcommands(words []string) []int {
+	var out []int
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if w == "--" {
+			if i+1 < len(words) {
+				out = append(out, i+1)
+			}
+			return out
+		}
+		if strings.HasPrefix(w, "-") && w != "-" {
+			continue
+		}
+		out = append(out, i)
+		prev := words[i-1]
+		if i == 1 || !strings.HasPrefix(prev, "-") || prev == "-" || strings.Contains(prev, "=") {
+			return out
+		}
+	}
+	return out
 }
 
 // anyUse are wrappers whose every use hands over the environment or the

@@ -15,14 +15,12 @@ import (
 // user's own `npm install`; pre-commit's and lefthook's hooks read a
 // work-tree file the same way) runs the agent's hook under every commit.
 // An approved `git commit` is "only git", so its sandbox leaves
-// .git/config writable and the check after the command does not compare
-// it (docs/guard.md, "Unless the command is the repository's own tool":
-// only git's own work may write it; `make` that runs `git config` is
-// refused). The hook — code the agent wrote, not the line the user
-// approved — then plants core.fsmonitor, which VS Code's git extension
-// runs outside every sandbox at its next `git status`. The hook must not
-// be able to leave it there: refused by the sandbox, or asked about and
-// undone after the command.
+// .git/config writable (docs/guard.md, "Unless the command is the
+// repository's own tool"); the hook — code the agent wrote, not the line
+// the user approved — sets core.fsmonitor, which VS Code's git extension
+// would run outside every sandbox at its next `git status`. The check
+// after the command compares the settings beyond git's own even for a
+// git line: the new one is asked about and, unanswered, undone.
 func TestRunApprovedGitHookCannotPlantGitConfig(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sandbox")
@@ -47,12 +45,12 @@ func TestRunApprovedGitHookCannotPlantGitConfig(t *testing.T) {
 }
 
 // TestRunApprovedWorkspaceScriptNamedGitIsNotGit: the exception for a
-// line that is "only git" (its repository's configuration writable, and
-// not compared after the command) is granted by the command word's last
-// path element, so `./git status` — a script the agent wrote in the
-// workspace, which PATH never leads to — is taken for git itself. Any
-// other script the user approves gets .git/config read-only (`make` that
-// runs `git config` is refused); this one plants core.fsmonitor.
+// line that is "only git" (its repository's configuration writable) is
+// granted to the bare command word `git` (or the path of the git PATH
+// leads to), never to a path whose last element is git: `tools/git
+// status` runs a script the agent wrote in the workspace, which PATH
+// never leads to, and gets .git/config read-only like any other script
+// the user approves, so it cannot plant core.fsmonitor.
 func TestRunApprovedWorkspaceScriptNamedGitIsNotGit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sandbox")
@@ -79,14 +77,13 @@ func TestRunApprovedWorkspaceScriptNamedGitIsNotGit(t *testing.T) {
 // <main>/.git/worktrees/<name>) a command the user approved may write the
 // repository's common folder <main>/.git, outside the workspace, so that
 // it can commit; the policy keeps that folder's own hooks/, config and
-// commondir, but not the git folders inside it: another worktree's
-// <main>/.git/worktrees/<other>/commondir (docs/guard.md keeps "each
-// .git/worktrees/<name>": it names the folder whose hooks and config git
-// uses there) and the main checkout's submodule repositories
-// <main>/.git/modules/<sub> (their hooks run at the user's next commit
-// there). The check after the command looks only inside the workspace, so
-// nothing is asked or undone: an approved `make test` in one worktree
-// plants what runs outside every sandbox in another checkout.
+// commondir, and also the git folders inside it: another worktree's
+// <main>/.git/worktrees/<other>/commondir (it names the folder whose
+// hooks and config git uses there) and the main checkout's submodule
+// repositories <main>/.git/modules/<sub> (their hooks run at the user's
+// next commit there, their config at the next git). The check after the
+// command looks only inside the workspace, so the sandbox must refuse
+// these writes.
 func TestRunApprovedInAWorktreeCannotPlantInTheCommonGitFolder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real sandbox")

@@ -4,11 +4,11 @@ import "testing"
 
 // TestNpmRiskySubcommandAfterAValuedOption: docs/guard.md's danger table
 // says npm's (pnpm's, yarn's, bun's) subcommands exec, dlx, publish,
-// config … ask under any wildcard. The subcommand is taken as the first
-// word that does not start with `-`, so the value of an option given as
-// its own word (`--loglevel silent`, `-w web`, yarn's `--cwd sub`) is
-// taken for it, and the real subcommand after it runs unasked under
-// `npm --*`.
+// config … ask under any wildcard. An option given before the subcommand
+// may take the next word as its value (`--loglevel silent`, `-w web`,
+// yarn's `--cwd sub`), so the word after that value is judged as the
+// subcommand too: `npm --*` does not let `npm --loglevel silent exec ./x`
+// run unasked.
 func TestNpmRiskySubcommandAfterAValuedOption(t *testing.T) {
 	for _, c := range []struct{ rule, command string }{
 		{"npm --*", "npm --loglevel silent exec ./x"},
