@@ -113,7 +113,14 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 		c.waitErr = cmd.Wait()
 		close(c.exited)
 	}()
-	c.conn = jsonrpc2.NewConn(newServerStream(stdio{r: stdout, w: stdin}), jsonrpc2.WithCodec(lspwire.Codec{}))
+	// A write the server does not take in time, or cut short, may leave a
+	// message half sent: the connection is lost, the server is ended.
+	out, _ := stdin.(deadliner) // os/exec's pipe: an *os.File
+	stalled := func(err error) {
+		slog.Warn("language server not reading its input; stopping the server", "fileType", fileType, "argv", argv, "err", err)
+		sandbox.KillGroup(cmd.Process)
+	}
+	c.conn = jsonrpc2.NewConn(newServerStream(stdio{r: stdout, w: stdin}, out, stalled), jsonrpc2.WithCodec(lspwire.Codec{}))
 	c.conn.Go(context.Background(), c.handle)
 	go func() { // ends with the connection: at stop, or when the server broke it
 		<-c.conn.Done()
