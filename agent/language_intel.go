@@ -238,7 +238,10 @@ func (s *Session) withDiagnostics(ctx context.Context, callID string, res tools.
 			return res, ""
 		}
 		slog.Warn("language intel: diagnostics after an edit", "files", files, "err", err)
-		res.Value = withField(res.Value, "diagnostics", EditDiagnostics{New: []agentproto.Problem{}, Error: excerpt(err.Error(), 300)})
+		// One line: a server's stderr in the error (a stack trace) goes
+		// into one line of the chat and of a log message.
+		why := strings.Join(strings.Fields(err.Error()), " ")
+		res.Value = withField(res.Value, "diagnostics", EditDiagnostics{New: []agentproto.Problem{}, Error: excerpt(why, 300)})
 		return res, ""
 	}
 	if len(probs) > tools.MaxCodeItems {

@@ -33,6 +33,7 @@ const (
 type client struct {
 	fileType string
 	argv     []string
+	initOpts map[string]any      // initialize's initializationOptions (tsserver.go)
 	folders  []map[string]string // the workspace folders, as workspace/workspaceFolders answers them
 	conn     jsonrpc2.Conn
 	cmd      *exec.Cmd
@@ -76,8 +77,8 @@ type client struct {
 }
 
 // startClient starts argv under pol in root and initializes it with the
-// workspace folders; now times its publishes.
-func startClient(ctx context.Context, fileType string, argv []string, root string, folders []string, pol sandbox.Policy, launcher string, environ []string, now func() time.Time) (*client, error) {
+// workspace folders and initOpts; now times its publishes.
+func startClient(ctx context.Context, fileType string, argv []string, initOpts map[string]any, root string, folders []string, pol sandbox.Policy, launcher string, environ []string, now func() time.Time) (*client, error) {
 	// In a process group of its own behind the sandbox's watchdog (what is
 	// left in the group dies with agentls, however agentls ends), PATH
 	// never into the workspace.
@@ -102,7 +103,7 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 		prep.Cleanup()
 		return nil, err
 	}
-	c := &client{fileType: fileType, argv: argv, cmd: cmd, prep: prep, stderr: &tail{max: 4096}, exited: make(chan struct{}),
+	c := &client{fileType: fileType, argv: argv, initOpts: initOpts, cmd: cmd, prep: prep, stderr: &tail{max: 4096}, exited: make(chan struct{}),
 		docs: map[string]*document{}, published: map[string]publishParams{}, publishedAt: map[string]time.Time{}, now: now, unopenedSize: map[string]int{}, lastUse: time.Now()}
 	cmd.Stderr = c.stderr
 	if err := prep.Start(cmd); err != nil {
@@ -113,7 +114,14 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 		c.waitErr = cmd.Wait()
 		close(c.exited)
 	}()
-	c.conn = jsonrpc2.NewConn(newServerStream(stdio{r: stdout, w: stdin}), jsonrpc2.WithCodec(lspwire.Codec{}))
+	// A write the server does not take in time, or cut short, may leave a
+	// message half sent: the connection is lost, the server is ended.
+	out, _ := stdin.(deadliner) // os/exec's pipe: an *os.File
+	stalled := func(err error) {
+		slog.Warn("language server not reading its input; stopping the server", "fileType", fileType, "argv", argv, "err", err)
+		sandbox.KillGroup(cmd.Process)
+	}
+	c.conn = jsonrpc2.NewConn(newServerStream(stdio{r: stdout, w: stdin}, out, stalled), jsonrpc2.WithCodec(lspwire.Codec{}))
 	c.conn.Go(context.Background(), c.handle)
 	go func() { // ends with the connection: at stop, or when the server broke it
 		<-c.conn.Done()
@@ -139,11 +147,6 @@ func startClient(ctx context.Context, fileType string, argv []string, root strin
 	slog.Info("language server started", "fileType", fileType, "argv", argv, "sandbox", prep.Status.Mode, "pull", c.pull)
 	return c, nil
 }
-
-// initOptions are the initializationOptions of the known servers: gopls
-// otherwise waits a second after each change before it publishes
-// (diagnosticsDelay), which every edit's settle wait would pay.
-var initOptions = map[string]map[string]any{"go": {"diagnosticsDelay": "0s"}}
 
 // parentPID is the processId initialize names: agentls's pid when the
 // server runs unconfined, else null. A server that watches its parent
@@ -193,8 +196,8 @@ func (c *client) initialize(ctx context.Context, root string, folders []string) 
 			},
 		},
 	}
-	if opts, ok := initOptions[c.fileType]; ok {
-		params["initializationOptions"] = opts
+	if c.initOpts != nil {
+		params["initializationOptions"] = c.initOpts
 	}
 	var res struct {
 		Capabilities struct {

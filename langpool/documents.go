@@ -35,7 +35,7 @@ func (c *client) sync(ctx context.Context, ws *workspace.Workspace, abs string) 
 	uri := fileURI(p.Abs)
 	c.touch()
 	c.syncMu.Lock()
-	defer c.syncMu.Unlock() // orders this file's notifications (they only queue a write)
+	defer c.syncMu.Unlock() // orders this file's notifications (each write is bounded: stream.go)
 	version, open, changed := c.noteSent(uri, text)
 	if !changed {
 		return uri, nil

@@ -268,7 +268,7 @@ func (p *Pool) client(ctx context.Context, file string) (*client, error) {
 		cfg := p.cfg
 		p.mu.Unlock()
 
-		c, err := startClient(ctx, t, cmd.argv, p.ws.Root(), p.ws.Folders(), p.policy(cfg, t), p.opts.Launcher, p.environ(cfg), p.opts.now)
+		c, err := startClient(ctx, t, cmd.argv, cmd.init, p.ws.Root(), p.ws.Folders(), p.policy(cfg, t), p.opts.Launcher, p.environ(cfg), p.opts.now)
 		p.mu.Lock()
 		delete(p.starting, t)
 		close(wait)

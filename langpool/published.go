@@ -61,9 +61,10 @@ func publishedSize(p publishParams) int {
 }
 
 // keepPublished records the server's publish p (its diagnostics already
-// bounded), within maxUnopenedBytes for files agentls did not open (c.mu
+// bounded) under its file's URI as the pool spells it, within maxUnopenedBytes for files agentls did not open (c.mu
 // held). It reports whether p was kept.
 func (c *client) keepPublished(p publishParams) bool {
+	p.URI = canonicalURI(p.URI)
 	size := publishedSize(p)
 	_, open := c.docs[p.URI]
 	if old, ok := c.unopenedSize[p.URI]; open && ok { // opened since: always kept

@@ -23,8 +23,9 @@ var defaults = map[string][]string{
 // absolute path) and where it came from, or why there is none.
 type command struct {
 	argv   []string
-	origin string // "config" or "PATH"
-	why    string // set when argv is nil
+	init   map[string]any // its initializationOptions (tsserver.go)
+	origin string         // "config" or "PATH"
+	why    string         // set when argv is nil
 }
 
 // commands resolves every file type's server from lsp.servers over the
@@ -52,7 +53,7 @@ func commands(cfg config.LSP, path string) map[string]command {
 			out[t] = command{why: argv[0] + " not found on PATH"}
 			continue
 		}
-		out[t] = command{argv: append([]string{prog}, argv[1:]...), origin: origin}
+		out[t] = command{argv: append([]string{prog}, argv[1:]...), init: initOptions(t, prog, path), origin: origin}
 	}
 	return out
 }

@@ -73,6 +73,18 @@ func fileURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }
 
+// canonicalURI is a file: URI as fileURI spells it: a server may escape
+// what Go's net/url leaves as it is (vscode-uri's file:///w/%2Bpage.ts
+// for file:///w/+page.ts), and a publish is matched to the file it names
+// whatever the spelling. Any other URI is left as it is.
+func canonicalURI(uri string) string {
+	p, err := uriPath(uri)
+	if err != nil || !filepath.IsAbs(p) {
+		return uri
+	}
+	return fileURI(p)
+}
+
 // uriPath is the absolute path of a file: URI.
 func uriPath(uri string) (string, error) {
 	u, err := url.Parse(uri)

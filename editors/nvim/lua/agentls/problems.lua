@@ -32,16 +32,22 @@ function M.from_result(raw)
   return { new = list, settled = d.settled ~= false, error = err }
 end
 
+-- A server's text on one line: a buffer line cannot hold a newline (nvim_buf_set_lines refuses it,
+-- and the chat would stop rendering).
+local function one_line(s)
+  return (tostring(s):gsub('[\r\n]+', ' '))
+end
+
 --- One problem as a line: "path:line: severity: message (source code)".
 function M.format(p)
   local tail = {}
   for _, k in ipairs({ 'source', 'code' }) do
     if not is_nil(p[k]) and p[k] ~= '' then
-      table.insert(tail, tostring(p[k]))
+      table.insert(tail, one_line(p[k]))
     end
   end
-  local sev = is_nil(p.severity) and 'problem' or tostring(p.severity)
-  local s = string.format('%s:%d: %s: %s', p.path, p.line, sev, (p.message:gsub('\n', ' ')))
+  local sev = is_nil(p.severity) and 'problem' or one_line(p.severity)
+  local s = string.format('%s:%d: %s: %s', one_line(p.path), p.line, sev, one_line(p.message))
   return #tail > 0 and (s .. ' (' .. table.concat(tail, ' ') .. ')') or s
 end
 
@@ -52,7 +58,7 @@ function M.chat_lines(ps)
     table.insert(out, '      ' .. M.format(p))
   end
   if ps.error then
-    table.insert(out, '      (diagnostics unavailable: ' .. ps.error .. ')')
+    table.insert(out, '      (diagnostics unavailable: ' .. one_line(ps.error) .. ')')
   elseif not ps.settled then
     table.insert(out, '      (the diagnostics had not settled in time: the list may be incomplete)')
   end

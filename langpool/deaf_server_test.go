@@ -55,16 +55,14 @@ func runDeafServer() {
 }
 
 // TestQuestionEndsWhenTheServerStopsReading: a running language server
-// that stops reading its input (alive, stuck) must not hold agentls's
-// question about a file for ever. The docs promise that "a server that is
-// alive but stuck ends the settle unsettled at its budget instead of
-// holding the edit until the user cancels" and that every request to a
-// pool server fails after 60 s unanswered. But the pool writes the file's
-// text to the server (didOpen/didChange) with a blocking pipe write that
-// no context bounds: once the pipe is full, the poll blocks in the write,
-// neither lsp.settle_ms nor the turn's cancel ends it, and every later
-// write to that server (the next question, the shutdown at Close or at
-// the idle stop) queues behind it on the connection's write lock.
+// that stops reading its input (alive, stuck) does not hold agentls's
+// question about a file for ever. The file's text goes to the server
+// (didOpen/didChange) with a bounded write: once the server's input pipe
+// is full, a write it does not take within writeTimeout (or whose
+// question was cancelled) fails, the server is ended (a message may be
+// half sent), and the question ends with an error well within the settle
+// budget's bound; later writes (the next question, the shutdown at Close
+// or at the idle stop) never queue behind it for ever.
 func TestQuestionEndsWhenTheServerStopsReading(t *testing.T) {
 	root := t.TempDir()
 	a := filepath.Join(root, "a.go")

@@ -13,17 +13,12 @@ import (
 )
 
 // TestTypeScriptDiagnosticsOfFilesWithReservedCharacters: the pool sends a
-// file's URI as Go's net/url spells it (file:///w/+page.ts) and keeps
-// each publishDiagnostics under the URI string the server sends.
+// file's URI as Go's net/url spells it (file:///w/+page.ts);
 // typescript-language-server spells the same file as vscode-uri does,
 // percent-encoding the characters Go leaves as they are (+ @ ; , = $ & :):
-// file:///w/%2Bpage.ts. The two strings never match, so such a file's
-// publish is never taken for it: it stays pending, every edit of it ends
-// `settled: false` with no problem at all, and the tick gate lets a step
-// pass with a type error in it. SvelteKit's route files are all named so
-// (+page.ts, +layout.ts, +server.ts), as are scoped folders (@acme/…)
-// and a workspace under such a path breaks every file. A publish must be
-// matched to the file it names, whatever the URI's spelling.
+// file:///w/%2Bpage.ts. A publish is matched to the file it names whatever
+// the spelling, so such a file (SvelteKit's +page.ts, +layout.ts, a scoped
+// @acme/… folder) gets its problems and settles like any other.
 func TestTypeScriptDiagnosticsOfFilesWithReservedCharacters(t *testing.T) {
 	tsls := realservers.TypeScriptLanguageServer(t)
 	const broken = "const n: number = \"not a number\";\nexport { n };\n"

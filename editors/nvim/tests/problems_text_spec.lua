@@ -1,11 +1,10 @@
--- Audit (language servers as untrusted, faulty peers): what a language server says reaches the
--- chat buffer under an edit's line (problems.lua). A server that cannot start fails every edit's
--- diagnostics with its stderr's tail in the error (langpool: "… initialize: EOF (stderr: …)"),
--- which is as many lines as the server printed: a Node stack trace, a Go panic. The result's
--- `diagnostics.error` goes into one chat line as it is, and a diagnostic's `source` or `code` too
--- (only the message has its newlines replaced). nvim_buf_set_lines refuses an item holding a
--- newline, so the chat's render raises: the edit's line and everything after it (the agent's
--- reply, the plan, the prompt marker) never reach the buffer again for the rest of the session.
+-- What a language server says reaches the chat buffer under an edit's line (problems.lua), and a
+-- server is an untrusted, faulty peer. A server that cannot start fails every edit's diagnostics
+-- with its stderr's tail in the error (a Node stack trace, a Go panic: agentls makes it one line,
+-- an older agentls did not), and a diagnostic's `source` or `code` may hold newlines too. A buffer
+-- line cannot hold a newline (nvim_buf_set_lines refuses it, and the chat's render would stop for
+-- the rest of the session): each goes into its chat line with its newlines made spaces, and the
+-- chat goes on rendering what follows.
 local t = require('runner')
 require('helpers') -- the plugin on 'runtimepath'
 
@@ -27,7 +26,7 @@ local function edit_with(diagnostics)
   }
 end
 
-t.describe('audit: a language server’s text in the chat', function()
+t.describe('a language server’s text in the chat', function()
   local cases = {
     {
       name = 'the error of a server that could not start (its stderr, several lines)',

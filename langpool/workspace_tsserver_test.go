@@ -16,17 +16,14 @@ import (
 // TestTypeScriptServerDoesNotRunTheRepositorysTsserver: "a repository
 // cannot choose the programs agentls starts" (docs/language-intel.md,
 // Trust), and the pool serves the code tool in plan mode, before the user
-// trusted or approved anything. But typescript-language-server, started
-// with no tsserver path, runs the TypeScript it finds in the workspace
-// first (node_modules/typescript/lib, .yarn/sdks/typescript/lib,
-// .vscode/pnpify/typescript/lib, in the root or any folder above it):
-// a repository that commits a .yarn/sdks/typescript/lib/tsserver.js (as
-// Yarn PnP projects do) has its own JavaScript run by agentls at the
-// first question about a .ts file. VS Code runs a workspace's TypeScript
-// only once the user chose it, for this reason. The pool must name the
-// tsserver itself (initializationOptions.tsserver.path: the one beside the
-// server it resolved, never the workspace's), so that the repository's
-// file never runs.
+// trusted or approved anything. typescript-language-server, started with
+// no tsserver path, runs the TypeScript it finds in the workspace first
+// (node_modules/typescript/lib, .yarn/sdks/typescript/lib,
+// .vscode/pnpify/typescript/lib, in the root or any folder above it), as a
+// Yarn PnP project's committed .yarn/sdks/typescript/lib/tsserver.js. The
+// pool names the tsserver itself (initializationOptions.tsserver.path: the
+// one beside the server it resolved, never the workspace's), so the
+// repository's file never runs.
 func TestTypeScriptServerDoesNotRunTheRepositorysTsserver(t *testing.T) {
 	tsls := realservers.TypeScriptLanguageServer(t)
 	root := t.TempDir()
@@ -87,5 +84,53 @@ func TestTypeScriptServerDoesNotRunTheRepositorysTsserver(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatalf("no tsserver answered about a.ts: %+v, %v", snap.Files, err)
 		}
+	}
+}
+
+// TestTsserverIsTheOneBesideTheServer: the tsserver named to
+// typescript-language-server is the TypeScript Node resolves from the
+// server's own script (through its bin symlink), else the tsserver on
+// PATH; with neither, none is named.
+func TestTsserverIsTheOneBesideTheServer(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(rel string) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	link := func(target, rel string) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mk("a/node_modules/typescript-language-server/lib/cli.mjs")
+	want := mk("a/node_modules/typescript/lib/tsserver.js")
+	prog := link("../typescript-language-server/lib/cli.mjs", "a/node_modules/.bin/typescript-language-server")
+	if got := tsserverOf(prog, ""); got != want {
+		t.Errorf("beside the server: %q, want %q", got, want)
+	}
+	if got := initOptions("typescript", prog, ""); got["tsserver"].(map[string]any)["path"] != want {
+		t.Errorf("initOptions = %v", got)
+	}
+
+	lone := mk("b/bin/typescript-language-server")
+	if got := tsserverOf(lone, ""); got != "" {
+		t.Errorf("with no TypeScript: %q, want none", got)
+	}
+	onPath := mk("c/node_modules/typescript/lib/tsserver.js")
+	mk("c/node_modules/typescript/bin/tsserver")
+	link("../node_modules/typescript/bin/tsserver", "c/bin/tsserver")
+	if got := tsserverOf(lone, filepath.Join(dir, "c", "bin")); got != onPath {
+		t.Errorf("the tsserver on PATH: %q, want %q", got, onPath)
 	}
 }
