@@ -74,4 +74,22 @@ describe('audit: a dismissed plan approval, approved from the chat', () => {
     assert.match(head, /plans\/b\.plan/, `the panel names the plan being approved (shows "${head.trim()}")`);
   });
 
+  // The Approve posts { type: 'resolvePlan', decision: 'approve' } and the controller decides for
+  // whatever session is current when it handles it (src/controller.ts resolvePlan: this.model.current,
+  // and a plan_approval question pending there is answered instead). askUser from another session
+  // selects that session first, so a click meant for this panel can approve another chat's plan.
+  test('the awaiting panel\'s Approve names the session and plan it was shown for', async () => {
+    const m = model();
+    askApproval(m, 'plans/a.plan', []);
+    await show(m);
+    await page.locator('form.question-bar.approval').waitFor();
+    m.dismiss('s1', 'qa');
+    await show(m);
+    await page.locator('.awaiting button.approve').click();
+    const sent = (await postedBy(page)).filter((p) => p.type === 'resolvePlan');
+    assert.equal(sent.length, 1);
+    const msg = sent[0] as Record<string, unknown>;
+    assert.equal(msg.sessionId, 's1', `the decision is bound to the chat it was shown in (posted ${JSON.stringify(msg)})`);
+    assert.equal(msg.planFile, 'plans/a.plan', `the decision is bound to the plan it was shown for (posted ${JSON.stringify(msg)})`);
+  });
 });
