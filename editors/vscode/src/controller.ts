@@ -33,6 +33,8 @@ import {
   type NavigateParams,
   type Requests,
   type ResolvePlanParams,
+  type PlanDecisionParams,
+  type ApprovePlanResult,
   type MCPServerStatus,
   type SandboxStatus,
   type Session,
@@ -490,23 +492,42 @@ export class AgentController implements vscode.Disposable {
     }
   }
 
-  private async resolvePlan(decision: 'approve' | 'reject', reason?: string): Promise<void> {
-    const st = this.model.current;
+  /**
+   * Decides the plan awaiting approval in chat `sessionId` (the current one when not given; the
+   * panel names the chat and plan it showed, so a decision never lands on another). Approving goes
+   * through the server's agentls.approvePlan, bound to the plan: when approving also grants
+   * commands, the server puts the approval question up again, so no click grants them unseen.
+   */
+  private async resolvePlan(decision: 'approve' | 'reject', reason?: string, sessionId?: string, planFile?: string | null): Promise<void> {
+    const st = sessionId ? this.model.get(sessionId) : this.model.current;
     if (!st) return;
     // An approval shown in the question bar is answered there (the first decision wins on the server).
     const q = st.question;
     if (q?.purpose === 'plan_approval' && this.asks.has(q.questionId)) {
+      if (planFile && q.permission?.what && q.permission.what !== planFile) {
+        void vscode.window.showWarningMessage('agentls: the approval asked now is about another plan; decide it in the chat.');
+        return;
+      }
       const answers: Record<string, unknown> = { approve: decision === 'approve' };
       if (reason) answers.feedback = reason;
       await this.answer(q.questionId, answers);
       return;
     }
     try {
-      const params: ResolvePlanParams = { sessionId: st.session.sessionId, decision };
-      if (decision === 'reject') params.reason = reason || 'the user chose to keep planning';
-      const s = await this.request(Methods.resolvePlan, params);
-      this.model.upsertSession(s);
-      this.model.approvalResolved(s.sessionId);
+      if (decision === 'approve') {
+        const params: PlanDecisionParams = { sessionId: st.session.sessionId };
+        const plan = planFile ?? st.awaitingApproval?.planFile;
+        if (plan) params.planFile = plan;
+        const res = (await vscode.commands.executeCommand(Commands.approvePlan, params)) as ApprovePlanResult | undefined;
+        if (res?.asked) return; // the question is up again, with what approving grants
+        if (res?.sessionId) this.model.upsertSession(res as Session);
+        this.model.approvalResolved(st.session.sessionId);
+      } else {
+        const params: ResolvePlanParams = { sessionId: st.session.sessionId, decision, reason: reason || 'the user chose to keep planning' };
+        const s = await this.request(Methods.resolvePlan, params);
+        this.model.upsertSession(s);
+        this.model.approvalResolved(s.sessionId);
+      }
     } catch (e) {
       this.error(e);
     }
@@ -687,7 +708,7 @@ export class AgentController implements vscode.Disposable {
         this.dismiss(m.questionId);
         break;
       case 'resolvePlan':
-        await this.resolvePlan(m.decision, m.reason);
+        await this.resolvePlan(m.decision, m.reason, m.sessionId, m.planFile);
         break;
       case 'requestChanges':
         await this.requestChanges();

@@ -16,7 +16,8 @@ export type FromWebview =
   | { type: 'setMode'; mode: Mode }
   | { type: 'answer'; questionId: string; answers: Record<string, unknown> }
   | { type: 'dismiss'; questionId: string }
-  | { type: 'resolvePlan'; decision: 'approve' | 'reject'; reason?: string }
+  // sessionId and planFile: the chat and plan the panel showed (the decision is for them only).
+  | { type: 'resolvePlan'; decision: 'approve' | 'reject'; reason?: string; sessionId?: string; planFile?: string | null }
   // The plan's open review comments go back to the planner (agentls.requestChanges).
   | { type: 'requestChanges' }
   | { type: 'openPlan'; planFile: string }

@@ -100,7 +100,8 @@ export interface SessionState {
   busy: boolean;
   question: PendingQuestion | null;
   /** A plan approval the user dismissed: still pending on the server (PROTOCOL.md §5). */
-  awaitingApproval: { planFile: string | null } | null;
+  /** A dismissed plan approval still pending: its plan and the commands approving it grants. */
+  awaitingApproval: { planFile: string | null; grants: string[] } | null;
   /** The open review comments (`> review:`) of the session's plan, as the server's plan linter reports them. */
   openComments: number;
   loaded: boolean;
@@ -661,7 +662,11 @@ export class ChatModel {
   dismiss(sessionId: string, questionId: string): void {
     const st = this.states.get(sessionId);
     if (!st?.question || st.question.questionId !== questionId) return;
-    if (st.question.purpose === 'plan_approval') st.awaitingApproval = { planFile: st.session.planFile };
+    if (st.question.purpose === 'plan_approval') {
+      // The plan the question was about (exit_plan_mode may ask about another than the session's).
+      const p = st.question.permission;
+      st.awaitingApproval = { planFile: p?.what || st.session.planFile, grants: p?.grants ?? [] };
+    }
     st.question = null;
   }
 

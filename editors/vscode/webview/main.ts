@@ -20,7 +20,7 @@ import { renderMarkdown } from './markdown';
 import { renderChips } from './mentions';
 import { collapsible } from './panels';
 import { refusedStepIndex, tickRefusedBlock } from './tickRefused';
-import { openCommentsRow, renderQuestionBar } from './questionBar';
+import { grantsList, openCommentsRow, renderQuestionBar } from './questionBar';
 import { renderChanges, restoreButton, reviewToggle } from './review';
 import { SlashMenu, slashWord } from './slashMenu';
 import { renderTool } from './toolRow';
@@ -240,10 +240,14 @@ function renderAwaiting(st: SessionState | null): void {
   const feedback = h('input', { type: 'text', class: 'feedback', placeholder: 'What should change? (optional)', 'aria-label': 'Feedback' });
   const approve = h('button', { type: 'button', class: 'btn btn-primary approve' }, 'Approve');
   const keep = h('button', { type: 'button', class: 'btn btn-secondary keep' }, 'Keep Planning');
-  approve.addEventListener('click', () => post({ type: 'resolvePlan', decision: 'approve' }));
-  keep.addEventListener('click', () => post({ type: 'resolvePlan', decision: 'reject', reason: feedback.value.trim() || undefined }));
+  // The decision names the chat and the plan it was shown for: another chat's approval that
+  // came up meanwhile is never decided by this click.
+  const bound = { sessionId: st?.session.sessionId, planFile: a?.planFile ?? null };
+  approve.addEventListener('click', () => post({ type: 'resolvePlan', decision: 'approve', ...bound }));
+  keep.addEventListener('click', () => post({ type: 'resolvePlan', decision: 'reject', reason: feedback.value.trim() || undefined, ...bound }));
   const head = h('div', { class: 'bar-head' }, icon('checklist'), h('span', { class: 'bar-title' }, ` Plan awaiting approval${a?.planFile ? `: ${a.planFile}` : ''}`));
-  awaiting.replaceChildren(head, feedback, h('div', { class: 'buttons' }, approve, keep));
+  // What Approve grants besides the plan, as the question showed it.
+  awaiting.replaceChildren(head, ...grantsList('plan', a?.grants ?? []), feedback, h('div', { class: 'buttons' }, approve, keep));
   collapsible(awaiting, head, 'awaiting', 'approval');
   if (st && st.openComments > 0) awaiting.append(openCommentsRow(st.openComments, () => post({ type: 'requestChanges' })));
 }

@@ -294,6 +294,14 @@ function feedbackInBox(bar: HTMLElement): void {
   box.setAttribute('aria-label', text);
 }
 
+/** What a permission grants, under its heading (nothing when it grants nothing more). */
+export function grantsList(kind: PermissionRequest['kind'], grants: string[]): HTMLElement[] {
+  if (grants.length === 0) return [];
+  const list = h('ul', { class: 'permission-grants' });
+  for (const g of grants) list.append(h('li', {}, h('code', {}, g)));
+  return [h('div', { class: 'permission-grants-head' }, grantsHeading(kind)), list];
+}
+
 /** The heading of a permission's grants list, by kind. */
 function grantsHeading(kind: PermissionRequest['kind']): string {
   switch (kind) {
@@ -326,12 +334,7 @@ export function renderPermission(p: PermissionRequest, said = ''): HTMLElement {
     if (v) dl.append(h('dt', {}, k), h('dd', { 'data-fact': k.toLowerCase() }, v));
   }
   if (dl.childElementCount > 0) box.append(dl);
-  const grants = p.grants ?? [];
-  if (grants.length > 0) {
-    const list = h('ul', { class: 'permission-grants' });
-    for (const g of grants) list.append(h('li', {}, h('code', {}, g)));
-    box.append(h('div', { class: 'permission-grants-head' }, grantsHeading(p.kind)), list);
-  }
+  box.append(...grantsList(p.kind, p.grants ?? []));
   if (p.document && !said.includes(p.document)) box.append(h('div', { class: 'permission-document' }, `In full in ${p.document}`));
   return box;
 }

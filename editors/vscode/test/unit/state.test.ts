@@ -224,7 +224,7 @@ describe('ChatModel', () => {
     m.ask(approval('s1'));
     m.dismiss('s1', 'q-approve');
     assert.equal(m.current!.question, null);
-    assert.deepEqual(m.current!.awaitingApproval, { planFile: 'plans/x.plan' });
+    assert.deepEqual(m.current!.awaitingApproval, { planFile: 'plans/x.plan', grants: [] });
     m.approvalResolved('s1');
     assert.equal(m.current!.awaitingApproval, null);
   });

@@ -262,8 +262,8 @@ describe('plan approval', () => {
     await awaiting.locator('button.keep').click();
     await awaiting.locator('button.approve').click();
     assert.deepEqual((await posted()).filter((x) => x.type === 'resolvePlan'), [
-      { type: 'resolvePlan', decision: 'reject', reason: 'smaller steps' },
-      { type: 'resolvePlan', decision: 'approve' },
+      { type: 'resolvePlan', decision: 'reject', reason: 'smaller steps', sessionId: 's1', planFile: 'plans/x.plan' },
+      { type: 'resolvePlan', decision: 'approve', sessionId: 's1', planFile: 'plans/x.plan' },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-// Audit (vscodeui): the approval a person dismissed (Escape) stays pending, and the chat's
+// The approval a person dismissed (Escape) stays pending, and the chat's
 // "Plan awaiting approval" panel then offers Approve, which calls agent/resolvePlan. That panel
 // must still say which plan and which commands approving grants: docs/protocol.md says
 // "agent/resolvePlan approves directly: a client that calls it shows the grants itself (the
@@ -44,7 +44,7 @@ function askApproval(m: ChatModel, rel: string, grants: string[]): void {
   m.ask({ sessionId: 's1', questionId: 'qa', createdAt: 'x', purpose: 'plan_approval', questions, permission });
 }
 
-describe('audit: a dismissed plan approval, approved from the chat', () => {
+describe('a dismissed plan approval, approved from the chat', () => {
   // The grants are shown in the question bar (renderPermission); after Escape the state keeps only
   // { planFile } (src/state.ts dismiss) and webview/main.ts renderAwaiting shows a bare Approve.
   test('the awaiting panel lists the commands its Approve grants', async () => {
