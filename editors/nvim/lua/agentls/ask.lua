@@ -39,16 +39,22 @@ local function other_errors(errors, qs)
 end
 
 -- Calls `cb` through a window showing the whole `prompt` while `fn` (a vim.ui replacement
--- that may show it on one line) asks it; `cb` itself when `fn` is Neovim's own or the prompt
--- fits. The window closes when the answer comes or the form is closed (`form.window`).
+-- that may show it on one line) asks it (none when `fn` is Neovim's own or the prompt fits). The
+-- window closes when the answer comes or the form is closed (`form.window`); the answer of a
+-- closed form (a stale picker's) goes nowhere.
 local function shown(fn, prompt, form, cb)
-  if question_window.builtin(fn) or question_window.fits(prompt) then
-    return cb
+  local w
+  if not (question_window.builtin(fn) or question_window.fits(prompt)) then
+    w = question_window.open(prompt)
+    form.window = w
   end
-  local w = question_window.open(prompt)
-  form.window = w
   return function(...)
-    w.close()
+    if w then
+      w.close()
+    end
+    if form.closed then
+      return
+    end
     return cb(...)
   end
 end
@@ -261,9 +267,18 @@ end
 ---@return { close: fun() }
 function M.collect(params, previous, done)
   local form = {}
+  -- Closed (the request withdrawn): the window goes, and a stale picker's answer asks nothing
+  -- more and sends nothing.
   function form.close()
+    form.closed = true
     if form.window then
       form.window.close()
+    end
+  end
+  local finish = done
+  done = function(r)
+    if not form.closed then
+      finish(r)
     end
   end
   local qs = params.questions or {}
@@ -285,6 +300,9 @@ function M.collect(params, previous, done)
   local answers = {}
   local i = 0
   local function step()
+    if form.closed then
+      return
+    end
     i = i + 1
     local q = qs[i]
     if not q then

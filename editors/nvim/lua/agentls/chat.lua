@@ -410,6 +410,14 @@ function Chat:lines()
     usage_lines(self, out)
   end
   table.insert(out, M.marker)
+  -- A buffer line holds no line break: untrusted text put on a one-line row (a command the model
+  -- wrote across lines, a title, a plan step, a folder name, an endpoint's error) shows its breaks
+  -- as ⏎, so no render fails (nvim_buf_set_lines refuses them, and the chat would stop for good).
+  for i, l in ipairs(out) do
+    if l:find('[\r\n]') then
+      out[i] = l:gsub('\r?\n', ' ⏎ '):gsub('\r', ' ⏎ ')
+    end
+  end
   return out
 end
 

@@ -488,12 +488,13 @@ function State:set_mode(mode)
   end)
 end
 
---- Approves (decision 'approve') or rejects (with a reason) the plan awaiting approval.
-function State:resolve_plan(decision, reason)
-  if not self.session then
+--- Approves (decision 'approve') or rejects (with a reason) the plan awaiting approval in session
+--- session_id (the current one when nil).
+function State:resolve_plan(decision, reason, session_id)
+  if not session_id and not self.session then
     return notify('no session', vim.log.levels.WARN)
   end
-  local sid = self.session.sessionId
+  local sid = session_id or self.session.sessionId
   local function go(r)
     local params = { sessionId = sid, decision = decision, reason = r }
     self:request(protocol.methods.resolvePlan, params, function(err, res)
@@ -782,10 +783,10 @@ function State:on_ask(params)
       -- answered "dismissed" at once: resolve the pending approval now
       local a = result.answers or {}
       if a.approve == true then
-        self:resolve_plan('approve')
+        self:resolve_plan('approve', nil, params.sessionId) -- the session whose plan was shown
       elseif a.approve == false then
         local fb = a.feedback
-        self:resolve_plan('reject', (fb and fb ~= '') and fb or 'the user chose to keep planning')
+        self:resolve_plan('reject', (fb and fb ~= '') and fb or 'the user chose to keep planning', params.sessionId)
       end
       return
     end

@@ -10,7 +10,7 @@ local h = require('helpers')
 local agentls = require('agentls')
 local config = require('agentls.config')
 
-t.describe('audit nvimui: a plan approval answered later', function()
+t.describe('a plan approval answered later', function()
   t.it('decides the plan of the session that asked, not the current one', function()
     local st = agentls._State.new(config.merge({ root = h.tmpdir() }))
     agentls._state = st

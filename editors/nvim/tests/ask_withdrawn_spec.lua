@@ -8,7 +8,7 @@ local t = require('runner')
 local h = require('helpers')
 local ask = require('agentls.ask')
 
-t.describe('audit nvimui: a withdrawn question', function()
+t.describe('a withdrawn question', function()
   t.it('asks nothing more once its form is closed', function()
     local select_cb
     local inputs = {}

@@ -7,7 +7,7 @@
 local t = require('runner')
 require('helpers') -- the plugin on 'runtimepath'
 
-t.describe('audit nvimui: untrusted newlines in the chat lines', function()
+t.describe('untrusted newlines in the chat lines', function()
   local cases = {
     {
       name = 'a run whose command spans lines (the model wrote a script)',
@@ -24,7 +24,13 @@ t.describe('audit nvimui: untrusted newlines in the chat lines', function()
     {
       name = 'an edit of a path the model wrote with a newline',
       updates = {
-        { sessionUpdate = 'tool_call', toolCallId = 'e1', title = 'edit', status = 'pending', rawInput = { path = 'a\nb.go', old_string = 'x', new_string = 'y' } },
+        {
+          sessionUpdate = 'tool_call',
+          toolCallId = 'e1',
+          title = 'edit',
+          status = 'pending',
+          rawInput = { path = 'a\nb.go', old_string = 'x', new_string = 'y' },
+        },
       },
     },
     {
