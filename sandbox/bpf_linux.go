@@ -35,6 +35,21 @@ func (a *bpfAsm) perABI(goarch string, n int, arch func(i int) uint32, body func
 	}
 }
 
+// archProgram begins the program of the filter what for a process of
+// goarch from its per-architecture table: the dispatch on the audit
+// architecture (perABI), then body for each of goarch's ABIs. An
+// architecture the table does not know is an error naming fix (the
+// launcher then refuses to start the command: fail closed).
+func archProgram[T any](what, fix, goarch string, table map[string][]T, arch func(T) uint32, body func(a *bpfAsm, i int, abi T)) (*bpfAsm, error) {
+	abis, ok := table[goarch]
+	if !ok {
+		return nil, fmt.Errorf("no %s for %s: %s", what, goarch, fix)
+	}
+	a := &bpfAsm{}
+	a.perABI(goarch, len(abis), func(i int) uint32 { return arch(abis[i]) }, func(i int) { body(a, i, abis[i]) })
+	return a, nil
+}
+
 // verdict is a labelled return at a program's end.
 type verdict struct {
 	label string

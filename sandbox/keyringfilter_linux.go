@@ -1,8 +1,6 @@
 package sandbox
 
 import (
-	"fmt"
-
 	"golang.org/x/sys/unix"
 )
 
@@ -37,17 +35,15 @@ var keyringABIs = map[string][]keyringABI{
 // process of goarch; an error for an architecture it does not know (the
 // launcher then refuses to start the command: fail closed).
 func keyringFilter(goarch string) ([]unix.SockFilter, error) {
-	abis, ok := keyringABIs[goarch]
-	if !ok {
-		return nil, fmt.Errorf("no keyring filter for %s: set sandbox.mode", goarch)
-	}
-	var a bpfAsm
-	a.perABI(goarch, len(abis), func(i int) uint32 { return abis[i].arch }, func(i int) {
-		for _, nr := range abis[i].nrs {
+	a, err := archProgram("keyring filter", "set sandbox.mode", goarch, keyringABIs, func(abi keyringABI) uint32 { return abi.arch }, func(a *bpfAsm, _ int, abi keyringABI) {
+		for _, nr := range abi.nrs {
 			a.jumpIfEqual(nr, labelEPERM, "")
 		}
 		a.ret(retAllow)
 	})
+	if err != nil {
+		return nil, err
+	}
 	a.verdicts(verdict{labelEPERM, retEPERM}, verdict{labelNoSys, retENOSYS})
 	return a.assemble()
 }

@@ -122,22 +122,20 @@ var whoUser = map[procCall]uint32{setpriorityCall: unix.PRIO_USER, ioprioCall: 3
 // process of goarch; an error for an architecture it does not know (the
 // launcher then refuses to start the command: fail closed).
 func processFilter(goarch string) ([]unix.SockFilter, error) {
-	abis, ok := procABIs[goarch]
-	if !ok {
-		return nil, fmt.Errorf("no process filter for %s: install bubblewrap, or set sandbox.mode", goarch)
-	}
-	var a bpfAsm
-	a.perABI(goarch, len(abis), func(i int) uint32 { return abis[i].arch }, func(i int) {
-		nrs := make([]uint32, 0, len(abis[i].calls))
-		for nr := range abis[i].calls {
+	a, err := archProgram("process filter", "install bubblewrap, or set sandbox.mode", goarch, procABIs, func(abi procABI) uint32 { return abi.arch }, func(a *bpfAsm, _ int, abi procABI) {
+		nrs := make([]uint32, 0, len(abi.calls))
+		for nr := range abi.calls {
 			nrs = append(nrs, nr)
 		}
 		sort.Slice(nrs, func(a, b int) bool { return nrs[a] < nrs[b] })
 		for _, nr := range nrs {
-			a.jumpIfEqual(nr, callLabel(abis[i].calls[nr]), "")
+			a.jumpIfEqual(nr, callLabel(abi.calls[nr]), "")
 		}
 		a.ret(retAllow)
 	})
+	if err != nil {
+		return nil, err
+	}
 	// The calls' checks: pid 0 (the caller, its group) passes at once.
 	for _, c := range []procCall{killCall, taskCall, tgkillCall} {
 		a.label(callLabel(c))

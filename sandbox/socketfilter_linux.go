@@ -110,13 +110,7 @@ func (r socketRule) allowed() []uint32 {
 // goarch under rule; an error for an architecture it does not know (the
 // launcher then refuses to start the command: fail closed).
 func socketFilter(goarch string, rule socketRule) ([]unix.SockFilter, error) {
-	table, ok := filterABIs[goarch]
-	if !ok {
-		return nil, fmt.Errorf("no socket filter for %s: install bubblewrap, or set sandbox.mode", goarch)
-	}
-	var a bpfAsm
-	a.perABI(goarch, len(table), func(i int) uint32 { return table[i].arch }, func(i int) {
-		abi := table[i]
+	a, err := archProgram("socket filter", "install bubblewrap, or set sandbox.mode", goarch, filterABIs, func(abi abiCalls) uint32 { return abi.arch }, func(a *bpfAsm, i int, abi abiCalls) {
 		a.jumpIfEqual(abi.ioUring, labelNoSys, "")
 		a.jumpIfEqual(abi.socket, fmt.Sprint("socket", i), "")
 		if abi.socketcall != 0 {
@@ -135,6 +129,9 @@ func socketFilter(goarch string, rule socketRule) ([]unix.SockFilter, error) {
 			a.jumpIfEqual(sysSocketCall, labelDeny, labelAllow)
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
 	a.verdicts(verdict{labelAllow, retAllow}, verdict{labelDeny, retEACCES}, verdict{labelNoSys, retENOSYS})
 	return a.assemble()
 }

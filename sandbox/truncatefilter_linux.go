@@ -55,13 +55,7 @@ func denyTruncation() error { return addFilter("truncate filter", truncateFilter
 // process of goarch; an error for an architecture it does not know (the
 // launcher then refuses to start the command: fail closed).
 func truncateFilter(goarch string) ([]unix.SockFilter, error) {
-	abis, ok := truncateABIs[goarch]
-	if !ok {
-		return nil, fmt.Errorf("no truncate filter for %s: install bubblewrap, or set sandbox.mode", goarch)
-	}
-	var a bpfAsm
-	a.perABI(goarch, len(abis), func(i int) uint32 { return abis[i].arch }, func(i int) {
-		abi := abis[i]
+	a, err := archProgram("truncate filter", "install bubblewrap, or set sandbox.mode", goarch, truncateABIs, func(abi truncateABI) uint32 { return abi.arch }, func(a *bpfAsm, i int, abi truncateABI) {
 		for _, nr := range []uint32{abi.truncate, abi.truncate64} {
 			if nr != 0 {
 				a.jumpIfEqual(nr, labelEPERM, "")
@@ -82,6 +76,9 @@ func truncateFilter(goarch string) ([]unix.SockFilter, error) {
 		a.load(offArg2) // openat(dirfd, path, flags, mode)
 		a.truncatingOpen()
 	})
+	if err != nil {
+		return nil, err
+	}
 	a.verdicts(verdict{labelAllow, retAllow}, verdict{labelEPERM, retEPERM}, verdict{labelNoSys, retENOSYS})
 	return a.assemble()
 }
