@@ -192,7 +192,7 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 // unsaved changes, or it exists on disk while the scan (scanned: it is in
 // the undo checkpoint) left it out, as an ignored file — or "".
 func (m *Manager) unheldReason(abs string, scanned bool) string {
-	if m.ws.Overlay().ChangedUnsaved(abs) {
+	if m.ws.Overlay().ChangedUnsaved(abs) && !bufferIsDisk(m.ws.Overlay(), abs) {
 		return "has unsaved changes in the editor; left as it is (save or revert it, then rewind again)"
 	}
 	if !scanned {
@@ -201,6 +201,19 @@ func (m *Manager) unheldReason(abs string, scanned bool) string {
 		}
 	}
 	return ""
+}
+
+// bufferIsDisk reports whether the editor's buffer of abs shows the file
+// on disk as it is (workspace.DecodesTo: BOM, line breaks, Latin-1 aside):
+// a buffer the editor reloaded after agentls wrote the file holds nothing
+// the disk has not, though the editor reported it changed.
+func bufferIsDisk(o *workspace.Overlay, abs string) bool {
+	text, _, ok := o.Get(abs)
+	if !ok {
+		return false
+	}
+	disk, err := os.ReadFile(abs)
+	return err == nil && workspace.DecodesTo(disk, text)
 }
 
 func conflictReason(exists bool) string {
