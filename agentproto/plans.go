@@ -15,6 +15,10 @@ type ResolvePlanParams struct {
 	Decision  Decision `json:"decision"`
 	// Reason is required for reject.
 	Reason string `json:"reason,omitempty"`
+	// PlanFile, when given, is the plan the decision is about (the one the
+	// client showed): the decision is refused unless the session awaits
+	// that plan's approval now.
+	PlanFile string `json:"planFile,omitempty"`
 }
 
 // PlanDecisionParams are agentls.approvePlan's and agentls.rejectPlan's

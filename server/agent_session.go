@@ -162,7 +162,12 @@ func (s *Server) answer(_ context.Context, p agentproto.AnswerParams) (agentprot
 	return agentproto.Accepted{Accepted: true}, nil
 }
 
+// resolvePlan is agent/resolvePlan. A planFile binds the decision to the
+// plan the client showed, as agentls.approvePlan's does.
 func (s *Server) resolvePlan(ctx context.Context, p agentproto.ResolvePlanParams) (agentproto.Session, error) {
+	if err := s.decidesTheAwaitedPlan(agentproto.PlanDecisionParams{SessionID: p.SessionID, PlanFile: p.PlanFile}); err != nil {
+		return agentproto.Session{}, err
+	}
 	info, err := s.manager().ResolvePlan(ctx, p.SessionID, strings.TrimSpace(string(p.Decision)), p.Reason)
 	return info, rpcError(err)
 }

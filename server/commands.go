@@ -204,10 +204,7 @@ func (s *Server) setCurrent(id string) {
 // rejectPlanCommand is agentls.rejectPlan: agent/resolvePlan with
 // "reject".
 func (s *Server) rejectPlanCommand(ctx context.Context, p agentproto.PlanDecisionParams) (agentproto.Session, error) {
-	if err := s.decidesTheAwaitedPlan(p); err != nil {
-		return agentproto.Session{}, err
-	}
-	return s.resolvePlan(ctx, agentproto.ResolvePlanParams{SessionID: p.SessionID, Decision: agentproto.DecisionReject, Reason: p.Reason})
+	return s.resolvePlan(ctx, agentproto.ResolvePlanParams{SessionID: p.SessionID, Decision: agentproto.DecisionReject, Reason: p.Reason, PlanFile: p.PlanFile})
 }
 
 // newSessionCommand is agent/newSession that also says the new session's id

@@ -74,3 +74,62 @@ steps:
 		t.Fatalf("cancel: %v", err)
 	}
 }
+
+// TestResolvePlanBoundToThePlanShown: agent/resolvePlan with a planFile
+// decides only when the session awaits that plan's approval now. A client
+// that showed plans/a.plan and answers after the session moved on to
+// plans/b.plan is refused, and nothing is decided; the same call naming
+// plans/b.plan approves it.
+func TestResolvePlanBoundToThePlanShown(t *testing.T) {
+	t.Parallel()
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps: lsptest.PlainCaps(),
+		Script: `
+name: bound decision
+steps:
+  - tool_calls:
+      - {id: wa, name: plan_write, args: {title: Harmless, path: plans/a.plan, content: "## Steps\n- [ ] tidy the README\n"}}
+  - tool_calls:
+      - {id: xa, name: exit_plan_mode, args: {plan_file_path: plans/a.plan}}
+  - tool_calls:
+      - {id: wb, name: plan_write, args: {title: Other, path: plans/b.plan, content: "## Steps\n- [ ] delete the tests folder\n"}}
+  - tool_calls:
+      - {id: xb, name: exit_plan_mode, args: {plan_file_path: plans/b.plan}}
+  - text: building b
+`,
+		Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }},
+	})
+	s := h.NewSession("plan")
+	_ = h.PromptAsync(s.SessionID, "plan something")
+	h.Await(lsptest.MethodCount("window/showMessageRequest", 1))
+	var info agentproto.Session
+	if err := command(h, "agentls.rejectPlan", map[string]any{"sessionId": s.SessionID, "reason": "not this one", "planFile": "plans/a.plan"}, &info); err != nil {
+		t.Fatalf("rejectPlan of the plan awaited: %v", err)
+	}
+	h.Await(lsptest.MethodCount("window/showMessageRequest", 2)) // b.plan awaits approval now
+
+	for _, tc := range []struct {
+		plan   string
+		refuse bool
+	}{
+		{"plans/a.plan", true},
+		{"plans/b.plan", false},
+	} {
+		err := h.Editor.Call(h.Ctx, "agent/resolvePlan", map[string]any{"sessionId": s.SessionID, "decision": "approve", "planFile": tc.plan}, &info)
+		if tc.refuse {
+			if err == nil || !strings.Contains(err.Error(), "does not await approval") {
+				t.Fatalf("resolvePlan naming %s while plans/b.plan awaits: err = %v, want a refusal", tc.plan, err)
+			}
+			if got := h.Editor.Mode(s.SessionID); got != "plan" {
+				t.Fatalf("mode after a refused decision = %q, want plan", got)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("resolvePlan naming %s: %v", tc.plan, err)
+		}
+		if info.Mode != agentproto.ModeBuild {
+			t.Fatalf("mode after approving %s = %q, want build", tc.plan, info.Mode)
+		}
+	}
+}

@@ -213,6 +213,8 @@ export interface ResolvePlanParams {
   decision: Decision;
   /** Reason is required for reject. */
   reason?: string;
+  /** PlanFile, when given, is the plan the decision is about (the one the client showed): the decision is refused unless the session awaits that plan's approval now. */
+  planFile?: string;
 }
 
 /** PlanDecisionParams are agentls.approvePlan's and agentls.rejectPlan's params: agent/resolvePlan's with the decision filled in. */

@@ -223,6 +223,7 @@ M.acp_methods = {
 ---@field sessionId string
 ---@field decision agentls.Decision
 ---@field reason? string Reason is required for reject.
+---@field planFile? string PlanFile, when given, is the plan the decision is about (the one the client showed): the decision is refused unless the session awaits that plan's approval now.
 
 --- PlanDecisionParams are agentls.approvePlan's and agentls.rejectPlan's params: agent/resolvePlan's with the decision filled in.
 ---@class agentls.PlanDecisionParams
