@@ -114,7 +114,7 @@ steps:
     (unless (= (length ad-asked) 2) (agentls-test-fail "asked %d times, not twice: %S" (length ad-asked) ad-asked))
     (unless (= (ad-on-disk dir "sub") 0) (agentls-test-fail "%d hooks left after Remove" (ad-on-disk dir "sub")))
     (unless (= (ad-on-disk dir "sub2") ad-hooks) (agentls-test-fail "%d hooks after Keep" (ad-on-disk dir "sub2")))
-    (with-current-buffer hello (eglot-shutdown server))
+    (with-current-buffer hello (agentls-test-shutdown server))
     (princ (format "ok   eglot (%s): the sentinel's question about 30 hooks shows every one (%s); Remove undid them, Keep kept them\n"
                    (if show-doc "showDocument" "no showDocument")
                    (if show-doc "in the document's buffer, shown while asked" "in the question itself")))

@@ -66,6 +66,6 @@ steps:
     (unless (file-exists-p tasks) (agentls-test-fail "an applied write is not on disk"))
     (let ((got (with-temp-buffer (insert-file-contents-literally tasks) (buffer-string))))
       (unless (equal got content) (agentls-test-fail "the file on disk is not what was written:\n%s" got)))
-    (eglot-shutdown server)
+    (agentls-test-shutdown server)
     (princ "ok   eglot: a write of .vscode/tasks.json is asked (showMessageRequest names the file and why); Reject writes nothing, Apply writes it\n")
     (kill-emacs 0)))

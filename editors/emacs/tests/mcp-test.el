@@ -61,6 +61,6 @@ steps:
                               (= (agentls-test-count "agentls: MCP server tiny (node [^)]*tiny-server\\.mjs, from config): running, 2 tools") 2)
                               (= (agentls-test-count "agentls: MCP server broken (sh -c [^\n]*: failed: .*; its stderr ends with: broken: cannot open the database") 2)))
               10)
-    (eglot-shutdown server)
+    (agentls-test-shutdown server)
     (princ "ok   eglot: agentls.status and agentls.checkModel show the running MCP server with its tools, the failed one with its reason and stderr tail; the writer refused in plan mode\n")
     (kill-emacs 0)))

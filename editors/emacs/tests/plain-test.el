@@ -82,6 +82,6 @@ steps:
     (with-temp-buffer
       (insert-file-contents (expand-file-name "plans/greet.plan" dir))
       (unless (string-match-p "status: approved" (buffer-string)) (agentls-test-fail "the plan is not approved")))
-    (eglot-shutdown server)
+    (agentls-test-shutdown server)
     (princ "ok   eglot: prompt, question, approval with its grant, command question with folder/network/sandbox, final message\n")
     (kill-emacs 0)))

@@ -128,6 +128,6 @@ steps:
       (insert-file-contents (pc-plan))
       (unless (string-match-p "status: approved" (buffer-string)) (agentls-test-fail "the revised plan is not approved:\n%s\nbuffer:\n%s" (buffer-string) (with-current-buffer (find-file-noselect (pc-plan)) (buffer-string))))
       (when (string-match-p "> review:" (buffer-string)) (agentls-test-fail "a comment is still open")))
-    (eglot-shutdown server)
+    (agentls-test-shutdown server)
     (princ "ok   eglot: two plan comments, approval refused with the reason, Request changes lens, revision resolves both, approved\n")
     (kill-emacs 0)))

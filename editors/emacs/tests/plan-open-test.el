@@ -86,6 +86,6 @@ steps:
         (unless (equal (buffer-string) (po-disk)) (agentls-test-fail "the saved file is not the buffer:\n%s\n---\n%s" (buffer-string) (po-disk)))))
     (when po-threats (agentls-test-fail "Emacs asked whether to edit a buffer whose file changed on disk: %S" po-threats))
     (when po-questions (agentls-test-fail "Emacs asked: %S" po-questions))
-    (eglot-shutdown server)
+    (agentls-test-shutdown server)
     (princ "ok   eglot: the agent rewrites, edits and approves an open plan through its buffer; no changed-on-disk question, editing and saving\n")
     (kill-emacs 0)))

@@ -117,7 +117,7 @@ steps:
           (agentls-test-fail "agentls sent work-done progress to an eglot that did not declare it"))))
     (let ((after (rp-capture "screen-after.txt")))
       (when (string-match-p "vetting" after) (agentls-test-fail "the command's line is still shown:\n%s" after)))
-    (eglot-shutdown server)
+    (agentls-test-shutdown server)
     (princ (format "ok   eglot: %s; the final message after it (captures in %s)\n"
                    (if (rp-progress-capable) "a running command's line in the mode line's progress tooltip, colour dropped, gone after the turn"
                      "eglot 1.9 shows no progress while a command runs (no window.workDoneProgress)")

@@ -72,7 +72,7 @@ steps:
     (let ((got (and (file-exists-p envrc)
                     (with-temp-buffer (insert-file-contents-literally envrc) (buffer-string)))))
       (unless (equal got "export X=1\n") (agentls-test-fail ".envrc after Keep: %S" got)))
-    (eglot-shutdown server)
+    (agentls-test-shutdown server)
     (princ (format "ok   eglot: the sentinel's showMessageRequest names the command and .envrc; Remove undid it, Keep kept it (asked: %s)\n"
                    (car (last se-asked))))
     (kill-emacs 0)))

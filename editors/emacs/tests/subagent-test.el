@@ -87,6 +87,6 @@ children:
     (with-temp-buffer
       (insert-file-contents (expand-file-name "hello.txt" dir))
       (unless (equal (buffer-string) "hello\n") (agentls-test-fail "hello.txt changed: %S" (buffer-string))))
-    (eglot-shutdown server)
+    (agentls-test-shutdown server)
     (princ "ok   eglot: a sub-agent's tool calls as log lines prefixed with its short id, its refused write, the parent's task line\n")
     (kill-emacs 0)))
