@@ -758,7 +758,7 @@ end
 -- agent/askUser: asks through vim.ui and replies when the user has answered.
 function State:on_ask(params)
   local d = reply.defer()
-  local pending = { params = params }
+  local pending = { params = params, reply = d }
   if d.id then
     self.asks[d.id] = pending
   end
@@ -939,6 +939,7 @@ function State:handlers()
         if a.form then
           a.form.close() -- the window showing it; the picker is the vim.ui replacement's
         end
+        a.reply.cancel() -- the handler waiting for the answer ends (its coroutine, 0.10+)
         notify('the question was withdrawn')
       end
     end,
