@@ -777,7 +777,9 @@ function State:on_ask(params)
       self.answers[params.questionId] = result.answers
     end
     if self.session and params.sessionId == self.session.sessionId and (result.answers or result.dismissed) then
-      self.chat:answered(params.questions, result.answers, result.dismissed) -- the answers as text
+      -- the answers as text, under the call that asked (a permission names it)
+      local call = type(params.permission) == 'table' and params.permission.toolCallId or nil
+      self.chat:answered(params.questions, result.answers, result.dismissed, call)
     end
     if resolve_later then
       -- answered "dismissed" at once: resolve the pending approval now
