@@ -758,7 +758,7 @@ end
 -- agent/askUser: asks through vim.ui and replies when the user has answered.
 function State:on_ask(params)
   local d = reply.defer()
-  local pending = { params = params }
+  local pending = { params = params, reply = d }
   if d.id then
     self.asks[d.id] = pending
   end
@@ -777,7 +777,9 @@ function State:on_ask(params)
       self.answers[params.questionId] = result.answers
     end
     if self.session and params.sessionId == self.session.sessionId and (result.answers or result.dismissed) then
-      self.chat:answered(params.questions, result.answers, result.dismissed) -- the answers as text
+      -- the answers as text, under the call that asked (a permission names it)
+      local call = type(params.permission) == 'table' and params.permission.toolCallId or nil
+      self.chat:answered(params.questions, result.answers, result.dismissed, call)
     end
     if resolve_later then
       -- answered "dismissed" at once: resolve the pending approval now
@@ -939,6 +941,7 @@ function State:handlers()
         if a.form then
           a.form.close() -- the window showing it; the picker is the vim.ui replacement's
         end
+        a.reply.cancel() -- the handler waiting for the answer ends (its coroutine, 0.10+)
         notify('the question was withdrawn')
       end
     end,
