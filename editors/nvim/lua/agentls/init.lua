@@ -489,14 +489,15 @@ function State:set_mode(mode)
 end
 
 --- Approves (decision 'approve') or rejects (with a reason) the plan awaiting approval in session
---- session_id (the current one when nil).
-function State:resolve_plan(decision, reason, session_id)
+--- session_id (the current one when nil). plan_file, when given, is the plan the user was shown
+--- (workspace-relative): the server refuses the decision when the session awaits another plan now.
+function State:resolve_plan(decision, reason, session_id, plan_file)
   if not session_id and not self.session then
     return notify('no session', vim.log.levels.WARN)
   end
   local sid = session_id or self.session.sessionId
   local function go(r)
-    local params = { sessionId = sid, decision = decision, reason = r }
+    local params = { sessionId = sid, decision = decision, reason = r, planFile = plan_file }
     self:request(protocol.methods.resolvePlan, params, function(err, res)
       if not failed(err, decision == 'approve' and 'approve' or 'reject') then
         self:mode_changed(sid, res.mode, res.planFile, 'user')
@@ -784,11 +785,14 @@ function State:on_ask(params)
     if resolve_later then
       -- answered "dismissed" at once: resolve the pending approval now
       local a = result.answers or {}
+      -- the session whose plan was shown, and that plan (the server refuses it if another awaits)
+      local perm = type(params.permission) == 'table' and params.permission or {}
+      local shown = (perm.kind == 'plan' and type(perm.what) == 'string' and perm.what ~= '') and perm.what or nil
       if a.approve == true then
-        self:resolve_plan('approve', nil, params.sessionId) -- the session whose plan was shown
+        self:resolve_plan('approve', nil, params.sessionId, shown)
       elseif a.approve == false then
         local fb = a.feedback
-        self:resolve_plan('reject', (fb and fb ~= '') and fb or 'the user chose to keep planning', params.sessionId)
+        self:resolve_plan('reject', (fb and fb ~= '') and fb or 'the user chose to keep planning', params.sessionId, shown)
       end
       return
     end
