@@ -49,9 +49,12 @@ type client struct {
 	// stopping is set, under mu).
 	checksClean bool
 	checks      sync.WaitGroup
-	// exited is closed when the process has ended; waitErr is then how.
-	exited  chan struct{}
-	waitErr error
+	// started is when the process started; exited is closed when it has
+	// ended, waitErr and exitedAt are then how and when (restart.go).
+	started  time.Time
+	exited   chan struct{}
+	waitErr  error
+	exitedAt time.Time
 
 	// syncMu orders the document notifications (documents.go): a didChange
 	// must reach the server after its didOpen.
@@ -110,8 +113,10 @@ func startClient(ctx context.Context, fileType string, argv []string, initOpts m
 		prep.Cleanup()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
+	c.started = time.Now()
 	go func() {
 		c.waitErr = cmd.Wait()
+		c.exitedAt = time.Now()
 		close(c.exited)
 	}()
 	// A write the server does not take in time, or cut short, may leave a
