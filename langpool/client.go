@@ -61,7 +61,9 @@ type client struct {
 	syncMu sync.Mutex
 
 	mu        sync.Mutex
-	docs      map[string]*document     // by URI: what the server was sent
+	docs      map[string]*document     // by URI: what the server was sent, open in it (at most maxOpenDocs)
+	tick      uint64                   // counts the pool's questions, to date each document's use
+	versions  int                      // the last version sent, of any document
 	published map[string]publishParams // by URI: the last publishDiagnostics (published.go bounds it)
 	// publishedAt is by URI when the last publish came, kept only while
 	// no change was sent since (settled.go judges it).
