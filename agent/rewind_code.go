@@ -218,9 +218,9 @@ func bufferIsDisk(o *workspace.Overlay, abs string) bool {
 
 func conflictReason(exists bool) string {
 	if !exists {
-		return "deleted since agentls last wrote or scanned it (by someone else); left as it is"
+		return "deleted since agentls last changed it (by someone else); left as it is"
 	}
-	return "changed since agentls last wrote or scanned it (by someone else); left as it is"
+	return "changed since agentls last changed it (by someone else); left as it is"
 }
 
 // rewindChanges computes the changes of the actions: a deleted file whose
