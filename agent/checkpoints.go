@@ -95,7 +95,9 @@ func (s *Session) checkpoint(ctx context.Context, messageID string) {
 			return
 		}
 	}
-	s.knowScan(man)
+	// The scan is what the files are before the turn, not agentls's work:
+	// what a command changes next is told from it (rescan).
+	store.Scanned(s.knownID(), man)
 	s.mu.Lock()
 	at := rewindFields{Message: messageID, Mode: agentproto.Mode(s.meta.Mode), PlanFile: s.meta.PlanFile}
 	s.mu.Unlock()
@@ -114,8 +116,9 @@ func (s *Session) checkpoint(ctx context.Context, messageID string) {
 // root's turn, which the user rewinds (a sub-agent is never rewound).
 func (s *Session) knownID() string { return s.rootSession().meta.ID }
 
-// knowScan records a scan of the workspace as what agentls last knew of
-// each file (checkpoint.Known).
+// knowScan records what changed since the last scan (the checkpoint's,
+// or the last rescan's) and agentls's own writes since as agentls's own
+// (checkpoint.Store.KnowScan).
 func (s *Session) knowScan(man checkpoint.Manifest) {
 	if err := s.m.checkpoints.KnowScan(s.knownID(), man); err != nil {
 		slog.Warn("checkpoint: record the scan", "session", s.meta.ID, "err", err)
@@ -127,7 +130,9 @@ func (s *Session) knowScan(man checkpoint.Manifest) {
 const rescanTimeout = 30 * time.Second
 
 // rescan records the changes a command made outside the editor (after
-// each `run`): the files' digests now become what agentls knows of them.
+// each `run`): the files it changed since the last scan become what
+// agentls knows of them; a file the user changed before the turn stays
+// theirs.
 // It runs when the turn was cancelled while the command ran too (the
 // command changed files before it was stopped; without the scan a rewind
 // would take them for the user's), so it does not inherit ctx's

@@ -169,10 +169,8 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 		// agentls's (known.json learns them), and its journal goes.
 		if err := store.UpdateKnown(s.meta.ID, interrupted.Digests); err != nil {
 			slog.Warn("rewind: record the interrupted rewind's files", "session", s.meta.ID, "err", err)
-		} else {
-			if err := store.EndJournal(s.meta.ID); err != nil {
-				slog.Warn("rewind: remove the journal", "session", s.meta.ID, "err", err)
-			}
+		} else if err := store.EndJournal(s.meta.ID); err != nil {
+			slog.Warn("rewind: remove the journal", "session", s.meta.ID, "err", err)
 		}
 	}
 	if len(changes) > 0 {
@@ -218,9 +216,9 @@ func bufferIsDisk(o *workspace.Overlay, abs string) bool {
 
 func conflictReason(exists bool) string {
 	if !exists {
-		return "deleted since agentls last wrote or scanned it (by someone else); left as it is"
+		return "deleted since agentls last changed it (by someone else); left as it is"
 	}
-	return "changed since agentls last wrote or scanned it (by someone else); left as it is"
+	return "changed since agentls last changed it (by someone else); left as it is"
 }
 
 // rewindChanges computes the changes of the actions: a deleted file whose
@@ -255,7 +253,7 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction, final bool) (c
 		if a.has && !a.exists {
 			deletedFile[a.key] = true
 		}
-		for d := path.Dir(a.key); d != "." && d != "/"; d = path.Dir(d) {
+		for _, d := range ancestors(a.key) {
 			if a.has && !a.exists {
 				emptied[d] = true
 			} else if a.has {
@@ -359,12 +357,17 @@ func (m *Manager) applyDeferred(ctx context.Context, s *Session, to string, targ
 
 // underAny reports whether key lies under one of the keys of files.
 func underAny(key string, files map[string]bool) bool {
+	return slices.ContainsFunc(ancestors(key), func(d string) bool { return files[d] })
+}
+
+// ancestors are the folders of a manifest key, innermost first ("a/b/c"
+// → "a/b", "a"; none for a top-level key).
+func ancestors(key string) []string {
+	var out []string
 	for d := path.Dir(key); d != "." && d != "/"; d = path.Dir(d) {
-		if files[d] {
-			return true
-		}
+		out = append(out, d)
 	}
-	return false
+	return out
 }
 
 // restoreModes gives the files of keys, whose content is the checkpoint's

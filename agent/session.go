@@ -47,6 +47,10 @@ type Session struct {
 	mu        sync.Mutex
 	meta      sessionstore.Meta
 	messages  []llm.Message
+	// callIDs are the ids of every tool call in messages (tool_call_ids.go),
+	// built from them at the first answer and extended as messages grow;
+	// nil until then (whoever replaces messages sets it back to nil).
+	callIDs map[string]bool
 	// view is how the model's view differs from messages (compaction,
 	// repairs, set-aside turns), as the session file's records say.
 	view viewState
@@ -187,6 +191,7 @@ func (s *Session) append(msgs ...llm.Message) {
 	}
 	s.mu.Lock()
 	s.messages = append(s.messages, msgs...)
+	s.noteCallIDsLocked(msgs)
 	s.mu.Unlock()
 	lines := make([]json.RawMessage, 0, len(msgs))
 	for _, msg := range msgs {

@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 
+	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agentproto"
 )
 
@@ -38,15 +39,31 @@ func uniqueCallIDs(msgID string, calls []agentproto.ToolCall, earlier map[string
 	}
 }
 
-// callIDs are the ids of every tool call in the session's history.
-func (s *Session) callIDs() map[string]bool {
+// giveCallIDs gives the calls of the answer msgID ids of their own
+// (uniqueCallIDs) against every id the session's history holds, and
+// counts them as used from then on.
+func (s *Session) giveCallIDs(msgID string, calls []agentproto.ToolCall) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ids := make(map[string]bool)
-	for _, m := range s.messages {
+	if s.callIDs == nil {
+		s.callIDs = map[string]bool{}
+		s.noteCallIDsLocked(s.messages)
+	}
+	uniqueCallIDs(msgID, calls, s.callIDs)
+	for _, c := range calls {
+		s.callIDs[c.ID] = true
+	}
+}
+
+// noteCallIDsLocked adds the tool call ids of msgs, now in the history, to
+// s.callIDs once it is built (s.mu held).
+func (s *Session) noteCallIDsLocked(msgs []llm.Message) {
+	if s.callIDs == nil {
+		return
+	}
+	for _, m := range msgs {
 		for _, c := range m.ToolCalls {
-			ids[c.ID] = true
+			s.callIDs[c.ID] = true
 		}
 	}
-	return ids
 }

@@ -279,7 +279,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 		}
 		msg := resp.Message
 		msg.Role, msg.ID = llm.RoleAssistant, msgID
-		uniqueCallIDs(msgID, msg.ToolCalls, s.callIDs()) // tool_call_ids.go
+		s.giveCallIDs(msgID, msg.ToolCalls) // tool_call_ids.go
 		for i := range msg.ToolCalls {
 			msg.ToolCalls[i].Arguments = capArguments(msg.ToolCalls[i].Arguments)
 		}

@@ -5,8 +5,9 @@
 //
 //   - objects/<sha256>: the content of each kept file, once (deduplicated);
 //   - <sessionId>/<messageId>.json: a manifest, {path: {sha256, size, mode}};
-//   - <sessionId>/known.json: what agentls last knew of each file (its own
-//     last write, its last scan), for telling a user's change from its own;
+//   - <sessionId>/known.json: what agentls last made of each file (its own
+//     last write, a command's change), for telling a user's change from
+//     its own;
 //   - <sessionId>/rewind.journal: a rewind under way.
 //
 // Files come from the workspace's own walker (`.gitignore` rules, `.git`

@@ -15,10 +15,11 @@ import (
 // knownFile holds, per session, the digest agentls last knew each file by.
 const knownFile = "known.json"
 
-// Known is what agentls last knew of each file (by manifest key): the
-// digest of its own last write or of its last scan; "" for a file it knew
-// as absent. A file whose digest is neither this nor the checkpoint's was
-// changed by someone else: a rewind leaves it alone.
+// Known is what agentls last made of each file (by manifest key): the
+// digest of its own last write, or of the file as a command it ran left it
+// (KnowScan); "" for a file it deleted. A file whose digest is neither
+// this nor the checkpoint's was changed by someone else: a rewind leaves
+// it alone.
 type Known map[string]string
 
 // knownCache is a session's Known as last read or written by this store,
@@ -69,18 +70,36 @@ func (s *Store) loadKnownLocked(sessionID string) (Known, error) {
 }
 
 // UpdateKnown merges changes into a session's Known and stores it
-// atomically; changes that change nothing write nothing (every turn's scan
-// of an unchanged workspace).
+// atomically; changes that change nothing write nothing. The changes are
+// agentls's own writes: the session's view (Scanned) learns them too.
 func (s *Store) UpdateKnown(sessionID string, changes Known) error {
 	return s.updateKnown(sessionID, func(Known) Known { return changes })
 }
 
-// KnowScan records man, a scan of the workspace, as what agentls last knew
-// of each file: UpdateKnown of KnownOf(man, the session's Known), with one
-// look at known.json instead of one to read it and another to update it
-// (every checkpoint does this).
+// Scanned remembers man, the scan of a checkpoint, as the session's view
+// of the workspace, without making any of its files agentls's own: a file
+// the user created or changed between two turns stays theirs, and a
+// rewind to an earlier checkpoint leaves it alone.
+func (s *Store) Scanned(sessionID string, man Manifest) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen[sessionID] = digestsOf(man)
+}
+
+// KnowScan records as agentls's own what changed between the session's
+// view (its last scan and its own writes since) and man, a scan made after
+// a command or a mutating tool ran: that tool's work. man becomes the
+// view. Without a view (no scan yet in this process) nothing is recorded:
+// a file is never taken from the user for want of one.
 func (s *Store) KnowScan(sessionID string, man Manifest) error {
-	return s.updateKnown(sessionID, func(old Known) Known { return KnownOf(man, old) })
+	return s.updateKnown(sessionID, func(Known) Known {
+		view, ok := s.seen[sessionID]
+		s.seen[sessionID] = digestsOf(man)
+		if !ok {
+			return nil
+		}
+		return changedSince(view, man)
+	})
 }
 
 // updateKnown merges changesOf(the session's Known) into it, as UpdateKnown
@@ -93,7 +112,16 @@ func (s *Store) updateKnown(sessionID string, changesOf func(old Known) Known) e
 		old = Known{} // a damaged file is rebuilt from what is known now
 	}
 	changes := changesOf(old)
-	if len(old) > 0 && subsetOf(changes, old) {
+	if view, ok := s.seen[sessionID]; ok {
+		for key, sha := range changes {
+			if sha == "" {
+				delete(view, key)
+			} else {
+				view[key] = sha
+			}
+		}
+	}
+	if len(changes) == 0 || len(old) > 0 && subsetOf(changes, old) {
 		return nil
 	}
 	k := maps.Clone(old)
@@ -125,15 +153,29 @@ func subsetOf(changes, k Known) bool {
 	return true
 }
 
-// KnownOf is the Known of a whole manifest: every file's digest, and ""
-// for each key of previous that the manifest no longer has.
-func KnownOf(man Manifest, previous Known) Known {
-	out := Known{}
-	for key := range previous {
-		out[key] = ""
-	}
+// digestsOf is each file's digest in man.
+func digestsOf(man Manifest) Known {
+	out := make(Known, len(man))
 	for key, e := range man {
 		out[key] = e.SHA256
+	}
+	return out
+}
+
+// changedSince is what man changed of view: each file man has with
+// another digest (or new), and "" for each one view had that man no
+// longer has.
+func changedSince(view Known, man Manifest) Known {
+	out := Known{}
+	for key := range view {
+		if _, ok := man[key]; !ok {
+			out[key] = ""
+		}
+	}
+	for key, e := range man {
+		if sha, ok := view[key]; !ok || sha != e.SHA256 {
+			out[key] = e.SHA256
+		}
 	}
 	return out
 }

@@ -114,7 +114,11 @@ type WorkspaceTrust struct {
 	// all (a symlink to a file outside the workspace): its widening keys
 	// stay ignored, the face warns and does not ask (Askable).
 	Untrustable string
-	values      map[string]any
+	// Kinds are the project's sub-agent kinds trusting the file lets the
+	// agent use (the host lists them, docs/subagents.md), one line each,
+	// its values as JSON: part of what trusting grants.
+	Kinds  []string
+	values map[string]any
 }
 
 // Pending reports whether keys wait for the user's trust.
@@ -132,13 +136,14 @@ func (w WorkspaceTrust) Question() string {
 }
 
 // Grants are the widening keys with their values in full, one
-// `key: value` (JSON) each: what trusting the file grants.
+// `key: value` (JSON) each, then the sub-agent kinds (Kinds): what
+// trusting the file grants.
 func (w WorkspaceTrust) Grants() []string {
-	out := make([]string, 0, len(w.Widening))
+	out := make([]string, 0, len(w.Widening)+len(w.Kinds))
 	for _, k := range w.Widening {
 		out = append(out, k+": "+fullValue(w.values[k]))
 	}
-	return out
+	return append(out, w.Kinds...)
 }
 
 // Warning says which keys were ignored and why.

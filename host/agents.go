@@ -1,8 +1,12 @@
 package host
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
 
+	"github.com/agentls/agentls/agent/agentkinds"
 	"github.com/agentls/agentls/config"
 )
 
@@ -31,4 +35,46 @@ func (h *Host) projectAgentsTrusted() bool {
 		return false
 	}
 	return h.trust.Trusted(f, data)
+}
+
+// projectKinds are the workspace's own sub-agent kinds (.agentls/agents),
+// which trusting its .agentls.yaml lets the agent use, for the trust
+// question: one line each, by name, with what it may do (its base and
+// tools) and where it is; every value the repository wrote is JSON, so
+// quotes and line breaks in it cannot pass for the question's own text.
+func projectKinds(root string) []string {
+	if root == "" {
+		return nil
+	}
+	kinds := agentkinds.Read([]agentkinds.Folder{{Dir: filepath.Join(root, ".agentls", "agents"), Source: "project", Within: root}})
+	var out []string
+	for _, k := range kinds {
+		if k.Source != "project" {
+			continue
+		}
+		tools := "all of its base's"
+		if k.Tools != nil {
+			tools = quoted(k.Tools)
+		}
+		line := fmt.Sprintf("sub-agent kind %s: base %s, tools %s", quoted(k.Name), quoted(k.Base), tools)
+		if k.Model != "" {
+			line += ", model " + quoted(k.Model)
+		}
+		rel, err := filepath.Rel(root, k.Path)
+		if err != nil {
+			rel = k.Path
+		}
+		out = append(out, line+fmt.Sprintf(" (%s; its text goes into the sub-agent's prompt)", quoted(filepath.ToSlash(rel))))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// quoted is v as JSON.
+func quoted(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%q", fmt.Sprint(v))
+	}
+	return string(b)
 }

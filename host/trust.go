@@ -55,10 +55,16 @@ func (h *Host) judgeWorkspaceFile(path string, lower []config.Source) (config.Wo
 	if err != nil {
 		base = config.Default()
 	}
+	var w config.WorkspaceTrust
 	if why := h.untrustable(path); why != "" {
-		return config.JudgeUntrustable(path, data, layer, base, why), diags
+		w = config.JudgeUntrustable(path, data, layer, base, why)
+	} else {
+		w = h.trust.Judge(path, data, layer, base)
 	}
-	return h.trust.Judge(path, data, layer, base), diags
+	if w.Pending() {
+		w.Kinds = projectKinds(h.ws.Root())
+	}
+	return w, diags
 }
 
 // untrustable says why the workspace file can never be trusted ("" when
