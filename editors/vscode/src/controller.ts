@@ -3,6 +3,7 @@
 // every decision about the agent is the server's.
 
 import * as vscode from 'vscode';
+import { showError, showWarning } from './notify';
 import {
   ErrorAction,
   type ErrorHandler,
@@ -296,7 +297,7 @@ export class AgentController implements vscode.Disposable {
     this.serverError = message;
     this.output.error(message);
     this.status.showError(message);
-    void vscode.window.showErrorMessage(message, 'Open Settings', 'Show Log').then((a) => {
+    void showError(message, 'Open Settings', 'Show Log').then((a) => {
       if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'agentls.serverPath');
       if (a === 'Show Log') this.output.show(true);
     });
@@ -315,7 +316,7 @@ export class AgentController implements vscode.Disposable {
   private async onConfig(e: vscode.ConfigurationChangeEvent): Promise<void> {
     this.model.defaultMode = this.settings().get<boolean>('planMode.defaultActive', true) ? 'plan' : 'build';
     const busy = !!this.model.snapshot().current?.busy;
-    const go = await restartOnChange((s) => e.affectsConfiguration(s), busy, (msg, action) => vscode.window.showWarningMessage(msg, action, 'Later'));
+    const go = await restartOnChange((s) => e.affectsConfiguration(s), busy, (msg, action) => showWarning(msg, action, 'Later'));
     if (go) await this.restart();
   }
 
@@ -505,7 +506,7 @@ export class AgentController implements vscode.Disposable {
     const q = st.question;
     if (q?.purpose === 'plan_approval' && this.asks.has(q.questionId)) {
       if (planFile && q.permission?.what && q.permission.what !== planFile) {
-        void vscode.window.showWarningMessage('agentls: the approval asked now is about another plan; decide it in the chat.');
+        void showWarning('agentls: the approval asked now is about another plan; decide it in the chat.');
         return;
       }
       const answers: Record<string, unknown> = { approve: decision === 'approve' };
@@ -557,7 +558,7 @@ export class AgentController implements vscode.Disposable {
   private async setMode(mode: Mode): Promise<void> {
     const st = this.model.current;
     const from = st ? st.session.mode : this.model.defaultMode;
-    if (!(await confirmModeSwitch(from, mode, (msg, action) => vscode.window.showWarningMessage(msg, { modal: true }, action), !!st?.busy))) return;
+    if (!(await confirmModeSwitch(from, mode, (msg, action) => showWarning(msg, { modal: true }, action), !!st?.busy))) return;
     if (!st) {
       this.model.defaultMode = mode;
       this.refresh();
@@ -670,7 +671,7 @@ export class AgentController implements vscode.Disposable {
   private error(e: unknown): void {
     const msg = e instanceof Error ? e.message : String(e);
     this.output.error(msg);
-    void vscode.window.showErrorMessage(`agentls: ${msg}`, 'Show Log').then((a) => {
+    void showError(`agentls: ${msg}`, 'Show Log').then((a) => {
       if (a) this.output.show(true);
     });
   }
