@@ -18,7 +18,7 @@ import { ChatViewProvider } from './chatView';
 import { notReadyLine } from './firstRun';
 import { answerDiagnostics, answerNavigate } from './intelFeature';
 import { editedUris, type WireWorkspaceEdit } from './edits';
-import { copyCode, insertCode, readPlan } from './layoutFeature';
+import { copyCode, insertCode } from './layoutFeature';
 import type { FromWebview } from './messages';
 import {
   agentCapability,
@@ -46,6 +46,7 @@ import { Lifecycle } from './lifecycle';
 import { MentionList } from './mentionPicker';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { reencodedOnSave, showAskedWhy, warnLeftUnsaved } from './saveCheck';
+import { PlanTexts } from './planTexts';
 import { watchSelfOpened } from './selfOpenedTabs';
 import { resolveServer } from './serverPath';
 import { initializationOptions, serverEnv, trustedGetter } from './settings';
@@ -85,6 +86,8 @@ export class AgentController implements vscode.Disposable {
   private readonly reencoded = new Set<string>();
   /** First run, models, history, edit / regenerate / retry (basicsFeature.ts). */
   private readonly basics: ChatBasics;
+  /** The plan texts the approvals show, sent again when a plan changes (planTexts.ts). */
+  private readonly planTexts: PlanTexts;
 
   constructor(private readonly ext: vscode.ExtensionContext) {
     this.view = new ChatViewProvider(ext.extensionUri, (m) => void this.onWebview(m));
@@ -98,6 +101,8 @@ export class AgentController implements vscode.Disposable {
       error: (e) => this.error(e),
     });
     this.disposables.push(this.review);
+    this.planTexts = new PlanTexts((planFile, text) => this.view.post({ type: 'planText', planFile, text }));
+    this.disposables.push(this.planTexts);
     this.basics = new ChatBasics({
       request: (method, params) => this.request(method, params),
       model: this.model,
@@ -758,7 +763,7 @@ export class AgentController implements vscode.Disposable {
         await insertCode(m.text);
         break;
       case 'readPlan':
-        this.view.post({ type: 'planText', planFile: m.planFile, text: await readPlan(m.planFile) });
+        await this.planTexts.read(m.planFile);
         break;
       default:
         await this.basics.onWebview(m);
