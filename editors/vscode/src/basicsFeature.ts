@@ -6,6 +6,7 @@
 // decisions are in firstRun.ts, models.ts, history.ts and messageActions.ts.
 
 import * as vscode from 'vscode';
+import { showInfo, showWarning } from './notify';
 import { connectionResult, setupState, type SetupAction } from './firstRun';
 import { historyEntries } from './history';
 import { failedLastPrompt, itemsBefore, laterTurnsChangedFiles, sameTextAfter, userMessageIdFromEnd } from './messageActions';
@@ -99,8 +100,8 @@ export class ChatBasics {
     this.host.refresh();
     if (check.ok) void this.refreshModels();
     if (notify) {
-      if (check.ok) void vscode.window.showInformationMessage(`agentls: ${this.connection.text}`);
-      else void this.offer(vscode.window.showWarningMessage(`agentls: ${this.connection.text}`, 'Open Settings', 'Set API Key'));
+      if (check.ok) void showInfo(`agentls: ${this.connection.text}`);
+      else void this.offer(showWarning(`agentls: ${this.connection.text}`, 'Open Settings', 'Set API Key'));
     }
     return check.ok;
   }
@@ -255,12 +256,12 @@ export class ChatBasics {
       if (!id) throw new Error('this message is not in the saved conversation');
       let what: RewindWhat = 'conversation';
       if (laterTurnsChangedFiles(loaded.messages ?? [], id)) {
-        const pick = await vscode.window.showWarningMessage(restoreCodeQuestion, { modal: true }, restoreCodeAction, keepCodeAction);
+        const pick = await showWarning(restoreCodeQuestion, { modal: true }, restoreCodeAction, keepCodeAction);
         if (!pick) return;
         if (pick === restoreCodeAction) what = 'both';
       }
       const res = await this.host.request(Methods.rewind, { sessionId, toMessageId: id, what });
-      if (res.conflicts.length) void vscode.window.showWarningMessage(`agentls: left as they are (changed by someone else): ${res.conflicts.map((c) => c.path).join(', ')}`);
+      if (res.conflicts.length) void showWarning(`agentls: left as they are (changed by someone else): ${res.conflicts.map((c) => c.path).join(', ')}`);
       // The mode and plan the rewind returned to; the chat shows the conversation before the message.
       const after = await this.host.request(Methods.loadSession, { sessionId });
       const session: Partial<typeof after> = { ...after };

@@ -3,6 +3,7 @@
 // every decision about the agent is the server's.
 
 import * as vscode from 'vscode';
+import { showError, showWarning } from './notify';
 import {
   ErrorAction,
   type ErrorHandler,
@@ -17,7 +18,7 @@ import { ChatViewProvider } from './chatView';
 import { notReadyLine } from './firstRun';
 import { answerDiagnostics, answerNavigate } from './intelFeature';
 import { editedUris, type WireWorkspaceEdit } from './edits';
-import { copyCode, insertCode, readPlan } from './layoutFeature';
+import { copyCode, insertCode } from './layoutFeature';
 import type { FromWebview } from './messages';
 import {
   agentCapability,
@@ -45,6 +46,7 @@ import { Lifecycle } from './lifecycle';
 import { MentionList } from './mentionPicker';
 import { ReviewFeature, type TurnChanges } from './reviewFeature';
 import { reencodedOnSave, showAskedWhy, warnLeftUnsaved } from './saveCheck';
+import { PlanTexts } from './planTexts';
 import { watchSelfOpened } from './selfOpenedTabs';
 import { resolveServer } from './serverPath';
 import { initializationOptions, serverEnv, trustedGetter } from './settings';
@@ -84,6 +86,8 @@ export class AgentController implements vscode.Disposable {
   private readonly reencoded = new Set<string>();
   /** First run, models, history, edit / regenerate / retry (basicsFeature.ts). */
   private readonly basics: ChatBasics;
+  /** The plan texts the approvals show, sent again when a plan changes (planTexts.ts). */
+  private readonly planTexts: PlanTexts;
 
   constructor(private readonly ext: vscode.ExtensionContext) {
     this.view = new ChatViewProvider(ext.extensionUri, (m) => void this.onWebview(m));
@@ -97,6 +101,8 @@ export class AgentController implements vscode.Disposable {
       error: (e) => this.error(e),
     });
     this.disposables.push(this.review);
+    this.planTexts = new PlanTexts((planFile, text) => this.view.post({ type: 'planText', planFile, text }));
+    this.disposables.push(this.planTexts);
     this.basics = new ChatBasics({
       request: (method, params) => this.request(method, params),
       model: this.model,
@@ -296,7 +302,7 @@ export class AgentController implements vscode.Disposable {
     this.serverError = message;
     this.output.error(message);
     this.status.showError(message);
-    void vscode.window.showErrorMessage(message, 'Open Settings', 'Show Log').then((a) => {
+    void showError(message, 'Open Settings', 'Show Log').then((a) => {
       if (a === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'agentls.serverPath');
       if (a === 'Show Log') this.output.show(true);
     });
@@ -315,7 +321,7 @@ export class AgentController implements vscode.Disposable {
   private async onConfig(e: vscode.ConfigurationChangeEvent): Promise<void> {
     this.model.defaultMode = this.settings().get<boolean>('planMode.defaultActive', true) ? 'plan' : 'build';
     const busy = !!this.model.snapshot().current?.busy;
-    const go = await restartOnChange((s) => e.affectsConfiguration(s), busy, (msg, action) => vscode.window.showWarningMessage(msg, action, 'Later'));
+    const go = await restartOnChange((s) => e.affectsConfiguration(s), busy, (msg, action) => showWarning(msg, action, 'Later'));
     if (go) await this.restart();
   }
 
@@ -505,7 +511,7 @@ export class AgentController implements vscode.Disposable {
     const q = st.question;
     if (q?.purpose === 'plan_approval' && this.asks.has(q.questionId)) {
       if (planFile && q.permission?.what && q.permission.what !== planFile) {
-        void vscode.window.showWarningMessage('agentls: the approval asked now is about another plan; decide it in the chat.');
+        void showWarning('agentls: the approval asked now is about another plan; decide it in the chat.');
         return;
       }
       const answers: Record<string, unknown> = { approve: decision === 'approve' };
@@ -559,7 +565,7 @@ export class AgentController implements vscode.Disposable {
   private async setMode(mode: Mode): Promise<void> {
     const st = this.model.current;
     const from = st ? st.session.mode : this.model.defaultMode;
-    if (!(await confirmModeSwitch(from, mode, (msg, action) => vscode.window.showWarningMessage(msg, { modal: true }, action), !!st?.busy))) return;
+    if (!(await confirmModeSwitch(from, mode, (msg, action) => showWarning(msg, { modal: true }, action), !!st?.busy))) return;
     if (!st) {
       this.model.defaultMode = mode;
       this.refresh();
@@ -672,7 +678,7 @@ export class AgentController implements vscode.Disposable {
   private error(e: unknown): void {
     const msg = e instanceof Error ? e.message : String(e);
     this.output.error(msg);
-    void vscode.window.showErrorMessage(`agentls: ${msg}`, 'Show Log').then((a) => {
+    void showError(`agentls: ${msg}`, 'Show Log').then((a) => {
       if (a) this.output.show(true);
     });
   }
@@ -759,7 +765,7 @@ export class AgentController implements vscode.Disposable {
         await insertCode(m.text);
         break;
       case 'readPlan':
-        this.view.post({ type: 'planText', planFile: m.planFile, text: await readPlan(m.planFile) });
+        await this.planTexts.read(m.planFile);
         break;
       default:
         await this.basics.onWebview(m);

@@ -3,6 +3,7 @@
 // the plan's text for the approval panel's rendered preview.
 
 import * as vscode from 'vscode';
+import { showInfo } from './notify';
 
 /** Copies a code block to the clipboard. */
 export async function copyCode(text: string): Promise<void> {
@@ -17,7 +18,7 @@ export async function copyCode(text: string): Promise<void> {
 export async function insertCode(text: string): Promise<void> {
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
   if (!editor) {
-    void vscode.window.showInformationMessage('agentls: open an editor to insert the code into.');
+    void showInfo('agentls: open an editor to insert the code into.');
     return;
   }
   const shown = await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });

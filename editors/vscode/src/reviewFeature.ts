@@ -5,6 +5,7 @@
 // user message.
 
 import * as vscode from 'vscode';
+import { showInfo, showWarning } from './notify';
 import { Methods, type Requests, type RewindParams, type RewindResult } from './protocol.gen';
 export type { TurnChanges } from './review';
 import {
@@ -180,7 +181,7 @@ export class ReviewFeature implements vscode.Disposable {
       const loaded = await this.host.request(Methods.loadSession, { sessionId });
       const id = userMessageId(loaded.messages ?? [], text, nth);
       if (!id) throw new Error('this message is not in the saved conversation');
-      const pick = await vscode.window.showWarningMessage(
+      const pick = await showWarning(
         'Restore the files and the conversation to before this message? (Files changed by someone else are left as they are; the rewind itself can be undone.)',
         { modal: true },
         'Restore',
@@ -205,12 +206,12 @@ export class ReviewFeature implements vscode.Disposable {
    */
   private rewound(sessionId: string, res: RewindResult): void {
     if (res.conflicts.length) {
-      void vscode.window.showWarningMessage(`agentls: left as they are (changed by someone else): ${res.conflicts.map((x) => x.path).join(', ')}`);
+      void showWarning(`agentls: left as they are (changed by someone else): ${res.conflicts.map((x) => x.path).join(', ')}`);
     }
     const message = rewoundMessage(res);
     if (!message || !res.undoMessageId) return;
     const toMessageId = res.undoMessageId;
-    void vscode.window.showInformationMessage(message, undoRewindLabel).then(async (pick) => {
+    void showInfo(message, undoRewindLabel).then(async (pick) => {
       if (pick !== undoRewindLabel) return;
       try {
         this.rewound(sessionId, await this.host.request(Methods.rewind, { sessionId, toMessageId, what: 'code' }));

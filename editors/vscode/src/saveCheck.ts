@@ -3,6 +3,7 @@
 // with a warning naming each.
 
 import * as vscode from 'vscode';
+import { showWarning } from './notify';
 import { askedWhy, openedText, savesBack } from './savedForm';
 
 /**
@@ -32,8 +33,7 @@ export async function reencodedOnSave(uris: string[]): Promise<Set<string>> {
  */
 export function warnLeftUnsaved(uri: string): void {
   const name = vscode.workspace.asRelativePath(vscode.Uri.parse(uri));
-  void vscode.window
-    .showWarningMessage(
+  void showWarning(
       `agentls left ${name} unsaved: VS Code decoded it (bytes that are not UTF-8, or line breaks it makes one kind), so saving would rewrite the whole file. The file on disk is unchanged; save it yourself to keep the edit as VS Code encodes it, or revert it.`,
       'Show File',
     )
@@ -56,8 +56,7 @@ export function showAskedWhy(edit: { changeAnnotations?: Record<string, { label:
     const asked = a.needsConfirmation ? askedWhy(a.label) : undefined;
     if (!asked || seen.has(a.label)) continue;
     seen.add(a.label);
-    void vscode.window
-      .showWarningMessage(`agentls asks before it applies: ${asked.what} — ${asked.why}. Check it in the Refactor Preview: Apply what you checked, or Discard.`, 'Learn More')
+    void showWarning(`agentls asks before it applies: ${asked.what} — ${asked.why}. Check it in the Refactor Preview: Apply what you checked, or Discard.`, 'Learn More')
       .then(async (a) => {
         if (a) await vscode.env.openExternal(vscode.Uri.parse(askedDocs));
       });
