@@ -9,6 +9,7 @@ import (
 	"github.com/agentls/agentls/internal/atomicfile"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,8 +122,8 @@ type WorkspaceTrust struct {
 	values map[string]any
 }
 
-// Pending reports whether keys wait for the user's trust.
-func (w WorkspaceTrust) Pending() bool { return len(w.Widening) > 0 }
+// Pending reports whether keys or sub-agent kinds wait for the user's trust.
+func (w WorkspaceTrust) Pending() bool { return len(w.Widening) > 0 || len(w.Kinds) > 0 }
 
 // Askable reports whether the user may be asked to trust the file: keys
 // wait, and the file can be trusted at all.
@@ -146,14 +147,18 @@ func (w WorkspaceTrust) Grants() []string {
 	return append(out, w.Kinds...)
 }
 
-// Warning says which keys were ignored and why.
+// Warning says which keys (and sub-agent kinds) were ignored and why.
 func (w WorkspaceTrust) Warning() string {
+	ignored := slices.Clone(w.Widening)
+	if len(w.Kinds) > 0 {
+		ignored = append(ignored, fmt.Sprintf("the project's %d sub-agent kinds (.agentls/agents)", len(w.Kinds)))
+	}
 	if w.Untrustable != "" {
 		return fmt.Sprintf("agentls ignored %s in the workspace file %s: %s",
-			strings.Join(w.Widening, ", "), w.Path, w.Untrustable)
+			strings.Join(ignored, ", "), w.Path, w.Untrustable)
 	}
-	return fmt.Sprintf("agentls ignored %s in the untrusted workspace file %s: these keys apply only once you trust the file's content",
-		strings.Join(w.Widening, ", "), w.Path)
+	return fmt.Sprintf("agentls ignored %s in the untrusted workspace file %s: these apply only once you trust the file's content",
+		strings.Join(ignored, ", "), w.Path)
 }
 
 // TrustAnswers are the two answers of the trust question, the safe one
@@ -172,23 +177,44 @@ func fullValue(v any) string {
 // Judge reads a workspace configuration file's layer (parsed from content)
 // against the base configuration and the store: trusted content applies
 // whole; otherwise only its narrowing keys. A nil store trusts nothing.
-func (t *TrustStore) Judge(path string, content []byte, layer Source, base Config) WorkspaceTrust {
+//
+// kinds are the project's sub-agent kinds the file's trust lets in (one
+// line each, as the question shows them): they widen what the agent may
+// do, so they wait for trust too, and trust covers them as shown
+// (WithKinds): a kind added or changed later asks again.
+func (t *TrustStore) Judge(path string, content []byte, layer Source, base Config, kinds []string) WorkspaceTrust {
+	content = WithKinds(content, kinds)
 	sum := sha256.Sum256(content)
 	w := WorkspaceTrust{Path: path, Sum: hex.EncodeToString(sum[:]), Content: content, Layer: layer}
 	narrow, widening := SplitTrust(layer, base)
-	if len(widening) == 0 || t.Trusted(path, content) {
+	if (len(widening) == 0 && len(kinds) == 0) || t.Trusted(path, content) {
 		return w
 	}
-	w.Layer, w.Widening, w.values = narrow, widening, map[string]any{}
+	w.Layer, w.Widening, w.Kinds, w.values = narrow, widening, kinds, map[string]any{}
 	flatten(layer.Data, "", w.values)
 	return w
+}
+
+// WithKinds is what trusting a workspace file covers: its content, then,
+// when the project defines sub-agent kinds, their lines as the trust
+// question shows them. Without kinds it is the content itself, so a trust
+// given before kinds existed still holds while there are none.
+func WithKinds(content []byte, kinds []string) []byte {
+	if len(kinds) == 0 {
+		return content
+	}
+	out := append(append([]byte(nil), content...), "\n\x00agentls: the project's sub-agent kinds\n"...)
+	for _, k := range kinds {
+		out = append(append(out, k...), '\n')
+	}
+	return out
 }
 
 // JudgeUntrustable is Judge for a file the user cannot trust (why says
 // why, for the warning): only its narrowing keys apply, whatever the store
 // remembers.
-func JudgeUntrustable(path string, content []byte, layer Source, base Config, why string) WorkspaceTrust {
-	w := (*TrustStore)(nil).Judge(path, content, layer, base)
+func JudgeUntrustable(path string, content []byte, layer Source, base Config, kinds []string, why string) WorkspaceTrust {
+	w := (*TrustStore)(nil).Judge(path, content, layer, base, kinds)
 	if w.Pending() {
 		w.Untrustable = why
 	}

@@ -46,7 +46,7 @@ func TestTrustKeyedByOwnPath(t *testing.T) {
 		}
 	}
 	layer, _ := ParseLayer(link, content)
-	w := JudgeUntrustable(link, content, layer, Default(), "it is a symlink to elsewhere")
+	w := JudgeUntrustable(link, content, layer, Default(), nil, "it is a symlink to elsewhere")
 	if !w.Pending() || w.Askable() || w.Untrustable == "" {
 		t.Fatalf("JudgeUntrustable = pending %v askable %v", w.Pending(), w.Askable())
 	}

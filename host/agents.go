@@ -23,8 +23,10 @@ func userAgentsDir(getenv func(string) string) string {
 // projectAgentsTrusted reports whether the workspace's own sub-agent kinds
 // (.agentls/agents/*.md, repository content) may be used: only once the
 // user trusted the workspace, i.e. the current content of its
-// .agentls.yaml (docs/subagents.md). Without that file, or with a
-// configuration file the user named instead, they are not used.
+// .agentls.yaml with the kinds as they are now (config.WithKinds; a kind
+// added or changed since asks again) (docs/subagents.md). Without that
+// file, or with a configuration file the user named instead, they are not
+// used.
 func (h *Host) projectAgentsTrusted() bool {
 	f := h.TrustFile()
 	if f == "" {
@@ -34,7 +36,7 @@ func (h *Host) projectAgentsTrusted() bool {
 	if err != nil {
 		return false
 	}
-	return h.trust.Trusted(f, data)
+	return h.trust.Trusted(f, config.WithKinds(data, projectKinds(h.ws.Root())))
 }
 
 // projectKinds are the workspace's own sub-agent kinds (.agentls/agents),

@@ -55,16 +55,11 @@ func (h *Host) judgeWorkspaceFile(path string, lower []config.Source) (config.Wo
 	if err != nil {
 		base = config.Default()
 	}
-	var w config.WorkspaceTrust
+	kinds := projectKinds(h.ws.Root())
 	if why := h.untrustable(path); why != "" {
-		w = config.JudgeUntrustable(path, data, layer, base, why)
-	} else {
-		w = h.trust.Judge(path, data, layer, base)
+		return config.JudgeUntrustable(path, data, layer, base, kinds, why), diags
 	}
-	if w.Pending() {
-		w.Kinds = projectKinds(h.ws.Root())
-	}
-	return w, diags
+	return h.trust.Judge(path, data, layer, base, kinds), diags
 }
 
 // untrustable says why the workspace file can never be trusted ("" when

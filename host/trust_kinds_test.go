@@ -35,3 +35,52 @@ func TestTrustQuestionListsTheProjectsSubagentKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestTrustCoversTheSubagentKindsAsShown: the project's sub-agent kinds
+// wait for trust even when .agentls.yaml sets no other key that does, and
+// a trust covers the kinds the question showed: a kind added or changed
+// afterwards (a git pull) is not used until the user trusts again.
+func TestTrustCoversTheSubagentKindsAsShown(t *testing.T) {
+	e := newEnv(t)
+	opts := e.options(&models{})
+	opts.TrustStore = config.NewTrustStore(e.stateDir)
+	h, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	writeFile(t, filepath.Join(e.workspace, ".agentls.yaml"), "plan_mode:\n  require_approval: true\n") // nothing that widens
+	kind := filepath.Join(e.workspace, ".agentls", "agents", "reviewer.md")
+	writeFile(t, kind, "---\ndescription: reviews\nbase: explore\n---\nReview the diff.\n")
+
+	_, trust := h.Reload()
+	if !trust.Askable() || !strings.Contains(trust.Question(), `sub-agent kind "reviewer"`) {
+		t.Fatalf("the project's kind is not asked about: askable %v, question %q", trust.Askable(), trust.Question())
+	}
+	if h.projectAgentsTrusted() {
+		t.Fatal("the project's kinds are used before the user trusted them")
+	}
+	if err := h.Trust(trust); err != nil {
+		t.Fatal(err)
+	}
+	if _, again := h.Reload(); again.Pending() || !h.projectAgentsTrusted() {
+		t.Fatalf("after Trust: pending %v, kinds used %v", again.Pending(), h.projectAgentsTrusted())
+	}
+
+	for _, tc := range []struct{ name, file, text string }{
+		{"changed", kind, "---\ndescription: reviews\nbase: build\ntools: [run]\n---\nReview the diff.\n"},
+		{"added", filepath.Join(e.workspace, ".agentls", "agents", "pusher.md"), "---\ndescription: pushes\nbase: build\n---\nPush.\n"},
+	} {
+		writeFile(t, tc.file, tc.text)
+		_, trust = h.Reload()
+		if !trust.Askable() {
+			t.Fatalf("%s kind: not asked again", tc.name)
+		}
+		if h.projectAgentsTrusted() {
+			t.Fatalf("%s kind: used under the trust given to the kinds shown before", tc.name)
+		}
+		if err := h.Trust(trust); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -23,8 +23,8 @@ func writeTrustDocument(stateDir string, w config.WorkspaceTrust) (string, error
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trust %s?\n\n", questions.EscapeLine(w.Path))
-	fmt.Fprintf(&b, "This content of the file (SHA-256 %s) sets %d keys that widen what agentls may do. "+
-		"They apply only once you answer \"%s\" to the question beside this document.\n\n", w.Sum, len(w.Widening), config.TrustAnswers[1])
+	fmt.Fprintf(&b, "This content of the file (SHA-256 %s) sets %d keys and lets in %d sub-agent kinds that widen what agentls may do. "+
+		"They apply only once you answer \"%s\" to the question beside this document.\n\n", w.Sum, len(w.Widening), len(w.Kinds), config.TrustAnswers[1])
 	b.WriteString("| key: value (JSON, in full) |\n|---|\n")
 	for _, g := range w.Grants() {
 		fmt.Fprintf(&b, "| %s |\n", permission.CodeSpan(strings.ReplaceAll(questions.EscapeLine(g), "|", `\|`)))
