@@ -70,7 +70,7 @@ func (s *Server) documentSaved(doc docRef) {
 	if isPlanDoc(doc.path) {
 		s.docWork.plans.put(doc.path, struct{}{})
 	}
-	if s.isTrustFile(doc.path) || s.isConfigFile(doc.path) || isMCPFile(doc.path) {
+	if s.isTrustFile(doc.path) || s.isConfigFile(doc.path) || isMCPFile(doc.path) || s.isProjectKindFile(doc.path) {
 		s.docWork.config.put(configReview, struct{}{}) // trust.go
 	}
 }

@@ -34,6 +34,17 @@ func isMCPFile(path string) bool {
 	return base == ".mcp.json" || base == "mcp.json" && filepath.Base(filepath.Dir(path)) == ".vscode"
 }
 
+// isProjectKindFile reports whether path is one of the workspace's own
+// sub-agent kinds (.agentls/agents/*.md): the trust of .agentls.yaml covers
+// them as shown, so saving one asks again (docs/subagents.md).
+func (s *Server) isProjectKindFile(path string) bool {
+	h := s.hosted()
+	if h == nil || h.TrustFile() == "" || filepath.Ext(path) != ".md" {
+		return false
+	}
+	return host.SameFile(filepath.Dir(path), filepath.Join(filepath.Dir(h.TrustFile()), ".agentls", "agents"))
+}
+
 // configReview is the one key of the configuration review queue.
 const configReview = "workspace"
 

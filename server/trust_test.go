@@ -241,3 +241,31 @@ func TestTrustReviewOnSave(t *testing.T) {
 		t.Fatal("the file trusted after a save did not apply")
 	}
 }
+
+// TestTrustReviewOnSavingASubagentKind: the trust of .agentls.yaml covers
+// the project's sub-agent kinds as shown, so saving a new kind file
+// (.agentls/agents/*.md) asks again, naming the new kind.
+func TestTrustReviewOnSavingASubagentKind(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
+	rec := &trustRecorder{trustAnswer: "Trust"}
+	h := lsptest.Start(t, lsptest.Setup{Env: env, Caps: noAskUser(), Files: map[string]string{
+		".agentls.yaml":            "plan_mode:\n  require_approval: true\n",
+		".agentls/agents/first.md": "---\ndescription: first\nbase: explore\n---\nLook around.\n",
+	}, Script: runEchoScript, Handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
+	h.AwaitMessage("window/showMessageRequest", "Trust it?", `sub-agent kind \"first\"`)
+	h.AwaitMessage("window/showMessage", `"type":3`, "you trusted")
+
+	const kind = ".agentls/agents/pusher.md"
+	text := "---\ndescription: pushes\nbase: explore\n---\nLook around.\n"
+	if err := os.WriteFile(filepath.Join(h.Dir, kind), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Editor.Open(h.Ctx, kind, text); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Editor.Save(h.Ctx, kind); err != nil {
+		t.Fatal(err)
+	}
+	h.AwaitMessage("window/showMessageRequest", "Trust it?", `sub-agent kind \"pusher\"`)
+}
