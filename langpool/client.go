@@ -224,7 +224,8 @@ func (c *client) initialize(ctx context.Context, root string, folders []string) 
 }
 
 // handle answers the server's requests and notifications: diagnostics are
-// kept; configuration is empty; edits the server would make are refused
+// kept; configuration is empty but for the server's own section
+// (configSection: its initializationOptions); edits the server would make are refused
 // (the pool never lets a server change the workspace).
 func (c *client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	switch req.Method() {
@@ -239,10 +240,18 @@ func (c *client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return nil, nil
 	case "workspace/configuration":
 		var p struct {
-			Items []json.RawMessage `json:"items"`
+			Items []struct {
+				Section string `json:"section"`
+			} `json:"items"`
 		}
 		_ = json.Unmarshal(req.Params(), &p)
-		return make([]any, len(p.Items)), nil
+		out := make([]any, len(p.Items))
+		for i, item := range p.Items {
+			if s := configSection[c.fileType]; s != "" && item.Section == s && c.initOpts != nil {
+				out[i] = c.initOpts // the same settings as at initialize
+			}
+		}
+		return out, nil
 	case "workspace/applyEdit":
 		return map[string]any{"applied": false, "failureReason": "agentls's language servers do not edit the workspace"}, nil
 	case "workspace/workspaceFolders":

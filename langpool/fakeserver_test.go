@@ -42,7 +42,8 @@ func runFakeServer() {
 	docs := map[string]string{}
 	versions := map[string]int{}
 	push := os.Getenv(fakePushEnv)
-	var applyReply atomic.Value // the client's answer to the server's applyEdit
+	var applyReply atomic.Value            // the client's answer to the server's applyEdit
+	var initOpts, configReply atomic.Value // initialize's initializationOptions; the client's answer to workspace/configuration
 	done := make(chan struct{})
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdioRWC{}), jsonrpc2.WithCodec(lspwire.Codec{}))
 	publish := func(ctx context.Context, uri string) {
@@ -55,6 +56,11 @@ func runFakeServer() {
 	conn.Go(context.Background(), func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		switch req.Method() {
 		case "initialize":
+			var ip struct {
+				InitializationOptions json.RawMessage `json:"initializationOptions"`
+			}
+			_ = json.Unmarshal(req.Params(), &ip)
+			initOpts.Store(string(ip.InitializationOptions))
 			if os.Getenv(fakeDetachEnv) != "" {
 				// A child in a session of its own, out of the server's
 				// process group, holding the server's stderr open.
@@ -70,6 +76,11 @@ func runFakeServer() {
 			}
 			return map[string]any{"capabilities": caps}, nil
 		case "initialized":
+			go func() { // as rust-analyzer asks for its settings
+				var res json.RawMessage
+				_, _ = conn.Call(context.Background(), "workspace/configuration", map[string]any{"items": []map[string]string{{"section": "rust-analyzer"}}}, &res)
+				configReply.Store(string(res))
+			}()
 			// A hostile server: it asks the client to overwrite a file.
 			go func() {
 				var res json.RawMessage
@@ -143,6 +154,10 @@ func runFakeServer() {
 				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
 					"severity": 4, "source": "fake", "message": openDocsPrefix + openNames(docs)})
 			}
+			if strings.Contains(docs[p.TextDocument.URI], "REPORT") {
+				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
+					"severity": 4, "source": "fake", "message": reportPrefix + fakeReport(&initOpts, &configReply)})
+			}
 			if reply, ok := applyReply.Load().(string); ok {
 				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
 					"severity": 3, "source": "fake", "message": "applyEdit answered " + reply})
@@ -160,6 +175,38 @@ func runFakeServer() {
 	case <-done:
 	case <-conn.Done():
 	}
+}
+
+// reportPrefix starts the fake server's hint, on a file holding REPORT:
+// a fakeServerReport as JSON.
+const reportPrefix = "report: "
+
+// fakeServerReport is what the fake server was started and set up with.
+type fakeServerReport struct {
+	InitializationOptions json.RawMessage    `json:"initializationOptions"`
+	Configuration         json.RawMessage    `json:"configuration"` // the answer to workspace/configuration, null before it came
+	Env                   map[string]*string `json:"env"`           // reportedEnv's variables, nil when unset
+}
+
+// reportedEnv are the environment variables the fake server reports.
+var reportedEnv = []string{"RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_ENCODED_RUSTFLAGS"}
+
+func fakeReport(initOpts, configReply *atomic.Value) string {
+	r := fakeServerReport{Env: map[string]*string{}}
+	raw := func(v *atomic.Value) json.RawMessage {
+		if s, _ := v.Load().(string); s != "" {
+			return json.RawMessage(s)
+		}
+		return json.RawMessage("null")
+	}
+	r.InitializationOptions, r.Configuration = raw(initOpts), raw(configReply)
+	for _, k := range reportedEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			r.Env[k] = &v
+		}
+	}
+	b, _ := json.Marshal(r)
+	return string(b)
 }
 
 // openDocsPrefix starts the fake server's hint, on a file holding

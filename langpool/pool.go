@@ -292,10 +292,24 @@ func (p *Pool) client(ctx context.Context, file string) (*client, error) {
 		cfg := p.cfg
 		p.mu.Unlock()
 
-		c, err := startClient(ctx, t, cmd.argv, cmd.init, p.ws.Root(), p.ws.Folders(), p.policy(cfg, t), p.opts.Launcher, p.environ(cfg), p.opts.now)
+		environ, why := p.serverEnviron(cfg, t, cmd.origin) // reads the workspace: not under the lock
+		var c *client
+		var err error
+		if why == "" {
+			c, err = startClient(ctx, t, cmd.argv, cmd.init, p.ws.Root(), p.ws.Folders(), p.policy(cfg, t), p.opts.Launcher, environ, p.opts.now)
+		}
 		p.mu.Lock()
 		delete(p.starting, t)
 		close(wait)
+		if why != "" {
+			// Never started: Status says why, the code tools drop the type
+			// (until Configure looks again).
+			if strings.Join(p.cmds[t].argv, "\x00") == strings.Join(cmd.argv, "\x00") {
+				p.cmds[t] = command{why: why}
+			}
+			p.mu.Unlock()
+			return nil, fmt.Errorf("%w (%s): %s", intel.ErrNotServed, filepath.Base(file), why)
+		}
 		if err != nil {
 			if ctx.Err() == nil {
 				p.failed[t] = err.Error()
@@ -323,6 +337,32 @@ func (p *Pool) policy(cfg config.Config, fileType string) sandbox.Policy {
 		cache = filepath.Join(p.opts.CacheDir, hex.EncodeToString(sum[:8]), fileType)
 	}
 	return tools.LSPPolicy(cfg, p.ws.Folders(), cache)
+}
+
+// serverEnviron is environ for a file type's server, or why the server
+// must not start: rust-analyzer gets rustEnv, and one found on PATH (not
+// named in lsp.servers) does not start where the repository could still
+// choose what it runs (rustRefusal).
+func (p *Pool) serverEnviron(cfg config.Config, fileType, origin string) ([]string, string) {
+	environ := p.environ(cfg)
+	if fileType != "rust" {
+		return environ, ""
+	}
+	folders := p.ws.Folders()
+	if why := rustRefusal(folders); why != "" && origin == "PATH" {
+		return nil, why
+	}
+	pathVar := ""
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathVar = v
+		}
+	}
+	out, ok := rustEnv(environ, sandbox.SearchPath(pathVar, folders))
+	if !ok && origin == "PATH" {
+		return nil, "rustc not found on PATH (cargo would run the one the repository's .cargo/config.toml names)"
+	}
+	return out, ""
 }
 
 // environ is the servers' environment: the host's, without the variables

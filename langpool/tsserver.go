@@ -8,7 +8,8 @@ import (
 // initOptions are a server's initializationOptions: gopls otherwise waits
 // a second after each change before it publishes (diagnosticsDelay), which
 // every edit's settle wait would pay; typescript-language-server is told
-// which tsserver to run (tsserverOf), else it runs the workspace's.
+// which tsserver to run (tsserverOf), else it runs the workspace's;
+// rust-analyzer builds and runs nothing of the repository's (rustInit).
 func initOptions(fileType, prog, path string) map[string]any {
 	switch fileType {
 	case "go":
@@ -17,6 +18,8 @@ func initOptions(fileType, prog, path string) map[string]any {
 		if ts := tsserverOf(prog, path); ts != "" {
 			return map[string]any{"tsserver": map[string]any{"path": ts}}
 		}
+	case "rust":
+		return rustInit()
 	}
 	return nil
 }
