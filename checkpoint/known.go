@@ -83,7 +83,26 @@ func (s *Store) UpdateKnown(sessionID string, changes Known) error {
 func (s *Store) Scanned(sessionID string, man Manifest) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.seen[sessionID] = digestsOf(man)
+	s.setViewLocked(sessionID, digestsOf(man))
+}
+
+// maxViews bounds the sessions whose view (Scanned) a store keeps in
+// memory: one can hold MaxFiles entries, and a long-lived server sees many
+// sessions. A session whose view was dropped records nothing at its next
+// KnowScan (its command's changes stay the user's: a rewind leaves them as
+// conflicts) and has a view again from its next checkpoint.
+const maxViews = 16
+
+// setViewLocked sets sessionID's view, dropping another session's when
+// there are maxViews (s.mu held).
+func (s *Store) setViewLocked(sessionID string, view Known) {
+	if _, ok := s.seen[sessionID]; !ok && len(s.seen) >= maxViews {
+		for k := range s.seen { // any one: it has a view again at its next checkpoint
+			delete(s.seen, k)
+			break
+		}
+	}
+	s.seen[sessionID] = view
 }
 
 // KnowScan records as agentls's own what changed between the session's
@@ -94,7 +113,7 @@ func (s *Store) Scanned(sessionID string, man Manifest) {
 func (s *Store) KnowScan(sessionID string, man Manifest) error {
 	return s.updateKnown(sessionID, func(Known) Known {
 		view, ok := s.seen[sessionID]
-		s.seen[sessionID] = digestsOf(man)
+		s.setViewLocked(sessionID, digestsOf(man))
 		if !ok {
 			return nil
 		}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -104,5 +105,22 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestViewsAreBounded: a long-lived server sees many sessions; the views
+// their checkpoints leave (Scanned, each up to MaxFiles entries) stay at
+// most maxViews, and the session scanned last keeps its view.
+func TestViewsAreBounded(t *testing.T) {
+	s, _ := newStore(t, map[string]string{"a.txt": "a\n"}, DefaultRetention)
+	for i := range 3 * maxViews {
+		s.Scanned("s"+strconv.Itoa(i), Manifest{"a.txt": Entry{SHA256: "1"}})
+	}
+	s.mu.Lock()
+	n := len(s.seen)
+	_, last := s.seen["s"+strconv.Itoa(3*maxViews-1)]
+	s.mu.Unlock()
+	if n > maxViews || !last {
+		t.Fatalf("%d views kept (at most %d), the last session's kept: %v", n, maxViews, last)
 	}
 }
