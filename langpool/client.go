@@ -49,16 +49,21 @@ type client struct {
 	// stopping is set, under mu).
 	checksClean bool
 	checks      sync.WaitGroup
-	// exited is closed when the process has ended; waitErr is then how.
-	exited  chan struct{}
-	waitErr error
+	// started is when the process started; exited is closed when it has
+	// ended, waitErr and exitedAt are then how and when (restart.go).
+	started  time.Time
+	exited   chan struct{}
+	waitErr  error
+	exitedAt time.Time
 
 	// syncMu orders the document notifications (documents.go): a didChange
 	// must reach the server after its didOpen.
 	syncMu sync.Mutex
 
 	mu        sync.Mutex
-	docs      map[string]*document     // by URI: what the server was sent
+	docs      map[string]*document     // by URI: what the server was sent, open in it (at most maxOpenDocs)
+	tick      uint64                   // counts the pool's questions, to date each document's use
+	versions  int                      // the last version sent, of any document
 	published map[string]publishParams // by URI: the last publishDiagnostics (published.go bounds it)
 	// publishedAt is by URI when the last publish came, kept only while
 	// no change was sent since (settled.go judges it).
@@ -110,8 +115,10 @@ func startClient(ctx context.Context, fileType string, argv []string, initOpts m
 		prep.Cleanup()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
+	c.started = time.Now()
 	go func() {
 		c.waitErr = cmd.Wait()
+		c.exitedAt = time.Now()
 		close(c.exited)
 	}()
 	// A write the server does not take in time, or cut short, may leave a

@@ -2,7 +2,10 @@ package langpool
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/agentls/agentls/agent/intel"
@@ -17,26 +20,48 @@ type document struct {
 	// askedClean is the latest version checked for staying clean, clean
 	// the latest found so (clean.go); 0 for none.
 	askedClean, clean int
+	// used is when the pool last asked about it (the client's tick): the
+	// least recently used is closed past maxOpenDocs.
+	used uint64
 }
+
+// maxOpenDocs is the most documents open in one server: past it, the one
+// asked about least recently is closed (didClose), so that neither the
+// server nor agentls holds every file of a long session.
+const maxOpenDocs = 64
 
 // sync forwards agentls's view of a file (the editor's unsaved text or
 // the agent's applied edit first, else the disk: workspace.ReadFile) to
 // the server: didOpen the first time, didChange (full text, next version)
-// when it changed since. It returns the file's URI.
+// when it changed since. Documents open in the server whose file is gone
+// (deleted, and in no editor buffer) are closed first, and the least
+// recently used one past maxOpenDocs after. It returns the file's URI.
 func (c *client) sync(ctx context.Context, ws *workspace.Workspace, abs string) (string, error) {
 	p, err := ws.Resolve(abs)
 	if err != nil {
 		return "", err
 	}
-	text, err := ws.ReadFile(p)
-	if err != nil {
-		return "", err
-	}
 	uri := fileURI(p.Abs)
+	text, err := ws.ReadFile(p)
+	gone := c.vanished(ws, uri)
+	if errors.Is(err, fs.ErrNotExist) {
+		gone = append(gone, uri)
+	}
 	c.touch()
 	c.syncMu.Lock()
 	defer c.syncMu.Unlock() // orders this file's notifications (each write is bounded: stream.go)
-	version, open, changed := c.noteSent(uri, text)
+	if cerr := c.close(ctx, gone, true); cerr != nil {
+		return "", cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	version, open, changed, evict := c.noteSent(uri, text)
+	if evict != "" {
+		if err := c.close(ctx, []string{evict}, false); err != nil {
+			return "", err
+		}
+	}
 	if !changed {
 		return uri, nil
 	}
@@ -58,22 +83,102 @@ func (c *client) sync(ctx context.Context, ws *workspace.Workspace, abs string) 
 
 // noteSent records text as uri's, to be sent to the server: its version,
 // whether the server has the file open already, and whether the text
-// changed (else there is nothing to send). A change forgets when the file
-// was last published (settled.go).
-func (c *client) noteSent(uri, text string) (version int, open, changed bool) {
+// changed (else there is nothing to send); evict is the open document to
+// close, when opening uri makes more than maxOpenDocs. A change forgets
+// when the file was last published (settled.go). Versions count up across
+// the client's documents, so a document opened again after a close never
+// takes a version a publish kept from before the close names.
+func (c *client) noteSent(uri, text string) (version int, open, changed bool, evict string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.tick++
 	doc, open := c.docs[uri]
 	if open && doc.text == text {
-		return doc.version, true, false
+		doc.used = c.tick
+		return doc.version, true, false, ""
 	}
-	version = 1
-	if open {
-		version = doc.version + 1
+	if !open && len(c.docs) >= maxOpenDocs {
+		var oldest uint64
+		for u, d := range c.docs {
+			if evict == "" || d.used < oldest {
+				evict, oldest = u, d.used
+			}
+		}
 	}
-	c.docs[uri] = &document{version: version, text: text, lines: lineCount(text)}
+	c.versions++
+	c.docs[uri] = &document{version: c.versions, text: text, lines: lineCount(text), used: c.tick}
 	delete(c.publishedAt, uri)
-	return version, open, true
+	return c.versions, open, true, evict
+}
+
+// vanished are the documents open in the server, other than uri, whose
+// file is gone: not on disk and in no editor buffer or applied edit.
+func (c *client) vanished(ws *workspace.Workspace, uri string) []string {
+	c.mu.Lock()
+	open := make([]string, 0, len(c.docs))
+	for u := range c.docs {
+		if u != uri {
+			open = append(open, u)
+		}
+	}
+	c.mu.Unlock()
+	var gone []string
+	for _, u := range open { // stat outside the lock
+		path, err := uriPath(u)
+		if err != nil {
+			continue
+		}
+		if _, _, ok := ws.Overlay().Get(path); ok {
+			continue
+		}
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			gone = append(gone, u)
+		}
+	}
+	return gone
+}
+
+// close closes the documents uris that are open in the server (didClose;
+// c.syncMu held). Their last publish is kept as an unopened file's, or,
+// when the file is gone, forgotten.
+func (c *client) close(ctx context.Context, uris []string, gone bool) error {
+	for _, uri := range uris {
+		c.mu.Lock()
+		_, open := c.docs[uri]
+		if open {
+			c.forgetLocked(uri, gone)
+		}
+		c.mu.Unlock()
+		if !open {
+			continue
+		}
+		if err := c.conn.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": textDocumentID{URI: uri}}); err != nil {
+			return fmt.Errorf("%s: close %s: %w", c.argv[0], uri, err)
+		}
+	}
+	return nil
+}
+
+// forgetLocked drops uri's document; its kept publish becomes an
+// unopened file's, within maxUnopenedBytes, or is dropped when gone (or
+// past that budget) (c.mu held).
+func (c *client) forgetLocked(uri string, gone bool) {
+	delete(c.docs, uri)
+	if old, ok := c.unopenedSize[uri]; ok {
+		c.unopenedBytes -= old
+		delete(c.unopenedSize, uri)
+	}
+	pub, ok := c.published[uri]
+	if !ok {
+		return
+	}
+	if size := publishedSize(pub); !gone && c.unopenedBytes+size <= maxUnopenedBytes {
+		c.unopenedBytes += size
+		c.unopenedSize[uri] = size
+		return
+	}
+	delete(c.published, uri)
+	delete(c.publishedAt, uri)
 }
 
 // diagnostics are the file's current problems: pulled when the server

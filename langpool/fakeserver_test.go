@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -112,6 +113,14 @@ func runFakeServer() {
 				docs[p.TextDocument.URI], versions[p.TextDocument.URI] = p.ContentChanges[n-1].Text, p.TextDocument.Version
 			}
 			return nil, nil
+		case "textDocument/didClose":
+			var p struct {
+				TextDocument struct{ URI string } `json:"textDocument"`
+			}
+			_ = json.Unmarshal(req.Params(), &p)
+			delete(docs, p.TextDocument.URI)
+			delete(versions, p.TextDocument.URI)
+			return nil, nil
 		case "fake/publish":
 			var p struct{ URI string }
 			_ = json.Unmarshal(req.Params(), &p)
@@ -130,6 +139,10 @@ func runFakeServer() {
 				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
 					"severity": 4, "source": "fake", "message": fmt.Sprintf("detached %d", pid)})
 			}
+			if strings.Contains(docs[p.TextDocument.URI], "OPENDOCS") {
+				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
+					"severity": 4, "source": "fake", "message": openDocsPrefix + openNames(docs)})
+			}
 			if reply, ok := applyReply.Load().(string); ok {
 				items = append(items, map[string]any{"range": map[string]any{"start": map[string]int{"line": 0}, "end": map[string]int{"line": 0}},
 					"severity": 3, "source": "fake", "message": "applyEdit answered " + reply})
@@ -147,6 +160,21 @@ func runFakeServer() {
 	case <-done:
 	case <-conn.Done():
 	}
+}
+
+// openDocsPrefix starts the fake server's hint, on a file holding
+// OPENDOCS, naming the documents open in it (openNames).
+const openDocsPrefix = "open: "
+
+// openNames are the base names of the documents open in the fake server,
+// sorted, separated by spaces.
+func openNames(docs map[string]string) string {
+	names := make([]string, 0, len(docs))
+	for uri := range docs {
+		names = append(names, filepath.Base(uri))
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
 }
 
 // badLines are the fake server's diagnostics of text: an error on every

@@ -53,6 +53,9 @@ type Options struct {
 	// now, when set (tests), is the clock the servers' publishes are
 	// timed by (settled.go); nil is time.Now.
 	now func() time.Time
+	// restartBackoff, when set (tests), is the first wait before a server
+	// that keeps exiting starts again (restart.go); 0 is restartBackoff.
+	restartBackoff time.Duration
 }
 
 // Pool is the workspace's language servers by file type.
@@ -68,6 +71,7 @@ type Pool struct {
 	clients  map[string]*client
 	starting map[string]chan struct{} // a start in progress, closed when it ends
 	failed   map[string]string        // why a type's server could not start
+	exits    map[string]*exitRow      // a type's server's exits in a row (restart.go)
 	closed   bool
 }
 
@@ -91,14 +95,15 @@ func New(opts Options) *Pool {
 		}
 	}
 	p := &Pool{opts: opts, ws: opts.Workspace, stop: make(chan struct{}), done: make(chan struct{}),
-		clients: map[string]*client{}, starting: map[string]chan struct{}{}, failed: map[string]string{}}
+		clients: map[string]*client{}, starting: map[string]chan struct{}{}, failed: map[string]string{}, exits: map[string]*exitRow{}}
 	p.Configure(opts.Config)
 	go p.reap()
 	return p
 }
 
 // Configure takes a new configuration (a workspace file the user
-// trusted): servers whose command changed stop, to start anew when asked.
+// trusted): servers whose command changed stop, to start anew when asked;
+// a server that failed to start or kept exiting is started again.
 func (p *Pool) Configure(cfg config.Config) {
 	// Never a program of the workspace's: PATH entries at or below its
 	// folders (an activated .venv/bin, direnv's bin) are left out, as for
@@ -115,6 +120,7 @@ func (p *Pool) Configure(cfg config.Config) {
 	}
 	p.cmds = cmds
 	p.failed = map[string]string{}
+	p.exits = map[string]*exitRow{}
 	p.mu.Unlock()
 	for _, c := range stale {
 		c.stop()
@@ -154,10 +160,16 @@ func (p *Pool) reap() {
 		p.mu.Lock()
 		now := time.Now()
 		for ft, c := range p.clients {
-			if c.idleFor(now) >= p.opts.IdleAfter || !c.alive() {
-				idle = append(idle, c)
-				delete(p.clients, ft)
+			switch {
+			case !c.alive():
+				p.noteExitLocked(ft, c)
+			case c.idleFor(now) >= p.opts.IdleAfter:
+				delete(p.exits, ft) // it ran until unused: no crash loop
+			default:
+				continue
 			}
+			idle = append(idle, c)
+			delete(p.clients, ft)
 		}
 		p.mu.Unlock()
 		for _, c := range idle {
@@ -186,14 +198,14 @@ func (p *Pool) Serves(file string) bool {
 }
 
 // ServedTypes implements intel.TypeLister: the file types with a server
-// that did not fail to start (the agent offers the code tools for them,
+// that did not fail to start or keep exiting (the agent offers the code tools for them,
 // and names them in the tools' descriptions).
 func (p *Pool) ServedTypes() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []string
 	for _, t := range sortedTypes(p.cmds) {
-		if c := p.cmds[t]; c.argv != nil && p.failed[t] == "" && !p.closed {
+		if c := p.cmds[t]; c.argv != nil && p.failed[t] == "" && (p.exits[t] == nil || p.exits[t].broken == "") && !p.closed {
 			out = append(out, t)
 		}
 	}
@@ -214,6 +226,8 @@ func (p *Pool) Status() []agentproto.LanguageServing {
 			out = append(out, agentproto.LanguageServing{FileType: t, Source: "none", Detail: c.why})
 		case p.failed[t] != "":
 			out = append(out, agentproto.LanguageServing{FileType: t, Source: "none", Detail: "failed: " + p.failed[t]})
+		case p.exits[t] != nil && p.exits[t].broken != "":
+			out = append(out, agentproto.LanguageServing{FileType: t, Source: "none", Detail: "failed: " + p.exits[t].broken})
 		default:
 			state := "starts when needed"
 			if c := p.clients[t]; c != nil {
@@ -249,10 +263,20 @@ func (p *Pool) client(ctx context.Context, file string) (*client, error) {
 			c.touch()
 			p.mu.Unlock()
 			return c, nil
+		} else if c != nil { // it exited on its own
+			delete(p.clients, t)
+			p.noteExitLocked(t, c)
+			p.mu.Unlock()
+			c.stop() // its process is gone: cleans up at once
+			continue
 		}
 		if why := p.failed[t]; why != "" {
 			p.mu.Unlock()
 			return nil, fmt.Errorf("the %s language server could not start: %s", t, why)
+		}
+		if err := p.restartErrLocked(t, time.Now()); err != nil {
+			p.mu.Unlock()
+			return nil, err
 		}
 		if wait, ok := p.starting[t]; ok {
 			p.mu.Unlock()

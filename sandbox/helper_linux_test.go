@@ -148,6 +148,26 @@ func helper(args []string) int {
 		if c, err = net.DialTimeout("unix", arg, 5*time.Second); err == nil {
 			c.Close()
 		}
+	case "chmod":
+		err = os.Chmod(arg, 0o777)
+	case "fchmod":
+		var f *os.File
+		if f, err = os.Open(arg); err == nil {
+			err = f.Chmod(0o777)
+			f.Close()
+		}
+	case "setxattr":
+		err = unix.Setxattr(arg, "user.agentls", []byte("x"), 0)
+	case "lsetxattr":
+		err = unix.Lsetxattr(arg, "user.agentls", []byte("x"), 0)
+	case "fsetxattr":
+		var f *os.File
+		if f, err = os.Open(arg); err == nil {
+			err = unix.Fsetxattr(int(f.Fd()), "user.agentls", []byte("x"), 0)
+			f.Close()
+		}
+	case "removexattr":
+		err = unix.Removexattr(arg, "user.kept")
 	case "socketpair":
 		var fds [2]int
 		if fds, err = syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0); err == nil {

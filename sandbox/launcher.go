@@ -87,6 +87,11 @@ func Exec(args []string) error {
 			return err
 		}
 	}
+	if needsXattrFilter(s) {
+		if err := denyXattrChanges(); err != nil {
+			return err
+		}
+	}
 	if s.NoKeyrings {
 		if err := denyKeyrings(); err != nil {
 			return err

@@ -23,3 +23,8 @@ func denyKeyrings() error {
 func denyTruncation() error {
 	return errors.New("no truncate filter on this system")
 }
+
+// denyXattrChanges: only Linux has the filter (and Landlock).
+func denyXattrChanges() error {
+	return errors.New("no xattr filter on this system")
+}

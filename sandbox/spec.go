@@ -82,3 +82,10 @@ func decodeSpec(text string) (spec, error) {
 func needsTruncateFilter(s spec) bool {
 	return s.Landlock && !s.Bwrap && s.LandlockABI < 3
 }
+
+// needsXattrFilter reports whether the launcher adds the xattr filter
+// (xattrfilter_linux.go) under s: Landlock alone, at every ABI (Landlock
+// has no right for xattrs; bubblewrap's read-only mounts refuse them).
+func needsXattrFilter(s spec) bool {
+	return s.Landlock && !s.Bwrap
+}

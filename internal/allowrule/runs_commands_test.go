@@ -81,3 +81,34 @@ func TestNpmShortCommandsStillAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestGitCredentialHelpersAsk: docs/guard.md's danger table names
+// `credential*`, but only `credential`, `credential-cache` and
+// `credential-store` asked. git runs `git credential-<x>` as the helper
+// program git-credential-<x> (in git's exec path or on PATH), and each of
+// them answers `get` with the stored password, or starts a daemon
+// (`credential-cache--daemon`): under `git *` they ran unasked.
+func TestGitCredentialHelpersAsk(t *testing.T) {
+	for _, c := range []struct{ rule, command string }{
+		{"git *", "git credential fill"},
+		{"git *", "git credential-store get"},
+		{"git *", "git credential-cache--daemon sock"},
+		{"git *", "git credential-libsecret get"},
+		{"git *", "git credential-osxkeychain get"},
+		{"git *", "git credential-manager get"},
+		{"git *", "git credential-netrc get"},
+		{"git --*", "git --no-pager credential-gnome-keyring get"},
+	} {
+		r, err := ParseRule(c.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd, err := Parse(c.command)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := r.Allows(cmd, nil); ok {
+			t.Errorf("rule %q lets %q run unasked: a credential helper prints stored passwords or starts a daemon", c.rule, c.command)
+		}
+	}
+}

@@ -286,10 +286,14 @@ func (t *table) option(w string) string {
 var gitValueOptions = setOf("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds", "--attr-source")
 
 // gitRiskySubs are git commands that run a program, serve or send the
-// repository, or change configuration.
+// repository, or change configuration. Every subcommand whose name begins
+// with "credential" is risky too (gitOperands): git runs
+// `git credential-<x>` as the helper git-credential-<x>, which prints a
+// stored password (libsecret, osxkeychain, manager, netrc…) or starts a
+// daemon (credential-cache--daemon).
 var gitRiskySubs = setOf("config", "filter-branch", "difftool", "mergetool", "instaweb", "daemon", "web--browse",
 	"submodule--helper", "merge-index", // what `submodule foreach` runs; runs its program for each unmerged file
-	"hook", "credential", "credential-cache", "credential-store", "upload-pack", "receive-pack", "upload-archive",
+	"hook", "upload-pack", "receive-pack", "upload-archive",
 	"remote-ext", "remote-fd", "send-email", "imap-send", "archimport", "cvsimport", "cvsserver", "cvsexportcommit",
 	"p4", "svn", "shell", "http-backend", "http-fetch", "http-push", "sh-setup", "fsmonitor--daemon")
 
@@ -304,6 +308,9 @@ func gitOperands(words []string, from int) string {
 		return ""
 	}
 	sub := words[i]
+	if i >= from && strings.HasPrefix(sub, "credential") {
+		return fmt.Sprintf("`git %s` is a credential helper: it prints stored passwords or starts a daemon", sub)
+	}
 	if i >= from && gitRiskySubs[sub] {
 		return fmt.Sprintf("`git %s` runs a program, serves the repository or changes configuration", sub)
 	}

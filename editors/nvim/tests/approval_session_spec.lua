@@ -55,5 +55,7 @@ t.describe('a plan approval answered later', function()
     select_cb({ label = 'Accept & Build', value = true })
     t.eq(1, #sent, 'one decision sent')
     t.eq('s1', sent[1] and sent[1].params.sessionId, 'the decision is for the session whose plan was shown')
+    -- and names the plan shown: the server refuses it when the session awaits another plan by then
+    t.eq('plans/a.plan', sent[1] and sent[1].params.planFile, 'the decision names the plan that was shown')
   end)
 end)

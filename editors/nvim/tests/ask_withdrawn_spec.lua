@@ -7,6 +7,7 @@
 local t = require('runner')
 local h = require('helpers')
 local ask = require('agentls.ask')
+local agentls = require('agentls')
 
 t.describe('a withdrawn question', function()
   t.it('asks nothing more once its form is closed', function()
@@ -41,5 +42,54 @@ t.describe('a withdrawn question', function()
     select_cb({ label = 'Keep Planning', value = false }) -- the stale picker answered
     t.eq({}, inputs, 'no question of the withdrawn request asked after its withdrawal')
     t.eq(nil, result, 'no result for a withdrawn request')
+  end)
+end)
+
+-- On Neovim 0.10 and later the askUser handler runs in a coroutine (vim/lsp/rpc.lua) that
+-- waits for the person's answer (reply.lua). A withdrawn question never gets that answer: its
+-- coroutine stayed suspended for the rest of the session, holding the request, one more per
+-- withdrawal, and the request was never answered. Withdrawal must end it (a RequestCancelled
+-- reply, which the server drops).
+t.describe('a withdrawn question, end to end', function()
+  t.it('its handler ends: no coroutine is left waiting for the answer', function()
+    local st = h.start({}, [[
+steps:
+  - text: "Asking."
+    tool_calls:
+      - id: q1
+        name: ask_user
+        args:
+          questions:
+            - {name: name, question: "Your name?", schema: {type: string}}
+]])
+    local co
+    st.trace = function(method, p)
+      if method == 'agent/askUser' then
+        local c, is_main = coroutine.running()
+        co = (c and not is_main) and c or false -- false: 0.7 to 0.9, no coroutine
+      end
+      t.note(method, p)
+    end
+    local input_cb
+    h.stub(vim.ui, 'input', function(_, cb)
+      input_cb = cb -- the person never answers
+    end)
+    agentls.prompt('Ask me')
+    t.wait(10000, function()
+      return input_cb ~= nil
+    end, 'the question')
+    t.ok(co ~= nil, 'the askUser handler ran')
+    vim.cmd('AgentCancel')
+    t.eq('cancelled', h.turn(st).stopReason)
+    t.wait(5000, function()
+      return next(st.asks) == nil
+    end, 'the question withdrawn ($/cancelRequest)')
+    if co then
+      t.wait(2000, function()
+        return coroutine.status(co) == 'dead'
+      end, 'the handler coroutine to end (it was ' .. coroutine.status(co) .. ')')
+    end
+    input_cb('too late') -- the stale input answered: nothing happens, nothing breaks
+    t.eq({}, st.asks, 'no question pending')
   end)
 end)

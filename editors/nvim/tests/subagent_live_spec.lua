@@ -59,13 +59,12 @@ t.describe("a sub-agent's running command in the chat", function()
       local l = next(live(st.chat))
       local ls = vim.api.nvim_buf_get_lines(st.chat.bufnr, 0, -1, false)
       t.eq('        ⋯', ls[l], want .. ": the line in the buffer, indented under the child's row")
-      t.match('^      ↳ %[%x+%] Running `sh live%.sh` …', ls[l - 1], want .. ": the child's row right above it")
-      local row = l - 2
-      while row > 0 and not (st.chat.rows[row] and ls[row]:find('^  • ')) do
-        row = row - 1 -- past the run question's lines under the task row
-      end
-      t.match('^  • Task build', ls[row], want .. ': the task row above the child')
-      t.eq(st.chat.rows[l - 1], st.chat:call_at(l), want .. ": the line belongs to the child's call")
+      -- the child's run question and its answer stand under the child's row, indented with it
+      t.eq({ '        ? Run `sh live.sh`?', '        → Run' }, { ls[l - 2], ls[l - 1] }, want .. ": the child's question above it")
+      local child = l - 3
+      t.match('^      ↳ %[%x+%] Running `sh live%.sh` …', ls[child], want .. ": the child's row right above them")
+      t.match('^  • Task build', ls[child - 1], want .. ': the task row above the child')
+      t.eq(st.chat.rows[child], st.chat:call_at(l), want .. ": the line belongs to the child's call")
       t.ok(not h.text(st.chat.bufnr):find(want, 1, true), want .. ': the text is not in the markdown')
       vim.cmd('redraw')
       local screen = h.screen()

@@ -513,10 +513,11 @@ export class AgentController implements vscode.Disposable {
       await this.answer(q.questionId, answers);
       return;
     }
+    // The plan the decision is about: the server refuses it when the chat awaits another now.
+    const plan = planFile ?? st.awaitingApproval?.planFile;
     try {
       if (decision === 'approve') {
         const params: PlanDecisionParams = { sessionId: st.session.sessionId };
-        const plan = planFile ?? st.awaitingApproval?.planFile;
         if (plan) params.planFile = plan;
         const res = (await vscode.commands.executeCommand(Commands.approvePlan, params)) as ApprovePlanResult | undefined;
         if (res?.asked) return; // the question is up again, with what approving grants
@@ -524,6 +525,7 @@ export class AgentController implements vscode.Disposable {
         this.model.approvalResolved(st.session.sessionId);
       } else {
         const params: ResolvePlanParams = { sessionId: st.session.sessionId, decision, reason: reason || 'the user chose to keep planning' };
+        if (plan) params.planFile = plan;
         const s = await this.request(Methods.resolvePlan, params);
         this.model.upsertSession(s);
         this.model.approvalResolved(s.sessionId);

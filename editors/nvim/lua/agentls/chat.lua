@@ -249,12 +249,18 @@ end
 M.answer_text = summary.answer_text
 M.answered = summary.answered
 
---- Shows the user's answers to `questions` as text under the tool call asking them (the last
---- one still running), or as lines of their own when no call is running.
-function Chat:answered(questions, answers, dismissed)
+--- Shows the user's answers to `questions` as text under the tool call asking them: call
+--- `tool_call_id` (a permission's `toolCallId`) when the chat has it, else the last call still
+--- running, else as lines of their own.
+function Chat:answered(questions, answers, dismissed, tool_call_id)
   local qa = M.answered(questions, answers, dismissed)
   if #qa == 0 then
     return
+  end
+  local own = type(tool_call_id) == 'string' and self.tools[tool_call_id]
+  if own then
+    own.qa = qa
+    return self:render()
   end
   for i = #self.entries, 1, -1 do
     local e = self.entries[i]
@@ -271,12 +277,14 @@ local function split(text)
   return vim.split(text, '\n', true)
 end
 
--- The questions and answers of a call: "    ? Which port?" then "    → 8080".
-local function qa_lines(out, qa)
+-- The questions and answers of a call: "    ? Which port?" then "    → 8080"; under a
+-- sub-agent's call `depth` levels down, four spaces more a level.
+local function qa_lines(out, qa, depth)
+  local indent = string.rep('    ', (depth or 0) + 1)
   for _, x in ipairs(qa or {}) do
-    table.insert(out, '    ? ' .. x.question)
+    table.insert(out, indent .. '? ' .. x.question)
     for i, l in ipairs(vim.split(x.answer, '\n', true)) do
-      table.insert(out, (i == 1 and '    → ' or '      ') .. l)
+      table.insert(out, indent .. (i == 1 and '→ ' or '  ') .. l)
     end
   end
 end
@@ -321,7 +329,7 @@ local function tool_lines(out, e, depth, rows, links, shown)
       end
     end
   end
-  qa_lines(out, e.qa)
+  qa_lines(out, e.qa, depth)
   if e.live and e.live ~= '' and (e.status == 'in_progress' or e.status == 'pending') then
     local indent = string.rep('    ', depth + 1)
     table.insert(out, indent .. M.live_mark)

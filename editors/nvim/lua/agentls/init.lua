@@ -489,14 +489,15 @@ function State:set_mode(mode)
 end
 
 --- Approves (decision 'approve') or rejects (with a reason) the plan awaiting approval in session
---- session_id (the current one when nil).
-function State:resolve_plan(decision, reason, session_id)
+--- session_id (the current one when nil). plan_file, when given, is the plan the user was shown
+--- (workspace-relative): the server refuses the decision when the session awaits another plan now.
+function State:resolve_plan(decision, reason, session_id, plan_file)
   if not session_id and not self.session then
     return notify('no session', vim.log.levels.WARN)
   end
   local sid = session_id or self.session.sessionId
   local function go(r)
-    local params = { sessionId = sid, decision = decision, reason = r }
+    local params = { sessionId = sid, decision = decision, reason = r, planFile = plan_file }
     self:request(protocol.methods.resolvePlan, params, function(err, res)
       if not failed(err, decision == 'approve' and 'approve' or 'reject') then
         self:mode_changed(sid, res.mode, res.planFile, 'user')
@@ -758,7 +759,7 @@ end
 -- agent/askUser: asks through vim.ui and replies when the user has answered.
 function State:on_ask(params)
   local d = reply.defer()
-  local pending = { params = params }
+  local pending = { params = params, reply = d }
   if d.id then
     self.asks[d.id] = pending
   end
@@ -777,16 +778,21 @@ function State:on_ask(params)
       self.answers[params.questionId] = result.answers
     end
     if self.session and params.sessionId == self.session.sessionId and (result.answers or result.dismissed) then
-      self.chat:answered(params.questions, result.answers, result.dismissed) -- the answers as text
+      -- the answers as text, under the call that asked (a permission names it)
+      local call = type(params.permission) == 'table' and params.permission.toolCallId or nil
+      self.chat:answered(params.questions, result.answers, result.dismissed, call)
     end
     if resolve_later then
       -- answered "dismissed" at once: resolve the pending approval now
       local a = result.answers or {}
+      -- the session whose plan was shown, and that plan (the server refuses it if another awaits)
+      local perm = type(params.permission) == 'table' and params.permission or {}
+      local shown = (perm.kind == 'plan' and type(perm.what) == 'string' and perm.what ~= '') and perm.what or nil
       if a.approve == true then
-        self:resolve_plan('approve', nil, params.sessionId) -- the session whose plan was shown
+        self:resolve_plan('approve', nil, params.sessionId, shown)
       elseif a.approve == false then
         local fb = a.feedback
-        self:resolve_plan('reject', (fb and fb ~= '') and fb or 'the user chose to keep planning', params.sessionId)
+        self:resolve_plan('reject', (fb and fb ~= '') and fb or 'the user chose to keep planning', params.sessionId, shown)
       end
       return
     end
@@ -939,6 +945,7 @@ function State:handlers()
         if a.form then
           a.form.close() -- the window showing it; the picker is the vim.ui replacement's
         end
+        a.reply.cancel() -- the handler waiting for the answer ends (its coroutine, 0.10+)
         notify('the question was withdrawn')
       end
     end,

@@ -59,11 +59,12 @@ end
 
 --- Prepares a deferred reply for the server request being handled. Returns an object with
 --- `mode` ('coroutine', 'stack' or 'none'), `id` (the request id when known), `send(result)`
---- (call it once, from anywhere, when the answer is known) and `wait()` (the handler's
---- return value: call it last in the handler).
+--- (call it once, from anywhere, when the answer is known), `cancel()` (the server withdrew
+--- the request: it is answered RequestCancelled, and a handler waiting in a coroutine ends)
+--- and `wait()` (the handler's return value: call it last in the handler).
 function M.defer()
   local d = { mode = 'none' }
-  local done, value = false, nil
+  local done, value, failure = false, nil, nil
   local co, is_main = coroutine.running()
   if co and not is_main then
     local yieldable = coroutine.isyieldable
@@ -84,25 +85,33 @@ function M.defer()
   end
   local waiting = false
   local orig_send
-  function d.send(result)
+  local function reply(result, e)
     if done then
       return
     end
-    done, value = true, result
+    done, value, failure = true, result, e
     if not waiting then
       return -- the handler has not returned yet: wait() returns the value
     end
     if d.mode == 'coroutine' then
       vim.schedule(function()
-        coroutine.resume(co, result)
+        coroutine.resume(co, result, e)
       end)
     elseif d.mode == 'stack' then
-      orig_send(id, nil, result)
+      orig_send(id, e, result)
     end
+  end
+  function d.send(result)
+    reply(result, nil)
+  end
+  -- A withdrawn request still gets its reply (LSP: a cancelled request is answered), which
+  -- the server drops; without it the handler's coroutine would wait for good.
+  function d.cancel()
+    reply(nil, vim.lsp.rpc_response_error(vim.lsp.protocol.ErrorCodes.RequestCancelled, 'withdrawn'))
   end
   function d.wait()
     if done then
-      return value
+      return value, failure
     end
     waiting = true
     if d.mode == 'coroutine' then

@@ -1,0 +1,153 @@
+package langpool
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/textproto"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/workspace"
+)
+
+// crashingServerArg makes the test binary (run with it as its only
+// argument) a language server that answers initialize, takes the
+// initialized notification, and exits at the first document it is sent,
+// with a line on stderr (gopls panicking on a file, at every start). Each
+// start appends a line to starts in its cache folder ($XDG_CACHE_HOME, the
+// one place the sandbox lets it write).
+const crashingServerArg = "crashing-language-server"
+
+func init() {
+	if len(os.Args) == 2 && os.Args[1] == crashingServerArg {
+		runCrashingServer()
+		os.Exit(2)
+	}
+}
+
+func runCrashingServer() {
+	if f, err := os.OpenFile(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "starts"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+		_, _ = f.WriteString("start\n")
+		_ = f.Close()
+	}
+	in := textproto.NewReader(bufio.NewReader(os.Stdin))
+	for {
+		hdr, err := in.ReadMIMEHeader()
+		if err != nil {
+			return
+		}
+		n, _ := strconv.Atoi(hdr.Get("Content-Length"))
+		body := make([]byte, n)
+		if _, err := io.ReadFull(in.R, body); err != nil {
+			return
+		}
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal(body, &msg)
+		switch msg.Method {
+		case "initialize":
+			res := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1,"diagnosticProvider":{}}}}`, msg.ID)
+			fmt.Fprintf(os.Stdout, "Content-Length: %d\r\n\r\n%s", len(res), res)
+		case "textDocument/didOpen", "textDocument/didChange", "textDocument/diagnostic":
+			fmt.Fprintln(os.Stderr, "panic: index corrupted")
+			return
+		}
+	}
+}
+
+// startsOf is how many times the crashing server started under the pool
+// whose cache root is cacheRoot.
+func startsOf(t *testing.T, cacheRoot string) int {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(cacheRoot, "*", "go", "starts"))
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += strings.Count(string(b), "start\n")
+	}
+	return n
+}
+
+// TestServerThatKeepsExitingIsNotRestartedInALoop: a language server that
+// answers initialize and then exits (here at the first document, at every
+// start) is started again after a growing wait, not at every question:
+// the settle polls of an edit (every 100 ms) and the agent's questions
+// spawned a new server each, for as long as the agent worked. After
+// maxQuickExits exits in a row it is not started again, and the question's
+// error says so with its stderr's tail; a configuration change starts it
+// anew.
+func TestServerThatKeepsExitingIsNotRestartedInALoop(t *testing.T) {
+	root := t.TempDir()
+	a := filepath.Join(root, "a.go")
+	if err := os.WriteFile(a, []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, crashingServerArg}}}
+	cache := t.TempDir()
+	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: cache,
+		restartBackoff: 50 * time.Millisecond})
+	t.Cleanup(p.Close)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// Questions as an edit's settle polls ask them (faster: the test's
+	// backoff is short), until the server is reported broken, then 20
+	// more; a start more than maxQuickExits is the loop.
+	want := fmt.Sprintf("exited %d times in a row; not restarted", maxQuickExits)
+	var last error
+	asked, after := 0, 0
+	for after < 20 {
+		_, last = p.Diagnostics(ctx, []string{a})
+		asked++
+		if last != nil && strings.Contains(last.Error(), want) {
+			after++
+		}
+		if starts := startsOf(t, cache); starts > maxQuickExits {
+			t.Fatalf("a server that exits at every start was started %d times by %d questions (last error: %v); want at most %d, after a growing wait", starts, asked, last, maxQuickExits)
+		}
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			t.Fatalf("no question's error said %q within a minute (%d questions; last error: %v)", want, asked, last)
+		}
+	}
+	starts := startsOf(t, cache)
+	if !strings.Contains(last.Error(), "panic: index corrupted") {
+		t.Fatalf("the question's error is %v; want the server's stderr in it", last)
+	}
+	t.Logf("%d starts, %d questions; the last one's error: %v", starts, asked, last)
+	if st := statusOf(p.Status(), "go"); !strings.Contains(st, want) {
+		t.Errorf("status = %q, want it to say %q", st, want)
+	}
+	if served := p.ServedTypes(); len(served) != 0 {
+		t.Errorf("served types = %v, want the broken server left out", served)
+	}
+
+	p.Configure(cfg) // the user changed the configuration: start it anew
+	_, _ = p.Diagnostics(ctx, []string{a})
+	if again := startsOf(t, cache); again != starts+1 {
+		t.Fatalf("after a configuration change the server started %d more times, want once", again-starts)
+	}
+}
