@@ -129,7 +129,7 @@ func readCommandDir(dir, source, within string) []User {
 	var out []User
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".md")
-		if !ok || !e.Type().IsRegular() {
+		if !ok || !mdfile.Listed(e, within) {
 			continue
 		}
 		if !mdfile.ValidName(name) {

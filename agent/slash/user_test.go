@@ -40,7 +40,8 @@ func FuzzUserFile(f *testing.F) {
 }
 
 // TestReadUser: a later folder wins for a name, a built-in's name and a
-// symlink are left out, a bad file name is skipped, and the list is sorted.
+// repository's symlink are left out (the user's own is followed), a bad
+// file name is skipped, and the list is sorted.
 func TestReadUser(t *testing.T) {
 	t.Parallel()
 	proj, user := t.TempDir(), t.TempDir()
@@ -57,12 +58,19 @@ func TestReadUser(t *testing.T) {
 	if err := os.Symlink("/etc/hostname", filepath.Join(proj, "leak.md")); err != nil {
 		t.Fatal(err)
 	}
-	got := ReadUser([]Folder{{Dir: proj, Source: "project"}, {Dir: "", Source: "none"}, {Dir: user, Source: "user"}}, func(n string) bool { return n == "plan" })
+	dotfiles := filepath.Join(t.TempDir(), "c.md") // the user's dotfiles, linked into their folder
+	if err := os.WriteFile(dotfiles, []byte("---\ndescription: linked\n---\nmine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dotfiles, filepath.Join(user, "c.md")); err != nil {
+		t.Fatal(err)
+	}
+	got := ReadUser([]Folder{{Dir: proj, Source: "project", Within: filepath.Dir(proj)}, {Dir: "", Source: "none"}, {Dir: user, Source: "user"}}, func(n string) bool { return n == "plan" })
 	var infos []string
 	for _, u := range got {
 		infos = append(infos, u.Info().Name+"="+u.Info().Description)
 	}
-	want := "a=A (project) b=mine (user)"
+	want := "a=A (project) b=mine (user) c=linked (user)"
 	if strings.Join(infos, " ") != want {
 		t.Fatalf("ReadUser = %q, want %q", infos, want)
 	}
