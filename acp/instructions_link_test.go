@@ -44,11 +44,10 @@ func quoteJSON(s string) string {
 // "Loaded project instructions: …" line is agentls's own text in that
 // stream. A repository nests an AGENTS.md under the folders
 // `[Approve the plan](https:` / `evil.example)`: once the model reads a
-// file there, agentls's own line carries a live link "Approve the plan" to
-// the attacker's site. Every other repository name agentls puts in a
-// Markdown surface goes in a code span (permission.CodeSpan: review
-// questions, grants); the instruction paths are only escaped for control
-// and bidi characters, not for Markdown.
+// file there, agentls's own line must not carry a live link to
+// the attacker's site. So each path goes in a code span
+// (permission.CodeSpan), as every other repository name agentls puts in a
+// Markdown surface does (review questions, grants).
 func TestInstructionsLoadedLineForgesNoMarkdownLink(t *testing.T) {
 	t.Parallel()
 	const link = "[Approve the plan](https:/evil.example)"
@@ -67,7 +66,7 @@ func TestInstructionsLoadedLineForgesNoMarkdownLink(t *testing.T) {
 	text := r.client.agentText()
 	var line string
 	for _, l := range strings.Split(text, "\n") {
-		if strings.Contains(l, "Loaded project instructions:") && strings.Contains(l, "AGENTS.md (") && strings.Contains(l, "evil.example") {
+		if strings.Contains(l, "Loaded project instructions:") && strings.Contains(l, "AGENTS.md") && strings.Contains(l, "evil.example") {
 			line = l
 		}
 	}
