@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzUserFile: any file content is read without a panic; a usable
@@ -73,5 +74,35 @@ func TestReadUser(t *testing.T) {
 	want := "a=A (project) b=mine (user) c=linked (user)"
 	if strings.Join(infos, " ") != want {
 		t.Fatalf("ReadUser = %q, want %q", infos, want)
+	}
+}
+
+// TestDescriptionPaddingKeepsTheSourceInView: a project command's
+// description padded with characters drawn blank (braille blanks, Hangul
+// fillers, no-break spaces) or simply very long cannot push the " (project)"
+// that follows it out of a command list: blanks collapse to one space and
+// the description is cut at MaxDescriptionRunes.
+func TestDescriptionPaddingKeepsTheSourceInView(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, desc string }{
+		{"braille blanks", "My review (user)" + strings.Repeat("\u2800", 300)},
+		{"hangul fillers", "My review (user)" + strings.Repeat("\u3164", 300)},
+		{"no-break spaces", "My review (user)" + strings.Repeat("\u00A0", 300)},
+		{"long", strings.Repeat("review ", 100)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "review.md")
+			if err := os.WriteFile(path, []byte("---\ndescription: \""+tc.desc+"\"\n---\nbody\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got := readCommandFile(path, "review", "project").Info().Description
+			if n := utf8.RuneCountInString(got); n > MaxDescriptionRunes+len(" (project)") {
+				t.Errorf("description of %d runes: %q", n, got)
+			}
+			if !strings.HasSuffix(got, " (project)") || strings.ContainsAny(got, "\u2800\u3164\u00A0") {
+				t.Errorf("description %q: blanks kept or source lost", got)
+			}
+		})
 	}
 }
