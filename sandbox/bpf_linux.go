@@ -132,3 +132,27 @@ func (a *bpfAsm) assemble() ([]unix.SockFilter, error) {
 	}
 	return a.prog, nil
 }
+
+// callList is one system call ABI's calls a deny filter refuses.
+type callList struct {
+	arch uint32 // AUDIT_ARCH_*
+	nrs  []uint32
+}
+
+// denyProgram is the classic BPF program of the filter what for a process
+// of goarch: the calls its table lists for the calling ABI get ret, an ABI
+// the table does not list ENOSYS, every other call passes. An architecture
+// the table does not know is an error naming fix (fail closed).
+func denyProgram(what, fix, goarch string, table map[string][]callList, ret uint32) ([]unix.SockFilter, error) {
+	a, err := archProgram(what, fix, goarch, table, func(abi callList) uint32 { return abi.arch }, func(a *bpfAsm, _ int, abi callList) {
+		for _, nr := range abi.nrs {
+			a.jumpIfEqual(nr, labelDeny, "") // a label only: its verdict here is ret
+		}
+		a.ret(retAllow)
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.verdicts(verdict{labelDeny, ret}, verdict{labelNoSys, retENOSYS})
+	return a.assemble()
+}

@@ -45,7 +45,7 @@ func TestKeyringFilter(t *testing.T) {
 		t.Error("an architecture without a table got a filter")
 	}
 	if abis, ok := keyringABIs[runtime.GOARCH]; ok {
-		if want := [3]uint32{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL}; abis[0].nrs != want {
+		if want := []uint32{unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_KEYCTL}; !slices.Equal(abis[0].nrs, want) {
 			t.Errorf("native numbers %v, x/sys says %v", abis[0].nrs, want)
 		}
 	}

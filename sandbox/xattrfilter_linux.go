@@ -17,12 +17,6 @@ import (
 // An ABI the filter does not list (x32 on x86-64) fails with ENOSYS, as
 // in the other filters. docs/guard.md "What each layer gives".
 
-// xattrABI is one system call ABI's calls that change xattrs.
-type xattrABI struct {
-	arch uint32 // AUDIT_ARCH_*
-	nrs  []uint32
-}
-
 // setxattrat and removexattrat (Linux 6.13) have the same number in every
 // ABI.
 const (
@@ -33,7 +27,7 @@ const (
 // xattrABIs are the ABIs a process of GOARCH can make system calls in,
 // the native one first: setxattr, lsetxattr, fsetxattr, removexattr,
 // lremovexattr, fremovexattr, setxattrat, removexattrat.
-var xattrABIs = map[string][]xattrABI{
+var xattrABIs = map[string][]callList{
 	"amd64": {
 		{unix.AUDIT_ARCH_X86_64, []uint32{188, 189, 190, 197, 198, 199, sysSetxattrat, sysRemovexattrat}},
 		{unix.AUDIT_ARCH_I386, []uint32{226, 227, 228, 235, 236, 237, sysSetxattrat, sysRemovexattrat}},
@@ -49,9 +43,6 @@ var xattrABIs = map[string][]xattrABI{
 // retEOPNOTSUPP is the xattr filter's refusal.
 const retEOPNOTSUPP = unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP)
 
-// labelNoXattr is the label of that refusal.
-const labelNoXattr = "noxattr"
-
 // denyXattrChanges installs xattrFilter on every thread of this process
 // for good.
 func denyXattrChanges() error { return addFilter("xattr filter", xattrFilter) }
@@ -60,15 +51,5 @@ func denyXattrChanges() error { return addFilter("xattr filter", xattrFilter) }
 // process of goarch; an error for an architecture it does not know (the
 // launcher then refuses to start the command: fail closed).
 func xattrFilter(goarch string) ([]unix.SockFilter, error) {
-	a, err := archProgram("xattr filter", "install bubblewrap, or set sandbox.mode", goarch, xattrABIs, func(abi xattrABI) uint32 { return abi.arch }, func(a *bpfAsm, _ int, abi xattrABI) {
-		for _, nr := range abi.nrs {
-			a.jumpIfEqual(nr, labelNoXattr, "")
-		}
-		a.ret(retAllow)
-	})
-	if err != nil {
-		return nil, err
-	}
-	a.verdicts(verdict{labelNoXattr, retEOPNOTSUPP}, verdict{labelNoSys, retENOSYS})
-	return a.assemble()
+	return denyProgram("xattr filter", "install bubblewrap, or set sandbox.mode", goarch, xattrABIs, retEOPNOTSUPP)
 }
