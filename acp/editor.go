@@ -17,6 +17,7 @@ import (
 	"github.com/agentls/agentls/agent/instructions"
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -77,7 +78,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 	case agentproto.InstructionsLoaded:
 		// instructions_loaded: one line of the agent's text, once per
 		// content (the agent sends it only then).
-		e.send(ctx, sessionID, chunk("agent_message_chunk", instructions.Summary(u.Files)+"\n\n"))
+		e.send(ctx, sessionID, chunk("agent_message_chunk", instructions.Summary(u.Files, permission.CodeSpan)+"\n\n"))
 	case agentproto.SessionInfoUpdate:
 		e.send(ctx, sessionID, sessionInfoUpdate{SessionUpdate: "session_info_update", Title: u.Title, UpdatedAt: u.UpdatedAt})
 	default:

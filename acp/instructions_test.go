@@ -80,7 +80,7 @@ func TestInstructionsACP(t *testing.T) {
 			t.Fatalf("system prompt lacks the fenced instructions, user's first:\n%s", sys)
 		}
 	}
-	const shown = "Loaded project instructions: ~/xdg/agentls/AGENTS.md (21 B), AGENTS.md ("
+	const shown = "Loaded project instructions: `~/xdg/agentls/AGENTS.md` (21 B), `AGENTS.md` (" // code spans: a Markdown surface
 	if n := strings.Count(r.client.agentText(), shown); n != 1 {
 		t.Fatalf("the instructions were shown %d times in two turns, want once:\n%s", n, r.client.agentText())
 	}

@@ -34,7 +34,10 @@ steps:
 		t.Run(tc.answer, func(t *testing.T) {
 			client := &testClient{permit: choose(tc.answer)}
 			r := newRig(t, setup{client: client, files: map[string]string{".mcp.json": string(mcpJSON)},
-				userConfig: `mcp: {read_only: ["repo/echo"]}` + "\n", script: script})
+				userConfig: `mcp: {read_only: ["repo/echo"]}` + "\n" +
+					// A trusted file's server has the network: its tools run in
+					// plan mode only when listed (docs/guard.md).
+					`plan_mode: {allow_network_tools: ["mcp__repo__echo"]}` + "\n", script: script})
 			sid := r.newSession().SessionId
 			if stop := r.mustPrompt(sid, "go"); stop != sdk.StopReasonEndTurn {
 				t.Fatalf("stop %s", stop)

@@ -121,7 +121,10 @@ type Manager struct {
 	store      *sessionstore.Store
 	// checkpoints is the workspace's checkpoint store (checkpoints.go).
 	checkpoints *checkpoint.Store
-	clock       func() time.Time
+	// afterUndoCheckpoint, when set (tests), runs between a code rewind's
+	// undo checkpoint and its reading of the checkpoint's objects.
+	afterUndoCheckpoint func()
+	clock               func() time.Time
 	// configPaths are the configuration files the guard protects.
 	configPaths []string
 	// stateDir is agentls's state folder (Options.StateDir); planOnly why

@@ -87,8 +87,8 @@ func mcpAlwaysKey(req tools.MCPCallRequest) string {
 // writeMCPArgsDocument).
 func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallRequest, network, sandboxState string) permission.Request {
 	reach := agentproto.ReachProcess
-	if req.Remote {
-		reach = agentproto.ReachNetwork
+	if req.Remote || network != permission.NetworkNo {
+		reach = agentproto.ReachNetwork // the tool's reach (mcpclient: Server.reach)
 	}
 	args, compact := sentArgs(req.Args)
 	short := strings.Join(strings.Fields(compact), " ")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"maps"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentls/agentls/agentproto"
@@ -33,6 +35,10 @@ type fileAction struct {
 	// current is the file now (has: it exists).
 	current checkpoint.Entry
 	has     bool
+	// content is the checkpoint's content of the file (read: it was read),
+	// read in a deferred write's first pass, while the store was held.
+	content []byte
+	read    bool
 }
 
 // rewindCode restores the files of the checkpoint of message to: first a
@@ -44,7 +50,20 @@ type fileAction struct {
 func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string, only map[string]bool) (agentproto.RewindResult, error) {
 	store := m.checkpoints
 	res := agentproto.RewindResult{UndoMessageID: undoID}
+	// From reading the checkpoint until its objects are read, no prune —
+	// here or in another agentls process on the workspace — removes them
+	// (one may still drop the manifest: it is read already). Released
+	// before the changes go to the editor.
+	hold, err := store.Hold(ctx)
+	if err != nil {
+		return agentproto.RewindResult{}, fmt.Errorf("rewind: %w; nothing was changed", err)
+	}
+	release := sync.OnceFunc(hold)
+	defer release()
 	target, err := store.Load(s.meta.ID, to)
+	if errors.Is(err, fs.ErrNotExist) {
+		return agentproto.RewindResult{}, invalidf("the checkpoint of message %q of session %s was pruned (by another agentls on this workspace) as the rewind began; nothing was changed", to, s.meta.ID)
+	}
 	if err != nil {
 		return agentproto.RewindResult{}, fmt.Errorf("rewind: read the checkpoint of %s: %w", to, err)
 	}
@@ -68,6 +87,9 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 	}
 	if err != nil {
 		slog.Warn("rewind: checkpoint", "session", s.meta.ID, "err", err)
+	}
+	if m.afterUndoCheckpoint != nil {
+		m.afterUndoCheckpoint()
 	}
 
 	var actions []fileAction
@@ -113,6 +135,8 @@ func (m *Manager) rewindCode(ctx context.Context, s *Session, to, undoID string,
 	if err != nil {
 		return agentproto.RewindResult{}, err
 	}
+	// Every object the rewind writes is read (the deferred ones' too).
+	release()
 	done := make([]string, 0, len(restored)+len(deferred))
 	for key := range restored {
 		done = append(done, key)
@@ -301,7 +325,17 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction, final bool) (c
 		}
 		p, err := m.rewindPath(a.key)
 		if !final && a.exists && (err == nil && p.IsDir && emptied[a.key] && !kept[a.key] || err != nil && underAny(a.key, deletedFile)) {
-			deferred = append(deferred, a) // where a folder or file the first changes remove stands
+			// Where a folder or file the first changes remove stands: its
+			// content is read now, while the store is held (a prune could
+			// remove the object before the first changes are made).
+			data, oerr := store.Object(a.target.SHA256)
+			if oerr != nil {
+				slog.Warn("rewind: checkpoint object", "path", a.key, "err", oerr)
+				skipped = append(skipped, a.key)
+				continue
+			}
+			a.content, a.read = data, true
+			deferred = append(deferred, a)
 			continue
 		}
 		if err != nil {
@@ -313,7 +347,10 @@ func (m *Manager) rewindChanges(s *Session, actions []fileAction, final bool) (c
 		if !a.exists {
 			c, err = m.ws.ComputeRemove(p, false)
 		} else {
-			data, oerr := store.Object(a.target.SHA256)
+			data, oerr := a.content, error(nil)
+			if !a.read {
+				data, oerr = store.Object(a.target.SHA256)
+			}
 			if oerr != nil {
 				slog.Warn("rewind: checkpoint object", "path", a.key, "err", oerr)
 				skipped = append(skipped, a.key)

@@ -15,9 +15,10 @@ import (
 // lockFile orders saves against collection across agentls processes on one
 // workspace (flock on <store>/.lock; it starts with a dot: collect skips
 // it). A save holds it shared from its first look at an object to its
-// manifest on disk (storeAndList); collect removes objects only while it
-// holds it exclusively, and collects nothing when a save holds it (the
-// next prune does).
+// manifest on disk (storeAndList), and a rewind from reading its
+// checkpoint until it has read the objects it restores (Hold); collect
+// removes objects only while it holds it exclusively, and collects
+// nothing when a save or a rewind holds it (the next prune does).
 const lockFile = ".lock"
 
 // lockWait bounds how long a save waits for a collect in another process
@@ -77,6 +78,19 @@ func (s *Store) lockShared(ctx context.Context) (unlock func(), err error) {
 		case <-time.After(lockPoll):
 		}
 	}
+}
+
+// Hold keeps every object of the store from being collected, by a prune
+// in this process or in another agentls process on the workspace, until
+// release is called: a rewind holds it from reading its checkpoint until
+// it has read the objects it restores, so a checkpoint dropped meanwhile
+// still has its objects. It takes the store's lock shared, as a save
+// does (a collect skips its turn while it is held), waiting at most
+// lockWait, and no longer than ctx, for a collect under way. Saves may
+// run while it is held. Hold it only over reads and writes of files,
+// never over a wait for an editor.
+func (s *Store) Hold(ctx context.Context) (release func(), err error) {
+	return s.lockShared(ctx)
 }
 
 // tryLockExclusive takes the lock exclusively when no save holds it; ok is

@@ -30,7 +30,7 @@ func (g *Guard) CheckCall(st State, tool string, args json.RawMessage) *Refusal 
 		return r
 	}
 	if g.networkRefused(st, d) {
-		return g.planRefusal(st, tool, d.Kind, "", "a tool of network reach runs in plan mode only when listed in plan_mode.allow_network_tools")
+		return g.planRefusal(st, tool, d.Kind, "", networkHint(d))
 	}
 	if d.Class == ClassReadOnly {
 		return g.forRead().readRefusal(st, tool, d, args)

@@ -122,6 +122,11 @@ type Decl struct {
 	// Reach is where the tool's effects go beyond its answer; the
 	// permission question of a call shows it (reach.go).
 	Reach agentproto.Reach `json:"reach"`
+	// NetworkRemedy, for a tool of network reach, is what else than
+	// plan_mode.allow_network_tools would let it run in plan mode (an MCP
+	// server's `network: false`), said in its plan-mode refusal; "" when
+	// nothing else would.
+	NetworkRemedy string `json:"network_remedy,omitempty"`
 }
 
 // NoPaths declares that a tool has no path arguments.

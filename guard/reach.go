@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/agentls/agentls/agentproto"
@@ -28,4 +29,14 @@ func (g *Guard) WithNetworkTools(names ...string) *Guard {
 // a network tool in plan mode that the user did not allow.
 func (g *Guard) networkRefused(st State, d Decl) bool {
 	return d.Reach == agentproto.ReachNetwork && st.planMode() && !slices.Contains(g.networkTools, d.Name)
+}
+
+// networkHint is how a user lets d, a tool of network reach, run in plan
+// mode: list it in plan_mode.allow_network_tools, or d's own remedy.
+func networkHint(d Decl) string {
+	h := fmt.Sprintf("%s has network reach (what it is given may leave the machine), so it runs in plan mode only when the user lists it in plan_mode.allow_network_tools (`plan_mode.allow_network_tools: [%s]`)", d.Name, d.Name)
+	if d.NetworkRemedy != "" {
+		h += ", " + d.NetworkRemedy
+	}
+	return h
 }

@@ -49,3 +49,37 @@ func TestNetworkReach(t *testing.T) {
 		})
 	}
 }
+
+// TestNetworkRefusalSaysHowToAllow: the plan-mode refusal of a network tool
+// gives the configuration line that allows it, and the tool's own remedy
+// when it declares one (an MCP server's `network: false`).
+func TestNetworkRefusalSaysHowToAllow(t *testing.T) {
+	sb := newSandbox(t, setupDefault)
+	plain := complete("web_fetch")
+	plain.Class, plain.Kind, plain.Paths, plain.Reach = ClassReadOnly, KindReadOnly, NoPaths(), agentproto.ReachNetwork
+	mcp := complete("mcp__gh__search")
+	mcp.Class, mcp.Kind, mcp.Paths, mcp.Reach = ClassReadOnly, KindReadOnly, NoPaths(), agentproto.ReachNetwork
+	mcp.NetworkRemedy = "or set `network: false` on server gh"
+	ts, err := NewTools(plain, mcp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(sb.w, "plans", ts)
+	for tool, want := range map[string][]string{
+		"web_fetch":       {"`plan_mode.allow_network_tools: [web_fetch]`"},
+		"mcp__gh__search": {"`plan_mode.allow_network_tools: [mcp__gh__search]`", mcp.NetworkRemedy},
+	} {
+		r := g.CheckCall(stateOf(agentproto.ModePlan), tool, json.RawMessage(`{}`))
+		if r == nil {
+			t.Fatalf("%s ran in plan mode", tool)
+		}
+		for _, w := range want {
+			if !strings.Contains(r.Hint, w) {
+				t.Errorf("refusal of %s: hint %q does not say %s", tool, r.Hint, w)
+			}
+		}
+	}
+	if r := g.CheckCall(stateOf(agentproto.ModePlan), "web_fetch", json.RawMessage(`{}`)); strings.Contains(r.Hint, "network: false") {
+		t.Errorf("a tool without a remedy of its own is offered one: %q", r.Hint)
+	}
+}

@@ -16,3 +16,10 @@ func serverCmd(spec ServerSpec, dir string, env []string, _ sandbox.Policy) (*ex
 	cmd.Env = env
 	return cmd, nil, nil // a nil Prepared starts and ends it as it is
 }
+
+// networkIsolated reports whether a server started under pol can be kept
+// off the network: never off Unix, where no sandbox confines it.
+func networkIsolated(sandbox.Policy) bool { return false }
+
+// sandboxMode is the layers a server runs under here: none off Unix.
+func sandboxMode(sandbox.Policy) string { return "none" }

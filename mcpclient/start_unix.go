@@ -24,3 +24,14 @@ func serverCmd(spec ServerSpec, dir string, env []string, pol sandbox.Policy) (*
 	cmd.Dir = dir
 	return cmd, prep, nil
 }
+
+// networkIsolated reports whether a server started under pol can be kept
+// off the network: some sandbox layer confines it here (sandbox.Detect,
+// as the questions' "Network:" reads it).
+func networkIsolated(pol sandbox.Policy) bool {
+	return sandbox.Detect().Status(pol.Mode).Confines()
+}
+
+// sandboxMode is the layers a server under pol runs under here ("none",
+// "off", "bwrap"…).
+func sandboxMode(pol sandbox.Policy) string { return sandbox.Detect().Status(pol.Mode).Mode }

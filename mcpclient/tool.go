@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 	"github.com/agentls/agentls/questions"
 )
@@ -58,18 +57,15 @@ func callHooks(ctx context.Context, env tools.Env, tool string) *CallHooks {
 
 // Spec implements tools.Tool.
 func (t *Tool) Spec() tools.Spec {
-	// A stdio server is a process on this machine; an HTTP server's tools
-	// send what they get over the network (refused in plan mode unless
-	// plan_mode.allow_network_tools lists them).
-	reach := agentproto.ReachProcess
-	if t.server.spec.Type == "http" || t.server.spec.URL != "" {
-		reach = agentproto.ReachNetwork
-	}
+	// A tool whose server has the network (an HTTP server, a stdio server
+	// given it or not kept off it) sends what it gets over the network:
+	// refused in plan mode unless plan_mode.allow_network_tools lists it.
+	reach, remedy := t.server.reach(), t.server.networkRemedy()
 	d := guard.Decl{Name: t.name, Class: guard.ClassMutating, Kind: guard.KindOther, Paths: guard.NoPaths(),
-		Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly, Reach: reach}
+		Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly, Reach: reach, NetworkRemedy: remedy}
 	if t.readOnly {
 		d = guard.Decl{Name: t.name, Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Paths: guard.NoPaths(),
-			Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: reach}
+			Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: reach, NetworkRemedy: remedy}
 	}
 	return tools.Spec{ToolSpec: llm.ToolSpec{Name: t.name, Description: t.desc, Parameters: t.params}, Guard: d}
 }
@@ -109,7 +105,7 @@ func (t *Tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 		allow, err := asker.AskMCPCall(ctx, tools.MCPCallRequest{
 			Tool: t.name, Server: t.server.spec.Name, ServerTool: t.shown, Args: args,
 			Hints: hints(t.tool), Command: t.server.spec.CommandLine(),
-			Remote: t.server.spec.Type == "http" || t.server.spec.URL != "", Network: t.server.spec.Network,
+			Remote: t.server.spec.remote(), Network: t.server.spec.Network,
 		})
 		if err != nil {
 			return tools.Result{}, err

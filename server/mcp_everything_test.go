@@ -66,7 +66,7 @@ steps:
       last_message_contains: ["Context from MCP server ` + "`every`" + `, resource demo://resource/static/document/architecture.md", "Architecture"]
 `,
 		InitOpts: map[string]any{"mcp": map[string]any{
-			"servers":   map[string]any{"every": map[string]any{"command": "node", "args": []any{entry, "stdio"}}},
+			"servers":   map[string]any{"every": map[string]any{"command": "node", "args": []any{entry, "stdio"}, "network": false}}, // no network: its read-only tools run in plan mode
 			"read_only": []any{"every/trigger-elicitation-request", "every/trigger-url-elicitation", "every/trigger-long-running-operation"},
 		}},
 		Handlers: lspclient.Handlers{AskUser: func(raw json.RawMessage) any {
@@ -149,7 +149,7 @@ steps:
       tool_result_contains: {u: ["decline"], e: ["cancel"]}
 `,
 		InitOpts: map[string]any{"mcp": map[string]any{
-			"servers":   map[string]any{"every": map[string]any{"command": "node", "args": []any{entry, "stdio"}}},
+			"servers":   map[string]any{"every": map[string]any{"command": "node", "args": []any{entry, "stdio"}, "network": false}}, // no network: its read-only tools run in plan mode
 			"read_only": []any{"every/trigger-elicitation-request", "every/trigger-url-elicitation"},
 		}},
 		Handlers: lspclient.Handlers{ShowMessageRequest: func(raw json.RawMessage) any {

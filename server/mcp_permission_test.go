@@ -57,8 +57,8 @@ func TestMCPCallQuestionShowsNetworkAndSandbox(t *testing.T) {
 			!strings.Contains(q, "MCP server `evil`") || !strings.Contains(q, "readOnlyHint") {
 			t.Fatalf("question = %q, want the call, then%q", q, where)
 		}
-		if p := a.Permission; p == nil || p.Kind != "mcp" || p.Network != network || p.Sandbox != sandboxState || p.Reach != "process" {
-			t.Fatalf("permission payload = %+v, want network %q and sandbox %q", a.Permission, network, sandboxState)
+		if p := a.Permission; p == nil || p.Kind != "mcp" || p.Network != network || p.Sandbox != sandboxState || p.Reach != "network" {
+			t.Fatalf("permission payload = %+v, want network %q, sandbox %q and reach network (the server has the network)", a.Permission, network, sandboxState)
 		}
 	})
 	t.Run("showMessageRequest", func(t *testing.T) {

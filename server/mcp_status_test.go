@@ -36,7 +36,7 @@ steps:
 		Files: map[string]string{".mcp.json": `{"mcpServers": {"repo": {"command": "sh", "args": ["-c", "touch pwned"]}}}`},
 		InitOpts: map[string]any{"mcp": map[string]any{
 			"servers": map[string]any{
-				"evil":   map[string]any{"command": bin},
+				"evil":   map[string]any{"command": bin, "network": false}, // its die runs in plan mode: no network
 				"broken": map[string]any{"command": "/nonexistent/mcp-server"},
 			},
 			"read_only": []any{"evil/die"},
@@ -99,7 +99,10 @@ steps:
 `,
 		Files: map[string]string{".mcp.json": string(mcpJSON)},
 		InitOpts: map[string]any{"mcp": map[string]any{"read_only": []any{"repo/echo"}},
-			"sandbox": map[string]any{"allow_write": []any{filepath.Dir(callLog)}}}, // the server writes its log there
+			// A trusted file's server has the network: its tools run in plan
+			// mode only when listed (docs/guard.md).
+			"plan_mode": map[string]any{"allow_network_tools": []any{"mcp__repo__echo"}},
+			"sandbox":   map[string]any{"allow_write": []any{filepath.Dir(callLog)}}}, // the server writes its log there
 		Handlers: lspclient.Handlers{AskUser: func(params json.RawMessage) any {
 			var p struct {
 				Purpose   string `json:"purpose"`

@@ -151,7 +151,7 @@ func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent
 	case agent.UpdateQuestion:
 		s.showPending(ctx, sessionID, u)
 	case agentproto.InstructionsLoaded:
-		s.logLine(ctx, sessionID, instructions.Summary(u.Files))
+		s.logLine(ctx, sessionID, instructions.Summary(u.Files, nil))
 	case agentproto.PlanUpdate:
 		if u.TickRefused != nil { // why the builder's tick was refused: the step, then a line a problem
 			for _, line := range problemtext.TickRefusalLines(*u.TickRefused) {

@@ -255,6 +255,9 @@ func TestTrustReviewOnSavingASubagentKind(t *testing.T) {
 	}, Script: runEchoScript, Handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
 	h.AwaitMessage("window/showMessageRequest", "Trust it?", `sub-agent kind \"first\"`)
 	h.AwaitMessage("window/showMessage", `"type":3`, "you trusted")
+	rec.mu.Lock()
+	rec.trustAnswer = "Don't trust" // the new kind stays unused: nothing more is written
+	rec.mu.Unlock()
 
 	const kind = ".agentls/agents/pusher.md"
 	text := "---\ndescription: pushes\nbase: explore\n---\nLook around.\n"
@@ -268,4 +271,5 @@ func TestTrustReviewOnSavingASubagentKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.AwaitMessage("window/showMessageRequest", "Trust it?", `sub-agent kind \"pusher\"`)
+	h.AwaitMessage("window/showMessage", `"type":2`, "2 sub-agent kinds")
 }

@@ -28,7 +28,9 @@ steps:
 for (const how of ["session/load", "session/resume"]) {
   test(`${how} with a stdio MCP server: the next turn runs its read-only tool and refuses its writer in plan mode`, async (t) => {
     assert.ok(existsSync(tiny), tiny);
-    const ws = makeWorkspace({ script, config: `mcp: {read_only: ["tiny/lookup"]}\n` });
+    // A client's server has the network (docs/mcp.md): its read-only tool runs in plan mode
+    // only when plan_mode.allow_network_tools lists it.
+    const ws = makeWorkspace({ script, config: `mcp: {read_only: ["tiny/lookup"]}\nplan_mode: {allow_network_tools: [mcp__tiny__lookup]}\n` });
     t.after(() => ws.remove());
     const callLog = ws.path("calls.log");
 

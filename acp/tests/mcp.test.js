@@ -24,7 +24,9 @@ test("session/new with a stdio MCP server: plan mode runs the read-only read_tex
   // relative paths are the workspace's.
   const { ws, agent, sessionId } = await startSession(t, {
     files: { "notes.txt": "original\n" },
-    config: `mcp: {read_only: ["fs/read_text_file"]}\n`,
+    // A client's server has the network (docs/mcp.md): its read-only tool runs in plan mode
+    // only when plan_mode.allow_network_tools lists it.
+    config: `mcp: {read_only: ["fs/read_text_file"]}\nplan_mode: {allow_network_tools: [mcp__fs__read_text_file]}\n`,
     mcpServers: (w) => [{ name: "fs", command: "node", args: [fsServer, w.dir], env: [] }],
     script: `name: mcp-fs
 steps:

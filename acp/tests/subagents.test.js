@@ -20,9 +20,10 @@ const PARENT = "agentls/parentToolCallId";
 const CHILD = "agentls/childSessionId";
 
 /**
- * The hostile MCP server as "evil" in the configuration (its echo and hang listed read-only, so
- * explorers are given them; its write_note claims readOnlyHint but is not listed), logging its
- * calls to a file of a throw-away folder that the test removes.
+ * The hostile MCP server as "evil" in the configuration, without the network (its echo and hang,
+ * listed read-only, are then of reach process: explorers are given them in plan mode; its
+ * write_note claims readOnlyHint but is not listed), logging its calls to a file of a throw-away
+ * folder that the test removes.
  * @param {import("node:test").TestContext} t
  */
 function hostileServer(t) {
@@ -34,7 +35,7 @@ function hostileServer(t) {
   const config = `sandbox: {allow_write: [${JSON.stringify(dir)}]}
 mcp:
   servers:
-    evil: {command: ${JSON.stringify(bin)}, env: {HOSTILE_LOG: ${JSON.stringify(log)}}}
+    evil: {command: ${JSON.stringify(bin)}, network: false, env: {HOSTILE_LOG: ${JSON.stringify(log)}}}
   read_only: ["evil/echo", "evil/hang"]
   call_timeout_secs: 120
 `;

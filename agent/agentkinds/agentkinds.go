@@ -148,7 +148,7 @@ func Names(kinds map[string]*Kind) string {
 	return strings.Join(names, ", ")
 }
 
-// readAgentDir reads the *.md kind files of dir (regular files only);
+// readAgentDir reads the *.md kind files of dir (mdfile.Listed);
 // files that cannot be used are logged and left out.
 func readAgentDir(dir, source, within string) []*Kind {
 	entries, err := mdfile.ReadDir(dir, within)
@@ -161,7 +161,7 @@ func readAgentDir(dir, source, within string) []*Kind {
 	var out []*Kind
 	for _, e := range entries {
 		file, ok := strings.CutSuffix(e.Name(), ".md")
-		if !ok || !e.Type().IsRegular() {
+		if !ok || !mdfile.Listed(e, within) {
 			continue
 		}
 		if len(out) == maxUserKinds {

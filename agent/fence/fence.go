@@ -80,7 +80,8 @@ func isTagOpener(r rune) bool { return r == '<' || r == '\uFF1C' || r == '\uFE64
 // opensFenceTag tells whether rest (what follows a `<`) continues as a tag
 // of the fence's name, under Unicode case folding (so `ſ` or the Kelvin
 // sign, which fold to ASCII letters, count too), fullwidth forms folded
-// (`／ｕｎｔｒｕｓｔｅｄ`) and format characters skipped.
+// (`／ｕｎｔｒｕｓｔｅｄ`), format characters skipped, any Unicode spacing
+// and slash lookalikes before the name and any dash in it.
 func opensFenceTag(rest string) bool {
 	var name []rune
 	leading := true
@@ -89,10 +90,13 @@ func opensFenceTag(rest string) bool {
 		switch {
 		case unicode.Is(unicode.Cf, r):
 			continue // invisible: a model reads the tag without it
-		case leading && (r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '/'):
+		case leading && (unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp) || isSlash(r)):
 			continue
 		}
 		leading = false
+		if unicode.Is(unicode.Pd, r) || r == '\u2212' {
+			r = '-' // a hyphen, an en dash, a minus: all read as the name's dash
+		}
 		name = append(name, r)
 		if len(name) == len(fenceTag) {
 			break
@@ -100,6 +104,11 @@ func opensFenceTag(rest string) bool {
 	}
 	return len(name) == len(fenceTag) && strings.EqualFold(string(name), fenceTag)
 }
+
+// isSlash reports whether r reads as the `/` of a closing tag: the
+// solidus, or the fraction, division and big solidus lookalikes
+// (fullwidth is folded before).
+func isSlash(r rune) bool { return r == '/' || r == '\u2044' || r == '\u2215' || r == '\u29F8' }
 
 // foldWidth maps a fullwidth ASCII form (U+FF01–U+FF5E) to its ASCII
 // character and the ideographic space to a space.

@@ -308,15 +308,21 @@ func Section(set Set, limit int) string {
 
 // Summary is the one line a face shows for an instructions_loaded update:
 // "Loaded project instructions: AGENTS.md (1.2 KB), src/AGENTS.md (300 B,
-// cut)".
-func Summary(files []agentproto.InstructionFile) string {
+// cut)". quote, when not nil, writes each path for the face's surface: a
+// Markdown one puts the repository's folder names in code spans, so a
+// folder named like a link is no link.
+func Summary(files []agentproto.InstructionFile, quote func(string) string) string {
 	parts := make([]string, 0, len(files))
 	for _, f := range files {
 		size := humanBytes(f.Bytes)
 		if f.Cut {
 			size += ", cut"
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", f.Path, size))
+		path := f.Path
+		if quote != nil {
+			path = quote(path)
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", path, size))
 	}
 	return "Loaded project instructions: " + strings.Join(parts, ", ")
 }

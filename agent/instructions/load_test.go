@@ -63,7 +63,7 @@ func TestLoadAsksMayRead(t *testing.T) {
 
 func TestSummary(t *testing.T) {
 	t.Parallel()
-	got := Summary([]agentproto.InstructionFile{{Path: "AGENTS.md", Bytes: 1200}, {Path: "src/AGENTS.md", Bytes: 300, Cut: true}, {Path: "big", Bytes: 3_400_000}})
+	got := Summary([]agentproto.InstructionFile{{Path: "AGENTS.md", Bytes: 1200}, {Path: "src/AGENTS.md", Bytes: 300, Cut: true}, {Path: "big", Bytes: 3_400_000}}, nil)
 	const want = "Loaded project instructions: AGENTS.md (1.2 KB), src/AGENTS.md (300 B, cut), big (3.4 MB)"
 	if got != want {
 		t.Fatalf("Summary = %q, want %q", got, want)

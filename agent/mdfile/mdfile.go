@@ -49,6 +49,15 @@ func ReadDir(dir, within string) ([]os.DirEntry, error) {
 	return os.ReadDir(dir)
 }
 
+// Listed reports whether e, an entry of a folder ReadDir listed with
+// within, is a definition file to read: a regular file, or, in the user's
+// own folder (within empty), also a symbolic link (dotfiles managers such
+// as stow and home-manager link them; Read refuses what the link does not
+// lead to a regular file). A repository's symbolic link is never followed.
+func Listed(e os.DirEntry, within string) bool {
+	return e.Type().IsRegular() || within == "" && e.Type()&os.ModeSymlink != 0
+}
+
 // Read reads the regular file path, of at most maxBytes, as UTF-8 text (a
 // symlink is followed; a FIFO or a device is refused once open).
 func Read(path string, maxBytes int) ([]byte, error) {

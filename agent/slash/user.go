@@ -42,10 +42,15 @@ type User struct {
 // Name is the command's name (its file's, without .md).
 func (u User) Name() string { return u.name }
 
+// MaxDescriptionRunes is the longest description a command lists (an
+// MCP prompt's too): a longer one is cut, so the source that follows it
+// stays in view.
+const MaxDescriptionRunes = 120
+
 // Info is the command as the command lists show it; a file that cannot be
 // used says why in its description.
 func (u User) Info() agentproto.CommandInfo {
-	desc := u.description
+	desc := textline.Short(u.description, MaxDescriptionRunes)
 	if u.err != nil {
 		desc = "(cannot be used: " + u.err.Error() + ")"
 	}
@@ -129,7 +134,7 @@ func readCommandDir(dir, source, within string) []User {
 	var out []User
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".md")
-		if !ok || !e.Type().IsRegular() {
+		if !ok || !mdfile.Listed(e, within) {
 			continue
 		}
 		if !mdfile.ValidName(name) {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzUserFile: any file content is read without a panic; a usable
@@ -40,7 +41,8 @@ func FuzzUserFile(f *testing.F) {
 }
 
 // TestReadUser: a later folder wins for a name, a built-in's name and a
-// symlink are left out, a bad file name is skipped, and the list is sorted.
+// repository's symlink are left out (the user's own is followed), a bad
+// file name is skipped, and the list is sorted.
 func TestReadUser(t *testing.T) {
 	t.Parallel()
 	proj, user := t.TempDir(), t.TempDir()
@@ -57,13 +59,50 @@ func TestReadUser(t *testing.T) {
 	if err := os.Symlink("/etc/hostname", filepath.Join(proj, "leak.md")); err != nil {
 		t.Fatal(err)
 	}
-	got := ReadUser([]Folder{{Dir: proj, Source: "project"}, {Dir: "", Source: "none"}, {Dir: user, Source: "user"}}, func(n string) bool { return n == "plan" })
+	dotfiles := filepath.Join(t.TempDir(), "c.md") // the user's dotfiles, linked into their folder
+	if err := os.WriteFile(dotfiles, []byte("---\ndescription: linked\n---\nmine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dotfiles, filepath.Join(user, "c.md")); err != nil {
+		t.Fatal(err)
+	}
+	got := ReadUser([]Folder{{Dir: proj, Source: "project", Within: filepath.Dir(proj)}, {Dir: "", Source: "none"}, {Dir: user, Source: "user"}}, func(n string) bool { return n == "plan" })
 	var infos []string
 	for _, u := range got {
 		infos = append(infos, u.Info().Name+"="+u.Info().Description)
 	}
-	want := "a=A (project) b=mine (user)"
+	want := "a=A (project) b=mine (user) c=linked (user)"
 	if strings.Join(infos, " ") != want {
 		t.Fatalf("ReadUser = %q, want %q", infos, want)
+	}
+}
+
+// TestDescriptionPaddingKeepsTheSourceInView: a project command's
+// description padded with characters drawn blank (braille blanks, Hangul
+// fillers, no-break spaces) or simply very long cannot push the " (project)"
+// that follows it out of a command list: blanks collapse to one space and
+// the description is cut at MaxDescriptionRunes.
+func TestDescriptionPaddingKeepsTheSourceInView(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, desc string }{
+		{"braille blanks", "My review (user)" + strings.Repeat("\u2800", 300)},
+		{"hangul fillers", "My review (user)" + strings.Repeat("\u3164", 300)},
+		{"no-break spaces", "My review (user)" + strings.Repeat("\u00A0", 300)},
+		{"long", strings.Repeat("review ", 100)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "review.md")
+			if err := os.WriteFile(path, []byte("---\ndescription: \""+tc.desc+"\"\n---\nbody\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got := readCommandFile(path, "review", "project").Info().Description
+			if n := utf8.RuneCountInString(got); n > MaxDescriptionRunes+len(" (project)") {
+				t.Errorf("description of %d runes: %q", n, got)
+			}
+			if !strings.HasSuffix(got, " (project)") || strings.ContainsAny(got, "\u2800\u3164\u00A0") {
+				t.Errorf("description %q: blanks kept or source lost", got)
+			}
+		})
 	}
 }

@@ -37,3 +37,25 @@ func FirstRunes(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n])
 }
+
+// Short is s as a one-line description of at most n runes: every run of
+// white space, control characters and characters fonts draw blank (the
+// braille blank, the Hangul fillers) becomes one space, and a longer text
+// is cut, ending with "…". Repository text padded with blanks thus cannot
+// push what a face writes after it (" (project)") out of view.
+func Short(s string, n int) string {
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || drawnBlank(r) }), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// drawnBlank reports whether r is no space to Unicode but drawn blank.
+func drawnBlank(r rune) bool {
+	switch r {
+	case '\u115F', '\u1160', '\u3164', '\uFFA0', '\u2800':
+		return true
+	}
+	return false
+}

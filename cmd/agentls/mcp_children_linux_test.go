@@ -52,7 +52,7 @@ steps:
 sandbox: {mode: landlock, allow_write: [%q]}
 mcp:
   servers:
-    evil: {command: %q, env: {HOSTILE_LOG: %q, HOSTILE_CHILD: %q}}
+    evil: {command: %q, network: false, env: {HOSTILE_LOG: %q, HOSTILE_CHILD: %q}}
   read_only: ["evil/echo"]
 `, script, logDir, bin, callLog, c.child)), 0o644); err != nil {
 				t.Fatal(err)

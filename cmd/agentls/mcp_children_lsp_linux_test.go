@@ -36,7 +36,7 @@ steps:
 `, lspclient.Handlers{}, "plan", map[string]any{
 		"sandbox": map[string]any{"mode": "landlock", "allow_write": []any{logDir}},
 		"mcp": map[string]any{
-			"servers":   map[string]any{"evil": map[string]any{"command": bin, "env": map[string]any{"HOSTILE_LOG": callLog, "HOSTILE_CHILD": "1"}}},
+			"servers":   map[string]any{"evil": map[string]any{"command": bin, "network": false, "env": map[string]any{"HOSTILE_LOG": callLog, "HOSTILE_CHILD": "1"}}},
 			"read_only": []any{"evil/echo"},
 		},
 	})

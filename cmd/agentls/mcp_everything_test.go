@@ -94,7 +94,9 @@ steps:
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(root, "agentls.yaml")
-	if err := os.WriteFile(cfg, []byte("model: {provider: scripted, script: "+script+"}\nmcp: {read_only: [\"every/echo\", \"every/trigger-elicitation-request\", \"every/trigger-long-running-operation\"]}\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("model: {provider: scripted, script: "+script+"}\nmcp: {read_only: [\"every/echo\", \"every/trigger-elicitation-request\", \"every/trigger-long-running-operation\"]}\n"+
+		// The client's server has the network: its tools run in plan mode only when listed.
+		"plan_mode: {allow_network_tools: [mcp__every__echo, mcp__every__trigger-elicitation-request, mcp__every__trigger-long-running-operation]}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd, in, out, stderr := agentlsProcess(t, "--config", cfg, "acp")

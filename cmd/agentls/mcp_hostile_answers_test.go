@@ -42,7 +42,7 @@ steps:
 run: {max_output_bytes: 20000}
 mcp:
   servers:
-    evil: {command: %q}
+    evil: {command: %q, network: false}
   read_only: ["evil/huge", "evil/bad_json", "evil/flood"]
   call_timeout_secs: 100
 `, script, bin)), 0o644); err != nil {

@@ -96,7 +96,7 @@ run: {max_output_bytes: 20000}
 sandbox: {allow_write: [%q]}  # the server runs in the sandbox: its call log is written here
 mcp:
   servers:
-    evil: {command: %q, env: {HOSTILE_LOG: %q}}
+    evil: {command: %q, network: false, env: {HOSTILE_LOG: %q}}
   read_only: ["evil/huge", "evil/hang", "evil/die"]
   call_timeout_secs: 3
 `, script, root, bin, callLog))

@@ -131,7 +131,9 @@ steps:
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(root, "agentls.yaml")
-	if err := os.WriteFile(cfg, []byte("model: {provider: scripted, script: "+script+"}\nmcp: {read_only: [\"fs/read_text_file\"]}\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("model: {provider: scripted, script: "+script+"}\nmcp: {read_only: [\"fs/read_text_file\"]}\n"+
+		// The client's server has the network: its reader runs in plan mode only when listed.
+		"plan_mode: {allow_network_tools: [mcp__fs__read_text_file]}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	logFile := filepath.Join(root, "agentls.log")

@@ -115,7 +115,7 @@ func subagentACP(t *testing.T, script, extraConfig string, client sdk.Client) (*
 sandbox: {allow_write: [%q]}
 mcp:
   servers:
-    evil: {command: %q, env: {HOSTILE_LOG: %q}}
+    evil: {command: %q, network: false, env: {HOSTILE_LOG: %q}}
   read_only: ["evil/echo", "evil/hang"]
   call_timeout_secs: 120
 %s`, scriptPath, root, bin, callLog, extraConfig)), 0o644); err != nil {

@@ -129,7 +129,7 @@ func TestSubagentExplorersInPlanModeLSP(t *testing.T) {
 	bin := buildHostile(t)
 	callLog := filepath.Join(t.TempDir(), "calls.log")
 	ed, _, sid := lspScriptedWith(ctx, t, dir, explorersScript, lspclient.Handlers{}, "plan", map[string]any{
-		"mcp":     map[string]any{"servers": map[string]any{"evil": map[string]any{"command": bin, "env": map[string]string{"HOSTILE_LOG": callLog}}}, "read_only": []string{"evil/echo"}},
+		"mcp":     map[string]any{"servers": map[string]any{"evil": map[string]any{"command": bin, "network": false, "env": map[string]string{"HOSTILE_LOG": callLog}}}, "read_only": []string{"evil/echo"}},
 		"sandbox": map[string]any{"allow_write": []string{filepath.Dir(callLog)}},
 	})
 	defer ed.Close()
@@ -371,7 +371,7 @@ children:
   explore-3: [{tool_calls: [{id: h, name: mcp__evil__hang}]}]
 `
 	ed, _, sid := lspScriptedWith(ctx, t, dir, script, lspclient.Handlers{}, "plan", map[string]any{
-		"mcp": map[string]any{"servers": map[string]any{"evil": map[string]any{"command": bin}}, "read_only": []string{"evil/hang"}, "call_timeout_secs": 120},
+		"mcp": map[string]any{"servers": map[string]any{"evil": map[string]any{"command": bin, "network": false}}, "read_only": []string{"evil/hang"}, "call_timeout_secs": 120},
 	})
 	defer ed.Close()
 	done := make(chan error, 1)

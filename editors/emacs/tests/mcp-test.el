@@ -37,7 +37,9 @@ steps:
                               :initializationOptions
                               (list :model (list :provider "scripted" :script script)
                                     :mcp (list :servers
-                                               (list :tiny (list :command "node" :args (vector mcp-tiny))
+                                               ;; tiny needs no network: without it its read-only
+                                               ;; lookup runs in plan mode (reach process).
+                                               (list :tiny (list :command "node" :args (vector mcp-tiny) :network :json-false)
                                                      :broken (list :command "sh" :args ["-c" "echo 'broken: cannot open the database' >&2; exit 3"]))
                                                :read_only ["tiny/lookup"])))
                         "text")))

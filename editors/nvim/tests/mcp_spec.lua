@@ -21,7 +21,8 @@ t.describe('checkhealth with MCP servers (end to end)', function()
       table.concat({
         'mcp:',
         '  servers:',
-        '    tiny: {command: node, args: [' .. vim.fn.json_encode(tiny) .. ']}',
+        -- No network: its read-only lookup runs in plan mode (reach process).
+        '    tiny: {command: node, network: false, args: [' .. vim.fn.json_encode(tiny) .. ']}',
         '    broken: {command: sh, args: ["-c", "echo \'broken: cannot open the database\' >&2; exit 3"]}',
         '  read_only: [tiny/lookup]',
         '',

@@ -1,6 +1,6 @@
 // MCP servers end to end in a real VS Code (code-server in Debian's Chromium; docs/mcp.md): the
-// user's configuration (agentls --config) names a running server (testdata/mcp/tiny-server.mjs)
-// and one that fails at start with a message on stderr. After the first turn the PLAN/BUILD
+// user's configuration (agentls --config) names a running server (testdata/mcp/tiny-server.mjs,
+// without the network: its read-only tool has reach process) and one that fails at start with a message on stderr. After the first turn the PLAN/BUILD
 // item's tooltip lists both (the running one with its tools' names, the failed one with its reason and
 // stderr tail) and the chat says the failed one failed — read through agent/status, which never
 // asks the model. In PLAN the user-listed read-only tool runs and the writer is refused before
@@ -54,7 +54,7 @@ before(async () => {
     config,
     `mcp:
   servers:
-    tiny: {command: node, args: [${JSON.stringify(tiny)}], env: {TINY_LOG: ${JSON.stringify(callLog)}}}
+    tiny: {command: node, network: false, args: [${JSON.stringify(tiny)}], env: {TINY_LOG: ${JSON.stringify(callLog)}}}
     broken: {command: sh, args: ["-c", "echo 'broken: cannot open the database' >&2; exit 3"]}
   read_only: [tiny/lookup]
 sandbox: {allow_write: [${JSON.stringify(path.dirname(callLog))}]}
