@@ -132,14 +132,10 @@ local function ask_multi(form, prompt, sch, chosen, cb, err)
 end
 
 -- Asks one question; cb(value, dismissed). `err` is the server's error for it, if any.
-local function ask_one(form, q, err, previous, cb, extra)
-  local sch = q.schema or {}
-  if sch == vim.NIL then
-    sch = {}
-  end
-  local k = schema.kind(sch)
+-- The prompt question `q` is asked with: its text, the `extra` lines (what the permission grants)
+-- the text does not say already, and the server's error.
+local function prompt_of(q, err, extra)
   local prompt = q.question or q.name
-  -- What the permission grants, where the question text does not say it already.
   for _, line in ipairs(extra or {}) do
     if not prompt:find(vim.trim(line:gsub('^%s*%- ', '')), 1, true) then
       prompt = prompt .. '\n' .. line
@@ -148,6 +144,16 @@ local function ask_one(form, q, err, previous, cb, extra)
   if err then
     prompt = prompt .. ' [' .. tostring(err) .. ']'
   end
+  return prompt
+end
+
+local function ask_one(form, q, err, previous, cb, extra)
+  local sch = q.schema or {}
+  if sch == vim.NIL then
+    sch = {}
+  end
+  local k = schema.kind(sch)
+  local prompt = prompt_of(q, err, extra)
   if type(q.buttons) == 'table' and #q.buttons > 0 then
     -- The safe choice first (PROTOCOL.md §5): a floating picker takes its first item on a bare
     -- <CR>, and the plan approval's buttons come Accept & Build first (VS Code's order).
@@ -259,13 +265,64 @@ function M.permission_lines(p, said)
   return lines
 end
 
+-- The server's errors of a request (nil for none).
+local function errors_of(params)
+  local errors = params.errors
+  if errors == vim.NIL then
+    return nil
+  end
+  return errors
+end
+
+-- The lines under a request's first question: the server's errors that belong to no question,
+-- what the permission grants, and `note`.
+local function extra_lines(params, note)
+  local qs = params.questions or {}
+  local said = {}
+  for _, q in ipairs(qs) do
+    table.insert(said, type(q.question) == 'string' and q.question or '')
+  end
+  local extra = M.permission_lines(params.permission, table.concat(said, '\n'))
+  local others = other_errors(errors_of(params), qs)
+  if #others > 0 then
+    extra = vim.list_extend({ 'Please correct: ' .. table.concat(others, '; ') }, extra)
+  end
+  if note then
+    table.insert(extra, note)
+  end
+  return extra
+end
+
+--- The prompt a request's first question is asked with (as collect(params, nil, cb, note) asks
+--- it) and the number of choices a list shows for it (0 for a text question), or nil.
+---@return string?, integer
+function M.first_prompt(params, note)
+  local q = (params.questions or {})[1]
+  if not q then
+    return nil, 0
+  end
+  local errors = errors_of(params)
+  local prompt = prompt_of(q, errors and (errors[q.name] or errors.answers) or nil, extra_lines(params, note))
+  local sch = q.schema ~= vim.NIL and q.schema or {}
+  local n = 0
+  if type(q.buttons) == 'table' and #q.buttons > 0 then
+    n = #q.buttons
+  elseif schema.kind(sch) == 'boolean' then
+    n = 2
+  elseif type(sch.enum) == 'table' then
+    n = #sch.enum
+  end
+  return prompt, n
+end
+
 --- Asks every question of an `agent/askUser` request in turn and calls done({answers}) or
 --- done({dismissed = true}). `previous` holds the answers sent last time for this questionId
---- (the defaults when the server asks again). For a plan approval, `approve == true` skips
---- the remaining optional questions (the feedback is for Keep Planning). Returns the form,
---- whose `close()` closes the window showing a question (a withdrawn request).
+--- (the defaults when the server asks again); `note`, if any, is a last line under the first
+--- question. For a plan approval, `approve == true` skips the remaining optional questions (the
+--- feedback is for Keep Planning). Returns the form, whose `close()` closes the window showing
+--- a question (a withdrawn request).
 ---@return { close: fun() }
-function M.collect(params, previous, done)
+function M.collect(params, previous, done, note)
   local form = {}
   -- Closed (the request withdrawn): the window goes, and a stale picker's answer asks nothing
   -- more and sends nothing.
@@ -282,21 +339,10 @@ function M.collect(params, previous, done)
     end
   end
   local qs = params.questions or {}
-  local errors = params.errors
-  if errors == vim.NIL then
-    errors = nil
-  end
+  local errors = errors_of(params)
   -- Nothing is echoed: the question is printed once, by vim.ui (an echo before the prompt
   -- brought a "Press ENTER" prompt on every question).
-  local said = {}
-  for _, q in ipairs(qs) do
-    table.insert(said, type(q.question) == 'string' and q.question or '')
-  end
-  local extra = M.permission_lines(params.permission, table.concat(said, '\n'))
-  local others = other_errors(errors, qs)
-  if #others > 0 then
-    extra = vim.list_extend({ 'Please correct: ' .. table.concat(others, '; ') }, extra)
-  end
+  local extra = extra_lines(params, note)
   local answers = {}
   local i = 0
   local function step()

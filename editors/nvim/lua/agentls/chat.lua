@@ -343,14 +343,19 @@ local function tool_lines(out, e, depth, rows, links, shown)
 end
 
 -- The usage lines: the last request's tokens, and once the session has sub-agents each one's
--- tokens (by its task call) and the total.
-local function usage_lines(self, out)
+-- tokens (by its task call) and the total; `short` leaves out the blank line above them.
+local function usage_lines(self, out, short)
   local u = self.usage
+  if not u then
+    return
+  end
   local ctx = ''
   if type(u.contextTokens) == 'number' and type(u.contextWindow) == 'number' then
     ctx = string.format(' · context %d/%d', u.contextTokens, u.contextWindow)
   end
-  table.insert(out, '')
+  if not short then
+    table.insert(out, '')
+  end
   table.insert(out, string.format('Tokens: %s in · %s out%s', tostring(u.inputTokens or 0), tostring(u.outputTokens or 0), ctx))
   for _, c in ipairs(given(u.children) and u.children or {}) do
     local t = self.tools[c.toolCallId] or {}
@@ -364,6 +369,67 @@ local function usage_lines(self, out)
   if given(u.total) then
     table.insert(out, string.format('Total with sub-agents: %s in · %s out', tostring(u.total.inputTokens or 0), tostring(u.total.outputTokens or 0)))
   end
+end
+
+-- The plan's lines: the checklist, a refusal under the step it is about; `short` gives one
+-- summary line (`## Plan 3/8 ✓`, no blank line above it) and only the steps in progress or refused.
+local function plan_lines(plan, out, short)
+  if not plan then
+    return
+  end
+  local refused = plan.refused
+  local at = refused and (problems.refused_step(plan.entries, refused) or #plan.entries)
+  if short then
+    local done = 0
+    for _, p in ipairs(plan.entries) do
+      done = done + (p.status == 'completed' and 1 or 0)
+    end
+    table.insert(out, string.format('## Plan %d/%d ✓', done, #plan.entries))
+  else
+    table.insert(out, '')
+    table.insert(out, '## Plan · ' .. tostring(plan.file))
+  end
+  for i, p in ipairs(plan.entries) do
+    if not short or p.status == 'in_progress' or i == at then
+      local box = p.status == 'completed' and '[x]' or (p.status == 'in_progress' and '[~]' or '[ ]')
+      table.insert(out, string.format('- %s %s', box, p.content or ''))
+    end
+    if i == at then
+      vim.list_extend(out, problems.refusal_lines(refused))
+    end
+  end
+end
+
+-- The rows `lines` take in a window `width` cells wide (with 'wrap').
+local function rows(lines, width)
+  local n = 0
+  for _, l in ipairs(lines) do
+    n = n + math.max(1, math.ceil(vim.fn.strdisplaywidth(l) / math.max(1, width)))
+  end
+  return n
+end
+
+-- Whether the shortest window showing the chat has room for the transcript's newest lines (up to
+-- three, ending at out[newest]), what follows them in `out`, `rest` and the prompt line.
+local function fits(bufnr, out, newest, rest)
+  if not (bufnr and vim.api.nvim_buf_is_valid(bufnr)) then
+    return true
+  end
+  local height, width
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_buf(w) == bufnr then
+      local h = vim.api.nvim_win_get_height(w)
+      if not height or h < height then
+        local info = vim.fn.getwininfo(w)[1]
+        height, width = h, vim.api.nvim_win_get_width(w) - (info and info.textoff or 0)
+      end
+    end
+  end
+  if not height then
+    return true
+  end
+  local tail = vim.list_slice(out, math.max(1, newest - 2))
+  return rows(tail, width) + rows(rest, width) + 1 <= height
 end
 
 --- The transcript's lines (everything above the prompt marker).
@@ -391,6 +457,7 @@ function Chat:lines()
       qa_lines(out, e.qa)
     end
   end
+  self.newest = #out -- the transcript's newest line
   if self.working then
     table.insert(out, '')
     table.insert(out, M.working)
@@ -401,23 +468,18 @@ function Chat:lines()
       self.shown[#out] = { text = activity, col = vim.api.nvim_strwidth(out[#out]) + 1 }
     end
   end
-  if self.plan then
-    table.insert(out, '')
-    table.insert(out, '## Plan · ' .. tostring(self.plan.file))
-    local refused = self.plan.refused
-    local at = refused and (problems.refused_step(self.plan.entries, refused) or #self.plan.entries)
-    for i, p in ipairs(self.plan.entries) do
-      local box = p.status == 'completed' and '[x]' or (p.status == 'in_progress' and '[~]' or '[ ]')
-      table.insert(out, string.format('- %s %s', box, p.content or ''))
-      if i == at then
-        vim.list_extend(out, problems.refusal_lines(refused))
-      end
-    end
+  local rest = {}
+  plan_lines(self.plan, rest, false)
+  usage_lines(self, rest)
+  table.insert(rest, M.marker)
+  -- while a turn runs on a short window, the newest words matter more than the whole checklist
+  if self.plan and self.working and not fits(self.bufnr, out, self.newest, rest) then
+    rest = {}
+    plan_lines(self.plan, rest, true)
+    usage_lines(self, rest, true)
+    table.insert(rest, M.marker)
   end
-  if self.usage then
-    usage_lines(self, out)
-  end
-  table.insert(out, M.marker)
+  vim.list_extend(out, rest)
   -- A buffer line holds no line break: untrusted text put on a one-line row (a command the model
   -- wrote across lines, a title, a plan step, a folder name, an endpoint's error) shows its breaks
   -- as ⏎, so no render fails (nvim_buf_set_lines refuses them, and the chat would stop for good).
@@ -502,9 +564,17 @@ local function newest_live(shown)
   return last
 end
 
+-- The first buffer line window w shows.
+local function top(w)
+  return vim.api.nvim_win_call(w, function()
+    return vim.fn.line('w0')
+  end)
+end
+
 --- Renders now. A window showing the chat that is not the current one follows the end (its
 --- cursor on the prompt marker) when it was at the end (the cursor on the marker or below it, or
---- where the last render put it), with a running call's newest line kept in view.
+--- where the last render put it), with the transcript's newest line and a running call's newest
+--- line kept in view.
 function Chat:flush()
   if not valid(self.bufnr) then
     return
@@ -530,9 +600,18 @@ function Chat:flush()
   for _, w in ipairs(follow) do
     local at = #lines
     pcall(vim.api.nvim_win_set_cursor, w, { at, 0 })
-    if live and vim.api.nvim_win_call(w, function()
-      return vim.fn.line('w0')
-    end) > live then
+    -- the window is too short for the newest line and the prompt line: the newest line wins,
+    -- with the working line, the plan and the usage under it when they fit, else at the bottom
+    for _, l in ipairs({ #lines - 1, self.newest }) do
+      if self.newest and top(w) > self.newest and l >= self.newest then
+        at = l
+        pcall(vim.api.nvim_win_set_cursor, w, { at, 0 })
+        vim.api.nvim_win_call(w, function()
+          vim.cmd('normal! zb')
+        end)
+      end
+    end
+    if live and top(w) > live then
       at = live -- the window is too short for both: the live line wins
       pcall(vim.api.nvim_win_set_cursor, w, { at, 0 })
     end
@@ -754,13 +833,14 @@ function Chat:buffer()
       self:details()
     end,
   })
-  -- a live line is cut to the window's width: cut again when it changes (WinResized: 0.9+)
+  -- a live line is cut to the window's width, the plan checklist shortened to the window's
+  -- height: drawn again when they change (WinResized: 0.9+)
   local group = vim.api.nvim_create_augroup('agentls.chat.resize', { clear = true })
   for _, ev in ipairs({ 'VimResized', 'WinResized' }) do
     pcall(vim.api.nvim_create_autocmd, ev, {
       group = group,
       callback = function()
-        if next(self.shown or {}) then
+        if next(self.shown or {}) or self.plan then
           self:render()
         end
       end,

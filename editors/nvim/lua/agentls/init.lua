@@ -735,9 +735,32 @@ function State:approval_plan(params)
   return self.root .. '/' .. rel
 end
 
---- Shows the plan of a plan-approval question in a split (unless a window shows it already).
+-- The window showing file `path`, or nil.
+local function window_of(path)
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    local name = vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w))
+    if name ~= '' and vim.fn.fnamemodify(name, ':p') == path then
+      return w
+    end
+  end
+  return nil
+end
+
+--- Shows the plan of a plan-approval question (unless a window shows it already). With Neovim's
+--- own vim.ui.select, which prints the question over the bottom of the screen, in a split above
+--- the current window clear of the question's rows (plan_window.lua); with a replacement (a
+--- floating picker, the whole question in a window at the top), in a split below it. Returns
+--- the window and, when it shows only the plan's beginning, a note for the question.
+---@return integer?, string?
 function State:show_plan(params)
-  return self:show_in_split(self:approval_plan(params))
+  local path = self:approval_plan(params)
+  if not path or window_of(path) then
+    return path and window_of(path), nil
+  end
+  if require('agentls.question_window').builtin(vim.ui.select) then
+    return require('agentls.plan_window').open(path, params)
+  end
+  return self:show_in_split(path), nil
 end
 
 --- Shows file `path` in a split below the current window, unless a window shows it already;
@@ -746,11 +769,9 @@ function State:show_in_split(path)
   if not path then
     return nil
   end
-  for _, w in ipairs(vim.api.nvim_list_wins()) do
-    local name = vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w))
-    if name ~= '' and vim.fn.fnamemodify(name, ':p') == path then
-      return w
-    end
+  local w = window_of(path)
+  if w then
+    return w
   end
   vim.cmd('belowright split ' .. vim.fn.fnameescape(path))
   return vim.api.nvim_get_current_win()
@@ -799,8 +820,9 @@ function State:on_ask(params)
     d.send(result)
   end
   vim.schedule(function()
+    local note
     if approval then
-      self:show_plan(params)
+      note = select(2, self:show_plan(params))
     end
     -- A question too long to list itself names its generated document (permission.document):
     -- shown here too, not only when the server's window/showDocument is handled. On 0.7 the
@@ -816,7 +838,7 @@ function State:on_ask(params)
     -- words, the last tool call still "…").
     self.chat:flush()
     vim.cmd('redraw')
-    pending.form = ask.collect(params, self.answers[params.questionId], finish)
+    pending.form = ask.collect(params, self.answers[params.questionId], finish, note)
   end)
   if d.mode == 'none' then
     if resolve_later then

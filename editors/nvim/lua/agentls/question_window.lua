@@ -40,17 +40,23 @@ end
 
 --- Opens `prompt` (every line, wrapped) in a float across the top of the screen, above a
 --- floating picker, at most half the screen high; what does not fit goes whole into a split
---- below, which the float's last line names. Returns the handle that closes both.
+--- below, which the float's last line names. Laid out again when the screen is resized
+--- (VimResized: an autocmd the window owns, removed when it closes), moving to the split form
+--- when the question no longer fits. Returns the handle that closes both.
 ---@param prompt string
 ---@return agentls.QuestionWindow
 function M.open(prompt)
-  local lines = vim.split(prompt, '\n', { plain = true })
-  local width = math.max(20, vim.o.columns - 2)
-  local max = math.max(3, math.floor((vim.o.lines - vim.o.cmdheight - 2) / 2))
-  local split_win, split_buf
-  if rows(lines, width) > max then
-    split_buf = vim.api.nvim_create_buf(false, true)
-    vim.api.nvim_buf_set_lines(split_buf, 0, -1, false, lines)
+  local all = vim.split(prompt, '\n', { plain = true })
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.bo[buf].bufhidden = 'wipe'
+  local win, split_win
+  local function valid(w)
+    return w and vim.api.nvim_win_is_valid(w)
+  end
+  -- The whole question in a split at the bottom (once), the current window staying.
+  local function open_split()
+    local split_buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_lines(split_buf, 0, -1, false, all)
     vim.bo[split_buf].modifiable = false
     vim.bo[split_buf].bufhidden = 'wipe'
     local cur = vim.api.nvim_get_current_win()
@@ -60,35 +66,54 @@ function M.open(prompt)
     vim.wo[split_win].wrap = true
     pcall(vim.api.nvim_buf_set_name, split_buf, 'agentls://question/' .. split_buf)
     vim.api.nvim_set_current_win(cur)
-    -- The float keeps the beginning; its last row says where the rest is.
-    local kept, used = {}, 0
-    for _, l in ipairs(lines) do
-      local r = rows({ l }, width)
-      if used + r > max - 1 then
-        break
-      end
-      table.insert(kept, l)
-      used = used + r
-    end
-    table.insert(kept, string.format('… %d more lines: the whole question is in the window below', #lines - #kept))
-    lines = kept
   end
-  local buf = vim.api.nvim_create_buf(false, true)
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].bufhidden = 'wipe'
-  local win = vim.api.nvim_open_win(buf, false, {
-    relative = 'editor',
-    row = 0,
-    col = 0,
-    width = width,
-    height = math.min(max, rows(lines, width)),
-    style = 'minimal',
-    border = 'single',
-    focusable = false,
+  local function layout()
+    local width = math.max(20, vim.o.columns - 2)
+    local max = math.max(3, math.floor((vim.o.lines - vim.o.cmdheight - 2) / 2))
+    local lines = all
+    if rows(all, width) > max then
+      if not valid(split_win) then
+        open_split()
+      end
+      -- The float keeps the beginning; its last row says where the rest is.
+      local kept, used = {}, 0
+      for _, l in ipairs(all) do
+        local r = rows({ l }, width)
+        if used + r > max - 1 then
+          break
+        end
+        table.insert(kept, l)
+        used = used + r
+      end
+      table.insert(kept, string.format('… %d more lines: the whole question is in the window below', #all - #kept))
+      lines = kept
+    end
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+    local cfg = { relative = 'editor', row = 0, col = 0, width = width, height = math.min(max, rows(lines, width)) }
+    if valid(win) then
+      vim.api.nvim_win_set_config(win, cfg)
+      return
+    end
+    cfg.style = 'minimal'
+    cfg.border = 'single'
+    cfg.focusable = false
     -- Above the pickers' floats (50 by default), under the command line's.
-    zindex = 150,
+    cfg.zindex = 150
+    win = vim.api.nvim_open_win(buf, false, cfg)
+    vim.wo[win].wrap = true
+  end
+  layout()
+  local group = vim.api.nvim_create_augroup('agentls.question_window.' .. buf, { clear = true })
+  vim.api.nvim_create_autocmd('VimResized', {
+    group = group,
+    callback = function()
+      if not valid(win) then
+        pcall(vim.api.nvim_del_augroup_by_id, group)
+        return
+      end
+      pcall(layout)
+    end,
   })
-  vim.wo[win].wrap = true
   local closed = false
   return {
     close = function()
@@ -96,8 +121,9 @@ function M.open(prompt)
         return
       end
       closed = true
+      pcall(vim.api.nvim_del_augroup_by_id, group)
       for _, w in ipairs({ win, split_win }) do
-        if w and vim.api.nvim_win_is_valid(w) then
+        if valid(w) then
           pcall(vim.api.nvim_win_close, w, true)
         end
       end
