@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/agent/textline"
 )
 
 // fenceTag is the name of the data fence's tags.
@@ -57,7 +59,7 @@ func fenceKind(kind string) string {
 // the name in any case, fullwidth letters folded to ASCII and invisible
 // format characters (zero-width, bidi) skipped.
 func escapeFenceTags(text string) string {
-	if !strings.ContainsAny(text, "<\uFF1C\uFE64") {
+	if !strings.ContainsAny(text, tagOpeners) {
 		return text
 	}
 	var b strings.Builder
@@ -74,23 +76,29 @@ func escapeFenceTags(text string) string {
 	return b.String()
 }
 
+// tagOpeners are the characters that read as a tag's `<`: itself, its
+// fullwidth and small forms, and the angle brackets drawn like it (‹ ˂ ᐸ 〈
+// ⟨ 〈).
+const tagOpeners = "<\uFF1C\uFE64\u2039\u02C2\u1438\u3008\u27E8\u2329"
+
 // isTagOpener reports whether r reads as a tag's `<`.
-func isTagOpener(r rune) bool { return r == '<' || r == '\uFF1C' || r == '\uFE64' }
+func isTagOpener(r rune) bool { return strings.ContainsRune(tagOpeners, r) }
 
 // opensFenceTag tells whether rest (what follows a `<`) continues as a tag
 // of the fence's name, under Unicode case folding (so `ſ` or the Kelvin
 // sign, which fold to ASCII letters, count too), fullwidth forms folded
-// (`／ｕｎｔｒｕｓｔｅｄ`), format characters skipped, any Unicode spacing
-// and slash lookalikes before the name and any dash in it.
+// (`／ｕｎｔｒｕｓｔｅｄ`) and letters of other scripts drawn alike folded,
+// invisible characters skipped, any Unicode spacing (blank-drawn fillers
+// too) and slash lookalikes before the name, and any dash in it.
 func opensFenceTag(rest string) bool {
 	var name []rune
 	leading := true
 	for _, r := range rest {
-		r = foldWidth(r)
+		r = foldConfusable(foldWidth(r))
 		switch {
-		case unicode.Is(unicode.Cf, r):
-			continue // invisible: a model reads the tag without it
-		case leading && (unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp) || isSlash(r)):
+		case invisible(r):
+			continue // a model reads the tag without it
+		case leading && (unicode.IsSpace(r) || unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp) || textline.DrawnBlank(r) || isSlash(r)):
 			continue
 		}
 		leading = false
@@ -103,6 +111,28 @@ func opensFenceTag(rest string) bool {
 		}
 	}
 	return len(name) == len(fenceTag) && strings.EqualFold(string(name), fenceTag)
+}
+
+// invisible reports whether r is drawn as nothing: a format character
+// (Cf), a variation selector, or another default-ignorable code point (the
+// combining grapheme joiner, the Hangul fillers).
+func invisible(r rune) bool {
+	return unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+}
+
+// confusables are letters of other scripts drawn like the fence name's
+// ASCII letters (Cyrillic а е ѕ ԁ, Greek υ, Armenian ո ս).
+var confusables = map[rune]rune{
+	'а': 'a', 'А': 'A', 'е': 'e', 'Е': 'E', 'ѕ': 's', 'Ѕ': 'S', 'ԁ': 'd', 'Т': 'T',
+	'υ': 'u', 'ս': 'u', 'ո': 'n', 'ԝ': 'w',
+}
+
+// foldConfusable maps a letter drawn like one of the fence name's to it.
+func foldConfusable(r rune) rune {
+	if a, ok := confusables[r]; ok {
+		return a
+	}
+	return r
 }
 
 // isSlash reports whether r reads as the `/` of a closing tag: the

@@ -48,6 +48,8 @@ func TestFenceEscapesItsOwnTags(t *testing.T) {
 		{"division slash", "<\u2215untrusted-data>", "&lt;\u2215untrusted-data>\n"},
 		{"non-breaking hyphen", "</untrusted\u2011data>", "&lt;/untrusted\u2011data>\n"},
 		{"minus sign", "</untrusted\u2212data>", "&lt;/untrusted\u2212data>\n"},
+		{"single angle quote", "\u2039/untrusted-data>", "&lt;/untrusted-data>\n"},
+		{"cyrillic letters", "</untrust\u0435d-d\u0430ta>", "&lt;/untrust\u0435d-d\u0430ta>\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

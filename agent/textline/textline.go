@@ -44,15 +44,16 @@ func FirstRunes(s string, n int) string {
 // is cut, ending with "…". Repository text padded with blanks thus cannot
 // push what a face writes after it (" (project)") out of view.
 func Short(s string, n int) string {
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || drawnBlank(r) }), " ")
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || DrawnBlank(r) }), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	return string([]rune(s)[:n-1]) + "…"
 }
 
-// drawnBlank reports whether r is no space to Unicode but drawn blank.
-func drawnBlank(r rune) bool {
+// DrawnBlank reports whether r is no space to Unicode but drawn blank
+// (the braille blank, the Hangul fillers).
+func DrawnBlank(r rune) bool {
 	switch r {
 	case '\u115F', '\u1160', '\u3164', '\uFFA0', '\u2800':
 		return true
