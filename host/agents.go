@@ -1,6 +1,8 @@
 package host
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -36,7 +38,27 @@ func (h *Host) projectAgentsTrusted() bool {
 	if err != nil {
 		return false
 	}
-	return h.trust.Trusted(f, config.WithKinds(data, projectKinds(h.ws.Root())))
+	content, kinds := kindsCovered(data, h.ws.Root())
+	return h.trust.Trusted(f, config.WithKinds(content, kinds))
+}
+
+// kindsCovered is what a trust of the workspace file data covers besides
+// its content: the project's sub-agent kinds as the question lists them
+// (kinds), and, appended to data (content), a digest of each kind's
+// description and instructions, which the question does not show in full
+// but which go into the prompts: a kind whose text changed asks again.
+// Without kinds content is data, so a trust given before kinds existed
+// still holds.
+func kindsCovered(data []byte, root string) (content []byte, kinds []string) {
+	kinds, texts := projectKinds(root)
+	if len(kinds) == 0 {
+		return data, nil
+	}
+	content = append(append([]byte(nil), data...), "\n\x00agentls: the project's sub-agent kinds' texts\n"...)
+	for _, t := range texts {
+		content = append(append(content, t...), '\n')
+	}
+	return content, kinds
 }
 
 // projectKinds are the workspace's own sub-agent kinds (.agentls/agents),
@@ -44,12 +66,13 @@ func (h *Host) projectAgentsTrusted() bool {
 // question: one line each, by name, with what it may do (its base and
 // tools) and where it is; every value the repository wrote is JSON, so
 // quotes and line breaks in it cannot pass for the question's own text.
-func projectKinds(root string) []string {
+// texts are the digests of each kind's description, instructions and
+// turn budget, by name.
+func projectKinds(root string) (out, texts []string) {
 	if root == "" {
-		return nil
+		return nil, nil
 	}
 	kinds := agentkinds.Read([]agentkinds.Folder{{Dir: filepath.Join(root, ".agentls", "agents"), Source: "project", Within: root}})
-	var out []string
 	for _, k := range kinds {
 		if k.Source != "project" {
 			continue
@@ -67,9 +90,12 @@ func projectKinds(root string) []string {
 			rel = k.Path
 		}
 		out = append(out, line+fmt.Sprintf(" (%s; its text goes into the sub-agent's prompt)", quoted(filepath.ToSlash(rel))))
+		sum := sha256.Sum256([]byte(quoted([]any{k.Description, k.Instructions, k.MaxTurns})))
+		texts = append(texts, quoted(k.Name)+" "+hex.EncodeToString(sum[:]))
 	}
 	slices.Sort(out)
-	return out
+	slices.Sort(texts)
+	return out, texts
 }
 
 // quoted is v as JSON.

@@ -55,11 +55,11 @@ func (h *Host) judgeWorkspaceFile(path string, lower []config.Source) (config.Wo
 	if err != nil {
 		base = config.Default()
 	}
-	kinds := projectKinds(h.ws.Root())
+	content, kinds := kindsCovered(data, h.ws.Root())
 	if why := h.untrustable(path); why != "" {
-		return config.JudgeUntrustable(path, data, layer, base, kinds, why), diags
+		return config.JudgeUntrustable(path, content, layer, base, kinds, why), diags
 	}
-	return h.trust.Judge(path, data, layer, base, kinds), diags
+	return h.trust.Judge(path, content, layer, base, kinds), diags
 }
 
 // untrustable says why the workspace file can never be trusted ("" when
