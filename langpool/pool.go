@@ -245,6 +245,11 @@ func (p *Pool) Status() []agentproto.LanguageServing {
 // client is the running server of file's type, started now if needed.
 func (p *Pool) client(ctx context.Context, file string) (*client, error) {
 	t := intel.Family(intel.FileType(file))
+	if t == "rust" {
+		if err := p.refuseRust(file); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		p.mu.Lock()
 		if p.closed {
@@ -337,6 +342,35 @@ func (p *Pool) policy(cfg config.Config, fileType string) sandbox.Policy {
 		cache = filepath.Join(p.opts.CacheDir, hex.EncodeToString(sum[:8]), fileType)
 	}
 	return tools.LSPPolicy(cfg, p.ws.Folders(), cache)
+}
+
+// refuseRust stops a running rust-analyzer found on PATH, and refuses the
+// question about file, once the workspace gained while it ran what
+// rustRefusal names (a `git checkout` of another branch): it would read
+// those settings and run what they say. A start checks this itself
+// (serverEnviron). The check reads the workspace: not under the lock.
+func (p *Pool) refuseRust(file string) error {
+	p.mu.Lock()
+	watch := p.cmds["rust"].origin == "PATH" && p.clients["rust"] != nil
+	p.mu.Unlock()
+	if !watch {
+		return nil
+	}
+	why := rustRefusal(p.ws.Folders())
+	if why == "" {
+		return nil
+	}
+	p.mu.Lock()
+	c := p.clients["rust"]
+	delete(p.clients, "rust")
+	if p.cmds["rust"].origin == "PATH" {
+		p.cmds["rust"] = command{why: why}
+	}
+	p.mu.Unlock()
+	if c != nil {
+		c.stop()
+	}
+	return fmt.Errorf("%w (%s): %s", intel.ErrNotServed, filepath.Base(file), why)
 }
 
 // serverEnviron is environ for a file type's server, or why the server
