@@ -91,7 +91,7 @@ steps:
 	if n := strings.Count(text.String(), "Loaded project instructions: "); n != 1 {
 		t.Errorf("the instructions were shown %d times, want once:\n%s", n, text.String())
 	}
-	if !strings.Contains(text.String(), "agentls/AGENTS.md (21 B), AGENTS.md (") {
+	if !strings.Contains(text.String(), "agentls/AGENTS.md` (21 B), `AGENTS.md` (") { // code spans: ACP renders Markdown
 		t.Errorf("the shown files: %s", text.String())
 	}
 	_ = in.Close()
