@@ -4,6 +4,7 @@
 -- mode sends the prompt area's text. Untrusted live text (a running call's newest output line,
 -- the turn's activity) is never put in the markdown: its line holds only `⋯`, and the text is
 -- drawn after it as virtual text (plain_line.lua), cut to the window.
+local wrap = require('agentls.wrap')
 local plain = require('agentls.plain_line')
 local problems = require('agentls.problems')
 local summary = require('agentls.tool_summary')
@@ -400,15 +401,6 @@ local function plan_lines(plan, out, short)
   end
 end
 
--- The rows `lines` take in a window `width` cells wide (with 'wrap').
-local function rows(lines, width)
-  local n = 0
-  for _, l in ipairs(lines) do
-    n = n + math.max(1, math.ceil(vim.fn.strdisplaywidth(l) / math.max(1, width)))
-  end
-  return n
-end
-
 -- Whether the shortest window showing the chat has room for the transcript's newest lines (up to
 -- three, ending at out[newest]), what follows them in `out`, `rest` and the prompt line.
 local function fits(bufnr, out, newest, rest)
@@ -429,7 +421,7 @@ local function fits(bufnr, out, newest, rest)
     return true
   end
   local tail = vim.list_slice(out, math.max(1, newest - 2))
-  return rows(tail, width) + rows(rest, width) + 1 <= height
+  return wrap.rows(tail, width) + wrap.rows(rest, width) + 1 <= height
 end
 
 --- The transcript's lines (everything above the prompt marker).

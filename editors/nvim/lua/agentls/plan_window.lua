@@ -2,21 +2,13 @@
 -- vim.ui.select asks it. That select (an inputlist) prints the question over the bottom of the
 -- screen and blocks until the choice is made, so the plan goes in a split above the current
 -- window, as high as the plan and no lower than the first row the question takes.
+local rows = require('agentls.wrap').rows
 local ask = require('agentls.ask')
 
 local M = {}
 
 -- What the inputlist prints under the choices (0.7 and 0.11).
 local type_number = 'Type number and <Enter> or click with the mouse (q or empty cancels): '
-
--- Rows `lines` take wrapped at `width` columns.
-local function rows(lines, width)
-  local n = 0
-  for _, l in ipairs(lines) do
-    n = n + math.max(1, math.ceil(vim.fn.strdisplaywidth(l) / math.max(1, width)))
-  end
-  return n
-end
 
 --- The rows at the bottom of the screen Neovim's own vim.ui.select takes to ask the first
 --- question of `params` with `note` under it: the separator above the messages, the prompt's

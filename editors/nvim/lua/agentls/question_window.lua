@@ -4,6 +4,7 @@
 -- permission grants (the commands a plan approval allows, the values a trusted `.agentls.yaml`
 -- applies) would be off screen when the person picks. Neovim's own vim.ui.select and
 -- vim.ui.input print every line of the prompt: no window then.
+local rows = require('agentls.wrap').rows
 local M = {}
 
 --- Whether `fn` is Neovim's own vim.ui function (runtime/lua/vim/ui.lua) rather than a
@@ -24,15 +25,6 @@ end
 ---@return boolean
 function M.fits(prompt)
   return not prompt:find('\n', 1, true) and vim.fn.strdisplaywidth(prompt) <= vim.o.columns - 4
-end
-
--- Rows `lines` take wrapped at `width` columns.
-local function rows(lines, width)
-  local n = 0
-  for _, l in ipairs(lines) do
-    n = n + math.max(1, math.ceil(vim.fn.strdisplaywidth(l) / width))
-  end
-  return n
 end
 
 ---@class agentls.QuestionWindow
