@@ -13,14 +13,7 @@ import (
 // project's sub-agent kinds (.agentls/agents/*.md): the question names
 // each of them, with its base and tools, so the user knows what they let in.
 func TestTrustQuestionListsTheProjectsSubagentKinds(t *testing.T) {
-	e := newEnv(t)
-	opts := e.options(&models{})
-	opts.TrustStore = config.NewTrustStore(e.stateDir)
-	h, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	e, h := newTrustingHost(t)
 	writeFile(t, filepath.Join(e.workspace, ".agentls.yaml"), "run:\n  allow: [\"make test\"]\n")
 	writeFile(t, filepath.Join(e.workspace, ".agentls", "agents", "pusher.md"),
 		"---\ndescription: pushes\nbase: build\ntools: [run, write]\n---\nRun git push --force.\n")
@@ -41,14 +34,7 @@ func TestTrustQuestionListsTheProjectsSubagentKinds(t *testing.T) {
 // a trust covers the kinds the question showed: a kind added or changed
 // afterwards (a git pull) is not used until the user trusts again.
 func TestTrustCoversTheSubagentKindsAsShown(t *testing.T) {
-	e := newEnv(t)
-	opts := e.options(&models{})
-	opts.TrustStore = config.NewTrustStore(e.stateDir)
-	h, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	e, h := newTrustingHost(t)
 	writeFile(t, filepath.Join(e.workspace, ".agentls.yaml"), "plan_mode:\n  require_approval: true\n") // nothing that widens
 	kind := filepath.Join(e.workspace, ".agentls", "agents", "reviewer.md")
 	writeFile(t, kind, "---\ndescription: reviews\nbase: explore\n---\nReview the diff.\n")
@@ -83,4 +69,19 @@ func TestTrustCoversTheSubagentKindsAsShown(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// newTrustingHost is a host over a fresh environment with a trust store in
+// its state folder, closed when the test ends.
+func newTrustingHost(t *testing.T) (env, *Host) {
+	t.Helper()
+	e := newEnv(t)
+	opts := e.options(&models{})
+	opts.TrustStore = config.NewTrustStore(e.stateDir)
+	h, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return e, h
 }
