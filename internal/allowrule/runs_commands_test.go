@@ -98,6 +98,8 @@ func TestGitCredentialHelpersAsk(t *testing.T) {
 		{"git *", "git credential-manager get"},
 		{"git *", "git credential-netrc get"},
 		{"git --*", "git --no-pager credential-gnome-keyring get"},
+		{"git *", "git Credential-osxkeychain get"}, // a case-insensitive file system finds the helper
+		{"git *", "git CONFIG core.pager sh"},
 	} {
 		r, err := ParseRule(c.rule)
 		if err != nil {

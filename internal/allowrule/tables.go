@@ -307,7 +307,10 @@ func gitOperands(words []string, from int) string {
 	if i >= len(words) {
 		return ""
 	}
-	sub := words[i]
+	// Matched in lower case: on a case-insensitive file system (macOS's
+	// default) `git Config` and `git Credential-osxkeychain` find
+	// git-config and git-credential-osxkeychain in git's exec path.
+	sub := strings.ToLower(words[i])
 	if i >= from && strings.HasPrefix(sub, "credential") {
 		return fmt.Sprintf("`git %s` is a credential helper: it prints stored passwords or starts a daemon", sub)
 	}
