@@ -200,12 +200,20 @@ func (t *TrustStore) Judge(path string, content []byte, layer Source, base Confi
 // question shows them. Without kinds it is the content itself, so a trust
 // given before kinds existed still holds while there are none.
 func WithKinds(content []byte, kinds []string) []byte {
-	if len(kinds) == 0 {
+	return WithSection(content, "the project's sub-agent kinds", kinds)
+}
+
+// WithSection is content followed by a section named name holding lines,
+// one each, for what a trust covers besides the file's own text (a valid
+// YAML file holds no NUL, so its text cannot pass for a section). Without
+// lines it is content itself.
+func WithSection(content []byte, name string, lines []string) []byte {
+	if len(lines) == 0 {
 		return content
 	}
-	out := append(append([]byte(nil), content...), "\n\x00agentls: the project's sub-agent kinds\n"...)
-	for _, k := range kinds {
-		out = append(append(out, k...), '\n')
+	out := append(append([]byte(nil), content...), "\n\x00agentls: "+name+"\n"...)
+	for _, l := range lines {
+		out = append(append(out, l...), '\n')
 	}
 	return out
 }

@@ -54,11 +54,7 @@ func kindsCovered(data []byte, root string) (content []byte, kinds []string) {
 	if len(kinds) == 0 {
 		return data, nil
 	}
-	content = append(append([]byte(nil), data...), "\n\x00agentls: the project's sub-agent kinds' texts\n"...)
-	for _, t := range texts {
-		content = append(append(content, t...), '\n')
-	}
-	return content, kinds
+	return config.WithSection(data, "the project's sub-agent kinds' texts", texts), kinds
 }
 
 // projectKinds are the workspace's own sub-agent kinds (.agentls/agents),
