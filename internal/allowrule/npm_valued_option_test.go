@@ -10,22 +10,11 @@ import "testing"
 // subcommand too: `npm --*` does not let `npm --loglevel silent exec ./x`
 // run unasked.
 func TestNpmRiskySubcommandAfterAValuedOption(t *testing.T) {
-	for _, c := range []struct{ rule, command string }{
-		{"npm --*", "npm --loglevel silent exec ./x"},
-		{"npm --*", "npm -w web exec ./x"},
-		{"npm --*", "npm --registry http://127.0.0.1:1 publish"},
-		{"yarn --*", "yarn --cwd sub dlx evil"},
-	} {
-		r, err := ParseRule(c.rule)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd, err := Parse(c.command)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok, _ := r.Allows(cmd, nil); ok {
-			t.Errorf("rule %q lets %q run unasked: its subcommand is in the danger table", c.rule, c.command)
-		}
-	}
+	const danger = "its subcommand is in the danger table"
+	checkArgRows(t, []argRow{
+		{danger, "npm --*", "npm --loglevel silent exec ./x", false},
+		{danger, "npm --*", "npm -w web exec ./x", false},
+		{danger, "npm --*", "npm --registry http://127.0.0.1:1 publish", false},
+		{danger, "yarn --*", "yarn --cwd sub dlx evil", false},
+	})
 }

@@ -15,24 +15,13 @@ import "testing"
 //     unmerged file (after a conflicting merge, `git merge-index ./x f`
 //     ran ./x).
 func TestGitPlumbingThatRunsCommands(t *testing.T) {
-	for _, c := range []struct{ rule, command string }{
-		{"git *", "git submodule--helper foreach 'sh build.sh'"},
-		{"git --*", "git submodule--helper foreach --recursive 'sh build.sh'"},
-		{"git *", "git merge-index ./x main.go"},
-		{"git --*", "git merge-index ./x -a"},
-	} {
-		r, err := ParseRule(c.rule)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd, err := Parse(c.command)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok, _ := r.Allows(cmd, nil); ok {
-			t.Errorf("rule %q lets %q run unasked: it runs the command its arguments name, as `git submodule foreach` does (which asks)", c.rule, c.command)
-		}
-	}
+	const runs = "runs the command its arguments name, as `git submodule foreach` does (which asks)"
+	checkArgRows(t, []argRow{
+		{runs, "git *", "git submodule--helper foreach 'sh build.sh'", false},
+		{runs, "git --*", "git submodule--helper foreach --recursive 'sh build.sh'", false},
+		{runs, "git *", "git merge-index ./x main.go", false},
+		{runs, "git --*", "git merge-index ./x -a", false},
+	})
 }
 
 // TestNpmAbbreviatedSubcommands: npm runs any unambiguous abbreviation of
@@ -43,43 +32,24 @@ func TestGitPlumbingThatRunsCommands(t *testing.T) {
 // did; found by the sandbox audit helper), and the short commands of their
 // own (`npm i`, `npm t`, `npm add`, `npm s`) still run unasked.
 func TestNpmAbbreviatedSubcommands(t *testing.T) {
-	r, err := ParseRule("npm *")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, command := range []string{
-		"npm exe cowsay",
-		"npm conf set script-shell ./x",
-		"npm pub",
-		"npm explo pkg",
-	} {
-		cmd, err := Parse(command)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok, _ := r.Allows(cmd, nil); ok {
-			t.Errorf("rule `npm *` lets %q run unasked: npm reads it as the full subcommand, which asks", command)
-		}
-	}
+	const full = "npm reads it as the full subcommand, which asks"
+	checkArgRows(t, []argRow{
+		{full, "npm *", "npm exe cowsay", false},
+		{full, "npm *", "npm conf set script-shell ./x", false},
+		{full, "npm *", "npm pub", false},
+		{full, "npm *", "npm explo pkg", false},
+	})
 }
 
 // TestNpmShortCommandsStillAllowed: the abbreviation rule leaves npm's own
 // short commands and the everyday ones alone under `npm *`.
 func TestNpmShortCommandsStillAllowed(t *testing.T) {
-	r, err := ParseRule("npm *")
-	if err != nil {
-		t.Fatal(err)
-	}
+	var rows []argRow
 	for _, command := range []string{"npm i", "npm in left-pad", "npm install", "npm ci", "npm t", "npm test", "npm run build",
 		"npm add left-pad", "npm s left-pad", "npm se left-pad", "npm ls", "npm outdated", "npm audit", "npm update"} {
-		cmd, err := Parse(command)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok, why := r.Allows(cmd, nil); !ok {
-			t.Errorf("rule `npm *` asks for %q: %s", command, why)
-		}
+		rows = append(rows, argRow{"an everyday npm command", "npm *", command, true})
 	}
+	checkArgRows(t, rows)
 }
 
 // TestGitCredentialHelpersAsk: docs/guard.md's danger table names
@@ -89,28 +59,17 @@ func TestNpmShortCommandsStillAllowed(t *testing.T) {
 // them answers `get` with the stored password, or starts a daemon
 // (`credential-cache--daemon`): under `git *` they ran unasked.
 func TestGitCredentialHelpersAsk(t *testing.T) {
-	for _, c := range []struct{ rule, command string }{
-		{"git *", "git credential fill"},
-		{"git *", "git credential-store get"},
-		{"git *", "git credential-cache--daemon sock"},
-		{"git *", "git credential-libsecret get"},
-		{"git *", "git credential-osxkeychain get"},
-		{"git *", "git credential-manager get"},
-		{"git *", "git credential-netrc get"},
-		{"git --*", "git --no-pager credential-gnome-keyring get"},
-		{"git *", "git Credential-osxkeychain get"}, // a case-insensitive file system finds the helper
-		{"git *", "git CONFIG core.pager sh"},
-	} {
-		r, err := ParseRule(c.rule)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd, err := Parse(c.command)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok, _ := r.Allows(cmd, nil); ok {
-			t.Errorf("rule %q lets %q run unasked: a credential helper prints stored passwords or starts a daemon", c.rule, c.command)
-		}
-	}
+	const helper = "a credential helper prints stored passwords or starts a daemon"
+	checkArgRows(t, []argRow{
+		{helper, "git *", "git credential fill", false},
+		{helper, "git *", "git credential-store get", false},
+		{helper, "git *", "git credential-cache--daemon sock", false},
+		{helper, "git *", "git credential-libsecret get", false},
+		{helper, "git *", "git credential-osxkeychain get", false},
+		{helper, "git *", "git credential-manager get", false},
+		{helper, "git *", "git credential-netrc get", false},
+		{helper, "git --*", "git --no-pager credential-gnome-keyring get", false},
+		{"a case-insensitive file system finds the helper", "git *", "git Credential-osxkeychain get", false},
+		{"a case-insensitive file system finds git-config", "git *", "git CONFIG core.pager sh", false},
+	})
 }
