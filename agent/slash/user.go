@@ -55,7 +55,7 @@ func (u User) Info() agentproto.CommandInfo {
 		desc = "(cannot be used: " + u.err.Error() + ")"
 	}
 	if desc == "" {
-		desc = textline.FirstRunes(textline.OneLine(firstLineOf(u.body)), 80)
+		desc = textline.Short(firstLineOf(u.body), 80)
 	}
 	if desc == "" {
 		desc = "User command"

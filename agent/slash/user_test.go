@@ -84,16 +84,25 @@ func TestReadUser(t *testing.T) {
 // the description is cut at MaxDescriptionRunes.
 func TestDescriptionPaddingKeepsTheSourceInView(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ name, desc string }{
-		{"braille blanks", "My review (user)" + strings.Repeat("\u2800", 300)},
-		{"hangul fillers", "My review (user)" + strings.Repeat("\u3164", 300)},
-		{"no-break spaces", "My review (user)" + strings.Repeat("\u00A0", 300)},
-		{"long", strings.Repeat("review ", 100)},
+	for _, tc := range []struct {
+		name, desc string
+		inBody     bool // no description: the body's first line stands for it
+	}{
+		{"braille blanks", "My review (user)" + strings.Repeat("\u2800", 300), false},
+		{"hangul fillers", "My review (user)" + strings.Repeat("\u3164", 300), false},
+		{"no-break spaces", "My review (user)" + strings.Repeat("\u00A0", 300), false},
+		{"long", strings.Repeat("review ", 100), false},
+		{"body's braille blanks", "My review (user)" + strings.Repeat("\u2800", 300), true},
+		{"body's hangul fillers", "My review (user)" + strings.Repeat("\u3164", 300), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "review.md")
-			if err := os.WriteFile(path, []byte("---\ndescription: \""+tc.desc+"\"\n---\nbody\n"), 0o644); err != nil {
+			text := "---\ndescription: \"" + tc.desc + "\"\n---\nbody\n"
+			if tc.inBody {
+				text = tc.desc + "\n"
+			}
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			got := readCommandFile(path, "review", "project").Info().Description
