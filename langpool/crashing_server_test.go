@@ -1,21 +1,13 @@
 package langpool
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/textproto"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/workspace"
 )
 
 // crashingServerArg makes the test binary (run with it as its only
@@ -38,26 +30,15 @@ func runCrashingServer() {
 		_, _ = f.WriteString("start\n")
 		_ = f.Close()
 	}
-	in := textproto.NewReader(bufio.NewReader(os.Stdin))
+	in := newStdinMessages()
 	for {
-		hdr, err := in.ReadMIMEHeader()
+		id, method, err := in.next()
 		if err != nil {
 			return
 		}
-		n, _ := strconv.Atoi(hdr.Get("Content-Length"))
-		body := make([]byte, n)
-		if _, err := io.ReadFull(in.R, body); err != nil {
-			return
-		}
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		_ = json.Unmarshal(body, &msg)
-		switch msg.Method {
+		switch method {
 		case "initialize":
-			res := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1,"diagnosticProvider":{}}}}`, msg.ID)
-			fmt.Fprintf(os.Stdout, "Content-Length: %d\r\n\r\n%s", len(res), res)
+			answerInitialize(id, `{"textDocumentSync":1,"diagnosticProvider":{}}`)
 		case "textDocument/didOpen", "textDocument/didChange", "textDocument/diagnostic":
 			fmt.Fprintln(os.Stderr, "panic: index corrupted")
 			return
@@ -90,25 +71,8 @@ func startsOf(t *testing.T, cacheRoot string) int {
 // error says so with its stderr's tail; a configuration change starts it
 // anew.
 func TestServerThatKeepsExitingIsNotRestartedInALoop(t *testing.T) {
-	root := t.TempDir()
-	a := filepath.Join(root, "a.go")
-	if err := os.WriteFile(a, []byte("package a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, crashingServerArg}}}
 	cache := t.TempDir()
-	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: cache,
-		restartBackoff: 50 * time.Millisecond})
-	t.Cleanup(p.Close)
+	p, _, a := binaryServerPool(t, crashingServerArg, "package a\n", Options{CacheDir: cache, restartBackoff: 50 * time.Millisecond})
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -145,7 +109,7 @@ func TestServerThatKeepsExitingIsNotRestartedInALoop(t *testing.T) {
 		t.Errorf("served types = %v, want the broken server left out", served)
 	}
 
-	p.Configure(cfg) // the user changed the configuration: start it anew
+	p.Configure(p.opts.Config) // the user changed the configuration: start it anew
 	_, _ = p.Diagnostics(ctx, []string{a})
 	if again := startsOf(t, cache); again != starts+1 {
 		t.Fatalf("after a configuration change the server started %d more times, want once", again-starts)

@@ -1,23 +1,14 @@
 package langpool
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
-	"net/textproto"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentls/agentls/agent/intel"
-	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/sandbox"
-	"github.com/agentls/agentls/workspace"
 )
 
 // deafServerArg makes the test binary (run with it as its only argument) a
@@ -35,22 +26,11 @@ func init() {
 }
 
 func runDeafServer() {
-	in := textproto.NewReader(bufio.NewReader(os.Stdin))
-	hdr, err := in.ReadMIMEHeader()
+	id, _, err := newStdinMessages().next()
 	if err != nil {
 		return
 	}
-	n, _ := strconv.Atoi(hdr.Get("Content-Length"))
-	body := make([]byte, n)
-	if _, err := io.ReadFull(in.R, body); err != nil {
-		return
-	}
-	var req struct {
-		ID json.RawMessage `json:"id"`
-	}
-	_ = json.Unmarshal(body, &req)
-	res := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"capabilities":{"textDocumentSync":1}}}`, req.ID)
-	fmt.Fprintf(os.Stdout, "Content-Length: %d\r\n\r\n%s", len(res), res)
+	answerInitialize(id, `{"textDocumentSync":1}`)
 	select {} // never reads again
 }
 
@@ -64,22 +44,7 @@ func runDeafServer() {
 // budget's bound; later writes (the next question, the shutdown at Close
 // or at the idle stop) never queue behind it for ever.
 func TestQuestionEndsWhenTheServerStopsReading(t *testing.T) {
-	root := t.TempDir()
-	a := filepath.Join(root, "a.go")
-	if err := os.WriteFile(a, []byte("package a\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, deafServerArg}}}
-	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
+	p, ws, a := binaryServerPool(t, deafServerArg, "package a\n", Options{})
 	// Ends the deaf server, so that a write stuck on it fails and Close
 	// can end (registered after Close's cleanup: runs before it).
 	killServer := func() {

@@ -22,7 +22,6 @@ import (
 	"github.com/agentls/agentls/agent/intel"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspwire"
-	"github.com/agentls/agentls/workspace"
 )
 
 // fakeServerEnv makes the test binary a language server (TestMain): one
@@ -298,24 +297,7 @@ func fakePoolWith(t *testing.T, root string, files map[string]string, opts Optio
 	}
 	t.Setenv(fakeServerEnv, "1")
 	t.Setenv("LANGPOOL_FAKE_ROOT", root)
-	ws, err := workspace.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Workspace, opts.Config = ws, config.Default()
-	opts.Config.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe}}}
-	if edit != nil {
-		edit(&opts.Config)
-	}
-	opts.Getenv = func(string) string { return "" }
-	opts.CacheDir = t.TempDir()
-	p := New(opts)
-	t.Cleanup(p.Close)
-	return p
+	return testBinaryPool(t, root, nil, opts, edit)
 }
 
 // TestPullDiagnosticsAndAHostileServer: a server offering pull diagnostics

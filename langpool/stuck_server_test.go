@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,9 +12,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent/intel"
-	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/lspwire"
-	"github.com/agentls/agentls/workspace"
 )
 
 // stuckServerArg makes the test binary (run with it as its only argument)
@@ -86,7 +83,7 @@ func runStuckServer() {
 // plan tick's check) wait for ever, until the user cancels the turn. It
 // must end within a bound, unsettled or with an error.
 func TestSettleIsBoundedWhenARunningServerStopsAnswering(t *testing.T) {
-	p, ws, a := stuckPool(t)
+	p, ws, a := binaryServerPool(t, stuckServerArg, "package a\n// BAD\n", Options{})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -131,7 +128,7 @@ func TestSettleIsBoundedWhenARunningServerStopsAnswering(t *testing.T) {
 // connection ends, the server is ended, and the next question starts it
 // again and is answered.
 func TestServerMessageOverTheCap(t *testing.T) {
-	p, ws, a := stuckPool(t)
+	p, ws, a := binaryServerPool(t, stuckServerArg, "package a\n// BAD\n", Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	const budget = 500 * time.Millisecond
@@ -158,28 +155,4 @@ func TestServerMessageOverTheCap(t *testing.T) {
 			t.Fatalf("after the broken message the server answers nothing: %+v (settled %v, %v), want the two BAD lines from a restarted server", snap.Files, settled, err)
 		}
 	}
-}
-
-// stuckPool is a pool whose go server is the stuck one, over a workspace
-// holding a.go (one BAD line), whose path it returns.
-func stuckPool(t *testing.T) (*Pool, *workspace.Workspace, string) {
-	t.Helper()
-	root := t.TempDir()
-	a := filepath.Join(root, "a.go")
-	if err := os.WriteFile(a, []byte("package a\n// BAD\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.New(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	cfg.LSP.Servers = map[string]config.LSPServer{"go": {Command: []string{exe, stuckServerArg}}}
-	p := New(Options{Workspace: ws, Config: cfg, Getenv: func(string) string { return "" }, CacheDir: t.TempDir()})
-	t.Cleanup(p.Close)
-	return p, ws, a
 }
