@@ -21,7 +21,9 @@ import (
 // answers initialize, tools/list with TOOLS (a JSON list), and each
 // tools/call with CALL (a JSON object: {"error": {...}} or {"result": {...}}).
 // A tool named "LONG:<n>" is offered as n letters n; an error message
-// "HUGE" is sent as 5 MB. CALL {"elicit": n} sends n form elicitations
+// "HUGE" is sent as 512 KiB (17 times run.max_output_bytes; small enough
+// to cross the pipe well within exitGrace on a loaded machine, where 5 MB
+// took 2.5 s). CALL {"elicit": n} sends n form elicitations
 // at once and answers the call once all are answered.
 const pyServer = `
 import sys, json, os
@@ -58,7 +60,7 @@ for line in sys.stdin:
         o = {"jsonrpc": "2.0", "id": i}
         o.update(call)
         if "error" in o and o["error"].get("message") == "HUGE":
-            o["error"]["message"] = "E" * (5 << 20)
+            o["error"]["message"] = "E" * (512 << 10)
         send(o)
     else:
         send({"jsonrpc": "2.0", "id": i, "result": {}})
@@ -86,8 +88,8 @@ func pyPool(t *testing.T, cfg config.Config, tools []map[string]any, call map[st
 }
 
 // TestCallErrorIsCapped: a server that answers a call with a JSON-RPC
-// error of 5 MB (its message is the server's to choose) reaches the model
-// cut to run.max_output_bytes, as a result of 5 MB is (docs/mcp.md: "A
+// error of 512 KiB (its message is the server's to choose) reaches the model
+// cut to run.max_output_bytes, as a large result is (docs/mcp.md: "A
 // call's result is … cut to run.max_output_bytes"): the history, every
 // later request and every face's tool_call_update carry the cut text.
 func TestCallErrorIsCapped(t *testing.T) {
