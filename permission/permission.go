@@ -193,7 +193,7 @@ func countBlanks(s string) string {
 			b.WriteString(s[i : i+size])
 			j = i + size
 		case other:
-			fmt.Fprintf(&b, " ⟨%d %s: %s⟩ ", n, plural(n, "blank", "blanks"), codePoints(s[i:j]))
+			fmt.Fprintf(&b, " ⟨%d %s: %s⟩ ", n, Plural(n, "blank", "blanks"), codePoints(s[i:j]))
 		case n > spaceRun:
 			fmt.Fprintf(&b, " ⟨%d spaces⟩ ", n)
 		default:
@@ -234,8 +234,9 @@ func codePoints(run string) string {
 	return strings.Join(names, " ")
 }
 
-// plural is one when n is 1, else many.
-func plural(n int, one, many string) string {
+// Plural is one when n is 1, else many (for counted nouns in what a
+// person reads).
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}

@@ -23,9 +23,9 @@ func writeTrustDocument(stateDir string, w config.WorkspaceTrust) (string, error
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Trust %s?\n\n", questions.EscapeLine(w.Path))
-	fmt.Fprintf(&b, "This content of the file (SHA-256 %s) sets %d keys and lets in %d sub-agent kinds that widen what agentls may do. "+
-		"They apply only once you answer \"%s\" to the question beside this document.\n\n", w.Sum, len(w.Widening), len(w.Kinds), config.TrustAnswers[1])
-	b.WriteString("| key: value (JSON, in full) |\n|---|\n")
+	fmt.Fprintf(&b, "This content of the file (SHA-256 %s) %s, which widen what agentls may do. "+
+		"They apply only once you answer \"%s\" to the question beside this document.\n\n", w.Sum, trustGrantsSummary(w), config.TrustAnswers[1])
+	b.WriteString("| what it grants (values as JSON, in full) |\n|---|\n")
 	for _, g := range w.Grants() {
 		fmt.Fprintf(&b, "| %s |\n", permission.CodeSpan(strings.ReplaceAll(questions.EscapeLine(g), "|", `\|`)))
 	}
@@ -34,4 +34,17 @@ func writeTrustDocument(stateDir string, w config.WorkspaceTrust) (string, error
 		return "", fmt.Errorf("trust document: %w", err)
 	}
 	return path, nil
+}
+
+// trustGrantsSummary says what the trust document lists: "sets 2 keys",
+// "lets in 1 sub-agent kind", or both.
+func trustGrantsSummary(w config.WorkspaceTrust) string {
+	var parts []string
+	if n := len(w.Widening); n > 0 {
+		parts = append(parts, fmt.Sprintf("sets %d %s", n, permission.Plural(n, "key", "keys")))
+	}
+	if n := len(w.Kinds); n > 0 {
+		parts = append(parts, fmt.Sprintf("lets in %d %s", n, permission.Plural(n, "sub-agent kind", "sub-agent kinds")))
+	}
+	return strings.Join(parts, " and ")
 }
