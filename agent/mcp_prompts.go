@@ -84,7 +84,7 @@ func (m *Manager) mcpPromptCommands(sessionID string) []agentproto.CommandInfo {
 			hint = append(hint, h)
 		}
 		out = append(out, agentproto.CommandInfo{Name: name, // the server's text, escaped as every text that reaches a person
-			Description: questions.EscapeLine(textline.Short(desc, slash.MaxDescriptionRunes)) + " (MCP server " + p.Server + ")",
+			Description: questions.EscapeLine(textline.Short(desc, slash.MaxDescriptionColumns)) + " (MCP server " + p.Server + ")",
 			Hint:        questions.EscapeLine(strings.Join(hint, " "))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

@@ -42,15 +42,15 @@ type User struct {
 // Name is the command's name (its file's, without .md).
 func (u User) Name() string { return u.name }
 
-// MaxDescriptionRunes is the longest description a command lists (an
+// MaxDescriptionColumns is the longest description a command lists (an
 // MCP prompt's too): a longer one is cut, so the source that follows it
 // stays in view.
-const MaxDescriptionRunes = 120
+const MaxDescriptionColumns = 120
 
 // Info is the command as the command lists show it; a file that cannot be
 // used says why in its description.
 func (u User) Info() agentproto.CommandInfo {
-	desc := textline.Short(u.description, MaxDescriptionRunes)
+	desc := textline.Short(u.description, MaxDescriptionColumns)
 	if u.err != nil {
 		desc = "(cannot be used: " + u.err.Error() + ")"
 	}

@@ -79,9 +79,10 @@ func TestReadUser(t *testing.T) {
 
 // TestDescriptionPaddingKeepsTheSourceInView: a project command's
 // description padded with characters drawn blank (braille blanks, Hangul
-// fillers, no-break spaces) or simply very long cannot push the " (project)"
+// fillers, no-break spaces), written in wide characters (two columns each)
+// or simply very long cannot push the " (project)"
 // that follows it out of a command list: blanks collapse to one space and
-// the description is cut at MaxDescriptionRunes.
+// the description is cut at MaxDescriptionColumns.
 func TestDescriptionPaddingKeepsTheSourceInView(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -92,6 +93,7 @@ func TestDescriptionPaddingKeepsTheSourceInView(t *testing.T) {
 		{"hangul fillers", "My review (user)" + strings.Repeat("\u3164", 300), false},
 		{"no-break spaces", "My review (user)" + strings.Repeat("\u00A0", 300), false},
 		{"long", strings.Repeat("review ", 100), false},
+		{"wide characters", strings.Repeat("審査", 100), false},
 		{"body's braille blanks", "My review (user)" + strings.Repeat("\u2800", 300), true},
 		{"body's hangul fillers", "My review (user)" + strings.Repeat("\u3164", 300), true},
 	} {
@@ -106,8 +108,15 @@ func TestDescriptionPaddingKeepsTheSourceInView(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := readCommandFile(path, "review", "project").Info().Description
-			if n := utf8.RuneCountInString(got); n > MaxDescriptionRunes+len(" (project)") {
-				t.Errorf("description of %d runes: %q", n, got)
+			// Columns as a terminal draws them: a CJK ideograph takes two.
+			n := utf8.RuneCountInString(got)
+			for _, r := range got {
+				if r >= 0x3000 && r <= 0x9FFF {
+					n++
+				}
+			}
+			if n > MaxDescriptionColumns+len(" (project)") {
+				t.Errorf("description of %d columns: %q", n, got)
 			}
 			if !strings.HasSuffix(got, " (project)") || strings.ContainsAny(got, "\u2800\u3164\u00A0") {
 				t.Errorf("description %q: blanks kept or source lost", got)

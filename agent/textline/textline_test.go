@@ -1,6 +1,9 @@
 package textline
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNotifyText: a path is quoted, free text collapsed, when they could
 // break a line.
@@ -36,6 +39,29 @@ func TestFirstRunes(t *testing.T) {
 	} {
 		if got := FirstRunes(tt.in, tt.n); got != tt.want {
 			t.Errorf("FirstRunes(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestShortBoundsColumns: Short keeps a description within n columns of a
+// terminal, counting a wide character (CJK, full-width) as two and a
+// combining mark as none, and collapses blanks.
+func TestShortBoundsColumns(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		n        int
+		want     string
+	}{
+		{"fits", "review the diff", 20, "review the diff"},
+		{"ascii cut", "abcdefghij", 5, "abcd…"},
+		{"wide cut", strings.Repeat("審", 10), 7, "審審審…"},
+		{"wide fits", "審査", 4, "審査"},
+		{"combining marks take no column", "e\u0301e\u0301e\u0301", 3, "e\u0301e\u0301e\u0301"},
+		{"blanks collapse", "a\u2800\u2800\u3164b", 10, "a b"},
+	} {
+		got := Short(tc.in, tc.n)
+		if got != tc.want || Columns(got) > tc.n {
+			t.Errorf("%s: Short(%q, %d) = %q (%d columns), want %q", tc.name, tc.in, tc.n, got, Columns(got), tc.want)
 		}
 	}
 }
