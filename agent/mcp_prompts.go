@@ -66,11 +66,11 @@ func (m *Manager) mcpPromptCommands(sessionID string) []agentproto.CommandInfo {
 		return nil
 	}
 	var out []agentproto.CommandInfo
-	for _, p := range x.SessionPrompts(sessionID) {
-		name := mcpCommandPrefix + p.Server + ":" + p.Name
-		if strings.IndexFunc(name, unicode.IsSpace) >= 0 || !utf8Printable(name) {
-			continue
+	for name, ps := range mcpPromptsByCommand(x.SessionPrompts(sessionID)) {
+		if len(ps) != 1 || strings.IndexFunc(name, unicode.IsSpace) >= 0 || !utf8Printable(name) {
+			continue // a name two prompts share is neither's (mcpPromptCommand says why)
 		}
+		p := ps[0]
 		desc := p.Description
 		if desc == "" {
 			desc = "MCP prompt " + p.Name
@@ -91,6 +91,19 @@ func (m *Manager) mcpPromptCommands(sessionID string) []agentproto.CommandInfo {
 	return out
 }
 
+// mcpPromptsByCommand are prompts by their command's name,
+// mcp:<server>:<prompt>. A server's name and a prompt's may both hold
+// colons, so two prompts can share a name (server "a:b"'s "p" and server
+// "a"'s "b:p"): such a name holds both.
+func mcpPromptsByCommand(prompts []MCPPrompt) map[string][]MCPPrompt {
+	out := make(map[string][]MCPPrompt, len(prompts))
+	for _, p := range prompts {
+		name := mcpCommandPrefix + p.Server + ":" + p.Name
+		out[name] = append(out[name], p)
+	}
+	return out
+}
+
 func utf8Printable(s string) bool {
 	for _, r := range s {
 		if !unicode.IsPrint(r) {
@@ -104,26 +117,26 @@ func utf8Printable(s string) bool {
 // goes on as the user's message.
 func (s *Session) mcpPromptCommand(ctx context.Context, cmd slash.Command) (commandOutcome, error) {
 	x := s.m.mcpExtras()
-	rest := strings.TrimPrefix(cmd.Name, mcpCommandPrefix)
-	server, name, ok := strings.Cut(rest, ":")
-	if x == nil || !ok || server == "" || name == "" {
+	if x == nil {
 		return commandOutcome{}, commandErrorf("/%s: an MCP prompt's command is /mcp:<server>:<prompt>", slash.QuoteName(cmd.Name))
 	}
-	var prompt *MCPPrompt
-	for _, p := range x.SessionPrompts(s.meta.ID) {
-		if p.Server == server && p.Name == name {
-			prompt = &p
-			break
+	ps := mcpPromptsByCommand(x.SessionPrompts(s.meta.ID))[cmd.Name]
+	switch {
+	case len(ps) == 0:
+		return commandOutcome{}, commandErrorf("/%s: no running MCP server of this session has that prompt (/mcp:<server>:<prompt>; servers start at the session's first request; see agent/listCommands)", slash.QuoteName(cmd.Name))
+	case len(ps) > 1:
+		var which []string
+		for _, p := range ps {
+			which = append(which, fmt.Sprintf("prompt %q of server %q", p.Name, p.Server))
 		}
+		return commandOutcome{}, commandErrorf("/%s names more than one MCP prompt (%s): none is run; rename a server in mcp.servers so that their names differ", slash.QuoteName(cmd.Name), strings.Join(which, ", "))
 	}
-	if prompt == nil {
-		return commandOutcome{}, commandErrorf("/%s: no prompt %q of a running MCP server %q in this session (servers start at the session's first request; see agent/listCommands)", slash.QuoteName(cmd.Name), name, server)
-	}
-	args, err := promptArgs(*prompt, cmd.Args)
+	p := ps[0]
+	args, err := promptArgs(p, cmd.Args)
 	if err != nil {
 		return commandOutcome{}, commandErrorf("/%s: %v", slash.QuoteName(cmd.Name), err)
 	}
-	text, err := x.GetPrompt(ctx, s.meta.ID, server, name, args)
+	text, err := x.GetPrompt(ctx, s.meta.ID, p.Server, p.Name, args)
 	if err != nil {
 		return commandOutcome{}, commandErrorf("/%s: %v", slash.QuoteName(cmd.Name), err)
 	}
