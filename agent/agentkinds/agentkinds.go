@@ -169,7 +169,7 @@ func readAgentDir(dir, source, within string) []*Kind {
 			break
 		}
 		path := filepath.Join(dir, e.Name())
-		k, err := readAgentFile(path, file, source)
+		k, err := readAgentFile(path, file, source, within)
 		if err != nil {
 			slog.Warn("sub-agent kind ignored", "path", path, "err", err)
 			continue
@@ -189,10 +189,11 @@ type agentFront struct {
 	MaxTurns    int      `yaml:"max_turns"`
 }
 
-// readAgentFile reads one kind file: frontmatter (name defaults to the
-// file's name; base is required) and body (the kind's instructions).
-func readAgentFile(path, file, source string) (*Kind, error) {
-	data, err := mdfile.Read(path, maxAgentFileBytes)
+// readAgentFile reads one kind file (a repository's, below within, through
+// no symbolic link): frontmatter (name defaults to the file's name; base
+// is required) and body (the kind's instructions).
+func readAgentFile(path, file, source, within string) (*Kind, error) {
+	data, err := mdfile.Read(path, within, maxAgentFileBytes)
 	if err != nil {
 		return nil, err
 	}

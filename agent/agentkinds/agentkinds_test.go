@@ -36,7 +36,7 @@ func TestUserKindFiles(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			k, err := readAgentFile(path, tc.name, "user")
+			k, err := readAgentFile(path, tc.name, "user", "")
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err %v, want %q", err, tc.err)

@@ -59,15 +59,34 @@ func Listed(e os.DirEntry, within string) bool {
 }
 
 // Read reads the regular file path, of at most maxBytes, as UTF-8 text (a
-// symlink is followed; a FIFO or a device is refused once open).
-func Read(path string, maxBytes int) ([]byte, error) {
+// FIFO or a device is refused once open). With within set (the file is the
+// repository's, listed by ReadDir with within) a symbolic link is not
+// followed: the file opened must be the one path names itself, so a
+// regular file swapped for a link to ~/.ssh/id_rsa after the listing is
+// refused. In the user's own folders (within empty) a link is followed.
+func Read(path, within string, maxBytes int) ([]byte, error) {
+	var named os.FileInfo
+	if within != "" {
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("not a regular file (a symbolic link is not followed)")
+		}
+		named = fi
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("not a regular file")
+	}
+	if named != nil && !os.SameFile(named, st) {
+		return nil, fmt.Errorf("replaced while it was read (a symbolic link is not followed)")
 	}
 	data, err := io.ReadAll(io.LimitReader(f, int64(maxBytes)+1))
 	if err != nil {

@@ -45,17 +45,27 @@ func TestRead(t *testing.T) {
 		}
 		return p
 	}
+	secret := write("secret", "hello")
+	link := filepath.Join(dir, "link.md")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		name, path, err string
+		name, path, within, err string
 	}{
-		{"ok", write("ok.md", "hello"), ""},
-		{"too big", write("big.md", strings.Repeat("x", 2049)), "larger than 2 KiB"},
-		{"not UTF-8", write("bin.md", "\xff\xfe"), "not UTF-8 text"},
-		{"a folder", dir, "not a regular file"},
-		{"missing", filepath.Join(dir, "none.md"), "no such file"},
+		{"ok", write("ok.md", "hello"), "", ""},
+		{"too big", write("big.md", strings.Repeat("x", 2049)), "", "larger than 2 KiB"},
+		{"not UTF-8", write("bin.md", "\xff\xfe"), "", "not UTF-8 text"},
+		{"a folder", dir, "", "not a regular file"},
+		{"missing", filepath.Join(dir, "none.md"), "", "no such file"},
+		{"the user's link", link, "", ""},
+		{"the repository's file", write("repo.md", "hello"), dir, ""},
+		// A repository's file swapped for a link after ReadDir listed it
+		// as a regular file (Listed): not followed.
+		{"the repository's link", link, dir, "symbolic link is not followed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			data, err := Read(tc.path, 2048)
+			data, err := Read(tc.path, tc.within, 2048)
 			if tc.err == "" {
 				if err != nil || string(data) != "hello" {
 					t.Fatalf("Read = %q, %v", data, err)

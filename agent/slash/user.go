@@ -145,16 +145,16 @@ func readCommandDir(dir, source, within string) []User {
 			slog.Warn("too many user commands: the rest are ignored", "dir", dir, "max", maxUserCommands)
 			break
 		}
-		out = append(out, readCommandFile(filepath.Join(dir, e.Name()), name, source))
+		out = append(out, readCommandFile(filepath.Join(dir, e.Name()), name, source, within))
 	}
 	return out
 }
 
-// readCommandFile reads one command file; a file that cannot be used
-// carries its err.
-func readCommandFile(path, name, source string) User {
+// readCommandFile reads one command file (a repository's, below within,
+// through no symbolic link); a file that cannot be used carries its err.
+func readCommandFile(path, name, source, within string) User {
 	u := User{name: name, source: source, path: path}
-	data, err := mdfile.Read(path, maxUserCommandBytes)
+	data, err := mdfile.Read(path, within, maxUserCommandBytes)
 	if err != nil {
 		u.err = err
 		return u

@@ -21,7 +21,7 @@ func FuzzUserFile(f *testing.F) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		u := readCommandFile(path, "c", "project")
+		u := readCommandFile(path, "c", "project", "")
 		info := u.Info()
 		if info.Name != "c" || info.Description == "" || strings.ContainsAny(info.Description+info.Hint, "\n\r") {
 			t.Fatalf("info %+v", info)
@@ -107,7 +107,7 @@ func TestDescriptionPaddingKeepsTheSourceInView(t *testing.T) {
 			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			got := readCommandFile(path, "review", "project").Info().Description
+			got := readCommandFile(path, "review", "project", "").Info().Description
 			// Columns as a terminal draws them: a CJK ideograph takes two.
 			n := utf8.RuneCountInString(got)
 			for _, r := range got {
