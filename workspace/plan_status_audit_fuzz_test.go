@@ -29,3 +29,24 @@ func TestApprovingAPlanWithAQuotedStatusKeyKeepsItReadable(t *testing.T) {
 		t.Fatalf("after approval the status reads %q\n%s", p.Meta.Status, out)
 	}
 }
+
+// TestApprovingAPlanWithAFoldedTitleReadsApproved: a plan without a status
+// line whose title the model folded over two lines (a YAML plain scalar
+// continues on an indented line). The approval adds the status after the
+// title's first line, inside the title, so the status read back is
+// "approved API client", not approved. Found by
+// FuzzSetPlanStatusIsWhatParsePlanReads.
+func TestApprovingAPlanWithAFoldedTitleReadsApproved(t *testing.T) {
+	text := "---\ntitle: Add a cache to the\n  API client\n---\n- [ ] add the cache\n"
+	if p, err := ParsePlan(text); err != nil || p.Meta.Title != "Add a cache to the API client" {
+		t.Fatalf("the plan as written: %+v, %v", p.Meta, err)
+	}
+	out, err := SetPlanStatus(text, agentproto.PlanApproved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePlan(out)
+	if err != nil || p.Meta.Status != agentproto.PlanApproved || p.Meta.Title != "Add a cache to the API client" {
+		t.Fatalf("after approval: status %q, title %q (err %v)\n%s", p.Meta.Status, p.Meta.Title, err, out)
+	}
+}
