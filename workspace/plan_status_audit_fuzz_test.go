@@ -50,3 +50,23 @@ func TestApprovingAPlanWithAFoldedTitleReadsApproved(t *testing.T) {
 		t.Fatalf("after approval: status %q, title %q (err %v)\n%s", p.Meta.Status, p.Meta.Title, err, out)
 	}
 }
+
+// TestApprovingAPlanWhoseStatusIsOnlyACommentReadsApproved: "status: # set
+// at approval" is an empty status with a comment. The approval writes the
+// status right against the comment's "#", which YAML then reads as part of
+// the value: the status becomes "approved# set at approval". Found by
+// FuzzSetPlanStatusIsWhatParsePlanReads.
+func TestApprovingAPlanWhoseStatusIsOnlyACommentReadsApproved(t *testing.T) {
+	text := "---\ntitle: Cache\nstatus: # set at approval\n---\n- [ ] add the cache\n"
+	if _, err := ParsePlan(text); err != nil {
+		t.Fatalf("the plan as written: %v", err)
+	}
+	out, err := SetPlanStatus(text, agentproto.PlanApproved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePlan(out)
+	if err != nil || p.Meta.Status != agentproto.PlanApproved {
+		t.Fatalf("after approval: status %q (err %v)\n%s", p.Meta.Status, err, out)
+	}
+}
