@@ -1,0 +1,72 @@
+package workspace
+
+import (
+	"testing"
+
+	"github.com/agentls/agentls/agentproto"
+)
+
+// TestApprovingAPlanWithAQuotedStatusKeyKeepsItReadable: the model writes
+// the plan, and `"status": draft` is the same YAML key as `status: draft`
+// (ParsePlan reads it so). The approval's SetPlanStatus must change that
+// key, not add a second one that leaves the approved plan unparseable
+// (its status unreadable to the list, the locks and the build's end).
+// Found by FuzzSetPlanStatusIsWhatParsePlanReads.
+func TestApprovingAPlanWithAQuotedStatusKeyKeepsItReadable(t *testing.T) {
+	text := "---\ntitle: Cache\n\"status\": draft\n---\n- [ ] add the cache\n"
+	if p, err := ParsePlan(text); err != nil || p.Meta.Status != agentproto.PlanDraft {
+		t.Fatalf("the plan as written: %+v, %v", p.Meta, err)
+	}
+	out, err := SetPlanStatus(text, agentproto.PlanApproved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePlan(out)
+	if err != nil {
+		t.Fatalf("after approval the plan does not parse: %v\n%s", err, out)
+	}
+	if p.Meta.Status != agentproto.PlanApproved {
+		t.Fatalf("after approval the status reads %q\n%s", p.Meta.Status, out)
+	}
+}
+
+// TestApprovingAPlanWithAFoldedTitleReadsApproved: a plan without a status
+// line whose title the model folded over two lines (a YAML plain scalar
+// continues on an indented line). The approval adds the status after the
+// title's first line, inside the title, so the status read back is
+// "approved API client", not approved. Found by
+// FuzzSetPlanStatusIsWhatParsePlanReads.
+func TestApprovingAPlanWithAFoldedTitleReadsApproved(t *testing.T) {
+	text := "---\ntitle: Add a cache to the\n  API client\n---\n- [ ] add the cache\n"
+	if p, err := ParsePlan(text); err != nil || p.Meta.Title != "Add a cache to the API client" {
+		t.Fatalf("the plan as written: %+v, %v", p.Meta, err)
+	}
+	out, err := SetPlanStatus(text, agentproto.PlanApproved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePlan(out)
+	if err != nil || p.Meta.Status != agentproto.PlanApproved || p.Meta.Title != "Add a cache to the API client" {
+		t.Fatalf("after approval: status %q, title %q (err %v)\n%s", p.Meta.Status, p.Meta.Title, err, out)
+	}
+}
+
+// TestApprovingAPlanWhoseStatusIsOnlyACommentReadsApproved: "status: # set
+// at approval" is an empty status with a comment. The approval writes the
+// status right against the comment's "#", which YAML then reads as part of
+// the value: the status becomes "approved# set at approval". Found by
+// FuzzSetPlanStatusIsWhatParsePlanReads.
+func TestApprovingAPlanWhoseStatusIsOnlyACommentReadsApproved(t *testing.T) {
+	text := "---\ntitle: Cache\nstatus: # set at approval\n---\n- [ ] add the cache\n"
+	if _, err := ParsePlan(text); err != nil {
+		t.Fatalf("the plan as written: %v", err)
+	}
+	out, err := SetPlanStatus(text, agentproto.PlanApproved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParsePlan(out)
+	if err != nil || p.Meta.Status != agentproto.PlanApproved {
+		t.Fatalf("after approval: status %q (err %v)\n%s", p.Meta.Status, err, out)
+	}
+}
