@@ -1,0 +1,186 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/config"
+)
+
+// auditModel is a model driven by a Go function: each turn request (not a
+// summary request) is answered by turn; a summary request by an honest
+// summariser that hands back everything it was shown (so whatever the
+// transcript holds survives the summary).
+type auditModel struct {
+	mu        sync.Mutex
+	reqs      []llm.Request // every turn request, in order
+	summaries []llm.Request // every summary request
+	turn      func(n int, req llm.Request) (llm.Response, error)
+}
+
+func isSummaryRequest(req llm.Request) bool {
+	return strings.Contains(req.System, "You write hand-off summaries")
+}
+
+func (p *auditModel) Complete(ctx context.Context, req llm.Request, _ func(llm.Event)) (llm.Response, error) {
+	if isSummaryRequest(req) {
+		p.mu.Lock()
+		p.summaries = append(p.summaries, req)
+		p.mu.Unlock()
+		return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "Everything so far:\n" + req.Messages[0].Content},
+			FinishReason: "stop"}, nil
+	}
+	p.mu.Lock()
+	p.reqs = append(p.reqs, req)
+	n := len(p.reqs) - 1
+	p.mu.Unlock()
+	return p.turn(n, req)
+}
+
+func (p *auditModel) requests() []llm.Request {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]llm.Request(nil), p.reqs...)
+}
+
+func (p *auditModel) summaryRequests() []llm.Request {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]llm.Request(nil), p.summaries...)
+}
+
+// requestText is everything a request shows the model: the system prompt
+// (with any hand-off summary) and every message.
+func requestText(req llm.Request) string {
+	var b strings.Builder
+	b.WriteString(req.System)
+	for _, m := range req.Messages {
+		b.WriteString("\n")
+		b.WriteString(m.Content)
+		for _, c := range m.ToolCalls {
+			b.WriteString("\n" + c.Arguments)
+		}
+	}
+	return b.String()
+}
+
+func lastUserText(req llm.Request) string {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if req.Messages[i].Role == llm.RoleUser {
+			return req.Messages[i].Content
+		}
+	}
+	return ""
+}
+
+// lastIsTool reports whether the request's last message is a tool result
+// (the model is mid-step).
+func lastIsTool(req llm.Request) bool {
+	return len(req.Messages) > 0 && req.Messages[len(req.Messages)-1].Role == llm.RoleTool
+}
+
+func callStep(id, name, args string) llm.Response {
+	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant,
+		ToolCalls: []agentproto.ToolCall{{ID: id, Name: name, Arguments: args}}}, FinishReason: "tool_calls"}
+}
+
+func textStep(text string) llm.Response {
+	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: text}, FinishReason: "stop"}
+}
+
+// TestCompactionKeepsTheUsersAnswerToAQuestion: the user answers an
+// ask_user question at length (their decision, in their words); later turns
+// read files until the history is compacted. The summariser's own prompt
+// asks it to keep "the user's answers to questions", and the summariser here
+// keeps everything it is shown. Yet after the compaction no request carries
+// the answer: the old ask_user result was replaced by a stub ("… of output
+// removed …; call the tool again if you need it") before the transcript was
+// rendered for the summariser, so the user's words are lost to the model
+// (which is told to ask again).
+func TestCompactionKeepsTheUsersAnswerToAQuestion(t *testing.T) {
+	t.Parallel()
+	const marker = "TimescaleDB-on-PostgreSQL-16"
+	answer := "Use " + marker + " for the metrics store, never SQLite: we run it in production already, " +
+		"the ops team knows how to back it up, and the retention policy must be 400 days because of the audit rules. " +
+		"Keep the schema in migrations/ with one file a change, named by date, and do not add an ORM: plain SQL only, " +
+		"through the pgx driver, with the connection pool sized from the DB_POOL environment variable."
+	ed := &memEditor{ask: func(ctx context.Context, req AskRequest) (AskReply, error) {
+		return AskReply{Answers: map[string]any{"db": answer}}, nil
+	}}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 16384 })
+	root := ed.ws.Root()
+	for i := range 12 {
+		body := strings.Repeat(fmt.Sprintf("// file %d: some source line with words in it\n", i), 180)
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+		user := lastUserText(req)
+		switch {
+		case lastIsTool(req):
+			return textStep("noted"), nil
+		case strings.HasPrefix(user, "set up"):
+			return callStep(fmt.Sprintf("q%d", n), "ask_user",
+				`{"questions":[{"name":"db","question":"Which database should the metrics store use, and how?","schema":{"type":"string"}}]}`), nil
+		case strings.HasPrefix(user, "read f"):
+			return callStep(fmt.Sprintf("r%d", n), "read", fmt.Sprintf(`{"path":%q}`, strings.TrimPrefix(user, "read ")+".go")), nil
+		}
+		return textStep("ok"), nil
+	}}
+	m.Reconfigure(m.config(), model)
+	s := newTestSession(t, m, "plan")
+	prompt := func(text string) {
+		t.Helper()
+		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
+		if err != nil || res.StopReason != agentproto.StopEndTurn {
+			t.Fatalf("prompt %q = %+v, %v", text, res, err)
+		}
+	}
+	prompt("set up the metrics store")
+	if !strings.Contains(requestText(model.requests()[1]), marker) {
+		t.Fatal("the rig is wrong: the answer did not reach the model in the first place")
+	}
+	for i := range 12 {
+		prompt(fmt.Sprintf("read f%d", i))
+	}
+	// agent/compact: the older turns are summarised too.
+	if res, err := m.Compact(context.Background(), s.ID()); err != nil || !res.Compacted {
+		t.Fatalf("Compact = %+v, %v", res, err)
+	}
+	prompt("go on with the store's design")
+	if !containsLine(ed.notifyLines(), "[compaction]") {
+		t.Fatal("the rig is wrong: the history was never compacted")
+	}
+	reqs := model.requests()
+	last := reqs[len(reqs)-1]
+	if !strings.Contains(requestText(last), marker) {
+		shown := "(no summary was made)"
+		if sr := model.summaryRequests(); len(sr) > 0 {
+			transcript := sr[0].Messages[0].Content
+			shown = excerptAround(transcript, strings.Index(transcript, "[tool result ask_user]"), 300)
+		}
+		var inView string
+		for _, msg := range last.Messages {
+			if msg.Role == llm.RoleTool && msg.Name == "ask_user" {
+				inView = msg.Content
+			}
+		}
+		t.Fatalf("after compaction the model no longer has the user's answer (%q…) anywhere in its request;\n"+
+			"the ask_user result it is sent: %q\nwhat the summariser was shown of it: %q", answer[:60], inView, shown)
+	}
+}
+
+func excerptAround(s string, i, n int) string {
+	if i < 0 {
+		return "(nothing)"
+	}
+	return s[i:min(len(s), i+n)]
+}
