@@ -184,3 +184,54 @@ func excerptAround(s string, i, n int) string {
 	}
 	return s[i:min(len(s), i+n)]
 }
+
+// TestALongBuildTurnIsNotSetAside: in BUILD mode one prompt ("carry out the
+// plan") makes the model write file after file. At an 8k window the turn's
+// own steps soon pass the budget. Each file is on disk, done; what the
+// user expects is that the turn goes on (its older steps compacted, the
+// prompt kept) or at worst stops with what it did still known to the model.
+// Today the cut never passes the turn's prompt and tool call arguments are
+// never shortened, so the turn ends with an error and all its messages are
+// set aside: the next prompt's model no longer knows it wrote any of the
+// files it wrote.
+func TestALongBuildTurnIsNotSetAside(t *testing.T) {
+	t.Parallel()
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 8192 })
+	const files = 24
+	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+		if lastUserText(req) != "carry out the plan" {
+			return textStep("ok"), nil
+		}
+		written := 0
+		for _, msg := range req.Messages {
+			for _, c := range msg.ToolCalls {
+				if c.Name == "write" {
+					written++
+				}
+			}
+		}
+		if written >= files {
+			return textStep("all files written"), nil
+		}
+		body := strings.Repeat(fmt.Sprintf("package pkg%d // generated line of the module\n", written), 25)
+		return callStep(fmt.Sprintf("w%d", n), "write", fmt.Sprintf(`{"path":"pkg/f%02d.go","content":%q}`, written, body)), nil
+	}}
+	m.Reconfigure(m.config(), model)
+	s := newTestSession(t, m, "build")
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "carry out the plan"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onDisk, _ := filepath.Glob(filepath.Join(ed.ws.Root(), "pkg", "*.go"))
+	if len(onDisk) < 3 {
+		t.Fatalf("the rig is wrong: %d files written (turn: %+v)", len(onDisk), res)
+	}
+	if res.StopReason != agentproto.StopEndTurn {
+		res2, err2 := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "what did you write?"})
+		reqs := model.requests()
+		last := reqs[len(reqs)-1]
+		t.Fatalf("a build turn that wrote %d files ended with %s (%v);\nthe next prompt (%s, %v) sends %d message(s); does it name pkg/f00.go, which the turn wrote? %v",
+			len(onDisk), res.StopReason, res.Err, res2.StopReason, err2, len(last.Messages), strings.Contains(requestText(last), "pkg/f00.go"))
+	}
+}
