@@ -235,3 +235,41 @@ func TestALongBuildTurnIsNotSetAside(t *testing.T) {
 			len(onDisk), res.StopReason, res.Err, res2.StopReason, err2, len(last.Messages), strings.Contains(requestText(last), "pkg/f00.go"))
 	}
 }
+
+// TestToolCallCutByMaxTokensIsSaidSo: the model writes a file in one call and
+// its answer reaches max_tokens inside the call's arguments (finish_reason
+// "length", the JSON cut off). Nothing was run, which is right; but the
+// model (and the user) must learn why — the answer was cut at the output
+// limit, so the content must go in smaller pieces. Today the model reads only
+// "the arguments of write are not valid JSON …; call it again with a JSON
+// object": it sends the same call again, is cut again, and the turn burns
+// every request it may make (here 50).
+func TestToolCallCutByMaxTokensIsSaidSo(t *testing.T) {
+	t.Parallel()
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, nil)
+	cut := `{"path":"big.go","content":"package big\n\nfunc Table() []int {\n\treturn []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1`
+	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+		resp := callStep(fmt.Sprintf("w%d", n), "write", cut)
+		resp.FinishReason = "length"
+		return resp, nil
+	}}
+	m.Reconfigure(m.config(), model)
+	s := newTestSession(t, m, "build")
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "write big.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var result string
+	for _, msg := range s.Messages() {
+		if msg.Role == llm.RoleTool {
+			result = msg.Content
+			break
+		}
+	}
+	said := strings.Contains(result, "max_tokens") || strings.Contains(result, "output limit") || strings.Contains(result, "cut off")
+	if !said {
+		t.Fatalf("a write cut by max_tokens (finish_reason length): the turn made %d model requests and ended %s;\nthe model was told: %s",
+			len(model.requests()), res.StopReason, result)
+	}
+}
