@@ -273,3 +273,82 @@ func TestToolCallCutByMaxTokensIsSaidSo(t *testing.T) {
 			len(model.requests()), res.StopReason, result)
 	}
 }
+
+// TestCompactionInPlanModeKeepsTheNewPlanBeingWritten: a session built plan
+// A, then went back to plan mode to plan feature B; the model wrote
+// plans/b.plan. After a compaction summarises the older turns, the system
+// prompt re-injects "the plan you are writing" (docs/sessions.md: "in PLAN
+// mode, once turns are summarised, the plan being written (its path and
+// current text) is re-injected"). It must be B. Today it is the session's
+// attached plan, A — already built — because a plan written while another
+// is attached is not attached, and planningSection prefers the attached
+// plan over the plans of this planning phase. The summariser is told not to
+// copy plan documents ("the current plan is attached separately"), so the
+// model loses B and is told it is writing A.
+func TestCompactionInPlanModeKeepsTheNewPlanBeingWritten(t *testing.T) {
+	t.Parallel()
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 16384 })
+	ctx := context.Background()
+	writePlan(t, m, "plans/a.plan", "---\ntitle: Feature A\nstatus: draft\ncreated_at: 2026-01-02T03:04:05Z\n---\n# Goal\n\nFeature A.\n\n## Steps\n- [x] add route A\n- [x] add test A\n")
+	const marker = "shard the metrics table by tenant id"
+	planB := "# Goal\n\nFeature B.\n\n## Steps\n- [ ] " + marker + "\n- [ ] add the migration\n"
+	root := ed.ws.Root()
+	for i := range 12 {
+		body := strings.Repeat(fmt.Sprintf("// file %d: some source line with words in it\n", i), 180)
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+		user := lastUserText(req)
+		switch {
+		case lastIsTool(req):
+			return textStep("noted"), nil
+		case strings.HasPrefix(user, "plan feature B"):
+			return callStep(fmt.Sprintf("p%d", n), "plan_write", fmt.Sprintf(`{"path":"plans/b.plan","title":"Feature B","content":%q}`, planB)), nil
+		case strings.HasPrefix(user, "read f"):
+			return callStep(fmt.Sprintf("r%d", n), "read", fmt.Sprintf(`{"path":%q}`, strings.TrimPrefix(user, "read ")+".go")), nil
+		}
+		return textStep("ok"), nil
+	}}
+	m.Reconfigure(m.config(), model)
+	info, err := m.BuildPlan(ctx, "plans/a.plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := info.SessionID
+	if _, err := m.SetMode(ctx, id, "plan"); err != nil {
+		t.Fatal(err)
+	}
+	prompt := func(text string) {
+		t.Helper()
+		res, err := m.Prompt(ctx, PromptRequest{SessionID: id, Text: text})
+		if err != nil || res.StopReason != agentproto.StopEndTurn {
+			t.Fatalf("prompt %q = %+v, %v", text, res, err)
+		}
+	}
+	prompt("plan feature B: the metrics store")
+	if got, _ := os.ReadFile(filepath.Join(root, "plans", "b.plan")); !strings.Contains(string(got), marker) {
+		t.Fatalf("the rig is wrong: plans/b.plan = %q", got)
+	}
+	for i := range 12 {
+		prompt(fmt.Sprintf("read f%d", i))
+	}
+	if res, err := m.Compact(ctx, id); err != nil || !res.Compacted {
+		t.Fatalf("Compact = %+v, %v", res, err)
+	}
+	prompt("go on with plan B")
+	reqs := model.requests()
+	last := reqs[len(reqs)-1]
+	if !strings.Contains(last.System, "# Earlier conversation (hand-off summary)") {
+		t.Fatal("the rig is wrong: no summary in the last request")
+	}
+	// The summariser is told "Do not copy plan documents: the current plan
+	// is attached separately": the re-injected plan is what the model has.
+	i := strings.Index(last.System, "# The plan you are writing")
+	if i < 0 || !strings.Contains(last.System[i:], marker) {
+		t.Fatalf("after compaction in plan mode the plan being written (plans/b.plan) is not re-injected; the system prompt re-injects:\n%s",
+			excerptAround(last.System, i, 400))
+	}
+}
