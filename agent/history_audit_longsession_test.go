@@ -1,0 +1,63 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentls/agentls/agent/openai"
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/fakeopenai"
+)
+
+// TestToolCallWithoutANameDoesNotBreakTheSession: the model's answer holds a
+// tool call with an empty function name (a model or gateway fault: it
+// happens with GPT-4o mini behind some clients). agentls answers the call
+// with "unknown tool", which is right. But the call is kept in the history
+// as it came, and OpenAI refuses any request whose history holds it ("400
+// Invalid 'messages[2].tool_calls[0].function.name': empty string. Expected a
+// string with minimum length 1"), so every later request of the session
+// fails: the next prompt, and the one after, get the same 400. The session
+// can no longer be used (only a rewind gets it back).
+func TestToolCallWithoutANameDoesNotBreakTheSession(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	fake := fakeopenai.New(fakeopenai.Options{Reply: func(r fakeopenai.Request) fakeopenai.Reply {
+		// OpenAI's own check of the history (continuedev/continue#5091).
+		for i, msg := range r.Messages {
+			for j, c := range msg.ToolCalls {
+				if c.Function.Name == "" {
+					return fakeopenai.Reply{Status: 400, ErrorBody: fmt.Sprintf(`{"error":{"message":"Invalid 'messages[%d].tool_calls[%d].function.name': empty string. Expected a string with minimum length 1, but got an empty string instead.","type":"invalid_request_error","param":"messages[%d].tool_calls[%d].function.name","code":"empty_string"}}`, i, j, i, j)}
+				}
+			}
+		}
+		if n.Add(1) == 1 {
+			return fakeopenai.Reply{ToolCalls: []fakeopenai.ToolCall{fakeopenai.Call("call_1", "", `{"path":"main.go"}`)}}
+		}
+		return fakeopenai.Reply{Text: "ok"}
+	}})
+	t.Cleanup(fake.Close)
+	p, err := openai.New(openai.Config{BaseURL: fake.URL, Model: "gpt-4o-mini", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.Name = "gpt-4o-mini" })
+	m.Reconfigure(m.config(), p)
+	s := newTestSession(t, m, "build")
+	var ends []string
+	for _, text := range []string{"read main.go", "hello?", "anything?"} {
+		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, fmt.Sprintf("%q: %s %v", text, res.StopReason, res.Err))
+		if text != "read main.go" && res.StopReason == agentproto.StopEndTurn {
+			return
+		}
+	}
+	t.Fatalf("after one answer with a nameless tool call, no prompt of the session is answered again:\n%s", strings.Join(ends, "\n"))
+}
