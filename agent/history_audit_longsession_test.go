@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -60,4 +61,56 @@ func TestToolCallWithoutANameDoesNotBreakTheSession(t *testing.T) {
 		}
 	}
 	t.Fatalf("after one answer with a nameless tool call, no prompt of the session is answered again:\n%s", strings.Join(ends, "\n"))
+}
+
+// TestEmptyAnswerDoesNotBreakTheSession: the model answers with nothing — no
+// text, no tool call (a thinking model that spent its answer on reasoning,
+// a filtered answer). The turn ends; the answer is kept in the history as an
+// assistant message with neither content nor tool calls, sent from then on
+// as {"role":"assistant"}. Endpoints refuse such a message (Mistral:
+// "Assistant message must have either content or tool_calls, but not none",
+// OpenHands#8685; OpenAI: content is "required unless tool_calls … is
+// specified"), so every later prompt of the session fails.
+func TestEmptyAnswerDoesNotBreakTheSession(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	fake := fakeopenai.New(fakeopenai.Options{Reply: func(r fakeopenai.Request) fakeopenai.Reply {
+		var body struct {
+			Messages []map[string]any `json:"messages"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			return fakeopenai.Reply{Status: 400, ErrorBody: `{"error":{"message":"bad json"}}`}
+		}
+		for _, msg := range body.Messages {
+			content, _ := msg["content"].(string)
+			if msg["role"] == "assistant" && content == "" && msg["tool_calls"] == nil {
+				return fakeopenai.Reply{Status: 400, ErrorBody: `{"object":"error","message":"Assistant message must have either content or tool_calls, but not none.","type":"invalid_request_message_order","param":null,"code":"3230"}`}
+			}
+		}
+		if n.Add(1) == 1 {
+			return fakeopenai.Reply{Text: ""}
+		}
+		return fakeopenai.Reply{Text: "ok"}
+	}})
+	t.Cleanup(fake.Close)
+	p, err := openai.New(openai.Config{BaseURL: fake.URL, Model: "mistral-large-latest", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.Name = "mistral-large-latest" })
+	m.Reconfigure(m.config(), p)
+	s := newTestSession(t, m, "build")
+	var ends []string
+	for _, text := range []string{"think hard about main.go", "hello?", "anything?"} {
+		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, fmt.Sprintf("%q: %s %v", text, res.StopReason, res.Err))
+		if text != "think hard about main.go" && res.StopReason == agentproto.StopEndTurn {
+			return
+		}
+	}
+	t.Fatalf("after one empty answer, no prompt of the session is answered again:\n%s", strings.Join(ends, "\n"))
 }
