@@ -352,3 +352,37 @@ func TestCompactionInPlanModeKeepsTheNewPlanBeingWritten(t *testing.T) {
 			excerptAround(last.System, i, 400))
 	}
 }
+
+// TestOverBudgetErrorNamesTheApprovedPlan: in BUILD mode the approved plan
+// is pinned in every request's system prompt, whole. A long plan (here about
+// 60 KB, at a 16k window) makes the fixed part pass the limit. The turn ends
+// with an error, which is right; the error must say what to change. It says
+// "the system prompt and the tool definitions alone are about N tokens … set
+// model.context_window", and nothing of the plan, the part that made it
+// too long and the one the user can shorten (or split).
+func TestOverBudgetErrorNamesTheApprovedPlan(t *testing.T) {
+	t.Parallel()
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 16384 })
+	var steps strings.Builder
+	for i := range 600 {
+		fmt.Fprintf(&steps, "- [ ] step %d: change the handler of route %d and add its test, then run the suite\n", i, i)
+	}
+	writePlan(t, m, "plans/big.plan", "---\ntitle: Big\nstatus: draft\ncreated_at: 2026-01-02T03:04:05Z\n---\n# Goal\n\nEverything.\n\n## Steps\n"+steps.String())
+	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) { return textStep("ok"), nil }}
+	m.Reconfigure(m.config(), model)
+	info, err := m.BuildPlan(context.Background(), "plans/big.plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: info.SessionID, Text: "start"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != agentproto.StopError {
+		t.Fatalf("the rig is wrong: %+v", res)
+	}
+	if !strings.Contains(res.Err.Error(), "plan") {
+		t.Fatalf("a 60 KB approved plan made the request too long; the error does not name the plan: %v", res.Err)
+	}
+}
