@@ -386,3 +386,75 @@ func TestOverBudgetErrorNamesTheApprovedPlan(t *testing.T) {
 		t.Fatalf("a 60 KB approved plan made the request too long; the error does not name the plan: %v", res.Err)
 	}
 }
+
+// TestCompactionKeepsASubAgentsFindings: the planner sends an explore
+// sub-agent to find out how the code works; its answer (a few hundred words
+// of findings) is the task call's result. Later turns read files until the
+// history is compacted. The sub-agent's findings must still reach the model
+// (verbatim or through the summary; the summariser here keeps whatever it
+// is shown). Today the task result is stubbed like a file read ("… of
+// output removed …; call the tool again if you need it") and the
+// summariser is shown only the stub: the findings are gone, and the model
+// is told to run the whole sub-agent again.
+func TestCompactionKeepsASubAgentsFindings(t *testing.T) {
+	t.Parallel()
+	const marker = "the retry budget lives in internal/backoff/policy.go"
+	findings := "Findings: requests go through client.Do, which wraps every call in a retrier; " + marker +
+		" and is read once at start-up from the RETRY_MAX environment variable. The tests in client_test.go stub the clock. " +
+		"Nothing else reads the budget; the CLI passes it through unchanged. Changing it needs a migration of the config file format."
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 16384 })
+	root := ed.ws.Root()
+	for i := range 12 {
+		body := strings.Repeat(fmt.Sprintf("// file %d: some source line with words in it\n", i), 180)
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+		if req.Agent != "" {
+			return textStep(findings), nil // the sub-agent answers at once
+		}
+		user := lastUserText(req)
+		switch {
+		case lastIsTool(req):
+			return textStep("noted"), nil
+		case strings.HasPrefix(user, "find out"):
+			return callStep(fmt.Sprintf("t%d", n), "task", `{"kind":"explore","prompt":"Where is the retry budget set, and who reads it?"}`), nil
+		case strings.HasPrefix(user, "read f"):
+			return callStep(fmt.Sprintf("r%d", n), "read", fmt.Sprintf(`{"path":%q}`, strings.TrimPrefix(user, "read ")+".go")), nil
+		}
+		return textStep("ok"), nil
+	}}
+	m.Reconfigure(m.config(), model)
+	s := newTestSession(t, m, "plan")
+	prompt := func(text string) {
+		t.Helper()
+		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
+		if err != nil || res.StopReason != agentproto.StopEndTurn {
+			t.Fatalf("prompt %q = %+v, %v", text, res, err)
+		}
+	}
+	prompt("find out how retries are budgeted")
+	reqs := model.requests()
+	if !strings.Contains(requestText(reqs[len(reqs)-1]), marker) {
+		t.Fatal("the rig is wrong: the sub-agent's findings did not reach the planner in the first place")
+	}
+	for i := range 12 {
+		prompt(fmt.Sprintf("read f%d", i))
+	}
+	if res, err := m.Compact(context.Background(), s.ID()); err != nil || !res.Compacted {
+		t.Fatalf("Compact = %+v, %v", res, err)
+	}
+	prompt("now plan the change")
+	reqs = model.requests()
+	last := reqs[len(reqs)-1]
+	if !strings.Contains(requestText(last), marker) {
+		shown := "(no summary was made)"
+		if sr := model.summaryRequests(); len(sr) > 0 {
+			transcript := sr[len(sr)-1].Messages[0].Content
+			shown = excerptAround(transcript, strings.Index(transcript, "[tool result task]"), 300)
+		}
+		t.Fatalf("after compaction the sub-agent's findings are nowhere in the planner's request;\nwhat the summariser was shown of them: %q", shown)
+	}
+}
