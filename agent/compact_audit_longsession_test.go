@@ -458,3 +458,55 @@ func TestCompactionKeepsASubAgentsFindings(t *testing.T) {
 		t.Fatalf("after compaction the sub-agent's findings are nowhere in the planner's request;\nwhat the summariser was shown of them: %q", shown)
 	}
 }
+
+// TestHugeResultOfTheLastStepTellsTheModelToNarrowIt: at an 8k window the
+// model reads a 50 KB file. The result cannot be sent: compaction stubs it in
+// the very step that asked for it (docs/sessions.md: "the model is told how
+// much output was removed and can call the tool again with a narrower
+// range"). A model that follows the stub's words calls the same read again,
+// gets the same stub, and so on until the turn's request budget is spent:
+// the stub of a result the model never saw must say so and ask for a
+// narrower call (offset/limit), not "call the tool again if you need it".
+func TestHugeResultOfTheLastStepTellsTheModelToNarrowIt(t *testing.T) {
+	t.Parallel()
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 8192 })
+	var body strings.Builder
+	for i := 0; body.Len() < 60_000; i++ {
+		fmt.Fprintf(&body, "line %d: some source text with words in it\n", i)
+	}
+	if err := os.WriteFile(filepath.Join(ed.ws.Root(), "big.txt"), []byte(body.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+		if lastIsTool(req) {
+			last := req.Messages[len(req.Messages)-1].Content
+			seen = append(seen, last)
+			if !strings.Contains(last, "elided") {
+				return textStep("read it"), nil
+			}
+			if len(seen) >= 5 {
+				return textStep("giving up"), nil
+			}
+			// Do what the stub says.
+			if strings.Contains(last, "offset") || strings.Contains(last, "narrower") || strings.Contains(last, "limit") {
+				return callStep(fmt.Sprintf("r%d", n), "read", `{"path":"big.txt","limit":100}`), nil
+			}
+			return callStep(fmt.Sprintf("r%d", n), "read", `{"path":"big.txt"}`), nil
+		}
+		return callStep(fmt.Sprintf("r%d", n), "read", `{"path":"big.txt"}`), nil
+	}}
+	m.Reconfigure(m.config(), model)
+	s := newTestSession(t, m, "build")
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "read big.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) == 0 || !strings.Contains(seen[0], "elided") {
+		t.Fatalf("the rig is wrong: the first result was not stubbed (%+v): %.200q", res, seen)
+	}
+	if len(seen) > 2 {
+		t.Fatalf("a 60 KB read at an 8k window: the model was given %d stubs in a row (turn %s); the stub says: %s", len(seen), res.StopReason, seen[0])
+	}
+}
