@@ -114,3 +114,62 @@ func TestEmptyAnswerDoesNotBreakTheSession(t *testing.T) {
 	}
 	t.Fatalf("after one empty answer, no prompt of the session is answered again:\n%s", strings.Join(ends, "\n"))
 }
+
+// TestToolCallWithEmptyArgumentsDoesNotBreakTheSession: models send a call
+// of a tool that takes no argument with arguments "" (gpt-4o-mini does:
+// mark3labs/mcphost#117). agentls runs it as {} — right — but keeps "" in
+// the history, and the encoder leaves an empty "arguments" out of the
+// message. OpenAI refuses a history whose tool call has no arguments
+// ("Missing required parameter: 'messages[2].tool_calls[0].function.arguments'"),
+// so the turn fails at its next step and so does every later prompt.
+func TestToolCallWithEmptyArgumentsDoesNotBreakTheSession(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	fake := fakeopenai.New(fakeopenai.Options{Reply: func(r fakeopenai.Request) fakeopenai.Reply {
+		// OpenAI's own check of the history: function.arguments is required.
+		var body struct {
+			Messages []struct {
+				ToolCalls []struct {
+					Function map[string]any `json:"function"`
+				} `json:"tool_calls"`
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			return fakeopenai.Reply{Status: 400, ErrorBody: `{"error":{"message":"bad json"}}`}
+		}
+		for i, msg := range body.Messages {
+			for j, c := range msg.ToolCalls {
+				if _, ok := c.Function["arguments"]; !ok {
+					return fakeopenai.Reply{Status: 400, ErrorBody: fmt.Sprintf(`{"error":{"message":"Missing required parameter: 'messages[%d].tool_calls[%d].function.arguments'.","type":"invalid_request_error","param":"messages[%d].tool_calls[%d].function.arguments","code":"missing_required_parameter"}}`, i, j, i, j)}
+				}
+			}
+		}
+		if n.Add(1) == 1 {
+			return fakeopenai.Reply{ToolCalls: []fakeopenai.ToolCall{fakeopenai.Call("call_1", "plan_list", "")}}
+		}
+		return fakeopenai.Reply{Text: "ok"}
+	}})
+	t.Cleanup(fake.Close)
+	p, err := openai.New(openai.Config{BaseURL: fake.URL, Model: "gpt-4o-mini", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.Name = "gpt-4o-mini" })
+	m.Reconfigure(m.config(), p)
+	s := newTestSession(t, m, "plan")
+	var ends []string
+	failed := false
+	for _, text := range []string{"which plans are there?", "hello?"} {
+		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, fmt.Sprintf("%q: %s %v", text, res.StopReason, res.Err))
+		failed = failed || res.StopReason != agentproto.StopEndTurn
+	}
+	if !failed {
+		return
+	}
+	t.Fatalf("a call of a tool without arguments, sent with arguments \"\", breaks the session:\n%s", strings.Join(ends, "\n"))
+}
