@@ -173,3 +173,75 @@ func TestToolCallWithEmptyArgumentsDoesNotBreakTheSession(t *testing.T) {
 	}
 	t.Fatalf("a call of a tool without arguments, sent with arguments \"\", breaks the session:\n%s", strings.Join(ends, "\n"))
 }
+
+// TestCancelledPromptDoesNotBreakAStrictTemplate: the user cancels a prompt
+// while the model is still thinking, then asks again. The cancelled prompt
+// stays in the history without an answer, so the next request holds two
+// user messages in a row. Chat templates that require alternation — vLLM
+// serving Mistral-7B-Instruct-v0.3 with tools, Gemma 3 (vllm-project/vllm#6862,
+// google/adk-python#1373) — refuse it ("After the optional system message,
+// conversation roles must alternate user/assistant/user/assistant/..."), and
+// since nothing ever removes the unanswered prompt, every later prompt of
+// the session fails the same way.
+func TestCancelledPromptDoesNotBreakAStrictTemplate(t *testing.T) {
+	t.Parallel()
+	arrived, release := make(chan struct{}), make(chan struct{})
+	var n atomic.Int32
+	fake := fakeopenai.New(fakeopenai.Options{Reply: func(r fakeopenai.Request) fakeopenai.Reply {
+		// The Mistral v0.3 template's check: system, tool results and
+		// assistant messages with tool calls aside, roles alternate.
+		var roles []string
+		for _, msg := range r.Messages {
+			if msg.Role == "system" || msg.Role == "tool" || (msg.Role == "assistant" && len(msg.ToolCalls) > 0) {
+				continue
+			}
+			roles = append(roles, msg.Role)
+		}
+		for i, role := range roles {
+			if (role == "user") != (i%2 == 0) {
+				return fakeopenai.Reply{Status: 400, ErrorBody: `{"object":"error","message":"After the optional system message, conversation roles must alternate user/assistant/user/assistant/...","type":"BadRequestError","param":null,"code":400}`}
+			}
+		}
+		if n.Add(1) == 1 {
+			close(arrived)
+			<-release // the model is still thinking when the user cancels
+		}
+		return fakeopenai.Reply{Text: "ok"}
+	}})
+	t.Cleanup(fake.Close)
+	p, err := openai.New(openai.Config{BaseURL: fake.URL, Model: "mistralai/Mistral-7B-Instruct-v0.3", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed := &memEditor{}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.Name = "mistralai/Mistral-7B-Instruct-v0.3" })
+	m.Reconfigure(m.config(), p)
+	s := newTestSession(t, m, "plan")
+	first := make(chan TurnResult, 1)
+	go func() {
+		res, _ := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "explain the build"})
+		first <- res
+	}()
+	<-arrived
+	if err := m.Cancel(s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	res := <-first
+	close(release)
+	if res.StopReason != agentproto.StopCancelled {
+		t.Fatalf("the rig is wrong: the first prompt ended %+v", res)
+	}
+	var ends []string
+	failed := false
+	for _, text := range []string{"sorry, explain the tests instead", "hello?"} {
+		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends = append(ends, fmt.Sprintf("%q: %s %v", text, res.StopReason, res.Err))
+		failed = failed || res.StopReason != agentproto.StopEndTurn
+	}
+	if failed {
+		t.Fatalf("after one prompt cancelled before its answer, the session's prompts fail:\n%s", strings.Join(ends, "\n"))
+	}
+}
