@@ -166,6 +166,7 @@ func TestContextExceeded(t *testing.T) {
 		{[]string{"the request exceeds the available context size"}, true},
 		{[]string{"exceed_context_size_error"}, true},
 		{[]string{"prompt is too long: 210000 tokens > 200000 maximum"}, true},
+		{[]string{"INVALID_ARGUMENT", "The input token count (12575) exceeds the maximum number of tokens allowed (12000)."}, true},
 		{[]string{"invalid_value", "Invalid value for temperature"}, false},
 		{nil, false},
 	} {
