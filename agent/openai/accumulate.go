@@ -21,6 +21,9 @@ type accumulator struct {
 	finish  string
 	usage   llm.Usage
 	chunks  int
+	// choices counts the chunks' first choices: a stream without any holds
+	// no answer (only usage, say), however it ended.
+	choices int
 	// emitted is set once any text or reasoning arrived: from then on the
 	// attempt cannot be retried without duplicating events.
 	emitted bool
@@ -48,6 +51,7 @@ func (a *accumulator) add(chunk *goopenai.ChatCompletionStreamResponse) {
 		if ch.Index != 0 {
 			continue
 		}
+		a.choices++
 		a.emit(llm.EventThought, ch.Delta.ReasoningContent)
 		a.emit(llm.EventText, ch.Delta.Content)
 		a.emit(llm.EventText, ch.Delta.Refusal)

@@ -50,6 +50,12 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 		}
 		return llm.Response{}, false, &kit.StreamDrop{Err: errors.New("the stream ended before any data")}
 	}
+	if acc.choices == 0 {
+		// Chunks, but no choice in any (usage alone, a gateway that failed
+		// upstream or filtered the whole answer): no answer, as a plain
+		// body without choices is none.
+		return llm.Response{}, false, &kit.Malformed{Err: errors.New("the stream carried no choice (no answer)")}
+	}
 	if acc.finish == "" && !ex.sawDone {
 		// Neither a finish_reason nor [DONE]: the body ended in the middle
 		// of the answer (a proxy giving up cleanly), not a whole answer.
