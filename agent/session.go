@@ -225,8 +225,8 @@ func (s *Session) record(r chatRecord) {
 }
 
 // modelMessages is the conversation as the model gets it next (see
-// viewState.view). A repair not yet in the session file is recorded there
-// and logged.
+// viewState.view), as every endpoint takes it (wireSafe). A repair not yet
+// in the session file is recorded there and logged.
 func (s *Session) modelMessages() []llm.Message {
 	s.mu.Lock()
 	msgs, synthetic, dropped := s.view.view(s.messages)
@@ -237,7 +237,7 @@ func (s *Session) modelMessages() []llm.Message {
 			"session", s.meta.ID, "interrupted_calls", synthetic, "dropped_results", dropped)
 		s.record(chatRecord{Record: recordRepair, Synthetic: synthetic, Dropped: dropped})
 	}
-	return msgs
+	return wireSafe(msgs)
 }
 
 // saveMetaLocked stamps the metadata and returns the function that stores

@@ -292,6 +292,11 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			ContextTokens: s.calibrated(sentTokens + tokens.EstimateMessage(msg)), ContextWindow: s.budget().Window,
 		})
 		if len(msg.ToolCalls) == 0 {
+			if strings.TrimSpace(msg.Content) == "" {
+				// Kept in the session, left out of later requests (wireSafe);
+				// the person would otherwise see the turn end on nothing.
+				m.notify(ctx, fmt.Sprintf("[model] session=%s the model answered with nothing (no text, no tool call; finish_reason %q)", s.meta.ID, resp.FinishReason))
+			}
 			switch resp.FinishReason {
 			case "content_filter":
 				return TurnResult{StopReason: agentproto.StopRefusal}

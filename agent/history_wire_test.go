@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -108,6 +109,9 @@ func TestEmptyAnswerDoesNotBreakTheSession(t *testing.T) {
 			t.Fatal(err)
 		}
 		ends = append(ends, fmt.Sprintf("%q: %s %v", text, res.StopReason, res.Err))
+		if text == "think hard about main.go" && !slices.ContainsFunc(ed.notifyLines(), func(l string) bool { return strings.Contains(l, "answered with nothing") }) {
+			t.Errorf("the person was not told that the model answered with nothing: %q", ed.notifyLines())
+		}
 		if text != "think hard about main.go" && res.StopReason == agentproto.StopEndTurn {
 			return
 		}
