@@ -63,7 +63,7 @@ func FuzzAutoRunNeverAppliedUnasked(f *testing.F) {
 		ed.mu.Lock()
 		ed.applied = nil
 		ed.mu.Unlock()
-		s.runCall(context.Background(), agentproto.ToolCall{ID: "c", Name: name, Arguments: string(raw)})
+		s.runCall(context.Background(), agentproto.ToolCall{ID: "c", Name: name, Arguments: string(raw)}, false)
 		ed.mu.Lock()
 		applied := ed.applied
 		ed.mu.Unlock()

@@ -51,7 +51,7 @@ func TestShippedBuildSessionNeedsAHuman(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := s.runCall(context.Background(), agentproto.ToolCall{ID: "c1", Name: "write",
-		Arguments: `{"path":"src/main.go","content":"package main // written by the model\n"}`})
+		Arguments: `{"path":"src/main.go","content":"package main // written by the model\n"}`}, false)
 	got, _ := os.ReadFile(src)
 	if info.Mode == agentproto.ModeBuild || out.result.Success || string(got) != "package main\n" {
 		t.Fatalf("a session file the repository shipped loaded in mode %q and the model's write of src/main.go gave %s "+

@@ -58,7 +58,9 @@ type callOutcome struct {
 
 // runCalls runs one step's tool calls: consecutive read-only calls in
 // parallel, mutating calls one at a time, results appended in call order.
-func (s *Session) runCalls(ctx context.Context, calls []agentproto.ToolCall) (agentproto.StopReason, error) {
+// cut says the answer ended at the model's output limit (finish_reason
+// "length"): a call whose arguments are not whole JSON was cut there.
+func (s *Session) runCalls(ctx context.Context, calls []agentproto.ToolCall, cut bool) (agentproto.StopReason, error) {
 	for _, c := range calls {
 		s.m.notes.Update(ctx, s.meta.ID, agentproto.ToolCallStarted{
 			SessionUpdate: "tool_call", ToolCallID: c.ID, Title: s.title(c), Kind: s.kind(c),
@@ -75,7 +77,7 @@ func (s *Session) runCalls(ctx context.Context, calls []agentproto.ToolCall) (ag
 		}
 		batch := calls[i:j]
 		mapper := iter.Mapper[agentproto.ToolCall, callOutcome]{MaxGoroutines: s.batchWidth(batch)}
-		res := mapper.Map(batch, func(c *agentproto.ToolCall) callOutcome { return s.runCall(ctx, *c) })
+		res := mapper.Map(batch, func(c *agentproto.ToolCall) callOutcome { return s.runCall(ctx, *c, cut) })
 		copy(outcomes[i:j], res)
 		i = j
 	}
@@ -96,8 +98,8 @@ func (s *Session) runCalls(ctx context.Context, calls []agentproto.ToolCall) (ag
 }
 
 // runCall runs one call: lookup, JSON check, the guard's first check (mode
-// read now), the tool, and its tool_call_update.
-func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall) (out callOutcome) {
+// read now), the tool, and its tool_call_update. cut is runCalls'.
+func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall, cut bool) (out callOutcome) {
 	m := s.m
 	asked := &tooloutcome.Record{}
 	ctx = tooloutcome.WithRecord(ctx, asked)
@@ -146,6 +148,10 @@ func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall) (out callO
 	args := json.RawMessage(c.Arguments)
 	if strings.TrimSpace(c.Arguments) == "" {
 		args = json.RawMessage("{}")
+	}
+	if !json.Valid(args) && cut {
+		// Calling again the same way is cut again: say why, and what works.
+		return callOutcome{result: tools.Failf("your answer was cut off at the output limit (model.max_tokens; finish_reason length) inside the arguments of %s, so it was not run: send large content in smaller pieces (e.g. write a first part, then add the rest with edit)", c.Name)}
 	}
 	if !json.Valid(args) {
 		return callOutcome{result: tools.Failf("the arguments of %s are not valid JSON (%s); call it again with a JSON object", c.Name, excerpt(c.Arguments, 120))}

@@ -305,7 +305,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 			}
 			return TurnResult{StopReason: agentproto.StopEndTurn}
 		}
-		stop, err := s.runCalls(ctx, msg.ToolCalls)
+		stop, err := s.runCalls(ctx, msg.ToolCalls, resp.FinishReason == "length")
 		if ctx.Err() != nil {
 			return TurnResult{StopReason: agentproto.StopCancelled}
 		}
