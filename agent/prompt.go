@@ -110,7 +110,7 @@ func (s *Session) buildRequest() (llm.Request, string) {
 			sys.WriteString(m.planningSection(planFile, phasePlans))
 		}
 	}
-	req := llm.Request{System: sys.String(), Messages: msgs, Tools: offered, Model: s.requestModel(mode)}
+	req := llm.Request{System: sys.String(), Messages: msgs, Tools: offered, Model: s.requestModel(mode), MaxTokens: s.budget().Reserve}
 	if s.sub != nil {
 		req.Agent = s.sub.key
 	}

@@ -91,6 +91,11 @@ type Request struct {
 	System   string    // the system prompt (persona, mode reminder, plan)
 	Messages []Message // the conversation, without the system prompt
 	Tools    []ToolSpec
+	// MaxTokens, when positive, caps this request's answer below the
+	// provider's configured cap (model.max_tokens): the answer reserve of
+	// the model's window, so that a small window (a plan model's 8k) is not
+	// asked for more than it holds with the prompt.
+	MaxTokens int
 	// Agent names the sub-agent whose request this is ("" for a session
 	// of the user's): its kind and index, "explore-1", below another
 	// sub-agent "build-1/explore-2". A scripted model replays the

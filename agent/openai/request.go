@@ -21,14 +21,17 @@ func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest,
 		model = p.cfg.Model
 	}
 	out := goopenai.ChatCompletionRequest{Model: model}
-	if p.cfg.MaxTokens > 0 {
+	if maxTokens := p.cfg.MaxTokens; maxTokens > 0 {
+		if req.MaxTokens > 0 {
+			maxTokens = min(maxTokens, req.MaxTokens)
+		}
 		if usesCompletionTokens(model) {
-			out.MaxCompletionTokens = p.cfg.MaxTokens
+			out.MaxCompletionTokens = maxTokens
 		} else {
 			// Local servers (Ollama, vLLM, llama.cpp) read max_tokens and
 			// ignore the newer max_completion_tokens.
 			//lint:ignore SA1019 deprecated for OpenAI's reasoning models only, which take the branch above
-			out.MaxTokens = p.cfg.MaxTokens
+			out.MaxTokens = maxTokens
 		}
 	}
 	enc, err := p.enc.request(req)

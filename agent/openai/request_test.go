@@ -70,8 +70,10 @@ func TestModelAndTokenLimit(t *testing.T) {
 	tests := []struct {
 		cfgModel, reqModel string
 		maxTokens          int
+		reqMaxTokens       int // the request's own cap (its window's answer reserve)
 		wantModel          string
 		wantField          string // "" when no limit is sent
+		want               int    // the limit sent (maxTokens when 0)
 	}{
 		{cfgModel: "gpt-4.1", maxTokens: 500, wantModel: "gpt-4.1", wantField: "max_tokens"},
 		{cfgModel: "llama3.1:8b", maxTokens: 500, wantModel: "llama3.1:8b", wantField: "max_tokens"},
@@ -83,13 +85,16 @@ func TestModelAndTokenLimit(t *testing.T) {
 		{cfgModel: "gpt-4.1", reqModel: "o3", maxTokens: 500, wantModel: "o3", wantField: "max_completion_tokens"},
 		{cfgModel: "o3", reqModel: "gpt-4o", maxTokens: 500, wantModel: "gpt-4o", wantField: "max_tokens"},
 		{cfgModel: "gpt-4.1", wantModel: "gpt-4.1"},
+		{cfgModel: "llama3.1:8b", maxTokens: 8192, reqMaxTokens: 1024, wantModel: "llama3.1:8b", wantField: "max_tokens", want: 1024},
+		{cfgModel: "o3", maxTokens: 500, reqMaxTokens: 1024, wantModel: "o3", wantField: "max_completion_tokens"},
+		{cfgModel: "gpt-4.1", reqMaxTokens: 1024, wantModel: "gpt-4.1"}, // no cap configured: none sent
 	}
 	for _, tt := range tests {
 		t.Run(tt.wantModel+"/"+tt.wantField, func(t *testing.T) {
 			f := newFake(t, sse(textChunk("ok")))
 			p := newTestProvider(t, f.URL, func(c *Config) { c.Model, c.MaxTokens = tt.cfgModel, tt.maxTokens })
 			req := userRequest("hi")
-			req.Model = tt.reqModel
+			req.Model, req.MaxTokens = tt.reqModel, tt.reqMaxTokens
 			if _, _, err := complete(context.Background(), p.Provider, req); err != nil {
 				t.Fatalf("Complete: %v", err)
 			}
@@ -97,11 +102,15 @@ func TestModelAndTokenLimit(t *testing.T) {
 			if body["model"] != tt.wantModel {
 				t.Errorf("model = %v, want %s", body["model"], tt.wantModel)
 			}
+			want := tt.want
+			if want == 0 {
+				want = tt.maxTokens
+			}
 			for _, field := range []string{"max_tokens", "max_completion_tokens"} {
 				v, ok := body[field]
 				switch {
-				case field == tt.wantField && v != float64(tt.maxTokens):
-					t.Errorf("%s = %v, want %d", field, v, tt.maxTokens)
+				case field == tt.wantField && v != float64(want):
+					t.Errorf("%s = %v, want %d", field, v, want)
 				case field != tt.wantField && ok:
 					t.Errorf("%s = %v sent, want only %q", field, v, tt.wantField)
 				}
