@@ -20,7 +20,7 @@ func recordJSON(r chatRecord) ([]byte, error) {
 	if err != nil {
 		return json.Marshal(r)
 	}
-	b := make([]byte, 0, 160+len(r.Summary)+len(r.Reason))
+	b := make([]byte, 0, 160+len(r.Summary)+len(r.Reason)+len(r.Note))
 	b = jsonw.AppendMember(b, `{"record":`, r.Record)
 	b = append(b, `,"at":`...)
 	b = append(b, at...)
@@ -41,6 +41,7 @@ func recordJSON(r chatRecord) ([]byte, error) {
 	b = jsonw.AppendField(b, `,"mode":`, string(r.Mode))
 	b = jsonw.AppendField(b, `,"plan_file":`, r.PlanFile)
 	b = jsonw.AppendField(b, `,"plan_status":`, r.PlanStatus)
+	b = jsonw.AppendField(b, `,"note":`, r.Note)
 	return append(b, '}'), nil
 }
 

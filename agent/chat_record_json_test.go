@@ -22,6 +22,7 @@ func TestRecordJSON(t *testing.T) {
 		{Record: recordCheckpoint, At: at, rewindFields: rewindFields{Message: "m1", Mode: agentproto.ModeBuild, PlanFile: "plans/a.md", PlanStatus: "approved"}},
 		{Record: recordCheckpoint, At: at.UTC().Truncate(time.Second), rewindFields: rewindFields{Message: "m1", Mode: agentproto.ModePlan}},
 		{Record: recordRewind, At: at, From: 3, To: 9, rewindFields: rewindFields{Message: "m1", ID: "u1", What: "both"}},
+		{Record: recordRewind, At: at, rewindFields: rewindFields{Message: "m1", ID: "u2", What: "code", Note: tricky}},
 		{Record: "repair", At: at, Synthetic: []string{"call_1", tricky}, Dropped: []string{"call_9"}},
 		{Record: "repair", At: at, Synthetic: []string{}, Dropped: []string{""}},
 		{Record: "compaction", At: at, StubBefore: 4, SummaryUpto: 12, Summary: tricky, TokensBefore: 98765},
@@ -48,7 +49,7 @@ func TestRecordJSON(t *testing.T) {
 // a field: recordJSON must write it too.
 func TestRecordJSONKnowsEveryField(t *testing.T) {
 	t.Parallel()
-	writesEveryField(t, "recordJSON", map[reflect.Type]int{reflect.TypeFor[chatRecord](): 14, reflect.TypeFor[rewindFields](): 6})
+	writesEveryField(t, "recordJSON", map[reflect.Type]int{reflect.TypeFor[chatRecord](): 14, reflect.TypeFor[rewindFields](): 7})
 }
 
 // FuzzRecordJSON: for any text and numbers in any field, recordJSON and
@@ -59,7 +60,7 @@ func FuzzRecordJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind, text, mode string, sec int64, n int, item string) {
 		r := chatRecord{Record: kind, At: time.Unix(sec%(1<<40), int64(n)), Synthetic: []string{item, text}, StubBefore: n, SummaryUpto: -n,
 			Summary: text, TokensBefore: n * 7, From: n, To: n + 1, Reason: item, ToolCallID: text, Child: item,
-			rewindFields: rewindFields{Message: text, ID: item, What: kind, Mode: agentproto.Mode(mode), PlanFile: text, PlanStatus: mode}}
+			rewindFields: rewindFields{Message: text, ID: item, What: kind, Mode: agentproto.Mode(mode), PlanFile: text, PlanStatus: mode, Note: item}}
 		if n%3 == 0 {
 			r.Synthetic, r.Dropped = nil, []string{text}
 		}

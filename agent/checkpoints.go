@@ -36,6 +36,9 @@ type rewindFields struct {
 	Mode       agentproto.Mode `json:"mode,omitempty"`
 	PlanFile   string          `json:"plan_file,omitempty"`
 	PlanStatus string          `json:"plan_status,omitempty"`
+	// Note is what a code-only rewind tells the model at its next request
+	// (rewindNoteOf): a session loaded before that request tells it still.
+	Note string `json:"note,omitempty"`
 }
 
 // sessionAt is the session's state as a checkpoint record saw it.

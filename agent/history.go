@@ -82,6 +82,10 @@ type viewState struct {
 	// rewound are the [from, to) ranges conversation rewinds left out
 	// (rewound.go), a subset of aside.
 	rewound [][2]int
+	// rewindNote is the last code-only rewind's note while no answer of
+	// the model followed it (decodeHistory): the loaded session's
+	// Session.rewindNote.
+	rewindNote string
 }
 
 // apply folds a record into the state.
@@ -107,6 +111,9 @@ func (v *viewState) apply(r chatRecord) {
 		if r.Record == recordRewind && r.To > r.From {
 			v.rewindSummary(r.From) // checkpoints.go
 			v.rewound = append(v.rewound, [2]int{r.From, r.To})
+		}
+		if r.Record == recordRewind {
+			v.rewindNote = r.Note
 		}
 	case recordCheckpoint:
 		v.noteCheckpoint(r)
@@ -173,6 +180,9 @@ func decodeHistory(id string, lines []json.RawMessage) ([]llm.Message, viewState
 		}
 		if m.ID == "" {
 			m.ID = derivedMessageID(id, len(msgs))
+		}
+		if m.Role == llm.RoleAssistant {
+			v.rewindNote = "" // the request it answered carried the note
 		}
 		msgs = append(msgs, m)
 	}

@@ -512,6 +512,7 @@ func (m *Manager) session(id string) (*Session, error) {
 	msgs, view := decodeHistory(id, lines)
 	s = m.newSession(meta, msgs)
 	s.view = view
+	s.rewindNote = view.rewindNote
 	m.mu.Lock()
 	if other, ok := m.sessions[id]; ok {
 		m.mu.Unlock()

@@ -73,6 +73,9 @@ func (m *Manager) Rewind(ctx context.Context, req agentproto.RewindParams) (agen
 			return agentproto.RewindResult{UndoMessageID: res.UndoMessageID}, err
 		}
 	}
+	if !conv {
+		rec.Note = rewindNoteOf(res) // recorded too: a restart before the next request keeps it
+	}
 	r := chatRecord{Record: recordRewind, rewindFields: rec}
 	if conv {
 		s.mu.Lock()
@@ -83,7 +86,9 @@ func (m *Manager) Rewind(ctx context.Context, req agentproto.RewindParams) (agen
 	if conv {
 		s.restoreState(ctx, req.ToMessageID, code)
 	} else {
-		s.noteRewind(res)
+		s.mu.Lock()
+		s.rewindNote = rec.Note
+		s.mu.Unlock()
 	}
 	m.notify(ctx, fmt.Sprintf("[rewind] session=%s to=%s what=%s restored=%d conflicts=%d skipped=%d",
 		s.meta.ID, req.ToMessageID, req.What, len(res.Restored), len(res.Conflicts), len(res.Skipped)))
@@ -134,9 +139,9 @@ func (s *Session) restoreState(ctx context.Context, id string, codeToo bool) {
 	s.sendPlanUpdate(ctx)
 }
 
-// noteRewind tells the model, in its next request, which files a code
-// rewind changed under it.
-func (s *Session) noteRewind(res agentproto.RewindResult) {
+// rewindNoteOf is what the model is told, in its next request, of the
+// files a code rewind changed under it.
+func rewindNoteOf(res agentproto.RewindResult) string {
 	var b strings.Builder
 	b.WriteString("The user rewound the workspace's files to an earlier checkpoint; the conversation was kept. ")
 	if len(res.Restored) == 0 {
@@ -151,9 +156,7 @@ func (s *Session) noteRewind(res agentproto.RewindResult) {
 		}
 		fmt.Fprintf(&b, " Left as they were (changed by someone else): %s.", strings.Join(paths, ", "))
 	}
-	s.mu.Lock()
-	s.rewindNote = b.String()
-	s.mu.Unlock()
+	return b.String()
 }
 
 // rewindSection is the system prompt's note of a code rewind ("" for none).
