@@ -15,7 +15,9 @@ import (
 // before it (BeforeCommand) and the one after it: a changed or new file's
 // digest becomes known, a file gone becomes known as absent. What changed
 // before the command stays the user's (their save while the model
-// thought). An unchanged workspace writes nothing, a damaged known.json is rebuilt, and a Known
+// thought); so does a file another session recorded as its own write meanwhile (another chat or another
+// agentls process), but not one it recorded long before. An unchanged
+// workspace writes nothing, a damaged known.json is rebuilt, and a Known
 // another store rewrote is read again.
 func TestKnowCommand(t *testing.T) {
 	write := func(t *testing.T, root, name, text string) {
@@ -47,6 +49,25 @@ func TestKnowCommand(t *testing.T) {
 			write(t, root, "u.txt", "the user's save\n")
 			write(t, root, "mine.txt", "the user's file\n")
 		}, nil, Known{}, false},
+		{"another session wrote it meanwhile", nil, func(t *testing.T, s *Store, root string) {
+			write(t, root, "y.txt", "session two's\n")
+			must(t, Open(s.ws, s.retention).UpdateKnown("s2", Known{"y.txt": d("session two's\n")}))
+			write(t, root, "c.txt", "c\n")
+		}, Known{"c.txt": d("c\n")}, true},
+		{"another session deleted it meanwhile", nil, func(t *testing.T, s *Store, root string) {
+			must(t, os.Remove(filepath.Join(root, "b.txt")))
+			must(t, s.UpdateKnown("s2", Known{"b.txt": ""}))
+		}, Known{}, false},
+		{"another session wrote the same long before", func(t *testing.T, s *Store, _ string) {
+			must(t, s.UpdateKnown("s2", Known{"y.txt": d("y\n")}))
+			must(t, os.Chtimes(filepath.Join(s.Dir(), "s2", knownFile), old, old))
+		}, func(t *testing.T, _ *Store, root string) {
+			write(t, root, "y.txt", "y\n")
+		}, Known{"y.txt": d("y\n")}, true},
+		{"another session wrote something else", nil, func(t *testing.T, s *Store, root string) {
+			write(t, root, "y.txt", "the command's\n")
+			must(t, s.UpdateKnown("s2", Known{"y.txt": d("session two's\n")}))
+		}, Known{"y.txt": d("the command's\n")}, true},
 		{"damaged", func(t *testing.T, s *Store, _ string) {
 			path := filepath.Join(s.Dir(), "s1", knownFile)
 			must(t, os.MkdirAll(filepath.Dir(path), 0o755))

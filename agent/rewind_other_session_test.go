@@ -16,18 +16,15 @@ import (
 	"github.com/agentls/agentls/agentproto"
 )
 
-// heldCommand is a command that waits, while it runs, for the test:
-// it opens the FIFO ready (Started returns once it has) and then reads a
-// line from the FIFO release (Release sends it). Both are in the
-// workspace, where the scan does not list them (not regular files).
-type heldCommand struct {
-	Command        string
-	ready, release string
-}
+// heldCommand holds the command `echo > ready.fifo; read x < release.fifo`
+// while it runs: it opens the FIFO ready (Started returns once it has) and
+// then reads a line from the FIFO release (Release sends it). Both are in
+// the workspace, where the scan does not list them (not regular files).
+type heldCommand struct{ ready, release string }
 
 func newHeldCommand(t *testing.T, root string) heldCommand {
 	t.Helper()
-	h := heldCommand{Command: "echo > ready.fifo; read x < release.fifo", ready: filepath.Join(root, "ready.fifo"), release: filepath.Join(root, "release.fifo")}
+	h := heldCommand{ready: filepath.Join(root, "ready.fifo"), release: filepath.Join(root, "release.fifo")}
 	for _, p := range []string{h.ready, h.release} {
 		if err := syscall.Mkfifo(p, 0o600); err != nil {
 			t.Fatal(err)
