@@ -135,8 +135,9 @@ func (s *Session) beforeCommand(ctx context.Context) *checkpoint.Before {
 }
 
 // afterCommand records the changes the command made outside the editor
-// (checkpoint.Store.KnowCommand): what changed while it ran becomes what
-// agentls knows of them.
+// (checkpoint.Store.KnowCommand): what changed while it ran, less the files
+// the editor saved and those another session wrote meanwhile, becomes
+// what agentls knows of them.
 // It runs when the turn was cancelled while the command ran too (the
 // command changed files before it was stopped; without the scan a rewind
 // would take them for the user's), so it does not inherit ctx's
@@ -149,6 +150,15 @@ func (s *Session) afterCommand(ctx context.Context, b *checkpoint.Before) {
 	defer cancel()
 	if _, err := s.m.checkpoints.KnowCommand(ctx, s.knownID(), b); err != nil {
 		slog.Warn("checkpoint: rescan after the command", "session", s.meta.ID, "err", err)
+	}
+}
+
+// EditorSaved tells the checkpoints that the editor saved the file at abs
+// (LSP textDocument/didSave): the user's change, not the work of a command
+// running meanwhile. No I/O: the LSP read loop calls it.
+func (m *Manager) EditorSaved(abs string) {
+	if m.checkpoints != nil {
+		m.checkpoints.EditorSaved(abs)
 	}
 }
 

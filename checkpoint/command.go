@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/agentls/agentls/workspace"
 )
 
 // Before is the workspace as a command found it (BeforeCommand): what the
@@ -16,13 +18,15 @@ type Before struct {
 	// start is when the scan began, on the file system's clock: another
 	// session's known.json written since may name the command's changes.
 	start time.Time
+	// saves is the editor's last save reported before the scan.
+	saves uint64
 }
 
 // BeforeCommand scans the workspace (no objects written) before a command
 // or a mutating tool runs. The digest cache makes it a walk with a stat
 // per file when little changed.
 func (s *Store) BeforeCommand(ctx context.Context) (*Before, error) {
-	b := &Before{start: s.fsNow()}
+	b := &Before{start: s.fsNow(), saves: s.saves.mark()}
 	man, err := s.Scan(ctx)
 	if err != nil {
 		return nil, err
@@ -32,18 +36,27 @@ func (s *Store) BeforeCommand(ctx context.Context) (*Before, error) {
 }
 
 // KnowCommand scans the workspace after the command b was taken for and
-// records as sessionID's own (UpdateKnown) what changed since b, except a
-// file whose digest now is the one another session's Known, written since
-// b was taken, names: another chat, or another agentls process on the
-// workspace, wrote it meanwhile. What changed before b (the user's save
-// while the model thought) and those stay someone else's: a rewind leaves
-// them as conflicts. It returns what it recorded.
+// records as sessionID's own (UpdateKnown) what changed since b, except:
+//   - a file the editor reported saved since b was taken (EditorSaved):
+//     the user saved it while the command ran;
+//   - a file whose digest now is the one another session's Known, written
+//     since b was taken, names: another chat, or another agentls process on
+//     the workspace, wrote it meanwhile.
+//
+// Those stay someone else's: a rewind leaves them as conflicts. It returns
+// what it recorded.
 func (s *Store) KnowCommand(ctx context.Context, sessionID string, b *Before) (Known, error) {
 	after, err := s.Scan(ctx)
 	if err != nil {
 		return nil, err
 	}
 	changes := changesBetween(b.man, after)
+	for _, p := range s.saves.since(b.saves) {
+		delete(changes, s.Key(p))
+		if real, err := workspace.Canonical(p); err == nil {
+			delete(changes, s.Key(real)) // the editor named it through a link
+		}
+	}
 	var recorded Known
 	err = s.updateKnown(sessionID, func(Known) Known {
 		for key := range s.othersWrote(sessionID, b.start.Add(-racyWindow), changes) {

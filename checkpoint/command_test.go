@@ -15,7 +15,9 @@ import (
 // before it (BeforeCommand) and the one after it: a changed or new file's
 // digest becomes known, a file gone becomes known as absent. What changed
 // before the command stays the user's (their save while the model
-// thought); so does a file another session recorded as its own write meanwhile (another chat or another
+// thought); so does a file the editor reported saved while the command ran
+// (EditorSaved, also under another name of the file), and a file another
+// session recorded as its own write meanwhile (another chat or another
 // agentls process), but not one it recorded long before. An unchanged
 // workspace writes nothing, a damaged known.json is rebuilt, and a Known
 // another store rewrote is read again.
@@ -49,6 +51,23 @@ func TestKnowCommand(t *testing.T) {
 			write(t, root, "u.txt", "the user's save\n")
 			write(t, root, "mine.txt", "the user's file\n")
 		}, nil, Known{}, false},
+		{"saved in the editor while the command ran", nil, func(t *testing.T, s *Store, root string) {
+			write(t, root, "u.txt", "the user's save\n")
+			s.EditorSaved(filepath.Join(root, "u.txt"))
+			write(t, root, "c.txt", "c\n")
+		}, Known{"c.txt": d("c\n")}, true},
+		{"saved in the editor through a link", nil, func(t *testing.T, s *Store, root string) {
+			write(t, root, "u.txt", "the user's save\n")
+			link := filepath.Join(filepath.Dir(root), filepath.Base(root)+"-link")
+			must(t, os.Symlink(root, link))
+			s.EditorSaved(filepath.Join(link, "u.txt"))
+		}, Known{}, false},
+		{"saved in the editor before the command", func(t *testing.T, s *Store, root string) {
+			write(t, root, "u.txt", "the user's save\n")
+			s.EditorSaved(filepath.Join(root, "u.txt"))
+		}, func(t *testing.T, _ *Store, root string) {
+			write(t, root, "u.txt", "by the command\n")
+		}, Known{"u.txt": d("by the command\n")}, true},
 		{"another session wrote it meanwhile", nil, func(t *testing.T, s *Store, root string) {
 			write(t, root, "y.txt", "session two's\n")
 			must(t, Open(s.ws, s.retention).UpdateKnown("s2", Known{"y.txt": d("session two's\n")}))
@@ -125,6 +144,22 @@ func TestKnowCommand(t *testing.T) {
 				t.Fatalf("known.json holds %v, want %v", disk, tc.want)
 			}
 		})
+	}
+}
+
+// TestEditorSavesAreBounded: a long-lived server reports many saves; the
+// log keeps at most maxEditorSaves of them, the newest.
+func TestEditorSavesAreBounded(t *testing.T) {
+	var e editorSaves
+	for i := range 3 * maxEditorSaves {
+		e.add(filepath.Join("/w", "f"+string(rune('a'+i%26)), time.Duration(i).String()))
+	}
+	mark := e.mark() - 1
+	if n := len(e.at); n > maxEditorSaves {
+		t.Fatalf("%d saves kept, at most %d", n, maxEditorSaves)
+	}
+	if got := e.since(mark); len(got) != 1 {
+		t.Fatalf("the newest save since its mark: %v", got)
 	}
 }
 

@@ -73,6 +73,9 @@ type Store struct {
 	uses          map[string]manifestUses // manifest path → the objects it uses (prune.go)
 	sizes         map[string]int64        // object name → its size (prune.go)
 	known         map[string]knownCache   // session → its Known as last read or written (known.go)
+	// saves are the files the editor reported saved (editor_saves.go); they
+	// have a lock of their own, taken without I/O.
+	saves editorSaves
 	// listings is each session folder's manifests as last listed (prune.go).
 	listings map[string]sessionListing
 	// last is each session's last manifest, for linking an unchanged
