@@ -98,9 +98,6 @@ func (s *Session) checkpoint(ctx context.Context, messageID string) {
 			return
 		}
 	}
-	// The scan is what the files are before the turn, not agentls's work:
-	// what a command changes next is told from it (rescan).
-	store.Scanned(s.knownID(), man)
 	s.mu.Lock()
 	at := rewindFields{Message: messageID, Mode: agentproto.Mode(s.meta.Mode), PlanFile: s.meta.PlanFile}
 	s.mu.Unlock()
@@ -119,39 +116,53 @@ func (s *Session) checkpoint(ctx context.Context, messageID string) {
 // root's turn, which the user rewinds (a sub-agent is never rewound).
 func (s *Session) knownID() string { return s.rootSession().meta.ID }
 
-// knowScan records what changed since the last scan (the checkpoint's,
-// or the last rescan's) and agentls's own writes since as agentls's own
-// (checkpoint.Store.KnowScan).
-func (s *Session) knowScan(man checkpoint.Manifest) {
-	if err := s.m.checkpoints.KnowScan(s.knownID(), man); err != nil {
-		slog.Warn("checkpoint: record the scan", "session", s.meta.ID, "err", err)
-	}
-}
-
 // rescanTimeout bounds the scan after a command, which runs even when the
 // turn was cancelled.
 const rescanTimeout = 30 * time.Second
 
-// rescan records the changes a command made outside the editor (after
-// each `run`): the files it changed since the last scan become what
-// agentls knows of them; a file the user changed before the turn stays
-// theirs.
+// beforeCommand scans the workspace before a command (`run`) or a mutating
+// tool of the execute/other kinds runs: what changed before it — the
+// user's saves while the model thought — is not its work (afterCommand).
+// Nil without a store, or when the scan failed: the command's changes then
+// stay the user's (a rewind leaves them as conflicts).
+func (s *Session) beforeCommand(ctx context.Context) *checkpoint.Before {
+	if s.m.checkpoints == nil {
+		return nil
+	}
+	b, err := s.m.checkpoints.BeforeCommand(ctx)
+	if err != nil {
+		slog.Warn("checkpoint: scan before the command", "session", s.meta.ID, "err", err)
+		return nil
+	}
+	return b
+}
+
+// afterCommand records the changes the command made outside the editor
+// (checkpoint.Store.KnowCommand): what changed while it ran, less the files
+// the editor saved and those another session wrote meanwhile, becomes
+// what agentls knows of them.
 // It runs when the turn was cancelled while the command ran too (the
 // command changed files before it was stopped; without the scan a rewind
 // would take them for the user's), so it does not inherit ctx's
 // cancellation, only its values, bounded by rescanTimeout.
-func (s *Session) rescan(ctx context.Context) {
-	if s.m.checkpoints == nil {
+func (s *Session) afterCommand(ctx context.Context, b *checkpoint.Before) {
+	if b == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rescanTimeout)
 	defer cancel()
-	man, err := s.m.checkpoints.Scan(ctx)
-	if err != nil {
-		slog.Warn("checkpoint: rescan after run", "session", s.meta.ID, "err", err)
-		return
+	if _, err := s.m.checkpoints.KnowCommand(ctx, s.knownID(), b); err != nil {
+		slog.Warn("checkpoint: rescan after the command", "session", s.meta.ID, "err", err)
 	}
-	s.knowScan(man)
+}
+
+// EditorSaved tells the checkpoints that the editor saved the file at abs
+// (LSP textDocument/didSave): the user's change, not the work of a command
+// running meanwhile. No I/O: the LSP read loop calls it.
+func (m *Manager) EditorSaved(abs string) {
+	if m.checkpoints != nil {
+		m.checkpoints.EditorSaved(abs)
+	}
 }
 
 // knowWrites records the agent's own writes: the digest each changed file

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -43,17 +44,17 @@ func (s *Session) openDiskState() map[string]string {
 }
 
 // mcpAfterWrite brings agentls's view up to date after a mutating MCP
-// call: the workspace is rescanned (checkpoints: the server's changes are
-// not the user's); each open file whose disk content the call changed is
+// call: the workspace is rescanned (checkpoints: what changed since
+// before, the scan before the call, is the server's, not the user's); each open file whose disk content the call changed is
 // reloaded into the overlay when its buffer is clean (the read tool then
 // sees the new content), and when its buffer holds unsaved changes the
 // user is warned (their buffer and the file now differ; the buffer is
-// kept). before is openDiskState from before the call.
-func (s *Session) mcpAfterWrite(ctx context.Context, tool string, before map[string]string) {
-	s.rescan(ctx)
+// kept). open is openDiskState from before the call.
+func (s *Session) mcpAfterWrite(ctx context.Context, tool string, before *checkpoint.Before, open map[string]string) {
+	s.afterCommand(ctx, before)
 	ov := s.m.ws.Overlay()
 	var dirty []string
-	for p, was := range before {
+	for p, was := range open {
 		b, err := readCapped(p)
 		if err != nil {
 			continue

@@ -12,6 +12,7 @@ import (
 	"github.com/agentls/agentls/agent/tooloutcome"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/guard"
 	"github.com/sourcegraph/conc/iter"
 	"github.com/sourcegraph/conc/panics"
@@ -162,19 +163,25 @@ func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall, cut bool) 
 	}
 	s.syncCallFiles(ctx, c.Name, args)
 	ctx = withGivenPaths(ctx, s.callPaths(c.Name, args)) // autorun_edits.go: the names as given
-	var before map[string]string
+	var open map[string]string
 	mcpWriter := s.mcpMutating(c.Name)
 	if mcpWriter {
-		before = s.openDiskState() // mcp_rescan.go
+		open = s.openDiskState() // mcp_rescan.go
+	}
+	d, declared := m.tools.Declarations().Lookup(c.Name)
+	command := declared && d.Class == guard.ClassMutating && (d.Kind == guard.KindExecute || d.Kind == guard.KindOther)
+	var before *checkpoint.Before
+	if mcpWriter || command {
+		before = s.beforeCommand(ctx) // checkpoints.go: what changes from now on may be the command's
 	}
 	var res tools.Result
 	var err error
 	var catcher panics.Catcher
 	catcher.Try(func() { res, err = tool.Run(ctx, &env{s: s, ctx: ctx}, args) })
 	if mcpWriter {
-		s.mcpAfterWrite(ctx, c.Name, before) // rescan, reload clean buffers, warn about dirty ones
-	} else if d, ok := m.tools.Declarations().Lookup(c.Name); ok && d.Class == guard.ClassMutating && (d.Kind == guard.KindExecute || d.Kind == guard.KindOther) {
-		s.rescan(ctx) // checkpoints.go: the command's changes are not the user's
+		s.mcpAfterWrite(ctx, c.Name, before, open) // rescan, reload clean buffers, warn about dirty ones
+	} else if command {
+		s.afterCommand(ctx, before) // checkpoints.go: the command's changes are not the user's
 	}
 	if rec := catcher.Recovered(); rec != nil {
 		slog.Error("tool panicked", "tool", c.Name, "panic", rec.String())

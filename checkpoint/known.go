@@ -17,7 +17,7 @@ const knownFile = "known.json"
 
 // Known is what agentls last made of each file (by manifest key): the
 // digest of its own last write, or of the file as a command it ran left it
-// (KnowScan); "" for a file it deleted. A file whose digest is neither
+// (KnowCommand); "" for a file it deleted. A file whose digest is neither
 // this nor the checkpoint's was changed by someone else: a rewind leaves
 // it alone.
 type Known map[string]string
@@ -70,55 +70,9 @@ func (s *Store) loadKnownLocked(sessionID string) (Known, error) {
 }
 
 // UpdateKnown merges changes into a session's Known and stores it
-// atomically; changes that change nothing write nothing. The changes are
-// agentls's own writes: the session's view (Scanned) learns them too.
+// atomically; changes that change nothing write nothing.
 func (s *Store) UpdateKnown(sessionID string, changes Known) error {
 	return s.updateKnown(sessionID, func(Known) Known { return changes })
-}
-
-// Scanned remembers man, the scan of a checkpoint, as the session's view
-// of the workspace, without making any of its files agentls's own: a file
-// the user created or changed between two turns stays theirs, and a
-// rewind to an earlier checkpoint leaves it alone.
-func (s *Store) Scanned(sessionID string, man Manifest) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.setViewLocked(sessionID, digestsOf(man))
-}
-
-// maxViews bounds the sessions whose view (Scanned) a store keeps in
-// memory: one can hold MaxFiles entries, and a long-lived server sees many
-// sessions. A session whose view was dropped records nothing at its next
-// KnowScan (its command's changes stay the user's: a rewind leaves them as
-// conflicts) and has a view again from its next checkpoint.
-const maxViews = 16
-
-// setViewLocked sets sessionID's view, dropping another session's when
-// there are maxViews (s.mu held).
-func (s *Store) setViewLocked(sessionID string, view Known) {
-	if _, ok := s.seen[sessionID]; !ok && len(s.seen) >= maxViews {
-		for k := range s.seen { // any one: it has a view again at its next checkpoint
-			delete(s.seen, k)
-			break
-		}
-	}
-	s.seen[sessionID] = view
-}
-
-// KnowScan records as agentls's own what changed between the session's
-// view (its last scan and its own writes since) and man, a scan made after
-// a command or a mutating tool ran: that tool's work. man becomes the
-// view. Without a view (no scan yet in this process) nothing is recorded:
-// a file is never taken from the user for want of one.
-func (s *Store) KnowScan(sessionID string, man Manifest) error {
-	return s.updateKnown(sessionID, func(Known) Known {
-		view, ok := s.seen[sessionID]
-		s.setViewLocked(sessionID, digestsOf(man))
-		if !ok {
-			return nil
-		}
-		return changedSince(view, man)
-	})
 }
 
 // updateKnown merges changesOf(the session's Known) into it, as UpdateKnown
@@ -131,15 +85,6 @@ func (s *Store) updateKnown(sessionID string, changesOf func(old Known) Known) e
 		old = Known{} // a damaged file is rebuilt from what is known now
 	}
 	changes := changesOf(old)
-	if view, ok := s.seen[sessionID]; ok {
-		for key, sha := range changes {
-			if sha == "" {
-				delete(view, key)
-			} else {
-				view[key] = sha
-			}
-		}
-	}
 	if len(changes) == 0 || len(old) > 0 && subsetOf(changes, old) {
 		return nil
 	}
@@ -172,27 +117,18 @@ func subsetOf(changes, k Known) bool {
 	return true
 }
 
-// digestsOf is each file's digest in man.
-func digestsOf(man Manifest) Known {
-	out := make(Known, len(man))
-	for key, e := range man {
-		out[key] = e.SHA256
-	}
-	return out
-}
-
-// changedSince is what man changed of view: each file man has with
-// another digest (or new), and "" for each one view had that man no
-// longer has.
-func changedSince(view Known, man Manifest) Known {
+// changesBetween is what after changed of before: each file after has
+// with another digest (or new), and "" for each one before had that after
+// no longer has.
+func changesBetween(before, after Manifest) Known {
 	out := Known{}
-	for key := range view {
-		if _, ok := man[key]; !ok {
+	for key := range before {
+		if _, ok := after[key]; !ok {
 			out[key] = ""
 		}
 	}
-	for key, e := range man {
-		if sha, ok := view[key]; !ok || sha != e.SHA256 {
+	for key, e := range after {
+		if b, ok := before[key]; !ok || b.SHA256 != e.SHA256 {
 			out[key] = e.SHA256
 		}
 	}

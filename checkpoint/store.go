@@ -73,9 +73,9 @@ type Store struct {
 	uses          map[string]manifestUses // manifest path → the objects it uses (prune.go)
 	sizes         map[string]int64        // object name → its size (prune.go)
 	known         map[string]knownCache   // session → its Known as last read or written (known.go)
-	// seen is each session's files as this process last saw them: its
-	// last scan and its own writes since (known.go).
-	seen map[string]Known
+	// saves are the files the editor reported saved (editor_saves.go); they
+	// have a lock of their own, taken without I/O.
+	saves editorSaves
 	// listings is each session folder's manifests as last listed (prune.go).
 	listings map[string]sessionListing
 	// last is each session's last manifest, for linking an unchanged
@@ -100,7 +100,7 @@ func Open(ws *workspace.Workspace, retention Retention) *Store {
 		ws: ws, dir: filepath.Join(ws.Root(), ".agentls", "checkpoints"),
 		retention: retention, now: time.Now, fsNow: time.Now, cache: map[string]cached{}, maxFiles: MaxFiles,
 		uses: map[string]manifestUses{}, sizes: map[string]int64{}, known: map[string]knownCache{}, pruneEvery: PruneEvery,
-		listings: map[string]sessionListing{}, last: map[string]lastManifest{}, seen: map[string]Known{},
+		listings: map[string]sessionListing{}, last: map[string]lastManifest{},
 	}
 }
 

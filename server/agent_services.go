@@ -49,6 +49,12 @@ type permissions interface {
 	AskApprovalAgain(id string) bool
 }
 
+// saves are the files the editor saved, which the agent tells from a
+// command's changes (checkpoint attribution).
+type saves interface {
+	EditorSaved(abs string)
+}
+
 // agentServices is the agent as the LSP face uses it: its own calls, and
 // those of the face-neutral handlers it carries (host/agentapi).
 type agentServices interface {
@@ -57,6 +63,7 @@ type agentServices interface {
 	turns
 	plans
 	permissions
+	saves
 }
 
 var _ agentServices = (*agent.Manager)(nil)

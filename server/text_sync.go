@@ -14,6 +14,7 @@ import (
 
 // Preempt applies didOpen/didChange/didClose inline on the read loop, in wire
 // order, without I/O: incremental sync must never see two changes swapped.
+// A didSave is noted there too (noteSave), then handled as usual.
 // Everything else goes on to the (concurrent) handler. req views the
 // connection's read buffer, which the next message reuses: nothing borrowed
 // from it (its method string, its raw params) may be kept; decoded params
@@ -21,6 +22,9 @@ import (
 func (s *Server) Preempt(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	switch req.Method() {
 	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didClose":
+	case "textDocument/didSave":
+		s.noteSave(req.Params())
+		return nil, jsonrpc2.ErrNotHandled // the handler (didSave) updates the overlay
 	case "shutdown", "exit":
 		return s.preemptLifecycle(req.Method())
 	default:
@@ -96,6 +100,29 @@ func decodeSync[P any](params jsonrpc2.RawMessage, uriOf func(P) string) (P, doc
 		return p, docRef{}, err
 	}
 	return p, docRef{uri: uri, path: path}, nil
+}
+
+// noteSave tells the agent, on the read loop (in wire order, without I/O),
+// that the editor saved a file: the user's change, which a command running
+// meanwhile did not make (checkpoint attribution, docs/rewind.md). Noted
+// as soon as it is read, it reaches a command's rescan that starts after
+// any later message from the editor.
+func (s *Server) noteSave(params jsonrpc2.RawMessage) {
+	mgr := s.manager()
+	if mgr == nil {
+		return
+	}
+	var p struct {
+		TextDocument struct {
+			URI string `json:"uri"`
+		} `json:"textDocument"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return // the handler reports it
+	}
+	if path, err := host.PathOfURI(p.TextDocument.URI); err == nil {
+		mgr.EditorSaved(path)
+	}
 }
 
 func (s *Server) didSave(_ context.Context, raw jsonrpc2.RawMessage) (any, error) {

@@ -1,0 +1,131 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/scripted"
+	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/workspace"
+)
+
+// thinkingProvider is a model that lets the test act while it "thinks":
+// before its n-th request (1-based) is answered, during(n) runs, as a
+// person's editor would save files while the agent waits for its model.
+type thinkingProvider struct {
+	llm.Provider
+	during func(n int)
+
+	mu sync.Mutex
+	n  int
+}
+
+func (p *thinkingProvider) Complete(ctx context.Context, req llm.Request, onEvent func(llm.Event)) (llm.Response, error) {
+	p.mu.Lock()
+	p.n++
+	n := p.n
+	p.mu.Unlock()
+	if p.during != nil {
+		p.during(n)
+	}
+	return p.Provider.Complete(ctx, req, onEvent)
+}
+
+// newThinkingManager is newTestManager whose model runs during before
+// each request.
+func newThinkingManager(t *testing.T, script string, ed *memEditor, during func(n int)) *Manager {
+	t.Helper()
+	ws, err := workspace.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed.ws = ws
+	sc, err := scripted.Parse([]byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Run.Allow = []string{"true"}
+	m, err := NewManager(Options{Workspace: ws, Config: cfg, Provider: &thinkingProvider{Provider: scripted.New(sc), during: during}, Editor: ed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// TestRewindKeepsWhatTheUserSavedWhileTheAgentThought: the turn's
+// checkpoint is taken; while the model thinks, the user saves x.txt,
+// creates new.txt and deletes gone.txt; then the agent runs `true`, a
+// command that touches none of them. The command did not make those
+// changes: a code rewind of the turn must leave them as the user made
+// them and list them as conflicts.
+func TestRewindKeepsWhatTheUserSavedWhileTheAgentThought(t *testing.T) {
+	t.Parallel()
+	const script = `
+name: thinking
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: "true"}}
+  - text: done
+`
+	ctx := context.Background()
+	ed := &memEditor{}
+	var root string
+	m := newThinkingManager(t, script, ed, func(n int) {
+		if n != 1 {
+			return
+		}
+		// The user's editor, while the model thinks.
+		if err := os.WriteFile(filepath.Join(root, "x.txt"), []byte("the user's save\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "new.txt"), []byte("the user's new file\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+		if err := os.Remove(filepath.Join(root, "gone.txt")); err != nil {
+			t.Error(err)
+		}
+	})
+	root = m.ws.Root()
+	for name, text := range map[string]string{"x.txt": "before\n", "gone.txt": "the user removes this\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newTestSession(t, m, "build")
+	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "run it"}); err != nil || res.StopReason != agentproto.StopEndTurn {
+		t.Fatalf("turn: %+v %v", res, err)
+	}
+	if out := ed.toolResult("r"); !strings.Contains(out, `"exit_code":0`) {
+		t.Fatalf("the command did not run: %s", out)
+	}
+	res, err := m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: userIDs(s)[0], What: agentproto.RewindCode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readWS(t, m, "x.txt"); got != "the user's save\n" {
+		t.Errorf("x.txt after the rewind = %q, want the user's save kept (result %+v)", got, res)
+	}
+	if got, err := os.ReadFile(filepath.Join(root, "new.txt")); err != nil || string(got) != "the user's new file\n" {
+		t.Errorf("new.txt after the rewind: %q %v, want the user's file kept (result %+v)", got, err, res)
+	}
+	if _, err := os.Stat(filepath.Join(root, "gone.txt")); !os.IsNotExist(err) {
+		t.Errorf("gone.txt, which the user deleted, came back: %v (result %+v)", err, res)
+	}
+	conflicts := map[string]bool{}
+	for _, c := range res.Conflicts {
+		conflicts[c.Path] = true
+	}
+	for _, p := range []string{"x.txt", "new.txt", "gone.txt"} {
+		if !conflicts[p] {
+			t.Errorf("%s is not listed as a conflict: conflicts %+v, restored %v", p, res.Conflicts, res.Restored)
+		}
+	}
+}
