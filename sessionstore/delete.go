@@ -26,6 +26,7 @@ func (s *Store) Delete(id string) error {
 	s.closeHeld(id) // a turn's next append must find the file gone, not write to its unlinked inode
 	s.mu.Lock()
 	delete(s.synced, id)
+	delete(s.unwritten, id)
 	s.mu.Unlock()
 	// The .chat goes first: the session exists by it (Exists, List), so a
 	// delete cut short (a crash, a kill -9) leaves a session gone, never one

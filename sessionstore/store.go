@@ -76,6 +76,11 @@ type Store struct {
 	// held are the sessions whose turn keeps their file open (Hold): the
 	// open file, nil until the turn's first Append.
 	held map[string]*os.File
+	// unwritten are, per session, the lines an Append could not write
+	// (s.mu): the next Append writes them first, so that the file keeps the
+	// order of the conversation in memory (records name messages by their
+	// place in it).
+	unwritten map[string][]byte
 }
 
 // replaceDurable and replaceQuick replace a file atomically, synced to the
@@ -87,7 +92,7 @@ var (
 
 // NewStore returns a store over dir (created when the first session is).
 func NewStore(dir string) *Store {
-	return &Store{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File), synced: make(map[string]Meta), held: make(map[string]*os.File)}
+	return &Store{dir: dir, locks: make(map[string]*sync.Mutex), owned: make(map[string]*os.File), synced: make(map[string]Meta), held: make(map[string]*os.File), unwritten: make(map[string][]byte)}
 }
 
 // ErrReleased is wrapped by Own's error once the store was released: the
@@ -310,8 +315,11 @@ func (s *Store) SaveMeta(meta Meta) error {
 }
 
 // Append adds messages (each a JSON object, stored compact on one line) to
-// an existing session; Sync makes them durable.
-func (s *Store) Append(id string, msgs ...json.RawMessage) error {
+// an existing session; Sync makes them durable. An append is whole or not
+// at all: what it could not write (a full disk) is cut off again and kept,
+// and written first by the session's next Append, so the file never lacks
+// a line that a later one follows.
+func (s *Store) Append(id string, msgs ...json.RawMessage) (err error) {
 	if err := ValidID(id); err != nil {
 		return fmt.Errorf("append to session: %w", err)
 	}
@@ -329,8 +337,18 @@ func (s *Store) Append(id string, msgs ...json.RawMessage) error {
 	if buf.Len() == 0 {
 		return nil
 	}
-	out := buf.Bytes()
 	defer s.lock(id)()
+	s.mu.Lock()
+	out := append(s.unwritten[id], buf.Bytes()...)
+	delete(s.unwritten, id)
+	s.mu.Unlock()
+	defer func() {
+		if err != nil {
+			s.mu.Lock()
+			s.unwritten[id] = out
+			s.mu.Unlock()
+		}
+	}()
 	f, fi, held, err := s.heldFile(id)
 	if !held && err == nil {
 		f, fi, err = statefile.OpenInfo(s.path(id), os.O_RDWR|os.O_APPEND, 0)
@@ -344,13 +362,15 @@ func (s *Store) Append(id string, msgs ...json.RawMessage) error {
 	// A crash in an earlier append may have left a torn last line: start on
 	// a fresh line so that only the torn one is lost. (fi is the file's
 	// fstat, taken just now under id's lock.)
+	write := out
 	if fi.Size() > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-			out = append([]byte{'\n'}, out...)
+			write = append([]byte{'\n'}, out...)
 		}
 	}
-	if _, err := f.Write(out); err != nil {
+	if _, err := f.Write(write); err != nil {
+		_ = f.Truncate(fi.Size()) // no part of it stays: it is written again whole
 		if held {
 			s.dropHeld(id) // the next append opens the file again
 		}
