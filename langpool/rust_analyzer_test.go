@@ -231,3 +231,31 @@ func deref(s *string) any {
 	}
 	return *s
 }
+
+// TestNamesToolchainPath: a toolchain file names a path when a path key,
+// a slash or a backslash stands outside its comments; a '#' inside a
+// string starts no comment (a `components = ["#"]` before the path hid
+// it), and a multi-line string counts as a path.
+func TestNamesToolchainPath(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"channel", "[toolchain]\nchannel = \"1.80.0\"\n", false},
+		{"channel with a commented URL", "# https://rust-lang.github.io/rustup/overrides.html\n[toolchain]\nchannel = \"stable\" # see /docs\n", false},
+		{"path", "[toolchain]\npath = \"/tmp/tc\"\n", true},
+		{"path after a # in a string", "toolchain = { components = [\"#\"], path = \"./tc\" }\n", true},
+		{"path after a # in a literal string", "toolchain = { components = ['#'], path = \"./tc\" }\n", true},
+		{"escaped quote before #", "toolchain = { components = [\"\\\"#\"], path = \"./tc\" }\n", true},
+		{"multi-line string", "[toolchain]\nchannel = \"\"\"\nstable\"\"\"\n", true},
+		{"legacy file naming a folder", "/tmp/tc\n", true},
+	} {
+		p := filepath.Join(t.TempDir(), "rust-toolchain.toml")
+		if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := namesToolchainPath(p); got != tc.want {
+			t.Errorf("%s: namesToolchainPath(%q) = %v, want %v", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
