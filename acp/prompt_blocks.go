@@ -12,24 +12,36 @@ var contentBlockTypes = map[string]bool{"text": true, "image": true, "audio": tr
 
 // promptBlocksProblem says what is wrong with a session/prompt's content
 // blocks' types ("" when nothing is, or when the params are not a list of
-// objects: the SDK answers those itself).
+// objects: the SDK answers those itself). Each block's type is read as
+// the SDK reads it (acp-go-sdk ContentBlock.UnmarshalJSON): from the key
+// "type" exactly, of a map of the block's keys. encoding/json would match a
+// struct field's key in any letter case, so {"Type":"resource",…} passed
+// here as a resource while the SDK, finding no "type", made it an empty
+// text block: the resource vanished without an error.
 func promptBlocksProblem(line []byte) string {
 	var m struct {
 		Params struct {
-			Prompt []struct {
-				Type *string `json:"type"`
-			} `json:"prompt"`
+			Prompt []json.RawMessage `json:"prompt"`
 		} `json:"params"`
 	}
 	if json.Unmarshal(line, &m) != nil {
 		return ""
 	}
-	for i, b := range m.Params.Prompt {
-		switch {
-		case b.Type == nil:
+	for i, raw := range m.Params.Prompt {
+		var block map[string]json.RawMessage
+		if json.Unmarshal(raw, &block) != nil {
+			return "" // not an object: the SDK refuses it
+		}
+		typ, ok := block["type"]
+		if !ok {
 			return fmt.Sprintf("prompt[%d]: a content block needs a type (text, resource_link or resource)", i)
-		case !contentBlockTypes[*b.Type]:
-			return fmt.Sprintf("prompt[%d]: unknown content block type %q; agentls takes text, resource_link and resource", i, oneLine(*b.Type))
+		}
+		var name string
+		if json.Unmarshal(typ, &name) != nil {
+			return fmt.Sprintf("prompt[%d]: a content block's type must be a string (text, resource_link or resource)", i)
+		}
+		if !contentBlockTypes[name] {
+			return fmt.Sprintf("prompt[%d]: unknown content block type %q; agentls takes text, resource_link and resource", i, oneLine(name))
 		}
 	}
 	return ""

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/internal/canon"
+	"github.com/agentls/agentls/internal/exactjson"
 )
 
 // A workspace's `.agentls.yaml` comes with the repository, so it may have been
@@ -273,11 +274,14 @@ func NewTrustStore(stateDir string) *TrustStore {
 	return &TrustStore{dir: filepath.Join(stateDir, "trust"), mem: map[string]string{}}
 }
 
-// trustEntry is one remembered file.
+// trustEntry is one remembered file. Its path is carried byte for byte
+// (exactjson: the plain JSON string of a UTF-8 path, as before): under a
+// folder whose name is not UTF-8 a plain string named another file, and
+// the trust was asked again at every start.
 type trustEntry struct {
-	Path      string    `json:"path"`
-	SHA256    string    `json:"sha256"`
-	TrustedAt time.Time `json:"trusted_at"`
+	Path      exactjson.String `json:"path"`
+	SHA256    string           `json:"sha256"`
+	TrustedAt time.Time        `json:"trusted_at"`
 }
 
 // canonical is the path a file is remembered by: its own absolute path,
@@ -321,7 +325,7 @@ func (t *TrustStore) Trusted(path string, content []byte) bool {
 		return false
 	}
 	var e trustEntry
-	return json.Unmarshal(data, &e) == nil && e.Path == path && e.SHA256 == sum
+	return json.Unmarshal(data, &e) == nil && string(e.Path) == path && e.SHA256 == sum
 }
 
 // Trust remembers that the user trusted this content of the file (it
@@ -339,7 +343,7 @@ func (t *TrustStore) Trust(path string, content []byte, now time.Time) error {
 	if t.dir == "" {
 		return errors.New("remember trust: no state folder (set XDG_STATE_HOME or HOME)")
 	}
-	data, err := json.MarshalIndent(trustEntry{Path: path, SHA256: sum, TrustedAt: now.UTC()}, "", "  ")
+	data, err := json.MarshalIndent(trustEntry{Path: exactjson.String(path), SHA256: sum, TrustedAt: now.UTC()}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("remember trust of %s: %w", path, err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/atomicfile"
+	"github.com/agentls/agentls/internal/exactjson"
 	"github.com/agentls/agentls/sessionstore"
 
 	"github.com/agentls/agentls/workspace"
@@ -27,18 +28,47 @@ import (
 // registers it in agentls's state folder, keyed by the plan's absolute
 // resolved path, where every workspace, face and process looks.
 
-// PlanLock is one entry of the registry: a session building a plan.
+// PlanLock is one entry of the registry: a session building a plan. Its
+// JSON (the entry's file) is lockJSON's.
 type PlanLock struct {
 	// Plan is the plan's absolute path, symlinks evaluated.
-	Plan string `json:"plan"`
+	Plan string
 	// Session is the building session's id, in Workspace's own
 	// .agentls/chats.
-	Session string `json:"session"`
+	Session string
 	// Workspace is the root folder of the builder's workspace (absolute).
-	Workspace string `json:"workspace"`
+	Workspace string
 	// PID is the process that registered it (for people reading the file;
 	// a lock is judged by the session file, not by the process).
-	PID int `json:"pid"`
+	PID int
+}
+
+// lockJSON is a PlanLock as its file holds it. The paths are carried
+// byte for byte (exactjson: the plain JSON string of a UTF-8 path, as
+// before): in a workspace whose folder name is not UTF-8 a plain string
+// named another, missing, workspace, where Live found no session file and
+// removed the lock of a plan under build.
+type lockJSON struct {
+	Plan      exactjson.String `json:"plan"`
+	Session   exactjson.String `json:"session"`
+	Workspace exactjson.String `json:"workspace"`
+	PID       int              `json:"pid"`
+}
+
+// MarshalJSON writes l as lockJSON.
+func (l PlanLock) MarshalJSON() ([]byte, error) {
+	return json.Marshal(lockJSON{Plan: exactjson.String(l.Plan), Session: exactjson.String(l.Session), Workspace: exactjson.String(l.Workspace), PID: l.PID})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, and the entries written
+// before it (plain strings).
+func (l *PlanLock) UnmarshalJSON(data []byte) error {
+	var f lockJSON
+	if err := json.Unmarshal(data, &f); err != nil {
+		return err
+	}
+	*l = PlanLock{Plan: string(f.Plan), Session: string(f.Session), Workspace: string(f.Workspace), PID: f.PID}
+	return nil
 }
 
 // LockRegistry is the folder of plan locks, `<state>/planlocks/`: one file

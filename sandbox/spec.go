@@ -4,11 +4,16 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+
+	"github.com/agentls/agentls/internal/exactjson"
 )
 
 // spec is what the launcher (`agentls sandbox-exec --policy <spec>`)
 // enforces before it execs the command: the paths resolved, the
-// environment changes, and whether it applies Landlock.
+// environment changes, and whether it applies Landlock. Its paths and
+// environment cross to the launcher byte for byte (exactjson): a name that
+// is not UTF-8 (a Latin-1 home, a denied folder "cl\xe9s") must reach the
+// rules as itself, not as another, missing, path that guards nothing.
 type spec struct {
 	// Landlock applies the Landlock rules.
 	Landlock bool `json:"landlock,omitempty"`
@@ -34,17 +39,17 @@ type spec struct {
 	// supervisor_linux.go): Status.supervised.
 	Supervised bool `json:"supervised,omitempty"`
 	// Writable, ReadOnly and Deny are absolute, clean paths.
-	Writable []string `json:"rw,omitempty"`
-	ReadOnly []string `json:"ro,omitempty"`
-	Deny     []string `json:"deny,omitempty"`
+	Writable exactjson.Strings `json:"rw,omitempty"`
+	ReadOnly exactjson.Strings `json:"ro,omitempty"`
+	Deny     exactjson.Strings `json:"deny,omitempty"`
 	// Fixed are folders whose own entries stay as they are (Policy.Fixed).
-	Fixed []string `json:"fixed,omitempty"`
+	Fixed exactjson.Strings `json:"fixed,omitempty"`
 	// Set and Unset change the command's environment.
-	Set   map[string]string `json:"set,omitempty"`
-	Unset []string          `json:"unset,omitempty"`
+	Set   exactjson.StringMap `json:"set,omitempty"`
+	Unset exactjson.Strings   `json:"unset,omitempty"`
 	// PathDeny are the folders whose PATH entries are dropped (relative
 	// entries always are): searchPath.
-	PathDeny []string `json:"pathdeny,omitempty"`
+	PathDeny exactjson.Strings `json:"pathdeny,omitempty"`
 }
 
 // maxSpec bounds an encoded spec.

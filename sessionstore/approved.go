@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentls/agentls/internal/exactjson"
 	"github.com/agentls/agentls/internal/statefile"
 	"github.com/agentls/agentls/workspace"
 )
@@ -16,10 +17,13 @@ import (
 // the approved text of the session's plan.
 const approvedExt = ".approved"
 
-// approvedFile is what <id>.approved holds.
+// approvedFile is what <id>.approved holds. Both are carried byte for
+// byte (exactjson: the plain JSON string of UTF-8 text, as before): a
+// Latin-1 plan read back through a plain string came back with U+FFFD, and
+// after a restart the unchanged plan showed as changed since approval.
 type approvedFile struct {
-	Plan string `json:"plan"`
-	Text string `json:"text"`
+	Plan exactjson.String `json:"plan"`
+	Text exactjson.String `json:"text"`
 }
 
 // SaveApproved stores, beside the session file, the approved text of the
@@ -29,7 +33,7 @@ func (s *Store) SaveApproved(id, plan, text string) error {
 	if err := ValidID(id); err != nil {
 		return fmt.Errorf("save approved plan: %w", err)
 	}
-	data, err := json.Marshal(approvedFile{Plan: plan, Text: text})
+	data, err := json.Marshal(approvedFile{Plan: exactjson.String(plan), Text: exactjson.String(text)})
 	if err != nil {
 		return fmt.Errorf("save approved plan of %s: %w", id, err)
 	}
@@ -63,5 +67,5 @@ func (s *Store) Approved(id string) (plan, text string, ok bool, err error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return "", "", false, fmt.Errorf("read approved plan of %s: %w", id, err)
 	}
-	return f.Plan, f.Text, true, nil
+	return string(f.Plan), string(f.Text), true, nil
 }

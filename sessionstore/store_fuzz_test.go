@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 // FuzzMetaRoundTrip holds that what the store writes it reads back: a
@@ -68,9 +67,6 @@ func FuzzMetaRoundTrip(f *testing.F) {
 			if len(msgs) != 2 || string(msgs[0]) != want.String() || string(msgs[1]) != want.String() {
 				t.Fatalf("appended %q twice, loaded %q", msg, msgs)
 			}
-		}
-		if !utf8.ValidString(plan) || !utf8.ValidString(approved) {
-			return // TestApprovedPlanTextComesBackByteForByte: JSON turns such bytes into U+FFFD
 		}
 		if err := s.SaveApproved("s1", plan, approved); err != nil {
 			t.Fatalf("SaveApproved: %v", err)

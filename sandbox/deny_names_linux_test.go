@@ -13,8 +13,8 @@ import (
 // (sandbox.deny_read, a secret place under a home such as /home/jörg in
 // Latin-1) stays unreadable to a confined command whatever bytes its name
 // holds: the launcher must get the very path. Found by FuzzSpecRoundTrip
-// (the spec crosses to the launcher as JSON, which turns invalid UTF-8
-// into U+FFFD, so the rule names another, missing, path).
+// (the spec crosses to the launcher as JSON, whose plain strings turn
+// invalid UTF-8 into U+FFFD, so the rule named another, missing, path).
 func TestDenyReadHoldsForAFolderWithANonUTF8Name(t *testing.T) {
 	for _, mode := range confinedModes {
 		t.Run(string(mode), func(t *testing.T) {
