@@ -99,22 +99,47 @@ func rustRefusal(folders []string) string {
 
 // namesToolchainPath reports whether the rustup toolchain file p names a
 // toolchain by path: a path key, or a slash or backslash outside comments
-// (a channel name has none; an unreadable file counts as one).
+// (a channel name has none; an unreadable file counts as one, and so does
+// a multi-line string, which a line's reading cannot follow).
 func namesToolchainPath(p string) bool {
 	b, err := os.ReadFile(p)
 	if os.IsNotExist(err) {
 		return false
 	}
-	if err != nil {
+	if err != nil || strings.Contains(string(b), `"""`) || strings.Contains(string(b), "'''") {
 		return true
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		line, _, _ = strings.Cut(line, "#")
+		line = tomlUncommented(line)
 		if strings.Contains(line, "path") || strings.ContainsAny(line, `/\`) {
 			return true
 		}
 	}
 	return false
+}
+
+// tomlUncommented is a TOML line without its comment: from the first '#'
+// outside a string on ("#" inside `components = ["#"]` starts none).
+func tomlUncommented(line string) string {
+	var quote rune // the open string's quote, or 0
+	escaped := false
+	for i, r := range line {
+		switch {
+		case escaped:
+			escaped = false
+		case quote == '"' && r == '\\':
+			escaped = true
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '"' || r == '\'':
+			quote = r
+		case r == '#':
+			return line[:i]
+		}
+	}
+	return line
 }
 
 func exists(p string) bool {
