@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/agentls/agentls/internal/exactjson"
 )
 
 // journalFile is a session's rewind under way.
@@ -24,12 +26,12 @@ type Journal struct {
 	To        string    `json:"toMessageId"`
 	Started   time.Time `json:"started"`
 	// Paths are the files the rewind is about to change.
-	Paths []string `json:"paths"`
+	Paths exactjson.Strings `json:"paths"`
 	// Digests are, by the same keys, the digest each file has once the
 	// rewind wrote it ("" for a file it deletes): a file found so after
 	// the rewind was interrupted is the rewind's own write, not someone
 	// else's change (Wrote).
-	Digests map[string]string `json:"digests,omitempty"`
+	Digests Known `json:"digests,omitempty"`
 }
 
 // Wrote reports whether the file of key, whose digest is now now ("" for

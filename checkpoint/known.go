@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agentls/agentls/internal/exactjson"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -144,3 +145,9 @@ func (s *Store) Key(abs string) string {
 	}
 	return filepath.ToSlash(abs)
 }
+
+// MarshalJSON writes k with its paths exactly (exactjson), as Manifest.
+func (k Known) MarshalJSON() ([]byte, error) { return exactjson.StringMap(k).MarshalJSON() }
+
+// UnmarshalJSON reads what MarshalJSON writes (and files written before).
+func (k *Known) UnmarshalJSON(b []byte) error { return (*exactjson.StringMap)(k).UnmarshalJSON(b) }

@@ -1,6 +1,10 @@
 package checkpoint
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/agentls/agentls/internal/exactjson"
+)
 
 // MaxFileBytes is the size above which a file is listed but not kept.
 const MaxFileBytes = 1 << 20
@@ -30,4 +34,14 @@ func (m Manifest) Keys() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// MarshalJSON writes m with its paths exactly (exactjson): a file whose
+// name is not UTF-8 reads back under its own name.
+func (m Manifest) MarshalJSON() ([]byte, error) { return exactjson.Map[Entry](m).MarshalJSON() }
+
+// UnmarshalJSON reads what MarshalJSON writes (and manifests written
+// before, plain JSON).
+func (m *Manifest) UnmarshalJSON(b []byte) error {
+	return (*exactjson.Map[Entry])(m).UnmarshalJSON(b)
 }
