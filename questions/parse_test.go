@@ -100,6 +100,9 @@ func TestParseInvalid(t *testing.T) {
 		{"empty button label", batch(q("confirm", `{"type": "boolean"}`, `"buttons": [{"label": "", "value": true}]`)), "questions[0].buttons[0].label: must not be empty"},
 		{"duplicate button labels", batch(q("confirm", `{"type": "boolean"}`, `"buttons": [{"label": "Yes", "value": true}, {"label": "Yes ", "value": false}]`)),
 			`questions[0].buttons[1].label: duplicate label "Yes" (also buttons[0])`},
+		// A zero-width space is shown escaped (\u200B), so the two labels read alike.
+		{"labels alike once shown", batch(q("confirm", `{"type": "boolean"}`, `"buttons": [{"label": "Yes\u200b", "value": true}, {"label": "Yes\\u200B", "value": false}]`)),
+			`questions[0].buttons[1].label: duplicate label "Yes\\u200B" (also buttons[0])`},
 		{"bad variant", batch(q("confirm", `{"type": "boolean"}`, `"buttons": [{"label": "Yes", "value": true, "variant": "warning"}]`)),
 			`questions[0].buttons[0].variant: must be one of primary, secondary, danger (got "warning")`},
 		{"bad severity", batch(q("confirm", `{"type": "boolean"}`, `"severity": "blocker"`)),

@@ -143,12 +143,15 @@ func checkName(p *problems, at, name string, seen map[string]int, i int) {
 // canonical JSON form (numbers as json.Number).
 func checkButton(p *problems, at string, b Button, labels map[string]int, j int, schema *compiled, missing bool) Button {
 	label := strings.TrimSpace(b.Label)
+	// Labels are told apart as a person sees them: escaped (EscapeLine), a
+	// zero-width space in one shows as the text \u200b another may hold.
+	shown := EscapeLine(label)
 	if label == "" {
 		p.add(at+".label", "must not be empty")
-	} else if first, dup := labels[label]; dup {
-		p.add(at+".label", "duplicate label %q (also buttons[%d])", label, first)
+	} else if first, dup := labels[shown]; dup {
+		p.add(at+".label", "duplicate label %q (also buttons[%d])", shown, first)
 	} else {
-		labels[label] = j
+		labels[shown] = j
 	}
 	switch b.Variant {
 	case "", "primary", "secondary", "danger":
