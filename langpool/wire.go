@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/agentls/agentls/agent/intel"
@@ -91,7 +92,19 @@ func uriPath(uri string) (string, error) {
 	if err != nil || u.Scheme != "file" {
 		return "", fmt.Errorf("not a file URI: %q", uri)
 	}
-	return filepath.FromSlash(u.Path), nil
+	if u.Opaque != "" || (u.Host != "" && u.Host != "localhost") {
+		// file:x (no path at all) or file://host/… (another machine's)
+		return "", fmt.Errorf("not a local file URI with an absolute path: %q", uri)
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" && len(p) > 2 && p[0] == '/' && p[2] == ':' {
+		p = p[1:] // file:///C:/x
+	}
+	p = filepath.FromSlash(p)
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("not a local file URI with an absolute path: %q", uri)
+	}
+	return p, nil
 }
 
 // diagnostic converts a wire diagnostic (its code a number or a string).

@@ -3,6 +3,7 @@ package langpool
 import (
 	"encoding/json"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -53,4 +54,31 @@ func FuzzWireDecoders(f *testing.F) {
 		}
 		_ = hoverText(raw)
 	})
+}
+
+// TestURIPathIsLocalAndAbsolute: a file URI names a local absolute path or
+// nothing: `file:x` (opaque, no path: it read as the path "", which a
+// rename's edits took) and another host's file are refused.
+func TestURIPathIsLocalAndAbsolute(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX paths")
+	}
+	for _, tc := range []struct {
+		uri, want string
+		ok        bool
+	}{
+		{"file:///w/a.go", "/w/a.go", true},
+		{"file://localhost/w/a.go", "/w/a.go", true},
+		{"file:///w/%2Bpage.ts", "/w/+page.ts", true},
+		{"file:x", "", false},
+		{"file:w/a.go", "", false},
+		{"file://evil.example/w/a.go", "", false},
+		{"file://", "", false},
+		{"untitled:Untitled-1", "", false},
+	} {
+		got, err := uriPath(tc.uri)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("uriPath(%q) = %q, %v; want %q (ok %v)", tc.uri, got, err, tc.want, tc.ok)
+		}
+	}
 }
