@@ -13,8 +13,13 @@ import (
 	"github.com/agentls/agentls/internal/schemamsg"
 )
 
-// maxNodes bounds the values one file may expand to (alias bombs).
+// maxNodes bounds the work of converting one file: the values it expands
+// to, the mappings walked and the "<<" merge sources taken, aliases
+// followed each time (alias and merge bombs).
 const maxNodes = 100000
+
+// maxDepth bounds the nesting of values and of merges within merges.
+const maxDepth = 100
 
 // yamlErrRE splits a yaml.v3 syntax error into its line and message.
 var yamlErrRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
@@ -78,21 +83,31 @@ func errorLine(lines [][]byte, msg string) int {
 
 // converter turns a YAML node tree into JSON-like values (map[string]any,
 // []any, string, bool, json.Number, nil), noting duplicate keys and
-// runaway alias expansion.
+// runaway expansion by aliases and merges.
 type converter struct {
 	nodes    int
 	overflow bool
 	diags    []Diagnostic
 }
 
-func (c *converter) value(n *yaml.Node, depth int) any {
+// spend counts one step of the conversion at n (a value, a mapping walked
+// or a merge source) and reports whether the budget still allows it. The
+// first step over the budget adds the one diagnostic, at n's line.
+func (c *converter) spend(n *yaml.Node, depth int) bool {
 	c.nodes++
-	if c.nodes > maxNodes || depth > 100 {
-		if !c.overflow {
-			c.overflow = true
-			c.diags = append(c.diags, Diagnostic{Line: n.Line, Column: n.Column, Severity: SeverityError,
-				Message: "the document is too large or too deeply nested (aliases expand too far)"})
-		}
+	if c.nodes <= maxNodes && depth <= maxDepth {
+		return true
+	}
+	if !c.overflow {
+		c.overflow = true
+		c.diags = append(c.diags, Diagnostic{Line: n.Line, Column: n.Column, Severity: SeverityError,
+			Message: fmt.Sprintf("the document is too large or nested too deeply: aliases and \"<<\" merges expand it to more than %d values and mappings, or more than %d levels", maxNodes, maxDepth)})
+	}
+	return false
+}
+
+func (c *converter) value(n *yaml.Node, depth int) any {
+	if !c.spend(n, depth) {
 		return nil
 	}
 	switch n.Kind {
@@ -120,7 +135,9 @@ func (c *converter) value(n *yaml.Node, depth int) any {
 }
 
 // mapping adds the pairs of n to out. Explicit keys win over merged ones
-// ("<<"); a key given twice is an error.
+// ("<<"); a key given twice is an error. Each merge source walked counts
+// against the budget like a value: merges of empty mappings build no
+// value, yet ten levels of ten merges each are 10^10 walks.
 func (c *converter) mapping(n *yaml.Node, out map[string]any, at map[string]*yaml.Node, depth int) {
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -144,6 +161,9 @@ func (c *converter) mapping(n *yaml.Node, out map[string]any, at map[string]*yam
 	}
 	for _, m := range merges {
 		for _, src := range mergeSources(m) {
+			if !c.spend(src, depth+1) {
+				return
+			}
 			merged := map[string]any{}
 			c.mapping(src, merged, map[string]*yaml.Node{}, depth+1)
 			for key, val := range merged {
@@ -229,7 +249,7 @@ func locate(root *yaml.Node, ptr string, key string) *yaml.Node {
 		var next *yaml.Node
 		switch cur.Kind {
 		case yaml.MappingNode:
-			k, v := findKey(cur, tok, 0)
+			k, v := findKey(cur, tok)
 			if k != nil && key != "" && i == len(toks)-1 {
 				return k
 			}
@@ -247,8 +267,16 @@ func locate(root *yaml.Node, ptr string, key string) *yaml.Node {
 	return cur
 }
 
-// findKey finds key in a mapping, looking into merged mappings too.
-func findKey(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
+// findKey finds key in a mapping, looking into merged mappings too, each
+// mapping once: a merge source reached again (through other aliases) was
+// already searched, and searching it again would make a document of
+// nested merges cost a walk of every path through them per key located.
+func findKey(m *yaml.Node, key string) (k, v *yaml.Node) {
+	return findKeyIn(m, key, map[*yaml.Node]bool{}, 0)
+}
+
+func findKeyIn(m *yaml.Node, key string, searched map[*yaml.Node]bool, depth int) (k, v *yaml.Node) {
+	searched[m] = true
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].ShortTag() == "!!merge" {
@@ -264,7 +292,10 @@ func findKey(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 	}
 	for _, mv := range merges {
 		for _, src := range mergeSources(mv) {
-			if k, v := findKey(src, key, depth+1); k != nil {
+			if searched[src] {
+				continue
+			}
+			if k, v := findKeyIn(src, key, searched, depth+1); k != nil {
 				return k, v
 			}
 		}

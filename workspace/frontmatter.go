@@ -36,11 +36,12 @@ func splitLines(text string) []textLine {
 // frontmatter locates a YAML frontmatter: a first line "---" and a closing
 // line "---" (or "...").
 type frontmatter struct {
-	found  bool
-	closed bool
-	yaml   string // the text between the fences
-	close  int    // index of the closing line
-	body   int    // byte offset where the body starts
+	found     bool
+	closed    bool
+	yaml      string // the text between the fences
+	yamlStart int    // byte offset of yaml in the text
+	close     int    // index of the closing line
+	body      int    // byte offset where the body starts
 }
 
 const bom = "\ufeff"
@@ -62,7 +63,7 @@ func findFrontmatter(text string) frontmatter {
 			if next >= 0 {
 				body = next
 			}
-			return frontmatter{found: true, closed: true, yaml: text[yamlStart:start], close: i, body: body}
+			return frontmatter{found: true, closed: true, yaml: text[yamlStart:start], yamlStart: yamlStart, close: i, body: body}
 		}
 	}
 	return frontmatter{found: true}

@@ -164,28 +164,40 @@ func (g *globPattern) mayMatchUnder(dir string) bool {
 	return false
 }
 
+// matchSegments reports whether the path segments parts match the pattern
+// segments pat, where a "**" segment matches zero or more segments and any
+// other segment exactly one (matchSegment).
+//
+// It walks both once, remembering only the last "**" seen: on a mismatch
+// it lets that "**" swallow one more segment and resumes after it. Going
+// back to an earlier "**" is never needed, since the later one can take
+// whatever the earlier one would have. The cost is at most
+// len(pat) × len(parts) segment matches, whatever the pattern: the
+// patterns come from a repository's .gitignore files and from the model,
+// and a search of every split per "**" (C(depth, k) for k of them) lets
+// "**/a/**/a/…/c" against a deep folder run for minutes.
 func matchSegments(pat, parts []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for len(pat) > 0 && pat[0] == "**" {
-				pat = pat[1:]
-			}
-			if len(pat) == 0 {
-				return true
-			}
-			for i := range len(parts) + 1 {
-				if matchSegments(pat, parts[i:]) {
-					return true
-				}
-			}
+	pi, si := 0, 0
+	star, resume := -1, 0 // the last "**" (index in pat) and where its swallowing ends
+	for si < len(parts) {
+		switch {
+		case pi < len(pat) && pat[pi] == "**":
+			star, resume = pi, si
+			pi++
+		case pi < len(pat) && matchSegment(pat[pi], parts[si]):
+			pi++
+			si++
+		case star >= 0:
+			resume++
+			pi, si = star+1, resume
+		default:
 			return false
 		}
-		if len(parts) == 0 || !matchSegment(pat[0], parts[0]) {
-			return false
-		}
-		pat, parts = pat[1:], parts[1:]
 	}
-	return len(parts) == 0
+	for pi < len(pat) && pat[pi] == "**" {
+		pi++
+	}
+	return pi == len(pat)
 }
 
 func prefixMayMatch(pat, parts []string) bool {

@@ -217,50 +217,6 @@ func StepKey(text string) string {
 	return strings.ToLower(strings.Join(strings.Fields(text), " "))
 }
 
-// statusLineRe matches a top-level status key and captures its value.
-var statusLineRe = regexp.MustCompile(`^status[ \t]*:[ \t]*("[^"]*"|'[^']*'|[^#]*?)?[ \t]*(#.*)?$`)
-
-// SetPlanStatus rewrites only the status of the frontmatter: the value on the
-// status line is replaced (its comment kept); a status line is added after
-// the title (or at the end) if missing; a frontmatter holding only the status
-// is added if there is none. Everything else is kept byte for byte.
-func SetPlanStatus(text string, status agentproto.PlanStatus) (string, error) {
-	if !status.Valid() {
-		return "", fmt.Errorf("unknown plan status %q (use draft, approved, implemented or archived)", status)
-	}
-	lines := splitLines(text)
-	eol := lineBreakOf(text)
-	fm := findFrontmatter(text)
-	if !fm.found {
-		return "---" + eol + "status: " + string(status) + eol + "---" + eol + text, nil
-	}
-	if !fm.closed {
-		return "", &FrontmatterError{Line: 0, Msg: "the frontmatter opened on the first line is never closed by a '---' line"}
-	}
-	insertAt := lines[fm.close].start
-	for i := 1; i < fm.close; i++ {
-		l := text[lines[i].start:lines[i].end]
-		if m := statusLineRe.FindStringSubmatchIndex(l); m != nil {
-			if m[2] < 0 { // "status:" with nothing after the colon
-				return text[:lines[i].start+len(l)] + " " + string(status) + text[lines[i].start+len(l):], nil
-			}
-			vs, ve := lines[i].start+m[2], lines[i].start+m[3]
-			if ve == vs && (vs == lines[i].start || text[vs-1] == ':') {
-				return text[:vs] + " " + string(status) + text[ve:], nil
-			}
-			return text[:vs] + string(status) + text[ve:], nil
-		}
-		if strings.HasPrefix(l, "title:") {
-			insertAt = lines[i].next
-		}
-	}
-	line := "status: " + string(status) + eol
-	if insertAt == len(text) && !strings.HasSuffix(text, "\n") {
-		line = eol + strings.TrimSuffix(line, eol)
-	}
-	return text[:insertAt] + line + text[insertAt:], nil
-}
-
 // RenderPlan renders a plan file: the frontmatter (title, status, created_at
 // in UTC, RFC 3339, whole seconds) then body, which gets a final line break if
 // it lacks one. An empty status renders as draft; a zero CreatedAt is left

@@ -95,6 +95,16 @@ func TestSetPlanStatus(t *testing.T) {
 		{"CRLF, added", "---\r\ntitle: T\r\n---\r\n", agentproto.PlanApproved, "---\r\ntitle: T\r\nstatus: approved\r\n---\r\n"},
 		{"nested status key untouched", "---\nmeta:\n  status: x\ntitle: T\n---\n", agentproto.PlanDraft, "---\nmeta:\n  status: x\ntitle: T\nstatus: draft\n---\n"},
 		{"status in the body untouched", "---\nstatus: draft\n---\nstatus: draft\n", agentproto.PlanApproved, "---\nstatus: approved\n---\nstatus: draft\n"},
+		{"single-quoted key, CRLF", "---\r\n'status': 'draft' # c\r\n---\r\n", agentproto.PlanApproved, "---\r\n'status': approved # c\r\n---\r\n"},
+		{"quoted value over two lines", "---\nstatus: \"dr\n  aft\"\ntitle: T\n---\n", agentproto.PlanApproved, "---\nstatus: approved\ntitle: T\n---\n"},
+		{"plain value on the next line", "---\nstatus:\n  draft # c\ntitle: T\n---\n", agentproto.PlanApproved, "---\nstatus:\n  approved # c\ntitle: T\n---\n"},
+		{"block scalar", "---\nstatus: |\n  draft\n\ntitle: T\n---\n", agentproto.PlanApproved, "---\nstatus: approved\n\ntitle: T\n---\n"},
+		{"after a title's block scalar and its comment-like line", "---\ntitle: >\n  T\n  # in the title\n# a comment\nowner: me\n---\n", agentproto.PlanApproved,
+			"---\ntitle: >\n  T\n  # in the title\nstatus: approved\n# a comment\nowner: me\n---\n"},
+		{"no title: after the last key's value", "---\nowner: me\ntags:\n  - a\n\n# end\n---\n", agentproto.PlanDraft, "---\nowner: me\ntags:\n  - a\nstatus: draft\n\n# end\n---\n"},
+		{"indented mapping", "---\n  title: T\n---\n", agentproto.PlanDraft, "---\n  title: T\n  status: draft\n---\n"},
+		{"only comments", "---\n# nothing yet\n---\n", agentproto.PlanDraft, "---\n# nothing yet\nstatus: draft\n---\n"},
+		{"multi-byte title before the status", "---\ntitle: \"Café ☕\"\nstatus: draft\n---\n", agentproto.PlanApproved, "---\ntitle: \"Café ☕\"\nstatus: approved\n---\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,6 +123,12 @@ func TestSetPlanStatus(t *testing.T) {
 	}
 	if _, err := SetPlanStatus("---\n", agentproto.PlanDraft); err == nil {
 		t.Error("an unclosed frontmatter must be an error")
+	}
+	if _, err := SetPlanStatus("---\n{title: T, status: draft}\n---\n", agentproto.PlanApproved); err == nil || !strings.Contains(err.Error(), "flow style") {
+		t.Errorf("a flow-style frontmatter must be refused with its reason: %v", err)
+	}
+	if _, err := SetPlanStatus("---\ntitle: T\ntitle: U\n---\n", agentproto.PlanApproved); err == nil || !strings.Contains(err.Error(), "repeated") {
+		t.Errorf("a frontmatter ParsePlan refuses must be refused the same way: %v", err)
 	}
 	if _, err := SetPlanStatus("x", "wip"); err == nil || !strings.Contains(err.Error(), "unknown plan status") {
 		t.Errorf("invalid status: %v", err)
