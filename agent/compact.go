@@ -120,7 +120,7 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 
 	// 1. Stub old tool results.
 	if keepFrom > v.stubBefore {
-		if n := countStubbable(msgs, v.stubBefore, keepFrom); n > 0 {
+		if n := v.countStubbable(msgs, v.stubBefore, keepFrom); n > 0 {
 			s.record(chatRecord{Record: recordCompaction, StubBefore: keepFrom, SummaryUpto: v.summaryUpto, Summary: v.summary,
 				TokensBefore: c.before})
 			c.stubbed = n
@@ -132,7 +132,7 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 		// 2. Summarise the older turns, never the current prompt.
 		cut := summaryCut(msgs, v.summaryUpto, min(keepFrom, prompt))
 		if cut > v.summaryUpto {
-			summary, used := s.summarise(ctx, v.visible(msgs, v.summaryUpto, cut), v.summary, max(history, limit/5))
+			summary, used := s.summarise(ctx, &v, v.visible(msgs, v.summaryUpto, cut), v.summary, max(history, limit/5))
 			c.used = used
 			if ctx.Err() != nil {
 				return c, ctx.Err()
@@ -147,7 +147,7 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 	if c.after > limit && len(msgs) > v.stubBefore {
 		// 3. Stub every tool result left, the last step's too: a single
 		// huge result goes before the request is given up.
-		if n := countStubbable(msgs, v.stubBefore, len(msgs)); n > 0 {
+		if n := v.countStubbable(msgs, v.stubBefore, len(msgs)); n > 0 {
 			s.record(chatRecord{Record: recordCompaction, StubBefore: len(msgs), SummaryUpto: v.summaryUpto, Summary: v.summary,
 				TokensBefore: c.before})
 			c.stubbed += n
@@ -200,11 +200,12 @@ func recentStart(msgs []llm.Message, v viewState, keepTokens int) int {
 }
 
 // countStubbable counts the tool results in msgs[from:to] that a stub
-// shortens.
-func countStubbable(msgs []llm.Message, from, to int) int {
+// shortens (the person's answers and sub-agents' answers are kept whole:
+// keptWhole).
+func (v *viewState) countStubbable(msgs []llm.Message, from, to int) int {
 	n := 0
 	for _, m := range msgs[from:to] {
-		if m.Role == llm.RoleTool && len(m.Content) >= stubMinBytes {
+		if m.Role == llm.RoleTool && len(m.Content) >= stubMinBytes && !v.keptWhole(m) {
 			n++
 		}
 	}
@@ -228,11 +229,11 @@ func summaryCut(msgs []llm.Message, from, keepFrom int) int {
 }
 
 // summarise asks the model for a hand-off summary of msgs (which follow the
-// earlier summary prev). When the model cannot give one, a summary made of
+// earlier summary prev), rendered as v shows them. When the model cannot give one, a summary made of
 // the user's messages and the tools called stands in. used is the
 // request's usage (the endpoint bills it).
-func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string, limit int) (summary string, used llm.Usage) {
-	transcript := renderTranscript(msgs, prev, limit*summaryCharsPerToken/2)
+func (s *Session) summarise(ctx context.Context, v *viewState, msgs []llm.Message, prev string, limit int) (summary string, used llm.Usage) {
+	transcript := v.renderTranscript(msgs, prev, limit*summaryCharsPerToken/2)
 	req := llm.Request{
 		System:   summarizePrompt,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: transcript}},
@@ -250,7 +251,7 @@ func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string
 	if ctx.Err() == nil {
 		slog.Warn("the model could not summarise the conversation; using a plain summary", "session", s.meta.ID, "err", err)
 	}
-	return capSummary(plainSummary(msgs, prev), limit), used
+	return capSummary(v.plainSummary(msgs, prev), limit), used
 }
 
 // capSummary keeps a summary within a fifth of the limit (about four
@@ -266,8 +267,9 @@ func capSummary(text string, limit int) string {
 
 // renderTranscript renders msgs as text for the summariser, within about
 // maxChars: each message is cut to a few thousand characters, tool results
-// to a line, and when the whole is still too long its middle is left out.
-func renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
+// to a line (those never stubbed, keptWhole, like messages), and when the
+// whole is still too long its middle is left out.
+func (v *viewState) renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
 	var b strings.Builder
 	if prev != "" {
 		b.WriteString("## Summary of the conversation before this part\n\n")
@@ -276,8 +278,10 @@ func renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
 	}
 	calls := callsByID(msgs)
 	for _, m := range msgs {
-		switch m.Role {
-		case llm.RoleTool:
+		switch {
+		case v.keptWhole(m):
+			fmt.Fprintf(&b, "[tool result %s, kept whole] %s\n\n", m.Name, excerpt(m.Content, 4000))
+		case m.Role == llm.RoleTool:
 			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(textline.OneLine(stubResult(m, calls[m.ToolCallID])), 400))
 		default:
 			if m.Content != "" {
@@ -297,8 +301,9 @@ func renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
 }
 
 // plainSummary is the stand-in summary when the model gives none: the
-// earlier summary, the user's messages and the tools that were called.
-func plainSummary(msgs []llm.Message, prev string) string {
+// earlier summary, the user's messages, the tools that were called and the
+// results never stubbed (keptWhole: the person's and sub-agents' answers).
+func (v *viewState) plainSummary(msgs []llm.Message, prev string) string {
 	var b strings.Builder
 	b.WriteString("(The model could not summarise this part; these are its user messages and tool calls.)\n")
 	if prev != "" {
@@ -316,6 +321,11 @@ func plainSummary(msgs []llm.Message, prev string) string {
 	for _, m := range msgs {
 		for _, c := range m.ToolCalls {
 			fmt.Fprintf(&b, "- %s %s\n", c.Name, excerpt(textline.OneLine(c.Arguments), 160))
+		}
+	}
+	for _, m := range msgs {
+		if v.keptWhole(m) {
+			fmt.Fprintf(&b, "\nResult of %s (kept whole):\n%s\n", m.Name, excerpt(m.Content, 4000))
 		}
 	}
 	return b.String()

@@ -82,6 +82,10 @@ type viewState struct {
 	// rewound are the [from, to) ranges conversation rewinds left out
 	// (rewound.go), a subset of aside.
 	rewound [][2]int
+	// waitsOnHuman reports whether a tool is declared to wait on the
+	// person (guard.WaitsOnHuman) and its Reach; nil: none is (the
+	// session sets it, session_tools.go).
+	waitsOnHuman func(tool string) (waits, editor bool)
 }
 
 // apply folds a record into the state.
@@ -286,7 +290,7 @@ func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, drop
 			continue
 		}
 		m := msgs[i]
-		if m.Role == llm.RoleTool && i < v.stubBefore {
+		if m.Role == llm.RoleTool && i < v.stubBefore && !v.keptWhole(m) {
 			if stub, ok := v.stubs[m.ID]; ok && m.ID != "" {
 				m.Content = stub
 			} else {
@@ -337,6 +341,28 @@ func callsByID(msgs []llm.Message) map[string]agentproto.ToolCall {
 // stub would not be much shorter.
 const stubMinBytes = 400
 
+// keptWhole reports whether the tool result m is never stubbed, because
+// calling the tool again would not give it back: the person's answer (a
+// tool declared to wait on the human whose answer comes from the editor:
+// a question's answer, a plan rejection's reason) or a refusal by the
+// person (a failed result of any tool that waits on the human: a
+// permission denied).
+func (v *viewState) keptWhole(m llm.Message) bool {
+	if m.Role != llm.RoleTool {
+		return false
+	}
+	if v.waitsOnHuman == nil {
+		return false
+	}
+	waits, editor := v.waitsOnHuman(m.Name)
+	return waits && (editor || !succeeded(m.Content))
+}
+
+// succeeded reports whether a tool result's envelope says it succeeded.
+func succeeded(content string) bool {
+	return strings.HasPrefix(content, `{"success":true`)
+}
+
 // stubResult is the one-line stand-in of an old tool result: what was
 // called and how much output it gave.
 func stubResult(m llm.Message, c agentproto.ToolCall) string {
@@ -350,7 +376,7 @@ func stubResult(m llm.Message, c agentproto.ToolCall) string {
 	if args := strings.Join(strings.Fields(c.Arguments), " "); args != "" {
 		what += " " + excerpt(args, 160)
 	}
-	ok := strings.HasPrefix(m.Content, `{"success":true`)
+	ok := succeeded(m.Content)
 	b, _ := json.Marshal(map[string]any{
 		"success": ok,
 		"elided":  fmt.Sprintf("%s: %s of output removed from the context to save space; call the tool again if you need it", what, byteSize(len(m.Content))),
