@@ -346,10 +346,15 @@ const stubMinBytes = 400
 // tool declared to wait on the human whose answer comes from the editor:
 // a question's answer, a plan rejection's reason) or a refusal by the
 // person (a failed result of any tool that waits on the human: a
-// permission denied).
+// permission denied), and a sub-agent's answer (a task call that started a
+// sub-agent's session), which only running the whole sub-agent again
+// would give.
 func (v *viewState) keptWhole(m llm.Message) bool {
 	if m.Role != llm.RoleTool {
 		return false
+	}
+	if v.children[m.ToolCallID] != "" {
+		return true
 	}
 	if v.waitsOnHuman == nil {
 		return false
