@@ -159,11 +159,13 @@ func (s *Session) clearNotice(sent string) {
 }
 
 // planningSection re-injects, after a compaction in plan mode, the path and
-// current text of the plan being written (the attached plan, else the plans
-// written in this planning phase): plans are never summarised.
+// current text of the plans being written: the plans written or edited in
+// this planning phase, else the attached plan (a session back in plan mode
+// after building its attached plan writes a new one, which is not attached
+// while the old one is). Plans are never summarised.
 func (m *Manager) planningSection(planFile string, phasePlans []string) string {
 	paths := phasePlans
-	if planFile != "" {
+	if len(paths) == 0 && planFile != "" {
 		paths = []string{planFile}
 	}
 	var b strings.Builder
