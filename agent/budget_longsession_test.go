@@ -56,3 +56,28 @@ func TestOneOddUsageReportDoesNotStopTheSession(t *testing.T) {
 			len(model.requests()), strings.Join(ends, "\n"))
 	}
 }
+
+// TestCalibrationNeverPutsTheFixedPartOverTheLimit: however many usage
+// reports four times the truth the endpoint sends, the calibrated system
+// prompt and tool definitions stay within the request limit, so the next
+// request is still sent (and its report can correct the calibration).
+func TestCalibrationNeverPutsTheFixedPartOverTheLimit(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestManager(t, noTurns, &memEditor{}, func(c *config.Config) { c.Model.ContextWindow = 8192 })
+	s := newTestSession(t, m, "build")
+	req := s.modelRequest()
+	raw := tokens.EstimateRequest(req)
+	limit := s.budget().Limit()
+	for i := range 5 {
+		s.calibrate(req, raw, int(4*raw))
+		if fixed := s.fixedTokens(req, ""); fixed >= limit {
+			t.Fatalf("after %d reports 4× the truth the fixed part counts %d tokens, over the %d-token limit", i+1, fixed, limit)
+		}
+	}
+	s.mu.Lock()
+	calib := s.calib
+	s.mu.Unlock()
+	if calib <= 1 {
+		t.Fatalf("calibration %v: reports above the estimate should still raise it", calib)
+	}
+}

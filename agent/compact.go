@@ -24,6 +24,10 @@ const (
 	keepRecentShareHard = 0.15
 )
 
+// maxFixedShare is the largest share of the request limit the calibration
+// may make a request's fixed part (system prompt and tools) count for.
+const maxFixedShare = 0.9
+
 // summaryCharsPerToken bounds the transcript sent for a summary: at most
 // this many characters per token of the limit (a cautious ratio).
 const summaryCharsPerToken = 3
@@ -349,9 +353,16 @@ func (s *Session) calibrated(raw float64) int {
 }
 
 // calibrate records the ratio of the prompt tokens the endpoint reported
-// for a request to raw, the request's raw estimate (tokens.EstimateRequest),
-// smoothed, within [0.5, 4].
-func (s *Session) calibrate(raw float64, reported int) {
+// for req to raw, its raw estimate (tokens.EstimateRequest). Every report
+// is smoothed, the first one too (from 1: one odd report, a gateway adding
+// a retried attempt's tokens, moves the calibration halfway), the ratio is
+// kept within [0.5, 4], and the calibration never makes req's fixed part
+// (system prompt and tools, which no compaction shrinks) pass
+// maxFixedShare of the request limit: a calibration that did would refuse
+// every later request before it is sent, and so never hear the usage
+// report that would correct it. A fixed part really over the limit is
+// then learned from the endpoint's overflow errors (window.go).
+func (s *Session) calibrate(req llm.Request, raw float64, reported int) {
 	if reported <= 0 {
 		return
 	}
@@ -359,11 +370,18 @@ func (s *Session) calibrate(raw float64, reported int) {
 		return
 	}
 	r := min(max(float64(reported)/raw, 0.5), 4)
+	limit := float64(s.budget().Limit())
 	s.mu.Lock()
-	if s.calib == 0 {
-		s.calib = r
-	} else {
-		s.calib = 0.5*s.calib + 0.5*r
+	defer s.mu.Unlock()
+	prev := s.calib
+	if prev == 0 {
+		prev = 1
 	}
-	s.mu.Unlock()
+	f := 0.5*prev + 0.5*r
+	if fixed := fixedRaw(req, s.view.summary); fixed > 0 && f*fixed > maxFixedShare*limit {
+		// Capped, but never lower than the estimate itself or what was
+		// learned before, because of a higher report.
+		f = min(f, max(maxFixedShare*limit/fixed, min(prev, 1)))
+	}
+	s.calib = f
 }

@@ -89,7 +89,13 @@ func abs(n int) int {
 // compaction shrinks: the system prompt (without the hand-off summary,
 // which stands for history) and the tool definitions.
 func (s *Session) fixedTokens(req llm.Request, summary string) int {
-	return s.calibrated(max(tokens.EstimateFixed(req)-tokens.EstimateText(summary), 0))
+	return s.calibrated(fixedRaw(req, summary))
+}
+
+// fixedRaw is the raw (uncalibrated) estimate of req's fixed part: its
+// system prompt without the hand-off summary, and its tool definitions.
+func fixedRaw(req llm.Request, summary string) float64 {
+	return max(tokens.EstimateFixed(req)-tokens.EstimateText(summary), 0)
 }
 
 // overBudgetError is the error of a request still over the limit after
