@@ -164,12 +164,8 @@ func (s *Session) clearNotice(sent string) {
 // after building its attached plan writes a new one, which is not attached
 // while the old one is). Plans are never summarised.
 func (m *Manager) planningSection(planFile string, phasePlans []string) string {
-	paths := phasePlans
-	if len(paths) == 0 && planFile != "" {
-		paths = []string{planFile}
-	}
 	var b strings.Builder
-	for _, rel := range paths {
+	for _, rel := range planningPaths(planFile, phasePlans) {
 		text, err := m.readPlanText(rel)
 		if err != nil {
 			fmt.Fprintf(&b, "\n# The plan you are writing: %s\n(it cannot be read: %v)\n", rel, err)
@@ -181,6 +177,15 @@ func (m *Manager) planningSection(planFile string, phasePlans []string) string {
 		}
 	}
 	return b.String()
+}
+
+// planningPaths are the plans planningSection re-injects: this planning
+// phase's, else the attached one.
+func planningPaths(planFile string, phasePlans []string) []string {
+	if len(phasePlans) == 0 && planFile != "" {
+		return []string{planFile}
+	}
+	return phasePlans
 }
 
 // readPlanText reads a plan's current text (the editor's buffer first).
