@@ -285,6 +285,7 @@ func wellFormed(msgs []llm.Message) bool {
 func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, dropped []string) {
 	out = make([]llm.Message, 0, len(msgs)-min(v.summaryUpto, len(msgs)))
 	var calls map[string]agentproto.ToolCall
+	lastAnswer := 0 // the last assistant message: the results before it were shown to the model
 	for i := v.summaryUpto; i < len(msgs); i++ {
 		if v.setAside(i) {
 			continue
@@ -296,8 +297,9 @@ func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, drop
 			} else {
 				if calls == nil {
 					calls = callsByID(msgs[v.summaryUpto:v.stubBefore])
+					lastAnswer = lastRole(msgs, llm.RoleAssistant)
 				}
-				m.Content = stubResult(m, calls[m.ToolCallID])
+				m.Content = stubResult(m, calls[m.ToolCallID], i < lastAnswer)
 				if m.ID != "" {
 					if v.stubs == nil {
 						v.stubs = map[string]string{}
@@ -368,9 +370,13 @@ func succeeded(content string) bool {
 	return strings.HasPrefix(content, `{"success":true`)
 }
 
-// stubResult is the one-line stand-in of an old tool result: what was
-// called and how much output it gave.
-func stubResult(m llm.Message, c agentproto.ToolCall) string {
+// stubResult is the one-line stand-in of a tool result: what was called
+// and how much output it gave. The stub of an old result, seen by the model
+// (an assistant message follows it), says it was removed and can be had
+// again; the stub of a result stubbed in the step that asked for it (too
+// long for the window the moment it came) says the model never saw it and
+// asks for a narrower call, since the same call would give the same stub.
+func stubResult(m llm.Message, c agentproto.ToolCall, seen bool) string {
 	if len(m.Content) < stubMinBytes {
 		return m.Content
 	}
@@ -381,12 +387,24 @@ func stubResult(m llm.Message, c agentproto.ToolCall) string {
 	if args := strings.Join(strings.Fields(c.Arguments), " "); args != "" {
 		what += " " + excerpt(args, 160)
 	}
-	ok := succeeded(m.Content)
-	b, _ := json.Marshal(map[string]any{
-		"success": ok,
-		"elided":  fmt.Sprintf("%s: %s of output removed from the context to save space; call the tool again if you need it", what, byteSize(len(m.Content))),
-	})
+	elided := fmt.Sprintf("%s: %s of output removed from the context to save space; call the tool again if you need it", what, byteSize(len(m.Content)))
+	if !seen {
+		elided = fmt.Sprintf("%s: its %s of output were too long for the context window and were not shown to you; "+
+			"the same call would give the same result, so call it again asking for less: a range of lines (offset and limit), "+
+			"a narrower pattern, path or command output", what, byteSize(len(m.Content)))
+	}
+	b, _ := json.Marshal(map[string]any{"success": succeeded(m.Content), "elided": elided})
 	return string(b)
+}
+
+// lastRole is the index of the last message of role in msgs, or -1.
+func lastRole(msgs []llm.Message, role llm.Role) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == role {
+			return i
+		}
+	}
+	return -1
 }
 
 // byteSize renders n bytes for people: "812 B", "12.3 KB", "20.0 MB".
