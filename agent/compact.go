@@ -133,8 +133,15 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 		}
 	}
 	if c.after > limit || !c.done() || summarise {
-		// 2. Summarise the older turns, never the current prompt.
-		cut := summaryCut(msgs, v.summaryUpto, min(keepFrom, prompt))
+		// 2. Summarise the older turns, never the current prompt: the
+		// cut is at the prompt at the latest, or, when the running turn
+		// alone does not fit, at one of its steps, the prompt pinned
+		// before the steps kept (viewState.pinnedPrompt).
+		end := min(keepFrom, prompt)
+		if keepFrom > prompt && (v.summaryUpto >= prompt || turnTooLong(msgs, v, prompt, history)) {
+			end = keepFrom
+		}
+		cut := summaryCut(msgs, v.summaryUpto, end)
 		if cut > v.summaryUpto {
 			summary, used := s.summarise(ctx, &v, v.visible(msgs, v.summaryUpto, cut), v.summary, max(history, limit/5))
 			c.used = used
@@ -203,8 +210,8 @@ func recentStart(msgs []llm.Message, v viewState, keepTokens int) int {
 	return min(i, lastStep)
 }
 
-// countStubbable counts the tool results in msgs[from:to] that a stub
-// shortens (the person's answers and sub-agents' answers are kept whole:
+// countStubbable counts the tool results and tool calls (their long
+// arguments) in msgs[from:to] that a stub shortens (the person's answers and sub-agents' answers are kept whole:
 // keptWhole).
 func (v *viewState) countStubbable(msgs []llm.Message, from, to int) int {
 	n := 0
@@ -212,8 +219,23 @@ func (v *viewState) countStubbable(msgs []llm.Message, from, to int) int {
 		if m.Role == llm.RoleTool && len(m.Content) >= stubMinBytes && !v.keptWhole(m) {
 			n++
 		}
+		n += countStubbableCalls(m)
 	}
 	return n
+}
+
+// turnTooLong reports whether the turn that starts at prompt, as the model
+// would see it with everything before it summarised, passes history (the
+// tokens the fixed part leaves) with the current summary.
+func turnTooLong(msgs []llm.Message, v viewState, prompt, history int) bool {
+	v.summaryUpto, v.stubBefore = prompt, max(v.stubBefore, prompt)
+	v.stubs = nil // a copy's own cache, not the session's
+	out, _, _ := v.view(msgs)
+	n := tokens.EstimateText(v.summary)
+	for _, m := range out {
+		n += tokens.EstimateMessage(m)
+	}
+	return n > float64(history)
 }
 
 // summaryCut is where the summarised part ends: the last user message in

@@ -108,10 +108,11 @@ func excerptAround(s string, i, n int) string {
 // own steps soon pass the budget. Each file is on disk, done; what the
 // user expects is that the turn goes on (its older steps compacted, the
 // prompt kept) or at worst stops with what it did still known to the model.
-// Today the cut never passes the turn's prompt and tool call arguments are
-// never shortened, so the turn ends with an error and all its messages are
-// set aside: the next prompt's model no longer knows it wrote any of the
-// files it wrote.
+// The turn's older steps are compacted (their write contents stubbed, then
+// summarised, the cut at a step of the turn with its prompt pinned); before,
+// the cut never passed the turn's prompt and tool call arguments were never
+// shortened, so the turn ended with an error and all its messages were set
+// aside: the next prompt's model no longer knew it wrote any of the files.
 func TestALongBuildTurnIsNotSetAside(t *testing.T) {
 	t.Parallel()
 	ed := &memEditor{}
@@ -121,12 +122,14 @@ func TestALongBuildTurnIsNotSetAside(t *testing.T) {
 		if lastUserText(req) != "carry out the plan" {
 			return textStep("ok"), nil
 		}
+		// The model goes on from the last file it knows it wrote, in its
+		// messages or in the hand-off summary of the turn's older steps.
 		written := 0
-		for _, msg := range req.Messages {
-			for _, c := range msg.ToolCalls {
-				if c.Name == "write" {
-					written++
-				}
+		text := requestText(req)
+		for i := files - 1; i >= 0; i-- {
+			if strings.Contains(text, fmt.Sprintf("pkg/f%02d.go", i)) {
+				written = i + 1
+				break
 			}
 		}
 		if written >= files {
@@ -151,6 +154,15 @@ func TestALongBuildTurnIsNotSetAside(t *testing.T) {
 		last := reqs[len(reqs)-1]
 		t.Fatalf("a build turn that wrote %d files ended with %s (%v);\nthe next prompt (%s, %v) sends %d message(s); does it name pkg/f00.go, which the turn wrote? %v",
 			len(onDisk), res.StopReason, res.Err, res2.StopReason, err2, len(last.Messages), strings.Contains(requestText(last), "pkg/f00.go"))
+	}
+	if len(onDisk) != files {
+		t.Fatalf("the turn ended with %d files of %d written", len(onDisk), files)
+	}
+	// Every request of the turn carries the user's own words.
+	for i, req := range model.requests() {
+		if lastUserText(req) != "carry out the plan" {
+			t.Fatalf("request %d of the turn does not end on the turn's prompt (its last user message: %.80q)", i, lastUserText(req))
+		}
 	}
 }
 

@@ -308,13 +308,35 @@ func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, drop
 				}
 			}
 		}
+		if m.Role == llm.RoleAssistant && i < v.stubBefore {
+			m.ToolCalls = v.stubCalls(m.ToolCalls)
+		}
 		out = append(out, m)
+	}
+	if p := v.pinnedPrompt(msgs); p >= 0 {
+		out = append([]llm.Message{msgs[p]}, out...)
 	}
 	out, synthetic, dropped = repairHistoryWith(out, v.interrupted)
 	if v.summary != "" && (len(out) == 0 || out[0].Role != llm.RoleUser) {
 		out = append([]llm.Message{{Role: llm.RoleUser, Content: "(The earlier part of this conversation is summarised in the system prompt. Continue from there.)"}}, out...)
 	}
 	return out, synthetic, dropped
+}
+
+// pinnedPrompt is the index of the user message the view starts with
+// although a summary stands for it, or -1: when the summary cut falls
+// inside a turn (at a step, a turn too long for the window alone), that
+// turn's prompt stays verbatim before its remaining steps.
+func (v *viewState) pinnedPrompt(msgs []llm.Message) int {
+	if v.summaryUpto <= 0 || v.summaryUpto >= len(msgs) || msgs[v.summaryUpto].Role == llm.RoleUser {
+		return -1
+	}
+	for i := v.summaryUpto - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleUser && !v.setAside(i) {
+			return i
+		}
+	}
+	return -1
 }
 
 // unrecorded returns the ids of ids whose repair is not yet recorded.
@@ -405,6 +427,82 @@ func lastRole(msgs []llm.Message, role llm.Role) int {
 		}
 	}
 	return -1
+}
+
+// stubArgMinBytes is the size from which a string argument of an old tool
+// call (a write's content) is stubbed.
+const stubArgMinBytes = 200
+
+// stubCalls returns calls with the long string arguments of each call
+// stubbed (stubArguments); calls itself when none is long. Each call's stub
+// is remembered by its id (v.stubs, keyed "call "+id): view stubs the same
+// old calls at every request.
+func (v *viewState) stubCalls(calls []agentproto.ToolCall) []agentproto.ToolCall {
+	var out []agentproto.ToolCall
+	for i, c := range calls {
+		if len(c.Arguments) < stubMinBytes {
+			continue
+		}
+		args, ok := v.stubs["call "+c.ID]
+		if !ok || c.ID == "" {
+			args = stubArguments(c.Arguments)
+			if c.ID != "" {
+				if v.stubs == nil {
+					v.stubs = map[string]string{}
+				}
+				v.stubs["call "+c.ID] = args
+			}
+		}
+		if args != c.Arguments {
+			if out == nil {
+				out = slices.Clone(calls)
+			}
+			out[i].Arguments = args
+		}
+	}
+	if out == nil {
+		return calls
+	}
+	return out
+}
+
+// countStubbableCalls counts the tool calls of m whose arguments a stub
+// shortens.
+func countStubbableCalls(m llm.Message) int {
+	n := 0
+	for _, c := range m.ToolCalls {
+		if len(c.Arguments) >= stubMinBytes && stubArguments(c.Arguments) != c.Arguments {
+			n++
+		}
+	}
+	return n
+}
+
+// stubArguments is an old tool call's arguments with each top-level string
+// of stubArgMinBytes or more (a written file's content, an edit's text)
+// replaced by a note of its size: the call stays readable (which tool, on
+// which path) and valid JSON. Arguments that are not a JSON object are
+// left as they are.
+func stubArguments(args string) string {
+	var obj map[string]any
+	if json.Unmarshal([]byte(args), &obj) != nil {
+		return args
+	}
+	changed := false
+	for k, val := range obj {
+		if str, ok := val.(string); ok && len(str) >= stubArgMinBytes {
+			obj[k] = fmt.Sprintf("[%s elided from the context to save space; it was sent whole when the call was made]", byteSize(len(str)))
+			changed = true
+		}
+	}
+	if !changed {
+		return args
+	}
+	b, err := json.Marshal(obj)
+	if err != nil || len(b) >= len(args) {
+		return args
+	}
+	return string(b)
 }
 
 // byteSize renders n bytes for people: "812 B", "12.3 KB", "20.0 MB".
