@@ -24,6 +24,10 @@ const (
 	keepRecentShareHard = 0.15
 )
 
+// maxFixedShare is the largest share of the request limit the calibration
+// may make a request's fixed part (system prompt and tools) count for.
+const maxFixedShare = 0.9
+
 // summaryCharsPerToken bounds the transcript sent for a summary: at most
 // this many characters per token of the limit (a cautious ratio).
 const summaryCharsPerToken = 3
@@ -86,7 +90,7 @@ func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice s
 		s.mu.Lock()
 		summary := s.view.summary
 		s.mu.Unlock()
-		return req, notice, raw, overBudgetError(size, s.fixedTokens(req, summary), b, limit)
+		return req, notice, raw, overBudgetError(size, s.fixedTokens(req, summary), s.pinnedPlan(), b, limit)
 	}
 	return req, notice, raw, nil
 }
@@ -120,7 +124,7 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 
 	// 1. Stub old tool results.
 	if keepFrom > v.stubBefore {
-		if n := countStubbable(msgs, v.stubBefore, keepFrom); n > 0 {
+		if n := v.countStubbable(msgs, v.stubBefore, keepFrom); n > 0 {
 			s.record(chatRecord{Record: recordCompaction, StubBefore: keepFrom, SummaryUpto: v.summaryUpto, Summary: v.summary,
 				TokensBefore: c.before})
 			c.stubbed = n
@@ -129,10 +133,17 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 		}
 	}
 	if c.after > limit || !c.done() || summarise {
-		// 2. Summarise the older turns, never the current prompt.
-		cut := summaryCut(msgs, v.summaryUpto, min(keepFrom, prompt))
+		// 2. Summarise the older turns, never the current prompt: the
+		// cut is at the prompt at the latest, or, when the running turn
+		// alone does not fit, at one of its steps, the prompt pinned
+		// before the steps kept (viewState.pinnedPrompt).
+		end := min(keepFrom, prompt)
+		if keepFrom > prompt && (v.summaryUpto >= prompt || turnTooLong(msgs, v, prompt, history)) {
+			end = keepFrom
+		}
+		cut := summaryCut(msgs, v.summaryUpto, end)
 		if cut > v.summaryUpto {
-			summary, used := s.summarise(ctx, v.visible(msgs, v.summaryUpto, cut), v.summary, max(history, limit/5))
+			summary, used := s.summarise(ctx, &v, v.visible(msgs, v.summaryUpto, cut), v.summary, max(history, limit/5))
 			c.used = used
 			if ctx.Err() != nil {
 				return c, ctx.Err()
@@ -147,7 +158,7 @@ func (s *Session) compact(ctx context.Context, keep float64, summarise bool, lim
 	if c.after > limit && len(msgs) > v.stubBefore {
 		// 3. Stub every tool result left, the last step's too: a single
 		// huge result goes before the request is given up.
-		if n := countStubbable(msgs, v.stubBefore, len(msgs)); n > 0 {
+		if n := v.countStubbable(msgs, v.stubBefore, len(msgs)); n > 0 {
 			s.record(chatRecord{Record: recordCompaction, StubBefore: len(msgs), SummaryUpto: v.summaryUpto, Summary: v.summary,
 				TokensBefore: c.before})
 			c.stubbed += n
@@ -199,16 +210,32 @@ func recentStart(msgs []llm.Message, v viewState, keepTokens int) int {
 	return min(i, lastStep)
 }
 
-// countStubbable counts the tool results in msgs[from:to] that a stub
-// shortens.
-func countStubbable(msgs []llm.Message, from, to int) int {
+// countStubbable counts the tool results and tool calls (their long
+// arguments) in msgs[from:to] that a stub shortens (the person's answers and sub-agents' answers are kept whole:
+// keptWhole).
+func (v *viewState) countStubbable(msgs []llm.Message, from, to int) int {
 	n := 0
 	for _, m := range msgs[from:to] {
-		if m.Role == llm.RoleTool && len(m.Content) >= stubMinBytes {
+		if m.Role == llm.RoleTool && len(m.Content) >= stubMinBytes && !v.keptWhole(m) {
 			n++
 		}
+		n += countStubbableCalls(m)
 	}
 	return n
+}
+
+// turnTooLong reports whether the turn that starts at prompt, as the model
+// would see it with everything before it summarised, passes history (the
+// tokens the fixed part leaves) with the current summary.
+func turnTooLong(msgs []llm.Message, v viewState, prompt, history int) bool {
+	v.summaryUpto, v.stubBefore = prompt, max(v.stubBefore, prompt)
+	v.stubs = nil // a copy's own cache, not the session's
+	out, _, _ := v.view(msgs)
+	n := tokens.EstimateText(v.summary)
+	for _, m := range out {
+		n += tokens.EstimateMessage(m)
+	}
+	return n > float64(history)
 }
 
 // summaryCut is where the summarised part ends: the last user message in
@@ -228,11 +255,11 @@ func summaryCut(msgs []llm.Message, from, keepFrom int) int {
 }
 
 // summarise asks the model for a hand-off summary of msgs (which follow the
-// earlier summary prev). When the model cannot give one, a summary made of
+// earlier summary prev), rendered as v shows them. When the model cannot give one, a summary made of
 // the user's messages and the tools called stands in. used is the
 // request's usage (the endpoint bills it).
-func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string, limit int) (summary string, used llm.Usage) {
-	transcript := renderTranscript(msgs, prev, limit*summaryCharsPerToken/2)
+func (s *Session) summarise(ctx context.Context, v *viewState, msgs []llm.Message, prev string, limit int) (summary string, used llm.Usage) {
+	transcript := v.renderTranscript(msgs, prev, limit*summaryCharsPerToken/2)
 	req := llm.Request{
 		System:   summarizePrompt,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: transcript}},
@@ -250,7 +277,7 @@ func (s *Session) summarise(ctx context.Context, msgs []llm.Message, prev string
 	if ctx.Err() == nil {
 		slog.Warn("the model could not summarise the conversation; using a plain summary", "session", s.meta.ID, "err", err)
 	}
-	return capSummary(plainSummary(msgs, prev), limit), used
+	return capSummary(v.plainSummary(msgs, prev), limit), used
 }
 
 // capSummary keeps a summary within a fifth of the limit (about four
@@ -266,8 +293,9 @@ func capSummary(text string, limit int) string {
 
 // renderTranscript renders msgs as text for the summariser, within about
 // maxChars: each message is cut to a few thousand characters, tool results
-// to a line, and when the whole is still too long its middle is left out.
-func renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
+// to a line (those never stubbed, keptWhole, like messages), and when the
+// whole is still too long its middle is left out.
+func (v *viewState) renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
 	var b strings.Builder
 	if prev != "" {
 		b.WriteString("## Summary of the conversation before this part\n\n")
@@ -276,9 +304,11 @@ func renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
 	}
 	calls := callsByID(msgs)
 	for _, m := range msgs {
-		switch m.Role {
-		case llm.RoleTool:
-			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(textline.OneLine(stubResult(m, calls[m.ToolCallID])), 400))
+		switch {
+		case v.keptWhole(m):
+			fmt.Fprintf(&b, "[tool result %s, kept whole] %s\n\n", m.Name, excerpt(m.Content, 4000))
+		case m.Role == llm.RoleTool:
+			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(textline.OneLine(stubResult(m, calls[m.ToolCallID], true)), 400))
 		default:
 			if m.Content != "" {
 				fmt.Fprintf(&b, "[%s] %s\n\n", m.Role, excerpt(m.Content, 4000))
@@ -297,8 +327,9 @@ func renderTranscript(msgs []llm.Message, prev string, maxChars int) string {
 }
 
 // plainSummary is the stand-in summary when the model gives none: the
-// earlier summary, the user's messages and the tools that were called.
-func plainSummary(msgs []llm.Message, prev string) string {
+// earlier summary, the user's messages, the tools that were called and the
+// results never stubbed (keptWhole: the person's and sub-agents' answers).
+func (v *viewState) plainSummary(msgs []llm.Message, prev string) string {
 	var b strings.Builder
 	b.WriteString("(The model could not summarise this part; these are its user messages and tool calls.)\n")
 	if prev != "" {
@@ -316,6 +347,11 @@ func plainSummary(msgs []llm.Message, prev string) string {
 	for _, m := range msgs {
 		for _, c := range m.ToolCalls {
 			fmt.Fprintf(&b, "- %s %s\n", c.Name, excerpt(textline.OneLine(c.Arguments), 160))
+		}
+	}
+	for _, m := range msgs {
+		if v.keptWhole(m) {
+			fmt.Fprintf(&b, "\nResult of %s (kept whole):\n%s\n", m.Name, excerpt(m.Content, 4000))
 		}
 	}
 	return b.String()
@@ -339,9 +375,16 @@ func (s *Session) calibrated(raw float64) int {
 }
 
 // calibrate records the ratio of the prompt tokens the endpoint reported
-// for a request to raw, the request's raw estimate (tokens.EstimateRequest),
-// smoothed, within [0.5, 4].
-func (s *Session) calibrate(raw float64, reported int) {
+// for req to raw, its raw estimate (tokens.EstimateRequest). Every report
+// is smoothed, the first one too (from 1: one odd report, a gateway adding
+// a retried attempt's tokens, moves the calibration halfway), the ratio is
+// kept within [0.5, 4], and the calibration never makes req's fixed part
+// (system prompt and tools, which no compaction shrinks) pass
+// maxFixedShare of the request limit: a calibration that did would refuse
+// every later request before it is sent, and so never hear the usage
+// report that would correct it. A fixed part really over the limit is
+// then learned from the endpoint's overflow errors (window.go).
+func (s *Session) calibrate(req llm.Request, raw float64, reported int) {
 	if reported <= 0 {
 		return
 	}
@@ -349,11 +392,18 @@ func (s *Session) calibrate(raw float64, reported int) {
 		return
 	}
 	r := min(max(float64(reported)/raw, 0.5), 4)
+	limit := float64(s.budget().Limit())
 	s.mu.Lock()
-	if s.calib == 0 {
-		s.calib = r
-	} else {
-		s.calib = 0.5*s.calib + 0.5*r
+	defer s.mu.Unlock()
+	prev := s.calib
+	if prev == 0 {
+		prev = 1
 	}
-	s.mu.Unlock()
+	f := 0.5*prev + 0.5*r
+	if fixed := fixedRaw(req, s.view.summary); fixed > 0 && f*fixed > maxFixedShare*limit {
+		// Capped, but never lower than the estimate itself or what was
+		// learned before, because of a higher report.
+		f = min(f, max(maxFixedShare*limit/fixed, min(prev, 1)))
+	}
+	s.calib = f
 }

@@ -86,6 +86,10 @@ type viewState struct {
 	// the model followed it (decodeHistory): the loaded session's
 	// Session.rewindNote.
 	rewindNote string
+	// waitsOnHuman reports whether a tool is declared to wait on the
+	// person (guard.WaitsOnHuman) and its Reach; nil: none is (the
+	// session sets it, session_tools.go).
+	waitsOnHuman func(tool string) (waits, editor bool)
 }
 
 // apply folds a record into the state.
@@ -291,19 +295,21 @@ func wellFormed(msgs []llm.Message) bool {
 func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, dropped []string) {
 	out = make([]llm.Message, 0, len(msgs)-min(v.summaryUpto, len(msgs)))
 	var calls map[string]agentproto.ToolCall
+	lastAnswer := 0 // the last assistant message: the results before it were shown to the model
 	for i := v.summaryUpto; i < len(msgs); i++ {
 		if v.setAside(i) {
 			continue
 		}
 		m := msgs[i]
-		if m.Role == llm.RoleTool && i < v.stubBefore {
+		if m.Role == llm.RoleTool && i < v.stubBefore && !v.keptWhole(m) {
 			if stub, ok := v.stubs[m.ID]; ok && m.ID != "" {
 				m.Content = stub
 			} else {
 				if calls == nil {
 					calls = callsByID(msgs[v.summaryUpto:v.stubBefore])
+					lastAnswer = lastRole(msgs, llm.RoleAssistant)
 				}
-				m.Content = stubResult(m, calls[m.ToolCallID])
+				m.Content = stubResult(m, calls[m.ToolCallID], i < lastAnswer)
 				if m.ID != "" {
 					if v.stubs == nil {
 						v.stubs = map[string]string{}
@@ -312,13 +318,35 @@ func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, drop
 				}
 			}
 		}
+		if m.Role == llm.RoleAssistant && i < v.stubBefore {
+			m.ToolCalls = v.stubCalls(m.ToolCalls)
+		}
 		out = append(out, m)
+	}
+	if p := v.pinnedPrompt(msgs); p >= 0 {
+		out = append([]llm.Message{msgs[p]}, out...)
 	}
 	out, synthetic, dropped = repairHistoryWith(out, v.interrupted)
 	if v.summary != "" && (len(out) == 0 || out[0].Role != llm.RoleUser) {
 		out = append([]llm.Message{{Role: llm.RoleUser, Content: "(The earlier part of this conversation is summarised in the system prompt. Continue from there.)"}}, out...)
 	}
 	return out, synthetic, dropped
+}
+
+// pinnedPrompt is the index of the user message the view starts with
+// although a summary stands for it, or -1: when the summary cut falls
+// inside a turn (at a step, a turn too long for the window alone), that
+// turn's prompt stays verbatim before its remaining steps.
+func (v *viewState) pinnedPrompt(msgs []llm.Message) int {
+	if v.summaryUpto <= 0 || v.summaryUpto >= len(msgs) || msgs[v.summaryUpto].Role == llm.RoleUser {
+		return -1
+	}
+	for i := v.summaryUpto - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleUser && !v.setAside(i) {
+			return i
+		}
+	}
+	return -1
 }
 
 // unrecorded returns the ids of ids whose repair is not yet recorded.
@@ -347,9 +375,40 @@ func callsByID(msgs []llm.Message) map[string]agentproto.ToolCall {
 // stub would not be much shorter.
 const stubMinBytes = 400
 
-// stubResult is the one-line stand-in of an old tool result: what was
-// called and how much output it gave.
-func stubResult(m llm.Message, c agentproto.ToolCall) string {
+// keptWhole reports whether the tool result m is never stubbed, because
+// calling the tool again would not give it back: the person's answer (a
+// tool declared to wait on the human whose answer comes from the editor:
+// a question's answer, a plan rejection's reason) or a refusal by the
+// person (a failed result of any tool that waits on the human: a
+// permission denied), and a sub-agent's answer (a task call that started a
+// sub-agent's session), which only running the whole sub-agent again
+// would give.
+func (v *viewState) keptWhole(m llm.Message) bool {
+	if m.Role != llm.RoleTool {
+		return false
+	}
+	if v.children[m.ToolCallID] != "" {
+		return true
+	}
+	if v.waitsOnHuman == nil {
+		return false
+	}
+	waits, editor := v.waitsOnHuman(m.Name)
+	return waits && (editor || !succeeded(m.Content))
+}
+
+// succeeded reports whether a tool result's envelope says it succeeded.
+func succeeded(content string) bool {
+	return strings.HasPrefix(content, `{"success":true`)
+}
+
+// stubResult is the one-line stand-in of a tool result: what was called
+// and how much output it gave. The stub of an old result, seen by the model
+// (an assistant message follows it), says it was removed and can be had
+// again; the stub of a result stubbed in the step that asked for it (too
+// long for the window the moment it came) says the model never saw it and
+// asks for a narrower call, since the same call would give the same stub.
+func stubResult(m llm.Message, c agentproto.ToolCall, seen bool) string {
 	if len(m.Content) < stubMinBytes {
 		return m.Content
 	}
@@ -360,11 +419,99 @@ func stubResult(m llm.Message, c agentproto.ToolCall) string {
 	if args := strings.Join(strings.Fields(c.Arguments), " "); args != "" {
 		what += " " + excerpt(args, 160)
 	}
-	ok := strings.HasPrefix(m.Content, `{"success":true`)
-	b, _ := json.Marshal(map[string]any{
-		"success": ok,
-		"elided":  fmt.Sprintf("%s: %s of output removed from the context to save space; call the tool again if you need it", what, byteSize(len(m.Content))),
-	})
+	elided := fmt.Sprintf("%s: %s of output removed from the context to save space; call the tool again if you need it", what, byteSize(len(m.Content)))
+	if !seen {
+		elided = fmt.Sprintf("%s: its %s of output were too long for the context window and were not shown to you; "+
+			"the same call would give the same result, so call it again asking for less: a range of lines (offset and limit), "+
+			"a narrower pattern, path or command output", what, byteSize(len(m.Content)))
+	}
+	b, _ := json.Marshal(map[string]any{"success": succeeded(m.Content), "elided": elided})
+	return string(b)
+}
+
+// lastRole is the index of the last message of role in msgs, or -1.
+func lastRole(msgs []llm.Message, role llm.Role) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == role {
+			return i
+		}
+	}
+	return -1
+}
+
+// stubArgMinBytes is the size from which a string argument of an old tool
+// call (a write's content) is stubbed.
+const stubArgMinBytes = 200
+
+// stubCalls returns calls with the long string arguments of each call
+// stubbed (stubArguments); calls itself when none is long. Each call's stub
+// is remembered by its id (v.stubs, keyed "call "+id): view stubs the same
+// old calls at every request.
+func (v *viewState) stubCalls(calls []agentproto.ToolCall) []agentproto.ToolCall {
+	var out []agentproto.ToolCall
+	for i, c := range calls {
+		if len(c.Arguments) < stubMinBytes {
+			continue
+		}
+		args, ok := v.stubs["call "+c.ID]
+		if !ok || c.ID == "" {
+			args = stubArguments(c.Arguments)
+			if c.ID != "" {
+				if v.stubs == nil {
+					v.stubs = map[string]string{}
+				}
+				v.stubs["call "+c.ID] = args
+			}
+		}
+		if args != c.Arguments {
+			if out == nil {
+				out = slices.Clone(calls)
+			}
+			out[i].Arguments = args
+		}
+	}
+	if out == nil {
+		return calls
+	}
+	return out
+}
+
+// countStubbableCalls counts the tool calls of m whose arguments a stub
+// shortens.
+func countStubbableCalls(m llm.Message) int {
+	n := 0
+	for _, c := range m.ToolCalls {
+		if len(c.Arguments) >= stubMinBytes && stubArguments(c.Arguments) != c.Arguments {
+			n++
+		}
+	}
+	return n
+}
+
+// stubArguments is an old tool call's arguments with each top-level string
+// of stubArgMinBytes or more (a written file's content, an edit's text)
+// replaced by a note of its size: the call stays readable (which tool, on
+// which path) and valid JSON. Arguments that are not a JSON object are
+// left as they are.
+func stubArguments(args string) string {
+	var obj map[string]any
+	if json.Unmarshal([]byte(args), &obj) != nil {
+		return args
+	}
+	changed := false
+	for k, val := range obj {
+		if str, ok := val.(string); ok && len(str) >= stubArgMinBytes {
+			obj[k] = fmt.Sprintf("[%s elided from the context to save space; it was sent whole when the call was made]", byteSize(len(str)))
+			changed = true
+		}
+	}
+	if !changed {
+		return args
+	}
+	b, err := json.Marshal(obj)
+	if err != nil || len(b) >= len(args) {
+		return args
+	}
 	return string(b)
 }
 

@@ -463,10 +463,12 @@ func (m *Manager) ignoreStateFolder() {
 }
 
 func (m *Manager) newSession(meta sessionstore.Meta, msgs []llm.Message) *Session {
-	return &Session{
+	s := &Session{
 		m: m, meta: meta, messages: msgs,
 		planPhase: map[string]string{}, edited: map[string]bool{},
 	}
+	s.view.waitsOnHuman = s.toolWaitsOnHuman
+	return s
 }
 
 // session finds a session in memory or on disk.
@@ -511,6 +513,7 @@ func (m *Manager) session(id string) (*Session, error) {
 	meta = m.takeIn(meta) // known_sessions.go: a session file that came with the workspace
 	msgs, view := decodeHistory(id, lines)
 	s = m.newSession(meta, msgs)
+	view.waitsOnHuman = s.view.waitsOnHuman
 	s.view = view
 	s.rewindNote = view.rewindNote
 	m.mu.Lock()

@@ -159,15 +159,13 @@ func (s *Session) clearNotice(sent string) {
 }
 
 // planningSection re-injects, after a compaction in plan mode, the path and
-// current text of the plan being written (the attached plan, else the plans
-// written in this planning phase): plans are never summarised.
+// current text of the plans being written: the plans written or edited in
+// this planning phase, else the attached plan (a session back in plan mode
+// after building its attached plan writes a new one, which is not attached
+// while the old one is). Plans are never summarised.
 func (m *Manager) planningSection(planFile string, phasePlans []string) string {
-	paths := phasePlans
-	if planFile != "" {
-		paths = []string{planFile}
-	}
 	var b strings.Builder
-	for _, rel := range paths {
+	for _, rel := range planningPaths(planFile, phasePlans) {
 		text, err := m.readPlanText(rel)
 		if err != nil {
 			fmt.Fprintf(&b, "\n# The plan you are writing: %s\n(it cannot be read: %v)\n", rel, err)
@@ -179,6 +177,15 @@ func (m *Manager) planningSection(planFile string, phasePlans []string) string {
 		}
 	}
 	return b.String()
+}
+
+// planningPaths are the plans planningSection re-injects: this planning
+// phase's, else the attached one.
+func planningPaths(planFile string, phasePlans []string) []string {
+	if len(phasePlans) == 0 && planFile != "" {
+		return []string{planFile}
+	}
+	return phasePlans
 }
 
 // readPlanText reads a plan's current text (the editor's buffer first).

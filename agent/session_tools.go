@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
 )
 
@@ -73,6 +74,15 @@ func (s *Session) tools() *tools.Registry {
 		return ts.reg
 	}
 	return s.m.tools
+}
+
+// toolWaitsOnHuman reports whether the tool name, as the session's tools
+// declare it, waits on the person (guard.WaitsOnHuman), and whether its
+// answer comes from the editor (agentproto.ReachEditor): compaction never
+// stubs the person's answers (viewState.keptWhole).
+func (s *Session) toolWaitsOnHuman(name string) (waits, editor bool) {
+	d, ok := s.tools().Declarations().Lookup(name)
+	return ok && d.Interaction == guard.WaitsOnHuman, d.Reach == agentproto.ReachEditor
 }
 
 // guard is the guard in force, judging the session's own tools.

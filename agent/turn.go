@@ -355,7 +355,7 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, flo
 		if err == nil {
 			s.clearNotice(notice)
 			s.clearRewindNote(req.System)
-			s.calibrate(raw, resp.Usage.InputTokens)
+			s.calibrate(req, raw, resp.Usage.InputTokens)
 			return resp, raw, nil
 		}
 		if !errors.Is(err, llm.ErrContextExceeded) || ctx.Err() != nil || attempt >= len(retryShares) {

@@ -2,9 +2,11 @@ package agent
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tokens"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // retryShares are the sizes, as shares of the first request the endpoint
@@ -89,19 +91,71 @@ func abs(n int) int {
 // compaction shrinks: the system prompt (without the hand-off summary,
 // which stands for history) and the tool definitions.
 func (s *Session) fixedTokens(req llm.Request, summary string) int {
-	return s.calibrated(max(tokens.EstimateFixed(req)-tokens.EstimateText(summary), 0))
+	return s.calibrated(fixedRaw(req, summary))
+}
+
+// fixedRaw is the raw (uncalibrated) estimate of req's fixed part: its
+// system prompt without the hand-off summary, and its tool definitions.
+func fixedRaw(req llm.Request, summary string) float64 {
+	return max(tokens.EstimateFixed(req)-tokens.EstimateText(summary), 0)
+}
+
+// pinnedPlan is the part of a request's fixed part that plans pinned in its
+// system prompt take: the approved plan in build mode, the plans being
+// written in plan mode once turns are summarised.
+type pinnedPlan struct {
+	paths  []string
+	tokens int // calibrated estimate
+}
+
+// pinnedPlan is the plans pinned in the session's next request, as
+// buildRequest pins them (read again: it is used only when a request does
+// not fit).
+func (s *Session) pinnedPlan() pinnedPlan {
+	mode := s.State().Mode
+	s.mu.Lock()
+	planFile, summary, phasePlans := s.meta.PlanFile, s.view.summary, sortedKeys(s.planPhase)
+	s.mu.Unlock()
+	if s.sub != nil {
+		planFile = s.planFile()
+	}
+	var paths []string
+	switch {
+	case mode == agentproto.ModeBuild && planFile != "":
+		paths = []string{planFile}
+	case mode == agentproto.ModePlan && summary != "":
+		paths = planningPaths(planFile, phasePlans)
+	}
+	var p pinnedPlan
+	raw := 0.0
+	for _, rel := range paths {
+		if text, err := s.m.readPlanText(rel); err == nil {
+			p.paths = append(p.paths, rel)
+			raw += tokens.EstimateText(text)
+		}
+	}
+	p.tokens = s.calibrated(raw)
+	return p
 }
 
 // overBudgetError is the error of a request still over the limit after
 // compaction. When the fixed part alone passes the limit no compaction can
-// help: it says so and which setting to change; otherwise the turn's own
-// messages are too long, and the error wraps llm.ErrContextExceeded so that
-// the turn is set aside (turn.go).
-func overBudgetError(size, fixed int, b tokens.Budget, limit int) error {
-	if fixed >= limit {
-		return fmt.Errorf("the system prompt and the tool definitions alone are about %d tokens, over the %d-token request limit of the model's %d-token context window, so no compaction can make a request fit: set model.context_window to the server's real window (or use a model with a larger one)",
-			fixed, limit, b.Window)
+// help: it says so, how much of it the pinned plan takes (plan; the part
+// the user can shorten) and which setting to change; otherwise the turn's
+// own messages are too long, and the error wraps llm.ErrContextExceeded so
+// that the turn is set aside (turn.go).
+func overBudgetError(size, fixed int, plan pinnedPlan, b tokens.Budget, limit int) error {
+	planPart, remedy := "", "set model.context_window to the server's real window (or use a model with a larger one)"
+	if plan.tokens > 0 && len(plan.paths) > 0 {
+		planPart = fmt.Sprintf(", of which the plan %s, pinned whole in every request, takes about %d", strings.Join(plan.paths, ", "), plan.tokens)
+		if fixed >= limit && fixed-plan.tokens < limit {
+			remedy = "shorten the plan or split it into smaller plans, or " + remedy
+		}
 	}
-	return fmt.Errorf("the request is about %d tokens after compaction, over the %d-token limit of the model's %d-token context window (system prompt and tools: about %d): %w",
-		size, limit, b.Window, fixed, llm.ErrContextExceeded)
+	if fixed >= limit {
+		return fmt.Errorf("the system prompt and the tool definitions alone are about %d tokens%s, over the %d-token request limit of the model's %d-token context window, so no compaction can make a request fit: %s",
+			fixed, planPart, limit, b.Window, remedy)
+	}
+	return fmt.Errorf("the request is about %d tokens after compaction, over the %d-token limit of the model's %d-token context window (system prompt and tools: about %d%s): %w",
+		size, limit, b.Window, fixed, planPart, llm.ErrContextExceeded)
 }

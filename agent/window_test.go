@@ -45,12 +45,17 @@ func TestOverBudgetError(t *testing.T) {
 	t.Parallel()
 	b := tokens.Budget{Window: 8192, Reserve: 1024, Threshold: 0.85}
 	limit := b.Limit()
-	fixedErr := overBudgetError(limit+500, limit+100, b, limit)
+	fixedErr := overBudgetError(limit+500, limit+100, pinnedPlan{}, b, limit)
 	if errors.Is(fixedErr, llm.ErrContextExceeded) || !strings.Contains(fixedErr.Error(), "model.context_window") ||
 		!strings.Contains(fixedErr.Error(), "tool definitions alone") {
 		t.Fatalf("fixed part over the limit: %v", fixedErr)
 	}
-	histErr := overBudgetError(limit+500, 2000, b, limit)
+	planErr := overBudgetError(limit+500, limit+100, pinnedPlan{paths: []string{"plans/big.plan"}, tokens: 3000}, b, limit)
+	if !strings.Contains(planErr.Error(), "plans/big.plan") || !strings.Contains(planErr.Error(), "about 3000") ||
+		!strings.Contains(planErr.Error(), "shorten the plan") {
+		t.Fatalf("a pinned plan that makes the fixed part pass the limit is not named: %v", planErr)
+	}
+	histErr := overBudgetError(limit+500, 2000, pinnedPlan{}, b, limit)
 	if !errors.Is(histErr, llm.ErrContextExceeded) || !strings.Contains(histErr.Error(), "after compaction") {
 		t.Fatalf("history over the limit: %v", histErr)
 	}
