@@ -26,7 +26,7 @@ func TestOneOddUsageReportDoesNotStopTheSession(t *testing.T) {
 	t.Parallel()
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 8192 })
-	model := &auditModel{}
+	model := &stepModel{}
 	model.turn = func(n int, req llm.Request) (llm.Response, error) {
 		truth := int(tokens.EstimateRequest(req))
 		reported := truth

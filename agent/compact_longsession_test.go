@@ -40,7 +40,7 @@ func TestCompactionKeepsTheUsersAnswerToAQuestion(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		user := lastUserText(req)
 		switch {
 		case lastIsTool(req):
@@ -118,7 +118,7 @@ func TestALongBuildTurnIsNotSetAside(t *testing.T) {
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 8192 })
 	const files = 24
-	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		if lastUserText(req) != "carry out the plan" {
 			return textStep("ok"), nil
 		}
@@ -192,7 +192,7 @@ func TestCompactionInPlanModeKeepsTheNewPlanBeingWritten(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		user := lastUserText(req)
 		switch {
 		case lastIsTool(req):
@@ -261,7 +261,7 @@ func TestOverBudgetErrorNamesTheApprovedPlan(t *testing.T) {
 		fmt.Fprintf(&steps, "- [ ] step %d: change the handler of route %d and add its test, then run the suite\n", i, i)
 	}
 	writePlan(t, m, "plans/big.plan", "---\ntitle: Big\nstatus: draft\ncreated_at: 2026-01-02T03:04:05Z\n---\n# Goal\n\nEverything.\n\n## Steps\n"+steps.String())
-	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) { return textStep("ok"), nil }}
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) { return textStep("ok"), nil }}
 	m.Reconfigure(m.config(), model)
 	info, err := m.BuildPlan(context.Background(), "plans/big.plan")
 	if err != nil {
@@ -303,7 +303,7 @@ func TestCompactionKeepsASubAgentsFindings(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		if req.Agent != "" {
 			return textStep(findings), nil // the sub-agent answers at once
 		}
@@ -371,7 +371,7 @@ func TestHugeResultOfTheLastStepTellsTheModelToNarrowIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []string
-	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		if lastIsTool(req) {
 			last := req.Messages[len(req.Messages)-1].Content
 			seen = append(seen, last)

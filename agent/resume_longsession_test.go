@@ -27,7 +27,7 @@ func TestResumedSessionIsToldOfACodeRewind(t *testing.T) {
 	m0, _ := newTestManager(t, noTurns, ed, nil)
 	cfg := m0.config()
 	m0.Close()
-	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		if lastIsTool(req) {
 			return textStep("done"), nil
 		}
@@ -111,7 +111,7 @@ func TestResumeAfterAFailedSaveShowsTheModelTheSameTurns(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		if lastIsTool(req) {
 			return textStep("read it"), nil
 		}

@@ -11,11 +11,11 @@ import (
 	"github.com/agentls/agentls/agentproto"
 )
 
-// auditModel is a model driven by a Go function: each turn request (not a
+// stepModel is a model driven by a Go function: each turn request (not a
 // summary request) is answered by turn; a summary request by an honest
 // summariser that hands back everything it was shown (so whatever the
 // transcript holds survives the summary).
-type auditModel struct {
+type stepModel struct {
 	mu        sync.Mutex
 	reqs      []llm.Request // every turn request, in order
 	summaries []llm.Request // every summary request
@@ -26,7 +26,7 @@ func isSummaryRequest(req llm.Request) bool {
 	return strings.Contains(req.System, "You write hand-off summaries")
 }
 
-func (p *auditModel) Complete(ctx context.Context, req llm.Request, _ func(llm.Event)) (llm.Response, error) {
+func (p *stepModel) Complete(ctx context.Context, req llm.Request, _ func(llm.Event)) (llm.Response, error) {
 	if isSummaryRequest(req) {
 		p.mu.Lock()
 		p.summaries = append(p.summaries, req)
@@ -41,13 +41,13 @@ func (p *auditModel) Complete(ctx context.Context, req llm.Request, _ func(llm.E
 	return p.turn(n, req)
 }
 
-func (p *auditModel) requests() []llm.Request {
+func (p *stepModel) requests() []llm.Request {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]llm.Request(nil), p.reqs...)
 }
 
-func (p *auditModel) summaryRequests() []llm.Request {
+func (p *stepModel) summaryRequests() []llm.Request {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]llm.Request(nil), p.summaries...)
@@ -105,7 +105,7 @@ func TestToolCallCutByMaxTokensIsSaidSo(t *testing.T) {
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, nil)
 	cut := `{"path":"big.go","content":"package big\n\nfunc Table() []int {\n\treturn []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1`
-	model := &auditModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		resp := callStep(fmt.Sprintf("w%d", n), "write", cut)
 		resp.FinishReason = "length"
 		return resp, nil
