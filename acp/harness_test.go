@@ -18,6 +18,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/agentls/agentls/acp"
+	"github.com/agentls/agentls/acp/internal/acptest"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
 	"github.com/agentls/agentls/config"
@@ -310,8 +311,14 @@ type testClient struct {
 	buffers map[string]string
 	// failReads makes every fs/read_text_file fail.
 	failReads bool
-	// permit answers a permission request (nil: cancelled).
+	// permit answers a permission request (nil: cancelled), as a person
+	// does: its answer goes back acptest.PersonReads after the request
+	// came (agentls takes a sooner allowing answer as the client's own,
+	// permission.HumanFloor) unless answerAtOnce.
 	permit func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
+	// answerAtOnce sends permit's answer the moment the request came, as a
+	// client that answers by itself (an auto-approve setting) does.
+	answerAtOnce bool
 	// elicit answers an elicitation (nil: decline).
 	elicit func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse
 	// keepWrites keeps written text in buffers instead of the disk.
@@ -387,12 +394,22 @@ func (c *testClient) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest
 func (c *testClient) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	c.mu.Lock()
 	c.permissions = append(c.permissions, p)
-	permit := c.permit
+	permit, readFor := c.permit, acptest.PersonReads
+	if c.answerAtOnce {
+		readFor = 0
+	}
 	c.mu.Unlock()
 	if permit == nil {
 		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
 	}
-	return sdk.RequestPermissionResponse{Outcome: permit(ctx, p)}, nil
+	read := time.NewTimer(readFor)
+	defer read.Stop()
+	outcome := permit(ctx, p)
+	select { // the person reads the question before the answer goes back
+	case <-read.C:
+	case <-ctx.Done():
+	}
+	return sdk.RequestPermissionResponse{Outcome: outcome}, nil
 }
 
 func (c *testClient) UnstableCreateElicitation(_ context.Context, p sdk.UnstableCreateElicitationRequest) (sdk.UnstableCreateElicitationResponse, error) {

@@ -8,8 +8,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/acp/internal/acptest"
 )
 
 const buildByDefault = "plan_mode: {default_active: false}\n"
@@ -381,6 +384,7 @@ func TestSetModeBuildApprovesThePendingPlan(t *testing.T) {
 	sid := r.newSession().SessionId
 	done := r.promptAsync(sid, "Uppercase alpha")
 	<-asked
+	time.Sleep(acptest.PersonReads) // a person reads the plan, then switches to build
 	if _, err := r.conn.SetSessionMode(r.ctx, sdk.SetSessionModeRequest{SessionId: sid, ModeId: "build"}); err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,9 @@ func (h *hosted) reviewMCPTrust(ctx context.Context, sessionID string) (cancelle
 		}
 		var content []toolContent
 		if note := d.FastNote(); note != "" {
-			content = []toolContent{textContent(note)}
+			// The client's own "Trust" trusts nothing: asked again next time.
+			h.trustAsked.again("mcp-" + hexSum)
+			content = []toolContent{textContent(trustFastNote(note, f.Path, "its servers not started"))}
 		}
 		cancelled := err != nil && (errors.Is(err, errCancelledByClient) || ctx.Err() != nil)
 		if err != nil && !cancelled {

@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/acp"
+	"github.com/agentls/agentls/acp/internal/acptest"
 )
 
 // TestSessionDeleteReleasesItsPlanLock: deleting a session that builds an
@@ -49,6 +51,7 @@ func TestSessionDeleteReleasesItsPlanLock(t *testing.T) {
 			break
 		}
 		if m["method"] == "session/request_permission" { // accept: the allow_once option
+			time.Sleep(acptest.PersonReads) // as a person does, after reading the plan
 			p, _ := m["params"].(map[string]any)
 			opts, _ := p["options"].([]any)
 			for _, o := range opts {

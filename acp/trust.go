@@ -46,6 +46,13 @@ func trustAskFailed(path string, err error) string {
 	return "The question could not be asked (" + err.Error() + "): " + path + " stays untrusted for now (its widening keys ignored); the next prompt asks again."
 }
 
+// trustFastNote is the text of a trust call the client answered by
+// itself, faster than a person decides (note: permission's FastNote);
+// left says what stays off meanwhile.
+func trustFastNote(note, path, left string) string {
+	return note + ". " + path + " stays untrusted (" + left + ") until you trust it: the next prompt asks again."
+}
+
 // reviewTrust asks, at a prompt, whether to trust the workspace's
 // .agentls.yaml when keys of it wait for trust: through the permission
 // service, as a session/request_permission on a tool call of its own
@@ -79,7 +86,9 @@ func (h *hosted) reviewTrust(ctx context.Context, sessionID string) (cancelled b
 	status := "failed"
 	var content []toolContent
 	if note := d.FastNote(); note != "" {
-		content = []toolContent{textContent(note)}
+		// The client's own "Trust" trusts nothing: asked again next time.
+		h.trustAsked.again(trust.Sum)
+		content = []toolContent{textContent(trustFastNote(note, trust.Path, "its widening keys ignored"))}
 	}
 	defer func() {
 		h.ed.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Status: status, Content: content})

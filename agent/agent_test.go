@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
@@ -19,16 +20,23 @@ import (
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
 
 // memEditor is an in-memory Editor: it records what the agent tells the
 // editor, writes changes to disk after the guard's last check, and answers
-// questions with ask (nil: there is no surface).
+// questions with ask (nil: there is no surface), as a person does: the
+// answer comes personReads after the question (agentls takes a sooner
+// allowing answer as the client's own, permission.HumanFloor), unless
+// answerAtOnce.
 type memEditor struct {
 	ws  *workspace.Workspace
 	ask func(ctx context.Context, req AskRequest) (AskReply, error)
+	// answerAtOnce answers the moment the question comes, as a client that
+	// answers by itself (an auto-approve setting) does.
+	answerAtOnce bool
 	// onApply, when set, is called with each request before it is applied.
 	onApply func(ApplyRequest)
 
@@ -80,11 +88,26 @@ func (e *memEditor) Apply(_ context.Context, req ApplyRequest) error {
 	return nil
 }
 
+// personReads is how long memEditor's person takes over a question
+// before answering it: past permission.HumanFloor.
+const personReads = permission.HumanFloor + 50*time.Millisecond
+
 func (e *memEditor) Ask(ctx context.Context, req AskRequest) (AskReply, error) {
 	if e.ask == nil {
 		return AskReply{}, ErrNoSurface
 	}
-	return e.ask(ctx, req)
+	readFor := personReads
+	if e.answerAtOnce {
+		readFor = 0
+	}
+	read := time.NewTimer(readFor)
+	defer read.Stop()
+	reply, err := e.ask(ctx, req)
+	select { // the person reads the question before the answer goes back
+	case <-read.C:
+	case <-ctx.Done():
+	}
+	return reply, err
 }
 
 func (e *memEditor) ShowDocument(_ context.Context, abs string) error {
@@ -278,6 +301,9 @@ func TestResolvePlanInvalid(t *testing.T) {
 	s := newTestSession(t, m, "plan")
 	ap := s.startApproval("plans/p.plan")
 	defer s.finishApproval(ap, false)
+	ap.mu.Lock()
+	ap.since = ap.since.Add(-personReads) // a person has read the plan: an approval is no client's own
+	ap.mu.Unlock()
 	for _, tc := range []struct{ decision, reason, want string }{
 		{"reject", "", "non-empty reason"},
 		{"reject", " \n ", "non-empty reason"},

@@ -44,10 +44,6 @@ type decision struct {
 	// failed is why the face could not ask (ErrAskFailed): no decision,
 	// and none will come.
 	failed error
-	// fast says that a client, not a person, approved through
-	// agent/resolvePlan or agent/setMode (permission.FastNote): the
-	// waiting exit_plan_mode notes it as the dialog's own answer is.
-	fast string
 }
 
 // offer hands d to the waiting tool. It reports false when a decision was
@@ -143,7 +139,6 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 	defer timer.Stop()
 	select {
 	case d := <-ap.decide:
-		m.noteFast(ctx, d.fast)
 		return d, nil
 	case <-timer.C:
 		d, err := ap.stopWith(errApprovalTimeout)
@@ -159,7 +154,6 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 		defer grace.Stop()
 		select {
 		case d := <-ap.decide:
-			m.noteFast(ctx, d.fast)
 			return d, nil
 		case <-grace.C:
 		}
@@ -172,18 +166,28 @@ func (s *Session) awaitApproval(ctx context.Context, ap *pendingApproval, p work
 // the cancel (the faces keep their request to the client open as long).
 const CancelAnswerGrace = 400 * time.Millisecond
 
-// fastApproval is the note for an approval of ap decided now by
-// agent/resolvePlan or agent/setMode, "" when a person had time to read
-// the plan (permission.HumanFloor since it became pending). A client that
-// dismisses the question at once and approves on its own (Neovim 0.7
-// without a deferred reply answers through agent/resolvePlan) is marked as
-// the dialog's own answer is.
-func (s *Session) fastApproval(ap *pendingApproval) string {
+// fastApproval refuses an approval of ap decided now by
+// agent/resolvePlan or agent/setMode sooner than a person reads the plan
+// (permission.HumanFloor since it became pending): the client's, not the
+// person's (a client that dismisses the question at once and approves on
+// its own). The plan stays awaiting approval; the error says how the
+// person approves it. nil when a person had the time.
+func (s *Session) fastApproval(ap *pendingApproval) error {
 	ap.mu.Lock()
 	grants, since := slices.Clone(ap.grants), ap.since
 	ap.mu.Unlock()
 	perm := approvalPermission(s.meta.ID, ap.plan, grants)
-	return permission.Mark(perm, permission.Approval(true), time.Since(since)).FastNote()
+	if d := permission.Mark(perm, permission.Approval(true), time.Since(since)); d.Fast > 0 {
+		return invalidf("%s", s.m.fastApprovalText(d))
+	}
+	return nil
+}
+
+// fastApprovalText is what the person reads when the client approved a
+// plan by itself (d.Fast): the plan still awaits approval, and how they
+// approve it themselves.
+func (m *Manager) fastApprovalText(d permission.Decision) string {
+	return d.FastNote() + "; approve it yourself: " + m.selfApproval()
 }
 
 // currentApproval is the approval the session's turn waits for, nil when
@@ -247,7 +251,9 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 		if err := m.commentsRefusal(ap.plan); err != nil { // plan_comments.go
 			return agentproto.Session{}, err
 		}
-		d.fast = s.fastApproval(ap)
+		if err := s.fastApproval(ap); err != nil {
+			return agentproto.Session{}, err
+		}
 	}
 	offered, applied, err := ap.resolve(ctx, d)
 	switch {
@@ -270,7 +276,10 @@ func (s *Session) approvePending(ctx context.Context) (bool, error) {
 	if ap == nil {
 		return false, nil
 	}
-	offered, applied, err := ap.resolve(ctx, decision{approve: true, source: "user", fast: s.fastApproval(ap)})
+	if err := s.fastApproval(ap); err != nil {
+		return false, err
+	}
+	offered, applied, err := ap.resolve(ctx, decision{approve: true, source: "user"})
 	if !offered {
 		return false, nil
 	}

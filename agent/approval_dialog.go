@@ -116,11 +116,14 @@ func (s *Session) askApproval(ctx context.Context, rel string, allowed []string)
 	approve, _ := reply.Answers["approve"].(bool)
 	feedback, _ := reply.Answers["feedback"].(string)
 	if approve {
-		// Approved faster than a person reads a plan: the client's
-		// auto-approve, not the user. It stands (as on Claude Code or Zed,
-		// where auto-approve is the user's setting), and the user is told
-		// in exit_plan_mode's result and the log; the model is not told.
-		m.noteFast(ctx, permission.Mark(perm, permission.Approval(true), took()).FastNote())
+		if d := permission.Mark(perm, permission.Approval(true), took()); d.Fast > 0 {
+			// Approved faster than a person reads a plan: the client by
+			// itself, not the user. Only a person approves a plan: it
+			// stays awaiting approval (the lens, the command, /approve),
+			// and the user is told how; the model is not told.
+			s.tellFastApproval(ctx, d)
+			return decision{}, false
+		}
 		return decision{approve: true, source: "tool"}, true
 	}
 	if strings.TrimSpace(feedback) == "" {
@@ -141,4 +144,16 @@ func approvalPermission(sessionID, rel string, allowed []string) permission.Requ
 			permission.Opt(agentproto.AllowOnce, "Accept & Build"),
 		},
 	}
+}
+
+// tellFastApproval tells the user that the client approved the plan by
+// itself, faster than a person reads it, and that it still awaits their
+// approval: as agentls's own message in the session (every face shows
+// it), in the editor's log (the LSP face's window/logMessage), and in
+// exit_plan_mode's result once it ends.
+func (s *Session) tellFastApproval(ctx context.Context, d permission.Decision) {
+	text := s.m.fastApprovalText(d)
+	s.m.noteFast(ctx, text)
+	s.m.notes.Update(ctx, s.meta.ID, agentproto.MessageChunk{SessionUpdate: "agent_message_chunk",
+		Content: agentproto.TextContent{Type: "text", Text: "\n\nagentls: " + text + "\n\n"}})
 }

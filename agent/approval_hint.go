@@ -17,3 +17,22 @@ func (m *Manager) approvalResolvedVia() string {
 	}
 	return "agent/resolvePlan"
 }
+
+// SelfApprover is an optional extension of an Editor: how a person
+// approves a plan on this face by their own hand (the ACP face: typing
+// /approve), named when the client approved it by itself, faster than a
+// person reads a plan (permission.HumanFloor). Without it the text names
+// the LSP face's code lens and command.
+type SelfApprover interface {
+	SelfApproval() string
+}
+
+// selfApproval is how the person approves a plan themselves on this face.
+func (m *Manager) selfApproval() string {
+	if r, ok := m.editor.(SelfApprover); ok {
+		if how := r.SelfApproval(); how != "" {
+			return how
+		}
+	}
+	return `the plan's "Approve & Build" code lens, or the agentls.approvePlan command`
+}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/agentproto"
 )
@@ -93,6 +94,7 @@ steps:
 			}()
 			<-asked
 			if tc.dialog == nil {
+				time.Sleep(personReads) // a person reads the plan, then approves it
 				if _, err := m.ResolvePlan(context.Background(), s.ID(), "approve", ""); err != nil {
 					t.Fatalf("ResolvePlan: %v", err)
 				}

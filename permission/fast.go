@@ -13,11 +13,15 @@ import (
 // HumanFloor is the quickest a person can read a permission question and
 // decide. An allowing answer that comes sooner was given by the client
 // itself — an auto-approve setting (avante.nvim's default
-// auto_approve_tool_permissions answers in about 40 ms), a plug-in, a
-// script — on any face: the decision stands, but it is marked (Fast) so
-// that the user sees that no person decided. It is a constant, not a
-// configuration key: a workspace file must not be able to lower it, and a
-// person never answers sooner.
+// auto_approve_tool_permissions answers in about 40 ms), a client that
+// remembers an earlier "always" and answers every later question with it
+// (avante.nvim after one "Always allow" click), a plug-in, a script — on
+// any face. It is the client's answer, not a person's: it may allow the
+// one call it was asked about (a user who turned on auto-approve chose
+// that), marked (Fast), but what outlasts the call is never granted by it
+// (Mark): no "always" rule, no trust, no plan approval. It is a constant,
+// not a configuration key: a workspace file must not be able to lower it,
+// and a person never answers sooner.
 const HumanFloor = 300 * time.Millisecond
 
 // sentKey is the context key of a question's clock.
@@ -57,10 +61,10 @@ func Sent(ctx context.Context) {
 
 // Ask is the permission service: it asks req through the face p and times
 // the answer from the moment p sent the question. An allowing decision
-// that came within HumanFloor is marked (Decision.Fast) and logged as a
-// warning; the caller adds Decision.FastNote to the asking tool call's
-// result. A fast rejection or dismissal is not marked: refusing grants
-// nothing.
+// that came within HumanFloor is the client's (Mark): an "always" is
+// narrowed to allow_once, and a trust is no trust. The caller adds
+// Decision.FastNote to the asking tool call's result. A fast rejection or
+// dismissal is not marked: refusing grants nothing.
 func Ask(ctx context.Context, p Permitter, req Request) (Decision, error) {
 	tctx, took := Timed(ctx)
 	d, err := p.Permit(tctx, req)
@@ -70,27 +74,52 @@ func Ask(ctx context.Context, p Permitter, req Request) (Decision, error) {
 	return Mark(req, d, took()), nil
 }
 
-// Mark is d, marked Fast when it allows and took (from the question's send
-// to its answer) is under HumanFloor, with a warning in the log. The plan
-// approval, asked as a question of its own, is marked through it too.
+// Mark is d as the client's own answer when it allows and took (from the
+// question's send to its answer) is under HumanFloor: Fast, Chose and Kind
+// set, an allow_always narrowed to allow_once (the call runs, no rule is
+// saved; a trust question's "Trust" is allow_always, so it trusts
+// nothing), with a warning in the log. The plan approval, asked as a
+// question of its own, is marked through it too: a Fast approval does not
+// approve (the caller keeps the plan awaiting approval).
 func Mark(req Request, d Decision, took time.Duration) Decision {
 	if !d.Allowed() || d.Dismissed || took >= HumanFloor {
 		return d
 	}
 	d.Fast = max(took, time.Nanosecond) // a zero duration would read as "not fast"
+	d.Chose, d.Kind = d.Option, req.Kind
+	if d.Option == agentproto.AllowAlways {
+		d.Option = agentproto.AllowOnce
+	}
 	slog.Warn(d.FastNote(), "session", req.SessionID, "toolCall", req.ToolCallID, "kind", req.Kind, "what", req.What)
 	return d
 }
 
+// clientByItself says who answered a fast question, without claiming the
+// user turned anything on.
+const clientByItself = `the client answered by itself (an auto-approve setting, or a client that remembers an earlier "always")`
+
 // FastNote is the text that says the client, not a person, chose the
-// decision's option ("" unless Fast): the asking tool call's result and
-// the log carry it, on every face.
+// decision's option, and what it was taken for ("" unless Fast): the
+// asking tool call's result and the log carry it, on every face. A plan
+// approval's note says the plan still awaits approval; the caller adds how
+// the person approves it.
 func (d Decision) FastNote() string {
 	if d.Fast <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("answered by the client in %d ms (%s): faster than a person decides; check the client's auto-approve setting",
-		d.Fast.Milliseconds(), d.Option)
+	var outcome string
+	switch {
+	case d.Kind == agentproto.PermissionTrust:
+		outcome = "not trusted this time (the question comes again)"
+	case d.Kind == agentproto.PermissionPlan:
+		outcome = "the plan is not approved and still awaits approval"
+	case d.Chose == agentproto.AllowAlways:
+		outcome = "allowed once, not always (no rule is saved)"
+	default:
+		outcome = "allowed for this call only"
+	}
+	return fmt.Sprintf("answered by the client in %d ms (%s), faster than a person decides: %s; %s",
+		d.Fast.Milliseconds(), d.Chose, outcome, clientByItself)
 }
 
 // Approval is a plan approval's answer as a decision: allow_once to

@@ -49,7 +49,10 @@ func (f fakeFace) Permit(ctx context.Context, req Request) (Decision, error) {
 // TestAskMarksFastAllowing: the service marks an allowing answer that came
 // within HumanFloor of the face's send — every kind, every face shape —
 // and nothing else: a slow answer, a rejection, a dismissal, an error, or
-// a face's own queueing before the send.
+// a face's own queueing before the send. A marked answer grants nothing
+// that outlasts the call: its allow_always is allow_once (a trust
+// question's "Trust" is its allow_always: no trust), and its note says
+// what it was taken for without claiming the user set anything.
 func TestAskMarksFastAllowing(t *testing.T) {
 	kinds := []agentproto.PermissionKind{agentproto.PermissionRun, agentproto.PermissionMCP, agentproto.PermissionNetwork,
 		agentproto.PermissionTrust, agentproto.PermissionSubagent, agentproto.PermissionEdit, agentproto.PermissionPlan}
@@ -92,14 +95,31 @@ func TestAskMarksFastAllowing(t *testing.T) {
 								if note != "" {
 									t.Fatalf("note %q on a decision that is not fast", note)
 								}
+								if d.Option != opt && (opt != "" || !d.Dismissed) {
+									t.Errorf("decision %+v, want option %s as the face answered", d, opt)
+								}
 								return
 							}
-							if d.Fast > took+time.Nanosecond || d.Option != opt {
-								t.Errorf("decision %+v, want option %s, fast %s", d, opt, took)
+							if d.Fast > took+time.Nanosecond || d.Option != agentproto.AllowOnce || d.Chose != opt || d.Kind != kind {
+								t.Errorf("decision %+v, want option allow_once (chose %s), fast %s", d, opt, took)
 							}
-							want := fmt.Sprintf("answered by the client in %d ms (%s): faster than a person decides; check the client's auto-approve setting", took.Milliseconds(), opt)
+							outcome := "allowed for this call only"
+							switch {
+							case kind == agentproto.PermissionTrust:
+								outcome = "not trusted this time (the question comes again)"
+							case kind == agentproto.PermissionPlan:
+								outcome = "the plan is not approved and still awaits approval"
+							case opt == agentproto.AllowAlways:
+								outcome = "allowed once, not always (no rule is saved)"
+							}
+							want := fmt.Sprintf("answered by the client in %d ms (%s), faster than a person decides: %s; "+
+								`the client answered by itself (an auto-approve setting, or a client that remembers an earlier "always")`,
+								took.Milliseconds(), opt, outcome)
 							if note != want {
 								t.Errorf("note %q, want %q", note, want)
+							}
+							if strings.Contains(note, "check the client's auto-approve setting") {
+								t.Errorf("note %q claims the user's auto-approve setting is on", note)
 							}
 						})
 					})

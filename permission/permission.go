@@ -6,7 +6,8 @@
 // `window/showMessageRequest`, ACP `session/request_permission`), and
 // whose answer is a Decision. A request shows everything it grants. Ask
 // (fast.go) times each answer from the face's send: an allowing one that
-// came faster than a person decides (HumanFloor) is marked.
+// came faster than a person decides (HumanFloor) is the client's, and
+// grants nothing that outlasts the call.
 package permission
 
 import (
@@ -99,8 +100,14 @@ type Decision struct {
 	Dismissed bool
 	// Fast is how soon the client answered when it allowed within
 	// HumanFloor of the question's send (fast.go), else 0: no person
-	// decided. The decision stands; FastNote says so.
+	// decided. It allows this one call at most: Mark narrows an "always"
+	// to Option allow_once (Chose keeps the client's choice), and a fast
+	// trust or plan approval grants nothing (FastNote says so).
 	Fast time.Duration
+	// Chose is the option the client chose when Fast (Option may be
+	// narrower), and Kind the kind of the request it answered.
+	Chose agentproto.OptionKind
+	Kind  agentproto.PermissionKind
 }
 
 // Allowed reports whether the decision allows (once or always).

@@ -325,6 +325,7 @@ func TestResolvePlanWhileDialogOpen(t *testing.T) {
 			_, err = resolvePlan(h, "no-such-session", "approve", "")
 			wantInvalidParams(t, err, "unknown session")
 
+			h.ReadAsAPerson() // a person reads the plan before approving it
 			info, err := resolvePlan(h, s.SessionID, tc.decision, tc.reason)
 			if err != nil {
 				t.Fatalf("resolvePlan: %v", err)
@@ -716,6 +717,7 @@ func TestSetModeBuildApprovesPendingPlan(t *testing.T) {
 	done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
 	h.AwaitInTurn(s.SessionID, lsptest.Received("agent/askUser"))
 	var info agentproto.Session
+	h.ReadAsAPerson() // a person reads the plan before approving it
 	if err := h.Editor.Call(h.Ctx, "agent/setMode", map[string]any{"sessionId": s.SessionID, "mode": "build"}, &info); err != nil {
 		t.Fatal(err)
 	}

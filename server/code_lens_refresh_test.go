@@ -168,6 +168,7 @@ steps:
 				decide <- tc.dialog
 			} else {
 				var res agentproto.ApprovePlanResult
+				h.ReadAsAPerson() // a person reads the plan before approving it
 				if err := command(h, "agentls.approvePlan", map[string]any{"sessionId": s.SessionID}, &res); err != nil || res.Session == nil {
 					t.Fatalf("approve lens: %+v, %v", res, err)
 				}

@@ -1,7 +1,8 @@
 package server_test
 
 import (
-	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,9 +11,13 @@ import (
 )
 
 // TestTrustAnsweredFasterThanAPerson: a plain editor that answers the
-// workspace configuration's trust question at once (a plug-in, a script)
-// is named in a window/logMessage when it trusts — no tool call holds that
-// question — and not when it refuses: refusing grants nothing.
+// workspace configuration's trust question "Trust" at once (a plug-in, a
+// script) trusts nothing: a warning (window/showMessage, no tool call
+// holds that question) says the client answered in N ms, faster than a
+// person, that the file stays untrusted and that the question comes again;
+// the widening keys stay ignored, nothing is remembered, and the next
+// start asks again, where a person's "Trust" applies them. A fast "Don't
+// trust" is not marked: refusing grants nothing.
 func TestTrustAnsweredFasterThanAPerson(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -24,27 +29,46 @@ func TestTrustAnsweredFasterThanAPerson(t *testing.T) {
 	} {
 		t.Run(tc.answer, func(t *testing.T) {
 			t.Parallel()
+			dir, state := t.TempDir(), t.TempDir()
+			env := map[string]string{"XDG_STATE_HOME": state, "XDG_CONFIG_HOME": t.TempDir()}
 			rec := &trustRecorder{trustAnswer: tc.answer}
-			h := lsptest.Start(t, lsptest.Setup{Files: map[string]string{".agentls.yaml": trustedYAML},
-				Env: map[string]string{"XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}, Caps: noAskUser(), Script: runEchoScript,
+			h := lsptest.Start(t, lsptest.Setup{Dir: dir, Files: map[string]string{".agentls.yaml": trustedYAML},
+				Env: env, Caps: noAskUser(), Script: runEchoScript, AnswerAtOnce: true,
 				Handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
 			h.AwaitMessage("window/showMessageRequest", "Trust it?")
 			if tc.noted {
-				h.AwaitMessage("window/logMessage", "answered by the client in ", "(allow_always)")
+				h.AwaitMessage("window/showMessage", `"type":2`, "answered by the client in ", "(allow_always), faster than a person decides",
+					"not trusted this time", ".agentls.yaml stays untrusted until you trust it")
 			}
-			runOutcome(h) // a turn after the answer: a note would have come by its end
+			if runOutcome(h) { // a turn after the answer: a note would have come by its end
+				t.Fatal("the client's own answer trusted the file: its run.allow let the command run without asking")
+			}
 			noted := false
 			for _, m := range h.Editor.Messages() {
-				var p struct {
-					Message string `json:"message"`
-				}
-				if m.Method == "window/logMessage" && json.Unmarshal(m.Params, &p) == nil {
-					noted = noted || strings.HasPrefix(p.Message, "answered by the client in ") &&
-						strings.Contains(p.Message, " ms (allow_always): faster than a person decides; check the client's auto-approve setting")
+				if strings.Contains(string(m.Params), "answered by the client in ") {
+					noted = true
+					if strings.Contains(string(m.Params), "auto-approve setting;") || strings.Contains(string(m.Params), "check the client") {
+						t.Errorf("the note claims the user's auto-approve setting is on: %s", m.Params)
+					}
 				}
 			}
 			if noted != tc.noted {
-				t.Errorf("window/logMessage names the client's own answer: %v, want %v", noted, tc.noted)
+				t.Errorf("a message names the client's own answer: %v, want %v", noted, tc.noted)
+			}
+			if err := h.Editor.Shutdown(h.Ctx); err != nil {
+				t.Fatal(err)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(state, "agentls", "trust")); len(entries) != 0 {
+				t.Fatalf("the client's own %q was remembered as trust: %v", tc.answer, entries)
+			}
+
+			// The next start asks again; a person's "Trust" applies it.
+			rec = &trustRecorder{trustAnswer: "Trust"}
+			h = lsptest.Start(t, lsptest.Setup{Dir: dir, Env: env, Caps: noAskUser(), Script: runEchoScript,
+				Handlers: lspclient.Handlers{ShowMessageRequest: rec.messageRequest}})
+			h.AwaitMessage("window/showMessage", `"type":3`, "you trusted")
+			if !runOutcome(h) {
+				t.Fatal("a person's Trust at the next start did not apply run.allow")
 			}
 		})
 	}

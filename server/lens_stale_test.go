@@ -107,6 +107,7 @@ steps:
 		t.Fatalf("rejectPlan of the plan awaited: %v", err)
 	}
 	h.Await(lsptest.MethodCount("window/showMessageRequest", 2)) // b.plan awaits approval now
+	h.ReadAsAPerson()                                            // a person reads the plan before deciding
 
 	for _, tc := range []struct {
 		plan   string

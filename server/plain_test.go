@@ -206,6 +206,7 @@ func TestPlainApprovalShowsThePlanAndSurvivesDismissal(t *testing.T) {
 			t.Fatalf("a lens without a command: %q", renderLenses(ls))
 		}
 	}
+	h.ReadAsAPerson() // a person reads the plan before approving it
 	if err := runLens(h, ls[0], nil); err != nil {
 		t.Fatalf("Approve & Build lens: %v", err)
 	}

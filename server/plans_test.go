@@ -385,6 +385,7 @@ steps:
 	if got := renderLenses(lenses); got[0] != approveLens {
 		t.Fatalf("lenses while the second approval waits = %q", got)
 	}
+	h.ReadAsAPerson() // a person reads the plan before approving it
 	if err := runLens(h, lenses[0], &info); err != nil {
 		t.Fatalf("approve lens: %v", err)
 	}

@@ -173,6 +173,7 @@ func TestRequestChangesNeedsComments(t *testing.T) {
 	}
 	err := h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.requestChanges", "arguments": []any{map[string]any{"sessionId": s.SessionID}}}, nil)
 	wantInvalidParams(t, err, "has no open review comment")
+	h.ReadAsAPerson() // a person reads the plan before approving it
 	if _, err := resolvePlan(h, s.SessionID, "approve", ""); err != nil {
 		t.Fatal(err)
 	}

@@ -164,6 +164,7 @@ func TestSlashApproveReject(t *testing.T) {
 			s := h.NewSession("plan")
 			done := h.PromptRPC(map[string]any{"sessionId": s.SessionID, "text": "plan"})
 			h.AwaitInTurn(s.SessionID, lsptest.Received("agent/askUser"))
+			h.ReadAsAPerson() // a person reads the plan before approving it
 			r, err := promptErr(h, s.SessionID, tc.text)
 			if err != nil || !strings.Contains(r.Text, tc.wantText) {
 				t.Fatalf("%s = %+v, %v", tc.text, r, err)

@@ -141,11 +141,15 @@ func (s *Server) askTrust(ctx context.Context, w config.WorkspaceTrust) (bool, e
 
 // trustGranted asks a trust question through the permission service:
 // trust is its "always" answer; a dismissed question, or an editor that
-// cannot be asked, is not trust.
+// cannot be asked, is not trust, and neither is a "Trust" the client gave
+// by itself, faster than a person decides (permission.Mark): a warning
+// says so (no tool call holds a trust question), and the question comes
+// again when the file is saved or agentls starts.
 func (s *Server) trustGranted(ctx context.Context, req permission.Request) (bool, error) {
 	d, err := permission.Ask(ctx, s, req) // timed: permission/fast.go
 	if note := d.FastNote(); note != "" {
-		s.Notify(ctx, note) // no tool call holds a trust question: the log message says it
+		s.notifyClient(ctx, "window/showMessage", map[string]any{"type": questions.MessageWarning,
+			"message": questions.Escape("agentls: " + note + ". " + req.What + " stays untrusted until you trust it: agentls asks again when it is saved, or at its next start.")})
 	}
 	if errors.Is(err, permission.ErrNoSurface) {
 		return false, nil

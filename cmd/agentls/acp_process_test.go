@@ -14,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/permission"
 )
 
 // acpClient is a minimal ACP client: it records session updates and
@@ -22,6 +24,11 @@ type acpClient struct {
 	mu      sync.Mutex
 	updates []sdk.SessionNotification
 }
+
+// personReads is how long the tests' person takes over a question before
+// answering it: agentls takes an allowing answer given within
+// permission.HumanFloor as the client's own, not a person's.
+const personReads = permission.HumanFloor + 50*time.Millisecond
 
 func (c *acpClient) SessionUpdate(_ context.Context, n sdk.SessionNotification) error {
 	c.mu.Lock()

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/permission"
 )
 
 // acpMessage reads stdout lines until one whose id is id (JSON-encoded,
@@ -253,9 +255,26 @@ func (c *approvingClient) RequestPermission(_ context.Context, p sdk.RequestPerm
 	return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: p.Options[len(p.Options)-1].OptionId}}}, nil
 }
 
-// TestACPApprovalAnsweredByTheClient: a plan approval answered at once is
-// marked "answered by the client in N ms" in the tool call's result and in
-// the log, and the log's "awaiting approval" line names the ACP method.
+// agentText is the text of the agent_message_chunk updates so far.
+func (c *approvingClient) agentText() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b strings.Builder
+	for _, u := range c.updates {
+		if m := u.Update.AgentMessageChunk; m != nil && m.Content.Text != nil {
+			b.WriteString(m.Content.Text.Text)
+		}
+	}
+	return b.String()
+}
+
+// TestACPApprovalAnsweredByTheClient: a plan approval answered at once
+// (an auto-approving client) is the client's, not the person's: the plan
+// is not approved, the session is told "answered by the client in N ms …
+// approve it yourself: type /approve", the log has the warning, and the
+// "awaiting approval" line names the ACP method. The person's /approve,
+// typed after permission.HumanFloor, approves it: the turn builds, and
+// the approval's tool call carries the note.
 func TestACPApprovalAnsweredByTheClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts agentls processes")
@@ -287,8 +306,37 @@ func TestACPApprovalAnsweredByTheClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("plan it")}}); err != nil {
-		t.Fatal(err)
+	type promptOutcome struct {
+		resp sdk.PromptResponse
+		err  error
+	}
+	first := make(chan promptOutcome, 1)
+	go func() {
+		resp, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("plan it")}})
+		first <- promptOutcome{resp, err}
+	}()
+	const told = "approve it yourself: type /approve"
+	for !strings.Contains(client.agentText(), told) {
+		select {
+		case o := <-first:
+			t.Fatalf("the turn ended (%+v, %v) without the plan awaiting the person's approval; agent text: %q", o.resp, o.err, client.agentText())
+		case <-ctx.Done():
+			t.Fatalf("the session was never told the client's own approval approved nothing; agent text: %q", client.agentText())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if text := client.agentText(); !strings.Contains(text, "answered by the client in ") || !strings.Contains(text, "the plan is not approved and still awaits approval") {
+		t.Errorf("the session's text: %q", text)
+	}
+	time.Sleep(permission.HumanFloor) // the person reads the plan, then types /approve
+	if _, err := conn.Prompt(ctx, sdk.PromptRequest{SessionId: sess.SessionId, Prompt: []sdk.ContentBlock{sdk.TextBlock("/approve")}}); err != nil {
+		t.Fatalf("/approve: %v", err)
+	}
+	if o := <-first; o.err != nil || o.resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("the planning turn: %+v, %v; want end_turn after the person's /approve", o.resp, o.err)
+	}
+	if !strings.Contains(client.agentText(), "Building.") {
+		t.Errorf("the turn did not build after /approve: %q", client.agentText())
 	}
 	var text string
 	client.mu.Lock()
@@ -310,7 +358,7 @@ func TestACPApprovalAnsweredByTheClient(t *testing.T) {
 		t.Errorf("exit %d; stderr:\n%s", code, stderr)
 	}
 	log, _ := os.ReadFile(logFile)
-	for _, want := range []string{"resolve via session/request_permission", "answered by the client in"} {
+	for _, want := range []string{"resolve via session/request_permission", "answered by the client in", "[plan-mode] approved"} {
 		if !strings.Contains(string(log), want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}

@@ -49,6 +49,7 @@ type permClient struct {
 }
 
 func (c *permClient) RequestPermission(_ context.Context, r sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+	time.Sleep(personReads) // the person reads the question before answering
 	c.pmu.Lock()
 	c.asked = append(c.asked, r)
 	answer := ""

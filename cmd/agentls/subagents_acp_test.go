@@ -59,6 +59,7 @@ func (c *subClient) RequestPermission(_ context.Context, r sdk.RequestPermission
 	c.asked = append(c.asked, r)
 	c.pmu.Unlock()
 	if c.onPermission != nil {
+		time.Sleep(personReads) // the person reads the question before answering
 		return c.onPermission(r), nil
 	}
 	return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil

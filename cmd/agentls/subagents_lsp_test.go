@@ -47,6 +47,9 @@ func lspScriptedCaps(ctx context.Context, t *testing.T, dir, script string, h ls
 		t.Fatal(err)
 	}
 	started := make(chan *os.Process, 1)
+	if h.ReadFor == 0 {
+		h.ReadFor = personReads // the editor's person answers as a person does
+	}
 	ed, err := lspclient.Start(ctx, dir, processServeWith(t, started, func(cmd *exec.Cmd) {
 		cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "HOME="+home)
 	}), h)

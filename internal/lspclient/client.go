@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -48,6 +49,12 @@ type Handlers struct {
 	// ShowMessageRequest answers window/showMessageRequest with the chosen
 	// action (nil = dismissed); the default picks the first action.
 	ShowMessageRequest func(params json.RawMessage) any
+	// ReadFor is how long the person takes over a question before AskUser
+	// or ShowMessageRequest answers it (its answer goes back no sooner):
+	// agentls takes an allowing answer given within permission.HumanFloor
+	// as the client's own, not a person's. 0 answers at once, as a client
+	// that answers by itself does.
+	ReadFor time.Duration
 	// OnMessage, if set, sees every message as it arrives, in wire order
 	// (before Await callers), on the connection's read loop: it must not
 	// block.
@@ -280,11 +287,13 @@ func (e *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return res, nil
 	case "agent/askUser":
 		if e.handlers.AskUser != nil {
+			defer e.readFor(ctx)()
 			return e.handlers.AskUser(params), nil
 		}
 		return map[string]any{"dismissed": true}, nil
 	case "window/showMessageRequest":
 		if e.handlers.ShowMessageRequest != nil {
+			defer e.readFor(ctx)()
 			return e.handlers.ShowMessageRequest(params), nil
 		}
 		var p struct {
@@ -303,6 +312,24 @@ func (e *Client) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return answer(params)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "lspclient: %s", req.Method())
+}
+
+// readFor starts the person's reading of a question (Handlers.ReadFor);
+// the returned func waits until it is over, the request is cancelled or
+// the editor closes, whichever comes first.
+func (e *Client) readFor(ctx context.Context) (wait func()) {
+	if e.handlers.ReadFor <= 0 {
+		return func() {}
+	}
+	read := time.NewTimer(e.handlers.ReadFor)
+	return func() {
+		defer read.Stop()
+		select {
+		case <-read.C:
+		case <-ctx.Done():
+		case <-e.quit:
+		}
+	}
 }
 
 // jsonCodec is encoding/json for the editor's own payloads.

@@ -4,8 +4,11 @@ import (
 	"context"
 	"os"
 	"sync"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentls/agentls/permission"
 )
 
 // Client is the ACP client of an Env: a simple editor that reads and
@@ -15,7 +18,15 @@ import (
 type Client struct {
 	mu     sync.Mutex
 	permit func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
+	// readFor is how long the person takes over a permission request
+	// before the answer goes back (Setup.AnswerAtOnce: 0).
+	readFor time.Duration
 }
+
+// PersonReads is how long the test client's person takes over a
+// permission request before answering it: past permission.HumanFloor, so
+// that agentls takes the answer as a person's.
+const PersonReads = permission.HumanFloor + 50*time.Millisecond
 
 var _ sdk.Client = (*Client)(nil)
 
@@ -56,12 +67,19 @@ func (c *Client) WriteTextFile(_ context.Context, p sdk.WriteTextFileRequest) (s
 // RequestPermission answers with Setup.Permit (nil: cancelled).
 func (c *Client) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
 	c.mu.Lock()
-	permit := c.permit
+	permit, readFor := c.permit, c.readFor
 	c.mu.Unlock()
 	if permit == nil {
 		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
 	}
-	return sdk.RequestPermissionResponse{Outcome: permit(ctx, p)}, nil
+	read := time.NewTimer(readFor)
+	defer read.Stop()
+	outcome := permit(ctx, p)
+	select { // the person reads the question before the answer goes back
+	case <-read.C:
+	case <-ctx.Done():
+	}
+	return sdk.RequestPermissionResponse{Outcome: outcome}, nil
 }
 
 // UnstableCreateElicitation declines.

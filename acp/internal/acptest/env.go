@@ -55,6 +55,12 @@ type Setup struct {
 	Env map[string]string
 	// Permit answers a permission request (nil: cancelled).
 	Permit func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome
+	// AnswerAtOnce has Permit's answer go back the moment the request
+	// arrives, as a client that answers by itself (an auto-approve
+	// setting) does: agentls takes such an allowing answer as the
+	// client's, not a person's (permission.HumanFloor). Without it the
+	// client answers as a person does, after PersonReads.
+	AnswerAtOnce bool
 	// WaitTimeout bounds each Await; zero is DefaultWaitTimeout.
 	WaitTimeout time.Duration
 	// Rewrite, when set, changes each message the client writes before
@@ -126,7 +132,10 @@ func Start(t testing.TB, s Setup) *Env {
 		acp.Serve(ctx, c2aR, io.MultiWriter(a2cW, wire), opts)
 		_ = a2cW.Close()
 	}()
-	client := &Client{permit: s.Permit}
+	client := &Client{permit: s.Permit, readFor: PersonReads}
+	if s.AnswerAtOnce {
+		client.readFor = 0
+	}
 	e := &Env{T: t, Ctx: ctx, Dir: dir, Client: client, Model: model, wire: wire, waitTimeout: s.WaitTimeout}
 	if e.waitTimeout <= 0 {
 		e.waitTimeout = DefaultWaitTimeout

@@ -57,11 +57,18 @@ time can still miss 1.5 seconds, and the test has already passed by then."
   "How many messages shown match RE."
   (cl-count-if (lambda (m) (string-match-p re m)) agentls-test-shown))
 
+(defconst agentls-test-person-reads 0.35
+  "Seconds the tests' person takes over a question before answering it: agentls takes an
+allowing answer given within 300 ms of its question (permission.HumanFloor) as the client's
+own, not a person's, and a plan approved so stays awaiting approval (docs/guard.md).")
+
 (defun agentls-test-answer-with (choose)
-  "Answers every completing-read with (CHOOSE TITLES), recording the prompt and its choices."
+  "Answers every completing-read with (CHOOSE TITLES), recording the prompt and its choices,
+after reading it as a person does (`agentls-test-person-reads')."
   (defalias 'completing-read
     (lambda (prompt collection &rest _)
       (push (format "%s %S" prompt collection) agentls-test-choices)
+      (sleep-for agentls-test-person-reads)
       (funcall choose (mapcar (lambda (c) (if (consp c) (car c) c)) collection)))))
 
 (defun agentls-test-connect (dir script)

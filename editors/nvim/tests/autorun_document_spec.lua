@@ -77,7 +77,7 @@ t.describe("the run sentinel's long question in the plugin", function()
     -- vim.ui.select as a person answering once they have read the document: the answer comes when
     -- a window shows it (at most 10 s later; without one it is recorded as missing, and the
     -- question answered so the turn ends).
-    h.stub(vim.ui, 'select', function(items, opts, cb)
+    h.stub(vim.ui, 'select', h.as_a_person(function(items, opts, cb)
       local labels = vim.tbl_map(opts.format_item, items)
       local function pick(label)
         for _, it in ipairs(items) do
@@ -110,7 +110,7 @@ t.describe("the run sentinel's long question in the plugin", function()
         pick(answer)
       end
       vim.schedule(look)
-    end)
+    end))
 
     for turn, repo in ipairs({ 'sub', 'sub2' }) do
       if turn == 2 then

@@ -51,7 +51,7 @@ t.describe('plugin flow', function()
     end, 'the new session in PLAN')
     t.match('AgentlsPlan#PLAN', agentls.statusline())
     local plan_visible_at_question, plan_drawn_at_question, working_at_question, prompts = nil, nil, nil, {}
-    h.stub(vim.ui, 'select', function(items, opts, cb)
+    h.stub(vim.ui, 'select', h.as_a_person(function(items, opts, cb)
       table.insert(prompts, opts.prompt)
       plan_drawn_at_question = h.screen():find('Replace alpha with ALPHA', 1, true) ~= nil
       working_at_question = h.text(st.chat.bufnr):find(require('agentls.chat').working, 1, true) ~= nil
@@ -71,7 +71,7 @@ t.describe('plugin flow', function()
           end)
         end
       end
-    end)
+    end))
     local changes = {}
     vim.api.nvim_create_autocmd('User', {
       pattern = 'AgentlsModeChanged',
@@ -455,6 +455,7 @@ steps:
     t.wait(10000, function()
       return asked
     end, 'the approval question')
+    h.read_as_a_person()
     vim.cmd('AgentApprove')
     local r = h.turn(st)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))

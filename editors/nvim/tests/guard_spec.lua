@@ -11,7 +11,7 @@ local agentls = require('agentls')
 -- `pick(labels)` (nil: dismiss). Returns the list of questions.
 local function answer_with(pick)
   local asked = {}
-  h.stub(vim.ui, 'select', function(items, opts, cb)
+  h.stub(vim.ui, 'select', h.as_a_person(function(items, opts, cb)
     local labels = vim.tbl_map(opts.format_item or tostring, items)
     table.insert(asked, { prompt = opts.prompt, labels = labels })
     local want = pick(labels, opts.prompt)
@@ -25,7 +25,7 @@ local function answer_with(pick)
     vim.schedule(function()
       cb(nil, nil)
     end)
-  end)
+  end))
   return asked
 end
 

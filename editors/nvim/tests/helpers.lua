@@ -2,6 +2,7 @@
 -- throw-away workspaces, starts the plugin against the real agentls binary ($AGENTLS_BIN,
 -- built by tests/run) with the scripted model, and stubs functions for one test.
 local t = require('runner')
+local person = require('person')
 local h = {}
 
 h.plugin = vim.fn.fnamemodify(vim.env.AGENTLS_NVIM_TESTS .. '/..', ':p'):gsub('/$', '')
@@ -10,6 +11,16 @@ vim.cmd('runtime plugin/agentls.lua')
 
 local files = require('testfiles')
 h.tmpdir, h.write, h.read = files.tmpdir, files.write, files.read
+
+--- fn, a vim.ui.select or vim.ui.input stand-in, answering agentls's questions as a person does:
+--- no sooner than a person reads them (person.lua).
+h.as_a_person = person.answering
+
+--- Waits as long as a person reads a question or a plan before acting on it (:AgentApprove):
+--- agentls refuses a plan approval that comes within 300 ms of the plan awaiting it.
+function h.read_as_a_person()
+  vim.wait(person.reads_ms)
+end
 
 --- Replaces tbl[key] with value for the current test.
 function h.stub(tbl, key, value)
@@ -21,9 +32,10 @@ function h.stub(tbl, key, value)
 end
 
 --- Stubs vim.ui.select for the current test to pick, in every list it is shown, the item
---- labelled `pick(labels, opts)` (as a person clicking it would, on the next tick).
+--- labelled `pick(labels, opts)` (as a person clicking it would: no sooner than a person reads
+--- the question, person.lua).
 function h.answer(pick)
-  h.stub(vim.ui, 'select', function(items, opts, cb)
+  h.stub(vim.ui, 'select', person.answering(function(items, opts, cb)
     local want = pick(vim.tbl_map(opts.format_item, items), opts)
     for _, it in ipairs(items) do
       if opts.format_item(it) == want then
@@ -32,7 +44,7 @@ function h.answer(pick)
         end)
       end
     end
-  end)
+  end))
 end
 
 --- Stubs vim.ui.select for the current test to pick, in every list it is shown, the item

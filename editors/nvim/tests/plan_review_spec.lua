@@ -42,7 +42,7 @@ t.describe('plan comments', function()
     local st, root = h.start({}, script)
     local plan = root .. '/plans/greet.plan'
     local selects = {}
-    h.stub(vim.ui, 'select', function(items, opts, cb)
+    h.stub(vim.ui, 'select', h.as_a_person(function(items, opts, cb)
       table.insert(selects, { items = items, opts = opts, cb = cb })
       if #selects == 1 then
         return -- the first approval: the user reads the plan and comments on it instead
@@ -54,7 +54,7 @@ t.describe('plan comments', function()
           end)
         end
       end
-    end)
+    end))
     local messages = {}
     h.stub(vim, 'notify', function(msg, level)
       table.insert(messages, { msg = msg, level = level })
@@ -130,6 +130,7 @@ steps:
       end
       return false
     end, 'the refusal')
+    h.read_as_a_person()
     vim.cmd('AgentApprove')
     local r = h.turn(st)
     t.eq('end_turn', r.stopReason, 'stop reason ' .. vim.inspect(r.error))

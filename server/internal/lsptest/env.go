@@ -29,6 +29,7 @@ import (
 	"github.com/agentls/agentls/internal/expect"
 	"github.com/agentls/agentls/internal/lspclient"
 	"github.com/agentls/agentls/internal/setuptest"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/server"
 )
 
@@ -83,7 +84,26 @@ type Setup struct {
 	RealModel bool
 	// WaitTimeout bounds each Await; zero is DefaultWaitTimeout.
 	WaitTimeout time.Duration
+	// AnswerAtOnce has the editor's Handlers answer agent/askUser and
+	// window/showMessageRequest the moment they arrive, as a client that
+	// answers by itself (an auto-approve setting) does: agentls takes such
+	// an allowing answer as the client's, not a person's (permission
+	// HumanFloor). Without it the editor answers as a person does, after
+	// PersonReads (Handlers.ReadFor, unless the test set it).
+	AnswerAtOnce bool
 }
+
+// PersonReads is how long the test editor's person takes over a question
+// before answering it: past permission.HumanFloor, so that agentls takes
+// the answer as a person's.
+const PersonReads = permission.HumanFloor + 50*time.Millisecond
+
+// ReadAsAPerson waits as long as a person takes over a question or a plan
+// before acting on it (PersonReads): agentls takes a plan approval that
+// comes within permission.HumanFloor of the plan awaiting it (through
+// agent/resolvePlan, a lens, /approve, agent/setMode) as the client's own,
+// and does not approve.
+func (e *Env) ReadAsAPerson() { time.Sleep(PersonReads) }
 
 // FullCaps is an editor that can do everything agentls uses.
 func FullCaps() map[string]any {
@@ -155,9 +175,13 @@ func Start(t testing.TB, s Setup) *Env {
 	if s.RealModel {
 		opts.NewProvider = nil
 	}
+	handlers := s.Handlers
+	if !s.AnswerAtOnce && handlers.ReadFor == 0 {
+		handlers.ReadFor = PersonReads
+	}
 	ed, err := lspclient.Start(ctx, dir, func(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return server.Serve(ctx, rwc, opts)
-	}, s.Handlers)
+	}, handlers)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,10 @@
 -- input and sent with its submit key, the approval answered by clicking avante's inline
 -- "Accept & Build" button (cursor on the button, the button line's <CR>), the turn stopped with
 -- :AvanteStop. Then avante's default, auto_approve_tool_permissions = true, as the attacker's
--- case: the approval it gives by itself within milliseconds is marked as the client's in the tool
--- call's result (which avante shows) and in agentls's log. Before the running command, two commands
--- that create .envrc: the question agentls asks after each (the run sentinel) answered with its
--- Remove (restore) button, then its Keep button.
+-- case: the approval it gives by itself within milliseconds approves nothing (only a person
+-- approves a plan): agentls says so in avante's sidebar and in its log. Before the running
+-- command, two commands that create .envrc: the question agentls asks after each (the run
+-- sentinel) answered with its Remove (restore) button, then its Keep button.
 -- Prints "avante: PASS|FAIL ...".
 local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
 package.path = here .. "/?.lua;" .. package.path
@@ -73,7 +73,8 @@ local function result_buf()
   return s and s.containers.result and s.containers.result.bufnr
 end
 
---- Clicks avante's inline button named `name`: the cursor on it, then the button line's <CR>.
+--- Clicks avante's inline button named `name` as a person does, having read its question: the
+--- cursor on it, then the button line's <CR>.
 local function click(name)
   local sb = sidebar()
   local buf, win = sb.containers.result.bufnr, sb.containers.result.winid
@@ -85,6 +86,7 @@ local function click(name)
       end
     end
   end)
+  lib.read_as_a_person()
   vim.api.nvim_set_current_win(win)
   vim.api.nvim_win_set_cursor(win, { at[1], at[2] - 1 })
   vim.api.nvim_exec_autocmds("CursorMoved", { buffer = buf })
@@ -272,8 +274,9 @@ lib.run(client, function()
   end
 
   -- 7. The attacker's case: avante's default auto_approve_tool_permissions = true accepts the
-  -- plan approval by itself, in milliseconds. The decision stands, but agentls marks it as the
-  -- client's in the tool call's result, which avante shows, and in its log.
+  -- plan approval by itself, in milliseconds. Only a person approves a plan: agentls takes it as
+  -- the client's answer, approves nothing, and says so in avante's sidebar (its own message: the
+  -- plan still awaits approval, type /approve) and in its log. The person stops the turn.
   lib.wait("the stopped turn to end", function()
     return not sidebar().is_generating
   end)
@@ -283,15 +286,25 @@ lib.run(client, function()
     return not sidebar().is_generating and lib.text(result_buf()):find("Mode: plan.", 1, true)
   end)
   send("plan again")
-  lib.wait("the auto-approved turn's end", function()
-    return not sidebar().is_generating and lib.text(result_buf()):find("Auto-approved, and marked.", 1, true)
+  lib.wait("agentls's word that avante's own approval approved nothing", function()
+    return lib.text(result_buf()):find("approve it yourself: type /approve", 1, true)
   end)
   local shown = lib.dump(client, "auto-approved", result_buf())
   local after = shown:sub((select(2, shown:find("plan again", 1, true)) or #shown) + 1)
-  if not after:find("answered by the client in %d+ ms %(allow_once%)") then
-    lib.fail("avante's sidebar does not show that the client answered the auto-approved plan by itself")
+  if not after:find("answered by the client in %d+ ms %(allow_once%), faster than a person decides: the plan is not approved and still awaits approval") then
+    lib.fail("avante's sidebar does not say that the client's own approval of the plan approved nothing")
   end
   lib.wait("agentls's log to name the client's own answer", function()
     return (lib.read(lib.artifacts .. "/agentls.log") or ""):find("answered by the client in %d+ ms %(allow_once%)")
   end)
+  if (lib.ws_file("plans/again.plan") or ""):find("status: approved", 1, true) then
+    lib.fail("avante's own approval approved plans/again.plan")
+  end
+  vim.cmd("AvanteStop")
+  lib.wait("the stopped turn to end", function()
+    return not sidebar().is_generating
+  end)
+  if (lib.ws_file("plans/again.plan") or ""):find("status: approved", 1, true) then
+    lib.fail("plans/again.plan was approved although only avante answered")
+  end
 end)

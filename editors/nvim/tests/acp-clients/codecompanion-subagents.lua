@@ -58,6 +58,7 @@ local function press(bufnr, lhs, what)
       end
     end
   end)
+  lib.read_as_a_person() -- the person reads what the key answers first
   vim.api.nvim_set_current_buf(bufnr)
   vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(lhs, true, false, true), "mx", false)
 end

@@ -25,7 +25,8 @@ M.grants = { "go test ./...", "git diff *" }
 --- The scripted model's transcript for one session: a plan written through the client, the
 --- approval (which the test answers with the client's own Accept), an edit in BUILD, then a
 --- `run` whose permission the test leaves pending and cancels; then (avante only) a second plan
---- whose approval the client's auto-approve gives, marked as the client's in the tool call's result.
+--- whose approval the client's auto-approve gives by itself: it approves nothing (the plan still
+--- awaits approval, agentls says so), and the test stops the turn.
 function M.script()
   local plan = vim.json.encode(M.plan)
   local grants = vim.json.encode(M.grants)
@@ -54,9 +55,6 @@ function M.script()
     "      - {id: p2, name: plan_write, args: {title: Again, path: plans/again.plan, content: \"# Goal\\nAgain.\\n\"}}",
     "  - tool_calls:",
     "      - {id: x2, name: exit_plan_mode, args: {plan_file_path: plans/again.plan}}",
-    "  - expect:",
-    "      tool_result_contains: {x2: ['\"approved\":true']}",
-    "    text: \"Auto-approved, and marked.\"",
     "",
   }, "\n")
 end
@@ -98,6 +96,17 @@ local Failure = {}
 --- Fails the session: `reason` goes on the verdict line.
 function M.fail(reason)
   error(setmetatable({ reason = reason }, Failure), 0)
+end
+
+--- How long the person reads a question before answering it: agentls takes an allowing answer
+--- given within 300 ms of its question as the client's own, not a person's (it runs the one call
+--- at most, saves no "always" rule, trusts nothing and approves no plan: docs/guard.md, "How fast
+--- an answer came").
+M.PERSON_READS_MS = 500
+
+--- Waits as long as the person reads the question on the screen before answering it.
+function M.read_as_a_person()
+  vim.wait(M.PERSON_READS_MS)
 end
 
 --- Waits (bounded, re-checking as Neovim's event loop runs) until check() returns a value other

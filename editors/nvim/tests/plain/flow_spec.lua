@@ -2,6 +2,7 @@
 -- (vim.lsp.start_client + buf_attach_client), the real agentls binary and the scripted model.
 -- What the user sees is read from :messages (0.7.2 shows window/showMessage there).
 local t = require('runner')
+local person = require('person')
 
 local files = require('testfiles')
 local tmpdir, write, read = files.tmpdir, files.write, files.read
@@ -58,6 +59,7 @@ t.describe('plain Neovim', function()
     local orig = vim.fn.inputlist
     vim.fn.inputlist = function(items)
       table.insert(prompts, table.concat(items, '\n'))
+      person.read_modal() -- a person reads the question (modal, as inputlist is)
       for i = 2, #items do -- the message, then "Request Actions:", "1. <action>", ...
         local n, title = items[i]:match('^(%d+)%. (.*)$')
         if n and wanted(title) then
@@ -67,7 +69,7 @@ t.describe('plain Neovim', function()
       return 0
     end
     local orig_select = vim.ui.select
-    vim.ui.select = function(actions, opts, on_choice)
+    vim.ui.select = person.answering(function(actions, opts, on_choice)
       local lines = { opts.prompt, 'Request Actions:' }
       local pick
       for i, a in ipairs(actions) do
@@ -79,7 +81,7 @@ t.describe('plain Neovim', function()
       end
       table.insert(prompts, table.concat(lines, '\n'))
       on_choice(pick)
-    end
+    end)
     t.cleanup(function()
       vim.fn.inputlist = orig
       vim.ui.select = orig_select

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { answered, chatFrame, outputDir, until } from './harness';
+import { answered, chatFrame, clickAsAPerson, outputDir, until } from './harness';
 import { type Project, startProject } from './project';
 
 const out = outputDir('e2e-autorun');
@@ -82,7 +82,7 @@ test('review off: the write of .vscode/tasks.json is asked in the Refactor Previ
   await prompt.press('Enter');
   const approval = chat().locator('form.question-bar.approval');
   await approval.waitFor({ timeout: 120_000 });
-  await approval.locator('button', { hasText: 'Accept & Build' }).click();
+  await clickAsAPerson(approval.locator('button', { hasText: 'Accept & Build' }));
 
   const preview = await previewAsking('asked');
   assert.equal(tasksOnDisk(), undefined, 'nothing is written while the question is open');

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chatFrame, outputDir, serversLogging, until } from './harness';
+import { chatFrame, clickAsAPerson, outputDir, serversLogging, until } from './harness';
 import { type Project, startProject } from './project';
 
 const out = outputDir('crash');
@@ -52,7 +52,7 @@ test('a server killed while the plan waits: the turn ends with an error, the car
   await prompt.fill('Plan it again.');
   await prompt.press('Enter');
   await approval.waitFor({ timeout: 120_000 });
-  await approval.locator('button', { hasText: 'Accept & Build' }).click();
+  await clickAsAPerson(approval.locator('button', { hasText: 'Accept & Build' }));
   await chat.locator('.msg.assistant', { hasText: 'Approved after the restart.' }).waitFor({ timeout: 120_000 });
   await page.screenshot({ path: path.join(out, '03-after-the-restart.png') });
   assert.equal(await approval.count(), 0, 'no approval card left');

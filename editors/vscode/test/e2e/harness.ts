@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 
 /** The repository root (npm runs tests in editors/vscode). */
 export const repoRoot = path.resolve('..', '..');
@@ -230,4 +230,18 @@ export function serversLogging(logFile: string): number[] {
     if (i > 0 && argv[i + 1] === logFile && path.basename(argv[0]).startsWith('agentls')) pids.push(Number(entry));
   }
   return pids;
+}
+
+/**
+ * How long the tests' person takes over a question before answering it: agentls takes an allowing
+ * answer given within 300 ms of its question (permission.HumanFloor) as the client's own, not a
+ * person's, and a plan approved so stays awaiting approval (docs/guard.md, "How fast an answer
+ * came").
+ */
+export const PERSON_READS_MS = 350;
+
+/** Clicks a question's button as a person does: after reading the question. */
+export async function clickAsAPerson(button: Locator): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, PERSON_READS_MS));
+  await button.click();
 }

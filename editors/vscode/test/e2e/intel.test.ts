@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, testFolder } from './harness';
+import { chatFrame, clickAsAPerson, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, testFolder } from './harness';
 import { expectOneNewTypeError } from './project';
 
 const out = outputDir('e2e-intel');
@@ -71,7 +71,7 @@ test("TypeScript's problems through the extension: the edit's type error in its 
   const definition = (await chat().locator('details.tool[data-tool-id="d1"] pre.tool-io').last().textContent()) ?? '';
   assert.match(definition, /"path":\s*"greet\.ts"/, `the definition: ${definition}`);
   assert.match(definition, /"line":\s*1\b/, `the definition: ${definition}`);
-  await approval.locator('button', { hasText: 'Accept & Build' }).click();
+  await clickAsAPerson(approval.locator('button', { hasText: 'Accept & Build' }));
 
   await chat().locator('.msg.assistant', { hasText: 'Done: the greeting changed' }).waitFor({ timeout: 120_000 });
 

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, testFolder } from './harness';
+import { chatFrame, clickAsAPerson, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, testFolder } from './harness';
 
 const out = outputDir('e2e-layout');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -180,7 +180,7 @@ test('layout: the newest line in view at each question, at approval and at the e
   assert.ok((await transcriptShare()) > share, 'folded, the approval gives its room to the transcript');
   assert.ok((await newestInView()).ok, 'folding keeps the newest line in view');
   await approval.locator('.panel-head > button.panel-toggle').press('Enter');
-  await approval.locator('button', { hasText: 'Accept & Build' }).click();
+  await clickAsAPerson(approval.locator('button', { hasText: 'Accept & Build' }));
 
   // 3. The question in BUILD: its lead-in in view.
   const style = chat().locator('form.question-bar', { hasText: 'Which answer style?' });

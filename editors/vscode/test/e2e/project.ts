@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, startCodeServer, testFolder } from './harness';
+import { chatFrame, clickAsAPerson, type CodeServer, codeServerBinary, openWorkbench, startCodeServer, testFolder } from './harness';
 
 /** The running project: its folder, code-server and the workbench page. */
 export interface Project {
@@ -148,7 +148,7 @@ export async function promptAndBuild(page: Page, out: string, text: string, done
 
   const approval = chat.locator('form.question-bar.approval');
   await approval.waitFor({ timeout: 120_000 });
-  await approval.locator('button', { hasText: 'Accept & Build' }).click();
+  await clickAsAPerson(approval.locator('button', { hasText: 'Accept & Build' }));
 
   const answer = chat.locator('.msg.assistant', { hasText: done });
   const failed = chat.locator('.notice.error');

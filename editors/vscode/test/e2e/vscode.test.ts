@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer, testFolder, until } from './harness';
+import { chatFrame, clickAsAPerson, type CodeServer, codeServerBinary, openWorkbench, outputDir, showChat, startCodeServer, testFolder, until } from './harness';
 
 const out = outputDir('e2e');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -123,7 +123,7 @@ test('plan → question → approval → build in a real VS Code', async () => {
   await approval.locator('.permission-grants li', { hasText: 'git diff *' }).waitFor();
   await page.locator('.tab[aria-label^="shout.plan"]').waitFor(); // the server opened the plan
   await screenshot('approval');
-  await approval.locator('button', { hasText: 'Accept & Build' }).click();
+  await clickAsAPerson(approval.locator('button', { hasText: 'Accept & Build' }));
 
   // BUILD, in BUILD's colour.
   await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: BUILD"]').waitFor();
@@ -327,7 +327,7 @@ test('plan comments: approval refused while two are open; the lens and the appro
   await lens('Request changes (2 comments)').waitFor();
   await screenshot('plan-comments-lenses');
   // Approval is refused while a comment is open, with the reason.
-  await lens(/^Approve & Build$/).click();
+  await clickAsAPerson(lens(/^Approve & Build$/));
   await page.locator('.notifications-toasts', { hasText: 'open review comment' }).waitFor();
   await screenshot('plan-comments-approval-refused');
   assert.match((await modeItem().getAttribute('aria-label')) ?? '', /PLAN/, 'still planning');
@@ -342,7 +342,7 @@ test('plan comments: approval refused while two are open; the lens and the appro
   const resolved = chat().locator('form.question-bar.approval', { hasText: '2 review comments were resolved.' });
   await resolved.waitFor();
   await screenshot('plan-comments-resolved');
-  await resolved.locator('button', { hasText: 'Accept & Build' }).click();
+  await clickAsAPerson(resolved.locator('button', { hasText: 'Accept & Build' }));
   await chat().locator('.msg.assistant', { hasText: 'Approved with your changes. Building the greeting.' }).waitFor();
   await page.locator('footer[role="status"] .statusbar-item[aria-label="agentls mode: BUILD"]').waitFor();
   await page.locator('.editor-instance .monaco-editor .view-line', { hasText: '> resolved: the test says héllo' }).waitFor();
