@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/questions"
 )
 
 // interruptedText is the outcome replay gives a tool call that has no
@@ -66,7 +67,7 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 				status = m.Outcome.Status
 			}
 			up := toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: m.ToolCallID, Status: status,
-				Content: []toolContent{textContent(failureSentence(m.Content))}}
+				Content: []toolContent{textContent(questions.Escape(failureSentence(m.Content)))}} // escaped, as when the call was live
 			if json.Valid([]byte(m.Content)) {
 				up.RawOutput = json.RawMessage(m.Content)
 			}

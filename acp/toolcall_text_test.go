@@ -43,8 +43,8 @@ steps:
 		t.Fatalf("r1 ended %q, want failed", st)
 	}
 	text := toolCallText(client, "r1")
-	if strings.ContainsRune(text, '\u202E') {
-		t.Errorf("the rejected call's update holds a raw RLO (U+202E), where the question showed \\u202E:\n%q", text)
+	if strings.ContainsRune(text, '\u202E') || !strings.Contains(text, `the user rejected running echo \u202Eevil`) {
+		t.Errorf("the rejected call's update does not name the command escaped (\\u202E), as the question showed it:\n%q", text)
 	}
 }
 
@@ -70,7 +70,7 @@ steps:
 		t.Fatalf("r1 ended %q, want failed", st)
 	}
 	text := toolCallText(client, "r1")
-	if strings.ContainsRune(text, '\u202E') {
-		t.Errorf("the cancelled call's update holds a raw RLO (U+202E), where the question showed \\u202E:\n%q", text)
+	if strings.ContainsRune(text, '\u202E') || !strings.Contains(text, `echo \u202Eevil did not run`) {
+		t.Errorf("the cancelled call's update does not name the command escaped (\\u202E), as the question showed it:\n%q", text)
 	}
 }
