@@ -53,7 +53,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 			e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress", Meta: meta})
 			return
 		}
-		e.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: u.ToolCallID, Title: u.Title, Kind: u.Kind, Status: "pending", RawInput: u.RawInput, Meta: meta})
+		e.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: u.ToolCallID, Title: u.Title, Kind: u.Kind, Status: "pending", RawInput: shownInput(u.RawInput), Meta: meta})
 	case agent.UpdateToolCallDone:
 		done := e.toolCallDone(sessionID, u)
 		done.Meta = subagentMeta(u.ParentToolCallID, u.ChildSessionID)

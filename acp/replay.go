@@ -54,9 +54,8 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 			for _, c := range m.ToolCalls {
 				// LoadSession's transcript: the title and kind kept with the call.
 				start := toolCallStart{SessionUpdate: "tool_call", ToolCallID: c.ID, Title: c.Title, Kind: c.Kind, Status: "pending"}
-				if json.Valid([]byte(c.Arguments)) {
-					start.RawInput = json.RawMessage(c.Arguments)
-				}
+				start.RawInput = shownInput(json.RawMessage(c.Arguments)) // escaped, as when the call was live
+
 				e.send(ctx, sessionID, start)
 				open = append(open, c.ID)
 			}
