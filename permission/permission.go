@@ -252,7 +252,10 @@ func (r Request) Title() string {
 	case agentproto.PermissionTrust:
 		return "Trust " + e.What
 	case agentproto.PermissionPlan:
-		return "Approve the plan " + e.What + " and start building?"
+		// The model names its plans: a code span, so that no part of the
+		// name renders as Markdown (`plans/[fix](x).plan` as a link
+		// would read "plans/fix.plan").
+		return "Approve the plan " + CodeSpan(e.What) + " and start building?"
 	case agentproto.PermissionEdit:
 		if r.Done != "" {
 			return "Keep what " + CodeSpan(e.Done) + " did (" + e.What + ")?"

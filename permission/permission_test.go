@@ -52,7 +52,7 @@ func TestRequestRendering(t *testing.T) {
 			req: Request{Kind: agentproto.PermissionPlan, What: "plans/x.plan", Grants: []string{"go test ./...", strings.Repeat("a", 100) + " sh *"},
 				Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Keep Planning"), Opt(agentproto.AllowOnce, "Accept & Build")}},
 			text:  []string{"Review the plan `plans/x.plan`.", GrantsIntro + "\n- `go test ./...`\n- `" + strings.Repeat("a", 100) + " sh *`"},
-			title: "Approve the plan plans/x.plan and start building?", actions: []string{"Keep Planning", "Accept & Build"},
+			title: "Approve the plan `plans/x.plan` and start building?", actions: []string{"Keep Planning", "Accept & Build"},
 		},
 		{
 			name: "trust with a document refers to it",

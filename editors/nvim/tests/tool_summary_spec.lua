@@ -40,6 +40,9 @@ t.describe('tool_summary', function()
       { { title = 'ls .', status = 'completed', input = {} }, 'Listed .' },
       { { title = 'task explore', status = 'completed' }, 'Task explore' },
       { { title = 'mv a → b', status = 'completed', input = { from = 'a', to = 'b' } }, 'Mv a → b' },
+      -- The server's titles put a path or a pattern in a code span (agent/tools).
+      { { title = 'ls `src`', status = 'completed', input = {} }, 'Listed src' },
+      { { title = 'mv `a` → `b`', status = 'completed', input = { from = 'a', to = 'b' } }, 'Mv `a` → `b`' },
     }
     for _, r in ipairs(rows) do
       t.eq(r[2], ts.row(r[1]), vim.inspect(r[1]))

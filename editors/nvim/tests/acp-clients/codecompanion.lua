@@ -291,7 +291,7 @@ lib.run(client, function()
   end
 
   -- 6b. The same file written by an approved command: after the command CodeCompanion shows the
-  -- run sentinel's permission request ("Keep what `printf …` did (created .envrc)?"), and its
+  -- run sentinel's permission request ("Keep what `printf …` did (created `.envrc`)?"), and its
   -- Reject key (Remove (restore)) takes the file away again.
   permission_prompt(chat, "let a command set up direnv", "the command's permission prompt", "sentinel-run-permission", {
     "printf 'export X=1",
@@ -302,7 +302,7 @@ lib.run(client, function()
     return since(buf, mark):find("Please select an option", 1, true) and since(buf, mark):find("Keep what", 1, true)
   end)
   lib.dump(client, "sentinel-question", buf)
-  lib.expect_contains("the chat buffer at the question after the command", since(buf, mark), { "Keep what", "created .envrc" })
+  lib.expect_contains("the chat buffer at the question after the command", since(buf, mark), { "Keep what", "created `.envrc`" })
   if not lib.ws_file(".envrc") then
     lib.fail("the command's .envrc is not on disk while its question is open")
   end

@@ -28,6 +28,9 @@ describe('summaries', () => {
     ['a new file written', { ...base, title: 'write notes.md', input: JSON.stringify({ path: 'notes.md', content: 'a\nb\n' }), output: ok({ path: 'notes.md', created: true }) }, 'Created notes.md +2'],
     ['a file overwritten', { ...base, title: 'write notes.md', input: JSON.stringify({ path: 'notes.md', content: 'a\n' }), output: ok({ path: 'notes.md', created: false }) }, 'Wrote notes.md +1'],
     ['grep', { ...base, title: 'grep alpha', input: '{"pattern":"alpha"}' }, 'Searched for `alpha`'],
+    // The server's titles put a path or a pattern in a code span (agent/tools).
+    ['ls of a spanned path, without its arguments', { ...base, title: 'ls `src`' }, 'Listed src'],
+    ['another tool shows its title, its code spans as text', { ...base, title: 'mv `a.go` → `b.go`', toolKind: 'move', input: '{"from":"a.go","to":"b.go"}' }, 'Mv a.go → b.go'],
     ['another tool keeps its title', { ...base, title: 'mv a.go → b.go' }, 'Mv a.go → b.go'],
   ];
   for (const [name, facts, want] of rows) test(name, () => assert.equal(summaryText(summarize(facts)), want));
