@@ -146,7 +146,7 @@ func (e *editor) Permit(ctx context.Context, req permission.Request) (permission
 	if by := req.AskedBy(); by != "" { // a sub-agent asks
 		text += "\n\n" + by
 	}
-	e.showPermission(ctx, req.SessionID, text) // question_shown.go
+	e.showPermission(ctx, req, text) // question_shown.go
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(req.Title()), Kind: sdk.Ptr(kind),
 		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(text))},

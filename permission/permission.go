@@ -91,7 +91,15 @@ type Request struct {
 	// Changes are what the command in Done did, each shown in full (or in
 	// Document): keeping them keeps all they hold.
 	Changes []Change
+	// Always says what the allow_always option grants beyond this request,
+	// in words a person reads ("every later call of the tool …, with any
+	// arguments, runs without a question for the rest of this session");
+	// Choices shows it. A trust question's is TrustAlways when unset.
+	Always string
 }
+
+// TrustAlways is what trusting a workspace file grants.
+const TrustAlways = "this content of the file is trusted from now on, in every session: what it sets applies until the file changes, and a changed file is asked about again"
 
 // Decision is the person's answer: the option chosen, or dismissed.
 type Decision struct {
@@ -150,6 +158,7 @@ func (r Request) Escaped() Request {
 	e.Diff = questions.Escape(r.Diff)
 	e.Args = questions.Escape(r.Args)
 	e.Done = countBlanks(questions.EscapeLine(r.Done))
+	e.Always = questions.Escape(r.Always)
 	e.Grants = make([]string, len(r.Grants))
 	for i, g := range r.Grants {
 		e.Grants[i] = countBlanks(questions.EscapeLine(g)) // a padded allowed command, like What
@@ -373,6 +382,31 @@ func orUnknown(s string) string {
 // short id).
 func SubagentRequester(tool, who string) string {
 	return tool + " (sub-agent " + who + ")"
+}
+
+// Choices is the options as a Markdown list (escaped), each durable one
+// with what it grants (Always): for clients that show a permission request
+// with labels of their own, one per option kind (CodeCompanion.nvim's
+// "Accept", "Always accept", "Reject"), never the options' names, so the
+// question's text must say what "always" means here.
+func (r Request) Choices() string {
+	if len(r.Options) == 0 {
+		return ""
+	}
+	e := r.Escaped()
+	always := e.Always
+	if always == "" && r.Kind == agentproto.PermissionTrust {
+		always = TrustAlways
+	}
+	var b strings.Builder
+	b.WriteString("The answers (your editor may label them its own way):")
+	for _, o := range e.Options {
+		b.WriteString("\n- " + o.Label)
+		if o.Kind == agentproto.AllowAlways && always != "" {
+			b.WriteString(": " + always)
+		}
+	}
+	return b.String()
 }
 
 // AskedBy is the line a question gains when a sub-agent asks ("Asked by
