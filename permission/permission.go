@@ -284,7 +284,12 @@ func (r Request) Text() string {
 	var b strings.Builder
 	switch r.Kind {
 	case agentproto.PermissionRun:
-		fmt.Fprintf(&b, "Run %s?\n\nFolder: %s\nNetwork: %s\nSandbox: %s", CodeSpan(e.What), e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
+		if strings.Contains(e.What, "`") {
+			fmt.Fprintf(&b, "Run this command?\n\n%s", CodeBlock(e.What, "sh"))
+		} else {
+			fmt.Fprintf(&b, "Run %s?", CodeSpan(e.What))
+		}
+		fmt.Fprintf(&b, "\n\nFolder: %s\nNetwork: %s\nSandbox: %s", e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
 	case agentproto.PermissionTrust:
 		if base := filepath.Base(e.What); base == ".mcp.json" || base == "mcp.json" {
 			fmt.Fprintf(&b, "This workspace's %s starts MCP servers (below); they start only once you trust this content of the file. Trust it? (%s)", base, e.What)
@@ -296,7 +301,11 @@ func (r Request) Text() string {
 		fmt.Fprintf(&b, "Review the plan %s. Accept it and start building?", CodeSpan(e.What))
 	case agentproto.PermissionEdit:
 		if r.Done != "" {
-			fmt.Fprintf(&b, "Keep what the command %s did to files your editor or shell runs by itself?", CodeSpan(e.Done))
+			if strings.Contains(e.Done, "`") {
+				fmt.Fprintf(&b, "Keep what this command did to files your editor or shell runs by itself?\n\n%s", CodeBlock(e.Done, "sh"))
+			} else {
+				fmt.Fprintf(&b, "Keep what the command %s did to files your editor or shell runs by itself?", CodeSpan(e.Done))
+			}
 			if c := e.changesText(); c != "" {
 				b.WriteString("\n\n" + c)
 			}
@@ -308,7 +317,12 @@ func (r Request) Text() string {
 			fmt.Fprintf(&b, "\n\n%sdiff\n%s\n%s", fence, strings.TrimSuffix(e.Diff, "\n"), fence)
 		}
 	case agentproto.PermissionMCP:
-		fmt.Fprintf(&b, "Allow the MCP call %s?\n\nNetwork: %s\nSandbox: %s", CodeSpan(e.What), orUnknown(e.Network), orUnknown(e.Sandbox))
+		if strings.Contains(e.What, "`") {
+			fmt.Fprintf(&b, "Allow this MCP call?\n\n%s", CodeBlock(e.What, ""))
+		} else {
+			fmt.Fprintf(&b, "Allow the MCP call %s?", CodeSpan(e.What))
+		}
+		fmt.Fprintf(&b, "\n\nNetwork: %s\nSandbox: %s", orUnknown(e.Network), orUnknown(e.Sandbox))
 	default:
 		fmt.Fprintf(&b, "Allow %s %s?", r.Kind, CodeSpan(e.What))
 	}
@@ -497,6 +511,16 @@ func CodeSpan(text string) string {
 		return fence + " " + text + " " + fence
 	}
 	return fence + text + fence
+}
+
+// CodeBlock is text (already escaped) as a fenced Markdown code block of
+// language lang that no backtick in it can close (Fence), without a last
+// line break. A command holding backticks is shown so: as a code span it
+// would need a longer run of backticks around it, which some clients
+// (agent-shell) render without the command's own.
+func CodeBlock(text, lang string) string {
+	fence := Fence(text, 3)
+	return fence + lang + "\n" + strings.TrimSuffix(text, "\n") + "\n" + fence
 }
 
 // Fence is a Markdown code fence of at least least backticks and longer
