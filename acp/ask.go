@@ -105,12 +105,7 @@ func grantsText(r permission.Request) string {
 	if len(r.Grants) == 0 {
 		return ""
 	}
-	e := r.Escaped()
-	lines := make([]string, len(e.Grants))
-	for i, g := range e.Grants {
-		lines[i] = permission.CodeSpan(g) // a backtick in a grant cannot end its span
-	}
-	return permission.GrantsIntro + "\n- " + strings.Join(lines, "\n- ")
+	return permission.GrantsList(permission.GrantsIntro, r.Escaped().Grants) // each whole: a backtick in one cannot end it
 }
 
 // Permit is the permission service's ACP rendering: one

@@ -370,18 +370,26 @@ func (e Request) grantsText() string {
 	if e.Document != "" {
 		return fmt.Sprintf("%s %d lines, in full in %s (opened beside this question).", strings.TrimSuffix(intro, ":"), len(e.Grants), e.Document)
 	}
-	// Each grant is a code span, a trusted file's `key: value` lines too:
-	// that file comes with the repository, and its text must not render
-	// as Markdown (a link hides its target).
-	return intro + "\n- " + strings.Join(quoteAll(e.Grants), "\n- ")
+	return GrantsList(intro, e.Grants)
 }
 
-func quoteAll(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = CodeSpan(l)
+// GrantsList is intro and the grants (escaped, one line each) below it,
+// shown as they are: a trusted file's `key: value` lines come with the
+// repository, and their text must not render as Markdown (a link hides
+// its target). Each is a code span in a list; when one holds a backtick
+// they are all one fenced block instead, which no backtick in them can
+// close: some clients render a code span only between single backticks
+// and drop the backticks inside a longer one (agent-shell showed
+// echo `curl … | sh` as an echo of words).
+func GrantsList(intro string, grants []string) string {
+	if slices.ContainsFunc(grants, func(g string) bool { return strings.Contains(g, "`") }) {
+		return intro + "\n\n" + CodeBlock(strings.Join(grants, "\n"), "")
 	}
-	return out
+	out := make([]string, len(grants))
+	for i, g := range grants {
+		out[i] = CodeSpan(g)
+	}
+	return intro + "\n- " + strings.Join(out, "\n- ")
 }
 
 func orUnknown(s string) string {
