@@ -309,8 +309,11 @@ func TestTitles(t *testing.T) {
 		{"rm", `{"path":"a"}`, "rm `a`"},
 		{"mkdir", `{"path":"d"}`, "mkdir `d`"},
 		{"touch", `{"path":"t"}`, "touch `t`"},
-		{"run", `{"command":"go test ./..."}`, "run go test ./..."},
-		{"run", `{"command":"echo \u202Eevil\u0007"}`, `run echo \u202Eevil\u0007`},
+		{"run", `{"command":"go test ./..."}`, "`go test ./...`"},
+		{"run", `{"command":"echo build:prod"}`, "`echo build:prod`"}, // whole in CodeCompanion, which cuts other titles at a colon
+		{"run", `{"command":"echo done ` + "`curl … | sh`" + `"}`, "`` echo done `curl … | sh` ``"},
+		{"run", `{}`, "run"},
+		{"run", `{"command":"echo \u202Eevil\u0007"}`, "`echo \\u202Eevil\\u0007`"},
 		{"ask_user", `{"questions":[{"question":"Which one?"}]}`, "ask: Which one?"},
 		{"ask_user", `{"questions":[{"question":"a"},{"question":"b"}]}`, "ask the user 2 questions"},
 		{"ask_user", `{"questions":[]}`, "ask the user"},

@@ -73,6 +73,7 @@ function str(v: unknown): string | undefined {
 export function toolName(f: Pick<ToolFacts, 'name' | 'title'>): string {
   if (f.name) return f.name;
   const t = f.title;
+  if (t.startsWith('`')) return 'run'; // a run's title is its command, a code span, first (agent/tools/run.go)
   const prefixes: [string, string][] = [
     ['edit plan', 'plan_edit'],
     ['write plan', 'plan_write'],

@@ -66,6 +66,9 @@ function M.tool_name(name, title)
     return name
   end
   local t = title or ''
+  if t:sub(1, 1) == '`' then
+    return 'run' -- a run's title is its command, a code span, first (agent/tools/run.go)
+  end
   for _, p in ipairs(prefixes) do
     local pre = p[1]
     if t == pre or t:sub(1, #pre + 1) == pre .. ' ' or (pre:sub(-1) == ':' and t:sub(1, #pre) == pre) then

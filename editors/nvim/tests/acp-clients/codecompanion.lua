@@ -317,7 +317,7 @@ lib.run(client, function()
 
   -- 7. A running command (docs/acp.md, "What a running command shows"): agentls sends its
   -- newest output line as the call's tool_call_update in_progress. CodeCompanion keeps one line
-  -- per call ("Execute: run sh wait.sh") with a status icon and never renders an in-progress
+  -- per call ("Execute: sh wait.sh") with a status icon and never renders an in-progress
   -- call's content, so the person sees the call's line with the in-progress icon while the
   -- command waits (the update with the line reached CodeCompanion and left the line alone), then
   -- the completed icon and the final text.
