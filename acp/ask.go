@@ -105,12 +105,7 @@ func grantsText(r permission.Request) string {
 	if len(r.Grants) == 0 {
 		return ""
 	}
-	e := r.Escaped()
-	lines := make([]string, len(e.Grants))
-	for i, g := range e.Grants {
-		lines[i] = permission.CodeSpan(g) // a backtick in a grant cannot end its span
-	}
-	return permission.GrantsIntro + "\n- " + strings.Join(lines, "\n- ")
+	return permission.GrantsList(permission.GrantsIntro, r.Escaped().Grants) // each whole: a backtick in one cannot end it
 }
 
 // Permit is the permission service's ACP rendering: one
@@ -146,7 +141,7 @@ func (e *editor) Permit(ctx context.Context, req permission.Request) (permission
 	if by := req.AskedBy(); by != "" { // a sub-agent asks
 		text += "\n\n" + by
 	}
-	e.showPermission(ctx, req.SessionID, text) // question_shown.go
+	e.showPermission(ctx, req, text) // question_shown.go
 	optionID, err := e.requestPermission(ctx, req.SessionID, sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(callID), Title: sdk.Ptr(req.Title()), Kind: sdk.Ptr(kind),
 		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(text))},

@@ -18,6 +18,7 @@ import (
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/host"
 	"github.com/agentls/agentls/permission"
+	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
 
@@ -52,7 +53,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 			e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress", Meta: meta})
 			return
 		}
-		e.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: u.ToolCallID, Title: u.Title, Kind: u.Kind, Status: "pending", RawInput: u.RawInput, Meta: meta})
+		e.send(ctx, sessionID, toolCallStart{SessionUpdate: "tool_call", ToolCallID: u.ToolCallID, Title: u.Title, Kind: u.Kind, Status: "pending", RawInput: shownInput(u.RawInput), Meta: meta})
 	case agent.UpdateToolCallDone:
 		done := e.toolCallDone(sessionID, u)
 		done.Meta = subagentMeta(u.ParentToolCallID, u.ChildSessionID)
@@ -61,7 +62,7 @@ func (e *editor) Update(ctx context.Context, sessionID string, update agent.Upda
 	case agent.UpdateToolCallProgress:
 		var content []toolContent
 		for _, c := range u.Content {
-			content = append(content, textContent(c.Content.Text))
+			content = append(content, textContent(questions.Escape(c.Content.Text))) // a command's newest output line
 		}
 		e.send(ctx, sessionID, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: u.ToolCallID, Status: "in_progress", Content: content})
 	case agentproto.PlanUpdate:
@@ -99,7 +100,7 @@ func (e *editor) toolCallDone(sessionID string, u agent.UpdateToolCallDone) tool
 		// (docs/language-intel.md), a text content block of their own.
 		for _, c := range u.Content[1:] {
 			if c.Content.Text != "" {
-				content = append(content, textContent(c.Content.Text))
+				content = append(content, textContent(questions.Escape(c.Content.Text)))
 			}
 		}
 	}
@@ -111,14 +112,17 @@ func (e *editor) toolCallDone(sessionID string, u agent.UpdateToolCallDone) tool
 }
 
 // resultText is what a person reads of a tool result: a refusal's or
-// failure's sentence, else the result.
+// failure's sentence, else the result; escaped (questions.Escape) as the
+// question was, so a command it names, or a command's output, shows its
+// control and bidi characters as `\u202E`, never reordering the line. The
+// rawOutput keeps the result as it is.
 func resultText(u agent.UpdateToolCallDone) string {
 	if u.Refusal != nil {
-		return u.Refusal.Error()
+		return questions.Escape(u.Refusal.Error())
 	}
 	for _, c := range u.Content {
 		if c.Content.Text != "" {
-			return failureSentence(c.Content.Text)
+			return questions.Escape(failureSentence(c.Content.Text))
 		}
 	}
 	return ""

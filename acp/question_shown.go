@@ -41,13 +41,18 @@ func (e *editor) showApproval(ctx context.Context, sessionID, planFile, planText
 	e.showText(ctx, sessionID, approvalMessage(planFile, planText, grants))
 }
 
-// showPermission sends the permission service's question (escaped by
-// permission.Request.Text) as one agent message of its own.
-func (e *editor) showPermission(ctx context.Context, sessionID, text string) {
+// showPermission sends the permission service's question (text, escaped
+// by permission.Request.Text) and its answers with what each durable one
+// grants (Request.Choices: these clients label the options by kind, their
+// own way, "Always accept") as one agent message of its own.
+func (e *editor) showPermission(ctx context.Context, req permission.Request, text string) {
 	if e.a.showsContent() {
 		return
 	}
-	e.showText(ctx, sessionID, "\n\n"+strings.TrimRight(text, "\n")+"\n\n")
+	if choices := req.Choices(); choices != "" {
+		text = strings.TrimRight(text, "\n") + "\n\n" + choices
+	}
+	e.showText(ctx, req.SessionID, "\n\n"+strings.TrimRight(text, "\n")+"\n\n")
 }
 
 // showText sends text as one agent message of agentls's own.

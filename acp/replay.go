@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/questions"
 )
 
 // interruptedText is the outcome replay gives a tool call that has no
@@ -53,9 +54,8 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 			for _, c := range m.ToolCalls {
 				// LoadSession's transcript: the title and kind kept with the call.
 				start := toolCallStart{SessionUpdate: "tool_call", ToolCallID: c.ID, Title: c.Title, Kind: c.Kind, Status: "pending"}
-				if json.Valid([]byte(c.Arguments)) {
-					start.RawInput = json.RawMessage(c.Arguments)
-				}
+				start.RawInput = shownInput(json.RawMessage(c.Arguments)) // escaped, as when the call was live
+
 				e.send(ctx, sessionID, start)
 				open = append(open, c.ID)
 			}
@@ -66,7 +66,7 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 				status = m.Outcome.Status
 			}
 			up := toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: m.ToolCallID, Status: status,
-				Content: []toolContent{textContent(failureSentence(m.Content))}}
+				Content: []toolContent{textContent(questions.Escape(failureSentence(m.Content)))}} // escaped, as when the call was live
 			if json.Valid([]byte(m.Content)) {
 				up.RawOutput = json.RawMessage(m.Content)
 			}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestReplayKeepsToolOutcomes: session/load after a restart replays each
-// tool call as it was shown: its title ("edit main.go") and a plan-mode
+// tool call as it was shown: its title ("edit `main.go`") and a plan-mode
 // refused edit as failed — the same stored data agent/loadSession shows.
 func TestReplayKeepsToolOutcomes(t *testing.T) {
 	t.Parallel()
@@ -56,8 +56,8 @@ steps:
 			statuses[m.ToolCallID] = m.Status
 		}
 	}
-	if titles["r1"] != "read main.go" || !strings.Contains(titles["e1"], "main.go") {
-		t.Errorf("replayed titles %v", titles)
+	if titles["r1"] != "read `main.go`" || !strings.Contains(titles["e1"], "main.go") {
+		t.Errorf("replayed titles %v, want read `main.go` and an edit naming main.go", titles)
 	}
 	if statuses["r1"] != "completed" || statuses["e1"] != "failed" {
 		t.Errorf("replayed statuses %v, want the read completed and the refused edit failed", statuses)

@@ -67,8 +67,12 @@ steps:
 				t.Fatalf("%d permission requests, want the run's and the one after it", len(ps))
 			}
 			p := ps[1].ToolCall
-			if p.Title == nil || !strings.Contains(*p.Title, "created .vscode/tasks.json") || !strings.Contains(*p.Title, "created .envrc") {
-				t.Errorf("title = %v", p.Title)
+			if p.Title == nil || !strings.Contains(*p.Title, "created `.vscode/tasks.json`") || !strings.Contains(*p.Title, "created `.envrc`") {
+				if p.Title != nil {
+					t.Errorf("title = %q, want one naming each file it created as a code span", *p.Title)
+				} else {
+					t.Error("no title")
+				}
 			}
 			if string(p.ToolCallId) != string(ps[0].ToolCall.ToolCallId) {
 				t.Errorf("asked on tool call %s, the run is %s", p.ToolCallId, ps[0].ToolCall.ToolCallId)

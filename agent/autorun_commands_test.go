@@ -117,7 +117,7 @@ func TestAutoRunCommandAsked(t *testing.T) {
 					t.Errorf("the question's text lacks %q:\n%s", want, text)
 				}
 			}
-			if title := p.Title(); !strings.Contains(title, "created sub/.vscode/tasks.json") || !strings.HasPrefix(title, "Keep what ") {
+			if title := p.Title(); !strings.Contains(title, "created `sub/.vscode/tasks.json`") || !strings.HasPrefix(title, "Keep what ") {
 				t.Errorf("title %q", title)
 			}
 		})

@@ -101,6 +101,8 @@ func mcpCallPermission(ctx context.Context, sessionID string, req tools.MCPCallR
 		Note: fmt.Sprintf("MCP server %s (%s), tool %s.\n\nThe server's own hints (not trusted): %s.",
 			codeSpan(req.Server), codeSpan(req.Command), codeSpan(req.ServerTool), req.Hints),
 		Args: args,
+		Always: fmt.Sprintf("every later call of the tool %s of this server, with any arguments, runs without a question for the rest of this session",
+			codeSpan(req.ServerTool)),
 		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, "Reject"),
 			permission.Opt(agentproto.AllowOnce, "Allow"),

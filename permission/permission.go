@@ -92,7 +92,15 @@ type Request struct {
 	// Changes are what the command in Done did, each shown in full (or in
 	// Document): keeping them keeps all they hold.
 	Changes []Change
+	// Always says what the allow_always option grants beyond this request,
+	// in words a person reads ("every later call of the tool …, with any
+	// arguments, runs without a question for the rest of this session");
+	// Choices shows it. A trust question's is TrustAlways when unset.
+	Always string
 }
+
+// TrustAlways is what trusting a workspace file grants.
+const TrustAlways = "this content of the file is trusted from now on, in every session: what it sets applies until the file changes, and a changed file is asked about again"
 
 // Decision is the person's answer: the option chosen, or dismissed.
 type Decision struct {
@@ -157,6 +165,7 @@ func (r Request) Escaped() Request {
 	e.Diff = questions.Escape(r.Diff)
 	e.Args = questions.Escape(r.Args)
 	e.Done = countBlanks(questions.EscapeLine(r.Done))
+	e.Always = questions.Escape(r.Always)
 	e.Grants = make([]string, len(r.Grants))
 	for i, g := range r.Grants {
 		e.Grants[i] = countBlanks(questions.EscapeLine(g)) // a padded allowed command, like What
@@ -259,7 +268,10 @@ func (r Request) Title() string {
 	case agentproto.PermissionTrust:
 		return "Trust " + e.What
 	case agentproto.PermissionPlan:
-		return "Approve the plan " + e.What + " and start building?"
+		// The model names its plans: a code span, so that no part of the
+		// name renders as Markdown (`plans/[fix](x).plan` as a link
+		// would read "plans/fix.plan").
+		return "Approve the plan " + CodeSpan(e.What) + " and start building?"
 	case agentproto.PermissionEdit:
 		if r.Done != "" {
 			return "Keep what " + CodeSpan(e.Done) + " did (" + e.What + ")?"
@@ -279,7 +291,12 @@ func (r Request) Text() string {
 	var b strings.Builder
 	switch r.Kind {
 	case agentproto.PermissionRun:
-		fmt.Fprintf(&b, "Run %s?\n\nFolder: %s\nNetwork: %s\nSandbox: %s", CodeSpan(e.What), e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
+		if strings.Contains(e.What, "`") {
+			fmt.Fprintf(&b, "Run this command?\n\n%s", CodeBlock(e.What, "sh"))
+		} else {
+			fmt.Fprintf(&b, "Run %s?", CodeSpan(e.What))
+		}
+		fmt.Fprintf(&b, "\n\nFolder: %s\nNetwork: %s\nSandbox: %s", e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
 	case agentproto.PermissionTrust:
 		if base := filepath.Base(e.What); base == ".mcp.json" || base == "mcp.json" {
 			fmt.Fprintf(&b, "This workspace's %s starts MCP servers (below); they start only once you trust this content of the file. Trust it? (%s)", base, e.What)
@@ -291,7 +308,11 @@ func (r Request) Text() string {
 		fmt.Fprintf(&b, "Review the plan %s. Accept it and start building?", CodeSpan(e.What))
 	case agentproto.PermissionEdit:
 		if r.Done != "" {
-			fmt.Fprintf(&b, "Keep what the command %s did to files your editor or shell runs by itself?", CodeSpan(e.Done))
+			if strings.Contains(e.Done, "`") {
+				fmt.Fprintf(&b, "Keep what this command did to files your editor or shell runs by itself?\n\n%s", CodeBlock(e.Done, "sh"))
+			} else {
+				fmt.Fprintf(&b, "Keep what the command %s did to files your editor or shell runs by itself?", CodeSpan(e.Done))
+			}
 			if c := e.changesText(); c != "" {
 				b.WriteString("\n\n" + c)
 			}
@@ -303,7 +324,12 @@ func (r Request) Text() string {
 			fmt.Fprintf(&b, "\n\n%sdiff\n%s\n%s", fence, strings.TrimSuffix(e.Diff, "\n"), fence)
 		}
 	case agentproto.PermissionMCP:
-		fmt.Fprintf(&b, "Allow the MCP call %s?\n\nNetwork: %s\nSandbox: %s", CodeSpan(e.What), orUnknown(e.Network), orUnknown(e.Sandbox))
+		if strings.Contains(e.What, "`") {
+			fmt.Fprintf(&b, "Allow this MCP call?\n\n%s", CodeBlock(e.What, ""))
+		} else {
+			fmt.Fprintf(&b, "Allow the MCP call %s?", CodeSpan(e.What))
+		}
+		fmt.Fprintf(&b, "\n\nNetwork: %s\nSandbox: %s", orUnknown(e.Network), orUnknown(e.Sandbox))
 	default:
 		fmt.Fprintf(&b, "Allow %s %s?", r.Kind, CodeSpan(e.What))
 	}
@@ -351,18 +377,26 @@ func (e Request) grantsText() string {
 	if e.Document != "" {
 		return fmt.Sprintf("%s %d lines, in full in %s (opened beside this question).", strings.TrimSuffix(intro, ":"), len(e.Grants), e.Document)
 	}
-	// Each grant is a code span, a trusted file's `key: value` lines too:
-	// that file comes with the repository, and its text must not render
-	// as Markdown (a link hides its target).
-	return intro + "\n- " + strings.Join(quoteAll(e.Grants), "\n- ")
+	return GrantsList(intro, e.Grants)
 }
 
-func quoteAll(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = CodeSpan(l)
+// GrantsList is intro and the grants (escaped, one line each) below it,
+// shown as they are: a trusted file's `key: value` lines come with the
+// repository, and their text must not render as Markdown (a link hides
+// its target). Each is a code span in a list; when one holds a backtick
+// they are all one fenced block instead, which no backtick in them can
+// close: some clients render a code span only between single backticks
+// and drop the backticks inside a longer one (agent-shell showed
+// echo `curl … | sh` as an echo of words).
+func GrantsList(intro string, grants []string) string {
+	if slices.ContainsFunc(grants, func(g string) bool { return strings.Contains(g, "`") }) {
+		return intro + "\n\n" + CodeBlock(strings.Join(grants, "\n"), "")
 	}
-	return out
+	out := make([]string, len(grants))
+	for i, g := range grants {
+		out[i] = CodeSpan(g)
+	}
+	return intro + "\n- " + strings.Join(out, "\n- ")
 }
 
 func orUnknown(s string) string {
@@ -377,6 +411,31 @@ func orUnknown(s string) string {
 // short id).
 func SubagentRequester(tool, who string) string {
 	return tool + " (sub-agent " + who + ")"
+}
+
+// Choices is the options as a Markdown list (escaped), each durable one
+// with what it grants (Always): for clients that show a permission request
+// with labels of their own, one per option kind (CodeCompanion.nvim's
+// "Accept", "Always accept", "Reject"), never the options' names, so the
+// question's text must say what "always" means here.
+func (r Request) Choices() string {
+	if len(r.Options) == 0 {
+		return ""
+	}
+	e := r.Escaped()
+	always := e.Always
+	if always == "" && r.Kind == agentproto.PermissionTrust {
+		always = TrustAlways
+	}
+	var b strings.Builder
+	b.WriteString("The answers (your editor may label them its own way):")
+	for _, o := range e.Options {
+		b.WriteString("\n- " + o.Label)
+		if o.Kind == agentproto.AllowAlways && always != "" {
+			b.WriteString(": " + always)
+		}
+	}
+	return b.String()
 }
 
 // AskedBy is the line a question gains when a sub-agent asks ("Asked by
@@ -467,6 +526,16 @@ func CodeSpan(text string) string {
 		return fence + " " + text + " " + fence
 	}
 	return fence + text + fence
+}
+
+// CodeBlock is text (already escaped) as a fenced Markdown code block of
+// language lang that no backtick in it can close (Fence), without a last
+// line break. A command holding backticks is shown so: as a code span it
+// would need a longer run of backticks around it, which some clients
+// (agent-shell) render without the command's own.
+func CodeBlock(text, lang string) string {
+	fence := Fence(text, 3)
+	return fence + lang + "\n" + strings.TrimSuffix(text, "\n") + "\n" + fence
 }
 
 // Fence is a Markdown code fence of at least least backticks and longer

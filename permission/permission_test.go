@@ -52,7 +52,7 @@ func TestRequestRendering(t *testing.T) {
 			req: Request{Kind: agentproto.PermissionPlan, What: "plans/x.plan", Grants: []string{"go test ./...", strings.Repeat("a", 100) + " sh *"},
 				Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Keep Planning"), Opt(agentproto.AllowOnce, "Accept & Build")}},
 			text:  []string{"Review the plan `plans/x.plan`.", GrantsIntro + "\n- `go test ./...`\n- `" + strings.Repeat("a", 100) + " sh *`"},
-			title: "Approve the plan plans/x.plan and start building?", actions: []string{"Keep Planning", "Accept & Build"},
+			title: "Approve the plan `plans/x.plan` and start building?", actions: []string{"Keep Planning", "Accept & Build"},
 		},
 		{
 			name: "trust with a document refers to it",
@@ -184,5 +184,29 @@ func TestAskedBy(t *testing.T) {
 		if got := (Request{Requester: c.requester}).AskedBy(); got != c.want {
 			t.Errorf("AskedBy of requester %q = %q, want %q", c.requester, got, c.want)
 		}
+	}
+}
+
+// TestChoicesSayWhatAlwaysGrants: the answers as a list, the "always" one
+// with what it grants beyond the request (escaped), for clients that show
+// their own labels ("Always accept") instead of the options' names; a
+// trust question's says what trusting keeps when the asker says nothing.
+func TestChoicesSayWhatAlwaysGrants(t *testing.T) {
+	r := Request{Kind: agentproto.PermissionMCP, What: "write_note {}",
+		Always: "every later call of the tool `write_note`, with any arguments, runs without a question for the rest of this session \u202E",
+		Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Allow"),
+			Opt(agentproto.AllowAlways, "Always allow mcp__evil__write_note (this session)")}}
+	want := "The answers (your editor may label them its own way):\n- Reject\n- Allow\n" +
+		"- Always allow mcp__evil__write_note (this session): every later call of the tool `write_note`, with any arguments, runs without a question for the rest of this session \\u202E"
+	if got := r.Choices(); got != want {
+		t.Errorf("Choices() =\n%s\nwant\n%s", got, want)
+	}
+	trust := Request{Kind: agentproto.PermissionTrust, What: "/w/.agentls.yaml",
+		Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Don't trust"), Opt(agentproto.AllowAlways, "Trust")}}
+	if got := trust.Choices(); !strings.HasSuffix(got, "\n- Trust: "+TrustAlways) {
+		t.Errorf("the trust question's choices do not say what trusting keeps:\n%s", got)
+	}
+	if got := (Request{}).Choices(); got != "" {
+		t.Errorf("Choices() of no option = %q", got)
 	}
 }

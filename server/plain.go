@@ -161,8 +161,9 @@ func (s *Server) plainUpdate(ctx context.Context, sessionID string, update agent
 	}
 }
 
-// toolLine is a tool call's one log line: "→ read main.go", "✗ refused edit
-// main.go: plan mode", "✗ grep: <error>".
+// toolLine is a tool call's one log line: "→ read `main.go`", "✗ refused
+// edit `main.go`: plan mode", "✗ grep `x`: <error>" (the title as the tools
+// give it: a path, a pattern or a command is a code span).
 func toolLine(title string, u agent.UpdateToolCallDone) string {
 	if title == "" {
 		title = u.ToolCallID

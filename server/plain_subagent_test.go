@@ -46,7 +46,7 @@ children:
 	}
 	prefix := "[PLAN " + shortOf(s.SessionID) + "] [" + child[len(child)-8:] + "] "
 	lines := h.LogLines()
-	for _, want := range []string{prefix + "→ read a.txt", prefix + "✗ refused write a.txt: not given to this sub-agent"} {
+	for _, want := range []string{prefix + "→ read `a.txt`", prefix + "✗ refused write `a.txt`: not given to this sub-agent"} {
 		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want) }) {
 			t.Errorf("log lines %q lack %q", lines, want)
 		}

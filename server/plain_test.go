@@ -62,7 +62,7 @@ steps:
 	}
 	prefix := "[PLAN " + shortOf(s.SessionID) + "] "
 	lines := h.LogLines()
-	for _, want := range []string{prefix + "Looking around.", prefix + "→ read a.txt", prefix + "✗ refused edit a.txt: plan mode"} {
+	for _, want := range []string{prefix + "Looking around.", prefix + "→ read `a.txt`", prefix + "✗ refused edit `a.txt`: plan mode"} {
 		if !slices.Contains(lines, want) {
 			t.Fatalf("log lines %q lack %q", lines, want)
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestReloadKeepsToolOutcomes: a reloaded chat shows each tool call as it
-// was shown live, after a restart of the server: titles ("read main.go",
+// was shown live, after a restart of the server: titles ("read `main.go`",
 // not "read"), kinds, a plan-mode refused edit failed with its refusal, and
 // the question ask_user asked with the user's answer.
 func TestReloadKeepsToolOutcomes(t *testing.T) {
@@ -57,8 +57,8 @@ steps:
 		}
 	}
 	for id, want := range map[string]struct{ title, kind, status string }{
-		"r1": {"read main.go", "read", "completed"},
-		"e1": {"edit main.go", "edit", "failed"},
+		"r1": {"read `main.go`", "read", "completed"},
+		"e1": {"edit `main.go`", "edit", "failed"},
 		"q1": {"", "other", "completed"},
 	} {
 		c, r := calls[id], results[id]

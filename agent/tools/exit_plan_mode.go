@@ -30,7 +30,7 @@ func runExitPlanMode(ctx context.Context, env Env, p ExitPlanModeParams) (Result
 
 // exitPlanModeTool presents the plan to the user for approval.
 var exitPlanModeTool = New(Def[ExitPlanModeParams]{Name: "exit_plan_mode", Kind: "switch_mode", Run: runExitPlanMode,
-	Title: func(p ExitPlanModeParams) string { return title("ask to approve", p.PlanFilePath) },
+	Title: func(p ExitPlanModeParams) string { return codeTitle("ask to approve", p.PlanFilePath) },
 	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.WaitsOnHuman, Plan: guard.OfferedInPlan, Reach: agentproto.ReachEditor,
 		Paths: []guard.PathArg{{Name: "plan_file_path", Role: guard.Source}}},
 })

@@ -54,7 +54,7 @@ func runGlob(ctx context.Context, env Env, p GlobParams) (Result, error) {
 
 // globTool finds files by name pattern.
 var globTool = New(Def[GlobParams]{Name: "glob", Kind: "search", Run: runGlob,
-	Title: func(p GlobParams) string { return title("glob", p.Pattern) },
+	Title: func(p GlobParams) string { return codeTitle("glob", p.Pattern) },
 	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })

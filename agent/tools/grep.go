@@ -100,7 +100,7 @@ func runGrep(ctx context.Context, env Env, p GrepParams) (Result, error) {
 
 // grepTool searches file contents with a regular expression.
 var grepTool = New(Def[GrepParams]{Name: "grep", Kind: "search", Run: runGrep,
-	Title: func(p GrepParams) string { return title("grep", p.Pattern) },
+	Title: func(p GrepParams) string { return codeTitle("grep", p.Pattern) },
 	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })

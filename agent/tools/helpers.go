@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/guard"
+	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
 	"github.com/agentls/agentls/workspace"
 )
@@ -95,16 +96,47 @@ func isPlanFile(p workspace.Path) bool {
 	return !p.IsDir && path.Ext(p.Rel) == ".plan"
 }
 
-// title joins a verb and an argument, shortened for a one-line title.
+// title joins a verb and an argument in prose (a question, a plan's
+// title, a sub-agent kind), shortened for a one-line title.
 func title(verb, arg string) string {
-	arg = questions.EscapeLine(strings.Join(strings.Fields(arg), " ")) // no control or bidi character reaches a title
+	arg = shortArg(arg)
 	if arg == "" {
 		return verb
 	}
-	if r := []rune(arg); len(r) > 60 {
-		arg = string(r[:59]) + "…"
+	return verb + " " + arg
+}
+
+// codeTitle joins a verb and an argument that must read as it is (a path,
+// a pattern), the argument shortened as one Markdown code span
+// (titleCode): clients render titles as Markdown (agent-shell), where a
+// plan named `plans/[fix](x).plan` showed as a link, "plans/fix.plan".
+func codeTitle(verb, arg string) string {
+	if arg = titleCode(arg); arg == "" {
+		return verb
 	}
 	return verb + " " + arg
+}
+
+// titleCode is an argument shortened for a title as one Markdown code
+// span that no backtick in it can close (permission.CodeSpan), or "".
+func titleCode(arg string) string {
+	if arg = shortArg(arg); arg == "" {
+		return ""
+	}
+	return permission.CodeSpan(arg)
+}
+
+// maxTitleArg is how many characters of an argument a title shows.
+const maxTitleArg = 60
+
+// shortArg is an argument for a one-line title: its blanks collapsed, no
+// control or bidi character (escaped), at most maxTitleArg characters.
+func shortArg(arg string) string {
+	arg = questions.EscapeLine(strings.Join(strings.Fields(arg), " ")) // no control or bidi character reaches a title
+	if r := []rune(arg); len(r) > maxTitleArg {
+		arg = string(r[:maxTitleArg-1]) + "…"
+	}
+	return arg
 }
 
 // exists reports whether p exists on disk or as an editor buffer (an applied

@@ -70,7 +70,7 @@ func runLs(_ context.Context, env Env, p LsParams) (Result, error) {
 
 // lsTool lists a folder of the workspace.
 var lsTool = New(Def[LsParams]{Name: "ls", Kind: "read", Run: runLs,
-	Title: func(p LsParams) string { return title("ls", cmp.Or(p.Path, ".")) },
+	Title: func(p LsParams) string { return codeTitle("ls", cmp.Or(p.Path, ".")) },
 	Guard: guard.Decl{Class: guard.ClassReadOnly, Kind: guard.KindReadOnly, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Source, Optional: true}}},
 })

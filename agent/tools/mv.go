@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"strings"
 
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/guard"
@@ -43,7 +44,9 @@ func runMv(ctx context.Context, env Env, p MvParams) (Result, error) {
 
 // mvTool moves or renames a file or folder.
 var mvTool = New(Def[MvParams]{Name: "mv", Kind: "move", Run: runMv,
-	Title: func(p MvParams) string { return title("mv", p.From+" → "+p.To) },
+	Title: func(p MvParams) string {
+		return strings.Join(strings.Fields("mv "+titleCode(p.From)+" → "+titleCode(p.To)), " ")
+	},
 	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindMove, Interaction: guard.Unattended, Plan: guard.BuildOnly, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "from", Role: guard.Source}, {Name: "to", Role: guard.Target}}},
 })

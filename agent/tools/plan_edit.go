@@ -91,7 +91,7 @@ func runPlanEdit(ctx context.Context, env Env, p PlanEditParams) (Result, error)
 // planEditTool edits a plan, keeping its frontmatter byte for byte unless the
 // status changes.
 var planEditTool = New(Def[PlanEditParams]{Name: "plan_edit", Kind: "edit", Run: runPlanEdit,
-	Title: func(p PlanEditParams) string { return title("edit plan", p.Path) },
+	Title: func(p PlanEditParams) string { return codeTitle("edit plan", p.Path) },
 	Guard: guard.Decl{Class: guard.ClassPlanMutating, Kind: guard.KindFileEdit, Interaction: guard.Unattended, Plan: guard.OfferedInPlan, Reach: agentproto.ReachWorkspace,
 		Paths: []guard.PathArg{{Name: "path", Role: guard.Target}}},
 })

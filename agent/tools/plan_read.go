@@ -34,7 +34,7 @@ type PlanReadOutput struct {
 // planReadTitle is plan_read's title of a call.
 func planReadTitle(p PlanReadParams) string {
 	if which := cmp.Or(p.Path, p.Name); which != "" {
-		return title("read plan", which)
+		return codeTitle("read plan", which)
 	}
 	return "read the plan"
 }

@@ -60,7 +60,7 @@ func (w planWriter) tool() Tool {
 // planWriteTitle is plan_write's title of a call.
 func planWriteTitle(p PlanWriteParams) string {
 	if p.Path != "" {
-		return title("write plan", p.Path)
+		return codeTitle("write plan", p.Path)
 	}
 	if p.Title != "" {
 		return title("write plan:", p.Title)

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -154,9 +155,19 @@ func withNote(note string) string {
 	return "; " + note
 }
 
+// runTitle is a run's title: the command itself as one code span, first
+// (the call's kind, execute, says it runs). CodeCompanion.nvim shows a
+// title up to its first colon unless it begins with a backtick-quoted
+// command, so "run echo build:prod" showed as "run echo build", another
+// command; a command holding a backtick is a longer span, whole in the
+// clients that read CommonMark.
+func runTitle(p RunParams) string {
+	return cmp.Or(titleCode(p.Command), "run")
+}
+
 // runTool runs a shell command in the workspace, after the user confirmed it.
 var runTool = New(Def[RunParams]{Name: "run", Kind: "execute", Run: runCommand,
-	Title: func(p RunParams) string { return title("run", p.Command) },
+	Title: runTitle,
 	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindExecute, Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly, Reach: agentproto.ReachProcess,
 		Paths: []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}}},
 })

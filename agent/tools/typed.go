@@ -98,7 +98,7 @@ func (t typed[P]) Run(ctx context.Context, env Env, args json.RawMessage) (res R
 }
 
 // pathTitle is the default title of a tool whose guard declaration names
-// path arguments: "<name> <value of arg>", e.g. "write src/a.go". It panics
+// path arguments: "<name> `<value of arg>`", e.g. "write `src/a.go`". It panics
 // when P has no string field of that JSON name: the declaration and the
 // params struct are fixed at compile time.
 func pathTitle[P any](name, arg string) func(P) string {
@@ -106,7 +106,7 @@ func pathTitle[P any](name, arg string) func(P) string {
 	for i := range pt.NumField() {
 		f := pt.Field(i)
 		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag == arg && f.Type.Kind() == reflect.String {
-			return func(p P) string { return title(name, reflect.ValueOf(p).Field(i).String()) }
+			return func(p P) string { return codeTitle(name, reflect.ValueOf(p).Field(i).String()) }
 		}
 	}
 	panic(fmt.Sprintf("tools: %s declares the path argument %q, which is not a string field of its params", name, arg))

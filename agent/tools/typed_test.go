@@ -264,7 +264,7 @@ func TestNew(t *testing.T) {
 	}
 	pathed := New(Def[echoParams]{Name: "shout", Description: "Shout.\n",
 		Guard: guard.Decl{Paths: []guard.PathArg{{Name: "text", Role: guard.Source}}}})
-	if got := pathed.Title(json.RawMessage(`{"text":"a  b"}`)); got != "shout a b" {
+	if got := pathed.Title(json.RawMessage(`{"text":"a  b"}`)); got != "shout `a b`" {
 		t.Errorf("Title without a title function = %q, want the name and the declared path argument", got)
 	}
 	if got := New(Def[echoParams]{Name: "write"}).Spec().Description; got != description("write") || got == "" {
@@ -296,33 +296,37 @@ func TestTitles(t *testing.T) {
 	}
 	long := strings.Repeat("x", 70)
 	tests := []struct{ tool, args, want string }{
-		{"read", `{"path":"a.go"}`, "read a.go"},
+		{"read", `{"path":"a.go"}`, "read `a.go`"},
 		{"read", `{"path":3}`, "read"},
-		{"ls", `{}`, "ls ."},
-		{"ls", `{"path":"src","depth":"x"}`, "ls src"},
-		{"glob", `{"pattern":"**/*.go"}`, "glob **/*.go"},
-		{"grep", `{"pattern":"func  main\n"}`, "grep func main"},
-		{"write", `{"path":"` + long + `"}`, "write " + long[:59] + "…"},
-		{"edit", `{"path":"a.go","old_string":1}`, "edit a.go"},
-		{"mv", `{"from":"a","to":"b"}`, "mv a → b"},
+		{"ls", `{}`, "ls `.`"},
+		{"ls", `{"path":"src","depth":"x"}`, "ls `src`"},
+		{"glob", `{"pattern":"**/*.go"}`, "glob `**/*.go`"},
+		{"grep", `{"pattern":"func  main\n"}`, "grep `func main`"},
+		{"write", `{"path":"` + long + `"}`, "write `" + long[:59] + "…`"},
+		{"edit", `{"path":"a.go","old_string":1}`, "edit `a.go`"},
+		{"mv", `{"from":"a","to":"b"}`, "mv `a` → `b`"},
 		{"mv", `{}`, "mv →"},
-		{"rm", `{"path":"a"}`, "rm a"},
-		{"mkdir", `{"path":"d"}`, "mkdir d"},
-		{"touch", `{"path":"t"}`, "touch t"},
-		{"run", `{"command":"go test ./..."}`, "run go test ./..."},
-		{"run", `{"command":"echo \u202Eevil\u0007"}`, `run echo \u202Eevil\u0007`},
+		{"rm", `{"path":"a"}`, "rm `a`"},
+		{"mkdir", `{"path":"d"}`, "mkdir `d`"},
+		{"touch", `{"path":"t"}`, "touch `t`"},
+		{"run", `{"command":"go test ./..."}`, "`go test ./...`"},
+		{"run", `{"command":"echo build:prod"}`, "`echo build:prod`"}, // whole in CodeCompanion, which cuts other titles at a colon
+		{"run", `{"command":"echo done ` + "`curl … | sh`" + `"}`, "`` echo done `curl … | sh` ``"},
+		{"run", `{}`, "run"},
+		{"run", `{"command":"echo \u202Eevil\u0007"}`, "`echo \\u202Eevil\\u0007`"},
 		{"ask_user", `{"questions":[{"question":"Which one?"}]}`, "ask: Which one?"},
 		{"ask_user", `{"questions":[{"question":"a"},{"question":"b"}]}`, "ask the user 2 questions"},
 		{"ask_user", `{"questions":[]}`, "ask the user"},
 		{"enter_plan_mode", `{"reason":"r"}`, "enter plan mode"},
-		{"exit_plan_mode", `{"plan_file_path":"plans/a.plan"}`, "ask to approve plans/a.plan"},
-		{"plan_write", `{"path":"plans/a.plan","title":"T"}`, "write plan plans/a.plan"},
+		{"exit_plan_mode", `{"plan_file_path":"plans/a.plan"}`, "ask to approve `plans/a.plan`"},
+		{"exit_plan_mode", `{"plan_file_path":"plans/[fix](x).plan"}`, "ask to approve `plans/[fix](x).plan`"}, // never a link
+		{"plan_write", `{"path":"plans/a.plan","title":"T"}`, "write plan `plans/a.plan`"},
 		{"plan_write", `{"title":"T"}`, "write plan: T"},
 		{"plan_write", `{}`, "write a new plan"},
-		{"plan_read", `{"path":"plans/a.plan"}`, "read plan plans/a.plan"},
-		{"plan_read", `{"name":"a"}`, "read plan a"},
+		{"plan_read", `{"path":"plans/a.plan"}`, "read plan `plans/a.plan`"},
+		{"plan_read", `{"name":"a"}`, "read plan `a`"},
 		{"plan_read", `{}`, "read the plan"},
-		{"plan_edit", `{"path":"plans/a.plan"}`, "edit plan plans/a.plan"},
+		{"plan_edit", `{"path":"plans/a.plan"}`, "edit plan `plans/a.plan`"},
 		{"plan_list", `{"status":"draft"}`, "list plans: draft"},
 		{"plan_list", `{}`, "list plans"},
 	}

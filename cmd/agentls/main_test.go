@@ -48,7 +48,7 @@ func TestDemo(t *testing.T) {
 	if !strings.Contains(errOut.String(), slowStep) {
 		t.Errorf("the demo's stderr lacks %q", slowStep)
 	}
-	if want := "  → run go test ./...\n" + slowStep + "\n"; !strings.Contains(both.String(), want) {
+	if want := "  → `go test ./...`\n" + slowStep + "\n"; !strings.Contains(both.String(), want) {
 		t.Errorf("the progress line does not follow the go test's start at once:\n%s", both.String())
 	}
 	for _, want := range []string{

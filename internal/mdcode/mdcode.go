@@ -73,3 +73,37 @@ func Split(text string) (spans []string, outside string) {
 	}
 	return spans, out.String()
 }
+
+// FirstCode reads the first code of text as CommonMark renders it: when
+// the first backtick begins a line of three or more (a fence), the fenced
+// block's text, up to a line of at least as many backticks and nothing
+// else (ok is false when none closes it; block is true); otherwise First's
+// code span.
+func FirstCode(text string) (code string, block, ok bool) {
+	i := strings.IndexByte(text, '`')
+	if i < 0 {
+		return "", false, false
+	}
+	n := 0
+	for i+n < len(text) && text[i+n] == '`' {
+		n++
+	}
+	lineStart := i == 0 || text[i-1] == '\n'
+	if !lineStart || n < 3 {
+		span, ok := First(text)
+		return span, false, ok
+	}
+	info, rest, found := strings.Cut(text[i+n:], "\n")
+	if !found || strings.Contains(info, "`") {
+		span, ok := First(text)
+		return span, false, ok
+	}
+	var body []string
+	for _, line := range strings.Split(rest, "\n") {
+		if closes := strings.TrimRight(line, " "); len(closes) >= n && strings.Trim(closes, "`") == "" {
+			return strings.Join(body, "\n"), true, true
+		}
+		body = append(body, line)
+	}
+	return "", true, false
+}

@@ -40,6 +40,12 @@ t.describe('tool_summary', function()
       { { title = 'ls .', status = 'completed', input = {} }, 'Listed .' },
       { { title = 'task explore', status = 'completed' }, 'Task explore' },
       { { title = 'mv a → b', status = 'completed', input = { from = 'a', to = 'b' } }, 'Mv a → b' },
+      -- The server's titles put a path, a pattern or a command in a code span, a run's command first (agent/tools).
+      { { title = '`echo build:prod`', status = 'completed', input = { command = 'echo build:prod' }, output = { success = true, result = { exit_code = 0 } } }, 'Ran `echo build:prod` ✓ (exit 0)' },
+      { { title = '`make`', status = 'in_progress' }, 'Running `make` …' },
+      { { title = '`` echo `date` ``', status = 'in_progress' }, 'Running `echo `date`` …' },
+      { { title = 'ls `src`', status = 'completed', input = {} }, 'Listed src' },
+      { { title = 'mv `a` → `b`', status = 'completed', input = { from = 'a', to = 'b' } }, 'Mv `a` → `b`' },
     }
     for _, r in ipairs(rows) do
       t.eq(r[2], ts.row(r[1]), vim.inspect(r[1]))

@@ -73,6 +73,7 @@ function str(v: unknown): string | undefined {
 export function toolName(f: Pick<ToolFacts, 'name' | 'title'>): string {
   if (f.name) return f.name;
   const t = f.title;
+  if (t.startsWith('`')) return 'run'; // a run's title is its command, a code span, first (agent/tools/run.go)
   const prefixes: [string, string][] = [
     ['edit plan', 'plan_edit'],
     ['write plan', 'plan_write'],
@@ -84,6 +85,25 @@ export function toolName(f: Pick<ToolFacts, 'name' | 'title'>): string {
   ];
   for (const [p, name] of prefixes) if (t === p || t.startsWith(`${p} `) || (p.endsWith(':') && t.startsWith(p))) return name;
   return t.split(' ')[0] ?? t;
+}
+
+/**
+ * What a title says after its verb: "read `a.go`" gives a.go. The server puts a path, a pattern
+ * or a command in a code span (agent/tools/helpers.go), one a run's title begins with.
+ */
+export function titleArg(title: string, verb: RegExp): string {
+  const rest = title.replace(verb, '');
+  const m = /^(`+)([\s\S]*?)\1$/.exec(rest);
+  if (!m) return rest;
+  const body = m[2];
+  return body.length > 1 && body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '' ? body.slice(1, -1) : body;
+}
+
+/** A title as plain text: each code span's text without its backticks ("mv `a` → `b`" reads mv a → b). */
+export function plainTitle(title: string): string {
+  return title.replace(/(`+)([\s\S]*?)\1/g, (_m, _ticks: string, body: string) =>
+    body.length > 1 && body.startsWith(' ') && body.endsWith(' ') && body.trim() !== '' ? body.slice(1, -1) : body,
+  );
 }
 
 function lines(s: string): string[] {
@@ -190,7 +210,7 @@ export function summarize(f: ToolFacts): RowSummary {
   switch (name) {
     case 'read':
     case 'plan_read':
-      return { verb: verbFor(st, f.refused, 'Read', 'Reading', 'Read'), ...(path ? { file: path } : { text: f.title.replace(/^read\s*/, '') }) };
+      return { verb: verbFor(st, f.refused, 'Read', 'Reading', 'Read'), ...(path ? { file: path } : { text: titleArg(f.title, /^read\s*/) }) };
     case 'edit':
     case 'plan_edit': {
       const s: RowSummary = { verb: verbFor(st, f.refused, 'Edited', 'Editing', 'Edit'), edit: true };
@@ -218,7 +238,7 @@ export function summarize(f: ToolFacts): RowSummary {
       return s;
     }
     case 'run': {
-      const s: RowSummary = { verb: verbFor(st, f.refused, 'Ran', 'Running', 'Run'), code: str(args.command) ?? f.title.replace(/^run\s*/, '') };
+      const s: RowSummary = { verb: verbFor(st, f.refused, 'Ran', 'Running', 'Run'), code: str(args.command) ?? titleArg(f.title, /^run\s*/) };
       // The permission asked before it ran, answered: as text.
       const al = answerLines(f.questions, f.answers);
       if (al.length) s.answers = al;
@@ -245,13 +265,13 @@ export function summarize(f: ToolFacts): RowSummary {
       return s;
     }
     case 'grep':
-      return { verb: verbFor(st, f.refused, 'Searched for', 'Searching for', 'Search for'), code: str(args.pattern) ?? f.title.replace(/^grep\s*/, '') };
+      return { verb: verbFor(st, f.refused, 'Searched for', 'Searching for', 'Search for'), code: str(args.pattern) ?? titleArg(f.title, /^grep\s*/) };
     case 'glob':
-      return { verb: verbFor(st, f.refused, 'Listed files', 'Listing files', 'List files'), code: str(args.pattern) ?? f.title.replace(/^glob\s*/, '') };
+      return { verb: verbFor(st, f.refused, 'Listed files', 'Listing files', 'List files'), code: str(args.pattern) ?? titleArg(f.title, /^glob\s*/) };
     case 'ls':
-      return { verb: verbFor(st, f.refused, 'Listed', 'Listing', 'List'), file: path ?? (f.title.replace(/^ls\s*/, '') || '.') };
+      return { verb: verbFor(st, f.refused, 'Listed', 'Listing', 'List'), file: path ?? (titleArg(f.title, /^ls\s*/) || '.') };
     default: {
-      const s: RowSummary = { verb: capitalise(f.title || name) };
+      const s: RowSummary = { verb: capitalise(plainTitle(f.title) || name) };
       // Other tools that ask (a permission inside them) still show the answers.
       const al = answerLines(f.questions, f.answers);
       if (al.length) s.answers = al;

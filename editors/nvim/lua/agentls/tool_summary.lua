@@ -66,6 +66,9 @@ function M.tool_name(name, title)
     return name
   end
   local t = title or ''
+  if t:sub(1, 1) == '`' then
+    return 'run' -- a run's title is its command, a code span, first (agent/tools/run.go)
+  end
   for _, p in ipairs(prefixes) do
     local pre = p[1]
     if t == pre or t:sub(1, #pre + 1) == pre .. ' ' or (pre:sub(-1) == ':' and t:sub(1, #pre) == pre) then
@@ -157,8 +160,19 @@ local function capitalise(s)
   return s:sub(1, 1):upper() .. s:sub(2)
 end
 
+-- What a title says after its verb: "read `a.go`" gives a.go. The server puts a path, a pattern
+-- or a command in a code span (agent/tools/helpers.go), one a run's title begins with.
 local function strip(title, word)
-  return (title:gsub('^' .. word .. ':?%s*', '', 1))
+  local rest = title:gsub('^' .. word .. ':?%s*', '', 1)
+  local ticks = rest:match('^`+')
+  if not ticks or #rest < 2 * #ticks or rest:sub(-#ticks) ~= ticks then
+    return rest
+  end
+  local body = rest:sub(#ticks + 1, -#ticks - 1)
+  if #body > 1 and body:sub(1, 1) == ' ' and body:sub(-1) == ' ' and vim.trim(body) ~= '' then
+    body = body:sub(2, -2)
+  end
+  return body
 end
 
 --- The summary of a tool call.

@@ -103,7 +103,7 @@ local function sentinel(command, answer, ending)
     return text:find("Waiting for Confirmation", 1, true) and text:find("Run `" .. command .. "`?", 1, true)
   end)
   click("Run")
-  local title = "Keep what `" .. command .. "` did (created .envrc)?"
+  local title = "Keep what `" .. command .. "` did (created `.envrc`)?"
   local asked = lib.wait("the question after the command (" .. title .. ")", function()
     local text = lib.text(result_buf())
     return text:find("Waiting for Confirmation", 1, true) and text:find(title, 1, true) and text

@@ -292,7 +292,7 @@ lib.run(client, function()
   end
 
   -- 6b. The same file written by an approved command: after the command CodeCompanion shows the
-  -- run sentinel's permission request ("Keep what `printf …` did (created .envrc)?"), and its
+  -- run sentinel's permission request ("Keep what `printf …` did (created `.envrc`)?"), and its
   -- Reject key (Remove (restore)) takes the file away again.
   permission_prompt(chat, "let a command set up direnv", "the command's permission prompt", "sentinel-run-permission", {
     "printf 'export X=1",
@@ -303,7 +303,7 @@ lib.run(client, function()
     return since(buf, mark):find("Please select an option", 1, true) and since(buf, mark):find("Keep what", 1, true)
   end)
   lib.dump(client, "sentinel-question", buf)
-  lib.expect_contains("the chat buffer at the question after the command", since(buf, mark), { "Keep what", "created .envrc" })
+  lib.expect_contains("the chat buffer at the question after the command", since(buf, mark), { "Keep what", "created `.envrc`" })
   if not lib.ws_file(".envrc") then
     lib.fail("the command's .envrc is not on disk while its question is open")
   end
@@ -318,7 +318,7 @@ lib.run(client, function()
 
   -- 7. A running command (docs/acp.md, "What a running command shows"): agentls sends its
   -- newest output line as the call's tool_call_update in_progress. CodeCompanion keeps one line
-  -- per call ("Execute: run sh wait.sh") with a status icon and never renders an in-progress
+  -- per call ("Execute: sh wait.sh") with a status icon and never renders an in-progress
   -- call's content, so the person sees the call's line with the in-progress icon while the
   -- command waits (the update with the line reached CodeCompanion and left the line alone), then
   -- the completed icon and the final text.

@@ -28,6 +28,12 @@ describe('summaries', () => {
     ['a new file written', { ...base, title: 'write notes.md', input: JSON.stringify({ path: 'notes.md', content: 'a\nb\n' }), output: ok({ path: 'notes.md', created: true }) }, 'Created notes.md +2'],
     ['a file overwritten', { ...base, title: 'write notes.md', input: JSON.stringify({ path: 'notes.md', content: 'a\n' }), output: ok({ path: 'notes.md', created: false }) }, 'Wrote notes.md +1'],
     ['grep', { ...base, title: 'grep alpha', input: '{"pattern":"alpha"}' }, 'Searched for `alpha`'],
+    // The server's titles put a path, a pattern or a command in a code span, a run's command first (agent/tools).
+    ['a run titled by its command, without the tool name', { ...base, title: '`echo build:prod`', toolKind: 'execute', input: '{"command":"echo build:prod"}', output: ok({ exit_code: 0, output: 'build:prod' }) }, 'Ran `echo build:prod` ✓ (exit 0)'],
+    ['a run titled by its command, without its arguments', { ...base, title: '`make`', toolKind: 'execute', status: 'in_progress' }, 'Running `make`'],
+    ['a run holding a backtick, titled by a longer span', { ...base, title: '`` echo `date` ``', toolKind: 'execute', status: 'in_progress' }, 'Running `echo `date``'],
+    ['ls of a spanned path, without its arguments', { ...base, title: 'ls `src`' }, 'Listed src'],
+    ['another tool shows its title, its code spans as text', { ...base, title: 'mv `a.go` → `b.go`', toolKind: 'move', input: '{"from":"a.go","to":"b.go"}' }, 'Mv a.go → b.go'],
     ['another tool keeps its title', { ...base, title: 'mv a.go → b.go' }, 'Mv a.go → b.go'],
   ];
   for (const [name, facts, want] of rows) test(name, () => assert.equal(summaryText(summarize(facts)), want));

@@ -1,21 +1,22 @@
--- Audit (acpscreen): CodeCompanion.nvim against the real `agentls acp`, configured as docs/acp.md
--- shows and driven through the chat's own keys. Run: ./run codecompanion_audit_acpscreen
+-- CodeCompanion.nvim against the real `agentls acp`, configured as docs/acp.md shows and driven
+-- through the chat's own keys: the titles of tool calls. Run: ./run codecompanion-titles
 --
 -- A command an allow rule permits runs without a question (docs/guard.md "Allow rules"): the
 -- call's line in the chat ("Execute: …") is all a person sees of what ran. The user's config
 -- allows `echo *`; the model runs `echo build:prod`. The line must name that command, not a
--- shorter one: CodeCompanion cuts a title at its first colon ("run echo build"), and agentls's
--- title for a run is "run <command>", so any command with a colon in its first 40 characters
--- shows as another command (`npm run build:prod` as `npm run build`).
+-- shorter one: CodeCompanion cuts a title at its first colon unless it begins with a
+-- backtick-quoted command, and agentls's title for a run was "run <command>", so any command with
+-- a colon in its first 40 characters showed as another command (`echo build:prod` as
+-- "run echo build"). A run's title is now the command as a code span, first.
 local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
 package.path = here .. "/?.lua;" .. package.path
 local lib = require("lib")
 
-local client = "codecompanion_audit_acpscreen"
+local client = "codecompanion-titles"
 
 function lib.script()
   return table.concat({
-    "name: codecompanion-audit-acpscreen",
+    "name: codecompanion-titles",
     "steps:",
     "  - tool_calls:",
     '      - {id: r1, name: run, args: {command: "echo build:prod"}}',
@@ -111,7 +112,7 @@ lib.run(client, function()
   if not line then
     lib.fail("no Execute: line for the command in the chat")
   end
-  if not line:find("echo build:prod", 1, true) then
+  if not line:find("Execute: echo build:prod", 1, true) then
     lib.fail("the chat's only line for the command that ran, `echo build:prod`, names another: " .. vim.trim(line))
   end
 end)
