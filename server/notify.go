@@ -71,6 +71,14 @@ var (
 
 // ShowDocument asks the editor to open a file (`window/showDocument`), when
 // it supports that; it gives up after showDocumentBound or when ctx ends.
+// Every document is opened beside a question (a plan beside its approval, a
+// question's generated document), so it must not take the focus from that
+// question: the request carries no takeFocus. Not true: eglot 30 would
+// select the document's window while the question's minibuffer waits, and
+// the keys typed to answer would edit the document. Not false either:
+// eglot reads JSON false as :json-false, which Emacs Lisp takes as true.
+// Without it eglot only displays the buffer; VS Code and Neovim keep their
+// defaults (our Neovim plugin opens it in a split either way).
 func (s *Server) ShowDocument(ctx context.Context, abs string) error {
 	s.mu.Lock()
 	ok := s.caps.showDocument
@@ -83,7 +91,7 @@ func (s *Server) ShowDocument(ctx context.Context, abs string) error {
 	var res struct {
 		Success bool `json:"success"`
 	}
-	return s.callClient(ctx, "window/showDocument", map[string]any{"uri": host.URIOfPath(abs), "takeFocus": true}, &res)
+	return s.callClient(ctx, "window/showDocument", map[string]any{"uri": host.URIOfPath(abs)}, &res)
 }
 
 // notifyClient sends a notification; it gives up when ctx ends or after

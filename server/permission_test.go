@@ -77,7 +77,7 @@ func TestApprovalMessageShowsGrants(t *testing.T) {
 	s := h.NewSession("plan")
 	wantStop(t, h.Prompt(s.SessionID, "plan"), "end_turn")
 	reqs := h.MessageRequests()
-	if len(reqs) != 1 || !strings.HasPrefix(reqs[0].Message, "Approve the plan") {
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Message, "\nApprove the plan \"Greeting\" (plans/greet.plan, steps above)?") {
 		t.Fatalf("message requests = %+v", reqs)
 	}
 	for _, g := range wantGrants {

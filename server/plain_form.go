@@ -224,21 +224,72 @@ func (s *Server) formPrompt(sessionID, text string) (agentproto.PromptStarted, b
 // text as JSON (a number, true, a list), else the text.
 func formValue(q questions.Question, text string) any {
 	if actions, ok := questions.MessageActions(q); ok {
-		for _, a := range actions {
-			if strings.EqualFold(a.Title, text) {
-				return a.Value
-			}
+		if v, ok := choiceOf(actions, text); ok {
+			return v
 		}
 	}
 	var schema struct {
-		Type any `json:"type"`
+		Type  any `json:"type"`
+		Items struct {
+			Enum []any `json:"enum"`
+		} `json:"items"`
 	}
-	if json.Unmarshal(q.Schema, &schema) == nil && schema.Type == "string" {
+	_ = json.Unmarshal(q.Schema, &schema)
+	if schema.Type == "string" {
 		return text
 	}
 	var v any
 	if json.Unmarshal([]byte(text), &v) == nil {
 		return v
 	}
+	if schema.Type == "array" {
+		return listOf(text, schema.Items.Enum)
+	}
 	return text
+}
+
+// choiceOf is the value of the action titled text: the one typed exactly,
+// else the first whose title matches in any case.
+func choiceOf(actions []questions.Action, text string) (any, bool) {
+	for _, a := range actions {
+		if a.Title == text {
+			return a.Value, true
+		}
+	}
+	for _, a := range actions {
+		if strings.EqualFold(a.Title, text) {
+			return a.Value, true
+		}
+	}
+	return nil, false
+}
+
+// listOf reads a list typed as a person writes it, "go, rust": its items
+// separated by commas, each the choice of enum it names (exactly, else in
+// any case), a JSON value, or the text itself.
+func listOf(text string, enum []any) []any {
+	out := []any{}
+	for _, part := range strings.Split(text, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		out = append(out, listItem(part, enum))
+	}
+	return out
+}
+
+func listItem(part string, enum []any) any {
+	actions := make([]questions.Action, 0, len(enum))
+	for _, e := range enum {
+		actions = append(actions, questions.Action{Title: fmt.Sprint(e), Value: e})
+	}
+	if v, ok := choiceOf(actions, part); ok {
+		return v
+	}
+	var v any
+	if json.Unmarshal([]byte(part), &v) == nil {
+		return v
+	}
+	return part
 }

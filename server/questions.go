@@ -13,7 +13,6 @@ import (
 	"github.com/agentls/agentls/internal/protoconv"
 	"github.com/agentls/agentls/permission"
 	"github.com/agentls/agentls/questions"
-	"github.com/agentls/agentls/workspace"
 )
 
 // maxAsks is how many times agent/askUser is sent for one batch when the
@@ -114,6 +113,8 @@ func (s *Server) askWithActions(ctx context.Context, req agent.AskRequest, caps 
 	text := q.Question
 	if req.Purpose == "plan_approval" && req.PlanFile != "" {
 		text = s.approvalText(req.PlanFile, q.Question) // the lenses were refreshed as the approval started (ApprovalChanged)
+	} else if p := plainPermission(req); p != nil {
+		text = s.plainRunText(req, *p) // plain_question.go
 	}
 	v, dismissed, err := s.showMessage(ctx, text, questions.MessageType(q.Severity), req.Actions, caps)
 	if err != nil || dismissed {
@@ -127,30 +128,6 @@ const (
 	approvalSteps     = 12
 	approvalStepWidth = 100
 )
-
-// approvalText is the approval message for editors that cannot show the
-// plan beside it (no window/showDocument in Neovim 0.7 or eglot): the plan's
-// title, its numbered steps (trimmed), its path, what each action does, and
-// the question's other paragraphs (commands the approval allows).
-func (s *Server) approvalText(rel, question string) string {
-	var b strings.Builder
-	plan := workspace.Plan{}
-	if ws := s.workspace(); ws != nil {
-		if wp, err := ws.Resolve(rel); err == nil {
-			if text, err := ws.ReadFile(wp); err == nil {
-				plan, _ = workspace.ParsePlan(text)
-			}
-		}
-	}
-	fmt.Fprintf(&b, "Approve the plan %q (%s)?\n\n", planTitle(plan, rel), rel)
-	b.WriteString(stepList(plan, approvalSteps, approvalStepWidth))
-	b.WriteString("\n\nAccept & Build: switch to BUILD mode and carry it out. Keep Planning: the agent revises it. " +
-		"Dismissed: it waits; approve or reject later with the plan's code lenses, agentls.approvePlan / agentls.rejectPlan, or a new prompt (which asks for changes).")
-	if _, rest, ok := strings.Cut(question, "\n\n"); ok {
-		b.WriteString("\n\n" + rest)
-	}
-	return b.String()
-}
 
 // askWithMessages asks each question in order as a message request.
 func (s *Server) askWithMessages(ctx context.Context, req agent.AskRequest, caps clientCaps) (agent.AskReply, error) {

@@ -1,6 +1,6 @@
-;;; run-screen-audit-emacsscreen-test.el --- a command's question on a real Emacs screen  -*- lexical-binding: t -*-
-;; Run: AGENTLS_BIN=… emacs -q --batch -l run-screen-audit-emacsscreen-test.el
-;; (editors/emacs/tests/run-audit-emacsscreen runs it; $AGENTLS_EMACS names the Emacs under test).
+;;; run-screen-test.el --- a command's question on a real Emacs screen  -*- lexical-binding: t -*-
+;; Run: AGENTLS_BIN=… emacs -q --batch -l run-screen-test.el
+;; (editors/emacs/tests/run runs it; $AGENTLS_EMACS names the Emacs under test).
 ;; Guard III: every permission question shows what it grants. A real terminal Emacs (emacs -nw,
 ;; 80x24, its own tmux server) with eglot and no plugin: the plan is approved with the keys a person
 ;; types (Accept & Build), then the builder runs `touch ran.txt`, which agentls asks about with
@@ -9,6 +9,8 @@
 ;; scrolled to the input. While the question waits, the screen must show the command asked about,
 ;; with its folder, network and sandbox: a person answering Run must be able to read what runs.
 (require 'cl-lib)
+(unless (executable-find "tmux") ; it reads a real terminal's screen (CI: scripts/install-tmux)
+  (princ "skip run-screen-test.el: no tmux\n") (kill-emacs 0))
 
 (defvar as-dir (file-name-as-directory (make-temp-file "agentls-screen" t)) "The workspace.")
 (defvar as-socket (format "agentls-rs-%d" (emacs-pid)) "The tmux server's socket name (-L).")

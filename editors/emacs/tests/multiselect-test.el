@@ -1,6 +1,6 @@
-;;; multiselect-audit-emacsscreen-test.el --- a several-choice question through eglot  -*- lexical-binding: t -*-
-;; Run: AGENTLS_BIN=… emacs -q --batch -l multiselect-audit-emacsscreen-test.el
-;; (editors/emacs/tests/run-audit-emacsscreen runs it). docs/editors.md: a form question that is no
+;;; multiselect-test.el --- a several-choice question through eglot  -*- lexical-binding: t -*-
+;; Run: AGENTLS_BIN=… emacs -q --batch -l multiselect-test.el
+;; (editors/emacs/tests/run runs it). docs/editors.md: a form question that is no
 ;; single choice reaches a plain editor as a message holding only it, answered by the next
 ;; agentls.prompt. The agent asks ask_user "Which languages?" with a JSON-Schema list of choices
 ;; (type array, items enum go/rust/c). eglot shows: "The agent asks Which languages? (a list,

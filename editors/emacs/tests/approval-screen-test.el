@@ -1,6 +1,6 @@
-;;; approval-screen-audit-emacsscreen-test.el --- the plan on a real Emacs screen at its approval  -*- lexical-binding: t -*-
-;; Run: AGENTLS_BIN=… emacs -q --batch -l approval-screen-audit-emacsscreen-test.el
-;; (editors/emacs/tests/run-audit-emacsscreen runs it; $AGENTLS_EMACS names the Emacs under test).
+;;; approval-screen-test.el --- the plan on a real Emacs screen at its approval  -*- lexical-binding: t -*-
+;; Run: AGENTLS_BIN=… emacs -q --batch -l approval-screen-test.el
+;; (editors/emacs/tests/run runs it; $AGENTLS_EMACS names the Emacs under test).
 ;; The product's promise: "a face is judged by what a person sees (… the plan on screen at approval)".
 ;; This test starts a real terminal Emacs (emacs -nw, 80x24, in its own tmux server) with eglot and
 ;; no plugin, sends agentls.prompt; the agent writes a plan and asks its approval
@@ -11,6 +11,8 @@
 ;; at most max-mini-window-height (a quarter of the frame: 6 rows of 24) high, scrolled to the
 ;; input, so the question's first lines — the plan's name and its steps — are off the screen.
 (require 'cl-lib)
+(unless (executable-find "tmux") ; it reads a real terminal's screen (CI: scripts/install-tmux)
+  (princ "skip approval-screen-test.el: no tmux\n") (kill-emacs 0))
 
 (defvar as-dir (file-name-as-directory (make-temp-file "agentls-screen" t)) "The workspace.")
 (defvar as-socket (format "agentls-as-%d" (emacs-pid)) "The tmux server's socket name (-L).")

@@ -1,6 +1,6 @@
-;;; approval-focus-audit-emacsscreen-test.el --- the keys typed to answer an approval  -*- lexical-binding: t -*-
-;; Run: AGENTLS_BIN=… emacs -q --batch -l approval-focus-audit-emacsscreen-test.el
-;; (editors/emacs/tests/run-audit-emacsscreen runs it; $AGENTLS_EMACS names the Emacs under test).
+;;; approval-focus-screen-test.el --- the keys typed to answer an approval  -*- lexical-binding: t -*-
+;; Run: AGENTLS_BIN=… emacs -q --batch -l approval-focus-screen-test.el
+;; (editors/emacs/tests/run runs it; $AGENTLS_EMACS names the Emacs under test).
 ;; A real terminal Emacs (emacs -nw, 80x24, its own tmux server) with eglot and no plugin. The
 ;; agent writes a plan and asks its approval: window/showMessageRequest (eglot's completing-read,
 ;; pre-filled with the first action, "Keep Planning") and, beside it, window/showDocument for the
@@ -10,6 +10,8 @@
 ;; then types the answer as the question shows it (C-a C-k to clear the pre-filled action,
 ;; "Accept & Build", RET): the keys must answer the question, not edit the plan being approved.
 (require 'cl-lib)
+(unless (executable-find "tmux") ; it reads a real terminal's screen (CI: scripts/install-tmux)
+  (princ "skip approval-focus-screen-test.el: no tmux\n") (kill-emacs 0))
 
 (defvar as-dir (file-name-as-directory (make-temp-file "agentls-screen" t)) "The workspace.")
 (defvar as-socket (format "agentls-af-%d" (emacs-pid)) "The tmux server's socket name (-L).")
