@@ -168,7 +168,7 @@ func TestAllowedCommandsWithMessageRequest(t *testing.T) {
 	s2 := h.NewSession("build")
 	wantStop(t, h.Prompt(s2.SessionID, "run"), "end_turn")
 	reqs = h.MessageRequests()
-	if len(reqs) != 2 || !strings.HasPrefix(reqs[1].Message, "Folder: "+h.Dir+"\n") || !strings.HasSuffix(reqs[1].Message, "\nRun `touch ran.txt`?") {
+	if len(reqs) != 2 || !strings.Contains(reqs[1].Message, "\nFolder: "+h.Dir+"\n") || !strings.HasSuffix(reqs[1].Message, "\nRun `touch ran.txt`?") {
 		t.Fatalf("requests = %+v, want the command asked in the second session", reqs)
 	}
 }

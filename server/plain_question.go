@@ -45,7 +45,10 @@ func (s *Server) plainRunText(req agent.AskRequest, p permission.Request) string
 			b.WriteString(more + "\n\n") // no document: every line, above what must stay on screen
 		}
 	}
-	fmt.Fprintf(&b, "Folder: %s\nNetwork: %s\nSandbox: %s\n", e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
+	// Network and sandbox share the first line, which eglot prefixes with
+	// "[eglot] Server reports (type=2): ": each line spared keeps the folder
+	// on a 6-row minibuffer.
+	fmt.Fprintf(&b, "Network: %s, Sandbox: %s\nFolder: %s\n", orUnknown(e.Network), orUnknown(e.Sandbox), e.Cwd)
 	fmt.Fprintf(&b, "Run %s?", permission.CodeSpan(e.What))
 	return b.String()
 }

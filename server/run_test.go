@@ -229,7 +229,7 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
 		}
 		r := reqs[0]
 		network, sandboxState := runPlace("echo one")
-		if r.Type != 2 || r.Message != "Folder: "+h.Dir+"\nNetwork: "+network+"\nSandbox: "+sandboxState+"\nRun `echo one`?" || len(r.Actions) != 3 ||
+		if r.Type != 2 || r.Message != "Network: "+network+", Sandbox: "+sandboxState+"\nFolder: "+h.Dir+"\nRun `echo one`?" || len(r.Actions) != 3 ||
 			r.Actions[0]["title"] != "Reject" || r.Actions[1]["title"] != "Run" || r.Actions[2]["title"] != `Always allow "echo one"` ||
 			r.Actions[0]["value"] != "reject_once" || r.Actions[1]["value"] != "allow_once" || r.Actions[2]["value"] != "allow_always" {
 			t.Fatalf("permission request = %+v", r)
