@@ -24,6 +24,7 @@ import { refusedStepIndex, tickRefusedBlock } from './tickRefused';
 import { grantsList, openCommentsRow, renderQuestionBar } from './questionBar';
 import { renderChanges, restoreButton, reviewToggle } from './review';
 import { SlashMenu, slashWord } from './slashMenu';
+import { DecisionRoom } from './room';
 import { renderTool } from './toolRow';
 import { usageText } from './usage';
 
@@ -71,7 +72,10 @@ const slashMenu = new SlashMenu((text) => {
   input.focus();
 });
 const composer = h('div', { class: 'composer' }, slashMenu.el, chips, input, h('div', { class: 'composer-buttons' }, send, stop));
-document.getElementById('app')!.append(header, setupSlot, planPanel, transcript, changesSlot, awaiting, questionSlot, composer, footer);
+const app = document.getElementById('app')!;
+app.append(header, setupSlot, planPanel, transcript, changesSlot, awaiting, questionSlot, composer, footer);
+// A pending approval or permission gets the room its fixed parts need (webview/room.ts).
+const room = new DecisionRoom(app, transcript);
 
 input.value = vscode.getState()?.draft ?? '';
 
@@ -275,6 +279,7 @@ function renderQuestion(st: SessionState | null): void {
   shownQuestion = question;
   if (!q || !st) {
     questionSlot.replaceChildren();
+    room.show(null);
     return;
   }
   const plan = q.purpose === 'plan_approval' ? approvedPlan(q, st.plan) : st.plan;
@@ -288,6 +293,7 @@ function renderQuestion(st: SessionState | null): void {
   const head = bar.querySelector<HTMLElement>(':scope > .bar-head');
   if (head) collapsible(bar, head, `question:${q.questionId}`, q.purpose === 'plan_approval' ? 'approval' : q.purpose === 'permission' ? 'permission request' : 'question');
   questionSlot.replaceChildren(bar);
+  room.show(bar);
 }
 
 function render(s: Snapshot, mentions: MentionChip[]): void {

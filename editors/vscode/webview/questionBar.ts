@@ -16,7 +16,8 @@ interface Mounted {
   el: HTMLElement;
   read(): Read;
   setError(msg: string | undefined): void;
-  focus(): void;
+  /** Focuses the field's first control; preventScroll: the card is not scrolled to it. */
+  focus(opts?: FocusOptions): void;
   /** Focuses the field to show its error, never onto a button: a validation error must not leave the focus where the next Enter answers (approves, allows). */
   focusError(): void;
   /** Chooses the button with this value (a row of buttons only), as a click would, without submitting. */
@@ -195,7 +196,7 @@ function mountField(spec: FieldSpec, onButton: () => void, nested: boolean): Mou
       err.hidden = !msg;
       wrap.classList.toggle('invalid', !!msg);
     },
-    focus: () => focusEl?.focus(),
+    focus: (opts) => focusEl?.focus(opts),
     focusError: () => {
       const el = spec.kind === 'object' ? wrap.querySelector<HTMLElement>('.invalid input, .invalid select, .invalid textarea') ?? wrap.querySelector<HTMLElement>('input, select, textarea') : focusEl;
       if (el && !(el instanceof HTMLButtonElement)) el.focus();
@@ -218,7 +219,7 @@ export function renderQuestionBar(
   const openComments = opts.openComments ?? 0;
   const severity = q.questions.find((x) => x.severity === 'critical')?.severity ?? q.questions.find((x) => x.severity)?.severity;
   const bar = h('form', {
-    class: `question-bar ${q.purpose === 'plan_approval' ? 'approval' : ''} ${severity ? `severity-${severity}` : ''}`,
+    class: `question-bar ${q.purpose === 'plan_approval' ? 'approval' : q.purpose === 'permission' ? 'permission-request' : ''} ${severity ? `severity-${severity}` : ''}`,
     'data-question-id': q.questionId,
     'aria-label': q.purpose === 'plan_approval' ? 'Plan approval' : q.purpose === 'permission' ? 'Permission request' : 'Question from the agent',
     novalidate: true,
