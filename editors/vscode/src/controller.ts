@@ -15,6 +15,7 @@ import {
 } from 'vscode-languageclient/node';
 import { ChatBasics } from './basicsFeature';
 import { ChatViewProvider } from './chatView';
+import { fileCandidates } from './filePaths';
 import { notReadyLine } from './firstRun';
 import { answerDiagnostics, answerNavigate } from './intelFeature';
 import { editedUris, type WireWorkspaceEdit } from './edits';
@@ -651,12 +652,15 @@ export class AgentController implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { preview: false });
   }
 
-  /** Shows a problem's line: path is relative to the first workspace folder, line from 1. */
+  /**
+   * Shows a file the server named at a line (from 1): path as the server takes it, workspace-relative
+   * (to the first folder, or to another folder of a multi-root workspace), absolute or a file:// URI.
+   */
   private async openProblem(path: string, line: number): Promise<void> {
-    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
-    if (!root) return;
     try {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(root, path));
+      const uri = await fileUri(path);
+      if (!uri) return;
+      const doc = await vscode.workspace.openTextDocument(uri);
       const at = new vscode.Position(Math.max(0, line - 1), 0);
       await vscode.window.showTextDocument(doc, { preview: false, selection: new vscode.Range(at, at) });
     } catch (e) {
@@ -777,3 +781,20 @@ export class AgentController implements vscode.Disposable {
   }
 }
 
+/** The URI of a file the server named (src/filePaths.ts): the first of its places that exists, else its most likely one. */
+async function fileUri(path: string): Promise<vscode.Uri | undefined> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const uris = fileCandidates(path, folders.map((f) => ({ name: f.name, path: f.uri.path }))).map((c) =>
+    'uri' in c ? vscode.Uri.parse(c.uri) : 'file' in c ? vscode.Uri.file(c.file) : folders[c.folder].uri.with({ path: c.path }),
+  );
+  if (uris.length <= 1) return uris[0];
+  for (const uri of uris) {
+    try {
+      await vscode.workspace.fs.stat(uri);
+      return uri;
+    } catch {
+      // not there: the next place
+    }
+  }
+  return uris[0];
+}

@@ -9,6 +9,7 @@ import type { FromWebview, ToWebview } from '../src/messages';
 import type { Mode } from '../src/protocol';
 import type { ChatItem, SessionState, Snapshot } from '../src/state';
 import { regenerateTarget } from '../src/messageActions';
+import { Announcer } from './announce';
 import { approvalPlanWanted, approvedPlan, setPlanText } from './approvalPanel';
 import { decorateCodeBlocks } from './codeBlocks';
 import { h, icon } from './dom';
@@ -23,6 +24,7 @@ import { refusedStepIndex, tickRefusedBlock } from './tickRefused';
 import { grantsList, openCommentsRow, renderQuestionBar } from './questionBar';
 import { renderChanges, restoreButton, reviewToggle } from './review';
 import { SlashMenu, slashWord } from './slashMenu';
+import { DecisionRoom } from './room';
 import { renderTool } from './toolRow';
 import { usageText } from './usage';
 
@@ -45,10 +47,13 @@ const review = reviewToggle((m) => post(m));
 const basics = headerBasics((m) => post(m));
 const header = h('header', { class: 'chat-header' }, sessionSelect, basics.history, newChat, review.el, basics.picker, h('div', { class: 'mode-toggle', role: 'tablist', 'aria-label': 'Mode' }, planTab, buildTab));
 const planPanel = h('section', { class: 'plan-panel', hidden: true, 'aria-label': 'Plan' });
-const messages = h('main', { class: 'messages', 'aria-live': 'polite', tabindex: '0' });
+// The transcript is no live region (each chunk draws the answer again): finished answers and
+// notices are said once by the announcer's status line (webview/announce.ts).
+const messages = h('main', { class: 'messages', 'aria-label': 'Conversation', tabindex: '0' });
+const announcer = new Announcer();
 // The transcript follows the stream unless the user scrolled up (webview/follow.ts).
 const follower = new Follower(messages);
-const transcript = h('div', { class: 'transcript' }, messages, follower.pill);
+const transcript = h('div', { class: 'transcript' }, messages, follower.pill, announcer.el);
 // The setup card (no model ready) and the last answer's Regenerate (webview/setup.ts, messageActions.ts).
 const setupSlot = h('div', { class: 'setup-slot' });
 const turnActions = h('div', { class: 'turn-actions' });
@@ -67,7 +72,10 @@ const slashMenu = new SlashMenu((text) => {
   input.focus();
 });
 const composer = h('div', { class: 'composer' }, slashMenu.el, chips, input, h('div', { class: 'composer-buttons' }, send, stop));
-document.getElementById('app')!.append(header, setupSlot, planPanel, transcript, changesSlot, awaiting, questionSlot, composer, footer);
+const app = document.getElementById('app')!;
+app.append(header, setupSlot, planPanel, transcript, changesSlot, awaiting, questionSlot, composer, footer);
+// A pending approval or permission gets the room its fixed parts need (webview/room.ts).
+const room = new DecisionRoom(app, transcript);
 
 input.value = vscode.getState()?.draft ?? '';
 
@@ -167,6 +175,7 @@ function renderMessages(st: SessionState | null): void {
   }
   if (!st) {
     messages.replaceChildren(h('div', { class: 'empty' }, 'Start a chat: the agent plans first (PLAN mode), and builds only what you approve.'));
+    announcer.update(null, [], false, () => '');
     return;
   }
   messages.querySelector('.empty')?.remove();
@@ -197,6 +206,10 @@ function renderMessages(st: SessionState | null): void {
     }
     prev = el;
   }
+  announcer.update(id, st.items, st.busy, (item) => {
+    const el = rendered.get(item.id)?.el;
+    return (item.kind === 'assistant' ? el?.querySelector('.markdown')?.textContent : el?.textContent) ?? '';
+  });
   // Regenerate, under the last answer when no turn runs.
   const target = regenerateTarget(st.items, st.busy);
   if (target) {
@@ -266,6 +279,7 @@ function renderQuestion(st: SessionState | null): void {
   shownQuestion = question;
   if (!q || !st) {
     questionSlot.replaceChildren();
+    room.show(null);
     return;
   }
   const plan = q.purpose === 'plan_approval' ? approvedPlan(q, st.plan) : st.plan;
@@ -279,6 +293,7 @@ function renderQuestion(st: SessionState | null): void {
   const head = bar.querySelector<HTMLElement>(':scope > .bar-head');
   if (head) collapsible(bar, head, `question:${q.questionId}`, q.purpose === 'plan_approval' ? 'approval' : q.purpose === 'permission' ? 'permission request' : 'question');
   questionSlot.replaceChildren(bar);
+  room.show(bar);
 }
 
 function render(s: Snapshot, mentions: MentionChip[]): void {

@@ -16,7 +16,12 @@ interface Mounted {
   el: HTMLElement;
   read(): Read;
   setError(msg: string | undefined): void;
-  focus(): void;
+  /** Focuses the field's first control; preventScroll: the card is not scrolled to it. */
+  focus(opts?: FocusOptions): void;
+  /** Focuses the field to show its error, never onto a button: a validation error must not leave the focus where the next Enter answers (approves, allows). */
+  focusError(): void;
+  /** Chooses the button with this value (a row of buttons only), as a click would, without submitting. */
+  choose(value: unknown): boolean;
 }
 
 /** What the bar does when the user acts. */
@@ -70,21 +75,31 @@ function mountField(spec: FieldSpec, onButton: () => void, nested: boolean): Mou
   const hint = spec.hint && spec.kind !== 'buttons' ? h('div', { class: 'field-hint' }, spec.hint) : null;
   let read: () => Read;
   let focusEl: HTMLElement | undefined;
+  let choose: (value: unknown) => boolean = () => false;
 
   switch (spec.kind) {
     case 'buttons': {
       let chosen: unknown;
       const row = h('div', { class: 'buttons', role: 'group' });
-      for (const b of spec.buttons ?? []) {
+      const pick = (btn: HTMLButtonElement, value: unknown) => {
+        chosen = value;
+        for (const o of row.querySelectorAll('button')) o.setAttribute('aria-pressed', String(o === btn));
+      };
+      const buttons = (spec.buttons ?? []).map((b) => {
         const btn = h('button', { type: 'button', class: `btn btn-${b.variant ?? 'secondary'}` }, b.label);
         btn.addEventListener('click', () => {
-          chosen = b.value;
-          for (const o of row.querySelectorAll('button')) o.setAttribute('aria-pressed', String(o === btn));
+          pick(btn, b.value);
           onButton();
         });
         row.append(btn);
         focusEl ??= btn;
-      }
+        return { btn, value: b.value };
+      });
+      choose = (value) => {
+        const b = buttons.find((x) => x.value === value);
+        if (b) pick(b.btn, b.value);
+        return !!b;
+      };
       wrap.append(row);
       read = () => ({ value: chosen });
       break;
@@ -181,7 +196,12 @@ function mountField(spec: FieldSpec, onButton: () => void, nested: boolean): Mou
       err.hidden = !msg;
       wrap.classList.toggle('invalid', !!msg);
     },
-    focus: () => focusEl?.focus(),
+    focus: (opts) => focusEl?.focus(opts),
+    focusError: () => {
+      const el = spec.kind === 'object' ? wrap.querySelector<HTMLElement>('.invalid input, .invalid select, .invalid textarea') ?? wrap.querySelector<HTMLElement>('input, select, textarea') : focusEl;
+      if (el && !(el instanceof HTMLButtonElement)) el.focus();
+    },
+    choose: (value) => choose(value),
   };
 }
 
@@ -199,7 +219,7 @@ export function renderQuestionBar(
   const openComments = opts.openComments ?? 0;
   const severity = q.questions.find((x) => x.severity === 'critical')?.severity ?? q.questions.find((x) => x.severity)?.severity;
   const bar = h('form', {
-    class: `question-bar ${q.purpose === 'plan_approval' ? 'approval' : ''} ${severity ? `severity-${severity}` : ''}`,
+    class: `question-bar ${q.purpose === 'plan_approval' ? 'approval' : q.purpose === 'permission' ? 'permission-request' : ''} ${severity ? `severity-${severity}` : ''}`,
     'data-question-id': q.questionId,
     'aria-label': q.purpose === 'plan_approval' ? 'Plan approval' : q.purpose === 'permission' ? 'Permission request' : 'Question from the agent',
     novalidate: true,
@@ -234,7 +254,9 @@ export function renderQuestionBar(
     for (const m of mounted) m.setError(errors[m.spec.name]);
     if (Object.keys(errors).length > 0) {
       bar.classList.add('has-errors');
-      mounted.find((m) => errors[m.spec.name])?.focus();
+      // The first field in error that takes text or a choice; a row of buttons left unchosen only
+      // shows its error (role alert): the focus stays where it is, never on Accept or Allow.
+      mounted.find((m) => errors[m.spec.name] && m.spec.kind !== 'buttons')?.focusError();
       return;
     }
     actions.submit(answers);
@@ -260,19 +282,27 @@ export function renderQuestionBar(
       e.preventDefault();
       actions.dismiss();
     }
-    if (e.key === 'Enter' && !e.shiftKey && e.target instanceof HTMLTextAreaElement && !e.target.classList.contains('json')) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.target instanceof HTMLTextAreaElement && !e.target.classList.contains('json')) {
       e.preventDefault();
-      submit();
+      if (q.purpose === 'plan_approval' && e.target.closest('[data-field="feedback"]')) keepPlanning(e.target.value);
+      else submit();
     }
   });
+  // Enter in an approval's feedback box sends the feedback with Keep Planning (the safe answer: the
+  // planner revises the plan); with the box empty it only says to choose, and the focus stays in the
+  // box. It never approves: approving takes the Accept & Build button itself.
+  const keepPlanning = (feedback: string) => {
+    const decision = mounted.find((m) => m.spec.name === 'approve' && m.spec.kind === 'buttons');
+    if (feedback.trim() && decision?.choose(false)) submit();
+    else {
+      decision?.setError('Choose Accept & Build or Keep Planning (Enter in the feedback box sends it with Keep Planning).');
+      bar.classList.add('has-errors');
+    }
+  };
   if (opts.autofocus !== false) queueMicrotask(() => autofocus(bar, q.purpose === 'plan_approval' ? (mounted.find((m) => m.spec.kind !== 'buttons') ?? mounted[0]) : mounted[0]));
   return bar;
 }
 
-/**
- * An approval's feedback question as its box's placeholder and accessible name: its own line is
- * hidden (chat.css), which leaves the plan above two more lines in a narrow side bar.
- */
 /**
  * Focuses a new question's first field, unless the user is typing in a field outside it (the
  * prompt box): a key meant for that field must not answer the question (a space on a focused
@@ -285,6 +315,10 @@ function autofocus(bar: HTMLElement, first: Mounted | undefined): void {
   first?.focus();
 }
 
+/**
+ * An approval's feedback question as its box's placeholder and accessible name: its own line is
+ * hidden (chat.css), which leaves the plan above two more lines in a narrow side bar.
+ */
 function feedbackInBox(bar: HTMLElement): void {
   const field = bar.querySelector<HTMLElement>('[data-field="feedback"]');
   const box = field?.querySelector<HTMLTextAreaElement | HTMLInputElement>('textarea, input');

@@ -1,6 +1,6 @@
-// The plan approval in a real VS Code at a small window (audit): code-server in
+// The plan approval in a real VS Code at a small window code-server in
 // a 1024×640 Chromium window, the chat in a 300 px side bar, the packaged .vsix,
-// the real server and the scripted model (fixtures/audit-vscodescreen/approval.yaml):
+// the real server and the scripted model (fixtures/fold/approval.yaml):
 // a five-step plan whose approval grants four commands. The README promises
 // that the approval never scrolls as a whole, that the rendered plan is the part
 // that gives up height, and that "the feedback box and the buttons stay in
@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { chatFrame, outputDir } from './harness';
 import { type Project, startProject } from './project';
 
-const out = outputDir('e2e-audit-vscodescreen-approval');
+const out = outputDir('e2e-approval-fold');
 let project: Project;
 
 /** Drags the sash right of the side bar until the chat view is width px wide. */
@@ -36,7 +36,7 @@ async function sidebarWidth(page: Page, width: number): Promise<number> {
 }
 
 before(async () => {
-  project = await startProject('audit-approval', 'audit-vscodescreen/approval.yaml', out, { 'app.txt': 'alpha\n' });
+  project = await startProject('approval-fold', 'fold/approval.yaml', out, { 'app.txt': 'alpha\n' });
 });
 
 after(async () => {

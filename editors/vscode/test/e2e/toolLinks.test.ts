@@ -1,11 +1,12 @@
-// A tool row's file link in a real VS Code (audit): code-server, the packaged
+// A tool row's file link in a real VS Code: code-server, the packaged
 // .vsix, the real server and a scripted model written for this workspace (its
 // absolute path is only known at run time). The server takes a path the model
 // gives as workspace-relative or absolute (workspace.Resolve); the row shows it
 // as the model wrote it, "Read /…/project/notes.txt", and its name is a link
-// that opens the file. The extension joins the path to the first workspace
-// folder whatever it is, so a click on an absolute path opens
+// that opens the file. The extension joined the path to the first workspace
+// folder whatever it was, so a click on an absolute path opened
 // /…/project/…/project/notes.txt, which does not exist: an error, no editor.
+// Now an absolute path opens as itself (src/filePaths.ts).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,7 +14,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { chatFrame, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, testFolder } from './harness';
 
-const out = outputDir('e2e-audit-vscodescreen-links');
+const out = outputDir('e2e-tool-links');
 let server: CodeServer;
 let browser: Browser;
 let page: Page;
@@ -22,13 +23,13 @@ let workspace: string;
 before(async () => {
   const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
-  const data = testFolder('agentls-vscode-audit-links-');
+  const data = testFolder('agentls-vscode-links-');
   workspace = path.join(data, 'project');
   fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(workspace, 'notes.txt'), 'the notes\n');
   const script = path.join(data, 'links.yaml');
   fs.writeFileSync(script, [
-    'name: audit-vscodescreen-links',
+    'name: tool-links',
     'steps:',
     '  - text: "Reading the notes by their full path."',
     '    tool_calls:',
