@@ -307,12 +307,14 @@ export function renderQuestionBar(
  * Focuses a new question's first field, unless the user is typing in a field outside it (the
  * prompt box): a key meant for that field must not answer the question (a space on a focused
  * "Accept & Build" approved the plan). A plan approval's first field is its feedback box, never
- * its Accept button.
+ * its Accept button. The focus scrolls nothing: the card shows from its start (a permission's
+ * command, under the head), not scrolled to its buttons kept at its bottom.
  */
 function autofocus(bar: HTMLElement, first: Mounted | undefined): void {
   const active = document.activeElement;
   if (active instanceof HTMLElement && !bar.contains(active) && active.matches('textarea, input, select, [contenteditable="true"]')) return;
-  first?.focus();
+  first?.focus({ preventScroll: true });
+  bar.scrollTop = 0;
 }
 
 /**

@@ -1,7 +1,7 @@
-// A permission question in a real VS Code at a small window (audit): code-server
+// A permission question in a real VS Code at a small window code-server
 // in a 1024×640 Chromium window, the chat in a 300 px side bar, BUILD mode, the
 // packaged .vsix, the real server and the scripted model
-// (fixtures/audit-vscodescreen/permission.yaml). The person sends the prompt
+// (fixtures/fold/permission.yaml). The person sends the prompt
 // with the Send button; the model runs a long single-line command that needs
 // asking. Every permission question must show what it grants: the command must
 // be on screen, whole, when the question appears. The question focuses its
@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { chatFrame, outputDir } from './harness';
 import { type Project, startProject } from './project';
 
-const out = outputDir('e2e-audit-vscodescreen-permission');
+const out = outputDir('e2e-permission-fold');
 let project: Project;
 
 /** Drags the sash right of the side bar until the chat view is width px wide. */
@@ -36,7 +36,7 @@ async function sidebarWidth(page: Page, width: number): Promise<number> {
 }
 
 before(async () => {
-  project = await startProject('audit-permission', 'audit-vscodescreen/permission.yaml', out, { 'app.txt': 'alpha\n' });
+  project = await startProject('permission-fold', 'fold/permission.yaml', out, { 'app.txt': 'alpha\n' });
 });
 
 after(async () => {
