@@ -73,6 +73,8 @@ steps:
 ;; Emacs 30 opens the plan beside the question (a window on greet.plan); Emacs 28 does not.
 (let ((deadline (+ (float-time) 5)))
   (while (and (not (string-match-p "greet\\.plan" (as-screen))) (< (float-time) deadline)) (sleep-for 0.2)))
+;; A person reads the question first: an answer within 300 ms approves nothing (docs/guard.md).
+(sleep-for 0.4)
 (as-tmux "send-keys" "C-a" "C-k")
 (as-tmux "send-keys" "-l" "Accept & Build")
 (as-wait-screen "the typed answer" "Accept & Build$" 20)

@@ -23,7 +23,7 @@ steps:
   - tool_calls:
       - {id: q, name: ask_user, args: {questions: [{name: langs, question: \"Which languages?\", schema: {type: array, items: {type: string, enum: [go, rust, c]}, minItems: 1}}]}}
   - expect:
-      tool_result_contains: {q: ['\"langs\":[\"go\",\"rust\"]']}
+      last_message_contains: ['{\"langs\":[\"go\",\"rust\"]}']
     text: \"Both then.\"
 "))
   (find-file (expand-file-name "hello.txt" dir))

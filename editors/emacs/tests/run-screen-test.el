@@ -74,6 +74,8 @@ steps:
 
 (as-wait-screen "the approval question" "Choose an option: Keep Planning" 60)
 ;; A person's answer: clear the input eglot 1.9 pre-fills (the first action), type the choice.
+;; A person reads the question first: an answer within 300 ms approves nothing (docs/guard.md).
+(sleep-for 0.4)
 (as-tmux "send-keys" "C-c" "m")
 (as-tmux "send-keys" "C-a" "C-k")
 (as-tmux "send-keys" "-l" "Accept & Build")
