@@ -15,9 +15,8 @@ import (
 // completing-read) in a minibuffer of a few rows, scrolled to its input:
 // only the question's last lines are read. The plain renderings below put
 // what a person must read to decide last, just above the prompt, and keep
-// the question to plainQuestionLines lines; what does not fit goes to a
-// generated document the question names.
-const plainQuestionLines = 5
+// the question short (a command's question to about five lines); what does
+// not fit goes to a generated document the question names.
 
 // plainRunText is a command's permission question for a plain editor:
 // its folder, network and sandbox, a line naming the document that holds
