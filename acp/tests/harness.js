@@ -23,6 +23,8 @@ import { client, methods, ndJsonStream } from "@agentclientprotocol/sdk";
 
 /** The default deadline of one wait, in ms: generous for a loaded 2-core CI machine. */
 export const WAIT_MS = 15000;
+/** How long a person takes to read a permission question before answering it (over 300 ms). */
+export const PERSON_READS_MS = 350;
 
 /** The binary under test: scripts/test and acp/tests/run build it from this tree. */
 export function agentBinary() {
@@ -385,8 +387,12 @@ export class Agent {
    * @param {string} what
    * @param {number} [ms]
    */
-  nextPermission(what, ms = WAIT_MS) {
-    return within(this.permissions.take(), `session/request_permission (${what})`, ms, () => this.describe());
+  async nextPermission(what, ms = WAIT_MS) {
+    const ask = await within(this.permissions.take(), `session/request_permission (${what})`, ms, () => this.describe());
+    // A person reads the question before answering: agentls takes an answer within 300 ms as the
+    // client's own, which allows one call and approves no plan (docs/guard.md).
+    await new Promise((resolve) => setTimeout(resolve, PERSON_READS_MS));
+    return ask;
   }
 
   /**

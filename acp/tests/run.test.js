@@ -131,7 +131,7 @@ steps:
     // After the command: the same tool call, titled "Keep what `…` did (created .envrc)?".
     const after = await agent.nextPermission("keep what the command did");
     const title = String(after.params.toolCall.title ?? "");
-    assert.match(title, /^Keep what `printf .+` did \(created \.envrc\)/, title);
+    assert.match(title, /^Keep what `printf .+` did \(created `\.envrc`\)/, title);
     const shown = JSON.stringify(after.params.toolCall.content ?? []);
     assert.ok(shown.includes("`.envrc`: created") && shown.includes("outside agentls's sandbox"), shown);
     assert.deepEqual(
