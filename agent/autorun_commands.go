@@ -36,7 +36,7 @@ func (e *env) ConfirmAutoRun(ctx context.Context, r tools.AutoRunReport) tools.A
 	changes := autoRunChanges(r)
 	req := permission.Request{
 		SessionID: s.faceID(), ToolCallID: ToolCallID(ctx), Requester: s.requester("run"), Kind: agentproto.PermissionEdit,
-		What: r.Short(codeSpan), Reach: agentproto.ReachProcess, Done: r.Command, Changes: changes, Note: autoRunNoteAfter(r),
+		What: permission.ChangesShort(changes, func(p string) string { return p }), Reach: agentproto.ReachProcess, Done: r.Command, Changes: changes, Note: autoRunNoteAfter(r),
 		Options: []agentproto.PermissionOption{permission.Opt(agentproto.RejectOnce, "Remove (restore)"), permission.Opt(agentproto.AllowOnce, "Keep")},
 	}
 	if permission.NeedsDocument(changes) {

@@ -120,6 +120,11 @@ func TestAutoRunCommandAsked(t *testing.T) {
 			if title := p.Title(); !strings.Contains(title, "created `sub/.vscode/tasks.json`") || !strings.HasPrefix(title, "Keep what ") {
 				t.Errorf("title %q", title)
 			}
+			// What is plain text on the wire: VS Code shows it in a code box,
+			// where a span's backticks would show as they are.
+			if w := p.Escaped().What; strings.Contains(w, "`") || !strings.Contains(w, "created sub/.vscode/tasks.json") {
+				t.Errorf("the wire's what %q, want the changes without code spans", w)
+			}
 		})
 	}
 }

@@ -45,6 +45,26 @@ func ChangesList(changes []Change) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// shortMost is how many changes ChangesShort names.
+const shortMost = 3
+
+// ChangesShort is at most shortMost of changes in one line, then how many
+// more ("created a, created b, created c and 27 more"), each path through
+// quote: a question's what and title (the question itself lists them
+// all).
+func ChangesShort(changes []Change, quote func(string) string) string {
+	n := min(len(changes), shortMost)
+	parts := make([]string, n)
+	for i, c := range changes[:n] {
+		parts[i] = c.What + " " + quote(c.Path)
+	}
+	line := strings.Join(parts, ", ")
+	if more := len(changes) - n; more > 0 {
+		line += fmt.Sprintf(" and %d more", more)
+	}
+	return line
+}
+
 // NeedsDocument reports whether changes are too many, or too long, for
 // the question to list them itself (DocLines, DocChars).
 func NeedsDocument(changes []Change) bool {

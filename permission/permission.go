@@ -274,12 +274,17 @@ func (r Request) Title() string {
 		return "Approve the plan " + CodeSpan(e.What) + " and start building?"
 	case agentproto.PermissionEdit:
 		if r.Done != "" {
-			return "Keep what " + CodeSpan(e.Done) + " did (" + e.What + ")?"
+			// Each file a code span (What, on the wire, is plain text):
+			// no file name renders as Markdown.
+			return "Keep what " + CodeSpan(e.Done) + " did (" + questions.EscapeLine(ChangesShort(r.Changes, shownSpan)) + ")?"
 		}
 		return "Apply the edit: " + e.What
 	}
 	return fmt.Sprintf("Allow %s: %s", r.Kind, e.What)
 }
+
+// shownSpan is s escaped as What is (Escaped), as a code span.
+func shownSpan(s string) string { return CodeSpan(countBlanks(questions.EscapeLine(s))) }
 
 // GrantsIntro introduces a plan approval's grants.
 const GrantsIntro = "Approving also allows these commands for this session:"

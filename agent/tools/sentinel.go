@@ -136,29 +136,9 @@ func (s sentinel) check(ctx context.Context, env Env, command string) string {
 // Summary is the changes in one line: "created .vscode/tasks.json, made
 // executable .git/hooks/pre-push".
 func (r AutoRunReport) Summary() string {
-	return r.summary(func(p string) string { return p })
-}
-
-// summary is Summary with each path through quote.
-func (r AutoRunReport) summary(quote func(string) string) string {
 	parts := make([]string, len(r.Changes))
 	for i, c := range r.Changes {
-		parts[i] = c.What + " " + quote(c.Path)
+		parts[i] = c.What + " " + c.Path
 	}
 	return strings.Join(parts, ", ")
-}
-
-// summaryMost is how many changes Short names.
-const summaryMost = 3
-
-// Short is Summary of at most summaryMost changes, then how many more, each
-// path through quote: a question's title (the question itself lists them
-// all), where each is a code span, so that no file name renders as
-// Markdown.
-func (r AutoRunReport) Short(quote func(string) string) string {
-	if len(r.Changes) <= summaryMost {
-		return r.summary(quote)
-	}
-	head := AutoRunReport{Changes: r.Changes[:summaryMost]}.summary(quote)
-	return fmt.Sprintf("%s and %d more", head, len(r.Changes)-summaryMost)
 }

@@ -72,18 +72,26 @@ async function commandThenQuestion(prompt: string, repo: string, name: string): 
   assert.ok(!said.includes(`${repo}/.git/hooks/h17`), `the question lists the hooks itself: ${said}`);
   await bar.locator('button', { hasText: 'Remove (restore)' }).waitFor();
   await bar.locator('button', { hasText: /^Keep$/ }).waitFor();
-  // Taller than its room in the side bar, the question scrolls inside its bar: it opens at its
-  // start, the question's first line right under the head, and its buttons in view at the bottom.
+  // In the side bar the question opens at its start: the head, the changes' line (its
+  // permission box, which scrolls inside itself when the room is short) and the question's first
+  // line under it, nothing scrolled, and its buttons in view at the bottom.
   const fit = await bar.evaluate((el) => {
+    const rect = (sel: string): DOMRect => el.querySelector(sel)!.getBoundingClientRect();
     const r = el.getBoundingClientRect();
-    const head = el.querySelector('.bar-head')!.getBoundingClientRect();
-    const text = el.querySelector('.question-text')!.getBoundingClientRect();
-    const buttons = el.querySelector('.buttons')!.getBoundingClientRect();
-    return { scrolls: el.scrollHeight > el.clientHeight + 1, scrollTop: el.scrollTop, textTop: text.top, headBottom: head.bottom, barTop: r.top, barBottom: r.bottom, buttonsTop: buttons.top, buttonsBottom: buttons.bottom };
+    return {
+      scrollTop: el.scrollTop, permissionScrollTop: el.querySelector('.permission')!.scrollTop,
+      barTop: r.top, barBottom: r.bottom, headBottom: rect('.bar-head').bottom,
+      whatTop: rect('.permission-what').top, textTop: rect('.question-text').top,
+      buttonsTop: rect('.buttons').top, buttonsBottom: rect('.buttons').bottom,
+      textCut: Math.max(...Array.from(el.querySelectorAll('.question-text, .question-text *'), (n) => (n as HTMLElement).scrollWidth - (n as HTMLElement).clientWidth)),
+    };
   });
-  assert.ok(fit.scrolls, `the question is taller than its room (this test's point): ${JSON.stringify(fit)}`);
-  assert.ok(fit.scrollTop === 0 && fit.textTop >= fit.headBottom - 1 && fit.textTop < fit.buttonsTop, `the question opens at its first line, under the head: ${JSON.stringify(fit)}`);
+  assert.ok(fit.scrollTop === 0 && fit.permissionScrollTop === 0, `the question opens at its start, nothing scrolled: ${JSON.stringify(fit)}`);
+  for (const [part, top] of [['the changes', fit.whatTop], ["the question's first line", fit.textTop]] as const) {
+    assert.ok(top >= fit.headBottom - 1 && top < fit.buttonsTop, `${part} under the head, above the buttons: ${JSON.stringify(fit)}`);
+  }
   assert.ok(fit.buttonsTop >= fit.barTop && fit.buttonsBottom <= fit.barBottom + 1, `the buttons are in view: ${JSON.stringify(fit)}`);
+  assert.ok(fit.textCut <= 1, `the question's text wraps inside the card (the document's path ran past its edge): ${JSON.stringify(fit)}`);
 
   // The document, opened beside the question while it is asked: its tab active, its text on screen.
   const tab = page.locator(`.tabs-container .tab.active[aria-label^="${path.basename(doc)}"]`);
