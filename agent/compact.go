@@ -308,7 +308,7 @@ func (v *viewState) renderTranscript(msgs []llm.Message, prev string, maxChars i
 		case v.keptWhole(m):
 			fmt.Fprintf(&b, "[tool result %s, kept whole] %s\n\n", m.Name, excerpt(m.Content, 4000))
 		case m.Role == llm.RoleTool:
-			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(textline.OneLine(stubResult(m, calls[m.ToolCallID], true)), 400))
+			fmt.Fprintf(&b, "[tool result %s] %s\n\n", m.Name, excerpt(textline.OneLine(v.stubResult(m, calls[m.ToolCallID], true)), 400))
 		default:
 			if m.Content != "" {
 				fmt.Fprintf(&b, "[%s] %s\n\n", m.Role, excerpt(m.Content, 4000))

@@ -402,3 +402,63 @@ func TestHugeResultOfTheLastStepTellsTheModelToNarrowIt(t *testing.T) {
 		t.Fatalf("a 60 KB read at an 8k window: the model was given %d stubs in a row (turn %s); the stub says: %s", len(seen), res.StopReason, seen[0])
 	}
 }
+
+// TestStubOfACommandSaysCallingItAgainDoesItAgain: at an 8k window a BUILD
+// turn runs a command that appends to ran.txt and prints 120 KB. Its
+// result is stubbed; the stub said "the same call would give the same
+// result, so call it again asking for less" (false for a command: it runs
+// again), and once seen "call the tool again if you need it" — an
+// invitation to push, migrate or deploy twice to read the output. The stub
+// of a call that changes something says it already ran and that calling it
+// again does it again; a read's stub keeps its words (the test above).
+func TestStubOfACommandSaysCallingItAgainDoesItAgain(t *testing.T) {
+	t.Parallel()
+	const command = "echo once >> ran.txt; seq 1 20000"
+	ed := &memEditor{ask: func(context.Context, AskRequest) (AskReply, error) {
+		return AskReply{Answers: map[string]any{"decision": string(agentproto.AllowOnce)}}, nil
+	}}
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 8192 })
+	var stubs []string
+	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
+		if !lastIsTool(req) {
+			if n > 1 {
+				return textStep("done"), nil
+			}
+			return callStep("r1", "run", fmt.Sprintf(`{"command":%q}`, command)), nil
+		}
+		for _, msg := range req.Messages {
+			if msg.Role == llm.RoleTool && strings.Contains(msg.Content, "elided") {
+				stubs = append(stubs, msg.Content)
+			}
+		}
+		return textStep("ran it"), nil
+	}}
+	m.Reconfigure(m.config(), model)
+	s := newTestSession(t, m, "build")
+	if _, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "run it"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(m.ws.Root(), "ran.txt")); string(got) != "once\n" {
+		t.Fatalf("the rig is wrong: ran.txt = %q, want the command run once; its result: %.300s", got, ed.toolResult("r1"))
+	}
+	if len(stubs) == 0 {
+		t.Fatalf("the rig is wrong: the command's 120 KB result was never stubbed (result %.200s)", ed.toolResult("r1"))
+	}
+	for _, stub := range stubs {
+		if !strings.Contains(stub, "it already ran") || !strings.Contains(stub, "Calling it again does it again") || strings.Contains(stub, "the same call would give the same result") {
+			t.Errorf("the stub of a command says nothing of running it again: %s", stub)
+		}
+	}
+	// Seen by the model, then stubbed as old: the same warning.
+	v := s.view
+	old := v.stubResult(llm.Message{Role: llm.RoleTool, Name: "run", Content: strings.Repeat("x", 4*stubMinBytes)},
+		agentproto.ToolCall{Name: "run", Arguments: fmt.Sprintf(`{"command":%q}`, command)}, true)
+	if !strings.Contains(old, "it already ran") || strings.Contains(old, "call the tool again if you need it") {
+		t.Errorf("the stub of an old command result: %s", old)
+	}
+	read := v.stubResult(llm.Message{Role: llm.RoleTool, Name: "read", Content: strings.Repeat("x", 4*stubMinBytes)},
+		agentproto.ToolCall{Name: "read", Arguments: `{"path":"big.txt"}`}, true)
+	if !strings.Contains(read, "call the tool again if you need it") {
+		t.Errorf("the stub of an old read: %s", read)
+	}
+}

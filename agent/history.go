@@ -90,6 +90,10 @@ type viewState struct {
 	// person (guard.WaitsOnHuman) and its Reach; nil: none is (the
 	// session sets it, session_tools.go).
 	waitsOnHuman func(tool string) (waits, editor bool)
+	// acts reports whether a tool's call changes something (declared
+	// mutating: a command, a write, a mutating MCP call), so that calling
+	// it again does it again; nil: none does.
+	acts func(tool string) bool
 }
 
 // apply folds a record into the state.
@@ -309,7 +313,7 @@ func (v *viewState) view(msgs []llm.Message) (out []llm.Message, synthetic, drop
 					calls = callsByID(msgs[v.summaryUpto:v.stubBefore])
 					lastAnswer = lastRole(msgs, llm.RoleAssistant)
 				}
-				m.Content = stubResult(m, calls[m.ToolCallID], i < lastAnswer)
+				m.Content = v.stubResult(m, calls[m.ToolCallID], i < lastAnswer)
 				if m.ID != "" {
 					if v.stubs == nil {
 						v.stubs = map[string]string{}
@@ -408,22 +412,39 @@ func succeeded(content string) bool {
 // again; the stub of a result stubbed in the step that asked for it (too
 // long for the window the moment it came) says the model never saw it and
 // asks for a narrower call, since the same call would give the same stub.
-func stubResult(m llm.Message, c agentproto.ToolCall, seen bool) string {
+// The stub of a call that changes something (acts: a command, a write)
+// says it already happened and that calling again does it again: "call
+// the tool again" would have the model run `git push` or a migration twice
+// to read its output.
+func (v *viewState) stubResult(m llm.Message, c agentproto.ToolCall, seen bool) string {
 	if len(m.Content) < stubMinBytes {
 		return m.Content
 	}
-	what := c.Name
-	if what == "" {
-		what = m.Name
+	name := c.Name
+	if name == "" {
+		name = m.Name
 	}
+	what := name
 	if args := strings.Join(strings.Fields(c.Arguments), " "); args != "" {
 		what += " " + excerpt(args, 160)
 	}
-	elided := fmt.Sprintf("%s: %s of output removed from the context to save space; call the tool again if you need it", what, byteSize(len(m.Content)))
-	if !seen {
+	size := byteSize(len(m.Content))
+	acts := v.acts != nil && v.acts(name)
+	var elided string
+	switch {
+	case seen && acts:
+		elided = fmt.Sprintf("%s: it already ran; its %s of output were removed from the context to save space. "+
+			"Calling it again does it again: do that only if doing it twice is harmless", what, size)
+	case seen:
+		elided = fmt.Sprintf("%s: %s of output removed from the context to save space; call the tool again if you need it", what, size)
+	case acts:
+		elided = fmt.Sprintf("%s: it already ran, but its %s of output were too long for the context window and were not shown to you. "+
+			"Calling it again does it again: only if doing it twice is harmless, call it again asking for less output "+
+			"(a command's output piped into tail -n 50 or grep)", what, size)
+	default:
 		elided = fmt.Sprintf("%s: its %s of output were too long for the context window and were not shown to you; "+
 			"the same call would give the same result, so call it again asking for less: a range of lines (offset and limit), "+
-			"a narrower pattern, path or command output", what, byteSize(len(m.Content)))
+			"a narrower pattern, path or command output", what, size)
 	}
 	b, _ := json.Marshal(map[string]any{"success": succeeded(m.Content), "elided": elided})
 	return string(b)

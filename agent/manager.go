@@ -467,7 +467,7 @@ func (m *Manager) newSession(meta sessionstore.Meta, msgs []llm.Message) *Sessio
 		m: m, meta: meta, messages: msgs,
 		planPhase: map[string]string{}, edited: map[string]bool{},
 	}
-	s.view.waitsOnHuman = s.toolWaitsOnHuman
+	s.view.waitsOnHuman, s.view.acts = s.toolWaitsOnHuman, s.toolActs
 	return s
 }
 
@@ -513,7 +513,7 @@ func (m *Manager) session(id string) (*Session, error) {
 	meta = m.takeIn(meta) // known_sessions.go: a session file that came with the workspace
 	msgs, view := decodeHistory(id, lines)
 	s = m.newSession(meta, msgs)
-	view.waitsOnHuman = s.view.waitsOnHuman
+	view.waitsOnHuman, view.acts = s.view.waitsOnHuman, s.view.acts
 	s.view = view
 	s.rewindNote = view.rewindNote
 	m.mu.Lock()

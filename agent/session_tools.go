@@ -85,6 +85,14 @@ func (s *Session) toolWaitsOnHuman(name string) (waits, editor bool) {
 	return ok && d.Interaction == guard.WaitsOnHuman, d.Reach == agentproto.ReachEditor
 }
 
+// toolActs reports whether the session's tool name is declared mutating:
+// calling it again does it again (a command, a write, a mutating MCP
+// call). An unknown tool (an MCP server gone since) counts as acting.
+func (s *Session) toolActs(name string) bool {
+	d, ok := s.tools().Declarations().Lookup(name)
+	return !ok || d.Class == guard.ClassMutating
+}
+
 // guard is the guard in force, judging the session's own tools.
 func (s *Session) guard() *guard.Guard {
 	if s.sub != nil {
