@@ -229,10 +229,13 @@ func normalJSON(raw []byte) (string, error) {
 // window/showMessageRequest (Reject first) for plain editors.
 var _ permission.Permitter = (*Server)(nil)
 
-// Permit asks req (agent.AskPermitter over Ask).
+// Permit asks req (agent.AskPermitter over Ask). A plain editor's question
+// (no agent/askUser form) is also pending for agentls.answer while it is
+// shown: a person may put the editor's prompt aside without a reply (eglot's
+// C-g sends none) and answer it so.
 func (s *Server) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
 	s.mu.Lock()
-	canShow := s.caps.showDocument
+	canShow, form := s.caps.showDocument, s.caps.askUser
 	s.mu.Unlock()
 	if !canShow {
 		// An editor that cannot open a generated document (no
@@ -240,7 +243,11 @@ func (s *Server) Permit(ctx context.Context, req permission.Request) (permission
 		// never a reference to a document it does not show.
 		req.Document = ""
 	}
-	return agent.AskPermitter{Asker: s}.Permit(ctx, req)
+	p := agent.AskPermitter{Asker: s}
+	if m := s.manager(); m != nil && !form {
+		p.Holder = m
+	}
+	return p.Permit(ctx, req)
 }
 
 // escapedQuestions are the questions as a client gets them: question text
