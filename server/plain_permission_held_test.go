@@ -170,3 +170,57 @@ func TestPermissionAgentlsAnswerFasterThanAPerson(t *testing.T) {
 		t.Fatalf("run r2 after reject_once = %s %v, want it refused", status, out)
 	}
 }
+
+// TestWithdrawnPermissionIsToldAndSoIsALateReply: a command's question
+// unanswered for plan_mode.approval_timeout_secs is withdrawn
+// ($/cancelRequest, which eglot ignores: its prompt stays on the screen).
+// A window/showMessage names the command, says it was withdrawn after 1 s
+// and did not run; the editor's "Run" coming after that gets a message
+// that it came too late and the command did not run, and nothing runs. A
+// late dismissal (null) says nothing more.
+func TestWithdrawnPermissionIsToldAndSoIsALateReply(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		reply any
+	}{
+		{"Run", map[string]any{"title": "Run"}},
+		{"dismissed", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ed := newSilentEditor(tc.reply)
+			h := lsptest.Start(t, lsptest.Setup{Caps: noAskCaps(false),
+				InitOpts: map[string]any{"plan_mode": map[string]any{"approval_timeout_secs": 1}},
+				Handlers: lspclient.Handlers{ShowMessageRequest: ed.messageRequest},
+				Script: `
+name: withdrawn
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: "touch ran.txt"}}
+  - text: done
+`})
+			t.Cleanup(ed.let) // before the editor's shutdown
+			s := h.NewSession("build")
+			wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
+			h.Await(lsptest.CancelRequestFor(messageRequestIDs(h)[0]))
+			h.AwaitMessage("window/showMessage", `"type":2`, "Run `touch ran.txt`?", "was withdrawn after 1 s without an answer",
+				"the command did not run")
+			ed.let() // the person answers the prompt still on the screen
+			if tc.reply != nil {
+				h.AwaitMessage("window/showMessage", `"type":2`, "Run `touch ran.txt`?", "came after the question", "was withdrawn",
+					"the command did not run", "ask the agent again")
+			} else {
+				h.ReadAsAPerson() // time for a message that must not come
+				for _, m := range h.Shown() {
+					if strings.Contains(m.Message, "came after") {
+						t.Fatalf("a late dismissal was answered: %q", m.Message)
+					}
+				}
+			}
+			if exists(t, h, "ran.txt") {
+				t.Fatal("the command ran after its question was withdrawn")
+			}
+		})
+	}
+}

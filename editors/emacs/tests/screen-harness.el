@@ -5,6 +5,7 @@
 ;; to agentls ($AGENTLS_BIN) with the scripted model; it then types keys as a person does and reads
 ;; the screen. Skips the test (exit 0) when there is no tmux (CI: scripts/install-tmux).
 (require 'cl-lib)
+(require 'seq)
 
 (defvar as-test-name (file-name-nondirectory (car (last command-line-args)))
   "The test's file name (emacs -q --batch -l the-test.el), for the skip line.")
