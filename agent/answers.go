@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/questions"
@@ -68,6 +69,9 @@ func (s *Session) checkAnswerLocked(questionID string, answers map[string]any) e
 	if s.pending == nil || s.pending.id != questionID {
 		return invalidf("question %q is not pending", questionID)
 	}
+	if s.pending.held != nil {
+		return invalidf("question %q is asked by the running turn: answer it with agent/answer (agentls.answer)", questionID)
+	}
 	if errs := s.pending.set.Validate(answers); errs != nil {
 		return invalidf("invalid answers: %s", questions.ValidationError(errs))
 	}
@@ -111,6 +115,9 @@ func (m *Manager) Answer(id, questionID string, answers map[string]any) error {
 	if err != nil {
 		return err
 	}
+	if held, err := s.answerHeld(questionID, answers); held {
+		return err // the turn that asks it goes on with the answer
+	}
 	if !m.startBackground() {
 		return errors.New("the server is shutting down: the answer was not taken")
 	}
@@ -138,9 +145,10 @@ func (s *Session) textAnswer(text string) (*QuestionAnswer, error) {
 	s.mu.Lock()
 	p, busy, asking := s.pending, s.busy, s.pending != nil && s.pending.turn == s.turnEnded
 	s.mu.Unlock()
-	if p == nil || (busy && !asking) {
-		// Busy with another turn: the prompt is refused as such. (While the
-		// asking turn is still ending, the answer waits for it.)
+	if p == nil || p.held != nil || (busy && !asking) {
+		// Busy with another turn, or with the one that waits for the
+		// answer: the prompt is refused as such. (While the asking turn is
+		// still ending, the answer waits for it.)
 		return nil, nil
 	}
 	answers, ok := questions.AnswersFromText(p.set, text)
@@ -170,4 +178,83 @@ func (m *Manager) PendingQuestionID(id string) (string, error) {
 		return "", invalidf("no question is pending in session %s", id)
 	}
 	return s.pending.id, nil
+}
+
+// HeldQuestion is a question pending while the turn that asks it still
+// waits for the editor's reply (HoldQuestion).
+type HeldQuestion struct {
+	s *Session
+	q *pendingQuestion
+}
+
+// QuestionHolder keeps a question pending while its editor shows it (the
+// Manager).
+type QuestionHolder interface {
+	HoldQuestion(sessionID, questionID string, set *questions.Set, createdAt time.Time) *HeldQuestion
+}
+
+var _ QuestionHolder = (*Manager)(nil)
+
+// HoldQuestion makes the question questionID (set) of session sessionID
+// (the face's id) pending while the caller waits for the editor's own
+// reply: agent/answer (agentls.answer) answers it too, and whichever
+// answer comes first decides (Answered, Release). An editor may take a
+// question off its screen without replying (eglot's C-g sends nothing):
+// the question stays answerable. It returns nil when the session has a
+// question pending already (the editor's reply alone decides then).
+// The session's pending slot stays the one owner of the question.
+func (m *Manager) HoldQuestion(sessionID, questionID string, set *questions.Set, createdAt time.Time) *HeldQuestion {
+	s, err := m.session(sessionID)
+	if err != nil {
+		slog.Debug("question not held", "session", sessionID, "err", err)
+		return nil
+	}
+	q := &pendingQuestion{id: questionID, set: set, createdAt: createdAt, held: make(chan map[string]any, 1)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending != nil {
+		return nil
+	}
+	q.turn = s.turnEnded
+	s.pending = q
+	return &HeldQuestion{s: s, q: q}
+}
+
+// Answered delivers the answers given through agent/answer.
+func (h *HeldQuestion) Answered() <-chan map[string]any { return h.q.held }
+
+// Release ends the hold once the editor replied or the wait ended: the
+// question is pending no more. answers are those agent/answer gave before
+// (answered): they decide, not the editor's reply.
+func (h *HeldQuestion) Release() (answers map[string]any, answered bool) {
+	h.s.mu.Lock()
+	if h.s.pending == h.q {
+		h.s.pending = nil
+	}
+	h.s.mu.Unlock()
+	select {
+	case answers = <-h.q.held:
+		return answers, true
+	default:
+		return nil, false
+	}
+}
+
+// answerHeld hands an answer to the held question questionID to the turn
+// that waits for it. held is false when questionID is no held question;
+// invalid answers change nothing.
+func (s *Session) answerHeld(questionID string, answers map[string]any) (held bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pending
+	if p == nil || p.held == nil || p.id != questionID {
+		return false, nil
+	}
+	if errs := p.set.Validate(answers); errs != nil {
+		return true, invalidf("invalid answers: %s", questions.ValidationError(errs))
+	}
+	s.pending = nil
+	p.held <- answers // never blocks: only the one who took it out of pending sends
+	slog.Info("held question answered through agent/answer", "session", s.meta.ID, "question", questionID)
+	return true, nil
 }

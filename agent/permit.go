@@ -19,7 +19,13 @@ import (
 // questions: the request becomes one AskRequest with purpose "permission",
 // the request itself (the face's `permission` payload) and its one
 // question "decision", whose values are the option ids.
-type AskPermitter struct{ Asker Asker }
+type AskPermitter struct {
+	Asker Asker
+	// Holder, when set, keeps the question pending while the Asker shows
+	// it, so that agent/answer (agentls.answer) answers it as well: a
+	// plain editor's prompt a person can put aside without a reply.
+	Holder QuestionHolder
+}
 
 // Permit asks req through the Asker and maps the answer to a decision.
 func (p AskPermitter) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
@@ -31,7 +37,7 @@ func (p AskPermitter) Permit(ctx context.Context, req permission.Request) (permi
 	if err != nil {
 		return permission.Decision{}, fmt.Errorf("permission question id: %w", err)
 	}
-	reply, err := p.Asker.Ask(ctx, AskRequest{
+	reply, err := p.ask(ctx, AskRequest{
 		SessionID: req.SessionID, QuestionID: id.String(), Set: set, Purpose: "permission",
 		CreatedAt: time.Now(), Actions: req.Actions(), Permission: &req,
 	})
@@ -44,6 +50,44 @@ func (p AskPermitter) Permit(ctx context.Context, req permission.Request) (permi
 		return permission.Decision{Dismissed: true}, nil
 	}
 	return req.DecisionOf(reply.Answers[permission.QuestionName])
+}
+
+// ask asks req through the Asker. With a Holder the question is pending
+// meanwhile (HoldQuestion) and the first answer decides: the editor's
+// reply, or agent/answer's, which withdraws the editor's question (the
+// Asker's request ends with its context). Either way the answer comes back
+// here, so it is read (DecisionOf) and timed (permission.Ask) alike.
+func (p AskPermitter) ask(ctx context.Context, req AskRequest) (AskReply, error) {
+	var h *HeldQuestion
+	if p.Holder != nil {
+		h = p.Holder.HoldQuestion(req.SessionID, req.QuestionID, req.Set, req.CreatedAt)
+	}
+	if h == nil {
+		return p.Asker.Ask(ctx, req)
+	}
+	askCtx, withdraw := context.WithCancel(ctx)
+	defer withdraw()
+	type asked struct {
+		reply AskReply
+		err   error
+	}
+	done := make(chan asked, 1)
+	go func() { // owned: every path below receives from done
+		reply, err := p.Asker.Ask(askCtx, req)
+		done <- asked{reply, err}
+	}()
+	select {
+	case r := <-done:
+		if answers, ok := h.Release(); ok {
+			return AskReply{Answers: answers}, nil // agent/answer's came first
+		}
+		return r.reply, r.err
+	case answers := <-h.Answered():
+		h.Release()
+		withdraw()
+		<-done // the Asker's request ends with askCtx
+		return AskReply{Answers: answers}, nil
+	}
 }
 
 // Permit is the one permission service (DESIGN.md): every question that

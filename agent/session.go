@@ -121,6 +121,12 @@ type pendingQuestion struct {
 	set       *questions.Set
 	createdAt time.Time
 	turn      chan struct{} // the turnEnded of the turn that asked it
+	// held takes the answer given through agent/answer to a question its
+	// turn still waits for (HoldQuestion: a permission question a plain
+	// editor shows); nil for a question whose turn ended (question_pending).
+	// Buffered: the one answer, sent by whoever took the question out of
+	// pending.
+	held chan map[string]any
 }
 
 // Info returns the session as the protocol shows it.

@@ -43,10 +43,13 @@ type plans interface {
 	AwaitingApproval(rel string) (string, bool)
 }
 
-// permissions are what a plan's approval grants (the commands it lets run).
+// permissions are what a plan's approval grants (the commands it lets run),
+// and the permission questions a plain editor shows, held pending for
+// agentls.answer.
 type permissions interface {
 	ApprovalGrants(id string) (grants []string, ok bool)
 	AskApprovalAgain(id string) bool
+	agent.QuestionHolder
 }
 
 // saves are the files the editor saved, which the agent tells from a

@@ -110,13 +110,20 @@ func (s *Server) notifyClient(ctx context.Context, method string, params any) {
 // protocol.Call, whose cancel notice waits without bound, a client that
 // stops reading holds the caller no longer than that.
 func (s *Server) callClient(ctx context.Context, method string, params, result any) error {
+	_, err := s.callClientID(ctx, method, params, result)
+	return err
+}
+
+// callClientID is callClient returning the request's id as well (a
+// withdrawn question remembers it: withdrawn_question.go).
+func (s *Server) callClientID(ctx context.Context, method string, params, result any) (jsonrpc2.ID, error) {
 	id, err := s.conn.Call(ctx, method, params, result)
 	if ctx.Err() != nil {
 		nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), notifyWriteBound)
 		defer cancel()
 		_ = s.conn.Notify(nctx, "$/cancelRequest", map[string]any{"id": cancelID(id)})
 	}
-	return err
+	return id, err
 }
 
 // cancelID is a request id as $/cancelRequest carries it.

@@ -106,7 +106,7 @@ func (s *Server) advanceForm(ctx context.Context, sessionID string, f *plainForm
 			s.askByPrompt(ctx, sessionID, f, i)
 			return
 		}
-		v, dismissed, err := s.showMessage(ctx, s.formHeading(f, i)+q.Question, questions.MessageType(q.Severity), actions, caps)
+		v, dismissed, err := s.showMessage(ctx, s.formHeading(f, i)+q.Question, questions.MessageType(q.Severity), actions, caps, withdrawal{})
 		if err != nil || dismissed {
 			if err != nil {
 				slog.Warn("form question not shown; it waits for the next prompt", "session", sessionID, "err", err)

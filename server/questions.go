@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -116,7 +117,7 @@ func (s *Server) askWithActions(ctx context.Context, req agent.AskRequest, caps 
 	} else if p := plainPermission(req); p != nil {
 		text = s.plainRunText(req, *p) // plain_question.go
 	}
-	v, dismissed, err := s.showMessage(ctx, text, questions.MessageType(q.Severity), req.Actions, caps)
+	v, dismissed, err := s.showMessage(ctx, text, questions.MessageType(q.Severity), req.Actions, caps, permissionWithdrawal(req))
 	if err != nil || dismissed {
 		return agent.AskReply{Dismissed: dismissed}, err
 	}
@@ -137,7 +138,7 @@ func (s *Server) askWithMessages(ctx context.Context, req agent.AskRequest, caps
 		if !ok {
 			return agent.AskReply{}, agent.ErrNoSurface
 		}
-		v, dismissed, err := s.showMessage(ctx, q.Question, questions.MessageType(q.Severity), actions, caps)
+		v, dismissed, err := s.showMessage(ctx, q.Question, questions.MessageType(q.Severity), actions, caps, withdrawal{})
 		if err != nil || dismissed {
 			return agent.AskReply{Dismissed: dismissed}, err
 		}
@@ -151,8 +152,11 @@ func (s *Server) askWithMessages(ctx context.Context, req agent.AskRequest, caps
 // value as an extra property and sends it back: that value, which must be one
 // of the offered values, decides (the title is only display text then).
 // Otherwise, or when the reply has no value, the title decides. A null reply
-// is dismissed.
-func (s *Server) showMessage(ctx context.Context, text string, typ int, actions []questions.Action, caps clientCaps) (any, bool, error) {
+// is dismissed. A question withdrawn because its time ran out (ctx's
+// deadline: plan_mode.approval_timeout_secs) is told to the person as w
+// says, as is a reply to it that comes later (withdrawn_question.go): a
+// plain editor may keep showing it (eglot ignores $/cancelRequest).
+func (s *Server) showMessage(ctx context.Context, text string, typ int, actions []questions.Action, caps clientCaps, w withdrawal) (any, bool, error) {
 	params := messageParams{Type: typ, Message: questions.Escape(text)}
 	actions = escapedActions(actions)
 	for _, a := range actions {
@@ -164,7 +168,12 @@ func (s *Server) showMessage(ctx context.Context, text string, typ int, actions 
 	}
 	var raw json.RawMessage
 	permission.Sent(ctx) // the answer is timed from here (permission/fast.go)
-	if err := s.callClient(ctx, "window/showMessageRequest", params, &raw); err != nil {
+	sent := time.Now()
+	id, err := s.callClientID(ctx, "window/showMessageRequest", params, &raw)
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			s.questionWithdrawn(ctx, id, w, time.Since(sent))
+		}
 		return nil, false, fmt.Errorf("window/showMessageRequest: %w", err)
 	}
 	if len(raw) == 0 || strings.TrimSpace(string(raw)) == "null" {
@@ -229,10 +238,13 @@ func normalJSON(raw []byte) (string, error) {
 // window/showMessageRequest (Reject first) for plain editors.
 var _ permission.Permitter = (*Server)(nil)
 
-// Permit asks req (agent.AskPermitter over Ask).
+// Permit asks req (agent.AskPermitter over Ask). A plain editor's question
+// (no agent/askUser form) is also pending for agentls.answer while it is
+// shown: a person may put the editor's prompt aside without a reply (eglot's
+// C-g sends none) and answer it so.
 func (s *Server) Permit(ctx context.Context, req permission.Request) (permission.Decision, error) {
 	s.mu.Lock()
-	canShow := s.caps.showDocument
+	canShow, form := s.caps.showDocument, s.caps.askUser
 	s.mu.Unlock()
 	if !canShow {
 		// An editor that cannot open a generated document (no
@@ -240,7 +252,11 @@ func (s *Server) Permit(ctx context.Context, req permission.Request) (permission
 		// never a reference to a document it does not show.
 		req.Document = ""
 	}
-	return agent.AskPermitter{Asker: s}.Permit(ctx, req)
+	p := agent.AskPermitter{Asker: s}
+	if m := s.manager(); m != nil && !form {
+		p.Holder = m
+	}
+	return p.Permit(ctx, req)
 }
 
 // escapedQuestions are the questions as a client gets them: question text
