@@ -87,7 +87,7 @@ end
 lib.run(client, function()
   -- The configuration is docs/acp.md's, run as it stands there.
   lib.setup_from_docs("### Neovim: avante.nvim")
-  vim.cmd("AvanteAsk")
+  lib.avante.open()
   -- The sidebar connects when it opens (initialize, session/new, available_commands_update).
   lib.wait("avante's ACP session with agentls's commands", function()
     for _, c in ipairs(Config.slash_commands) do

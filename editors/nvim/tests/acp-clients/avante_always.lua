@@ -65,11 +65,7 @@ end
 
 lib.run(client, function()
   lib.setup_from_docs("### Neovim: avante.nvim")
-  vim.cmd("AvanteAsk")
-  lib.wait("avante's ACP session", function()
-    local s = sidebar()
-    return s and s.acp_client ~= nil
-  end)
+  lib.avante.open()
   lib.watched = result_buf()
 
   -- Turn 1: the person clicks "Always allow" on the first command; avante answers the second.

@@ -278,6 +278,19 @@ function M.avante.load()
   vim.o.lines = 60
 end
 
+--- Opens avante's sidebar (:AvanteAsk) and waits for the ACP session it connects with: its id
+--- saved in the sidebar's chat history. The client is saved before session/new is answered; a
+--- message sent in between makes avante create a second session, and its later messages then go
+--- to whichever session's id was saved last (the first turn's "Always allow" in one session, the
+--- second turn in the other).
+function M.avante.open()
+  vim.cmd("AvanteAsk")
+  M.wait("avante's ACP session", function()
+    local s = M.avante.sidebar()
+    return s and s.acp_client ~= nil and s.chat_history and (s.chat_history.acp_session_id or "") ~= ""
+  end)
+end
+
 --- avante's sidebar (nil before it opened).
 function M.avante.sidebar()
   return require("avante").get()
