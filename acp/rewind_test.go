@@ -1,6 +1,9 @@
 package acp_test
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,5 +58,50 @@ steps:
 	}
 	if got := r.read("a.txt"); got != "ONE\n" {
 		t.Fatalf("a.txt after the undo = %q, want the turn's change back", got)
+	}
+}
+
+// TestRewindKeepsWhatTheUserWroteWhileTheRunQuestionWasOpen: an ACP
+// client reports no saves. While the person reads the question about
+// `touch made.txt`, they write x.txt and create new.txt on disk, then
+// allow the command. Only made.txt is the command's: /rewind removes it
+// and leaves the person's files as they wrote them.
+func TestRewindKeepsWhatTheUserWroteWhileTheRunQuestionWasOpen(t *testing.T) {
+	client := &testClient{}
+	var dir string
+	client.permit = func(_ context.Context, p sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
+		for name, text := range map[string]string{"x.txt": "the user's save\n", "new.txt": "the user's new file\n"} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Error(err)
+			}
+		}
+		return sdk.RequestPermissionOutcome{Selected: &sdk.RequestPermissionOutcomeSelected{OptionId: "allow_once"}}
+	}
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, files: map[string]string{"x.txt": "before\n"}, script: `
+steps:
+  - tool_calls: [{id: r, name: run, args: {command: "touch made.txt"}}]
+  - text: "OK."
+`})
+	dir = r.dir
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "go"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop = %s", stop)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err != nil {
+		t.Fatalf("the command did not run: %v", err)
+	}
+	before := len(client.agentText())
+	if stop := r.mustPrompt(sid, "/rewind"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("/rewind: %s", stop)
+	}
+	answer := client.agentText()[before:]
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); !os.IsNotExist(err) {
+		t.Errorf("made.txt, the command's own file, survived /rewind: %v (%q)", err, answer)
+	}
+	if got := r.read("x.txt"); got != "the user's save\n" {
+		t.Errorf("x.txt after /rewind = %q, want the user's text kept (%q)", got, answer)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "new.txt")); err != nil || string(b) != "the user's new file\n" {
+		t.Errorf("new.txt after /rewind: %q %v, want the user's file kept (%q)", b, err, answer)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -120,9 +121,54 @@ func (s *Session) knownID() string { return s.rootSession().meta.ID }
 // turn was cancelled.
 const rescanTimeout = 30 * time.Second
 
+// commandStart is the scan a call of a command (`run`) or of a mutating
+// tool takes right before its command starts: after the user's permission
+// (tools.StartTeller; the person may save or create files while the
+// question is open, and those are theirs), or before the tool runs when
+// the tool does not say when its command starts. Taken once at most; a
+// command that never starts (rejected, refused, cancelled) scans nothing.
+type commandStart struct {
+	mcp bool // a mutating MCP tool: the open files' disk state too (mcp_rescan.go)
+
+	once    sync.Once
+	started bool
+	before  *checkpoint.Before
+	open    map[string]string
+}
+
+// take scans, the first time only.
+func (c *commandStart) take(ctx context.Context, s *Session) {
+	c.once.Do(func() {
+		c.started = true
+		if c.mcp {
+			c.open = s.openDiskState()
+		}
+		c.before = s.beforeCommand(ctx)
+	})
+}
+
+// taken is the scan, and whether the command started (nil c: no
+// command). It closes c: a later take scans nothing.
+func (c *commandStart) taken() (*checkpoint.Before, map[string]string, bool) {
+	if c == nil {
+		return nil, nil, false
+	}
+	c.once.Do(func() {})
+	return c.before, c.open, c.started
+}
+
+// CommandStarting implements tools.CommandStarter: the call's command
+// starts now, so the workspace is scanned now (commandStart).
+func (e *env) CommandStarting(ctx context.Context) {
+	if e.start != nil {
+		e.start.take(ctx, e.s)
+	}
+}
+
 // beforeCommand scans the workspace before a command (`run`) or a mutating
-// tool of the execute/other kinds runs: what changed before it — the
-// user's saves while the model thought — is not its work (afterCommand).
+// tool of the execute/other kinds starts (commandStart): what changed
+// before it — the user's saves while the model thought or while the
+// permission question was open — is not its work (afterCommand).
 // Nil without a store, or when the scan failed: the command's changes then
 // stay the user's (a rewind leaves them as conflicts).
 func (s *Session) beforeCommand(ctx context.Context) *checkpoint.Before {

@@ -30,6 +30,9 @@ type env struct {
 	system bool
 	// ctx is the turn's: what the tools send to the editor honours it.
 	ctx context.Context
+	// start is the scan of the call's command (nil for a call that runs
+	// none): taken when the command starts (CommandStarting).
+	start *commandStart
 }
 
 // context is the turn's context (Background for an env built without one).

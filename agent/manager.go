@@ -617,6 +617,7 @@ func (m *Manager) SetMode(ctx context.Context, id, mode string) (agentproto.Sess
 		if plan := s.planFile(); plan != "" {
 			m.markForBuild(ctx, s, plan) // plan_status.go
 			s.baselineNow(plan)
+			s.noteApprovedBySwitch(plan)
 		}
 	}
 	return s.Info(), nil

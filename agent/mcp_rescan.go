@@ -45,7 +45,8 @@ func (s *Session) openDiskState() map[string]string {
 
 // mcpAfterWrite brings agentls's view up to date after a mutating MCP
 // call: the workspace is rescanned (checkpoints: what changed since
-// before, the scan before the call, is the server's, not the user's); each open file whose disk content the call changed is
+// before, the scan taken once the user allowed the call, is the server's,
+// not the user's); each open file whose disk content the call changed is
 // reloaded into the overlay when its buffer is clean (the read tool then
 // sees the new content), and when its buffer holds unsaved changes the
 // user is warned (their buffer and the file now differ; the buffer is

@@ -129,3 +129,117 @@ steps:
 		}
 	}
 }
+
+// TestRewindKeepsWhatTheUserChangedWhileTheRunQuestionWasOpen: while the
+// person reads the question about `touch made.txt` (which can take
+// minutes), they save x.txt in the editor (didSave), create new.txt on
+// disk without the editor knowing (a shell, an ACP client, which reports
+// no save) and delete gone.txt; then they allow the command. Only
+// made.txt is the command's: a code rewind of the turn removes it and
+// leaves the person's changes as they made them, listed as conflicts.
+func TestRewindKeepsWhatTheUserChangedWhileTheRunQuestionWasOpen(t *testing.T) {
+	t.Parallel()
+	const script = `
+name: asked
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: "touch made.txt"}}
+  - text: done
+`
+	ctx := context.Background()
+	var m *Manager
+	ed := &memEditor{}
+	ed.ask = func(_ context.Context, req AskRequest) (AskReply, error) {
+		if req.Permission == nil || req.Permission.Kind != agentproto.PermissionRun {
+			return AskReply{Dismissed: true}, nil
+		}
+		root := m.ws.Root()
+		// The person, while the question is shown.
+		x := filepath.Join(root, "x.txt")
+		if err := os.WriteFile(x, []byte("the user's save\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+		m.EditorSaved(x)
+		if err := os.WriteFile(filepath.Join(root, "new.txt"), []byte("the user's new file\n"), 0o644); err != nil {
+			t.Error(err)
+		}
+		if err := os.Remove(filepath.Join(root, "gone.txt")); err != nil {
+			t.Error(err)
+		}
+		return AskReply{Answers: map[string]any{"decision": string(agentproto.AllowOnce)}}, nil
+	}
+	m, _ = newTestManager(t, script, ed, nil)
+	root := m.ws.Root()
+	for name, text := range map[string]string{"x.txt": "before\n", "gone.txt": "the user removes this\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newTestSession(t, m, "build")
+	if res, err := m.Prompt(ctx, PromptRequest{SessionID: s.ID(), Text: "run it"}); err != nil || res.StopReason != agentproto.StopEndTurn {
+		t.Fatalf("turn: %+v %v", res, err)
+	}
+	if out := ed.toolResult("r"); !strings.Contains(out, `"exit_code":0`) {
+		t.Fatalf("the command did not run: %s", out)
+	}
+	res, err := m.Rewind(ctx, agentproto.RewindParams{SessionID: s.ID(), ToMessageID: userIDs(s)[0], What: agentproto.RewindCode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "made.txt")); !os.IsNotExist(err) {
+		t.Errorf("made.txt, the command's own file, survived the rewind: %v (result %+v)", err, res)
+	}
+	if got := readWS(t, m, "x.txt"); got != "the user's save\n" {
+		t.Errorf("x.txt after the rewind = %q, want the user's save kept (result %+v)", got, res)
+	}
+	if got, err := os.ReadFile(filepath.Join(root, "new.txt")); err != nil || string(got) != "the user's new file\n" {
+		t.Errorf("new.txt after the rewind: %q %v, want the user's file kept (result %+v)", got, err, res)
+	}
+	if _, err := os.Stat(filepath.Join(root, "gone.txt")); !os.IsNotExist(err) {
+		t.Errorf("gone.txt, which the user deleted, came back: %v (result %+v)", err, res)
+	}
+	for _, p := range res.Restored {
+		if p == "x.txt" || p == "new.txt" || p == "gone.txt" {
+			t.Errorf("%s, the user's change, is reported restored as the command's: restored %v", p, res.Restored)
+		}
+	}
+	conflicts := map[string]bool{}
+	for _, c := range res.Conflicts {
+		conflicts[c.Path] = true
+	}
+	for _, p := range []string{"x.txt", "new.txt", "gone.txt"} {
+		if !conflicts[p] {
+			t.Errorf("%s is not listed as a conflict: conflicts %+v, restored %v", p, res.Conflicts, res.Restored)
+		}
+	}
+}
+
+// TestCommandScansOnlyWhenItStarts: a command costs two walks of the
+// workspace, one right before it starts (after the permission) and one
+// after it, as it did when the first was taken before the question; a
+// command the person rejects starts nothing and walks nothing.
+func TestCommandScansOnlyWhenItStarts(t *testing.T) {
+	t.Parallel()
+	walks := func(decision agentproto.OptionKind) int {
+		const script = `
+name: asked
+steps:
+  - tool_calls:
+      - {id: r, name: run, args: {command: "true"}}
+  - text: done
+`
+		ed := &memEditor{ask: func(context.Context, AskRequest) (AskReply, error) {
+			return AskReply{Answers: map[string]any{"decision": string(decision)}}, nil
+		}}
+		m, _ := newTestManager(t, script, ed, nil)
+		s := newTestSession(t, m, "build")
+		if res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: "run it"}); err != nil || res.StopReason != agentproto.StopEndTurn {
+			t.Fatalf("turn: %+v %v", res, err)
+		}
+		return m.checkpoints.Walks()
+	}
+	rejected, allowed := walks(agentproto.RejectOnce), walks(agentproto.AllowOnce)
+	if allowed-rejected != 2 {
+		t.Errorf("walks: %d with the command allowed, %d with it rejected; want 2 more for the one that ran (one before it, one after)", allowed, rejected)
+	}
+}

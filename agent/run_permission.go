@@ -23,7 +23,7 @@ func (s *Session) runPermission(ctx context.Context, command, dir string, d runD
 		Options: []agentproto.PermissionOption{
 			permission.Opt(agentproto.RejectOnce, "Reject"),
 			permission.Opt(agentproto.AllowOnce, "Run"),
-			permission.Opt(agentproto.AllowAlways, fmt.Sprintf("Always allow %q", command)),
+			permission.Opt(agentproto.AllowAlways, fmt.Sprintf("Always allow %q (this session)", command)),
 		},
 		Always: "this exact command line runs again without a question in a workspace folder for the rest of this session (its sub-agents' calls too); any other command is still asked",
 	}

@@ -329,6 +329,16 @@ func (s *Session) attachPlan(rel string) (changed bool) {
 	return true
 }
 
+// noteApprovedBySwitch adds to the mode notice that the user's switch to
+// build mode approved the plan rel: a "Plan rejected" tool result (Keep
+// Planning) earlier in the conversation would otherwise stand unanswered
+// beside it.
+func (s *Session) noteApprovedBySwitch(rel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.modeNotice += fmt.Sprintf(" The user approved the plan %s by switching to BUILD mode: an earlier answer that it was not approved no longer holds (Keep Planning, a rejection); carry it out.", rel)
+}
+
 func changeSource(source string) string {
 	switch source {
 	case "tool":

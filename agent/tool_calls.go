@@ -12,7 +12,6 @@ import (
 	"github.com/agentls/agentls/agent/tooloutcome"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/checkpoint"
 	"github.com/agentls/agentls/guard"
 	"github.com/sourcegraph/conc/iter"
 	"github.com/sourcegraph/conc/panics"
@@ -163,24 +162,23 @@ func (s *Session) runCall(ctx context.Context, c agentproto.ToolCall, cut bool) 
 	}
 	s.syncCallFiles(ctx, c.Name, args)
 	ctx = withGivenPaths(ctx, s.callPaths(c.Name, args)) // autorun_edits.go: the names as given
-	var open map[string]string
 	mcpWriter := s.mcpMutating(c.Name)
-	if mcpWriter {
-		open = s.openDiskState() // mcp_rescan.go
-	}
 	d, declared := m.tools.Declarations().Lookup(c.Name)
 	command := declared && d.Class == guard.ClassMutating && (d.Kind == guard.KindExecute || d.Kind == guard.KindOther)
-	var before *checkpoint.Before
+	var start *commandStart
 	if mcpWriter || command {
-		before = s.beforeCommand(ctx) // checkpoints.go: what changes from now on may be the command's
+		start = &commandStart{mcp: mcpWriter}
+		if st, ok := tool.(tools.StartTeller); !ok || !st.TellsCommandStart() {
+			start.take(ctx, s) // a tool that never says when its command starts: scanned before it runs
+		}
 	}
 	var res tools.Result
 	var err error
 	var catcher panics.Catcher
-	catcher.Try(func() { res, err = tool.Run(ctx, &env{s: s, ctx: ctx}, args) })
-	if mcpWriter {
+	catcher.Try(func() { res, err = tool.Run(ctx, &env{s: s, ctx: ctx, start: start}, args) })
+	if before, open, started := start.taken(); started && mcpWriter {
 		s.mcpAfterWrite(ctx, c.Name, before, open) // rescan, reload clean buffers, warn about dirty ones
-	} else if command {
+	} else if started {
 		s.afterCommand(ctx, before) // checkpoints.go: the command's changes are not the user's
 	}
 	if rec := catcher.Recovered(); rec != nil {

@@ -70,9 +70,11 @@ type Store struct {
 	hashed int
 	// manifestReads counts the manifests a prune read (tests).
 	manifestReads int
-	uses          map[string]manifestUses // manifest path → the objects it uses (prune.go)
-	sizes         map[string]int64        // object name → its size (prune.go)
-	known         map[string]knownCache   // session → its Known as last read or written (known.go)
+	// walks counts the workspace walks (Walks).
+	walks int
+	uses  map[string]manifestUses // manifest path → the objects it uses (prune.go)
+	sizes map[string]int64        // object name → its size (prune.go)
+	known map[string]knownCache   // session → its Known as last read or written (known.go)
 	// saves are the files the editor reported saved (editor_saves.go); they
 	// have a lock of their own, taken without I/O.
 	saves editorSaves
@@ -154,6 +156,7 @@ var ErrTooManyFiles = fmt.Errorf("the workspace has more than %d files (after .g
 // the whole walk succeeded (a workspace over MaxFiles leaves no objects
 // behind).
 func (s *Store) scan(ctx context.Context) (Manifest, error) {
+	s.walks++
 	s.loadHashCache()
 	out := Manifest{}
 	err := s.ws.WalkFiles(ctx, func(f workspace.WalkedFile) error {
@@ -202,6 +205,15 @@ func (s *Store) Scan(ctx context.Context) (Manifest, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.scan(ctx)
+}
+
+// Walks is how many times the store walked the workspace (a checkpoint's
+// save, a scan around a command): the cost of a turn on a large
+// workspace, which tests and benchmarks count.
+func (s *Store) Walks() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.walks
 }
 
 // Current is the entry of one file as it is now; ok is false when it does

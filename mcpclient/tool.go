@@ -70,6 +70,11 @@ func (t *Tool) Spec() tools.Spec {
 	return tools.Spec{ToolSpec: llm.ToolSpec{Name: t.name, Description: t.desc, Parameters: t.params}, Guard: d}
 }
 
+// TellsCommandStart implements tools.StartTeller: a mutating tool's Run
+// tells its env when the call goes to the server, the user having allowed
+// it (a read-only tool's call is no command).
+func (t *Tool) TellsCommandStart() bool { return !t.readOnly }
+
 // ReadOnly reports whether the tool counts as read-only.
 func (t *Tool) ReadOnly() bool { return t.readOnly }
 
@@ -117,6 +122,7 @@ func (t *Tool) Run(ctx context.Context, env tools.Env, args json.RawMessage) (to
 		if r := env.Guard().CheckCall(env.State(), t.name, args); r != nil {
 			return tools.Refused(r), nil
 		}
+		tools.CommandStarting(ctx, env) // the checkpoints' scan: what changes from now on may be the server's
 	}
 	cfg := env.Config()
 	timeout := time.Duration(cfg.MCP.CallTimeoutSecs) * time.Second

@@ -10,7 +10,7 @@ import (
 
 func runRequest(cmd string) Request {
 	return Request{Kind: agentproto.PermissionRun, What: cmd, Cwd: "/w/sub", Network: NetworkNotIsolated, Sandbox: SandboxOff,
-		Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Run"), Opt(agentproto.AllowAlways, `Always allow "`+cmd+`"`)}}
+		Options: []agentproto.PermissionOption{Opt(agentproto.RejectOnce, "Reject"), Opt(agentproto.AllowOnce, "Run"), Opt(agentproto.AllowAlways, `Always allow "`+cmd+`" (this session)`)}}
 }
 
 // TestRequestRendering: every face's text says what, where and what it
@@ -30,7 +30,7 @@ func TestRequestRendering(t *testing.T) {
 			name:  "run names folder, network and sandbox",
 			req:   runRequest("make test"),
 			text:  []string{"Run `make test`?", "Folder: /w/sub", "Network: not isolated", "Sandbox: off"},
-			title: "Run `make test` in /w/sub", actions: []string{"Reject", "Run", `Always allow "make test"`},
+			title: "Run `make test` in /w/sub", actions: []string{"Reject", "Run", `Always allow "make test" (this session)`},
 			decision: map[any]agentproto.OptionKind{"allow_once": agentproto.AllowOnce, "allow_always": agentproto.AllowAlways, "reject_once": agentproto.RejectOnce, "run": "", true: ""},
 		},
 		{
@@ -38,7 +38,7 @@ func TestRequestRendering(t *testing.T) {
 			req:     runRequest("echo \u202Egnp.exe\x1b[2J"),
 			text:    []string{`echo \u202Egnp.exe\u001B[2J`},
 			notText: []string{"\u202E", "\x1b"},
-			title:   "Run `echo \\u202Egnp.exe\\u001B[2J` in /w/sub", actions: []string{"Reject", "Run", "Always allow \"echo \u202Egnp.exe\x1b[2J\""},
+			title:   "Run `echo \\u202Egnp.exe\\u001B[2J` in /w/sub", actions: []string{"Reject", "Run", "Always allow \"echo \u202Egnp.exe\x1b[2J\" (this session)"},
 		},
 		{
 			name: "an MCP call names its server's network and sandbox",

@@ -107,7 +107,7 @@ steps:
 			s := h.NewSession("build")
 			wantStop(t, h.Prompt(s.SessionID, "run"), "end_turn")
 			reqs := h.MessageRequests()
-			if len(reqs) != 1 || reqs[0].Type != 2 || len(reqs[0].Actions) != 3 || reqs[0].Actions[2]["title"] != `Always allow "touch ran.txt"` {
+			if len(reqs) != 1 || reqs[0].Type != 2 || len(reqs[0].Actions) != 3 || reqs[0].Actions[2]["title"] != `Always allow "touch ran.txt" (this session)` {
 				t.Fatalf("permission requests = %+v", reqs)
 			}
 			if exists(t, h, "ran.txt") {

@@ -145,7 +145,7 @@ steps:
 				return
 			}
 			if q.Question != "Run `"+tc.command+"`?"+where ||
-				len(q.Buttons) != 3 || q.Buttons[0].Label != "Reject" || q.Buttons[1].Label != "Run" || q.Buttons[2].Label != fmt.Sprintf("Always allow %q", tc.command) {
+				len(q.Buttons) != 3 || q.Buttons[0].Label != "Reject" || q.Buttons[1].Label != "Run" || q.Buttons[2].Label != fmt.Sprintf("Always allow %q (this session)", tc.command) {
 				t.Fatalf("permission question = %+v", a)
 			}
 		})
@@ -230,7 +230,7 @@ func TestRunAlwaysAllowIsRemembered(t *testing.T) {
 		r := reqs[0]
 		network, sandboxState := runPlace("echo one")
 		if r.Type != 2 || r.Message != "Network: "+network+", Sandbox: "+sandboxState+"\nFolder: "+h.Dir+"\nRun `echo one`?" || len(r.Actions) != 3 ||
-			r.Actions[0]["title"] != "Reject" || r.Actions[1]["title"] != "Run" || r.Actions[2]["title"] != `Always allow "echo one"` ||
+			r.Actions[0]["title"] != "Reject" || r.Actions[1]["title"] != "Run" || r.Actions[2]["title"] != `Always allow "echo one" (this session)` ||
 			r.Actions[0]["value"] != "reject_once" || r.Actions[1]["value"] != "allow_once" || r.Actions[2]["value"] != "allow_always" {
 			t.Fatalf("permission request = %+v", r)
 		}

@@ -108,6 +108,7 @@ func runCommand(ctx context.Context, env Env, p RunParams) (Result, error) {
 			r.Hint = "the session is no longer in build mode, so the command did not start; " + r.Hint
 			return r
 		}
+		CommandStarting(ctx, env) // the checkpoints' scan: what changes from now on may be the command's
 		return nil
 	}
 	policy, scan, approval := runPolicyScan(env, command, permit.Rule != "") // repositories read-only when nobody was asked, their hooks and config when the user was
@@ -167,7 +168,7 @@ func runTitle(p RunParams) string {
 
 // runTool runs a shell command in the workspace, after the user confirmed it.
 var runTool = New(Def[RunParams]{Name: "run", Kind: "execute", Run: runCommand,
-	Title: runTitle,
+	Title: runTitle, TellsStart: true, // the scan before it follows the user's permission (recheck)
 	Guard: guard.Decl{Class: guard.ClassMutating, Kind: guard.KindExecute, Interaction: guard.WaitsOnHuman, Plan: guard.BuildOnly, Reach: agentproto.ReachProcess,
 		Paths: []guard.PathArg{{Name: "cwd", Role: guard.Source, Optional: true}}},
 })

@@ -36,6 +36,9 @@ type Def[P any] struct {
 	// Run executes a call whose arguments decoded. Failures the model should
 	// read are a failed Result; a Go error is an infrastructure failure.
 	Run func(ctx context.Context, env Env, p P) (Result, error)
+	// TellsStart: Run calls CommandStarting right before its command
+	// starts, after any permission (the Tool New makes is a StartTeller).
+	TellsStart bool
 }
 
 // New makes a Tool of d. Decoding the arguments (unknown ones rejected), the
@@ -55,6 +58,9 @@ func New[P any](d Def[P]) Tool {
 	}
 	return typed[P]{def: d, params: params}
 }
+
+// TellsCommandStart implements StartTeller: the Def's TellsStart.
+func (t typed[P]) TellsCommandStart() bool { return t.def.TellsStart }
 
 // typed is the Tool New makes.
 type typed[P any] struct {

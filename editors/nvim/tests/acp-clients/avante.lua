@@ -13,15 +13,7 @@ local here = vim.fs.dirname(debug.getinfo(1, "S").source:sub(2))
 package.path = here .. "/?.lua;" .. package.path
 local lib = require("lib")
 
-vim.opt.runtimepath:prepend(lib.clients .. "/plenary.nvim")
-vim.opt.runtimepath:prepend(lib.clients .. "/nui.nvim")
-vim.opt.runtimepath:prepend(lib.clients .. "/avante.nvim")
--- avante's Rust template module is not built here, and nvim-cmp is not installed: stand-ins
--- (avante-stub/lua/*.lua say what each does).
-vim.opt.runtimepath:append(here .. "/avante-stub")
-vim.o.swapfile = false
-vim.o.columns = 200
-vim.o.lines = 60
+lib.avante.load()
 
 -- avante's own steps, before the cancelled run: two commands that each create .envrc, asked about
 -- after they ran (the run sentinel, docs/guard.md "After the command"): the first removed, the
@@ -47,51 +39,8 @@ local client = "avante"
 local Config = require("avante.config")
 
 
-local function sidebar()
-  return require("avante").get()
-end
-
---- Presses lhs in window winid as a person's key press (the buffer's own mappings apply).
-local function press(winid, lhs)
-  vim.api.nvim_set_current_win(winid)
-  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(lhs, true, false, true), "mx", false)
-end
-
---- Types text into the sidebar's input and sends it with the submit key.
-local function send(text)
-  local sb = lib.wait("avante's sidebar to take a message", function()
-    local s = sidebar()
-    return s and not s.is_generating and s.containers.input and vim.api.nvim_win_is_valid(s.containers.input.winid) and s
-  end)
-  vim.api.nvim_buf_set_lines(sb.containers.input.bufnr, 0, -1, false, vim.split(text, "\n"))
-  vim.cmd("stopinsert")
-  press(sb.containers.input.winid, "<CR>")
-end
-
-local function result_buf()
-  local s = sidebar()
-  return s and s.containers.result and s.containers.result.bufnr
-end
-
---- Clicks avante's inline button named `name` as a person does, having read its question: the
---- cursor on it, then the button line's <CR>.
-local function click(name)
-  local sb = sidebar()
-  local buf, win = sb.containers.result.bufnr, sb.containers.result.winid
-  local at = lib.wait("the " .. name .. " button", function()
-    for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-      local c = line:find(name, 1, true)
-      if c and line:find("Waiting for Confirmation", 1, true) then
-        return { i, c }
-      end
-    end
-  end)
-  lib.read_as_a_person()
-  vim.api.nvim_set_current_win(win)
-  vim.api.nvim_win_set_cursor(win, { at[1], at[2] - 1 })
-  vim.api.nvim_exec_autocmds("CursorMoved", { buffer = buf })
-  press(win, "<CR>")
-end
+local sidebar, send, result_buf, click =
+  lib.avante.sidebar, lib.avante.send, lib.avante.result_buf, lib.avante.click
 
 --- The run sentinel's question after `command` (which creates .envrc), as avante shows it:
 --- sends the prompt, clicks Run at the command's question, waits for the question after it,
@@ -138,7 +87,7 @@ end
 lib.run(client, function()
   -- The configuration is docs/acp.md's, run as it stands there.
   lib.setup_from_docs("### Neovim: avante.nvim")
-  vim.cmd("AvanteAsk")
+  lib.avante.open()
   -- The sidebar connects when it opens (initialize, session/new, available_commands_update).
   lib.wait("avante's ACP session with agentls's commands", function()
     for _, c in ipairs(Config.slash_commands) do

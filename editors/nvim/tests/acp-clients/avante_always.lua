@@ -3,7 +3,7 @@
 -- buttons: what one click on "Always allow" grants. Run: ./run avante_always
 --
 -- In BUILD, the first turn runs two commands. The first question offers agentls's three options
--- as avante's buttons: Reject, Run and `Always allow "touch one.txt"`; the person clicks the
+-- as avante's buttons: Reject, Run and `Always allow "touch one.txt" (this session)`; the person clicks the
 -- last, which allows that one command from now on. avante then answers every later question of
 -- the turn by itself with its "always" option, in milliseconds (helpers.lua: session_ctx.always_yes),
 -- so the second command, `touch two.txt`, is answered with no question on the screen. That answer
@@ -42,13 +42,7 @@ function lib.script()
   }, "\n")
 end
 
-vim.opt.runtimepath:prepend(lib.clients .. "/plenary.nvim")
-vim.opt.runtimepath:prepend(lib.clients .. "/nui.nvim")
-vim.opt.runtimepath:prepend(lib.clients .. "/avante.nvim")
-vim.opt.runtimepath:append(here .. "/avante-stub")
-vim.o.swapfile = false
-vim.o.columns = 200
-vim.o.lines = 60
+lib.avante.load()
 
 lib.setup_workspace()
 do -- BUILD from the start: each command is asked at once
@@ -59,49 +53,7 @@ end
 
 local client = "avante_always"
 
-local function sidebar()
-  return require("avante").get()
-end
-
-local function press(winid, lhs)
-  vim.api.nvim_set_current_win(winid)
-  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(lhs, true, false, true), "mx", false)
-end
-
-local function send(text)
-  local sb = lib.wait("avante's sidebar to take a message", function()
-    local s = sidebar()
-    return s and not s.is_generating and s.containers.input and vim.api.nvim_win_is_valid(s.containers.input.winid) and s
-  end)
-  vim.api.nvim_buf_set_lines(sb.containers.input.bufnr, 0, -1, false, vim.split(text, "\n"))
-  vim.cmd("stopinsert")
-  press(sb.containers.input.winid, "<CR>")
-end
-
-local function result_buf()
-  local s = sidebar()
-  return s and s.containers.result and s.containers.result.bufnr
-end
-
---- Clicks avante's inline button named `name` as a person does, having read its question: the
---- cursor on it, then the button line's <CR>.
-local function click(name)
-  local sb = sidebar()
-  local buf, win = sb.containers.result.bufnr, sb.containers.result.winid
-  local at = lib.wait("the " .. name .. " button", function()
-    for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-      local c = line:find(name, 1, true)
-      if c and line:find("Waiting for Confirmation", 1, true) then
-        return { i, c }
-      end
-    end
-  end)
-  lib.read_as_a_person()
-  vim.api.nvim_set_current_win(win)
-  vim.api.nvim_win_set_cursor(win, { at[1], at[2] - 1 })
-  vim.api.nvim_exec_autocmds("CursorMoved", { buffer = buf })
-  press(win, "<CR>")
-end
+local sidebar, send, result_buf, click = lib.avante.sidebar, lib.avante.send, lib.avante.result_buf, lib.avante.click
 
 --- Waits for the turn's end and returns the sidebar's text then (dumped as `moment`).
 local function turn_end(moment, last)
@@ -113,11 +65,7 @@ end
 
 lib.run(client, function()
   lib.setup_from_docs("### Neovim: avante.nvim")
-  vim.cmd("AvanteAsk")
-  lib.wait("avante's ACP session", function()
-    local s = sidebar()
-    return s and s.acp_client ~= nil
-  end)
+  lib.avante.open()
   lib.watched = result_buf()
 
   -- Turn 1: the person clicks "Always allow" on the first command; avante answers the second.
@@ -127,8 +75,8 @@ lib.run(client, function()
     return text:find("Waiting for Confirmation", 1, true) and text:find("Run `touch one.txt`?", 1, true)
   end)
   local first = lib.dump(client, "first-question", result_buf())
-  lib.expect_contains("the first question", first, { 'Always allow "touch one.txt"' })
-  click('Always allow "touch one.txt"')
+  lib.expect_contains("the first question", first, { 'Always allow "touch one.txt" (this session)' })
+  click('Always allow "touch one.txt" (this session)')
   lib.wait("touch one.txt to run", function()
     return lib.ws_file("one.txt") ~= nil
   end)

@@ -1,5 +1,6 @@
--- What both ACP client sessions share: the throw-away workspace and the scripted model's
--- transcript, bounded waits, dumps of the client's chat buffer, and the verdict line.
+-- What the ACP client sessions share: the throw-away workspace and the scripted model's
+-- transcript, bounded waits, dumps of the client's chat buffer, the verdict line, and avante's
+-- sidebar driven as a person does (M.avante).
 --
 -- The runner (./run) starts Neovim with HOME, XDG_CONFIG_HOME, XDG_STATE_HOME and
 -- XDG_DATA_HOME pointing into a throw-away folder, the agentls under test first on PATH, and:
@@ -256,6 +257,87 @@ end
 --- Keeps text in the artifacts folder as <client>-<name>.txt (a screen with what a dump lacks).
 function M.keep(client, name, text)
   write(string.format("%s/%s-%s.txt", M.artifacts, client, name), text .. "\n")
+end
+
+
+--- avante.nvim, as both avante sessions (avante.lua, avante_always.lua) drive it: loaded with
+--- its dependencies and the stand-ins for what is not built here (avante-stub/lua/*.lua say what
+--- each does), on a screen wide enough for its sidebar; then its sidebar driven as a person
+--- does.
+M.avante = {}
+
+--- Puts avante.nvim and its dependencies on the runtimepath and sizes the screen.
+function M.avante.load()
+  vim.opt.runtimepath:prepend(M.clients .. "/plenary.nvim")
+  vim.opt.runtimepath:prepend(M.clients .. "/nui.nvim")
+  vim.opt.runtimepath:prepend(M.clients .. "/avante.nvim")
+  -- avante's Rust template module is not built here, and nvim-cmp is not installed: stand-ins.
+  vim.opt.runtimepath:append(vim.fs.dirname(debug.getinfo(1, "S").source:sub(2)) .. "/avante-stub")
+  vim.o.swapfile = false
+  vim.o.columns = 200
+  vim.o.lines = 60
+end
+
+--- Opens avante's sidebar (:AvanteAsk) and waits for the ACP session it connects with: its id
+--- saved in the sidebar's chat history. The client is saved before session/new is answered; a
+--- message sent in between makes avante create a second session, and its later messages then go
+--- to whichever session's id was saved last (the first turn's "Always allow" in one session, the
+--- second turn in the other).
+function M.avante.open()
+  vim.cmd("AvanteAsk")
+  M.wait("avante's ACP session", function()
+    local s = M.avante.sidebar()
+    return s and s.acp_client ~= nil and s.chat_history and (s.chat_history.acp_session_id or "") ~= ""
+  end)
+end
+
+--- avante's sidebar (nil before it opened).
+function M.avante.sidebar()
+  return require("avante").get()
+end
+
+--- Presses lhs in window winid as a person's key press (the buffer's own mappings apply).
+function M.avante.press(winid, lhs)
+  vim.api.nvim_set_current_win(winid)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(lhs, true, false, true), "mx", false)
+end
+
+--- Types text into the sidebar's input and sends it with the submit key.
+function M.avante.send(text)
+  local sb = M.wait("avante's sidebar to take a message", function()
+    local s = M.avante.sidebar()
+    local input = s and not s.is_generating and s.containers.input
+    return input and vim.api.nvim_win_is_valid(input.winid) and s
+  end)
+  vim.api.nvim_buf_set_lines(sb.containers.input.bufnr, 0, -1, false, vim.split(text, "\n"))
+  vim.cmd("stopinsert")
+  M.avante.press(sb.containers.input.winid, "<CR>")
+end
+
+--- The sidebar's result buffer (the chat), nil before it opened.
+function M.avante.result_buf()
+  local s = M.avante.sidebar()
+  return s and s.containers.result and s.containers.result.bufnr
+end
+
+--- Clicks avante's inline button named `name` as a person does, having read its question: the
+--- cursor on it, then the button line's <CR>.
+function M.avante.click(name)
+  local sb = M.avante.sidebar()
+  local buf, win = sb.containers.result.bufnr, sb.containers.result.winid
+  local at = M.wait("the " .. name .. " button", function()
+    for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+      local c = line:find(name, 1, true)
+      if c and line:find("Waiting for Confirmation", 1, true) then
+        return { i, c }
+      end
+    end
+  end)
+  M.read_as_a_person()
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_win_set_cursor(win, { at[1], at[2] - 1 })
+  vim.api.nvim_exec_autocmds("CursorMoved", { buffer = buf })
+  M.avante.press(win, "<CR>")
 end
 
 return M
