@@ -92,6 +92,18 @@ func (r *historyRig) promptAll(texts ...string) (failed bool) {
 	return failed
 }
 
+// answeredAgain sends each text in turn until a prompt ends its turn; it
+// says whether one did.
+func (r *historyRig) answeredAgain(texts ...string) bool {
+	r.t.Helper()
+	for _, text := range texts {
+		if r.prompt(text).StopReason == agentproto.StopEndTurn {
+			return true
+		}
+	}
+	return false
+}
+
 // endings is how each prompt ended, a line each.
 func (r *historyRig) endings() string { return strings.Join(r.ends, "\n") }
 
@@ -121,12 +133,9 @@ func TestToolCallWithoutANameDoesNotBreakTheSession(t *testing.T) {
 		return fakeopenai.Reply{ToolCalls: []fakeopenai.ToolCall{fakeopenai.Call("call_1", "", `{"path":"main.go"}`)}}
 	})
 	rig.prompt("read main.go")
-	for _, text := range []string{"hello?", "anything?"} {
-		if rig.prompt(text).StopReason == agentproto.StopEndTurn {
-			return
-		}
+	if !rig.answeredAgain("hello?", "anything?") {
+		t.Fatalf("after one answer with a nameless tool call, no prompt of the session is answered again:\n%s", rig.endings())
 	}
-	t.Fatalf("after one answer with a nameless tool call, no prompt of the session is answered again:\n%s", rig.endings())
 }
 
 // TestEmptyAnswerDoesNotBreakTheSession: the model answers with nothing — no
@@ -154,12 +163,9 @@ func TestEmptyAnswerDoesNotBreakTheSession(t *testing.T) {
 	if !slices.ContainsFunc(rig.ed.notifyLines(), func(l string) bool { return strings.Contains(l, "answered with nothing") }) {
 		t.Errorf("the person was not told that the model answered with nothing: %q", rig.ed.notifyLines())
 	}
-	for _, text := range []string{"hello?", "anything?"} {
-		if rig.prompt(text).StopReason == agentproto.StopEndTurn {
-			return
-		}
+	if !rig.answeredAgain("hello?", "anything?") {
+		t.Fatalf("after one empty answer, no prompt of the session is answered again:\n%s", rig.endings())
 	}
-	t.Fatalf("after one empty answer, no prompt of the session is answered again:\n%s", rig.endings())
 }
 
 // TestToolCallWithEmptyArgumentsDoesNotBreakTheSession: models send a call
