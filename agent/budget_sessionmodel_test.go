@@ -2,14 +2,12 @@ package agent
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/tokens"
-	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 )
 
@@ -50,15 +48,7 @@ func TestSessionModelWindowBoundsTheRequest(t *testing.T) {
 	})
 	m.Reconfigure(m.config(), model)
 	s := newTestSession(t, m, "build")
-	for i := range 12 {
-		id := fmt.Sprintf("c%d", i)
-		s.append(
-			llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf("read file %d", i)},
-			llm.Message{Role: llm.RoleAssistant, ToolCalls: []agentproto.ToolCall{{ID: id, Name: "read", Arguments: `{"path":"f.txt"}`}}},
-			llm.Message{Role: llm.RoleTool, ToolCallID: id, Name: "read", Content: strings.Repeat(fmt.Sprintf("line %d of the file, some words here\n", i), 300)},
-			llm.Message{Role: llm.RoleAssistant, Content: "read it"},
-		)
-	}
+	appendLargeReads(s)
 	if _, err := m.SetModel(context.Background(), s.ID(), "build", "llama3"); err != nil {
 		t.Fatalf("SetModel: %v", err)
 	}

@@ -33,35 +33,14 @@ func TestCompactionKeepsTheUsersAnswerToAQuestion(t *testing.T) {
 		return AskReply{Answers: map[string]any{"db": answer}}, nil
 	}}
 	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 16384 })
-	root := ed.ws.Root()
-	for i := range 12 {
-		body := strings.Repeat(fmt.Sprintf("// file %d: some source line with words in it\n", i), 180)
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
-		user := lastUserText(req)
-		switch {
-		case lastIsTool(req):
-			return textStep("noted"), nil
-		case strings.HasPrefix(user, "set up"):
-			return callStep(fmt.Sprintf("q%d", n), "ask_user",
-				`{"questions":[{"name":"db","question":"Which database should the metrics store use, and how?","schema":{"type":"string"}}]}`), nil
-		case strings.HasPrefix(user, "read f"):
-			return callStep(fmt.Sprintf("r%d", n), "read", fmt.Sprintf(`{"path":%q}`, strings.TrimPrefix(user, "read ")+".go")), nil
-		}
-		return textStep("ok"), nil
-	}}
+	writeBulkyFiles(t, ed)
+	model := &stepModel{turn: readingTurn("set up", func(n int) llm.Response {
+		return callStep(fmt.Sprintf("q%d", n), "ask_user",
+			`{"questions":[{"name":"db","question":"Which database should the metrics store use, and how?","schema":{"type":"string"}}]}`)
+	})}
 	m.Reconfigure(m.config(), model)
 	s := newTestSession(t, m, "plan")
-	prompt := func(text string) {
-		t.Helper()
-		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
-		if err != nil || res.StopReason != agentproto.StopEndTurn {
-			t.Fatalf("prompt %q = %+v, %v", text, res, err)
-		}
-	}
+	prompt := func(text string) { promptToTheEnd(t, m, s.ID(), text) }
 	prompt("set up the metrics store")
 	if !strings.Contains(requestText(model.requests()[1]), marker) {
 		t.Fatal("the rig is wrong: the answer did not reach the model in the first place")
@@ -185,25 +164,10 @@ func TestCompactionInPlanModeKeepsTheNewPlanBeingWritten(t *testing.T) {
 	writePlan(t, m, "plans/a.plan", "---\ntitle: Feature A\nstatus: draft\ncreated_at: 2026-01-02T03:04:05Z\n---\n# Goal\n\nFeature A.\n\n## Steps\n- [x] add route A\n- [x] add test A\n")
 	const marker = "shard the metrics table by tenant id"
 	planB := "# Goal\n\nFeature B.\n\n## Steps\n- [ ] " + marker + "\n- [ ] add the migration\n"
-	root := ed.ws.Root()
-	for i := range 12 {
-		body := strings.Repeat(fmt.Sprintf("// file %d: some source line with words in it\n", i), 180)
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
-		user := lastUserText(req)
-		switch {
-		case lastIsTool(req):
-			return textStep("noted"), nil
-		case strings.HasPrefix(user, "plan feature B"):
-			return callStep(fmt.Sprintf("p%d", n), "plan_write", fmt.Sprintf(`{"path":"plans/b.plan","title":"Feature B","content":%q}`, planB)), nil
-		case strings.HasPrefix(user, "read f"):
-			return callStep(fmt.Sprintf("r%d", n), "read", fmt.Sprintf(`{"path":%q}`, strings.TrimPrefix(user, "read ")+".go")), nil
-		}
-		return textStep("ok"), nil
-	}}
+	root := writeBulkyFiles(t, ed)
+	model := &stepModel{turn: readingTurn("plan feature B", func(n int) llm.Response {
+		return callStep(fmt.Sprintf("p%d", n), "plan_write", fmt.Sprintf(`{"path":"plans/b.plan","title":"Feature B","content":%q}`, planB))
+	})}
 	m.Reconfigure(m.config(), model)
 	info, err := m.BuildPlan(ctx, "plans/a.plan")
 	if err != nil {
@@ -213,13 +177,7 @@ func TestCompactionInPlanModeKeepsTheNewPlanBeingWritten(t *testing.T) {
 	if _, err := m.SetMode(ctx, id, "plan"); err != nil {
 		t.Fatal(err)
 	}
-	prompt := func(text string) {
-		t.Helper()
-		res, err := m.Prompt(ctx, PromptRequest{SessionID: id, Text: text})
-		if err != nil || res.StopReason != agentproto.StopEndTurn {
-			t.Fatalf("prompt %q = %+v, %v", text, res, err)
-		}
-	}
+	prompt := func(text string) { promptToTheEnd(t, m, id, text) }
 	prompt("plan feature B: the metrics store")
 	if got, _ := os.ReadFile(filepath.Join(root, "plans", "b.plan")); !strings.Contains(string(got), marker) {
 		t.Fatalf("the rig is wrong: plans/b.plan = %q", got)
@@ -296,37 +254,19 @@ func TestCompactionKeepsASubAgentsFindings(t *testing.T) {
 		"Nothing else reads the budget; the CLI passes it through unchanged. Changing it needs a migration of the config file format."
 	ed := &memEditor{}
 	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 16384 })
-	root := ed.ws.Root()
-	for i := range 12 {
-		body := strings.Repeat(fmt.Sprintf("// file %d: some source line with words in it\n", i), 180)
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeBulkyFiles(t, ed)
+	planner := readingTurn("find out", func(n int) llm.Response {
+		return callStep(fmt.Sprintf("t%d", n), "task", `{"kind":"explore","prompt":"Where is the retry budget set, and who reads it?"}`)
+	})
 	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		if req.Agent != "" {
 			return textStep(findings), nil // the sub-agent answers at once
 		}
-		user := lastUserText(req)
-		switch {
-		case lastIsTool(req):
-			return textStep("noted"), nil
-		case strings.HasPrefix(user, "find out"):
-			return callStep(fmt.Sprintf("t%d", n), "task", `{"kind":"explore","prompt":"Where is the retry budget set, and who reads it?"}`), nil
-		case strings.HasPrefix(user, "read f"):
-			return callStep(fmt.Sprintf("r%d", n), "read", fmt.Sprintf(`{"path":%q}`, strings.TrimPrefix(user, "read ")+".go")), nil
-		}
-		return textStep("ok"), nil
+		return planner(n, req)
 	}}
 	m.Reconfigure(m.config(), model)
 	s := newTestSession(t, m, "plan")
-	prompt := func(text string) {
-		t.Helper()
-		res, err := m.Prompt(context.Background(), PromptRequest{SessionID: s.ID(), Text: text})
-		if err != nil || res.StopReason != agentproto.StopEndTurn {
-			t.Fatalf("prompt %q = %+v, %v", text, res, err)
-		}
-	}
+	prompt := func(text string) { promptToTheEnd(t, m, s.ID(), text) }
 	prompt("find out how retries are budgeted")
 	reqs := model.requests()
 	if !strings.Contains(requestText(reqs[len(reqs)-1]), marker) {
@@ -460,5 +400,48 @@ func TestStubOfACommandSaysCallingItAgainDoesItAgain(t *testing.T) {
 		agentproto.ToolCall{Name: "read", Arguments: `{"path":"big.txt"}`}, true)
 	if !strings.Contains(read, "call the tool again if you need it") {
 		t.Errorf("the stub of an old read: %s", read)
+	}
+}
+
+// writeBulkyFiles writes f0.go … f11.go into ed's workspace, 180 lines
+// each: reading them all fills a 16k context window. It returns the
+// workspace's root.
+func writeBulkyFiles(t *testing.T, ed *memEditor) string {
+	t.Helper()
+	root := ed.ws.Root()
+	for i := range 12 {
+		body := strings.Repeat(fmt.Sprintf("// file %d: some source line with words in it\n", i), 180)
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// readingTurn is the model of these tests: "noted" after a tool's result,
+// step(n) for a prompt that starts with prefix, a read of fN.go for the
+// prompt "read fN", "ok" to anything else.
+func readingTurn(prefix string, step func(n int) llm.Response) func(n int, req llm.Request) (llm.Response, error) {
+	return func(n int, req llm.Request) (llm.Response, error) {
+		user := lastUserText(req)
+		switch {
+		case lastIsTool(req):
+			return textStep("noted"), nil
+		case strings.HasPrefix(user, prefix):
+			return step(n), nil
+		case strings.HasPrefix(user, "read f"):
+			return callStep(fmt.Sprintf("r%d", n), "read", fmt.Sprintf(`{"path":%q}`, strings.TrimPrefix(user, "read ")+".go")), nil
+		}
+		return textStep("ok"), nil
+	}
+}
+
+// promptToTheEnd sends text as a prompt of session id and fails the test
+// unless its turn ends.
+func promptToTheEnd(t *testing.T, m *Manager, id, text string) {
+	t.Helper()
+	res, err := m.Prompt(context.Background(), PromptRequest{SessionID: id, Text: text})
+	if err != nil || res.StopReason != agentproto.StopEndTurn {
+		t.Fatalf("prompt %q = %+v, %v", text, res, err)
 	}
 }

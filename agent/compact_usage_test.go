@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -47,15 +46,7 @@ func TestSummaryRequestIsCounted(t *testing.T) {
 	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 24000 })
 	m.Reconfigure(m.config(), model)
 	s := newTestSession(t, m, "build")
-	for i := range 12 {
-		id := fmt.Sprintf("c%d", i)
-		s.append(
-			llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf("read file %d", i)},
-			llm.Message{Role: llm.RoleAssistant, ToolCalls: []agentproto.ToolCall{{ID: id, Name: "read", Arguments: `{"path":"f.txt"}`}}},
-			llm.Message{Role: llm.RoleTool, ToolCallID: id, Name: "read", Content: strings.Repeat(fmt.Sprintf("line %d of the file, some words here\n", i), 300)},
-			llm.Message{Role: llm.RoleAssistant, Content: "read it"},
-		)
-	}
+	appendLargeReads(s)
 	res, err := m.Compact(context.Background(), s.ID())
 	if err != nil || !res.Compacted {
 		t.Fatalf("Compact = %+v, %v; want a compaction", res, err)

@@ -36,14 +36,7 @@ func TestResumedSessionIsToldOfACodeRewind(t *testing.T) {
 		}
 		return textStep("ok"), nil
 	}}
-	open := func() *Manager {
-		m, err := NewManager(Options{Workspace: ed.ws, Config: cfg, Provider: model, Editor: ed, StateDir: state})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(m.Close)
-		return m
-	}
+	open := managerOpener(t, Options{Workspace: ed.ws, Config: cfg, Provider: model, Editor: ed, StateDir: state})
 	m := open()
 	s := newTestSession(t, m, "build")
 	ctx := context.Background()
@@ -104,13 +97,7 @@ func TestResumeAfterAFailedSaveShowsTheModelTheSameTurns(t *testing.T) {
 	cfg := m0.config()
 	cfg.Model.ContextWindow = 16384
 	m0.Close()
-	root := ed.ws.Root()
-	for i := range 12 {
-		body := strings.Repeat(fmt.Sprintf("// file %d: some source line with words in it\n", i), 180)
-		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%d.go", i)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := writeBulkyFiles(t, ed)
 	model := &stepModel{turn: func(n int, req llm.Request) (llm.Response, error) {
 		if lastIsTool(req) {
 			return textStep("read it"), nil
@@ -120,14 +107,7 @@ func TestResumeAfterAFailedSaveShowsTheModelTheSameTurns(t *testing.T) {
 		}
 		return textStep("ok"), nil
 	}}
-	open := func() *Manager {
-		m, err := NewManager(Options{Workspace: ed.ws, Config: cfg, Provider: model, Editor: ed, StateDir: state})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(m.Close)
-		return m
-	}
+	open := managerOpener(t, Options{Workspace: ed.ws, Config: cfg, Provider: model, Editor: ed, StateDir: state})
 	m := open()
 	s := newTestSession(t, m, "build")
 	ctx := context.Background()
@@ -183,5 +163,19 @@ func TestResumeAfterAFailedSaveShowsTheModelTheSameTurns(t *testing.T) {
 	if len(live.Messages) != len(resumed.Messages) || first(live) != first(resumed) {
 		t.Fatalf("the live session sends %d messages from the prompt %q on; after a restart, %d from %q",
 			len(live.Messages), first(live), len(resumed.Messages), first(resumed))
+	}
+}
+
+// managerOpener returns a function that opens a new manager with opts, as
+// agentls does when it starts again; each is closed when the test ends.
+func managerOpener(t *testing.T, opts Options) func() *Manager {
+	return func() *Manager {
+		t.Helper()
+		m, err := NewManager(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(m.Close)
+		return m
 	}
 }

@@ -53,12 +53,9 @@ func longSession(t *testing.T, model llm.Provider) (*Manager, *Session) {
 	return longSessionOn(t, model, &memEditor{})
 }
 
-// longSessionOn is longSession telling ed what the session shows.
-func longSessionOn(t *testing.T, model llm.Provider, ed *memEditor) (*Manager, *Session) {
-	t.Helper()
-	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 1_000_000 })
-	m.Reconfigure(m.config(), model)
-	s := newTestSession(t, m, "build")
+// appendLargeReads adds twelve turns to s's history, each a read of
+// f.txt whose result is 300 lines long (all compactable).
+func appendLargeReads(s *Session) {
 	for i := range 12 {
 		id := fmt.Sprintf("c%d", i)
 		s.append(
@@ -68,6 +65,15 @@ func longSessionOn(t *testing.T, model llm.Provider, ed *memEditor) (*Manager, *
 			llm.Message{Role: llm.RoleAssistant, Content: "read it"},
 		)
 	}
+}
+
+// longSessionOn is longSession telling ed what the session shows.
+func longSessionOn(t *testing.T, model llm.Provider, ed *memEditor) (*Manager, *Session) {
+	t.Helper()
+	m, _ := newTestManager(t, noTurns, ed, func(c *config.Config) { c.Model.ContextWindow = 1_000_000 })
+	m.Reconfigure(m.config(), model)
+	s := newTestSession(t, m, "build")
+	appendLargeReads(s)
 	return m, s
 }
 

@@ -21,27 +21,7 @@ import (
 // agentls.approvePlan approves the session's current approval, b.plan.
 func TestStaleApproveLensDoesNotApproveAnotherPlan(t *testing.T) {
 	t.Parallel()
-	h := lsptest.Start(t, lsptest.Setup{
-		Caps: lsptest.PlainCaps(),
-		Script: `
-name: stale lens
-steps:
-  - tool_calls:
-      - {id: wa, name: plan_write, args: {title: Harmless, path: plans/a.plan, content: "## Steps\n- [ ] tidy the README\n"}}
-  - tool_calls:
-      - {id: xa, name: exit_plan_mode, args: {plan_file_path: plans/a.plan}}
-  - tool_calls:
-      - {id: wb, name: plan_write, args: {title: Other, path: plans/b.plan, content: "## Steps\n- [ ] delete the tests folder\n"}}
-  - tool_calls:
-      - {id: xb, name: exit_plan_mode, args: {plan_file_path: plans/b.plan}}
-  - text: building b
-`,
-		// Every approval message is dismissed: the approvals stay pending.
-		Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }},
-	})
-	s := h.NewSession("plan")
-	_ = h.PromptAsync(s.SessionID, "plan something")
-	h.Await(lsptest.MethodCount("window/showMessageRequest", 1))
+	h, s := twoPlansAwaiting(t, "stale lens")
 	ls := lensesOf(h, "plans/a.plan")
 	if len(ls) == 0 || ls[0].Command.Command != "agentls.approvePlan" {
 		t.Fatalf("lenses of plans/a.plan while it awaits approval = %q", renderLenses(ls))
@@ -82,26 +62,7 @@ steps:
 // plans/b.plan approves it.
 func TestResolvePlanBoundToThePlanShown(t *testing.T) {
 	t.Parallel()
-	h := lsptest.Start(t, lsptest.Setup{
-		Caps: lsptest.PlainCaps(),
-		Script: `
-name: bound decision
-steps:
-  - tool_calls:
-      - {id: wa, name: plan_write, args: {title: Harmless, path: plans/a.plan, content: "## Steps\n- [ ] tidy the README\n"}}
-  - tool_calls:
-      - {id: xa, name: exit_plan_mode, args: {plan_file_path: plans/a.plan}}
-  - tool_calls:
-      - {id: wb, name: plan_write, args: {title: Other, path: plans/b.plan, content: "## Steps\n- [ ] delete the tests folder\n"}}
-  - tool_calls:
-      - {id: xb, name: exit_plan_mode, args: {plan_file_path: plans/b.plan}}
-  - text: building b
-`,
-		Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }},
-	})
-	s := h.NewSession("plan")
-	_ = h.PromptAsync(s.SessionID, "plan something")
-	h.Await(lsptest.MethodCount("window/showMessageRequest", 1))
+	h, s := twoPlansAwaiting(t, "bound decision")
 	var info agentproto.Session
 	if err := command(h, "agentls.rejectPlan", map[string]any{"sessionId": s.SessionID, "reason": "not this one", "planFile": "plans/a.plan"}, &info); err != nil {
 		t.Fatalf("rejectPlan of the plan awaited: %v", err)
@@ -133,4 +94,34 @@ steps:
 			t.Fatalf("mode after approving %s = %q, want build", tc.plan, info.Mode)
 		}
 	}
+}
+
+// twoPlansAwaiting starts a plain editor that dismisses every approval
+// message (the approvals stay pending) on the script name: the planner
+// writes plans/a.plan and asks to approve it, then, once the user rejects
+// it, writes plans/b.plan and asks again. It prompts a plan session and
+// returns when a.plan awaits approval.
+func twoPlansAwaiting(t *testing.T, name string) (*lsptest.Env, agentproto.Session) {
+	t.Helper()
+	h := lsptest.Start(t, lsptest.Setup{
+		Caps: lsptest.PlainCaps(),
+		Script: `
+name: ` + name + `
+steps:
+  - tool_calls:
+      - {id: wa, name: plan_write, args: {title: Harmless, path: plans/a.plan, content: "## Steps\n- [ ] tidy the README\n"}}
+  - tool_calls:
+      - {id: xa, name: exit_plan_mode, args: {plan_file_path: plans/a.plan}}
+  - tool_calls:
+      - {id: wb, name: plan_write, args: {title: Other, path: plans/b.plan, content: "## Steps\n- [ ] delete the tests folder\n"}}
+  - tool_calls:
+      - {id: xb, name: exit_plan_mode, args: {plan_file_path: plans/b.plan}}
+  - text: building b
+`,
+		Handlers: lspclient.Handlers{ShowMessageRequest: func(json.RawMessage) any { return nil }},
+	})
+	s := h.NewSession("plan")
+	_ = h.PromptAsync(s.SessionID, "plan something")
+	h.Await(lsptest.MethodCount("window/showMessageRequest", 1))
+	return h, s
 }

@@ -113,19 +113,52 @@ type Map[V any] map[string]V
 // MarshalJSON writes the map as a JSON object, its keys in their String
 // form.
 func (m Map[V]) MarshalJSON() ([]byte, error) {
-	if m == nil {
-		return []byte("null"), nil
-	}
-	out := make(map[string]V, len(m))
-	for k, v := range m {
-		out[encode(k)] = v
-	}
-	return marshal(out)
+	return marshalMap(m, same[V])
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote, and any JSON object.
 func (m *Map[V]) UnmarshalJSON(data []byte) error {
-	var in map[string]V
+	return unmarshalMap(data, (*map[string]V)(m), same[V])
+}
+
+// StringMap is a JSON object of strings whose keys and values JSON
+// carries byte for byte: a field of this type in place of a
+// map[string]string (assignable both ways, as Map). It is written and
+// read as a Map[String].
+type StringMap map[string]string
+
+// MarshalJSON writes the map as a JSON object of String.
+func (m StringMap) MarshalJSON() ([]byte, error) {
+	return marshalMap(m, func(v string) String { return String(v) })
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote, and any JSON object of
+// strings.
+func (m *StringMap) UnmarshalJSON(data []byte) error {
+	return unmarshalMap(data, (*map[string]string)(m), func(v String) string { return string(v) })
+}
+
+// same is a value that JSON carries as it is.
+func same[V any](v V) V { return v }
+
+// marshalMap writes m as a JSON object: its keys in their String form,
+// each value as JSON writes wire(value). A nil m is null.
+func marshalMap[V, W any](m map[string]V, wire func(V) W) ([]byte, error) {
+	if m == nil {
+		return []byte("null"), nil
+	}
+	out := make(map[string]W, len(m))
+	for k, v := range m {
+		out[encode(k)] = wire(v)
+	}
+	return marshal(out)
+}
+
+// unmarshalMap reads into *m what marshalMap wrote, and any JSON object of
+// W: each key decoded from its String form, each value value(w); null is
+// a nil map. A key given twice, plain and escaped, is an error.
+func unmarshalMap[V, W any](data []byte, m *map[string]V, value func(W) V) error {
+	var in map[string]W
 	if err := json.Unmarshal(data, &in); err != nil {
 		return err
 	}
@@ -133,8 +166,8 @@ func (m *Map[V]) UnmarshalJSON(data []byte) error {
 		*m = nil
 		return nil
 	}
-	out := make(Map[V], len(in))
-	for k, v := range in {
+	out := make(map[string]V, len(in))
+	for k, w := range in {
 		d, err := decode(k)
 		if err != nil {
 			return err
@@ -142,43 +175,7 @@ func (m *Map[V]) UnmarshalJSON(data []byte) error {
 		if _, twice := out[d]; twice {
 			return fmt.Errorf("exactjson: the key %q twice, plain and escaped", d)
 		}
-		out[d] = v
-	}
-	*m = out
-	return nil
-}
-
-// StringMap is a JSON object of strings whose keys and values JSON
-// carries byte for byte: a field of this type in place of a
-// map[string]string (assignable both ways, as Map).
-type StringMap map[string]string
-
-// MarshalJSON writes the map as a JSON object of String.
-func (m StringMap) MarshalJSON() ([]byte, error) {
-	if m == nil {
-		return []byte("null"), nil
-	}
-	out := make(Map[String], len(m))
-	for k, v := range m {
-		out[k] = String(v)
-	}
-	return out.MarshalJSON()
-}
-
-// UnmarshalJSON reads what MarshalJSON wrote, and any JSON object of
-// strings.
-func (m *StringMap) UnmarshalJSON(data []byte) error {
-	var in Map[String]
-	if err := in.UnmarshalJSON(data); err != nil {
-		return err
-	}
-	if in == nil {
-		*m = nil
-		return nil
-	}
-	out := make(StringMap, len(in))
-	for k, v := range in {
-		out[k] = string(v)
+		out[d] = value(w)
 	}
 	*m = out
 	return nil

@@ -9,49 +9,15 @@
 // the card's visible box, the granted commands are not all in view.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { chatFrame, outputDir } from './harness';
-import { type Project, startProject } from './project';
+import { test } from 'node:test';
+import { outputDir } from './harness';
+import { smallWindowProject } from './project';
 
 const out = outputDir('e2e-approval-fold');
-let project: Project;
-
-/** Drags the sash right of the side bar until the chat view is width px wide. */
-async function sidebarWidth(page: Page, width: number): Promise<number> {
-  const frame = page.locator('iframe.webview.ready[src*="extensionId=agentls.agentls"]');
-  for (let i = 0; i < 3; i++) {
-    const now = (await frame.boundingBox())!;
-    if (Math.abs(now.width - width) <= 2) break;
-    const bar = (await page.locator('.part.sidebar').boundingBox())!;
-    const x = bar.x + bar.width;
-    const y = bar.y + bar.height / 2;
-    await page.mouse.move(x, y);
-    await page.mouse.down();
-    await page.mouse.move(x + (width - now.width) / 2, y, { steps: 4 });
-    await page.mouse.move(x + (width - now.width), y, { steps: 4 });
-    await page.mouse.up();
-  }
-  return chatFrame(page).locator('body').evaluate(() => window.innerWidth);
-}
-
-before(async () => {
-  project = await startProject('approval-fold', 'fold/approval.yaml', out, { 'app.txt': 'alpha\n' });
-});
-
-after(async () => {
-  await project?.stop();
-});
+const openChat = smallWindowProject('approval-fold', 'fold/approval.yaml', out);
 
 test('at 1024×640 in a 300 px side bar the approval keeps Accept & Build and every granted command in view', async () => {
-  const { page } = project;
-  await page.setViewportSize({ width: 1024, height: 640 });
-  const chat = chatFrame(page);
-  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
-  const prompt = chat.locator('textarea.prompt');
-  await prompt.waitFor();
-  const width = await sidebarWidth(page, 300);
-  assert.ok(Math.abs(width - 300) <= 4, `the chat is ${width} px wide`);
+  const { page, chat, prompt } = await openChat();
   await prompt.fill('Plan a store.');
   await prompt.press('Enter');
   const approval = chat.locator('form.question-bar.approval');

@@ -1,5 +1,6 @@
 // Starts code-server (VS Code 1.100) with the packaged extension installed,
 // and Debian's Chromium through playwright-core. Used by the end-to-end test.
+import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -60,6 +61,39 @@ export function launchChromium(): Promise<Browser> {
  */
 export function chatFrame(page: Page): FrameLocator {
   return page.frameLocator('iframe.webview.ready[src*="extensionId=agentls.agentls"]').frameLocator('#active-frame');
+}
+
+/** Drags the sash right of the side bar until the chat view is width px wide; returns the chat's width. */
+export async function sidebarWidth(page: Page, width: number): Promise<number> {
+  const frame = page.locator('iframe.webview.ready[src*="extensionId=agentls.agentls"]');
+  for (let i = 0; i < 3; i++) {
+    const now = (await frame.boundingBox())!;
+    if (Math.abs(now.width - width) <= 2) break;
+    const bar = (await page.locator('.part.sidebar').boundingBox())!;
+    const x = bar.x + bar.width;
+    const y = bar.y + bar.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + (width - now.width) / 2, y, { steps: 4 });
+    await page.mouse.move(x + (width - now.width), y, { steps: 4 });
+    await page.mouse.up();
+  }
+  return chatFrame(page).locator('body').evaluate(() => window.innerWidth);
+}
+
+/**
+ * A small window: the page at 1024×640, the agentls chat opened in a 300 px side bar (within
+ * 4 px, or the test fails). Returns the chat's frame and its composer.
+ */
+export async function smallWindowChat(page: Page): Promise<{ chat: FrameLocator; prompt: Locator }> {
+  await page.setViewportSize({ width: 1024, height: 640 });
+  const chat = chatFrame(page);
+  await page.locator('.activitybar [aria-label^="agentls"]').first().click();
+  const prompt = chat.locator('textarea.prompt');
+  await prompt.waitFor();
+  const width = await sidebarWidth(page, 300);
+  assert.ok(Math.abs(width - 300) <= 4, `the chat is ${width} px wide`);
+  return { chat, prompt };
 }
 
 /**

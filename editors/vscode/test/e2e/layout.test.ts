@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { chatFrame, clickAsAPerson, type CodeServer, codeServerBinary, openWorkbench, outputDir, startCodeServer, testFolder } from './harness';
+import { chatFrame, clickAsAPerson, type CodeServer, codeServerBinary, openWorkbench, outputDir, sidebarWidth, startCodeServer, testFolder } from './harness';
 
 const out = outputDir('e2e-layout');
 const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
@@ -82,24 +82,6 @@ async function transcriptShare(): Promise<number> {
   return chat().locator('main.messages').evaluate((el) => el.getBoundingClientRect().height / window.innerHeight);
 }
 
-/** Drags the sash right of the side bar until the chat view is width px wide. */
-async function sidebarWidth(width: number): Promise<number> {
-  const frame = page.locator('iframe.webview.ready[src*="extensionId=agentls.agentls"]');
-  for (let i = 0; i < 3; i++) {
-    const now = (await frame.boundingBox())!;
-    if (Math.abs(now.width - width) <= 2) break;
-    const bar = (await page.locator('.part.sidebar').boundingBox())!;
-    const x = bar.x + bar.width;
-    const y = bar.y + bar.height / 2;
-    await page.mouse.move(x, y);
-    await page.mouse.down();
-    await page.mouse.move(x + (width - now.width) / 2, y, { steps: 4 });
-    await page.mouse.move(x + (width - now.width), y, { steps: 4 });
-    await page.mouse.up();
-  }
-  return chat().locator('body').evaluate(() => window.innerWidth);
-}
-
 before(async () => {
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
@@ -135,7 +117,7 @@ test('layout: the newest line in view at each question, at approval and at the e
   await page.locator('.activitybar [aria-label^="agentls"]').first().click();
   const prompt = chat().locator('textarea.prompt');
   await prompt.waitFor();
-  const width = await sidebarWidth(420);
+  const width = await sidebarWidth(page, 420);
   assert.ok(Math.abs(width - 420) <= 4, `the chat is ${width} px wide`);
   await prompt.fill('Plan a greeter service.');
   await prompt.press('Enter');
@@ -215,7 +197,7 @@ test('layout: the newest line in view at each question, at approval and at the e
 
   // 5. A 300 px sidebar: the table and the long code block stay inside the view (they scroll in
   // their own box); the chat picker is usable; Copy and Insert on the code block.
-  const narrow = await sidebarWidth(300);
+  const narrow = await sidebarWidth(page, 300);
   assert.ok(Math.abs(narrow - 300) <= 4, `the chat is ${narrow} px wide`);
   const fit = await messages.evaluate((el) => {
     const box = el.getBoundingClientRect();

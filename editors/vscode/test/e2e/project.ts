@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { after, before } from 'node:test';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
-import { chatFrame, clickAsAPerson, type CodeServer, codeServerBinary, openWorkbench, startCodeServer, testFolder } from './harness';
+import { chatFrame, clickAsAPerson, type CodeServer, codeServerBinary, openWorkbench, smallWindowChat, startCodeServer, testFolder } from './harness';
 
 /** The running project: its folder, code-server and the workbench page. */
 export interface Project {
@@ -89,6 +90,26 @@ export async function startBuildProject(name: string, fixture: string, out: stri
     throw err;
   }
   return project;
+}
+
+/**
+ * The project of a test file in a small window: startProject with app.txt and the scripted model
+ * `fixture`, started before the file's tests and stopped after them. The function returned shows
+ * its chat as smallWindowChat does (1024×640, a 300 px side bar) and gives the page, the chat's
+ * frame and its composer.
+ */
+export function smallWindowProject(name: string, fixture: string, out: string): () => Promise<{ page: Page; chat: FrameLocator; prompt: Locator }> {
+  let project: Project | undefined;
+  before(async () => {
+    project = await startProject(name, fixture, out, { 'app.txt': 'alpha\n' });
+  });
+  after(async () => {
+    await project?.stop();
+  });
+  return async () => {
+    const { page } = project!;
+    return { page, ...(await smallWindowChat(page)) };
+  };
 }
 
 /** Packages the extension in test/e2e/fixtures/`name` with vsce into `out`; returns the .vsix. */
