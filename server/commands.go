@@ -222,7 +222,7 @@ func (s *Server) newSessionCommand(ctx context.Context, p agentproto.NewSessionP
 // with a short timeout); the turn reports through agent/update or, for a
 // plain editor, log lines and a final message. Without a sessionId it uses
 // the current session, creating a plan session if there is none.
-func (s *Server) promptCommand(_ context.Context, p agentproto.PromptParams) (agentproto.PromptStarted, error) {
+func (s *Server) promptCommand(ctx context.Context, p agentproto.PromptParams) (agentproto.PromptStarted, error) {
 	req, err := promptRequest(p)
 	if err != nil {
 		return agentproto.PromptStarted{}, err
@@ -250,7 +250,11 @@ func (s *Server) promptCommand(_ context.Context, p agentproto.PromptParams) (ag
 	}
 	started := make(chan struct{})
 	ended := make(chan promptEnd, 1)
-	req.OnStart = func() { close(started) }
+	replied := s.afterReply(ctx) // reply_first.go: the reply reaches the editor before the turn's first question
+	req.OnStart = func() {
+		close(started)
+		replied()
+	}
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()

@@ -148,10 +148,20 @@ func (s *Server) lateReply(resp *jsonrpc2.Response) {
 }
 
 // replyWatch is the connection's stream with each reply from the editor
-// shown to seen before the connection reads it.
+// shown to seen before the connection reads it, and each reply of the
+// server's told to written once it is written (reply_first.go).
 type replyWatch struct {
 	jsonrpc2.Stream
-	seen func(*jsonrpc2.Response)
+	seen    func(*jsonrpc2.Response)
+	written func(jsonrpc2.Message)
+}
+
+func (w replyWatch) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	n, err := w.Stream.Write(ctx, msg)
+	if w.written != nil {
+		w.written(msg) // written or failed: nothing waits longer for it
+	}
+	return n, err
 }
 
 func (w replyWatch) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
