@@ -289,6 +289,14 @@ func shownSpan(s string) string { return CodeSpan(countBlanks(questions.EscapeLi
 // GrantsIntro introduces a plan approval's grants.
 const GrantsIntro = "Approving also allows these commands for this session:"
 
+// RunQuestion is a command's question in one line, "Run `cmd`?" (escaped,
+// a code span): what Text asks of a command without backticks, and what
+// a plain editor's short question and its withdrawal name.
+func (r Request) RunQuestion() string { return runQuestion(r.Escaped().What) }
+
+// runQuestion is RunQuestion of the escaped command what.
+func runQuestion(what string) string { return "Run " + CodeSpan(what) + "?" }
+
 // Text is the whole question (escaped): what, where, the network and the
 // sandbox (a command's, an MCP server's), what it grants, and the note.
 func (r Request) Text() string {
@@ -299,7 +307,7 @@ func (r Request) Text() string {
 		if strings.Contains(e.What, "`") {
 			fmt.Fprintf(&b, "Run this command?\n\n%s", CodeBlock(e.What, "sh"))
 		} else {
-			fmt.Fprintf(&b, "Run %s?", CodeSpan(e.What))
+			b.WriteString(runQuestion(e.What))
 		}
 		fmt.Fprintf(&b, "\n\nFolder: %s\nNetwork: %s\nSandbox: %s", e.Cwd, orUnknown(e.Network), orUnknown(e.Sandbox))
 	case agentproto.PermissionTrust:

@@ -48,7 +48,7 @@ func (s *Server) plainRunText(req agent.AskRequest, p permission.Request) string
 	// "[eglot] Server reports (type=2): ": each line spared keeps the folder
 	// on a 6-row minibuffer.
 	fmt.Fprintf(&b, "Network: %s, Sandbox: %s\nFolder: %s\n", orUnknown(e.Network), orUnknown(e.Sandbox), e.Cwd)
-	fmt.Fprintf(&b, "Run %s?", permission.CodeSpan(e.What))
+	b.WriteString(p.RunQuestion())
 	return b.String()
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agentproto"
-	"github.com/agentls/agentls/permission"
 )
 
 // A question whose time ran out (plan_mode.approval_timeout_secs) is
@@ -39,7 +38,7 @@ func permissionWithdrawal(req agent.AskRequest) withdrawal {
 		return withdrawal{}
 	}
 	if req.Permission.Kind == agentproto.PermissionRun {
-		return withdrawal{question: "Run " + permission.CodeSpan(req.Permission.Escaped().What) + "?", outcome: "the command did not run"}
+		return withdrawal{question: req.Permission.RunQuestion(), outcome: "the command did not run"}
 	}
 	w := withdrawal{question: req.Permission.What, outcome: "nothing was allowed"}
 	if len(req.Set.Questions) > 0 {
