@@ -70,13 +70,17 @@
     ((member "Accept & Build" titles) "Accept & Build")
     (t (car titles)))))
 (defalias 'y-or-n-p (lambda (&rest _) t))
-;; A dismissed question is a null reply (eglot answers :null). The jsonrpc.el of Emacs 28 cannot
-;; encode :null (json-serialize with :null-object nil): there it is encoded as nil, which is null.
+;; A dismissed question is a null reply. eglot answers :null when completing-read gives nil (a
+;; person's completing-read never does: this test's does), and jsonrpc.el cannot encode :null on
+;; Emacs 28 nor 30 (json-serialize with :null-object nil: wrong-type-argument json-value-p, the
+;; handler's reply is lost). Here it is encoded as nil, which is null. jsonrpc--reply's arguments
+;; are (CONN ID &key result error) on Emacs 28 and (CONN ID METHOD &key result error) on 30.
 (advice-add 'jsonrpc--reply :filter-args
             (lambda (args)
-              (if (and (< emacs-major-version 29) (eq (plist-get (cddr args) :result) :null))
-                  (append (list (car args) (cadr args)) (list :result nil))
-                args)))
+              (let ((result (memq :result args)))
+                (if (eq (cadr result) :null)
+                    (append (butlast args (length result)) (list :result nil) (cddr result))
+                  args))))
 
 (let* ((dir (file-name-as-directory (make-temp-file "agentls-eglot-comments" t)))
        (script (expand-file-name "script.yaml" dir)))
