@@ -44,6 +44,9 @@ type decision struct {
 	// failed is why the face could not ask (ErrAskFailed): no decision,
 	// and none will come.
 	failed error
+	// caller is the context of the request that decided and waits while
+	// the decision is carried out (nil for the dialog's answer).
+	caller context.Context
 }
 
 // offer hands d to the waiting tool. It reports false when a decision was
@@ -228,7 +231,7 @@ func (m *Manager) ResolvePlan(ctx context.Context, id, decisionName, reason stri
 	if err != nil {
 		return agentproto.Session{}, err
 	}
-	d := decision{source: "user"}
+	d := decision{source: "user", caller: ctx}
 	switch decisionName {
 	case "approve":
 		if err := m.buildRefused(); err != nil {
@@ -279,7 +282,7 @@ func (s *Session) approvePending(ctx context.Context) (bool, error) {
 	if err := s.fastApproval(ap); err != nil {
 		return false, err
 	}
-	offered, applied, err := ap.resolve(ctx, decision{approve: true, source: "user"})
+	offered, applied, err := ap.resolve(ctx, decision{approve: true, source: "user", caller: ctx})
 	if !offered {
 		return false, nil
 	}
@@ -322,7 +325,7 @@ func (s *Session) joinApprovalTurn(ctx context.Context, text string, onStart fun
 	if reason == "" {
 		return TurnResult{}, true, invalidf("text is empty")
 	}
-	offered, _, err := ap.resolve(ctx, decision{reason: reason, source: "user"})
+	offered, _, err := ap.resolve(ctx, decision{reason: reason, source: "user", caller: ctx})
 	if !offered {
 		return TurnResult{}, false, nil // decided meanwhile: an ordinary (busy) prompt
 	}

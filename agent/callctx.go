@@ -25,6 +25,25 @@ func ToolCallID(ctx context.Context) string {
 	return id
 }
 
+// callerKey is the context key of the request a turn does work for.
+type callerKey struct{}
+
+// WithCaller marks ctx as doing work for the request whose context is
+// caller: a request that decides what a turn waits for (agent/resolvePlan,
+// agent/setMode approving the plan) waits while the turn carries the
+// decision out (the plan's status, the mode), and a face may need to tell
+// that work from the turn's own (server/command_replies.go: an edit made
+// for a command does not wait for that command's reply).
+func WithCaller(ctx, caller context.Context) context.Context {
+	return context.WithValue(ctx, callerKey{}, caller)
+}
+
+// Caller is the context of the request ctx does work for (WithCaller).
+func Caller(ctx context.Context) (context.Context, bool) {
+	caller, ok := ctx.Value(callerKey{}).(context.Context)
+	return caller, ok
+}
+
 // FileSource is an Editor whose client holds the text of workspace files
 // (ACP's fs/read_text_file: unsaved buffers included). Before a tool call
 // reads or edits files, the agent asks it to bring the workspace's view of

@@ -98,6 +98,9 @@ func (e *env) ExitPlanMode(ctx context.Context, path string, allowed []string) (
 			return tools.Failf("%v", err), err
 		}
 		applied = true // both outcomes below take effect
+		if d.caller != nil {
+			ctx = WithCaller(ctx, d.caller) // the request that decided waits for what follows
+		}
 		if open := workspace.OpenComments(m.planComments(key)); d.approve && len(open) > 0 {
 			// A comment written while the question was open holds the
 			// approval: the planner gets the comments (plan_comments.go).

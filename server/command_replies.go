@@ -2,28 +2,34 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/agent"
 )
 
-// agentls.prompt returns as soon as its turn starts; the turn's first
-// question (a window/showMessageRequest) could then reach the editor ahead
-// of the prompt's reply. jsonrpc.el 1.0.14 (Emacs 28, 29) runs that
-// question's handler inside the wait of the synchronous executeCommand
-// (eglot-execute-command); when the reply comes in meanwhile, its
-// continuation throws out of the handler, which never answers: the turn
-// waits for an answer no one can give (editors/emacs/tests/sentinel-test.el
-// hung so, one run in five on a loaded machine). So a turn that a request
-// started waits until that request's reply is written before it says
-// anything to the editor.
+// A plain editor runs workspace/executeCommand synchronously
+// (eglot-execute-command), and a question or an edit that reaches it ahead
+// of the command's reply is lost: jsonrpc.el (1.0.14 in Emacs 28, 1.0.25 in
+// Emacs 30) runs the request's handler inside the command's wait, and the
+// reply coming in while the person reads the question throws out of the
+// handler, which never answers. agentls.prompt returns as its turn starts,
+// and a command that settles what a turn waits for (agentls.requestChanges,
+// approvePlan, rejectPlan, answer) lets that turn go on at once: either way
+// the turn's next question could overtake the reply, and the turn waited
+// for ever (sentinel-test.el on Emacs 28 and plan-comments-test.el on Emacs
+// 30 hung so on a loaded machine). So a question
+// (window/showMessageRequest) or an edit (workspace/applyEdit) waits until
+// every command the editor sent before it is answered — except the
+// command whose own handler asks it.
 
-// replyWriteBound bounds how long a turn waits for its request's reply to
-// be written (a client that stops reading).
+// replyWriteBound bounds how long a question or an edit waits for the
+// commands before it to be answered (a command that waits on a person).
 const replyWriteBound = 5 * time.Second
 
 // callIDKey is the context key of the request id a handler answers.
@@ -46,7 +52,7 @@ func callID(ctx context.Context) (jsonrpc2.ID, bool) {
 	return id, ok
 }
 
-// idKey is a request id as the gates know it: "n:7" or "s:abc".
+// idKey is a request id as commandReplies knows it: "n:7" or "s:abc".
 func idKey(id jsonrpc2.ID) string {
 	if n, ok := id.Number(); ok {
 		return fmt.Sprintf("n:%d", n)
@@ -55,96 +61,116 @@ func idKey(id jsonrpc2.ID) string {
 	return "s:" + str
 }
 
-// replyGates are the replies something waits to see written, by request id
-// (idKey).
-type replyGates struct {
-	mu    sync.Mutex
-	gates map[string]chan struct{}
+// commandReplies are the editor's workspace/executeCommand calls read and
+// not yet answered.
+type commandReplies struct {
+	mu      sync.Mutex
+	pending map[string]struct{} // by idKey
+	// answered is closed, and replaced, each time a pending command is
+	// answered.
+	answered chan struct{}
 }
 
-// expect returns a channel closed once the reply to id is written
-// (written).
-func (g *replyGates) expect(id jsonrpc2.ID) <-chan struct{} {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.gates == nil {
-		g.gates = map[string]chan struct{}{}
-	}
-	ch := make(chan struct{})
-	g.gates[idKey(id)] = ch
-	return ch
-}
-
-// waiting reports whether a gate waits for a reply.
-func (g *replyGates) waiting() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return len(g.gates) > 0
-}
-
-// written closes the gate of the reply msg, if msg is a reply a gate waits
-// for. The connection hands its stream its own message types, which do
-// not tell their id: the envelope is read, only while a gate waits.
-func (g *replyGates) written(msg jsonrpc2.Message) {
-	if !g.waiting() {
+// read notes msg, a message read from the editor, if it is a command.
+func (c *commandReplies) read(msg jsonrpc2.Message) {
+	call, ok := msg.(*jsonrpc2.Call)
+	if !ok || call.Method() != "workspace/executeCommand" {
 		return
 	}
-	body, err := jsonrpc2.EncodeMessage(msg)
-	if err != nil {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending == nil {
+		c.pending = map[string]struct{}{}
+		c.answered = make(chan struct{})
+	}
+	c.pending[idKey(call.ID())] = struct{}{}
+}
+
+// written notes body, a message written to the editor (or given up on),
+// if it answers a pending command. The body is decoded only while a command
+// is pending.
+func (c *commandReplies) written(body []byte) {
+	c.mu.Lock()
+	none := len(c.pending) == 0
+	c.mu.Unlock()
+	if none {
 		return
 	}
-	var env struct {
-		ID     any     `json:"id"`
-		Method *string `json:"method"`
-	}
-	if json.Unmarshal(body, &env) != nil || env.Method != nil {
+	msg, err := jsonrpc2.DecodeMessage(body)
+	resp, ok := msg.(*jsonrpc2.Response)
+	if err != nil || !ok {
 		return
 	}
-	var key string
-	switch id := env.ID.(type) {
-	case float64:
-		key = fmt.Sprintf("n:%d", int64(id))
-	case string:
-		key = "s:" + id
-	default:
-		return
-	}
-	g.mu.Lock()
-	ch, ok := g.gates[key]
-	delete(g.gates, key)
-	g.mu.Unlock()
-	if ok {
-		close(ch)
+	key := idKey(resp.ID())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pending[key]; ok {
+		delete(c.pending, key)
+		close(c.answered)
+		c.answered = make(chan struct{})
 	}
 }
 
-// forget drops the gate of id (its wait ended otherwise).
-func (g *replyGates) forget(id jsonrpc2.ID) {
-	g.mu.Lock()
-	delete(g.gates, idKey(id))
-	g.mu.Unlock()
+// before returns the commands pending now but those in except, and the
+// channel closed when one of the pending ones is next answered.
+func (c *commandReplies) before(except []string) (map[string]struct{}, <-chan struct{}) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ids := make(map[string]struct{}, len(c.pending))
+	for id := range c.pending {
+		if !slices.Contains(except, id) {
+			ids[id] = struct{}{}
+		}
+	}
+	return ids, c.answered
 }
 
-// afterReply returns a function that waits, bounded by replyWriteBound and
-// s's context, until the reply to the request ctx's handler answers is
-// written: a turn that request starts calls it before it sends anything
-// (agent.PromptRequest.OnStart). Without a request id it waits for nothing.
-func (s *Server) afterReply(ctx context.Context) func() {
-	id, ok := callID(ctx)
-	if !ok {
-		return func() {}
+// stillPending drops from ids the commands answered since, and returns the
+// channel closed when a pending one is next answered.
+func (c *commandReplies) stillPending(ids map[string]struct{}) <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id := range ids {
+		if _, ok := c.pending[id]; !ok {
+			delete(ids, id)
+		}
 	}
-	gate := s.replies.expect(id)
-	return func() {
-		t := time.NewTimer(replyWriteBound)
-		defer t.Stop()
+	return c.answered
+}
+
+// afterCommandReplies waits, at most replyWriteBound and while ctx lasts,
+// until every command the editor sent so far is answered, except the one
+// whose handler ctx belongs to and the one the turn works for
+// (agent.Caller: agentls.approvePlan waits while its turn marks the plan
+// approved): a question or an edit sent then reaches the editor after
+// those replies.
+func (s *Server) afterCommandReplies(ctx context.Context) {
+	var except []string
+	if id, ok := callID(ctx); ok {
+		except = append(except, idKey(id))
+	}
+	if caller, ok := agent.Caller(ctx); ok {
+		if id, ok := callID(caller); ok {
+			except = append(except, idKey(id))
+		}
+	}
+	ids, answered := s.commands.before(except)
+	if len(ids) == 0 {
+		return
+	}
+	t := time.NewTimer(replyWriteBound)
+	defer t.Stop()
+	for {
 		select {
-		case <-gate:
+		case <-answered:
 		case <-t.C:
-			s.replies.forget(id)
-			slog.Warn("the reply to the request that started a turn was not written in time: the turn goes on", "waited", replyWriteBound)
-		case <-s.ctx.Done():
-			s.replies.forget(id)
+			slog.Warn("the editor's commands were not answered in time: the question or edit goes first", "waited", replyWriteBound, "commands", len(ids))
+			return
+		case <-ctx.Done():
+			return
+		}
+		if answered = s.commands.stillPending(ids); len(ids) == 0 {
+			return
 		}
 	}
 }

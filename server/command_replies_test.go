@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +15,7 @@ import (
 	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/server"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // askingModel asks one question (ask_user) at once, then says it is done.
@@ -66,5 +71,113 @@ func TestPromptCommandRepliesBeforeTheTurnAsks(t *testing.T) {
 		q := c.nextMatching(func(m map[string]any) bool { return m["method"] == "window/showMessageRequest" })
 		id, _ := json.Marshal(q["id"])
 		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"title":"Yes"}}`, id))
+	}
+}
+
+// planPath is the plan's path in planningModel's prompt.
+var planPath = regexp.MustCompile(`plans/r[0-9]+\.plan`)
+
+// planningModel writes a plan (at the path its prompt names) and asks to approve it; rejected, it asks a
+// question, revises the plan and asks again; approved, it writes the text
+// file named like the plan (r1.txt for plans/r1.plan).
+// Each step is the answer to the last tool result (by its call id).
+type planningModel struct{}
+
+func (planningModel) Complete(_ context.Context, req llm.Request, _ func(llm.Event)) (llm.Response, error) {
+	call := func(id, name, args string) (llm.Response, error) {
+		return llm.Response{Message: llm.Message{Role: llm.RoleAssistant,
+			ToolCalls: []agentproto.ToolCall{{ID: id, Name: name, Arguments: args}}}, FinishReason: "tool_calls"}, nil
+	}
+	var plan string // the prompt names the plan's path
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleUser && plan == "" {
+			plan = planPath.FindString(m.Content)
+		}
+	}
+	last := req.Messages[len(req.Messages)-1]
+	switch {
+	case last.Role != llm.RoleTool:
+		return call("w", "plan_write", fmt.Sprintf(`{"title":"Greeting","path":%q,"content":"# Goal\nSay hello.\n\n## Steps\n- [ ] Write hello.txt\n"}`, plan))
+	case last.ToolCallID == "w":
+		return call("x1", "exit_plan_mode", fmt.Sprintf(`{"plan_file_path":%q}`, plan))
+	case last.ToolCallID == "x1":
+		return call("q", "ask_user", `{"questions":[{"name":"go","question":"Go on?","schema":{"type":"boolean"},"buttons":[{"label":"Yes","value":true},{"label":"No","value":false}]}]}`)
+	case last.ToolCallID == "q":
+		return call("w2", "plan_write", fmt.Sprintf(`{"title":"Greeting","path":%q,"content":"# Goal\nSay hello.\n\n## Steps\n- [ ] Write hello.txt with a newline\n"}`, plan))
+	case last.ToolCallID == "w2":
+		return call("x2", "exit_plan_mode", fmt.Sprintf(`{"plan_file_path":%q}`, plan))
+	case last.ToolCallID == "x2":
+		return call("e", "write", fmt.Sprintf(`{"path":"%s.txt","content":"hello\n"}`, strings.TrimSuffix(strings.TrimPrefix(plan, "plans/"), ".plan")))
+	}
+	return llm.Response{Message: llm.Message{Role: llm.RoleAssistant, Content: "done"}, FinishReason: "stop"}, nil
+}
+
+// TestCommandsAreAnsweredBeforeTheTurnGoesOn: a command that settles what a
+// turn waits for lets the turn go on at once, and the turn's next question
+// or edit must not reach the editor ahead of the command's reply (Emacs
+// 30's jsonrpc.el, like Emacs 28's, runs it inside the command's wait and
+// the reply throws out of it: plan-comments-test.el hung so). The approval
+// is dismissed each time (a null reply: it stays pending); agentls.rejectPlan
+// is answered before the model's question, agentls.approvePlan before the
+// model's first edit (workspace/applyEdit).
+func TestCommandsAreAnsweredBeforeTheTurnGoesOn(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, _ := serveRaw(t, ctx, server.Options{
+		Getenv: homeOnly(t),
+		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
+			return planningModel{}, nil
+		},
+	})
+	dir := t.TempDir()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://` + dir + `","capabilities":{"workspace":{"applyEdit":true,"workspaceEdit":{"documentChanges":true}}}}}`)
+	c.next()
+	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	question := func(m map[string]any) bool { return m["method"] == "window/showMessageRequest" }
+	// settle sends a command and checks that its reply comes before the
+	// turn's next question or edit, which it returns.
+	settle := func(round int, id int, command, args string, next string) map[string]any {
+		t.Helper()
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"workspace/executeCommand","params":{"command":%q,"arguments":[%s]}}`, id, command, args))
+		first := c.nextMatching(func(m map[string]any) bool {
+			return m["method"] == next || (m["method"] == nil && m["id"] == float64(id))
+		})
+		if first["method"] != nil {
+			t.Fatalf("round %d: the turn's %s reached the editor before %s's reply: %v", round, next, command, first)
+		}
+		if first["error"] != nil {
+			t.Fatalf("round %d: %s: %v", round, command, first["error"])
+		}
+		return c.nextMatching(func(m map[string]any) bool { return m["method"] == next })
+	}
+	reply := func(req map[string]any, result string) {
+		id, _ := json.Marshal(req["id"])
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, result))
+	}
+	for round := 1; round <= 10; round++ {
+		base := 100 * round
+		// the round's file, open: a plain editor's edit of a file it has open goes through the editor
+		file := filepath.Join(dir, fmt.Sprintf("r%d.txt", round))
+		if err := os.WriteFile(file, []byte("hi\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c.send(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file://` + file + `","languageId":"text","version":1,"text":"hi\n"}}}`)
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"workspace/executeCommand","params":{"command":"agentls.newSession","arguments":[{"mode":"plan"}]}}`, base))
+		created := c.next()
+		if created["error"] != nil {
+			t.Fatalf("agentls.newSession: %v", created["error"])
+		}
+		session := created["result"].(map[string]any)["sessionId"].(string)
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"workspace/executeCommand","params":{"command":"agentls.prompt","arguments":[{"text":"plan it in plans/r%d.plan"}]}}`, base+1, round))
+		reply(c.nextMatching(question), "null") // the approval, dismissed
+		plan := fmt.Sprintf(`{"sessionId":%q,"planFile":"plans/r%d.plan"`, session, round)
+		asked := settle(round, base+2, "agentls.rejectPlan", plan+`,"reason":"not yet"}`, "window/showMessageRequest")
+		reply(asked, `{"title":"Yes"}`)
+		approval := c.nextMatching(question)
+		time.Sleep(lsptest.PersonReads) // the person reads the plan (a faster approval is the client's)
+		reply(approval, "null")
+		edit := settle(round, base+3, "agentls.approvePlan", plan+`}`, "workspace/applyEdit")
+		reply(edit, `{"applied":true}`)
 	}
 }

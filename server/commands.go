@@ -250,11 +250,7 @@ func (s *Server) promptCommand(ctx context.Context, p agentproto.PromptParams) (
 	}
 	started := make(chan struct{})
 	ended := make(chan promptEnd, 1)
-	replied := s.afterReply(ctx) // reply_first.go: the reply reaches the editor before the turn's first question
-	req.OnStart = func() {
-		close(started)
-		replied()
-	}
+	req.OnStart = func() { close(started) }
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()

@@ -55,7 +55,8 @@ func (c *rawClient) next() map[string]any {
 	})
 }
 
-// nextMatching reads messages until one for which match holds.
+// nextMatching reads messages until one for which match holds; with
+// RAWDEBUG set, it prints each one to stderr.
 func (c *rawClient) nextMatching(match func(m map[string]any) bool) map[string]any {
 	c.t.Helper()
 	for {
@@ -74,6 +75,9 @@ func (c *rawClient) nextMatching(match func(m map[string]any) bool) map[string]a
 		var m map[string]any
 		if err := json.Unmarshal(body, &m); err != nil {
 			c.t.Fatalf("server sent invalid JSON %q", body)
+		}
+		if os.Getenv("RAWDEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "<- %.300s\n", body)
 		}
 		if match(m) {
 			return m

@@ -61,6 +61,10 @@ type frameStream struct {
 	queue     chan *outFrame
 	closed    chan struct{}
 	closeOnce sync.Once
+
+	// written, if set (before the first Write), is told each message's body
+	// once it is written or given up on (command_replies.go).
+	written func(body []byte)
 }
 
 // outFrame is one framed message waiting for the writer.
@@ -217,12 +221,15 @@ func (s *frameStream) answerInvalid(ctx context.Context, id jsonrpc2.ID, rpcErr 
 // Write frames msg and waits until the writer has written it, or ctx ends,
 // or the stream is closed.
 func (s *frameStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
 	body, err := jsonrpc2.EncodeMessage(msg)
 	if err != nil {
 		return 0, fmt.Errorf("encode message: %w", err)
+	}
+	if s.written != nil {
+		defer s.written(body) // written or given up on: nothing waits longer for it
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
 	}
 	data := make([]byte, 0, len(body)+32)
 	data = append(data, "Content-Length: "...)

@@ -146,26 +146,22 @@ func (s *Server) lateReply(resp *jsonrpc2.Response) {
 	}()
 }
 
-// replyWatch is the connection's stream with each reply from the editor
-// shown to seen before the connection reads it, and each reply of the
-// server's told to written once it is written (reply_first.go).
+// replyWatch is the connection's stream with each message from the editor
+// shown to read, and each reply from the editor to seen, before the
+// connection reads it.
 type replyWatch struct {
 	jsonrpc2.Stream
-	seen    func(*jsonrpc2.Response)
-	written func(jsonrpc2.Message)
-}
-
-func (w replyWatch) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	n, err := w.Stream.Write(ctx, msg)
-	if w.written != nil {
-		w.written(msg) // written or failed: nothing waits longer for it
-	}
-	return n, err
+	read func(jsonrpc2.Message)
+	seen func(*jsonrpc2.Response)
 }
 
 func (w replyWatch) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	msg, n, err := w.Stream.Read(ctx)
-	if resp, ok := msg.(*jsonrpc2.Response); ok && err == nil {
+	if err != nil {
+		return msg, n, err
+	}
+	w.read(msg)
+	if resp, ok := msg.(*jsonrpc2.Response); ok {
 		w.seen(resp)
 	}
 	return msg, n, err
