@@ -32,8 +32,8 @@ type callerKey struct{}
 // caller: a request that decides what a turn waits for (agent/resolvePlan,
 // agent/setMode approving the plan) waits while the turn carries the
 // decision out (the plan's status, the mode), and a face may need to tell
-// that work from the turn's own (server/command_replies.go: an edit made
-// for a command does not wait for that command's reply).
+// that work from the turn's own (server/reply_order.go: an edit made for
+// a command does not wait for that command's reply).
 func WithCaller(ctx, caller context.Context) context.Context {
 	return context.WithValue(ctx, callerKey{}, caller)
 }

@@ -71,7 +71,7 @@ func (s *Server) sendEdit(ctx context.Context, req agent.ApplyRequest, edit lspw
 	if err != nil {
 		return err
 	}
-	s.afterCommandReplies(ctx) // command_replies.go; before the last check, which nothing may follow but the send
+	s.afterEarlierReplies(ctx) // reply_order.go; before the last check, which nothing may follow but the send
 	if err := req.Check(ops); err != nil {
 		return err
 	}

@@ -93,7 +93,7 @@ func (s *Server) applyReviewed(ctx context.Context, req agent.ApplyRequest) erro
 	if err != nil {
 		return err
 	}
-	s.afterCommandReplies(ctx) // command_replies.go; before the last check
+	s.afterEarlierReplies(ctx) // reply_order.go; before the last check
 	if err := req.Check(ops); err != nil {
 		return err
 	}

@@ -131,6 +131,7 @@ func (s *Server) initialize(ctx context.Context, raw jsonrpc2.RawMessage) (any, 
 	s.mu.Lock()
 	s.caps = caps
 	s.mu.Unlock()
+	s.unanswered.ourClient.Store(caps.agentClient) // reply_order.go
 	h, err := host.New(s.hostOptions(folders, p.InitializationOptions))
 	if errors.As(err, new(*host.WorkspaceError)) {
 		return nil, invalidParams("%v", err)

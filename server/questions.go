@@ -167,7 +167,7 @@ func (s *Server) showMessage(ctx context.Context, text string, typ int, actions 
 		params.Actions = append(params.Actions, item)
 	}
 	var raw json.RawMessage
-	s.afterCommandReplies(ctx) // command_replies.go: the editor's commands are answered first
+	s.afterEarlierReplies(ctx) // reply_order.go: the editor's requests are answered first
 	permission.Sent(ctx)       // the answer is timed from here (permission/fast.go)
 	sent := time.Now()
 	id, err := s.callClientID(ctx, "window/showMessageRequest", params, &raw)

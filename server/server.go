@@ -75,9 +75,9 @@ type Server struct {
 	// withdrawn are the questions withdrawn unanswered, for a reply that
 	// comes later (withdrawn_question.go).
 	withdrawn withdrawnQuestions
-	// commands are the editor's commands not yet answered, which a question
-	// or an edit waits for (command_replies.go).
-	commands commandReplies
+	// unanswered are a plain editor's requests not yet answered, which a
+	// question or an edit waits for (reply_order.go).
+	unanswered unansweredRequests
 	// plain holds the messages for editors without experimental.agent.
 	plain plainNotes
 	// live orders running calls' progress before their ends (tool_progress.go).
@@ -103,8 +103,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s := &Server{opts: opts, stop: stop, ctx: ctx}
 	defer context.AfterFunc(outer, s.halt)() // the caller's cancel ends turns first too
 	stream := newFrameStream(eofNotifier{ReadWriteCloser: rwc, onEOF: s.halt}, opts.MaxMessageBytes)
-	stream.written = s.commands.written
-	s.conn = jsonrpc2.NewConn(replyWatch{Stream: stream, read: s.commands.read, seen: s.lateReply}, jsonrpc2.WithCodec(lspwire.Codec{ProtocolTypes: true}), jsonrpc2.WithPreempter(s))
+	stream.written = s.unanswered.written
+	s.conn = jsonrpc2.NewConn(replyWatch{Stream: stream, read: s.unanswered.read, seen: s.lateReply}, jsonrpc2.WithCodec(lspwire.Codec{ProtocolTypes: true}), jsonrpc2.WithPreempter(s))
 	s.docWork = s.startDocWork()
 	handler := swallowNotificationErrors(protocol.CancelHandler(jsonrpc2.AsyncHandler(s.handlers.counted(recoverPanics(withCallID(s.route))))))
 	s.conn.Go(ctx, handler)

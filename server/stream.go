@@ -63,7 +63,7 @@ type frameStream struct {
 	closeOnce sync.Once
 
 	// written, if set (before the first Write), is told each message's body
-	// once it is written or given up on (command_replies.go).
+	// once it is written or given up on (reply_order.go).
 	written func(body []byte)
 }
 

@@ -119,7 +119,8 @@ func (planningModel) Complete(_ context.Context, req llm.Request, _ func(llm.Eve
 // the reply throws out of it: plan-comments-test.el hung so). The approval
 // is dismissed each time (a null reply: it stays pending); agentls.rejectPlan
 // is answered before the model's question, agentls.approvePlan before the
-// model's first edit (workspace/applyEdit).
+// model's first edit (workspace/applyEdit), and the edit that marks the
+// open plan approved for agentls.approvePlan does not wait for its reply.
 func TestCommandsAreAnsweredBeforeTheTurnGoesOn(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -175,9 +176,41 @@ func TestCommandsAreAnsweredBeforeTheTurnGoesOn(t *testing.T) {
 		asked := settle(round, base+2, "agentls.rejectPlan", plan+`,"reason":"not yet"}`, "window/showMessageRequest")
 		reply(asked, `{"title":"Yes"}`)
 		approval := c.nextMatching(question)
-		time.Sleep(lsptest.PersonReads) // the person reads the plan (a faster approval is the client's)
+		// the person opens the revised plan and reads it (a faster approval is the client's)
+		planFile := filepath.Join(dir, "plans", fmt.Sprintf("r%d.plan", round))
+		text, err := os.ReadFile(planFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
+			"textDocument": map[string]any{"uri": "file://" + planFile, "languageId": "plan", "version": 1, "text": string(text)}}})
+		c.send(string(body))
+		time.Sleep(lsptest.PersonReads)
 		reply(approval, "null")
-		edit := settle(round, base+3, "agentls.approvePlan", plan+`}`, "workspace/applyEdit")
-		reply(edit, `{"applied":true}`)
+		// agentls.approvePlan waits while its turn marks the open plan
+		// approved (an edit for the command, which does not wait for the
+		// command's reply: that would take replyWriteBound); then the
+		// reply, then the turn's first edit.
+		start := time.Now()
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"workspace/executeCommand","params":{"command":"agentls.approvePlan","arguments":[%s}]}}`, base+3, plan))
+		for {
+			m := c.nextMatching(func(m map[string]any) bool {
+				return m["method"] == "workspace/applyEdit" || (m["method"] == nil && m["id"] == float64(base+3))
+			})
+			if m["method"] == nil {
+				if m["error"] != nil {
+					t.Fatalf("round %d: agentls.approvePlan: %v", round, m["error"])
+				}
+				break
+			}
+			if p, _ := json.Marshal(m["params"]); !strings.Contains(string(p), planFile) {
+				t.Fatalf("round %d: the turn's edit reached the editor before agentls.approvePlan's reply: %s", round, p)
+			}
+			reply(m, `{"applied":true}`)
+		}
+		if took := time.Since(start); took > 4*time.Second {
+			t.Fatalf("round %d: agentls.approvePlan took %s: the plan's edit made for it waited for its own reply", round, took)
+		}
+		reply(c.nextMatching(func(m map[string]any) bool { return m["method"] == "workspace/applyEdit" }), `{"applied":true}`)
 	}
 }

@@ -12,11 +12,12 @@ import (
 	"github.com/agentls/agentls/agent"
 )
 
-// TestAfterCommandRepliesWaits: a question or an edit waits until the
-// commands read before it are answered — not for the command whose
-// handler sends it, nor the one its turn works for, nor other requests —
-// at most replyWriteBound, and no longer than its context.
-func TestAfterCommandRepliesWaits(t *testing.T) {
+// TestAfterEarlierRepliesWaits: a question or an edit to a plain editor
+// waits until the requests read before it are answered — not for the one
+// whose handler sends it, nor the one its turn works for — at most
+// replyWriteBound, and no longer than its context. Our plugins' requests
+// are not waited for.
+func TestAfterEarlierRepliesWaits(t *testing.T) {
 	num, str := jsonrpc2.NewNumberID, jsonrpc2.NewStringID
 	tests := []struct {
 		name     string
@@ -25,6 +26,7 @@ func TestAfterCommandRepliesWaits(t *testing.T) {
 		own      *jsonrpc2.ID     // the question is sent by this request's handler
 		caller   *jsonrpc2.ID     // the question is sent for this request (agent.WithCaller)
 		deadline time.Duration    // the question's context ends then (0: never)
+		plugin   bool             // the editor declared experimental.agent
 		want     time.Duration
 	}{
 		{name: "nothing pending", want: 0},
@@ -34,16 +36,18 @@ func TestAfterCommandRepliesWaits(t *testing.T) {
 		{name: "its own command", read: []*jsonrpc2.Call{commandCall(num(7))}, own: new(num(7)), want: 0},
 		{name: "the command its turn works for", read: []*jsonrpc2.Call{commandCall(num(7))}, caller: new(num(7)), want: 0},
 		{name: "its own command and another", read: []*jsonrpc2.Call{commandCall(num(7)), commandCall(num(8))}, answered: []jsonrpc2.ID{num(8)}, own: new(num(7)), want: time.Second},
-		{name: "not a command", read: []*jsonrpc2.Call{jsonrpc2.NewCall(num(9), "textDocument/codeLens", nil)}, want: 0},
+		{name: "any request", read: []*jsonrpc2.Call{jsonrpc2.NewCall(num(9), "textDocument/definition", nil)}, answered: []jsonrpc2.ID{num(9)}, want: time.Second},
+		{name: "our plugin's", read: []*jsonrpc2.Call{commandCall(num(7))}, plugin: true, want: 0},
 		{name: "the question's context ends", read: []*jsonrpc2.Call{commandCall(num(7))}, deadline: 2 * time.Second, want: 2 * time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				var s Server
-				s.commands.read(jsonrpc2.NewNotification("workspace/didChangeConfiguration", nil))
+				s.unanswered.ourClient.Store(tc.plugin)
+				s.unanswered.read(jsonrpc2.NewNotification("workspace/didChangeConfiguration", nil))
 				for _, c := range tc.read {
-					s.commands.read(c)
+					s.unanswered.read(c)
 				}
 				replied := make(chan struct{})
 				go func() {
@@ -54,7 +58,7 @@ func TestAfterCommandRepliesWaits(t *testing.T) {
 						if err != nil {
 							t.Error(err)
 						}
-						s.commands.written(body)
+						s.unanswered.written(body)
 					}
 				}()
 				ctx := context.Background()
@@ -70,7 +74,7 @@ func TestAfterCommandRepliesWaits(t *testing.T) {
 					ctx = agent.WithCaller(ctx, context.WithValue(context.Background(), callIDKey{}, *tc.caller))
 				}
 				start := time.Now()
-				s.afterCommandReplies(ctx)
+				s.afterEarlierReplies(ctx)
 				if got := time.Since(start); got != tc.want {
 					t.Errorf("waited %s, want %s", got, tc.want)
 				}

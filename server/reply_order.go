@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -13,23 +14,26 @@ import (
 	"github.com/agentls/agentls/agent"
 )
 
-// A plain editor runs workspace/executeCommand synchronously
-// (eglot-execute-command), and a question or an edit that reaches it ahead
-// of the command's reply is lost: jsonrpc.el (1.0.14 in Emacs 28, 1.0.25 in
-// Emacs 30) runs the request's handler inside the command's wait, and the
-// reply coming in while the person reads the question throws out of the
-// handler, which never answers. agentls.prompt returns as its turn starts,
-// and a command that settles what a turn waits for (agentls.requestChanges,
-// approvePlan, rejectPlan, answer) lets that turn go on at once: either way
-// the turn's next question could overtake the reply, and the turn waited
-// for ever (sentinel-test.el on Emacs 28 and plan-comments-test.el on Emacs
-// 30 hung so on a loaded machine). So a question
+// A plain editor may wait for a reply synchronously (eglot-execute-command,
+// M-. on eglot), and a question or an edit that reaches it during that wait
+// is lost: jsonrpc.el (1.0.14 in Emacs 28, 1.0.25 in Emacs 30) runs the
+// request's handler inside the wait, and the reply coming in while the
+// person reads the question throws out of the handler, which never
+// answers. agentls.prompt returns as its turn starts, and a command that
+// settles what a turn waits for (agentls.requestChanges, approvePlan,
+// rejectPlan, answer) lets that turn go on at once: either way the turn's
+// next question could overtake the reply, and the turn waited for ever
+// (sentinel-test.el on Emacs 28 and plan-comments-test.el on Emacs 30 hung
+// so on a loaded machine). So, for a plain editor, a question
 // (window/showMessageRequest) or an edit (workspace/applyEdit) waits until
-// every command the editor sent before it is answered — except the
-// command whose own handler asks it.
+// every request the editor sent before it is answered — except the request
+// whose own handler asks it and the one its turn works for. Our plugins'
+// clients never wait so (and agent/prompt is answered only at its turn's
+// end): nothing is tracked for them.
 
 // replyWriteBound bounds how long a question or an edit waits for the
-// commands before it to be answered (a command that waits on a person).
+// requests before it to be answered (one that waits on a person, or on a
+// slow language server).
 const replyWriteBound = 5 * time.Second
 
 // callIDKey is the context key of the request id a handler answers.
@@ -52,7 +56,7 @@ func callID(ctx context.Context) (jsonrpc2.ID, bool) {
 	return id, ok
 }
 
-// idKey is a request id as commandReplies knows it: "n:7" or "s:abc".
+// idKey is a request id as unansweredRequests knows it: "n:7" or "s:abc".
 func idKey(id jsonrpc2.ID) string {
 	if n, ok := id.Number(); ok {
 		return fmt.Sprintf("n:%d", n)
@@ -61,20 +65,24 @@ func idKey(id jsonrpc2.ID) string {
 	return "s:" + str
 }
 
-// commandReplies are the editor's workspace/executeCommand calls read and
-// not yet answered.
-type commandReplies struct {
+// unansweredRequests are a plain editor's requests read and not yet
+// answered.
+type unansweredRequests struct {
+	// ourClient is set once the editor declared experimental.agent (our
+	// plugins): from then on nothing is tracked.
+	ourClient atomic.Bool
+
 	mu      sync.Mutex
 	pending map[string]struct{} // by idKey
-	// answered is closed, and replaced, each time a pending command is
+	// answered is closed, and replaced, each time a pending request is
 	// answered.
 	answered chan struct{}
 }
 
-// read notes msg, a message read from the editor, if it is a command.
-func (c *commandReplies) read(msg jsonrpc2.Message) {
+// read notes msg, a message read from the editor, if it is a request.
+func (c *unansweredRequests) read(msg jsonrpc2.Message) {
 	call, ok := msg.(*jsonrpc2.Call)
-	if !ok || call.Method() != "workspace/executeCommand" {
+	if !ok || c.ourClient.Load() {
 		return
 	}
 	c.mu.Lock()
@@ -87,9 +95,9 @@ func (c *commandReplies) read(msg jsonrpc2.Message) {
 }
 
 // written notes body, a message written to the editor (or given up on),
-// if it answers a pending command. The body is decoded only while a command
-// is pending.
-func (c *commandReplies) written(body []byte) {
+// if it answers a pending request. The body is decoded only while a
+// request is pending.
+func (c *unansweredRequests) written(body []byte) {
 	c.mu.Lock()
 	none := len(c.pending) == 0
 	c.mu.Unlock()
@@ -111,9 +119,9 @@ func (c *commandReplies) written(body []byte) {
 	}
 }
 
-// before returns the commands pending now but those in except, and the
+// before returns the requests pending now but those in except, and the
 // channel closed when one of the pending ones is next answered.
-func (c *commandReplies) before(except []string) (map[string]struct{}, <-chan struct{}) {
+func (c *unansweredRequests) before(except []string) (map[string]struct{}, <-chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ids := make(map[string]struct{}, len(c.pending))
@@ -125,9 +133,9 @@ func (c *commandReplies) before(except []string) (map[string]struct{}, <-chan st
 	return ids, c.answered
 }
 
-// stillPending drops from ids the commands answered since, and returns the
+// stillPending drops from ids the requests answered since, and returns the
 // channel closed when a pending one is next answered.
-func (c *commandReplies) stillPending(ids map[string]struct{}) <-chan struct{} {
+func (c *unansweredRequests) stillPending(ids map[string]struct{}) <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for id := range ids {
@@ -138,13 +146,13 @@ func (c *commandReplies) stillPending(ids map[string]struct{}) <-chan struct{} {
 	return c.answered
 }
 
-// afterCommandReplies waits, at most replyWriteBound and while ctx lasts,
-// until every command the editor sent so far is answered, except the one
+// afterEarlierReplies waits, at most replyWriteBound and while ctx lasts,
+// until every request the editor sent so far is answered, except the one
 // whose handler ctx belongs to and the one the turn works for
 // (agent.Caller: agentls.approvePlan waits while its turn marks the plan
 // approved): a question or an edit sent then reaches the editor after
 // those replies.
-func (s *Server) afterCommandReplies(ctx context.Context) {
+func (s *Server) afterEarlierReplies(ctx context.Context) {
 	var except []string
 	if id, ok := callID(ctx); ok {
 		except = append(except, idKey(id))
@@ -154,7 +162,7 @@ func (s *Server) afterCommandReplies(ctx context.Context) {
 			except = append(except, idKey(id))
 		}
 	}
-	ids, answered := s.commands.before(except)
+	ids, answered := s.unanswered.before(except)
 	if len(ids) == 0 {
 		return
 	}
@@ -164,12 +172,12 @@ func (s *Server) afterCommandReplies(ctx context.Context) {
 		select {
 		case <-answered:
 		case <-t.C:
-			slog.Warn("the editor's commands were not answered in time: the question or edit goes first", "waited", replyWriteBound, "commands", len(ids))
+			slog.Warn("the editor's requests were not answered in time: the question or edit goes first", "waited", replyWriteBound, "requests", len(ids))
 			return
 		case <-ctx.Done():
 			return
 		}
-		if answered = s.commands.stillPending(ids); len(ids) == 0 {
+		if answered = s.unanswered.stillPending(ids); len(ids) == 0 {
 			return
 		}
 	}
