@@ -10,6 +10,14 @@ import (
 	"github.com/agentls/agentls/agentproto"
 )
 
+// writeAndAskPlanP are a script's steps that write plans/p.plan (call w)
+// and ask its approval (call x).
+const writeAndAskPlanP = `  - tool_calls:
+      - {id: w, name: plan_write, args: {title: P, path: plans/p.plan, content: "# Goal\nG.\n\n## Steps\n- [ ] one\n"}}
+  - tool_calls:
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/p.plan}}
+`
+
 // TestApprovalAfterKeepPlanningIsWhatTheModelReads: the person answers
 // the plan's approval with Keep Planning, so the tool result tells the
 // model the plan was rejected and to revise it. /approve (agent/resolvePlan,
@@ -24,11 +32,7 @@ func TestApprovalAfterKeepPlanningIsWhatTheModelReads(t *testing.T) {
 	const script = `
 name: keep-then-build
 steps:
-  - tool_calls:
-      - {id: w, name: plan_write, args: {title: P, path: plans/p.plan, content: "# Goal\nG.\n\n## Steps\n- [ ] one\n"}}
-  - tool_calls:
-      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/p.plan}}
-  - expect:
+` + writeAndAskPlanP + `  - expect:
       tool_result_contains: {x: ["Plan rejected by the user", "keep planning"]}
     text: still planning
   - expect:
@@ -72,11 +76,7 @@ func TestApproveAfterADismissedApprovalIsWhatTheModelReads(t *testing.T) {
 	const script = `
 name: dismiss-then-approve
 steps:
-  - tool_calls:
-      - {id: w, name: plan_write, args: {title: P, path: plans/p.plan, content: "# Goal\nG.\n\n## Steps\n- [ ] one\n"}}
-  - tool_calls:
-      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/p.plan}}
-  - expect:
+` + writeAndAskPlanP + `  - expect:
       tool_result_contains: {x: ['"approved":true', "The user approved the plan. You are now in BUILD mode"]}
       system_contains: ["You are in BUILD mode", "APPROVED EXECUTION PLAN"]
     text: building
