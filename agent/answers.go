@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -100,6 +101,7 @@ func (s *Session) withdrawQuestion() {
 		slog.Info("pending question withdrawn by a newer message", "session", s.meta.ID, "question", s.pending.id)
 		s.pending = nil
 	}
+	s.heldNext = nil
 }
 
 func answerNote(set *questions.Set, id string, answers map[string]any) string {
@@ -200,9 +202,12 @@ var _ QuestionHolder = (*Manager)(nil)
 // reply: agent/answer (agentls.answer) answers it too, and whichever
 // answer comes first decides (Answered, Release). An editor may take a
 // question off its screen without replying (eglot's C-g sends nothing):
-// the question stays answerable. It returns nil when the session has a
-// question pending already (the editor's reply alone decides then).
-// The session's pending slot stays the one owner of the question.
+// the question stays answerable. While another held question is pending
+// (two sub-agents asking at once) it is next (heldNext): agent/answer
+// without a question id answers the oldest first, and with one answers
+// either. It returns nil when the session has a question pending whose
+// turn ended (the editor's reply alone decides then). The session's
+// pending slot and heldNext stay the one owner of the question.
 func (m *Manager) HoldQuestion(sessionID, questionID string, set *questions.Set, createdAt time.Time) *HeldQuestion {
 	s, err := m.session(sessionID)
 	if err != nil {
@@ -212,12 +217,48 @@ func (m *Manager) HoldQuestion(sessionID, questionID string, set *questions.Set,
 	q := &pendingQuestion{id: questionID, set: set, createdAt: createdAt, held: make(chan map[string]any, 1)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.pending != nil {
+	switch {
+	case s.pending == nil:
+		s.pending = q
+	case s.pending.held != nil:
+		s.heldNext = append(s.heldNext, q)
+	default:
 		return nil
 	}
 	q.turn = s.turnEnded
-	s.pending = q
 	return &HeldQuestion{s: s, q: q}
+}
+
+// unholdLocked takes the held question q out of pending, where the next
+// held one takes its place, or out of heldNext; false when it is in
+// neither (answered or withdrawn already).
+func (s *Session) unholdLocked(q *pendingQuestion) bool {
+	if s.pending == q {
+		s.pending = nil
+		if len(s.heldNext) > 0 {
+			s.pending, s.heldNext = s.heldNext[0], s.heldNext[1:]
+		}
+		return true
+	}
+	if i := slices.Index(s.heldNext, q); i >= 0 {
+		s.heldNext = slices.Delete(s.heldNext, i, i+1)
+		return true
+	}
+	return false
+}
+
+// heldLocked is the held question questionID, pending or next; nil when
+// there is none.
+func (s *Session) heldLocked(questionID string) *pendingQuestion {
+	if p := s.pending; p != nil && p.held != nil && p.id == questionID {
+		return p
+	}
+	for _, q := range s.heldNext {
+		if q.id == questionID {
+			return q
+		}
+	}
+	return nil
 }
 
 // Answered delivers the answers given through agent/answer.
@@ -228,9 +269,7 @@ func (h *HeldQuestion) Answered() <-chan map[string]any { return h.q.held }
 // (answered): they decide, not the editor's reply.
 func (h *HeldQuestion) Release() (answers map[string]any, answered bool) {
 	h.s.mu.Lock()
-	if h.s.pending == h.q {
-		h.s.pending = nil
-	}
+	h.s.unholdLocked(h.q)
 	h.s.mu.Unlock()
 	select {
 	case answers = <-h.q.held:
@@ -246,15 +285,15 @@ func (h *HeldQuestion) Release() (answers map[string]any, answered bool) {
 func (s *Session) answerHeld(questionID string, answers map[string]any) (held bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.pending
-	if p == nil || p.held == nil || p.id != questionID {
+	p := s.heldLocked(questionID)
+	if p == nil {
 		return false, nil
 	}
 	if errs := p.set.Validate(answers); errs != nil {
 		return true, invalidf("invalid answers: %s", questions.ValidationError(errs))
 	}
-	s.pending = nil
-	p.held <- answers // never blocks: only the one who took it out of pending sends
+	s.unholdLocked(p)
+	p.held <- answers // never blocks: only the one who took it out of the held questions sends
 	slog.Info("held question answered through agent/answer", "session", s.meta.ID, "question", questionID)
 	return true, nil
 }

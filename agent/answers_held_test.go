@@ -97,3 +97,67 @@ func TestHeldPermissionInvalidAnswerChangesNothing(t *testing.T) {
 		t.Fatal("a question is still pending after its turn stopped waiting")
 	}
 }
+
+// TestTwoHeldPermissionsAreAnsweredInTurn: two questions asked at once in
+// one session (sub-agents side by side) whose editor replies to neither
+// (eglot's C-g) are both held: agent/answer without a question id
+// answers the oldest, then the other; with an id it answers the one it
+// names, the other staying pending.
+func TestTwoHeldPermissionsAreAnsweredInTurn(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// byID answers the newer question first, naming it.
+		byID bool
+	}{
+		{"the oldest first", false},
+		{"the newer one by its id", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, _ := newTestManager(t, "name: none\nsteps:\n  - text: ok\n", &memEditor{}, nil)
+			s := newTestSession(t, m, "build")
+			a := replyAsker{asked: make(chan AskRequest, 2), reply: make(chan AskReply)} // the editor never replies
+			p := AskPermitter{Asker: a, Holder: m}
+			decisions := make([]permission.Decision, 2)
+			var wg sync.WaitGroup
+			var ids [2]string
+			for i := range 2 {
+				wg.Go(func() {
+					d, err := p.Permit(context.Background(), heldRunRequest(s.meta.ID))
+					if err != nil {
+						t.Errorf("question %d: Permit: %v", i+1, err)
+					}
+					decisions[i] = d
+				})
+				ids[i] = (<-a.asked).QuestionID // asked one after the other
+			}
+			answer := func(qid string, option agentproto.OptionKind) {
+				t.Helper()
+				if err := m.Answer(s.meta.ID, qid, map[string]any{permission.QuestionName: string(option)}); err != nil {
+					t.Fatalf("agent/answer %s to %s: %v", option, qid, err)
+				}
+			}
+			first, second := ids[0], ids[1]
+			if tc.byID {
+				first, second = ids[1], ids[0]
+			}
+			if qid, err := m.PendingQuestionID(s.meta.ID); err != nil || qid != ids[0] {
+				t.Fatalf("pending question = %q, %v; want the oldest, %s", qid, err, ids[0])
+			}
+			answer(first, agentproto.AllowOnce)
+			if qid, err := m.PendingQuestionID(s.meta.ID); err != nil || qid != second {
+				t.Fatalf("pending question after the first answer = %q, %v; want %s", qid, err, second)
+			}
+			answer(second, agentproto.RejectOnce)
+			wg.Wait()
+			want := map[string]agentproto.OptionKind{first: agentproto.AllowOnce, second: agentproto.RejectOnce}
+			for i, d := range decisions {
+				if d.Option != want[ids[i]] {
+					t.Errorf("question %d decided %s, want %s", i+1, d.Option, want[ids[i]])
+				}
+			}
+			if _, err := m.PendingQuestionID(s.meta.ID); err == nil {
+				t.Fatal("a question is still pending after both were answered")
+			}
+		})
+	}
+}

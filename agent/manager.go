@@ -637,7 +637,7 @@ func (m *Manager) Cancel(id string) error {
 		cancel() // first: a question asked from now on sees the cancellation
 	}
 	s.mu.Lock()
-	s.pending = nil
+	s.pending, s.heldNext = nil, nil
 	s.mu.Unlock()
 	return nil
 }

@@ -95,9 +95,13 @@ type Session struct {
 	// lastResult is how the last turn ended (set before turnEnded closes).
 	lastResult TurnResult
 	pending    *pendingQuestion
-	approval   *pendingApproval
-	allowed    allowrule.Rules // commands the user allowed for this session
-	edited     map[string]bool // absolute paths of files the agent edited
+	// heldNext are the questions the running turn also waits for, held
+	// (HoldQuestion) while another held question was pending, oldest
+	// first: each becomes pending when the one before it is answered.
+	heldNext []*pendingQuestion
+	approval *pendingApproval
+	allowed  allowrule.Rules // commands the user allowed for this session
+	edited   map[string]bool // absolute paths of files the agent edited
 	// lockedPlan is the plan this session registered as building
 	// (planlocks.go), under saveMu.
 	lockedPlan string
