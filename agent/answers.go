@@ -230,21 +230,19 @@ func (m *Manager) HoldQuestion(sessionID, questionID string, set *questions.Set,
 }
 
 // unholdLocked takes the held question q out of pending, where the next
-// held one takes its place, or out of heldNext; false when it is in
-// neither (answered or withdrawn already).
-func (s *Session) unholdLocked(q *pendingQuestion) bool {
+// held one takes its place, or out of heldNext (nothing when it is in
+// neither: answered or withdrawn already).
+func (s *Session) unholdLocked(q *pendingQuestion) {
 	if s.pending == q {
 		s.pending = nil
 		if len(s.heldNext) > 0 {
 			s.pending, s.heldNext = s.heldNext[0], s.heldNext[1:]
 		}
-		return true
+		return
 	}
 	if i := slices.Index(s.heldNext, q); i >= 0 {
 		s.heldNext = slices.Delete(s.heldNext, i, i+1)
-		return true
 	}
-	return false
 }
 
 // heldLocked is the held question questionID, pending or next; nil when
