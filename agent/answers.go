@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -179,7 +180,26 @@ func (m *Manager) PendingQuestionID(id string) (string, error) {
 	if s.pending == nil {
 		return "", invalidf("no question is pending in session %s", id)
 	}
+	if len(s.heldNext) > 0 {
+		// Which one an answer is for must be said, never guessed: allowing
+		// the other command would run what the person did not mean.
+		held := []string{heldLine(s.pending)}
+		for _, q := range s.heldNext {
+			held = append(held, heldLine(q))
+		}
+		return "", invalidf("%d questions are pending in session %s; answer one by its questionId: %s", len(held), id, strings.Join(held, "; "))
+	}
 	return s.pending.id, nil
+}
+
+// heldLine names a held question for a choice between several: its id and
+// its question's first line, whole.
+func heldLine(q *pendingQuestion) string {
+	text := ""
+	if len(q.set.Questions) > 0 {
+		text, _, _ = strings.Cut(q.set.Questions[0].Question, "\n")
+	}
+	return fmt.Sprintf("%s (%s)", q.id, text)
 }
 
 // HeldQuestion is a question pending while the turn that asks it still
@@ -204,8 +224,8 @@ var _ QuestionHolder = (*Manager)(nil)
 // question off its screen without replying (eglot's C-g sends nothing):
 // the question stays answerable. While another held question is pending
 // (two sub-agents asking at once) it is next (heldNext): agent/answer
-// without a question id answers the oldest first, and with one answers
-// either. It returns nil when the session has a question pending whose
+// answers either by its question id, and one without an id is refused
+// with both listed (PendingQuestionID). It returns nil when the session has a question pending whose
 // turn ended (the editor's reply alone decides then). The session's
 // pending slot and heldNext stay the one owner of the question.
 func (m *Manager) HoldQuestion(sessionID, questionID string, set *questions.Set, createdAt time.Time) *HeldQuestion {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -98,19 +99,20 @@ func TestHeldPermissionInvalidAnswerChangesNothing(t *testing.T) {
 	}
 }
 
-// TestTwoHeldPermissionsAreAnsweredInTurn: two questions asked at once in
+// TestTwoHeldPermissionsAreAnsweredByID: two questions asked at once in
 // one session (sub-agents side by side) whose editor replies to neither
-// (eglot's C-g) are both held: agent/answer without a question id
-// answers the oldest, then the other; with an id it answers the one it
-// names, the other staying pending.
-func TestTwoHeldPermissionsAreAnsweredInTurn(t *testing.T) {
+// (eglot's C-g) are both held. agent/answer without a question id is
+// refused, listing both with their commands (an answer must never go to a
+// command the person did not mean); with an id it answers the one it
+// names, in either order, the other staying pending.
+func TestTwoHeldPermissionsAreAnsweredByID(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		// byID answers the newer question first, naming it.
-		byID bool
+		// newerFirst answers the newer question first.
+		newerFirst bool
 	}{
 		{"the oldest first", false},
-		{"the newer one by its id", true},
+		{"the newer one first", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, _ := newTestManager(t, "name: none\nsteps:\n  - text: ok\n", &memEditor{}, nil)
@@ -120,9 +122,11 @@ func TestTwoHeldPermissionsAreAnsweredInTurn(t *testing.T) {
 			decisions := make([]permission.Decision, 2)
 			var wg sync.WaitGroup
 			var ids [2]string
-			for i := range 2 {
+			for i, command := range []string{"rm -rf build", "touch ran.txt"} {
 				wg.Go(func() {
-					d, err := p.Permit(context.Background(), heldRunRequest(s.meta.ID))
+					req := heldRunRequest(s.meta.ID)
+					req.What = command
+					d, err := p.Permit(context.Background(), req)
 					if err != nil {
 						t.Errorf("question %d: Permit: %v", i+1, err)
 					}
@@ -130,26 +134,28 @@ func TestTwoHeldPermissionsAreAnsweredInTurn(t *testing.T) {
 				})
 				ids[i] = (<-a.asked).QuestionID // asked one after the other
 			}
+			_, err := m.PendingQuestionID(s.meta.ID)
+			if err == nil || !strings.Contains(err.Error(), "2 questions are pending") ||
+				!strings.Contains(err.Error(), ids[0]+" (Run `rm -rf build`?)") || !strings.Contains(err.Error(), ids[1]+" (Run `touch ran.txt`?)") {
+				t.Fatalf("the pending question with two held = %v; want a refusal listing both with their commands", err)
+			}
+			first, second := ids[0], ids[1]
+			if tc.newerFirst {
+				first, second = ids[1], ids[0]
+			}
 			answer := func(qid string, option agentproto.OptionKind) {
 				t.Helper()
 				if err := m.Answer(s.meta.ID, qid, map[string]any{permission.QuestionName: string(option)}); err != nil {
 					t.Fatalf("agent/answer %s to %s: %v", option, qid, err)
 				}
 			}
-			first, second := ids[0], ids[1]
-			if tc.byID {
-				first, second = ids[1], ids[0]
-			}
-			if qid, err := m.PendingQuestionID(s.meta.ID); err != nil || qid != ids[0] {
-				t.Fatalf("pending question = %q, %v; want the oldest, %s", qid, err, ids[0])
-			}
-			answer(first, agentproto.AllowOnce)
+			answer(first, agentproto.RejectOnce)
 			if qid, err := m.PendingQuestionID(s.meta.ID); err != nil || qid != second {
 				t.Fatalf("pending question after the first answer = %q, %v; want %s", qid, err, second)
 			}
-			answer(second, agentproto.RejectOnce)
+			answer(second, agentproto.AllowOnce)
 			wg.Wait()
-			want := map[string]agentproto.OptionKind{first: agentproto.AllowOnce, second: agentproto.RejectOnce}
+			want := map[string]agentproto.OptionKind{first: agentproto.RejectOnce, second: agentproto.AllowOnce}
 			for i, d := range decisions {
 				if d.Option != want[ids[i]] {
 					t.Errorf("question %d decided %s, want %s", i+1, d.Option, want[ids[i]])
