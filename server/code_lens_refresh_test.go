@@ -169,15 +169,8 @@ steps:
 			} else {
 				var res agentproto.ApprovePlanResult
 				h.ReadAsAPerson() // a person reads the plan before approving it
-				start := time.Now()
 				if err := command(h, "agentls.approvePlan", map[string]any{"sessionId": s.SessionID}, &res); err != nil || res.Session == nil {
 					t.Fatalf("approve lens: %+v, %v", res, err)
-				}
-				// The turn marks the open plan approved (workspace/applyEdit)
-				// for the command, which waits for it: that edit does not
-				// wait for the command's reply (command_replies.go's 5 s).
-				if took := time.Since(start); took > 4*time.Second {
-					t.Fatalf("agentls.approvePlan took %s: its plan edit waited for its own reply", took)
 				}
 			}
 			// The turn goes on and waits on its next question: the
