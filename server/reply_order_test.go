@@ -77,10 +77,10 @@ func TestPromptCommandRepliesBeforeTheTurnAsks(t *testing.T) {
 // planPath is the plan's path in planningModel's prompt.
 var planPath = regexp.MustCompile(`plans/r[0-9]+\.plan`)
 
-// planningModel writes a plan (at the path its prompt names) and asks to approve it; rejected, it asks a
-// question, revises the plan and asks again; approved, it writes the text
-// file named like the plan (r1.txt for plans/r1.plan).
-// Each step is the answer to the last tool result (by its call id).
+// planningModel writes a plan (at the path its prompt names) and asks to
+// approve it; rejected, it asks a question, revises the plan and asks
+// again; approved, it writes the text file named like the plan (r1.txt for
+// plans/r1.plan). Each step answers the last tool result (by its call id).
 type planningModel struct{}
 
 func (planningModel) Complete(_ context.Context, req llm.Request, _ func(llm.Event)) (llm.Response, error) {
