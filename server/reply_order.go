@@ -98,10 +98,7 @@ func (c *unansweredRequests) read(msg jsonrpc2.Message) {
 // if it answers a pending request. The body is decoded only while a
 // request is pending.
 func (c *unansweredRequests) written(body []byte) {
-	c.mu.Lock()
-	none := len(c.pending) == 0
-	c.mu.Unlock()
-	if none {
+	if c.none() {
 		return
 	}
 	msg, err := jsonrpc2.DecodeMessage(body)
@@ -117,6 +114,13 @@ func (c *unansweredRequests) written(body []byte) {
 		close(c.answered)
 		c.answered = make(chan struct{})
 	}
+}
+
+// none reports whether no request is pending.
+func (c *unansweredRequests) none() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending) == 0
 }
 
 // before returns the requests pending now but those in except, and the
