@@ -195,11 +195,7 @@ func (m *Manager) PendingQuestionID(id string) (string, error) {
 // heldLine names a held question for a choice between several: its id and
 // its question's first line, whole.
 func heldLine(q *pendingQuestion) string {
-	text := ""
-	if len(q.set.Questions) > 0 {
-		text, _, _ = strings.Cut(q.set.Questions[0].Question, "\n")
-	}
-	return fmt.Sprintf("%s (%s)", q.id, text)
+	return fmt.Sprintf("%s (%s)", q.id, q.set.Headline())
 }
 
 // HeldQuestion is a question pending while the turn that asks it still
@@ -225,9 +221,10 @@ var _ QuestionHolder = (*Manager)(nil)
 // the question stays answerable. While another held question is pending
 // (two sub-agents asking at once) it is next (heldNext): agent/answer
 // answers either by its question id, and one without an id is refused
-// with both listed (PendingQuestionID). It returns nil when the session has a question pending whose
-// turn ended (the editor's reply alone decides then). The session's
-// pending slot and heldNext stay the one owner of the question.
+// with both listed (PendingQuestionID). It returns nil when the session
+// has a question pending whose turn ended (the editor's reply alone
+// decides then). The session's pending slot and heldNext stay the one
+// owner of the question.
 func (m *Manager) HoldQuestion(sessionID, questionID string, set *questions.Set, createdAt time.Time) *HeldQuestion {
 	s, err := m.session(sessionID)
 	if err != nil {

@@ -49,6 +49,16 @@ type Set struct {
 	index     map[string]int
 }
 
+// Headline is the first line of the set's first question, whole ("" for
+// an empty set): how a message names the question it is about.
+func (s *Set) Headline() string {
+	if len(s.Questions) == 0 {
+		return ""
+	}
+	line, _, _ := strings.Cut(s.Questions[0].Question, "\n")
+	return line
+}
+
 // InvalidError lists everything wrong with a batch of questions, one
 // problem per line, each starting with the location of the problem
 // (e.g. "questions[1].buttons[0].value: must be one of dev, staging, prod").

@@ -222,7 +222,7 @@ func (s *Server) newSessionCommand(ctx context.Context, p agentproto.NewSessionP
 // with a short timeout); the turn reports through agent/update or, for a
 // plain editor, log lines and a final message. Without a sessionId it uses
 // the current session, creating a plan session if there is none.
-func (s *Server) promptCommand(ctx context.Context, p agentproto.PromptParams) (agentproto.PromptStarted, error) {
+func (s *Server) promptCommand(_ context.Context, p agentproto.PromptParams) (agentproto.PromptStarted, error) {
 	req, err := promptRequest(p)
 	if err != nil {
 		return agentproto.PromptStarted{}, err

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -42,7 +41,7 @@ func permissionWithdrawal(req agent.AskRequest) withdrawal {
 	}
 	w := withdrawal{question: req.Permission.What, outcome: "nothing was allowed"}
 	if len(req.Set.Questions) > 0 {
-		w.question, _, _ = strings.Cut(req.Set.Questions[0].Question, "\n")
+		w.question = req.Set.Headline()
 	}
 	return w
 }
