@@ -45,16 +45,7 @@ steps:
 	s := h.NewSession("build")
 	turn := h.PromptAsync(s.SessionID, "run it")
 	fifoLine(t, ready, os.O_RDONLY) // the command runs
-	if err := h.Editor.OpenFile(h.Ctx, "x.txt"); err != nil {
-		t.Fatal(err)
-	}
-	whole := workspace.Range{Start: workspace.Position{}, End: workspace.Position{Line: 1}}
-	if err := h.Editor.Change(h.Ctx, "x.txt", workspace.TextEdit{Range: whole, NewText: "the user's save\n"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Editor.Save(h.Ctx, "x.txt"); err != nil {
-		t.Fatal(err)
-	}
+	userSavesX(t, h)
 	h.ListCommands(s.SessionID) // a round trip: the server has read the didSave
 	fifoLine(t, release, os.O_WRONLY)
 	wantStop(t, <-turn, "end_turn")
@@ -74,6 +65,22 @@ steps:
 	}
 	if !slices.ContainsFunc(res.Conflicts, func(c agentproto.RewindConflict) bool { return c.Path == "x.txt" }) {
 		t.Errorf("x.txt is not a conflict: conflicts %+v, restored %v", res.Conflicts, res.Restored)
+	}
+}
+
+// userSavesX is the person opening x.txt (one line) in the editor,
+// replacing its line with "the user's save" and saving it.
+func userSavesX(t *testing.T, h *lsptest.Env) {
+	t.Helper()
+	if err := h.Editor.OpenFile(h.Ctx, "x.txt"); err != nil {
+		t.Fatal(err)
+	}
+	whole := workspace.Range{Start: workspace.Position{}, End: workspace.Position{Line: 1}}
+	if err := h.Editor.Change(h.Ctx, "x.txt", workspace.TextEdit{Range: whole, NewText: "the user's save\n"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Editor.Save(h.Ctx, "x.txt"); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -139,16 +146,7 @@ steps:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the run question never came")
 	}
-	if err := h.Editor.OpenFile(h.Ctx, "x.txt"); err != nil {
-		t.Fatal(err)
-	}
-	whole := workspace.Range{Start: workspace.Position{}, End: workspace.Position{Line: 1}}
-	if err := h.Editor.Change(h.Ctx, "x.txt", workspace.TextEdit{Range: whole, NewText: "the user's save\n"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Editor.Save(h.Ctx, "x.txt"); err != nil {
-		t.Fatal(err)
-	}
+	userSavesX(t, h)
 	if err := os.WriteFile(filepath.Join(h.Dir, "new.txt"), []byte("the user's new file\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

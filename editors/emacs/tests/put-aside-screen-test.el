@@ -11,16 +11,7 @@
 ;; agentls.answer {"answers": {"decision": "allow_once"}} (C-c a below), after reading it. The
 ;; question is still pending while its turn waits (agent/answers.go): the command runs.
 (load (expand-file-name "screen-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
-(as-start "name: run on screen
-steps:
-  - tool_calls:
-      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: \"# Goal\\nSay hello.\\n\\n## Steps\\n- [ ] Change hello.txt\\n\"}}
-  - tool_calls:
-      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
-  - tool_calls:
-      - {id: r, name: run, args: {command: \"touch ran.txt\"}}
-  - text: \"Done.\"
-"
+(as-start as-run-script
           ;; C-c a: agentls.answer as a person would run it; its result or error in answer.txt.
           "(global-set-key (kbd \"C-c a\") (lambda () (interactive)
   (let ((msg (condition-case e (format \"agentls.answer: %S\" (eglot-execute-command as-server \"agentls.answer\" (vector (list :answers (list :decision \"allow_once\")))))

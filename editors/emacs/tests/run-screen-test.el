@@ -8,19 +8,10 @@
 ;; it as a completing-read prompt; the minibuffer is at most a quarter of the frame (6 rows) and
 ;; scrolled to the input. While the question waits, the screen must show the command asked about,
 ;; with its folder, network and sandbox: a person answering Run must be able to read what runs.
-;; The Emacs under test: screen-harness.el (eglot connected to agentls with the scripted model below,
+;; The Emacs under test: screen-harness.el (eglot connected to agentls with the scripted model `as-run-script',
 ;; the prompt sent a second later, nothing else: the question is eglot's own completing-read).
 (load (expand-file-name "screen-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
-(as-start "name: run on screen
-steps:
-  - tool_calls:
-      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: \"# Goal\\nSay hello.\\n\\n## Steps\\n- [ ] Change hello.txt\\n\"}}
-  - tool_calls:
-      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
-  - tool_calls:
-      - {id: r, name: run, args: {command: \"touch ran.txt\"}}
-  - text: \"Done.\"
-")
+(as-start as-run-script)
 
 (as-wait-screen "the approval question" "Choose an option: Keep Planning" 60)
 ;; A person reads the question first: an answer within 300 ms approves nothing (docs/guard.md).

@@ -82,6 +82,19 @@ question's minibuffer (C-c m: Emacs 30 selects the plan's window beside it), cle
   (as-tmux "send-keys" "-l" choice)
   (as-tmux "send-keys" "Enter"))
 
+(defconst as-run-script "name: run on screen
+steps:
+  - tool_calls:
+      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: \"# Goal\\nSay hello.\\n\\n## Steps\\n- [ ] Change hello.txt\\n\"}}
+  - tool_calls:
+      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
+  - tool_calls:
+      - {id: r, name: run, args: {command: \"touch ran.txt\"}}
+  - text: \"Done.\"
+"
+  "The scripted model of the command-question screen tests: a plan, its approval, then the command
+`touch ran.txt' (its question) and \"Done.\".")
+
 (defun as-start (script &optional inner config)
   "Starts the Emacs under test in the workspace: hello.txt, the scripted model's SCRIPT (YAML
 text), and an init that connects eglot to agentls and sends the prompt \"greet\" a second later,

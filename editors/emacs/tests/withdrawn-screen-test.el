@@ -11,16 +11,7 @@
 ;; when the person answers Run there anyway, say again that it did not run — the screen must not
 ;; leave them believing it did.
 (load (expand-file-name "screen-harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
-(as-start "name: run on screen
-steps:
-  - tool_calls:
-      - {id: w, name: plan_write, args: {title: Greeting, path: plans/greet.plan, content: \"# Goal\\nSay hello.\\n\\n## Steps\\n- [ ] Change hello.txt\\n\"}}
-  - tool_calls:
-      - {id: x, name: exit_plan_mode, args: {plan_file_path: plans/greet.plan}}
-  - tool_calls:
-      - {id: r, name: run, args: {command: \"touch ran.txt\"}}
-  - text: \"Done.\"
-"
+(as-start as-run-script
           nil "plan_mode:\n  approval_timeout_secs: 3\n")
 
 (as-wait-screen "the approval question" "Choose an option: Keep Planning" 60)
