@@ -365,10 +365,17 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, flo
 		if refused == 0 {
 			refused = size
 		}
-		if s.noteOverflow(s.requestModel(s.State().Mode), size) {
-			slog.Warn("the endpoint refused requests of this size twice: its context window is smaller than assumed", "session", s.meta.ID, "window", size)
+		counts := llm.CountsOf(err)
+		stated := statedWindow(counts, size)
+		if s.noteOverflow(s.requestModel(s.State().Mode), size, stated) {
+			slog.Warn("the endpoint refused requests of this size twice: its context window is smaller than assumed", "session", s.meta.ID, "window", s.budget().Window)
 		}
 		target := int(retryShares[attempt] * float64(refused))
+		if t := s.statedTarget(counts, stated); t > 0 && t < target {
+			// The endpoint said how large its window is: one retry
+			// compacted to fit it, not three toward it.
+			target = t
+		}
 		slog.Warn("the model's context window was exceeded; compacting and retrying", "session", s.meta.ID,
 			"attempt", attempt+1, "target_tokens", target, "err", err)
 		c, cerr := s.compact(ctx, keepRecentShareHard, false, target)
@@ -401,7 +408,16 @@ func (s *Session) setAsideTurn(ctx context.Context, from int, cause error) error
 	s.record(chatRecord{Record: recordSetAside, From: from, To: to, Reason: "context_length_exceeded"})
 	window := s.budget().Window
 	s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s the request did not fit the model's context window (%d tokens) even after compaction: the prompt was set aside", s.meta.ID, window))
-	return fmt.Errorf("the conversation did not fit the model's context window (%d tokens) even after compaction, so this prompt was set aside: it stays in the history but is not sent again; send a shorter message, or set model.context_window to the server's real window: %w", window, cause)
+	remedy := "send a shorter message, or set model.context_window to the server's real window"
+	if c := llm.CountsOf(cause); c.Window > 0 {
+		// The endpoint said its window: name it, and what to do.
+		said := fmt.Sprintf("the endpoint says the model's context window is %d tokens", c.Window)
+		if c.Prompt > 0 {
+			said += fmt.Sprintf(" and the request was %d", c.Prompt)
+		}
+		remedy = fmt.Sprintf("%s: start the model's server with a larger context (llama.cpp -c, LM Studio's context length, Ollama num_ctx), or set model.context_window to %d and send a shorter message", said, c.Window)
+	}
+	return fmt.Errorf("the conversation did not fit the model's context window (%d tokens) even after compaction, so this prompt was set aside: it stays in the history but is not sent again; %s: %w", window, remedy, cause)
 }
 
 // historyMessage is the assistant message as kept in the conversation: tool

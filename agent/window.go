@@ -26,21 +26,27 @@ type learnedWindow struct {
 	// window, when set, is a context window smaller than the configured
 	// one.
 	window int
-	// overflows are the sizes (tokens) of the last requests the endpoint
-	// refused as too long.
-	overflows []int
+	// overflows are the last requests the endpoint refused as too long.
+	overflows []overflow
+}
+
+// overflow is one request the endpoint refused as too long.
+type overflow struct {
+	size   int // its calibrated estimate (tokens)
+	stated int // the window the endpoint stated, in the same units (statedWindow; 0: none)
 }
 
 // noteOverflow records that the endpoint refused a request of size tokens
 // (calibrated estimate) to model (requestModel) as too long for its
-// context window. One refusal teaches nothing (an endpoint may fail
-// spuriously); a second one at the same size (within sameSize of an
-// earlier one) shows the real window is smaller than assumed, and the
-// model's window in this session becomes the smaller of the two sizes (it
-// only ever shrinks). Each model learns alone: a small plan model's
-// overflows do not shrink the build model's window. It reports whether a
-// window was learned.
-func (s *Session) noteOverflow(model string, size int) bool {
+// context window, stating the window stated (statedWindow; 0 when it did
+// not). One refusal teaches nothing (an endpoint may fail spuriously); a
+// second one at the same size (within sameSize of an earlier one), or
+// stating the same window, shows the real window is smaller than assumed,
+// and the model's window in this session becomes the smaller of the two
+// sizes, or the window both stated (it only ever shrinks). Each model
+// learns alone: a small plan model's overflows do not shrink the build
+// model's window. It reports whether a window was learned.
+func (s *Session) noteOverflow(model string, size, stated int) bool {
 	if size <= 0 {
 		return false
 	}
@@ -56,14 +62,23 @@ func (s *Session) noteOverflow(model string, size int) bool {
 	}
 	learned := false
 	for _, o := range lw.overflows {
-		if float64(abs(size-o)) > sameSize*float64(max(size, o)) {
+		w := 0
+		switch {
+		case stated > 0 && o.stated > 0 && near(stated, o.stated):
+			w = max(stated, o.stated)
+		case near(size, o.size):
+			w = min(size, o.size)
+			if stated > 0 && o.stated > 0 {
+				w = min(w, max(stated, o.stated))
+			}
+		default:
 			continue
 		}
-		if w := min(size, o); lw.window == 0 || w < lw.window {
+		if lw.window == 0 || w < lw.window {
 			lw.window, learned = w, true
 		}
 	}
-	lw.overflows = append(lw.overflows, size)
+	lw.overflows = append(lw.overflows, overflow{size, stated})
 	if len(lw.overflows) > maxOverflows {
 		lw.overflows = lw.overflows[1:]
 	}
@@ -80,11 +95,53 @@ func (s *Session) learned(model string) int {
 	return 0
 }
 
-func abs(n int) int {
-	if n < 0 {
-		return -n
+// near reports whether a and b are "the same size": within sameSize of
+// the larger.
+func near(a, b int) bool {
+	d := a - b
+	if d < 0 {
+		d = -d
 	}
-	return n
+	return float64(d) <= sameSize*float64(max(a, b))
+}
+
+// statedWindow is the window an endpoint's overflow error stated (counts),
+// in the units of size, the refused request's calibrated estimate: the
+// window less the answer's tokens when the endpoint counted them, scaled
+// by size over the request's tokens when it stated them (by at most
+// maxStatedScale either way: a count far from the estimate is not this
+// request's). 0 when it stated no window.
+func statedWindow(counts llm.ContextCounts, size int) int {
+	if counts.Window <= counts.Completion {
+		return 0
+	}
+	w := float64(counts.Window - counts.Completion)
+	if counts.Prompt > 0 && size > 0 {
+		w *= min(max(float64(size)/float64(counts.Prompt), 1/maxStatedScale), maxStatedScale)
+	}
+	return int(w)
+}
+
+// maxStatedScale bounds statedWindow's scaling from the endpoint's count of
+// a request to the session's estimate of it.
+const maxStatedScale = 4.0
+
+// statedTarget is the size a request must be compacted to for stated, the
+// window an overflow error stated (statedWindow; 0: none, and so is the
+// result): the session's budget on that window, which leaves the answer's
+// reserve (an eighth of the window at most) unless the endpoint counted the
+// answer's tokens already.
+func (s *Session) statedTarget(counts llm.ContextCounts, stated int) int {
+	if stated <= 0 {
+		return 0
+	}
+	b := s.budget()
+	b.Window = stated
+	b.Reserve = min(b.Reserve, stated/8)
+	if counts.Completion > 0 {
+		b.Reserve = 0
+	}
+	return b.Limit()
 }
 
 // fixedTokens is the calibrated estimate of the part of req that no

@@ -194,7 +194,7 @@ func TestCompactionKeepsPlanAndMode(t *testing.T) {
 // and the turn succeeds.
 func TestContextExceededRecovery(t *testing.T) {
 	t.Parallel()
-	for _, style := range []fakeopenai.Overflow{fakeopenai.OverflowOpenAI, fakeopenai.OverflowVLLM, fakeopenai.OverflowLlamaCpp} {
+	for _, style := range fakeopenai.Overflows {
 		t.Run(string(style), func(t *testing.T) {
 			dir := t.TempDir()
 			writeBigFiles(t, dir, 4, 12_000)

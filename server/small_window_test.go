@@ -192,3 +192,86 @@ func usageWindows(h *lsptest.Env) []int {
 	}
 	return out
 }
+
+// TestStatedWindowFitsInOneRetry: ten turns in, the model's server is
+// restarted with an 8k window (the session assumed 32k: a local model
+// agentls does not know), so the next request is more than twice the
+// window. Each refused request is compacted and sent once more, and fits.
+// The second refusal states the same window as the first (every wording
+// here states it) and teaches it: no request is refused after that. Before,
+// LM Studio's wording was no overflow (the turn failed), and the window was
+// learned only from two refusals at the same size: the third.
+func TestStatedWindowFitsInOneRetry(t *testing.T) {
+	t.Parallel()
+	for _, style := range []fakeopenai.Overflow{fakeopenai.OverflowOpenAI, fakeopenai.OverflowVLLM, fakeopenai.OverflowLlamaCpp, fakeopenai.OverflowLMStudio} {
+		t.Run(string(style), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			writeBigFiles(t, dir, 6, 6_000)
+			fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, Overflow: style})
+			defer fake.Close()
+			h := startWithFake(t, dir, fake, map[string]any{"context_window": 32_768})
+			s := h.NewSession("build")
+			prompt := func(i int) {
+				t.Helper()
+				if r := h.Prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i%6+1)); r.StopReason != "end_turn" {
+					t.Fatalf("turn %d = %+v (%s)", i+1, r, r.Error)
+				}
+			}
+			for i := range 10 {
+				prompt(i)
+			}
+			before := len(fake.Requests())
+			fake.SetMaxBytes(smallWindow * 4)
+			for i := 10; i < 16; i++ {
+				prompt(i)
+			}
+			steps, _ := agentRequests(fake.Requests()[before:])
+			var sizes []string
+			for _, r := range steps {
+				sizes = append(sizes, fmt.Sprintf("%d:%dB", r.Status, len(r.Body)))
+			}
+			refusals := 0
+			for i, r := range steps {
+				if r.Status == 200 {
+					continue
+				}
+				refusals++
+				if i+1 >= len(steps) || steps[i+1].Status != 200 || steps[i+1].LastUser() != r.LastUser() {
+					t.Fatalf("refused request %d was not followed by one retry of it that fits: %v", i+1, sizes)
+				}
+			}
+			if refusals == 0 || len(steps[0].Body) < 2*smallWindow*4 {
+				t.Fatalf("the first request after the restart was not refused at twice the window: %v", sizes)
+			}
+			t.Logf("%v", sizes)
+			if refusals > 2 {
+				t.Fatalf("%d refusals (%v): two stating the same window did not teach it", refusals, sizes)
+			}
+		})
+	}
+}
+
+// TestStatedWindowNamedWhenNothingFits: the model's server has a window
+// smaller than the system prompt and the tool definitions. The turn ends
+// with an error that says the window the endpoint stated (not only the
+// one agentls assumed) and what to change.
+func TestStatedWindowNamedWhenNothingFits(t *testing.T) {
+	t.Parallel()
+	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: 1000 * 4, Overflow: fakeopenai.OverflowLlamaCpp})
+	defer fake.Close()
+	h := startWithFake(t, t.TempDir(), fake, nil)
+	s := h.NewSession("build")
+	r := h.Prompt(s.SessionID, "note hi")
+	if r.StopReason != "error" || r.Error == nil {
+		t.Fatalf("prompt = %+v, want an error", r)
+	}
+	for _, want := range []string{"the endpoint says the model's context window is 1000 tokens", "larger context", "model.context_window to 1000"} {
+		if !strings.Contains(r.Error.Message, want) {
+			t.Fatalf("error %q does not say %q", r.Error.Message, want)
+		}
+	}
+	if steps, _ := agentRequests(fake.Requests()); len(steps) > 2 {
+		t.Fatalf("%d requests: a request the stated window cannot hold is sent at most twice (once more in case the refusal was spurious)", len(steps))
+	}
+}

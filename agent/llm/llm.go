@@ -15,6 +15,24 @@ import (
 // endpoint refused a request as longer than the model's context window.
 var ErrContextExceeded = errors.New("the request is longer than the model's context window")
 
+// ContextCounts are the numbers an endpoint stated when it refused a
+// request as too long, each 0 when it did not state it: the model's context
+// window, the request's input tokens and the tokens asked for the answer
+// (counted against the same window by some servers).
+type ContextCounts struct {
+	Window, Prompt, Completion int
+}
+
+// CountsOf is the ContextCounts an error carries (a provider's error that
+// has a ContextCounts method), zero when none.
+func CountsOf(err error) ContextCounts {
+	var c interface{ ContextCounts() ContextCounts }
+	if errors.As(err, &c) {
+		return c.ContextCounts()
+	}
+	return ContextCounts{}
+}
+
 // Role is who wrote a Message.
 type Role string
 

@@ -33,14 +33,15 @@ func classifyWire(err error) *kit.Error {
 		if msg == "" && reqErr.Err != nil {
 			msg = reqErr.Err.Error()
 		}
-		return &kit.Error{
-			StatusCode:      reqErr.HTTPStatusCode,
-			Status:          kit.StatusText(reqErr.HTTPStatusCode, reqErr.HTTPStatus),
-			Message:         msg,
-			Transient:       kit.StatusRetryable(reqErr.HTTPStatusCode, ""),
-			ContextExceeded: kit.ContextExceeded(string(reqErr.Body)),
-			Err:             err,
+		e := &kit.Error{
+			StatusCode: reqErr.HTTPStatusCode,
+			Status:     kit.StatusText(reqErr.HTTPStatusCode, reqErr.HTTPStatus),
+			Message:    msg,
+			Transient:  kit.StatusRetryable(reqErr.HTTPStatusCode, ""),
+			Err:        err,
 		}
+		e.MarkOverflow(string(reqErr.Body))
+		return e
 	}
 	var apiErr *goopenai.APIError
 	if errors.As(err, &apiErr) {
@@ -52,8 +53,8 @@ func classifyWire(err error) *kit.Error {
 		if quota {
 			code = "insufficient_quota"
 		}
-		e := &kit.Error{Code: code, Message: kit.Excerpt(apiErr.Message), Err: err,
-			ContextExceeded: kit.ContextExceeded(code, apiErr.Type, apiErr.Message)}
+		e := &kit.Error{Code: code, Message: kit.Excerpt(apiErr.Message), Err: err}
+		e.MarkOverflow(code, apiErr.Type, apiErr.Message)
 		if apiErr.HTTPStatusCode > 0 {
 			e.StatusCode = apiErr.HTTPStatusCode
 			e.Status = kit.StatusText(apiErr.HTTPStatusCode, apiErr.HTTPStatus)

@@ -15,7 +15,7 @@ import (
 // not retried; other 400s do not match.
 func TestContextExceededIsRecognised(t *testing.T) {
 	long := llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: strings.Repeat("x", 500)}}}
-	for _, style := range []fakeopenai.Overflow{fakeopenai.OverflowOpenAI, fakeopenai.OverflowVLLM, fakeopenai.OverflowLlamaCpp} {
+	for _, style := range fakeopenai.Overflows {
 		t.Run(string(style), func(t *testing.T) {
 			fake := fakeopenai.New(fakeopenai.Options{MaxBytes: 300, Overflow: style})
 			defer fake.Close()
@@ -29,6 +29,14 @@ func TestContextExceededIsRecognised(t *testing.T) {
 			}
 			if n := len(fake.Requests()); n != 1 {
 				t.Fatalf("%d requests: an overflow must not be retried", n)
+			}
+			// The window is stated in every wording but older llama.cpp's.
+			want := llm.ContextCounts{Window: fakeopenai.Tokens(300), Prompt: fakeopenai.Tokens(len(fake.Requests()[0].Body))}
+			if style == fakeopenai.OverflowLlamaCppOld {
+				want = llm.ContextCounts{}
+			}
+			if got := llm.CountsOf(err); got != want {
+				t.Fatalf("the counts the endpoint stated = %+v, want %+v", got, want)
 			}
 		})
 	}

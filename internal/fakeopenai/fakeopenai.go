@@ -23,10 +23,15 @@ type Overflow string
 
 // The overflow wordings of the endpoints agentls recognises.
 const (
-	OverflowOpenAI   Overflow = "openai"   // code context_length_exceeded
-	OverflowVLLM     Overflow = "vllm"     // "This model's maximum context length is …"
-	OverflowLlamaCpp Overflow = "llamacpp" // "the request exceeds the available context size"
+	OverflowOpenAI      Overflow = "openai"       // code context_length_exceeded
+	OverflowVLLM        Overflow = "vllm"         // "This model's maximum context length is …"
+	OverflowLlamaCpp    Overflow = "llamacpp"     // "request (N tokens) exceeds the available context size (M tokens)"
+	OverflowLlamaCppOld Overflow = "llamacpp-old" // "the request exceeds the available context size": no numbers in the message
+	OverflowLMStudio    Overflow = "lmstudio"     // "Trying to keep the first N tokens when context the overflows. …", the error a string
 )
+
+// Overflows are all the wordings.
+var Overflows = []Overflow{OverflowOpenAI, OverflowVLLM, OverflowLlamaCpp, OverflowLlamaCppOld, OverflowLMStudio}
 
 // Options configure a Server.
 type Options struct {
@@ -49,8 +54,17 @@ type Server struct {
 	opts Options
 	srv  *httptest.Server
 
-	mu   sync.Mutex
-	reqs []Request
+	mu       sync.Mutex
+	reqs     []Request
+	maxBytes int // Options.MaxBytes, until SetMaxBytes
+}
+
+// SetMaxBytes changes the context limit (Options.MaxBytes) from the next
+// request on: the model's server restarted with another context size.
+func (s *Server) SetMaxBytes(n int) {
+	s.mu.Lock()
+	s.maxBytes = n
+	s.mu.Unlock()
 }
 
 // Request is one request the server received.
@@ -103,7 +117,7 @@ type Reply struct {
 
 // New starts a server on 127.0.0.1.
 func New(opts Options) *Server {
-	s := &Server{opts: opts}
+	s := &Server{opts: opts, maxBytes: opts.MaxBytes}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.srv.URL + "/v1"
 	return s
@@ -181,9 +195,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, invalidRequest(msg, param, nil))
 		return
 	}
-	if s.opts.MaxBytes > 0 && len(body) > s.opts.MaxBytes {
+	s.mu.Lock()
+	maxBytes := s.maxBytes
+	s.mu.Unlock()
+	if maxBytes > 0 && len(body) > maxBytes {
 		idx = s.record(req, http.StatusBadRequest)
-		writeError(w, http.StatusBadRequest, s.overflow(len(body)))
+		writeError(w, http.StatusBadRequest, s.overflow(len(body), maxBytes))
 		return
 	}
 	reply := Reply{Text: "ok"}
@@ -215,14 +232,19 @@ func (s *Server) record(r Request, status int) int {
 	return len(s.reqs) - 1
 }
 
-// overflow is the error body of a request of n bytes over the limit.
-func (s *Server) overflow(n int) string {
-	limit, got := Tokens(s.opts.MaxBytes), Tokens(n)
+// overflow is the error body of a request of n bytes over the limit of
+// maxBytes.
+func (s *Server) overflow(n, maxBytes int) string {
+	limit, got := Tokens(maxBytes), Tokens(n)
 	switch s.opts.Overflow {
 	case OverflowVLLM:
 		return invalidRequest(fmt.Sprintf("This model's maximum context length is %d tokens. However, you requested %d tokens in the messages. Please reduce the length of the messages.", limit, got), "", nil)
 	case OverflowLlamaCpp:
+		return fmt.Sprintf(`{"error":{"code":400,"message":"request (%d tokens) exceeds the available context size (%d tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":%d,"n_ctx":%d}}`, got, limit, got, limit)
+	case OverflowLlamaCppOld:
 		return fmt.Sprintf(`{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":%d,"n_ctx":%d}}`, got, limit)
+	case OverflowLMStudio:
+		return fmt.Sprintf(`{"error":"Trying to keep the first %d tokens when context the overflows. However, the model is loaded with context length of only %d tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input"}`, got, limit)
 	default:
 		code := "context_length_exceeded"
 		return invalidRequest(fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.", limit, got), "messages", &code)

@@ -59,7 +59,9 @@ func TestContextLimit(t *testing.T) {
 	}{
 		{OverflowOpenAI, `"code":"context_length_exceeded"`},
 		{OverflowVLLM, "maximum context length"},
-		{OverflowLlamaCpp, "exceeds the available context size"},
+		{OverflowLlamaCpp, "exceeds the available context size ("},
+		{OverflowLlamaCppOld, "the request exceeds the available context size"},
+		{OverflowLMStudio, "context length of only 50 tokens"},
 	} {
 		s := New(Options{MaxBytes: 200, Overflow: tt.style})
 		code, body := post(t, s.URL, map[string]any{"model": "m", "messages": []any{map[string]string{"role": "user", "content": strings.Repeat("a", 300)}}})

@@ -29,6 +29,9 @@ type Error struct {
 	// ContextExceeded reports that the endpoint refused the request as
 	// longer than the model's context window (see ContextExceeded).
 	ContextExceeded bool
+	// Counts are the numbers the endpoint stated with a context overflow
+	// (OverflowCounts): its window, the request's tokens.
+	Counts llm.ContextCounts
 	// KeyHint is what the user should check after a 401 or 403, e.g.
 	// "check OPENAI_API_KEY / api_key_env"; empty means a generic hint.
 	KeyHint string
@@ -66,6 +69,10 @@ func (e *Error) Unwrap() error { return e.Err }
 func (e *Error) Is(target error) bool {
 	return target == llm.ErrContextExceeded && e.ContextExceeded
 }
+
+// ContextCounts is what the endpoint stated with a context overflow
+// (llm.CountsOf).
+func (e *Error) ContextCounts() llm.ContextCounts { return e.Counts }
 
 // hint suggests what the user can check.
 func (e *Error) hint() string {
