@@ -9,38 +9,30 @@
 // gives up room (down to 20 %) for the card's fixed parts (webview/room.ts).
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Question } from '../../src/protocol';
+import { test } from 'node:test';
 import { ChatModel } from '../../src/state';
 import { outputDir } from '../e2e/harness';
-import { ChatPages, sendTo } from './chatPage';
+import { chatPagesForFile, oneSessionModel, planApprovalQuestions, planPermission, sendTo, stateMessage } from './chatPage';
 
 const out = outputDir('webview-fold');
-const pages = new ChatPages({ keepState: false });
-before(() => pages.start());
-after(() => pages.stop());
+const pages = chatPagesForFile({ keepState: false });
 
-const approvalQuestions: Question[] = [
-  { name: 'approve', question: 'The plan `plans/x.plan` asks for your approval.', schema: { type: 'boolean' }, buttons: [{ label: 'Accept & Build', value: true, variant: 'primary' }, { label: 'Keep Planning', value: false, variant: 'secondary' }] },
-  { name: 'feedback', question: 'What should change in the plan? (optional)', schema: { type: 'string', maxLength: 4000 }, optional: true } as Question,
-];
+const approvalQuestions = planApprovalQuestions('plans/x.plan', 'The plan `plans/x.plan` asks for your approval.');
 const steps = ['Add the store', 'Write the handler', 'Wire the routes', 'Test the handler', 'Document the API'];
 const planText = `# Goal\nA small **store**.\n\n## Steps\n${steps.map((s) => `- [ ] ${s}`).join('\n')}\n\n## Verification\n\`go test ./...\`\n`;
 const grants = ['go test ./...', 'go vet ./...', 'npm run build', 'git diff *'];
 
 for (const height of [700, 548]) test(`in a 300 × ${height} side bar the approval keeps Accept & Build and every granted command in view`, async () => {
   const page = await pages.open({ width: 300, height });
-  const m = new ChatModel();
-  m.upsertSession({ sessionId: 's1', title: 'Store', mode: 'plan', planFile: null, createdAt: '2026-11-26T10:00:00Z', updatedAt: '2026-11-26T10:00:00Z' });
-  m.setCurrent('s1');
+  const m = oneSessionModel({ title: 'Store', createdAt: '2026-11-26T10:00:00Z' });
   m.addPrompt('s1', 'Plan a store.');
   for (let i = 1; i <= 8; i++) m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Paragraph ${i}: ${'words '.repeat(30)}\n\n` } });
   m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/x.plan', entries: steps.map((content) => ({ content, priority: 'medium', status: 'pending' })) });
   m.ask({
     sessionId: 's1', questionId: 'qa', createdAt: 'x', purpose: 'plan_approval', questions: approvalQuestions,
-    permission: { kind: 'plan', what: 'plans/x.plan', grants, options: [{ id: 'reject_once', kind: 'reject_once', label: 'Keep Planning' }, { id: 'allow_once', kind: 'allow_once', label: 'Accept & Build' }] },
+    permission: planPermission('plans/x.plan', grants),
   } as Parameters<ChatModel['ask']>[0]);
-  await sendTo(page, { type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+  await sendTo(page, stateMessage(m));
   await sendTo(page, { type: 'planText', planFile: 'plans/x.plan', text: planText });
   await page.locator('.plan-rendered li.task').first().waitFor({ state: 'attached' });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -9,27 +9,20 @@
 // button (the next Enter or Space would press it).
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Question } from '../../src/protocol';
 import { ChatModel } from '../../src/state';
 import { outputDir } from '../e2e/harness';
-import { ChatPages, postedBy, sendTo } from './chatPage';
+import { chatPagesForFile, oneSessionModel, planApprovalQuestions, postedBy, sendTo, stateMessage } from './chatPage';
 
 const out = outputDir('webview-approval-keys');
-const pages = new ChatPages({ keepState: false });
-before(() => pages.start());
-after(() => pages.stop());
+const pages = chatPagesForFile({ keepState: false });
 
 // The approval as the server asks it (agent/approval_dialog.go).
-const approvalQuestions: Question[] = [
-  { name: 'approve', question: 'The plan `plans/x.plan` asks for your approval.', schema: { type: 'boolean' }, buttons: [{ label: 'Accept & Build', value: true, variant: 'primary' }, { label: 'Keep Planning', value: false, variant: 'secondary' }] },
-  { name: 'feedback', question: 'What should change in the plan? (optional)', schema: { type: 'string', maxLength: 4000 }, optional: true } as Question,
-];
+const approvalQuestions = planApprovalQuestions('plans/x.plan', 'The plan `plans/x.plan` asks for your approval.');
 
 function approvalModel(): ChatModel {
-  const m = new ChatModel();
-  m.upsertSession({ sessionId: 's1', title: 'x', mode: 'plan', planFile: null, createdAt: '2026-11-26T10:00:00Z', updatedAt: '2026-11-26T10:00:00Z' });
-  m.setCurrent('s1');
+  const m = oneSessionModel({ title: 'x', createdAt: '2026-11-26T10:00:00Z' });
   m.applyUpdate('s1', { sessionUpdate: 'plan', planFile: 'plans/x.plan', entries: [{ content: 'Add the handler', priority: 'medium', status: 'pending' }] });
   m.ask({ sessionId: 's1', questionId: 'qa', createdAt: 'x', purpose: 'plan_approval', questions: approvalQuestions });
   return m;
@@ -38,7 +31,7 @@ function approvalModel(): ChatModel {
 test('Enter in the approval\'s feedback box never approves the plan', async () => {
   const page = await pages.open({ width: 420, height: 900 });
   const m = approvalModel();
-  await sendTo(page, { type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+  await sendTo(page, stateMessage(m));
   const box = page.locator('form.question-bar.approval [data-field="feedback"] textarea');
   await page.waitForFunction(() => document.activeElement?.matches('[data-field="feedback"] textarea') ?? false);
   // The person types what should change, and presses Enter (to send it), then Enter again
@@ -59,7 +52,7 @@ test('Enter in the approval\'s feedback box never approves the plan', async () =
 
 test('Enter in an empty feedback box sends nothing and keeps the focus in the box', async () => {
   const page = await pages.open({ width: 420, height: 900 });
-  await sendTo(page, { type: 'state', snapshot: JSON.parse(JSON.stringify(approvalModel().snapshot())), context: null });
+  await sendTo(page, stateMessage(approvalModel()));
   await page.waitForFunction(() => document.activeElement?.matches('[data-field="feedback"] textarea') ?? false);
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
@@ -70,14 +63,12 @@ test('Enter in an empty feedback box sends nothing and keeps the focus in the bo
 
 test('a question\'s validation error never moves the focus onto its buttons', async () => {
   const page = await pages.open({ width: 420, height: 900 });
-  const m = new ChatModel();
-  m.upsertSession({ sessionId: 's1', title: 'x', mode: 'build', planFile: null, createdAt: '2026-11-26T10:00:00Z', updatedAt: '2026-11-26T10:00:00Z' });
-  m.setCurrent('s1');
+  const m = oneSessionModel({ title: 'x', mode: 'build', createdAt: '2026-11-26T10:00:00Z' });
   m.ask({ sessionId: 's1', questionId: 'qb', createdAt: 'x', purpose: 'question', questions: [
     { name: 'decision', question: 'Allow the migration?', schema: { type: 'string', enum: ['allow', 'deny'] }, buttons: [{ label: 'Allow', value: 'allow', variant: 'primary' }, { label: 'Deny', value: 'deny', variant: 'secondary' }] },
     { name: 'why', question: 'Why?', schema: { type: 'string', maxLength: 4000 }, optional: true } as Question,
   ] });
-  await sendTo(page, { type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+  await sendTo(page, stateMessage(m));
   const why = page.locator('[data-field="why"] textarea');
   await why.click();
   await page.keyboard.type('Because.');

@@ -4,36 +4,16 @@
 // messages and Retry on a failed prompt.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { setupState } from '../../src/firstRun';
-import type { ToWebview } from '../../src/messages';
 import { ChatModel } from '../../src/state';
 import { outputDir } from '../e2e/harness';
-import { ChatPages, noCspViolationsIn, postedBy, sendTo } from './chatPage';
+import { chatPageEachTest, oneSessionModel } from './chatPage';
 
 const out = outputDir('webview-basics');
-const pages = new ChatPages();
-let page: Page;
-
-before(() => pages.start());
-after(() => pages.stop());
-beforeEach(async () => {
-  page = await pages.open();
-});
-
-const send = (m: ToWebview) => sendTo(page, m);
-const posted = () => postedBy(page);
-const noCspViolations = () => noCspViolationsIn(page);
-
-function model(): ChatModel {
-  const m = new ChatModel();
-  m.upsertSession({ sessionId: 's1', title: 'Louder', mode: 'plan', planFile: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:00:00Z' });
-  m.setCurrent('s1');
-  return m;
-}
-
-const show = (m: ChatModel) => send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+const chat = chatPageEachTest();
+const { send, show, posted, noCspViolations } = chat;
+const model = () => oneSessionModel({ title: 'Louder' });
 
 const sandbox = { mode: 'none', landlock: 'no', bwrap: 'no', network: false, summary: 'none' };
 
@@ -41,16 +21,16 @@ describe('setup card', () => {
   test('no key: what is missing in plain words, a button per fix; a passing test leaves a green line', async () => {
     const setup = setupState({ ok: false, provider: 'openai', model: 'gpt-4.1', baseUrl: 'https://api.openai.com/v1', message: 'no API key: set OPENAI_API_KEY, or model.api_key_env in .agentls.yaml', sandbox });
     await send({ type: 'basics', setup, connection: null, models: null });
-    const card = page.locator('.setup-card');
+    const card = chat.page.locator('.setup-card');
     assert.match(await card.innerText(), /No API key is set/);
     assert.doesNotMatch(await card.innerText(), /OPENAI_API_KEY|agentls\.yaml/);
     assert.deepEqual(await card.locator('button').allInnerTexts(), ['Set API Key', 'Open Settings', 'Test connection', 'Open walkthrough']);
-    await page.screenshot({ path: path.join(out, 'setup-card.png'), fullPage: true });
+    await chat.page.screenshot({ path: path.join(out, 'setup-card.png'), fullPage: true });
     await card.locator('button', { hasText: 'Test connection' }).click();
     await card.locator('button', { hasText: 'Open walkthrough' }).click();
     assert.deepEqual((await posted()).filter((p) => p.type === 'setupAction'), [{ type: 'setupAction', action: 'test' }, { type: 'setupAction', action: 'walkthrough' }]);
     await send({ type: 'basics', setup: null, connection: { ok: true, text: 'Connected: m at h answers.' }, models: null });
-    assert.match(await page.locator('.setup-card.ready').innerText(), /Connected: m at h answers\./);
+    assert.match(await chat.page.locator('.setup-card.ready').innerText(), /Connected: m at h answers\./);
     await noCspViolations();
   });
 });
@@ -59,7 +39,7 @@ describe('model picker', () => {
   test('lists the models, selects the mode\'s, posts the choice', async () => {
     const m = model();
     await show(m);
-    const picker = page.locator('select.model-picker');
+    const picker = chat.page.locator('select.model-picker');
     assert.equal(await picker.isHidden(), true, 'no models: no picker');
     await send({ type: 'basics', setup: null, connection: null, models: { models: [{ id: 'a', provider: 'openai' }, { id: 'b', provider: 'openai' }], current: { plan: 'b', build: 'a' } } });
     assert.deepEqual(await picker.locator('option').allInnerTexts(), ['a', 'b']);
@@ -73,18 +53,18 @@ describe('model picker', () => {
   });
 
   test('a 300 px sidebar wraps the header: nothing is cut', async () => {
-    await page.setViewportSize({ width: 300, height: 600 });
+    await chat.page.setViewportSize({ width: 300, height: 600 });
     const m = model();
     await show(m);
     await send({ type: 'basics', setup: null, connection: null, models: { models: [{ id: 'gpt-4.1-mini', provider: 'openai' }], current: { plan: 'gpt-4.1-mini', build: 'gpt-4.1-mini' } } });
-    const cut = await page.evaluate(() => {
+    const cut = await chat.page.evaluate(() => {
       const header = document.querySelector('.chat-header')!.getBoundingClientRect();
       return [...document.querySelectorAll('.chat-header > *')]
         .filter((e) => !(e as HTMLElement).hidden)
         .filter((e) => e.getBoundingClientRect().right > header.right + 0.5 || e.getBoundingClientRect().width < 24)
         .map((e) => e.className);
     });
-    await page.screenshot({ path: path.join(out, 'header-300px.png') });
+    await chat.page.screenshot({ path: path.join(out, 'header-300px.png') });
     assert.deepEqual(cut, [], 'header items cut or squeezed');
   });
 });
@@ -100,16 +80,16 @@ describe('message actions', () => {
   test('Copy posts the text; Edit turns the message into an editor, Enter resends; Regenerate under the last answer', async () => {
     const m = conversation();
     await show(m);
-    const user = page.locator('.msg.user');
+    const user = chat.page.locator('.msg.user');
     await user.locator('button.copy').click();
     await user.locator('button.edit').click();
     const box = user.locator('textarea.edit-box');
     assert.equal(await box.inputValue(), 'Say hi.');
     await box.fill('Say hello.');
-    await page.screenshot({ path: path.join(out, 'editing.png'), fullPage: true });
+    await chat.page.screenshot({ path: path.join(out, 'editing.png'), fullPage: true });
     await box.press('Enter');
     await box.waitFor({ state: 'detached' });
-    await page.locator('.turn-actions button.regenerate').click();
+    await chat.page.locator('.turn-actions button.regenerate').click();
     const id = m.get('s1')!.items[0].id;
     assert.deepEqual((await posted()).filter((p) => ['copy', 'editMessage', 'regenerate'].includes(p.type)), [
       { type: 'copy', text: 'Say hi.' },
@@ -122,7 +102,7 @@ describe('message actions', () => {
     assert.equal(await user.locator('textarea.edit-box').count(), 0);
     m.addPrompt('s1', 'more');
     await show(m);
-    assert.equal(await page.locator('.turn-actions button.regenerate').count(), 0);
+    assert.equal(await chat.page.locator('.turn-actions button.regenerate').count(), 0);
     await noCspViolations();
   });
 
@@ -130,15 +110,15 @@ describe('message actions', () => {
     const m = model();
     m.loadMessages(m.get('s1')!.session, [{ id: 'x', role: 'user', content: 'Fail once.', error: 'model request failed: 400 scripted' }]);
     await show(m);
-    await page.locator('.msg.user.failed', { hasText: 'Fail once.' }).waitFor();
-    const notice = page.locator('.notice.failed-prompt');
+    await chat.page.locator('.msg.user.failed', { hasText: 'Fail once.' }).waitFor();
+    const notice = chat.page.locator('.notice.failed-prompt');
     assert.match(await notice.innerText(), /The turn stopped: model request failed: 400 scripted/);
-    await page.screenshot({ path: path.join(out, 'failed-prompt.png'), fullPage: true });
+    await chat.page.screenshot({ path: path.join(out, 'failed-prompt.png'), fullPage: true });
     await notice.locator('button.retry').click();
     assert.deepEqual((await posted()).filter((p) => p.type === 'retry'), [{ type: 'retry' }]);
     m.addPrompt('s1', 'something else');
     await show(m);
-    assert.equal(await page.locator('.notice button.retry').count(), 0);
+    assert.equal(await chat.page.locator('.notice button.retry').count(), 0);
   });
 
   test("a prompt that failed for want of a key says so in plain words, with the setup's buttons beside Retry", async () => {
@@ -146,12 +126,12 @@ describe('message actions', () => {
     m.addPrompt('s1', 'Hi.');
     m.endTurn('s1', { stopReason: 'error', error: { message: 'no API key: set OPENAI_API_KEY, or model.api_key_env in .agentls.yaml' } });
     await show(m);
-    const notice = page.locator('.notice.failed-prompt.needs-setup');
+    const notice = chat.page.locator('.notice.failed-prompt.needs-setup');
     assert.match(await notice.innerText(), /^\s*The turn stopped: No API key is set\./);
     assert.equal(await notice.locator('pre').isVisible(), false, 'the server text only under Details');
     assert.deepEqual((await notice.locator('.buttons button').allInnerTexts()).map((t) => t.trim()), ['Retry', 'Set API Key', 'Open Settings', 'Open walkthrough']);
     await notice.locator('button', { hasText: 'Set API Key' }).click();
     assert.deepEqual((await posted()).filter((p) => p.type === 'setupAction'), [{ type: 'setupAction', action: 'apiKey' }]);
-    await page.screenshot({ path: path.join(out, 'failed-needs-setup.png'), fullPage: true });
+    await chat.page.screenshot({ path: path.join(out, 'failed-needs-setup.png'), fullPage: true });
   });
 });

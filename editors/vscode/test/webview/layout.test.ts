@@ -6,20 +6,17 @@
 // markdown fits a 300 px sidebar, code blocks have Copy and Insert.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { ToWebview } from '../../src/messages';
 import type { Question } from '../../src/protocol';
 import { ChatModel } from '../../src/state';
 import { atEnd } from '../../webview/follow';
 import { outputDir } from '../e2e/harness';
-import { ChatPages, postedBy, sendTo } from './chatPage';
+import { chatPagesForFile, oneSessionModel, planApprovalQuestions, planPermission, postedBy, sendTo, stateMessage } from './chatPage';
 
 const out = outputDir('webview-layout');
-const pages = new ChatPages({ keepState: false, nonce: 'layoutnonce1' });
-
-before(() => pages.start());
-after(() => pages.stop());
+const pages = chatPagesForFile({ keepState: false, nonce: 'layoutnonce1' });
 
 const open = (width: number, height: number) => pages.open({ width, height });
 
@@ -29,16 +26,11 @@ async function send(page: Page, m: ToWebview): Promise<void> {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
-const show = (page: Page, m: ChatModel) => send(page, { type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+const show = (page: Page, m: ChatModel) => send(page, stateMessage(m));
 
 const posted = (page: Page) => postedBy(page);
 
-function model(): ChatModel {
-  const m = new ChatModel();
-  m.upsertSession({ sessionId: 's1', title: 'Layout', mode: 'plan', planFile: null, createdAt: '2026-11-26T10:00:00Z', updatedAt: '2026-11-26T10:00:00Z' });
-  m.setCurrent('s1');
-  return m;
-}
+const model = () => oneSessionModel({ title: 'Layout', createdAt: '2026-11-26T10:00:00Z' });
 
 function say(m: ChatModel, text: string): void {
   m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
@@ -91,10 +83,7 @@ const form: Question[] = [
   { name: 'features', question: 'Features?', schema: { type: 'array', items: { type: 'string', enum: ['auth', 'metrics', 'tracing', 'cache'] } } },
 ];
 
-const approvalQuestions: Question[] = [
-  { name: 'approve', question: 'Review the plan `plans/x.plan`. Accept it and start building?', schema: { type: 'boolean' }, buttons: [{ label: 'Accept & Build', value: true, variant: 'primary' }, { label: 'Keep Planning', value: false, variant: 'secondary' }] },
-  { name: 'feedback', question: 'What should change in the plan? (optional)', schema: { type: 'string', maxLength: 4000 }, optional: true } as Question,
-];
+const approvalQuestions = planApprovalQuestions('plans/x.plan');
 
 const steps = ['Add the store', 'Write the handler', 'Wire the routes', 'Test the handler', 'Document the API'];
 
@@ -192,10 +181,7 @@ describe('panels', () => {
     const m = model();
     longTalk(m, 10, 'The plan is ready for your review.');
     withPlan(m);
-    m.ask({ sessionId: 's1', questionId: 'qa', createdAt: 'x', purpose: 'plan_approval', questions: approvalQuestions, permission: {
-      kind: 'plan', what: 'plans/x.plan', grants: ['go test ./...', 'git diff *'],
-      options: [{ id: 'reject_once', kind: 'reject_once', label: 'Keep Planning' }, { id: 'allow_once', kind: 'allow_once', label: 'Accept & Build' }],
-    } });
+    m.ask({ sessionId: 's1', questionId: 'qa', createdAt: 'x', purpose: 'plan_approval', questions: approvalQuestions, permission: planPermission('plans/x.plan', ['go test ./...', 'git diff *']) });
     await show(page, m);
     const bar = page.locator('form.question-bar.approval');
     await bar.waitFor();
@@ -244,10 +230,7 @@ describe('panels', () => {
       const m = model();
       longTalk(m, 10, 'The plan is ready for your review.');
       withPlan(m);
-      m.ask({ sessionId: 's1', questionId: 'qa', createdAt: 'x', purpose: 'plan_approval', questions: approvalQuestions, permission: {
-        kind: 'plan', what: 'plans/x.plan', grants: ['git diff *'],
-        options: [{ id: 'reject_once', kind: 'reject_once', label: 'Keep Planning' }, { id: 'allow_once', kind: 'allow_once', label: 'Accept & Build' }],
-      } });
+      m.ask({ sessionId: 's1', questionId: 'qa', createdAt: 'x', purpose: 'plan_approval', questions: approvalQuestions, permission: planPermission('plans/x.plan', ['git diff *']) });
       await show(page, m);
       const bar = page.locator('form.question-bar.approval');
       await bar.waitFor();

@@ -6,14 +6,12 @@
 // line says each answer once, when it is finished, and not the history of a chat
 // that opens.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { ChatModel } from '../../src/state';
-import { ChatPages, sendTo } from './chatPage';
+import { chatPagesForFile, oneSessionModel, sendTo, stateMessage } from './chatPage';
 
-const pages = new ChatPages({ keepState: false });
-before(() => pages.start());
-after(() => pages.stop());
+const pages = chatPagesForFile({ keepState: false });
 
 /** Records the text given to any live region of the page from now on (nodes added, text changed). */
 async function listen(page: Page): Promise<void> {
@@ -35,11 +33,9 @@ const announced = (page: Page) => page.evaluate(() => (window as unknown as { __
 
 test('a streamed answer reaches the live region once, not again with each chunk', async () => {
   const page = await pages.open({ width: 420, height: 700 });
-  const m = new ChatModel();
-  m.upsertSession({ sessionId: 's1', title: 'x', mode: 'plan', planFile: null, createdAt: '2026-11-26T10:00:00Z', updatedAt: '2026-11-26T10:00:00Z' });
-  m.setCurrent('s1');
+  const m = oneSessionModel({ title: 'x', createdAt: '2026-11-26T10:00:00Z' });
   m.addPrompt('s1', 'Explain the store.');
-  const show = () => sendTo(page, { type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+  const show = () => sendTo(page, stateMessage(m));
   await show();
   assert.notEqual(await page.locator('main.messages').getAttribute('aria-live'), 'polite', 'the transcript is no live region');
   await listen(page);
@@ -68,6 +64,6 @@ test('a chat that opens does not read out its history', async () => {
   m.addPrompt('s2', 'Explain the store.');
   m.applyUpdate('s2', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'An old answer.' } });
   m.endTurn('s2', { stopReason: 'end_turn' });
-  await sendTo(page, { type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+  await sendTo(page, stateMessage(m));
   assert.doesNotMatch(await announced(page), /An old answer/, 'the history was read out');
 });

@@ -5,23 +5,19 @@
 // text only.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import { beforeEach, describe, test } from 'node:test';
 import { ChatModel } from '../../src/state';
 import { outputDir } from '../e2e/harness';
-import { ChatPages, noCspViolationsIn, sendTo } from './chatPage';
+import { chatPageEachTest, oneSessionModel } from './chatPage';
 
 const out = outputDir('webview-progress');
-const pages = new ChatPages();
-let page: Page;
+const chat = chatPageEachTest({ viewport: { width: 360, height: 500 } });
+const { show, noCspViolations } = chat;
 let dialogs: string[];
 
-before(() => pages.start());
-after(() => pages.stop());
-beforeEach(async () => {
-  page = await pages.open({ width: 360, height: 500 });
+beforeEach(() => {
   dialogs = [];
-  page.on('dialog', (d) => {
+  chat.page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
   });
@@ -29,17 +25,11 @@ beforeEach(async () => {
 
 const hostile = '<img src=x onerror=alert(1)> **bold** [link](http://x) <script>alert(2)</script>';
 
-function model(): ChatModel {
-  const m = new ChatModel();
-  m.upsertSession({ sessionId: 's1', title: 'Build', mode: 'build', planFile: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:00:00Z' });
-  m.setCurrent('s1');
-  return m;
-}
+const model = () => oneSessionModel({ title: 'Build', mode: 'build' });
 
-const show = (m: ChatModel) => sendTo(page, { type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null, mentions: [] });
 const line = (m: ChatModel, text: string) =>
   m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'r1', status: 'in_progress', content: [{ type: 'content', content: { type: 'text', text } }] });
-const progress = () => page.locator('.tool-row[data-tool-id="r1"] > .tool-progress');
+const progress = () => chat.page.locator('.tool-row[data-tool-id="r1"] > .tool-progress');
 
 describe("a running call's output line", () => {
   test('shows under the running row as one monospace line of text, replaced by the next, in view, gone at the end', async () => {
@@ -51,7 +41,7 @@ describe("a running call's output line", () => {
     }
     m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'run go test ./...', kind: 'execute', status: 'in_progress', rawInput: { command: 'go test ./...' } });
     await show(m);
-    await page.locator('details.tool[data-tool-id="r1"]').waitFor();
+    await chat.page.locator('details.tool[data-tool-id="r1"]').waitFor();
     assert.equal(await progress().count(), 0, 'no line before the command printed one');
 
     line(m, 'compiling');
@@ -64,8 +54,8 @@ describe("a running call's output line", () => {
     assert.equal(await progress().count(), 1);
     assert.equal(await progress().evaluate((e) => e.textContent), hostile);
     assert.equal(await progress().evaluate((e) => e.childElementCount), 0, 'a text node only');
-    assert.equal(await page.locator('main.messages img, main.messages script, main.messages strong').count(), 0);
-    assert.equal(await page.locator('main.messages .tool-row a').count(), 0);
+    assert.equal(await chat.page.locator('main.messages img, main.messages script, main.messages strong').count(), 0);
+    assert.equal(await chat.page.locator('main.messages .tool-row a').count(), 0);
     assert.equal(await progress().getAttribute('title'), hostile, 'the whole line in its tooltip');
     const style = await progress().evaluate((e) => {
       const s = getComputedStyle(e);
@@ -85,10 +75,10 @@ describe("a running call's output line", () => {
       return r.top >= s.top && r.bottom <= s.bottom + 1;
     });
     assert.ok(inView, 'the newest line is in view');
-    await page.screenshot({ path: path.join(out, 'progress-running.png') });
+    await chat.page.screenshot({ path: path.join(out, 'progress-running.png') });
 
     // Details opened stay open while lines come.
-    const row = page.locator('details.tool[data-tool-id="r1"]');
+    const row = chat.page.locator('details.tool[data-tool-id="r1"]');
     await row.locator(':scope > summary').click();
     await row.locator('button.details-toggle').click();
     line(m, 'ok  example.com/x 0.3s');
@@ -101,10 +91,10 @@ describe("a running call's output line", () => {
     // The end: the line goes, the summary says how it ended.
     m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'r1', status: 'completed', rawOutput: { success: true, result: { exit_code: 0, output: 'ok' } } });
     await show(m);
-    assert.equal(await page.locator('main.messages .tool-progress').count(), 0);
+    assert.equal(await chat.page.locator('main.messages .tool-progress').count(), 0);
     assert.equal((await row.locator(':scope > summary .tool-title').innerText()).trim(), 'Ran go test ./... ✓ (exit 0)');
-    await page.screenshot({ path: path.join(out, 'progress-ended.png') });
+    await chat.page.screenshot({ path: path.join(out, 'progress-ended.png') });
     assert.deepEqual(dialogs, [], 'nothing of the line ran');
-    await noCspViolationsIn(page);
+    await noCspViolations();
   });
 });

@@ -4,33 +4,13 @@
 // for the whole turn), and the "Review edits" toggle; each posts what the
 // extension acts on (src/reviewFeature.ts).
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import type { ToWebview } from '../../src/messages';
+import { describe, test } from 'node:test';
 import { type TurnChanges, changeLabel } from '../../src/review';
-import { ChatModel } from '../../src/state';
-import { ChatPages, postedBy, sendTo } from './chatPage';
+import { chatPageEachTest, oneSessionModel } from './chatPage';
 
-const pages = new ChatPages({ keepState: false });
-let page: Page;
-
-before(() => pages.start());
-after(() => pages.stop());
-beforeEach(async () => {
-  page = await pages.open();
-});
-
-const send = (m: ToWebview) => sendTo(page, m);
-const posted = () => postedBy(page);
-
-function model(review: 'off' | 'edits' = 'off'): ChatModel {
-  const m = new ChatModel();
-  m.upsertSession({ sessionId: 's1', title: 'Review', mode: 'build', planFile: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:00:00Z', review });
-  m.setCurrent('s1');
-  return m;
-}
-
-const show = (m: ChatModel) => send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null });
+const chat = chatPageEachTest({ keepState: false });
+const { send, show, posted } = chat;
+const model = (review: 'off' | 'edits' = 'off') => oneSessionModel({ title: 'Review', mode: 'build', review });
 
 const files = [
   { path: 'store.go', status: 'modified' as const, added: 17, removed: 2, restorable: true },
@@ -45,7 +25,7 @@ describe('review', () => {
     m.addPrompt('s1', 'first');
     m.addPrompt('s1', 'second');
     await show(m);
-    const buttons = page.locator('.msg.user button.restore');
+    const buttons = chat.page.locator('.msg.user button.restore');
     assert.equal(await buttons.count(), 2);
     await buttons.nth(1).click();
     const items = m.snapshot().current!.items.filter((i) => i.kind === 'user');
@@ -55,14 +35,14 @@ describe('review', () => {
   test("the turn's changes read like edits, with Diff, Keep and Undo per file and for the turn", async () => {
     await show(model());
     await send({ type: 'changes', changes: turn });
-    const rows = page.locator('.changes .change');
+    const rows = chat.page.locator('.changes .change');
     assert.deepEqual(await rows.locator('.change-label').allInnerTexts(), ['Edited store.go +17 −2', 'Created new.go +3', 'Edited logo.png (binary or large: no undo)']);
     assert.equal(await rows.nth(2).locator('.undo-file').count(), 0, 'a file that cannot be restored has no Undo');
     await rows.nth(0).locator('.change-label').click();
     await rows.nth(0).locator('.keep-file').click();
     await rows.nth(1).locator('.undo-file').click();
-    await page.locator('.changes .undo-all').click();
-    await page.locator('.changes .keep-all').click();
+    await chat.page.locator('.changes .undo-all').click();
+    await chat.page.locator('.changes .keep-all').click();
     assert.deepEqual(
       (await posted()).filter((p) => ['diffFile', 'keepFile', 'undoFile'].includes(p.type)),
       [
@@ -74,13 +54,13 @@ describe('review', () => {
       ],
     );
     await send({ type: 'changes', changes: null });
-    assert.equal(await page.locator('.changes').count(), 0);
-    assert.deepEqual(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp), []);
+    assert.equal(await chat.page.locator('.changes').count(), 0);
+    assert.deepEqual(await chat.page.evaluate(() => (window as unknown as { __csp: string[] }).__csp), []);
   });
 
   test("the Review edits toggle shows the session's choice and switches it", async () => {
     await show(model('edits'));
-    const toggle = page.locator('button.review-toggle');
+    const toggle = chat.page.locator('button.review-toggle');
     assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
     await toggle.click();
     await show(model('off'));

@@ -3,38 +3,16 @@
 // ChatModel snapshots (as test/webview/chat.test.ts does).
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import type { MentionChip } from '../../src/mentions';
-import type { ToWebview } from '../../src/messages';
+import { describe, test } from 'node:test';
 import type { Question, WireMessage } from '../../src/protocol';
 import { ChatModel } from '../../src/state';
 import { outputDir } from '../e2e/harness';
-import { ChatPages, noCspViolationsIn, postedBy, sendTo } from './chatPage';
+import { chatPageEachTest, oneSessionModel } from './chatPage';
 
 const out = outputDir('webview-rows');
-const pages = new ChatPages();
-let page: Page;
-
-before(() => pages.start());
-after(() => pages.stop());
-beforeEach(async () => {
-  page = await pages.open();
-});
-
-const send = (m: ToWebview) => sendTo(page, m);
-const posted = () => postedBy(page);
-const noCspViolations = () => noCspViolationsIn(page);
-
-
-function model(): ChatModel {
-  const m = new ChatModel();
-  m.upsertSession({ sessionId: 's1', title: 'Rows', mode: 'plan', planFile: null, createdAt: '2026-11-23T10:00:00Z', updatedAt: '2026-11-23T10:00:00Z' });
-  m.setCurrent('s1');
-  return m;
-}
-
-const show = (m: ChatModel, mentions: MentionChip[] = []) => send({ type: 'state', snapshot: JSON.parse(JSON.stringify(m.snapshot())), context: null, mentions });
+const chat = chatPageEachTest();
+const { show, posted, noCspViolations } = chat;
+const model = () => oneSessionModel({ title: 'Rows' });
 const ok = (result: unknown) => JSON.stringify({ success: true, result });
 const refusal = { tool_name: 'edit', tool_kind: 'file_edit', hint: 'Only .plan documents may change in PLAN mode.', entered_at: '', entered_reason: '' };
 const branchQ: Question = { name: 'branch', question: 'Branch name?', schema: { type: 'string', pattern: '^[a-z0-9-]+$', description: 'lowercase letters, digits and dashes' } };
@@ -62,7 +40,7 @@ const loaded: WireMessage[] = [
 ];
 
 async function rowTexts(): Promise<string[]> {
-  return page.locator('main.messages details.tool > summary .tool-title').evaluateAll((els) => els.map((e) => (e.textContent ?? '').trim()));
+  return chat.page.locator('main.messages details.tool > summary .tool-title').evaluateAll((els) => els.map((e) => (e.textContent ?? '').trim()));
 }
 
 const want = ['Read main.go', 'Edit main.go', 'Asked: Branch name?', 'Edited store.go +2 \u22121', 'Ran go test ./... ✓ (exit 0)', 'Ran false ✗ (exit 1)'];
@@ -73,18 +51,18 @@ describe('tool rows', () => {
     m.loadMessages({ sessionId: 's1', title: 'Look at main.go', mode: 'build', planFile: null, createdAt: 'x', updatedAt: 'x' }, loaded);
     m.setCurrent('s1');
     await show(m);
-    await page.locator('details.tool[data-tool-id="f"]').waitFor();
+    await chat.page.locator('details.tool[data-tool-id="f"]').waitFor();
     assert.deepEqual(await rowTexts(), want);
-    const refused = page.locator('details.tool.refused[data-tool-id="e"]');
+    const refused = chat.page.locator('details.tool.refused[data-tool-id="e"]');
     assert.match(await refused.locator('summary').innerText(), /refused in PLAN mode/);
-    assert.match(await page.locator('.tool-row[data-tool-id="e"] .refusal-hint').innerText(), /Refused: Only \.plan documents may change in PLAN mode\./);
+    assert.match(await chat.page.locator('.tool-row[data-tool-id="e"] .refusal-hint').innerText(), /Refused: Only \.plan documents may change in PLAN mode\./);
     // The answers as text, in view without opening anything; no JSON anywhere in view.
-    const answers = page.locator('.tool-row[data-tool-id="q"] .tool-answers');
+    const answers = chat.page.locator('.tool-row[data-tool-id="q"] .tool-answers');
     assert.equal(await answers.isVisible(), true);
     assert.equal((await answers.innerText()).replace(/\s+/g, ' ').trim(), 'Branch name? fix-main');
-    assert.doesNotMatch(await page.locator('main.messages').innerText(), /[{}"]/, 'no raw JSON in view');
+    assert.doesNotMatch(await chat.page.locator('main.messages').innerText(), /[{}"]/, 'no raw JSON in view');
     // Open the row: the raw JSON is behind Details still.
-    const edit = page.locator('details.tool[data-tool-id="b"]');
+    const edit = chat.page.locator('details.tool[data-tool-id="b"]');
     await edit.locator(':scope > summary').click();
     const details = edit.locator('.tool-details');
     assert.equal(await details.locator('pre.tool-io').first().isVisible(), false);
@@ -94,9 +72,9 @@ describe('tool rows', () => {
     // The file is a link: an edit's opens its diff when the review has one.
     await edit.locator('a.tool-file').click();
     assert.deepEqual((await posted()).filter((p) => p.type === 'openFile'), [{ type: 'openFile', path: 'store.go', diff: true }]);
-    await page.locator('details.tool[data-tool-id="r"] a.tool-file').click();
+    await chat.page.locator('details.tool[data-tool-id="r"] a.tool-file').click();
     assert.deepEqual((await posted()).filter((p) => p.type === 'openFile').pop(), { type: 'openFile', path: 'main.go', diff: false });
-    await page.screenshot({ path: path.join(out, 'rows-loaded.png'), fullPage: true });
+    await chat.page.screenshot({ path: path.join(out, 'rows-loaded.png'), fullPage: true });
     await noCspViolations();
   });
 
@@ -115,16 +93,16 @@ describe('tool rows', () => {
       m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: id, status: refused ? 'failed' : 'completed', rawOutput: output, ...(refused ? { refusal } : {}) });
     }
     await show(m);
-    await page.locator('details.tool[data-tool-id="f"]').waitFor();
+    await chat.page.locator('details.tool[data-tool-id="f"]').waitFor();
     assert.deepEqual(await rowTexts(), want);
-    assert.equal((await page.locator('.tool-row[data-tool-id="q"] .tool-answers').innerText()).replace(/\s+/g, ' ').trim(), 'Branch name? fix-main');
-    await page.screenshot({ path: path.join(out, 'rows-live.png'), fullPage: true });
+    assert.equal((await chat.page.locator('.tool-row[data-tool-id="q"] .tool-answers').innerText()).replace(/\s+/g, ' ').trim(), 'Branch name? fix-main');
+    await chat.page.screenshot({ path: path.join(out, 'rows-live.png'), fullPage: true });
   });
 
   test('a long question with a short answer in a narrow side bar: the answer keeps its words whole', async () => {
     // Seen in the e2e screenshots: exit_plan_mode's question took the whole width and its answer,
     // "Accept & Build", stood one letter a line in what was left.
-    await page.setViewportSize({ width: 300, height: 600 });
+    await chat.page.setViewportSize({ width: 300, height: 600 });
     const approve: Question = { name: 'decision', question: 'Review the plan plans/notes.plan. Accept it and start building?', schema: { type: 'string', enum: ['Accept & Build', 'Reject'] } };
     const m = new ChatModel();
     m.loadMessages({ sessionId: 's1', title: 'Notes', mode: 'build', planFile: 'plans/notes.plan', createdAt: 'x', updatedAt: 'x' }, [
@@ -134,9 +112,9 @@ describe('tool rows', () => {
     ]);
     m.setCurrent('s1');
     await show(m);
-    const answer = page.locator('.tool-row[data-tool-id="a"] .tool-answers dd');
+    const answer = chat.page.locator('.tool-row[data-tool-id="a"] .tool-answers dd');
     await answer.waitFor({ state: 'attached' });
-    await page.screenshot({ path: path.join(out, 'rows-long-question.png') });
+    await chat.page.screenshot({ path: path.join(out, 'rows-long-question.png') });
     // Each word of the answer fits on its line: the answer is at least as wide as its longest word.
     const { width, longestWord } = await answer.evaluate((dd) => {
       const probe = document.createElement('span');
@@ -160,7 +138,7 @@ describe('tool rows', () => {
     m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 'c/r', title: 'read main.go', kind: 'read', status: 'in_progress', rawInput: { path: 'main.go' }, parentToolCallId: 't1', childSessionId: 'c' });
     m.applyUpdate('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'c/r', status: 'completed', rawOutput: { success: true }, parentToolCallId: 't1', childSessionId: 'c' });
     await show(m);
-    const task = page.locator('main.messages > details.tool.task[data-tool-id="t1"]');
+    const task = chat.page.locator('main.messages > details.tool.task[data-tool-id="t1"]');
     await task.waitFor();
     const child = task.locator('.subagent-steps > details.tool[data-tool-id="c/r"]');
     assert.equal(await child.isVisible(), false, 'collapsed');
@@ -182,7 +160,7 @@ describe('form marks and messages', () => {
       ],
     });
     await show(m);
-    const bar = page.locator('form.question-bar');
+    const bar = chat.page.locator('form.question-bar');
     const label = (f: string) => bar.locator(`[data-field="${f}"] > .field-label`).innerText();
     assert.match(await label('branch'), /^Branch name\? \*$/);
     assert.match(await label('note'), /^Anything else\? \(optional\)$/);
@@ -198,7 +176,7 @@ describe('form marks and messages', () => {
     assert.equal(await bar.locator('[data-field="branch"] .field-error').innerText(), 'lowercase letters, digits and dashes (format: ^[a-z0-9-]+$)');
     assert.equal(await bar.locator('[data-field="ver"] .field-error').innerText(), 'expected something like v2 (format: ^v[0-9]+$)');
     assert.doesNotMatch(await bar.innerText(), /does not match the pattern/);
-    await page.screenshot({ path: path.join(out, 'form-marks.png'), fullPage: true });
+    await chat.page.screenshot({ path: path.join(out, 'form-marks.png'), fullPage: true });
   });
 });
 
@@ -211,12 +189,12 @@ describe('mention chips', () => {
       { kind: 'selection', label: 'main.go:3-5', title: 'Selection in main.go, lines 3-5' },
       { kind: 'problems', label: 'problems (2)', title: 'The workspace\'s 2 problems' },
     ]);
-    const chips = page.locator('.mention-chips .mention-chip');
+    const chips = chat.page.locator('.mention-chips .mention-chip');
     assert.deepEqual(await chips.allInnerTexts(), ['main.go', 'util.go', 'main.go:3-5', 'problems (2)']);
     await chips.nth(1).locator('button[aria-label="Remove util.go"]').click();
     assert.deepEqual((await posted()).filter((p) => p.type === 'clearContext'), [{ type: 'clearContext', index: 1 }]);
-    await page.screenshot({ path: path.join(out, 'chips.png') });
+    await chat.page.screenshot({ path: path.join(out, 'chips.png') });
     await show(m, []);
-    assert.equal(await page.locator('.mention-chips').isVisible(), false);
+    assert.equal(await chat.page.locator('.mention-chips').isVisible(), false);
   });
 });
