@@ -17,7 +17,9 @@ import (
 // loaded with context length of only M tokens"; its MLX engine: "Context
 // size has been exceeded"; a model that cannot shift its context while
 // answering: "Reached context length of M tokens"; older: "Input length N
-// exceeds context length M"), and others compatible servers use.
+// exceeds context length M"), Ollama's, for the models it does not cut
+// silently ("the input length exceeds the context length"), and others
+// compatible servers use.
 var overflowMarks = []string{
 	"context_length_exceeded",
 	"maximum context length",
@@ -30,6 +32,7 @@ var overflowMarks = []string{
 	"context size has been exceeded",
 	"reached context length of",
 	"exceeds context length",
+	"exceeds the context length",
 }
 
 // ContextExceeded reports whether an error code, type or message says the

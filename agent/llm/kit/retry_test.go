@@ -171,6 +171,7 @@ func TestContextExceeded(t *testing.T) {
 		{[]string{"Context size has been exceeded."}, true},
 		{[]string{"Reached context length of 4096 tokens with model (arch: qwen3vlmoe) that does not currently support mid-generation context overflow."}, true},
 		{[]string{"Error: Input length 6491 exceeds context length 1500"}, true},
+		{[]string{`{"error":"the input length exceeds the context length"}`}, true},
 		{[]string{"invalid_value", "Invalid value for temperature"}, false},
 		{nil, false},
 	} {
