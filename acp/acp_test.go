@@ -72,15 +72,8 @@ func TestNewSessionOffersModesAndConfigOptions(t *testing.T) {
 // The whole plan → refusal → approval → build flow through the ACP face.
 func TestPlanRefusalApprovalAndBuild(t *testing.T) {
 	t.Parallel()
-	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	client := &testClient{permit: choose("allow_once")}
-	r := newRig(t, setup{
-		files: map[string]string{"app.txt": "alpha\n"}, script: string(script), client: client,
-		caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}},
-	})
+	r := planBuildRig(t, setup{client: client, caps: sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}}})
 	sid := r.newSession().SessionId
 	if stop := r.mustPrompt(sid, "Uppercase alpha"); stop != sdk.StopReasonEndTurn {
 		t.Fatalf("stop reason %s", stop)

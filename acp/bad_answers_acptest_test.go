@@ -106,21 +106,8 @@ func TestRunPermissionWithoutAnOutcomeFails(t *testing.T) {
 		`{"outcome":{"outcome":"selectd","optionId":"allow_once"}}`, `{"outcome":{"outcome":"selected"}}`} {
 		t.Run(result, func(t *testing.T) {
 			t.Parallel()
-			env := acptest.Start(t, acptest.Setup{UserConfig: buildByDefault, Permit: acptest.Choose(answerMarker), Rewrite: answerAs(result), Script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
-  - expect: {tool_result_contains: {r1: ["without a valid outcome"]}}
-    text: "The client's answer was broken."
-`})
-			sid := env.NewSession()
-			env.PromptAsync(sid, "make it")
-			env.Await(
-				acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn),
-				acptest.ToolCallStatus("r1", sdk.ToolCallStatusFailed),
-			)
-			if env.Exists("made") {
-				t.Error("a command ran without a permission")
-			}
+			touchMadeNotPermitted(t, acptest.Setup{Permit: acptest.Choose(answerMarker), Rewrite: answerAs(result)},
+				"The client's answer was broken.", "without a valid outcome", "a command ran without a permission")
 		})
 	}
 }
@@ -165,18 +152,10 @@ func TestElicitationWithoutAValidActionAsksAnotherWay(t *testing.T) {
 		t.Run(result, func(t *testing.T) {
 			t.Parallel()
 			env := acptest.Start(t, acptest.Setup{
-				Caps:    sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}},
+				Caps:    formCaps,
 				Rewrite: rewriteAnswer(`"action":"decline"`, result), // the harness's client declines
-				Script: `
-steps:
-  - tool_calls:
-      - id: q1
-        name: ask_user
-        args:
-          questions:
-            - {name: env, question: "Which environment?", schema: {type: string, enum: [dev, staging]}}
-            - {name: confirm, question: "Really?", schema: {type: boolean}}
-`})
+				Script:  "\nsteps:\n" + askEnvAndConfirm,
+			})
 			sid := env.NewSession()
 			env.PromptAsync(sid, "ask me")
 			env.Await(
@@ -262,17 +241,12 @@ func TestClientTerminalThatLies(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			want, _ := json.Marshal(tc.want)
 			env := acptest.Start(t, acptest.Setup{
 				UserConfig: buildByDefault + "run: {allow: ['touch made']}\n",
 				Caps:       sdk.ClientCapabilities{Terminal: true},
 				Rewrite:    terminalAnswers(tc.answers),
-				Script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
-  - expect: {tool_result_contains: {r1: ` + string(want) + `}}
-    text: "Told."
-`})
+				Script:     runScript("touch made", "Told.", tc.want...),
+			})
 			sid := env.NewSession()
 			env.PromptAsync(sid, "run it")
 			env.Await(acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn), acptest.Received("terminal/create"), acptest.ToolCallStatus("r1", tc.status))

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -17,11 +16,9 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/acp/internal/acptest"
 	"github.com/agentls/agentls/agent/llm"
-	"github.com/agentls/agentls/agent/scripted"
-	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/setuptest"
 	"github.com/agentls/agentls/internal/testcache"
 	"github.com/agentls/agentls/sandbox"
 )
@@ -74,7 +71,7 @@ type rig struct {
 	wire   *tap
 	// toAgent is the client's raw line writer (for malformed input).
 	toAgent io.Writer
-	served  chan struct{}
+	served  <-chan struct{}
 }
 
 func newRig(t testing.TB, s setup) *rig {
@@ -109,38 +106,20 @@ func newRig(t testing.TB, s setup) *rig {
 	}
 	model := s.model
 	if s.script != "" {
-		sc, err := scripted.Parse([]byte(s.script))
-		if err != nil {
-			t.Fatalf("script: %v", err)
-		}
-		model = scripted.New(sc)
+		model = setuptest.Model(t, s.script)
 	}
-	opts := acp.Options{
-		Version: "test",
-		Getenv:  func(k string) string { return env[k] },
-		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
-			if model == nil {
-				return nil, errors.New("no scripted model in this test")
-			}
-			return model, nil
-		},
-	}
+	opts := acptest.ServeOptions(env, model)
 	if s.realProvider {
 		opts.NewProvider = nil // host.NewProvider
 	}
-	c2aR, c2aW := io.Pipe()
-	a2cR, a2cW := io.Pipe()
 	tp := &tap{}
-	out := io.MultiWriter(a2cW, tp)
-	if s.wrapOut != nil {
-		out = s.wrapOut(out)
-	}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		acp.Serve(ctx, c2aR, out, opts)
-		_ = a2cW.Close()
-	}()
+	c2aW, a2cR, served := acptest.Serve(t, ctx, opts, func(w io.Writer) io.Writer {
+		out := io.MultiWriter(w, tp)
+		if s.wrapOut != nil {
+			out = s.wrapOut(out)
+		}
+		return out
+	})
 	client := s.client
 	if client == nil {
 		client = &testClient{}
@@ -152,36 +131,15 @@ func newRig(t testing.TB, s setup) *rig {
 		toAgent = s.wrapIn(c2aW)
 	}
 	r.conn = sdk.NewClientSideConnection(client, toAgent, a2cR)
-	t.Cleanup(func() {
-		_ = c2aW.Close()
-		select {
-		case <-served:
-		case <-time.After(30 * time.Second):
-			t.Error("agentls acp did not stop after its input ended")
-		}
-	})
-	res, err := r.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: s.caps,
-		ClientInfo: &sdk.Implementation{Name: cmp.Or(s.clientName, "acp-go-test"), Version: "1"}})
-	if err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if res.ProtocolVersion != 1 {
-		t.Fatalf("protocol version %d, want 1", res.ProtocolVersion)
-	}
+	acptest.Initialize(t, ctx, r.conn, cmp.Or(s.clientName, "acp-go-test"), s.caps)
 	return r
 }
 
+// writeFiles writes files (slash-separated names relative to dir, and
+// their content) under dir, creating folders.
 func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	setuptest.WriteFiles(t, dir, files)
 }
 
 // stop ends the agent's input and waits for it to stop (a restart's first half).
@@ -399,17 +357,7 @@ func (c *testClient) RequestPermission(ctx context.Context, p sdk.RequestPermiss
 		readFor = 0
 	}
 	c.mu.Unlock()
-	if permit == nil {
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
-	}
-	read := time.NewTimer(readFor)
-	defer read.Stop()
-	outcome := permit(ctx, p)
-	select { // the person reads the question before the answer goes back
-	case <-read.C:
-	case <-ctx.Done():
-	}
-	return sdk.RequestPermissionResponse{Outcome: outcome}, nil
+	return acptest.AnswerAsPerson(ctx, p, permit, readFor), nil
 }
 
 func (c *testClient) UnstableCreateElicitation(_ context.Context, p sdk.UnstableCreateElicitationRequest) (sdk.UnstableCreateElicitationResponse, error) {

@@ -24,6 +24,39 @@ func (c *testClient) permissionsSeen() []sdk.RequestPermissionRequest {
 	return append([]sdk.RequestPermissionRequest(nil), c.permissions...)
 }
 
+// planBuildRig is newRig(s) over a workspace holding app.txt ("alpha\n")
+// whose model runs testdata/scripts/plan_build.yaml: it plans to uppercase
+// app.txt, asks the plan's approval (c6) and, approved, builds.
+func planBuildRig(t *testing.T, s setup) *rig {
+	t.Helper()
+	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")
+	if err != nil {
+		t.Fatalf("read the plan_build script: %v", err)
+	}
+	s.files, s.script = map[string]string{"app.txt": "alpha\n"}, string(script)
+	return newRig(t, s)
+}
+
+// formCaps are the capabilities of a client that shows elicitation forms.
+var formCaps = sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}}
+
+// heldElicitationRig is newRig whose model runs script, for a client that
+// shows elicitation forms and answers them late: asked closes when the
+// (first) elicitation/create arrives, answered cancel at the test's end
+// (before the rig's cleanup).
+func heldElicitationRig(t *testing.T, script string) (r *rig, asked <-chan struct{}) {
+	t.Helper()
+	ask, release := make(chan struct{}), make(chan struct{})
+	client := &testClient{elicit: func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse {
+		close(ask)
+		<-release
+		return sdk.UnstableCreateElicitationResponse{Cancel: &sdk.UnstableCreateElicitationCancel{Action: "cancel"}}
+	}}
+	r = newRig(t, setup{client: client, caps: formCaps, script: script})
+	t.Cleanup(func() { close(release) }) // registered after the rig's: runs first
+	return r, ask
+}
+
 func optionIDs(p sdk.RequestPermissionRequest) []string {
 	var out []string
 	for _, o := range p.Options {
@@ -67,12 +100,7 @@ steps:
 // A `cancelled` permission outcome means the turn was cancelled.
 func TestCancelledPermissionOutcomeCancelsTheTurn(t *testing.T) {
 	t.Parallel()
-	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := &testClient{} // nil permit: answers `cancelled`
-	r := newRig(t, setup{files: map[string]string{"app.txt": "alpha\n"}, script: string(script), client: client})
+	r := planBuildRig(t, setup{client: &testClient{}}) // nil permit: answers `cancelled`
 	sid := r.newSession().SessionId
 	if stop := r.mustPrompt(sid, "Uppercase alpha"); stop != sdk.StopReasonCancelled {
 		t.Fatalf("stop %s, want cancelled", stop)
@@ -92,16 +120,9 @@ func TestQuestionAsElicitationForm(t *testing.T) {
 		return sdk.UnstableCreateElicitationResponse{Accept: &sdk.UnstableCreateElicitationAccept{Action: "accept",
 			Content: map[string]any{"env": "staging", "confirm": true}}}
 	}}
-	r := newRig(t, setup{client: client, caps: sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}}, script: `
+	r := newRig(t, setup{client: client, caps: formCaps, script: `
 steps:
-  - tool_calls:
-      - id: q1
-        name: ask_user
-        args:
-          questions:
-            - {name: env, question: "Which environment?", schema: {type: string, enum: [dev, staging]}}
-            - {name: confirm, question: "Really?", schema: {type: boolean}}
-  - expect: {tool_result_contains: {q1: ['"status":"answered"', '"env":"staging"', '"confirm":true']}}
+` + askEnvAndConfirm + `  - expect: {tool_result_contains: {q1: ['"status":"answered"', '"env":"staging"', '"confirm":true']}}
     text: "Thanks."
 `})
 	sid := r.newSession().SessionId
@@ -330,19 +351,11 @@ func TestLoadAfterRestartReplaysWithMode(t *testing.T) {
 // ($/cancel_request) and ends the turn cancelled.
 func TestCancelWithdrawsElicitation(t *testing.T) {
 	t.Parallel()
-	asked := make(chan struct{})
-	release := make(chan struct{})
-	client := &testClient{elicit: func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse {
-		close(asked)
-		<-release
-		return sdk.UnstableCreateElicitationResponse{Cancel: &sdk.UnstableCreateElicitationCancel{Action: "cancel"}}
-	}}
-	defer close(release)
-	r := newRig(t, setup{client: client, caps: sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}}, script: `
+	r, asked := heldElicitationRig(t, `
 steps:
   - tool_calls:
       - {id: q1, name: ask_user, args: {questions: [{name: colour, question: "Which colour?", schema: {type: string}}]}}
-`})
+`)
 	sid := r.newSession().SessionId
 	done := r.promptAsync(sid, "ask")
 	<-asked
@@ -370,17 +383,13 @@ steps:
 // the permission request is withdrawn and the same turn builds.
 func TestSetModeBuildApprovesThePendingPlan(t *testing.T) {
 	t.Parallel()
-	script, err := os.ReadFile("../testdata/scripts/plan_build.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	asked := make(chan struct{})
 	client := &testClient{permit: func(ctx context.Context, _ sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome {
 		close(asked)
 		<-ctx.Done() // withdrawn once the mode switch approved the plan
 		return sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}
 	}}
-	r := newRig(t, setup{files: map[string]string{"app.txt": "alpha\n"}, script: string(script), client: client})
+	r := planBuildRig(t, setup{client: client})
 	sid := r.newSession().SessionId
 	done := r.promptAsync(sid, "Uppercase alpha")
 	<-asked

@@ -54,7 +54,7 @@ func TestMCPEverythingOnACP(t *testing.T) {
 		}
 		return sdk.UnstableCreateElicitationResponse{Accept: &sdk.UnstableCreateElicitationAccept{Action: "accept", Content: content}}
 	}}
-	r := newRig(t, setup{client: client, caps: sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}},
+	r := newRig(t, setup{client: client, caps: formCaps,
 		userConfig: `mcp: {read_only: ["every/trigger-elicitation-request", "every/trigger-url-elicitation", "every/trigger-long-running-operation"]}` + "\n" +
 			// The client's server has the network: its tools run in plan mode only when listed.
 			`plan_mode: {allow_network_tools: [mcp__every__trigger-elicitation-request, mcp__every__trigger-url-elicitation, mcp__every__trigger-long-running-operation]}` + "\n",

@@ -38,6 +38,20 @@ func (n *nullResults) Write(p []byte) (int, error) {
 	return n.w.Write(p)
 }
 
+// promptEndsTurn sends the prompt text and fails the test unless the turn
+// ends end_turn within 30 s; stuck is the failure when it does not end.
+func (r *rig) promptEndsTurn(sid sdk.SessionId, text, stuck string) {
+	r.t.Helper()
+	select {
+	case res := <-r.promptAsync(sid, text):
+		if res.err != nil || res.stop != sdk.StopReasonEndTurn {
+			r.t.Fatalf("prompt = %s, %v", res.stop, res.err)
+		}
+	case <-time.After(30 * time.Second):
+		r.t.Fatal(stuck)
+	}
+}
+
 // TestUnansweredWriteTextFileIsBounded: a client that never answers
 // fs/write_text_file fails the write after editor.request_timeout_secs
 // (the model reads why) instead of holding the turn; the turn ends.
@@ -60,14 +74,7 @@ steps:
 `})
 	t.Cleanup(func() { close(hang) }) // before the rig's cleanup
 	sid := r.newSession().SessionId
-	select {
-	case res := <-r.promptAsync(sid, "plan a shout"):
-		if res.err != nil || res.stop != sdk.StopReasonEndTurn {
-			t.Fatalf("prompt = %s, %v", res.stop, res.err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the turn waited on an unanswered fs/write_text_file")
-	}
+	r.promptEndsTurn(sid, "plan a shout", "the turn waited on an unanswered fs/write_text_file")
 	if st := r.client.finalStatus("c1"); st != sdk.ToolCallStatusFailed {
 		t.Errorf("plan_write status %q, want failed", st)
 	}
@@ -101,14 +108,7 @@ steps:
 			}
 			r := newRig(t, s)
 			sid := r.newSession().SessionId
-			select {
-			case res := <-r.promptAsync(sid, "plan a shout"):
-				if res.err != nil || res.stop != sdk.StopReasonEndTurn {
-					t.Fatalf("prompt = %s, %v", res.stop, res.err)
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatal("the turn did not end after the client answered fs/write_text_file")
-			}
+			r.promptEndsTurn(sid, "plan a shout", "the turn did not end after the client answered fs/write_text_file")
 			if st := r.client.finalStatus("c1"); st != sdk.ToolCallStatusCompleted {
 				t.Errorf("plan_write status %q", st)
 			}
@@ -153,14 +153,7 @@ steps:
 `})
 	t.Cleanup(func() { close(hang) }) // before the rig's cleanup
 	sid := r.newSession().SessionId
-	select {
-	case res := <-r.promptAsync(sid, "read the files"):
-		if res.err != nil || res.stop != sdk.StopReasonEndTurn {
-			t.Fatalf("prompt = %s, %v", res.stop, res.err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the turn waited on unanswered fs/read_text_file calls")
-	}
+	r.promptEndsTurn(sid, "read the files", "the turn waited on unanswered fs/read_text_file calls")
 	client.mu.Lock()
 	asked := len(client.reads)
 	client.mu.Unlock()

@@ -1,7 +1,6 @@
 package acp_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -15,23 +14,7 @@ import (
 // cannot close) and every command approving grants, escaped.
 func TestApprovalShownAsAgentText(t *testing.T) {
 	const plan = "# Goal\\nShout.\\n\\n````\\nfence inside\\n````\\n\\n## Steps\\n- [ ] Replace alpha with ALPHA in app.txt\\n"
-	client := &testClient{permit: choose("reject_once")}
-	r := newRig(t, setup{
-		files:  map[string]string{"app.txt": "alpha\n"},
-		client: client,
-		script: `name: shown
-steps:
-  - tool_calls:
-      - {id: p1, name: plan_write, args: {title: Shout, path: plans/shout.plan, content: "` + plan + `"}}
-  - tool_calls:
-      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan, allowed_commands: ["go test ./...", "git diff *", "echo \u202eevil"]}}
-  - text: "Still planning."
-`,
-	})
-	sid := r.newSession().SessionId
-	if stop := r.mustPrompt(sid, "shout"); stop != sdk.StopReasonEndTurn {
-		t.Fatalf("stop reason %s", stop)
-	}
+	r, _ := rejectedPlanApproval(t, "", plan, `, allowed_commands: ["go test ./...", "git diff *", "echo \u202eevil"]`)
 	atAsk := textBeforeAsk(t, r.wire)
 	for _, want := range []string{
 		"The plan `plans/shout.plan` asks for your approval",
@@ -83,6 +66,29 @@ steps:
 	}
 }
 
+// rejectedPlanApproval runs a turn, as the client clientName ("" for the
+// rig's default), in which the model writes plans/shout.plan holding plan
+// (the text of a YAML double-quoted string) and asks its approval with
+// exit_plan_mode, exitArgs added to its arguments; the client rejects it
+// and the turn must end end_turn. It returns the rig and its client.
+func rejectedPlanApproval(t *testing.T, clientName, plan, exitArgs string) (*rig, *testClient) {
+	t.Helper()
+	client := &testClient{permit: choose("reject_once")}
+	r := newRig(t, setup{clientName: clientName, files: map[string]string{"app.txt": "alpha\n"}, client: client, script: `name: shown
+steps:
+  - tool_calls:
+      - {id: p1, name: plan_write, args: {title: Shout, path: plans/shout.plan, content: "` + plan + `"}}
+  - tool_calls:
+      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan` + exitArgs + `}}
+  - text: "Still planning."
+`})
+	sid := r.newSession().SessionId
+	if stop := r.mustPrompt(sid, "shout"); stop != sdk.StopReasonEndTurn {
+		t.Fatalf("stop reason %s", stop)
+	}
+	return r, client
+}
+
 // textBeforeAsk is the agent_message_chunk text agentls wrote before its
 // first session/request_permission, in wire order (the SDK's client may
 // hand a notification to its handler after a request that followed it).
@@ -112,19 +118,7 @@ func textBeforeAsk(t *testing.T, w *tap) string {
 func TestQuestionNotRepeatedForContentShowingClients(t *testing.T) {
 	for _, name := range []string{"agent-shell", "zed"} {
 		t.Run(name, func(t *testing.T) {
-			client := &testClient{permit: choose("reject_once")}
-			r := newRig(t, setup{clientName: name, files: map[string]string{"app.txt": "alpha\n"}, client: client, script: `name: shown
-steps:
-  - tool_calls:
-      - {id: p1, name: plan_write, args: {title: Shout, path: plans/shout.plan, content: "# Goal\\nShout.\\n\\n## Steps\\n- [ ] Shout\\n"}}
-  - tool_calls:
-      - {id: x1, name: exit_plan_mode, args: {plan_file_path: plans/shout.plan}}
-  - text: "Still planning."
-`})
-			sid := r.newSession().SessionId
-			if stop := r.mustPrompt(sid, "shout"); stop != sdk.StopReasonEndTurn {
-				t.Fatalf("stop reason %s", stop)
-			}
+			r, client := rejectedPlanApproval(t, name, `# Goal\\nShout.\\n\\n## Steps\\n- [ ] Shout\\n`, "")
 			if atAsk := textBeforeAsk(t, r.wire); strings.Contains(atAsk, "asks for your approval") {
 				t.Errorf("the approval was repeated as agent text for %s:\n%s", name, atAsk)
 			}
@@ -144,34 +138,19 @@ steps:
 // that tool run unasked with any arguments: that grant must be on the
 // screen where the person presses "Always accept", i.e. in that text.
 func TestCodeCompanionSeesWhatAlwaysAllowGrantsForAnMCPTool(t *testing.T) {
-	bin := buildHostile(t)
-	client := &testClient{permit: choose("reject_once")}
-	r := newRig(t, setup{clientName: "CodeCompanion.nvim", userConfig: buildByDefault + fmt.Sprintf("mcp: {servers: {evil: {command: %q}}}\n", bin), client: client, script: `
-steps:
-  - tool_calls: [{id: w, name: mcp__evil__write_note, args: {path: note.txt, content: hi}}]
-  - expect: {tool_result_contains: {w: ["the user rejected"]}}
-    text: "Done."
-`})
-	sid := r.newSession().SessionId
-	if stop := r.mustPrompt(sid, "go"); stop != sdk.StopReasonEndTurn {
-		t.Fatalf("stop %s", stop)
-	}
-	perms := client.permissionsSeen()
-	if len(perms) != 1 {
-		t.Fatalf("%d permission requests, want 1", len(perms))
-	}
+	client, perm := rejectedMCPWrite(t, "CodeCompanion.nvim")
 	var always string
-	for _, o := range perms[0].Options {
+	for _, o := range perm.Options {
 		if o.Kind == sdk.PermissionOptionKindAllowAlways {
 			always = o.Name
 		}
 	}
 	if always == "" {
-		t.Fatalf("the MCP call's request offers no allow_always option: %v", optionIDs(perms[0]))
+		t.Fatalf("the MCP call's request offers no allow_always option: %v", optionIDs(perm))
 	}
 	// What CodeCompanion shows of the question: its prompt line and the
 	// agent text before it.
-	shown := string(*perms[0].ToolCall.Kind) + ": " + *perms[0].ToolCall.Title + "\n" + client.agentText()
+	shown := string(*perm.ToolCall.Kind) + ": " + *perm.ToolCall.Title + "\n" + client.agentText()
 	if !strings.Contains(shown, "- "+always+": every later call of the tool `write_note` of this server, with any arguments, runs without a question for the rest of this session") {
 		t.Errorf("CodeCompanion offers \"Always accept\" for %q, but nothing it shows says what that grants (every later call of the tool, any arguments, this session):\n%s", always, shown)
 	}

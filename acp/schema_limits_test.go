@@ -37,15 +37,7 @@ func stallArgs(t *testing.T, name string) string {
 // elicitation is sent for them, and session/cancel still ends the next turn.
 func TestStallingSchemasRefused(t *testing.T) {
 	t.Parallel()
-	asked := make(chan struct{})
-	release := make(chan struct{})
-	client := &testClient{elicit: func(sdk.UnstableCreateElicitationRequest) sdk.UnstableCreateElicitationResponse {
-		close(asked)
-		<-release
-		return sdk.UnstableCreateElicitationResponse{Cancel: &sdk.UnstableCreateElicitationCancel{Action: "cancel"}}
-	}}
-	defer close(release)
-	r := newRig(t, setup{client: client, caps: sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}}, script: `
+	script := `
 steps:
   - tool_calls:
       - {id: chain, name: ask_user, raw_args: ` + stallArgs(t, "stall_anyof_refs") + `}
@@ -58,7 +50,8 @@ steps:
       tool_result_contains: {deep: ['is 32017 bytes of JSON; the limit is 16384']}
   - tool_calls:
       - {id: q, name: ask_user, args: {questions: [{name: colour, question: "Which colour?", schema: {type: string}}]}}
-`})
+`
+	r, asked := heldElicitationRig(t, script)
 	sid := r.newSession().SessionId
 	select {
 	case res := <-r.promptAsync(sid, "ask me"):

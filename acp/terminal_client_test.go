@@ -38,6 +38,21 @@ type terminals struct {
 	list []*clientTerminal
 }
 
+// startedTerminals returns the terminals the client started, in order.
+func (c *testClient) startedTerminals() []*clientTerminal {
+	c.terms.mu.Lock()
+	defer c.terms.mu.Unlock()
+	return append([]*clientTerminal(nil), c.terms.list...)
+}
+
+// firstTerminalEnded waits for the command of the client's first terminal
+// to end and returns that terminal.
+func (c *testClient) firstTerminalEnded() *clientTerminal {
+	term := c.startedTerminals()[0]
+	<-term.done
+	return term
+}
+
 func (c *testClient) term(id string) (*clientTerminal, error) {
 	c.terms.mu.Lock()
 	defer c.terms.mu.Unlock()

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	sdk "github.com/coder/acp-go-sdk"
-
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -22,19 +20,8 @@ func TestClientTerminalRunsInSandbox(t *testing.T) {
 	}
 	target := filepath.Join(t.TempDir(), "escaped")
 	client := &testClient{permit: choose("allow_once")}
-	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "echo x > ` + target + `"}}]
-  - expect: {tool_result_contains: {r1: ['"exit_code":', "the sandbox may have refused this", '"sandbox":"landlock']}}
-    text: "Refused."
-`})
-	sid := r.newSession().SessionId
-	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
-		t.Fatalf("stop %s", stop)
-	}
-	client.terms.mu.Lock()
-	terms := append([]*clientTerminal(nil), client.terms.list...)
-	client.terms.mu.Unlock()
+	runInClientTerminal(t, client, "", runScript("echo x > "+target, "Refused.", `"exit_code":`, "the sandbox may have refused this", `"sandbox":"landlock`))
+	terms := client.startedTerminals()
 	if len(terms) != 1 || !slices.Contains(terms[0].req.Args, sandbox.Subcommand) {
 		t.Fatalf("terminal/create does not go through the launcher: %+v", terms)
 	}
@@ -49,16 +36,7 @@ steps:
 func TestClientTerminalFailsOwnShellRuns(t *testing.T) {
 	t.Parallel()
 	client := &testClient{permit: choose("allow_once"), createErr: "cannot execute the agentls launcher"}
-	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "echo ran-in-own-shell > out.txt; cat out.txt"}}]
-  - expect: {tool_result_contains: {r1: ['"exit_code":0', "ran-in-own-shell"]}}
-    text: "Ran."
-`})
-	sid := r.newSession().SessionId
-	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
-		t.Fatalf("stop %s", stop)
-	}
+	r, _ := runInClientTerminal(t, client, "", runScript("echo ran-in-own-shell > out.txt; cat out.txt", "Ran.", `"exit_code":0`, "ran-in-own-shell"))
 	if b, err := os.ReadFile(filepath.Join(r.dir, "out.txt")); err != nil || string(b) != "ran-in-own-shell\n" {
 		t.Fatalf("own shell did not run it: %q %v", b, err)
 	}

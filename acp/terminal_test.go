@@ -10,23 +10,25 @@ import (
 
 var terminalCaps = sdk.ClientCapabilities{Terminal: true}
 
-// With terminal: true, a permitted command runs in the client's terminal,
-// shown in the tool call; its output reaches the model.
-func TestRunThroughClientTerminal(t *testing.T) {
-	client := &testClient{permit: choose("allow_once")}
-	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "echo hello-from-terminal; exit 3"}}]
-  - expect: {tool_result_contains: {r1: ['"exit_code":3', "hello-from-terminal"]}}
-    text: "Ran."
-`})
+// runInClientTerminal runs a turn for client, which has terminals, in
+// build mode (config adds to the user's configuration) whose model runs
+// script; the turn must end end_turn. It returns the rig and the session.
+func runInClientTerminal(t *testing.T, client *testClient, config, script string) (*rig, sdk.SessionId) {
+	t.Helper()
+	r := newRig(t, setup{userConfig: buildByDefault + config, client: client, caps: terminalCaps, script: script})
 	sid := r.newSession().SessionId
 	if stop := r.mustPrompt(sid, "run it"); stop != sdk.StopReasonEndTurn {
 		t.Fatalf("stop %s", stop)
 	}
-	client.terms.mu.Lock()
-	terms := append([]*clientTerminal(nil), client.terms.list...)
-	client.terms.mu.Unlock()
+	return r, sid
+}
+
+// With terminal: true, a permitted command runs in the client's terminal,
+// shown in the tool call; its output reaches the model.
+func TestRunThroughClientTerminal(t *testing.T) {
+	client := &testClient{permit: choose("allow_once")}
+	r, sid := runInClientTerminal(t, client, "", runScript("echo hello-from-terminal; exit 3", "Ran.", `"exit_code":3`, "hello-from-terminal"))
+	terms := client.startedTerminals()
 	if len(terms) != 1 {
 		t.Fatalf("%d terminals, want 1", len(terms))
 	}
@@ -61,19 +63,8 @@ func TestClientTerminalLeavesOutDeniedVariables(t *testing.T) {
 	t.Setenv("AGENTLS_TEST_TOKEN", "leak-2")
 	t.Setenv("AGENTLS_TEST_KEEP", "kept")
 	client := &testClient{permit: choose("allow_once")}
-	r := newRig(t, setup{userConfig: buildByDefault + "run: {env_deny: ['*_TOKEN']}\n", client: client, caps: terminalCaps, script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "env"}}]
-  - expect: {tool_result_contains: {r1: ["AGENTLS_TEST_KEEP=kept"]}}
-    text: "Ran."
-`})
-	if stop := r.mustPrompt(r.newSession().SessionId, "run it"); stop != sdk.StopReasonEndTurn {
-		t.Fatalf("stop %s", stop)
-	}
-	client.terms.mu.Lock()
-	term := client.terms.list[0]
-	client.terms.mu.Unlock()
-	<-term.done
+	runInClientTerminal(t, client, "run: {env_deny: ['*_TOKEN']}\n", runScript("env", "Ran.", "AGENTLS_TEST_KEEP=kept"))
+	term := client.firstTerminalEnded()
 	term.mu.Lock()
 	out := term.out.String()
 	term.mu.Unlock()
@@ -92,21 +83,13 @@ steps:
 func TestCancelKillsTheClientTerminal(t *testing.T) {
 	started := make(chan struct{})
 	client := &testClient{permit: choose("allow_once"), onTerminal: func(*clientTerminal) { close(started) }}
-	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "sleep 60"}}]
-`})
-	sid := r.newSession().SessionId
-	done := r.promptAsync(sid, "run it")
+	r, sid, done := sleepInClientTerminal(t, client)
 	<-started
 	r.cancel(sid)
 	if res := <-done; res.stop != sdk.StopReasonCancelled {
 		t.Errorf("stop %s (%v)", res.stop, res.err)
 	}
-	client.terms.mu.Lock()
-	term := client.terms.list[0]
-	client.terms.mu.Unlock()
-	<-term.done // killed: sleep 60 does not end on its own within the test
+	term := client.firstTerminalEnded() // killed: sleep 60 does not end on its own within the test
 	term.mu.Lock()
 	killed := term.killed || term.released
 	term.mu.Unlock()
@@ -115,15 +98,23 @@ steps:
 	}
 }
 
+// sleepInClientTerminal starts a turn for client, which has terminals, in
+// build mode whose model runs `sleep 60` (r1); it returns the rig, the
+// session and the turn's result.
+func sleepInClientTerminal(t *testing.T, client *testClient) (*rig, sdk.SessionId, <-chan promptResult) {
+	t.Helper()
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
+steps:
+  - tool_calls: [{id: r1, name: run, args: {command: "sleep 60"}}]
+`})
+	sid := r.newSession().SessionId
+	return r, sid, r.promptAsync(sid, "run it")
+}
+
 // Without the terminal capability agentls runs the command itself.
 func TestRunWithoutClientTerminalUsesOwnShell(t *testing.T) {
 	client := &testClient{permit: choose("allow_once")}
-	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "echo own-shell"}}]
-  - expect: {tool_result_contains: {r1: ["own-shell"]}}
-    text: "Ran."
-`})
+	r := newRig(t, setup{userConfig: buildByDefault, client: client, script: runScript("echo own-shell", "Ran.", "own-shell")})
 	r.mustPrompt(r.newSession().SessionId, "run it")
 	if n := len(r.wire.requests("terminal/create")); n != 0 {
 		t.Errorf("%d terminal/create without the capability", n)
@@ -139,22 +130,14 @@ func TestCancelDuringTerminalCreateReleasesIt(t *testing.T) {
 		close(creating)
 		<-cancelSent // answer terminal/create only after the cancel
 	}}
-	r := newRig(t, setup{userConfig: buildByDefault, client: client, caps: terminalCaps, script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "sleep 60"}}]
-`})
-	sid := r.newSession().SessionId
-	done := r.promptAsync(sid, "run it")
+	r, sid, done := sleepInClientTerminal(t, client)
 	<-creating
 	r.cancel(sid)
 	close(cancelSent)
 	if res := <-done; res.stop != sdk.StopReasonCancelled {
 		t.Errorf("stop %s (%v)", res.stop, res.err)
 	}
-	client.terms.mu.Lock()
-	term := client.terms.list[0]
-	client.terms.mu.Unlock()
-	<-term.done // sleep 60 ends only if it was killed
+	term := client.firstTerminalEnded() // sleep 60 ends only if it was killed
 	term.mu.Lock()
 	defer term.mu.Unlock()
 	if !term.released {

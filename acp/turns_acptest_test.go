@@ -57,20 +57,25 @@ steps:
 
 func TestRunRejectedDoesNotRun(t *testing.T) {
 	t.Parallel()
-	env := acptest.Start(t, acptest.Setup{UserConfig: buildByDefault, Permit: acptest.Choose("reject_once"), Script: `
-steps:
-  - tool_calls: [{id: r1, name: run, args: {command: "touch made"}}]
-  - expect: {tool_result_contains: {r1: ["the user rejected running touch made"]}}
-    text: "OK."
-`})
+	touchMadeNotPermitted(t, acptest.Setup{Permit: acptest.Choose("reject_once")}, "OK.", "the user rejected running touch made", "a rejected command ran",
+		acptest.Not(acptest.ToolCallStatus("r1", sdk.ToolCallStatusCompleted)))
+}
+
+// touchMadeNotPermitted starts s in build mode, its model running `touch
+// made` (r1) and saying text once r1's result holds want, and prompts
+// "make it": the turn must end end_turn with r1 failed (and also met), and
+// the command must not have run (ran is the failure if it did).
+func touchMadeNotPermitted(t *testing.T, s acptest.Setup, text, want, ran string, also ...acptest.Expectation) {
+	t.Helper()
+	s.UserConfig, s.Script = buildByDefault, runScript("touch made", text, want)
+	env := acptest.Start(t, s)
 	sid := env.NewSession()
 	env.PromptAsync(sid, "make it")
-	env.Await(
+	env.Await(append([]acptest.Expectation{
 		acptest.TurnEndedWith(sid, sdk.StopReasonEndTurn),
 		acptest.ToolCallStatus("r1", sdk.ToolCallStatusFailed),
-		acptest.Not(acptest.ToolCallStatus("r1", sdk.ToolCallStatusCompleted)),
-	)
+	}, also...)...)
 	if env.Exists("made") {
-		t.Error("a rejected command ran")
+		t.Error(ran)
 	}
 }

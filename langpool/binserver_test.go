@@ -31,6 +31,16 @@ func binaryServerPool(t *testing.T, arg, text string, opts Options) (*Pool, *wor
 	return p, p.opts.Workspace, a
 }
 
+// serveAs makes the test binary the test server serve when it was run
+// with arg as its only argument (binaryServerPool's servers): it runs
+// serve, then exits with code.
+func serveAs(arg string, serve func(), code int) {
+	if len(os.Args) == 2 && os.Args[1] == arg {
+		serve()
+		os.Exit(code)
+	}
+}
+
 // testBinaryPool is a pool over the workspace at root whose go server is
 // this test binary run with args; opts adds to the pool's options (its
 // cache folder is a fresh one unless opts names one), edit changes its

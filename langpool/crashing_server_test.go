@@ -18,12 +18,7 @@ import (
 // one place the sandbox lets it write).
 const crashingServerArg = "crashing-language-server"
 
-func init() {
-	if len(os.Args) == 2 && os.Args[1] == crashingServerArg {
-		runCrashingServer()
-		os.Exit(2)
-	}
-}
+func init() { serveAs(crashingServerArg, runCrashingServer, 2) }
 
 func runCrashingServer() {
 	if f, err := os.OpenFile(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "starts"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {

@@ -2,7 +2,6 @@ package langpool
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -18,12 +17,7 @@ import (
 // pipe fills once agentls has written about 64 KiB to it.
 const deafServerArg = "deaf-language-server"
 
-func init() {
-	if len(os.Args) == 2 && os.Args[1] == deafServerArg {
-		runDeafServer()
-		os.Exit(0)
-	}
-}
+func init() { serveAs(deafServerArg, runDeafServer, 0) }
 
 func runDeafServer() {
 	id, _, err := newStdinMessages().next()

@@ -23,12 +23,7 @@ import (
 // of almost a GiB and a few bytes of its body.
 const stuckServerArg = "stuck-language-server"
 
-func init() {
-	if len(os.Args) == 2 && os.Args[1] == stuckServerArg {
-		runStuckServer()
-		os.Exit(0)
-	}
-}
+func init() { serveAs(stuckServerArg, runStuckServer, 0) }
 
 func runStuckServer() {
 	docs := map[string]string{}

@@ -69,8 +69,15 @@ func (c *Client) RequestPermission(ctx context.Context, p sdk.RequestPermissionR
 	c.mu.Lock()
 	permit, readFor := c.permit, c.readFor
 	c.mu.Unlock()
+	return AnswerAsPerson(ctx, p, permit, readFor), nil
+}
+
+// AnswerAsPerson is a test client's answer to the permission request p:
+// permit's outcome (nil permit: cancelled), sent no sooner than readFor
+// after the request came (a person reads it first) unless ctx ends.
+func AnswerAsPerson(ctx context.Context, p sdk.RequestPermissionRequest, permit func(context.Context, sdk.RequestPermissionRequest) sdk.RequestPermissionOutcome, readFor time.Duration) sdk.RequestPermissionResponse {
 	if permit == nil {
-		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}, nil
+		return sdk.RequestPermissionResponse{Outcome: sdk.RequestPermissionOutcome{Cancelled: &sdk.RequestPermissionOutcomeCancelled{}}}
 	}
 	read := time.NewTimer(readFor)
 	defer read.Stop()
@@ -79,7 +86,7 @@ func (c *Client) RequestPermission(ctx context.Context, p sdk.RequestPermissionR
 	case <-read.C:
 	case <-ctx.Done():
 	}
-	return sdk.RequestPermissionResponse{Outcome: outcome}, nil
+	return sdk.RequestPermissionResponse{Outcome: outcome}
 }
 
 // UnstableCreateElicitation declines.

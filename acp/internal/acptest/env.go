@@ -15,7 +15,6 @@ package acptest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -25,10 +24,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/agent/llm"
 	"github.com/agentls/agentls/agent/scripted"
-	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/expect"
 	"github.com/agentls/agentls/internal/setuptest"
 )
@@ -113,30 +110,26 @@ func Start(t testing.TB, s Setup) *Env {
 		env[k] = v
 	}
 	model := setuptest.Model(t, s.Script)
-	opts := acp.Options{
-		Version: "test",
-		Getenv:  func(k string) string { return env[k] },
-		NewProvider: func(config.Config, func(string) string, string) (llm.Provider, error) {
-			if model == nil {
-				return nil, errors.New("no scripted model in this test")
-			}
-			return model, nil
-		},
+	var provider llm.Provider // nil without a script (not a nil *scripted.Provider)
+	if model != nil {
+		provider = model
 	}
-	c2aR, c2aW := io.Pipe()
-	a2cR, a2cW := io.Pipe()
+	// Registered before Serve's cleanup, so run after it: once agentls
+	// stopped after its input ended.
+	var e *Env
+	t.Cleanup(func() {
+		cancel() // ends a prompt still waiting on the connection
+		if e != nil {
+			e.prompting.Wait()
+		}
+	})
 	wire := &tap{}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		acp.Serve(ctx, c2aR, io.MultiWriter(a2cW, wire), opts)
-		_ = a2cW.Close()
-	}()
+	c2aW, a2cR, _ := Serve(t, ctx, ServeOptions(env, provider), func(w io.Writer) io.Writer { return io.MultiWriter(w, wire) })
 	client := &Client{permit: s.Permit, readFor: PersonReads}
 	if s.AnswerAtOnce {
 		client.readFor = 0
 	}
-	e := &Env{T: t, Ctx: ctx, Dir: dir, Client: client, Model: model, wire: wire, waitTimeout: s.WaitTimeout}
+	e = &Env{T: t, Ctx: ctx, Dir: dir, Client: client, Model: model, wire: wire, waitTimeout: s.WaitTimeout}
 	if e.waitTimeout <= 0 {
 		e.waitTimeout = DefaultWaitTimeout
 	}
@@ -145,24 +138,7 @@ func Start(t testing.TB, s Setup) *Env {
 		toAgent = rewriter{w: c2aW, rewrite: s.Rewrite}
 	}
 	e.Conn = sdk.NewClientSideConnection(client, toAgent, a2cR)
-	t.Cleanup(func() {
-		_ = c2aW.Close()
-		select {
-		case <-served:
-		case <-time.After(30 * time.Second):
-			t.Error("agentls acp did not stop after its input ended")
-		}
-		cancel() // ends a prompt still waiting on the connection
-		e.prompting.Wait()
-	})
-	res, err := e.Conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: s.Caps,
-		ClientInfo: &sdk.Implementation{Name: "acptest", Version: "1"}})
-	if err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if res.ProtocolVersion != sdk.ProtocolVersionNumber {
-		t.Fatalf("protocol version %d, want %d", res.ProtocolVersion, sdk.ProtocolVersionNumber)
-	}
+	Initialize(t, ctx, e.Conn, "acptest", s.Caps)
 	return e
 }
 
