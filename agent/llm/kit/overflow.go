@@ -15,11 +15,11 @@ import (
 // tokens allowed (M)"), LM Studio's (its llama.cpp engine: "Trying to keep
 // the first N tokens when context the overflows. However, the model is
 // loaded with context length of only M tokens"; its MLX engine: "Context
-// size has been exceeded"; a model that cannot shift its context while
-// answering: "Reached context length of M tokens"; older: "Input length N
-// exceeds context length M"), Ollama's, for the models it does not cut
-// silently ("the input length exceeds the context length"), and others
-// compatible servers use.
+// size has been exceeded"; older: "Input length N exceeds context length
+// M"), Ollama's, for the models it does not cut silently ("the input length
+// exceeds the context length"), and others compatible servers use. Not LM
+// Studio's "Reached context length of M tokens": the answer ran out of room
+// while it streamed, and a retry would show its start twice.
 var overflowMarks = []string{
 	"context_length_exceeded",
 	"maximum context length",
@@ -30,7 +30,6 @@ var overflowMarks = []string{
 	"input token count",
 	"loaded with context length of only",
 	"context size has been exceeded",
-	"reached context length of",
 	"exceeds context length",
 	"exceeds the context length",
 }
@@ -86,7 +85,6 @@ var countForms = []struct {
 	// LM Studio (see overflowMarks).
 	{regexp.MustCompile(`keep the first (\d+) tokens.{0,80}?context length of only (\d+) tokens`), 2, 1, 0},
 	{regexp.MustCompile(`input length (\d+) exceeds context length (\d+)`), 2, 1, 0},
-	{regexp.MustCompile(`reached context length of (\d+) tokens`), 1, 0, 0},
 }
 
 // maxStatedTokens bounds a number read from an endpoint's message: a larger

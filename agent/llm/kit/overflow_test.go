@@ -33,8 +33,6 @@ func TestOverflowCounts(t *testing.T) {
 		{"LM Studio", []string{`{"error":"Trying to keep the first 111490 tokens when context the overflows. However, the model is loaded with context length of only 32768 tokens, which is not enough."}`},
 			llm.ContextCounts{Window: 32768, Prompt: 111490}},
 		{"LM Studio, older", []string{"Error: Input length 6491 exceeds context length 1500"}, llm.ContextCounts{Window: 1500, Prompt: 6491}},
-		{"LM Studio, while answering", []string{"Reached context length of 4096 tokens with model (arch: gpt-oss) that does not currently support mid-generation context overflow."},
-			llm.ContextCounts{Window: 4096}},
 		{"a window out of range", []string{"This model's maximum context length is 99999999999999999999 tokens."}, llm.ContextCounts{}},
 		{"a zero window", []string{"This model's maximum context length is 0 tokens."}, llm.ContextCounts{}},
 		{"the second text states it", []string{"context_length_exceeded", "maximum context length is 2048 tokens"}, llm.ContextCounts{Window: 2048}},

@@ -169,7 +169,7 @@ func TestContextExceeded(t *testing.T) {
 		{[]string{"INVALID_ARGUMENT", "The input token count (12575) exceeds the maximum number of tokens allowed (12000)."}, true},
 		{[]string{"Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 8192 tokens, which is not enough."}, true},
 		{[]string{"Context size has been exceeded."}, true},
-		{[]string{"Reached context length of 4096 tokens with model (arch: qwen3vlmoe) that does not currently support mid-generation context overflow."}, true},
+		{[]string{"Reached context length of 4096 tokens with model (arch: qwen3vlmoe) that does not currently support mid-generation context overflow."}, false},
 		{[]string{"Error: Input length 6491 exceeds context length 1500"}, true},
 		{[]string{`{"error":"the input length exceeds the context length"}`}, true},
 		{[]string{"invalid_value", "Invalid value for temperature"}, false},
