@@ -355,7 +355,12 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, flo
 		if err == nil {
 			s.clearNotice(notice)
 			s.clearRewindNote(req.System)
-			s.calibrate(req, raw, resp.Usage.InputTokens)
+			if w := cutWindow(resp.Usage.InputTokens, raw); w > 0 {
+				// Not a count of this request: no calibration from it.
+				s.noteCut(ctx, s.requestModel(s.State().Mode), s.calibrated(raw), w)
+			} else {
+				s.calibrate(req, raw, resp.Usage.InputTokens)
+			}
 			return resp, raw, nil
 		}
 		if !errors.Is(err, llm.ErrContextExceeded) || ctx.Err() != nil || attempt >= len(retryShares) {

@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/agentls/agentls/agent/llm"
@@ -28,6 +30,9 @@ type learnedWindow struct {
 	window int
 	// overflows are the last requests the endpoint refused as too long.
 	overflows []overflow
+	// cut says the window was learned from requests the endpoint cut
+	// without an error (cutWindow), not from refusals.
+	cut bool
 }
 
 // overflow is one request the endpoint refused as too long.
@@ -93,6 +98,59 @@ func (s *Session) learned(model string) int {
 		return lw.window
 	}
 	return 0
+}
+
+// learnedByCut reports whether model's learned window came from requests
+// the endpoint cut without an error (noteCut).
+func (s *Session) learnedByCut(model string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lw := s.windows[model]
+	return lw != nil && lw.window > 0 && lw.cut
+}
+
+// cutShare is the share of a request's raw estimate under which the
+// endpoint's count of it is no tokenizer's difference (estimates run from
+// about 0.6 to 1.5 times the real count: calibrate keeps 0.5 to 4).
+const cutShare = 0.5
+
+// cutWindow reads the endpoint's count of a request's prompt tokens,
+// reported, against the request's raw estimate: a count far below it and
+// exactly what Ollama keeps of a prompt longer than its context length
+// (num_ctx, a power of two in its defaults and as people set it) says the
+// endpoint cut the prompt without an error — its start, the system prompt
+// first — and the model answered the rest. Ollama keeps num_ctx tokens
+// (older versions) or num_ctx/2+2 (newer ones). It returns num_ctx, the
+// window that implies, or 0 when the count says no cut.
+func cutWindow(reported int, raw float64) int {
+	if reported <= 0 || float64(reported) >= cutShare*raw {
+		return 0
+	}
+	for w := 1 << 11; w <= 1<<20; w <<= 1 { // 2048, Ollama's smallest default, to 1M
+		if reported == w || reported == w/2+2 {
+			return w
+		}
+	}
+	return 0
+}
+
+// noteCut records that the endpoint cut a request of size tokens
+// (calibrated estimate) to model to fit a window of window tokens
+// (cutWindow): like a refusal stating that window (noteOverflow), so a
+// second cut to the same window teaches it and later requests are
+// compacted to fit it, and the user is told (the first time).
+func (s *Session) noteCut(ctx context.Context, model string, size, window int) {
+	learned := s.noteOverflow(model, size, window)
+	s.mu.Lock()
+	if learned {
+		s.windows[model].cut = true
+	}
+	s.mu.Unlock()
+	slog.Warn("the endpoint cut the request's prompt without an error: its context window is smaller than the request", "session", s.meta.ID,
+		"model", model, "estimate", size, "window", window, "learned", learned)
+	if learned {
+		s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s the endpoint cut requests to fit a %d-token context window without an error (Ollama does so past its context length): requests are compacted to fit it from now on; give the model's server a larger context (OLLAMA_CONTEXT_LENGTH, num_ctx) and set model.context_window to it", s.meta.ID, window))
+	}
 }
 
 // near reports whether a and b are "the same size": within sameSize of
@@ -201,8 +259,14 @@ func (s *Session) pinnedPlan() pinnedPlan {
 // the user can shorten) and which setting to change; otherwise the turn's
 // own messages are too long, and the error wraps llm.ErrContextExceeded so
 // that the turn is set aside (turn.go).
-func overBudgetError(size, fixed int, plan pinnedPlan, b tokens.Budget, limit int) error {
+//
+// cut says the window was learned from prompts the endpoint cut without an
+// error (noteCut): the remedy is then a larger context for the server.
+func overBudgetError(size, fixed int, plan pinnedPlan, b tokens.Budget, limit int, cut bool) error {
 	planPart, remedy := "", "set model.context_window to the server's real window (or use a model with a larger one)"
+	if cut {
+		remedy = fmt.Sprintf("the endpoint cut longer requests to fit a %d-token window without an error (Ollama does so past its context length): give the model's server a larger context (OLLAMA_CONTEXT_LENGTH, or a Modelfile's num_ctx) and set model.context_window to it", b.Window)
+	}
 	if plan.tokens > 0 && len(plan.paths) > 0 {
 		planPart = fmt.Sprintf(", of which the plan %s, pinned whole in every request, takes about %d", strings.Join(plan.paths, ", "), plan.tokens)
 		if fixed >= limit && fixed-plan.tokens < limit {

@@ -101,21 +101,61 @@ func TestStatedWindow(t *testing.T) {
 	}
 }
 
+// TestCutWindow: only a count far below the estimate, and exactly what
+// Ollama keeps of a prompt longer than its context, says the prompt was cut.
+func TestCutWindow(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		reported int
+		raw      float64
+		want     int
+	}{
+		{"newer Ollama: half the context and two", 2050, 9000, 4096},
+		{"older Ollama: the context", 2048, 9000, 2048},
+		{"a large context", 65536/2 + 2, 140000, 65536},
+		{"a count near the estimate", 4098, 5000, 0},
+		{"half the estimate is still a tokenizer's difference", 4098, 8196, 0},
+		{"not what Ollama keeps", 2049, 9000, 0},
+		{"no count", 0, 9000, 0},
+		{"smaller than any context Ollama sets", 514, 9000, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := cutWindow(tt.reported, tt.raw); got != tt.want {
+				t.Fatalf("cutWindow(%d, %.0f) = %d, want %d", tt.reported, tt.raw, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOverBudgetErrorAfterCuts: a window learned from cut prompts asks for a
+// larger context on the server, not only model.context_window.
+func TestOverBudgetErrorAfterCuts(t *testing.T) {
+	t.Parallel()
+	b := tokens.Budget{Window: 4096, Reserve: 512, Threshold: 0.85}
+	limit := b.Limit()
+	err := overBudgetError(limit+500, limit+100, pinnedPlan{}, b, limit, true)
+	if !strings.Contains(err.Error(), "cut longer requests to fit a 4096-token window") || !strings.Contains(err.Error(), "OLLAMA_CONTEXT_LENGTH") {
+		t.Fatalf("fixed part over a window learned from cuts: %v", err)
+	}
+}
+
 func TestOverBudgetError(t *testing.T) {
 	t.Parallel()
 	b := tokens.Budget{Window: 8192, Reserve: 1024, Threshold: 0.85}
 	limit := b.Limit()
-	fixedErr := overBudgetError(limit+500, limit+100, pinnedPlan{}, b, limit)
+	fixedErr := overBudgetError(limit+500, limit+100, pinnedPlan{}, b, limit, false)
 	if errors.Is(fixedErr, llm.ErrContextExceeded) || !strings.Contains(fixedErr.Error(), "model.context_window") ||
 		!strings.Contains(fixedErr.Error(), "tool definitions alone") {
 		t.Fatalf("fixed part over the limit: %v", fixedErr)
 	}
-	planErr := overBudgetError(limit+500, limit+100, pinnedPlan{paths: []string{"plans/big.plan"}, tokens: 3000}, b, limit)
+	planErr := overBudgetError(limit+500, limit+100, pinnedPlan{paths: []string{"plans/big.plan"}, tokens: 3000}, b, limit, false)
 	if !strings.Contains(planErr.Error(), "plans/big.plan") || !strings.Contains(planErr.Error(), "about 3000") ||
 		!strings.Contains(planErr.Error(), "shorten the plan") {
 		t.Fatalf("a pinned plan that makes the fixed part pass the limit is not named: %v", planErr)
 	}
-	histErr := overBudgetError(limit+500, 2000, pinnedPlan{}, b, limit)
+	histErr := overBudgetError(limit+500, 2000, pinnedPlan{}, b, limit, false)
 	if !errors.Is(histErr, llm.ErrContextExceeded) || !strings.Contains(histErr.Error(), "after compaction") {
 		t.Fatalf("history over the limit: %v", histErr)
 	}

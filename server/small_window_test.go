@@ -275,3 +275,70 @@ func TestStatedWindowNamedWhenNothingFits(t *testing.T) {
 		t.Fatalf("%d requests: a request the stated window cannot hold is sent at most twice (once more in case the refusal was spurious)", len(steps))
 	}
 }
+
+// TestCutPromptsTeachTheWindow: the model's server is Ollama-like: a
+// request longer than its 8k context is not refused but cut, the model
+// answering without the request's start (the system prompt first), and only
+// the usage's prompt count (half the context and two) shows it. The session
+// assumed 32k. Two cuts to the same context teach it: every later request
+// is compacted to fit, and none is cut again. Before, every request past
+// the 8k was cut, for the rest of the session.
+func TestCutPromptsTeachTheWindow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeBigFiles(t, dir, 6, 6_000)
+	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: smallWindow * 4, Overflow: fakeopenai.OverflowOllamaCut})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, map[string]any{"context_window": 32_768})
+	s := h.NewSession("build")
+	for i := range 12 {
+		if r := h.Prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i%6+1)); r.StopReason != "end_turn" {
+			t.Fatalf("turn %d = %+v (%s)", i+1, r, r.Error)
+		}
+	}
+	steps, _ := agentRequests(fake.Requests())
+	var cut []int
+	for i, r := range steps {
+		if r.Cut {
+			cut = append(cut, i+1)
+		}
+	}
+	if len(cut) == 0 {
+		t.Fatal("no request was cut: the test does not test the cut")
+	}
+	if len(cut) > 2 {
+		t.Fatalf("requests %v of %d were cut: two cuts to one context did not teach it", cut, len(steps))
+	}
+	if w := usageWindows(h); len(w) == 0 || w[len(w)-1] != smallWindow {
+		t.Fatalf("usage_update contextWindow %v, want the server's %d at the end", w, smallWindow)
+	}
+}
+
+// TestCutPromptsNamedWhenNothingFits: the Ollama-like server's context
+// (4k) is smaller than the system prompt and the tool definitions with the
+// answer's room. Once two cuts taught it, the turn ends with an error that
+// says the server cut the requests and what to change, instead of every
+// later request reaching a model that never saw its start.
+func TestCutPromptsNamedWhenNothingFits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeBigFiles(t, dir, 2, 6_000)
+	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: 4096 * 4, Overflow: fakeopenai.OverflowOllamaCut})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, map[string]any{"context_window": 32_768})
+	s := h.NewSession("build")
+	var last agentproto.PromptResult
+	for i := range 3 {
+		if last = h.Prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i%2+1)); last.StopReason != "end_turn" {
+			break
+		}
+	}
+	if last.StopReason != "error" || last.Error == nil {
+		t.Fatalf("last prompt = %+v, want an error once the cuts taught the window", last)
+	}
+	for _, want := range []string{"cut longer requests to fit a 4096-token window without an error", "OLLAMA_CONTEXT_LENGTH", "model.context_window"} {
+		if !strings.Contains(last.Error.Message, want) {
+			t.Fatalf("error %q does not say %q", last.Error.Message, want)
+		}
+	}
+}

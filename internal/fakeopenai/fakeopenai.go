@@ -28,6 +28,10 @@ const (
 	OverflowLlamaCpp    Overflow = "llamacpp"     // "request (N tokens) exceeds the available context size (M tokens)"
 	OverflowLlamaCppOld Overflow = "llamacpp-old" // "the request exceeds the available context size": no numbers in the message
 	OverflowLMStudio    Overflow = "lmstudio"     // "Trying to keep the first N tokens when context the overflows. …", the error a string
+	// OverflowOllamaCut is no error: the request is answered as if its
+	// prompt had been cut to half the window (Ollama's), and its usage
+	// counts window/2+2 prompt tokens.
+	OverflowOllamaCut Overflow = "ollama-cut"
 )
 
 // Overflows are all the wordings.
@@ -77,6 +81,9 @@ type Request struct {
 	Authorization string
 	// Status is the HTTP status it was answered with.
 	Status int
+	// Cut says the request was over the limit and answered as cut
+	// (OverflowOllamaCut).
+	Cut bool
 	// Elapsed is the time the server spent on it, from its arrival to the
 	// end of the answer.
 	Elapsed time.Duration
@@ -198,10 +205,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	maxBytes := s.maxBytes
 	s.mu.Unlock()
+	promptTokens := Tokens(len(body))
 	if maxBytes > 0 && len(body) > maxBytes {
-		idx = s.record(req, http.StatusBadRequest)
-		writeError(w, http.StatusBadRequest, s.overflow(len(body), maxBytes))
-		return
+		if s.opts.Overflow != OverflowOllamaCut {
+			idx = s.record(req, http.StatusBadRequest)
+			writeError(w, http.StatusBadRequest, s.overflow(len(body), maxBytes))
+			return
+		}
+		promptTokens = Tokens(maxBytes)/2 + 2
+		req.Cut = true
 	}
 	reply := Reply{Text: "ok"}
 	if s.opts.Reply != nil {
@@ -213,7 +225,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idx = s.record(req, http.StatusOK)
-	usage := fmt.Sprintf(`{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}`, Tokens(len(body)), Tokens(len(reply.Text)), Tokens(len(body))+Tokens(len(reply.Text)))
+	usage := fmt.Sprintf(`{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}`, promptTokens, Tokens(len(reply.Text)), promptTokens+Tokens(len(reply.Text)))
 	if !in.Stream {
 		writeWhole(w, reply, usage)
 		return
