@@ -138,7 +138,7 @@ func cutWindow(reported int, raw float64) int {
 // (calibrated estimate) to model to fit a window of window tokens
 // (cutWindow): like a refusal stating that window (noteOverflow), so a
 // second cut to the same window teaches it and later requests are
-// compacted to fit it, and the user is told (the first time).
+// compacted to fit it; the editor's log says so when it does.
 func (s *Session) noteCut(ctx context.Context, model string, size, window int) {
 	learned := s.noteOverflow(model, size, window)
 	s.mu.Lock()
