@@ -414,6 +414,9 @@ func (s *Session) setAsideTurn(ctx context.Context, from int, cause error) error
 	window := s.budget().Window
 	s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s the request did not fit the model's context window (%d tokens) even after compaction: the prompt was set aside", s.meta.ID, window))
 	remedy := "send a shorter message, or set model.context_window to the server's real window"
+	if s.learnedByCut(s.requestModel(s.State().Mode)) {
+		remedy = cutRemedy(window) + "; or send a shorter message"
+	}
 	if c := llm.CountsOf(cause); c.Window > 0 {
 		// The endpoint said its window: name it, and what to do.
 		said := fmt.Sprintf("the endpoint says the model's context window is %d tokens", c.Window)

@@ -153,6 +153,12 @@ func (s *Session) noteCut(ctx context.Context, model string, size, window int) {
 	}
 }
 
+// cutRemedy is what to change when the endpoint cut requests to fit window
+// without an error (noteCut).
+func cutRemedy(window int) string {
+	return fmt.Sprintf("the endpoint cut longer requests to fit a %d-token window without an error (Ollama does so past its context length): give the model's server a larger context (OLLAMA_CONTEXT_LENGTH, or a Modelfile's num_ctx) and set model.context_window to it", window)
+}
+
 // near reports whether a and b are "the same size": within sameSize of
 // the larger.
 func near(a, b int) bool {
@@ -265,7 +271,7 @@ func (s *Session) pinnedPlan() pinnedPlan {
 func overBudgetError(size, fixed int, plan pinnedPlan, b tokens.Budget, limit int, cut bool) error {
 	planPart, remedy := "", "set model.context_window to the server's real window (or use a model with a larger one)"
 	if cut {
-		remedy = fmt.Sprintf("the endpoint cut longer requests to fit a %d-token window without an error (Ollama does so past its context length): give the model's server a larger context (OLLAMA_CONTEXT_LENGTH, or a Modelfile's num_ctx) and set model.context_window to it", b.Window)
+		remedy = cutRemedy(b.Window)
 	}
 	if plan.tokens > 0 && len(plan.paths) > 0 {
 		planPart = fmt.Sprintf(", of which the plan %s, pinned whole in every request, takes about %d", strings.Join(plan.paths, ", "), plan.tokens)
