@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agentproto"
+	"github.com/agentls/agentls/internal/fakeopenai"
 	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
@@ -111,5 +112,43 @@ func TestOpenAIProviderErrorIsClear(t *testing.T) {
 	r := h.Prompt(s.SessionID, "hi")
 	if r.StopReason != "error" || r.Error == nil || !strings.Contains(r.Error.Message, "401") || !strings.Contains(r.Error.Message, "Incorrect API key") {
 		t.Fatalf("prompt = %+v (%s)", r, r.Error)
+	}
+}
+
+// TestInlineThinkingIsShownAsThinking: a reasoning model on a server that
+// does not parse its thinking out (vLLM without a reasoning parser) writes
+// it inline, <think>…</think>, before its answer. The chat shows it as
+// thinking (agent_thought_chunk), the answer as the message, and the next
+// request carries the answer alone, as the model's own chat template would.
+func TestInlineThinkingIsShownAsThinking(t *testing.T) {
+	t.Parallel()
+	fake := fakeopenai.New(fakeopenai.Options{Reply: func(fakeopenai.Request) fakeopenai.Reply {
+		return fakeopenai.Reply{Text: "<think>The user greets me; greet back.</think>\n\nHello!"}
+	}})
+	defer fake.Close()
+	h := startWithFake(t, t.TempDir(), fake, nil)
+	s := h.NewSession("plan")
+	for _, p := range []string{"hi", "hi again"} {
+		if r := h.Prompt(s.SessionID, p); r.StopReason != "end_turn" {
+			t.Fatalf("prompt %q = %+v (%s)", p, r, r.Error)
+		}
+	}
+	join := func(kind string) string {
+		var b strings.Builder
+		for _, u := range lsptest.Updates[agentproto.MessageChunk](h, kind) {
+			b.WriteString(u.Content.Text)
+		}
+		return b.String()
+	}
+	if got := join("agent_thought_chunk"); got != strings.Repeat("The user greets me; greet back.", 2) {
+		t.Fatalf("thinking shown = %q", got)
+	}
+	if got := join("agent_message_chunk"); got != "Hello!Hello!" {
+		t.Fatalf("message shown = %q", got)
+	}
+	reqs := fake.Requests()
+	second := reqs[len(reqs)-1]
+	if !strings.Contains(string(second.Body), `"content":"Hello!"`) || strings.Contains(string(second.Body), "greet back") {
+		t.Fatalf("the next request's history = %s, want the answer alone", second.Body)
 	}
 }

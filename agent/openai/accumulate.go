@@ -27,6 +27,8 @@ type accumulator struct {
 	// emitted is set once any text or reasoning arrived: from then on the
 	// attempt cannot be retried without duplicating events.
 	emitted bool
+	// think moves inline reasoning out of the text.
+	think thinkSplitter
 }
 
 // callBuilder is a tool call being assembled from deltas.
@@ -53,7 +55,9 @@ func (a *accumulator) add(chunk *goopenai.ChatCompletionStreamResponse) {
 		}
 		a.choices++
 		a.emit(llm.EventThought, ch.Delta.ReasoningContent)
-		a.emit(llm.EventText, ch.Delta.Content)
+		thought, text := a.think.feed(ch.Delta.Content)
+		a.emit(llm.EventThought, thought)
+		a.emit(llm.EventText, text)
 		a.emit(llm.EventText, ch.Delta.Refusal)
 		for _, tc := range ch.Delta.ToolCalls {
 			a.addCall(tc)
@@ -62,6 +66,14 @@ func (a *accumulator) add(chunk *goopenai.ChatCompletionStreamResponse) {
 			a.finish = string(ch.FinishReason)
 		}
 	}
+}
+
+// end emits what the inline-reasoning splitter still holds, once the
+// stream has ended.
+func (a *accumulator) end() {
+	thought, text := a.think.flush()
+	a.emit(llm.EventThought, thought)
+	a.emit(llm.EventText, text)
 }
 
 // emit forwards a non-empty piece; text pieces also build the answer.

@@ -61,6 +61,7 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 		// of the answer (a proxy giving up cleanly), not a whole answer.
 		return llm.Response{}, acc.emitted, &kit.StreamDrop{Err: errors.New("the stream ended before the answer did (no finish_reason, no [DONE])")}
 	}
+	acc.end()
 	return acc.response(), acc.emitted, nil
 }
 
@@ -91,8 +92,7 @@ func jsonAnswer(body []byte, onEvent func(llm.Event)) (llm.Response, bool, error
 	if err := json.Unmarshal(body, &cr); err != nil || len(cr.Choices) == 0 {
 		return llm.Response{}, false, &kit.Malformed{Err: fmt.Errorf("a streaming request was answered with a JSON body that is not a chat completion: %s", kit.Excerpt(string(body)))}
 	}
-	resp := completionResponse(&cr)
-	emitted := emitWhole(cr.Choices[0].Message, onEvent)
+	resp, emitted := convertWhole(&cr, onEvent)
 	return resp, emitted, nil
 }
 

@@ -56,6 +56,22 @@ func TestStreaming(t *testing.T) {
 		want:       llm.Response{Message: assistant("Done."), FinishReason: "stop"},
 		wantEvents: []llm.Event{thought("let me "), thought("think"), text("Done.")},
 	}, {
+		name: "inline reasoning, its tags split across chunks",
+		chunks: []string{roleChunk(), textChunk("\n<thi"), textChunk("nk>let me "), textChunk("think</th"), textChunk("ink>\n\nDo"),
+			textChunk("ne."), finishChunk("stop")},
+		want:       llm.Response{Message: assistant("Done."), FinishReason: "stop"},
+		wantEvents: []llm.Event{thought("let me "), thought("think"), text("Do"), text("ne.")},
+	}, {
+		name:       "a think tag later in the text is text",
+		chunks:     []string{textChunk("Use "), textChunk("<think> tags."), finishChunk("stop")},
+		want:       llm.Response{Message: assistant("Use <think> tags."), FinishReason: "stop"},
+		wantEvents: []llm.Event{text("Use "), text("<think> tags.")},
+	}, {
+		name:       "inline reasoning cut off before its end",
+		chunks:     []string{textChunk("<think>step one</"), finishChunk("length")},
+		want:       llm.Response{Message: assistant(""), FinishReason: "length"},
+		wantEvents: []llm.Event{thought("step one"), thought("</")},
+	}, {
 		name:       "usage chunk",
 		chunks:     []string{textChunk("hi"), finishChunk("stop"), usageChunk(120, 7)},
 		want:       llm.Response{Message: assistant("hi"), FinishReason: "stop", Usage: llm.Usage{InputTokens: 120, OutputTokens: 7}},
