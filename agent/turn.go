@@ -373,7 +373,7 @@ func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, flo
 		counts := llm.CountsOf(err)
 		stated := statedWindow(counts, size)
 		if s.noteOverflow(s.requestModel(s.State().Mode), size, stated) {
-			slog.Warn("the endpoint refused requests of this size twice: its context window is smaller than assumed", "session", s.meta.ID, "window", s.budget().Window)
+			slog.Warn("the endpoint refused two requests of one size or stating one window: its context window is smaller than assumed", "session", s.meta.ID, "window", s.budget().Window)
 		}
 		target := int(retryShares[attempt] * float64(refused))
 		if t := s.statedTarget(counts, stated); t > 0 && t < target {

@@ -34,7 +34,8 @@ const (
 	OverflowOllamaCut Overflow = "ollama-cut"
 )
 
-// Overflows are all the wordings.
+// Overflows are all the error wordings (not OverflowOllamaCut, which is
+// none).
 var Overflows = []Overflow{OverflowOpenAI, OverflowVLLM, OverflowLlamaCpp, OverflowLlamaCppOld, OverflowLMStudio}
 
 // Options configure a Server.
