@@ -90,7 +90,7 @@ func (s *Session) compactIfNeeded(ctx context.Context, req llm.Request, notice s
 		s.mu.Lock()
 		summary := s.view.summary
 		s.mu.Unlock()
-		return req, notice, raw, overBudgetError(size, s.fixedTokens(req, summary), s.pinnedPlan(), b, limit, s.learnedByCut(s.requestModel(s.State().Mode)))
+		return req, notice, raw, overBudgetError(size, s.fixedTokens(req, summary), s.pinnedPlan(), b, limit, s.learnedByCut())
 	}
 	return req, notice, raw, nil
 }

@@ -414,16 +414,16 @@ func (s *Session) setAsideTurn(ctx context.Context, from int, cause error) error
 	window := s.budget().Window
 	s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s the request did not fit the model's context window (%d tokens) even after compaction: the prompt was set aside", s.meta.ID, window))
 	remedy := "send a shorter message, or set model.context_window to the server's real window"
-	if s.learnedByCut(s.requestModel(s.State().Mode)) {
-		remedy = cutRemedy(window) + "; or send a shorter message"
-	}
-	if c := llm.CountsOf(cause); c.Window > 0 {
+	switch c := llm.CountsOf(cause); {
+	case c.Window > 0:
 		// The endpoint said its window: name it, and what to do.
 		said := fmt.Sprintf("the endpoint says the model's context window is %d tokens", c.Window)
 		if c.Prompt > 0 {
 			said += fmt.Sprintf(" and the request was %d", c.Prompt)
 		}
 		remedy = fmt.Sprintf("%s: start the model's server with a larger context (llama.cpp -c, LM Studio's context length, Ollama num_ctx), or set model.context_window to %d and send a shorter message", said, c.Window)
+	case s.learnedByCut():
+		remedy = cutRemedy(window) + "; or send a shorter message"
 	}
 	return fmt.Errorf("the conversation did not fit the model's context window (%d tokens) even after compaction, so this prompt was set aside: it stays in the history but is not sent again; %s: %w", window, remedy, cause)
 }

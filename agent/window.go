@@ -100,9 +100,11 @@ func (s *Session) learned(model string) int {
 	return 0
 }
 
-// learnedByCut reports whether model's learned window came from requests
-// the endpoint cut without an error (noteCut).
-func (s *Session) learnedByCut(model string) bool {
+// learnedByCut reports whether the window of the model the session's
+// requests go to in its current mode (as budget takes it) was learned from
+// requests the endpoint cut without an error (noteCut).
+func (s *Session) learnedByCut() bool {
+	model := s.requestModel(s.State().Mode)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	lw := s.windows[model]
