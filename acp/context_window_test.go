@@ -53,3 +53,58 @@ func TestTooSmallWindowIsNamed(t *testing.T) {
 		})
 	}
 }
+
+// TestReportedWindowOverACP: a model server that reports its context
+// window (llama.cpp's /props here) sets the session's window without any
+// configuration: usage_update's size is the server's, and a window nothing
+// fits in ends the turn, before any request, with an error naming the
+// reported window and where it was read.
+func TestReportedWindowOverACP(t *testing.T) {
+	tests := []struct {
+		name   string
+		tokens int
+		want   []string // in the error; none: the turn ends well
+	}{
+		{"a window that holds the session", 12_000, nil},
+		{"a window nothing fits in", 1100, []string{"the endpoint reports the model's context window as 1100 tokens (llama.cpp /props)", "larger context"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakeopenai.New(fakeopenai.Options{MaxBytes: tt.tokens * 4, Overflow: fakeopenai.OverflowLlamaCppOld,
+				Window: fakeopenai.WindowReport{Kind: fakeopenai.KindLlamaCpp, Tokens: tt.tokens, Model: "m"}})
+			defer srv.Close()
+			r := newRig(t, setup{realProvider: true, userConfig: "model:\n  base_url: " + srv.URL + "\n  name: m\n  api_key_env: \"\"\n"})
+			sid := r.newSession().SessionId
+			stop, err := r.prompt(sid, "hello")
+			if tt.want == nil {
+				if err != nil || stop != sdk.StopReasonEndTurn {
+					t.Fatalf("prompt = %s, %v", stop, err)
+				}
+				r.client.mu.Lock()
+				defer r.client.mu.Unlock()
+				var sizes []int
+				for _, u := range r.client.updates {
+					if u.Update.UsageUpdate != nil {
+						sizes = append(sizes, u.Update.UsageUpdate.Size)
+					}
+				}
+				if len(sizes) == 0 || sizes[len(sizes)-1] != tt.tokens {
+					t.Fatalf("usage_update sizes %v, want the server's %d", sizes, tt.tokens)
+				}
+				return
+			}
+			var re *sdk.RequestError
+			if !errors.As(err, &re) {
+				t.Fatalf("the prompt ended %s, %v; want the turn's error", stop, err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(re.Message, w) {
+					t.Fatalf("error %q does not say %q", re.Message, w)
+				}
+			}
+			if n := len(srv.Requests()); n != 0 {
+				t.Fatalf("%d requests sent to a window nothing fits", n)
+			}
+		})
+	}
+}

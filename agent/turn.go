@@ -333,6 +333,7 @@ func (s *Session) runTurn(ctx context.Context) TurnResult {
 func (s *Session) complete(ctx context.Context, msgID string) (llm.Response, float64, error) {
 	m := s.m
 	s.loadTools(ctx)
+	s.askWindow(ctx)
 	req, notice := s.buildRequest()
 	req, notice, raw, err := s.compactIfNeeded(ctx, req, notice)
 	if err != nil {
@@ -411,7 +412,8 @@ func (s *Session) setAsideTurn(ctx context.Context, from int, cause error) error
 	to := len(s.messages)
 	s.mu.Unlock()
 	s.record(chatRecord{Record: recordSetAside, From: from, To: to, Reason: "context_length_exceeded"})
-	window := s.budget().Window
+	b := s.budget()
+	window := b.Window
 	s.m.notify(ctx, fmt.Sprintf("[compaction] session=%s the request did not fit the model's context window (%d tokens) even after compaction: the prompt was set aside", s.meta.ID, window))
 	remedy := "send a shorter message, or set model.context_window to the server's real window"
 	switch c := llm.CountsOf(cause); {
@@ -424,6 +426,8 @@ func (s *Session) setAsideTurn(ctx context.Context, from int, cause error) error
 		remedy = fmt.Sprintf("%s: start the model's server with a larger context (llama.cpp -c, LM Studio's context length, Ollama num_ctx), or set model.context_window to %d and send a shorter message", said, c.Window)
 	case s.learnedByCut():
 		remedy = cutRemedy(window) + "; or send a shorter message"
+	case b.Reported != "":
+		remedy = reportedRemedy(b) + "; or send a shorter message"
 	}
 	return fmt.Errorf("the conversation did not fit the model's context window (%d tokens) even after compaction, so this prompt was set aside: it stays in the history but is not sent again; %s: %w", window, remedy, cause)
 }

@@ -161,6 +161,13 @@ func cutRemedy(window int) string {
 	return fmt.Sprintf("the endpoint cut longer requests to fit a %d-token window without an error (Ollama does so past its context length): give the model's server a larger context (OLLAMA_CONTEXT_LENGTH, or a Modelfile's num_ctx) and set model.context_window to it", window)
 }
 
+// reportedRemedy is what to change when the window that does not hold a
+// request is the one the endpoint reported (askWindow): the server's
+// context, since model.context_window cannot make it larger.
+func reportedRemedy(b tokens.Budget) string {
+	return fmt.Sprintf("the endpoint reports the model's context window as %d tokens (%s): start the model's server with a larger context (llama.cpp -c, LM Studio's context length, Ollama num_ctx or OLLAMA_CONTEXT_LENGTH), or use a model with a larger one", b.Window, b.Reported)
+}
+
 // near reports whether a and b are "the same size": within sameSize of
 // the larger.
 func near(a, b int) bool {
@@ -272,8 +279,11 @@ func (s *Session) pinnedPlan() pinnedPlan {
 // error (noteCut): the remedy is then a larger context for the server.
 func overBudgetError(size, fixed int, plan pinnedPlan, b tokens.Budget, limit int, cut bool) error {
 	planPart, remedy := "", "set model.context_window to the server's real window (or use a model with a larger one)"
-	if cut {
+	switch {
+	case cut:
 		remedy = cutRemedy(b.Window)
+	case b.Reported != "":
+		remedy = reportedRemedy(b)
 	}
 	if plan.tokens > 0 && len(plan.paths) > 0 {
 		planPart = fmt.Sprintf(", of which the plan %s, pinned whole in every request, takes about %d", strings.Join(plan.paths, ", "), plan.tokens)

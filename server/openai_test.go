@@ -24,6 +24,12 @@ type chatServer struct {
 }
 
 func (c *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		// The model list, and the paths agentls asks for the context
+		// window: an endpoint that has none of them.
+		http.NotFound(w, r)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	c.mu.Lock()
 	c.requests = append(c.requests, string(body))

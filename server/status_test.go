@@ -54,9 +54,12 @@ func TestStatusDoesNotProbeTheModel(t *testing.T) {
 	})
 	s := h.NewSession("plan")
 	wantStop(t, h.Prompt(s.SessionID, "hello"), "end_turn")
-	before := len(fake.Requests())
+	// Every request to the endpoint: chat requests and requests for its
+	// models (or their context windows).
+	sent := func() int { return len(fake.Requests()) + len(fake.Asks()) }
+	before := sent()
 	st := lsptest.MustCall(h, agentproto.Status, agentproto.Empty{})
-	if n := len(fake.Requests()); n != before {
+	if n := sent(); n != before {
 		t.Fatalf("agent/status made %d requests to the model's endpoint, want none", n-before)
 	}
 	if st.Sandbox.Summary == "" || st.Sandbox.Mode == "" {
@@ -88,7 +91,7 @@ func TestStatusDoesNotProbeTheModel(t *testing.T) {
 		t.Errorf("the failed server's message: %+v", m)
 	}
 	h.AwaitShown("agentls: sandbox: ")
-	if n := len(fake.Requests()); n != before {
+	if n := sent(); n != before {
 		t.Fatalf("agentls.status made %d requests to the model's endpoint, want none", n-before)
 	}
 	// agentls.checkModel does probe it (the count above could see one), and
@@ -96,7 +99,7 @@ func TestStatusDoesNotProbeTheModel(t *testing.T) {
 	if err := h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.checkModel", "arguments": []any{map[string]any{}}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(fake.Requests()); n != before+1 {
+	if n := sent(); n != before+1 {
 		t.Fatalf("agentls.checkModel made %d requests, want 1", n-before)
 	}
 	h.Await(lsptest.MessageMatching("agentls.checkModel's line of the failed server", func(lspclient.Message) bool {

@@ -22,6 +22,9 @@ type Provider struct {
 	noStream atomic.Bool
 	// enc keeps the encoded pieces of request bodies.
 	enc *encodeCache
+	// windows is what the endpoint reported of its models' context
+	// windows (window.go).
+	windows windowCache
 	// sleep waits between retries; tests replace it.
 	sleep func(context.Context, time.Duration) error
 }

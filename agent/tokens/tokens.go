@@ -91,6 +91,9 @@ type Budget struct {
 	// Threshold is the share of Window-Reserve a request may fill before
 	// compaction.
 	Threshold float64
+	// Reported, when set, says Window is what the endpoint reported and
+	// where it was read (e.g. "llama.cpp /props").
+	Reported string
 }
 
 // Limit is the size a request may have before it is compacted.
@@ -98,26 +101,53 @@ func (b Budget) Limit() int {
 	return int(b.Threshold * float64(b.Window-b.Reserve))
 }
 
-// BudgetOf is the budget of mode's model under cfg, or of chosen (the
-// session's own model; "" for none): its context window (configured, else
-// known, else DefaultContextWindow; a chosen model's known one), the answer's
-// reserve (model.max_tokens, at most half the window) and the compaction
-// threshold (compaction.threshold, 0.85 when unset or out of range).
-func BudgetOf(cfg config.Config, mode agentproto.Mode, chosen string) Budget {
-	model, configured := cfg.Model.Name, cfg.Model.ContextWindow
+// Reported is the context window an endpoint reported for model and where
+// it read it (0: none).
+type Reported func(model string) (tokens int, source string)
+
+// ModelOf is the model mode's requests go to under cfg, or chosen (the
+// session's own model; "" for none), and the context window the
+// configuration gives it (0: none; model.context_window and
+// plan_context_window are the configured models' windows, not a chosen
+// one's).
+func ModelOf(cfg config.Config, mode agentproto.Mode, chosen string) (model string, configured int) {
+	model, configured = cfg.Model.Name, cfg.Model.ContextWindow
 	if mode == agentproto.ModePlan && cfg.Model.PlanName != "" {
 		model = cfg.Model.PlanName
 		if cfg.Model.PlanContextWindow > 0 {
 			configured = cfg.Model.PlanContextWindow
 		}
 	}
-	window := ContextWindow(model, configured)
 	if chosen != "" && chosen != model {
-		// A session's own model (/model): its family's window when known;
-		// else the configured one, the best the user said.
-		if w, ok := knownWindow(chosen); ok {
+		return chosen, 0
+	}
+	return model, configured
+}
+
+// BudgetOf is the budget of mode's model under cfg, or of chosen (the
+// session's own model; "" for none): its context window (configured, else
+// the one the endpoint reported, else known, else DefaultContextWindow; a
+// chosen model without a report or a known window has the configured
+// model's), the answer's reserve (model.max_tokens, at most half the
+// window) and the compaction threshold (compaction.threshold, 0.85 when
+// unset or out of range). reported may be nil.
+func BudgetOf(cfg config.Config, mode agentproto.Mode, chosen string, reported Reported) Budget {
+	model, window := ModelOf(cfg, mode, chosen)
+	source := ""
+	if window == 0 && reported != nil {
+		window, source = reported(model)
+	}
+	if window <= 0 {
+		window, source = 0, ""
+		if w, ok := knownWindow(model); ok {
 			window = w
 		}
+	}
+	if window == 0 {
+		// A chosen model nobody knows: the configured one's window, the
+		// best the user said.
+		configuredModel, configured := ModelOf(cfg, mode, "")
+		window = ContextWindow(configuredModel, configured)
 	}
 	reserve := cfg.Model.MaxTokens
 	if reserve <= 0 || reserve > window/2 {
@@ -127,7 +157,7 @@ func BudgetOf(cfg config.Config, mode agentproto.Mode, chosen string) Budget {
 	if threshold <= 0 || threshold > 1 {
 		threshold = 0.85
 	}
-	return Budget{Window: window, Reserve: reserve, Threshold: threshold}
+	return Budget{Window: window, Reserve: reserve, Threshold: threshold, Reported: source}
 }
 
 // EstimateText estimates the tokens of s by character class, the way BPE

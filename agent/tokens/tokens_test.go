@@ -71,25 +71,25 @@ func TestBudgetOf(t *testing.T) {
 	cfg.Model.PlanName, cfg.Model.PlanContextWindow = "llama3.1:8b", 16_000
 	cfg.Compaction.Threshold = 0.5
 	cfg.Model.MaxTokens = 2_000
-	if b := BudgetOf(cfg, agentproto.ModeBuild, ""); b.Window != 128_000 || b.Reserve != 2_000 || b.Limit() != 63_000 {
+	if b := BudgetOf(cfg, agentproto.ModeBuild, "", nil); b.Window != 128_000 || b.Reserve != 2_000 || b.Limit() != 63_000 {
 		t.Errorf("build budget = %+v, limit %d", b, b.Limit())
 	}
-	if b := BudgetOf(cfg, agentproto.ModePlan, ""); b.Window != 16_000 || b.Limit() != 7_000 {
+	if b := BudgetOf(cfg, agentproto.ModePlan, "", nil); b.Window != 16_000 || b.Limit() != 7_000 {
 		t.Errorf("plan budget = %+v, limit %d", b, b.Limit())
 	}
 	cfg.Model.PlanName = ""
-	if b := BudgetOf(cfg, agentproto.ModePlan, ""); b.Window != 128_000 {
+	if b := BudgetOf(cfg, agentproto.ModePlan, "", nil); b.Window != 128_000 {
 		t.Errorf("plan budget without a plan model = %+v", b)
 	}
 	cfg.Compaction.Threshold = 0
 	cfg.Model.MaxTokens = 0
-	if b := BudgetOf(cfg, agentproto.ModeBuild, "llama3"); b.Window != 8_192 {
+	if b := BudgetOf(cfg, agentproto.ModeBuild, "llama3", nil); b.Window != 8_192 {
 		t.Errorf("a session's llama3: window %d, want its family's 8192", b.Window)
 	}
-	if b := BudgetOf(cfg, agentproto.ModeBuild, "my-local-model"); b.Window != BudgetOf(cfg, agentproto.ModeBuild, "").Window {
+	if b := BudgetOf(cfg, agentproto.ModeBuild, "my-local-model", nil); b.Window != BudgetOf(cfg, agentproto.ModeBuild, "", nil).Window {
 		t.Errorf("a session's unknown model: window %d, want the configured model's", b.Window)
 	}
-	if b := BudgetOf(cfg, agentproto.ModeBuild, ""); b.Threshold != 0.85 || b.Reserve != 8192 {
+	if b := BudgetOf(cfg, agentproto.ModeBuild, "", nil); b.Threshold != 0.85 || b.Reserve != 8192 {
 		t.Errorf("default threshold and reserve = %+v", b)
 	}
 }

@@ -48,8 +48,11 @@ type Options struct {
 	// Overflow is the wording of that error (default OverflowOpenAI).
 	Overflow Overflow
 	// Models, when set, is the list GET /models answers (else that request
-	// is answered 400 like any body that is not a chat request).
+	// is answered 404).
 	Models []string
+	// Window, when its Tokens are set, is the context window the server
+	// reports, the way its Kind of server does (window.go).
+	Window WindowReport
 }
 
 // Server is a running fake endpoint. Close it when done.
@@ -61,7 +64,9 @@ type Server struct {
 
 	mu       sync.Mutex
 	reqs     []Request
-	maxBytes int // Options.MaxBytes, until SetMaxBytes
+	maxBytes int      // Options.MaxBytes, until SetMaxBytes
+	asks     []string // the requests for information (Asks)
+	chatted  bool     // a chat request was answered (WindowReport.LoadedByChat)
 }
 
 // SetMaxBytes changes the context limit (Options.MaxBytes) from the next
@@ -169,8 +174,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			s.mu.Unlock()
 		}
 	}()
-	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") && s.opts.Models != nil {
-		s.serveModels(w)
+	if r.Method == http.MethodGet || r.URL.Path == "/api/show" {
+		s.serveInfo(w, r)
 		return
 	}
 	body, err := io.ReadAll(r.Body)
@@ -226,6 +231,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	idx = s.record(req, http.StatusOK)
+	s.mu.Lock()
+	s.chatted = true
+	s.mu.Unlock()
 	usage := fmt.Sprintf(`{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}`, promptTokens, Tokens(len(reply.Text)), promptTokens+Tokens(len(reply.Text)))
 	if !in.Stream {
 		writeWhole(w, reply, usage)
@@ -372,19 +380,3 @@ func writeStream(w http.ResponseWriter, r Reply, usage string) {
 	io.WriteString(w, "data: [DONE]\n\n")
 }
 
-// serveModels answers GET /models with Options.Models.
-func (s *Server) serveModels(w http.ResponseWriter) {
-	type model struct {
-		ID     string `json:"id"`
-		Object string `json:"object"`
-	}
-	list := struct {
-		Object string  `json:"object"`
-		Data   []model `json:"data"`
-	}{Object: "list", Data: []model{}}
-	for _, id := range s.opts.Models {
-		list.Data = append(list.Data, model{ID: id, Object: "model"})
-	}
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(list)
-}
