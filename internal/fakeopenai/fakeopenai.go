@@ -379,4 +379,3 @@ func writeStream(w http.ResponseWriter, r Reply, usage string) {
 	chunk(nil, "", usage)
 	io.WriteString(w, "data: [DONE]\n\n")
 }
-
