@@ -121,16 +121,36 @@ func TestOpenAIProviderErrorIsClear(t *testing.T) {
 	}
 }
 
-// TestInlineThinkingIsShownAsThinking: a reasoning model on a server that
-// does not parse its thinking out (vLLM without a reasoning parser) writes
-// it inline, <think>…</think>, before its answer. The chat shows it as
-// thinking (agent_thought_chunk), the answer as the message, and the next
-// request carries the answer alone, as the model's own chat template would.
-func TestInlineThinkingIsShownAsThinking(t *testing.T) {
+// TestThinkingIsShownAsThinking: a reasoning model's thinking, each way a
+// server sends it — inline, <think>…</think> before the answer (vLLM
+// without a reasoning parser), in reasoning_content (DeepSeek, llama.cpp)
+// or in reasoning (vLLM now, Ollama, OpenRouter; before, it was dropped) —
+// is shown as thinking (agent_thought_chunk), the answer as the message,
+// and the next request carries the answer alone, as the model's own chat
+// template would.
+func TestThinkingIsShownAsThinking(t *testing.T) {
 	t.Parallel()
-	fake := fakeopenai.New(fakeopenai.Options{Reply: func(fakeopenai.Request) fakeopenai.Reply {
-		return fakeopenai.Reply{Text: "<think>The user greets me; greet back.</think>\n\nHello!"}
-	}})
+	const thinking = "The user greets me; greet back."
+	for _, tt := range []struct {
+		name  string
+		reply fakeopenai.Reply
+	}{
+		{"inline", fakeopenai.Reply{Text: "<think>" + thinking + "</think>\n\nHello!"}},
+		{"reasoning_content", fakeopenai.Reply{Text: "Hello!", Reasoning: thinking}},
+		{"reasoning", fakeopenai.Reply{Text: "Hello!", Reasoning: thinking, ReasoningField: "reasoning"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			thinkingShown(t, tt.reply, thinking)
+		})
+	}
+}
+
+// thinkingShown prompts twice a model that answers reply and checks that
+// thinking is shown as thinking, the text as the message, and that the
+// next request's history holds the answer alone.
+func thinkingShown(t *testing.T, reply fakeopenai.Reply, thinking string) {
+	fake := fakeopenai.New(fakeopenai.Options{Reply: func(fakeopenai.Request) fakeopenai.Reply { return reply }})
 	defer fake.Close()
 	h := startWithFake(t, t.TempDir(), fake, nil)
 	s := h.NewSession("plan")
@@ -146,7 +166,7 @@ func TestInlineThinkingIsShownAsThinking(t *testing.T) {
 		}
 		return b.String()
 	}
-	if got := join("agent_thought_chunk"); got != strings.Repeat("The user greets me; greet back.", 2) {
+	if got := join("agent_thought_chunk"); got != strings.Repeat(thinking, 2) {
 		t.Fatalf("thinking shown = %q", got)
 	}
 	if got := join("agent_message_chunk"); got != "Hello!Hello!" {

@@ -83,6 +83,7 @@ func (d recordingDoer) Do(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	resp.Body.Close()
+	data = reasoningAsContent(data)
 	ex.jsonBody = data
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	return resp, nil

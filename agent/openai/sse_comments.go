@@ -13,7 +13,8 @@ import (
 // that is not data as an "empty message" and fails the stream after 300 of
 // them, and keeps them all in memory for its error text. It also notes the
 // [DONE] event, which go-openai reports as the same io.EOF as a body that
-// was cut.
+// was cut, and renames a data line's "reasoning" field to the
+// "reasoning_content" go-openai reads (reasoning_field.go).
 type sseCommentFilter struct {
 	in      *bufio.Reader
 	pending []byte // kept bytes not yet read
@@ -47,7 +48,7 @@ func (f *sseCommentFilter) Read(p []byte) (int, error) {
 		case line[0] == ':':
 		default:
 			f.kept = true
-			f.pending = line
+			f.pending = reasoningAsContent(line)
 			if f.sawDone != nil && bytes.Equal(bytes.TrimSpace(line), doneLine) {
 				*f.sawDone = true
 			}

@@ -123,6 +123,11 @@ func Call(id, name, args string) ToolCall {
 type Reply struct {
 	Text      string
 	ToolCalls []ToolCall
+	// Reasoning is the model's reasoning, sent before the text in the
+	// field ReasoningField names ("": reasoning_content, DeepSeek's and
+	// llama.cpp's; "reasoning" is vLLM's, Ollama's and OpenRouter's).
+	Reasoning      string
+	ReasoningField string
 	// Status, when not zero, answers with this HTTP status and ErrorBody.
 	Status    int
 	ErrorBody string
@@ -330,6 +335,9 @@ func writeError(w http.ResponseWriter, status int, body string) {
 
 func writeWhole(w http.ResponseWriter, r Reply, usage string) {
 	msg := map[string]any{"role": "assistant", "content": r.Text}
+	if r.Reasoning != "" {
+		msg[r.reasoningField()] = r.Reasoning
+	}
 	finish := "stop"
 	if len(r.ToolCalls) > 0 {
 		msg["tool_calls"] = toolCalls(r.ToolCalls)
@@ -342,6 +350,14 @@ func writeWhole(w http.ResponseWriter, r Reply, usage string) {
 	})
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(b)
+}
+
+// reasoningField is the field r's reasoning is sent in.
+func (r Reply) reasoningField() string {
+	if r.ReasoningField == "" {
+		return "reasoning_content"
+	}
+	return r.ReasoningField
 }
 
 func toolCalls(calls []ToolCall) []any {
@@ -368,6 +384,9 @@ func writeStream(w http.ResponseWriter, r Reply, usage string) {
 		}
 		b, _ := json.Marshal(m)
 		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	if r.Reasoning != "" {
+		chunk(map[string]any{"role": "assistant", "content": "", r.reasoningField(): r.Reasoning}, "", "")
 	}
 	chunk(map[string]any{"role": "assistant", "content": r.Text}, "", "")
 	finish := "stop"

@@ -66,6 +66,22 @@ func TurnFailedWith(sid sdk.SessionId, subs ...string) Expectation {
 		func(p PromptState) bool { return p.Err != nil && expect.ContainsAll(p.Err.Error(), subs) })
 }
 
+// PromptEndedWith is met once the i-th session/prompt call (from 0, in the
+// order sent) returned stop without an error, and unmeetable once it
+// returned otherwise. A later prompt's end says nothing of an earlier
+// one's: their answers are read by separate goroutines.
+func PromptEndedWith(i int, stop sdk.StopReason) Expectation {
+	return Expectation{Description: fmt.Sprintf("prompt %d ended with %s", i+1, stop), Check: func(s State) Verdict {
+		if i >= len(s.Prompts) || !s.Prompts[i].Returned {
+			return Unmet
+		}
+		if p := s.Prompts[i]; p.Err == nil && p.Stop == stop {
+			return Met
+		}
+		return Unmeetable
+	}}
+}
+
 // lastTurn is met once the last session/prompt call for sid returned as
 // ended says, and unmeetable once it returned otherwise.
 func lastTurn(desc string, sid sdk.SessionId, ended func(PromptState) bool) Expectation {
