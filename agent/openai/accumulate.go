@@ -29,6 +29,9 @@ type accumulator struct {
 	emitted bool
 	// think moves inline reasoning out of the text.
 	think thinkSplitter
+	// reasoning is the reasoning the server sent apart (kept with the
+	// message: reasoning_state.go); inline reasoning is not kept.
+	reasoning strings.Builder
 }
 
 // callBuilder is a tool call being assembled from deltas.
@@ -55,6 +58,7 @@ func (a *accumulator) add(chunk *goopenai.ChatCompletionStreamResponse) {
 		}
 		a.choices++
 		a.emit(llm.EventThought, ch.Delta.ReasoningContent)
+		a.reasoning.WriteString(ch.Delta.ReasoningContent)
 		thought, text := a.think.feed(ch.Delta.Content)
 		a.emit(llm.EventThought, thought)
 		a.emit(llm.EventText, text)

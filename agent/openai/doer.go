@@ -31,6 +31,19 @@ type exchange struct {
 	// body, when set, is the request body sent instead of the one go-openai
 	// encoded (see encode.go).
 	body *requestBody
+	// renamed is set when the answer sent its reasoning as "reasoning"
+	// (reasoning_field.go); reasoning is the answer's reasoning, sent
+	// apart from its text.
+	renamed   bool
+	reasoning string
+}
+
+// reasoningField is the field the answer sent its reasoning in.
+func (ex *exchange) reasoningField() string {
+	if ex.renamed {
+		return fieldReasoning
+	}
+	return fieldReasoningContent
 }
 
 type exchangeKey struct{}
@@ -66,7 +79,7 @@ func (d recordingDoer) Do(req *http.Request) (*http.Response, error) {
 		resp.Body = struct {
 			io.Reader
 			io.Closer
-		}{newSSECommentFilter(resp.Body, &ex.sawDone), resp.Body}
+		}{newSSECommentFilter(resp.Body, &ex.sawDone, &ex.renamed), resp.Body}
 		return resp, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxJSONAnswer+1))
@@ -83,7 +96,9 @@ func (d recordingDoer) Do(req *http.Request) (*http.Response, error) {
 		return resp, nil
 	}
 	resp.Body.Close()
-	data = reasoningAsContent(data)
+	if renamed := reasoningAsContent(data); len(renamed) != len(data) {
+		data, ex.renamed = renamed, true
+	}
 	ex.jsonBody = data
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	return resp, nil

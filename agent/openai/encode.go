@@ -53,6 +53,9 @@ type encodeCache struct {
 type msgEntry struct {
 	msg  llm.Message
 	json []byte
+	// echoTo is the model m's reasoning was considered for (echoSpans),
+	// "" when it was not.
+	echoTo string
 }
 
 func newEncodeCache() *encodeCache {
@@ -60,8 +63,9 @@ func newEncodeCache() *encodeCache {
 }
 
 // request encodes req's system prompt and messages and its tools, from the
-// cache where it can.
-func (c *encodeCache) request(req llm.Request) (encoded, error) {
+// cache where it can; model is the model it goes to, whose own reasoning
+// goes back with the messages echoSpans marks.
+func (c *encodeCache) request(req llm.Request, model string) (encoded, error) {
 	var enc encoded
 	n := len(req.Messages)
 	if req.System != "" {
@@ -69,14 +73,19 @@ func (c *encodeCache) request(req llm.Request) (encoded, error) {
 	}
 	enc.messages = make([][]byte, 0, n)
 	if req.System != "" {
-		b, err := c.message(llm.Message{Role: llm.RoleSystem, Content: req.System})
+		b, err := c.message(llm.Message{Role: llm.RoleSystem, Content: req.System}, "")
 		if err != nil {
 			return enc, err
 		}
 		enc.messages = append(enc.messages, b)
 	}
-	for _, m := range req.Messages {
-		b, err := c.message(m)
+	spans := echoSpans(req.Messages)
+	for i, m := range req.Messages {
+		echoTo := ""
+		if spans[i] && len(m.ProviderState) > 0 {
+			echoTo = model
+		}
+		b, err := c.message(m, echoTo)
 		if err != nil {
 			return enc, err
 		}
@@ -92,23 +101,28 @@ func (c *encodeCache) request(req llm.Request) (encoded, error) {
 	return enc, nil
 }
 
-// message returns m as sent (messageJSON).
-func (c *encodeCache) message(m llm.Message) ([]byte, error) {
-	key := c.messageHash(m)
+// message returns m as sent (messageJSON), with its reasoning when echoTo
+// (the request's model, or "") wrote it.
+func (c *encodeCache) message(m llm.Message, echoTo string) ([]byte, error) {
+	key := c.messageHash(m, echoTo)
 	c.mu.Lock()
 	e, ok := c.cur[key]
 	if !ok {
-		if e, ok = c.prev[key]; ok && sameMessage(e.msg, m) {
+		if e, ok = c.prev[key]; ok && sameMessage(e, m, echoTo) {
 			c.putLocked(key, e)
 		}
 	}
 	c.mu.Unlock()
-	if ok && sameMessage(e.msg, m) {
+	if ok && sameMessage(e, m, echoTo) {
 		return e.json, nil
 	}
-	b := messageJSON(m)
+	var r echo
+	if echoTo != "" {
+		r = reasoningEcho(m, echoTo)
+	}
+	b := messageJSON(m, r)
 	c.mu.Lock()
-	c.putLocked(key, msgEntry{msg: m, json: b})
+	c.putLocked(key, msgEntry{msg: m, json: b, echoTo: echoTo})
 	c.mu.Unlock()
 	return b, nil
 }
@@ -124,8 +138,9 @@ func (c *encodeCache) putLocked(key uint64, e msgEntry) {
 	c.curBytes += size
 }
 
-// messageHash hashes the fields chatMessage sends.
-func (c *encodeCache) messageHash(m llm.Message) uint64 {
+// messageHash hashes the fields chatMessage sends, and the reasoning
+// considered for echoTo.
+func (c *encodeCache) messageHash(m llm.Message, echoTo string) uint64 {
 	var h maphash.Hash
 	h.SetSeed(c.seed)
 	field := func(s string) {
@@ -140,13 +155,20 @@ func (c *encodeCache) messageHash(m llm.Message) uint64 {
 		field(tc.Name)
 		field(tc.Arguments)
 	}
+	if echoTo != "" {
+		field(echoTo)
+		h.Write(m.ProviderState)
+	}
 	return h.Sum64()
 }
 
-// sameMessage reports whether a and b are sent alike.
-func sameMessage(a, b llm.Message) bool {
+// sameMessage reports whether e's message, encoded for e.echoTo, is sent as
+// b for echoTo.
+func sameMessage(e msgEntry, b llm.Message, echoTo string) bool {
+	a := e.msg
 	return a.Role == b.Role && a.Content == b.Content && a.ToolCallID == b.ToolCallID &&
-		slices.Equal(a.ToolCalls, b.ToolCalls)
+		slices.Equal(a.ToolCalls, b.ToolCalls) &&
+		e.echoTo == echoTo && (echoTo == "" || bytes.Equal(a.ProviderState, b.ProviderState))
 }
 
 // toolsJSON returns the tools array for specs (ToolsJSON, cached per tool

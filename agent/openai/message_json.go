@@ -12,15 +12,21 @@ import (
 // Through encoding/json every new message was encoded, then scanned again
 // by the outer Marshal's compaction of a Marshaler's output, and the
 // first request of a process built the encoders of four types.
-func messageJSON(m llm.Message) []byte {
+//
+// r, when its field is set, is the reasoning sent back with m (in go-openai's
+// place for reasoning_content: after the content).
+func messageJSON(m llm.Message, r echo) []byte {
 	c := chatMessage(m)
-	size := len(c.Role) + len(c.Content) + len(c.ToolCallID) + 64
+	size := len(c.Role) + len(c.Content) + len(c.ToolCallID) + len(r.text) + 64
 	for _, tc := range c.ToolCalls {
 		size += len(tc.ID) + len(tc.Function.Name) + len(tc.Function.Arguments) + 64
 	}
 	b := make([]byte, 0, size+size/8)
 	b = jsonw.AppendMember(b, `{"role":`, c.Role)
 	b = jsonw.AppendField(b, `,"content":`, c.Content)
+	if r.field != "" {
+		b = jsonw.AppendField(b, `,"`+r.field+`":`, r.text)
+	}
 	b = jsonw.AppendArrayField(b, `,"tool_calls":`, c.ToolCalls, appendToolCall)
 	b = jsonw.AppendField(b, `,"tool_call_id":`, c.ToolCallID)
 	return append(b, '}')

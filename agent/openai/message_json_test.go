@@ -33,7 +33,7 @@ func TestMessageJSONIsWhatEncodingJSONWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := messageJSON(m); !bytes.Equal(got, want) {
+		if got := messageJSON(m, echo{}); !bytes.Equal(got, want) {
 			t.Errorf("case %d:\ngot  %s\nwant %s", i, got, want)
 		}
 	}
@@ -59,7 +59,7 @@ func FuzzMessageJSON(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := messageJSON(m); !bytes.Equal(got, want) {
+			if got := messageJSON(m, echo{}); !bytes.Equal(got, want) {
 				t.Fatalf("\ngot  %s\nwant %s", got, want)
 			}
 		}

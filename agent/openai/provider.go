@@ -76,6 +76,9 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 				resp, a.Emitted, err = p.plainAttempt(actx, creq, enc, onEvent, ex)
 			}
 			a.Header = ex.header
+			if err == nil {
+				keepReasoning(&resp.Message, creq.Model, ex.reasoningField(), ex.reasoning)
+			}
 			return resp, err
 		},
 		Classify: classify,

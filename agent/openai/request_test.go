@@ -139,9 +139,10 @@ const wholeAnswer = `{
 }`
 
 var wholeResponse = llm.Response{
-	Message: assistant("Looking.",
+	Message: withState(assistant("Looking.",
 		agentproto.ToolCall{ID: "call_x", Name: "list_files", Arguments: `{"path":"."}`},
 		agentproto.ToolCall{ID: "call_y", Name: "grep", Arguments: `{"pattern":`}),
+		`{"model":"gpt-4.1","reasoning_content":"I should look first."}`),
 	FinishReason: "tool_calls",
 	Usage:        llm.Usage{InputTokens: 50, OutputTokens: 9},
 }

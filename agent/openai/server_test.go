@@ -167,6 +167,12 @@ func chunk(delta map[string]any, finish string) string {
 	})
 }
 
+// withState is m with ProviderState state (the reasoning it keeps).
+func withState(m llm.Message, state string) llm.Message {
+	m.ProviderState = json.RawMessage(state)
+	return m
+}
+
 func roleChunk() string                { return chunk(map[string]any{"role": "assistant", "content": ""}, "") }
 func textChunk(s string) string        { return chunk(map[string]any{"content": s}, "") }
 func thoughtChunk(s string) string     { return chunk(map[string]any{"reasoning_content": s}, "") }

@@ -20,12 +20,13 @@ type sseCommentFilter struct {
 	pending []byte // kept bytes not yet read
 	kept    bool   // the current event has a kept line
 	err     error
-	// sawDone, when set, is told of the stream's end event (data: [DONE]).
-	sawDone *bool
+	// sawDone, when set, is told of the stream's end event (data: [DONE]);
+	// renamed, when set, of a "reasoning" field renamed.
+	sawDone, renamed *bool
 }
 
-func newSSECommentFilter(r io.Reader, sawDone *bool) *sseCommentFilter {
-	return &sseCommentFilter{in: bufio.NewReader(r), sawDone: sawDone}
+func newSSECommentFilter(r io.Reader, sawDone, renamed *bool) *sseCommentFilter {
+	return &sseCommentFilter{in: bufio.NewReader(r), sawDone: sawDone, renamed: renamed}
 }
 
 var doneLine = []byte("data: [DONE]")
@@ -49,6 +50,9 @@ func (f *sseCommentFilter) Read(p []byte) (int, error) {
 		default:
 			f.kept = true
 			f.pending = reasoningAsContent(line)
+			if f.renamed != nil && len(f.pending) != len(line) {
+				*f.renamed = true
+			}
 			if f.sawDone != nil && bytes.Equal(bytes.TrimSpace(line), doneLine) {
 				*f.sawDone = true
 			}

@@ -21,7 +21,7 @@ func TestSSECommentFilter(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := io.ReadAll(iotest.OneByteReader(newSSECommentFilter(strings.NewReader(tc.in), nil)))
+			got, err := io.ReadAll(iotest.OneByteReader(newSSECommentFilter(strings.NewReader(tc.in), nil, nil)))
 			if err != nil || string(got) != tc.want {
 				t.Fatalf("filtered %q = %q (%v), want %q", tc.in, got, err, tc.want)
 			}
@@ -35,7 +35,7 @@ func TestSSECommentFilterSeesDone(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]bool{"data: {}\n\ndata: [DONE]\n\n": true, "data: {}\n\n": false, "data: {\"a\":\"data: [DONE]\"}\n\n": false} {
 		var done bool
-		if _, err := io.ReadAll(newSSECommentFilter(strings.NewReader(in), &done)); err != nil || done != want {
+		if _, err := io.ReadAll(newSSECommentFilter(strings.NewReader(in), &done, nil)); err != nil || done != want {
 			t.Errorf("%q: done %v (%v), want %v", in, done, err, want)
 		}
 	}

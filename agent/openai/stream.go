@@ -37,7 +37,7 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 		}
 		if err != nil {
 			if acc.chunks == 0 && ex.jsonBody != nil {
-				return jsonAnswer(ex.jsonBody, onEvent)
+				return jsonAnswer(ex, onEvent)
 			}
 			return llm.Response{}, acc.emitted, streamReadError(err)
 		}
@@ -46,7 +46,7 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 	}
 	if acc.chunks == 0 {
 		if ex.jsonBody != nil {
-			return jsonAnswer(ex.jsonBody, onEvent)
+			return jsonAnswer(ex, onEvent)
 		}
 		return llm.Response{}, false, &kit.StreamDrop{Err: errors.New("the stream ended before any data")}
 	}
@@ -62,6 +62,7 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 		return llm.Response{}, acc.emitted, &kit.StreamDrop{Err: errors.New("the stream ended before the answer did (no finish_reason, no [DONE])")}
 	}
 	acc.end()
+	ex.reasoning = acc.reasoning.String()
 	return acc.response(), acc.emitted, nil
 }
 
@@ -83,8 +84,10 @@ func streamReadError(err error) error {
 }
 
 // jsonAnswer parses the plain JSON body a server sent in answer to a
-// streaming request, emits its reasoning and text, and returns it.
-func jsonAnswer(body []byte, onEvent func(llm.Event)) (llm.Response, bool, error) {
+// streaming request (ex.jsonBody), emits its reasoning and text, and
+// returns it.
+func jsonAnswer(ex *exchange, onEvent func(llm.Event)) (llm.Response, bool, error) {
+	body := ex.jsonBody
 	if err := errorObject(body); err != nil {
 		return llm.Response{}, false, err
 	}
@@ -93,6 +96,7 @@ func jsonAnswer(body []byte, onEvent func(llm.Event)) (llm.Response, bool, error
 		return llm.Response{}, false, &kit.Malformed{Err: fmt.Errorf("a streaming request was answered with a JSON body that is not a chat completion: %s", kit.Excerpt(string(body)))}
 	}
 	resp, emitted := convertWhole(&cr, onEvent)
+	ex.reasoning = cr.Choices[0].Message.ReasoningContent
 	return resp, emitted, nil
 }
 

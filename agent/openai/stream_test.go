@@ -53,7 +53,7 @@ func TestStreaming(t *testing.T) {
 	}, {
 		name:       "reasoning then text",
 		chunks:     []string{thoughtChunk("let me "), thoughtChunk("think"), textChunk("Done."), finishChunk("stop")},
-		want:       llm.Response{Message: assistant("Done."), FinishReason: "stop"},
+		want:       llm.Response{Message: withState(assistant("Done."), `{"model":"gpt-4.1","reasoning_content":"let me think"}`), FinishReason: "stop"},
 		wantEvents: []llm.Event{thought("let me "), thought("think"), text("Done.")},
 	}, {
 		name: "inline reasoning, its tags split across chunks",

@@ -53,6 +53,11 @@ type Options struct {
 	// Window, when its Tokens are set, is the context window the server
 	// reports, the way its Kind of server does (window.go).
 	Window WindowReport
+	// NeedsReasoningBack makes the server DeepSeek's in thinking mode: a
+	// request whose history lacks the reasoning_content of an assistant
+	// message, in a span between two user messages where the model called
+	// a tool, is refused (400).
+	NeedsReasoningBack bool
 }
 
 // Server is a running fake endpoint. Close it when done.
@@ -97,10 +102,14 @@ type Request struct {
 
 // Message is a message of a request.
 type Message struct {
-	Role       string     `json:"role"`
-	Content    string     `json:"content"`
-	ToolCalls  []ToolCall `json:"tool_calls"`
-	ToolCallID string     `json:"tool_call_id"`
+	Role    string `json:"role"`
+	Content string `json:"content"`
+	// ReasoningContent and Reasoning are an assistant message's reasoning
+	// sent back (DeepSeek's field, vLLM's).
+	ReasoningContent string     `json:"reasoning_content"`
+	Reasoning        string     `json:"reasoning"`
+	ToolCalls        []ToolCall `json:"tool_calls"`
+	ToolCallID       string     `json:"tool_call_id"`
 }
 
 // ToolCall is a tool call of an assistant message, or of a Reply.
@@ -213,6 +222,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, invalidRequest(msg, param, nil))
 		return
 	}
+	if s.opts.NeedsReasoningBack {
+		if i := missingReasoning(in.Messages); i >= 0 {
+			idx = s.record(req, http.StatusBadRequest)
+			writeError(w, http.StatusBadRequest, invalidRequest(fmt.Sprintf("Missing `reasoning_content` field in the assistant message at message index %d. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls", i), "", nil))
+			return
+		}
+	}
 	s.mu.Lock()
 	maxBytes := s.maxBytes
 	s.mu.Unlock()
@@ -311,6 +327,34 @@ func checkHistory(msgs []Message) (string, string) {
 		i = j - 1
 	}
 	return "", ""
+}
+
+// missingReasoning is the index of the first assistant message without
+// its reasoning_content in a span between two user messages where the
+// model called a tool (DeepSeek's rule in thinking mode), or -1.
+func missingReasoning(msgs []Message) int {
+	start := 0
+	check := func(end int) int {
+		tools := false
+		for _, m := range msgs[start:end] {
+			tools = tools || m.Role == "assistant" && len(m.ToolCalls) > 0
+		}
+		for i := start; i < end && tools; i++ {
+			if msgs[i].Role == "assistant" && msgs[i].ReasoningContent == "" {
+				return i
+			}
+		}
+		return -1
+	}
+	for i, m := range msgs {
+		if m.Role == "user" {
+			if j := check(i); j >= 0 {
+				return j
+			}
+			start = i + 1
+		}
+	}
+	return check(len(msgs))
 }
 
 func invalidRequest(msg, param string, code *string) string {

@@ -1,0 +1,106 @@
+package openai
+
+import (
+	"encoding/json"
+
+	"github.com/agentls/agentls/agent/llm"
+)
+
+// A reasoning model's thinking goes back to its server on later requests
+// where the server needs it: DeepSeek refuses a request whose history lacks
+// the reasoning of an assistant message from a span (between two user
+// messages) in which the model called a tool ("Missing reasoning_content
+// field in the assistant message at message index N", or "The
+// reasoning_content in the thinking mode must be passed back to the
+// API"), and interleaved-thinking models (Kimi K2, MiniMax M2, gpt-oss)
+// continue a tool loop better with it. It is kept in the message's
+// ProviderState (persisted with the session) with the model that wrote it,
+// and sent back only to that model, in the field its server sent it in.
+
+// reasoningState is an assistant message's ProviderState: the model that
+// wrote the reasoning and its text, under the field the server used.
+type reasoningState struct {
+	Model            string  `json:"model"`
+	ReasoningContent *string `json:"reasoning_content,omitempty"`
+	Reasoning        *string `json:"reasoning,omitempty"`
+}
+
+// Fields a server sends reasoning in.
+const (
+	fieldReasoningContent = "reasoning_content"
+	fieldReasoning        = "reasoning"
+)
+
+// keepReasoning stores text, the reasoning model wrote in field, in msg's
+// ProviderState (nothing when text is empty).
+func keepReasoning(msg *llm.Message, model, field, text string) {
+	if text == "" {
+		return
+	}
+	st := reasoningState{Model: model}
+	if field == fieldReasoning {
+		st.Reasoning = &text
+	} else {
+		st.ReasoningContent = &text
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return
+	}
+	msg.ProviderState = b
+}
+
+// echo is the reasoning sent back with a message: its field and text
+// (field "" for none).
+type echo struct {
+	field, text string
+}
+
+// reasoningEcho is what of m's reasoning is sent back to model: its kept
+// reasoning when model wrote it; none otherwise (another model's thinking,
+// or a state this provider did not write).
+func reasoningEcho(m llm.Message, model string) echo {
+	if m.Role != llm.RoleAssistant || len(m.ProviderState) == 0 {
+		return echo{}
+	}
+	var st reasoningState
+	if json.Unmarshal(m.ProviderState, &st) != nil || st.Model != model {
+		return echo{}
+	}
+	switch {
+	case st.ReasoningContent != nil && *st.ReasoningContent != "":
+		return echo{fieldReasoningContent, *st.ReasoningContent}
+	case st.Reasoning != nil && *st.Reasoning != "":
+		return echo{fieldReasoning, *st.Reasoning}
+	}
+	return echo{}
+}
+
+// echoSpans marks the messages whose reasoning is sent back: the assistant
+// messages of each span between two user messages in which the model
+// called a tool (DeepSeek's rule; a turn without tools needs none, and
+// servers drop it).
+func echoSpans(msgs []llm.Message) []bool {
+	out := make([]bool, len(msgs))
+	start := 0
+	mark := func(end int) {
+		tools := false
+		for _, m := range msgs[start:end] {
+			if m.Role == llm.RoleAssistant && len(m.ToolCalls) > 0 {
+				tools = true
+				break
+			}
+		}
+		for i := start; i < end && tools; i++ {
+			out[i] = msgs[i].Role == llm.RoleAssistant
+		}
+	}
+	for i, m := range msgs {
+		if m.Role == llm.RoleUser {
+			mark(i)
+			start = i + 1
+		}
+	}
+	mark(len(msgs))
+	return out
+}
