@@ -1,8 +1,11 @@
 // A scripted OpenAI-compatible endpoint on 127.0.0.1 for the end-to-end tests:
 // GET /v1/models lists its models; POST /v1/chat/completions streams one
 // text answer that names the model asked for and echoes the last user
-// message; a request without the expected key is refused (401); failNext
-// makes the next completion fail with a 400 (not retried by the server).
+// message; a request without the expected key is refused (401), whatever its
+// route; failNext makes the next completion fail with a 400 (not retried by
+// the server); reportWindow makes GET /props say a context window as
+// llama.cpp's server does. Any other route is a 404, and only completions
+// are recorded in requests.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -19,6 +22,13 @@ export interface FakeOpenAI {
   requests: SeenRequest[];
   /** The next completion answers 400 with this message. */
   failNext(message: string): void;
+  /**
+   * From now on GET /props (beside /v1, not under it) answers as llama.cpp's server does, its
+   * slots' context `nCtx` in default_generation_settings.n_ctx; undefined (as at the start): a 404,
+   * a server that is not llama.cpp. The key is checked there as everywhere (llama.cpp started with
+   * --api-key checks it on /props too).
+   */
+  reportWindow(nCtx: number | undefined): void;
   close(): Promise<void>;
 }
 
@@ -26,6 +36,7 @@ export interface FakeOpenAI {
 export async function startFakeOpenAI(models: string[], key: string): Promise<FakeOpenAI> {
   const requests: SeenRequest[] = [];
   let fail: string | null = null;
+  let nCtx: number | undefined;
   const json = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
@@ -39,6 +50,10 @@ export async function startFakeOpenAI(models: string[], key: string): Promise<Fa
       }
       if (req.method === 'GET' && req.url === '/v1/models') {
         json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
+        return;
+      }
+      if (req.method === 'GET' && req.url === '/props' && nCtx !== undefined) {
+        json(res, 200, { default_generation_settings: { n_ctx: nCtx }, total_slots: 1 });
         return;
       }
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
@@ -72,6 +87,7 @@ export async function startFakeOpenAI(models: string[], key: string): Promise<Fa
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     failNext: (m) => (fail = m),
+    reportWindow: (n) => (nCtx = n),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

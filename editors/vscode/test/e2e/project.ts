@@ -33,9 +33,9 @@ export async function startTypeScriptProject(name: string, fixture: string, out:
 /**
  * Writes `files` (name → text or bytes) into a new project folder, starts code-server
  * with agentls's .vsix and `moreVsix`, the scripted model `fixture`
- * (test/e2e/fixtures) and `settings`, and opens the folder.
+ * (test/e2e/fixtures; null: no scripted model, `settings` name one) and `settings`, and opens the folder.
  */
-export async function startProject(name: string, fixture: string, out: string, files: Record<string, string | Buffer>, settings: Record<string, unknown> = {}, moreVsix: string[] = []): Promise<Project> {
+export async function startProject(name: string, fixture: string | null, out: string, files: Record<string, string | Buffer>, settings: Record<string, unknown> = {}, moreVsix: string[] = []): Promise<Project> {
   const vsix = path.resolve('out', `agentls-${process.platform}-${process.arch}.vsix`);
   assert.ok(fs.existsSync(vsix), `${vsix} is missing: run npm run package first`);
   const bin = codeServerBinary();
@@ -48,8 +48,7 @@ export async function startProject(name: string, fixture: string, out: string, f
     vsix,
     data,
     {
-      'agentls.model.provider': 'scripted',
-      'agentls.model.script': path.resolve('test', 'e2e', 'fixtures', fixture),
+      ...(fixture === null ? {} : { 'agentls.model.provider': 'scripted', 'agentls.model.script': path.resolve('test', 'e2e', 'fixtures', fixture) }),
       'agentls.serverArgs': ['--log-file', path.join(out, 'agentls.log')],
       'files.autoSave': 'off',
       ...settings,
