@@ -24,7 +24,7 @@ func TestReasoningGoesBackToTheModel(t *testing.T) {
 			if err := writeFile(dir, "notes.txt", "hello\n"); err != nil {
 				t.Fatal(err)
 			}
-			fake := fakeopenai.New(fakeopenai.Options{NeedsReasoningBack: field == "reasoning_content", Reply: func(r fakeopenai.Request) fakeopenai.Reply {
+			fake := fakeopenai.New(fakeopenai.Options{ReasoningBack: backRule(field), Reply: func(r fakeopenai.Request) fakeopenai.Reply {
 				last := r.Messages[len(r.Messages)-1]
 				if last.Role == "user" {
 					n := strings.Count(string(r.Body), `"role":"user"`)
@@ -55,7 +55,7 @@ func TestReasoningGoesBackToTheModel(t *testing.T) {
 			var got []string
 			for _, m := range reqs[3].Messages {
 				if m.Role == "assistant" {
-					got = append(got, m.ReasoningContent+m.Reasoning)
+					got = append(got, deref(m.ReasoningContent)+deref(m.Reasoning))
 				}
 			}
 			want := []string{"Turn 1: read the notes first.", "The tool answered.", "Turn 2: read the notes first."}
@@ -66,5 +66,67 @@ func TestReasoningGoesBackToTheModel(t *testing.T) {
 				t.Fatalf("the reasoning did not go back as %s: %s", field, reqs[3].Body)
 			}
 		})
+	}
+}
+
+// backRule is DeepSeek's documented rule for its field; vLLM has none.
+func backRule(field string) fakeopenai.ReasoningRule {
+	if field == "reasoning_content" {
+		return fakeopenai.ReasoningBackInToolSpans
+	}
+	return ""
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// TestReasoningOnEveryMessageWhenTheServerWantsIt: DeepSeek V4, as its
+// users met it, wants reasoning_content on every assistant message once a
+// request offers tools, even one another model wrote (it takes an empty
+// one). The first refusal says so; the request is made again at once with
+// it on every assistant message, and so is every later one: one refusal in
+// the session, and no turn fails. Before, every request after the first
+// turn was refused.
+func TestReasoningOnEveryMessageWhenTheServerWantsIt(t *testing.T) {
+	t.Parallel()
+	fake := fakeopenai.New(fakeopenai.Options{ReasoningBack: fakeopenai.ReasoningBackOnAll, Reply: func(r fakeopenai.Request) fakeopenai.Reply {
+		switch r.LastUser() {
+		case "hi":
+			return fakeopenai.Reply{Text: "Hello."} // as if another model had answered: no reasoning
+		default:
+			return fakeopenai.Reply{Text: "Sure.", Reasoning: "A greeting again."}
+		}
+	}})
+	defer fake.Close()
+	h := startWithFake(t, t.TempDir(), fake, nil)
+	s := h.NewSession("plan")
+	for _, p := range []string{"hi", "hi again", "and again"} {
+		if r := h.Prompt(s.SessionID, p); r.StopReason != "end_turn" {
+			t.Fatalf("prompt %q = %+v (%s)", p, r, r.Error)
+		}
+	}
+	var statuses []int
+	for _, r := range fake.Requests() {
+		statuses = append(statuses, r.Status)
+	}
+	if fmt.Sprint(statuses) != "[200 400 200 200]" {
+		t.Fatalf("statuses %v, want one refusal, then the same request accepted, then no refusal", statuses)
+	}
+	last := fake.Requests()[3]
+	var got []string
+	for _, m := range last.Messages {
+		if m.Role == "assistant" {
+			if m.ReasoningContent == nil {
+				t.Fatalf("an assistant message without reasoning_content: %s", last.Body)
+			}
+			got = append(got, *m.ReasoningContent)
+		}
+	}
+	if fmt.Sprintf("%q", got) != `["" "A greeting again."]` {
+		t.Fatalf("reasoning sent back %q, want the empty placeholder and the kept reasoning", got)
 	}
 }

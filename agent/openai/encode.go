@@ -53,9 +53,8 @@ type encodeCache struct {
 type msgEntry struct {
 	msg  llm.Message
 	json []byte
-	// echoTo is the model m's reasoning was considered for (echoSpans),
-	// "" when it was not.
-	echoTo string
+	// to is whose reasoning was considered for m (reasoningEcho).
+	to echoTo
 }
 
 func newEncodeCache() *encodeCache {
@@ -64,8 +63,9 @@ func newEncodeCache() *encodeCache {
 
 // request encodes req's system prompt and messages and its tools, from the
 // cache where it can; model is the model it goes to, whose own reasoning
-// goes back with the messages echoSpans marks.
-func (c *encodeCache) request(req llm.Request, model string) (encoded, error) {
+// goes back with the messages echoSpans marks, or, when all is set, with
+// every assistant message (an empty one where none was kept).
+func (c *encodeCache) request(req llm.Request, model string, all bool) (encoded, error) {
 	var enc encoded
 	n := len(req.Messages)
 	if req.System != "" {
@@ -73,7 +73,7 @@ func (c *encodeCache) request(req llm.Request, model string) (encoded, error) {
 	}
 	enc.messages = make([][]byte, 0, n)
 	if req.System != "" {
-		b, err := c.message(llm.Message{Role: llm.RoleSystem, Content: req.System}, "")
+		b, err := c.message(llm.Message{Role: llm.RoleSystem, Content: req.System}, echoTo{})
 		if err != nil {
 			return enc, err
 		}
@@ -81,11 +81,14 @@ func (c *encodeCache) request(req llm.Request, model string) (encoded, error) {
 	}
 	spans := echoSpans(req.Messages)
 	for i, m := range req.Messages {
-		echoTo := ""
-		if spans[i] && len(m.ProviderState) > 0 {
-			echoTo = model
+		var to echoTo
+		switch {
+		case all && m.Role == llm.RoleAssistant:
+			to = echoTo{model: model, placeholder: true}
+		case spans[i] && len(m.ProviderState) > 0:
+			to = echoTo{model: model}
 		}
-		b, err := c.message(m, echoTo)
+		b, err := c.message(m, to)
 		if err != nil {
 			return enc, err
 		}
@@ -101,28 +104,24 @@ func (c *encodeCache) request(req llm.Request, model string) (encoded, error) {
 	return enc, nil
 }
 
-// message returns m as sent (messageJSON), with its reasoning when echoTo
-// (the request's model, or "") wrote it.
-func (c *encodeCache) message(m llm.Message, echoTo string) ([]byte, error) {
-	key := c.messageHash(m, echoTo)
+// message returns m as sent (messageJSON), with the reasoning to asks for
+// (reasoningEcho).
+func (c *encodeCache) message(m llm.Message, to echoTo) ([]byte, error) {
+	key := c.messageHash(m, to)
 	c.mu.Lock()
 	e, ok := c.cur[key]
 	if !ok {
-		if e, ok = c.prev[key]; ok && sameMessage(e, m, echoTo) {
+		if e, ok = c.prev[key]; ok && sameMessage(e, m, to) {
 			c.putLocked(key, e)
 		}
 	}
 	c.mu.Unlock()
-	if ok && sameMessage(e, m, echoTo) {
+	if ok && sameMessage(e, m, to) {
 		return e.json, nil
 	}
-	var r echo
-	if echoTo != "" {
-		r = reasoningEcho(m, echoTo)
-	}
-	b := messageJSON(m, r)
+	b := messageJSON(m, reasoningEcho(m, to))
 	c.mu.Lock()
-	c.putLocked(key, msgEntry{msg: m, json: b, echoTo: echoTo})
+	c.putLocked(key, msgEntry{msg: m, json: b, to: to})
 	c.mu.Unlock()
 	return b, nil
 }
@@ -139,8 +138,8 @@ func (c *encodeCache) putLocked(key uint64, e msgEntry) {
 }
 
 // messageHash hashes the fields chatMessage sends, and the reasoning
-// considered for echoTo.
-func (c *encodeCache) messageHash(m llm.Message, echoTo string) uint64 {
+// considered for to.
+func (c *encodeCache) messageHash(m llm.Message, to echoTo) uint64 {
 	var h maphash.Hash
 	h.SetSeed(c.seed)
 	field := func(s string) {
@@ -155,20 +154,23 @@ func (c *encodeCache) messageHash(m llm.Message, echoTo string) uint64 {
 		field(tc.Name)
 		field(tc.Arguments)
 	}
-	if echoTo != "" {
-		field(echoTo)
+	if to.model != "" {
+		field(to.model)
+		if to.placeholder {
+			h.WriteByte(1)
+		}
 		h.Write(m.ProviderState)
 	}
 	return h.Sum64()
 }
 
-// sameMessage reports whether e's message, encoded for e.echoTo, is sent as
-// b for echoTo.
-func sameMessage(e msgEntry, b llm.Message, echoTo string) bool {
+// sameMessage reports whether e's message, encoded for e.to, is sent as b
+// for to.
+func sameMessage(e msgEntry, b llm.Message, to echoTo) bool {
 	a := e.msg
 	return a.Role == b.Role && a.Content == b.Content && a.ToolCallID == b.ToolCallID &&
 		slices.Equal(a.ToolCalls, b.ToolCalls) &&
-		e.echoTo == echoTo && (echoTo == "" || bytes.Equal(a.ProviderState, b.ProviderState))
+		e.to == to && (to.model == "" || bytes.Equal(a.ProviderState, b.ProviderState))
 }
 
 // toolsJSON returns the tools array for specs (ToolsJSON, cached per tool

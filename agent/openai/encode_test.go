@@ -103,8 +103,8 @@ func TestAssembledBodyIsWhatGoOpenAIEncodes(t *testing.T) {
 func TestEncodeCacheFollowsChanges(t *testing.T) {
 	c := newEncodeCache()
 	m := llm.Message{Role: llm.RoleAssistant, Content: "a", ToolCalls: []agentproto.ToolCall{{ID: "1", Name: "read", Arguments: `{"path":"a"}`}}}
-	first, _ := c.message(m, "")
-	again, _ := c.message(m, "")
+	first, _ := c.message(m, echoTo{})
+	again, _ := c.message(m, echoTo{})
 	if &first[0] != &again[0] {
 		t.Error("an unchanged message was encoded again")
 	}
@@ -119,7 +119,7 @@ func TestEncodeCacheFollowsChanges(t *testing.T) {
 	} {
 		changed := m
 		edit(&changed)
-		b, _ := c.message(changed, "")
+		b, _ := c.message(changed, echoTo{})
 		want, _ := json.Marshal(chatMessage(changed))
 		if string(b) != string(want) {
 			t.Errorf("changed message encoded as %s, want %s", b, want)
@@ -140,7 +140,7 @@ func TestEncodeCacheFollowsChanges(t *testing.T) {
 	c.maxBytes = 1 << 20
 	big := strings.Repeat("x", 10<<10)
 	for i := range 1000 {
-		c.message(llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf("%d%s", i, big)}, "")
+		c.message(llm.Message{Role: llm.RoleUser, Content: fmt.Sprintf("%d%s", i, big)}, echoTo{})
 	}
 	if c.curBytes > c.maxBytes/2 || len(c.cur)+len(c.prev) > 60 {
 		t.Errorf("cache holds %d+%d messages, %d bytes in the current generation", len(c.cur), len(c.prev), c.curBytes)

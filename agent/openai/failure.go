@@ -92,6 +92,19 @@ func streamUnsupported(e *kit.Error) bool {
 	return false
 }
 
+// reasoningDemanded reports whether e is a server's refusal of a request
+// whose history lacks an assistant message's reasoning: DeepSeek's "Missing
+// `reasoning_content` field in the assistant message at message index N"
+// and "The `reasoning_content` in the thinking mode must be passed back to
+// the API".
+func reasoningDemanded(e *kit.Error) bool {
+	if e.StatusCode != http.StatusBadRequest {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	return strings.Contains(m, "reasoning_content") && (strings.Contains(m, "passed back") || strings.Contains(m, "missing"))
+}
+
 // errorCode renders an APIError.Code (a string, a number or nil) as text, and
 // returns it as a number too when it is one.
 func errorCode(code any) (string, int) {

@@ -25,7 +25,7 @@ func messageJSON(m llm.Message, r echo) []byte {
 	b = jsonw.AppendMember(b, `{"role":`, c.Role)
 	b = jsonw.AppendField(b, `,"content":`, c.Content)
 	if r.field != "" {
-		b = jsonw.AppendField(b, `,"`+r.field+`":`, r.text)
+		b = jsonw.AppendMember(b, `,"`+r.field+`":`, r.text) // "" too: a placeholder (reasoningEcho)
 	}
 	b = jsonw.AppendArrayField(b, `,"tool_calls":`, c.ToolCalls, appendToolCall)
 	b = jsonw.AppendField(b, `,"tool_call_id":`, c.ToolCallID)

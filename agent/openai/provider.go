@@ -22,6 +22,10 @@ type Provider struct {
 	noStream atomic.Bool
 	// enc keeps the encoded pieces of request bodies.
 	enc *encodeCache
+	// echoAll is set once the server refused a request for a missing
+	// reasoning_content: from then on every assistant message carries one
+	// (reasoning_state.go).
+	echoAll atomic.Bool
 	// windows is what the endpoint reported of its models' context
 	// windows (window.go).
 	windows windowCache
@@ -61,10 +65,18 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 	pol := p.cfg.policy()
 	pol.Sleep = p.sleep
 	var streaming bool
+	echoAll := p.echoAll.Load() // as enc was encoded
 	return pol.Run(ctx, kit.Call{
 		Model: creq.Model,
 		Do: func(actx context.Context, a *kit.Attempt) (llm.Response, error) {
 			streaming = !p.noStream.Load()
+			if !echoAll && p.echoAll.Load() {
+				e, err := p.enc.request(req, creq.Model, true)
+				if err != nil {
+					return llm.Response{}, fmt.Errorf("model request: %w", err)
+				}
+				enc, echoAll = e, true
+			}
 			ex := &exchange{dog: a.Dog}
 			var (
 				resp llm.Response
@@ -83,6 +95,12 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 		},
 		Classify: classify,
 		Fallback: func(ctx context.Context, fail *kit.Error) bool {
+			if reasoningDemanded(fail) && !echoAll {
+				p.echoAll.Store(true)
+				p.cfg.Logger.WarnContext(ctx, "the model server wants reasoning_content back on every assistant message; sending it from now on",
+					"model", creq.Model, "error", fail.Message)
+				return true
+			}
 			if !streaming || !streamUnsupported(fail) {
 				return false
 			}

@@ -16,6 +16,10 @@ import (
 // continue a tool loop better with it. It is kept in the message's
 // ProviderState (persisted with the session) with the model that wrote it,
 // and sent back only to that model, in the field its server sent it in.
+// A server that still refuses a request for a missing reasoning_content
+// (DeepSeek V4 asks it of every assistant message once the request has
+// tools, and of messages another model wrote) gets it on every assistant
+// message from then on, empty where none was kept (Provider.echoAll).
 
 // reasoningState is an assistant message's ProviderState: the model that
 // wrote the reasoning and its text, under the field the server used.
@@ -56,22 +60,35 @@ type echo struct {
 	field, text string
 }
 
-// reasoningEcho is what of m's reasoning is sent back to model: its kept
-// reasoning when model wrote it; none otherwise (another model's thinking,
-// or a state this provider did not write).
-func reasoningEcho(m llm.Message, model string) echo {
-	if m.Role != llm.RoleAssistant || len(m.ProviderState) == 0 {
+// echoTo says whose reasoning goes back with a message: the request's
+// model's (model; "" for none), and whether a message without it gets an
+// empty reasoning_content (placeholder: a server that demands it on every
+// assistant message, reasoningDemanded).
+type echoTo struct {
+	model       string
+	placeholder bool
+}
+
+// reasoningEcho is what of m's reasoning is sent back for to: its kept
+// reasoning when to.model wrote it; else an empty reasoning_content when
+// to asks for a placeholder (DeepSeek takes it for a message another model
+// wrote, or one from before reasoning was kept); else none (another
+// model's thinking, or a state this provider did not write).
+func reasoningEcho(m llm.Message, to echoTo) echo {
+	if m.Role != llm.RoleAssistant || to.model == "" {
 		return echo{}
 	}
 	var st reasoningState
-	if json.Unmarshal(m.ProviderState, &st) != nil || st.Model != model {
-		return echo{}
+	if len(m.ProviderState) > 0 && json.Unmarshal(m.ProviderState, &st) == nil && st.Model == to.model {
+		switch {
+		case st.ReasoningContent != nil && *st.ReasoningContent != "":
+			return echo{fieldReasoningContent, *st.ReasoningContent}
+		case st.Reasoning != nil && *st.Reasoning != "":
+			return echo{fieldReasoning, *st.Reasoning}
+		}
 	}
-	switch {
-	case st.ReasoningContent != nil && *st.ReasoningContent != "":
-		return echo{fieldReasoningContent, *st.ReasoningContent}
-	case st.Reasoning != nil && *st.Reasoning != "":
-		return echo{fieldReasoning, *st.Reasoning}
+	if to.placeholder {
+		return echo{fieldReasoningContent, ""}
 	}
 	return echo{}
 }

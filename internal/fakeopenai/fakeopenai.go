@@ -53,12 +53,29 @@ type Options struct {
 	// Window, when its Tokens are set, is the context window the server
 	// reports, the way its Kind of server does (window.go).
 	Window WindowReport
-	// NeedsReasoningBack makes the server DeepSeek's in thinking mode: a
-	// request whose history lacks the reasoning_content of an assistant
-	// message, in a span between two user messages where the model called
-	// a tool, is refused (400).
-	NeedsReasoningBack bool
+	// ReasoningBack makes the server DeepSeek's in thinking mode, which
+	// refuses (400) a request whose history lacks an assistant message's
+	// reasoning_content, by its rule.
+	ReasoningBack ReasoningRule
 }
+
+// ReasoningRule is which assistant messages a server wants reasoning_content
+// back on.
+type ReasoningRule string
+
+// The rules.
+const (
+	// ReasoningBackInToolSpans: those of a span between two user messages
+	// where the model called a tool, with its text (DeepSeek's documented
+	// rule: "Missing `reasoning_content` field in the assistant message at
+	// message index N").
+	ReasoningBackInToolSpans ReasoningRule = "tool-spans"
+	// ReasoningBackOnAll: every assistant message, when the request offers
+	// tools, the field present even if empty (DeepSeek V4 as its users
+	// met it: "The `reasoning_content` in the thinking mode must be passed
+	// back to the API.").
+	ReasoningBackOnAll ReasoningRule = "all"
+)
 
 // Server is a running fake endpoint. Close it when done.
 type Server struct {
@@ -105,9 +122,9 @@ type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
 	// ReasoningContent and Reasoning are an assistant message's reasoning
-	// sent back (DeepSeek's field, vLLM's).
-	ReasoningContent string     `json:"reasoning_content"`
-	Reasoning        string     `json:"reasoning"`
+	// sent back (DeepSeek's field, vLLM's); nil when the field is absent.
+	ReasoningContent *string    `json:"reasoning_content"`
+	Reasoning        *string    `json:"reasoning"`
 	ToolCalls        []ToolCall `json:"tool_calls"`
 	ToolCallID       string     `json:"tool_call_id"`
 }
@@ -222,12 +239,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, invalidRequest(msg, param, nil))
 		return
 	}
-	if s.opts.NeedsReasoningBack {
-		if i := missingReasoning(in.Messages); i >= 0 {
-			idx = s.record(req, http.StatusBadRequest)
-			writeError(w, http.StatusBadRequest, invalidRequest(fmt.Sprintf("Missing `reasoning_content` field in the assistant message at message index %d. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls", i), "", nil))
-			return
-		}
+	if msg := s.opts.ReasoningBack.refusal(in.Messages, len(in.Tools) > 0); msg != "" {
+		idx = s.record(req, http.StatusBadRequest)
+		writeError(w, http.StatusBadRequest, invalidRequest(msg, "", nil))
+		return
 	}
 	s.mu.Lock()
 	maxBytes := s.maxBytes
@@ -329,6 +344,24 @@ func checkHistory(msgs []Message) (string, string) {
 	return "", ""
 }
 
+// refusal is the error message of a request with msgs (offering tools or
+// not) that lacks reasoning r wants back ("" when none).
+func (r ReasoningRule) refusal(msgs []Message, tools bool) string {
+	switch r {
+	case ReasoningBackInToolSpans:
+		if i := missingReasoning(msgs); i >= 0 {
+			return fmt.Sprintf("Missing `reasoning_content` field in the assistant message at message index %d. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls", i)
+		}
+	case ReasoningBackOnAll:
+		for _, m := range msgs {
+			if tools && m.Role == "assistant" && m.ReasoningContent == nil {
+				return "The `reasoning_content` in the thinking mode must be passed back to the API."
+			}
+		}
+	}
+	return ""
+}
+
 // missingReasoning is the index of the first assistant message without
 // its reasoning_content in a span between two user messages where the
 // model called a tool (DeepSeek's rule in thinking mode), or -1.
@@ -340,7 +373,7 @@ func missingReasoning(msgs []Message) int {
 			tools = tools || m.Role == "assistant" && len(m.ToolCalls) > 0
 		}
 		for i := start; i < end && tools; i++ {
-			if msgs[i].Role == "assistant" && msgs[i].ReasoningContent == "" {
+			if msgs[i].Role == "assistant" && (msgs[i].ReasoningContent == nil || *msgs[i].ReasoningContent == "") {
 				return i
 			}
 		}
