@@ -48,5 +48,6 @@ func (m *Manager) CheckModel(ctx context.Context) agentproto.ModelCheck {
 		return res
 	}
 	res.OK = true
+	res.ContextWindow, res.ContextWindowSource = m.configuredWindow(ctx)
 	return res
 }

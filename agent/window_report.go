@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/tokens"
+	"github.com/agentls/agentls/agentproto"
 )
 
 // windowAskBound bounds the wait for the endpoint's report of a model's
@@ -50,4 +51,29 @@ func (m *Manager) reportedWindow(model string) (int, string) {
 		return r.ContextWindow(model)
 	}
 	return 0, ""
+}
+
+// configuredWindow is the context window build-mode requests to the
+// configured model are budgeted by, asking the endpoint first (within
+// windowAskBound) as a session would, and where it comes from (for
+// agent/checkModel: the person checking the setup sees it).
+func (m *Manager) configuredWindow(ctx context.Context) (int, string) {
+	cfg := m.config()
+	model, configured := tokens.ModelOf(cfg, agentproto.ModeBuild, "")
+	if configured > 0 {
+		return configured, "model.context_window"
+	}
+	if r, ok := m.Provider().(WindowReporter); ok {
+		ctx, cancel := context.WithTimeout(ctx, windowAskBound)
+		r.AskContextWindow(ctx, model)
+		cancel()
+	}
+	b := tokens.BudgetOf(cfg, agentproto.ModeBuild, "", m.reportedWindow)
+	switch _, known := tokens.KnownWindow(model); {
+	case b.Reported != "":
+		return b.Window, b.Reported
+	case known:
+		return b.Window, "known for the model's family"
+	}
+	return b.Window, "assumed: a model agentls does not know"
 }

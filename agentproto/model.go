@@ -15,6 +15,13 @@ type ModelCheck struct {
 	// LanguageIntel says which source serves each file type
 	// (docs/language-intel.md).
 	LanguageIntel []LanguageServing `json:"languageIntel,omitempty"`
+	// ContextWindow is the context window (tokens) the model's requests
+	// are budgeted by, when the model answers; ContextWindowSource says
+	// where it comes from: "model.context_window", the server's report
+	// (e.g. "llama.cpp /props"), "known for the model's family" or
+	// "assumed: a model agentls does not know" (docs/sessions.md).
+	ContextWindow       int    `json:"contextWindow,omitempty"`
+	ContextWindowSource string `json:"contextWindowSource,omitempty"`
 }
 
 // SandboxStatus is what confines the commands agentls runs.

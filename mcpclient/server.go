@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -262,7 +263,9 @@ func (s *Server) watchConnection(cs *mcp.ClientSession, ended, exited chan struc
 		}
 	}
 	why := "its connection ended"
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, os.ErrClosed) {
+	// A write into a pipe the server no longer reads (EPIPE) is a server
+	// that exited, as EOF is: its waiter says how, with its stderr.
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) && !errors.Is(err, os.ErrClosed) && !errors.Is(err, syscall.EPIPE) {
 		why = "its connection broke: " + err.Error()
 		s.broke = why
 	}

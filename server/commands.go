@@ -297,6 +297,9 @@ func (s *Server) checkModelCommand(ctx context.Context, p agentproto.Empty) (age
 	c, err := s.checkModel(ctx, p)
 	if err == nil {
 		typ, text := msgInfo, fmt.Sprintf("agentls: model %s at %s answers", c.Model, c.BaseURL)
+		if c.ContextWindow > 0 {
+			text += fmt.Sprintf("; context window %d tokens (%s)", c.ContextWindow, c.ContextWindowSource)
+		}
 		if !c.OK {
 			typ, text = msgError, fmt.Sprintf("agentls: model %s: %s", c.Model, c.Message)
 		}

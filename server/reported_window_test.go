@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agentproto"
 	"github.com/agentls/agentls/internal/fakeopenai"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // This file proves that agentls asks the model's server for its context
@@ -151,5 +153,44 @@ func TestReportedWindowNamedWhenNothingFits(t *testing.T) {
 	}
 	if n := len(fake.Requests()); n != 0 {
 		t.Fatalf("%d requests sent to a window nothing fits", n)
+	}
+}
+
+// TestCheckModelSaysTheWindow: agent/checkModel (what a person runs to see
+// whether the setup works) says the context window requests are budgeted
+// by and where it comes from, and so does agentls.checkModel's line in a
+// plain editor.
+func TestCheckModelSaysTheWindow(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		model  map[string]any
+		report fakeopenai.WindowReport
+		window int
+		source string
+	}{
+		{"reported", nil, fakeopenai.WindowReport{Kind: fakeopenai.KindLlamaCpp, Tokens: 12_288, Model: "test-model"}, 12_288, "llama.cpp /props"},
+		{"configured", map[string]any{"context_window": 65_536}, fakeopenai.WindowReport{Kind: fakeopenai.KindLlamaCpp, Tokens: 12_288, Model: "test-model"}, 65_536, "model.context_window"},
+		{"known", map[string]any{"name": "qwen2.5-coder"}, fakeopenai.WindowReport{}, 32_768, "known for the model's family"},
+		{"assumed", nil, fakeopenai.WindowReport{}, 32_768, "assumed: a model agentls does not know"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fake := fakeopenai.New(fakeopenai.Options{Window: tt.report, Models: []string{"test-model", "qwen2.5-coder"}})
+			defer fake.Close()
+			h := startWithFake(t, t.TempDir(), fake, tt.model)
+			c, err := lsptest.Call(h, agentproto.CheckModel, agentproto.Empty{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.OK || c.ContextWindow != tt.window || c.ContextWindowSource != tt.source {
+				t.Fatalf("checkModel = ok %v, window %d (%q); want %d (%q)", c.OK, c.ContextWindow, c.ContextWindowSource, tt.window, tt.source)
+			}
+			if err := h.Editor.Call(h.Ctx, "workspace/executeCommand", map[string]any{"command": "agentls.checkModel", "arguments": []any{map[string]any{}}}, nil); err != nil {
+				t.Fatal(err)
+			}
+			h.AwaitShown(fmt.Sprintf("agentls: model %s at %s answers; context window %d tokens (%s)", c.Model, fake.URL, tt.window, tt.source))
+		})
 	}
 }

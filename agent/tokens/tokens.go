@@ -69,6 +69,9 @@ func ContextWindow(model string, configured int) int {
 	return DefaultContextWindow
 }
 
+// KnownWindow is model's window from knownWindows, if its family is there.
+func KnownWindow(model string) (int, bool) { return knownWindow(model) }
+
 // knownWindow is model's window from knownWindows, if its family is there.
 func knownWindow(model string) (int, bool) {
 	name := strings.ToLower(model)

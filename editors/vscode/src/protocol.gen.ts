@@ -141,6 +141,9 @@ export interface ModelCheck {
   mcpServers?: MCPServerStatus[];
   /** LanguageIntel says which source serves each file type (docs/language-intel.md). */
   languageIntel?: LanguageServing[];
+  /** ContextWindow is the context window (tokens) the model's requests are budgeted by, when the model answers; ContextWindowSource says where it comes from: "model.context_window", the server's report (e.g. "llama.cpp /props"), "known for the model's family" or "assumed: a model agentls does not know" (docs/sessions.md). */
+  contextWindow?: number;
+  contextWindowSource?: string;
 }
 
 /** SandboxStatus is what confines the commands agentls runs. */

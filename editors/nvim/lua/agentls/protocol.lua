@@ -169,6 +169,8 @@ M.acp_methods = {
 ---@field sandbox agentls.SandboxStatus
 ---@field mcpServers? agentls.MCPServerStatus[] MCPServers is each MCP server's state, when there are any.
 ---@field languageIntel? agentls.LanguageServing[] LanguageIntel says which source serves each file type (docs/language-intel.md).
+---@field contextWindow? integer ContextWindow is the context window (tokens) the model's requests are budgeted by, when the model answers; ContextWindowSource says where it comes from: "model.context_window", the server's report (e.g. "llama.cpp /props"), "known for the model's family" or "assumed: a model agentls does not know" (docs/sessions.md).
+---@field contextWindowSource? string
 
 --- SandboxStatus is what confines the commands agentls runs.
 ---@class agentls.SandboxStatus
