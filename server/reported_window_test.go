@@ -27,23 +27,11 @@ func TestReportedWindowFitsEveryRequest(t *testing.T) {
 	for _, kind := range []fakeopenai.ServerKind{fakeopenai.KindVLLM, fakeopenai.KindOpenRouter, fakeopenai.KindLlamaCpp, fakeopenai.KindLMStudio, fakeopenai.KindOllama} {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			writeBigFiles(t, dir, 6, 6_000)
 			overflow := fakeopenai.OverflowOpenAI
 			if kind == fakeopenai.KindOllama {
 				overflow = fakeopenai.OverflowOllamaCut
 			}
-			fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: smallWindow * 4, Overflow: overflow,
-				Window: fakeopenai.WindowReport{Kind: kind, Tokens: smallWindow, Model: "test-model"}})
-			defer fake.Close()
-			h := startWithFake(t, dir, fake, nil)
-			s := h.NewSession("build")
-			for i := range 12 {
-				if r := h.Prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i%6+1)); r.StopReason != "end_turn" {
-					t.Fatalf("turn %d = %+v (%s)", i+1, r, r.Error)
-				}
-			}
-			steps, _ := agentRequests(fake.Requests())
+			_, h, steps := readBigFilesOn(t, overflow, fakeopenai.WindowReport{Kind: kind, Tokens: smallWindow, Model: "test-model"})
 			for i, r := range steps {
 				if r.Status != 200 || r.Cut {
 					t.Fatalf("request %d of %d was refused (%d) or cut (%v): the reported window was not used", i+1, len(steps), r.Status, r.Cut)
@@ -59,6 +47,27 @@ func TestReportedWindowFitsEveryRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readBigFilesOn runs twelve turns that read large files against an
+// endpoint with an 8k window (smallWindow) that overflows as overflow says
+// and reports its window as report does; it returns the endpoint, the
+// editor and the turns' requests.
+func readBigFilesOn(t *testing.T, overflow fakeopenai.Overflow, report fakeopenai.WindowReport) (*fakeopenai.Server, *lsptest.Env, []fakeopenai.Request) {
+	t.Helper()
+	dir := t.TempDir()
+	writeBigFiles(t, dir, 6, 6_000)
+	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: smallWindow * 4, Overflow: overflow, Window: report})
+	t.Cleanup(fake.Close)
+	h := startWithFake(t, dir, fake, nil)
+	s := h.NewSession("build")
+	for i := range 12 {
+		if r := h.Prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i%6+1)); r.StopReason != "end_turn" {
+			t.Fatalf("turn %d = %+v (%s)", i+1, r, r.Error)
+		}
+	}
+	steps, _ := agentRequests(fake.Requests())
+	return fake, h, steps
 }
 
 // requestSizes are the body sizes of reqs.
@@ -77,19 +86,8 @@ func requestSizes(reqs []fakeopenai.Request) []int {
 // context, and no request is cut. The asking stops once it answered.
 func TestReportedWindowOnceLoaded(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	writeBigFiles(t, dir, 6, 6_000)
-	fake := fakeopenai.New(fakeopenai.Options{Reply: agentModel, MaxBytes: smallWindow * 4, Overflow: fakeopenai.OverflowOllamaCut,
-		Window: fakeopenai.WindowReport{Kind: fakeopenai.KindOllama, Tokens: smallWindow, Model: "test-model", LoadedByChat: true}})
-	defer fake.Close()
-	h := startWithFake(t, dir, fake, nil)
-	s := h.NewSession("build")
-	for i := range 12 {
-		if r := h.Prompt(s.SessionID, fmt.Sprintf("read big%d.txt", i%6+1)); r.StopReason != "end_turn" {
-			t.Fatalf("turn %d = %+v (%s)", i+1, r, r.Error)
-		}
-	}
-	steps, _ := agentRequests(fake.Requests())
+	fake, h, steps := readBigFilesOn(t, fakeopenai.OverflowOllamaCut,
+		fakeopenai.WindowReport{Kind: fakeopenai.KindOllama, Tokens: smallWindow, Model: "test-model", LoadedByChat: true})
 	for i, r := range steps {
 		if r.Cut {
 			t.Fatalf("request %d of %d was cut", i+1, len(steps))
