@@ -2,15 +2,17 @@
 -- agentls with provider openai (vim.loop, so on Neovim 0.7.2 and 0.11). It answers
 -- POST /v1/chat/completions with a streamed text answer (SSE chat.completion.chunk events, the
 -- usage in the last one, then [DONE]), GET /props as llama.cpp does ({"default_generation_settings":
--- {"n_ctx": N}}) when it is given a window, and 404 to everything else. One request per connection
--- (every answer says Connection: close); a request's body is read to its Content-Length, however
--- many reads it takes. It runs in luv callbacks: pure Lua and vim.json only (no vim.fn, no vim.api).
+-- {"n_ctx": N}}) when it is given a window, GET /v1/models (the OpenAI list, ids only, as
+-- agent/checkModel asks) when it is given models, and 404 to everything else. One request per
+-- connection (every answer says Connection: close); a request's body is read to its
+-- Content-Length, however many reads it takes. It runs in luv callbacks: pure Lua and vim.json only (no vim.fn, no vim.api).
 local t = require('runner')
 
 local M = {}
 
 ---@class agentls.test.FakeEndpointOpts
 ---@field window? integer the context window GET /props reports (nil: /props is a 404, like any other path)
+---@field models? string[] the model ids GET /v1/models lists, with no window (nil: /v1/models is a 404)
 ---@field text? string the assistant's answer (default "Hello from the fake endpoint.")
 ---@field prompt_tokens? integer the usage's prompt_tokens (default 900)
 ---@field completion_tokens? integer the usage's completion_tokens (default 12)
@@ -99,6 +101,16 @@ local function route(opts, r)
   end
   if r.method == 'GET' and r.path == '/props' and opts.window then
     return json_answer(200, { default_generation_settings = { n_ctx = opts.window } })
+  end
+  if r.method == 'GET' and r.path == '/v1/models' and opts.models then
+    local data = {}
+    for _, id in ipairs(opts.models) do
+      table.insert(data, { id = id, object = 'model', created = 0, owned_by = 'fake' })
+    end
+    if #data == 0 then -- vim.json writes an empty table as {}
+      return answer(200, 'application/json', '{"object":"list","data":[]}')
+    end
+    return json_answer(200, { object = 'list', data = data })
   end
   return json_answer(404, { error = { message = 'not found: ' .. r.method .. ' ' .. r.path, type = 'not_found' } })
 end

@@ -1,7 +1,7 @@
--- :checkhealth agentls — the binary and its version, the running server, the model (through
--- agent/checkModel), the sandbox and the MCP servers (agent/status), and the plugin's options.
--- Uses vim.health (0.8+; start/ok/warn/error from 0.10, report_* before) or require('health')
--- on 0.7.
+-- :checkhealth agentls — the binary and its version, the running server, the model and its
+-- context window (through agent/checkModel), the sandbox and the MCP servers (agent/status), and
+-- the plugin's options. Uses vim.health (0.8+; start/ok/warn/error from 0.10, report_* before) or
+-- require('health') on 0.7.
 local protocol = require('agentls.protocol')
 local M = {}
 
@@ -132,10 +132,33 @@ function M.model(r, res, err)
   end
   if m.ok then
     r.ok('model reachable: ' .. what)
+    M.context_window(r, m)
   else
     r.error('model not reachable: ' .. what .. (m.message and m.message ~= vim.NIL and (': ' .. m.message) or ''))
   end
   return m
+end
+
+--- Reports the context window agent/checkModel gives with a model that answers, and where it
+--- comes from (model.context_window, the server's report, the model's family); a warning when it
+--- is only assumed. Nothing when the server does not say (older than contextWindow).
+---@param m agentls.ModelCheck
+function M.context_window(r, m)
+  local n = tonumber(m.contextWindow)
+  if not n or n <= 0 then
+    return
+  end
+  local source = m.contextWindowSource
+  source = (type(source) == 'string' and source ~= '') and M.visible(source) or nil
+  local line = string.format('context window: %d tokens', n) .. (source and (' (' .. source .. ')') or '')
+  if source and source:find('^assumed') then
+    r.warn(line, {
+      "set model.context_window to the window the model's server really has",
+      'or use a server that reports its window (llama.cpp, LM Studio, Ollama, vLLM)',
+    })
+  else
+    r.ok(line)
+  end
 end
 
 --- How many of a server's tool names the report lists before "+N more" (as VS Code's tooltip).
