@@ -87,11 +87,21 @@ export function promptErrorSetup(error: string): SetupState | null {
   return { ...s, technical: error };
 }
 
-/** What "Test connection" tells the user: success names the model and where it answered. */
-export function connectionResult(check: ModelCheck): { ok: boolean; text: string } {
+/**
+ * What "Test connection" tells the user: success names the model, where it answered and, when the
+ * server says (older servers do not), the context window and where it comes from, in the plain LSP
+ * editor's words: "…answers; context window 12,288 tokens (llama.cpp /props)." The number is in the
+ * user's locale (unless one is given), as the chat's usage line shows it.
+ */
+export function connectionResult(check: ModelCheck, locale?: string): { ok: boolean; text: string } {
   if (check.ok) {
     const where = check.provider === 'scripted' ? 'the scripted provider' : hostOf(check.baseUrl);
-    return { ok: true, text: `Connected: ${check.model || 'the model'} at ${where} answers.` };
+    let window = '';
+    if (check.contextWindow) {
+      window = `; context window ${check.contextWindow.toLocaleString(locale)} tokens`;
+      if (check.contextWindowSource) window += ` (${check.contextWindowSource})`;
+    }
+    return { ok: true, text: `Connected: ${check.model || 'the model'} at ${where} answers${window}.` };
   }
   const s = setupState(check)!;
   return { ok: false, text: `${s.title}. ${s.detail}` };

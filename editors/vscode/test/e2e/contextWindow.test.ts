@@ -3,8 +3,9 @@
 // settings, with no context window configured anywhere. Reporting n_ctx 12288 in GET /props as
 // llama.cpp's server does, the chat's usage line says "context … / 12,288" after a prompt (the window
 // agentls asked the endpoint for); for a model the endpoint says nothing about, the default window of
-// a model name agentls does not know, 32,768. A screenshot per case goes to the test output folder
-// (context-window/).
+// a model name agentls does not know, 32,768. "Test connection" (the command palette's)
+// says the window and its source, in the notification and in the chat. A screenshot per case goes
+// to the test output folder (context-window/).
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -21,6 +22,9 @@ const chat = () => chatFrame(project.page);
 
 before(async () => {
   endpoint = await startFakeOpenAI(['fake-1', 'fake-2'], key);
+  // llama.cpp's /props from the start: the extension's model check at start asks it already, and
+  // agentls takes a "no such route" there as the endpoint's last word for that model.
+  endpoint.reportWindow(12288);
   // The endpoint is the only model: nothing of this machine's environment, and the key as the
   // extension would pass it from its secret storage.
   for (const v of ['OPENAI_BASE_URL', 'AGENTLS_MODEL', 'AGENTLS_PROVIDER', 'AGENTLS_BASE_URL']) delete process.env[v];
@@ -60,8 +64,27 @@ async function promptShowsWindow(text: string, model: string, window: number, sh
 }
 
 test("the window the endpoint reports in llama.cpp's /props is the chat's", async () => {
-  endpoint.reportWindow(12288);
   await promptShowsWindow('How big is your context?', 'fake-1', 12288, '01-reported-12288');
+});
+
+test('"Test connection" names the window and where it comes from', async () => {
+  // The command palette's agentls: Test Connection, as a person runs it.
+  await project.page.keyboard.press('F1');
+  const palette = project.page.locator('.quick-input-widget input');
+  await palette.fill('>agentls: Test Connection');
+  await project.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Test Connection' }).first().waitFor();
+  await palette.press('Enter');
+  // The extension host formats the number (in its locale, which is this process's: the same environment).
+  const says = `Connected: fake-1 at ${new URL(endpoint.baseUrl).host} answers; context window ${(12288).toLocaleString()} tokens (llama.cpp /props).`;
+  const toast = project.page.locator('.notifications-toasts', { hasText: says });
+  const shown = await toast.waitFor({ timeout: 30_000 }).then(() => true, () => false);
+  // The toast slides in from below: the screenshot once it is all in the window.
+  const height = project.page.viewportSize()?.height ?? 900;
+  if (shown) await until(project.page, 5_000, async () => ((b) => !!b && b.y + b.height <= height)(await toast.locator('.notification-toast').first().boundingBox()));
+  await project.page.screenshot({ path: path.join(out, shown ? '02-test-connection.png' : '02-test-connection-failed.png') });
+  assert.ok(shown, `the notification says "agentls: ${says}"`);
+  // The chat says it too, where the setup card was.
+  await chat().locator('.setup-card.ready .connection-result', { hasText: says }).waitFor();
 });
 
 test('a model the endpoint says nothing about has the default window of an unknown model', async () => {
@@ -70,5 +93,5 @@ test('a model the endpoint says nothing about has the default window of an unkno
   const picker = chat().locator('select.model-picker');
   await picker.selectOption('fake-2');
   await chat().locator('select.model-picker[title*="PLAN: fake-2"]').waitFor();
-  await promptShowsWindow('And now?', 'fake-2', 32768, '02-default-32768');
+  await promptShowsWindow('And now?', 'fake-2', 32768, '03-default-32768');
 });

@@ -147,7 +147,10 @@ test('the walkthrough: provider and model in Settings, the key, Test connection'
   assert.equal(serversLogging(log).length, 1, `one agentls server runs after the restarts (pids ${serversLogging(log).join(', ')})`);
   await walk.locator('button.getting-started-step', { hasText: 'Test the connection' }).click();
   await walk.getByRole('button', { name: 'Test connection' }).click();
-  await page.locator('.notifications-toasts', { hasText: `Connected: fake-1 at ${new URL(endpoint.baseUrl).host} answers.` }).waitFor();
+  await page.locator('.notifications-toasts', {
+    // The endpoint says nothing of fake-1's window (no llama.cpp /props): agentls assumes one, and says so.
+    hasText: `Connected: fake-1 at ${new URL(endpoint.baseUrl).host} answers; context window ${(32768).toLocaleString()} tokens (assumed: a model agentls does not know).`,
+  }).waitFor();
   await screenshot('test-connected');
 });
 

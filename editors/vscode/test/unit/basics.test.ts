@@ -59,6 +59,25 @@ describe('connectionResult and the status bar warning', () => {
     assert.deepEqual(connectionResult(check({ ok: true, model: 'fake-1', baseUrl: 'http://127.0.0.1:4000/v1' })), { ok: true, text: 'Connected: fake-1 at 127.0.0.1:4000 answers.' });
     assert.equal(connectionResult(check({ ok: true, provider: 'scripted', baseUrl: '' })).text, 'Connected: gpt-4.1 at the scripted provider answers.');
   });
+  test('success names the context window and where it comes from, when the server says', () => {
+    const ok = check({ ok: true, model: 'qwen', baseUrl: 'http://127.0.0.1:8080/v1', contextWindow: 12288, contextWindowSource: 'llama.cpp /props' });
+    assert.equal(connectionResult(ok, 'en-US').text, 'Connected: qwen at 127.0.0.1:8080 answers; context window 12,288 tokens (llama.cpp /props).');
+    assert.equal(
+      connectionResult({ ...ok, contextWindow: 128000, contextWindowSource: 'assumed: a model agentls does not know' }, 'de-DE').text,
+      'Connected: qwen at 127.0.0.1:8080 answers; context window 128.000 tokens (assumed: a model agentls does not know).',
+      'the number in the locale, as the usage line shows it',
+    );
+    assert.equal(connectionResult({ ...ok, contextWindowSource: undefined }, 'en-US').text, 'Connected: qwen at 127.0.0.1:8080 answers; context window 12,288 tokens.');
+  });
+  test('an older server (no context window in the result): no window text', () => {
+    const r = connectionResult(check({ ok: true, model: 'qwen', baseUrl: 'http://127.0.0.1:8080/v1' }), 'en-US');
+    assert.equal(r.text, 'Connected: qwen at 127.0.0.1:8080 answers.');
+    assert.doesNotMatch(r.text, /context window/);
+    assert.doesNotMatch(connectionResult(check({ ok: true, contextWindow: 0, contextWindowSource: '' })).text, /context window/);
+  });
+  test('a failed check never names a window', () => {
+    assert.doesNotMatch(connectionResult(check({ message: 'no API key', contextWindow: 8192, contextWindowSource: 'model.context_window' })).text, /context window/);
+  });
   test('failure says what is missing', () => {
     const r = connectionResult(check({ message: 'no API key: set OPENAI_API_KEY' }));
     assert.equal(r.ok, false);
