@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentls/agentls/agentproto"
@@ -448,11 +449,20 @@ func TestCheckModel(t *testing.T) {
 		{"bad key", 401, `{"error":{"message":"Incorrect API key","type":"invalid_request_error"}}`, false, "401"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			requests := 0
+			var mu sync.Mutex
+			var requests []string
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				requests++
-				if r.URL.Path != "/v1/models" || r.Header.Get("Authorization") != "Bearer sk-test" {
+				mu.Lock()
+				requests = append(requests, r.Method+" "+r.URL.Path)
+				mu.Unlock()
+				if r.Header.Get("Authorization") != "Bearer sk-test" {
 					t.Errorf("request %s %s auth %q", r.Method, r.URL.Path, r.Header.Get("Authorization"))
+				}
+				if r.URL.Path != "/v1/models" {
+					// The window asks of a model that answers: this
+					// endpoint has none of those paths.
+					http.NotFound(w, r)
+					return
 				}
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(tc.status)
@@ -473,8 +483,18 @@ func TestCheckModel(t *testing.T) {
 			if check.OK != tc.ok || !strings.Contains(check.Message, tc.message) || check.Provider != "openai" || check.Model != "gpt-x" || check.BaseURL != srv.URL+"/v1" {
 				t.Fatalf("checkModel = %+v", check)
 			}
-			if requests != 1 {
-				t.Fatalf("%d requests, want 1", requests)
+			mu.Lock()
+			defer mu.Unlock()
+			slices.Sort(requests)
+			// One request checks; a model that answers is then asked its
+			// context window (docs/sessions.md): the model list again and
+			// the servers' own paths. Nothing else.
+			want := []string{"GET /v1/models"}
+			if tc.ok {
+				want = []string{"GET /api/ps", "GET /api/v0/models", "GET /props", "GET /v1/models", "GET /v1/models"}
+			}
+			if !slices.Equal(requests, want) {
+				t.Fatalf("requests %q, want %q", requests, want)
 			}
 		})
 	}
