@@ -33,8 +33,8 @@ func TestReasoningField(t *testing.T) {
 		{"both names, the same reasoning: shown once", []string{chunk(map[string]any{"reasoning": "Hmm.", "reasoning_content": "Hmm."}, ""),
 			textChunk("Done."), finishChunk("stop")},
 			[]llm.Event{thought("Hmm."), text("Done.")}},
-		{"a reasoning object is not text", []string{chunk(map[string]any{"reasoning": map[string]any{"summary": "x"}, "content": "Done."}, ""), finishChunk("stop")},
-			nil},
+		{"a reasoning object is left alone (go-openai ignores a key it does not know)", []string{chunk(map[string]any{"reasoning": map[string]any{"summary": "x"}, "content": "Done."}, ""), finishChunk("stop")},
+			[]llm.Event{text("Done.")}},
 		{"the word in the answer stays text", []string{textChunk(`{"reasoning": "no"}`), finishChunk("stop")},
 			[]llm.Event{text(`{"reasoning": "no"}`)}},
 	}
@@ -43,16 +43,6 @@ func TestReasoningField(t *testing.T) {
 			f := newFake(t, sse(tt.chunks...))
 			p := newTestProvider(t, f.URL, nil)
 			_, events, err := complete(context.Background(), p.Provider, userRequest("hi"))
-			if tt.want == nil {
-				// go-openai refuses an object where it reads a string; the
-				// answer is not mistaken for reasoning text either way.
-				for _, ev := range events {
-					if ev.Kind == llm.EventThought {
-						t.Fatalf("events %q, want no thinking from an object", events)
-					}
-				}
-				return
-			}
 			if err != nil {
 				t.Fatalf("Complete: %v", err)
 			}
