@@ -491,7 +491,7 @@ func TestCheckModel(t *testing.T) {
 			// the servers' own paths. Nothing else.
 			want := []string{"GET /v1/models"}
 			if tc.ok {
-				want = []string{"GET /api/ps", "GET /api/v0/models", "GET /props", "GET /v1/models", "GET /v1/models"}
+				want = []string{"GET /api/ps", "GET /api/v0/models", "GET /api/v1/models", "GET /props", "GET /v1/models", "GET /v1/models"}
 			}
 			if !slices.Equal(requests, want) {
 				t.Fatalf("requests %q, want %q", requests, want)

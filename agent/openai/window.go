@@ -65,7 +65,8 @@ func (p *Provider) ContextWindow(model string) (tokens int, source string) {
 // Each server that serves OpenAI's API says its window its own way, and
 // the sources are asked at once: the model list (vLLM's max_model_len,
 // OpenRouter's context_length, Groq's context_window), llama.cpp's /props,
-// LM Studio's /api/v0/models and Ollama's /api/ps and /api/show. It returns
+// LM Studio's /api/v1/models (and /api/v0/models) and Ollama's /api/ps and
+// /api/show. It returns
 // when they answered or ctx ends; ContextWindow then has the result.
 func (p *Provider) AskContextWindow(ctx context.Context, model string) {
 	model = p.modelName(model)
@@ -135,7 +136,7 @@ type windowSource func(ctx context.Context, p *Provider, model string) windowRep
 
 // windowSources are the sources, the first one that reports a window
 // winning: the running server's own numbers before a model list's.
-var windowSources = []windowSource{llamaCppWindow, lmStudioWindow, ollamaWindow, listedWindow}
+var windowSources = []windowSource{llamaCppWindow, lmStudioWindow, lmStudioV0Window, ollamaWindow, listedWindow}
 
 // askWindow asks every source at once and returns the first report with a
 // window, in windowSources' order; without one, later is set when any
@@ -280,10 +281,41 @@ func llamaCppWindow(ctx context.Context, p *Provider, _ string) windowReport {
 	return reported(props.Settings.NCtx, "llama.cpp /props")
 }
 
-// lmStudioWindow reads LM Studio's GET /api/v0/models: a loaded model's
-// context length. A model not loaded yet is loaded by the first request,
-// with the context its settings give: asked again later.
+// lmStudioWindow reads LM Studio's GET /api/v1/models (its REST API since
+// 0.4): a loaded instance's context length. A model not loaded yet is
+// loaded by the first request, with the context its settings give: asked
+// again later.
 func lmStudioWindow(ctx context.Context, p *Provider, model string) windowReport {
+	var list struct {
+		Models []struct {
+			Key             string `json:"key"`
+			LoadedInstances []struct {
+				Config struct {
+					ContextLength int `json:"context_length"`
+				} `json:"config"`
+			} `json:"loaded_instances"`
+		} `json:"models"`
+	}
+	if err := p.getJSON(ctx, http.MethodGet, p.serverRoot()+"/api/v1/models", nil, &list); err != nil {
+		return failed(err)
+	}
+	for _, m := range list.Models {
+		if m.Key != model {
+			continue
+		}
+		for _, in := range m.LoadedInstances {
+			if in.Config.ContextLength > 0 {
+				return reported(in.Config.ContextLength, "LM Studio /api/v1/models")
+			}
+		}
+		return windowReport{later: len(m.LoadedInstances) == 0}
+	}
+	return windowReport{}
+}
+
+// lmStudioV0Window reads LM Studio's GET /api/v0/models (before 0.4): a
+// loaded model's context length, as lmStudioWindow does.
+func lmStudioV0Window(ctx context.Context, p *Provider, model string) windowReport {
 	var list struct {
 		Data []struct {
 			ID                  string `json:"id"`

@@ -91,6 +91,13 @@ func TestContextWindowReports(t *testing.T) {
 			"GET /v1/models":     `{"data":[{"id":"qwen2.5-7b-instruct","object":"model","owned_by":"organization_owner"}],"object":"list"}`,
 			"GET /api/v0/models": `{"object":"list","data":[{"id":"text-embedding-nomic","type":"embeddings","state":"not-loaded","max_context_length":2048},{"id":"qwen2.5-7b-instruct","object":"model","type":"llm","publisher":"lmstudio-community","arch":"qwen2","state":"loaded","max_context_length":32768,"loaded_context_length":4096}]}`,
 		}, 4096, "LM Studio /api/v0/models", false},
+		{"LM Studio 0.4, loaded", "qwen/qwen3-8b", map[string]string{
+			"GET /api/v1/models": `{"models":[{"type":"embedding","key":"text-embedding-nomic","loaded_instances":[]},{"type":"llm","publisher":"qwen","key":"qwen/qwen3-8b","display_name":"Qwen3 8B","max_context_length":40960,"loaded_instances":[{"id":"qwen/qwen3-8b","config":{"context_length":8192,"flash_attention":true}}]}]}`,
+			"GET /api/v0/models": `{"object":"list","data":[{"id":"qwen/qwen3-8b","type":"llm","state":"loaded","max_context_length":40960,"loaded_context_length":8192}]}`,
+		}, 8192, "LM Studio /api/v1/models", false},
+		{"LM Studio 0.4, not loaded yet", "qwen/qwen3-8b", map[string]string{
+			"GET /api/v1/models": `{"models":[{"type":"llm","key":"qwen/qwen3-8b","max_context_length":40960,"loaded_instances":[]}]}`,
+		}, 0, "", true},
 		{"LM Studio, not loaded yet", "qwen2.5-7b-instruct", map[string]string{
 			"GET /api/v0/models": `{"object":"list","data":[{"id":"qwen2.5-7b-instruct","type":"llm","state":"not-loaded","max_context_length":32768}]}`,
 		}, 0, "", true},

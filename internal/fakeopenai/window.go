@@ -16,7 +16,7 @@ const (
 	KindVLLM       ServerKind = "vllm"       // GET /v1/models: max_model_len
 	KindOpenRouter ServerKind = "openrouter" // GET /v1/models: context_length
 	KindLlamaCpp   ServerKind = "llamacpp"   // GET /props: default_generation_settings.n_ctx
-	KindLMStudio   ServerKind = "lmstudio"   // GET /api/v0/models: loaded_context_length
+	KindLMStudio   ServerKind = "lmstudio"   // GET /api/v1/models: loaded_instances' context_length; /api/v0/models: loaded_context_length
 	KindOllama     ServerKind = "ollama"     // GET /api/ps: context_length; POST /api/show: num_ctx
 )
 
@@ -76,6 +76,12 @@ func (s *Server) serveInfo(w http.ResponseWriter, r *http.Request) {
 			m["state"], m["loaded_context_length"] = "loaded", rep.Tokens
 		}
 		body = map[string]any{"object": "list", "data": []any{m}}
+	case r.Method == http.MethodGet && r.URL.Path == "/api/v1/models" && rep.Kind == KindLMStudio:
+		instances := []any{}
+		if loaded {
+			instances = append(instances, map[string]any{"id": model, "config": map[string]any{"context_length": rep.Tokens}})
+		}
+		body = map[string]any{"models": []any{map[string]any{"type": "llm", "key": model, "max_context_length": 131072, "loaded_instances": instances}}}
 	case r.Method == http.MethodGet && r.URL.Path == "/api/ps" && rep.Kind == KindOllama:
 		models := []any{}
 		if loaded {
