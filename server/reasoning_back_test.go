@@ -130,3 +130,38 @@ func TestReasoningOnEveryMessageWhenTheServerWantsIt(t *testing.T) {
 		t.Fatalf("reasoning sent back %q, want the empty placeholder and the kept reasoning", got)
 	}
 }
+
+// TestReasoningNotSentToAServerThatRefusesIt: Groq sends a reasoning
+// model's thinking as "reasoning" but refuses it back on an assistant
+// message ("property 'reasoning' is unsupported"). The first refusal is
+// not a failure: the request is made again at once without it, and no
+// later request carries it.
+func TestReasoningNotSentToAServerThatRefusesIt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := writeFile(dir, "notes.txt", "hello\n"); err != nil {
+		t.Fatal(err)
+	}
+	fake := fakeopenai.New(fakeopenai.Options{ReasoningBack: fakeopenai.ReasoningRefused, Reply: func(r fakeopenai.Request) fakeopenai.Reply {
+		if last := r.Messages[len(r.Messages)-1]; last.Role == "user" {
+			return fakeopenai.Reply{Reasoning: "Read the notes first.", ReasoningField: "reasoning",
+				ToolCalls: []fakeopenai.ToolCall{fakeopenai.Call(fmt.Sprintf("call_%d", len(r.Messages)), "read", `{"path":"notes.txt"}`)}}
+		}
+		return fakeopenai.Reply{Text: "They say hello.", Reasoning: "The tool answered.", ReasoningField: "reasoning"}
+	}})
+	defer fake.Close()
+	h := startWithFake(t, dir, fake, nil)
+	s := h.NewSession("plan")
+	for _, p := range []string{"what do the notes say?", "and now?"} {
+		if r := h.Prompt(s.SessionID, p); r.StopReason != "end_turn" {
+			t.Fatalf("prompt %q = %+v (%s)", p, r, r.Error)
+		}
+	}
+	var statuses []int
+	for _, r := range fake.Requests() {
+		statuses = append(statuses, r.Status)
+	}
+	if fmt.Sprint(statuses) != "[200 400 200 200 200]" {
+		t.Fatalf("statuses %v, want one refusal, the same request accepted without the reasoning, then no refusal", statuses)
+	}
+}

@@ -63,9 +63,8 @@ func newEncodeCache() *encodeCache {
 
 // request encodes req's system prompt and messages and its tools, from the
 // cache where it can; model is the model it goes to, whose own reasoning
-// goes back with the messages echoSpans marks, or, when all is set, with
-// every assistant message (an empty one where none was kept).
-func (c *encodeCache) request(req llm.Request, model string, all bool) (encoded, error) {
+// goes back as echo says (reasoning_state.go).
+func (c *encodeCache) request(req llm.Request, model string, echo echoMode) (encoded, error) {
 	var enc encoded
 	n := len(req.Messages)
 	if req.System != "" {
@@ -83,7 +82,8 @@ func (c *encodeCache) request(req llm.Request, model string, all bool) (encoded,
 	for i, m := range req.Messages {
 		var to echoTo
 		switch {
-		case all && m.Role == llm.RoleAssistant:
+		case echo == echoNone:
+		case echo == echoOnAll && m.Role == llm.RoleAssistant:
 			to = echoTo{model: model, placeholder: true}
 		case spans[i] && len(m.ProviderState) > 0:
 			to = echoTo{model: model}

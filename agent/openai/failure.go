@@ -105,6 +105,27 @@ func reasoningDemanded(e *kit.Error) bool {
 	return strings.Contains(m, "reasoning_content") && (strings.Contains(m, "passed back") || strings.Contains(m, "missing"))
 }
 
+// reasoningRefused reports whether e is a server's refusal of the
+// reasoning sent back with assistant messages: a strict schema (Groq's
+// "property 'reasoning' is unsupported", "reasoning is not supported with
+// this model", "Additional properties are not allowed ('reasoning_content'
+// was unexpected)"). Not a refusal for lack of it (reasoningDemanded).
+func reasoningRefused(e *kit.Error) bool {
+	if e.StatusCode != http.StatusBadRequest && e.StatusCode != http.StatusUnprocessableEntity {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	if !strings.Contains(m, "reasoning") || reasoningDemanded(e) {
+		return false
+	}
+	for _, s := range []string{"unsupported", "not supported", "unknown", "unrecognized", "unexpected", "not allowed", "not permitted", "extra"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // errorCode renders an APIError.Code (a string, a number or nil) as text, and
 // returns it as a number too when it is one.
 func errorCode(code any) (string, int) {

@@ -23,9 +23,10 @@ type Provider struct {
 	// enc keeps the encoded pieces of request bodies.
 	enc *encodeCache
 	// echoAll is set once the server refused a request for a missing
-	// reasoning_content: from then on every assistant message carries one
-	// (reasoning_state.go).
-	echoAll atomic.Bool
+	// reasoning_content: from then on every assistant message carries one;
+	// noEcho once it refused the reasoning sent back: from then on none
+	// does (reasoning_state.go).
+	echoAll, noEcho atomic.Bool
 	// windows is what the endpoint reported of its models' context
 	// windows (window.go).
 	windows windowCache
@@ -65,17 +66,17 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 	pol := p.cfg.policy()
 	pol.Sleep = p.sleep
 	var streaming bool
-	echoAll := p.echoAll.Load() // as enc was encoded
+	echo := p.echoMode() // as enc was encoded
 	return pol.Run(ctx, kit.Call{
 		Model: creq.Model,
 		Do: func(actx context.Context, a *kit.Attempt) (llm.Response, error) {
 			streaming = !p.noStream.Load()
-			if !echoAll && p.echoAll.Load() {
-				e, err := p.enc.request(req, creq.Model, true)
+			if now := p.echoMode(); now != echo {
+				e, err := p.enc.request(req, creq.Model, now)
 				if err != nil {
 					return llm.Response{}, fmt.Errorf("model request: %w", err)
 				}
-				enc, echoAll = e, true
+				enc, echo = e, now
 			}
 			ex := &exchange{dog: a.Dog}
 			var (
@@ -95,9 +96,15 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 		},
 		Classify: classify,
 		Fallback: func(ctx context.Context, fail *kit.Error) bool {
-			if reasoningDemanded(fail) && !echoAll {
+			switch {
+			case reasoningDemanded(fail) && echo == echoInSpans:
 				p.echoAll.Store(true)
 				p.cfg.Logger.WarnContext(ctx, "the model server wants reasoning_content back on every assistant message; sending it from now on",
+					"model", creq.Model, "error", fail.Message)
+				return true
+			case reasoningRefused(fail) && echo != echoNone:
+				p.noEcho.Store(true)
+				p.cfg.Logger.WarnContext(ctx, "the model server refuses reasoning sent back with assistant messages; sending none from now on",
 					"model", creq.Model, "error", fail.Message)
 				return true
 			}

@@ -19,7 +19,10 @@ import (
 // A server that still refuses a request for a missing reasoning_content
 // (DeepSeek V4 asks it of every assistant message once the request has
 // tools, and of messages another model wrote) gets it on every assistant
-// message from then on, empty where none was kept (Provider.echoAll).
+// message from then on, empty where none was kept (Provider.echoAll); a
+// server that refuses the field (Groq's strict schema: "property
+// 'reasoning' is unsupported") gets none from then on (Provider.noEcho).
+// Either way the refused request is made again at once.
 
 // reasoningState is an assistant message's ProviderState: the model that
 // wrote the reasoning and its text, under the field the server used.
@@ -52,6 +55,30 @@ func keepReasoning(msg *llm.Message, model, field, text string) {
 		return
 	}
 	msg.ProviderState = b
+}
+
+// echoMode is which assistant messages carry reasoning back.
+type echoMode int
+
+const (
+	// echoInSpans: those echoSpans marks, with the model's own reasoning.
+	echoInSpans echoMode = iota
+	// echoOnAll: every assistant message, empty where none was kept (a
+	// server that demanded it: reasoningDemanded).
+	echoOnAll
+	// echoNone: none (a server that refused it: reasoningRefused).
+	echoNone
+)
+
+// echoMode is how p's requests carry reasoning back now.
+func (p *Provider) echoMode() echoMode {
+	switch {
+	case p.noEcho.Load():
+		return echoNone
+	case p.echoAll.Load():
+		return echoOnAll
+	}
+	return echoInSpans
 }
 
 // echo is the reasoning sent back with a message: its field and text

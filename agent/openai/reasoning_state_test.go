@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/llm"
+	"github.com/agentls/agentls/agent/llm/kit"
 	"github.com/agentls/agentls/agentproto"
 )
 
@@ -112,7 +113,7 @@ func TestEncodedReasoningFollowsTheModel(t *testing.T) {
 			model string
 			want  bool
 		}{{"deepseek-v4-pro", true}, {"gpt-4.1", false}} {
-			enc, err := c.request(req, tt.model, false)
+			enc, err := c.request(req, tt.model, echoInSpans)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,12 +121,46 @@ func TestEncodedReasoningFollowsTheModel(t *testing.T) {
 				t.Fatalf("for %s: %s (reasoning sent: %v, want %v)", tt.model, enc.messages[1], got, tt.want)
 			}
 		}
-		enc, err := c.request(req, "gpt-4.1", true)
+		enc, err := c.request(req, "gpt-4.1", echoOnAll)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Contains(enc.messages[1], []byte(`"reasoning_content":""`)) {
 			t.Fatalf("with a placeholder for every assistant message: %s", enc.messages[1])
+		}
+		if enc, _ = c.request(req, "deepseek-v4-pro", echoNone); bytes.Contains(enc.messages[1], []byte(`reasoning`)) {
+			t.Fatalf("for a server that refuses reasoning: %s", enc.messages[1])
+		}
+	}
+}
+
+// TestReasoningRefusalsAndDemands sorts servers' errors about the
+// reasoning sent back: a demand for it (DeepSeek), a refusal of it (Groq,
+// a strict schema), or neither.
+func TestReasoningRefusalsAndDemands(t *testing.T) {
+	tests := []struct {
+		status            int
+		message           string
+		demanded, refused bool
+	}{
+		{400, "Missing `reasoning_content` field in the assistant message at message index 2. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls", true, false},
+		{400, "The `reasoning_content` in the thinking mode must be passed back to the API.", true, false},
+		{400, "'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' : property 'reasoning' is unsupported, did you mean 'role'?)]", false, true},
+		{400, "'messages.1' : for 'role:assistant' the following must be satisfied[('messages.1' : property 'reasoning_content' is unsupported)]", false, true},
+		{400, "messages[3].reasoning: reasoning is not supported with this model", false, true},
+		{400, "Additional properties are not allowed ('reasoning_content' was unexpected) - 'messages.1'", false, true},
+		{422, "messages.1.assistant.reasoning: Extra inputs are not permitted", false, true},
+		{400, "This model's maximum context length is 8192 tokens.", false, false},
+		{500, "property 'reasoning' is unsupported", false, false},
+		{429, "The `reasoning_content` in the thinking mode must be passed back to the API.", false, false},
+	}
+	for _, tt := range tests {
+		e := &kit.Error{StatusCode: tt.status, Message: tt.message}
+		if got := reasoningDemanded(e); got != tt.demanded {
+			t.Errorf("reasoningDemanded(%d %q) = %v", tt.status, tt.message, got)
+		}
+		if got := reasoningRefused(e); got != tt.refused {
+			t.Errorf("reasoningRefused(%d %q) = %v", tt.status, tt.message, got)
 		}
 	}
 }

@@ -34,7 +34,7 @@ func (p *Provider) chatRequest(req llm.Request) (goopenai.ChatCompletionRequest,
 			out.MaxTokens = maxTokens
 		}
 	}
-	enc, err := p.enc.request(req, model, p.echoAll.Load())
+	enc, err := p.enc.request(req, model, p.echoMode())
 	return out, enc, err
 }
 

@@ -75,6 +75,10 @@ const (
 	// met it: "The `reasoning_content` in the thinking mode must be passed
 	// back to the API.").
 	ReasoningBackOnAll ReasoningRule = "all"
+	// ReasoningRefused: none; an assistant message carrying reasoning or
+	// reasoning_content is refused (Groq's strict schema: "property
+	// 'reasoning' is unsupported").
+	ReasoningRefused ReasoningRule = "refused"
 )
 
 // Server is a running fake endpoint. Close it when done.
@@ -356,6 +360,14 @@ func (r ReasoningRule) refusal(msgs []Message, tools bool) string {
 		for _, m := range msgs {
 			if tools && m.Role == "assistant" && m.ReasoningContent == nil {
 				return "The `reasoning_content` in the thinking mode must be passed back to the API."
+			}
+		}
+	case ReasoningRefused:
+		for i, m := range msgs {
+			for field, v := range map[string]*string{"reasoning": m.Reasoning, "reasoning_content": m.ReasoningContent} {
+				if v != nil && m.Role == "assistant" {
+					return fmt.Sprintf("'messages.%d' : for 'role:assistant' the following must be satisfied[('messages.%d' : property '%s' is unsupported, did you mean 'role'?)]", i+1, i+1, field)
+				}
 			}
 		}
 	}
