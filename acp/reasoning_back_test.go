@@ -59,3 +59,35 @@ func TestReasoningGoesBackOverACP(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadReplaysThinking: a session loaded after a restart replays the
+// thinking shown before each answer (agent_thought_chunk), then the answer.
+func TestLoadReplaysThinking(t *testing.T) {
+	srv := fakeopenai.New(fakeopenai.Options{Reply: func(fakeopenai.Request) fakeopenai.Reply {
+		return fakeopenai.Reply{Text: "Hi there.", Reasoning: "A greeting: greet back."}
+	}})
+	defer srv.Close()
+	cfg := "model:\n  base_url: " + srv.URL + "\n  name: m\n  api_key_env: \"\"\n"
+	first := newRig(t, setup{realProvider: true, userConfig: cfg})
+	sid := first.newSession().SessionId
+	first.mustPrompt(sid, "hello")
+	first.stop()
+	second := newRig(t, setup{dir: first.dir, realProvider: true, userConfig: cfg})
+	if _, err := second.conn.LoadSession(second.ctx, sdk.LoadSessionRequest{SessionId: sid, Cwd: first.dir, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	second.client.mu.Lock()
+	defer second.client.mu.Unlock()
+	var shown []string
+	for _, u := range second.client.updates {
+		switch {
+		case u.Update.AgentThoughtChunk != nil && u.Update.AgentThoughtChunk.Content.Text != nil:
+			shown = append(shown, "thought: "+u.Update.AgentThoughtChunk.Content.Text.Text)
+		case u.Update.AgentMessageChunk != nil && u.Update.AgentMessageChunk.Content.Text != nil:
+			shown = append(shown, "answer: "+u.Update.AgentMessageChunk.Content.Text.Text)
+		}
+	}
+	if fmt.Sprintf("%q", shown) != `["thought: A greeting: greet back." "answer: Hi there."]` {
+		t.Fatalf("replayed %q", shown)
+	}
+}

@@ -14,7 +14,8 @@ import (
 const interruptedText = "The tool call was interrupted by a restart of agentls; it has no result."
 
 // replay sends a loaded session's history as session/update notifications:
-// user messages, agent messages, and each tool call with its outcome. A
+// user messages, agent messages (after the thinking shown before them), and
+// each tool call with its outcome. A
 // tool call without a result (cut off by a crash) is reported failed,
 // "interrupted by a restart", not left pending. Messages a conversation
 // rewind left out (an edited or regenerated prompt on the LSP face) are
@@ -42,6 +43,12 @@ func (e *editor) replay(ctx context.Context, sessionID string, msgs []llm.Messag
 				e.send(ctx, sessionID, chunk("user_message_chunk", m.Content))
 			}
 		case llm.RoleAssistant:
+			if m.Thinking != "" {
+				// The reasoning shown live before the answer.
+				c := chunk("agent_thought_chunk", m.Thinking)
+				c.MessageID = m.ID
+				e.send(ctx, sessionID, c)
+			}
 			if m.Content != "" {
 				c := chunk("agent_message_chunk", m.Content)
 				c.MessageID = m.ID // the persisted message's id

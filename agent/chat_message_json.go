@@ -20,7 +20,7 @@ func chatMessageJSON(m llm.Message) ([]byte, error) {
 	if m.Outcome != nil {
 		raws[1], raws[2], raws[3] = m.Outcome.Refusal, m.Outcome.Questions, m.Outcome.Answers
 	}
-	size := len(m.ID) + len(m.Role) + len(m.Content) + len(m.ToolCallID) + len(m.Name) + len(m.Error) + 96
+	size := len(m.ID) + len(m.Role) + len(m.Content) + len(m.ToolCallID) + len(m.Name) + len(m.Thinking) + len(m.Error) + 96
 	for _, raw := range raws {
 		if len(raw) > 0 && !json.Valid(raw) {
 			return json.Marshal(m)
@@ -48,6 +48,7 @@ func chatMessageJSON(m llm.Message) ([]byte, error) {
 	})
 	b = jsonw.AppendField(b, `,"tool_call_id":`, m.ToolCallID)
 	b = jsonw.AppendField(b, `,"name":`, m.Name)
+	b = jsonw.AppendField(b, `,"thinking":`, m.Thinking)
 	b = jsonw.AppendRawField(b, `,"provider_state":`, m.ProviderState)
 	if o := m.Outcome; o != nil {
 		b = jsonw.AppendMember(b, `,"outcome":{"status":`, o.Status)

@@ -37,8 +37,9 @@ func TestChatMessageJSON(t *testing.T) {
 		}}},
 		{"outcome, status only", llm.Message{Role: llm.RoleTool, Outcome: &llm.ToolOutcome{Status: "completed"}}},
 		{"provider state", llm.Message{Role: llm.RoleAssistant, ProviderState: json.RawMessage("{\n  \"items\": [1, 2]\n}")}},
+		{"thinking", llm.Message{Role: llm.RoleAssistant, Content: "Done.", Thinking: "Let me <think> & \"check\"", ProviderState: json.RawMessage(`{"model":"m"}`)}},
 		{"error and rewound", llm.Message{Role: llm.RoleUser, Content: "x", Error: "the model's endpoint refused", Rewound: true}},
-		{"escaping everywhere", llm.Message{ID: tricky, Role: llm.Role(tricky), Content: tricky, ToolCallID: tricky, Name: tricky, Error: tricky,
+		{"escaping everywhere", llm.Message{ID: tricky, Role: llm.Role(tricky), Content: tricky, ToolCallID: tricky, Name: tricky, Thinking: tricky, Error: tricky,
 			ToolCalls: []agentproto.ToolCall{{ID: tricky, Name: tricky, Arguments: tricky, Title: tricky, Kind: tricky}}}},
 		{"empty raw fields", llm.Message{Role: llm.RoleTool, ProviderState: json.RawMessage{}, Outcome: &llm.ToolOutcome{Refusal: json.RawMessage{}}}},
 	}
@@ -66,7 +67,7 @@ func TestChatMessageJSON(t *testing.T) {
 func TestChatMessageJSONKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	writesEveryField(t, "chatMessageJSON", map[reflect.Type]int{
-		reflect.TypeFor[llm.Message](): 10, reflect.TypeFor[agentproto.ToolCall](): 5, reflect.TypeFor[llm.ToolOutcome](): 5,
+		reflect.TypeFor[llm.Message](): 11, reflect.TypeFor[agentproto.ToolCall](): 5, reflect.TypeFor[llm.ToolOutcome](): 5,
 	})
 }
 
@@ -77,7 +78,7 @@ func FuzzChatMessageJSON(f *testing.F) {
 	f.Add("", "", "", "", "", "", false)
 	f.Add("\xff", "tool", "\u2028", "not json", "", `{"x":`, true)
 	f.Fuzz(func(t *testing.T, id, role, text, args, title, raw string, outcome bool) {
-		m := llm.Message{ID: id, Role: llm.Role(role), Content: text, ToolCallID: title, Name: args, Error: title,
+		m := llm.Message{ID: id, Role: llm.Role(role), Content: text, ToolCallID: title, Name: args, Thinking: text, Error: title,
 			ToolCalls: []agentproto.ToolCall{{ID: id, Name: role, Arguments: args, Title: title, Kind: text}}}
 		if raw != "" {
 			m.ProviderState = json.RawMessage(raw)

@@ -74,6 +74,10 @@ type Message struct {
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Name is the tool name of a tool message.
 	Name string `json:"name,omitempty"`
+	// Thinking is the reasoning the model sent before an assistant
+	// message, as it was shown live (agent_thought_chunk): a reloaded chat
+	// shows it as thinking.
+	Thinking string `json:"thinking,omitempty"`
 	// ProviderState is the model provider's own state, opaque.
 	ProviderState json.RawMessage `json:"provider_state,omitempty"`
 	// Status is how the call a tool message answers ended: "completed" or

@@ -127,7 +127,8 @@ func TestOpenAIProviderErrorIsClear(t *testing.T) {
 // or in reasoning (vLLM now, Ollama, OpenRouter; before, it was dropped) —
 // is shown as thinking (agent_thought_chunk), the answer as the message,
 // and the next request carries the answer alone, as the model's own chat
-// template would.
+// template would; agent/loadSession gives the thinking back with its
+// message, so a reloaded chat shows it again.
 func TestThinkingIsShownAsThinking(t *testing.T) {
 	t.Parallel()
 	const thinking = "The user greets me; greet back."
@@ -176,5 +177,15 @@ func thinkingShown(t *testing.T, reply fakeopenai.Reply, thinking string) {
 	second := reqs[len(reqs)-1]
 	if !strings.Contains(string(second.Body), `"content":"Hello!"`) || strings.Contains(string(second.Body), "greet back") {
 		t.Fatalf("the next request's history = %s, want the answer alone", second.Body)
+	}
+	// A reloaded chat shows the thinking again, with its answer.
+	var kept []string
+	for _, m := range h.LoadSession(s.SessionID).Messages {
+		if m.Role == "assistant" {
+			kept = append(kept, m.Thinking+"|"+m.Content)
+		}
+	}
+	if want := thinking + "|Hello!"; len(kept) != 2 || kept[0] != want || kept[1] != want {
+		t.Fatalf("loaded assistant messages (thinking|content) %q, want two of %q", kept, want)
 	}
 }

@@ -63,6 +63,11 @@ type Message struct {
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Name is the tool name of a tool message.
 	Name string `json:"name,omitempty"`
+	// Thinking is the reasoning the model sent apart before this assistant
+	// message, as it was shown live: a reloaded chat shows it again. It is
+	// not sent to the model, except where a provider must send it back
+	// (agent/openai: to the model that wrote it, by its ProviderState).
+	Thinking string `json:"thinking,omitempty"`
 	// ProviderState is what a provider must get back on later requests to
 	// continue from this message (reasoning items, encrypted thinking),
 	// opaque to everyone else. Omitted when empty, so older .chat files

@@ -30,8 +30,9 @@ type accumulator struct {
 	// think moves inline reasoning out of the text.
 	think thinkSplitter
 	// reasoning is the reasoning the server sent apart (kept with the
-	// message: reasoning_state.go); inline reasoning is not kept.
-	reasoning strings.Builder
+	// message, and sent back where needed: reasoning_state.go); inline is
+	// the inline one (kept to be shown again, never sent back).
+	reasoning, inline strings.Builder
 }
 
 // callBuilder is a tool call being assembled from deltas.
@@ -60,6 +61,7 @@ func (a *accumulator) add(chunk *goopenai.ChatCompletionStreamResponse) {
 		a.emit(llm.EventThought, ch.Delta.ReasoningContent)
 		a.reasoning.WriteString(ch.Delta.ReasoningContent)
 		thought, text := a.think.feed(ch.Delta.Content)
+		a.inline.WriteString(thought)
 		a.emit(llm.EventThought, thought)
 		a.emit(llm.EventText, text)
 		a.emit(llm.EventText, ch.Delta.Refusal)
@@ -76,6 +78,7 @@ func (a *accumulator) add(chunk *goopenai.ChatCompletionStreamResponse) {
 // stream has ended.
 func (a *accumulator) end() {
 	thought, text := a.think.flush()
+	a.inline.WriteString(thought)
 	a.emit(llm.EventThought, thought)
 	a.emit(llm.EventText, text)
 }

@@ -33,9 +33,10 @@ type exchange struct {
 	body *requestBody
 	// renamed is set when the answer sent its reasoning as "reasoning"
 	// (reasoning_field.go); reasoning is the answer's reasoning, sent
-	// apart from its text.
-	renamed   bool
-	reasoning string
+	// apart from its text; inline the reasoning it wrote inline
+	// (think.go).
+	renamed           bool
+	reasoning, inline string
 }
 
 // reasoningField is the field the answer sent its reasoning in.

@@ -85,7 +85,7 @@ func (c *encodeCache) request(req llm.Request, model string, echo echoMode) (enc
 		case echo == echoNone:
 		case echo == echoOnAll && m.Role == llm.RoleAssistant:
 			to = echoTo{model: model, placeholder: true}
-		case spans[i] && len(m.ProviderState) > 0:
+		case spans[i] && m.Thinking != "":
 			to = echoTo{model: model}
 		}
 		b, err := c.message(m, to)
@@ -159,6 +159,7 @@ func (c *encodeCache) messageHash(m llm.Message, to echoTo) uint64 {
 		if to.placeholder {
 			h.WriteByte(1)
 		}
+		field(m.Thinking)
 		h.Write(m.ProviderState)
 	}
 	return h.Sum64()
@@ -170,7 +171,7 @@ func sameMessage(e msgEntry, b llm.Message, to echoTo) bool {
 	a := e.msg
 	return a.Role == b.Role && a.Content == b.Content && a.ToolCallID == b.ToolCallID &&
 		slices.Equal(a.ToolCalls, b.ToolCalls) &&
-		e.to == to && (to.model == "" || bytes.Equal(a.ProviderState, b.ProviderState))
+		e.to == to && (to.model == "" || a.Thinking == b.Thinking && bytes.Equal(a.ProviderState, b.ProviderState))
 }
 
 // toolsJSON returns the tools array for specs (ToolsJSON, cached per tool

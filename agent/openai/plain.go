@@ -32,8 +32,7 @@ func (p *Provider) plainAttempt(ctx context.Context, creq goopenai.ChatCompletio
 		}
 		return llm.Response{}, false, &kit.Malformed{Err: fmt.Errorf("the answer has no choices: %s", kit.Excerpt(string(ex.jsonBody)))}
 	}
-	resp, emitted := convertWhole(&cr, onEvent)
-	ex.reasoning = cr.Choices[0].Message.ReasoningContent
+	resp, emitted := convertWhole(&cr, onEvent, ex)
 	return resp, emitted, nil
 }
 

@@ -91,6 +91,9 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 			a.Header = ex.header
 			if err == nil {
 				keepReasoning(&resp.Message, creq.Model, ex.reasoningField(), ex.reasoning)
+				if resp.Message.Thinking == "" {
+					resp.Message.Thinking = ex.inline // shown again on reload, never sent back
+				}
 			}
 			return resp, err
 		},

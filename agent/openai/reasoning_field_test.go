@@ -65,7 +65,7 @@ func TestReasoningFieldWhole(t *testing.T) {
 			t.Fatalf("Complete (no stream %v): %v", noStream, err)
 		}
 		want := wholeResponse
-		want.Message = withState(want.Message, `{"model":"gpt-4.1","reasoning":"I should look first."}`)
+		want.Message = withThinking(want.Message, "I should look first.", `{"model":"gpt-4.1","field":"reasoning"}`)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("response\n got %+v\nwant %+v", got, want)
 		}

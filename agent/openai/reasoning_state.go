@@ -13,9 +13,10 @@ import (
 // field in the assistant message at message index N", or "The
 // reasoning_content in the thinking mode must be passed back to the
 // API"), and interleaved-thinking models (Kimi K2, MiniMax M2, gpt-oss)
-// continue a tool loop better with it. It is kept in the message's
-// ProviderState (persisted with the session) with the model that wrote it,
-// and sent back only to that model, in the field its server sent it in.
+// continue a tool loop better with it. It is kept as the message's
+// Thinking (persisted with the session, shown again on reload), with the
+// model that wrote it in its ProviderState, and sent back only to that
+// model, in the field its server sent it in.
 // A server that still refuses a request for a missing reasoning_content
 // (DeepSeek V4 asks it of every assistant message once the request has
 // tools, and of messages another model wrote) gets it on every assistant
@@ -25,11 +26,11 @@ import (
 // Either way the refused request is made again at once.
 
 // reasoningState is an assistant message's ProviderState: the model that
-// wrote the reasoning and its text, under the field the server used.
+// wrote its reasoning (the message's Thinking) and the field its server
+// sent it in.
 type reasoningState struct {
-	Model            string  `json:"model"`
-	ReasoningContent *string `json:"reasoning_content,omitempty"`
-	Reasoning        *string `json:"reasoning,omitempty"`
+	Model string `json:"model"`
+	Field string `json:"field,omitempty"` // "reasoning" or reasoning_content (empty)
 }
 
 // Fields a server sends reasoning in.
@@ -38,23 +39,22 @@ const (
 	fieldReasoning        = "reasoning"
 )
 
-// keepReasoning stores text, the reasoning model wrote in field, in msg's
-// ProviderState (nothing when text is empty).
+// keepReasoning keeps text, the reasoning model wrote in field, with msg:
+// its Thinking, and who wrote it in its ProviderState (nothing when text
+// is empty).
 func keepReasoning(msg *llm.Message, model, field, text string) {
 	if text == "" {
 		return
 	}
 	st := reasoningState{Model: model}
 	if field == fieldReasoning {
-		st.Reasoning = &text
-	} else {
-		st.ReasoningContent = &text
+		st.Field = fieldReasoning
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
 		return
 	}
-	msg.ProviderState = b
+	msg.Thinking, msg.ProviderState = text, b
 }
 
 // echoMode is which assistant messages carry reasoning back.
@@ -106,13 +106,11 @@ func reasoningEcho(m llm.Message, to echoTo) echo {
 		return echo{}
 	}
 	var st reasoningState
-	if len(m.ProviderState) > 0 && json.Unmarshal(m.ProviderState, &st) == nil && st.Model == to.model {
-		switch {
-		case st.ReasoningContent != nil && *st.ReasoningContent != "":
-			return echo{fieldReasoningContent, *st.ReasoningContent}
-		case st.Reasoning != nil && *st.Reasoning != "":
-			return echo{fieldReasoning, *st.Reasoning}
+	if m.Thinking != "" && len(m.ProviderState) > 0 && json.Unmarshal(m.ProviderState, &st) == nil && st.Model == to.model {
+		if st.Field == fieldReasoning {
+			return echo{fieldReasoning, m.Thinking}
 		}
+		return echo{fieldReasoningContent, m.Thinking}
 	}
 	if to.placeholder {
 		return echo{fieldReasoningContent, ""}

@@ -63,9 +63,10 @@ func TestReasoningEcho(t *testing.T) {
 		{"the model's own, to a server that wants one on each", kept("deepseek-v4-pro", fieldReasoningContent, "hmm"), echoTo{model: "deepseek-v4-pro", placeholder: true}, echo{fieldReasoningContent, "hmm"}},
 		{"none kept, to a server that wants one on each", llm.Message{Role: llm.RoleAssistant}, echoTo{model: "m", placeholder: true}, placeholder},
 		{"no reasoning kept", kept("m", fieldReasoningContent, ""), echoTo{model: "m"}, echo{}},
-		{"another provider's state", llm.Message{Role: llm.RoleAssistant, ProviderState: json.RawMessage(`{"items":[1]}`)}, echoTo{model: "m"}, echo{}},
-		{"a broken state", llm.Message{Role: llm.RoleAssistant, ProviderState: json.RawMessage(`{"model":`)}, echoTo{model: "m"}, echo{}},
-		{"not an assistant's", llm.Message{Role: llm.RoleUser, ProviderState: kept("m", fieldReasoningContent, "hmm").ProviderState}, echoTo{model: "m", placeholder: true}, echo{}},
+		{"another provider's state", llm.Message{Role: llm.RoleAssistant, Thinking: "hmm", ProviderState: json.RawMessage(`{"items":[1]}`)}, echoTo{model: "m"}, echo{}},
+		{"a broken state", llm.Message{Role: llm.RoleAssistant, Thinking: "hmm", ProviderState: json.RawMessage(`{"model":`)}, echoTo{model: "m"}, echo{}},
+		{"thinking no provider kept", llm.Message{Role: llm.RoleAssistant, Thinking: "hmm"}, echoTo{model: "m"}, echo{}},
+		{"not an assistant's", llm.Message{Role: llm.RoleUser, Thinking: "hmm", ProviderState: kept("m", fieldReasoningContent, "hmm").ProviderState}, echoTo{model: "m", placeholder: true}, echo{}},
 		{"nobody's", kept("m", fieldReasoningContent, "hmm"), echoTo{}, echo{}},
 	}
 	for _, tt := range tests {

@@ -139,10 +139,10 @@ const wholeAnswer = `{
 }`
 
 var wholeResponse = llm.Response{
-	Message: withState(assistant("Looking.",
+	Message: withThinking(assistant("Looking.",
 		agentproto.ToolCall{ID: "call_x", Name: "list_files", Arguments: `{"path":"."}`},
 		agentproto.ToolCall{ID: "call_y", Name: "grep", Arguments: `{"pattern":`}),
-		`{"model":"gpt-4.1","reasoning_content":"I should look first."}`),
+		"I should look first.", `{"model":"gpt-4.1"}`),
 	FinishReason: "tool_calls",
 	Usage:        llm.Usage{InputTokens: 50, OutputTokens: 9},
 }

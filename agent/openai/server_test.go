@@ -167,9 +167,13 @@ func chunk(delta map[string]any, finish string) string {
 	})
 }
 
-// withState is m with ProviderState state (the reasoning it keeps).
-func withState(m llm.Message, state string) llm.Message {
-	m.ProviderState = json.RawMessage(state)
+// withThinking is m with the reasoning it keeps: thinking, and state, its
+// ProviderState ("" for none).
+func withThinking(m llm.Message, thinking, state string) llm.Message {
+	m.Thinking = thinking
+	if state != "" {
+		m.ProviderState = json.RawMessage(state)
+	}
 	return m
 }
 

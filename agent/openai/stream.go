@@ -62,7 +62,7 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 		return llm.Response{}, acc.emitted, &kit.StreamDrop{Err: errors.New("the stream ended before the answer did (no finish_reason, no [DONE])")}
 	}
 	acc.end()
-	ex.reasoning = acc.reasoning.String()
+	ex.reasoning, ex.inline = acc.reasoning.String(), acc.inline.String()
 	return acc.response(), acc.emitted, nil
 }
 
@@ -95,8 +95,7 @@ func jsonAnswer(ex *exchange, onEvent func(llm.Event)) (llm.Response, bool, erro
 	if err := json.Unmarshal(body, &cr); err != nil || len(cr.Choices) == 0 {
 		return llm.Response{}, false, &kit.Malformed{Err: fmt.Errorf("a streaming request was answered with a JSON body that is not a chat completion: %s", kit.Excerpt(string(body)))}
 	}
-	resp, emitted := convertWhole(&cr, onEvent)
-	ex.reasoning = cr.Choices[0].Message.ReasoningContent
+	resp, emitted := convertWhole(&cr, onEvent, ex)
 	return resp, emitted, nil
 }
 

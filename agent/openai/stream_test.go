@@ -53,13 +53,13 @@ func TestStreaming(t *testing.T) {
 	}, {
 		name:       "reasoning then text",
 		chunks:     []string{thoughtChunk("let me "), thoughtChunk("think"), textChunk("Done."), finishChunk("stop")},
-		want:       llm.Response{Message: withState(assistant("Done."), `{"model":"gpt-4.1","reasoning_content":"let me think"}`), FinishReason: "stop"},
+		want:       llm.Response{Message: withThinking(assistant("Done."), "let me think", `{"model":"gpt-4.1"}`), FinishReason: "stop"},
 		wantEvents: []llm.Event{thought("let me "), thought("think"), text("Done.")},
 	}, {
 		name: "inline reasoning, its tags split across chunks",
 		chunks: []string{roleChunk(), textChunk("\n<thi"), textChunk("nk>let me "), textChunk("think</th"), textChunk("ink>\n\nDo"),
 			textChunk("ne."), finishChunk("stop")},
-		want:       llm.Response{Message: assistant("Done."), FinishReason: "stop"},
+		want:       llm.Response{Message: withThinking(assistant("Done."), "let me think", ""), FinishReason: "stop"},
 		wantEvents: []llm.Event{thought("let me "), thought("think"), text("Do"), text("ne.")},
 	}, {
 		name:       "a think tag later in the text is text",
@@ -69,7 +69,7 @@ func TestStreaming(t *testing.T) {
 	}, {
 		name:       "inline reasoning cut off before its end",
 		chunks:     []string{textChunk("<think>step one</"), finishChunk("length")},
-		want:       llm.Response{Message: assistant(""), FinishReason: "length"},
+		want:       llm.Response{Message: withThinking(assistant(""), "step one</", ""), FinishReason: "length"},
 		wantEvents: []llm.Event{thought("step one"), thought("</")},
 	}, {
 		name:       "usage chunk",

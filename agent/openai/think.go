@@ -98,14 +98,17 @@ func heldTagStart(s, tag string) int {
 
 // convertWhole converts a whole (non-streamed) answer, its inline reasoning
 // moved out of the text (thinkSplitter), and emits its reasoning and text.
-// It reports whether anything was emitted.
-func convertWhole(cr *goopenai.ChatCompletionResponse, onEvent func(llm.Event)) (llm.Response, bool) {
+// It reports whether anything was emitted, and records in ex the reasoning
+// the server sent apart and the inline one.
+func convertWhole(cr *goopenai.ChatCompletionResponse, onEvent func(llm.Event), ex *exchange) (llm.Response, bool) {
 	m := &cr.Choices[0].Message
+	ex.reasoning = m.ReasoningContent
 	var t thinkSplitter
 	thought, text := t.feed(m.Content)
 	moreThought, moreText := t.flush()
 	if thought += moreThought; thought != "" {
 		m.ReasoningContent += thought
+		ex.inline = thought
 	}
 	m.Content = text + moreText
 	return completionResponse(cr), emitWhole(*m, onEvent)

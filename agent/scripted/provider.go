@@ -99,7 +99,7 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 		return llm.Response{}, errors.New(step.Error)
 	}
 
-	msg := llm.Message{Role: llm.RoleAssistant, Content: step.Text}
+	msg := llm.Message{Role: llm.RoleAssistant, Content: step.Text, Thinking: step.Thought} // the thought kept to be shown again
 	out := countWords(step.Thought, step.Text)
 	for j, c := range step.ToolCalls {
 		args, err := c.arguments()

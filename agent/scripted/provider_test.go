@@ -59,6 +59,7 @@ func TestReplayPlanFlow(t *testing.T) {
 	}
 	want := llm.Response{
 		Message: llm.Message{Role: llm.RoleAssistant, Content: "Let me look at the repository layout before planning anything.",
+			Thinking: "The user wants an overview, so I list the files first.", // kept to be shown again
 			ToolCalls: []agentproto.ToolCall{
 				{ID: "call_1_1", Name: "list_files", Arguments: `{"depth":2,"path":"."}`},
 				{ID: "grep_todo", Name: "grep", Arguments: `{"paths":["agent","server"],"pattern":"TODO"}`},

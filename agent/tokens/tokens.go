@@ -268,9 +268,12 @@ var byteClass = func() (t [256]uint8) {
 // few tokens of framing.
 func EstimateMessage(m llm.Message) float64 {
 	n := 4 + EstimateText(m.Content)
-	// The provider's state (a reasoning model's thinking, which some
-	// servers must get back) may be sent with the message: counted as
-	// prose, about four bytes a token, without reading it.
+	// A reasoning model's thinking may be sent back with the message (some
+	// servers must get it), and the provider's state with it: counted
+	// whenever they are there.
+	if m.Thinking != "" {
+		n += EstimateText(m.Thinking)
+	}
 	n += float64(len(m.ProviderState)) / 4
 	for _, c := range m.ToolCalls {
 		n += 6 + EstimateText(c.Name) + EstimateText(c.Arguments)

@@ -36,7 +36,7 @@ func Sessions(list []agentproto.Session) []agentproto.Session { return nonNil(li
 // Messages are a conversation on the wire (never nil: `[]`).
 func Messages(msgs []llm.Message) []agentproto.Message {
 	return each(msgs, func(m llm.Message) agentproto.Message {
-		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, ProviderState: m.ProviderState, Error: m.Error, Rewound: m.Rewound}
+		w := agentproto.Message{ID: m.ID, Role: string(m.Role), Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name, Thinking: m.Thinking, ProviderState: m.ProviderState, Error: m.Error, Rewound: m.Rewound}
 		w.ToolCalls = m.ToolCalls // llm's type is agentproto's
 		if o := m.Outcome; o != nil {
 			// The outcome is flat on the wire: status, refusal, questions, answers.

@@ -16,7 +16,7 @@ import (
 // no row; TestEmptyListsAreLists checks what the helpers add to them.)
 func TestSameJSON(t *testing.T) {
 	msgs := []llm.Message{
-		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []agentproto.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`, Title: "read a", Kind: "read"}}, ProviderState: json.RawMessage(`{"r":1}`)},
+		{ID: "m1", Role: "assistant", Content: "hi", ToolCalls: []agentproto.ToolCall{{ID: "c1", Name: "read", Arguments: `{"path":"a"}`, Title: "read a", Kind: "read"}}, Thinking: "hmm", ProviderState: json.RawMessage(`{"r":1}`)},
 		{Role: "tool", Content: "{}", ToolCallID: "c1", Name: "read"},
 	}
 	// The sandbox's status is the one value the agent converts itself

@@ -474,6 +474,8 @@ export interface Message {
   tool_call_id?: string;
   /** Name is the tool name of a tool message. */
   name?: string;
+  /** Thinking is the reasoning the model sent before an assistant message, as it was shown live (agent_thought_chunk): a reloaded chat shows it as thinking. */
+  thinking?: string;
   /** ProviderState is the model provider's own state, opaque. */
   provider_state?: unknown;
   /** Status is how the call a tool message answers ended: "completed" or "failed" (a refused call stays failed, with its Refusal). */

@@ -418,6 +418,7 @@ M.acp_methods = {
 ---@field tool_calls? agentls.ToolCall[] ToolCalls are the calls an assistant message asks for.
 ---@field tool_call_id? string ToolCallID links a tool message to the call it answers.
 ---@field name? string Name is the tool name of a tool message.
+---@field thinking? string Thinking is the reasoning the model sent before an assistant message, as it was shown live (agent_thought_chunk): a reloaded chat shows it as thinking.
 ---@field provider_state? any ProviderState is the model provider's own state, opaque.
 ---@field status? 'completed'|'failed' Status is how the call a tool message answers ended: "completed" or "failed" (a refused call stays failed, with its Refusal).
 ---@field refusal? agentls.Refusal
