@@ -268,13 +268,13 @@ var byteClass = func() (t [256]uint8) {
 // few tokens of framing.
 func EstimateMessage(m llm.Message) float64 {
 	n := 4 + EstimateText(m.Content)
-	// A reasoning model's thinking may be sent back with the message (some
-	// servers must get it), and the provider's state with it: counted
-	// whenever they are there.
-	if m.Thinking != "" {
+	// A reasoning model's thinking goes back with a message that called
+	// tools, when its provider kept what it needs to send it (agent/openai:
+	// DeepSeek must get it); otherwise it is only shown, never sent, and
+	// counting it would skew the calibration.
+	if m.Thinking != "" && len(m.ToolCalls) > 0 && len(m.ProviderState) > 0 {
 		n += EstimateText(m.Thinking)
 	}
-	n += float64(len(m.ProviderState)) / 4
 	for _, c := range m.ToolCalls {
 		n += 6 + EstimateText(c.Name) + EstimateText(c.Arguments)
 	}
