@@ -624,7 +624,8 @@ end
 
 --- Rebuilds the chat from a loaded session's messages, as it was shown: each tool call with
 --- its persisted title and status (a refused call stays refused), the questions it asked
---- with the user's answers as text, and a failed prompt's error.
+--- with the user's answers as text, a failed prompt's error, and the model's thinking before
+--- an answer (its `thinking`, shown as the live thought).
 function State:replay(messages)
   local chat = self.chat
   for _, m in ipairs(messages or {}) do
@@ -635,6 +636,10 @@ function State:replay(messages)
         chat:note('error: ' .. tostring(m.error) .. ' (' .. M.retry_hint .. ')')
       end
     elseif m.role == 'assistant' then
+      -- the model's thinking before this answer, shown as live (its agent_thought_chunk)
+      if given(m.thinking) and m.thinking ~= '' then
+        chat:update({ sessionUpdate = 'agent_thought_chunk', content = { text = m.thinking } })
+      end
       if content and content ~= '' then
         chat:update({ sessionUpdate = 'agent_message_chunk', content = { text = content .. '\n' } })
       end
