@@ -316,7 +316,9 @@ export class ChatModel {
         if (m.error) st.items.push({ kind: 'notice', id: this.nextId('n'), rev: 1, text: `The turn stopped: ${m.error}`, level: 'error', retry: true });
       }
       if (m.role === 'assistant') {
-        if (m.content) st.items.push({ kind: 'assistant', id: this.nextId('a'), rev: 1, text: m.content });
+        // The reasoning shown live before this answer (agent_thought_chunk); older servers send none.
+        if (m.thinking) this.textItem(st, 'thought', m.thinking);
+        if (m.content) this.textItem(st, 'assistant', m.content);
         for (const tc of m.tool_calls ?? []) {
           // The server keeps each call's title and kind (older servers: the tool's name).
           const item: ToolItem = {
@@ -436,6 +438,11 @@ export class ChatModel {
     st.busy = true;
   }
 
+  /** Adds an answer or a thinking block (live and loaded alike). */
+  private textItem(st: SessionState, kind: 'assistant' | 'thought', text: string): void {
+    st.items.push({ kind, id: this.nextId(kind[0]), rev: 1, text });
+  }
+
   private notice(st: SessionState, text: string, level: 'info' | 'error'): void {
     st.items.push({ kind: 'notice', id: this.nextId('n'), rev: 1, text, level });
   }
@@ -453,7 +460,7 @@ export class ChatModel {
           last.text += u.content.text;
           last.rev++;
         } else {
-          st.items.push({ kind, id: this.nextId(kind[0]), rev: 1, text: u.content.text });
+          this.textItem(st, kind, u.content.text);
         }
         break;
       }

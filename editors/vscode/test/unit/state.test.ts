@@ -298,6 +298,37 @@ describe('ChatModel', () => {
     assert.equal(st.loaded, true);
   });
 
+  test('a loaded answer shows its thinking first, as the live chat showed it', () => {
+    // Live: the thought streams, then the answer and its call.
+    m.addPrompt('s1', 'fix it');
+    m.applyUpdate('s1', { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'The test ' } });
+    m.applyUpdate('s1', { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'fails first.' } });
+    m.applyUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Looking.' } });
+    m.applyUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'read', kind: 'read', status: 'completed' });
+    const live = m.current!.items.map((i) => [i.kind, 'text' in i ? i.text : i.id]);
+    // Loaded: the same turn from agent/loadSession, and a thinking-only step before a call.
+    const st = m.loadMessages(session('s2'), [
+      { role: 'user', content: 'fix it' },
+      { role: 'assistant', content: 'Looking.', thinking: 'The test fails first.', tool_calls: [{ id: 't1', name: 'read', arguments: '{}' }] },
+      { role: 'tool', tool_call_id: 't1', content: '{"success":true,"result":"x"}' },
+      { role: 'assistant', thinking: 'Now the other one.', tool_calls: [{ id: 't2', name: 'read', arguments: '{}' }] },
+    ]);
+    const loaded = st.items.map((i) => [i.kind, 'text' in i ? i.text : i.id]);
+    assert.deepEqual(loaded.slice(0, 4), live);
+    assert.deepEqual(loaded.slice(4), [['thought', 'Now the other one.'], ['tool', 't2']]);
+    const thought = st.items[1];
+    assert.ok(thought.kind === 'thought' && thought.rev === 1 && thought.id !== st.items[2].id);
+  });
+
+  test('a loaded answer without thinking (older servers) is its text and calls only', () => {
+    const st = m.loadMessages(session('s2'), [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'assistant', content: 'Again.', thinking: '' },
+    ]);
+    assert.deepEqual(st.items.map((i) => i.kind), ['user', 'assistant', 'assistant']);
+  });
+
   test('a stopped server ends turns and withdraws the questions it asked', () => {
     m.addPrompt('s1', 'x');
     m.ask({ ...approval('s1'), purpose: 'question' });
