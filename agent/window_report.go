@@ -30,18 +30,22 @@ type WindowReporter interface {
 // configuration gives that model's window (model.context_window: the
 // user's word wins, and nothing is asked).
 func (s *Session) askWindow(ctx context.Context) {
-	r, ok := s.m.Provider().(WindowReporter)
-	if !ok {
-		return
-	}
 	mode := s.State().Mode
-	model, configured := tokens.ModelOf(s.m.config(), mode, s.requestModel(mode))
-	if configured > 0 {
-		return
+	s.m.askWindowOf(ctx, mode, s.requestModel(mode))
+}
+
+// askWindowOf asks the endpoint, within windowAskBound, for the context
+// window of mode's model (or chosen; tokens.ModelOf) unless the
+// configuration gives it; it returns that model and its configured window
+// (0: none).
+func (m *Manager) askWindowOf(ctx context.Context, mode agentproto.Mode, chosen string) (model string, configured int) {
+	model, configured = tokens.ModelOf(m.config(), mode, chosen)
+	if r, ok := m.Provider().(WindowReporter); ok && configured == 0 {
+		ctx, cancel := context.WithTimeout(ctx, windowAskBound)
+		defer cancel()
+		r.AskContextWindow(ctx, model)
 	}
-	ctx, cancel := context.WithTimeout(ctx, windowAskBound)
-	defer cancel()
-	r.AskContextWindow(ctx, model)
+	return model, configured
 }
 
 // reportedWindow is the context window the endpoint reported for model
@@ -58,17 +62,11 @@ func (m *Manager) reportedWindow(model string) (int, string) {
 // windowAskBound) as a session would, and where it comes from (for
 // agent/checkModel: the person checking the setup sees it).
 func (m *Manager) configuredWindow(ctx context.Context) (int, string) {
-	cfg := m.config()
-	model, configured := tokens.ModelOf(cfg, agentproto.ModeBuild, "")
+	model, configured := m.askWindowOf(ctx, agentproto.ModeBuild, "")
 	if configured > 0 {
 		return configured, "model.context_window"
 	}
-	if r, ok := m.Provider().(WindowReporter); ok {
-		ctx, cancel := context.WithTimeout(ctx, windowAskBound)
-		r.AskContextWindow(ctx, model)
-		cancel()
-	}
-	b := tokens.BudgetOf(cfg, agentproto.ModeBuild, "", m.reportedWindow)
+	b := tokens.BudgetOf(m.config(), agentproto.ModeBuild, "", m.reportedWindow)
 	switch _, known := tokens.KnownWindow(model); {
 	case b.Reported != "":
 		return b.Window, b.Reported

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/fakeopenai"
+	"github.com/agentls/agentls/server/internal/lsptest"
 )
 
 // TestReasoningGoesBackToTheModel: a reasoning model's thinking goes back
@@ -104,16 +105,8 @@ func TestReasoningOnEveryMessageWhenTheServerWantsIt(t *testing.T) {
 	defer fake.Close()
 	h := startWithFake(t, t.TempDir(), fake, nil)
 	s := h.NewSession("plan")
-	for _, p := range []string{"hi", "hi again", "and again"} {
-		if r := h.Prompt(s.SessionID, p); r.StopReason != "end_turn" {
-			t.Fatalf("prompt %q = %+v (%s)", p, r, r.Error)
-		}
-	}
-	var statuses []int
-	for _, r := range fake.Requests() {
-		statuses = append(statuses, r.Status)
-	}
-	if fmt.Sprint(statuses) != "[200 400 200 200]" {
+	promptEach(t, h, s.SessionID, "hi", "hi again", "and again")
+	if statuses := requestStatuses(fake); fmt.Sprint(statuses) != "[200 400 200 200]" {
 		t.Fatalf("statuses %v, want one refusal, then the same request accepted, then no refusal", statuses)
 	}
 	last := fake.Requests()[3]
@@ -152,16 +145,28 @@ func TestReasoningNotSentToAServerThatRefusesIt(t *testing.T) {
 	defer fake.Close()
 	h := startWithFake(t, dir, fake, nil)
 	s := h.NewSession("plan")
-	for _, p := range []string{"what do the notes say?", "and now?"} {
-		if r := h.Prompt(s.SessionID, p); r.StopReason != "end_turn" {
+	promptEach(t, h, s.SessionID, "what do the notes say?", "and now?")
+	if statuses := requestStatuses(fake); fmt.Sprint(statuses) != "[200 400 200 200 200]" {
+		t.Fatalf("statuses %v, want one refusal, the same request accepted without the reasoning, then no refusal", statuses)
+	}
+}
+
+// promptEach sends each prompt in turn; every turn must end well.
+func promptEach(t *testing.T, h *lsptest.Env, sessionID string, prompts ...string) {
+	t.Helper()
+	for _, p := range prompts {
+		if r := h.Prompt(sessionID, p); r.StopReason != "end_turn" {
 			t.Fatalf("prompt %q = %+v (%s)", p, r, r.Error)
 		}
 	}
-	var statuses []int
+}
+
+// requestStatuses are the HTTP statuses the endpoint answered its chat
+// requests with, in order.
+func requestStatuses(fake *fakeopenai.Server) []int {
+	var out []int
 	for _, r := range fake.Requests() {
-		statuses = append(statuses, r.Status)
+		out = append(out, r.Status)
 	}
-	if fmt.Sprint(statuses) != "[200 400 200 200 200]" {
-		t.Fatalf("statuses %v, want one refusal, the same request accepted without the reasoning, then no refusal", statuses)
-	}
+	return out
 }
