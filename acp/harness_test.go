@@ -290,6 +290,9 @@ type testClient struct {
 	terms     terminals
 	// createErr, when set, makes terminal/create fail with its message.
 	createErr string
+	// beforeCreate, when set, is called at each terminal/create before the
+	// client starts the command.
+	beforeCreate func()
 	// onTerminal, when set, is called with each terminal the client starts.
 	onTerminal func(*clientTerminal)
 }

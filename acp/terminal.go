@@ -48,6 +48,21 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 		// terminal/create below is not abandoned on cancellation).
 		return tools.TerminalResult{Cancelled: true}, true, nil
 	}
+	var coverFailed bool
+	res, handled, err := e.runInTerminalOnce(ctx, sessionID, job, &coverFailed)
+	if coverFailed && ctx.Err() == nil {
+		// Nothing ran: a socket the sandbox was to cover went away while
+		// bubblewrap set it up. Once more, the sandbox made anew.
+		slog.Info("acp: bubblewrap could not cover a socket that went away; the command starts again", "session", sessionID)
+		res, handled, err = e.runInTerminalOnce(ctx, sessionID, job, &coverFailed)
+	}
+	return res, handled, err
+}
+
+// runInTerminalOnce is RunInTerminal's one run of the command in the
+// client's terminal; coverFailed is set when it never ran because a
+// socket bubblewrap was to cover went away (sandbox.Prepared.CoverFailed).
+func (e *editor) runInTerminalOnce(ctx context.Context, sessionID string, job tools.TerminalJob, coverFailed *bool) (tools.TerminalResult, bool, error) {
 	start := time.Now()
 	sid := sdk.SessionId(sessionID)
 	command, args := terminalCommand(job.Command, job.EnvDeny)
@@ -137,6 +152,7 @@ func (e *editor) RunInTerminal(ctx context.Context, sessionID string, job tools.
 		note = withNote(note, "(the client's terminal did not return the command's output: "+clientError(err)+")")
 	}
 	res.Output = out.Output
+	*coverFailed = err == nil && !out.Truncated && !res.TimedOut && !res.Cancelled && prep.CoverFailed(res.ExitCode, out.Output)
 	if out.Truncated {
 		res.Output = "(the start of the output was cut by the client's output limit)\n" + res.Output
 	}

@@ -67,6 +67,9 @@ func (c *testClient) CreateTerminal(_ context.Context, p sdk.CreateTerminalReque
 	if c.createErr != "" {
 		return sdk.CreateTerminalResponse{}, sdk.NewInternalError(map[string]any{"error": c.createErr})
 	}
+	if c.beforeCreate != nil {
+		c.beforeCreate()
+	}
 	cmd := exec.Command(p.Command, p.Args...)
 	if p.Cwd != nil {
 		cmd.Dir = *p.Cwd

@@ -1,9 +1,12 @@
 package acp_test
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentls/agentls/sandbox"
@@ -39,5 +42,45 @@ func TestClientTerminalFailsOwnShellRuns(t *testing.T) {
 	r, _ := runInClientTerminal(t, client, "", runScript("echo ran-in-own-shell > out.txt; cat out.txt", "Ran.", `"exit_code":0`, "ran-in-own-shell"))
 	if b, err := os.ReadFile(filepath.Join(r.dir, "out.txt")); err != nil || string(b) != "ran-in-own-shell\n" {
 		t.Fatalf("own shell did not run it: %q %v", b, err)
+	}
+}
+
+// A listening socket outside the workspace that goes away with its
+// folder before the client starts the command (an editor's IPC socket, a
+// test's temporary folder) stopped bubblewrap before anything ran: the
+// model got exit 1 and "bwrap: Can't mkdir parents for …". The command
+// is prepared again and runs in a second terminal; its result is its own.
+func TestClientTerminalRunsWhenACoveredSocketGoesAway(t *testing.T) {
+	t.Parallel()
+	if st := sandbox.Detect().Status(sandbox.ModeAuto); st.Mode != "landlock+bwrap" {
+		t.Skipf("needs bubblewrap: %s", st.Summary)
+	}
+	dir := filepath.Join(t.TempDir(), "ipc")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("unix", filepath.Join(dir, "daemon.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var once sync.Once
+	client := &testClient{permit: choose("allow_once"), beforeCreate: func() {
+		once.Do(func() { // after agentls listed the sockets, before the start
+			l.Close()
+			_ = os.RemoveAll(dir)
+		})
+	}}
+	runInClientTerminal(t, client, "", runScript("echo ran-after-cover", "Ran.", `"exit_code":0`, "ran-after-cover"))
+	terms := client.startedTerminals()
+	if len(terms) != 2 {
+		t.Fatalf("%d terminals, want the failed one and the one that ran", len(terms))
+	}
+	first := client.firstTerminalEnded()
+	first.mu.Lock()
+	out := first.out.String()
+	first.mu.Unlock()
+	if !strings.Contains(out, "bwrap: Can't mkdir parents for") {
+		t.Errorf("the first terminal's output %q is not bubblewrap's failure: nothing proven", out)
 	}
 }

@@ -84,6 +84,22 @@ type client struct {
 // startClient starts argv under pol in root and initializes it with the
 // workspace folders and initOpts; now times its publishes.
 func startClient(ctx context.Context, fileType string, argv []string, initOpts map[string]any, root string, folders []string, pol sandbox.Policy, launcher string, environ []string, now func() time.Time) (*client, error) {
+	c, err := startProcess(fileType, argv, initOpts, root, pol, launcher, environ, now)
+	if errors.Is(err, sandbox.ErrPrepareAgain) { // nothing ran: once more, the sandbox made anew
+		c, err = startProcess(fileType, argv, initOpts, root, pol, launcher, environ, now)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.connect(ctx, root, folders)
+}
+
+// testHookPrepared, when set (tests), runs between preparing a server's
+// sandbox and starting it.
+var testHookPrepared func()
+
+// startProcess starts the server's process for a client.
+func startProcess(fileType string, argv []string, initOpts map[string]any, root string, pol sandbox.Policy, launcher string, environ []string, now func() time.Time) (*client, error) {
 	// In a process group of its own behind the sandbox's watchdog (what is
 	// left in the group dies with agentls, however agentls ends), PATH
 	// never into the workspace.
@@ -92,6 +108,9 @@ func startClient(ctx context.Context, fileType string, argv []string, initOpts m
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	cmd.Dir = root
+	if testHookPrepared != nil {
+		testHookPrepared()
+	}
 	// A child that left the server's process group (setsid: the group's kill
 	// misses it; the server's reaper or bubblewrap's PID namespace ends it,
 	// unless it escaped them) may hold the server's stderr open: once the
@@ -145,13 +164,18 @@ func startClient(ctx context.Context, fileType string, argv []string, initOpts m
 			sandbox.KillGroup(c.cmd.Process)
 		}
 	}()
+	return c, nil
+}
+
+// connect runs the handshake with a started server (startProcess).
+func (c *client) connect(ctx context.Context, root string, folders []string) (*client, error) {
 	ictx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
 	if err := c.initialize(ictx, root, folders); err != nil {
 		c.stop()
-		return nil, fmt.Errorf("%s: initialize: %w (stderr: %s)", argv[0], err, c.stderr.String())
+		return nil, fmt.Errorf("%s: initialize: %w (stderr: %s)", c.argv[0], err, c.stderr.String())
 	}
-	slog.Info("language server started", "fileType", fileType, "argv", argv, "sandbox", prep.Status.Mode, "pull", c.pull)
+	slog.Info("language server started", "fileType", c.fileType, "argv", c.argv, "sandbox", c.prep.Status.Mode, "pull", c.pull)
 	return c, nil
 }
 

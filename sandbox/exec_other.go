@@ -8,3 +8,6 @@ import "errors"
 func execve(string, []string, []string) error {
 	return errors.New("the sandbox launcher runs on Linux only")
 }
+
+// dupOnto: the launcher is Unix's.
+func dupOnto(int, int) error { return errors.New("the sandbox launcher runs on Linux only") }

@@ -5,6 +5,8 @@ package sandbox
 import (
 	"fmt"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // execve replaces this process with path.
@@ -14,3 +16,6 @@ func execve(path string, argv, env []string) error {
 	}
 	return nil
 }
+
+// dupOnto makes descriptor to a copy of fd.
+func dupOnto(fd, to int) error { return unix.Dup2(fd, to) }

@@ -37,11 +37,20 @@ var ErrLauncher = errors.New("agentls sandbox-exec")
 // (socketfilter_linux.go) and the one that hands the calls naming another
 // process to the reaper (processfilter_linux.go; `--notify <fd>` first,
 // from the reaper), and execs argv; it returns only on failure.
+// Under bubblewrap `--started <fd> --stderr <fd>` come first: the
+// launcher takes the command's error output as its own and says it runs
+// (sayStarted, bwrap_start.go).
 // With `--reap` first (Prepared.Reaps) it is the command's reaper instead
 // (reaper_linux.go): it starts the launcher without `--reap` as its
 // child, and when that child ends it kills every process the command left
 // behind and exits with the child's status.
 func Exec(args []string) error {
+	if len(args) > 3 && args[0] == startedFlag && args[2] == stderrFlag {
+		if err := sayStarted(args[1], args[3]); err != nil {
+			return err
+		}
+		args = args[4:]
+	}
 	if len(args) > 0 && args[0] == reapFlag {
 		return reap(args[1:])
 	}
@@ -110,4 +119,40 @@ func Exec(args []string) error {
 		os.NewFile(uintptr(notify), "notify").Close()
 	}
 	return execve(path, slices.Clone(argv), os.Environ())
+}
+
+// sayStarted makes descriptor stderr (noFD: none) this process's error
+// output and writes a byte on descriptor started (noFD: none): the
+// sandbox is set up, the launcher runs (bwrap_start.go). A Start that no
+// longer waits has closed its end; that write's error is no concern.
+func sayStarted(started, stderr string) error {
+	if stderr != noFD {
+		fd, err := launcherFD(stderrFlag, stderr)
+		if err != nil {
+			return err
+		}
+		if err := dupOnto(fd, 2); err != nil {
+			return fmt.Errorf("%s: %w", stderrFlag, err)
+		}
+		os.NewFile(uintptr(fd), "stderr").Close()
+	}
+	if started != noFD {
+		fd, err := launcherFD(startedFlag, started)
+		if err != nil {
+			return err
+		}
+		f := os.NewFile(uintptr(fd), "started")
+		_, _ = f.Write([]byte{1})
+		f.Close()
+	}
+	return nil
+}
+
+// launcherFD is a descriptor argument of flag: 3 or more.
+func launcherFD(flag, arg string) (int, error) {
+	fd, err := strconv.Atoi(arg)
+	if err != nil || fd < 3 {
+		return 0, fmt.Errorf("%s %q: not a descriptor", flag, arg)
+	}
+	return fd, nil
 }

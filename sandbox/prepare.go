@@ -40,6 +40,10 @@ type Prepared struct {
 	Reaps bool
 	// dog is the command's watchdog (WatchedCommand); nil without one.
 	dog *watchdog
+	// bwrap is what Start needs to learn whether bubblewrap set the
+	// sandbox up, and to try once more (bwrap_start.go); nil without
+	// bubblewrap.
+	bwrap *bwrapStart
 }
 
 // Cleanup closes agentls's end of the command's watchdog (which then kills
@@ -51,6 +55,9 @@ func (p *Prepared) Cleanup() {
 		return
 	}
 	p.stopWatchdog()
+	if p.bwrap != nil {
+		p.bwrap.messages.close()
+	}
 	if p.TempDir != "" {
 		if err := os.RemoveAll(p.TempDir); err != nil {
 			slog.Warn("sandbox: the command's TMPDIR stays behind", "dir", p.TempDir, "err", err)
@@ -162,9 +169,17 @@ func prepareWith(probe Probe, pol Policy, launcher string, argv []string) (*Prep
 		ok = true
 		return p, nil
 	}
-	sockets := slices.DeleteFunc(liveSockets(os.Environ(), append(append(slices.Clone(s.Writable), s.Deny...), runUser)),
-		func(sock string) bool { return !reachableBy(sock, pol.RunAs) })
-	p.Argv = append(bwrapArgs(probe.BwrapPath, s, pol.Network, uid, sockets), inner...)
+	// The launcher says when bubblewrap has set the sandbox up (Start
+	// fills the descriptors in; "-" is none: a client starts the command).
+	inner = slices.Insert(inner, 2, startedFlag, noFD, stderrFlag, noFD)
+	cover := func() ([]string, []string) {
+		sockets := slices.DeleteFunc(liveSockets(os.Environ(), append(append(slices.Clone(s.Writable), s.Deny...), runUser)),
+			func(sock string) bool { return !reachableBy(sock, pol.RunAs) })
+		return bwrapArgs(probe.BwrapPath, s, pol.Network, uid, sockets), sockets
+	}
+	prefix, sockets := cover()
+	p.Argv = append(prefix, inner...)
+	p.bwrap = &bwrapStart{inner: len(inner), sockets: sockets, cover: cover}
 	ok = true
 	return p, nil
 }

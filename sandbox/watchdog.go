@@ -1,11 +1,7 @@
 package sandbox
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
-	"slices"
-	"strconv"
 )
 
 // maxWatchdogFD is the highest descriptor the watchdog's pipe may get in
@@ -24,33 +20,6 @@ type watchdog struct {
 	// argument (WatchedCommand finds it; Start writes the descriptor
 	// there).
 	arg int
-}
-
-// Start starts cmd, made for p by Command or WatchedCommand (cmd.Start
-// otherwise). A watched command gets the read end of its watchdog's pipe
-// as its last extra file, after cmd.ExtraFiles, which keep their numbers
-// (3 on); the watchdog's shell closes it before it execs the command, and
-// agentls's copy is closed once the command holds its own. At most 6
-// extra files fit beside it.
-func (p *Prepared) Start(cmd *exec.Cmd) error {
-	if p == nil || p.dog == nil {
-		return cmd.Start()
-	}
-	if len(cmd.Args) != len(p.Argv) || p.dog.arg >= len(cmd.Args) {
-		return fmt.Errorf("sandbox: %s is not the prepared command", cmd.Path)
-	}
-	files := slices.DeleteFunc(slices.Clone(cmd.ExtraFiles), func(f *os.File) bool { return f == p.dog.r })
-	fd := 3 + len(files)
-	if fd > maxWatchdogFD {
-		return fmt.Errorf("sandbox: %d extra files: the watchdog's pipe needs a descriptor up to %d", len(files), maxWatchdogFD)
-	}
-	cmd.ExtraFiles = append(files, p.dog.r)
-	cmd.Args[p.dog.arg] = strconv.Itoa(fd)
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	_ = p.dog.r.Close()
-	return nil
 }
 
 // stopWatchdog closes agentls's ends of the watchdog's pipe: the
