@@ -86,14 +86,16 @@ local function line_of(bufnr, want)
   end
 end
 
--- Checks that `rows` show each thought before what the model did after it.
+-- Checks that `rows` show each thought before what the model did after it, a blank row between
+-- (Markdown would read the next line as the quote's continuation).
 local function thoughts_first(rows, what)
   local t1 = row_of(rows, '> A greeting: answer in one line.', what)
   local a1 = row_of(rows, 'Hello! How can I help?', what)
-  t.eq(t1 + 1, a1, what .. ': the thought right above its answer')
+  t.eq(t1 + 2, a1, what .. ': the thought right above its answer')
+  t.eq('', rows[t1 + 1], what .. ': a blank row after the thought')
   local t2 = row_of(rows, '> I should read notes.txt first.', what)
   local c2 = row_of(rows, '  • Read notes.txt', what)
-  t.eq(t2 + 1, c2, what .. ': the thought right above its tool call')
+  t.eq(t2 + 2, c2, what .. ': the thought right above its tool call')
   local a2 = row_of(rows, 'notes.txt says hi.', what)
   t.ok(a1 < t2 and c2 < a2, what .. ': in order\n' .. table.concat(rows, '\n'))
 end
@@ -111,6 +113,12 @@ t.describe('thinking in a chat opened again', function()
     local live = visible('live')
     thoughts_first(live, 'live')
     local live_hl = hl_at(st.chat.bufnr, line_of(st.chat.bufnr, '> A greeting: answer in one line.'))
+    for _, text in ipairs({ 'Hello! How can I help?', '  • Read notes.txt' }) do
+      local names = hl_at(st.chat.bufnr, line_of(st.chat.bufnr, text))
+      for _, name in ipairs(names) do
+        t.ok(not name:lower():find('quote'), string.format('%q highlighted as the thought above it (%s)', text, table.concat(names, ', ')))
+      end
+    end
 
     -- Neovim and the server restart: :Agentls chat reopens the chat from agent/loadSession
     local id = st.session.sessionId

@@ -441,6 +441,9 @@ function Chat:lines()
       for _, l in ipairs(split(e.text)) do
         table.insert(out, '> ' .. l)
       end
+      -- a blank row ends the quote: Markdown reads the next line as its continuation (the answer
+      -- or a tool call highlighted as the thought)
+      table.insert(out, '')
     elseif e.kind == 'tool' then
       tool_lines(out, e, 0, self.rows, self.links, self.shown)
     elseif e.kind == 'note' then
