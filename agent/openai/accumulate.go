@@ -29,6 +29,9 @@ type accumulator struct {
 	emitted bool
 	// think moves inline reasoning out of the text.
 	think thinkSplitter
+	// closing is what the whole answer said about its model's answers
+	// (think_close.go).
+	closing closing
 	// reasoning is the reasoning the server sent apart (kept with the
 	// message, and sent back where needed: reasoning_state.go); inline is
 	// the inline one (kept to be shown again, never sent back).
@@ -58,6 +61,9 @@ func (a *accumulator) add(chunk *goopenai.ChatCompletionStreamResponse) {
 			continue
 		}
 		a.choices++
+		if ch.Delta.ReasoningContent != "" {
+			a.think.apart()
+		}
 		a.emit(llm.EventThought, ch.Delta.ReasoningContent)
 		a.reasoning.WriteString(ch.Delta.ReasoningContent)
 		thought, text := a.think.feed(ch.Delta.Content)
@@ -75,12 +81,19 @@ func (a *accumulator) add(chunk *goopenai.ChatCompletionStreamResponse) {
 }
 
 // end emits what the inline-reasoning splitter still holds, once the
-// stream has ended.
+// stream has ended, and settles the answer's reasoning and text
+// (settleInline: what was shown stays shown).
 func (a *accumulator) end() {
 	thought, text := a.think.flush()
 	a.inline.WriteString(thought)
 	a.emit(llm.EventThought, thought)
 	a.emit(llm.EventText, text)
+	inline, answer, what := settleInline(&a.think, a.reasoning.String(), a.inline.String(), a.text.String(), a.finish, len(a.calls))
+	a.inline.Reset()
+	a.inline.WriteString(inline)
+	a.text.Reset()
+	a.text.WriteString(answer)
+	a.closing = what
 }
 
 // emit forwards a non-empty piece; text pieces also build the answer.

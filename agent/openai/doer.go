@@ -37,6 +37,10 @@ type exchange struct {
 	// (think.go).
 	renamed           bool
 	reasoning, inline string
+	// assumeOpen starts the answer inside its reasoning; closing is what
+	// the answer said about its model's answers (think_close.go).
+	assumeOpen bool
+	closing    closing
 }
 
 // reasoningField is the field the answer sent its reasoning in.

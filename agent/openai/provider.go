@@ -27,6 +27,9 @@ type Provider struct {
 	// noEcho once it refused the reasoning sent back: from then on none
 	// does (reasoning_state.go).
 	echoAll, noEcho atomic.Bool
+	// closeOnly are the models whose reasoning comes without its opening
+	// tag (think_close.go).
+	closeOnly closeOnlyModels
 	// windows is what the endpoint reported of its models' context
 	// windows (window.go).
 	windows windowCache
@@ -78,7 +81,7 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 				}
 				enc, echo = e, now
 			}
-			ex := &exchange{dog: a.Dog}
+			ex := &exchange{dog: a.Dog, assumeOpen: p.closeOnly.assumed(creq.Model)}
 			var (
 				resp llm.Response
 				err  error
@@ -90,6 +93,7 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request, onEvent func(l
 			}
 			a.Header = ex.header
 			if err == nil {
+				p.closeOnly.learn(creq.Model, ex.closing)
 				keepReasoning(&resp.Message, creq.Model, ex.reasoningField(), ex.reasoning)
 				if resp.Message.Thinking == "" {
 					resp.Message.Thinking = ex.inline // shown again on reload, never sent back

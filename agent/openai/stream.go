@@ -30,6 +30,7 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 	defer stream.Close()
 
 	acc := newAccumulator(onEvent)
+	acc.think.assumeOpen = ex.assumeOpen
 	for {
 		chunk, err := stream.Recv()
 		if errors.Is(err, io.EOF) {
@@ -62,7 +63,7 @@ func (p *Provider) streamAttempt(ctx context.Context, creq goopenai.ChatCompleti
 		return llm.Response{}, acc.emitted, &kit.StreamDrop{Err: errors.New("the stream ended before the answer did (no finish_reason, no [DONE])")}
 	}
 	acc.end()
-	ex.reasoning, ex.inline = acc.reasoning.String(), acc.inline.String()
+	ex.reasoning, ex.inline, ex.closing = acc.reasoning.String(), acc.inline.String(), acc.closing
 	return acc.response(), acc.emitted, nil
 }
 

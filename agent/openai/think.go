@@ -27,6 +27,9 @@ const (
 type thinkSplitter struct {
 	state   thinkState
 	pending string // held: a possible opening tag at the start, a possible closing tag in the thinking
+	// assumeOpen starts the answer inside the reasoning, opening tag or not:
+	// the model's answers come without it (closeOnly, think_close.go).
+	assumeOpen bool
 }
 
 type thinkState int
@@ -58,6 +61,10 @@ func (t *thinkSplitter) feed(s string) (thought, text string) {
 			return t.feed(rest[len(thinkOpen):])
 		case strings.HasPrefix(thinkOpen, rest):
 			return "", "" // white space, or the tag's start: not decided yet
+		case t.assumeOpen:
+			held := t.pending
+			t.state, t.pending = thinkInside, ""
+			return t.feed(held)
 		default:
 			t.state, text, t.pending = thinkAfter, t.pending, ""
 			return "", text
@@ -72,6 +79,14 @@ func (t *thinkSplitter) feed(s string) (thought, text string) {
 		hold := heldTagStart(buf, thinkClose)
 		t.pending = buf[len(buf)-hold:]
 		return buf[:len(buf)-hold], ""
+	}
+}
+
+// apart says the server sends the reasoning apart: an answer not begun
+// yet is not assumed to start inside it.
+func (t *thinkSplitter) apart() {
+	if t.state == thinkUndecided {
+		t.assumeOpen = false
 	}
 }
 
@@ -103,13 +118,14 @@ func heldTagStart(s, tag string) int {
 func convertWhole(cr *goopenai.ChatCompletionResponse, onEvent func(llm.Event), ex *exchange) (llm.Response, bool) {
 	m := &cr.Choices[0].Message
 	ex.reasoning = m.ReasoningContent
-	var t thinkSplitter
+	t := thinkSplitter{assumeOpen: ex.assumeOpen && m.ReasoningContent == ""}
 	thought, text := t.feed(m.Content)
 	moreThought, moreText := t.flush()
-	if thought += moreThought; thought != "" {
+	thought, text, ex.closing = settleInline(&t, m.ReasoningContent, thought+moreThought, text+moreText, string(cr.Choices[0].FinishReason), len(m.ToolCalls))
+	if thought != "" {
 		m.ReasoningContent += thought
 		ex.inline = thought
 	}
-	m.Content = text + moreText
+	m.Content = text
 	return completionResponse(cr), emitWhole(*m, onEvent)
 }
