@@ -284,11 +284,18 @@ func (s *Server) watchConnection(cs *mcp.ClientSession, ended, exited chan struc
 	}
 }
 
+// testHookPrepared, when set (tests), runs between preparing a server's
+// sandbox and starting it.
+var testHookPrepared func()
+
 // connect starts the process, runs the handshake and lists the tools.
 func (s *Server) connect(ctx context.Context) (*mcp.ClientSession, []*mcp.Tool, error) {
 	cmd, prep, err := serverCmd(s.spec, s.dir, s.env, s.policy)
 	if err != nil {
 		return nil, nil, fmt.Errorf("prepare %s: %w", s.spec.CommandLine(), err)
+	}
+	if testHookPrepared != nil {
+		testHookPrepared()
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
