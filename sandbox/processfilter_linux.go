@@ -28,7 +28,9 @@ import (
 // and SIOCSPGRP ioctls with EPERM (their target is behind a pointer), and
 // System V semaphores and message queues, POSIX message queues and i386's
 // ipc() multiplexer, which name no creator, with ENOSYS (as on a kernel
-// without them). docs/guard.md "What each layer gives".
+// without them). And as Landlock has no right for a file's mode, the chmod
+// calls go to the reaper too, which makes them itself where the command
+// may write (chmod_linux.go). docs/guard.md "What each layer gives".
 
 // procCall is a system call the process filter watches.
 type procCall int
@@ -48,6 +50,10 @@ const (
 	shmatCall                           // shmat(shmid, addr, flags)
 	shmctlCall                          // shmctl(shmid, cmd, buf)
 	ipcCall                             // System V semaphores and messages, POSIX message queues, i386's ipc()
+	chmodCall                           // chmod(path, mode): made by the supervisor (chmod_linux.go)
+	fchmodCall                          // fchmod(fd, mode): likewise
+	fchmodatCall                        // fchmodat(dirfd, path, mode): likewise
+	fchmodat2Call                       // fchmodat2(dirfd, path, mode, flags): likewise
 )
 
 // procABI is one system call ABI's watched calls, by number.
@@ -65,6 +71,7 @@ var (
 		140: setpriorityCall, 30: ioprioCall, 25: fcntlCall, 29: ioctlCall, 424: pidfdSignalCall,
 		195: shmctlCall, 196: shmatCall, 180: ipcCall, 181: ipcCall, 182: ipcCall, 183: ipcCall, 184: ipcCall, 185: ipcCall,
 		186: ipcCall, 187: ipcCall, 188: ipcCall, 189: ipcCall, 190: ipcCall, 191: ipcCall, 192: ipcCall, 193: ipcCall,
+		52: fchmodCall, 53: fchmodatCall, 452: fchmodat2Call,
 	}
 	x86_64Calls = map[uint32]procCall{
 		62: killCall, 200: taskCall, 234: tgkillCall, 129: taskCall, 297: tgkillCall,
@@ -72,6 +79,7 @@ var (
 		141: setpriorityCall, 251: ioprioCall, 72: fcntlCall, 16: ioctlCall, 424: pidfdSignalCall,
 		30: shmatCall, 31: shmctlCall, 64: ipcCall, 65: ipcCall, 66: ipcCall, 68: ipcCall, 69: ipcCall, 70: ipcCall, 71: ipcCall,
 		220: ipcCall, 240: ipcCall, 241: ipcCall, 242: ipcCall, 243: ipcCall, 244: ipcCall, 245: ipcCall,
+		90: chmodCall, 91: fchmodCall, 268: fchmodatCall, 452: fchmodat2Call,
 	}
 	i386Calls = map[uint32]procCall{
 		37: killCall, 238: taskCall, 270: tgkillCall, 178: taskCall, 335: tgkillCall,
@@ -79,6 +87,7 @@ var (
 		97: setpriorityCall, 289: ioprioCall, 55: fcntlCall, 221: fcntlCall, 54: ioctlCall, 424: pidfdSignalCall,
 		396: shmctlCall, 397: shmatCall, 117: ipcCall, 393: ipcCall, 394: ipcCall, 399: ipcCall, 400: ipcCall, 401: ipcCall, 402: ipcCall,
 		277: ipcCall, 278: ipcCall, 279: ipcCall, 280: ipcCall, 281: ipcCall, 282: ipcCall, 418: ipcCall, 419: ipcCall, 420: ipcCall,
+		15: chmodCall, 94: fchmodCall, 306: fchmodatCall, 452: fchmodat2Call,
 	}
 	armCalls = map[uint32]procCall{
 		37: killCall, 238: taskCall, 268: tgkillCall, 178: taskCall, 363: tgkillCall,
@@ -87,6 +96,7 @@ var (
 		305: shmatCall, 308: shmctlCall, 274: ipcCall, 275: ipcCall, 276: ipcCall, 277: ipcCall, 278: ipcCall, 279: ipcCall,
 		298: ipcCall, 299: ipcCall, 300: ipcCall, 301: ipcCall, 302: ipcCall, 303: ipcCall, 304: ipcCall, 312: ipcCall,
 		418: ipcCall, 419: ipcCall, 420: ipcCall,
+		15: chmodCall, 94: fchmodCall, 333: fchmodatCall, 452: fchmodat2Call,
 	}
 )
 
@@ -159,6 +169,10 @@ func processFilter(goarch string) ([]unix.SockFilter, error) {
 	a.jumpIfEqual(unix.SIOCSPGRP, labelEPERM, labelAllow)
 	a.label(callLabel(shmatCall))
 	a.label(callLabel(shmctlCall))
+	a.label(callLabel(chmodCall))
+	a.label(callLabel(fchmodCall))
+	a.label(callLabel(fchmodatCall))
+	a.label(callLabel(fchmodat2Call))
 	a.ret(retNotify)
 	a.label(callLabel(pidfdSignalCall))
 	a.label(callLabel(ipcCall))

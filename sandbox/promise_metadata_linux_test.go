@@ -18,9 +18,9 @@ import (
 // command set and removed the xattrs of the user's files outside the
 // workspace, in ~/.ssh and in .agentls (it failed before the xattr
 // filter); bubblewrap mounts them read-only (EROFS) or hides them. Mode
-// bits are checked where bubblewrap runs only: Landlock has no right for
-// chmod either, and no filter can refuse it by path (docs/guard.md,
-// Modes: a gap of Landlock alone).
+// bits likewise: Landlock has no right for chmod either, and under
+// Landlock alone a command changed them until the supervisor made each
+// chmod itself where the command may write (chmod_linux.go).
 func TestPromiseNoXattrChangeOutside(t *testing.T) {
 	for _, mode := range []Mode{ModeAuto, ModeBwrap, ModeLandlock} {
 		t.Run(string(mode), func(t *testing.T) {
@@ -40,10 +40,7 @@ func TestPromiseNoXattrChangeOutside(t *testing.T) {
 				if r.runAs != nil {
 					must(t, os.Lchown(p, int(r.runAs.UID), int(r.runAs.GID)))
 				}
-				ops := []string{"setxattr", "lsetxattr", "fsetxattr", "removexattr"}
-				if mode != ModeLandlock {
-					ops = append(ops, "chmod", "fchmod")
-				}
+				ops := []string{"setxattr", "lsetxattr", "fsetxattr", "removexattr", "chmod", "fchmod"}
 				for _, op := range ops {
 					out, code := r.run(r.policy(mode), nil, op, p)
 					fi, err := os.Stat(p)

@@ -86,7 +86,7 @@ func reap(args []string) error {
 	if ours >= 0 {
 		go func() { // ends when the launcher sent nothing, or with the process
 			if listener := receiveListener(ours); listener >= 0 {
-				newSupervisor().serve(listener)
+				newSupervisor(s).serve(listener)
 			}
 		}()
 	}

@@ -41,12 +41,15 @@ const maxAncestry = 4096
 type supervisor struct {
 	reaper int
 	calls  map[uint64]procCall // by arch<<32 | nr
+	// writable are the command's write grants: where it may change a
+	// file's mode (chmod_linux.go).
+	writable []grant
 }
 
 // newSupervisor is the supervisor of the processes below the reaper, this
-// process.
-func newSupervisor() *supervisor {
-	s := &supervisor{reaper: os.Getpid(), calls: map[uint64]procCall{}}
+// process, for a command confined as sp says.
+func newSupervisor(sp spec) *supervisor {
+	s := &supervisor{reaper: os.Getpid(), calls: map[uint64]procCall{}, writable: writeGrants(sp)}
 	for _, abi := range procABIs[runtime.GOARCH] {
 		for nr, c := range abi.calls {
 			s.calls[uint64(abi.arch)<<32|uint64(nr)] = c
@@ -97,10 +100,15 @@ func (s *supervisor) serve(listener int) {
 			return
 		}
 		resp := seccompNotifResp{ID: n.ID}
-		if errno := s.decide(s.calls[uint64(n.Arch)<<32|uint64(uint32(n.Nr))], n.Args); errno != 0 {
-			resp.Error = -int32(errno)
-		} else {
-			resp.Flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
+		switch call := s.calls[uint64(n.Arch)<<32|uint64(uint32(n.Nr))]; call {
+		case chmodCall, fchmodCall, fchmodatCall, fchmodat2Call:
+			resp.Error = -int32(s.changeMode(listener, &n, call)) // made here, never let through
+		default:
+			if errno := s.decide(call, n.Args); errno != 0 {
+				resp.Error = -int32(errno)
+			} else {
+				resp.Flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
+			}
 		}
 		// ENOENT: the caller died (or its call was interrupted) meanwhile.
 		_, _, _ = unix.Syscall(unix.SYS_IOCTL, uintptr(listener), unix.SECCOMP_IOCTL_NOTIF_SEND, uintptr(unsafe.Pointer(&resp)))

@@ -48,7 +48,7 @@ func TestSupervisorDecides(t *testing.T) {
 	must(t, err)
 	t.Cleanup(func() { unix.SysvShmCtl(shm, unix.IPC_RMID, nil) })
 
-	s := newSupervisor()
+	s := newSupervisor(spec{})
 	i := func(v int) uint64 { return uint64(uint32(int32(v))) } // as a register holds an int
 	self, parent := os.Getpid(), os.Getppid()
 	for _, c := range []struct {

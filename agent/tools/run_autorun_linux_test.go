@@ -146,7 +146,7 @@ func TestRunApprovedCannotPlantAutoRun(t *testing.T) {
 	}{
 		{name: "new hook", command: "echo 'echo pwned' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit"},
 		{name: "existing hook", command: "echo 'echo pwned' >> .git/hooks/pre-push"},
-		{name: "chmod a hook", command: "chmod +x .git/hooks/pre-push", bwrapOnly: true},
+		{name: "chmod a hook", command: "chmod +x .git/hooks/pre-push"},
 		{name: "config", command: "printf '[core]\\n\\tfsmonitor = sh x\\n' >> .git/config"},
 		{name: "config replaced", command: "mv .git/config .git/c2; echo '[core]' > .git/config"},
 		{name: "hooks renamed away", command: "mv .git/hooks .git/h2; mkdir .git/hooks; echo pwned > .git/hooks/pre-commit"},

@@ -121,9 +121,9 @@ func sentinelRows() []sentinelRow {
 		{name: "git init and an executable hook", command: `git init -q lib/sub && printf '#!/bin/sh\necho pwned\n' > lib/sub/.git/hooks/pre-commit && chmod +x lib/sub/.git/hooks/pre-commit`,
 			bites: everyMode, watch: []string{"lib/sub/.git/hooks/pre-commit"}, named: []string{"lib/sub/.git/hooks/pre-commit"}},
 		{name: "chmod +x a sample hook", command: "chmod +x repo/.git/hooks/pre-commit.sample",
-			bites: []string{"off", "landlock"}, watch: []string{"repo/.git/hooks/pre-commit.sample"}, named: []string{"repo/.git/hooks/pre-commit.sample"}},
+			bites: []string{"off"}, watch: []string{"repo/.git/hooks/pre-commit.sample"}, named: []string{"repo/.git/hooks/pre-commit.sample"}},
 		{name: "chmod +x a hook", command: "chmod +x repo/.git/hooks/pre-push",
-			bites: []string{"off", "landlock"}, watch: []string{"repo/.git/hooks/pre-push"}, named: []string{"repo/.git/hooks/pre-push"}},
+			bites: []string{"off"}, watch: []string{"repo/.git/hooks/pre-push"}, named: []string{"repo/.git/hooks/pre-push"}},
 		{name: "git alone adds a hook", command: "git -C repo init -q --template=../tpl",
 			bites: []string{"off", "landlock"}, watch: []string{"repo/.git/hooks/post-checkout"}, named: []string{"repo/.git/hooks/post-checkout"}},
 		{name: "a changed hook with allow_git_config", command: "echo x > /dev/null; echo 'echo pwned' >> repo/.git/hooks/pre-push",
@@ -199,8 +199,7 @@ func runSentinel(t *testing.T, env *fakeEnv, answer *AutoRunAnswer, command stri
 }
 
 // TestRunSentinelUndoesAutoRunFiles: what an approved command plants
-// that the sandbox cannot keep (paths that did not exist yet, chmod under
-// Landlock alone, hooks git itself or any command under allow_git_config
+// that the sandbox cannot keep (paths that did not exist yet, hooks git itself or any command under allow_git_config
 // writes under Landlock alone, a folder replaced by a link where no layer
 // holds) is asked about after the command, naming each file; Keep leaves
 // it as the command left it, Remove, a dismissal, a timeout or no surface

@@ -1,0 +1,163 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestChmodUnderLandlockAlone: Landlock has no right for a file's mode, so
+// under Landlock alone a command changed the mode of any file of its
+// user (`chmod o+r ~/.ssh/id_ed25519`); the supervisor now makes each
+// chmod, fchmod, fchmodat and fchmodat2 where the command may write and
+// refuses it elsewhere, also through a link in the workspace, a
+// descriptor opened for reading, /proc/self/fd, or a read-only path
+// inside the workspace.
+func TestChmodUnderLandlockAlone(t *testing.T) {
+	if st := Detect().Status(ModeLandlock); !st.supervised() {
+		t.Skipf("needs Landlock without bubblewrap's mode: %s", st.Summary)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	outside := filepath.Join(dir, "outside.txt")
+	in := filepath.Join(ws, "in.txt")
+	ro := filepath.Join(ws, ".git", "config")
+	must(t, os.MkdirAll(filepath.Join(ws, "sub"), 0o755))
+	must(t, os.MkdirAll(filepath.Dir(ro), 0o755))
+	must(t, os.Symlink(outside, filepath.Join(ws, "link")))
+	py := func(code string) string { return "python3 -c '" + code + "'" }
+	// fchmodat2 makes the system call with path, mode and flags: from the
+	// working folder, or, given a file, from a descriptor of it.
+	fchmodat2 := func(path string, mode int, flags string, file ...string) string {
+		dir := "-100" // AT_FDCWD
+		if len(file) > 0 {
+			dir = "os.open(" + file[0] + ", os.O_RDONLY)"
+		}
+		return py(`import ctypes, os; libc = ctypes.CDLL(None, use_errno=True); r = libc.syscall(452, ` + dir + `, ` + path + `, ` + fmt.Sprintf("0o%o", mode) + `, ` + flags + `); e = ctypes.get_errno(); print(r, os.strerror(e)); exit(1 if r else 0)`)
+	}
+	for _, tc := range []struct {
+		name, command, file string
+		want                os.FileMode // the file's mode after (0o600 before)
+	}{
+		{"inside", "chmod 640 in.txt", in, 0o640},
+		{"relative, from a subfolder", "cd sub && chmod 604 ../in.txt", in, 0o604},
+		{"outside", "chmod 644 " + outside, outside, 0o600},
+		{"outside through a link inside", "chmod 644 link", outside, 0o600},
+		{"a read-only path inside", "chmod 644 .git/config", ro, 0o600},
+		{"fchmod inside", py(`import os; os.fchmod(os.open("in.txt", os.O_RDONLY), 0o620)`), in, 0o620},
+		{"fchmod outside, opened for reading", py(`import os; os.fchmod(os.open("` + outside + `", os.O_RDONLY), 0o644)`), outside, 0o600},
+		{"/proc/self/fd inside", py(`import os; fd = os.open("in.txt", os.O_RDONLY); os.chmod("/proc/self/fd/%d" % fd, 0o602)`), in, 0o602},
+		{"/proc/self/fd outside", py(`import os; fd = os.open("` + outside + `", os.O_RDONLY); os.chmod("/proc/self/fd/%d" % fd, 0o644)`), outside, 0o600},
+		{"fchmodat from a folder descriptor", py(`import os; d = os.open("sub", os.O_RDONLY); os.chmod("../in.txt", 0o660, dir_fd=d)`), in, 0o660},
+		// Another thread rewrites the path between "in.txt" and the file
+		// outside while chmod runs: the supervisor acts on what it read.
+		{"a path rewritten meanwhile", py(`import ctypes, threading
+libc = ctypes.CDLL(None, use_errno=True)
+buf = ctypes.create_string_buffer(4096)
+inside, out = b"in.txt\0", b"` + outside + `\0"
+done = []
+def flip():
+    while not done:
+        ctypes.memmove(buf, out, len(out)); ctypes.memmove(buf, inside, len(inside))
+t = threading.Thread(target=flip); t.start()
+refused = sum(1 for i in range(3000) if libc.chmod(buf, 0o644) and ctypes.get_errno() == 1)
+done.append(1); t.join(); print(refused, "refused: Operation not permitted"); exit(1)`), outside, 0o600},
+		// fchmodat2 itself (Python and glibc reach it only through their own fallbacks).
+		{"fchmodat2, a link not followed", fchmodat2(`b"link"`, 0o644, "0x100"), outside, 0o600},
+		{"fchmodat2, a descriptor outside", fchmodat2(`b""`, 0o644, "0x1000", `"`+outside+`"`), outside, 0o600},
+		{"fchmodat2, a descriptor inside", fchmodat2(`b""`, 0o606, "0x1000", `"in.txt"`), in, 0o606},
+		{"fchmodat2, unknown flags", fchmodat2(`b"in.txt"`, 0o644, "0x4"), in, 0o600},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, f := range []string{in, outside, ro} {
+				must(t, os.WriteFile(f, []byte("x\n"), 0o600))
+				must(t, os.Chmod(f, 0o600))
+			}
+			cmd, p, err := Command(Policy{Mode: ModeLandlock, Writable: []string{ws}, ReadOnly: []string{filepath.Join(ws, ".git")}}, "", []string{"/bin/sh", "-c", tc.command}, os.Environ())
+			must(t, err)
+			defer p.Cleanup()
+			cmd.Dir = ws
+			out, err := cmd.CombinedOutput()
+			fi, statErr := os.Stat(tc.file)
+			must(t, statErr)
+			if got := fi.Mode().Perm(); got != tc.want {
+				t.Fatalf("%s: mode %o, want %o (exit %v: %s)", tc.file, got, tc.want, err, out)
+			}
+			changed := tc.want != 0o600
+			if changed && err != nil {
+				t.Errorf("the change was made but the command failed: %v: %s", err, out)
+			}
+			if !changed && (err == nil || !strings.Contains(strings.ToLower(string(out)), "not permitted") && !strings.Contains(string(out), "not supported") && !strings.Contains(string(out), "Invalid argument")) {
+				t.Errorf("the refused change did not fail as refused (exit %v): %s", err, out)
+			}
+		})
+	}
+}
+
+// FuzzChmodTarget: however a command spells the path of a chmod (.., //,
+// links, /proc/self/…, /proc/thread-self/…, a folder descriptor), the
+// supervisor lets it change only a file inside the writable folder and
+// outside its read-only path.
+func FuzzChmodTarget(f *testing.F) {
+	dir := f.TempDir()
+	ws := filepath.Join(dir, "ws")
+	for _, d := range []string{filepath.Join(ws, "sub"), filepath.Join(ws, ".git")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			f.Fatal(err)
+		}
+	}
+	for _, p := range []string{filepath.Join(ws, "in.txt"), filepath.Join(ws, ".git", "config"), filepath.Join(dir, "outside.txt")} {
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			f.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "outside.txt"), filepath.Join(ws, "link")); err != nil {
+		f.Fatal(err)
+	}
+	if err := os.Symlink("..", filepath.Join(ws, "sub", "up")); err != nil {
+		f.Fatal(err)
+	}
+	sub, err := os.Open(filepath.Join(ws, "sub"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer sub.Close()
+	s := &supervisor{writable: writeGrants(spec{Writable: []string{ws}, ReadOnly: []string{filepath.Join(ws, ".git")}})}
+	for _, p := range []string{"../in.txt", "up/up/outside.txt", "../link", "/proc/self/fd/" + fmt.Sprint(sub.Fd()) + "/../in.txt", "/proc/thread-self/cwd", "../.git/config", "", "//" + ws + "/./in.txt"} {
+		f.Add(p, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, path string, flags uint8) {
+		if strings.IndexByte(path, 0) >= 0 {
+			return // the kernel reads a path up to its NUL
+		}
+		fl := 0
+		if flags&1 != 0 {
+			fl |= atSymlinkNofollow
+		}
+		if flags&2 != 0 {
+			fl |= atEmptyPath
+		}
+		fd, errno := openTarget(os.Getpid(), int(sub.Fd()), path, fl)
+		if errno != 0 {
+			return
+		}
+		defer unix.Close(fd)
+		buf := make([]byte, unix.PathMax)
+		n, err := unix.Readlink("/proc/self/fd/"+fmt.Sprint(fd), buf)
+		if err != nil || !s.mayChangeMode(string(buf[:n])) {
+			return
+		}
+		real := string(buf[:n])
+		if !within(real, ws) || within(real, filepath.Join(ws, ".git")) {
+			t.Fatalf("%q (flags %d) opened %s, and its mode may be changed", path, fl, real)
+		}
+	})
+}
