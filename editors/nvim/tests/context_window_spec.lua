@@ -50,18 +50,6 @@ local function usage_line(lines)
   return nil
 end
 
---- Whether `ep` was asked `method path`.
----@param ep agentls.test.FakeEndpoint
----@return boolean
-local function asked(ep, method, path)
-  for _, r in ipairs(ep.requests) do
-    if r.method == method and r.path == path then
-      return true
-    end
-  end
-  return false
-end
-
 t.describe("the model server's context window (end to end)", function()
   t.it('a window in llama.cpp GET /props is the one the chat shows under the answer', function()
     local ep = fake.start({ window = 12288, text = 'Hello from a llama.' })
@@ -70,8 +58,8 @@ t.describe("the model server's context window (end to end)", function()
     local line = usage_line(visible)
     t.ok(line ~= nil, 'the usage line is in view; the window shows:\n' .. table.concat(visible, '\n'))
     t.match('^Tokens: %d+ in · %d+ out · context %d+/12288$', line, "the server's window")
-    t.ok(asked(ep, 'GET', '/props'), 'the endpoint was asked /props')
-    t.ok(asked(ep, 'POST', '/v1/chat/completions'), 'the endpoint was asked for the answer')
+    t.ok(ep.asked('GET', '/props'), 'the endpoint was asked /props')
+    t.ok(ep.asked('POST', '/v1/chat/completions'), 'the endpoint was asked for the answer')
   end)
 
   t.it('a server that reports no window leaves the default window of an unknown model', function()
@@ -81,7 +69,7 @@ t.describe("the model server's context window (end to end)", function()
     local line = usage_line(visible)
     t.ok(line ~= nil, 'the usage line is in view; the window shows:\n' .. table.concat(visible, '\n'))
     t.match('^Tokens: %d+ in · %d+ out · context %d+/32768$', line, 'the default window')
-    t.ok(asked(ep, 'GET', '/props'), 'the endpoint was asked /props (and said 404)')
+    t.ok(ep.asked('GET', '/props'), 'the endpoint was asked /props (and said 404)')
   end)
 
   t.it('the fake endpoint reads a body that comes in several reads, to its Content-Length', function()

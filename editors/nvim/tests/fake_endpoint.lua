@@ -28,6 +28,7 @@ local M = {}
 ---@field url string the base URL to configure as model.base_url: http://127.0.0.1:PORT/v1
 ---@field root string the server's root, without /v1: http://127.0.0.1:PORT
 ---@field requests agentls.test.FakeRequest[] the requests answered, in order
+---@field asked fun(method: string, path: string): boolean whether it answered `method path`
 ---@field close fun() stops listening (the runner calls it when the test ends)
 
 local reasons = { [200] = 'OK', [400] = 'Bad Request', [404] = 'Not Found', [411] = 'Length Required' }
@@ -202,6 +203,14 @@ function M.start(opts)
   local port = server:getsockname().port
   ep.root = 'http://127.0.0.1:' .. port
   ep.url = ep.root .. '/v1'
+  function ep.asked(method, path)
+    for _, r in ipairs(ep.requests) do
+      if r.method == method and r.path == path then
+        return true
+      end
+    end
+    return false
+  end
   function ep.close()
     if not server:is_closing() then
       server:close()

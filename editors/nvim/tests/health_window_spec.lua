@@ -46,18 +46,6 @@ local function model_section(ep, name)
   return section, report
 end
 
---- Whether `ep` was asked `method path`.
----@param ep agentls.test.FakeEndpoint
----@return boolean
-local function asked(ep, method, path)
-  for _, r in ipairs(ep.requests) do
-    if r.method == method and r.path == path then
-      return true
-    end
-  end
-  return false
-end
-
 --- The index of the first of `lines` matching `pat`, or nil.
 ---@param lines string[]
 ---@param pat string
@@ -80,8 +68,8 @@ t.describe(":checkhealth agentls: the model's context window (end to end)", func
     t.ok(find(section, '^[-%s]*%S*%s*OK:? context window: 12288 tokens %(llama%.cpp /props%)$'), 'the window and its source:\n' .. joined)
     t.ok(not report:find('WARNING'), 'no warning in:\n' .. report)
     t.ok(not report:find('ERROR'), 'no error in:\n' .. report)
-    t.ok(asked(ep, 'GET', '/v1/models'), 'agent/checkModel asked the model list')
-    t.ok(asked(ep, 'GET', '/props'), 'the endpoint was asked /props')
+    t.ok(ep.asked('GET', '/v1/models'), 'agent/checkModel asked the model list')
+    t.ok(ep.asked('GET', '/props'), 'the endpoint was asked /props')
   end)
 
   t.it('a server that reports no window: the assumed window is a warning with advice', function()
@@ -95,7 +83,7 @@ t.describe(":checkhealth agentls: the model's context window (end to end)", func
     t.eq('- ' .. advice[1], section[w + 2], 'the first advice:\n' .. joined)
     t.eq('- ' .. advice[2], section[w + 3], 'the second advice:\n' .. joined)
     t.ok(not report:find('ERROR'), 'no error in:\n' .. report)
-    t.ok(asked(ep, 'GET', '/props'), 'the endpoint was asked /props (and said 404)')
+    t.ok(ep.asked('GET', '/props'), 'the endpoint was asked /props (and said 404)')
   end)
 
   t.it('a model that does not answer has no window line', function()
