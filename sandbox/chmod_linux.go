@@ -81,9 +81,7 @@ func (s *supervisor) changeMode(listener int, n *seccompNotif, call procCall) un
 	}
 	defer unix.Close(fd)
 	self := "/proc/self/fd/" + strconv.Itoa(fd)
-	buf := make([]byte, unix.PathMax)
-	size, err := unix.Readlink(self, buf)
-	if err != nil || !s.mayChangeMode(string(buf[:size])) {
+	if !s.mayChangeMode(realPath(fd)) {
 		return unix.EPERM
 	}
 	if !notifValid(listener, n.ID) { // the caller is gone: its pid may name another process now
@@ -93,6 +91,19 @@ func (s *supervisor) changeMode(listener int, n *seccompNotif, call procCall) un
 		return errnoOf(err)
 	}
 	return 0
+}
+
+// realPath is the real path of the file open as fd ("" when unknown). A
+// file no longer linked anywhere (an O_TMPFILE, one removed meanwhile) is
+// named by the path it had and " (deleted)": inside a folder when it was
+// there.
+func realPath(fd int) string {
+	buf := make([]byte, unix.PathMax)
+	size, err := unix.Readlink("/proc/self/fd/"+strconv.Itoa(fd), buf)
+	if err != nil {
+		return ""
+	}
+	return string(buf[:size])
 }
 
 // openTarget opens (O_PATH) the file a chmod of process pid names: path
