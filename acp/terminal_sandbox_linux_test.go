@@ -1,14 +1,13 @@
 package acp_test
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/agentls/agentls/internal/proctest"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -55,22 +54,8 @@ func TestClientTerminalRunsWhenACoveredSocketGoesAway(t *testing.T) {
 	if st := sandbox.Detect().Status(sandbox.ModeAuto); st.Mode != "landlock+bwrap" {
 		t.Skipf("needs bubblewrap: %s", st.Summary)
 	}
-	dir := filepath.Join(t.TempDir(), "ipc")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("unix", filepath.Join(dir, "daemon.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	var once sync.Once
-	client := &testClient{permit: choose("allow_once"), beforeCreate: func() {
-		once.Do(func() { // after agentls listed the sockets, before the start
-			l.Close()
-			_ = os.RemoveAll(dir)
-		})
-	}}
+	sock := proctest.NewVanishingSocket(t)
+	client := &testClient{permit: choose("allow_once"), beforeCreate: sock.Vanish} // after agentls listed the sockets, before the start
 	runInClientTerminal(t, client, "", runScript("echo ran-after-cover", "Ran.", `"exit_code":0`, "ran-after-cover"))
 	terms := client.startedTerminals()
 	if len(terms) != 2 {

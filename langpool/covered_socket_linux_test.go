@@ -1,14 +1,11 @@
 package langpool
 
 import (
-	"net"
-	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/proctest"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -21,23 +18,8 @@ func TestServerStartsWhenACoveredSocketGoesAway(t *testing.T) {
 	if st := sandbox.Detect().Status(sandbox.ModeAuto); st.Mode != "landlock+bwrap" {
 		t.Skipf("needs bubblewrap: %s", st.Summary)
 	}
-	dir := filepath.Join(t.TempDir(), "ipc")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("unix", filepath.Join(dir, "daemon.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	var once sync.Once
-	var removed atomic.Bool
-	testHookPrepared = func() { // once: after the sockets were listed, before the start
-		once.Do(func() {
-			l.Close()
-			removed.Store(os.RemoveAll(dir) == nil)
-		})
-	}
+	sock := proctest.NewVanishingSocket(t)
+	testHookPrepared = sock.Vanish // after the sockets were listed, before the start
 	t.Cleanup(func() { testHookPrepared = nil })
 	root := t.TempDir()
 	p := fakePoolWith(t, root, map[string]string{"a.go": "package a\n// BAD\n"}, Options{}, func(c *config.Config) { c.Sandbox.Mode = "auto" })
@@ -45,7 +27,7 @@ func TestServerStartsWhenACoveredSocketGoesAway(t *testing.T) {
 	if got := settle(t, p, a)[a]; len(got) == 0 {
 		t.Fatalf("no diagnostics for %s: the server did not start", a)
 	}
-	if !removed.Load() {
+	if !sock.Gone() {
 		t.Fatal("the socket was not removed between preparing and starting: nothing proven")
 	}
 }

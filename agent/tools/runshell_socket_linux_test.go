@@ -2,12 +2,11 @@ package tools
 
 import (
 	"context"
-	"net"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/internal/proctest"
 	"github.com/agentls/agentls/sandbox"
 )
 
@@ -20,26 +19,21 @@ import (
 func TestRunWhenACoveredSocketGoesAway(t *testing.T) {
 	requireMode(t, "auto")
 	ws := t.TempDir()
-	dir := filepath.Join(t.TempDir(), "ipc")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("unix", filepath.Join(dir, "daemon.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	sock := proctest.NewVanishingSocket(t)
 	job := shellJob{
 		command: "echo ran", dir: ws, env: os.Environ(), timeout: time.Minute, maxOut: 1 << 16,
 		policy: sandbox.Policy{Mode: sandbox.ModeAuto, Writable: []string{ws}},
 		beforeStart: func() error { // after the sockets were listed, right before the start
-			l.Close()
-			return os.RemoveAll(dir)
+			sock.Vanish()
+			return nil
 		},
 	}
 	res, err := runShell(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !sock.Gone() {
+		t.Fatal("the socket was not removed between preparing and starting: nothing proven")
 	}
 	if res.exitCode != 0 || res.output != "ran\n" {
 		t.Errorf("exit %d, output %q; want 0 and the command's own %q", res.exitCode, res.output, "ran\n")
