@@ -170,3 +170,28 @@ func FuzzChmodTarget(f *testing.F) {
 		}
 	})
 }
+
+// TestInodeFlagsUnderLandlockAlone: a file's owner may change its inode
+// flags on a descriptor opened for reading (chattr +d: left out of
+// backups), and Landlock's ioctl right covers devices only: under Landlock
+// alone a command changed them outside the workspace. The process filter
+// refuses those ioctls.
+func TestInodeFlagsUnderLandlockAlone(t *testing.T) {
+	if st := Detect().Status(ModeLandlock); !st.supervised() {
+		t.Skipf("needs Landlock without bubblewrap's mode: %s", st.Summary)
+	}
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	must(t, os.WriteFile(outside, nil, 0o600))
+	if out, err := exec.Command("chattr", "+d", outside).CombinedOutput(); err != nil {
+		t.Skipf("no chattr here, or no inode flags on %s: %v %s", outside, err, out)
+	}
+	must(t, exec.Command("chattr", "-d", outside).Run())
+	cmd, p, err := Command(Policy{Mode: ModeLandlock, Writable: []string{t.TempDir()}}, "", []string{"chattr", "+d", outside}, os.Environ())
+	must(t, err)
+	defer p.Cleanup()
+	out, err := cmd.CombinedOutput()
+	flags, _ := exec.Command("lsattr", "-d", outside).Output()
+	if err == nil || strings.Contains(strings.Fields(string(flags) + " -")[0], "d") {
+		t.Errorf("chattr +d outside the workspace: exit %v (%s), flags now %s", err, out, flags)
+	}
+}

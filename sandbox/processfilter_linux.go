@@ -124,6 +124,15 @@ const (
 // fioSetOwn is the FIOSETOWN ioctl (asm-generic/sockios.h).
 const fioSetOwn = 0x8901
 
+// inodeFlagIoctls change a file's inode flags and attributes, which its
+// owner may do on a descriptor opened for reading (chattr +d, +S, +A,
+// a project id) and Landlock does not refuse (its ioctl right covers
+// devices only): refused everywhere under Landlock alone, where the
+// command's files outside could otherwise be changed (docs/guard.md).
+// FS_IOC_SETFLAGS and FS_IOC_SETVERSION for a 64-bit and a 32-bit long,
+// FS_IOC_FSSETXATTR.
+var inodeFlagIoctls = []uint32{0x40086602, 0x40046602, 0x40087602, 0x40047602, 0x401c5820}
+
 // whoUser is setpriority's PRIO_USER and ioprio_set's IOPRIO_WHO_USER: every
 // process of a user.
 var whoUser = map[procCall]uint32{setpriorityCall: unix.PRIO_USER, ioprioCall: 3}
@@ -166,6 +175,9 @@ func processFilter(goarch string) ([]unix.SockFilter, error) {
 	a.label(callLabel(ioctlCall))
 	a.load(offArg1)
 	a.jumpIfEqual(fioSetOwn, labelEPERM, "")
+	for _, req := range inodeFlagIoctls {
+		a.jumpIfEqual(req, labelEPERM, "")
+	}
 	a.jumpIfEqual(unix.SIOCSPGRP, labelEPERM, labelAllow)
 	a.label(callLabel(shmatCall))
 	a.label(callLabel(shmctlCall))

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"maps"
 	"runtime"
+	"slices"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -37,10 +38,10 @@ func wantProcessVerdict(goarch string, arch, nr uint32, args [3]uint64) uint32 {
 				return retEPERM
 			}
 		case ioctlCall:
-			if low(1) == fioSetOwn || low(1) == unix.SIOCSPGRP {
+			if low(1) == fioSetOwn || low(1) == unix.SIOCSPGRP || slices.Contains(inodeFlagIoctls, low(1)) {
 				return retEPERM
 			}
-		case shmatCall, shmctlCall:
+		case shmatCall, shmctlCall, chmodCall, fchmodCall, fchmodatCall, fchmodat2Call:
 			return retNotify
 		case pidfdSignalCall, ipcCall:
 			return retENOSYS
@@ -102,6 +103,12 @@ func TestProcessFilter(t *testing.T) {
 		{"another ABI", "amd64", arm64, 129, [3]uint64{77}, retENOSYS},
 		{"arm64 kill", "arm64", arm64, 129, [3]uint64{77}, retNotify},
 		{"arm64 ioctl FIOSETOWN", "arm64", arm64, 29, [3]uint64{3, fioSetOwn}, retEPERM},
+		{"chattr", "amd64", x86, 16, [3]uint64{3, unix.FS_IOC_SETFLAGS}, retEPERM},
+		{"chattr, a 32-bit long", "amd64", i386, 54, [3]uint64{3, 0x40046602}, retEPERM},
+		{"arm64 chattr", "arm64", arm64, 29, [3]uint64{3, 0x40086602}, retEPERM},
+		{"lsattr", "amd64", x86, 16, [3]uint64{3, unix.FS_IOC_GETFLAGS}, retAllow},
+		{"chmod", "amd64", x86, 90, [3]uint64{0x1000, 0o644}, retNotify},
+		{"fchmodat2", "arm64", arm64, 452, [3]uint64{3, 0x1000, 0o644}, retNotify},
 		{"arm tgkill", "arm64", arm, 268, [3]uint64{77, 78}, retNotify},
 		{"riscv64 prlimit64", "riscv64", unix.AUDIT_ARCH_RISCV64, 261, [3]uint64{77}, retNotify},
 		{"loong64 pidfd_send_signal", "loong64", unix.AUDIT_ARCH_LOONGARCH64, 424, [3]uint64{3}, retENOSYS},
