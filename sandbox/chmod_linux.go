@@ -12,12 +12,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Landlock has no right for a file's mode (up to ABI 7): under Landlock
-// alone a command could chmod any file of its user it can name, outside
-// the workspace, in .agentls/ or a denied folder (`chmod o+r
-// ~/.ssh/id_ed25519`, `chmod 000 ~/thesis.tex`), and a seccomp filter
-// cannot see a path. So the process filter hands chmod, fchmod, fchmodat
-// and fchmodat2 to the reaper (processfilter_linux.go), which makes each
+// Landlock has no right for a file's mode or owner (up to ABI 7): under
+// Landlock alone a command could chmod any file of its user it can name,
+// outside the workspace, in .agentls/ or a denied folder (`chmod o+r
+// ~/.ssh/id_ed25519`, `chmod 000 ~/thesis.tex`), or give it another of the
+// user's groups (`chgrp users ~/notes`, readable to that group), and a
+// seccomp filter cannot see a path. So the process filter hands the chmod
+// and chown calls to the reaper (processfilter_linux.go), which makes each
 // itself where the command may write (its Landlock write grants) and
 // refuses it with EPERM elsewhere. It opens the file once (O_PATH, from
 // the command's working folder or descriptor), checks the real path of
@@ -39,58 +40,91 @@ func writeGrants(s spec) []grant {
 	return slices.DeleteFunc(s.grants(), func(g grant) bool { return g.kind != writeTree && g.kind != writeFile })
 }
 
-// mayChangeMode reports whether the command may change the mode of the
+// mayChange reports whether the command may change the mode or owner of the
 // file whose real path is p.
-func (s *supervisor) mayChangeMode(p string) bool {
+func (s *supervisor) mayChange(p string) bool {
 	return slices.ContainsFunc(s.writable, func(g grant) bool {
 		return g.kind == writeTree && within(p, g.path) || g.kind == writeFile && p == g.path
 	})
 }
 
-// changeMode makes the chmod-family call n (of kind call) for the command
-// where it may write; it returns the call's errno (0: done).
-func (s *supervisor) changeMode(listener int, n *seccompNotif, call procCall) unix.Errno {
-	pid := int(n.Pid)
-	arg := func(i int) int { return int(int32(uint32(n.Args[i]))) }
-	dir, mode, flags := unix.AT_FDCWD, uint32(n.Args[1]), 0
-	var path string
-	switch call {
-	case fchmodCall:
-		dir, flags = arg(0), atEmptyPath
-	case chmodCall, fchmodatCall, fchmodat2Call:
-		at := 0
-		if call != chmodCall {
-			dir, at, mode = arg(0), 1, uint32(n.Args[2])
-		}
-		if call == fchmodat2Call {
-			flags = arg(3)
-			if flags&^(atSymlinkNofollow|atEmptyPath) != 0 {
-				return unix.EINVAL
-			}
-		}
-		var errno unix.Errno
-		if path, errno = readCString(pid, n.Args[at]); errno != 0 {
-			return errno
-		}
-	default:
+// fileCall is where a watched call that changes a file's metadata names
+// the file, by the indexes of its arguments (-1: none).
+type fileCall struct {
+	dir, path, flags int  // the folder descriptor, the path, fchmodat2's and fchownat's flags
+	fd               bool // dir is the file itself (fchmod, fchown)
+	nofollow         bool // a link is not followed (lchown)
+}
+
+// fileCalls are the watched calls that change a file's mode or owner.
+var fileCalls = map[procCall]fileCall{
+	chmodCall:     {dir: -1, path: 0, flags: -1},
+	fchmodCall:    {dir: 0, path: -1, flags: -1, fd: true},
+	fchmodatCall:  {dir: 0, path: 1, flags: -1},
+	fchmodat2Call: {dir: 0, path: 1, flags: 3},
+	chownCall:     {dir: -1, path: 0, flags: -1},
+	lchownCall:    {dir: -1, path: 0, flags: -1, nofollow: true},
+	fchownCall:    {dir: 0, path: -1, flags: -1, fd: true},
+	fchownatCall:  {dir: 0, path: 1, flags: 4},
+}
+
+// changeFile makes the call n (of kind call: a chmod or a chown) for the
+// command where it may write; it returns the call's errno (0: done).
+func (s *supervisor) changeFile(listener int, n *seccompNotif, call procCall) unix.Errno {
+	fc, ok := fileCalls[call]
+	if !ok {
 		return unix.EPERM
 	}
-	fd, errno := openTarget(pid, dir, path, flags)
+	pid := int(n.Pid)
+	arg := func(i int) int { return int(int32(uint32(n.Args[i]))) }
+	dir, flags := unix.AT_FDCWD, 0
+	if fc.dir >= 0 {
+		dir = arg(fc.dir)
+	}
+	if fc.fd {
+		flags |= atEmptyPath
+	}
+	if fc.nofollow {
+		flags |= atSymlinkNofollow
+	}
+	if fc.flags >= 0 {
+		flags = arg(fc.flags)
+		if flags&^(atSymlinkNofollow|atEmptyPath) != 0 {
+			return unix.EINVAL
+		}
+	}
+	var path string
+	if fc.path >= 0 {
+		var errno unix.Errno
+		if path, errno = readCString(pid, n.Args[fc.path]); errno != 0 {
+			return errno
+		}
+	}
+	fd, errno := openTarget(pid, dir, path, flags, call == chownCall || call == lchownCall || call == fchownCall || call == fchownatCall)
 	if errno != 0 {
 		return errno
 	}
 	defer unix.Close(fd)
-	self := "/proc/self/fd/" + strconv.Itoa(fd)
-	if !s.mayChangeMode(realPath(fd)) {
+	if !s.mayChange(realPath(fd)) {
 		return unix.EPERM
 	}
 	if !notifValid(listener, n.ID) { // the caller is gone: its pid may name another process now
 		return unix.ENOENT
 	}
-	if err := unix.Chmod(self, mode&07777); err != nil {
-		return errnoOf(err)
+	var err error
+	switch call {
+	case chmodCall, fchmodCall:
+		err = unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), uint32(n.Args[1])&07777)
+	case fchmodatCall, fchmodat2Call:
+		err = unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), uint32(n.Args[2])&07777)
+	default: // the owner: the file itself (a link, with lchown), opened above
+		at := fc.path + 1
+		if fc.fd {
+			at = 1
+		}
+		err = unix.Fchownat(fd, "", arg(at), arg(at+1), unix.AT_EMPTY_PATH)
 	}
-	return 0
+	return errnoOf(err)
 }
 
 // realPath is the real path of the file open as fd ("" when unknown). A
@@ -106,12 +140,13 @@ func realPath(fd int) string {
 	return string(buf[:size])
 }
 
-// openTarget opens (O_PATH) the file a chmod of process pid names: path
-// from folder descriptor dir (AT_FDCWD: its working folder), or with
-// AT_EMPTY_PATH and no path, dir itself; with AT_SYMLINK_NOFOLLOW a link
-// is not followed (and its mode cannot be changed: EOPNOTSUPP, as the
-// kernel answers). "/proc/self" and "/proc/thread-self" name the caller's.
-func openTarget(pid, dir int, path string, flags int) (int, unix.Errno) {
+// openTarget opens (O_PATH) the file a chmod or chown of process pid
+// names: path from folder descriptor dir (AT_FDCWD: its working folder),
+// or with AT_EMPTY_PATH and no path, dir itself; with AT_SYMLINK_NOFOLLOW
+// a link is not followed (a chown changes the link's owner; a link's mode
+// cannot be changed: EOPNOTSUPP, as the kernel answers). "/proc/self" and
+// "/proc/thread-self" name the caller's.
+func openTarget(pid, dir int, path string, flags int, owner bool) (int, unix.Errno) {
 	proc := "/proc/" + strconv.Itoa(pid)
 	dirPath := proc + "/cwd"
 	if dir != unix.AT_FDCWD {
@@ -158,7 +193,7 @@ func openTarget(pid, dir int, path string, flags int) (int, unix.Errno) {
 	if err != nil {
 		return -1, errnoOf(err)
 	}
-	if flags&atSymlinkNofollow != 0 {
+	if flags&atSymlinkNofollow != 0 && !owner {
 		var st unix.Stat_t
 		if err := unix.Fstat(fd, &st); err == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
 			unix.Close(fd)

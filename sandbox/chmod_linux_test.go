@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -156,13 +157,13 @@ func FuzzChmodTarget(f *testing.F) {
 		if flags&2 != 0 {
 			fl |= atEmptyPath
 		}
-		fd, errno := openTarget(os.Getpid(), int(sub.Fd()), path, fl)
+		fd, errno := openTarget(os.Getpid(), int(sub.Fd()), path, fl, flags&4 != 0)
 		if errno != 0 {
 			return
 		}
 		defer unix.Close(fd)
 		real := realPath(fd)
-		if !s.mayChangeMode(real) {
+		if !s.mayChange(real) {
 			return
 		}
 		if !within(real, ws) || within(real, filepath.Join(ws, ".git")) {
@@ -193,5 +194,67 @@ func TestInodeFlagsUnderLandlockAlone(t *testing.T) {
 	flags, _ := exec.Command("lsattr", "-d", outside).Output()
 	if err == nil || strings.Contains(strings.Fields(string(flags) + " -")[0], "d") {
 		t.Errorf("chattr +d outside the workspace: exit %v (%s), flags now %s", err, out, flags)
+	}
+}
+
+// TestChownUnderLandlockAlone: Landlock has no right for a file's owner
+// either: under Landlock alone a command gave the user's files outside
+// another group of the user's (chgrp: readable to that group) or, as root,
+// another owner. The supervisor makes each chown where the command may
+// write and refuses it elsewhere, a no-op one too.
+func TestChownUnderLandlockAlone(t *testing.T) {
+	if st := Detect().Status(ModeLandlock); !st.supervised() {
+		t.Skipf("needs Landlock without bubblewrap's mode: %s", st.Summary)
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	owner := os.Getuid() // a no-op chown: refused outside all the same
+	if owner == 0 {
+		owner = 1234
+	}
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	outside := filepath.Join(dir, "outside.txt")
+	in := filepath.Join(ws, "in.txt")
+	link := filepath.Join(ws, "link")
+	must(t, os.Mkdir(ws, 0o755))
+	must(t, os.Symlink(outside, link))
+	o := fmt.Sprint(owner)
+	for _, tc := range []struct {
+		name, command, file string
+		changes             bool
+	}{
+		{"inside", "chown " + o + " in.txt", in, true},
+		{"outside", "chown " + o + " " + outside, outside, false},
+		{"outside through a link inside", "chown " + o + " link", outside, false},
+		{"a link inside itself", "chown -h " + o + " link", link, true},
+		{"fchown outside, opened for reading", `python3 -c 'import os; os.fchown(os.open("` + outside + `", os.O_RDONLY), ` + o + `, -1)'`, outside, false},
+		{"fchownat inside", `python3 -c 'import os; os.chown("in.txt", ` + o + `, -1, follow_symlinks=False)'`, in, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, f := range []string{in, outside} {
+				must(t, os.WriteFile(f, []byte("x\n"), 0o600))
+				must(t, os.Lchown(f, os.Getuid(), -1))
+			}
+			must(t, os.Lchown(link, os.Getuid(), -1))
+			cmd, p, err := Command(Policy{Mode: ModeLandlock, Writable: []string{ws}}, "", []string{"/bin/sh", "-c", tc.command}, os.Environ())
+			must(t, err)
+			defer p.Cleanup()
+			cmd.Dir = ws
+			out, err := cmd.CombinedOutput()
+			if tc.changes != (err == nil) {
+				t.Fatalf("exit %v, want the change made: %v (%s)", err, tc.changes, out)
+			}
+			if !tc.changes && !strings.Contains(strings.ToLower(string(out)), "not permitted") {
+				t.Errorf("refused, but not as refused: %s", out)
+			}
+			fi, err := os.Lstat(tc.file)
+			must(t, err)
+			got := int(fi.Sys().(*syscall.Stat_t).Uid)
+			if want := map[bool]int{true: owner, false: os.Getuid()}[tc.changes]; got != want {
+				t.Errorf("%s: owner %d, want %d", tc.file, got, want)
+			}
+		})
 	}
 }

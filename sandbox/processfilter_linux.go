@@ -28,9 +28,10 @@ import (
 // and SIOCSPGRP ioctls with EPERM (their target is behind a pointer), and
 // System V semaphores and message queues, POSIX message queues and i386's
 // ipc() multiplexer, which name no creator, with ENOSYS (as on a kernel
-// without them). And as Landlock has no right for a file's mode, the chmod
-// calls go to the reaper too, which makes them itself where the command
-// may write (chmod_linux.go). docs/guard.md "What each layer gives".
+// without them). And as Landlock has no right for a file's mode or owner,
+// the chmod and chown calls go to the reaper too, which makes them itself
+// where the command may write (chmod_linux.go; i386's and arm's 16-bit
+// chowns, which glibc no longer calls, fail with ENOSYS). docs/guard.md "What each layer gives".
 
 // procCall is a system call the process filter watches.
 type procCall int
@@ -54,6 +55,11 @@ const (
 	fchmodCall                          // fchmod(fd, mode): likewise
 	fchmodatCall                        // fchmodat(dirfd, path, mode): likewise
 	fchmodat2Call                       // fchmodat2(dirfd, path, mode, flags): likewise
+	chownCall                           // chown, chown32(path, uid, gid): likewise
+	lchownCall                          // lchown, lchown32(path, uid, gid): likewise
+	fchownCall                          // fchown, fchown32(fd, uid, gid): likewise
+	fchownatCall                        // fchownat(dirfd, path, uid, gid, flags): likewise
+	chown16Call                         // i386's and arm's 16-bit chown, lchown, fchown: ENOSYS
 )
 
 // procABI is one system call ABI's watched calls, by number.
@@ -71,7 +77,7 @@ var (
 		140: setpriorityCall, 30: ioprioCall, 25: fcntlCall, 29: ioctlCall, 424: pidfdSignalCall,
 		195: shmctlCall, 196: shmatCall, 180: ipcCall, 181: ipcCall, 182: ipcCall, 183: ipcCall, 184: ipcCall, 185: ipcCall,
 		186: ipcCall, 187: ipcCall, 188: ipcCall, 189: ipcCall, 190: ipcCall, 191: ipcCall, 192: ipcCall, 193: ipcCall,
-		52: fchmodCall, 53: fchmodatCall, 452: fchmodat2Call,
+		52: fchmodCall, 53: fchmodatCall, 452: fchmodat2Call, 54: fchownatCall, 55: fchownCall,
 	}
 	x86_64Calls = map[uint32]procCall{
 		62: killCall, 200: taskCall, 234: tgkillCall, 129: taskCall, 297: tgkillCall,
@@ -80,6 +86,7 @@ var (
 		30: shmatCall, 31: shmctlCall, 64: ipcCall, 65: ipcCall, 66: ipcCall, 68: ipcCall, 69: ipcCall, 70: ipcCall, 71: ipcCall,
 		220: ipcCall, 240: ipcCall, 241: ipcCall, 242: ipcCall, 243: ipcCall, 244: ipcCall, 245: ipcCall,
 		90: chmodCall, 91: fchmodCall, 268: fchmodatCall, 452: fchmodat2Call,
+		92: chownCall, 93: fchownCall, 94: lchownCall, 260: fchownatCall,
 	}
 	i386Calls = map[uint32]procCall{
 		37: killCall, 238: taskCall, 270: tgkillCall, 178: taskCall, 335: tgkillCall,
@@ -88,6 +95,7 @@ var (
 		396: shmctlCall, 397: shmatCall, 117: ipcCall, 393: ipcCall, 394: ipcCall, 399: ipcCall, 400: ipcCall, 401: ipcCall, 402: ipcCall,
 		277: ipcCall, 278: ipcCall, 279: ipcCall, 280: ipcCall, 281: ipcCall, 282: ipcCall, 418: ipcCall, 419: ipcCall, 420: ipcCall,
 		15: chmodCall, 94: fchmodCall, 306: fchmodatCall, 452: fchmodat2Call,
+		16: chown16Call, 95: chown16Call, 182: chown16Call, 198: lchownCall, 207: fchownCall, 212: chownCall, 298: fchownatCall,
 	}
 	armCalls = map[uint32]procCall{
 		37: killCall, 238: taskCall, 268: tgkillCall, 178: taskCall, 363: tgkillCall,
@@ -97,6 +105,7 @@ var (
 		298: ipcCall, 299: ipcCall, 300: ipcCall, 301: ipcCall, 302: ipcCall, 303: ipcCall, 304: ipcCall, 312: ipcCall,
 		418: ipcCall, 419: ipcCall, 420: ipcCall,
 		15: chmodCall, 94: fchmodCall, 333: fchmodatCall, 452: fchmodat2Call,
+		16: chown16Call, 95: chown16Call, 182: chown16Call, 198: lchownCall, 207: fchownCall, 212: chownCall, 325: fchownatCall,
 	}
 )
 
@@ -185,9 +194,14 @@ func processFilter(goarch string) ([]unix.SockFilter, error) {
 	a.label(callLabel(fchmodCall))
 	a.label(callLabel(fchmodatCall))
 	a.label(callLabel(fchmodat2Call))
+	a.label(callLabel(chownCall))
+	a.label(callLabel(lchownCall))
+	a.label(callLabel(fchownCall))
+	a.label(callLabel(fchownatCall))
 	a.ret(retNotify)
 	a.label(callLabel(pidfdSignalCall))
 	a.label(callLabel(ipcCall))
+	a.label(callLabel(chown16Call))
 	a.ret(retENOSYS)
 	a.verdicts(verdict{labelAllow, retAllow}, verdict{labelNotify, retNotify}, verdict{labelEPERM, retEPERM}, verdict{labelNoSys, retENOSYS})
 	return a.assemble()

@@ -41,9 +41,9 @@ func wantProcessVerdict(goarch string, arch, nr uint32, args [3]uint64) uint32 {
 			if low(1) == fioSetOwn || low(1) == unix.SIOCSPGRP || slices.Contains(inodeFlagIoctls, low(1)) {
 				return retEPERM
 			}
-		case shmatCall, shmctlCall, chmodCall, fchmodCall, fchmodatCall, fchmodat2Call:
+		case shmatCall, shmctlCall, chmodCall, fchmodCall, fchmodatCall, fchmodat2Call, chownCall, lchownCall, fchownCall, fchownatCall:
 			return retNotify
-		case pidfdSignalCall, ipcCall:
+		case pidfdSignalCall, ipcCall, chown16Call:
 			return retENOSYS
 		}
 		return retAllow
@@ -109,6 +109,10 @@ func TestProcessFilter(t *testing.T) {
 		{"lsattr", "amd64", x86, 16, [3]uint64{3, unix.FS_IOC_GETFLAGS}, retAllow},
 		{"chmod", "amd64", x86, 90, [3]uint64{0x1000, 0o644}, retNotify},
 		{"fchmodat2", "arm64", arm64, 452, [3]uint64{3, 0x1000, 0o644}, retNotify},
+		{"lchown", "amd64", x86, 94, [3]uint64{0x1000, 0, 0}, retNotify},
+		{"arm64 fchownat", "arm64", arm64, 54, [3]uint64{3, 0x1000, 0}, retNotify},
+		{"i386 16-bit chown", "amd64", i386, 182, [3]uint64{0x1000, 0, 0}, retENOSYS},
+		{"i386 chown32", "amd64", i386, 212, [3]uint64{0x1000, 0, 0}, retNotify},
 		{"arm tgkill", "arm64", arm, 268, [3]uint64{77, 78}, retNotify},
 		{"riscv64 prlimit64", "riscv64", unix.AUDIT_ARCH_RISCV64, 261, [3]uint64{77}, retNotify},
 		{"loong64 pidfd_send_signal", "loong64", unix.AUDIT_ARCH_LOONGARCH64, 424, [3]uint64{3}, retENOSYS},
@@ -148,6 +152,7 @@ func TestProcessFilterNumbers(t *testing.T) {
 		unix.SYS_MQ_OPEN: ipcCall, unix.SYS_MQ_UNLINK: ipcCall, unix.SYS_MQ_TIMEDSEND: ipcCall,
 		unix.SYS_MQ_TIMEDRECEIVE: ipcCall, unix.SYS_MQ_NOTIFY: ipcCall, unix.SYS_MQ_GETSETATTR: ipcCall,
 		unix.SYS_FCHMOD: fchmodCall, unix.SYS_FCHMODAT: fchmodatCall, unix.SYS_FCHMODAT2: fchmodat2Call,
+		unix.SYS_FCHOWN: fchownCall, unix.SYS_FCHOWNAT: fchownatCall,
 	}
 	maps.Copy(want, nativeChmod) // chmod(2), where the architecture has it
 	got := abis[0].calls

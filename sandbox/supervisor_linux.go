@@ -101,8 +101,8 @@ func (s *supervisor) serve(listener int) {
 		}
 		resp := seccompNotifResp{ID: n.ID}
 		switch call := s.calls[uint64(n.Arch)<<32|uint64(uint32(n.Nr))]; call {
-		case chmodCall, fchmodCall, fchmodatCall, fchmodat2Call:
-			resp.Error = -int32(s.changeMode(listener, &n, call)) // made here, never let through
+		case chmodCall, fchmodCall, fchmodatCall, fchmodat2Call, chownCall, lchownCall, fchownCall, fchownatCall:
+			resp.Error = -int32(s.changeFile(listener, &n, call)) // made here, never let through
 		default:
 			if errno := s.decide(call, n.Args); errno != 0 {
 				resp.Error = -int32(errno)
