@@ -22,13 +22,13 @@ import (
 // itself where the command may write (its Landlock write grants) and
 // refuses it with EPERM elsewhere. It opens the file once (O_PATH, from
 // the command's working folder or descriptor), checks the real path of
-// what it opened and changes the mode through that descriptor: a path the
+// what it opened and changes the file through that descriptor: a path the
 // command rewrites in its memory after the read, or a link it swaps, can
 // change no other file (a check followed by letting the call through would
 // allow both). Builds that set modes in the workspace (npm's bins, tar -x,
 // git checkout) work as before.
 
-// AT_* flags fchmodat2 takes.
+// The AT_* flags fchmodat2 and fchownat take.
 const (
 	atSymlinkNofollow = unix.AT_SYMLINK_NOFOLLOW
 	atEmptyPath       = unix.AT_EMPTY_PATH
