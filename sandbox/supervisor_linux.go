@@ -42,7 +42,7 @@ type supervisor struct {
 	reaper int
 	calls  map[uint64]procCall // by arch<<32 | nr
 	// writable are the command's write grants: where it may change a
-	// file's mode (chmod_linux.go).
+	// file's mode or owner (chmod_linux.go).
 	writable []grant
 }
 
