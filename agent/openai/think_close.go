@@ -68,28 +68,18 @@ func settleInline(t *thinkSplitter, reasoning, thought, text, finish string, cal
 }
 
 // closeOnlyModels are the models whose answers come without the opening
-// tag (closeOnly), as the answers told.
-type closeOnlyModels struct {
-	mu     sync.Mutex
-	models map[string]bool
-}
+// tag (closeOnly), as the answers told: model name → true.
+type closeOnlyModels struct{ m sync.Map }
 
 // assumed reports whether model's answers start inside the reasoning.
 func (c *closeOnlyModels) assumed(model string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.models[model]
+	v, _ := c.m.Load(model)
+	return v == true
 }
 
 // learn records what one of model's answers said.
 func (c *closeOnlyModels) learn(model string, what closing) {
-	if what == closingUnknown {
-		return
+	if what != closingUnknown {
+		c.m.Store(model, what == closingLearned)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.models == nil {
-		c.models = map[string]bool{}
-	}
-	c.models[model] = what == closingLearned
 }
