@@ -295,12 +295,7 @@ steps:
     t.eq('end_turn', h.turn(st).stopReason)
     local first = st.session.sessionId
     -- Neovim restarts: setup() again (a new State and a new server for the same workspace)
-    local old = st:client()
-    local st2 = agentls.setup(vim.deepcopy(st.opts))
-    st2.trace = t.note
-    t.wait(5000, function()
-      return vim.lsp.get_client_by_id(old.id) == nil
-    end, 'the first server to exit')
+    local st2 = h.restart(st)
     t.wait(10000, function()
       return st2.server_info ~= nil
     end, 'the new server')

@@ -111,6 +111,29 @@ function h.start(files, script, opts)
   return st, root
 end
 
+--- Neovim and the server restart: setup() again on st's workspace and options, once st's server
+--- has exited; with `id`, :Agentls chat then reopens the last chat, that session. Returns the new
+--- State.
+---@param id? string
+function h.restart(st, id)
+  local agentls = require('agentls')
+  local old = st:client()
+  local st2 = agentls.setup(vim.deepcopy(st.opts))
+  st2.trace = t.note
+  if old then
+    t.wait(5000, function()
+      return vim.lsp.get_client_by_id(old.id) == nil
+    end, 'the first server to exit')
+  end
+  if id then
+    vim.cmd('Agentls chat')
+    t.wait(10000, function()
+      return st2.session and st2.session.sessionId == id
+    end, 'the last chat reopened')
+  end
+  return st2
+end
+
 --- What the screen shows now (headless Neovim keeps a screen grid too): its rows, joined by
 --- newlines. Only what was drawn is there: a window made since the last redraw is not.
 function h.screen()

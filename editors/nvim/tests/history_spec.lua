@@ -154,16 +154,7 @@ steps:
     local first = st.session.sessionId
 
     -- Neovim and the server restart: setup() again, then the chat reopens the last one
-    local old = st:client()
-    local st2 = agentls.setup(vim.deepcopy(st.opts))
-    st2.trace = t.note
-    t.wait(5000, function()
-      return vim.lsp.get_client_by_id(old.id) == nil
-    end, 'the first server to exit')
-    vim.cmd('Agentls chat')
-    t.wait(10000, function()
-      return st2.session and st2.session.sessionId == first
-    end, 'the last chat reopened')
+    local st2 = h.restart(st, first)
     local after = chat_text(st2)
     t.eq(tools, tool_lines(after), 'the tool lines as they were:\n' .. after)
     t.ok(not tool_lines(after)[2]:find('completed'), 'the refused edit is not completed')
@@ -233,16 +224,7 @@ steps:
 
     -- Neovim and the server restart: the chat rebuilt from agent/loadSession reads the same
     local first = st.session.sessionId
-    local old = st:client()
-    local st2 = agentls.setup(vim.deepcopy(st.opts))
-    st2.trace = t.note
-    t.wait(5000, function()
-      return vim.lsp.get_client_by_id(old.id) == nil
-    end, 'the first server to exit')
-    vim.cmd('Agentls chat')
-    t.wait(10000, function()
-      return st2.session and st2.session.sessionId == first
-    end, 'the last chat reopened')
+    local st2 = h.restart(st, first)
     local after = chat_text(st2)
     t.eq(full, tool_lines(after), 'the rows and answers as they were:\n' .. after)
     t.eq(details, details_of(st2, rows[2]), 'the same details after the restart')

@@ -68,24 +68,6 @@ local function nothing_running(st, what)
   return text
 end
 
--- Neovim and the server restart: setup() again on the same workspace, :Agentls chat reopens the
--- last chat (the session `id`). Returns the new State.
-local function restart(st, id)
-  local old = st:client()
-  local st2 = agentls.setup(vim.deepcopy(st.opts))
-  st2.trace = t.note
-  if old then
-    t.wait(5000, function()
-      return vim.lsp.get_client_by_id(old.id) == nil
-    end, 'the first server to exit')
-  end
-  vim.cmd('Agentls chat')
-  t.wait(10000, function()
-    return st2.session and st2.session.sessionId == id
-  end, 'the last chat reopened')
-  return st2
-end
-
 -- The agentls process this Neovim started (the spec's own child), by its id.
 local function server_pid()
   for _, l in ipairs(vim.fn.systemlist({ 'ps', '-o', 'pid=,comm=', '--ppid', tostring(vim.fn.getpid()) })) do
@@ -116,7 +98,7 @@ t.describe('the live line of a session opened again', function()
     end, 'the session loaded again')
     t.contains(nothing_running(st, 'loaded again'), '  • Ran `sh slow.sh` ✓ (exit 0)', 'the replayed row')
 
-    local st2 = restart(st, id)
+    local st2 = h.restart(st, id)
     t.contains(nothing_running(st2, 'reopened after a restart'), '  • Ran `sh slow.sh` ✓ (exit 0)', 'the replayed row')
   end)
 
@@ -135,7 +117,7 @@ t.describe('the live line of a session opened again', function()
     end, 'the live line to go with the server')
     nothing_running(st, 'the server killed')
 
-    local st2 = restart(st, id)
+    local st2 = h.restart(st, id)
     local text = nothing_running(st2, 'reopened after the kill')
     t.match('\n  • [^\n]*sh slow%.sh[^\n]*interrupted', text, 'the call reads as interrupted')
   end)

@@ -122,16 +122,7 @@ t.describe('thinking in a chat opened again', function()
 
     -- Neovim and the server restart: :Agentls chat reopens the chat from agent/loadSession
     local id = st.session.sessionId
-    local old = st:client()
-    local st2 = agentls.setup(vim.deepcopy(st.opts))
-    st2.trace = t.note
-    t.wait(5000, function()
-      return vim.lsp.get_client_by_id(old.id) == nil
-    end, 'the first server to exit')
-    vim.cmd('Agentls chat')
-    t.wait(10000, function()
-      return st2.session and st2.session.sessionId == id
-    end, 'the last chat reopened')
+    local st2 = h.restart(st, id)
     st2.chat:flush()
     local reloaded = visible('reloaded')
     thoughts_first(reloaded, 'reloaded')
