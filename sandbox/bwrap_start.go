@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -113,7 +112,7 @@ func (p *Prepared) startOnce(cmd *exec.Cmd, files []*os.File) (ran bool, err err
 	stderr := cmd.Stderr
 	defer func() { cmd.Stderr = stderr }()
 	cmd.Args[launcher+5] = noFD
-	if target, ok := stderrFile(stderr); ok {
+	if target, ok := fileOrNone(stderr); ok {
 		if target == nil {
 			if target, err = os.OpenFile(os.DevNull, os.O_WRONLY, 0); err != nil {
 				return false, fmt.Errorf("sandbox: %w", err)
@@ -207,12 +206,6 @@ func (p *Prepared) CoverFailed(exitCode int, output string) bool {
 	return false
 }
 
-// isSocket reports whether path is a socket.
-func isSocket(path string) bool {
-	fi, err := os.Lstat(path)
-	return err == nil && fi.Mode()&fs.ModeSocket != 0
-}
-
 // coverGone reports whether a socket the command line covers is no
 // longer one.
 func (b *bwrapStart) coverGone() bool {
@@ -224,17 +217,17 @@ func (b *bwrapStart) coverGone() bool {
 // failed start did not consume.
 func restartable(cmd *exec.Cmd) bool {
 	for _, s := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
-		if _, ok := stderrFile(s); !ok {
+		if _, ok := fileOrNone(s); !ok {
 			return false
 		}
 	}
 	return true
 }
 
-// stderrFile is w as a file the launcher can take as its descriptor 2:
-// nil for none (os/exec's /dev/null), ok false for anything os/exec
-// would copy through a pipe of its own.
-func stderrFile(w any) (*os.File, bool) {
+// fileOrNone is w (a command's input or output) as a file: nil for none
+// (os/exec's /dev/null), ok false for anything os/exec would copy
+// through a pipe of its own.
+func fileOrNone(w any) (*os.File, bool) {
 	switch f := w.(type) {
 	case nil:
 		return nil, true

@@ -49,23 +49,25 @@ func (s *supervisor) mayChange(p string) bool {
 }
 
 // fileCall is where a watched call that changes a file's metadata names
-// the file, by the indexes of its arguments (-1: none).
+// the file, and the change, by the indexes of its arguments (-1: none).
 type fileCall struct {
 	dir, path, flags int  // the folder descriptor, the path, fchmodat2's and fchownat's flags
+	value            int  // the mode, or the owner (the group follows it)
 	fd               bool // dir is the file itself (fchmod, fchown)
 	nofollow         bool // a link is not followed (lchown)
+	owner            bool // a chown: value is the owner
 }
 
 // fileCalls are the watched calls that change a file's mode or owner.
 var fileCalls = map[procCall]fileCall{
-	chmodCall:     {dir: -1, path: 0, flags: -1},
-	fchmodCall:    {dir: 0, path: -1, flags: -1, fd: true},
-	fchmodatCall:  {dir: 0, path: 1, flags: -1},
-	fchmodat2Call: {dir: 0, path: 1, flags: 3},
-	chownCall:     {dir: -1, path: 0, flags: -1},
-	lchownCall:    {dir: -1, path: 0, flags: -1, nofollow: true},
-	fchownCall:    {dir: 0, path: -1, flags: -1, fd: true},
-	fchownatCall:  {dir: 0, path: 1, flags: 4},
+	chmodCall:     {dir: -1, path: 0, flags: -1, value: 1},
+	fchmodCall:    {dir: 0, path: -1, flags: -1, value: 1, fd: true},
+	fchmodatCall:  {dir: 0, path: 1, flags: -1, value: 2},
+	fchmodat2Call: {dir: 0, path: 1, flags: 3, value: 2},
+	chownCall:     {dir: -1, path: 0, flags: -1, value: 1, owner: true},
+	lchownCall:    {dir: -1, path: 0, flags: -1, value: 1, nofollow: true, owner: true},
+	fchownCall:    {dir: 0, path: -1, flags: -1, value: 1, fd: true, owner: true},
+	fchownatCall:  {dir: 0, path: 1, flags: 4, value: 2, owner: true},
 }
 
 // changeFile makes the call n (of kind call: a chmod or a chown) for the
@@ -100,7 +102,7 @@ func (s *supervisor) changeFile(listener int, n *seccompNotif, call procCall) un
 			return errno
 		}
 	}
-	fd, errno := openTarget(pid, dir, path, flags, call == chownCall || call == lchownCall || call == fchownCall || call == fchownatCall)
+	fd, errno := openTarget(pid, dir, path, flags, fc.owner)
 	if errno != 0 {
 		return errno
 	}
@@ -111,20 +113,10 @@ func (s *supervisor) changeFile(listener int, n *seccompNotif, call procCall) un
 	if !notifValid(listener, n.ID) { // the caller is gone: its pid may name another process now
 		return unix.ENOENT
 	}
-	var err error
-	switch call {
-	case chmodCall, fchmodCall:
-		err = unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), uint32(n.Args[1])&07777)
-	case fchmodatCall, fchmodat2Call:
-		err = unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), uint32(n.Args[2])&07777)
-	default: // the owner: the file itself (a link, with lchown), opened above
-		at := fc.path + 1
-		if fc.fd {
-			at = 1
-		}
-		err = unix.Fchownat(fd, "", arg(at), arg(at+1), unix.AT_EMPTY_PATH)
+	if fc.owner { // the file itself (a link, with lchown), opened above
+		return errnoOf(unix.Fchownat(fd, "", arg(fc.value), arg(fc.value+1), unix.AT_EMPTY_PATH))
 	}
-	return errnoOf(err)
+	return errnoOf(unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), uint32(n.Args[fc.value])&07777))
 }
 
 // realPath is the real path of the file open as fd ("" when unknown). A

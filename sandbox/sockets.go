@@ -45,7 +45,7 @@ func outsideSockets(table io.Reader, environ []string, skip []string) []string {
 		if err != nil || seen[real] || underAny(real, skip) {
 			return
 		}
-		if fi, err := os.Lstat(real); err != nil || fi.Mode()&fs.ModeSocket == 0 {
+		if !isSocket(real) {
 			return
 		}
 		seen[real] = true
@@ -89,4 +89,10 @@ func liveSockets(environ, skip []string) []string {
 	}
 	defer f.Close()
 	return outsideSockets(f, environ, skip)
+}
+
+// isSocket reports whether path is a socket (not followed, if a link).
+func isSocket(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&fs.ModeSocket != 0
 }

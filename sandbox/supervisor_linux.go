@@ -100,15 +100,13 @@ func (s *supervisor) serve(listener int) {
 			return
 		}
 		resp := seccompNotifResp{ID: n.ID}
-		switch call := s.calls[uint64(n.Arch)<<32|uint64(uint32(n.Nr))]; call {
-		case chmodCall, fchmodCall, fchmodatCall, fchmodat2Call, chownCall, lchownCall, fchownCall, fchownatCall:
+		call := s.calls[uint64(n.Arch)<<32|uint64(uint32(n.Nr))]
+		if _, ok := fileCalls[call]; ok {
 			resp.Error = -int32(s.changeFile(listener, &n, call)) // made here, never let through
-		default:
-			if errno := s.decide(call, n.Args); errno != 0 {
-				resp.Error = -int32(errno)
-			} else {
-				resp.Flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
-			}
+		} else if errno := s.decide(call, n.Args); errno != 0 {
+			resp.Error = -int32(errno)
+		} else {
+			resp.Flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
 		}
 		// ENOENT: the caller died (or its call was interrupted) meanwhile.
 		_, _, _ = unix.Syscall(unix.SYS_IOCTL, uintptr(listener), unix.SECCOMP_IOCTL_NOTIF_SEND, uintptr(unsafe.Pointer(&resp)))
