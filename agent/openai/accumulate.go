@@ -89,10 +89,12 @@ func (a *accumulator) end() {
 	a.emit(llm.EventThought, thought)
 	a.emit(llm.EventText, text)
 	inline, answer, what := settleInline(&a.think, a.reasoning.String(), a.inline.String(), a.text.String(), a.finish, len(a.calls))
-	a.inline.Reset()
-	a.inline.WriteString(inline)
-	a.text.Reset()
-	a.text.WriteString(answer)
+	if inline != a.inline.String() || answer != a.text.String() { // moved (think_close.go): rarely, so no copy otherwise
+		a.inline.Reset()
+		a.inline.WriteString(inline)
+		a.text.Reset()
+		a.text.WriteString(answer)
+	}
 	a.closing = what
 }
 
